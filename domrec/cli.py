@@ -1,0 +1,207 @@
+"""The ``domrec`` command: a thin layer over the library.
+
+Exit codes: 0 every record valid; 1 some record breaks the rules; 2 some
+input could not be judged (not JSON, wrong shape, unknown game or version,
+missing file) or the command was used wrongly.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import typer
+
+from domrec import reader, simulate as sim
+from domrec.errors import DomrecError, InputError
+from domrec.validate import Problem, Report, unusable, validate_text
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Check, simulate and explain domino game records (format domrec 1).")
+
+EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _safe_validate(text: bytes, label: str) -> Report:
+    """Validate, turning an unforeseen crash into a report instead of a traceback."""
+    try:
+        return validate_text(text, label)
+    except Exception as e:  # an engine bug must not stop a whole archive
+        problem = Problem("", f"domrec could not check this record because of an internal error "
+                              f"({type(e).__name__}: {e}); please report it", "", "internal")
+        return Report(label, None, "unusable", (problem,))
+
+
+def _exit_code(report: Report) -> int:
+    return {"valid": EXIT_OK, "invalid": EXIT_INVALID}.get(report.status, EXIT_UNUSABLE)
+
+
+def _with_progress(sources: Iterator[reader.Source], total_bytes: int | None) -> Iterator[reader.Source]:
+    """A progress bar on a terminal, and nothing at all when piped."""
+    if not sys.stderr.isatty():
+        yield from sources
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = [TextColumn("checking"), BarColumn(), TextColumn("{task.fields[records]} records"),
+               TimeRemainingColumn()] if total_bytes else [TextColumn("checking"), MofNCompleteColumn()]
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("check", total=total_bytes, records=0)
+        count = 0
+        for src in sources:
+            yield src
+            count += 1
+            progress.update(task, advance=len(src.text or b"") if total_bytes else 1, records=count)
+
+
+def _total_bytes(paths: list[str]) -> int | None:
+    total = 0
+    for arg in paths:
+        p = Path(arg)
+        if arg == "-":
+            return None
+        if p.is_file():
+            total += p.stat().st_size
+        elif p.is_dir():
+            total += sum(f.stat().st_size for f in p.rglob("*") if f.suffix in (".json", ".jsonl") and f.is_file())
+    return total or None
+
+
+@app.command()
+def validate(
+    paths: list[str] = typer.Argument(..., help="Record files, folders, *.jsonl archives, or - for stdin."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON report per record, one per line."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print records with problems."),
+) -> None:
+    """Replay every record through the rules and check every claimed score."""
+    worst = EXIT_OK
+    counts = {"valid": 0, "invalid": 0, "unusable": 0}
+    out = sys.stdout
+    for src in _with_progress(reader.iter_sources(paths), _total_bytes(paths)):
+        report = unusable(src.label, src.error) if src.error else _safe_validate(src.text, src.label)
+        counts[report.status] += 1
+        worst = max(worst, _exit_code(report))
+        if as_json:
+            out.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
+            continue
+        if quiet and report.valid:
+            continue
+        out.write(report.summary() + "\n")
+        for problem in report.problems:
+            out.write(f"  {problem.text()}\n")
+        if report.note and not report.valid:
+            out.write(f"  note: {report.note}\n")
+    if not as_json:
+        total = sum(counts.values())
+        typer.echo(f"{total} record{'s' if total != 1 else ''}: {counts['valid']} valid, "
+                   f"{counts['invalid']} invalid, {counts['unusable']} unusable", err=True)
+    raise typer.Exit(worst)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema (2020-12) of record format version 1."""
+    text = resources.files("domrec").joinpath("schema/domrec-1.schema.json").read_text(encoding="utf-8")
+    sys.stdout.write(text)
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    name, eq, value = text.partition("=")
+    if not eq or not name:
+        raise typer.BadParameter(f"write rule options as name=value, not {text!r}")
+    if value in ("true", "false"):
+        return name, value == "true"
+    if value.lstrip("-").isdigit():
+        return name, int(value)
+    return name, value
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="broadway, competitive, horse-race, castle-rock or domino-roads."),
+    games_: int = typer.Option(1, "--games", "-n", min=1, help="How many games."),
+    seed: int = typer.Option(0, "--seed", help="Same seed, same games, byte for byte."),
+    output: str = typer.Option("-", "--output", "-o", help="JSON Lines file to write (- for stdout)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
+) -> None:
+    """Play seeded random legal games through the engines and write them as records."""
+    options = dict(_parse_option(o) for o in option) or None
+    try:
+        template = sim.make_record(game, players, options, variant)
+        _check_template(template)
+    except DomrecError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="\n")
+    try:
+        for record in sim.simulate(game, games_, seed, players, options, variant):
+            stream.write(sim.dumps(record) + "\n")
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+
+
+def _check_template(template: Any) -> None:
+    """Options, variant and player count go through the same checks as any record."""
+    from domrec import games, record as rec
+    from domrec.errors import SetupError
+
+    doc = rec.unstructure(template)
+    reader.load_dict(doc)
+    engine = games.engine(template.game)
+    engine.start(template)
+    if len(template.players) not in engine.player_counts({**engine.defaults, **template.options}):
+        raise SetupError(f"{template.game} is not played by {len(template.players)}", "players")
+
+
+@app.command()
+def explain(
+    path: Path = typer.Argument(..., help="A record file (or a *.jsonl archive with --record)."),
+    hand: int = typer.Option(1, "--hand", "-k", min=1, help="Which hand, counting from 1."),
+    record_no: int = typer.Option(1, "--record", "-r", min=1, help="Which record of a *.jsonl archive."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also draw the table at the hand's end as SVG."),
+) -> None:
+    """Tell one hand move by move: the table, everyone's tiles, the points, the final arithmetic."""
+    from domrec.explain import explain as tell, state_after
+
+    try:
+        record = _load_one(path, record_no)
+    except InputError as e:
+        typer.echo(f"{path}: {e}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    lines, report = tell(record, hand, str(path))
+    sys.stdout.write("\n".join(lines) + "\n")
+    if svg is not None:
+        state = state_after(record, hand)
+        picture = getattr(state, "svg", None)
+        if picture is None:
+            typer.echo(f"no picture: {record.game} has no SVG drawing", err=True)
+            raise typer.Exit(EXIT_UNUSABLE)
+        svg.write_text(picture(), encoding="utf-8")
+    raise typer.Exit(_exit_code(report))
+
+
+def _load_one(path: Path, record_no: int) -> Any:
+    if path.suffix == ".jsonl":
+        for src in reader.iter_sources([str(path)]):
+            if src.error:
+                raise src.error
+            record_no -= 1
+            if record_no == 0:
+                return reader.loads(src.text)
+        raise InputError(f"the archive has fewer records than that")
+    return reader.load(path)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

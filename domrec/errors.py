@@ -1,0 +1,84 @@
+"""Exception classes.
+
+Two families, because a user must be told two different things:
+
+* :class:`InputError` — the input cannot be judged at all (not JSON, the wrong
+  shape, an unknown game or format version).  The command exits with 2.
+* :class:`RuleViolation` — the record is well formed but breaks a rule of the
+  game (an illegal move, a bad deal, a wrong leader).  The command exits with 1.
+
+Every error carries a JSON Pointer so the message says *where*, and rule
+violations carry the name of the rule (as written in RULES.md) so it says
+*which rule*.
+"""
+
+from __future__ import annotations
+
+
+class DomrecError(Exception):
+    """Base of every error domrec raises on purpose."""
+
+
+class InputError(DomrecError):
+    """Input that cannot be judged: the user must fix the file, not the game."""
+
+    def __init__(self, message: str, pointer: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.pointer = pointer
+
+    def __str__(self) -> str:
+        where = self.pointer or "/"
+        return f"{where}: {self.message}"
+
+
+class NotJSONError(InputError):
+    """The text is not JSON (or is nested too deeply to read safely)."""
+
+
+class ShapeError(InputError):
+    """The JSON does not have the shape of a domrec record (schema domrec-1)."""
+
+
+class UnsupportedVersionError(InputError):
+    """The record's ``format``/``version`` is not one this reader knows."""
+
+
+class UnknownGameError(ShapeError):
+    """The record names a game domrec has no engine for."""
+
+
+class RuleViolation(DomrecError):
+    """A well-formed record breaks a rule of its game.
+
+    ``pointer`` is filled in by the replay driver when the engine does not
+    know it (an engine raises relative to the move or deal it is judging).
+    """
+
+    def __init__(self, message: str, rule: str, pointer: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.pointer = pointer
+
+    def __str__(self) -> str:
+        return f"{self.pointer or '/'}: {self.message} [{self.rule}]"
+
+
+class IllegalMove(RuleViolation):
+    """A move the rules do not allow at that moment."""
+
+
+class DealError(RuleViolation):
+    """A deal that cannot have come from the game's set and dealing rules.
+
+    ``where`` is a pointer relative to the hand (``/deal/hands/N/3``).
+    """
+
+    def __init__(self, message: str, rule: str, where: str = "/deal") -> None:
+        super().__init__(message, rule)
+        self.where = where
+
+
+class SetupError(RuleViolation):
+    """Players, seats, options or variant that the game's rules do not allow."""

@@ -1,0 +1,124 @@
+"""A hand told move by move, for an arbiter settling a dispute.
+
+It watches the same replay that validation runs (an :class:`Observer` on
+:func:`domrec.validate.validate`), so what it shows is what the validator
+judged: the table after each move as the engine sees it, each player's tiles,
+the points of each move, and the end-of-hand arithmetic.  Problems in the
+hand are printed where they happen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domrec import tiles as T
+from domrec.games.base import HandOutcome, HandState, Match
+from domrec.record import Hand, Move, Record, move_to_dict
+from domrec.validate import Report, validate
+
+
+def describe_move(move: Move) -> str:
+    """A move in words: ``W plays 3-1 on 6-3``."""
+    d = move_to_dict(move)
+    seat = d.pop("seat")
+    d.pop("score", None)
+    if d.get("pass"):
+        return f"{seat} passes"
+    if "play" in d:
+        text = f"{seat} plays {d['play']}"
+        if "on" in d:
+            text += f" on {d['on']}"
+        if "at" in d:
+            (x1, y1), (x2, y2) = d["at"]
+            text += f" at ({x1},{y1})-({x2},{y2})"
+        if d.get("penalty"):
+            text += " (penalty play of the exposed tile)"
+        return text
+    if "draw" in d:
+        return f"{seat} draws" + (f" {d['draw']}" if d["draw"] is not True else "")
+    if "exposed" in d:
+        return f"{seat} exposes {d['exposed']}" + (" (it fits nowhere)" if d.get("unplayable") else "")
+    if "capture" in d:
+        return f"{seat} captures {' '.join(d['capture'])}"
+    if "roll" in d:
+        a, b = d["roll"]
+        return f"{seat} rolls {a} and {b} (total {a + b})"
+    if d.get("reuse"):
+        return f"{seat} uses the unused toss"
+    if "starter" in d:
+        return f"{seat} starts road {d['road']} with {d['starter']}, facing {d['facing']}"
+    if "span" in d:
+        return f"{seat} spans {d['span']} onto road {d['road']}"
+    if "bridge" in d:
+        ends = " and ".join(f"{j['road']} span {j['span']} ({j['half']})" for j in d["join"])
+        return f"{seat} bridges {ends} with {d['bridge']}"
+    if "block" in d:
+        return f"{seat} blocks road {d['road']} with {d['block']}"
+    return f"{seat}: {d}"
+
+
+class _Teller:
+    """Collects the lines of one hand as the replay runs."""
+
+    def __init__(self, wanted: int) -> None:
+        self.wanted = wanted
+        self.current = -1
+        self.lines: list[str] = []
+        self.state: HandState | None = None
+        self.totals_before: dict[str, int] = {}
+        self.match: Match | None = None
+        self.seen = False
+
+    def hand_started(self, index: int, hand: Hand, state: HandState) -> None:
+        self.current = index
+        if index != self.wanted:
+            return
+        self.seen = True
+        self.state = state
+        leader = hand.leader or state.to_move
+        self.lines.append(f"Hand {index + 1}, led by {leader}.")
+        self.lines.append("Dealt:")
+        for seat, tiles in state.holdings().items():
+            self.lines.append(f"  {seat}: {T.format_tiles(tiles)}")
+        for extra in getattr(state, "deal_notes", lambda: [])():
+            self.lines.append(f"  {extra}")
+        self.lines.extend("  " + line for line in state.render())
+
+    def moved(self, index: int, move: Move, points: int, state: HandState) -> None:
+        if self.current != self.wanted:
+            return
+        score = f"  (+{points})" if points else ""
+        self.lines.append(f"{index + 1:3}. {describe_move(move)}{score}")
+        self.lines.extend("     " + line for line in state.render())
+        held = "  ".join(f"{seat} {T.format_tiles(tiles)}" for seat, tiles in state.holdings().items())
+        self.lines.append(f"     in hand: {held}")
+
+    def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None:
+        if index != self.wanted:
+            return
+        self.lines.append(f"End of hand: {outcome.end}.")
+        self.lines.extend("  " + line for line in outcome.arithmetic)
+        scores = ", ".join(f"{side} {n}" for side, n in outcome.scores.items())
+        totals = ", ".join(f"{side} {n}" for side, n in match.totals.items())
+        self.lines.append(f"Hand score: {scores}.  Totals after the hand: {totals}.")
+
+
+def explain(record: Record, hand: int, source: str = "<record>") -> tuple[list[str], Report]:
+    """The story of hand ``hand`` (1-based) and the report of the whole replay."""
+    teller = _Teller(hand - 1)
+    report = validate(record, source, observer=teller)
+    lines = [f"{record.game}: " + ", ".join(f"{p.seat} {p.name}" for p in record.players)] + teller.lines
+    if not teller.seen:
+        lines.append(f"Hand {hand} was not replayed (the record has {len(record.hands)} hands"
+                     + (", and replay stopped before it" if report.problems else "") + ").")
+    for p in report.problems:
+        if p.hand == hand or p.hand is None:
+            lines.append(f"PROBLEM {p.text()}")
+    return lines, report
+
+
+def state_after(record: Record, hand: int) -> Any:
+    """The engine state at the end of hand ``hand`` (1-based), e.g. to draw a picture of it."""
+    teller = _Teller(hand - 1)
+    validate(record, observer=teller)
+    return teller.state

@@ -1,0 +1,196 @@
+"""The small protocol every game engine follows, and helpers they share.
+
+Modelled on OpenSpiel's game API: a *match* (one record: several hands and
+the running totals) makes a *hand state*; a hand state knows whose turn it
+is, lists its legal moves, applies one, and at the end gives the hand's
+outcome.  Validation, simulation, explanation and the tournament all drive
+these objects and nothing else, so each rule is written exactly once: in the
+engine module of its game.
+
+Engines raise :class:`~domrec.errors.IllegalMove` (and friends) with the
+*rule's name* and a sentence for the players; the replay driver adds where it
+happened (JSON Pointer, hand and move numbers).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Iterable, Protocol, Sequence
+
+import attrs
+
+from domrec import tiles as T
+from domrec.errors import DealError, SetupError
+from domrec.record import Deal, Hand, Move, Record
+from domrec.tiles import Tile
+
+PARTNERSHIP_SEATS = ("N", "E", "S", "W")
+SIDES = ("NS", "EW")
+
+
+@attrs.frozen
+class HandOutcome:
+    """How a hand ended and what each side scored for it.
+
+    ``scores`` holds every side's points for the hand after every end-of-hand
+    adjustment, the number a record's ``result.scores`` claims.
+    ``arithmetic`` is the working an arbiter reads out (``explain``).
+    """
+
+    end: str
+    scores: dict[str, int]
+    arithmetic: tuple[str, ...] = ()
+
+
+class HandState(Protocol):
+    """One hand being played."""
+
+    over: bool
+    #: The seat whose turn it is (``None`` once the hand is over).
+    to_move: str | None
+
+    def apply(self, move: Move) -> int:
+        """Play ``move``; return the points it earns the mover's side.
+
+        Raises :class:`~domrec.errors.IllegalMove` naming the rule broken."""
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the player to move may make now (used by the simulator)."""
+
+    def outcome(self) -> HandOutcome:
+        """The hand's end and scores; only once :attr:`over`."""
+
+    def render(self) -> list[str]:
+        """Lines showing the table (line, layout, roads…) as it stands."""
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        """Each seat's tiles still in hand, for explain."""
+
+
+class Match(Protocol):
+    """One record's game: the hands in order and the running totals."""
+
+    sides: tuple[str, ...]
+    totals: dict[str, int]
+    over: bool
+    #: The winning side once over (``None`` for a draw).
+    winner: str | None
+
+    def start_hand(self, hand: Hand) -> HandState:
+        """Check ``hand``'s deal and leader; raise DealError/IllegalMove if wrong."""
+
+    def finish_hand(self, state: HandState) -> HandOutcome:
+        """Score the finished hand into the totals and decide whether the game is over."""
+
+    def random_hand(self, rng: random.Random) -> Hand:
+        """A freshly shuffled hand (deal and leader, no moves) for simulation."""
+
+
+class Engine(Protocol):
+    """One game: its name, rule options and how to start a match."""
+
+    name: str
+    variants: tuple[str, ...]
+    defaults: dict[str, Any]
+    #: Whether moves earn points as they are made (then simulate writes move scores).
+    scores_moves: bool
+
+    def start(self, record: Record) -> Match:
+        """A match for ``record``; raise SetupError for impossible players or options."""
+
+    def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
+        """How many players the game allows under ``options``."""
+
+    def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
+        """The seat labels a new record of ``count`` players uses (N E S W, or P1, P2, …)."""
+
+    # Optional: ``choose(state, legal, rng) -> Move``, a simulated player's
+    # preference (e.g. Broadway favours scoring plays); the default is uniform.
+
+
+# --- shared helpers ---------------------------------------------------------------
+
+
+def resolve_options(engine: Engine, record: Record) -> dict[str, Any]:
+    """The record's rule options over the game's defaults (the shape check vetted names)."""
+    options = dict(engine.defaults)
+    options.update(record.options)
+    return options
+
+
+def require_partnership_seats(record: Record, game: str, rule: str) -> None:
+    seats = record.seats
+    if len(seats) != 4:
+        raise SetupError(
+            f"{game} is played by exactly four players in two partnerships; this record has {len(seats)}",
+            rule, "/players")
+    if tuple(seats) != PARTNERSHIP_SEATS:
+        raise SetupError(
+            f"a partnership game seats its players N, E, S, W in clockwise order, not {', '.join(seats)}",
+            "seats", "/players")
+
+
+def require_distinct_seats(record: Record) -> None:
+    seen: set[str] = set()
+    for i, seat in enumerate(record.seats):
+        if seat in seen:
+            raise SetupError(f"two players sit at seat {seat}", "seats", f"/players/{i}/seat")
+        seen.add(seat)
+
+
+def partnership_side(seat: str) -> str:
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+def parse_tiles(texts: Sequence[str], where: str, valid: frozenset[Tile] | Counter,
+                set_name: str, rule: str = "the set") -> list[Tile]:
+    """Tile strings to tiles, each checked to be in the game's set."""
+    out = []
+    for i, text in enumerate(texts):
+        t = T.tile(text)
+        if t not in valid:
+            raise DealError(f"{text} is not a tile of the {set_name} set", rule, f"{where}/{i}")
+        out.append(t)
+    return out
+
+
+def check_seat_keys(mapping: dict[str, Any], seats: Sequence[str], where: str, what: str) -> None:
+    """A deal's per-seat parts must name exactly the record's seats."""
+    for seat in mapping:
+        if seat not in seats:
+            raise DealError(f"{what} names seat {seat}, who is not among the players ({', '.join(seats)})",
+                            "seats", f"{where}/{_escape(seat)}")
+    for seat in seats:
+        if seat not in mapping:
+            raise DealError(f"{what} has nothing for seat {seat}", "deal", where)
+
+
+def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]]) -> None:
+    """No tile may appear twice in a deal (sets with duplicates use counts instead)."""
+    seen: dict[Tile, str] = {}
+    for where, tiles, texts in groups:
+        for i, t in enumerate(tiles):
+            if t in seen:
+                raise DealError(f"{texts[i]} is dealt twice (also at {seen[t]})", "the set", f"{where}/{i}")
+            seen[t] = f"{where}/{i}"
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def seat_after(seats: Sequence[str], seat: str, step: int = 1) -> str:
+    """The seat ``step`` places clockwise (negative: counter-clockwise) from ``seat``."""
+    return seats[(seats.index(seat) + step) % len(seats)]
+
+
+def deal_dict(seats: Sequence[str], hands: Sequence[Sequence[Tile]]) -> dict[str, tuple[str, ...]]:
+    return {seat: tuple(str(t) for t in h) for seat, h in zip(seats, hands)}
+
+
+def winner_of(totals: dict[str, int]) -> str | None:
+    """The side with the highest total, ``None`` when the top is shared."""
+    best = max(totals.values())
+    top = [side for side, n in totals.items() if n == best]
+    return top[0] if len(top) == 1 else None

@@ -1,0 +1,374 @@
+"""Competitive dominoes, the Latin partnership block game (RULES.md §2).
+
+Four players, N-S against E-W, a double-six set dealt out completely, play
+passing to the right (N → W → S → E), one line that never branches.  A hand
+ends in a *domino* (someone goes out) or a *block* (nobody can play); the
+game ends after the hand in which a partnership reaches 200.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+from domrec import tiles as T
+from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.games import base
+from domrec.games.base import HandOutcome, partnership_side
+from domrec.record import Deal, Hand, Move, Pass, Play, Record, Redeal
+from domrec.tiles import Tile
+
+SET = frozenset(T.DOUBLE_SIX)
+TARGET = 200
+SIX_SIX = T.make(6, 6)
+
+# Rule names, as RULES.md §2 calls them; they appear in every message.
+R_PLAYERS = "competitive: four players"
+R_ORDER = "competitive: turn order (to the right)"
+R_FORCED = "competitive: must play if able"
+R_MATCH = "competitive: matching an end"
+R_HOLD = "competitive: playing from hand"
+R_FIRST_LEADER = "competitive: first leader (lead draw)"
+R_LEADER = "competitive: next leader"
+R_FIRST_LEAD = "competitive: option first_lead"
+R_REDEAL = "competitive: redeal"
+R_DEAL = "competitive: the deal"
+R_END = "competitive: end of hand"
+
+
+def lead_draw_winner(draw: dict[str, Tile]) -> str:
+    """Highest pip total leads; on equal totals the higher single number (5-2 beats 4-3)."""
+    return max(draw, key=lambda seat: (draw[seat].pips, draw[seat].high))
+
+
+class CompetitiveHand:
+    """One hand: the line, the four hands, whose turn, and how it ended."""
+
+    def __init__(self, seats: tuple[str, ...], hands: dict[str, set[Tile]], leader: str | None,
+                 must_lead: Tile | None) -> None:
+        self.seats = seats
+        self.hands = hands
+        self.to_move: str | None = leader
+        self.must_lead = must_lead
+        # The line's two ends: (tile at the end, number showing).
+        self.left: tuple[Tile, int] | None = None
+        self.right: tuple[Tile, int] | None = None
+        self.line: deque[tuple[int, int]] = deque()  # halves in order, for pictures only
+        self.over = False
+        self.end: str | None = None
+        self.out_seat: str | None = None
+        self.passes = 0  # passes in a row
+        self._next = {s: base.seat_after(seats, s, -1) for s in seats}
+
+    # --- the rules -----------------------------------------------------------
+
+    def _fits(self, seat: str) -> tuple[Tile, Tile] | None:
+        """A (tile, end tile) the seat could play, or None."""
+        left, right = self.left, self.right
+        if left is None:
+            return None
+        lp, rp = left[1], right[1]
+        for t in self.hands[seat]:
+            if t.high == lp or t.low == lp:
+                return t, left[0]
+            if t.high == rp or t.low == rp:
+                return t, right[0]
+        return None
+
+    def _blocked(self) -> bool:
+        lp, rp = self.left[1], self.right[1]
+        for hand in self.hands.values():
+            for t in hand:
+                if t.high == lp or t.low == lp or t.high == rp or t.low == rp:
+                    return False
+        return True
+
+    def apply(self, move: Move) -> int:
+        seat = move.seat
+        if self.over:
+            if (self.end == "blocked" and type(move) is Pass and seat == self.to_move
+                    and self.passes < len(self.seats)):
+                self.passes += 1  # a closing pass of a block, which may be written or left out
+                self.to_move = self._next[seat]
+                return 0
+            why = f"{self.out_seat} went out" if self.end == "out" else "nobody can play (blocked)"
+            raise IllegalMove(f"the hand is already over: {why}", R_END)
+        if seat != self.to_move:
+            if seat not in self._next:
+                raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+            raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
+                              f"N → W → S → E)", R_ORDER)
+        kind = type(move)
+        if kind is Pass:
+            fit = self._fits(seat)
+            if fit is not None:
+                raise IllegalMove(f"{seat} cannot pass: {seat} must play, {fit[0]} fits on {fit[1]}", R_FORCED)
+            if self.left is None:
+                raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED)
+            self.passes += 1
+            self.to_move = self._next[seat]
+            return 0
+        if kind is not Play or move.at is not None or move.penalty is not None:
+            raise IllegalMove("a competitive move is a play or a pass", R_MATCH)
+        t = T.tile(move.play)
+        hand = self.hands[seat]
+        if t not in hand:
+            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+        if self.left is None:
+            if move.on is not None:
+                raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH)
+            if self.must_lead is not None and t is not self.must_lead:
+                raise IllegalMove(f"the first hand is led with {self.must_lead} (option first_lead: double-six), "
+                                  f"not {move.play}", R_FIRST_LEAD)
+            self.left = (t, t.high)
+            self.right = (t, t.low)
+            self.line.append((t.high, t.low))
+        else:
+            self._extend(seat, t, move)
+        hand.discard(t)
+        self.passes = 0
+        if not hand:
+            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
+        elif self._blocked():
+            self.over, self.end = True, "blocked"
+            self.to_move = self._next[seat]
+        else:
+            self.to_move = self._next[seat]
+        return 0
+
+    def _extend(self, seat: str, t: Tile, move: Play) -> None:
+        left, right = self.left, self.right
+        if move.on is not None:
+            on = T.tile(move.on)
+            ends = [e for e, side in ((left, "left"), (right, "right")) if e[0] is on]
+            if not ends:
+                raise IllegalMove(f"{move.on} is not at an end of the line (the ends are {left[0]} showing "
+                                  f"{left[1]} and {right[0]} showing {right[1]})", R_MATCH)
+            fitting = [e for e in ends if t.has(e[1])]
+            if not fitting:
+                raise IllegalMove(f"{move.play} does not match {move.on}: that end shows {ends[0][1]}", R_MATCH)
+            end = fitting[0]
+        else:
+            fitting = [e for e in (left, right) if t.has(e[1])]
+            if not fitting:
+                raise IllegalMove(f"{move.play} fits neither end of the line ({left[1]} on {left[0]}, "
+                                  f"{right[1]} on {right[0]})", R_MATCH)
+            if len(fitting) == 2 and fitting[0] != fitting[1]:
+                raise IllegalMove(f"{move.play} fits both ends: say which with \"on\" "
+                                  f"({left[0]} or {right[0]})", R_MATCH)
+            end = fitting[0]
+        pip = end[1]
+        new = (t, t.other(pip))
+        if end is left:
+            self.left = new
+            self.line.appendleft((new[1], pip))
+        else:
+            self.right = new
+            self.line.append((pip, new[1]))
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        if t not in SET:
+            return f"{text} is not a tile of the double-six set"
+        for other, hand in self.hands.items():
+            if t in hand:
+                return f"{seat} does not hold {text} (it is in {other}'s hand)"
+        return f"{seat} does not hold {text}: it has already been played"
+
+    def legal_moves(self) -> list[Move]:
+        if self.over:
+            return []
+        seat = self.to_move
+        hand = self.hands[seat]
+        if self.left is None:
+            if self.must_lead is not None:
+                return [Play(seat=seat, play=str(self.must_lead))]
+            return [Play(seat=seat, play=str(t)) for t in sorted(hand, key=lambda t: (t.high, t.low))]
+        moves: list[Move] = []
+        # A lone double shows the same number on both sides: one move, not two.
+        ends = [self.left] if self.left == self.right else [self.left, self.right]
+        for t in sorted(hand, key=lambda t: (t.high, t.low)):
+            for end_tile, pip in ends:
+                if t.has(pip):
+                    moves.append(Play(seat=seat, play=str(t), on=str(end_tile)))
+        return moves or [Pass(seat=seat)]
+
+    def outcome(self) -> HandOutcome:
+        pips = {s: T.pip_total(h) for s, h in self.hands.items()}
+        left = "  ".join(f"{s} {T.format_tiles(self.hands[s])} = {pips[s]}" for s in self.seats)
+        if self.end == "out":
+            side = partnership_side(self.out_seat)
+            others = [s for s in self.seats if s != self.out_seat]
+            won = sum(pips[s] for s in others)
+            sums = " + ".join(str(pips[s]) for s in others)
+            scores = {"NS": 0, "EW": 0}
+            scores[side] = won
+            return HandOutcome("out", scores, (
+                f"{self.out_seat} dominoed; pips left: {left}",
+                f"{side} scores the other three hands: {sums} = {won}"))
+        ns = pips["N"] + pips["S"]
+        ew = pips["E"] + pips["W"]
+        lines = [f"blocked; pips left: {left}", f"NS {pips['N']} + {pips['S']} = {ns}, EW {pips['E']} + {pips['W']} = {ew}"]
+        if ns == ew:
+            lines.append("equal totals: nobody scores, and the same player leads the next hand")
+            return HandOutcome("blocked", {"NS": 0, "EW": 0}, tuple(lines))
+        low = "NS" if ns < ew else "EW"
+        scores = {"NS": 0, "EW": 0}
+        scores[low] = ns + ew
+        lines.append(f"{low} has fewer pips and scores all four hands: {ns} + {ew} = {ns + ew}")
+        return HandOutcome("blocked", scores, tuple(lines))
+
+    def render(self) -> list[str]:
+        if not self.line:
+            return ["line: (empty)"]
+        return ["line: " + "".join(f"[{a}-{b}]" for a, b in self.line)]
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
+
+
+class CompetitiveMatch:
+    def __init__(self, record: Record, options: dict[str, Any]) -> None:
+        self.seats: tuple[str, ...] = base.PARTNERSHIP_SEATS
+        self.sides = base.SIDES
+        self.totals = {"NS": 0, "EW": 0}
+        self.options = options
+        self.over = False
+        self.winner: str | None = None
+        self.hand_no = 0
+        self.last_leader: str | None = None
+        self.last_tied = False
+
+    # --- dealing ---------------------------------------------------------
+
+    def _check_full_deal(self, hands: dict[str, tuple[str, ...]], where: str) -> dict[str, list[Tile]]:
+        base.check_seat_keys(hands, self.seats, where, "the deal")
+        parsed = {}
+        for seat in self.seats:
+            texts = hands[seat]
+            if len(texts) != 7:
+                raise DealError(f"{seat} was dealt {len(texts)} tiles; each player gets 7", R_DEAL,
+                                f"{where}/{seat}")
+            parsed[seat] = base.parse_tiles(texts, f"{where}/{seat}", SET, "double-six", R_DEAL)
+        base.check_unique((f"{where}/{s}", parsed[s], list(hands[s])) for s in self.seats)
+        return parsed
+
+    def _expected_leader(self, hand: Hand, dealt: dict[str, list[Tile]]) -> tuple[str | None, str]:
+        """(the leader the rules fix, or None when free; the reason, for messages)."""
+        if self.hand_no == 1:
+            if self.options["first_lead"] == "double-six":
+                holder = next(s for s in self.seats if SIX_SIX in dealt[s])
+                return holder, f"{holder} holds 6-6, which leads the first hand (option first_lead: double-six)"
+            if hand.deal.lead_draw is not None:
+                draw = self._check_lead_draw(hand.deal.lead_draw)
+                won = lead_draw_winner(draw)
+                return won, f"{won} drew {draw[won]}, the highest tile of the lead draw"
+            return None, ""
+        if self.last_tied:
+            return self.last_leader, f"the last hand was a tied block, so {self.last_leader} leads again"
+        nxt = base.seat_after(self.seats, self.last_leader, -1)
+        return nxt, f"the lead passes to the right of {self.last_leader}, to {nxt}"
+
+    def _check_lead_draw(self, lead_draw: dict[str, str]) -> dict[str, Tile]:
+        where = "/deal/lead_draw"
+        base.check_seat_keys(lead_draw, self.seats, where, "the lead draw")
+        draw = {}
+        for seat in self.seats:
+            t = T.tile(lead_draw[seat])
+            if t not in SET:
+                raise DealError(f"{lead_draw[seat]} is not a tile of the double-six set", R_FIRST_LEADER,
+                                f"{where}/{seat}")
+            if t in draw.values():
+                raise DealError(f"{lead_draw[seat]} is drawn twice in the lead draw", R_FIRST_LEADER,
+                                f"{where}/{seat}")
+            draw[seat] = t
+        return draw
+
+    def start_hand(self, hand: Hand) -> CompetitiveHand:
+        self.hand_no += 1
+        deal = hand.deal
+        if deal.lead_draw is not None and self.hand_no != 1:
+            raise DealError("only the first hand has a lead draw; later leaders follow from the last hand",
+                            R_FIRST_LEADER, "/deal/lead_draw")
+        for i, redeal in enumerate(deal.redeals or ()):
+            where = f"/deal/redeals/{i}"
+            if redeal.seat not in self.seats:
+                raise DealError(f"{redeal.seat} is not a seat at this table", "seats", f"{where}/seat")
+            old = self._check_full_deal(redeal.hands, f"{where}/hands")
+            doubles = sum(1 for t in old[redeal.seat] if t.is_double)
+            if doubles < 5:
+                raise DealError(f"{redeal.seat} asked for a redeal holding {doubles} doubles; a redeal needs "
+                                f"five or more", R_REDEAL, f"{where}/seat")
+        dealt = self._check_full_deal(deal.hands, "/deal/hands")
+        expected, why = self._expected_leader(hand, dealt)
+        leader = hand.leader
+        if expected is not None and leader is not None and leader != expected:
+            raise DealError(f"{leader} cannot lead this hand: {why}",
+                            R_FIRST_LEADER if self.hand_no == 1 else R_LEADER, "/leader")
+        if leader is None:
+            leader = expected if expected is not None else (hand.moves[0].seat if hand.moves else None)
+        if leader is not None and leader not in self.seats:
+            raise DealError(f"{leader} is not a seat at this table", "seats", "/leader")
+        must = SIX_SIX if self.hand_no == 1 and self.options["first_lead"] == "double-six" else None
+        self.last_leader = leader
+        return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must)
+
+    def finish_hand(self, state: CompetitiveHand) -> HandOutcome:
+        outcome = state.outcome()
+        for side, n in outcome.scores.items():
+            self.totals[side] += n
+        self.last_tied = outcome.end == "blocked" and not any(outcome.scores.values())
+        if max(self.totals.values()) >= TARGET:
+            self.over = True
+            self.winner = base.winner_of(self.totals)
+        return outcome
+
+    def random_hand(self, rng: random.Random) -> Hand:
+        tiles = list(T.DOUBLE_SIX)
+        lead_draw = None
+        leader = None
+        if self.hand_no == 0 and self.options["first_lead"] == "any":
+            rng.shuffle(tiles)
+            draw = dict(zip(self.seats, tiles[:4]))
+            lead_draw = {s: str(t) for s, t in draw.items()}
+            leader = lead_draw_winner(draw)
+        redeals = []
+        while True:
+            rng.shuffle(tiles)
+            hands = [tiles[i * 7:(i + 1) * 7] for i in range(4)]
+            dealt = base.deal_dict(self.seats, hands)
+            greedy = [s for s, h in zip(self.seats, hands) if sum(t.is_double for t in h) >= 5]
+            if not greedy:
+                break
+            redeals.append(Redeal(seat=greedy[0], hands=dealt))
+        if self.hand_no == 0 and self.options["first_lead"] == "double-six":
+            leader = next(s for s, h in zip(self.seats, hands) if SIX_SIX in h)
+        elif self.hand_no > 0:
+            leader = self.last_leader if self.last_tied else base.seat_after(self.seats, self.last_leader, -1)
+        return Hand(leader=leader, deal=Deal(hands=dealt, lead_draw=lead_draw, redeals=tuple(redeals) or None))
+
+
+class Competitive:
+    name = "competitive"
+    variants = ("standard",)
+    defaults: dict[str, Any] = {"first_lead": "any"}
+    scores_moves = False
+    sides_are_partnerships = True
+
+    def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
+        return (4,)
+
+    def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
+        return base.PARTNERSHIP_SEATS
+
+    def start(self, record: Record) -> CompetitiveMatch:
+        if len(record.players) != 4:
+            raise SetupError(
+                f"Competitive dominoes needs exactly four players (two partnerships); this record has "
+                f"{len(record.players)}. The three-player game is not part of the standard rules",
+                R_PLAYERS, "/players")
+        base.require_partnership_seats(record, "Competitive dominoes", R_PLAYERS)
+        return CompetitiveMatch(record, base.resolve_options(self, record))
+
+
+ENGINE = Competitive()

@@ -1,0 +1,160 @@
+"""From bytes to :class:`~domrec.record.Record`: parsing, versions, the shape check.
+
+The reader is layered so that a future format 2.0 adds one migration step
+(:data:`MIGRATIONS`) instead of a rewrite: a record of an older major is
+rewritten, as a dict, into the current major before the shape check.
+It streams JSON Lines archives record by record so memory stays bounded
+whatever the archive's size, and it never lets one bad record stop the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import attrs
+
+from domrec import shape
+from domrec.errors import InputError, NotJSONError, ShapeError, UnsupportedVersionError
+from domrec.record import Record, structure
+
+CURRENT_MAJOR = 1
+#: ``MIGRATIONS[k]`` rewrites a major-``k`` document into major ``k + 1``.
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+SUPPORTED_MAJORS = tuple(sorted({CURRENT_MAJOR, *MIGRATIONS}))
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON text to Python data, with a one-line error instead of a traceback."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        what = "the text ends before the JSON does (truncated?)" if e.pos >= len(text.rstrip()) else e.msg
+        raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {what}") from None
+    except RecursionError:
+        raise NotJSONError("the JSON is nested too deeply to be a record") from None
+    except UnicodeDecodeError as e:
+        raise NotJSONError(f"the file is not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def _major(version: Any) -> int:
+    if type(version) is not str:
+        raise ShapeError(f"version must be text like \"1.0\", not {version!r}", "/version")
+    head, dot, minor = version.partition(".")
+    if not (head.isdigit() and dot and minor.isdigit()):
+        raise ShapeError(f"version must be MAJOR.MINOR like \"1.0\", not {version!r}", "/version")
+    return int(head)
+
+
+def upgrade(doc: Any) -> dict:
+    """Check the header and migrate an older major to the current one."""
+    shape.check_header(doc)
+    major = _major(doc["version"])
+    if major not in SUPPORTED_MAJORS:
+        known = ", ".join(f"{m}.x" for m in SUPPORTED_MAJORS)
+        raise UnsupportedVersionError(
+            f"format version {doc['version']} is not supported; this domrec reads {known}", "/version")
+    while major < CURRENT_MAJOR:
+        doc = MIGRATIONS[major](doc)
+        major += 1
+    return doc
+
+
+def load_dict(doc: Any) -> Record:
+    """A record from parsed JSON: header, migration, shape check, attrs values."""
+    doc = upgrade(doc)
+    shape.check(doc)
+    return structure(doc)
+
+
+def loads(text: str | bytes) -> Record:
+    return load_dict(parse_json(text))
+
+
+def load(path: str | Path) -> Record:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror}") from None
+    return loads(data)
+
+
+@attrs.frozen
+class Source:
+    """One record's origin: a file, or a line of an archive; ``text`` unparsed."""
+
+    label: str
+    text: bytes | None
+    error: InputError | None = None
+
+
+def iter_sources(paths: list[str], stdin: Any = None) -> Iterator[Source]:
+    """Every record named by ``paths``: files, folders (``*.json``, ``*.jsonl``
+    recursively), JSON Lines archives (one record a line) and ``-`` for stdin."""
+    for arg in paths:
+        if arg == "-":
+            stream = stdin if stdin is not None else sys.stdin.buffer
+            yield from _split_stream(stream, "<stdin>")
+            continue
+        path = Path(arg)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+            if not found:
+                yield Source(str(path), None, InputError(f"{path}: no *.json or *.jsonl files in this folder"))
+            for p in found:
+                yield from _file_sources(p)
+        elif path.exists():
+            yield from _file_sources(path)
+        else:
+            yield Source(str(path), None, InputError(f"{path}: no such file or folder"))
+
+
+def _file_sources(path: Path) -> Iterator[Source]:
+    if path.suffix == ".jsonl":
+        try:
+            with path.open("rb") as stream:
+                yield from _split_lines(stream, str(path))
+        except OSError as e:
+            yield Source(str(path), None, InputError(f"{path}: cannot read: {e.strerror}"))
+        return
+    try:
+        yield Source(str(path), path.read_bytes())
+    except OSError as e:
+        yield Source(str(path), None, InputError(f"{path}: cannot read: {e.strerror}"))
+
+
+def _split_lines(stream: Any, label: str) -> Iterator[Source]:
+    for n, line in enumerate(stream, 1):
+        if line.strip():
+            yield Source(f"{label}:{n}", line)
+
+
+def _split_stream(stream: Any, label: str) -> Iterator[Source]:
+    """Standard input holds one record, or JSON Lines: tell them apart by trying."""
+    first = stream.readline()
+    rest = stream.readline()
+    if not rest:
+        if first.strip():
+            yield Source(label, first)
+        else:
+            yield Source(label, None, NotJSONError("standard input is empty"))
+        return
+    head = first + rest
+    # One JSON document spread over lines, or one record a line?
+    try:
+        json.loads(first)
+        is_lines = True
+    except (ValueError, RecursionError):
+        is_lines = False
+    if not is_lines:
+        yield Source(label, head + stream.read())
+        return
+    n = 0
+    for n, line in enumerate([first, rest], 1):
+        if line.strip():
+            yield Source(f"{label}:{n}", line)
+    for m, line in enumerate(stream, n + 1):
+        if line.strip():
+            yield Source(f"{label}:{m}", line)

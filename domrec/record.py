@@ -1,0 +1,318 @@
+"""The record format, version 1, as attrs values, and the cattrs converter.
+
+These classes are the library's view of FORMAT.md.  They hold what the writer
+wrote (tile strings as written, optional claims absent when absent) so that a
+record loaded and dumped again is the same JSON: a club's archive must not be
+rewritten by being checked.
+
+Reading is layered (see :mod:`domrec.reader`): JSON text -> dict -> version
+check (and migration from older majors) -> shape check -> :func:`structure`.
+Everything here assumes a document that passed the shape check.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+
+class _Unset:
+    """Marks a claim that the record leaves out (``null`` means something else)."""
+
+    _instance: "_Unset | None" = None
+
+    def __new__(cls) -> "_Unset":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET: Any = _Unset()
+
+FORMAT_NAME = "domrec"
+GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
+PARTNERSHIP_SEATS = ("N", "E", "S", "W")
+
+
+@attrs.frozen
+class Player:
+    seat: str
+    name: str
+    id: str | None = None
+
+
+@attrs.frozen
+class Rules:
+    variant: str | None = None
+    options: dict[str, Any] | None = None
+
+
+# --- moves ---------------------------------------------------------------
+# One class per move shape of FORMAT.md.  ``score`` is the optional claim of
+# the points the move earns; the engine computes the real number.
+
+
+@attrs.frozen
+class Pass:
+    seat: str
+    passed: bool = True
+    score: int | None = None
+
+
+@attrs.frozen
+class Play:
+    """A tile set down: Competitive/Horse Race (``on``), Broadway (``at``), Castle Rock."""
+
+    seat: str
+    play: str
+    on: str | None = None
+    at: tuple[tuple[int, int], tuple[int, int]] | None = None
+    penalty: bool | None = None
+    score: int | None = None
+
+
+@attrs.frozen
+class Exposed:
+    """Broadway: a tile exposed out of turn (``unplayable`` when it fits nowhere)."""
+
+    seat: str
+    exposed: str
+    unplayable: bool | None = None
+    score: int | None = None
+
+
+@attrs.frozen
+class Draw:
+    """A tile drawn from the boneyard: named, or ``True`` when ``deal.boneyard`` gives the order."""
+
+    seat: str
+    draw: str | bool
+    score: int | None = None
+
+
+@attrs.frozen
+class Capture:
+    seat: str
+    capture: tuple[str, ...]
+    score: int | None = None
+
+
+@attrs.frozen
+class Roll:
+    seat: str
+    roll: tuple[int, int]
+    score: int | None = None
+
+
+@attrs.frozen
+class Reuse:
+    seat: str
+    reuse: bool = True
+    score: int | None = None
+
+
+@attrs.frozen
+class Starter:
+    seat: str
+    starter: str
+    road: str
+    facing: int
+    score: int | None = None
+
+
+@attrs.frozen
+class Span:
+    seat: str
+    span: str
+    road: str
+    score: int | None = None
+
+
+@attrs.frozen
+class Join:
+    road: str
+    span: int
+    half: int
+
+
+@attrs.frozen
+class Bridge:
+    seat: str
+    bridge: str
+    join: tuple[Join, Join]
+    score: int | None = None
+
+
+@attrs.frozen
+class Block:
+    seat: str
+    block: str
+    road: str
+    score: int | None = None
+
+
+Move = Union[Pass, Play, Exposed, Draw, Capture, Roll, Reuse, Starter, Span, Bridge, Block]
+
+#: The key that tells each move shape apart, in the order they are tried.
+MOVE_KEYS: dict[str, type] = {
+    "pass": Pass,
+    "play": Play,
+    "exposed": Exposed,
+    "draw": Draw,
+    "capture": Capture,
+    "roll": Roll,
+    "reuse": Reuse,
+    "starter": Starter,
+    "span": Span,
+    "bridge": Bridge,
+    "block": Block,
+}
+
+
+# --- deals, hands, the game ------------------------------------------------
+
+
+@attrs.frozen
+class Redeal:
+    seat: str
+    hands: dict[str, tuple[str, ...]]
+
+
+@attrs.frozen
+class Deal:
+    hands: dict[str, tuple[str, ...]]
+    boneyard: tuple[str, ...] | None = None
+    row: tuple[str, ...] | None = None
+    piles: dict[str, tuple[str, ...]] | None = None
+    lead_draw: dict[str, str] | None = None
+    redeals: tuple[Redeal, ...] | None = None
+
+
+@attrs.frozen
+class HandResult:
+    scores: dict[str, int] | None = None
+    end: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Hand:
+    leader: str | None = None
+    deal: Deal
+    moves: tuple[Move, ...] = ()
+    result: HandResult | None = None
+
+
+@attrs.frozen
+class GameResult:
+    scores: dict[str, int] | None = None
+    #: ``None`` is a claimed draw; :data:`UNSET` means no winner is claimed.
+    winner: Any = UNSET
+
+
+@attrs.frozen(kw_only=True)
+class Record:
+    format: str = FORMAT_NAME
+    version: str = "1.0"
+    game: str
+    rules: Rules | None = None
+    event: dict[str, Any] | None = None
+    players: tuple[Player, ...]
+    hands: tuple[Hand, ...] = ()
+    result: GameResult | None = None
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(p.seat for p in self.players)
+
+    @property
+    def variant(self) -> str:
+        return (self.rules.variant if self.rules and self.rules.variant else None) or "standard"
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.rules.options) if self.rules and self.rules.options else {}
+
+
+# --- the converter -----------------------------------------------------------
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter()
+
+    # Leaf types first: the generated class hooks look these up when made.
+    conv.register_structure_hook(str | bool, lambda v, _: v)
+    conv.register_structure_hook(Any, lambda v, _: v)
+    cells = tuple[tuple[int, int], tuple[int, int]] | None
+    conv.register_structure_hook(cells, lambda v, _: None if v is None else (tuple(v[0]), tuple(v[1])))
+    conv.register_unstructure_hook(cells, lambda v: None if v is None else [list(v[0]), list(v[1])])
+
+    def omit_none(cls: type, keep: tuple[str, ...] = (), **renames: str) -> None:
+        overrides = {name: override(rename=alias) for name, alias in renames.items()}
+        for name in keep:
+            overrides[name] = override(rename=renames.get(name), omit_if_default=False)
+        conv.register_unstructure_hook(
+            cls, make_dict_unstructure_fn(cls, conv, _cattrs_omit_if_default=True, **overrides)
+        )
+        conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv, **overrides))
+
+    omit_none(Pass, keep=("passed",), passed="pass")
+    omit_none(Reuse, keep=("reuse",))
+    for cls in (Play, Exposed, Draw, Capture, Roll, Starter, Span, Join, Bridge, Block):
+        omit_none(cls)
+
+    move_structurers = {key: conv.get_structure_hook(cls) for key, cls in MOVE_KEYS.items()}
+
+    def structure_move(data: dict, _: Any) -> Any:
+        for key, fn in move_structurers.items():
+            if key in data:
+                return fn(data, None)
+        raise ValueError("not a move")  # the shape check makes this unreachable
+
+    conv.register_structure_hook(Move, structure_move)
+    conv.register_unstructure_hook(Move, lambda m: conv.unstructure(m, type(m)))
+
+    # ``winner: null`` (a draw) and a missing winner are different claims.
+    conv.register_unstructure_hook(GameResult, _unstructure_game_result)
+    conv.register_structure_hook(GameResult, lambda d, _: GameResult(
+        scores=dict(d["scores"]) if "scores" in d else None, winner=d.get("winner", UNSET)))
+
+    for cls in (Player, Rules, Redeal, Deal, HandResult):
+        omit_none(cls)
+    omit_none(Hand, keep=("moves",))
+    omit_none(Record, keep=("format", "version", "hands"))
+    return conv
+
+
+def _unstructure_game_result(result: GameResult) -> dict:
+    out: dict[str, Any] = {}
+    if result.scores is not None:
+        out["scores"] = dict(result.scores)
+    if result.winner is not UNSET:
+        out["winner"] = result.winner
+    return out
+
+
+converter = _make_converter()
+
+
+def structure(data: dict) -> Record:
+    """Build a :class:`Record` from a shape-checked dict."""
+    return converter.structure(data, Record)
+
+
+def unstructure(record: Record) -> dict:
+    """The record as JSON-ready data, optional parts left out as they were."""
+    return converter.unstructure(record, Record)
+
+
+def move_to_dict(move: Move) -> dict:
+    return converter.unstructure(move, type(move))

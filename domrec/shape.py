@@ -1,0 +1,410 @@
+"""The shape check: does a JSON document have the form of schema domrec-1?
+
+``schemas/domrec-1.schema.json`` is the published contract.  Generic JSON
+Schema validation of every record is far too slow for big archives, so this
+module checks the same constraints by hand, in one walk, and says what is wrong
+in words a club player understands.  ``tests/test_shape.py`` holds the two to
+the same verdicts (accept/reject) on the samples and on corrupted records;
+change both together.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from domrec.errors import ShapeError, UnknownGameError
+from domrec.record import GAMES
+
+_TILE = re.compile(r"^[0-9]{1,2}-[0-9]{1,2}$")
+_VERSION = re.compile(r"^1\.[0-9]+$")
+HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
+
+
+def _is_int(v: Any) -> bool:
+    # JSON Schema's "integer" admits 3.0 but never true/false.
+    if type(v) is int:
+        return True
+    return type(v) is float and v.is_integer()
+
+
+def _describe(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, str):
+        return f"the text {v[:40]!r}"
+    return f"the number {v}"
+
+
+def _fail(pointer: str, message: str) -> None:
+    raise ShapeError(message, pointer)
+
+
+def _obj(v: Any, ptr: str, what: str) -> dict:
+    if type(v) is not dict:
+        _fail(ptr, f"{what} must be a JSON object, not {_describe(v)}")
+    return v
+
+
+def _list(v: Any, ptr: str, what: str) -> list:
+    if type(v) is not list:
+        _fail(ptr, f"{what} must be a JSON list, not {_describe(v)}")
+    return v
+
+
+def _keys(d: dict, ptr: str, what: str, required: tuple[str, ...], allowed: frozenset[str]) -> None:
+    for key in required:
+        if key not in d:
+            _fail(ptr, f"{what} needs \"{key}\"")
+    for key in d:
+        if key not in allowed:
+            _fail(ptr, f"{what} has an unknown field \"{key}\"")
+
+
+def _string(v: Any, ptr: str, what: str, min_len: int = 0, max_len: int | None = None) -> None:
+    if type(v) is not str:
+        _fail(ptr, f"{what} must be text, not {_describe(v)}")
+    if len(v) < min_len:
+        _fail(ptr, f"{what} must not be empty")
+    if max_len is not None and len(v) > max_len:
+        _fail(ptr, f"{what} is longer than {max_len} characters")
+
+
+def _seat(v: Any, ptr: str) -> None:
+    _string(v, ptr, "a seat", 1, 32)
+
+
+def _tile(v: Any, ptr: str) -> None:
+    if type(v) is not str or _TILE.search(v) is None:
+        _fail(ptr, f"expected a tile written like \"6-3\", not {_describe(v)}")
+
+
+def _tiles(v: Any, ptr: str, what: str) -> None:
+    _list(v, ptr, what)
+    for i, t in enumerate(v):
+        _tile(t, f"{ptr}/{i}")
+
+
+def _seat_tiles(v: Any, ptr: str, what: str) -> None:
+    _obj(v, ptr, what)
+    for seat, tiles in v.items():
+        _tiles(tiles, f"{ptr}/{_escape(seat)}", f"{what} of {seat}")
+
+
+def _integer(v: Any, ptr: str, what: str, lo: int | None = None, hi: int | None = None) -> None:
+    if not _is_int(v):
+        _fail(ptr, f"{what} must be a whole number, not {_describe(v)}")
+    if lo is not None and v < lo:
+        _fail(ptr, f"{what} must be at least {lo}, not {v}")
+    if hi is not None and v > hi:
+        _fail(ptr, f"{what} must be at most {hi}, not {v}")
+
+
+def _true(v: Any, ptr: str, key: str) -> None:
+    if v is not True:
+        _fail(ptr, f"\"{key}\" can only be true, not {_describe(v)}")
+
+
+def _scores(v: Any, ptr: str) -> None:
+    _obj(v, ptr, "scores")
+    for side, n in v.items():
+        _integer(n, f"{ptr}/{_escape(side)}", f"the score of {side}")
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+# --- moves --------------------------------------------------------------------
+# Each move shape: (required keys, allowed keys, field checks).
+
+_Check = Callable[[Any, str], None]
+
+
+def _score(v: Any, p: str) -> None:
+    _integer(v, p, "a claimed score")
+
+
+def _cells(v: Any, p: str) -> None:
+    _list(v, p, "\"at\"")
+    if len(v) != 2:
+        _fail(p, f"\"at\" must name exactly two cells, like [[0, 0], [1, 0]], not {len(v)}")
+    for i, cell in enumerate(v):
+        _list(cell, f"{p}/{i}", "a cell")
+        if len(cell) != 2:
+            _fail(f"{p}/{i}", "a cell is two whole numbers [x, y]")
+        for j, c in enumerate(cell):
+            _integer(c, f"{p}/{i}/{j}", "a cell coordinate")
+
+
+def _draw(v: Any, p: str) -> None:
+    if v is True:
+        return
+    _tile(v, p)
+
+
+def _capture(v: Any, p: str) -> None:
+    _list(v, p, "\"capture\"")
+    if not 1 <= len(v) <= 3:
+        _fail(p, "a capture takes one tile or three consecutive tiles")
+    for i, t in enumerate(v):
+        _tile(t, f"{p}/{i}")
+
+
+def _roll(v: Any, p: str) -> None:
+    _list(v, p, "\"roll\"")
+    if len(v) != 2:
+        _fail(p, "a roll is the two dice, like [4, 3]")
+    for i, d in enumerate(v):
+        _integer(d, f"{p}/{i}", "a die", 1, 6)
+
+
+def _road(v: Any, p: str) -> None:
+    _string(v, p, "a road name", 1)
+
+
+def _pip(v: Any, p: str) -> None:
+    _integer(v, p, "a number of pips", 0, 6)
+
+
+def _join(v: Any, p: str) -> None:
+    _list(v, p, "\"join\"")
+    if len(v) != 2:
+        _fail(p, "a bridge joins exactly two roads")
+    for i, j in enumerate(v):
+        q = f"{p}/{i}"
+        _obj(j, q, "a bridge end")
+        _keys(j, q, "a bridge end", ("road", "span", "half"), frozenset(("road", "span", "half")))
+        _road(j["road"], q + "/road")
+        _integer(j["span"], q + "/span", "a span number", 1)
+        _pip(j["half"], q + "/half")
+
+
+def _shape(required: tuple[str, ...], **checks: _Check) -> tuple[tuple[str, ...], frozenset[str], dict[str, _Check]]:
+    checks = {"seat": _seat, "score": _score, **checks}
+    return ("seat", *required), frozenset(checks), checks
+
+
+MOVE_SHAPES = {
+    "pass": _shape(("pass",), **{"pass": lambda v, p: _true(v, p, "pass")}),
+    "line": _shape(("play",), play=_tile, on=_tile),
+    "place": _shape(("play", "at"), play=_tile, at=_cells, penalty=lambda v, p: _true(v, p, "penalty")),
+    "exposed": _shape(("exposed",), exposed=_tile, unplayable=lambda v, p: _true(v, p, "unplayable")),
+    "row-place": _shape(("play",), play=_tile),
+    "capture": _shape(("capture",), capture=_capture),
+    "draw": _shape(("draw",), draw=_draw),
+    "roll": _shape(("roll",), roll=_roll),
+    "reuse": _shape(("reuse",), reuse=lambda v, p: _true(v, p, "reuse")),
+    "starter": _shape(("starter", "road", "facing"), starter=_tile, road=_road, facing=_pip),
+    "span": _shape(("span", "road"), span=_tile, road=_road),
+    "bridge": _shape(("bridge", "join"), bridge=_tile, join=_join),
+    "block": _shape(("block", "road"), block=_tile, road=_road),
+}
+
+#: Per game: the key that names a move's kind -> the move shape it must have.
+GAME_MOVES: dict[str, dict[str, str]] = {
+    "broadway": {"pass": "pass", "play": "place", "exposed": "exposed"},
+    "competitive": {"pass": "pass", "play": "line"},
+    "horse-race": {"pass": "pass", "play": "line", "draw": "draw"},
+    "castle-rock": {"pass": "pass", "play": "row-place", "capture": "capture", "draw": "draw"},
+    "domino-roads": {"pass": "pass", "roll": "roll", "reuse": "reuse", "starter": "starter",
+                     "span": "span", "bridge": "bridge", "block": "block"},
+}
+
+
+def _enum(*values: Any) -> _Check:
+    def check(v: Any, p: str) -> None:
+        if type(v) is not str or v not in values:
+            _fail(p, f"must be one of {', '.join(map(repr, values))}, not {_describe(v)}")
+    return check
+
+
+def _boolean(v: Any, p: str) -> None:
+    if type(v) is not bool:
+        _fail(p, f"must be true or false, not {_describe(v)}")
+
+
+def _start_tiles(v: Any, p: str) -> None:
+    if v == "auto" and type(v) is str:
+        return
+    _integer(v, p, "start_tiles (or \"auto\")", 1)
+
+
+#: Per game: the variants and the rule options (RULES.md) with their checks.
+GAME_RULES: dict[str, tuple[tuple[str, ...], dict[str, _Check]]] = {
+    "broadway": (("standard",), {}),
+    "competitive": (("standard",), {"first_lead": _enum("any", "double-six")}),
+    "horse-race": (("standard", "celko"), {
+        "partnerships": _boolean, "chain_draw": _boolean, "count_partner": _boolean,
+        "win_check": _enum("immediate", "end_of_hand"),
+        "target": lambda v, p: _integer(v, p, "target", 1)}),
+    "castle-rock": (("standard",), {
+        "set": _enum("double-six", "double-nine", "double-twelve"), "start_tiles": _start_tiles}),
+    "domino-roads": (("standard",), {"block_match": _enum("equal", "sum")}),
+}
+
+#: Per game: the parts of ``deal`` it may have.
+GAME_DEAL_PARTS: dict[str, frozenset[str]] = {
+    "broadway": frozenset(("hands",)),
+    "competitive": frozenset(("hands", "lead_draw", "redeals")),
+    "horse-race": frozenset(("hands", "boneyard")),
+    "castle-rock": frozenset(("hands", "boneyard", "row")),
+    "domino-roads": frozenset(("hands", "piles")),
+}
+
+_TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "result"))
+_HAND = frozenset(("leader", "deal", "moves", "result"))
+_DEAL_ALL = frozenset(("hands", "boneyard", "row", "piles", "lead_draw", "redeals"))
+
+
+def check_header(doc: Any) -> str:
+    """Check ``format``, ``version`` and ``game`` first: they decide how to read the rest."""
+    _obj(doc, "", "a record")
+    if "format" not in doc:
+        _fail("", "a record needs \"format\": \"domrec\"")
+    if doc["format"] != "domrec" or type(doc["format"]) is not str:
+        _fail("/format", f"this is not a domrec record (\"format\" is {_describe(doc['format'])}, not \"domrec\")")
+    if "version" not in doc:
+        _fail("", "a record needs \"version\", like \"1.0\"")
+    if "game" not in doc:
+        _fail("", f"a record needs \"game\", one of {', '.join(GAMES)}")
+    game = doc["game"]
+    if type(game) is not str or game not in GAMES:
+        raise UnknownGameError(f"unknown game {_describe(game)}; domrec knows {', '.join(GAMES)}", "/game")
+    return game
+
+
+def check(doc: Any) -> None:
+    """Raise :class:`ShapeError` at the first place where ``doc`` breaks schema domrec-1."""
+    game = check_header(doc)
+    _keys(doc, "", "a record", ("format", "version", "game", "players", "hands"), _TOP)
+    if type(doc["version"]) is not str or not _VERSION.search(doc["version"]):
+        _fail("/version", f"version must be \"1.x\" for this format, not {_describe(doc['version'])}")
+
+    if "rules" in doc:
+        _check_rules(doc["rules"], game)
+    if "event" in doc:
+        _check_event(doc["event"])
+
+    players = _list(doc["players"], "/players", "players")
+    if not players:
+        _fail("/players", "a record needs at least one player")
+    for i, pl in enumerate(players):
+        p = f"/players/{i}"
+        _obj(pl, p, "a player")
+        _keys(pl, p, "a player", ("seat", "name"), frozenset(("seat", "name", "id")))
+        _seat(pl["seat"], p + "/seat")
+        _string(pl["name"], p + "/name", "a player's name")
+        if "id" in pl:
+            _string(pl["id"], p + "/id", "a player's id")
+
+    hands = _list(doc["hands"], "/hands", "hands")
+    moves_of = GAME_MOVES[game]
+    deal_parts = GAME_DEAL_PARTS[game]
+    for i, hand in enumerate(hands):
+        _check_hand(hand, f"/hands/{i}", moves_of, deal_parts, game)
+
+    if "result" in doc:
+        r = _obj(doc["result"], "/result", "the game result")
+        _keys(r, "/result", "the game result", (), frozenset(("scores", "winner")))
+        if "scores" in r:
+            _scores(r["scores"], "/result/scores")
+        if "winner" in r and r["winner"] is not None and type(r["winner"]) is not str:
+            _fail("/result/winner", f"the winner is a side (or null for a draw), not {_describe(r['winner'])}")
+
+
+def _check_rules(rules: Any, game: str) -> None:
+    _obj(rules, "/rules", "rules")
+    _keys(rules, "/rules", "rules", (), frozenset(("variant", "options")))
+    variants, options = GAME_RULES[game]
+    if "variant" in rules:
+        v = rules["variant"]
+        if type(v) is not str or v not in variants:
+            _fail("/rules/variant", f"{game} has no variant {_describe(v)}; it has {', '.join(variants)}")
+    if "options" in rules:
+        opts = _obj(rules["options"], "/rules/options", "rule options")
+        for name, value in opts.items():
+            p = f"/rules/options/{_escape(name)}"
+            if name not in options:
+                known = ", ".join(options) or "none"
+                _fail(p, f"{game} has no rule option \"{name}\" (its options: {known})")
+            try:
+                options[name](value, p)
+            except ShapeError as e:
+                e.message = f"rule option {name} {e.message}" if e.message.startswith("must") else e.message
+                e.args = (e.message,)
+                raise
+
+
+def _check_event(event: Any) -> None:
+    _obj(event, "/event", "event")
+    for key in ("name", "site", "date"):
+        if key in event:
+            _string(event[key], f"/event/{key}", f"the event's {key}")
+    for key in ("round", "table"):
+        if key in event and type(event[key]) is not str and not _is_int(event[key]):
+            _fail(f"/event/{key}", f"the event's {key} must be text or a whole number, not {_describe(event[key])}")
+
+
+def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozenset[str], game: str) -> None:
+    _obj(hand, p, "a hand")
+    _keys(hand, p, "a hand", ("deal", "moves"), _HAND)
+    if "leader" in hand:
+        _seat(hand["leader"], p + "/leader")
+    deal = _obj(hand["deal"], p + "/deal", "a deal")
+    _keys(deal, p + "/deal", "a deal", ("hands",), _DEAL_ALL)
+    for key in deal:
+        if key not in deal_parts:
+            _fail(f"{p}/deal/{key}", f"a {game} deal has no \"{key}\"")
+    _seat_tiles(deal["hands"], p + "/deal/hands", "the hand")
+    for key in ("boneyard", "row"):
+        if key in deal:
+            _tiles(deal[key], f"{p}/deal/{key}", key)
+    if "piles" in deal:
+        _seat_tiles(deal["piles"], p + "/deal/piles", "the pile")
+    if "lead_draw" in deal:
+        ld = _obj(deal["lead_draw"], p + "/deal/lead_draw", "lead_draw")
+        for seat, t in ld.items():
+            _tile(t, f"{p}/deal/lead_draw/{_escape(seat)}")
+    if "redeals" in deal:
+        for j, rd in enumerate(_list(deal["redeals"], p + "/deal/redeals", "redeals")):
+            q = f"{p}/deal/redeals/{j}"
+            _obj(rd, q, "a redeal")
+            _keys(rd, q, "a redeal", ("seat", "hands"), frozenset(("seat", "hands")))
+            _seat(rd["seat"], q + "/seat")
+            _seat_tiles(rd["hands"], q + "/hands", "the hand")
+
+    moves = _list(hand["moves"], p + "/moves", "moves")
+    for j, move in enumerate(moves):
+        q = f"{p}/moves/{j}"
+        if type(move) is not dict:
+            _fail(q, f"a move must be a JSON object, not {_describe(move)}")
+        kinds = [k for k in move if k in moves_of]
+        if len(kinds) != 1:
+            names = ", ".join(f'"{k}"' for k in moves_of)
+            if kinds:
+                _fail(q, f"a move does one thing: it cannot have both \"{kinds[0]}\" and \"{kinds[1]}\"")
+            _fail(q, f"not a {game} move: a move has one of {names}")
+        required, allowed, checks = MOVE_SHAPES[moves_of[kinds[0]]]
+        for key in required:
+            if key not in move:
+                _fail(q, f"a \"{kinds[0]}\" move needs \"{key}\"")
+        for key, value in move.items():
+            check_field = checks.get(key)
+            if check_field is None:
+                _fail(q, f"a {game} \"{kinds[0]}\" move has no field \"{key}\"")
+            check_field(value, f"{q}/{key}")
+
+    if "result" in hand:
+        r = _obj(hand["result"], p + "/result", "a hand result")
+        _keys(r, p + "/result", "a hand result", (), frozenset(("scores", "end")))
+        if "scores" in r:
+            _scores(r["scores"], p + "/result/scores")
+        if "end" in r and (type(r["end"]) is not str or r["end"] not in HAND_ENDS):
+            _fail(p + "/result/end", f"a hand ends {', '.join(HAND_ENDS)}, not {_describe(r['end'])}")

@@ -1,0 +1,263 @@
+"""The replay driver: a record goes in, a report comes out.
+
+Like python-chess's PGN reader, it collects problems instead of dying on the
+first: every claimed score that differs is reported (with both numbers) and
+replay goes on; an illegal move stops the replay, because nothing after it
+can be judged — the hand's tiles, the running totals and the next leader all
+depend on it.  The rules themselves live in the engines (:mod:`domrec.games`);
+nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import attrs
+
+from domrec import games
+from domrec.errors import DealError, InputError, RuleViolation
+from domrec.games.base import HandOutcome, HandState, Match
+from domrec.reader import load_dict, parse_json
+from domrec.record import UNSET, Hand, Move, Record
+
+
+@attrs.frozen
+class Problem:
+    """One thing wrong with a record, located for a human and for a program."""
+
+    pointer: str
+    message: str
+    rule: str
+    #: ``input`` (unusable), ``setup``, ``deal``, ``illegal``, ``score``, ``unfinished``, ``internal``.
+    kind: str
+    hand: int | None = None  # 1-based, as players count
+    move: int | None = None  # 1-based
+    seat: str | None = None
+    claimed: Any = None
+    computed: Any = None
+
+    def text(self) -> str:
+        where = []
+        if self.hand is not None:
+            where.append(f"hand {self.hand}")
+        if self.move is not None:
+            where.append(f"move {self.move}")
+        if self.seat is not None:
+            where.append(self.seat)
+        loc = f" ({', '.join(where)})" if where else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{self.pointer or '/'}{loc}: {self.message}{rule}"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"pointer": self.pointer, "message": self.message, "rule": self.rule, "kind": self.kind}
+        for key in ("hand", "move", "seat", "claimed", "computed"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@attrs.frozen
+class Report:
+    """The verdict on one record."""
+
+    source: str
+    game: str | None
+    #: ``valid``, ``invalid`` (breaks a rule: exit 1) or ``unusable`` (cannot be judged: exit 2).
+    status: str
+    problems: tuple[Problem, ...] = ()
+    scores: dict[str, int] | None = None
+    #: The computed winner: a side, ``None`` for a draw or while unfinished.
+    winner: str | None = None
+    finished: bool = False
+    hands: int = 0
+    moves: int = 0
+    note: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.status == "valid"
+
+    def summary(self) -> str:
+        if self.status != "valid":
+            n = len(self.problems)
+            return f"{self.source}: {self.status.upper()} ({n} problem{'s' if n != 1 else ''})"
+        scores = ", ".join(f"{side} {n}" for side, n in (self.scores or {}).items())
+        if self.finished:
+            end = f"winner {self.winner}" if self.winner is not None else "a draw"
+        else:
+            end = "game not finished"
+        return (f"{self.source}: valid {self.game}, {self.hands} hand{'s' if self.hands != 1 else ''}, "
+                f"{scores}; {end}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "game": self.game, "status": self.status, "valid": self.valid,
+            "finished": self.finished, "scores": self.scores, "winner": self.winner,
+            "hands": self.hands, "moves": self.moves, "note": self.note,
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+class Observer(Protocol):
+    """Watches a replay step by step (explain uses it; validation passes none)."""
+
+    def hand_started(self, index: int, hand: Hand, state: HandState) -> None: ...
+
+    def moved(self, index: int, move: Move, points: int, state: HandState) -> None: ...
+
+    def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None: ...
+
+
+def unusable(source: str, error: InputError, game: str | None = None) -> Report:
+    return Report(source, game, "unusable", (Problem(error.pointer, error.message, "", "input"),))
+
+
+def validate_text(text: str | bytes, source: str = "<record>") -> Report:
+    """Parse, shape-check and replay one record's JSON text."""
+    try:
+        record = load_dict(parse_json(text))
+    except InputError as e:
+        return unusable(source, e)
+    return validate(record, source)
+
+
+def validate(record: Record, source: str = "<record>", observer: Observer | None = None) -> Report:
+    """Replay ``record`` through its game's engine and check every claim."""
+    try:
+        engine = games.engine(record.game)
+    except InputError as e:
+        return unusable(source, e, record.game)
+    problems: list[Problem] = []
+
+    def report(status: str | None = None, note: str | None = None, **kw: Any) -> Report:
+        return Report(source, record.game, status or ("invalid" if problems else "valid"), tuple(problems),
+                      note=note, **kw)
+
+    try:
+        match = engine.start(record)
+    except RuleViolation as e:
+        problems.append(Problem(e.pointer, e.message, e.rule, "setup"))
+        return report()
+
+    n_moves = 0
+    hands = record.hands
+    last = len(hands) - 1
+    stopped: str | None = None
+    for i, hand in enumerate(hands):
+        hp = f"/hands/{i}"
+        if match.over:
+            problems.append(Problem(hp, f"the game was already over after hand {i} "
+                                        f"({_totals(match.totals)}): no further hand is played",
+                                    "end of game", "illegal", hand=i + 1))
+            stopped = f"hands {i + 1}–{last + 1} were not checked"
+            break
+        try:
+            state = match.start_hand(hand)
+        except DealError as e:
+            problems.append(Problem(hp + e.where, e.message, e.rule, "deal", hand=i + 1))
+            stopped = _stop_note(i, last)
+            break
+        except RuleViolation as e:
+            problems.append(Problem(hp + e.pointer, e.message, e.rule, "deal", hand=i + 1))
+            stopped = _stop_note(i, last)
+            break
+        if observer:
+            observer.hand_started(i, hand, state)
+        illegal = False
+        for j, move in enumerate(hand.moves):
+            n_moves += 1
+            try:
+                points = state.apply(move)
+            except RuleViolation as e:
+                problems.append(Problem(f"{hp}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
+                                        hand=i + 1, move=j + 1, seat=move.seat))
+                illegal = True
+                break
+            if move.score is not None and move.score != points:
+                problems.append(Problem(f"{hp}/moves/{j}/score",
+                                        f"{move.seat} is credited {move.score} for this move, but it scores "
+                                        f"{points}", "scoring", "score", hand=i + 1, move=j + 1,
+                                        seat=move.seat, claimed=move.score, computed=points))
+            if observer:
+                observer.moved(j, move, points, state)
+        if illegal:
+            stopped = _stop_note(i, last, mid=True)
+            break
+        if not state.over:
+            if i == last and hand.result is None and record.result is None:
+                return report(scores=dict(match.totals), hands=i + 1, moves=n_moves, finished=False,
+                              note=f"hand {i + 1} is still being played ({state.to_move} to move)")
+            problems.append(Problem(f"{hp}/moves", f"the hand is not finished: it is {state.to_move}'s "
+                                                   f"turn and the record has no more moves",
+                                    "end of hand", "unfinished", hand=i + 1))
+            stopped = _stop_note(i, last)
+            break
+        outcome = match.finish_hand(state)
+        if observer:
+            observer.hand_finished(i, outcome, match)
+        _check_hand_claims(hand, outcome, match, hp, i, problems)
+
+    if stopped is None:
+        _check_game_claims(record, match, problems)
+    finished = stopped is None and match.over
+    return report(scores=dict(match.totals), winner=match.winner if finished else None,
+                  finished=finished, hands=len(hands), moves=n_moves, note=stopped)
+
+
+def _stop_note(i: int, last: int, mid: bool = False) -> str | None:
+    where = "at this move" if mid else "here"
+    if i < last:
+        return f"replay stopped {where} in hand {i + 1}; hands {i + 2}–{last + 1} were not checked"
+    return None
+
+
+def _totals(totals: dict[str, int]) -> str:
+    return ", ".join(f"{side} {n}" for side, n in totals.items())
+
+
+def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, i: int,
+                       problems: list[Problem]) -> None:
+    claim = hand.result
+    if claim is None:
+        return
+    if claim.end is not None and claim.end != outcome.end:
+        problems.append(Problem(f"{hp}/result/end", f"the hand is claimed to end {claim.end!r}, but it "
+                                                    f"ended {outcome.end!r}", "end of hand", "score",
+                                hand=i + 1, claimed=claim.end, computed=outcome.end))
+    for side, n in (claim.scores or {}).items():
+        if side not in outcome.scores:
+            problems.append(Problem(f"{hp}/result/scores/{side}",
+                                    f"{side} is not a side of this game (sides: {', '.join(match.sides)})",
+                                    "sides", "score", hand=i + 1))
+        elif outcome.scores[side] != n:
+            problems.append(Problem(f"{hp}/result/scores/{side}",
+                                    f"{side} is claimed {n} for hand {i + 1}, but scores {outcome.scores[side]}",
+                                    "hand scoring", "score", hand=i + 1, claimed=n,
+                                    computed=outcome.scores[side]))
+
+
+def _check_game_claims(record: Record, match: Match, problems: list[Problem]) -> None:
+    claim = record.result
+    if claim is None:
+        return
+    if not match.over:
+        problems.append(Problem("/result", f"a final result is claimed but the game is not over "
+                                           f"({_totals(match.totals)} after {len(record.hands)} hands)",
+                                "end of game", "unfinished"))
+        return
+    for side, n in (claim.scores or {}).items():
+        if side not in match.totals:
+            problems.append(Problem(f"/result/scores/{side}", f"{side} is not a side of this game "
+                                                              f"(sides: {', '.join(match.sides)})",
+                                    "sides", "score"))
+        elif match.totals[side] != n:
+            problems.append(Problem(f"/result/scores/{side}", f"{side} is claimed to finish with {n}, but "
+                                                              f"has {match.totals[side]}",
+                                    "game scoring", "score", claimed=n, computed=match.totals[side]))
+    if claim.winner is not UNSET and claim.winner != match.winner:
+        said = "a draw" if claim.winner is None else claim.winner
+        real = "a draw" if match.winner is None else match.winner
+        problems.append(Problem("/result/winner", f"the winner is claimed to be {said}, but it is {real} "
+                                                  f"({_totals(match.totals)})",
+                                "winning", "score", claimed=claim.winner, computed=match.winner))
