@@ -316,3 +316,30 @@ def unstructure(record: Record) -> dict:
 
 def move_to_dict(move: Move) -> dict:
     return converter.unstructure(move, type(move))
+
+
+def pretty(data: Any, indent: int = 0) -> str:
+    """JSON for people: one line per move, tile list or small object, nested parts indented.
+
+    Used for the samples and anything written to be read at a club table.
+    """
+    import json
+
+    def flat(v: Any) -> bool:
+        if isinstance(v, dict):
+            return all(not isinstance(x, (dict, list)) or (isinstance(x, list) and all(
+                not isinstance(y, (dict, list)) or (isinstance(y, list) and all(not isinstance(z, (dict, list)) for z in y))
+                for y in x)) for x in v.values())
+        if isinstance(v, list):
+            return all(not isinstance(x, (dict, list)) for x in v) or all(
+                isinstance(x, list) and all(not isinstance(y, (dict, list)) for y in x) for x in v)
+        return True
+
+    pad, inner = " " * indent, " " * (indent + 2)
+    if flat(data):
+        return json.dumps(data, ensure_ascii=False)
+    if isinstance(data, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {pretty(v, indent + 2)}" for k, v in data.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    items = [f"{inner}{pretty(v, indent + 2)}" for v in data]
+    return "[\n" + ",\n".join(items) + "\n" + pad + "]"

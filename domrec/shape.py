@@ -10,6 +10,7 @@ change both together.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable
 
@@ -276,7 +277,7 @@ def check_header(doc: Any) -> str:
         _fail("", f"a record needs \"game\", one of {', '.join(GAMES)}")
     game = doc["game"]
     if type(game) is not str or game not in GAMES:
-        raise UnknownGameError(f"unknown game {_describe(game)}; domrec knows {', '.join(GAMES)}", "/game")
+        raise UnknownGameError(f"unknown game {json.dumps(game) if isinstance(game, str) else _describe(game)}; domrec knows {', '.join(GAMES)}", "/game")
     return game
 
 

@@ -150,7 +150,8 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             problems.append(Problem(hp, f"the game was already over after hand {i} "
                                         f"({_totals(match.totals)}): no further hand is played",
                                     "end of game", "illegal", hand=i + 1))
-            stopped = f"hands {i + 1}–{last + 1} were not checked"
+            stopped = (f"hand {i + 1} was not checked" if i == last
+                       else f"hands {i + 1}–{last + 1} were not checked")
             break
         try:
             state = match.start_hand(hand)
@@ -208,7 +209,8 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
 def _stop_note(i: int, last: int, mid: bool = False) -> str | None:
     where = "at this move" if mid else "here"
     if i < last:
-        return f"replay stopped {where} in hand {i + 1}; hands {i + 2}–{last + 1} were not checked"
+        later = f"hand {last + 1} was" if i + 1 == last else f"hands {i + 2}–{last + 1} were"
+        return f"replay stopped {where} in hand {i + 1}; {later} not checked"
     return None
 
 

@@ -166,13 +166,14 @@ def check_seat_keys(mapping: dict[str, Any], seats: Sequence[str], where: str, w
             raise DealError(f"{what} has nothing for seat {seat}", "deal", where)
 
 
-def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]]) -> None:
+def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]], rule: str = "the set") -> None:
     """No tile may appear twice in a deal (sets with duplicates use counts instead)."""
     seen: dict[Tile, str] = {}
     for where, tiles, texts in groups:
         for i, t in enumerate(tiles):
             if t in seen:
-                raise DealError(f"{texts[i]} is dealt twice (also at {seen[t]})", "the set", f"{where}/{i}")
+                raise DealError(f"{texts[i]} is dealt twice (also at {seen[t]}); the set has one of each tile",
+                                rule, f"{where}/{i}")
             seen[t] = f"{where}/{i}"
 
 

@@ -250,7 +250,7 @@ class CompetitiveMatch:
                 raise DealError(f"{seat} was dealt {len(texts)} tiles; each player gets 7", R_DEAL,
                                 f"{where}/{seat}")
             parsed[seat] = base.parse_tiles(texts, f"{where}/{seat}", SET, "double-six", R_DEAL)
-        base.check_unique((f"{where}/{s}", parsed[s], list(hands[s])) for s in self.seats)
+        base.check_unique(((f"{where}/{s}", parsed[s], list(hands[s])) for s in self.seats), R_DEAL)
         return parsed
 
     def _expected_leader(self, hand: Hand, dealt: dict[str, list[Tile]]) -> tuple[str | None, str]:

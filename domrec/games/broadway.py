@@ -1,0 +1,751 @@
+"""Broadway, Clark D. Rodeffer's two-dimensional partnership game (RULES.md §1).
+
+Four players, N-S against E-W, a double-six set dealt out completely.  Tiles
+are laid on a square grid: N and S lay every tile along x (east-west), E and W
+along y (north-south), and a tile is legal only where at least one of its
+halves touches an equal half already on the table.  Points are made as tiles
+are placed (two matched segments 1, three 5, four or more 10) and every tile
+still held at the end of a hand costs its partnership one point.  Seven hands
+are built on 6-6 down to 0-0; a tie goes to sudden-death hands that stop the
+moment one side leads by two.
+
+Speed matters here (a replay must stay near a few microseconds a move), so the
+tableau is kept as plain dicts: ``board`` maps a cell to its pips and ``near``
+maps every empty cell next to the tableau to the bitmask of the pips beside it.
+That second map is what makes "can this player play at all?" exact and cheap:
+a tile fits along an axis exactly when one of its numbers is beside some empty
+cell whose neighbour on that axis is empty too (the matched half goes in the
+first cell, the other half in the free neighbour), so only cells next to the
+tableau ever need looking at.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+import attrs
+
+from domrec import tiles as T
+from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.games import base
+from domrec.games.base import HandOutcome, partnership_side
+from domrec.record import Deal, Exposed, Hand, Move, Pass, Play, Record
+from domrec.tiles import Tile
+
+SET = frozenset(T.DOUBLE_SIX)
+SEATS = base.PARTNERSHIP_SEATS
+SIDES = base.SIDES
+#: Hands in the regular game; after them a tie is settled by sudden death.
+REGULAR_HANDS = 7
+#: The lead a sudden-death hand needs to stop the game.
+SUDDEN_DEATH_LEAD = 2
+#: Points for 0, 1, 2, 3 and 4-or-more matched segments.
+POINTS = (0, 0, 1, 5, 10)
+
+# Rule names, as the paragraphs of RULES.md §1 are titled; they appear in every message.
+R_PLAYERS = "broadway: four players, two partnerships"
+R_GAME = "broadway: game (the hand's double leads)"
+R_DEAL = "broadway: game (the deal)"
+R_ORDER = "broadway: turn order (clockwise)"
+R_HOLD = "broadway: playing from hand"
+R_GEOMETRY = "broadway: geometry"
+R_MATCH = "broadway: matching and scoring"
+R_PASS = "broadway: passing"
+R_END = "broadway: end of hand"
+R_EXPOSED = "broadway: exposed tile"
+R_WIN = "broadway: winning (sudden death)"
+
+Cell = tuple[int, int]
+
+#: The axis a seat lays its tiles along: the step from a tile's first cell to its second.
+AXIS: dict[str, Cell] = {"N": (1, 0), "S": (1, 0), "E": (0, 1), "W": (0, 1)}
+AXIS_NAME = {(1, 0): "along x (east-west)", (0, 1): "along y (north-south)"}
+NEXT = {s: base.seat_after(SEATS, s) for s in SEATS}
+SIDE = {s: partnership_side(s) for s in SEATS}
+OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
+OTHER_SIDE = {"NS": "EW", "EW": "NS"}
+
+_HALVES: dict[str, tuple[int, int, Tile]] = {}
+
+
+def _halves(text: str) -> tuple[int, int, Tile]:
+    """The written halves of a tile string and its tile (cached: the replay's hot path)."""
+    found = _HALVES.get(text)
+    if found is None:
+        a, b = T.halves(text)
+        found = _HALVES[text] = (a, b, T.make(a, b))
+    return found
+
+
+def double_for(hand_no: int) -> Tile:
+    """The double hand ``hand_no`` (1-based) is built on: 6-6 … 0-0, then again from 6-6."""
+    n = 6 - (hand_no - 1) % REGULAR_HANDS
+    return T.make(n, n)
+
+
+def points_for(matches: int) -> int:
+    """Matched segments to points: 1 → 0, 2 → 1, 3 → 5, 4 or more → 10."""
+    return POINTS[matches if matches < 4 else 4]
+
+
+def cell_text(c: Cell) -> str:
+    return f"({c[0]},{c[1]})"
+
+
+def cells_text(c1: Cell, c2: Cell) -> str:
+    return f"({c1[0]},{c1[1]})-({c2[0]},{c2[1]})"
+
+
+@attrs.frozen
+class Placement:
+    """One tile on the table: which tile, where each number lies, who laid it and what it matched."""
+
+    tile: Tile
+    first: Cell
+    first_pips: int
+    second: Cell
+    second_pips: int
+    seat: str
+    matches: int
+    penalty: bool = False
+
+
+class BroadwayHand:
+    """One hand: the tableau, the four hands, whose turn, the points made so far."""
+
+    def __init__(self, hands: dict[str, set[Tile]], leader: str, lead: Tile,
+                 totals: dict[str, int] | None) -> None:
+        self.hands = hands
+        self.leader = leader
+        self.lead = lead
+        #: The match totals before this hand during sudden death (``None`` in the regular hands).
+        self.sudden_totals = totals
+        self.to_move: str | None = leader
+        self.board: dict[Cell, int] = {}
+        self.near: dict[Cell, int] = {}
+        self.partner: dict[Cell, Cell] = {}
+        self.placements: list[Placement] = []
+        self.points = {"NS": 0, "EW": 0}
+        self.face_up: dict[str, set[Tile]] = {s: set() for s in SEATS}
+        #: An exposed tile waiting for the opponents' penalty play: (owner, tile).
+        self.pending: tuple[str, Tile] | None = None
+        self.passes = 0  # passes in a row since the last tile was laid
+        self.held = sum(len(h) for h in hands.values())
+        self._end: str | None = None
+        self._blocked_at = -1  # len(placements) when the block check last ran
+        self._blocked = False
+        self._penalties: dict[str, int] | None = None
+        self._legal_cache: dict[tuple, Play] = {}
+        self._legal_points: dict[int, int] = {}
+
+    # --- the state the protocol reads -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Out, stopped by sudden death, or blocked (nobody holding tiles can lay one)."""
+        if self._end is not None:
+            return True
+        return self._is_blocked()
+
+    @property
+    def end(self) -> str | None:
+        if self._end is not None:
+            return self._end
+        return "blocked" if self._is_blocked() else None
+
+    def _is_blocked(self) -> bool:
+        """Nobody can play: closing passes may then be written or left out (FORMAT.md)."""
+        if not self.placements or self.pending is not None:
+            return False
+        if self._blocked_at != len(self.placements):
+            self._blocked_at = len(self.placements)
+            masks = {axis: self._playable_pips(axis) for axis in ((1, 0), (0, 1))}
+            self._blocked = not any(
+                _fits_mask(h, masks[AXIS[s]]) for s, h in self.hands.items() if h)
+        return self._blocked
+
+    # --- the tableau --------------------------------------------------------------
+
+    def _playable_pips(self, axis: Cell) -> int:
+        """Bitmask of the numbers a tile laid ``axis``-wise can match somewhere.
+
+        A half matches beside an empty cell that has a neighbour with its number;
+        the tile fits there when the cell's neighbour along ``axis`` (either way)
+        is empty for the other half.  Only cells next to the tableau can matter."""
+        dx, dy = axis
+        board = self.board
+        mask = 0
+        for (x, y), m in self.near.items():
+            if m & ~mask and ((x + dx, y + dy) not in board or (x - dx, y - dy) not in board):
+                mask |= m
+        return mask
+
+    def _matches(self, c1: Cell, a: int, c2: Cell, b: int) -> int:
+        """Matched segments of ``a`` at ``c1`` and ``b`` at ``c2`` (both cells empty).
+
+        The tile's own other cell is empty, so it never counts: all four
+        neighbours of each cell can be looked at."""
+        board = self.board
+        get = board.get
+        x, y = c1
+        n = (get((x + 1, y)) == a) + (get((x - 1, y)) == a) + (get((x, y + 1)) == a) + (get((x, y - 1)) == a)
+        x, y = c2
+        return n + (get((x + 1, y)) == b) + (get((x - 1, y)) == b) + (get((x, y + 1)) == b) + (get((x, y - 1)) == b)
+
+    def _lay(self, c1: Cell, a: int, c2: Cell, b: int) -> None:
+        board, near = self.board, self.near
+        board[c1] = a
+        board[c2] = b
+        self.partner[c1] = c2
+        self.partner[c2] = c1
+        near.pop(c1, None)
+        near.pop(c2, None)
+        for (x, y), bit in ((c1, 1 << a), (c2, 1 << b)):
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n not in board:
+                    near[n] = near.get(n, 0) | bit
+
+    def _find_fit(self, tiles: Iterable[Tile], axis: Cell) -> tuple[Tile, Cell, int, Cell, int] | None:
+        """One placement of one of ``tiles`` along ``axis`` (for messages), or None."""
+        board = self.board
+        dx, dy = axis
+        for t in sorted(tiles, key=lambda t: (-t.high, -t.low)):
+            for c in sorted(self.near):
+                m = self.near[c]
+                for v in (t.high, t.low):
+                    if not m >> v & 1:
+                        continue
+                    for p in ((c[0] + dx, c[1] + dy), (c[0] - dx, c[1] - dy)):
+                        if p not in board:
+                            return t, c, v, p, t.other(v)
+        return None
+
+    # --- moves --------------------------------------------------------------------
+
+    def apply(self, move: Move) -> int:
+        kind = type(move)
+        seat = move.seat
+        if seat not in AXIS:
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: N, E, S, W)", R_ORDER)
+        if self._end is not None:
+            raise IllegalMove(self._over_message(), R_END)
+        if kind is Play:
+            if self.pending is not None or move.penalty:
+                return self._penalty_play(move)
+            if seat != self.to_move:
+                self._wrong_turn(seat)
+            return self._place(seat, move)
+        if kind is Pass:
+            return self._pass(seat)
+        if kind is Exposed:
+            return self._expose(move)
+        raise IllegalMove("a Broadway move is a placement, a pass, or an exposed tile", R_GEOMETRY)
+
+    def _over_message(self) -> str:
+        if self._end == "out":
+            return "the hand is already over: every tile has been played"
+        if self._end == "sudden-death":
+            return "the game is already over: a partnership leads by two in sudden death"
+        return "the hand is already over: nobody can play (blocked)"
+
+    def _wrong_turn(self, seat: str) -> None:
+        if not self.placements:
+            raise IllegalMove(f"{self.leader} holds {self.lead} and leads this hand, not {seat}", R_GAME)
+        if not self.hands[seat]:
+            raise IllegalMove(f"{seat} has no tiles left and is skipped; it is {self.to_move}'s turn", R_ORDER)
+        raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play goes clockwise N → E → S → W)",
+                          R_ORDER)
+
+    def _cells(self, seat: str, move: Play) -> tuple[Cell, Cell]:
+        """The move's two cells, checked against the geometry (adjacent, the seat's axis, empty)."""
+        c1, c2 = move.at
+        dx, dy = c2[0] - c1[0], c2[1] - c1[1]
+        if c1 == c2:
+            raise IllegalMove(f"{move.play} is given the same cell {cell_text(c1)} twice: a tile covers two "
+                              f"neighbouring cells", R_GEOMETRY)
+        if abs(dx) + abs(dy) != 1:
+            raise IllegalMove(f"cells {cell_text(c1)} and {cell_text(c2)} are not side by side: a tile covers "
+                              f"two edge-adjacent cells", R_GEOMETRY)
+        axis = AXIS[seat]
+        if (abs(dx), abs(dy)) != axis:
+            raise IllegalMove(f"{seat} lays every tile {AXIS_NAME[axis]}, but {move.play} at "
+                              f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY)
+        board = self.board
+        for c in (c1, c2):
+            if c in board:
+                owner = self._tile_at(c)
+                raise IllegalMove(f"cell {cell_text(c)} is already covered by {owner}: {move.play} must go on "
+                                  f"empty cells", R_GEOMETRY)
+        return c1, c2
+
+    def _tile_at(self, c: Cell) -> Tile:
+        for p in reversed(self.placements):
+            if p.first == c or p.second == c:
+                return p.tile
+        raise KeyError(c)  # unreachable: every covered cell belongs to a placement
+
+    def _place(self, seat: str, move: Play) -> int:
+        a, b, t = _halves(move.play)
+        hand = self.hands[seat]
+        if t not in hand:
+            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+        c1, c2 = self._cells(seat, move)
+        if not self.placements:
+            if t is not self.lead:
+                raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {move.play}",
+                                  R_GAME)
+            matches = 0
+        else:
+            matches = self._matches(c1, a, c2, b)
+            if not matches:
+                raise IllegalMove(f"{move.play} at {cells_text(c1, c2)} touches no equal half: a placement needs "
+                                  f"at least one matched segment", R_MATCH)
+        self._lay(c1, a, c2, b)
+        self.placements.append(Placement(t, c1, a, c2, b, seat, matches))
+        hand.discard(t)
+        self.face_up[seat].discard(t)
+        self.held -= 1
+        self.passes = 0
+        points = POINTS[matches if matches < 4 else 4]
+        if points:
+            self._score(SIDE[seat], points)
+        if self._end is None:
+            self._advance(seat)
+        return points
+
+    def _score(self, side: str, points: int) -> None:
+        self.points[side] += points
+        tot = self.sudden_totals
+        if tot is not None:
+            ns = tot["NS"] + self.points["NS"]
+            ew = tot["EW"] + self.points["EW"]
+            if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
+                self._end = "sudden-death"
+                self.to_move = None
+
+    def _advance(self, seat: str) -> None:
+        """The turn passes clockwise to the next player still holding tiles."""
+        if not self.held:
+            self._end = "out"
+            self.to_move = None
+            return
+        hands = self.hands
+        nxt = NEXT[seat]
+        while not hands[nxt]:
+            nxt = NEXT[nxt]
+        self.to_move = nxt
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        if t not in SET:
+            return f"{text} is not a tile of the double-six set"
+        for other, hand in self.hands.items():
+            if t in hand:
+                return f"{seat} does not hold {text} (it is in {other}'s hand)"
+        return f"{seat} does not hold {text}: it is already on the table"
+
+    def _pass(self, seat: str) -> int:
+        if self.pending is not None:
+            owner, t = self.pending
+            raise IllegalMove(f"{owner}'s exposed {t} must be played first by {' or '.join(OPPONENTS[owner])}",
+                              R_EXPOSED)
+        if seat != self.to_move:
+            self._wrong_turn(seat)
+        if not self.placements:
+            raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
+        hand = self.hands[seat]
+        axis = AXIS[seat]
+        if _fits_mask(hand, self._playable_pips(axis)):
+            t, c, v, p, w = self._find_fit(hand, axis)
+            first, second = (c, p) if c < p else (p, c)
+            text = f"{v}-{w}" if first == c else f"{w}-{v}"
+            raise IllegalMove(f"{seat} cannot pass: {text} fits at {cells_text(first, second)}", R_PASS)
+        holders = sum(1 for h in self.hands.values() if h)
+        if self.passes >= holders:
+            raise IllegalMove("the hand is already over: every player holding tiles has passed in succession",
+                              R_END)
+        self.passes += 1
+        self._advance(seat)
+        return 0
+
+    def _expose(self, move: Exposed) -> int:
+        seat = move.seat
+        t = _halves(move.exposed)[2]
+        if self.pending is not None:
+            owner, shown = self.pending
+            raise IllegalMove(f"{owner}'s exposed {shown} must be played first by "
+                              f"{' or '.join(OPPONENTS[owner])}", R_EXPOSED)
+        if self._is_blocked():
+            raise IllegalMove(self._over_message(), R_END)
+        if seat == self.to_move:
+            raise IllegalMove(f"it is {seat}'s own turn: a tile shown by the player to move is simply played, "
+                              f"an exposure is out of turn", R_EXPOSED)
+        if t not in self.hands[seat]:
+            raise IllegalMove(self._not_held(seat, t, move.exposed), R_EXPOSED)
+        if t in self.face_up[seat]:
+            raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand", R_EXPOSED)
+        opponents = OPPONENTS[seat]
+        axis = AXIS[opponents[0]]
+        fit = self._find_fit((t,), axis) if self.placements else None
+        if move.unplayable:
+            if fit is not None:
+                _, c, v, p, w = fit
+                first, second = (c, p) if c < p else (p, c)
+                text = f"{v}-{w}" if first == c else f"{w}-{v}"
+                raise IllegalMove(f"{move.exposed} is not unplayable: {' or '.join(opponents)} can lay it as "
+                                  f"{text} at {cells_text(first, second)}", R_EXPOSED)
+            self.face_up[seat].add(t)
+            return 0
+        if fit is None:
+            raise IllegalMove(f"{move.exposed} fits nowhere {AXIS_NAME[axis]}: record the exposure with "
+                              f"\"unplayable\": true (the tile stays face up in {seat}'s hand)", R_EXPOSED)
+        self.pending = (seat, t)
+        return 0
+
+    def _penalty_play(self, move: Play) -> int:
+        seat = move.seat
+        if self.pending is None:
+            raise IllegalMove(f"{move.play} is marked as a penalty play, but no tile has been exposed",
+                              R_EXPOSED)
+        owner, shown = self.pending
+        a, b, t = _halves(move.play)
+        if not move.penalty:
+            raise IllegalMove(f"{owner}'s exposed {shown} must be played now by {' or '.join(OPPONENTS[owner])}, "
+                              f"marked \"penalty\": true", R_EXPOSED)
+        if seat not in OPPONENTS[owner]:
+            raise IllegalMove(f"{seat} cannot make the penalty play: {owner}'s exposed {shown} is played by an "
+                              f"opponent ({' or '.join(OPPONENTS[owner])})", R_EXPOSED)
+        if t is not shown:
+            raise IllegalMove(f"the penalty play must be the exposed {shown}, not {move.play}", R_EXPOSED)
+        c1, c2 = self._cells(seat, move)
+        matches = self._matches(c1, a, c2, b)
+        if not matches:
+            raise IllegalMove(f"{move.play} at {cells_text(c1, c2)} touches no equal half: a placement needs "
+                              f"at least one matched segment", R_MATCH)
+        self._lay(c1, a, c2, b)
+        self.placements.append(Placement(t, c1, a, c2, b, seat, matches, penalty=True))
+        self.hands[owner].discard(t)
+        self.held -= 1
+        self.pending = None
+        self.passes = 0
+        points = POINTS[matches if matches < 4 else 4]
+        if points:
+            self._score(SIDE[seat], points)
+        if self._end is None:
+            if not self.held:
+                self._end, self.to_move = "out", None
+            # The interrupted turn resumes; the player to move was never the owner, so still holds tiles.
+        return points
+
+    # --- for the simulator ---------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every placement on the mover's axis (both orientations), or the pass.
+
+        Exposures are accidents, not choices, so they are not listed; while an
+        exposure is pending, the list is the penalty plays of both opponents."""
+        if self.over:
+            return []
+        self._legal_points = {}
+        if self.pending is not None:
+            owner, t = self.pending
+            out: list[Move] = []
+            for seat in OPPONENTS[owner]:
+                out.extend(self._placements(seat, (t,), penalty=True))
+            return out
+        seat = self.to_move
+        if not self.placements:
+            return [self._play(seat, self.lead.high, (0, 0), self.lead.low, AXIS[seat], 0, False)]
+        moves = self._placements(seat, self.hands[seat], penalty=False)
+        return moves or [Pass(seat=seat)]
+
+    def _placements(self, seat: str, tiles: Iterable[Tile], penalty: bool) -> list[Move]:
+        board, near = self.board, self.near
+        dx, dy = AXIS[seat]
+        seen: set[tuple[Tile, Cell, Cell]] = set()
+        out: list[Move] = []
+        for t in tiles:
+            hi, lo = t.high, t.low
+            for c, m in near.items():
+                for v in ((hi,) if hi == lo else (hi, lo)):
+                    if not m >> v & 1:
+                        continue
+                    w = lo if v == hi else hi
+                    x, y = c
+                    for p in ((x + dx, y + dy), (x - dx, y - dy)):
+                        if p in board:
+                            continue
+                        # One key per placement however it was found: the cell of the high
+                        # number first (for a double, the lower cell first).
+                        if hi == lo:
+                            key = (t, c, p) if c < p else (t, p, c)
+                        else:
+                            key = (t, c, p) if v == hi else (t, p, c)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        k = self._matches(c, v, p, w)
+                        out.append(self._play(seat, v, c, w, p, k, penalty))
+        return out
+
+    def _play(self, seat: str, v: int, c: Cell, w: int, p: Cell, matches: int, penalty: bool) -> Play:
+        """The move laying ``v`` at ``c`` and ``w`` at ``p``, cells written west/south first."""
+        if p < c:
+            v, c, w, p = w, p, v, c
+        key = (seat, v, c, w, p, penalty)
+        move = self._legal_cache.get(key)
+        if move is None:
+            move = self._legal_cache[key] = Play(seat=seat, play=f"{v}-{w}", at=(c, p),
+                                                 penalty=True if penalty else None)
+        self._legal_points[id(move)] = points_for(matches)
+        return move
+
+    def points_of(self, move: Move) -> int:
+        """The points a move from the last :meth:`legal_moves` list would make."""
+        return self._legal_points.get(id(move), 0)
+
+    # --- the end of the hand --------------------------------------------------------
+
+    def penalties(self) -> dict[str, int]:
+        """Tiles still held at a natural end, by side (nothing when sudden death stopped the game)."""
+        out = {"NS": 0, "EW": 0}
+        if self.end == "sudden-death":
+            return out
+        for seat, hand in self.hands.items():
+            out[SIDE[seat]] += len(hand)
+        return out
+
+    def outcome(self) -> HandOutcome:
+        end = self.end
+        pen = self.penalties()
+        scores = {side: self.points[side] - pen[side] for side in SIDES}
+        lines = [f"points made in play: NS {self.points['NS']}, EW {self.points['EW']}"]
+        if end == "sudden-death":
+            lines.append("a partnership leads by two in sudden death: the game stops at once, "
+                         "no tiles are counted against anyone")
+        elif end == "blocked":
+            held = "  ".join(f"{s} {T.format_tiles(self.hands[s])}" for s in SEATS if self.hands[s])
+            lines.append(f"blocked; still held: {held}")
+            lines.append(f"one point off per tile held: NS −{pen['NS']}, EW −{pen['EW']}")
+        else:
+            lines.append("every tile was played: no penalties")
+        lines.append(f"hand score: NS {scores['NS']}, EW {scores['EW']}")
+        return HandOutcome(end or "unfinished", scores, tuple(lines))
+
+    # --- pictures -----------------------------------------------------------------
+
+    def _last_marks(self) -> tuple[set[Cell], set[Cell]]:
+        """The cells of the last tile laid and of the neighbours it matched."""
+        if not self.placements:
+            return set(), set()
+        last = self.placements[-1]
+        placed = {last.first, last.second}
+        matched: set[Cell] = set()
+        if last.matches:
+            for c, v in ((last.first, last.first_pips), (last.second, last.second_pips)):
+                x, y = c
+                for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                    if n not in placed and self.board.get(n) == v:
+                        matched.add(n)
+        return placed, matched
+
+    def render(self) -> list[str]:
+        """The tableau as a grid, north at the top: ``[5]`` the tile just laid, ``(5)`` what it matched.
+
+        ``-`` and ``|`` join the two halves of one tile."""
+        if not self.board:
+            return ["tableau: (empty)"]
+        xs = [c[0] for c in self.board]
+        ys = [c[1] for c in self.board]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        placed, matched = self._last_marks()
+        width = max(len(str(y)) for y in (y0, y1))
+        lines = [" " * (width + 1) + " ".join(f"{x:^3}"[:3] for x in range(x0, x1 + 1)) + "  x"]
+        for y in range(y1, y0 - 1, -1):
+            row = []
+            for x in range(x0, x1 + 1):
+                c = (x, y)
+                v = self.board.get(c)
+                if v is None:
+                    text = " · "
+                elif c in placed:
+                    text = f"[{v}]"
+                elif c in matched:
+                    text = f"({v})"
+                else:
+                    text = f" {v} "
+                row.append(text)
+                if x < x1:
+                    row.append("-" if self.partner.get(c) == (x + 1, y) else " ")
+            lines.append(f"{y:>{width}} " + "".join(row))
+            if y > y0:
+                links = "".join((" | " if self.partner.get((x, y)) == (x, y - 1) else "   ") + " "
+                                for x in range(x0, x1 + 1))
+                lines.append(" " * (width + 1) + links.rstrip())
+        lines.append(" " * (width + 1) + "y ↑  [n] just laid, (n) matched by it")
+        shown = [f"{s} {T.format_tiles(self.face_up[s])}" for s in SEATS if self.face_up[s]]
+        if shown:
+            lines.append("face up (exposed, unplayable so far): " + "  ".join(shown))
+        if self.pending is not None:
+            owner, t = self.pending
+            lines.append(f"exposed: {owner}'s {t}, to be played by {' or '.join(OPPONENTS[owner])}")
+        return lines
+
+    def svg(self) -> str:
+        """A picture of the tableau as an SVG document: tiles with pips, the last tile outlined."""
+        return _svg(self)
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in SEATS}
+
+
+def _fits_mask(tiles: Iterable[Tile], mask: int) -> bool:
+    for t in tiles:
+        if mask >> t.high & 1 or mask >> t.low & 1:
+            return True
+    return False
+
+
+# Pip positions on a half, in thirds of its width (the usual domino faces).
+_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    0: (), 1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)), 5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
+}
+
+
+def _svg(state: BroadwayHand) -> str:
+    size, pad = 40, 20
+    if not state.board:
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" viewBox="0 0 200 60">'
+                '<text x="10" y="35" font-family="sans-serif" font-size="14">empty tableau</text></svg>\n')
+    xs = [c[0] for c in state.board]
+    ys = [c[1] for c in state.board]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    w = (x1 - x0 + 1) * size + 2 * pad
+    h = (y1 - y0 + 1) * size + 2 * pad + 20
+
+    def px(c: Cell) -> tuple[float, float]:
+        return pad + (c[0] - x0) * size, pad + (y1 - c[1]) * size
+
+    placed, _ = state._last_marks()
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+           '<title>Broadway tableau</title>',
+           f'<rect width="{w}" height="{h}" fill="#2e6b3f"/>']
+    for p in state.placements:
+        (ax, ay), (bx, by) = px(p.first), px(p.second)
+        left, top = min(ax, bx), min(ay, by)
+        tw = abs(ax - bx) + size
+        th = abs(ay - by) + size
+        color = "#ffd54f" if p.first in placed else ("#f3e5d0" if p.penalty else "#fdfaf2")
+        out.append(f'<rect x="{left + 2}" y="{top + 2}" width="{tw - 4}" height="{th - 4}" rx="5" '
+                   f'fill="{color}" stroke="#222" stroke-width="1.5"><title>{p.seat} {p.tile}</title></rect>')
+        if ax == bx:
+            mid = top + size
+            out.append(f'<line x1="{left + 6}" y1="{mid}" x2="{left + size - 6}" y2="{mid}" stroke="#222"/>')
+        else:
+            mid = left + size
+            out.append(f'<line x1="{mid}" y1="{top + 6}" x2="{mid}" y2="{top + size - 6}" stroke="#222"/>')
+        for (cx, cy), v in (((ax, ay), p.first_pips), ((bx, by), p.second_pips)):
+            for i, j in _PIPS[v]:
+                out.append(f'<circle cx="{cx + 10 + i * 10}" cy="{cy + 10 + j * 10}" r="3.2" fill="#222"/>')
+    out.append(f'<text x="{pad}" y="{h - 8}" font-family="sans-serif" font-size="12" fill="#fff">'
+               f'NS {state.points["NS"]}, EW {state.points["EW"]} in play; north is up</text>')
+    out.append('</svg>')
+    return "\n".join(out) + "\n"
+
+
+class BroadwayMatch:
+    """Seven hands on 6-6 … 0-0, then sudden-death hands while the totals are level."""
+
+    def __init__(self) -> None:
+        self.sides = SIDES
+        self.seats = SEATS
+        self.totals = {"NS": 0, "EW": 0}
+        self.over = False
+        self.winner: str | None = None
+        self.hand_no = 0
+
+    @property
+    def sudden_death(self) -> bool:
+        return self.hand_no > REGULAR_HANDS
+
+    def _check_deal(self, hands: dict[str, tuple[str, ...]]) -> dict[str, list[Tile]]:
+        where = "/deal/hands"
+        base.check_seat_keys(hands, SEATS, where, "the deal")
+        parsed = {}
+        for seat in SEATS:
+            texts = hands[seat]
+            if len(texts) != 7:
+                raise DealError(f"{seat} was dealt {len(texts)} tiles; each player draws 7", R_DEAL,
+                                f"{where}/{seat}")
+            parsed[seat] = base.parse_tiles(texts, f"{where}/{seat}", SET, "double-six", R_DEAL)
+        base.check_unique((f"{where}/{s}", parsed[s], list(hands[s])) for s in SEATS)
+        return parsed
+
+    def start_hand(self, hand: Hand) -> BroadwayHand:
+        self.hand_no += 1
+        dealt = self._check_deal(hand.deal.hands)
+        double = double_for(self.hand_no)
+        holder = next(s for s in SEATS if double in dealt[s])
+        if hand.leader is not None and hand.leader != holder:
+            what = "sudden-death hand" if self.sudden_death else "hand"
+            raise DealError(f"{hand.leader} cannot lead: this {what} is built on {double}, which {holder} holds",
+                            R_GAME, "/leader")
+        totals = dict(self.totals) if self.sudden_death else None
+        return BroadwayHand({s: set(dealt[s]) for s in SEATS}, holder, double, totals)
+
+    def finish_hand(self, state: BroadwayHand) -> HandOutcome:
+        outcome = state.outcome()
+        for side, n in outcome.scores.items():
+            self.totals[side] += n
+        ns, ew = self.totals["NS"], self.totals["EW"]
+        if self.sudden_death:
+            if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
+                self.over = True
+                self.winner = "NS" if ns > ew else "EW"
+        elif self.hand_no == REGULAR_HANDS and ns != ew:
+            self.over = True
+            self.winner = "NS" if ns > ew else "EW"
+        return outcome
+
+    def random_hand(self, rng: random.Random) -> Hand:
+        tiles = list(T.DOUBLE_SIX)
+        rng.shuffle(tiles)
+        hands = [tiles[i * 7:(i + 1) * 7] for i in range(4)]
+        double = double_for(self.hand_no + 1)
+        leader = next(s for s, h in zip(SEATS, hands) if double in h)
+        return Hand(leader=leader, deal=Deal(hands=base.deal_dict(SEATS, hands)))
+
+
+class Broadway:
+    name = "broadway"
+    variants = ("standard",)
+    defaults: dict[str, Any] = {}
+    scores_moves = True
+    sides_are_partnerships = True
+
+    def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
+        return (4,)
+
+    def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
+        return SEATS
+
+    def start(self, record: Record) -> BroadwayMatch:
+        if len(record.players) != 4:
+            raise SetupError(f"Broadway is played by exactly four players in two partnerships; this record has "
+                             f"{len(record.players)}", R_PLAYERS, "/players")
+        base.require_partnership_seats(record, "Broadway", R_PLAYERS)
+        return BroadwayMatch()
+
+    def choose(self, state: BroadwayHand, legal: list[Move], rng: random.Random) -> Move:
+        """A player who usually takes the best-scoring placement, so 3- and 4-matches turn up."""
+        if len(legal) == 1 or rng.random() < 0.3:
+            return legal[rng.randrange(len(legal))]
+        points = [state.points_of(m) for m in legal]
+        best = max(points)
+        top = [m for m, p in zip(legal, points) if p == best]
+        return top[rng.randrange(len(top))]
+
+
+ENGINE = Broadway()

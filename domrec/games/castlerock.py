@@ -1,0 +1,592 @@
+"""Castle Rock, the capture game for two to six players (RULES.md §4).
+
+Each player in turn adds a tile at the open end of a single row, may then
+capture tiles anywhere in the row (a tile between two neighbours that share a
+number; or all three when the three share one number), and draws one tile
+while the boneyard lasts.  When every hand is empty each player scores +1 per
+tile captured and -1 per tile left in the row; the game ends after the hand in
+which someone reaches 50.
+
+Rulings this module settles (docs/rules/castle-rock.md explains them for
+players):
+
+* The first player of hand 1 is ``hand.leader`` or, without it, the seat of
+  the first move; the dealer is the seat before them (play and the deal both
+  pass clockwise, the first player sits at the dealer's left).  Every later
+  hand's first player is the seat after the previous hand's first player.
+* A turn is: one ``play``; any number of ``capture`` moves; one ``draw`` while
+  the boneyard has tiles.  With the boneyard empty nothing marks the end of a
+  turn: the next player's ``play`` does.  The hand is over the moment every
+  hand is empty; the player who placed the last tile may still capture after
+  that (those captures close the record of the hand).
+* A capture of three lists the tiles in row order, from the blocked end or
+  from the open end; a capture of one tile names the middle tile.
+* A capture move earns its tiles as its move score (+1 each); the game totals
+  change only at the end of the hand, so simulated records carry no per-move
+  claims (``scores_moves`` is False).  A claim written on a move is checked.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from domrec import tiles as T
+from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.games import base
+from domrec.games.base import HandOutcome
+from domrec.record import Capture, Deal, Draw, Hand, Move, Pass, Play, Record
+from domrec.tiles import Tile
+
+TARGET = 50
+HAND_TILES = 2
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+SET_NAMES = ("double-six", "double-nine", "double-twelve")
+
+# Rule names, as RULES.md §4 calls them; they appear in every message.
+R_PLAYERS = "castle-rock: two to six players"
+R_SET = "castle-rock: option set"
+R_START = "castle-rock: option start_tiles"
+R_DEAL = "castle-rock: the deal"
+R_ROW = "castle-rock: the starting row"
+R_FIRST = "castle-rock: first player (left of the dealer)"
+R_ORDER = "castle-rock: turn order (clockwise)"
+R_TURN = "castle-rock: turn"
+R_PLACE = "castle-rock: placing at the open end"
+R_HOLD = "castle-rock: playing from hand"
+R_CAPTURE = "castle-rock: capture"
+R_TRIPLE = "castle-rock: capture of three"
+R_DRAW = "castle-rock: drawing"
+R_END = "castle-rock: hand end"
+
+#: Bit mask of each tile's numbers: two tiles share a number iff their masks meet.
+#: Precomputed once because the capture check is the engine's hot path.
+MASK: dict[Tile, int] = {t: (1 << t.high) | (1 << t.low) for t in T.DOUBLE_TWELVE}
+
+# Turn phases.
+_PLACE = 0    # the player to move must add a tile at the open end
+_CAPTURE = 1  # the tile is placed: captures, then the draw (or the next player's place)
+
+
+def auto_start_tiles(set_size: int, players: int) -> int:
+    """The smallest k >= 3 for which the rest of the set divides evenly among the players."""
+    k = 3
+    while (set_size - k) % players:
+        k += 1
+    return k
+
+
+def _number(mask: int) -> int:
+    """The single number a mask of shared numbers holds (the lowest, if more)."""
+    return (mask & -mask).bit_length() - 1
+
+
+class CastleRockHand:
+    """One hand: the row, the hands, the boneyard, whose turn and which phase."""
+
+    __slots__ = ("seats", "hands", "row", "captured", "boneyard", "_bone_at", "bone_left", "unseen",
+                 "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
+                 "dealer", "_next", "_placed", "_empty")
+
+    def __init__(self, seats: tuple[str, ...], hands: dict[str, list[Tile]], row: list[Tile],
+                 boneyard: list[Tile] | None, bone_left: int, unseen: set[Tile], set_name: str,
+                 set_tiles: frozenset[Tile], leader: str) -> None:
+        self.seats = seats
+        self.hands = hands
+        self.row = row
+        self.captured: dict[str, list[Tile]] = {s: [] for s in seats}
+        #: The draw order when the deal gives it (else draws name their tiles).
+        self.boneyard = boneyard
+        self._bone_at = 0
+        self.bone_left = bone_left
+        #: Tiles nobody has seen yet: a named draw must be one of them.
+        self.unseen = unseen
+        self.set_name = set_name
+        self.set_tiles = set_tiles
+        self.leader = leader
+        self.dealer = base.seat_after(seats, leader, -1)
+        self.to_move: str | None = leader
+        self._turn = leader           # whose turn it is (kept after the hand is over, for closing captures)
+        self.phase = _PLACE
+        self._over = False
+        #: Set once a simulator asks for legal moves (validation never does); see :attr:`over`.
+        self._driven = False
+        self._next = {s: base.seat_after(seats, s) for s in seats}
+        self._placed = 0
+        self._empty = 0               # how many hands are empty
+
+    @property
+    def over(self) -> bool:
+        """True once every hand is empty.
+
+        The player who placed the last tile may still capture after that, and
+        a record may end with or without such closing captures, so for
+        validation the hand is over at once.  A simulator, which drives the
+        hand through :meth:`legal_moves`, is kept going while closing captures
+        remain, so that simulated hands take them (the simulated player never
+        declines a closing capture: each is a point for them and one less
+        penalty tile for everyone).
+        """
+        if not self._over:
+            return False
+        return not (self._driven and self._capture_open())
+
+    def _capture_open(self) -> bool:
+        row = self.row
+        for i in range(1, len(row) - 1):
+            if MASK[row[i - 1]] & MASK[row[i + 1]]:
+                return True
+        return False
+
+    # --- the rules -------------------------------------------------------------
+
+    def apply(self, move: Move) -> int:
+        kind = type(move)
+        if kind is Play:
+            self._place(move)
+            return 0
+        if kind is Capture:
+            return self._capture(move)
+        if kind is Draw:
+            self._draw(move)
+            return 0
+        if kind is Pass:
+            raise IllegalMove(f"{move.seat} cannot pass: Castle Rock has no passing (a player with tiles "
+                              f"places one at the open end, a player without is skipped)", R_TURN)
+        raise IllegalMove("a Castle Rock move is a play, a capture or a draw", R_TURN)
+
+    def _check_seat(self, seat: str) -> None:
+        if seat not in self._next:
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+
+    def _place(self, move: Play) -> None:
+        seat = move.seat
+        if self._over:
+            self._check_seat(seat)
+            raise IllegalMove(f"{seat} cannot place {move.play}: the hand is over, every hand is empty", R_END)
+        if seat != self._turn or self.phase == _CAPTURE:
+            self._place_out_of_turn(seat, move.play)
+        if move.on is not None or move.at is not None:
+            raise IllegalMove(f"{seat} must place {move.play} at the open end of the row; a Castle Rock "
+                              f"placement names no other position", R_PLACE)
+        t = T.tile(move.play)
+        hand = self.hands[seat]
+        if t not in hand:
+            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+        hand.remove(t)
+        self.row.append(t)
+        self._placed += 1
+        self.phase = _CAPTURE
+        if not hand:
+            self._empty += 1
+            if self._empty == len(self.seats):
+                self._over = True
+                self.to_move = None
+
+    def _place_out_of_turn(self, seat: str, text: str) -> None:
+        """A place by someone other than the player to place: end the turn in play, or explain why not."""
+        self._check_seat(seat)
+        cur = self._turn
+        if self.phase == _CAPTURE:
+            if self.bone_left:
+                if seat == cur:
+                    raise IllegalMove(f"{seat} has already placed a tile this turn: a turn is one tile, then "
+                                      f"captures, then a draw", R_TURN)
+                raise IllegalMove(f"{cur} must draw a tile (the boneyard holds {self.bone_left}) before the turn "
+                                  f"passes to {seat}", R_DRAW)
+            # Boneyard empty: the next player's place is what ends the turn in play.
+            nxt = self._following(cur)
+            if seat == nxt:
+                self._turn = self.to_move = nxt
+                self.phase = _PLACE
+                return
+            if seat == cur:
+                raise IllegalMove(f"{seat} has already placed a tile this turn: a turn is one tile, then "
+                                  f"captures", R_TURN)
+            raise IllegalMove(self._order_message(seat, nxt), R_ORDER)
+        raise IllegalMove(self._order_message(seat, cur), R_ORDER)
+
+    def _order_message(self, seat: str, due: str) -> str:
+        skipped = [s for s in self.seats if not self.hands[s]]
+        note = f"; {', '.join(skipped)} with empty hands {'is' if len(skipped) == 1 else 'are'} skipped" \
+            if skipped else ""
+        if not self.hands[seat]:
+            return f"{seat} has no tiles left and is skipped: it is {due}'s turn to place"
+        return f"it is {due}'s turn to place, not {seat}'s (play passes clockwise{note})"
+
+    def _following(self, seat: str) -> str:
+        """The next seat clockwise that still holds tiles (players with empty hands are skipped)."""
+        nxt = self._next[seat]
+        hands = self.hands
+        while not hands[nxt]:
+            nxt = self._next[nxt]
+        return nxt
+
+    def _capture(self, move: Capture) -> int:
+        seat = move.seat
+        if seat != self._turn:
+            self._check_seat(seat)
+            if self._over:
+                raise IllegalMove(f"{seat} cannot capture: the hand is over, and only {self._turn}, who placed "
+                                  f"the last tile, may still capture", R_END)
+            raise IllegalMove(f"{seat} cannot capture: it is {self._turn}'s turn, and a player captures only "
+                              f"in their own turn, after placing", R_TURN)
+        if self.phase != _CAPTURE:
+            raise IllegalMove(f"{seat} must first place a tile at the open end; captures come after placing",
+                              R_TURN)
+        texts = move.capture
+        row = self.row
+        if len(texts) == 1:
+            t = T.tile(texts[0])
+            try:
+                i = row.index(t)
+            except ValueError:
+                raise IllegalMove(self._not_in_row(seat, t, texts[0]), R_CAPTURE) from None
+            if i == 0 or i == len(row) - 1:
+                end = "blocked" if i == 0 else "open"
+                raise IllegalMove(f"{seat} cannot capture {texts[0]}: it is at the {end} end of the row, and "
+                                  f"a tile is captured only between two neighbours", R_CAPTURE)
+            left, right = row[i - 1], row[i + 1]
+            if not MASK[left] & MASK[right]:
+                raise IllegalMove(f"{seat} cannot capture {texts[0]}: its neighbours {left} and {right} share "
+                                  f"no number", R_CAPTURE)
+            del row[i]
+            self.captured[seat].append(t)
+            return 1
+        if len(texts) != 3:
+            raise IllegalMove(f"{seat} names {len(texts)} tiles: a capture takes one tile (the middle one) or "
+                              f"three consecutive tiles", R_CAPTURE)
+        a, b, c = T.tile(texts[0]), T.tile(texts[1]), T.tile(texts[2])
+        for t, text in ((a, texts[0]), (b, texts[1]), (c, texts[2])):
+            if t not in row:
+                raise IllegalMove(self._not_in_row(seat, t, text), R_TRIPLE)
+        i = row.index(b)
+        if not (0 < i < len(row) - 1 and ((row[i - 1] is a and row[i + 1] is c)
+                                          or (row[i - 1] is c and row[i + 1] is a))):
+            raise IllegalMove(f"{seat} cannot capture {' '.join(texts)}: they are not three consecutive tiles "
+                              f"of the row, in row order", R_TRIPLE)
+        if not MASK[a] & MASK[b] & MASK[c]:
+            raise IllegalMove(f"{seat} cannot capture {' '.join(texts)}: the three tiles do not all share one "
+                              f"number", R_TRIPLE)
+        del row[i - 1:i + 2]
+        self.captured[seat].extend((a, b, c))
+        return 3
+
+    def _not_in_row(self, seat: str, t: Tile, text: str) -> str:
+        if t not in self.set_tiles:
+            return f"{seat} cannot capture {text}: it is not a tile of the {self.set_name} set"
+        for other, caught in self.captured.items():
+            if t in caught:
+                return f"{seat} cannot capture {text}: it is not in the row ({other} has already captured it)"
+        for other, hand in self.hands.items():
+            if t in hand:
+                return f"{seat} cannot capture {text}: it is not in the row (it is in {other}'s hand)"
+        return f"{seat} cannot capture {text}: it is not in the row (it has not been played)"
+
+    def _draw(self, move: Draw) -> None:
+        seat = move.seat
+        if seat != self._turn:
+            self._check_seat(seat)
+            if self._over:
+                raise IllegalMove(f"{seat} cannot draw: the hand is over, every hand is empty", R_END)
+            raise IllegalMove(f"{seat} cannot draw: it is {self._turn}'s turn", R_ORDER)
+        if self._over or not self.bone_left:
+            raise IllegalMove(f"{seat} is owed no tile: the boneyard is empty", R_DRAW)
+        if self.phase != _CAPTURE:
+            raise IllegalMove(f"{seat} is owed no tile yet: a player draws after placing a tile (and any "
+                              f"captures)", R_DRAW)
+        order = self.boneyard
+        if order is not None:
+            nxt = order[self._bone_at]
+            if move.draw is not True:
+                t = T.tile(move.draw)
+                if t is not nxt:
+                    raise IllegalMove(f"{seat} cannot draw {move.draw}: the next tile of the boneyard "
+                                      f"(deal.boneyard, in draw order) is {nxt}", R_DRAW)
+            self._bone_at += 1
+            t = nxt
+        else:
+            if move.draw is True:
+                raise IllegalMove(f"{seat} draws without naming the tile, but the deal gives no boneyard order "
+                                  f"(deal.boneyard): write the tile drawn", R_DRAW)
+            t = T.tile(move.draw)
+            if t not in self.unseen:
+                raise IllegalMove(self._seen_draw(seat, t, move.draw), R_DRAW)
+            self.unseen.discard(t)
+        self.bone_left -= 1
+        self.hands[seat].append(t)
+        nxt_seat = self._following(seat)
+        self._turn = self.to_move = nxt_seat
+        self.phase = _PLACE
+
+    def _seen_draw(self, seat: str, t: Tile, text: str) -> str:
+        if t not in self.set_tiles:
+            return f"{seat} cannot draw {text}: it is not a tile of the {self.set_name} set"
+        return f"{seat} cannot draw {text}: that tile is already out of the boneyard (dealt, drawn or played)"
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        if t not in self.set_tiles:
+            return f"{seat} cannot place {text}: it is not a tile of the {self.set_name} set"
+        for other, hand in self.hands.items():
+            if t in hand:
+                return f"{seat} does not hold {text} (it is in {other}'s hand)"
+        if t in self.row:
+            return f"{seat} does not hold {text}: it is already in the row"
+        for other, caught in self.captured.items():
+            if t in caught:
+                return f"{seat} does not hold {text}: {other} has captured it"
+        return f"{seat} does not hold {text}: it is still in the boneyard"
+
+    # --- what may be done now -------------------------------------------------------
+
+    def captures(self) -> list[Capture]:
+        """Every capture the row allows now (singles, then triples, blocked end first)."""
+        seat = self._turn
+        row = self.row
+        out: list[Capture] = []
+        for i in range(1, len(row) - 1):
+            left, mid, right = row[i - 1], row[i], row[i + 1]
+            shared = MASK[left] & MASK[right]
+            if shared:
+                out.append(Capture(seat=seat, capture=(str(mid),)))
+                if shared & MASK[mid]:
+                    out.append(Capture(seat=seat, capture=(str(left), str(mid), str(right))))
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        self._driven = True
+        if self._over:
+            return list(self.captures())  # closing captures of the last turn (see :attr:`over`)
+        seat = self._turn
+        if self.phase == _PLACE:
+            return [Play(seat=seat, play=str(t)) for t in self.hands[seat]]
+        moves: list[Move] = list(self.captures())
+        if self.bone_left:
+            if self.boneyard is not None:
+                moves.append(Draw(seat=seat, draw=True))
+            else:
+                moves.extend(Draw(seat=seat, draw=str(t)) for t in _ordered(self.unseen))
+        else:
+            nxt = self._following(seat)
+            moves.extend(Play(seat=nxt, play=str(t)) for t in self.hands[nxt])
+        return moves
+
+    # --- the end of the hand ---------------------------------------------------------
+
+    def outcome(self) -> HandOutcome:
+        left = len(self.row)
+        scores = {s: len(self.captured[s]) - left for s in self.seats}
+        lines = [f"row left: {left} tile{'s' if left != 1 else ''} ({_row_text(self.row)}), "
+                 f"-1 each for every player"]
+        for s in self.seats:
+            lines.append(f"{s}: captured {len(self.captured[s])} - {left} = {scores[s]}")
+        return HandOutcome("out", scores, tuple(lines))
+
+    def render(self) -> list[str]:
+        caught = ", ".join(f"{s} {len(self.captured[s])}" for s in self.seats)
+        return [f"row (blocked end first, open end last): {_row_text(self.row)}",
+                f"captured: {caught}; boneyard: {self.bone_left}"]
+
+    def deal_notes(self) -> list[str]:
+        """The dealer and boneyard, which explain shows under the deal."""
+        order = "" if self.boneyard is None else f" (draw order: {' '.join(map(str, self.boneyard))})"
+        return [f"dealer: {self.dealer}; {self.leader} sits at the dealer's left and plays first",
+                f"boneyard: {self.bone_left} tiles{order}"]
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
+
+
+def _row_text(row: Sequence[Tile]) -> str:
+    return "".join(f"[{t}]" for t in row) or "(empty)"
+
+
+def _ordered(tiles: set[Tile]) -> list[Tile]:
+    return sorted(tiles, key=lambda t: (t.high, t.low), reverse=True)
+
+
+class CastleRockMatch:
+    """One record's game: the seats (each its own side), the running totals, the first players."""
+
+    def __init__(self, seats: tuple[str, ...], options: dict[str, Any], start_tiles: int) -> None:
+        self.seats = seats
+        self.sides = seats
+        self.totals = {s: 0 for s in seats}
+        self.options = options
+        self.set_name: str = options["set"]
+        self.set_order: tuple[Tile, ...] = T.SETS[self.set_name]
+        self.set_tiles = frozenset(self.set_order)
+        self.start_tiles = start_tiles
+        self.over = False
+        self.winner: str | None = None
+        self.hand_no = 0
+        self.last_leader: str | None = None
+        #: Why the game ended as it did (the youngest-hand tie-break is named here).
+        self.decision: str | None = None
+
+    # --- dealing -------------------------------------------------------------------
+
+    def _expected_leader(self) -> str | None:
+        if self.last_leader is None:
+            return None
+        return base.seat_after(self.seats, self.last_leader)
+
+    def start_hand(self, hand: Hand) -> CastleRockHand:
+        self.hand_no += 1
+        deal = hand.deal
+        seats = self.seats
+        set_tiles, set_name = self.set_tiles, self.set_name
+        base.check_seat_keys(deal.hands, seats, "/deal/hands", "the deal")
+        groups = []
+        dealt: dict[str, list[Tile]] = {}
+        for seat in seats:
+            texts = deal.hands[seat]
+            where = f"/deal/hands/{_escape(seat)}"
+            if len(texts) != HAND_TILES:
+                raise DealError(f"{seat} was dealt {len(texts)} tiles; each player is dealt {HAND_TILES}",
+                                R_DEAL, where)
+            dealt[seat] = base.parse_tiles(texts, where, set_tiles, set_name, R_DEAL)
+            groups.append((where, dealt[seat], list(texts)))
+        if deal.row is None:
+            raise DealError("a Castle Rock deal needs deal.row, the starting row from the blocked end",
+                            R_ROW, "/deal")
+        k = self.start_tiles
+        if len(deal.row) != k:
+            why = "option start_tiles" if self.options["start_tiles"] != "auto" else \
+                f"{len(seats)} players with the {set_name} set"
+            raise DealError(f"the starting row has {len(deal.row)} tiles, but it has {k} ({why})",
+                            R_ROW, "/deal/row")
+        row = base.parse_tiles(deal.row, "/deal/row", set_tiles, set_name, R_ROW)
+        groups.append(("/deal/row", row, list(deal.row)))
+        rest = len(set_tiles) - HAND_TILES * len(seats) - k
+        order: list[Tile] | None = None
+        if deal.boneyard is not None:
+            order = base.parse_tiles(deal.boneyard, "/deal/boneyard", set_tiles, set_name, R_DEAL)
+            groups.append(("/deal/boneyard", order, list(deal.boneyard)))
+        base.check_unique(groups)
+        if order is not None and len(order) != rest:
+            raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
+                            f"are left after the deal and the row: list them all, in draw order",
+                            R_DEAL, "/deal/boneyard")
+        expected = self._expected_leader()
+        leader = hand.leader
+        if expected is not None and leader is not None and leader != expected:
+            raise DealError(f"{leader} cannot play first in hand {self.hand_no}: the deal passes clockwise, "
+                            f"so {expected}, left of this hand's dealer {self.last_leader}, plays first",
+                            R_FIRST, "/leader")
+        if leader is None:
+            # Hand 1 without a leader: the first move says who plays first (a first move by a
+            # stranger is then reported at that move, by the turn check).
+            leader = expected or (hand.moves[0].seat if hand.moves else seats[0])
+            if leader not in seats:
+                leader = seats[0]
+        elif leader not in seats:
+            raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(seats)})", R_FIRST,
+                            "/leader")
+        self.last_leader = leader
+        seen = set().union(*dealt.values(), row)
+        return CastleRockHand(seats, {s: list(dealt[s]) for s in seats}, list(row), order, rest,
+                              set(set_tiles) - seen if order is None else set(), set_name, set_tiles, leader)
+
+    def finish_hand(self, state: CastleRockHand) -> HandOutcome:
+        outcome = state.outcome()
+        for seat, n in outcome.scores.items():
+            self.totals[seat] += n
+        best = max(self.totals.values())
+        if best >= TARGET:
+            self.over = True
+            tied = [s for s in self.seats if self.totals[s] == best]
+            if len(tied) == 1:
+                self.winner = tied[0]
+                self.decision = f"{self.winner} has the highest total, {best}"
+            else:
+                self.winner = youngest_hand(self.seats, state.leader, tied)
+                self.decision = (f"{', '.join(tied)} tie on {best}; {self.winner} played latest in the "
+                                 f"hand's turn order (youngest hand) and wins")
+        return outcome
+
+    def random_hand(self, rng: random.Random) -> Hand:
+        tiles = list(self.set_order)
+        rng.shuffle(tiles)
+        n = len(self.seats)
+        hands = [tiles[i * HAND_TILES:(i + 1) * HAND_TILES] for i in range(n)]
+        cut = n * HAND_TILES
+        row = tiles[cut:cut + self.start_tiles]
+        bone = tiles[cut + self.start_tiles:]
+        leader = self._expected_leader() or self.seats[rng.randrange(n)]
+        return Hand(leader=leader, deal=Deal(hands=base.deal_dict(self.seats, hands),
+                                             row=tuple(map(str, row)), boneyard=tuple(map(str, bone))))
+
+
+def youngest_hand(seats: Sequence[str], leader: str, tied: Sequence[str]) -> str:
+    """Of ``tied``, the seat latest in the turn order that starts at ``leader`` (the "youngest hand")."""
+    first = seats.index(leader)
+    n = len(seats)
+    return max(tied, key=lambda s: (seats.index(s) - first) % n)
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+class CastleRock:
+    name = "castle-rock"
+    variants = ("standard",)
+    defaults: dict[str, Any] = {"set": "double-six", "start_tiles": "auto"}
+    scores_moves = False
+    sides_are_partnerships = False
+
+    def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
+        return tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+    def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
+        return tuple(f"P{i}" for i in range(1, count + 1))
+
+    def start(self, record: Record) -> CastleRockMatch:
+        n = len(record.players)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise SetupError(f"Castle Rock is played by two to six players; this record has {n}",
+                             R_PLAYERS, "/players")
+        base.require_distinct_seats(record)
+        options = base.resolve_options(self, record)
+        if options["set"] not in SET_NAMES:
+            raise SetupError(f"Castle Rock is played with a {', '.join(SET_NAMES)} set, not {options['set']!r}",
+                             R_SET, "/rules/options/set")
+        size = len(T.SETS[options["set"]])
+        wanted = options["start_tiles"]
+        if wanted == "auto":
+            k = auto_start_tiles(size, n)
+        else:
+            k = wanted
+            most = size - HAND_TILES * n
+            if type(k) is not int or not 1 <= k <= most:
+                raise SetupError(f"start_tiles must be a whole number from 1 to {most} for {n} players with "
+                                 f"the {options['set']} set (or \"auto\"), not {k!r}",
+                                 R_START, "/rules/options/start_tiles")
+        return CastleRockMatch(record.seats, options, k)
+
+    def choose(self, state: CastleRockHand, legal: list[Move], rng: random.Random) -> Move:
+        """A simulated player who likes to capture, so that every kind of capture shows up.
+
+        Captures are taken most of the time (triples preferred half the time),
+        and placements that open a capture are favoured, so single, triple and
+        chained captures and an emptied row all occur in ordinary runs.
+        """
+        caps = [m for m in legal if type(m) is Capture]
+        rest = [m for m in legal if type(m) is not Capture]
+        if caps and (not rest or rng.random() < 0.85):
+            triples = [m for m in caps if len(m.capture) == 3]
+            if triples and rng.random() < 0.5:
+                return triples[rng.randrange(len(triples))]
+            return caps[rng.randrange(len(caps))]
+        if state.phase == _PLACE and len(rest) > 1 and rng.random() < 0.7:
+            row = state.row
+            if len(row) >= 2:
+                tail = MASK[row[-2]]
+                good = [m for m in rest if tail & MASK[T.tile(m.play)]]
+                if good:
+                    return good[rng.randrange(len(good))]
+        return rest[rng.randrange(len(rest))]
+
+
+ENGINE = CastleRock()

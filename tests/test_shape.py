@@ -1,0 +1,131 @@
+"""The fast shape check must accept and reject exactly what the JSON Schema does.
+
+The schema (schemas/domrec-1.schema.json) is the published contract; the
+hand-written check in domrec.shape is the fast route the validator takes.
+Hypothesis corrupts sample records at random places and both must agree.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from domrec import shape
+from domrec.errors import InputError, ShapeError
+from domrec.reader import upgrade
+
+from tests.conftest import SAMPLES
+
+DOCS = [json.loads(p.read_text()) for p in sorted((SAMPLES / "valid").rglob("*.json"))]
+
+
+def fast_ok(doc) -> bool:
+    try:
+        shape.check(upgrade(doc))
+    except InputError:
+        return False
+    return True
+
+
+def paths(node, prefix=()):
+    """Every (container path, key) in a document."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.extend(paths(v, prefix + (k,)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(paths(v, prefix + (i,)))
+    return out
+
+
+def get(doc, path):
+    for k in path:
+        doc = doc[k]
+    return doc
+
+
+REPLACEMENTS = [None, True, False, 0, 1, -3, 2.5, 3.0, "", "x", "6-3", "7-13", "6-3 ", "pass", [], [1, 2], ["6-3"],
+                [[0, 0], [0, 1]], {}, {"seat": "N"}, {"N": ["6-3"]}, "standard", "celko", "any", "auto", 10 ** 6]
+KEYS = ["seat", "play", "pass", "on", "at", "score", "draw", "x", "variant", "options", "leader", "end",
+        "scores", "winner", "boneyard", "row", "piles", "lead_draw", "redeals", "hands", "moves", "result",
+        "first_lead", "target", "name", "id", "penalty", "capture", "roll", "reuse"]
+
+
+@st.composite
+def corrupted(draw):
+    doc = copy.deepcopy(draw(st.sampled_from(DOCS)))
+    for _ in range(draw(st.integers(1, 2))):
+        where = draw(st.sampled_from(paths(doc)))
+        kind = draw(st.sampled_from(["replace", "delete", "add", "game"]))
+        if kind == "game":
+            doc["game"] = draw(st.sampled_from(["broadway", "competitive", "horse-race", "castle-rock",
+                                                "domino-roads", "chess"]))
+        elif not where:
+            if kind == "add":
+                doc[draw(st.sampled_from(KEYS))] = draw(st.sampled_from(REPLACEMENTS))
+            continue
+        else:
+            parent, key = get(doc, where[:-1]), where[-1]
+            if kind == "replace":
+                parent[key] = draw(st.sampled_from(REPLACEMENTS))
+            elif kind == "delete":
+                del parent[key]
+            else:
+                target = get(doc, where)
+                if isinstance(target, dict):
+                    target[draw(st.sampled_from(KEYS))] = draw(st.sampled_from(REPLACEMENTS))
+                elif isinstance(target, list):
+                    target.append(draw(st.sampled_from(REPLACEMENTS)))
+    return doc
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=range(len(DOCS)))
+def test_samples_agree(doc, schema_validator):
+    assert fast_ok(doc) and schema_validator.is_valid(doc)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corrupted())
+def test_corrupted_records_get_the_same_verdict(schema_validator, doc):
+    assert fast_ok(doc) == schema_validator.is_valid(doc), json.dumps(doc)[:2000]
+
+
+@pytest.mark.parametrize("game,moves_ok,moves_bad", [
+    ("competitive", [{"seat": "N", "play": "6-6", "on": "6-5"}], [{"seat": "N", "draw": "6-6"}]),
+    ("horse-race", [{"seat": "N", "draw": True}, {"seat": "N", "draw": "2-0"}], [{"seat": "N", "capture": ["1-1"]}]),
+    ("broadway", [{"seat": "N", "play": "6-6", "at": [[0, 0], [1, 0]], "penalty": True},
+                  {"seat": "N", "exposed": "4-4", "unplayable": True}], [{"seat": "N", "play": "6-6"}]),
+    ("castle-rock", [{"seat": "P1", "play": "1-4"}, {"seat": "P1", "capture": ["2-4", "4-4", "1-4"]}],
+     [{"seat": "P1", "play": "1-4", "on": "1-1"}, {"seat": "P1", "capture": []}]),
+    ("domino-roads", [{"seat": "S", "roll": [4, 3]}, {"seat": "W", "reuse": True},
+                      {"seat": "S", "starter": "3-4", "road": "NS1", "facing": 4},
+                      {"seat": "N", "span": "5-6", "road": "NS1"},
+                      {"seat": "N", "bridge": "0-0", "join": [{"road": "A", "span": 2, "half": 6},
+                                                              {"road": "B", "span": 1, "half": 4}]},
+                      {"seat": "E", "block": "3-3", "road": "NS1"}],
+     [{"seat": "S", "roll": [0, 7]}, {"seat": "S", "starter": "3-4", "road": "NS1"}]),
+])
+def test_each_games_move_shapes(game, moves_ok, moves_bad, schema_validator):
+    base = {"format": "domrec", "version": "1.0", "game": game, "players": [{"seat": "N", "name": "A"}],
+            "hands": [{"deal": {"hands": {}}, "moves": []}]}
+    for move in moves_ok:
+        doc = copy.deepcopy(base)
+        doc["hands"][0]["moves"] = [move]
+        assert fast_ok(doc) and schema_validator.is_valid(doc), move
+    for move in moves_bad:
+        doc = copy.deepcopy(base)
+        doc["hands"][0]["moves"] = [move]
+        assert not fast_ok(doc) and not schema_validator.is_valid(doc), move
+
+
+def test_error_names_the_place_and_the_problem():
+    doc = copy.deepcopy(DOCS[0])
+    doc["hands"][0]["moves"][3]["scor"] = 1
+    with pytest.raises(ShapeError) as e:
+        shape.check(doc)
+    assert e.value.pointer == "/hands/0/moves/3"
+    assert "scor" in e.value.message
