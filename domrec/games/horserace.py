@@ -1,0 +1,826 @@
+"""Horse Race, the Fives game in which every double is a spinner (RULES.md §3).
+
+Two, three or four players (four may play as NS against EW), a double-six set,
+hands of 7, 6 or 5 and the rest a boneyard that may be drawn to the last tile.
+The layout is a tree: a non-double leaves one open end; a double is a spinner
+with two *sides* (filled first) and two *ends* (open only once both sides are
+taken).  After every tile the open ends are totalled and a positive multiple of
+five is pegged at once (÷ 5, or in full in the ``celko`` variant).  Setting a
+double or a scoring tile obliges the player to go on (the *chain*); a player
+who cannot set a tile draws one at a time, and a drawn playable tile is set at
+once and ends the turn.  The game ends the moment a side reaches the target.
+
+Why bitmasks: validation must run at thousands of hands a second, and the
+question asked after nearly every move — "can this seat (or anybody) set a
+tile?" — becomes one table look-up and an ``&`` when hands are 28-bit masks
+and the layout's open numbers a 7-bit mask.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+
+from domrec import tiles as T
+from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.games import base
+from domrec.games.base import HandOutcome
+from domrec.record import Deal, Draw, Hand, Move, Pass, Play, Record
+from domrec.tiles import Tile
+
+GAME = "horse-race"
+SET_TILES: tuple[Tile, ...] = T.DOUBLE_SIX
+SET = frozenset(SET_TILES)
+#: Tiles dealt to each player, by number of players.
+DEAL_SIZE = {2: 7, 3: 6, 4: 5}
+STANDARD_TARGET = 61
+CELKO_TARGET = 200
+
+# Rule names, as RULES.md §3 calls them; they appear in every message.
+R_PLAYERS = "horse-race: two, three or four players"
+R_PARTNERSHIPS = "horse-race: partnerships (option partnerships)"
+R_COUNT_PARTNER = "horse-race: option count_partner"
+R_DEAL = "horse-race: the deal"
+R_BONEYARD = "horse-race: the boneyard (draw order)"
+R_LEAD = "horse-race: lead"
+R_ORDER = "horse-race: turn (play passes clockwise)"
+R_HOLD = "horse-race: turn (setting a tile from hand)"
+R_MATCH = "horse-race: layout (matching an open end)"
+R_SIDES = "horse-race: layout (a spinner's sides before its ends)"
+R_FORCED = "horse-race: turn (must set a tile if able)"
+R_CHAIN = "horse-race: turn (the chain after a double or a scoring tile)"
+R_DRAW = "horse-race: turn (drawing from the boneyard)"
+R_DRAWN = "horse-race: turn (a drawn playable tile is set at once and ends the turn)"
+R_PASS = "horse-race: turn (passing with the boneyard empty)"
+R_END = "horse-race: hand end"
+R_TARGET = "horse-race: game (the target, option win_check)"
+
+# --- tile tables ---------------------------------------------------------------
+
+INDEX: dict[Tile, int] = {t: i for i, t in enumerate(SET_TILES)}
+BIT: dict[Tile, int] = {t: 1 << i for i, t in enumerate(SET_TILES)}
+#: ``PLAYABLE[m]``: the tiles (as a mask) having a number in the number mask ``m``.
+PLAYABLE: tuple[int, ...] = tuple(
+    sum(1 << i for i, t in enumerate(SET_TILES) if (m >> t.high) & 1 or (m >> t.low) & 1)
+    for m in range(128))
+ALL_TILES = (1 << len(SET_TILES)) - 1
+
+
+def tiles_of(mask: int) -> list[Tile]:
+    """The tiles of a hand mask, highest first (the order a club player writes them)."""
+    return [t for i, t in enumerate(SET_TILES) if (mask >> i) & 1]
+
+
+def pips_of(mask: int) -> int:
+    return sum(t.high + t.low for i, t in enumerate(SET_TILES) if (mask >> i) & 1)
+
+
+def round_to_five(n: int) -> int:
+    """Nearest multiple of five: n mod 5 of 1–2 rounds down, 3–4 up (RULES.md §3)."""
+    return (n + 2) // 5 * 5
+
+
+def pegs(count: int, celko: bool) -> int:
+    """What a count earns: a positive multiple of five pegs ÷ 5 (celko: in full); 0 earns nothing."""
+    if count <= 0 or count % 5:
+        return 0
+    return count if celko else count // 5
+
+
+@attrs.frozen
+class Rules:
+    """A match's settled rule options; frozen because a record's rules never change mid-game."""
+
+    partnerships: bool
+    chain_draw: bool
+    count_partner: bool
+    win_check: str
+    target: int
+    celko: bool
+
+
+# --- the layout ----------------------------------------------------------------
+
+
+class Node:
+    """One tile on the table.
+
+    A non-double keeps the numbers still open on it (one, or two for a led
+    tile).  A double is a spinner: ``sides_free`` (2 when led, 1 when joined,
+    because the arm it joins takes a side) and, once those are gone,
+    ``ends_free``.  ``number`` is the number it joined on (``None`` for the
+    lead), kept for telling the layout arm by arm.
+    """
+
+    __slots__ = ("tile", "number", "double", "free", "sides_free", "ends_free", "children")
+
+    def __init__(self, tile: Tile, number: int | None) -> None:
+        self.tile = tile
+        self.number = number
+        self.double = tile.high == tile.low
+        self.free: list[int] = []
+        self.sides_free = 0
+        self.ends_free = 0
+        #: (how it is attached: "side", "end" or the number of the half, child node)
+        self.children: list[tuple[Any, Node]] = []
+
+    def open_number(self, t: Tile) -> int | None:
+        """The number of this node's open spot that ``t`` would join, or None."""
+        if self.double:
+            d = self.tile.high
+            if (self.sides_free or self.ends_free) and (t.high == d or t.low == d):
+                return d
+            return None
+        for n in self.free:
+            if t.high == n or t.low == n:
+                return n
+        return None
+
+    def text(self) -> str:
+        """The tile as it lies, joined number first (``6-4`` joined on 6)."""
+        if self.number is None or self.double:
+            return str(self.tile)
+        return f"{self.number}-{self.tile.other(self.number)}"
+
+
+# --- one hand ------------------------------------------------------------------
+
+
+class HorseRaceHand:
+    """One hand: the layout, the hands as masks, the boneyard, whose turn and how it ended."""
+
+    def __init__(self, match: HorseRaceMatch, dealt: dict[str, list[Tile]], boneyard: list[Tile] | None,
+                 undealt: int, leader: str | None, lead_reason: str) -> None:
+        self.match = match
+        self.rules = match.rules
+        self.seats = match.seats
+        self.side_of = match.side_of
+        self.hands: dict[str, int] = {s: sum(BIT[t] for t in dealt[s]) for s in self.seats}
+        #: The boneyard in draw order when the record gives it, else None.
+        self.order = boneyard
+        #: Tiles nobody has seen yet (only kept when the order is unknown).
+        self.unseen = undealt
+        self.stock = len(boneyard) if boneyard is not None else bin(undealt).count("1")
+        self.drawn_count = 0
+        self.dealt_to = {t: s for s in self.seats for t in dealt[s]}
+        self.drawn_by: dict[Tile, str] = {}
+        self.to_move: str | None = leader
+        self.lead_reason = lead_reason
+        self.nodes: dict[Tile, Node] = {}
+        self.lead: Node | None = None
+        self.open_num = [0] * 7
+        self.open_mask = 0
+        self.count = 0
+        self.pegged = {side: 0 for side in match.sides}
+        self.base_totals = dict(match.totals)
+        # Turn state: going on with a chain; having drawn (must keep drawing); a drawn tile to set.
+        self.chain: Tile | None = None
+        self.drawing = False
+        self.drawn: Tile | None = None
+        self.over = False
+        self.end: str | None = None
+        self.out_seat: str | None = None
+        self.target_side: str | None = None
+        self.closing = 0
+        self._next = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
+
+    # --- questions the rules ask ---------------------------------------------------
+
+    def _fit(self, seat: str) -> tuple[Tile, Tile] | None:
+        """A (tile, tile on the table) the seat could set now, or None."""
+        mask = self.hands[seat] & PLAYABLE[self.open_mask]
+        if not mask:
+            return None
+        t = SET_TILES[(mask & -mask).bit_length() - 1]
+        for node in self.nodes.values():
+            if node.open_number(t) is not None:
+                return t, node.tile
+        raise AssertionError("open numbers out of step with the layout")  # pragma: no cover
+
+    def _blocked(self) -> bool:
+        if self.stock or self.drawn is not None:
+            return False
+        playable = PLAYABLE[self.open_mask]
+        for mask in self.hands.values():
+            if mask & playable:
+                return False
+        return True
+
+    # --- moves ---------------------------------------------------------------------
+
+    def apply(self, move: Move) -> int:
+        seat = move.seat
+        if self.over:
+            return self._after_end(move)
+        if seat != self.to_move:
+            raise IllegalMove(self._wrong_seat(seat), self._wrong_seat_rule())
+        kind = type(move)
+        if kind is Play:
+            return self._play(seat, move)
+        if kind is Draw:
+            self._draw(seat, move)
+            return 0
+        if kind is Pass:
+            self._pass(seat)
+            return 0
+        raise IllegalMove("a horse-race move is a play, a draw or a pass", R_MATCH)
+
+    def _after_end(self, move: Move) -> int:
+        if (self.end == "blocked" and type(move) is Pass and move.seat == self.to_move
+                and self.closing < len(self.seats)):
+            self.closing += 1  # a closing pass of a block, which may be written or left out
+            self.to_move = self._next[move.seat]
+            return 0
+        if self.end == "out":
+            why = f"{self.out_seat} dominoed"
+        elif self.end == "target":
+            why = (f"the game ended when {self.target_side} reached {self.rules.target} "
+                   f"(option win_check: immediate)")
+        else:
+            why = "nobody can set a tile and the boneyard is empty (blocked)"
+        raise IllegalMove(f"the hand is already over: {why}", R_TARGET if self.end == "target" else R_END)
+
+    def _wrong_seat(self, seat: str) -> str:
+        now = self.to_move
+        if seat not in self._next:
+            return f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})"
+        if self.drawn is not None:
+            return f"{now} drew {self.drawn}, which fits: {now} must set it at once, before {seat} moves"
+        if self.drawing:
+            return f"{now} is drawing and must go on drawing until a tile fits or the boneyard is empty"
+        if self.chain is not None:
+            fit = self._fit(now)
+            why = "a double" if self.chain.high == self.chain.low else "a scoring tile"
+            if fit is not None:
+                return (f"{now} set {why} ({self.chain}) and must go on while able: {fit[0]} fits on {fit[1]}; "
+                        f"it is not {seat}'s turn")
+            if self.stock:
+                return f"{now} set {why} ({self.chain}) and, unable to go on, must draw (option chain_draw)"
+            return f"{now} set {why} ({self.chain}) and, unable to go on with the boneyard empty, must pass"
+        if self.lead is None and self.lead_reason:
+            return f"{seat} cannot lead this hand: {self.lead_reason}"
+        return f"it is {now}'s turn, not {seat}'s (play passes clockwise: {' → '.join(self.seats)})"
+
+    def _wrong_seat_rule(self) -> str:
+        if self.drawn is not None:
+            return R_DRAWN
+        if self.drawing:
+            return R_DRAW
+        if self.chain is not None:
+            return R_CHAIN
+        if self.lead is None and self.lead_reason:
+            return R_LEAD
+        return R_ORDER
+
+    def _play(self, seat: str, move: Play) -> int:
+        if move.at is not None or move.penalty is not None:
+            raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
+                              "nothing else", R_MATCH)
+        t = T.tile(move.play)
+        bit = BIT.get(t, 0)
+        hand = self.hands[seat]
+        if not hand & bit:
+            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+        drawn = self.drawn
+        if drawn is not None and t is not drawn:
+            raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}", R_DRAWN)
+        if self.lead is None:
+            if move.on is not None:
+                raise IllegalMove(f"{move.play} leads the hand: there is nothing to set it on", R_MATCH)
+            self._lead(t)
+        else:
+            self._join(t, move)
+        hand &= ~bit
+        self.hands[seat] = hand
+        count = self.count
+        points = 0
+        if count > 0 and count % 5 == 0:
+            points = count if self.rules.celko else count // 5
+            side = self.side_of[seat]
+            self.pegged[side] += points
+            if self.rules.win_check == "immediate" and self._reached(side):
+                self.over, self.end, self.target_side, self.to_move = True, "target", side, None
+                return points
+        if not hand:
+            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
+            return points
+        self.drawing = False
+        self.drawn = None
+        if drawn is None and (points or t.high == t.low):
+            # The chain: go on while able; unable, draw (chain_draw) or pass, or the turn ends.
+            if (self.rules.chain_draw or hand & PLAYABLE[self.open_mask]):
+                self.chain = t
+            else:
+                self.chain = None
+                self.to_move = self._next[seat]
+        else:
+            self.chain = None
+            self.to_move = self._next[seat]
+        if not self.stock and self._blocked():
+            self.over, self.end = True, "blocked"
+        return points
+
+    def _reached(self, side: str) -> bool:
+        """Has ``side`` just reached the target, ahead of every other side?"""
+        mine = self.base_totals[side] + self.pegged[side]
+        if mine < self.rules.target:
+            return False
+        for other, n in self.pegged.items():
+            if other != side and self.base_totals[other] + n >= mine:
+                return False
+        return True
+
+    def _lead(self, t: Tile) -> None:
+        node = Node(t, None)
+        if node.double:
+            node.sides_free, node.ends_free = 2, 2
+            self._open(t.high, 2)
+            self.count = 2 * t.high
+        else:
+            node.free = [t.high, t.low]
+            self._open(t.high, 1)
+            self._open(t.low, 1)
+            self.count = t.high + t.low
+        self.nodes[t] = node
+        self.lead = node
+
+    def _open(self, n: int, k: int) -> None:
+        c = self.open_num[n] + k
+        self.open_num[n] = c
+        if c:
+            self.open_mask |= 1 << n
+        else:
+            self.open_mask &= ~(1 << n)
+
+    def _join(self, t: Tile, move: Play) -> None:
+        if move.on is None:
+            target = self._only_place(t, move.play)
+        else:
+            on = T.tile(move.on)
+            target = self.nodes.get(on)
+            if target is None:
+                raise IllegalMove(f"{move.on} is not on the table, so {move.play} cannot be set on it", R_MATCH)
+        n = target.open_number(t)
+        if n is None:
+            raise IllegalMove(self._no_match(t, move.play, target), R_MATCH)
+        # Take the spot on the tile played on.
+        if target.double:
+            if target.sides_free:
+                target.sides_free -= 1
+                self._open(n, -1)
+                slot = "side"
+                if not target.sides_free:
+                    self._check_sides_first(t, n, move)
+                    self.count -= 2 * n
+                    self._open(n, 2)  # both sides taken: the two ends open
+            else:
+                target.ends_free -= 1
+                self._open(n, -1)
+                slot = "end"
+        else:
+            target.free.remove(n)
+            self._open(n, -1)
+            self.count -= n
+            slot = n
+        node = Node(t, n)
+        if node.double:
+            node.sides_free, node.ends_free = 1, 2  # the arm it joins takes one side
+            self._open(n, 1)
+            self.count += 2 * n
+        else:
+            free = t.low if t.high == n else t.high
+            node.free = [free]
+            self._open(free, 1)
+            self.count += free
+        target.children.append((slot, node))
+        self.nodes[t] = node
+
+    def _check_sides_first(self, t: Tile, n: int, move: Play) -> None:
+        """A score claim that only adds up with the tile on a spinner *end* reveals a side skipped.
+
+        ``on`` names only the tile, so a record cannot say "end"; but a tile on
+        the last free side stops the spinner counting, and one on an end would
+        not.  When the claimed score is wrong and equals what the end would
+        give, the writer set the tile on an end while a side was free.
+        """
+        claim = move.score
+        if claim is None:
+            return
+        free = 2 * n if t.high == t.low else t.other(n)
+        true_count = self.count - 2 * n + free
+        end_count = self.count + free
+        if claim != pegs(true_count, self.rules.celko) and claim == pegs(end_count, self.rules.celko):
+            raise IllegalMove(
+                f"{move.play} on {n}-{n} goes on the spinner's free side, not on an end: its ends open only "
+                f"once both sides are taken (the claimed {claim} counts {end_count} as if {n}-{n} still had a "
+                f"free side; the count is {true_count})", R_SIDES)
+
+    def _only_place(self, t: Tile, text: str) -> Node:
+        places = [node for node in self.nodes.values() if node.open_number(t) is not None]
+        if not places:
+            raise IllegalMove(f"{text} fits nowhere on the layout (open numbers: {self._open_text()})", R_MATCH)
+        if len(places) > 1:
+            raise IllegalMove(f"{text} fits on {' and on '.join(str(p.tile) for p in places)}: say which with "
+                              f"\"on\"", R_MATCH)
+        return places[0]
+
+    def _open_text(self) -> str:
+        return ", ".join(str(n) for n in range(7) if self.open_num[n]) or "none"
+
+    def _no_match(self, t: Tile, text: str, node: Node) -> str:
+        if node.double:
+            d = node.tile.high
+            if not (node.sides_free or node.ends_free):
+                return f"{node.tile} has no free side or end left: both sides and both ends are taken"
+            return f"{text} does not match {node.tile}: a tile set on it must have a {d}"
+        if not node.free:
+            return f"nothing more can be set on {node.tile}: its open end is already covered"
+        shows = " or ".join(str(n) for n in node.free)
+        return f"{text} does not match {node.tile}: its open end shows {shows}"
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        if t not in SET:
+            return f"{text} is not a tile of the double-six set"
+        if t in self.nodes:
+            return f"{seat} does not hold {text}: it is already on the table"
+        bit = BIT[t]
+        for other, mask in self.hands.items():
+            if mask & bit:
+                return f"{seat} does not hold {text} (it is in {other}'s hand)"
+        return f"{seat} does not hold {text}: it is still in the boneyard"
+
+    def _draw(self, seat: str, move: Draw) -> None:
+        if self.drawn is not None:
+            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: it must be set at once, not another "
+                              f"tile drawn", R_DRAWN)
+        if self.lead is None:
+            raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for", R_LEAD)
+        fit = self._fit(seat)
+        if fit is not None:
+            rule = R_CHAIN if self.chain is not None else R_FORCED
+            raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule)
+        if not self.stock:
+            raise IllegalMove(f"{seat} cannot draw: the boneyard is empty, so {seat} passes", R_DRAW)
+        what = move.draw
+        if self.order is not None:
+            t = self.order[self.drawn_count]
+            if what is not True and T.tile(what) is not t:
+                raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
+                                  f"{self.drawn_count + 1}, not {what}", R_BONEYARD)
+        else:
+            if what is True:
+                raise IllegalMove("this hand's deal gives no boneyard order, so each draw must name its tile "
+                                  "(\"draw\": \"2-0\")", R_BONEYARD)
+            t = T.tile(what)
+            bit = BIT.get(t, 0)
+            if not self.unseen & bit:
+                raise IllegalMove(f"{what} cannot be drawn: {self._seen_where(t, what)}", R_BONEYARD)
+            self.unseen &= ~bit
+        self.stock -= 1
+        self.drawn_count += 1
+        self.drawn_by[t] = seat
+        self.hands[seat] |= BIT[t]
+        self.drawing = True
+        if PLAYABLE[self.open_mask] & BIT[t]:
+            self.drawn = t
+        elif not self.stock and self._blocked():
+            self.over, self.end = True, "blocked"
+
+    def _seen_where(self, t: Tile, text: str) -> str:
+        if t not in SET:
+            return "it is not a tile of the double-six set"
+        if t in self.dealt_to:
+            return f"it was dealt to {self.dealt_to[t]}, so it is not in the boneyard"
+        return f"it was already drawn by {self.drawn_by[t]}"
+
+    def _pass(self, seat: str) -> None:
+        if self.drawn is not None:
+            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: {seat} must set it at once, not pass", R_DRAWN)
+        if self.lead is None:
+            raise IllegalMove(f"{seat} leads this hand and cannot pass", R_LEAD)
+        fit = self._fit(seat)
+        if fit is not None:
+            if self.chain is not None:
+                raise IllegalMove(f"{seat} cannot stop the chain after {self.chain} while able to go on: "
+                                  f"{fit[0]} fits on {fit[1]}", R_CHAIN)
+            raise IllegalMove(f"{seat} cannot pass: {seat} must set a tile, {fit[0]} fits on {fit[1]}", R_FORCED)
+        if self.stock:
+            rule = R_CHAIN if self.chain is not None else R_DRAW
+            raise IllegalMove(f"{seat} cannot pass while the boneyard holds {self.stock} tile"
+                              f"{'s' if self.stock != 1 else ''}: {seat} must draw", rule)
+        self.chain = None
+        self.drawing = False
+        self.to_move = self._next[seat]
+
+    # --- what the simulator may do -----------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        if self.over:
+            return []
+        seat = self.to_move
+        hand = self.hands[seat]
+        if self.lead is None:
+            return [Play(seat=seat, play=str(t)) for t in tiles_of(hand)]
+        if self.drawn is not None:
+            playable = BIT[self.drawn]
+        else:
+            playable = hand & PLAYABLE[self.open_mask]
+        if playable:
+            moves: list[Move] = []
+            nodes = list(self.nodes.values())
+            for t in tiles_of(playable):
+                text = str(t)
+                for node in nodes:
+                    if node.open_number(t) is not None:
+                        moves.append(Play(seat=seat, play=text, on=str(node.tile)))
+            return moves
+        if self.stock:
+            if self.order is not None:
+                return [Draw(seat=seat, draw=str(self.order[self.drawn_count]))]
+            return [Draw(seat=seat, draw=str(t)) for t in tiles_of(self.unseen)]
+        return [Pass(seat=seat)]
+
+    # --- the end of the hand -----------------------------------------------------
+
+    def outcome(self) -> HandOutcome:
+        rules = self.rules
+        sides = self.match.sides
+        pips = {s: pips_of(self.hands[s]) for s in self.seats}
+        left = "  ".join(f"{s} {T.format_tiles(tiles_of(self.hands[s]))} = {pips[s]}" for s in self.seats)
+        pegged = ", ".join(f"{side} {n}" for side, n in self.pegged.items())
+        lines = [f"pegged during the hand: {pegged}"]
+        scores = dict(self.pegged)
+        if self.end == "target":
+            lines.append(f"{self.target_side} reached {rules.target} during the hand (option win_check: immediate): "
+                         f"the game ends at once, with no end-of-hand count")
+            return HandOutcome("target", scores, tuple(lines))
+        if self.end == "out":
+            lines.append(f"{self.out_seat} dominoed; pips left: {left}")
+        else:
+            lines.append(f"blocked; pips left: {left}")
+        if rules.celko:
+            for s in self.seats:
+                lost = round_to_five(pips[s])
+                scores[self.side_of[s]] -= lost
+                lines.append(f"{s} subtracts its own {pips[s]} pips rounded to {lost} (variant celko)")
+        elif rules.partnerships:
+            self._partnership_end(pips, scores, lines)
+        else:
+            self._individual_end(pips, scores, lines)
+        lines.append("hand: " + ", ".join(f"{side} {scores[side]}" for side in sides))
+        return HandOutcome(self.end, scores, tuple(lines))
+
+    def _award(self, scores: dict[str, int], lines: list[str], side: str, parts: list[tuple[str, int]],
+               why: str) -> None:
+        total = sum(n for _, n in parts)
+        rounded = round_to_five(total)
+        scores[side] += rounded // 5
+        sums = " + ".join(f"{n} ({s})" for s, n in parts) or "0"
+        lines.append(f"{side} {why}: {sums} = {total}, rounded to {rounded}, ÷ 5 = {rounded // 5}")
+
+    def _individual_end(self, pips: dict[str, int], scores: dict[str, int], lines: list[str]) -> None:
+        if self.end == "out":
+            winners = [self.out_seat]
+        else:
+            low = min(pips.values())
+            winners = [s for s in self.seats if pips[s] == low]
+            if len(winners) > 1:
+                lines.append(f"{' and '.join(winners)} tie for the lowest total ({low}): each scores the "
+                             f"pips of all hands but their own")
+        for w in winners:
+            self._award(scores, lines, w, [(s, pips[s]) for s in self.seats if s != w],
+                        "scores the other hands")
+
+    def _partnership_end(self, pips: dict[str, int], scores: dict[str, int], lines: list[str]) -> None:
+        if self.end == "out":
+            side = self.side_of[self.out_seat]
+            if self.rules.count_partner:
+                parts = [(s, pips[s]) for s in self.seats if s != self.out_seat]
+                why = "scores the three other hands (option count_partner: true)"
+            else:
+                parts = [(s, pips[s]) for s in self.seats if self.side_of[s] != side]
+                why = "scores the opponents' hands"
+            self._award(scores, lines, side, parts, why)
+            return
+        totals = {side: sum(pips[s] for s in self.seats if self.side_of[s] == side) for side in ("NS", "EW")}
+        lines.append(f"NS {pips['N']} + {pips['S']} = {totals['NS']}, EW {pips['E']} + {pips['W']} = {totals['EW']}")
+        if totals["NS"] == totals["EW"]:
+            lines.append("equal sides: nobody scores for the block")
+            return
+        low = "NS" if totals["NS"] < totals["EW"] else "EW"
+        self._award(scores, lines, low, [(s, pips[s]) for s in self.seats if self.side_of[s] != low],
+                    "has fewer pips and scores the opponents' hands")
+
+    # --- telling the table ----------------------------------------------------------
+
+    def render(self) -> list[str]:
+        """The layout anchor by anchor (the lead, then each spinner), arm by arm, and the count."""
+        if self.lead is None:
+            return ["layout: (empty)"]
+        lines = ["layout:"]
+        parts: list[str] = []
+        anchors = [self.lead]
+        while anchors:
+            node = anchors.pop(0)
+            lines.append("  " + self._anchor_text(node, parts))
+            for slot, child in node.children:
+                lines.append("    " + self._arm_text(node, slot, child, parts, anchors))
+            if node.double:
+                for _ in range(node.sides_free):
+                    lines.append(f"    {node.tile} side: free")
+                if not node.sides_free:
+                    for _ in range(node.ends_free):
+                        lines.append(f"    {node.tile} end: free (counts nothing until a tile is set on it)")
+            elif node is self.lead:
+                for n in node.free:
+                    lines.append(f"    {node.tile} half {n}: open end {n}")
+                    parts.append(f"{n} ({node.tile})")
+        shown = " + ".join(parts) if parts else "0"
+        verdict = "scores" if self.count > 0 and self.count % 5 == 0 else "no score"
+        lines.append(f"count: {shown} = {self.count} ({verdict}); boneyard: {self.stock} tile"
+                     f"{'s' if self.stock != 1 else ''}")
+        return lines
+
+    def _anchor_text(self, node: Node, parts: list[str]) -> str:
+        if not node.double:
+            return f"lead {node.tile}"
+        head = f"lead {node.tile}, spinner" if node is self.lead else f"spinner {node.tile}"
+        if node.sides_free:
+            parts.append(f"{2 * node.tile.high} ({node.tile} spinner)")
+            return f"{head}: a side free, counts {2 * node.tile.high}"
+        return f"{head}: both sides taken, counts nothing"
+
+    def _arm_text(self, root: Node, slot: Any, child: Node, parts: list[str], anchors: list[Node]) -> str:
+        where = f"half {slot}" if isinstance(slot, int) else slot
+        chain = []
+        node = child
+        while True:
+            chain.append(node.text())
+            if node.double:
+                anchors.append(node)
+                tail = f"→ spinner {node.tile}"
+                break
+            if node.free:
+                n = node.free[0]
+                parts.append(f"{n} ({node.tile})")
+                tail = f"→ open end {n}"
+                break
+            node = node.children[0][1]
+        return f"{root.tile} {where}: {' '.join(chain)} {tail}"
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        return {s: tiles_of(self.hands[s]) for s in self.seats}
+
+    def deal_notes(self) -> list[str]:
+        if self.order is not None:
+            return [f"boneyard (in draw order): {' '.join(str(t) for t in self.order)}"]
+        return [f"boneyard: {self.stock} tiles, order not recorded (each draw names its tile)"]
+
+
+# --- the match -------------------------------------------------------------------
+
+
+class HorseRaceMatch:
+    """One record's game: the seats and sides, the running totals, who leads next."""
+
+    def __init__(self, record: Record, rules: Rules) -> None:
+        self.rules = rules
+        self.seats: tuple[str, ...] = tuple(record.seats)
+        if rules.partnerships:
+            self.sides: tuple[str, ...] = base.SIDES
+            self.side_of = {s: base.partnership_side(s) for s in self.seats}
+        else:
+            self.sides = self.seats
+            self.side_of = {s: s for s in self.seats}
+        self.totals = {side: 0 for side in self.sides}
+        self.over = False
+        self.winner: str | None = None
+        self.hand_no = 0
+        #: The seat that dominoed the last hand (it leads the next), None when the lead is by lot.
+        self.next_leader: str | None = None
+        self.size = DEAL_SIZE[len(self.seats)]
+
+    def _check_deal(self, deal: Deal) -> tuple[dict[str, list[Tile]], list[Tile] | None, int]:
+        where = "/deal/hands"
+        base.check_seat_keys(deal.hands, self.seats, where, "the deal")
+        dealt: dict[str, list[Tile]] = {}
+        n = len(self.seats)
+        for seat in self.seats:
+            texts = deal.hands[seat]
+            if len(texts) != self.size:
+                raise DealError(f"{seat} was dealt {len(texts)} tiles; with {n} players each gets {self.size}",
+                                R_DEAL, f"{where}/{base._escape(seat)}")
+            dealt[seat] = base.parse_tiles(texts, f"{where}/{base._escape(seat)}", SET, "double-six", R_DEAL)
+        groups = [(f"{where}/{base._escape(s)}", dealt[s], list(deal.hands[s])) for s in self.seats]
+        boneyard = None
+        if deal.boneyard is not None:
+            boneyard = base.parse_tiles(deal.boneyard, "/deal/boneyard", SET, "double-six", R_BONEYARD)
+            groups.append(("/deal/boneyard", boneyard, list(deal.boneyard)))
+        base.check_unique(groups)
+        undealt = ALL_TILES
+        for seat in self.seats:
+            for t in dealt[seat]:
+                undealt &= ~BIT[t]
+        if boneyard is not None and len(boneyard) != 28 - n * self.size:
+            missing = " ".join(str(t) for t in tiles_of(undealt) if t not in set(boneyard))
+            raise DealError(f"the boneyard lists {len(boneyard)} tiles, but {28 - n * self.size} are left after "
+                            f"the deal; missing: {missing}", R_BONEYARD, "/deal/boneyard")
+        return dealt, boneyard, undealt
+
+    def start_hand(self, hand: Hand) -> HorseRaceHand:
+        self.hand_no += 1
+        dealt, boneyard, undealt = self._check_deal(hand.deal)
+        leader = hand.leader
+        reason = ""
+        if self.next_leader is not None:
+            reason = f"{self.next_leader} dominoed the last hand and leads this one"
+            if leader is not None and leader != self.next_leader:
+                raise DealError(f"{leader} cannot lead this hand: {reason}", R_LEAD, "/leader")
+            leader = self.next_leader
+        else:
+            if leader is None and hand.moves:
+                leader = hand.moves[0].seat
+                if leader not in self.seats:
+                    leader = None  # the first move's seat is reported at that move
+            elif leader is not None:
+                if leader not in self.seats:
+                    raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(self.seats)})",
+                                    "seats", "/leader")
+                reason = f"the record names {leader} as this hand's leader (chosen by lot)"
+        return HorseRaceHand(self, dealt, boneyard, undealt, leader, reason)
+
+    def finish_hand(self, state: HorseRaceHand) -> HandOutcome:
+        outcome = state.outcome()
+        for side, n in outcome.scores.items():
+            self.totals[side] += n
+        self.next_leader = state.out_seat if outcome.end == "out" else None
+        if outcome.end == "target":
+            self.over, self.winner = True, state.target_side
+            return outcome
+        # The game ends once a side is at or past the target, ahead of the others; a tie plays on.
+        best = max(self.totals.values())
+        if best >= self.rules.target:
+            top = [side for side, n in self.totals.items() if n == best]
+            if len(top) == 1:
+                self.over, self.winner = True, top[0]
+        return outcome
+
+    def random_hand(self, rng: random.Random) -> Hand:
+        tiles = list(SET_TILES)
+        rng.shuffle(tiles)
+        k = self.size
+        hands = [tiles[i * k:(i + 1) * k] for i in range(len(self.seats))]
+        boneyard = tuple(str(t) for t in tiles[len(self.seats) * k:])
+        leader = self.next_leader if self.next_leader is not None else rng.choice(self.seats)
+        return Hand(leader=leader, deal=Deal(hands=base.deal_dict(self.seats, hands), boneyard=boneyard))
+
+
+# --- the engine ------------------------------------------------------------------
+
+
+class HorseRace:
+    name = GAME
+    variants = ("standard", "celko")
+    #: RULES.md defaults; ``target`` is 61 for the standard game and 200 for celko (see :meth:`start`).
+    defaults: dict[str, Any] = {"partnerships": False, "chain_draw": True, "count_partner": False,
+                                "win_check": "immediate", "target": STANDARD_TARGET}
+    scores_moves = True
+
+    def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
+        return (4,) if options.get("partnerships") else (2, 3, 4)
+
+    def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
+        if options.get("partnerships"):
+            return base.PARTNERSHIP_SEATS
+        return tuple(f"P{i + 1}" for i in range(count))
+
+    def start(self, record: Record) -> HorseRaceMatch:
+        options = base.resolve_options(self, record)
+        celko = record.variant == "celko"
+        given = record.options
+        target = given["target"] if "target" in given else (CELKO_TARGET if celko else STANDARD_TARGET)
+        rules = Rules(partnerships=bool(options["partnerships"]), chain_draw=bool(options["chain_draw"]),
+                      count_partner=bool(options["count_partner"]), win_check=options["win_check"],
+                      target=int(target), celko=celko)
+        n = len(record.players)
+        if rules.partnerships:
+            if n != 4:
+                raise SetupError(f"partnership Horse Race is played by four players (NS against EW); this record "
+                                 f"has {n}", R_PARTNERSHIPS, "/players")
+            base.require_partnership_seats(record, "partnership Horse Race", R_PARTNERSHIPS)
+        elif n not in DEAL_SIZE:
+            raise SetupError(f"Horse Race is played by two, three or four players; this record has {n}",
+                             R_PLAYERS, "/players")
+        base.require_distinct_seats(record)
+        if rules.count_partner and not rules.partnerships:
+            raise SetupError("option count_partner only applies to partnership play (option partnerships: true)",
+                             R_COUNT_PARTNER, "/rules/options/count_partner")
+        if rules.count_partner and celko:
+            raise SetupError("option count_partner has no meaning in the celko variant, where nobody scores "
+                             "another player's hand", R_COUNT_PARTNER, "/rules/options/count_partner")
+        return HorseRaceMatch(record, rules)
+
+
+ENGINE = HorseRace()
