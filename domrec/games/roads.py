@@ -1,0 +1,890 @@
+"""Domino Roads (Joel S. Zimmerman, 2006), RULES.md §5.
+
+Two dice give a *play total*; with it a side lays starters (tiles summing to
+the total), spans (the road's exposed number plus the touching half make the
+total), bridges (a 0-0 joining span halves of two of its own roads that sum
+to the total) and road-blocks (a double laid on an opponent's road).  Roads
+score by length when a player empties their stock.
+
+Four players play as NS against EW with stocks of 10 from a 40-tile set;
+three play alone with stocks of 9 and piles of 4 from the 39-tile set.  The
+sets hold duplicate tiles, so every stock is a multiset (a dict of counts)
+and every check counts copies.
+
+A turn in a record is ``roll``/``reuse`` by the roller, the roller's plays,
+then (four players, from the hand's second turn on) the partner's plays.  A
+``pass`` closes a seat's part early but is never required: a partner's play
+closes the roller's part and the next roller's dice close the turn.  No play
+is ever compulsory, so nothing here asks whether a pass was "forced".
+
+Speed matters (the issue asks 5,000 simulated hands a second through full
+validation), so the replay path works on interned tiles, plain slotted
+objects and integer phases, and builds message text only when a move is bad.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Iterable
+
+import attrs
+
+from domrec import tiles as T
+from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.games import base
+from domrec.games.base import HandOutcome
+from domrec.record import (Block, Bridge, Deal, Hand, Join, Move, Pass, Record, Reuse, Roll, Span,
+                           Starter)
+from domrec.tiles import Tile
+
+# --- the sets and the tables ------------------------------------------------------
+
+SET_FOUR: Counter[Tile] = T.roads_set(4)
+SET_THREE: Counter[Tile] = T.roads_set(3)
+ZERO = T.make(0, 0)
+ONE_ZERO = T.make(1, 0)
+
+#: A road holds at most this many tiles (starters and spans; a joined road counts both parts).
+MAX_LENGTH = 10
+#: Road values by length (index), open and blocked.  Blocked roads of length 1 or 10 cannot exist.
+OPEN_VALUE = (0, 10, 30, 50, 70, 90, 120, 150, 180, 210, 250)
+BLOCKED_VALUE = (0, 0, 15, 25, 35, 45, 60, 75, 90, 105, 0)
+OUT_BONUS = 50
+BRIDGE_CREDIT = 100
+TARGET = {4: 2000, 3: 1000}
+STOCK = {4: 10, 3: 9}
+PILE = 4
+
+# Rule names, as RULES.md §5 names the rules; every message carries one.
+R_FOUR = "domino-roads: four players"
+R_THREE = "domino-roads: three players"
+R_PLAYERS = "domino-roads: four or three players"
+R_SETS = "domino-roads: sets"
+R_FIRST = "domino-roads: first player"
+R_TURNS = "domino-roads: turns"
+R_PARTNER = "domino-roads: turns (the partner plays from the second turn on)"
+R_UNUSED = "domino-roads: turns (unused toss)"
+R_STOCK = "domino-roads: playing from the stock"
+R_STARTER = "domino-roads: starter"
+R_SPAN = "domino-roads: span"
+R_BRIDGE = "domino-roads: bridge"
+R_BLOCK = "domino-roads: road-block"
+R_BLOCK_MATCH = "domino-roads: road-block (option block_match)"
+R_ZERO = "domino-roads: a 0-0 is only ever a bridge"
+R_OWN = "domino-roads: a side plays on its own roads only"
+R_LENGTH = "domino-roads: a road holds at most 10 tiles"
+R_NAMES = "domino-roads: road names are unique within a hand"
+R_END = "domino-roads: hand end"
+R_ABANDONED = "domino-roads: hand end (abandoned)"
+
+# Turn phases.
+ROLL, ROLLER, PARTNER = 0, 1, 2
+
+
+class Road:
+    """One road: a starter, its spans, and whether it is blocked or joined.
+
+    ``spans`` keeps each span as ``(tile, touching half, exposed half)`` so
+    that a picture and a bridge can name halves; ``exposed`` is the number
+    the next span must complete to the play total.
+    """
+
+    __slots__ = ("name", "side", "starter", "facing", "spans", "exposed", "blocked", "block_tile",
+                 "joined", "bridge_at")
+
+    def __init__(self, name: str, side: str, starter: Tile, facing: int) -> None:
+        self.name = name
+        self.side = side
+        self.starter = starter
+        self.facing = facing
+        self.spans: list[tuple[Tile, int, int]] = []
+        self.exposed = facing
+        self.blocked = False
+        self.block_tile: Tile | None = None
+        #: The road this one is bridged to (the pair counts as one road).
+        self.joined: Road | None = None
+        #: (span number, half) where the bridge touches this road.
+        self.bridge_at: tuple[int, int] | None = None
+
+    @property
+    def length(self) -> int:
+        """The length of the whole road this part belongs to (a joined pair counts as one)."""
+        n = 1 + len(self.spans)
+        if self.joined is not None:
+            n += 1 + len(self.joined.spans)
+        return n
+
+    def value(self) -> int:
+        return (BLOCKED_VALUE if self.blocked else OPEN_VALUE)[self.length]
+
+    def picture(self) -> str:
+        other = self.starter.other(self.facing)
+        parts = [f"({other}|{self.facing})"]
+        for i, (t, touch, out) in enumerate(self.spans, 1):
+            mark = "*" if self.bridge_at is not None and self.bridge_at[0] == i else ""
+            parts.append(f"[{touch}|{out}]{mark}")
+        if self.block_tile is not None:
+            parts.append(f"#{self.block_tile}")
+        return " ".join(parts)
+
+
+def _name(t: Tile) -> str:
+    return f"{t.high}-{t.low}"
+
+
+class RoadsHand:
+    """One hand: stocks (and piles), the roads, the dice and whose part of the turn it is."""
+
+    def __init__(self, seats: tuple[str, ...], stocks: dict[str, dict[Tile, int]],
+                 piles: dict[str, list[Tile]] | None, leader: str, block_sum: bool) -> None:
+        self.seats = seats
+        self.four = len(seats) == 4
+        self.side_of = {s: base.partnership_side(s) for s in seats} if self.four else {s: s for s in seats}
+        self.sides: tuple[str, ...] = base.SIDES if self.four else seats
+        self.partner: dict[str, str | None] = (
+            {s: base.seat_after(seats, s, 2) for s in seats} if self.four else {s: None for s in seats})
+        self.after = {s: base.seat_after(seats, s) for s in seats}
+        self.stocks = stocks
+        self.stock_size = {s: sum(c.values()) for s, c in stocks.items()}
+        self.piles = piles or {}
+        self.block_sum = block_sum
+        self.roads: dict[str, Road] = {}
+        self.side_roads: dict[str, list[Road]] = {side: [] for side in self.sides}
+        self.leader = leader
+        self.phase = ROLL
+        self.turn_no = 0
+        self.roller: str | None = None
+        self.next_roller = leader
+        self.total = 0
+        self.dice: tuple[int, int] | None = None
+        #: Whether anyone played with the current toss (an unplayed toss may be reused).
+        self.used = False
+        self.over = False
+        self.end: str | None = None
+        self.out_seat: str | None = None
+        self.to_move: str | None = leader
+
+    # --- turns -----------------------------------------------------------------
+
+    def apply(self, move: Move) -> int:
+        if self.over:
+            raise IllegalMove(f"the hand is already over: {self.out_seat} played the last tile of their "
+                              f"stock, so no move may follow", R_END)
+        seat = move.seat
+        if seat not in self.side_of:
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_TURNS)
+        handler = _HANDLERS.get(type(move))
+        if handler is None:
+            raise IllegalMove("a Domino Roads move is a roll, a reuse, a starter, a span, a bridge, a "
+                              "road-block or a pass", R_TURNS)
+        handler(self, seat, move)
+        return 0
+
+    def _roll(self, seat: str, move: Roll) -> None:
+        self._start_turn(seat, "roll the dice")
+        a, b = move.roll
+        self.dice = (a, b)
+        self.total = a + b
+
+    def _reuse(self, seat: str, move: Reuse) -> None:
+        if self.turn_no == 0:
+            raise IllegalMove(f"{seat} cannot reuse a toss: nobody has rolled yet in this hand", R_UNUSED)
+        if self.used and seat == self.next_roller_now():
+            raise IllegalMove(f"{seat} cannot reuse the toss of {self.total}: it was used (a tile was played "
+                              f"with it), so {seat} must roll again", R_UNUSED)
+        self._start_turn(seat, "take the dice")
+
+    def next_roller_now(self) -> str:
+        """Whose dice are next: during a turn, the player clockwise from the roller."""
+        return self.next_roller if self.phase == ROLL else self.after[self.roller]
+
+    def _start_turn(self, seat: str, what: str) -> None:
+        expected = self.next_roller_now()
+        if seat != expected:
+            if self.phase == ROLL:
+                raise IllegalMove(f"it is {expected}'s turn to {what}, not {seat}'s (the dice pass clockwise)",
+                                  R_TURNS)
+            raise IllegalMove(f"{seat} cannot {what} now: after {self.roller}'s turn the dice pass clockwise "
+                              f"to {expected}", R_TURNS)
+        self.turn_no += 1
+        self.roller = seat
+        self.phase = ROLLER
+        self.to_move = seat
+        self.used = False
+        if self.piles:
+            self._top_up(seat)
+
+    def _top_up(self, seat: str) -> None:
+        """Three players: the stock is filled back to 9 from the pile, in pile order, as far as it goes."""
+        pile = self.piles[seat]
+        stock = self.stocks[seat]
+        while self.stock_size[seat] < STOCK[3] and pile:
+            t = pile.pop(0)
+            stock[t] = stock.get(t, 0) + 1
+            self.stock_size[seat] += 1
+
+    def _pass(self, seat: str, move: Pass) -> None:
+        phase = self.phase
+        if phase == ROLL:
+            if seat == self.next_roller:
+                raise IllegalMove(f"{seat} must roll the dice (or reuse an unused toss) to start the turn; a "
+                                  f"pass only closes a part of a turn", R_TURNS)
+            raise IllegalMove(f"{seat} cannot pass: no turn is under way, and it is {self.next_roller}'s "
+                              f"turn to roll", R_TURNS)
+        self._part(seat)
+        if self.phase == ROLLER and self.four and self.turn_no > 1:
+            self.phase = PARTNER
+            self.to_move = self.partner[seat]
+        else:
+            self._close_turn()
+
+    def _close_turn(self) -> None:
+        self.phase = ROLL
+        self.next_roller = self.after[self.roller]
+        self.to_move = self.next_roller
+
+    def _part(self, seat: str) -> None:
+        """Check that ``seat`` may act in this turn now, and move to the partner's part if it is theirs."""
+        roller = self.roller
+        if seat == roller:
+            if self.phase != ROLLER:
+                raise IllegalMove(f"{seat}'s part of this turn is over: {self.partner[seat]} has taken over "
+                                  f"the total of {self.total}", R_TURNS)
+            return
+        if self.four and seat == self.partner[roller]:
+            if self.turn_no == 1:
+                raise IllegalMove(f"{seat} cannot play on the hand's first turn: the roller's partner plays "
+                                  f"with the same total from the second turn on", R_PARTNER)
+            if self.phase == ROLLER:
+                self.phase = PARTNER  # the partner's first move closes the roller's part
+                self.to_move = seat
+            return
+        if self.phase == ROLL:
+            raise IllegalMove(f"{seat} cannot play: no turn is under way; {self.next_roller} rolls next",
+                              R_TURNS)
+        who = f"{roller} and {self.partner[roller]}" if self.four and self.turn_no > 1 else roller
+        raise IllegalMove(f"it is {roller}'s turn (total {self.total}): only {who} may play now, not {seat}",
+                          R_TURNS)
+
+    def _ready(self, seat: str) -> None:
+        """A play needs a turn under way in which ``seat`` may still play."""
+        if self.phase == ROLL:
+            if seat == self.next_roller:
+                raise IllegalMove(f"{seat} must roll the dice (or reuse an unused toss) before playing",
+                                  R_TURNS)
+            raise IllegalMove(f"{seat} cannot play: the turn is over and {self.next_roller} rolls next",
+                              R_TURNS)
+        self._part(seat)
+
+    def _take(self, seat: str, text: str) -> Tile:
+        """The tile named ``text``, checked to be in ``seat``'s stock (counting copies)."""
+        t = T.tile(text)
+        if not self.stocks[seat].get(t):
+            raise IllegalMove(self._not_held(seat, t, text), R_STOCK)
+        return t
+
+    def _played(self, seat: str, t: Tile) -> None:
+        stock = self.stocks[seat]
+        n = stock[t] - 1
+        if n:
+            stock[t] = n
+        else:
+            del stock[t]
+        self.used = True
+        left = self.stock_size[seat] - 1
+        self.stock_size[seat] = left
+        if not left:
+            self.over = True
+            self.end = "out"
+            self.out_seat = seat
+            self.to_move = None
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        full = SET_FOUR if self.four else SET_THREE
+        copies = full.get(t, 0)
+        if not copies:
+            return f"{text} is not a tile of the {'40' if self.four else '39'}-tile Domino Roads set"
+        where = [s for s in self.seats if s != seat and self.stocks[s].get(t)]
+        piled = [s for s in self.seats if t in self.piles.get(s, ())]
+        if seat in piled:
+            return f"{seat} does not hold {text} in stock yet: it is still in {seat}'s pile"
+        if where:
+            return f"{seat} does not hold {text}: {'it is' if copies == 1 else 'the other copy is'} in " \
+                   f"{' and '.join(where)}'s stock"
+        if piled:
+            return f"{seat} does not hold {text}: it is in {' and '.join(piled)}'s pile"
+        return (f"{seat} does not hold {text}: the set has {copies} "
+                f"{'copy' if copies == 1 else 'copies'} and {'it has' if copies == 1 else 'all have'} "
+                f"been played")
+
+    # --- plays -------------------------------------------------------------------
+
+    def _road(self, name: str, what: str) -> Road:
+        road = self.roads.get(name)
+        if road is None:
+            raise IllegalMove(f"there is no road {name} in this hand (roads: "
+                              f"{', '.join(self.roads) or 'none yet'})", what)
+        return road
+
+    def _starter(self, seat: str, move: Starter) -> None:
+        self._ready(seat)
+        t = self._take(seat, move.starter)
+        if t is ZERO:
+            raise IllegalMove("0-0 can never start a road: it is only ever a bridge", R_ZERO)
+        if t.high + t.low != self.total:
+            raise IllegalMove(f"starter {move.starter} sums to {t.high + t.low}, not the play total "
+                              f"{self.total}", R_STARTER)
+        facing = move.facing
+        if facing != t.high and facing != t.low:
+            raise IllegalMove(f"starter {move.starter} cannot face the road with {facing}: it has no "
+                              f"{facing}", R_STARTER)
+        name = move.road
+        old = self.roads.get(name)
+        if old is not None:
+            if old.side == self.side_of[seat] and not old.spans and old.starter is t and old.facing != facing:
+                raise IllegalMove(f"road {name} already faces {old.facing} from its starter {old.starter}: "
+                                  f"a road is played off one side of its starter only", R_STARTER)
+            raise IllegalMove(f"road {name} already exists in this hand (started with {old.starter} by "
+                              f"{old.side}); a new road needs a new name", R_NAMES)
+        side = self.side_of[seat]
+        road = Road(name, side, t, facing)
+        self.roads[name] = road
+        self.side_roads[side].append(road)
+        self._played(seat, t)
+
+    def _span(self, seat: str, move: Span) -> None:
+        self._ready(seat)
+        t = self._take(seat, move.span)
+        if t is ZERO:
+            raise IllegalMove("0-0 can never be a span: it is only ever a bridge", R_ZERO)
+        road = self._road(move.road, R_SPAN)
+        side = self.side_of[seat]
+        if road.side != side:
+            raise IllegalMove(f"road {road.name} belongs to {road.side}: {side} may lay only a road-block on "
+                              f"an opponent's road", R_OWN)
+        if road.blocked:
+            raise IllegalMove(f"road {road.name} is blocked: no more spans may be added to it", R_SPAN)
+        if road.length >= MAX_LENGTH:
+            raise IllegalMove(f"road {road.name} already has length {road.length}: a road holds at most 10 "
+                              f"tiles", R_LENGTH)
+        need = self.total - road.exposed
+        if t.high == need:
+            out = t.low
+        elif t.low == need:
+            out = t.high
+        else:
+            raise IllegalMove(self._no_span(road, t, move.span), R_SPAN)
+        road.spans.append((t, need, out))
+        road.exposed = out
+        self._played(seat, t)
+
+    def _no_span(self, road: Road, t: Tile, text: str) -> str:
+        if not road.spans:
+            back = road.starter.other(road.facing)
+            if back != road.facing and t.has(self.total - back):
+                return (f"{text} would go on the {back} of starter {road.starter}, but road {road.name} faces "
+                        f"{road.facing}: a starter is played off one side only")
+        need = self.total - road.exposed
+        if 0 <= need <= 6:
+            return (f"{text} does not span road {road.name}: the road shows {road.exposed}, so with total "
+                    f"{self.total} the touching half must be {need}")
+        return (f"{text} does not span road {road.name}: the road shows {road.exposed}, and no half makes "
+                f"the total {self.total} with it")
+
+    def _bridge(self, seat: str, move: Bridge) -> None:
+        self._ready(seat)
+        t = self._take(seat, move.bridge)
+        if t is not ZERO:
+            raise IllegalMove(f"only a 0-0 can be a bridge, not {move.bridge}", R_BRIDGE)
+        side = self.side_of[seat]
+        ends = []
+        for j in move.join:
+            road = self._road(j.road, R_BRIDGE)
+            if road.side != side:
+                raise IllegalMove(f"road {road.name} belongs to {road.side}: a bridge joins two of "
+                                  f"{side}'s own roads", R_OWN)
+            if road.blocked:
+                raise IllegalMove(f"road {road.name} is blocked: a blocked road cannot be joined", R_BRIDGE)
+            if road.joined is not None:
+                raise IllegalMove(f"road {road.name} is already joined to road {road.joined.name}: a road is "
+                                  f"joined to one other road only", R_BRIDGE)
+            if j.span > len(road.spans):
+                have = len(road.spans)
+                raise IllegalMove(f"road {road.name} has {have} span{'' if have == 1 else 's'}, so it has no "
+                                  f"span {j.span} (a bridge joins span halves, never a starter)", R_BRIDGE)
+            span = road.spans[j.span - 1][0]
+            if j.half != span.high and j.half != span.low:
+                raise IllegalMove(f"span {j.span} of road {road.name} is {span}: it has no {j.half}", R_BRIDGE)
+            ends.append(road)
+        a, b = ends
+        ja, jb = move.join
+        if a is b:
+            raise IllegalMove(f"a bridge joins two different roads, not road {a.name} to itself", R_BRIDGE)
+        if ja.half + jb.half != self.total:
+            raise IllegalMove(f"the bridged halves {ja.half} + {jb.half} = {ja.half + jb.half}, not the play "
+                              f"total {self.total}", R_BRIDGE)
+        joint = a.length + b.length
+        if joint > MAX_LENGTH:
+            raise IllegalMove(f"roads {a.name} (length {a.length}) and {b.name} (length {b.length}) would "
+                              f"make a road of length {joint}: a joined road holds at most 10 tiles", R_LENGTH)
+        a.joined, b.joined = b, a
+        a.bridge_at, b.bridge_at = (ja.span, ja.half), (jb.span, jb.half)
+        self._played(seat, t)
+
+    def _block(self, seat: str, move: Block) -> None:
+        self._ready(seat)
+        t = self._take(seat, move.block)
+        if t is ZERO:
+            raise IllegalMove("0-0 can never be a road-block: it is only ever a bridge", R_ZERO)
+        if t.high != t.low:
+            raise IllegalMove(f"only a double can be a road-block, not {move.block}", R_BLOCK)
+        road = self._road(move.road, R_BLOCK)
+        side = self.side_of[seat]
+        if road.side == side:
+            raise IllegalMove(f"road {road.name} is {side}'s own: a road-block goes on an opponent's road",
+                              R_BLOCK)
+        if road.blocked:
+            by = road.block_tile or (road.joined.block_tile if road.joined else None)
+            raise IllegalMove(f"road {road.name} is already blocked (by {by}): a road takes one road-block",
+                              R_BLOCK)
+        if not road.spans:
+            raise IllegalMove(f"road {road.name} is only its starter {road.starter}: a road-block goes against "
+                              f"a span", R_BLOCK)
+        if road.length >= MAX_LENGTH:
+            raise IllegalMove(f"road {road.name} has length {MAX_LENGTH}: a full road cannot be blocked", R_BLOCK)
+        last = road.spans[-1][0]
+        if last.high == last.low:
+            raise IllegalMove(f"the right-most span of road {road.name} is the double {last}: a double span "
+                              f"cannot be blocked", R_BLOCK)
+        n = t.high
+        if self.block_sum:
+            if n + road.exposed != self.total:
+                raise IllegalMove(f"{move.block} does not block road {road.name}: {n} + the exposed "
+                                  f"{road.exposed} = {n + road.exposed}, not the play total {self.total} "
+                                  f"(option block_match: sum)", R_BLOCK_MATCH)
+        elif n != road.exposed:
+            raise IllegalMove(f"{move.block} does not match road {road.name}: its right-most span {last} shows "
+                              f"{road.exposed} (option block_match: equal)", R_BLOCK_MATCH)
+        road.blocked = True
+        road.block_tile = t
+        if road.joined is not None:
+            road.joined.blocked = True
+        self._played(seat, t)
+
+    # --- listing the legal moves (for the simulator) ---------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every move any seat may make now: plays, closing passes and the next dice."""
+        if self.over:
+            return []
+        moves: list[Move] = []
+        if self.phase != ROLL:
+            roller = self.roller
+            partner = self.partner[roller] if self.four and self.turn_no > 1 else None
+            if self.phase == ROLLER:
+                moves.extend(self.plays_for(roller))
+                moves.append(Pass(seat=roller))
+            if partner is not None:
+                moves.extend(self.plays_for(partner))
+                moves.append(Pass(seat=partner))
+        nxt = self.next_roller_now()
+        moves.extend(Roll(seat=nxt, roll=(a, b)) for a in range(1, 7) for b in range(1, 7))
+        if self.turn_no and not self.used:
+            moves.append(Reuse(seat=nxt))
+        return moves
+
+    def plays_for(self, seat: str) -> list[Move]:
+        """Every starter, span, bridge and road-block ``seat`` could make with the current total."""
+        total = self.total
+        side = self.side_of[seat]
+        stock = self.stocks[seat]
+        tiles = [t for t in stock if t is not ZERO]
+        out: list[Move] = []
+        if any(t.high + t.low == total for t in tiles):
+            name = self._fresh_name(side)
+            for t in tiles:
+                if t.high + t.low == total:
+                    text = _name(t)
+                    out.append(Starter(seat=seat, starter=text, road=name, facing=t.high))
+                    if t.low != t.high:
+                        out.append(Starter(seat=seat, starter=text, road=name, facing=t.low))
+        own = self.side_roads[side]
+        for road in own:
+            if road.blocked or road.length >= MAX_LENGTH:
+                continue
+            need = total - road.exposed
+            for t in tiles:
+                if t.high == need or t.low == need:
+                    out.append(Span(seat=seat, span=_name(t), road=road.name))
+        if ZERO in stock:
+            free = [r for r in own if r.spans and not r.blocked and r.joined is None]
+            for i, a in enumerate(free):
+                for b in free[i + 1:]:
+                    if a.length + b.length > MAX_LENGTH:
+                        continue
+                    for ia, (sa, _, _) in enumerate(a.spans, 1):
+                        for ha in {sa.high, sa.low}:
+                            hb = total - ha
+                            for ib, (sb, _, _) in enumerate(b.spans, 1):
+                                if sb.high == hb or sb.low == hb:
+                                    out.append(Bridge(seat=seat, bridge="0-0", join=(
+                                        Join(road=a.name, span=ia, half=ha), Join(road=b.name, span=ib, half=hb))))
+        doubles = [t for t in tiles if t.high == t.low]
+        if doubles:
+            for other, roads in self.side_roads.items():
+                if other == side:
+                    continue
+                for road in roads:
+                    if road.blocked or not road.spans or road.length >= MAX_LENGTH:
+                        continue
+                    last = road.spans[-1][0]
+                    if last.high == last.low:
+                        continue
+                    for t in doubles:
+                        if (t.high + road.exposed == total) if self.block_sum else (t.high == road.exposed):
+                            out.append(Block(seat=seat, block=_name(t), road=road.name))
+        return out
+
+    def _fresh_name(self, side: str) -> str:
+        sep = "" if self.four else "-"
+        n = len(self.side_roads[side]) + 1
+        while f"{side}{sep}{n}" in self.roads:
+            n += 1
+        return f"{side}{sep}{n}"
+
+    # --- scoring and pictures ---------------------------------------------------------
+
+    def road_groups(self, side: str) -> list[list[Road]]:
+        """The side's roads as scored: a joined pair is one road."""
+        groups = []
+        counted: set[str] = set()
+        for road in self.side_roads[side]:
+            if road.name in counted:
+                continue
+            if road.joined is None:
+                groups.append([road])
+            else:
+                groups.append([road, road.joined])
+                counted.add(road.joined.name)
+        return groups
+
+    def outcome(self) -> HandOutcome:
+        scores = {side: 0 for side in self.sides}
+        lines = [f"{self.out_seat} went out: {self.side_of[self.out_seat]} scores the bonus of {OUT_BONUS}"]
+        for side in self.sides:
+            parts = []
+            total = 0
+            if self.side_of[self.out_seat] == side:
+                parts.append(str(OUT_BONUS))
+                total += OUT_BONUS
+            road_bits = []
+            for group in self.road_groups(side):
+                v = group[0].value()
+                total += v
+                parts.append(str(v))
+                name = "+".join(r.name for r in group)
+                road_bits.append(f"{name} length {group[0].length}{' blocked' if group[0].blocked else ''} "
+                                 f"= {v}")
+            credit, credit_text = self._credit(side)
+            if credit_text:
+                total += credit
+                parts.append(str(credit))
+            scores[side] = total
+            lines.append(f"{side}: roads " + ("; ".join(road_bits) or "none")
+                         + (f"; credit {credit_text}" if credit_text else ""))
+            lines.append(f"{side} scores " + (" + ".join(parts) or "0") + f" = {total}")
+        return HandOutcome("out", scores, tuple(lines))
+
+    def _credit(self, side: str) -> tuple[int, str]:
+        """Stock credits: pips of the opponents' stocks plus 100 per 0-0 they hold."""
+        if self.four:
+            opponents = [s for s in self.seats if self.side_of[s] != side]
+        elif side == self.out_seat:
+            opponents = [s for s in self.seats if s != side]
+        else:
+            return 0, ""
+        pips = 0
+        zeros = 0
+        bits = []
+        for s in opponents:
+            held = self.stocks[s]
+            p = sum((t.high + t.low) * n for t, n in held.items())
+            z = held.get(ZERO, 0)
+            pips += p
+            zeros += z
+            bits.append(f"{s} {T.format_tiles(self._expand(held))} = {p}" + (f" and 0-0 x{z}" if z else ""))
+        credit = pips + BRIDGE_CREDIT * zeros
+        return credit, f"{'; '.join(bits)}: {pips} + {BRIDGE_CREDIT} x {zeros} = {credit}"
+
+    @staticmethod
+    def _expand(counts: dict[Tile, int]) -> list[Tile]:
+        return [t for t, n in counts.items() for _ in range(n)]
+
+    def render(self) -> list[str]:
+        if self.phase == ROLL:
+            dice = f"total {self.total} " if self.turn_no else ""
+            state = f"dice: {dice}{'(unused) ' if self.turn_no and not self.used else ''}" \
+                    f"{self.next_roller} to roll" if not self.over else f"{self.out_seat} went out"
+        else:
+            who = self.to_move if self.phase == PARTNER else self.roller
+            state = f"turn {self.turn_no}: {self.roller} has the dice, total {self.total}; {who} playing"
+        if self.over:
+            state = f"hand over: {self.out_seat} went out"
+        lines = [state]
+        for side in self.sides:
+            roads = self.side_roads[side]
+            if not roads:
+                lines.append(f"{side} roads: none")
+                continue
+            lines.append(f"{side} roads:")
+            for road in roads:
+                notes = [f"length {road.length}", f"shows {road.exposed}"]
+                if road.joined is not None:
+                    notes.append(f"joined to {road.joined.name} by 0-0 at span {road.bridge_at[0]} "
+                                 f"({road.bridge_at[1]})")
+                if road.blocked:
+                    notes.append("blocked")
+                lines.append(f"  {road.name}: {road.picture()}  ({', '.join(notes)})")
+        return lines
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        return {s: sorted(self._expand(self.stocks[s]), key=lambda t: (t.high, t.low), reverse=True)
+                for s in self.seats}
+
+    def deal_notes(self) -> list[str]:
+        """What the table can see besides each stock: who holds the 0-0s, or the piles."""
+        if self.four:
+            holders = [s for s in self.seats for _ in range(self.stocks[s].get(ZERO, 0))]
+            return [f"0-0 shown face up, held by: {', '.join(holders) or 'nobody'}"]
+        return [f"pile {s} (top-up order): {' '.join(_name(t) for t in self.piles[s]) or '(empty)'}"
+                for s in self.seats]
+
+
+_HANDLERS: dict[type, Any] = {
+    Roll: RoadsHand._roll,
+    Reuse: RoadsHand._reuse,
+    Pass: RoadsHand._pass,
+    Starter: RoadsHand._starter,
+    Span: RoadsHand._span,
+    Bridge: RoadsHand._bridge,
+    Block: RoadsHand._block,
+}
+
+
+class RoadsMatch:
+    """One record's game: the hands in order, the running totals, who starts next."""
+
+    def __init__(self, record: Record, options: dict[str, Any]) -> None:
+        self.seats: tuple[str, ...] = record.seats
+        self.players = len(self.seats)
+        self.four = self.players == 4
+        self.sides: tuple[str, ...] = base.SIDES if self.four else self.seats
+        self.totals = {side: 0 for side in self.sides}
+        self.block_sum = options["block_match"] == "sum"
+        self.target = TARGET[self.players]
+        self.set = SET_FOUR if self.four else SET_THREE
+        self.over = False
+        self.winner: str | None = None
+        self.hand_no = 0
+        self.last_leader: str | None = None
+
+    def _expected_leader(self) -> str | None:
+        """Four players: S, then clockwise each hand; three: hand 1 as recorded, then clockwise."""
+        if self.four:
+            return base.seat_after(self.seats, "S", self.hand_no - 1)
+        if self.last_leader is None:
+            return None
+        return base.seat_after(self.seats, self.last_leader)
+
+    def start_hand(self, hand: Hand) -> RoadsHand:
+        self.hand_no += 1
+        stocks, piles = self._check_deal(hand.deal)
+        expected = self._expected_leader()
+        leader = hand.leader
+        if leader is not None and leader not in self.seats:
+            raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(self.seats)})",
+                            R_FIRST, "/leader")
+        if expected is not None and leader is not None and leader != expected:
+            why = (f"South is the first player of hand 1 and it rotates clockwise, so hand {self.hand_no} "
+                   f"starts with {expected}" if self.four else
+                   f"the first player rotates clockwise: {self.last_leader} started the last hand, so "
+                   f"{expected} starts this one")
+            raise DealError(f"{leader} cannot be the first player: {why}", R_FIRST, "/leader")
+        if leader is None:
+            leader = expected
+        if leader is None:
+            if not hand.moves:
+                raise DealError("the first player of hand 1 must be recorded (give \"leader\" or the moves)",
+                                R_FIRST, "/leader")
+            leader = hand.moves[0].seat
+            if leader not in self.seats:
+                leader = self.seats[0]  # the first move's own check reports the stranger
+        if hand.result is not None and hand.result.end == "abandoned":
+            self._refuse_abandon(stocks, piles)
+        self.last_leader = leader
+        return RoadsHand(self.seats, stocks, piles, leader, self.block_sum)
+
+    def _refuse_abandon(self, stocks: dict[str, dict[Tile, int]], piles: dict[str, list[Tile]] | None) -> None:
+        """A hand may be abandoned only when nobody can ever go out.
+
+        Every tile except 0-0 and 1-0 sums to 2..12 and so can always start a
+        road with the right roll; a player whose stock and pile hold neither
+        can therefore always go out.  The sets have three such tiles for four
+        players (two 0-0, one 1-0) and two for three (two 0-0), fewer than the
+        players, so some player always can: the claim is never right.
+        """
+        for seat in self.seats:
+            held = list(stocks[seat]) + list((piles or {}).get(seat, ()))
+            if ZERO not in held and ONE_ZERO not in held:
+                raise DealError(
+                    f"this hand cannot be abandoned: {seat} holds no 0-0 or 1-0, so every tile {seat} "
+                    f"holds can start a road with the right roll and {seat} can always go out",
+                    R_ABANDONED, "/result/end")
+
+    def _check_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None]:
+        rule = R_FOUR if self.four else R_THREE
+        size = STOCK[self.players]
+        base.check_seat_keys(deal.hands, self.seats, "/deal/hands", "the deal")
+        if self.four and deal.piles is not None:
+            raise DealError("the four-player game has no piles: all 40 tiles are dealt as stocks of 10",
+                            R_FOUR, "/deal/piles")
+        if not self.four:
+            if deal.piles is None:
+                raise DealError("the three-player game deals each player a pile of 4 beside the stock of 9 "
+                                "(deal.piles)", R_THREE, "/deal")
+            base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the piles")
+        seen: dict[Tile, int] = {}
+        full = self.set
+        set_name = "40-tile" if self.four else "39-tile"
+
+        def parse(texts: tuple[str, ...], where: str) -> list[Tile]:
+            out = []
+            for i, text in enumerate(texts):
+                t = T.tile(text)
+                copies = full.get(t, 0)
+                if not copies:
+                    raise DealError(f"{text} is not a tile of the {set_name} Domino Roads set", R_SETS,
+                                    f"{where}/{i}")
+                n = seen.get(t, 0) + 1
+                if n > copies:
+                    raise DealError(f"{text} is dealt {n} times, but the set has "
+                                    f"{'only one' if copies == 1 else copies} {'copy' if copies == 1 else 'copies'}",
+                                    R_SETS, f"{where}/{i}")
+                seen[t] = n
+                out.append(t)
+            return out
+
+        stocks: dict[str, dict[Tile, int]] = {}
+        for seat in self.seats:
+            where = f"/deal/hands/{base._escape(seat)}"
+            texts = deal.hands[seat]
+            if len(texts) != size:
+                raise DealError(f"{seat} has a stock of {len(texts)} tiles; each player draws {size}", rule, where)
+            counts: dict[Tile, int] = {}
+            for t in parse(texts, where):
+                counts[t] = counts.get(t, 0) + 1
+            stocks[seat] = counts
+        piles = None
+        if not self.four:
+            piles = {}
+            for seat in self.seats:
+                where = f"/deal/piles/{base._escape(seat)}"
+                texts = deal.piles[seat]
+                if len(texts) != PILE:
+                    raise DealError(f"{seat} has a pile of {len(texts)} tiles; each player draws a pile of "
+                                    f"{PILE}", R_THREE, where)
+                piles[seat] = parse(texts, where)
+        # Every count is within the set and the sizes add up to the set, so the deal is the set.
+        return stocks, piles
+
+    def finish_hand(self, state: RoadsHand) -> HandOutcome:
+        outcome = state.outcome()
+        for side, n in outcome.scores.items():
+            self.totals[side] += n
+        if max(self.totals.values()) >= self.target:
+            winner = base.winner_of(self.totals)
+            if winner is not None:  # a tie at the top plays another hand
+                self.over = True
+                self.winner = winner
+        return outcome
+
+    def random_hand(self, rng: random.Random) -> Hand:
+        tiles = sorted(self.set.elements(), key=lambda t: (t.high, t.low))
+        rng.shuffle(tiles)
+        size = STOCK[self.players]
+        hands = {s: tuple(_name(t) for t in tiles[i * size:(i + 1) * size]) for i, s in enumerate(self.seats)}
+        piles = None
+        if not self.four:
+            rest = tiles[size * 3:]
+            piles = {s: tuple(_name(t) for t in rest[i * PILE:(i + 1) * PILE]) for i, s in enumerate(self.seats)}
+        self.hand_no += 1
+        leader = self._expected_leader() or rng.choice(self.seats)
+        self.hand_no -= 1
+        return Hand(leader=leader, deal=Deal(hands=hands, piles=piles))
+
+
+# --- the simulated player -----------------------------------------------------------
+
+#: How much a simulated player likes each kind of play: bridges and blocks are
+#: rare chances, so they are favoured to make them occur in simulated games.
+_WEIGHT = {Bridge: 12.0, Block: 8.0, Span: 4.0, Starter: 2.0}
+
+
+def choose(state: RoadsHand, legal: list[Move], rng: random.Random) -> Move:
+    """A simulated player: roll fair dice, reuse some unused tosses, and play keenly.
+
+    Plays are chosen over ending the part (a player who keeps playing empties
+    the stock, so every simulated hand ends with someone going out), weighted
+    towards bridges, blocks and long roads; now and then a player stops early
+    or writes a pass, so records also show unused tosses and closing passes.
+    """
+    plays = [m for m in legal if type(m) in _WEIGHT]
+    if plays and rng.random() < 0.97:
+        weights = []
+        for m in plays:
+            w = _WEIGHT[type(m)]
+            if type(m) is Span:
+                w += state.roads[m.road].length
+            weights.append(w)
+        return rng.choices(plays, weights)[0]
+    passes = [m for m in legal if type(m) is Pass]
+    if passes and rng.random() < 0.1:
+        return passes[0]
+    reuse = [m for m in legal if type(m) is Reuse]
+    if reuse and rng.random() < 0.5:
+        return reuse[0]
+    rolls = [m for m in legal if type(m) is Roll]
+    return Roll(seat=rolls[0].seat, roll=(rng.randint(1, 6), rng.randint(1, 6)))
+
+
+class Roads:
+    """The Domino Roads engine: four players in partnerships or three alone."""
+
+    name = "domino-roads"
+    variants = ("standard",)
+    defaults: dict[str, Any] = {"block_match": "equal"}
+    scores_moves = False
+    choose = staticmethod(choose)
+
+    def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
+        return (3, 4)
+
+    def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
+        if count == 4:
+            return base.PARTNERSHIP_SEATS
+        return tuple(f"P{i}" for i in range(1, count + 1))
+
+    def start(self, record: Record) -> RoadsMatch:
+        count = len(record.players)
+        if count not in (3, 4):
+            raise SetupError(f"Domino Roads is played by four players in two partnerships or by three alone; "
+                             f"this record has {count}", R_PLAYERS, "/players")
+        if count == 4:
+            base.require_partnership_seats(record, "four-player Domino Roads", R_FOUR)
+        else:
+            base.require_distinct_seats(record)
+        return RoadsMatch(record, base.resolve_options(self, record))
+
+
+ENGINE = Roads()
