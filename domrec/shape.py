@@ -264,8 +264,9 @@ _HAND = frozenset(("leader", "deal", "moves", "result"))
 _DEAL_ALL = frozenset(("hands", "boneyard", "row", "piles", "lead_draw", "redeals"))
 
 
-def check_header(doc: Any) -> str:
-    """Check ``format``, ``version`` and ``game`` first: they decide how to read the rest."""
+def check_header(doc: Any) -> None:
+    """Check ``format`` and the presence of ``version`` first: they decide how to read the rest
+    (a record of an older major is migrated before anything else is looked at)."""
     _obj(doc, "", "a record")
     if "format" not in doc:
         _fail("", "a record needs \"format\": \"domrec\"")
@@ -273,17 +274,22 @@ def check_header(doc: Any) -> str:
         _fail("/format", f"this is not a domrec record (\"format\" is {_describe(doc['format'])}, not \"domrec\")")
     if "version" not in doc:
         _fail("", "a record needs \"version\", like \"1.0\"")
+
+
+def check_game(doc: dict) -> str:
     if "game" not in doc:
         _fail("", f"a record needs \"game\", one of {', '.join(GAMES)}")
     game = doc["game"]
     if type(game) is not str or game not in GAMES:
-        raise UnknownGameError(f"unknown game {json.dumps(game) if isinstance(game, str) else _describe(game)}; domrec knows {', '.join(GAMES)}", "/game")
+        said = json.dumps(game) if isinstance(game, str) else _describe(game)
+        raise UnknownGameError(f"unknown game {said}; domrec knows {', '.join(GAMES)}", "/game")
     return game
 
 
 def check(doc: Any) -> None:
     """Raise :class:`ShapeError` at the first place where ``doc`` breaks schema domrec-1."""
-    game = check_header(doc)
+    check_header(doc)
+    game = check_game(doc)
     _keys(doc, "", "a record", ("format", "version", "game", "players", "hands"), _TOP)
     if type(doc["version"]) is not str or not _VERSION.search(doc["version"]):
         _fail("/version", f"version must be \"1.x\" for this format, not {_describe(doc['version'])}")

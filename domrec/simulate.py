@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator
 import attrs
 
 from domrec import games
+from domrec.errors import SetupError
 from domrec.games.base import HandState
 from domrec.record import GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
 
@@ -35,7 +36,11 @@ def make_record(game: str, players: int | None = None, options: dict[str, Any] |
     """An empty record (no hands) for ``game`` with default seats and names."""
     engine = games.engine(game)
     opts = {**engine.defaults, **(options or {})}
-    count = players or engine.player_counts(opts)[-1]
+    allowed = engine.player_counts(opts)
+    count = players or allowed[-1]
+    if count not in allowed:
+        raise SetupError(f"{game} is played by {', '.join(map(str, allowed))} players, not {count}",
+                         f"{game}: players", "/players")
     seats = engine.seats_for(count, opts)
     names = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
     rules = Rules(variant=variant, options=dict(options)) if (options or variant) else None

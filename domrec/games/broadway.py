@@ -61,6 +61,8 @@ Cell = tuple[int, int]
 #: The axis a seat lays its tiles along: the step from a tile's first cell to its second.
 AXIS: dict[str, Cell] = {"N": (1, 0), "S": (1, 0), "E": (0, 1), "W": (0, 1)}
 AXIS_NAME = {(1, 0): "along x (east-west)", (0, 1): "along y (north-south)"}
+#: The two steps (either way along the axis) from a tile's first cell to its second.
+STEPS: dict[str, frozenset[Cell]] = {s: frozenset({(dx, dy), (-dx, -dy)}) for s, (dx, dy) in AXIS.items()}
 NEXT = {s: base.seat_after(SEATS, s) for s in SEATS}
 SIDE = {s: partnership_side(s) for s in SEATS}
 OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
@@ -124,8 +126,9 @@ class BroadwayHand:
         self.to_move: str | None = leader
         self.board: dict[Cell, int] = {}
         self.near: dict[Cell, int] = {}
-        self.partner: dict[Cell, Cell] = {}
-        self.placements: list[Placement] = []
+        #: Tiles laid, in order, as plain tuples (the fields of :class:`Placement`): the hot path
+        #: builds no objects; :attr:`placements` gives them as values.
+        self._laid: list[tuple[Tile, Cell, int, Cell, int, str, int, bool]] = []
         self.points = {"NS": 0, "EW": 0}
         self.face_up: dict[str, set[Tile]] = {s: set() for s in SEATS}
         #: An exposed tile waiting for the opponents' penalty play: (owner, tile).
@@ -156,10 +159,11 @@ class BroadwayHand:
 
     def _is_blocked(self) -> bool:
         """Nobody can play: closing passes may then be written or left out (FORMAT.md)."""
-        if not self.placements or self.pending is not None:
+        laid = len(self._laid)
+        if not laid or self.pending is not None:
             return False
-        if self._blocked_at != len(self.placements):
-            self._blocked_at = len(self.placements)
+        if self._blocked_at != laid:
+            self._blocked_at = laid
             masks = {axis: self._playable_pips(axis) for axis in ((1, 0), (0, 1))}
             self._blocked = not any(
                 _fits_mask(h, masks[AXIS[s]]) for s, h in self.hands.items() if h)
@@ -197,14 +201,31 @@ class BroadwayHand:
         board, near = self.board, self.near
         board[c1] = a
         board[c2] = b
-        self.partner[c1] = c2
-        self.partner[c2] = c1
         near.pop(c1, None)
         near.pop(c2, None)
-        for (x, y), bit in ((c1, 1 << a), (c2, 1 << b)):
-            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if n not in board:
-                    near[n] = near.get(n, 0) | bit
+        get = near.get
+        bit = 1 << a
+        x, y = c1
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n not in board:
+                near[n] = get(n, 0) | bit
+        bit = 1 << b
+        x, y = c2
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n not in board:
+                near[n] = get(n, 0) | bit
+
+    @property
+    def placements(self) -> list[Placement]:
+        """The tiles on the table in the order they were laid."""
+        return [Placement(*laid) for laid in self._laid]
+
+    def _partners(self) -> dict[Cell, Cell]:
+        out: dict[Cell, Cell] = {}
+        for laid in self._laid:
+            out[laid[1]] = laid[3]
+            out[laid[3]] = laid[1]
+        return out
 
     def _find_fit(self, tiles: Iterable[Tile], axis: Cell) -> tuple[Tile, Cell, int, Cell, int] | None:
         """One placement of one of ``tiles`` along ``axis`` (for messages), or None."""
@@ -250,7 +271,7 @@ class BroadwayHand:
         return "the hand is already over: nobody can play (blocked)"
 
     def _wrong_turn(self, seat: str) -> None:
-        if not self.placements:
+        if not self._laid:
             raise IllegalMove(f"{self.leader} holds {self.lead} and leads this hand, not {seat}", R_GAME)
         if not self.hands[seat]:
             raise IllegalMove(f"{seat} has no tiles left and is skipped; it is {self.to_move}'s turn", R_ORDER)
@@ -280,9 +301,9 @@ class BroadwayHand:
         return c1, c2
 
     def _tile_at(self, c: Cell) -> Tile:
-        for p in reversed(self.placements):
-            if p.first == c or p.second == c:
-                return p.tile
+        for laid in reversed(self._laid):
+            if laid[1] == c or laid[3] == c:
+                return laid[0]
         raise KeyError(c)  # unreachable: every covered cell belongs to a placement
 
     def _place(self, seat: str, move: Play) -> int:
@@ -290,8 +311,11 @@ class BroadwayHand:
         hand = self.hands[seat]
         if t not in hand:
             raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
-        c1, c2 = self._cells(seat, move)
-        if not self.placements:
+        c1, c2 = move.at
+        board = self.board
+        if (c2[0] - c1[0], c2[1] - c1[1]) not in STEPS[seat] or c1 in board or c2 in board:
+            self._cells(seat, move)  # says which part of the geometry is broken
+        if not self._laid:
             if t is not self.lead:
                 raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {move.play}",
                                   R_GAME)
@@ -302,9 +326,10 @@ class BroadwayHand:
                 raise IllegalMove(f"{move.play} at {cells_text(c1, c2)} touches no equal half: a placement needs "
                                   f"at least one matched segment", R_MATCH)
         self._lay(c1, a, c2, b)
-        self.placements.append(Placement(t, c1, a, c2, b, seat, matches))
+        self._laid.append((t, c1, a, c2, b, seat, matches, False))
         hand.discard(t)
-        self.face_up[seat].discard(t)
+        if self.face_up[seat]:
+            self.face_up[seat].discard(t)
         self.held -= 1
         self.passes = 0
         points = POINTS[matches if matches < 4 else 4]
@@ -351,7 +376,7 @@ class BroadwayHand:
                               R_EXPOSED)
         if seat != self.to_move:
             self._wrong_turn(seat)
-        if not self.placements:
+        if not self._laid:
             raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
         hand = self.hands[seat]
         axis = AXIS[seat]
@@ -386,7 +411,7 @@ class BroadwayHand:
             raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand", R_EXPOSED)
         opponents = OPPONENTS[seat]
         axis = AXIS[opponents[0]]
-        fit = self._find_fit((t,), axis) if self.placements else None
+        fit = self._find_fit((t,), axis) if self._laid else None
         if move.unplayable:
             if fit is not None:
                 _, c, v, p, w = fit
@@ -423,7 +448,7 @@ class BroadwayHand:
             raise IllegalMove(f"{move.play} at {cells_text(c1, c2)} touches no equal half: a placement needs "
                               f"at least one matched segment", R_MATCH)
         self._lay(c1, a, c2, b)
-        self.placements.append(Placement(t, c1, a, c2, b, seat, matches, penalty=True))
+        self._laid.append((t, c1, a, c2, b, seat, matches, True))
         self.hands[owner].discard(t)
         self.held -= 1
         self.pending = None
@@ -454,7 +479,7 @@ class BroadwayHand:
                 out.extend(self._placements(seat, (t,), penalty=True))
             return out
         seat = self.to_move
-        if not self.placements:
+        if not self._laid:
             return [self._play(seat, self.lead.high, (0, 0), self.lead.low, AXIS[seat], 0, False)]
         moves = self._placements(seat, self.hands[seat], penalty=False)
         return moves or [Pass(seat=seat)]
@@ -464,7 +489,9 @@ class BroadwayHand:
         dx, dy = AXIS[seat]
         seen: set[tuple[Tile, Cell, Cell]] = set()
         out: list[Move] = []
-        for t in tiles:
+        # Sets of tiles iterate in hash order, which changes between runs: sort, so that
+        # the same seed simulates the same games byte for byte.
+        for t in sorted(tiles, key=_tile_order):
             hi, lo = t.high, t.low
             for c, m in near.items():
                 for v in ((hi,) if hi == lo else (hi, lo)):
@@ -536,9 +563,9 @@ class BroadwayHand:
 
     def _last_marks(self) -> tuple[set[Cell], set[Cell]]:
         """The cells of the last tile laid and of the neighbours it matched."""
-        if not self.placements:
+        if not self._laid:
             return set(), set()
-        last = self.placements[-1]
+        last = Placement(*self._laid[-1])
         placed = {last.first, last.second}
         matched: set[Cell] = set()
         if last.matches:
@@ -559,6 +586,7 @@ class BroadwayHand:
         ys = [c[1] for c in self.board]
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         placed, matched = self._last_marks()
+        partner = self._partners()
         width = max(len(str(y)) for y in (y0, y1))
         lines = [" " * (width + 1) + " ".join(f"{x:^3}"[:3] for x in range(x0, x1 + 1)) + "  x"]
         for y in range(y1, y0 - 1, -1):
@@ -576,10 +604,10 @@ class BroadwayHand:
                     text = f" {v} "
                 row.append(text)
                 if x < x1:
-                    row.append("-" if self.partner.get(c) == (x + 1, y) else " ")
+                    row.append("-" if partner.get(c) == (x + 1, y) else " ")
             lines.append(f"{y:>{width}} " + "".join(row))
             if y > y0:
-                links = "".join((" | " if self.partner.get((x, y)) == (x, y - 1) else "   ") + " "
+                links = "".join((" | " if partner.get((x, y)) == (x, y - 1) else "   ") + " "
                                 for x in range(x0, x1 + 1))
                 lines.append(" " * (width + 1) + links.rstrip())
         lines.append(" " * (width + 1) + "y ↑  [n] just laid, (n) matched by it")
@@ -597,6 +625,10 @@ class BroadwayHand:
 
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in SEATS}
+
+
+def _tile_order(t: Tile) -> tuple[int, int]:
+    return (t.high, t.low)
 
 
 def _fits_mask(tiles: Iterable[Tile], mask: int) -> bool:
@@ -680,7 +712,7 @@ class BroadwayMatch:
                 raise DealError(f"{seat} was dealt {len(texts)} tiles; each player draws 7", R_DEAL,
                                 f"{where}/{seat}")
             parsed[seat] = base.parse_tiles(texts, f"{where}/{seat}", SET, "double-six", R_DEAL)
-        base.check_unique((f"{where}/{s}", parsed[s], list(hands[s])) for s in SEATS)
+        base.check_unique(((f"{where}/{s}", parsed[s], list(hands[s])) for s in SEATS), R_DEAL)
         return parsed
 
     def start_hand(self, hand: Hand) -> BroadwayHand:

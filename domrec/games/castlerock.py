@@ -86,7 +86,7 @@ class CastleRockHand:
 
     __slots__ = ("seats", "hands", "row", "captured", "boneyard", "_bone_at", "bone_left", "unseen",
                  "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
-                 "dealer", "_next", "_placed", "_empty")
+                 "dealer", "_next", "_placed", "_empty", "standing")
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, list[Tile]], row: list[Tile],
                  boneyard: list[Tile] | None, bone_left: int, unseen: set[Tile], set_name: str,
@@ -114,6 +114,8 @@ class CastleRockHand:
         self._next = {s: base.seat_after(seats, s) for s in seats}
         self._placed = 0
         self._empty = 0               # how many hands are empty
+        #: The game totals before this hand (shown by explain, used by the simulated players).
+        self.standing: dict[str, int] = {}
 
     @property
     def over(self) -> bool:
@@ -485,8 +487,10 @@ class CastleRockMatch:
                             "/leader")
         self.last_leader = leader
         seen = set().union(*dealt.values(), row)
-        return CastleRockHand(seats, {s: list(dealt[s]) for s in seats}, list(row), order, rest,
-                              set(set_tiles) - seen if order is None else set(), set_name, set_tiles, leader)
+        state = CastleRockHand(seats, {s: list(dealt[s]) for s in seats}, list(row), order, rest,
+                               set(set_tiles) - seen if order is None else set(), set_name, set_tiles, leader)
+        state.standing = dict(self.totals)
+        return state
 
     def finish_hand(self, state: CastleRockHand) -> HandOutcome:
         outcome = state.outcome()
@@ -566,27 +570,63 @@ class CastleRock:
         return CastleRockMatch(record.seats, options, k)
 
     def choose(self, state: CastleRockHand, legal: list[Move], rng: random.Random) -> Move:
-        """A simulated player who likes to capture, so that every kind of capture shows up.
+        """A simulated player who captures keenly, so that games end and every kind of capture shows up.
 
-        Captures are taken most of the time (triples preferred half the time),
-        and placements that open a capture are favoured, so single, triple and
-        chained captures and an emptied row all occur in ordinary runs.
+        With purely random play the row piles up, every player loses points
+        each hand and a game with four or more players never reaches 50.  So
+        the simulated player mostly looks ahead: it places the tile that lets
+        the row be cut shortest, and takes a capture on a best path to that
+        (ties broken at random, so singles, triples, chains and emptied rows
+        all occur).  Now and then it plays at random, declining captures too.
         """
+        standing = state.standing
+        top = max(standing, key=standing.__getitem__) if standing else None
+        if rng.random() < (0.02 if state._turn == top else LAZY):
+            return legal[rng.randrange(len(legal))]
         caps = [m for m in legal if type(m) is Capture]
         rest = [m for m in legal if type(m) is not Capture]
-        if caps and (not rest or rng.random() < 0.85):
-            triples = [m for m in caps if len(m.capture) == 3]
-            if triples and rng.random() < 0.5:
-                return triples[rng.randrange(len(triples))]
-            return caps[rng.randrange(len(caps))]
-        if state.phase == _PLACE and len(rest) > 1 and rng.random() < 0.7:
-            row = state.row
-            if len(row) >= 2:
-                tail = MASK[row[-2]]
-                good = [m for m in rest if tail & MASK[T.tile(m.play)]]
-                if good:
-                    return good[rng.randrange(len(good))]
+        row = state.row
+        if caps:
+            now = shortest_row(tuple(row))
+            good = [m for m in caps if shortest_row(_after(row, m)) == now]
+            return good[rng.randrange(len(good))]
+        if state.phase == _PLACE and len(rest) > 1:
+            scored = [(shortest_row(tuple(row) + (T.tile(m.play),)), m) for m in rest]
+            best = min(n for n, _ in scored)
+            good = [m for n, m in scored if n == best]
+            return good[rng.randrange(len(good))]
         return rest[rng.randrange(len(rest))]
+
+
+LAZY=0.5
+_SHORTEST: dict[tuple[Tile, ...], int] = {}
+
+
+def shortest_row(row: tuple[Tile, ...]) -> int:
+    """The fewest tiles the row can be cut down to by captures (the simulated player's lookahead)."""
+    found = _SHORTEST.get(row)
+    if found is not None:
+        return found
+    best = len(row)
+    for i in range(1, len(row) - 1):
+        shared = MASK[row[i - 1]] & MASK[row[i + 1]]
+        if shared:
+            best = min(best, shortest_row(row[:i] + row[i + 1:]))
+            if shared & MASK[row[i]]:
+                best = min(best, shortest_row(row[:i - 1] + row[i + 2:]))
+    if len(_SHORTEST) > 200_000:
+        _SHORTEST.clear()
+    _SHORTEST[row] = best
+    return best
+
+
+def _after(row: list[Tile], move: Capture) -> tuple[Tile, ...]:
+    """The row once ``move`` (a capture the row allows) is made."""
+    if len(move.capture) == 1:
+        i = row.index(T.tile(move.capture[0]))
+        return tuple(row[:i] + row[i + 1:])
+    i = row.index(T.tile(move.capture[1]))
+    return tuple(row[:i - 1] + row[i + 2:])
 
 
 ENGINE = CastleRock()

@@ -73,8 +73,16 @@ def tiles_of(mask: int) -> list[Tile]:
     return [t for i, t in enumerate(SET_TILES) if (mask >> i) & 1]
 
 
+#: Pip totals of every 7-bit slice of a hand mask (four slices cover the 28 tiles).
+_PIP_SLICES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(SET_TILES[7 * k + i].pips for i in range(7) if (m >> i) & 1) for m in range(128))
+    for k in range(4))
+
+
 def pips_of(mask: int) -> int:
-    return sum(t.high + t.low for i, t in enumerate(SET_TILES) if (mask >> i) & 1)
+    """The pips left in a hand mask, by table look-up (it runs at the end of every hand)."""
+    p0, p1, p2, p3 = _PIP_SLICES
+    return p0[mask & 127] + p1[(mask >> 7) & 127] + p2[(mask >> 14) & 127] + p3[(mask >> 21) & 127]
 
 
 def round_to_five(n: int) -> int:
@@ -355,45 +363,63 @@ class HorseRaceHand:
             self.open_mask &= ~(1 << n)
 
     def _join(self, t: Tile, move: Play) -> None:
+        # The hot path of validation: written out inline, no helper calls on the legal path.
         if move.on is None:
             target = self._only_place(t, move.play)
         else:
-            on = T.tile(move.on)
-            target = self.nodes.get(on)
+            target = self.nodes.get(T.tile(move.on))
             if target is None:
                 raise IllegalMove(f"{move.on} is not on the table, so {move.play} cannot be set on it", R_MATCH)
-        n = target.open_number(t)
-        if n is None:
-            raise IllegalMove(self._no_match(t, move.play, target), R_MATCH)
-        # Take the spot on the tile played on.
+        high, low = t.high, t.low
+        open_num = self.open_num
         if target.double:
+            n = target.tile.high
+            if (high != n and low != n) or not (target.sides_free or target.ends_free):
+                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH)
             if target.sides_free:
                 target.sides_free -= 1
-                self._open(n, -1)
                 slot = "side"
-                if not target.sides_free:
-                    self._check_sides_first(t, n, move)
+                if target.sides_free:
+                    open_num[n] -= 1
+                else:
+                    if move.score is not None:
+                        self._check_sides_first(t, n, move)
                     self.count -= 2 * n
-                    self._open(n, 2)  # both sides taken: the two ends open
+                    open_num[n] += 1  # the last side goes (-1) and both ends open (+2)
             else:
                 target.ends_free -= 1
-                self._open(n, -1)
+                open_num[n] -= 1
                 slot = "end"
         else:
-            target.free.remove(n)
-            self._open(n, -1)
+            free = target.free
+            if high in free:
+                n = high
+            elif low in free:
+                n = low
+            else:
+                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH)
+            free.remove(n)
+            open_num[n] -= 1
             self.count -= n
             slot = n
         node = Node(t, n)
-        if node.double:
+        if high == low:
             node.sides_free, node.ends_free = 1, 2  # the arm it joins takes one side
-            self._open(n, 1)
+            open_num[n] += 1
             self.count += 2 * n
+            other = n
         else:
-            free = t.low if t.high == n else t.high
-            node.free = [free]
-            self._open(free, 1)
-            self.count += free
+            other = low if high == n else high
+            node.free = [other]
+            open_num[other] += 1
+            self.count += other
+        mask = self.open_mask
+        for k in (n, other):
+            if open_num[k]:
+                mask |= 1 << k
+            else:
+                mask &= ~(1 << k)
+        self.open_mask = mask
         target.children.append((slot, node))
         self.nodes[t] = node
 
@@ -703,6 +729,46 @@ class HorseRaceMatch:
         self.size = DEAL_SIZE[len(self.seats)]
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, list[Tile]], list[Tile] | None, int]:
+        """The deal's tiles, the boneyard order (or None) and the undealt mask.
+
+        A fast pass accepts a correct deal; anything odd goes to the careful
+        check, which finds the first fault and names it.
+        """
+        hands = deal.hands
+        size = self.size
+        if len(hands) == len(self.seats):
+            seen = 0
+            dealt: dict[str, list[Tile]] = {}
+            ok = True
+            tile = T.tile
+            for seat in self.seats:
+                texts = hands.get(seat)
+                if texts is None or len(texts) != size:
+                    ok = False
+                    break
+                ts = [tile(x) for x in texts]
+                for t in ts:
+                    b = BIT.get(t, 0)
+                    if not b or seen & b:
+                        ok = False
+                        break
+                    seen |= b
+                if not ok:
+                    break
+                dealt[seat] = ts
+            if ok:
+                undealt = ALL_TILES & ~seen
+                if deal.boneyard is None:
+                    return dealt, None, undealt
+                bone = [tile(x) for x in deal.boneyard]
+                mask = 0
+                for t in bone:
+                    mask |= BIT.get(t, 0)
+                if mask == undealt and len(bone) == 28 - len(self.seats) * size:
+                    return dealt, bone, undealt
+        return self._check_deal_carefully(deal)
+
+    def _check_deal_carefully(self, deal: Deal) -> tuple[dict[str, list[Tile]], list[Tile] | None, int]:
         where = "/deal/hands"
         base.check_seat_keys(deal.hands, self.seats, where, "the deal")
         dealt: dict[str, list[Tile]] = {}

@@ -1,0 +1,143 @@
+"""The domrec command: exit codes, output forms, simulate, explain, schema."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from domrec.cli import app
+
+from tests.conftest import SAMPLES, SCHEMA_PATH
+
+runner = CliRunner()
+VALID = SAMPLES / "valid" / "competitive"
+INVALID = SAMPLES / "invalid" / "competitive"
+
+
+def run(*args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+def test_valid_record_exit_0_with_scores():
+    r = run("validate", VALID / "game-to-200.json")
+    assert r.exit_code == 0, r.output
+    assert "valid competitive" in r.output and "EW 208" in r.output and "winner EW" in r.output
+
+
+def test_invalid_record_exit_1_with_pointer_and_rule():
+    r = run("validate", INVALID / "pass-while-able.json")
+    assert r.exit_code == 1
+    assert "/hands/0/moves/1 (hand 1, move 2, W)" in r.output
+    assert "must play" in r.output
+
+
+def test_unusable_record_exit_2():
+    r = run("validate", INVALID / "truncated.json")
+    assert r.exit_code == 2 and "truncated" in r.output
+
+
+def test_mixed_inputs_worst_exit_code(tmp_path):
+    r = run("validate", VALID / "domino.json", INVALID / "wrong-turn.json")
+    assert r.exit_code == 1
+    r = run("validate", VALID / "domino.json", INVALID / "wrong-turn.json", INVALID / "version-2.json")
+    assert r.exit_code == 2
+
+
+def test_missing_file_exit_2(tmp_path):
+    r = run("validate", tmp_path / "nope.json")
+    assert r.exit_code == 2 and "no such file" in r.output
+
+
+def test_folder_and_summary():
+    r = run("validate", SAMPLES / "valid" / "competitive")
+    assert r.exit_code == 0
+    assert r.output.count("valid competitive") == len(list(VALID.glob("*.json")))
+
+
+def test_json_output_is_one_report_per_line():
+    r = run("validate", "--json", VALID / "domino.json", INVALID / "wrong-hand-score.json")
+    lines = [json.loads(x) for x in r.output.strip().splitlines()]
+    assert [x["status"] for x in lines] == ["valid", "invalid"]
+    problem = lines[1]["problems"][0]
+    assert problem["pointer"] == "/hands/0/result/scores/NS"
+    assert problem["claimed"] == 30 and problem["computed"] == 23
+    assert lines[0]["scores"] == {"NS": 23, "EW": 0}
+
+
+def test_stdin():
+    text = (VALID / "domino.json").read_text()
+    r = run("validate", "-", input=text)
+    assert r.exit_code == 0 and "<stdin>" in r.output
+
+
+def test_quiet_prints_only_problems():
+    r = run("validate", "-q", VALID / "domino.json", INVALID / "wrong-turn.json")
+    assert "domino.json" not in r.output and "wrong-turn.json" in r.output
+
+
+def test_simulate_same_seed_same_bytes(tmp_path):
+    a, b, c = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
+    assert run("simulate", "competitive", "--games", 3, "--seed", 7, "-o", a).exit_code == 0
+    assert run("simulate", "competitive", "--games", 3, "--seed", 7, "-o", b).exit_code == 0
+    assert run("simulate", "competitive", "--games", 3, "--seed", 8, "-o", c).exit_code == 0
+    assert a.read_bytes() == b.read_bytes() != c.read_bytes()
+    assert len(a.read_text().splitlines()) == 3
+    r = run("validate", a)
+    assert r.exit_code == 0 and r.output.count("valid competitive") == 3
+
+
+def test_simulate_rejects_bad_setup():
+    assert run("simulate", "chess").exit_code == 2
+    assert run("simulate", "competitive", "--players", 3).exit_code == 2
+    assert run("simulate", "competitive", "--option", "nope=1").exit_code == 2
+    assert run("simulate", "competitive", "--option", "first_lead").exit_code == 2
+
+
+def test_explain_tells_the_hand():
+    r = run("explain", VALID / "domino-35.json", "--hand", 1)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "Hand 1, led by N." in out
+    assert "line: [" in out and "in hand:" in out
+    assert "N dominoed" in out and "= 35" in out
+    assert "Hand score: NS 35, EW 0." in out
+
+
+def test_explain_shows_problems_and_exits_1():
+    r = run("explain", INVALID / "pass-while-able.json", "--hand", 1)
+    assert r.exit_code == 1 and "PROBLEM" in r.output
+
+
+def test_explain_unreadable_file_exit_2(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("{")
+    r = run("explain", bad)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_explain_hand_beyond_the_record():
+    r = run("explain", VALID / "domino.json", "--hand", 5)
+    assert "was not replayed" in r.output
+
+
+def test_schema_command_prints_the_published_schema():
+    r = run("schema")
+    assert json.loads(r.output) == json.loads(SCHEMA_PATH.read_text())
+
+
+def test_usage_errors_exit_2():
+    assert run("validate").exit_code == 2
+    assert run("explain", VALID / "domino.json", "--hand", 0).exit_code == 2
+
+
+def test_console_script_has_no_traceback_on_garbage(tmp_path):
+    bad = tmp_path / "deep.json"
+    bad.write_text("[" * 100000)
+    proc = subprocess.run([sys.executable, "-m", "domrec.cli", "validate", str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr + proc.stdout

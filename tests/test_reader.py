@@ -1,0 +1,204 @@
+"""Reading records: JSON errors, versions, the shape check, archives and stdin."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from domrec import reader
+from domrec.errors import NotJSONError, ShapeError, UnknownGameError, UnsupportedVersionError
+from domrec.validate import validate_text
+
+from tests.conftest import SAMPLES
+
+GOOD = (SAMPLES / "valid" / "competitive" / "domino.json").read_text()
+
+
+def doc():
+    return json.loads(GOOD)
+
+
+def verdict(text):
+    return validate_text(text if isinstance(text, (str, bytes)) else json.dumps(text))
+
+
+@pytest.mark.parametrize("text,phrase", [
+    ("{", "truncated"),
+    (GOOD[: len(GOOD) // 2], "truncated"),
+    ("{'a': 1}", "not valid JSON"),
+    ("", "not valid JSON"),
+    (b"\xff\xfe{}", "not"),
+    ("[" * 10000 + "]" * 10000, "nested too deeply"),
+    ('{"a":' * 10000 + "1" + "}" * 10000, "nested too deeply"),
+])
+def test_not_json_is_unusable_with_one_line(text, phrase):
+    report = verdict(text)
+    assert report.status == "unusable"
+    assert phrase in report.problems[0].message
+    assert "\n" not in report.problems[0].message
+
+
+@pytest.mark.parametrize("value,pointer", [([], ""), (3, ""), ("record", ""), (None, "")])
+def test_json_that_is_not_a_record(value, pointer):
+    report = verdict(value)
+    assert report.status == "unusable" and report.problems[0].pointer == pointer
+
+
+def test_missing_and_mistyped_fields():
+    d = doc()
+    del d["players"]
+    assert "players" in verdict(d).problems[0].message
+    d = doc()
+    d["hands"][0]["moves"][2]["play"] = 63
+    p = verdict(d).problems[0]
+    assert p.pointer == "/hands/0/moves/2/play" and "tile" in p.message
+    d = doc()
+    d["hands"][0]["leader"] = 4
+    assert verdict(d).problems[0].pointer == "/hands/0/leader"
+
+
+def test_unknown_game():
+    d = doc()
+    d["game"] = "mexican-train"
+    with pytest.raises(UnknownGameError) as e:
+        reader.load_dict(d)
+    assert "mexican-train" in e.value.message and "competitive" in e.value.message
+
+
+def test_unknown_major_version_names_the_supported_ones():
+    d = doc()
+    d["version"] = "2.0"
+    with pytest.raises(UnsupportedVersionError) as e:
+        reader.load_dict(d)
+    assert "1.x" in e.value.message and e.value.pointer == "/version"
+
+
+def test_any_minor_of_a_known_major_is_read():
+    d = doc()
+    d["version"] = "1.7"
+    assert verdict(d).valid
+
+
+@pytest.mark.parametrize("version", ["1", "one", "1.x", 1.0, "0.9"])
+def test_malformed_versions(version):
+    d = doc()
+    d["version"] = version
+    assert verdict(d).status == "unusable"
+
+
+def test_wrong_format_name():
+    d = doc()
+    d["format"] = "pgn"
+    with pytest.raises(ShapeError):
+        reader.load_dict(d)
+
+
+def test_migrations_run_from_older_majors(monkeypatch):
+    """A future 2.0 adds a step; here a fake major 0 shows the chain is followed."""
+    monkeypatch.setattr(reader, "SUPPORTED_MAJORS", (0, 1))
+    monkeypatch.setitem(reader.MIGRATIONS, 0, lambda d: {**d, "version": "1.0", "game": d["game"].lower()})
+    d = doc()
+    d["version"] = "0.3"
+    d["game"] = "COMPETITIVE"
+    assert reader.load_dict(d).game == "competitive"
+
+
+def test_unknown_rule_option_is_unusable():
+    d = doc()
+    d["rules"] = {"options": {"first_lead": "any", "stake": 5}}
+    report = verdict(d)
+    assert report.status == "unusable" and report.problems[0].pointer == "/rules/options/stake"
+
+
+def test_bad_option_value():
+    d = doc()
+    d["rules"] = {"options": {"first_lead": "highest"}}
+    report = verdict(d)
+    assert report.status == "unusable" and "first_lead" in report.problems[0].message
+
+
+@pytest.mark.parametrize("mutate,pointer", [
+    (lambda d: d["hands"][0]["deal"]["hands"]["N"].__setitem__(0, "7-3"), "/hands/0/deal/hands/N/0"),
+    (lambda d: d["hands"][0]["deal"]["hands"]["E"].__setitem__(1, d["hands"][0]["deal"]["hands"]["N"][0]),
+     "/hands/0/deal/hands/E/1"),
+    (lambda d: d["hands"][0]["deal"]["hands"]["S"].pop(), "/hands/0/deal/hands/S"),
+    (lambda d: d["hands"][0]["moves"][0].update(seat="Q"), "/hands/0/moves/0"),
+    (lambda d: d["hands"][0].update(leader="Q"), "/hands/0/leader"),
+])
+def test_rule_level_input_problems_are_invalid_not_unusable(mutate, pointer):
+    d = doc()
+    mutate(d)
+    report = verdict(d)
+    assert report.status == "invalid"
+    assert report.problems[0].pointer == pointer
+
+
+def test_jsonl_archive_checks_every_record(tmp_path):
+    good = json.dumps(doc())
+    bad_shape = json.dumps({**doc(), "players": 3})
+    archive = tmp_path / "a.jsonl"
+    archive.write_text("\n".join([good, "{nope", bad_shape, "", good]) + "\n")
+    sources = list(reader.iter_sources([str(archive)]))
+    assert [s.label.rsplit(":", 1)[1] for s in sources] == ["1", "2", "3", "5"]
+    statuses = [validate_text(s.text, s.label).status for s in sources]
+    assert statuses == ["valid", "unusable", "unusable", "valid"]
+
+
+class CountingStream(io.BytesIO):
+    """A stream that counts the lines handed out, to prove archives are streamed."""
+
+    def __init__(self, data):
+        super().__init__(data)
+        self.lines_read = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        self.lines_read += 1
+        return line
+
+
+def test_archives_are_streamed_record_by_record():
+    line = (json.dumps(doc()) + "\n").encode()
+    stream = CountingStream(line * 1000)
+    it = reader._split_lines(stream, "x")
+    next(it)
+    next(it)
+    assert stream.lines_read == 2
+
+
+def test_stdin_single_record_and_lines():
+    one = list(reader.iter_sources(["-"], stdin=io.BytesIO(GOOD.encode())))
+    assert len(one) == 1 and validate_text(one[0].text).valid
+    lines = (json.dumps(doc()) + "\n") * 3
+    many = list(reader.iter_sources(["-"], stdin=io.BytesIO(lines.encode())))
+    assert len(many) == 3
+    empty = list(reader.iter_sources(["-"], stdin=io.BytesIO(b"")))
+    assert empty[0].error is not None
+
+
+def test_folders_are_searched_recursively(tmp_path):
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "x.json").write_text(GOOD)
+    (tmp_path / "a" / "notes.txt").write_text("hello")
+    (tmp_path / "y.jsonl").write_text(json.dumps(doc()) + "\n")
+    labels = [s.label for s in reader.iter_sources([str(tmp_path)])]
+    assert len(labels) == 2 and labels[0].endswith("x.json")
+
+
+def test_missing_path_and_empty_folder(tmp_path):
+    missing = list(reader.iter_sources([str(tmp_path / "nope.json")]))
+    assert missing[0].error is not None and "no such file" in missing[0].error.message
+    empty = list(reader.iter_sources([str(tmp_path)]))
+    assert empty[0].error is not None
+
+
+def test_parse_json_errors_are_domrec_errors():
+    with pytest.raises(NotJSONError):
+        reader.parse_json("nope")
