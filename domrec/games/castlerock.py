@@ -570,23 +570,27 @@ class CastleRock:
         return CastleRockMatch(record.seats, options, k)
 
     def choose(self, state: CastleRockHand, legal: list[Move], rng: random.Random) -> Move:
-        """A simulated player who captures keenly, so that games end and every kind of capture shows up.
+        """A simulated table that plays so that games end and every kind of capture shows up.
 
-        With purely random play the row piles up, every player loses points
-        each hand and a game with four or more players never reaches 50.  So
-        the simulated player mostly looks ahead: it places the tile that lets
-        the row be cut shortest, and takes a capture on a best path to that
-        (ties broken at random, so singles, triples, chains and emptied rows
-        all occur).  Now and then it plays at random, declining captures too.
+        With even, sensible play the row piles up at the end of a hand (the
+        suits run out), the penalty hits every player, and with five or six
+        players, or a bigger set, totals drift down and nobody ever reaches
+        50.  So the simulated table has one keen player, the seat leading the
+        game (the first seat in hand 1), who looks ahead: it places the tile
+        that lets the row be cut shortest and takes every capture on a best
+        path to that (ties broken at random, so singles, triples, chains and
+        emptied rows all occur).  The others place just as keenly but take a
+        capture only now and then.  Everyone plays at random once in a while,
+        declining captures too.
         """
-        standing = state.standing
-        top = max(standing, key=standing.__getitem__) if standing else None
-        if rng.random() < (0.02 if state._turn == top else LAZY):
+        if rng.random() < 0.02:
             return legal[rng.randrange(len(legal))]
+        standing = state.standing
+        keen = state._turn == (max(standing, key=standing.__getitem__) if standing else state.seats[0])
         caps = [m for m in legal if type(m) is Capture]
         rest = [m for m in legal if type(m) is not Capture]
         row = state.row
-        if caps:
+        if caps and (keen or not rest or rng.random() < OTHERS_CAPTURE):
             now = shortest_row(tuple(row))
             good = [m for m in caps if shortest_row(_after(row, m)) == now]
             return good[rng.randrange(len(good))]
@@ -598,7 +602,8 @@ class CastleRock:
         return rest[rng.randrange(len(rest))]
 
 
-LAZY=0.5
+#: How often a simulated player other than the keen one takes a capture it could make.
+OTHERS_CAPTURE = 0.5
 _SHORTEST: dict[tuple[Tile, ...], int] = {}
 
 
