@@ -17,6 +17,12 @@ a tile fits along an axis exactly when one of its numbers is beside some empty
 cell whose neighbour on that axis is empty too (the matched half goes in the
 first cell, the other half in the free neighbour), so only cells next to the
 tableau ever need looking at.
+
+Cells are keyed internally by one integer relative to the lead's first cell
+(``u * STRIDE + v``): integer keys hash and add far faster than coordinate
+pairs.  Every tile must touch the tableau, so no legal cell lies more than
+about sixty steps from the lead; a cell beyond :data:`REACH` can only be
+rejected, and is judged on its coordinates alone.
 """
 
 from __future__ import annotations
@@ -58,11 +64,17 @@ R_WIN = "broadway: winning (sudden death)"
 
 Cell = tuple[int, int]
 
+#: Internal cell keys: ``u * STRIDE + v`` for a cell (u, v) steps from the lead's first cell.
+STRIDE = 1024
+#: Cells farther than this from the lead (on either axis) cannot touch the tableau.
+REACH = 500
+
 #: The axis a seat lays its tiles along: the step from a tile's first cell to its second.
 AXIS: dict[str, Cell] = {"N": (1, 0), "S": (1, 0), "E": (0, 1), "W": (0, 1)}
 AXIS_NAME = {(1, 0): "along x (east-west)", (0, 1): "along y (north-south)"}
-#: The two steps (either way along the axis) from a tile's first cell to its second.
-STEPS: dict[str, frozenset[Cell]] = {s: frozenset({(dx, dy), (-dx, -dy)}) for s, (dx, dy) in AXIS.items()}
+#: The key step along each seat's axis, and both directions of it.
+STEP: dict[str, int] = {s: dx * STRIDE + dy for s, (dx, dy) in AXIS.items()}
+STEPS: dict[str, frozenset[int]] = {s: frozenset({k, -k}) for s, k in STEP.items()}
 NEXT = {s: base.seat_after(SEATS, s) for s in SEATS}
 SIDE = {s: partnership_side(s) for s in SEATS}
 OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
@@ -124,11 +136,15 @@ class BroadwayHand:
         #: The match totals before this hand during sudden death (``None`` in the regular hands).
         self.sudden_totals = totals
         self.to_move: str | None = leader
-        self.board: dict[Cell, int] = {}
-        self.near: dict[Cell, int] = {}
+        #: The lead's first cell: the origin of the internal cell keys.
+        self.origin: Cell = (0, 0)
+        #: Covered cells (by key) -> pips.
+        self.board: dict[int, int] = {}
+        #: Empty cells next to the tableau (by key) -> bitmask of the pips beside them.
+        self.near: dict[int, int] = {}
         #: Tiles laid, in order, as plain tuples (the fields of :class:`Placement`): the hot path
         #: builds no objects; :attr:`placements` gives them as values.
-        self._laid: list[tuple[Tile, Cell, int, Cell, int, str, int, bool]] = []
+        self._laid: list[tuple[Tile, int, int, int, int, str, int, bool]] = []
         self.points = {"NS": 0, "EW": 0}
         self.face_up: dict[str, set[Tile]] = {s: set() for s in SEATS}
         #: An exposed tile waiting for the opponents' penalty play: (owner, tile).
@@ -138,7 +154,6 @@ class BroadwayHand:
         self._end: str | None = None
         self._blocked_at = -1  # len(placements) when the block check last ran
         self._blocked = False
-        self._penalties: dict[str, int] | None = None
         self._legal_cache: dict[tuple, Play] = {}
         self._legal_points: dict[int, int] = {}
 
@@ -164,82 +179,87 @@ class BroadwayHand:
             return False
         if self._blocked_at != laid:
             self._blocked_at = laid
-            masks = {axis: self._playable_pips(axis) for axis in ((1, 0), (0, 1))}
+            masks = {step: self._playable_pips(step) for step in (STEP["N"], STEP["E"])}
             self._blocked = not any(
-                _fits_mask(h, masks[AXIS[s]]) for s, h in self.hands.items() if h)
+                _fits_mask(h, masks[STEP[s]]) for s, h in self.hands.items() if h)
         return self._blocked
 
     # --- the tableau --------------------------------------------------------------
 
-    def _playable_pips(self, axis: Cell) -> int:
-        """Bitmask of the numbers a tile laid ``axis``-wise can match somewhere.
+    # Keys and cells: the writer's coordinates are only looked at on the way in and out.
+
+    def key(self, c: Cell) -> int | None:
+        """The internal key of cell ``c``; ``None`` when it is too far away to touch the tableau."""
+        u, v = c[0] - self.origin[0], c[1] - self.origin[1]
+        if -REACH < u < REACH and -REACH < v < REACH:
+            return u * STRIDE + v
+        return None
+
+    def cell(self, k: int) -> Cell:
+        v = (k + STRIDE // 2) % STRIDE - STRIDE // 2
+        return (self.origin[0] + (k - v) // STRIDE, self.origin[1] + v)
+
+    def _playable_pips(self, step: int) -> int:
+        """Bitmask of the numbers a tile laid along ``step``'s axis can match somewhere.
 
         A half matches beside an empty cell that has a neighbour with its number;
-        the tile fits there when the cell's neighbour along ``axis`` (either way)
+        the tile fits there when the cell's neighbour along the axis (either way)
         is empty for the other half.  Only cells next to the tableau can matter."""
-        dx, dy = axis
         board = self.board
         mask = 0
-        for (x, y), m in self.near.items():
-            if m & ~mask and ((x + dx, y + dy) not in board or (x - dx, y - dy) not in board):
+        for k, m in self.near.items():
+            if m & ~mask and (k + step not in board or k - step not in board):
                 mask |= m
         return mask
 
-    def _matches(self, c1: Cell, a: int, c2: Cell, b: int) -> int:
-        """Matched segments of ``a`` at ``c1`` and ``b`` at ``c2`` (both cells empty).
+    def _matches(self, k1: int, a: int, k2: int, b: int) -> int:
+        """Matched segments of ``a`` at ``k1`` and ``b`` at ``k2`` (both cells empty).
 
         The tile's own other cell is empty, so it never counts: all four
         neighbours of each cell can be looked at."""
-        board = self.board
-        get = board.get
-        x, y = c1
-        n = (get((x + 1, y)) == a) + (get((x - 1, y)) == a) + (get((x, y + 1)) == a) + (get((x, y - 1)) == a)
-        x, y = c2
-        return n + (get((x + 1, y)) == b) + (get((x - 1, y)) == b) + (get((x, y + 1)) == b) + (get((x, y - 1)) == b)
+        get = self.board.get
+        return ((get(k1 + STRIDE) == a) + (get(k1 - STRIDE) == a) + (get(k1 + 1) == a) + (get(k1 - 1) == a)
+                + (get(k2 + STRIDE) == b) + (get(k2 - STRIDE) == b) + (get(k2 + 1) == b) + (get(k2 - 1) == b))
 
-    def _lay(self, c1: Cell, a: int, c2: Cell, b: int) -> None:
+    def _lay(self, k1: int, a: int, k2: int, b: int) -> None:
         board, near = self.board, self.near
-        board[c1] = a
-        board[c2] = b
-        near.pop(c1, None)
-        near.pop(c2, None)
+        board[k1] = a
+        board[k2] = b
+        near.pop(k1, None)
+        near.pop(k2, None)
         get = near.get
         bit = 1 << a
-        x, y = c1
-        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+        for n in (k1 + STRIDE, k1 - STRIDE, k1 + 1, k1 - 1):
             if n not in board:
                 near[n] = get(n, 0) | bit
         bit = 1 << b
-        x, y = c2
-        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+        for n in (k2 + STRIDE, k2 - STRIDE, k2 + 1, k2 - 1):
             if n not in board:
                 near[n] = get(n, 0) | bit
 
     @property
     def placements(self) -> list[Placement]:
         """The tiles on the table in the order they were laid."""
-        return [Placement(*laid) for laid in self._laid]
+        cell = self.cell
+        return [Placement(t, cell(k1), a, cell(k2), b, seat, matches, penalty)
+                for t, k1, a, k2, b, seat, matches, penalty in self._laid]
 
-    def _partners(self) -> dict[Cell, Cell]:
-        out: dict[Cell, Cell] = {}
-        for laid in self._laid:
-            out[laid[1]] = laid[3]
-            out[laid[3]] = laid[1]
-        return out
-
-    def _find_fit(self, tiles: Iterable[Tile], axis: Cell) -> tuple[Tile, Cell, int, Cell, int] | None:
-        """One placement of one of ``tiles`` along ``axis`` (for messages), or None."""
-        board = self.board
-        dx, dy = axis
+    def _find_fit(self, tiles: Iterable[Tile], seat: str) -> tuple[str, Cell, Cell] | None:
+        """One placement of one of ``tiles`` by ``seat`` (for messages): tile text, cells; or None."""
+        board, near = self.board, self.near
+        step = STEP[seat]
         for t in sorted(tiles, key=lambda t: (-t.high, -t.low)):
-            for c in sorted(self.near):
-                m = self.near[c]
+            for k in sorted(near):
+                m = near[k]
                 for v in (t.high, t.low):
                     if not m >> v & 1:
                         continue
-                    for p in ((c[0] + dx, c[1] + dy), (c[0] - dx, c[1] - dy)):
+                    for p in (k + step, k - step):
                         if p not in board:
-                            return t, c, v, p, t.other(v)
+                            w = t.other(v)
+                            if k < p:
+                                return f"{v}-{w}", self.cell(k), self.cell(p)
+                            return f"{w}-{v}", self.cell(p), self.cell(k)
         return None
 
     # --- moves --------------------------------------------------------------------
@@ -278,8 +298,10 @@ class BroadwayHand:
         raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play goes clockwise N → E → S → W)",
                           R_ORDER)
 
-    def _cells(self, seat: str, move: Play) -> tuple[Cell, Cell]:
-        """The move's two cells, checked against the geometry (adjacent, the seat's axis, empty)."""
+    def _cells(self, seat: str, move: Play) -> tuple[int | None, int | None]:
+        """The move's two cell keys, checked against the geometry (adjacent, the seat's axis, empty).
+
+        A key is ``None`` for a cell too far away to touch the tableau."""
         c1, c2 = move.at
         dx, dy = c2[0] - c1[0], c2[1] - c1[1]
         if c1 == c2:
@@ -292,41 +314,53 @@ class BroadwayHand:
         if (abs(dx), abs(dy)) != axis:
             raise IllegalMove(f"{seat} lays every tile {AXIS_NAME[axis]}, but {move.play} at "
                               f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY)
-        board = self.board
-        for c in (c1, c2):
-            if c in board:
-                owner = self._tile_at(c)
-                raise IllegalMove(f"cell {cell_text(c)} is already covered by {owner}: {move.play} must go on "
-                                  f"empty cells", R_GEOMETRY)
-        return c1, c2
+        keys = self.key(c1), self.key(c2)
+        for c, k in zip((c1, c2), keys):
+            if k is not None and k in self.board:
+                raise IllegalMove(f"cell {cell_text(c)} is already covered by {self._tile_at(k)}: {move.play} must "
+                                  f"go on empty cells", R_GEOMETRY)
+        return keys
 
-    def _tile_at(self, c: Cell) -> Tile:
+    def _tile_at(self, k: int) -> Tile:
         for laid in reversed(self._laid):
-            if laid[1] == c or laid[3] == c:
+            if laid[1] == k or laid[3] == k:
                 return laid[0]
-        raise KeyError(c)  # unreachable: every covered cell belongs to a placement
+        raise KeyError(k)  # unreachable: every covered cell belongs to a placement
+
+    def _no_match(self, move: Play) -> IllegalMove:
+        return IllegalMove(f"{move.play} at {cells_text(*move.at)} touches no equal half: a placement needs at "
+                           f"least one matched segment", R_MATCH)
 
     def _place(self, seat: str, move: Play) -> int:
         a, b, t = _halves(move.play)
         hand = self.hands[seat]
         if t not in hand:
             raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
-        c1, c2 = move.at
-        board = self.board
-        if (c2[0] - c1[0], c2[1] - c1[1]) not in STEPS[seat] or c1 in board or c2 in board:
-            self._cells(seat, move)  # says which part of the geometry is broken
         if not self._laid:
             if t is not self.lead:
                 raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {move.play}",
                                   R_GAME)
+            self.origin = move.at[0]
+        (x1, y1), (x2, y2) = move.at
+        ox, oy = self.origin
+        u1, v1, u2, v2 = x1 - ox, y1 - oy, x2 - ox, y2 - oy
+        board = self.board
+        if -REACH < u1 < REACH and -REACH < v1 < REACH and -REACH < u2 < REACH and -REACH < v2 < REACH:
+            k1 = u1 * STRIDE + v1
+            k2 = u2 * STRIDE + v2
+            if k2 - k1 not in STEPS[seat] or k1 in board or k2 in board:
+                self._cells(seat, move)  # says which part of the geometry is broken
+        else:
+            self._cells(seat, move)
+            raise self._no_match(move)  # right shape, but far from every tile on the table
+        if not self._laid:
             matches = 0
         else:
-            matches = self._matches(c1, a, c2, b)
+            matches = self._matches(k1, a, k2, b)
             if not matches:
-                raise IllegalMove(f"{move.play} at {cells_text(c1, c2)} touches no equal half: a placement needs "
-                                  f"at least one matched segment", R_MATCH)
-        self._lay(c1, a, c2, b)
-        self._laid.append((t, c1, a, c2, b, seat, matches, False))
+                raise self._no_match(move)
+        self._lay(k1, a, k2, b)
+        self._laid.append((t, k1, a, k2, b, seat, matches, False))
         hand.discard(t)
         if self.face_up[seat]:
             self.face_up[seat].discard(t)
@@ -379,11 +413,8 @@ class BroadwayHand:
         if not self._laid:
             raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
         hand = self.hands[seat]
-        axis = AXIS[seat]
-        if _fits_mask(hand, self._playable_pips(axis)):
-            t, c, v, p, w = self._find_fit(hand, axis)
-            first, second = (c, p) if c < p else (p, c)
-            text = f"{v}-{w}" if first == c else f"{w}-{v}"
+        if _fits_mask(hand, self._playable_pips(STEP[seat])):
+            text, first, second = self._find_fit(hand, seat)
             raise IllegalMove(f"{seat} cannot pass: {text} fits at {cells_text(first, second)}", R_PASS)
         holders = sum(1 for h in self.hands.values() if h)
         if self.passes >= holders:
@@ -411,12 +442,10 @@ class BroadwayHand:
             raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand", R_EXPOSED)
         opponents = OPPONENTS[seat]
         axis = AXIS[opponents[0]]
-        fit = self._find_fit((t,), axis) if self._laid else None
+        fit = self._find_fit((t,), opponents[0]) if self._laid else None
         if move.unplayable:
             if fit is not None:
-                _, c, v, p, w = fit
-                first, second = (c, p) if c < p else (p, c)
-                text = f"{v}-{w}" if first == c else f"{w}-{v}"
+                text, first, second = fit
                 raise IllegalMove(f"{move.exposed} is not unplayable: {' or '.join(opponents)} can lay it as "
                                   f"{text} at {cells_text(first, second)}", R_EXPOSED)
             self.face_up[seat].add(t)
@@ -442,13 +471,14 @@ class BroadwayHand:
                               f"opponent ({' or '.join(OPPONENTS[owner])})", R_EXPOSED)
         if t is not shown:
             raise IllegalMove(f"the penalty play must be the exposed {shown}, not {move.play}", R_EXPOSED)
-        c1, c2 = self._cells(seat, move)
-        matches = self._matches(c1, a, c2, b)
+        k1, k2 = self._cells(seat, move)
+        if k1 is None or k2 is None:
+            raise self._no_match(move)
+        matches = self._matches(k1, a, k2, b)
         if not matches:
-            raise IllegalMove(f"{move.play} at {cells_text(c1, c2)} touches no equal half: a placement needs "
-                              f"at least one matched segment", R_MATCH)
-        self._lay(c1, a, c2, b)
-        self._laid.append((t, c1, a, c2, b, seat, matches, True))
+            raise self._no_match(move)
+        self._lay(k1, a, k2, b)
+        self._laid.append((t, k1, a, k2, b, seat, matches, True))
         self.hands[owner].discard(t)
         self.held -= 1
         self.pending = None
@@ -480,14 +510,14 @@ class BroadwayHand:
             return out
         seat = self.to_move
         if not self._laid:
-            return [self._play(seat, self.lead.high, (0, 0), self.lead.low, AXIS[seat], 0, False)]
+            return [Play(seat=seat, play=str(self.lead), at=((0, 0), AXIS[seat]))]
         moves = self._placements(seat, self.hands[seat], penalty=False)
         return moves or [Pass(seat=seat)]
 
     def _placements(self, seat: str, tiles: Iterable[Tile], penalty: bool) -> list[Move]:
         board, near = self.board, self.near
-        dx, dy = AXIS[seat]
-        seen: set[tuple[Tile, Cell, Cell]] = set()
+        step = STEP[seat]
+        seen: set[tuple[Tile, int, int]] = set()
         out: list[Move] = []
         # Sets of tiles iterate in hash order, which changes between runs: sort, so that
         # the same seed simulates the same games byte for byte.
@@ -498,8 +528,7 @@ class BroadwayHand:
                     if not m >> v & 1:
                         continue
                     w = lo if v == hi else hi
-                    x, y = c
-                    for p in ((x + dx, y + dy), (x - dx, y - dy)):
+                    for p in (c + step, c - step):
                         if p in board:
                             continue
                         # One key per placement however it was found: the cell of the high
@@ -515,14 +544,14 @@ class BroadwayHand:
                         out.append(self._play(seat, v, c, w, p, k, penalty))
         return out
 
-    def _play(self, seat: str, v: int, c: Cell, w: int, p: Cell, matches: int, penalty: bool) -> Play:
-        """The move laying ``v`` at ``c`` and ``w`` at ``p``, cells written west/south first."""
+    def _play(self, seat: str, v: int, c: int, w: int, p: int, matches: int, penalty: bool) -> Play:
+        """The move laying ``v`` at key ``c`` and ``w`` at key ``p``, cells written west/south first."""
         if p < c:
             v, c, w, p = w, p, v, c
         key = (seat, v, c, w, p, penalty)
         move = self._legal_cache.get(key)
         if move is None:
-            move = self._legal_cache[key] = Play(seat=seat, play=f"{v}-{w}", at=(c, p),
+            move = self._legal_cache[key] = Play(seat=seat, play=f"{v}-{w}", at=(self.cell(c), self.cell(p)),
                                                  penalty=True if penalty else None)
         self._legal_points[id(move)] = points_for(matches)
         return move
@@ -565,16 +594,28 @@ class BroadwayHand:
         """The cells of the last tile laid and of the neighbours it matched."""
         if not self._laid:
             return set(), set()
-        last = Placement(*self._laid[-1])
+        last = self.placements[-1]
         placed = {last.first, last.second}
         matched: set[Cell] = set()
         if last.matches:
             for c, v in ((last.first, last.first_pips), (last.second, last.second_pips)):
                 x, y = c
                 for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                    if n not in placed and self.board.get(n) == v:
+                    if n not in placed and self.pips_at(n) == v:
                         matched.add(n)
         return placed, matched
+
+    def pips_at(self, c: Cell) -> int | None:
+        """The number showing at cell ``c`` (``None`` for an empty cell)."""
+        k = self.key(c)
+        return None if k is None else self.board.get(k)
+
+    def _partners(self) -> dict[Cell, Cell]:
+        out: dict[Cell, Cell] = {}
+        for p in self.placements:
+            out[p.first] = p.second
+            out[p.second] = p.first
+        return out
 
     def render(self) -> list[str]:
         """The tableau as a grid, north at the top: ``[5]`` the tile just laid, ``(5)`` what it matched.
@@ -582,8 +623,9 @@ class BroadwayHand:
         ``-`` and ``|`` join the two halves of one tile."""
         if not self.board:
             return ["tableau: (empty)"]
-        xs = [c[0] for c in self.board]
-        ys = [c[1] for c in self.board]
+        cells = {self.cell(k): v for k, v in self.board.items()}
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         placed, matched = self._last_marks()
         partner = self._partners()
@@ -593,7 +635,7 @@ class BroadwayHand:
             row = []
             for x in range(x0, x1 + 1):
                 c = (x, y)
-                v = self.board.get(c)
+                v = cells.get(c)
                 if v is None:
                     text = " · "
                 elif c in placed:
@@ -651,8 +693,9 @@ def _svg(state: BroadwayHand) -> str:
     if not state.board:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" viewBox="0 0 200 60">'
                 '<text x="10" y="35" font-family="sans-serif" font-size="14">empty tableau</text></svg>\n')
-    xs = [c[0] for c in state.board]
-    ys = [c[1] for c in state.board]
+    cells = [state.cell(k) for k in state.board]
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     w = (x1 - x0 + 1) * size + 2 * pad
     h = (y1 - y0 + 1) * size + 2 * pad + 20
