@@ -1,0 +1,35 @@
+"""tournament: run a domino tournament on top of domrec.
+
+The library the ``tournament`` command is a thin layer over::
+
+    from tournament import make_settings, create_event, open_event
+    from tournament import add_players, pair_next_round, enter_record, enter_manual, current_standings
+
+    store = create_event("club.db", make_settings("Club night", "competitive", "rotating", seed=7))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    plan = pair_next_round(store)
+    enter_record(store, open("game.json", "rb").read(), "game.json")
+    print(current_standings(store).rows)
+
+Modules: ``event`` (settings and values), ``store`` (the SQLite schema and all
+SQL), ``players``, ``pairing`` (pure pairing functions), ``rounds`` (pair and
+store a round), ``results`` (records checked by domrec, manual scores),
+``standings``, ``check``, ``simulate``, ``cli``.  See docs/tournament.md.
+"""
+
+from tournament.check import run as run_check
+from tournament.errors import (EventFileError, PairingError, PlayerInputError, Refused, ResultRefused,
+                               SettingsError, TournamentError, UnknownPlayer, UnusableInput)
+from tournament.event import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
+from tournament.players import add_pairs, add_players, withdraw
+from tournament.results import enter_manual, enter_record
+from tournament.rounds import pair_next_round
+from tournament.standings import from_store as current_standings
+from tournament.store import EventStore, create_event, open_event
+
+__all__ = [
+    "EventFileError", "EventStore", "FORMATS", "INDIVIDUAL", "PAIRS", "PairingError", "PlayerInputError",
+    "ROTATING", "Refused", "ResultRefused", "Settings", "SettingsError", "TournamentError", "UnknownPlayer",
+    "UnusableInput", "add_pairs", "add_players", "current_standings", "run_check", "create_event", "enter_manual", "enter_record",
+    "make_settings", "open_event", "pair_next_round", "withdraw",
+]

@@ -1,0 +1,225 @@
+"""``tournament check``: trust nothing that is stored; recompute it and compare.
+
+Re-validates every stored record with domrec (and its hash, and its match to
+its table), recomputes the standings each round was paired on from scratch,
+and checks every pairing invariant.  Problems are errors (something is wrong
+with the event) or warnings (something a director did that changed history,
+such as replacing a result after the next round was paired).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Any, Iterable
+
+import attrs
+
+from domrec.reader import loads
+from domrec.errors import DomrecError
+
+from tournament import standings as st
+from tournament.event import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Player, Settings, Table, Team
+from tournament.results import record_hash, safe_validate, match_table
+from tournament.errors import TournamentError
+from tournament.store import EventStore
+
+
+@attrs.frozen
+class Finding:
+    level: str  # "error" or "warning"
+    where: str
+    message: str
+
+    def text(self) -> str:
+        return f"{self.level}: {self.where}: {self.message}"
+
+
+@attrs.frozen
+class CheckReport:
+    findings: tuple[Finding, ...]
+    records: int
+    results: int
+    rounds: int
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.level == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def pairing_findings(settings: Settings, players: list[Player], teams: list[Team], tables: list[Table],
+                     byes: dict[int, list[int]]) -> list[Finding]:
+    """Every pairing invariant, checked round by round (also used by the tests)."""
+    out: list[Finding] = []
+    err = lambda where, msg: out.append(Finding("error", where, msg))  # noqa: E731
+    by_id = {p.id: p for p in players}
+    seats = settings.seats()
+    rounds = sorted({t.round for t in tables} | set(byes))
+    partners_seen: set[frozenset[int]] = set()
+    met_pairs: set[frozenset[int]] = set()
+    bye_count: Counter = Counter()
+    team_of = {p.id: p.team for p in players}
+    unit = (lambda pid: team_of[pid]) if settings.format == PAIRS else (lambda pid: pid)
+    for r in rounds:
+        rt = [t for t in tables if t.round == r]
+        where = f"round {r}"
+        numbers = [t.number for t in rt]
+        if numbers != list(range(1, len(rt) + 1)):
+            err(where, f"tables are not numbered 1..{len(rt)}: {numbers}")
+        seen: Counter = Counter()
+        for t in rt:
+            tw = f"round {r} table {t.number}"
+            for s in t.seats:
+                seen[s.player] += 1
+            if tuple(s.seat for s in t.seats) != seats:
+                err(tw, f"seats {', '.join(s.seat for s in t.seats)} are not the game's seats {', '.join(seats)}")
+            for s in t.seats:
+                want = ("NS" if s.seat in ("N", "S") else "EW") if settings.partnership else s.seat
+                if s.side != want:
+                    err(tw, f"seat {s.seat} is on side {s.side}, not {want}")
+            if settings.partnership:
+                side = {s.seat: s.player for s in t.seats}
+                if set(side) != {"N", "E", "S", "W"}:
+                    continue
+                if settings.format == PAIRS:
+                    ns, ew = (team_of.get(side["N"]), team_of.get(side["S"])), (team_of.get(side["E"]),
+                                                                               team_of.get(side["W"]))
+                    if ns[0] != ns[1] or ew[0] != ew[1] or ns[0] is None or ew[0] is None:
+                        err(tw, "a partnership is split: N-S or E-W are not the two players of one pair")
+                    elif ns[0] == ew[0]:
+                        err(tw, "a pair plays against itself")
+                    else:
+                        key = frozenset((ns[0], ew[0]))
+                        if key in met_pairs:
+                            err(tw, f"pairs {ns[0]} and {ew[0]} meet a second time")
+                        met_pairs.add(key)
+                if settings.format == ROTATING:
+                    for a, b in ((side["N"], side["S"]), (side["E"], side["W"])):
+                        key = frozenset((a, b))
+                        if key in partners_seen:
+                            na, nb = by_id[a].name if a in by_id else a, by_id[b].name if b in by_id else b
+                            err(tw, f"{na} and {nb} are partners a second time")
+                        partners_seen.add(key)
+        given = byes.get(r, [])
+        for p in given:
+            seen[p] += 1
+        for p, n in seen.items():
+            if p not in by_id:
+                err(where, f"player #{p} does not exist")
+            elif n > 1:
+                err(where, f"{by_id[p].name} is seated {n} times (tables and byes)")
+            elif not by_id[p].active_in(r):
+                err(where, f"{by_id[p].name} plays but is not entered for round {r}")
+        for p in players:
+            if p.active_in(r) and p.id not in seen:
+                err(where, f"{p.name} is entered but has neither a table nor a bye")
+        # Byes: nobody gets a second bye before every active unit has had one.
+        active_units = list(dict.fromkeys(unit(p.id) for p in players if p.active_in(r)))
+        bye_units = list(dict.fromkeys(unit(p) for p in given if p in by_id))
+        if bye_units:
+            needed = len(active_units) % (2 if settings.format == PAIRS else settings.table_size)
+            if len(bye_units) != needed:
+                err(where, f"{len(bye_units)} byes given where {needed} are needed")
+            others = [bye_count[u] for u in active_units if u not in bye_units]
+            worst = max(bye_count[u] for u in bye_units)
+            if others and worst > min(others):
+                err(where, f"a bye went to a {'pair' if settings.format == PAIRS else 'player'} with {worst} "
+                           f"bye(s) before one with {min(others)}")
+            if settings.format == PAIRS:
+                for u in bye_units:
+                    members = [p.id for p in players if p.team == u]
+                    if sorted(members) != sorted(p for p in given if team_of.get(p) == u):
+                        err(where, f"only one player of pair {u} has the bye")
+        for u in bye_units:
+            bye_count[u] += 1
+    return out
+
+
+def run(store: EventStore) -> CheckReport:
+    findings: list[Finding] = []
+    add = lambda level, where, msg: findings.append(Finding(level, where, msg))  # noqa: E731
+    integrity = [r[0] for r in store.conn.execute("PRAGMA integrity_check").fetchall()]
+    if integrity != ["ok"]:
+        add("error", "database", "SQLite integrity check: " + "; ".join(integrity[:5]))
+    fk = store.conn.execute("PRAGMA foreign_key_check").fetchall()
+    if fk:
+        add("error", "database", f"{len(fk)} row(s) point at rows that do not exist")
+    settings = store.settings
+    players = store.players()
+    teams = store.teams()
+    tables = store.tables()
+    byes = store.byes()
+    findings.extend(pairing_findings(settings, players, teams, tables, byes))
+    by_table = {t.id: t for t in tables}
+    results = store.results()
+    player_map = {p.id: p for p in players}
+    n_records = 0
+    for result, text in store.records():
+        n_records += 1
+        table = by_table.get(result.table)
+        where = f"round {table.round} table {table.number}" if table else f"result {result.id}"
+        report = None
+        try:
+            report = safe_validate(text, where)
+        except TournamentError as e:
+            add("error", where, str(e))
+        if report is not None and (report.status != "valid" or not report.finished):
+            first = report.problems[0].text() if report.problems else (report.note or "not finished")
+            add("error", where, f"the stored record no longer validates: {first}")
+            continue
+        try:
+            record = loads(text)
+        except DomrecError as e:
+            add("error", where, f"the stored record cannot be read: {e}")
+            continue
+        if record_hash(record) != result.record_hash:
+            add("error", where, "the stored record's hash does not match its text")
+        if report is not None and (report.scores != result.scores or report.winner != result.winner):
+            add("error", where, f"stored scores {result.scores} (winner {result.winner}) differ from the "
+                                f"record's computed {report.scores} (winner {report.winner})")
+        if table is None:
+            add("error", where, "the result belongs to no table")
+            continue
+        try:
+            matched = match_table(settings, record, [table], player_map, where)
+            if matched.id != table.id:
+                add("error", where, "the record matches another table")
+        except TournamentError as e:
+            add("error", where, f"the record does not match its table: {e}")
+    for result in results.values():
+        table = by_table.get(result.table)
+        if table is None:
+            add("error", f"result {result.id}", "the result belongs to no table")
+            continue
+        if set(result.scores) != set(table.sides()):
+            add("error", f"round {table.round} table {table.number}",
+                f"scores are for {', '.join(result.scores)}, the table's sides are {', '.join(table.sides())}")
+        if result.kind == "manual":
+            add("warning", f"round {table.round} table {table.number}", "manual result (unverified)")
+    for row in store.audit():
+        if row["new_result_id"] is not None and not any(r.id == row["new_result_id"] for r in results.values()):
+            add("error", f"audit {row['id']}", "the result that replaced this one is missing")
+    # Standings: each round was paired on the standings after the round before; recompute them.
+    rounds = [r.number for r in store.rounds()]
+    for number in rounds:
+        if number == 1:
+            continue
+        used = store.standings_used(number)
+        again = st.compute(settings, players, teams, tables, results, byes, number - 1)
+        now = {s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}
+        changed = [u for u in set(used) | set(now) if used.get(u) != now.get(u)]
+        if changed:
+            add("warning", f"round {number}",
+                f"paired on standings that have changed since ({len(changed)} "
+                f"{'pair' if settings.format == PAIRS else 'player'}(s) differ, e.g. #{sorted(changed)[0]}); "
+                f"a result of an earlier round was entered or replaced after pairing")
+    if rounds:
+        last = rounds[-1]
+        missing = [t.number for t in tables if t.round < last and t.id not in results]
+        if missing:
+            add("error", "results", f"tables of finished rounds without results: {missing[:10]}")
+    return CheckReport(tuple(findings), n_records, len(results), len(rounds))

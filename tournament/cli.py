@@ -1,0 +1,467 @@
+"""The ``tournament`` command: a thin layer over the library.
+
+Exit codes: 0 done; 1 refused (an invalid record, a record of no table of the
+round, a second result for a table without --replace, a round that cannot be
+paired, ``check`` found errors); 2 unusable input or usage (missing file, not
+an event file, damaged database, unknown game, bad option).  Nothing is ever
+half written: every write is one transaction.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+import typer
+
+from tournament import check as checking, players as pl, results as res, rounds, standings as st
+from tournament.errors import ResultRefused, TournamentError, UnusableInput
+from tournament.event import FORMATS, PAIRS, make_settings
+from tournament.simulate import simulate_event
+from tournament.store import EventStore, create_event, open_event
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Run a domino tournament: players, pairings, tables, results checked by domrec, standings.")
+
+EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _fail(message: str, code: int, details: Sequence[str] = ()) -> None:
+    typer.echo(f"error: {message}", err=True)
+    for line in details:
+        typer.echo(f"  {line}", err=True)
+    raise typer.Exit(code)
+
+
+def guarded(fn: Callable) -> Callable:
+    """Every command: a one-line error and the right exit code, never a traceback."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except TournamentError as e:
+            _fail(str(e), e.exit_code, getattr(e, "problems", ()))
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                _fail(f"the event file is busy (another program holds it): {e}", EXIT_UNUSABLE)
+            _fail(f"the event file cannot be used: {e}", EXIT_UNUSABLE)
+        except sqlite3.DatabaseError as e:
+            _fail(f"the event file is damaged: {e}", EXIT_UNUSABLE)
+        except KeyboardInterrupt:
+            _fail("interrupted; the last write was not made", EXIT_UNUSABLE)
+        except Exception as e:  # a bug: say so in one line
+            _fail(f"internal error ({type(e).__name__}: {e}); please report it", EXIT_UNUSABLE)
+    return wrapper
+
+
+def _open(path: Path) -> EventStore:
+    return open_event(path)
+
+
+def _parse_value(value: str) -> Any:
+    if value in ("true", "false"):
+        return value == "true"
+    if value.lstrip("-").isdigit():
+        return int(value)
+    return value
+
+
+def _parse_pairs(text: str, what: str) -> dict[str, str]:
+    out = {}
+    for part in text.split(","):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise UnusableInput(f"write {what} as NAME=VALUE,NAME=VALUE, not {text!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise UnusableInput(f"{what} must be a number, not {text!r}") from None
+
+
+def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
+          extra: dict[str, Any] | None = None, footer: Iterable[str] = ()) -> None:
+    if as_json:
+        doc = {**(extra or {}), "rows": rows} if extra is not None else rows
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv:
+        columns = list(rows[0]) if rows else []
+        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(width=None if sys.stdout.isatty() else 200)
+    table = Table(title=Text(title), show_lines=False)
+    columns = list(rows[0]) if rows else []
+    for c in columns:
+        text_column = c in ("name", "pair", "N", "E", "S", "W", "NS pair", "EW pair") or c.startswith("P")
+        table.add_column(Text(str(c)), overflow="fold", no_wrap=not text_column)
+    for r in rows:
+        table.add_row(*(Text("" if r[c] is None else str(r[c])) for c in columns))
+    console.print(table)
+    for line in footer:
+        console.print(Text(line))
+
+
+@app.command()
+@guarded
+def new(
+    event: Path = typer.Argument(..., help="The event file to create (refused if it exists)."),
+    name: str = typer.Option(..., "--name", help="The event's name."),
+    game: str = typer.Option(..., "--game", help="broadway, competitive, horse-race, castle-rock or domino-roads."),
+    format: str = typer.Option(..., "--format", help=f"{', '.join(FORMATS)}."),
+    table_size: Optional[int] = typer.Option(None, "--table-size", help="Players a table (individual format)."),
+    option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first-round draw (and of random tie order)."),
+    bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
+                                                          "(partnership formats) or placement=1.5,score=0."),
+    placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
+    tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for."),
+) -> None:
+    """Create an event file: its name, game, rules and format."""
+    options = {}
+    for o in option:
+        key, eq, value = o.partition("=")
+        if not eq or not key:
+            raise UnusableInput(f"write rule options as name=value, not {o!r}")
+        options[key] = _parse_value(value)
+    bye_values = {k: _number(v, f"bye {k}") for k, v in _parse_pairs(bye, "a bye").items()} if bye else None
+    places = tuple(_number(x, "a placement point") for x in placement.split(",")) if placement else None
+    keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
+    settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys)
+    store = create_event(event, settings)
+    store.close()
+    typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
+               f"{settings.table_size}")
+
+
+@app.command()
+@guarded
+def add(
+    event: Path = typer.Argument(..., help="The event file."),
+    names: list[str] = typer.Argument(None, help="Player names (a pairs event: the two partners)."),
+    from_csv: Optional[Path] = typer.Option(None, "--csv", help="A CSV file with a header: name (and partner, "
+                                                                "pair for a pairs event)."),
+    pair_name: Optional[str] = typer.Option(None, "--pair", help="The pair's name (pairs event; default A & B)."),
+) -> None:
+    """Enter players (or partnerships), by name or from a CSV file; late entries play from the next round."""
+    store = _open(event)
+    try:
+        names = list(names or [])
+        pairs = store.settings.format == PAIRS
+        if from_csv is not None:
+            if names:
+                raise UnusableInput("give names or --csv, not both")
+            entries = pl.read_csv(from_csv, pairs)
+        elif pairs:
+            if len(names) != 2:
+                raise UnusableInput("a pairs event enters one partnership at a time: give exactly two names "
+                                    "(or use --csv)")
+            entries = [(names[0], names[1], pair_name)]
+        else:
+            if not names:
+                raise UnusableInput("give at least one name, or --csv FILE")
+            if pair_name:
+                raise UnusableInput("--pair is for pairs events only")
+            entries = names
+        if pairs:
+            teams = pl.add_pairs(store, entries)
+            for t in teams:
+                typer.echo(f"added pair #{t.id} {t.name} (from round {t.entered})")
+        else:
+            added = pl.add_players(store, entries)
+            for p in added:
+                typer.echo(f"added #{p.id} {p.name} (from round {p.entered})")
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def players(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV instead of a table."),
+    as_json: bool = typer.Option(False, "--json", help="JSON instead of a table."),
+) -> None:
+    """List the players (numbers, names, pairs, entry and withdrawal)."""
+    store = _open(event)
+    try:
+        teams = {t.id: t.name for t in store.teams()}
+        rows = []
+        for p in store.players():
+            row = {"id": p.id, "name": p.name}
+            if store.settings.format == PAIRS:
+                row["pair"] = teams.get(p.team, "")
+            row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
+            rows.append(row)
+        _emit(rows, as_csv, as_json, f"{store.settings.name}: players")
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def withdraw(
+    event: Path = typer.Argument(..., help="The event file."),
+    player: str = typer.Argument(..., help="The player's exact name or number (#12); in a pairs event, "
+                                           "the pair's name or a member's."),
+) -> None:
+    """Withdraw a player (or pair) from the next round on; their games so far still count."""
+    store = _open(event)
+    try:
+        who = pl.withdraw(store, player)
+        typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
+    finally:
+        store.close()
+
+
+def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool) -> None:
+    rounds.round_tables(store, round_no)
+    rows = rounds.table_rows(store, round_no)
+    players = {p.id: p for p in store.players()}
+    bye_players = store.byes(round_no).get(round_no, [])
+    byes = [f"#{p} {players[p].name}" for p in bye_players]
+    if as_json:
+        _emit(rows, False, True, "", {"round": round_no, "byes": [{"id": p, "name": players[p].name}
+                                                                   for p in bye_players]})
+        return
+    if as_csv:
+        for p in bye_players:
+            row = {k: "" for k in (rows[0] if rows else {"round": 0, "table": 0, "seat": "", "side": "",
+                                                          "id": 0, "name": "", "result": ""})}
+            row.update({"round": round_no, "table": "bye", "id": p, "name": players[p].name})
+            rows.append(row)
+        _emit(rows, True, False, "")
+        return
+    by_table: dict[int, dict[str, Any]] = {}
+    for r in rows:
+        t = by_table.setdefault(r["table"], {"table": r["table"], "result": r["result"]})
+        who = f"#{r['id']} {r['name']}"
+        if store.settings.format == PAIRS and r["seat"] in ("N", "E"):
+            t[f"{r['side']} pair"] = r["pair"]
+        t[r["seat"]] = who
+    _emit(list(by_table.values()), False, False, f"{store.settings.name} — round {round_no}",
+          footer=[f"bye: {', '.join(byes)}"] if byes else [])
+
+
+@app.command()
+@guarded
+def pair(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print the tables as CSV."),
+    as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON."),
+) -> None:
+    """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
+    store = _open(event)
+    try:
+        plan = rounds.pair_next_round(store)
+        _print_round(store, plan.round, as_csv, as_json)
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def tables(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="Which round (default: the last)."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV (one row a seat) for posting at the venue."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+) -> None:
+    """Print a round's tables and byes."""
+    store = _open(event)
+    try:
+        n = round_no if round_no is not None else store.last_round()
+        if not n:
+            raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+        _print_round(store, n, as_csv, as_json)
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def result(
+    event: Path = typer.Argument(..., help="The event file."),
+    records: list[str] = typer.Argument(None, help="Game record files (*.json, *.jsonl archives, - for stdin)."),
+    table: Optional[int] = typer.Option(None, "--table", "-t", help="Manual entry: the table number."),
+    score: Optional[str] = typer.Option(None, "--score", help="Manual entry: scores by side, NS=200,EW=143."),
+    winner: Optional[str] = typer.Option(None, "--winner", help="Manual entry: the winning side when the "
+                                                                "highest score does not decide it."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="The round (default: the record's "
+                                                                       "event.round, else the last round)."),
+    replace: bool = typer.Option(False, "--replace", help="Replace a table's different result (audited)."),
+) -> None:
+    """Enter results: game records (checked by domrec) or a manual score (marked unverified)."""
+    from domrec import reader
+
+    store = _open(event)
+    try:
+        if table is not None or score is not None:
+            if records:
+                raise UnusableInput("give record files or --table/--score, not both")
+            if table is None or score is None:
+                raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
+            scores = {}
+            for side, value in _parse_pairs(score, "scores").items():
+                if not value.lstrip("-").isdigit():
+                    raise UnusableInput(f"the score of {side} must be a whole number, not {value!r}")
+                scores[side] = int(value)
+            entry = res.enter_manual(store, table, scores, round_no, replace, winner)
+            typer.echo(entry.summary())
+            return
+        if not records:
+            raise UnusableInput("give a record file, or --table and --score for a manual result")
+        worst = EXIT_OK
+        for src in reader.iter_sources(records):
+            try:
+                if src.error:
+                    raise UnusableInput(f"{src.label}: {src.error.message}")
+                entry = res.enter_record(store, src.text, src.label, round_no, replace)
+                typer.echo(f"{src.label}: {entry.summary()}")
+            except TournamentError as e:
+                typer.echo(f"error: {e}", err=True)
+                for line in getattr(e, "problems", ()):
+                    typer.echo(f"  {line}", err=True)
+                worst = max(worst, e.exit_code)
+        raise typer.Exit(worst)
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def standings(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="Standings after this round."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+) -> None:
+    """The standings, from scratch; results of unfinished rounds are marked provisional."""
+    store = _open(event)
+    try:
+        last = store.last_round()
+        if round_no is not None and not 0 <= round_no <= last:
+            raise UnusableInput(f"round {round_no} has not been paired (the last round is {last})")
+        table = st.from_store(store, round_no)
+        rows = [table.row_dict(s) for s in table.rows]
+        note = []
+        if table.provisional:
+            missing = ", ".join(f"round {r}: {n} table{'s' if n > 1 else ''} missing"
+                                for r, n in sorted(table.missing.items()))
+            note.append(f"PROVISIONAL — results still missing ({missing})")
+        note.append("ranked by " + ", then ".join(table.tiebreaks))
+        if as_json:
+            sys.stdout.write(json.dumps(table.to_dict(), ensure_ascii=False, indent=1) + "\n")
+            return
+        if as_csv:
+            for r in rows:
+                r["provisional"] = "yes" if table.provisional else ""
+        title = f"{store.settings.name} — standings after round {table.through_round}"
+        _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note)
+    finally:
+        store.close()
+
+
+@app.command(name="check")
+@guarded
+def check_cmd(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_json: bool = typer.Option(False, "--json", help="Findings as JSON."),
+) -> None:
+    """Re-validate every record, recompute every standing, check every pairing rule; exit 1 on errors."""
+    store = _open(event)
+    try:
+        report = checking.run(store)
+    finally:
+        store.close()
+    if as_json:
+        sys.stdout.write(json.dumps({"ok": report.ok, "records": report.records, "results": report.results,
+                                     "rounds": report.rounds,
+                                     "findings": [{"level": f.level, "where": f.where, "message": f.message}
+                                                  for f in report.findings]}, ensure_ascii=False) + "\n")
+    else:
+        for f in report.findings:
+            typer.echo(f.text())
+        errors = len(report.errors)
+        typer.echo(f"{event}: {report.rounds} rounds, {report.results} results ({report.records} records "
+                   f"re-validated): {errors} error{'s' if errors != 1 else ''}, "
+                   f"{len(report.findings) - errors} warning{'s' if len(report.findings) - errors != 1 else ''}")
+    raise typer.Exit(EXIT_OK if report.ok else EXIT_REFUSED)
+
+
+@app.command()
+@guarded
+def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
+    """The event's settings and progress."""
+    store = _open(event)
+    try:
+        s = store.settings
+        results = store.results()
+        lines = [f"event: {s.name}", f"uuid: {store.uuid}", f"game: {s.game}" + (f" ({s.variant})" if s.variant else ""),
+                 f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
+                 f"format: {s.format}, tables of {s.table_size}", f"seed: {s.seed}",
+                 f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
+                 f"ranking: {', then '.join(s.tiebreaks)}"]
+        if s.placement:
+            lines.append(f"placement points: {', '.join(f'{p:g}' for p in s.placement)}")
+        lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "
+                     f"results: {len(results)}")
+        typer.echo("\n".join(lines))
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def simulate(
+    event: Path = typer.Argument(..., help="The event file to create (refused if it exists)."),
+    game: str = typer.Option("competitive", "--game", help="The game."),
+    format: str = typer.Option("rotating", "--format", help=f"{', '.join(FORMATS)}."),
+    players_: int = typer.Option(16, "--players", "-p", min=2, help="How many players."),
+    rounds_: int = typer.Option(5, "--rounds", "-n", min=1, help="How many rounds."),
+    seed: int = typer.Option(0, "--seed", help="Same seed, same event."),
+    table_size: Optional[int] = typer.Option(None, "--table-size", help="Players a table (individual format)."),
+    option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="A named variant."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+) -> None:
+    """Run a whole event with simulated games (domrec simulate), entered through the result path."""
+    options = {}
+    for o in option:
+        key, eq, value = o.partition("=")
+        if not eq or not key:
+            raise UnusableInput(f"write rule options as name=value, not {o!r}")
+        options[key] = _parse_value(value)
+    if format == PAIRS and players_ % 2:
+        raise UnusableInput("a pairs event needs an even number of players")
+    say = None if quiet else (lambda line: typer.echo(line, err=True))
+    summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None, variant,
+                             progress=say)
+    typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
+               f"{summary.games} games, {summary.byes} byes")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Exception classes of the tournament tool.
+
+Two families, as in domrec, because a director must be told two different things:
+
+* :class:`UnusableInput` — the event file, a CSV file or the command line cannot
+  be used at all (missing file, not SQLite, a database of another kind, an
+  unknown game).  The command exits with 2.
+* :class:`Refused` — the input is readable but the tournament refuses it (an
+  invalid record, a record of another table, a second result for a table, a
+  round that cannot be paired).  Nothing is written.  The command exits with 1.
+"""
+
+from __future__ import annotations
+
+
+class TournamentError(Exception):
+    """Base of every error the tournament tool raises on purpose."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UnusableInput(TournamentError):
+    """Input that cannot be used: the director must fix the file or the command."""
+
+    exit_code = 2
+
+
+class EventFileError(UnusableInput):
+    """The event file is missing, not SQLite, damaged, or not a tournament event."""
+
+
+class SettingsError(UnusableInput):
+    """Event settings the game or the format do not allow (unknown game, table size, option)."""
+
+
+class PlayerInputError(UnusableInput):
+    """A player list (command line or CSV file) that cannot be read."""
+
+
+class Refused(TournamentError):
+    """A readable request the tournament refuses; the database is left as it was."""
+
+    exit_code = 1
+
+
+class ResultRefused(Refused):
+    """A result that cannot be stored: invalid record, wrong table, a conflicting result."""
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        #: domrec's problem lines, when the record failed validation.
+        self.problems = problems
+
+
+class PairingError(Refused):
+    """The next round cannot be paired (results missing, a hard constraint cannot be kept)."""
+
+
+class UnknownPlayer(Refused):
+    """A name or number that is not a player of the event."""

@@ -1,0 +1,268 @@
+"""The values of an event: its settings, players, partnerships, rounds, tables and results.
+
+Frozen attrs classes, read from the store and handed to the pairing and
+standings functions, which are plain functions over these values.  The
+settings decide everything a director chose when creating the event; they
+are written once (``tournament new``) and never change afterwards, so that
+a round paired today can be checked tomorrow by the same rules.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+from domrec import games
+from domrec.errors import DomrecError, InputError
+from domrec.record import Player as RecordPlayer, Record, Rules, unstructure
+from domrec.reader import load_dict
+
+from tournament.errors import SettingsError
+
+#: Fixed partnerships, paired Swiss by standings (a unit of play is a pair).
+PAIRS = "pairs"
+#: Individuals in a partnership game, a new partner every round.
+ROTATING = "rotating"
+#: Individuals at tables of an individual game (everyone for themselves).
+INDIVIDUAL = "individual"
+FORMATS = (PAIRS, ROTATING, INDIVIDUAL)
+PARTNERSHIP_FORMATS = (PAIRS, ROTATING)
+PARTNERSHIP_SIDES = ("NS", "EW")
+
+#: Standing keys that can break ties, and whether more is better.
+TIEBREAK_KEYS: dict[str, str] = {
+    "wins": "games won (a draw counts half; a bye counts as the settings say)",
+    "diff": "point difference: points for minus points against",
+    "for": "points for",
+    "against": "points against (fewer is better)",
+    "placement": "placement points (multi-player tables)",
+    "score": "total score (multi-player tables)",
+    "firsts": "tables won outright or shared first (multi-player tables)",
+    "buchholz": "sum of the opponents' wins (or placement points)",
+}
+LOWER_IS_BETTER = frozenset({"against"})
+DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", "for"),
+                     INDIVIDUAL: ("placement", "score")}
+PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz")
+INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz")
+
+#: The current version of the store's schema (kept in the ``meta`` table).
+SCHEMA_VERSION = 1
+
+
+def default_placement(size: int) -> tuple[float, ...]:
+    """1st gets n-1, 2nd n-2, … last 0 (ties share the points of the places they cover)."""
+    return tuple(float(size - 1 - i) for i in range(size))
+
+
+@attrs.frozen
+class Settings:
+    """What the director chose at ``tournament new``."""
+
+    name: str
+    game: str
+    format: str
+    table_size: int
+    seed: int = 0
+    variant: str | None = None
+    options: dict[str, Any] = attrs.field(factory=dict)
+    #: What a bye scores.  Partnership formats: ``wins`` (1 = a game won), ``for``, ``against``.
+    #: Individual tables: ``placement`` and ``score``.
+    bye: dict[str, float] = attrs.field(factory=dict)
+    #: Placement points by finishing place at a full table (individual tables).
+    placement: tuple[float, ...] = ()
+    tiebreaks: tuple[str, ...] = ()
+
+    @property
+    def partnership(self) -> bool:
+        return self.format in PARTNERSHIP_FORMATS
+
+    def seats(self) -> tuple[str, ...]:
+        return tuple(games.engine(self.game).seats_for(self.table_size, self.resolved_options()))
+
+    def resolved_options(self) -> dict[str, Any]:
+        return {**games.engine(self.game).defaults, **self.options}
+
+    def rules(self) -> Rules | None:
+        if not self.options and not self.variant:
+            return None
+        return Rules(variant=self.variant, options=dict(self.options) if self.options else None)
+
+    def to_json(self) -> str:
+        data = attrs.asdict(self)
+        data["placement"] = list(self.placement)
+        data["tiebreaks"] = list(self.tiebreaks)
+        return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Settings":
+        data = json.loads(text)
+        data["placement"] = tuple(data.get("placement") or ())
+        data["tiebreaks"] = tuple(data.get("tiebreaks") or ())
+        return cls(**data)
+
+
+def make_settings(name: str, game: str, format: str, table_size: int | None = None, seed: int = 0,
+                  variant: str | None = None, options: dict[str, Any] | None = None,
+                  bye: dict[str, float] | None = None, placement: tuple[float, ...] | None = None,
+                  tiebreaks: tuple[str, ...] | None = None) -> Settings:
+    """Check every choice against the game's engine and fill in the documented defaults.
+
+    The engine decides (generically, through the protocol) whether the game is
+    played in partnerships for these options: a started match whose sides are
+    NS and EW is a partnership game; one whose sides are its seats is not.
+    """
+    if not name.strip():
+        raise SettingsError("the event needs a name")
+    if format not in FORMATS:
+        raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS)}")
+    try:
+        engine = games.engine(game)
+    except DomrecError as e:
+        raise SettingsError(getattr(e, "message", str(e))) from None
+    options = dict(options or {})
+    resolved = {**engine.defaults, **options}
+    counts = tuple(engine.player_counts(resolved))
+    if format in PARTNERSHIP_FORMATS:
+        if table_size not in (None, 4):
+            raise SettingsError(f"a {format} event sits four players at a table, not {table_size}")
+        table_size = 4
+    elif table_size is None:
+        table_size = counts[-1]
+    if table_size not in counts:
+        raise SettingsError(f"{game} is played by {_counts(counts)} players, not {table_size}")
+    seats = tuple(engine.seats_for(table_size, resolved))
+    template = Record(game=game, rules=Rules(variant=variant, options=options or None)
+                      if (options or variant) else None,
+                      players=tuple(RecordPlayer(seat=s, name=f"player {i + 1}") for i, s in enumerate(seats)))
+    try:
+        load_dict(unstructure(template))  # unknown options, bad variant: the record format's own checks
+        match = engine.start(template)
+    except InputError as e:
+        raise SettingsError(f"{game}: {e.message}") from None
+    except DomrecError as e:
+        raise SettingsError(f"{game}: {getattr(e, 'message', e)}") from None
+    sides = tuple(match.sides)
+    if format in PARTNERSHIP_FORMATS and sides != PARTNERSHIP_SIDES:
+        raise SettingsError(f"{game} with these options is not a partnership game (its sides are "
+                            f"{', '.join(sides)}); use --format individual")
+    if format == INDIVIDUAL and sides != seats:
+        raise SettingsError(f"{game} with these options is played in partnerships ({', '.join(sides)}); "
+                            f"use --format pairs or --format rotating")
+    if format in PARTNERSHIP_FORMATS:
+        bye_default = {"wins": 1.0, "for": 0.0, "against": 0.0}
+        allowed = PARTNERSHIP_KEYS
+    else:
+        bye_default = {"placement": sum(default_placement(table_size)) / table_size, "score": 0.0}
+        allowed = INDIVIDUAL_KEYS
+    bye_out = dict(bye_default)
+    for key, value in (bye or {}).items():
+        if key not in bye_default:
+            raise SettingsError(f"a bye in a {format} event sets {', '.join(bye_default)}, not {key!r}")
+        bye_out[key] = float(value)
+    if format == INDIVIDUAL:
+        placement = tuple(float(p) for p in placement) if placement else default_placement(table_size)
+        if len(placement) != table_size:
+            raise SettingsError(f"placement points need one number for each of the {table_size} places, "
+                                f"not {len(placement)}")
+        if list(placement) != sorted(placement, reverse=True):
+            raise SettingsError("placement points must not grow from one place to the next")
+    elif placement:
+        raise SettingsError("placement points apply to individual tables only")
+    else:
+        placement = ()
+    tiebreaks = tuple(tiebreaks) if tiebreaks else DEFAULT_TIEBREAKS[format]
+    for key in tiebreaks:
+        if key not in allowed:
+            raise SettingsError(f"{key!r} cannot rank a {format} event; use {', '.join(allowed)}")
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise SettingsError("a tie-break is named twice")
+    return Settings(name=name.strip(), game=game, format=format, table_size=table_size, seed=seed,
+                    variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks)
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+@attrs.frozen
+class Player:
+    id: int
+    name: str
+    team: int | None
+    entered: int  # first round the player can be paired in
+    withdrawn: int | None  # first round the player is no longer paired in
+
+    def active_in(self, round_no: int) -> bool:
+        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+
+    @property
+    def code(self) -> str:
+        """The id a record gives for this player (``players[].id``)."""
+        return str(self.id)
+
+
+@attrs.frozen
+class Team:
+    id: int
+    name: str
+    players: tuple[int, int]
+    entered: int
+    withdrawn: int | None
+
+    def active_in(self, round_no: int) -> bool:
+        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+
+
+@attrs.frozen
+class SeatAssignment:
+    seat: str
+    side: str
+    player: int
+
+
+@attrs.frozen
+class Table:
+    id: int
+    round: int
+    number: int
+    seats: tuple[SeatAssignment, ...]
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(s.player for s in self.seats)
+
+    def sides(self) -> tuple[str, ...]:
+        out: list[str] = []
+        for s in self.seats:
+            if s.side not in out:
+                out.append(s.side)
+        return tuple(out)
+
+
+@attrs.frozen
+class Result:
+    id: int
+    table: int  # table id
+    kind: str  # "record" or "manual"
+    verified: bool
+    scores: dict[str, int]
+    winner: str | None
+    record_hash: str | None
+    entered_at: str
+    note: str | None = None
+
+
+@attrs.frozen
+class Round:
+    id: int
+    number: int
+    stage: int
+    seed: str
+    paired_at: str

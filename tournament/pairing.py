@@ -1,0 +1,399 @@
+"""Pairing a round: who sits at which numbered table, in which seat, and who has a bye.
+
+Plain functions over values (no database): :func:`pair_round` takes the
+event's settings, its players (and pairs), every earlier table and bye and
+the current standings, and returns a :class:`Plan`.  The store writes the
+plan in one transaction.
+
+Formats
+-------
+* **pairs** — fixed partnerships.  Round 1 is drawn at random from the
+  event's seed; later rounds are Swiss: pairs in standings order, each paired
+  with the nearest pair below it that it has not met (backtracking when the
+  bottom of the list would be left with a rematch).  *Hard*: no two pairs meet
+  twice.  *Soft*: each pair sits N-S and E-W as evenly as possible.
+* **rotating** — individuals in a partnership game.  Tables of four in
+  standings order; at each table the 1st and 3rd ranked play the 2nd and 4th.
+  *Hard*: never the same partner twice.  *Soft*: repeated opponents as rare as
+  possible, then tables of players close in the standings, then the 1-3/2-4
+  arrangement.  A greedy pass fills tables from the top, choosing each table
+  among the next few players; the last tables are searched exhaustively, and
+  when the greedy pass leaves an impossible tail, earlier tables are reopened.
+* **individual** — tables of the event's table size, in standings order,
+  repeated opponents as rare as possible (soft), then closeness in standings.
+
+Byes go to the players (pairs) with the fewest byes so far, lowest ranked
+first: nobody gets a second bye before every active player has had one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from typing import Iterable, Sequence
+
+import attrs
+
+from tournament.errors import PairingError
+from tournament.event import INDIVIDUAL, PAIRS, ROTATING, Player, SeatAssignment, Settings, Table, Team
+from tournament.standings import Standings
+
+#: Cost of one repeated opponent, against one place of distance in the standings.
+REPEAT_COST = 8
+#: How many players below the top unseated one the greedy pass considers for a table.
+WINDOW = 9
+#: Players left over that are seated by exhaustive search instead of greedily.
+TAIL = 12
+#: Search limits (nodes); far above what a real event needs.
+SWISS_BUDGET = 2_000_000
+EXHAUSTIVE_BUDGET = 300_000
+
+
+@attrs.frozen
+class Plan:
+    """One round: tables in table-number order (seats in seating order), and byes (players)."""
+
+    round: int
+    tables: tuple[tuple[SeatAssignment, ...], ...]
+    byes: tuple[int, ...]
+
+
+@attrs.frozen
+class History:
+    """What earlier rounds constrain: per unit (pair or player)."""
+
+    partners: dict[int, set[int]]
+    opponents: dict[int, Counter]
+    ns_balance: dict[int, int]  # N-S sittings minus E-W sittings
+    byes: Counter
+
+
+def history(settings: Settings, players: Iterable[Player], tables: Iterable[Table],
+            byes: dict[int, list[int]]) -> History:
+    """The constraints of earlier rounds, from the stored tables and byes."""
+    team_of = {p.id: p.team for p in players}
+    unit = (lambda pid: team_of[pid]) if settings.format == PAIRS else (lambda pid: pid)
+    partners: dict[int, set[int]] = {}
+    opponents: dict[int, Counter] = {}
+    ns: Counter = Counter()
+    for table in tables:
+        by_side: dict[str, list[int]] = {}
+        for s in table.seats:
+            by_side.setdefault(s.side, []).append(s.player)
+        for side, members in by_side.items():
+            units = list(dict.fromkeys(unit(p) for p in members))
+            others = list(dict.fromkeys(unit(p) for sd, ms in by_side.items() if sd != side for p in ms))
+            for u in units:
+                opponents.setdefault(u, Counter()).update(others)
+                if side == "NS":
+                    ns[u] += 1
+                elif side == "EW":
+                    ns[u] -= 1
+            if settings.format == ROTATING:
+                for a, b in itertools.permutations(members, 2):
+                    partners.setdefault(a, set()).add(b)
+    bye_count: Counter = Counter()
+    for given in byes.values():
+        for u in dict.fromkeys(unit(p) for p in given):
+            bye_count[u] += 1
+    return History(partners, opponents, dict(ns), bye_count)
+
+
+def ranked_units(settings: Settings, units: Sequence[int], standings: Standings | None, round_no: int,
+                 rng: random.Random) -> list[int]:
+    """Units best first.  Round 1 (or an event without standings) is a random draw from the seed;
+    units level on every tie-break are put in random order, so the draw stays fair."""
+    jitter = {u: rng.random() for u in units}
+    if round_no == 1 or standings is None:
+        order = list(units)
+        rng.shuffle(order)
+        return order
+    rank = {s.unit: s.rank for s in standings.rows}
+    return sorted(units, key=lambda u: (rank.get(u, len(rank) + 1), jitter[u]))
+
+
+def bye_choices(order: Sequence[int], count: int, byes: Counter, limit: int = 30) -> Iterable[tuple[int, ...]]:
+    """Fair bye sets, best first: everyone below the last bye level must get one; at that level the
+    lowest ranked are preferred; alternatives at that level follow (used only if a hard constraint
+    cannot be kept with the first choice)."""
+    if count == 0:
+        yield ()
+        return
+    position = {u: i for i, u in enumerate(order)}
+    levels = sorted(set(byes[u] for u in order))
+    forced: list[int] = []
+    for level in levels:
+        group = sorted((u for u in order if byes[u] == level), key=lambda u: -position[u])
+        if len(forced) + len(group) <= count:
+            forced.extend(group)
+            if len(forced) == count:
+                yield tuple(forced)
+                return
+            continue
+        need = count - len(forced)
+        for n, combo in enumerate(itertools.combinations(group, need)):
+            if n >= limit:
+                return
+            yield tuple(forced) + combo
+        return
+
+
+def pair_round(settings: Settings, round_no: int, players: Sequence[Player], teams: Sequence[Team],
+               tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None) -> Plan:
+    """Pair round ``round_no``.  Raises :class:`PairingError` if it cannot be done."""
+    rng = random.Random(f"tournament:{settings.seed}:round:{round_no}")
+    hist = history(settings, players, tables, byes)
+    if settings.format == PAIRS:
+        return _pair_pairs(settings, round_no, teams, hist, standings, rng)
+    active = [p.id for p in players if p.active_in(round_no)]
+    order = ranked_units(settings, active, standings, round_no, rng)
+    size = settings.table_size
+    if len(order) < size:
+        raise PairingError(f"round {round_no} needs at least {size} active players; there are {len(order)}")
+    count = len(order) % size
+    failures = 0
+    for bye_set in bye_choices(order, count, hist.byes):
+        rest = [u for u in order if u not in set(bye_set)]
+        if settings.format == ROTATING:
+            fours = seat_rotating(rest, hist.partners, hist.opponents)
+            if fours is None:
+                failures += 1
+                continue
+            seated = [_rotating_seats(t, hist.ns_balance) for t in fours]
+        else:
+            groups = seat_individual(rest, size, hist.opponents)
+            seats = settings.seats()
+            seated = []
+            for g in groups:
+                shuffled = list(g)
+                rng.shuffle(shuffled)
+                seated.append(tuple(SeatAssignment(seat, seat, p) for seat, p in zip(seats, shuffled)))
+        return Plan(round_no, tuple(seated), tuple(sorted(bye_set)))
+    raise PairingError(f"round {round_no} cannot be seated so that every player has a new partner "
+                       f"({len(order)} players; tried {failures} fair choices of byes)")
+
+
+# --- pairs: Swiss ----------------------------------------------------------------------------
+
+
+def _pair_pairs(settings: Settings, round_no: int, teams: Sequence[Team], hist: History,
+                standings: Standings | None, rng: random.Random) -> Plan:
+    active = [t for t in teams if t.active_in(round_no)]
+    by_id = {t.id: t for t in active}
+    order = ranked_units(settings, list(by_id), standings, round_no, rng)
+    if len(order) < 2:
+        raise PairingError(f"round {round_no} needs at least two active pairs; there are {len(order)}")
+    for bye_set in bye_choices(order, len(order) % 2, hist.byes):
+        rest = [u for u in order if u not in bye_set]
+        matches = swiss(rest, hist.opponents)
+        if matches is None:
+            continue
+        seated = []
+        for a, b in matches:
+            # Soft: the pair that has sat N-S more often sits E-W (the higher ranked sits N-S on a tie).
+            if hist.ns_balance.get(b, 0) < hist.ns_balance.get(a, 0):
+                a, b = b, a
+            na, sa = by_id[a].players
+            eb, wb = by_id[b].players
+            seated.append((SeatAssignment("N", "NS", na), SeatAssignment("E", "EW", eb),
+                           SeatAssignment("S", "NS", sa), SeatAssignment("W", "EW", wb)))
+        byes = tuple(sorted(p for u in bye_set for p in by_id[u].players))
+        return Plan(round_no, tuple(seated), byes)
+    raise PairingError(f"round {round_no} cannot be paired without two pairs meeting again "
+                       f"({len(order)} pairs)")
+
+
+def swiss(order: Sequence[int], met: dict[int, Counter]) -> list[tuple[int, int]] | None:
+    """Pairs in order, each with the nearest unpaired one below it it has not met; depth-first with
+    backtracking (iterative, so a field of thousands does not hit Python's recursion limit)."""
+    n = len(order)
+    if n % 2:
+        return None
+    used = [False] * n
+    empty: Counter = Counter()
+    met_sets = [met.get(u, empty) for u in order]
+
+    def candidate(a: int, start: int) -> int | None:
+        seen = met_sets[a]
+        for j in range(max(start, a + 1), n):
+            if not used[j] and order[j] not in seen:
+                return j
+        return None
+
+    stack: list[tuple[int, int]] = []
+    a = 0
+    steps = 0
+    while True:
+        while a < n and used[a]:
+            a += 1
+        if a == n:
+            return [(order[x], order[y]) for x, y in stack]
+        j = candidate(a, a + 1)
+        if j is not None:
+            used[a] = used[j] = True
+            stack.append((a, j))
+            continue
+        # Backtrack: move the latest pairing to its next candidate.
+        while True:
+            steps += 1
+            if not stack or steps > SWISS_BUDGET:
+                return None
+            pa, pj = stack.pop()
+            used[pj] = False
+            nj = candidate(pa, pj + 1)
+            if nj is not None:
+                used[nj] = True
+                stack.append((pa, nj))
+                a = pa + 1
+                break
+            used[pa] = False
+            a = pa
+
+
+# --- rotating partners ---------------------------------------------------------------------------
+
+Four = tuple[int, int, int, int]  # (a, b, c, d): a and c partners against b and d
+
+
+def seat_rotating(order: Sequence[int], partners: dict[int, set[int]],
+                  opponents: dict[int, Counter]) -> list[Four] | None:
+    """Tables of four from ``order`` (best first) with no repeated partnership, or None if none exists
+    (within the search limits)."""
+    if len(order) % 4:
+        raise ValueError("seat_rotating needs a multiple of four players")
+    pos = {p: i for i, p in enumerate(order)}
+    no_partners: set[int] = set()
+    empty: Counter = Counter()
+
+    def table_cost(a: int, b: int, c: int, d: int) -> int | None:
+        pa = partners.get(a, no_partners)
+        pb = partners.get(b, no_partners)
+        if c in pa or d in pb:
+            return None
+        oa, oc = opponents.get(a, empty), opponents.get(c, empty)
+        repeats = oa[b] + oa[d] + oc[b] + oc[d]
+        ps = sorted((pos[a], pos[b], pos[c], pos[d]))
+        spread = ps[3] - ps[0] - 3
+        standard = 0 if {pos[a], pos[c]} in ({ps[0], ps[2]}, {ps[1], ps[3]}) else 1
+        return repeats * REPEAT_COST + spread + standard
+
+    def best_four(members: Sequence[int]) -> tuple[int, Four] | None:
+        """The cheapest legal arrangement of four given players."""
+        w, x, y, z = sorted(members, key=pos.__getitem__)
+        best = None
+        for four in ((w, x, y, z), (w, y, x, z), (w, x, z, y)):  # partners w-y, w-x, w-z
+            cost = table_cost(*four)
+            if cost is not None and (best is None or cost < best[0]):
+                best = (cost, four)
+        return best
+
+    def greedy_table(remaining: list[int], window: int) -> Four | None:
+        top = remaining[0]
+        best = None
+        for trio in itertools.combinations(remaining[1:window + 1], 3):
+            found = best_four((top, *trio))
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
+        return best[1] if best else None
+
+    def exhaustive(pool: list[int]) -> list[Four] | None:
+        """Min-cost seating of a small pool, branch and bound; None if no legal seating is found."""
+        pool = sorted(pool, key=pos.__getitem__)
+        best: list = [None, None]  # cost, tables
+        nodes = [0]
+
+        def go(rest: list[int], acc: list[Four], cost: int) -> None:
+            if nodes[0] > EXHAUSTIVE_BUDGET:
+                return
+            if best[0] is not None and cost >= best[0]:
+                return
+            if not rest:
+                best[0], best[1] = cost, list(acc)
+                return
+            top, others = rest[0], rest[1:]
+            for trio in itertools.combinations(others, 3):
+                nodes[0] += 1
+                found = best_four((top, *trio))
+                if found is None:
+                    continue
+                left = [p for p in others if p not in trio]
+                acc.append(found[1])
+                go(left, acc, cost + found[0])
+                acc.pop()
+                if best[0] is not None and best[0] == 0:
+                    return
+
+        go(pool, [], 0)
+        return best[1]
+
+    remaining = list(order)
+    tables: list[Four] = []
+    while remaining:
+        if len(remaining) <= TAIL:
+            tail = exhaustive(remaining)
+            if tail is not None:
+                tables.extend(tail)
+                return tables
+            break
+        four = greedy_table(remaining, WINDOW) or greedy_table(remaining, 40)
+        if four is None:
+            break
+        tables.append(four)
+        taken = set(four)
+        remaining = [p for p in remaining if p not in taken]
+    # The greedy pass left a tail that cannot be seated: reopen earlier tables, a few at a time.
+    reopen = 1
+    while True:
+        k = min(reopen, len(tables))
+        pool = remaining + [p for t in tables[len(tables) - k:] for p in t]
+        seated = exhaustive(pool)
+        if seated is not None:
+            return tables[:len(tables) - k] + seated
+        if k == len(tables):
+            return None
+        reopen *= 2
+
+
+def _rotating_seats(four: Four, ns_balance: dict[int, int]) -> tuple[SeatAssignment, ...]:
+    a, b, c, d = four
+    # Soft: the partnership that has sat N-S more often sits E-W; the higher ranked pair N-S on a tie.
+    if ns_balance.get(b, 0) + ns_balance.get(d, 0) < ns_balance.get(a, 0) + ns_balance.get(c, 0):
+        a, b, c, d = b, a, d, c
+    return (SeatAssignment("N", "NS", a), SeatAssignment("E", "EW", b),
+            SeatAssignment("S", "NS", c), SeatAssignment("W", "EW", d))
+
+
+# --- individual tables ----------------------------------------------------------------------
+
+
+def seat_individual(order: Sequence[int], size: int, opponents: dict[int, Counter]) -> list[tuple[int, ...]]:
+    """Tables of ``size`` in standings order; each table is the top unseated player and the
+    ``size - 1`` of the next few that minimise repeated opponents, then distance in the standings."""
+    if len(order) % size:
+        raise ValueError("seat_individual needs a multiple of the table size")
+    pos = {p: i for i, p in enumerate(order)}
+    empty: Counter = Counter()
+    window = size - 1 + max(2, 8 - size)
+    remaining = list(order)
+    tables: list[tuple[int, ...]] = []
+    while remaining:
+        top = remaining[0]
+        best: tuple[int, tuple[int, ...]] | None = None
+        for rest in itertools.combinations(remaining[1:window + 1], size - 1):
+            group = (top, *rest)
+            repeats = 0
+            for i, p in enumerate(group):
+                op = opponents.get(p, empty)
+                for q in group[i + 1:]:
+                    repeats += op[q]
+            cost = repeats * REPEAT_COST + (pos[group[-1]] - pos[top] - (size - 1))
+            if best is None or cost < best[0]:
+                best = (cost, group)
+                if cost == 0:
+                    break
+        assert best is not None
+        tables.append(best[1])
+        taken = set(best[1])
+        remaining = [p for p in remaining if p not in taken]
+    return tables

@@ -1,0 +1,147 @@
+"""Entering players and partnerships, late entries and withdrawals.
+
+A player's number (``#12``) is the id a game record may give for them
+(``players[].id = "12"``); names are unique within an event, because a
+record without ids is matched to its table by exact name.  Names are stored
+exactly as typed: quotes, accents and SQL text are data.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Sequence
+
+from tournament.errors import PlayerInputError, Refused, UnknownPlayer
+from tournament.event import PAIRS, Player, Team
+from tournament.store import EventStore
+
+
+def _check_name(name: str, what: str = "player") -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise PlayerInputError(f"a {what} name cannot be empty")
+    if any(ch in name for ch in "\r\n\t\x00"):
+        raise PlayerInputError(f"a {what} name cannot hold line breaks, tabs or NUL: {name!r}")
+    if len(name) > 200:
+        raise PlayerInputError(f"a {what} name is limited to 200 characters: {name[:40]!r}…")
+    return name
+
+
+def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
+    """Enter individual players (one transaction: all of them, or none if one is refused).
+    Entered after round N has been paired, they play from round N + 1 (a late entry)."""
+    if store.settings.format == PAIRS:
+        raise Refused("this is a pairs event: enter partnerships (two names and an optional pair name)")
+    names = [_check_name(n) for n in names]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise PlayerInputError(f"{dup!r} is listed twice")
+    with store.write():
+        entered = store.last_round() + 1
+        ids = [store.insert_player(n, entered) for n in names]
+    by_id = {p.id: p for p in store.players()}
+    return [by_id[i] for i in ids]
+
+
+def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -> list[Team]:
+    """Enter fixed partnerships ``(player, partner, pair name or None)`` in one transaction."""
+    if store.settings.format != PAIRS:
+        raise Refused(f"this is a {store.settings.format} event: enter players one by one, not partnerships")
+    checked = []
+    for a, b, team in pairs:
+        _check_name(a)
+        _check_name(b)
+        if a == b:
+            raise PlayerInputError(f"{a!r} cannot partner themselves")
+        checked.append((a, b, _check_name(team, "pair") if team else f"{a} & {b}"))
+    every = [n for a, b, _ in checked for n in (a, b)]
+    if len(set(every)) != len(every):
+        dup = next(n for n in every if every.count(n) > 1)
+        raise PlayerInputError(f"{dup!r} is listed twice")
+    with store.write():
+        entered = store.last_round() + 1
+        ids = []
+        for a, b, team in checked:
+            tid = store.insert_team(team, entered)
+            store.insert_player(a, entered, tid)
+            store.insert_player(b, entered, tid)
+            ids.append(tid)
+    by_id = {t.id: t for t in store.teams()}
+    return [by_id[i] for i in ids]
+
+
+def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]] | list[str]:
+    """Players from a CSV file with a header row: ``name`` (and ``partner``, optional ``pair``
+    for a pairs event).  Returns names, or (name, partner, pair) triples."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise PlayerInputError(f"{path}: no such file") from None
+    except OSError as e:
+        raise PlayerInputError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise PlayerInputError(f"{path} is not UTF-8 text (byte {e.start})") from None
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as e:
+        raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
+    rows = [r for r in rows if any(cell.strip() for cell in r)]
+    if not rows:
+        raise PlayerInputError(f"{path} is empty")
+    header = [h.strip().lower() for h in rows[0]]
+    if "name" not in header:
+        raise PlayerInputError(f"{path}: the first row must be a header naming a 'name' column "
+                               f"(found {', '.join(rows[0]) or 'nothing'})")
+    need = ["name", "partner"] if pairs else ["name"]
+    for col in need:
+        if col not in header:
+            raise PlayerInputError(f"{path}: a pairs event needs a '{col}' column")
+    idx = {h: i for i, h in enumerate(header)}
+    out: list = []
+    for n, row in enumerate(rows[1:], 2):
+        def cell(col: str) -> str:
+            i = idx.get(col)
+            return row[i] if i is not None and i < len(row) else ""
+        if not cell("name").strip():
+            raise PlayerInputError(f"{path}, line {n}: the name is empty")
+        if pairs:
+            if not cell("partner").strip():
+                raise PlayerInputError(f"{path}, line {n}: the partner is empty")
+            out.append((cell("name"), cell("partner"), cell("pair") or cell("team") or None))
+        else:
+            out.append(cell("name"))
+    if not out:
+        raise PlayerInputError(f"{path} has a header but no players")
+    return out
+
+
+def withdraw(store: EventStore, key: str) -> Player | Team:
+    """Withdraw a player (or, in a pairs event, a pair, by its name or a member's) from the next
+    round on.  Their games so far stay in the standings."""
+    with store.write():
+        nxt = store.last_round() + 1
+        if store.settings.format == PAIRS:
+            team = _find_team(store, key)
+            if team.withdrawn is not None:
+                raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
+            store.set_team_withdrawn(team.id, nxt)
+            return next(t for t in store.teams() if t.id == team.id)
+        player = store.find_player(key)
+        if player.withdrawn is not None:
+            raise Refused(f"{player.name} has already withdrawn (from round {player.withdrawn})")
+        store.set_withdrawn(player.id, nxt)
+        return store.find_player(f"#{player.id}")
+
+
+def _find_team(store: EventStore, key: str) -> Team:
+    teams = store.teams()
+    for t in teams:
+        if t.name == key:
+            return t
+    try:
+        player = store.find_player(key)
+    except UnknownPlayer:
+        raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event") from None
+    return next(t for t in teams if t.id == player.team)

@@ -1,0 +1,228 @@
+"""Entering results: a game record checked by domrec, or a manual score.
+
+A record is trusted for nothing it claims.  It is replayed by domrec
+(:func:`domrec.validate_text`); it must be a finished game of the event's game
+with the event's variant and rule options; its players must be exactly the
+players of one table of the round, in the seats the table gave them (matched
+by player id when the record gives ids, otherwise by exact name).  What is
+stored is the record's text, its hash, and the scores and winner that domrec
+*computed*.
+
+Entering is idempotent: the same record again (same content, whatever its
+layout) is accepted and changes nothing.  A different result for a table that
+has one is refused unless ``replace`` is given; the replaced result is kept in
+the audit table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import attrs
+
+from domrec import games
+from domrec.errors import DomrecError
+from domrec.reader import loads
+from domrec.record import Record, unstructure
+from domrec.validate import Report, validate_text
+
+from tournament.errors import ResultRefused, UnusableInput
+from tournament.event import Settings, Table
+from tournament.store import EventStore
+
+STORED, UNCHANGED, REPLACED = "stored", "unchanged", "replaced"
+
+
+@attrs.frozen
+class Entry:
+    """What happened to one result."""
+
+    status: str  # stored, unchanged (the same result was already in), replaced
+    round: int
+    table: int
+    scores: dict[str, int]
+    winner: str | None
+    verified: bool
+    report: Report | None = None
+
+    def summary(self) -> str:
+        scores = ", ".join(f"{k} {v}" for k, v in self.scores.items())
+        won = f"winner {self.winner}" if self.winner else "a draw"
+        how = "verified record" if self.verified else "manual entry, unverified"
+        verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced"}[self.status]
+        return f"round {self.round} table {self.table}: {scores}; {won} ({how}) — {verb}"
+
+
+def record_hash(record: Record) -> str:
+    """SHA-256 of the record's canonical JSON: the same game, however it is laid out, has one hash."""
+    canonical = json.dumps(unstructure(record), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def check_report(report: Report) -> None:
+    """Refuse a record domrec does not accept, with domrec's problems as the reasons."""
+    lines = tuple(p.text() for p in report.problems)
+    if report.status == "unusable":
+        raise UnusableRecord(f"{report.source}: the record cannot be read: "
+                             f"{lines[0] if lines else report.status}", lines)
+    if report.status != "valid":
+        raise ResultRefused(f"{report.source}: the record is invalid ({len(lines)} problem"
+                            f"{'s' if len(lines) != 1 else ''}); nothing was stored", lines)
+    if not report.finished:
+        raise ResultRefused(f"{report.source}: the game is not finished"
+                            + (f" ({report.note})" if report.note else "") + "; nothing was stored")
+
+
+class UnusableRecord(UnusableInput):
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+def safe_validate(text: str | bytes, source: str) -> Report:
+    try:
+        return validate_text(text, source)
+    except Exception as e:  # an engine bug must not become a traceback at the results desk
+        raise UnusableInput(f"{source}: domrec could not check this record because of an internal error "
+                            f"({type(e).__name__}: {e}); please report it") from None
+
+
+def match_table(settings: Settings, record: Record, tables: list[Table], players: dict[int, Any],
+                source: str) -> Table:
+    """The table of the round this record is the game of, or a refusal saying why not."""
+    if record.game != settings.game:
+        raise ResultRefused(f"{source} is a {record.game} game; this event plays {settings.game}")
+    engine = games.engine(settings.game)
+    if record.variant != (settings.variant or "standard"):
+        raise ResultRefused(f"{source} is played under variant {record.variant}; this event plays "
+                            f"{settings.variant or 'standard'}")
+    got = {**engine.defaults, **record.options}
+    want = settings.resolved_options()
+    if got != want:
+        diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+        shown = ", ".join(f"{k}={got.get(k)!r} (event: {want.get(k)!r})" for k in diff)
+        raise ResultRefused(f"{source} is played with other rule options than this event: {shown}")
+    by_name = {p.name: p for p in players.values()}
+    mapped: dict[str, int] = {}
+    for i, rp in enumerate(record.players):
+        if rp.id is not None:
+            text = rp.id.strip().lstrip("#")
+            pid = int(text) if text.isascii() and text.isdigit() else None
+            if pid not in players:
+                raise ResultRefused(f"{source}: player {i + 1} ({rp.name}) has id {rp.id!r}, which is no "
+                                    f"player's number in this event")
+        else:
+            p = by_name.get(rp.name)
+            if p is None:
+                raise ResultRefused(f"{source}: {rp.name!r} (seat {rp.seat}) is not a player of this event "
+                                    f"(names must match exactly, or give the player's id)")
+            pid = p.id
+        if pid in mapped.values():
+            raise ResultRefused(f"{source}: {players[pid].name} sits at two seats")
+        mapped[rp.seat] = pid
+    first = next(iter(mapped.values()))
+    table = next((t for t in tables if first in t.players), None)
+    if table is None:
+        raise ResultRefused(f"{source}: {players[first].name} has no table in round "
+                            f"{tables[0].round if tables else '?'}")
+    assigned = {s.seat: s.player for s in table.seats}
+    if mapped != assigned:
+        want_text = ", ".join(f"{s.seat} {players[s.player].name}" for s in table.seats)
+        got_text = ", ".join(f"{seat} {players[pid].name}" for seat, pid in mapped.items())
+        raise ResultRefused(f"{source} does not match table {table.number} of round {table.round}: the "
+                            f"table seats {want_text}; the record has {got_text}")
+    event = record.event or {}
+    for key, value in (("round", table.round), ("table", table.number)):
+        if key in event and str(event[key]).strip() != str(value):
+            raise ResultRefused(f"{source} says it is {key} {event[key]}, but its players sat at round "
+                                f"{table.round} table {table.number}")
+    return table
+
+
+def enter_record(store: EventStore, text: str | bytes, source: str = "<record>", round_no: int | None = None,
+                 replace: bool = False) -> Entry:
+    """Validate a record with domrec and store it as the result of its table."""
+    report = safe_validate(text, source)
+    check_report(report)
+    try:
+        record = loads(text)
+    except DomrecError as e:  # cannot happen after a valid report; kept for a clear message
+        raise UnusableInput(f"{source}: {e}") from None
+    digest = record_hash(record)
+    stored_text = text.decode("utf-8") if isinstance(text, bytes) else text
+    players = {p.id: p for p in store.players()}
+    with store.write():
+        rnd = _round(store, record, round_no, source)
+        table = match_table(store.settings, record, store.tables(rnd), players, source)
+        scores = {side: int(n) for side, n in (report.scores or {}).items()}
+        return _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
+                      source, report)
+
+
+def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round_no: int | None = None,
+                 replace: bool = False, winner: str | None = None, note: str | None = None) -> Entry:
+    """A score typed in by the director: stored, and marked unverified."""
+    with store.write():
+        rnd = round_no or store.last_round()
+        if not rnd:
+            raise UnusableInput("no round has been paired yet")
+        table = next((t for t in store.tables(rnd) if t.number == table_no), None)
+        if table is None:
+            raise ResultRefused(f"round {rnd} has no table {table_no}")
+        sides = table.sides()
+        if set(scores) != set(sides):
+            raise ResultRefused(f"table {table_no} has sides {', '.join(sides)}; a score is needed for each "
+                                f"of them, and nothing else (given: {', '.join(scores) or 'none'})")
+        ordered = {side: int(scores[side]) for side in sides}
+        if winner is None:
+            best = max(ordered.values())
+            top = [s for s, n in ordered.items() if n == best]
+            winner = top[0] if len(top) == 1 else None
+        elif winner not in sides:
+            raise ResultRefused(f"{winner} is not a side of table {table_no} ({', '.join(sides)})")
+        return _store(store, table, "manual", False, ordered, winner, None, None, replace,
+                      f"table {table_no}", None, note)
+
+
+def _round(store: EventStore, record: Record, round_no: int | None, source: str) -> int:
+    last = store.last_round()
+    if not last:
+        raise UnusableInput("no round has been paired yet")
+    if round_no is None:
+        said = (record.event or {}).get("round")
+        if said is not None and str(said).strip().isdigit():
+            round_no = int(str(said).strip())
+        else:
+            round_no = last
+    if not 1 <= round_no <= last:
+        raise ResultRefused(f"{source}: round {round_no} has not been paired (the last round is {last})")
+    return round_no
+
+
+def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
+           winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
+           report: Report | None, note: str | None = None) -> Entry:
+    existing = store.result_for(table.id)
+    entry = Entry(STORED, table.round, table.number, scores, winner, verified, report)
+    if digest is not None:
+        twin = store.result_with_hash(digest)
+        if twin is not None and twin.table != table.id:
+            raise ResultRefused(f"{source}: this very record is already stored for another table")
+    if existing is not None:
+        same = (existing.record_hash == digest) if digest is not None else (
+            existing.kind == "manual" and existing.scores == scores and existing.winner == winner)
+        if same:
+            return attrs.evolve(entry, status=UNCHANGED)
+        old = ", ".join(f"{k} {v}" for k, v in existing.scores.items())
+        if not replace:
+            raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
+                                f"{'verified record' if existing.verified else 'manual'}); give --replace "
+                                f"to replace it (the old one is kept in the audit table)")
+        audit_id = store.move_result_to_audit(existing, f"replaced by {source}")
+        new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
+        store.link_audit(audit_id, new_id)
+        return attrs.evolve(entry, status=REPLACED)
+    store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
+    return entry

@@ -1,0 +1,67 @@
+"""Pairing the next round and writing it, in one transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament import pairing, standings
+from tournament.errors import PairingError, UnusableInput
+from tournament.event import PAIRS, Table
+from tournament.store import EventStore
+
+
+def pair_next_round(store: EventStore) -> pairing.Plan:
+    """Pair and store the next round.
+
+    The write lock is taken before anything is read, so two directors pressing
+    the button at once get rounds N and N + 1 (the second is refused: round N
+    has no results yet), never two round N's.  Refused while the last round
+    still has tables without a result: Swiss pairing needs the standings.
+    """
+    with store.write():
+        last = store.last_round()
+        if last:
+            tables = store.tables(last)
+            results = store.results()
+            missing = [t.number for t in tables if t.id not in results]
+            if missing:
+                shown = ", ".join(map(str, missing[:12])) + (" …" if len(missing) > 12 else "")
+                raise PairingError(f"round {last} is not finished: table{'s' if len(missing) > 1 else ''} "
+                                   f"{shown} ha{'ve' if len(missing) > 1 else 's'} no result yet")
+        number = last + 1
+        current = standings.from_store(store) if last else None
+        plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),
+                                  store.byes(), current)
+        used: list[tuple[int, int, dict[str, Any]]] = []
+        if current is not None:
+            used = [(s.unit, s.rank, s.values(current.tiebreaks)) for s in current.rows]
+        store.insert_round(number, f"tournament:{store.settings.seed}:round:{number}", plan.tables, plan.byes,
+                           used)
+    return plan
+
+
+def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
+    """One row a seat, for printing and CSV: round, table, seat, side, player number, name (and pair)."""
+    players = {p.id: p for p in store.players()}
+    teams = {t.id: t.name for t in store.teams()}
+    results = store.results()
+    rows = []
+    for t in store.tables(round_no):
+        for s in t.seats:
+            p = players[s.player]
+            row = {"round": round_no, "table": t.number, "seat": s.seat, "side": s.side, "id": p.id,
+                   "name": p.name}
+            if store.settings.format == PAIRS:
+                row["pair"] = teams.get(p.team, "")
+            row["result"] = "in" if t.id in results else ""
+            rows.append(row)
+    return rows
+
+
+def round_tables(store: EventStore, round_no: int) -> list[Table]:
+    tables = store.tables(round_no)
+    if not tables and round_no not in store.byes(round_no):
+        last = store.last_round()
+        raise UnusableInput(f"round {round_no} has not been paired" +
+                           (f" (the last round paired is {last})" if last else " (no round has been paired yet)"))
+    return tables

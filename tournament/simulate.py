@@ -1,0 +1,85 @@
+"""A whole event, end to end, with games played by ``domrec.simulate``.
+
+For demos and as the pairing engine's test bed: every game is built from the
+table the pairing gave (players, ids, seats, the event's rules), played by
+:func:`domrec.simulate.play_game`, written out as JSON, and entered through
+the very path a director uses (:func:`tournament.results.enter_record`), so
+the simulation exercises validation, table matching and storage for real.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+import attrs
+
+from domrec.record import Player as RecordPlayer, Record
+from domrec.simulate import dumps, play_game
+
+from tournament import players as pl, rounds, standings
+from tournament.event import PAIRS, Settings, Table, make_settings
+from tournament.results import enter_record
+from tournament.store import EventStore, create_event
+
+
+@attrs.frozen
+class SimulationSummary:
+    path: str
+    players: int
+    rounds: int
+    games: int
+    byes: int
+
+
+def game_record(settings: Settings, table: Table, names: dict[int, str]) -> Record:
+    """The empty record (no hands) of one table: its players, ids and seats, the event's rules."""
+    return Record(game=settings.game, rules=settings.rules(),
+                  event={"name": settings.name, "round": str(table.round), "table": str(table.number)},
+                  players=tuple(RecordPlayer(seat=s.seat, name=names[s.player], id=str(s.player))
+                                for s in table.seats))
+
+
+def play_round(store: EventStore, round_no: int, seed: int,
+               progress: Callable[[int, int], None] | None = None) -> int:
+    """Play and enter every table of ``round_no`` that has no result yet."""
+    names = {p.id: p.name for p in store.players()}
+    done = store.results()
+    tables = [t for t in store.tables(round_no) if t.id not in done]
+    for i, table in enumerate(tables):
+        rng = random.Random(f"tournament-simulate:{seed}:{round_no}:{table.number}")
+        record = play_game(game_record(store.settings, table, names), rng)
+        enter_record(store, dumps(record), f"round {round_no} table {table.number}")
+        if progress:
+            progress(i + 1, len(tables))
+    return len(tables)
+
+
+def simulate_event(path: str | Path, game: str, format: str, players: int, rounds_: int, seed: int = 0,
+                   table_size: int | None = None, options: dict[str, Any] | None = None,
+                   variant: str | None = None, name: str | None = None,
+                   progress: Callable[[str], None] | None = None) -> SimulationSummary:
+    """Create a new event file at ``path`` and play ``rounds_`` rounds of it."""
+    settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
+                             seed, variant, options)
+    store = create_event(path, settings)
+    try:
+        if format == PAIRS:
+            if players % 2:
+                raise ValueError("a pairs event needs an even number of players")
+            pl.add_pairs(store, [(f"Player {2 * i + 1:04d}", f"Player {2 * i + 2:04d}", f"Pair {i + 1:03d}")
+                                 for i in range(players // 2)])
+        else:
+            pl.add_players(store, [f"Player {i + 1:04d}" for i in range(players)])
+        games = 0
+        for r in range(1, rounds_ + 1):
+            plan = rounds.pair_next_round(store)
+            games += play_round(store, plan.round, seed)
+            if progress:
+                progress(f"round {r}: {len(plan.tables)} tables, {len(plan.byes)} byes")
+        n_byes = sum(len(v) for v in store.byes().values())
+        standings.from_store(store)
+        return SimulationSummary(str(path), players, rounds_, games, n_byes)
+    finally:
+        store.close()

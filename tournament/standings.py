@@ -1,0 +1,231 @@
+"""Standings: computed from scratch, every time, from the stored tables, results and byes.
+
+Nothing here is stored as a running total, so there is nothing to drift: a
+replaced result or a withdrawn player changes the standings exactly as it
+should, and ``check`` can compare against the standings a round was paired on.
+
+The unit that is ranked is the *pair* in a pairs event and the *player*
+otherwise.  Partnership games rank by games won (a draw counts half), then
+point difference, then points for; multi-player tables by placement points,
+then total score.  The order of keys is the event's ``tiebreaks`` setting.
+Units equal on every key share a rank.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable, Sequence
+
+import attrs
+
+from tournament.event import (INDIVIDUAL, LOWER_IS_BETTER, PAIRS, Player, Result, Settings, Table, Team)
+
+
+@attrs.frozen
+class Standing:
+    rank: int
+    unit: int  # team id (pairs) or player id
+    name: str
+    active: bool
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    byes: int
+    points_for: int
+    points_against: int
+    wins: float
+    placement: float
+    score: int
+    firsts: int
+    buchholz: float
+
+    @property
+    def diff(self) -> int:
+        return self.points_for - self.points_against
+
+    def value(self, key: str) -> float:
+        return {"wins": self.wins, "diff": self.diff, "for": self.points_for, "against": self.points_against,
+                "placement": self.placement, "score": self.score, "firsts": self.firsts,
+                "buchholz": self.buchholz}[key]
+
+    def values(self, keys: Sequence[str]) -> dict[str, float]:
+        return {k: self.value(k) for k in keys}
+
+
+@attrs.frozen
+class Standings:
+    format: str
+    tiebreaks: tuple[str, ...]
+    rows: tuple[Standing, ...]
+    through_round: int
+    #: Rounds (up to ``through_round``) with tables still missing a result: round -> tables missing.
+    missing: dict[int, int]
+
+    @property
+    def provisional(self) -> bool:
+        return bool(self.missing)
+
+    def columns(self) -> list[str]:
+        if self.format == INDIVIDUAL:
+            return ["rank", "id", "name", "played", "byes", "placement", "score", "firsts", "buchholz", "status"]
+        return ["rank", "id", "name", "played", "won", "drawn", "lost", "byes", "wins", "for", "against", "diff",
+                "buchholz", "status"]
+
+    def row_dict(self, s: Standing) -> dict[str, Any]:
+        full = {"rank": s.rank, "id": s.unit, "name": s.name, "played": s.played, "won": s.won, "drawn": s.drawn,
+                "lost": s.lost, "byes": s.byes, "wins": _num(s.wins), "for": s.points_for,
+                "against": s.points_against, "diff": s.diff, "placement": _num(s.placement), "score": s.score,
+                "firsts": s.firsts, "buchholz": _num(s.buchholz),
+                "status": "active" if s.active else "withdrawn"}
+        return {c: full[c] for c in self.columns()}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": self.format, "tiebreaks": list(self.tiebreaks), "through_round": self.through_round,
+                "provisional": self.provisional,
+                "missing": {str(k): v for k, v in sorted(self.missing.items())},
+                "standings": [self.row_dict(s) for s in self.rows]}
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(x, 4)
+
+
+def placements(scores: dict[str, int], winner: str | None, points: Sequence[float]) -> dict[str, float]:
+    """Placement points at one multi-player table.
+
+    Seats are placed by score, highest first; seats level on score share the
+    places they cover and split those places' points evenly.  When the game's
+    own rules name a winner among seats level at the top (Castle Rock's
+    "youngest" rule), that winner takes first place alone.
+    """
+    order = sorted(scores, key=lambda s: -scores[s])
+    groups: list[list[str]] = []
+    for seat in order:
+        if groups and scores[groups[-1][0]] == scores[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    if winner is not None and winner in groups[0] and len(groups[0]) > 1:
+        rest = [s for s in groups[0] if s != winner]
+        groups = [[winner], rest] + groups[1:]
+    out: dict[str, float] = {}
+    place = 0
+    for group in groups:
+        share = points[place:place + len(group)]
+        value = sum(share) / len(group) if share else 0.0
+        for seat in group:
+            out[seat] = value
+        place += len(group)
+    return out
+
+
+def first_places(scores: dict[str, int], winner: str | None) -> set[str]:
+    if winner is not None:
+        return {winner}
+    best = max(scores.values())
+    return {s for s, n in scores.items() if n == best}
+
+
+def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team], tables: Iterable[Table],
+            results: dict[int, Result], byes: dict[int, list[int]], through_round: int | None = None) -> Standings:
+    """The standings after ``through_round`` (default: every round paired so far)."""
+    players = list(players)
+    teams = list(teams)
+    tables = [t for t in tables if through_round is None or t.round <= through_round]
+    last = max([t.round for t in tables] + [r for r in byes] + [0])
+    through = last if through_round is None else through_round
+    pairs = settings.format == PAIRS
+    if pairs:
+        names = {t.id: t.name for t in teams}
+        active = {t.id: t.active_in(through + 1) for t in teams}
+        team_of = {p.id: p.team for p in players}
+        unit_of = lambda pid: team_of[pid]  # noqa: E731
+    else:
+        names = {p.id: p.name for p in players}
+        active = {p.id: p.active_in(through + 1) for p in players}
+        unit_of = lambda pid: pid  # noqa: E731
+    acc: dict[int, dict[str, float]] = {u: defaultdict(float) for u in names}
+    opponents: dict[int, list[int]] = {u: [] for u in names}
+    missing: dict[int, int] = {}
+    placement_points = settings.placement
+    for table in tables:
+        result = results.get(table.id)
+        if result is None:
+            missing[table.round] = missing.get(table.round, 0) + 1
+            continue
+        scores = result.scores
+        if settings.partnership:
+            side_units: dict[str, list[int]] = {}
+            for s in table.seats:
+                u = unit_of(s.player)
+                if u not in side_units.setdefault(s.side, []):
+                    side_units[s.side].append(u)
+            sides = list(side_units)
+            for side in sides:
+                other = next(x for x in sides if x != side)
+                for u in side_units[side]:
+                    a = acc[u]
+                    a["played"] += 1
+                    a["for"] += scores[side]
+                    a["against"] += scores[other]
+                    if result.winner == side:
+                        a["won"] += 1
+                    elif result.winner is None:
+                        a["drawn"] += 1
+                    else:
+                        a["lost"] += 1
+                    opponents[u].extend(side_units[other])
+        else:
+            places = placements(scores, result.winner, placement_points)
+            firsts = first_places(scores, result.winner)
+            for s in table.seats:
+                a = acc[s.player]
+                a["played"] += 1
+                a["placement"] += places[s.seat]
+                a["score"] += scores[s.seat]
+                a["firsts"] += s.seat in firsts
+                opponents[s.player].extend(o.player for o in table.seats if o.player != s.player)
+    bye = settings.bye
+    for round_no, given in byes.items():
+        if through_round is not None and round_no > through_round:
+            continue
+        for u in dict.fromkeys(unit_of(p) for p in given):  # a pair's two players: one bye
+            a = acc[u]
+            a["byes"] += 1
+            if settings.partnership:
+                a["bye_wins"] += bye["wins"]
+                a["for"] += bye["for"]
+                a["against"] += bye["against"]
+            else:
+                a["placement"] += bye["placement"]
+                a["score"] += bye["score"]
+    base = {u: (a["won"] + a["drawn"] / 2 + a["bye_wins"]) if settings.partnership else a["placement"]
+            for u, a in acc.items()}
+    rows = []
+    for u, a in acc.items():
+        rows.append(Standing(0, u, names[u], active[u], int(a["played"]), int(a["won"]), int(a["drawn"]),
+                             int(a["lost"]), int(a["byes"]), int(a["for"]), int(a["against"]),
+                             a["won"] + a["drawn"] / 2 + a["bye_wins"], a["placement"], int(a["score"]),
+                             int(a["firsts"]), float(sum(base[o] for o in opponents[u]))))
+    keys = settings.tiebreaks
+
+    def sort_key(s: Standing) -> tuple:
+        return tuple(s.value(k) if k in LOWER_IS_BETTER else -s.value(k) for k in keys)
+
+    rows.sort(key=lambda s: (sort_key(s), s.unit))
+    ranked = []
+    prev: tuple | None = None
+    rank = 0
+    for i, s in enumerate(rows, 1):
+        k = sort_key(s)
+        if k != prev:
+            rank, prev = i, k
+        ranked.append(attrs.evolve(s, rank=rank))
+    return Standings(settings.format, keys, tuple(ranked), through, missing)
+
+
+def from_store(store: Any, through_round: int | None = None) -> Standings:
+    """The standings of an open event (see :func:`compute`)."""
+    return compute(store.settings, store.players(), store.teams(), store.tables(), store.results(),
+                   store.byes(), through_round)

@@ -1,0 +1,391 @@
+"""The SQLite store of one event: its schema and all of its SQL.
+
+One file per event, opened through sqlite-utils.  The rules the rest of the
+package relies on:
+
+* **Identity.**  The file carries SQLite's ``application_id`` and a ``meta``
+  table (application, schema version, event uuid, settings).  A file without
+  them is refused: it may be somebody's other database, and must never be
+  written to.  :func:`open_event` never creates a file; :func:`create_event`
+  never overwrites one (it builds the event in a scratch file and links it
+  into place, so a killed ``new`` leaves nothing behind).
+* **Every write is one transaction** (:meth:`EventStore.write`): ``BEGIN
+  IMMEDIATE`` takes the write lock before anything is read, so what a write
+  decides on (is this table's result already in? which round is next?) cannot
+  change under it; WAL mode lets readers go on meanwhile, and the busy timeout
+  makes a second writer wait its turn instead of failing.  A process killed
+  mid-write leaves the file as before the write: SQLite rolls the unfinished
+  transaction back.
+* **All SQL is parameterised.**  Names are data, never SQL text.
+
+The schema is ready for the later stages of an event (brackets, round robin):
+rounds belong to a *stage* with its own format, and a table is the unit a
+result belongs to, so a knockout match can later reference its tables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import sqlite3
+import uuid
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import sqlite_utils
+
+from tournament.errors import EventFileError, Refused, UnknownPlayer
+from tournament.event import (SCHEMA_VERSION, Player, Result, Round, SeatAssignment, Settings, Table, Team)
+
+#: SQLite ``PRAGMA application_id`` of an event file ("DomT").
+APPLICATION_ID = 0x446F6D54
+APPLICATION = "domrec-tournament"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_S = 30.0
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _create_schema(db: sqlite_utils.Database) -> None:
+    db["meta"].create({"key": str, "value": str}, pk="key", not_null={"value"})
+    db["stages"].create({"id": int, "name": str, "format": str, "settings": str}, pk="id",
+                        not_null={"name", "format"})
+    db["teams"].create({"id": int, "name": str, "entered_round": int, "withdrawn_round": int}, pk="id",
+                       not_null={"name", "entered_round"})
+    db["players"].create({"id": int, "name": str, "team_id": int, "entered_round": int, "withdrawn_round": int,
+                          "added_at": str}, pk="id", not_null={"name", "entered_round", "added_at"},
+                         foreign_keys=[("team_id", "teams", "id")])
+    db["rounds"].create({"id": int, "stage_id": int, "number": int, "seed": str, "paired_at": str}, pk="id",
+                        not_null={"stage_id", "number", "paired_at"},
+                        foreign_keys=[("stage_id", "stages", "id")])
+    db["round_tables"].create({"id": int, "round_id": int, "number": int}, pk="id",
+                              not_null={"round_id", "number"}, foreign_keys=[("round_id", "rounds", "id")])
+    db["seats"].create({"table_id": int, "seat": str, "side": str, "player_id": int, "position": int},
+                       pk=("table_id", "seat"), not_null={"side", "player_id", "position"},
+                       foreign_keys=[("table_id", "round_tables", "id"), ("player_id", "players", "id")])
+    db["byes"].create({"round_id": int, "player_id": int}, pk=("round_id", "player_id"),
+                      foreign_keys=[("round_id", "rounds", "id"), ("player_id", "players", "id")])
+    db["results"].create({"id": int, "table_id": int, "kind": str, "verified": int, "scores": str,
+                          "winner": str, "record": str, "record_hash": str, "entered_at": str, "note": str},
+                         pk="id", not_null={"table_id", "kind", "verified", "scores", "entered_at"},
+                         foreign_keys=[("table_id", "round_tables", "id")])
+    db["result_audit"].create({"id": int, "table_id": int, "old_result": str, "new_result_id": int,
+                               "replaced_at": str, "reason": str}, pk="id",
+                              not_null={"table_id", "old_result", "replaced_at"},
+                              foreign_keys=[("table_id", "round_tables", "id")])
+    db["standings_used"].create({"round_id": int, "unit": int, "rank": int, "values": str},
+                                pk=("round_id", "unit"), foreign_keys=[("round_id", "rounds", "id")])
+    db.execute("CREATE UNIQUE INDEX ux_players_name ON players(name)")
+    db.execute("CREATE UNIQUE INDEX ux_teams_name ON teams(name)")
+    db.execute("CREATE UNIQUE INDEX ux_rounds_number ON rounds(stage_id, number)")
+    db.execute("CREATE UNIQUE INDEX ux_tables_number ON round_tables(round_id, number)")
+    db.execute("CREATE UNIQUE INDEX ux_results_table ON results(table_id)")
+    db.execute("CREATE INDEX ix_results_hash ON results(record_hash)")
+    db.execute("CREATE INDEX ix_seats_player ON seats(player_id)")
+
+
+def create_event(path: str | Path, settings: Settings) -> "EventStore":
+    """A new event file at ``path``; refuses to touch an existing file."""
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        raise EventFileError(f"{path} already exists; tournament new never overwrites a file")
+    if not path.parent.is_dir():
+        raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
+    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
+    try:
+        conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S)
+        try:
+            db = sqlite_utils.Database(conn, execute_plugins=False)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            with db.atomic():
+                _create_schema(db)
+                meta = {"application": APPLICATION, "schema_version": str(SCHEMA_VERSION),
+                        "event_uuid": str(uuid.uuid4()), "created_at": now(), "settings": settings.to_json()}
+                for key, value in meta.items():
+                    db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [key, value])
+                db.execute("INSERT INTO stages(id, name, format, settings) VALUES (1, ?, ?, ?)",
+                           ["main", settings.format, settings.to_json()])
+        finally:
+            conn.close()
+        try:
+            os.link(scratch, path)  # fails if path appeared meanwhile: never overwrite
+        except FileExistsError:
+            raise EventFileError(f"{path} already exists; tournament new never overwrites a file") from None
+        except OSError as e:
+            raise EventFileError(f"cannot create {path}: {e.strerror}") from None
+    except sqlite3.Error as e:
+        raise EventFileError(f"cannot create {path}: {e}") from None
+    except OSError as e:
+        raise EventFileError(f"cannot create {path}: {e.strerror}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            scratch.unlink()
+    store = open_event(path)
+    with contextlib.suppress(sqlite3.Error):
+        store.db.execute("PRAGMA journal_mode=WAL")  # persistent; refused on some file systems
+    return store
+
+
+def open_event(path: str | Path) -> "EventStore":
+    """Open an existing event; refuse anything that is not one."""
+    path = Path(path)
+    if not path.exists():
+        raise EventFileError(f"{path}: no such event file (create one with `tournament new`)")
+    if not path.is_file():
+        raise EventFileError(f"{path} is not a file")
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError as e:
+        raise EventFileError(f"cannot read {path}: {e.strerror}") from None
+    if head != SQLITE_MAGIC:
+        what = "an empty file" if not head else "not an SQLite database"
+        raise EventFileError(f"{path} is {what}, so not a tournament event file")
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
+    except sqlite3.Error as e:
+        raise EventFileError(f"cannot open {path}: {e}") from None
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+        if app_id != APPLICATION_ID or not has_meta:
+            raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("application") != APPLICATION:
+            raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
+        version = int(meta.get("schema_version", "0"))
+        if version > SCHEMA_VERSION:
+            raise EventFileError(f"{path} was written by a newer tournament tool (schema {version}; this one "
+                                 f"reads up to {SCHEMA_VERSION})")
+        if version < 1 or "settings" not in meta or "event_uuid" not in meta:
+            raise EventFileError(f"{path} is a damaged tournament event file (its meta table is incomplete)")
+        settings = Settings.from_json(meta["settings"])
+    except EventFileError:
+        conn.close()
+        raise
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise EventFileError(f"{path} is damaged or not a tournament event file: {e}") from None
+    except (ValueError, TypeError, KeyError) as e:
+        conn.close()
+        raise EventFileError(f"{path} is a damaged tournament event file (bad settings: {e})") from None
+    return EventStore(path, conn, settings, meta["event_uuid"])
+
+
+class EventStore:
+    """One open event file.  Reads are plain; writes go through :meth:`write`."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, settings: Settings, event_uuid: str) -> None:
+        self.path = path
+        self.conn = conn
+        self.db = sqlite_utils.Database(conn, execute_plugins=False)
+        self.settings = settings
+        self.uuid = event_uuid
+        self.conn.execute("PRAGMA foreign_keys = ON")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "EventStore":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator["EventStore"]:
+        """One write transaction: all of it lands, or none of it."""
+        if self.conn.in_transaction:
+            raise RuntimeError("nested write transaction")
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        return list(self.db.query(sql, list(params)))
+
+    # --- meta ------------------------------------------------------------------
+
+    def meta(self) -> dict[str, str]:
+        return {r["key"]: r["value"] for r in self._rows("SELECT key, value FROM meta")}
+
+    # --- players and partnerships ------------------------------------------------
+
+    def players(self) -> list[Player]:
+        return [Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"])
+                for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
+                                    "ORDER BY id")]
+
+    def teams(self) -> list[Team]:
+        members: dict[int, list[int]] = {}
+        for r in self._rows("SELECT id, team_id FROM players WHERE team_id IS NOT NULL ORDER BY id"):
+            members.setdefault(r["team_id"], []).append(r["id"])
+        return [Team(r["id"], r["name"], tuple(members.get(r["id"], ())), r["entered_round"], r["withdrawn_round"])
+                for r in self._rows("SELECT id, name, entered_round, withdrawn_round FROM teams ORDER BY id")]
+
+    def insert_player(self, name: str, entered: int, team: int | None = None) -> int:
+        """Within :meth:`write`.  Names are unique: records without ids are matched by name."""
+        if self._rows("SELECT id FROM players WHERE name = ?", [name]):
+            raise Refused(f"a player named {name!r} is already entered; names must be unique")
+        cur = self.db.execute("INSERT INTO players(name, team_id, entered_round, added_at) VALUES (?, ?, ?, ?)",
+                              [name, team, entered, now()])
+        return int(cur.lastrowid)
+
+    def insert_team(self, name: str, entered: int) -> int:
+        if self._rows("SELECT id FROM teams WHERE name = ?", [name]):
+            raise Refused(f"a partnership named {name!r} is already entered; names must be unique")
+        cur = self.db.execute("INSERT INTO teams(name, entered_round) VALUES (?, ?)", [name, entered])
+        return int(cur.lastrowid)
+
+    def set_withdrawn(self, player: int, from_round: int) -> None:
+        self.db.execute("UPDATE players SET withdrawn_round = ? WHERE id = ?", [from_round, player])
+
+    def set_team_withdrawn(self, team: int, from_round: int) -> None:
+        self.db.execute("UPDATE teams SET withdrawn_round = ? WHERE id = ?", [from_round, team])
+        self.db.execute("UPDATE players SET withdrawn_round = ? WHERE team_id = ?", [from_round, team])
+
+    def find_player(self, key: str) -> Player:
+        """A player by exact name, or by number (``12`` or ``#12``) when no name is that text."""
+        players = self.players()
+        for p in players:
+            if p.name == key:
+                return p
+        text = key[1:] if key.startswith("#") else key
+        if text.isdigit():
+            for p in players:
+                if p.id == int(text):
+                    return p
+        raise UnknownPlayer(f"no player named or numbered {key!r} in this event")
+
+    # --- rounds and tables -------------------------------------------------------
+
+    def rounds(self) -> list[Round]:
+        return [Round(r["id"], r["number"], r["stage_id"], r["seed"] or "", r["paired_at"])
+                for r in self._rows("SELECT id, number, stage_id, seed, paired_at FROM rounds ORDER BY number")]
+
+    def last_round(self) -> int:
+        row = self._rows("SELECT MAX(number) AS n FROM rounds")
+        return int(row[0]["n"] or 0)
+
+    def tables(self, round_no: int | None = None) -> list[Table]:
+        where, params = ("WHERE r.number = ?", [round_no]) if round_no is not None else ("", [])
+        rows = self._rows(
+            "SELECT t.id AS tid, r.number AS rnd, t.number AS tno, s.seat, s.side, s.player_id "
+            "FROM round_tables t JOIN rounds r ON r.id = t.round_id JOIN seats s ON s.table_id = t.id "
+            f"{where} ORDER BY r.number, t.number, s.position", params)
+        out: list[Table] = []
+        current: list[SeatAssignment] = []
+        key: tuple[int, int, int] | None = None
+        for r in rows:
+            k = (r["tid"], r["rnd"], r["tno"])
+            if k != key:
+                if key is not None:
+                    out.append(Table(key[0], key[1], key[2], tuple(current)))
+                key, current = k, []
+            current.append(SeatAssignment(r["seat"], r["side"], r["player_id"]))
+        if key is not None:
+            out.append(Table(key[0], key[1], key[2], tuple(current)))
+        return out
+
+    def byes(self, round_no: int | None = None) -> dict[int, list[int]]:
+        """Round number -> players with a bye (in pairs events, both players of the pair)."""
+        where, params = ("WHERE r.number = ?", [round_no]) if round_no is not None else ("", [])
+        out: dict[int, list[int]] = {}
+        for r in self._rows("SELECT r.number AS rnd, b.player_id FROM byes b JOIN rounds r ON r.id = b.round_id "
+                            f"{where} ORDER BY r.number, b.player_id", params):
+            out.setdefault(r["rnd"], []).append(r["player_id"])
+        return out
+
+    def insert_round(self, number: int, seed: str, tables: Sequence[Sequence[SeatAssignment]],
+                     byes: Sequence[int], standings_used: Sequence[tuple[int, int, dict[str, Any]]]) -> int:
+        """Within :meth:`write`: a round, its numbered tables and seats, its byes, and the
+        standings it was paired on (so ``check`` can tell when they have changed since)."""
+        cur = self.db.execute("INSERT INTO rounds(stage_id, number, seed, paired_at) VALUES (1, ?, ?, ?)",
+                              [number, seed, now()])
+        round_id = int(cur.lastrowid)
+        for tno, seats in enumerate(tables, 1):
+            tid = int(self.db.execute("INSERT INTO round_tables(round_id, number) VALUES (?, ?)",
+                                      [round_id, tno]).lastrowid)
+            self.conn.executemany(
+                "INSERT INTO seats(table_id, seat, side, player_id, position) VALUES (?, ?, ?, ?, ?)",
+                [(tid, s.seat, s.side, s.player, i) for i, s in enumerate(seats)])
+        self.conn.executemany("INSERT INTO byes(round_id, player_id) VALUES (?, ?)",
+                              [(round_id, p) for p in byes])
+        self.conn.executemany('INSERT INTO standings_used(round_id, unit, rank, "values") VALUES (?, ?, ?, ?)',
+                              [(round_id, unit, rank, json.dumps(values, sort_keys=True))
+                               for unit, rank, values in standings_used])
+        return round_id
+
+    def standings_used(self, round_no: int) -> dict[int, tuple[int, dict[str, Any]]]:
+        rows = self._rows('SELECT u.unit, u.rank, u."values" FROM standings_used u JOIN rounds r '
+                          'ON r.id = u.round_id WHERE r.number = ?', [round_no])
+        return {r["unit"]: (r["rank"], json.loads(r["values"])) for r in rows}
+
+    # --- results -------------------------------------------------------------------
+
+    @staticmethod
+    def _result(r: dict[str, Any]) -> Result:
+        return Result(r["id"], r["table_id"], r["kind"], bool(r["verified"]), json.loads(r["scores"]),
+                      r["winner"], r["record_hash"], r["entered_at"], r["note"])
+
+    _RESULT_COLUMNS = "id, table_id, kind, verified, scores, winner, record_hash, entered_at, note"
+
+    def results(self) -> dict[int, Result]:
+        """Table id -> its current result."""
+        return {r["table_id"]: self._result(r)
+                for r in self._rows(f"SELECT {self._RESULT_COLUMNS} FROM results")}
+
+    def result_for(self, table_id: int) -> Result | None:
+        rows = self._rows(f"SELECT {self._RESULT_COLUMNS} FROM results WHERE table_id = ?", [table_id])
+        return self._result(rows[0]) if rows else None
+
+    def result_with_hash(self, record_hash: str) -> Result | None:
+        rows = self._rows(f"SELECT {self._RESULT_COLUMNS} FROM results WHERE record_hash = ?", [record_hash])
+        return self._result(rows[0]) if rows else None
+
+    def record_text(self, result_id: int) -> str | None:
+        rows = self._rows("SELECT record FROM results WHERE id = ?", [result_id])
+        return rows[0]["record"] if rows else None
+
+    def records(self) -> Iterator[tuple[Result, str]]:
+        """Every stored record with its result row (streamed: the archive may be large)."""
+        for r in self.db.query(f"SELECT {self._RESULT_COLUMNS}, record FROM results "
+                               "WHERE record IS NOT NULL ORDER BY id"):
+            yield self._result(r), r["record"]
+
+    def insert_result(self, table_id: int, kind: str, verified: bool, scores: dict[str, int],
+                      winner: str | None, record: str | None, record_hash: str | None,
+                      note: str | None = None) -> int:
+        cur = self.db.execute(
+            "INSERT INTO results(table_id, kind, verified, scores, winner, record, record_hash, entered_at, note) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [table_id, kind, int(verified), json.dumps(scores, sort_keys=True), winner, record, record_hash,
+             now(), note])
+        return int(cur.lastrowid)
+
+    def move_result_to_audit(self, old: Result, reason: str) -> int:
+        """Keep the replaced result, record and all, in ``result_audit``; delete it from ``results``."""
+        row = self._rows("SELECT * FROM results WHERE id = ?", [old.id])[0]
+        cur = self.db.execute("INSERT INTO result_audit(table_id, old_result, replaced_at, reason) "
+                              "VALUES (?, ?, ?, ?)", [old.table, json.dumps(row, sort_keys=True), now(), reason])
+        self.db.execute("DELETE FROM results WHERE id = ?", [old.id])
+        return int(cur.lastrowid)
+
+    def link_audit(self, audit_id: int, new_result_id: int) -> None:
+        self.db.execute("UPDATE result_audit SET new_result_id = ? WHERE id = ?", [new_result_id, audit_id])
+
+    def audit(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT id, table_id, old_result, new_result_id, replaced_at, reason FROM result_audit "
+                          "ORDER BY id")
