@@ -70,7 +70,25 @@ ALL_TILES = (1 << len(SET_TILES)) - 1
 
 def tiles_of(mask: int) -> list[Tile]:
     """The tiles of a hand mask, highest first (the order a club player writes them)."""
-    return [t for i, t in enumerate(SET_TILES) if (mask >> i) & 1]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(SET_TILES[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+_TEXT: tuple[str, ...] = tuple(str(t) for t in SET_TILES)
+
+
+def tiles_text(mask: int) -> str:
+    """A hand mask as a club player writes it, highest first (cheap: it runs every hand end)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_TEXT[low.bit_length() - 1])
+        mask ^= low
+    return " ".join(out) or "(none)"
 
 
 #: Pip totals of every 7-bit slice of a hand mask (four slices cover the 28 tiles).
@@ -159,20 +177,20 @@ class Node:
 class HorseRaceHand:
     """One hand: the layout, the hands as masks, the boneyard, whose turn and how it ended."""
 
-    def __init__(self, match: HorseRaceMatch, dealt: dict[str, list[Tile]], boneyard: list[Tile] | None,
-                 undealt: int, leader: str | None, lead_reason: str) -> None:
+    def __init__(self, match: HorseRaceMatch, dealt: dict[str, list[Tile]], masks: dict[str, int],
+                 boneyard: list[Tile] | None, undealt: int, leader: str | None, lead_reason: str) -> None:
         self.match = match
         self.rules = match.rules
         self.seats = match.seats
         self.side_of = match.side_of
-        self.hands: dict[str, int] = {s: sum(BIT[t] for t in dealt[s]) for s in self.seats}
+        self.dealt = dealt
+        self.hands: dict[str, int] = masks
         #: The boneyard in draw order when the record gives it, else None.
         self.order = boneyard
         #: Tiles nobody has seen yet (only kept when the order is unknown).
         self.unseen = undealt
         self.stock = len(boneyard) if boneyard is not None else bin(undealt).count("1")
         self.drawn_count = 0
-        self.dealt_to = {t: s for s in self.seats for t in dealt[s]}
         self.drawn_by: dict[Tile, str] = {}
         self.to_move: str | None = leader
         self.lead_reason = lead_reason
@@ -192,7 +210,7 @@ class HorseRaceHand:
         self.out_seat: str | None = None
         self.target_side: str | None = None
         self.closing = 0
-        self._next = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
+        self._next = match.next_seat
 
     # --- questions the rules ask ---------------------------------------------------
 
@@ -517,8 +535,9 @@ class HorseRaceHand:
     def _seen_where(self, t: Tile, text: str) -> str:
         if t not in SET:
             return "it is not a tile of the double-six set"
-        if t in self.dealt_to:
-            return f"it was dealt to {self.dealt_to[t]}, so it is not in the boneyard"
+        for seat, tiles in self.dealt.items():
+            if t in tiles:
+                return f"it was dealt to {seat}, so it is not in the boneyard"
         return f"it was already drawn by {self.drawn_by[t]}"
 
     def _pass(self, seat: str) -> None:
@@ -574,7 +593,7 @@ class HorseRaceHand:
         rules = self.rules
         sides = self.match.sides
         pips = {s: pips_of(self.hands[s]) for s in self.seats}
-        left = "  ".join(f"{s} {T.format_tiles(tiles_of(self.hands[s]))} = {pips[s]}" for s in self.seats)
+        left = "  ".join(f"{s} {tiles_text(self.hands[s])} = {pips[s]}" for s in self.seats)
         pegged = ", ".join(f"{side} {n}" for side, n in self.pegged.items())
         lines = [f"pegged during the hand: {pegged}"]
         scores = dict(self.pegged)
@@ -726,9 +745,10 @@ class HorseRaceMatch:
         self.hand_no = 0
         #: The seat that dominoed the last hand (it leads the next), None when the lead is by lot.
         self.next_leader: str | None = None
-        self.size = DEAL_SIZE[len(self.seats)]
+        self.size = DEAL_SIZE.get(len(self.seats), 0)
+        self.next_seat = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
 
-    def _check_deal(self, deal: Deal) -> tuple[dict[str, list[Tile]], list[Tile] | None, int]:
+    def _check_deal(self, deal: Deal) -> tuple[dict[str, list[Tile]], dict[str, int], list[Tile] | None, int]:
         """The deal's tiles, the boneyard order (or None) and the undealt mask.
 
         A fast pass accepts a correct deal; anything odd goes to the careful
@@ -739,6 +759,7 @@ class HorseRaceMatch:
         if len(hands) == len(self.seats):
             seen = 0
             dealt: dict[str, list[Tile]] = {}
+            masks: dict[str, int] = {}
             ok = True
             tile = T.tile
             for seat in self.seats:
@@ -747,28 +768,31 @@ class HorseRaceMatch:
                     ok = False
                     break
                 ts = [tile(x) for x in texts]
+                mine = 0
                 for t in ts:
                     b = BIT.get(t, 0)
                     if not b or seen & b:
                         ok = False
                         break
                     seen |= b
+                    mine |= b
                 if not ok:
                     break
                 dealt[seat] = ts
+                masks[seat] = mine
             if ok:
                 undealt = ALL_TILES & ~seen
                 if deal.boneyard is None:
-                    return dealt, None, undealt
+                    return dealt, masks, None, undealt
                 bone = [tile(x) for x in deal.boneyard]
                 mask = 0
                 for t in bone:
                     mask |= BIT.get(t, 0)
                 if mask == undealt and len(bone) == 28 - len(self.seats) * size:
-                    return dealt, bone, undealt
+                    return dealt, masks, bone, undealt
         return self._check_deal_carefully(deal)
 
-    def _check_deal_carefully(self, deal: Deal) -> tuple[dict[str, list[Tile]], list[Tile] | None, int]:
+    def _check_deal_carefully(self, deal: Deal) -> tuple[dict[str, list[Tile]], dict[str, int], list[Tile] | None, int]:
         where = "/deal/hands"
         base.check_seat_keys(deal.hands, self.seats, where, "the deal")
         dealt: dict[str, list[Tile]] = {}
@@ -793,11 +817,12 @@ class HorseRaceMatch:
             missing = " ".join(str(t) for t in tiles_of(undealt) if t not in set(boneyard))
             raise DealError(f"the boneyard lists {len(boneyard)} tiles, but {28 - n * self.size} are left after "
                             f"the deal; missing: {missing}", R_BONEYARD, "/deal/boneyard")
-        return dealt, boneyard, undealt
+        masks = {seat: sum(BIT[t] for t in dealt[seat]) for seat in self.seats}
+        return dealt, masks, boneyard, undealt
 
     def start_hand(self, hand: Hand) -> HorseRaceHand:
         self.hand_no += 1
-        dealt, boneyard, undealt = self._check_deal(hand.deal)
+        dealt, masks, boneyard, undealt = self._check_deal(hand.deal)
         leader = hand.leader
         reason = ""
         if self.next_leader is not None:
@@ -815,7 +840,7 @@ class HorseRaceMatch:
                     raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(self.seats)})",
                                     "seats", "/leader")
                 reason = f"the record names {leader} as this hand's leader (chosen by lot)"
-        return HorseRaceHand(self, dealt, boneyard, undealt, leader, reason)
+        return HorseRaceHand(self, dealt, masks, boneyard, undealt, leader, reason)
 
     def finish_hand(self, state: HorseRaceHand) -> HandOutcome:
         outcome = state.outcome()
