@@ -59,6 +59,10 @@ R_TRIPLE = "castle-rock: capture of three"
 R_DRAW = "castle-rock: drawing"
 R_END = "castle-rock: hand end"
 
+#: Tile strings to tiles, both half orders, for every set: the replay's tile lookups stay one dict probe.
+_TILE_OF: dict[str, Tile] = {text: t for t in T.DOUBLE_TWELVE
+                             for text in (f"{t.high}-{t.low}", f"{t.low}-{t.high}")}
+
 #: Bit mask of each tile's numbers: two tiles share a number iff their masks meet.
 #: Precomputed once because the capture check is the engine's hot path.
 MASK: dict[Tile, int] = {t: (1 << t.high) | (1 << t.low) for t in T.DOUBLE_TWELVE}
@@ -86,7 +90,7 @@ class CastleRockHand:
 
     __slots__ = ("seats", "hands", "row", "captured", "boneyard", "_bone_at", "bone_left", "unseen",
                  "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
-                 "dealer", "_next", "_placed", "_empty", "standing")
+                 "dealer", "_next", "_empty", "standing")
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, list[Tile]], row: list[Tile],
                  boneyard: list[Tile] | None, bone_left: int, unseen: set[Tile], set_name: str,
@@ -112,7 +116,6 @@ class CastleRockHand:
         #: Set once a simulator asks for legal moves (validation never does); see :attr:`over`.
         self._driven = False
         self._next = {s: base.seat_after(seats, s) for s in seats}
-        self._placed = 0
         self._empty = 0               # how many hands are empty
         #: The game totals before this hand (shown by explain, used by the simulated players).
         self.standing: dict[str, int] = {}
@@ -145,13 +148,32 @@ class CastleRockHand:
     def apply(self, move: Move) -> int:
         kind = type(move)
         if kind is Play:
-            self._place(move)
+            # The commonest move, checked inline: the replay's hot path.
+            seat = move.seat
+            if self.phase or seat != self._turn:
+                self._place_out_of_turn(seat, move.play)
+            if move.on is not None or move.at is not None:
+                raise IllegalMove(f"{seat} must place {move.play} at the open end of the row; a Castle Rock "
+                                  f"placement names no other position", R_PLACE)
+            t = _TILE_OF.get(move.play) or T.tile(move.play)
+            hand = self.hands[seat]
+            try:
+                hand.remove(t)
+            except ValueError:
+                raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD) from None
+            self.row.append(t)
+            self.phase = _CAPTURE
+            if not hand:
+                self._empty += 1
+                if self._empty == len(self.seats):
+                    self._over = True
+                    self.to_move = None
             return 0
-        if kind is Capture:
-            return self._capture(move)
         if kind is Draw:
             self._draw(move)
             return 0
+        if kind is Capture:
+            return self._capture(move)
         if kind is Pass:
             raise IllegalMove(f"{move.seat} cannot pass: Castle Rock has no passing (a player with tiles "
                               f"places one at the open end, a player without is skipped)", R_TURN)
@@ -161,33 +183,11 @@ class CastleRockHand:
         if seat not in self._next:
             raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
 
-    def _place(self, move: Play) -> None:
-        seat = move.seat
-        if self._over:
-            self._check_seat(seat)
-            raise IllegalMove(f"{seat} cannot place {move.play}: the hand is over, every hand is empty", R_END)
-        if seat != self._turn or self.phase == _CAPTURE:
-            self._place_out_of_turn(seat, move.play)
-        if move.on is not None or move.at is not None:
-            raise IllegalMove(f"{seat} must place {move.play} at the open end of the row; a Castle Rock "
-                              f"placement names no other position", R_PLACE)
-        t = T.tile(move.play)
-        hand = self.hands[seat]
-        if t not in hand:
-            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
-        hand.remove(t)
-        self.row.append(t)
-        self._placed += 1
-        self.phase = _CAPTURE
-        if not hand:
-            self._empty += 1
-            if self._empty == len(self.seats):
-                self._over = True
-                self.to_move = None
-
     def _place_out_of_turn(self, seat: str, text: str) -> None:
         """A place by someone other than the player to place: end the turn in play, or explain why not."""
         self._check_seat(seat)
+        if self._over:
+            raise IllegalMove(f"{seat} cannot place {text}: the hand is over, every hand is empty", R_END)
         cur = self._turn
         if self.phase == _CAPTURE:
             if self.bone_left:
@@ -226,6 +226,31 @@ class CastleRockHand:
 
     def _capture(self, move: Capture) -> int:
         seat = move.seat
+        if seat != self._turn or not self.phase:
+            self._capture_out_of_turn(seat)
+        texts = move.capture
+        row = self.row
+        if len(texts) == 1:
+            text = texts[0]
+            t = _TILE_OF.get(text) or T.tile(text)
+            try:
+                i = row.index(t)
+            except ValueError:
+                raise IllegalMove(self._not_in_row(seat, t, text), R_CAPTURE) from None
+            if i == 0 or i == len(row) - 1:
+                end = "blocked" if i == 0 else "open"
+                raise IllegalMove(f"{seat} cannot capture {text}: it is at the {end} end of the row, and "
+                                  f"a tile is captured only between two neighbours", R_CAPTURE)
+            left, right = row[i - 1], row[i + 1]
+            if not MASK[left] & MASK[right]:
+                raise IllegalMove(f"{seat} cannot capture {text}: its neighbours {left} and {right} share "
+                                  f"no number", R_CAPTURE)
+            del row[i]
+            self.captured[seat].append(t)
+            return 1
+        return self._capture_three(seat, texts)
+
+    def _capture_out_of_turn(self, seat: str) -> None:
         if seat != self._turn:
             self._check_seat(seat)
             if self._over:
@@ -233,38 +258,24 @@ class CastleRockHand:
                                   f"the last tile, may still capture", R_END)
             raise IllegalMove(f"{seat} cannot capture: it is {self._turn}'s turn, and a player captures only "
                               f"in their own turn, after placing", R_TURN)
-        if self.phase != _CAPTURE:
-            raise IllegalMove(f"{seat} must first place a tile at the open end; captures come after placing",
-                              R_TURN)
-        texts = move.capture
+        raise IllegalMove(f"{seat} must first place a tile at the open end; captures come after placing",
+                          R_TURN)
+
+    def _capture_three(self, seat: str, texts: tuple[str, ...]) -> int:
         row = self.row
-        if len(texts) == 1:
-            t = T.tile(texts[0])
-            try:
-                i = row.index(t)
-            except ValueError:
-                raise IllegalMove(self._not_in_row(seat, t, texts[0]), R_CAPTURE) from None
-            if i == 0 or i == len(row) - 1:
-                end = "blocked" if i == 0 else "open"
-                raise IllegalMove(f"{seat} cannot capture {texts[0]}: it is at the {end} end of the row, and "
-                                  f"a tile is captured only between two neighbours", R_CAPTURE)
-            left, right = row[i - 1], row[i + 1]
-            if not MASK[left] & MASK[right]:
-                raise IllegalMove(f"{seat} cannot capture {texts[0]}: its neighbours {left} and {right} share "
-                                  f"no number", R_CAPTURE)
-            del row[i]
-            self.captured[seat].append(t)
-            return 1
         if len(texts) != 3:
             raise IllegalMove(f"{seat} names {len(texts)} tiles: a capture takes one tile (the middle one) or "
                               f"three consecutive tiles", R_CAPTURE)
-        a, b, c = T.tile(texts[0]), T.tile(texts[1]), T.tile(texts[2])
-        for t, text in ((a, texts[0]), (b, texts[1]), (c, texts[2])):
-            if t not in row:
-                raise IllegalMove(self._not_in_row(seat, t, text), R_TRIPLE)
-        i = row.index(b)
+        x, y, z = texts
+        a = _TILE_OF.get(x) or T.tile(x)
+        b = _TILE_OF.get(y) or T.tile(y)
+        c = _TILE_OF.get(z) or T.tile(z)
+        i = row.index(b) if b in row else -1
         if not (0 < i < len(row) - 1 and ((row[i - 1] is a and row[i + 1] is c)
                                           or (row[i - 1] is c and row[i + 1] is a))):
+            for t, text in ((a, x), (b, y), (c, z)):
+                if t not in row:
+                    raise IllegalMove(self._not_in_row(seat, t, text), R_TRIPLE)
             raise IllegalMove(f"{seat} cannot capture {' '.join(texts)}: they are not three consecutive tiles "
                               f"of the row, in row order", R_TRIPLE)
         if not MASK[a] & MASK[b] & MASK[c]:
@@ -287,6 +298,35 @@ class CastleRockHand:
 
     def _draw(self, move: Draw) -> None:
         seat = move.seat
+        if seat != self._turn or not self.phase or not self.bone_left:
+            self._draw_refused(seat)
+        order = self.boneyard
+        if order is not None:
+            t = order[self._bone_at]
+            if move.draw is not True and (_TILE_OF.get(move.draw) or T.tile(move.draw)) is not t:
+                raise IllegalMove(f"{seat} cannot draw {move.draw}: the next tile of the boneyard "
+                                  f"(deal.boneyard, in draw order) is {t}", R_DRAW)
+            self._bone_at += 1
+        else:
+            if move.draw is True:
+                raise IllegalMove(f"{seat} draws without naming the tile, but the deal gives no boneyard order "
+                                  f"(deal.boneyard): write the tile drawn", R_DRAW)
+            t = _TILE_OF.get(move.draw) or T.tile(move.draw)
+            if t not in self.unseen:
+                raise IllegalMove(self._seen_draw(seat, t, move.draw), R_DRAW)
+            self.unseen.discard(t)
+        self.bone_left -= 1
+        self.hands[seat].append(t)
+        # After a draw the drawer holds tiles, so this search always stops.
+        nxt = self._next[seat]
+        hands = self.hands
+        while not hands[nxt]:
+            nxt = self._next[nxt]
+        self._turn = self.to_move = nxt
+        self.phase = _PLACE
+
+    def _draw_refused(self, seat: str) -> None:
+        """Why a draw is not allowed now (a tile is owed only after placing, while the boneyard lasts)."""
         if seat != self._turn:
             self._check_seat(seat)
             if self._over:
@@ -294,32 +334,8 @@ class CastleRockHand:
             raise IllegalMove(f"{seat} cannot draw: it is {self._turn}'s turn", R_ORDER)
         if self._over or not self.bone_left:
             raise IllegalMove(f"{seat} is owed no tile: the boneyard is empty", R_DRAW)
-        if self.phase != _CAPTURE:
-            raise IllegalMove(f"{seat} is owed no tile yet: a player draws after placing a tile (and any "
-                              f"captures)", R_DRAW)
-        order = self.boneyard
-        if order is not None:
-            nxt = order[self._bone_at]
-            if move.draw is not True:
-                t = T.tile(move.draw)
-                if t is not nxt:
-                    raise IllegalMove(f"{seat} cannot draw {move.draw}: the next tile of the boneyard "
-                                      f"(deal.boneyard, in draw order) is {nxt}", R_DRAW)
-            self._bone_at += 1
-            t = nxt
-        else:
-            if move.draw is True:
-                raise IllegalMove(f"{seat} draws without naming the tile, but the deal gives no boneyard order "
-                                  f"(deal.boneyard): write the tile drawn", R_DRAW)
-            t = T.tile(move.draw)
-            if t not in self.unseen:
-                raise IllegalMove(self._seen_draw(seat, t, move.draw), R_DRAW)
-            self.unseen.discard(t)
-        self.bone_left -= 1
-        self.hands[seat].append(t)
-        nxt_seat = self._following(seat)
-        self._turn = self.to_move = nxt_seat
-        self.phase = _PLACE
+        raise IllegalMove(f"{seat} is owed no tile yet: a player draws after placing a tile (and any "
+                          f"captures)", R_DRAW)
 
     def _seen_draw(self, seat: str, t: Tile, text: str) -> str:
         if t not in self.set_tiles:
@@ -433,6 +449,14 @@ class CastleRockMatch:
             return None
         return base.seat_after(self.seats, self.last_leader)
 
+    def _parse(self, texts: Sequence[str], where: str, rule: str) -> list[Tile]:
+        """Tile strings to tiles of the game's set (one dict probe each; details only on failure)."""
+        get = _TILE_OF.get
+        out = [get(x) for x in texts]
+        if not self.set_tiles.issuperset(out):
+            return base.parse_tiles(texts, where, self.set_tiles, self.set_name, rule)  # raises, naming the tile
+        return out
+
     def start_hand(self, hand: Hand) -> CastleRockHand:
         self.hand_no += 1
         deal = hand.deal
@@ -447,8 +471,8 @@ class CastleRockMatch:
             if len(texts) != HAND_TILES:
                 raise DealError(f"{seat} was dealt {len(texts)} tiles; each player is dealt {HAND_TILES}",
                                 R_DEAL, where)
-            dealt[seat] = base.parse_tiles(texts, where, set_tiles, set_name, R_DEAL)
-            groups.append((where, dealt[seat], list(texts)))
+            dealt[seat] = self._parse(texts, where, R_DEAL)
+            groups.append((where, dealt[seat], texts))
         if deal.row is None:
             raise DealError("a Castle Rock deal needs deal.row, the starting row from the blocked end",
                             R_ROW, "/deal")
@@ -456,16 +480,18 @@ class CastleRockMatch:
         if len(deal.row) != k:
             why = "option start_tiles" if self.options["start_tiles"] != "auto" else \
                 f"{len(seats)} players with the {set_name} set"
-            raise DealError(f"the starting row has {len(deal.row)} tiles, but it has {k} ({why})",
+            raise DealError(f"the starting row has {len(deal.row)} tiles, but it must have {k} ({why})",
                             R_ROW, "/deal/row")
-        row = base.parse_tiles(deal.row, "/deal/row", set_tiles, set_name, R_ROW)
-        groups.append(("/deal/row", row, list(deal.row)))
+        row = self._parse(deal.row, "/deal/row", R_ROW)
+        groups.append(("/deal/row", row, deal.row))
         rest = len(set_tiles) - HAND_TILES * len(seats) - k
         order: list[Tile] | None = None
         if deal.boneyard is not None:
-            order = base.parse_tiles(deal.boneyard, "/deal/boneyard", set_tiles, set_name, R_DEAL)
-            groups.append(("/deal/boneyard", order, list(deal.boneyard)))
-        base.check_unique(groups)
+            order = self._parse(deal.boneyard, "/deal/boneyard", R_DEAL)
+            groups.append(("/deal/boneyard", order, deal.boneyard))
+        everything = [t for _, tiles, _ in groups for t in tiles]
+        if len(set(everything)) != len(everything):
+            base.check_unique((where, tiles, list(texts)) for where, tiles, texts in groups)
         if order is not None and len(order) != rest:
             raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
                             f"are left after the deal and the row: list them all, in draw order",
