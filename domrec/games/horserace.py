@@ -587,6 +587,21 @@ class HorseRaceHand:
             return [Draw(seat=seat, draw=str(t)) for t in tiles_of(self.unseen)]
         return [Pass(seat=seat)]
 
+    def count_if(self, t: Tile, on: Tile | None) -> int:
+        """The count the layout would show with ``t`` set on ``on`` (``None``: led), without setting it."""
+        if on is None:
+            return 2 * t.high if t.high == t.low else t.high + t.low
+        node = self.nodes[on]
+        n = node.open_number(t)
+        count = self.count
+        if node.double:
+            if node.sides_free == 1:
+                count -= 2 * n
+        else:
+            count -= n
+        return count + (2 * n if t.high == t.low else t.other(n))
+
+    # --- the end of the hand -----------------------------------------------------
     # --- the end of the hand -----------------------------------------------------
 
     def outcome(self) -> HandOutcome:
@@ -878,6 +893,28 @@ class HorseRace:
     defaults: dict[str, Any] = {"partnerships": False, "chain_draw": True, "count_partner": False,
                                 "win_check": "immediate", "target": STANDARD_TARGET}
     scores_moves = True
+
+    def choose(self, state: HorseRaceHand, legal: list[Move], rng: random.Random) -> Move:
+        """A simulated player: usually the play that pegs most, sometimes any legal move.
+
+        Uniformly random play hardly ever pegs, and a four-player celko game
+        (pegs in full, hand pips subtracted) then drifts for hundreds of hands;
+        a mostly greedy player makes games of a realistic length while the
+        random quarter keeps every kind of move in the simulated records.
+        """
+        if len(legal) == 1 or type(legal[0]) is not Play or rng.random() < 0.25:
+            return legal[rng.randrange(len(legal))]
+        best: list[Move] = []
+        top = -1
+        celko = state.rules.celko
+        for move in legal:
+            on = T.tile(move.on) if move.on is not None else None
+            points = pegs(state.count_if(T.tile(move.play), on), celko)
+            if points > top:
+                best, top = [move], points
+            elif points == top:
+                best.append(move)
+        return best[rng.randrange(len(best))]
 
     def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
         return (4,) if options.get("partnerships") else (2, 3, 4)
