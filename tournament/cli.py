@@ -54,6 +54,10 @@ def guarded(fn: Callable) -> Callable:
             _fail(f"the event file cannot be used: {e}", EXIT_UNUSABLE)
         except sqlite3.DatabaseError as e:
             _fail(f"the event file is damaged: {e}", EXIT_UNUSABLE)
+        except BrokenPipeError:  # `tournament tables … | head`: the reader has gone, nothing to report
+            import os
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(EXIT_OK)
         except KeyboardInterrupt:
             _fail("interrupted; the last write was not made", EXIT_UNUSABLE)
         except Exception as e:  # a bug: say so in one line

@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import attrs
 
@@ -368,32 +368,104 @@ def _rotating_seats(four: Four, ns_balance: dict[int, int]) -> tuple[SeatAssignm
 
 
 def seat_individual(order: Sequence[int], size: int, opponents: dict[int, Counter]) -> list[tuple[int, ...]]:
-    """Tables of ``size`` in standings order; each table is the top unseated player and the
-    ``size - 1`` of the next few that minimise repeated opponents, then distance in the standings."""
+    """Tables of ``size`` in standings order, repeated opponents as rare as possible.
+
+    A greedy pass makes each table from the top unseated player and the
+    ``size - 1`` of the next few that minimise repeated opponents, then
+    distance in the standings; the last tables are searched exhaustively; then
+    players are swapped between tables while that lowers the total cost."""
     if len(order) % size:
         raise ValueError("seat_individual needs a multiple of the table size")
     pos = {p: i for i, p in enumerate(order)}
     empty: Counter = Counter()
+
+    def cost(group: Sequence[int]) -> int:
+        repeats = 0
+        for i, p in enumerate(group):
+            op = opponents.get(p, empty)
+            for q in group[i + 1:]:
+                repeats += op[q]
+        ps = [pos[p] for p in group]
+        return repeats * REPEAT_COST + (max(ps) - min(ps) - (size - 1))
+
     window = size - 1 + max(2, 8 - size)
+    tail = size * (3 if size <= 4 else 2)
     remaining = list(order)
     tables: list[tuple[int, ...]] = []
     while remaining:
+        if len(remaining) <= tail and len(remaining) > size:
+            tables.extend(_best_partition(remaining, size, cost))
+            break
         top = remaining[0]
         best: tuple[int, tuple[int, ...]] | None = None
         for rest in itertools.combinations(remaining[1:window + 1], size - 1):
             group = (top, *rest)
-            repeats = 0
-            for i, p in enumerate(group):
-                op = opponents.get(p, empty)
-                for q in group[i + 1:]:
-                    repeats += op[q]
-            cost = repeats * REPEAT_COST + (pos[group[-1]] - pos[top] - (size - 1))
-            if best is None or cost < best[0]:
-                best = (cost, group)
-                if cost == 0:
+            c = cost(group)
+            if best is None or c < best[0]:
+                best = (c, group)
+                if c == 0:
                     break
         assert best is not None
         tables.append(best[1])
         taken = set(best[1])
         remaining = [p for p in remaining if p not in taken]
-    return tables
+    return _improve_by_swaps(tables, cost, pos)
+
+
+def _best_partition(pool: list[int], size: int, cost: Callable[[Sequence[int]], int]) -> list[tuple[int, ...]]:
+    """Min-cost split of a small pool into tables (branch and bound, node-limited)."""
+    best: list = [None, None]
+    nodes = [0]
+
+    def go(rest: list[int], acc: list[tuple[int, ...]], total: int) -> None:
+        if nodes[0] > EXHAUSTIVE_BUDGET or (best[0] is not None and total >= best[0]):
+            return
+        if not rest:
+            best[0], best[1] = total, list(acc)
+            return
+        top, others = rest[0], rest[1:]
+        for combo in itertools.combinations(others, size - 1):
+            nodes[0] += 1
+            group = (top, *combo)
+            chosen = set(combo)
+            acc.append(group)
+            go([p for p in others if p not in chosen], acc, total + cost(group))
+            acc.pop()
+            if best[0] == 0:
+                return
+
+    go(list(pool), [], 0)
+    return best[1]
+
+
+def _improve_by_swaps(tables: list[tuple[int, ...]], cost: Callable[[Sequence[int]], int],
+                      pos: dict[int, int]) -> list[tuple[int, ...]]:
+    """Swap two players of different tables while the total cost falls (only tables with a
+    repeated meeting are worth opening; distance in the standings is part of the cost)."""
+    tables = [tuple(t) for t in tables]
+    costs = [cost(t) for t in tables]
+    for _ in range(4):
+        improved = False
+        for i in range(len(tables)):
+            if costs[i] < REPEAT_COST:
+                continue
+            for j in range(len(tables)):
+                if i == j:
+                    continue
+                done = False
+                for a in tables[i]:
+                    for b in tables[j]:
+                        ti = tuple(b if x == a else x for x in tables[i])
+                        tj = tuple(a if x == b else x for x in tables[j])
+                        ci, cj = cost(ti), cost(tj)
+                        if ci + cj < costs[i] + costs[j]:
+                            tables[i], tables[j], costs[i], costs[j] = ti, tj, ci, cj
+                            improved = done = True
+                            break
+                    if done:
+                        break
+                if costs[i] < REPEAT_COST:
+                    break
+        if not improved:
+            break
+    return [tuple(sorted(t, key=pos.__getitem__)) for t in tables]

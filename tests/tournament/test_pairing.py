@@ -1,0 +1,197 @@
+"""Pairing invariants over hundreds of seeded random events of each format and several sizes."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from tournament import pairing
+from tournament.errors import PairingError
+from tournament.event import INDIVIDUAL, PAIRS, ROTATING
+
+from tests.tournament.helpers import MemoryEvent, assert_invariants, rotating_seating_exists, settings_for
+
+
+def run_event(fmt: str, n: int, rounds: int, seed: int, size: int = 4, churn: bool = True) -> MemoryEvent:
+    rng = random.Random(seed)
+    ev = MemoryEvent(settings_for(fmt, size, seed))
+    ev.add(n)
+    for _ in range(rounds):
+        if churn and ev.round and rng.random() < 0.2:
+            ev.add(1)  # a late entry
+        if churn and ev.round and rng.random() < 0.2:
+            active = [p for p in ev.players if p.active_in(ev.round + 1)]
+            if len(active) > size + 2:
+                ev.withdraw(rng)
+        ev.pair()
+        ev.play(rng)
+    assert_invariants(ev)
+    return ev
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_pairs_events(seed: int) -> None:
+    rng = random.Random(seed)
+    teams = rng.choice([2, 3, 5, 8, 11, 16, 23, 40])
+    rounds = max(1, min(7, teams // 2))
+    run_event(PAIRS, teams, rounds, seed, churn=teams >= 8)
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_rotating_events(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    n = rng.choice([8, 9, 10, 11, 13, 16, 18, 23, 30, 45, 61])
+    run_event(ROTATING, n, rng.randint(2, 7), seed)
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_individual_events_without_engine(seed: int) -> None:
+    rng = random.Random(2000 + seed)
+    size = rng.choice([2, 3, 4, 5, 6])
+    n = rng.choice([size, size + 1, 2 * size + 1, 17, 30, 47])
+    run_event(INDIVIDUAL, n, rng.randint(1, 6), seed, size)
+
+
+def test_first_round_is_a_seeded_draw() -> None:
+    a = run_event(ROTATING, 20, 1, seed=5, churn=False)
+    b = run_event(ROTATING, 20, 1, seed=5, churn=False)
+    c = run_event(ROTATING, 20, 1, seed=6, churn=False)
+    assert [t.players for t in a.tables] == [t.players for t in b.tables]
+    assert [t.players for t in a.tables] != [t.players for t in c.tables]
+    # A draw, not the entry order.
+    assert [t.players for t in a.tables] != [(1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16),
+                                              (17, 18, 19, 20)]
+
+
+def test_rotating_tables_seat_first_and_third_against_second_and_fourth() -> None:
+    order = list(range(101, 113))
+    fours = pairing.seat_rotating(order, {}, {})
+    assert fours == [(101, 102, 103, 104), (105, 106, 107, 108), (109, 110, 111, 112)]  # a&c vs b&d
+    # 101 and 103 were partners: the table keeps its four players and rearranges them.
+    partners = {101: {103}, 103: {101}}
+    fours = pairing.seat_rotating(order, partners, {})
+    a, b, c, d = fours[0]
+    assert {a, b, c, d} == {101, 102, 103, 104} and {a, c} != {101, 103}
+    # A repeated opponent costs more than a step down the standings.
+    opponents = {101: Counter({102: 1, 104: 1}), 102: Counter({101: 1}), 104: Counter({101: 1})}
+    a, b, c, d = pairing.seat_rotating(order, {}, opponents)[0]
+    assert 101 in (a, b, c, d)
+    assert sum(opponents.get(x, Counter())[y] for x in (a, c) for y in (b, d)) == 0
+
+
+def test_later_rounds_follow_the_standings() -> None:
+    rng = random.Random(3)
+    ev = MemoryEvent(settings_for(ROTATING))
+    ev.add(32)
+    ev.pair()
+    ev.play(rng)
+    table = ev.standings()
+    ev.pair()
+    pos = {s.unit: i for i, s in enumerate(table.rows)}
+    round2 = [t for t in ev.tables if t.round == 2]
+    assert table.rows[0].unit in round2[0].players
+    means = [sum(pos[p] for p in t.players) / 4 for t in round2]
+    assert means == sorted(means) or sum(a > b for a, b in zip(means, means[1:])) <= 2
+
+
+def test_swiss_pairs_neighbours_and_never_rematches() -> None:
+    order = [1, 2, 3, 4, 5, 6]
+    assert pairing.swiss(order, {}) == [(1, 2), (3, 4), (5, 6)]
+    met = {1: Counter({2: 1}), 2: Counter({1: 1})}
+    assert pairing.swiss(order, met) == [(1, 3), (2, 4), (5, 6)]
+    # The bottom would be left with a rematch: backtrack.
+    met = {5: Counter({6: 1}), 6: Counter({5: 1})}
+    result = pairing.swiss(order, met)
+    assert result is not None and (5, 6) not in result
+    assert sorted(x for m in result for x in m) == order
+    # Impossible: everybody has met everybody.
+    everyone = {u: Counter(v for v in order if v != u) for u in order}
+    assert pairing.swiss(order, everyone) is None
+
+
+def test_pairs_sides_are_balanced() -> None:
+    ev = run_event(PAIRS, 16, 7, seed=11, churn=False)
+    ns: Counter = Counter()
+    team_of = {p.id: p.team for p in ev.players}
+    for t in ev.tables:
+        ns[team_of[t.seats[0].player]] += 1  # N
+    for team in ev.teams:
+        assert 2 <= ns[team.id] <= 5, ns  # 7 rounds: N-S 3 or 4 times, never lopsided
+
+
+def test_rotating_repeats_are_rare() -> None:
+    ev = run_event(ROTATING, 48, 6, seed=4, churn=False)
+    meetings: Counter = Counter()
+    for t in ev.tables:
+        seat = {s.seat: s.player for s in t.seats}
+        for a in (seat["N"], seat["S"]):
+            for b in (seat["E"], seat["W"]):
+                meetings[frozenset((a, b))] += 1
+    repeats = sum(n - 1 for n in meetings.values() if n > 1)
+    assert repeats <= 6, repeats  # 288 meetings; a few repeats at most
+
+
+def test_individual_repeats_are_avoided_when_possible() -> None:
+    ev = run_event(INDIVIDUAL, 24, 3, seed=2, size=4, churn=False)
+    meetings: Counter = Counter()
+    for t in ev.tables:
+        ps = t.players
+        for i, a in enumerate(ps):
+            for b in ps[i + 1:]:
+                meetings[frozenset((a, b))] += 1
+    assert max(meetings.values()) == 1
+
+
+def test_seat_individual_groups_by_standings() -> None:
+    order = list(range(1, 13))
+    assert pairing.seat_individual(order, 3, {}) == [(1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12)]
+    met = {1: Counter({2: 1}), 2: Counter({1: 1})}
+    tables = pairing.seat_individual(order, 3, met)
+    assert all(not {1, 2} <= set(t) for t in tables)
+    assert tables[0][0] == 1
+
+
+def test_bye_choices_are_fair() -> None:
+    byes = Counter({1: 1, 2: 0, 3: 0, 4: 1, 5: 0})
+    order = [1, 2, 3, 4, 5]  # best first
+    first = next(pairing.bye_choices(order, 2, byes))
+    assert set(first) == {5, 3}  # the lowest ranked among those without a bye
+    # Three byes with two... players at level 0 (2,3,5) — all three.
+    assert set(next(pairing.bye_choices(order, 3, byes))) == {2, 3, 5}
+    # Four byes: all of level 0, then the lowest ranked at level 1.
+    assert set(next(pairing.bye_choices(order, 4, byes))) == {2, 3, 5, 4}
+    for choice in pairing.bye_choices(order, 2, byes):
+        assert not ({1, 4} & set(choice))
+
+
+@pytest.mark.parametrize("n,rounds", [(4, 4), (5, 6), (6, 6), (7, 6), (8, 8)])
+def test_rotating_refuses_only_when_impossible(n: int, rounds: int) -> None:
+    """Small events run out of new partners; the pairing must say so exactly when no seating exists."""
+    rng = random.Random(n)
+    ev = MemoryEvent(settings_for(ROTATING))
+    ev.add(n)
+    refused = False
+    for _ in range(rounds):
+        partners = {frozenset((s["N"], s["S"])) for t in ev.tables for s in [{x.seat: x.player for x in t.seats}]}
+        partners |= {frozenset((s["E"], s["W"])) for t in ev.tables for s in [{x.seat: x.player for x in t.seats}]}
+        byes: Counter = Counter(p for ps in ev.byes.values() for p in ps)
+        possible = rotating_seating_exists([p.id for p in ev.players], partners, byes, n % 4)
+        try:
+            ev.pair()
+        except PairingError as e:
+            assert not possible, f"refused although a seating exists: {e}"
+            refused = True
+            break
+        ev.play(rng)
+        assert_invariants(ev)
+    if n == 4:
+        assert refused  # four players have only three partnerships to give
+
+
+def test_pairing_too_few_players() -> None:
+    ev = MemoryEvent(settings_for(ROTATING))
+    ev.add(3)
+    with pytest.raises(PairingError, match="at least 4"):
+        ev.pair()
