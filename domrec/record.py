@@ -12,7 +12,7 @@ Everything here assumes a document that passed the shape check.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 import attrs
 import cattrs
@@ -246,10 +246,15 @@ class Record:
 
 
 def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter()
+    conv = cattrs.Converter(detailed_validation=False)
 
     # Leaf types first: the generated class hooks look these up when made.
     conv.register_structure_hook(str | bool, lambda v, _: v)
+    str_tuple = tuple[str, ...]
+    conv.register_structure_hook_func(lambda t: t == str_tuple, lambda v, _: tuple(v))
+    seat_tiles = dict[str, tuple[str, ...]]
+    conv.register_structure_hook_func(lambda t: t == seat_tiles,
+                                      lambda v, _: {k: tuple(x) for k, x in v.items()})
     conv.register_structure_hook(Any, lambda v, _: v)
     cells = tuple[tuple[int, int], tuple[int, int]] | None
     conv.register_structure_hook(cells, lambda v, _: None if v is None else (tuple(v[0]), tuple(v[1])))
@@ -269,15 +274,12 @@ def _make_converter() -> cattrs.Converter:
     for cls in (Play, Exposed, Draw, Capture, Roll, Starter, Span, Join, Bridge, Block):
         omit_none(cls)
 
-    move_structurers = {key: conv.get_structure_hook(cls) for key, cls in MOVE_KEYS.items()}
-
-    def structure_move(data: dict, _: Any) -> Any:
-        for key, fn in move_structurers.items():
-            if key in data:
-                return fn(data, None)
-        raise ValueError("not a move")  # the shape check makes this unreachable
-
-    conv.register_structure_hook(Move, structure_move)
+    conv.register_structure_hook(Move, lambda d, _: structure_move(d))
+    # A hand's moves are the bulk of every record: build them without the
+    # generic tuple machinery.
+    moves_type = tuple[Move, ...]
+    conv.register_structure_hook_func(
+        lambda t: t == moves_type, lambda moves, _: tuple([structure_move(m) for m in moves]))
     conv.register_unstructure_hook(Move, lambda m: conv.unstructure(m, type(m)))
 
     # ``winner: null`` (a draw) and a missing winner are different claims.
@@ -290,6 +292,43 @@ def _make_converter() -> cattrs.Converter:
     omit_none(Hand, keep=("moves",))
     omit_none(Record, keep=("format", "version", "hands"))
     return conv
+
+
+#: A move's keys, in the order written -> a function building its attrs value.
+_MOVE_BUILDERS: dict[tuple[str, ...], Callable[[dict], Any]] = {}
+_FIELD = {"pass": "passed"}
+_EXPR = {
+    "at": "(tuple(d['at'][0]), tuple(d['at'][1]))",
+    "capture": "tuple(d['capture'])",
+    "roll": "tuple(d['roll'])",
+    "join": "tuple([Join(road=j['road'], span=j['span'], half=j['half']) for j in d['join']])",
+}
+
+
+def _move_builder(keys: tuple[str, ...]) -> Callable[[dict], Any]:
+    """Generate (once per key pattern) the constructor call for a move.
+
+    Moves are most of a record, and a generated call with the keys known in
+    advance is several times faster than generic structuring; this is the
+    converter's Move hook, so ``converter.structure(d, Move)`` uses it too.
+    """
+    kind = next((k for k in keys if k in MOVE_KEYS), None)
+    if kind is None:
+        raise ValueError(f"not a move: {keys}")
+    cls = MOVE_KEYS[kind]
+    args = ", ".join(f"{_FIELD.get(k, k)}={_EXPR.get(k, f'd[{k!r}]')}" for k in keys)
+    namespace: dict[str, Any] = {"cls": cls, "Join": Join}
+    exec(f"def build(d):\n    return cls({args})\n", namespace)
+    return namespace["build"]
+
+
+def structure_move(data: dict) -> Any:
+    """One move dict (shape-checked) to its attrs value."""
+    keys = tuple(data)
+    build = _MOVE_BUILDERS.get(keys)
+    if build is None:
+        build = _MOVE_BUILDERS[keys] = _move_builder(keys)
+    return build(data)
 
 
 def _unstructure_game_result(result: GameResult) -> dict:

@@ -81,15 +81,31 @@ def _seat(v: Any, ptr: str) -> None:
     _string(v, ptr, "a seat", 1, 32)
 
 
+_GOOD_TILES: set[str] = set()
+
+
+def _tile_ok(v: Any) -> bool:
+    if type(v) is not str:
+        return False
+    if v in _GOOD_TILES:
+        return True
+    if _TILE.search(v) is not None:
+        if len(_GOOD_TILES) < 10_000:
+            _GOOD_TILES.add(v)
+        return True
+    return False
+
+
 def _tile(v: Any, ptr: str) -> None:
-    if type(v) is not str or _TILE.search(v) is None:
+    if not _tile_ok(v):
         _fail(ptr, f"expected a tile written like \"6-3\", not {_describe(v)}")
 
 
 def _tiles(v: Any, ptr: str, what: str) -> None:
     _list(v, ptr, what)
     for i, t in enumerate(v):
-        _tile(t, f"{ptr}/{i}")
+        if not _tile_ok(t):
+            _tile(t, f"{ptr}/{i}")
 
 
 def _seat_tiles(v: Any, ptr: str, what: str) -> None:
@@ -187,10 +203,51 @@ def _join(v: Any, p: str) -> None:
         _pip(j["half"], q + "/half")
 
 
-def _shape(required: tuple[str, ...], **checks: _Check) -> tuple[tuple[str, ...], frozenset[str], dict[str, _Check]]:
+def _shape(required: tuple[str, ...], **checks: _Check) -> tuple[frozenset[str], frozenset[str], dict[str, _Check]]:
     checks = {"seat": _seat, "score": _score, **checks}
-    return ("seat", *required), frozenset(checks), checks
+    return frozenset(("seat", *required)), frozenset(checks), checks
 
+
+#: Per game: a move's keys, in order -> what to check for each (cached plans,
+#: so the common moves cost a dict lookup and a few type tests).
+_PLANS: dict[str, dict[tuple[str, ...], tuple[tuple[str, Any, _Check], ...]]] = {}
+
+
+def _plan(move: dict, q: str, moves_of: dict[str, str], game: str) -> tuple[tuple[str, Any, _Check], ...]:
+    """Check a move's keys and say how to check its values; raise if the keys are wrong."""
+    kind = None
+    for key in move:
+        if key in moves_of:
+            if kind is not None:
+                _fail(q, f"a move does one thing: it cannot have both \"{kind}\" and \"{key}\"")
+            kind = key
+    if kind is None:
+        names = ", ".join(f'"{k}"' for k in moves_of)
+        _fail(q, f"not a {game} move: a move has one of {names}")
+    required, allowed, checks = MOVE_SHAPES[moves_of[kind]]
+    _move_keys(move, q, kind, required, allowed, game)
+    return tuple((key, _FAST.get(key), checks[key]) for key in move)
+
+
+def _move_keys(move: dict, q: str, kind: str, required: frozenset[str], allowed: frozenset[str],
+               game: str) -> None:
+    for key in sorted(required, key=lambda k: (k != "seat", k)):
+        if key not in move:
+            _fail(q, f"a \"{kind}\" move needs \"{key}\"")
+    for key in move:
+        if key not in allowed:
+            _fail(q, f"a {game} \"{kind}\" move has no field \"{key}\"")
+
+
+#: Cheap yes/no twins of the commonest field checks: the full check (which
+#: builds the pointer and the message) runs only when one says no.
+_FAST: dict[str, Callable[[Any], bool]] = {
+    "seat": lambda v: type(v) is str and 0 < len(v) <= 32,
+    "play": _tile_ok, "on": _tile_ok, "span": _tile_ok, "starter": _tile_ok, "block": _tile_ok,
+    "exposed": _tile_ok, "road": lambda v: type(v) is str and len(v) > 0,
+    "pass": lambda v: v is True,
+    "score": lambda v: type(v) is int,
+}
 
 MOVE_SHAPES = {
     "pass": _shape(("pass",), **{"pass": lambda v, p: _true(v, p, "pass")}),
@@ -258,6 +315,9 @@ GAME_DEAL_PARTS: dict[str, frozenset[str]] = {
     "castle-rock": frozenset(("hands", "boneyard", "row")),
     "domino-roads": frozenset(("hands", "piles")),
 }
+
+for _game in GAME_MOVES:
+    _PLANS[_game] = {}
 
 _TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "result"))
 _HAND = frozenset(("leader", "deal", "moves", "result"))
@@ -388,25 +448,19 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
             _seat_tiles(rd["hands"], q + "/hands", "the hand")
 
     moves = _list(hand["moves"], p + "/moves", "moves")
+    plans = _PLANS[game]
     for j, move in enumerate(moves):
-        q = f"{p}/moves/{j}"
         if type(move) is not dict:
-            _fail(q, f"a move must be a JSON object, not {_describe(move)}")
-        kinds = [k for k in move if k in moves_of]
-        if len(kinds) != 1:
-            names = ", ".join(f'"{k}"' for k in moves_of)
-            if kinds:
-                _fail(q, f"a move does one thing: it cannot have both \"{kinds[0]}\" and \"{kinds[1]}\"")
-            _fail(q, f"not a {game} move: a move has one of {names}")
-        required, allowed, checks = MOVE_SHAPES[moves_of[kinds[0]]]
-        for key in required:
-            if key not in move:
-                _fail(q, f"a \"{kinds[0]}\" move needs \"{key}\"")
-        for key, value in move.items():
-            check_field = checks.get(key)
-            if check_field is None:
-                _fail(q, f"a {game} \"{kinds[0]}\" move has no field \"{key}\"")
-            check_field(value, f"{q}/{key}")
+            _fail(f"{p}/moves/{j}", f"a move must be a JSON object, not {_describe(move)}")
+        plan = plans.get(tuple(move))
+        if plan is None:
+            plan = _plan(move, f"{p}/moves/{j}", moves_of, game)
+            if len(plans) < 512:
+                plans[tuple(move)] = plan
+        for key, fast, check_field in plan:
+            value = move[key]
+            if fast is None or not fast(value):
+                check_field(value, f"{p}/moves/{j}/{key}")
 
     if "result" in hand:
         r = _obj(hand["result"], p + "/result", "a hand result")

@@ -23,12 +23,36 @@ from domrec.errors import DomrecError
 _TILE_RE = re.compile(r"^([0-9]{1,2})-([0-9]{1,2})$")
 
 
-@attrs.frozen(order=False, cache_hash=True)
+@attrs.frozen(eq=False, init=False)
 class Tile:
-    """One domino, ``high >= low``.  Create tiles with :func:`tile`, never directly."""
+    """One domino, ``high >= low``.
+
+    Tiles are interned: ``Tile(3, 6) is Tile(6, 3) is tile("6-3")``.  Equality
+    and hashing are therefore identity, done in C, which matters in the replay
+    loop where every legality check hashes tiles.
+    """
 
     high: int
     low: int
+
+    def __new__(cls, a: int, b: int) -> "Tile":
+        key = (a, b) if a >= b else (b, a)
+        found = _INTERNED.get(key)
+        if found is None:
+            found = object.__new__(cls)
+            object.__setattr__(found, "high", key[0])
+            object.__setattr__(found, "low", key[1])
+            _INTERNED[key] = found
+        return found
+
+    def __reduce__(self) -> tuple:
+        return (Tile, (self.high, self.low))
+
+    def __copy__(self) -> "Tile":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "Tile":
+        return self
 
     @property
     def is_double(self) -> bool:
@@ -62,11 +86,7 @@ _BY_TEXT: dict[str, Tile] = {}
 
 def make(a: int, b: int) -> Tile:
     """The interned tile with numbers ``a`` and ``b`` in either order."""
-    key = (a, b) if a >= b else (b, a)
-    found = _INTERNED.get(key)
-    if found is None:
-        found = _INTERNED[key] = Tile(*key)
-    return found
+    return Tile(a, b)
 
 
 def tile(text: str) -> Tile:

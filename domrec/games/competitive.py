@@ -20,6 +20,7 @@ from domrec.record import Deal, Hand, Move, Pass, Play, Record, Redeal
 from domrec.tiles import Tile
 
 SET = frozenset(T.DOUBLE_SIX)
+_tile = T.tile
 TARGET = 200
 SIX_SIX = T.make(6, 6)
 
@@ -111,7 +112,7 @@ class CompetitiveHand:
             return 0
         if kind is not Play or move.at is not None or move.penalty is not None:
             raise IllegalMove("a competitive move is a play or a pass", R_MATCH)
-        t = T.tile(move.play)
+        t = _tile(move.play)
         hand = self.hands[seat]
         if t not in hand:
             raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
@@ -139,27 +140,33 @@ class CompetitiveHand:
 
     def _extend(self, seat: str, t: Tile, move: Play) -> None:
         left, right = self.left, self.right
+        hi, lo = t.high, t.low
+        fits_left = hi == left[1] or lo == left[1]
+        fits_right = hi == right[1] or lo == right[1]
         if move.on is not None:
-            on = T.tile(move.on)
-            ends = [e for e, side in ((left, "left"), (right, "right")) if e[0] is on]
-            if not ends:
+            on = _tile(move.on)
+            if left[0] is on and fits_left:
+                end = left
+            elif right[0] is on and fits_right:
+                end = right
+            elif left[0] is not on and right[0] is not on:
                 raise IllegalMove(f"{move.on} is not at an end of the line (the ends are {left[0]} showing "
                                   f"{left[1]} and {right[0]} showing {right[1]})", R_MATCH)
-            fitting = [e for e in ends if t.has(e[1])]
-            if not fitting:
-                raise IllegalMove(f"{move.play} does not match {move.on}: that end shows {ends[0][1]}", R_MATCH)
-            end = fitting[0]
+            else:
+                shows = left[1] if left[0] is on else right[1]
+                raise IllegalMove(f"{move.play} does not match {move.on}: that end shows {shows}", R_MATCH)
+        elif fits_left and fits_right and left != right:
+            raise IllegalMove(f"{move.play} fits both ends: say which with \"on\" "
+                              f"({left[0]} or {right[0]})", R_MATCH)
+        elif fits_left:
+            end = left
+        elif fits_right:
+            end = right
         else:
-            fitting = [e for e in (left, right) if t.has(e[1])]
-            if not fitting:
-                raise IllegalMove(f"{move.play} fits neither end of the line ({left[1]} on {left[0]}, "
-                                  f"{right[1]} on {right[0]})", R_MATCH)
-            if len(fitting) == 2 and fitting[0] != fitting[1]:
-                raise IllegalMove(f"{move.play} fits both ends: say which with \"on\" "
-                                  f"({left[0]} or {right[0]})", R_MATCH)
-            end = fitting[0]
+            raise IllegalMove(f"{move.play} fits neither end of the line ({left[1]} on {left[0]}, "
+                              f"{right[1]} on {right[0]})", R_MATCH)
         pip = end[1]
-        new = (t, t.other(pip))
+        new = (t, lo if hi == pip else hi)
         if end is left:
             self.left = new
             self.line.appendleft((new[1], pip))

@@ -44,6 +44,9 @@ SET_FOUR: Counter[Tile] = T.roads_set(4)
 SET_THREE: Counter[Tile] = T.roads_set(3)
 ZERO = T.make(0, 0)
 ONE_ZERO = T.make(1, 0)
+#: Tile text (either half order) -> tile, for the set's own numbers; the hot
+#: replay path looks tiles up here and falls back to :func:`domrec.tiles.tile`.
+_TILES: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
 
 #: A road holds at most this many tiles (starters and spans; a joined road counts both parts).
 MAX_LENGTH = 10
@@ -90,7 +93,7 @@ class Road:
     the next span must complete to the play total.
     """
 
-    __slots__ = ("name", "side", "starter", "facing", "spans", "exposed", "blocked", "block_tile",
+    __slots__ = ("name", "side", "starter", "facing", "spans", "n", "exposed", "blocked", "block_tile",
                  "joined", "bridge_at")
 
     def __init__(self, name: str, side: str, starter: Tile, facing: int) -> None:
@@ -99,6 +102,8 @@ class Road:
         self.starter = starter
         self.facing = facing
         self.spans: list[tuple[Tile, int, int]] = []
+        #: This part's own tiles (starter and spans); ``length`` adds a joined part's.
+        self.n = 1
         self.exposed = facing
         self.blocked = False
         self.block_tile: Tile | None = None
@@ -110,10 +115,8 @@ class Road:
     @property
     def length(self) -> int:
         """The length of the whole road this part belongs to (a joined pair counts as one)."""
-        n = 1 + len(self.spans)
-        if self.joined is not None:
-            n += 1 + len(self.joined.spans)
-        return n
+        joined = self.joined
+        return self.n if joined is None else self.n + joined.n
 
     def value(self) -> int:
         return (BLOCKED_VALUE if self.blocked else OPEN_VALUE)[self.length]
@@ -279,7 +282,7 @@ class RoadsHand:
 
     def _take(self, seat: str, text: str) -> Tile:
         """The tile named ``text``, checked to be in ``seat``'s stock (counting copies)."""
-        t = T.tile(text)
+        t = _TILES.get(text) or T.tile(text)
         if not self.stocks[seat].get(t):
             raise IllegalMove(self._not_held(seat, t, text), R_STOCK)
         return t
@@ -328,7 +331,8 @@ class RoadsHand:
         return road
 
     def _starter(self, seat: str, move: Starter) -> None:
-        self._ready(seat)
+        if seat != self.roller or self.phase != ROLLER:
+            self._ready(seat)
         t = self._take(seat, move.starter)
         if t is ZERO:
             raise IllegalMove("0-0 can never start a road: it is only ever a bridge", R_ZERO)
@@ -354,7 +358,8 @@ class RoadsHand:
         self._played(seat, t)
 
     def _span(self, seat: str, move: Span) -> None:
-        self._ready(seat)
+        if seat != self.roller or self.phase != ROLLER:
+            self._ready(seat)
         t = self._take(seat, move.span)
         if t is ZERO:
             raise IllegalMove("0-0 can never be a span: it is only ever a bridge", R_ZERO)
@@ -365,7 +370,8 @@ class RoadsHand:
                               f"an opponent's road", R_OWN)
         if road.blocked:
             raise IllegalMove(f"road {road.name} is blocked: no more spans may be added to it", R_SPAN)
-        if road.length >= MAX_LENGTH:
+        joined = road.joined
+        if (road.n if joined is None else road.n + joined.n) >= MAX_LENGTH:
             raise IllegalMove(f"road {road.name} already has length {road.length}: a road holds at most 10 "
                               f"tiles", R_LENGTH)
         need = self.total - road.exposed
@@ -376,6 +382,7 @@ class RoadsHand:
         else:
             raise IllegalMove(self._no_span(road, t, move.span), R_SPAN)
         road.spans.append((t, need, out))
+        road.n += 1
         road.exposed = out
         self._played(seat, t)
 
@@ -393,7 +400,8 @@ class RoadsHand:
                 f"the total {self.total} with it")
 
     def _bridge(self, seat: str, move: Bridge) -> None:
-        self._ready(seat)
+        if seat != self.roller or self.phase != ROLLER:
+            self._ready(seat)
         t = self._take(seat, move.bridge)
         if t is not ZERO:
             raise IllegalMove(f"only a 0-0 can be a bridge, not {move.bridge}", R_BRIDGE)
@@ -433,7 +441,8 @@ class RoadsHand:
         self._played(seat, t)
 
     def _block(self, seat: str, move: Block) -> None:
-        self._ready(seat)
+        if seat != self.roller or self.phase != ROLLER:
+            self._ready(seat)
         t = self._take(seat, move.block)
         if t is ZERO:
             raise IllegalMove("0-0 can never be a road-block: it is only ever a bridge", R_ZERO)
@@ -684,6 +693,7 @@ class RoadsMatch:
         self.block_sum = options["block_match"] == "sum"
         self.target = TARGET[self.players]
         self.set = SET_FOUR if self.four else SET_THREE
+        self.set_counts = dict(self.set)
         self.over = False
         self.winner: str | None = None
         self.hand_no = 0
@@ -742,6 +752,37 @@ class RoadsMatch:
                     f"holds can start a road with the right roll and {seat} can always go out",
                     R_ABANDONED, "/result/end")
 
+    def _quick_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None] | None:
+        """The parsed deal when it is plainly right, else ``None`` (the careful check then says what is wrong).
+
+        Counting with :class:`Counter` in C is most of the speed of a whole
+        replay's deal check; a right deal is the common case.
+        """
+        size = STOCK[self.players]
+        get = _TILES.__getitem__
+        try:
+            stocks = {}
+            total: Counter[Tile] = Counter()
+            for seat in self.seats:
+                texts = deal.hands[seat]
+                if len(texts) != size:
+                    return None
+                counts = Counter(map(get, texts))
+                total.update(counts)
+                stocks[seat] = dict(counts)  # plain dicts: Counter's Python-level __delitem__ is slow
+            piles = None
+            if not self.four:
+                piles = {}
+                for seat in self.seats:
+                    texts = deal.piles[seat]
+                    if len(texts) != PILE:
+                        return None
+                    piles[seat] = pile = list(map(get, texts))
+                    total.update(pile)
+        except KeyError:
+            return None
+        return (stocks, piles) if dict(total) == self.set_counts else None
+
     def _check_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None]:
         rule = R_FOUR if self.four else R_THREE
         size = STOCK[self.players]
@@ -754,6 +795,9 @@ class RoadsMatch:
                 raise DealError("the three-player game deals each player a pile of 4 beside the stock of 9 "
                                 "(deal.piles)", R_THREE, "/deal")
             base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the piles")
+        fast = self._quick_deal(deal)
+        if fast is not None:
+            return fast
         seen: dict[Tile, int] = {}
         full = self.set
         set_name = "40-tile" if self.four else "39-tile"
