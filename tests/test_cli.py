@@ -141,3 +141,40 @@ def test_console_script_has_no_traceback_on_garbage(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def _run_with_stderr(archive, tty: bool) -> str:
+    import os
+    import pty
+
+    if not tty:
+        proc = subprocess.run([sys.executable, "-m", "domrec.cli", "validate", "-q", str(archive)],
+                              capture_output=True, text=True)
+        return proc.stderr
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "domrec.cli", "validate", "-q", str(archive)],
+                            stdout=subprocess.DEVNULL, stderr=slave, env={**os.environ, "COLUMNS": "80"})
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait()
+    os.close(master)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path):
+    from domrec import simulate
+
+    archive = tmp_path / "big.jsonl"
+    archive.write_text("".join(simulate.dumps(r) + "\n" for r in simulate.simulate("competitive", 40, 1)))
+    piped = _run_with_stderr(archive, tty=False)
+    assert "checking" not in piped and "40 records: 40 valid" in piped
+    terminal = _run_with_stderr(archive, tty=True)
+    assert "checking" in terminal and "40 records: 40 valid" in terminal
