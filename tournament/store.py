@@ -69,10 +69,11 @@ def _create_schema(db: sqlite_utils.Database) -> None:
                        foreign_keys=[("table_id", "round_tables", "id"), ("player_id", "players", "id")])
     db["byes"].create({"round_id": int, "player_id": int}, pk=("round_id", "player_id"),
                       foreign_keys=[("round_id", "rounds", "id"), ("player_id", "players", "id")])
-    db["results"].create({"id": int, "table_id": int, "kind": str, "verified": int, "scores": str,
-                          "winner": str, "record": str, "record_hash": str, "entered_at": str, "note": str},
-                         pk="id", not_null={"table_id", "kind", "verified", "scores", "entered_at"},
-                         foreign_keys=[("table_id", "round_tables", "id")])
+    # AUTOINCREMENT: a replaced result's id is never given to another (the audit refers to ids).
+    db.execute("CREATE TABLE results (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+               "table_id INTEGER NOT NULL REFERENCES round_tables(id), kind TEXT NOT NULL, "
+               "verified INTEGER NOT NULL, scores TEXT NOT NULL, winner TEXT, record TEXT, record_hash TEXT, "
+               "entered_at TEXT NOT NULL, note TEXT)")
     db["result_audit"].create({"id": int, "table_id": int, "old_result": str, "new_result_id": int,
                                "replaced_at": str, "reason": str}, pk="id",
                               not_null={"table_id", "old_result", "replaced_at"},

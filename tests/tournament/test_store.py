@@ -1,0 +1,156 @@
+"""The event file: identity, refusal of other files, names as typed, transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tournament import EventFileError, Refused, add_players, create_event, make_settings, open_event
+from tournament.errors import PlayerInputError, SettingsError
+
+
+def settings():
+    return make_settings("Club night", "competitive", "rotating")
+
+
+def test_create_and_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    store = create_event(path, settings())
+    uuid = store.uuid
+    store.close()
+    again = open_event(path)
+    assert again.uuid == uuid and again.settings == settings()
+    assert again.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    again.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("ev.db")) == []
+
+
+def test_new_never_overwrites(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    path.write_text("precious")
+    with pytest.raises(EventFileError, match="already exists"):
+        create_event(path, settings())
+    assert path.read_text() == "precious"
+
+
+def test_missing_file_is_not_created(tmp_path: Path) -> None:
+    path = tmp_path / "nope.db"
+    with pytest.raises(EventFileError, match="no such event file"):
+        open_event(path)
+    assert not path.exists()
+
+
+def test_text_file_and_empty_file(tmp_path: Path) -> None:
+    (tmp_path / "a.db").write_text("name,score\n")
+    (tmp_path / "b.db").write_bytes(b"")
+    with pytest.raises(EventFileError, match="not an SQLite database"):
+        open_event(tmp_path / "a.db")
+    with pytest.raises(EventFileError, match="empty file"):
+        open_event(tmp_path / "b.db")
+
+
+def test_sqlite_of_another_kind(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE meta(key TEXT, value TEXT)")
+    conn.execute("INSERT INTO meta VALUES ('application', 'something-else')")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(EventFileError, match="another kind"):
+        open_event(path)
+    assert path.read_bytes() == before
+
+
+def test_newer_schema_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    create_event(path, settings()).close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(EventFileError, match="newer"):
+        open_event(path)
+
+
+def test_corrupt_file(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    store = create_event(path, settings())
+    add_players(store, [f"player {i}" for i in range(300)])
+    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    data = bytearray(path.read_bytes())
+    for i in range(100, len(data) - 10, 7):  # keep the header, wreck the rest
+        data[i] = 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(EventFileError):
+        s = open_event(path)
+        s.players()  # if the damaged pages are not the ones open reads, reading them must fail
+        s.close()
+
+
+@pytest.mark.parametrize("name", ["O'Brien", 'Say "hi"', "Robert'); DROP TABLE players;--", "Zoë Ñúñez 李",
+                                  "%_*", "  spaced  "])
+def test_names_stored_as_typed(tmp_path: Path, name: str) -> None:
+    store = create_event(tmp_path / "ev.db", settings())
+    [p] = add_players(store, [name])
+    assert p.name == name
+    assert store.find_player(name).id == p.id
+    store.close()
+    assert [p.name for p in open_event(tmp_path / "ev.db").players()] == [name]
+
+
+def test_bad_names_and_duplicates(tmp_path: Path) -> None:
+    store = create_event(tmp_path / "ev.db", settings())
+    add_players(store, ["Ana"])
+    with pytest.raises(PlayerInputError):
+        add_players(store, ["  "])
+    with pytest.raises(PlayerInputError):
+        add_players(store, ["line\nbreak"])
+    with pytest.raises(Refused, match="already entered"):
+        add_players(store, ["Bo", "Ana"])
+    # One transaction: Bo did not land either.
+    assert [p.name for p in store.players()] == ["Ana"]
+
+
+def test_write_rolls_back_on_error(tmp_path: Path) -> None:
+    store = create_event(tmp_path / "ev.db", settings())
+    with pytest.raises(RuntimeError):
+        with store.write():
+            store.insert_player("Ana", 1)
+            raise RuntimeError("boom")
+    assert store.players() == []
+
+
+@pytest.mark.parametrize("kw,msg", [
+    ({"game": "chess"}, "unknown game"),
+    ({"format": "knockout"}, "unknown format"),
+    ({"table_size": 3}, "four players"),
+    ({"options": {"nonsense": 1}}, "nonsense"),
+    ({"tiebreaks": ("placement",)}, "cannot rank"),
+    ({"bye": {"placement": 2}}, "not 'placement'"),
+])
+def test_settings_refused(kw: dict, msg: str) -> None:
+    args = {"name": "x", "game": "competitive", "format": "rotating"}
+    args.update(kw)
+    with pytest.raises(SettingsError, match=msg):
+        make_settings(**args)
+
+
+def test_individual_settings_follow_the_engine() -> None:
+    from tests.tournament.conftest import individual_game
+    game = individual_game()
+    from domrec import games
+    engine = games.engine(game)
+    counts = engine.player_counts(engine.defaults)
+    s = make_settings("x", game, "individual", counts[0])
+    assert s.table_size == counts[0] and len(s.placement) == counts[0]
+    assert s.placement[0] == counts[0] - 1 and s.placement[-1] == 0
+    with pytest.raises(SettingsError, match="not 99"):
+        make_settings("x", game, "individual", 99)
+    with pytest.raises(SettingsError, match="not a partnership game"):
+        make_settings("x", game, "rotating")
+    with pytest.raises(SettingsError, match="partnerships|individual"):
+        make_settings("x", "competitive", "individual")
