@@ -552,9 +552,8 @@ class HorseRaceHand:
                                   f"{fit[0]} fits on {fit[1]}", R_CHAIN)
             raise IllegalMove(f"{seat} cannot pass: {seat} must set a tile, {fit[0]} fits on {fit[1]}", R_FORCED)
         if self.stock:
-            rule = R_CHAIN if self.chain is not None else R_DRAW
             raise IllegalMove(f"{seat} cannot pass while the boneyard holds {self.stock} tile"
-                              f"{'s' if self.stock != 1 else ''}: {seat} must draw", rule)
+                              f"{'s' if self.stock != 1 else ''}: {seat} must draw", R_DRAW)
         self.chain = None
         self.drawing = False
         self.to_move = self._next[seat]
