@@ -97,7 +97,7 @@ class _Teller:
         if index != self.wanted:
             return
         self.lines.append(f"End of hand: {outcome.end}.")
-        self.lines.extend("  " + line for line in outcome.arithmetic)
+        self.lines.extend("  " + line for line in outcome.working())
         scores = ", ".join(f"{side} {n}" for side, n in outcome.scores.items())
         totals = ", ".join(f"{side} {n}" for side, n in match.totals.items())
         self.lines.append(f"Hand score: {scores}.  Totals after the hand: {totals}.")

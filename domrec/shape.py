@@ -103,6 +103,11 @@ def _tile(v: Any, ptr: str) -> None:
 
 def _tiles(v: Any, ptr: str, what: str) -> None:
     _list(v, ptr, what)
+    try:
+        if _GOOD_TILES.issuperset(v):  # every item a tile string seen before: fine
+            return
+    except TypeError:  # an unhashable item: the loop below names it
+        pass
     for i, t in enumerate(v):
         if not _tile_ok(t):
             _tile(t, f"{ptr}/{i}")
@@ -210,10 +215,11 @@ def _shape(required: tuple[str, ...], **checks: _Check) -> tuple[frozenset[str],
 
 #: Per game: a move's keys, in order -> what to check for each (cached plans,
 #: so the common moves cost a dict lookup and a few type tests).
-_PLANS: dict[str, dict[tuple[str, ...], tuple[tuple[str, Any, _Check], ...]]] = {}
+_PLANS: dict[str, dict[tuple[str, ...], tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...]]]] = {}
 
 
-def _plan(move: dict, q: str, moves_of: dict[str, str], game: str) -> tuple[tuple[str, Any, _Check], ...]:
+def _plan(move: dict, q: str, moves_of: dict[str, str],
+          game: str) -> tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...]]:
     """Check a move's keys and say how to check its values; raise if the keys are wrong."""
     kind = None
     for key in move:
@@ -226,7 +232,30 @@ def _plan(move: dict, q: str, moves_of: dict[str, str], game: str) -> tuple[tupl
         _fail(q, f"not a {game} move: a move has one of {names}")
     required, allowed, checks = MOVE_SHAPES[moves_of[kind]]
     _move_keys(move, q, kind, required, allowed, game)
-    return tuple((key, _FAST.get(key), checks[key]) for key in move)
+    plan = tuple((key, _FAST.get(key), checks[key]) for key in move)
+    return _all_fine(tuple(move)), plan
+
+
+#: Expressions that are True only for values the full checks accept.
+_FAST_EXPR = {
+    "seat": "(type(m['seat']) is str and 0 < len(m['seat']) <= 32)",
+    "score": "type(m['score']) is int",
+    "pass": "m['pass'] is True",
+    "reuse": "m['reuse'] is True",
+    "road": "(type(m['road']) is str and m['road'] != '')",
+    **{k: f"(type(m[{k!r}]) is str and m[{k!r}] in GOOD)" for k in
+       ("play", "on", "span", "starter", "block", "exposed", "bridge")},
+}
+
+
+def _all_fine(keys: tuple[str, ...]) -> Callable[[dict], bool]:
+    """One generated test for a whole move of this key pattern: True means
+    every field is certainly fine; False sends the move to the field checks."""
+    if not all(k in _FAST_EXPR for k in keys):
+        return lambda m: False
+    namespace: dict[str, Any] = {"GOOD": _GOOD_TILES}
+    exec("def fine(m):\n    return " + " and ".join(_FAST_EXPR[k] for k in keys) + "\n", namespace)
+    return namespace["fine"]
 
 
 def _move_keys(move: dict, q: str, kind: str, required: frozenset[str], allowed: frozenset[str],
@@ -452,11 +481,14 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
     for j, move in enumerate(moves):
         if type(move) is not dict:
             _fail(f"{p}/moves/{j}", f"a move must be a JSON object, not {_describe(move)}")
-        plan = plans.get(tuple(move))
-        if plan is None:
-            plan = _plan(move, f"{p}/moves/{j}", moves_of, game)
+        entry = plans.get(tuple(move))
+        if entry is None:
+            entry = _plan(move, f"{p}/moves/{j}", moves_of, game)
             if len(plans) < 512:
-                plans[tuple(move)] = plan
+                plans[tuple(move)] = entry
+        all_fine, plan = entry
+        if all_fine(move):
+            continue
         for key, fast, check_field in plan:
             value = move[key]
             if fast is None or not fast(value):

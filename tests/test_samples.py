@@ -82,3 +82,12 @@ def test_invalid_sample_schema_verdict_matches_status(path, schema_validator):
 def test_every_invalid_sample_has_a_sidecar():
     for path in INVALID:
         assert path.with_suffix(".expect").exists(), path
+
+
+def test_the_package_ships_the_published_schema():
+    from importlib import resources
+
+    from tests.conftest import SCHEMA_PATH
+
+    shipped = resources.files("domrec").joinpath("schema/domrec-1.schema.json").read_text()
+    assert json.loads(shipped) == json.loads(SCHEMA_PATH.read_text())

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import attrs
 
@@ -35,12 +35,18 @@ class HandOutcome:
 
     ``scores`` holds every side's points for the hand after every end-of-hand
     adjustment, the number a record's ``result.scores`` claims.
-    ``arithmetic`` is the working an arbiter reads out (``explain``).
+    ``arithmetic`` is the working an arbiter reads out (``explain``): the
+    lines, or a function giving them, so that validation (which never shows
+    them) does not pay for formatting them.
     """
 
     end: str
     scores: dict[str, int]
-    arithmetic: tuple[str, ...] = ()
+    arithmetic: tuple[str, ...] | Callable[[], Sequence[str]] = ()
+
+    def working(self) -> tuple[str, ...]:
+        lines = self.arithmetic
+        return tuple(lines() if callable(lines) else lines)
 
 
 class HandState(Protocol):

@@ -94,7 +94,7 @@ class CastleRockHand:
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, list[Tile]], row: list[Tile],
                  boneyard: list[Tile] | None, bone_left: int, unseen: set[Tile], set_name: str,
-                 set_tiles: frozenset[Tile], leader: str) -> None:
+                 set_tiles: frozenset[Tile], leader: str, clockwise: dict[str, str]) -> None:
         self.seats = seats
         self.hands = hands
         self.row = row
@@ -108,14 +108,14 @@ class CastleRockHand:
         self.set_name = set_name
         self.set_tiles = set_tiles
         self.leader = leader
-        self.dealer = base.seat_after(seats, leader, -1)
+        self.dealer = next(s for s, after in clockwise.items() if after == leader)
         self.to_move: str | None = leader
         self._turn = leader           # whose turn it is (kept after the hand is over, for closing captures)
         self.phase = _PLACE
         self._over = False
         #: Set once a simulator asks for legal moves (validation never does); see :attr:`over`.
         self._driven = False
-        self._next = {s: base.seat_after(seats, s) for s in seats}
+        self._next = clockwise       # seat -> the seat after it, clockwise (shared, never changed)
         self._empty = 0               # how many hands are empty
         #: The game totals before this hand (shown by explain, used by the simulated players).
         self.standing: dict[str, int] = {}
@@ -439,6 +439,7 @@ class CastleRockMatch:
         self.winner: str | None = None
         self.hand_no = 0
         self.last_leader: str | None = None
+        self.clockwise = {s: base.seat_after(seats, s) for s in seats}
         #: Why the game ended as it did (the youngest-hand tie-break is named here).
         self.decision: str | None = None
 
@@ -447,7 +448,7 @@ class CastleRockMatch:
     def _expected_leader(self) -> str | None:
         if self.last_leader is None:
             return None
-        return base.seat_after(self.seats, self.last_leader)
+        return self.clockwise[self.last_leader]
 
     def _parse(self, texts: Sequence[str], where: str, rule: str) -> list[Tile]:
         """Tile strings to tiles of the game's set (one dict probe each; details only on failure)."""
@@ -465,14 +466,18 @@ class CastleRockMatch:
         base.check_seat_keys(deal.hands, seats, "/deal/hands", "the deal")
         groups = []
         dealt: dict[str, list[Tile]] = {}
+        get = _TILE_OF.get
         for seat in seats:
             texts = deal.hands[seat]
-            where = f"/deal/hands/{_escape(seat)}"
-            if len(texts) != HAND_TILES:
-                raise DealError(f"{seat} was dealt {len(texts)} tiles; each player is dealt {HAND_TILES}",
-                                R_DEAL, where)
-            dealt[seat] = self._parse(texts, where, R_DEAL)
-            groups.append((where, dealt[seat], texts))
+            tiles = [get(x) for x in texts]
+            if len(texts) != HAND_TILES or not set_tiles.issuperset(tiles):
+                where = f"/deal/hands/{_escape(seat)}"
+                if len(texts) != HAND_TILES:
+                    raise DealError(f"{seat} was dealt {len(texts)} tiles; each player is dealt {HAND_TILES}",
+                                    R_DEAL, where)
+                tiles = self._parse(texts, where, R_DEAL)
+            dealt[seat] = tiles
+            groups.append((seat, tiles, texts))
         if deal.row is None:
             raise DealError("a Castle Rock deal needs deal.row, the starting row from the blocked end",
                             R_ROW, "/deal")
@@ -491,7 +496,8 @@ class CastleRockMatch:
             groups.append(("/deal/boneyard", order, deal.boneyard))
         everything = [t for _, tiles, _ in groups for t in tiles]
         if len(set(everything)) != len(everything):
-            base.check_unique((where, tiles, list(texts)) for where, tiles, texts in groups)
+            base.check_unique((where if where.startswith("/") else f"/deal/hands/{_escape(where)}", tiles,
+                               list(texts)) for where, tiles, texts in groups)
         if order is not None and len(order) != rest:
             raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
                             f"are left after the deal and the row: list them all, in draw order",
@@ -512,9 +518,10 @@ class CastleRockMatch:
             raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(seats)})", R_FIRST,
                             "/leader")
         self.last_leader = leader
-        seen = set().union(*dealt.values(), row)
+        seen = set(everything)
         state = CastleRockHand(seats, {s: list(dealt[s]) for s in seats}, list(row), order, rest,
-                               set(set_tiles) - seen if order is None else set(), set_name, set_tiles, leader)
+                               set(set_tiles) - seen if order is None else set(), set_name, set_tiles, leader,
+                               self.clockwise)
         state.standing = dict(self.totals)
         return state
 

@@ -202,28 +202,34 @@ class CompetitiveHand:
 
     def outcome(self) -> HandOutcome:
         pips = {s: T.pip_total(h) for s, h in self.hands.items()}
+        scores = {"NS": 0, "EW": 0}
+        if self.end == "out":
+            side = partnership_side(self.out_seat)
+            scores[side] = sum(n for s, n in pips.items() if s != self.out_seat)
+        else:
+            ns, ew = pips["N"] + pips["S"], pips["E"] + pips["W"]
+            if ns != ew:
+                scores["NS" if ns < ew else "EW"] = ns + ew
+        return HandOutcome(self.end, scores, lambda: self._working(pips, scores))
+
+    def _working(self, pips: dict[str, int], scores: dict[str, int]) -> tuple[str, ...]:
+        """The end-of-hand arithmetic in words, for explain."""
         left = "  ".join(f"{s} {T.format_tiles(self.hands[s])} = {pips[s]}" for s in self.seats)
         if self.end == "out":
             side = partnership_side(self.out_seat)
             others = [s for s in self.seats if s != self.out_seat]
-            won = sum(pips[s] for s in others)
             sums = " + ".join(str(pips[s]) for s in others)
-            scores = {"NS": 0, "EW": 0}
-            scores[side] = won
-            return HandOutcome("out", scores, (
-                f"{self.out_seat} dominoed; pips left: {left}",
-                f"{side} scores the other three hands: {sums} = {won}"))
-        ns = pips["N"] + pips["S"]
-        ew = pips["E"] + pips["W"]
-        lines = [f"blocked; pips left: {left}", f"NS {pips['N']} + {pips['S']} = {ns}, EW {pips['E']} + {pips['W']} = {ew}"]
+            return (f"{self.out_seat} dominoed; pips left: {left}",
+                    f"{side} scores the other three hands: {sums} = {scores[side]}")
+        ns, ew = pips["N"] + pips["S"], pips["E"] + pips["W"]
+        lines = [f"blocked; pips left: {left}",
+                 f"NS {pips['N']} + {pips['S']} = {ns}, EW {pips['E']} + {pips['W']} = {ew}"]
         if ns == ew:
             lines.append("equal totals: nobody scores, and the same player leads the next hand")
-            return HandOutcome("blocked", {"NS": 0, "EW": 0}, tuple(lines))
-        low = "NS" if ns < ew else "EW"
-        scores = {"NS": 0, "EW": 0}
-        scores[low] = ns + ew
-        lines.append(f"{low} has fewer pips and scores all four hands: {ns} + {ew} = {ns + ew}")
-        return HandOutcome("blocked", scores, tuple(lines))
+        else:
+            low = "NS" if ns < ew else "EW"
+            lines.append(f"{low} has fewer pips and scores all four hands: {ns} + {ew} = {ns + ew}")
+        return tuple(lines)
 
     def render(self) -> list[str]:
         if not self.line:
@@ -249,15 +255,22 @@ class CompetitiveMatch:
     # --- dealing ---------------------------------------------------------
 
     def _check_full_deal(self, hands: dict[str, tuple[str, ...]], where: str) -> dict[str, list[Tile]]:
-        base.check_seat_keys(hands, self.seats, where, "the deal")
+        seats = self.seats
+        if len(hands) == 4 and all(len(hands.get(s, ())) == 7 for s in seats):
+            parsed = {s: [_tile(x) for x in hands[s]] for s in seats}
+            dealt = {t for ts in parsed.values() for t in ts}
+            if len(dealt) == 28 and dealt <= SET:
+                return parsed  # the whole set, seven each: the usual case, checked at once
+        # Something is wrong: find the first problem and say it precisely.
+        base.check_seat_keys(hands, seats, where, "the deal")
         parsed = {}
-        for seat in self.seats:
+        for seat in seats:
             texts = hands[seat]
             if len(texts) != 7:
                 raise DealError(f"{seat} was dealt {len(texts)} tiles; each player gets 7", R_DEAL,
                                 f"{where}/{seat}")
             parsed[seat] = base.parse_tiles(texts, f"{where}/{seat}", SET, "double-six", R_DEAL)
-        base.check_unique(((f"{where}/{s}", parsed[s], list(hands[s])) for s in self.seats), R_DEAL)
+        base.check_unique(((f"{where}/{s}", parsed[s], list(hands[s])) for s in seats), R_DEAL)
         return parsed
 
     def _expected_leader(self, hand: Hand, dealt: dict[str, list[Tile]]) -> tuple[str | None, str]:
