@@ -393,12 +393,17 @@ class CastleRockHand:
 
     def outcome(self) -> HandOutcome:
         left = len(self.row)
-        scores = {s: len(self.captured[s]) - left for s in self.seats}
-        lines = [f"row left: {left} tile{'s' if left != 1 else ''} ({_row_text(self.row)}), "
-                 f"-1 each for every player"]
-        for s in self.seats:
-            lines.append(f"{s}: captured {len(self.captured[s])} - {left} = {scores[s]}")
-        return HandOutcome("out", scores, tuple(lines))
+        captured = self.captured
+        scores = {s: len(captured[s]) - left for s in self.seats}
+
+        def working() -> list[str]:
+            # Built only when shown (explain): validation never pays for the wording.
+            lines = [f"row left: {left} tile{'s' if left != 1 else ''} ({_row_text(self.row)}), "
+                     f"-1 each for every player"]
+            lines.extend(f"{s}: captured {len(captured[s])} - {left} = {scores[s]}" for s in self.seats)
+            return lines
+
+        return HandOutcome("out", scores, working)
 
     def render(self) -> list[str]:
         caught = ", ".join(f"{s} {len(self.captured[s])}" for s in self.seats)

@@ -505,7 +505,7 @@ def test_hand_ends_when_every_hand_is_empty_and_scores_captures_minus_the_row():
     assert state.over and state.to_move is None and len(state.row) == 25
     out = state.outcome()
     assert out.end == "out" and out.scores == {"P1": 3 - 25, "P2": -25}
-    assert any("row left: 25 tiles" in line for line in out.arithmetic)
+    assert any("row left: 25 tiles" in line for line in out.working())
     good = {"scores": {"P1": -22, "P2": -25}, "end": "out"}
     report = check(whole_hand_doc(HAND_MOVES, good))
     assert report.valid and report.scores == {"P1": -22, "P2": -25}
@@ -548,8 +548,8 @@ def test_an_unfinished_last_hand_is_valid_but_not_finished():
 
 def test_outcome_arithmetic_is_shown():
     out = state_of(sample("three-players.json")).outcome()
-    assert any("row left" in line for line in out.arithmetic)
-    assert len(out.arithmetic) == 1 + 3
+    assert any("row left" in line for line in out.working())
+    assert len(out.working()) == 1 + 3
 
 
 # --- game end -----------------------------------------------------------------------------------
