@@ -265,6 +265,9 @@ def _move_keys(move: dict, q: str, kind: str, required: frozenset[str], allowed:
             _fail(q, f"a \"{kind}\" move needs \"{key}\"")
     for key in move:
         if key not in allowed:
+            if game == "castle-rock" and kind == "play" and key in ("on", "at"):
+                _fail(q, f"a Castle Rock tile is always placed at the open end of the row, so a move "
+                         f"cannot say where (\"{key}\") [castle-rock: placing at the open end]")
             _fail(q, f"a {game} \"{kind}\" move has no field \"{key}\"")
 
 
