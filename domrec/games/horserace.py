@@ -66,6 +66,8 @@ PLAYABLE: tuple[int, ...] = tuple(
     sum(1 << i for i, t in enumerate(SET_TILES) if (m >> t.high) & 1 or (m >> t.low) & 1)
     for m in range(128))
 ALL_TILES = (1 << len(SET_TILES)) - 1
+#: Tile text (either half first) -> tile, so the replay loop parses a tile with one dict probe.
+PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
 
 
 def tiles_of(mask: int) -> list[Tile]:
@@ -304,7 +306,7 @@ class HorseRaceHand:
         if move.at is not None or move.penalty is not None:
             raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
                               "nothing else", R_MATCH)
-        t = T.tile(move.play)
+        t = PARSED.get(move.play) or T.tile(move.play)
         bit = BIT.get(t, 0)
         hand = self.hands[seat]
         if not hand & bit:
@@ -385,7 +387,7 @@ class HorseRaceHand:
         if move.on is None:
             target = self._only_place(t, move.play)
         else:
-            target = self.nodes.get(T.tile(move.on))
+            target = self.nodes.get(PARSED.get(move.on) or T.tile(move.on))
             if target is None:
                 raise IllegalMove(f"{move.on} is not on the table, so {move.play} cannot be set on it", R_MATCH)
         high, low = t.high, t.low
@@ -776,12 +778,13 @@ class HorseRaceMatch:
             masks: dict[str, int] = {}
             ok = True
             tile = T.tile
+            parsed = PARSED
             for seat in self.seats:
                 texts = hands.get(seat)
                 if texts is None or len(texts) != size:
                     ok = False
                     break
-                ts = [tile(x) for x in texts]
+                ts = [parsed.get(x) or tile(x) for x in texts]
                 mine = 0
                 for t in ts:
                     b = BIT.get(t, 0)
@@ -798,7 +801,7 @@ class HorseRaceMatch:
                 undealt = ALL_TILES & ~seen
                 if deal.boneyard is None:
                     return dealt, masks, None, undealt
-                bone = [tile(x) for x in deal.boneyard]
+                bone = [parsed.get(x) or tile(x) for x in deal.boneyard]
                 mask = 0
                 for t in bone:
                     mask |= BIT.get(t, 0)
