@@ -136,18 +136,40 @@ def _name(t: Tile) -> str:
     return f"{t.high}-{t.low}"
 
 
+@attrs.frozen
+class Table:
+    """Who sits where: fixed for a whole match, so worked out once, not every hand."""
+
+    seats: tuple[str, ...]
+    four: bool
+    sides: tuple[str, ...]
+    side_of: dict[str, str]
+    #: Four players: the seat opposite; three players: nobody.
+    partner: dict[str, str | None]
+    #: The next seat clockwise.
+    after: dict[str, str]
+
+    @classmethod
+    def of(cls, seats: tuple[str, ...]) -> "Table":
+        four = len(seats) == 4
+        return cls(
+            seats=seats, four=four, sides=base.SIDES if four else seats,
+            side_of={s: base.partnership_side(s) for s in seats} if four else {s: s for s in seats},
+            partner={s: base.seat_after(seats, s, 2) if four else None for s in seats},
+            after={s: base.seat_after(seats, s) for s in seats})
+
+
 class RoadsHand:
     """One hand: stocks (and piles), the roads, the dice and whose part of the turn it is."""
 
-    def __init__(self, seats: tuple[str, ...], stocks: dict[str, dict[Tile, int]],
+    def __init__(self, table: "Table", stocks: dict[str, dict[Tile, int]],
                  piles: dict[str, list[Tile]] | None, leader: str, block_sum: bool) -> None:
-        self.seats = seats
-        self.four = len(seats) == 4
-        self.side_of = {s: base.partnership_side(s) for s in seats} if self.four else {s: s for s in seats}
-        self.sides: tuple[str, ...] = base.SIDES if self.four else seats
-        self.partner: dict[str, str | None] = (
-            {s: base.seat_after(seats, s, 2) for s in seats} if self.four else {s: None for s in seats})
-        self.after = {s: base.seat_after(seats, s) for s in seats}
+        self.seats = table.seats
+        self.four = table.four
+        self.side_of = table.side_of
+        self.sides = table.sides
+        self.partner = table.partner
+        self.after = table.after
         self.stocks = stocks
         self.stock_size = {s: sum(c.values()) for s, c in stocks.items()}
         self.piles = piles or {}
@@ -171,18 +193,23 @@ class RoadsHand:
     # --- turns -----------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
+        handler = _HANDLERS.get(move.__class__)
+        seat = move.seat
+        if self.over or handler is None or seat not in self.side_of:
+            self._refuse(move)
+        handler(self, seat, move)
+        return 0
+
+    def _refuse(self, move: Move) -> None:
+        """The errors no move gets past: a finished hand, a stranger, a move of another game."""
         if self.over:
             raise IllegalMove(f"the hand is already over: {self.out_seat} played the last tile of their "
                               f"stock, so no move may follow", R_END)
-        seat = move.seat
-        if seat not in self.side_of:
-            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_TURNS)
-        handler = _HANDLERS.get(type(move))
-        if handler is None:
-            raise IllegalMove("a Domino Roads move is a roll, a reuse, a starter, a span, a bridge, a "
-                              "road-block or a pass", R_TURNS)
-        handler(self, seat, move)
-        return 0
+        if move.seat not in self.side_of:
+            raise IllegalMove(f"{move.seat} is not a seat at this table (seats: {', '.join(self.seats)})",
+                              R_TURNS)
+        raise IllegalMove("a Domino Roads move is a roll, a reuse, a starter, a span, a bridge, a "
+                          "road-block or a pass", R_TURNS)
 
     def _roll(self, seat: str, move: Roll) -> None:
         self._start_turn(seat, "roll the dice")
@@ -298,10 +325,14 @@ class RoadsHand:
         left = self.stock_size[seat] - 1
         self.stock_size[seat] = left
         if not left:
-            self.over = True
-            self.end = "out"
-            self.out_seat = seat
-            self.to_move = None
+            self._go_out(seat)
+
+    def _go_out(self, seat: str) -> None:
+        """The hand ends the moment a stock is empty (piles do not matter)."""
+        self.over = True
+        self.end = "out"
+        self.out_seat = seat
+        self.to_move = None
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
         full = SET_FOUR if self.four else SET_THREE
@@ -360,10 +391,18 @@ class RoadsHand:
     def _span(self, seat: str, move: Span) -> None:
         if seat != self.roller or self.phase != ROLLER:
             self._ready(seat)
-        t = self._take(seat, move.span)
+        # The commonest move, so _take, _road and _played are written out here.
+        text = move.span
+        t = _TILES.get(text) or T.tile(text)
+        stock = self.stocks[seat]
+        held = stock.get(t)
+        if not held:
+            raise IllegalMove(self._not_held(seat, t, text), R_STOCK)
         if t is ZERO:
             raise IllegalMove("0-0 can never be a span: it is only ever a bridge", R_ZERO)
-        road = self._road(move.road, R_SPAN)
+        road = self.roads.get(move.road)
+        if road is None:
+            road = self._road(move.road, R_SPAN)
         side = self.side_of[seat]
         if road.side != side:
             raise IllegalMove(f"road {road.name} belongs to {road.side}: {side} may lay only a road-block on "
@@ -384,7 +423,15 @@ class RoadsHand:
         road.spans.append((t, need, out))
         road.n += 1
         road.exposed = out
-        self._played(seat, t)
+        if held > 1:
+            stock[t] = held - 1
+        else:
+            del stock[t]
+        self.used = True
+        left = self.stock_size[seat] - 1
+        self.stock_size[seat] = left
+        if not left:
+            self._go_out(seat)
 
     def _no_span(self, road: Road, t: Tile, text: str) -> str:
         if not road.spans:
@@ -579,52 +626,61 @@ class RoadsHand:
         return groups
 
     def outcome(self) -> HandOutcome:
-        scores = {side: 0 for side in self.sides}
-        lines = [f"{self.out_seat} went out: {self.side_of[self.out_seat]} scores the bonus of {OUT_BONUS}"]
+        out_side = self.side_of[self.out_seat]
+        stocks = self.stocks
+        # Credit each seat's stock is worth to its opponents: pips plus 100 per 0-0.
+        worth = {s: sum((t.high + t.low) * n for t, n in held.items()) + BRIDGE_CREDIT * held.get(ZERO, 0)
+                 for s, held in stocks.items()}
+        scores = {}
         for side in self.sides:
-            parts = []
-            total = 0
-            if self.side_of[self.out_seat] == side:
-                parts.append(str(OUT_BONUS))
-                total += OUT_BONUS
+            total = OUT_BONUS if side == out_side else 0
+            for group in self.road_groups(side):
+                total += group[0].value()
+            for s in self._creditors(side):
+                total += worth[s]
+            scores[side] = total
+        return HandOutcome("out", scores, self._working)
+
+    def _creditors(self, side: str) -> list[str]:
+        """Whose stocks ``side`` is credited with: four players, the opponents'; three, only the one who went out."""
+        if self.four:
+            return [s for s in self.seats if self.side_of[s] != side]
+        if side == self.out_seat:
+            return [s for s in self.seats if s != side]
+        return []
+
+    def _working(self) -> list[str]:
+        """The end-of-hand sum, line by line; built only when shown (explain), never in validation."""
+        out_side = self.side_of[self.out_seat]
+        lines = [f"{self.out_seat} went out: {out_side} scores the bonus of {OUT_BONUS}"]
+        for side in self.sides:
+            parts = [str(OUT_BONUS)] if side == out_side else []
+            total = OUT_BONUS if side == out_side else 0
             road_bits = []
             for group in self.road_groups(side):
                 v = group[0].value()
                 total += v
                 parts.append(str(v))
                 name = "+".join(r.name for r in group)
-                road_bits.append(f"{name} length {group[0].length}{' blocked' if group[0].blocked else ''} "
-                                 f"= {v}")
-            credit, credit_text = self._credit(side)
-            if credit_text:
+                road_bits.append(f"{name} length {group[0].length}{' blocked' if group[0].blocked else ''} = {v}")
+            credit_bits = []
+            pips = zeros = 0
+            for s in self._creditors(side):
+                held = self.stocks[s]
+                p = sum((t.high + t.low) * n for t, n in held.items())
+                z = held.get(ZERO, 0)
+                pips += p
+                zeros += z
+                credit_bits.append(f"{s} {T.format_tiles(self._expand(held))} = {p}" + (f" and 0-0 x{z}" if z else ""))
+            text = ""
+            if credit_bits:
+                credit = pips + BRIDGE_CREDIT * zeros
                 total += credit
                 parts.append(str(credit))
-            scores[side] = total
-            lines.append(f"{side}: roads " + ("; ".join(road_bits) or "none")
-                         + (f"; credit {credit_text}" if credit_text else ""))
+                text = f"; credit {'; '.join(credit_bits)}: {pips} + {BRIDGE_CREDIT} x {zeros} = {credit}"
+            lines.append(f"{side}: roads " + ("; ".join(road_bits) or "none") + text)
             lines.append(f"{side} scores " + (" + ".join(parts) or "0") + f" = {total}")
-        return HandOutcome("out", scores, tuple(lines))
-
-    def _credit(self, side: str) -> tuple[int, str]:
-        """Stock credits: pips of the opponents' stocks plus 100 per 0-0 they hold."""
-        if self.four:
-            opponents = [s for s in self.seats if self.side_of[s] != side]
-        elif side == self.out_seat:
-            opponents = [s for s in self.seats if s != side]
-        else:
-            return 0, ""
-        pips = 0
-        zeros = 0
-        bits = []
-        for s in opponents:
-            held = self.stocks[s]
-            p = sum((t.high + t.low) * n for t, n in held.items())
-            z = held.get(ZERO, 0)
-            pips += p
-            zeros += z
-            bits.append(f"{s} {T.format_tiles(self._expand(held))} = {p}" + (f" and 0-0 x{z}" if z else ""))
-        credit = pips + BRIDGE_CREDIT * zeros
-        return credit, f"{'; '.join(bits)}: {pips} + {BRIDGE_CREDIT} x {zeros} = {credit}"
+        return lines
 
     @staticmethod
     def _expand(counts: dict[Tile, int]) -> list[Tile]:
@@ -686,6 +742,7 @@ class RoadsMatch:
 
     def __init__(self, record: Record, options: dict[str, Any]) -> None:
         self.seats: tuple[str, ...] = record.seats
+        self.table = Table.of(self.seats)
         self.players = len(self.seats)
         self.four = self.players == 4
         self.sides: tuple[str, ...] = base.SIDES if self.four else self.seats
@@ -733,7 +790,7 @@ class RoadsMatch:
         if hand.result is not None and hand.result.end == "abandoned":
             self._refuse_abandon(stocks, piles)
         self.last_leader = leader
-        return RoadsHand(self.seats, stocks, piles, leader, self.block_sum)
+        return RoadsHand(self.table, stocks, piles, leader, self.block_sum)
 
     def _refuse_abandon(self, stocks: dict[str, dict[Tile, int]], piles: dict[str, list[Tile]] | None) -> None:
         """A hand may be abandoned only when nobody can ever go out.
@@ -762,14 +819,14 @@ class RoadsMatch:
         get = _TILES.__getitem__
         try:
             stocks = {}
-            total: Counter[Tile] = Counter()
+            every: list[str] = []
             for seat in self.seats:
                 texts = deal.hands[seat]
                 if len(texts) != size:
                     return None
-                counts = Counter(map(get, texts))
-                total.update(counts)
-                stocks[seat] = dict(counts)  # plain dicts: Counter's Python-level __delitem__ is slow
+                every += texts
+                # plain dicts: Counter's Python-level __delitem__ would slow every play
+                stocks[seat] = dict(Counter(map(get, texts)))
             piles = None
             if not self.four:
                 piles = {}
@@ -777,11 +834,12 @@ class RoadsMatch:
                     texts = deal.piles[seat]
                     if len(texts) != PILE:
                         return None
-                    piles[seat] = pile = list(map(get, texts))
-                    total.update(pile)
+                    every += texts
+                    piles[seat] = list(map(get, texts))
+            total = dict(Counter(map(get, every)))
         except KeyError:
             return None
-        return (stocks, piles) if dict(total) == self.set_counts else None
+        return (stocks, piles) if total == self.set_counts else None
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None]:
         rule = R_FOUR if self.four else R_THREE
