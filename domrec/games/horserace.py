@@ -718,11 +718,12 @@ class HorseRaceHand:
         chain = []
         node = child
         while True:
-            chain.append(node.text())
             if node.double:
                 anchors.append(node)
-                tail = f"→ spinner {node.tile}"
+                chain.append(f"[{node.tile}]")
+                tail = "(a spinner: its arms follow)"
                 break
+            chain.append(node.text())
             if node.free:
                 n = node.free[0]
                 parts.append(f"{n} ({node.tile})")

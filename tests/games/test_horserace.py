@@ -621,6 +621,16 @@ def test_explain_shows_the_arms_their_open_ends_and_the_count():
     assert "boneyard (in draw order): 6-4 5-2 3-0 2-2 0-0 3-2 1-0 3-3" in text
 
 
+def test_explain_shows_joined_spinners_as_anchors_of_their_own_arms():
+    lines, _ = explain(load_dict(sample("chain-of-three.json")), 1)
+    text = "\n".join(lines)
+    assert "5-0 half 0: [0-0] (a spinner: its arms follow)" in text
+    assert "spinner 0-0: a side free, counts 0" in text and "spinner 0-0: both sides taken, counts nothing" in text
+    assert "0-0 end: free (counts nothing until a tile is set on it)" in text
+    lines, _ = explain(load_dict(sample("blocked-tied-lowest.json")), 1)
+    assert any("order not recorded" in line for line in lines)
+
+
 @pytest.mark.parametrize("players,options,variant", [
     (2, None, None), (3, None, None), (4, None, None),
     (4, {"partnerships": True}, None),
