@@ -329,6 +329,8 @@ class BroadwayHand:
         raise KeyError(k)  # unreachable: every covered cell belongs to a placement
 
     def _no_match(self, move: Play) -> IllegalMove:
+        if self._is_blocked():
+            return IllegalMove(self._over_message(), R_END)
         return IllegalMove(f"{move.play} at {cells_text(*move.at)} touches no equal half: a placement needs at "
                            f"least one matched segment", R_MATCH)
 

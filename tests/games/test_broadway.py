@@ -779,3 +779,22 @@ def test_hands_with_exposed_tiles_validate_and_penalty_points_go_to_the_opponent
     held = held_at_end(hand) if hand["result"]["end"] != "sudden-death" else {}
     expected = {sd: made[sd] - sum(n for s, n in held.items() if side(s) == sd) for sd in ("NS", "EW")}
     assert hand["result"]["scores"] == expected
+
+
+def test_play_goes_clockwise():
+    doc = sample()
+    doc["hands"][0]["moves"][1]["seat"] = "W"
+    p = first_problem(doc)
+    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_ORDER and "S's turn" in p.message
+
+
+def test_nothing_but_closing_passes_after_a_block():
+    doc = sample("blocked-with-penalties.json")
+    state = state_before(doc, 0, len(doc["hands"][0]["moves"]))
+    assert state.over and state.outcome().end == "blocked"
+    seat = state.to_move
+    t = state.holdings()[seat][0]
+    raises(state, Play(seat=seat, play=str(t), at=((0, 5), (1, 5)) if seat in "NS" else ((0, 5), (0, 6))),
+           bw.R_END, "nobody can play")
+    other = next(s for s, h in state.holdings().items() if h and s != seat)
+    raises(state, Exposed(seat=other, exposed=str(state.holdings()[other][0]), unplayable=True), bw.R_END)
