@@ -711,6 +711,9 @@ class RoadsHand:
                 if road.blocked:
                     notes.append("blocked")
                 lines.append(f"  {road.name}: {road.picture()}  ({', '.join(notes)})")
+        if self.piles:
+            lines.append("piles: " + "; ".join(f"{s} {' '.join(_name(t) for t in self.piles[s]) or '(empty)'}"
+                                               for s in self.seats))
         return lines
 
     def holdings(self) -> dict[str, list[Tile]]:
