@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any
 
 import attrs
 

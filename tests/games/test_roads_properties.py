@@ -16,7 +16,6 @@ import random
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from domrec import games, simulate
-from domrec.games import roads
 from domrec.reader import load_dict
 from domrec.record import Block, Bridge, Join, Pass, Reuse, Roll, Span, Starter
 from domrec.errors import RuleViolation
