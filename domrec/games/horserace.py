@@ -59,7 +59,6 @@ R_TARGET = "horse-race: game (the target, option win_check)"
 
 # --- tile tables ---------------------------------------------------------------
 
-INDEX: dict[Tile, int] = {t: i for i, t in enumerate(SET_TILES)}
 BIT: dict[Tile, int] = {t: 1 << i for i, t in enumerate(SET_TILES)}
 #: ``PLAYABLE[m]``: the tiles (as a mask) having a number in the number mask ``m``.
 PLAYABLE: tuple[int, ...] = tuple(
