@@ -752,3 +752,64 @@ def test_a_wrong_move_score_is_caught_where_claimed(gm, delta):
     move["score"] += delta
     report = validate_text(json.dumps(doc))
     assert report.problems and report.problems[0].pointer.startswith(f"/hands/{i}/moves/{j}")
+
+
+def _recount(state) -> int:
+    """The count from scratch, walking the layout (the engine keeps it incrementally)."""
+    total = 0
+    for node in state.nodes.values():
+        if node.double:
+            total += 2 * node.tile.high if node.sides_free else 0
+        else:
+            total += sum(node.free)
+    return total
+
+
+def _round5(n: int) -> int:
+    return 5 * ((n + 2) // 5)
+
+
+def _end_points(state) -> dict[str, int]:
+    """End-of-hand points by the rule book, computed here from the final holdings alone."""
+    pips = {s: sum(t.high + t.low for t in tiles) for s, tiles in state.holdings().items()}
+    rules = state.rules
+    sides = list(state.pegged)
+    side_of = state.side_of
+    points = {side: 0 for side in sides}
+    if rules.celko:
+        for s, n in pips.items():
+            points[side_of[s]] -= _round5(n)
+        return points
+    if rules.partnerships:
+        side_pips = {side: sum(n for s, n in pips.items() if side_of[s] == side) for side in sides}
+        if state.end == "out":
+            win = side_of[state.out_seat]
+            counted = [s for s in pips if s != state.out_seat and (rules.count_partner or side_of[s] != win)]
+            points[win] += _round5(sum(pips[s] for s in counted)) // 5
+        elif side_pips["NS"] != side_pips["EW"]:
+            win = min(side_pips, key=side_pips.get)
+            points[win] += _round5(sum(n for side, n in side_pips.items() if side != win)) // 5
+        return points
+    winners = [state.out_seat] if state.end == "out" else [s for s in pips if pips[s] == min(pips.values())]
+    for w in winners:
+        points[w] += _round5(sum(n for s, n in pips.items() if s != w)) // 5
+    return points
+
+
+@slow
+@given(st.integers(0, 10 ** 6), st.integers(0, len(CONFIGS) - 1))
+def test_the_running_count_and_the_hand_scores_agree_with_a_recount(seed, config):
+    doc = _game(seed, config)
+    rec = load_dict(doc)
+    match = games.engine("horse-race").start(rec)
+    for hand in rec.hands:
+        state = match.start_hand(hand)
+        for move in hand.moves:
+            state.apply(move)
+            assert state.count == _recount(state)
+        outcome = match.finish_hand(state)
+        expected = dict(state.pegged)
+        if outcome.end != "target":
+            for side, n in _end_points(state).items():
+                expected[side] += n
+        assert outcome.scores == expected
