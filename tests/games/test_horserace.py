@@ -813,3 +813,33 @@ def test_the_running_count_and_the_hand_scores_agree_with_a_recount(seed, config
             for side, n in _end_points(state).items():
                 expected[side] += n
         assert outcome.scores == expected
+
+
+@slow
+@given(game_and_move(), st.data())
+def test_apply_accepts_exactly_the_plays_that_legal_moves_lists(gm, data):
+    from domrec.errors import IllegalMove
+    from domrec.record import Play
+
+    doc, i, j = gm
+    _, state = replay(doc, (i, j))
+    assume(not state.over)
+    seat = state.to_move
+    listed = {(m.play, getattr(m, "on", None)) for m in state.legal_moves() if type(m) is Play}
+    held = [str(t) for t in state.holdings()[seat]]
+    on_table = [None] + [str(t) for t in state.nodes]
+    play = data.draw(st.sampled_from(held))
+    on = data.draw(st.sampled_from(on_table))
+    leading = state.lead is None
+    try:
+        state.apply(Play(seat=seat, play=play, on=on))
+    except IllegalMove:
+        accepted = False
+    else:
+        accepted = True
+    if on is None and not leading:
+        # Without "on" a tile is accepted when it fits exactly one tile of the layout.
+        fits = [o for (p, o) in listed if p == play]
+        assert accepted == (len(fits) == 1)
+    else:
+        assert accepted == ((play, on) in listed)
