@@ -276,6 +276,8 @@ class HorseRaceHand:
         if self.drawn is not None:
             return f"{now} drew {self.drawn}, which fits: {now} must set it at once, before {seat} moves"
         if self.drawing:
+            if not self.stock:
+                return f"{now} drew the boneyard empty without a tile that fits and must pass before {seat} moves"
             return f"{now} is drawing and must go on drawing until a tile fits or the boneyard is empty"
         if self.chain is not None:
             fit = self._fit(now)
