@@ -435,6 +435,13 @@ def test_a_draw_can_empty_the_boneyard_and_then_the_player_passes():
     assert p.rule == R + "turn (drawing from the boneyard)" and "empty" in p.message
 
 
+def test_a_player_who_drew_the_boneyard_empty_must_write_the_pass():
+    doc = sample("draw-empties-boneyard.json")
+    del doc["hands"][0]["moves"][9]
+    p = problem_at(check(doc), "/hands/0/moves/9")
+    assert p.rule == R + "turn (drawing from the boneyard)" and "must pass" in p.message
+
+
 def test_a_pass_while_the_boneyard_holds_tiles_is_illegal():
     doc = sample("draw-empties-boneyard.json")
     doc["hands"][0]["moves"][3] = {"seat": "P2", "pass": True}
