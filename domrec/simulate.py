@@ -43,7 +43,7 @@ def make_record(game: str, players: int | None = None, options: dict[str, Any] |
                          f"{game}: players", "/players")
     seats = engine.seats_for(count, opts)
     names = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
-    rules = Rules(variant=variant, options=dict(options)) if (options or variant) else None
+    rules = Rules(variant=variant, options=dict(options) if options else None) if (options or variant) else None
     return Record(game=game, rules=rules,
                   players=tuple(Player(seat=s, name=names[i % len(names)]) for i, s in enumerate(seats)))
 

@@ -88,7 +88,7 @@ def test_samples_agree(doc, schema_validator):
     assert fast_ok(doc) and schema_validator.is_valid(doc)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corrupted())
 def test_corrupted_records_get_the_same_verdict(schema_validator, doc):
     assert fast_ok(doc) == schema_validator.is_valid(doc), json.dumps(doc)[:2000]
