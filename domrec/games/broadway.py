@@ -852,12 +852,13 @@ class Broadway:
         exercise every scoring tier."""
         if len(legal) == 1 or rng.random() < 0.1:
             return legal[rng.randrange(len(legal))]
-        if rng.random() < 0.8:
-            keyed = [(state.points_of(m), state.pockets(m)) for m in legal]
-        else:
-            keyed = [(state.points_of(m), 0) for m in legal]
-        best = max(keyed)
-        top = [m for m, k in zip(legal, keyed) if k == best]
+        points = [state.points_of(m) for m in legal]
+        most = max(points)
+        top = [m for m, p in zip(legal, points) if p == most]
+        if len(top) > 1 and rng.random() < 0.8:
+            pockets = [state.pockets(m) for m in top]
+            most = max(pockets)
+            top = [m for m, p in zip(top, pockets) if p == most]
         return top[rng.randrange(len(top))]
 
 
