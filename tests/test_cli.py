@@ -178,3 +178,12 @@ def test_progress_bar_on_a_terminal_only(tmp_path):
     assert "checking" not in piped and "40 records: 40 valid" in piped
     terminal = _run_with_stderr(archive, tty=True)
     assert "checking" in terminal and "40 records: 40 valid" in terminal
+
+
+def test_simulate_a_variant_without_options(tmp_path):
+    out = tmp_path / "celko.jsonl"
+    r = run("simulate", "horse-race", "--variant", "celko", "--games", 1, "--seed", 3, "-o", out)
+    assert r.exit_code == 0, r.output
+    record = json.loads(out.read_text())
+    assert record["rules"] == {"variant": "celko"}
+    assert run("validate", out).exit_code == 0
