@@ -49,7 +49,7 @@ PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz")
 INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz")
 
 #: The current version of the store's schema (kept in the ``meta`` table).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def default_placement(size: int) -> tuple[float, ...]:

@@ -92,6 +92,17 @@ def safe_validate(text: str | bytes, source: str) -> Report:
 def match_table(settings: Settings, record: Record, tables: list[Table], players: dict[int, Any],
                 source: str) -> Table:
     """The table of the round this record is the game of, or a refusal saying why not."""
+    mapped = record_seats(settings, record, players, source)
+    first = next(iter(mapped.values()))
+    table = next((t for t in tables if first in t.players), None)
+    if table is None:
+        raise ResultRefused(f"{source}: {players[first].name} has no table in round "
+                            f"{tables[0].round if tables else '?'}")
+    return _check_table(record, table, mapped, players, source)
+
+
+def record_seats(settings: Settings, record: Record, players: dict[int, Any], source: str) -> dict[str, int]:
+    """The record's seats -> player numbers, after checking its game, variant and rule options."""
     if record.game != settings.game:
         raise ResultRefused(f"{source} is a {record.game} game; this event plays {settings.game}")
     engine = games.engine(settings.game)
@@ -122,11 +133,11 @@ def match_table(settings: Settings, record: Record, tables: list[Table], players
         if pid in mapped.values():
             raise ResultRefused(f"{source}: {players[pid].name} sits at two seats")
         mapped[rp.seat] = pid
-    first = next(iter(mapped.values()))
-    table = next((t for t in tables if first in t.players), None)
-    if table is None:
-        raise ResultRefused(f"{source}: {players[first].name} has no table in round "
-                            f"{tables[0].round if tables else '?'}")
+    return mapped
+
+
+def _check_table(record: Record, table: Table, mapped: dict[str, int], players: dict[int, Any],
+                 source: str) -> Table:
     assigned = {s.seat: s.player for s in table.seats}
     if mapped != assigned:
         want_text = ", ".join(f"{s.seat} {players[s.player].name}" for s in table.seats)
@@ -154,8 +165,7 @@ def enter_record(store: EventStore, text: str | bytes, source: str = "<record>",
     stored_text = text.decode("utf-8") if isinstance(text, bytes) else text
     players = {p.id: p for p in store.players()}
     with store.write():
-        rnd = _round(store, record, round_no, source)
-        table = match_table(store.settings, record, store.tables(rnd), players, source)
+        table = _find_table(store, record, round_no, players, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         return _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
                       source, report)
@@ -184,6 +194,46 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
             raise ResultRefused(f"{winner} is not a side of table {table_no} ({', '.join(sides)})")
         return _store(store, table, "manual", False, ordered, winner, None, None, replace,
                       f"table {table_no}", None, note)
+
+
+def _find_table(store: EventStore, record: Record, round_no: int | None, players: dict[int, Any], source: str,
+                digest: str) -> Table:
+    """The record's table.  In the Swiss rounds: the table of its round with its first player.  In a
+    knockout or round-robin stage, where the same sides sit at several tables (the games of a match,
+    the legs of a double round robin), the table whose seats are exactly the record's: the one this
+    very record is already stored on, else one still waiting for its result, else any (a conflict)."""
+    from tournament import stages
+
+    said = (record.event or {}).get("round")
+    if round_no is None and said is not None and str(said).strip().isdigit():
+        round_no = int(str(said).strip())
+    stage = stages.current(store)
+    if stage is None or (round_no is not None and stages.stage_of_round(store, round_no) is None):
+        rnd = _round(store, record, round_no, source)
+        return match_table(store.settings, record, store.tables(rnd), players, source)
+    if round_no is not None:
+        last = store.last_round()
+        if not 1 <= round_no <= last:
+            raise ResultRefused(f"{source}: round {round_no} has no table yet (the last round with tables is "
+                                f"{last})")
+    rounds = {n for n, s in store.round_stage().items() if s == stage.id}
+    candidates = [t for t in store.tables(round_no) if t.round in rounds] if round_no is not None else \
+        [t for t in store.tables() if t.round in rounds]
+    results = store.results()
+    twin = store.result_with_hash(digest)
+    candidates.sort(key=lambda t: (0 if twin is not None and twin.table == t.id else 1 if t.id not in results else 2,
+                                   t.round, t.number))
+    mapped = record_seats(store.settings, record, players, source)
+    for t in candidates:
+        if {s.seat: s.player for s in t.seats} == mapped:
+            return _check_table(record, t, mapped, players, source)
+    team_of = {p.id: p.team for p in players.values()}
+    units = [team_of[i] if store.settings.format == "pairs" else i for i in mapped.values()]
+    reason = stages.not_due_reason(store, dict.fromkeys(u for u in units if u is not None))
+    if reason:
+        raise ResultRefused(f"{source}: {reason}; nothing was stored")
+    raise ResultRefused(f"{source}: no table of the {stage.name} stage seats these players in these seats"
+                        + (f" in round {round_no}" if round_no is not None else "") + "; nothing was stored")
 
 
 def _round(store: EventStore, record: Record, round_no: int | None, source: str) -> int:
@@ -223,6 +273,16 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
         audit_id = store.move_result_to_audit(existing, f"replaced by {source}")
         new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
         store.link_audit(audit_id, new_id)
+        _advance(store, table)
         return attrs.evolve(entry, status=REPLACED)
     store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
+    _advance(store, table)
     return entry
+
+
+def _advance(store: EventStore, table: Table) -> None:
+    """A knockout moves on as results arrive: seat what the result made due (same transaction)."""
+    from tournament import stages
+
+    if store.has_stage_tables():
+        stages.after_result(store, table)

@@ -19,6 +19,9 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
     still has tables without a result: Swiss pairing needs the standings.
     """
     with store.write():
+        if store.has_stage_tables():
+            from tournament.stages import refuse_swiss
+            refuse_swiss(store)
         last = store.last_round()
         if last:
             tables = store.tables(last)

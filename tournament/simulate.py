@@ -56,11 +56,40 @@ def play_round(store: EventStore, round_no: int, seed: int,
     return len(tables)
 
 
+def play_stage(store: EventStore, seed: int, progress: Callable[[str], None] | None = None) -> int:
+    """Play the current knockout or round-robin stage to its end: every table waiting for a result
+    is played and entered; each result seats what it makes due, until nothing is left."""
+    from tournament import stages
+
+    names = {p.id: p.name for p in store.players()}
+    games = 0
+    while True:
+        results = store.results()
+        stage = stages.current(store)
+        if stage is None:
+            return games
+        rounds = {n for n, s in store.round_stage().items() if s == stage.id}
+        waiting = [t for t in store.tables() if t.round in rounds and t.id not in results]
+        if not waiting:
+            return games
+        for table in waiting:
+            rng = random.Random(f"tournament-simulate:{seed}:{table.round}:{table.number}")
+            record = play_game(game_record(store.settings, table, names), rng)
+            enter_record(store, dumps(record), f"round {table.round} table {table.number}")
+            games += 1
+        if progress:
+            progress(f"{stage.name}: {games} games played")
+
+
 def simulate_event(path: str | Path, game: str, format: str, players: int, rounds_: int, seed: int = 0,
                    table_size: int | None = None, options: dict[str, Any] | None = None,
                    variant: str | None = None, name: str | None = None,
-                   progress: Callable[[str], None] | None = None) -> SimulationSummary:
-    """Create a new event file at ``path`` and play ``rounds_`` rounds of it."""
+                   progress: Callable[[str], None] | None = None,
+                   stage: dict[str, Any] | None = None, then: dict[str, Any] | None = None) -> SimulationSummary:
+    """Create a new event file at ``path`` and play ``rounds_`` Swiss rounds of it (may be 0), then,
+    if ``stage`` is given, a knockout or round-robin stage (the keyword arguments of
+    :func:`tournament.stages.create_stage`), and after it the ``then`` stage (groups feeding a
+    knockout, say)."""
     settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
                              seed, variant, options)
     store = create_event(path, settings)
@@ -78,6 +107,17 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
             games += play_round(store, plan.round, seed)
             if progress:
                 progress(f"round {r}: {len(plan.tables)} tables, {len(plan.byes)} byes")
+        if stage is not None:
+            from tournament import stages
+
+            for spec in (stage, then):
+                if spec is None:
+                    continue
+                spec = dict(spec)
+                if "seeding" not in spec:
+                    spec["seeding"] = "standings" if rounds_ else "random"
+                stages.create_stage(store, spec.pop("format"), **spec)
+                games += play_stage(store, seed, progress)
         n_byes = sum(len(v) for v in store.byes().values())
         standings.from_store(store)
         return SimulationSummary(str(path), players, rounds_, games, n_byes)

@@ -80,6 +80,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
                               foreign_keys=[("table_id", "round_tables", "id")])
     db["standings_used"].create({"round_id": int, "unit": int, "rank": int, "values": str},
                                 pk=("round_id", "unit"), foreign_keys=[("round_id", "rounds", "id")])
+    _create_stage_schema(db)
     db.execute("CREATE UNIQUE INDEX ux_players_name ON players(name)")
     db.execute("CREATE UNIQUE INDEX ux_teams_name ON teams(name)")
     db.execute("CREATE UNIQUE INDEX ux_rounds_number ON rounds(stage_id, number)")
@@ -87,6 +88,26 @@ def _create_schema(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX ux_results_table ON results(table_id)")
     db.execute("CREATE INDEX ix_results_hash ON results(record_hash)")
     db.execute("CREATE INDEX ix_seats_player ON seats(player_id)")
+
+
+#: Schema 2 (issue 8): knockout and round-robin stages.  ``matches`` lists a stage's draw (the
+#: matches of a bracket, the pairings of a round robin); ``match_tables`` says which match each of a
+#: stage's tables is a game of.  A schema-1 file gets them, in the transaction that adds its first
+#: stage (:meth:`EventStore.upgrade_for_stages`); until then it stays a schema-1 file.
+STAGE_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS matches (id INTEGER PRIMARY KEY, stage_id INTEGER NOT NULL REFERENCES stages(id), "
+    "key TEXT NOT NULL, round_number INTEGER NOT NULL, position INTEGER NOT NULL, label TEXT NOT NULL, "
+    "sources TEXT NOT NULL)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS ux_matches_key ON matches(stage_id, key)",
+    "CREATE TABLE IF NOT EXISTS match_tables (table_id INTEGER PRIMARY KEY REFERENCES round_tables(id), "
+    "match_id INTEGER NOT NULL REFERENCES matches(id), game INTEGER NOT NULL)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS ux_match_tables_game ON match_tables(match_id, game)",
+)
+
+
+def _create_stage_schema(db: sqlite_utils.Database) -> None:
+    for sql in STAGE_SCHEMA:
+        db.execute(sql)
 
 
 def create_event(path: str | Path, settings: Settings) -> "EventStore":
@@ -390,3 +411,81 @@ class EventStore:
     def audit(self) -> list[dict[str, Any]]:
         return self._rows("SELECT id, table_id, old_result, new_result_id, replaced_at, reason FROM result_audit "
                           "ORDER BY id")
+
+    # --- stages (knockouts, round robins) ---------------------------------------------
+
+    def has_stage_tables(self) -> bool:
+        return bool(self._rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'match_tables'"))
+
+    def upgrade_for_stages(self) -> None:
+        """Within :meth:`write`: give a schema-1 file the stage tables and mark it schema 2."""
+        if int(self.meta().get("schema_version", "1")) >= 2 and self.has_stage_tables():
+            return
+        _create_stage_schema(self.db)
+        self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+        self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def stages(self) -> list[dict[str, Any]]:
+        """Every stage: id, name, format, settings (parsed), first and last event round."""
+        out = []
+        for r in self._rows("SELECT s.id, s.name, s.format, s.settings, MIN(r.number) AS first, "
+                            "MAX(r.number) AS last FROM stages s LEFT JOIN rounds r ON r.stage_id = s.id "
+                            "GROUP BY s.id ORDER BY s.id"):
+            out.append({**r, "settings": json.loads(r["settings"]) if r["settings"] else {}})
+        return out
+
+    def insert_stage(self, name: str, format: str, settings: dict[str, Any]) -> int:
+        """Within :meth:`write`."""
+        cur = self.db.execute("INSERT INTO stages(name, format, settings) VALUES (?, ?, ?)",
+                              [name, format, json.dumps(settings, sort_keys=True, ensure_ascii=False)])
+        return int(cur.lastrowid)
+
+    def insert_matches(self, stage_id: int, rows: Sequence[tuple[str, int, int, str, str]]) -> None:
+        """Within :meth:`write`: the draw, as (key, event round, position, label, sources JSON)."""
+        self.conn.executemany("INSERT INTO matches(stage_id, key, round_number, position, label, sources) "
+                              "VALUES (?, ?, ?, ?, ?, ?)", [(stage_id, *row) for row in rows])
+
+    def matches(self, stage_id: int) -> dict[str, dict[str, Any]]:
+        if not self.has_stage_tables():
+            return {}
+        return {r["key"]: r for r in self._rows(
+            "SELECT id, key, round_number, position, label, sources FROM matches WHERE stage_id = ? "
+            "ORDER BY round_number, position", [stage_id])}
+
+    def match_tables(self, stage_id: int) -> list[dict[str, Any]]:
+        """The stage's tables: table id, match key, game number, event round, table number."""
+        if not self.has_stage_tables():
+            return []
+        return self._rows("SELECT mt.table_id, m.key, mt.game, r.number AS round, t.number AS tno "
+                          "FROM match_tables mt JOIN matches m ON m.id = mt.match_id "
+                          "JOIN round_tables t ON t.id = mt.table_id JOIN rounds r ON r.id = t.round_id "
+                          "WHERE m.stage_id = ? ORDER BY m.round_number, m.position, mt.game", [stage_id])
+
+    def round_stage(self) -> dict[int, int]:
+        """Event round number -> its stage."""
+        return {r["number"]: r["stage_id"] for r in self._rows("SELECT number, stage_id FROM rounds")}
+
+    def insert_stage_table(self, stage_id: int, round_number: int, table_number: int,
+                           seats: Sequence[SeatAssignment], match_id: int, game: int) -> int:
+        """Within :meth:`write`: one table of a stage (its round is made when first needed)."""
+        rows = self._rows("SELECT id, stage_id FROM rounds WHERE number = ?", [round_number])
+        if rows and rows[0]["stage_id"] != stage_id:
+            raise Refused(f"round {round_number} belongs to another stage")
+        if rows:
+            round_id = rows[0]["id"]
+        else:
+            round_id = int(self.db.execute("INSERT INTO rounds(stage_id, number, seed, paired_at) "
+                                           "VALUES (?, ?, ?, ?)", [stage_id, round_number,
+                                                                   f"stage:{stage_id}", now()]).lastrowid)
+        tid = int(self.db.execute("INSERT INTO round_tables(round_id, number) VALUES (?, ?)",
+                                  [round_id, table_number]).lastrowid)
+        self.conn.executemany(
+            "INSERT INTO seats(table_id, seat, side, player_id, position) VALUES (?, ?, ?, ?, ?)",
+            [(tid, s.seat, s.side, s.player, i) for i, s in enumerate(seats)])
+        self.db.execute("INSERT INTO match_tables(table_id, match_id, game) VALUES (?, ?, ?)", [tid, match_id, game])
+        return tid
+
+    def table_numbers(self, round_number: int) -> list[int]:
+        return [r["number"] for r in self._rows(
+            "SELECT t.number FROM round_tables t JOIN rounds r ON r.id = t.round_id WHERE r.number = ?",
+            [round_number])]

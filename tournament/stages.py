@@ -1,0 +1,513 @@
+"""Stages after (or instead of) the Swiss rounds: knockouts and round robins.
+
+A stage is drawn once, when it is created (``tournament knockout`` /
+``tournament roundrobin``): its sides in seed order and its options are kept
+in the ``stages`` row, its draw in ``matches``.  Its rounds continue the
+event's round numbers (a knockout after five Swiss rounds starts at round 6),
+so "round 7 table 2" means one table whatever the stage.
+
+A match's games are ordinary tables of ordinary rounds: results still come in
+only as domrec-checked records or marked manual scores.  After every result
+(in the same transaction) :func:`advance` replays the stage's results over
+its draw (:func:`tournament.brackets.resolve`) and seats the games that have
+become due: the next game of an undecided match, the first game of a match
+whose sides are now known.  A match that is not due has no table, so a result
+for it is refused.  A replaced result that would change who plays a game
+already seated is refused (the bracket cannot be rewritten under a table).
+
+Round robins are seated whole when the stage is created.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any, Iterable, Sequence
+
+import attrs
+
+from domrec import games as engines
+
+from tournament import brackets, roundrobin, standings as st
+from tournament.errors import Refused, ResultRefused, SettingsError, UnknownPlayer, UnusableInput
+from tournament.event import INDIVIDUAL, PAIRS, ROTATING, Result, SeatAssignment, Settings, Table
+from tournament.store import EventStore
+
+ROUND_ROBIN = "roundrobin"
+STAGE_FORMATS = brackets.KINDS + (ROUND_ROBIN,)
+SEEDINGS = ("list", "standings", "random", "groups")
+
+
+class StageError(Refused):
+    """A stage that cannot be created, or a result that the stage cannot take."""
+
+
+@attrs.frozen
+class Stage:
+    id: int
+    name: str
+    format: str  # single, double, multi, roundrobin
+    seeds: tuple[int, ...]  # units (pairs or players) in seed order
+    offset: int  # event round = offset + the stage's round
+    options: dict[str, Any]
+
+    @property
+    def knockout(self) -> bool:
+        return self.format in brackets.KINDS
+
+    def bracket(self) -> brackets.Bracket:
+        o = self.options
+        return brackets.build(self.format, len(self.seeds), third_place=o.get("third_place", False),
+                              reset=o.get("reset", True), wins_needed=o.get("wins_needed", 1),
+                              table_size=o.get("table_size", 0), advance=o.get("advance", 0),
+                              counts=o.get("counts", ()))
+
+    def schedule(self) -> roundrobin.Schedule:
+        return roundrobin.schedule(self.seeds, self.options.get("groups", 1), self.options.get("double", False))
+
+    def event_round(self, stage_round: int) -> int:
+        return self.offset + stage_round
+
+    def round_label(self, stage_round: int) -> str:
+        if self.knockout:
+            return self.bracket().round_labels[stage_round - 1]
+        leg = ""
+        sched = self.schedule()
+        if sched.double:
+            half = len(sched.rounds) // 2
+            leg = f" (leg {1 if stage_round <= half else 2})"
+        return f"round-robin round {stage_round}{leg}"
+
+
+def load(store: EventStore) -> list[Stage]:
+    """Every stage after the main (Swiss) one."""
+    out = []
+    for row in store.stages():
+        if row["id"] == 1:
+            continue
+        s = row["settings"]
+        out.append(Stage(row["id"], row["name"], row["format"], tuple(s["seeds"]), s["offset"], s))
+    return out
+
+
+def current(store: EventStore) -> Stage | None:
+    stages = load(store)
+    return stages[-1] if stages else None
+
+
+def stage_of_round(store: EventStore, round_number: int) -> Stage | None:
+    sid = store.round_stage().get(round_number)
+    return next((s for s in load(store) if s.id == sid), None)
+
+
+# --- units: pairs or players ---------------------------------------------------------
+
+
+def unit_names(store: EventStore) -> dict[int, str]:
+    if store.settings.format == PAIRS:
+        return {t.id: t.name for t in store.teams()}
+    return {p.id: p.name for p in store.players()}
+
+
+def _active_units(store: EventStore, round_no: int) -> list[int]:
+    if store.settings.format == PAIRS:
+        return [t.id for t in store.teams() if t.active_in(round_no)]
+    return [p.id for p in store.players() if p.active_in(round_no)]
+
+
+def find_unit(store: EventStore, key: str) -> int:
+    """A pair (by its name or a member's) or a player, by name or number."""
+    if store.settings.format == PAIRS:
+        for t in store.teams():
+            if t.name == key:
+                return t.id
+        try:
+            return store.find_player(key).team  # type: ignore[return-value]
+        except UnknownPlayer:
+            raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event") from None
+    return store.find_player(key).id
+
+
+def _check_format(settings: Settings, fmt: str) -> None:
+    if fmt not in STAGE_FORMATS:
+        raise SettingsError(f"unknown stage format {fmt!r}; formats: {', '.join(STAGE_FORMATS)}")
+    if settings.format == ROTATING:
+        raise SettingsError("a rotating-partner event has no fixed sides, so it cannot have a knockout or round "
+                            "robin; create a pairs event (fixed partnerships) for that")
+    if settings.format == INDIVIDUAL:
+        if fmt == brackets.MULTI and settings.table_size < 3:
+            raise SettingsError("a multi-player knockout needs tables of 3 to 6 (this event seats "
+                                f"{settings.table_size}); use single or double elimination")
+        if fmt != brackets.MULTI and settings.table_size != 2:
+            raise SettingsError(f"this event seats {settings.table_size} at a table: use --format multi (the top "
+                                f"players of each table advance); head-to-head formats need tables of 2")
+    if settings.format == PAIRS and fmt == brackets.MULTI:
+        raise SettingsError("a multi-player knockout is for individual games at tables of 3 to 6; a pairs event "
+                            "plays single or double elimination")
+
+
+# --- seeding ---------------------------------------------------------------------------
+
+
+def seed_order(store: EventStore, seeding: str, names: Sequence[str] = (), top: int | None = None,
+               per_group: int | None = None) -> list[int]:
+    """The stage's sides, best seed first.
+
+    ``list``: the names (or numbers) given, in order.  ``standings``: the standings of
+    everything played so far (or of the last stage).  ``random``: every active side, in an
+    order drawn from the event's seed.  ``groups``: the top ``per_group`` of each group of the
+    last (round-robin) stage, group winners first, then the runners-up, …, each tier in group
+    order but arranged so that two sides of one group do not meet in the first round where
+    that can be avoided.
+    """
+    nxt = store.last_round() + 1
+    active = _active_units(store, nxt)
+    if seeding == "list":
+        if not names:
+            raise UsageError("--seeding list needs the sides in seed order (--seeds or --seeds-file)")
+        order = [find_unit(store, n) for n in names]
+        if len(set(order)) != len(order):
+            dup = Counter(order).most_common(1)[0][0]
+            raise StageError(f"{unit_names(store)[dup]!r} is listed twice in the seeds")
+        gone = [u for u in order if u not in active]
+        if gone:
+            raise StageError(f"{unit_names(store)[gone[0]]!r} has withdrawn and cannot be seeded")
+    elif seeding == "random":
+        order = list(active)
+        random.Random(f"tournament:{store.settings.seed}:stage:{len(store.stages()) + 1}").shuffle(order)
+    elif seeding == "standings":
+        table = stage_standings(store, current(store))
+        order = [s.unit for s in table.rows if s.unit in active]
+    elif seeding == "groups":
+        return _group_seeds(store, per_group or 2, top)
+    else:
+        raise UsageError(f"unknown seeding {seeding!r}; seedings: {', '.join(SEEDINGS)}")
+    if top is not None:
+        if top < 2:
+            raise UsageError("--top must be at least 2")
+        order = order[:top]
+    return order
+
+
+class UsageError(UnusableInput):
+    pass
+
+
+def _group_seeds(store: EventStore, per_group: int, top: int | None) -> list[int]:
+    last = current(store)
+    if last is None or last.format != ROUND_ROBIN:
+        raise StageError("--seeding groups needs a round-robin stage (groups) to have been played")
+    sched = last.schedule()
+    tiers: list[list[tuple[int, int]]] = [[] for _ in range(per_group)]
+    for gi, members in enumerate(sched.groups):
+        table = group_standings(store, last, gi)
+        ranked = [s.unit for s in table.rows]
+        if len(ranked) < per_group:
+            raise StageError(f"group {roundrobin.group_name(gi)} has {len(ranked)} sides; {per_group} cannot "
+                             f"advance from it")
+        for p in range(per_group):
+            tiers[p].append((ranked[p], gi))
+    order: list[tuple[int, int]] = list(tiers[0])
+    for tier in tiers[1:]:
+        order += _avoid_same_group(order, tier)
+    units = [u for u, _ in order]
+    return units[:top] if top else units
+
+
+def _avoid_same_group(above: list[tuple[int, int]], tier: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Arrange a tier of seeds so that no first-round match of the draw pairs two of one group
+    (tried: the tier as it is, rotated, reversed and rotated)."""
+    import itertools
+    total = len(above) + len(tier)
+    size = brackets.draw_size(total)
+    order = brackets.standard_order(size)
+    candidates: Iterable[Sequence[tuple[int, int]]]
+    if len(tier) <= 7:
+        candidates = itertools.permutations(tier)
+    else:
+        candidates = [tier[i:] + tier[:i] for i in range(len(tier))] + \
+                     [list(reversed(tier))[i:] + list(reversed(tier))[:i] for i in range(len(tier))]
+    best, best_clash = list(tier), None
+    for cand in candidates:
+        seeds = above + list(cand)
+        clash = sum(1 for i in range(0, size, 2)
+                    if order[i] <= total and order[i + 1] <= total and seeds[order[i] - 1][1] == seeds[order[i + 1] - 1][1])
+        if best_clash is None or clash < best_clash:
+            best, best_clash = list(cand), clash
+        if clash == 0:
+            break
+    return best
+
+
+def _stage_rounds(store: EventStore, stage: Stage | None) -> set[int]:
+    sid = stage.id if stage else 1
+    return {n for n, s in store.round_stage().items() if s == sid}
+
+
+def stage_standings(store: EventStore, stage: Stage | None) -> st.Standings:
+    """The standings of one stage's games only (``None``: the main, Swiss stage)."""
+    rounds = _stage_rounds(store, stage)
+    tables = [t for t in store.tables() if t.round in rounds]
+    byes = {r: v for r, v in store.byes().items() if r in rounds}
+    return st.compute(store.settings, store.players(), store.teams(), tables, store.results(), byes)
+
+
+def group_standings(store: EventStore, stage: Stage, group: int) -> st.Standings:
+    members = set(stage.schedule().groups[group])
+    rounds = _stage_rounds(store, stage)
+    pairs = store.settings.format == PAIRS
+    players = [p for p in store.players() if (p.team if pairs else p.id) in members]
+    teams = [t for t in store.teams() if t.id in members]
+    ids = {p.id for p in players}
+    tables = [t for t in store.tables() if t.round in rounds and set(t.players) <= ids]
+    return st.compute(store.settings, players, teams, tables, store.results(), {})
+
+
+# --- creating a stage ----------------------------------------------------------------------
+
+
+def _previous_finished(store: EventStore) -> None:
+    results = store.results()
+    open_tables = [t for t in store.tables() if t.id not in results]
+    if open_tables:
+        t = open_tables[0]
+        raise StageError(f"round {t.round} table {t.number} has no result yet; a new stage starts when every "
+                         f"table so far has one ({len(open_tables)} missing)")
+
+
+def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names: Sequence[str] = (),
+                 top: int | None = None, per_group: int | None = None, *, third_place: bool = False,
+                 reset: bool = True, wins_needed: int = 1, advance: int = 2, groups: int = 1,
+                 double: bool = False, name: str | None = None) -> Stage:
+    """Draw a new stage (knockout or round robin) and seat what is due, in one transaction."""
+    settings = store.settings
+    _check_format(settings, fmt)
+    with store.write():
+        _previous_finished(store)
+        seeds = seed_order(store, seeding, names, top, per_group)
+        if len(seeds) < 2:
+            raise StageError(f"a stage needs at least 2 sides; {len(seeds)} are available")
+        options: dict[str, Any] = {"seeds": seeds, "offset": store.last_round(), "seeding": seeding}
+        if fmt == ROUND_ROBIN:
+            options.update(groups=groups, double=double)
+        else:
+            options.update(third_place=third_place, reset=reset, wins_needed=wins_needed)
+        if fmt == brackets.MULTI:
+            counts = list(engines.engine(settings.game).player_counts(settings.resolved_options()))
+            options.update(table_size=settings.table_size, advance=advance, counts=counts)
+        store.upgrade_for_stages()
+        label = name or {brackets.SINGLE: "single elimination", brackets.DOUBLE: "double elimination",
+                         brackets.MULTI: "multi-player knockout",
+                         ROUND_ROBIN: "round robin" if groups == 1 else "groups"}[fmt]
+        sid = store.insert_stage(label, fmt, options)
+        stage = Stage(sid, label, fmt, tuple(seeds), options["offset"], options)
+        if stage.knockout:
+            bracket = stage.bracket()
+            store.insert_matches(sid, [(m.key, stage.event_round(m.round), m.position, bracket.round_labels[m.round - 1],
+                                        json.dumps([attrs.asdict(s) for s in m.sources]))
+                                       for m in bracket.matches])
+            advance_stage(store, stage)
+        else:
+            _seat_round_robin(store, stage)
+    return stage
+
+
+def _seat_round_robin(store: EventStore, stage: Stage) -> None:
+    sched = stage.schedule()
+    grouped = len(sched.groups) > 1
+
+    def key(p: roundrobin.Pairing, r: int, i: int) -> str:
+        return f"G{roundrobin.group_name(p.group)}{r}-{i}" if grouped else f"RR{r}-{i}"
+
+    store.insert_matches(stage.id, [
+        (key(p, r, i), stage.event_round(r), i, stage.round_label(r),
+         json.dumps([{"kind": "seed", "unit": p.home}, {"kind": "seed", "unit": p.away}]))
+        for r, games in enumerate(sched.rounds, 1) for i, p in enumerate(games, 1)])
+    matches = store.matches(stage.id)
+    members = _members(store)
+    for r, games in enumerate(sched.rounds, 1):
+        for i, p in enumerate(games, 1):
+            seats = seat_head_to_head(store.settings, (p.home, p.away), 1, members)
+            store.insert_stage_table(stage.id, stage.event_round(r), i, seats, matches[key(p, r, i)]["id"], 1)
+
+
+def _members(store: EventStore) -> dict[int, tuple[int, ...]]:
+    if store.settings.format == PAIRS:
+        return {t.id: tuple(t.players) for t in store.teams()}
+    return {p.id: (p.id,) for p in store.players()}
+
+
+def seat_head_to_head(settings: Settings, sides: tuple[int, int], game: int,
+                      members: dict[int, tuple[int, ...]]) -> tuple[SeatAssignment, ...]:
+    """Game 1: the first side N-S (or the first seat); the sides change seats every game."""
+    a, b = sides if game % 2 == 1 else (sides[1], sides[0])
+    if settings.format == PAIRS:
+        (n, s), (e, w) = members[a], members[b]
+        return (SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e), SeatAssignment("S", "NS", s),
+                SeatAssignment("W", "EW", w))
+    seats = settings.seats()
+    return (SeatAssignment(seats[0], seats[0], members[a][0]), SeatAssignment(seats[1], seats[1], members[b][0]))
+
+
+def seat_table(settings: Settings, players: Sequence[int], key: str) -> tuple[SeatAssignment, ...]:
+    """A multi-player table: seats drawn from the event's seed and the match."""
+    engine = engines.engine(settings.game)
+    seats = tuple(engine.seats_for(len(players), settings.resolved_options()))
+    order = list(players)
+    random.Random(f"tournament:{settings.seed}:table:{key}").shuffle(order)
+    return tuple(SeatAssignment(seat, seat, p) for seat, p in zip(seats, order))
+
+
+# --- replaying results, seating what is due ---------------------------------------------------
+
+
+def games_of(store: EventStore, stage: Stage, results: dict[int, Result] | None = None,
+             tables: dict[int, Table] | None = None) -> list[brackets.Game]:
+    """The stage's played games as bracket values (in game order within each match)."""
+    results = store.results() if results is None else results
+    tables = {t.id: t for t in store.tables()} if tables is None else tables
+    pairs = store.settings.format == PAIRS
+    team_of = {p.id: p.team for p in store.players()}
+    out = []
+    for row in store.match_tables(stage.id):
+        res = results.get(row["table_id"])
+        if res is None:
+            continue
+        table = tables[row["table_id"]]
+        unit_of_side: dict[str, int] = {}
+        for s in table.seats:
+            unit_of_side[s.side] = team_of[s.player] if pairs else s.player
+        out.append(brackets.Game(row["key"], places(res, unit_of_side, store.settings)))
+    return out
+
+
+def places(result: Result, unit_of_side: dict[str, int], settings: Settings) -> tuple[tuple[int, ...], ...]:
+    """A table's result as the sides' finishing order (level sides grouped)."""
+    if len(unit_of_side) == 2:
+        if result.winner is None:
+            return (tuple(unit_of_side.values()),)
+        other = next(s for s in unit_of_side if s != result.winner)
+        return ((unit_of_side[result.winner],), (unit_of_side[other],))
+    points = st.placements(result.scores, result.winner,
+                           [float(len(unit_of_side) - i) for i in range(len(unit_of_side))])
+    groups: list[tuple[int, ...]] = []
+    for value in sorted(set(points.values()), reverse=True):
+        groups.append(tuple(unit_of_side[s] for s in points if points[s] == value))
+    return tuple(groups)
+
+
+def state_of(store: EventStore, stage: Stage) -> brackets.BracketState:
+    return brackets.resolve(stage.bracket(), stage.seeds, games_of(store, stage))
+
+
+def advance_stage(store: EventStore, stage: Stage) -> list[Table]:
+    """Within :meth:`EventStore.write`: seat every game that has become due; refuse when a seated
+    game no longer fits the bracket (a replaced result changed who plays it)."""
+    if not stage.knockout:
+        return []
+    bracket = stage.bracket()
+    state = brackets.resolve(bracket, stage.seeds, games_of(store, stage))
+    matches = store.matches(stage.id)
+    results = store.results()
+    tables = {t.id: t for t in store.tables()}
+    seated: dict[str, list[dict[str, Any]]] = {}
+    for row in store.match_tables(stage.id):
+        seated.setdefault(row["key"], []).append(row)
+    members = _members(store)
+    pairs = store.settings.format == PAIRS
+    team_of = {p.id: p.team for p in store.players()}
+    new: list[Table] = []
+    per_round = Counter(m.round for m in bracket.matches)
+    for ms in state.matches:
+        m = ms.match
+        rows = seated.get(m.key, [])
+        where = f"{m.key} ({bracket.round_labels[m.round - 1]})"
+        if ms.status in (brackets.WAITING, brackets.VOID, brackets.WALKOVER):
+            if rows:
+                raise StageError(f"this would change who plays {where}, whose game is already seated at round "
+                                 f"{rows[0]['round']} table {rows[0]['tno']}; nothing was changed")
+            continue
+        sides = {u for u in ms.sides if u != brackets.NOBODY}
+        for row in rows:
+            units = {team_of[p] if pairs else p for p in tables[row["table_id"]].players}
+            if units != sides:
+                raise StageError(f"this would change who plays {where}, already seated at round {row['round']} "
+                                 f"table {row['tno']}; nothing was changed")
+        played = [r for r in rows if r["table_id"] in results]
+        if ms.status == brackets.DECIDED:
+            needed = ms.games if bracket.kind != brackets.MULTI else 1
+            extra = [r for r in rows if r not in played] + played[needed:]
+            if extra:
+                raise StageError(f"{where} would be decided before its game at round {extra[0]['round']} table "
+                                 f"{extra[0]['tno']}; nothing was changed")
+            continue
+        # Due: seat the next game unless one is waiting for its result.
+        if len(played) < len(rows):
+            continue
+        game = len(rows) + 1
+        number = stage.event_round(m.round)
+        if bracket.kind == brackets.MULTI:
+            seats = seat_table(store.settings, [u for u in ms.sides if u != brackets.NOBODY], m.key)
+        else:
+            seats = seat_head_to_head(store.settings, (ms.sides[0], ms.sides[1]), game, members)  # type: ignore[arg-type]
+        tno = m.position if game == 1 else max(per_round[m.round], *store.table_numbers(number)) + 1
+        tid = store.insert_stage_table(stage.id, number, tno, seats, matches[m.key]["id"], game)
+        new.append(Table(tid, number, tno, seats))
+    return new
+
+
+def after_result(store: EventStore, table: Table) -> list[Table]:
+    """Called by the results path, inside its transaction, after a result is stored or replaced."""
+    stage = stage_of_round(store, table.round)
+    if stage is None:
+        return []
+    return advance_stage(store, stage)
+
+
+def refuse_swiss(store: EventStore) -> None:
+    """The Swiss rounds are over once a later stage exists."""
+    stage = current(store)
+    if stage is not None:
+        raise Refused(f"this event is in its {stage.name} stage (from round {stage.offset + 1}); Swiss rounds "
+                      f"cannot be paired any more — results advance the stage")
+
+
+def open_table_for_match(store: EventStore, key: str) -> Table:
+    """The table of a match's game that is waiting for its result (for a manual score)."""
+    stage = current(store)
+    if stage is None:
+        raise UsageError("--match is for knockout and round-robin stages; this event has none")
+    results = store.results()
+    rows = [r for r in store.match_tables(stage.id) if r["key"] == key]
+    if not store.matches(stage.id).get(key):
+        raise UsageError(f"the {stage.name} stage has no match {key!r}")
+    waiting = [r for r in rows if r["table_id"] not in results]
+    if not waiting:
+        why = "it is decided" if rows else "it is not due yet (its sides are not known)"
+        if stage.knockout and rows:
+            ms = state_of(store, stage).state(key)
+            why = "it is decided" if ms.status == brackets.DECIDED else why
+        raise ResultRefused(f"match {key} has no game waiting for a result: {why}")
+    row = waiting[0]
+    return next(t for t in store.tables(row["round"]) if t.id == row["table_id"])
+
+
+def not_due_reason(store: EventStore, units: Iterable[int]) -> str | None:
+    """Why sides with no open table cannot play now (for a refused record)."""
+    stage = current(store)
+    if stage is None or not stage.knockout:
+        return None
+    state = state_of(store, stage)
+    names = unit_names(store)
+    for u in units:
+        waiting = [ms for ms in state.matches if ms.status == brackets.WAITING and u in ms.sides]
+        if waiting:
+            ms = waiting[0]
+            missing = [src.text() for s, src in zip(ms.sides, ms.match.sources) if s is None]
+            return (f"{names.get(u, u)}'s next match {ms.match.key} is not due yet (it waits for the "
+                    f"{' and '.join(missing)})")
+        alive = any(ms.status == brackets.DUE and u in ms.sides for ms in state.matches)
+        if not alive and u in stage.seeds:
+            return f"{names.get(u, u)} is out of the {stage.name}"
+    return None
