@@ -144,6 +144,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     hands = record.hands
     last = len(hands) - 1
     stopped: str | None = None
+    halted = False  # replay stopped before the end: the game's claims cannot be judged
     for i, hand in enumerate(hands):
         hp = f"/hands/{i}"
         if match.over:
@@ -152,16 +153,17 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
                                     "end of game", "illegal", hand=i + 1))
             stopped = (f"hand {i + 1} was not checked" if i == last
                        else f"hands {i + 1}–{last + 1} were not checked")
+            halted = True
             break
         try:
             state = match.start_hand(hand)
         except DealError as e:
             problems.append(Problem(hp + e.where, e.message, e.rule, "deal", hand=i + 1))
-            stopped = _stop_note(i, last)
+            stopped, halted = _stop_note(i, last), True
             break
         except RuleViolation as e:
             problems.append(Problem(hp + e.pointer, e.message, e.rule, "deal", hand=i + 1))
-            stopped = _stop_note(i, last)
+            stopped, halted = _stop_note(i, last), True
             break
         if observer:
             observer.hand_started(i, hand, state)
@@ -183,7 +185,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             if observer:
                 observer.moved(j, move, points, state)
         if illegal:
-            stopped = _stop_note(i, last, mid=True)
+            stopped, halted = _stop_note(i, last, mid=True), True
             break
         if not state.over:
             if i == last and hand.result is None and record.result is None:
@@ -192,16 +194,16 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             problems.append(Problem(f"{hp}/moves", f"the hand is not finished: it is {state.to_move}'s "
                                                    f"turn and the record has no more moves",
                                     "end of hand", "unfinished", hand=i + 1))
-            stopped = _stop_note(i, last)
+            stopped, halted = _stop_note(i, last), True
             break
         outcome = match.finish_hand(state)
         if observer:
             observer.hand_finished(i, outcome, match)
         _check_hand_claims(hand, outcome, match, hp, i, problems)
 
-    if stopped is None:
+    if not halted:
         _check_game_claims(record, match, problems)
-    finished = stopped is None and match.over
+    finished = not halted and match.over
     return report(scores=dict(match.totals), winner=match.winner if finished else None,
                   finished=finished, hands=len(hands), moves=n_moves, note=stopped)
 
