@@ -153,7 +153,10 @@ def run(store: EventStore) -> CheckReport:
     teams = store.teams()
     tables = store.tables()
     byes = store.byes()
-    findings.extend(pairing_findings(settings, players, teams, tables, byes))
+    swiss_rounds = {n for n, sid in store.round_stage().items() if sid == 1}
+    findings.extend(pairing_findings(settings, players, teams, [t for t in tables if t.round in swiss_rounds],
+                                     {r: v for r, v in byes.items() if r in swiss_rounds}))
+    findings.extend(stage_findings(store))
     by_table = {t.id: t for t in tables}
     results = store.results()
     player_map = {p.id: p for p in players}
@@ -205,7 +208,7 @@ def run(store: EventStore) -> CheckReport:
             add("error", f"audit {row['id']}", "the result that replaced this one is missing")
     # Standings: each round was paired on the standings after the round before; recompute them.
     rounds = [r.number for r in store.rounds()]
-    for number in rounds:
+    for number in [n for n in rounds if n in swiss_rounds]:
         if number == 1:
             continue
         used = store.standings_used(number)
@@ -219,7 +222,49 @@ def run(store: EventStore) -> CheckReport:
                 f"a result of an earlier round was entered or replaced after pairing")
     if rounds:
         last = rounds[-1]
-        missing = [t.number for t in tables if t.round < last and t.id not in results]
+        missing = [t.number for t in tables if t.round < last and t.round in swiss_rounds and t.id not in results]
         if missing:
             add("error", "results", f"tables of finished rounds without results: {missing[:10]}")
     return CheckReport(tuple(findings), n_records, len(results), len(rounds))
+
+
+class _Rollback(Exception):
+    pass
+
+
+def stage_findings(store: EventStore) -> list[Finding]:
+    """Knockout and round-robin stages: every seated game must be the one the draw and the results
+    say (replayed from scratch), and every game that is due must be seated.  The replay runs in a
+    transaction that is always rolled back: ``check`` never writes."""
+    from tournament import stages
+
+    out: list[Finding] = []
+    if not store.has_stage_tables():
+        return out
+    for stage in stages.load(store):
+        where = f"stage {stage.id} ({stage.name})"
+        try:
+            with store.write():
+                try:
+                    new = stages.advance_stage(store, stage)
+                except stages.StageError as e:
+                    out.append(Finding("error", where, f"a seated game does not fit the draw: {e.message}"))
+                    raise _Rollback from None
+                for t in new:
+                    out.append(Finding("error", where, f"a due game has no table (round {t.round} would seat it at "
+                                                       f"table {t.number})"))
+                raise _Rollback
+        except _Rollback:
+            pass
+        if not stage.knockout:
+            sched = stage.schedule()
+            want = sorted(tuple(sorted((p.home, p.away))) for games in sched.rounds for p in games)
+            team_of = {p.id: p.team for p in store.players()}
+            pairs = store.settings.format == PAIRS
+            got = []
+            for row in store.match_tables(stage.id):
+                t = next(t for t in store.tables(row["round"]) if t.id == row["table_id"])
+                got.append(tuple(sorted(dict.fromkeys(team_of[p] if pairs else p for p in t.players))))
+            if sorted(got) != want:
+                out.append(Finding("error", where, "the seated games are not the round-robin schedule"))
+    return out

@@ -312,12 +312,22 @@ def result(
     round_no: Optional[int] = typer.Option(None, "--round", "-r", help="The round (default: the record's "
                                                                        "event.round, else the last round)."),
     replace: bool = typer.Option(False, "--replace", help="Replace a table's different result (audited)."),
+    match: Optional[str] = typer.Option(None, "--match", "-m", help="Manual entry in a knockout or round robin: "
+                                                                    "the match (e.g. W2-1) instead of --table."),
 ) -> None:
     """Enter results: game records (checked by domrec) or a manual score (marked unverified)."""
     from domrec import reader
 
     store = _open(event)
     try:
+        if match is not None:
+            if table is not None or round_no is not None:
+                raise UnusableInput("give --match, or --table (and --round), not both")
+            from tournament import stages as stg
+            t = stg.open_table_for_match(store, match)
+            table, round_no = t.number, t.round
+            if score is None:
+                raise UnusableInput("a manual result needs --score SIDE=N,SIDE=N")
         if table is not None or score is not None:
             if records:
                 raise UnusableInput("give record files or --table/--score, not both")
@@ -440,12 +450,20 @@ def simulate(
     game: str = typer.Option("competitive", "--game", help="The game."),
     format: str = typer.Option("rotating", "--format", help=f"{', '.join(FORMATS)}."),
     players_: int = typer.Option(16, "--players", "-p", min=2, help="How many players."),
-    rounds_: int = typer.Option(5, "--rounds", "-n", min=1, help="How many rounds."),
+    rounds_: int = typer.Option(5, "--rounds", "-n", min=0, help="How many Swiss rounds (0: only --stage)."),
     seed: int = typer.Option(0, "--seed", help="Same seed, same event."),
     table_size: Optional[int] = typer.Option(None, "--table-size", help="Players a table (individual format)."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+    stage: Optional[str] = typer.Option(None, "--stage", help="After the Swiss rounds (--rounds 0 for none): "
+                                        "single, double, multi, roundrobin or groups (groups then a knockout)."),
+    third_place: bool = typer.Option(False, "--third-place", help="Knockout: play a third-place game."),
+    first_to: int = typer.Option(1, "--first-to", help="Knockout: a match is won by the first to win N games."),
+    advance: int = typer.Option(2, "--advance", help="Multi-player knockout: the top K of each table go on; "
+                                                      "groups: the top K of each group."),
+    groups: int = typer.Option(2, "--groups", help="Groups (--stage groups)."),
+    top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the Swiss standings enter the stage."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
     options = {}
@@ -457,10 +475,248 @@ def simulate(
     if format == PAIRS and players_ % 2:
         raise UnusableInput("a pairs event needs an even number of players")
     say = None if quiet else (lambda line: typer.echo(line, err=True))
+    spec = then = None
+    if stage is not None:
+        seeding = {"seeding": "standings" if rounds_ else "random", "top": top}
+        if stage == "groups":
+            spec = {"format": "roundrobin", "groups": groups, **seeding}
+            then = {"format": "single", "seeding": "groups", "per_group": advance, "third_place": third_place,
+                    "wins_needed": first_to}
+        elif stage == "roundrobin":
+            spec = {"format": "roundrobin", **seeding}
+        elif stage in ("single", "double", "multi"):
+            spec = {"format": stage, "third_place": third_place, "wins_needed": first_to, "advance": advance,
+                    **seeding}
+        else:
+            raise UnusableInput(f"unknown --stage {stage!r}; stages: single, double, multi, roundrobin, groups")
     summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None, variant,
-                             progress=say)
+                             progress=say, stage=spec, then=then)
     typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
                f"{summary.games} games, {summary.byes} byes")
+
+
+def _seed_names(seeds: Optional[str], seeds_file: Optional[Path]) -> list[str]:
+    if seeds and seeds_file:
+        raise UnusableInput("give --seeds or --seeds-file, not both")
+    if seeds_file is not None:
+        try:
+            text = seeds_file.read_bytes().decode("utf-8-sig")
+        except FileNotFoundError:
+            raise UnusableInput(f"{seeds_file}: no such file") from None
+        except OSError as e:
+            raise UnusableInput(f"cannot read {seeds_file}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise UnusableInput(f"{seeds_file} is not UTF-8 text") from None
+        return [line.strip() for line in text.splitlines() if line.strip()]
+    return [n.strip() for n in seeds.split(",") if n.strip()] if seeds else []
+
+
+def _print_stage(store: EventStore, stage: Any) -> None:
+    from tournament import brackets as br, stages as stg
+
+    names = stg.unit_names(store)
+    if stage.knockout:
+        state = stg.state_of(store, stage)
+        rounds_of = {r: stage.event_round(r) for r in range(1, len(state.bracket.round_labels) + 1)}
+        typer.echo(f"{store.settings.name} — {stage.name}")
+        typer.echo(br.draw_text(state, names, rounds_of))
+    else:
+        sched = stage.schedule()
+        typer.echo(f"{store.settings.name} — {stage.name}: {len(sched.rounds)} rounds, from round "
+                   f"{stage.offset + 1}")
+        from tournament.roundrobin import group_name
+        for gi, members in enumerate(sched.groups):
+            if len(sched.groups) > 1:
+                typer.echo(f"group {group_name(gi)}: " + ", ".join(names.get(u, str(u)) for u in members))
+
+
+@app.command()
+@guarded
+def knockout(
+    event: Path = typer.Argument(..., help="The event file."),
+    format: str = typer.Option("single", "--format", help="single, double or multi (multi-player tables)."),
+    seeding: str = typer.Option("standings", "--seeding", help="list, standings, random or groups."),
+    seeds: Optional[str] = typer.Option(None, "--seeds", help="--seeding list: names or numbers, best first, "
+                                                              "comma-separated."),
+    seeds_file: Optional[Path] = typer.Option(None, "--seeds-file", help="--seeding list: one name a line."),
+    top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the seeding enter."),
+    per_group: int = typer.Option(2, "--per-group", help="--seeding groups: how many of each group go on."),
+    third_place: bool = typer.Option(False, "--third-place", help="Single elimination: a third-place game."),
+    reset: bool = typer.Option(True, "--reset/--no-reset", help="Double elimination: a second grand final when "
+                                                                "the losers' champion wins the first."),
+    first_to: int = typer.Option(1, "--first-to", help="A match is won by the first to win N games."),
+    advance: int = typer.Option(2, "--advance", help="Multi-player knockout: the top K of each table go on."),
+    name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
+) -> None:
+    """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
+    from tournament import stages as stg
+
+    store = _open(event)
+    try:
+        stage = stg.create_stage(store, format, seeding, _seed_names(seeds, seeds_file), top, per_group,
+                                 third_place=third_place, reset=reset, wins_needed=first_to, advance=advance,
+                                 name=name)
+        _print_stage(store, stage)
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def roundrobin(
+    event: Path = typer.Argument(..., help="The event file."),
+    seeding: str = typer.Option("random", "--seeding", help="list, standings or random (who goes in which group)."),
+    seeds: Optional[str] = typer.Option(None, "--seeds", help="--seeding list: names or numbers, comma-separated."),
+    seeds_file: Optional[Path] = typer.Option(None, "--seeds-file", help="--seeding list: one name a line."),
+    top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the seeding enter."),
+    double: bool = typer.Option(False, "--double", help="Everyone meets everyone twice (seats swapped)."),
+    groups: int = typer.Option(1, "--groups", help="Groups played side by side (then: tournament knockout "
+                                                   "--seeding groups)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
+) -> None:
+    """Start a round-robin stage (or groups): every round is seated at once, by the circle method."""
+    from tournament import stages as stg
+
+    store = _open(event)
+    try:
+        stage = stg.create_stage(store, "roundrobin", seeding, _seed_names(seeds, seeds_file), top,
+                                 groups=groups, double=double, name=name)
+        _print_stage(store, stage)
+    finally:
+        store.close()
+
+
+@app.command()
+@guarded
+def bracket(
+    event: Path = typer.Argument(..., help="The event file."),
+    stage_id: Optional[int] = typer.Option(None, "--stage", help="Which stage (default: the last)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+) -> None:
+    """Draw the knockout bracket (or the round-robin groups) as text: who plays, who won, what is due."""
+    from tournament import report as rp, stages as stg
+
+    store = _open(event)
+    try:
+        all_stages = stg.load(store)
+        if not all_stages:
+            raise UnusableInput("this event has no knockout or round-robin stage (start one with `tournament "
+                                "knockout` or `tournament roundrobin`)")
+        chosen = all_stages[-1] if stage_id is None else next((x for x in all_stages if x.id == stage_id), None)
+        if chosen is None:
+            raise UnusableInput(f"no stage {stage_id}; stages: {', '.join(str(x.id) for x in all_stages)}")
+        if as_json:
+            doc = next(d for d in rp.event_data(store)["stages"] if d["id"] == chosen.id)
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+            return
+        _print_stage(store, chosen)
+        if not chosen.knockout:
+            for gi in range(len(chosen.schedule().groups)):
+                t = stg.group_standings(store, chosen, gi)
+                _emit([t.row_dict(r) for r in t.rows], False, False, rp._group_label(gi, len(chosen.schedule().groups)))
+    finally:
+        store.close()
+
+
+def _write_output(path: Path, text: str) -> None:
+    """Written beside the target and renamed into place: a reader never sees half a file."""
+    import os
+    import tempfile
+    if not path.parent.is_dir():
+        raise UnusableInput(f"cannot write {path}: folder {path.parent} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise UnusableInput(f"cannot write {path}: {e.strerror}") from None
+
+
+@app.command()
+@guarded
+def report(
+    event: Path = typer.Argument(..., help="The event file."),
+    output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write."),
+) -> None:
+    """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
+    from tournament import report as rp
+
+    store = _open(event)
+    try:
+        page = rp.html_page(rp.event_data(store))
+    finally:
+        store.close()
+    _write_output(output, page)
+    typer.echo(f"wrote {output}")
+
+
+@app.command()
+@guarded
+def export(
+    event: Path = typer.Argument(..., help="The event file."),
+    output: Path = typer.Option(..., "--output", "-o", help="JSON: the file to write; CSV: a folder (made if "
+                                                            "missing) for players, standings, tables, matches, "
+                                                            "placings .csv."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV files instead of one JSON file."),
+) -> None:
+    """Export everything (players, standings, every table and result, every stage's draw) as JSON or CSV."""
+    import io
+    from tournament import report as rp
+
+    store = _open(event)
+    try:
+        data = rp.event_data(store)
+    finally:
+        store.close()
+    if not as_csv:
+        _write_output(output, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+        typer.echo(f"wrote {output}")
+        return
+    if output.exists() and not output.is_dir():
+        raise UnusableInput(f"{output} is a file; --csv writes a folder of CSV files")
+    try:
+        output.mkdir(exist_ok=True)
+    except OSError as e:
+        raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
+    for stem, (columns, rows) in rp.csv_tables(data).items():
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+        _write_output(output / f"{stem}.csv", buf.getvalue())
+    typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings .csv)")
+
+
+@app.command()
+@guarded
+def ratings(
+    ratings_file: Path = typer.Argument(..., help="The ratings file (created by the first --add)."),
+    add: list[Path] = typer.Option([], "--add", help="Import an event's results (repeatable; the same event "
+                                                     "again counts once)."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+) -> None:
+    """Ratings across events (openskill): import events, list rating and uncertainty."""
+    from tournament import ratings as rt
+
+    book = rt.open_ratings(ratings_file, create=bool(add))
+    try:
+        for path in add:
+            store = _open(path)
+            try:
+                typer.echo(book.import_event(store, str(path)).summary(), err=as_csv or as_json)
+            finally:
+                store.close()
+        rows = [r.row() for r in book.ratings()]
+        events = book.events()
+    finally:
+        book.close()
+    if as_json:
+        sys.stdout.write(json.dumps({"events": events, "ratings": rows}, ensure_ascii=False, indent=1) + "\n")
+        return
+    _emit(rows, as_csv, False, f"ratings: {len(events)} event(s), {sum(e['games'] for e in events)} games",
+          footer=["rating = mu - 3 sigma (openskill Plackett-Luce); sigma is the uncertainty"])
 
 
 def main() -> None:

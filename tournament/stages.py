@@ -484,10 +484,17 @@ def open_table_for_match(store: EventStore, key: str) -> Table:
         raise UsageError(f"the {stage.name} stage has no match {key!r}")
     waiting = [r for r in rows if r["table_id"] not in results]
     if not waiting:
-        why = "it is decided" if rows else "it is not due yet (its sides are not known)"
-        if stage.knockout and rows:
+        why = "it is decided"
+        if stage.knockout:
             ms = state_of(store, stage).state(key)
-            why = "it is decided" if ms.status == brackets.DECIDED else why
+            names = unit_names(store)
+            if ms.status == brackets.WAITING:
+                missing = [src.text() for u, src in zip(ms.sides, ms.match.sources) if u is None]
+                why = f"it is not due yet (it waits for the {' and '.join(missing)})"
+            elif ms.status == brackets.WALKOVER:
+                why = f"it is a bye ({names.get(ms.order[0], ms.order[0])} goes through without playing)"
+            elif ms.status == brackets.VOID:
+                why = "it is not played"
         raise ResultRefused(f"match {key} has no game waiting for a result: {why}")
     row = waiting[0]
     return next(t for t in store.tables(row["round"]) if t.id == row["table_id"])

@@ -1,0 +1,271 @@
+"""Reports people can read: one self-contained HTML page per event, and the data behind it.
+
+:func:`event_data` gathers everything about an event as plain values
+(settings, players, standings, every round's tables and results, every
+stage's draw and how it stands); :func:`html_page` renders it as one HTML
+file with inline CSS, no script and nothing fetched from elsewhere, laid out
+to be read on a phone (a viewport meta tag; wide tables scroll sideways in
+their own box instead of widening the page).  Every name goes through
+:func:`html.escape`: a player's name is data, never markup.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+from typing import Any
+
+from tournament import brackets, stages, standings as st
+from tournament.event import PAIRS
+from tournament.store import EventStore
+
+
+def event_data(store: EventStore) -> dict[str, Any]:
+    """Everything about the event, as JSON-ready values (also the JSON export)."""
+    s = store.settings
+    players = store.players()
+    teams = store.teams()
+    names = {p.id: p.name for p in players}
+    team_names = {t.id: t.name for t in teams}
+    results = store.results()
+    round_stage = store.round_stage()
+    stage_list = stages.load(store)
+    stage_by_id = {x.id: x for x in stage_list}
+    match_of = {}
+    for x in stage_list:
+        for row in store.match_tables(x.id):
+            match_of[row["table_id"]] = (row["key"], row["game"])
+    rounds = []
+    byes = store.byes()
+    for r in store.rounds():
+        stage = stage_by_id.get(round_stage.get(r.number, 1))
+        label = f"Swiss round {r.number}" if stage is None else stage.round_label(r.number - stage.offset)
+        tables = []
+        for t in store.tables(r.number):
+            res = results.get(t.id)
+            key = match_of.get(t.id)
+            tables.append({
+                "table": t.number, "match": key[0] if key else None, "game": key[1] if key else None,
+                "seats": [{"seat": a.seat, "side": a.side, "id": a.player, "name": names[a.player]} for a in t.seats],
+                "result": None if res is None else {"scores": res.scores, "winner": res.winner,
+                                                    "verified": res.verified, "kind": res.kind}})
+        rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1), "label": label, "tables": tables,
+                       "byes": [{"id": p, "name": names[p]} for p in byes.get(r.number, [])]})
+    table = st.from_store(store)
+    stage_docs = []
+    for x in stage_list:
+        unit_names = team_names if s.format == PAIRS else names
+        doc: dict[str, Any] = {"id": x.id, "name": x.name, "format": x.format, "first_round": x.offset + 1,
+                               "seeds": [{"seed": i + 1, "id": u, "name": unit_names.get(u, str(u))}
+                                         for i, u in enumerate(x.seeds)], "options": {
+                                   k: v for k, v in x.options.items() if k not in ("seeds", "counts")}}
+        if x.knockout:
+            state = stages.state_of(store, x)
+            doc["matches"] = [{"key": m.match.key, "round": x.event_round(m.match.round),
+                               "label": state.bracket.round_labels[m.match.round - 1], "status": m.status,
+                               "sides": [None if u is None else ("bye" if u == brackets.NOBODY else
+                                                                 unit_names.get(u, str(u))) for u in m.sides],
+                               "from": [src.text() for src in m.match.sources],
+                               "wins": list(m.wins),
+                               "order": [unit_names.get(u, str(u)) for u in m.order]} for m in state.matches]
+            doc["text"] = brackets.draw_text(state, unit_names)
+            places = brackets.placings(state)
+            doc["placings"] = [{"place": p, "id": u, "name": unit_names.get(u, str(u))}
+                               for u, p in sorted(places.items(), key=lambda kv: (kv[1], kv[0]))]
+            doc["champion"] = unit_names.get(state.champion) if state.champion is not None else None
+        else:
+            sched = x.schedule()
+            doc["groups"] = []
+            for gi, members in enumerate(sched.groups):
+                gt = stages.group_standings(store, x, gi)
+                doc["groups"].append({"group": _group_label(gi, len(sched.groups)),
+                                      "standings": [gt.row_dict(r) for r in gt.rows]})
+        stage_docs.append(doc)
+    return {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
+                      "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed},
+            "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
+                         "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
+            "standings": table.to_dict(), "rounds": rounds, "stages": stage_docs}
+
+
+def _group_label(index: int, count: int) -> str:
+    from tournament.roundrobin import group_name
+    return f"Group {group_name(index)}" if count > 1 else "Round robin"
+
+
+CSS = """
+*{box-sizing:border-box}
+body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:12px;color:#1b1b1b;
+background:#fafafa;max-width:60rem;margin-inline:auto}
+h1{font-size:1.5rem;margin:.2em 0}h2{font-size:1.2rem;margin:1.4em 0 .4em;border-bottom:2px solid #246}
+h3{font-size:1rem;margin:1em 0 .3em}
+.meta{color:#555;font-size:.9rem}
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;margin:.3em 0 1em}
+table{border-collapse:collapse;font-size:.9rem;min-width:100%}
+th,td{padding:.3em .5em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+th{background:#e8eef4;position:sticky;top:0}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+.prov{background:#fff3cd;padding:.4em .6em;border-radius:4px}
+.bracket{display:flex;gap:.8em;overflow-x:auto;padding-bottom:.5em}
+.col{min-width:11rem;flex:0 0 auto}
+.match{background:#fff;border:1px solid #bcd;border-radius:4px;margin:.4em 0;padding:.3em .4em;font-size:.85rem}
+.match .key{color:#777;font-size:.75rem}
+.win{font-weight:700}.bye{color:#999;font-style:italic}
+.champ{font-size:1.1rem;background:#e6f4ea;padding:.4em .6em;border-radius:4px}
+.unv{color:#a60}
+@media (max-width:480px){body{padding:8px;font-size:15px}th,td{padding:.25em .35em}}
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape("" if x is None else str(x), quote=True)
+
+
+def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    head = "".join(f"<th>{_e(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f'<td class="n">{_e(v)}</td>' if c in numeric else f"<td>{_e(v)}</td>"
+                                    for c, v in zip(columns, r)) + "</tr>" for r in rows)
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def html_page(data: dict[str, Any]) -> str:
+    ev = data["event"]
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_e(ev['name'])}</title><style>{CSS}</style></head><body>",
+           f"<h1>{_e(ev['name'])}</h1>",
+           f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
+           f'{_e(ev["format"])} · tables of {_e(ev["table_size"])} · {len(data["players"])} players · '
+           f'report of {_e(data["generated_at"])}</p>']
+    nav = ['<a href="#standings">Standings</a>']
+    if data["stages"]:
+        nav.append('<a href="#stages">Knockout and round robin</a>')
+    nav.append('<a href="#rounds">Rounds</a>')
+    out.append(f'<p class="meta">{" · ".join(nav)}</p>')
+    for stage in data["stages"]:
+        if stage.get("champion"):
+            out.append(f'<p class="champ">Champion ({_e(stage["name"])}): <strong>{_e(stage["champion"])}</strong></p>')
+    out.append(_standings_html(data["standings"]))
+    if data["stages"]:
+        out.append('<h2 id="stages">Knockout and round robin</h2>')
+        for stage in data["stages"]:
+            out.append(_stage_html(stage))
+    out.append('<h2 id="rounds">Rounds</h2>')
+    for r in reversed(data["rounds"]):
+        out.append(_round_html(r))
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def _standings_html(table: dict[str, Any]) -> str:
+    rows = table["standings"]
+    parts = [f'<h2 id="standings">Standings after round {_e(table["through_round"])}</h2>']
+    if table["provisional"]:
+        missing = ", ".join(f"round {r}: {n}" for r, n in table["missing"].items())
+        parts.append(f'<p class="prov">Provisional: results still missing ({_e(missing)})</p>')
+    if not rows:
+        parts.append("<p>No players yet.</p>")
+        return "".join(parts)
+    columns = list(rows[0])
+    numeric = {c for c in columns if c not in ("name", "status")}
+    parts.append(_table(columns, [[r[c] for c in columns] for r in rows], numeric))
+    parts.append(f'<p class="meta">Ranked by {_e(", then ".join(table["tiebreaks"]))}.</p>')
+    return "".join(parts)
+
+
+def _stage_html(stage: dict[str, Any]) -> str:
+    parts = [f'<h3>{_e(stage["name"])} (from round {_e(stage["first_round"])})</h3>']
+    if "matches" in stage:
+        cols: dict[str, list[dict[str, Any]]] = {}
+        for m in stage["matches"]:
+            cols.setdefault(m["label"], []).append(m)
+        parts.append('<div class="bracket">')
+        for label, ms in cols.items():
+            parts.append(f'<div class="col"><strong>{_e(label)}</strong>')
+            for m in ms:
+                lines = []
+                for i, (side, src) in enumerate(zip(m["sides"], m["from"])):
+                    if side is None:
+                        lines.append(f'<div class="bye">{_e(src)}</div>')
+                    elif side == "bye":
+                        lines.append('<div class="bye">bye</div>')
+                    else:
+                        won = m["order"] and m["order"][0] == side and m["status"] == "decided"
+                        score = f" ({m['wins'][i]})" if len(m["wins"]) == 2 and max(m["wins"]) > 1 else ""
+                        place = ""
+                        if len(m["sides"]) > 2 and side in m["order"]:
+                            place = f"{m['order'].index(side) + 1}. "
+                        lines.append(f'<div class="{"win" if won else ""}">{place}{_e(side)}{_e(score)}</div>')
+                parts.append(f'<div class="match"><span class="key">{_e(m["key"])} · {_e(m["status"])}</span>'
+                             f'{"".join(lines)}</div>')
+            parts.append("</div>")
+        parts.append("</div>")
+        if stage.get("placings"):
+            parts.append(_table(["place", "name"], [[p["place"], p["name"]] for p in stage["placings"]], {"place"}))
+    for g in stage.get("groups", []):
+        parts.append(f"<h3>{_e(g['group'])}</h3>")
+        rows = g["standings"]
+        if rows:
+            columns = list(rows[0])
+            parts.append(_table(columns, [[r[c] for c in columns] for r in rows],
+                                {c for c in columns if c not in ("name", "status")}))
+    return "".join(parts)
+
+
+def _round_html(r: dict[str, Any]) -> str:
+    parts = [f'<h3>Round {_e(r["round"])}: {_e(r["label"])}</h3>']
+    rows = []
+    for t in r["tables"]:
+        who = "; ".join(f"{s['seat']} #{s['id']} {s['name']}" for s in t["seats"])
+        res = t["result"]
+        if res is None:
+            result = "to play"
+        else:
+            result = ", ".join(f"{k} {v}" for k, v in res["scores"].items())
+            result += f" · winner {res['winner']}" if res["winner"] else " · draw"
+            if not res["verified"]:
+                result += " (manual)"
+        rows.append([t["table"], t["match"] or "", who, result])
+    parts.append(_table(["table", "match", "seats", "result"], rows, {"table"}))
+    if r["byes"]:
+        parts.append(f'<p class="meta">Bye: {_e(", ".join(b["name"] for b in r["byes"]))}</p>')
+    return "".join(parts)
+
+
+def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str, Any]]]]:
+    """The export as CSV tables: file stem -> (columns, rows)."""
+    out: dict[str, tuple[list[str], list[dict[str, Any]]]] = {}
+    out["players"] = (["id", "name", "pair", "from_round", "withdrawn_from"], data["players"])
+    st_rows = data["standings"]["standings"]
+    out["standings"] = (list(st_rows[0]) if st_rows else ["rank", "id", "name"], st_rows)
+    seat_rows = []
+    for r in data["rounds"]:
+        for t in r["tables"]:
+            res = t["result"] or {}
+            for s in t["seats"]:
+                seat_rows.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "table": t["table"],
+                                  "match": t["match"] or "", "game": t["game"] or "", "seat": s["seat"],
+                                  "side": s["side"], "id": s["id"], "name": s["name"],
+                                  "score": (res.get("scores") or {}).get(s["side"], ""),
+                                  "winner": res.get("winner") or "", "verified": res.get("verified", ""),
+                                  "result": "in" if res else ""})
+        for b in r["byes"]:
+            seat_rows.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "table": "bye",
+                              "match": "", "game": "", "seat": "", "side": "", "id": b["id"], "name": b["name"],
+                              "score": "", "winner": "", "verified": "", "result": ""})
+    out["tables"] = (["round", "stage", "label", "table", "match", "game", "seat", "side", "id", "name", "score",
+                      "winner", "verified", "result"], seat_rows)
+    match_rows = []
+    place_rows = []
+    for stage in data["stages"]:
+        for m in stage.get("matches", []):
+            match_rows.append({"stage": stage["id"], "match": m["key"], "round": m["round"], "label": m["label"],
+                               "status": m["status"], "sides": " | ".join("" if x is None else x for x in m["sides"]),
+                               "from": " | ".join(m["from"]), "wins": "-".join(map(str, m["wins"])),
+                               "order": " | ".join(m["order"])})
+        for p in stage.get("placings", []):
+            place_rows.append({"stage": stage["id"], **p})
+    out["matches"] = (["stage", "match", "round", "label", "status", "sides", "from", "wins", "order"], match_rows)
+    out["placings"] = (["stage", "place", "id", "name"], place_rows)
+    return out
