@@ -10,6 +10,7 @@ such as replacing a result after the next round was paired).
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from typing import Any, Iterable
 
@@ -203,8 +204,12 @@ def run(store: EventStore) -> CheckReport:
                 f"scores are for {', '.join(result.scores)}, the table's sides are {', '.join(table.sides())}")
         if result.kind == "manual":
             add("warning", f"round {table.round} table {table.number}", "manual result (unverified)")
-    for row in store.audit():
-        if row["new_result_id"] is not None and not any(r.id == row["new_result_id"] for r in results.values()):
+    audit_rows = store.audit()
+    # A replacing result may itself have been replaced later: then it is the old result of a later row.
+    replaced_later = {json.loads(r["old_result"]).get("id") for r in audit_rows}
+    for row in audit_rows:
+        if row["new_result_id"] is not None and row["new_result_id"] not in replaced_later \
+                and not any(r.id == row["new_result_id"] for r in results.values()):
             add("error", f"audit {row['id']}", "the result that replaced this one is missing")
     # Standings: each round was paired on the standings after the round before; recompute them.
     rounds = [r.number for r in store.rounds()]

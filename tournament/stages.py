@@ -418,7 +418,6 @@ def advance_stage(store: EventStore, stage: Stage) -> list[Table]:
     pairs = store.settings.format == PAIRS
     team_of = {p.id: p.team for p in store.players()}
     new: list[Table] = []
-    per_round = Counter(m.round for m in bracket.matches)
     for ms in state.matches:
         m = ms.match
         rows = seated.get(m.key, [])
@@ -451,7 +450,7 @@ def advance_stage(store: EventStore, stage: Stage) -> list[Table]:
             seats = seat_table(store.settings, [u for u in ms.sides if u != brackets.NOBODY], m.key)
         else:
             seats = seat_head_to_head(store.settings, (ms.sides[0], ms.sides[1]), game, members)  # type: ignore[arg-type]
-        tno = m.position if game == 1 else max(per_round[m.round], *store.table_numbers(number)) + 1
+        tno = max(store.table_numbers(number), default=0) + 1  # tables numbered 1, 2, … as games fall due
         tid = store.insert_stage_table(stage.id, number, tno, seats, matches[m.key]["id"], game)
         new.append(Table(tid, number, tno, seats))
     return new
