@@ -1,0 +1,185 @@
+"""Reports: the HTML page (content, escaping, self-contained, phone-sized), CSV and JSON exports,
+the bracket on the terminal, and ratings across events (openskill) imported idempotently."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament import add_pairs, create_event, enter_manual, make_settings, open_event
+from tournament import ratings as rt, stages
+from tournament.cli import app
+from tournament.simulate import play_stage, simulate_event
+
+runner = CliRunner()
+EVIL = '<script>alert("x")</script> O\'Neil & "Bo"'
+
+
+def run(*args):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+@pytest.fixture
+def knockout_event(tmp_path: Path) -> Path:
+    path = tmp_path / "cup.db"
+    store = create_event(path, make_settings("Cup <b>final</b>", "competitive", "pairs", seed=3))
+    add_pairs(store, [(EVIL, "Partner", "Los <i>Primos</i>")] + [(f"A{i}", f"B{i}", None) for i in range(2, 6)])
+    stages.create_stage(store, "double", "random")
+    play_stage(store, seed=2)
+    store.close()
+    return path
+
+
+def test_html_report_content(knockout_event: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cup.html"
+    r = run("report", knockout_event, "-o", out)
+    assert r.exit_code == 0, r.output
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    # Names are data, never markup.
+    assert "<script" not in page.lower() and "<b>final" not in page and "<i>Primos" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; O&#x27;Neil &amp; &quot;Bo&quot;" in page
+    assert "Los &lt;i&gt;Primos&lt;/i&gt;" in page
+    # Self-contained: no scripts, no fetches, inline CSS.
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    assert "<link" not in page and "@import" not in page and "<style>" in page
+    # Standings, the bracket, every round and every table.
+    store = open_event(knockout_event)
+    stage = stages.current(store)
+    state = stages.state_of(store, stage)
+    names = stages.unit_names(store)
+    assert "Standings after round" in page and "Champion" in page
+    from html import escape
+    assert escape(names[state.champion]) in page
+    for m in state.matches:
+        assert f">{m.match.key} · {m.status}<" in page
+    for r in store.rounds():
+        assert f"Round {r.number}:" in page
+    for label in ("winners&#x27; round 1", "losers&#x27; final", "grand final"):
+        assert label in page
+    for p in store.players():
+        assert escape(p.name) in page
+    # Phone-sized: wide tables scroll in their own box, nothing fixed wider than a phone.
+    assert "overflow-x:auto" in page and "max-width:480px" in page
+    assert not re.search(r"width:\s*[4-9]\d\dpx|width:\s*\d{4,}px", page.replace("max-width:480px", ""))
+    store.close()
+
+
+def test_exports(knockout_event: Path, tmp_path: Path) -> None:
+    assert run("export", knockout_event, "-o", tmp_path / "cup.json").exit_code == 0
+    data = json.loads((tmp_path / "cup.json").read_text(encoding="utf-8"))
+    assert {"event", "players", "standings", "rounds", "stages"} <= set(data)
+    assert any(p["name"] == EVIL for p in data["players"])
+    stage = data["stages"][0]
+    assert stage["format"] == "double" and stage["champion"] and stage["placings"][0]["place"] == 1
+    r = run("export", knockout_event, "-o", tmp_path / "csv", "--csv")
+    assert r.exit_code == 0, r.output
+    with (tmp_path / "csv" / "tables.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    played = sum(len(r["tables"]) for r in data["rounds"])
+    assert len(rows) == 4 * played and {row["name"] for row in rows} >= {EVIL}
+    with (tmp_path / "csv" / "matches.csv").open(encoding="utf-8") as f:
+        matches = list(csv.DictReader(f))
+    assert len(matches) == len(stage["matches"])
+    assert run("export", knockout_event, "-o", tmp_path / "cup.json", "--csv").exit_code == 2
+
+
+def test_bracket_command_and_manual_match_entry(tmp_path: Path) -> None:
+    path = tmp_path / "ko.db"
+    store = create_event(path, make_settings("KO", "competitive", "pairs", seed=1))
+    add_pairs(store, [(f"A{i}", f"B{i}", f"Pair {i}") for i in range(1, 6)])
+    store.close()
+    r = run("knockout", path, "--format", "single", "--seeding", "list",
+            "--seeds", "Pair 1,Pair 2,Pair 3,Pair 4,Pair 5")
+    assert r.exit_code == 0, r.output
+    assert "R1-1" in r.output and "bye" in r.output
+    r = run("result", path, "--match", "R2-1", "--score", "NS=1,EW=0")
+    assert r.exit_code == 1 and "not due yet" in r.output
+    r = run("result", path, "--match", "R1-1", "--score", "NS=1,EW=0")
+    assert r.exit_code == 1 and "bye" in r.output
+    r = run("result", path, "--match", "R1-2", "--score", "NS=100,EW=20")
+    assert r.exit_code == 0, r.output
+    r = run("bracket", path)
+    assert r.exit_code == 0 and "won by Pair 4" in r.output and "R2-1" in r.output
+    r = run("pair", path)
+    assert r.exit_code == 1 and "Swiss rounds cannot be paired" in r.output
+    assert run("bracket", path, "--stage", "9").exit_code == 2
+    assert run("knockout", path, "--format", "nope").exit_code == 2
+    r = run("bracket", path, "--json")
+    assert json.loads(r.output)["format"] == "single"
+
+
+def test_ratings_across_events_count_each_event_once(tmp_path: Path) -> None:
+    for i in (1, 2):
+        simulate_event(tmp_path / f"e{i}.db", "competitive", "pairs", 8, 2, seed=i)
+    book = tmp_path / "ratings.db"
+    r = run("ratings", book, "--add", tmp_path / "e1.db", "--json")
+    assert r.exit_code == 0, r.output
+    first = json.loads(r.stdout)
+    assert first["events"][0]["games"] == 4 and len(first["ratings"]) == 8
+    again = json.loads(run("ratings", book, "--add", tmp_path / "e1.db", "--json").stdout)
+    assert again["ratings"] == first["ratings"], "the same event twice counts once"
+    both = json.loads(run("ratings", book, "--add", tmp_path / "e2.db", "--add", tmp_path / "e1.db",
+                          "--json").stdout)
+    assert [e["games"] for e in both["events"]] == [4, 4]
+    by_name = {x["name"]: x for x in both["ratings"]}
+    assert all(x["games"] == 4 and x["events"] == 2 for x in by_name.values())
+    assert all(x["sigma"] < 25 / 3 for x in by_name.values()), "uncertainty falls with games"
+    ordinals = [x["rating"] for x in both["ratings"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+    listed = run("ratings", book)
+    assert listed.exit_code == 0 and "sigma" in listed.output
+    # An event file is not a ratings file, and the other way round.
+    assert run("ratings", tmp_path / "e1.db").exit_code == 2
+    assert run("standings", book).exit_code == 2
+    assert run("ratings", tmp_path / "none.db").exit_code == 2
+
+
+def test_ratings_follow_results() -> None:
+    """The winner of every game gains on the loser; a free-for-all table ranks by placement."""
+    games = [("e", [["a", "b"], ["c", "d"]], [0.0, 1.0])] * 5
+    table = {r.name: r for r in rt.rate(games)}
+    assert table["a"].mu > table["c"].mu and table["a"].games == 5
+    assert rt.side_ranks({"P1": 10, "P2": 30, "P3": 30}, None, ["P1", "P2", "P3"]) == [1.0, 0.0, 0.0]
+    assert rt.side_ranks({"P1": 10, "P2": 30, "P3": 30}, "P3", ["P1", "P2", "P3"]) == [2.0, 1.0, 0.0]
+    assert rt.side_ranks({"NS": 5, "EW": 5}, None, ["NS", "EW"]) == [0.0, 0.0]
+
+
+def test_ratings_update_a_replaced_result(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings("E", "competitive", "pairs"))
+    add_pairs(store, [("a", "b", None), ("c", "d", None)])
+    stages.create_stage(store, "single", "list", ["a & b", "c & d"])
+    enter_manual(store, 1, {"NS": 10, "EW": 0})
+    book = rt.open_ratings(tmp_path / "r.db")
+    assert book.import_event(store, "ev").added == 1
+    enter_manual(store, 1, {"NS": 0, "EW": 10}, replace=True)
+    imported = book.import_event(store, "ev")
+    assert (imported.added, imported.updated) == (0, 1)
+    table = {r.name: r for r in book.ratings()}
+    assert table["c"].mu > table["a"].mu
+    book.close()
+    store.close()
+
+
+def test_simulate_command_runs_new_formats(tmp_path: Path) -> None:
+    r = run("simulate", tmp_path / "a.db", "--format", "pairs", "--players", "12", "--rounds", "0",
+            "--stage", "double", "-q")
+    assert r.exit_code == 0, r.output
+    r = run("simulate", tmp_path / "b.db", "--game", "castle-rock", "--format", "individual", "--table-size", "4",
+            "--players", "13", "--rounds", "1", "--stage", "multi", "-q")
+    assert r.exit_code == 0, r.output
+    r = run("simulate", tmp_path / "c.db", "--format", "pairs", "--players", "16", "--rounds", "0",
+            "--stage", "groups", "--groups", "2", "-q")
+    assert r.exit_code == 0, r.output
+    assert run("check", tmp_path / "c.db").exit_code == 0
+    assert run("simulate", tmp_path / "d.db", "--format", "rotating", "--stage", "single", "-q").exit_code == 2
