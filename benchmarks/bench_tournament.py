@@ -79,10 +79,42 @@ def bench_simulate(players: int, rounds: int) -> None:
               f"{took:.1f} s  [target < 60 s]")
 
 
+def bench_brackets(sides: int) -> None:
+    """Issue 8: drawing and replaying a double-elimination bracket; a simulated knockout event."""
+    import random as _random
+    from tournament import brackets
+    t0 = time.perf_counter()
+    bracket = brackets.double_elimination(sides)
+    draw = time.perf_counter() - t0
+    seeds = list(range(sides))
+    games = []
+    rng = _random.Random(5)
+    t0 = time.perf_counter()
+    resolves = 0
+    while True:
+        state = brackets.resolve(bracket, seeds, games)
+        resolves += 1
+        if not state.due:
+            break
+        m = state.due[0]
+        a, c = m.sides[0], m.sides[1]
+        games.append(brackets.Game(m.match.key, ((a,), (c,)) if rng.random() < .5 else ((c,), (a,))))
+    took = time.perf_counter() - t0
+    print(f"brackets: double elimination of {sides}: draw {draw * 1000:.1f} ms; {resolves} replays of the whole "
+          f"bracket {took:.2f} s ({took / resolves * 1000:.2f} ms each)")
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        summary = simulate_event(Path(tmp) / "ko.db", "competitive", "pairs", sides * 2, 0, seed=4,
+                                 stage={"format": "double"})
+        took = time.perf_counter() - t0
+        print(f"knockout: simulated double elimination of {sides} pairs, {summary.games} games validated, stored "
+              f"and advanced one by one: {took:.1f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes")
-    ap.add_argument("--only", choices=["pairing", "standings", "simulate"])
+    ap.add_argument("--only", choices=["pairing", "standings", "simulate", "brackets"])
     args = ap.parse_args()
     q = args.quick
     if args.only in (None, "pairing"):
@@ -91,6 +123,8 @@ def main() -> None:
         bench_standings(1000 if q else 10_000)
     if args.only in (None, "simulate"):
         bench_simulate(40 if q else 200, 3 if q else 7)
+    if args.only in (None, "brackets"):
+        bench_brackets(32 if q else 128)
 
 
 if __name__ == "__main__":
