@@ -18,7 +18,7 @@ import attrs
 
 from domrec import shape
 from domrec.errors import InputError, NotJSONError, ShapeError, UnsupportedVersionError
-from domrec.record import Record, structure
+from domrec.record import Record, structure, structure_with_moves
 
 CURRENT_MAJOR = 1
 #: ``MIGRATIONS[k]`` rewrites a major-``k`` document into major ``k + 1``.
@@ -65,8 +65,9 @@ def upgrade(doc: Any) -> dict:
 def load_dict(doc: Any) -> Record:
     """A record from parsed JSON: header, migration, shape check, attrs values."""
     doc = upgrade(doc)
-    shape.check(doc)
-    return structure(doc)
+    moves: list = []
+    shape.check(doc, moves)
+    return structure_with_moves(doc, moves)
 
 
 def loads(text: str | bytes) -> Record:

@@ -279,7 +279,7 @@ def _make_converter() -> cattrs.Converter:
     # generic tuple machinery.
     moves_type = tuple[Move, ...]
     conv.register_structure_hook_func(
-        lambda t: t == moves_type, lambda moves, _: tuple([structure_move(m) for m in moves]))
+        lambda t: t == moves_type, lambda moves, _: structure_moves(moves))
     conv.register_unstructure_hook(Move, lambda m: conv.unstructure(m, type(m)))
 
     # ``winner: null`` (a draw) and a missing winner are different claims.
@@ -344,6 +344,43 @@ def structure_move(data: dict) -> Any:
     return build(data)
 
 
+def move_builder(keys: tuple[str, ...]) -> Callable[[dict], Any]:
+    """The (cached) builder for moves written with these keys, in this order."""
+    build = _MOVE_BUILDERS.get(keys)
+    if build is None:
+        build = _MOVE_BUILDERS[keys] = _move_builder(keys)
+    return build
+
+
+def structure_with_moves(data: dict, hand_moves: list[tuple[Any, ...]]) -> Record:
+    """A :class:`Record` whose hands' moves were already built (by the shape check)."""
+    conv = converter
+    hands = tuple(
+        Hand(leader=h.get("leader"), deal=_structure_deal(h["deal"], Deal), moves=moves,
+             result=_structure_hand_result(h["result"], HandResult) if "result" in h else None)
+        for h, moves in zip(data["hands"], hand_moves))
+    return Record(
+        format=data["format"], version=data["version"], game=data["game"],
+        rules=conv.structure(data["rules"], Rules) if "rules" in data else None,
+        event=dict(data["event"]) if "event" in data else None,
+        players=tuple(_structure_player(p, Player) for p in data["players"]),
+        hands=hands,
+        result=conv.structure(data["result"], GameResult) if "result" in data else None)
+
+
+def structure_moves(moves: list[dict]) -> tuple[Any, ...]:
+    """A hand's moves: :func:`structure_move` inlined, as this loop is the bulk of reading."""
+    get = _MOVE_BUILDERS.get
+    out = []
+    for data in moves:
+        build = get(tuple(data))
+        if build is None:
+            keys = tuple(data)
+            build = _MOVE_BUILDERS[keys] = _move_builder(keys)
+        out.append(build(data))
+    return tuple(out)
+
+
 def _unstructure_game_result(result: GameResult) -> dict:
     out: dict[str, Any] = {}
     if result.scores is not None:
@@ -354,6 +391,9 @@ def _unstructure_game_result(result: GameResult) -> dict:
 
 
 converter = _make_converter()
+_structure_deal = converter.get_structure_hook(Deal)
+_structure_hand_result = converter.get_structure_hook(HandResult)
+_structure_player = converter.get_structure_hook(Player)
 
 
 def structure(data: dict) -> Record:

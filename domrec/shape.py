@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable
 
 from domrec.errors import ShapeError, UnknownGameError
-from domrec.record import GAMES
+from domrec.record import GAMES, move_builder
 
 _TILE = re.compile(r"^[0-9]{1,2}-[0-9]{1,2}$")
 _VERSION = re.compile(r"^1\.[0-9]+$")
@@ -116,6 +116,12 @@ def _tiles(v: Any, ptr: str, what: str) -> None:
 def _seat_tiles(v: Any, ptr: str, what: str) -> None:
     _obj(v, ptr, what)
     for seat, tiles in v.items():
+        if type(tiles) is list:
+            try:
+                if _GOOD_TILES.issuperset(tiles):
+                    continue
+            except TypeError:
+                pass
         _tiles(tiles, f"{ptr}/{_escape(seat)}", f"{what} of {seat}")
 
 
@@ -136,7 +142,8 @@ def _true(v: Any, ptr: str, key: str) -> None:
 def _scores(v: Any, ptr: str) -> None:
     _obj(v, ptr, "scores")
     for side, n in v.items():
-        _integer(n, f"{ptr}/{_escape(side)}", f"the score of {side}")
+        if type(n) is not int:
+            _integer(n, f"{ptr}/{_escape(side)}", f"the score of {side}")
 
 
 def _escape(key: str) -> str:
@@ -215,11 +222,12 @@ def _shape(required: tuple[str, ...], **checks: _Check) -> tuple[frozenset[str],
 
 #: Per game: a move's keys, in order -> what to check for each (cached plans,
 #: so the common moves cost a dict lookup and a few type tests).
-_PLANS: dict[str, dict[tuple[str, ...], tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...]]]] = {}
+_PLANS: dict[str, dict[tuple[str, ...], tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...],
+                                         Callable[[dict], Any]]]] = {}
 
 
 def _plan(move: dict, q: str, moves_of: dict[str, str],
-          game: str) -> tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...]]:
+          game: str) -> tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...], Callable[[dict], Any]]:
     """Check a move's keys and say how to check its values; raise if the keys are wrong."""
     kind = None
     for key in move:
@@ -233,7 +241,7 @@ def _plan(move: dict, q: str, moves_of: dict[str, str],
     required, allowed, checks = MOVE_SHAPES[moves_of[kind]]
     _move_keys(move, q, kind, required, allowed, game)
     plan = tuple((key, _FAST.get(key), checks[key]) for key in move)
-    return _all_fine(tuple(move)), plan
+    return _all_fine(tuple(move)), plan, move_builder(tuple(move))
 
 
 #: Expressions that are True only for values the full checks accept.
@@ -243,6 +251,12 @@ _FAST_EXPR = {
     "pass": "m['pass'] is True",
     "reuse": "m['reuse'] is True",
     "road": "(type(m['road']) is str and m['road'] != '')",
+    "draw": "(m['draw'] is True or (type(m['draw']) is str and m['draw'] in GOOD))",
+    "capture": "(type(m['capture']) is list and 0 < len(m['capture']) <= 3"
+               " and all([type(x) is str and x in GOOD for x in m['capture']]))",
+    "roll": "(type(m['roll']) is list and len(m['roll']) == 2"
+            " and all([type(x) is int and 1 <= x <= 6 for x in m['roll']]))",
+    "facing": "(type(m['facing']) is int and 0 <= m['facing'] <= 6)",
     **{k: f"(type(m[{k!r}]) is str and m[{k!r}] in GOOD)" for k in
        ("play", "on", "span", "starter", "block", "exposed", "bridge")},
 }
@@ -378,8 +392,12 @@ def check_game(doc: dict) -> str:
     return game
 
 
-def check(doc: Any) -> None:
-    """Raise :class:`ShapeError` at the first place where ``doc`` breaks schema domrec-1."""
+def check(doc: Any, moves_out: list | None = None) -> None:
+    """Raise :class:`ShapeError` at the first place where ``doc`` breaks schema domrec-1.
+
+    With ``moves_out``, also build each hand's moves (a tuple a hand) while
+    they are in hand: the reader then need not walk the moves a second time.
+    """
     check_header(doc)
     game = check_game(doc)
     _keys(doc, "", "a record", ("format", "version", "game", "players", "hands"), _TOP)
@@ -407,7 +425,7 @@ def check(doc: Any) -> None:
     moves_of = GAME_MOVES[game]
     deal_parts = GAME_DEAL_PARTS[game]
     for i, hand in enumerate(hands):
-        _check_hand(hand, f"/hands/{i}", moves_of, deal_parts, game)
+        _check_hand(hand, f"/hands/{i}", moves_of, deal_parts, game, moves_out)
 
     if "result" in doc:
         r = _obj(doc["result"], "/result", "the game result")
@@ -451,7 +469,8 @@ def _check_event(event: Any) -> None:
             _fail(f"/event/{key}", f"the event's {key} must be text or a whole number, not {_describe(event[key])}")
 
 
-def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozenset[str], game: str) -> None:
+def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozenset[str], game: str,
+                moves_out: list | None) -> None:
     _obj(hand, p, "a hand")
     _keys(hand, p, "a hand", ("deal", "moves"), _HAND)
     if "leader" in hand:
@@ -481,6 +500,7 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
 
     moves = _list(hand["moves"], p + "/moves", "moves")
     plans = _PLANS[game]
+    built: list | None = [] if moves_out is not None else None
     for j, move in enumerate(moves):
         if type(move) is not dict:
             _fail(f"{p}/moves/{j}", f"a move must be a JSON object, not {_describe(move)}")
@@ -489,13 +509,16 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
             entry = _plan(move, f"{p}/moves/{j}", moves_of, game)
             if len(plans) < 512:
                 plans[tuple(move)] = entry
-        all_fine, plan = entry
-        if all_fine(move):
-            continue
-        for key, fast, check_field in plan:
-            value = move[key]
-            if fast is None or not fast(value):
-                check_field(value, f"{p}/moves/{j}/{key}")
+        all_fine, plan, build = entry
+        if not all_fine(move):
+            for key, fast, check_field in plan:
+                value = move[key]
+                if fast is None or not fast(value):
+                    check_field(value, f"{p}/moves/{j}/{key}")
+        if built is not None:
+            built.append(build(move))
+    if moves_out is not None:
+        moves_out.append(tuple(built))
 
     if "result" in hand:
         r = _obj(hand["result"], p + "/result", "a hand result")

@@ -167,23 +167,23 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             break
         if observer:
             observer.hand_started(i, hand, state)
+        moves = hand.moves
+        apply = state.apply
         illegal = False
-        for j, move in enumerate(hand.moves):
-            n_moves += 1
-            try:
-                points = state.apply(move)
-            except RuleViolation as e:
-                problems.append(Problem(f"{hp}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
-                                        hand=i + 1, move=j + 1, seat=move.seat))
-                illegal = True
-                break
-            if move.score is not None and move.score != points:
-                problems.append(Problem(f"{hp}/moves/{j}/score",
-                                        f"{move.seat} is credited {move.score} for this move, but it scores "
-                                        f"{points}", "scoring", "score", hand=i + 1, move=j + 1,
-                                        seat=move.seat, claimed=move.score, computed=points))
-            if observer:
-                observer.moved(j, move, points, state)
+        j = -1
+        try:
+            for j, move in enumerate(moves):
+                points = apply(move)
+                if move.score is not None and move.score != points:
+                    problems.append(_move_score_problem(hp, i, j, move, points))
+                if observer:
+                    observer.moved(j, move, points, state)
+        except RuleViolation as e:
+            move = moves[j]
+            problems.append(Problem(f"{hp}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
+                                    hand=i + 1, move=j + 1, seat=move.seat))
+            illegal = True
+        n_moves += j + 1
         if illegal:
             stopped, halted = _stop_note(i, last, mid=True), True
             break
@@ -206,6 +206,12 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     finished = not halted and match.over
     return report(scores=dict(match.totals), winner=match.winner if finished else None,
                   finished=finished, hands=len(hands), moves=n_moves, note=stopped)
+
+
+def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int) -> Problem:
+    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {move.score} for this move, but it "
+                                             f"scores {points}", "scoring", "score", hand=i + 1, move=j + 1,
+                   seat=move.seat, claimed=move.score, computed=points)
 
 
 def _stop_note(i: int, last: int, mid: bool = False) -> str | None:
