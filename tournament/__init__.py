@@ -14,7 +14,11 @@ The library the ``tournament`` command is a thin layer over::
 Modules: ``event`` (settings and values), ``store`` (the SQLite schema and all
 SQL), ``players``, ``pairing`` (pure pairing functions), ``rounds`` (pair and
 store a round), ``results`` (records checked by domrec, manual scores),
-``standings``, ``check``, ``simulate``, ``cli``.  See docs/tournament.md.
+``standings``, ``check``, ``simulate``, ``cli``; issue 8: ``brackets`` (single and double
+elimination, multi-player knockout: pure draws and their replay), ``roundrobin`` (circle method,
+groups), ``stages`` (a knockout or round robin in an event file, advanced by results), ``ratings``
+(openskill across events, in a ratings file), ``report`` (HTML page, JSON/CSV export data).
+See docs/tournament.md.
 """
 
 from tournament.check import run as run_check
@@ -26,10 +30,11 @@ from tournament.results import enter_manual, enter_record
 from tournament.rounds import pair_next_round
 from tournament.standings import from_store as current_standings
 from tournament.store import EventStore, create_event, open_event
+from tournament.stages import create_stage
 
 __all__ = [
     "EventFileError", "EventStore", "FORMATS", "INDIVIDUAL", "PAIRS", "PairingError", "PlayerInputError",
     "ROTATING", "Refused", "ResultRefused", "Settings", "SettingsError", "TournamentError", "UnknownPlayer",
-    "UnusableInput", "add_pairs", "add_players", "current_standings", "run_check", "create_event", "enter_manual", "enter_record",
+    "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_manual", "enter_record",
     "make_settings", "open_event", "pair_next_round", "withdraw",
 ]

@@ -92,6 +92,11 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
     knockout, say)."""
     settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
                              seed, variant, options)
+    if stage is not None:
+        from tournament.stages import _check_format
+        for spec in (stage, then):
+            if spec is not None:
+                _check_format(settings, spec["format"])
     store = create_event(path, settings)
     try:
         if format == PAIRS:
