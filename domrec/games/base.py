@@ -172,6 +172,30 @@ def check_seat_keys(mapping: dict[str, Any], seats: Sequence[str], where: str, w
             raise DealError(f"{what} has nothing for seat {seat}", "deal", where)
 
 
+def check_full_deal(hands: dict[str, Sequence[str]], seats: Sequence[str], set_tiles: frozenset[Tile],
+                    per_seat: int, set_name: str, rule: str, where: str = "/deal/hands") -> dict[str, list[Tile]]:
+    """A deal of a whole set (no boneyard): ``per_seat`` tiles each, every tile once.
+
+    The usual, correct deal is checked in one pass; only a faulty one is
+    walked again to name the first problem precisely.
+    """
+    if len(hands) == len(seats) and all(len(hands.get(s, ())) == per_seat for s in seats):
+        parsed = {s: [T.tile(x) for x in hands[s]] for s in seats}
+        dealt = {t for ts in parsed.values() for t in ts}
+        if len(dealt) == len(set_tiles) and dealt <= set_tiles:
+            return parsed
+    check_seat_keys(hands, seats, where, "the deal")
+    parsed = {}
+    for seat in seats:
+        texts = hands[seat]
+        if len(texts) != per_seat:
+            raise DealError(f"{seat} was dealt {len(texts)} tiles; each player gets {per_seat}", rule,
+                            f"{where}/{_escape(seat)}")
+        parsed[seat] = parse_tiles(texts, f"{where}/{_escape(seat)}", set_tiles, set_name, rule)
+    check_unique(((f"{where}/{_escape(s)}", parsed[s], list(hands[s])) for s in seats), rule)
+    return parsed
+
+
 def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]], rule: str = "the set") -> None:
     """No tile may appear twice in a deal (sets with duplicates use counts instead)."""
     seen: dict[Tile, str] = {}

@@ -776,17 +776,7 @@ class BroadwayMatch:
         return self.hand_no > REGULAR_HANDS
 
     def _check_deal(self, hands: dict[str, tuple[str, ...]]) -> dict[str, list[Tile]]:
-        where = "/deal/hands"
-        base.check_seat_keys(hands, SEATS, where, "the deal")
-        parsed = {}
-        for seat in SEATS:
-            texts = hands[seat]
-            if len(texts) != 7:
-                raise DealError(f"{seat} was dealt {len(texts)} tiles; each player draws 7", R_DEAL,
-                                f"{where}/{seat}")
-            parsed[seat] = base.parse_tiles(texts, f"{where}/{seat}", SET, "double-six", R_DEAL)
-        base.check_unique(((f"{where}/{s}", parsed[s], list(hands[s])) for s in SEATS), R_DEAL)
-        return parsed
+        return base.check_full_deal(hands, SEATS, SET, 7, "double-six", R_DEAL)
 
     def start_hand(self, hand: Hand) -> BroadwayHand:
         self.hand_no += 1

@@ -255,23 +255,7 @@ class CompetitiveMatch:
     # --- dealing ---------------------------------------------------------
 
     def _check_full_deal(self, hands: dict[str, tuple[str, ...]], where: str) -> dict[str, list[Tile]]:
-        seats = self.seats
-        if len(hands) == 4 and all(len(hands.get(s, ())) == 7 for s in seats):
-            parsed = {s: [_tile(x) for x in hands[s]] for s in seats}
-            dealt = {t for ts in parsed.values() for t in ts}
-            if len(dealt) == 28 and dealt <= SET:
-                return parsed  # the whole set, seven each: the usual case, checked at once
-        # Something is wrong: find the first problem and say it precisely.
-        base.check_seat_keys(hands, seats, where, "the deal")
-        parsed = {}
-        for seat in seats:
-            texts = hands[seat]
-            if len(texts) != 7:
-                raise DealError(f"{seat} was dealt {len(texts)} tiles; each player gets 7", R_DEAL,
-                                f"{where}/{seat}")
-            parsed[seat] = base.parse_tiles(texts, f"{where}/{seat}", SET, "double-six", R_DEAL)
-        base.check_unique(((f"{where}/{s}", parsed[s], list(hands[s])) for s in seats), R_DEAL)
-        return parsed
+        return base.check_full_deal(hands, self.seats, SET, 7, "double-six", R_DEAL, where)
 
     def _expected_leader(self, hand: Hand, dealt: dict[str, list[Tile]]) -> tuple[str | None, str]:
         """(the leader the rules fix, or None when free; the reason, for messages)."""
