@@ -1,0 +1,41 @@
+"""explain: the story of a hand, from the validator's own replay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domrec.explain import describe_move, explain
+from domrec.reader import load_dict
+from domrec.record import structure_move
+
+from tests.conftest import SAMPLES
+
+
+@pytest.mark.parametrize("move,text", [
+    ({"seat": "W", "play": "3-1", "on": "6-3"}, "W plays 3-1 on 6-3"),
+    ({"seat": "N", "pass": True}, "N passes"),
+    ({"seat": "S", "draw": "2-0"}, "S draws 2-0"),
+    ({"seat": "P1", "capture": ["1-5"]}, "P1 captures 1-5"),
+    ({"seat": "S", "roll": [4, 3]}, "S rolls 4 and 3 (total 7)"),
+    ({"seat": "N", "play": "5-3", "at": [[2, 1], [3, 1]]}, "N plays 5-3 at (2,1)-(3,1)"),
+])
+def test_describe_move(move, text):
+    assert describe_move(structure_move(move)) == text
+
+
+def test_every_game_can_be_explained():
+    for path in sorted((SAMPLES / "valid").rglob("*.json")):
+        record = load_dict(json.loads(path.read_text()))
+        lines, report = explain(record, 1, str(path))
+        assert report.valid, path
+        assert any(line.startswith("End of hand") for line in lines) or not report.finished, path
+        assert sum(1 for line in lines if line[:4].strip().rstrip(".").isdigit()) == len(record.hands[0].moves)
+
+
+def test_the_competitive_story_adds_up():
+    record = load_dict(json.loads((SAMPLES / "valid" / "competitive" / "domino-35.json").read_text()))
+    lines, _ = explain(record, 1)
+    text = "\n".join(lines)
+    assert "N dominoed" in text and "NS scores the other three hands: 16 + 4 + 15 = 35" in text

@@ -1,0 +1,56 @@
+"""Tiles and sets."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from domrec import tiles as T
+from domrec.tiles import Tile, TileError
+
+
+def test_a_tile_is_the_same_whichever_half_is_written_first():
+    assert T.tile("6-3") is T.tile("3-6") is Tile(3, 6) is T.make(6, 3)
+    assert str(T.tile("3-6")) == "6-3"
+
+
+def test_tiles_stay_interned_through_copies_and_pickles():
+    t = T.tile("5-2")
+    assert copy.copy(t) is t and copy.deepcopy(t) is t and pickle.loads(pickle.dumps(t)) is t
+
+
+@pytest.mark.parametrize("text", ["63", "6_3", "a-b", "6-", "-3", "", "6-3-1", "123-1"])
+def test_malformed_tiles(text):
+    with pytest.raises(TileError):
+        T.tile(text)
+
+
+def test_halves_keep_the_writers_order():
+    assert T.halves("3-6") == (3, 6)
+
+
+@pytest.mark.parametrize("name,top,count", [("double-six", 6, 28), ("double-nine", 9, 55),
+                                            ("double-twelve", 12, 91)])
+def test_standard_sets(name, top, count):
+    tiles = T.SETS[name]
+    assert len(tiles) == len(set(tiles)) == count
+    assert max(t.high for t in tiles) == top
+
+
+def test_roads_sets_have_the_extra_copies():
+    four, three = T.roads_set(4), T.roads_set(3)
+    assert sum(four.values()) == 40 and sum(three.values()) == 39
+    assert all(four[T.make(n, n)] == 2 for n in range(7))
+    for extra in ("1-6", "2-5", "3-4", "2-6", "3-5"):
+        assert four[T.tile(extra)] == 2
+    assert four[T.tile("1-0")] == 1 and three[T.tile("1-0")] == 0
+
+
+def test_tile_helpers():
+    t = T.tile("5-2")
+    assert t.pips == 7 and not t.is_double and t.has(2) and t.other(5) == 2 and t.other(2) == 5
+    assert T.pip_total([t, T.tile("6-6")]) == 19
+    assert T.format_tiles([T.tile("0-0"), t, T.tile("6-1")]) == "6-1 5-2 0-0"
+    assert T.format_tiles([]) == "(none)"

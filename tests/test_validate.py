@@ -1,0 +1,87 @@
+"""The replay driver: how problems are collected, located and reported."""
+
+from __future__ import annotations
+
+import json
+
+from domrec.reader import load_dict
+from domrec.validate import Problem, validate, validate_text
+
+from tests.conftest import SAMPLES
+
+GAME = json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text())
+
+
+def copy():
+    return json.loads(json.dumps(GAME))
+
+
+def test_valid_report():
+    report = validate(load_dict(GAME), "x")
+    assert report.valid and report.finished and report.hands == 3
+    assert report.moves == sum(len(h["moves"]) for h in GAME["hands"])
+    assert report.summary().startswith("x: valid competitive, 3 hands")
+
+
+def test_illegal_move_stops_and_says_what_was_not_checked():
+    doc = copy()
+    doc["hands"][0]["moves"][3]["seat"] = doc["hands"][0]["moves"][2]["seat"]
+    report = validate_text(json.dumps(doc))
+    assert len(report.problems) == 1
+    assert report.problems[0].pointer == "/hands/0/moves/3"
+    assert report.note == "replay stopped at this move in hand 1; hands 2–3 were not checked"
+    assert not report.finished
+
+
+def test_illegal_move_in_the_last_hand_does_not_also_blame_the_result():
+    doc = copy()
+    doc["hands"][2]["moves"][1]["seat"] = doc["hands"][2]["moves"][0]["seat"]
+    report = validate_text(json.dumps(doc))
+    assert [p.pointer for p in report.problems] == ["/hands/2/moves/1"]
+
+
+def test_score_problems_do_not_stop_replay():
+    doc = copy()
+    doc["hands"][0]["moves"][0]["score"] = 3
+    doc["result"]["scores"]["EW"] = 1
+    report = validate_text(json.dumps(doc))
+    assert [p.kind for p in report.problems] == ["score", "score"]
+    assert report.problems[1].claimed == 1 and report.problems[1].computed == 208
+
+
+def test_unknown_side_in_a_claim():
+    doc = copy()
+    doc["hands"][0]["result"]["scores"]["XY"] = 3
+    report = validate_text(json.dumps(doc))
+    assert report.problems[0].pointer == "/hands/0/result/scores/XY"
+
+
+def test_problem_text_and_dict():
+    p = Problem("/hands/0/moves/1", "W cannot pass", "competitive: must play if able", "illegal",
+                hand=1, move=2, seat="W")
+    assert p.text() == ("/hands/0/moves/1 (hand 1, move 2, W): W cannot pass "
+                        "[competitive: must play if able]")
+    assert p.to_dict() == {"pointer": "/hands/0/moves/1", "message": "W cannot pass",
+                           "rule": "competitive: must play if able", "kind": "illegal",
+                           "hand": 1, "move": 2, "seat": "W"}
+
+
+def test_unfinished_game_is_valid_without_claims():
+    doc = copy()
+    del doc["result"]
+    last = doc["hands"][2]
+    del last["result"]
+    last["moves"] = last["moves"][:4]
+    report = validate_text(json.dumps(doc))
+    assert report.valid and not report.finished and "still being played" in report.note
+
+
+def test_an_engine_crash_is_a_report_not_a_traceback(monkeypatch):
+    from domrec import cli
+    from domrec.games import competitive
+
+    def boom(self, move):
+        raise ZeroDivisionError("oops")
+    monkeypatch.setattr(competitive.CompetitiveHand, "apply", boom)
+    report = cli._safe_validate(json.dumps(GAME).encode(), "x")
+    assert report.status == "unusable" and "internal error" in report.problems[0].message
