@@ -305,7 +305,7 @@ _EXPR = {
 }
 
 
-def _move_builder(keys: tuple[str, ...]) -> Callable[[dict], Any]:
+def move_builder_code(keys: tuple[str, ...], guard: str | None = None) -> Callable[[dict], Any]:
     """Generate (once per key pattern) the function that builds a move.
 
     Moves are most of a record, so this is the hot path of reading: the
@@ -314,6 +314,10 @@ def _move_builder(keys: tuple[str, ...]) -> Callable[[dict], Any]:
     ``object.__setattr__``, which more than halves the cost.  Fields the
     record leaves out get their declared defaults.  This is the converter's
     Move hook, so ``converter.structure(d, Move)`` gives the same values.
+
+    ``guard``, an expression over the move ``d`` (and a namespace entry
+    ``GOOD``), makes the function return ``None`` unless it holds: the shape
+    check uses it to test and build a move in one call.
     """
     kind = next((k for k in keys if k in MOVE_KEYS), None)
     if kind is None:
@@ -321,7 +325,10 @@ def _move_builder(keys: tuple[str, ...]) -> Callable[[dict], Any]:
     cls = MOVE_KEYS[kind]
     given = {_FIELD.get(k, k): _EXPR.get(k, f"d[{k!r}]") for k in keys}
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "Join": Join}
-    lines = ["def build(d):", "    o = new(cls)"]
+    lines = ["def build(d):"]
+    if guard is not None:
+        lines.append(f"    if not ({guard}):\n        return None")
+    lines.append("    o = new(cls)")
     for field in attrs.fields(cls):
         namespace[f"set_{field.name}"] = cls.__dict__[field.name].__set__
         if field.name in given:
@@ -331,8 +338,20 @@ def _move_builder(keys: tuple[str, ...]) -> Callable[[dict], Any]:
             value = f"default_{field.name}"
         lines.append(f"    set_{field.name}(o, {value})")
     lines.append("    return o")
+    return lines, namespace
+
+
+def _move_builder(keys: tuple[str, ...], guard: str | None = None,
+                  extra: dict[str, Any] | None = None) -> Callable[[dict], Any]:
+    lines, namespace = move_builder_code(keys, guard)
+    namespace.update(extra or {})
     exec("\n".join(lines) + "\n", namespace)
     return namespace["build"]
+
+
+def guarded_move_builder(keys: tuple[str, ...], guard: str, names: dict[str, Any]) -> Callable[[dict], Any]:
+    """A builder that first tests ``guard`` and returns ``None`` when it fails (see above)."""
+    return _move_builder(keys, guard, names)
 
 
 def structure_move(data: dict) -> Any:

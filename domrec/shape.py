@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable
 
 from domrec.errors import ShapeError, UnknownGameError
-from domrec.record import GAMES, move_builder
+from domrec.record import GAMES, guarded_move_builder, move_builder
 
 _TILE = re.compile(r"^[0-9]{1,2}-[0-9]{1,2}$")
 _VERSION = re.compile(r"^1\.[0-9]+$")
@@ -222,12 +222,12 @@ def _shape(required: tuple[str, ...], **checks: _Check) -> tuple[frozenset[str],
 
 #: Per game: a move's keys, in order -> what to check for each (cached plans,
 #: so the common moves cost a dict lookup and a few type tests).
-_PLANS: dict[str, dict[tuple[str, ...], tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...],
+_PLANS: dict[str, dict[tuple[str, ...], tuple[Callable[[dict], Any], tuple[tuple[str, Any, _Check], ...],
                                          Callable[[dict], Any]]]] = {}
 
 
 def _plan(move: dict, q: str, moves_of: dict[str, str],
-          game: str) -> tuple[Callable[[dict], bool], tuple[tuple[str, Any, _Check], ...], Callable[[dict], Any]]:
+          game: str) -> tuple[Callable[[dict], Any], tuple[tuple[str, Any, _Check], ...], Callable[[dict], Any]]:
     """Check a move's keys and say how to check its values; raise if the keys are wrong."""
     kind = None
     for key in move:
@@ -241,35 +241,36 @@ def _plan(move: dict, q: str, moves_of: dict[str, str],
     required, allowed, checks = MOVE_SHAPES[moves_of[kind]]
     _move_keys(move, q, kind, required, allowed, game)
     plan = tuple((key, _FAST.get(key), checks[key]) for key in move)
-    return _all_fine(tuple(move)), plan, move_builder(tuple(move))
+    keys = tuple(move)
+    return _check_and_build(keys), plan, move_builder(keys)
 
 
-#: Expressions that are True only for values the full checks accept.
+#: Expressions over a move ``d`` that are True only for values the full checks accept.
 _FAST_EXPR = {
-    "seat": "(type(m['seat']) is str and 0 < len(m['seat']) <= 32)",
-    "score": "type(m['score']) is int",
-    "pass": "m['pass'] is True",
-    "reuse": "m['reuse'] is True",
-    "road": "(type(m['road']) is str and m['road'] != '')",
-    "draw": "(m['draw'] is True or (type(m['draw']) is str and m['draw'] in GOOD))",
-    "capture": "(type(m['capture']) is list and 0 < len(m['capture']) <= 3"
-               " and all([type(x) is str and x in GOOD for x in m['capture']]))",
-    "roll": "(type(m['roll']) is list and len(m['roll']) == 2"
-            " and all([type(x) is int and 1 <= x <= 6 for x in m['roll']]))",
-    "facing": "(type(m['facing']) is int and 0 <= m['facing'] <= 6)",
-    **{k: f"(type(m[{k!r}]) is str and m[{k!r}] in GOOD)" for k in
+    "seat": "(type(d['seat']) is str and 0 < len(d['seat']) <= 32)",
+    "score": "type(d['score']) is int",
+    "pass": "d['pass'] is True",
+    "reuse": "d['reuse'] is True",
+    "road": "(type(d['road']) is str and d['road'] != '')",
+    "draw": "(d['draw'] is True or (type(d['draw']) is str and d['draw'] in GOOD))",
+    "capture": "(type(d['capture']) is list and 0 < len(d['capture']) <= 3"
+               " and all([type(x) is str and x in GOOD for x in d['capture']]))",
+    "roll": "(type(d['roll']) is list and len(d['roll']) == 2"
+            " and all([type(x) is int and 1 <= x <= 6 for x in d['roll']]))",
+    "facing": "(type(d['facing']) is int and 0 <= d['facing'] <= 6)",
+    **{k: f"(type(d[{k!r}]) is str and d[{k!r}] in GOOD)" for k in
        ("play", "on", "span", "starter", "block", "exposed", "bridge")},
 }
 
 
-def _all_fine(keys: tuple[str, ...]) -> Callable[[dict], bool]:
-    """One generated test for a whole move of this key pattern: True means
-    every field is certainly fine; False sends the move to the field checks."""
+def _check_and_build(keys: tuple[str, ...]) -> Callable[[dict], Any]:
+    """One generated function for moves of this key pattern: it builds the
+    move when every field certainly passes, and returns ``None`` otherwise
+    (then the field checks run and say what is wrong)."""
     if not all(k in _FAST_EXPR for k in keys):
-        return lambda m: False
-    namespace: dict[str, Any] = {"GOOD": _GOOD_TILES}
-    exec("def fine(m):\n    return " + " and ".join(_FAST_EXPR[k] for k in keys) + "\n", namespace)
-    return namespace["fine"]
+        return lambda m: None
+    guard = " and ".join(_FAST_EXPR[k] for k in keys)
+    return guarded_move_builder(keys, guard, {"GOOD": _GOOD_TILES})
 
 
 def _move_keys(move: dict, q: str, kind: str, required: frozenset[str], allowed: frozenset[str],
@@ -509,14 +510,16 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
             entry = _plan(move, f"{p}/moves/{j}", moves_of, game)
             if len(plans) < 512:
                 plans[tuple(move)] = entry
-        all_fine, plan, build = entry
-        if not all_fine(move):
+        check_build, plan, build = entry
+        obj = check_build(move)
+        if obj is None:
             for key, fast, check_field in plan:
                 value = move[key]
                 if fast is None or not fast(value):
                     check_field(value, f"{p}/moves/{j}/{key}")
+            obj = build(move)
         if built is not None:
-            built.append(build(move))
+            built.append(obj)
     if moves_out is not None:
         moves_out.append(tuple(built))
 
