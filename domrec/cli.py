@@ -17,7 +17,7 @@ import typer
 
 from domrec import reader, simulate as sim
 from domrec.errors import DomrecError, InputError
-from domrec.validate import Problem, Report, unusable, validate_text
+from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Check, simulate and explain domino game records (format domrec 1).")
@@ -78,6 +78,7 @@ def validate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print records with problems."),
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
+    batch_mode()
     worst = EXIT_OK
     counts = {"valid": 0, "invalid": 0, "unusable": 0}
     out = sys.stdout
