@@ -66,20 +66,20 @@ def corrupted(draw):
                                                 "domino-roads", "chess"]))
         elif not where:
             if kind == "add":
-                doc[draw(st.sampled_from(KEYS))] = draw(st.sampled_from(REPLACEMENTS))
+                doc[draw(st.sampled_from(KEYS))] = copy.deepcopy(draw(st.sampled_from(REPLACEMENTS)))
             continue
         else:
             parent, key = get(doc, where[:-1]), where[-1]
             if kind == "replace":
-                parent[key] = draw(st.sampled_from(REPLACEMENTS))
+                parent[key] = copy.deepcopy(draw(st.sampled_from(REPLACEMENTS)))
             elif kind == "delete":
                 del parent[key]
             else:
                 target = get(doc, where)
                 if isinstance(target, dict):
-                    target[draw(st.sampled_from(KEYS))] = draw(st.sampled_from(REPLACEMENTS))
+                    target[draw(st.sampled_from(KEYS))] = copy.deepcopy(draw(st.sampled_from(REPLACEMENTS)))
                 elif isinstance(target, list):
-                    target.append(draw(st.sampled_from(REPLACEMENTS)))
+                    target.append(copy.deepcopy(draw(st.sampled_from(REPLACEMENTS))))
     return doc
 
 
