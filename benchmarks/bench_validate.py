@@ -14,6 +14,7 @@ import argparse
 import time
 
 from domrec import simulate
+from domrec.games import parse_options
 from domrec.validate import batch_mode, validate_text
 
 TARGETS = {"competitive": 10_000, "horse-race": 8_000, "broadway": 3_000,
@@ -29,10 +30,7 @@ def main() -> None:
     ap.add_argument("--option", action="append", default=[], help="name=value")
     ap.add_argument("--variant", default=None)
     args = ap.parse_args()
-    options = {}
-    for o in args.option:
-        k, _, v = o.partition("=")
-        options[k] = {"true": True, "false": False}.get(v, int(v) if v.isdigit() else v)
+    options = parse_options(args.option)
 
     t0 = time.perf_counter()
     texts = [simulate.dumps(r).encode() for r in

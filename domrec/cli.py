@@ -15,7 +15,7 @@ from typing import Any, Iterator, Optional
 
 import typer
 
-from domrec import reader, simulate as sim
+from domrec import games, reader, simulate as sim
 from domrec.errors import DomrecError, InputError
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
@@ -110,17 +110,6 @@ def schema() -> None:
     sys.stdout.write(text)
 
 
-def _parse_option(text: str) -> tuple[str, Any]:
-    name, eq, value = text.partition("=")
-    if not eq or not name:
-        raise typer.BadParameter(f"write rule options as name=value, not {text!r}")
-    if value in ("true", "false"):
-        return name, value == "true"
-    if value.lstrip("-").isdigit():
-        return name, int(value)
-    return name, value
-
-
 @app.command()
 def simulate(
     game: str = typer.Argument(..., help="broadway, competitive, horse-race, castle-rock or domino-roads."),
@@ -132,8 +121,8 @@ def simulate(
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
 ) -> None:
     """Play seeded random legal games through the engines and write them as records."""
-    options = dict(_parse_option(o) for o in option) or None
     try:
+        options = games.parse_options(option) or None
         template = sim.make_record(game, players, options, variant)
         _check_template(template)
     except DomrecError as e:

@@ -19,6 +19,9 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 import typer
 
+from domrec.errors import InputError
+from domrec.games import parse_options
+
 from tournament import check as checking, players as pl, results as res, rounds, standings as st
 from tournament.errors import ResultRefused, TournamentError, UnusableInput
 from tournament.event import FORMATS, PAIRS, make_settings
@@ -69,12 +72,11 @@ def _open(path: Path) -> EventStore:
     return open_event(path)
 
 
-def _parse_value(value: str) -> Any:
-    if value in ("true", "false"):
-        return value == "true"
-    if value.lstrip("-").isdigit():
-        return int(value)
-    return value
+def _parse_options(texts: list[str]) -> dict[str, Any]:
+    try:
+        return parse_options(texts)
+    except InputError as e:
+        raise UnusableInput(e.message) from None
 
 
 def _parse_pairs(text: str, what: str) -> dict[str, str]:
@@ -140,12 +142,7 @@ def new(
     tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
-    options = {}
-    for o in option:
-        key, eq, value = o.partition("=")
-        if not eq or not key:
-            raise UnusableInput(f"write rule options as name=value, not {o!r}")
-        options[key] = _parse_value(value)
+    options = _parse_options(option)
     bye_values = {k: _number(v, f"bye {k}") for k, v in _parse_pairs(bye, "a bye").items()} if bye else None
     places = tuple(_number(x, "a placement point") for x in placement.split(",")) if placement else None
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
@@ -166,8 +163,7 @@ def add(
     pair_name: Optional[str] = typer.Option(None, "--pair", help="The pair's name (pairs event; default A & B)."),
 ) -> None:
     """Enter players (or partnerships), by name or from a CSV file; late entries play from the next round."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         names = list(names or [])
         pairs = store.settings.format == PAIRS
         if from_csv is not None:
@@ -193,8 +189,6 @@ def add(
             added = pl.add_players(store, entries)
             for p in added:
                 typer.echo(f"added #{p.id} {p.name} (from round {p.entered})")
-    finally:
-        store.close()
 
 
 @app.command()
@@ -205,8 +199,7 @@ def players(
     as_json: bool = typer.Option(False, "--json", help="JSON instead of a table."),
 ) -> None:
     """List the players (numbers, names, pairs, entry and withdrawal)."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         teams = {t.id: t.name for t in store.teams()}
         rows = []
         for p in store.players():
@@ -216,8 +209,6 @@ def players(
             row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
             rows.append(row)
         _emit(rows, as_csv, as_json, f"{store.settings.name}: players")
-    finally:
-        store.close()
 
 
 @app.command()
@@ -228,12 +219,9 @@ def withdraw(
                                            "the pair's name or a member's."),
 ) -> None:
     """Withdraw a player (or pair) from the next round on; their games so far still count."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         who = pl.withdraw(store, player)
         typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
-    finally:
-        store.close()
 
 
 def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool) -> None:
@@ -273,12 +261,9 @@ def pair(
     as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON."),
 ) -> None:
     """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         plan = rounds.pair_next_round(store)
         _print_round(store, plan.round, as_csv, as_json)
-    finally:
-        store.close()
 
 
 @app.command()
@@ -290,14 +275,11 @@ def tables(
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
     """Print a round's tables and byes."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         n = round_no if round_no is not None else store.last_round()
         if not n:
             raise UnusableInput("no round has been paired yet (use `tournament pair`)")
         _print_round(store, n, as_csv, as_json)
-    finally:
-        store.close()
 
 
 @app.command()
@@ -318,8 +300,7 @@ def result(
     """Enter results: game records (checked by domrec) or a manual score (marked unverified)."""
     from domrec import reader
 
-    store = _open(event)
-    try:
+    with _open(event) as store:
         if match is not None:
             if table is not None or round_no is not None:
                 raise UnusableInput("give --match, or --table (and --round), not both")
@@ -356,8 +337,6 @@ def result(
                     typer.echo(f"  {line}", err=True)
                 worst = max(worst, e.exit_code)
         raise typer.Exit(worst)
-    finally:
-        store.close()
 
 
 @app.command()
@@ -369,8 +348,7 @@ def standings(
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         last = store.last_round()
         if round_no is not None and not 0 <= round_no <= last:
             raise UnusableInput(f"round {round_no} has not been paired (the last round is {last})")
@@ -390,8 +368,6 @@ def standings(
                 r["provisional"] = "yes" if table.provisional else ""
         title = f"{store.settings.name} — standings after round {table.through_round}"
         _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note)
-    finally:
-        store.close()
 
 
 @app.command(name="check")
@@ -401,11 +377,8 @@ def check_cmd(
     as_json: bool = typer.Option(False, "--json", help="Findings as JSON."),
 ) -> None:
     """Re-validate every record, recompute every standing, check every pairing rule; exit 1 on errors."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         report = checking.run(store)
-    finally:
-        store.close()
     if as_json:
         sys.stdout.write(json.dumps({"ok": report.ok, "records": report.records, "results": report.results,
                                      "rounds": report.rounds,
@@ -425,8 +398,7 @@ def check_cmd(
 @guarded
 def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
     """The event's settings and progress."""
-    store = _open(event)
-    try:
+    with _open(event) as store:
         s = store.settings
         results = store.results()
         lines = [f"event: {s.name}", f"uuid: {store.uuid}", f"game: {s.game}" + (f" ({s.variant})" if s.variant else ""),
@@ -439,8 +411,6 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
         lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "
                      f"results: {len(results)}")
         typer.echo("\n".join(lines))
-    finally:
-        store.close()
 
 
 @app.command()
@@ -466,12 +436,7 @@ def simulate(
     top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the Swiss standings enter the stage."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
-    options = {}
-    for o in option:
-        key, eq, value = o.partition("=")
-        if not eq or not key:
-            raise UnusableInput(f"write rule options as name=value, not {o!r}")
-        options[key] = _parse_value(value)
+    options = _parse_options(option)
     if format == PAIRS and players_ % 2:
         raise UnusableInput("a pairs event needs an even number of players")
     say = None if quiet else (lambda line: typer.echo(line, err=True))
@@ -551,14 +516,11 @@ def knockout(
     """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
     from tournament import stages as stg
 
-    store = _open(event)
-    try:
+    with _open(event) as store:
         stage = stg.create_stage(store, format, seeding, _seed_names(seeds, seeds_file), top, per_group,
                                  third_place=third_place, reset=reset, wins_needed=first_to, advance=advance,
                                  name=name)
         _print_stage(store, stage)
-    finally:
-        store.close()
 
 
 @app.command()
@@ -577,13 +539,10 @@ def roundrobin(
     """Start a round-robin stage (or groups): every round is seated at once, by the circle method."""
     from tournament import stages as stg
 
-    store = _open(event)
-    try:
+    with _open(event) as store:
         stage = stg.create_stage(store, "roundrobin", seeding, _seed_names(seeds, seeds_file), top,
                                  groups=groups, double=double, name=name)
         _print_stage(store, stage)
-    finally:
-        store.close()
 
 
 @app.command()
@@ -596,8 +555,7 @@ def bracket(
     """Draw the knockout bracket (or the round-robin groups) as text: who plays, who won, what is due."""
     from tournament import report as rp, stages as stg
 
-    store = _open(event)
-    try:
+    with _open(event) as store:
         all_stages = stg.load(store)
         if not all_stages:
             raise UnusableInput("this event has no knockout or round-robin stage (start one with `tournament "
@@ -614,8 +572,6 @@ def bracket(
             for gi in range(len(chosen.schedule().groups)):
                 t = stg.group_standings(store, chosen, gi)
                 _emit([t.row_dict(r) for r in t.rows], False, False, rp._group_label(gi, len(chosen.schedule().groups)))
-    finally:
-        store.close()
 
 
 def _write_output(path: Path, text: str) -> None:
@@ -642,11 +598,8 @@ def report(
     """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
     from tournament import report as rp
 
-    store = _open(event)
-    try:
+    with _open(event) as store:
         page = rp.html_page(rp.event_data(store))
-    finally:
-        store.close()
     _write_output(output, page)
     typer.echo(f"wrote {output}")
 
@@ -664,11 +617,8 @@ def export(
     import io
     from tournament import report as rp
 
-    store = _open(event)
-    try:
+    with _open(event) as store:
         data = rp.event_data(store)
-    finally:
-        store.close()
     if not as_csv:
         _write_output(output, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
         typer.echo(f"wrote {output}")
@@ -703,11 +653,8 @@ def ratings(
     book = rt.open_ratings(ratings_file, create=bool(add))
     try:
         for path in add:
-            store = _open(path)
-            try:
+            with _open(path) as store:
                 typer.echo(book.import_event(store, str(path)).summary(), err=as_csv or as_json)
-            finally:
-                store.close()
         rows = [r.row() for r in book.ratings()]
         events = book.events()
     finally:

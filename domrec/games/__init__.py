@@ -7,8 +7,9 @@ simply absent, and records of it are reported as such.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
-from domrec.errors import UnknownGameError
+from domrec.errors import InputError, UnknownGameError
 from domrec.games.base import Engine
 
 #: game name -> module holding ``ENGINE``.
@@ -51,3 +52,23 @@ def available() -> list[str]:
             continue
         out.append(game)
     return out
+
+
+def parse_options(texts: list[str]) -> dict[str, Any]:
+    """Rule options as typed on a command line (``name=value``) to a record's ``options``.
+
+    ``true``/``false`` become booleans and whole numbers integers; anything
+    else stays text.  The values are checked later, as in any record.
+    """
+    options: dict[str, Any] = {}
+    for text in texts:
+        name, eq, value = text.partition("=")
+        if not eq or not name:
+            raise InputError(f"write rule options as name=value, not {text!r}")
+        if value in ("true", "false"):
+            options[name] = value == "true"
+        elif value.lstrip("-").isdigit():
+            options[name] = int(value)
+        else:
+            options[name] = value
+    return options

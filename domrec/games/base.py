@@ -161,6 +161,17 @@ def parse_tiles(texts: Sequence[str], where: str, valid: frozenset[Tile] | Count
     return out
 
 
+def not_held(seat: str, t: Tile, text: str, hands: dict[str, Any], set_tiles: frozenset[Tile],
+             set_name: str, gone: str) -> str:
+    """Why ``seat`` cannot play ``text``: not of the set, in another hand, or ``gone``."""
+    if t not in set_tiles:
+        return f"{text} is not a tile of the {set_name} set"
+    for other, hand in hands.items():
+        if t in hand:
+            return f"{seat} does not hold {text} (it is in {other}'s hand)"
+    return f"{seat} does not hold {text}: {gone}"
+
+
 def check_seat_keys(mapping: dict[str, Any], seats: Sequence[str], where: str, what: str) -> None:
     """A deal's per-seat parts must name exactly the record's seats."""
     for seat in mapping:

@@ -399,12 +399,7 @@ class BroadwayHand:
         self.to_move = nxt
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
-        if t not in SET:
-            return f"{text} is not a tile of the double-six set"
-        for other, hand in self.hands.items():
-            if t in hand:
-                return f"{seat} does not hold {text} (it is in {other}'s hand)"
-        return f"{seat} does not hold {text}: it is already on the table"
+        return base.not_held(seat, t, text, self.hands, SET, "double-six", "it is already on the table")
 
     def _pass(self, seat: str) -> int:
         if self.pending is not None:

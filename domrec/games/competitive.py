@@ -175,12 +175,7 @@ class CompetitiveHand:
             self.line.append((pip, new[1]))
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
-        if t not in SET:
-            return f"{text} is not a tile of the double-six set"
-        for other, hand in self.hands.items():
-            if t in hand:
-                return f"{seat} does not hold {text} (it is in {other}'s hand)"
-        return f"{seat} does not hold {text}: it has already been played"
+        return base.not_held(seat, t, text, self.hands, SET, "double-six", "it has already been played")
 
     def legal_moves(self) -> list[Move]:
         if self.over:
