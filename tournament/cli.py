@@ -584,6 +584,10 @@ def _write_output(path: Path, text: str) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+        # mkstemp makes the file private; a report is meant to be published.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except OSError as e:
         raise UnusableInput(f"cannot write {path}: {e.strerror}") from None
