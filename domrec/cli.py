@@ -161,14 +161,17 @@ def explain(
         typer.echo(f"{path}: {e}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     lines, report = tell(record, hand, str(path))
-    sys.stdout.write("\n".join(lines) + "\n")
     if svg is not None:
-        state = state_after(record, hand)
-        picture = getattr(state, "svg", None)
+        picture = getattr(state_after(record, hand), "svg", None)
         if picture is None:
-            typer.echo(f"no picture: {record.game} has no SVG drawing", err=True)
+            typer.echo(f"no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
             raise typer.Exit(EXIT_UNUSABLE)
-        svg.write_text(picture(), encoding="utf-8")
+        try:
+            svg.write_text(picture(), encoding="utf-8")
+        except OSError as e:
+            typer.echo(f"cannot write {svg}: {e.strerror}", err=True)
+            raise typer.Exit(EXIT_UNUSABLE)
+    sys.stdout.write("\n".join(lines) + "\n")
     raise typer.Exit(_exit_code(report))
 
 

@@ -187,3 +187,13 @@ def test_simulate_a_variant_without_options(tmp_path):
     record = json.loads(out.read_text())
     assert record["rules"] == {"variant": "celko"}
     assert run("validate", out).exit_code == 0
+
+
+def test_explain_svg(tmp_path):
+    picture = tmp_path / "t.svg"
+    r = run("explain", SAMPLES / "valid" / "broadway" / "sample-hand.json", "--svg", picture)
+    assert r.exit_code == 0 and picture.read_text().startswith("<svg")
+    r = run("explain", VALID / "domino.json", "--svg", tmp_path / "c.svg")
+    assert r.exit_code == 2 and "no picture" in r.output and "Hand 1" not in r.output
+    r = run("explain", SAMPLES / "valid" / "broadway" / "sample-hand.json", "--svg", tmp_path / "no" / "x.svg")
+    assert r.exit_code == 2 and "cannot write" in r.output
