@@ -128,7 +128,11 @@ def simulate(
     except DomrecError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
-    stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="\n")
+    try:
+        stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="\n")
+    except OSError as e:
+        typer.echo(f"error: cannot write {output}: {e.strerror}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
     try:
         for record in sim.simulate(game, games_, seed, players, options, variant):
             stream.write(sim.dumps(record) + "\n")

@@ -444,7 +444,8 @@ def _check_rules(rules: Any, game: str) -> None:
     if "variant" in rules:
         v = rules["variant"]
         if type(v) is not str or v not in variants:
-            _fail("/rules/variant", f"{game} has no variant {_describe(v)}; it has {', '.join(variants)}")
+            said = json.dumps(v) if isinstance(v, str) else _describe(v)
+            _fail("/rules/variant", f"{game} has no variant {said}; it has {', '.join(variants)}")
     if "options" in rules:
         opts = _obj(rules["options"], "/rules/options", "rule options")
         for name, value in opts.items():

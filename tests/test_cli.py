@@ -197,3 +197,8 @@ def test_explain_svg(tmp_path):
     assert r.exit_code == 2 and "no picture" in r.output and "Hand 1" not in r.output
     r = run("explain", SAMPLES / "valid" / "broadway" / "sample-hand.json", "--svg", tmp_path / "no" / "x.svg")
     assert r.exit_code == 2 and "cannot write" in r.output
+
+
+def test_simulate_to_an_unwritable_place(tmp_path):
+    r = run("simulate", "competitive", "-o", tmp_path / "missing" / "x.jsonl")
+    assert r.exit_code == 2 and "cannot write" in r.output
