@@ -430,6 +430,15 @@ def test_the_partners_play_uses_the_toss():
     illegal(doc, 3, roads.R_UNUSED)
 
 
+def test_a_toss_used_only_by_spans_cannot_be_reused():
+    # N's turn lays a span and nothing else: the toss is used all the same.
+    doc = doc4({"S": ["3-4"], "N": ["5-6"]}, [
+        R("S", 4, 3), ST("S", "3-4", "NS1", 4), R("W", 1, 1), R("N", 6, 3), SP("N", "5-6", "NS1"), REUSE("E")])
+    illegal(doc, 5, roads.R_UNUSED)
+    doc["hands"][0]["moves"][4] = PASS("N")
+    ok(doc)  # the same turn without the span leaves the toss unused
+
+
 def test_there_is_no_toss_to_reuse_at_the_start_of_a_hand():
     illegal(doc4({}, [REUSE("S")]), 0, roads.R_UNUSED)
 
@@ -664,6 +673,23 @@ def test_a_road_takes_one_block_and_no_more_spans():
     assert "blocked" in p.message
 
 
+def test_a_joined_road_of_length_ten_cannot_be_blocked_at_a_shorter_part():
+    # NS1 (6 long, showing 1 after its 4-1 span) is joined to NS2 (2 long); N then brings
+    # NS2 to 3 and 4, so the joined road is 9 and then 10 long although NS1 itself stays 6.
+    s_tiles = ["6-0", "6-6", "2-0", "4-4", "2-2", "4-1", "6-2", "4-6"]
+    moves = [R("S", 3, 3)] + chain6("S", "NS1", 6) + [
+        R("W", 1, 1), R("N", 5, 3), PASS("N"), ST("S", "6-2", "NS2", 2), SP("S", "4-6", "NS2"),
+        R("E", 1, 1), R("S", 3, 4), PASS("S"), PASS("N"), R("W", 1, 1),
+        R("N", 4, 6), BR("N", ("NS1", 1, 6), ("NS2", 1, 4)), SP("N", "6-5", "NS2")]
+    fixed = {"S": s_tiles, "N": ["0-0", "6-5", "5-5"], "E": ["1-1"]}
+    doc = doc4(fixed, moves + [R("E", 1, 2), BL("E", "1-1", "NS1")])
+    _, state = state_of(ok(doc) and doc)  # length 9: the 1-1 matches NS1's 1 and blocks
+    assert state.roads["NS1"].blocked and state.roads["NS2"].blocked
+    doc = doc4(fixed, moves + [SP("N", "5-5", "NS2"), R("E", 1, 2), BL("E", "1-1", "NS1")])
+    p = illegal(doc, len(moves) + 2, roads.R_BLOCK)
+    assert "length 10" in p.message
+
+
 def test_blocking_either_part_of_a_joined_road_blocks_both():
     doc = doc4({"S": ["6-2", "4-6", "4-4", "4-0", "6-6"], "N": ["0-0"], "E": ["4-4"]}, [
         R("S", 5, 3), ST("S", "6-2", "NS1", 2), SP("S", "4-6", "NS1"), ST("S", "4-4", "NS2", 4),
@@ -752,6 +778,20 @@ def test_three_players_only_the_player_who_went_out_is_credited():
     scores = state.outcome().scores
     assert scores["P1"] == 50 + 70 + 210 + pips(p2 + p3) + 100 * (p2 + p3).count("0-0")
     assert scores["P2"] == 0 and scores["P3"] == 10  # roads only: no credit for P1's stock
+
+
+def test_three_players_credit_100_per_0_0_in_a_stock_but_not_in_a_pile():
+    # P1 goes out on the first turn with total 7: six starters, three spans on the 4-3.
+    p1 = ["6-1", "6-1", "5-2", "5-2", "4-3", "4-3", "4-4", "3-3", "4-0"]
+    moves = [R("P1", 4, 3), ST("P1", "4-3", "P1-1", 3), SP("P1", "4-4", "P1-1"), SP("P1", "3-3", "P1-1"),
+             SP("P1", "4-0", "P1-1"), ST("P1", "4-3", "P1-2", 4), ST("P1", "6-1", "P1-3", 6),
+             ST("P1", "6-1", "P1-4", 1), ST("P1", "5-2", "P1-5", 5), ST("P1", "5-2", "P1-6", 2)]
+    doc = doc3({"P1": p1, "P2": ["0-0"]}, {"P3": ["0-0"]}, moves)
+    _, state = state_of(doc)
+    assert state.over and state.out_seat == "P1"
+    p2, p3 = remaining(doc, "P2"), remaining(doc, "P3")
+    assert p2.count("0-0") == 1 and p3.count("0-0") == 0
+    assert state.outcome().scores == {"P1": 50 + 70 + 5 * 10 + pips(p2 + p3) + 100, "P2": 0, "P3": 0}
 
 
 def test_a_wrong_hand_claim_is_a_score_problem():
