@@ -10,6 +10,7 @@ a round paired today can be checked tomorrow by the same rules.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import attrs
@@ -116,6 +117,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     """
     if not name.strip():
         raise SettingsError("the event needs a name")
+    if any("\ud800" <= ch <= "\udfff" for ch in name):  # undecodable bytes on the command line
+        raise SettingsError(f"the event's name must be UTF-8 text: {name!r}")
     if format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS)}")
     try:
@@ -162,8 +165,12 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         if key not in bye_default:
             raise SettingsError(f"a bye in a {format} event sets {', '.join(bye_default)}, not {key!r}")
         bye_out[key] = float(value)
+        if not math.isfinite(bye_out[key]):
+            raise SettingsError(f"a bye's {key} must be a finite number, not {value!r}")
     if format == INDIVIDUAL:
         placement = tuple(float(p) for p in placement) if placement else default_placement(table_size)
+        if not all(math.isfinite(p) for p in placement):
+            raise SettingsError(f"placement points must be finite numbers, not {', '.join(map(str, placement))}")
         if len(placement) != table_size:
             raise SettingsError(f"placement points need one number for each of the {table_size} places, "
                                 f"not {len(placement)}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from pathlib import Path
 from typing import Sequence
 
@@ -21,8 +22,14 @@ from tournament.store import EventStore
 def _check_name(name: str, what: str = "player") -> str:
     if not isinstance(name, str) or not name.strip():
         raise PlayerInputError(f"a {what} name cannot be empty")
-    if any(ch in name for ch in "\r\n\t\x00"):
-        raise PlayerInputError(f"a {what} name cannot hold line breaks, tabs or NUL: {name!r}")
+    # Control characters (tabs, NUL, terminal escape sequences) and every kind of line break
+    # (\n, \r, U+0085, U+2028, U+2029, …): a name is printed on the director's terminal and posted
+    # on one line of the tables printout.
+    if any(unicodedata.category(ch) == "Cs" for ch in name):  # undecodable bytes on the command line
+        raise PlayerInputError(f"a {what} name must be UTF-8 text: {name!r}")
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
+        raise PlayerInputError(f"a {what} name cannot hold line breaks, tabs or other control characters: "
+                               f"{name!r}")
     if len(name) > 200:
         raise PlayerInputError(f"a {what} name is limited to 200 characters: {name[:40]!r}…")
     return name
@@ -59,6 +66,10 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -
     if len(set(every)) != len(every):
         dup = next(n for n in every if every.count(n) > 1)
         raise PlayerInputError(f"{dup!r} is listed twice")
+    team_names = [team for _, _, team in checked]
+    if len(set(team_names)) != len(team_names):
+        dup = next(n for n in team_names if team_names.count(n) > 1)
+        raise PlayerInputError(f"the pair name {dup!r} is listed twice")
     with store.write():
         entered = store.last_round() + 1
         ids = []
@@ -91,6 +102,9 @@ def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]]
     if not rows:
         raise PlayerInputError(f"{path} is empty")
     header = [h.strip().lower() for h in rows[0]]
+    repeated = sorted({h for h in header if h and header.count(h) > 1})
+    if repeated:
+        raise PlayerInputError(f"{path}: the header names the column {repeated[0]!r} twice")
     if "name" not in header:
         raise PlayerInputError(f"{path}: the first row must be a header naming a 'name' column "
                                f"(found {', '.join(rows[0]) or 'nothing'})")

@@ -154,3 +154,35 @@ def test_individual_settings_follow_the_engine() -> None:
         make_settings("x", game, "rotating")
     with pytest.raises(SettingsError, match="partnerships|individual"):
         make_settings("x", "competitive", "individual")
+
+
+@pytest.mark.parametrize("name", ["esc\x1b[31mred", "bell\x07", "line\u2028sep", "para\u2029sep", "nel\x85x",
+                                  "vt\x0bx", "ff\x0cx", "del\x7fx"])
+def test_names_with_control_characters_or_line_breaks_refused(tmp_path: Path, name: str) -> None:
+    """A name is printed on the director's terminal: no escape sequences, no line breaks of any kind."""
+    store = create_event(tmp_path / "ev.db", settings())
+    with pytest.raises(PlayerInputError):
+        add_players(store, [name])
+    assert store.players() == []
+
+
+@pytest.mark.parametrize("kw", [{"bye": {"wins": float("nan")}}, {"bye": {"for": float("inf")}}])
+def test_non_finite_settings_refused(kw: dict) -> None:
+    with pytest.raises(SettingsError, match="finite|number"):
+        make_settings("x", "competitive", "pairs", **kw)
+
+
+def test_non_finite_placement_points_refused() -> None:
+    from tests.tournament.conftest import individual_game
+    game = individual_game()
+    with pytest.raises(SettingsError, match="finite|number"):
+        make_settings("x", game, "individual", table_size=3, placement=(float("nan"),) * 3)
+
+
+def test_names_that_are_not_utf8_are_refused(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 on a command line arrive as lone surrogates: a clear refusal, not a crash."""
+    store = create_event(tmp_path / "ev.db", settings())
+    with pytest.raises(PlayerInputError, match="UTF-8"):
+        add_players(store, ["bad\udcffbyte"])
+    with pytest.raises(SettingsError, match="UTF-8"):
+        make_settings("n\udcff", "competitive", "pairs")
