@@ -162,11 +162,16 @@ def run(store: EventStore) -> CheckReport:
     results = store.results()
     player_map = {p.id: p for p in players}
     n_records = 0
+    with_record: set[int] = set()
     for result, text in store.records():
         n_records += 1
+        with_record.add(result.id)
         table = by_table.get(result.table)
         where = f"round {table.round} table {table.number}" if table else f"result {result.id}"
         report = None
+        # Checked as the bytes of a file, as it was entered: a record stored by an older version
+        # may still begin with a UTF-8 byte-order mark, which JSON accepts only in bytes.
+        text = text.encode("utf-8")
         try:
             report = safe_validate(text, where)
         except TournamentError as e:
@@ -202,8 +207,21 @@ def run(store: EventStore) -> CheckReport:
         if set(result.scores) != set(table.sides()):
             add("error", f"round {table.round} table {table.number}",
                 f"scores are for {', '.join(result.scores)}, the table's sides are {', '.join(table.sides())}")
-        if result.kind == "manual":
-            add("warning", f"round {table.round} table {table.number}", "manual result (unverified)")
+        # The flags must agree with what is stored: a verified result is a record that is kept and
+        # re-checked above; a manual one has neither record nor hash and is never verified.
+        rw = f"round {table.round} table {table.number}"
+        if result.kind == "record":
+            if not result.verified:
+                add("error", rw, "a result entered from a record is marked unverified")
+            if result.id not in with_record or result.record_hash is None:
+                add("error", rw, "the result is marked as a verified record, but its record (or its hash) "
+                                 "is missing, so it cannot be re-checked")
+        elif result.kind == "manual":
+            if result.verified or result.record_hash is not None or result.id in with_record:
+                add("error", rw, "a manual result is marked verified or carries a record")
+            add("warning", rw, "manual result (unverified)")
+        else:
+            add("error", rw, f"a result of unknown kind {result.kind!r}")
     audit_rows = store.audit()
     # A replacing result may itself have been replaced later: then it is the old result of a later row.
     replaced_later = {json.loads(r["old_result"]).get("id") for r in audit_rows}

@@ -61,6 +61,15 @@ def record_hash(record: Record) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def record_text(text: str | bytes) -> str:
+    """A record as the text to store.  A file's bytes are decoded as JSON itself decodes them (the
+    encoding domrec read it in: UTF-8 with or without a BOM, UTF-16, UTF-32), so that the stored
+    text is the record, without a byte-order mark, and validates again when ``check`` reads it."""
+    if isinstance(text, bytes):
+        return text.decode(json.detect_encoding(text))
+    return text
+
+
 def check_report(report: Report) -> None:
     """Refuse a record domrec does not accept, with domrec's problems as the reasons."""
     lines = tuple(p.text() for p in report.problems)
@@ -162,7 +171,7 @@ def enter_record(store: EventStore, text: str | bytes, source: str = "<record>",
     except DomrecError as e:  # cannot happen after a valid report; kept for a clear message
         raise UnusableInput(f"{source}: {e}") from None
     digest = record_hash(record)
-    stored_text = text.decode("utf-8") if isinstance(text, bytes) else text
+    stored_text = record_text(text)
     players = {p.id: p for p in store.players()}
     with store.write():
         table = _find_table(store, record, round_no, players, source, digest)

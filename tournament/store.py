@@ -193,6 +193,10 @@ def open_event(path: str | Path) -> "EventStore":
         raise
     except sqlite3.DatabaseError as e:
         conn.close()
+        if isinstance(e, sqlite3.OperationalError) and ("readonly" in str(e) or "unable to open" in str(e)):
+            # A WAL-mode event is read through its -wal and -shm files, which SQLite makes beside it.
+            raise EventFileError(f"cannot open {path}: the file or its folder is read-only, and SQLite needs to "
+                                 f"write {path.name}-wal and {path.name}-shm beside the event file ({e})") from None
         raise EventFileError(f"{path} is damaged or not a tournament event file: {e}") from None
     except (ValueError, TypeError, KeyError) as e:
         conn.close()
@@ -357,9 +361,16 @@ class EventStore:
 
     # --- results -------------------------------------------------------------------
 
-    @staticmethod
-    def _result(r: dict[str, Any]) -> Result:
-        return Result(r["id"], r["table_id"], r["kind"], bool(r["verified"]), json.loads(r["scores"]),
+    def _result(self, r: dict[str, Any]) -> Result:
+        try:
+            scores = json.loads(r["scores"])
+        except (TypeError, ValueError):
+            scores = None
+        # Scores are written by insert_result only, as side -> whole number; anything else was not.
+        if not isinstance(scores, dict) or not all(isinstance(k, str) and type(v) is int for k, v in scores.items()):
+            raise EventFileError(f"{self.path} is damaged: result {r['id']} has unreadable scores "
+                                 f"({str(r['scores'])[:60]!r})")
+        return Result(r["id"], r["table_id"], r["kind"], bool(r["verified"]), scores,
                       r["winner"], r["record_hash"], r["entered_at"], r["note"])
 
     _RESULT_COLUMNS = "id, table_id, kind, verified, scores, winner, record_hash, entered_at, note"

@@ -126,3 +126,43 @@ def test_simulated_individual_event_passes_check(tmp_path: Path) -> None:
     summary = simulate_event(path, game, "individual", 3 * size + 1, 3, seed=2, table_size=size)
     assert summary.byes == 3
     assert findings(path) == []
+
+
+@pytest.mark.parametrize("sql", [
+    # a verified record whose record text has been removed
+    "UPDATE results SET record = NULL WHERE id = (SELECT MIN(id) FROM results)",
+    # ... and its hash too: it would otherwise pass for a verified result nobody can re-check
+    "UPDATE results SET record = NULL, record_hash = NULL WHERE id = (SELECT MIN(id) FROM results)",
+    # a result passed off as manual but still marked verified
+    "UPDATE results SET record = NULL, record_hash = NULL, kind = 'manual' WHERE id = (SELECT MIN(id) FROM results)",
+    # a record marked unverified, or of a kind the tool never writes
+    "UPDATE results SET verified = 0 WHERE id = (SELECT MIN(id) FROM results)",
+    "UPDATE results SET kind = 'typed' WHERE id = (SELECT MIN(id) FROM results)",
+])
+def test_result_flags_that_contradict_the_stored_record_are_found(simulated: Path, sql: str) -> None:
+    tamper(simulated, sql)
+    assert findings(simulated), "a tampered result passed check"
+
+
+def test_manual_result_marked_verified_is_found(tmp_path: Path) -> None:
+    path = tmp_path / "sim.db"
+    simulate_event(path, "competitive", "rotating", 8, 1, seed=3)
+    store = open_event(path)
+    pair_next_round(store)
+    enter_manual(store, 1, {"NS": 10, "EW": 5})
+    store.close()
+    assert findings(path) == []
+    tamper(path, "UPDATE results SET verified = 1 WHERE kind = 'manual'")
+    assert findings(path)
+
+
+@pytest.mark.parametrize("scores", ["xx", '"NS"', '{"NS": "a lot", "EW": 1}', "[1, 2]"])
+def test_unreadable_stored_scores_are_a_damaged_file_not_a_crash(simulated: Path, scores: str) -> None:
+    from tournament import EventFileError
+    tamper(simulated, "UPDATE results SET scores = ? WHERE id = (SELECT MIN(id) FROM results)", [scores])
+    store = open_event(simulated)
+    try:
+        with pytest.raises(EventFileError, match="damaged"):
+            run_check(store)
+    finally:
+        store.close()

@@ -179,3 +179,31 @@ def test_next_round_needs_every_result(rotating_event) -> None:
     t = store.tables(1)[0]
     text = play_table(store, t, seed=11)
     assert enter_record(store, text, replace=True).round == 1  # the record says round 1
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-32"])
+def test_record_files_with_a_bom_or_in_utf16_are_stored_as_text_and_pass_check(rotating_event, encoding) -> None:
+    """domrec reads a record file in any encoding JSON allows (Notepad writes a BOM); the stored text is
+    the decoded record, without the BOM, so that ``check`` can re-validate it later."""
+    from tournament import run_check
+    store = rotating_event
+    table = store.tables(1)[0]
+    text = play_table(store, table, seed=11)
+    entry = enter_record(store, text.encode(encoding), "windows.json")
+    assert entry.status == STORED
+    stored = store.record_text(store.result_for(table.id).id)
+    assert stored == text
+    assert enter_record(store, text).status == UNCHANGED
+    assert run_check(store).ok, run_check(store).findings
+
+
+def test_check_accepts_a_stored_record_that_kept_its_bom(rotating_event) -> None:
+    """Files written before the BOM was stripped on entry still pass check."""
+    from tournament import run_check
+    store = rotating_event
+    table = store.tables(1)[0]
+    enter_record(store, play_table(store, table, seed=12))
+    rid = store.result_for(table.id).id
+    store.conn.execute("UPDATE results SET record = char(65279) || record WHERE id = ?", [rid])
+    store.conn.commit()
+    assert run_check(store).ok, run_check(store).findings
