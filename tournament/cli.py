@@ -12,6 +12,8 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import math
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -26,7 +28,7 @@ from tournament import check as checking, players as pl, results as res, rounds,
 from tournament.errors import ResultRefused, TournamentError, UnusableInput
 from tournament.event import FORMATS, PAIRS, make_settings
 from tournament.simulate import simulate_event
-from tournament.store import EventStore, create_event, open_event
+from tournament.store import SQLITE_MAGIC, EventStore, create_event, open_event
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Run a domino tournament: players, pairings, tables, results checked by domrec, standings.")
@@ -54,6 +56,8 @@ def guarded(fn: Callable) -> Callable:
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "busy" in str(e):
                 _fail(f"the event file is busy (another program holds it): {e}", EXIT_UNUSABLE)
+            if "readonly" in str(e):
+                _fail(f"the event file (or its folder) is read-only; nothing was written: {e}", EXIT_UNUSABLE)
             _fail(f"the event file cannot be used: {e}", EXIT_UNUSABLE)
         except sqlite3.DatabaseError as e:
             _fail(f"the event file is damaged: {e}", EXIT_UNUSABLE)
@@ -85,15 +89,20 @@ def _parse_pairs(text: str, what: str) -> dict[str, str]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip() or not value.strip():
             raise UnusableInput(f"write {what} as NAME=VALUE,NAME=VALUE, not {text!r}")
+        if key.strip() in out:
+            raise UnusableInput(f"{key.strip()} is given twice in {text!r}")
         out[key.strip()] = value.strip()
     return out
 
 
 def _number(text: str, what: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise UnusableInput(f"{what} must be a number, not {text!r}") from None
+    if not math.isfinite(value):
+        raise UnusableInput(f"{what} must be a finite number, not {text!r}")
+    return value
 
 
 def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
@@ -316,7 +325,7 @@ def result(
                 raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
             scores = {}
             for side, value in _parse_pairs(score, "scores").items():
-                if not value.lstrip("-").isdigit():
+                if not re.fullmatch(r"-?[0-9]+", value):
                     raise UnusableInput(f"the score of {side} must be a whole number, not {value!r}")
                 scores[side] = int(value)
             entry = res.enter_manual(store, table, scores, round_no, replace, winner)
@@ -325,10 +334,13 @@ def result(
         if not records:
             raise UnusableInput("give a record file, or --table and --score for a manual result")
         worst = EXIT_OK
+        seen = 0
         for src in reader.iter_sources(records):
+            seen += 1
             try:
                 if src.error:
-                    raise UnusableInput(f"{src.label}: {src.error.message}")
+                    message = src.error.message
+                    raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
                 entry = res.enter_record(store, src.text, src.label, round_no, replace)
                 typer.echo(f"{src.label}: {entry.summary()}")
             except TournamentError as e:
@@ -336,6 +348,8 @@ def result(
                 for line in getattr(e, "problems", ()):
                     typer.echo(f"  {line}", err=True)
                 worst = max(worst, e.exit_code)
+        if not seen:  # an empty archive: say so rather than succeed having entered nothing
+            _fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
         raise typer.Exit(worst)
 
 
@@ -574,12 +588,32 @@ def bracket(
                 _emit([t.row_dict(r) for r in t.rows], False, False, rp._group_label(gi, len(chosen.schedule().groups)))
 
 
+def _refuse_database(path: Path) -> None:
+    """A report or export never replaces a database: ``-o`` naming the event file itself (or
+    another event, a ratings file, or SQLite's -wal/-shm/-journal beside one) would lose results."""
+    if not path.exists():
+        return
+    if path.name.endswith(("-wal", "-shm", "-journal")):
+        raise UnusableInput(f"refusing to overwrite {path}: it looks like an SQLite database's -wal, -shm or "
+                            f"-journal file")
+    if path.is_file():
+        try:
+            with path.open("rb") as f:
+                head = f.read(len(SQLITE_MAGIC))
+        except OSError:
+            return
+        if head == SQLITE_MAGIC:
+            raise UnusableInput(f"refusing to overwrite {path}: it is an SQLite database (an event or ratings "
+                                f"file?); choose another output file")
+
+
 def _write_output(path: Path, text: str) -> None:
     """Written beside the target and renamed into place: a reader never sees half a file."""
     import os
     import tempfile
     if not path.parent.is_dir():
         raise UnusableInput(f"cannot write {path}: folder {path.parent} does not exist")
+    _refuse_database(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
@@ -654,15 +688,23 @@ def ratings(
     """Ratings across events (openskill): import events, list rating and uncertainty."""
     from tournament import ratings as rt
 
-    book = rt.open_ratings(ratings_file, create=bool(add))
+    # Every event file is opened (and so checked) before the ratings file is opened or created:
+    # a missing or foreign event file must not leave a new, empty ratings file behind.
+    stores: list[EventStore] = []
     try:
         for path in add:
-            with _open(path) as store:
+            stores.append(_open(path))
+        book = rt.open_ratings(ratings_file, create=bool(add))
+        try:
+            for path, store in zip(add, stores):
                 typer.echo(book.import_event(store, str(path)).summary(), err=as_csv or as_json)
-        rows = [r.row() for r in book.ratings()]
-        events = book.events()
+            rows = [r.row() for r in book.ratings()]
+            events = book.events()
+        finally:
+            book.close()
     finally:
-        book.close()
+        for store in stores:
+            store.close()
     if as_json:
         sys.stdout.write(json.dumps({"events": events, "ratings": rows}, ensure_ascii=False, indent=1) + "\n")
         return

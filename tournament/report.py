@@ -65,6 +65,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
                                "label": state.bracket.round_labels[m.match.round - 1], "status": m.status,
                                "sides": [None if u is None else ("bye" if u == brackets.NOBODY else
                                                                  unit_names.get(u, str(u))) for u in m.sides],
+                               # A side may be *named* "bye": whether a place is a bye is this flag.
+                               "byes": [u == brackets.NOBODY for u in m.sides],
                                "from": [src.text() for src in m.match.sources],
                                "wins": list(m.wins),
                                "order": [unit_names.get(u, str(u)) for u in m.order]} for m in state.matches]
@@ -185,10 +187,11 @@ def _stage_html(stage: dict[str, Any]) -> str:
             parts.append(f'<div class="col"><strong>{_e(label)}</strong>')
             for m in ms:
                 lines = []
-                for i, (side, src) in enumerate(zip(m["sides"], m["from"])):
+                byes = m.get("byes") or [side == "bye" for side in m["sides"]]
+                for i, (side, src, is_bye) in enumerate(zip(m["sides"], m["from"], byes)):
                     if side is None:
                         lines.append(f'<div class="bye">{_e(src)}</div>')
-                    elif side == "bye":
+                    elif is_bye:
                         lines.append('<div class="bye">bye</div>')
                     else:
                         won = m["order"] and m["order"][0] == side and m["status"] == "decided"

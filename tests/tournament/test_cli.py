@@ -163,3 +163,123 @@ def test_console_script_simulate_and_check(tmp_path: Path) -> None:
     assert proc.returncode == 0 and "0 errors" in proc.stdout
     proc = subprocess.run(cmd + ["simulate", str(path)], capture_output=True, text=True)
     assert proc.returncode == 2 and "already exists" in proc.stderr
+
+
+@pytest.mark.parametrize("score,msg", [
+    ("NS=--5,EW=1", "whole number"),
+    ("NS=²,EW=1", "whole number"),
+    ("NS=٣,EW=1", "whole number"),
+    ("NS=1,EW=2,NS=3", "twice"),
+])
+def test_manual_score_syntax_errors_are_usage_errors(tmp_path: Path, score: str, msg: str) -> None:
+    path = new_event(tmp_path)
+    run("add", path, *[f"p{i}" for i in range(8)])
+    run("pair", path)
+    r = run("result", path, "--table", "1", "--score", score)
+    assert r.exit_code == 2, r.output
+    assert msg in r.stderr and "internal error" not in r.stderr
+    from tournament import open_event
+    with open_event(path) as store:
+        assert store.results() == {}
+
+
+def test_ratings_file_not_created_when_an_event_cannot_be_opened(tmp_path: Path) -> None:
+    book = tmp_path / "ratings.db"
+    for bad in (tmp_path / "missing.db", tmp_path / "text.db"):
+        if bad.name == "text.db":
+            bad.write_text("hello")
+        r = run("ratings", book, "--add", bad)
+        assert r.exit_code == 2
+        assert not book.exists()
+
+
+def test_csv_with_a_repeated_header_column_is_refused(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    names = tmp_path / "players.csv"
+    names.write_text("name,name\nAna,Bo\n")
+    r = run("add", path, "--csv", names)
+    assert r.exit_code == 2 and "twice" in r.stderr
+    assert run("players", path, "--json").stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("args", [["--bye", "wins=nan"], ["--bye", "for=inf"]])
+def test_non_finite_bye_is_refused(tmp_path: Path, args: list[str]) -> None:
+    path = tmp_path / "ev.db"
+    r = run("new", path, "--name", "x", "--game", "competitive", "--format", "pairs", *args)
+    assert r.exit_code == 2 and "number" in r.stderr
+    assert not path.exists()
+
+
+def test_pair_name_listed_twice_is_a_file_error(tmp_path: Path) -> None:
+    path = new_event(tmp_path, "pairs")
+    names = tmp_path / "pairs.csv"
+    names.write_text("name,partner,pair\nA,B,Team\nC,D,Team\n")
+    r = run("add", path, "--csv", names)
+    assert r.exit_code == 2 and "'Team' is listed twice" in r.stderr
+
+
+def _as_nobody() -> list[str] | None:
+    """A command prefix that drops root's right to write anywhere (root ignores file modes)."""
+    import os
+    import shutil
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] if setpriv else None
+
+
+@pytest.mark.parametrize("what", ["folder", "file"])
+def test_read_only_event_file_or_folder(what: str) -> None:
+    import os
+    import shutil
+    import tempfile
+    prefix = _as_nobody()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: file modes cannot be tested")
+    exe = Path(sys.executable).parent / "tournament"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tournament.cli"]
+    top = Path(tempfile.mkdtemp(prefix="tournament-ro-"))
+    try:
+        os.chmod(top, 0o755)
+        folder = top / "event"
+        folder.mkdir()
+        path = folder / "ev.db"
+        subprocess.run(cmd + ["simulate", str(path), "--players", "8", "--rounds", "1", "-q"], check=True,
+                       capture_output=True)
+        before = path.read_bytes()
+        if os.geteuid() == 0:
+            shutil.chown(folder, 65534, 65534)
+            shutil.chown(path, 65534, 65534)
+        if what == "folder":
+            os.chmod(folder, 0o555)
+        else:
+            os.chmod(path, 0o444)
+
+        def tournament(*args: str) -> subprocess.CompletedProcess:
+            return subprocess.run(prefix + cmd + [*args], capture_output=True, text=True, cwd=top)
+
+        for args in (["pair", str(path)], ["add", str(path), "Zed"], ["withdraw", str(path), "#1"]):
+            proc = tournament(*args)
+            assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+            assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+            assert "read-only" in proc.stderr and "damaged" not in proc.stderr, proc.stderr
+        if what == "file":  # the folder is writable: reading works
+            assert tournament("standings", str(path)).returncode == 0
+            assert tournament("check", str(path)).returncode == 0
+        assert path.read_bytes() == before
+    finally:
+        for p in [top, *top.rglob("*")]:
+            os.chmod(p, 0o755 if p.is_dir() else 0o644)
+        shutil.rmtree(top)
+
+
+def test_result_from_an_empty_archive_or_a_missing_file(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    run("add", path, *[f"p{i}" for i in range(8)])
+    run("pair", path)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    r = run("result", path, empty)
+    assert r.exit_code == 2 and "no game records" in r.stderr
+    r = run("result", path, tmp_path / "nothere.json")
+    assert r.exit_code == 2 and r.stderr.count("nothere.json") == 1, r.stderr

@@ -183,3 +183,41 @@ def test_simulate_command_runs_new_formats(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert run("check", tmp_path / "c.db").exit_code == 0
     assert run("simulate", tmp_path / "d.db", "--format", "rotating", "--stage", "single", "-q").exit_code == 2
+
+
+def test_a_side_named_bye_is_not_shown_as_a_bye(tmp_path: Path) -> None:
+    """Names are data: a pair called "bye" is a pair, and a real bye is marked as one, by flag."""
+    from tournament import report as rp
+    store = create_event(tmp_path / "k.db", make_settings("K", "competitive", "pairs", seed=1))
+    add_pairs(store, [("A", "B", "bye"), ("C", "D", "Real"), ("E", "F", "Third")])
+    stages.create_stage(store, "single", "list", ["bye", "Real", "Third"])
+    data = rp.event_data(store)
+    store.close()
+    matches = {m["key"]: m for m in data["stages"][0]["matches"]}
+    assert matches["R1-1"]["sides"] == ["bye", "bye"] and matches["R1-1"]["byes"] == [False, True]
+    assert matches["R2-1"]["byes"] == [False, False]
+    page = rp.html_page(data)
+    r1 = re.search(r'<span class="key">R1-1 .*?</div></div>', page).group(0)
+    assert r1.count('class="bye"') == 1 and '<div class="">bye</div>' in r1
+    r2 = re.search(r'<span class="key">R2-1 .*?</div></div>', page).group(0)
+    assert '<div class="">bye</div>' in r2
+
+
+@pytest.mark.parametrize("command", [["report"], ["export"]])
+def test_report_or_export_never_overwrites_an_event_or_ratings_file(knockout_event: Path, tmp_path: Path,
+                                                                       command: list[str]) -> None:
+    """`-o` naming the event file itself (or another event, or a ratings file) would replace a database
+    full of results with a page: refused, and the file is left as it was."""
+    other = tmp_path / "other.db"
+    create_event(other, make_settings("Other", "competitive", "pairs")).close()
+    assert run("ratings", tmp_path / "ratings.db", "--add", knockout_event).exit_code == 0
+    for target in (knockout_event, other, tmp_path / "ratings.db"):
+        before = target.read_bytes()
+        r = run(*command, knockout_event, "-o", target)
+        assert r.exit_code == 2 and "SQLite" in r.stderr, r.output
+        assert target.read_bytes() == before
+    wal = tmp_path / "league.db-wal"  # another event's log, while that event is open elsewhere
+    wal.write_bytes(b"pretend")
+    r = run(*command, knockout_event, "-o", wal)
+    assert r.exit_code == 2 and wal.read_bytes() == b"pretend"
+    assert open_event(knockout_event).players()
