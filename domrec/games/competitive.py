@@ -47,11 +47,14 @@ class CompetitiveHand:
     """One hand: the line, the four hands, whose turn, and how it ended."""
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, set[Tile]], leader: str | None,
-                 must_lead: Tile | None) -> None:
+                 must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
         self.seats = seats
         self.hands = hands
         self.to_move: str | None = leader
         self.must_lead = must_lead
+        # Why ``leader`` leads (empty when the record chose freely), for a lead by the wrong seat.
+        self.lead_reason = lead_reason
+        self.lead_rule = lead_rule
         # The line's two ends: (tile at the end, number showing).
         self.left: tuple[Tile, int] | None = None
         self.right: tuple[Tile, int] | None = None
@@ -98,6 +101,8 @@ class CompetitiveHand:
         if seat != self.to_move:
             if seat not in self._next:
                 raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+            if self.left is None and self.lead_reason:
+                raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule)
             raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
                               f"N → W → S → E)", R_ORDER)
         kind = type(move)
@@ -256,6 +261,8 @@ class CompetitiveMatch:
         """(the leader the rules fix, or None when free; the reason, for messages)."""
         if self.hand_no == 1:
             if self.options["first_lead"] == "double-six":
+                if hand.deal.lead_draw is not None:
+                    self._check_lead_draw(hand.deal.lead_draw)  # present, so checked, though 6-6 decides
                 holder = next(s for s in self.seats if SIX_SIX in dealt[s])
                 return holder, f"{holder} holds 6-6, which leads the first hand (option first_lead: double-six)"
             if hand.deal.lead_draw is not None:
@@ -304,13 +311,17 @@ class CompetitiveMatch:
         if expected is not None and leader is not None and leader != expected:
             raise DealError(f"{leader} cannot lead this hand: {why}",
                             R_FIRST_LEADER if self.hand_no == 1 else R_LEADER, "/leader")
-        if leader is None:
-            leader = expected if expected is not None else (hand.moves[0].seat if hand.moves else None)
         if leader is not None and leader not in self.seats:
             raise DealError(f"{leader} is not a seat at this table", "seats", "/leader")
+        if leader is None:
+            leader = expected if expected is not None else (hand.moves[0].seat if hand.moves else None)
+            if leader not in self.seats:
+                leader = None  # the first move's seat is reported at that move
         must = SIX_SIX if self.hand_no == 1 and self.options["first_lead"] == "double-six" else None
         self.last_leader = leader
-        return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must)
+        rule = R_FIRST_LEADER if self.hand_no == 1 else R_LEADER
+        return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must,
+                               why if expected is not None else "", rule)
 
     def finish_hand(self, state: CompetitiveHand) -> HandOutcome:
         outcome = state.outcome()

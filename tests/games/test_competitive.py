@@ -514,3 +514,70 @@ def test_simulation_is_reproducible():
     b = [simulate.dumps(r) for r in simulate.simulate("competitive", 3, 42)]
     c = [simulate.dumps(r) for r in simulate.simulate("competitive", 3, 43)]
     assert a == b and a != c
+
+
+# --- audit: thresholds, ambiguity, the lead draw, who leads --------------------------------
+
+def _finish_with(totals: dict, scores: dict):
+    match = competitive.ENGINE.start(load_dict(sample("domino.json")))
+    match.totals = dict(totals)
+
+    class Fake:
+        def outcome(self):
+            return competitive.HandOutcome("out", dict(scores))
+    match.finish_hand(Fake())
+    return match
+
+
+def test_the_game_ends_at_200_exactly_not_before():
+    assert not _finish_with({"NS": 0, "EW": 190}, {"NS": 0, "EW": 9}).over  # 199 plays on
+    match = _finish_with({"NS": 0, "EW": 190}, {"NS": 0, "EW": 10})
+    assert match.over and match.winner == "EW"
+
+
+def test_a_tile_fitting_both_ends_needs_on():
+    moves = [{"seat": "N", "play": "6-6"}, {"seat": "W", "play": "6-4", "on": "6-6"},
+             {"seat": "S", "play": "6-3", "on": "6-6"}, {"seat": "E", "play": "4-3"}]
+    p = problem_at(check(one_hand(BLOCK_DEAL, moves)), "/hands/0/moves/3")
+    assert p.rule == "competitive: matching an end" and "fits both ends" in p.message
+    moves[3]["on"] = "6-3"
+    state = _replay(one_hand(BLOCK_DEAL, moves))
+    assert state.right[0] == tile("4-3") or state.left[0] == tile("4-3")
+    assert {state.left[1], state.right[1]} == {4}
+
+
+def test_a_tile_drawn_twice_in_the_lead_draw():
+    doc = sample("domino.json")
+    doc["hands"][0]["deal"]["lead_draw"] = {"N": "6-5", "E": "5-6", "S": "2-2", "W": "3-0"}
+    p = problem_at(check(doc), "/hands/0/deal/lead_draw/E")
+    assert p.rule == "competitive: first leader (lead draw)" and "twice" in p.message
+
+
+def test_a_lead_draw_is_checked_under_first_lead_double_six_too():
+    doc = sample("first-lead-double-six.json")
+    doc["hands"][0]["deal"]["lead_draw"] = {"N": "6-5", "E": "1-0", "S": "2-2", "W": "9-9"}
+    p = problem_at(check(doc), "/hands/0/deal/lead_draw/W")
+    assert "double-six" in p.message
+
+
+def test_a_first_move_by_a_stranger_is_reported_at_that_move_not_at_a_missing_leader():
+    doc = sample("domino.json")
+    del doc["hands"][0]["leader"]
+    doc["hands"][0]["moves"][0]["seat"] = "X"
+    p = problem_at(check(doc), "/hands/0/moves/0")
+    assert "X is not a seat" in p.message
+
+
+def test_a_lead_by_the_wrong_seat_names_the_leader_rule_and_why():
+    doc = sample("game-to-200.json")
+    del doc["hands"][1]["leader"]  # W led hand 1, so S leads hand 2
+    doc["hands"][1]["moves"][0]["seat"] = "N"
+    p = problem_at(check(doc), "/hands/1/moves/0")
+    assert p.rule == "competitive: next leader"
+    assert "N cannot lead this hand" in p.message and "to S" in p.message
+    doc = sample("domino.json")
+    del doc["hands"][0]["leader"]
+    doc["hands"][0]["deal"]["lead_draw"] = {"N": "1-0", "E": "2-0", "S": "2-2", "W": "6-5"}
+    p = problem_at(check(doc), "/hands/0/moves/0")
+    assert p.rule == "competitive: first leader (lead draw)"
+    assert "N cannot lead this hand" in p.message and "W drew 6-5" in p.message
