@@ -320,8 +320,9 @@ class CompetitiveMatch:
         must = SIX_SIX if self.hand_no == 1 and self.options["first_lead"] == "double-six" else None
         self.last_leader = leader
         rule = R_FIRST_LEADER if self.hand_no == 1 else R_LEADER
-        return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must,
-                               why if expected is not None else "", rule)
+        if expected is None and hand.leader is not None:
+            why = f"the record names {leader} as this hand's leader"
+        return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must, why, rule)
 
     def finish_hand(self, state: CompetitiveHand) -> HandOutcome:
         outcome = state.outcome()

@@ -581,3 +581,10 @@ def test_a_lead_by_the_wrong_seat_names_the_leader_rule_and_why():
     p = problem_at(check(doc), "/hands/0/moves/0")
     assert p.rule == "competitive: first leader (lead draw)"
     assert "N cannot lead this hand" in p.message and "W drew 6-5" in p.message
+
+
+def test_a_lead_by_another_seat_than_the_named_free_leader():
+    doc = sample("domino.json")  # hand 1 without a lead draw: the record's leader N is free
+    doc["hands"][0]["moves"][0]["seat"] = "E"
+    p = problem_at(check(doc), "/hands/0/moves/0")
+    assert "E cannot lead this hand: the record names N" in p.message
