@@ -850,3 +850,38 @@ def test_apply_accepts_exactly_the_plays_that_legal_moves_lists(gm, data):
         assert accepted == (len(fits) == 1)
     else:
         assert accepted == ((play, on) in listed)
+
+
+# --- audit: the exact targets, and a tie carried past the target ---------------------------
+
+def _hand_from(totals: dict, moves: list[str], variant: str | None = None):
+    """The hand state after ``moves`` of the opening, the match starting from ``totals``."""
+    rec = load_dict(record(moves, variant=variant))
+    match = games.engine("horse-race").start(rec)
+    match.totals.update(totals)
+    state = match.start_hand(rec.hands[0])
+    for move in rec.hands[0].moves:
+        state.apply(move)
+    return state
+
+
+def test_the_standard_game_is_to_61_exactly():
+    # P1's lead 5-5 pegs 2.
+    assert not _hand_from({"P1": 58}, ["P1 5-5"]).over  # 60 plays on
+    state = _hand_from({"P1": 59}, ["P1 5-5"])
+    assert state.over and state.end == "target" and state.target_side == "P1"
+
+
+def test_the_celko_game_is_to_200_exactly():
+    # In celko the lead 5-5 pegs its full 10.
+    assert not _hand_from({"P1": 189}, ["P1 5-5"], variant="celko").over  # 199 plays on
+    state = _hand_from({"P1": 190}, ["P1 5-5"], variant="celko")
+    assert state.over and state.end == "target"
+
+
+def test_a_peg_that_only_draws_level_with_a_side_past_the_target_plays_on():
+    # After a tie sent play on, the game ends at the first peg that puts a side strictly ahead.
+    state = _hand_from({"P1": 59, "P2": 61}, ["P1 5-5"])
+    assert not state.over  # 61 against 61
+    state = _hand_from({"P1": 59, "P2": 61}, ["P1 5-5", "P1 5-0 on 5-5"])
+    assert state.over and state.target_side == "P1"  # 63 against 61
