@@ -390,6 +390,45 @@ def test_passing_when_unable_is_allowed():
     assert seen > 0
 
 
+def test_passing_and_blocking_agree_with_a_naive_reading_at_every_turn():
+    """At every turn of simulated hands: a pass is refused exactly when the mover has a placement
+    (found by brute force), and the hand counts as blocked exactly when nobody holding tiles has one."""
+    checked = 0
+    for seed in range(3):
+        doc = game(seed)
+        for i, hand in enumerate(doc["hands"][:3]):
+            board: dict = {}
+            rec = load_dict(doc)
+            match = bw.ENGINE.start(rec)
+            for k in range(i):
+                s = match.start_hand(rec.hands[k])
+                for m in rec.hands[k].moves:
+                    s.apply(m)
+                match.finish_hand(s)
+            state = match.start_hand(rec.hands[i])
+            state.apply(rec.hands[i].moves[0])
+            for j, m, board in replay_naively(hand):
+                if j == 0:
+                    continue
+                can = {s: bool(naive_placements(board, state.hands[s], s)) for s in "NESW" if state.hands[s]}
+                assert state.over == (not any(can.values())), (seed, i, j)
+                if not state.over:
+                    seat = state.to_move
+                    probe = bw.BroadwayHand.__new__(bw.BroadwayHand)
+                    probe.__dict__.update(state.__dict__)
+                    probe.hands = {s: set(h) for s, h in state.hands.items()}
+                    try:
+                        probe.apply(Pass(seat=seat))
+                        refused = False
+                    except IllegalMove as e:
+                        assert e.rule == bw.R_PASS, e.message
+                        refused = True
+                    assert refused == can[seat], (seed, i, j, seat)
+                    checked += 1
+                state.apply(rec.hands[i].moves[j])
+    assert checked > 100
+
+
 # --- end of hand ----------------------------------------------------------------------
 
 
@@ -521,6 +560,38 @@ def test_an_exposure_in_a_record_validates_and_scores_for_the_opponents():
          "score": points}]
     del hand["result"]
     assert check(doc).valid
+
+
+def test_an_exposed_tile_is_judged_along_the_opponents_axis_not_its_owners():
+    state = sample_state(16)  # E to move; S's 2-2 fits along x (S's axis) but nowhere along y
+    assert state.to_move == "E"
+    raises(state, Exposed(seat="S", exposed="2-2"), bw.R_EXPOSED, "fits nowhere along y")
+    assert state.apply(Exposed(seat="S", exposed="2-2", unplayable=True)) == 0
+    assert tile("2-2") in state.face_up["S"] and state.to_move == "E" and state.pending is None
+
+
+def test_a_penalty_play_needs_a_matched_segment_like_any_tile():
+    state = sample_state(4)
+    state.apply(Exposed(seat="S", exposed="6-0"))
+    raises(state, Play(seat="W", play="6-0", at=((10, 10), (10, 11)), penalty=True), bw.R_MATCH,
+           "no equal half")
+    assert state.pending == ("S", tile("6-0")) and tile("6-0") in state.hands["S"]
+
+
+def test_a_face_up_tile_still_held_at_the_end_costs_its_partnership_a_point():
+    doc = sample("blocked-with-penalties.json")
+    hand = doc["hands"][0]
+    claimed = dict(hand["result"]["scores"])
+    # Before move 26 (E to move) N shows 2-2, which fits nowhere along y; N still holds it at the block.
+    state = state_before(doc, 0, 26)
+    assert state.to_move == "E" and tile("2-2") in state.hands["N"]
+    hand["moves"].insert(26, {"seat": "N", "exposed": "2-2", "unplayable": True, "score": 0})
+    report = check(doc)
+    assert report.valid, [p.text() for p in report.problems]
+    assert report.scores == claimed  # the face-up 2-2 is counted against NS like any tile held
+    hand["result"]["scores"]["NS"] += 1
+    p = problem_at(check(doc), "/hands/0/result/scores/NS")
+    assert (p.claimed, p.computed) == (claimed["NS"] + 1, claimed["NS"])
 
 
 # --- winning and sudden death ----------------------------------------------------------
