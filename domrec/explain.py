@@ -109,7 +109,8 @@ def explain(record: Record, hand: int, source: str = "<record>") -> tuple[list[s
     report = validate(record, source, observer=teller)
     lines = [f"{record.game}: " + ", ".join(f"{p.seat} {p.name}" for p in record.players)] + teller.lines
     if not teller.seen:
-        lines.append(f"Hand {hand} was not replayed (the record has {len(record.hands)} hands"
+        count = len(record.hands)
+        lines.append(f"Hand {hand} was not replayed (the record has {count} hand{'' if count == 1 else 's'}"
                      + (", and replay stopped before it" if report.problems else "") + ").")
     for p in report.problems:
         if p.hand == hand or p.hand is None:

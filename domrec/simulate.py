@@ -18,6 +18,7 @@ import attrs
 
 from domrec import games
 from domrec.errors import SetupError
+from domrec.games.base import effective_options
 from domrec.games.base import HandState
 from domrec.record import GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
 
@@ -35,10 +36,13 @@ def make_record(game: str, players: int | None = None, options: dict[str, Any] |
                 variant: str | None = None) -> Record:
     """An empty record (no hands) for ``game`` with default seats and names."""
     engine = games.engine(game)
-    opts = {**engine.defaults, **(options or {})}
+    opts = effective_options(engine, variant, options)
     allowed = engine.player_counts(opts)
     count = players or allowed[-1]
     if count not in allowed:
+        # Let the engine say it, with its own rule name; a generic refusal if it does not.
+        engine.start(Record(game=game, rules=Rules(variant=variant, options=dict(options) if options else None),
+                            players=tuple(Player(seat=f"P{i + 1}", name=f"P{i + 1}") for i in range(count))))
         raise SetupError(f"{game} is played by {', '.join(map(str, allowed))} players, not {count}",
                          f"{game}: players", "/players")
     seats = engine.seats_for(count, opts)

@@ -206,10 +206,12 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             break
         if not state.over:
             if i == last and hand.result is None and record.result is None:
+                who = f"{state.to_move} to move" if state.to_move else "no move made yet"
                 return report(scores=dict(match.totals), hands=i + 1, moves=n_moves, finished=False,
-                              note=f"hand {i + 1} is still being played ({state.to_move} to move)")
-            problems.append(Problem(f"{hp}/moves", f"the hand is not finished: it is {state.to_move}'s "
-                                                   f"turn and the record has no more moves",
+                              note=f"hand {i + 1} is still being played ({who})")
+            who = f"it is {state.to_move}'s turn" if state.to_move else "no move has been made"
+            problems.append(Problem(f"{hp}/moves", f"the hand is not finished: {who} "
+                                                   f"and the record has no more moves",
                                     "end of hand", "unfinished", hand=i + 1))
             stopped, halted = _stop_note(i, last), True
             break

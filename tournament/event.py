@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from domrec import games
+from domrec.games.base import effective_options
 from domrec.errors import DomrecError, InputError
 from domrec.record import Player as RecordPlayer, Record, Rules, unstructure
 from domrec.reader import load_dict
@@ -84,7 +85,7 @@ class Settings:
         return tuple(games.engine(self.game).seats_for(self.table_size, self.resolved_options()))
 
     def resolved_options(self) -> dict[str, Any]:
-        return {**games.engine(self.game).defaults, **self.options}
+        return effective_options(games.engine(self.game), self.variant, self.options)
 
     def rules(self) -> Rules | None:
         if not self.options and not self.variant:
@@ -126,7 +127,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     except DomrecError as e:
         raise SettingsError(getattr(e, "message", str(e))) from None
     options = dict(options or {})
-    resolved = {**engine.defaults, **options}
+    resolved = effective_options(engine, variant, options)
     counts = tuple(engine.player_counts(resolved))
     if format in PARTNERSHIP_FORMATS:
         if table_size not in (None, 4):

@@ -24,6 +24,7 @@ import attrs
 
 from domrec import games
 from domrec.errors import DomrecError
+from domrec.games.base import effective_options
 from domrec.reader import loads
 from domrec.record import Record, unstructure
 from domrec.validate import Report, validate_text
@@ -118,7 +119,7 @@ def record_seats(settings: Settings, record: Record, players: dict[int, Any], so
     if record.variant != (settings.variant or "standard"):
         raise ResultRefused(f"{source} is played under variant {record.variant}; this event plays "
                             f"{settings.variant or 'standard'}")
-    got = {**engine.defaults, **record.options}
+    got = effective_options(engine, record.variant, record.options)
     want = settings.resolved_options()
     if got != want:
         diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))

@@ -118,11 +118,23 @@ class Engine(Protocol):
 # --- shared helpers ---------------------------------------------------------------
 
 
+def effective_options(engine: Engine, variant: str | None, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Every rule option's value: those given over the defaults of the game and variant.
+
+    An engine whose defaults depend on the variant (Horse Race: target 61, or
+    200 in Celko) provides ``defaults_for(variant)``; others have one
+    ``defaults`` dict.  Two option sets that play the same game compare equal
+    once resolved here (the tournament relies on it).
+    """
+    defaults_for = getattr(engine, "defaults_for", None)
+    resolved = dict(defaults_for(variant or "standard") if defaults_for else engine.defaults)
+    resolved.update(options or {})
+    return resolved
+
+
 def resolve_options(engine: Engine, record: Record) -> dict[str, Any]:
     """The record's rule options over the game's defaults (the shape check vetted names)."""
-    options = dict(engine.defaults)
-    options.update(record.options)
-    return options
+    return effective_options(engine, record.variant, record.options)
 
 
 def require_partnership_seats(record: Record, game: str, rule: str) -> None:

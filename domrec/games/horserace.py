@@ -898,6 +898,12 @@ class HorseRace:
                                 "win_check": "immediate", "target": STANDARD_TARGET}
     scores_moves = True
 
+    def defaults_for(self, variant: str) -> dict[str, Any]:
+        """The defaults of ``variant``: Celko plays to 200 unless ``target`` says otherwise."""
+        if variant == "celko":
+            return {**self.defaults, "target": CELKO_TARGET}
+        return self.defaults
+
     def choose(self, state: HorseRaceHand, legal: list[Move], rng: random.Random) -> Move:
         """A simulated player: usually the play that pegs most, sometimes any legal move.
 
@@ -931,8 +937,7 @@ class HorseRace:
     def start(self, record: Record) -> HorseRaceMatch:
         options = base.resolve_options(self, record)
         celko = record.variant == "celko"
-        given = record.options
-        target = given["target"] if "target" in given else (CELKO_TARGET if celko else STANDARD_TARGET)
+        target = options["target"]
         rules = Rules(partnerships=bool(options["partnerships"]), chain_draw=bool(options["chain_draw"]),
                       count_partner=bool(options["count_partner"]), win_check=options["win_check"],
                       target=int(target), celko=celko)

@@ -207,3 +207,23 @@ def test_check_accepts_a_stored_record_that_kept_its_bom(rotating_event) -> None
     store.conn.execute("UPDATE results SET record = char(65279) || record WHERE id = ?", [rid])
     store.conn.commit()
     assert run_check(store).ok, run_check(store).findings
+
+
+def test_a_celko_record_without_target_fits_a_celko_event_with_target_200(tmp_path):
+    """Both play to 200: the variant's default and the explicit option are the same rules."""
+    import random
+
+    from domrec.record import Player, Record, Rules
+    from domrec.simulate import play_game, dumps
+    from tournament.event import make_settings
+    from tournament.results import record_seats
+    from domrec.reader import loads
+
+    settings = make_settings("c", "horse-race", "individual", 2, 1, "celko", {"target": 200}, None, None, None)
+    record = loads(dumps(play_game(Record(game="horse-race", rules=Rules(variant="celko"),
+                                          players=(Player(seat="P1", name="A"), Player(seat="P2", name="B"))),
+                                   random.Random(1))))
+    from types import SimpleNamespace
+
+    players = {1: SimpleNamespace(id=1, name="A"), 2: SimpleNamespace(id=2, name="B")}
+    assert record_seats(settings, record, players, "r.json") == {"P1": 1, "P2": 2}
