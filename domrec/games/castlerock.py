@@ -599,7 +599,8 @@ class CastleRock:
         if wanted == "auto":
             k = auto_start_tiles(size, n)
         else:
-            k = wanted
+            # JSON Schema's integers include 6.0, and the shape check lets it through: it means 6.
+            k = int(wanted) if type(wanted) is float and wanted.is_integer() else wanted
             most = size - HAND_TILES * n
             if type(k) is not int or not 1 <= k <= most:
                 raise SetupError(f"start_tiles must be a whole number from 1 to {most} for {n} players with "
@@ -629,8 +630,10 @@ class CastleRock:
         rest = [m for m in legal if type(m) is not Capture]
         row = state.row
         if caps and (keen or not rest or rng.random() < OTHERS_CAPTURE):
-            now = shortest_row(tuple(row))
-            good = [m for m in caps if shortest_row(_after(row, m)) == now]
+            # A capture on a best path (when the lookahead is exact, the best is shortest_row(row)).
+            after = [shortest_row(_after(row, m)) for m in caps]
+            least = min(after)
+            good = [m for m, n in zip(caps, after) if n == least]
             return good[rng.randrange(len(good))]
         if state.phase == _PLACE and len(rest) > 1:
             scored = [(shortest_row(tuple(row) + (T.tile(m.play),)), m) for m in rest]
@@ -642,25 +645,86 @@ class CastleRock:
 
 #: How often a simulated player other than the keen one takes a capture it could make.
 OTHERS_CAPTURE = 0.5
+#: The most work one exact lookahead may do: the total length of the rows it visits.  The search
+#: is exponential in the captures a row offers; ordinary play keeps below this, but a long
+#: starting row (start_tiles near its maximum) full of captures would otherwise run for hours.
+LOOKAHEAD_WORK = 120_000
+#: A row offering more captures than this is not searched at all (ordinary play offers at most
+#: nine or so; a long starting row of random tiles offers dozens, and every search would fail).
+LOOKAHEAD_SPOTS = 12
+#: Exact results of finished searches.  Every row reachable from a row whose search finished has a
+#: search no bigger, so a value found here is the one a fresh search would give: the simulated
+#: players' choices depend on the row alone, never on what was simulated before.
 _SHORTEST: dict[tuple[Tile, ...], int] = {}
 
 
+class _TooLong(Exception):
+    """The exact lookahead would do more than :data:`LOOKAHEAD_WORK`."""
+
+
 def shortest_row(row: tuple[Tile, ...]) -> int:
-    """The fewest tiles the row can be cut down to by captures (the simulated player's lookahead)."""
+    """The fewest tiles the row can be cut down to by captures (the simulated player's lookahead).
+
+    Exact while the row offers at most :data:`LOOKAHEAD_SPOTS` captures and the search stays
+    within :data:`LOOKAHEAD_WORK`; past that, the length a greedy run of captures reaches
+    (an estimate, but always a length some captures achieve).  Either way a function of the row."""
+    spots = 0
+    for i in range(1, len(row) - 1):
+        if MASK[row[i - 1]] & MASK[row[i + 1]]:
+            spots += 1
+    if spots > LOOKAHEAD_SPOTS:
+        return _greedy_row(row)
     found = _SHORTEST.get(row)
     if found is not None:
         return found
+    seen: dict[tuple[Tile, ...], int] = {}
+    try:
+        best = _search(row, seen, [LOOKAHEAD_WORK])
+    except _TooLong:
+        return _greedy_row(row)
+    if len(_SHORTEST) + len(seen) > 200_000:
+        _SHORTEST.clear()
+    _SHORTEST.update(seen)
+    return best
+
+
+def _search(row: tuple[Tile, ...], seen: dict[tuple[Tile, ...], int], left: list[int]) -> int:
+    found = seen.get(row)
+    if found is not None:
+        return found
+    # Every row is entered once (rows only shrink, so none is met again while being searched):
+    # the search finishes exactly when the rows reachable from the first are short enough in
+    # all, and any row reachable from it then finishes too (what _SHORTEST relies on).
+    left[0] -= len(row)
+    if left[0] < 0:
+        raise _TooLong
+    seen[row] = -1
     best = len(row)
     for i in range(1, len(row) - 1):
         shared = MASK[row[i - 1]] & MASK[row[i + 1]]
         if shared:
-            best = min(best, shortest_row(row[:i] + row[i + 1:]))
+            best = min(best, _search(row[:i] + row[i + 1:], seen, left))
             if shared & MASK[row[i]]:
-                best = min(best, shortest_row(row[:i - 1] + row[i + 2:]))
-    if len(_SHORTEST) > 200_000:
-        _SHORTEST.clear()
-    _SHORTEST[row] = best
+                best = min(best, _search(row[:i - 1] + row[i + 2:], seen, left))
+    seen[row] = best
     return best
+
+
+def _greedy_row(row: tuple[Tile, ...]) -> int:
+    """The row's length after taking, again and again, the first capture it allows (a triple first)."""
+    cut = list(row)
+    i = 1
+    while i < len(cut) - 1:
+        shared = MASK[cut[i - 1]] & MASK[cut[i + 1]]
+        if not shared:
+            i += 1
+        elif shared & MASK[cut[i]]:
+            del cut[i - 1:i + 2]
+            i = 1
+        else:
+            del cut[i]
+            i = 1
+    return len(cut)
 
 
 def _after(row: list[Tile], move: Capture) -> tuple[Tile, ...]:

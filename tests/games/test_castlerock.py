@@ -185,6 +185,15 @@ def test_start_tiles_larger_than_the_set_allows(k):
     assert p.rule == "castle-rock: option start_tiles" and "from 1 to 24" in p.message
 
 
+def test_start_tiles_written_as_a_whole_number_with_a_point_is_that_number():
+    # JSON Schema (and the shape check) take 6.0 as the integer 6: the row size is 6, no more, no less.
+    deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1"])
+    report = validate_text(json.dumps(record(deal, [P("P1", "5-5"), D("P1")], options={"start_tiles": 6.0})))
+    assert report.valid, [p.text() for p in report.problems]
+    p = problem_at(check(record(deal, [], options={"start_tiles": 5.0})), "/hands/0/deal/row")
+    assert "must have 5 " in p.message
+
+
 def test_each_player_is_dealt_two():
     deal = full_deal({"P1": ["5-5", "4-4", "1-1"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"])
     p = problem_at(check(record(deal, [])), "/hands/0/deal/hands/P1")
@@ -638,6 +647,27 @@ def test_simulated_games_of_every_size_and_set_validate(n, set_name):
         report = validate_text(simulate.dumps(rec))
         assert report.valid and report.finished, [p.text() for p in report.problems]
         assert report.winner == rec.result.winner
+
+
+def test_simulated_games_with_a_long_starting_row_finish():
+    """The simulated players' lookahead stays bounded on long rows full of captures (start_tiles
+    near its maximum): a game is played and validates in seconds, not hours.
+    (The alarm only turns a hang into a failure; it is no benchmark.)"""
+    import signal
+
+    def hangs(*_):
+        raise TimeoutError("simulating two games took more than two minutes")
+
+    old = signal.signal(signal.SIGALRM, hangs)
+    signal.alarm(120)
+    try:
+        for n, k in ((6, 40), (2, 60)):
+            for rec in simulate.simulate("castle-rock", 1, 7, n, {"set": "double-twelve", "start_tiles": k}):
+                report = validate_text(simulate.dumps(rec))
+                assert report.valid and report.finished, [p.text() for p in report.problems]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def _turn_kinds(rec):
