@@ -166,7 +166,12 @@ def explain(
         raise typer.Exit(EXIT_UNUSABLE)
     lines, report = tell(record, hand, str(path))
     if svg is not None:
-        picture = getattr(state_after(record, hand), "svg", None)
+        state = state_after(record, hand)
+        if state is None:  # the hand was never reached: the story says why
+            sys.stdout.write("\n".join(lines) + "\n")
+            typer.echo(f"no picture: hand {hand} was not replayed", err=True)
+            raise typer.Exit(max(_exit_code(report), EXIT_INVALID))
+        picture = getattr(state, "svg", None)
         if picture is None:
             typer.echo(f"no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
             raise typer.Exit(EXIT_UNUSABLE)

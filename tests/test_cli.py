@@ -202,3 +202,12 @@ def test_explain_svg(tmp_path):
 def test_simulate_to_an_unwritable_place(tmp_path):
     r = run("simulate", "competitive", "-o", tmp_path / "missing" / "x.jsonl")
     assert r.exit_code == 2 and "cannot write" in r.output
+
+
+def test_explain_svg_of_a_hand_never_reached(tmp_path):
+    doc = json.loads((SAMPLES / "valid" / "broadway" / "sample-hand.json").read_text())
+    doc["hands"][0]["leader"] = "Q"
+    bad = tmp_path / "b.json"
+    bad.write_text(json.dumps(doc))
+    r = run("explain", bad, "--svg", tmp_path / "x.svg")
+    assert r.exit_code == 1 and "was not replayed" in r.output and "PROBLEM" in r.output

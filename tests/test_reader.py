@@ -202,3 +202,18 @@ def test_missing_path_and_empty_folder(tmp_path):
 def test_parse_json_errors_are_domrec_errors():
     with pytest.raises(NotJSONError):
         reader.parse_json("nope")
+
+
+def test_whole_numbers_written_with_a_point_are_integers():
+    assert reader.parse_json("[3.0, 1e2, -4.0, 2.5]") == [3, 100, -4, 2.5]
+    assert all(type(x) is int for x in reader.parse_json("[3.0, 1e2, 1e20]"))
+    d = doc()
+    d["hands"][0]["moves"][0]["score"] = 0.0
+    text = json.dumps(d)
+    assert '"score": 0.0' in text and verdict(text).valid
+
+
+def test_a_number_of_thousands_of_digits_is_unusable_not_a_crash():
+    text = GOOD.replace('"version": "1.0",', '"version": "1.0", "event": {"round": ' + "9" * 5000 + "},")
+    report = verdict(text)
+    assert report.status == "unusable" and "too long" in report.problems[0].message
