@@ -29,7 +29,7 @@ import sqlite_utils
 
 from tournament import standings as st
 from tournament.errors import EventFileError, Refused
-from tournament.store import BUSY_TIMEOUT_S, SQLITE_MAGIC, EventStore
+from tournament.store import BUSY_TIMEOUT_S, SQLITE_MAGIC, EventStore, transaction
 
 #: ``PRAGMA application_id`` of a ratings file ("DomR").
 RATINGS_APPLICATION_ID = 0x446F6D52
@@ -87,17 +87,8 @@ class RatingsFile:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    @contextlib.contextmanager
-    def write(self) -> Iterator[None]:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
-        else:
-            self.conn.execute("COMMIT")
+    def write(self) -> contextlib.AbstractContextManager[None]:
+        return transaction(self.conn)
 
     def import_event(self, store: EventStore, label: str) -> Imported:
         """Copy the event's games with a result (one transaction).  Idempotent."""

@@ -204,6 +204,24 @@ def open_event(path: str | Path) -> "EventStore":
     return EventStore(path, conn, settings, meta["event_uuid"])
 
 
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction, taken with BEGIN IMMEDIATE so that concurrent
+    writers queue (busy timeout) instead of failing half-way: all of it
+    lands, or none of it."""
+    if conn.in_transaction:
+        raise RuntimeError("nested write transaction")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")
+
+
 class EventStore:
     """One open event file.  Reads are plain; writes go through :meth:`write`."""
 
@@ -227,17 +245,8 @@ class EventStore:
     @contextlib.contextmanager
     def write(self) -> Iterator["EventStore"]:
         """One write transaction: all of it lands, or none of it."""
-        if self.conn.in_transaction:
-            raise RuntimeError("nested write transaction")
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.conn):
             yield self
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
-        else:
-            self.conn.execute("COMMIT")
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return list(self.db.query(sql, list(params)))

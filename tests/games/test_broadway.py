@@ -26,7 +26,7 @@ from domrec.record import Exposed, Pass, Play
 from domrec.tiles import DOUBLE_SIX, tile
 from domrec.validate import validate, validate_text
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, check, problem_at
 
 VALID = SAMPLES / "valid" / "broadway"
 PROPS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -40,14 +40,6 @@ def sample(name: str = "sample-hand.json") -> dict:
     return json.loads((VALID / name).read_text())
 
 
-def check(doc: dict):
-    return validate(load_dict(doc))
-
-
-def problem_at(report, pointer: str):
-    found = [p for p in report.problems if p.pointer == pointer]
-    assert found, [p.text() for p in report.problems]
-    return found[0]
 
 
 def first_problem(doc: dict):

@@ -21,7 +21,7 @@ from domrec.reader import load_dict
 from domrec.record import Capture, Hand, Play
 from domrec.validate import validate, validate_text
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, check, problem_at
 
 SAMPLE_DIR = SAMPLES / "valid" / "castle-rock"
 
@@ -55,14 +55,6 @@ def record(deal: dict, moves: list, seats=("P1", "P2"), options=None, leader=Non
     return doc
 
 
-def check(doc: dict):
-    return validate(load_dict(doc))
-
-
-def problem_at(report, pointer: str):
-    found = [p for p in report.problems if p.pointer == pointer]
-    assert found, [p.text() for p in report.problems]
-    return found[0]
 
 
 def state_of(doc: dict, upto: int | None = None):

@@ -21,7 +21,7 @@ from domrec.reader import load_dict
 from domrec.tiles import tile
 from domrec.validate import validate, validate_text
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, check, problem_at
 
 SAMPLE_DIR = SAMPLES / "valid" / "competitive"
 
@@ -30,14 +30,6 @@ def sample(name: str) -> dict:
     return json.loads((SAMPLE_DIR / name).read_text())
 
 
-def check(doc: dict):
-    return validate(load_dict(doc))
-
-
-def problem_at(report, pointer: str):
-    found = [p for p in report.problems if p.pointer == pointer]
-    assert found, [p.text() for p in report.problems]
-    return found[0]
 
 
 def one_hand(hands: dict, moves: list, leader: str = "N", result=None, options=None) -> dict:
