@@ -116,8 +116,10 @@ def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]]
     out: list = []
     for n, row in enumerate(rows[1:], 2):
         def cell(col: str) -> str:
+            # Spaces around a cell are a spreadsheet's accident, never part of a name: a record
+            # typed "Ana" must match the entry "Ana ".
             i = idx.get(col)
-            return row[i] if i is not None and i < len(row) else ""
+            return row[i].strip() if i is not None and i < len(row) else ""
         if not cell("name").strip():
             raise PlayerInputError(f"{path}, line {n}: the name is empty")
         if pairs:

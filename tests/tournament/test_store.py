@@ -186,3 +186,13 @@ def test_names_that_are_not_utf8_are_refused(tmp_path: Path) -> None:
         add_players(store, ["bad\udcffbyte"])
     with pytest.raises(SettingsError, match="UTF-8"):
         make_settings("n\udcff", "competitive", "pairs")
+
+
+def test_csv_cells_are_trimmed(tmp_path):
+    from tournament.players import read_csv
+
+    path = tmp_path / "p.csv"
+    path.write_text("name , partner,pair\n  Ana  ,Bo ,  Los Primos \n")
+    assert read_csv(path, pairs=True) == [("Ana", "Bo", "Los Primos")]
+    path.write_text("name\n Cy \n")
+    assert read_csv(path, pairs=False) == ["Cy"]
