@@ -232,6 +232,7 @@ class EventStore:
         self.settings = settings
         self.uuid = event_uuid
         self.conn.execute("PRAGMA foreign_keys = ON")
+        self._sound = False  # checked with quick_check before the first write
 
     def close(self) -> None:
         self.conn.close()
@@ -244,7 +245,20 @@ class EventStore:
 
     @contextlib.contextmanager
     def write(self) -> Iterator["EventStore"]:
-        """One write transaction: all of it lands, or none of it."""
+        """One write transaction: all of it lands, or none of it.
+
+        Before the first write, the file is checked (``PRAGMA quick_check``):
+        nothing is ever written into a damaged event file."""
+        if not self._sound:
+            try:
+                verdict = [r[0] for r in self.conn.execute("PRAGMA quick_check").fetchall()]
+            except sqlite3.DatabaseError as e:
+                raise EventFileError(f"{self.path} is damaged ({e}); nothing was written") from None
+            if verdict != ["ok"]:
+                detail = " ".join(verdict[0].replace("*** in database main ***", "").split())
+                raise EventFileError(f"{self.path} is damaged ({detail}); nothing was written — "
+                                     f"run `tournament check`, and restore it from a copy")
+            self._sound = True
         with transaction(self.conn):
             yield self
 

@@ -196,3 +196,30 @@ def test_csv_cells_are_trimmed(tmp_path):
     assert read_csv(path, pairs=True) == [("Ana", "Bo", "Los Primos")]
     path.write_text("name\n Cy \n")
     assert read_csv(path, pairs=False) == ["Cy"]
+
+
+def test_nothing_is_written_into_a_damaged_file(tmp_path):
+    """A damaged page that opening does not notice is caught before the first write."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    path = tmp_path / "e.db"
+    tour = [sys.executable, "-m", "tournament.cli"]
+    assert subprocess.run(tour + ["new", str(path), "--name", "E", "--game", "competitive",
+                                  "--format", "rotating"], capture_output=True).returncode == 0
+    names = [f"Player {i}" for i in range(40)]
+    assert subprocess.run(tour + ["add", str(path), *names], capture_output=True).returncode == 0
+    con = sqlite3.connect(path)
+    page_size, pages = con.execute("PRAGMA page_size").fetchone()[0], con.execute("PRAGMA page_count").fetchone()[0]
+    con.close()
+    before = path.read_bytes()
+    with path.open("r+b") as f:  # the last page's header: a cell count no page can hold
+        f.seek((pages - 1) * page_size + 3)
+        f.write(b"\x7f\x7f")
+    damaged = path.read_bytes()
+    assert damaged != before
+    r = subprocess.run(tour + ["pair", str(path)], capture_output=True, text=True)
+    assert r.returncode == 2 and "damaged" in r.stderr and "nothing was written" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == damaged
