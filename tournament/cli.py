@@ -443,10 +443,11 @@ def simulate(
     stage: Optional[str] = typer.Option(None, "--stage", help="After the Swiss rounds (--rounds 0 for none): "
                                         "single, double, multi, roundrobin or groups (groups then a knockout)."),
     third_place: bool = typer.Option(False, "--third-place", help="Knockout: play a third-place game."),
-    first_to: int = typer.Option(1, "--first-to", help="Knockout: a match is won by the first to win N games."),
-    advance: int = typer.Option(2, "--advance", help="Multi-player knockout: the top K of each table go on; "
-                                                      "groups: the top K of each group."),
-    groups: int = typer.Option(2, "--groups", help="Groups (--stage groups)."),
+    first_to: int = typer.Option(1, "--first-to", min=1,
+                                 help="Knockout: a match is won by the first to win N games."),
+    advance: int = typer.Option(2, "--advance", min=1, help="Multi-player knockout: the top K of each table go "
+                                                             "on; groups: the top K of each group."),
+    groups: int = typer.Option(2, "--groups", min=1, help="Groups (--stage groups)."),
     top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the Swiss standings enter the stage."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
@@ -523,8 +524,8 @@ def knockout(
     third_place: bool = typer.Option(False, "--third-place", help="Single elimination: a third-place game."),
     reset: bool = typer.Option(True, "--reset/--no-reset", help="Double elimination: a second grand final when "
                                                                 "the losers' champion wins the first."),
-    first_to: int = typer.Option(1, "--first-to", help="A match is won by the first to win N games."),
-    advance: int = typer.Option(2, "--advance", help="Multi-player knockout: the top K of each table go on."),
+    first_to: int = typer.Option(1, "--first-to", min=1, help="A match is won by the first to win N games."),
+    advance: int = typer.Option(2, "--advance", min=1, help="Multi-player knockout: the top K of each table go on."),
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:
     """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
@@ -546,7 +547,7 @@ def roundrobin(
     seeds_file: Optional[Path] = typer.Option(None, "--seeds-file", help="--seeding list: one name a line."),
     top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the seeding enter."),
     double: bool = typer.Option(False, "--double", help="Everyone meets everyone twice (seats swapped)."),
-    groups: int = typer.Option(1, "--groups", help="Groups played side by side (then: tournament knockout "
+    groups: int = typer.Option(1, "--groups", min=1, help="Groups played side by side (then: tournament knockout "
                                                    "--seeding groups)."),
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:

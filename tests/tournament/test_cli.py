@@ -283,3 +283,15 @@ def test_result_from_an_empty_archive_or_a_missing_file(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "no game records" in r.stderr
     r = run("result", path, tmp_path / "nothere.json")
     assert r.exit_code == 2 and r.stderr.count("nothere.json") == 1, r.stderr
+
+
+def test_stage_options_out_of_range_are_usage_errors(tmp_path):
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    runner = CliRunner()
+    for args in (["--groups", "0"], ["--first-to", "0"], ["--advance", "0"]):
+        r = runner.invoke(app, ["simulate", str(tmp_path / "x.db"), "--rounds", "0", "--stage", "groups", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert not (tmp_path / "x.db").exists()
