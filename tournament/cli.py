@@ -360,13 +360,27 @@ def standings(
     round_no: Optional[int] = typer.Option(None, "--round", "-r", help="Standings after this round."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
+    stage_id: Optional[int] = typer.Option(None, "--stage", help="Only one stage's games: 1 is the Swiss "
+                                                                  "rounds, later stages as `bracket` numbers them."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
+    from tournament import stages as stg
+
     with _open(event) as store:
         last = store.last_round()
         if round_no is not None and not 0 <= round_no <= last:
             raise UnusableInput(f"round {round_no} has not been paired (the last round is {last})")
-        table = st.from_store(store, round_no)
+        if stage_id is None:
+            table = st.from_store(store, round_no)
+        else:
+            if round_no is not None:
+                raise UnusableInput("give --round or --stage, not both")
+            later = stg.load(store)
+            chosen = next((x for x in later if x.id == stage_id), None)
+            if stage_id != 1 and chosen is None:
+                known = ", ".join(str(x) for x in [1, *(x.id for x in later)])
+                raise UnusableInput(f"no stage {stage_id}; stages: {known}")
+            table = stg.stage_standings(store, chosen)
         rows = [table.row_dict(s) for s in table.rows]
         note = []
         if table.provisional:
@@ -381,6 +395,9 @@ def standings(
             for r in rows:
                 r["provisional"] = "yes" if table.provisional else ""
         title = f"{store.settings.name} — standings after round {table.through_round}"
+        if stage_id is not None:
+            title = (f"{store.settings.name} — standings of stage {stage_id} "
+                     f"({chosen.name if chosen is not None else 'the Swiss rounds'})")
         _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note)
 
 

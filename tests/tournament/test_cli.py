@@ -295,3 +295,28 @@ def test_stage_options_out_of_range_are_usage_errors(tmp_path):
         r = runner.invoke(app, ["simulate", str(tmp_path / "x.db"), "--rounds", "0", "--stage", "groups", *args])
         assert r.exit_code == 2, (args, r.output)
         assert not (tmp_path / "x.db").exists()
+
+
+def test_standings_of_one_stage(tmp_path):
+    """Stage standings count only that stage's games; the whole event's count them all."""
+    import json as _json
+
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    runner = CliRunner()
+    path = tmp_path / "k.db"
+    r = runner.invoke(app, ["simulate", str(path), "--game", "competitive", "--format", "pairs", "--players", "12",
+                            "--rounds", "2", "--stage", "single", "--seed", "4", "-q"])
+    assert r.exit_code == 0, r.output
+
+    def played(*args):
+        out = runner.invoke(app, ["standings", str(path), "--json", *args])
+        assert out.exit_code == 0, out.output
+        return sum(row["played"] for row in _json.loads(out.stdout)["standings"])
+
+    whole, swiss, knockout = played(), played("--stage", "1"), played("--stage", "2")
+    assert swiss > 0 and knockout > 0 and whole == swiss + knockout
+    assert runner.invoke(app, ["standings", str(path), "--stage", "9"]).exit_code == 2
+    assert runner.invoke(app, ["standings", str(path), "--stage", "1", "--round", "1"]).exit_code == 2
