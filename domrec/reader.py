@@ -73,7 +73,8 @@ def _major(version: Any) -> int:
     if type(version) is not str:
         raise ShapeError(f"version must be text like \"1.0\", not {version!r}", "/version")
     head, dot, minor = version.partition(".")
-    if not (head.isdigit() and dot and minor.isdigit()):
+    # str.isdigit() also takes "²" and "٣", which int() refuses or reads: ASCII digits only.
+    if not (head.isascii() and head.isdigit() and dot and minor.isascii() and minor.isdigit()):
         raise ShapeError(f"version must be MAJOR.MINOR like \"1.0\", not {version!r}", "/version")
     return int(head)
 

@@ -17,8 +17,10 @@ from typing import Any, Callable
 from domrec.errors import ShapeError, UnknownGameError
 from domrec.record import GAMES, guarded_move_builder, move_builder
 
-_TILE = re.compile(r"^[0-9]{1,2}-[0-9]{1,2}$")
-_VERSION = re.compile(r"^1\.[0-9]+$")
+# The schema's patterns, read as JSON Schema reads them (ECMA-262): ``$`` is the
+# end of the text, so no trailing newline ("6-3\n") gets through as Python's would.
+_TILE = re.compile(r"^[0-9]{1,2}-[0-9]{1,2}\Z")
+_VERSION = re.compile(r"^1\.[0-9]+\Z")
 HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
 
 

@@ -20,7 +20,7 @@ import attrs
 
 from domrec.errors import DomrecError
 
-_TILE_RE = re.compile(r"^([0-9]{1,2})-([0-9]{1,2})$")
+_TILE_RE = re.compile(r"^([0-9]{1,2})-([0-9]{1,2})\Z")
 
 
 @attrs.frozen(eq=False, init=False)

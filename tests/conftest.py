@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -13,11 +14,28 @@ SAMPLES = ROOT / "samples"
 SCHEMA_PATH = ROOT / "schemas" / "domrec-1.schema.json"
 
 
+def _ecma_pattern(validator, pattern, instance, schema):
+    """``pattern`` as JSON Schema defines it (ECMA-262 regular expressions).
+
+    python-jsonschema runs patterns through Python's ``re``, where ``$`` also
+    matches before a final newline (``"6-3\\n"`` would pass as a tile) and
+    ``\\d`` takes any Unicode digit.  In ECMA-262, without the m flag, ``$``
+    is the end of the text and ``\\d`` is 0-9: the contract the schema states.
+    """
+    if validator.is_type(instance, "string"):
+        ecma = re.sub(r"(?<!\\)\$", r"\\Z", pattern)
+        if not re.search(ecma, instance, re.ASCII):
+            yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+SchemaValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
+
+
 @pytest.fixture(scope="session")
 def schema_validator() -> jsonschema.protocols.Validator:
     schema = json.loads(SCHEMA_PATH.read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return SchemaValidator(schema)
 
 
 def check(doc: dict):

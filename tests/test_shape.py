@@ -129,3 +129,50 @@ def test_error_names_the_place_and_the_problem():
         shape.check(doc)
     assert e.value.pointer == "/hands/0/moves/3"
     assert "scor" in e.value.message
+
+
+def _edited(game_sample: str, edit):
+    doc = json.loads((SAMPLES / "valid" / game_sample).read_text())
+    edit(doc)
+    return doc
+
+
+def _set(path, value):
+    def edit(doc):
+        get(doc, path[:-1])[path[-1]] = value
+    return edit
+
+
+_MOVE0 = ("hands", 0, "moves", 0)
+EDGE_CASES = [
+    # (sample, edit, accepted)
+    ("competitive/domino.json", _set(_MOVE0 + ("play",), "6-6\n"), False),   # $ is the end of the text
+    ("competitive/domino.json", _set(_MOVE0 + ("play",), "\n6-6"), False),
+    ("competitive/domino.json", _set(_MOVE0 + ("play",), "٦-٦"), False),     # digits are 0-9 only
+    ("competitive/domino.json", _set(("version",), "1.0\n"), False),
+    ("competitive/domino.json", _set(("version",), "1.٣"), False),
+    ("competitive/domino.json", _set(("version",), "².0"), False),
+    ("competitive/domino.json", _set(("players",), []), False),
+    ("competitive/domino.json", _set(("rules",), {}), True),
+    ("competitive/domino.json", _set(("rules",), {"variant": "standard"}), True),
+    ("competitive/domino.json", _set(("event",), {"anything": [1, {"a/b": None}], "round": 3}), True),
+    ("competitive/domino.json", _set(("event",), {"round": True}), False),
+    ("competitive/domino.json", _set(_MOVE0 + ("score",), 0.0), True),
+    ("competitive/domino.json", _set(_MOVE0 + ("score",), False), False),
+    ("competitive/domino.json", _set(("hands", 0, "result"), {"scores": {"a/b": 1, "~": 2}}), True),
+    ("competitive/domino.json", _set(("hands", 0, "result"), {"scores": {"a/b": True}}), False),
+    ("competitive/domino.json", _set(("hands", 0, "deal", "boneyard"), []), False),
+    ("competitive/domino.json", _set(("hands", 0, "deal", "redeals"), []), True),
+    ("competitive/domino.json", _set(("players", 0, "seat"), "x" * 33), False),
+    ("competitive/domino.json", _set(("players", 0, "seat"), "😀" * 32), True),
+    ("castle-rock/two-players.json", _set(("hands", 0, "deal", "row", 0), "1-1\n"), False),
+    ("horse-race/chain-draw.json", _set(("hands", 0, "deal", "row"), []), False),
+    ("domino-roads/three-players-pile-top-up.json", _set(("hands", 0, "deal", "lead_draw"), {}), False),
+]
+
+
+@pytest.mark.parametrize("sample,edit,accepted", EDGE_CASES, ids=range(len(EDGE_CASES)))
+def test_edge_cases_get_the_same_verdict(sample, edit, accepted, schema_validator):
+    doc = _edited(sample, edit)
+    assert schema_validator.is_valid(doc) == accepted
+    assert fast_ok(doc) == accepted

@@ -54,3 +54,9 @@ def test_tile_helpers():
     assert T.pip_total([t, T.tile("6-6")]) == 19
     assert T.format_tiles([T.tile("0-0"), t, T.tile("6-1")]) == "6-1 5-2 0-0"
     assert T.format_tiles([]) == "(none)"
+
+
+@pytest.mark.parametrize("text", ["6-3\n", "6-3\r\n", "٦-٣", " 6-3"])
+def test_only_the_written_form_is_a_tile(text):
+    with pytest.raises(T.TileError):
+        T.tile(text)
