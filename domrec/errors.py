@@ -15,6 +15,11 @@ violations carry the name of the rule (as written in RULES.md) so it says
 from __future__ import annotations
 
 
+def pointer_token(key: str) -> str:
+    """A key as one JSON Pointer step (RFC 6901): ``~`` is ``~0``, ``/`` is ``~1``."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
 class DomrecError(Exception):
     """Base of every error domrec raises on purpose."""
 

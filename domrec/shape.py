@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any, Callable
 
-from domrec.errors import ShapeError, UnknownGameError
+from domrec.errors import ShapeError, UnknownGameError, pointer_token as _escape
 from domrec.record import GAMES, guarded_move_builder, move_builder
 
 # The schema's patterns, read as JSON Schema reads them (ECMA-262): ``$`` is the
@@ -146,10 +146,6 @@ def _scores(v: Any, ptr: str) -> None:
     for side, n in v.items():
         if type(n) is not int:
             _integer(n, f"{ptr}/{_escape(side)}", f"the score of {side}")
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 # --- moves --------------------------------------------------------------------

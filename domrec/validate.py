@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import attrs
 
 from domrec import games
-from domrec.errors import DealError, InputError, RuleViolation
+from domrec.errors import DealError, InputError, RuleViolation, pointer_token
 from domrec.games.base import HandOutcome, HandState, Match
 from domrec.reader import load_dict, parse_json
 from domrec.record import UNSET, Hand, Move, Record
@@ -241,6 +241,10 @@ def _stop_note(i: int, last: int, mid: bool = False) -> str | None:
     return None
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _totals(totals: dict[str, int]) -> str:
     return ", ".join(f"{side} {n}" for side, n in totals.items())
 
@@ -256,11 +260,11 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
                                 hand=i + 1, claimed=claim.end, computed=outcome.end))
     for side, n in (claim.scores or {}).items():
         if side not in outcome.scores:
-            problems.append(Problem(f"{hp}/result/scores/{side}",
+            problems.append(Problem(f"{hp}/result/scores/{pointer_token(side)}",
                                     f"{side} is not a side of this game (sides: {', '.join(match.sides)})",
                                     "sides", "score", hand=i + 1))
         elif outcome.scores[side] != n:
-            problems.append(Problem(f"{hp}/result/scores/{side}",
+            problems.append(Problem(f"{hp}/result/scores/{pointer_token(side)}",
                                     f"{side} is claimed {n} for hand {i + 1}, but scores {outcome.scores[side]}",
                                     "hand scoring", "score", hand=i + 1, claimed=n,
                                     computed=outcome.scores[side]))
@@ -272,16 +276,16 @@ def _check_game_claims(record: Record, match: Match, problems: list[Problem]) ->
         return
     if not match.over:
         problems.append(Problem("/result", f"a final result is claimed but the game is not over "
-                                           f"({_totals(match.totals)} after {len(record.hands)} hands)",
+                                           f"({_totals(match.totals)} after {_count(len(record.hands), 'hand')})",
                                 "end of game", "unfinished"))
         return
     for side, n in (claim.scores or {}).items():
         if side not in match.totals:
-            problems.append(Problem(f"/result/scores/{side}", f"{side} is not a side of this game "
+            problems.append(Problem(f"/result/scores/{pointer_token(side)}", f"{side} is not a side of this game "
                                                               f"(sides: {', '.join(match.sides)})",
                                     "sides", "score"))
         elif match.totals[side] != n:
-            problems.append(Problem(f"/result/scores/{side}", f"{side} is claimed to finish with {n}, but "
+            problems.append(Problem(f"/result/scores/{pointer_token(side)}", f"{side} is claimed to finish with {n}, but "
                                                               f"has {match.totals[side]}",
                                     "game scoring", "score", claimed=n, computed=match.totals[side]))
     if claim.winner is not UNSET and claim.winner != match.winner:

@@ -56,6 +56,22 @@ def test_unknown_side_in_a_claim():
     assert report.problems[0].pointer == "/hands/0/result/scores/XY"
 
 
+def test_claimed_sides_are_escaped_in_pointers():
+    doc = copy()
+    doc["hands"][0]["result"]["scores"]["N/S"] = 3
+    doc["result"]["scores"]["E~W"] = 3
+    report = validate_text(json.dumps(doc))
+    assert [p.pointer for p in report.problems] == ["/hands/0/result/scores/N~1S", "/result/scores/E~0W"]
+
+
+def test_a_result_claimed_after_one_hand_counts_it_right():
+    doc = copy()
+    doc["hands"] = doc["hands"][:1]
+    report = validate_text(json.dumps(doc))
+    assert report.problems[0].pointer == "/result"
+    assert "after 1 hand)" in report.problems[0].message
+
+
 def test_problem_text_and_dict():
     p = Problem("/hands/0/moves/1", "W cannot pass", "competitive: must play if able", "illegal",
                 hand=1, move=2, seat="W")

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, SetupError
+from domrec.errors import DealError, SetupError, pointer_token as _escape
 from domrec.record import Deal, Hand, Move, Record
 from domrec.tiles import Tile
 
@@ -228,10 +228,6 @@ def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]], rule: str 
                 raise DealError(f"{texts[i]} is dealt twice (also at {seen[t]}); the set has one of each tile",
                                 rule, f"{where}/{i}")
             seen[t] = f"{where}/{i}"
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def seat_after(seats: Sequence[str], seat: str, step: int = 1) -> str:
