@@ -16,13 +16,24 @@ from typing import Any, Iterator, Optional
 import typer
 
 from domrec import games, reader, simulate as sim
-from domrec.errors import DomrecError, InputError
+from domrec.errors import DomrecError, InputError, one_line
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Check, simulate and explain domino game records (format domrec 1).")
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+
+
+@app.callback()
+def _console() -> None:
+    """Whatever a record holds (a lone surrogate from a "\\ud800" escape, a file name
+    that is not UTF-8), writing it must not end in a traceback: such characters are
+    written as backslash escapes, which in --json output are JSON's own escapes."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def _safe_validate(text: bytes, label: str) -> Report:
@@ -95,7 +106,7 @@ def validate(
         for problem in report.problems:
             out.write(f"  {problem.text()}\n")
         if report.note and not report.valid:
-            out.write(f"  note: {report.note}\n")
+            out.write(f"  note: {one_line(report.note)}\n")
     if not as_json:
         total = sum(counts.values())
         typer.echo(f"{total} record{'s' if total != 1 else ''}: {counts['valid']} valid, "

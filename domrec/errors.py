@@ -14,6 +14,24 @@ violations carry the name of the rule (as written in RULES.md) so it says
 
 from __future__ import annotations
 
+import re
+
+#: What would break a report line, or cannot be written as UTF-8: control
+#: characters (line feed, carriage return, U+0085, ...), the Unicode line and
+#: paragraph separators, and lone surrogates (JSON's "\\ud800" escape).
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def one_line(text: str) -> str:
+    """``text`` safe to print as (part of) one line: such characters become escapes like ``\\n``.
+
+    Seats, names, keys and file names come from whoever wrote the record; a
+    newline in one must not split a problem over two lines of a report.
+    """
+    if _NOT_ONE_LINE.search(text) is None:
+        return text
+    return _NOT_ONE_LINE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
 
 def pointer_token(key: str) -> str:
     """A key as one JSON Pointer step (RFC 6901): ``~`` is ``~0``, ``/`` is ``~1``."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from domrec import tiles as T
 from domrec.games.base import HandOutcome, HandState, Match
+from domrec.errors import one_line
 from domrec.record import Hand, Move, Record, move_to_dict
 from domrec.validate import Report, validate
 
@@ -115,7 +116,7 @@ def explain(record: Record, hand: int, source: str = "<record>") -> tuple[list[s
     for p in report.problems:
         if p.hand == hand or p.hand is None:
             lines.append(f"PROBLEM {p.text()}")
-    return lines, report
+    return [one_line(line) for line in lines], report
 
 
 def state_after(record: Record, hand: int) -> Any:

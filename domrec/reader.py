@@ -10,6 +10,7 @@ whatever the archive's size, and it never lets one bad record stop the rest.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -17,7 +18,7 @@ from typing import Any, Callable, Iterator
 import attrs
 
 from domrec import shape
-from domrec.errors import InputError, NotJSONError, ShapeError, UnsupportedVersionError
+from domrec.errors import InputError, NotJSONError, ShapeError, UnsupportedVersionError, one_line
 from domrec.record import Record, structure, structure_with_moves
 
 CURRENT_MAJOR = 1
@@ -122,6 +123,11 @@ class Source:
     error: InputError | None = None
 
 
+def _label(path: Path) -> str:
+    """A file name fit for a report: bytes that are not UTF-8 shown as ``\\xff``, line breaks escaped."""
+    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
 def iter_sources(paths: list[str], stdin: Any = None) -> Iterator[Source]:
     """Every record named by ``paths``: files, folders (``*.json``, ``*.jsonl``
     recursively), JSON Lines archives (one record a line) and ``-`` for stdin."""
@@ -134,27 +140,28 @@ def iter_sources(paths: list[str], stdin: Any = None) -> Iterator[Source]:
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
             if not found:
-                yield Source(str(path), None, InputError(f"{path}: no *.json or *.jsonl files in this folder"))
+                yield Source(_label(path), None, InputError(f"{_label(path)}: no *.json or *.jsonl files in this folder"))
             for p in found:
                 yield from _file_sources(p)
         elif path.exists():
             yield from _file_sources(path)
         else:
-            yield Source(str(path), None, InputError(f"{path}: no such file or folder"))
+            yield Source(_label(path), None, InputError(f"{_label(path)}: no such file or folder"))
 
 
 def _file_sources(path: Path) -> Iterator[Source]:
+    label = _label(path)
     if path.suffix == ".jsonl":
         try:
             with path.open("rb") as stream:
-                yield from _split_lines(stream, str(path))
+                yield from _split_lines(stream, label)
         except OSError as e:
-            yield Source(str(path), None, InputError(f"{path}: cannot read: {e.strerror}"))
+            yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
         return
     try:
-        yield Source(str(path), path.read_bytes())
+        yield Source(label, path.read_bytes())
     except OSError as e:
-        yield Source(str(path), None, InputError(f"{path}: cannot read: {e.strerror}"))
+        yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
 
 
 def _split_lines(stream: Any, label: str) -> Iterator[Source]:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import attrs
 
 from domrec import games
-from domrec.errors import DealError, InputError, RuleViolation, pointer_token
+from domrec.errors import DealError, InputError, RuleViolation, one_line, pointer_token
 from domrec.games.base import HandOutcome, HandState, Match
 from domrec.reader import load_dict, parse_json
 from domrec.record import UNSET, Hand, Move, Record
@@ -26,7 +26,8 @@ class Problem:
     """One thing wrong with a record, located for a human and for a program."""
 
     pointer: str
-    message: str
+    #: One line whatever the record holds (a seat or key with a newline is escaped).
+    message: str = attrs.field(converter=one_line)
     rule: str
     #: ``input`` (unusable), ``setup``, ``deal``, ``illegal``, ``score``, ``unfinished``, ``internal``.
     kind: str
@@ -46,7 +47,7 @@ class Problem:
             where.append(self.seat)
         loc = f" ({', '.join(where)})" if where else ""
         rule = f" [{self.rule}]" if self.rule else ""
-        return f"{self.pointer or '/'}{loc}: {self.message}{rule}"
+        return one_line(f"{self.pointer or '/'}{loc}: {self.message}{rule}")
 
     def to_dict(self) -> dict[str, Any]:
         out = {"pointer": self.pointer, "message": self.message, "rule": self.rule, "kind": self.kind}
@@ -81,14 +82,14 @@ class Report:
     def summary(self) -> str:
         if self.status != "valid":
             n = len(self.problems)
-            return f"{self.source}: {self.status.upper()} ({n} problem{'s' if n != 1 else ''})"
+            return one_line(f"{self.source}: {self.status.upper()} ({n} problem{'s' if n != 1 else ''})")
         scores = ", ".join(f"{side} {n}" for side, n in (self.scores or {}).items())
         if self.finished:
             end = f"winner {self.winner}" if self.winner is not None else "a draw"
         else:
             end = "game not finished"
-        return (f"{self.source}: valid {self.game}, {self.hands} hand{'s' if self.hands != 1 else ''}, "
-                f"{scores}; {end}")
+        return one_line(f"{self.source}: valid {self.game}, {self.hands} hand{'s' if self.hands != 1 else ''}, "
+                        f"{scores}; {end}")
 
     def to_dict(self) -> dict[str, Any]:
         return {

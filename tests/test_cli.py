@@ -211,3 +211,65 @@ def test_explain_svg_of_a_hand_never_reached(tmp_path):
     bad.write_text(json.dumps(doc))
     r = run("explain", bad, "--svg", tmp_path / "x.svg")
     assert r.exit_code == 1 and "was not replayed" in r.output and "PROBLEM" in r.output
+
+
+def _strict_utf8_run(*args, cwd=None):
+    """The command as on a UTF-8 terminal whose encoder refuses what is not text (en_US.UTF-8)."""
+    import os
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    return subprocess.run([sys.executable, "-m", "domrec.cli", *map(str, args)], capture_output=True,
+                          env=env, cwd=cwd)
+
+
+def _castle_rock_with_seat(seat_json: str) -> str:
+    text = (SAMPLES / "valid" / "castle-rock" / "two-players.json").read_text()
+    return text.replace('"P2"', seat_json)
+
+
+@pytest.mark.parametrize("seat_json", ['"P\\n2"', '"P\\u20282"', '"\\ud800"', '"P\\r"'])
+def test_odd_characters_in_a_record_give_one_line_each(tmp_path, seat_json):
+    record = tmp_path / "odd.json"
+    record.write_text(_castle_rock_with_seat(seat_json))
+    proc = _strict_utf8_run("validate", record)
+    out = proc.stdout.decode("utf-8")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr.decode("utf-8", "replace")
+    assert len(out.splitlines()) == 1, out
+    proc = _strict_utf8_run("validate", "--json", record)
+    assert proc.returncode == 0
+    lines = proc.stdout.decode("utf-8").split("\n")
+    assert len(lines) == 2 and lines[1] == ""
+    report = json.loads(lines[0])
+    assert seat_json.strip('"').encode().decode("unicode_escape") in report["scores"]
+    proc = _strict_utf8_run("explain", record)
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    assert all(line.isprintable() for line in proc.stdout.decode("utf-8").splitlines())
+
+
+def test_odd_characters_in_a_field_name_give_one_line(tmp_path):
+    doc = json.loads((VALID / "domino.json").read_text())
+    doc["hands"][0]["moves"][0]["scor\ne"] = 1
+    record = tmp_path / "odd.json"
+    record.write_text(json.dumps(doc))
+    proc = _strict_utf8_run("validate", record)
+    lines = proc.stdout.decode("utf-8").splitlines()
+    assert proc.returncode == 2 and len(lines) == 2 and "scor\\ne" in lines[1], lines
+
+
+def test_file_names_that_are_not_utf8_or_hold_line_breaks(tmp_path):
+    import os
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    text = (VALID / "domino.json").read_bytes()
+    for name in (b"ab\xff.json", b"x\ny.json"):
+        with open(os.path.join(os.fsencode(folder), name), "wb") as f:
+            f.write(text)
+    proc = _strict_utf8_run("validate", folder)
+    lines = proc.stdout.decode("utf-8").splitlines()
+    assert proc.returncode == 0 and len(lines) == 2, lines
+    assert any("ab\\xff.json: valid" in line for line in lines)
+    assert any("x\\ny.json: valid" in line for line in lines)
+    proc = _strict_utf8_run("validate", "--json", folder)
+    sources = sorted(json.loads(line)["source"] for line in proc.stdout.decode("utf-8").splitlines())
+    assert proc.returncode == 0 and [s.rsplit("/", 1)[1] for s in sources] == ["ab\\xff.json", "x\\ny.json"]
