@@ -46,6 +46,13 @@ def _safe_validate(text: bytes, label: str) -> Report:
         return Report(label, None, "unusable", (problem,))
 
 
+def _said(e: DomrecError) -> str:
+    """An error as one line: its pointer only where it points into a record."""
+    if isinstance(e, InputError) and not e.pointer:
+        return one_line(e.message)
+    return one_line(str(e))
+
+
 def _exit_code(report: Report) -> int:
     return {"valid": EXIT_OK, "invalid": EXIT_INVALID}.get(report.status, EXIT_UNUSABLE)
 
@@ -89,6 +96,9 @@ def validate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print records with problems."),
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
+    if paths.count("-") > 1:
+        typer.echo("error: standard input (-) can be read only once", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
     batch_mode()
     worst = EXIT_OK
     counts = {"valid": 0, "invalid": 0, "unusable": 0}
@@ -127,7 +137,7 @@ def simulate(
     games_: int = typer.Option(1, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(0, "--seed", help="Same seed, same games, byte for byte."),
     output: str = typer.Option("-", "--output", "-o", help="JSON Lines file to write (- for stdout)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1, help="Number of players."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
 ) -> None:
@@ -137,12 +147,12 @@ def simulate(
         template = sim.make_record(game, players, options, variant)
         _check_template(template)
     except DomrecError as e:
-        typer.echo(f"error: {e}", err=True)
+        typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     try:
         stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="\n")
     except OSError as e:
-        typer.echo(f"error: cannot write {output}: {e.strerror}", err=True)
+        typer.echo(one_line(f"error: cannot write {output}: {e.strerror}"), err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     try:
         for record in sim.simulate(game, games_, seed, players, options, variant):
@@ -171,11 +181,15 @@ def explain(
     from domrec.explain import explain as tell, state_after
 
     try:
-        record = _load_one(path, record_no)
+        record, label = _load_one(path, record_no)
     except InputError as e:
-        typer.echo(f"{path}: {e}", err=True)
+        typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
-    lines, report = tell(record, hand, str(path))
+    count = len(record.hands)
+    if hand > count:
+        typer.echo(f"error: {label} has {count} hand{'' if count == 1 else 's'}; there is no hand {hand}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    lines, report = tell(record, hand, label)
     if svg is not None:
         state = state_after(record, hand)
         if state is None:  # the hand was never reached: the story says why
@@ -189,22 +203,30 @@ def explain(
         try:
             svg.write_text(picture(), encoding="utf-8")
         except OSError as e:
-            typer.echo(f"cannot write {svg}: {e.strerror}", err=True)
+            typer.echo(one_line(f"cannot write {svg}: {e.strerror}"), err=True)
             raise typer.Exit(EXIT_UNUSABLE)
     sys.stdout.write("\n".join(lines) + "\n")
     raise typer.Exit(_exit_code(report))
 
 
-def _load_one(path: Path, record_no: int) -> Any:
-    if path.suffix == ".jsonl":
-        for src in reader.iter_sources([str(path)]):
-            if src.error:
-                raise src.error
-            record_no -= 1
-            if record_no == 0:
-                return reader.loads(src.text)
-        raise InputError(f"the archive has fewer records than that")
-    return reader.load(path)
+def _load_one(path: Path, record_no: int) -> tuple[Any, str]:
+    """Record ``record_no`` (1-based) of the file, and its label (``archive.jsonl:LINE``)."""
+    label = reader.display_name(path)
+    if path.is_dir():
+        raise InputError(f"{label} is a folder; explain tells one record of one file")
+    if record_no > 1 and path.suffix != ".jsonl":
+        raise InputError(f"--record picks a record of a *.jsonl archive; {label} holds one record")
+    count = 0
+    for src in reader.iter_sources([str(path)]):
+        if src.error:
+            raise src.error
+        count += 1
+        if count == record_no:
+            try:
+                return reader.loads(src.text), src.label
+            except InputError as e:
+                raise InputError(f"{src.label}: {_said(e)}") from None
+    raise InputError(f"{label} holds {count} record{'' if count == 1 else 's'}; there is no record {record_no}")
 
 
 def main() -> None:

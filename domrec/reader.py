@@ -123,7 +123,7 @@ class Source:
     error: InputError | None = None
 
 
-def _label(path: Path) -> str:
+def display_name(path: Path) -> str:
     """A file name fit for a report: bytes that are not UTF-8 shown as ``\\xff``, line breaks escaped."""
     return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
@@ -138,19 +138,23 @@ def iter_sources(paths: list[str], stdin: Any = None) -> Iterator[Source]:
             continue
         path = Path(arg)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+            # A link to nowhere (or a link loop) named *.json is reported as unreadable, not skipped.
+            found = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl")
+                           and (p.is_file() or (p.is_symlink() and not p.exists())))
             if not found:
-                yield Source(_label(path), None, InputError(f"{_label(path)}: no *.json or *.jsonl files in this folder"))
+                label = display_name(path)
+                yield Source(label, None, InputError(f"{label}: no *.json or *.jsonl files in this folder"))
             for p in found:
                 yield from _file_sources(p)
         elif path.exists():
             yield from _file_sources(path)
         else:
-            yield Source(_label(path), None, InputError(f"{_label(path)}: no such file or folder"))
+            label = display_name(path)
+            yield Source(label, None, InputError(f"{label}: no such file or folder"))
 
 
 def _file_sources(path: Path) -> Iterator[Source]:
-    label = _label(path)
+    label = display_name(path)
     if path.suffix == ".jsonl":
         try:
             with path.open("rb") as stream:
@@ -171,29 +175,48 @@ def _split_lines(stream: Any, label: str) -> Iterator[Source]:
 
 
 def _split_stream(stream: Any, label: str) -> Iterator[Source]:
-    """Standard input holds one record, or JSON Lines: tell them apart by trying."""
-    first = stream.readline()
-    rest = stream.readline()
-    if not rest:
-        if first.strip():
-            yield Source(label, first)
-        else:
-            yield Source(label, None, NotJSONError("standard input is empty"))
+    """Standard input holds one record, or JSON Lines: tell them apart by trying.
+
+    Blank lines before a record or between archive lines are skipped.  The
+    first two lines with text decide: JSON Lines when the first is a JSON
+    value by itself, or (a broken first line) when the second is a JSON object
+    by itself; otherwise one document spread over lines.
+    """
+    lines: list[bytes] = []
+
+    def next_text_line() -> bytes:
+        while True:
+            line = stream.readline()
+            lines.append(line)
+            if not line or line.strip():
+                return line
+
+    first = next_text_line()
+    if not first:
+        yield Source(label, None, NotJSONError("standard input is empty"))
         return
-    head = first + rest
-    # One JSON document spread over lines, or one record a line?
-    try:
-        json.loads(first)
-        is_lines = True
-    except (ValueError, RecursionError):
-        is_lines = False
-    if not is_lines:
-        yield Source(label, head + stream.read())
+    second = next_text_line()
+    if not second:
+        yield Source(label, b"".join(lines))
+        return
+    if _json_value(first) is _NOT_JSON and not isinstance(_json_value(second), dict):
+        yield Source(label, b"".join(lines) + stream.read())
         return
     n = 0
-    for n, line in enumerate([first, rest], 1):
+    for n, line in enumerate(lines, 1):
         if line.strip():
             yield Source(f"{label}:{n}", line)
     for m, line in enumerate(stream, n + 1):
         if line.strip():
             yield Source(f"{label}:{m}", line)
+
+
+_NOT_JSON = object()
+
+
+def _json_value(line: bytes) -> Any:
+    """The JSON value a line holds by itself, or ``_NOT_JSON``."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return _NOT_JSON

@@ -38,7 +38,7 @@ def make_record(game: str, players: int | None = None, options: dict[str, Any] |
     engine = games.engine(game)
     opts = effective_options(engine, variant, options)
     allowed = engine.player_counts(opts)
-    count = players or allowed[-1]
+    count = allowed[-1] if players is None else players
     if count not in allowed:
         # Let the engine say it, with its own rule name; a generic refusal if it does not.
         engine.start(Record(game=game, rules=Rules(variant=variant, options=dict(options) if options else None),

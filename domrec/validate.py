@@ -282,12 +282,12 @@ def _check_game_claims(record: Record, match: Match, problems: list[Problem]) ->
         return
     for side, n in (claim.scores or {}).items():
         if side not in match.totals:
-            problems.append(Problem(f"/result/scores/{pointer_token(side)}", f"{side} is not a side of this game "
-                                                              f"(sides: {', '.join(match.sides)})",
+            problems.append(Problem(f"/result/scores/{pointer_token(side)}",
+                                    f"{side} is not a side of this game (sides: {', '.join(match.sides)})",
                                     "sides", "score"))
         elif match.totals[side] != n:
-            problems.append(Problem(f"/result/scores/{pointer_token(side)}", f"{side} is claimed to finish with {n}, but "
-                                                              f"has {match.totals[side]}",
+            problems.append(Problem(f"/result/scores/{pointer_token(side)}",
+                                    f"{side} is claimed to finish with {n}, but has {match.totals[side]}",
                                     "game scoring", "score", claimed=n, computed=match.totals[side]))
     if claim.winner is not UNSET and claim.winner != match.winner:
         said = "a draw" if claim.winner is None else claim.winner

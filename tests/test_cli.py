@@ -119,11 +119,6 @@ def test_explain_unreadable_file_exit_2(tmp_path):
     assert r.exit_code == 2 and "Traceback" not in r.output
 
 
-def test_explain_hand_beyond_the_record():
-    r = run("explain", VALID / "domino.json", "--hand", 5)
-    assert "was not replayed" in r.output
-
-
 def test_schema_command_prints_the_published_schema():
     r = run("schema")
     assert json.loads(r.output) == json.loads(SCHEMA_PATH.read_text())
@@ -273,3 +268,58 @@ def test_file_names_that_are_not_utf8_or_hold_line_breaks(tmp_path):
     proc = _strict_utf8_run("validate", "--json", folder)
     sources = sorted(json.loads(line)["source"] for line in proc.stdout.decode("utf-8").splitlines())
     assert proc.returncode == 0 and [s.rsplit("/", 1)[1] for s in sources] == ["ab\\xff.json", "x\\ny.json"]
+
+
+def test_stdin_given_twice_is_a_usage_error():
+    text = (VALID / "domino.json").read_text()
+    r = run("validate", "-", VALID / "domino.json", "-", input=text)
+    assert r.exit_code == 2 and "once" in r.output and "valid competitive" not in r.output
+
+
+def test_stdin_archive_starting_with_a_blank_line(tmp_path):
+    from domrec import simulate
+
+    lines = "".join(simulate.dumps(r) + "\n" for r in simulate.simulate("competitive", 2, 1))
+    r = run("validate", "-", input="\n" + lines)
+    assert r.exit_code == 0 and "<stdin>:2: valid" in r.output and "<stdin>:3: valid" in r.output
+    r = run("validate", "-", input="\n   \n" + (VALID / "domino.json").read_text())
+    assert r.exit_code == 0 and "<stdin>: valid" in r.output
+
+
+def test_explain_hand_beyond_the_record_is_a_usage_error():
+    r = run("explain", VALID / "domino.json", "--hand", 5)
+    assert r.exit_code == 2 and "has 1 hand" in r.output and "Hand 1" not in r.output
+
+
+def test_explain_record_number_needs_an_archive(tmp_path):
+    r = run("explain", VALID / "domino.json", "--record", 2)
+    assert r.exit_code == 2 and ".jsonl" in r.output
+
+
+def test_explain_names_the_archive_line_of_a_bad_record(tmp_path):
+    archive = tmp_path / "a.jsonl"
+    archive.write_text("\n{broken\n")
+    r = run("explain", archive)
+    assert r.exit_code == 2 and f"{archive}:2: not valid JSON" in r.output and ": /:" not in r.output
+
+
+@pytest.mark.parametrize("args,phrase", [
+    (["--players", "0"], "--players"),
+    (["--players", "-1"], "--players"),
+    (["--option", "target=²"], "target"),
+    (["--option", "target=١٠"], "target"),
+    (["--option", "target=50", "--option", "target=70"], "twice"),
+])
+def test_simulate_odd_numbers_and_options(args, phrase):
+    r = run("simulate", "horse-race", *args)
+    assert r.exit_code == 2 and phrase in r.output and "Traceback" not in r.output, r.output
+
+
+def test_a_dangling_link_in_a_folder_is_reported(tmp_path):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "good.json").write_text((VALID / "domino.json").read_text())
+    (folder / "gone.json").symlink_to(folder / "nowhere.json")
+    (folder / "loop.json").symlink_to(folder / "loop.json")
+    r = run("validate", folder)
+    assert r.exit_code == 2 and "gone.json" in r.output and "loop.json" in r.output and "good.json: valid" in r.output

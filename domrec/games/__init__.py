@@ -7,6 +7,7 @@ simply absent, and records of it are reported as such.
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 from domrec.errors import InputError, UnknownGameError
@@ -65,9 +66,11 @@ def parse_options(texts: list[str]) -> dict[str, Any]:
         name, eq, value = text.partition("=")
         if not eq or not name:
             raise InputError(f"write rule options as name=value, not {text!r}")
+        if name in options:
+            raise InputError(f"rule option {name} is given twice")
         if value in ("true", "false"):
             options[name] = value == "true"
-        elif value.lstrip("-").isdigit():
+        elif re.fullmatch("-?[0-9]+", value):  # not str.isdigit(): "²" and "١٠" stay text
             options[name] = int(value)
         else:
             options[name] = value
