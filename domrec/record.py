@@ -40,7 +40,6 @@ UNSET: Any = _Unset()
 
 FORMAT_NAME = "domrec"
 GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
-PARTNERSHIP_SEATS = ("N", "E", "S", "W")
 
 
 @attrs.frozen
@@ -305,15 +304,17 @@ _EXPR = {
 }
 
 
-def move_builder_code(keys: tuple[str, ...], guard: str | None = None) -> Callable[[dict], Any]:
-    """Generate (once per key pattern) the function that builds a move.
+def move_builder_code(keys: tuple[str, ...], guard: str | None = None) -> tuple[list[str], dict[str, Any]]:
+    """The source lines and namespace of the function that builds a move written with ``keys``.
+
+    :func:`move_builder` compiles it once per key pattern and caches it.
 
     Moves are most of a record, so this is the hot path of reading: the
     generated function fills the frozen, slotted instance through its slot
     descriptors (C calls) instead of the frozen ``__init__``'s per-field
     ``object.__setattr__``, which more than halves the cost.  Fields the
-    record leaves out get their declared defaults.  This is the converter's
-    Move hook, so ``converter.structure(d, Move)`` gives the same values.
+    record leaves out get their declared defaults.  The converter's Move hook
+    uses the same builders, so ``converter.structure(d, Move)`` gives the same values.
 
     ``guard``, an expression over the move ``d`` (and a namespace entry
     ``GOOD``), makes the function return ``None`` unless it holds: the shape
@@ -356,11 +357,7 @@ def guarded_move_builder(keys: tuple[str, ...], guard: str, names: dict[str, Any
 
 def structure_move(data: dict) -> Any:
     """One move dict (shape-checked) to its attrs value."""
-    keys = tuple(data)
-    build = _MOVE_BUILDERS.get(keys)
-    if build is None:
-        build = _MOVE_BUILDERS[keys] = _move_builder(keys)
-    return build(data)
+    return move_builder(tuple(data))(data)
 
 
 def move_builder(keys: tuple[str, ...]) -> Callable[[dict], Any]:
