@@ -33,6 +33,11 @@ def one_line(text: str) -> str:
     return _NOT_ONE_LINE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+def clip(text: str, limit: int = 40) -> str:
+    """Text from a record, shortened for a message: a 100,000-character key must not make a 100 KB line."""
+    return one_line(text if len(text) <= limit else text[:limit] + "…")
+
+
 def pointer_token(key: str) -> str:
     """A key as one JSON Pointer step (RFC 6901): ``~`` is ``~0``, ``/`` is ``~1``."""
     return key.replace("~", "~0").replace("/", "~1")

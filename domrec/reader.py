@@ -72,11 +72,11 @@ def parse_json(text: str | bytes) -> Any:
 
 def _major(version: Any) -> int:
     if type(version) is not str:
-        raise ShapeError(f"version must be text like \"1.0\", not {version!r}", "/version")
+        raise ShapeError(f"version must be text like \"1.0\", not {shape.describe(version)}", "/version")
     head, dot, minor = version.partition(".")
     # str.isdigit() also takes "²" and "٣", which int() refuses or reads: ASCII digits only.
     if not (head.isascii() and head.isdigit() and dot and minor.isascii() and minor.isdigit()):
-        raise ShapeError(f"version must be MAJOR.MINOR like \"1.0\", not {version!r}", "/version")
+        raise ShapeError(f"version must be MAJOR.MINOR like \"1.0\", not {shape.describe(version)}", "/version")
     return int(head)
 
 

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any, Callable
 
-from domrec.errors import ShapeError, UnknownGameError, pointer_token as _escape
+from domrec.errors import ShapeError, UnknownGameError, clip, pointer_token as _escape
 from domrec.record import GAMES, guarded_move_builder, move_builder
 
 # The schema's patterns, read as JSON Schema reads them (ECMA-262): ``$`` is the
@@ -31,7 +31,7 @@ def _is_int(v: Any) -> bool:
     return type(v) is float and v.is_integer()
 
 
-def _describe(v: Any) -> str:
+def describe(v: Any) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -41,7 +41,7 @@ def _describe(v: Any) -> str:
     if isinstance(v, list):
         return "a list"
     if isinstance(v, str):
-        return f"the text {v[:40]!r}"
+        return f"the text {v[:40]!r}" + ("…" if len(v) > 40 else "")
     return f"the number {v}"
 
 
@@ -51,13 +51,13 @@ def _fail(pointer: str, message: str) -> None:
 
 def _obj(v: Any, ptr: str, what: str) -> dict:
     if type(v) is not dict:
-        _fail(ptr, f"{what} must be a JSON object, not {_describe(v)}")
+        _fail(ptr, f"{what} must be a JSON object, not {describe(v)}")
     return v
 
 
 def _list(v: Any, ptr: str, what: str) -> list:
     if type(v) is not list:
-        _fail(ptr, f"{what} must be a JSON list, not {_describe(v)}")
+        _fail(ptr, f"{what} must be a JSON list, not {describe(v)}")
     return v
 
 
@@ -67,12 +67,12 @@ def _keys(d: dict, ptr: str, what: str, required: tuple[str, ...], allowed: froz
             _fail(ptr, f"{what} needs \"{key}\"")
     for key in d:
         if key not in allowed:
-            _fail(ptr, f"{what} has an unknown field \"{key}\"")
+            _fail(ptr, f"{what} has an unknown field \"{clip(key)}\"")
 
 
 def _string(v: Any, ptr: str, what: str, min_len: int = 0, max_len: int | None = None) -> None:
     if type(v) is not str:
-        _fail(ptr, f"{what} must be text, not {_describe(v)}")
+        _fail(ptr, f"{what} must be text, not {describe(v)}")
     if len(v) < min_len:
         _fail(ptr, f"{what} must not be empty")
     if max_len is not None and len(v) > max_len:
@@ -100,7 +100,7 @@ def _tile_ok(v: Any) -> bool:
 
 def _tile(v: Any, ptr: str) -> None:
     if not _tile_ok(v):
-        _fail(ptr, f"expected a tile written like \"6-3\", not {_describe(v)}")
+        _fail(ptr, f"expected a tile written like \"6-3\", not {describe(v)}")
 
 
 def _tiles(v: Any, ptr: str, what: str) -> None:
@@ -124,12 +124,12 @@ def _seat_tiles(v: Any, ptr: str, what: str) -> None:
                     continue
             except TypeError:
                 pass
-        _tiles(tiles, f"{ptr}/{_escape(seat)}", f"{what} of {seat}")
+        _tiles(tiles, f"{ptr}/{_escape(seat)}", f"{what} of {clip(seat)}")
 
 
 def _integer(v: Any, ptr: str, what: str, lo: int | None = None, hi: int | None = None) -> None:
     if not _is_int(v):
-        _fail(ptr, f"{what} must be a whole number, not {_describe(v)}")
+        _fail(ptr, f"{what} must be a whole number, not {describe(v)}")
     if lo is not None and v < lo:
         _fail(ptr, f"{what} must be at least {lo}, not {v}")
     if hi is not None and v > hi:
@@ -138,14 +138,14 @@ def _integer(v: Any, ptr: str, what: str, lo: int | None = None, hi: int | None 
 
 def _true(v: Any, ptr: str, key: str) -> None:
     if v is not True:
-        _fail(ptr, f"\"{key}\" can only be true, not {_describe(v)}")
+        _fail(ptr, f"\"{key}\" can only be true, not {describe(v)}")
 
 
 def _scores(v: Any, ptr: str) -> None:
     _obj(v, ptr, "scores")
     for side, n in v.items():
         if type(n) is not int:
-            _integer(n, f"{ptr}/{_escape(side)}", f"the score of {side}")
+            _integer(n, f"{ptr}/{_escape(side)}", f"the score of {clip(side)}")
 
 
 # --- moves --------------------------------------------------------------------
@@ -231,7 +231,7 @@ def _plan(move: dict, q: str, moves_of: dict[str, str],
     for key in move:
         if key in moves_of:
             if kind is not None:
-                _fail(q, f"a move does one thing: it cannot have both \"{kind}\" and \"{key}\"")
+                _fail(q, f"a move does one thing: it cannot have both \"{kind}\" and \"{clip(key)}\"")
             kind = key
     if kind is None:
         names = ", ".join(f'"{k}"' for k in moves_of)
@@ -281,7 +281,7 @@ def _move_keys(move: dict, q: str, kind: str, required: frozenset[str], allowed:
             if game == "castle-rock" and kind == "play" and key in ("on", "at"):
                 _fail(q, f"a Castle Rock tile is always placed at the open end of the row, so a move "
                          f"cannot say where (\"{key}\") [castle-rock: placing at the open end]")
-            _fail(q, f"a {game} \"{kind}\" move has no field \"{key}\"")
+            _fail(q, f"a {game} \"{kind}\" move has no field \"{clip(key)}\"")
 
 
 #: Cheap yes/no twins of the commonest field checks: the full check (which
@@ -324,13 +324,13 @@ GAME_MOVES: dict[str, dict[str, str]] = {
 def _enum(*values: Any) -> _Check:
     def check(v: Any, p: str) -> None:
         if type(v) is not str or v not in values:
-            _fail(p, f"must be one of {', '.join(map(repr, values))}, not {_describe(v)}")
+            _fail(p, f"must be one of {', '.join(map(repr, values))}, not {describe(v)}")
     return check
 
 
 def _boolean(v: Any, p: str) -> None:
     if type(v) is not bool:
-        _fail(p, f"must be true or false, not {_describe(v)}")
+        _fail(p, f"must be true or false, not {describe(v)}")
 
 
 def _start_tiles(v: Any, p: str) -> None:
@@ -376,7 +376,7 @@ def check_header(doc: Any) -> None:
     if "format" not in doc:
         _fail("", "a record needs \"format\": \"domrec\"")
     if doc["format"] != "domrec" or type(doc["format"]) is not str:
-        _fail("/format", f"this is not a domrec record (\"format\" is {_describe(doc['format'])}, not \"domrec\")")
+        _fail("/format", f"this is not a domrec record (\"format\" is {describe(doc['format'])}, not \"domrec\")")
     if "version" not in doc:
         _fail("", "a record needs \"version\", like \"1.0\"")
 
@@ -386,7 +386,7 @@ def check_game(doc: dict) -> str:
         _fail("", f"a record needs \"game\", one of {', '.join(GAMES)}")
     game = doc["game"]
     if type(game) is not str or game not in GAMES:
-        said = json.dumps(game) if isinstance(game, str) else _describe(game)
+        said = f'"{clip(game)}"' if isinstance(game, str) else describe(game)
         raise UnknownGameError(f"unknown game {said}; domrec knows {', '.join(GAMES)}", "/game")
     return game
 
@@ -401,7 +401,7 @@ def check(doc: Any, moves_out: list | None = None) -> None:
     game = check_game(doc)
     _keys(doc, "", "a record", ("format", "version", "game", "players", "hands"), _TOP)
     if type(doc["version"]) is not str or not _VERSION.search(doc["version"]):
-        _fail("/version", f"version must be \"1.x\" for this format, not {_describe(doc['version'])}")
+        _fail("/version", f"version must be \"1.x\" for this format, not {describe(doc['version'])}")
 
     if "rules" in doc:
         _check_rules(doc["rules"], game)
@@ -432,7 +432,7 @@ def check(doc: Any, moves_out: list | None = None) -> None:
         if "scores" in r:
             _scores(r["scores"], "/result/scores")
         if "winner" in r and r["winner"] is not None and type(r["winner"]) is not str:
-            _fail("/result/winner", f"the winner is a side (or null for a draw), not {_describe(r['winner'])}")
+            _fail("/result/winner", f"the winner is a side (or null for a draw), not {describe(r['winner'])}")
 
 
 def _check_rules(rules: Any, game: str) -> None:
@@ -442,7 +442,7 @@ def _check_rules(rules: Any, game: str) -> None:
     if "variant" in rules:
         v = rules["variant"]
         if type(v) is not str or v not in variants:
-            said = json.dumps(v) if isinstance(v, str) else _describe(v)
+            said = f'"{clip(v)}"' if isinstance(v, str) else describe(v)
             _fail("/rules/variant", f"{game} has no variant {said}; it has {', '.join(variants)}")
     if "options" in rules:
         opts = _obj(rules["options"], "/rules/options", "rule options")
@@ -450,7 +450,7 @@ def _check_rules(rules: Any, game: str) -> None:
             p = f"/rules/options/{_escape(name)}"
             if name not in options:
                 known = ", ".join(options) or "none"
-                _fail(p, f"{game} has no rule option \"{name}\" (its options: {known})")
+                _fail(p, f"{game} has no rule option \"{clip(name)}\" (its options: {known})")
             try:
                 options[name](value, p)
             except ShapeError as e:
@@ -466,7 +466,7 @@ def _check_event(event: Any) -> None:
             _string(event[key], f"/event/{key}", f"the event's {key}")
     for key in ("round", "table"):
         if key in event and type(event[key]) is not str and not _is_int(event[key]):
-            _fail(f"/event/{key}", f"the event's {key} must be text or a whole number, not {_describe(event[key])}")
+            _fail(f"/event/{key}", f"the event's {key} must be text or a whole number, not {describe(event[key])}")
 
 
 def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozenset[str], game: str,
@@ -503,7 +503,7 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
     built: list | None = [] if moves_out is not None else None
     for j, move in enumerate(moves):
         if type(move) is not dict:
-            _fail(f"{p}/moves/{j}", f"a move must be a JSON object, not {_describe(move)}")
+            _fail(f"{p}/moves/{j}", f"a move must be a JSON object, not {describe(move)}")
         entry = plans.get(tuple(move))
         if entry is None:
             entry = _plan(move, f"{p}/moves/{j}", moves_of, game)
@@ -528,4 +528,4 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
         if "scores" in r:
             _scores(r["scores"], p + "/result/scores")
         if "end" in r and (type(r["end"]) is not str or r["end"] not in HAND_ENDS):
-            _fail(p + "/result/end", f"a hand ends {', '.join(HAND_ENDS)}, not {_describe(r['end'])}")
+            _fail(p + "/result/end", f"a hand ends {', '.join(HAND_ENDS)}, not {describe(r['end'])}")

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import attrs
 
 from domrec import games
-from domrec.errors import DealError, InputError, RuleViolation, one_line, pointer_token
+from domrec.errors import DealError, InputError, RuleViolation, clip, one_line, pointer_token
 from domrec.games.base import HandOutcome, HandState, Match
 from domrec.reader import load_dict, parse_json
 from domrec.record import UNSET, Hand, Move, Record
@@ -47,7 +47,8 @@ class Problem:
             where.append(self.seat)
         loc = f" ({', '.join(where)})" if where else ""
         rule = f" [{self.rule}]" if self.rule else ""
-        return one_line(f"{self.pointer or '/'}{loc}: {self.message}{rule}")
+        pointer = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
+        return one_line(f"{pointer}{loc}: {self.message}{rule}")
 
     def to_dict(self) -> dict[str, Any]:
         out = {"pointer": self.pointer, "message": self.message, "rule": self.rule, "kind": self.kind}
@@ -262,7 +263,7 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
     for side, n in (claim.scores or {}).items():
         if side not in outcome.scores:
             problems.append(Problem(f"{hp}/result/scores/{pointer_token(side)}",
-                                    f"{side} is not a side of this game (sides: {', '.join(match.sides)})",
+                                    f"{clip(side)} is not a side of this game (sides: {', '.join(match.sides)})",
                                     "sides", "score", hand=i + 1))
         elif outcome.scores[side] != n:
             problems.append(Problem(f"{hp}/result/scores/{pointer_token(side)}",
@@ -283,7 +284,7 @@ def _check_game_claims(record: Record, match: Match, problems: list[Problem]) ->
     for side, n in (claim.scores or {}).items():
         if side not in match.totals:
             problems.append(Problem(f"/result/scores/{pointer_token(side)}",
-                                    f"{side} is not a side of this game (sides: {', '.join(match.sides)})",
+                                    f"{clip(side)} is not a side of this game (sides: {', '.join(match.sides)})",
                                     "sides", "score"))
         elif match.totals[side] != n:
             problems.append(Problem(f"/result/scores/{pointer_token(side)}",

@@ -101,3 +101,31 @@ def test_an_engine_crash_is_a_report_not_a_traceback(monkeypatch):
     monkeypatch.setattr(competitive.CompetitiveHand, "apply", boom)
     report = cli._safe_validate(json.dumps(GAME).encode(), "x")
     assert report.status == "unusable" and "internal error" in report.problems[0].message
+
+
+def test_huge_names_and_keys_give_short_problem_lines():
+    import pytest
+
+    big = "Z" * 100_000
+    edits = [
+        lambda d: d.__setitem__("game", big),
+        lambda d: d.__setitem__("rules", {"variant": big}),
+        lambda d: d.__setitem__("rules", {"options": {big: 1}}),
+        lambda d: d.__setitem__(big, 1),
+        lambda d: d.__setitem__("version", big),
+        lambda d: d["hands"][0]["deal"]["hands"].__setitem__(big, []),
+        lambda d: d["hands"][0]["deal"]["hands"].__setitem__(big, 3),
+        lambda d: d["hands"][0]["result"]["scores"].__setitem__(big, 1),
+        lambda d: d["result"]["scores"].__setitem__(big, 1),
+        lambda d: d["hands"][0]["moves"][0].__setitem__(big, 1),
+        lambda d: d["hands"][0]["moves"][0].__setitem__("score", {big: 1}),
+    ]
+    for edit in edits:
+        doc = copy()
+        edit(doc)
+        report = validate_text(json.dumps(doc))
+        assert report.problems, edit
+        for p in report.problems:
+            assert len(p.text()) < 400, p.text()[:300]
+            if big in p.pointer:  # a program still gets the exact place
+                assert report.to_dict()["problems"][0]["pointer"].endswith(big)

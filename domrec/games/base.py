@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, SetupError, pointer_token as _escape
+from domrec.errors import DealError, SetupError, clip, pointer_token as _escape
 from domrec.record import Deal, Hand, Move, Record
 from domrec.tiles import Tile
 
@@ -188,7 +188,7 @@ def check_seat_keys(mapping: dict[str, Any], seats: Sequence[str], where: str, w
     """A deal's per-seat parts must name exactly the record's seats."""
     for seat in mapping:
         if seat not in seats:
-            raise DealError(f"{what} names seat {seat}, who is not among the players ({', '.join(seats)})",
+            raise DealError(f"{what} names seat {clip(seat)}, who is not among the players ({', '.join(seats)})",
                             "seats", f"{where}/{_escape(seat)}")
     for seat in seats:
         if seat not in mapping:
