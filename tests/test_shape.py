@@ -49,10 +49,11 @@ def get(doc, path):
 
 
 REPLACEMENTS = [None, True, False, 0, 1, -3, 2.5, 3.0, "", "x", "6-3", "7-13", "6-3 ", "pass", [], [1, 2], ["6-3"],
-                [[0, 0], [0, 1]], {}, {"seat": "N"}, {"N": ["6-3"]}, "standard", "celko", "any", "auto", 10 ** 6]
+                [[0, 0], [0, 1]], {}, {"seat": "N"}, {"N": ["6-3"]}, "standard", "celko", "any", "auto", 10 ** 6,
+                "6-3\n", "1.0\n", "٦-٣", "²", {"a/b": 1, "~": [2]}, "x" * 33]
 KEYS = ["seat", "play", "pass", "on", "at", "score", "draw", "x", "variant", "options", "leader", "end",
         "scores", "winner", "boneyard", "row", "piles", "lead_draw", "redeals", "hands", "moves", "result",
-        "first_lead", "target", "name", "id", "penalty", "capture", "roll", "reuse"]
+        "first_lead", "target", "name", "id", "penalty", "capture", "roll", "reuse", "a/b", "~0", "round"]
 
 
 @st.composite
