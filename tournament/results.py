@@ -215,8 +215,8 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, players
     from tournament import stages
 
     said = (record.event or {}).get("round")
-    if round_no is None and said is not None and str(said).strip().isdigit():
-        round_no = int(str(said).strip())
+    if round_no is None and said is not None and _round_number(said) is not None:
+        round_no = _round_number(said)
     stage = stages.current(store)
     if stage is None or (round_no is not None and stages.stage_of_round(store, round_no) is None):
         rnd = _round(store, record, round_no, source)
@@ -252,8 +252,8 @@ def _round(store: EventStore, record: Record, round_no: int | None, source: str)
         raise UnusableInput("no round has been paired yet")
     if round_no is None:
         said = (record.event or {}).get("round")
-        if said is not None and str(said).strip().isdigit():
-            round_no = int(str(said).strip())
+        if said is not None and _round_number(said) is not None:
+            round_no = _round_number(said)
         else:
             round_no = last
     if not 1 <= round_no <= last:
@@ -296,3 +296,9 @@ def _advance(store: EventStore, table: Table) -> None:
 
     if store.has_stage_tables():
         stages.after_result(store, table)
+
+
+def _round_number(said: Any) -> int | None:
+    """A record's ``event.round`` as a round number, if it is one (ASCII digits only: "²" is not 2)."""
+    text = str(said).strip()
+    return int(text) if text.isascii() and text.isdigit() else None

@@ -312,7 +312,7 @@ class EventStore:
             if p.name == key:
                 return p
         text = key[1:] if key.startswith("#") else key
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             for p in players:
                 if p.id == int(text):
                     return p

@@ -375,8 +375,8 @@ class Competitive:
     def start(self, record: Record) -> CompetitiveMatch:
         if len(record.players) != 4:
             raise SetupError(
-                f"Competitive dominoes needs exactly four players (two partnerships); this record has "
-                f"{len(record.players)}. The three-player game is not part of the standard rules",
+                f"Competitive dominoes needs exactly four players in two partnerships, and this record has "
+                f"{len(record.players)} (the three-player game is not part of the standard rules)",
                 R_PLAYERS, "/players")
         base.require_partnership_seats(record, "Competitive dominoes", R_PLAYERS)
         return CompetitiveMatch(record, base.resolve_options(self, record))

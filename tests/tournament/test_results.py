@@ -227,3 +227,10 @@ def test_a_celko_record_without_target_fits_a_celko_event_with_target_200(tmp_pa
 
     players = {1: SimpleNamespace(id=1, name="A"), 2: SimpleNamespace(id=2, name="B")}
     assert record_seats(settings, record, players, "r.json") == {"P1": 1, "P2": 2}
+
+
+def test_a_round_written_with_non_ascii_digits_is_not_a_round_number():
+    from tournament.results import _round_number
+
+    assert _round_number("3") == 3 and _round_number(" 12 ") == 12 and _round_number(4) == 4
+    assert _round_number("²") is None and _round_number("٣") is None and _round_number("3a") is None
