@@ -32,7 +32,7 @@ import random
 from typing import Any, Sequence
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.errors import DealError, IllegalMove, SetupError, pointer_token as _escape
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import Capture, Deal, Draw, Hand, Move, Pass, Play, Record
@@ -565,10 +565,6 @@ def youngest_hand(seats: Sequence[str], leader: str, tied: Sequence[str]) -> str
     first = seats.index(leader)
     n = len(seats)
     return max(tied, key=lambda s: (seats.index(s) - first) % n)
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 class CastleRock:

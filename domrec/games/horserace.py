@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.errors import DealError, IllegalMove, SetupError, pointer_token
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import Deal, Draw, Hand, Move, Pass, Play, Record
@@ -820,8 +820,8 @@ class HorseRaceMatch:
             texts = deal.hands[seat]
             if len(texts) != self.size:
                 raise DealError(f"{seat} was dealt {len(texts)} tiles; with {n} players each gets {self.size}",
-                                R_DEAL, f"{where}/{base._escape(seat)}")
-            dealt[seat] = base.parse_tiles(texts, f"{where}/{base._escape(seat)}", SET, "double-six", R_DEAL)
+                                R_DEAL, f"{where}/{pointer_token(seat)}")
+            dealt[seat] = base.parse_tiles(texts, f"{where}/{pointer_token(seat)}", SET, "double-six", R_DEAL)
         groups = [(f"{where}/{base._escape(s)}", dealt[s], list(deal.hands[s])) for s in self.seats]
         boneyard = None
         if deal.boneyard is not None:
