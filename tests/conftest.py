@@ -51,3 +51,23 @@ def problem_at(report, pointer: str):
     found = [p for p in report.problems if p.pointer == pointer]
     assert found, [p.text() for p in report.problems]
     return found[0]
+
+
+def state_before(doc: dict, hand: int, move: int | None = None):
+    """The engine's state of hand ``hand`` just before its move ``move`` (``None``: after all its
+    moves), replayed through the game's own engine from the start of the record."""
+    from domrec import games
+    from domrec.reader import load_dict
+
+    rec = load_dict(doc)
+    match = games.engine(rec.game).start(rec)
+    for k, h in enumerate(rec.hands):
+        state = match.start_hand(h)
+        for n, m in enumerate(h.moves):
+            if (k, n) == (hand, move):
+                return state
+            state.apply(m)
+        if k == hand:
+            return state
+        match.finish_hand(state)
+    raise AssertionError(f"the record has no hand {hand}")

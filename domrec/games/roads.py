@@ -391,7 +391,7 @@ class RoadsHand:
     def _span(self, seat: str, move: Span) -> None:
         if seat != self.roller or self.phase != ROLLER:
             self._ready(seat)
-        # The commonest move, so _take, _road and _played are written out here.
+        # The commonest move, so _take and _road are written out here.
         text = move.span
         t = _TILES.get(text) or T.tile(text)
         stock = self.stocks[seat]
@@ -423,15 +423,7 @@ class RoadsHand:
         road.spans.append((t, need, out))
         road.n += 1
         road.exposed = out
-        if held > 1:
-            stock[t] = held - 1
-        else:
-            del stock[t]
-        self.used = True
-        left = self.stock_size[seat] - 1
-        self.stock_size[seat] = left
-        if not left:
-            self._go_out(seat)
+        self._played(seat, t)
 
     def _no_span(self, road: Road, t: Tile, text: str) -> str:
         if not road.spans:

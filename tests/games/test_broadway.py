@@ -26,7 +26,7 @@ from domrec.record import Exposed, Pass, Play
 from domrec.tiles import DOUBLE_SIX, tile
 from domrec.validate import validate, validate_text
 
-from tests.conftest import SAMPLES, check, problem_at
+from tests.conftest import SAMPLES, check, problem_at, state_before
 
 VALID = SAMPLES / "valid" / "broadway"
 PROPS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -118,21 +118,6 @@ def held_at_end(hand: dict) -> dict[str, int]:
 
 
 # --- engine helpers -----------------------------------------------------------------
-
-
-def state_before(doc: dict, i: int, j: int) -> bw.BroadwayHand:
-    rec = load_dict(doc)
-    match = bw.ENGINE.start(rec)
-    for k, hand in enumerate(rec.hands):
-        state = match.start_hand(hand)
-        for n, m in enumerate(hand.moves):
-            if (k, n) == (i, j):
-                return state
-            state.apply(m)
-        if k == i:
-            return state
-        match.finish_hand(state)
-    raise AssertionError("no such move")
 
 
 def game(seed: int) -> dict:

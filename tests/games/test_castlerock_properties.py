@@ -20,6 +20,8 @@ from domrec.reader import load_dict
 from domrec.record import unstructure
 from domrec.validate import validate_text
 
+from tests.conftest import state_before
+
 SETS = ("double-six", "double-nine", "double-twelve")
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -59,19 +61,6 @@ def test_simulated_games_with_every_move_score_claimed_validate(seed, players):
     assert validate_text(json.dumps(doc)).valid
 
 
-def _state_before(doc: dict, i: int, j: int) -> cr.CastleRockHand:
-    rec = load_dict(doc)
-    match = cr.ENGINE.start(rec)
-    for k, hand in enumerate(rec.hands):
-        state = match.start_hand(hand)
-        for n, move in enumerate(hand.moves):
-            if (k, n) == (i, j):
-                return state
-            state.apply(move)
-        match.finish_hand(state)
-    raise AssertionError("move not found")
-
-
 KINDS = ("seat", "tile", "delete", "duplicate")
 
 
@@ -105,7 +94,7 @@ def _corrupt(doc: dict, i: int, j: int, kind: str, rng: random.Random) -> int:
     if kind == "duplicate":
         moves.insert(j + 1, dict(move))
         return j + 1
-    state = _state_before(doc, i, j)
+    state = state_before(doc, i, j)
     everything = list(T.SETS[state.set_name])
     if "play" in move:
         held = set(state.hands[move["seat"]])

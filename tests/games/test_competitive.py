@@ -21,7 +21,7 @@ from domrec.reader import load_dict
 from domrec.tiles import tile
 from domrec.validate import validate, validate_text
 
-from tests.conftest import SAMPLES, check, problem_at
+from tests.conftest import SAMPLES, check, problem_at, state_before
 
 SAMPLE_DIR = SAMPLES / "valid" / "competitive"
 
@@ -425,18 +425,6 @@ def game_and_move(draw):
     return doc, i, j
 
 
-def _state_before(doc, i, j):
-    rec = load_dict(doc)
-    match = competitive.ENGINE.start(rec)
-    for k, hand in enumerate(rec.hands):
-        state = match.start_hand(hand)
-        for n, m in enumerate(hand.moves):
-            if (k, n) == (i, j):
-                return state
-            state.apply(m)
-        match.finish_hand(state)
-
-
 def _first_problem(doc):
     report = validate_text(json.dumps(doc))
     assert not report.valid
@@ -447,7 +435,7 @@ def _first_problem(doc):
 @given(game_and_move(), st.data())
 def test_a_tile_not_in_hand_is_caught_at_its_move(gm, data):
     doc, i, j = gm
-    state = _state_before(doc, i, j)
+    state = state_before(doc, i, j)
     seat = doc["hands"][i]["moves"][j]["seat"]
     others = [str(t) for t in competitive.T.DOUBLE_SIX if t not in state.hands[seat]]
     doc["hands"][i]["moves"][j]["play"] = data.draw(st.sampled_from(others))
@@ -471,7 +459,7 @@ def test_a_play_on_a_non_matching_end_is_caught_at_its_move(gm, data):
     doc, i, j = gm
     move = doc["hands"][i]["moves"][j]
     assume("on" in move)
-    state = _state_before(doc, i, j)
+    state = state_before(doc, i, j)
     played = tile(move["play"])
     wrong = [str(t) for t in competitive.T.DOUBLE_SIX
              if not any(end[0] is t and played.has(end[1]) for end in (state.left, state.right))]
