@@ -65,6 +65,7 @@ class Pass:
     seat: str
     passed: bool = True
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -77,6 +78,7 @@ class Play:
     at: tuple[tuple[int, int], tuple[int, int]] | None = None
     penalty: bool | None = None
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -87,6 +89,7 @@ class Exposed:
     exposed: str
     unplayable: bool | None = None
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -96,6 +99,7 @@ class Draw:
     seat: str
     draw: str | bool
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -103,6 +107,7 @@ class Capture:
     seat: str
     capture: tuple[str, ...]
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -110,6 +115,7 @@ class Roll:
     seat: str
     roll: tuple[int, int]
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -117,6 +123,7 @@ class Reuse:
     seat: str
     reuse: bool = True
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -126,6 +133,7 @@ class Starter:
     road: str
     facing: int
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -134,6 +142,7 @@ class Span:
     span: str
     road: str
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -149,6 +158,7 @@ class Bridge:
     bridge: str
     join: tuple[Join, Join]
     score: int | None = None
+    comment: str | None = None
 
 
 @attrs.frozen
@@ -157,6 +167,7 @@ class Block:
     block: str
     road: str
     score: int | None = None
+    comment: str | None = None
 
 
 Move = Union[Pass, Play, Exposed, Draw, Capture, Roll, Reuse, Starter, Span, Bridge, Block]
@@ -204,10 +215,21 @@ class HandResult:
 
 @attrs.frozen(kw_only=True)
 class Hand:
+    """One hand.  ``deal`` is ``None`` in two cases (format 1.1): a *score-sheet*
+    hand (no moves, only ``result``: the scores as a paper sheet has them), and
+    a hand still being recorded whose deal is not known yet (its moves are
+    checked as far as the tiles shown allow; see :mod:`domrec.game`)."""
+
     leader: str | None = None
-    deal: Deal
+    deal: Deal | None = None
     moves: tuple[Move, ...] = ()
     result: HandResult | None = None
+    comment: str | None = None
+
+    @property
+    def score_sheet(self) -> bool:
+        """A hand recorded by its result alone: its play cannot be replayed."""
+        return self.deal is None and not self.moves and self.result is not None
 
 
 @attrs.frozen
@@ -289,6 +311,16 @@ def _make_converter() -> cattrs.Converter:
     for cls in (Player, Rules, Redeal, Deal, HandResult):
         omit_none(cls)
     omit_none(Hand, keep=("moves",))
+    # A score-sheet hand (format 1.1) is written as its result alone, without "moves": [].
+    hand_dict = conv.get_unstructure_hook(Hand)
+
+    def unstructure_hand(hand: Hand) -> dict:
+        out = hand_dict(hand)
+        if hand.deal is None and not hand.moves:
+            del out["moves"]
+        return out
+
+    conv.register_unstructure_hook(Hand, unstructure_hand)
     omit_none(Record, keep=("format", "version", "hands"))
     return conv
 
@@ -372,8 +404,9 @@ def structure_with_moves(data: dict, hand_moves: list[tuple[Any, ...]]) -> Recor
     """A :class:`Record` whose hands' moves were already built (by the shape check)."""
     conv = converter
     hands = tuple(
-        Hand(leader=h.get("leader"), deal=_structure_deal(h["deal"], Deal), moves=moves,
-             result=_structure_hand_result(h["result"], HandResult) if "result" in h else None)
+        Hand(leader=h.get("leader"), deal=_structure_deal(h["deal"], Deal) if "deal" in h else None,
+             moves=moves, result=_structure_hand_result(h["result"], HandResult) if "result" in h else None,
+             comment=h.get("comment"))
         for h, moves in zip(data["hands"], hand_moves))
     return Record(
         format=data["format"], version=data["version"], game=data["game"],

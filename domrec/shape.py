@@ -213,8 +213,12 @@ def _join(v: Any, p: str) -> None:
         _pip(j["half"], q + "/half")
 
 
+def _comment(v: Any, p: str) -> None:
+    _string(v, p, "a comment")
+
+
 def _shape(required: tuple[str, ...], **checks: _Check) -> tuple[frozenset[str], frozenset[str], dict[str, _Check]]:
-    checks = {"seat": _seat, "score": _score, **checks}
+    checks = {"seat": _seat, "score": _score, "comment": _comment, **checks}
     return frozenset(("seat", *required)), frozenset(checks), checks
 
 
@@ -247,6 +251,7 @@ def _plan(move: dict, q: str, moves_of: dict[str, str],
 _FAST_EXPR = {
     "seat": "(type(d['seat']) is str and 0 < len(d['seat']) <= 32)",
     "score": "type(d['score']) is int",
+    "comment": "type(d['comment']) is str",
     "pass": "d['pass'] is True",
     "reuse": "d['reuse'] is True",
     "road": "(type(d['road']) is str and d['road'] != '')",
@@ -365,7 +370,7 @@ for _game in GAME_MOVES:
     _PLANS[_game] = {}
 
 _TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "result"))
-_HAND = frozenset(("leader", "deal", "moves", "result"))
+_HAND = frozenset(("leader", "deal", "moves", "result", "comment"))
 _DEAL_ALL = frozenset(("hands", "boneyard", "row", "piles", "lead_draw", "redeals"))
 
 
@@ -472,9 +477,22 @@ def _check_event(event: Any) -> None:
 def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozenset[str], game: str,
                 moves_out: list | None) -> None:
     _obj(hand, p, "a hand")
-    _keys(hand, p, "a hand", ("deal", "moves"), _HAND)
+    if "deal" in hand:
+        _keys(hand, p, "a hand", ("deal", "moves"), _HAND)
+    else:
+        # Format 1.1: a score-sheet hand (only its result), or a hand being
+        # recorded whose deal is not known yet (moves, no deal).
+        _keys(hand, p, "a hand", (), _HAND)
+        if not hand.get("moves") and "result" not in hand:
+            _fail(p, "a hand needs \"deal\" and \"moves\", or only its \"result\" (a score-sheet hand)")
     if "leader" in hand:
         _seat(hand["leader"], p + "/leader")
+    if "comment" in hand:
+        _comment(hand["comment"], p + "/comment")
+    if "deal" not in hand:
+        _check_moves(hand.get("moves", []), p, moves_of, game, moves_out)
+        _check_hand_result(hand, p)
+        return
     deal = _obj(hand["deal"], p + "/deal", "a deal")
     _keys(deal, p + "/deal", "a deal", ("hands",), _DEAL_ALL)
     for key in deal:
@@ -498,7 +516,12 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
             _seat(rd["seat"], q + "/seat")
             _seat_tiles(rd["hands"], q + "/hands", "the hand")
 
-    moves = _list(hand["moves"], p + "/moves", "moves")
+    _check_moves(hand["moves"], p, moves_of, game, moves_out)
+    _check_hand_result(hand, p)
+
+
+def _check_moves(moves: Any, p: str, moves_of: dict[str, str], game: str, moves_out: list | None) -> None:
+    moves = _list(moves, p + "/moves", "moves")
     plans = _PLANS[game]
     built: list | None = [] if moves_out is not None else None
     for j, move in enumerate(moves):
@@ -522,6 +545,8 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
     if moves_out is not None:
         moves_out.append(tuple(built))
 
+
+def _check_hand_result(hand: dict, p: str) -> None:
     if "result" in hand:
         r = _obj(hand["result"], p + "/result", "a hand result")
         _keys(r, p + "/result", "a hand result", (), frozenset(("scores", "end")))

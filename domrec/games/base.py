@@ -73,6 +73,9 @@ class HandState(Protocol):
     def holdings(self) -> dict[str, list[Tile]]:
         """Each seat's tiles still in hand, for explain."""
 
+    # Open hands only (see Match.start_open_hand): ``open`` is True and
+    # ``held_count(seat) -> int`` says how many tiles the seat still holds.
+
 
 class Match(Protocol):
     """One record's game: the hands in order and the running totals."""
@@ -91,6 +94,41 @@ class Match(Protocol):
 
     def random_hand(self, rng: random.Random) -> Hand:
         """A freshly shuffled hand (deal and leader, no moves) for simulation."""
+
+    # --- format 1.1: hands whose deal is not known, and score-sheet hands -------
+
+    def start_open_hand(self, hand: Hand) -> HandState:
+        """A hand whose players' tiles are not known (yet): an *open* hand.
+
+        ``hand.deal`` is ``None`` or a :class:`Deal` with ``hands == {}`` that
+        may carry the public parts (Castle Rock ``row``, a known ``boneyard``
+        order, Roads ``piles``, Competitive ``lead_draw``).  The state it
+        returns has ``open = True`` and makes, in ``apply``, every check that
+        does not depend on tiles nobody has shown (turn order, tile of the set
+        and not already seen, the mover still has tiles, fits where it is
+        placed, the move's points), and skips those that do ("must play if
+        able" for passes and draws; a block is reached only through the
+        written passes).  ``held_count(seat)`` gives how many tiles a seat
+        still holds.  Later the deal is inferred (:mod:`domrec.deals`) and the
+        hand is replayed in full through :meth:`start_hand`.
+        """
+
+    def score_sheet_hand(self, hand: Hand) -> HandOutcome:
+        """A hand recorded by its ``result`` alone (no deal, no moves).
+
+        Adds the claimed scores to the totals as :meth:`finish_hand` adds a
+        computed outcome, applies the end-of-game rule, and keeps whatever
+        later hands depend on (hand number, next leader where the scores
+        alone fix it).  Raises :class:`RuleViolation` (pointer relative to
+        the hand, e.g. ``/result/scores/NS``) for a claim no play could give.
+        """
+
+    def tile_set(self) -> list[Tile]:
+        """Every tile of the set this match plays with (a list: Roads sets hold duplicates)."""
+
+    #: True where the players are dealt the whole set (no boneyard), so one
+    #: seat's tiles are whatever the others were not dealt.
+    deals_whole_set: bool
 
 
 class Engine(Protocol):
