@@ -13,7 +13,7 @@ from collections import deque
 from typing import Any
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token
 from domrec.games import base
 from domrec.games.base import HandOutcome, partnership_side
 from domrec.record import Deal, Hand, Move, Pass, Play, Record, Redeal
@@ -36,6 +36,16 @@ R_FIRST_LEAD = "competitive: option first_lead"
 R_REDEAL = "competitive: redeal"
 R_DEAL = "competitive: the deal"
 R_END = "competitive: end of hand"
+# The shared name validate.py gives a claim for a side the game does not have.
+R_SIDES = "sides"
+
+#: Every pip of the set: what the four hands hold between them before the lead.
+SET_PIPS = T.pip_total(T.DOUBLE_SIX)
+#: Bounds on one hand's score that hold whatever the play (see score_sheet_hand).
+DOMINO_MIN = 3     # the other three players each still hold a tile: 0-0, 1-0, 2-0 at the least
+DOMINO_MAX = SET_PIPS - 15  # the line holds the winner's seven tiles: 15 pips at the least
+BLOCK_MIN = 5      # all four players still hold a tile: 0-0, 1-0, 1-1, 2-0 at the least
+BLOCK_MAX = SET_PIPS - 21   # both ends show n and all seven n tiles are down: 7n + 21 pips
 
 
 def lead_draw_winner(draw: dict[str, Tile]) -> str:
@@ -45,6 +55,9 @@ def lead_draw_winner(draw: dict[str, Tile]) -> str:
 
 class CompetitiveHand:
     """One hand: the line, the four hands, whose turn, and how it ended."""
+
+    #: A hand whose deal is known (see :class:`OpenCompetitiveHand` for one whose deal is not).
+    open = False
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, set[Tile]], leader: str | None,
                  must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
@@ -239,8 +252,129 @@ class CompetitiveHand:
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
 
+    def held_count(self, seat: str) -> int:
+        return len(self.hands[seat])
+
+
+class OpenCompetitiveHand(CompetitiveHand):
+    """A hand whose deal is not known (yet): checked as far as the tiles shown allow.
+
+    Made by :meth:`CompetitiveMatch.start_open_hand`.  Every check that needs
+    no hidden tile is made as in the known-deal replay, with the same rule and
+    message: turn order and who leads, a tile of the set not already played,
+    matching an end (and ``on``), the 6-6 lead under ``first_lead:
+    double-six``, the leader not passing, the hand ending when a player's
+    seventh tile is down.  Not checked: "must play if able" (any pass after
+    the lead is accepted: the passer may have held nothing that fits) and who
+    holds a tile.  A block is not detected from the tiles: the hand ends
+    blocked after four passes in a row (the closing passes must be written).
+    ``to_move`` is ``None`` until the first move where the leader is free (or
+    is the unknown holder of 6-6); that move's seat leads.
+    """
+
+    open = True
+
+    def __init__(self, seats: tuple[str, ...], leader: str | None, must_lead: Tile | None,
+                 lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
+        super().__init__(seats, {s: set() for s in seats}, leader, must_lead, lead_reason, lead_rule)
+        self.counts = {s: 7 for s in seats}
+        self.played: set[Tile] = set()
+        self._match = match
+
+    def apply(self, move: Move) -> int:
+        # Checks first, changes after: a refused move leaves the state as it was.
+        seat = move.seat
+        if self.over:
+            why = f"{self.out_seat} went out" if self.end == "out" else "nobody can play (blocked)"
+            raise IllegalMove(f"the hand is already over: {why}", R_END)
+        to_move = self.to_move
+        if to_move is None:  # the first move of a hand whose leader is free (or holds the unseen 6-6)
+            if seat not in self._next:
+                raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+        elif seat != to_move:
+            if seat not in self._next:
+                raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+            if self.left is None and self.lead_reason:
+                raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule)
+            raise IllegalMove(f"it is {to_move}'s turn, not {seat}'s (play passes to the right: "
+                              f"N → W → S → E)", R_ORDER)
+        kind = type(move)
+        if kind is Pass:
+            if self.left is None:
+                raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED)
+            # "Must play if able" needs the passer's tiles: not checked until the deal is known.
+            self.passes += 1
+            self.to_move = self._next[seat]
+            if self.passes == len(self.seats):
+                self.over, self.end = True, "blocked"
+            return 0
+        if kind is not Play or move.at is not None or move.penalty is not None:
+            raise IllegalMove("a competitive move is a play or a pass", R_MATCH)
+        t = _tile(move.play)
+        if t not in SET:
+            raise IllegalMove(f"{move.play} is not a tile of the double-six set", R_HOLD)
+        if t in self.played:
+            raise IllegalMove(f"{seat} does not hold {move.play}: it has already been played", R_HOLD)
+        if self.left is None:
+            if move.on is not None:
+                raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH)
+            if self.must_lead is not None and t is not self.must_lead:
+                raise IllegalMove(f"the first hand is led with {self.must_lead} (option first_lead: double-six), "
+                                  f"not {move.play}", R_FIRST_LEAD)
+            self.left = (t, t.high)
+            self.right = (t, t.low)
+            self.line.append((t.high, t.low))
+            if to_move is None:
+                self._match.last_leader = seat  # the next hand's leader follows from this one
+        else:
+            self._extend(seat, t, move)
+        self.played.add(t)
+        self.passes = 0
+        left = self.counts[seat] - 1
+        self.counts[seat] = left
+        if not left:
+            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
+        else:
+            self.to_move = self._next[seat]
+        return 0
+
+    def held_count(self, seat: str) -> int:
+        return self.counts[seat]
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        return {s: [] for s in self.seats}  # nobody's tiles are shown until played
+
+    def legal_moves(self) -> list[Move]:
+        """The moves the tiles shown allow: any unplayed tile that fits, and a pass after the lead."""
+        seat = self.to_move
+        if self.over or seat is None:
+            return []
+        unseen = sorted((t for t in T.DOUBLE_SIX if t not in self.played), key=lambda t: (t.high, t.low))
+        if self.left is None:
+            if self.must_lead is not None:
+                return [Play(seat=seat, play=str(self.must_lead))]
+            return [Play(seat=seat, play=str(t)) for t in unseen]
+        ends = [self.left] if self.left == self.right else [self.left, self.right]
+        moves: list[Move] = [Play(seat=seat, play=str(t), on=str(end_tile))
+                             for t in unseen for end_tile, pip in ends if t.has(pip)]
+        return moves + [Pass(seat=seat)]
+
+    def outcome(self) -> HandOutcome:
+        """A domino's score needs no deal (every tile not on the line is in the other three hands); a
+        block's split between the sides does, so it is known only once the hand is replayed with its deal."""
+        if self.end != "out":
+            raise NotImplementedError("the scores of a blocked hand need the deal: replay it through start_hand")
+        left = SET_PIPS - T.pip_total(self.played)
+        scores = {"NS": 0, "EW": 0}
+        scores[partnership_side(self.out_seat)] = left
+        return HandOutcome("out", scores, (f"{self.out_seat} dominoed; the other three hands hold every "
+                                           f"tile not on the line: {left} pips",))
+
 
 class CompetitiveMatch:
+    #: The four players are dealt the whole set: no boneyard.
+    deals_whole_set = True
+
     def __init__(self, record: Record, options: dict[str, Any]) -> None:
         self.seats: tuple[str, ...] = base.PARTNERSHIP_SEATS
         self.sides = base.SIDES
@@ -257,18 +391,28 @@ class CompetitiveMatch:
     def _check_full_deal(self, hands: dict[str, tuple[str, ...]], where: str) -> dict[str, list[Tile]]:
         return base.check_full_deal(hands, self.seats, SET, 7, "double-six", R_DEAL, where)
 
-    def _expected_leader(self, hand: Hand, dealt: dict[str, list[Tile]]) -> tuple[str | None, str]:
-        """(the leader the rules fix, or None when free; the reason, for messages)."""
+    def _expected_leader(self, lead_draw: dict[str, str] | None,
+                         dealt: dict[str, list[Tile]] | None) -> tuple[str | None, str]:
+        """(the leader the rules fix, or None when free or unknown; the reason, for messages).
+
+        ``dealt`` is ``None`` for a hand whose deal is not known: then the
+        holder of 6-6 (option first_lead: double-six) is not known either.
+        """
         if self.hand_no == 1:
             if self.options["first_lead"] == "double-six":
-                if hand.deal.lead_draw is not None:
-                    self._check_lead_draw(hand.deal.lead_draw)  # present, so checked, though 6-6 decides
+                if lead_draw is not None:
+                    self._check_lead_draw(lead_draw)  # present, so checked, though 6-6 decides
+                if dealt is None:
+                    return None, ""
                 holder = next(s for s in self.seats if SIX_SIX in dealt[s])
                 return holder, f"{holder} holds 6-6, which leads the first hand (option first_lead: double-six)"
-            if hand.deal.lead_draw is not None:
-                draw = self._check_lead_draw(hand.deal.lead_draw)
+            if lead_draw is not None:
+                draw = self._check_lead_draw(lead_draw)
                 won = lead_draw_winner(draw)
                 return won, f"{won} drew {draw[won]}, the highest tile of the lead draw"
+            return None, ""
+        if self.last_leader is None:
+            # After a score-sheet hand whose leader is not known: this hand's record names its leader.
             return None, ""
         if self.last_tied:
             return self.last_leader, f"the last hand was a tied block, so {self.last_leader} leads again"
@@ -306,7 +450,7 @@ class CompetitiveMatch:
                 raise DealError(f"{redeal.seat} asked for a redeal holding {doubles} doubles; a redeal needs "
                                 f"five or more", R_REDEAL, f"{where}/seat")
         dealt = self._check_full_deal(deal.hands, "/deal/hands")
-        expected, why = self._expected_leader(hand, dealt)
+        expected, why = self._expected_leader(deal.lead_draw, dealt)
         leader = hand.leader
         if expected is not None and leader is not None and leader != expected:
             raise DealError(f"{leader} cannot lead this hand: {why}",
@@ -323,6 +467,113 @@ class CompetitiveMatch:
         if expected is None and hand.leader is not None:
             why = f"the record names {leader} as this hand's leader"
         return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must, why, rule)
+
+    def _check_leader(self, hand: Hand, expected: str | None, why: str) -> None:
+        leader = hand.leader
+        if expected is not None and leader is not None and leader != expected:
+            raise DealError(f"{leader} cannot lead this hand: {why}",
+                            R_FIRST_LEADER if self.hand_no == 1 else R_LEADER, "/leader")
+        if leader is not None and leader not in self.seats:
+            raise DealError(f"{leader} is not a seat at this table", "seats", "/leader")
+
+    def start_open_hand(self, hand: Hand) -> OpenCompetitiveHand:
+        """A hand whose deal is not known: ``hand.deal`` is ``None`` or gives only a ``lead_draw``.
+
+        The leader is checked as in :meth:`start_hand` wherever it does not
+        depend on the deal (the lead draw, the rotation from the last hand).
+        """
+        self.hand_no += 1
+        deal = hand.deal
+        lead_draw = None
+        if deal is not None:
+            if deal.hands:
+                raise DealError("a hand whose deal is not known gives no player's tiles: give the whole deal, "
+                                "or none", R_DEAL, "/deal/hands")
+            if deal.redeals is not None:
+                raise DealError("a redeal is recorded with the abandoned deal's hands, which cannot be given "
+                                "while this hand's deal is not known", R_REDEAL, "/deal/redeals")
+            lead_draw = deal.lead_draw
+        if lead_draw is not None and self.hand_no != 1:
+            raise DealError("only the first hand has a lead draw; later leaders follow from the last hand",
+                            R_FIRST_LEADER, "/deal/lead_draw")
+        expected, why = self._expected_leader(lead_draw, None)
+        self._check_leader(hand, expected, why)
+        leader = hand.leader if hand.leader is not None else expected
+        must = SIX_SIX if self.hand_no == 1 and self.options["first_lead"] == "double-six" else None
+        self.last_leader = leader  # None until the first move names it
+        rule = R_FIRST_LEADER if self.hand_no == 1 else R_LEADER
+        if expected is None and hand.leader is not None:
+            why = f"the record names {leader} as this hand's leader"
+        return OpenCompetitiveHand(self.seats, leader, must, why, rule, self)
+
+    def score_sheet_hand(self, hand: Hand) -> HandOutcome:
+        """A hand recorded by its result alone, as on a paper score sheet.
+
+        Checked: the sides are NS and EW; no score is negative; at most one
+        side scores; the end, if claimed, is ``out`` or ``blocked`` and fits
+        the scores (both at 0 is a tied block, never a domino); a score lies
+        within what any play could give (a domino 3–153, a block 5–147 and
+        even, see the bounds above); the leader, where the earlier hands fix
+        it.  The next leader: to the right of this one, or this one again
+        after a tied block; unknown when this hand's leader is (then the next
+        hand's record names it, unchecked).
+        """
+        self.hand_no += 1
+        expected, why = self._expected_leader(None, None)
+        self._check_leader(hand, expected, why)
+        result = hand.result
+        claimed = dict(result.scores or {}) if result is not None else {}
+        end = result.end if result is not None else None
+        for side, n in claimed.items():
+            if side not in self.sides:
+                raise RuleViolation(f"{clip(side)} is not a side of this game (sides: {', '.join(self.sides)})",
+                                    R_SIDES, f"/result/scores/{pointer_token(side)}")
+            if n < 0:
+                raise RuleViolation(f"{side} is claimed {n}, but a Competitive hand never scores below 0",
+                                    R_END, f"/result/scores/{side}")
+        if end is not None and end not in ("out", "blocked"):
+            raise RuleViolation(f"a Competitive hand ends \"out\" (a player dominoes) or \"blocked\", "
+                                f"not {clip(str(end))!r}", R_END, "/result/end")
+        scores = {side: claimed.get(side, 0) for side in self.sides}
+        scoring = [side for side in self.sides if scores[side]]
+        if len(scoring) > 1:
+            raise RuleViolation(f"both sides are claimed points (NS {scores['NS']}, EW {scores['EW']}), but only "
+                                f"one side scores a hand: the side that dominoes, or the lighter side in a block",
+                                R_END, "/result/scores")
+        if not scoring:
+            if end == "out":
+                raise RuleViolation("a domino always scores: the other three players still hold a tile each, "
+                                    "so a hand where nobody scores is a tied block", R_END, "/result/end")
+        else:
+            side = scoring[0]
+            n = scores[side]
+            where = f"/result/scores/{side}"
+            if end == "blocked":
+                if not BLOCK_MIN <= n <= BLOCK_MAX:
+                    raise RuleViolation(f"{side} is claimed {n} for a block, but a block scores between "
+                                        f"{BLOCK_MIN} and {BLOCK_MAX}: the pips in all four hands", R_END, where)
+                if n % 2:
+                    raise RuleViolation(f"{side} is claimed {n} for a block, but a block always scores an even "
+                                        f"number: both ends show the same number, so the line's pips are even",
+                                        R_END, where)
+            elif end == "out" and not DOMINO_MIN <= n <= DOMINO_MAX:
+                raise RuleViolation(f"{side} is claimed {n} for a domino, but a domino scores between "
+                                    f"{DOMINO_MIN} and {DOMINO_MAX}: the pips in the other three hands",
+                                    R_END, where)
+            elif not DOMINO_MIN <= n <= DOMINO_MAX:
+                raise RuleViolation(f"{side} is claimed {n}, but a hand scores 0 or between {DOMINO_MIN} and "
+                                    f"{DOMINO_MAX}", R_END, where)
+        for side in self.sides:
+            self.totals[side] += scores[side]
+        self.last_leader = hand.leader if hand.leader is not None else expected
+        self.last_tied = not scoring
+        if max(self.totals.values()) >= TARGET:
+            self.over = True
+            self.winner = base.winner_of(self.totals)
+        return HandOutcome(end or "score-sheet", scores, ("a score-sheet hand: the scores as claimed",))
+
+    def tile_set(self) -> list[Tile]:
+        return list(T.DOUBLE_SIX)
 
     def finish_hand(self, state: CompetitiveHand) -> HandOutcome:
         outcome = state.outcome()
@@ -354,8 +605,10 @@ class CompetitiveMatch:
             redeals.append(Redeal(seat=greedy[0], hands=dealt))
         if self.hand_no == 0 and self.options["first_lead"] == "double-six":
             leader = next(s for s, h in zip(self.seats, hands) if SIX_SIX in h)
-        elif self.hand_no > 0:
+        elif self.hand_no > 0 and self.last_leader is not None:
             leader = self.last_leader if self.last_tied else base.seat_after(self.seats, self.last_leader, -1)
+        elif self.hand_no > 0:
+            leader = self.seats[0]  # after score-sheet hands that leave the leader unknown
         return Hand(leader=leader, deal=Deal(hands=dealt, lead_draw=lead_draw, redeals=tuple(redeals) or None))
 
 
