@@ -24,6 +24,26 @@ players):
 * A capture move earns its tiles as its move score (+1 each); the game totals
   change only at the end of the hand, so simulated records carry no per-move
   claims (``scores_moves`` is False).  A claim written on a move is checked.
+
+Format 1.1 (hands whose deal is not known, score-sheet hands):
+
+* An *open* hand (:meth:`CastleRockMatch.start_open_hand`,
+  :class:`CastleRockOpenHand`) needs the starting row (it lies face up), and
+  may give the boneyard's draw order.  The players' tiles are tracked as
+  counts: each hand holds :data:`UNKNOWN` for a dealt tile nobody has seen
+  and the real tile for one it drew.  Everything but "which dealt tile" is
+  checked as in the known-deal replay: turn order and phases, the draw owed
+  (the boneyard's size is known), tiles of the set and not yet seen, a player
+  placing an unseen tile must still hold a dealt tile, captures against the
+  row, move scores, and the hand's end when every hand is empty.  ``apply``
+  changes nothing when it refuses a move, so a corrected move can follow.
+  In hand 1 without a leader the first move's seat plays first.
+* A score-sheet hand (:meth:`CastleRockMatch.score_sheet_hand`) is checked
+  for what its scores alone can show: every tile ends captured (+1 to its
+  taker) or in the row (-1 to everyone), so the scores add up to the set's
+  size minus (players + 1) per tile left, and nobody scores below minus the
+  row.  First players still rotate one seat a hand; after a sheet hand whose
+  first player is not known, the next hand's leader is taken as written.
 """
 
 from __future__ import annotations
@@ -32,10 +52,10 @@ import random
 from typing import Any, Sequence
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError, pointer_token as _escape
+from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token as _escape
 from domrec.games import base
 from domrec.games.base import HandOutcome
-from domrec.record import Capture, Deal, Draw, Hand, Move, Pass, Play, Record
+from domrec.record import Capture, Deal, Draw, Hand, HandResult, Move, Pass, Play, Record
 from domrec.tiles import Tile
 
 TARGET = 50
@@ -67,6 +87,26 @@ _TILE_OF: dict[str, Tile] = {text: t for t in T.DOUBLE_TWELVE
 #: Precomputed once because the capture check is the engine's hot path.
 MASK: dict[Tile, int] = {t: (1 << t.high) | (1 << t.low) for t in T.DOUBLE_TWELVE}
 
+#: The ends a Castle Rock hand can have: every hand empty ("out"); a score-sheet hand that claims
+#: no end is reported as "score-sheet", and a sheet may say so itself.
+HAND_ENDS = ("out", "score-sheet")
+
+
+class _Unknown:
+    """A dealt tile nobody has seen yet, held in an open hand's list of tiles (see
+    :class:`CastleRockOpenHand`): equal only to itself, so it never matches a real tile."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __str__(self) -> str:
+        return "?"
+
+
+UNKNOWN: Any = _Unknown()
+
 # Turn phases.
 _PLACE = 0    # the player to move must add a tile at the open end
 _CAPTURE = 1  # the tile is placed: captures, then the draw (or the next player's place)
@@ -87,6 +127,9 @@ def _number(mask: int) -> int:
 
 class CastleRockHand:
     """One hand: the row, the hands, the boneyard, whose turn and which phase."""
+
+    #: Every player's tiles are known (a deal given in full); see :class:`CastleRockOpenHand`.
+    open = False
 
     __slots__ = ("seats", "hands", "row", "captured", "boneyard", "_bone_at", "bone_left", "unseen",
                  "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
@@ -419,6 +462,10 @@ class CastleRockHand:
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
 
+    def held_count(self, seat: str) -> int:
+        """How many tiles ``seat`` holds now (two dealt, plus draws, minus places)."""
+        return len(self.hands[seat])
+
 
 def _row_text(row: Sequence[Tile]) -> str:
     return "".join(f"[{t}]" for t in row) or "(empty)"
@@ -426,6 +473,125 @@ def _row_text(row: Sequence[Tile]) -> str:
 
 def _ordered(tiles: set[Tile]) -> list[Tile]:
     return sorted(tiles, key=lambda t: (t.high, t.low), reverse=True)
+
+
+class CastleRockOpenHand(CastleRockHand):
+    """A hand whose players' tiles are not known (yet): an *open* hand (format 1.1).
+
+    The starting row is face up and always given; the boneyard's draw order
+    may be.  Each player's list of tiles holds :data:`UNKNOWN` for every dealt
+    tile not yet placed, and the real tile for every tile drawn (a draw names
+    it, or ``deal.boneyard`` gives it), so the counts, and the skip of empty
+    hands, work as in the known-deal replay.  ``unseen`` holds the tiles a
+    player may still place from the deal: with a boneyard order, the tiles
+    neither in the row nor in the boneyard; without one, every tile not yet
+    in the row, captured or drawn (a named draw takes one of them too).
+
+    What cannot be checked without the deal: that a placed unseen tile is the
+    placer's and not another player's or the boneyard's (without a boneyard
+    order), and that a named draw is not a tile someone was dealt.  Everything
+    else is checked with the known-deal replay's rules and messages.
+    ``apply`` leaves the state as it was when it refuses a move.
+    """
+
+    __slots__ = ("match",)
+    open = True
+
+    def __init__(self, match: "CastleRockMatch", row: list[Tile], boneyard: list[Tile] | None, bone_left: int,
+                 unseen: set[Tile], leader: str | None) -> None:
+        seats = match.seats
+        super().__init__(seats, {s: [UNKNOWN] * HAND_TILES for s in seats}, row, boneyard, bone_left, unseen,
+                         match.set_name, match.set_tiles, leader or seats[0], match.clockwise)
+        self.match = match
+        if leader is None:
+            # Hand 1 without a leader: whoever makes the first move plays first (see apply).
+            self.leader = self.dealer = self.to_move = self._turn = None
+
+    def apply(self, move: Move) -> int:
+        saved = self._save()
+        try:
+            if self._turn is None:
+                # Nobody is due yet (hand 1, leader not written): the first move's seat plays first.
+                self._check_seat(move.seat)
+                self._lead(move.seat)
+            if type(move) is Play:
+                points = self._place(move)
+            else:
+                # Captures, draws and the refusals of anything else are the known-deal replay's:
+                # they need no player's tiles (a draw from an unordered boneyard takes an unseen tile).
+                points = super().apply(move)
+        except RuleViolation:
+            self._restore(saved)
+            raise
+        if self.match.last_leader is None:
+            self.match.last_leader = self.leader
+        return points
+
+    def _lead(self, seat: str) -> None:
+        self.leader = self._turn = self.to_move = seat
+        self.dealer = next(s for s, after in self._next.items() if after == seat)
+
+    def _place(self, move: Play) -> int:
+        seat = move.seat
+        if self.phase or seat != self._turn:
+            self._place_out_of_turn(seat, move.play)
+        if move.on is not None or move.at is not None:
+            raise IllegalMove(f"{seat} must place {move.play} at the open end of the row; a Castle Rock "
+                              f"placement names no other position", R_PLACE)
+        t = _TILE_OF.get(move.play) or T.tile(move.play)
+        hand = self.hands[seat]
+        if t in hand:                      # a tile the player drew
+            hand.remove(t)
+        elif t in self.unseen and UNKNOWN in hand:
+            hand.remove(UNKNOWN)           # one of the tiles the player was dealt
+            self.unseen.discard(t)
+        else:
+            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+        self.row.append(t)
+        self.phase = _CAPTURE
+        if not hand:
+            self._empty += 1
+            if self._empty == len(self.seats):
+                self._over = True
+                self.to_move = None
+        return 0
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        if t in self.unseen:
+            # Seen by nobody, but the player has already placed both tiles dealt to them.
+            drawn = " ".join(str(x) for x in self.hands[seat])
+            return (f"{seat} does not hold {text}: {seat} has already placed both tiles dealt to them and "
+                    f"holds only {drawn}, drawn in this hand")
+        # Not of the set, in someone's hand (drawn), in the row, captured, or still in a given boneyard.
+        return super()._not_held(seat, t, text)
+
+    def _save(self) -> tuple:
+        return ({s: list(h) for s, h in self.hands.items()}, list(self.row),
+                {s: list(c) for s, c in self.captured.items()}, set(self.unseen), self._bone_at, self.bone_left,
+                self.leader, self.dealer, self.to_move, self._turn, self.phase, self._over, self._empty)
+
+    def _restore(self, saved: tuple) -> None:
+        (self.hands, self.row, self.captured, self.unseen, self._bone_at, self.bone_left, self.leader,
+         self.dealer, self.to_move, self._turn, self.phase, self._over, self._empty) = saved
+
+    def legal_moves(self) -> list[Move]:
+        raise NotImplementedError("an open Castle Rock hand does not know the players' tiles, so it cannot "
+                                  "list their moves")
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        """Only the tiles known to be held: those drawn (the dealt ones are not known)."""
+        return {s: sorted((t for t in self.hands[s] if t is not UNKNOWN), key=lambda t: (t.high, t.low),
+                          reverse=True) for s in self.seats}
+
+    def render(self) -> list[str]:
+        held = ", ".join(f"{s} {len(self.hands[s])}" for s in self.seats)
+        return [*super().render(), f"tiles held: {held} (the deal is not known)"]
+
+    def deal_notes(self) -> list[str]:
+        if self.leader is None:
+            return ["dealer: not known yet; whoever makes the first move plays first",
+                    f"boneyard: {self.bone_left} tiles"]
+        return super().deal_notes()
 
 
 class CastleRockMatch:
@@ -462,6 +628,24 @@ class CastleRockMatch:
         if not self.set_tiles.issuperset(out):
             return base.parse_tiles(texts, where, self.set_tiles, self.set_name, rule)  # raises, naming the tile
         return out
+
+    def _leader_of(self, hand: Hand) -> str | None:
+        """The hand's first player: the seat after the previous hand's, checked against ``hand.leader``.
+
+        ``None`` when nothing fixes it: hand 1, or a hand after a score-sheet hand whose first
+        player was not written, when ``hand.leader`` is not given either."""
+        expected = self._expected_leader()
+        leader = hand.leader
+        if expected is not None and leader is not None and leader != expected:
+            raise DealError(f"{leader} cannot play first in hand {self.hand_no}: the deal passes clockwise, "
+                            f"so {expected}, left of this hand's dealer {self.last_leader}, plays first",
+                            R_FIRST, "/leader")
+        if leader is None:
+            return expected
+        if leader not in self.seats:
+            raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(self.seats)})", R_FIRST,
+                            "/leader")
+        return leader
 
     def start_hand(self, hand: Hand) -> CastleRockHand:
         self.hand_no += 1
@@ -507,21 +691,13 @@ class CastleRockMatch:
             raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
                             f"are left after the deal and the row: list them all, in draw order",
                             R_DEAL, "/deal/boneyard")
-        expected = self._expected_leader()
-        leader = hand.leader
-        if expected is not None and leader is not None and leader != expected:
-            raise DealError(f"{leader} cannot play first in hand {self.hand_no}: the deal passes clockwise, "
-                            f"so {expected}, left of this hand's dealer {self.last_leader}, plays first",
-                            R_FIRST, "/leader")
+        leader = self._leader_of(hand)
         if leader is None:
             # Hand 1 without a leader: the first move says who plays first (a first move by a
             # stranger is then reported at that move, by the turn check).
-            leader = expected or (hand.moves[0].seat if hand.moves else seats[0])
+            leader = hand.moves[0].seat if hand.moves else seats[0]
             if leader not in seats:
                 leader = seats[0]
-        elif leader not in seats:
-            raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(seats)})", R_FIRST,
-                            "/leader")
         self.last_leader = leader
         seen = set(everything)
         state = CastleRockHand(seats, {s: list(dealt[s]) for s in seats}, list(row), order, rest,
@@ -534,6 +710,11 @@ class CastleRockMatch:
         outcome = state.outcome()
         for seat, n in outcome.scores.items():
             self.totals[seat] += n
+        self._decide(state.leader)
+        return outcome
+
+    def _decide(self, leader: str | None) -> None:
+        """The end-of-game rule, after a hand whose first player was ``leader``."""
         best = max(self.totals.values())
         if best >= TARGET:
             self.over = True
@@ -542,10 +723,114 @@ class CastleRockMatch:
                 self.winner = tied[0]
                 self.decision = f"{self.winner} has the highest total, {best}"
             else:
-                self.winner = youngest_hand(self.seats, state.leader, tied)
+                self.winner = youngest_hand(self.seats, leader, tied)
                 self.decision = (f"{', '.join(tied)} tie on {best}; {self.winner} played latest in the "
                                  f"hand's turn order (youngest hand) and wins")
-        return outcome
+
+    # --- format 1.1: hands whose deal is not known, score-sheet hands ------------------------
+
+    #: The players are dealt two tiles each: the row and the boneyard hold the rest of the set.
+    deals_whole_set = False
+
+    def tile_set(self) -> list[Tile]:
+        """Every tile of the set this match plays with (``rules.options.set``)."""
+        return list(self.set_order)
+
+    def start_open_hand(self, hand: Hand) -> CastleRockOpenHand:
+        """A hand whose players' tiles are not known: the starting row (required) and the
+        boneyard's draw order (optional) are checked as :meth:`start_hand` checks them."""
+        self.hand_no += 1
+        deal = hand.deal
+        if deal is None or deal.row is None:
+            raise DealError("a Castle Rock hand needs its starting row even when the players' tiles are not "
+                            "known: give the starting row (deal.row, from the blocked end), which lies face up",
+                            R_ROW, "/deal")
+        if deal.hands:
+            raise DealError("a hand whose deal is not known lists no player's tiles (deal.hands is {}); with "
+                            "every player's two tiles written, give the whole deal instead", R_DEAL,
+                            "/deal/hands")
+        set_tiles, set_name = self.set_tiles, self.set_name
+        k = self.start_tiles
+        if len(deal.row) != k:
+            why = "option start_tiles" if self.options["start_tiles"] != "auto" else \
+                f"{len(self.seats)} players with the {set_name} set"
+            raise DealError(f"the starting row has {len(deal.row)} tiles, but it must have {k} ({why})",
+                            R_ROW, "/deal/row")
+        row = self._parse(deal.row, "/deal/row", R_ROW)
+        groups = [("/deal/row", row, list(deal.row))]
+        rest = len(set_tiles) - HAND_TILES * len(self.seats) - k
+        order: list[Tile] | None = None
+        if deal.boneyard is not None:
+            order = self._parse(deal.boneyard, "/deal/boneyard", R_DEAL)
+            groups.append(("/deal/boneyard", order, list(deal.boneyard)))
+        base.check_unique(groups)  # the rule name start_hand gives a tile dealt twice
+        if order is not None and len(order) != rest:
+            raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
+                            f"are left after the deal and the row: list them all, in draw order",
+                            R_DEAL, "/deal/boneyard")
+        leader = self._leader_of(hand)
+        self.last_leader = leader
+        # The tiles a player may place from the deal: with a boneyard order, exactly the dealt ones.
+        unseen = set(set_tiles).difference(row, order or ())
+        state = CastleRockOpenHand(self, list(row), order, rest, unseen, leader)
+        state.standing = dict(self.totals)
+        return state
+
+    def score_sheet_hand(self, hand: Hand) -> HandOutcome:
+        """A hand recorded by its scores alone (a paper score sheet): checked, then added to the totals.
+
+        Every tile of the set ends the hand captured (+1 to whoever took it) or in the row (-1 to
+        every player), so with ``n`` players and a set of ``S`` tiles the scores add up to
+        ``S - (n + 1) * left``, ``left`` being the tiles left in the row, and nobody scores below
+        ``-left``.  Claims that break this, scores for a seat not at the table, an end other than
+        ``out``, or a leader other than the seat after the previous hand's, are refused.
+        """
+        result = hand.result or HandResult()
+        claimed = dict(result.scores or {})
+        seats = self.seats
+        for side in claimed:
+            if side not in self.totals:
+                raise DealError(f"{clip(side)} is not a seat at this table (seats: {', '.join(seats)}); Castle "
+                                f"Rock scores are kept by seat", R_PLAYERS, f"/result/scores/{_escape(side)}")
+        if result.end is not None and result.end not in HAND_ENDS:
+            raise DealError(f"a Castle Rock hand ends when every hand is empty (end \"out\"), not "
+                            f"{clip(result.end)!r}", R_END, "/result/end")
+        scores = {s: claimed.get(s, 0) for s in seats}
+        size, n = len(self.set_tiles), len(seats)
+        total = sum(scores.values())
+        left, odd = divmod(size - total, n + 1)
+        if odd or left < 0:
+            raise DealError(f"the scores claimed add up to {total}, which no hand gives: each of the {size} tiles "
+                            f"of the {self.set_name} set ends the hand captured (+1 to its taker) or left in "
+                            f"the row (-1 to each of the {n} players), so the scores add up to {size} less "
+                            f"{n + 1} for every tile left ({size}, {size - n - 1}, {size - 2 * n - 2}, ...)",
+                            R_END, "/result/scores")
+        for seat in seats:
+            if scores[seat] < -left:
+                raise DealError(f"{seat} is claimed {scores[seat]}, but scores adding up to {total} leave {left} "
+                                f"tile{'' if left == 1 else 's'} in the row, so every player scores at least "
+                                f"{-left} (tiles captured, less the row)", R_END,
+                                f"/result/scores/{_escape(seat)}")
+        self.hand_no += 1
+        try:
+            leader = self._leader_of(hand)
+        except DealError:
+            self.hand_no -= 1
+            raise
+        totals = {s: self.totals[s] + scores[s] for s in seats}
+        best = max(totals.values())
+        tied = [s for s in seats if totals[s] == best]
+        if best >= TARGET and len(tied) > 1 and leader is None:
+            self.hand_no -= 1
+            raise DealError(f"this hand ends the game with {', '.join(tied)} tied on {best}, and the tie goes to "
+                            f"the youngest hand of the hand's turn order: write who played first "
+                            f"(leader)", R_FIRST, "/leader")
+        self.last_leader = leader
+        self.totals.update(totals)
+        self._decide(leader)
+        return HandOutcome(result.end or "score-sheet", scores,
+                           (f"score sheet: {', '.join(f'{s} {scores[s]}' for s in seats)}"
+                            f" ({left} tile{'' if left == 1 else 's'} left in the row)",))
 
     def random_hand(self, rng: random.Random) -> Hand:
         tiles = list(self.set_order)
