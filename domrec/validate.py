@@ -36,6 +36,9 @@ class Problem:
     seat: str | None = None
     claimed: Any = None
     computed: Any = None
+    #: Where in a DGN text (1-based), for records read from the notation.
+    line: int | None = None
+    column: int | None = None
 
     def text(self) -> str:
         where = []
@@ -48,11 +51,12 @@ class Problem:
         loc = f" ({', '.join(where)})" if where else ""
         rule = f" [{self.rule}]" if self.rule else ""
         pointer = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
-        return one_line(f"{pointer}{loc}: {self.message}{rule}")
+        at = f"{self.line}:{self.column}: " if self.line is not None else ""
+        return one_line(f"{at}{pointer}{loc}: {self.message}{rule}")
 
     def to_dict(self) -> dict[str, Any]:
         out = {"pointer": self.pointer, "message": self.message, "rule": self.rule, "kind": self.kind}
-        for key in ("hand", "move", "seat", "claimed", "computed"):
+        for key in ("hand", "move", "seat", "claimed", "computed", "line", "column"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -75,10 +79,21 @@ class Report:
     hands: int = 0
     moves: int = 0
     note: str | None = None
+    #: Score-sheet hands (1-based): their play was not replayed, only their arithmetic checked.
+    sheet_hands: tuple[int, ...] = ()
 
     @property
     def valid(self) -> bool:
         return self.status == "valid"
+
+    @property
+    def scores_only(self) -> str | None:
+        """Words saying which hands were checked by their scores alone, or ``None``."""
+        if not self.sheet_hands:
+            return None
+        if len(self.sheet_hands) == self.hands:
+            return "scores only: play was not replayed"
+        return f"scores only for {_hand_list(self.sheet_hands)}: their play was not replayed"
 
     def summary(self) -> str:
         if self.status != "valid":
@@ -89,7 +104,8 @@ class Report:
             end = f"winner {self.winner}" if self.winner is not None else "a draw"
         else:
             end = "game not finished"
-        return one_line(f"{self.source}: valid {self.game}, {self.hands} hand{'s' if self.hands != 1 else ''}, "
+        sheet = f" ({self.scores_only})" if self.sheet_hands else ""
+        return one_line(f"{self.source}: valid {self.game}{sheet}, {self.hands} hand{'s' if self.hands != 1 else ''}, "
                         f"{scores}; {end}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,8 +113,15 @@ class Report:
             "source": self.source, "game": self.game, "status": self.status, "valid": self.valid,
             "finished": self.finished, "scores": self.scores, "winner": self.winner,
             "hands": self.hands, "moves": self.moves, "note": self.note,
+            "scores_only": bool(self.sheet_hands), "not_replayed": list(self.sheet_hands),
             "problems": [p.to_dict() for p in self.problems],
         }
+
+
+def _hand_list(numbers: tuple[int, ...]) -> str:
+    if len(numbers) == 1:
+        return f"hand {numbers[0]}"
+    return "hands " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
 class Observer(Protocol):
@@ -158,12 +181,16 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     except RuleViolation as e:
         problems.append(Problem(e.pointer, e.message, e.rule, "setup"))
         return report()
+    started = getattr(observer, "match_started", None)
+    if started is not None:
+        started(match)
 
     n_moves = 0
     hands = record.hands
     last = len(hands) - 1
     stopped: str | None = None
     halted = False  # replay stopped before the end: the game's claims cannot be judged
+    sheets: list[int] = []
     for i, hand in enumerate(hands):
         hp = f"/hands/{i}"
         if match.over:
@@ -173,6 +200,27 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             stopped = (f"hand {i + 1} was not checked" if i == last
                        else f"hands {i + 1}–{last + 1} were not checked")
             halted = True
+            break
+        if hand.deal is None:
+            if not hand.moves and hand.result is not None:  # a score-sheet hand: its arithmetic alone
+                try:
+                    outcome = match.score_sheet_hand(hand)
+                except RuleViolation as e:
+                    where = e.where if isinstance(e, DealError) else e.pointer
+                    problems.append(Problem(hp + where, e.message, e.rule, "score", hand=i + 1))
+                    stopped, halted = _stop_note(i, last), True
+                    break
+                sheets.append(i + 1)
+                if observer:
+                    observer.hand_finished(i, outcome, match)
+                continue
+            # A hand being recorded whose deal is not known yet: checked as far as the shown tiles allow.
+            open_report = _open_hand(match, hand, i, last, record, problems, observer, hp)
+            n_moves += len(hand.moves)
+            if open_report is not None:
+                return report(scores=dict(match.totals), hands=i + 1, moves=n_moves, finished=False,
+                              note=open_report, sheet_hands=tuple(sheets))
+            stopped, halted = _stop_note(i, last), True
             break
         try:
             state = match.start_hand(hand)
@@ -210,7 +258,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             if i == last and hand.result is None and record.result is None:
                 who = f"{state.to_move} to move" if state.to_move else "no move made yet"
                 return report(scores=dict(match.totals), hands=i + 1, moves=n_moves, finished=False,
-                              note=f"hand {i + 1} is still being played ({who})")
+                              note=f"hand {i + 1} is still being played ({who})", sheet_hands=tuple(sheets))
             who = f"it is {state.to_move}'s turn" if state.to_move else "no move has been made"
             problems.append(Problem(f"{hp}/moves", f"the hand is not finished: {who} "
                                                    f"and the record has no more moves",
@@ -226,7 +274,57 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
         _check_game_claims(record, match, problems)
     finished = not halted and match.over
     return report(scores=dict(match.totals), winner=match.winner if finished else None,
-                  finished=finished, hands=len(hands), moves=n_moves, note=stopped)
+                  finished=finished, hands=len(hands), moves=n_moves, note=stopped, sheet_hands=tuple(sheets))
+
+
+def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, problems: list[Problem],
+               observer: Observer | None, hp: str) -> str | None:
+    """Replay a hand whose deal is not known (format 1.1, a hand being recorded).
+
+    Only the last hand of an unfinished game may be written so: its moves are
+    checked as far as the tiles already shown allow, and the record is
+    reported unfinished.  Anywhere else the hand's scores, and so the game,
+    cannot be judged without the deal: that is a problem.  Returns the note
+    of an unfinished record, or ``None`` when a problem was added.
+    """
+    where = "in DGN, the tiles each player still held (left SEAT tiles…)"
+    if i != last or hand.result is not None or record.result is not None:
+        problems.append(Problem(f"{hp}/deal", f"hand {i + 1} has moves but no deal, so its scores cannot be "
+                                              f"worked out: give the deal ({where})", "the deal", "deal",
+                                hand=i + 1))
+        return None
+    try:
+        state = match.start_open_hand(hand)
+    except DealError as e:
+        problems.append(Problem(hp + e.where, e.message, e.rule, "deal", hand=i + 1))
+        return None
+    except RuleViolation as e:
+        problems.append(Problem(hp + e.pointer, e.message, e.rule, "deal", hand=i + 1))
+        return None
+    if observer:
+        observer.hand_started(i, hand, state)
+    j = -1
+    moves = hand.moves
+    try:
+        for j, move in enumerate(moves):
+            points = state.apply(move)
+            if move.score is not None and move.score != points:
+                problems.append(_move_score_problem(hp, i, j, move, points))
+            if observer:
+                observer.moved(j, move, points, state)
+    except RuleViolation as e:
+        move = moves[j]
+        problems.append(Problem(f"{hp}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
+                                hand=i + 1, move=j + 1, seat=move.seat))
+        return None
+    if state.over:
+        problems.append(Problem(f"{hp}/deal", f"hand {i + 1} is over but its deal is not known, so its scores "
+                                              f"cannot be worked out: give the deal ({where})", "the deal",
+                                "deal", hand=i + 1))
+        return None
+    who = f"{state.to_move} to move" if state.to_move else "no move made yet"
+    return (f"hand {i + 1} is still being played ({who}); its deal is not known yet, so its moves were "
+            f"checked only as far as the tiles shown allow")
 
 
 def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int) -> Problem:

@@ -1,0 +1,165 @@
+"""The deal of a hand, worked out from its moves and the tiles left at its end.
+
+People at a club table write what happened, not what was dealt.  A hand's
+deal is then determined: each seat was dealt what it played, plus what it
+still held at the end, less what it drew.  In a game that deals the whole set
+one seat's tiles are whatever the others were not dealt, and a seat whose
+hand is empty (known from the counts) held nothing.
+
+Which move takes which tile from whose hand is the record format's own
+meaning (FORMAT: a play, a starter, a span, a bridge or a road-block comes
+from the mover's hand; a penalty play is the exposed tile of the seat that
+exposed it; a draw adds a tile; a capture takes tiles from the row, not from
+a hand).  How many tiles a seat still holds comes from the engine's open hand
+(:meth:`~domrec.games.base.Match.start_open_hand`), and the result is checked
+by replaying the hand through the engine with the inferred deal: nothing
+here judges a rule.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from domrec import tiles as T
+from domrec.errors import DealError
+from domrec.record import Bridge, Block, Deal, Draw, Exposed, Move, Play, Span, Starter
+from domrec.tiles import Tile
+
+RULE = "the deal"
+
+
+class MissingLeft(DealError):
+    """The deal cannot be worked out: the tiles some seats still held are not given."""
+
+    def __init__(self, hand_no: int, seats: Sequence[str]) -> None:
+        wanted = "; ".join(f"{s} …" for s in seats)
+        who = seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + f" and {seats[-1]}"
+        super().__init__(f"hand {hand_no}: the deal is not written, so give the tiles {who} still held: "
+                         f"left {wanted}", RULE, "/deal")
+        self.seats = tuple(seats)
+
+
+class LeftContradiction(DealError):
+    """The ``left`` tiles cannot be right given the moves."""
+
+
+def tiles_taken(moves: Sequence[Move]) -> tuple[dict[str, list[str]], dict[str, list[str]], list[int]]:
+    """(tiles each seat took from its hand, tiles each seat drew, indices of draws that name no tile)."""
+    played: dict[str, list[str]] = {}
+    drawn: dict[str, list[str]] = {}
+    unnamed: list[int] = []
+    exposer: dict[Any, str] = {}
+    for j, move in enumerate(moves):
+        kind = type(move)
+        if kind is Play:
+            owner = move.seat
+            if move.penalty:
+                owner = exposer.get(T.tile(move.play), move.seat)
+            played.setdefault(owner, []).append(move.play)
+        elif kind is Exposed:
+            exposer[T.tile(move.exposed)] = move.seat
+        elif kind is Draw:
+            if move.draw is True:
+                unnamed.append(j)
+            else:
+                drawn.setdefault(move.seat, []).append(move.draw)
+        elif kind in (Starter, Span, Bridge, Block):
+            text = getattr(move, {Starter: "starter", Span: "span", Bridge: "bridge", Block: "block"}[kind])
+            played.setdefault(move.seat, []).append(text)
+    return played, drawn, unnamed
+
+
+def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Sequence[Move],
+          left: Mapping[str, Sequence[str]], public: Deal | None) -> Deal:
+    """The deal that the moves and ``left`` determine.
+
+    ``state`` is the engine's open hand after ``moves`` (for how many tiles
+    each seat still holds); ``public`` holds the deal's public parts (row,
+    boneyard order, piles, lead draw), which are kept.  Raises
+    :class:`MissingLeft` naming the seats whose tiles are needed, or
+    :class:`LeftContradiction` when ``left`` cannot be right.
+    """
+    played, drawn, unnamed = tiles_taken(moves)
+    if unnamed:
+        order = list(public.boneyard) if public is not None and public.boneyard else []
+        draws = [moves[j] for j in unnamed]
+        if len(order) < len(draws):
+            raise LeftContradiction(f"hand {hand_no}: a draw names no tile and the boneyard's order is not "
+                                    f"written: write the tile drawn (+6-3)", RULE, "/deal/boneyard")
+        for move, text in zip(draws, order):
+            drawn.setdefault(move.seat, []).append(text)
+    piles = dict(public.piles) if public is not None and public.piles else {}
+    seen_in_moves = Counter(T.tile(x) for ts in played.values() for x in ts)
+    dealt: dict[str, list[str]] = {}
+    missing: list[str] = []
+    for seat in seats:
+        held = state.held_count(seat)
+        if seat in left:
+            given = list(left[seat])
+            if held != len(given) and not piles:
+                raise LeftContradiction(f"hand {hand_no}: left {seat} lists {len(given)} tile"
+                                        f"{'' if len(given) == 1 else 's'}, but {seat} still holds {held}",
+                                        RULE, "/deal")
+            for text in given:
+                if seen_in_moves[T.tile(text)] >= _copies(match, T.tile(text)):
+                    raise LeftContradiction(f"hand {hand_no}: left {seat} lists {text}, but it was played in "
+                                            f"this hand", RULE, "/deal")
+        elif held == 0:
+            given = []
+        else:
+            missing.append(seat)
+            continue
+        dealt[seat] = _less(played.get(seat, []) + given, drawn.get(seat, []) + list(piles.get(seat, ())),
+                            hand_no, seat)
+    if missing:
+        if len(missing) == 1 and match.deals_whole_set:
+            seat = missing[0]
+            rest = Counter(match.tile_set())
+            for ts in list(dealt.values()) + [list(p) for p in piles.values()]:
+                rest.subtract(T.tile(x) for x in ts)
+            if any(n < 0 for n in rest.values()):
+                over = next(t for t, n in rest.items() if n < 0)
+                raise LeftContradiction(f"hand {hand_no}: {over} appears more often in the moves and left "
+                                        f"tiles than the set holds", RULE, "/deal")
+            dealt[seat] = [str(t) for t in _ordered(rest, played.get(seat, []))]
+        else:
+            raise MissingLeft(hand_no, missing)
+    hands = {seat: tuple(dealt[seat]) for seat in seats}
+    if public is None:
+        return Deal(hands=hands)
+    return Deal(hands=hands, boneyard=public.boneyard, row=public.row, piles=public.piles,
+                lead_draw=public.lead_draw, redeals=public.redeals)
+
+
+def _copies(match: Any, t: Tile) -> int:
+    return sum(1 for x in match.tile_set() if x is t)
+
+
+def _less(tiles: list[str], minus: list[str], hand_no: int, seat: str) -> list[str]:
+    """``tiles`` without ``minus`` (as tiles, each once), keeping the order and the text as written."""
+    out = list(tiles)
+    for text in minus:
+        t = T.tile(text)
+        for k, x in enumerate(out):
+            if T.tile(x) is t:
+                del out[k]
+                break
+        else:
+            raise LeftContradiction(f"hand {hand_no}: {seat} drew {text} but neither played it nor held it at "
+                                    f"the end (left {seat})", RULE, "/deal")
+    return out
+
+
+def _ordered(rest: Counter, played_first: list[str]) -> list[Tile]:
+    """The remaining tiles, those the seat played first (in play order), then the rest in set order."""
+    out: list[Tile] = []
+    pool = Counter({t: n for t, n in rest.items() if n > 0})
+    for text in played_first:
+        t = T.tile(text)
+        if pool[t] > 0:
+            out.append(t)
+            pool[t] -= 1
+    for t in sorted(pool, key=lambda t: (-t.high, -t.low)):
+        out.extend([t] * pool[t])
+    return out

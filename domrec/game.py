@@ -1,0 +1,381 @@
+"""A game built move by move: the API behind the DGN reader and the recorder.
+
+Modelled on python-chess's ``Board``: start a game for a record's players and
+rules, ask whose turn it is and (where the deal is known) the legal moves,
+:meth:`Game.push` a move — refused at once with the rule's sentence when it is
+illegal, and then nothing changes — :meth:`Game.pop` it again, read the
+running scores, and get the :class:`~domrec.record.Record` at any moment.
+
+There is one replay path.  Moves are applied by the game's engine exactly as
+:func:`domrec.validate.validate` applies them, and whenever the Game has to
+rebuild its position (after :meth:`pop`, after a refused move, when a hand
+whose deal was not known is closed) it replays the record so far through
+:func:`~domrec.validate.validate` itself and continues from the engine state
+that replay leaves.  So nothing here knows a rule.
+
+A hand may be started without its deal (people at a table rarely write it).
+Its moves are then checked as far as the tiles already shown allow (the
+engine's *open* hand: turn order, tiles of the set not already seen, where a
+tile fits, the points); when the hand is closed with the tiles each player
+still held (:meth:`end_hand` with ``left``), the deal is worked out
+(:mod:`domrec.deals`) and the whole hand is checked again with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+import attrs
+
+from domrec import deals, games
+from domrec.errors import DealError, DomrecError, IllegalMove, RuleViolation
+from domrec.games.base import HandOutcome, HandState, Match
+from domrec.record import Deal, GameResult, Hand, HandResult, Move, Pass, Player, Record, Rules
+from domrec.validate import Problem, Report, validate
+
+
+class GameError(DomrecError):
+    """The Game cannot do what was asked (no hand started, nothing to pop, …)."""
+
+
+class Refused(RuleViolation):
+    """A move, deal or hand the rules do not allow; ``problem`` says where and why."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message, problem.rule, problem.pointer)
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return self.problem.text()
+
+
+class _Watch:
+    """Observer of a replay: keeps the match, the last hand's state and each move's points."""
+
+    def __init__(self) -> None:
+        self.state: HandState | None = None
+        self.points: list[list[int]] = []
+        self.outcomes: dict[int, HandOutcome] = {}
+
+    def match_started(self, match: Match) -> None:
+        self.match = match
+
+    def hand_started(self, index: int, hand: Hand, state: HandState) -> None:
+        self.state = state
+        while len(self.points) <= index:
+            self.points.append([])
+
+    def moved(self, index: int, move: Move, points: int, state: HandState) -> None:
+        self.points[-1].append(points)
+
+    def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None:
+        self.outcomes[index] = outcome
+        while len(self.points) <= index:
+            self.points.append([])
+
+
+class Game:
+    """One game (a record) being built."""
+
+    def __init__(self, game: str, players: Iterable[Player | tuple[str, str] | str], *,
+                 variant: str | None = None, options: Mapping[str, Any] | None = None,
+                 event: Mapping[str, Any] | None = None, version: str = "1.0") -> None:
+        people = []
+        for p in players:
+            if isinstance(p, Player):
+                people.append(p)
+            elif isinstance(p, tuple):
+                people.append(Player(seat=p[0], name=p[1]))
+            else:
+                people.append(Player(seat=p, name=p))
+        rules = Rules(variant=variant, options=dict(options) if options else None) if (variant or options) else None
+        self._template = Record(version=version, game=game, rules=rules, event=dict(event) if event else None,
+                                players=tuple(people))
+        self.engine = games.engine(game)
+        self._hands: list[Hand] = []
+        self._current: Hand | None = None
+        self._moves: list[Move] = []
+        self._points: list[int] = []
+        self._match: Match = self.engine.start(self._template)
+        self._state: HandState | None = None
+        self._result: GameResult | None = None
+        self._watch = _Watch()
+
+    # --- building from a record -------------------------------------------------
+
+    @classmethod
+    def from_record(cls, record: Record) -> "Game":
+        """A Game at the end of ``record``; an unfinished last hand stays open for more moves.
+
+        Raises :class:`Refused` when the record breaks a rule (its first problem)."""
+        g = cls.__new__(cls)
+        g._template = attrs.evolve(record, hands=(), result=None)
+        g.engine = games.engine(record.game)
+        g._result = record.result
+        hands = list(record.hands)
+        last = hands[-1] if hands else None
+        g._hands, g._current, g._moves = hands, None, []
+        if last is not None and not last.score_sheet and last.result is None:
+            g._hands, g._current, g._moves = hands[:-1], attrs.evolve(last, moves=()), list(last.moves)
+        g._rebuild()
+        return g
+
+    # --- what a caller reads ------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        return self._template.game
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self._template.seats
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """The running totals (moves already scored count, even mid-hand)."""
+        return dict(self._match.totals)
+
+    @property
+    def over(self) -> bool:
+        return self._match.over
+
+    @property
+    def winner(self) -> str | None:
+        return self._match.winner if self._match.over else None
+
+    @property
+    def in_hand(self) -> bool:
+        """A hand is started and not yet closed."""
+        return self._current is not None
+
+    @property
+    def deal_known(self) -> bool:
+        return self._current is not None and self._current.deal is not None and bool(self._current.deal.hands)
+
+    @property
+    def hand_over(self) -> bool:
+        return self._state is not None and self._state.over
+
+    @property
+    def hand_number(self) -> int:
+        """The current hand (1-based), or the number of hands so far."""
+        return len(self._hands) + (1 if self._current is not None else 0)
+
+    @property
+    def to_move(self) -> str | None:
+        return self._state.to_move if self._state is not None and not self._state.over else None
+
+    @property
+    def state(self) -> HandState | None:
+        """The engine's state of the current hand (read-only use: render, holdings)."""
+        return self._state
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """What each move of the current hand scored, in order."""
+        return tuple(self._points)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now.  Empty when no hand is being played or the deal is not known
+        (then the legal moves depend on tiles nobody has shown)."""
+        if self._state is None or self._state.over or not self.deal_known:
+            return []
+        return self._state.legal_moves()
+
+    def forced_pass(self) -> bool:
+        """The player to move can only pass (and the deal is known, so this is certain)."""
+        legal = self.legal_moves()
+        return len(legal) == 1 and type(legal[0]) is Pass
+
+    # --- hands ---------------------------------------------------------------------
+
+    def start_hand(self, deal: Deal | None = None, leader: str | None = None, comment: str | None = None) -> None:
+        """Begin the next hand, with its deal, or without it (``None``, or a Deal of public parts
+        only: ``hands={}``), and the leader where the record says it.  Raises :class:`Refused`."""
+        if self._current is not None:
+            raise GameError(f"hand {self.hand_number} is not closed yet")
+        if self._match.over:
+            raise GameError(f"the game is over ({_totals(self._match.totals)}): no further hand is played")
+        if self._hands and (len(self._hands) - 1) not in self._watch.outcomes:
+            raise GameError(f"hand {len(self._hands)} is not over, so the next hand cannot start")
+        if deal is not None and not deal.hands and not any(attrs.astuple(deal, recurse=False)[1:]):
+            deal = None
+        self._current = Hand(leader=leader, deal=deal, comment=comment)
+        self._moves, self._points = [], []
+        try:
+            self._state = self._begin(self._current)
+        except RuleViolation as e:
+            self._current, self._state = None, None
+            where = e.where if isinstance(e, DealError) else e.pointer
+            raise Refused(Problem(f"/hands/{len(self._hands)}{where}", e.message, e.rule, "deal",
+                                  hand=len(self._hands) + 1)) from None
+
+    def _begin(self, hand: Hand) -> HandState:
+        if hand.deal is not None and hand.deal.hands:
+            return self._match.start_hand(hand)
+        return self._match.start_open_hand(hand)
+
+    def add_score_sheet_hand(self, scores: Mapping[str, int], end: str | None = None,
+                             leader: str | None = None, comment: str | None = None) -> HandOutcome:
+        """A hand recorded by its result alone, as on a paper score sheet."""
+        if self._current is not None:
+            raise GameError(f"hand {self.hand_number} is not closed yet")
+        hand = Hand(leader=leader, result=HandResult(scores=dict(scores), end=end), comment=comment)
+        self._hands.append(hand)
+        try:
+            self._rebuild()
+        except Refused:
+            self._hands.pop()
+            self._rebuild()
+            raise
+        return self._watch.outcomes[len(self._hands) - 1]
+
+    def push(self, move: Move) -> int:
+        """Play ``move`` (its ``seat`` says who); return the points it earns the mover's side.
+
+        An illegal move raises :class:`Refused` naming the rule, and the game is as before."""
+        if self._current is None or self._state is None:
+            raise GameError("no hand is being played: start one first")
+        try:
+            points = self._state.apply(move)
+        except RuleViolation as e:
+            hand, j = len(self._hands), len(self._moves)
+            self._rebuild()  # the engine may have changed part of its state before refusing
+            raise Refused(Problem(f"/hands/{hand}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
+                                  hand=hand + 1, move=j + 1, seat=move.seat)) from None
+        self._moves.append(move)
+        self._points.append(points)
+        return points
+
+    def pop(self) -> Move:
+        """Take back the last move (of the current hand, or of the last closed hand, which reopens)."""
+        if self._current is not None and self._moves:
+            move = self._moves.pop()
+            self._points.pop()
+            self._rebuild()
+            return move
+        if self._current is not None:
+            self._current, self._state = None, None
+        if not self._hands or self._hands[-1].score_sheet:
+            if not self._hands:
+                raise GameError("there is no move to take back")
+            self._hands.pop()
+            self._result = None
+            self._rebuild()
+            return self.pop() if self._hands else self._no_move()
+        last = self._hands.pop()
+        self._result = None
+        self._current, self._moves = attrs.evolve(last, moves=(), result=None), list(last.moves)
+        move = self._moves.pop()
+        self._rebuild()
+        return move
+
+    def _no_move(self) -> Move:
+        raise GameError("there is no move to take back")
+
+    def end_hand(self, left: Mapping[str, Sequence[str]] | None = None,
+                 claim: HandResult | None = None) -> HandOutcome | None:
+        """Close the current hand.
+
+        Where the deal was not known, ``left`` (the tiles each seat still held)
+        lets it be worked out; the hand is then checked in full with that deal,
+        and :class:`Refused` says what is wrong.  Where the deal was known and
+        ``left`` is given, it must be what the seats really hold.  ``claim`` is
+        the hand's written result, kept in the record (and checked by
+        :func:`~domrec.validate.validate`).  Returns the hand's outcome, or
+        ``None`` for a hand that is not over (it is kept as it is).
+        """
+        if self._current is None:
+            raise GameError("no hand is being played")
+        n = len(self._hands)
+        before, moves = self._current, list(self._moves)
+        hand = attrs.evolve(before, moves=tuple(moves), result=claim)
+        if not self.deal_known:
+            hand = attrs.evolve(hand, deal=self.infer_deal(left or {}))
+        elif left is not None:
+            self._check_left(left)
+        self._hands.append(hand)
+        self._current, self._moves, self._points = None, [], []
+        try:
+            self._rebuild(strict=True)
+        except Refused:
+            self._hands.pop()
+            self._current, self._moves = before, moves
+            self._rebuild()
+            raise
+        return self._watch.outcomes.get(n)
+
+    def infer_deal(self, left: Mapping[str, Sequence[str]]) -> Deal:
+        """The current hand's deal from its moves and ``left`` (:mod:`domrec.deals`)."""
+        if self._current is None or self._state is None:
+            raise GameError("no hand is being played")
+        n = len(self._hands)
+        try:
+            return deals.infer(self._match, self._state, n + 1, self.seats, self._moves, left, self._current.deal)
+        except DealError as e:
+            raise Refused(Problem(f"/hands/{n}{e.where}", e.message, e.rule, "deal", hand=n + 1)) from None
+
+    def _check_left(self, left: Mapping[str, Sequence[str]]) -> None:
+        from domrec import tiles as T
+
+        n = len(self._hands)
+        holds = self._state.holdings()
+        for seat, texts in left.items():
+            said = sorted((T.tile(x) for x in texts), key=lambda t: (t.high, t.low))
+            real = sorted(holds.get(seat, []), key=lambda t: (t.high, t.low))
+            if said != real:
+                shown = " ".join(str(t) for t in real) or "nothing"
+                raise Refused(Problem(f"/hands/{n}/deal/hands/{seat}", f"left {seat} does not match the deal and "
+                                      f"the moves: {seat} still holds {shown}", deals.RULE, "deal", hand=n + 1))
+
+    # --- the record ------------------------------------------------------------------
+
+    def set_result(self, result: GameResult | None) -> None:
+        """The game's claimed result (kept in the record and checked by validation)."""
+        self._result = result
+
+    def record(self) -> Record:
+        """The record so far: closed hands, the current hand's moves (its deal if known)."""
+        hands = list(self._hands)
+        if self._current is not None:
+            hands.append(attrs.evolve(self._current, moves=tuple(self._moves)))
+        return attrs.evolve(self._template, hands=tuple(hands), result=self._result)
+
+    def report(self, source: str = "<game>") -> Report:
+        """The validator's verdict on :meth:`record`."""
+        return validate(self.record(), source)
+
+    # --- rebuilding through the one replay path --------------------------------------
+
+    def _rebuild(self, strict: bool = False) -> None:
+        """Replay the record so far through :func:`validate` and continue from its engine state.
+
+        Claims are not the Game's business (validation reports them), but a
+        rule problem is: with ``strict`` any illegal move or bad deal raises
+        :class:`Refused` (the first one)."""
+        record = attrs.evolve(self.record(), result=None)
+        watch = _Watch()
+        report = validate(record, observer=watch)
+        bad = [p for p in report.problems if p.kind in ("illegal", "deal", "setup", "unfinished")
+               and not (p.kind == "unfinished" and not strict)]
+        if bad:
+            first = bad[0]
+            if strict or first.kind != "unfinished":
+                raise Refused(first)
+        self._match = watch.match
+        self._watch = watch
+        if self._current is not None:
+            self._state = watch.state
+            self._points = list(watch.points[len(self._hands)]) if len(watch.points) > len(self._hands) else []
+            if self._state is None:  # an empty current hand: validation did not start it
+                self._state = self._begin(self._current)
+        else:
+            self._state = None
+
+
+def _totals(totals: Mapping[str, int]) -> str:
+    return ", ".join(f"{side} {n}" for side, n in totals.items())
