@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.errors import DealError, IllegalMove, SetupError, clip
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import (Block, Bridge, Deal, Hand, Join, Move, Pass, Record, Reuse, Roll, Span,
@@ -80,6 +80,11 @@ R_LENGTH = "domino-roads: a road holds at most 10 tiles"
 R_NAMES = "domino-roads: road names are unique within a hand"
 R_END = "domino-roads: hand end"
 R_ABANDONED = "domino-roads: hand end (abandoned)"
+R_SCORING = "domino-roads: scoring"
+
+_NEVER_ABANDONED = ("a Domino Roads hand is never abandoned: every tile but 0-0 and 1-0 can start a road with "
+                    "the right roll, and the set has too few of those two for every player, so someone can "
+                    "always go out")
 
 # Turn phases.
 ROLL, ROLLER, PARTNER = 0, 1, 2
@@ -161,6 +166,9 @@ class Table:
 
 class RoadsHand:
     """One hand: stocks (and piles), the roads, the dice and whose part of the turn it is."""
+
+    #: A hand whose deal is known (see :class:`OpenRoadsHand` for one whose deal is not).
+    open = False
 
     def __init__(self, table: "Table", stocks: dict[str, dict[Tile, int]],
                  piles: dict[str, list[Tile]] | None, leader: str, block_sum: bool) -> None:
@@ -703,10 +711,19 @@ class RoadsHand:
                 if road.blocked:
                     notes.append("blocked")
                 lines.append(f"  {road.name}: {road.picture()}  ({', '.join(notes)})")
-        if self.piles:
-            lines.append("piles: " + "; ".join(f"{s} {' '.join(_name(t) for t in self.piles[s]) or '(empty)'}"
-                                               for s in self.seats))
+        lines.extend(self._table_notes())
         return lines
+
+    def _table_notes(self) -> list[str]:
+        """The lines under the roads: the piles (three players)."""
+        if not self.piles:
+            return []
+        return ["piles: " + "; ".join(f"{s} {' '.join(_name(t) for t in self.piles[s]) or '(empty)'}"
+                                      for s in self.seats)]
+
+    def held_count(self, seat: str) -> int:
+        """How many tiles ``seat`` holds in stock now (three players: the pile is not counted)."""
+        return self.stock_size[seat]
 
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: sorted(self._expand(self.stocks[s]), key=lambda t: (t.high, t.low), reverse=True)
@@ -730,6 +747,155 @@ _HANDLERS: dict[type, Any] = {
     Bridge: RoadsHand._bridge,
     Block: RoadsHand._block,
 }
+
+
+# --- hands whose deal is not known (format 1.1) ---------------------------------------
+
+
+class _OpenStock:
+    """A stock whose tiles are (mostly) not known: ``get(t)`` is how many copies of ``t`` it may hold.
+
+    That is the copies known to be in it (topped up from a given pile) plus,
+    while some of its tiles are unknown, every copy not known to be elsewhere.
+    The replay's play handlers ask exactly ``stocks[seat].get(t)``, so they
+    run unchanged on an open hand.
+    """
+
+    __slots__ = ("hand", "seat", "known")
+
+    def __init__(self, hand: "OpenRoadsHand", seat: str) -> None:
+        self.hand = hand
+        self.seat = seat
+        #: Tiles known to be in this stock (three players with piles given: those topped up).
+        self.known: dict[Tile, int] = {}
+
+    def get(self, t: Tile, default: Any = None) -> Any:
+        n = self.known.get(t, 0)
+        if self.hand.hidden[self.seat]:
+            n += self.hand.avail.get(t, 0)
+        return n or default
+
+
+class OpenRoadsHand(RoadsHand):
+    """A hand whose stocks are not known (yet): every check but "does the player hold this tile?".
+
+    No play is ever compulsory in Domino Roads, so nearly everything is
+    public: turns, dice, the play total, every road's geometry, road names,
+    and each stock's size (10, or 9 plus top-ups from the pile, minus plays).
+    What stays hidden is which tiles a stock holds.  A tile is accepted when
+    it *may* be in the mover's stock: a copy known to be there (topped up from
+    a given pile), or, while some of the stock is unknown, a copy of the set
+    not yet played and not known to be elsewhere (in a given pile, or topped
+    up into another stock).  A play from a stock that also holds a known copy
+    of the tile is taken to use the known copy; that loses nothing, since an
+    unknown tile can always be the same tile.  Those counts are sufficient:
+    whenever each tile's plays from unknown tiles stay within its unknown
+    copies, some deal gives every seat what it played.
+
+    The hand ends when a stock is empty, as in the known replay; Roads hands
+    have no block, so there is nothing to infer from passes.
+    """
+
+    open = True
+
+    def __init__(self, match: "RoadsMatch", piles: dict[str, list[Tile | None]] | None, leader: str | None,
+                 avail: dict[Tile, int]) -> None:
+        table = match.table
+        super().__init__(table, {s: {} for s in table.seats}, piles, leader or "", match.block_sum)
+        self.match = match
+        #: Copies of each tile that may be among the unknown tiles (dealt, or topped up from an unknown pile).
+        self.avail = avail
+        #: How many of each seat's stock tiles are unknown.
+        self.hidden = {s: STOCK[match.players] for s in table.seats}
+        self.stocks = {s: _OpenStock(self, s) for s in table.seats}  # type: ignore[misc]
+        self.stock_size = {s: STOCK[match.players] for s in table.seats}
+        if leader is None:  # three players, hand 1, no leader: whoever moves first leads
+            self.leader = self.next_roller = self.to_move = None  # type: ignore[assignment]
+
+    def apply(self, move: Move) -> int:
+        if self.next_roller is None and not self.over and move.seat in self.side_of:
+            seat = move.seat
+            self.leader = self.next_roller = self.to_move = seat
+            self.match.last_leader = seat
+        return RoadsHand.apply(self, move)
+
+    def _top_up(self, seat: str) -> None:
+        pile = self.piles[seat]
+        known = self.stocks[seat].known  # type: ignore[attr-defined]
+        while self.stock_size[seat] < STOCK[3] and pile:
+            t = pile.pop(0)
+            if t is None:
+                self.hidden[seat] += 1
+            else:
+                known[t] = known.get(t, 0) + 1
+            self.stock_size[seat] += 1
+
+    def _played(self, seat: str, t: Tile) -> None:
+        known = self.stocks[seat].known  # type: ignore[attr-defined]
+        n = known.get(t)
+        if n:
+            if n == 1:
+                del known[t]
+            else:
+                known[t] = n - 1
+        else:
+            self.avail[t] -= 1
+            self.hidden[seat] -= 1
+        self.used = True
+        left = self.stock_size[seat] - 1
+        self.stock_size[seat] = left
+        if not left:
+            self._go_out(seat)
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        full = SET_FOUR if self.four else SET_THREE
+        copies = full.get(t, 0)
+        if not copies:
+            return f"{text} is not a tile of the {'40' if self.four else '39'}-tile Domino Roads set"
+        if not self.hidden[seat] and self.avail.get(t):
+            known = self.stocks[seat].known  # type: ignore[attr-defined]
+            return (f"{seat} does not hold {text}: every tile of {seat}'s stock came from the pile "
+                    f"({T.format_tiles(self._expand(known))})")
+        where = [s for s in self.seats if s != seat and self.stocks[s].known.get(t)]  # type: ignore[attr-defined]
+        piled = [s for s in self.seats if t in self.piles.get(s, ())]
+        if seat in piled:
+            return f"{seat} does not hold {text} in stock yet: it is still in {seat}'s pile"
+        if where:
+            return f"{seat} does not hold {text}: {'it is' if copies == 1 else 'the other copy is'} in " \
+                   f"{' and '.join(where)}'s stock"
+        if piled:
+            return f"{seat} does not hold {text}: it is in {' and '.join(piled)}'s pile"
+        return (f"{seat} does not hold {text}: the set has {copies} "
+                f"{'copy' if copies == 1 else 'copies'} and {'it has' if copies == 1 else 'all have'} "
+                f"been played")
+
+    def legal_moves(self) -> list[Move]:
+        raise NotImplementedError("an open hand's stocks are not known, so its legal plays cannot be listed")
+
+    def outcome(self) -> HandOutcome:
+        raise NotImplementedError("an open hand is scored once its deal is known: replay it through start_hand")
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        """Only the tiles known to be in each stock (topped up from a given pile)."""
+        return {s: sorted(self._expand(self.stocks[s].known), key=lambda t: (t.high, t.low),  # type: ignore[attr-defined]
+                          reverse=True) for s in self.seats}
+
+    def _table_notes(self) -> list[str]:
+        lines = []
+        if self.piles:
+            lines.append("piles: " + "; ".join(
+                f"{s} {' '.join('?' if t is None else _name(t) for t in self.piles[s]) or '(empty)'}"
+                for s in self.seats))
+        stocks = []
+        for s in self.seats:
+            known = self.stocks[s].known  # type: ignore[attr-defined]
+            shown = f" (known: {T.format_tiles(self._expand(known))})" if known else ""
+            stocks.append(f"{s} {self.stock_size[s]}{shown}")
+        lines.append("stocks (tiles not known): " + "; ".join(stocks))
+        return lines
+
+    def deal_notes(self) -> list[str]:
+        return self._table_notes()
 
 
 class RoadsMatch:
@@ -759,9 +925,9 @@ class RoadsMatch:
             return None
         return base.seat_after(self.seats, self.last_leader)
 
-    def start_hand(self, hand: Hand) -> RoadsHand:
-        self.hand_no += 1
-        stocks, piles = self._check_deal(hand.deal)
+    def _leader_for(self, hand: Hand) -> str | None:
+        """The first player of this hand (already counted in ``hand_no``): the recorded one, checked
+        against the rotation, or the rotation's; ``None`` when neither says (three players, hand 1)."""
         expected = self._expected_leader()
         leader = hand.leader
         if leader is not None and leader not in self.seats:
@@ -773,8 +939,12 @@ class RoadsMatch:
                    f"the first player rotates clockwise: {self.last_leader} started the last hand, so "
                    f"{expected} starts this one")
             raise DealError(f"{leader} cannot be the first player: {why}", R_FIRST, "/leader")
-        if leader is None:
-            leader = expected
+        return expected if leader is None else leader
+
+    def start_hand(self, hand: Hand) -> RoadsHand:
+        self.hand_no += 1
+        stocks, piles = self._check_deal(hand.deal)
+        leader = self._leader_for(hand)
         if leader is None:
             if not hand.moves:
                 raise DealError("the first player of hand 1 must be recorded (give \"leader\" or the moves)",
@@ -852,25 +1022,9 @@ class RoadsMatch:
         if fast is not None:
             return fast
         seen: dict[Tile, int] = {}
-        full = self.set
-        set_name = "40-tile" if self.four else "39-tile"
 
         def parse(texts: tuple[str, ...], where: str) -> list[Tile]:
-            out = []
-            for i, text in enumerate(texts):
-                t = T.tile(text)
-                copies = full.get(t, 0)
-                if not copies:
-                    raise DealError(f"{text} is not a tile of the {set_name} Domino Roads set", R_SETS,
-                                    f"{where}/{i}")
-                n = seen.get(t, 0) + 1
-                if n > copies:
-                    raise DealError(f"{text} is dealt {n} times, but the set has "
-                                    f"{'only one' if copies == 1 else copies} {'copy' if copies == 1 else 'copies'}",
-                                    R_SETS, f"{where}/{i}")
-                seen[t] = n
-                out.append(t)
-            return out
+            return self._parse_counted(texts, where, seen)
 
         stocks: dict[str, dict[Tile, int]] = {}
         for seat in self.seats:
@@ -882,29 +1036,174 @@ class RoadsMatch:
             for t in parse(texts, where):
                 counts[t] = counts.get(t, 0) + 1
             stocks[seat] = counts
-        piles = None
-        if not self.four:
-            piles = {}
-            for seat in self.seats:
-                where = f"/deal/piles/{base._escape(seat)}"
-                texts = deal.piles[seat]
-                if len(texts) != PILE:
-                    raise DealError(f"{seat} has a pile of {len(texts)} tiles; each player draws a pile of "
-                                    f"{PILE}", R_THREE, where)
-                piles[seat] = parse(texts, where)
+        piles = self._parse_piles(deal, seen) if not self.four else None
         # Every count is within the set and the sizes add up to the set, so the deal is the set.
         return stocks, piles
 
+    def _parse_counted(self, texts: tuple[str, ...], where: str, seen: dict[Tile, int]) -> list[Tile]:
+        """Tile texts to tiles, each of the set and, counting ``seen``, no more copies than the set has."""
+        full = self.set
+        out = []
+        for i, text in enumerate(texts):
+            t = T.tile(text)
+            copies = full.get(t, 0)
+            if not copies:
+                raise DealError(f"{text} is not a tile of the {'40' if self.four else '39'}-tile Domino Roads "
+                                f"set", R_SETS, f"{where}/{i}")
+            n = seen.get(t, 0) + 1
+            if n > copies:
+                raise DealError(f"{text} is dealt {n} times, but the set has "
+                                f"{'only one' if copies == 1 else copies} {'copy' if copies == 1 else 'copies'}",
+                                R_SETS, f"{where}/{i}")
+            seen[t] = n
+            out.append(t)
+        return out
+
+    def _parse_piles(self, deal: Deal, seen: dict[Tile, int]) -> dict[str, list[Tile]]:
+        """Three players: ``deal.piles`` (seat keys already checked), 4 tiles each, in pile order."""
+        piles = {}
+        for seat in self.seats:
+            where = f"/deal/piles/{base._escape(seat)}"
+            texts = deal.piles[seat]
+            if len(texts) != PILE:
+                raise DealError(f"{seat} has a pile of {len(texts)} tiles; each player draws a pile of "
+                                f"{PILE}", R_THREE, where)
+            piles[seat] = self._parse_counted(texts, where, seen)
+        return piles
+
     def finish_hand(self, state: RoadsHand) -> HandOutcome:
         outcome = state.outcome()
-        for side, n in outcome.scores.items():
-            self.totals[side] += n
-        if max(self.totals.values()) >= self.target:
-            winner = base.winner_of(self.totals)
+        self._score(outcome.scores)
+        return outcome
+
+    def _score(self, scores: dict[str, int]) -> None:
+        """Add a hand's scores to the totals; the game ends once a side has the target, unless the top is tied."""
+        totals = self.totals
+        for side, n in scores.items():
+            totals[side] += n
+        if max(totals.values()) >= self.target:
+            winner = base.winner_of(totals)
             if winner is not None:  # a tie at the top plays another hand
                 self.over = True
                 self.winner = winner
-        return outcome
+
+    # --- format 1.1: open hands, score-sheet hands -----------------------------------
+
+    #: Four players are dealt the whole set as stocks; three players keep 12 tiles in piles.
+    @property
+    def deals_whole_set(self) -> bool:
+        return self.four
+
+    def tile_set(self) -> list[Tile]:
+        """The 40-tile (four players) or 39-tile (three) set, duplicates included."""
+        return sorted(self.set.elements(), key=lambda t: (t.high, t.low), reverse=True)
+
+    def start_open_hand(self, hand: Hand) -> OpenRoadsHand:
+        """A hand whose stocks are not known: see :class:`OpenRoadsHand`.
+
+        ``hand.deal`` is ``None`` or carries only the public part: three
+        players' ``piles`` (optional; given, the top-ups are known tiles).
+        The leader is checked as in :meth:`start_hand`; three players' hand 1
+        without one is led by whoever moves first.
+        """
+        self.hand_no += 1
+        deal = hand.deal
+        avail = dict(self.set_counts)
+        piles: dict[str, list[Tile | None]] | None = None
+        if deal is not None and deal.piles is not None:
+            if self.four:
+                raise DealError("the four-player game has no piles: all 40 tiles are dealt as stocks of 10",
+                                R_FOUR, "/deal/piles")
+            base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the piles")
+            piles = dict(self._parse_piles(deal, {}))  # type: ignore[arg-type]
+            for pile in piles.values():
+                for t in pile:
+                    avail[t] -= 1  # type: ignore[index]
+        elif not self.four:
+            piles = {s: [None] * PILE for s in self.seats}
+        leader = self._leader_for(hand)
+        if hand.result is not None and hand.result.end == "abandoned":
+            raise DealError(_NEVER_ABANDONED, R_ABANDONED, "/result/end")
+        if leader is not None:
+            self.last_leader = leader
+        return OpenRoadsHand(self, piles, leader, avail)
+
+    def score_sheet_hand(self, hand: Hand) -> HandOutcome:
+        """A hand recorded by its scores alone: checked for what no play could give, then added up.
+
+        The first player is checked as in :meth:`start_hand` (the rotation
+        does not depend on the play).  Only three players' hand 1 leaves it
+        open when no ``leader`` is given; the next hand then names its own.
+        """
+        self.hand_no += 1
+        leader = self._leader_for(hand)
+        if leader is not None:
+            self.last_leader = leader
+        result = hand.result
+        end = result.end if result is not None else None
+        if end is not None and end != "out":
+            if end == "abandoned":
+                raise DealError(_NEVER_ABANDONED, R_ABANDONED, "/result/end")
+            raise DealError(f"a Domino Roads hand ends only when a player plays the last tile of their stock "
+                            f"(\"out\"), never \"{end}\"", R_END, "/result/end")
+        claimed = dict(result.scores or {}) if result is not None else {}
+        where = "/result/scores" if result is not None and result.scores is not None else "/result"
+        for side, n in claimed.items():
+            if side not in self.totals:
+                what = "partnerships NS and EW" if self.four else f"players {', '.join(self.sides)}"
+                raise DealError(f"{clip(side)} is not a side of this game: hands are scored by the {what}",
+                                R_SCORING, f"{where}/{base._escape(side)}")
+            if n < 0:
+                raise DealError(f"{side} cannot score {n} in a hand: going out, roads and stock credits are "
+                                f"never negative", R_SCORING, f"{where}/{base._escape(side)}")
+        scores = {side: claimed.get(side, 0) for side in self.sides}
+        self._check_sheet(scores, claimed, where)
+        self._score(scores)
+        return HandOutcome(end or "score-sheet", scores)
+
+    def _check_sheet(self, scores: dict[str, int], claimed: dict[str, int], where: str) -> None:
+        """Refuse hand scores no play can give (RULES.md §5 scoring; see the rules page).
+
+        Someone always goes out: 50 for their side, plus the pips of the two
+        opponents' stocks, each holding at least one tile, worth at least 1
+        (the 1-0) and 2 (four players), or 2 each (three players, no 1-0).
+        Four players: the other side is credited with the stock of the out
+        player's partner, never empty, so it scores at least 1.  Three
+        players: only the player who went out gets credits; the others score
+        road values, multiples of 5 and never 5 itself (roads are worth 10,
+        30, ... open and 15, 25, ... blocked).
+        """
+        def at(side: str) -> str:
+            return f"{where}/{base._escape(side)}" if side in claimed else where
+
+        if self.four:
+            least = OUT_BONUS + 3
+            for side, n in scores.items():
+                if n == 0:
+                    other = "EW" if side == "NS" else "NS"
+                    raise DealError(f"{side} scores 0, but in the four-player game each side is credited with "
+                                    f"the pips left in its opponents' stocks, and whoever of {other} did not go "
+                                    f"out still holds a tile", R_SCORING, at(side))
+            if max(scores.values()) < least:
+                raise DealError(f"neither side scores {least} or more, but the side that goes out scores "
+                                f"{OUT_BONUS} and the pips of both opponents' stocks (at least 1 + 2)",
+                                R_SCORING, where)
+            return
+        least = OUT_BONUS + 4
+        odd = [p for p in self.sides if scores[p] % 5 or scores[p] == 5]
+        if len(odd) > 1:
+            a, b = odd[0], odd[1]
+            raise DealError(f"{a} ({scores[a]}) and {b} ({scores[b]}) cannot both have scored stock credits: only "
+                            f"the player who went out is credited, the others score road values only (multiples "
+                            f"of 5, at least 10)", R_SCORING, at(b))
+        if odd and scores[odd[0]] < least:
+            p = odd[0]
+            raise DealError(f"{p}'s {scores[p]} is no sum of road values (multiples of 5, at least 10), so {p} "
+                            f"would have gone out, but going out scores {OUT_BONUS} and the pips of both "
+                            f"opponents' stocks (at least 2 + 2)", R_SCORING, at(p))
+        if max(scores.values()) < least:
+            raise DealError(f"no player scores {least} or more, but the player who goes out scores {OUT_BONUS} and "
+                            f"the pips of both opponents' stocks (at least 2 + 2)", R_SCORING, where)
 
     def random_hand(self, rng: random.Random) -> Hand:
         tiles = sorted(self.set.elements(), key=lambda t: (t.high, t.low))
