@@ -1,0 +1,1290 @@
+"""DGN, the domino game notation: a reader that takes what people type, and one canonical writer.
+
+A DGN text holds one or more games (a header of ``[Tag "value"]`` lines, then
+``hand N`` sections); ``docs/notation.md`` is the full grammar.  Like
+python-chess's PGN reader, the reader never dies on the first problem of an
+archive: each game is read on its own, and a game that cannot be read is
+reported with the line and column of the fault while the others are checked.
+
+Reading is layered as for JSON: DGN text -> the record's JSON data -> the
+same shape check -> :class:`~domrec.record.Record` -> the same replay.  Two
+ways lead to the JSON data:
+
+* **as written**, when every hand has its deal and every move its seat (the
+  canonical form the writer produces): no engine is needed to read it;
+* **through the Game API** (:mod:`domrec.game`), when moves leave out their
+  seats or hands leave out their deal: the engine says whose turn it is,
+  forced passes are inserted where the deal is known, and the deal is worked
+  out from the moves and the ``left`` tiles.
+
+A record read as written that breaks a rule is read again the second way, so
+that a forced pass left out by a move written *with* its seat is inserted as
+well (a JSON record must write it; DGN lets it be left out).
+
+Every value read keeps its position, so each problem the validator finds
+(a JSON Pointer) is also given as ``line:column`` in the text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from typing import Any, Iterator
+
+import attrs
+
+from domrec import games
+from domrec.errors import InputError, RuleViolation, one_line
+from domrec.record import GameResult, HandResult, Player, Record, structure_move, unstructure
+from domrec.validate import Problem, Report, unusable, validate
+
+DGN_VERSION = "1.1"  # the newest minor the reader writes into records that need it
+
+
+class NotationError(InputError):
+    """A DGN text that cannot be read (exit 2), at ``line``:``column``."""
+
+    def __init__(self, message: str, line: int, column: int, pointer: str = "") -> None:
+        super().__init__(message, pointer)
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+# --- tokens ------------------------------------------------------------------------------
+
+_TILE = r"(?:[0-9]{1,2}[-:|][0-9]{1,2}|[0-9][0-9])"
+_TILE_RE = re.compile(r"([0-9]{1,2})[-:|]([0-9]{1,2})\Z|([0-9])([0-9])\Z")
+_TOKEN = re.compile(r"""
+    (?P<nl>\n)
+  | (?P<ws>[ \t\r\f\v,]+)
+  | (?P<tag>(?<![^\n])[ \t]*\[(?:[^\]"\n]|"(?:[^"\\\n]|\\.)*")*\][ \t]*(?=\n|\Z))
+  | (?P<badtag>(?<![^\n])[ \t]*\[)
+  | (?P<comment>\{(?:[^\\}]|\\.)*\})
+  | (?P<open>\{)
+  | (?P<close>\})
+  | (?P<semi>;)
+  | (?P<word>(?:[^\s,;{}"]|"(?:[^"\\\n]|\\.)*")+(?:,-?[0-9](?:[^\s,;{}"]|"(?:[^"\\\n]|\\.)*")*)*)
+  | (?P<badquote>")
+""", re.VERBOSE)
+
+_MOVE = re.compile(rf"""(?x)
+  (?:
+    (?P<pass>-|pass|p|PASS|Pass)
+  | (?P<reuse>reuse)
+  | r(?P<d1>[0-9])\+?(?P<d2>[0-9])
+  | \+(?P<draw>{_TILE})?
+  | x(?P<capture>{_TILE}(?:,{_TILE}){{0,2}})
+  | !(?P<exposed>{_TILE})(?P<unplayable>\?)?
+  | (?P<kind>[*sb\#])?(?P<tile>{_TILE})(?:@(?P<at>(?:[^="]|"(?:[^"\\]|\\.)*")+))?
+  )
+  (?:=(?P<score>-?[0-9]+))?\Z""")
+
+_CELLS = re.compile(r"(-?[0-9]+),(-?[0-9]+)(?::(-?[0-9]+),(-?[0-9]+))?\Z")
+_ROAD = r'(?:"(?:[^"\\]|\\.)*"|[^/+@="\s]+)'
+_STARTER_AT = re.compile(rf"({_ROAD})/([0-9]+)\Z")
+_BRIDGE_AT = re.compile(rf"({_ROAD})/([0-9]+)/([0-9]+)\+({_ROAD})/([0-9]+)/([0-9]+)\Z")
+_ROAD_AT = re.compile(rf"({_ROAD})\Z")
+_MOVE_NUMBER = re.compile(r"[0-9]+\.+\Z")
+_KEYWORDS = ("hand", "deal", "boneyard", "row", "pile", "leaddraw", "redeal", "left", "end")
+HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
+_SEAT_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_DEFAULT_SEAT = re.compile(r"(?:[NESW]|P[1-9][0-9]*)\Z")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
+_EVENT_TAGS = {"event": "name", "site": "site", "date": "date", "round": "round", "table": "table"}
+_RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "winner", "field", *_EVENT_TAGS}
+
+
+def _tile_text(text: str) -> str | None:
+    """A tile as typed (``63``, ``6:3``, ``6|3``, ``6-3``) in the record's form ``6-3``, halves kept in order."""
+    m = _TILE_RE.match(text)
+    if m is None:
+        return None
+    a, b = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+    return f"{int(a)}-{int(b)}"
+
+
+@attrs.define
+class _Token:
+    kind: str
+    text: str
+    pos: int
+    first: bool  # first token on its line
+
+
+@attrs.define
+class _MoveTok:
+    seat: str | None
+    data: dict
+    pos: int
+    exposure: bool = False  # out of turn by nature (Broadway exposures and penalty plays)
+
+
+@attrs.define
+class _HandText:
+    number: int
+    pos: int
+    leader: str | None = None
+    comment: str | None = None
+    deal: dict = attrs.Factory(dict)
+    deal_pos: dict = attrs.Factory(dict)
+    moves: list = attrs.Factory(list)
+    left: dict | None = None
+    left_pos: int | None = None
+    end: dict | None = None
+    end_pos: int | None = None
+
+
+class _Text:
+    """The text of one game and the arithmetic from offsets to line:column."""
+
+    def __init__(self, text: str, first_line: int) -> None:
+        self.text = text
+        self.first_line = first_line
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def where(self, pos: int) -> tuple[int, int]:
+        k = bisect.bisect_right(self.starts, pos) - 1
+        return self.first_line + k, pos - self.starts[k] + 1
+
+    def error(self, message: str, pos: int) -> NotationError:
+        line, col = self.where(pos)
+        return NotationError(message, line, col)
+
+
+def _tokens(src: _Text) -> Iterator[_Token]:
+    text = src.text
+    first = True
+    pos = 0
+    n = len(text)
+    match = _TOKEN.match
+    while pos < n:
+        m = match(text, pos)
+        if m is None:  # cannot happen: every character starts some token
+            raise src.error(f"unexpected character {text[pos]!r}", pos)
+        kind = m.lastgroup
+        if kind == "nl":
+            first = True
+        elif kind == "ws":
+            pass
+        elif kind == "badtag":
+            raise src.error("a tag is not closed: write it on one line as [Name \"value\"]", m.end() - 1)
+        elif kind == "open":
+            raise src.error("a comment is not closed: it starts here with { and has no }", pos)
+        elif kind == "close":
+            raise src.error("} closes no comment", pos)
+        elif kind == "badquote":
+            raise src.error("a quoted name is not closed on its line", pos)
+        else:
+            yield _Token(kind, m.group(), m.start() if kind != "tag" else text.index("[", pos), first)
+            if kind != "comment":
+                first = False
+        pos = m.end()
+
+
+def _unescape_comment(body: str) -> str:
+    return re.sub(r"\\([\\}])", r"\1", body)
+
+
+def _escape_comment(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("}", "\\}")
+
+
+# --- splitting an archive into games ----------------------------------------------------
+
+
+@attrs.frozen
+class Chunk:
+    """One game's text in a DGN file (bytes, as read) and the line it starts on."""
+
+    first_line: int
+    data: bytes
+
+
+def split_games(data: bytes) -> list[Chunk]:
+    """The games of a DGN text: a new game starts at a tag line that follows a blank line
+    (or begins the file) after hands have been written."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = data.split(b"\n")
+    chunks: list[Chunk] = []
+    start = 0
+    seen_body = False
+    blank_before = True
+    for k, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(b"[") and blank_before and seen_body:
+            chunks.append(Chunk(start + 1, b"\n".join(lines[start:k])))
+            start, seen_body = k, False
+        if stripped and not stripped.startswith(b"["):
+            seen_body = True
+        blank_before = not stripped
+    chunks.append(Chunk(start + 1, b"\n".join(lines[start:])))
+    return [c for c in chunks if c.data.strip()] or chunks[:1]
+
+
+def decode(chunk: Chunk) -> str:
+    """A game's text as Unicode: DGN is UTF-8, and text in another encoding is refused where it starts."""
+    try:
+        return chunk.data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = chunk.data[:e.start]
+        line = chunk.first_line + before.count(b"\n")
+        col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
+        raise NotationError(f"the text is not UTF-8 (byte 0x{chunk.data[e.start]:02X}); save the file as UTF-8",
+                            line, col) from None
+
+
+# --- the reader -------------------------------------------------------------------------
+
+
+@attrs.frozen
+class DgnGame:
+    """One game read from DGN: its record (``None`` if unreadable), the verdict, and where things are."""
+
+    record: Record | None
+    report: Report
+    first_line: int
+
+
+class _Positions:
+    """JSON Pointer -> offset in the text, for turning the validator's pointers into line:column."""
+
+    def __init__(self, src: _Text) -> None:
+        self.src = src
+        self.at: dict[str, int] = {}
+
+    def __setitem__(self, pointer: str, pos: int) -> None:
+        self.at.setdefault(pointer, pos)
+
+    def locate(self, pointer: str) -> tuple[int, int] | None:
+        p = pointer
+        while True:
+            if p in self.at:
+                return self.src.where(self.at[p])
+            if not p:
+                return None
+            p = p.rsplit("/", 1)[0]
+
+    def place(self, problem: Problem) -> Problem:
+        spot = self.locate(problem.pointer)
+        if spot is None or problem.line is not None:
+            return problem
+        return attrs.evolve(problem, line=spot[0], column=spot[1])
+
+
+def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
+    """(name, value, quoted) of a tag line ``[Name "value"]``."""
+    body = raw.strip()[1:-1].strip()
+    m = re.match(r"([^\s\"]+)\s*(.*)\Z", body, re.S)
+    if m is None:
+        raise src.error("a tag needs a name: [Name \"value\"]", pos)
+    name, rest = m.group(1), m.group(2).strip()
+    if rest.startswith('"'):
+        try:
+            value, end = json.JSONDecoder().raw_decode(rest)
+        except ValueError:
+            raise src.error(f"the value of tag {name} is not a well-formed quoted text", pos) from None
+        tail = rest[end:].strip()
+        if tail:
+            return name, (value, tail), True
+        return name, value, True
+    return name, rest, False
+
+
+def _bare(value: str) -> Any:
+    """A tag value typed without quotes: a JSON literal (3, true, [1,2]) is that value, anything else text."""
+    if value and (value[0] in "-0123456789[{" or value in ("true", "false", "null")):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _near(name: str, words: tuple[str, ...]) -> str | None:
+    """A reserved tag name one or two letters away from ``name`` (a typo), if any."""
+    low = name.lower()
+    for word in words:
+        if low != word and _distance(low, word) <= (1 if len(word) <= 4 else 2):
+            return word
+    return None
+
+
+def _distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb),
+                           prev[j - 2] + 1 if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb else 99))
+        prev = cur
+    return prev[-1]
+
+
+class _Reader:
+    """Reads one game's text into the record's JSON data, keeping positions."""
+
+    def __init__(self, text: str, first_line: int) -> None:
+        self.src = _Text(text, first_line)
+        self.pos = _Positions(self.src)
+        self.doc: dict[str, Any] = {}
+        self.hands: list[_HandText] = []
+        self.seats: list[str] = []
+        self.result_claim: dict[str, Any] = {}
+        self.needs_game = False
+        self.uses_11 = False
+
+    # -- header ------------------------------------------------------------------------
+
+    def parse(self) -> None:
+        toks = list(_tokens(self.src))
+        k = 0
+        header_comments: list[str] = []
+        tags: list[tuple[str, Any, bool, int]] = []
+        while k < len(toks) and toks[k].kind in ("tag", "comment"):
+            t = toks[k]
+            if t.kind == "tag":
+                name, value, quoted = _tag_value(t.text, self.src, t.pos)
+                tags.append((name, value, quoted, t.pos))
+            else:
+                header_comments.append(_unescape_comment(t.text[1:-1]))
+            k += 1
+        self._header(tags, header_comments)
+        self._hands(toks[k:])
+
+    def _header(self, tags: list[tuple[str, Any, bool, int]], comments: list[str]) -> None:
+        src, pos = self.src, self.pos
+        doc = self.doc
+        event: dict[str, Any] = {}
+        seat_tags: list[tuple[str, str, int]] = []
+        declared: list[str] | None = None
+        ids: list[tuple[str, str, int]] = []
+        options: dict[str, Any] = {}
+        rules: dict[str, Any] = {}
+        first_pos = tags[0][3] if tags else 0
+        for name, value, quoted, at in tags:
+            low = name.lower()
+            if isinstance(value, tuple) and low != "field":
+                raise src.error(f"tag {name} has text after its value; write [Name \"value\"]", at)
+            if low == "seats":
+                declared = str(value).split()
+                for s in declared:
+                    if not _SEAT_LABEL.match(s):
+                        raise src.error(f"{s!r} cannot be a seat label: a seat begins with a letter and has "
+                                        f"letters, digits or _ only", at)
+                pos["/players"] = at
+        for name, value, quoted, at in tags:
+            low = name.lower()
+            text = value if quoted else str(value)
+            if low == "game":
+                doc["game"] = text
+                pos["/game"] = at
+            elif low == "format":
+                m = re.fullmatch(r"\s*domrec\s+(\S+)\s*", str(text))
+                if m is None:
+                    raise src.error(f"[Format] names the record format and its version, like \"domrec 1.1\", "
+                                    f"not {one_line(str(text))!r}", at)
+                doc["version"] = m.group(1)
+                pos["/version"] = at
+            elif low == "variant":
+                rules["variant"] = text
+                pos["/rules/variant"] = at
+            elif low == "option":
+                opt_name, eq, raw = str(text).partition("=")
+                opt_name = opt_name.strip()
+                if not eq or not opt_name:
+                    raise src.error(f"write a rule option as [Option \"name=value\"], not {one_line(str(text))!r}", at)
+                if opt_name in options:
+                    raise src.error(f"rule option {opt_name} is given twice", at)
+                options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
+                pos[f"/rules/options/{opt_name}"] = at
+            elif low == "seats":
+                continue
+            elif low == "id":
+                seat, eq, ident = str(text).partition("=")
+                if not eq:
+                    raise src.error(f"write a player's id as [Id \"SEAT=id\"], not {one_line(str(text))!r}", at)
+                ids.append((seat.strip(), ident.strip(), at))
+            elif low == "scores":
+                self.result_claim["scores"] = self._score_pairs(str(text).split(), at, "[Scores]")
+                pos["/result/scores"] = at
+                pos["/result"] = at
+            elif low == "winner":
+                self.result_claim["winner"] = None if str(text).lower() == "draw" else text
+                pos["/result/winner"] = at
+                pos["/result"] = at
+            elif low == "field":
+                if not (isinstance(value, tuple) and quoted):
+                    raise src.error("write an event field as [Field \"key\" value]", at)
+                key, rest = value
+                event[key] = _field_value(rest, src, at)
+                pos["/event/" + key.replace("~", "~0").replace("/", "~1")] = at
+            elif low in _EVENT_TAGS:
+                key = _EVENT_TAGS[low]
+                event[key] = value if quoted else _bare(value)
+                pos[f"/event/{key}"] = at
+            elif (declared is not None and name in declared) or (declared is None and _DEFAULT_SEAT.match(name.upper())
+                                                                 and len(name) <= 4):
+                seat = name if declared is not None else name.upper()
+                if any(s == seat for s, _, _ in seat_tags):
+                    raise src.error(f"seat {seat} is given twice", at)
+                seat_tags.append((seat, text if quoted else str(value), at))
+            else:
+                near = _near(name, tuple(sorted(_RESERVED - {"field"})))
+                if near is not None:
+                    raise src.error(f"unknown tag [{name}]: did you mean [{near.capitalize()}]? (to keep it as an "
+                                    f"event field, write [Field \"{name}\" …])", at)
+                if not _TAG_NAME.match(name):
+                    raise src.error(f"{one_line(name)!r} is not a tag name (a letter, then letters, digits, "
+                                    f"_ . -); write [Field \"key\" value] for any other key", at)
+                event[name] = value if quoted else _bare(value)
+                pos[f"/event/{name}"] = at
+        if comments:
+            event.setdefault("comment", "\n".join(comments))
+        if "game" not in doc:
+            raise src.error("a game needs a [Game \"…\"] tag (broadway, competitive, horse-race, castle-rock or "
+                            "domino-roads)", first_pos)
+        if declared is not None:
+            missing = [s for s in declared if s not in {t[0] for t in seat_tags}]
+            if missing:
+                raise src.error(f"[Seats] names {', '.join(missing)} but no tag gives their player "
+                                f"([{missing[0]} \"name\"])", self.pos.at["/players"])
+            order = {s: i for i, s in enumerate(declared)}
+            seat_tags.sort(key=lambda t: order[t[0]])
+        if not seat_tags:
+            raise src.error("a game needs its players, one tag per seat in clockwise order: [N \"Ana\"] [E \"Bo\"] … "
+                            "or [P1 \"Ana\"] [P2 \"Bo\"] …", first_pos)
+        players = []
+        for i, (seat, name, at) in enumerate(seat_tags):
+            players.append({"seat": seat, "name": name})
+            pos[f"/players/{i}"] = at
+        for seat, ident, at in ids:
+            found = [p for p in players if p["seat"] == seat]
+            if not found:
+                raise src.error(f"[Id] names seat {seat}, which no seat tag gives", at)
+            found[0]["id"] = ident
+        self.seats = [p["seat"] for p in players]
+        self.doc_players = players
+        self.rules = rules
+        self.options = options
+        self.event = event
+
+    def _score_pairs(self, words: list[str], at: int, what: str) -> dict[str, int]:
+        if len(words) % 2:
+            raise self.src.error(f"{what} lists sides with their points, like NS 23 EW 0", at)
+        out: dict[str, int] = {}
+        for side, n in zip(words[::2], words[1::2]):
+            if not re.fullmatch(r"-?[0-9]+", n):
+                raise self.src.error(f"{what}: {one_line(n)!r} is not a number of points (for {one_line(side)})", at)
+            if side in out:
+                raise self.src.error(f"{what} gives {side} twice", at)
+            out[side] = int(n)
+        return out
+
+    # -- hands ---------------------------------------------------------------------------
+
+    def _hands(self, toks: list[_Token]) -> None:
+        src = self.src
+        hand: _HandText | None = None
+        k = 0
+        n = len(toks)
+        seats = set(self.seats)
+        while k < n:
+            t = toks[k]
+            if t.kind == "tag":
+                raise src.error("a tag must come before the first hand; a new game starts after a blank line", t.pos)
+            if t.kind == "comment":
+                body = _unescape_comment(t.text[1:-1])
+                if hand is None:
+                    raise src.error("a comment here belongs to no hand: put it in the header or after hand N", t.pos)
+                if hand.moves:
+                    last = hand.moves[-1]
+                    last.data["comment"] = (last.data["comment"] + "\n" + body) if "comment" in last.data else body
+                else:
+                    hand.comment = (hand.comment + "\n" + body) if hand.comment is not None else body
+                self.uses_11 = True
+                k += 1
+                continue
+            if t.kind == "semi":
+                raise src.error("; separates the seats of a deal or left line, not moves", t.pos)
+            word = t.text
+            low = word.lower()
+            if t.first and low in _KEYWORDS:
+                line_end = k + 1
+                while line_end < n and not toks[line_end].first:
+                    line_end += 1
+                args = [x for x in toks[k + 1:line_end]]
+                if low == "hand":
+                    hand = self._hand_line(t, args, hand)
+                    self.hands.append(hand)
+                else:
+                    if hand is None:
+                        raise src.error(f"{word} must come after a hand line (hand 1)", t.pos)
+                    self._part_line(hand, low, t, args)
+                k = line_end
+                continue
+            if hand is None:
+                raise src.error(f"expected a tag or the first hand (hand 1), not {one_line(word)!r}", t.pos)
+            if hand.end is not None or hand.left is not None:
+                raise src.error(f"a move after the hand's {'end' if hand.end is not None else 'left'} line: start "
+                                f"the next hand with hand {hand.number + 1}", t.pos)
+            if _MOVE_NUMBER.match(word):
+                k += 1
+                continue
+            if word in seats:
+                if k + 1 >= n or toks[k + 1].kind != "word" or (toks[k + 1].first and toks[k + 1].text.lower()
+                                                                  in _KEYWORDS):
+                    raise src.error(f"seat {word} is not followed by a move", t.pos)
+                nxt = toks[k + 1]
+                for mv in self._moves_of(nxt.text, nxt.pos, hand):
+                    mv.seat = word
+                    hand.moves.append(mv)
+                k += 2
+                continue
+            hand.moves.extend(self._moves_of(word, t.pos, hand))
+            k += 1
+
+    def _hand_line(self, t: _Token, args: list[_Token], prev: _HandText | None) -> _HandText:
+        src = self.src
+        expected = (prev.number + 1) if prev is not None else 1
+        if not args or args[0].kind != "word" or not re.fullmatch(r"[0-9]+", args[0].text):
+            raise src.error(f"a hand line is hand N (hands count from 1): expected hand {expected}", t.pos)
+        number = int(args[0].text)
+        if number != expected:
+            raise src.error(f"hands are numbered in order: expected hand {expected}, not hand {number}", args[0].pos)
+        hand = _HandText(number=number, pos=t.pos)
+        rest = [a for a in args[1:] if a.kind != "comment"]
+        for a in args[1:]:
+            if a.kind == "comment":
+                hand.comment = _unescape_comment(a.text[1:-1])
+                self.uses_11 = True
+        if rest:
+            if rest[0].text.lower() != "lead" or len(rest) != 2:
+                raise src.error("after hand N, only lead SEAT may follow on the line", rest[0].pos)
+            self._seat(rest[1])
+            hand.leader = rest[1].text
+            self.pos[f"/hands/{number - 1}/leader"] = rest[1].pos
+        self.pos[f"/hands/{number - 1}"] = t.pos
+        return hand
+
+    def _seat(self, tok: _Token) -> str:
+        if tok.kind != "word" or tok.text not in self.seats:
+            raise self.src.error(f"{one_line(tok.text)!r} is not a seat of this game (seats: "
+                                 f"{' '.join(self.seats)})", tok.pos)
+        return tok.text
+
+    def _tiles(self, toks: list[_Token], what: str) -> list[str]:
+        out = []
+        for tok in toks:
+            if tok.kind == "comment":
+                continue
+            if tok.text == "-" and len(toks) == 1:
+                return []
+            tile = _tile_text(tok.text)
+            if tile is None:
+                raise self.src.error(f"{one_line(tok.text)!r} is not a tile (write tiles as 6-3) in {what}", tok.pos)
+            out.append(tile)
+        return out
+
+    def _groups(self, args: list[_Token], what: str) -> list[tuple[_Token, list[_Token]]]:
+        """``SEAT tiles…; SEAT tiles…`` as (seat token, tile tokens) pairs."""
+        groups: list[list[_Token]] = [[]]
+        for a in args:
+            if a.kind == "semi":
+                groups.append([])
+            elif a.kind != "comment":
+                groups[-1].append(a)
+        out = []
+        for g in groups:
+            if not g:
+                continue
+            out.append((g[0], g[1:]))
+        return out
+
+    def _part_line(self, hand: _HandText, kind: str, t: _Token, args: list[_Token]) -> None:
+        src, pos = self.src, self.pos
+        hp = f"/hands/{hand.number - 1}"
+        if hand.moves and kind not in ("left", "end"):
+            raise src.error(f"{kind} comes before the hand's moves", t.pos)
+        if kind in ("deal", "pile", "left"):
+            if kind == "deal":
+                target = hand.deal.setdefault("hands", {})
+            elif kind == "pile":
+                target = hand.deal.setdefault("piles", {})
+            else:
+                if hand.left is None:
+                    hand.left, hand.left_pos = {}, t.pos
+                target = hand.left
+            groups = self._groups(args, kind)
+            if not groups:
+                raise src.error(f"{kind} SEAT tiles…: say whose tiles these are", t.pos)
+            for seat_tok, tile_toks in groups:
+                seat = self._seat(seat_tok)
+                if seat in target:
+                    raise src.error(f"{kind} gives {seat}'s tiles twice", seat_tok.pos)
+                target[seat] = self._tiles(tile_toks, f"{kind} {seat}")
+                key = {"deal": "hands", "pile": "piles", "left": "hands"}[kind]
+                base = f"{hp}/deal/{key}/{seat}"
+                pos[base] = seat_tok.pos
+                if kind != "left":
+                    for i, tok in enumerate(tile_toks):
+                        pos[f"{base}/{i}"] = tok.pos
+            if kind == "deal":
+                pos[f"{hp}/deal"] = t.pos
+        elif kind in ("boneyard", "row"):
+            toks = [a for a in args if a.kind != "comment"]
+            if kind in hand.deal:
+                raise src.error(f"the hand has two {kind} lines", t.pos)
+            hand.deal[kind] = self._tiles(toks, kind)
+            pos[f"{hp}/deal/{kind}"] = t.pos
+            for i, tok in enumerate(toks):
+                pos[f"{hp}/deal/{kind}/{i}"] = tok.pos
+        elif kind == "leaddraw":
+            draw: dict[str, str] = {}
+            for seat_tok, tile_toks in self._groups(args, kind):
+                seat = self._seat(seat_tok)
+                tiles = self._tiles(tile_toks, f"leaddraw {seat}")
+                if len(tiles) != 1:
+                    raise src.error(f"leaddraw gives one tile per seat: leaddraw N 6-3; E 5-2 …", seat_tok.pos)
+                draw[seat] = tiles[0]
+                pos[f"{hp}/deal/lead_draw/{seat}"] = seat_tok.pos
+            hand.deal["lead_draw"] = draw
+        elif kind == "redeal":
+            toks = [a for a in args if a.kind != "comment"]
+            if not toks:
+                raise src.error("redeal SEAT N tiles…; E tiles…; …: who asked, then the abandoned deal", t.pos)
+            asker = self._seat(toks[0])
+            old: dict[str, list[str]] = {}
+            for seat_tok, tile_toks in self._groups(args[args.index(toks[0]) + 1:], kind):
+                seat = self._seat(seat_tok)
+                old[seat] = self._tiles(tile_toks, f"redeal {seat}")
+            redeals = hand.deal.setdefault("redeals", [])
+            pos[f"{hp}/deal/redeals/{len(redeals)}"] = t.pos
+            redeals.append({"seat": asker, "hands": old})
+        elif kind == "end":
+            if hand.end is not None:
+                raise src.error("the hand has two end lines", t.pos)
+            words = [a.text for a in args if a.kind == "word"]
+            claim: dict[str, Any] = {}
+            if words and words[0] in HAND_ENDS:
+                claim["end"] = words.pop(0)
+            elif words and len(words) % 2 == 1:
+                raise src.error(f"end KIND SIDE points…: {one_line(words[0])!r} is not a way a hand ends "
+                                f"({', '.join(HAND_ENDS)})", args[0].pos)
+            if words:
+                claim["scores"] = self._score_pairs(words, t.pos, "end")
+            hand.end, hand.end_pos = claim, t.pos
+            pos[f"{hp}/result"] = t.pos
+
+    def _moves_of(self, word: str, at: int, hand: _HandText) -> list[_MoveTok]:
+        """The move(s) a word holds: usually one; ``6-6,6-4`` typed without spaces holds two."""
+        m = _MOVE.match(word)
+        if m is not None:
+            move = self._move(m, word, at)
+            if move is not None:
+                return [move]
+        if "," in word:  # moves separated by commas without spaces: the longest move first
+            parts = word.split(",")
+            out: list[_MoveTok] = []
+            i, offset = 0, at
+            while i < len(parts):
+                for j in range(len(parts), i, -1):
+                    piece = ",".join(parts[i:j])
+                    mm = _MOVE.match(piece)
+                    mv = self._move(mm, piece, offset) if mm is not None else None
+                    if mv is not None:
+                        out.append(mv)
+                        offset += len(piece) + 1
+                        i = j
+                        break
+                else:
+                    raise self._not_a_move(parts[i], offset)
+            return out
+        raise self._not_a_move(word, at)
+
+    def _not_a_move(self, word: str, at: int) -> NotationError:
+        if re.fullmatch(r"[A-Z]|P[0-9]+", word):
+            return self.src.error(f"{word} is not a seat of this game (seats: {' '.join(self.seats)})", at)
+        return self.src.error(f"{one_line(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)", at)
+
+    def _move(self, m: re.Match, word: str, at: int) -> _MoveTok | None:
+        game = self.doc["game"]
+        g = m.groupdict()
+        data: dict[str, Any]
+        exposure = False
+        if g["pass"] is not None:
+            data = {"pass": True}
+        elif g["reuse"] is not None:
+            data = {"reuse": True}
+        elif g["d1"] is not None:
+            data = {"roll": [int(g["d1"]), int(g["d2"])]}
+        elif word.startswith("+"):
+            data = {"draw": _tile_text(g["draw"]) if g["draw"] else True}
+        elif g["capture"] is not None:
+            data = {"capture": [_tile_text(x) for x in g["capture"].split(",")]}
+        elif g["exposed"] is not None:
+            data = {"exposed": _tile_text(g["exposed"])}
+            if g["unplayable"]:
+                data["unplayable"] = True
+            exposure = True
+        elif g["tile"] is not None:
+            tile = _tile_text(g["tile"])
+            kind, where = g["kind"], g["at"]
+            if game == "domino-roads":
+                data = self._roads(kind, tile, where, at)
+                if data is None:
+                    return None
+            elif game == "broadway":
+                if where is None:
+                    raise self.src.error(f"a Broadway tile goes on the grid: say where, {tile}@x,y", at)
+                cells = _CELLS.match(where)
+                if cells is None:
+                    return None
+                c = [int(x) if x is not None else None for x in cells.groups()]
+                # x,y alone: the second half lies on the next cell along the mover's axis (known with the seat)
+                data = {"play": tile, "at": ("next", c[0], c[1]) if c[2] is None else [[c[0], c[1]], [c[2], c[3]]]}
+                if kind == "*":
+                    data["penalty"] = True
+                    exposure = True
+                elif kind is not None:
+                    return None
+            else:
+                if kind is not None:
+                    return None
+                data = {"play": tile}
+                if where is not None:
+                    on = _tile_text(where)
+                    if on is None:
+                        return None
+                    data["on"] = on
+        else:
+            return None
+        if g["score"] is not None:
+            data["score"] = int(g["score"])
+        return _MoveTok(None, data, at, exposure)
+
+    def _roads(self, kind: str | None, tile: str, where: str | None, at: int) -> dict | None:
+        if where is None:
+            raise self.src.error(f"a Domino Roads tile goes on a road: say which, {tile}@NS1", at)
+        if kind == "s":
+            m = _STARTER_AT.match(where)
+            return None if m is None else {"starter": tile, "road": _road_name(m.group(1)), "facing": int(m.group(2))}
+        if kind == "b":
+            m = _BRIDGE_AT.match(where)
+            if m is None:
+                return None
+            g = m.groups()
+            return {"bridge": tile, "join": [{"road": _road_name(g[0]), "span": int(g[1]), "half": int(g[2])},
+                                             {"road": _road_name(g[3]), "span": int(g[4]), "half": int(g[5])}]}
+        m = _ROAD_AT.match(where)
+        if m is None:
+            return None
+        if kind == "#":
+            return {"block": tile, "road": _road_name(m.group(1))}
+        if kind is None:
+            return {"span": tile, "road": _road_name(m.group(1))}
+        return None
+
+
+def _road_name(text: str) -> str:
+    return json.loads(text) if text.startswith('"') else text
+
+
+def _field_value(rest: str, src: _Text, at: int) -> Any:
+    rest = rest.strip()
+    if rest.startswith('"'):
+        try:
+            return json.loads(rest)
+        except ValueError:
+            raise src.error("the value of [Field] is not a well-formed quoted text", at) from None
+    return _bare(rest)
+
+
+# --- from the parsed text to a record ---------------------------------------------------
+
+
+def _needs_game(r: _Reader) -> bool:
+    for hand in r.hands:
+        sheet = not hand.deal.get("hands") and not hand.moves and hand.end is not None
+        if sheet:
+            continue
+        if not hand.deal.get("hands"):
+            return True
+        if any(mv.seat is None for mv in hand.moves):
+            return True
+        if hand.left is not None:
+            return True
+    return False
+
+
+def _as_written(r: _Reader) -> dict[str, Any]:
+    """The JSON data of a game whose hands all have deals and moves all have seats."""
+    hands = []
+    for hand in r.hands:
+        hp = f"/hands/{hand.number - 1}"
+        h: dict[str, Any] = {}
+        if hand.leader is not None:
+            h["leader"] = hand.leader
+        if hand.deal.get("hands") or hand.deal:
+            if hand.deal:
+                h["deal"] = dict(hand.deal)
+        moves = []
+        for j, mv in enumerate(hand.moves):
+            d = _complete({"seat": mv.seat, **mv.data})
+            moves.append(d)
+            r.pos[f"{hp}/moves/{j}"] = mv.pos
+        if moves or "deal" in h:
+            h["moves"] = moves
+        if hand.end is not None:
+            h["result"] = hand.end
+        if hand.comment is not None:
+            h["comment"] = hand.comment
+        hands.append(h)
+    return _envelope(r, hands)
+
+
+def _envelope(r: _Reader, hands: list[dict]) -> dict[str, Any]:
+    doc: dict[str, Any] = {"format": "domrec", "version": r.doc.get("version") or _minimal_version(r, hands),
+                           "game": r.doc["game"]}
+    rules = dict(r.rules)
+    if r.options:
+        rules["options"] = r.options
+    if rules:
+        doc["rules"] = rules
+    if r.event:
+        doc["event"] = r.event
+    doc["players"] = r.doc_players
+    doc["hands"] = hands
+    if r.result_claim:
+        doc["result"] = r.result_claim
+    return doc
+
+
+def _minimal_version(r: _Reader, hands: list[dict]) -> str:
+    if r.uses_11 or any("deal" not in h for h in hands):
+        return DGN_VERSION
+    return "1.0"
+
+
+class _Stop(Exception):
+    """Reading through the Game stopped at a problem (already recorded)."""
+
+
+def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None]:
+    """The JSON data of a game read through the Game API: seats from the turn, forced passes
+    inserted where the deal is known, deals worked out from ``left``."""
+    from domrec.game import Game, GameError, Refused
+    from domrec.record import Deal, Pass, Redeal
+
+    problems: list[Problem] = []
+    rules = r.rules
+    g = Game(r.doc["game"], [Player(**p) for p in r.doc_players], variant=rules.get("variant"),
+             options=r.options or None, event=r.event or None)
+    positions: list[list[int]] = []
+    note = None
+
+    def refuse(problem: Problem, pos: int) -> None:
+        line, col = r.src.where(pos)
+        problems.append(attrs.evolve(problem, line=line, column=col))
+        raise _Stop
+
+    def public_deal(hand: _HandText) -> Deal | None:
+        d = hand.deal
+        if not d:
+            return None
+        return Deal(hands={s: tuple(v) for s, v in d.get("hands", {}).items()},
+                    boneyard=tuple(d["boneyard"]) if "boneyard" in d else None,
+                    row=tuple(d["row"]) if "row" in d else None,
+                    piles={s: tuple(v) for s, v in d["piles"].items()} if "piles" in d else None,
+                    lead_draw=dict(d["lead_draw"]) if "lead_draw" in d else None,
+                    redeals=tuple(Redeal(seat=x["seat"], hands={s: tuple(v) for s, v in x["hands"].items()})
+                                  for x in d["redeals"]) if "redeals" in d else None)
+
+    try:
+        for hand in r.hands:
+            hp = f"/hands/{hand.number - 1}"
+            here: list[int] = []
+            positions.append(here)
+            known = bool(hand.deal.get("hands"))
+            if not known and not hand.moves and hand.end is not None and hand.left is None:
+                try:
+                    g.add_score_sheet_hand(hand.end.get("scores", {}), hand.end.get("end"), hand.leader,
+                                           hand.comment)
+                except Refused as e:
+                    refuse(e.problem, hand.end_pos or hand.pos)
+                except GameError as e:
+                    refuse(Problem(hp, str(e), "", "illegal", hand=hand.number), hand.pos)
+                continue
+            try:
+                g.start_hand(public_deal(hand), hand.leader, hand.comment)
+            except Refused as e:
+                refuse(e.problem, hand.pos)
+            except GameError as e:
+                refuse(Problem(hp, str(e), "end of game", "illegal", hand=hand.number), hand.pos)
+            for mv in hand.moves:
+                if known and not mv.exposure:
+                    _insert_passes(g, mv, here)
+                seat = mv.seat if mv.seat is not None else g.to_move
+                if seat is None:
+                    why = ("the hand is over" if g.hand_over else
+                           "who leads is not known: write the leader's seat (N 6-6) or lead SEAT on the hand line")
+                    refuse(Problem(f"{hp}/moves/{len(g.moves)}", f"whose move is this? {why}", "", "illegal",
+                                   hand=hand.number, move=len(g.moves) + 1), mv.pos)
+                move = structure_move(_complete({"seat": seat, **mv.data}))
+                try:
+                    g.push(move)
+                except Refused as e:
+                    refuse(e.problem, mv.pos)
+                here.append(mv.pos)
+            if known and not g.hand_over and g.to_move is not None and (hand.left is not None or hand.end is not None):
+                _insert_passes(g, None, here)
+            claim = None
+            if hand.end is not None:
+                claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
+            finished = hand.left is not None or hand.end is not None or g.hand_over or hand is not r.hands[-1]
+            if not finished:
+                break  # the last hand, still being played: it stays open
+            try:
+                g.end_hand(hand.left, claim)
+            except Refused as e:
+                at = hand.left_pos if e.problem.kind == "deal" and hand.left_pos is not None else (
+                    hand.end_pos or (here[-1] if here else hand.pos))
+                if e.problem.kind == "illegal" and e.problem.move is not None and e.problem.move <= len(here):
+                    at = here[e.problem.move - 1]
+                refuse(e.problem, at)
+            if hand is not r.hands[-1] and g.over:
+                pass
+    except _Stop:
+        stopped_at = len(positions)
+        rest = len(r.hands) - stopped_at
+        if rest > 0:
+            note = (f"reading stopped in hand {stopped_at}; hand{'s' if rest > 1 else ''} "
+                    f"{stopped_at + 1}{'–' + str(len(r.hands)) if rest > 1 else ''} "
+                    f"{'were' if rest > 1 else 'was'} not checked")
+    if r.result_claim:
+        g.set_result(GameResult(scores=r.result_claim.get("scores"),
+                                winner=r.result_claim["winner"] if "winner" in r.result_claim else
+                                GameResult().winner))
+    data = unstructure(g.record())
+    for i, here in enumerate(positions):
+        for j, p in enumerate(here):
+            r.pos[f"/hands/{i}/moves/{j}"] = p
+    data["hands"] = [dict(h) for h in data["hands"]]
+    for h, hand in zip(data["hands"], r.hands):
+        if hand.left is not None and hand.left_pos is not None:
+            r.pos[f"/hands/{hand.number - 1}/deal/hands"] = hand.left_pos
+    doc = _envelope(r, data["hands"])
+    return doc, problems, note
+
+
+def _complete(data: dict) -> dict:
+    """A Broadway ``x,y`` placement made whole once the mover is known: a tile lies along
+    the x axis for N and S, along the y axis for E and W (the rules' geometry)."""
+    at = data.get("at")
+    if type(at) is tuple:
+        _, x, y = at
+        dx, dy = (1, 0) if data["seat"] in ("N", "S") else (0, 1)
+        data["at"] = [[x, y], [x + dx, y + dy]]
+    return data
+
+
+def _insert_passes(g: Any, mv: _MoveTok | None, here: list[int]) -> None:
+    """Forced passes the text left out, before ``mv`` (or, with ``None``, at the hand's end):
+    only where the deal is known and the player to move can do nothing but pass."""
+    from domrec.record import Pass
+
+    for _ in range(4 * len(g.seats)):
+        to = g.to_move
+        if to is None or g.hand_over:
+            return
+        if mv is not None:
+            if mv.seat is None and mv.data.get("pass"):
+                return  # a pass written without a seat is the pass of the player to move
+            if mv.seat == to:
+                return
+        if not g.forced_pass():
+            return
+        g.push(Pass(seat=to))
+        here.append(mv.pos if mv is not None else (here[-1] if here else 0))
+
+
+def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
+    from domrec.reader import load_dict
+
+    r = _Reader(text, first_line)
+    try:
+        r.parse()
+    except NotationError as e:
+        return DgnGame(None, _located(source, e, None), first_line)
+    except InputError as e:
+        return DgnGame(None, unusable(source, e), first_line)
+    try:
+        games.engine(r.doc["game"]) if r.doc["game"] in games.MODULES else None
+    except InputError as e:
+        return DgnGame(None, _with_position(unusable(source, e), r.pos), first_line)
+    if r.doc["game"] not in games.MODULES:
+        e = InputError(f"unknown game {one_line(str(r.doc['game']))!r}; domrec knows {', '.join(games.MODULES)}",
+                       "/game")
+        return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
+    return _finish(r, source, first_line)
+
+
+def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
+    from domrec.reader import load_dict
+
+    def load(doc: dict) -> Record | Report:
+        try:
+            return load_dict(doc)
+        except InputError as e:
+            return _with_position(unusable(source, e, r.doc["game"]), r.pos)
+
+    if not _needs_game(r):
+        doc = _as_written(r)
+        record = load(doc)
+        if isinstance(record, Report):
+            return DgnGame(None, record, first_line)
+        report = validate(record, source)
+        if not any(p.kind == "illegal" for p in report.problems):
+            return DgnGame(record, _with_position(report, r.pos), first_line)
+        r.pos = _Positions(r.src)  # read again through the Game: forced passes may have been left out
+        r2 = _Reader(r.src.text, r.src.first_line)
+        r2.parse()
+        r = r2
+    try:
+        doc, problems, note = _through_game(r)
+    except RuleViolation as e:  # a setup problem (players, options) found when starting the game
+        report = Report(source, r.doc["game"], "invalid", (Problem(e.pointer, e.message, e.rule, "setup"),))
+        return DgnGame(None, _with_position(report, r.pos), first_line)
+    except InputError as e:
+        return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
+    record = load(doc)
+    if isinstance(record, Report):
+        return DgnGame(None, record, first_line)
+    report = validate(record, source)
+    if problems:
+        seen = {(p.pointer, p.message) for p in report.problems}
+        extra = tuple(p for p in problems if (p.pointer, p.message) not in seen)
+        if report.status == "valid" and extra:
+            report = attrs.evolve(report, status="invalid", finished=False, winner=None)
+        report = attrs.evolve(report, problems=extra + report.problems, note=note or report.note)
+    return DgnGame(record, _with_position(report, r.pos), first_line)
+
+
+def _with_position(report: Report, positions: _Positions) -> Report:
+    return attrs.evolve(report, problems=tuple(positions.place(p) for p in report.problems))
+
+
+def _located(source: str, e: NotationError, game: str | None) -> Report:
+    problem = Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column)
+    return Report(source, game, "unusable", (problem,))
+
+
+def read_games(data: bytes | str, source: str = "<dgn>") -> Iterator[DgnGame]:
+    """Every game of a DGN text, each read and judged on its own.
+
+    A file of one game is labelled ``source``; games of an archive
+    ``source:LINE`` (the line their header starts on)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    chunks = split_games(data)
+    for chunk in chunks:
+        label = source if len(chunks) == 1 else f"{source}:{chunk.first_line}"
+        try:
+            text = decode(chunk)
+        except NotationError as e:
+            yield DgnGame(None, _located(label, e, None), chunk.first_line)
+            continue
+        yield _read_chunk(text, chunk.first_line, label)
+
+
+def loads(text: str | bytes) -> Record:
+    """The one game of a DGN text as a record; :class:`InputError` if it cannot be read, and
+    :class:`~domrec.errors.RuleViolation` carrying the first problem if reading needed the rules
+    (seats, forced passes, the deal) and they were broken."""
+    found = list(read_games(text))
+    if len(found) != 1:
+        raise InputError(f"the text holds {len(found)} games; read them with read_games")
+    game = found[0]
+    if game.record is None:
+        p = game.report.problems[0]
+        if p.kind == "input":
+            raise NotationError(p.message, p.line or 0, p.column or 0, p.pointer)
+        raise RuleViolation(p.message, p.rule, p.pointer)
+    return game.record
+
+
+# --- the canonical writer ---------------------------------------------------------------
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, str):
+        return _quote(v)
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+
+def _option_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+class WriteError(InputError):
+    """A record that DGN cannot hold (e.g. a seat label with spaces)."""
+
+
+def dumps(record: Record) -> str:
+    """The canonical DGN text of ``record`` (one game, ending with a newline)."""
+    data = unstructure(record)
+    seats = [p["seat"] for p in data["players"]]
+    for s in seats:
+        if not _SEAT_LABEL.match(s) or s.lower() in _KEYWORDS or s.lower() in ("lead", "pass", "p", "reuse"):
+            raise WriteError(f"seat {one_line(s)!r} cannot be written in DGN: a seat label is a letter then "
+                             f"letters, digits or _, and not a DGN word")
+    lines = [f"[Game {_quote(data['game'])}]"]
+    if data["version"] != _minimal_from_data(data):
+        lines.append(f"[Format {_quote('domrec ' + data['version'])}]")
+    rules = data.get("rules") or {}
+    if "variant" in rules:
+        lines.append(f"[Variant {_quote(rules['variant'])}]")
+    for name, v in (rules.get("options") or {}).items():
+        lines.append(f"[Option {_quote(f'{name}={_option_text(v)}')}]")
+    by_key = {v: k for k, v in _EVENT_TAGS.items()}
+    default_seats = all(_DEFAULT_SEAT.match(s) for s in seats)
+    seat_names = {s.lower() for s in seats}
+    for key, v in (data.get("event") or {}).items():
+        if key in by_key:
+            lines.append(f"[{by_key[key].capitalize()} {_value(v)}]")
+        elif (_TAG_NAME.match(key) and key.lower() not in _RESERVED and key.lower() not in seat_names
+              and not _DEFAULT_SEAT.match(key.upper()) and _near(key, tuple(sorted(_RESERVED - {"field"}))) is None):
+            lines.append(f"[{key} {_value(v)}]")
+        else:
+            lines.append(f"[Field {_quote(key)} {_value(v)}]")
+    if not default_seats:
+        lines.append(f"[Seats {_quote(' '.join(seats))}]")
+    for p in data["players"]:
+        lines.append(f"[{p['seat']} {_quote(p['name'])}]")
+    for p in data["players"]:
+        if "id" in p:
+            lines.append(f"[Id {_quote(p['seat'] + '=' + p['id'])}]")
+    result = data.get("result")
+    if result is not None:
+        if "scores" in result:
+            lines.append(f"[Scores {_quote(' '.join(f'{k} {v}' for k, v in result['scores'].items()))}]")
+        if "winner" in result:
+            lines.append(f"[Winner {_quote('draw' if result['winner'] is None else result['winner'])}]")
+    game = data["game"]
+    for i, hand in enumerate(data["hands"]):
+        lines.append("")
+        lines.extend(_hand_lines(i, hand, game))
+    return "\n".join(lines) + "\n"
+
+
+def _minimal_from_data(data: dict) -> str:
+    for hand in data["hands"]:
+        if "deal" not in hand or "comment" in hand or any("comment" in m for m in hand.get("moves", ())):
+            return DGN_VERSION
+    return "1.0"
+
+
+def _hand_lines(i: int, hand: dict, game: str) -> list[str]:
+    head = f"hand {i + 1}"
+    if "leader" in hand:
+        head += f" lead {hand['leader']}"
+    out = [head]
+    if "comment" in hand:
+        out.append("{" + _escape_comment(hand["comment"]) + "}")
+    deal = hand.get("deal")
+    if deal is not None:
+        if "lead_draw" in deal:
+            out.append("leaddraw " + "; ".join(f"{s} {t}" for s, t in deal["lead_draw"].items()))
+        for rd in deal.get("redeals", ()):
+            out.append(f"redeal {rd['seat']} " + "; ".join(f"{s} {_tiles_text(ts)}" for s, ts in rd["hands"].items()))
+        for seat, tiles in deal["hands"].items():
+            out.append(f"deal {seat} {_tiles_text(tiles)}")
+        for seat, tiles in (deal.get("piles") or {}).items():
+            out.append(f"pile {seat} {_tiles_text(tiles)}")
+        for key in ("row", "boneyard"):
+            if key in deal:
+                out.append(f"{key} {_tiles_text(deal[key])}")
+    line: list[str] = []
+    first_seat = None
+    prev = None
+    for move in hand.get("moves", ()):
+        seat = move["seat"]
+        if line and ((seat == first_seat and prev != seat) or len(line) >= 12):
+            out.append(" ".join(line))
+            line = []
+        if not line:
+            first_seat = seat
+        line.append(f"{seat} {_move_text(move, game)}")
+        prev = seat
+    if line:
+        out.append(" ".join(line))
+    if "result" in hand:
+        res = hand["result"]
+        words = ["end"]
+        if "end" in res:
+            words.append(res["end"])
+        for side, n in (res.get("scores") or {}).items():
+            words += [side, str(n)]
+        out.append(" ".join(words))
+    return out
+
+
+def _tiles_text(tiles: Any) -> str:
+    return " ".join(tiles) if tiles else "-"
+
+
+def _road_text(name: str) -> str:
+    return name if re.fullmatch(r"[^/+@=\"\s,;{}]+", name) and not name[0].isdigit() else _quote(name)
+
+
+def _move_text(move: dict, game: str) -> str:
+    if move.get("pass"):
+        text = "-"
+    elif move.get("reuse"):
+        text = "reuse"
+    elif "roll" in move:
+        text = f"r{move['roll'][0]}+{move['roll'][1]}"
+    elif "draw" in move:
+        text = "+" if move["draw"] is True else f"+{move['draw']}"
+    elif "capture" in move:
+        text = "x" + ",".join(move["capture"])
+    elif "exposed" in move:
+        text = f"!{move['exposed']}" + ("?" if move.get("unplayable") else "")
+    elif "starter" in move:
+        text = f"s{move['starter']}@{_road_text(move['road'])}/{move['facing']}"
+    elif "span" in move:
+        text = f"{move['span']}@{_road_text(move['road'])}"
+    elif "bridge" in move:
+        a, b = move["join"]
+        text = (f"b{move['bridge']}@{_road_text(a['road'])}/{a['span']}/{a['half']}"
+                f"+{_road_text(b['road'])}/{b['span']}/{b['half']}")
+    elif "block" in move:
+        text = f"#{move['block']}@{_road_text(move['road'])}"
+    else:
+        text = move["play"]
+        if "at" in move:
+            (x1, y1), (x2, y2) = move["at"]
+            step = (1, 0) if move["seat"] in ("N", "S") else (0, 1)
+            if (x2 - x1, y2 - y1) == step:
+                text += f"@{x1},{y1}"
+            else:
+                text += f"@{x1},{y1}:{x2},{y2}"
+            if move.get("penalty"):
+                text = "*" + text
+        elif "on" in move:
+            text += f"@{move['on']}"
+    if "score" in move:
+        text += f"={move['score']}"
+    if "comment" in move:
+        text += " {" + _escape_comment(move["comment"]) + "}"
+    return text
