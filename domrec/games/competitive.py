@@ -504,6 +504,8 @@ class CompetitiveMatch:
         rule = R_FIRST_LEADER if self.hand_no == 1 else R_LEADER
         if expected is None and hand.leader is not None:
             why = f"the record names {leader} as this hand's leader"
+            if must is not None:
+                why += " (the holder of 6-6 leads the first hand: option first_lead: double-six)"
         return OpenCompetitiveHand(self.seats, leader, must, why, rule, self)
 
     def score_sheet_hand(self, hand: Hand) -> HandOutcome:
