@@ -76,6 +76,33 @@ def _with_progress(sources: Iterator[reader.Source], total_bytes: int | None) ->
             progress.update(task, advance=len(src.text or b"") if total_bytes else 1, records=count)
 
 
+def _reports(src: reader.Source) -> Iterator[Report]:
+    """The verdicts on one source: one record, or each game of a DGN text."""
+    if src.error:
+        yield unusable(src.label, src.error)
+    elif src.form == "dgn":
+        from domrec import notation
+
+        games_ = notation.read_games(src.text, src.label)
+        while True:
+            try:
+                game = next(games_)
+            except StopIteration:
+                return
+            except Exception as e:  # a reader bug must not stop a whole archive
+                yield _internal(src.label, e)
+                return
+            yield game.report
+    else:
+        yield _safe_validate(src.text, src.label)
+
+
+def _internal(label: str, e: Exception) -> Report:
+    problem = Problem("", f"domrec could not check this record because of an internal error "
+                          f"({type(e).__name__}: {e}); please report it", "", "internal")
+    return Report(label, None, "unusable", (problem,))
+
+
 def _total_bytes(paths: list[str]) -> int | None:
     total = 0
     for arg in paths:
@@ -85,26 +112,32 @@ def _total_bytes(paths: list[str]) -> int | None:
         if p.is_file():
             total += p.stat().st_size
         elif p.is_dir():
-            total += sum(f.stat().st_size for f in p.rglob("*") if f.suffix in (".json", ".jsonl") and f.is_file())
+            total += sum(f.stat().st_size for f in p.rglob("*") if f.suffix in reader.RECORD_SUFFIXES and f.is_file())
     return total or None
 
 
 @app.command()
 def validate(
-    paths: list[str] = typer.Argument(..., help="Record files, folders, *.jsonl archives, or - for stdin."),
+    paths: list[str] = typer.Argument(..., help="Record files (*.json, *.dgn), folders, *.jsonl or *.dgn "
+                                                "archives, or - for stdin."),
     as_json: bool = typer.Option(False, "--json", help="One JSON report per record, one per line."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print records with problems."),
+    from_: Optional[str] = typer.Option(None, "--from", help="What standard input holds: json or dgn "
+                                                            "(default: told apart by its first line)."),
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
     if paths.count("-") > 1:
         typer.echo("error: standard input (-) can be read only once", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
+    if from_ not in (None, "json", "dgn"):
+        typer.echo(f"error: --from is json or dgn, not {one_line(from_)!r}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
     batch_mode()
     worst = EXIT_OK
     counts = {"valid": 0, "invalid": 0, "unusable": 0}
     out = sys.stdout
-    for src in _with_progress(reader.iter_sources(paths), _total_bytes(paths)):
-        report = unusable(src.label, src.error) if src.error else _safe_validate(src.text, src.label)
+    sources = reader.iter_sources(paths, stdin_form=from_)
+    for report in (r for src in _with_progress(sources, _total_bytes(paths)) for r in _reports(src)):
         counts[report.status] += 1
         worst = max(worst, _exit_code(report))
         if as_json:
@@ -116,6 +149,8 @@ def validate(
         for problem in report.problems:
             out.write(f"  {problem.text()}\n")
         if report.note and not report.valid:
+            out.write(f"  note: {one_line(report.note)}\n")
+        elif report.note and report.valid and not report.finished:
             out.write(f"  note: {one_line(report.note)}\n")
     if not as_json:
         total = sum(counts.values())
@@ -160,6 +195,65 @@ def simulate(
     finally:
         if stream is not sys.stdout:
             stream.close()
+
+
+@app.command()
+def convert(
+    source: str = typer.Argument(..., help="A *.json, *.jsonl or *.dgn file, or - for standard input."),
+    output: str = typer.Option("-", "--output", "-o", help="The file to write (*.json, *.jsonl, *.dgn), "
+                                                           "or - for standard output (then say --to)."),
+    to: Optional[str] = typer.Option(None, "--to", help="json, jsonl or dgn (default: by the output's suffix)."),
+    from_: Optional[str] = typer.Option(None, "--from", help="json, jsonl or dgn (default: by the input's "
+                                                              "suffix; standard input is told apart by its start)."),
+    fill_claims: bool = typer.Option(False, "--fill", help="Write every claim the engine computes: move "
+                                                           "scores, hand results, the game's result."),
+    force: bool = typer.Option(False, "--force", help="Replace the output file if it exists."),
+) -> None:
+    """Convert records between JSON, JSON Lines and DGN (the text notation)."""
+    from domrec import convert as conv
+
+    form = to or (conv.form_of(output) if output != "-" else None)
+    if form not in conv.FORMS:
+        said = f"--to {to}" if to else (f"the suffix of {output}" if output != "-" else "no --to")
+        typer.echo(f"error: say the output's form with --to json, jsonl or dgn ({one_line(said)})", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    if from_ not in (None, *conv.FORMS):
+        typer.echo(f"error: --from is json, jsonl or dgn, not {one_line(from_)!r}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    records = []
+    worst = EXIT_OK
+    for item in conv.read_items(source, from_ or (conv.form_of(source) if source != "-" else None)):
+        if item.record is None:
+            report = item.report
+            typer.echo(report.summary(), err=True)
+            for problem in report.problems:
+                typer.echo(f"  {problem.text()}", err=True)
+            worst = max(worst, _exit_code(report))
+            continue
+        record = item.record
+        if fill_claims:
+            record, report = conv.fill(record)
+            if not report.valid:
+                typer.echo(report.summary() + " (claims filled only as far as the replay reached)", err=True)
+                for problem in report.problems:
+                    typer.echo(f"  {problem.text()}", err=True)
+                worst = max(worst, _exit_code(report))
+        records.append(record)
+    if worst == EXIT_UNUSABLE or not records:
+        if not records and worst == EXIT_OK:
+            typer.echo("error: no record to convert", err=True)
+        typer.echo("nothing written", err=True)
+        raise typer.Exit(EXIT_UNUSABLE if worst != EXIT_INVALID else EXIT_INVALID)
+    try:
+        text = conv.text_of(records, form)
+        if output == "-":
+            sys.stdout.write(text)
+        else:
+            conv.write_text(output, text, force)
+    except DomrecError as e:
+        typer.echo(f"error: {_said(e)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    raise typer.Exit(worst)
 
 
 def _check_template(template: Any) -> None:

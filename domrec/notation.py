@@ -248,6 +248,9 @@ class DgnGame:
     record: Record | None
     report: Report
     first_line: int
+    #: False when reading through the rules stopped at a problem: the record holds only
+    #: the text up to it (enough to report it, not to convert it).
+    complete: bool = True
 
 
 class _Positions:
@@ -1071,7 +1074,7 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         if report.status == "valid" and extra:
             report = attrs.evolve(report, status="invalid", finished=False, winner=None)
         report = attrs.evolve(report, problems=extra + report.problems, note=note or report.note)
-    return DgnGame(record, _with_position(report, r.pos), first_line)
+    return DgnGame(record, _with_position(report, r.pos), first_line, complete=not problems)
 
 
 def _with_position(report: Report, positions: _Positions) -> Report:

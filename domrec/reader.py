@@ -121,6 +121,8 @@ class Source:
     label: str
     text: bytes | None
     error: InputError | None = None
+    #: ``json`` (one record, or a line of JSON Lines) or ``dgn`` (a DGN text of one or more games).
+    form: str = "json"
 
 
 def display_name(path: Path) -> str:
@@ -128,22 +130,31 @@ def display_name(path: Path) -> str:
     return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
 
-def iter_sources(paths: list[str], stdin: Any = None) -> Iterator[Source]:
-    """Every record named by ``paths``: files, folders (``*.json``, ``*.jsonl``
-    recursively), JSON Lines archives (one record a line) and ``-`` for stdin."""
+#: The file suffixes a folder is searched for.
+RECORD_SUFFIXES = (".json", ".jsonl", ".dgn")
+
+
+def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = None) -> Iterator[Source]:
+    """Every record named by ``paths``: files, folders (``*.json``, ``*.jsonl``, ``*.dgn``
+    recursively), JSON Lines archives (one record a line), DGN texts (one source a file,
+    split into games by :mod:`domrec.notation`) and ``-`` for stdin (``stdin_form`` ``dgn``
+    reads it as DGN; otherwise JSON, or DGN when it does not start like JSON)."""
     for arg in paths:
         if arg == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
+            if stdin_form == "dgn":
+                yield Source("<stdin>", stream.read(), form="dgn")
+                continue
             yield from _split_stream(stream, "<stdin>")
             continue
         path = Path(arg)
         if path.is_dir():
             # A link to nowhere (or a link loop) named *.json is reported as unreadable, not skipped.
-            found = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl")
+            found = sorted(p for p in path.rglob("*") if p.suffix in RECORD_SUFFIXES
                            and (p.is_file() or (p.is_symlink() and not p.exists())))
             if not found:
                 label = display_name(path)
-                yield Source(label, None, InputError(f"{label}: no *.json or *.jsonl files in this folder"))
+                yield Source(label, None, InputError(f"{label}: no *.json, *.jsonl or *.dgn files in this folder"))
             for p in found:
                 yield from _file_sources(p)
         elif path.exists():
@@ -163,7 +174,7 @@ def _file_sources(path: Path) -> Iterator[Source]:
             yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
         return
     try:
-        yield Source(label, path.read_bytes())
+        yield Source(label, path.read_bytes(), form="dgn" if path.suffix == ".dgn" else "json")
     except OSError as e:
         yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
 
@@ -194,6 +205,9 @@ def _split_stream(stream: Any, label: str) -> Iterator[Source]:
     first = next_text_line()
     if not first:
         yield Source(label, None, NotJSONError("standard input is empty"))
+        return
+    if first.lstrip().startswith(b"[") and _json_value(first) is _NOT_JSON:  # a DGN tag line
+        yield Source(label, b"".join(lines) + stream.read(), form="dgn")
         return
     second = next_text_line()
     if not second:

@@ -318,7 +318,8 @@ def _make_converter() -> cattrs.Converter:
         out = hand_dict(hand)
         if hand.deal is None and not hand.moves:
             del out["moves"]
-        return out
+        # People read a hand top down: who led, the deal, the moves, the result.
+        return {k: out[k] for k in ("leader", "comment", "deal", "moves", "result") if k in out}
 
     conv.register_unstructure_hook(Hand, unstructure_hand)
     omit_none(Record, keep=("format", "version", "hands"))

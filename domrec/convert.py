@@ -1,0 +1,154 @@
+"""Records between JSON, JSON Lines and DGN, and claims filled in by the engine.
+
+``domrec convert`` is a thin layer over these functions.  Reading goes
+through the same readers as validation (so a record that cannot be read is
+refused with the same message), and filling claims goes through the same
+replay (an observer on :func:`domrec.validate.validate`), so a filled-in score
+is the validator's own number.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+import attrs
+
+from domrec import notation, reader
+from domrec.errors import InputError
+from domrec.games.base import HandOutcome, HandState, Match
+from domrec.record import GameResult, Hand, HandResult, Move, Record, pretty, unstructure
+from domrec.validate import Report, validate
+
+FORMS = ("json", "jsonl", "dgn")
+
+
+@attrs.frozen
+class Item:
+    """One record read for conversion: the record, or the report saying why it cannot be had."""
+
+    label: str
+    record: Record | None
+    report: Report | None = None
+
+
+def form_of(path: str) -> str | None:
+    suffix = Path(path).suffix.lower()
+    return {".json": "json", ".jsonl": "jsonl", ".dgn": "dgn"}.get(suffix)
+
+
+def read_items(path: str, form: str | None = None, stdin: Any = None) -> Iterator[Item]:
+    """Every record of ``path`` (``-``: standard input; ``form`` json/jsonl/dgn, else by suffix or content)."""
+    dgn_form = "dgn" if form == "dgn" else None
+    for src in reader.iter_sources([path], stdin=stdin, stdin_form=dgn_form):
+        if src.error is not None:
+            from domrec.validate import unusable
+
+            yield Item(src.label, None, unusable(src.label, src.error))
+        elif src.form == "dgn" or form == "dgn":
+            for game in notation.read_games(src.text, src.label):
+                # A game read through the rules that stopped at a problem holds only part of the text.
+                if game.record is None or game.report.status == "unusable" or not game.complete:
+                    yield Item(game.report.source, None, game.report)
+                else:
+                    yield Item(game.report.source, game.record, game.report)
+        else:
+            try:
+                yield Item(src.label, reader.loads(src.text))
+            except InputError as e:
+                from domrec.validate import unusable
+
+                yield Item(src.label, None, unusable(src.label, e))
+
+
+class _Claims:
+    """Watches a replay and keeps every computed number a record can claim."""
+
+    def __init__(self) -> None:
+        self.points: dict[int, list[int]] = {}
+        self.outcomes: dict[int, HandOutcome] = {}
+
+    def hand_started(self, index: int, hand: Hand, state: HandState) -> None:
+        self.points[index] = []
+
+    def moved(self, index: int, move: Move, points: int, state: HandState) -> None:
+        self.points[max(self.points)].append(points)
+
+    def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None:
+        self.outcomes[index] = outcome
+
+
+def fill(record: Record) -> tuple[Record, Report]:
+    """``record`` with every claim the engine computes written in: move scores (where the game
+    scores moves as they are made), each finished hand's result, and the game's result once over.
+
+    Claims already written are replaced by the computed ones only where the replay reached
+    them; the report is the verdict on the record as it was given."""
+    from domrec import games
+
+    watch = _Claims()
+    report = validate(record, observer=watch)
+    scores_moves = games.engine(record.game).scores_moves
+    hands = list(record.hands)
+    for i, hand in enumerate(hands):
+        if hand.score_sheet:
+            continue
+        moves = hand.moves
+        if scores_moves and i in watch.points:
+            pts = watch.points[i]
+            moves = tuple(attrs.evolve(m, score=pts[j]) if j < len(pts) else m for j, m in enumerate(moves))
+        result = hand.result
+        if i in watch.outcomes:
+            out = watch.outcomes[i]
+            result = HandResult(scores=dict(out.scores), end=out.end)
+        hands[i] = attrs.evolve(hand, moves=moves, result=result)
+    result = record.result
+    if report.finished:
+        result = GameResult(scores=dict(report.scores or {}), winner=report.winner)
+    return attrs.evolve(record, hands=tuple(hands), result=result), report
+
+
+def text_of(records: list[Record], form: str) -> str:
+    """The records written in ``form``: one pretty JSON document, JSON Lines, or DGN games
+    separated by a blank line."""
+    if form == "json":
+        if len(records) != 1:
+            raise InputError(f"a .json file holds one record, and there are {len(records)}: write .jsonl or .dgn")
+        return pretty(unstructure(records[0])) + "\n"
+    if form == "jsonl":
+        return "".join(json.dumps(unstructure(r), separators=(",", ":"), ensure_ascii=False) + "\n"
+                       for r in records)
+    return "\n".join(notation.dumps(r) for r in records)
+
+
+def write_text(path: str, text: str, force: bool = False) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a temporary file in the same folder,
+    renamed over the target.  An existing file is replaced only with ``force``, and never
+    anything that is not a regular file (a folder, a device, a FIFO, a link)."""
+    target = Path(path)
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        raise InputError(f"{reader.display_name(target)} exists and is not a regular file: not replaced")
+    if target.exists() and not force:
+        raise InputError(f"{reader.display_name(target)} already exists: not replaced (use --force to replace it)")
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise InputError(f"cannot write in {reader.display_name(folder)}: {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise InputError(f"cannot write {reader.display_name(target)}: {e.strerror}") from None
+        raise
