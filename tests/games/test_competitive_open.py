@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from domrec import simulate
-from domrec.errors import DealError, IllegalMove, RuleViolation
+from domrec.errors import DealError, RuleViolation
 from domrec.games import base, competitive
 from domrec.games.competitive import (BLOCK_MAX, BLOCK_MIN, DOMINO_MAX, DOMINO_MIN, R_END, R_FIRST_LEAD,
                                       R_FIRST_LEADER, R_FORCED, R_HOLD, R_LEADER, R_MATCH, R_ORDER,
@@ -199,13 +199,8 @@ def _same_refusal(known, opened, move, rule=None):
     return b
 
 
-def _unchanged(opened, before) -> None:
-    """A refused move leaves the open hand as it was."""
-    assert (opened.to_move, opened.over, opened.left, opened.right, opened.passes, dict(opened.counts),
-            set(opened.played)) == before
-
-
 def _snapshot(opened):
+    """What a refused move must leave as it was."""
     return (opened.to_move, opened.over, opened.left, opened.right, opened.passes, dict(opened.counts),
             set(opened.played))
 
@@ -221,7 +216,7 @@ def test_a_tile_already_played_is_refused_the_same(ghp, data):
     before = _snapshot(opened)
     err = _same_refusal(known, opened, attrs.evolve(move, play=str(t)), R_HOLD)
     assert "already been played" in err.message
-    _unchanged(opened, before)
+    assert _snapshot(opened) == before  # a refused move changes nothing
 
 
 @PROPS
@@ -251,7 +246,7 @@ def test_a_move_out_of_turn_is_refused_the_same(ghp, data):
     else:
         err = _same_refusal(known, opened, wrong)
     assert err.rule == rule
-    _unchanged(opened, before)
+    assert _snapshot(opened) == before  # a refused move changes nothing
 
 
 @PROPS
@@ -266,7 +261,7 @@ def test_a_play_on_a_wrong_end_is_refused_the_same(ghp, data):
              if not any(end[0] is t and played.has(end[1]) for end in (opened.left, opened.right))]
     before = _snapshot(opened)
     _same_refusal(known, opened, attrs.evolve(move, on=data.draw(st.sampled_from(wrong))), R_MATCH)
-    _unchanged(opened, before)
+    assert _snapshot(opened) == before  # a refused move changes nothing
 
 
 @PROPS
@@ -392,8 +387,9 @@ def test_lead_draw_fixes_the_open_hands_leader():
 def test_a_lead_draw_only_in_the_first_open_hand():
     rec = _game(3)
     match, _ = _matches_at(rec, 1)
+    draw = {"N": "1-0", "E": "6-5", "S": "2-2", "W": "3-0"}
     with pytest.raises(DealError) as e:
-        match.start_open_hand(Hand(deal=Deal(hands={}, lead_draw={"N": "1-0", "E": "6-5", "S": "2-2", "W": "3-0"})))
+        match.start_open_hand(Hand(deal=Deal(hands={}, lead_draw=draw)))
     assert e.value.where == "/deal/lead_draw"
 
 
@@ -487,7 +483,6 @@ def _sheet(hand: Hand, leader: str | None = "keep") -> Hand:
 def _play_through(rec: Record, sheet_at, leader_of_sheets="keep"):
     """Replay ``rec`` with the hands for which ``sheet_at(i)`` holds as score-sheet hands."""
     match = competitive.ENGINE.start(rec)
-    outcomes = []
     for i, h in enumerate(rec.hands):
         assert not match.over
         if sheet_at(i):
@@ -497,8 +492,7 @@ def _play_through(rec: Record, sheet_at, leader_of_sheets="keep"):
             state = match.start_hand(h)
             for m in h.moves:
                 state.apply(m)
-            out = match.finish_hand(state)
-        outcomes.append(out)
+            match.finish_hand(state)
     return match
 
 
