@@ -33,7 +33,7 @@ from typing import Any, Iterable
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError
+from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token
 from domrec.games import base
 from domrec.games.base import HandOutcome, partnership_side
 from domrec.record import Deal, Exposed, Hand, Move, Pass, Play, Record
@@ -48,6 +48,12 @@ REGULAR_HANDS = 7
 SUDDEN_DEATH_LEAD = 2
 #: Points for 0, 1, 2, 3 and 4-or-more matched segments.
 POINTS = (0, 0, 1, 5, 10)
+#: The ways a hand ends (a hand result's ``end``).
+HAND_ENDS = ("out", "blocked", "sudden-death")
+#: Tiles a partnership is dealt: the most it can be left holding, one point off each.
+HAND_TILES = 14
+#: The most points a hand can make in play: 27 tiles besides the lead, at most 10 each.
+MOST_POINTS = 27 * 10
 
 # Rule names, as the paragraphs of RULES.md §1 are titled; they appear in every message.
 R_PLAYERS = "broadway: four players, two partnerships"
@@ -127,6 +133,9 @@ class Placement:
 
 class BroadwayHand:
     """One hand: the tableau, the four hands, whose turn, the points made so far."""
+
+    #: A hand whose deal is known (see :class:`OpenBroadwayHand` for one whose deal is not).
+    open = False
 
     def __init__(self, hands: dict[str, set[Tile]], leader: str, lead: Tile,
                  totals: dict[str, int] | None) -> None:
@@ -693,6 +702,10 @@ class BroadwayHand:
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in SEATS}
 
+    def held_count(self, seat: str) -> int:
+        """How many tiles ``seat`` holds now (face-up exposed tiles included)."""
+        return len(self.hands[seat])
+
 
 def _tile_order(t: Tile) -> tuple[int, int]:
     return (t.high, t.low)
@@ -755,6 +768,246 @@ def _svg(state: BroadwayHand) -> str:
     return "\n".join(out) + "\n"
 
 
+# --- hands whose deal is not known (format 1.1) -------------------------------------------
+#
+# A hand typed at the table without its deal is replayed by the same code as a known
+# deal: each seat's set of tiles is replaced by an :class:`_Unseen` hand that knows only
+# how many tiles the seat holds and which of them it has shown.  ``t in hand`` then means
+# "the seat may hold t, as far as the tiles shown tell", and the checks of
+# :class:`BroadwayHand` (turn order, geometry, matching, points, exposures, penalty plays,
+# sudden death) run unchanged, with the same rule names and messages.  What needs the
+# hidden tiles is overridden in :class:`OpenBroadwayHand`: whether a pass was forced, the
+# automatic block, and the leader (the holder of the hand's double).
+
+
+class _Unseen:
+    """A seat's hand in an open hand: its size, nothing else (its face-up tiles are the state's).
+
+    Stands in for the ``set`` of tiles of a known deal: ``len`` is the number of tiles
+    held, ``t in hand`` asks the state whether the seat may hold ``t``, ``discard`` counts
+    a tile laid out of the hand.  It cannot be iterated: nobody knows what it holds."""
+
+    __slots__ = ("state", "seat", "count")
+
+    def __init__(self, state: "OpenBroadwayHand", seat: str, count: int = 7) -> None:
+        self.state = state
+        self.seat = seat
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __contains__(self, t: Tile) -> bool:
+        return self.state.may_hold(self.seat, t)
+
+    def discard(self, t: Tile) -> None:
+        # Called only for a tile just laid from this hand (its holding was checked).
+        self.count -= 1
+        self.state.gone.add(t)
+
+    def __repr__(self) -> str:
+        return f"<{self.seat}: {self.count} tiles>"
+
+
+class OpenBroadwayHand(BroadwayHand):
+    """A hand whose deal is not known (yet): every check the shown tiles allow.
+
+    Checked at once, as in a known deal: turn order (clockwise, empty hands
+    skipped), the tile is of the set and not on the table nor face up in another
+    seat's hand, the mover still holds an unseen tile (a seat whose tiles are all
+    face up can play only those), the geometry, the matched segments and points,
+    exposures (out of turn only; ``unplayable`` exactly when the tile fits nowhere
+    along the opponents' axis) and penalty plays, the end when every hand is empty,
+    and sudden death (the points are public).
+
+    Not checked until the deal is known: whether a pass was forced ("passing")
+    and whether a seat holds a tile nobody has shown.  The leader is the holder
+    of the hand's double: unless the hand names its ``leader``, :attr:`to_move`
+    is ``None`` until the lead, and whoever lays the double leads.  A block is
+    not found by looking at the hands: the hand ends ``blocked`` once every
+    player still holding tiles has passed in succession (the closing passes must
+    be written).  Broadway has no other turn that depends on the hidden tiles.
+    """
+
+    open = True
+
+    def __init__(self, leader: str | None, lead: Tile, totals: dict[str, int] | None) -> None:
+        #: Tiles laid on the table in this hand.
+        self.gone: set[Tile] = set()
+        #: Seats that showed a tile before the lead: out of turn, so not the holder of the double.
+        self.shown_before_lead: set[str] = set()
+        super().__init__({}, leader, lead, totals)  # type: ignore[arg-type]
+        self.hands = {s: _Unseen(self, s) for s in SEATS}  # type: ignore[misc]
+        self.held = 7 * len(SEATS)
+
+    # --- what is known of the hidden hands --------------------------------------------
+
+    def owner(self, t: Tile) -> str | None:
+        """The seat known to hold ``t`` (face up, exposed, or the named leader's double), if any."""
+        for seat, shown in self.face_up.items():
+            if t in shown:
+                return seat
+        if self.pending is not None and self.pending[1] is t:
+            return self.pending[0]
+        if t is self.lead and not self._laid and self.leader is not None:
+            return self.leader
+        return None
+
+    def may_hold(self, seat: str, t: Tile) -> bool:
+        """Whether ``seat`` can hold ``t`` now, as far as the tiles shown tell."""
+        if t not in SET or t in self.gone:
+            return False
+        owner = self.owner(t)
+        if owner is not None:
+            return owner == seat
+        # An unseen tile needs a place in the hand that no face-up tile takes.
+        return self.hands[seat].count > len(self.face_up[seat])
+
+    def _not_held(self, seat: str, t: Tile, text: str) -> str:
+        if t not in SET:
+            return f"{text} is not a tile of the double-six set"
+        if t in self.gone:
+            return f"{seat} does not hold {text}: it is already on the table"
+        owner = self.owner(t)
+        if owner is not None and owner != seat:
+            return f"{seat} does not hold {text} (it is in {owner}'s hand)"
+        if not self.hands[seat].count:
+            return f"{seat} does not hold {text}: {seat} has no tiles left"
+        return (f"{seat} does not hold {text}: {seat}'s {_tiles(self.hands[seat].count)} "
+                f"{'is' if self.hands[seat].count == 1 else 'are'} face up "
+                f"({T.format_tiles(self.face_up[seat])})")
+
+    # --- the state the protocol reads -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Out, stopped by sudden death, or blocked by the written passes (never found by itself)."""
+        return self._end is not None
+
+    @property
+    def end(self) -> str | None:
+        return self._end
+
+    def _is_blocked(self) -> bool:
+        # Whether anyone can still play depends on the hidden tiles: only passes block.
+        return False
+
+    def _over_message(self) -> str:
+        if self._end == "blocked":
+            return "the hand is already over: every player holding tiles has passed in succession"
+        return super()._over_message()
+
+    # --- moves --------------------------------------------------------------------
+
+    def apply(self, move: Move) -> int:
+        if self.to_move is None and self._end is None and not self._laid and move.seat in AXIS:
+            kind = type(move)
+            if kind is Play and not move.penalty:
+                return self._lead(move)
+            if kind is Exposed:
+                return self._expose_before_lead(move)
+        return BroadwayHand.apply(self, move)
+
+    def _lead(self, move: Play) -> int:
+        """The first tile of a hand that names no leader: the double, laid by whoever holds it."""
+        seat = move.seat
+        t = _halves(move.play)[2]
+        if t is not self.lead:
+            raise IllegalMove(f"this hand is built on {self.lead}: its holder leads it, so the first tile "
+                              f"is {self.lead}, not {move.play}", R_GAME)
+        if seat in self.shown_before_lead:
+            raise IllegalMove(f"{seat} cannot lead {self.lead}: {seat} showed a tile out of turn before the "
+                              f"lead, so {seat} was not the player to move, the holder of {self.lead}",
+                              R_EXPOSED)
+        self.leader = self.to_move = seat
+        try:
+            return BroadwayHand.apply(self, move)
+        except IllegalMove:
+            self.leader = self.to_move = None
+            raise
+
+    def _expose_before_lead(self, move: Exposed) -> int:
+        seat = move.seat
+        if _halves(move.exposed)[2] is self.lead:
+            # Only the holder of the double could show it, and the holder is the player to move.
+            raise IllegalMove(f"it is {seat}'s own turn: a tile shown by the player to move is simply played, "
+                              f"an exposure is out of turn", R_EXPOSED)
+        points = BroadwayHand.apply(self, move)
+        self.shown_before_lead.add(seat)
+        return points
+
+    def _pass(self, seat: str) -> int:
+        """A pass is taken on trust (the player may have had nothing to lay); all holders passing blocks."""
+        if self.pending is not None:
+            owner, t = self.pending
+            raise IllegalMove(f"{owner}'s exposed {t} must be played first by {' or '.join(OPPONENTS[owner])}",
+                              R_EXPOSED)
+        if not self._laid:
+            if self.to_move is None:
+                raise IllegalMove(f"{seat} cannot pass: nobody passes before the lead, and the holder of "
+                                  f"{self.lead} leads it", R_PASS)
+            if seat != self.to_move:
+                self._wrong_turn(seat)
+            raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
+        if seat != self.to_move:
+            self._wrong_turn(seat)
+        self.passes += 1
+        if self.passes >= sum(1 for h in self.hands.values() if h):
+            self._end = "blocked"
+            self.to_move = None
+        else:
+            self._advance(seat)
+        return 0
+
+    def legal_moves(self) -> list[Move]:
+        raise NotImplementedError("the legal moves of an open hand depend on tiles nobody has shown")
+
+    # --- the end of the hand --------------------------------------------------------
+
+    def outcome(self) -> HandOutcome:
+        """The hand's scores, as far as the record goes: the penalties need only how many tiles
+        each seat holds, which is known; whether the passes that blocked it were forced is
+        checked when the hand is replayed with its deal."""
+        end = self._end
+        pen = self.penalties()
+        scores = {side: self.points[side] - pen[side] for side in SIDES}
+        lines = [f"points made in play: NS {self.points['NS']}, EW {self.points['EW']}"]
+        if end == "sudden-death":
+            lines.append("a partnership leads by two in sudden death: the game stops at once, "
+                         "no tiles are counted against anyone")
+        elif end == "blocked":
+            held = "  ".join(f"{s} {_tiles(len(self.hands[s]))}" for s in SEATS if self.hands[s])
+            lines.append(f"blocked (every player holding tiles passed); still held: {held}")
+            lines.append(f"one point off per tile held: NS −{pen['NS']}, EW −{pen['EW']}")
+        elif end == "out":
+            lines.append("every tile was played: no penalties")
+        else:
+            lines.append("the hand is not over")
+        lines.append(f"hand score: NS {scores['NS']}, EW {scores['EW']}")
+        return HandOutcome(end or "unfinished", scores, tuple(lines))
+
+    # --- pictures -----------------------------------------------------------------
+
+    def render(self) -> list[str]:
+        lines = super().render()
+        counts = ", ".join(f"{s} {len(self.hands[s])}" for s in SEATS)
+        lines.append(f"tiles held (deal not known): {counts}")
+        return lines
+
+    def holdings(self) -> dict[str, list[Tile]]:
+        """Only the tiles known to be in each hand: face up, exposed, or the named leader's double."""
+        known: dict[str, set[Tile]] = {s: set(self.face_up[s]) for s in SEATS}
+        if self.pending is not None:
+            known[self.pending[0]].add(self.pending[1])
+        if not self._laid and self.leader is not None:
+            known[self.leader].add(self.lead)
+        return {s: sorted(known[s], key=_tile_order, reverse=True) for s in SEATS}
+
+
+def _tiles(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"
+
+
 class BroadwayMatch:
     """Seven hands on 6-6 … 0-0, then sudden-death hands while the totals are level."""
 
@@ -789,6 +1042,11 @@ class BroadwayMatch:
         outcome = state.outcome()
         for side, n in outcome.scores.items():
             self.totals[side] += n
+        self._decide()
+        return outcome
+
+    def _decide(self) -> None:
+        """After a hand: seven hands decide unless tied; a sudden-death hand decides on a two-point lead."""
         ns, ew = self.totals["NS"], self.totals["EW"]
         if self.sudden_death:
             if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
@@ -797,7 +1055,99 @@ class BroadwayMatch:
         elif self.hand_no == REGULAR_HANDS and ns != ew:
             self.over = True
             self.winner = "NS" if ns > ew else "EW"
-        return outcome
+
+    # --- format 1.1: hands whose deal is not known, score-sheet hands ---------------------
+
+    #: The four players are dealt all 28 tiles: one seat's tiles are what the others were not dealt.
+    deals_whole_set = True
+
+    def tile_set(self) -> list[Tile]:
+        return list(T.DOUBLE_SIX)
+
+    def start_open_hand(self, hand: Hand) -> OpenBroadwayHand:
+        """The next hand, its deal not known: see :class:`OpenBroadwayHand`.
+
+        A written ``leader`` is taken as the holder of the double (the lead is then
+        expected from that seat, and nobody else may show the double); without one,
+        whoever lays the double leads."""
+        if hand.deal is not None and hand.deal.hands:
+            raise DealError("this hand's deal names the players' tiles: it is replayed as a known deal, "
+                            "not as an open hand", R_DEAL, "/deal/hands")
+        if hand.leader is not None and hand.leader not in AXIS:
+            raise DealError(f"{clip(hand.leader)} cannot lead: the seats are N, E, S, W", R_GAME, "/leader")
+        self.hand_no += 1
+        totals = dict(self.totals) if self.sudden_death else None
+        return OpenBroadwayHand(hand.leader, double_for(self.hand_no), totals)
+
+    def score_sheet_hand(self, hand: Hand) -> HandOutcome:
+        """A hand recorded by its result alone, as on a paper score sheet.
+
+        The claimed scores (a side left out scored 0) are added to the totals and the
+        game's end is decided after the hand as :meth:`finish_hand` decides it.  Refused,
+        as no play could give them: a side other than NS and EW; an end other than
+        ``out``, ``blocked``, ``sudden-death``; a side losing more than its 14 tiles (or
+        both sides together more than the 27 tiles besides the lead); more than 270
+        points (27 tiles at 10); a negative score at ``out`` or ``sudden-death`` (no
+        penalties then); ``sudden-death`` in one of the seven regular hands, or without
+        a two-point lead after it; ``out`` in a sudden-death hand that leaves a
+        two-point lead (the hand would have stopped when the lead was made).  Any seat
+        may be named leader: the next hand's leader is the holder of its own double.
+        """
+        result = hand.result
+        claimed = dict(result.scores or {}) if result is not None else {}
+        end = result.end if result is not None else None
+        for side in claimed:
+            if side not in SIDES:
+                raise RuleViolation(f"{clip(side)} is not a side in Broadway: the partnerships are NS and EW",
+                                    R_PLAYERS, f"/result/scores/{pointer_token(side)}")
+        if end is not None and end not in HAND_ENDS:
+            raise RuleViolation(f"a Broadway hand ends 'out', 'blocked' or 'sudden-death', not {clip(str(end))!r}",
+                                R_END, "/result/end")
+        if hand.leader is not None and hand.leader not in AXIS:
+            raise RuleViolation(f"{clip(hand.leader)} cannot lead: the seats are N, E, S, W", R_GAME, "/leader")
+        scores = {side: claimed.get(side, 0) for side in SIDES}
+        for side in SIDES:
+            n = scores[side]
+            where = f"/result/scores/{side}"
+            if n < -HAND_TILES:
+                raise RuleViolation(f"{side} cannot lose {-n} points in a hand: a partnership holds {HAND_TILES} "
+                                    f"tiles, and each tile still held at the end costs one point", R_END, where)
+            if n > MOST_POINTS:
+                raise RuleViolation(f"{side} cannot make {n} points in a hand: 27 tiles besides the lead are laid, "
+                                    f"each earning at most 10", R_MATCH, where)
+            if n < 0 and end in ("out", "sudden-death"):
+                why = ("every tile was played" if end == "out"
+                       else "a hand stopped by sudden death counts no tiles against anyone")
+                raise RuleViolation(f"{side} cannot score {n} in a hand that ends {end!r}: {why}, so nothing "
+                                    f"is taken off", R_END if end == "out" else R_WIN, where)
+        total = scores["NS"] + scores["EW"]
+        if total > MOST_POINTS:
+            raise RuleViolation(f"NS {scores['NS']} and EW {scores['EW']} make {total} points in one hand; 27 "
+                                f"tiles besides the lead, each earning at most 10, make at most {MOST_POINTS}",
+                                R_MATCH, "/result/scores")
+        if total < -(2 * HAND_TILES - 1):
+            raise RuleViolation(f"NS {scores['NS']} and EW {scores['EW']} would need 28 tiles still held at the "
+                                f"end, but the hand's double is always laid", R_END, "/result/scores")
+        hand_no = self.hand_no + 1
+        sudden_death = hand_no > REGULAR_HANDS
+        ns, ew = self.totals["NS"] + scores["NS"], self.totals["EW"] + scores["EW"]
+        lead = abs(ns - ew)
+        if end == "sudden-death":
+            if not sudden_death:
+                raise RuleViolation(f"hand {hand_no} is one of the seven regular hands, which are played to "
+                                    f"the end: only a sudden-death hand stops mid-hand", R_WIN, "/result/end")
+            if lead < SUDDEN_DEATH_LEAD:
+                raise RuleViolation(f"the hand is claimed to stop in sudden death, but after it the totals are "
+                                    f"NS {ns}, EW {ew}: nobody leads by two", R_WIN, "/result/end")
+        elif end == "out" and sudden_death and lead >= SUDDEN_DEATH_LEAD:
+            raise RuleViolation(f"after this hand the totals are NS {ns}, EW {ew}; in a hand played out without "
+                                f"penalties that lead was made by a tile laid, and the game stops in sudden "
+                                f"death the moment a partnership leads by two", R_WIN, "/result/end")
+        self.hand_no = hand_no
+        self.totals["NS"], self.totals["EW"] = ns, ew
+        self._decide()
+        return HandOutcome(end or "score-sheet", scores,
+                           (f"score-sheet hand (its play is not recorded): NS {scores['NS']}, EW {scores['EW']}",))
 
     def random_hand(self, rng: random.Random) -> Hand:
         tiles = list(T.DOUBLE_SIX)
