@@ -90,6 +90,10 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
         for move, text in zip(draws, order):
             drawn.setdefault(move.seat, []).append(text)
     piles = dict(public.piles) if public is not None and public.piles else {}
+    # Three-player Domino Roads: a stock is topped up from its pile in pile order; ``left`` is
+    # what is still in the stock, and the pile's remaining tiles are the pile's, not the stock's.
+    remaining = getattr(state, "piles", None) or {}
+    topped = {seat: list(pile[:len(pile) - len(remaining.get(seat, ()))]) for seat, pile in piles.items()}
     seen_in_moves = Counter(T.tile(x) for ts in played.values() for x in ts)
     dealt: dict[str, list[str]] = {}
     missing: list[str] = []
@@ -97,7 +101,7 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
         held = state.held_count(seat)
         if seat in left:
             given = list(left[seat])
-            if held != len(given) and not piles:
+            if held != len(given):
                 raise LeftContradiction(f"hand {hand_no}: left {seat} lists {len(given)} tile"
                                         f"{'' if len(given) == 1 else 's'}, but {seat} still holds {held}",
                                         RULE, "/deal")
@@ -110,8 +114,8 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
         else:
             missing.append(seat)
             continue
-        dealt[seat] = _less(played.get(seat, []) + given, drawn.get(seat, []) + list(piles.get(seat, ())),
-                            hand_no, seat)
+        stock = _less(played.get(seat, []) + given, drawn.get(seat, []), hand_no, seat, "drew")
+        dealt[seat] = _less(stock, [str(t) for t in topped.get(seat, ())], hand_no, seat, "took from the pile")
     if missing:
         if len(missing) == 1 and match.deals_whole_set:
             seat = missing[0]
@@ -136,7 +140,7 @@ def _copies(match: Any, t: Tile) -> int:
     return sum(1 for x in match.tile_set() if x is t)
 
 
-def _less(tiles: list[str], minus: list[str], hand_no: int, seat: str) -> list[str]:
+def _less(tiles: list[str], minus: list[str], hand_no: int, seat: str, verb: str) -> list[str]:
     """``tiles`` without ``minus`` (as tiles, each once), keeping the order and the text as written."""
     out = list(tiles)
     for text in minus:
@@ -146,8 +150,8 @@ def _less(tiles: list[str], minus: list[str], hand_no: int, seat: str) -> list[s
                 del out[k]
                 break
         else:
-            raise LeftContradiction(f"hand {hand_no}: {seat} drew {text} but neither played it nor held it at "
-                                    f"the end (left {seat})", RULE, "/deal")
+            raise LeftContradiction(f"hand {hand_no}: {seat} {verb} {text} but neither played it nor held it "
+                                    f"at the end (left {seat})", RULE, "/deal")
     return out
 
 
