@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError, pointer_token
+from domrec.errors import DealError, IllegalMove, SetupError, clip, pointer_token
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import Deal, Draw, Hand, Move, Pass, Play, Record
@@ -177,6 +177,9 @@ class Node:
 
 class HorseRaceHand:
     """One hand: the layout, the hands as masks, the boneyard, whose turn and how it ended."""
+
+    #: A hand whose deal is known (see :class:`OpenHorseRaceHand` for one whose deal is not).
+    open = False
 
     def __init__(self, match: HorseRaceMatch, dealt: dict[str, list[Tile]], masks: dict[str, int],
                  boneyard: list[Tile] | None, undealt: int, leader: str | None, lead_reason: str) -> None:
@@ -736,10 +739,308 @@ class HorseRaceHand:
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: tiles_of(self.hands[s]) for s in self.seats}
 
+    def held_count(self, seat: str) -> int:
+        """How many tiles ``seat`` holds now."""
+        return self.hands[seat].bit_count()
+
     def deal_notes(self) -> list[str]:
         if self.order is not None:
             return [f"boneyard (in draw order): {' '.join(str(t) for t in self.order)}"]
         return [f"boneyard: {self.stock} tiles, order not recorded (each draw names its tile)"]
+
+
+# --- a hand whose deal is not known ----------------------------------------------
+
+
+class OpenHorseRaceHand(HorseRaceHand):
+    """A hand typed at the table without the deal: every check the shown tiles allow.
+
+    ``hands`` holds only the tiles known to be in a hand (those drawn and not
+    yet set); ``hidden[seat]`` counts the dealt tiles a seat has not shown
+    yet, and ``unseen`` is the mask of tiles whose whereabouts nobody knows
+    (dealt and not yet set, or in a boneyard whose order is not given).  A tile
+    set from ``unseen`` was dealt to its player (draws always name their tile,
+    or the boneyard order does), so it was held all hand: a pass or a draw by
+    that player while it would have fitted is refused when it is set
+    (``barred``).
+
+    Skipped, because they need the hidden tiles: "must set a tile if able"
+    for dealt tiles (a pass or a draw is accepted when no *known* tile fits),
+    and the automatic block: here a hand is blocked only when every player has
+    passed in succession (the boneyard is then empty).  With option
+    ``chain_draw: false`` a chain that may not be able to go on keeps
+    ``to_move`` on its player (``chain_may_end``); a move by the next seat is
+    taken as the chain having ended, and counts toward a block like a pass.
+    """
+
+    open = True
+
+    def __init__(self, match: HorseRaceMatch, boneyard: list[Tile] | None, leader: str | None,
+                 lead_reason: str) -> None:
+        seats = match.seats
+        bone_mask = 0
+        for t in boneyard or ():
+            bone_mask |= BIT[t]
+        super().__init__(match, {}, {s: 0 for s in seats}, boneyard, 0, leader, lead_reason)
+        self.stock = len(SET_TILES) - len(seats) * match.size
+        self.unseen = ALL_TILES & ~bone_mask
+        self.hidden: dict[str, int] = {s: match.size for s in seats}
+        #: Number masks that were open when a seat showed it could not set a dealt tile.
+        self.barred: dict[str, int] = {s: 0 for s in seats}
+        self._bar_notes: dict[str, list[tuple[int, str, str, str]]] = {s: [] for s in seats}
+        self.played_by: dict[Tile, str] = {}
+        #: Passes in succession (a chain ended unwritten counts with the boneyard empty) and written ones.
+        self.passes = 0
+        self.written_passes = 0
+        #: With chain_draw false: the chain's player may go on, or the next seat may move (the chain ended).
+        self.chain_may_end = False
+
+    def held_count(self, seat: str) -> int:
+        return self.hidden[seat] + self.hands[seat].bit_count()
+
+    # --- moves ---------------------------------------------------------------------
+
+    def apply(self, move: Move) -> int:
+        seat = move.seat
+        if self.over:
+            return self._after_end(move)
+        if seat != self.to_move:
+            self._turn_to(seat)
+        kind = type(move)
+        if kind is Play:
+            return self._play_open(seat, move)
+        if kind is Draw:
+            self._draw_open(seat, move)
+            return 0
+        if kind is Pass:
+            self._pass_open(seat)
+            return 0
+        raise IllegalMove("a horse-race move is a play, a draw or a pass", R_MATCH)
+
+    def _turn_to(self, seat: str) -> None:
+        """A move by a seat other than ``to_move``: the leader unknown, a chain ended, or out of turn."""
+        now = self.to_move
+        if now is None and self.lead is None and seat in self._next:
+            self.to_move = seat  # the lead is free: the first move's seat leads
+            return
+        if self.chain_may_end and seat == self._next[now]:
+            # The chain's player could not go on: with chain_draw false the turn simply ended.
+            self._bar(now, R_CHAIN, f"ended the turn after {self.chain}", "end a chain while able to go on")
+            self.chain = None
+            self.chain_may_end = False
+            self.passes = 0 if self.stock else 1
+            self.written_passes = 0
+            self.to_move = seat
+            return
+        raise IllegalMove(self._wrong_seat(seat), self._wrong_seat_rule())
+
+    def _wrong_seat(self, seat: str) -> str:
+        now = self.to_move
+        if (now is not None and seat in self._next and self.drawn is None and not self.drawing
+                and self.chain is not None and self._fit(now) is None):
+            why = "a double" if self.chain.high == self.chain.low else "a scoring tile"
+            if self.chain_may_end:
+                return (f"{now} set {why} ({self.chain}) and goes on if able; if not, the turn passes to "
+                        f"{self._next[now]}, not to {seat}")
+            if self.stock:
+                return (f"{now} set {why} ({self.chain}) and goes on: another tile if able, else a draw "
+                        f"(option chain_draw); it is not {seat}'s turn")
+            return (f"{now} set {why} ({self.chain}) and goes on: another tile if able, else, with the "
+                    f"boneyard empty, a pass; it is not {seat}'s turn")
+        return super()._wrong_seat(seat)
+
+    def _chain_ended(self, seat: str, what: str) -> IllegalMove:
+        return IllegalMove(f"{seat} cannot {what} after {self.chain}: with option chain_draw false a chain "
+                           f"that cannot go on simply ends the turn, so {seat} sets another tile or "
+                           f"{self._next[seat]} moves", R_CHAIN)
+
+    def _bar(self, seat: str, rule: str, did: str, may_not: str) -> None:
+        """``seat`` showed that none of its dealt tiles fits the layout as it is now."""
+        mask = self.open_mask
+        self.barred[seat] |= mask
+        self._bar_notes[seat].append((mask, rule, did, may_not))
+
+    def _revealed(self, seat: str, t: Tile, text: str) -> IllegalMove:
+        bit = BIT[t]
+        for mask, rule, did, may_not in self._bar_notes[seat]:
+            if PLAYABLE[mask] & bit:
+                shown = ", ".join(str(n) for n in range(7) if (mask >> n) & 1)
+                return IllegalMove(
+                    f"{seat} cannot set {text}: {seat} was dealt it (it was never drawn), and it would have fitted "
+                    f"when {seat} {did} (open numbers then: {shown}); a player may not {may_not}", rule)
+        raise AssertionError("barred numbers out of step with their notes")  # pragma: no cover
+
+    def _play_open(self, seat: str, move: Play) -> int:
+        if move.at is not None or move.penalty is not None:
+            raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
+                              "nothing else", R_MATCH)
+        t = PARSED.get(move.play) or T.tile(move.play)
+        bit = BIT.get(t, 0)
+        known = self.hands[seat]
+        dealt = False
+        if not known & bit:
+            if not self.unseen & bit:
+                raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+            if not self.hidden[seat]:
+                raise IllegalMove(f"{seat} does not hold {move.play}: every tile {seat} still holds is known "
+                                  f"({tiles_text(known)}, drawn)", R_HOLD)
+            dealt = True
+        drawn = self.drawn
+        if drawn is not None and t is not drawn:
+            raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}", R_DRAWN)
+        if dealt and PLAYABLE[self.barred[seat]] & bit:
+            raise self._revealed(seat, t, move.play)
+        if self.lead is None:
+            if move.on is not None:
+                raise IllegalMove(f"{move.play} leads the hand: there is nothing to set it on", R_MATCH)
+            self._lead(t)
+        else:
+            self._join(t, move)
+        if dealt:
+            self.unseen &= ~bit
+            self.hidden[seat] -= 1
+        else:
+            known &= ~bit
+            self.hands[seat] = known
+        self.played_by[t] = seat
+        self.passes = self.written_passes = 0
+        self.chain_may_end = False
+        count = self.count
+        points = 0
+        if count > 0 and count % 5 == 0:
+            points = count if self.rules.celko else count // 5
+            side = self.side_of[seat]
+            self.pegged[side] += points
+            if self.rules.win_check == "immediate" and self._reached(side):
+                self.over, self.end, self.target_side, self.to_move = True, "target", side, None
+                return points
+        if not known and not self.hidden[seat]:
+            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
+            return points
+        self.drawing = False
+        self.drawn = None
+        if drawn is None and (points or t.high == t.low):
+            if self.rules.chain_draw or known & PLAYABLE[self.open_mask]:
+                self.chain = t
+            elif self.hidden[seat]:
+                self.chain = t  # whether it goes on depends on tiles nobody has seen
+                self.chain_may_end = True
+            else:
+                self.chain = None
+                self.to_move = self._next[seat]
+        else:
+            self.chain = None
+            self.to_move = self._next[seat]
+        return points
+
+    def _draw_open(self, seat: str, move: Draw) -> None:
+        if self.drawn is not None:
+            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: it must be set at once, not another "
+                              f"tile drawn", R_DRAWN)
+        if self.lead is None:
+            raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for", R_LEAD)
+        if self.chain_may_end:
+            raise self._chain_ended(seat, "draw")
+        fit = self._fit(seat)
+        if fit is not None:
+            rule = R_CHAIN if self.chain is not None else R_FORCED
+            raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule)
+        if not self.stock:
+            raise IllegalMove(f"{seat} cannot draw: the boneyard is empty, so {seat} passes", R_DRAW)
+        what = move.draw
+        if self.order is not None:
+            t = self.order[self.drawn_count]
+            if what is not True and T.tile(what) is not t:
+                raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
+                                  f"{self.drawn_count + 1}, not {what}", R_BONEYARD)
+        else:
+            if what is True:
+                raise IllegalMove("this hand's deal gives no boneyard order, so each draw must name its tile "
+                                  "(\"draw\": \"2-0\")", R_BONEYARD)
+            t = T.tile(what)
+            bit = BIT.get(t, 0)
+            if not self.unseen & bit:
+                raise IllegalMove(f"{what} cannot be drawn: {self._seen_where(t, what)}", R_BONEYARD)
+            self.unseen &= ~bit
+        if self.chain is not None:
+            self._bar(seat, R_CHAIN, f"drew {t} instead of going on after {self.chain}",
+                      "draw while able to go on with a chain")
+        else:
+            self._bar(seat, R_FORCED, f"drew {t}", "draw while able to set a tile")
+        self.stock -= 1
+        self.drawn_count += 1
+        self.drawn_by[t] = seat
+        self.hands[seat] |= BIT[t]
+        self.drawing = True
+        self.passes = self.written_passes = 0
+        if PLAYABLE[self.open_mask] & BIT[t]:
+            self.drawn = t
+
+    def _seen_where(self, t: Tile, text: str) -> str:
+        if t not in SET:
+            return "it is not a tile of the double-six set"
+        if t in self.drawn_by:
+            return f"it was already drawn by {self.drawn_by[t]}"
+        return f"it was dealt to {self.played_by[t]}, so it is not in the boneyard"
+
+    def _pass_open(self, seat: str) -> None:
+        if self.drawn is not None:
+            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: {seat} must set it at once, not pass", R_DRAWN)
+        if self.lead is None:
+            raise IllegalMove(f"{seat} leads this hand and cannot pass", R_LEAD)
+        if self.chain_may_end:
+            raise self._chain_ended(seat, "pass")
+        fit = self._fit(seat)
+        if fit is not None:
+            if self.chain is not None:
+                raise IllegalMove(f"{seat} cannot stop the chain after {self.chain} while able to go on: "
+                                  f"{fit[0]} fits on {fit[1]}", R_CHAIN)
+            raise IllegalMove(f"{seat} cannot pass: {seat} must set a tile, {fit[0]} fits on {fit[1]}", R_FORCED)
+        if self.stock:
+            raise IllegalMove(f"{seat} cannot pass while the boneyard holds {self.stock} tile"
+                              f"{'s' if self.stock != 1 else ''}: {seat} must draw", R_DRAW)
+        if self.chain is not None:
+            self._bar(seat, R_CHAIN, f"passed instead of going on after {self.chain}",
+                      "stop a chain while able to go on")
+        else:
+            self._bar(seat, R_FORCED, "passed", "pass while able to set a tile")
+        self.chain = None
+        self.drawing = False
+        self.to_move = self._next[seat]
+        self.passes += 1
+        self.written_passes += 1
+        if self.passes >= len(self.seats):
+            # Everybody has passed in succession with the boneyard empty: blocked.  Closing passes
+            # beyond these are accepted as in a known deal (as many as there are seats, in all).
+            self.over, self.end = True, "blocked"
+            self.closing = self.written_passes
+
+    # --- what is not known -----------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        raise NotImplementedError("an open hand's legal moves depend on tiles nobody has shown")
+
+    def outcome(self) -> HandOutcome:
+        raise NotImplementedError("an open hand is scored once its deal is known: replay it through start_hand")
+
+    def render(self) -> list[str]:
+        lines = super().render()
+        parts = []
+        for s in self.seats:
+            known = self.hands[s]
+            text = f"{s} {self.held_count(s)}"
+            if known:
+                text += f" ({tiles_text(known)} drawn)"
+            parts.append(text)
+        lines.append("tiles held: " + ", ".join(parts))
+        return lines
+
+    def deal_notes(self) -> list[str]:
+        notes = ["deal not recorded: the players' tiles are checked once it is known"]
+        if self.order is not None:
+            return notes + [f"boneyard (in draw order): {' '.join(str(t) for t in self.order)}"]
+        return notes + [f"boneyard: {len(SET_TILES) - len(self.seats) * self.match.size} tiles, order not "
+                        f"recorded (each draw names its tile)"]
 
 
 # --- the match -------------------------------------------------------------------
@@ -763,6 +1064,8 @@ class HorseRaceMatch:
         self.hand_no = 0
         #: The seat that dominoed the last hand (it leads the next), None when the lead is by lot.
         self.next_leader: str | None = None
+        #: Why the record names the leader when nobody dominoed the hand before (for messages).
+        self.lead_note = "chosen by lot"
         self.size = DEAL_SIZE.get(len(self.seats), 0)
         self.next_seat = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
 
@@ -839,9 +1142,8 @@ class HorseRaceMatch:
         masks = {seat: sum(BIT[t] for t in dealt[seat]) for seat in self.seats}
         return dealt, masks, boneyard, undealt
 
-    def start_hand(self, hand: Hand) -> HorseRaceHand:
-        self.hand_no += 1
-        dealt, masks, boneyard, undealt = self._check_deal(hand.deal)
+    def _leader(self, hand: Hand, first_seat: str | None) -> tuple[str | None, str]:
+        """The hand's leader (``None``: the first move's seat leads) and why, for messages."""
         leader = hand.leader
         reason = ""
         if self.next_leader is not None:
@@ -850,22 +1152,138 @@ class HorseRaceMatch:
                 raise DealError(f"{leader} cannot lead this hand: {reason}", R_LEAD, "/leader")
             leader = self.next_leader
         else:
-            if leader is None and hand.moves:
-                leader = hand.moves[0].seat
+            if leader is None and first_seat is not None:
+                leader = first_seat
                 if leader not in self.seats:
                     leader = None  # the first move's seat is reported at that move
             elif leader is not None:
                 if leader not in self.seats:
                     raise DealError(f"{leader} is not a seat at this table (seats: {', '.join(self.seats)})",
                                     "seats", "/leader")
-                reason = f"the record names {leader} as this hand's leader (chosen by lot)"
+                reason = f"the record names {leader} as this hand's leader ({self.lead_note})"
+        return leader, reason
+
+    def start_hand(self, hand: Hand) -> HorseRaceHand:
+        self.hand_no += 1
+        dealt, masks, boneyard, undealt = self._check_deal(hand.deal)
+        leader, reason = self._leader(hand, hand.moves[0].seat if hand.moves else None)
         return HorseRaceHand(self, dealt, masks, boneyard, undealt, leader, reason)
+
+    # --- format 1.1: hands whose deal is not known, and score-sheet hands ----------------
+
+    #: Horse Race always leaves a boneyard: no seat's tiles follow from the others'.
+    deals_whole_set = False
+
+    def tile_set(self) -> list[Tile]:
+        return list(SET_TILES)
+
+    def start_open_hand(self, hand: Hand) -> OpenHorseRaceHand:
+        """A hand whose deal is not known (yet); ``deal.boneyard`` (the draw order) may be given."""
+        self.hand_no += 1
+        boneyard = None
+        deal = hand.deal
+        if deal is not None:
+            if deal.hands:
+                raise DealError("a hand whose deal is not known gives nobody's tiles; give the whole deal, or "
+                                "none of it", R_DEAL, "/deal/hands")
+            if deal.boneyard is not None:
+                boneyard = self._check_open_boneyard(deal.boneyard)
+        leader, reason = self._leader(hand, None)
+        return OpenHorseRaceHand(self, boneyard, leader, reason)
+
+    def _check_open_boneyard(self, texts: tuple[str, ...]) -> list[Tile]:
+        where = "/deal/boneyard"
+        bone = base.parse_tiles(texts, where, SET, "double-six", R_BONEYARD)
+        base.check_unique([(where, bone, list(texts))])
+        left = len(SET_TILES) - len(self.seats) * self.size
+        if len(bone) != left:
+            raise DealError(f"the boneyard lists {len(bone)} tiles, but {left} are left after dealing "
+                            f"{self.size} to each of {len(self.seats)} players", R_BONEYARD, where)
+        return bone
+
+    def score_sheet_hand(self, hand: Hand) -> HandOutcome:
+        """A hand recorded by its scores alone, checked for what no play could give.
+
+        The next hand's leader is not known after it: the player who dominoed
+        leads next, and a score sheet does not say who that was (anybody may
+        peg during a hand, and a domino against hands of two pips or fewer
+        scores nothing, so not even the only scorer of an ``out`` hand is sure
+        to be the one who dominoed); after a block the lead is by lot anyway.
+        The next hand's leader is whoever its record names.
+        """
+        self.hand_no += 1
+        rules = self.rules
+        result = hand.result
+        claimed = dict(result.scores or {}) if result is not None else {}
+        end = result.end if result is not None else None
+        self._leader(hand, None)
+        for side in claimed:
+            if side not in self.side_of.values():
+                if rules.partnerships:
+                    why, rule = "the sides are NS and EW", R_PARTNERSHIPS
+                else:
+                    why, rule = f"each player is a side: {', '.join(self.sides)}", R_PLAYERS
+                raise DealError(f"the hand's scores name {clip(side)}, which is not a side of this game ({why})",
+                                rule, f"/result/scores/{pointer_token(side)}")
+        if end is not None and end not in ("out", "blocked", "target"):
+            raise DealError(f"a horse-race hand ends out (a domino), blocked, or at the target, not {end}",
+                            R_END, "/result/end")
+        if end == "target" and rules.win_check != "immediate":
+            raise DealError("under option win_check: end_of_hand every hand is played out, so none ends at "
+                            "the target", R_TARGET, "/result/end")
+        for side, n in claimed.items():
+            where = f"/result/scores/{pointer_token(side)}"
+            if rules.celko:
+                if n % 5:
+                    raise DealError(f"{side} cannot score {n} for a hand: in the celko variant every peg is a "
+                                    f"count that is a multiple of five, and every subtraction is a hand's pips "
+                                    f"rounded to five", R_END, where)
+                if n < 0 and end == "target":
+                    raise DealError(f"{side} cannot score {n} for a hand that ends at the target: the game ends "
+                                    f"at once, with no end-of-hand count, so nobody subtracts (variant celko)",
+                                    R_TARGET, where)
+            elif n < 0:
+                raise DealError(f"{side} cannot score {n} for a hand: pegs and end-of-hand points are never "
+                                f"negative", R_END, where)
+        scores = {side: claimed.get(side, 0) for side in self.sides}
+        if rules.celko and end == "out" and not rules.partnerships and all(n < 0 for n in scores.values()):
+            raise DealError("in a celko hand that ends in a domino, the player who dominoed has no pips to "
+                            "subtract, so at least one player scores 0 or more", R_END, "/result/scores")
+        after = {side: self.totals[side] + scores[side] for side in self.sides}
+        best = max(after.values())
+        top = [side for side, n in after.items() if n == best]
+        at_target = end == "target"
+        if rules.celko and rules.win_check == "immediate" and best >= rules.target:
+            # Celko totals only grow during a hand (pegs) and shrink at its end, so a side past the
+            # target after the hand got there by a peg: the game ended at that moment.
+            if end is not None and end != "target":
+                raise DealError(f"after this hand {top[0]} has {best}, past the target {rules.target}: in the celko "
+                                f"variant only pegs add to a total, so {top[0]} reached the target during the hand, "
+                                f"which then ended at once (option win_check: immediate), not {end}",
+                                R_TARGET, "/result/end")
+            at_target = True
+        if at_target and (best < rules.target or len(top) > 1):
+            if best < rules.target:
+                why = f"after it the best total is {best} ({', '.join(top)}), short of {rules.target}"
+            else:
+                why = f"after it {' and '.join(top)} are level on {best}, and the game ends only with one side ahead"
+            raise DealError(f"this hand cannot have ended at the target: {why}", R_TARGET,
+                            "/result/end" if end is not None else "/result/scores")
+        for side, n in scores.items():
+            self.totals[side] += n
+        self.next_leader = None
+        self.lead_note = "the hand before was recorded by its scores alone"
+        if best >= rules.target and len(top) == 1:
+            self.over, self.winner = True, top[0]
+        shown = ", ".join(f"{side} {n}" for side, n in scores.items())
+        return HandOutcome(end or "score-sheet", scores, (f"recorded by its scores alone (a score sheet): {shown}",))
 
     def finish_hand(self, state: HorseRaceHand) -> HandOutcome:
         outcome = state.outcome()
         for side, n in outcome.scores.items():
             self.totals[side] += n
         self.next_leader = state.out_seat if outcome.end == "out" else None
+        self.lead_note = "chosen by lot"
         if outcome.end == "target":
             self.over, self.winner = True, state.target_side
             return outcome
