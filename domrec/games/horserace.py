@@ -825,7 +825,7 @@ class OpenHorseRaceHand(HorseRaceHand):
             return
         if self.chain_may_end and seat == self._next[now]:
             # The chain's player could not go on: with chain_draw false the turn simply ended.
-            self._bar(now, R_CHAIN, f"ended the turn after {self.chain}", "end a chain while able to go on")
+            self._bar(now, R_CHAIN, f"let the chain after {self.chain} end", "end a chain while able to go on")
             self.chain = None
             self.chain_may_end = False
             self.passes = 0 if self.stock else 1
