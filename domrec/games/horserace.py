@@ -888,7 +888,8 @@ class OpenHorseRaceHand(HorseRaceHand):
         drawn = self.drawn
         if drawn is not None and t is not drawn:
             raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}", R_DRAWN)
-        if dealt and PLAYABLE[self.barred[seat]] & bit:
+        if dealt and PLAYABLE[self.barred[seat]] & bit & PLAYABLE[self.open_mask]:
+            # (a tile that fits nowhere now is reported as not matching, below)
             raise self._revealed(seat, t, move.play)
         if self.lead is None:
             if move.on is not None:
