@@ -171,7 +171,8 @@ def simulate(
     game: str = typer.Argument(..., help="broadway, competitive, horse-race, castle-rock or domino-roads."),
     games_: int = typer.Option(1, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(0, "--seed", help="Same seed, same games, byte for byte."),
-    output: str = typer.Option("-", "--output", "-o", help="JSON Lines file to write (- for stdout)."),
+    output: str = typer.Option("-", "--output", "-o", help="File to write: JSON Lines, or DGN for *.dgn "
+                                                           "(- for stdout)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1, help="Number of players."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
@@ -190,8 +191,14 @@ def simulate(
         typer.echo(one_line(f"error: cannot write {output}: {e.strerror}"), err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     try:
-        for record in sim.simulate(game, games_, seed, players, options, variant):
-            stream.write(sim.dumps(record) + "\n")
+        as_dgn = output.endswith(".dgn")
+        for k, record in enumerate(sim.simulate(game, games_, seed, players, options, variant)):
+            if as_dgn:
+                from domrec import notation
+
+                stream.write(("\n" if k else "") + notation.dumps(record))
+            else:
+                stream.write(sim.dumps(record) + "\n")
     finally:
         if stream is not sys.stdout:
             stream.close()
@@ -308,12 +315,23 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str]:
     label = reader.display_name(path)
     if path.is_dir():
         raise InputError(f"{label} is a folder; explain tells one record of one file")
-    if record_no > 1 and path.suffix != ".jsonl":
-        raise InputError(f"--record picks a record of a *.jsonl archive; {label} holds one record")
+    if record_no > 1 and path.suffix not in (".jsonl", ".dgn"):
+        raise InputError(f"--record picks a record of a *.jsonl or *.dgn archive; {label} holds one record")
     count = 0
     for src in reader.iter_sources([str(path)]):
         if src.error:
             raise src.error
+        if src.form == "dgn":
+            from domrec import notation
+
+            for game in notation.read_games(src.text, src.label):
+                count += 1
+                if count == record_no:
+                    if game.record is None or not game.complete:
+                        problem = game.report.problems[0]
+                        raise InputError(f"{game.report.source}: {problem.text()}")
+                    return game.record, game.report.source
+            continue
         count += 1
         if count == record_no:
             try:

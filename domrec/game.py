@@ -252,30 +252,22 @@ class Game:
         return points
 
     def pop(self) -> Move:
-        """Take back the last move (of the current hand, or of the last closed hand, which reopens)."""
-        if self._current is not None and self._moves:
-            move = self._moves.pop()
-            self._points.pop()
-            self._rebuild()
-            return move
-        if self._current is not None:
-            self._current, self._state = None, None
-        if not self._hands or self._hands[-1].score_sheet:
+        """Take back the last move.  At the start of a hand that is the previous hand's last
+        move, and that hand reopens (a score-sheet hand in between is taken back whole)."""
+        while True:
+            if self._current is not None and self._moves:
+                move = self._moves.pop()
+                self._rebuild()  # also recounts the points of the moves that remain
+                return move
+            if self._current is not None:  # an empty hand: close it and look at the one before
+                self._current, self._state = None, None
             if not self._hands:
+                self._rebuild()
                 raise GameError("there is no move to take back")
-            self._hands.pop()
+            last = self._hands.pop()
             self._result = None
-            self._rebuild()
-            return self.pop() if self._hands else self._no_move()
-        last = self._hands.pop()
-        self._result = None
-        self._current, self._moves = attrs.evolve(last, moves=(), result=None), list(last.moves)
-        move = self._moves.pop()
-        self._rebuild()
-        return move
-
-    def _no_move(self) -> Move:
-        raise GameError("there is no move to take back")
+            if not last.score_sheet:
+                self._current, self._moves = attrs.evolve(last, moves=(), result=None), list(last.moves)
 
     def end_hand(self, left: Mapping[str, Sequence[str]] | None = None,
                  claim: HandResult | None = None) -> HandOutcome | None:
