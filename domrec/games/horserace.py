@@ -805,7 +805,22 @@ class OpenHorseRaceHand(HorseRaceHand):
         if self.over:
             return self._after_end(move)
         if seat != self.to_move:
+            # The leader found, or a chain ended: undone if the move itself is refused.
+            now = self.to_move
+            saved = (now, self.chain, self.chain_may_end, self.passes, self.written_passes,
+                     self.barred.get(now, 0), len(self._bar_notes.get(now, ())))
             self._turn_to(seat)
+            try:
+                return self._dispatch(seat, move)
+            except IllegalMove:
+                self.to_move, self.chain, self.chain_may_end, self.passes, self.written_passes, barred, kept = saved
+                if now is not None:
+                    self.barred[now] = barred
+                    del self._bar_notes[now][kept:]
+                raise
+        return self._dispatch(seat, move)
+
+    def _dispatch(self, seat: str, move: Move) -> int:
         kind = type(move)
         if kind is Play:
             return self._play_open(seat, move)

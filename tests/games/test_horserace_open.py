@@ -133,6 +133,8 @@ def test_without_a_named_leader_nobody_is_to_move_until_the_first_move_leads():
     assert state.to_move == "P2"  # a double: P2 goes on
     state = open_hand(_match(), leader=None)
     assert refused(state, play("P9", "4-4")).message.startswith("P9 is not a seat at this table")
+    refused(state, Pass(seat="P1"))  # a lead is a tile; the refused move does not make P1 the leader
+    assert state.to_move is None
 
 
 def test_the_lead_is_a_tile_by_the_named_leader():
@@ -314,7 +316,9 @@ def test_with_chain_draw_false_a_chain_keeps_the_turn_until_the_next_seat_moves(
     for move in (Pass(seat="P1"), Draw(seat="P1", draw=True)):
         e = refused(state, move)
         assert e.rule == chain and "simply ends the turn" in e.message
-    # P2's move says the chain ended: P1 could not go on with a 5.
+    # P2's move says the chain ended: P1 could not go on with a 5.  A refused move by P2 says nothing.
+    refused(state, play("P2", "5-5", "5-5"))
+    assert state.to_move == "P1" and state.chain_may_end and state.barred["P1"] == 0
     assert state.apply(play("P2", "5-3", "5-5")) == 0
     assert state.to_move == "P1" and not state.chain_may_end
     e = refused(state, play("P1", "5-0", "5-5"))
