@@ -27,7 +27,7 @@ from domrec.record import (Block, Bridge, Deal, Hand, HandResult, Join, Pass, Pl
                            Span, Starter)
 from domrec.tiles import make, roads_set, tile
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ENGINE = games.engine("domino-roads")
 PLAYS = (Starter, Span, Bridge, Block)
 
