@@ -794,6 +794,14 @@ class OpenRoadsHand(RoadsHand):
 
     The hand ends when a stock is empty, as in the known replay; Roads hands
     have no block, so there is nothing to infer from passes.
+
+    ``to_move`` is the known replay's: the next roller between turns, the
+    roller during a turn until the roller's closing pass, then (four players,
+    from the second turn) the partner.  So a move written without a seat is
+    the roller's; the partner's play that takes over the total, and the next
+    player's roll or reuse during a turn (``next_roller_now()``), need their
+    seat.  Three players' hand 1 without a leader has ``to_move`` ``None``
+    until the first move, whose seat leads (and fixes the match's rotation).
     """
 
     open = True
