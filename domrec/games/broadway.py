@@ -820,8 +820,11 @@ class OpenBroadwayHand(BroadwayHand):
     along the opponents' axis) and penalty plays, the end when every hand is empty,
     and sudden death (the points are public).
 
-    Not checked until the deal is known: whether a pass was forced ("passing")
-    and whether a seat holds a tile nobody has shown.  The leader is the holder
+    A pass is refused only where the tiles shown prove the player could lay one:
+    a face-up tile of the passer that fits, or more tiles in the passer's hand
+    than there are unseen tiles fitting nowhere along its axis.  Otherwise it is
+    taken on trust: whether a pass was forced ("passing"), and whether a seat
+    holds a tile nobody has shown, are checked when the deal is known.  The leader is the holder
     of the hand's double: unless the hand names its ``leader``, :attr:`to_move`
     is ``None`` until the lead, and whoever lays the double leads.  A block is
     not found by looking at the hands: the hand ends ``blocked`` once every
@@ -937,7 +940,7 @@ class OpenBroadwayHand(BroadwayHand):
         return points
 
     def _pass(self, seat: str) -> int:
-        """A pass is taken on trust (the player may have had nothing to lay); all holders passing blocks."""
+        """A pass, taken on trust unless the tiles shown prove a tile fits; all holders passing blocks."""
         if self.pending is not None:
             owner, t = self.pending
             raise IllegalMove(f"{owner}'s exposed {t} must be played first by {' or '.join(OPPONENTS[owner])}",
@@ -951,6 +954,9 @@ class OpenBroadwayHand(BroadwayHand):
             raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
         if seat != self.to_move:
             self._wrong_turn(seat)
+        forced = self._must_play(seat)
+        if forced is not None:
+            raise IllegalMove(forced, R_PASS)
         self.passes += 1
         if self.passes >= sum(1 for h in self.hands.values() if h):
             self._end = "blocked"
@@ -958,6 +964,31 @@ class OpenBroadwayHand(BroadwayHand):
         else:
             self._advance(seat)
         return 0
+
+    def _must_play(self, seat: str) -> str | None:
+        """Why ``seat`` cannot pass, when that follows from the tiles shown alone; else ``None``.
+
+        A face-up tile of the seat that fits shows it could play.  So does counting: the
+        tiles not yet seen are known as a whole (the set less the table and the face-up
+        tiles), and when the seat holds more of them than there are unseen tiles fitting
+        nowhere along its axis, one of its tiles fits."""
+        mask = self._playable_pips(STEP[seat])
+        if not mask:
+            return None
+        shown = self.face_up[seat]
+        if _fits_mask(shown, mask):
+            text, first, second = self._find_fit(shown, seat)  # type: ignore[misc]
+            return f"{seat} cannot pass: {text} fits at {cells_text(first, second)}"
+        hidden = self.hands[seat].count - len(shown)
+        if not hidden:
+            return None
+        unseen = [t for t in SET if t not in self.gone and self.owner(t) is None]
+        stuck = sum(1 for t in unseen if not (mask >> t.high & 1 or mask >> t.low & 1))
+        if hidden > stuck:
+            return (f"{seat} cannot pass: {seat} holds {_tiles(hidden)} nobody has shown, and of the "
+                    f"{len(unseen)} tiles not yet seen only {stuck} fit nowhere {AXIS_NAME[AXIS[seat]]}, "
+                    f"so one of {seat}'s tiles fits")
+        return None
 
     def legal_moves(self) -> list[Move]:
         raise NotImplementedError("the legal moves of an open hand depend on tiles nobody has shown")
