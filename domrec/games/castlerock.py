@@ -42,8 +42,9 @@ Format 1.1 (hands whose deal is not known, score-sheet hands):
   for what its scores alone can show: every tile ends captured (+1 to its
   taker) or in the row (-1 to everyone), so the scores add up to the set's
   size minus (players + 1) per tile left, and nobody scores below minus the
-  row.  First players still rotate one seat a hand; after a sheet hand whose
-  first player is not known, the next hand's leader is taken as written.
+  row; an emptied row means the last placer took a capture of three.  First
+  players still rotate one seat a hand; after a sheet hand whose first player
+  is not known, the next hand's leader is taken as written.
 """
 
 from __future__ import annotations
@@ -776,14 +777,44 @@ class CastleRockMatch:
         state.standing = dict(self.totals)
         return state
 
+    def last_placer(self, leader: str) -> str:
+        """Who places the last tile of a hand that ``leader`` starts.
+
+        Every player holds two tiles until the boneyard is empty, so the places go round in turn
+        order without a skip: the set's tiles less the starting row, one a turn."""
+        places = len(self.set_tiles) - self.start_tiles
+        seats = self.seats
+        return seats[(seats.index(leader) + places - 1) % len(seats)]
+
+    def _check_emptied_row(self, scores: dict[str, int], leader: str | None) -> None:
+        """A hand that ends with an empty row: its last tile, at the open end, went in a capture of three.
+
+        Only its placer may still capture once the last tile is down, and a tile at an end of the
+        row is taken only with its two neighbours, so that player captured three tiles or more
+        (with no tile left in the row, a score is the tiles captured)."""
+        if leader is not None:
+            last = self.last_placer(leader)
+            if scores[last] < 3:
+                raise DealError(f"the scores claimed leave no tile in the row, but the hand's last tile, placed "
+                                f"by {last} at the open end, can only have gone in a capture of three by {last}, "
+                                f"so {last} scores at least 3, not {scores[last]}", R_END,
+                                f"/result/scores/{_escape(last)}")
+        elif max(scores.values()) < 3:
+            raise DealError(f"the scores claimed leave no tile in the row, but the hand's last tile, at the open "
+                            f"end, can only have gone in a capture of three by its placer, so someone scores "
+                            f"at least 3", R_END, "/result/scores")
+
     def score_sheet_hand(self, hand: Hand) -> HandOutcome:
         """A hand recorded by its scores alone (a paper score sheet): checked, then added to the totals.
 
         Every tile of the set ends the hand captured (+1 to whoever took it) or in the row (-1 to
         every player), so with ``n`` players and a set of ``S`` tiles the scores add up to
         ``S - (n + 1) * left``, ``left`` being the tiles left in the row, and nobody scores below
-        ``-left``.  Claims that break this, scores for a seat not at the table, an end other than
-        ``out``, or a leader other than the seat after the previous hand's, are refused.
+        ``-left``; and when the row ends empty, the last tile's placer took it in a capture of
+        three (:meth:`_check_emptied_row`).  Claims that break this, scores for a seat not at the
+        table, an end other than ``out``, or a leader other than the seat after the previous
+        hand's, are refused.  A sheet hand that ends the game on a tie needs its first player
+        known (the youngest hand wins the tie).
         """
         result = hand.result or HandResult()
         claimed = dict(result.scores or {})
@@ -814,6 +845,8 @@ class CastleRockMatch:
         self.hand_no += 1
         try:
             leader = self._leader_of(hand)
+            if left == 0:
+                self._check_emptied_row(scores, leader)
         except DealError:
             self.hand_no -= 1
             raise

@@ -605,11 +605,12 @@ def test_impossible_sheet_claims_are_refused():
 
 
 def brute_force_possible(scores: list[int], size: int) -> bool:
-    """Some tiles left in the row and captured counts that give these scores, every tile accounted for."""
+    """Some tiles left in the row and captured counts that give these scores, every tile accounted for
+    (and, for an emptied row, someone with the capture of three that took the last tile)."""
     for left in range(size + 1):
         caught = [n + left for n in scores]
         if all(c >= 0 for c in caught) and sum(caught) + left == size:
-            return True
+            return left > 0 or max(caught) >= 3
     return False
 
 
@@ -630,11 +631,33 @@ def test_sheet_scores_are_accepted_exactly_when_some_hand_gives_them(players, se
         assert outcome.scores == dict(zip(match.seats, scores)) and match.totals == outcome.scores
         return
     left, odd = divmod(size - sum(scores), players + 1)
-    if odd or left < 0:
-        where = "/result/scores"  # no number of tiles left in the row gives this sum
+    low = [s for s, n in zip(match.seats, scores) if n < -left]
+    if odd or left < 0 or not low:
+        where = "/result/scores"  # no number of tiles left in the row gives this sum, or nobody took three
     else:
-        where = "/result/scores/" + next(s for s, n in zip(match.seats, scores) if n < -left)
+        where = "/result/scores/" + low[0]
     sheet_refused(match, hand, cr.R_END, where)
+
+
+def test_a_sheet_that_empties_the_row_needs_the_last_placer_to_have_taken_three():
+    # Double-six, two players, rows of four: 24 places, so the seat before the leader places last.
+    m = sheet_match(2)
+    assert m.last_placer("P1") == "P2" and m.last_placer("P2") == "P1"
+    sheet_refused(m, Hand(leader="P1", result=HandResult(scores={"P1": 26, "P2": 2})), cr.R_END,
+                  "/result/scores/P2", "capture of three by P2", "not 2")
+    m.score_sheet_hand(Hand(leader="P1", result=HandResult(scores={"P1": 25, "P2": 3})))
+    # The first player of hand 2 is P2, so P1 places last.
+    sheet_refused(m, Hand(result=HandResult(scores={"P1": 2, "P2": 26})), cr.R_END, "/result/scores/P1")
+    m.score_sheet_hand(Hand(result=HandResult(scores={"P1": 4, "P2": 24})))
+    # Hand 1 without its first player: the last placer is not known, and the claim stands.
+    m = sheet_match(2)
+    m.score_sheet_hand(Hand(result=HandResult(scores={"P1": 26, "P2": 2})))
+    m = sheet_match(3)
+    assert [m.last_placer(s) for s in m.seats] == ["P3", "P1", "P2"]  # 24 places, three players
+    m = sheet_match(5)
+    assert m.last_placer("P1") == "P5"  # 25 places, five players
+    m = cr.ENGINE.start(simulate.make_record("castle-rock", 4, {"start_tiles": 7}))
+    assert m.last_placer("P1") == "P1"  # 21 places, four players
 
 
 def test_a_sheet_hand_reaching_fifty_ends_the_game_and_the_youngest_hand_breaks_a_tie():
