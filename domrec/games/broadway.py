@@ -777,7 +777,8 @@ def _svg(state: BroadwayHand) -> str:
 # :class:`BroadwayHand` (turn order, geometry, matching, points, exposures, penalty plays,
 # sudden death) run unchanged, with the same rule names and messages.  What needs the
 # hidden tiles is overridden in :class:`OpenBroadwayHand`: whether a pass was forced, the
-# automatic block, and the leader (the holder of the hand's double).
+# automatic block, and the leader (the holder of the hand's double).  The known-deal
+# replay's hot path is not touched.
 
 
 class _Unseen:
@@ -824,12 +825,17 @@ class OpenBroadwayHand(BroadwayHand):
     a face-up tile of the passer that fits, or more tiles in the passer's hand
     than there are unseen tiles fitting nowhere along its axis.  Otherwise it is
     taken on trust: whether a pass was forced ("passing"), and whether a seat
-    holds a tile nobody has shown, are checked when the deal is known.  The leader is the holder
-    of the hand's double: unless the hand names its ``leader``, :attr:`to_move`
-    is ``None`` until the lead, and whoever lays the double leads.  A block is
-    not found by looking at the hands: the hand ends ``blocked`` once every
-    player still holding tiles has passed in succession (the closing passes must
-    be written).  Broadway has no other turn that depends on the hidden tiles.
+    holds a tile nobody has shown, are checked when the deal is known.
+
+    The leader is the holder of the hand's double: unless the hand names its
+    ``leader`` (taken as the double's holder), :attr:`to_move` is ``None`` until
+    the lead, and whoever lays the double leads.  A block is not found by
+    looking at the hands: the hand ends ``blocked`` once every player still
+    holding tiles has passed in succession (the closing passes must be
+    written).  No other turn depends on the hidden tiles.
+
+    :meth:`outcome` gives the scores as the record stands (penalties need only
+    the tile counts); :meth:`holdings` gives only the tiles known to be held.
     """
 
     open = True
@@ -1116,8 +1122,9 @@ class BroadwayMatch:
         The claimed scores (a side left out scored 0) are added to the totals and the
         game's end is decided after the hand as :meth:`finish_hand` decides it.  Refused,
         as no play could give them: a side other than NS and EW; an end other than
-        ``out``, ``blocked``, ``sudden-death``; a side losing more than its 14 tiles (or
-        both sides together more than the 27 tiles besides the lead); more than 270
+        ``out``, ``blocked``, ``sudden-death``; a side losing more than its 14 tiles (13
+        for the leader's side, or both sides together more than the 27 tiles besides
+        the lead: the double is always laid); more than 270
         points (27 tiles at 10); a negative score at ``out`` or ``sudden-death`` (no
         penalties then); ``sudden-death`` in one of the seven regular hands, or without
         a two-point lead after it; ``out`` in a sudden-death hand that leaves a
@@ -1151,6 +1158,11 @@ class BroadwayMatch:
                        else "a hand stopped by sudden death counts no tiles against anyone")
                 raise RuleViolation(f"{side} cannot score {n} in a hand that ends {end!r}: {why}, so nothing "
                                     f"is taken off", R_END if end == "out" else R_WIN, where)
+        if hand.leader is not None and scores[SIDE[hand.leader]] < 1 - HAND_TILES:
+            side = SIDE[hand.leader]
+            raise RuleViolation(f"{side} cannot lose {-scores[side]} points in a hand {hand.leader} led: the lead "
+                                f"is laid, so {side} holds at most {HAND_TILES - 1} tiles at the end", R_END,
+                                f"/result/scores/{side}")
         total = scores["NS"] + scores["EW"]
         if total > MOST_POINTS:
             raise RuleViolation(f"NS {scores['NS']} and EW {scores['EW']} make {total} points in one hand; 27 "

@@ -669,6 +669,15 @@ def test_impossible_score_sheet_claims_are_refused(hand_no, totals, result, rule
     assert (match.hand_no, match.totals, match.over) == (*before, False)  # a refused claim changes nothing
 
 
+def test_the_leaders_side_laid_the_double_so_holds_at_most_13_tiles():
+    match = bw.BroadwayMatch()
+    with pytest.raises(RuleViolation) as info:
+        match.score_sheet_hand(Hand(leader="E", result=HandResult(scores={"NS": 3, "EW": -14}, end="blocked")))
+    assert (info.value.rule, info.value.pointer) == (bw.R_END, "/result/scores/EW") and match.hand_no == 0
+    match.score_sheet_hand(Hand(leader="N", result=HandResult(scores={"NS": 3, "EW": -14}, end="blocked")))
+    assert match.totals == {"NS": 3, "EW": -14}
+
+
 def test_a_score_sheet_leader_must_be_a_seat():
     with pytest.raises(RuleViolation) as info:
         bw.BroadwayMatch().score_sheet_hand(Hand(leader="X", result=HandResult(scores={"NS": 1})))
