@@ -53,7 +53,7 @@ import random
 from typing import Any, Sequence
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token as _escape
+from domrec.errors import DealError, IllegalMove, SetupError, clip, pointer_token as _escape
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import Capture, Deal, Draw, Hand, HandResult, Move, Pass, Play, Record
@@ -505,14 +505,15 @@ class CastleRockOpenHand(CastleRockHand):
                          match.set_name, match.set_tiles, leader or seats[0], match.clockwise)
         self.match = match
         if leader is None:
-            # Hand 1 without a leader: whoever makes the first move plays first (see apply).
+            # No first player known (hand 1, or after a score-sheet hand whose first player is not
+            # known, with no leader written): whoever makes the first move plays first (see apply).
             self.leader = self.dealer = self.to_move = self._turn = None
 
     def apply(self, move: Move) -> int:
         saved = self._save()
         try:
             if self._turn is None:
-                # Nobody is due yet (hand 1, leader not written): the first move's seat plays first.
+                # Nobody is due yet (no first player known): the first move's seat plays first.
                 self._check_seat(move.seat)
                 self._lead(move.seat)
             if type(move) is Play:
@@ -521,7 +522,7 @@ class CastleRockOpenHand(CastleRockHand):
                 # Captures, draws and the refusals of anything else are the known-deal replay's:
                 # they need no player's tiles (a draw from an unordered boneyard takes an unseen tile).
                 points = super().apply(move)
-        except RuleViolation:
+        except Exception:  # a refusal (RuleViolation), or anything else: the state stays as it was
             self._restore(saved)
             raise
         if self.match.last_leader is None:
