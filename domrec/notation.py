@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 import attrs
 
@@ -98,17 +98,29 @@ _EVENT_TAGS = {"event": "name", "site": "site", "date": "date", "round": "round"
 _RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "winner", "field", *_EVENT_TAGS}
 
 
+_TILE_CACHE: dict[str, str | None] = {}
+#: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
+_MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
+
+
 def _tile_text(text: str) -> str | None:
     """A tile as typed (``63``, ``6:3``, ``6|3``, ``6-3``) in the record's form ``6-3``, halves kept in order."""
+    try:
+        return _TILE_CACHE[text]
+    except KeyError:
+        pass
     m = _TILE_RE.match(text)
     if m is None:
-        return None
-    a, b = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
-    return f"{int(a)}-{int(b)}"
+        out = None
+    else:
+        a, b = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+        out = f"{int(a)}-{int(b)}"
+    if len(_TILE_CACHE) < 10_000:
+        _TILE_CACHE[text] = out
+    return out
 
 
-@attrs.define
-class _Token:
+class _Token(NamedTuple):
     kind: str
     text: str
     pos: int
@@ -155,11 +167,58 @@ class _Text:
         return NotationError(message, line, col)
 
 
+_PLAIN = re.compile(r'[{}"\[\]]')
+
+
 def _tokens(src: _Text) -> Iterator[_Token]:
+    """The tokens of a game's text.  Lines without comments, quotes or tags (nearly all of
+    an archive) are split by ``str.split``; the rest goes through the full tokenizer."""
+    text = src.text
+    m = re.search(r"^[ \t]*hand\b", text, re.M)
+    body = m.start() if m is not None else len(text)
+    if _PLAIN.search(text, body) is None:
+        if body:
+            yield from _full_tokens(src, body)
+        yield from _plain_tokens(text, body)
+        return
+    yield from _full_tokens(src)
+
+
+def _plain_tokens(text: str, offset: int) -> Iterator[_Token]:
+    find = text.find  # offsets are in the whole game's text
+    keywords = _KEYWORDS
+    for orig in text[offset:].split("\n"):
+        head = orig.split(None, 1)
+        if head and ";" not in orig and head[0].lower() not in keywords:
+            yield _Token("moves", orig, offset, True)  # split into moves by the reader
+            offset += len(orig) + 1
+            continue
+        first = True
+        cursor = offset
+        line = orig.replace(";", " ; ") if ";" in orig else orig
+        for word in line.split():
+            at = find(word, cursor) if word != ";" else find(";", cursor)
+            cursor = at + len(word)
+            if word == ";":
+                yield _Token("semi", ";", at, False)
+                first = False
+                continue
+            if "," in word:
+                stripped = word.strip(",")
+                if not stripped:
+                    continue
+                at += len(word) - len(word.lstrip(","))
+                word = stripped
+            yield _Token("word", word, at, first)
+            first = False
+        offset += len(orig) + 1
+
+
+def _full_tokens(src: _Text, end: int | None = None) -> Iterator[_Token]:
     text = src.text
     first = True
     pos = 0
-    n = len(text)
+    n = len(text) if end is None else end
     match = _TOKEN.match
     while pos < n:
         m = match(text, pos)
@@ -253,17 +312,36 @@ class DgnGame:
     complete: bool = True
 
 
+_MOVE_POINTER = re.compile(r"/hands/([0-9]+)/moves/([0-9]+)(?:/|\Z)")
+
+
 class _Positions:
     """JSON Pointer -> offset in the text, for turning the validator's pointers into line:column."""
 
     def __init__(self, src: _Text) -> None:
         self.src = src
         self.at: dict[str, int] = {}
+        #: hand index -> the offset of each of its moves (a pointer is made only when asked for).
+        self.moves: dict[int, list[int]] = {}
+        #: pointer of a list (a seat's deal, the row…) -> the offset of each element.
+        self.lists: dict[str, list[int]] = {}
 
     def __setitem__(self, pointer: str, pos: int) -> None:
         self.at.setdefault(pointer, pos)
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
+        m = _MOVE_POINTER.match(pointer)
+        if m is not None:
+            found = self.moves.get(int(m.group(1)))
+            j = int(m.group(2))
+            if found is not None and j < len(found):
+                return self.src.where(found[j])
+        head, _, last = pointer.rpartition("/")
+        while head:
+            found = self.lists.get(head)
+            if found is not None and last.isdigit() and int(last) < len(found):
+                return self.src.where(found[int(last)])
+            head, _, last = head.rpartition("/")
         p = pointer
         while True:
             if p in self.at:
@@ -496,11 +574,55 @@ class _Reader:
         k = 0
         n = len(toks)
         seats = set(self.seats)
+        pending: list[tuple[str, int]] = []  # a seat written before its move
+
+        def move_word(word: str, at: int) -> None:
+            if hand is None:
+                raise src.error(f"expected a tag or the first hand (hand 1), not {one_line(word)!r}", at)
+            if hand.end is not None or hand.left is not None:
+                raise src.error(f"a move after the hand's {'end' if hand.end is not None else 'left'} line: start "
+                                f"the next hand with hand {hand.number + 1}", at)
+            if pending:
+                seat = pending.pop()[0]
+                for mv in self._moves_of(word, at, hand):
+                    mv.seat = seat
+                    hand.moves.append(mv)
+                return
+            if word in seats:
+                pending.append((word, at))
+                return
+            if word[-1] == "." and _MOVE_NUMBER.match(word):
+                return
+            hand.moves.extend(self._moves_of(word, at, hand))
+
+        def no_pending() -> None:
+            if pending:
+                seat, at = pending.pop()
+                raise src.error(f"seat {seat} is not followed by a move", at)
+
         while k < n:
             t = toks[k]
-            if t.kind == "tag":
+            kind = t.kind
+            if kind == "moves":
+                line, base = t.text, t.pos
+                cursor = 0
+                find = line.find
+                for word in line.split():
+                    at = find(word, cursor)
+                    cursor = at + len(word)
+                    if "," in word:
+                        stripped = word.strip(",")
+                        if not stripped:
+                            continue
+                        at += len(word) - len(word.lstrip(","))
+                        word = stripped
+                    move_word(word, base + at)
+                k += 1
+                continue
+            if kind == "tag":
                 raise src.error("a tag must come before the first hand; a new game starts after a blank line", t.pos)
-            if t.kind == "comment":
+            if kind == "comment":
+                no_pending()
                 body = _unescape_comment(t.text[1:-1])
                 if hand is None:
                     raise src.error("a comment here belongs to no hand: put it in the header or after hand N", t.pos)
@@ -512,15 +634,16 @@ class _Reader:
                 self.uses_11 = True
                 k += 1
                 continue
-            if t.kind == "semi":
+            if kind == "semi":
                 raise src.error("; separates the seats of a deal or left line, not moves", t.pos)
             word = t.text
             low = word.lower()
             if t.first and low in _KEYWORDS:
+                no_pending()
                 line_end = k + 1
                 while line_end < n and not toks[line_end].first:
                     line_end += 1
-                args = [x for x in toks[k + 1:line_end]]
+                args = toks[k + 1:line_end]
                 if low == "hand":
                     hand = self._hand_line(t, args, hand)
                     self.hands.append(hand)
@@ -530,26 +653,9 @@ class _Reader:
                     self._part_line(hand, low, t, args)
                 k = line_end
                 continue
-            if hand is None:
-                raise src.error(f"expected a tag or the first hand (hand 1), not {one_line(word)!r}", t.pos)
-            if hand.end is not None or hand.left is not None:
-                raise src.error(f"a move after the hand's {'end' if hand.end is not None else 'left'} line: start "
-                                f"the next hand with hand {hand.number + 1}", t.pos)
-            if _MOVE_NUMBER.match(word):
-                k += 1
-                continue
-            if word in seats:
-                if k + 1 >= n or toks[k + 1].kind != "word" or (toks[k + 1].first and toks[k + 1].text.lower()
-                                                                  in _KEYWORDS):
-                    raise src.error(f"seat {word} is not followed by a move", t.pos)
-                nxt = toks[k + 1]
-                for mv in self._moves_of(nxt.text, nxt.pos, hand):
-                    mv.seat = word
-                    hand.moves.append(mv)
-                k += 2
-                continue
-            hand.moves.extend(self._moves_of(word, t.pos, hand))
+            move_word(word, t.pos)
             k += 1
+        no_pending()
 
     def _hand_line(self, t: _Token, args: list[_Token], prev: _HandText | None) -> _HandText:
         src = self.src
@@ -634,8 +740,7 @@ class _Reader:
                 base = f"{hp}/deal/{key}/{seat}"
                 pos[base] = seat_tok.pos
                 if kind != "left":
-                    for i, tok in enumerate(tile_toks):
-                        pos[f"{base}/{i}"] = tok.pos
+                    pos.lists[base] = [tok.pos for tok in tile_toks]
             if kind == "deal":
                 pos[f"{hp}/deal"] = t.pos
         elif kind in ("boneyard", "row"):
@@ -644,8 +749,7 @@ class _Reader:
                 raise src.error(f"the hand has two {kind} lines", t.pos)
             hand.deal[kind] = self._tiles(toks, kind)
             pos[f"{hp}/deal/{kind}"] = t.pos
-            for i, tok in enumerate(toks):
-                pos[f"{hp}/deal/{kind}/{i}"] = tok.pos
+            pos.lists[f"{hp}/deal/{kind}"] = [tok.pos for tok in toks]
         elif kind == "leaddraw":
             draw: dict[str, str] = {}
             for seat_tok, tile_toks in self._groups(args, kind):
@@ -685,10 +789,16 @@ class _Reader:
 
     def _moves_of(self, word: str, at: int, hand: _HandText) -> list[_MoveTok]:
         """The move(s) a word holds: usually one; ``6-6,6-4`` typed without spaces holds two."""
+        key = (self.doc["game"], word)
+        cached = _MOVE_CACHE.get(key)
+        if cached is not None:
+            return [_MoveTok(None, dict(cached[0]), at, cached[1])]
         m = _MOVE.match(word)
         if m is not None:
             move = self._move(m, word, at)
             if move is not None:
+                if len(_MOVE_CACHE) < 50_000:
+                    _MOVE_CACHE[key] = (dict(move.data), move.exposure)
                 return [move]
         if "," in word:  # moves separated by commas without spaces: the longest move first
             parts = word.split(",")
@@ -827,6 +937,7 @@ def _needs_game(r: _Reader) -> bool:
 def _as_written(r: _Reader) -> dict[str, Any]:
     """The JSON data of a game whose hands all have deals and moves all have seats."""
     hands = []
+    broadway = r.doc["game"] == "broadway"
     for hand in r.hands:
         hp = f"/hands/{hand.number - 1}"
         h: dict[str, Any] = {}
@@ -835,11 +946,11 @@ def _as_written(r: _Reader) -> dict[str, Any]:
         if hand.deal.get("hands") or hand.deal:
             if hand.deal:
                 h["deal"] = dict(hand.deal)
-        moves = []
-        for j, mv in enumerate(hand.moves):
-            d = _complete({"seat": mv.seat, **mv.data})
-            moves.append(d)
-            r.pos[f"{hp}/moves/{j}"] = mv.pos
+        if broadway:
+            moves = [_complete({"seat": mv.seat, **mv.data}) for mv in hand.moves]
+        else:
+            moves = [{"seat": mv.seat, **mv.data} for mv in hand.moves]
+        r.pos.moves[hand.number - 1] = [mv.pos for mv in hand.moves]
         if moves or "deal" in h:
             h["moves"] = moves
         if hand.end is not None:
@@ -974,8 +1085,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                                 GameResult().winner))
     data = json.loads(json.dumps(unstructure(g.record())))  # plain JSON data, as a .json file gives
     for i, here in enumerate(positions):
-        for j, p in enumerate(here):
-            r.pos[f"/hands/{i}/moves/{j}"] = p
+        r.pos.moves[i] = here
     data["hands"] = [dict(h) for h in data["hands"]]
     for h, hand in zip(data["hands"], r.hands):
         if hand.left is not None and hand.left_pos is not None:

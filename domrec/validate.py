@@ -201,8 +201,8 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
                        else f"hands {i + 1}–{last + 1} were not checked")
             halted = True
             break
-        if hand.deal is None:
-            if not hand.moves and hand.result is not None:  # a score-sheet hand: its arithmetic alone
+        if hand.deal is None or not hand.deal.hands:
+            if hand.deal is None and not hand.moves and hand.result is not None:  # a score-sheet hand
                 try:
                     outcome = match.score_sheet_hand(hand)
                 except RuleViolation as e:
