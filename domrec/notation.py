@@ -90,6 +90,7 @@ _BRIDGE_AT = re.compile(rf"({_ROAD})/([0-9]+)/([0-9]+)\+({_ROAD})/([0-9]+)/([0-9
 _ROAD_AT = re.compile(rf"({_ROAD})\Z")
 _MOVE_NUMBER = re.compile(r"[0-9]+\.+\Z")
 _KEYWORDS = ("hand", "deal", "boneyard", "row", "pile", "leaddraw", "redeal", "left", "end")
+_FAST_PARTS = frozenset(("deal", "pile", "row", "boneyard"))
 HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
 _SEAT_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _DEFAULT_SEAT = re.compile(r"(?:[NESW]|P[1-9][0-9]*)\Z")
@@ -143,7 +144,11 @@ class _HandText:
     comment: str | None = None
     deal: dict = attrs.Factory(dict)
     deal_pos: dict = attrs.Factory(dict)
+    #: Each move's JSON data as typed (``seat`` only where written); its offset; the indices of
+    #: moves out of turn by nature (Broadway exposures and penalty plays).
     moves: list = attrs.Factory(list)
+    move_pos: list = attrs.Factory(list)
+    exposures: set = attrs.Factory(set)
     left: dict | None = None
     left_pos: int | None = None
     end: dict | None = None
@@ -184,15 +189,21 @@ def _tokens(src: _Text) -> Iterator[_Token]:
     yield from _full_tokens(src)
 
 
-def _plain_tokens(text: str, offset: int) -> Iterator[_Token]:
+def _plain_tokens(text: str, offset: int, parts: bool = True) -> Iterator[_Token]:
     find = text.find  # offsets are in the whole game's text
     keywords = _KEYWORDS
     for orig in text[offset:].split("\n"):
         head = orig.split(None, 1)
-        if head and ";" not in orig and head[0].lower() not in keywords:
-            yield _Token("moves", orig, offset, True)  # split into moves by the reader
-            offset += len(orig) + 1
-            continue
+        if head and ";" not in orig:
+            word = head[0].lower()
+            if word not in keywords:
+                yield _Token("moves", orig, offset, True)  # split into moves by the reader
+                offset += len(orig) + 1
+                continue
+            if parts and word in _FAST_PARTS:
+                yield _Token("part", orig, offset, True)  # a deal, pile, row or boneyard line
+                offset += len(orig) + 1
+                continue
         first = True
         cursor = offset
         line = orig.replace(";", " ; ") if ";" in orig else orig
@@ -323,8 +334,9 @@ class _Positions:
         self.at: dict[str, int] = {}
         #: hand index -> the offset of each of its moves (a pointer is made only when asked for).
         self.moves: dict[int, list[int]] = {}
-        #: pointer of a list (a seat's deal, the row…) -> the offset of each element.
-        self.lists: dict[str, list[int]] = {}
+        #: pointer of a list (a seat's deal, the row…) -> the offset of each element, or a
+        #: function giving them (worked out only for a problem).
+        self.lists: dict[str, Any] = {}
 
     def __setitem__(self, pointer: str, pos: int) -> None:
         self.at.setdefault(pointer, pos)
@@ -339,6 +351,8 @@ class _Positions:
         head, _, last = pointer.rpartition("/")
         while head:
             found = self.lists.get(head)
+            if callable(found):
+                found = self.lists[head] = found()
             if found is not None and last.isdigit() and int(last) < len(found):
                 return self.src.where(found[int(last)])
             head, _, last = head.rpartition("/")
@@ -584,16 +598,22 @@ class _Reader:
                                 f"the next hand with hand {hand.number + 1}", at)
             if pending:
                 seat = pending.pop()[0]
-                for mv in self._moves_of(word, at, hand):
-                    mv.seat = seat
-                    hand.moves.append(mv)
+                for data, exposure, where in self._moves_of(word, at, hand):
+                    if exposure:
+                        hand.exposures.add(len(hand.moves))
+                    hand.moves.append({"seat": seat, **data})
+                    hand.move_pos.append(where)
                 return
             if word in seats:
                 pending.append((word, at))
                 return
             if word[-1] == "." and _MOVE_NUMBER.match(word):
                 return
-            hand.moves.extend(self._moves_of(word, at, hand))
+            for data, exposure, where in self._moves_of(word, at, hand):
+                if exposure:
+                    hand.exposures.add(len(hand.moves))
+                hand.moves.append(dict(data))
+                hand.move_pos.append(where)
 
         def no_pending() -> None:
             if pending:
@@ -619,6 +639,16 @@ class _Reader:
                     move_word(word, base + at)
                 k += 1
                 continue
+            if kind == "part":
+                no_pending()
+                if hand is None or not self._fast_part(hand, t.text, t.pos):
+                    words = t.text.split()
+                    line_toks = list(_plain_tokens(self.src.text[:t.pos + len(t.text)], t.pos, parts=False))
+                    if hand is None:
+                        raise src.error(f"{words[0]} must come after a hand line (hand 1)", t.pos)
+                    self._part_line(hand, words[0].lower(), line_toks[0], line_toks[1:])
+                k += 1
+                continue
             if kind == "tag":
                 raise src.error("a tag must come before the first hand; a new game starts after a blank line", t.pos)
             if kind == "comment":
@@ -628,7 +658,7 @@ class _Reader:
                     raise src.error("a comment here belongs to no hand: put it in the header or after hand N", t.pos)
                 if hand.moves:
                     last = hand.moves[-1]
-                    last.data["comment"] = (last.data["comment"] + "\n" + body) if "comment" in last.data else body
+                    last["comment"] = (last["comment"] + "\n" + body) if "comment" in last else body
                 else:
                     hand.comment = (hand.comment + "\n" + body) if hand.comment is not None else body
                 self.uses_11 = True
@@ -656,6 +686,48 @@ class _Reader:
             move_word(word, t.pos)
             k += 1
         no_pending()
+
+    def _fast_part(self, hand: _HandText, line: str, at: int) -> bool:
+        """A plain deal, pile, row or boneyard line of well-formed tiles, read without tokens.
+        Returns False for anything else (then the full reader reads it and says what is wrong)."""
+        words = line.split()
+        kind = words[0].lower()
+        if hand.moves:
+            return False
+        if kind in ("deal", "pile"):
+            if len(words) < 2 or words[1] not in self.seats:
+                return False
+            seat, texts = words[1], words[2:]
+            key = "hands" if kind == "deal" else "piles"
+            target = hand.deal.setdefault(key, {})
+            if seat in target:
+                return False
+        else:
+            if kind in hand.deal:
+                return False
+            seat, texts, key, target = None, words[1:], kind, None
+        get = _TILE_CACHE.get
+        tiles = [get(w) or _tile_text(w) for w in texts]
+        if None in tiles:
+            return texts == ["-"] and self._store_part(hand, kind, key, seat, target, [], line, at)
+        return self._store_part(hand, kind, key, seat, target, tiles, line, at)
+
+    def _store_part(self, hand: _HandText, kind: str, key: str, seat: str | None, target: dict | None,
+                    tiles: list[str], line: str, at: int) -> bool:
+        hp = f"/hands/{hand.number - 1}/deal"
+        skip = 2 if seat is not None else 1
+        if seat is not None:
+            target[seat] = tiles
+            base = f"{hp}/{key}/{seat}"
+            self.pos[base] = at + line.find(seat, line.find(kind[0]) + len(kind))
+            if kind == "deal":
+                self.pos[hp] = at
+        else:
+            hand.deal[key] = tiles
+            base = f"{hp}/{key}"
+            self.pos[base] = at
+        self.pos.lists[base] = lambda: [at + m.start() for m in re.finditer(r"\S+", line)][skip:]
+        return True
 
     def _hand_line(self, t: _Token, args: list[_Token], prev: _HandText | None) -> _HandText:
         src = self.src
@@ -787,22 +859,23 @@ class _Reader:
             hand.end, hand.end_pos = claim, t.pos
             pos[f"{hp}/result"] = t.pos
 
-    def _moves_of(self, word: str, at: int, hand: _HandText) -> list[_MoveTok]:
-        """The move(s) a word holds: usually one; ``6-6,6-4`` typed without spaces holds two."""
+    def _moves_of(self, word: str, at: int, hand: _HandText) -> list[tuple[dict, bool, int]]:
+        """The move(s) a word holds, as (data, out of turn by nature, offset): usually one;
+        ``6-6,6-4`` typed without spaces holds two.  The data is shared: copy it before changing it."""
         key = (self.doc["game"], word)
         cached = _MOVE_CACHE.get(key)
         if cached is not None:
-            return [_MoveTok(None, dict(cached[0]), at, cached[1])]
+            return [(cached[0], cached[1], at)]
         m = _MOVE.match(word)
         if m is not None:
             move = self._move(m, word, at)
             if move is not None:
                 if len(_MOVE_CACHE) < 50_000:
-                    _MOVE_CACHE[key] = (dict(move.data), move.exposure)
-                return [move]
+                    _MOVE_CACHE[key] = (move.data, move.exposure)
+                return [(move.data, move.exposure, at)]
         if "," in word:  # moves separated by commas without spaces: the longest move first
             parts = word.split(",")
-            out: list[_MoveTok] = []
+            out: list[tuple[dict, bool, int]] = []
             i, offset = 0, at
             while i < len(parts):
                 for j in range(len(parts), i, -1):
@@ -810,7 +883,7 @@ class _Reader:
                     mm = _MOVE.match(piece)
                     mv = self._move(mm, piece, offset) if mm is not None else None
                     if mv is not None:
-                        out.append(mv)
+                        out.append((mv.data, mv.exposure, offset))
                         offset += len(piece) + 1
                         i = j
                         break
@@ -927,7 +1000,7 @@ def _needs_game(r: _Reader) -> bool:
             continue
         if not hand.deal.get("hands"):
             return True
-        if any(mv.seat is None for mv in hand.moves):
+        if any("seat" not in d for d in hand.moves):
             return True
         if hand.left is not None:
             return True
@@ -946,11 +1019,8 @@ def _as_written(r: _Reader) -> dict[str, Any]:
         if hand.deal.get("hands") or hand.deal:
             if hand.deal:
                 h["deal"] = dict(hand.deal)
-        if broadway:
-            moves = [_complete({"seat": mv.seat, **mv.data}) for mv in hand.moves]
-        else:
-            moves = [{"seat": mv.seat, **mv.data} for mv in hand.moves]
-        r.pos.moves[hand.number - 1] = [mv.pos for mv in hand.moves]
+        moves = [_complete(d) for d in hand.moves] if broadway else hand.moves
+        r.pos.moves[hand.number - 1] = hand.move_pos
         if moves or "deal" in h:
             h["moves"] = moves
         if hand.end is not None:
@@ -1002,7 +1072,8 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     note = None
 
     def refuse(problem: Problem, pos: int) -> None:
-        line, col = r.src.where(pos)
+        spot = None if "/moves/" in problem.pointer else r.pos.locate(problem.pointer)
+        line, col = spot if spot is not None and problem.pointer.count("/") > 2 else r.src.where(pos)
         problems.append(attrs.evolve(problem, line=line, column=col))
         raise _Stop
 
@@ -1039,7 +1110,9 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                 refuse(e.problem, hand.pos)
             except GameError as e:
                 refuse(Problem(hp, str(e), "end of game", "illegal", hand=hand.number), hand.pos)
-            for mv in hand.moves:
+            for j, d in enumerate(hand.moves):
+                data = {k: v for k, v in d.items() if k != "seat"}
+                mv = _MoveTok(d.get("seat"), data, hand.move_pos[j], j in hand.exposures)
                 if known and not mv.exposure:
                     _insert_passes(g, mv, here)
                 seat = mv.seat if mv.seat is not None else g.to_move
