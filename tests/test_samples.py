@@ -91,3 +91,207 @@ def test_the_package_ships_the_published_schema():
 
     shipped = resources.files("domrec").joinpath("schema/domrec-1.schema.json").read_text()
     assert json.loads(shipped) == json.loads(SCHEMA_PATH.read_text())
+
+
+# --- DGN samples --------------------------------------------------------------------------
+#
+# samples/valid/<game>/*.dgn are games typed in DGN that must read and validate, and whose
+# JSON conversion must validate the same way.  samples/invalid/<game>/NAME.dgn have a sidecar
+# NAME.expect like the JSON samples', plus "line" and "column" (where the first problem is
+# reported), "message" (a part of its text) and, for a file of several games, "games": one
+# expectation per game (with "first_line", where the game starts).  "known_bug" marks a
+# sample whose expectation the reader does not meet yet (xfail, strict: remove the key once
+# the bug is fixed).
+
+from domrec import notation  # noqa: E402
+
+DGN_VALID = sorted((SAMPLES / "valid").rglob("*.dgn"))
+DGN_INVALID = sorted((SAMPLES / "invalid").rglob("*.dgn"))
+GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
+
+
+def _expect(path):
+    return json.loads(path.with_suffix(".expect").read_text())
+
+
+def _dgn_params(paths):
+    out = []
+    for path in paths:
+        bug = _expect(path).get("known_bug") if path.with_suffix(".expect").exists() else None
+        marks = [pytest.mark.xfail(reason=bug, strict=True)] if bug else []
+        out.append(pytest.param(path, marks=marks, id=_id(path)))
+    return out
+
+
+def _games(path):
+    return list(notation.read_games(path.read_bytes(), str(path)))
+
+
+def test_every_game_has_dgn_samples():
+    for game in GAMES:
+        assert any(p.parent.name == game for p in DGN_VALID), game
+        assert any(p.parent.name == game for p in DGN_INVALID), game
+
+
+@pytest.mark.parametrize("path", DGN_VALID, ids=_id)
+def test_valid_dgn_sample_validates(path):
+    games = _games(path)
+    assert games
+    for game in games:
+        report = game.report
+        assert report.valid, [p.text() for p in report.problems]
+        assert report.problems == ()
+        assert game.record is not None and game.complete
+        assert report.game == path.parent.name
+
+
+@pytest.mark.parametrize("path", DGN_VALID, ids=_id)
+def test_valid_dgn_sample_as_json_validates_the_same(path, schema_validator):
+    for game in _games(path):
+        doc = json.loads(json.dumps(unstructure(game.record)))  # the JSON a conversion writes
+        errors = list(schema_validator.iter_errors(doc))
+        assert errors == [], [e.message for e in errors]
+        report = validate_text(json.dumps(doc).encode(), str(path) + " as JSON")
+        assert report.problems == (), [p.text() for p in report.problems]
+        mine = game.report
+        assert (report.status, report.finished, report.scores, report.winner, report.hands, report.sheet_hands) \
+            == (mine.status, mine.finished, mine.scores, mine.winner, mine.hands, mine.sheet_hands)
+
+
+@pytest.mark.parametrize("path", DGN_VALID, ids=_id)
+def test_valid_dgn_sample_canonical_round_trip(path):
+    """The canonical text of a typed game reads back as the same record, and writes the same text."""
+    for game in _games(path):
+        text = notation.dumps(game.record)
+        again = notation.loads(text)
+        assert again == game.record
+        assert notation.dumps(again) == text
+
+
+@pytest.mark.parametrize("path", DGN_VALID, ids=_id)
+@pytest.mark.xfail(strict=True, reason="a tag line ending in \\r\\n is refused: the tag pattern of _TOKEN ends "
+                                       "with [ \\t]*(?=\\n|\\Z), so a Windows-saved file is unusable at 1:1 "
+                                       "('a tag is not closed')")
+def test_valid_dgn_sample_with_crlf_line_ends(path):
+    """A file saved with Windows line ends reads as the same games."""
+    crlf = path.read_bytes().replace(b"\n", b"\r\n")
+    for game, plain in zip(notation.read_games(crlf, str(path)), _games(path), strict=True):
+        assert game.report.valid, [p.text() for p in game.report.problems]
+        assert game.record == plain.record
+
+
+@pytest.mark.parametrize("path", DGN_VALID, ids=_id)
+def test_valid_dgn_sample_with_bom(path):
+    bom = b"\xef\xbb\xbf" + path.read_bytes()
+    for game, plain in zip(notation.read_games(bom, str(path)), _games(path), strict=True):
+        assert game.record == plain.record
+
+
+def _check_dgn_game(game, expect):
+    report = game.report
+    assert report.status == expect["status"], [p.text() for p in report.problems]
+    for problem in report.problems:
+        assert problem.message and "\n" not in problem.message
+    if expect["status"] == "valid":
+        assert report.problems == ()
+        return
+    first = report.problems[0]
+    assert (first.line, first.column) == (expect["line"], expect["column"]), first.text()
+    if "pointer" in expect:
+        assert first.pointer == expect["pointer"], first.text()
+    if "rule" in expect:
+        assert first.rule == expect["rule"], first.text()
+    if "message" in expect:
+        assert expect["message"] in first.message, first.text()
+
+
+@pytest.mark.parametrize("path", _dgn_params(DGN_INVALID))
+def test_invalid_dgn_sample_fails_as_expected(path):
+    expect = _expect(path)
+    games = _games(path)
+    if "games" in expect:
+        assert len(games) == len(expect["games"])
+        for game, one in zip(games, expect["games"]):
+            assert game.first_line == one["first_line"]
+            _check_dgn_game(game, one)
+    else:
+        assert len(games) == 1
+        _check_dgn_game(games[0], expect)
+
+
+def test_every_invalid_dgn_sample_has_its_own_sidecar():
+    for path in DGN_INVALID:
+        assert path.with_suffix(".expect").exists(), path
+        assert not path.with_suffix(".json").exists(), f"{path}: a JSON sample has the same name (one sidecar)"
+
+
+# --- JSON -> DGN -> JSON ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", VALID, ids=_id)
+def test_valid_sample_dgn_round_trip(path):
+    record = load_dict(json.loads(path.read_text()))
+    text = notation.dumps(record)
+    assert notation.loads(text) == record
+    assert notation.dumps(notation.loads(text)) == text
+
+
+def _shape_valid(path):
+    try:
+        return load_dict(parse_json(path.read_bytes()))
+    except Exception:
+        return None
+
+
+SHAPE_VALID_INVALID = [p for p in INVALID if _shape_valid(p) is not None]
+
+
+def _unwritable_seats(record):
+    """Why DGN cannot hold ``record``'s seats, or None: DGN names a mover by a seat of the header."""
+    seats = [p.seat for p in record.players]
+    if len(set(seats)) != len(seats):
+        return "two players share a seat label"
+    strangers = {m.seat for h in record.hands for m in h.moves} - set(seats)
+    if strangers:
+        return f"a move by {', '.join(sorted(strangers))}, who is not at the table"
+    return None
+
+
+@pytest.mark.parametrize("path", SHAPE_VALID_INVALID, ids=_id)
+def test_invalid_sample_dgn_round_trip(path):
+    """JSON -> DGN -> JSON for a rule-breaking record: the same record, except where DGN cannot
+    say it (seats not at the table) or where reading stopped at the first illegal move."""
+    record = _shape_valid(path)
+    expect = json.loads(path.with_suffix(".expect").read_text())
+    text = notation.dumps(record)
+    games = list(notation.read_games(text, str(path)))
+    assert len(games) == 1
+    game = games[0]
+    why = _unwritable_seats(record)
+    if game.record is None and why is not None:
+        assert game.report.status == "unusable"
+        pytest.xfail(f"DGN cannot hold this record ({why}), yet dumps writes it without a WriteError")
+    # The DGN form fails the same way as the JSON.
+    assert game.report.status == expect["status"], [p.text() for p in game.report.problems]
+    found = [p for p in game.report.problems if p.pointer == expect["pointer"]]
+    assert found, [p.text() for p in game.report.problems]
+    if "rule" in expect:
+        assert any(p.rule == expect["rule"] for p in found)
+    unplaced = [p.pointer for p in game.report.problems if p.line is None]
+    if game.record == record:
+        if unplaced == ["/players"]:
+            pytest.xfail("a problem at /players (the number of players) gets no line:column in DGN: "
+                         "no position is kept for /players unless [Seats] is written")
+        assert unplaced == []
+        return
+    assert unplaced == []
+    # Reading through the rules stops at the first illegal move: the record then holds the moves
+    # up to it and nothing after (complete is False), and notation.loads returns it as it is.
+    assert not game.complete
+    got, want = unstructure(game.record), unstructure(record)
+    assert len(got["hands"]) <= len(want["hands"])
+    for h_got, h_want in zip(got["hands"], want["hands"]):
+        moves = h_got.get("moves", [])
+        assert moves == h_want.get("moves", [])[:len(moves)]
+    pytest.xfail("reading stopped at the first illegal move: the record read back holds only the moves before "
+                 "it (DgnGame.complete is False; notation.loads returns it anyway)")
