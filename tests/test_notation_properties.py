@@ -1,0 +1,309 @@
+"""DGN properties over simulated games of every game and option set.
+
+* JSON -> DGN -> JSON is exact, and canonical DGN -> JSON -> DGN is the identity;
+* the short form people type (:func:`notation.dumps_typed`, with or without the deal) reads
+  back to a record that validates with the same moves, totals and winner;
+* a single corruption of the text is reported where it is: a move replaced by a tile its
+  player does not hold at the line and column of that token, a bad token inserted at its
+  own place, a tile deleted from a deal at that hand's deal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domrec import games, notation
+from domrec import simulate as sim
+from domrec import tiles as T
+from domrec.record import unstructure
+from domrec.validate import validate
+
+from tests.conftest import state_before
+
+#: (game, players, options, variant): every game, and each option set and player count that
+#: changes how a game is written or read.
+CONFIGS = [
+    ("competitive", None, {"first_lead": "any"}, None),
+    ("competitive", None, {"first_lead": "double-six"}, None),
+    ("horse-race", 2, None, None),
+    ("horse-race", 3, None, None),
+    ("horse-race", 4, None, None),
+    ("horse-race", 4, {"partnerships": True}, None),
+    ("horse-race", 4, {"partnerships": True, "count_partner": True}, None),
+    ("horse-race", 3, {"chain_draw": False}, None),
+    ("horse-race", 4, {"chain_draw": False}, None),
+    ("horse-race", 4, {"win_check": "end_of_hand"}, None),
+    ("horse-race", 4, None, "celko"),
+    ("broadway", None, None, None),
+    ("castle-rock", 2, None, None),
+    ("castle-rock", 3, None, None),
+    ("castle-rock", 4, None, None),
+    ("castle-rock", 5, None, None),
+    ("castle-rock", 6, None, None),
+    ("castle-rock", 4, {"set": "double-nine"}, None),
+    ("castle-rock", 6, {"set": "double-twelve"}, None),
+    ("castle-rock", 3, {"start_tiles": 3}, None),
+    ("domino-roads", 3, None, None),
+    ("domino-roads", 4, None, None),
+    ("domino-roads", 4, {"block_match": "sum"}, None),
+]
+IDS = [f"{g}-{n or 'default'}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items()) or 'std'}{'-' + v if v else ''}"
+       for g, n, o, v in CONFIGS]
+
+SEEDS = st.integers(min_value=0, max_value=10**9)
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+def simulated(config, seed):
+    game, players, options, variant = config
+    return next(sim.simulate(game, 1, seed, players, options, variant))
+
+
+def plain(record) -> dict:
+    return json.loads(json.dumps(unstructure(record)))
+
+
+def without_claims(moves: list[dict]) -> list[dict]:
+    return [{k: v for k, v in m.items() if k != "score"} for m in moves]
+
+
+# --- round trips ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=3, **SETTINGS)
+@given(seed=SEEDS)
+def test_json_dgn_json_is_exact_and_dgn_json_dgn_is_the_identity(config, seed):
+    record = simulated(config, seed)
+    text = notation.dumps(record)
+    back = notation.loads(text)
+    assert unstructure(back) == unstructure(record)
+    assert plain(back) == plain(record)
+    assert notation.dumps(back) == text
+    game = next(notation.read_games(text))
+    assert game.complete and game.report.status == "valid" and game.report.finished
+    assert game.report.problems == ()
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=2, **SETTINGS)
+@given(seed=SEEDS)
+def test_typed_form_reads_back_to_the_same_game(config, seed):
+    record = simulated(config, seed)
+    truth = validate(record)
+    assert truth.status == "valid" and truth.finished
+    original = plain(record)
+    for keep_deal in (True, False):
+        text = notation.dumps_typed(record, keep_deal=keep_deal)
+        found = list(notation.read_games(text, "typed.dgn"))
+        assert len(found) == 1
+        game = found[0]
+        assert game.complete
+        assert game.report.status == "valid", (keep_deal, [p.text() for p in game.report.problems])
+        assert game.report.finished
+        assert (game.report.scores, game.report.winner) == (truth.scores, truth.winner)
+        again = validate(game.record)
+        assert (again.status, again.scores, again.winner) == ("valid", truth.scores, truth.winner)
+        back = plain(game.record)
+        assert len(back["hands"]) == len(original["hands"])
+        for mine, theirs in zip(back["hands"], original["hands"]):
+            # every move with its seat, forced passes put back (or written), claims left out
+            assert without_claims(mine["moves"]) == _comparable(theirs, mine, keep_deal)
+            if keep_deal:
+                assert mine["deal"] == theirs["deal"]
+            else:  # the deal worked out from the moves and left: the same tiles for every seat
+                for seat, tiles in theirs["deal"]["hands"].items():
+                    # (a Broadway tile is written with its halves as it was laid)
+                    assert _as_tiles(mine["deal"]["hands"][seat]) == _as_tiles(tiles), seat
+                for key in ("row", "piles"):
+                    assert mine["deal"].get(key) == theirs["deal"].get(key)
+
+
+def _as_tiles(texts: list[str]) -> list:
+    return sorted((T.tile(x) for x in texts), key=lambda t: (t.high, t.low))
+
+
+def _comparable(theirs: dict, mine: dict, keep_deal: bool) -> list[dict]:
+    """The original moves without claims; without the deal, a draw in boneyard order is
+    written with its tile where the boneyard is not kept."""
+    moves = without_claims(theirs["moves"])
+    if keep_deal or "boneyard" in mine["deal"]:
+        return moves
+    order = iter(theirs["deal"].get("boneyard", ()))
+    return [{**m, "draw": next(order)} if m.get("draw") is True else m for m in moves]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_archive_of_games_reads_back_game_by_game(config):
+    game, players, options, variant = config
+    records = list(sim.simulate(game, 3, 7, players, options, variant))
+    text = "\n".join(notation.dumps(r) for r in records)
+    found = list(notation.read_games(text, "a.dgn"))
+    assert [unstructure(g.record) for g in found] == [unstructure(r) for r in records]
+    starts = [1]
+    for r in records[:-1]:
+        starts.append(starts[-1] + notation.dumps(r).count("\n") + 1)
+    assert [g.report.source for g in found] == [f"a.dgn:{n}" for n in starts]
+
+
+# --- corruptions ----------------------------------------------------------------------------
+
+_PARTS = ("hand", "deal", "boneyard", "row", "pile", "leaddraw", "redeal", "left", "end")
+
+
+def move_tokens(text: str) -> list[list[tuple[str, int, int, int]]]:
+    """Per hand, each move of a canonical text as (token, offset, line, column); seats are skipped."""
+    hands: list[list[tuple[str, int, int, int]]] = []
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        words = line.split(" ")
+        if words[0] == "hand":
+            hands.append([])
+        elif hands and line and words[0] not in _PARTS:
+            col = 0
+            for k, w in enumerate(words):
+                if k % 2 == 1:
+                    hands[-1].append((w, offset + col, number, col + 1))
+                col += len(w) + 1
+        offset += len(line) + 1
+    return hands
+
+
+def _replaceable(move) -> str | None:
+    """The tile of a move played from its mover's hand, or None."""
+    kind = type(move).__name__
+    if kind == "Play" and not move.penalty:
+        return move.play
+    return {"Span": getattr(move, "span", None), "Starter": getattr(move, "starter", None),
+            "Block": getattr(move, "block", None)}.get(kind)
+
+
+GAMES = sorted({c[0] for c in CONFIGS})
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=2, **SETTINGS)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
+def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, seed, pick):
+    record = simulated(config, seed)
+    text = notation.dumps(record)
+    tokens = move_tokens(text)
+    assert [len(h) for h in tokens] == [len(h.moves) for h in record.hands]
+    candidates = [(i, j) for i, h in enumerate(record.hands) for j, m in enumerate(h.moves) if _replaceable(m)]
+    i, j = pick.choice(candidates)
+    move = record.hands[i].moves[j]
+    state = state_before(plain(record), i, j)
+    held = {t for t in state.holdings()[move.seat]}
+    match = games.engine(record.game).start(record)
+    others = sorted({t for t in match.tile_set() if t not in held}, key=str)
+    new = str(pick.choice(others))
+    token, offset, line, column = tokens[i][j]
+    old = _replaceable(move)
+    k = token.index(old)
+    corrupted = text[:offset] + token[:k] + new + token[k + len(old):] + text[offset + len(token):]
+    game = next(notation.read_games(corrupted, "c.dgn"))
+    assert game.report.status == "invalid", (token, new)
+    p = game.report.problems[0]
+    assert p.kind == "illegal" and (p.hand, p.move, p.seat) == (i + 1, j + 1, move.seat), p.text()
+    assert (p.line, p.column) == (line, column), (token, new, p.text())
+    assert p.text().startswith(f"{line}:{column}: /hands/{i}/moves/{j}")
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=6, **SETTINGS)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False), bad=st.sampled_from(["zz", "6-x", "@@", "{oops", "}"]))
+def test_an_unreadable_token_inserted_is_unusable_at_its_place(name, seed, pick, bad):
+    record = next(sim.simulate(name, 1, seed))
+    for keep_deal, text in ((None, notation.dumps(record)), (True, notation.dumps_typed(record))):
+        lines = text.split("\n")
+        movelines = [n for n, line in enumerate(lines) if line and line.split(" ")[0] not in _PARTS
+                     and not line.startswith("[") and n > 0]
+        n = pick.choice(movelines)
+        spaces = [0] + [k + 1 for k, ch in enumerate(lines[n]) if ch == " "]
+        col = pick.choice(spaces)
+        lines[n] = lines[n][:col] + bad + " " + lines[n][col:]
+        game = next(notation.read_games("\n".join(lines)))
+        assert game.report.status == "unusable"
+        p = game.report.problems[0]
+        assert (p.line, p.column) == (n + 1, col + 1), (bad, lines[n], p.text())
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=4, **SETTINGS)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
+def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, seed, pick):
+    record = next(sim.simulate(name, 1, seed))
+    text = notation.dumps_typed(record)  # seats from the turn: the tile is someone's move
+    tokens = [(n, k) for n, line in enumerate(text.split("\n"))
+              if line and line.split(" ")[0] not in _PARTS and not line.startswith("[")
+              for k in [0] + [m + 1 for m, ch in enumerate(line) if ch == " "]]
+    n, col = pick.choice(tokens)
+    lines = text.split("\n")
+    tile = "13-13@1,1" if name == "broadway" else "13-13@NS1" if name == "domino-roads" else "13-13"
+    lines[n] = lines[n][:col] + tile + " " + lines[n][col:]
+    game = next(notation.read_games("\n".join(lines)))
+    assert game.report.status == "invalid"
+    p = game.report.problems[0]
+    assert (p.line, p.column) == (n + 1, col + 1), (lines[n], p.text())
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=4, **SETTINGS)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
+def test_a_tile_deleted_from_a_deal_is_reported_at_that_hands_deal(name, seed, pick):
+    record = next(sim.simulate(name, 1, seed))
+    lines = notation.dumps(record).split("\n")
+    deal_lines = [n for n, line in enumerate(lines) if line.startswith("deal ") and len(line.split()) > 2]
+    n = pick.choice(deal_lines)
+    words = lines[n].split(" ")
+    del words[pick.randrange(2, len(words))]
+    lines[n] = " ".join(words)
+    hand = sum(1 for line in lines[:n] if line.startswith("hand "))
+    game = next(notation.read_games("\n".join(lines)))
+    assert game.report.status == "invalid"
+    p = game.report.problems[0]
+    assert p.kind == "deal" and p.hand == hand, p.text()
+    first, last = n, n
+    while lines[first - 1].startswith("deal "):
+        first -= 1
+    while lines[last + 1].startswith("deal "):
+        last += 1
+    assert first + 1 <= p.line <= last + 1, (n + 1, p.text())
+    assert p.line == n + 1 or p.pointer.endswith("/deal"), p.text()
+
+
+def test_corruption_helpers_find_every_move():
+    record = next(sim.simulate("broadway", 1, 0))
+    tokens = move_tokens(notation.dumps(record))
+    assert [len(h) for h in tokens] == [len(h.moves) for h in record.hands]
+    rng = random.Random(0)
+    i = rng.randrange(len(tokens))
+    token, offset, line, column = tokens[i][0]
+    assert notation.dumps(record).split("\n")[line - 1][column - 1:].startswith(token)
+    assert T.tile(_replaceable(record.hands[i].moves[0])) is not None
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=5, **SETTINGS)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
+def test_a_move_deleted_is_never_read_as_valid_and_is_caught_at_or_after_it(name, seed, pick):
+    record = next(sim.simulate(name, 1, seed))
+    text = notation.dumps(record)
+    tokens = move_tokens(text)
+    candidates = [(i, j) for i, h in enumerate(record.hands) for j, m in enumerate(h.moves)
+                  if type(m).__name__ != "Pass"]  # a forced pass left out is put back by the reader
+    i, j = pick.choice(candidates)
+    token, offset, line, column = tokens[i][j]
+    seat = record.hands[i].moves[j].seat
+    start = offset - len(seat) - 1  # the seat written before the move goes too
+    assert text[start:offset] == seat + " "
+    corrupted = text[:start] + text[offset + len(token) + 1:]
+    game = next(notation.read_games(corrupted))
+    assert game.report.status == "invalid", (i, j, token)
+    p = game.report.problems[0]
+    assert p.line is not None and p.line >= line or p.hand is None or p.hand > i, (line, p.text())
