@@ -364,6 +364,16 @@ class _Positions:
                 return None
             p = p.rsplit("/", 1)[0]
 
+    def exact(self, pointer: str) -> tuple[int, int] | None:
+        """The position of exactly this value (a tile of a deal, the row…), if it was read."""
+        head, _, last = pointer.rpartition("/")
+        found = self.lists.get(head)
+        if callable(found):
+            found = self.lists[head] = found()
+        if found is not None and last.isdigit() and int(last) < len(found):
+            return self.src.where(found[int(last)])
+        return None
+
     def place(self, problem: Problem) -> Problem:
         spot = self.locate(problem.pointer)
         if spot is None or problem.line is not None:
@@ -1072,8 +1082,8 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     note = None
 
     def refuse(problem: Problem, pos: int) -> None:
-        spot = None if "/moves/" in problem.pointer else r.pos.locate(problem.pointer)
-        line, col = spot if spot is not None and problem.pointer.count("/") > 2 else r.src.where(pos)
+        spot = None if "/moves/" in problem.pointer else r.pos.exact(problem.pointer)
+        line, col = spot if spot is not None else r.src.where(pos)
         problems.append(attrs.evolve(problem, line=line, column=col))
         raise _Stop
 

@@ -55,7 +55,8 @@ def test_missing_file_exit_2(tmp_path):
 def test_folder_and_summary():
     r = run("validate", SAMPLES / "valid" / "competitive")
     assert r.exit_code == 0
-    assert r.output.count("valid competitive") == len(list(VALID.glob("*.json")))
+    # One line per record: each *.json, and each game of each *.dgn (the folder's samples hold one game a file).
+    assert r.output.count("valid competitive") == len(list(VALID.glob("*.json"))) + len(list(VALID.glob("*.dgn")))
 
 
 def test_json_output_is_one_report_per_line():
