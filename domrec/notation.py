@@ -61,7 +61,7 @@ _TILE_RE = re.compile(r"([0-9]{1,2})[-:|]([0-9]{1,2})\Z|([0-9])([0-9])\Z")
 _TOKEN = re.compile(r"""
     (?P<nl>\n)
   | (?P<ws>[ \t\r\f\v,]+)
-  | (?P<tag>(?<![^\n])[ \t]*\[(?:[^\]"\n]|"(?:[^"\\\n]|\\.)*")*\][ \t]*(?=\n|\Z))
+  | (?P<tag>(?<![^\n])[ \t]*\[[^\n]*\][ \t]*(?=\n|\Z))
   | (?P<badtag>(?<![^\n])[ \t]*\[)
   | (?P<comment>\{(?:[^\\}]|\\.)*\})
   | (?P<open>\{)
@@ -299,7 +299,7 @@ def split_games(data: bytes) -> list[Chunk]:
 def decode(chunk: Chunk) -> str:
     """A game's text as Unicode: DGN is UTF-8, and text in another encoding is refused where it starts."""
     try:
-        return chunk.data.decode("utf-8")
+        return chunk.data.decode("utf-8").replace("\r\n", "\n")  # a file saved on Windows reads the same
     except UnicodeDecodeError as e:
         before = chunk.data[:e.start]
         line = chunk.first_line + before.count(b"\n")
@@ -420,14 +420,17 @@ def _near(name: str, words: tuple[str, ...]) -> str | None:
 
 
 def _distance(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
+    """Letters to add, drop, change or swap (two neighbours) to turn ``a`` into ``b``."""
+    rows = [list(range(len(b) + 1))]
     for i, ca in enumerate(a, 1):
-        cur = [i]
+        row = [i]
         for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb),
-                           prev[j - 2] + 1 if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb else 99))
-        prev = cur
-    return prev[-1]
+            best = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                best = min(best, rows[-2][j - 2] + 1)
+            row.append(best)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 class _Reader:
@@ -1305,7 +1308,7 @@ def loads(text: str | bytes) -> Record:
     if len(found) != 1:
         raise InputError(f"the text holds {len(found)} games; read them with read_games")
     game = found[0]
-    if game.record is None:
+    if game.record is None or not game.complete:
         p = game.report.problems[0]
         if p.kind == "input":
             raise NotationError(p.message, p.line or 0, p.column or 0, p.pointer)
