@@ -239,7 +239,7 @@ def convert(
             continue
         record = item.record
         if fill_claims:
-            record, report = conv.fill(record)
+            record, report = conv.fill(record, item.label)
             if not report.valid:
                 typer.echo(report.summary() + " (claims filled only as far as the replay reached)", err=True)
                 for problem in report.problems:

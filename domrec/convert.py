@@ -81,7 +81,7 @@ class _Claims:
         self.outcomes[index] = outcome
 
 
-def fill(record: Record) -> tuple[Record, Report]:
+def fill(record: Record, source: str = "<record>") -> tuple[Record, Report]:
     """``record`` with every claim the engine computes written in: move scores (where the game
     scores moves as they are made), each finished hand's result, and the game's result once over.
 
@@ -90,16 +90,19 @@ def fill(record: Record) -> tuple[Record, Report]:
     from domrec import games
 
     watch = _Claims()
-    report = validate(record, observer=watch)
+    report = validate(record, source, observer=watch)
     scores_moves = games.engine(record.game).scores_moves
     hands = list(record.hands)
     for i, hand in enumerate(hands):
         if hand.score_sheet:
             continue
         moves = hand.moves
-        if scores_moves and i in watch.points:
+        if i in watch.points:
+            # Games that score moves get every move's points; in the others a move earns
+            # nothing, so only a claim already written is corrected (to 0), none is added.
             pts = watch.points[i]
-            moves = tuple(attrs.evolve(m, score=pts[j]) if j < len(pts) else m for j, m in enumerate(moves))
+            moves = tuple(attrs.evolve(m, score=pts[j]) if j < len(pts) and (scores_moves or m.score is not None)
+                          else m for j, m in enumerate(moves))
         result = hand.result
         if i in watch.outcomes:
             out = watch.outcomes[i]

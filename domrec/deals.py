@@ -103,8 +103,9 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
             given = list(left[seat])
             if held != len(given):
                 raise LeftContradiction(f"hand {hand_no}: left {seat} lists {len(given)} tile"
-                                        f"{'' if len(given) == 1 else 's'}, but {seat} still holds {held}",
-                                        RULE, "/deal")
+                                        f"{'' if len(given) == 1 else 's'}, but by the moves {seat} still holds "
+                                        f"{held} (is a move missing, or given to the wrong seat? without the "
+                                        f"deal, every pass must be written)", RULE, "/deal")
             for text in given:
                 if seen_in_moves[T.tile(text)] >= _copies(match, T.tile(text)):
                     raise LeftContradiction(f"hand {hand_no}: left {seat} lists {text}, but it was played in "

@@ -117,7 +117,7 @@ class Game:
         g._hands, g._current, g._moves = hands, None, []
         if last is not None and not last.score_sheet and last.result is None:
             g._hands, g._current, g._moves = hands[:-1], attrs.evolve(last, moves=()), list(last.moves)
-        g._rebuild()
+        g._rebuild(current_too=True)
         return g
 
     # --- what a caller reads ------------------------------------------------------
@@ -240,6 +240,10 @@ class Game:
         An illegal move raises :class:`Refused` naming the rule, and the game is as before."""
         if self._current is None or self._state is None:
             raise GameError("no hand is being played: start one first")
+        if self._state.to_move is None and not self._moves and self.deal_known and not self._state.over:
+            # The rules leave this hand's leader free and the record names none: the first
+            # move's seat leads, as in a JSON record (the engine reads it from the hand's moves).
+            return self._push_first(move)
         try:
             points = self._state.apply(move)
         except RuleViolation as e:
@@ -250,6 +254,16 @@ class Game:
         self._moves.append(move)
         self._points.append(points)
         return points
+
+    def _push_first(self, move: Move) -> int:
+        self._moves.append(move)
+        try:
+            self._rebuild(strict=True)
+        except Refused:
+            self._moves.pop()
+            self._rebuild()
+            raise
+        return self._points[-1] if self._points else 0
 
     def pop(self) -> Move:
         """Take back the last move.  At the start of a hand that is the previous hand's last
@@ -343,7 +357,7 @@ class Game:
 
     # --- rebuilding through the one replay path --------------------------------------
 
-    def _rebuild(self, strict: bool = False) -> None:
+    def _rebuild(self, strict: bool = False, current_too: bool = False) -> None:
         """Replay the record so far through :func:`validate` and continue from its engine state.
 
         Claims are not the Game's business (validation reports them), but a
@@ -352,12 +366,13 @@ class Game:
         record = attrs.evolve(self.record(), result=None)
         watch = _Watch()
         report = validate(record, observer=watch)
+        closed = len(self._hands)
+        # Outside ``strict``, only closed hands must be sound: the current one is the Game's to
+        # judge move by move (and a hand whose deal is not known cannot be over yet).
         bad = [p for p in report.problems if p.kind in ("illegal", "deal", "setup", "unfinished")
-               and not (p.kind == "unfinished" and not strict)]
+               and (strict or (p.kind != "unfinished" and (current_too or p.hand is None or p.hand <= closed)))]
         if bad:
-            first = bad[0]
-            if strict or first.kind != "unfinished":
-                raise Refused(first)
+            raise Refused(bad[0])
         self._match = watch.match
         self._watch = watch
         if self._current is not None:

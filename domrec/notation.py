@@ -96,6 +96,7 @@ _SEAT_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _DEFAULT_SEAT = re.compile(r"(?:[NESW]|P[1-9][0-9]*)\Z")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
 _EVENT_TAGS = {"event": "name", "site": "site", "date": "date", "round": "round", "table": "table"}
+_SINGLE_TAGS = {"game", "format", "variant", "seats", "scores", "winner", "event", "site", "date", "round", "table"}
 _RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "winner", "field", *_EVENT_TAGS}
 
 
@@ -400,6 +401,13 @@ def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
     return name, rest, False
 
 
+def _bare_checked(value: str, src: "_Text", at: int) -> Any:
+    out = _bare(value)
+    if isinstance(out, str) and ("[" in out or "]" in out):
+        raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
+    return out
+
+
 def _bare(value: str) -> Any:
     """A tag value typed without quotes: a JSON literal (3, true, [1,2]) is that value, anything else text."""
     if value and (value[0] in "-0123456789[{" or value in ("true", "false", "null")):
@@ -411,10 +419,17 @@ def _bare(value: str) -> Any:
 
 
 def _near(name: str, words: tuple[str, ...]) -> str | None:
-    """A reserved tag name one or two letters away from ``name`` (a typo), if any."""
+    """A reserved tag name that ``name`` is a typo of, if any: two neighbouring letters
+    swapped, or (for names of five letters or more) one letter changed, added or dropped.
+    Short words and plurals are real words more often than typos ([Name], [Data], [Rounds])."""
     low = name.lower()
     for word in words:
-        if low != word and _distance(low, word) <= (1 if len(word) <= 4 else 2):
+        if low == word or low in (word + "s", word[:-1]) or word in (low + "s",):
+            continue
+        d = _distance(low, word)
+        if d == 1 and (len(word) >= 5 or sorted(low) == sorted(word)):
+            return word
+        if d == 2 and len(word) >= 6 and sorted(low) == sorted(word):
             return word
     return None
 
@@ -485,9 +500,16 @@ class _Reader:
                         raise src.error(f"{s!r} cannot be a seat label: a seat begins with a letter and has "
                                         f"letters, digits or _ only", at)
                 pos["/players"] = at
+        once: set[str] = set()
         for name, value, quoted, at in tags:
             low = name.lower()
             text = value if quoted else str(value)
+            if low in _SINGLE_TAGS:
+                if low in once:
+                    raise src.error(f"tag [{name}] is given twice", at)
+                once.add(low)
+            if not quoted and low not in _EVENT_TAGS and low != "field" and ("[" in str(value) or "]" in str(value)):
+                raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
             if low == "game":
                 doc["game"] = text
                 pos["/game"] = at
@@ -533,7 +555,7 @@ class _Reader:
                 pos["/event/" + key.replace("~", "~0").replace("/", "~1")] = at
             elif low in _EVENT_TAGS:
                 key = _EVENT_TAGS[low]
-                event[key] = value if quoted else _bare(value)
+                event[key] = value if quoted else _bare_checked(value, src, at)
                 pos[f"/event/{key}"] = at
             elif (declared is not None and name in declared) or (declared is None and _DEFAULT_SEAT.match(name.upper())
                                                                  and len(name) <= 4):
@@ -549,10 +571,18 @@ class _Reader:
                 if not _TAG_NAME.match(name):
                     raise src.error(f"{one_line(name)!r} is not a tag name (a letter, then letters, digits, "
                                     f"_ . -); write [Field \"key\" value] for any other key", at)
-                event[name] = value if quoted else _bare(value)
+                if name in event:
+                    raise src.error(f"tag [{name}] is given twice", at)
+                event[name] = value if quoted else _bare_checked(value, src, at)
                 pos[f"/event/{name}"] = at
         if comments:
-            event.setdefault("comment", "\n".join(comments))
+            if "comment" in event:
+                event["comment"] = str(event["comment"]) + "\n" + "\n".join(comments)
+            else:
+                event["comment"] = "\n".join(comments)
+        pos["/players"] = seat_tags[0][2] if seat_tags else first_pos
+        pos["/rules"] = next((at for name, _, _, at in tags if name.lower() in ("variant", "option")), first_pos)
+        pos[""] = first_pos
         if "game" not in doc:
             raise src.error("a game needs a [Game \"…\"] tag (broadway, competitive, horse-race, castle-rock or "
                             "domino-roads)", first_pos)
@@ -801,6 +831,11 @@ class _Reader:
 
     def _part_line(self, hand: _HandText, kind: str, t: _Token, args: list[_Token]) -> None:
         src, pos = self.src, self.pos
+        for a in args:  # a comment on a deal, left or end line is the hand's
+            if a.kind == "comment":
+                body = _unescape_comment(a.text[1:-1])
+                hand.comment = (hand.comment + "\n" + body) if hand.comment is not None else body
+                self.uses_11 = True
         hp = f"/hands/{hand.number - 1}"
         if hand.moves and kind not in ("left", "end"):
             raise src.error(f"{kind} comes before the hand's moves", t.pos)
@@ -1062,7 +1097,7 @@ def _envelope(r: _Reader, hands: list[dict]) -> dict[str, Any]:
 
 
 def _minimal_version(r: _Reader, hands: list[dict]) -> str:
-    if r.uses_11 or any("deal" not in h for h in hands):
+    if r.uses_11 or any(not (h.get("deal") or {}).get("hands") for h in hands):
         return DGN_VERSION
     return "1.0"
 
@@ -1235,24 +1270,26 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
 def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
     from domrec.reader import load_dict
 
-    def load(doc: dict) -> Record | Report:
+    def load(doc: dict, positions: _Positions) -> Record | Report:
         try:
             return load_dict(doc)
         except InputError as e:
-            return _with_position(unusable(source, e, r.doc["game"]), r.pos)
+            return _with_position(unusable(source, e, r.doc["game"]), positions)
 
+    as_written: DgnGame | None = None
     if not _needs_game(r):
-        doc = _as_written(r)
-        record = load(doc)
+        record = load(_as_written(r), r.pos)
         if isinstance(record, Report):
             return DgnGame(None, record, first_line)
         report = validate(record, source)
+        as_written = DgnGame(record, _with_position(report, r.pos), first_line)
         if not any(p.kind == "illegal" for p in report.problems):
-            return DgnGame(record, _with_position(report, r.pos), first_line)
-        r.pos = _Positions(r.src)  # read again through the Game: forced passes may have been left out
-        r2 = _Reader(r.src.text, r.src.first_line)
-        r2.parse()
-        r = r2
+            return as_written
+        # Read again through the Game: a move written with its seat may have left out a
+        # forced pass before it.  If that reading stops at a problem too, the text as written
+        # is the faithful record, and its verdict stands.
+        r = _Reader(r.src.text, r.src.first_line)
+        r.parse()
     try:
         doc, problems, note = _through_game(r)
     except RuleViolation as e:  # a setup problem (players, options) found when starting the game
@@ -1260,17 +1297,24 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         return DgnGame(None, _with_position(report, r.pos), first_line)
     except InputError as e:
         return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
-    record = load(doc)
+    if problems and as_written is not None:
+        return as_written
+    record = load(doc, r.pos)
+    if problems:
+        # Reading stopped at a rule problem: that problem is the verdict.  What the partial
+        # record says beyond it (a hand without its deal, a game not over) is no news.
+        stop = problems[0].hand or 0
+        rest: tuple[Problem, ...] = ()
+        if not isinstance(record, Report):
+            rest = tuple(p for p in validate(record, source).problems
+                         if p.hand is not None and p.hand < stop and p.kind == "score")
+        report = Report(source, r.doc["game"], "invalid", tuple(problems) + rest, note=note)
+        return DgnGame(None if isinstance(record, Report) else record, _with_position(report, r.pos),
+                       first_line, complete=False)
     if isinstance(record, Report):
         return DgnGame(None, record, first_line)
     report = validate(record, source)
-    if problems:
-        seen = {(p.pointer, p.message) for p in report.problems}
-        extra = tuple(p for p in problems if (p.pointer, p.message) not in seen)
-        if report.status == "valid" and extra:
-            report = attrs.evolve(report, status="invalid", finished=False, winner=None)
-        report = attrs.evolve(report, problems=extra + report.problems, note=note)
-    return DgnGame(record, _with_position(report, r.pos), first_line, complete=not problems)
+    return DgnGame(record, _with_position(report, r.pos), first_line)
 
 
 def _with_position(report: Report, positions: _Positions) -> Report:
@@ -1388,7 +1432,8 @@ def dumps(record: Record) -> str:
 
 def _minimal_from_data(data: dict) -> str:
     for hand in data["hands"]:
-        if "deal" not in hand or "comment" in hand or any("comment" in m for m in hand.get("moves", ())):
+        if (not (hand.get("deal") or {}).get("hands") or "comment" in hand
+                or any("comment" in m for m in hand.get("moves", ()))):
             return DGN_VERSION
     return "1.0"
 

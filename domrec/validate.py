@@ -93,7 +93,8 @@ class Report:
             return None
         if len(self.sheet_hands) == self.hands:
             return "scores only: play was not replayed"
-        return f"scores only for {_hand_list(self.sheet_hands)}: their play was not replayed"
+        its = "its" if len(self.sheet_hands) == 1 else "their"
+        return f"scores only for {_hand_list(self.sheet_hands)}: {its} play was not replayed"
 
     def summary(self) -> str:
         if self.status != "valid":
