@@ -81,12 +81,13 @@ class CompetitiveHand:
     # --- the rules -----------------------------------------------------------
 
     def _fits(self, seat: str) -> tuple[Tile, Tile] | None:
-        """A (tile, end tile) the seat could play, or None."""
+        """A (tile, end tile) the seat could play, or None: the highest such tile, so that the
+        message naming it is the same on every run (a set's order is not)."""
         left, right = self.left, self.right
         if left is None:
             return None
         lp, rp = left[1], right[1]
-        for t in self.hands[seat]:
+        for t in sorted(self.hands[seat], key=lambda t: (t.high, t.low), reverse=True):
             if t.high == lp or t.low == lp:
                 return t, left[0]
             if t.high == rp or t.low == rp:
