@@ -1096,3 +1096,46 @@ def test_pass_move_types_are_read_as_record_classes():
     assert isinstance(notation.loads(BROADWAY).hands[0].moves[4], Exposed)
     assert isinstance(notation.loads(ROADS_BRIDGE).hands[0].moves[0], Roll)
     assert any(isinstance(m, Reuse) for m in notation.loads(ROADS_REUSE).hands[0].moves)
+
+
+# --- the public parts of a deal: lead draw, redeals ----------------------------------------------
+
+REDEAL = ("redeal W N 6-5 6-4 6-3 6-2 6-1 6-0 5-5; E 5-4 5-3 5-2 5-1 5-0 4-3 4-2; S 4-1 4-0 3-2 3-1 3-0 2-1 6-6; "
+          "W 0-0 1-1 2-2 3-3 4-4 2-0 1-0\n")
+
+
+def test_leaddraw_and_redeal_lines():
+    text = COMP.replace("hand 1 lead N\n", "hand 1 lead N\nleaddraw N 6-5; E 2-1; S 4-3; W 5-1\n" + REDEAL)
+    game = read1(text)
+    assert game.report.status == "valid", [p.text() for p in game.report.problems]
+    deal = plain(game.record)["hands"][0]["deal"]
+    assert deal["lead_draw"] == {"N": "6-5", "E": "2-1", "S": "4-3", "W": "5-1"}
+    assert deal["redeals"] == [{"seat": "W", "hands": {
+        "N": ["6-5", "6-4", "6-3", "6-2", "6-1", "6-0", "5-5"], "E": ["5-4", "5-3", "5-2", "5-1", "5-0", "4-3", "4-2"],
+        "S": ["4-1", "4-0", "3-2", "3-1", "3-0", "2-1", "6-6"], "W": ["0-0", "1-1", "2-2", "3-3", "4-4", "2-0", "1-0"]}}]
+    assert notation.dumps(game.record) == text
+    # the typed forms keep them
+    for keep_deal in (True, False):
+        typed = notation.dumps_typed(game.record, keep_deal=keep_deal)
+        assert "leaddraw N 6-5; E 2-1; S 4-3; W 5-1" in typed
+        back = read1(typed)
+        assert back.report.status == "valid" and plain(back.record)["hands"][0]["deal"]["lead_draw"] == deal["lead_draw"]
+
+
+def test_leaddraw_that_names_another_leader_is_a_problem():
+    text = COMP.replace("hand 1 lead N\n", "hand 1 lead N\nleaddraw N 1-0; E 2-1; S 6-6; W 5-1\n")
+    assert_at(read1(text), "invalid", *where(text, "N\nleaddraw"), "N cannot lead this hand: S drew 6-6")
+
+
+def test_leaddraw_with_two_tiles_for_a_seat():
+    text = COMP.replace("hand 1 lead N\n", "hand 1 lead N\nleaddraw N 6-5 6-4; E 2-1\n")
+    assert_at(read1(text), "unusable", *where(text, "N 6-5 6-4"), "leaddraw gives one tile per seat")
+
+
+def test_deal_line_with_several_seats_and_dash_for_none():
+    one_line = "deal " + "; ".join(COMP_DEAL.replace("deal ", "").strip().split("\n")) + "\n"
+    assert data(COMP.replace(COMP_DEAL, one_line)) == data(COMP)
+    text = CASTLE.replace("deal P1 3-0 4-3\n", "deal P1 -\n")
+    game = read1(text)  # P1 is dealt nothing: a deal problem, read all the same
+    assert_at(game, "invalid", *where(text, "P1 -"), "P1 was dealt 0 tiles")
+    assert plain(game.record)["hands"][0]["deal"]["hands"]["P1"] == []
