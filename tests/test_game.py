@@ -237,7 +237,7 @@ def _illegal_variant(g: Game, move, rng: random.Random):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=4, **SETTINGS)
+@settings(max_examples=6, **SETTINGS)
 @given(pick=st.randoms(use_true_random=False))
 def test_an_illegal_push_is_refused_with_its_rule_and_changes_nothing(config, pick):
     record = simulated(config)
@@ -295,7 +295,7 @@ def test_a_bad_deal_is_refused_at_start_hand_and_the_hand_not_started():
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=3, **SETTINGS)
+@settings(max_examples=5, **SETTINGS)
 @given(pick=st.randoms(use_true_random=False))
 def test_pop_takes_back_a_move_and_push_plays_it_again(config, pick):
     record = simulated(config)
@@ -515,7 +515,8 @@ def test_open_hand_a_wrong_left_is_refused_and_the_hand_stays_open():
     before = snapshot(g)
     cases = [({"E": ["3-3"]}, "give the tiles S and W still held: left S …; W …"),
              ({"E": ["3-3"], "S": ["2-2"], "W": ["5-0", "4-4", "1-1"]}, "left W lists 1-1, but it was played"),
-             ({"E": ["3-3"], "S": ["2-2"], "W": ["5-0", "4-4"]}, "left W lists 2 tiles, but by the moves W still holds 3")]
+             ({"E": ["3-3"], "S": ["2-2"], "W": ["5-0", "4-4"]},
+              "left W lists 2 tiles, but by the moves W still holds 3")]
     for left, words in cases:
         with pytest.raises(Refused) as e:
             g.end_hand(left=left)
@@ -609,7 +610,7 @@ def test_a_score_sheet_hand_the_rules_refuse_is_refused():
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=3, **SETTINGS)
+@settings(max_examples=5, **SETTINGS)
 @given(pick=st.randoms(use_true_random=False))
 def test_from_record_resumes_an_unfinished_record(config, pick):
     record = simulated(config)

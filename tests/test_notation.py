@@ -1111,15 +1111,18 @@ def test_leaddraw_and_redeal_lines():
     deal = plain(game.record)["hands"][0]["deal"]
     assert deal["lead_draw"] == {"N": "6-5", "E": "2-1", "S": "4-3", "W": "5-1"}
     assert deal["redeals"] == [{"seat": "W", "hands": {
-        "N": ["6-5", "6-4", "6-3", "6-2", "6-1", "6-0", "5-5"], "E": ["5-4", "5-3", "5-2", "5-1", "5-0", "4-3", "4-2"],
-        "S": ["4-1", "4-0", "3-2", "3-1", "3-0", "2-1", "6-6"], "W": ["0-0", "1-1", "2-2", "3-3", "4-4", "2-0", "1-0"]}}]
+        "N": ["6-5", "6-4", "6-3", "6-2", "6-1", "6-0", "5-5"],
+        "E": ["5-4", "5-3", "5-2", "5-1", "5-0", "4-3", "4-2"],
+        "S": ["4-1", "4-0", "3-2", "3-1", "3-0", "2-1", "6-6"],
+        "W": ["0-0", "1-1", "2-2", "3-3", "4-4", "2-0", "1-0"]}}]
     assert notation.dumps(game.record) == text
     # the typed forms keep them
     for keep_deal in (True, False):
         typed = notation.dumps_typed(game.record, keep_deal=keep_deal)
         assert "leaddraw N 6-5; E 2-1; S 4-3; W 5-1" in typed
         back = read1(typed)
-        assert back.report.status == "valid" and plain(back.record)["hands"][0]["deal"]["lead_draw"] == deal["lead_draw"]
+        assert back.report.status == "valid"
+        assert plain(back.record)["hands"][0]["deal"]["lead_draw"] == deal["lead_draw"]
 
 
 def test_leaddraw_that_names_another_leader_is_a_problem():

@@ -76,7 +76,7 @@ def without_claims(moves: list[dict]) -> list[dict]:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=3, **SETTINGS)
+@settings(max_examples=5, **SETTINGS)
 @given(seed=SEEDS)
 def test_json_dgn_json_is_exact_and_dgn_json_dgn_is_the_identity(config, seed):
     record = simulated(config, seed)
@@ -91,7 +91,7 @@ def test_json_dgn_json_is_exact_and_dgn_json_dgn_is_the_identity(config, seed):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=2, **SETTINGS)
+@settings(max_examples=4, **SETTINGS)
 @given(seed=SEEDS)
 def test_typed_form_reads_back_to_the_same_game(config, seed):
     record = simulated(config, seed)
@@ -187,7 +187,7 @@ GAMES = sorted({c[0] for c in CONFIGS})
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=2, **SETTINGS)
+@settings(max_examples=4, **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, seed, pick):
     record = simulated(config, seed)
@@ -215,7 +215,7 @@ def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, see
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=6, **SETTINGS)
+@settings(max_examples=10, **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False), bad=st.sampled_from(["zz", "6-x", "@@", "{oops", "}"]))
 def test_an_unreadable_token_inserted_is_unusable_at_its_place(name, seed, pick, bad):
     record = next(sim.simulate(name, 1, seed))
@@ -234,7 +234,7 @@ def test_an_unreadable_token_inserted_is_unusable_at_its_place(name, seed, pick,
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=4, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, seed, pick):
     record = next(sim.simulate(name, 1, seed))
@@ -253,7 +253,7 @@ def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, 
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=4, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_tile_deleted_from_a_deal_is_reported_at_that_hands_deal(name, seed, pick):
     record = next(sim.simulate(name, 1, seed))
@@ -289,7 +289,7 @@ def test_corruption_helpers_find_every_move():
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=5, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_move_token_deleted_leaving_its_seat_is_unusable_at_that_seat(name, seed, pick):
     record = next(sim.simulate(name, 1, seed))
@@ -309,7 +309,7 @@ def test_a_move_token_deleted_leaving_its_seat_is_unusable_at_that_seat(name, se
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=5, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_whole_move_deleted_is_caught_at_or_after_it_unless_the_game_stays_legal(name, seed, pick):
     """Deleting a move with its seat is usually illegal at once or later; it can stay legal (a
