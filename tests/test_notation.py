@@ -821,6 +821,10 @@ BAD = {
     "left contradicts the deal": (COMP + "left W 0-0\n", "left", "invalid", None),
     "missing left": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3\n", "left", "invalid",
                      ["the deal is not written, so give the tiles S and W still held: left S …; W …"]),
+    "missing left (one seat)": (
+        HORSE_NAMED[:HORSE_NAMED.index("deal P1")] + "3-3 +5-3 5-3@3-3 5-4@5-3 3-1@3-3 3-0@3-3 5-0@3-0 4-4@5-4\n"
+        "left P1 6-1 0-0 4-2 4-3 2-1; P3 4-0 6-5 2-2 6-4\nend\n", "left", "invalid",
+        ["hand 1: the deal is not written, so give the tiles P2 still held: left P2 …", "[the deal]"]),
     "hands out of order": (COMP + "\nhand 3 lead N\n", "3 lead N", "unusable", ["expected hand 2, not hand 3"]),
     "no game tag": (COMP.replace('[Game "competitive"]\n', ""), (1, 1), "unusable", ["needs a [Game"]),
     "unknown game": (COMP.replace("competitive", "chess"), (1, 1), "unusable", ["unknown game 'chess'"]),
@@ -931,6 +935,16 @@ def test_deal_inferred_from_the_moves_and_left():
         sorted(map(sorted, expected["hands"][0]["deal"]["hands"].values()))
     assert [m.get("play") for m in d["hands"][0]["moves"]] == [m.get("play") for m in expected["hands"][0]["moves"]]
     assert game.report.scores == {"NS": 23, "EW": 0}
+
+
+def test_horse_race_deal_inferred_with_every_seat_that_holds_tiles_given():
+    text = BAD["missing left (one seat)"][0].replace("; P3", "; P2 5-5 3-2 6-2 6-0 1-1; P3")
+    game = read1(text)
+    assert game.report.status == "valid", [p.text() for p in game.report.problems]
+    assert game.report.scores == {"P1": 0, "P2": 0, "P3": 0, "P4": 23}
+    deal = plain(game.record)["hands"][0]["deal"]
+    assert sorted(deal["hands"]["P4"]) == sorted(["3-0", "5-0", "3-1", "4-4", "5-4"])  # P4 went out: none left
+    assert plain(game.record)["hands"][0]["moves"][1] == {"seat": "P3", "draw": "5-3"}  # no claim typed
 
 
 def test_one_seats_left_may_be_left_out_where_the_whole_set_is_dealt():
