@@ -29,7 +29,7 @@ import attrs
 
 from domrec import deals, games
 from domrec.errors import DealError, DomrecError, IllegalMove, RuleViolation
-from domrec.games.base import HandOutcome, HandState, Match
+from domrec.games.base import HandOutcome, HandState, Match, partnership_side
 from domrec.record import Deal, GameResult, Hand, HandResult, Move, Pass, Player, Record, Rules
 from domrec.validate import Problem, Report, validate
 
@@ -54,6 +54,8 @@ class _Watch:
 
     def __init__(self) -> None:
         self.state: HandState | None = None
+        #: The match's totals when the last hand started (before its moves).
+        self.before: dict[str, int] | None = None
         self.points: list[list[int]] = []
         self.outcomes: dict[int, HandOutcome] = {}
 
@@ -62,6 +64,7 @@ class _Watch:
 
     def hand_started(self, index: int, hand: Hand, state: HandState) -> None:
         self.state = state
+        self.before = dict(self.match.totals)
         while len(self.points) <= index:
             self.points.append([])
 
@@ -132,8 +135,16 @@ class Game:
 
     @property
     def totals(self) -> dict[str, int]:
-        """The running totals (moves already scored count, even mid-hand)."""
-        return dict(self._match.totals)
+        """The running totals: the closed hands, plus the points of the current hand's moves
+        (a Horse Race peg or a Broadway point counts at once; end-of-hand scores when it closes)."""
+        if self._current is None:
+            return dict(self._match.totals)
+        totals = dict(self._watch.before if self._watch.before is not None else self._match.totals)
+        for move, points in zip(self._moves, self._points):
+            if points:
+                side = move.seat if move.seat in totals else partnership_side(move.seat)
+                totals[side] = totals.get(side, 0) + points
+        return totals
 
     @property
     def over(self) -> bool:
@@ -182,8 +193,11 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """Every legal move now.  Empty when no hand is being played or the deal is not known
         (then the legal moves depend on tiles nobody has shown)."""
-        if self._state is None or self._state.over or not self.deal_known:
+        if self._state is None or not self.deal_known:
             return []
+        if self._state.over:  # a hand over may still allow closing moves (Castle Rock's last captures)
+            closing = getattr(self._state, "closing_moves", None)
+            return closing() if closing is not None else []
         return self._state.legal_moves()
 
     def forced_pass(self) -> bool:
@@ -206,6 +220,7 @@ class Game:
             deal = None
         self._current = Hand(leader=leader, deal=deal, comment=comment)
         self._moves, self._points = [], []
+        self._watch.before = dict(self._match.totals)
         try:
             self._state = self._begin(self._current)
         except RuleViolation as e:
@@ -226,13 +241,18 @@ class Game:
             raise GameError(f"hand {self.hand_number} is not closed yet")
         hand = Hand(leader=leader, result=HandResult(scores=dict(scores), end=end), comment=comment)
         self._hands.append(hand)
+        n = len(self._hands)
         try:
-            self._rebuild()
+            report = self._rebuild()
+            if n - 1 not in self._watch.outcomes:  # the rules refuse these scores
+                problem = next((p for p in report.problems if p.hand == n), None) or Problem(
+                    f"/hands/{n - 1}", "this score-sheet hand cannot be played here", "", "score", hand=n)
+                raise Refused(problem)
         except Refused:
             self._hands.pop()
             self._rebuild()
             raise
-        return self._watch.outcomes[len(self._hands) - 1]
+        return self._watch.outcomes[n - 1]
 
     def push(self, move: Move) -> int:
         """Play ``move`` (its ``seat`` says who); return the points it earns the mover's side.
@@ -357,7 +377,7 @@ class Game:
 
     # --- rebuilding through the one replay path --------------------------------------
 
-    def _rebuild(self, strict: bool = False, current_too: bool = False) -> None:
+    def _rebuild(self, strict: bool = False, current_too: bool = False) -> Report:
         """Replay the record so far through :func:`validate` and continue from its engine state.
 
         Claims are not the Game's business (validation reports them), but a
@@ -379,9 +399,11 @@ class Game:
             self._state = watch.state
             self._points = list(watch.points[len(self._hands)]) if len(watch.points) > len(self._hands) else []
             if self._state is None:  # an empty current hand: validation did not start it
+                self._watch.before = dict(self._match.totals)
                 self._state = self._begin(self._current)
         else:
             self._state = None
+        return report
 
 
 def _totals(totals: Mapping[str, int]) -> str:

@@ -508,7 +508,8 @@ class _Reader:
                 if low in once:
                     raise src.error(f"tag [{name}] is given twice", at)
                 once.add(low)
-            if not quoted and low not in _EVENT_TAGS and low != "field" and ("[" in str(value) or "]" in str(value)):
+            if (not quoted and (low in _RESERVED or _DEFAULT_SEAT.match(name.upper())) and low not in _EVENT_TAGS
+                    and low != "field" and ("[" in str(value) or "]" in str(value))):
                 raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
             if low == "game":
                 doc["game"] = text
@@ -640,6 +641,9 @@ class _Reader:
                 raise src.error(f"a move after the hand's {'end' if hand.end is not None else 'left'} line: start "
                                 f"the next hand with hand {hand.number + 1}", at)
             if pending:
+                if word in seats:
+                    seat, where = pending.pop()
+                    raise src.error(f"seat {seat} is not followed by a move ({word} is a seat too)", where)
                 seat = pending.pop()[0]
                 for data, exposure, where in self._moves_of(word, at, hand):
                     if exposure:

@@ -10,6 +10,7 @@ whatever the archive's size, and it never lets one bad record stop the rest.
 from __future__ import annotations
 
 import json
+import re
 import os
 import sys
 from pathlib import Path
@@ -206,7 +207,7 @@ def _split_stream(stream: Any, label: str) -> Iterator[Source]:
     if not first:
         yield Source(label, None, NotJSONError("standard input is empty"))
         return
-    if first.lstrip().startswith(b"[") and _json_value(first) is _NOT_JSON:  # a DGN tag line
+    if _looks_like_dgn(first):  # a DGN tag line (or a comment before the tags)
         yield Source(label, b"".join(lines) + stream.read(), form="dgn")
         return
     second = next_text_line()
@@ -226,6 +227,19 @@ def _split_stream(stream: Any, label: str) -> Iterator[Source]:
 
 
 _NOT_JSON = object()
+_JSON_OBJECT_START = re.compile(rb'\s*\{\s*(?:"|\}|$)')
+
+
+def _looks_like_dgn(line: bytes) -> bool:
+    """The first line of text on standard input starts a DGN text rather than JSON: a tag
+    (``[Game "…"]``, which is not JSON) or a ``{comment}`` (which does not open a JSON object)."""
+    text = line[3:] if line.startswith(b"\xef\xbb\xbf") else line
+    head = text.lstrip()
+    if head.startswith(b"["):
+        return _json_value(text) is _NOT_JSON
+    if head.startswith(b"{"):
+        return _JSON_OBJECT_START.match(text) is None and _json_value(text) is _NOT_JSON
+    return False
 
 
 def _json_value(line: bytes) -> Any:

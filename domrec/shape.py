@@ -482,9 +482,9 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
     else:
         # Format 1.1: a score-sheet hand (only its result), or a hand being
         # recorded whose deal is not known yet (moves, no deal).
+        # A hand with neither moves nor result has just been started (its first move is
+        # still to come): the validator accepts it as the last hand of an unfinished game.
         _keys(hand, p, "a hand", (), _HAND)
-        if not hand.get("moves") and "result" not in hand:
-            _fail(p, "a hand needs \"deal\" and \"moves\", or only its \"result\" (a score-sheet hand)")
     if "leader" in hand:
         _seat(hand["leader"], p + "/leader")
     if "comment" in hand:

@@ -64,6 +64,9 @@ def play_game(template: Record, rng: random.Random, choose: Chooser | None = Non
             raise RuntimeError(f"simulated {template.game} game did not end in {MAX_HANDS} hands")
         hand = match.random_hand(rng)
         state = match.start_hand(hand)
+        drive = getattr(state, "drive", None)
+        if drive is not None:  # an engine that plays differently when driven (Castle Rock's closing captures)
+            drive()
         moves: list[Move] = []
         while not state.over:
             move = choose(state, state.legal_moves(), rng)

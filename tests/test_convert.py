@@ -399,11 +399,6 @@ def test_validate_stdin_with_from_dgn_and_detected():
     assert r.exit_code == 2 and r.stdout.startswith("<stdin>: UNUSABLE")
 
 
-@pytest.mark.xfail(strict=True, reason="standard input is told apart by its first line starting with '[' "
-                                        "(reader._split_stream): a DGN text that starts with a UTF-8 BOM (as "
-                                        "Windows editors save it) or with a {comment} before its tags is read as "
-                                        "JSON ('not valid JSON at line 1, column 2'), though the same bytes in a "
-                                        ".dgn file are read")
 @pytest.mark.parametrize("prefix", [b"\xef\xbb\xbf", b"{club night}\n"], ids=["bom", "comment"])
 def test_validate_stdin_detects_dgn_after_a_bom_or_a_comment(tmp_path, prefix):
     data = prefix + TYPED.encode()

@@ -649,17 +649,11 @@ def test_tag_values_bare_json_literals_and_text(tag, value):
     assert unstructure(notation.loads(notation.dumps(notation.loads(text)))) == d
 
 
-@pytest.mark.xfail(strict=True, reason="a bare JSON array value ([Seq [1,2]]) is refused: the ']' of the array "
-                                        "ends the tag, and the reader says 'a tag line holds one tag' (earlier: "
-                                        "'a tag is not closed'); the docs list [1,2] among the bare values")
 def test_tag_value_bare_json_array():
     d = data(COMP.replace('[N "Ana"]', '[Seq [1,2]]\n[N "Ana"]'))
     assert d["event"] == {"Seq": [1, 2]}
 
 
-@pytest.mark.xfail(strict=True, reason="notation.dumps writes an event list as [Key [1,2]], which the reader "
-                                        "refuses: an event value that is a JSON list does not survive JSON -> DGN "
-                                        "-> JSON")
 def test_event_list_survives_dgn():
     record = attrs.evolve(notation.loads(COMP), event={"rounds": [1, 2]})
     assert unstructure(notation.loads(notation.dumps(record)))["event"] == {"rounds": [1, 2]}
@@ -894,10 +888,6 @@ def test_typo_check_of_tag_names():
     assert data(text)["event"] == {"Rounds": 3, "Name": "x"}  # real words, not typos
 
 
-@pytest.mark.xfail(strict=True, reason="a seat followed by another seat ('N W 6-5@5-2', a move left out) is "
-                                        "reported as 'W is not a seat of this game (seats: N E S W)' at W, a "
-                                        "message that contradicts itself; the reader checks 'seat N is not "
-                                        "followed by a move' only for keywords and non-words")
 def test_seat_followed_by_a_seat_is_a_seat_without_a_move():
     text = COMP.replace("N 5-2 W", "N W")
     assert_at(read1(text), "unusable", *where(text, "N W"), "seat N is not followed by a move")

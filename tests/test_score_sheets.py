@@ -260,10 +260,6 @@ def test_a_competitive_sheet_hand_where_both_sides_score(tmp_path):
     assert "only one side scores a hand" in p.message and (p.line, p.column) == where(text, "end out")
 
 
-@pytest.mark.xfail(strict=True, reason="a score-sheet hand the rules refuse, after a hand typed without seats (read "
-                                        "through the Game API), ends in an internal KeyError from "
-                                        "Game.add_score_sheet_hand: domrec validate reports 'internal error "
-                                        "(KeyError: 1)' (unusable, exit 2) instead of the problem at its end line")
 def test_a_refused_sheet_hand_after_a_typed_hand_is_reported_at_its_line(tmp_path):
     text = COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 0-0\nend\n\nhand 2\nend out NS 30 EW 5\n"
     path = tmp_path / "sheet.dgn"
@@ -385,10 +381,6 @@ def test_open_last_hand_through_dgn_is_valid_unfinished(tmp_path):
                         "were checked only as far as the tiles shown allow\n")
 
 
-@pytest.mark.xfail(strict=True, reason="a last hand started but with no move yet ('hand 2' alone in DGN, or "
-                                        "Game.record() right after start_hand without a deal) cannot be read: the "
-                                        "shape check refuses a hand without deal, moves and result ('a hand needs "
-                                        "deal and moves, or only its result', unusable, exit 2)")
 def test_a_last_hand_started_without_moves_is_valid_unfinished():
     game = next(notation.read_games(COMP_HEAD))
     assert game.report.status == "valid" and not game.report.finished

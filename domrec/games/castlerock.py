@@ -157,7 +157,7 @@ class CastleRockHand:
         self._turn = leader           # whose turn it is (kept after the hand is over, for closing captures)
         self.phase = _PLACE
         self._over = False
-        #: Set once a simulator asks for legal moves (validation never does); see :attr:`over`.
+        #: Set when a simulator drives the hand (:meth:`drive`; validation never does); see :attr:`over`.
         self._driven = False
         self._next = clockwise       # seat -> the seat after it, clockwise (shared, never changed)
         self._empty = 0               # how many hands are empty
@@ -415,8 +415,16 @@ class CastleRockHand:
                     out.append(Capture(seat=seat, capture=(str(left), str(mid), str(right))))
         return out
 
-    def legal_moves(self) -> list[Move]:
+    def drive(self) -> None:
+        """Called by the simulator when it starts the hand: keep the hand going while the last
+        placer's closing captures remain (see :attr:`over`); validation never calls it."""
         self._driven = True
+
+    def closing_moves(self) -> list[Move]:
+        """The closing captures the last placer may still make once every hand is empty."""
+        return list(self.captures()) if self._over else []
+
+    def legal_moves(self) -> list[Move]:
         if self._over:
             return list(self.captures())  # closing captures of the last turn (see :attr:`over`)
         seat = self._turn
