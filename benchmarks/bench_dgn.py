@@ -1,0 +1,206 @@
+"""DGN against JSON Lines: the same games checked from either archive, on one core.
+
+Simulates --games games, writes them as a JSON Lines archive (one record a
+line) and as a DGN archive (canonical form, ``notation.dumps``, games
+separated by a blank line), then times, in CPU time of this process (best of
+--repeat runs, with ``validate.batch_mode()`` as ``domrec validate`` sets it):
+
+* validate: what ``domrec validate ARCHIVE`` does (reader.iter_sources, then
+  validate_text per JSON line or notation.read_games over the DGN file's bytes);
+* read: the record only, without replaying it (JSON: parse + shape check to a
+  Record; DGN: split, decode, tokenize, build the JSON data, shape check to a
+  Record).  Canonical DGN is read without the engine, so the read is
+  separable; it goes through notation's private reader (_Reader, _as_written)
+  because no public function stops before validation.
+
+Both archives are timed in the same run, so the ratio DGN/JSONL is the
+figure to compare (the target: DGN validation at most 2x JSONL validation).
+An extra line per game times the typed form of the first --typed-games games
+(``notation.dumps_typed(record, keep_deal=True)``: no seats, no claims, no
+forced passes), which is read through the Game engine; it is not the target's
+comparison.
+
+    python benchmarks/bench_dgn.py competitive --games 2000
+    python benchmarks/bench_dgn.py all --games 2000
+    python benchmarks/bench_dgn.py broadway --games 500 --keep /tmp/dgn   # keep the archives (to profile them)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from domrec import notation, reader, simulate
+from domrec.games import parse_options
+from domrec.validate import batch_mode, validate_text
+
+GAMES = ("competitive", "horse-race", "broadway", "castle-rock", "domino-roads")
+
+
+def best_cpu(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The least CPU time of ``repeat`` runs of ``fn`` (other programs on the machine do not count)."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.process_time()
+        result = fn()
+        best = min(best, time.process_time() - start)
+    return best, result
+
+
+def validate_archive(path: Path) -> tuple[int, int]:
+    """Every record of an archive judged as ``domrec validate`` does: (records, hands).
+
+    Stops at the first record that is not valid: the archives are simulated, so it is a bug."""
+    records = hands = 0
+    for src in reader.iter_sources([str(path)]):
+        if src.error:
+            raise SystemExit(f"{src.label}: {src.error}")
+        if src.form == "dgn":
+            reports = (g.report for g in notation.read_games(src.text, src.label))
+        else:
+            reports = iter((validate_text(src.text, src.label),))
+        for report in reports:
+            if not report.valid:
+                detail = report.problems[0].text() if report.problems else report.status
+                raise SystemExit(f"{report.source}: simulated game did not validate: {detail}")
+            records += 1
+            hands += report.hands
+    return records, hands
+
+
+def read_jsonl(path: Path) -> int:
+    """Parse + shape check of every line, no replay."""
+    n = 0
+    for src in reader.iter_sources([str(path)]):
+        reader.loads(src.text)
+        n += 1
+    return n
+
+
+def read_dgn(path: Path) -> int:
+    """Canonical DGN to Records without the engine: split, decode, tokenize, JSON data, shape check."""
+    n = 0
+    data = path.read_bytes()
+    for chunk in notation.split_games(data):
+        r = notation._Reader(notation.decode(chunk), chunk.first_line)
+        r.parse()
+        if notation._needs_game(r):
+            raise SystemExit(f"{path}:{chunk.first_line}: not canonical DGN (needs the engine to be read)")
+        reader.load_dict(notation._as_written(r))
+        n += 1
+    return n
+
+
+def parse_dgn(path: Path) -> int:
+    """Only the text part of the DGN read: split, decode, tokenize and parse into the reader's structures."""
+    n = 0
+    for chunk in notation.split_games(path.read_bytes()):
+        notation._Reader(notation.decode(chunk), chunk.first_line).parse()
+        n += 1
+    return n
+
+
+def bench(game: str, args: argparse.Namespace, options: dict, folder: Path) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    records = list(simulate.simulate(game, args.games, args.seed, args.players, options or None, args.variant))
+    t1 = time.perf_counter()
+    jsonl = folder / f"{game}.jsonl"
+    dgn = folder / f"{game}.dgn"
+    typed = folder / f"{game}-typed.dgn"
+    jsonl.write_text("".join(simulate.dumps(r) + "\n" for r in records), encoding="utf-8")
+    dgn.write_text("\n".join(notation.dumps(r).rstrip("\n") + "\n" for r in records), encoding="utf-8")
+    t2 = time.perf_counter()
+    typed_games = min(args.typed_games, args.games) if args.typed else 0
+    if typed_games:
+        typed.write_text("\n".join(notation.dumps_typed(r, keep_deal=True).rstrip("\n") + "\n"
+                                   for r in records[:typed_games]), encoding="utf-8")
+    typed_hands = sum(len(r.hands) for r in records[:typed_games])
+    t3 = time.perf_counter()
+    hands = sum(len(r.hands) for r in records)
+    moves = sum(len(h.moves) for r in records for h in r.hands)
+    del records
+    batch_mode()  # after the simulation, as bench_validate does: the collector as `domrec validate` sets it up
+    print(f"{game}: simulated {args.games} games in {t1 - t0:.1f}s, wrote the archives in {t2 - t1:.1f}s"
+          + (f" (+{t3 - t2:.1f}s typed)" if typed_games else ""), flush=True)
+
+    row: dict[str, Any] = {"game": game, "games": args.games, "hands": hands, "moves": moves,
+                           "jsonl_bytes": jsonl.stat().st_size, "dgn_bytes": dgn.stat().st_size}
+    row["jsonl_validate"], counted = best_cpu(lambda: validate_archive(jsonl), args.repeat)
+    assert counted == (args.games, hands), counted
+    row["dgn_validate"], counted = best_cpu(lambda: validate_archive(dgn), args.repeat)
+    assert counted == (args.games, hands), counted
+    row["jsonl_read"], _ = best_cpu(lambda: read_jsonl(jsonl), args.repeat)
+    row["dgn_read"], _ = best_cpu(lambda: read_dgn(dgn), args.repeat)
+    row["dgn_parse"], _ = best_cpu(lambda: parse_dgn(dgn), args.repeat)
+    if typed_games:
+        row.update(typed_games=typed_games, typed_hands=typed_hands, typed_bytes=typed.stat().st_size)
+        row["typed_validate"], counted = best_cpu(lambda: validate_archive(typed), args.repeat)
+        assert counted == (typed_games, typed_hands), counted
+    return row
+
+
+def show(row: dict[str, Any]) -> None:
+    g, h = row["game"], row["hands"]
+
+    def rate(t: float) -> str:
+        return f"{h / t:>9,.0f} hands/s"
+
+    print(f"{g}: {row['games']:,} games, {h:,} hands, {row['moves']:,} moves; "
+          f"JSONL {row['jsonl_bytes'] / 1e6:.2f} MB, DGN {row['dgn_bytes'] / 1e6:.2f} MB "
+          f"({row['dgn_bytes'] / row['jsonl_bytes']:.2f}x)")
+    print(f"  validate  JSONL {row['jsonl_validate']:7.3f}s {rate(row['jsonl_validate'])}   "
+          f"DGN {row['dgn_validate']:7.3f}s {rate(row['dgn_validate'])}   "
+          f"DGN/JSONL {row['dgn_validate'] / row['jsonl_validate']:.2f} (target <= 2.00)")
+    print(f"  read only JSONL {row['jsonl_read']:7.3f}s {rate(row['jsonl_read'])}   "
+          f"DGN {row['dgn_read']:7.3f}s {rate(row['dgn_read'])}   "
+          f"DGN/JSONL {row['dgn_read'] / row['jsonl_read']:.2f}")
+    print(f"  DGN text parse only (split, decode, tokenize, parse) {row['dgn_parse']:.3f}s; "
+          f"replay (validate - read) JSONL {row['jsonl_validate'] - row['jsonl_read']:.3f}s, "
+          f"DGN {row['dgn_validate'] - row['dgn_read']:.3f}s")
+    if "typed_validate" in row:
+        th, tv = row["typed_hands"], row["typed_validate"]
+        jsonl_rate = h / row["jsonl_validate"]
+        print(f"  [extra, not the target's comparison] typed DGN (dumps_typed, keep_deal=True, read through "
+              f"the engine), first {row['typed_games']:,} games, {th:,} hands, {row['typed_bytes'] / 1e6:.2f} MB: "
+              f"validate {tv:.3f}s {th / tv:,.0f} hands/s, typed/JSONL {jsonl_rate / (th / tv):.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game", nargs="?", default="competitive", help=f"one of {', '.join(GAMES)}, or all")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--option", action="append", default=[], help="name=value")
+    ap.add_argument("--variant", default=None)
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each timing; the best is printed")
+    ap.add_argument("--typed-games", type=int, default=500,
+                    help="games of the typed-form extra line (the first ones; writing the typed form is slow)")
+    ap.add_argument("--no-typed", dest="typed", action="store_false", help="skip the typed-form extra line")
+    ap.add_argument("--keep", default=None, help="write the archives to this folder and keep them")
+    args = ap.parse_args()
+    options = parse_options(args.option)
+    chosen = GAMES if args.game == "all" else (args.game,)
+    print(f"CPU time of one process (best of {args.repeat}); pid {os.getpid()}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(args.keep or tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for game in chosen:
+            rows.append(bench(game, args, options, folder))
+            show(rows[-1])
+    if len(rows) > 1:
+        print("\n| game | JSONL validate | DGN validate | DGN/JSONL |")
+        print("|---|---|---|---|")
+        for row in rows:
+            print(f"| {row['game']} | {row['hands'] / row['jsonl_validate']:,.0f} hands/s | "
+                  f"{row['hands'] / row['dgn_validate']:,.0f} hands/s | "
+                  f"{row['dgn_validate'] / row['jsonl_validate']:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
