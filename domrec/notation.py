@@ -1257,7 +1257,8 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
     try:
         r.parse()
     except NotationError as e:
-        return DgnGame(None, _located(source, e, None), first_line)
+        game = r.doc.get("game")
+        return DgnGame(None, _located(source, e, game if isinstance(game, str) else None), first_line)
     except InputError as e:
         return DgnGame(None, unusable(source, e), first_line)
     try:
@@ -1395,6 +1396,14 @@ def dumps(record: Record) -> str:
         if not _SEAT_LABEL.match(s) or s.lower() in _KEYWORDS or s.lower() in ("lead", "pass", "p", "reuse"):
             raise WriteError(f"seat {one_line(s)!r} cannot be written in DGN: a seat label is a letter then "
                              f"letters, digits or _, and not a DGN word")
+    if len(set(seats)) != len(seats):
+        raise WriteError("two players share a seat label: DGN names each seat once")
+    known = set(seats)
+    for i, hand in enumerate(data["hands"]):
+        for j, move in enumerate(hand.get("moves", ())):
+            if move["seat"] not in known:
+                raise WriteError(f"hand {i + 1}, move {j + 1} is by {one_line(move['seat'])!r}, who is not at the "
+                                 f"table: DGN cannot write it")
     lines = [f"[Game {_quote(data['game'])}]"]
     if data["version"] != _minimal_from_data(data):
         lines.append(f"[Format {_quote('domrec ' + data['version'])}]")

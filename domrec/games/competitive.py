@@ -175,8 +175,8 @@ class CompetitiveHand:
                 shows = left[1] if left[0] is on else right[1]
                 raise IllegalMove(f"{move.play} does not match {move.on}: that end shows {shows}", R_MATCH)
         elif fits_left and fits_right and left != right:
-            raise IllegalMove(f"{move.play} fits both ends: say which with \"on\" "
-                              f"({left[0]} or {right[0]})", R_MATCH)
+            raise IllegalMove(f"{move.play} fits both ends: say which it is played on, {left[0]} or {right[0]} "
+                              f"(\"on\" in JSON, {move.play}@{left[0]} in DGN)", R_MATCH)
         elif fits_left:
             end = left
         elif fits_right:

@@ -472,8 +472,8 @@ class HorseRaceHand:
         if not places:
             raise IllegalMove(f"{text} fits nowhere on the layout (open numbers: {self._open_text()})", R_MATCH)
         if len(places) > 1:
-            raise IllegalMove(f"{text} fits on {' and on '.join(str(p.tile) for p in places)}: say which with "
-                              f"\"on\"", R_MATCH)
+            raise IllegalMove(f"{text} fits on {' and on '.join(str(p.tile) for p in places)}: say which it is "
+                              f"played on (\"on\" in JSON, {text}@{places[0].tile} in DGN)", R_MATCH)
         return places[0]
 
     def _open_text(self) -> str:
