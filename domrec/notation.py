@@ -256,6 +256,26 @@ def _full_tokens(src: _Text, end: int | None = None) -> Iterator[_Token]:
         pos = m.end()
 
 
+_WORD = re.compile(r"\S+")
+
+
+def _word_offset(line: str, k: int) -> int:
+    """Where the ``k``-th word (0-based) of ``line`` starts."""
+    for i, m in enumerate(_WORD.finditer(line)):
+        if i == k:
+            return m.start()
+    return len(line)
+
+
+def _offset(text: str, spot: Any) -> int:
+    """An offset in ``text``: kept as such, or (line start, word number) worked out now."""
+    if type(spot) is tuple:
+        base, k = spot
+        end = text.find("\n", base)
+        return base + _word_offset(text[base:] if end < 0 else text[base:end], k)
+    return spot
+
+
 def _unescape_comment(body: str) -> str:
     return re.sub(r"\\([\\}])", r"\1", body)
 
@@ -348,7 +368,7 @@ class _Positions:
             found = self.moves.get(int(m.group(1)))
             j = int(m.group(2))
             if found is not None and j < len(found):
-                return self.src.where(found[j])
+                return self.src.where(_offset(self.src.text, found[j]))
         head, _, last = pointer.rpartition("/")
         while head:
             found = self.lists.get(head)
@@ -628,6 +648,7 @@ class _Reader:
 
     def _hands(self, toks: list[_Token]) -> None:
         src = self.src
+        game = self.doc["game"]
         hand: _HandText | None = None
         k = 0
         n = len(toks)
@@ -672,9 +693,31 @@ class _Reader:
             kind = t.kind
             if kind == "moves":
                 line, base = t.text, t.pos
+                words = line.split()
+                start = 0
+                if hand is not None and hand.end is None and hand.left is None and not pending:
+                    # The canonical form: "SEAT move SEAT move …" with words seen before.  Each pair
+                    # becomes a move at once; its position is worked out only if a problem needs it.
+                    cache, moves, spots = _MOVE_CACHE, hand.moves, hand.move_pos
+                    n_words = len(words)
+                    while start + 1 < n_words:
+                        seat = words[start]
+                        if seat not in seats:
+                            break
+                        hit = cache.get((game, words[start + 1]))
+                        if hit is None or hit[1]:
+                            break
+                        moves.append({"seat": seat, **hit[0]})
+                        spots.append((base, start + 1))
+                        start += 2
+                    if start == n_words:
+                        k += 1
+                        continue
                 cursor = 0
                 find = line.find
-                for word in line.split():
+                if start:
+                    cursor = _word_offset(line, start)
+                for word in words[start:]:
                     at = find(word, cursor)
                     cursor = at + len(word)
                     if "," in word:
@@ -1164,7 +1207,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                 refuse(Problem(hp, str(e), "end of game", "illegal", hand=hand.number), hand.pos)
             for j, d in enumerate(hand.moves):
                 data = {k: v for k, v in d.items() if k != "seat"}
-                mv = _MoveTok(d.get("seat"), data, hand.move_pos[j], j in hand.exposures)
+                mv = _MoveTok(d.get("seat"), data, _offset(r.src.text, hand.move_pos[j]), j in hand.exposures)
                 if known and not mv.exposure:
                     _insert_passes(g, mv, here)
                 seat = mv.seat if mv.seat is not None else g.to_move
