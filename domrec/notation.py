@@ -216,11 +216,9 @@ def _plain_tokens(text: str, offset: int, parts: bool = True) -> Iterator[_Token
                 first = False
                 continue
             if "," in word:
-                stripped = word.strip(",")
-                if not stripped:
+                word, at = _without_commas(word, at)
+                if not word:
                     continue
-                at += len(word) - len(word.lstrip(","))
-                word = stripped
             yield _Token("word", word, at, first)
             first = False
         offset += len(orig) + 1
@@ -257,6 +255,12 @@ def _full_tokens(src: _Text, end: int | None = None) -> Iterator[_Token]:
 
 
 _WORD = re.compile(r"\S+")
+
+
+def _without_commas(word: str, at: int) -> tuple[str, int]:
+    """A word without the commas that separate it from its neighbours (``6-6,`` ``,6-4``),
+    and where it now starts; commas inside (``x2-4,4-4,1-4``) stay."""
+    return word.strip(","), at + len(word) - len(word.lstrip(","))
 
 
 def _word_offset(line: str, k: int) -> int:
@@ -721,11 +725,9 @@ class _Reader:
                     at = find(word, cursor)
                     cursor = at + len(word)
                     if "," in word:
-                        stripped = word.strip(",")
-                        if not stripped:
+                        word, at = _without_commas(word, at)
+                        if not word:
                             continue
-                        at += len(word) - len(word.lstrip(","))
-                        word = stripped
                     move_word(word, base + at)
                 k += 1
                 continue

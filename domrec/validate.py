@@ -235,23 +235,8 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             break
         if observer:
             observer.hand_started(i, hand, state)
-        moves = hand.moves
-        apply = state.apply
-        illegal = False
-        j = -1
-        try:
-            for j, move in enumerate(moves):
-                points = apply(move)
-                if move.score is not None and move.score != points:
-                    problems.append(_move_score_problem(hp, i, j, move, points))
-                if observer:
-                    observer.moved(j, move, points, state)
-        except RuleViolation as e:
-            move = moves[j]
-            problems.append(Problem(f"{hp}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
-                                    hand=i + 1, move=j + 1, seat=move.seat))
-            illegal = True
-        n_moves += j + 1
+        played, illegal = _play_moves(state, hand.moves, hp, i, problems, observer)
+        n_moves += played
         if illegal:
             stopped, halted = _stop_note(i, last, mid=True), True
             break
@@ -304,19 +289,7 @@ def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, prob
         return None
     if observer:
         observer.hand_started(i, hand, state)
-    j = -1
-    moves = hand.moves
-    try:
-        for j, move in enumerate(moves):
-            points = state.apply(move)
-            if move.score is not None and move.score != points:
-                problems.append(_move_score_problem(hp, i, j, move, points))
-            if observer:
-                observer.moved(j, move, points, state)
-    except RuleViolation as e:
-        move = moves[j]
-        problems.append(Problem(f"{hp}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
-                                hand=i + 1, move=j + 1, seat=move.seat))
+    if _play_moves(state, hand.moves, hp, i, problems, observer)[1]:
         return None
     if state.over:
         problems.append(Problem(f"{hp}/deal", f"hand {i + 1} is over but its deal is not known, so its scores "
@@ -326,6 +299,31 @@ def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, prob
     who = f"{state.to_move} to move" if state.to_move else "no move made yet"
     return (f"hand {i + 1} is still being played ({who}); its deal is not known yet, so its moves were "
             f"checked only as far as the tiles shown allow")
+
+
+def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, problems: list[Problem],
+                observer: Observer | None) -> tuple[int, bool]:
+    """Apply a hand's moves in order, checking each claimed move score.
+
+    Returns how many moves were applied and whether replay stopped at an
+    illegal move (reported, with where it is).  This loop is the bulk of
+    validation, hence the local names.
+    """
+    apply = state.apply
+    j = -1
+    try:
+        for j, move in enumerate(moves):
+            points = apply(move)
+            if move.score is not None and move.score != points:
+                problems.append(_move_score_problem(hp, i, j, move, points))
+            if observer:
+                observer.moved(j, move, points, state)
+    except RuleViolation as e:
+        move = moves[j]
+        problems.append(Problem(f"{hp}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
+                                hand=i + 1, move=j + 1, seat=move.seat))
+        return j + 1, True
+    return j + 1, False
 
 
 def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int) -> Problem:
