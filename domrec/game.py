@@ -193,12 +193,21 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """Every legal move now.  Empty when no hand is being played or the deal is not known
         (then the legal moves depend on tiles nobody has shown)."""
-        if self._state is None or not self.deal_known:
+        if self._state is None:
             return []
-        if self._state.over:  # a hand over may still allow closing moves (Castle Rock's last captures)
-            closing = getattr(self._state, "closing_moves", None)
-            return closing() if closing is not None else []
+        if self._state.over:
+            return self.closing_moves()
+        if not self.deal_known:
+            return []
         return self._state.legal_moves()
+
+    def closing_moves(self) -> list[Move]:
+        """Moves a hand that is over still takes (Castle Rock's last captures, which need only
+        the row, so they are known even without the deal)."""
+        if self._state is None or not self._state.over:
+            return []
+        closing = getattr(self._state, "closing_moves", None)
+        return closing() if closing is not None else []
 
     def forced_pass(self) -> bool:
         """The player to move can only pass (and the deal is known, so this is certain)."""
@@ -274,6 +283,14 @@ class Game:
         self._moves.append(move)
         self._points.append(points)
         return points
+
+    def abandon_hand(self) -> None:
+        """Forget the current hand while it has no move yet (to start it again, e.g. with its deal)."""
+        if self._current is None:
+            raise GameError("no hand is being played")
+        if self._moves:
+            raise GameError(f"hand {self.hand_number} has moves: take them back first")
+        self._current, self._state = None, None
 
     def _push_first(self, move: Move) -> int:
         self._moves.append(move)

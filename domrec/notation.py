@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple, Sequence
 
 import attrs
 
@@ -1693,3 +1693,52 @@ def _drawn_tile(hand: Any, move: Any, record: Record) -> str:
         if type(m).__name__ == "Draw" and m.draw is True:
             draws += 1
     return hand.deal.boneyard[draws]
+
+
+# --- pieces for the recorder ------------------------------------------------------------
+
+
+def _piece_reader(game: str, seats: Sequence[str], text: str) -> _Reader:
+    r = _Reader(text, 1)
+    r.doc = {"game": game}
+    r.seats = list(seats)
+    return r
+
+
+def parse_moves(game: str, seats: Sequence[str], word: str) -> list[tuple[dict, bool]]:
+    """The move(s) one typed word holds, as (JSON data without the seat, out of turn by
+    nature); :class:`NotationError` if the word is no move of ``game``."""
+    r = _piece_reader(game, seats, word)
+    return [(dict(data), exposure) for data, exposure, _ in r._moves_of(word, 0, None)]
+
+
+def parse_hand_line(game: str, seats: Sequence[str], line: str) -> dict[str, Any]:
+    """One hand line as typed (``hand 3 lead W``, ``deal N …``, ``row …``, ``left W …; S …``,
+    ``end out NS 23``) as data: ``number``/``leader``/``comment`` for a hand line, the deal
+    part (``hands``, ``row``, ``boneyard``, ``piles``, ``lead_draw``, ``redeals``), ``left``,
+    or ``end``/``scores``."""
+    r = _piece_reader(game, seats, line)
+    toks = list(_full_tokens(r.src))
+    if not toks:
+        raise NotationError("an empty line", 1, 1)
+    head, args = toks[0], toks[1:]
+    kind = head.text.lower()
+    if kind == "hand":
+        if len(args) >= 1 and args[0].kind == "word" and re.fullmatch(r"[0-9]+", args[0].text):
+            prev = _HandText(number=int(args[0].text) - 1, pos=0)
+        else:
+            prev = None
+        hand = r._hand_line(head, args, prev)
+        out: dict[str, Any] = {"number": hand.number}
+        if hand.leader is not None:
+            out["leader"] = hand.leader
+        if hand.comment is not None:
+            out["comment"] = hand.comment
+        return out
+    hand = _HandText(number=1, pos=0)
+    r._part_line(hand, kind, head, args)
+    if kind == "left":
+        return {"left": hand.left or {}}
+    if kind == "end":
+        return dict(hand.end or {})
+    return dict(hand.deal)

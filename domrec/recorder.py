@@ -1,0 +1,557 @@
+"""Recording a game at the table, move by move: the library under ``domrec record``.
+
+A :class:`Recorder` takes what a person types — DGN lines and tokens, plus a
+few commands (``undo``, ``show``, ``scores``, ``help``) — checks each move the
+moment it is entered through the Game API (:mod:`domrec.game`), and saves the
+whole record after every accepted move, so that an interrupted session loses
+at most the move being typed.  It is a thin layer: the rules are the engines',
+the notation is :mod:`domrec.notation`'s, the file writing is
+:func:`domrec.convert.write_text`'s (a temporary file renamed over the old).
+
+The same object serves the interactive terminal (``interactive=True``: the end
+of a hand waits for the other side's ``y``) and a pipe (confirmations implied;
+each refused token is reported and skipped), so tests that drive the pipe
+drive exactly what a person at the table drives.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import attrs
+
+from domrec import notation
+from domrec import tiles as T
+from domrec.convert import text_of, write_text
+from domrec.errors import DomrecError, InputError, one_line
+from domrec.game import Game, GameError, Refused
+from domrec.record import Deal, HandResult, Move, Pass, Play, Record, Redeal, structure_move
+
+HELP = """\
+Type moves as in DGN, several on a line if you like:
+  6-4            a tile (63, 6:3 and 6|3 work too); the player to move plays it
+  W 6-4          a move with its seat (needed only out of turn)
+  6-4@4-2        say which tile it goes on, when it fits both ends
+  -              a pass (forced passes are made for you when the deal is known)
+  +  +2-0        a draw (named when the boneyard was not entered)
+  x5-3  x2-4,4-4,1-4        Castle Rock captures
+  5-3@2,1  !4-4  *4-4@2,1   Broadway: a placement, an exposure, the penalty play
+                 (or name the tile alone and pick a number from the list)
+  r4+3  reuse  s3-4@NS1/4  5-6@NS1  b0-0@NS1/2/6+NS2/1/4  #3-3@NS1   Domino Roads
+Before a hand's first move:  hand N lead SEAT,  deal SEAT tiles…,  row …,  boneyard …,  pile SEAT …
+At a hand's end without the deal:  left SEAT tiles…; SEAT tiles…
+Commands:  undo  show  scores  help  y / n (confirm a hand's result)  quit"""
+
+_COMMANDS = ("undo", "show", "scores", "help", "quit", "y", "n", "yes", "no")
+_PARTS = ("deal", "row", "boneyard", "pile", "leaddraw", "redeal")
+
+
+class RecorderError(DomrecError):
+    """A file the recorder cannot record into (another game, a finished game, not a record)."""
+
+
+@attrs.define
+class Recorder:
+    """One game being recorded into ``path`` (``None``: nowhere, for tests)."""
+
+    game: Game
+    path: Path | None = None
+    form: str = "dgn"
+    interactive: bool = False
+    say: Callable[[str], None] = print
+    refuse_out: Callable[[str], None] = print
+    refused: int = 0
+    _seat: str | None = None
+    _parts: dict = attrs.Factory(dict)
+    _leader: str | None = None
+    _comment: str | None = None
+    _left: dict | None = None
+    _choices: list | None = None
+    _confirming: bool = False
+    _sheet_pending: bool = False
+
+    # --- making one -------------------------------------------------------------------------
+
+    @classmethod
+    def resume(cls, path: Path, **kw: Any) -> "Recorder":
+        """A recorder continuing the unfinished record in ``path`` (DGN or JSON)."""
+        record = read_record(path)
+        if record.result is not None or _over(record):
+            raise RecorderError(f"{path}: this game is over; there is nothing more to record")
+        try:
+            game = Game.from_record(record)
+        except Refused as e:
+            raise RecorderError(f"{path}: the record breaks a rule, so it cannot be continued: {e}") from None
+        form = "json" if path.suffix == ".json" else "dgn"
+        return cls(game, path, form, **kw)
+
+    # --- feeding it ---------------------------------------------------------------------------
+
+    def feed_text(self, text: str) -> None:
+        """A whole DGN text (tags are skipped: they made the game), line by line."""
+        for line in text.splitlines():
+            if line.strip().startswith("[") and line.strip().endswith("]"):
+                continue
+            self.feed_line(line)
+
+    def feed_line(self, line: str) -> None:
+        """One line as typed: a hand part (``deal N …``), a command, or moves and commands."""
+        stripped = line.strip()
+        if not stripped:
+            return
+        first = stripped.split(None, 1)[0].lower()
+        if first in ("hand", "left", "end", *_PARTS):
+            self._part(first, stripped)
+            return
+        try:
+            tokens = list(notation._full_tokens(notation._Text(stripped, 1)))
+        except notation.NotationError as e:
+            self._refuse(e.message)
+            return
+        for tok in tokens:
+            if tok.kind == "comment":
+                self._note(notation._unescape_comment(tok.text[1:-1]))
+            elif tok.kind == "semi":
+                self._refuse("; separates the seats of a deal or left line, not moves")
+            else:
+                self.feed_token(tok.text)
+
+    def feed_token(self, word: str) -> None:
+        """One word: a seat, a move, a number picking a placement, or a command."""
+        low = word.lower()
+        if self._choices is not None and word.isdigit():
+            self._pick(int(word))
+            return
+        self._choices = None
+        g = self.game
+        if low in _COMMANDS and word not in g.seats:  # seat N is not the answer n
+            self._command(low)
+            return
+        if word in g.seats:
+            if self._seat is not None:
+                self._refuse(f"seat {self._seat} is not followed by a move ({word} is a seat too)")
+            self._seat = word
+            return
+        seat, self._seat = self._seat, None
+        if word[-1] == "." and word[:-1].isdigit():
+            return
+        try:
+            parsed = notation.parse_moves(g.game, g.seats, word)
+        except notation.NotationError as e:
+            self._refuse(e.message)
+            return
+        for data, exposure in parsed:
+            self._move(data, exposure, seat)
+
+    def finish(self) -> None:
+        """The end of the input: a hand that is over is closed (its result implied)."""
+        if self._seat is not None:
+            self._refuse(f"seat {self._seat} is not followed by a move")
+            self._seat = None
+        if self.game.in_hand and (self.game.hand_over or self._left is not None):
+            self._close()
+        elif self._sheet_pending:
+            self._sheet_pending = False
+
+    # --- moves --------------------------------------------------------------------------------
+
+    def _move(self, data: dict, exposure: bool, seat: str | None) -> None:
+        g = self.game
+        if g.over:
+            self._refuse(f"the game is over ({_totals(g.totals)}): no more moves")
+            return
+        if g.in_hand and (self._left is not None or (g.hand_over and not self._closing_move(data, seat))):
+            self._close()
+            if g.over:
+                self._refuse(f"the game is over ({_totals(g.totals)}): no more moves")
+                return
+        if not g.in_hand and not self._start():
+            return
+        if g.game == "broadway" and "at" not in data and "play" in data:
+            self._offer_placements(data, seat)
+            return
+        if g.deal_known and not exposure:
+            self._forced_passes(seat, data)
+        who = seat if seat is not None else g.to_move
+        if who is None:
+            self._refuse("whose move is this? write its seat first (N 6-6): who leads is not known yet")
+            return
+        self._push(structure_move(notation._complete({"seat": who, **data})))
+
+    def _closing_move(self, data: dict, seat: str | None) -> bool:
+        """A move the hand that is over still takes (Castle Rock's closing captures, closing passes)."""
+        g = self.game
+        if data.get("pass"):
+            return True  # a closing pass of a block: the engine says whether one more is allowed
+        legal = g.closing_moves()
+        if not legal:
+            return False
+        who = seat if seat is not None else legal[0].seat
+        try:
+            return structure_move({"seat": who, **data}) in legal
+        except (KeyError, TypeError, ValueError):
+            return False
+
+    def _forced_passes(self, seat: str | None, data: dict) -> None:
+        g = self.game
+        for _ in range(4 * len(g.seats)):
+            to = g.to_move
+            if to is None or g.hand_over or (seat is None and data.get("pass")) or seat == to:
+                return
+            if not g.forced_pass():
+                return
+            self._push(Pass(seat=to), forced=True)
+
+    def _push(self, move: Move, forced: bool = False) -> bool:
+        g = self.game
+        try:
+            points = g.push(move)
+        except Refused as e:
+            self._refuse(f"{_describe(move)}: {e.problem.message} [{e.problem.rule}]")
+            return False
+        if not self._save():
+            g.pop()
+            return False
+        gained = f" (+{points})" if points else ""
+        self.say(f"{_describe(move)}{' (forced)' if forced else ''}{gained}")
+        if self.interactive:
+            self._show_table()
+        if g.hand_over:
+            self._announce()
+        return True
+
+    # --- Broadway: a tile named without its cells -------------------------------------------
+
+    def _offer_placements(self, data: dict, seat: str | None) -> None:
+        g = self.game
+        choices = placements(g, data["play"], seat)
+        if not choices:
+            self._refuse(f"{data['play']} has no legal placement now")
+            return
+        if len(choices) == 1 and not self.interactive:
+            self._push(choices[0][0])
+            return
+        self._choices = choices
+        self.say(f"{data['play']} can go:")
+        for k, (move, points) in enumerate(choices, 1):
+            (x1, y1), (x2, y2) = move.at
+            self.say(f"  {k}. {move.play} at ({x1},{y1})-({x2},{y2}), scores {points}")
+        self.say("pick a number")
+
+    def _pick(self, k: int) -> None:
+        choices, self._choices = self._choices or [], None
+        if not 1 <= k <= len(choices):
+            self._refuse(f"pick a number from 1 to {len(choices)}")
+            self._choices = choices
+            return
+        self._push(choices[k - 1][0])
+
+    # --- hands ------------------------------------------------------------------------------
+
+    def _part(self, kind: str, line: str) -> None:
+        """``hand``, ``deal``, ``row``… before a hand's moves; ``left`` and ``end`` after them."""
+        g = self.game
+        try:
+            parsed = notation.parse_hand_line(g.game, g.seats, line)
+        except notation.NotationError as e:
+            self._refuse(e.message)
+            return
+        if kind == "hand":
+            if g.in_hand and self._left is not None:
+                self._close()
+            if g.in_hand:
+                if g.moves and not g.hand_over:
+                    self._refuse(f"hand {g.hand_number} is not over yet")
+                    return
+                if g.hand_over:
+                    self._close()
+            if self._sheet_pending:
+                self._sheet_pending = False
+            expected = g.hand_number + 1 if not g.in_hand else g.hand_number
+            if parsed["number"] != expected:
+                self._refuse(f"the next hand is hand {expected}, not hand {parsed['number']}")
+                return
+            self._leader, self._comment = parsed.get("leader"), parsed.get("comment")
+            self._parts, self._sheet_pending = {}, True
+            return
+        if kind in _PARTS:
+            if g.in_hand and g.moves:
+                self._refuse(f"{kind} comes before the hand's first move")
+                return
+            if g.in_hand:  # a hand started (its first move refused) before its deal: start it again
+                g.abandon_hand()
+            _merge_part(self._parts, parsed)
+            self._sheet_pending = False
+            return
+        if kind == "left":
+            if not g.in_hand:
+                self._refuse("left comes at the end of a hand being played")
+                return
+            self._left = parsed["left"]
+            if self.interactive:
+                self._close()  # at the table the hand is checked at once; in a text, an end line may follow
+            return
+        if kind == "end":
+            claim = HandResult(scores=parsed.get("scores"), end=parsed.get("end"))
+            if not g.in_hand and self._sheet_pending:  # a score-sheet hand: its result alone
+                self._sheet_pending = False
+                try:
+                    outcome = g.add_score_sheet_hand(claim.scores or {}, claim.end, self._leader, self._comment)
+                except (Refused, GameError) as e:
+                    self._refuse(str(e.problem.message) if isinstance(e, Refused) else str(e))
+                    return
+                if not self._save():
+                    g.pop()
+                    return
+                self.say(f"hand {g.hand_number}: {_totals(outcome.scores)} (score sheet); totals {_totals(g.totals)}")
+                return
+            if not g.in_hand:
+                self._refuse("end closes a hand being played (or, right after hand N, records its scores alone)")
+                return
+            self._close(claim)
+
+    def _start(self) -> bool:
+        g = self.game
+        deal = _deal(self._parts)
+        try:
+            g.start_hand(deal, self._leader, self._comment)
+        except Refused as e:
+            self._refuse(f"hand {g.hand_number + 1} cannot start: {e.problem.message} [{e.problem.rule}]")
+            return False
+        except GameError as e:
+            self._refuse(str(e))
+            return False
+        self._parts, self._leader, self._comment, self._sheet_pending = {}, None, None, False
+        known = "" if g.deal_known else " (deal not entered: it will be worked out at the end)"
+        lead = f", {g.to_move} to play" if g.to_move else ""
+        self.say(f"hand {g.hand_number}{lead}{known}")
+        return True
+
+    def _announce(self) -> None:
+        g = self.game
+        if not g.deal_known and self._left is None:
+            still = [s for s in g.seats if g.state.held_count(s)]
+            if still:
+                self.say(f"hand {g.hand_number} is over: give the tiles still held, e.g. "
+                         f"left {'; '.join(f'{s} …' for s in still)}")
+                return
+        if self.interactive:
+            outcome = self._preview()
+            if outcome is not None:
+                self.say(f"hand {g.hand_number} over: {outcome}. Confirm (y), or n to take back the last move")
+                self._confirming = True
+
+    def _preview(self) -> str | None:
+        g = self.game
+        state = g.state
+        try:
+            out = state.outcome()
+        except (NotImplementedError, Exception):  # an open hand's outcome needs the deal
+            return None
+        return f"{out.end}, {_totals(out.scores)}"
+
+    def _close(self, claim: HandResult | None = None) -> None:
+        g = self.game
+        left, self._left = self._left, None
+        self._confirming = False
+        try:
+            outcome = g.end_hand(left, claim)
+        except Refused as e:
+            self._refuse(f"hand {g.hand_number}: {e.problem.message} [{e.problem.rule}]")
+            return
+        except GameError as e:
+            self._refuse(str(e))
+            return
+        if not self._save():
+            return
+        if outcome is None:
+            self.say(f"hand {g.hand_number} kept as it is (not over)")
+            return
+        lines = [f"hand {g.hand_number} ends {outcome.end}: {_totals(outcome.scores)}"]
+        lines.append(f"totals: {_totals(g.totals)}")
+        if g.over:
+            lines.append(f"game over: {'a draw' if g.winner is None else g.winner + ' wins'}")
+        for text in lines:
+            self.say(text)
+
+    # --- commands ---------------------------------------------------------------------------
+
+    def _command(self, word: str) -> None:
+        g = self.game
+        if word in ("y", "yes"):
+            if g.in_hand and g.hand_over:
+                self._close()
+            else:
+                self._refuse("there is no hand result to confirm")
+            return
+        if word in ("n", "no", "undo"):
+            try:
+                move = g.pop()
+            except GameError as e:
+                self._refuse(str(e))
+                return
+            self._confirming = False
+            if not self._save():
+                g.push(move)
+                return
+            self.say(f"took back {_describe(move)}")
+            return
+        if word == "show":
+            self._show_table()
+            return
+        if word == "scores":
+            self.say(f"totals: {_totals(g.totals)}")
+            return
+        if word == "help":
+            for line in HELP.splitlines():
+                self.say(line)
+            return
+        if word == "quit":
+            raise KeyboardInterrupt
+
+    def _show_table(self) -> None:
+        g = self.game
+        state = g.state
+        if state is None:
+            self.say(f"no hand being played; totals: {_totals(g.totals)}")
+            return
+        for line in state.render():
+            self.say(f"  {line}")
+        held = {s: ts for s, ts in state.holdings().items() if ts}
+        if held and g.deal_known:
+            self.say("  in hand: " + "  ".join(f"{s} {T.format_tiles(ts)}" for s, ts in held.items()))
+        self.say(f"  totals: {_totals(g.totals)}" + (f"; {g.to_move} to play" if g.to_move else ""))
+
+    def _note(self, text: str) -> None:
+        """A comment typed during the game: kept on the last move (or the hand)."""
+        g = self.game
+        if g.in_hand and g.moves:
+            move = g.pop()
+            comment = text if move.comment is None else move.comment + "\n" + text
+            g.push(attrs.evolve(move, comment=comment))
+            self._save()
+        else:
+            self._comment = text if self._comment is None else self._comment + "\n" + text
+
+    # --- saving -----------------------------------------------------------------------------
+
+    def _save(self) -> bool:
+        if self.path is None:
+            return True
+        try:
+            write_text(str(self.path), text_of([self.game.record()], self.form), force=True)
+        except InputError as e:
+            self._refuse(f"not saved ({e.message}); the move was taken back: free some room and type it again")
+            return False
+        return True
+
+    def _refuse(self, text: str) -> None:
+        self.refused += 1
+        self.refuse_out(one_line(text))
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def placements(g: Game, tile: str, seat: str | None) -> list[tuple[Play, int]]:
+    """Broadway: every legal placement of ``tile`` now, with the points each scores.
+
+    With the deal known they are the engine's legal moves for that tile; without it, the
+    engine's placements of the tile along the mover's axis.  The points are what the engine
+    gives each placement, on a copy of the hand."""
+    state = g.state
+    if state is None:
+        return []
+    t = T.tile(tile)
+    if g.deal_known:
+        moves = [m for m in g.legal_moves() if type(m) is Play and T.tile(m.play) is t
+                 and (seat is None or m.seat == seat)]
+    else:
+        who = seat if seat is not None else g.to_move
+        if who is None:
+            return []
+        penalty = getattr(state, "pending", None) is not None
+        moves = [m for m in state._placements(who, (t,), penalty=penalty)]
+    out = []
+    for m in moves:
+        trial = copy.deepcopy(state)
+        try:
+            out.append((m, trial.apply(m)))
+        except DomrecError:
+            continue
+    return out
+
+
+def read_record(path: Path) -> Record:
+    """The record in a .dgn or .json file, or :class:`RecorderError` saying why it cannot be continued."""
+    from domrec import reader
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise RecorderError(f"cannot read {path}: {e.strerror}") from None
+    if path.suffix == ".dgn":
+        found = list(notation.read_games(data, str(path)))
+        if len(found) != 1:
+            raise RecorderError(f"{path} holds {len(found)} games; the recorder continues a file of one game")
+        game = found[0]
+        if game.record is None or not game.complete:
+            p = game.report.problems[0]
+            raise RecorderError(f"{path}: {p.text()}")
+        return game.record
+    try:
+        return reader.loads(data)
+    except InputError as e:
+        raise RecorderError(f"{path}: {e}") from None
+
+
+def _over(record: Record) -> bool:
+    from domrec.validate import validate
+
+    return validate(record).finished
+
+
+def _deal(parts: dict) -> Deal | None:
+    if not parts:
+        return None
+    hands = parts.get("hands", {})
+    return Deal(hands={s: tuple(v) for s, v in hands.items()},
+                boneyard=tuple(parts["boneyard"]) if "boneyard" in parts else None,
+                row=tuple(parts["row"]) if "row" in parts else None,
+                piles={s: tuple(v) for s, v in parts["piles"].items()} if "piles" in parts else None,
+                lead_draw=dict(parts["lead_draw"]) if "lead_draw" in parts else None,
+                redeals=tuple(Redeal(seat=r["seat"], hands={s: tuple(v) for s, v in r["hands"].items()})
+                              for r in parts["redeals"]) if "redeals" in parts else None)
+
+
+def _merge_part(parts: dict, parsed: dict) -> None:
+    for key, value in parsed.items():
+        if key in ("hands", "piles", "lead_draw"):
+            parts.setdefault(key, {}).update(value)
+        elif key == "redeals":
+            parts.setdefault("redeals", []).extend(value)
+        else:
+            parts[key] = value
+
+
+def _describe(move: Move) -> str:
+    from domrec.explain import describe_move
+
+    return describe_move(move)
+
+
+def _totals(totals: dict[str, int]) -> str:
+    return ", ".join(f"{side} {n}" for side, n in totals.items())
+
+
+def new_game(game: str, players: Sequence[tuple[str, str]], variant: str | None = None,
+             options: dict | None = None, event: dict | None = None) -> Game:
+    """A Game for a new record, its players, rules and event checked as any record's are."""
+    from domrec.reader import load_dict
+    from domrec.record import unstructure
+
+    g = Game(game, players, variant=variant, options=options, event=event)
+    load_dict(unstructure(g.record()))  # option names and values, seats: the shape check's verdict
+    return g
