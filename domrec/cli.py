@@ -263,6 +263,27 @@ def convert(
     raise typer.Exit(worst)
 
 
+@app.command()
+def record(
+    target: str = typer.Argument(..., help="A game to record (broadway, competitive, horse-race, castle-rock, "
+                                           "domino-roads), or an unfinished .dgn/.json file to continue."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="The file to save to (*.dgn or *.json); "
+                                                                      "saved after every accepted move."),
+    player: list[str] = typer.Option([], "--player", help="SEAT=Name (repeatable), e.g. --player N=Ana."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1, help="Number of players."),
+    option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
+) -> None:
+    """Record a game move by move, each move checked as it is entered.
+
+    At a terminal it asks for the players and takes moves with completion; with
+    standard input from a file or a pipe it reads DGN text token by token, with
+    the same checks, reporting each refused token on stderr (exit 1 if any)."""
+    from domrec import record_cli
+
+    raise typer.Exit(record_cli.run(target, output, player, players, option, variant))
+
+
 def _check_template(template: Any) -> None:
     """Options, variant and player count go through the same checks as any record."""
     from domrec import games, record as rec

@@ -1742,3 +1742,22 @@ def parse_hand_line(game: str, seats: Sequence[str], line: str) -> dict[str, Any
     if kind == "end":
         return dict(hand.end or {})
     return dict(hand.deal)
+
+
+def parse_header(text: str) -> dict[str, Any] | None:
+    """The header of a DGN text (its tags), as the pieces a new record needs: ``game``,
+    ``players`` (seat, name) pairs, ``variant``, ``options``, ``event``; ``None`` when the
+    text has no tags (just hands)."""
+    lines = text.splitlines()
+    k = 0
+    while k < len(lines) and (not lines[k].strip() or lines[k].lstrip().startswith(("[", "{"))):
+        k += 1
+    head = "\n".join(lines[:k])
+    if "[" not in head:
+        return None
+    r = _Reader(head + "\n", 1)
+    r.parse()
+    return {"game": r.doc["game"], "players": [(p["seat"], p["name"]) for p in r.doc_players],
+            "ids": {p["seat"]: p["id"] for p in r.doc_players if "id" in p},
+            "variant": r.rules.get("variant"), "options": dict(r.options), "event": dict(r.event),
+            "body_line": k + 1}

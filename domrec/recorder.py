@@ -199,10 +199,12 @@ class Recorder:
         for _ in range(4 * len(g.seats)):
             to = g.to_move
             if to is None or g.hand_over or (seat is None and data.get("pass")) or seat == to:
-                return
-            if not g.forced_pass():
-                return
+                break
+            if not g.deal_known or not g.forced_pass():
+                break
             self._push(Pass(seat=to), forced=True)
+        if g.in_hand and g.hand_over and self.interactive:
+            self._announce()
 
     def _push(self, move: Move, forced: bool = False) -> bool:
         g = self.game
@@ -216,9 +218,12 @@ class Recorder:
             return False
         gained = f" (+{points})" if points else ""
         self.say(f"{_describe(move)}{' (forced)' if forced else ''}{gained}")
-        if self.interactive:
+        if self.interactive and not forced:
+            # At the table a forced pass is made at once, so the prompt names who really plays
+            # next (from a text the passes are made when the next move shows they were left out).
+            self._forced_passes(None, {})
             self._show_table()
-        if g.hand_over:
+        if g.hand_over and not forced:
             self._announce()
         return True
 

@@ -1,0 +1,197 @@
+"""``domrec record``: the terminal around :class:`domrec.recorder.Recorder`.
+
+At a terminal the line editor is prompt_toolkit's (history, and completion of
+the legal moves where the deal is known); from a pipe the same recorder reads
+the text line by line.  Either way every accepted move is already on disk, so
+Ctrl-C, a closed terminal or a killed process loses at most the line being
+typed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+from domrec import games, notation
+from domrec.errors import DomrecError, InputError, RuleViolation, one_line
+from domrec.recorder import Recorder, RecorderError, new_game
+
+EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(one_line(text) + "\n")
+    sys.stderr.flush()
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(one_line(text) + "\n")
+    sys.stdout.flush()
+
+
+def run(target: str, output: str | None, player: list[str], players: int | None, option: list[str],
+        variant: str | None, stdin: Any = None, interactive: bool | None = None) -> int:
+    """The command's work; returns its exit code."""
+    stdin = stdin if stdin is not None else sys.stdin
+    if interactive is None:
+        interactive = stdin.isatty() and sys.stdout.isatty()
+    text = "" if interactive else stdin.read()
+    try:
+        rec = _recorder(target, output, player, players, option, variant, text, interactive)
+    except (DomrecError, RecorderError) as e:
+        _err(f"error: {e.message if isinstance(e, InputError) else e}")
+        return EXIT_UNUSABLE
+    if interactive:
+        return _interactive(rec)
+    header = notation.parse_header(text) if text.strip() else None
+    body = text if header is None else "\n".join(text.splitlines()[header["body_line"] - 1:])
+    rec.feed_text(body)
+    rec.finish()
+    report = rec.game.report(str(rec.path) if rec.path else "<record>")
+    _out(report.summary())
+    for problem in report.problems:
+        _out(f"  {problem.text()}")
+    if rec.refused:
+        _err(f"{rec.refused} token{'s' if rec.refused != 1 else ''} refused")
+        return EXIT_INVALID
+    return EXIT_OK if report.valid else EXIT_INVALID
+
+
+def _recorder(target: str, output: str | None, player: list[str], players: int | None, option: list[str],
+              variant: str | None, text: str, interactive: bool) -> Recorder:
+    say = _out
+    refuse = _out if interactive else _err
+    path = Path(target)
+    if target not in games.MODULES and (path.suffix in (".dgn", ".json") or path.exists()):
+        if output is not None and Path(output) != path:
+            raise RecorderError("to continue a file, give just the file (the moves go on being saved there)")
+        if not path.exists():
+            raise RecorderError(f"{target}: no such file")
+        rec = Recorder.resume(path, interactive=interactive, say=say, refuse_out=refuse)
+        header = notation.parse_header(text) if text.strip() else None
+        if header is not None and header["game"] != rec.game.game:
+            raise RecorderError(f"{target} records {rec.game.game}, but the text is a {header['game']} game")
+        say(f"continuing {target}: {rec.game.game}, hand {rec.game.hand_number}")
+        return rec
+    if target not in games.MODULES:
+        raise RecorderError(f"{target!r} is neither a game ({', '.join(games.MODULES)}) nor a record file")
+    if output is None:
+        raise RecorderError("say where to save the game: -o game.dgn (or game.json)")
+    out = Path(output)
+    if out.suffix not in (".dgn", ".json"):
+        raise RecorderError(f"{output}: the recorder saves .dgn or .json files")
+    if out.exists() or out.is_symlink():
+        raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
+    options = games.parse_options(option) or None
+    header = notation.parse_header(text) if text.strip() else None
+    event = None
+    if header is not None:
+        if header["game"] != target:
+            raise RecorderError(f"the text is a {header['game']} game, not {target}")
+        options = {**(header["options"] or {}), **(options or {})} or None
+        variant = variant or header["variant"]
+        event = header["event"] or None
+    seats_names = _players(target, player, players, options, variant, header, interactive)
+    game = new_game(target, seats_names, variant, options, event)
+    rec = Recorder(game, out, "json" if out.suffix == ".json" else "dgn", interactive, say, refuse)
+    if not rec._save():
+        raise RecorderError(f"cannot write {output}")
+    return rec
+
+
+def _players(game: str, given: list[str], count: int | None, options: dict | None, variant: str | None,
+             header: dict | None, interactive: bool) -> list[tuple[str, str]]:
+    from domrec.games.base import effective_options
+
+    engine = games.engine(game)
+    named: dict[str, str] = {}
+    for item in given:
+        seat, eq, name = item.partition("=")
+        if not eq or not seat or not name:
+            raise InputError(f"write a player as SEAT=Name, not {item!r}")
+        if seat in named:
+            raise InputError(f"seat {seat} is given twice")
+        named[seat] = name
+    if header is not None:
+        from_tags = dict(header["players"])
+        for seat, name in named.items():
+            if seat in from_tags and from_tags[seat] != name:
+                raise InputError(f"the text names {from_tags[seat]!r} at {seat}, --player says {name!r}")
+        return [(s, named.get(s, n)) for s, n in header["players"]]
+    opts = effective_options(engine, variant, options)
+    allowed = engine.player_counts(opts)
+    n = count or (len(named) if named and len(named) in allowed else allowed[-1])
+    if n not in allowed:
+        raise InputError(f"{game} is played by {', '.join(map(str, allowed))} players, not {n}")
+    seats = engine.seats_for(n, opts)
+    unknown = [s for s in named if s not in seats]
+    if unknown:
+        raise InputError(f"{unknown[0]} is not a seat of {game} with {n} players (seats: {' '.join(seats)})")
+    out = []
+    for seat in seats:
+        name = named.get(seat)
+        if name is None and interactive:
+            name = _ask(f"player at {seat}: ").strip() or seat
+        out.append((seat, name or seat))
+    return out
+
+
+def _ask(prompt: str) -> str:
+    from prompt_toolkit import prompt as ask
+
+    return ask(prompt)
+
+
+def _interactive(rec: Recorder) -> int:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.history import InMemoryHistory
+
+    session: PromptSession = PromptSession(history=InMemoryHistory())
+    _out("type moves (help for the forms, quit to stop; every accepted move is saved at once)")
+    rec._show_table() if rec.game.in_hand else None
+    while True:
+        g = rec.game
+        if g.over and not g.in_hand:
+            _out(f"the game is over: {'a draw' if g.winner is None else g.winner + ' wins'}; saved in {rec.path}")
+            return EXIT_OK
+        if rec._confirming:
+            where = "confirm (y/n)> "
+        elif g.in_hand and g.to_move:
+            where = f"hand {g.hand_number}, {g.to_move} to play> "
+        elif g.in_hand:
+            where = f"hand {g.hand_number}> "
+        else:
+            where = f"hand {g.hand_number + 1} (deal lines, or the first move)> "
+        words = list(_completions(rec))
+        try:
+            line = session.prompt(where, completer=WordCompleter(words, sentence=True, match_middle=False))
+        except (EOFError, KeyboardInterrupt):
+            _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
+            return EXIT_OK
+        try:
+            rec.feed_line(line)
+        except KeyboardInterrupt:  # the quit command
+            _out(f"saved in {rec.path} (domrec record {rec.path} continues it)")
+            return EXIT_OK
+
+
+def _completions(rec: Recorder) -> Iterable[str]:
+    """What a tab may complete: the legal moves (where the deal is known) and the commands."""
+    from domrec.notation import _move_text
+    from domrec.record import move_to_dict
+
+    g = rec.game
+    seen = set()
+    for move in g.legal_moves():
+        d = move_to_dict(move)
+        text = _move_text(d, g.game)
+        if move.seat != g.to_move:
+            text = f"{move.seat} {text}"
+        if text not in seen:
+            seen.add(text)
+            yield text
+    yield from ("undo", "show", "scores", "help", "quit")
+    if rec._confirming:
+        yield from ("y", "n")
