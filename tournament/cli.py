@@ -295,7 +295,8 @@ def tables(
 @guarded
 def result(
     event: Path = typer.Argument(..., help="The event file."),
-    records: list[str] = typer.Argument(None, help="Game record files (*.json, *.jsonl archives, - for stdin)."),
+    records: list[str] = typer.Argument(None, help="Game record files (*.json, *.dgn, *.jsonl archives, "
+                                                   "- for stdin)."),
     table: Optional[int] = typer.Option(None, "--table", "-t", help="Manual entry: the table number."),
     score: Optional[str] = typer.Option(None, "--score", help="Manual entry: scores by side, NS=200,EW=143."),
     winner: Optional[str] = typer.Option(None, "--winner", help="Manual entry: the winning side when the "
@@ -335,22 +336,119 @@ def result(
             raise UnusableInput("give a record file, or --table and --score for a manual result")
         worst = EXIT_OK
         seen = 0
+
+        def refused(e: TournamentError) -> None:
+            nonlocal worst
+            typer.echo(f"error: {e}", err=True)
+            for line in getattr(e, "problems", ()):
+                typer.echo(f"  {line}", err=True)
+            worst = max(worst, e.exit_code)
+
         for src in reader.iter_sources(records):
             seen += 1
             try:
                 if src.error:
                     message = src.error.message
                     raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+                if src.form == "dgn":  # each game of the text on its own, as the lines of a .jsonl are
+                    for game in res.read_dgn(src.text, src.label):
+                        try:
+                            entry = res.enter_dgn_game(store, game, round_no, replace)
+                            typer.echo(f"{game.report.source}: {entry.summary()}")
+                        except TournamentError as e:
+                            refused(e)
+                    continue
                 entry = res.enter_record(store, src.text, src.label, round_no, replace)
                 typer.echo(f"{src.label}: {entry.summary()}")
             except TournamentError as e:
-                typer.echo(f"error: {e}", err=True)
-                for line in getattr(e, "problems", ()):
-                    typer.echo(f"  {line}", err=True)
-                worst = max(worst, e.exit_code)
+                refused(e)
         if not seen:  # an empty archive: say so rather than succeed having entered nothing
             _fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
         raise typer.Exit(worst)
+
+
+@app.command()
+@guarded
+def sheets(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="Which round (default: the last paired)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The folder to write to (made if missing; "
+                                                                       "default: EVENT-games next to the event)."),
+    force: bool = typer.Option(False, "--force", help="Replace files already there (and any game recorded "
+                                                      "in them)."),
+) -> None:
+    """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
+    HTML page of score sheets, one sheet a table."""
+    from tournament import sheets as sh
+
+    with _open(event) as store:
+        written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
+                                  force)
+    for path in written.files:
+        typer.echo(f"wrote {path}")
+
+
+@app.command()
+@guarded
+def record(
+    event: Path = typer.Argument(..., help="The event file."),
+    table: int = typer.Option(..., "--table", "-t", help="The table number."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="The round (default: the last paired)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The game file (*.dgn or *.json; default: "
+                                                                       "EVENT-games/roundR-tableT.dgn next to the "
+                                                                       "event); continued if it exists."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the table's result (audited)."),
+) -> None:
+    """Record a table's game move by move (domrec record, pre-filled with the table's players), then
+    enter it as the table's result once it is finished. From a pipe: DGN moves on standard input."""
+    from domrec import reader
+    from domrec import record_cli
+    from domrec.convert import text_of
+    from tournament import sheets as sh
+
+    with _open(event) as store:
+        t = sh.find_table(store, table, round_no)
+        players = {p.id: p for p in store.players()}
+        path = output if output is not None else sh.default_folder(event) / sh.dgn_name(t.round, t.number)
+        label = reader.display_name(path)
+        if path.suffix not in (".dgn", ".json"):
+            raise UnusableInput(f"{label}: the game file is a .dgn (or .json) file")
+        finished = False
+        if path.exists() or path.is_symlink():
+            if not path.is_file():
+                raise UnusableInput(f"{label} exists and is not a regular file")
+            existing = sh.existing_record(path)
+            sh.check_file_is_table(store.settings, existing, t, players, label)
+            finished = sh.is_finished(existing)
+        else:
+            if output is None:
+                sh.prepare_folder(path.parent)
+            elif not path.parent.is_dir():
+                raise UnusableInput(f"cannot write {label}: folder {path.parent} does not exist")
+        if not finished:
+            sh.refuse_if_decided(store, t, replace)
+        if not path.exists():
+            template = sh.table_record(store.settings, t, players)
+            sh.write_file(path, text_of([template], "json" if path.suffix == ".json" else "dgn"))
+            typer.echo(f"wrote {label}: round {t.round} table {t.number}")
+    code = EXIT_OK
+    if not finished:
+        code = record_cli.run(str(path), None, [], None, [], None)
+        if code == EXIT_UNUSABLE:
+            raise typer.Exit(code)
+        if not sh.is_finished(sh.existing_record(path)):
+            typer.echo(f"{label}: the game is not finished; no result was stored (`tournament record {event} "
+                       f"--round {t.round} --table {t.number}` continues it)")
+            raise typer.Exit(code)
+    data = path.read_bytes()
+    with _open(event) as store:
+        if path.suffix == ".dgn":
+            entries = res.enter_dgn(store, data, label, t.round, replace)
+        else:
+            entries = [res.enter_record(store, data, label, t.round, replace)]
+    for entry in entries:
+        typer.echo(f"{label}: {entry.summary()}")
+    raise typer.Exit(code)
 
 
 @app.command()

@@ -8,6 +8,11 @@ by player id when the record gives ids, otherwise by exact name).  What is
 stored is the record's text, its hash, and the scores and winner that domrec
 *computed*.
 
+A DGN text (:func:`enter_dgn`, :func:`enter_dgn_game`) goes the same way, game
+by game: read and judged by domrec's DGN reader (problems located at their
+line and column), then matched and stored like a JSON record — in its JSON
+form, which is what ``check`` re-validates.
+
 Entering is idempotent: the same record again (same content, whatever its
 layout) is accepted and changes nothing.  A different result for a table that
 has one is refused unless ``replace`` is given; the replaced result is kept in
@@ -18,13 +23,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
-from domrec import games
+from domrec import games, notation
+from domrec.convert import text_of
 from domrec.errors import DomrecError
 from domrec.games.base import effective_options
+from domrec.notation import DgnGame
 from domrec.reader import loads
 from domrec.record import Record, unstructure
 from domrec.validate import Report, validate_text
@@ -171,8 +178,45 @@ def enter_record(store: EventStore, text: str | bytes, source: str = "<record>",
         record = loads(text)
     except DomrecError as e:  # cannot happen after a valid report; kept for a clear message
         raise UnusableInput(f"{source}: {e}") from None
+    return _enter(store, record, report, record_text(text), source, round_no, replace)
+
+
+def read_dgn(text: str | bytes, source: str = "<dgn>") -> Iterator[DgnGame]:
+    """Every game of a DGN text, each read and judged by domrec on its own (an archive may hold
+    the games of several tables).  A reader bug becomes a one-line refusal, not a traceback."""
+    found = notation.read_games(text, source)
+    while True:
+        try:
+            game = next(found)
+        except StopIteration:
+            return
+        except Exception as e:
+            raise UnusableInput(f"{source}: domrec could not read this DGN text because of an internal error "
+                                f"({type(e).__name__}: {e}); please report it") from None
+        yield game
+
+
+def enter_dgn_game(store: EventStore, game: DgnGame, round_no: int | None = None, replace: bool = False) -> Entry:
+    """One game read from DGN, entered exactly as a JSON record is: domrec's verdict (problems
+    located at their line and column), the event's game and rules, the table's players in their
+    seats, idempotence.  The record is stored in its JSON form (what ``check`` re-validates);
+    its hash is the hash of that record, so the same game sent as DGN and as JSON is one result."""
+    report = game.report
+    check_report(report)
+    if game.record is None or not game.complete:  # a valid report always has the whole record
+        raise UnusableRecord(f"{report.source}: the record cannot be read whole")
+    return _enter(store, game.record, report, text_of([game.record], "json"), report.source, round_no, replace)
+
+
+def enter_dgn(store: EventStore, text: str | bytes, source: str = "<dgn>", round_no: int | None = None,
+              replace: bool = False) -> list[Entry]:
+    """Every game of a DGN text, entered one after the other (stops at the first refused)."""
+    return [enter_dgn_game(store, game, round_no, replace) for game in read_dgn(text, source)]
+
+
+def _enter(store: EventStore, record: Record, report: Report, stored_text: str, source: str,
+           round_no: int | None, replace: bool) -> Entry:
     digest = record_hash(record)
-    stored_text = record_text(text)
     players = {p.id: p for p in store.players()}
     with store.write():
         table = _find_table(store, record, round_no, players, source, digest)

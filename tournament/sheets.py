@@ -1,0 +1,372 @@
+"""What goes on the tables: a pre-filled DGN file and a printable score sheet for each table.
+
+``tournament sheets`` writes, for every table of a round, the DGN header of
+its game — the game, the event's variant and rule options, the event's name,
+round and table, the players in their seats with their event numbers as
+``[Id "N=12"]`` (the ids :mod:`tournament.results` matches records by) and no
+hands — ready to be continued by ``domrec record FILE`` or typed up by hand;
+and one HTML page of paper score sheets, one sheet (one printed page) a table.
+
+``tournament record`` opens the recorder on the same file (writing it first
+when it is not there yet) and, once the game is over, enters it through the
+ordinary result path.
+
+Nothing here replaces a file it did not write: an existing file is refused
+unless ``force`` is given, and every file is written whole or not at all
+(:func:`domrec.convert.write_text`: a temporary file renamed into place).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import os
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any, Sequence
+
+import attrs
+
+from domrec import notation
+from domrec.convert import write_text
+from domrec.errors import DomrecError, InputError
+from domrec.record import Player as RecordPlayer, Record
+
+from tournament.errors import ResultRefused, UnusableInput
+from tournament.event import PAIRS, Player, Settings, Table
+from tournament.store import EventStore
+
+#: Score-sheet rows: the longest of the simulated games, plus spare rows, within these bounds.
+MIN_ROWS, MAX_ROWS, SPARE_ROWS, SIMULATED_GAMES = 8, 20, 2, 12
+
+
+# --- names -------------------------------------------------------------------------------------
+
+
+def default_folder(event: str | Path) -> Path:
+    """The folder next to the event file where its tables' game files live: ``club.db`` ->
+    ``club-games``."""
+    path = Path(event)
+    return path.with_name(f"{path.stem}-games")
+
+
+def dgn_name(round_no: int, table_no: int) -> str:
+    return f"round{round_no}-table{table_no}.dgn"
+
+
+def sheets_name(round_no: int) -> str:
+    return f"round{round_no}-score-sheets.html"
+
+
+# --- the pre-filled record ------------------------------------------------------------------------
+
+
+def table_record(settings: Settings, table: Table, players: dict[int, Player]) -> Record:
+    """The record of ``table`` before its first hand: the event's game and rules, the event's name,
+    the round and table (as numbers), and each seat's player with the player's number as id."""
+    return Record(game=settings.game, rules=settings.rules(),
+                  event={"name": settings.name, "round": table.round, "table": table.number},
+                  players=tuple(RecordPlayer(seat=s.seat, name=players[s.player].name, id=players[s.player].code)
+                                for s in table.seats))
+
+
+def table_dgn(settings: Settings, table: Table, players: dict[int, Player]) -> str:
+    """The DGN text of :func:`table_record` (tags only)."""
+    try:
+        return notation.dumps(table_record(settings, table, players))
+    except InputError as e:  # a seat label DGN cannot hold; the engines' seats never are
+        raise UnusableInput(f"round {table.round} table {table.number} cannot be written as DGN: {e.message}") \
+            from None
+
+
+def find_table(store: EventStore, table_no: int, round_no: int | None = None) -> Table:
+    rnd = round_no if round_no is not None else store.last_round()
+    if not rnd:
+        raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+    if not 1 <= rnd <= store.last_round():
+        raise UnusableInput(f"round {rnd} has not been paired (the last round is {store.last_round()})")
+    table = next((t for t in store.tables(rnd) if t.number == table_no), None)
+    if table is None:
+        numbers = [t.number for t in store.tables(rnd)]
+        have = f"tables 1 to {max(numbers)}" if numbers else "no tables"
+        raise UnusableInput(f"round {rnd} has no table {table_no} (it has {have})")
+    return table
+
+
+def check_file_is_table(settings: Settings, record: Record, table: Table, players: dict[int, Player],
+                        source: str) -> None:
+    """Refuse a game file that is not the game of ``table`` (another table's file given by mistake):
+    the same game, rules, seats and players, and round and table, as a result is checked for."""
+    from tournament.results import _check_table, record_seats
+
+    mapped = record_seats(settings, record, players, source)
+    _check_table(record, table, mapped, players, source)
+
+
+# --- the paper score sheet --------------------------------------------------------------------
+
+
+@attrs.frozen
+class SheetShape:
+    """How a score sheet of this event's game is laid out: how many hand rows, and the ways a
+    hand can end (worth a column only when there are several)."""
+
+    rows: int
+    ends: tuple[str, ...]
+
+
+def sheet_shape(settings: Settings) -> SheetShape:
+    """Rows for a typical game of the event's game under its rules, learnt the only generic way:
+    by playing a few games (seeded, so the sheet is the same every time) with domrec's simulator
+    at a full table; the longest of them, plus spare rows."""
+    rules = attrs.evolve(settings, name="-", seed=0, bye={}, placement=(), tiebreaks=())
+    return _shape(rules.to_json())
+
+
+@functools.lru_cache(maxsize=16)
+def _shape(rules_json: str) -> SheetShape:
+    from domrec.simulate import play_game
+
+    settings = Settings.from_json(rules_json)
+    template = Record(game=settings.game, rules=settings.rules(),
+                      players=tuple(RecordPlayer(seat=s, name=s) for s in settings.seats()))
+    longest, ends = 0, Counter()
+    try:
+        for k in range(SIMULATED_GAMES):
+            record = play_game(template, random.Random(f"tournament-sheets:{k}"))
+            longest = max(longest, len(record.hands))
+            ends.update(h.result.end for h in record.hands if h.result is not None and h.result.end)
+    except Exception:  # the simulator cannot play these rules: a sheet still gets its rows
+        longest = max(longest, 12)
+    rows = min(MAX_ROWS, max(MIN_ROWS, longest + SPARE_ROWS))
+    return SheetShape(rows, tuple(end for end, _ in ends.most_common()))
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+_CSS = """
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;margin:0;color:#000;background:#eee}
+.sheet{background:#fff;max-width:190mm;margin:8mm auto;padding:10mm 12mm;border:1px solid #bbb}
+h1{font-size:16pt;margin:0 0 1mm}
+.where{font-size:14pt;font-weight:bold;margin:0 0 1mm}
+.rules,.file{font-size:9pt;color:#333;margin:0 0 3mm}
+table{border-collapse:collapse;width:100%}
+th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middle}
+.seats{margin-bottom:4mm}
+.seats td.no{width:14mm;text-align:right}
+.seats td.seat,.seats td.side{width:16mm}
+.grid th{font-size:10pt;text-align:center}
+.grid th small{display:block;font-weight:normal;font-size:8pt}
+.grid td{height:7mm}
+.grid td.hand{width:12mm;text-align:center}
+.grid td.lead{width:14mm}
+.grid td.end{width:24mm}
+.grid tfoot th{height:10mm;text-align:right}
+.winner{margin:4mm 0 2mm;font-size:11pt}
+.signatures{display:flex;flex-wrap:wrap;gap:6mm;margin-top:8mm}
+.sig{flex:1 1 40%;min-width:50mm}
+.sig .line{border-bottom:1px solid #000;height:12mm}
+.sig .who{font-size:9pt;margin-top:1mm}
+@page{size:A4;margin:10mm}
+@media print{
+ body{background:#fff}
+ .sheet{margin:0;border:none;max-width:none;padding:0;break-after:page;page-break-after:always;
+        break-inside:avoid;page-break-inside:avoid}
+ .sheet:last-child{break-after:auto;page-break-after:auto}
+}
+"""
+
+
+def _rules_text(settings: Settings) -> str:
+    parts = [settings.game]
+    if settings.variant:
+        parts.append(f"variant {settings.variant}")
+    parts.extend(f"{k}={v}" for k, v in settings.options.items())
+    return ", ".join(parts)
+
+
+def sheet_html(settings: Settings, table: Table, players: dict[int, Player], shape: SheetShape,
+               team_names: dict[int, str] | None = None, match: str | None = None,
+               dgn_file: str | None = None) -> str:
+    """One table's sheet (a ``<section>``): every name escaped."""
+    team_names = team_names or {}
+    sides = table.sides()
+    members = {side: [players[s.player] for s in table.seats if s.side == side] for side in sides}
+    pair_of = {side: team_names.get(ms[0].team) if settings.format == PAIRS and ms and ms[0].team else None
+               for side, ms in members.items()}
+    where = f"Round {table.round} · Table {table.number}" + (f" · {match}" if match else "")
+    out = [f'<section class="sheet" id="table-{table.round}-{table.number}">',
+           f"<h1>{_e(settings.name)}</h1>",
+           f'<p class="where">{_e(where)}</p>',
+           f'<p class="rules">{_e(_rules_text(settings))}</p>',
+           '<table class="seats"><thead><tr><th>Seat</th><th>Side</th><th>No.</th><th>Player</th></tr></thead><tbody>']
+    for s in table.seats:
+        p = players[s.player]
+        out.append(f'<tr><td class="seat">{_e(s.seat)}</td><td class="side">{_e(s.side)}</td>'
+                   f'<td class="no">#{_e(p.id)}</td><td class="name">{_e(p.name)}</td></tr>')
+    out.append("</tbody></table>")
+    with_end = len(shape.ends) > 1
+    head = ['<th>Hand</th>', '<th>Lead<small>seat</small></th>']
+    if with_end:
+        head.append(f'<th>Ended<small>{_e(" / ".join(shape.ends))}</small></th>')
+    for side in sides:
+        who = pair_of[side] or " & ".join(p.name for p in members[side])
+        small = f"<small>{_e(who)}</small>" if who != side else ""
+        head.append(f"<th>{_e(side)}{small}</th>")
+    out.append(f'<table class="grid"><thead><tr>{"".join(head)}</tr></thead><tbody>')
+    blanks = "".join("<td></td>" for _ in sides)
+    end_cell = '<td class="end"></td>' if with_end else ""
+    for n in range(1, shape.rows + 1):
+        out.append(f'<tr><td class="hand">{n}</td><td class="lead"></td>{end_cell}{blanks}</tr>')
+    span = 3 if with_end else 2
+    out.append(f'</tbody><tfoot><tr><th colspan="{span}">Total</th>{blanks}</tr></tfoot></table>')
+    out.append('<p class="winner">Winner: ______________________</p>')
+    out.append('<div class="signatures">')
+    for side in sides:
+        who = ", ".join(p.name for p in members[side])
+        label = f"{side} — {pair_of[side]} ({who})" if pair_of[side] else f"{side} — {who}"
+        out.append(f'<div class="sig"><div class="line"></div><div class="who">Signature {_e(label)}</div></div>')
+    out.append("</div>")
+    if dgn_file:
+        out.append(f'<p class="file">Game file: {_e(dgn_file)}</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, Player],
+                team_names: dict[int, str] | None = None, matches: dict[int, str] | None = None,
+                shape: SheetShape | None = None) -> str:
+    """The printable page: one sheet a table, a page break after each when printed."""
+    shape = shape or sheet_shape(settings)
+    matches = matches or {}
+    round_no = tables[0].round if tables else 0
+    body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number))
+            for t in tables]
+    title = f"{settings.name} — round {round_no} score sheets"
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
+            f"<title>{_e(title)}</title>\n<style>{_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _match_labels(store: EventStore, round_no: int) -> dict[int, str]:
+    """Table id -> "match W2-1, game 2" for the tables of a knockout or round-robin stage."""
+    if not store.has_stage_tables():
+        return {}
+    out = {}
+    for stage in store.stages():
+        for row in store.match_tables(stage["id"]):
+            if row["round"] == round_no:
+                out[row["table_id"]] = f"match {row['key']}, game {row['game']}"
+    return out
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Written:
+    round: int
+    folder: Path
+    files: tuple[Path, ...]
+
+
+def _publish(path: Path) -> None:
+    """A temporary file is private (mkstemp); a sheet is meant to be opened by others."""
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(path, 0o666 & ~umask)
+    except OSError:
+        pass
+
+
+def write_file(path: Path, text: str, force: bool = False) -> None:
+    """``text`` into ``path``, whole or not at all; an existing file only with ``force``."""
+    try:
+        write_text(str(path), text, force=force)
+    except InputError as e:
+        raise UnusableInput(e.message) from None
+    _publish(path)
+
+
+def prepare_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise UnusableInput(f"{folder} is a file, not a folder")
+    if not folder.exists():
+        if not folder.parent.is_dir():
+            raise UnusableInput(f"cannot make {folder}: folder {folder.parent} does not exist")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            pass
+        except OSError as e:
+            raise UnusableInput(f"cannot make {folder}: {e.strerror}") from None
+
+
+def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = None,
+                 force: bool = False) -> Written:
+    """Every table of the round (default: the last round paired): its pre-filled ``.dgn`` and
+    its sheet in one HTML page.  An existing file is refused (nothing is written) unless
+    ``force``."""
+    rnd = round_no if round_no is not None else store.last_round()
+    if not rnd:
+        raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+    last = store.last_round()
+    if not 1 <= rnd <= last:
+        raise UnusableInput(f"round {rnd} has not been paired (the last round is {last})")
+    tables = store.tables(rnd)
+    if not tables:
+        raise UnusableInput(f"round {rnd} has no tables")
+    players = {p.id: p for p in store.players()}
+    team_names = {t.id: t.name for t in store.teams()}
+    folder = Path(folder)
+    texts: list[tuple[Path, str]] = [(folder / dgn_name(rnd, t.number), table_dgn(store.settings, t, players))
+                                     for t in tables]
+    page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd))
+    texts.append((folder / sheets_name(rnd), page))
+    if folder.is_dir():
+        for path, _ in texts:
+            if path.is_symlink() or (path.exists() and not path.is_file()):
+                raise UnusableInput(f"{path} exists and is not a regular file: not replaced; nothing was written")
+        existing = [path for path, _ in texts if path.exists()]
+        if existing and not force:
+            more = f" (and {len(existing) - 1} more of the files to write)" if len(existing) > 1 else ""
+            raise UnusableInput(f"{existing[0]} already exists{more}: not replaced; nothing was written "
+                                f"(--force replaces them, and any game recorded in them)")
+    prepare_folder(folder)
+    for path, text in texts:
+        write_file(path, text, force)
+    return Written(rnd, folder, tuple(path for path, _ in texts))
+
+
+def existing_record(path: Path) -> Record:
+    """The game already in ``path`` (to continue it or to enter it)."""
+    from domrec.recorder import RecorderError, read_record
+
+    try:
+        return read_record(path)
+    except RecorderError as e:
+        raise UnusableInput(str(e)) from None
+    except DomrecError as e:
+        raise UnusableInput(f"{path}: {getattr(e, 'message', e)}") from None
+
+
+def is_finished(record: Record) -> bool:
+    from domrec.validate import validate
+
+    return validate(record).finished
+
+
+def refuse_if_decided(store: EventStore, table: Table, replace: bool) -> None:
+    """A table that has its result is not recorded again, unless the result is to be replaced."""
+    existing = store.result_for(table.id)
+    if existing is not None and not replace:
+        scores = ", ".join(f"{k} {v}" for k, v in existing.scores.items())
+        raise ResultRefused(f"round {table.round} table {table.number} already has a result ({scores}); "
+                            f"give --replace to record a new game for it")
+
