@@ -376,6 +376,8 @@ def sheets(
                                                                        "default: EVENT-games next to the event)."),
     force: bool = typer.Option(False, "--force", help="Replace files already there (and any game recorded "
                                                       "in them)."),
+    table: Optional[int] = typer.Option(None, "--table", "-t", help="Only this table (e.g. a knockout game "
+                                                                    "seated after the others)."),
 ) -> None:
     """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
     HTML page of score sheets, one sheet a table."""
@@ -383,7 +385,7 @@ def sheets(
 
     with _open(event) as store:
         written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
-                                  force)
+                                  force, table)
     for path in written.files:
         typer.echo(f"wrote {path}")
 

@@ -55,7 +55,9 @@ def dgn_name(round_no: int, table_no: int) -> str:
     return f"round{round_no}-table{table_no}.dgn"
 
 
-def sheets_name(round_no: int) -> str:
+def sheets_name(round_no: int, table_no: int | None = None) -> str:
+    if table_no is not None:
+        return f"round{round_no}-table{table_no}-score-sheet.html"
     return f"round{round_no}-score-sheets.html"
 
 
@@ -309,26 +311,30 @@ def prepare_folder(folder: Path) -> None:
 
 
 def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = None,
-                 force: bool = False) -> Written:
-    """Every table of the round (default: the last round paired): its pre-filled ``.dgn`` and
-    its sheet in one HTML page.  An existing file is refused (nothing is written) unless
-    ``force``."""
-    rnd = round_no if round_no is not None else store.last_round()
-    if not rnd:
-        raise UnusableInput("no round has been paired yet (use `tournament pair`)")
-    last = store.last_round()
-    if not 1 <= rnd <= last:
-        raise UnusableInput(f"round {rnd} has not been paired (the last round is {last})")
-    tables = store.tables(rnd)
-    if not tables:
-        raise UnusableInput(f"round {rnd} has no tables")
+                 force: bool = False, table_no: int | None = None) -> Written:
+    """Every table of the round (default: the last round paired), or the one table ``table_no``
+    (a knockout game seated after the others): its pre-filled ``.dgn`` and its sheet in one HTML
+    page.  An existing file is refused (nothing is written) unless ``force``."""
+    if table_no is not None:
+        tables = [find_table(store, table_no, round_no)]
+        rnd = tables[0].round
+    else:
+        rnd = round_no if round_no is not None else store.last_round()
+        if not rnd:
+            raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+        last = store.last_round()
+        if not 1 <= rnd <= last:
+            raise UnusableInput(f"round {rnd} has not been paired (the last round is {last})")
+        tables = store.tables(rnd)
+        if not tables:
+            raise UnusableInput(f"round {rnd} has no tables")
     players = {p.id: p for p in store.players()}
     team_names = {t.id: t.name for t in store.teams()}
     folder = Path(folder)
     texts: list[tuple[Path, str]] = [(folder / dgn_name(rnd, t.number), table_dgn(store.settings, t, players))
                                      for t in tables]
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd))
-    texts.append((folder / sheets_name(rnd), page))
+    texts.append((folder / sheets_name(rnd, table_no), page))
     if folder.is_dir():
         for path, _ in texts:
             if path.is_symlink() or (path.exists() and not path.is_file()):

@@ -480,3 +480,23 @@ def test_record_refusals(tmp_path: Path) -> None:
     store = open_event(event)
     assert len(store.audit()) == 1 and store.results()[store.tables(1)[0].id].verified
     store.close()
+
+
+def test_a_knockout_game_seated_later_gets_its_own_sheet(tmp_path: Path) -> None:
+    event = new_event(tmp_path, ["Ana", "Bo", "Cy", "Di"], "pairs")
+    assert run("knockout", event, "--seeding", "random", "--first-to", "2").exit_code == 0
+    assert run("sheets", event).exit_code == 0
+    folder = default_folder(event)
+    page = (folder / sheets_name(1)).read_text(encoding="utf-8")
+    assert "match R1-1, game 1" in page
+    r = run("record", event, "--table", "1", input=moves_for(event, 1, 1, seed=5))
+    assert r.exit_code == 0 and "— stored" in r.stdout, r.output
+    # Game 2 of the match is seated now, at table 2: the round's files are there, so a new run is
+    # refused as a whole; --table writes that table alone.
+    assert run("sheets", event).exit_code == 2
+    r = run("sheets", event, "--table", "2")
+    assert r.exit_code == 0, r.output
+    assert (folder / dgn_name(1, 2)).is_file()
+    assert "match R1-1, game 2" in (folder / sheets_name(1, 2)).read_text(encoding="utf-8")
+    assert "hand 1" in (folder / dgn_name(1, 1)).read_text(encoding="utf-8")  # game 1 untouched
+    assert run("sheets", event, "--table", "3").exit_code == 2
