@@ -17,7 +17,9 @@ store a round), ``results`` (records checked by domrec, manual scores),
 ``standings``, ``check``, ``simulate``, ``cli``; issue 8: ``brackets`` (single and double
 elimination, multi-player knockout: pure draws and their replay), ``roundrobin`` (circle method,
 groups), ``stages`` (a knockout or round robin in an event file, advanced by results), ``ratings``
-(openskill across events, in a ratings file), ``report`` (HTML page, JSON/CSV export data).
+(openskill across events, in a ratings file), ``report`` (HTML page, JSON/CSV export data);
+``sheets`` (each table's pre-filled .dgn and printable score sheets; the files ``tournament
+record`` continues).
 See docs/tournament.md.
 """
 
@@ -26,15 +28,16 @@ from tournament.errors import (EventFileError, PairingError, PlayerInputError, R
                                SettingsError, TournamentError, UnknownPlayer, UnusableInput)
 from tournament.event import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
 from tournament.players import add_pairs, add_players, withdraw
-from tournament.results import enter_manual, enter_record
+from tournament.results import enter_dgn, enter_manual, enter_record
 from tournament.rounds import pair_next_round
 from tournament.standings import from_store as current_standings
 from tournament.store import EventStore, create_event, open_event
 from tournament.stages import create_stage
+from tournament.sheets import write_sheets
 
 __all__ = [
     "EventFileError", "EventStore", "FORMATS", "INDIVIDUAL", "PAIRS", "PairingError", "PlayerInputError",
     "ROTATING", "Refused", "ResultRefused", "Settings", "SettingsError", "TournamentError", "UnknownPlayer",
-    "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_manual", "enter_record",
-    "make_settings", "open_event", "pair_next_round", "withdraw",
+    "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_dgn", "enter_manual", "enter_record",
+    "make_settings", "open_event", "pair_next_round", "withdraw", "write_sheets",
 ]
