@@ -408,7 +408,7 @@ class BroadwayHand:
         self.to_move = nxt
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
-        return base.not_held(seat, t, text, self.hands, SET, "double-six", "it is already on the table")
+        return _not_among(seat, t, text, self.hands)
 
     def _pass(self, seat: str) -> int:
         if self.pending is not None:
@@ -419,17 +419,32 @@ class BroadwayHand:
             self._wrong_turn(seat)
         if not self._laid:
             raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
-        hand = self.hands[seat]
-        if _fits_mask(hand, self._playable_pips(STEP[seat])):
-            text, first, second = self._find_fit(hand, seat)
-            raise IllegalMove(f"{seat} cannot pass: {text} fits at {cells_text(first, second)}", R_PASS)
+        forced = self._must_play(seat)
+        if forced is not None:
+            raise IllegalMove(forced, R_PASS)
         holders = sum(1 for h in self.hands.values() if h)
         if self.passes >= holders:
-            raise IllegalMove("the hand is already over: every player holding tiles has passed in succession",
-                              R_END)
+            raise IllegalMove(_ALL_PASSED, R_END)
         self.passes += 1
-        self._advance(seat)
+        if self.open and self.passes >= holders:
+            # An open hand cannot see a block in the hands: the written passes make it.
+            self._end = "blocked"
+            self.to_move = None
+        else:
+            self._advance(seat)
         return 0
+
+    def _must_play(self, seat: str) -> str | None:
+        """Why ``seat`` cannot pass (a tile of its hand fits), or ``None``."""
+        hand = self.hands[seat]
+        if _fits_mask(hand, self._playable_pips(STEP[seat])):
+            return self._fit_message(seat, hand)
+        return None
+
+    def _fit_message(self, seat: str, tiles: Iterable[Tile]) -> str:
+        """The refusal of ``seat``'s pass, naming where one of ``tiles`` (known to fit) goes."""
+        text, first, second = self._find_fit(tiles, seat)  # type: ignore[misc]
+        return f"{seat} cannot pass: {text} fits at {cells_text(first, second)}"
 
     def _expose(self, move: Exposed) -> int:
         seat = move.seat
@@ -441,8 +456,7 @@ class BroadwayHand:
         if self._is_blocked():
             raise IllegalMove(self._over_message(), R_END)
         if seat == self.to_move:
-            raise IllegalMove(f"it is {seat}'s own turn: a tile shown by the player to move is simply played, "
-                              f"an exposure is out of turn", R_EXPOSED)
+            raise _own_turn_exposure(seat)
         if t not in self.hands[seat]:
             raise IllegalMove(self._not_held(seat, t, move.exposed), R_EXPOSED)
         if t in self.face_up[seat]:
@@ -605,6 +619,9 @@ class BroadwayHand:
             out[SIDE[seat]] += len(hand)
         return out
 
+    #: How the block came about, as the outcome's working says it (a known deal: nobody can play).
+    _blocked_how = "blocked"
+
     def outcome(self) -> HandOutcome:
         end = self.end
         pen = self.penalties()
@@ -614,13 +631,20 @@ class BroadwayHand:
             lines.append("a partnership leads by two in sudden death: the game stops at once, "
                          "no tiles are counted against anyone")
         elif end == "blocked":
-            held = "  ".join(f"{s} {T.format_tiles(self.hands[s])}" for s in SEATS if self.hands[s])
-            lines.append(f"blocked; still held: {held}")
+            held = "  ".join(f"{s} {self._still_held(s)}" for s in SEATS if self.hands[s])
+            lines.append(f"{self._blocked_how}; still held: {held}")
             lines.append(f"one point off per tile held: NS −{pen['NS']}, EW −{pen['EW']}")
+        elif end is None and self.open:
+            # An open hand is scored as the record stands, possibly before it ends.
+            lines.append("the hand is not over")
         else:
             lines.append("every tile was played: no penalties")
         lines.append(f"hand score: NS {scores['NS']}, EW {scores['EW']}")
         return HandOutcome(end or "unfinished", scores, tuple(lines))
+
+    def _still_held(self, seat: str) -> str:
+        """What ``seat`` still holds at a block, for the outcome's working: its tiles."""
+        return T.format_tiles(self.hands[seat])
 
     # --- pictures -----------------------------------------------------------------
 
@@ -716,6 +740,21 @@ def _fits_mask(tiles: Iterable[Tile], mask: int) -> bool:
         if mask >> t.high & 1 or mask >> t.low & 1:
             return True
     return False
+
+
+def _not_among(seat: str, t: Tile, text: str, hands: dict[str, Any]) -> str:
+    """Why ``seat`` cannot lay ``t``: not of the set, in one of ``hands`` (another seat's), or on the table."""
+    return base.not_held(seat, t, text, hands, SET, "double-six", "it is already on the table")
+
+
+#: Why a pass after every player holding tiles has passed in succession is refused.
+_ALL_PASSED = "the hand is already over: every player holding tiles has passed in succession"
+
+
+def _own_turn_exposure(seat: str) -> IllegalMove:
+    """An exposure by the player to move, which is no exposure."""
+    return IllegalMove(f"it is {seat}'s own turn: a tile shown by the player to move is simply played, "
+                       f"an exposure is out of turn", R_EXPOSED)
 
 
 # Pip positions on a half, in thirds of its width (the usual domino faces).
@@ -873,37 +912,32 @@ class OpenBroadwayHand(BroadwayHand):
         return self.hands[seat].count > len(self.face_up[seat])
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
-        if t not in SET:
-            return f"{text} is not a tile of the double-six set"
-        if t in self.gone:
-            return f"{seat} does not hold {text}: it is already on the table"
-        owner = self.owner(t)
-        if owner is not None and owner != seat:
-            return f"{seat} does not hold {text} (it is in {owner}'s hand)"
-        if not self.hands[seat].count:
-            return f"{seat} does not hold {text}: {seat} has no tiles left"
-        return (f"{seat} does not hold {text}: {seat}'s {_tiles(self.hands[seat].count)} "
-                f"{'is' if self.hands[seat].count == 1 else 'are'} face up "
-                f"({T.format_tiles(self.face_up[seat])})")
+        known: dict[str, tuple[Tile, ...]] = {}
+        if t in SET and t not in self.gone:
+            owner = self.owner(t)
+            if owner is None or owner == seat:
+                # The tile may be unseen, but the seat has no room for it beside its face-up tiles.
+                count = self.hands[seat].count
+                if not count:
+                    return f"{seat} does not hold {text}: {seat} has no tiles left"
+                return (f"{seat} does not hold {text}: {seat}'s {_tiles(count)} {'is' if count == 1 else 'are'} "
+                        f"face up ({T.format_tiles(self.face_up[seat])})")
+            known[owner] = (t,)
+        # Not of the set, on the table, or in the hand known to hold it: said as the known replay says it.
+        return _not_among(seat, t, text, known)
 
     # --- the state the protocol reads -------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        """Out, stopped by sudden death, or blocked by the written passes (never found by itself)."""
-        return self._end is not None
-
-    @property
-    def end(self) -> str | None:
-        return self._end
-
     def _is_blocked(self) -> bool:
-        # Whether anyone can still play depends on the hidden tiles: only passes block.
+        """Never found by looking: whether anyone can still play depends on the hidden tiles.
+
+        So :attr:`over` and :attr:`end` are out, sudden death, or blocked by the
+        written passes (every player holding tiles passed in succession)."""
         return False
 
     def _over_message(self) -> str:
         if self._end == "blocked":
-            return "the hand is already over: every player holding tiles has passed in succession"
+            return _ALL_PASSED
         return super()._over_message()
 
     # --- moves --------------------------------------------------------------------
@@ -939,37 +973,19 @@ class OpenBroadwayHand(BroadwayHand):
         seat = move.seat
         if _halves(move.exposed)[2] is self.lead:
             # Only the holder of the double could show it, and the holder is the player to move.
-            raise IllegalMove(f"it is {seat}'s own turn: a tile shown by the player to move is simply played, "
-                              f"an exposure is out of turn", R_EXPOSED)
+            raise _own_turn_exposure(seat)
         points = BroadwayHand.apply(self, move)
         self.shown_before_lead.add(seat)
         return points
 
     def _pass(self, seat: str) -> int:
-        """A pass, taken on trust unless the tiles shown prove a tile fits; all holders passing blocks."""
-        if self.pending is not None:
-            owner, t = self.pending
-            raise IllegalMove(f"{owner}'s exposed {t} must be played first by {' or '.join(OPPONENTS[owner])}",
-                              R_EXPOSED)
-        if not self._laid:
-            if self.to_move is None:
-                raise IllegalMove(f"{seat} cannot pass: nobody passes before the lead, and the holder of "
-                                  f"{self.lead} leads it", R_PASS)
-            if seat != self.to_move:
-                self._wrong_turn(seat)
-            raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
-        if seat != self.to_move:
-            self._wrong_turn(seat)
-        forced = self._must_play(seat)
-        if forced is not None:
-            raise IllegalMove(forced, R_PASS)
-        self.passes += 1
-        if self.passes >= sum(1 for h in self.hands.values() if h):
-            self._end = "blocked"
-            self.to_move = None
-        else:
-            self._advance(seat)
-        return 0
+        """A pass, taken on trust unless the tiles shown prove a tile fits (:meth:`_must_play`);
+        all holders passing blocks (see :meth:`BroadwayHand._pass`)."""
+        if self.to_move is None and not self._laid:
+            # Nothing is pending before the lead: an exposure then is unplayable or refused.
+            raise IllegalMove(f"{seat} cannot pass: nobody passes before the lead, and the holder of "
+                              f"{self.lead} leads it", R_PASS)
+        return BroadwayHand._pass(self, seat)
 
     def _must_play(self, seat: str) -> str | None:
         """Why ``seat`` cannot pass, when that follows from the tiles shown alone; else ``None``.
@@ -983,8 +999,7 @@ class OpenBroadwayHand(BroadwayHand):
             return None
         shown = self.face_up[seat]
         if _fits_mask(shown, mask):
-            text, first, second = self._find_fit(shown, seat)  # type: ignore[misc]
-            return f"{seat} cannot pass: {text} fits at {cells_text(first, second)}"
+            return self._fit_message(seat, shown)
         hidden = self.hands[seat].count - len(shown)
         if not hidden:
             return None
@@ -1001,27 +1016,16 @@ class OpenBroadwayHand(BroadwayHand):
 
     # --- the end of the hand --------------------------------------------------------
 
-    def outcome(self) -> HandOutcome:
-        """The hand's scores, as far as the record goes: the penalties need only how many tiles
-        each seat holds, which is known; whether the passes that blocked it were forced is
-        checked when the hand is replayed with its deal."""
-        end = self._end
-        pen = self.penalties()
-        scores = {side: self.points[side] - pen[side] for side in SIDES}
-        lines = [f"points made in play: NS {self.points['NS']}, EW {self.points['EW']}"]
-        if end == "sudden-death":
-            lines.append("a partnership leads by two in sudden death: the game stops at once, "
-                         "no tiles are counted against anyone")
-        elif end == "blocked":
-            held = "  ".join(f"{s} {_tiles(len(self.hands[s]))}" for s in SEATS if self.hands[s])
-            lines.append(f"blocked (every player holding tiles passed); still held: {held}")
-            lines.append(f"one point off per tile held: NS −{pen['NS']}, EW −{pen['EW']}")
-        elif end == "out":
-            lines.append("every tile was played: no penalties")
-        else:
-            lines.append("the hand is not over")
-        lines.append(f"hand score: NS {scores['NS']}, EW {scores['EW']}")
-        return HandOutcome(end or "unfinished", scores, tuple(lines))
+    _blocked_how = "blocked (every player holding tiles passed)"
+
+    def _still_held(self, seat: str) -> str:
+        """How many tiles ``seat`` still holds: which ones is not known.
+
+        That is all :meth:`outcome` needs to give the hand's scores as far as the
+        record goes: the penalties need only how many tiles each seat holds, which is
+        known; whether the passes that blocked it were forced is checked when the hand
+        is replayed with its deal."""
+        return _tiles(len(self.hands[seat]))
 
     # --- pictures -----------------------------------------------------------------
 
@@ -1045,6 +1049,12 @@ def _tiles(n: int) -> str:
     return f"{n} tile" if n == 1 else f"{n} tiles"
 
 
+def _check_leader_seat(hand: Hand, error: type[RuleViolation]) -> None:
+    """A hand without its play (open, or score-sheet) may name any seat as leader, but a seat."""
+    if hand.leader is not None and hand.leader not in AXIS:
+        raise error(f"{clip(hand.leader)} cannot lead: the seats are N, E, S, W", R_GAME, "/leader")
+
+
 class BroadwayMatch:
     """Seven hands on 6-6 … 0-0, then sudden-death hands while the totals are level."""
 
@@ -1063,27 +1073,31 @@ class BroadwayMatch:
     def _check_deal(self, hands: dict[str, tuple[str, ...]]) -> dict[str, list[Tile]]:
         return base.check_full_deal(hands, SEATS, SET, 7, "double-six", R_DEAL)
 
-    def start_hand(self, hand: Hand) -> BroadwayHand:
+    def _next_hand(self) -> tuple[Tile, dict[str, int] | None]:
+        """Count the next hand: its double, and the totals sudden death plays on from (else ``None``)."""
         self.hand_no += 1
+        return double_for(self.hand_no), (dict(self.totals) if self.sudden_death else None)
+
+    def start_hand(self, hand: Hand) -> BroadwayHand:
+        double, totals = self._next_hand()
         dealt = self._check_deal(hand.deal.hands)
-        double = double_for(self.hand_no)
         holder = next(s for s in SEATS if double in dealt[s])
         if hand.leader is not None and hand.leader != holder:
             what = "sudden-death hand" if self.sudden_death else "hand"
             raise DealError(f"{hand.leader} cannot lead: this {what} is built on {double}, which {holder} holds",
                             R_GAME, "/leader")
-        totals = dict(self.totals) if self.sudden_death else None
         return BroadwayHand({s: set(dealt[s]) for s in SEATS}, holder, double, totals)
 
     def finish_hand(self, state: BroadwayHand) -> HandOutcome:
         outcome = state.outcome()
-        for side, n in outcome.scores.items():
-            self.totals[side] += n
-        self._decide()
+        self._add(outcome.scores)
         return outcome
 
-    def _decide(self) -> None:
-        """After a hand: seven hands decide unless tied; a sudden-death hand decides on a two-point lead."""
+    def _add(self, scores: dict[str, int]) -> None:
+        """Add a hand's scores to the totals and decide the game: seven hands decide unless tied;
+        a sudden-death hand decides on a two-point lead."""
+        for side, n in scores.items():
+            self.totals[side] += n
         ns, ew = self.totals["NS"], self.totals["EW"]
         if self.sudden_death:
             if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
@@ -1110,11 +1124,9 @@ class BroadwayMatch:
         if hand.deal is not None and hand.deal.hands:
             raise DealError("this hand's deal names the players' tiles: it is replayed as a known deal, "
                             "not as an open hand", R_DEAL, "/deal/hands")
-        if hand.leader is not None and hand.leader not in AXIS:
-            raise DealError(f"{clip(hand.leader)} cannot lead: the seats are N, E, S, W", R_GAME, "/leader")
-        self.hand_no += 1
-        totals = dict(self.totals) if self.sudden_death else None
-        return OpenBroadwayHand(hand.leader, double_for(self.hand_no), totals)
+        _check_leader_seat(hand, DealError)
+        double, totals = self._next_hand()
+        return OpenBroadwayHand(hand.leader, double, totals)
 
     def score_sheet_hand(self, hand: Hand) -> HandOutcome:
         """A hand recorded by its result alone, as on a paper score sheet.
@@ -1141,8 +1153,7 @@ class BroadwayMatch:
         if end is not None and end not in HAND_ENDS:
             raise RuleViolation(f"a Broadway hand ends 'out', 'blocked' or 'sudden-death', not {clip(str(end))!r}",
                                 R_END, "/result/end")
-        if hand.leader is not None and hand.leader not in AXIS:
-            raise RuleViolation(f"{clip(hand.leader)} cannot lead: the seats are N, E, S, W", R_GAME, "/leader")
+        _check_leader_seat(hand, RuleViolation)
         scores = {side: claimed.get(side, 0) for side in SIDES}
         for side in SIDES:
             n = scores[side]
@@ -1187,8 +1198,7 @@ class BroadwayMatch:
                                 f"penalties that lead was made by a tile laid, and the game stops in sudden "
                                 f"death the moment a partnership leads by two", R_WIN, "/result/end")
         self.hand_no = hand_no
-        self.totals["NS"], self.totals["EW"] = ns, ew
-        self._decide()
+        self._add(scores)
         return HandOutcome(end or "score-sheet", scores,
                            (f"score-sheet hand (its play is not recorded): NS {scores['NS']}, EW {scores['EW']}",))
 

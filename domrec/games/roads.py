@@ -179,6 +179,11 @@ class RoadsHand:
         self.partner = table.partner
         self.after = table.after
         self.stocks = stocks
+        #: The tiles known to be in each stock: in a known deal the stocks themselves (an open
+        #: hand's are only those topped up from a given pile; see :class:`OpenRoadsHand`).
+        self.known = stocks
+        #: How many of each seat's stock tiles are not known: none in a known deal.
+        self.hidden = dict.fromkeys(table.seats, 0)
         self.stock_size = {s: sum(c.values()) for s, c in stocks.items()}
         self.piles = piles or {}
         self.block_sum = block_sum
@@ -254,12 +259,18 @@ class RoadsHand:
             self._top_up(seat)
 
     def _top_up(self, seat: str) -> None:
-        """Three players: the stock is filled back to 9 from the pile, in pile order, as far as it goes."""
+        """Three players: the stock is filled back to 9 from the pile, in pile order, as far as it goes.
+
+        A pile tile that is not known (``None``: an open hand whose piles were not
+        given) joins the unknown part of the stock."""
         pile = self.piles[seat]
-        stock = self.stocks[seat]
+        known = self.known[seat]
         while self.stock_size[seat] < STOCK[3] and pile:
             t = pile.pop(0)
-            stock[t] = stock.get(t, 0) + 1
+            if t is None:
+                self.hidden[seat] += 1
+            else:
+                known[t] = known.get(t, 0) + 1
             self.stock_size[seat] += 1
 
     def _pass(self, seat: str, move: Pass) -> None:
@@ -323,12 +334,13 @@ class RoadsHand:
         return t
 
     def _played(self, seat: str, t: Tile) -> None:
-        stock = self.stocks[seat]
-        n = stock[t] - 1
+        """A copy of ``t`` known to be in ``seat``'s stock leaves it; an empty stock ends the hand."""
+        known = self.known[seat]
+        n = known[t] - 1
         if n:
-            stock[t] = n
+            known[t] = n
         else:
-            del stock[t]
+            del known[t]
         self.used = True
         left = self.stock_size[seat] - 1
         self.stock_size[seat] = left
@@ -347,7 +359,7 @@ class RoadsHand:
         copies = full.get(t, 0)
         if not copies:
             return f"{text} is not a tile of the {'40' if self.four else '39'}-tile Domino Roads set"
-        where = [s for s in self.seats if s != seat and self.stocks[s].get(t)]
+        where = [s for s in self.seats if s != seat and self.known[s].get(t)]
         piled = [s for s in self.seats if t in self.piles.get(s, ())]
         if seat in piled:
             return f"{seat} does not hold {text} in stock yet: it is still in {seat}'s pile"
@@ -715,18 +727,20 @@ class RoadsHand:
         return lines
 
     def _table_notes(self) -> list[str]:
-        """The lines under the roads: the piles (three players)."""
+        """The lines under the roads: the piles (three players; ``?`` a pile tile an open hand does not know)."""
         if not self.piles:
             return []
-        return ["piles: " + "; ".join(f"{s} {' '.join(_name(t) for t in self.piles[s]) or '(empty)'}"
-                                      for s in self.seats)]
+        return ["piles: " + "; ".join(
+            f"{s} {' '.join('?' if t is None else _name(t) for t in self.piles[s]) or '(empty)'}"
+            for s in self.seats)]
 
     def held_count(self, seat: str) -> int:
         """How many tiles ``seat`` holds in stock now (three players: the pile is not counted)."""
         return self.stock_size[seat]
 
     def holdings(self) -> dict[str, list[Tile]]:
-        return {s: sorted(self._expand(self.stocks[s]), key=lambda t: (t.high, t.low), reverse=True)
+        """The tiles known to be in each stock: all of them in a known deal."""
+        return {s: sorted(self._expand(self.known[s]), key=lambda t: (t.high, t.low), reverse=True)
                 for s in self.seats}
 
     def deal_notes(self) -> list[str]:
@@ -767,7 +781,7 @@ class _OpenStock:
         self.hand = hand
         self.seat = seat
         #: Tiles known to be in this stock (three players with piles given: those topped up).
-        self.known: dict[Tile, int] = {}
+        self.known: dict[Tile, int] = hand.known[seat]
 
     def get(self, t: Tile, default: Any = None) -> Any:
         n = self.known.get(t, 0)
@@ -809,6 +823,7 @@ class OpenRoadsHand(RoadsHand):
     def __init__(self, match: "RoadsMatch", piles: dict[str, list[Tile | None]] | None, leader: str | None,
                  avail: dict[Tile, int]) -> None:
         table = match.table
+        # The stocks passed are the known tiles (:attr:`known`): none until a given pile tops one up.
         super().__init__(table, {s: {} for s in table.seats}, piles, leader or "", match.block_sum)
         self.match = match
         #: Copies of each tile that may be among the unknown tiles (dealt, or topped up from an unknown pile).
@@ -827,55 +842,22 @@ class OpenRoadsHand(RoadsHand):
             self.match.last_leader = seat
         return RoadsHand.apply(self, move)
 
-    def _top_up(self, seat: str) -> None:
-        pile = self.piles[seat]
-        known = self.stocks[seat].known  # type: ignore[attr-defined]
-        while self.stock_size[seat] < STOCK[3] and pile:
-            t = pile.pop(0)
-            if t is None:
-                self.hidden[seat] += 1
-            else:
-                known[t] = known.get(t, 0) + 1
-            self.stock_size[seat] += 1
-
     def _played(self, seat: str, t: Tile) -> None:
-        known = self.stocks[seat].known  # type: ignore[attr-defined]
-        n = known.get(t)
-        if n:
-            if n == 1:
-                del known[t]
-            else:
-                known[t] = n - 1
-        else:
+        """A play uses a copy of ``t`` known to be in the stock if there is one; else one of the
+        stock's unknown tiles turns out to be ``t`` (it is known from then on, and played)."""
+        known = self.known[seat]
+        if not known.get(t):
             self.avail[t] -= 1
             self.hidden[seat] -= 1
-        self.used = True
-        left = self.stock_size[seat] - 1
-        self.stock_size[seat] = left
-        if not left:
-            self._go_out(seat)
+            known[t] = 1
+        RoadsHand._played(self, seat, t)
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
-        full = SET_FOUR if self.four else SET_THREE
-        copies = full.get(t, 0)
-        if not copies:
-            return f"{text} is not a tile of the {'40' if self.four else '39'}-tile Domino Roads set"
+        # avail holds only tiles of the set: a tile of no set is named as in the known replay.
         if not self.hidden[seat] and self.avail.get(t):
-            known = self.stocks[seat].known  # type: ignore[attr-defined]
             return (f"{seat} does not hold {text}: every tile of {seat}'s stock came from the pile "
-                    f"({T.format_tiles(self._expand(known))})")
-        where = [s for s in self.seats if s != seat and self.stocks[s].known.get(t)]  # type: ignore[attr-defined]
-        piled = [s for s in self.seats if t in self.piles.get(s, ())]
-        if seat in piled:
-            return f"{seat} does not hold {text} in stock yet: it is still in {seat}'s pile"
-        if where:
-            return f"{seat} does not hold {text}: {'it is' if copies == 1 else 'the other copy is'} in " \
-                   f"{' and '.join(where)}'s stock"
-        if piled:
-            return f"{seat} does not hold {text}: it is in {' and '.join(piled)}'s pile"
-        return (f"{seat} does not hold {text}: the set has {copies} "
-                f"{'copy' if copies == 1 else 'copies'} and {'it has' if copies == 1 else 'all have'} "
-                f"been played")
+                    f"({T.format_tiles(self._expand(self.known[seat]))})")
+        return RoadsHand._not_held(self, seat, t, text)
 
     def legal_moves(self) -> list[Move]:
         raise NotImplementedError("an open hand's stocks are not known, so its legal plays cannot be listed")
@@ -883,20 +865,11 @@ class OpenRoadsHand(RoadsHand):
     def outcome(self) -> HandOutcome:
         raise NotImplementedError("an open hand is scored once its deal is known: replay it through start_hand")
 
-    def holdings(self) -> dict[str, list[Tile]]:
-        """Only the tiles known to be in each stock (topped up from a given pile)."""
-        return {s: sorted(self._expand(self.stocks[s].known), key=lambda t: (t.high, t.low),  # type: ignore[attr-defined]
-                          reverse=True) for s in self.seats}
-
     def _table_notes(self) -> list[str]:
-        lines = []
-        if self.piles:
-            lines.append("piles: " + "; ".join(
-                f"{s} {' '.join('?' if t is None else _name(t) for t in self.piles[s]) or '(empty)'}"
-                for s in self.seats))
+        lines = RoadsHand._table_notes(self)
         stocks = []
         for s in self.seats:
-            known = self.stocks[s].known  # type: ignore[attr-defined]
+            known = self.known[s]
             shown = f" (known: {T.format_tiles(self._expand(known))})" if known else ""
             stocks.append(f"{s} {self.stock_size[s]}{shown}")
         lines.append("stocks (tiles not known): " + "; ".join(stocks))
@@ -1018,14 +991,11 @@ class RoadsMatch:
         rule = R_FOUR if self.four else R_THREE
         size = STOCK[self.players]
         base.check_seat_keys(deal.hands, self.seats, "/deal/hands", "the deal")
-        if self.four and deal.piles is not None:
-            raise DealError("the four-player game has no piles: all 40 tiles are dealt as stocks of 10",
-                            R_FOUR, "/deal/piles")
-        if not self.four:
-            if deal.piles is None:
-                raise DealError("the three-player game deals each player a pile of 4 beside the stock of 9 "
-                                "(deal.piles)", R_THREE, "/deal")
-            base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the piles")
+        if deal.piles is not None:
+            self._check_pile_seats(deal)
+        elif not self.four:
+            raise DealError("the three-player game deals each player a pile of 4 beside the stock of 9 "
+                            "(deal.piles)", R_THREE, "/deal")
         fast = self._quick_deal(deal)
         if fast is not None:
             return fast
@@ -1066,6 +1036,13 @@ class RoadsMatch:
             seen[t] = n
             out.append(t)
         return out
+
+    def _check_pile_seats(self, deal: Deal) -> None:
+        """Given piles: only three players have them, and they name exactly the seats."""
+        if self.four:
+            raise DealError("the four-player game has no piles: all 40 tiles are dealt as stocks of 10",
+                            R_FOUR, "/deal/piles")
+        base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the piles")
 
     def _parse_piles(self, deal: Deal, seen: dict[Tile, int]) -> dict[str, list[Tile]]:
         """Three players: ``deal.piles`` (seat keys already checked), 4 tiles each, in pile order."""
@@ -1119,10 +1096,7 @@ class RoadsMatch:
         avail = dict(self.set_counts)
         piles: dict[str, list[Tile | None]] | None = None
         if deal is not None and deal.piles is not None:
-            if self.four:
-                raise DealError("the four-player game has no piles: all 40 tiles are dealt as stocks of 10",
-                                R_FOUR, "/deal/piles")
-            base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the piles")
+            self._check_pile_seats(deal)
             piles = dict(self._parse_piles(deal, {}))  # type: ignore[arg-type]
             for pile in piles.values():
                 for t in pile:
@@ -1184,34 +1158,31 @@ class RoadsMatch:
         def at(side: str) -> str:
             return f"{where}/{base._escape(side)}" if side in claimed else where
 
+        # Going out scores the bonus and the pips of both opponents' stocks, at least the smallest two.
         if self.four:
-            least = OUT_BONUS + 3
+            least, smallest, nobody, winner = OUT_BONUS + 3, "1 + 2", "neither side", "the side that"
             for side, n in scores.items():
                 if n == 0:
                     other = "EW" if side == "NS" else "NS"
                     raise DealError(f"{side} scores 0, but in the four-player game each side is credited with "
                                     f"the pips left in its opponents' stocks, and whoever of {other} did not go "
                                     f"out still holds a tile", R_SCORING, at(side))
-            if max(scores.values()) < least:
-                raise DealError(f"neither side scores {least} or more, but the side that goes out scores "
-                                f"{OUT_BONUS} and the pips of both opponents' stocks (at least 1 + 2)",
-                                R_SCORING, where)
-            return
-        least = OUT_BONUS + 4
-        odd = [p for p in self.sides if scores[p] % 5 or scores[p] == 5]
-        if len(odd) > 1:
-            a, b = odd[0], odd[1]
-            raise DealError(f"{a} ({scores[a]}) and {b} ({scores[b]}) cannot both have scored stock credits: only "
-                            f"the player who went out is credited, the others score road values only (multiples "
-                            f"of 5, at least 10)", R_SCORING, at(b))
-        if odd and scores[odd[0]] < least:
-            p = odd[0]
-            raise DealError(f"{p}'s {scores[p]} is no sum of road values (multiples of 5, at least 10), so {p} "
-                            f"would have gone out, but going out scores {OUT_BONUS} and the pips of both "
-                            f"opponents' stocks (at least 2 + 2)", R_SCORING, at(p))
+        else:
+            least, smallest, nobody, winner = OUT_BONUS + 4, "2 + 2", "no player", "the player who"
+            odd = [p for p in self.sides if scores[p] % 5 or scores[p] == 5]
+            if len(odd) > 1:
+                a, b = odd[0], odd[1]
+                raise DealError(f"{a} ({scores[a]}) and {b} ({scores[b]}) cannot both have scored stock credits: "
+                                f"only the player who went out is credited, the others score road values only "
+                                f"(multiples of 5, at least 10)", R_SCORING, at(b))
+            if odd and scores[odd[0]] < least:
+                p = odd[0]
+                raise DealError(f"{p}'s {scores[p]} is no sum of road values (multiples of 5, at least 10), so {p} "
+                                f"would have gone out, but going out scores {OUT_BONUS} and the pips of both "
+                                f"opponents' stocks (at least {smallest})", R_SCORING, at(p))
         if max(scores.values()) < least:
-            raise DealError(f"no player scores {least} or more, but the player who goes out scores {OUT_BONUS} and "
-                            f"the pips of both opponents' stocks (at least 2 + 2)", R_SCORING, where)
+            raise DealError(f"{nobody} scores {least} or more, but {winner} goes out scores {OUT_BONUS} and the "
+                            f"pips of both opponents' stocks (at least {smallest})", R_SCORING, where)
 
     def random_hand(self, rng: random.Random) -> Hand:
         tiles = sorted(self.set.elements(), key=lambda t: (t.high, t.low))
