@@ -142,6 +142,14 @@ def write_text(path: str, text: str, force: bool = False) -> None:
     except OSError as e:
         raise InputError(f"cannot write in {reader.display_name(folder)}: {e.strerror}") from None
     try:
+        # mkstemp makes the file private (0600); a saved record keeps the mode of the file it
+        # replaces, or gets the usual one for a new file (0666 less the umask).
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
             out.write(text)
             out.flush()

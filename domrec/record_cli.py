@@ -72,6 +72,12 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         header = notation.parse_header(text) if text.strip() else None
         if header is not None and header["game"] != rec.game.game:
             raise RecorderError(f"{target} records {rec.game.game}, but the text is a {header['game']} game")
+        if header is not None:
+            mine = [(p.seat, p.name) for p in rec.game.record().players]
+            if header["players"] != mine:
+                shown = " ".join(f"{s}={n}" for s, n in header["players"])
+                raise RecorderError(f"{target} is the game of {' '.join(f'{s}={n}' for s, n in mine)}, but the "
+                                    f"text names {shown}: is it the right file?")
         say(f"continuing {target}: {rec.game.game}, hand {rec.game.hand_number}")
         return rec
     if target not in games.MODULES:
