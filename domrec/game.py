@@ -302,9 +302,9 @@ class Game:
             raise
         return self._points[-1] if self._points else 0
 
-    def pop(self) -> Move:
+    def pop(self) -> Move | Hand:
         """Take back the last move.  At the start of a hand that is the previous hand's last
-        move, and that hand reopens (a score-sheet hand in between is taken back whole)."""
+        move, and that hand reopens; a score-sheet hand is taken back whole (and returned)."""
         while True:
             if self._current is not None and self._moves:
                 move = self._moves.pop()
@@ -317,8 +317,10 @@ class Game:
                 raise GameError("there is no move to take back")
             last = self._hands.pop()
             self._result = None
-            if not last.score_sheet:
-                self._current, self._moves = attrs.evolve(last, moves=(), result=None), list(last.moves)
+            if last.score_sheet:  # taken back whole, and alone
+                self._rebuild()
+                return last
+            self._current, self._moves = attrs.evolve(last, moves=(), result=None), list(last.moves)
 
     def end_hand(self, left: Mapping[str, Sequence[str]] | None = None,
                  claim: HandResult | None = None) -> HandOutcome | None:
@@ -351,6 +353,12 @@ class Game:
             self._rebuild()
             raise
         return self._watch.outcomes.get(n)
+
+    def claim_last_hand(self, claim: HandResult | None) -> None:
+        """The written result of the last closed hand (kept in the record, checked by validation)."""
+        if not self._hands:
+            raise GameError("no hand has been closed")
+        self._hands[-1] = attrs.evolve(self._hands[-1], result=claim)
 
     def infer_deal(self, left: Mapping[str, Sequence[str]]) -> Deal:
         """The current hand's deal from its moves and ``left`` (:mod:`domrec.deals`)."""
@@ -386,7 +394,10 @@ class Game:
         hands = list(self._hands)
         if self._current is not None:
             hands.append(attrs.evolve(self._current, moves=tuple(self._moves)))
-        return attrs.evolve(self._template, hands=tuple(hands), result=self._result)
+        version = self._template.version
+        if version == "1.0" and any(_needs_11(h) for h in hands):
+            version = "1.1"  # score-sheet hands, hands without their deal, comments
+        return attrs.evolve(self._template, version=version, hands=tuple(hands), result=self._result)
 
     def report(self, source: str = "<game>") -> Report:
         """The validator's verdict on :meth:`record`."""
@@ -421,6 +432,11 @@ class Game:
         else:
             self._state = None
         return report
+
+
+def _needs_11(hand: Hand) -> bool:
+    return (hand.deal is None or not hand.deal.hands or hand.comment is not None
+            or any(m.comment is not None for m in hand.moves))
 
 
 def _totals(totals: Mapping[str, int]) -> str:

@@ -484,6 +484,8 @@ class _Reader:
         self.result_claim: dict[str, Any] = {}
         self.needs_game = False
         self.uses_11 = False
+        #: A Broadway tile without its cells is a move (the recorder offers the placements).
+        self.bare_tiles = False
 
     # -- header ------------------------------------------------------------------------
 
@@ -959,7 +961,7 @@ class _Reader:
     def _moves_of(self, word: str, at: int, hand: _HandText) -> list[tuple[dict, bool, int]]:
         """The move(s) a word holds, as (data, out of turn by nature, offset): usually one;
         ``6-6,6-4`` typed without spaces holds two.  The data is shared: copy it before changing it."""
-        key = (self.doc["game"], word)
+        key = (self.doc["game"], word) if not self.bare_tiles else ("bare", self.doc["game"], word)
         cached = _MOVE_CACHE.get(key)
         if cached is not None:
             return [(cached[0], cached[1], at)]
@@ -1023,6 +1025,8 @@ class _Reader:
                     return None
             elif game == "broadway":
                 if where is None:
+                    if self.bare_tiles:  # the recorder lists the placements and lets the player pick
+                        return _MoveTok(None, {"play": tile}, at, False)
                     raise self.src.error(f"a Broadway tile goes on the grid: say where, {tile}@x,y", at)
                 cells = _CELLS.match(where)
                 if cells is None:
@@ -1709,6 +1713,7 @@ def parse_moves(game: str, seats: Sequence[str], word: str) -> list[tuple[dict, 
     """The move(s) one typed word holds, as (JSON data without the seat, out of turn by
     nature); :class:`NotationError` if the word is no move of ``game``."""
     r = _piece_reader(game, seats, word)
+    r.bare_tiles = True
     return [(dict(data), exposure) for data, exposure, _ in r._moves_of(word, 0, None)]
 
 

@@ -78,7 +78,10 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
                 shown = " ".join(f"{s}={n}" for s, n in header["players"])
                 raise RecorderError(f"{target} is the game of {' '.join(f'{s}={n}' for s, n in mine)}, but the "
                                     f"text names {shown}: is it the right file?")
-        say(f"continuing {target}: {rec.game.game}, hand {rec.game.hand_number}")
+        g = rec.game
+        where = (f"hand {g.hand_number} in play" if g.in_hand else
+                 f"{g.hand_number} hand{'s' if g.hand_number != 1 else ''} recorded, hand {g.hand_number + 1} next")
+        say(f"continuing {target}: {g.game}, {where}")
         return rec
     if target not in games.MODULES:
         raise RecorderError(f"{target!r} is neither a game ({', '.join(games.MODULES)}) nor a record file")

@@ -27,7 +27,7 @@ from domrec import tiles as T
 from domrec.convert import text_of, write_text
 from domrec.errors import DomrecError, InputError, one_line
 from domrec.game import Game, GameError, Refused
-from domrec.record import Deal, HandResult, Move, Pass, Play, Record, Redeal, structure_move
+from domrec.record import Deal, Hand, HandResult, Move, Pass, Play, Record, Redeal, structure_move
 
 HELP = """\
 Type moves as in DGN, several on a line if you like:
@@ -110,7 +110,12 @@ class Recorder:
         except notation.NotationError as e:
             self._refuse(e.message)
             return
-        for tok in tokens:
+        before = self.refused
+        for k, tok in enumerate(tokens):
+            if self.interactive and self.refused > before:
+                rest = " ".join(t.text for t in tokens[k:])
+                self.say(f"not taken (type it again once the refused move is put right): {rest}")
+                return
             if tok.kind == "comment":
                 self._note(notation._unescape_comment(tok.text[1:-1]))
             elif tok.kind == "semi":
@@ -203,8 +208,6 @@ class Recorder:
             if not g.deal_known or not g.forced_pass():
                 break
             self._push(Pass(seat=to), forced=True)
-        if g.in_hand and g.hand_over and self.interactive:
-            self._announce()
 
     def _push(self, move: Move, forced: bool = False) -> bool:
         g = self.game
@@ -212,6 +215,11 @@ class Recorder:
             points = g.push(move)
         except Refused as e:
             self._refuse(f"{_describe(move)}: {e.problem.message} [{e.problem.rule}]")
+            return False
+        if move.score is not None and move.score != points:
+            g.pop()
+            self._refuse(f"{_describe(move)} scores {points}, not {move.score}: type it again (the claim is "
+                         f"optional: the recorder works the points out)")
             return False
         if not self._save():
             g.pop()
@@ -223,7 +231,7 @@ class Recorder:
             # next (from a text the passes are made when the next move shows they were left out).
             self._forced_passes(None, {})
             self._show_table()
-        if g.hand_over and not forced:
+        if g.in_hand and g.hand_over and not forced and self.interactive:
             self._announce()
         return True
 
@@ -301,12 +309,15 @@ class Recorder:
         if kind == "end":
             claim = HandResult(scores=parsed.get("scores"), end=parsed.get("end"))
             if not g.in_hand and self._sheet_pending:  # a score-sheet hand: its result alone
-                self._sheet_pending = False
                 try:
                     outcome = g.add_score_sheet_hand(claim.scores or {}, claim.end, self._leader, self._comment)
-                except (Refused, GameError) as e:
-                    self._refuse(str(e.problem.message) if isinstance(e, Refused) else str(e))
+                except Refused as e:
+                    self._refuse(f"{e.problem.message} [{e.problem.rule}]; type the hand's end line again")
                     return
+                except GameError as e:
+                    self._refuse(str(e))
+                    return
+                self._sheet_pending = False
                 if not self._save():
                     g.pop()
                     return
@@ -361,16 +372,32 @@ class Recorder:
         g = self.game
         left, self._left = self._left, None
         self._confirming = False
+        if claim is not None and g.state is not None and g.deal_known and g.hand_over:
+            wrong = _wrong_claim(claim, g.state)
+            if wrong:
+                self._refuse(f"end: {wrong}; the hand is kept open: confirm with y (or end with the right "
+                             f"scores), or undo")
+                self._confirming = self.interactive
+                return
         try:
-            outcome = g.end_hand(left, claim)
+            outcome = g.end_hand(left, None)  # the claim is checked below, and kept only if right
         except Refused as e:
-            self._refuse(f"hand {g.hand_number}: {e.problem.message} [{e.problem.rule}]")
+            said = e.problem.message
+            self._refuse(f"{'' if said.startswith('hand ') else f'hand {g.hand_number}: '}{said} "
+                         f"[{e.problem.rule}]")
             return
         except GameError as e:
             self._refuse(str(e))
             return
         if not self._save():
             return
+        if outcome is not None and claim is not None:
+            wrong = _wrong_claim(claim, None, outcome)
+            if wrong:  # e.g. a hand whose deal was worked out at its end: its claim is checked now
+                self._refuse(f"end: {wrong}; the hand is recorded with its computed result")
+            else:
+                g.claim_last_hand(claim)
+                self._save()
         if outcome is None:
             self.say(f"hand {g.hand_number} kept as it is (not over)")
             return
@@ -398,6 +425,10 @@ class Recorder:
                 self._refuse(str(e))
                 return
             self._confirming = False
+            if isinstance(move, Hand):
+                self._save()
+                self.say(f"took back the score sheet of hand {g.hand_number + 1}")
+                return
             if not self._save():
                 g.push(move)
                 return
@@ -516,6 +547,21 @@ def _over(record: Record) -> bool:
     from domrec.validate import validate
 
     return validate(record).finished
+
+
+def _wrong_claim(claim: HandResult, state: Any, outcome: Any = None) -> str | None:
+    """What is wrong with a hand's claimed result, in words, or ``None``."""
+    if outcome is None:
+        try:
+            outcome = state.outcome()
+        except Exception:  # an open hand cannot tell its scores
+            return None
+    if claim.end is not None and claim.end != outcome.end:
+        return f"the hand ended {outcome.end}, not {claim.end}"
+    for side, n in (claim.scores or {}).items():
+        if outcome.scores.get(side) != n:
+            return f"{side} scores {outcome.scores.get(side, 0)} for the hand, not {n}"
+    return None
 
 
 def _deal(parts: dict) -> Deal | None:
