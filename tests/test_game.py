@@ -391,9 +391,11 @@ def test_pop_takes_back_a_score_sheet_hand_whole():
     first = g.legal_moves()[0]
     g.push(first)
     assert g.pop() == first
-    with pytest.raises(GameError):
-        g.pop()  # the empty hand closes, the sheet hand goes whole, and there is no move before it
+    sheet = g.pop()  # the empty hand closes, and the sheet hand is taken back whole (and alone)
+    assert sheet.score_sheet and sheet.result.scores == {"NS": 30, "EW": 0}
     assert g.hand_number == 0 and g.totals == {"NS": 0, "EW": 0}
+    with pytest.raises(GameError):
+        g.pop()  # nothing before it
 
 
 # --- forced passes -------------------------------------------------------------------------------
