@@ -151,15 +151,14 @@ class CastleRockHand:
         self.unseen = unseen
         self.set_name = set_name
         self.set_tiles = set_tiles
-        self.leader = leader
-        self.dealer = next(s for s, after in clockwise.items() if after == leader)
-        self.to_move: str | None = leader
-        self._turn = leader           # whose turn it is (kept after the hand is over, for closing captures)
+        self._next = clockwise       # seat -> the seat after it, clockwise (shared, never changed)
+        # The first player; ``_turn``, whose turn it is, is kept after the hand is over (for closing
+        # captures), while ``to_move`` is None then.
+        self._lead(leader)
         self.phase = _PLACE
         self._over = False
         #: Set when a simulator drives the hand (:meth:`drive`; validation never does); see :attr:`over`.
         self._driven = False
-        self._next = clockwise       # seat -> the seat after it, clockwise (shared, never changed)
         self._empty = 0               # how many hands are empty
         #: The game totals before this hand (shown by explain, used by the simulated players).
         self.standing: dict[str, int] = {}
@@ -187,6 +186,11 @@ class CastleRockHand:
                 return True
         return False
 
+    def _lead(self, seat: str) -> None:
+        """``seat`` plays first; the dealer is the seat before them (they sit at the dealer's left)."""
+        self.leader = self._turn = self.to_move = seat
+        self.dealer = next(s for s, after in self._next.items() if after == seat)
+
     # --- the rules -------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
@@ -204,7 +208,7 @@ class CastleRockHand:
             try:
                 hand.remove(t)
             except ValueError:
-                raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD) from None
+                self._take_unlisted(seat, t, move.play, hand)
             self.row.append(t)
             self.phase = _CAPTURE
             if not hand:
@@ -222,6 +226,11 @@ class CastleRockHand:
             raise IllegalMove(f"{move.seat} cannot pass: Castle Rock has no passing (a player with tiles "
                               f"places one at the open end, a player without is skipped)", R_TURN)
         raise IllegalMove("a Castle Rock move is a play, a capture or a draw", R_TURN)
+
+    def _take_unlisted(self, seat: str, t: Tile, text: str, hand: list[Tile]) -> None:
+        """``seat`` places ``t``, which is not in their list of tiles: with the deal known, a tile
+        they do not hold (an open hand may take it from the tiles dealt to them)."""
+        raise IllegalMove(self._not_held(seat, t, text), R_HOLD) from None
 
     def _check_seat(self, seat: str) -> None:
         if seat not in self._next:
@@ -524,12 +533,10 @@ class CastleRockOpenHand(CastleRockHand):
                 # Nobody is due yet (no first player known): the first move's seat plays first.
                 self._check_seat(move.seat)
                 self._lead(move.seat)
-            if type(move) is Play:
-                points = self._place(move)
-            else:
-                # Captures, draws and the refusals of anything else are the known-deal replay's:
-                # they need no player's tiles (a draw from an unordered boneyard takes an unseen tile).
-                points = super().apply(move)
+            # Every move is checked and made by the known-deal replay: only a place of a tile the
+            # player is not known to hold differs (_take_unlisted); captures and draws need no
+            # player's tiles (a draw from an unordered boneyard takes an unseen tile).
+            points = super().apply(move)
         except Exception:  # a refusal (RuleViolation), or anything else: the state stays as it was
             self._restore(saved)
             raise
@@ -537,34 +544,14 @@ class CastleRockOpenHand(CastleRockHand):
             self.match.last_leader = self.leader
         return points
 
-    def _lead(self, seat: str) -> None:
-        self.leader = self._turn = self.to_move = seat
-        self.dealer = next(s for s, after in self._next.items() if after == seat)
-
-    def _place(self, move: Play) -> int:
-        seat = move.seat
-        if self.phase or seat != self._turn:
-            self._place_out_of_turn(seat, move.play)
-        if move.on is not None or move.at is not None:
-            raise IllegalMove(f"{seat} must place {move.play} at the open end of the row; a Castle Rock "
-                              f"placement names no other position", R_PLACE)
-        t = _TILE_OF.get(move.play) or T.tile(move.play)
-        hand = self.hands[seat]
-        if t in hand:                      # a tile the player drew
-            hand.remove(t)
-        elif t in self.unseen and UNKNOWN in hand:
-            hand.remove(UNKNOWN)           # one of the tiles the player was dealt
+    def _take_unlisted(self, seat: str, t: Tile, text: str, hand: list[Tile]) -> None:
+        """A tile the player did not draw: one of the two dealt to them, if nobody has seen it
+        and they still hold a dealt tile."""
+        if t in self.unseen and UNKNOWN in hand:
+            hand.remove(UNKNOWN)
             self.unseen.discard(t)
-        else:
-            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
-        self.row.append(t)
-        self.phase = _CAPTURE
-        if not hand:
-            self._empty += 1
-            if self._empty == len(self.seats):
-                self._over = True
-                self.to_move = None
-        return 0
+            return
+        super()._take_unlisted(seat, t, text, hand)
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
         if t in self.unseen:
@@ -657,6 +644,37 @@ class CastleRockMatch:
                             "/leader")
         return leader
 
+    def _row_and_boneyard(self, deal: Deal, groups: list[tuple[str, list[Tile], Sequence[str]]]
+                          ) -> tuple[list[Tile], list[Tile] | None, int, list[Tile]]:
+        """The starting row and the boneyard's draw order (if given), checked for :meth:`start_hand`
+        and :meth:`start_open_hand` alike: the row's length, tiles of the set, no tile twice in the
+        deal (``groups`` holds the players' tiles, by seat, when they are known), and a boneyard
+        that lists every tile left.  Returns the row, the draw order or None, how many tiles the
+        boneyard holds, and every tile of the deal."""
+        set_tiles, set_name = self.set_tiles, self.set_name
+        k = self.start_tiles
+        if len(deal.row) != k:
+            why = "option start_tiles" if self.options["start_tiles"] != "auto" else \
+                f"{len(self.seats)} players with the {set_name} set"
+            raise DealError(f"the starting row has {len(deal.row)} tiles, but it must have {k} ({why})",
+                            R_ROW, "/deal/row")
+        row = self._parse(deal.row, "/deal/row", R_ROW)
+        groups.append(("/deal/row", row, deal.row))
+        rest = len(set_tiles) - HAND_TILES * len(self.seats) - k
+        order: list[Tile] | None = None
+        if deal.boneyard is not None:
+            order = self._parse(deal.boneyard, "/deal/boneyard", R_DEAL)
+            groups.append(("/deal/boneyard", order, deal.boneyard))
+        everything = [t for _, tiles, _ in groups for t in tiles]
+        if len(set(everything)) != len(everything):
+            base.check_unique((where if where.startswith("/") else f"/deal/hands/{_escape(where)}", tiles,
+                               list(texts)) for where, tiles, texts in groups)
+        if order is not None and len(order) != rest:
+            raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
+                            f"are left after the deal and the row: list them all, in draw order",
+                            R_DEAL, "/deal/boneyard")
+        return row, order, rest, everything
+
     def start_hand(self, hand: Hand) -> CastleRockHand:
         self.hand_no += 1
         deal = hand.deal
@@ -680,27 +698,7 @@ class CastleRockMatch:
         if deal.row is None:
             raise DealError("a Castle Rock deal needs deal.row, the starting row from the blocked end",
                             R_ROW, "/deal")
-        k = self.start_tiles
-        if len(deal.row) != k:
-            why = "option start_tiles" if self.options["start_tiles"] != "auto" else \
-                f"{len(seats)} players with the {set_name} set"
-            raise DealError(f"the starting row has {len(deal.row)} tiles, but it must have {k} ({why})",
-                            R_ROW, "/deal/row")
-        row = self._parse(deal.row, "/deal/row", R_ROW)
-        groups.append(("/deal/row", row, deal.row))
-        rest = len(set_tiles) - HAND_TILES * len(seats) - k
-        order: list[Tile] | None = None
-        if deal.boneyard is not None:
-            order = self._parse(deal.boneyard, "/deal/boneyard", R_DEAL)
-            groups.append(("/deal/boneyard", order, deal.boneyard))
-        everything = [t for _, tiles, _ in groups for t in tiles]
-        if len(set(everything)) != len(everything):
-            base.check_unique((where if where.startswith("/") else f"/deal/hands/{_escape(where)}", tiles,
-                               list(texts)) for where, tiles, texts in groups)
-        if order is not None and len(order) != rest:
-            raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
-                            f"are left after the deal and the row: list them all, in draw order",
-                            R_DEAL, "/deal/boneyard")
+        row, order, rest, everything = self._row_and_boneyard(deal, groups)
         leader = self._leader_of(hand)
         if leader is None:
             # Hand 1 without a leader: the first move says who plays first (a first move by a
@@ -759,29 +757,11 @@ class CastleRockMatch:
             raise DealError("a hand whose deal is not known lists no player's tiles (deal.hands is {}); with "
                             "every player's two tiles written, give the whole deal instead", R_DEAL,
                             "/deal/hands")
-        set_tiles, set_name = self.set_tiles, self.set_name
-        k = self.start_tiles
-        if len(deal.row) != k:
-            why = "option start_tiles" if self.options["start_tiles"] != "auto" else \
-                f"{len(self.seats)} players with the {set_name} set"
-            raise DealError(f"the starting row has {len(deal.row)} tiles, but it must have {k} ({why})",
-                            R_ROW, "/deal/row")
-        row = self._parse(deal.row, "/deal/row", R_ROW)
-        groups = [("/deal/row", row, list(deal.row))]
-        rest = len(set_tiles) - HAND_TILES * len(self.seats) - k
-        order: list[Tile] | None = None
-        if deal.boneyard is not None:
-            order = self._parse(deal.boneyard, "/deal/boneyard", R_DEAL)
-            groups.append(("/deal/boneyard", order, list(deal.boneyard)))
-        base.check_unique(groups)  # the rule name start_hand gives a tile dealt twice
-        if order is not None and len(order) != rest:
-            raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
-                            f"are left after the deal and the row: list them all, in draw order",
-                            R_DEAL, "/deal/boneyard")
+        row, order, rest, _ = self._row_and_boneyard(deal, [])
         leader = self._leader_of(hand)
         self.last_leader = leader
         # The tiles a player may place from the deal: with a boneyard order, exactly the dealt ones.
-        unseen = set(set_tiles).difference(row, order or ())
+        unseen = set(self.set_tiles).difference(row, order or ())
         state = CastleRockOpenHand(self, list(row), order, rest, unseen, leader)
         state.standing = dict(self.totals)
         return state

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from domrec import tiles as T
 from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token
@@ -80,21 +80,23 @@ class CompetitiveHand:
 
     # --- the rules -----------------------------------------------------------
 
-    def _fits(self, seat: str) -> tuple[Tile, Tile] | None:
-        """A (tile, end tile) the seat could play, or None: the highest such tile, so that the
-        message naming it is the same on every run (a set's order is not)."""
+    def _check_can_pass(self, seat: str) -> None:
+        """Must play if able: a pass is refused while the seat holds a tile that fits (the line
+        is started).  The message names the highest such tile, so that it is the same on every
+        run (a set's order is not)."""
         left, right = self.left, self.right
-        if left is None:
-            return None
         lp, rp = left[1], right[1]
         for t in sorted(self.hands[seat], key=lambda t: (t.high, t.low), reverse=True):
             if t.high == lp or t.low == lp:
-                return t, left[0]
-            if t.high == rp or t.low == rp:
-                return t, right[0]
-        return None
+                end = left[0]
+            elif t.high == rp or t.low == rp:
+                end = right[0]
+            else:
+                continue
+            raise IllegalMove(f"{seat} cannot pass: {seat} must play, {t} fits on {end}", R_FORCED)
 
     def _blocked(self) -> bool:
+        """Nobody holds a tile that fits either end (checked after every play)."""
         lp, rp = self.left[1], self.right[1]
         for hand in self.hands.values():
             for t in hand:
@@ -113,28 +115,25 @@ class CompetitiveHand:
             why = f"{self.out_seat} went out" if self.end == "out" else "nobody can play (blocked)"
             raise IllegalMove(f"the hand is already over: {why}", R_END)
         if seat != self.to_move:
-            if seat not in self._next:
-                raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
-            if self.left is None and self.lead_reason:
-                raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule)
-            raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
-                              f"N → W → S → E)", R_ORDER)
+            self._out_of_turn(seat)
         kind = type(move)
         if kind is Pass:
-            fit = self._fits(seat)
-            if fit is not None:
-                raise IllegalMove(f"{seat} cannot pass: {seat} must play, {fit[0]} fits on {fit[1]}", R_FORCED)
             if self.left is None:
                 raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED)
+            self._check_can_pass(seat)
             self.passes += 1
             self.to_move = self._next[seat]
+            if self.passes == len(self.seats):
+                # Four passes in a row: nobody can play.  With the deal known the block is found at
+                # the play before (_blocked), so only an open hand's block ends here.
+                self.over, self.end = True, "blocked"
             return 0
         if kind is not Play or move.at is not None or move.penalty is not None:
             raise IllegalMove("a competitive move is a play or a pass", R_MATCH)
         t = _tile(move.play)
         hand = self.hands[seat]
         if t not in hand:
-            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+            self._not_in_hand(seat, t, move.play)
         if self.left is None:
             if move.on is not None:
                 raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH)
@@ -156,6 +155,20 @@ class CompetitiveHand:
         else:
             self.to_move = self._next[seat]
         return 0
+
+    def _out_of_turn(self, seat: str) -> None:
+        """Why ``seat`` may not move now (an open hand's first move may be anyone's)."""
+        if seat not in self._next:
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+        if self.left is None and self.lead_reason:
+            raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule)
+        raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
+                          f"N → W → S → E)", R_ORDER)
+
+    def _not_in_hand(self, seat: str, t: Tile, text: str) -> None:
+        """``seat`` plays ``t``, which their hand does not show: with the deal known, a tile they do
+        not hold (an open hand shows no tile, and accepts any of the set not yet played)."""
+        raise IllegalMove(self._not_held(seat, t, text), R_HOLD)
 
     def _extend(self, seat: str, t: Tile, move: Play) -> None:
         left, right = self.left, self.right
@@ -200,19 +213,27 @@ class CompetitiveHand:
         if self.over:
             return []
         seat = self.to_move
-        hand = self.hands[seat]
+        return self._moves_with(seat, self.hands[seat])
+
+    def _moves_with(self, seat: str, tiles: Iterable[Tile]) -> list[Move]:
+        """``seat``'s moves with ``tiles``: the lead, or every play that fits an end (lowest tile
+        first), and a pass when none fits (an open hand, which cannot check "must play if able",
+        may always pass after the lead)."""
+        tiles = sorted(tiles, key=lambda t: (t.high, t.low))
         if self.left is None:
             if self.must_lead is not None:
                 return [Play(seat=seat, play=str(self.must_lead))]
-            return [Play(seat=seat, play=str(t)) for t in sorted(hand, key=lambda t: (t.high, t.low))]
+            return [Play(seat=seat, play=str(t)) for t in tiles]
         moves: list[Move] = []
         # A lone double shows the same number on both sides: one move, not two.
         ends = [self.left] if self.left == self.right else [self.left, self.right]
-        for t in sorted(hand, key=lambda t: (t.high, t.low)):
+        for t in tiles:
             for end_tile, pip in ends:
                 if t.has(pip):
                     moves.append(Play(seat=seat, play=str(t), on=str(end_tile)))
-        return moves or [Pass(seat=seat)]
+        if not moves or self.open:
+            moves.append(Pass(seat=seat))
+        return moves
 
     def outcome(self) -> HandOutcome:
         pips = {s: T.pip_total(h) for s, h in self.hands.items()}
@@ -257,6 +278,37 @@ class CompetitiveHand:
         return len(self.hands[seat])
 
 
+class _HiddenHand:
+    """A player's tiles in an open hand, where only how many are known.
+
+    It shows no tile (``t in hand`` is never true, so the replay asks
+    :meth:`OpenCompetitiveHand._not_in_hand` whether the seat may hold it); a
+    play (``discard``) takes one tile and records it in ``played``, shared by
+    the four hands; it is empty when every tile is played.  So the known-deal
+    replay's rules for playing and going out run on it unchanged, at no cost
+    to the known-deal replay.
+    """
+
+    __slots__ = ("count", "played")
+
+    def __init__(self, count: int, played: set[Tile]) -> None:
+        self.count = count
+        self.played = played
+
+    def __contains__(self, t: object) -> bool:
+        return False
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return self.count
+
+    def discard(self, t: Tile) -> None:
+        self.played.add(t)
+        self.count -= 1
+
+
 class OpenCompetitiveHand(CompetitiveHand):
     """A hand whose deal is not known (yet): checked as far as the tiles shown allow.
 
@@ -277,70 +329,44 @@ class OpenCompetitiveHand(CompetitiveHand):
 
     def __init__(self, seats: tuple[str, ...], leader: str | None, must_lead: Tile | None,
                  lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
-        super().__init__(seats, {s: set() for s in seats}, leader, must_lead, lead_reason, lead_rule)
-        self.counts = {s: 7 for s in seats}
+        #: The tiles on the line (each player's hand records its plays here).
         self.played: set[Tile] = set()
+        super().__init__(seats, {s: _HiddenHand(7, self.played) for s in seats}, leader, must_lead,
+                         lead_reason, lead_rule)
         self._match = match
 
-    def apply(self, move: Move) -> int:
-        # Checks first, changes after: a refused move leaves the state as it was.
-        seat = move.seat
-        if self.over:
-            why = f"{self.out_seat} went out" if self.end == "out" else "nobody can play (blocked)"
-            raise IllegalMove(f"the hand is already over: {why}", R_END)
-        to_move = self.to_move
-        if to_move is None:  # the first move of a hand whose leader is free (or holds the unseen 6-6)
-            if seat not in self._next:
-                raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
-        elif seat != to_move:
-            if seat not in self._next:
-                raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
-            if self.left is None and self.lead_reason:
-                raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule)
-            raise IllegalMove(f"it is {to_move}'s turn, not {seat}'s (play passes to the right: "
-                              f"N → W → S → E)", R_ORDER)
-        kind = type(move)
-        if kind is Pass:
-            if self.left is None:
-                raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED)
-            # "Must play if able" needs the passer's tiles: not checked until the deal is known.
-            self.passes += 1
-            self.to_move = self._next[seat]
-            if self.passes == len(self.seats):
-                self.over, self.end = True, "blocked"
-            return 0
-        if kind is not Play or move.at is not None or move.penalty is not None:
-            raise IllegalMove("a competitive move is a play or a pass", R_MATCH)
-        t = _tile(move.play)
-        if t not in SET:
-            raise IllegalMove(f"{move.play} is not a tile of the double-six set", R_HOLD)
-        if t in self.played:
-            raise IllegalMove(f"{seat} does not hold {move.play}: it has already been played", R_HOLD)
-        if self.left is None:
-            if move.on is not None:
-                raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH)
-            if self.must_lead is not None and t is not self.must_lead:
-                raise IllegalMove(f"the first hand is led with {self.must_lead} (option first_lead: double-six), "
-                                  f"not {move.play}", R_FIRST_LEAD)
-            self.left = (t, t.high)
-            self.right = (t, t.low)
-            self.line.append((t.high, t.low))
-            if to_move is None:
-                self._match.last_leader = seat  # the next hand's leader follows from this one
-        else:
-            self._extend(seat, t, move)
-        self.played.add(t)
-        self.passes = 0
-        left = self.counts[seat] - 1
-        self.counts[seat] = left
-        if not left:
-            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
-        else:
-            self.to_move = self._next[seat]
-        return 0
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many tiles each seat still holds."""
+        return {s: len(h) for s, h in self.hands.items()}
 
-    def held_count(self, seat: str) -> int:
-        return self.counts[seat]
+    def apply(self, move: Move) -> int:
+        # The known-deal replay, which checks first and changes after (a refused move leaves the
+        # state as it was); the hooks below stand in for what needs the hidden tiles.
+        first = self.to_move is None and not self.over
+        points = super().apply(move)
+        if first:  # the lead of a hand whose leader was free (or the unknown holder of 6-6)
+            self._match.last_leader = move.seat  # the next hand's leader follows from this one
+        return points
+
+    def _out_of_turn(self, seat: str) -> None:
+        # Before the first move of a hand whose leader is free (or holds the unseen 6-6), any
+        # seat at the table may move: that move's seat leads.
+        if self.to_move is not None or seat not in self._next:
+            super()._out_of_turn(seat)
+
+    def _check_can_pass(self, seat: str) -> None:
+        """"Must play if able" needs the passer's tiles: not checked until the deal is known."""
+
+    def _not_in_hand(self, seat: str, t: Tile, text: str) -> None:
+        """Who holds a tile is not known: any tile of the set not yet played may be the seat's."""
+        if t in SET and t not in self.played:
+            return
+        super()._not_in_hand(seat, t, text)  # not of the set, or already played
+
+    def _blocked(self) -> bool:
+        """A block is not seen from the hidden tiles: it shows as four passes in a row (apply)."""
+        return False
 
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: [] for s in self.seats}  # nobody's tiles are shown until played
@@ -350,15 +376,7 @@ class OpenCompetitiveHand(CompetitiveHand):
         seat = self.to_move
         if self.over or seat is None:
             return []
-        unseen = sorted((t for t in T.DOUBLE_SIX if t not in self.played), key=lambda t: (t.high, t.low))
-        if self.left is None:
-            if self.must_lead is not None:
-                return [Play(seat=seat, play=str(self.must_lead))]
-            return [Play(seat=seat, play=str(t)) for t in unseen]
-        ends = [self.left] if self.left == self.right else [self.left, self.right]
-        moves: list[Move] = [Play(seat=seat, play=str(t), on=str(end_tile))
-                             for t in unseen for end_tile, pip in ends if t.has(pip)]
-        return moves + [Pass(seat=seat)]
+        return self._moves_with(seat, (t for t in T.DOUBLE_SIX if t not in self.played))
 
     def outcome(self) -> HandOutcome:
         """A domino's score needs no deal (every tile not on the line is in the other three hands); a
@@ -438,9 +456,7 @@ class CompetitiveMatch:
     def start_hand(self, hand: Hand) -> CompetitiveHand:
         self.hand_no += 1
         deal = hand.deal
-        if deal.lead_draw is not None and self.hand_no != 1:
-            raise DealError("only the first hand has a lead draw; later leaders follow from the last hand",
-                            R_FIRST_LEADER, "/deal/lead_draw")
+        self._check_lead_draw_first(deal.lead_draw)
         for i, redeal in enumerate(deal.redeals or ()):
             where = f"/deal/redeals/{i}"
             if redeal.seat not in self.seats:
@@ -452,30 +468,46 @@ class CompetitiveMatch:
                                 f"five or more", R_REDEAL, f"{where}/seat")
         dealt = self._check_full_deal(deal.hands, "/deal/hands")
         expected, why = self._expected_leader(deal.lead_draw, dealt)
+        self._check_leader(hand, expected, why)
         leader = hand.leader
-        if expected is not None and leader is not None and leader != expected:
-            raise DealError(f"{leader} cannot lead this hand: {why}",
-                            R_FIRST_LEADER if self.hand_no == 1 else R_LEADER, "/leader")
-        if leader is not None and leader not in self.seats:
-            raise DealError(f"{leader} is not a seat at this table", "seats", "/leader")
         if leader is None:
             leader = expected if expected is not None else (hand.moves[0].seat if hand.moves else None)
             if leader not in self.seats:
                 leader = None  # the first move's seat is reported at that move
-        must = SIX_SIX if self.hand_no == 1 and self.options["first_lead"] == "double-six" else None
         self.last_leader = leader
-        rule = R_FIRST_LEADER if self.hand_no == 1 else R_LEADER
-        if expected is None and hand.leader is not None:
-            why = f"the record names {leader} as this hand's leader"
+        must, why, rule = self._lead_terms(hand, expected, why, leader)
         return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must, why, rule)
+
+    def _check_lead_draw_first(self, lead_draw: dict[str, str] | None) -> None:
+        """A lead draw picks the first hand's leader only."""
+        if lead_draw is not None and self.hand_no != 1:
+            raise DealError("only the first hand has a lead draw; later leaders follow from the last hand",
+                            R_FIRST_LEADER, "/deal/lead_draw")
 
     def _check_leader(self, hand: Hand, expected: str | None, why: str) -> None:
         leader = hand.leader
         if expected is not None and leader is not None and leader != expected:
-            raise DealError(f"{leader} cannot lead this hand: {why}",
-                            R_FIRST_LEADER if self.hand_no == 1 else R_LEADER, "/leader")
+            raise DealError(f"{leader} cannot lead this hand: {why}", self._leader_rule(), "/leader")
         if leader is not None and leader not in self.seats:
             raise DealError(f"{leader} is not a seat at this table", "seats", "/leader")
+
+    def _leader_rule(self) -> str:
+        """The rule that fixes this hand's leader: the lead draw (or 6-6) in the first hand, else
+        the rotation from the last hand."""
+        return R_FIRST_LEADER if self.hand_no == 1 else R_LEADER
+
+    def _lead_terms(self, hand: Hand, expected: str | None, why: str,
+                    leader: str | None) -> tuple[Tile | None, str, str]:
+        """What the hand's state needs to judge the lead, ``leader`` leading: the tile the hand must
+        be led with (6-6 in the first hand under first_lead: double-six), why ``leader`` leads (for
+        a lead by another seat) and the rule that names it."""
+        must = SIX_SIX if self.hand_no == 1 and self.options["first_lead"] == "double-six" else None
+        if expected is None and hand.leader is not None:
+            why = f"the record names {leader} as this hand's leader"
+            if must is not None:
+                # Only with the deal not known: a known deal fixes the holder of 6-6 (``expected``).
+                why += " (the holder of 6-6 leads the first hand: option first_lead: double-six)"
+        return must, why, self._leader_rule()
 
     def start_open_hand(self, hand: Hand) -> OpenCompetitiveHand:
         """A hand whose deal is not known: ``hand.deal`` is ``None`` or gives only a ``lead_draw``.
@@ -494,19 +526,12 @@ class CompetitiveMatch:
                 raise DealError("a redeal is recorded with the abandoned deal's hands, which cannot be given "
                                 "while this hand's deal is not known", R_REDEAL, "/deal/redeals")
             lead_draw = deal.lead_draw
-        if lead_draw is not None and self.hand_no != 1:
-            raise DealError("only the first hand has a lead draw; later leaders follow from the last hand",
-                            R_FIRST_LEADER, "/deal/lead_draw")
+        self._check_lead_draw_first(lead_draw)
         expected, why = self._expected_leader(lead_draw, None)
         self._check_leader(hand, expected, why)
         leader = hand.leader if hand.leader is not None else expected
-        must = SIX_SIX if self.hand_no == 1 and self.options["first_lead"] == "double-six" else None
         self.last_leader = leader  # None until the first move names it
-        rule = R_FIRST_LEADER if self.hand_no == 1 else R_LEADER
-        if expected is None and hand.leader is not None:
-            why = f"the record names {leader} as this hand's leader"
-            if must is not None:
-                why += " (the holder of 6-6 leads the first hand: option first_lead: double-six)"
+        must, why, rule = self._lead_terms(hand, expected, why, leader)
         return OpenCompetitiveHand(self.seats, leader, must, why, rule, self)
 
     def score_sheet_hand(self, hand: Hand) -> HandOutcome:
@@ -566,13 +591,8 @@ class CompetitiveMatch:
             elif not DOMINO_MIN <= n <= DOMINO_MAX:
                 raise RuleViolation(f"{side} is claimed {n}, but a hand scores 0 or between {DOMINO_MIN} and "
                                     f"{DOMINO_MAX}", R_END, where)
-        for side in self.sides:
-            self.totals[side] += scores[side]
         self.last_leader = hand.leader if hand.leader is not None else expected
-        self.last_tied = not scoring
-        if max(self.totals.values()) >= TARGET:
-            self.over = True
-            self.winner = base.winner_of(self.totals)
+        self._add_hand(scores, not scoring)
         return HandOutcome(end or "score-sheet", scores, ("a score-sheet hand: the scores as claimed",))
 
     def tile_set(self) -> list[Tile]:
@@ -580,13 +600,18 @@ class CompetitiveMatch:
 
     def finish_hand(self, state: CompetitiveHand) -> HandOutcome:
         outcome = state.outcome()
-        for side, n in outcome.scores.items():
+        self._add_hand(outcome.scores, outcome.end == "blocked" and not any(outcome.scores.values()))
+        return outcome
+
+    def _add_hand(self, scores: dict[str, int], tied: bool) -> None:
+        """A hand's scores into the totals; ``tied`` (a block nobody scores: the same player leads
+        the next hand); the game ends once a partnership reaches 200."""
+        for side, n in scores.items():
             self.totals[side] += n
-        self.last_tied = outcome.end == "blocked" and not any(outcome.scores.values())
+        self.last_tied = tied
         if max(self.totals.values()) >= TARGET:
             self.over = True
             self.winner = base.winner_of(self.totals)
-        return outcome
 
     def random_hand(self, rng: random.Random) -> Hand:
         tiles = list(T.DOUBLE_SIX)
