@@ -1179,16 +1179,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
         raise _Stop
 
     def public_deal(hand: _HandText) -> Deal | None:
-        d = hand.deal
-        if not d:
-            return None
-        return Deal(hands={s: tuple(v) for s, v in d.get("hands", {}).items()},
-                    boneyard=tuple(d["boneyard"]) if "boneyard" in d else None,
-                    row=tuple(d["row"]) if "row" in d else None,
-                    piles={s: tuple(v) for s, v in d["piles"].items()} if "piles" in d else None,
-                    lead_draw=dict(d["lead_draw"]) if "lead_draw" in d else None,
-                    redeals=tuple(Redeal(seat=x["seat"], hands={s: tuple(v) for s, v in x["hands"].items()})
-                                  for x in d["redeals"]) if "redeals" in d else None)
+        return deal_from_parts(hand.deal)
 
     try:
         for hand in r.hands:
@@ -1277,6 +1268,22 @@ def _complete(data: dict) -> dict:
         dx, dy = (1, 0) if data["seat"] in ("N", "S") else (0, 1)
         data["at"] = [[x, y], [x + dx, y + dy]]
     return data
+
+
+def deal_from_parts(parts: dict) -> "Deal | None":
+    """A :class:`~domrec.record.Deal` from the parts of a deal as read (``hands``, ``row``…,
+    as JSON data), ``None`` when there are none."""
+    from domrec.record import Deal, Redeal
+
+    if not parts:
+        return None
+    return Deal(hands={s: tuple(v) for s, v in parts.get("hands", {}).items()},
+                boneyard=tuple(parts["boneyard"]) if "boneyard" in parts else None,
+                row=tuple(parts["row"]) if "row" in parts else None,
+                piles={s: tuple(v) for s, v in parts["piles"].items()} if "piles" in parts else None,
+                lead_draw=dict(parts["lead_draw"]) if "lead_draw" in parts else None,
+                redeals=tuple(Redeal(seat=x["seat"], hands={s: tuple(v) for s, v in x["hands"].items()})
+                              for x in parts["redeals"]) if "redeals" in parts else None)
 
 
 def _insert_passes(g: Any, mv: _MoveTok | None, here: list[int]) -> None:

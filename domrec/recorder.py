@@ -330,7 +330,7 @@ class Recorder:
 
     def _start(self) -> bool:
         g = self.game
-        deal = _deal(self._parts)
+        deal = notation.deal_from_parts(self._parts)
         try:
             g.start_hand(deal, self._leader, self._comment)
         except Refused as e:
@@ -562,19 +562,6 @@ def _wrong_claim(claim: HandResult, state: Any, outcome: Any = None) -> str | No
         if outcome.scores.get(side) != n:
             return f"{side} scores {outcome.scores.get(side, 0)} for the hand, not {n}"
     return None
-
-
-def _deal(parts: dict) -> Deal | None:
-    if not parts:
-        return None
-    hands = parts.get("hands", {})
-    return Deal(hands={s: tuple(v) for s, v in hands.items()},
-                boneyard=tuple(parts["boneyard"]) if "boneyard" in parts else None,
-                row=tuple(parts["row"]) if "row" in parts else None,
-                piles={s: tuple(v) for s, v in parts["piles"].items()} if "piles" in parts else None,
-                lead_draw=dict(parts["lead_draw"]) if "lead_draw" in parts else None,
-                redeals=tuple(Redeal(seat=r["seat"], hands={s: tuple(v) for s, v in r["hands"].items()})
-                              for r in parts["redeals"]) if "redeals" in parts else None)
 
 
 def _merge_part(parts: dict, parsed: dict) -> None:
