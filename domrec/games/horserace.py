@@ -313,19 +313,25 @@ class HorseRaceHand:
         t = PARSED.get(move.play) or T.tile(move.play)
         bit = BIT.get(t, 0)
         hand = self.hands[seat]
+        dealt = False  # set from the tiles an open hand has not shown yet
         if not hand & bit:
-            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+            dealt = self._from_hidden(seat, t, move.play)
         drawn = self.drawn
         if drawn is not None and t is not drawn:
             raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}", R_DRAWN)
+        if dealt:
+            self._check_not_barred(seat, t, move.play)
         if self.lead is None:
             if move.on is not None:
                 raise IllegalMove(f"{move.play} leads the hand: there is nothing to set it on", R_MATCH)
             self._lead(t)
         else:
             self._join(t, move)
-        hand &= ~bit
-        self.hands[seat] = hand
+        if dealt:
+            self._set_hidden(seat, t, bit)
+        else:
+            hand &= ~bit
+            self.hands[seat] = hand
         count = self.count
         points = 0
         if count > 0 and count % 5 == 0:
@@ -335,14 +341,16 @@ class HorseRaceHand:
             if self.rules.win_check == "immediate" and self._reached(side):
                 self.over, self.end, self.target_side, self.to_move = True, "target", side, None
                 return points
-        if not hand:
+        if not hand and not self.held_count(seat):  # (an open hand's player may hold tiles not shown)
             self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
             return points
         self.drawing = False
         self.drawn = None
         if drawn is None and (points or t.high == t.low):
             # The chain: go on while able; unable, draw (chain_draw) or pass, or the turn ends.
-            if (self.rules.chain_draw or hand & PLAYABLE[self.open_mask]):
+            if self.rules.chain_draw or hand & PLAYABLE[self.open_mask]:
+                self.chain = t
+            elif self._chain_waits(seat):
                 self.chain = t
             else:
                 self.chain = None
@@ -501,7 +509,8 @@ class HorseRaceHand:
                 return f"{seat} does not hold {text} (it is in {other}'s hand)"
         return f"{seat} does not hold {text}: it is still in the boneyard"
 
-    def _draw(self, seat: str, move: Draw) -> None:
+    def _draw(self, seat: str, move: Draw) -> Tile:
+        """Draw a tile; return it."""
         if self.drawn is not None:
             raise IllegalMove(f"{seat} drew {self.drawn}, which fits: it must be set at once, not another "
                               f"tile drawn", R_DRAWN)
@@ -537,6 +546,7 @@ class HorseRaceHand:
             self.drawn = t
         elif not self.stock and self._blocked():
             self.over, self.end = True, "blocked"
+        return t
 
     def _seen_where(self, t: Tile, text: str) -> str:
         if t not in SET:
@@ -563,6 +573,34 @@ class HorseRaceHand:
         self.chain = None
         self.drawing = False
         self.to_move = self._next[seat]
+
+    # --- where a play meets a tile nobody has seen ------------------------------------
+    # A known deal shows every tile; OpenHorseRaceHand, which knows only the tiles shown,
+    # answers these.  They are reached only off the hot path: a tile not in the mover's
+    # known hand, or a chain that cannot go on with one.
+
+    def _from_hidden(self, seat: str, t: Tile, text: str) -> bool:
+        """``seat`` sets ``t``, which is not among its known tiles: may it be a dealt tile not shown yet?
+
+        In a known deal every tile is known, so ``t`` is not held: refused.
+        """
+        raise IllegalMove(self._not_held(seat, t, text), R_HOLD)
+
+    def _check_not_barred(self, seat: str, t: Tile, text: str) -> None:
+        """Refuse a dealt tile not shown before that would have fitted when ``seat`` passed or drew.
+
+        Only an open hand sets tiles from the hidden ones (see :meth:`_from_hidden`).
+        """
+
+    def _set_hidden(self, seat: str, t: Tile, bit: int) -> None:
+        """``seat`` has set ``t`` from its hidden tiles (an open hand's; see :meth:`_from_hidden`)."""
+
+    def _chain_waits(self, seat: str) -> bool:
+        """Does the chain stay with ``seat``, whose known tiles cannot go on (option chain_draw false)?
+
+        In a known deal, no: every tile ``seat`` holds is known, so its turn ends.
+        """
+        return False
 
     # --- what the simulator may do -----------------------------------------------
 
@@ -788,6 +826,7 @@ class OpenHorseRaceHand(HorseRaceHand):
         #: Number masks that were open when a seat showed it could not set a dealt tile.
         self.barred: dict[str, int] = {s: 0 for s in seats}
         self._bar_notes: dict[str, list[tuple[int, str, str, str]]] = {s: [] for s in seats}
+        #: Who set each dealt tile set so far (a drawn tile's player is in ``drawn_by``).
         self.played_by: dict[Tile, str] = {}
         #: Passes in succession (a chain ended unwritten counts with the boneyard empty) and written ones.
         self.passes = 0
@@ -799,38 +838,31 @@ class OpenHorseRaceHand(HorseRaceHand):
         return self.hidden[seat] + self.hands[seat].bit_count()
 
     # --- moves ---------------------------------------------------------------------
+    # The moves are the known deal's (HorseRaceHand._play, _draw, _pass): this class answers
+    # the questions a play asks about tiles not shown, and adds to a draw and a pass what they
+    # show about the player's dealt tiles.
 
     def apply(self, move: Move) -> int:
         seat = move.seat
-        if self.over:
-            return self._after_end(move)
-        if seat != self.to_move:
+        if self.over or seat == self.to_move:
+            points = super().apply(move)
+        else:
             # The leader found, or a chain ended: undone if the move itself is refused.
             now = self.to_move
             saved = (now, self.chain, self.chain_may_end, self.passes, self.written_passes,
                      self.barred.get(now, 0), len(self._bar_notes.get(now, ())))
             self._turn_to(seat)
             try:
-                return self._dispatch(seat, move)
+                points = super().apply(move)
             except IllegalMove:
                 self.to_move, self.chain, self.chain_may_end, self.passes, self.written_passes, barred, kept = saved
                 if now is not None:
                     self.barred[now] = barred
                     del self._bar_notes[now][kept:]
                 raise
-        return self._dispatch(seat, move)
-
-    def _dispatch(self, seat: str, move: Move) -> int:
-        kind = type(move)
-        if kind is Play:
-            return self._play_open(seat, move)
-        if kind is Draw:
-            self._draw_open(seat, move)
-            return 0
-        if kind is Pass:
-            self._pass_open(seat)
-            return 0
-        raise IllegalMove("a horse-race move is a play, a draw or a pass", R_MATCH)
+        if type(move) is not Pass:
+            self.passes = self.written_passes = 0  # a tile set or drawn: no passes in succession
+        return points
 
     def _turn_to(self, seat: str) -> None:
         """A move by a seat other than ``to_move``: the leader unknown, a chain ended, or out of turn."""
@@ -864,11 +896,6 @@ class OpenHorseRaceHand(HorseRaceHand):
                     f"boneyard empty, a pass; it is not {seat}'s turn")
         return super()._wrong_seat(seat)
 
-    def _chain_ended(self, seat: str, what: str) -> IllegalMove:
-        return IllegalMove(f"{seat} cannot {what} after {self.chain}: with option chain_draw false a chain "
-                           f"that cannot go on simply ends the turn, so {seat} sets another tile or "
-                           f"{self._next[seat]} moves", R_CHAIN)
-
     def _bar(self, seat: str, rule: str, did: str, may_not: str) -> None:
         """``seat`` showed that none of its dealt tiles fits the layout as it is now."""
         mask = self.open_mask
@@ -885,144 +912,68 @@ class OpenHorseRaceHand(HorseRaceHand):
                     f"when {seat} {did} (open numbers then: {shown}); a player may not {may_not}", rule)
         raise AssertionError("barred numbers out of step with their notes")  # pragma: no cover
 
-    def _play_open(self, seat: str, move: Play) -> int:
-        if move.at is not None or move.penalty is not None:
-            raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
-                              "nothing else", R_MATCH)
-        t = PARSED.get(move.play) or T.tile(move.play)
-        bit = BIT.get(t, 0)
-        known = self.hands[seat]
-        dealt = False
-        if not known & bit:
-            if not self.unseen & bit:
-                raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
-            if not self.hidden[seat]:
-                raise IllegalMove(f"{seat} does not hold {move.play}: every tile {seat} still holds is known "
-                                  f"({tiles_text(known)}, drawn)", R_HOLD)
-            dealt = True
-        drawn = self.drawn
-        if drawn is not None and t is not drawn:
-            raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}", R_DRAWN)
-        if dealt and PLAYABLE[self.barred[seat]] & bit & PLAYABLE[self.open_mask]:
-            # (a tile that fits nowhere now is reported as not matching, below)
-            raise self._revealed(seat, t, move.play)
-        if self.lead is None:
-            if move.on is not None:
-                raise IllegalMove(f"{move.play} leads the hand: there is nothing to set it on", R_MATCH)
-            self._lead(t)
-        else:
-            self._join(t, move)
-        if dealt:
-            self.unseen &= ~bit
-            self.hidden[seat] -= 1
-        else:
-            known &= ~bit
-            self.hands[seat] = known
-        self.played_by[t] = seat
-        self.passes = self.written_passes = 0
-        self.chain_may_end = False
-        count = self.count
-        points = 0
-        if count > 0 and count % 5 == 0:
-            points = count if self.rules.celko else count // 5
-            side = self.side_of[seat]
-            self.pegged[side] += points
-            if self.rules.win_check == "immediate" and self._reached(side):
-                self.over, self.end, self.target_side, self.to_move = True, "target", side, None
-                return points
-        if not known and not self.hidden[seat]:
-            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
-            return points
-        self.drawing = False
-        self.drawn = None
-        if drawn is None and (points or t.high == t.low):
-            if self.rules.chain_draw or known & PLAYABLE[self.open_mask]:
-                self.chain = t
-            elif self.hidden[seat]:
-                self.chain = t  # whether it goes on depends on tiles nobody has seen
-                self.chain_may_end = True
-            else:
-                self.chain = None
-                self.to_move = self._next[seat]
-        else:
-            self.chain = None
-            self.to_move = self._next[seat]
-        return points
+    def _from_hidden(self, seat: str, t: Tile, text: str) -> bool:
+        """A tile nobody has seen may be one of ``seat``'s dealt tiles, while it has some not shown."""
+        if not self.unseen & BIT.get(t, 0):
+            raise IllegalMove(self._not_held(seat, t, text), R_HOLD)
+        if not self.hidden[seat]:
+            raise IllegalMove(f"{seat} does not hold {text}: every tile {seat} still holds is known "
+                              f"({tiles_text(self.hands[seat])}, drawn)", R_HOLD)
+        return True
 
-    def _draw_open(self, seat: str, move: Draw) -> None:
-        if self.drawn is not None:
-            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: it must be set at once, not another "
-                              f"tile drawn", R_DRAWN)
-        if self.lead is None:
-            raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for", R_LEAD)
+    def _check_not_barred(self, seat: str, t: Tile, text: str) -> None:
+        # (a tile that fits nowhere now is reported as not matching, by the join)
+        if PLAYABLE[self.barred[seat]] & BIT[t] & PLAYABLE[self.open_mask]:
+            raise self._revealed(seat, t, text)
+
+    def _set_hidden(self, seat: str, t: Tile, bit: int) -> None:
+        self.unseen &= ~bit
+        self.hidden[seat] -= 1
+        self.played_by[t] = seat
+        # A chain left waiting (chain_may_end) can only go on with a hidden tile: its player's
+        # known tiles did not fit, and nothing has changed since.  The chain is decided afresh.
+        self.chain_may_end = False
+
+    def _chain_waits(self, seat: str) -> bool:
+        if self.hidden[seat]:
+            self.chain_may_end = True  # whether it goes on depends on tiles nobody has seen
+            return True
+        return False
+
+    def _check_chain_ended(self, seat: str, what: str) -> None:
+        """Refuse a draw or a pass (``what``) while a chain may have ended the turn unwritten.
+
+        Checked first, before the known deal's own checks: the two that come
+        first there (a drawn tile to set, no lead yet) never apply while a
+        chain waits, so the refusals come in the same order as if this check
+        stood after them.
+        """
         if self.chain_may_end:
-            raise self._chain_ended(seat, "draw")
-        fit = self._fit(seat)
-        if fit is not None:
-            rule = R_CHAIN if self.chain is not None else R_FORCED
-            raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule)
-        if not self.stock:
-            raise IllegalMove(f"{seat} cannot draw: the boneyard is empty, so {seat} passes", R_DRAW)
-        what = move.draw
-        if self.order is not None:
-            t = self.order[self.drawn_count]
-            if what is not True and T.tile(what) is not t:
-                raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
-                                  f"{self.drawn_count + 1}, not {what}", R_BONEYARD)
-        else:
-            if what is True:
-                raise IllegalMove("this hand's deal gives no boneyard order, so each draw must name its tile "
-                                  "(\"draw\": \"2-0\")", R_BONEYARD)
-            t = T.tile(what)
-            bit = BIT.get(t, 0)
-            if not self.unseen & bit:
-                raise IllegalMove(f"{what} cannot be drawn: {self._seen_where(t, what)}", R_BONEYARD)
-            self.unseen &= ~bit
+            raise IllegalMove(f"{seat} cannot {what} after {self.chain}: with option chain_draw false a chain "
+                              f"that cannot go on simply ends the turn, so {seat} sets another tile or "
+                              f"{self._next[seat]} moves", R_CHAIN)
+
+    def _draw(self, seat: str, move: Draw) -> Tile:
+        """The known deal's draw; the player showed that no dealt tile fits (``barred``)."""
+        self._check_chain_ended(seat, "draw")
+        t = super()._draw(seat, move)
         if self.chain is not None:
             self._bar(seat, R_CHAIN, f"drew {t} instead of going on after {self.chain}",
                       "draw while able to go on with a chain")
         else:
             self._bar(seat, R_FORCED, f"drew {t}", "draw while able to set a tile")
-        self.stock -= 1
-        self.drawn_count += 1
-        self.drawn_by[t] = seat
-        self.hands[seat] |= BIT[t]
-        self.drawing = True
-        self.passes = self.written_passes = 0
-        if PLAYABLE[self.open_mask] & BIT[t]:
-            self.drawn = t
+        return t
 
-    def _seen_where(self, t: Tile, text: str) -> str:
-        if t not in SET:
-            return "it is not a tile of the double-six set"
-        if t in self.drawn_by:
-            return f"it was already drawn by {self.drawn_by[t]}"
-        return f"it was dealt to {self.played_by[t]}, so it is not in the boneyard"
-
-    def _pass_open(self, seat: str) -> None:
-        if self.drawn is not None:
-            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: {seat} must set it at once, not pass", R_DRAWN)
-        if self.lead is None:
-            raise IllegalMove(f"{seat} leads this hand and cannot pass", R_LEAD)
-        if self.chain_may_end:
-            raise self._chain_ended(seat, "pass")
-        fit = self._fit(seat)
-        if fit is not None:
-            if self.chain is not None:
-                raise IllegalMove(f"{seat} cannot stop the chain after {self.chain} while able to go on: "
-                                  f"{fit[0]} fits on {fit[1]}", R_CHAIN)
-            raise IllegalMove(f"{seat} cannot pass: {seat} must set a tile, {fit[0]} fits on {fit[1]}", R_FORCED)
-        if self.stock:
-            raise IllegalMove(f"{seat} cannot pass while the boneyard holds {self.stock} tile"
-                              f"{'s' if self.stock != 1 else ''}: {seat} must draw", R_DRAW)
-        if self.chain is not None:
-            self._bar(seat, R_CHAIN, f"passed instead of going on after {self.chain}",
+    def _pass(self, seat: str) -> None:
+        """The known deal's pass; the player showed that no dealt tile fits, and passes are counted."""
+        self._check_chain_ended(seat, "pass")
+        chain = self.chain  # (the pass ends it)
+        super()._pass(seat)
+        if chain is not None:
+            self._bar(seat, R_CHAIN, f"passed instead of going on after {chain}",
                       "stop a chain while able to go on")
         else:
             self._bar(seat, R_FORCED, "passed", "pass while able to set a tile")
-        self.chain = None
-        self.drawing = False
-        self.to_move = self._next[seat]
         self.passes += 1
         self.written_passes += 1
         if self.passes >= len(self.seats):
@@ -1030,6 +981,17 @@ class OpenHorseRaceHand(HorseRaceHand):
             # beyond these are accepted as in a known deal (as many as there are seats, in all).
             self.over, self.end = True, "blocked"
             self.closing = self.written_passes
+
+    def _blocked(self) -> bool:
+        """Never seen from the tiles: only when everybody has passed in succession (:meth:`_pass`)."""
+        return False
+
+    def _seen_where(self, t: Tile, text: str) -> str:
+        if t not in SET:
+            return "it is not a tile of the double-six set"
+        if t in self.drawn_by:
+            return f"it was already drawn by {self.drawn_by[t]}"
+        return f"it was dealt to {self.played_by[t]}, so it is not in the boneyard"
 
     # --- what is not known -----------------------------------------------------------
 
