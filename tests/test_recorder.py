@@ -1,0 +1,1262 @@
+"""``domrec record``: the Recorder library (domrec/recorder.py) and the pipe mode of
+domrec/record_cli.py.
+
+What is held to what:
+
+* Simulated games of every game, option set and player count, fed through the pipe mode,
+  give back the simulator's record.  The canonical text (:func:`notation.dumps`) gives the
+  same record and, into a ``.dgn``, the same bytes, with one thing left out on both sides:
+  the game's claimed result.  The recorder keeps the hands' claims that are right (``end``
+  lines, ``=n`` on moves: a wrong one is refused) but writes no game result (a finished
+  record's result "is the rules' to compute", docs/recording.md), so the comparison is with
+  the simulated record less its ``result``; a wrong ``[Winner]`` in the header is pinned
+  down on its own (``test_header_result_claim_is_checked``, a strict xfail).  The typed
+  forms (:func:`notation.dumps_typed`, with and without the deal) give a record that
+  validates with the same totals and winner, and the same moves.
+* Every class of refusal: one line on stderr naming the rule, the token skipped, the tokens
+  after it still taken, exit 1, and the file on disk a valid record after every step.
+* Resuming: a prefix then the rest gives the whole game; a process killed with SIGKILL at
+  a random move leaves a valid prefix that resumes to the whole game; files that cannot be
+  continued exit 2 with one line.
+* Broadway tiles named without their cells, and a disk that is full.
+
+Files are written under /dev/shm where there is one: the recorder fsyncs the whole record
+after every move, which on a disk can make a long game take seconds.  The kill tests run
+``domrec record`` in a subprocess on the disk, each save made 5 ms slower, so that the kill
+lands between moves.
+
+Known bugs are strict xfails; each says what goes wrong and the smallest way to see it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+import pytest
+
+from domrec import notation, record_cli
+from domrec import simulate as sim
+from domrec import tiles as T
+from domrec.game import Game
+from domrec.record import Capture, Draw, Pass, Play, Span, Record, unstructure
+from domrec.recorder import Recorder, new_game, placements, read_record
+from domrec.validate import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: (game, players, options, variant): every game, and each option set and player count that
+#: changes how a game is written, read or turned.
+CONFIGS = [
+    ("competitive", None, {"first_lead": "any"}, None),
+    ("competitive", None, {"first_lead": "double-six"}, None),
+    ("horse-race", 2, None, None),
+    ("horse-race", 3, None, None),
+    ("horse-race", 4, None, None),
+    ("horse-race", 4, {"partnerships": True}, None),
+    ("horse-race", 4, {"partnerships": True, "count_partner": True}, None),
+    ("horse-race", 3, {"chain_draw": False}, None),
+    ("horse-race", 4, {"chain_draw": False}, None),
+    ("horse-race", 4, {"win_check": "end_of_hand"}, None),
+    ("horse-race", 4, None, "celko"),
+    ("broadway", None, None, None),
+    ("castle-rock", 2, None, None),
+    ("castle-rock", 3, None, None),
+    ("castle-rock", 4, None, None),
+    ("castle-rock", 5, None, None),
+    ("castle-rock", 6, None, None),
+    ("castle-rock", 4, {"set": "double-nine"}, None),
+    ("castle-rock", 6, {"set": "double-twelve"}, None),
+    ("castle-rock", 3, {"start_tiles": 3}, None),
+    ("domino-roads", 3, None, None),
+    ("domino-roads", 4, None, None),
+    ("domino-roads", 4, {"block_match": "sum"}, None),
+]
+IDS = [f"{g}-{n or 'default'}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items()) or 'std'}{'-' + v if v else ''}"
+       for g, n, o, v in CONFIGS]
+GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fast_dir(tmp_path):
+    """A folder for records written move by move: in memory where the platform has one."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        d = Path(tempfile.mkdtemp(prefix="domrec-rec-", dir=shm))
+        yield d
+        shutil.rmtree(d, ignore_errors=True)
+    else:
+        yield tmp_path
+
+
+@attrs.frozen
+class Run:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        return self.err.splitlines()
+
+
+def pipe(target: str, output: str | Path | None, text: str, players=(), option=(), variant=None,
+         count=None) -> Run:
+    """``domrec record TARGET [-o OUTPUT] < text`` in this process: the pipe mode."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = record_cli.run(target, None if output is None else str(output), list(players), count, list(option),
+                              variant, stdin=io.StringIO(text), interactive=False)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def simulated(config, seed: int = 0) -> Record:
+    game, players, options, variant = config
+    return next(sim.simulate(game, 1, seed, players, options, variant))
+
+
+def bare(record: Record) -> Record:
+    """The record less the game's claimed result (which the recorder does not write)."""
+    return attrs.evolve(record, result=None)
+
+
+def cli_players(record: Record) -> list[str]:
+    return [f"{p.seat}={p.name}" for p in record.players]
+
+
+def header(record: Record) -> str:
+    return notation.dumps(attrs.evolve(record, hands=(), result=None)).rstrip("\n")
+
+
+def steps(text: str) -> list[str]:
+    """The body of a canonical text as what a scorer types one at a time: each hand part line
+    whole, each move with its seat (``S 2-2``)."""
+    out = []
+    for line in text.splitlines():
+        if not line or line.startswith("["):
+            continue
+        words = line.split(" ")
+        if words[0] in PARTS:
+            out.append(line)
+            continue
+        assert len(words) % 2 == 0, line
+        out.extend(f"{words[k]} {words[k + 1]}" for k in range(0, len(words), 2))
+    return out
+
+
+def new_recorder(record: Record, path: Path | None = None, interactive: bool = False):
+    """A Recorder for a new game with the players and rules of ``record``, and what it said."""
+    said: list[str] = []
+    refused: list[str] = []
+    rules = record.rules
+    g = new_game(record.game, [(p.seat, p.name) for p in record.players],
+                 rules.variant if rules else None, dict(record.options) or None)
+    r = Recorder(g, path, "json" if path is not None and path.suffix == ".json" else "dgn", interactive,
+                 said.append, refused.append)
+    if path is not None:
+        assert r._save()
+    return r, said, refused
+
+
+def on_disk(path: Path):
+    """The record in ``path`` and the validator's verdict on it; the record must be readable."""
+    record = read_record(path)
+    return record, validate(record, str(path))
+
+
+def assert_valid_on_disk(path: Path) -> Record:
+    record, report = on_disk(path)
+    assert report.status == "valid", [p.text() for p in report.problems]
+    return record
+
+
+def truncated(record: Record, hands: int) -> Record:
+    """The first ``hands`` hands of ``record``, no game result."""
+    return attrs.evolve(record, hands=record.hands[:hands], result=None)
+
+
+def without_claims(moves: list[dict]) -> list[dict]:
+    return [{k: v for k, v in m.items() if k != "score"} for m in moves]
+
+
+def plain(record: Record) -> dict:
+    return json.loads(json.dumps(unstructure(record)))
+
+
+# --- 1. simulated games through the pipe --------------------------------------------------------
+
+
+def _canonical(config, seed, suffix, fast_dir):
+    record = simulated(config, seed)
+    out = fast_dir / f"g{seed}{suffix}"
+    run = pipe(record.game, out, notation.dumps(record), cli_players(record))
+    assert (run.code, run.err) == (0, ""), run.err
+    assert "valid" in run.out.splitlines()[-1] and "INVALID" not in run.out
+    got = read_record(out)
+    assert unstructure(got) == unstructure(bare(record))
+    if suffix == ".dgn":
+        assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+    else:
+        assert json.loads(out.read_text(encoding="utf-8")) == plain(bare(record))
+    report = validate(got)
+    assert report.finished and report.status == "valid"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_canonical_text_gives_the_simulated_record_byte_for_byte(config, fast_dir):
+    _canonical(config, 0, ".dgn", fast_dir)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("suffix", [".dgn", ".json"])
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_canonical_text_more_seeds_and_json(config, suffix, seed, fast_dir):
+    _canonical(config, seed, suffix, fast_dir)
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] in ("competitive", "broadway")] + [CONFIGS[2]],
+                         ids=[i for c, i in zip(CONFIGS, IDS) if c[0] in ("competitive", "broadway")] + [IDS[2]])
+def test_canonical_text_into_json(config, fast_dir):
+    _canonical(config, 0, ".json", fast_dir)
+
+
+def _comparable(theirs: dict, mine: dict, keep_deal: bool) -> list[dict]:
+    """The simulated moves without claims; without the deal, a draw in boneyard order is
+    written with its tile where the boneyard is not kept."""
+    moves = without_claims(theirs["moves"])
+    if keep_deal or "boneyard" in mine["deal"]:
+        return moves
+    order = iter(theirs["deal"].get("boneyard", ()))
+    return [{**m, "draw": next(order)} if m.get("draw") is True else m for m in moves]
+
+
+def _typed(config, seed, keep_deal, suffix, fast_dir):
+    record = simulated(config, seed)
+    truth = validate(record)
+    text = notation.dumps_typed(record, keep_deal=keep_deal)
+    out = fast_dir / f"t{seed}{int(keep_deal)}{suffix}"
+    run = pipe(record.game, out, text, cli_players(record))
+    assert (run.code, run.err) == (0, ""), run.err
+    got = read_record(out)
+    report = validate(got)
+    assert (report.status, report.finished, report.scores, report.winner) == (
+        "valid", True, truth.scores, truth.winner), [p.text() for p in report.problems]
+    mine, theirs = plain(got), plain(record)
+    assert len(mine["hands"]) == len(theirs["hands"])
+    for a, b in zip(mine["hands"], theirs["hands"]):
+        # every move with its seat (forced passes made by the recorder), claims left out
+        assert without_claims(a["moves"]) == _comparable(b, a, keep_deal)
+        if keep_deal:
+            assert a["deal"] == b["deal"]
+
+
+@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_typed_forms_give_the_same_game(config, keep_deal, fast_dir):
+    # the two outputs take turns so that both are covered in the default run
+    suffix = (".json", ".dgn")[(CONFIGS.index(config) + keep_deal) % 2]
+    _typed(config, 0, keep_deal, suffix, fast_dir)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("suffix", [".dgn", ".json"])
+@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_typed_forms_more_seeds(config, keep_deal, suffix, seed, fast_dir):
+    _typed(config, seed, keep_deal, suffix, fast_dir)
+
+
+@pytest.mark.xfail(strict=True, reason="a wrong [Scores]/[Winner] claim in the header is dropped without a "
+                                       "word, where a wrong claim on a move or an end line is refused: "
+                                       "`domrec record competitive -o g.dgn < game.dgn` with [Winner \"NS\"] "
+                                       "where EW won exits 0")
+def test_header_result_claim_is_checked(fast_dir):
+    record = simulated(CONFIGS[0], 1)
+    assert record.result.winner == "EW"
+    text = notation.dumps(record).replace('[Winner "EW"]', '[Winner "NS"]')
+    run = pipe("competitive", fast_dir / "g.dgn", text, cli_players(record))
+    assert run.code == 1
+
+
+def test_players_come_from_the_header_or_from_player_options(fast_dir):
+    record = simulated(CONFIGS[0], 1)
+    # the header names them; --player may repeat a name, not contradict it
+    assert pipe("competitive", fast_dir / "a.dgn", notation.dumps(record)).code == 0
+    run = pipe("competitive", fast_dir / "b.dgn", notation.dumps(record), ["N=Zed"])
+    assert run.code == 2 and len(run.err_lines) == 1 and "N" in run.err and "Zed" in run.err
+    assert not (fast_dir / "b.dgn").exists()
+    # just the hands: the players from --player
+    body = "\n".join(steps(notation.dumps(record)))
+    out = fast_dir / "c.dgn"
+    assert pipe("competitive", out, body, cli_players(record), ["first_lead=any"]).code == 0
+    assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+
+
+def test_an_existing_output_is_not_replaced(fast_dir):
+    out = fast_dir / "g.dgn"
+    out.write_text("keep me\n")
+    run = pipe("competitive", out, "")
+    assert run.code == 2 and len(run.err_lines) == 1 and "already exists" in run.err
+    assert out.read_text() == "keep me\n"
+
+
+# --- 2. refusals, rule by rule ----------------------------------------------------------------
+
+
+def _first_position(record: Record, pick, text: str | None = None):
+    """Feed ``record``'s canonical steps to a Recorder until ``pick(game, steps, k)`` names a
+    bad line for the position before step k; return (steps, k, bad line)."""
+    st = steps(text or notation.dumps(record))
+    r, _, refused = new_recorder(record)
+    for k, line in enumerate(st):
+        bad = pick(r.game, st, k)
+        if bad is not None:
+            return st, k, bad
+        r.feed_line(line)
+        assert not refused, refused
+    raise AssertionError("no position for this refusal in the simulated game")
+
+
+def _moving(g: Game) -> bool:
+    return g.in_hand and g.deal_known and g.to_move is not None and not g.hand_over
+
+
+def _next_is_move(st, k) -> bool:
+    return st[k].split(" ")[0] not in PARTS
+
+
+def pick_out_of_turn(g, st, k):
+    # the next move, written with the seat after its mover (who is not forced to pass)
+    if k and _moving(g) and _next_is_move(st, k) and st[k].split(" ")[1] != "-" and not g.forced_pass():
+        seat, move = st[k].split(" ")
+        seats = list(g.seats)
+        return f"{seats[(seats.index(seat) + 1) % len(seats)]} {move}"
+
+
+def pick_already_played(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and len(g.moves) >= 2:
+        played = [m.play for m in g.moves if type(m) is Play]
+        if played:
+            return played[0]
+
+
+def pick_not_in_set(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and g.moves:
+        return "7-7"
+
+
+def pick_not_fitting(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and g.moves:
+        legal = {T.tile(m.play) for m in g.legal_moves() if type(m) is Play}
+        held = [t for t in g.state.holdings()[g.to_move] if t not in legal]
+        if held:
+            return str(held[0])
+
+
+def pick_ambiguous(g, st, k):
+    if _moving(g) and _next_is_move(st, k):
+        ons: dict = {}
+        for m in g.legal_moves():
+            if type(m) is Play and m.on is not None:
+                ons.setdefault(str(T.tile(m.play)), set()).add(m.on)
+        both = [t for t, on in ons.items() if len(on) > 1]
+        if both:
+            return both[0]
+
+
+def pick_pass_while_able(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and any(type(m) is not Pass for m in g.legal_moves()):
+        return "-"
+
+
+def pick_draw_while_able(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and g.moves:
+        legal = g.legal_moves()
+        if any(type(m) is Play for m in legal) and not any(type(m) is Draw for m in legal):
+            return "+"
+
+
+def pick_illegal_capture(g, st, k):
+    if _moving(g) and _next_is_move(st, k):
+        legal = g.legal_moves()
+        caps = {tuple(m.capture) for m in legal if type(m) is Capture}
+        row = getattr(g.state, "row", None)
+        if caps and row:
+            for t in row[1:-1]:
+                if (str(t),) not in caps:
+                    return f"x{t}"
+
+
+def pick_opponents_road(g, st, k):
+    if _moving(g) and _next_is_move(st, k):
+        spans = [m for m in g.legal_moves() if type(m) is Span]
+        if spans:
+            side = "NS" if spans[0].seat in ("N", "S") else "EW"
+            theirs = [name for name in g.state.roads if not name.startswith(side)]
+            if theirs:
+                return f"{spans[0].span}@{theirs[0]}"
+
+
+def pick_broadway_off_the_grid(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and g.moves:
+        tile = st[k].split(" ")[1].split("@")[0]
+        return f"{tile}@40,40"
+
+
+def pick_mistyped(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and g.moves:
+        return "6-x"
+
+
+def pick_undo_at_start(g, st, k):
+    return "undo" if k == 0 else None
+
+
+def pick_hand_too_far(g, st, k):
+    if st[k].startswith("hand 2"):
+        return "hand 3"
+
+
+def pick_wrong_move_score(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and g.moves and "=" in st[k]:
+        head, score = st[k].rsplit("=", 1)
+        return f"{head}={int(score) + 1}"
+
+
+def pick_wrong_hand_result(g, st, k):
+    words = st[k].split(" ")
+    if words[0] == "end" and len(words) > 3:
+        return " ".join(words[:-1] + [str(int(words[-1]) + 1)])
+
+
+#: (name, game, players, seed, pick, words the refusal must hold)
+REFUSALS = [
+    ("out-of-turn", "competitive", None, 0, pick_out_of_turn, ["turn", "[competitive: turn order"]),
+    ("already-played", "competitive", None, 0, pick_already_played,
+     ["already been played", "[competitive: playing from hand]"]),
+    ("not-in-the-set", "competitive", None, 0, pick_not_in_set,
+     ["7-7 is not a tile of the double-six set", "[competitive:"]),
+    ("not-fitting", "competitive", None, 0, pick_not_fitting, ["fits neither end", "[competitive: matching an end]"]),
+    ("ambiguous", "competitive", None, 0, pick_ambiguous, ["fits both ends", "[competitive: matching an end]"]),
+    ("pass-while-able", "competitive", None, 0, pick_pass_while_able,
+     ["cannot pass", "[competitive: must play if able]"]),
+    ("draw-while-able", "horse-race", 2, 0, pick_draw_while_able, ["cannot draw while able", "[horse-race:"]),
+    ("illegal-capture", "castle-rock", 2, 0, pick_illegal_capture, ["cannot capture", "[castle-rock: capture]"]),
+    ("opponents-road", "domino-roads", 4, 0, pick_opponents_road,
+     ["belongs to", "[domino-roads: a side plays on its own roads only]"]),
+    ("broadway-off-the-grid", "broadway", None, 0, pick_broadway_off_the_grid, ["[broadway:"]),
+    ("mistyped", "competitive", None, 0, pick_mistyped, ["'6-x' is not a move of competitive"]),
+    ("undo-at-start", "competitive", None, 0, pick_undo_at_start, ["no move to take back"]),
+    ("wrong-move-score", "horse-race", 2, 0, pick_wrong_move_score, ["scores 1, not 2"]),
+    ("wrong-hand-result", "competitive", None, 0, pick_wrong_hand_result,
+     ["end: ", " for the hand, not ", "the hand is kept open"]),
+    ("hand-3-before-2", "competitive", None, 0, pick_hand_too_far, ["the next hand is hand 2, not hand 3"]),
+]
+REFUSAL_IDS = [c[0] for c in REFUSALS]
+
+
+def _refusal_case(case):
+    name, game, players, seed, pick, words = case
+    record = next(sim.simulate(game, 1, seed, players))
+    st, k, bad = _first_position(record, pick)
+    # the hand the bad line falls in, played to its end: the record expected at the end
+    hand = sum(1 for line in st[:k + 1] if line.startswith("hand "))
+    end = next(j for j in range(k, len(st)) if st[j].startswith("end") and
+               sum(1 for line in st[:j + 1] if line.startswith("hand ")) == hand)
+    return record, st[:end + 1], k, bad, words, truncated(record, hand)
+
+
+@pytest.mark.parametrize("case", REFUSALS, ids=REFUSAL_IDS)
+def test_a_refused_token_is_skipped_and_the_file_stays_valid(case, fast_dir):
+    record, st, k, bad, words, expected = _refusal_case(case)
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path)
+    for j, line in enumerate(st):
+        if j == k:
+            before = path.read_bytes()
+            r.feed_line(bad)
+            assert len(refused) == 1, (bad, refused)
+            for w in words:
+                assert w in refused[0], (bad, refused[0])
+            assert "\n" not in refused[0]
+            assert path.read_bytes() == before  # nothing written for a refused token
+        r.feed_line(line)
+        assert len(refused) == 1 or j < k, (line, refused)
+        assert_valid_on_disk(path)
+    r.finish()
+    assert len(refused) == 1 and r.refused == 1
+    assert unstructure(assert_valid_on_disk(path)) == unstructure(expected)
+
+
+@pytest.mark.parametrize("case", REFUSALS, ids=REFUSAL_IDS)
+def test_pipe_reports_each_refused_token_on_stderr_and_exits_1(case, fast_dir):
+    record, st, k, bad, words, expected = _refusal_case(case)
+    text = "\n".join([header(record), "", *st[:k], bad, *st[k:]]) + "\n"
+    out = fast_dir / "g.dgn"
+    run = pipe(record.game, out, text)
+    assert run.code == 1
+    lines = run.err_lines
+    assert len(lines) == 2 and lines[1] == "1 token refused", lines
+    for w in words:
+        assert w in lines[0], lines[0]
+    # the tokens after it were taken: the file holds the hand to its end
+    assert out.read_text(encoding="utf-8") == notation.dumps(expected)
+
+
+def test_a_seat_without_its_move_is_refused_when_the_next_seat_comes(fast_dir):
+    """A seat may end a line (its move starts the next); a seat followed by another seat, or by
+    the end of the input, is refused once, and the move after it is still taken."""
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    first = next(j for j, line in enumerate(st) if line.split(" ")[0] not in PARTS)
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path)
+    for line in st[:first + 3]:
+        r.feed_line(line)
+    nxt = st[first + 3].split(" ")[0]
+    stray = next(s for s in r.game.seats if s != nxt)
+    r.feed_line(stray)  # a seat alone on its line: its move may still come
+    assert not refused
+    r.feed_line(st[first + 3])
+    assert refused == [f"seat {stray} is not followed by a move ({nxt} is a seat too)"]
+    assert r.game.moves[-1].seat == nxt and len(r.game.moves) == 4
+    seat, move = st[first + 4].split(" ")
+    r.feed_line(seat)  # the seat on one line, its move on the next
+    r.feed_line(move)
+    assert len(refused) == 1 and len(r.game.moves) == 5
+    r.feed_line(stray)
+    r.finish()
+    assert refused[1] == f"seat {stray} is not followed by a move"
+    assert read_record(path).hands[0].moves == record.hands[0].moves[:5]
+
+
+def test_from_a_pipe_the_rest_of_a_line_after_a_refusal_is_read(fast_dir):
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    first = next(j for j, line in enumerate(st) if line.split(" ")[0] not in PARTS)
+    line = " ".join([st[first], "zz", st[first + 1], "7-7", st[first + 2]])  # S 2-2 zz E 3-2@2-2 7-7 N …
+    out = fast_dir / "g.dgn"
+    run = pipe("competitive", out, "\n".join([header(record), "", *st[:first], line]) + "\n")
+    assert run.code == 1 and run.err_lines[-1] == "2 tokens refused"
+    assert read_record(out).hands[0].moves == record.hands[0].moves[:3]
+
+
+def test_at_the_terminal_the_rest_of_a_line_after_a_refusal_is_not_taken():
+    record, r, said, refused = _interactive_hand1(None, upto="2-2")
+    r.feed_line("6-6 3-2@2-2 3-3@3-2")
+    assert len(refused) == 1 and "fits neither end" in refused[0]
+    assert said[-1] == "not taken (type it again once the refused move is put right): 3-2@2-2 3-3@3-2"
+    assert len(r.game.moves) == 1
+    r.feed_line("3-2@2-2 3-3@3-2")
+    assert len(refused) == 1 and len(r.game.moves) == 3
+
+
+def test_many_refusals_in_one_text_are_each_one_line(fast_dir):
+    record = simulated(CONFIGS[0], 0)
+    st = steps(notation.dumps(record))
+    # after every hand's third move: a mistyped token, a tile not in the set and an undone undo
+    body = []
+    moves_in_hand = 0
+    for line in st:
+        body.append(line)
+        if line.startswith("hand"):
+            moves_in_hand = 0
+        elif line.split(" ")[0] not in PARTS:
+            moves_in_hand += 1
+            if moves_in_hand == 3:
+                body += ["zz", "7-7"]
+    out = fast_dir / "g.json"
+    run = pipe("competitive", out, "\n".join([header(record), "", "undo", *body]) + "\n")
+    n = 1 + 2 * len(record.hands)
+    assert run.code == 1
+    assert len(run.err_lines) == n + 1 and run.err_lines[-1] == f"{n} tokens refused"
+    assert run.err_lines[0] == "there is no move to take back"
+    assert json.loads(out.read_text()) == plain(bare(record))
+
+
+def test_an_open_hand_refuses_what_the_tiles_shown_already_rule_out(fast_dir):
+    """Without the deal, a tile already played and a wrong turn are refused as they are typed."""
+    record = simulated(CONFIGS[0], 0)
+    typed = notation.dumps_typed(record, keep_deal=False)
+    hand1 = typed.split("\n\n")[1].splitlines()
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path)
+    first = record.hands[0].moves[0]
+    words = [w for line in hand1 for w in ([line] if line.split(" ")[0] in PARTS else line.split(" "))]
+    for line in words:
+        r.feed_line(line)
+        if len(r.game.moves) == 3 and len(refused) == 0 and r.game.to_move is not None:
+            r.feed_line(first.play)
+            assert len(refused) == 1 and "already been played" in refused[0]
+            seat = first.seat if first.seat != r.game.to_move else r.game.seats[0]
+            r.feed_line(f"{seat if seat != r.game.to_move else r.game.seats[1]} 7-7")
+            assert len(refused) == 2
+        assert_valid_on_disk(path)
+    r.finish()
+    assert len(refused) == 2
+    got = assert_valid_on_disk(path)
+    assert without_claims(plain(got)["hands"][0]["moves"]) == without_claims(plain(record)["hands"][0]["moves"])
+
+
+def test_a_hand_ends_only_when_confirmed_at_the_table(fast_dir):
+    """Interactive: forced passes are made at once; the end of a hand asks for y; n takes the
+    last move back, y closes the hand."""
+    record = simulated(CONFIGS[0], 1)
+    hand1 = notation.dumps_typed(record).split("\n\n")[1].splitlines()
+    assert hand1[-1] == "end"
+    words = [w for line in hand1[:-1] for w in ([line] if line.split(" ")[0] in PARTS else line.split(" "))]
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path, interactive=True)
+    for w in words:
+        r.feed_line(w)
+    assert not refused, refused
+    assert any(s.endswith(" passes (forced)") for s in said)
+    assert r._confirming and r.game.hand_over and r.game.in_hand
+    assert said[-1] == "hand 1 over: out, NS 0, EW 43. Confirm (y), or n to take back the last move"
+    last = r.game.moves[-1]
+    r.feed_line("n")
+    assert r.game.moves[-1] != last and not r.game.hand_over and not r._confirming
+    assert said[-1] == f"took back E plays 6-6 on 6-1"
+    assert read_record(path).hands[0].moves == r.game.moves
+    r.feed_line(words[-1])  # the last move again
+    assert r._confirming
+    r.feed_line("y")
+    assert not r.game.in_hand and r.game.hand_number == 1 and not refused
+    assert said[-2:] == ["hand 1 ends out: NS 0, EW 43", "totals: NS 0, EW 43"]
+    got = assert_valid_on_disk(path)
+    assert got.hands[0].moves == record.hands[0].moves
+    assert validate(got).scores == {"NS": 0, "EW": 43}
+    r.feed_line("y")
+    assert refused == ["there is no hand result to confirm"]
+
+
+def _interactive_hand1(path: Path | None, upto: str | None = None):
+    """Competitive seed 1, hand 1 typed at the table (the deal, no forced passes), word by word,
+    stopping after the word ``upto`` (or before the ``end`` line)."""
+    record = simulated(CONFIGS[0], 1)
+    hand1 = notation.dumps_typed(record).split("\n\n")[1].splitlines()[:-1]
+    r, said, refused = new_recorder(record, path, interactive=True)
+    for w in [w for line in hand1 for w in ([line] if line.split(" ")[0] in PARTS else line.split(" "))]:
+        r.feed_line(w)
+        if w == upto:
+            break
+    assert not refused, refused
+    return record, r, said, refused
+
+
+def test_the_end_of_a_hand_is_announced_once():
+    record, r, said, refused = _interactive_hand1(None)
+    assert r._confirming
+    assert sum("Confirm (y)" in s for s in said) == 1, [s for s in said if "Confirm" in s]
+
+
+def test_undo_takes_back_a_forced_pass_first():
+    """docs/recording.md: a pass the recorder made is a move like the others: undo takes it back
+    first (it is made again before the next move), and a second undo the move before it."""
+    record, r, said, refused = _interactive_hand1(None, upto="6-2@6-5")
+    assert "S passes (forced)" in said[-6:]
+    assert r.game.to_move == "E"
+    r.feed_line("undo")
+    assert said[-1] == "took back S passes" and r.game.to_move == "S"
+    r.feed_line("undo")
+    assert said[-1] == "took back W plays 6-2 on 6-5" and r.game.to_move == "W"
+    r.feed_line("6-2@6-5")
+    assert "S passes (forced)" in said[-6:] and r.game.to_move == "E" and not refused
+
+
+@pytest.mark.xfail(strict=True, reason="a hand closed with y (or by the end of piped input) is saved without a "
+                                       "result, and Game.from_record takes a last hand without one for a hand "
+                                       "still being played: resuming after y shows 'hand 1>' with totals NS 0, "
+                                       "EW 0 instead of hand 2 with NS 0, EW 43")
+def test_a_hand_confirmed_with_y_is_closed_when_resumed(fast_dir):
+    path = fast_dir / "g.dgn"
+    record, r, said, refused = _interactive_hand1(path)
+    r.feed_line("y")
+    assert not r.game.in_hand and r.game.totals == {"NS": 0, "EW": 43}
+    again = Recorder.resume(path)
+    assert (again.game.in_hand, again.game.hand_number, again.game.totals) == (False, 1, {"NS": 0, "EW": 43})
+
+
+def test_undo_takes_back_across_a_hand_and_the_file_follows(fast_dir):
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    second = next(j for j, line in enumerate(st) if line.startswith("hand 2"))
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path)
+    for line in st[:second + 6]:  # hand 2's parts and its first move
+        r.feed_line(line)
+    assert r.game.hand_number == 2 and len(r.game.moves) == 1
+    r.feed_line("undo undo")
+    assert not refused
+    assert r.game.hand_number == 1 and r.game.in_hand and len(r.game.moves) == len(record.hands[0].moves) - 1
+    got = assert_valid_on_disk(path)
+    assert len(got.hands) == 1 and got.hands[0].result is None
+    assert got.hands[0].moves == record.hands[0].moves[:-1]
+
+
+# --- 3. resuming --------------------------------------------------------------------------------
+
+
+def _cut_points(st: list[str], rng: random.Random, n: int) -> list[int]:
+    """Places to stop after: a move, or a hand's end line (never among a hand's parts, which are
+    not saved until its first move: see test_a_deal_typed_before_the_first_move_is_saved)."""
+    ok = [k for k in range(1, len(st)) if st[k - 1].split(" ")[0] not in PARTS or st[k - 1].startswith("end")]
+    return sorted(rng.sample(ok, n))
+
+
+@pytest.mark.parametrize("suffix", [".dgn", ".json"])
+@pytest.mark.parametrize("config", [CONFIGS[0], CONFIGS[3], CONFIGS[11], CONFIGS[13], CONFIGS[21]],
+                         ids=[IDS[0], IDS[3], IDS[11], IDS[13], IDS[21]])
+def test_resume_with_the_rest_gives_the_whole_game(config, suffix, fast_dir):
+    record = simulated(config, 0)
+    st = steps(notation.dumps(record))
+    rng = random.Random(f"{config}{suffix}")
+    for n, k in enumerate(_cut_points(st, rng, 3)):
+        out = fast_dir / f"g{n}{suffix}"
+        first = pipe(record.game, out, "\n".join([header(record), "", *st[:k]]) + "\n")
+        assert (first.code, first.err) == (0, ""), (st[k - 1], first.err)
+        assert_valid_on_disk(out)
+        rest = pipe(str(out), None, "\n".join(st[k:]) + "\n")
+        assert (rest.code, rest.err) == (0, ""), (st[k - 1], rest.err)
+        assert rest.out.startswith(f"continuing {out}: {record.game}")
+        assert unstructure(read_record(out)) == unstructure(bare(record)), st[k - 1]
+        if suffix == ".dgn":
+            assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+
+
+def test_resume_in_several_sittings(fast_dir):
+    record = simulated(CONFIGS[4], 0)
+    st = steps(notation.dumps(record))
+    out = fast_dir / "g.dgn"
+    assert pipe(record.game, out, header(record) + "\n").code == 0
+    cuts = [0, *_cut_points(st, random.Random(5), 6), len(st)]
+    for a, b in zip(cuts, cuts[1:]):
+        run = pipe(str(out), None, "\n".join(st[a:b]) + "\n")
+        assert (run.code, run.err) == (0, ""), (st[a], run.err)
+    assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+
+
+def test_resume_with_the_header_of_the_same_game(fast_dir):
+    record = simulated(CONFIGS[0], 0)
+    st = steps(notation.dumps(record))
+    out = fast_dir / "g.dgn"
+    assert pipe(record.game, out, "\n".join([header(record), "", *st[:40]])).code == 0
+    run = pipe(str(out), None, "\n".join([header(record), "", *st[40:]]))
+    assert (run.code, run.err) == (0, "")
+    assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+
+
+@pytest.mark.xfail(strict=True, reason="a hand's deal typed before its first move is kept in memory only: "
+                                       "`printf 'hand 1 lead S\\ndeal N …\\n' | domrec record competitive -o "
+                                       "g.dgn` writes a record with no hand, so a session stopped after the "
+                                       "deal loses it")
+def test_a_deal_typed_before_the_first_move_is_saved(fast_dir):
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    first_move = next(j for j, line in enumerate(st) if line.split(" ")[0] not in PARTS)
+    out = fast_dir / "g.dgn"
+    assert pipe("competitive", out, "\n".join([header(record), "", *st[:first_move]])).code == 0
+    got = read_record(out)
+    assert len(got.hands) == 1 and got.hands[0].deal == record.hands[0].deal
+
+
+def _moves_are_a_prefix(got: Record, record: Record) -> None:
+    assert got.players == record.players and got.rules == record.rules
+    assert len(got.hands) <= len(record.hands)
+    for i, hand in enumerate(got.hands):
+        truth = record.hands[i]
+        assert hand.deal == truth.deal and hand.leader == truth.leader
+        if i < len(got.hands) - 1 or hand.result is not None:
+            assert hand == truth
+        else:
+            assert hand.moves == truth.moves[:len(hand.moves)]
+
+
+def _rest_after(st: list[str], got: Record) -> list[str]:
+    """The steps still to type after the record ``got`` (a prefix written move by move)."""
+    hands = len(got.hands)
+    if not hands:
+        return st
+    last = got.hands[-1]
+    done_hand = last.result is not None
+    n = 0
+    for j, line in enumerate(st):
+        if line.startswith("hand "):
+            n += 1
+            moves = 0
+            if done_hand and n == hands + 1:
+                return st[j:]
+        elif n == hands and not done_hand and line.split(" ")[0] not in PARTS:
+            if moves == len(last.moves):
+                return st[j:]
+            moves += 1
+        elif n == hands and not done_hand and line.startswith("end"):
+            return st[j:]
+    return []
+
+
+#: ``domrec record`` with every save made 5 ms slower (a slow disk), so that a kill lands
+#: between moves at a chosen point rather than after the whole game is in.
+SLOW_DISK = """
+import sys, time
+import domrec.recorder as recorder
+real = recorder.write_text
+def write_text(*args, **kw):
+    time.sleep(0.005)
+    return real(*args, **kw)
+recorder.write_text = write_text
+from domrec.cli import main
+sys.argv = ["domrec", *sys.argv[1:]]
+main()
+"""
+
+
+def _domrec(*args: str, slow_disk: bool = False, **kw) -> subprocess.Popen:
+    head = ["-c", SLOW_DISK] if slow_disk else ["-m", "domrec.cli"]
+    return subprocess.Popen([sys.executable, *head, "record", *args], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
+
+
+def _moves_in_record(record: Record) -> int:
+    """Moves and closed hands: what a save adds one of."""
+    return sum(len(h.moves) + (h.result is not None) for h in record.hands)
+
+
+def _moves_in(path: Path) -> int:
+    try:
+        return _moves_in_record(read_record(path))
+    except Exception:  # not written yet
+        return -1
+
+
+def _kill_and_resume(config, seed: int, k: int, folder: Path) -> None:
+    record = simulated(config, seed)
+    st = steps(notation.dumps(record))
+    total = _moves_in_record(record)
+    out = folder / "g.dgn"
+    proc = _domrec(record.game, "-o", str(out), slow_disk=True, stdin=subprocess.PIPE)
+    proc.stdin.write(notation.dumps(record).encode())
+    proc.stdin.close()
+    deadline = time.monotonic() + 60
+    while _moves_in(out) < k and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+    got = assert_valid_on_disk(out)
+    assert k <= _moves_in_record(got) < total
+    _moves_are_a_prefix(got, record)
+    # nothing else, but maybe the temporary file of the save the kill interrupted
+    assert all(p.name.startswith(".g.dgn.") and p.name.endswith(".tmp")
+               for p in folder.iterdir() if p.name != "g.dgn")
+    rest = _rest_after(st, got)
+    run = pipe(str(out), None, "\n".join(rest) + "\n")
+    assert (run.code, run.err) == (0, ""), run.err
+    assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+
+
+KILLED = [(CONFIGS[0], 3), (CONFIGS[2], 4), (CONFIGS[21], 5)]
+
+
+@pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
+def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed, tmp_path):
+    """SIGKILL at a random move while a piped game is being recorded: the file is a valid record,
+    its moves a prefix of the game's, and resuming it with the rest gives the whole game."""
+    total = _moves_in_record(simulated(config, seed))
+    _kill_and_resume(config, seed, random.Random(seed).randrange(3, total // 2), tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(8))
+@pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
+def test_killed_at_more_random_moves(config, seed, n, tmp_path):
+    total = _moves_in_record(simulated(config, seed))
+    _kill_and_resume(config, seed, random.Random(f"{seed}:{n}").randrange(1, total - 2), tmp_path)
+
+
+@pytest.mark.xfail(strict=True, reason="the pipe mode reads all of standard input before recording a move "
+                                       "(record_cli.run: stdin.read()), so moves fed through a live pipe are not "
+                                       "saved as they come, and a process killed before EOF saves none of them")
+def test_moves_fed_slowly_through_a_pipe_are_saved_as_they_come(fast_dir):
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    out = fast_dir / "g.dgn"
+    proc = _domrec("competitive", "-o", str(out), *[f"--player={p}" for p in cli_players(record)],
+                   stdin=subprocess.PIPE)
+    try:
+        k = 20
+        for line in st[:k]:
+            proc.stdin.write((line + "\n").encode())
+            proc.stdin.flush()
+        deadline = time.monotonic() + 2
+        while _moves_in(out) < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        got = assert_valid_on_disk(out)
+        assert len(got.hands) == 1 and len(got.hands[0].moves) == k - 6
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _unusable(run: Run, *words: str) -> None:
+    assert run.code == 2
+    assert len(run.err_lines) == 1, run.err
+    assert run.err.startswith("error: ")
+    for w in words:
+        assert w in run.err, run.err
+
+
+def test_resume_refuses_a_file_of_another_game(fast_dir):
+    record = simulated(CONFIGS[0], 0)
+    st = steps(notation.dumps(record))
+    out = fast_dir / "g.dgn"
+    assert pipe("competitive", out, "\n".join([header(record), "", *st[:20]])).code == 0
+    before = out.read_bytes()
+    other = simulated(CONFIGS[11], 0)
+    run = pipe(str(out), None, notation.dumps(other))
+    _unusable(run, "competitive", "broadway")
+    assert out.read_bytes() == before
+
+
+def test_resume_refuses_a_finished_game(fast_dir):
+    record = simulated(CONFIGS[2], 0)
+    for suffix in (".dgn", ".json"):
+        out = fast_dir / f"g{suffix}"
+        assert pipe(record.game, out, notation.dumps(record)).code == 0
+        before = out.read_bytes()
+        _unusable(pipe(str(out), None, "P1 6-6\n"), "over")
+        assert out.read_bytes() == before
+    # a finished game that claims its result too
+    done = fast_dir / "claimed.dgn"
+    done.write_text(notation.dumps(record), encoding="utf-8")
+    _unusable(pipe(str(done), None, ""), "over")
+
+
+@pytest.mark.parametrize("name,content", [
+    ("notes.txt", "just some notes\n"),
+    ("g.dgn", "this is not DGN at all {\n"),
+    ("g.json", '{"game": "competitive", '),
+    ("h.json", '{"version": "1.0", "game": "competitive", "players": 3}'),
+    ("two.dgn", None),
+], ids=["text", "bad-dgn", "bad-json", "bad-shape", "two-games"])
+def test_resume_refuses_a_file_that_is_no_record(name, content, fast_dir):
+    path = fast_dir / name
+    if content is None:
+        a, b = simulated(CONFIGS[0], 0), simulated(CONFIGS[0], 1)
+        content = notation.dumps(bare(a)) + "\n" + notation.dumps(bare(b))
+    path.write_text(content, encoding="utf-8")
+    _unusable(pipe(str(path), None, "N 6-6\n"), name)
+    assert path.read_text(encoding="utf-8") == content
+
+
+def test_resume_refuses_a_missing_file(fast_dir):
+    _unusable(pipe(str(fast_dir / "nope.dgn"), None, ""), "nope.dgn", "no such file")
+    assert not (fast_dir / "nope.dgn").exists()
+
+
+def test_resume_refuses_a_record_that_breaks_a_rule(fast_dir):
+    record = simulated(CONFIGS[0], 0)
+    hand = record.hands[0]
+    lead = hand.moves[0]
+    # hand 1 being recorded, its lead swapped for a tile the leader does not hold
+    other = next(t for s, ts in hand.deal.hands.items() if s != lead.seat for t in ts)
+    doc = plain(truncated(record, 1))
+    doc["hands"][0].pop("result", None)
+    doc["hands"][0]["moves"] = [{"seat": lead.seat, "play": other}]
+    path = fast_dir / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    _unusable(pipe(str(path), None, ""), "bad.json", "breaks a rule")
+
+
+def test_resume_cli_refuses_a_second_output(fast_dir):
+    record = simulated(CONFIGS[0], 0)
+    out = fast_dir / "g.dgn"
+    assert pipe("competitive", out, header(record) + "\n").code == 0
+    _unusable(pipe(str(out), fast_dir / "other.dgn", ""), "just the file")
+
+
+# --- 4. Broadway tiles named without their cells --------------------------------------------------
+
+
+def _broadway_at(move_number: int, interactive: bool, path: Path | None = None, keep_deal: bool = True):
+    """A Recorder in hand 1 of a Broadway game just before its move ``move_number`` (0-based),
+    the hand started with its deal or without it."""
+    record = simulated(CONFIGS[11], 0)
+    hand = record.hands[0]
+    r, said, refused = new_recorder(record, path, interactive)
+    if keep_deal:
+        moves = 0
+        for line in steps(notation.dumps(record)):
+            if line.split(" ")[0] not in PARTS:
+                if moves == move_number:
+                    break
+                moves += 1
+            r.feed_line(line)
+    else:
+        r.feed_line("hand 1" + (f" lead {hand.leader}" if hand.leader else ""))
+        for m in hand.moves[:move_number]:
+            (x1, y1), (x2, y2) = m.at
+            r.feed_line(f"{m.seat} {m.play}@{x1},{y1}:{x2},{y2}")
+    assert not refused, refused
+    assert r.game.deal_known == keep_deal and len(r.game.moves) == move_number
+    return record, r, said, refused
+
+
+def _name_alone(r: Recorder, seat: str, tile: str) -> None:
+    r.feed_line(f"{seat} {tile}")
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_a_broadway_tile_named_alone_offers_its_placements(interactive):
+    record, r, said, refused = _broadway_at(4, interactive)
+    move = record.hands[0].moves[4]
+    n = len(said)
+    r.feed_line(f"{move.seat} {move.play}")
+    assert not refused, refused
+    assert said[n] == f"{move.play} can go:"
+    (x1, y1), (x2, y2) = move.at
+    pick = next(k for k, line in enumerate(said[n + 1:-1], 1) if f" at ({x1},{y1})-({x2},{y2})," in line)
+    r.feed_line(str(pick))
+    assert not refused and r.game.moves[-1].at == move.at
+
+
+@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
+def test_placements_hold_every_move_played_with_its_points(keep_deal):
+    """placements() lists, for each tile played in a Broadway hand, the very placement played
+    with the points the engine gave it."""
+    record = simulated(CONFIGS[11], 0)
+    hand = record.hands[0]
+    g = Game("broadway", [(p.seat, p.name) for p in record.players])
+    g.start_hand(hand.deal if keep_deal else None, hand.leader)
+    for j, move in enumerate(hand.moves):
+        if type(move) is Play and not move.penalty and g.to_move == move.seat and (j or keep_deal):
+            found = placements(g, move.play, move.seat)
+            cells = {(tuple(map(tuple, m.at)), m.play): pts for m, pts in found}
+            key = (tuple(map(tuple, move.at)), move.play)
+            assert key in cells, (move, found)
+            assert cells[key] == move.score
+            assert all(g.to_move == m.seat for m, _ in found)
+        g.push(attrs.evolve(move, score=None))
+
+
+@pytest.mark.xfail(strict=True, reason="without the deal, a hand's lead named alone has no placement: "
+                                       "placements(g, '6-6', 'W') == [] after g.start_hand(None, 'W') (the "
+                                       "engine's _placements needs a tile on the grid), so `W 6-6` is refused "
+                                       "'6-6 has no legal placement now', where with the deal it is offered at "
+                                       "(0,0)-(0,1) and docs/recording.md says the first tile may go anywhere")
+def test_the_lead_named_alone_without_the_deal():
+    record = simulated(CONFIGS[11], 0)
+    lead = record.hands[0].moves[0]
+    r, said, refused = new_recorder(record)
+    r.feed_line(f"hand 1 lead {lead.seat}")
+    r.feed_line(f"{lead.seat} {lead.play}")
+    assert not refused, refused
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_picking_a_placement_by_number(interactive, fast_dir):
+    path = fast_dir / "g.dgn"
+    record, r, said, refused = _broadway_at(4, interactive, path)
+    move = record.hands[0].moves[4]
+    n = len(said)
+    _name_alone(r, move.seat, move.play)
+    listed = said[n:]
+    assert listed[0] == f"{move.play} can go:" and listed[-1] == "pick a number"
+    options = listed[1:-1]
+    assert len(options) >= 2
+    for k, line in enumerate(options, 1):
+        assert line.startswith(f"  {k}. ") and ", scores " in line
+    (x1, y1), (x2, y2) = move.at
+    want = f" at ({x1},{y1})-({x2},{y2}), scores {move.score}"
+    pick = next(k for k, line in enumerate(options, 1) if line.endswith(want))
+    before = path.read_bytes()
+    # a number out of range: refused, the list still stands
+    r.feed_line(str(len(options) + 1))
+    r.feed_line("0")
+    assert refused == [f"pick a number from 1 to {len(options)}"] * 2
+    assert path.read_bytes() == before and len(r.game.moves) == 4
+    r.feed_line(str(pick))
+    assert len(refused) == 2 and len(r.game.moves) == 5
+    played = r.game.moves[-1]
+    assert played.at == move.at and r.game.points[-1] == move.score
+    assert read_record(path).hands[0].moves[-1].at == move.at
+    # the list is gone once a move is made: a number is a word again
+    r.feed_line("1")
+    assert len(refused) == 3 and "not a move" in refused[-1]
+
+
+def test_picking_a_placement_from_a_pipe(fast_dir):
+    """From a pipe: the tile alone, a number out of range (one line on stderr), the right
+    number; the rest of the hand goes on."""
+    record = simulated(CONFIGS[11], 0)
+    st = steps(notation.dumps(record))
+    moves = [j for j, line in enumerate(st) if line.split(" ")[0] not in PARTS]
+    j = moves[4]
+    move = record.hands[0].moves[4]
+    end = next(k for k, line in enumerate(st) if line.startswith("end"))
+    record_, r, said, refused = _broadway_at(4, False)
+    _name_alone(r, move.seat, move.play)
+    (x1, y1), (x2, y2) = move.at
+    options = said[said.index(f"{move.play} can go:") + 1:-1]
+    pick = next(k for k, line in enumerate(options, 1) if f" at ({x1},{y1})-({x2},{y2})," in line)
+    out = fast_dir / "g.dgn"
+    text = "\n".join([header(record), "", *st[:j], f"{move.seat} {move.play}", str(len(options) + 1),
+                      str(pick), *st[j + 1:end + 1]]) + "\n"
+    run = pipe("broadway", out, text)
+    assert run.code == 1
+    assert run.err_lines == [f"pick a number from 1 to {len(options)}", "1 token refused"]
+    hand = record.hands[0]
+    moves_ = list(hand.moves)
+    moves_[4] = attrs.evolve(move, score=None)  # picked from the list: no claim typed
+    expected = attrs.evolve(truncated(record, 1), hands=(attrs.evolve(hand, moves=tuple(moves_)),))
+    assert out.read_text(encoding="utf-8") == notation.dumps(expected)
+
+
+def test_a_placement_list_is_dropped_by_another_word(fast_dir):
+    record, r, said, refused = _broadway_at(4, False)
+    move = record.hands[0].moves[4]
+    _name_alone(r, move.seat, move.play)
+    (x1, y1), (x2, y2) = move.at
+    r.feed_line(f"{move.seat} {move.play}@{x1},{y1}:{x2},{y2}")
+    assert not refused and r.game.moves[-1].at == move.at
+    r.feed_line("2")
+    assert len(refused) == 1 and "not a move" in refused[0]
+
+
+def test_a_tile_with_one_placement_is_played_at_once_from_a_pipe_and_a_tile_with_none_is_refused():
+    record = simulated(CONFIGS[11], 0)
+    r, said, refused = new_recorder(record)
+    none_seen = False
+    for line in steps(notation.dumps(record)):
+        g = r.game
+        if _moving(g) and line.split(" ")[0] not in PARTS and g.moves:
+            seat = g.to_move
+            counts = {str(t): len(placements(g, str(t), seat)) for t in g.state.holdings()[seat]}
+            none = [t for t, c in counts.items() if c == 0]
+            if none and not none_seen:
+                _name_alone(r, seat, none[0])
+                assert refused == [f"{none[0]} has no legal placement now"]
+                none_seen = True
+            one = [t for t, c in counts.items() if c == 1]
+            if one and none_seen:
+                n = len(g.moves)
+                _name_alone(r, seat, one[0])
+                assert len(g.moves) == n + 1 and T.tile(g.moves[-1].play) is T.tile(one[0])
+                assert len(refused) == 1
+                return
+        r.feed_line(line)
+    raise AssertionError("no position with a tile that has no placement and then one with one")
+
+
+def test_placements_without_the_deal_offer_the_move_played(fast_dir):
+    record, r, said, refused = _broadway_at(3, False, keep_deal=False)
+    assert not r.game.deal_known
+    move = record.hands[0].moves[3]
+    n = len(said)
+    _name_alone(r, move.seat, move.play)
+    options = said[n + 1:-1]
+    (x1, y1), (x2, y2) = move.at
+    pick = next(k for k, line in enumerate(options, 1) if f" at ({x1},{y1})-({x2},{y2})," in line)
+    r.feed_line(str(pick))
+    assert not refused and r.game.moves[-1].at == move.at
+
+
+# --- 5. a full disk ------------------------------------------------------------------------------
+
+
+def _disk_full(monkeypatch, how: str) -> None:
+    import domrec.convert as conv
+    import domrec.recorder as recorder
+    from domrec.errors import InputError
+
+    if how == "write_text":
+        def fail(path, text, force=False):
+            raise InputError(f"cannot write {path}: No space left on device")
+        monkeypatch.setattr(recorder, "write_text", fail)
+    else:  # the real write_text, its fsync failing as on a full disk
+        def fsync(fd):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        monkeypatch.setattr(conv.os, "fsync", fsync)
+
+
+@pytest.mark.parametrize("how", ["write_text", "fsync"])
+def test_a_full_disk_refuses_the_move_and_keeps_the_file(how, fast_dir, monkeypatch):
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path)
+    for line in st[:12]:
+        r.feed_line(line)
+    before, moves, to_move, totals = path.read_bytes(), r.game.moves, r.game.to_move, r.game.totals
+    with monkeypatch.context() as m:
+        _disk_full(m, how)
+        r.feed_line(st[12])
+        assert len(refused) == 1 and "not saved" in refused[0] and "No space left on device" in refused[0]
+        assert "taken back" in refused[0]
+        assert (r.game.moves, r.game.to_move, r.game.totals) == (moves, to_move, totals)
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in fast_dir.iterdir()) == ["g.dgn"]  # no temporary file left
+        # undo cannot be saved either: the move stays
+        r.feed_line("undo")
+        assert len(refused) == 2 and r.game.moves == moves and path.read_bytes() == before
+    # room again: the same move is taken
+    r.feed_line(st[12])
+    assert len(refused) == 2 and len(r.game.moves) == len(moves) + 1
+    assert read_record(path).hands[0].moves == r.game.moves
+
+
+def test_a_full_disk_through_the_pipe(fast_dir, monkeypatch):
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    out = fast_dir / "g.dgn"
+    assert pipe("competitive", out, "\n".join([header(record), "", *st[:12]])).code == 0
+    before = out.read_bytes()
+    _disk_full(monkeypatch, "fsync")
+    run = pipe(str(out), None, "\n".join(st[12:20]))
+    assert run.code == 1 and out.read_bytes() == before
+    # the first move is not saved; the others then come out of turn
+    assert run.err_lines[-1] == "8 tokens refused" and len(run.err_lines) == 9
+    assert run.err_lines[0].startswith("not saved (cannot write ") and "No space left on device" in run.err
+
+
+@pytest.mark.xfail(strict=True, reason="a hand's close that cannot be saved is not taken back: Recorder._close "
+                                       "returns after a failed save with the hand already closed in the Game, so "
+                                       "the message says 'the move was taken back' but retyping the `end` line is "
+                                       "refused ('end closes a hand being played')")
+def test_a_full_disk_at_the_end_of_a_hand_keeps_the_hand_open(fast_dir, monkeypatch):
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    end = next(j for j, line in enumerate(st) if line.startswith("end"))
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path)
+    for line in st[:end]:
+        r.feed_line(line)
+    with monkeypatch.context() as m:
+        _disk_full(m, "fsync")
+        r.feed_line(st[end])
+        assert len(refused) == 1 and "not saved" in refused[0]
+    r.feed_line(st[end])
+    assert len(refused) == 1, refused
+    assert read_record(path).hands[0].result is not None

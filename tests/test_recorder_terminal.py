@@ -1,0 +1,319 @@
+"""``domrec record`` at a real terminal: prompt_toolkit inside tmux.
+
+Each test starts its own tmux server (a socket of its own, no user configuration, panes kept
+after their program exits so that its last words can be read), types into the pane with
+``send-keys`` and reads it with ``capture-pane``, polling with a timeout rather than sleeping.
+The games are the simulator's, typed as a scorer types them (:func:`notation.dumps_typed`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from domrec import notation
+from domrec import simulate as sim
+from domrec import tiles as T
+from domrec.recorder import read_record
+from domrec.validate import validate
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = re.compile(r"^(hand \d+[^>]*|confirm \(y/n\))>( |$)")
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+
+
+class Terminal:
+    """One tmux server with one 120x40 pane running ``domrec record …``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.socket = f"domrec-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.conf = folder / "tmux.conf"
+        self.conf.write_text("set -g remain-on-exit on\nset -g history-limit 20000\n")
+        self.folder = folder
+        self.started = False
+        self.runs = 0
+        self.status = folder / "status0"
+
+    def tmux(self, *args: str, check: bool = True) -> str:
+        done = subprocess.run(["tmux", "-L", self.socket, "-f", str(self.conf), *args],
+                              capture_output=True, text=True, timeout=10)
+        if check and done.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args)}: {done.stderr}")
+        return done.stdout
+
+    def start(self, *args: str) -> None:
+        """Run ``domrec record ARGS`` in the pane; a shell around it writes its exit status to a
+        file (tmux sometimes leaves the dead program unreaped, without its status)."""
+        if self.started:
+            self.tmux("kill-session", "-t", "main")
+        self.runs += 1
+        self.status = self.folder / f"status{self.runs}"
+        command = (shlex.join([sys.executable, "-m", "domrec.cli", "record", *args])
+                   + f"; echo $? > {shlex.quote(str(self.status))}")
+        self.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", "-c", str(ROOT), command)
+        self.started = True
+
+    def close(self) -> None:
+        self.tmux("kill-server", check=False)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def screen(self) -> str:
+        """Everything the pane has shown (scroll-back too), wrapped lines joined."""
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
+
+    def lines(self) -> list[str]:
+        return [line.rstrip() for line in self.screen().splitlines() if line.strip()]
+
+    def prompts(self) -> list[str]:
+        return [line for line in self.lines() if PROMPT.match(line)]
+
+    def dead(self) -> str | None:
+        """``None`` while the program runs; then its exit status."""
+        try:
+            text = self.status.read_text()
+        except FileNotFoundError:
+            return None
+        return text.strip() if text.endswith("\n") else None
+
+    def wait(self, what, timeout: float = 10.0) -> str:
+        """Poll until ``what`` (a text, or a function of the screen) holds; the screen then."""
+        test = (lambda s: what in s) if isinstance(what, str) else what
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if test(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited {timeout}s for {what!r}; the pane shows:\n{screen}")
+            time.sleep(0.03)
+
+    def wait_prompt(self, text: str, timeout: float = 10.0) -> None:
+        """Until the pane's last line is the prompt ``text`` (with nothing typed after it)."""
+        self.wait(lambda s: (self.lines() or [""])[-1] == text.rstrip(), timeout)
+
+    def wait_dead(self, timeout: float = 10.0) -> str:
+        """Until the program has stopped; its exit status."""
+        deadline = time.monotonic() + timeout
+        while (status := self.dead()) is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the program did not stop:\n{self.screen()}")
+            time.sleep(0.03)
+        return status
+
+    # --- typing ----------------------------------------------------------------------------
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "main", *keys)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "main", "-l", text)
+
+    def line(self, text: str, timeout: float = 10.0) -> None:
+        """Type a line and Enter, and wait for the next prompt."""
+        n = len(self.prompts())
+        self.type(text)
+        self.keys("Enter")
+        self.wait(lambda s: len([x for x in s.splitlines() if PROMPT.match(x)]) > n, timeout)
+
+    def after_last_prompt(self, screen: str) -> list[str]:
+        lines = [x.rstrip() for x in screen.splitlines() if x.strip()]
+        last = max(k for k, x in enumerate(lines) if PROMPT.match(x))
+        return lines[last:]
+
+
+@pytest.fixture
+def term(tmp_path):
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    t = Terminal(tmp_path)
+    yield t
+    t.close()
+
+
+def typed_hand(record, index: int, keep_deal: bool = True) -> tuple[list[str], list[str]]:
+    """Hand ``index`` as a scorer types it: its part lines, and its moves one word at a time
+    (a seat and its move together)."""
+    hand = notation.dumps_typed(record, keep_deal=keep_deal).split("\n\n")[index + 1].splitlines()
+    parts = [x for x in hand if x.split(" ")[0] in PARTS and not x.startswith(("left", "end"))]
+    words: list[str] = []
+    for x in hand:
+        if x.split(" ")[0] in PARTS:
+            continue
+        pending = None
+        for w in x.split(" "):
+            if w in record.seats:
+                pending = w
+                continue
+            words.append(f"{pending} {w}" if pending else w)
+            pending = None
+    return parts, words
+
+
+def competitive():
+    return next(sim.simulate("competitive", 1, 1))
+
+
+def test_a_competitive_game_at_the_terminal(term, tmp_path):
+    record = competitive()
+    parts, words = typed_hand(record, 0)
+    out = tmp_path / "g.dgn"
+    term.start("competitive", "-o", str(out))
+
+    # the players are asked for
+    for seat, name in ((p.seat, p.name) for p in record.players):
+        term.wait(lambda s, seat=seat: s.rstrip().endswith(f"player at {seat}:"))
+        term.type(name)
+        term.keys("Enter")
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    assert "type moves (help for the forms" in term.screen()
+    for line in parts:
+        term.line(line)
+    term.line(words[0])
+    term.wait_prompt("hand 1, E to play>")  # the prompt names the player to move
+
+    # tab completion shows the legal moves (E holds 3-2 and 2-1 for the 2-2) and the commands
+    term.keys("Tab")
+    screen = term.wait(lambda s: "3-2@2-2" in "\n".join(term.after_last_prompt(s)))
+    menu = "\n".join(term.after_last_prompt(screen))
+    assert "2-1@2-2" in menu and "undo" in menu
+    assert "6-6" not in menu and "4-0@" not in menu
+    term.keys("C-u")
+
+    # a refused move shows its rule, and the same player is still to play
+    term.line("6-6")
+    screen = term.screen()
+    assert "6-6 fits neither end of the line" in screen and "[competitive: matching an end]" in screen
+    term.wait_prompt("hand 1, E to play>")
+
+    # moves up to W's 6-2, after which S can only pass: the pass is made, shown, E is named
+    k = words.index("6-2@6-5")
+    for w in words[1:k + 1]:
+        term.line(w)
+    assert "S passes (forced)" in term.screen()
+    term.wait_prompt("hand 1, E to play>")
+
+    # undo takes back the last move typed
+    term.line(words[k + 1])  # E 4-1@5-1
+    term.wait_prompt("hand 1, N to play>")
+    term.line("undo")
+    assert "took back E plays 4-1 on 5-1" in term.screen()
+    term.wait_prompt("hand 1, E to play>")
+    for w in words[k + 1:]:
+        term.line(w)
+    assert term.screen().count("W passes (forced)") == 2
+
+    # the end of the hand waits for the other side: n takes the last move back, y confirms
+    term.wait_prompt("confirm (y/n)>")
+    over = "hand 1 over: out, NS 0, EW 43. Confirm (y), or n to take back the last move"
+    assert term.screen().count(over) == 1
+    term.line("n")
+    assert "took back E plays 6-6 on 6-1" in term.screen()
+    term.wait_prompt("hand 1, E to play>")
+    term.line(words[-1])
+    term.wait_prompt("confirm (y/n)>")
+    assert term.screen().count(over) == 2
+    term.line("y")
+    screen = term.screen()
+    assert "hand 1 ends out: NS 0, EW 43" in screen and "totals: NS 0, EW 43" in screen
+    term.wait_prompt("hand 2 (deal lines, or the first move)>")
+
+    # hand 2: its deal and three moves, then Ctrl-C
+    parts2, words2 = typed_hand(record, 1)
+    for line in parts2:
+        term.line(line)
+    for w in words2[:3]:
+        term.line(w)
+    term.keys("C-c")
+    assert term.wait_dead() == "0"
+    assert f"stopped; everything entered is saved in {out} (domrec record {out} continues it)" in term.screen()
+    got = read_record(out)
+    assert len(got.hands) == 2
+    assert got.hands[0].moves == tuple(m for m in record.hands[0].moves)
+    assert got.hands[1].deal == record.hands[1].deal
+    assert got.hands[1].moves == record.hands[1].moves[:3]
+    assert validate(got).status == "valid"
+
+    # resume from the file: the hand goes on where it stopped
+    term.start(str(out))
+    term.wait(f"continuing {out}: competitive, hand 2")
+    to_move = record.hands[1].moves[3].seat
+    term.wait_prompt(f"hand 2, {to_move} to play>")
+    term.line(words2[3])
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
+    assert f"saved in {out} (domrec record {out} continues it)" in term.screen()
+    got = read_record(out)
+    assert got.hands[1].moves == record.hands[1].moves[:4]
+
+
+def test_a_hand_without_the_deal_ends_with_left(term, tmp_path):
+    record = competitive()
+    parts, words = typed_hand(record, 0, keep_deal=False)
+    hand = notation.dumps_typed(record, keep_deal=False).split("\n\n")[1].splitlines()
+    left = next(x for x in hand if x.startswith("left "))
+    out = tmp_path / "g.json"
+    term.start("competitive", "-o", str(out), *[f"--player={p.seat}={p.name}" for p in record.players])
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in parts:
+        term.line(line)
+    for w in words[:3]:
+        term.line(w)
+    # without the deal nothing can be completed but the commands
+    term.keys("Tab")
+    screen = term.wait(lambda s: "undo" in "\n".join(term.after_last_prompt(s)[1:]))
+    assert "@" not in "\n".join(term.after_last_prompt(screen)[1:])
+    term.keys("C-u")
+    for w in words[3:]:
+        term.line(w)
+    assert "give the tiles still held, e.g. left N …; S …; W …" in term.screen()
+    term.line(left)
+    screen = term.screen()
+    assert "hand 1 ends out: NS 0, EW 43" in screen
+    term.wait_prompt("hand 2 (deal lines, or the first move)>")
+    term.keys("C-d")
+    assert term.wait_dead() == "0"
+    got = read_record(out)
+    assert validate(got).status == "valid" and validate(got).scores == {"NS": 0, "EW": 43}
+    assert got.hands[0].moves == record.hands[0].moves
+    for seat, tiles in record.hands[0].deal.hands.items():
+        assert sorted(map(T.tile, got.hands[0].deal.hands[seat]), key=str) == sorted(map(T.tile, tiles), key=str)
+
+
+def test_a_broadway_tile_named_alone_then_a_number(term, tmp_path):
+    record = next(sim.simulate("broadway", 1, 0))
+    parts, words = typed_hand(record, 0)
+    move = record.hands[0].moves[4]
+    out = tmp_path / "b.dgn"
+    term.start("broadway", "-o", str(out), *[f"--player={p.seat}={p.name}" for p in record.players])
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in parts:
+        term.line(line)
+    for w in words[:4]:
+        term.line(w)
+    term.wait_prompt(f"hand 1, {move.seat} to play>")
+    term.line(move.play, timeout=5)
+    screen = term.wait(f"{move.play} can go:", timeout=5)
+    options = [x.strip() for x in screen.splitlines() if re.match(r"^\s+\d+\. ", x)]
+    (x1, y1), (x2, y2) = move.at
+    pick = next(int(x.split(".")[0]) for x in options if f" at ({x1},{y1})-({x2},{y2}), scores {move.score}" in x)
+    term.line(str(len(options) + 1))
+    assert f"pick a number from 1 to {len(options)}" in term.screen()
+    term.line(str(pick))
+    assert f"{move.seat} plays {move.play} at ({x1},{y1})-({x2},{y2})" in term.screen()
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
+    assert read_record(out).hands[0].moves[-1].at == move.at
