@@ -116,11 +116,13 @@ class Game:
         g.engine = games.engine(record.game)
         g._result = record.result
         hands = list(record.hands)
-        last = hands[-1] if hands else None
         g._hands, g._current, g._moves = hands, None, []
-        if last is not None and not last.score_sheet and last.result is None:
-            g._hands, g._current, g._moves = hands[:-1], attrs.evolve(last, moves=()), list(last.moves)
         g._rebuild(current_too=True)
+        last = hands[-1] if hands else None
+        if last is not None and not last.score_sheet and (len(hands) - 1) not in g._watch.outcomes:
+            # The last hand is not over (whether or not its result is written): it goes on.
+            g._hands, g._current, g._moves = hands[:-1], attrs.evolve(last, moves=(), result=None), list(last.moves)
+            g._rebuild(current_too=True)
         return g
 
     # --- what a caller reads ------------------------------------------------------
@@ -234,6 +236,7 @@ class Game:
             self._state = self._begin(self._current)
         except RuleViolation as e:
             self._current, self._state = None, None
+            self._rebuild()  # the engine counted the hand before refusing it: back to where it was
             where = e.where if isinstance(e, DealError) else e.pointer
             raise Refused(Problem(f"/hands/{len(self._hands)}{where}", e.message, e.rule, "deal",
                                   hand=len(self._hands) + 1)) from None
@@ -291,6 +294,7 @@ class Game:
         if self._moves:
             raise GameError(f"hand {self.hand_number} has moves: take them back first")
         self._current, self._state = None, None
+        self._rebuild()  # the engine counted the hand when it started
 
     def _push_first(self, move: Move) -> int:
         self._moves.append(move)
@@ -353,6 +357,10 @@ class Game:
             self._rebuild()
             raise
         return self._watch.outcomes.get(n)
+
+    def outcome_of(self, number: int) -> HandOutcome | None:
+        """How closed hand ``number`` (1-based) ended, as the replay computed it."""
+        return self._watch.outcomes.get(number - 1)
 
     def claim_last_hand(self, claim: HandResult | None) -> None:
         """The written result of the last closed hand (kept in the record, checked by validation)."""

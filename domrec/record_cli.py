@@ -36,7 +36,10 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     stdin = stdin if stdin is not None else sys.stdin
     if interactive is None:
         interactive = stdin.isatty() and sys.stdout.isatty()
-    text = "" if interactive else stdin.read()
+    # From a pipe only the header (the tags) is read before recording starts; the moves are
+    # then taken line by line as they come, each saved at once.
+    head, first = ([], None) if interactive else _read_header(stdin)
+    text = "".join(head)
     try:
         rec = _recorder(target, output, player, players, option, variant, text, interactive)
     except (DomrecError, RecorderError) as e:
@@ -45,9 +48,13 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     if interactive:
         return _interactive(rec)
     header = notation.parse_header(text) if text.strip() else None
-    body = text if header is None else "\n".join(text.splitlines()[header["body_line"] - 1:])
-    rec.feed_text(body)
+    if first is not None:
+        rec.feed_line(first)
+        for line in iter(stdin.readline, ""):
+            rec.feed_line(line)
     rec.finish()
+    if header is not None and header.get("result"):
+        _check_result(rec, header["result"])
     report = rec.game.report(str(rec.path) if rec.path else "<record>")
     _out(report.summary())
     for problem in report.problems:
@@ -56,6 +63,41 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         _err(f"{rec.refused} token{'s' if rec.refused != 1 else ''} refused")
         return EXIT_INVALID
     return EXIT_OK if report.valid else EXIT_INVALID
+
+
+def _read_header(stdin: Any) -> tuple[list[str], str | None]:
+    """The lines of a piped text up to its first hand line or move (blank lines, tags and
+    comments), and that first line (``None`` at the end of the input)."""
+    head: list[str] = []
+    for line in iter(stdin.readline, ""):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("[", "{")) or (stripped.startswith("\ufeff")):
+            head.append(line.lstrip("\ufeff"))
+            continue
+        return head, line
+    return head, None
+
+
+def _check_result(rec: Recorder, claim: dict) -> None:
+    """A game result written in the text's tags ([Scores], [Winner]) is checked like any claim:
+    kept when right, refused when wrong."""
+    from domrec.record import UNSET, GameResult
+
+    g = rec.game
+    if not g.over:
+        rec._refuse("the text claims the game's result ([Scores]/[Winner]), but the game is not over "
+                    f"({', '.join(f'{k} {v}' for k, v in g.totals.items())})")
+        return
+    wrong = [f"{side} finished with {g.totals.get(side)}, not {n}" for side, n in (claim.get("scores") or {}).items()
+             if g.totals.get(side) != n]
+    if "winner" in claim and claim["winner"] != g.winner:
+        real = "a draw" if g.winner is None else g.winner
+        wrong.append(f"the winner is {real}, not {'a draw' if claim['winner'] is None else claim['winner']}")
+    if wrong:
+        rec._refuse("[Scores]/[Winner]: " + "; ".join(wrong))
+        return
+    g.set_result(GameResult(scores=claim.get("scores"), winner=claim.get("winner", UNSET)))
+    rec._save()
 
 
 def _recorder(target: str, output: str | None, player: list[str], players: int | None, option: list[str],

@@ -71,6 +71,7 @@ class Recorder:
     _choices: list | None = None
     _confirming: bool = False
     _sheet_pending: bool = False
+    _started_parts: dict = attrs.Factory(dict)
 
     # --- making one -------------------------------------------------------------------------
 
@@ -293,10 +294,17 @@ class Recorder:
             if g.in_hand and g.moves:
                 self._refuse(f"{kind} comes before the hand's first move")
                 return
-            if g.in_hand:  # a hand started (its first move refused) before its deal: start it again
+            if g.in_hand:  # a hand started with what was given so far: start it again with more
+                current = g.record().hands[-1]
+                self._leader, self._comment = current.leader, current.comment
+                self._parts = dict(getattr(self, "_started_parts", {}) or {})
                 g.abandon_hand()
             _merge_part(self._parts, parsed)
             self._sheet_pending = False
+            if len(self._parts.get("hands", {})) == len(g.seats):
+                # The deal is complete: saved now, before the first move.  A part still to come
+                # (a row, piles) keeps it waiting; what is wrong is said at the first move.
+                self._start(quiet=True)
             return
         if kind == "left":
             if not g.in_hand:
@@ -323,23 +331,49 @@ class Recorder:
                     return
                 self.say(f"hand {g.hand_number}: {_totals(outcome.scores)} (score sheet); totals {_totals(g.totals)}")
                 return
+            if not g.in_hand and g.hand_number and not self._parts:
+                self._claim_closed(claim)  # the hand closed already (confirmed, or a file continued)
+                return
             if not g.in_hand:
                 self._refuse("end closes a hand being played (or, right after hand N, records its scores alone)")
                 return
             self._close(claim)
 
-    def _start(self) -> bool:
+    def _claim_closed(self, claim: HandResult) -> None:
+        """An end line for the hand that was just closed: its claim is checked, and kept if right."""
+        g = self.game
+        last = g.record().hands[-1]
+        outcome = g.outcome_of(g.hand_number)
+        if last.result is not None or outcome is None:
+            self._refuse("end closes a hand being played (or, right after hand N, records its scores alone)")
+            return
+        wrong = _wrong_claim(claim, None, outcome)
+        if wrong:
+            self._refuse(f"end: {wrong}")
+            return
+        g.claim_last_hand(claim)
+        self._save()
+
+    def _start(self, quiet: bool = False) -> bool:
         g = self.game
         deal = notation.deal_from_parts(self._parts)
         try:
             g.start_hand(deal, self._leader, self._comment)
         except Refused as e:
-            self._refuse(f"hand {g.hand_number + 1} cannot start: {e.problem.message} [{e.problem.rule}]")
+            if not quiet:
+                self._refuse(f"hand {g.hand_number + 1} cannot start: {e.problem.message} [{e.problem.rule}]")
             return False
         except GameError as e:
             self._refuse(str(e))
             return False
-        self._parts, self._leader, self._comment, self._sheet_pending = {}, None, None, False
+        parts = self._parts
+        self._leader, self._comment, self._sheet_pending = None, None, False
+        self._parts = {}
+        if not self._save():
+            g.abandon_hand()
+            self._parts = parts
+            return False
+        self._started_parts = parts
         known = "" if g.deal_known else " (deal not entered: it will be worked out at the end)"
         lead = f", {g.to_move} to play" if g.to_move else ""
         self.say(f"hand {g.hand_number}{lead}{known}")
@@ -389,7 +423,9 @@ class Recorder:
         except GameError as e:
             self._refuse(str(e))
             return
-        if not self._save():
+        if not self._save("the hand is still open: type its end again"):
+            if not g.in_hand and g.hand_number:
+                g.push(g.pop())  # reopen the hand, over as it was
             return
         if outcome is not None and claim is not None:
             wrong = _wrong_claim(claim, None, outcome)
@@ -473,13 +509,13 @@ class Recorder:
 
     # --- saving -----------------------------------------------------------------------------
 
-    def _save(self) -> bool:
+    def _save(self, undone: str = "the move was taken back: free some room and type it again") -> bool:
         if self.path is None:
             return True
         try:
             write_text(str(self.path), text_of([self.game.record()], self.form), force=True)
         except InputError as e:
-            self._refuse(f"not saved ({e.message}); the move was taken back: free some room and type it again")
+            self._refuse(f"not saved ({e.message}); {undone}")
             return False
         return True
 
@@ -508,8 +544,12 @@ def placements(g: Game, tile: str, seat: str | None) -> list[tuple[Play, int]]:
         who = seat if seat is not None else g.to_move
         if who is None:
             return []
-        penalty = getattr(state, "pending", None) is not None
-        moves = [m for m in state._placements(who, (t,), penalty=penalty)]
+        if not g.moves:  # the lead: any cell will do, the grid starts there
+            step = (1, 0) if who in ("N", "S") else (0, 1)
+            moves = [Play(seat=who, play=tile, at=((0, 0), step))]
+        else:
+            penalty = getattr(state, "pending", None) is not None
+            moves = [m for m in state._placements(who, (t,), penalty=penalty)]
     out = []
     for m in moves:
         trial = copy.deepcopy(state)
