@@ -281,6 +281,9 @@ class Recorder:
                     return
                 if g.hand_over:
                     self._close()
+                elif not g.moves:  # started but not played: this hand line starts it again
+                    g.abandon_hand()
+                    self._started_parts = {}
             if self._sheet_pending:
                 self._sheet_pending = False
             expected = g.hand_number + 1 if not g.in_hand else g.hand_number

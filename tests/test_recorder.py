@@ -895,8 +895,9 @@ def test_moves_fed_slowly_through_a_pipe_are_saved_as_they_come(fast_dir):
         for line in st[:k]:
             proc.stdin.write((line + "\n").encode())
             proc.stdin.flush()
-        deadline = time.monotonic() + 2
-        while _moves_in(out) < 1 and time.monotonic() < deadline:
+        # The pipe stays open: every move sent is saved without waiting for the end of the input.
+        deadline = time.monotonic() + 20
+        while _moves_in(out) < k - 6 and time.monotonic() < deadline:
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
