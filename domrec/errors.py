@@ -8,7 +8,7 @@ Two families, because a user must be told two different things:
   game (an illegal move, a bad deal, a wrong leader).  The command exits with 1.
 
 Every error carries a JSON Pointer so the message says *where*, and rule
-violations carry the name of the rule (as written in RULES.md) so it says
+violations carry the name of the rule (as docs/rules/ names it) so it says
 *which rule*.
 """
 

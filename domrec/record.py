@@ -1,6 +1,6 @@
 """The record format, version 1, as attrs values, and the cattrs converter.
 
-These classes are the library's view of FORMAT.md.  They hold what the writer
+These classes are the library's view of the record format (docs/format.md).  They hold what the writer
 wrote (tile strings as written, optional claims absent when absent) so that a
 record loaded and dumped again is the same JSON: a club's archive must not be
 rewritten by being checked.
@@ -56,7 +56,7 @@ class Rules:
 
 
 # --- moves ---------------------------------------------------------------
-# One class per move shape of FORMAT.md.  ``score`` is the optional claim of
+# One class per move shape of the format (docs/format.md).  ``score`` is the optional claim of
 # the points the move earns; the engine computes the real number.
 
 

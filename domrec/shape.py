@@ -344,7 +344,7 @@ def _start_tiles(v: Any, p: str) -> None:
     _integer(v, p, "start_tiles (or \"auto\")", 1)
 
 
-#: Per game: the variants and the rule options (RULES.md) with their checks.
+#: Per game: the variants and the rule options (docs/rules/) with their checks.
 GAME_RULES: dict[str, tuple[tuple[str, ...], dict[str, _Check]]] = {
     "broadway": (("standard",), {}),
     "competitive": (("standard",), {"first_lead": _enum("any", "double-six")}),

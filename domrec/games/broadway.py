@@ -1,4 +1,4 @@
-"""Broadway, Clark D. Rodeffer's two-dimensional partnership game (RULES.md §1).
+"""Broadway, Clark D. Rodeffer's two-dimensional partnership game (docs/rules/broadway.md).
 
 Four players, N-S against E-W, a double-six set dealt out completely.  Tiles
 are laid on a square grid: N and S lay every tile along x (east-west), E and W
@@ -55,7 +55,7 @@ HAND_TILES = 14
 #: The most points a hand can make in play: 27 tiles besides the lead, at most 10 each.
 MOST_POINTS = 27 * 10
 
-# Rule names, as the paragraphs of RULES.md §1 are titled; they appear in every message.
+# Rule names, as the paragraphs of docs/rules/broadway.md are titled; they appear in every message.
 R_PLAYERS = "broadway: four players, two partnerships"
 R_GAME = "broadway: game (the hand's double leads)"
 R_DEAL = "broadway: game (the deal)"
@@ -183,7 +183,7 @@ class BroadwayHand:
         return "blocked" if self._is_blocked() else None
 
     def _is_blocked(self) -> bool:
-        """Nobody can play: closing passes may then be written or left out (FORMAT.md)."""
+        """Nobody can play: closing passes may then be written or left out (docs/format.md)."""
         laid = len(self._laid)
         if not laid or self.pending is not None:
             return False

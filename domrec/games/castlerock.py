@@ -1,4 +1,4 @@
-"""Castle Rock, the capture game for two to six players (RULES.md §4).
+"""Castle Rock, the capture game for two to six players (docs/rules/castle-rock.md).
 
 Each player in turn adds a tile at the open end of a single row, may then
 capture tiles anywhere in the row (a tile between two neighbours that share a
@@ -64,7 +64,7 @@ HAND_TILES = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 SET_NAMES = ("double-six", "double-nine", "double-twelve")
 
-# Rule names, as RULES.md §4 calls them; they appear in every message.
+# Rule names, as docs/rules/castle-rock.md calls them; they appear in every message.
 R_PLAYERS = "castle-rock: two to six players"
 R_SET = "castle-rock: option set"
 R_START = "castle-rock: option start_tiles"

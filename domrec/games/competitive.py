@@ -1,4 +1,4 @@
-"""Competitive dominoes, the Latin partnership block game (RULES.md §2).
+"""Competitive dominoes, the Latin partnership block game (docs/rules/competitive.md).
 
 Four players, N-S against E-W, a double-six set dealt out completely, play
 passing to the right (N → W → S → E), one line that never branches.  A hand
@@ -24,7 +24,7 @@ _tile = T.tile
 TARGET = 200
 SIX_SIX = T.make(6, 6)
 
-# Rule names, as RULES.md §2 calls them; they appear in every message.
+# Rule names, as docs/rules/competitive.md calls them; they appear in every message.
 R_PLAYERS = "competitive: four players"
 R_ORDER = "competitive: turn order (to the right)"
 R_FORCED = "competitive: must play if able"

@@ -1,4 +1,4 @@
-"""Horse Race, the Fives game in which every double is a spinner (RULES.md §3).
+"""Horse Race, the Fives game in which every double is a spinner (docs/rules/horse-race.md).
 
 Two, three or four players (four may play as NS against EW), a double-six set,
 hands of 7, 6 or 5 and the rest a boneyard that may be drawn to the last tile.
@@ -38,7 +38,7 @@ DEAL_SIZE = {2: 7, 3: 6, 4: 5}
 STANDARD_TARGET = 61
 CELKO_TARGET = 200
 
-# Rule names, as RULES.md §3 calls them; they appear in every message.
+# Rule names, as docs/rules/horse-race.md calls them; they appear in every message.
 R_PLAYERS = "horse-race: two, three or four players"
 R_PARTNERSHIPS = "horse-race: partnerships (option partnerships)"
 R_COUNT_PARTNER = "horse-race: option count_partner"
@@ -105,7 +105,7 @@ def pips_of(mask: int) -> int:
 
 
 def round_to_five(n: int) -> int:
-    """Nearest multiple of five: n mod 5 of 1–2 rounds down, 3–4 up (RULES.md §3)."""
+    """Nearest multiple of five: n mod 5 of 1–2 rounds down, 3–4 up (docs/rules/horse-race.md)."""
     return (n + 2) // 5 * 5
 
 
@@ -1289,7 +1289,7 @@ class HorseRaceMatch:
 class HorseRace:
     name = GAME
     variants = ("standard", "celko")
-    #: RULES.md defaults; ``target`` is 61 for the standard game and 200 for celko (see :meth:`start`).
+    #: The rules' defaults (docs/rules/horse-race.md); ``target`` is 61 for the standard game and 200 for celko (see :meth:`start`).
     defaults: dict[str, Any] = {"partnerships": False, "chain_draw": True, "count_partner": False,
                                 "win_check": "immediate", "target": STANDARD_TARGET}
     scores_moves = True

@@ -1,4 +1,4 @@
-"""Domino Roads (Joel S. Zimmerman, 2006), RULES.md §5.
+"""Domino Roads (Joel S. Zimmerman, 2006), docs/rules/domino-roads.md.
 
 Two dice give a *play total*; with it a side lays starters (tiles summing to
 the total), spans (the road's exposed number plus the touching half make the
@@ -59,7 +59,7 @@ TARGET = {4: 2000, 3: 1000}
 STOCK = {4: 10, 3: 9}
 PILE = 4
 
-# Rule names, as RULES.md §5 names the rules; every message carries one.
+# Rule names, as docs/rules/domino-roads.md names the rules; every message carries one.
 R_FOUR = "domino-roads: four players"
 R_THREE = "domino-roads: three players"
 R_PLAYERS = "domino-roads: four or three players"
@@ -1144,7 +1144,7 @@ class RoadsMatch:
         return HandOutcome(end or "score-sheet", scores)
 
     def _check_sheet(self, scores: dict[str, int], claimed: dict[str, int], where: str) -> None:
-        """Refuse hand scores no play can give (RULES.md §5 scoring; see the rules page).
+        """Refuse hand scores no play can give (docs/rules/domino-roads.md scoring; see the rules page).
 
         Someone always goes out: 50 for their side, plus the pips of the two
         opponents' stocks, each holding at least one tile, worth at least 1

@@ -1,4 +1,4 @@
-"""Broadway (RULES.md §1): one test per rule point, the seed's sample hand, and property tests.
+"""Broadway (docs/rules/broadway.md): one test per rule point, the seed's sample hand, and property tests.
 
 Where a test needs to know what the rules say about a position (how many
 segments a tile matches, whether a player could have played), it works it out

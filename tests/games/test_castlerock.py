@@ -1,4 +1,4 @@
-"""Castle Rock (RULES.md §4): one test per rule point.
+"""Castle Rock (docs/rules/castle-rock.md): one test per rule point.
 
 Most tests build a small record by hand: the deal is given in full (hands,
 starting row, boneyard in draw order) so each test states only the moves its

@@ -1,4 +1,4 @@
-"""Competitive dominoes (RULES.md §2): one test per rule point, and property tests.
+"""Competitive dominoes (docs/rules/competitive.md): one test per rule point, and property tests.
 
 Records are built from the engine's own deals where possible so each test
 states only the rule it is about.

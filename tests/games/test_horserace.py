@@ -1,4 +1,4 @@
-"""Horse Race (RULES.md §3): one test per rule point, and property tests.
+"""Horse Race (docs/rules/horse-race.md): one test per rule point, and property tests.
 
 Most rule tests replay a two-player deal (``DEAL_A``) whose opening was worked
 out by hand; the expected counts and scores in the tests are that hand

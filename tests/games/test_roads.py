@@ -1,4 +1,4 @@
-"""Domino Roads (RULES.md §5): one test per rule point, with records built by hand.
+"""Domino Roads (docs/rules/domino-roads.md): one test per rule point, with records built by hand.
 
 Each test writes only the tiles and moves its rule is about; the rest of the
 deal is filled from the set so that every record is a full, legal deal.

@@ -1,4 +1,4 @@
-"""Domino Roads property tests over simulated games (RULES.md §5).
+"""Domino Roads property tests over simulated games (docs/rules/domino-roads.md).
 
 * every simulated game, four or three players, either block_match, validates;
 * a single corrupted move (one that breaks a rule by construction) is
