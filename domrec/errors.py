@@ -110,3 +110,9 @@ class DealError(RuleViolation):
 
 class SetupError(RuleViolation):
     """Players, seats, options or variant that the game's rules do not allow."""
+
+
+class HiddenTiles(DomrecError):
+    """Asked of an open hand (its deal not known) what only the hidden tiles can tell: its
+    legal moves, or the scores of a hand that depend on what was still held.  The Game and
+    the recorder never ask; the deal is worked out and the hand replayed in full first."""

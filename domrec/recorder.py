@@ -25,7 +25,7 @@ import attrs
 from domrec import notation
 from domrec import tiles as T
 from domrec.convert import text_of, write_text
-from domrec.errors import DomrecError, InputError, one_line
+from domrec.errors import DomrecError, HiddenTiles, InputError, one_line
 from domrec.game import Game, GameError, Refused
 from domrec.record import Deal, Hand, HandResult, Move, Pass, Play, Record, Redeal, structure_move
 
@@ -401,7 +401,7 @@ class Recorder:
         state = g.state
         try:
             out = state.outcome()
-        except (NotImplementedError, Exception):  # an open hand's outcome needs the deal
+        except HiddenTiles:  # an open hand's outcome may need the deal
             return None
         return f"{out.end}, {_totals(out.scores)}"
 
@@ -597,7 +597,7 @@ def _wrong_claim(claim: HandResult, state: Any, outcome: Any = None) -> str | No
     if outcome is None:
         try:
             outcome = state.outcome()
-        except Exception:  # an open hand cannot tell its scores
+        except HiddenTiles:  # an open hand cannot tell its scores
             return None
     if claim.end is not None and claim.end != outcome.end:
         return f"the hand ended {outcome.end}, not {claim.end}"

@@ -33,7 +33,7 @@ from typing import Any, Iterable
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token
+from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token, HiddenTiles
 from domrec.games import base
 from domrec.games.base import HandOutcome, partnership_side
 from domrec.record import Deal, Exposed, Hand, Move, Pass, Play, Record
@@ -1012,7 +1012,7 @@ class OpenBroadwayHand(BroadwayHand):
         return None
 
     def legal_moves(self) -> list[Move]:
-        raise NotImplementedError("the legal moves of an open hand depend on tiles nobody has shown")
+        raise HiddenTiles("the legal moves of an open hand depend on tiles nobody has shown")
 
     # --- the end of the hand --------------------------------------------------------
 

@@ -53,7 +53,7 @@ import random
 from typing import Any, Sequence
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError, clip, pointer_token as _escape
+from domrec.errors import DealError, IllegalMove, SetupError, clip, pointer_token as _escape, HiddenTiles
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import Capture, Deal, Draw, Hand, HandResult, Move, Pass, Play, Record
@@ -572,7 +572,7 @@ class CastleRockOpenHand(CastleRockHand):
          self.dealer, self.to_move, self._turn, self.phase, self._over, self._empty) = saved
 
     def legal_moves(self) -> list[Move]:
-        raise NotImplementedError("an open Castle Rock hand does not know the players' tiles, so it cannot "
+        raise HiddenTiles("an open Castle Rock hand does not know the players' tiles, so it cannot "
                                   "list their moves")
 
     def holdings(self) -> dict[str, list[Tile]]:

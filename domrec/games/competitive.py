@@ -13,7 +13,7 @@ from collections import deque
 from typing import Any, Iterable, Iterator
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token
+from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token, HiddenTiles
 from domrec.games import base
 from domrec.games.base import HandOutcome, partnership_side
 from domrec.record import Deal, Hand, Move, Pass, Play, Record, Redeal
@@ -382,7 +382,7 @@ class OpenCompetitiveHand(CompetitiveHand):
         """A domino's score needs no deal (every tile not on the line is in the other three hands); a
         block's split between the sides does, so it is known only once the hand is replayed with its deal."""
         if self.end != "out":
-            raise NotImplementedError("the scores of a blocked hand need the deal: replay it through start_hand")
+            raise HiddenTiles("the scores of a blocked hand need the deal: replay it through start_hand")
         left = SET_PIPS - T.pip_total(self.played)
         scores = {"NS": 0, "EW": 0}
         scores[partnership_side(self.out_seat)] = left

@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError, clip, pointer_token
+from domrec.errors import DealError, IllegalMove, SetupError, clip, pointer_token, HiddenTiles
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import Deal, Draw, Hand, Move, Pass, Play, Record
@@ -996,10 +996,10 @@ class OpenHorseRaceHand(HorseRaceHand):
     # --- what is not known -----------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        raise NotImplementedError("an open hand's legal moves depend on tiles nobody has shown")
+        raise HiddenTiles("an open hand's legal moves depend on tiles nobody has shown")
 
     def outcome(self) -> HandOutcome:
-        raise NotImplementedError("an open hand is scored once its deal is known: replay it through start_hand")
+        raise HiddenTiles("an open hand is scored once its deal is known: replay it through start_hand")
 
     def render(self) -> list[str]:
         lines = super().render()

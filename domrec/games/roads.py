@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError, clip
+from domrec.errors import DealError, IllegalMove, SetupError, clip, HiddenTiles
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import (Block, Bridge, Deal, Hand, Join, Move, Pass, Record, Reuse, Roll, Span,
@@ -860,10 +860,10 @@ class OpenRoadsHand(RoadsHand):
         return RoadsHand._not_held(self, seat, t, text)
 
     def legal_moves(self) -> list[Move]:
-        raise NotImplementedError("an open hand's stocks are not known, so its legal plays cannot be listed")
+        raise HiddenTiles("an open hand's stocks are not known, so its legal plays cannot be listed")
 
     def outcome(self) -> HandOutcome:
-        raise NotImplementedError("an open hand is scored once its deal is known: replay it through start_hand")
+        raise HiddenTiles("an open hand is scored once its deal is known: replay it through start_hand")
 
     def _table_notes(self) -> list[str]:
         lines = RoadsHand._table_notes(self)

@@ -15,6 +15,8 @@ import random
 
 import attrs
 import pytest
+
+from domrec.errors import HiddenTiles
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from domrec import simulate
@@ -533,7 +535,7 @@ def test_every_holder_passing_in_succession_blocks_an_open_hand():
 def test_an_open_hand_has_no_legal_moves_list_and_names_no_hidden_tile():
     rec = game(2)
     _, opened = both_before(rec, 0, 5)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(HiddenTiles):
         opened.legal_moves()
     assert all(not ts for ts in opened.holdings().values())
     assert opened.render()[-1].startswith("tiles held (deal not known): ")

@@ -20,6 +20,8 @@ from functools import lru_cache
 
 import attrs
 import pytest
+
+from domrec.errors import HiddenTiles
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from domrec import simulate, tiles as T
@@ -478,7 +480,7 @@ def test_holdings_render_and_what_an_open_hand_cannot_do():
     _, op = open_hand(["6-6", "6-5", "6-4", "6-3"])
     assert op.holdings() == {"P1": [], "P2": []}
     assert any("tiles held: P1 2, P2 2" in line for line in op.render())
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(HiddenTiles):
         op.legal_moves()
     _, first = open_hand(["6-6", "6-5", "6-4", "6-3"], leader=None)
     assert "not known" in first.deal_notes()[0]

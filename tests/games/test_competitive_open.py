@@ -13,6 +13,8 @@ import random
 
 import attrs
 import pytest
+
+from domrec.errors import HiddenTiles
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from domrec import simulate
@@ -117,7 +119,7 @@ def _replay_both(rec: Record, i: int, leader: str | None = "keep") -> None:
         p = Pass(seat=opened.to_move)
         assert opened.apply(p) == known.apply(p) == 0
     assert opened.over and opened.end == "blocked"
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(HiddenTiles):
         opened.outcome()
     late = Pass(seat=opened.to_move)
     assert _refusal(opened, late).rule == _refusal(known, late).rule == R_END

@@ -23,6 +23,8 @@ import random
 from collections import Counter
 
 import pytest
+
+from domrec.errors import HiddenTiles
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from domrec import games, simulate
@@ -110,9 +112,9 @@ def test_the_worked_opening_is_accepted_with_its_points_and_tile_counts():
 
 def test_an_open_hand_has_no_outcome_and_no_list_of_legal_moves():
     state, _ = play_open(OPENING[:2])
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(HiddenTiles):
         state.outcome()
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(HiddenTiles):
         state.legal_moves()
 
 
