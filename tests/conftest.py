@@ -71,3 +71,34 @@ def state_before(doc: dict, hand: int, move: int | None = None):
             return state
         match.finish_hand(state)
     raise AssertionError(f"the record has no hand {hand}")
+
+
+#: (game, players, options, variant): every game, and each option set and player count that
+#: changes how a game is written, read or recorded (shared by the notation and recorder tests).
+CONFIGS = [
+    ("competitive", None, {"first_lead": "any"}, None),
+    ("competitive", None, {"first_lead": "double-six"}, None),
+    ("horse-race", 2, None, None),
+    ("horse-race", 3, None, None),
+    ("horse-race", 4, None, None),
+    ("horse-race", 4, {"partnerships": True}, None),
+    ("horse-race", 4, {"partnerships": True, "count_partner": True}, None),
+    ("horse-race", 3, {"chain_draw": False}, None),
+    ("horse-race", 4, {"chain_draw": False}, None),
+    ("horse-race", 4, {"win_check": "end_of_hand"}, None),
+    ("horse-race", 4, None, "celko"),
+    ("broadway", None, None, None),
+    ("castle-rock", 2, None, None),
+    ("castle-rock", 3, None, None),
+    ("castle-rock", 4, None, None),
+    ("castle-rock", 5, None, None),
+    ("castle-rock", 6, None, None),
+    ("castle-rock", 4, {"set": "double-nine"}, None),
+    ("castle-rock", 6, {"set": "double-twelve"}, None),
+    ("castle-rock", 3, {"start_tiles": 3}, None),
+    ("domino-roads", 3, None, None),
+    ("domino-roads", 4, None, None),
+    ("domino-roads", 4, {"block_match": "sum"}, None),
+]
+IDS = [f"{g}-{n or 'default'}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items()) or 'std'}{'-' + v if v else ''}"
+       for g, n, o, v in CONFIGS]

@@ -23,37 +23,7 @@ from domrec import tiles as T
 from domrec.record import unstructure
 from domrec.validate import validate
 
-from tests.conftest import state_before
-
-#: (game, players, options, variant): every game, and each option set and player count that
-#: changes how a game is written or read.
-CONFIGS = [
-    ("competitive", None, {"first_lead": "any"}, None),
-    ("competitive", None, {"first_lead": "double-six"}, None),
-    ("horse-race", 2, None, None),
-    ("horse-race", 3, None, None),
-    ("horse-race", 4, None, None),
-    ("horse-race", 4, {"partnerships": True}, None),
-    ("horse-race", 4, {"partnerships": True, "count_partner": True}, None),
-    ("horse-race", 3, {"chain_draw": False}, None),
-    ("horse-race", 4, {"chain_draw": False}, None),
-    ("horse-race", 4, {"win_check": "end_of_hand"}, None),
-    ("horse-race", 4, None, "celko"),
-    ("broadway", None, None, None),
-    ("castle-rock", 2, None, None),
-    ("castle-rock", 3, None, None),
-    ("castle-rock", 4, None, None),
-    ("castle-rock", 5, None, None),
-    ("castle-rock", 6, None, None),
-    ("castle-rock", 4, {"set": "double-nine"}, None),
-    ("castle-rock", 6, {"set": "double-twelve"}, None),
-    ("castle-rock", 3, {"start_tiles": 3}, None),
-    ("domino-roads", 3, None, None),
-    ("domino-roads", 4, None, None),
-    ("domino-roads", 4, {"block_match": "sum"}, None),
-]
-IDS = [f"{g}-{n or 'default'}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items()) or 'std'}{'-' + v if v else ''}"
-       for g, n, o, v in CONFIGS]
+from tests.conftest import CONFIGS, IDS, state_before
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
