@@ -189,3 +189,44 @@ def test_no_tracked_file_points_outside_the_repository():
         text = path.read_bytes().decode("utf-8", "replace")
         offenders += [f"{path.relative_to(ROOT)}: {word}" for word in OUTSIDE if word in text]
     assert not offenders, offenders
+
+
+def test_every_docs_path_named_in_the_project_exists():
+    """A comment or a message that sends the reader to docs/… sends them to a page that is there."""
+    missing = set()
+    for path in _tracked_files():
+        if path.suffix in (".py", ".md", ".toml", ".json", ".txt") and path.is_file():
+            for named in re.findall(r"docs/[A-Za-z0-9_/.-]+?\.md", path.read_text(encoding="utf-8", errors="replace")):
+                if not (ROOT / named).is_file():
+                    missing.add(f"{path.relative_to(ROOT)}: {named}")
+    assert not missing, sorted(missing)
+
+
+def _anchors(markdown: str) -> set[str]:
+    """The anchors a Markdown renderer (GitHub's rules) gives the headings of a page."""
+    out: set[str] = set()
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            out.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return out
+
+
+def test_links_between_the_documents_resolve():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    broken = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            file, _, anchor = target.partition("#")
+            linked = (page.parent / file).resolve() if file else page
+            if not linked.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+            elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked.read_text(encoding="utf-8")):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert not broken, broken
