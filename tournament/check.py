@@ -235,7 +235,12 @@ def run(store: EventStore) -> CheckReport:
         if number == 1:
             continue
         used = store.standings_used(number)
-        again = st.compute(settings, players, teams, tables, results, byes, number - 1)
+        # The standings as they were when this round was paired: only the players (and pairs)
+        # entered by then.  A late entry, added after the pairing, is in no standing it used and
+        # changes nobody's rank there; counting it would make untouched results look replaced.
+        entered = [p for p in players if p.entered <= number]
+        entered_teams = [t for t in teams if t.entered <= number]
+        again = st.compute(settings, entered, entered_teams, tables, results, byes, number - 1)
         now = {s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}
         changed = [u for u in set(used) | set(now) if used.get(u) != now.get(u)]
         if changed:

@@ -65,3 +65,7 @@ class PairingError(Refused):
 
 class UnknownPlayer(Refused):
     """A name or number that is not a player of the event."""
+
+
+class AmbiguousPlayer(Refused):
+    """A text that names one player and numbers another (a player named "#5"): which is meant?"""

@@ -36,7 +36,7 @@ from typing import Any, Iterator, Sequence
 
 import sqlite_utils
 
-from tournament.errors import EventFileError, Refused, UnknownPlayer
+from tournament.errors import AmbiguousPlayer, EventFileError, Refused, UnknownPlayer
 from tournament.event import (SCHEMA_VERSION, Player, Result, Round, SeatAssignment, Settings, Table, Team)
 
 #: SQLite ``PRAGMA application_id`` of an event file ("DomT").
@@ -285,7 +285,8 @@ class EventStore:
                 for r in self._rows("SELECT id, name, entered_round, withdrawn_round FROM teams ORDER BY id")]
 
     def insert_player(self, name: str, entered: int, team: int | None = None) -> int:
-        """Within :meth:`write`.  Names are unique: records without ids are matched by name."""
+        """Within :meth:`write`.  Names are unique: records without ids are matched by name
+        (names that only look alike are refused before, by :mod:`tournament.players`)."""
         if self._rows("SELECT id FROM players WHERE name = ?", [name]):
             raise Refused(f"a player named {name!r} is already entered; names must be unique")
         cur = self.db.execute("INSERT INTO players(name, team_id, entered_round, added_at) VALUES (?, ?, ?, ?)",
@@ -306,17 +307,26 @@ class EventStore:
         self.db.execute("UPDATE players SET withdrawn_round = ? WHERE team_id = ?", [from_round, team])
 
     def find_player(self, key: str) -> Player:
-        """A player by exact name, or by number (``12`` or ``#12``) when no name is that text."""
+        """A player by name (as :func:`tournament.players.name_key` compares names), or by number
+        (``12`` or ``#12``).  When the text is one player's name and another's number, which one
+        is meant cannot be guessed: that is refused, saying how to name each."""
+        from tournament.players import name_key
+
         players = self.players()
-        for p in players:
-            if p.name == key:
-                return p
-        text = key[1:] if key.startswith("#") else key
-        if text.isascii() and text.isdigit():
-            for p in players:
-                if p.id == int(text):
-                    return p
-        raise UnknownPlayer(f"no player named or numbered {key!r} in this event")
+        named = next((p for p in players if name_key(p.name) == name_key(key)), None)
+        text = key.strip()
+        text = text[1:] if text.startswith("#") else text
+        numbered = None
+        if text.isascii() and text.isdigit() and len(text) <= 18:
+            numbered = next((p for p in players if p.id == int(text)), None)
+        if named is not None and numbered is not None and named.id != numbered.id:
+            raise AmbiguousPlayer(f"{key!r} is ambiguous: it is the name of player #{named.id} and the number "
+                                  f"of player #{numbered.id} ({numbered.name}); write #{named.id} for the first, "
+                                  f"or the name {numbered.name!r} for the second")
+        found = named or numbered
+        if found is None:
+            raise UnknownPlayer(f"no player named or numbered {key!r} in this event")
+        return found
 
     # --- rounds and tables -------------------------------------------------------
 
