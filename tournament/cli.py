@@ -9,7 +9,6 @@ half written: every write is one transaction.
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 import math
@@ -112,10 +111,8 @@ def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
         return
     if as_csv:
-        columns = list(rows[0]) if rows else []
-        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        from tournament.report import write_csv
+        write_csv(sys.stdout, list(rows[0]) if rows else [], rows)
         return
     from rich.console import Console
     from rich.table import Table
@@ -787,9 +784,7 @@ def export(
         raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
     for stem, (columns, rows) in rp.csv_tables(data).items():
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
+        rp.write_csv(buf, columns, rows)
         _write_output(output / f"{stem}.csv", buf.getvalue())
     typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings .csv)")
 
