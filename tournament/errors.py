@@ -36,6 +36,10 @@ class EventFileError(UnusableInput):
     """The event file is missing, not SQLite, damaged, or not a tournament event."""
 
 
+class DamagedEventFile(EventFileError):
+    """An event file that SQLite or the tool finds damaged: ``tournament check`` says what is."""
+
+
 class SettingsError(UnusableInput):
     """Event settings the game or the format do not allow (unknown game, table size, option)."""
 
