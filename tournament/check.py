@@ -175,18 +175,17 @@ def damage_findings(conn: sqlite3.Connection) -> Damage:
     conn.text_factory = bytes  # every text value as its bytes: undecodable text is found, not raised
     try:
         for table in tables:
-            readable, lost = _scan(conn, table)
-            if table in damaged or lost:
-                out.extend(Finding("error", f"table {table}", f"{_rows_text(conn, table, a, b)} (a damaged page)")
-                           for a, b in lost)
-                if table == "results":  # a row whose own page is lost is skipped by the other checks
-                    bad_results.update(a + 1 for a, b in lost if a is not None and b is not None and b - a == 2)
-            for rowid, row in readable:
+            lost: list[tuple[int | None, int | None]] = []
+            for rowid, row in _scan(conn, table, lost):  # streamed: a table of records may be large
                 for column, why in _bad_values(table, row):
                     what = _row_text(conn, table, rowid)
                     out.append(Finding("error", f"table {table}", f"{what}: {column} {why}"))
                     if table == "results":
                         bad_results.add(rowid)
+            out.extend(Finding("error", f"table {table}", f"{_rows_text(conn, table, a, b)} (a damaged page)")
+                       for a, b in lost)
+            if table == "results":  # a row whose own page is lost is skipped by the other checks
+                bad_results.update(a + 1 for a, b in lost if a is not None and b is not None and b - a == 2)
     finally:
         conn.text_factory = old_factory
     return Damage(tuple(out), bad_results)
@@ -204,7 +203,7 @@ def _integrity(conn: sqlite3.Connection, tables: list[str], out: list[Finding]) 
     damaged = set()
     for table in tables:
         try:
-            lines = [r[0] for r in conn.execute(f'PRAGMA integrity_check("{table}")')]
+            lines = [r[0] for r in conn.execute(f"PRAGMA integrity_check({_ident(table)})")]
         except sqlite3.DatabaseError as e:
             lines = [str(e)]
         if lines != ["ok"]:
@@ -218,21 +217,28 @@ def _integrity(conn: sqlite3.Connection, tables: list[str], out: list[Finding]) 
     return damaged
 
 
-def _scan(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[int, dict[str, Any]]],
-                                                        list[tuple[int | None, int | None]]]:
-    """Every row of ``table`` that can be read, and the rowid ranges that cannot: ``(a, b)``
-    means the rows after rowid ``a`` and before ``b`` (None: from the first, to the last).
-    A damaged page stops a scan; the next rowid that can be found again is searched for with
-    steps that double, so a damaged table costs a few dozen look-ups."""
-    q = f'"{table}"'
+def _ident(name: str) -> str:
+    """A table or column name as SQL: quoted (the names come from the file, not from us)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _scan(conn: sqlite3.Connection, table: str,
+          lost: list[tuple[int | None, int | None]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every row of ``table`` that can be read; the rowid ranges that cannot go to ``lost``:
+    ``(a, b)`` means the rows after rowid ``a`` and before ``b`` (None: from the first, to the
+    last).  A damaged page stops a scan; the next rowid that can be found again is searched for
+    with steps that double, so a damaged table costs a few dozen look-ups."""
+    q = _ident(table)
     try:
         columns = [r[1].decode("utf-8", "replace") if isinstance(r[1], bytes) else r[1]
                    for r in conn.execute(f"PRAGMA table_info({q})")]
+        conn.execute(f"SELECT rowid FROM {q} LIMIT 0").fetchall()
+    except sqlite3.OperationalError:
+        return  # no rowid: not a table this tool makes
     except sqlite3.DatabaseError:
-        return [], [(None, None)]
-    select = ", ".join(f'"{c}"' for c in columns)
-    rows: list[tuple[int, dict[str, Any]]] = []
-    lost: list[tuple[int | None, int | None]] = []
+        lost.append((None, None))
+        return
+    select = ", ".join(_ident(c) for c in columns)
     start = pos = -(2 ** 63)
     careful = 0  # rows still to read one by one after a batch met a damaged page
     while True:
@@ -244,8 +250,9 @@ def _scan(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[int, dict[st
                 careful = 200
             else:
                 if not batch:
-                    return rows, lost
-                rows.extend((r[0], dict(zip(columns, r[1:]))) for r in batch)
+                    return
+                for r in batch:
+                    yield r[0], dict(zip(columns, r[1:]))
                 pos = batch[-1][0]
                 continue
         careful -= 1
@@ -254,13 +261,14 @@ def _scan(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[int, dict[st
         except sqlite3.DatabaseError:
             key = ()
         if key is None:
-            return rows, lost
+            return
         if key:
             try:  # the row's key is found: is its content (or an overflow page of it) readable?
                 got = conn.execute(f"SELECT {select} FROM {q} WHERE rowid = ?", [key[0]]).fetchone()
-                rows.append((key[0], dict(zip(columns, got))))
             except sqlite3.DatabaseError:
                 lost.append((key[0] - 1, key[0] + 1))
+            else:
+                yield key[0], dict(zip(columns, got))
             pos = key[0]
             continue
         # The next key cannot even be found: its page is lost.  Find where readable rows resume.
@@ -274,7 +282,7 @@ def _scan(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[int, dict[st
                 step *= 2
         if found is None:
             lost.append((None if pos == start else pos, None))
-            return rows, lost
+            return
         gap = range(max(pos, 0) + 1, found[0])
         if len(gap) > 1024:
             lost.append((None if pos == start else pos, found[0]))
@@ -289,7 +297,7 @@ def _scan(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[int, dict[st
                         lost.append((rowid - 1, rowid + 1))
                     continue
                 if got is not None:
-                    rows.append((rowid, dict(zip(columns, got))))
+                    yield rowid, dict(zip(columns, got))
         pos = found[0] - 1
 
 
