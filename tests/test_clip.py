@@ -90,3 +90,12 @@ def test_tournament_messages_clip_record_values(tmp_path: Path) -> None:
         assert len(str(info.value)) < 400
     finally:
         store.close()
+
+
+def test_a_dgn_token_of_a_million_characters_makes_a_short_message() -> None:
+    from domrec import notation
+
+    text = ('[Game "domino-roads"]\n[N "Ana"]\n[E "Bo"]\n[S "Cy"]\n[W "Di"]\nhand 1 lead N\nN ' + "Q" * 1_000_000
+            + "\n")
+    lines = [p.text() for game in notation.read_games(text, "t.dgn") for p in game.report.problems]
+    assert lines and all(len(line) < 300 for line in lines), [len(x) for x in lines]
