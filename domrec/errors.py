@@ -38,6 +38,32 @@ def clip(text: str, limit: int = 40) -> str:
     return one_line(text if len(text) <= limit else text[:limit] + "…")
 
 
+#: How much of a record's value a message shows (see :func:`shown`).
+SHOWN_TEXT = 60
+SHOWN_DIGITS = 20
+
+
+def shown(value: object, limit: int = SHOWN_TEXT) -> str:
+    """A value from a record (a name, a road, a number) as a message shows it: on one line, text
+    cut to ``limit`` characters with an ellipsis, and a number of more than 20 digits shortened
+    to its first and last digits and its length.  A record may hold a road named with a million
+    characters or a 4,000-digit number; the message about it must stay one readable line."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 10 ** SHOWN_DIGITS:
+        return f"{value:.6g}"
+    if isinstance(value, int):
+        # str() of a 5,000-digit int raises (Python's conversion limit): count digits first.
+        if abs(value).bit_length() > 64 * 8:
+            return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+        digits = str(value)
+        n = len(digits.lstrip("-"))
+        if n > SHOWN_DIGITS:
+            return f"{digits[:10]}…{digits[-4:]} ({n} digits)"
+        return digits
+    return clip(str(value), limit)
+
+
 def pointer_token(key: str) -> str:
     """A key as one JSON Pointer step (RFC 6901): ``~`` is ``~0``, ``/`` is ``~1``."""
     return key.replace("~", "~0").replace("/", "~1")

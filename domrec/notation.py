@@ -35,7 +35,7 @@ from typing import Any, Iterator, NamedTuple, Sequence
 import attrs
 
 from domrec import games
-from domrec.errors import InputError, RuleViolation, one_line
+from domrec.errors import InputError, RuleViolation, shown
 from domrec.record import GameResult, HandResult, Player, Record, structure_move, unstructure
 from domrec.validate import Problem, Report, unusable, validate
 
@@ -523,7 +523,7 @@ class _Reader:
                 declared = str(value).split()
                 for s in declared:
                     if not _SEAT_LABEL.match(s):
-                        raise src.error(f"{s!r} cannot be a seat label: a seat begins with a letter and has "
+                        raise src.error(f"{shown(s)!r} cannot be a seat label: a seat begins with a letter and has "
                                         f"letters, digits or _ only", at)
                 pos["/players"] = at
         once: set[str] = set()
@@ -544,7 +544,7 @@ class _Reader:
                 m = re.fullmatch(r"\s*domrec\s+(\S+)\s*", str(text))
                 if m is None:
                     raise src.error(f"[Format] names the record format and its version, like \"domrec 1.1\", "
-                                    f"not {one_line(str(text))!r}", at)
+                                    f"not {shown(str(text))!r}", at)
                 doc["version"] = m.group(1)
                 pos["/version"] = at
             elif low == "variant":
@@ -554,7 +554,7 @@ class _Reader:
                 opt_name, eq, raw = str(text).partition("=")
                 opt_name = opt_name.strip()
                 if not eq or not opt_name:
-                    raise src.error(f"write a rule option as [Option \"name=value\"], not {one_line(str(text))!r}", at)
+                    raise src.error(f"write a rule option as [Option \"name=value\"], not {shown(str(text))!r}", at)
                 if opt_name in options:
                     raise src.error(f"rule option {opt_name} is given twice", at)
                 options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
@@ -564,7 +564,7 @@ class _Reader:
             elif low == "id":
                 seat, eq, ident = str(text).partition("=")
                 if not eq:
-                    raise src.error(f"write a player's id as [Id \"SEAT=id\"], not {one_line(str(text))!r}", at)
+                    raise src.error(f"write a player's id as [Id \"SEAT=id\"], not {shown(str(text))!r}", at)
                 ids.append((seat.strip(), ident.strip(), at))
             elif low == "scores":
                 self.result_claim["scores"] = self._score_pairs(str(text).split(), at, "[Scores]")
@@ -596,7 +596,7 @@ class _Reader:
                     raise src.error(f"unknown tag [{name}]: did you mean [{near.capitalize()}]? (to keep it as an "
                                     f"event field, write [Field \"{name}\" …])", at)
                 if not _TAG_NAME.match(name):
-                    raise src.error(f"{one_line(name)!r} is not a tag name (a letter, then letters, digits, "
+                    raise src.error(f"{shown(name)!r} is not a tag name (a letter, then letters, digits, "
                                     f"_ . -); write [Field \"key\" value] for any other key", at)
                 if name in event:
                     raise src.error(f"tag [{name}] is given twice", at)
@@ -644,7 +644,7 @@ class _Reader:
         out: dict[str, int] = {}
         for side, n in zip(words[::2], words[1::2]):
             if not re.fullmatch(r"-?[0-9]+", n):
-                raise self.src.error(f"{what}: {one_line(n)!r} is not a number of points (for {one_line(side)})", at)
+                raise self.src.error(f"{what}: {shown(n)!r} is not a number of points (for {shown(side)})", at)
             if side in out:
                 raise self.src.error(f"{what} gives {side} twice", at)
             out[side] = int(n)
@@ -663,7 +663,7 @@ class _Reader:
 
         def move_word(word: str, at: int) -> None:
             if hand is None:
-                raise src.error(f"expected a tag or the first hand (hand 1), not {one_line(word)!r}", at)
+                raise src.error(f"expected a tag or the first hand (hand 1), not {shown(word)!r}", at)
             if hand.end is not None or hand.left is not None:
                 raise src.error(f"a move after the hand's {'end' if hand.end is not None else 'left'} line: start "
                                 f"the next hand with hand {hand.number + 1}", at)
@@ -848,7 +848,7 @@ class _Reader:
 
     def _seat(self, tok: _Token) -> str:
         if tok.kind != "word" or tok.text not in self.seats:
-            raise self.src.error(f"{one_line(tok.text)!r} is not a seat of this game (seats: "
+            raise self.src.error(f"{shown(tok.text)!r} is not a seat of this game (seats: "
                                  f"{' '.join(self.seats)})", tok.pos)
         return tok.text
 
@@ -861,7 +861,7 @@ class _Reader:
                 return []
             tile = _tile_text(tok.text)
             if tile is None:
-                raise self.src.error(f"{one_line(tok.text)!r} is not a tile (write tiles as 6-3) in {what}", tok.pos)
+                raise self.src.error(f"{shown(tok.text)!r} is not a tile (write tiles as 6-3) in {what}", tok.pos)
             out.append(tile)
         return out
 
@@ -951,7 +951,7 @@ class _Reader:
             if words and words[0] in HAND_ENDS:
                 claim["end"] = words.pop(0)
             elif words and len(words) % 2 == 1:
-                raise src.error(f"end KIND SIDE points…: {one_line(words[0])!r} is not a way a hand ends "
+                raise src.error(f"end KIND SIDE points…: {shown(words[0])!r} is not a way a hand ends "
                                 f"({', '.join(HAND_ENDS)})", args[0].pos)
             if words:
                 claim["scores"] = self._score_pairs(words, t.pos, "end")
@@ -994,7 +994,7 @@ class _Reader:
     def _not_a_move(self, word: str, at: int) -> NotationError:
         if re.fullmatch(r"[A-Z]|P[0-9]+", word):
             return self.src.error(f"{word} is not a seat of this game (seats: {' '.join(self.seats)})", at)
-        return self.src.error(f"{one_line(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)", at)
+        return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)", at)
 
     def _move(self, m: re.Match, word: str, at: int) -> _MoveTok | None:
         game = self.doc["game"]
@@ -1322,7 +1322,7 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
     except InputError as e:
         return DgnGame(None, _with_position(unusable(source, e), r.pos), first_line)
     if r.doc["game"] not in games.MODULES:
-        e = InputError(f"unknown game {one_line(str(r.doc['game']))!r}; domrec knows {', '.join(games.MODULES)}",
+        e = InputError(f"unknown game {shown(str(r.doc['game']))!r}; domrec knows {', '.join(games.MODULES)}",
                        "/game")
         return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
     return _finish(r, source, first_line)
@@ -1450,7 +1450,7 @@ def dumps(record: Record) -> str:
     seats = [p["seat"] for p in data["players"]]
     for s in seats:
         if not _SEAT_LABEL.match(s) or s.lower() in _KEYWORDS or s.lower() in ("lead", "pass", "p", "reuse"):
-            raise WriteError(f"seat {one_line(s)!r} cannot be written in DGN: a seat label is a letter then "
+            raise WriteError(f"seat {shown(s)!r} cannot be written in DGN: a seat label is a letter then "
                              f"letters, digits or _, and not a DGN word")
     if len(set(seats)) != len(seats):
         raise WriteError("two players share a seat label: DGN names each seat once")
@@ -1458,7 +1458,7 @@ def dumps(record: Record) -> str:
     for i, hand in enumerate(data["hands"]):
         for j, move in enumerate(hand.get("moves", ())):
             if move["seat"] not in known:
-                raise WriteError(f"hand {i + 1}, move {j + 1} is by {one_line(move['seat'])!r}, who is not at the "
+                raise WriteError(f"hand {i + 1}, move {j + 1} is by {shown(move['seat'])!r}, who is not at the "
                                  f"table: DGN cannot write it")
     lines = [f"[Game {_quote(data['game'])}]"]
     if data["version"] != _minimal_from_data(data):

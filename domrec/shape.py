@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any, Callable
 
-from domrec.errors import ShapeError, UnknownGameError, clip, pointer_token as _escape
+from domrec.errors import ShapeError, UnknownGameError, clip, pointer_token as _escape, shown
 from domrec.record import GAMES, guarded_move_builder, move_builder
 
 # The schema's patterns, read as JSON Schema reads them (ECMA-262): ``$`` is the
@@ -42,7 +42,7 @@ def describe(v: Any) -> str:
         return "a list"
     if isinstance(v, str):
         return f"the text {v[:40]!r}" + ("…" if len(v) > 40 else "")
-    return f"the number {v}"
+    return f"the number {shown(v)}"
 
 
 def _fail(pointer: str, message: str) -> None:
@@ -131,9 +131,9 @@ def _integer(v: Any, ptr: str, what: str, lo: int | None = None, hi: int | None 
     if not _is_int(v):
         _fail(ptr, f"{what} must be a whole number, not {describe(v)}")
     if lo is not None and v < lo:
-        _fail(ptr, f"{what} must be at least {lo}, not {v}")
+        _fail(ptr, f"{what} must be at least {lo}, not {shown(v)}")
     if hi is not None and v > hi:
-        _fail(ptr, f"{what} must be at most {hi}, not {v}")
+        _fail(ptr, f"{what} must be at most {hi}, not {shown(v)}")
 
 
 def _true(v: Any, ptr: str, key: str) -> None:

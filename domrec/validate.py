@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import attrs
 
 from domrec import games
-from domrec.errors import DealError, InputError, RuleViolation, clip, one_line, pointer_token
+from domrec.errors import DealError, InputError, RuleViolation, clip, one_line, pointer_token, shown
 from domrec.games.base import HandOutcome, HandState, Match
 from domrec.reader import load_dict, parse_json
 from domrec.record import UNSET, Hand, Move, Record
@@ -327,7 +327,7 @@ def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, prob
 
 
 def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int) -> Problem:
-    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {move.score} for this move, but it "
+    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {shown(move.score)} for this move, but it "
                                              f"scores {points}", "scoring", "score", hand=i + 1, move=j + 1,
                    seat=move.seat, claimed=move.score, computed=points)
 
@@ -364,7 +364,7 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
                                     "sides", "score", hand=i + 1))
         elif outcome.scores[side] != n:
             problems.append(Problem(f"{hp}/result/scores/{pointer_token(side)}",
-                                    f"{side} is claimed {n} for hand {i + 1}, but scores {outcome.scores[side]}",
+                                    f"{clip(side)} is claimed {shown(n)} for hand {i + 1}, but scores {outcome.scores[side]}",
                                     "hand scoring", "score", hand=i + 1, claimed=n,
                                     computed=outcome.scores[side]))
 
@@ -385,7 +385,7 @@ def _check_game_claims(record: Record, match: Match, problems: list[Problem]) ->
                                     "sides", "score"))
         elif match.totals[side] != n:
             problems.append(Problem(f"/result/scores/{pointer_token(side)}",
-                                    f"{side} is claimed to finish with {n}, but has {match.totals[side]}",
+                                    f"{clip(side)} is claimed to finish with {shown(n)}, but has {match.totals[side]}",
                                     "game scoring", "score", claimed=n, computed=match.totals[side]))
     if claim.winner is not UNSET and claim.winner != match.winner:
         said = "a draw" if claim.winner is None else claim.winner

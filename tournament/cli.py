@@ -9,7 +9,6 @@ half written: every write is one transaction.
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 import math
@@ -25,7 +24,7 @@ from domrec.errors import InputError
 from domrec.games import parse_options
 
 from tournament import check as checking, players as pl, results as res, rounds, standings as st
-from tournament.errors import ResultRefused, TournamentError, UnusableInput
+from tournament.errors import DamagedEventFile, ResultRefused, TournamentError, UnusableInput
 from tournament.event import FORMATS, PAIRS, make_settings
 from tournament.simulate import simulate_event
 from tournament.store import SQLITE_MAGIC, EventStore, create_event, open_event
@@ -58,9 +57,11 @@ def guarded(fn: Callable) -> Callable:
                 _fail(f"the event file is busy (another program holds it): {e}", EXIT_UNUSABLE)
             if "readonly" in str(e):
                 _fail(f"the event file (or its folder) is read-only; nothing was written: {e}", EXIT_UNUSABLE)
-            _fail(f"the event file cannot be used: {e}", EXIT_UNUSABLE)
+            if "decode" not in str(e):
+                _fail(f"the event file cannot be used: {e}", EXIT_UNUSABLE)
+            _fail(_damaged(kwargs, e), EXIT_UNUSABLE)
         except sqlite3.DatabaseError as e:
-            _fail(f"the event file is damaged: {e}", EXIT_UNUSABLE)
+            _fail(_damaged(kwargs, e), EXIT_UNUSABLE)
         except BrokenPipeError:  # `tournament tables … | head`: the reader has gone, nothing to report
             import os
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -70,6 +71,14 @@ def guarded(fn: Callable) -> Callable:
         except Exception as e:  # a bug: say so in one line
             _fail(f"internal error ({type(e).__name__}: {e}); please report it", EXIT_UNUSABLE)
     return wrapper
+
+
+def _damaged(kwargs: dict[str, Any], e: Exception) -> str:
+    """One line for a damaged page or value met while reading: what, and what to run."""
+    from domrec.errors import clip
+    event = kwargs.get("event")
+    return (f"{event or 'the event file'} is damaged ({clip(str(e), 80)}): run `tournament check "
+            f"{event or 'EVENT.db'}` to see which tables and rows are affected")
 
 
 def _open(path: Path) -> EventStore:
@@ -112,10 +121,8 @@ def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
         return
     if as_csv:
-        columns = list(rows[0]) if rows else []
-        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        from tournament.report import write_csv
+        write_csv(sys.stdout, list(rows[0]) if rows else [], rows)
         return
     from rich.console import Console
     from rich.table import Table
@@ -508,8 +515,13 @@ def check_cmd(
     as_json: bool = typer.Option(False, "--json", help="Findings as JSON."),
 ) -> None:
     """Re-validate every record, recompute every standing, check every pairing rule; exit 1 on errors."""
-    with _open(event) as store:
-        report = checking.run(store)
+    try:
+        store = _open(event)
+    except DamagedEventFile:  # too damaged to open: the diagnosis alone
+        report = checking.diagnose_file(event)
+    else:
+        with store:
+            report = checking.run(store)
     if as_json:
         sys.stdout.write(json.dumps({"ok": report.ok, "records": report.records, "results": report.results,
                                      "rounds": report.rounds,
@@ -787,9 +799,7 @@ def export(
         raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
     for stem, (columns, rows) in rp.csv_tables(data).items():
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
+        rp.write_csv(buf, columns, rows)
         _write_output(output / f"{stem}.csv", buf.getvalue())
     typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings .csv)")
 

@@ -36,6 +36,10 @@ class EventFileError(UnusableInput):
     """The event file is missing, not SQLite, damaged, or not a tournament event."""
 
 
+class DamagedEventFile(EventFileError):
+    """An event file that SQLite or the tool finds damaged: ``tournament check`` says what is."""
+
+
 class SettingsError(UnusableInput):
     """Event settings the game or the format do not allow (unknown game, table size, option)."""
 
@@ -65,3 +69,7 @@ class PairingError(Refused):
 
 class UnknownPlayer(Refused):
     """A name or number that is not a player of the event."""
+
+
+class AmbiguousPlayer(Refused):
+    """A text that names one player and numbers another (a player named "#5"): which is meant?"""

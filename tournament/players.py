@@ -2,8 +2,10 @@
 
 A player's number (``#12``) is the id a game record may give for them
 (``players[].id = "12"``); names are unique within an event, because a
-record without ids is matched to its table by exact name.  Names are stored
-exactly as typed: quotes, accents and SQL text are data.
+record without ids is matched to its table by name.  Names are stored as
+typed, in Unicode NFC: quotes, accents and SQL text are data.  Names that look
+the same (:func:`name_key`: the same but for invisible or direction-control
+characters and spacing) are one name.
 """
 
 from __future__ import annotations
@@ -19,6 +21,28 @@ from tournament.event import PAIRS, Player, Team
 from tournament.store import EventStore
 
 
+#: Characters that do not show, or only steer how text around them is drawn: format characters
+#: (Unicode category Cf: zero-width space and joiners, the byte-order mark, the soft hyphen,
+#: left-to-right and right-to-left marks, embeddings, overrides and isolates), the combining
+#: grapheme joiner and the variation selectors.
+_INVISIBLE_EXTRA = {"\u034f", *map(chr, range(0xFE00, 0xFE10))}
+
+
+def normalise_name(name: str) -> str:
+    """A name as it is stored and compared: Unicode NFC, so that "é" typed as one character and
+    "é" typed as e + an accent are one name."""
+    return unicodedata.normalize("NFC", name)
+
+
+def name_key(name: str) -> str:
+    """What a name looks like: NFC, without invisible or direction-control characters, with runs
+    of spaces (of any kind) as one space and none around it.  Two names with the same key are
+    the same name to a reader of the tables printout, so an event holds one of them only."""
+    shown = "".join(ch for ch in unicodedata.normalize("NFC", name)
+                    if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE_EXTRA)
+    return unicodedata.normalize("NFC", " ".join(shown.split()))
+
+
 def _check_name(name: str, what: str = "player") -> str:
     if not isinstance(name, str) or not name.strip():
         raise PlayerInputError(f"a {what} name cannot be empty")
@@ -32,7 +56,36 @@ def _check_name(name: str, what: str = "player") -> str:
                                f"{name!r}")
     if len(name) > 200:
         raise PlayerInputError(f"a {what} name is limited to 200 characters: {name[:40]!r}…")
+    name = normalise_name(name)
+    if not name_key(name):
+        raise PlayerInputError(f"a {what} name cannot be made of invisible characters only: {name!r}")
     return name
+
+
+def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence[str] = ()) -> None:
+    """Within the write transaction: a new name that looks like an existing one (the same but for
+    invisible or direction-control characters, or spacing) is refused, naming the one entered."""
+    for new, existing, what in ((names, store.players(), "player"), (teams, store.teams(), "partnership")):
+        known = {name_key(x.name): x for x in existing}
+        for name in new:
+            old = known.get(name_key(name))
+            if old is None:
+                continue
+            if old.name == name:
+                raise Refused(f"a {what} named {name!r} is already entered; names must be unique")
+            number = f"#{old.id} " if what == "player" else ""
+            raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered (it "
+                          f"differs only by invisible, direction-control or space characters); names must "
+                          f"be unique")
+
+
+def _first_repeat(names: Sequence[str]) -> str | None:
+    seen: set[str] = set()
+    for n in names:
+        if name_key(n) in seen:
+            return n
+        seen.add(name_key(n))
+    return None
 
 
 def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
@@ -41,10 +94,11 @@ def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
     if store.settings.format == PAIRS:
         raise Refused("this is a pairs event: enter partnerships (two names and an optional pair name)")
     names = [_check_name(n) for n in names]
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
+    dup = _first_repeat(names)
+    if dup is not None:
         raise PlayerInputError(f"{dup!r} is listed twice")
     with store.write():
+        _refuse_look_alikes(store, names)
         entered = store.last_round() + 1
         ids = [store.insert_player(n, entered) for n in names]
     by_id = {p.id: p for p in store.players()}
@@ -57,20 +111,20 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -
         raise Refused(f"this is a {store.settings.format} event: enter players one by one, not partnerships")
     checked = []
     for a, b, team in pairs:
-        _check_name(a)
-        _check_name(b)
-        if a == b:
+        a, b = _check_name(a), _check_name(b)
+        if name_key(a) == name_key(b):
             raise PlayerInputError(f"{a!r} cannot partner themselves")
         checked.append((a, b, _check_name(team, "pair") if team else f"{a} & {b}"))
     every = [n for a, b, _ in checked for n in (a, b)]
-    if len(set(every)) != len(every):
-        dup = next(n for n in every if every.count(n) > 1)
+    dup = _first_repeat(every)
+    if dup is not None:
         raise PlayerInputError(f"{dup!r} is listed twice")
     team_names = [team for _, _, team in checked]
-    if len(set(team_names)) != len(team_names):
-        dup = next(n for n in team_names if team_names.count(n) > 1)
+    dup = _first_repeat(team_names)
+    if dup is not None:
         raise PlayerInputError(f"the pair name {dup!r} is listed twice")
     with store.write():
+        _refuse_look_alikes(store, every, team_names)
         entered = store.last_round() + 1
         ids = []
         for a, b, team in checked:
@@ -148,13 +202,13 @@ def withdraw(store: EventStore, key: str) -> Player | Team:
         if player.withdrawn is not None:
             raise Refused(f"{player.name} has already withdrawn (from round {player.withdrawn})")
         store.set_withdrawn(player.id, nxt)
-        return store.find_player(f"#{player.id}")
+        return next(p for p in store.players() if p.id == player.id)
 
 
 def _find_team(store: EventStore, key: str) -> Team:
     teams = store.teams()
     for t in teams:
-        if t.name == key:
+        if name_key(t.name) == name_key(key):
             return t
     try:
         player = store.find_player(key)

@@ -11,9 +11,10 @@ their own box instead of widening the page).  Every name goes through
 
 from __future__ import annotations
 
+import csv
 import datetime
 import html
-from typing import Any
+from typing import IO, Any, Iterable
 
 from tournament import brackets, stages, standings as st
 from tournament.event import PAIRS
@@ -234,6 +235,29 @@ def _round_html(r: dict[str, Any]) -> str:
     if r["byes"]:
         parts.append(f'<p class="meta">Bye: {_e(", ".join(b["name"] for b in r["byes"]))}</p>')
     return "".join(parts)
+
+
+#: What makes a spreadsheet read a CSV cell as a formula (or hide what follows): OWASP's list.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as written to CSV: text a spreadsheet would run as a formula (a player named
+    ``=HYPERLINK(…)``, ``+x``, ``-x``, ``@x``, or starting with a tab or carriage return) gets a
+    leading single quote, so that it is shown as text.  Numbers are left alone: ``-12`` in a
+    ``diff`` column is a number, not a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def write_csv(stream: IO[str], columns: list[str], rows: Iterable[dict[str, Any]]) -> None:
+    """Every CSV the tool writes (``standings``/``tables``/``players``/``ratings --csv``, ``export
+    --csv``) goes through here, so that no cell of one can carry a formula."""
+    writer = csv.DictWriter(stream, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
+    writer.writerow({c: csv_cell(c) for c in columns})
+    for row in rows:
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
 
 
 def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str, Any]]]]:

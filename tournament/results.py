@@ -29,7 +29,7 @@ import attrs
 
 from domrec import games, notation
 from domrec.convert import text_of
-from domrec.errors import DomrecError
+from domrec.errors import DomrecError, shown
 from domrec.games.base import effective_options
 from domrec.notation import DgnGame
 from domrec.reader import loads
@@ -38,6 +38,7 @@ from domrec.validate import Report, validate_text
 
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.event import Settings, Table
+from tournament.players import name_key
 from tournament.store import EventStore
 
 STORED, UNCHANGED, REPLACED = "stored", "unchanged", "replaced"
@@ -130,22 +131,22 @@ def record_seats(settings: Settings, record: Record, players: dict[int, Any], so
     want = settings.resolved_options()
     if got != want:
         diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
-        shown = ", ".join(f"{k}={got.get(k)!r} (event: {want.get(k)!r})" for k in diff)
-        raise ResultRefused(f"{source} is played with other rule options than this event: {shown}")
-    by_name = {p.name: p for p in players.values()}
+        listed = ", ".join(f"{k}={got.get(k)!r} (event: {want.get(k)!r})" for k in diff)
+        raise ResultRefused(f"{source} is played with other rule options than this event: {listed}")
+    by_name = {name_key(p.name): p for p in players.values()}
     mapped: dict[str, int] = {}
     for i, rp in enumerate(record.players):
         if rp.id is not None:
             text = rp.id.strip().lstrip("#")
-            pid = int(text) if text.isascii() and text.isdigit() else None
+            pid = int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
             if pid not in players:
-                raise ResultRefused(f"{source}: player {i + 1} ({rp.name}) has id {rp.id!r}, which is no "
-                                    f"player's number in this event")
+                raise ResultRefused(f"{source}: player {i + 1} ({shown(rp.name)}) has id {shown(rp.id)!r}, which "
+                                    f"is no player's number in this event")
         else:
-            p = by_name.get(rp.name)
+            p = by_name.get(name_key(rp.name))
             if p is None:
-                raise ResultRefused(f"{source}: {rp.name!r} (seat {rp.seat}) is not a player of this event "
-                                    f"(names must match exactly, or give the player's id)")
+                raise ResultRefused(f"{source}: {shown(rp.name)!r} (seat {shown(rp.seat)}) is not a player of "
+                                    f"this event (names must match, or give the player's id)")
             pid = p.id
         if pid in mapped.values():
             raise ResultRefused(f"{source}: {players[pid].name} sits at two seats")
@@ -161,10 +162,18 @@ def _check_table(record: Record, table: Table, mapped: dict[str, int], players: 
         got_text = ", ".join(f"{seat} {players[pid].name}" for seat, pid in mapped.items())
         raise ResultRefused(f"{source} does not match table {table.number} of round {table.round}: the "
                             f"table seats {want_text}; the record has {got_text}")
+    # The ids say who sat where; the names must agree: a record of the right table with other
+    # people's names (a sheet filled in for another game) is not this table's game.
+    for rp in record.players:
+        want = players[mapped[rp.seat]].name
+        if name_key(rp.name) != name_key(want):
+            raise ResultRefused(f"{source}: seat {shown(rp.seat)} is player #{mapped[rp.seat]} {shown(want)!r} "
+                                f"(by id) at round {table.round} table {table.number}, but the record names "
+                                f"{shown(rp.name)!r}; nothing was stored")
     event = record.event or {}
     for key, value in (("round", table.round), ("table", table.number)):
-        if key in event and str(event[key]).strip() != str(value):
-            raise ResultRefused(f"{source} says it is {key} {event[key]}, but its players sat at round "
+        if key in event and _round_number(event[key]) != value:
+            raise ResultRefused(f"{source} says it is {key} {shown(event[key])}, but its players sat at round "
                                 f"{table.round} table {table.number}")
     return table
 
@@ -343,6 +352,14 @@ def _advance(store: EventStore, table: Table) -> None:
 
 
 def _round_number(said: Any) -> int | None:
-    """A record's ``event.round`` as a round number, if it is one (ASCII digits only: "²" is not 2)."""
-    text = str(said).strip()
-    return int(text) if text.isascii() and text.isdigit() else None
+    """A record's ``event.round`` (or ``event.table``) as a number, if it is one: a whole number,
+    or text of ASCII digits with spaces around allowed ("01" and " 1" are 1; "²" is not 2).
+    One reading everywhere: choosing the round, checking the table, and ``check``."""
+    if type(said) is int:
+        return said
+    if type(said) is float and said.is_integer():
+        return int(said)
+    if not isinstance(said, str):
+        return None
+    text = said.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None

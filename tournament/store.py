@@ -32,11 +32,11 @@ import os
 import sqlite3
 import uuid
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Collection, Iterator, Sequence
 
 import sqlite_utils
 
-from tournament.errors import EventFileError, Refused, UnknownPlayer
+from tournament.errors import AmbiguousPlayer, DamagedEventFile, EventFileError, Refused, UnknownPlayer
 from tournament.event import (SCHEMA_VERSION, Player, Result, Round, SeatAssignment, Settings, Table, Team)
 
 #: SQLite ``PRAGMA application_id`` of an event file ("DomT").
@@ -186,7 +186,8 @@ def open_event(path: str | Path) -> "EventStore":
             raise EventFileError(f"{path} was written by a newer tournament tool (schema {version}; this one "
                                  f"reads up to {SCHEMA_VERSION})")
         if version < 1 or "settings" not in meta or "event_uuid" not in meta:
-            raise EventFileError(f"{path} is a damaged tournament event file (its meta table is incomplete)")
+            raise DamagedEventFile(f"{path} is a damaged tournament event file (its meta table is incomplete); "
+                                   f"run `tournament check {path}`")
         settings = Settings.from_json(meta["settings"])
     except EventFileError:
         conn.close()
@@ -197,11 +198,26 @@ def open_event(path: str | Path) -> "EventStore":
             # A WAL-mode event is read through its -wal and -shm files, which SQLite makes beside it.
             raise EventFileError(f"cannot open {path}: the file or its folder is read-only, and SQLite needs to "
                                  f"write {path.name}-wal and {path.name}-shm beside the event file ({e})") from None
+        if _header_application_id(path) == APPLICATION_ID:
+            raise DamagedEventFile(f"{path} is a damaged tournament event file ({e}); run `tournament check "
+                                   f"{path}` to see what is affected") from None
         raise EventFileError(f"{path} is damaged or not a tournament event file: {e}") from None
     except (ValueError, TypeError, KeyError) as e:
         conn.close()
-        raise EventFileError(f"{path} is a damaged tournament event file (bad settings: {e})") from None
+        raise DamagedEventFile(f"{path} is a damaged tournament event file (bad settings: {e}); run `tournament "
+                               f"check {path}`") from None
     return EventStore(path, conn, settings, meta["event_uuid"])
+
+
+def _header_application_id(path: Path) -> int | None:
+    """The application id in the file's 100-byte header (bytes 68-71), read without SQLite: a
+    file whose pages are damaged still says whether it is an event file."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None
+    return int.from_bytes(head[68:72], "big") if len(head) == 100 else None
 
 
 @contextlib.contextmanager
@@ -253,10 +269,11 @@ class EventStore:
             try:
                 verdict = [r[0] for r in self.conn.execute("PRAGMA quick_check").fetchall()]
             except sqlite3.DatabaseError as e:
-                raise EventFileError(f"{self.path} is damaged ({e}); nothing was written") from None
+                raise DamagedEventFile(f"{self.path} is damaged ({e}); nothing was written — run `tournament "
+                                       f"check {self.path}` to see what is affected") from None
             if verdict != ["ok"]:
                 detail = " ".join(verdict[0].replace("*** in database main ***", "").split())
-                raise EventFileError(f"{self.path} is damaged ({detail}); nothing was written — "
+                raise DamagedEventFile(f"{self.path} is damaged ({detail}); nothing was written — "
                                      f"run `tournament check`, and restore it from a copy")
             self._sound = True
         with transaction(self.conn):
@@ -285,7 +302,8 @@ class EventStore:
                 for r in self._rows("SELECT id, name, entered_round, withdrawn_round FROM teams ORDER BY id")]
 
     def insert_player(self, name: str, entered: int, team: int | None = None) -> int:
-        """Within :meth:`write`.  Names are unique: records without ids are matched by name."""
+        """Within :meth:`write`.  Names are unique: records without ids are matched by name
+        (names that only look alike are refused before, by :mod:`tournament.players`)."""
         if self._rows("SELECT id FROM players WHERE name = ?", [name]):
             raise Refused(f"a player named {name!r} is already entered; names must be unique")
         cur = self.db.execute("INSERT INTO players(name, team_id, entered_round, added_at) VALUES (?, ?, ?, ?)",
@@ -306,17 +324,26 @@ class EventStore:
         self.db.execute("UPDATE players SET withdrawn_round = ? WHERE team_id = ?", [from_round, team])
 
     def find_player(self, key: str) -> Player:
-        """A player by exact name, or by number (``12`` or ``#12``) when no name is that text."""
+        """A player by name (as :func:`tournament.players.name_key` compares names), or by number
+        (``12`` or ``#12``).  When the text is one player's name and another's number, which one
+        is meant cannot be guessed: that is refused, saying how to name each."""
+        from tournament.players import name_key
+
         players = self.players()
-        for p in players:
-            if p.name == key:
-                return p
-        text = key[1:] if key.startswith("#") else key
-        if text.isascii() and text.isdigit():
-            for p in players:
-                if p.id == int(text):
-                    return p
-        raise UnknownPlayer(f"no player named or numbered {key!r} in this event")
+        named = next((p for p in players if name_key(p.name) == name_key(key)), None)
+        text = key.strip()
+        text = text[1:] if text.startswith("#") else text
+        numbered = None
+        if text.isascii() and text.isdigit() and len(text) <= 18:
+            numbered = next((p for p in players if p.id == int(text)), None)
+        if named is not None and numbered is not None and named.id != numbered.id:
+            raise AmbiguousPlayer(f"{key!r} is ambiguous: it is the name of player #{named.id} and the number "
+                                  f"of player #{numbered.id} ({numbered.name}); write #{named.id} for the first, "
+                                  f"or the name {numbered.name!r} for the second")
+        found = named or numbered
+        if found is None:
+            raise UnknownPlayer(f"no player named or numbered {key!r} in this event")
+        return found
 
     # --- rounds and tables -------------------------------------------------------
 
@@ -391,17 +418,19 @@ class EventStore:
             scores = None
         # Scores are written by insert_result only, as side -> whole number; anything else was not.
         if not isinstance(scores, dict) or not all(isinstance(k, str) and type(v) is int for k, v in scores.items()):
-            raise EventFileError(f"{self.path} is damaged: result {r['id']} has unreadable scores "
-                                 f"({str(r['scores'])[:60]!r})")
+            raise DamagedEventFile(f"{self.path} is damaged: result {r['id']} has unreadable scores "
+                                   f"({str(r['scores'])[:60]!r}); run `tournament check {self.path}` to see "
+                                   f"what is affected")
         return Result(r["id"], r["table_id"], r["kind"], bool(r["verified"]), scores,
                       r["winner"], r["record_hash"], r["entered_at"], r["note"])
 
     _RESULT_COLUMNS = "id, table_id, kind, verified, scores, winner, record_hash, entered_at, note"
 
-    def results(self) -> dict[int, Result]:
-        """Table id -> its current result."""
+    def results(self, skip: Collection[int] = ()) -> dict[int, Result]:
+        """Table id -> its current result (but the results ``skip`` names: ``check`` leaves out
+        the damaged ones it has reported)."""
         return {r["table_id"]: self._result(r)
-                for r in self._rows(f"SELECT {self._RESULT_COLUMNS} FROM results")}
+                for r in self._rows(f"SELECT {self._RESULT_COLUMNS} FROM results") if r["id"] not in skip}
 
     def result_for(self, table_id: int) -> Result | None:
         rows = self._rows(f"SELECT {self._RESULT_COLUMNS} FROM results WHERE table_id = ?", [table_id])
@@ -415,11 +444,12 @@ class EventStore:
         rows = self._rows("SELECT record FROM results WHERE id = ?", [result_id])
         return rows[0]["record"] if rows else None
 
-    def records(self) -> Iterator[tuple[Result, str]]:
+    def records(self, skip: Collection[int] = ()) -> Iterator[tuple[Result, str]]:
         """Every stored record with its result row (streamed: the archive may be large)."""
         for r in self.db.query(f"SELECT {self._RESULT_COLUMNS}, record FROM results "
                                "WHERE record IS NOT NULL ORDER BY id"):
-            yield self._result(r), r["record"]
+            if r["id"] not in skip:
+                yield self._result(r), r["record"]
 
     def insert_result(self, table_id: int, kind: str, verified: bool, scores: dict[str, int],
                       winner: str | None, record: str | None, record_hash: str | None,

@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, IllegalMove, SetupError, clip, HiddenTiles
+from domrec.errors import DealError, IllegalMove, SetupError, clip, HiddenTiles, shown
 from domrec.games import base
 from domrec.games.base import HandOutcome
 from domrec.record import (Block, Bridge, Deal, Hand, Join, Move, Pass, Record, Reuse, Roll, Span,
@@ -377,8 +377,8 @@ class RoadsHand:
     def _road(self, name: str, what: str) -> Road:
         road = self.roads.get(name)
         if road is None:
-            raise IllegalMove(f"there is no road {name} in this hand (roads: "
-                              f"{', '.join(self.roads) or 'none yet'})", what)
+            raise IllegalMove(f"there is no road {shown(name)} in this hand (roads: "
+                              f"{', '.join(map(shown, self.roads)) or 'none yet'})", what)
         return road
 
     def _starter(self, seat: str, move: Starter) -> None:
@@ -392,15 +392,15 @@ class RoadsHand:
                               f"{self.total}", R_STARTER)
         facing = move.facing
         if facing != t.high and facing != t.low:
-            raise IllegalMove(f"starter {move.starter} cannot face the road with {facing}: it has no "
-                              f"{facing}", R_STARTER)
+            raise IllegalMove(f"starter {move.starter} cannot face the road with {shown(facing)}: it has no "
+                              f"{shown(facing)}", R_STARTER)
         name = move.road
         old = self.roads.get(name)
         if old is not None:
             if old.side == self.side_of[seat] and not old.spans and old.starter is t and old.facing != facing:
-                raise IllegalMove(f"road {name} already faces {old.facing} from its starter {old.starter}: "
+                raise IllegalMove(f"road {shown(name)} already faces {old.facing} from its starter {old.starter}: "
                                   f"a road is played off one side of its starter only", R_STARTER)
-            raise IllegalMove(f"road {name} already exists in this hand (started with {old.starter} by "
+            raise IllegalMove(f"road {shown(name)} already exists in this hand (started with {old.starter} by "
                               f"{old.side}); a new road needs a new name", R_NAMES)
         side = self.side_of[seat]
         road = Road(name, side, t, facing)
@@ -425,13 +425,13 @@ class RoadsHand:
             road = self._road(move.road, R_SPAN)
         side = self.side_of[seat]
         if road.side != side:
-            raise IllegalMove(f"road {road.name} belongs to {road.side}: {side} may lay only a road-block on "
+            raise IllegalMove(f"road {shown(road.name)} belongs to {road.side}: {side} may lay only a road-block on "
                               f"an opponent's road", R_OWN)
         if road.blocked:
-            raise IllegalMove(f"road {road.name} is blocked: no more spans may be added to it", R_SPAN)
+            raise IllegalMove(f"road {shown(road.name)} is blocked: no more spans may be added to it", R_SPAN)
         joined = road.joined
         if (road.n if joined is None else road.n + joined.n) >= MAX_LENGTH:
-            raise IllegalMove(f"road {road.name} already has length {road.length}: a road holds at most 10 "
+            raise IllegalMove(f"road {shown(road.name)} already has length {road.length}: a road holds at most 10 "
                               f"tiles", R_LENGTH)
         need = self.total - road.exposed
         if t.high == need:
@@ -449,13 +449,13 @@ class RoadsHand:
         if not road.spans:
             back = road.starter.other(road.facing)
             if back != road.facing and t.has(self.total - back):
-                return (f"{text} would go on the {back} of starter {road.starter}, but road {road.name} faces "
+                return (f"{text} would go on the {back} of starter {road.starter}, but road {shown(road.name)} faces "
                         f"{road.facing}: a starter is played off one side only")
         need = self.total - road.exposed
         if 0 <= need <= 6:
-            return (f"{text} does not span road {road.name}: the road shows {road.exposed}, so with total "
+            return (f"{text} does not span road {shown(road.name)}: the road shows {road.exposed}, so with total "
                     f"{self.total} the touching half must be {need}")
-        return (f"{text} does not span road {road.name}: the road shows {road.exposed}, and no half makes "
+        return (f"{text} does not span road {shown(road.name)}: the road shows {road.exposed}, and no half makes "
                 f"the total {self.total} with it")
 
     def _bridge(self, seat: str, move: Bridge) -> None:
@@ -469,31 +469,31 @@ class RoadsHand:
         for j in move.join:
             road = self._road(j.road, R_BRIDGE)
             if road.side != side:
-                raise IllegalMove(f"road {road.name} belongs to {road.side}: a bridge joins two of "
+                raise IllegalMove(f"road {shown(road.name)} belongs to {road.side}: a bridge joins two of "
                                   f"{side}'s own roads", R_OWN)
             if road.blocked:
-                raise IllegalMove(f"road {road.name} is blocked: a blocked road cannot be joined", R_BRIDGE)
+                raise IllegalMove(f"road {shown(road.name)} is blocked: a blocked road cannot be joined", R_BRIDGE)
             if road.joined is not None:
-                raise IllegalMove(f"road {road.name} is already joined to road {road.joined.name}: a road is "
+                raise IllegalMove(f"road {shown(road.name)} is already joined to road {shown(road.joined.name)}: a road is "
                                   f"joined to one other road only", R_BRIDGE)
             if j.span > len(road.spans):
                 have = len(road.spans)
-                raise IllegalMove(f"road {road.name} has {have} span{'' if have == 1 else 's'}, so it has no "
+                raise IllegalMove(f"road {shown(road.name)} has {have} span{'' if have == 1 else 's'}, so it has no "
                                   f"span {j.span} (a bridge joins span halves, never a starter)", R_BRIDGE)
             span = road.spans[j.span - 1][0]
             if j.half != span.high and j.half != span.low:
-                raise IllegalMove(f"span {j.span} of road {road.name} is {span}: it has no {j.half}", R_BRIDGE)
+                raise IllegalMove(f"span {j.span} of road {shown(road.name)} is {span}: it has no {j.half}", R_BRIDGE)
             ends.append(road)
         a, b = ends
         ja, jb = move.join
         if a is b:
-            raise IllegalMove(f"a bridge joins two different roads, not road {a.name} to itself", R_BRIDGE)
+            raise IllegalMove(f"a bridge joins two different roads, not road {shown(a.name)} to itself", R_BRIDGE)
         if ja.half + jb.half != self.total:
             raise IllegalMove(f"the bridged halves {ja.half} + {jb.half} = {ja.half + jb.half}, not the play "
                               f"total {self.total}", R_BRIDGE)
         joint = a.length + b.length
         if joint > MAX_LENGTH:
-            raise IllegalMove(f"roads {a.name} (length {a.length}) and {b.name} (length {b.length}) would "
+            raise IllegalMove(f"roads {shown(a.name)} (length {a.length}) and {shown(b.name)} (length {b.length}) would "
                               f"make a road of length {joint}: a joined road holds at most 10 tiles", R_LENGTH)
         a.joined, b.joined = b, a
         a.bridge_at, b.bridge_at = (ja.span, ja.half), (jb.span, jb.half)
@@ -510,29 +510,29 @@ class RoadsHand:
         road = self._road(move.road, R_BLOCK)
         side = self.side_of[seat]
         if road.side == side:
-            raise IllegalMove(f"road {road.name} is {side}'s own: a road-block goes on an opponent's road",
+            raise IllegalMove(f"road {shown(road.name)} is {side}'s own: a road-block goes on an opponent's road",
                               R_BLOCK)
         if road.blocked:
             by = road.block_tile or (road.joined.block_tile if road.joined else None)
-            raise IllegalMove(f"road {road.name} is already blocked (by {by}): a road takes one road-block",
+            raise IllegalMove(f"road {shown(road.name)} is already blocked (by {by}): a road takes one road-block",
                               R_BLOCK)
         if not road.spans:
-            raise IllegalMove(f"road {road.name} is only its starter {road.starter}: a road-block goes against "
+            raise IllegalMove(f"road {shown(road.name)} is only its starter {road.starter}: a road-block goes against "
                               f"a span", R_BLOCK)
         if road.length >= MAX_LENGTH:
-            raise IllegalMove(f"road {road.name} has length {MAX_LENGTH}: a full road cannot be blocked", R_BLOCK)
+            raise IllegalMove(f"road {shown(road.name)} has length {MAX_LENGTH}: a full road cannot be blocked", R_BLOCK)
         last = road.spans[-1][0]
         if last.high == last.low:
-            raise IllegalMove(f"the right-most span of road {road.name} is the double {last}: a double span "
+            raise IllegalMove(f"the right-most span of road {shown(road.name)} is the double {last}: a double span "
                               f"cannot be blocked", R_BLOCK)
         n = t.high
         if self.block_sum:
             if n + road.exposed != self.total:
-                raise IllegalMove(f"{move.block} does not block road {road.name}: {n} + the exposed "
+                raise IllegalMove(f"{move.block} does not block road {shown(road.name)}: {n} + the exposed "
                                   f"{road.exposed} = {n + road.exposed}, not the play total {self.total} "
                                   f"(option block_match: sum)", R_BLOCK_MATCH)
         elif n != road.exposed:
-            raise IllegalMove(f"{move.block} does not match road {road.name}: its right-most span {last} shows "
+            raise IllegalMove(f"{move.block} does not match road {shown(road.name)}: its right-most span {last} shows "
                               f"{road.exposed} (option block_match: equal)", R_BLOCK_MATCH)
         road.blocked = True
         road.block_tile = t
@@ -673,7 +673,7 @@ class RoadsHand:
                 v = group[0].value()
                 total += v
                 parts.append(str(v))
-                name = "+".join(r.name for r in group)
+                name = "+".join(shown(r.name) for r in group)
                 road_bits.append(f"{name} length {group[0].length}{' blocked' if group[0].blocked else ''} = {v}")
             credit_bits = []
             pips = zeros = 0
@@ -718,11 +718,11 @@ class RoadsHand:
             for road in roads:
                 notes = [f"length {road.length}", f"shows {road.exposed}"]
                 if road.joined is not None:
-                    notes.append(f"joined to {road.joined.name} by 0-0 at span {road.bridge_at[0]} "
+                    notes.append(f"joined to {shown(road.joined.name)} by 0-0 at span {road.bridge_at[0]} "
                                  f"({road.bridge_at[1]})")
                 if road.blocked:
                     notes.append("blocked")
-                lines.append(f"  {road.name}: {road.picture()}  ({', '.join(notes)})")
+                lines.append(f"  {shown(road.name)}: {road.picture()}  ({', '.join(notes)})")
         lines.extend(self._table_notes())
         return lines
 

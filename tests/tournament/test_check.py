@@ -162,7 +162,9 @@ def test_unreadable_stored_scores_are_a_damaged_file_not_a_crash(simulated: Path
     tamper(simulated, "UPDATE results SET scores = ? WHERE id = (SELECT MIN(id) FROM results)", [scores])
     store = open_event(simulated)
     try:
+        # check diagnoses it (tests/tournament/test_diagnostics.py); reading the results refuses it
+        assert any("table results: result 1" in f and "scores" in f for f in findings(simulated))
         with pytest.raises(EventFileError, match="damaged"):
-            run_check(store)
+            store.results()
     finally:
         store.close()

@@ -1,0 +1,420 @@
+"""Issue 13, honest diagnostics: a damaged event file is diagnosed by `check` (which tables, which
+rows) and named in one line by every other command; late entries do not look like replaced
+results; CSV cells carry no formulas; look-alike names are one name; `event.round` "01" is round 1;
+a record of the right table with other people's names is refused."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import sqlite3
+import unicodedata
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament import (EventFileError, Refused, add_pairs, add_players, create_event, enter_record, make_settings,
+                        open_event, pair_next_round, run_check)
+from tournament.cli import app
+from tournament.errors import AmbiguousPlayer, PlayerInputError, ResultRefused
+from tournament.players import withdraw
+from tournament.report import csv_cell
+from tournament.simulate import simulate_event
+
+from tests.tournament.conftest import play_table
+
+runner = CliRunner()
+
+
+def run(*args: object):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+# --- a damaged event file --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def event_copy(tmp_path_factory: pytest.TempPathFactory):
+    """A simulated event (40 results, one page or more each), and a function giving a fresh copy."""
+    base = tmp_path_factory.mktemp("sim") / "sim.db"
+    simulate_event(base, "competitive", "rotating", 40, 4, seed=2)
+    count = [0]
+
+    def copy(tmp_path: Path) -> Path:
+        count[0] += 1
+        path = tmp_path / f"copy{count[0]}.db"
+        shutil.copy(base, path)
+        return path
+    return copy
+
+
+def overwrite_page(path: Path, page: int, at: int = 0, data: bytes = b"\xff" * 12) -> None:
+    """Write garbage over bytes of one SQLite page, as a failing disk would."""
+    conn = sqlite3.connect(path)
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with path.open("r+b") as f:
+        f.seek((page - 1) * size + at)
+        f.write(data)
+
+
+def root_page(path: Path, table: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", [table]).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def leaf_holding(path: Path, table: str, rowid: int) -> int:
+    """The b-tree leaf page that holds ``rowid`` of ``table`` (found by walking the pages)."""
+    conn = sqlite3.connect(path)
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = path.read_bytes()
+    root = root_page(path, table)
+
+    def walk(page: int) -> int | None:
+        off = (page - 1) * size + (100 if page == 1 else 0)
+        kind = data[off]
+        cells = int.from_bytes(data[off + 3:off + 5], "big")
+        head = 12 if kind in (2, 5) else 8
+        pointers = [int.from_bytes(data[off + head + 2 * i:off + head + 2 * i + 2], "big") for i in range(cells)]
+        base = (page - 1) * size
+        if kind == 13:  # table leaf: payload length varint, then rowid varint
+            for p in pointers:
+                pos = base + p
+                _, pos = varint(data, pos)
+                key, _ = varint(data, pos)
+                if key == rowid:
+                    return page
+            return None
+        assert kind == 5, kind
+        for p in pointers:
+            child = int.from_bytes(data[base + p:base + p + 4], "big")
+            key, _ = varint(data, base + p + 4)
+            if rowid <= key:
+                return walk(child)
+        return walk(int.from_bytes(data[off + 8:off + 12], "big"))
+    found = walk(root)
+    assert found is not None
+    return found
+
+
+def varint(data: bytes, pos: int) -> tuple[int, int]:
+    value = 0
+    for i in range(9):
+        b = data[pos + i]
+        if i == 8:
+            return (value << 8) | b, pos + 9
+        value = (value << 7) | (b & 0x7F)
+        if b < 0x80:
+            return value, pos + i + 1
+    raise AssertionError
+
+
+def check_lines(path: Path) -> tuple[int, list[str]]:
+    r = run("check", path)
+    return r.exit_code, r.output.splitlines()
+
+
+def test_a_damaged_results_page_is_diagnosed_with_its_rows(event_copy, tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    page = leaf_holding(path, "results", 5)
+    overwrite_page(path, page)
+    code, lines = check_lines(path)
+    assert code == 1
+    damaged = [x for x in lines if x.startswith("error: table results:")]
+    assert any("integrity check" in x for x in damaged)
+    assert any("result 5" in x and "cannot be read" in x for x in damaged) or \
+        any("rows from" in x and "cannot be read" in x for x in damaged), lines
+    assert not any("malformed" in x and x.startswith("error: the event") for x in lines)
+
+
+def test_a_damaged_root_page_says_no_row_can_be_read(event_copy, tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    overwrite_page(path, root_page(path, "seats"))
+    code, lines = check_lines(path)
+    assert code == 1
+    assert "error: table seats: no row of the table can be read (a damaged page)" in lines
+
+
+@pytest.mark.parametrize("command", [["standings"], ["tables", "--round", "1"], ["pair"], ["add", "Newcomer"],
+                                     ["export", "-o", "out.json"]])
+def test_other_commands_on_a_damaged_file_say_run_check(event_copy, tmp_path: Path, command: list[str]) -> None:
+    path = event_copy(tmp_path)
+    overwrite_page(path, root_page(path, "seats"))
+    before = path.read_bytes()
+    args = [c if c != "out.json" else tmp_path / "out.json" for c in command]
+    r = run(command[0], path, *args[1:])
+    assert r.exit_code == 2
+    errors = [x for x in r.output.splitlines() if x.strip()]
+    assert len(errors) == 1 and errors[0].startswith("error: ") and "tournament check" in errors[0], r.output
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_index_is_named_with_its_table(event_copy, tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    overwrite_page(path, root_page(path, "ux_players_name"))
+    code, lines = check_lines(path)
+    assert code == 1
+    assert any(x.startswith("error: table players: SQLite's integrity check") for x in lines), lines
+
+
+@pytest.mark.parametrize("damage, expect", [
+    ("CAST(x'7b22ff22' AS TEXT)", "record is not UTF-8 text"),
+])
+def test_a_stored_record_that_is_not_text_is_named(event_copy, tmp_path: Path, damage: str, expect: str) -> None:
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    rnd, tno = conn.execute("SELECT r.number, t.number FROM results x JOIN round_tables t ON t.id = x.table_id "
+                            "JOIN rounds r ON r.id = t.round_id WHERE x.id = 7").fetchone()
+    conn.execute(f"UPDATE results SET record = {damage} WHERE id = 7")
+    conn.commit()
+    conn.close()
+    code, lines = check_lines(path)
+    assert code == 1
+    assert f"error: table results: result 7 (round {rnd} table {tno}): {expect} (byte 2 of 4)" in lines
+    # The damaged result is left out of the other checks, and is the only error.
+    assert [x for x in lines if x.startswith("error:")] == [f"error: table results: result 7 (round {rnd} table "
+                                                              f"{tno}): {expect} (byte 2 of 4)"]
+
+
+def test_a_stored_record_cut_short_is_named_with_its_table(event_copy, tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE results SET record = substr(record, 1, 100) WHERE id = 3")
+    conn.commit()
+    conn.close()
+    code, lines = check_lines(path)
+    assert code == 1
+    assert any(" table " in x and "the stored record no longer validates" in x and "ends before" in x
+               for x in lines), lines
+
+
+@pytest.mark.parametrize("scores", ["xx", '"NS"', '{"NS": "a lot", "EW": 1}', "[1, 2]"])
+def test_unreadable_stored_scores_are_diagnosed(event_copy, tmp_path: Path, scores: str) -> None:
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE results SET scores = ? WHERE id = 2", [scores])
+    conn.commit()
+    conn.close()
+    store = open_event(path)
+    try:
+        report = run_check(store)
+        errors = [f.text() for f in report.errors]
+        assert len(errors) == 1 and errors[0].startswith("error: table results: result 2 (round 1 table ")
+        assert "scores" in errors[0]
+        with pytest.raises(EventFileError, match="tournament check"):
+            store.results()
+    finally:
+        store.close()
+
+
+def test_undecodable_player_name_is_named(event_copy, tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE players SET name = CAST(x'41ff' AS TEXT) WHERE id = 3")
+    conn.commit()
+    conn.close()
+    code, lines = check_lines(path)
+    assert code == 1
+    assert "error: table players: player #3: name is not UTF-8 text (byte 1 of 2)" in lines
+    r = run("standings", path)
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "tournament check" in r.output
+
+
+def test_an_event_too_damaged_to_open_is_still_diagnosed(event_copy, tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = 'x' WHERE key = 'settings'")
+    conn.commit()
+    conn.close()
+    code, lines = check_lines(path)
+    assert code == 1
+    assert "error: table meta: the event's settings: value is not readable JSON ('x')" in lines
+    r = run("standings", path)
+    assert r.exit_code == 2 and "tournament check" in r.output
+
+
+def test_a_sound_file_has_no_damage_findings(event_copy, tmp_path: Path) -> None:
+    code, lines = check_lines(event_copy(tmp_path))
+    assert code == 0 and not [x for x in lines if x.startswith("error")]
+
+
+# --- late entries ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["rotating", "pairs"])
+def test_a_late_entry_does_not_look_like_a_replaced_result(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "ev.db"
+    simulate_event(path, "competitive", fmt, 12, 3, seed=5)
+    store = open_event(path)
+    try:
+        assert run_check(store).findings == ()
+        if fmt == "pairs":
+            add_pairs(store, [("Late", "Comer", None)])
+        else:
+            add_players(store, ["Late", "Comer"])
+        report = run_check(store)
+        assert report.findings == (), [f.text() for f in report.findings]
+    finally:
+        store.close()
+
+
+# --- CSV outputs -------------------------------------------------------------------------------------
+
+
+FORMULAS = ["=1+1", "+x", "-x", "@x"]
+
+
+def test_csv_cell_neutralises_formulas_only() -> None:
+    assert [csv_cell(x) for x in FORMULAS] == ["'=1+1", "'+x", "'-x", "'@x"]
+    assert csv_cell("\tx") == "'\tx" and csv_cell("\rx") == "'\rx"
+    assert csv_cell("Ana") == "Ana" and csv_cell("a=b") == "a=b"
+    assert csv_cell(-12) == -12 and csv_cell(3.5) == 3.5 and csv_cell(None) is None
+
+
+def test_no_csv_output_carries_a_formula(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    assert run("new", path, "--name", "=cmd", "--game", "competitive", "--format", "rotating").exit_code == 0
+    assert run("add", path, "--", *FORMULAS, "Ana", "Bo", "Cy", "Di").exit_code == 0
+    assert run("pair", path).exit_code == 0
+    outputs = {"tables": run("tables", path, "--csv").output, "standings": run("standings", path, "--csv").output,
+               "players": run("players", path, "--csv").output}
+    assert run("export", path, "-o", tmp_path / "out", "--csv").exit_code == 0
+    for f in (tmp_path / "out").glob("*.csv"):
+        outputs[f.name] = f.read_text()
+    seen = set()
+    for name, text in outputs.items():
+        for row in csv.reader(io.StringIO(text)):
+            for cell in row:
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (name, cell)
+                assert not (cell.startswith("-") and not cell.lstrip("-").replace(".", "").isdigit()), (name, cell)
+                seen.add(cell)
+    assert {"'=1+1", "'+x", "'-x", "'@x"} <= seen
+
+
+# --- names -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def event(tmp_path: Path):
+    store = create_event(tmp_path / "n.db", make_settings("Names", "competitive", "rotating", seed=1))
+    yield store
+    store.close()
+
+
+def test_names_are_stored_in_nfc(event) -> None:
+    decomposed = unicodedata.normalize("NFD", "José")
+    (p,) = add_players(event, [decomposed])
+    assert p.name == "José" and unicodedata.is_normalized("NFC", p.name)
+    with pytest.raises(Refused, match="already entered"):
+        add_players(event, ["José"])
+
+
+@pytest.mark.parametrize("look_alike", ["Ana\u200b", "\u200dAna", "\ufeffAna", "An\u00ada", "\u202eAna\u202c",
+                                        "\u2066Ana\u2069", "Ana\u200e", " Ana", "Ana\u00a0"])
+def test_a_name_that_only_looks_different_is_refused(event, look_alike: str) -> None:
+    add_players(event, ["Ana", "Bo"])
+    with pytest.raises(Refused) as info:
+        add_players(event, ["Cy", look_alike])
+    assert "#1 'Ana'" in str(info.value) and "\n" not in str(info.value)
+    assert [p.name for p in event.players()] == ["Ana", "Bo"]  # nothing added
+
+
+def test_look_alikes_within_one_list_are_refused(event) -> None:
+    with pytest.raises(PlayerInputError, match="listed twice"):
+        add_players(event, ["Ana", "Ana\u200b"])
+
+
+def test_look_alike_pair_names_are_refused(tmp_path: Path) -> None:
+    store = create_event(tmp_path / "p.db", make_settings("P", "competitive", "pairs", seed=1))
+    try:
+        add_pairs(store, [("Ana", "Bo", "Los Primos")])
+        with pytest.raises(Refused, match="Los Primos"):
+            add_pairs(store, [("Cy", "Di", "Los\u200bPrimos".replace("\u200b", " \u200b"))])
+        with pytest.raises(PlayerInputError, match="partner themselves"):
+            add_pairs(store, [("Ed", "Ed\u200b", None)])
+    finally:
+        store.close()
+
+
+def test_add_from_csv_normalises_and_refuses_look_alikes(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    assert run("new", path, "--name", "x", "--game", "competitive", "--format", "rotating").exit_code == 0
+    sheet = tmp_path / "p.csv"
+    sheet.write_text("name\n" + unicodedata.normalize("NFD", "Zoë") + "\nAna\n", encoding="utf-8")
+    assert run("add", path, "--csv", sheet).exit_code == 0
+    sheet.write_text("name\nZoë\u200b\n", encoding="utf-8")
+    r = run("add", path, "--csv", sheet)
+    assert r.exit_code == 1 and "#1 'Zoë'" in r.output
+
+
+def test_withdraw_of_a_name_that_is_also_a_number_is_ambiguous(event) -> None:
+    add_players(event, ["Ana", "Bo", "Cy", "Di", "Ed", "#5"])  # "#5" is player #6; #5 is Ed
+    with pytest.raises(AmbiguousPlayer) as info:
+        withdraw(event, "#5")
+    message = str(info.value)
+    assert "#6" in message and "'Ed'" in message and "ambiguous" in message
+    assert all(p.withdrawn is None for p in event.players())
+    assert withdraw(event, "#6").name == "#5"
+    assert withdraw(event, "Ed").name == "Ed"
+
+
+def test_withdraw_on_the_command_line_says_ambiguous(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    assert run("new", path, "--name", "x", "--game", "competitive", "--format", "rotating").exit_code == 0
+    assert run("add", path, "Ana", "#1").exit_code == 0
+    r = run("withdraw", path, "#1")
+    assert r.exit_code == 1 and "ambiguous" in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_a_record_with_decomposed_names_matches_without_ids(rotating_event) -> None:
+    store = rotating_event
+    table = store.tables(1)[0]
+    doc = json.loads(play_table(store, table, seed=3, ids=False))
+    for p in doc["players"]:
+        p["name"] = unicodedata.normalize("NFD", p["name"]) + "\u200b"
+    assert enter_record(store, json.dumps(doc)).status == "stored"
+
+
+# --- event.round "01", and the players' names in a record with ids ---------------------------------------
+
+
+@pytest.mark.parametrize("said_round, said_table", [("01", "1"), ("1", "01"), (" 1 ", 1), (1, "001")])
+def test_round_01_is_round_1(rotating_event, tmp_path: Path, said_round, said_table) -> None:
+    store = rotating_event
+    table = store.tables(1)[0]
+    doc = json.loads(play_table(store, table, seed=4))
+    doc["event"] = {"round": said_round, "table": said_table}
+    entry = enter_record(store, json.dumps(doc))
+    assert (entry.round, entry.table, entry.status) == (1, 1, "stored")
+    assert run_check(store).ok
+
+
+def test_round_text_that_is_no_number_is_still_refused(rotating_event) -> None:
+    store = rotating_event
+    doc = json.loads(play_table(store, store.tables(1)[0], seed=4))
+    doc["event"] = {"round": "1st"}
+    with pytest.raises(ResultRefused, match="says it is round 1st"):
+        enter_record(store, json.dumps(doc), round_no=1)
+
+
+def test_right_table_wrong_names_is_refused_and_nothing_stored(rotating_event) -> None:
+    store = rotating_event
+    table = store.tables(1)[0]
+    doc = json.loads(play_table(store, table, seed=5))
+    doc["players"][2]["name"] = "Somebody Else"
+    want = next(p.name for p in store.players() if p.id == int(doc["players"][2]["id"]))
+    with pytest.raises(ResultRefused) as info:
+        enter_record(store, json.dumps(doc))
+    message = str(info.value)
+    assert "'Somebody Else'" in message and repr(want) in message and "nothing was stored" in message
+    assert store.results() == {}
