@@ -15,18 +15,19 @@ from typing import Any, Iterator, Optional
 
 import typer
 
-from domrec import games, reader, simulate as sim
+from domrec import console, games, reader, simulate as sim
 from domrec.errors import DomrecError, InputError, one_line
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+console.plain_help_types()
+app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=console.CONTEXT_SETTINGS,
                   help="Check, simulate and explain domino game records (format domrec 1).")
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
 
 @app.callback()
-def _console() -> None:
+def _console(version: bool = console.version_option("domrec")) -> None:
     """Whatever a record holds (a lone surrogate from a "\\ud800" escape, a file name
     that is not UTF-8), writing it must not end in a traceback: such characters are
     written as backslash escapes, which in --json output are JSON's own escapes."""

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 import typer
 
+from domrec import console
 from domrec.errors import InputError
 from domrec.games import parse_options
 
@@ -30,10 +31,16 @@ from tournament.event import FORMATS, PAIRS, make_settings
 from tournament.simulate import simulate_event
 from tournament.store import SQLITE_MAGIC, EventStore, create_event, open_event
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+console.plain_help_types()
+app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=console.CONTEXT_SETTINGS,
                   help="Run a domino tournament: players, pairings, tables, results checked by domrec, standings.")
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
+
+
+@app.callback()
+def _options(version: bool = console.version_option("tournament")) -> None:
+    """The options every tournament command shares (--version, -h)."""
 
 
 def _fail(message: str, code: int, details: Sequence[str] = ()) -> None:
