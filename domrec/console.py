@@ -73,35 +73,40 @@ class _Bar:
 
 
 @contextlib.contextmanager
-def progress_bar(label: str, total: float | None = None, unit: str = "",
+def progress_bar(label: str, total: float | None = None, counting: str = "",
                  enabled: bool = True) -> Iterator[_Bar]:
     """A transient progress bar on stderr, only if stderr is a terminal (and ``enabled``).
 
-    ``total`` None draws a pulsing bar for work that cannot be counted in
-    advance.  ``unit`` names what is counted ("records", "rounds"); a field
-    ``done`` may be passed to :meth:`_Bar.advance` to show a count different
-    from the bar's steps (bytes read, records checked)."""
+    ``total`` None draws a pulsing bar, for work that cannot be counted in
+    advance.  ``counting`` names what the ``done`` field counts ("records"),
+    shown instead of "done/total" when the bar's steps are something else
+    (bytes read).  Nothing is redirected: a command that writes to stdout
+    while its bar runs must write to a file or a pipe, not to the same
+    terminal (the commands here only show a bar then)."""
     if not enabled or not sys.stderr.isatty():
         yield _Bar()
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    from rich.markup import escape
 
-    columns: list[Any] = [TextColumn(label), BarColumn()]
-    if total is not None and unit == "bytes":
-        columns.append(TextColumn("{task.fields[done]} records"))
+    columns: list[Any] = [TextColumn(escape(label)), BarColumn()]
+    if counting:
+        columns.append(TextColumn("{task.fields[done]} " + escape(counting)))
     elif total is not None:
-        columns += [MofNCompleteColumn(), TextColumn(unit)]
-    columns.append(TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        columns.append(MofNCompleteColumn())
+    columns.append(TimeRemainingColumn() if total is not None else TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False,
+                  redirect_stderr=False) as progress:
         yield _Bar(progress, progress.add_task(label, total=total, done=0))
 
 
-def track(items: Iterable[T], label: str, total: float | None = None, unit: str = "",
-          size: Callable[[T], float] | None = None) -> Iterator[T]:
+def track(items: Iterable[T], label: str, total: float | None = None, counting: str = "",
+          size: Callable[[T], float] | None = None, enabled: bool = True) -> Iterator[T]:
     """``items`` unchanged, with a progress bar on a terminal (see :func:`progress_bar`);
     ``size`` is how far each item moves the bar (default one step)."""
-    with progress_bar(label, total, unit) as bar:
+    with progress_bar(label, total, counting, enabled) as bar:
         done = 0
         for item in items:
             yield item
