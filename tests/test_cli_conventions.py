@@ -221,3 +221,44 @@ def test_ratings_and_check_progress_bar_on_a_terminal_only(tmp_path):
     assert code == 0 and "checking the event" in err
     code, _, err = _run("tournament.cli", ["check", event])
     assert code == 0 and err == ""
+
+
+# --- Horse Race: how a count pegs -----------------------------------------------------------------
+
+def test_horse_race_messages_say_how_a_count_pegs():
+    from domrec.games import horserace as H
+
+    assert H.peg_words(15, False) == "the ends total 15, which pegs 3: one point per five"
+    assert H.peg_words(15, True) == "the ends total 15, which pegs 15: the full count, in celko"
+    assert H.peg_words(12, False) == "the ends total 12, which scores nothing (not a multiple of five)"
+    assert H.peg_words(0, False) == "the ends total 0, which scores nothing (nothing is open to count)"
+    for count in range(0, 40):  # the words and the engine's arithmetic never disagree
+        for celko in (False, True):
+            rule = H.peg_rule(count, celko)
+            assert rule.startswith(f"pegs {H.pegs(count, celko)}:") if H.pegs(count, celko) else \
+                rule.startswith("no score")
+
+
+def test_horse_race_spinner_message_gives_both_counts():
+    code_text = runner.invoke(domrec_app, ["validate", str(SAMPLES / "invalid" / "horse-race" /
+                                           "spinner-end-before-sides.json")]).stdout
+    assert "where the ends would total 15, which pegs 3; on the side the ends total 5, which pegs 1: " \
+           "one point per five" in code_text
+
+
+def test_horse_race_score_why_explains_a_wrong_claim():
+    """The hook a replay driver uses to say why a move scores what it scores."""
+    from domrec import games, reader
+
+    record = reader.loads((SAMPLES / "valid" / "horse-race" / "chain-of-three.json").read_bytes())
+    engine = games.engine(record.game)
+    match = engine.start(record)
+    hand = record.hands[0]
+    state = match.start_hand(hand)
+    said = []
+    for move in hand.moves:
+        points = state.apply(move)
+        said.append((points, state.score_why(move, points)))
+    assert any(p and why.endswith(f"which pegs {p}: one point per five") for p, why in said)
+    assert all(why.startswith("the ends total") or why.startswith("only setting a tile pegs") for _, why in said)
+    assert all(("scores nothing" in why or "only setting" in why) == (p == 0) for p, why in said)
