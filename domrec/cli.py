@@ -15,18 +15,19 @@ from typing import Any, Iterator, Optional
 
 import typer
 
-from domrec import games, reader, simulate as sim
+from domrec import console, games, reader, simulate as sim
 from domrec.errors import DomrecError, InputError, one_line
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+console.plain_help_types()
+app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=console.CONTEXT_SETTINGS,
                   help="Check, simulate and explain domino game records (format domrec 1).")
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
 
 @app.callback()
-def _console() -> None:
+def _console(version: bool = console.version_option("domrec")) -> None:
     """Whatever a record holds (a lone surrogate from a "\\ud800" escape, a file name
     that is not UTF-8), writing it must not end in a traceback: such characters are
     written as backslash escapes, which in --json output are JSON's own escapes."""
@@ -53,27 +54,19 @@ def _said(e: DomrecError) -> str:
     return one_line(str(e))
 
 
+def _painted(line: str, status: str, stream: Any) -> str:
+    """A verdict line, in colour on a terminal when the record is not valid."""
+    return line if status == "valid" else console.paint(line, status, stream)
+
+
 def _exit_code(report: Report) -> int:
     return {"valid": EXIT_OK, "invalid": EXIT_INVALID}.get(report.status, EXIT_UNUSABLE)
 
 
 def _with_progress(sources: Iterator[reader.Source], total_bytes: int | None) -> Iterator[reader.Source]:
-    """A progress bar on a terminal, and nothing at all when piped."""
-    if not sys.stderr.isatty():
-        yield from sources
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = [TextColumn("checking"), BarColumn(), TextColumn("{task.fields[records]} records"),
-               TimeRemainingColumn()] if total_bytes else [TextColumn("checking"), MofNCompleteColumn()]
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("check", total=total_bytes, records=0)
-        count = 0
-        for src in sources:
-            yield src
-            count += 1
-            progress.update(task, advance=len(src.text or b"") if total_bytes else 1, records=count)
+    """A progress bar on a terminal (by bytes read when the inputs' size is known), none when piped."""
+    return console.track(sources, "checking", total_bytes, "records",
+                         size=(lambda src: len(src.text or b"")) if total_bytes else None)
 
 
 def _reports(src: reader.Source) -> Iterator[Report]:
@@ -145,9 +138,9 @@ def validate(
             continue
         if quiet and report.valid:
             continue
-        out.write(report.summary() + "\n")
+        out.write(_painted(report.summary(), report.status, out) + "\n")
         for problem in report.problems:
-            out.write(f"  {problem.text()}\n")
+            out.write(console.paint(f"  {problem.text()}", "problem", out) + "\n")
         if report.note and not report.valid:
             out.write(f"  note: {one_line(report.note)}\n")
         elif report.note and report.valid and not report.finished:
@@ -192,7 +185,9 @@ def simulate(
         raise typer.Exit(EXIT_UNUSABLE)
     try:
         as_dgn = output.endswith(".dgn")
-        for k, record in enumerate(sim.simulate(game, games_, seed, players, options, variant)):
+        records = sim.simulate(game, games_, seed, players, options, variant)
+        shown = output != "-" or not sys.stdout.isatty()  # no bar between records on the same terminal
+        for k, record in enumerate(console.track(records, "simulating", games_, enabled=shown)):
             if as_dgn:
                 from domrec import notation
 
@@ -232,18 +227,19 @@ def convert(
     for item in conv.read_items(source, from_ or (conv.form_of(source) if source != "-" else None)):
         if item.record is None:
             report = item.report
-            typer.echo(report.summary(), err=True)
+            console.echo_err(_painted(report.summary(), report.status, sys.stderr))
             for problem in report.problems:
-                typer.echo(f"  {problem.text()}", err=True)
+                console.echo_err(f"  {problem.text()}", "problem")
             worst = max(worst, _exit_code(report))
             continue
         record = item.record
         if fill_claims:
             record, report = conv.fill(record, item.label)
             if not report.valid:
-                typer.echo(report.summary() + " (claims filled only as far as the replay reached)", err=True)
+                console.echo_err(_painted(report.summary() + " (claims filled only as far as the replay reached)",
+                                          report.status, sys.stderr))
                 for problem in report.problems:
-                    typer.echo(f"  {problem.text()}", err=True)
+                    console.echo_err(f"  {problem.text()}", "problem")
                 worst = max(worst, _exit_code(report))
         records.append(record)
     if worst == EXIT_UNUSABLE or not records:

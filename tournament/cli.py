@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 import typer
 
+from domrec import console
 from domrec.errors import InputError
 from domrec.games import parse_options
 
@@ -29,16 +30,27 @@ from tournament.event import FORMATS, PAIRS, make_settings
 from tournament.simulate import simulate_event
 from tournament.store import SQLITE_MAGIC, EventStore, create_event, open_event
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+console.plain_help_types()
+app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=console.CONTEXT_SETTINGS,
                   help="Run a domino tournament: players, pairings, tables, results checked by domrec, standings.")
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
 
 
-def _fail(message: str, code: int, details: Sequence[str] = ()) -> None:
-    typer.echo(f"error: {message}", err=True)
+@app.callback()
+def _options(version: bool = console.version_option("tournament")) -> None:
+    """The options every tournament command shares (--version, -h)."""
+
+
+def _say_error(message: str, details: Sequence[str] = ()) -> None:
+    """An error and its problem lines on stderr, in colour on a terminal."""
+    console.echo_err(f"error: {message}", "invalid")
     for line in details:
-        typer.echo(f"  {line}", err=True)
+        console.echo_err(f"  {line}", "problem")
+
+
+def _fail(message: str, code: int, details: Sequence[str] = ()) -> None:
+    _say_error(message, details)
     raise typer.Exit(code)
 
 
@@ -346,9 +358,7 @@ def result(
 
         def refused(e: TournamentError) -> None:
             nonlocal worst
-            typer.echo(f"error: {e}", err=True)
-            for line in getattr(e, "problems", ()):
-                typer.echo(f"  {line}", err=True)
+            _say_error(str(e), getattr(e, "problems", ()))
             worst = max(worst, e.exit_code)
 
         for src in reader.iter_sources(records):
@@ -520,7 +530,7 @@ def check_cmd(
     except DamagedEventFile:  # too damaged to open: the diagnosis alone
         report = checking.diagnose_file(event)
     else:
-        with store:
+        with store, console.progress_bar("checking the event", None):
             report = checking.run(store)
     if as_json:
         sys.stdout.write(json.dumps({"ok": report.ok, "records": report.records, "results": report.results,
@@ -529,7 +539,7 @@ def check_cmd(
                                                   for f in report.findings]}, ensure_ascii=False) + "\n")
     else:
         for f in report.findings:
-            typer.echo(f.text())
+            typer.echo(console.paint(f.text(), "invalid" if f.level == "error" else "warning"))
         errors = len(report.errors)
         typer.echo(f"{event}: {report.rounds} rounds, {report.results} results ({report.records} records "
                    f"re-validated): {errors} error{'s' if errors != 1 else ''}, "
@@ -583,7 +593,6 @@ def simulate(
     options = _parse_options(option)
     if format == PAIRS and players_ % 2:
         raise UnusableInput("a pairs event needs an even number of players")
-    say = None if quiet else (lambda line: typer.echo(line, err=True))
     spec = then = None
     if stage is not None:
         seeding = {"seeding": "standings" if rounds_ else "random", "top": top}
@@ -598,8 +607,13 @@ def simulate(
                     **seeding}
         else:
             raise UnusableInput(f"unknown --stage {stage!r}; stages: single, double, multi, roundrobin, groups")
-    summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None, variant,
-                             progress=say, stage=spec, then=then)
+    with console.progress_bar("simulating", rounds_ if spec is None else None, enabled=not quiet) as bar:
+        def say(line: str) -> None:  # a line a round (or a stage's games), above the bar on a terminal
+            bar.say(line)
+            bar.advance()
+
+        summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None,
+                                 variant, progress=None if quiet else say, stage=spec, then=then)
     typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
                f"{summary.games} games, {summary.byes} byes")
 
@@ -818,21 +832,27 @@ def ratings(
 
     # Every event file is opened (and so checked) before the ratings file is opened or created:
     # a missing or foreign event file must not leave a new, empty ratings file behind.
+    # The bar (a terminal only) runs while events are imported and everything is rated; what
+    # each import did is said after it, so that no line is written across the bar.
     stores: list[EventStore] = []
+    imported: list[str] = []
     try:
-        for path in add:
-            stores.append(_open(path))
-        book = rt.open_ratings(ratings_file, create=bool(add))
-        try:
-            for path, store in zip(add, stores):
-                typer.echo(book.import_event(store, str(path)).summary(), err=as_csv or as_json)
-            rows = [r.row() for r in book.ratings()]
-            events = book.events()
-        finally:
-            book.close()
+        with console.progress_bar("rating", None):
+            for path in add:
+                stores.append(_open(path))
+            book = rt.open_ratings(ratings_file, create=bool(add))
+            try:
+                for path, store in zip(add, stores):
+                    imported.append(book.import_event(store, str(path)).summary())
+                rows = [r.row() for r in book.ratings()]
+                events = book.events()
+            finally:
+                book.close()
     finally:
         for store in stores:
             store.close()
+        for line in imported:
+            typer.echo(line, err=as_csv or as_json)
     if as_json:
         sys.stdout.write(json.dumps({"events": events, "ratings": rows}, ensure_ascii=False, indent=1) + "\n")
         return

@@ -116,6 +116,26 @@ def pegs(count: int, celko: bool) -> int:
     return count if celko else count // 5
 
 
+def peg_rule(count: int, celko: bool) -> str:
+    """How a count pegs, in a few words: "pegs 3: one point per five", "no score: not a multiple
+    of five".  Messages and explain say it so that a player can redo the sum."""
+    if count <= 0:
+        return "no score: nothing is open to count" if count == 0 else "no score"
+    if count % 5:
+        return "no score: not a multiple of five"
+    if celko:
+        return f"pegs {count}: the full count, in celko"
+    return f"pegs {count // 5}: one point per five"
+
+
+def peg_words(count: int, celko: bool) -> str:
+    """The sentence a score message gives: "the ends total 15, which pegs 3: one point per five"."""
+    rule = peg_rule(count, celko)
+    if rule.startswith("pegs"):
+        return f"the ends total {count}, which {rule}"
+    return f"the ends total {count}, which scores nothing ({rule.removeprefix('no score: ')})"
+
+
 @attrs.frozen
 class Rules:
     """A match's settled rule options; frozen because a record's rules never change mid-game."""
@@ -472,8 +492,9 @@ class HorseRaceHand:
         if claim != pegs(true_count, self.rules.celko) and claim == pegs(end_count, self.rules.celko):
             raise IllegalMove(
                 f"{move.play} on {n}-{n} goes on the spinner's free side, not on an end: its ends open only "
-                f"once both sides are taken (the claimed {claim} counts {end_count} as if {n}-{n} still had a "
-                f"free side; the count is {true_count})", R_SIDES)
+                f"once both sides are taken (the claimed {claim} fits the tile on an end, where the ends would "
+                f"total {end_count}, which {f'pegs {claim}' if claim else 'scores nothing'}; on the side "
+                f"{peg_words(true_count, self.rules.celko)})", R_SIDES)
 
     def _only_place(self, t: Tile, text: str) -> Node:
         places = [node for node in self.nodes.values() if node.open_number(t) is not None]
@@ -718,6 +739,14 @@ class HorseRaceHand:
 
     # --- telling the table ----------------------------------------------------------
 
+    def score_why(self, move: Any, points: int) -> str:
+        """Why the move just applied earns ``points``, for a wrong score claim: a replay driver
+        may add it to "credited 2 for this move, but it scores 3" (docs/rules/horse-race.md,
+        "The count")."""
+        if getattr(move, "play", None) is None:
+            return "only setting a tile pegs: a draw or a pass scores 0"
+        return peg_words(self.count, self.rules.celko)
+
     def render(self) -> list[str]:
         """The layout anchor by anchor (the lead, then each spinner), arm by arm, and the count."""
         if self.lead is None:
@@ -741,7 +770,7 @@ class HorseRaceHand:
                     lines.append(f"    {node.tile} half {n}: open end {n}")
                     parts.append(f"{n} ({node.tile})")
         shown = " + ".join(parts) if parts else "0"
-        verdict = "scores" if self.count > 0 and self.count % 5 == 0 else "no score"
+        verdict = peg_rule(self.count, self.rules.celko)
         lines.append(f"count: {shown} = {self.count} ({verdict}); boneyard: {self.stock} tile"
                      f"{'s' if self.stock != 1 else ''}")
         return lines

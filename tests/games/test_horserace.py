@@ -624,7 +624,7 @@ def test_explain_shows_the_arms_their_open_ends_and_the_count():
     text = "\n".join(lines)
     assert report.valid
     assert "4-4 side: 4-2 → open end 2" in text and "4-4 end: 4-5 → open end 5" in text
-    assert "count: 2 (4-2) + 3 (4-3) = 5 (scores)" in text
+    assert "count: 2 (4-2) + 3 (4-3) = 5 (pegs 1: one point per five)" in text
     assert "boneyard (in draw order): 6-4 5-2 3-0 2-2 0-0 3-2 1-0 3-3" in text
 
 

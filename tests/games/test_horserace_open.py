@@ -105,7 +105,7 @@ def test_the_worked_opening_is_accepted_with_its_points_and_tile_counts():
     assert state.to_move == "P2" and not state.over and state.stock == 13
     assert state.holdings() == {"P1": [], "P2": []}
     text = "\n".join(state.render())
-    assert "count: 2 (2-0) + 2 (3-2) + 4 (5-4) + 2 (1-1 spinner) = 10 (scores)" in text
+    assert "count: 2 (2-0) + 2 (3-2) + 4 (5-4) + 2 (1-1 spinner) = 10 (pegs 2: one point per five)" in text
     assert "tiles held: P1 2, P2 5" in text
     assert any("deal not recorded" in line for line in state.deal_notes())
 

@@ -1,0 +1,177 @@
+"""What the two commands (``domrec``, ``tournament``) share about the terminal.
+
+Colour and progress bars are for a person at a terminal: a pipe, a file or a
+log gets plain lines, byte for byte what scripts have always read, and
+``NO_COLOR`` (any non-empty value, https://no-color.org) turns colour off
+everywhere.  Everything here decides per stream, because ``domrec validate
+> out.txt`` at a terminal still shows its progress bar on stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from importlib import metadata
+from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
+
+import typer
+
+T = TypeVar("T")
+
+#: SGR codes of the few styles used; plain ANSI so that colour costs nothing when it is off.
+STYLES = {
+    "invalid": "1;31",   # bold red: a record that breaks the rules, an error
+    "unusable": "1;35",  # bold magenta: input that could not be judged
+    "problem": "33",     # yellow: one problem line under a verdict
+    "warning": "33",
+}
+
+
+def colour_on(stream: TextIO) -> bool:
+    """Colour only for a terminal, never with NO_COLOR set (non-empty) or TERM=dumb."""
+    if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def paint(text: str, style: str, stream: TextIO | None = None) -> str:
+    """``text`` in ``style`` if ``stream`` (default stdout) shows colour, else unchanged."""
+    if not colour_on(stream if stream is not None else sys.stdout):
+        return text
+    return f"\x1b[{STYLES[style]}m{text}\x1b[0m"
+
+
+def echo_err(text: str, style: str | None = None) -> None:
+    """A line on stderr, coloured there if stderr is a terminal."""
+    typer.echo(paint(text, style, sys.stderr) if style else text, err=True)
+
+
+# --- progress -------------------------------------------------------------------------------------
+
+class _Bar:
+    """The handle a command moves its bar with; does nothing when there is no bar."""
+
+    def __init__(self, progress: Any = None, task: Any = None) -> None:
+        self._progress, self._task = progress, task
+
+    def advance(self, steps: float = 1, **fields: Any) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, advance=steps, **fields)
+
+    def say(self, line: str) -> None:
+        """A line above the bar (on stderr), or plain on stderr when there is no bar."""
+        if self._progress is not None:
+            from rich.text import Text
+            self._progress.console.print(Text(line))
+        else:
+            typer.echo(line, err=True)
+
+
+@contextlib.contextmanager
+def progress_bar(label: str, total: float | None = None, counting: str = "",
+                 enabled: bool = True) -> Iterator[_Bar]:
+    """A transient progress bar on stderr, only if stderr is a terminal (and ``enabled``).
+
+    ``total`` None draws a pulsing bar, for work that cannot be counted in
+    advance.  ``counting`` names what the ``done`` field counts ("records"),
+    shown instead of "done/total" when the bar's steps are something else
+    (bytes read).  Nothing is redirected: a command that writes to stdout
+    while its bar runs must write to a file or a pipe, not to the same
+    terminal (the commands here only show a bar then)."""
+    if not enabled or not sys.stderr.isatty():
+        yield _Bar()
+        return
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    from rich.markup import escape
+
+    columns: list[Any] = [TextColumn(escape(label)), BarColumn()]
+    if counting:
+        columns.append(TextColumn("{task.fields[done]} " + escape(counting)))
+    elif total is not None:
+        columns.append(MofNCompleteColumn())
+    columns.append(TimeRemainingColumn() if total is not None else TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False,
+                  redirect_stderr=False) as progress:
+        yield _Bar(progress, progress.add_task(label, total=total, done=0))
+
+
+def track(items: Iterable[T], label: str, total: float | None = None, counting: str = "",
+          size: Callable[[T], float] | None = None, enabled: bool = True) -> Iterator[T]:
+    """``items`` unchanged, with a progress bar on a terminal (see :func:`progress_bar`);
+    ``size`` is how far each item moves the bar (default one step)."""
+    with progress_bar(label, total, counting, enabled) as bar:
+        done = 0
+        for item in items:
+            yield item
+            done += 1
+            bar.advance(size(item) if size else 1, done=done)
+
+
+# --- the commands' common options -----------------------------------------------------------------
+
+def version_text(command: str) -> str:
+    """``domrec 0.1.0``, ``tournament (domrec) 0.1.0``: both commands come from one distribution."""
+    try:
+        number = metadata.version("domrec")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        number = "(version unknown: not installed)"
+    return f"{command} {number}" if command == "domrec" else f"{command} (domrec) {number}"
+
+
+def version_option(command: str) -> Any:
+    """A ``--version`` option for an app's callback: prints :func:`version_text` and exits 0."""
+    def show(value: bool) -> None:
+        if value:
+            typer.echo(version_text(command))
+            raise typer.Exit(0)
+    return typer.Option(False, "--version", callback=show, is_eager=True,
+                        help="Print the version and exit.")
+
+
+#: Given to both Typer apps: ``-h`` as well as ``--help`` (inherited by every command).
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def _plain_type(self: Any, ctx: Any) -> str | None:
+    """The kind of value a parameter takes, in the words CLIs use (TEXT, INTEGER, PATH), not as a
+    Python annotation (``<list[str]>``, ``<bool>``) as Typer's help shows it; none for a flag."""
+    import datetime
+    import enum
+    import pathlib
+    from typing import get_args, get_origin
+
+    desc = self.type_descriptor
+    if getattr(desc, "is_choice", False) and getattr(desc, "choices", None):
+        return "|".join(str(getattr(c, "value", c)) for c in desc.choices)
+    kind = desc.annotation
+    if get_origin(kind) in (list, tuple):
+        args = [a for a in get_args(kind) if a is not Ellipsis]
+        kind = args[0] if args else str
+    if not isinstance(kind, type):
+        return "VALUE"
+    if issubclass(kind, bool):
+        return None
+    if issubclass(kind, enum.Enum):
+        return "|".join(str(m.value) for m in kind)
+    for python, word in ((int, "INTEGER"), (float, "NUMBER"), (pathlib.PurePath, "PATH"), (str, "TEXT"),
+                         (datetime.datetime, "DATETIME")):
+        if issubclass(kind, python):
+            return word
+    return "VALUE"
+
+
+def plain_help_types() -> None:
+    """Make Typer's help name value kinds as CLIs do.  Typer 0.2x prints each parameter's
+    Python annotation (``--option <list[str]>``, ``--quiet <bool>``), which means nothing to
+    a club player; older Typers print Click's words already, and lack this hook."""
+    core = getattr(typer, "core", None)
+    base = getattr(core, "_TyperParameter", None)
+    if base is not None and hasattr(base, "display_type"):
+        base.display_type = _plain_type
