@@ -83,7 +83,7 @@ def check_report(report: Report) -> None:
     lines = tuple(p.text() for p in report.problems)
     if report.status == "unusable":
         raise UnusableRecord(f"{report.source}: the record cannot be read: "
-                             f"{lines[0] if lines else report.status}", lines)
+                             f"{lines[0] if lines else report.status}", lines[1:])
     if report.status != "valid":
         raise ResultRefused(f"{report.source}: the record is invalid ({len(lines)} problem"
                             f"{'s' if len(lines) != 1 else ''}); nothing was stored", lines)
