@@ -129,9 +129,10 @@ def check_value(value: Any, pointer: str = "", level: int = 1, strings: bool = T
                 if m is not None:
                     raise NotUnicodeError(_surrogate_said(m.group()), p or "/")
         elif kind is dict or kind is list:
-            if d > MAX_DEPTH:
-                raise TooLargeError(f"the record nests lists and objects more than {MAX_DEPTH} levels deep here "
-                                    f"(the limit)", p)
+            if d > MAX_DEPTH:  # pointed at the field that holds it, not 64 steps down
+                raise TooLargeError(f"this value nests lists and objects more than {MAX_DEPTH} levels deep "
+                                    f"(the limit for a record, counted from the record itself)",
+                                    "/".join(p.split("/")[:3]) or "/")
             if kind is dict:
                 for k, x in v.items():
                     q = f"{p}/{pointer_token(k)}"
@@ -169,6 +170,31 @@ def _exact_int(text: str, value: float) -> int | float:
         return value
 
 
+#: From this many characters on, a record is parsed with :func:`_shared_strings`.
+_LEAN_FROM = 1024 * 1024
+_intern = sys.intern
+
+
+def _shared_strings(obj: dict) -> dict:
+    """One string object for each short text of a large record (tiles, seats, road names).
+
+    JSON parsing makes a new string for every ``"6-4"`` of every move and deal: in a record
+    of many hands those copies are a third of the memory the parsed record takes, and the
+    record built from it keeps them.  Sharing them roughly halves the peak memory of a large
+    record (docs/format.md, "Limits"); it costs a function call for each object, so small
+    records, the usual case, are parsed without it."""
+    for key, value in obj.items():
+        kind = type(value)
+        if kind is str:
+            if len(value) <= 8:
+                obj[key] = _intern(value)
+        elif kind is list:
+            for i, item in enumerate(value):
+                if type(item) is str and len(item) <= 8:
+                    value[i] = _intern(item)
+    return obj
+
+
 def parse_json(text: str | bytes) -> Any:
     """JSON text to Python data, with a one-line error instead of a traceback.
 
@@ -181,7 +207,10 @@ def parse_json(text: str | bytes) -> Any:
     else:
         unicode_text(text)
     try:
-        doc = json.loads(text, parse_float=_number)
+        if len(text) < _LEAN_FROM:
+            doc = json.loads(text, parse_float=_number)
+        else:
+            doc = json.loads(text, parse_float=_number, object_hook=_shared_strings)
     except json.JSONDecodeError as e:
         what = "the text ends before the JSON does (truncated?)" if e.pos >= len(text.rstrip()) else e.msg
         raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {what}") from None
