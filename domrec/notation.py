@@ -35,8 +35,8 @@ from typing import Any, Iterator, NamedTuple, Sequence
 import attrs
 
 from domrec import games
-from domrec.errors import InputError, NotUnicodeError, RuleViolation, one_line
-from domrec.reader import check_value, unicode_text
+from domrec.errors import InputError, NotUnicodeError, RuleViolation, TooLargeError, one_line
+from domrec.reader import MAX_DEPTH, check_value, unicode_text
 from domrec.record import GameResult, HandResult, Player, Record, structure_move, unstructure
 from domrec.validate import Problem, Report, unusable, validate
 
@@ -425,7 +425,7 @@ def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
 
 
 def _bare_checked(value: str, src: "_Text", at: int) -> Any:
-    out = _checked(_bare(value), src, at)
+    out = _bare_value(value, src, at)
     if isinstance(out, str) and ("[" in out or "]" in out):
         raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
     return out
@@ -436,8 +436,10 @@ def _bare(value: str) -> Any:
     if value and (value[0] in "-0123456789[{" or value in ("true", "false", "null")):
         try:
             return json.loads(value)
-        except (ValueError, RecursionError):  # not JSON (or nested past what can be read): text
+        except ValueError:  # not JSON: text
             return value
+        except RecursionError:
+            raise TooLargeError(_TOO_DEEP) from None
     return value
 
 
@@ -1093,6 +1095,17 @@ def _json_text(text: str, src: _Text, at: int, what: str) -> Any:
         raise src.error(f"{what} is not a well-formed quoted text", at) from None
 
 
+_TOO_DEEP = f"this value nests lists and objects more than {MAX_DEPTH} levels deep (the limit for a record)"
+
+
+def _bare_value(text: str, src: _Text, at: int) -> Any:
+    """A tag value typed without quotes (:func:`_bare`), within the record's limits."""
+    try:
+        return _checked(_bare(text), src, at)
+    except TooLargeError as e:
+        raise src.error(e.message, at) from None
+
+
 def _checked(value: Any, src: _Text, at: int) -> Any:
     """A value read from a tag or a quoted text, refused (at its line and column) when it
     breaks the record's limits: a tag's value sits at level 3 of a record (in ``event``)."""
@@ -1107,7 +1120,7 @@ def _field_value(rest: str, src: _Text, at: int) -> Any:
     rest = rest.strip()
     if rest.startswith('"'):
         return _json_text(rest, src, at, "the value of [Field]")
-    return _checked(_bare(rest), src, at)
+    return _bare_value(rest, src, at)
 
 
 # --- from the parsed text to a record ---------------------------------------------------

@@ -104,8 +104,9 @@ def test_a_record_nested_hundreds_or_thousands_deep_is_unusable(tmp_path, levels
     assert_clean_refusal(run("validate", write(tmp_path, text.encode())), "nest")
 
 
-def test_deep_nesting_in_a_dgn_tag_is_refused_at_its_line(tmp_path):
-    deep = b"[Extra " + b"[" * 400 + b"1" + b"]" * 400 + b"]\n"
+@pytest.mark.parametrize("levels", [400, 5000])
+def test_deep_nesting_in_a_dgn_tag_is_refused_at_its_line(tmp_path, levels):
+    deep = b"[Extra " + b"[" * levels + b"1" + b"]" * levels + b"]\n"
     text = DGN.replace(b"[W \"Di\"]\n", b"[W \"Di\"]\n" + deep)
     assert_clean_refusal(run("validate", write(tmp_path, text, "g.dgn")), "6:", "64 levels")
     r = run("convert", write(tmp_path, text, "g.dgn"), "-o", tmp_path / "g.json")
