@@ -56,18 +56,20 @@ def size_text(n: int) -> str:
     return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n:,} bytes"
 
 
-def read_stream(stream: Any, label: str, limit: int = MAX_RECORD_BYTES, what: str = "a record") -> bytes:
-    """All of ``stream``, or :class:`TooLargeError` once it holds more than ``limit`` bytes.
+def read_stream(stream: Any, label: str, limit: int | None = None, what: str = "a record") -> bytes:
+    """All of ``stream``, or :class:`TooLargeError` once it holds more than ``limit`` bytes
+    (default :data:`MAX_RECORD_BYTES`).
 
     At most ``limit + 1`` bytes are read, so an endless input (``/dev/zero``, ``/dev/urandom``)
     is refused at once, with memory bounded by the limit."""
+    limit = MAX_RECORD_BYTES if limit is None else limit
     data = stream.read(limit + 1)
     if len(data) > limit:
         raise TooLargeError(f"{label} is larger than {size_text(limit)}, the limit for {what}; not read")
     return data
 
 
-def read_bytes(path: str | Path, limit: int = MAX_RECORD_BYTES, what: str = "a record") -> bytes:
+def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record") -> bytes:
     """The bytes of a file, at most ``limit`` of them (see :func:`read_stream`); ``OSError`` as open raises it."""
     with open(path, "rb") as stream:
         return read_stream(stream, display_name(Path(path)), limit, what)
@@ -97,8 +99,9 @@ def unicode_text(data: bytes | str, encoding: str = "utf-8") -> str:
             before = data[:e.start].decode(encoding, "replace")
             line, column = before.count("\n") + 1, len(before.rsplit("\n", 1)[-1]) + 1
             name = "UTF-8" if encoding.replace("-", "").lower().startswith("utf8") else encoding.upper()
-            raise NotUnicodeError(f"line {line}, column {column}: the text is not {name} (byte 0x{data[e.start]:02X}); "
-                                  f"save the file as UTF-8", line=line, column=column) from None
+            raise NotUnicodeError(f"line {line}, column {column}: the text is not {name} "
+                                  f"(byte 0x{data[e.start]:02X}); save the file as UTF-8",
+                                  line=line, column=column) from None
     if not data.isascii():
         m = _SURROGATE.search(data)
         if m is not None:
@@ -136,9 +139,9 @@ def check_value(value: Any, pointer: str = "", level: int = 1, strings: bool = T
             if kind is dict:
                 for k, x in v.items():
                     q = f"{p}/{pointer_token(k)}"
-                    if strings and not k.isascii() and _SURROGATE.search(k):
-                        raise NotUnicodeError(f"the key \"{clip(k)}\" holds "
-                                              f"{_surrogate_said(_SURROGATE.search(k).group())}", q)
+                    bad = _SURROGATE.search(k) if strings and not k.isascii() else None
+                    if bad is not None:
+                        raise NotUnicodeError(f"the key \"{clip(k)}\": {_surrogate_said(bad.group())}", q)
                     stack.append((x, q, d + 1))
             else:
                 stack.extend((x, f"{p}/{i}", d + 1) for i, x in enumerate(v))
