@@ -299,3 +299,26 @@ def test_peak_memory_is_a_small_multiple_of_a_large_record():
 def test_huge_player_counts_are_usage_errors(args):
     r = run(*args)
     assert r.exit_code == 2 and "Traceback" not in r.output and "Invalid value" in r.output
+
+
+# --- any text -------------------------------------------------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(st.binary(max_size=200))
+def test_any_bytes_are_text_without_surrogates_or_refused_with_a_place(data):
+    try:
+        text = reader.unicode_text(data)
+    except NotUnicodeError as e:
+        assert e.line >= 1 and e.column >= 1 and "\n" not in e.message
+    else:
+        assert not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0xE000), max_size=50))
+def test_any_json_name_is_accepted_exactly_when_it_is_valid_unicode(name):
+    text = GAME.read_text().replace('"Ana"', json.dumps("Ana " + name), 1)  # surrogates as escapes
+    report = validate_text(text.encode())
+    lone = any(0xD800 <= ord(ch) <= 0xDFFF for ch in name)
+    assert (report.status == "unusable") == lone, report.problems[:1]
