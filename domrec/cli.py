@@ -166,7 +166,8 @@ def simulate(
     seed: int = typer.Option(0, "--seed", help="Same seed, same games, byte for byte."),
     output: str = typer.Option("-", "--output", "-o", help="File to write: JSON Lines, or DGN for *.dgn "
                                                            "(- for stdout)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", min=1, help="Number of players."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1, max=1000,
+                                           help="Number of players."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
 ) -> None:
@@ -266,7 +267,8 @@ def record(
     output: Optional[str] = typer.Option(None, "--output", "-o", help="The file to save to (*.dgn or *.json); "
                                                                       "saved after every accepted move."),
     player: list[str] = typer.Option([], "--player", help="SEAT=Name (repeatable), e.g. --player N=Ana."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", min=1, help="Number of players."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1, max=1000,
+                                           help="Number of players."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
 ) -> None:

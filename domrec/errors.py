@@ -90,6 +90,24 @@ class NotJSONError(InputError):
     """The text is not JSON (or is nested too deeply to read safely)."""
 
 
+class NotUnicodeError(NotJSONError):
+    """Text that is not valid Unicode: bytes that are not UTF-8 (or the JSON's UTF-16/32), or a
+    lone surrogate (a ``"\\ud800"`` escape without its pair), which is no character at all and
+    could not be stored, printed or written back.  ``line``/``column`` (1-based) say where in
+    the text, when the problem is in the raw text rather than in a parsed string."""
+
+    def __init__(self, message: str, pointer: str = "", line: int | None = None,
+                 column: int | None = None) -> None:
+        super().__init__(message, pointer)
+        self.line = line
+        self.column = column
+
+
+class TooLargeError(InputError):
+    """Input beyond one of domrec's documented limits (size, nesting): refused before it can
+    exhaust memory or the stack."""
+
+
 class ShapeError(InputError):
     """The JSON does not have the shape of a domrec record (schema domrec-1)."""
 

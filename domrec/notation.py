@@ -35,7 +35,8 @@ from typing import Any, Iterator, NamedTuple, Sequence
 import attrs
 
 from domrec import games
-from domrec.errors import InputError, RuleViolation, shown
+from domrec.errors import InputError, NotUnicodeError, RuleViolation, TooLargeError, shown
+from domrec.reader import MAX_DEPTH, check_value, unicode_text
 from domrec.record import GameResult, HandResult, Player, Record, structure_move, unstructure
 from domrec.validate import Problem, Report, unusable, validate
 
@@ -324,13 +325,10 @@ def split_games(data: bytes) -> list[Chunk]:
 def decode(chunk: Chunk) -> str:
     """A game's text as Unicode: DGN is UTF-8, and text in another encoding is refused where it starts."""
     try:
-        return chunk.data.decode("utf-8").replace("\r\n", "\n")  # a file saved on Windows reads the same
-    except UnicodeDecodeError as e:
-        before = chunk.data[:e.start]
-        line = chunk.first_line + before.count(b"\n")
-        col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
-        raise NotationError(f"the text is not UTF-8 (byte 0x{chunk.data[e.start]:02X}); save the file as UTF-8",
-                            line, col) from None
+        return unicode_text(chunk.data).replace("\r\n", "\n")  # a file saved on Windows reads the same
+    except NotUnicodeError as e:
+        message = e.message.split(": ", 1)[1]  # the position is said as the problem's line:column
+        raise NotationError(message, chunk.first_line + (e.line or 1) - 1, e.column or 1) from None
 
 
 # --- the reader -------------------------------------------------------------------------
@@ -416,8 +414,9 @@ def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
     if rest.startswith('"'):
         try:
             value, end = json.JSONDecoder().raw_decode(rest)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise src.error(f"the value of tag {name} is not a well-formed quoted text", pos) from None
+        _checked(value, src, pos)
         tail = rest[end:].strip()
         if tail:
             return name, (value, tail), True
@@ -426,7 +425,7 @@ def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
 
 
 def _bare_checked(value: str, src: "_Text", at: int) -> Any:
-    out = _bare(value)
+    out = _bare_value(value, src, at)
     if isinstance(out, str) and ("[" in out or "]" in out):
         raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
     return out
@@ -437,8 +436,10 @@ def _bare(value: str) -> Any:
     if value and (value[0] in "-0123456789[{" or value in ("true", "false", "null")):
         try:
             return json.loads(value)
-        except ValueError:
+        except ValueError:  # not JSON: text
             return value
+        except RecursionError:
+            raise TooLargeError(_TOO_DEEP) from None
     return value
 
 
@@ -1059,36 +1060,67 @@ class _Reader:
             raise self.src.error(f"a Domino Roads tile goes on a road: say which, {tile}@NS1", at)
         if kind == "s":
             m = _STARTER_AT.match(where)
-            return None if m is None else {"starter": tile, "road": _road_name(m.group(1)), "facing": int(m.group(2))}
+            return None if m is None else {"starter": tile, "road": _road_name(m.group(1), self.src, at),
+                                           "facing": int(m.group(2))}
         if kind == "b":
             m = _BRIDGE_AT.match(where)
             if m is None:
                 return None
             g = m.groups()
-            return {"bridge": tile, "join": [{"road": _road_name(g[0]), "span": int(g[1]), "half": int(g[2])},
-                                             {"road": _road_name(g[3]), "span": int(g[4]), "half": int(g[5])}]}
+            return {"bridge": tile, "join": [
+                {"road": _road_name(g[0], self.src, at), "span": int(g[1]), "half": int(g[2])},
+                {"road": _road_name(g[3], self.src, at), "span": int(g[4]), "half": int(g[5])}]}
         m = _ROAD_AT.match(where)
         if m is None:
             return None
         if kind == "#":
-            return {"block": tile, "road": _road_name(m.group(1))}
+            return {"block": tile, "road": _road_name(m.group(1), self.src, at)}
         if kind is None:
-            return {"span": tile, "road": _road_name(m.group(1))}
+            return {"span": tile, "road": _road_name(m.group(1), self.src, at)}
         return None
 
 
-def _road_name(text: str) -> str:
-    return json.loads(text) if text.startswith('"') else text
+def _road_name(text: str, src: _Text, at: int) -> str:
+    if not text.startswith('"'):
+        return text
+    return _json_text(text, src, at, "a road name")
+
+
+def _json_text(text: str, src: _Text, at: int, what: str) -> Any:
+    """A quoted (JSON) text of the notation, held to the limits of every record's text:
+    valid Unicode (no "\\ud800" escape without its pair), nesting within MAX_DEPTH."""
+    try:
+        return _checked(json.loads(text), src, at)
+    except (ValueError, RecursionError):
+        raise src.error(f"{what} is not a well-formed quoted text", at) from None
+
+
+_TOO_DEEP = f"this value nests lists and objects more than {MAX_DEPTH} levels deep (the limit for a record)"
+
+
+def _bare_value(text: str, src: _Text, at: int) -> Any:
+    """A tag value typed without quotes (:func:`_bare`), within the record's limits."""
+    try:
+        return _checked(_bare(text), src, at)
+    except TooLargeError as e:
+        raise src.error(e.message, at) from None
+
+
+def _checked(value: Any, src: _Text, at: int) -> Any:
+    """A value read from a tag or a quoted text, refused (at its line and column) when it
+    breaks the record's limits: a tag's value sits at level 3 of a record (in ``event``)."""
+    try:
+        check_value(value, level=3)
+    except InputError as e:
+        raise src.error(e.message, at) from None
+    return value
 
 
 def _field_value(rest: str, src: _Text, at: int) -> Any:
     rest = rest.strip()
     if rest.startswith('"'):
-        try:
-            return json.loads(rest)
-        except ValueError:
-            raise src.error("the value of [Field] is not a well-formed quoted text", at) from None
-    return _bare(rest)
+        return _json_text(rest, src, at, "the value of [Field]")
+    return _bare_value(rest, src, at)
 
 
 # --- from the parsed text to a record ---------------------------------------------------

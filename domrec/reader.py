@@ -5,6 +5,12 @@ The reader is layered so that a future format 2.0 adds one migration step
 rewritten, as a dict, into the current major before the shape check.
 It streams JSON Lines archives record by record so memory stays bounded
 whatever the archive's size, and it never lets one bad record stop the rest.
+
+It is also where input meets domrec's limits (docs/format.md, "Limits"): no
+single record or DGN text beyond :data:`MAX_RECORD_BYTES` is read into memory,
+no record nests deeper than :data:`MAX_DEPTH`, and text that is not valid
+Unicode is refused (:func:`unicode_text`, :func:`check_value`), so that what
+is accepted here can be stored, printed and written back by every other part.
 """
 
 from __future__ import annotations
@@ -19,13 +25,126 @@ from typing import Any, Callable, Iterator
 import attrs
 
 from domrec import shape
-from domrec.errors import InputError, NotJSONError, ShapeError, UnsupportedVersionError, one_line
+from domrec.errors import (InputError, NotJSONError, NotUnicodeError, ShapeError, TooLargeError,
+                           UnsupportedVersionError, clip, one_line, pointer_token)
 from domrec.record import Record, structure, structure_with_moves
 
 CURRENT_MAJOR = 1
 #: ``MIGRATIONS[k]`` rewrites a major-``k`` document into major ``k + 1``.
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
 SUPPORTED_MAJORS = tuple(sorted({CURRENT_MAJOR, *MIGRATIONS}))
+
+# --- limits -----------------------------------------------------------------------------
+
+#: The largest single record domrec reads (a ``.json`` file, one line of a JSON Lines
+#: archive, a record on standard input) and the largest DGN text (a ``.dgn`` file, DGN on
+#: standard input): 64 MiB.  A real record is a few kilobytes; the limit is there so that
+#: endless or runaway input (``/dev/zero``, a wrong file) is refused after reading at most
+#: this much, instead of exhausting memory.  A JSON Lines archive is read record by
+#: record and has no limit on its total size.
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: The largest players CSV or seeds file the tournament tool reads: 1 MiB (thousands of names).
+MAX_LIST_BYTES = 1024 * 1024
+#: How many levels of lists and objects a record's JSON may nest, the record itself being
+#: level 1.  The format itself needs 8 (a redeal's hands); only free-form values (``event``)
+#: can go deeper, and past some hundreds of levels Python's own stack would give out.
+MAX_DEPTH = 64
+
+
+def size_text(n: int) -> str:
+    """A byte count as people say it: ``64 MiB``, ``1 MiB``."""
+    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n:,} bytes"
+
+
+def read_stream(stream: Any, label: str, limit: int | None = None, what: str = "a record") -> bytes:
+    """All of ``stream``, or :class:`TooLargeError` once it holds more than ``limit`` bytes
+    (default :data:`MAX_RECORD_BYTES`).
+
+    At most ``limit + 1`` bytes are read, so an endless input (``/dev/zero``, ``/dev/urandom``)
+    is refused at once, with memory bounded by the limit."""
+    limit = MAX_RECORD_BYTES if limit is None else limit
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise TooLargeError(f"{label} is larger than {size_text(limit)}, the limit for {what}; not read")
+    return data
+
+
+def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record") -> bytes:
+    """The bytes of a file, at most ``limit`` of them (see :func:`read_stream`); ``OSError`` as open raises it."""
+    with open(path, "rb") as stream:
+        return read_stream(stream, display_name(Path(path)), limit, what)
+
+
+# --- valid Unicode ----------------------------------------------------------------------
+
+#: A lone surrogate: half of a UTF-16 pair, which is no character (JSON's ``"\ud800"``).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: A JSON escape that may make one (``\\ud83d\\ude00``, a whole pair, makes a character).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def unicode_text(data: bytes | str, encoding: str = "utf-8") -> str:
+    """The text of ``data``, refusing anything that is not valid Unicode.
+
+    The one rule for all of domrec's and the tournament tool's input (records, DGN, CSV,
+    seeds files): bytes must decode strictly (UTF-8, or the UTF-16/32 a JSON text may be
+    in: the bytes ED A0 80, a surrogate written as UTF-8, are not UTF-8), and text already
+    decoded must hold no lone surrogate.  Such text could be checked but never stored in
+    the event file, printed, or written back, so it is refused where it is read, with its
+    line and column (:class:`NotUnicodeError`)."""
+    if isinstance(data, bytes):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as e:
+            before = data[:e.start].decode(encoding, "replace")
+            line, column = before.count("\n") + 1, len(before.rsplit("\n", 1)[-1]) + 1
+            name = "UTF-8" if encoding.replace("-", "").lower().startswith("utf8") else encoding.upper()
+            raise NotUnicodeError(f"line {line}, column {column}: the text is not {name} "
+                                  f"(byte 0x{data[e.start]:02X}); save the file as UTF-8",
+                                  line=line, column=column) from None
+    if not data.isascii():
+        m = _SURROGATE.search(data)
+        if m is not None:
+            before = data[:m.start()]
+            line, column = before.count("\n") + 1, len(before.rsplit("\n", 1)[-1]) + 1
+            raise NotUnicodeError(f"line {line}, column {column}: {_surrogate_said(m.group())}",
+                                  line=line, column=column)
+    return data
+
+
+def _surrogate_said(ch: str) -> str:
+    return (f"U+{ord(ch):04X} is half of a UTF-16 surrogate pair, not a character (a \"\\u{ord(ch):04x}\" "
+            f"escape without its other half); text must be valid Unicode")
+
+
+def check_value(value: Any, pointer: str = "", level: int = 1, strings: bool = True) -> None:
+    """Refuse a parsed JSON value that nests deeper than :data:`MAX_DEPTH` (``value`` being at
+    ``level``) or, with ``strings``, holds a lone surrogate in a text or a key.
+
+    Walked with a list, not by recursion, so no depth can exhaust the stack."""
+    stack = [(value, pointer, level)]
+    while stack:
+        v, p, d = stack.pop()
+        kind = type(v)
+        if kind is str:
+            if strings and not v.isascii():
+                m = _SURROGATE.search(v)
+                if m is not None:
+                    raise NotUnicodeError(_surrogate_said(m.group()), p or "/")
+        elif kind is dict or kind is list:
+            if d > MAX_DEPTH:  # pointed at the field that holds it, not 64 steps down
+                raise TooLargeError(f"this value nests lists and objects more than {MAX_DEPTH} levels deep "
+                                    f"(the limit for a record, counted from the record itself)",
+                                    "/".join(p.split("/")[:3]) or "/")
+            if kind is dict:
+                for k, x in v.items():
+                    q = f"{p}/{pointer_token(k)}"
+                    bad = _SURROGATE.search(k) if strings and not k.isascii() else None
+                    if bad is not None:
+                        raise NotUnicodeError(f"the key \"{clip(k)}\": {_surrogate_said(bad.group())}", q)
+                    stack.append((x, q, d + 1))
+            else:
+                stack.extend((x, f"{p}/{i}", d + 1) for i, x in enumerate(v))
 
 
 def _number(text: str) -> int | float:
@@ -54,10 +173,47 @@ def _exact_int(text: str, value: float) -> int | float:
         return value
 
 
+#: From this many characters on, a record is parsed with :func:`_shared_strings`.
+_LEAN_FROM = 1024 * 1024
+_intern = sys.intern
+
+
+def _shared_strings(obj: dict) -> dict:
+    """One string object for each short text of a large record (tiles, seats, road names).
+
+    JSON parsing makes a new string for every ``"6-4"`` of every move and deal: in a record
+    of many hands those copies are a third of the memory the parsed record takes, and the
+    record built from it keeps them.  Sharing them roughly halves the peak memory of a large
+    record (docs/format.md, "Limits"); it costs a function call for each object, so small
+    records, the usual case, are parsed without it."""
+    for key, value in obj.items():
+        kind = type(value)
+        if kind is str:
+            if len(value) <= 8:
+                obj[key] = _intern(value)
+        elif kind is list:
+            for i, item in enumerate(value):
+                if type(item) is str and len(item) <= 8:
+                    value[i] = _intern(item)
+    return obj
+
+
 def parse_json(text: str | bytes) -> Any:
-    """JSON text to Python data, with a one-line error instead of a traceback."""
+    """JSON text to Python data, with a one-line error instead of a traceback.
+
+    The text must be valid Unicode (:func:`unicode_text`): JSON's own decoding of bytes lets
+    a surrogate written as UTF-8 through, so the bytes are decoded here, strictly.  Strings
+    are searched for lone surrogates only when the text has an escape that can make one, so
+    the usual record, which has no backslash at all, costs one character search."""
+    if isinstance(text, bytes):
+        text = unicode_text(text, json.detect_encoding(text))
+    else:
+        unicode_text(text)
     try:
-        return json.loads(text, parse_float=_number)
+        if len(text) < _LEAN_FROM:
+            doc = json.loads(text, parse_float=_number)
+        else:
+            doc = json.loads(text, parse_float=_number, object_hook=_shared_strings)
     except json.JSONDecodeError as e:
         what = "the text ends before the JSON does (truncated?)" if e.pos >= len(text.rstrip()) else e.msg
         raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {what}") from None
@@ -69,6 +225,9 @@ def parse_json(text: str | bytes) -> Any:
         if "digits" in str(e):
             raise NotJSONError("the JSON holds a number too long to be read (thousands of digits)") from None
         raise NotJSONError(f"the JSON cannot be read: {e}") from None
+    if "\\" in text and _SURROGATE_ESCAPE.search(text) is not None:  # one backslash: memchr-fast
+        check_value(doc, strings=True)
+    return doc
 
 
 def _major(version: Any) -> int:
@@ -98,6 +257,11 @@ def upgrade(doc: Any) -> dict:
 def load_dict(doc: Any) -> Record:
     """A record from parsed JSON: header, migration, shape check, attrs values."""
     doc = upgrade(doc)
+    # The shape check bounds the depth of everything but free-form values (``event``): those
+    # are held to the limit here, before anything walks them (by recursion) to store or write them.
+    for key, value in doc.items():
+        if key != "hands" and type(value) in (dict, list):
+            check_value(value, f"/{pointer_token(key)}", 2)
     moves: list = []
     shape.check(doc, moves)
     return structure_with_moves(doc, moves)
@@ -109,7 +273,7 @@ def loads(text: str | bytes) -> Record:
 
 def load(path: str | Path) -> Record:
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(path)
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror}") from None
     return loads(data)
@@ -144,7 +308,7 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
         if arg == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
             if stdin_form == "dgn":
-                yield Source("<stdin>", stream.read(), form="dgn")
+                yield _bounded(stream, "<stdin>", b"", form="dgn")
                 continue
             yield from _split_stream(stream, "<stdin>")
             continue
@@ -174,14 +338,54 @@ def _file_sources(path: Path) -> Iterator[Source]:
         except OSError as e:
             yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
         return
+    form = "dgn" if path.suffix == ".dgn" else "json"
     try:
-        yield Source(label, path.read_bytes(), form="dgn" if path.suffix == ".dgn" else "json")
+        with path.open("rb") as stream:
+            source = _bounded(stream, label, b"", form=form)
     except OSError as e:
-        yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
+        source = Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
+    yield source
 
 
-def _split_lines(stream: Any, label: str) -> Iterator[Source]:
-    for n, line in enumerate(stream, 1):
+def _bounded(stream: Any, label: str, head: bytes, form: str = "json") -> Source:
+    """One record (or DGN text): ``head``, already read, and the rest of ``stream``, within the limit."""
+    what = "a DGN text" if form == "dgn" else "a record"
+    try:
+        if len(head) > MAX_RECORD_BYTES:
+            raise TooLargeError(label)
+        rest = read_stream(stream, label, MAX_RECORD_BYTES - len(head), what)
+    except TooLargeError:
+        return Source(label, None, TooLargeError(f"{label} is larger than {size_text(MAX_RECORD_BYTES)}, the "
+                                                 f"limit for {what}; not read"), form=form)
+    return Source(label, head + rest, form=form)
+
+
+def _read_line(stream: Any) -> bytes:
+    """The next line (``b""`` at the end), or more than :data:`MAX_RECORD_BYTES` of a line that is longer."""
+    return stream.readline(MAX_RECORD_BYTES + 1)
+
+
+def _too_long(line: bytes) -> bool:
+    return len(line) > MAX_RECORD_BYTES and not line.endswith(b"\n")
+
+
+def _line_too_long(label: str) -> Source:
+    """A line beyond the limit ends the archive: what follows it cannot be found without reading
+    it all (an endless input has no next line), so the rest is not read, and the report says so."""
+    return Source(label, None, TooLargeError(f"{label}: this line is longer than {size_text(MAX_RECORD_BYTES)}, the "
+                                             f"limit for a record; it and the rest of the archive were not read"))
+
+
+def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
+    n = first - 1
+    while True:
+        line = _read_line(stream)
+        if not line:
+            return
+        n += 1
+        if _too_long(line):
+            yield _line_too_long(f"{label}:{n}")
+            return
         if line.strip():
             yield Source(f"{label}:{n}", line)
 
@@ -195,35 +399,43 @@ def _split_stream(stream: Any, label: str) -> Iterator[Source]:
     by itself; otherwise one document spread over lines.
     """
     lines: list[bytes] = []
+    size = 0
 
     def next_text_line() -> bytes:
+        nonlocal size
         while True:
-            line = stream.readline()
+            line = _read_line(stream)
             lines.append(line)
-            if not line or line.strip():
+            size += len(line)
+            if not line or line.strip() or size > MAX_RECORD_BYTES:
                 return line
 
     first = next_text_line()
+    if size > MAX_RECORD_BYTES:  # one endless line, or blank lines without end
+        yield Source(label, None, TooLargeError(f"{label} is larger than {size_text(MAX_RECORD_BYTES)} before its "
+                                                f"first line ends, the limit for a record; not read"))
+        return
     if not first:
         yield Source(label, None, NotJSONError("standard input is empty"))
         return
     if _looks_like_dgn(first):  # a DGN tag line (or a comment before the tags)
-        yield Source(label, b"".join(lines) + stream.read(), form="dgn")
+        yield _bounded(stream, label, b"".join(lines), form="dgn")
         return
     second = next_text_line()
     if not second:
         yield Source(label, b"".join(lines))
         return
     if _json_value(first) is _NOT_JSON and not isinstance(_json_value(second), dict):
-        yield Source(label, b"".join(lines) + stream.read())
+        yield _bounded(stream, label, b"".join(lines))
         return
     n = 0
     for n, line in enumerate(lines, 1):
+        if _too_long(line):
+            yield _line_too_long(f"{label}:{n}")
+            return
         if line.strip():
             yield Source(f"{label}:{n}", line)
-    for m, line in enumerate(stream, n + 1):
-        if line.strip():
-            yield Source(f"{label}:{m}", line)
+    yield from _split_lines(stream, label, n + 1)
 
 
 _NOT_JSON = object()

@@ -223,7 +223,8 @@ def _castle_rock_with_seat(seat_json: str) -> str:
     return text.replace('"P2"', seat_json)
 
 
-@pytest.mark.parametrize("seat_json", ['"P\\n2"', '"P\\u20282"', '"\\ud800"', '"P\\r"'])
+# A lone surrogate ("\\ud800") is not valid Unicode and is refused: tests/test_limits.py.
+@pytest.mark.parametrize("seat_json", ['"P\\n2"', '"P\\u20282"', '"P\\r"'])
 def test_odd_characters_in_a_record_give_one_line_each(tmp_path, seat_json):
     record = tmp_path / "odd.json"
     record.write_text(_castle_rock_with_seat(seat_json))

@@ -156,11 +156,16 @@ class CountingStream(io.BytesIO):
     def __iter__(self):
         return self
 
+    def readline(self, size=-1):  # the reader asks for lines with a size limit (MAX_RECORD_BYTES)
+        line = super().readline(size)
+        if line:
+            self.lines_read += 1
+        return line
+
     def __next__(self):
         line = self.readline()
         if not line:
             raise StopIteration
-        self.lines_read += 1
         return line
 
 

@@ -36,6 +36,11 @@ app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=co
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
 
+#: Bounds of every whole-number option (docs/tournament.md, "Limits"): a number past them is a
+#: usage error (exit 2) before it can reach SQLite, whose integers stop at 2**63 - 1, or a loop.
+MAX_COUNT = 1_000_000
+SEED_MIN, SEED_MAX = -(2 ** 63), 2 ** 63 - 1
+
 
 @app.callback()
 def _options(version: bool = console.version_option("tournament")) -> None:
@@ -160,10 +165,12 @@ def new(
     name: str = typer.Option(..., "--name", help="The event's name."),
     game: str = typer.Option(..., "--game", help="broadway, competitive, horse-race, castle-rock or domino-roads."),
     format: str = typer.Option(..., "--format", help=f"{', '.join(FORMATS)}."),
-    table_size: Optional[int] = typer.Option(None, "--table-size", help="Players a table (individual format)."),
+    table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
+                                             help="Players a table (individual format)."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the first-round draw (and of random tie order)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX,
+                             help="Seed of the first-round draw (and of random tie order)."),
     bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
                                                           "(partnership formats) or placement=1.5,score=0."),
     placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
@@ -298,7 +305,8 @@ def pair(
 @guarded
 def tables(
     event: Path = typer.Argument(..., help="The event file."),
-    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="Which round (default: the last)."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="Which round (default: the last)."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV (one row a seat) for posting at the venue."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
@@ -316,12 +324,14 @@ def result(
     event: Path = typer.Argument(..., help="The event file."),
     records: list[str] = typer.Argument(None, help="Game record files (*.json, *.dgn, *.jsonl archives, "
                                                    "- for stdin)."),
-    table: Optional[int] = typer.Option(None, "--table", "-t", help="Manual entry: the table number."),
+    table: Optional[int] = typer.Option(None, "--table", "-t", min=1, max=MAX_COUNT,
+                                        help="Manual entry: the table number."),
     score: Optional[str] = typer.Option(None, "--score", help="Manual entry: scores by side, NS=200,EW=143."),
     winner: Optional[str] = typer.Option(None, "--winner", help="Manual entry: the winning side when the "
                                                                 "highest score does not decide it."),
-    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="The round (default: the record's "
-                                                                       "event.round, else the last round)."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="The round (default: the record's "
+                                                "event.round, else the last round)."),
     replace: bool = typer.Option(False, "--replace", help="Replace a table's different result (audited)."),
     match: Optional[str] = typer.Option(None, "--match", "-m", help="Manual entry in a knockout or round robin: "
                                                                     "the match (e.g. W2-1) instead of --table."),
@@ -388,13 +398,15 @@ def result(
 @guarded
 def sheets(
     event: Path = typer.Argument(..., help="The event file."),
-    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="Which round (default: the last paired)."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="Which round (default: the last paired)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="The folder to write to (made if missing; "
                                                                        "default: EVENT-games next to the event)."),
     force: bool = typer.Option(False, "--force", help="Replace files already there (and any game recorded "
                                                       "in them)."),
-    table: Optional[int] = typer.Option(None, "--table", "-t", help="Only this table (e.g. a knockout game "
-                                                                    "seated after the others)."),
+    table: Optional[int] = typer.Option(None, "--table", "-t", min=1, max=MAX_COUNT,
+                                        help="Only this table (e.g. a knockout game "
+                                             "seated after the others)."),
 ) -> None:
     """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
     HTML page of score sheets, one sheet a table."""
@@ -411,8 +423,9 @@ def sheets(
 @guarded
 def record(
     event: Path = typer.Argument(..., help="The event file."),
-    table: int = typer.Option(..., "--table", "-t", help="The table number."),
-    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="The round (default: the last paired)."),
+    table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table number."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="The round (default: the last paired)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="The game file (*.dgn or *.json; default: "
                                                                        "EVENT-games/roundR-tableT.dgn next to the "
                                                                        "event); continued if it exists."),
@@ -459,7 +472,10 @@ def record(
             typer.echo(f"{label}: the game is not finished; no result was stored (`tournament record {event} "
                        f"--round {t.round} --table {t.number}` continues it)")
             raise typer.Exit(code)
-    data = path.read_bytes()
+    try:
+        data = reader.read_bytes(path)
+    except (OSError, InputError) as e:
+        raise UnusableInput(f"{label}: {getattr(e, 'strerror', None) or getattr(e, 'message', e)}") from None
     with _open(event) as store:
         if path.suffix == ".dgn":
             entries = res.enter_dgn(store, data, label, t.round, replace)
@@ -474,11 +490,13 @@ def record(
 @guarded
 def standings(
     event: Path = typer.Argument(..., help="The event file."),
-    round_no: Optional[int] = typer.Option(None, "--round", "-r", help="Standings after this round."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="Standings after this round."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
-    stage_id: Optional[int] = typer.Option(None, "--stage", help="Only one stage's games: 1 is the Swiss "
-                                                                  "rounds, later stages as `bracket` numbers them."),
+    stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
+                                           help="Only one stage's games: 1 is the Swiss "
+                                                "rounds, later stages as `bracket` numbers them."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
     from tournament import stages as stg
@@ -572,22 +590,26 @@ def simulate(
     event: Path = typer.Argument(..., help="The event file to create (refused if it exists)."),
     game: str = typer.Option("competitive", "--game", help="The game."),
     format: str = typer.Option("rotating", "--format", help=f"{', '.join(FORMATS)}."),
-    players_: int = typer.Option(16, "--players", "-p", min=2, help="How many players."),
-    rounds_: int = typer.Option(5, "--rounds", "-n", min=0, help="How many Swiss rounds (0: only --stage)."),
-    seed: int = typer.Option(0, "--seed", help="Same seed, same event."),
-    table_size: Optional[int] = typer.Option(None, "--table-size", help="Players a table (individual format)."),
+    players_: int = typer.Option(16, "--players", "-p", min=2, max=MAX_COUNT, help="How many players."),
+    rounds_: int = typer.Option(5, "--rounds", "-n", min=0, max=MAX_COUNT,
+                                help="How many Swiss rounds (0: only --stage)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help="Same seed, same event."),
+    table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
+                                             help="Players a table (individual format)."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
     stage: Optional[str] = typer.Option(None, "--stage", help="After the Swiss rounds (--rounds 0 for none): "
                                         "single, double, multi, roundrobin or groups (groups then a knockout)."),
     third_place: bool = typer.Option(False, "--third-place", help="Knockout: play a third-place game."),
-    first_to: int = typer.Option(1, "--first-to", min=1,
+    first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
                                  help="Knockout: a match is won by the first to win N games."),
-    advance: int = typer.Option(2, "--advance", min=1, help="Multi-player knockout: the top K of each table go "
-                                                             "on; groups: the top K of each group."),
-    groups: int = typer.Option(2, "--groups", min=1, help="Groups (--stage groups)."),
-    top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the Swiss standings enter the stage."),
+    advance: int = typer.Option(2, "--advance", min=1, max=MAX_COUNT,
+                                help="Multi-player knockout: the top K of each table go "
+                                     "on; groups: the top K of each group."),
+    groups: int = typer.Option(2, "--groups", min=1, max=MAX_COUNT, help="Groups (--stage groups)."),
+    top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
+                                      help="Only the top N of the Swiss standings enter the stage."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
     options = _parse_options(option)
@@ -622,14 +644,7 @@ def _seed_names(seeds: Optional[str], seeds_file: Optional[Path]) -> list[str]:
     if seeds and seeds_file:
         raise UnusableInput("give --seeds or --seeds-file, not both")
     if seeds_file is not None:
-        try:
-            text = seeds_file.read_bytes().decode("utf-8-sig")
-        except FileNotFoundError:
-            raise UnusableInput(f"{seeds_file}: no such file") from None
-        except OSError as e:
-            raise UnusableInput(f"cannot read {seeds_file}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise UnusableInput(f"{seeds_file} is not UTF-8 text") from None
+        text = pl.read_list_file(seeds_file, "a seeds file")
         return [line.strip() for line in text.splitlines() if line.strip()]
     return [n.strip() for n in seeds.split(",") if n.strip()] if seeds else []
 
@@ -662,13 +677,17 @@ def knockout(
     seeds: Optional[str] = typer.Option(None, "--seeds", help="--seeding list: names or numbers, best first, "
                                                               "comma-separated."),
     seeds_file: Optional[Path] = typer.Option(None, "--seeds-file", help="--seeding list: one name a line."),
-    top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the seeding enter."),
-    per_group: int = typer.Option(2, "--per-group", help="--seeding groups: how many of each group go on."),
+    top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
+                                      help="Only the top N of the seeding enter."),
+    per_group: int = typer.Option(2, "--per-group", min=1, max=MAX_COUNT,
+                                  help="--seeding groups: how many of each group go on."),
     third_place: bool = typer.Option(False, "--third-place", help="Single elimination: a third-place game."),
     reset: bool = typer.Option(True, "--reset/--no-reset", help="Double elimination: a second grand final when "
                                                                 "the losers' champion wins the first."),
-    first_to: int = typer.Option(1, "--first-to", min=1, help="A match is won by the first to win N games."),
-    advance: int = typer.Option(2, "--advance", min=1, help="Multi-player knockout: the top K of each table go on."),
+    first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
+                                 help="A match is won by the first to win N games."),
+    advance: int = typer.Option(2, "--advance", min=1, max=MAX_COUNT,
+                                help="Multi-player knockout: the top K of each table go on."),
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:
     """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
@@ -688,10 +707,12 @@ def roundrobin(
     seeding: str = typer.Option("random", "--seeding", help="list, standings or random (who goes in which group)."),
     seeds: Optional[str] = typer.Option(None, "--seeds", help="--seeding list: names or numbers, comma-separated."),
     seeds_file: Optional[Path] = typer.Option(None, "--seeds-file", help="--seeding list: one name a line."),
-    top: Optional[int] = typer.Option(None, "--top", help="Only the top N of the seeding enter."),
+    top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
+                                      help="Only the top N of the seeding enter."),
     double: bool = typer.Option(False, "--double", help="Everyone meets everyone twice (seats swapped)."),
-    groups: int = typer.Option(1, "--groups", min=1, help="Groups played side by side (then: tournament knockout "
-                                                   "--seeding groups)."),
+    groups: int = typer.Option(1, "--groups", min=1, max=MAX_COUNT,
+                               help="Groups played side by side (then: tournament knockout "
+                                    "--seeding groups)."),
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:
     """Start a round-robin stage (or groups): every round is seated at once, by the circle method."""
@@ -707,7 +728,8 @@ def roundrobin(
 @guarded
 def bracket(
     event: Path = typer.Argument(..., help="The event file."),
-    stage_id: Optional[int] = typer.Option(None, "--stage", help="Which stage (default: the last)."),
+    stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
+                                           help="Which stage (default: the last)."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
     """Draw the knockout bracket (or the round-robin groups) as text: who plays, who won, what is due."""

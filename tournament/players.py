@@ -16,6 +16,9 @@ import unicodedata
 from pathlib import Path
 from typing import Sequence
 
+from domrec.errors import InputError
+from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
+
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import PAIRS, Player, Team
 from tournament.store import EventStore
@@ -140,14 +143,7 @@ def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]]
     """Players from a CSV file with a header row: ``name`` (and ``partner``, optional ``pair``
     for a pairs event).  Returns names, or (name, partner, pair) triples."""
     path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise PlayerInputError(f"{path}: no such file") from None
-    except OSError as e:
-        raise PlayerInputError(f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise PlayerInputError(f"{path} is not UTF-8 text (byte {e.start})") from None
+    text = read_list_file(path, "a players CSV")
     try:
         rows = list(csv.reader(io.StringIO(text)))
     except csv.Error as e:
@@ -185,6 +181,26 @@ def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]]
     if not out:
         raise PlayerInputError(f"{path} has a header but no players")
     return out
+
+
+def read_list_file(path: Path, what: str) -> str:
+    """The text of a players CSV or a seeds file: at most :data:`~domrec.reader.MAX_LIST_BYTES`
+    (an endless input such as ``/dev/zero`` is refused after reading that much), and valid
+    Unicode text, UTF-8 with or without a byte-order mark (domrec's one rule for text)."""
+    try:
+        data = read_bytes(path, MAX_LIST_BYTES, what)
+    except FileNotFoundError:
+        raise PlayerInputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise PlayerInputError(f"{path} is a folder, not {what}") from None
+    except OSError as e:
+        raise PlayerInputError(f"cannot read {path}: {e.strerror}") from None
+    except InputError as e:
+        raise PlayerInputError(e.message) from None
+    try:
+        return unicode_text(data, "utf-8-sig")
+    except InputError as e:
+        raise PlayerInputError(f"{path}, {e.message}") from None
 
 
 def withdraw(store: EventStore, key: str) -> Player | Team:

@@ -29,12 +29,12 @@ import attrs
 
 from domrec import games, notation
 from domrec.convert import text_of
-from domrec.errors import DomrecError, shown
+from domrec.errors import InputError, shown
 from domrec.games.base import effective_options
 from domrec.notation import DgnGame
 from domrec.reader import loads
-from domrec.record import Record, unstructure
-from domrec.validate import Report, validate_text
+from domrec.record import Hand, Record, converter, unstructure
+from domrec.validate import Report, unusable, validate, validate_text
 
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.event import Settings, Table
@@ -65,9 +65,31 @@ class Entry:
 
 
 def record_hash(record: Record) -> str:
-    """SHA-256 of the record's canonical JSON: the same game, however it is laid out, has one hash."""
-    canonical = json.dumps(unstructure(record), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """SHA-256 of the record's canonical JSON: the same game, however it is laid out, has one hash.
+
+    The canonical text is ``json.dumps(unstructure(record), sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)``, hashed as it is made, hand by hand: a record of thousands of hands is
+    never held a second time as JSON data and text (docs/tournament.md, "Limits")."""
+    digest = hashlib.sha256()
+    top = unstructure(attrs.evolve(record, hands=()))
+    top.pop("hands", None)
+    keys = sorted([*top, "hands"])
+    digest.update(b"{")
+    for k, key in enumerate(keys):
+        digest.update(((',' if k else '') + _canonical(key) + ":").encode("utf-8"))
+        if key != "hands":
+            digest.update(_canonical(top[key]).encode("utf-8"))
+            continue
+        digest.update(b"[")
+        for i, hand in enumerate(record.hands):
+            digest.update(((',' if i else '') + _canonical(converter.unstructure(hand, Hand))).encode("utf-8"))
+        digest.update(b"]")
+    digest.update(b"}")
+    return digest.hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def record_text(text: str | bytes) -> str:
@@ -84,7 +106,7 @@ def check_report(report: Report) -> None:
     lines = tuple(p.text() for p in report.problems)
     if report.status == "unusable":
         raise UnusableRecord(f"{report.source}: the record cannot be read: "
-                             f"{lines[0] if lines else report.status}", lines)
+                             f"{lines[0] if lines else report.status}", lines[1:])
     if report.status != "valid":
         raise ResultRefused(f"{report.source}: the record is invalid ({len(lines)} problem"
                             f"{'s' if len(lines) != 1 else ''}); nothing was stored", lines)
@@ -181,13 +203,25 @@ def _check_table(record: Record, table: Table, mapped: dict[str, int], players: 
 def enter_record(store: EventStore, text: str | bytes, source: str = "<record>", round_no: int | None = None,
                  replace: bool = False) -> Entry:
     """Validate a record with domrec and store it as the result of its table."""
-    report = safe_validate(text, source)
+    record, report = _judge(text, source)
     check_report(report)
-    try:
-        record = loads(text)
-    except DomrecError as e:  # cannot happen after a valid report; kept for a clear message
-        raise UnusableInput(f"{source}: {e}") from None
+    if record is None:  # cannot happen after a valid report; kept for a clear message
+        raise UnusableRecord(f"{source}: the record cannot be read")
     return _enter(store, record, report, record_text(text), source, round_no, replace)
+
+
+def _judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
+    """The record and domrec's verdict on it, parsed once: a large record is not held twice
+    in memory (docs/tournament.md, "Limits")."""
+    try:
+        try:
+            record = loads(text)
+        except InputError as e:
+            return None, unusable(source, e)
+        return record, validate(record, source)
+    except Exception as e:  # an engine bug must not become a traceback at the results desk
+        raise UnusableInput(f"{source}: domrec could not check this record because of an internal error "
+                            f"({type(e).__name__}: {e}); please report it") from None
 
 
 def read_dgn(text: str | bytes, source: str = "<dgn>") -> Iterator[DgnGame]:
