@@ -49,6 +49,10 @@ class NotReplaced(OutputError):
     """The target exists and is not to be replaced (not a regular file, a database, or not domrec's own)."""
 
 
+class NeedsForce(NotReplaced):
+    """An existing regular file domrec did not write (or a record): --force would replace it."""
+
+
 class WriteFailed(OutputError):
     """Writing failed (a full disk, an I/O error, no permission); the target is as it was."""
 
@@ -181,8 +185,8 @@ def check(path: str | Path, kind: Kind, force: bool = False) -> None:
     if force or (kind.own is not None and kind.own(target)):
         return
     if kind.own is None:
-        raise NotReplaced(f"{label} already exists: not replaced (use --force to replace it)")
-    raise NotReplaced(f"{label} already exists and is not {kind.name}: not replaced (use --force to replace it)")
+        raise NeedsForce(f"{label} already exists: not replaced (use --force to replace it)")
+    raise NeedsForce(f"{label} already exists and is not {kind.name}: not replaced (use --force to replace it)")
 
 
 def _new_file_mode(target: Path) -> int:
