@@ -177,8 +177,9 @@ def check(path: str | Path, kind: Kind, force: bool = False) -> None:
         raise NotReplaced(f"{label} is a symbolic link, not a regular file: never replaced, not even with "
                           f"--force (write to the file itself, or remove the link)")
     if not stat.S_ISREG(st.st_mode):
+        hint = " (- writes to standard output)" if stat.S_ISCHR(st.st_mode) else ""
         raise NotReplaced(f"{label} is {_what(st.st_mode)}, not a regular file: never replaced, not even "
-                          f"with --force")
+                          f"with --force{hint}")
     if _is_database(target):
         raise NotReplaced(f"{label} is an SQLite database (an event or ratings file?) or one of its -wal, "
                           f"-shm or -journal files: never replaced, not even with --force; choose another file")
