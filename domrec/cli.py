@@ -209,8 +209,10 @@ def simulate(
 
 def _interrupted(output: Any) -> None:
     """Ctrl-C while writing: the temporary file is gone and the target is as it was."""
-    where = "" if str(output) == "-" else f"; {one_line(str(output))} is as it was"
-    typer.echo(f"error: interrupted: nothing written{where}", err=True)
+    if str(output) == "-":
+        typer.echo("error: interrupted", err=True)
+    else:
+        typer.echo(f"error: interrupted: nothing written; {one_line(str(output))} is as it was", err=True)
     raise typer.Exit(EXIT_UNUSABLE)
 
 
