@@ -15,7 +15,7 @@ from typing import Any, Iterator, Optional
 
 import typer
 
-from domrec import console, games, reader, simulate as sim
+from domrec import console, games, output as outputs, reader, simulate as sim
 from domrec.errors import DomrecError, InputError, one_line
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
@@ -166,6 +166,8 @@ def simulate(
     seed: int = typer.Option(0, "--seed", help="Same seed, same games, byte for byte."),
     output: str = typer.Option("-", "--output", "-o", help="File to write: JSON Lines, or DGN for *.dgn "
                                                            "(- for stdout)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing file that is not an earlier "
+                                                      "simulate output."),
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1, max=1000,
                                            help="Number of players."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
@@ -180,24 +182,34 @@ def simulate(
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     try:
-        stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8", newline="\n")
-    except OSError as e:
-        typer.echo(one_line(f"error: cannot write {output}: {e.strerror}"), err=True)
-        raise typer.Exit(EXIT_UNUSABLE)
-    try:
-        as_dgn = output.endswith(".dgn")
-        records = sim.simulate(game, games_, seed, players, options, variant)
-        shown = output != "-" or not sys.stdout.isatty()  # no bar between records on the same terminal
-        for k, record in enumerate(console.track(records, "simulating", games_, enabled=shown)):
-            if as_dgn:
-                from domrec import notation
+        with outputs.writing(output, outputs.SIMULATED, force) as stream:
+            as_dgn = output.endswith(".dgn")
+            records = sim.simulate(game, games_, seed, players, options, variant)
+            shown = output != "-" or not sys.stdout.isatty()  # no bar between records on the same terminal
+            for k, record in enumerate(console.track(records, "simulating", games_, enabled=shown)):
+                record = sim.marked(record)
+                if as_dgn:
+                    from domrec import notation
 
-                stream.write(("\n" if k else "") + notation.dumps(record))
-            else:
-                stream.write(sim.dumps(record) + "\n")
-    finally:
-        if stream is not sys.stdout:
-            stream.close()
+                    stream.write(("\n" if k else "") + notation.dumps(record))
+                else:
+                    stream.write(sim.dumps(record) + "\n")
+    except DomrecError as e:
+        typer.echo(f"error: {_said(e)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    except KeyboardInterrupt:
+        _interrupted(output)
+    except BrokenPipeError:  # `domrec simulate … | head`: the reader has had enough
+        raise typer.Exit(EXIT_OK)
+
+
+def _interrupted(output: Any) -> None:
+    """Ctrl-C while writing: the temporary file is gone and the target is as it was."""
+    if str(output) == "-":
+        typer.echo("error: interrupted", err=True)
+    else:
+        typer.echo(f"error: interrupted: nothing written; {one_line(str(output))} is as it was", err=True)
+    raise typer.Exit(EXIT_UNUSABLE)
 
 
 @app.command()
@@ -250,13 +262,12 @@ def convert(
         raise typer.Exit(EXIT_UNUSABLE if worst != EXIT_INVALID else EXIT_INVALID)
     try:
         text = conv.text_of(records, form)
-        if output == "-":
-            sys.stdout.write(text)
-        else:
-            conv.write_text(output, text, force)
+        outputs.write_text(output, text, outputs.RECORDS, force)
     except DomrecError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
+    except KeyboardInterrupt:
+        _interrupted(output)
     raise typer.Exit(worst)
 
 
@@ -295,7 +306,10 @@ def explain(
     path: Path = typer.Argument(..., help="A record file (or a *.jsonl archive with --record)."),
     hand: int = typer.Option(1, "--hand", "-k", min=1, help="Which hand, counting from 1."),
     record_no: int = typer.Option(1, "--record", "-r", min=1, help="Which record of a *.jsonl archive."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Also draw the table at the hand's end as SVG."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also draw the table at the hand's end as SVG "
+                                                          "(- for stdout; the story then goes to stderr)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --svg file that is not an "
+                                                      "earlier explain picture."),
 ) -> None:
     """Tell one hand move by move: the table, everyone's tiles, the points, the final arithmetic."""
     from domrec.explain import explain as tell, state_after
@@ -321,10 +335,15 @@ def explain(
             typer.echo(f"no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
             raise typer.Exit(EXIT_UNUSABLE)
         try:
-            svg.write_text(picture(), encoding="utf-8")
-        except OSError as e:
-            typer.echo(one_line(f"cannot write {svg}: {e.strerror}"), err=True)
+            outputs.write_text(svg, outputs.mark_svg(picture()), outputs.PICTURE, force)
+        except DomrecError as e:
+            typer.echo(f"error: {_said(e)}", err=True)
             raise typer.Exit(EXIT_UNUSABLE)
+        except KeyboardInterrupt:
+            _interrupted(svg)
+        if str(svg) == "-":
+            sys.stderr.write("\n".join(lines) + "\n")
+            raise typer.Exit(_exit_code(report))
     sys.stdout.write("\n".join(lines) + "\n")
     raise typer.Exit(_exit_code(report))
 

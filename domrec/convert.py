@@ -10,14 +10,12 @@ is the validator's own number.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
 import attrs
 
-from domrec import notation, reader
+from domrec import notation, output, reader
 from domrec.errors import InputError
 from domrec.games.base import HandOutcome, HandState, Match
 from domrec.record import GameResult, Hand, HandResult, Move, Record, pretty, unstructure
@@ -128,38 +126,7 @@ def text_of(records: list[Record], form: str) -> str:
 
 
 def write_text(path: str, text: str, force: bool = False) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a temporary file in the same folder,
-    renamed over the target.  An existing file is replaced only with ``force``, and never
-    anything that is not a regular file (a folder, a device, a FIFO, a link)."""
-    target = Path(path)
-    if target.is_symlink() or (target.exists() and not target.is_file()):
-        raise InputError(f"{reader.display_name(target)} exists and is not a regular file: not replaced")
-    if target.exists() and not force:
-        raise InputError(f"{reader.display_name(target)} already exists: not replaced (use --force to replace it)")
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise InputError(f"cannot write in {reader.display_name(folder)}: {e.strerror}") from None
-    try:
-        # mkstemp makes the file private (0600); a saved record keeps the mode of the file it
-        # replaces, or gets the usual one for a new file (0666 less the umask).
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        else:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise InputError(f"cannot write {reader.display_name(target)}: {e.strerror}") from None
-        raise
+    """Records written to ``path`` by :mod:`domrec.output`'s rules: whole or not at all, never
+    over a link, a folder, a device, a FIFO or a database, and over an existing file only with
+    ``force`` (a record is somebody's game)."""
+    output.write_text(path, text, output.RECORDS, force)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from domrec import games, notation
+from domrec import games, notation, output as outputs
 from domrec.errors import DomrecError, InputError, RuleViolation, one_line
 from domrec.recorder import Recorder, RecorderError, new_game
 
@@ -110,6 +110,10 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
             raise RecorderError("to continue a file, give just the file (the moves go on being saved there)")
         if not path.exists():
             raise RecorderError(f"{target}: no such file")
+        try:  # every save replaces the file: refuse now what a save would refuse (a link, a FIFO)
+            outputs.check(path, outputs.RECORDS, force=True)
+        except outputs.OutputError as e:
+            raise RecorderError(e.message) from None
         rec = Recorder.resume(path, interactive=interactive, say=say, refuse_out=refuse)
         header = notation.parse_header(text) if text.strip() else None
         if header is not None and header["game"] != rec.game.game:

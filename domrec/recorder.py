@@ -6,7 +6,8 @@ moment it is entered through the Game API (:mod:`domrec.game`), and saves the
 whole record after every accepted move, so that an interrupted session loses
 at most the move being typed.  It is a thin layer: the rules are the engines',
 the notation is :mod:`domrec.notation`'s, the file writing is
-:func:`domrec.convert.write_text`'s (a temporary file renamed over the old).
+:mod:`domrec.output`'s (a temporary file renamed over the old; never over
+a link, a folder, a device or a database).
 
 The same object serves the interactive terminal (``interactive=True``: the end
 of a hand waits for the other side's ``y``) and a pipe (confirmations implied;

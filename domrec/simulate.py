@@ -93,3 +93,12 @@ def simulate(game: str, count: int, seed: int, players: int | None = None,
 def dumps(record: Record) -> str:
     """One record as a single line of JSON (the JSON Lines archive form)."""
     return json.dumps(unstructure(record), separators=(",", ":"), ensure_ascii=False)
+
+
+def marked(record: Record) -> Record:
+    """``record`` with ``"generator": "domrec simulate"`` in its (free) ``event``: how a later
+    ``domrec simulate -o`` knows the file it would replace holds simulated games, not somebody's
+    (see :mod:`domrec.output`)."""
+    from domrec.output import SIMULATED_MARK
+
+    return attrs.evolve(record, event={**(record.event or {}), **SIMULATED_MARK})

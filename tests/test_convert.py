@@ -223,7 +223,7 @@ def test_a_non_regular_target_is_refused_even_with_force(tmp_path, broadway):
     (folder / "inside").write_text("x")
     for extra in ([], ["--force"]):
         r = run("convert", src, "-o", folder, *extra)
-        assert r.exit_code == 2 and "exists and is not a regular file: not replaced" in r.stderr
+        assert r.exit_code == 2 and "is a folder, not a regular file: never replaced" in r.stderr
     assert folder.is_dir() and (folder / "inside").read_text() == "x"
     link = tmp_path / "link.dgn"
     real = tmp_path / "real.dgn"

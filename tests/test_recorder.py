@@ -1143,7 +1143,7 @@ def test_placements_without_the_deal_offer_the_move_played(fast_dir):
 
 
 def _disk_full(monkeypatch, how: str) -> None:
-    import domrec.convert as conv
+    import domrec.output as domrec_output
     import domrec.recorder as recorder
     from domrec.errors import InputError
 
@@ -1154,7 +1154,7 @@ def _disk_full(monkeypatch, how: str) -> None:
     else:  # the real write_text, its fsync failing as on a full disk
         def fsync(fd):
             raise OSError(errno.ENOSPC, "No space left on device")
-        monkeypatch.setattr(conv.os, "fsync", fsync)
+        monkeypatch.setattr(domrec_output.os, "fsync", fsync)
 
 
 @pytest.mark.parametrize("how", ["write_text", "fsync"])

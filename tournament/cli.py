@@ -25,10 +25,10 @@ from domrec.errors import InputError
 from domrec.games import parse_options
 
 from tournament import check as checking, players as pl, results as res, rounds, standings as st
-from tournament.errors import DamagedEventFile, ResultRefused, TournamentError, UnusableInput
+from tournament.errors import DamagedEventFile, TournamentError, UnusableInput
 from tournament.event import FORMATS, PAIRS, make_settings
 from tournament.simulate import simulate_event
-from tournament.store import SQLITE_MAGIC, EventStore, create_event, open_event
+from tournament.store import EventStore, create_event, open_event
 
 console.plain_help_types()
 app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=console.CONTEXT_SETTINGS,
@@ -754,89 +754,78 @@ def bracket(
                 _emit([t.row_dict(r) for r in t.rows], False, False, rp._group_label(gi, len(chosen.schedule().groups)))
 
 
-def _refuse_database(path: Path) -> None:
-    """A report or export never replaces a database: ``-o`` naming the event file itself (or
-    another event, a ratings file, or SQLite's -wal/-shm/-journal beside one) would lose results."""
-    if not path.exists():
-        return
-    if path.name.endswith(("-wal", "-shm", "-journal")):
-        raise UnusableInput(f"refusing to overwrite {path}: it looks like an SQLite database's -wal, -shm or "
-                            f"-journal file")
-    if path.is_file():
-        try:
-            with path.open("rb") as f:
-                head = f.read(len(SQLITE_MAGIC))
-        except OSError:
-            return
-        if head == SQLITE_MAGIC:
-            raise UnusableInput(f"refusing to overwrite {path}: it is an SQLite database (an event or ratings "
-                                f"file?); choose another output file")
+def _write_output(path: Path, text: str, kind: Any, force: bool = False) -> None:
+    """By :mod:`domrec.output`'s rules: written beside the target and renamed into place (a reader
+    never sees half a file), never over a link, a device, a FIFO, a folder or a database, and over
+    a file tournament did not write only with --force; ``-`` is standard output."""
+    from domrec import output as outputs
 
-
-def _write_output(path: Path, text: str) -> None:
-    """Written beside the target and renamed into place: a reader never sees half a file."""
-    import os
-    import tempfile
-    if not path.parent.is_dir():
-        raise UnusableInput(f"cannot write {path}: folder {path.parent} does not exist")
-    _refuse_database(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        # mkstemp makes the file private; a report is meant to be published.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise UnusableInput(f"cannot write {path}: {e.strerror}") from None
+        outputs.write_text(path, text, kind, force)
+    except outputs.OutputError as e:
+        raise UnusableInput(e.message) from None
 
 
 @app.command()
 @guarded
 def report(
     event: Path = typer.Argument(..., help="The event file."),
-    output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write."),
+    output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write (- for stdout)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing file that is not an earlier report."),
 ) -> None:
     """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
     from tournament import report as rp
 
     with _open(event) as store:
         page = rp.html_page(rp.event_data(store))
-    _write_output(output, page)
-    typer.echo(f"wrote {output}")
+    _write_output(output, page, rp.REPORT, force)
+    if str(output) != "-":
+        typer.echo(f"wrote {output}")
 
 
 @app.command()
 @guarded
 def export(
     event: Path = typer.Argument(..., help="The event file."),
-    output: Path = typer.Option(..., "--output", "-o", help="JSON: the file to write; CSV: a folder (made if "
-                                                            "missing) for players, standings, tables, matches, "
-                                                            "placings .csv."),
+    output: Path = typer.Option(..., "--output", "-o", help="JSON: the file to write (- for stdout); CSV: a "
+                                                            "folder (made if missing) for players, standings, "
+                                                            "tables, matches, placings .csv."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV files instead of one JSON file."),
+    force: bool = typer.Option(False, "--force", help="Replace existing files that tournament export did not "
+                                                      "write."),
 ) -> None:
     """Export everything (players, standings, every table and result, every stage's draw) as JSON or CSV."""
     import io
+    from domrec import output as outputs
     from tournament import report as rp
 
     with _open(event) as store:
         data = rp.event_data(store)
     if not as_csv:
-        _write_output(output, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-        typer.echo(f"wrote {output}")
+        _write_output(output, rp.export_json(data), rp.EXPORT, force)
+        if str(output) != "-":
+            typer.echo(f"wrote {output}")
         return
+    if str(output) == "-":
+        raise UnusableInput("--csv writes a folder of CSV files; give a folder, not -")
     if output.exists() and not output.is_dir():
-        raise UnusableInput(f"{output} is a file; --csv writes a folder of CSV files")
+        raise UnusableInput(f"{output} is not a folder; --csv writes a folder of CSV files")
+    texts = []
+    for stem, (columns, rows) in rp.csv_tables(data).items():
+        buf = io.StringIO()
+        rp.write_csv(buf, columns, rows)
+        texts.append((output / f"{stem}.csv", buf.getvalue()))
+    for path, text in texts:  # every file checked before any is written
+        try:
+            outputs.check(path, rp.csv_kind(text), force)
+        except outputs.OutputError as e:
+            raise UnusableInput(f"{e.message}; nothing was written") from None
     try:
         output.mkdir(exist_ok=True)
     except OSError as e:
         raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
-    for stem, (columns, rows) in rp.csv_tables(data).items():
-        buf = io.StringIO()
-        rp.write_csv(buf, columns, rows)
-        _write_output(output / f"{stem}.csv", buf.getvalue())
+    for path, text in texts:
+        _write_output(path, text, rp.csv_kind(text), force)
     typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings .csv)")
 
 

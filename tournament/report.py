@@ -7,6 +7,10 @@ file with inline CSS, no script and nothing fetched from elsewhere, laid out
 to be read on a phone (a viewport meta tag; wide tables scroll sideways in
 their own box instead of widening the page).  Every name goes through
 :func:`html.escape`: a player's name is data, never markup.
+
+Each output carries the mark by which a later ``report``/``export`` knows it may replace
+the file without ``--force`` (:mod:`domrec.output`): a generator meta tag in the page, a
+``generator`` key first in the JSON export, and each CSV file's exact header.
 """
 
 from __future__ import annotations
@@ -14,11 +18,32 @@ from __future__ import annotations
 import csv
 import datetime
 import html
+import json
 from typing import IO, Any, Iterable
+
+from domrec.output import Kind, first_line, marked
 
 from tournament import brackets, stages, standings as st
 from tournament.event import PAIRS
 from tournament.store import EventStore
+
+
+REPORT_MARK = '<meta name="generator" content="domrec tournament report">'
+#: ``tournament report``'s page.
+REPORT = Kind("a page written by tournament report", marked(REPORT_MARK))
+EXPORT_MARK = '"generator": "domrec tournament export"'
+#: ``tournament export``'s JSON file.
+EXPORT = Kind("a file written by tournament export", marked(EXPORT_MARK))
+
+
+def csv_kind(text: str) -> Kind:
+    """An export CSV file: recognised by its header, exactly the one about to be written."""
+    return Kind("a CSV file written by tournament export with the same columns", first_line(text.partition("\n")[0]))
+
+
+def export_json(data: dict[str, Any]) -> str:
+    """The JSON export: :func:`event_data` under a first ``generator`` key."""
+    return json.dumps({"generator": "domrec tournament export", **data}, ensure_ascii=False, indent=1) + "\n"
 
 
 def event_data(store: EventStore) -> dict[str, Any]:
@@ -135,7 +160,7 @@ def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozen
 def html_page(data: dict[str, Any]) -> str:
     ev = data["event"]
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
            f"<title>{_e(ev['name'])}</title><style>{CSS}</style></head><body>",
            f"<h1>{_e(ev['name'])}</h1>",
            f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '

@@ -11,16 +11,18 @@ and one HTML page of paper score sheets, one sheet (one printed page) a table.
 when it is not there yet) and, once the game is over, enters it through the
 ordinary result path.
 
-Nothing here replaces a file it did not write: an existing file is refused
-unless ``force`` is given, and every file is written whole or not at all
-(:func:`domrec.convert.write_text`: a temporary file renamed into place).
+Nothing here replaces a file it did not write: every file is written whole or
+not at all by :mod:`domrec.output`'s rules (a temporary file renamed into place;
+never over a link, a folder, a device or a database).  A game file is a record
+(a game may have been recorded in it): an existing one is replaced only with
+``force``.  The score-sheet page carries a generator mark, so an earlier page
+is replaced without ``force``.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -28,14 +30,17 @@ from typing import Any, Sequence
 
 import attrs
 
-from domrec import notation
-from domrec.convert import write_text
+from domrec import notation, output as outputs
 from domrec.errors import DomrecError, InputError
 from domrec.record import Player as RecordPlayer, Record
 
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.event import PAIRS, Player, Settings, Table
 from tournament.store import EventStore
+
+SHEETS_MARK = '<meta name="generator" content="domrec tournament sheets">'
+#: The page of score sheets (an earlier one is replaced without --force).
+SHEETS = outputs.Kind("a page written by tournament sheets", outputs.marked(SHEETS_MARK))
 
 #: Score-sheet rows: the longest of the simulated games, plus spare rows, within these bounds.
 MIN_ROWS, MAX_ROWS, SPARE_ROWS, SIMULATED_GAMES = 8, 20, 2, 12
@@ -251,6 +256,7 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
     title = f"{settings.name} — round {round_no} score sheets"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
+            f"{SHEETS_MARK}\n"
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
@@ -277,23 +283,12 @@ class Written:
     files: tuple[Path, ...]
 
 
-def _publish(path: Path) -> None:
-    """A temporary file is private (mkstemp); a sheet is meant to be opened by others."""
-    umask = os.umask(0)
-    os.umask(umask)
+def write_file(path: Path, text: str, force: bool = False, kind: outputs.Kind = outputs.RECORDS) -> None:
+    """``text`` into ``path``, whole or not at all; an existing game file only with ``force``."""
     try:
-        os.chmod(path, 0o666 & ~umask)
-    except OSError:
-        pass
-
-
-def write_file(path: Path, text: str, force: bool = False) -> None:
-    """``text`` into ``path``, whole or not at all; an existing file only with ``force``."""
-    try:
-        write_text(str(path), text, force=force)
-    except InputError as e:
+        outputs.write_text(path, text, kind, force)
+    except outputs.OutputError as e:
         raise UnusableInput(e.message) from None
-    _publish(path)
 
 
 def prepare_folder(folder: Path) -> None:
@@ -335,18 +330,23 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
                                      for t in tables]
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd))
     texts.append((folder / sheets_name(rnd, table_no), page))
+    kinds = [outputs.RECORDS] * len(tables) + [SHEETS]
     if folder.is_dir():
-        for path, _ in texts:
-            if path.is_symlink() or (path.exists() and not path.is_file()):
-                raise UnusableInput(f"{path} exists and is not a regular file: not replaced; nothing was written")
-        existing = [path for path, _ in texts if path.exists()]
-        if existing and not force:
+        existing = []
+        for (path, _), kind in zip(texts, kinds):
+            try:
+                outputs.check(path, kind, force)
+            except outputs.NeedsForce:
+                existing.append(path)
+            except outputs.OutputError as e:
+                raise UnusableInput(f"{e.message}; nothing was written") from None
+        if existing:
             more = f" (and {len(existing) - 1} more of the files to write)" if len(existing) > 1 else ""
             raise UnusableInput(f"{existing[0]} already exists{more}: not replaced; nothing was written "
                                 f"(--force replaces them, and any game recorded in them)")
     prepare_folder(folder)
-    for path, text in texts:
-        write_file(path, text, force)
+    for (path, text), kind in zip(texts, kinds):
+        write_file(path, text, force, kind)
     return Written(rnd, folder, tuple(path for path, _ in texts))
 
 

@@ -1,0 +1,259 @@
+"""Files domrec and tournament write: whole or not at all, and never over what must not be replaced.
+
+Every command that writes a file goes through :func:`writing` (or :func:`write_text`),
+so one set of rules holds everywhere:
+
+* **Whole or not at all.**  The text goes to a temporary file in the target's own folder
+  (``.NAME.XXXXXXXX.tmp``), is flushed to disk, and is renamed over the target.  A reader
+  never sees half a file; a failure (a full disk, an I/O error, Ctrl-C) removes the
+  temporary file and leaves the old file exactly as it was.
+* **Never replaced, even with --force:** anything that is not a regular file (a folder, a
+  device such as ``/dev/null``, a FIFO, a socket), a symbolic link (to a file or a folder),
+  and an SQLite database (an event or ratings file) or its ``-wal``/``-shm``/``-journal``.
+  A link is not followed because the file it points to may be anyone's; a device is not
+  written into because ``-o -`` does that job (``-o - > /dev/null``).
+* **A file domrec did not write is replaced only with --force.**  domrec recognises its own
+  outputs by a mark each :class:`Kind` knows (a generator mark in HTML, SVG and JSON
+  exports, the exact CSV header, a ``generator`` field in every simulated record).  Records
+  (typed, recorded, converted) carry no such mark: they are somebody's games, and replacing
+  one always needs --force.
+
+Errors are :class:`OutputError` (an :class:`~domrec.errors.InputError`: exit 2), one line each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO, Callable, Iterator
+
+import attrs
+
+from domrec.errors import InputError, one_line
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: How much of an existing file is read to find a generator mark near its start.
+HEAD_BYTES = 4096
+
+
+class OutputError(InputError):
+    """A file that cannot or must not be written; nothing was written."""
+
+
+class NotReplaced(OutputError):
+    """The target exists and is not to be replaced (not a regular file, a database, or not domrec's own)."""
+
+
+class NeedsForce(NotReplaced):
+    """An existing regular file domrec did not write (or a record): --force would replace it."""
+
+
+class WriteFailed(OutputError):
+    """Writing failed (a full disk, an I/O error, no permission); the target is as it was."""
+
+
+@attrs.frozen
+class Kind:
+    """What a command writes, and how a file it wrote earlier is recognised.
+
+    ``own`` answers "did a command of this kind write this file?" from the file itself;
+    ``None`` means files of this kind are never taken for domrec's own (records)."""
+
+    name: str
+    own: Callable[[Path], bool] | None = None
+
+
+def _head(path: Path, size: int = HEAD_BYTES) -> bytes:
+    try:
+        with path.open("rb") as f:
+            return f.read(size)
+    except OSError:
+        return b""
+
+
+def marked(mark: str, within: int = HEAD_BYTES) -> Callable[[Path], bool]:
+    """A file of this kind holds ``mark`` near its start (a generator meta tag, an SVG comment)."""
+    needle = mark.encode("utf-8")
+    return lambda path: needle in _head(path, within)
+
+
+def first_line(header: str) -> Callable[[Path], bool]:
+    """A CSV file of this kind starts with exactly this header line."""
+    line = header.rstrip("\n").encode("utf-8")
+    return lambda path: _head(path, len(line) + 2).splitlines()[:1] == [line]
+
+
+#: The mark :func:`mark_simulated` puts in a simulated record's ``event``.
+SIMULATED_MARK = {"generator": "domrec simulate"}
+_JSONL_MARK = b'"event":{"generator":"domrec simulate"}'
+_DGN_MARK = b'[generator "domrec simulate"]'
+
+
+def _simulated(path: Path) -> bool:
+    """Every record of the file is marked as simulated (JSON Lines: every line; DGN: every game).
+
+    A record typed or recorded by a person and added to a simulated archive makes the whole
+    file somebody's: it is then replaced only with --force."""
+    records = marks = 0
+    kind = None
+    try:
+        with path.open("rb") as f:
+            for line in f:
+                stripped = line.strip()
+                if not stripped:
+                    continue
+                if kind is None:
+                    kind = "jsonl" if stripped.startswith(b"{") else "dgn"
+                if kind == "jsonl":
+                    records += 1
+                    marks += _JSONL_MARK in stripped
+                elif stripped.startswith(b"[Game "):
+                    records += 1
+                elif stripped == _DGN_MARK:
+                    marks += 1
+    except OSError:
+        return False
+    return records > 0 and marks == records
+
+
+#: Records: typed, recorded, converted.  Never domrec's to replace without --force.
+RECORDS = Kind("records")
+#: ``domrec simulate``'s archives (JSON Lines or DGN), every record marked by :data:`SIMULATED_MARK`.
+SIMULATED = Kind("domrec simulate's records", _simulated)
+#: ``domrec explain --svg``'s picture.
+SVG_MARK = "<!-- generator: domrec explain -->"
+PICTURE = Kind("a picture by domrec explain --svg", marked(SVG_MARK))
+
+
+def mark_svg(svg: str) -> str:
+    """The picture with :data:`SVG_MARK` just inside its root element, so it still starts ``<svg``."""
+    end = svg.find(">", svg.find("<svg"))
+    return svg if end < 0 else svg[:end + 1] + SVG_MARK + svg[end + 1:]
+
+
+def _label(path: Path) -> str:
+    """A file name fit for one line: bytes that are not UTF-8 shown as ``\\xff``, line breaks escaped."""
+    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def _what(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _is_database(path: Path) -> bool:
+    if path.name.endswith(("-wal", "-shm", "-journal")):
+        return True
+    return _head(path, len(SQLITE_MAGIC)) == SQLITE_MAGIC
+
+
+def check(path: str | Path, kind: Kind, force: bool = False) -> None:
+    """Raise :class:`NotReplaced` if writing ``kind`` to ``path`` would replace what it must not.
+
+    A missing target is fine (whether its folder exists is found out when writing)."""
+    target = Path(path)
+    label = _label(target)
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise WriteFailed(f"cannot write {label}: {e.strerror}") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise NotReplaced(f"{label} is a symbolic link, not a regular file: never replaced, not even with "
+                          f"--force (write to the file itself, or remove the link)")
+    if not stat.S_ISREG(st.st_mode):
+        hint = " (- writes to standard output)" if stat.S_ISCHR(st.st_mode) else ""
+        raise NotReplaced(f"{label} is {_what(st.st_mode)}, not a regular file: never replaced, not even "
+                          f"with --force{hint}")
+    if _is_database(target):
+        raise NotReplaced(f"{label} is an SQLite database (an event or ratings file?) or one of its -wal, "
+                          f"-shm or -journal files: never replaced, not even with --force; choose another file")
+    if force or (kind.own is not None and kind.own(target)):
+        return
+    if kind.own is None:
+        raise NeedsForce(f"{label} already exists: not replaced (use --force to replace it)")
+    raise NeedsForce(f"{label} already exists and is not {kind.name}: not replaced (use --force to replace it)")
+
+
+def _new_file_mode(target: Path) -> int:
+    """The mode of the file replaced, or the usual one for a new file (0666 less the umask):
+    mkstemp makes the file private, and a report or a record is meant to be read by others."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def writing(path: str | Path, kind: Kind, force: bool = False) -> Iterator[IO[str]]:
+    """A text stream whose contents replace ``path`` once the ``with`` block ends without error.
+
+    ``-`` is standard output.  Inside the block the text goes to a temporary file beside the
+    target; any exception (a full disk, Ctrl-C, an error of the caller) removes it and leaves
+    the target as it was.  :class:`OutputError` says in one line why nothing was written."""
+    if str(path) == "-":
+        yield from _to_stdout()
+        return
+    target = Path(path)
+    label = _label(target)
+    check(target, kind, force)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise WriteFailed(f"cannot write {label}: folder {_label(folder)} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise WriteFailed(f"cannot write in {_label(folder)}: {e.strerror}") from None
+    try:
+        os.chmod(tmp, _new_file_mode(target))
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        check(target, kind, force)  # again: something may have appeared there meanwhile
+        os.replace(tmp, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise WriteFailed(f"cannot write {label}: {e.strerror or e}; nothing was written") from None
+        raise
+
+
+def _to_stdout() -> Iterator[IO[str]]:
+    """Standard output, with a write error (``> /dev/full``) turned into one line.  A reader
+    that has gone (``| head``) is not an error: the rest is dropped quietly."""
+    try:
+        yield sys.stdout
+        sys.stdout.flush()
+    except OSError as e:
+        if e.errno == errno.EPIPE:
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise
+        with contextlib.suppress(OSError):  # what is left in the buffer cannot be written either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise WriteFailed(f"cannot write to standard output: {e.strerror or e}") from None
+
+
+def write_text(path: str | Path, text: str, kind: Kind = RECORDS, force: bool = False) -> None:
+    """``text`` into ``path`` (``-``: standard output) by :func:`writing`'s rules."""
+    with writing(path, kind, force) as out:
+        out.write(text)
