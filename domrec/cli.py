@@ -174,8 +174,15 @@ def simulate(
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1, help="Number of players."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
+    no_accidents: bool = typer.Option(False, "--no-accidents", help="No accidents: no tile shown out of turn, "
+                                                                    "no closing passes written, default seats "
+                                                                    "only (for benchmarks)."),
 ) -> None:
-    """Play seeded random legal games through the engines and write them as records."""
+    """Play seeded random legal games through the engines and write them as records.
+
+    Now and then an accident happens, as at a real table (a Broadway tile shown
+    out of turn, a blocked hand's closing passes written, other seat labels);
+    --no-accidents turns them off."""
     try:
         options = games.parse_options(option) or None
         template = sim.make_record(game, players, options, variant)
@@ -190,7 +197,8 @@ def simulate(
         raise typer.Exit(EXIT_UNUSABLE)
     try:
         as_dgn = output.endswith(".dgn")
-        for k, record in enumerate(sim.simulate(game, games_, seed, players, options, variant)):
+        records = sim.simulate(game, games_, seed, players, options, variant, accidents=not no_accidents)
+        for k, record in enumerate(records):
             if as_dgn:
                 from domrec import notation
 

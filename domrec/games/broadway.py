@@ -460,7 +460,8 @@ class BroadwayHand:
         if t not in self.hands[seat]:
             raise IllegalMove(self._not_held(seat, t, move.exposed), R_EXPOSED)
         if t in self.face_up[seat]:
-            raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand", R_EXPOSED)
+            raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand: an exposed tile that fitted "
+                              f"nowhere stays face up until it is played, and cannot be exposed again", R_EXPOSED)
         opponents = OPPONENTS[seat]
         axis = AXIS[opponents[0]]
         fit = self._find_fit((t,), opponents[0]) if self._laid else None
