@@ -55,30 +55,32 @@ def alone_at_compass(record: Record) -> bool:
             and not record.options.get("partnerships"))
 
 
-#: kind -> (game, players, options, variant), the test, how many games (of seed 0) to look through.
+#: kind -> ((game, players, options, variant), the test, seed, how many games of that seed).
+#: Broadway blocks are rare (one game in fifteen), so its closing passes are looked for in a
+#: game known to have them; every other kind shows up within the first games of seed 0.
 ACCIDENTS = {
-    "broadway exposure, playable": (("broadway", None, None, None), playable_exposure, 3),
-    "broadway exposure, unplayable": (("broadway", None, None, None), unplayable_exposure, 3),
-    "broadway closing passes": (("broadway", None, None, None), closing_passes, 60),
-    "competitive closing passes": (("competitive", None, None, None), closing_passes, 10),
-    "horse-race closing passes": (("horse-race", 2, None, None), closing_passes, 30),
-    "horse-race four alone at N E S W": (("horse-race", 4, None, None), alone_at_compass, 60),
-    "horse-race two alone at N S": (("horse-race", 2, None, None), compass_seats, 60),
-    "horse-race celko three at N E S": (("horse-race", 3, None, "celko"), compass_seats, 60),
-    "castle-rock four at N E S W": (("castle-rock", 4, None, None), compass_seats, 60),
-    "domino-roads three at N E S": (("domino-roads", 3, None, None), compass_seats, 60),
+    "broadway exposure, playable": (("broadway", None, None, None), playable_exposure, 0, 3),
+    "broadway exposure, unplayable": (("broadway", None, None, None), unplayable_exposure, 0, 3),
+    "broadway closing passes": (("broadway", None, None, None), closing_passes, 28, 1),
+    "competitive closing passes": (("competitive", None, None, None), closing_passes, 0, 10),
+    "horse-race closing passes": (("horse-race", 2, None, None), closing_passes, 0, 30),
+    "horse-race four alone at N E S W": (("horse-race", 4, None, None), alone_at_compass, 0, 60),
+    "horse-race two alone at N S": (("horse-race", 2, None, None), compass_seats, 0, 60),
+    "horse-race celko three at N E S": (("horse-race", 3, None, "celko"), compass_seats, 0, 60),
+    "castle-rock four at N E S W": (("castle-rock", 4, None, None), compass_seats, 0, 60),
+    "domino-roads three at N E S": (("domino-roads", 3, None, None), compass_seats, 0, 60),
 }
 
 
-def games_of(config, n: int, accidents: bool = True) -> list[Record]:
+def games_of(config, seed: int, n: int, accidents: bool = True) -> list[Record]:
     game, players, options, variant = config
-    return list(sim.simulate(game, n, 0, players, options, variant, accidents=accidents))
+    return list(sim.simulate(game, n, seed, players, options, variant, accidents=accidents))
 
 
 @pytest.mark.parametrize("kind", ACCIDENTS)
 def test_each_accident_happens_and_its_game_validates_and_round_trips(kind):
-    config, happened, n = ACCIDENTS[kind]
-    found = [r for r in games_of(config, n) if happened(r)]
+    config, happened, seed, n = ACCIDENTS[kind]
+    found = [r for r in games_of(config, seed, n) if happened(r)]
     assert found, f"no {kind} in {n} simulated games"
     record = found[0]
     report = validate(record)
@@ -90,8 +92,8 @@ def test_each_accident_happens_and_its_game_validates_and_round_trips(kind):
 
 @pytest.mark.parametrize("kind", ACCIDENTS)
 def test_no_accidents_means_none(kind):
-    config, happened, n = ACCIDENTS[kind]
-    assert not any(happened(r) for r in games_of(config, n, accidents=False))
+    config, happened, seed, n = ACCIDENTS[kind]
+    assert not any(happened(r) for r in games_of(config, seed, n, accidents=False))
 
 
 def test_accidents_are_deterministic_by_seed():
@@ -109,7 +111,7 @@ def test_without_accidents_the_games_are_those_of_the_plain_random_stream():
 
 
 def test_an_exposure_is_both_kinds_and_the_penalty_play_follows_a_playable_one():
-    for record in games_of(("broadway", None, None, None), 3):
+    for record in games_of(("broadway", None, None, None), 0, 3):
         for hand in record.hands:
             for j, move in enumerate(hand.moves):
                 if type(move) is Exposed and not move.unplayable:
