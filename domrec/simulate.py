@@ -12,7 +12,8 @@ simulated player would never take them: a Broadway tile shown out of turn
 (playable, then the opponents' penalty play; or unplayable, left face up),
 the closing passes of a blocked hand written out although they may be left
 out, a table seated other than the simulator's default labels (Horse Race
-played alone at N E S W).  Real records have them, so the simulator makes
+played alone at N E S W), a hand's draws written another way (``"draw":
+true``, the tile named, or the boneyard's order left out of the deal).  Real records have them, so the simulator makes
 them now and then, at the rates of :data:`RATES` per chance, through hooks
 the engines offer (see ``games/base.py``).  The accidents draw from a random
 stream of their own: without them (``accidents=False``, ``domrec simulate
@@ -33,14 +34,15 @@ from domrec import games
 from domrec.errors import SetupError
 from domrec.games.base import effective_options
 from domrec.games.base import HandState
-from domrec.record import GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
+from domrec.record import Draw, GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
 
 #: Hands after which a simulated game is abandoned (no real game comes near).
 MAX_HANDS = 500
 
 #: How often each accident happens, per chance: a game's seating (per game), a tile shown
-#: out of turn (per move), the closing passes written out (per blocked hand).
-RATES = {"seating": 0.05, "exposure": 0.02, "closing passes": 0.25}
+#: out of turn (per move), the closing passes written out (per blocked hand), the draws
+#: written another way than the engine lists them (per hand with draws).
+RATES = {"seating": 0.05, "exposure": 0.02, "closing passes": 0.25, "draws": 0.05}
 
 Chooser = Callable[[HandState, list[Move], random.Random], Move]
 
@@ -106,8 +108,11 @@ def play_game(template: Record, rng: random.Random, choose: Chooser | None = Non
             if passes and accidents.random() < closing_rate:  # type: ignore[union-attr]
                 moves.extend(_applied(state, m, scores_moves) for m in passes)
         outcome = match.finish_hand(state)
-        hands.append(attrs.evolve(hand, moves=tuple(moves),
-                                  result=HandResult(scores=dict(outcome.scores), end=outcome.end)))
+        played = attrs.evolve(hand, moves=tuple(moves),
+                              result=HandResult(scores=dict(outcome.scores), end=outcome.end))
+        if accidents is not None and accidents.random() < RATES["draws"]:
+            played = draws_rewritten(played, accidents)
+        hands.append(played)
     return attrs.evolve(template, hands=tuple(hands),
                         result=GameResult(scores=dict(match.totals), winner=match.winner))
 
@@ -116,6 +121,32 @@ def _applied(state: HandState, move: Move, scores_moves: bool) -> Move:
     """Apply ``move`` through the engine (which checks it) and return it with its points claimed."""
     points = state.apply(move)
     return attrs.evolve(move, score=points) if scores_moves else move
+
+
+def draws_rewritten(hand: Hand, rng: random.Random) -> Hand:
+    """The same hand with its draws written in another of the format's three ways.
+
+    With the boneyard's order in the deal a draw may be ``"draw": true`` or name its tile
+    (which must be the next one); without the order every draw names its tile, which
+    must be one nobody has seen.  Engines list one way (Horse Race names, Castle Rock
+    says ``true``), so records written the other ways come from here: the game is the
+    same, only the writing differs, and validation must agree.
+    """
+    deal = hand.deal
+    if deal is None or not deal.boneyard or not any(type(m) is Draw for m in hand.moves):
+        return hand
+    current = "true" if all(m.draw is True for m in hand.moves if type(m) is Draw) else "named"
+    form = rng.choice([f for f in ("true", "named", "no order") if f != current])
+    order = iter(deal.boneyard)
+    moves = []
+    for m in hand.moves:
+        if type(m) is Draw:
+            tile = next(order)
+            m = attrs.evolve(m, draw=True if form == "true" else tile)
+        moves.append(m)
+    if form == "no order":
+        deal = attrs.evolve(deal, boneyard=None)
+    return attrs.evolve(hand, deal=deal, moves=tuple(moves))
 
 
 def seated(template: Record, rng: random.Random) -> Record:
