@@ -17,6 +17,7 @@ import typer
 
 from domrec import games, reader, simulate as sim
 from domrec.errors import DomrecError, InputError, one_line
+from domrec.games.base import ignored_options
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -187,6 +188,8 @@ def simulate(
         options = games.parse_options(option) or None
         template = sim.make_record(game, players, options, variant)
         _check_template(template)
+        for note in ignored_options(games.engine(game), template):
+            typer.echo(f"note: {note}", err=True)
     except DomrecError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)

@@ -202,3 +202,15 @@ def test_a_forced_pass_just_before_a_tile_shown_out_of_turn_survives_the_typed_f
                 assert strip(unstructure(back.record)["hands"][i]) == strip(unstructure(changed)["hands"][i])
                 return
     pytest.fail("no forced pass with an unplayable tile in hand in 10 simulated games")
+
+
+def test_simulate_says_when_a_rule_option_is_ignored(tmp_path):
+    out = tmp_path / "g.jsonl"
+    r = CliRunner().invoke(app, ["simulate", "horse-race", "-p", "3", "--option", "count_partner=true",
+                                 "-n", "1", "-o", str(out)])
+    assert r.exit_code == 0
+    assert "note: rule option count_partner: true has no effect without partnerships" in r.stderr
+    report = validate_text(out.read_text())
+    assert report.valid and "count_partner" in report.note
+    r = CliRunner().invoke(app, ["simulate", "horse-race", "-p", "3", "--option", "count_partner=1", "-o", str(out)])
+    assert r.exit_code == 2 and "must be true or false" in r.stderr
