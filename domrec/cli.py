@@ -177,13 +177,13 @@ def simulate(
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
     no_accidents: bool = typer.Option(False, "--no-accidents", help="No accidents: no tile shown out of turn, "
                                                                     "no closing passes written, default seats "
-                                                                    "only (for benchmarks)."),
+                                                                    "and draws only (for benchmarks)."),
 ) -> None:
     """Play seeded random legal games through the engines and write them as records.
 
     Now and then an accident happens, as at a real table (a Broadway tile shown
-    out of turn, a blocked hand's closing passes written, other seat labels);
-    --no-accidents turns them off."""
+    out of turn, a blocked hand's closing passes written, other seat labels,
+    draws written another way); --no-accidents turns them off."""
     try:
         options = games.parse_options(option) or None
         template = sim.make_record(game, players, options, variant)
