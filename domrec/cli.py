@@ -149,7 +149,11 @@ def validate(
         out.write(report.summary() + "\n")
         for problem in report.problems:
             out.write(f"  {problem.text()}\n")
-        if report.note:  # why replay stopped, an unfinished hand, rule options ignored
+        if report.note and not report.valid:
+            out.write(f"  note: {one_line(report.note)}\n")
+        elif report.note and report.valid and not report.finished:
+            out.write(f"  note: {one_line(report.note)}\n")
+        elif report.note:  # a finished valid record: the rule options that were ignored
             out.write(f"  note: {one_line(report.note)}\n")
     if not as_json:
         total = sum(counts.values())

@@ -16,7 +16,7 @@ import attrs
 
 from domrec import games
 from domrec.errors import DealError, InputError, RuleViolation, clip, one_line, pointer_token
-from domrec.games.base import HandOutcome, HandState, Match, ignored_options
+from domrec.games.base import HandOutcome, HandState, Match
 from domrec.reader import load_dict, parse_json
 from domrec.record import UNSET, Hand, Move, Record
 
@@ -173,7 +173,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
         return unusable(source, e, record.game)
     problems: list[Problem] = []
     # Rule options that change nothing for this record are accepted and ignored, and said so.
-    ignored = ignored_options(engine, record) if record.rules is not None else ()
+    ignored = games.base.ignored_options(engine, record) if record.rules is not None else ()
 
     def report(status: str | None = None, note: str | None = None, **kw: Any) -> Report:
         if ignored:
