@@ -26,7 +26,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--megabytes", type=int, default=100)
     args = ap.parse_args()
-    lines = [simulate.dumps(r) + "\n" for r in simulate.simulate("competitive", 200, 3)]
+    lines = [simulate.dumps(r) + "\n" for r in simulate.simulate("competitive", 200, 3, accidents=False)]
     target = args.megabytes * 1024 * 1024
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "archive.jsonl")

@@ -106,7 +106,8 @@ def parse_dgn(path: Path) -> int:
 
 def bench(game: str, args: argparse.Namespace, options: dict, folder: Path) -> dict[str, Any]:
     t0 = time.perf_counter()
-    records = list(simulate.simulate(game, args.games, args.seed, args.players, options or None, args.variant))
+    records = list(simulate.simulate(game, args.games, args.seed, args.players, options or None, args.variant,
+                                     accidents=False))  # no accidents: figures comparable run to run
     t1 = time.perf_counter()
     jsonl = folder / f"{game}.jsonl"
     dgn = folder / f"{game}.dgn"

@@ -34,7 +34,8 @@ def main() -> None:
 
     t0 = time.perf_counter()
     texts = [simulate.dumps(r).encode() for r in
-             simulate.simulate(args.game, args.games, args.seed, args.players, options or None, args.variant)]
+             simulate.simulate(args.game, args.games, args.seed, args.players, options or None, args.variant,
+                               accidents=False)]  # no accidents: figures comparable run to run
     t1 = time.perf_counter()
     hands = moves = 0
     # CPU time of this process: the figure is per core, and other programs

@@ -17,6 +17,7 @@ import typer
 
 from domrec import console, games, output as outputs, reader, simulate as sim
 from domrec.errors import DomrecError, InputError, one_line
+from domrec.games.base import ignored_options
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
 console.plain_help_types()
@@ -145,6 +146,8 @@ def validate(
             out.write(f"  note: {one_line(report.note)}\n")
         elif report.note and report.valid and not report.finished:
             out.write(f"  note: {one_line(report.note)}\n")
+        elif report.note:  # a finished valid record: the rule options that were ignored
+            out.write(f"  note: {one_line(report.note)}\n")
     if not as_json:
         total = sum(counts.values())
         typer.echo(f"{total} record{'s' if total != 1 else ''}: {counts['valid']} valid, "
@@ -172,19 +175,28 @@ def simulate(
                                            help="Number of players."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
+    no_accidents: bool = typer.Option(False, "--no-accidents", help="No accidents: no tile shown out of turn, "
+                                                                    "no closing passes written, default seats "
+                                                                    "and draws only (for benchmarks)."),
 ) -> None:
-    """Play seeded random legal games through the engines and write them as records."""
+    """Play seeded random legal games through the engines and write them as records.
+
+    Now and then an accident happens, as at a real table (a Broadway tile shown
+    out of turn, a blocked hand's closing passes written, other seat labels,
+    draws written another way); --no-accidents turns them off."""
     try:
         options = games.parse_options(option) or None
         template = sim.make_record(game, players, options, variant)
         _check_template(template)
+        for note in ignored_options(games.engine(game), template):
+            typer.echo(f"note: {note}", err=True)
     except DomrecError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     try:
         with outputs.writing(output, outputs.SIMULATED, force) as stream:
             as_dgn = output.endswith(".dgn")
-            records = sim.simulate(game, games_, seed, players, options, variant)
+            records = sim.simulate(game, games_, seed, players, options, variant, accidents=not no_accidents)
             shown = output != "-" or not sys.stdout.isatty()  # no bar between records on the same terminal
             for k, record in enumerate(console.track(records, "simulating", games_, enabled=shown)):
                 record = sim.marked(record)

@@ -1638,6 +1638,21 @@ def _move_text(move: dict, game: str) -> str:
 # --- the short form people type ---------------------------------------------------------
 
 
+def _passes_before_exposures(moves: tuple) -> set[int]:
+    """Indexes of the passes in a run of passes that an exposure (Broadway) directly follows."""
+    out: set[int] = set()
+    run: list[int] = []
+    for k, move in enumerate(moves):
+        name = type(move).__name__
+        if name == "Pass":
+            run.append(k)
+            continue
+        if name == "Exposed":
+            out.update(run)
+        run = []
+    return out
+
+
 def dumps_typed(record: Record, keep_deal: bool = True) -> str:
     """``record`` as a person would type it: moves without the seats the turn gives, no
     claims, and either the deal without the forced passes (``keep_deal``) or, without the
@@ -1681,9 +1696,12 @@ def dumps_typed(record: Record, keep_deal: bool = True) -> str:
                        boneyard=hand.deal.boneyard if "boneyard" in public else None)
             g.start_hand(pub, hand.leader)
         words: list[str] = []
-        for move, md in zip(hand.moves, hd["moves"]):
+        # A forced pass is put back by the reader before the next move in turn, never before a
+        # tile shown out of turn (!): so the passes just before an exposure are written out.
+        before_exposure = _passes_before_exposures(hand.moves)
+        for n, (move, md) in enumerate(zip(hand.moves, hd["moves"])):
             md = {k: v for k, v in md.items() if k != "score"}
-            if keep_deal and md.get("pass") and g.forced_pass():
+            if keep_deal and md.get("pass") and g.forced_pass() and n not in before_exposure:
                 g.push(move)
                 continue
             if not keep_deal and "draw" in md and md["draw"] is True and "boneyard" not in public:

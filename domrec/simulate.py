@@ -6,6 +6,20 @@ So every simulated game is legal by construction *if* the engine is right,
 and the property tests turn that around: a simulated game that fails
 validation is a bug in the engine.  Every claim (move scores where the game
 scores moves, hand results, the game result) is filled in.
+
+**Accidents.**  Some paths of the rules are never a player's choice, so a
+simulated player would never take them: a Broadway tile shown out of turn
+(playable, then the opponents' penalty play; or unplayable, left face up),
+the closing passes of a blocked hand written out although they may be left
+out, a table seated other than the simulator's default labels (Horse Race
+played alone at N E S W), a hand's draws written another way (``"draw":
+true``, the tile named, or the boneyard's order left out of the deal).  Real records have them, so the simulator makes
+them now and then, at the rates of :data:`RATES` per chance, through hooks
+the engines offer (see ``games/base.py``).  The accidents draw from a random
+stream of their own: without them (``accidents=False``, ``domrec simulate
+--no-accidents``; the benchmarks use it) every game is byte for byte what it
+was before accidents existed, and with them a game is the same up to its
+first accident.
 """
 
 from __future__ import annotations
@@ -20,10 +34,15 @@ from domrec import games
 from domrec.errors import SetupError
 from domrec.games.base import effective_options
 from domrec.games.base import HandState
-from domrec.record import GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
+from domrec.record import Draw, GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
 
 #: Hands after which a simulated game is abandoned (no real game comes near).
 MAX_HANDS = 500
+
+#: How often each accident happens, per chance: a game's seating (per game), a tile shown
+#: out of turn (per move), the closing passes written out (per blocked hand), the draws
+#: written another way than the engine lists them (per hand with draws).
+RATES = {"seating": 0.05, "exposure": 0.02, "closing passes": 0.25, "draws": 0.05}
 
 Chooser = Callable[[HandState, list[Move], random.Random], Move]
 
@@ -52,13 +71,19 @@ def make_record(game: str, players: int | None = None, options: dict[str, Any] |
                   players=tuple(Player(seat=s, name=names[i % len(names)]) for i, s in enumerate(seats)))
 
 
-def play_game(template: Record, rng: random.Random, choose: Chooser | None = None) -> Record:
-    """Play one complete game for the players and rules of ``template``."""
+def play_game(template: Record, rng: random.Random, choose: Chooser | None = None,
+              accidents: random.Random | None = None) -> Record:
+    """Play one complete game for the players and rules of ``template``.
+
+    ``accidents``, a random stream of its own, lets accidents happen during play
+    (see the module's docstring); ``None``, no accidents.
+    """
     engine = games.engine(template.game)
     choose = choose or getattr(engine, "choose", uniform)
     match = engine.start(template)
     hands: list[Hand] = []
     scores_moves = engine.scores_moves
+    exposure_rate, closing_rate = RATES["exposure"], RATES["closing passes"]
     while not match.over:
         if len(hands) >= MAX_HANDS:
             raise RuntimeError(f"simulated {template.game} game did not end in {MAX_HANDS} hands")
@@ -67,27 +92,91 @@ def play_game(template: Record, rng: random.Random, choose: Chooser | None = Non
         drive = getattr(state, "drive", None)
         if drive is not None:  # an engine that plays differently when driven (Castle Rock's closing captures)
             drive()
+        accident = getattr(state, "accident", None) if accidents is not None else None
         moves: list[Move] = []
         while not state.over:
+            if accident is not None and accidents.random() < exposure_rate:  # type: ignore[union-attr]
+                slip = accident(accidents)
+                if slip is not None:
+                    moves.append(_applied(state, slip, scores_moves))
+                    continue
             move = choose(state, state.legal_moves(), rng)
-            points = state.apply(move)
-            if scores_moves:
-                move = attrs.evolve(move, score=points)
-            moves.append(move)
+            moves.append(_applied(state, move, scores_moves))
+        closing = getattr(state, "closing_passes", None) if accidents is not None else None
+        if closing is not None:
+            passes = closing()
+            if passes and accidents.random() < closing_rate:  # type: ignore[union-attr]
+                moves.extend(_applied(state, m, scores_moves) for m in passes)
         outcome = match.finish_hand(state)
-        hands.append(attrs.evolve(hand, moves=tuple(moves),
-                                  result=HandResult(scores=dict(outcome.scores), end=outcome.end)))
+        played = attrs.evolve(hand, moves=tuple(moves),
+                              result=HandResult(scores=dict(outcome.scores), end=outcome.end))
+        if accidents is not None and accidents.random() < RATES["draws"]:
+            played = draws_rewritten(played, accidents)
+        hands.append(played)
     return attrs.evolve(template, hands=tuple(hands),
                         result=GameResult(scores=dict(match.totals), winner=match.winner))
 
 
+def _applied(state: HandState, move: Move, scores_moves: bool) -> Move:
+    """Apply ``move`` through the engine (which checks it) and return it with its points claimed."""
+    points = state.apply(move)
+    return attrs.evolve(move, score=points) if scores_moves else move
+
+
+def draws_rewritten(hand: Hand, rng: random.Random) -> Hand:
+    """The same hand with its draws written in another of the format's three ways.
+
+    With the boneyard's order in the deal a draw may be ``"draw": true`` or name its tile
+    (which must be the next one); without the order every draw names its tile, which
+    must be one nobody has seen.  Engines list one way (Horse Race names, Castle Rock
+    says ``true``), so records written the other ways come from here: the game is the
+    same, only the writing differs, and validation must agree.
+    """
+    deal = hand.deal
+    if deal is None or not deal.boneyard or not any(type(m) is Draw for m in hand.moves):
+        return hand
+    current = "true" if all(m.draw is True for m in hand.moves if type(m) is Draw) else "named"
+    form = rng.choice([f for f in ("true", "named", "no order") if f != current])
+    order = iter(deal.boneyard)
+    moves = []
+    for m in hand.moves:
+        if type(m) is Draw:
+            tile = next(order)
+            m = attrs.evolve(m, draw=True if form == "true" else tile)
+        moves.append(m)
+    if form == "no order":
+        deal = attrs.evolve(deal, boneyard=None)
+    return attrs.evolve(hand, deal=deal, moves=tuple(moves))
+
+
+def seated(template: Record, rng: random.Random) -> Record:
+    """``template``, or now and then (an accident) the same players at other seats the rules allow."""
+    engine = games.engine(template.game)
+    seatings = getattr(engine, "seatings", None)
+    if seatings is None or rng.random() >= RATES["seating"]:
+        return template
+    others = seatings(len(template.players), effective_options(engine, template.variant, template.options))
+    if not others:
+        return template
+    seats = others[rng.randrange(len(others))]
+    return attrs.evolve(template, players=tuple(attrs.evolve(p, seat=s) for p, s in zip(template.players, seats)))
+
+
 def simulate(game: str, count: int, seed: int, players: int | None = None,
-             options: dict[str, Any] | None = None, variant: str | None = None) -> Iterator[Record]:
-    """``count`` games; game *k* depends only on ``seed`` and *k*, so runs are reproducible."""
+             options: dict[str, Any] | None = None, variant: str | None = None,
+             accidents: bool = True) -> Iterator[Record]:
+    """``count`` games; game *k* depends only on ``seed`` and *k*, so runs are reproducible.
+
+    ``accidents=False`` turns the accidents off (benchmarks: figures comparable run to run).
+    """
     template = make_record(game, players, options, variant)
     for k in range(count):
         rng = random.Random(f"domrec:{game}:{seed}:{k}")
-        yield play_game(template, rng)
+        if not accidents:
+            yield play_game(template, rng)
+            continue
+        slips = random.Random(f"domrec:{game}:{seed}:{k}:accidents")
+        yield play_game(seated(template, slips), rng, accidents=slips)
 
 
 def dumps(record: Record) -> str:

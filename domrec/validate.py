@@ -172,8 +172,12 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     except InputError as e:
         return unusable(source, e, record.game)
     problems: list[Problem] = []
+    # Rule options that change nothing for this record are accepted and ignored, and said so.
+    ignored = games.base.ignored_options(engine, record) if record.rules is not None else ()
 
     def report(status: str | None = None, note: str | None = None, **kw: Any) -> Report:
+        if ignored:
+            note = "; ".join((*ignored, note) if note else ignored)
         return Report(source, record.game, status or ("invalid" if problems else "valid"), tuple(problems),
                       note=note, **kw)
 

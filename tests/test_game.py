@@ -15,7 +15,7 @@ from domrec import games, notation
 from domrec import simulate as sim
 from domrec import tiles as T
 from domrec.game import Game, GameError, Refused
-from domrec.record import Deal, HandResult, Pass, Play, unstructure
+from domrec.record import Deal, Draw, Exposed, HandResult, Pass, Play, unstructure
 from domrec.validate import validate
 
 from tests.conftest import state_before
@@ -83,6 +83,15 @@ def no_score(move):
     return attrs.evolve(move, score=None)
 
 
+def _draw_listed(move, hand, j: int, legal: list) -> bool:
+    """A draw written another way than the engine lists it (a simulated accident: ``true``
+    for the next tile of the boneyard's order, or that tile named) takes a listed draw's tile."""
+    if type(move) is not Draw or hand.deal.boneyard is None:
+        return False
+    tile = hand.deal.boneyard[sum(1 for m in hand.moves[:j] if type(m) is Draw)]
+    return any(no_score(attrs.evolve(move, draw=form)) in legal for form in (True, tile))
+
+
 # --- a whole game, move by move ---------------------------------------------------------------
 
 
@@ -99,14 +108,20 @@ def test_every_game_built_move_by_move_is_the_same_record_and_report(config):
         assert g.in_hand and g.deal_known and g.hand_number == i + 1
         before = g.totals
         for j, move in enumerate(hand.moves):
-            if g.hand_over or g.to_move is None:
+            if g.hand_over and type(move) is Pass:
+                # a blocked hand's closing passes, written out (a simulated accident)
+                assert hand.result.end == "blocked" and g.state.end == "blocked"
+            elif g.hand_over or g.to_move is None:
                 # Castle Rock: the last placer's closing captures, once every hand is empty
                 assert record.game == "castle-rock" and type(move).__name__ == "Capture"
                 assert no_score(move) in g.state.legal_moves()
+            elif type(move) is Exposed:
+                # Broadway: a tile shown out of turn (a simulated accident), never a legal move
+                assert move.seat != g.to_move and no_score(move) not in g.legal_moves()
             else:
                 assert g.to_move is not None
                 legal = g.legal_moves()
-                assert no_score(move) in legal, (i, j, move)
+                assert no_score(move) in legal or _draw_listed(move, hand, j, legal), (i, j, move)
                 assert g.forced_pass() == (legal == [Pass(seat=g.to_move)])
             points = g.push(move)
             if scores_moves:

@@ -14,6 +14,7 @@ happened (JSON Pointer, hand and move numbers).
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any, Callable, Iterable, Protocol, Sequence
@@ -151,6 +152,26 @@ class Engine(Protocol):
 
     # Optional: ``choose(state, legal, rng) -> Move``, a simulated player's
     # preference (e.g. Broadway favours scoring plays); the default is uniform.
+    #
+    # Optional hooks for the simulator's *accidents* (domrec/simulate.py), the paths a
+    # table sometimes takes that no simulated player would choose:
+    # - ``seatings(count, options) -> tuple[tuple[str, ...], ...]``: other seat labels the
+    #   rules allow for ``count`` players than :meth:`seats_for` gives (Horse Race alone at
+    #   N E S W);
+    # - on a hand state, ``accident(rng) -> Move | None``: a move made out of turn
+    #   (Broadway's exposed tile), never listed by ``legal_moves``;
+    # - on a hand state, ``closing_passes() -> list[Move]``: after a block, the round of
+    #   passes a record may write (an empty list when the hand did not end blocked).
+    #
+    # Optional: ``inert_options(variant, options) -> dict[str, tuple[str, str]]``: the rule
+    # options that change nothing under this variant and these options (``count_partner``
+    # without partnerships), each with the reason and the rule name.  Such options are accepted and ignored:
+    # :func:`effective_options` puts their defaults back, and validation notes them.
+
+
+#: Seat labels a table may use instead of P1, P2, …: the compass points, for games whose
+#: seats are any distinct labels (an individual game seated N E S W is still individual).
+COMPASS_SEATS = {2: ("N", "S"), 3: ("N", "E", "S"), 4: PARTNERSHIP_SEATS}
 
 
 # --- shared helpers ---------------------------------------------------------------
@@ -165,9 +186,39 @@ def effective_options(engine: Engine, variant: str | None, options: dict[str, An
     once resolved here (the tournament relies on it).
     """
     defaults_for = getattr(engine, "defaults_for", None)
-    resolved = dict(defaults_for(variant or "standard") if defaults_for else engine.defaults)
+    defaults = defaults_for(variant or "standard") if defaults_for else engine.defaults
+    resolved = dict(defaults)
     resolved.update(options or {})
+    if options:
+        # An option that changes nothing here is accepted and ignored: its default goes back,
+        # so that it compares equal to a record that left it out (it plays the same game).
+        for name in inert_options(engine, variant, resolved):
+            resolved[name] = defaults[name]
     return resolved
+
+
+def inert_options(engine: Engine, variant: str | None, resolved: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """The options of ``resolved`` that ask for something this variant and these options make
+    impossible (set to another value than the default), each with why it changes nothing and
+    the rule that says so."""
+    hook = getattr(engine, "inert_options", None)
+    return hook(variant or "standard", resolved) if hook is not None else {}
+
+
+def ignored_options(engine: Engine, record: Record) -> tuple[str, ...]:
+    """Sentences for a report's note: each option the record sets that has no effect, ignored.
+
+    The rule book's principle (docs/format.md, docs/rules/): an option that cannot
+    change anything under the record's variant, players or other options is accepted
+    and ignored rather than refused; a wrong *value* is still refused.
+    """
+    given = record.options
+    if not given:
+        return ()
+    resolved = dict(effective_options(engine, record.variant, None))
+    resolved.update(given)
+    return tuple(f"rule option {name}: {json.dumps(given[name])} has no effect {why}; ignored [{rule}]"
+                 for name, (why, rule) in inert_options(engine, record.variant, resolved).items() if name in given)
 
 
 def resolve_options(engine: Engine, record: Record) -> dict[str, Any]:

@@ -460,7 +460,8 @@ class BroadwayHand:
         if t not in self.hands[seat]:
             raise IllegalMove(self._not_held(seat, t, move.exposed), R_EXPOSED)
         if t in self.face_up[seat]:
-            raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand", R_EXPOSED)
+            raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand: an exposed tile that fitted "
+                              f"nowhere stays face up until it is played, and cannot be exposed again", R_EXPOSED)
         opponents = OPPONENTS[seat]
         axis = AXIS[opponents[0]]
         fit = self._find_fit((t,), opponents[0]) if self._laid else None
@@ -580,6 +581,45 @@ class BroadwayHand:
                                                  penalty=True if penalty else None)
         self._legal_points[id(move)] = (points_for(matches), around)
         return move
+
+    def accident(self, rng: random.Random) -> Exposed | None:
+        """A tile shown out of turn by a simulated player (see :mod:`domrec.simulate`).
+
+        Exposures are accidents, never in :meth:`legal_moves`; the simulator asks for
+        one now and then so that records hold both kinds: a tile the opponents can lay
+        (their penalty play follows, from :meth:`legal_moves`) and one that fits
+        nowhere (``unplayable``: it stays face up in its owner's hand).  Half the time
+        the unplayable kind is looked for first, since it is rare once the table grows.
+        """
+        if self.over or self.pending is not None:
+            return None
+        seats = [s for s in SEATS if s != self.to_move and len(self.hands[s]) > len(self.face_up[s])]
+        if not seats:
+            return None
+        seat = seats[rng.randrange(len(seats))]
+        tiles = sorted(self.hands[seat] - self.face_up[seat], key=_tile_order)
+        rng.shuffle(tiles)
+        opponent = OPPONENTS[seat][0]
+        if rng.random() < 0.5:
+            for t in tiles:
+                if not self._laid or self._find_fit((t,), opponent) is None:
+                    return Exposed(seat=seat, exposed=str(t), unplayable=True)
+        t = tiles[0]
+        unplayable = not self._laid or self._find_fit((t,), opponent) is None
+        return Exposed(seat=seat, exposed=str(t), unplayable=True if unplayable else None)
+
+    def closing_passes(self) -> list[Move]:
+        """The passes a record may write after a block: one round, by each player holding tiles."""
+        if self._end is not None or not self._is_blocked() or self.to_move is None:
+            return []
+        out: list[Move] = []
+        seat = self.to_move
+        for _ in range(sum(1 for h in self.hands.values() if h) - self.passes):
+            out.append(Pass(seat=seat))
+            seat = NEXT[seat]
+            while not self.hands[seat]:
+                seat = NEXT[seat]
+        return out
 
     def points_of(self, move: Move) -> int:
         """The points a move from the last :meth:`legal_moves` list would make."""

@@ -887,6 +887,10 @@ class CastleRock:
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         return tuple(f"P{i}" for i in range(1, count + 1))
 
+    def seatings(self, count: int, options: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+        """Other seatings the rules allow: any distinct labels, so the compass points too."""
+        return (base.COMPASS_SEATS[count],) if count in base.COMPASS_SEATS else ()
+
     def start(self, record: Record) -> CastleRockMatch:
         n = len(record.players)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:

@@ -209,6 +209,18 @@ class CompetitiveHand:
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
         return base.not_held(seat, t, text, self.hands, SET, "double-six", "it has already been played")
 
+    def closing_passes(self) -> list[Move]:
+        """The passes a record may write after a block (one round, from the player to move on);
+        the simulator writes them now and then (see :mod:`domrec.simulate`)."""
+        if self.end != "blocked" or self.to_move is None:
+            return []
+        out: list[Move] = []
+        seat = self.to_move
+        for _ in range(len(self.seats) - self.passes):
+            out.append(Pass(seat=seat))
+            seat = self._next[seat]
+        return out
+
     def legal_moves(self) -> list[Move]:
         if self.over:
             return []

@@ -625,6 +625,18 @@ class HorseRaceHand:
 
     # --- what the simulator may do -----------------------------------------------
 
+    def closing_passes(self) -> list[Move]:
+        """The passes a record may write after a block (one round, from the player to move on);
+        the simulator writes them now and then (see :mod:`domrec.simulate`)."""
+        if self.end != "blocked" or self.to_move is None:
+            return []
+        out: list[Move] = []
+        seat = self.to_move
+        for _ in range(len(self.seats) - self.closing):
+            out.append(Pass(seat=seat))
+            seat = self._next[seat]
+        return out
+
     def legal_moves(self) -> list[Move]:
         if self.over:
             return []
@@ -1359,6 +1371,27 @@ class HorseRace:
             return base.PARTNERSHIP_SEATS
         return tuple(f"P{i + 1}" for i in range(count))
 
+    def inert_options(self, variant: str, options: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """Options that change nothing here, accepted and ignored (docs/rules/horse-race.md).
+
+        ``count_partner: true`` counts a partner's hand at a domino: without partnerships
+        there is no partner, and in Celko nobody scores another hand at all.
+        """
+        if not options.get("count_partner"):
+            return {}
+        if not options.get("partnerships"):
+            return {"count_partner": ("without partnerships: nobody has a partner whose hand could count",
+                                      R_COUNT_PARTNER)}
+        if variant == "celko":
+            return {"count_partner": ("in the celko variant: nobody scores another player's hand", R_COUNT_PARTNER)}
+        return {}
+
+    def seatings(self, count: int, options: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+        """Other seatings the rules allow: players alone may use any labels, N E S W included."""
+        if options.get("partnerships") or count not in base.COMPASS_SEATS:
+            return ()
+        return (base.COMPASS_SEATS[count],)
+
     def start(self, record: Record) -> HorseRaceMatch:
         options = base.resolve_options(self, record)
         celko = record.variant == "celko"
@@ -1376,12 +1409,7 @@ class HorseRace:
             raise SetupError(f"Horse Race is played by two, three or four players; this record has {n}",
                              R_PLAYERS, "/players")
         base.require_distinct_seats(record)
-        if rules.count_partner and not rules.partnerships:
-            raise SetupError("option count_partner only applies to partnership play (option partnerships: true)",
-                             R_COUNT_PARTNER, "/rules/options/count_partner")
-        if rules.count_partner and celko:
-            raise SetupError("option count_partner has no meaning in the celko variant, where nobody scores "
-                             "another player's hand", R_COUNT_PARTNER, "/rules/options/count_partner")
+        # count_partner without partnerships or in Celko is ignored (inert_options), not refused.
         return HorseRaceMatch(record, rules)
 
 

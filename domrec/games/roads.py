@@ -1250,6 +1250,10 @@ class Roads:
             return base.PARTNERSHIP_SEATS
         return tuple(f"P{i}" for i in range(1, count + 1))
 
+    def seatings(self, count: int, options: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+        """Other seatings the rules allow: three players alone may use any labels (N E S too)."""
+        return (base.COMPASS_SEATS[3],) if count == 3 else ()
+
     def start(self, record: Record) -> RoadsMatch:
         count = len(record.players)
         if count not in (3, 4):

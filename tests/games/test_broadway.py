@@ -26,7 +26,7 @@ from domrec.record import Exposed, Pass, Play
 from domrec.tiles import DOUBLE_SIX, tile
 from domrec.validate import validate, validate_text
 
-from tests.conftest import SAMPLES, check, problem_at, state_before
+from tests.conftest import ROOT, SAMPLES, check, problem_at, state_before
 
 VALID = SAMPLES / "valid" / "broadway"
 PROPS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -358,12 +358,15 @@ def test_passing_when_unable_is_allowed():
         assert check(doc).valid
         for hand in doc["hands"]:
             held = {s: {tile(t) for t in ts} for s, ts in hand["deal"]["hands"].items()}
+            owner = None
             for j, m, board in replay_naively(hand):
                 if m.get("pass"):
                     seen += 1
                     assert not naive_placements(board, held[m["seat"]], m["seat"])
+                elif "exposed" in m:  # a simulated accident: the penalty play takes the owner's tile
+                    owner = m["seat"]
                 elif "play" in m:
-                    held[m["seat"]].discard(tile(m["play"]))
+                    held[owner if m.get("penalty") else m["seat"]].discard(tile(m["play"]))
     assert seen > 0
 
 
@@ -389,7 +392,7 @@ def test_passing_and_blocking_agree_with_a_naive_reading_at_every_turn():
                     continue
                 can = {s: bool(naive_placements(board, state.hands[s], s)) for s in "NESW" if state.hands[s]}
                 assert state.over == (not any(can.values())), (seed, i, j)
-                if not state.over:
+                if not state.over and state.pending is None:  # (not while an exposed tile waits)
                     seat = state.to_move
                     probe = bw.BroadwayHand.__new__(bw.BroadwayHand)
                     probe.__dict__.update(state.__dict__)
@@ -522,6 +525,31 @@ def test_an_unplayable_exposed_tile_stays_face_up_in_its_owners_hand():
     assert any("face up" in line for line in state.render())
     raises(state, Exposed(seat="N", exposed="4-4", unplayable=True), bw.R_EXPOSED, "already lies face up")
     raises(state, Exposed(seat="S", exposed="6-0", unplayable=True), bw.R_EXPOSED, "not unplayable")
+
+
+def test_an_unplayable_exposed_tile_stays_face_up_and_is_played_later_in_a_record():
+    """Ruling (issue 13): a shown tile that fitted nowhere stays face up in its owner's hand."""
+    doc = sample()
+    hand = doc["hands"][0]
+    before = check(sample())
+    hand["moves"].insert(4, {"seat": "N", "exposed": "4-4", "unplayable": True, "score": 0})
+    later = [j for j, m in enumerate(hand["moves"]) if m.get("play") == "4-4"]
+    assert later and later[0] > 4 and hand["moves"][later[0]]["seat"] == "N"  # N lays it in turn
+    report = check(doc)
+    assert report.valid, [p.text() for p in report.problems]
+    assert report.scores == before.scores
+
+
+def test_a_face_up_tile_cannot_be_exposed_again_in_a_record():
+    doc = sample()
+    moves = doc["hands"][0]["moves"]
+    shown = {"seat": "N", "exposed": "4-4", "unplayable": True}
+    doc["hands"][0]["moves"] = moves[:4] + [shown] + moves[4:5] + [dict(shown)] + moves[5:]
+    p = first_problem(doc)
+    assert p.rule == bw.R_EXPOSED == "broadway: exposed tile"
+    assert p.pointer.startswith("/hands/0/moves/6") and (p.hand, p.move, p.seat) == (1, 7, "N")
+    assert "4-4 already lies face up in N's hand" in p.message and "cannot be exposed again" in p.message
+    assert "exposed tile" in (ROOT / "docs" / "rules" / "broadway.md").read_text()
 
 
 def test_an_exposure_in_a_record_validates_and_scores_for_the_opponents():
@@ -696,7 +724,7 @@ def test_legal_moves_are_exactly_the_placements_on_the_movers_axis(seed, data):
     i = data.draw(st.integers(0, len(doc["hands"]) - 1))
     j = data.draw(st.integers(1, len(doc["hands"][i]["moves"]) - 1))
     state = state_before(doc, i, j)
-    assume(not state.over)
+    assume(not state.over and state.pending is None)  # (not while an exposed tile waits)
     board = {}
     for _, m, board in replay_naively({"moves": doc["hands"][i]["moves"][:j] + [{"seat": "N", "pass": True}]}):
         pass

@@ -37,7 +37,9 @@ SEEDS = st.one_of(st.sampled_from(BLOCKED_SEEDS + SUDDEN_SEEDS), st.integers(0, 
 
 
 def game(seed: int) -> Record:
-    return next(simulate.simulate("broadway", 1, seed))
+    # The seeds above were found without the simulator's accidents; exposures are played here
+    # by play_with_exposures, and every accident is covered by tests/test_simulate.py.
+    return next(simulate.simulate("broadway", 1, seed, accidents=False))
 
 
 def sample(name: str) -> Record:

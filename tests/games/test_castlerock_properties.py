@@ -104,6 +104,9 @@ def _corrupt(doc: dict, i: int, j: int, kind: str, rng: random.Random) -> int:
         outside = [t for t in everything if t not in row]
         k = rng.randrange(len(move["capture"]))
         move["capture"][k] = str(rng.choice(outside))
+    elif state.boneyard is None:
+        # no order written (a simulated accident): a draw must name a tile nobody has seen
+        move["draw"] = str(rng.choice([t for t in everything if t not in state.unseen]))
     else:
         nxt = state.boneyard[state._bone_at]
         move["draw"] = str(rng.choice([t for t in everything if t is not nxt]))

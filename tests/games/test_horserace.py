@@ -147,12 +147,74 @@ def test_partnerships_need_four_players_seated_n_e_s_w():
     assert problem_at(check(doc), "/players").rule == R + "partnerships (option partnerships)"
 
 
-def test_count_partner_only_with_partnerships_and_not_in_celko():
-    p = problem_at(check(record([], options={"count_partner": True})), "/rules/options/count_partner")
-    assert p.rule == R + "option count_partner"
+def _ignored_note(report) -> str:
+    assert report.note is not None, "the report should say the option was ignored"
+    return report.note
+
+
+def test_count_partner_without_partnerships_is_accepted_ignored_and_noted():
+    """Ruling (issue 13): an option without effect is accepted and ignored, and the note says so."""
+    doc = sample("celko-game.json")  # three players alone
+    plain = check(doc)
+    doc["rules"].setdefault("options", {})["count_partner"] = True
+    report = check(doc)
+    assert report.valid and report.scores == plain.scores and report.winner == plain.winner
+    note = _ignored_note(report)
+    assert "count_partner" in note and "without partnerships" in note and "ignored" in note
+    assert R + "option count_partner" in note
+    assert report.to_dict()["note"] == note
+
+
+def test_count_partner_in_celko_partnerships_is_accepted_ignored_and_noted():
     doc = sample("partnership-game.json")
     doc["rules"] = {"variant": "celko", "options": {"partnerships": True, "count_partner": True}}
-    assert problem_at(check(doc), "/rules/options/count_partner").kind == "setup"
+    with_option = check(doc)
+    doc["rules"]["options"].pop("count_partner")
+    without = check(doc)
+    assert [p.text() for p in with_option.problems] == [p.text() for p in without.problems]
+    assert with_option.scores == without.scores
+    assert "celko" in _ignored_note(with_option) and "count_partner" in with_option.note
+    assert without.note is None or "count_partner" not in without.note
+
+
+def test_an_option_left_at_its_default_or_with_effect_is_not_noted():
+    doc = sample("celko-game.json")
+    doc["rules"].setdefault("options", {})["count_partner"] = False
+    assert check(doc).note is None
+    doc = sample("partnership-game.json")
+    doc["rules"]["options"]["count_partner"] = False
+    assert check(doc).note is None
+
+
+def test_an_ignored_option_with_a_wrong_value_is_still_refused():
+    report = validate_text(json.dumps(record([], options={"count_partner": "yes"})))
+    assert report.status == "unusable"
+    assert report.problems[0].pointer == "/rules/options/count_partner"
+    assert "must be true or false" in report.problems[0].message
+
+
+def test_ignored_options_resolve_like_the_default():
+    """Two option sets that play the same game compare equal once resolved (the tournament relies on it)."""
+    from domrec.games.base import effective_options
+    engine = games.engine("horse-race")
+    assert effective_options(engine, None, {"count_partner": True}) == effective_options(engine, None, None)
+    assert (effective_options(engine, "celko", {"partnerships": True, "count_partner": True})
+            == effective_options(engine, "celko", {"partnerships": True}))
+    assert effective_options(engine, None, {"partnerships": True, "count_partner": True})["count_partner"] is True
+
+
+def test_an_ignored_option_is_noted_in_the_command_line_report(tmp_path):
+    from typer.testing import CliRunner
+    from domrec.cli import app
+    doc = sample("celko-game.json")
+    doc["rules"].setdefault("options", {})["count_partner"] = True
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(doc))
+    r = CliRunner().invoke(app, ["validate", str(path)])
+    assert r.exit_code == 0
+    assert "  note: rule option count_partner: true has no effect" in r.stdout
+    r = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    assert r.exit_code == 0 and "count_partner" in json.loads(r.stdout)["note"]
 
 
 def test_seats_and_player_counts_follow_the_partnership_option():
