@@ -20,7 +20,7 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pytest
 from typer.testing import CliRunner
@@ -36,14 +36,6 @@ runner = CliRunner()
 GAMES = sorted(p.name for p in (SAMPLES / "valid").iterdir() if p.is_dir())
 FORBIDDEN = re.compile(r"internal error|Traceback|RecursionError|MemoryError", re.IGNORECASE)
 HUGE = [10 ** 30, -10 ** 30, 2 ** 63, -1, 1e308, 0.5, 99999999999999999999]
-#: Crashes that issue 13 (point 3) names and another branch fixes: ``tournament result`` on a lone
-#: surrogate in a name (escaped or as bytes ED A0 80), ``tournament result`` and ``domrec convert``
-#: on a record nested ~400 deep inside ``event`` (RecursionError).  Until that branch is merged
-#: a mutant hitting one of them makes the test xfail, naming the mutants; anything else fails it.
-#: Delete this once it is merged: the fuzzer then guards those two as well.
-KNOWN = re.compile(r"internal error \((UnicodeEncodeError: 'utf-8' codec can't encode character '\\ud8|"
-                   r"UnicodeDecodeError: 'utf-8' codec can't decode byte 0xed|RecursionError)|"
-                   r"raised RecursionError\(")
 
 
 # --- mutations --------------------------------------------------------------------------------------
@@ -203,7 +195,6 @@ def _fuzz(tmp_path: Path, game: str, per_sample: int, seed: int) -> None:
     mutants = [(f"{name} mutant {k}", suffix, mutate(text, rng))
                for name, suffix, text in sources for k in range(per_sample)]
     mutants += [(what, ".json", text) for what, text in _pinned(table_record)]
-    known = []
     for k, (what, suffix, mutant) in enumerate(mutants):
         what = f"{game}/{what} (seed {seed})"
         path = tmp_path / f"mutant{suffix}"
@@ -211,14 +202,7 @@ def _fuzz(tmp_path: Path, game: str, per_sample: int, seed: int) -> None:
         for app, args in ((domrec_app, ["validate", str(path)]), (domrec_app, ["validate", "--json", str(path)]),
                           (domrec_app, ["convert", str(path), "--to", "dgn", "-o", "-"]),
                           (tournament_app, ["result", str(event), str(path), *(["--replace"] if k % 2 else [])])):
-            try:
-                _check(app, args, what)
-            except AssertionError as e:
-                if not KNOWN.search(str(e)):
-                    raise
-                known.append(f"{args[0]}: {what}")
-    if known:
-        pytest.xfail(f"issue 13 point 3, fixed on another branch: crashes on {known}")
+            _check(app, args, what)
 
 
 def _pinned(record: bytes) -> list[tuple[str, bytes]]:
