@@ -9,14 +9,15 @@ so one set of rules holds everywhere:
   temporary file and leaves the old file exactly as it was.
 * **Never replaced, even with --force:** anything that is not a regular file (a folder, a
   device such as ``/dev/null``, a FIFO, a socket), a symbolic link (to a file or a folder),
-  and an SQLite database (an event or ratings file) or its ``-wal``/``-shm``/``-journal``.
-  A link is not followed because the file it points to may be anyone's; a device is not
+  and the ``-wal``/``-shm``/``-journal`` file of an SQLite database (replacing one would
+  corrupt the database beside it, which is never what --force means).  A link is not followed because the file it points to may be anyone's; a device is not
   written into because ``-o -`` does that job (``-o - > /dev/null``).
 * **A file domrec did not write is replaced only with --force.**  domrec recognises its own
   outputs by a mark each :class:`Kind` knows (a generator mark in HTML, SVG and JSON
   exports, the exact CSV header, a ``generator`` field in every simulated record).  Records
   (typed, recorded, converted) carry no such mark: they are somebody's games, and replacing
-  one always needs --force.
+  one always needs --force.  An SQLite database (an event or ratings file) is the clearest case:
+  the refusal names it as a database, so that --force is a decision, not a reflex.
 
 Errors are :class:`OutputError` (an :class:`~domrec.errors.InputError`: exit 2), one line each.
 """
@@ -155,9 +156,12 @@ def _what(mode: int) -> str:
     return "not a regular file"
 
 
+def _is_database_companion(path: Path) -> bool:
+    """A database's write-ahead log, shared memory or rollback journal (by SQLite's own names)."""
+    return path.name.endswith(("-wal", "-shm", "-journal"))
+
+
 def _is_database(path: Path) -> bool:
-    if path.name.endswith(("-wal", "-shm", "-journal")):
-        return True
     return _head(path, len(SQLITE_MAGIC)) == SQLITE_MAGIC
 
 
@@ -180,9 +184,12 @@ def check(path: str | Path, kind: Kind, force: bool = False) -> None:
         hint = " (- writes to standard output)" if stat.S_ISCHR(st.st_mode) else ""
         raise NotReplaced(f"{label} is {_what(st.st_mode)}, not a regular file: never replaced, not even "
                           f"with --force{hint}")
-    if _is_database(target):
-        raise NotReplaced(f"{label} is an SQLite database (an event or ratings file?) or one of its -wal, "
-                          f"-shm or -journal files: never replaced, not even with --force; choose another file")
+    if _is_database_companion(target):
+        raise NotReplaced(f"{label} is an SQLite database's -wal, -shm or -journal file: never replaced, "
+                          f"not even with --force; choose another file")
+    if not force and _is_database(target):
+        raise NeedsForce(f"{label} is an SQLite database (an event or ratings file?): not replaced "
+                         f"(use --force if it is really to be replaced)")
     if force or (kind.own is not None and kind.own(target)):
         return
     if kind.own is None:

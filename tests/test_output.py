@@ -134,7 +134,7 @@ def _state(path: Path) -> tuple:
 NEVER = {"fifo": (_fifo, "FIFO"), "device": (_device, "character device"), "socket": (_socket, "socket"),
          "folder": (_folder, "folder"), "link to a file": (_link_to_file, "symbolic link"),
          "link to a folder": (_link_to_folder, "symbolic link"), "dangling link": (_dangling_link, "symbolic link"),
-         "sqlite database": (_database, "SQLite database"), "-wal file": (_wal, "SQLite database")}
+         "-wal file": (_wal, "SQLite database")}
 
 
 @pytest.mark.parametrize("case", sorted(NEVER))
@@ -150,7 +150,7 @@ def test_never_replaced_even_with_force(tmp_path, case, force):
     assert _state(path) == before and not leftovers(tmp_path)
 
 
-@pytest.mark.parametrize("case", ["fifo", "device", "link to a folder", "sqlite database"])
+@pytest.mark.parametrize("case", ["fifo", "device", "link to a folder", "-wal file"])
 def test_simulate_refuses_them(tmp_path, case):
     path = NEVER[case][0](tmp_path)
     before = _state(path)
@@ -159,7 +159,7 @@ def test_simulate_refuses_them(tmp_path, case):
     assert _state(path) == before and not leftovers(tmp_path)
 
 
-@pytest.mark.parametrize("case", ["fifo", "device", "link to a file", "link to a folder", "sqlite database"])
+@pytest.mark.parametrize("case", ["fifo", "device", "link to a file", "link to a folder", "-wal file"])
 @pytest.mark.parametrize("command", ["report", "export"])
 def test_report_and_export_refuse_them(event, tmp_path, case, command):
     path = NEVER[case][0](tmp_path)
@@ -167,6 +167,22 @@ def test_report_and_export_refuse_them(event, tmp_path, case, command):
     r = tournament(command, event, "-o", path, "--force")
     assert r.exit_code == 2 and "never replaced" in one_error_line(r)
     assert _state(path) == before and not leftovers(tmp_path)
+
+
+@pytest.mark.parametrize("command", ["simulate", "report"])
+def test_a_database_is_replaced_only_with_force(event, tmp_path, command):
+    """An SQLite database is somebody's (an event, a ratings file): named as such and kept without
+    --force; --force is the user's decision and is obeyed."""
+    path = _database(tmp_path)
+    before = _state(path)
+    args = ("simulate", "competitive", "-n", 1, "-o", path) if command == "simulate" else ("report", event, "-o", path)
+    run = domrec if command == "simulate" else tournament
+    r = run(*args)
+    assert r.exit_code == 2 and "SQLite database" in one_error_line(r) and "--force" in one_error_line(r)
+    assert _state(path) == before and not leftovers(tmp_path)
+    r = run(*args, "--force")
+    assert r.exit_code == 0, r.output
+    assert not path.read_bytes().startswith(b"SQLite format 3") and not leftovers(tmp_path)
 
 
 def test_explain_svg_refuses_a_link(tmp_path):
