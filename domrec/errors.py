@@ -120,6 +120,11 @@ class UnknownGameError(ShapeError):
     """The record names a game domrec has no engine for."""
 
 
+class EndlessGame(DomrecError):
+    """A simulated game that did not end within the simulator's hand limit (a target set so high,
+    say, that random play would need thousands of hands): the simulator stops rather than run on."""
+
+
 class RuleViolation(DomrecError):
     """A well-formed record breaks a rule of its game.
 

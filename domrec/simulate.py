@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator
 import attrs
 
 from domrec import games
-from domrec.errors import SetupError
+from domrec.errors import EndlessGame, SetupError
 from domrec.games.base import effective_options
 from domrec.games.base import HandState
 from domrec.record import Draw, GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
@@ -86,7 +86,9 @@ def play_game(template: Record, rng: random.Random, choose: Chooser | None = Non
     exposure_rate, closing_rate = RATES["exposure"], RATES["closing passes"]
     while not match.over:
         if len(hands) >= MAX_HANDS:
-            raise RuntimeError(f"simulated {template.game} game did not end in {MAX_HANDS} hands")
+            totals = ", ".join(f"{side} {score}" for side, score in match.totals.items())
+            raise EndlessGame(f"a simulated {template.game} game did not end in {MAX_HANDS} hands (totals then: "
+                              f"{totals}); domrec simulate stops there: choose a lower target")
         hand = match.random_hand(rng)
         state = match.start_hand(hand)
         drive = getattr(state, "drive", None)

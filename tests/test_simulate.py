@@ -214,3 +214,15 @@ def test_simulate_says_when_a_rule_option_is_ignored(tmp_path):
     assert report.valid and "count_partner" in report.note
     r = CliRunner().invoke(app, ["simulate", "horse-race", "-p", "3", "--option", "count_partner=1", "-o", str(out)])
     assert r.exit_code == 2 and "must be true or false" in r.stderr
+
+
+def test_a_game_that_would_not_end_is_one_line_not_a_traceback():
+    """A target random play cannot reach in the simulator's hand limit: a clear refusal, exit 2."""
+    from typer.testing import CliRunner
+
+    from domrec.cli import app
+
+    r = CliRunner().invoke(app, ["simulate", "horse-race", "--option", "target=20000", "-n", "1"])
+    assert r.exit_code == 2, r.output
+    lines = [line for line in r.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "did not end in 500 hands" in lines[0] and "Traceback" not in r.output

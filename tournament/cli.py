@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 import typer
 
 from domrec import console
-from domrec.errors import InputError
+from domrec.errors import DomrecError, InputError, one_line
 from domrec.games import parse_options
 
 from tournament import check as checking, players as pl, results as res, rounds, standings as st
@@ -85,6 +85,8 @@ def guarded(fn: Callable) -> Callable:
             raise typer.Exit(EXIT_OK)
         except KeyboardInterrupt:
             _fail("interrupted; the last write was not made", EXIT_UNUSABLE)
+        except DomrecError as e:  # domrec refusing what it was given (a simulated game that would not end)
+            _fail(one_line(str(e)), EXIT_UNUSABLE)
         except Exception as e:  # a bug: say so in one line
             _fail(f"internal error ({type(e).__name__}: {e}); please report it", EXIT_UNUSABLE)
     return wrapper

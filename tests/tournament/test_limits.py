@@ -224,3 +224,10 @@ def test_the_record_hash_is_the_hash_of_the_canonical_json():
         for record in simulate.simulate(game, 3, 11):
             canonical = json.dumps(unstructure(record), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             assert record_hash(record) == hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def test_a_simulated_game_that_would_not_end_is_one_line(tmp_path):
+    """A target random play cannot reach within domrec's hand limit: refused, not an internal error."""
+    r = run("simulate", tmp_path / "e.db", "--game", "horse-race", "--format", "individual", "--option",
+            "target=20000", "--players", "4", "-n", "1", "-q")
+    assert_one_line_refusal(r, "did not end in 500 hands")
