@@ -569,9 +569,11 @@ def read_record(path: Path) -> Record:
     from domrec import reader
 
     try:
-        data = path.read_bytes()
+        data = reader.read_bytes(path, what="a game to continue")  # bounded: never /dev/zero into memory
     except OSError as e:
         raise RecorderError(f"cannot read {path}: {e.strerror}") from None
+    except InputError as e:
+        raise RecorderError(str(e)) from None
     if path.suffix == ".dgn":
         found = list(notation.read_games(data, str(path)))
         if len(found) != 1:

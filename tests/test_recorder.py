@@ -1212,3 +1212,17 @@ def test_a_full_disk_at_the_end_of_a_hand_keeps_the_hand_open(fast_dir, monkeypa
     r.feed_line(st[end])
     assert len(refused) == 1, refused
     assert read_record(path).hands[0].result is not None
+
+
+def test_continuing_an_endless_file_is_refused_at_once(tmp_path):
+    """A .dgn that is a link to /dev/zero: refused by its size, not read into memory."""
+    import os
+
+    from domrec.recorder import Recorder, RecorderError
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    path = tmp_path / "game.dgn"
+    path.symlink_to("/dev/zero")
+    with pytest.raises(RecorderError, match="larger than 64 MiB"):
+        Recorder.resume(path)

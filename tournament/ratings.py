@@ -20,7 +20,9 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import os
 import sqlite3
+import uuid
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -192,6 +194,10 @@ def rate(games: Iterable[tuple[str, list[list[str]], list[float]]]) -> list[Rati
 def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
     """Open a ratings file; create it when missing (``create``).  Anything else is refused."""
     path = Path(path)
+    if path.is_symlink() and not path.exists():
+        raise EventFileError(f"{path} is a link to nothing; a ratings file is never created through a link")
+    if path.exists() and not path.is_file():
+        raise EventFileError(f"{path} is not a regular file, so not a ratings file")
     if path.exists():
         try:
             with path.open("rb") as f:
@@ -218,19 +224,35 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
         raise EventFileError(f"{path}: no such ratings file (import an event with --add to create it)")
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
+    # Built in a scratch file and linked into place, as an event file is: a killed import leaves
+    # nothing, and a file (or link) that appeared meanwhile is never overwritten.
+    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
     try:
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute(f"PRAGMA application_id = {RATINGS_APPLICATION_ID}")
-        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        conn.execute("INSERT INTO meta VALUES ('application', ?), ('schema_version', ?)",
-                     [RATINGS_APPLICATION, str(RATINGS_SCHEMA)])
-        conn.execute("CREATE TABLE events (uuid TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, name TEXT NOT NULL, "
-                     "game TEXT NOT NULL, source TEXT, imported_at TEXT NOT NULL, updated_at TEXT NOT NULL)")
-        conn.execute("CREATE TABLE games (event_uuid TEXT NOT NULL REFERENCES events(uuid), table_id INTEGER NOT NULL, "
-                     "round INTEGER NOT NULL, table_no INTEGER NOT NULL, sides TEXT NOT NULL, ranks TEXT NOT NULL, "
-                     "PRIMARY KEY (event_uuid, table_id))")
-        conn.execute("COMMIT")
+        conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(f"PRAGMA application_id = {RATINGS_APPLICATION_ID}")
+            conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            conn.execute("INSERT INTO meta VALUES ('application', ?), ('schema_version', ?)",
+                         [RATINGS_APPLICATION, str(RATINGS_SCHEMA)])
+            conn.execute("CREATE TABLE events (uuid TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, name TEXT NOT NULL, "
+                         "game TEXT NOT NULL, source TEXT, imported_at TEXT NOT NULL, updated_at TEXT NOT NULL)")
+            conn.execute("CREATE TABLE games (event_uuid TEXT NOT NULL REFERENCES events(uuid), table_id INTEGER NOT NULL, "
+                         "round INTEGER NOT NULL, table_no INTEGER NOT NULL, sides TEXT NOT NULL, ranks TEXT NOT NULL, "
+                         "PRIMARY KEY (event_uuid, table_id))")
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        try:
+            os.link(scratch, path)
+        except FileExistsError:
+            raise EventFileError(f"{path} appeared while the ratings file was being made; nothing was written") from None
     except sqlite3.Error as e:
         raise EventFileError(f"cannot create {path}: {e}") from None
+    except OSError as e:
+        raise EventFileError(f"cannot create {path}: {e.strerror}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(scratch)
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
     return RatingsFile(path, conn)

@@ -221,3 +221,24 @@ def test_report_or_export_never_overwrites_an_event_or_ratings_file(knockout_eve
     r = run(*command, knockout_event, "-o", wal)
     assert r.exit_code == 2 and wal.read_bytes() == b"pretend"
     assert open_event(knockout_event).players()
+
+
+def test_ratings_file_is_never_made_through_a_link_or_into_a_fifo(tmp_path: Path) -> None:
+    """A dangling link is not followed (the file it names may be anyone's), a FIFO is not opened,
+    and a failed creation leaves no scratch file behind."""
+    import os
+
+    simulate_event(tmp_path / "e1.db", "competitive", "pairs", 8, 1, seed=1)
+    elsewhere = tmp_path / "elsewhere.db"
+    link = tmp_path / "ratings.db"
+    link.symlink_to(elsewhere)
+    r = run("ratings", link, "--add", tmp_path / "e1.db")
+    assert r.exit_code == 2 and "link to nothing" in r.output
+    assert not elsewhere.exists() and link.is_symlink()
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    r = run("ratings", fifo, "--add", tmp_path / "e1.db")
+    assert r.exit_code == 2 and "not a regular file" in r.output
+    book = tmp_path / "book.db"
+    assert run("ratings", book, "--add", tmp_path / "e1.db").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
