@@ -21,7 +21,8 @@ from domrec.games.base import ignored_options
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
 
 console.plain_help_types()
-app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=console.CONTEXT_SETTINGS,
+app = typer.Typer(cls=console.OneLineErrors, add_completion=True, no_args_is_help=True,
+                  context_settings=console.CONTEXT_SETTINGS,
                   help="Check, simulate and explain domino game records (format domrec 1).")
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2

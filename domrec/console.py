@@ -175,3 +175,38 @@ def plain_help_types() -> None:
     base = getattr(core, "_TyperParameter", None)
     if base is not None and hasattr(base, "display_type"):
         base.display_type = _plain_type
+
+
+class OneLineErrors(typer.core.TyperGroup):
+    """Both apps' command group: a usage error (an unknown option, a number out of its range, a
+    missing argument) is one line on stderr and exit 2, as every other error is, instead of
+    Typer's framed box of several lines.  Asking for nothing (``domrec`` alone) still shows
+    the help, and ``--help``, ``--version`` and shell completion behave as Click makes them."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            from typer._click import exceptions as click  # Typer 0.2x carries its own Click
+        except ImportError:  # older Typers use Click itself
+            from click import exceptions as click  # type: ignore[no-redef]
+        aborted = getattr(typer, "Abort", None) or click.Abort
+
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.NoArgsIsHelpError as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else (prog_name or "")
+            hint = f" (see: {where} -h)" if where else ""
+            echo_err(f"error: {e.format_message().rstrip('.')}{hint}".replace("\n", " "), "invalid")
+            sys.exit(e.exit_code)
+        except click.ClickException as e:
+            echo_err(f"error: {e.format_message()}".replace("\n", " "), "invalid")
+            sys.exit(e.exit_code)
+        except aborted:
+            echo_err("error: interrupted", "invalid")
+            sys.exit(2)
+        sys.exit(code if isinstance(code, int) else 0)

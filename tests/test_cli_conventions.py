@@ -262,3 +262,23 @@ def test_horse_race_score_why_explains_a_wrong_claim():
     assert any(p and why.endswith(f"which pegs {p}: one point per five") for p, why in said)
     assert all(why.startswith("the ends total") or why.startswith("only setting a tile pegs") for _, why in said)
     assert all(("scores nothing" in why or "only setting" in why) == (p == 0) for p, why in said)
+
+
+USAGE_MISTAKES = [("domrec", ["validate", "--bogus"], "No such option: --bogus"),
+                  ("domrec", ["simulate", "competitive", "-n", "0"], "--games"),
+                  ("domrec", ["nosuchcommand"], "No such command"),
+                  ("tournament", ["tables", "ev.db", "--round", "99999999999999999999"], "--round"),
+                  ("tournament", ["tables"], "Missing argument"),
+                  ("tournament", ["pair", "ev.db", "--what"], "No such option")]
+
+
+@pytest.mark.parametrize("name,args,words", USAGE_MISTAKES, ids=lambda x: " ".join(x) if isinstance(x, list) else x)
+def test_a_usage_mistake_is_one_line_and_exit_2(name, args, words):
+    """A usage error reads like every other error: one line, where to look for help, exit 2; no
+    framed box, no traceback."""
+    proc = subprocess.run([sys.executable, "-m", MODULES[name], *args], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], proc.stderr
+    assert "-h)" in lines[0] and proc.stdout == ""

@@ -31,7 +31,8 @@ from tournament.simulate import simulate_event
 from tournament.store import EventStore, create_event, open_event
 
 console.plain_help_types()
-app = typer.Typer(add_completion=True, no_args_is_help=True, context_settings=console.CONTEXT_SETTINGS,
+app = typer.Typer(cls=console.OneLineErrors, add_completion=True, no_args_is_help=True,
+                  context_settings=console.CONTEXT_SETTINGS,
                   help="Run a domino tournament: players, pairings, tables, results checked by domrec, standings.")
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
