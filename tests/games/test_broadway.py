@@ -188,10 +188,11 @@ def test_the_first_move_is_the_double_by_its_holder():
     doc = sample()
     doc["hands"][0]["moves"][0] = {"seat": "S", "play": "6-3", "at": [[0, 0], [1, 0]]}
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/0" and p.rule == bw.R_GAME and "E holds 6-6" in p.message
+    assert p.pointer == "/hands/0/moves/0/seat" and p.rule == bw.R_GAME and "E holds 6-6" in p.message
     doc = sample()
     doc["hands"][0]["moves"][0]["play"] = "6-1"
-    assert first_problem(doc).rule == bw.R_GAME
+    p = first_problem(doc)
+    assert p.rule == bw.R_GAME and p.pointer == "/hands/0/moves/0/play"
 
 
 def test_later_hands_are_led_by_the_holder_of_their_double():
@@ -231,7 +232,7 @@ def test_north_south_lay_along_x_east_west_along_y(j, at, words):
     doc = sample()
     doc["hands"][0]["moves"][j]["at"] = at
     p = first_problem(doc)
-    assert p.pointer == f"/hands/0/moves/{j}" and p.rule == bw.R_GEOMETRY and words in p.message
+    assert p.pointer == f"/hands/0/moves/{j}/at" and p.rule == bw.R_GEOMETRY and words in p.message
 
 
 def test_cells_must_be_empty():
@@ -239,6 +240,9 @@ def test_cells_must_be_empty():
     doc["hands"][0]["moves"][1]["at"] = [[0, 0], [1, 0]]
     p = first_problem(doc)
     assert p.rule == bw.R_GEOMETRY and "already covered by 6-6" in p.message
+    assert p.pointer == "/hands/0/moves/1/at/0"  # the first cell; the second is free
+    doc["hands"][0]["moves"][1]["at"] = [[-1, 0], [0, 0]]
+    assert first_problem(doc).pointer == "/hands/0/moves/1/at/1"
 
 
 @pytest.mark.parametrize("at", [[[0, -1], [2, -1]], [[0, -1], [0, -1]], [[0, -1], [1, 0]]])
@@ -246,7 +250,7 @@ def test_a_tile_covers_two_edge_adjacent_cells(at):
     doc = sample()
     doc["hands"][0]["moves"][1]["at"] = at
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_GEOMETRY
+    assert p.pointer == "/hands/0/moves/1/at/1" and p.rule == bw.R_GEOMETRY
 
 
 def test_cells_are_the_writers_choice_anywhere_on_the_grid():
@@ -266,7 +270,7 @@ def test_first_half_of_the_tile_string_goes_to_the_first_cell():
     move = doc["hands"][0]["moves"][1]
     move["play"] = "-".join(reversed(move["play"].split("-")))  # halves swapped: the 3 under the 6
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_MATCH
+    assert p.pointer == "/hands/0/moves/1/at" and p.rule == bw.R_MATCH
 
 
 def test_a_tile_far_from_the_tableau_matches_nothing():
@@ -335,7 +339,7 @@ def test_a_pass_while_a_placement_exists_names_one():
     doc = sample()
     doc["hands"][0]["moves"][1] = {"seat": "S", "pass": True}
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_PASS and "fits at" in p.message
+    assert p.pointer == "/hands/0/moves/1/pass" and p.rule == bw.R_PASS and "fits at" in p.message
     # The placement named really is legal (checked naively).
     fit = p.message.split("cannot pass: ")[1]
     text, cells = fit.split(" fits at ")
@@ -750,11 +754,13 @@ def game_and_play(draw):
     return doc, i, j
 
 
-CORRUPTIONS = ["not-held", "axis", "apart", "covered", "far", "pass", "seat"]
+#: Each corruption, and the field of the move its problem points at (docs/format.md, "Where problems point").
+CORRUPTIONS = {"not-held": "/play", "axis": "/at", "apart": "/at/1", "covered": "/at/0", "far": "/at",
+               "pass": "/pass", "seat": "/seat"}
 
 
 @PROPS
-@given(game_and_play(), st.sampled_from(CORRUPTIONS), st.data())
+@given(game_and_play(), st.sampled_from(sorted(CORRUPTIONS)), st.data())
 def test_a_corrupted_move_is_caught_at_exactly_that_move(gm, how, data):
     doc, i, j = gm
     hand = doc["hands"][i]
@@ -785,7 +791,7 @@ def test_a_corrupted_move_is_caught_at_exactly_that_move(gm, how, data):
     # Replay stops there; when it is the last hand, the game result claimed for the unfinished
     # game is also reported (by the replay driver, at /result), but no other move is blamed.
     pointers = [p.pointer for p in report.problems]
-    assert pointers[0] == f"/hands/{i}/moves/{j}", [p.text() for p in report.problems]
+    assert pointers[0] == f"/hands/{i}/moves/{j}{CORRUPTIONS[how]}", [p.text() for p in report.problems]
     assert set(pointers[1:]) <= {"/result"}
 
 
@@ -861,7 +867,7 @@ def test_play_goes_clockwise():
     doc = sample()
     doc["hands"][0]["moves"][1]["seat"] = "W"
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_ORDER and "S's turn" in p.message
+    assert p.pointer == "/hands/0/moves/1/seat" and p.rule == bw.R_ORDER and "S's turn" in p.message
 
 
 def test_nothing_but_closing_passes_after_a_block():
