@@ -371,19 +371,24 @@ def _unchecked_claims(hand: Hand, j: int, hp: str) -> tuple[str, ...]:
 
 
 def _claims_words(hand: Hand, i: int, j: int, unchecked: tuple[str, ...]) -> str | None:
-    """The note for an illegal move ``j`` that stopped hand ``i``: what after it was not checked.
+    """The note for an illegal move ``j`` that stopped hand ``i``: what after it was not checked."""
+    return rest_of_hand_note(i, j, len(hand.moves) - j - 1, len(unchecked) - (hand.result is not None),
+                             hand.result is not None)
+
+
+def rest_of_hand_note(i: int, j: int, later: int, scores: int, result: bool) -> str | None:
+    """Words for what an illegal move ``j`` (0-based) of hand ``i`` kept from being checked: the
+    ``later`` moves after it, ``scores`` move scores claimed on them and the hand's ``result``.
 
     Without it a wrong score later in the same hand would go unmentioned, and a reader could
-    take the hand's other claims for checked.
+    take the hand's other claims for checked.  ``None`` when nothing follows the move.
     """
-    later = len(hand.moves) - j - 1
-    if not later and hand.result is None:
+    if not later and not result:
         return None
     parts = [_count(later, "move")] if later else []
-    scores = len(unchecked) - (hand.result is not None)
     if scores:
         parts.append(_count(scores, "claimed move score"))
-    if hand.result is not None:
+    if result:
         parts.append("its claimed result")
     words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return f"replay stopped at move {j + 1} of hand {i + 1}, so the rest of that hand was not checked: {words}"
