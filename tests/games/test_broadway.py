@@ -124,11 +124,13 @@ def game(seed: int) -> dict:
     return json.loads(simulate.dumps(next(simulate.simulate("broadway", 1, seed))))
 
 
-def raises(state, move, rule: str, text: str = "") -> str:
+def raises(state, move, rule: str, text: str = "", at: str | None = None) -> str:
+    """The move is refused under ``rule``, saying ``text``, pointing at its field ``at`` when given."""
     with pytest.raises(IllegalMove) as info:
         state.apply(move)
     assert info.value.rule == rule, info.value.message
     assert text in info.value.message, info.value.message
+    assert at is None or info.value.pointer == at, (info.value.pointer, info.value.message)
     return info.value.message
 
 
@@ -499,10 +501,12 @@ def test_an_exposed_tile_is_played_at_once_by_an_opponent_for_the_opponents():
     legal = state.legal_moves()
     assert legal and {m.seat for m in legal} == {"E", "W"} and all(m.penalty for m in legal)
     assert all(m.at[0][0] == m.at[1][0] for m in legal)  # along the opponents' axis (y)
-    raises(state, Play(seat="E", play="5-3", at=((1, 0), (1, 1))), bw.R_EXPOSED, "must be played")
-    raises(state, Pass(seat="E"), bw.R_EXPOSED)
-    raises(state, Play(seat="N", play=legal[0].play, at=legal[0].at, penalty=True), bw.R_EXPOSED, "opponent")
-    raises(state, Play(seat="W", play="5-2", at=legal[0].at, penalty=True), bw.R_EXPOSED, "6-0")
+    raises(state, Play(seat="E", play="5-3", at=((1, 0), (1, 1))), bw.R_EXPOSED, "must be played", at="/play")
+    raises(state, Play(seat="E", play="6-0", at=legal[0].at), bw.R_EXPOSED, "marked", at="/penalty")
+    raises(state, Pass(seat="E"), bw.R_EXPOSED, at="/pass")
+    raises(state, Play(seat="N", play=legal[0].play, at=legal[0].at, penalty=True), bw.R_EXPOSED, "opponent",
+           at="/seat")
+    raises(state, Play(seat="W", play="5-2", at=legal[0].at, penalty=True), bw.R_EXPOSED, "6-0", at="/play")
     across = Play(seat="W", play="6-0", at=((-1, -1), (-2, -1)), penalty=True)
     raises(state, across, bw.R_GEOMETRY, "along y")
     best = max(legal, key=state.points_of)
@@ -516,19 +520,22 @@ def test_an_exposed_tile_is_played_at_once_by_an_opponent_for_the_opponents():
 
 def test_an_exposure_is_out_of_turn_and_of_a_tile_held():
     state = sample_state(4)
-    raises(state, Exposed(seat="E", exposed="5-3"), bw.R_EXPOSED, "own turn")
-    raises(state, Exposed(seat="S", exposed="5-3"), bw.R_EXPOSED, "does not hold")
-    raises(state, Play(seat="W", play="5-2", at=((5, 5), (5, 6)), penalty=True), bw.R_EXPOSED, "no tile")
+    raises(state, Exposed(seat="E", exposed="5-3"), bw.R_EXPOSED, "own turn", at="/exposed")
+    raises(state, Exposed(seat="S", exposed="5-3"), bw.R_EXPOSED, "does not hold", at="/exposed")
+    raises(state, Play(seat="W", play="5-2", at=((5, 5), (5, 6)), penalty=True), bw.R_EXPOSED, "no tile",
+           at="/penalty")
 
 
 def test_an_unplayable_exposed_tile_stays_face_up_in_its_owners_hand():
     state = sample_state(4)  # no four on the table yet
-    raises(state, Exposed(seat="N", exposed="4-4"), bw.R_EXPOSED, "unplayable")
+    raises(state, Exposed(seat="N", exposed="4-4"), bw.R_EXPOSED, "unplayable", at="/unplayable")
     assert state.apply(Exposed(seat="N", exposed="4-4", unplayable=True)) == 0
     assert tile("4-4") in state.holdings()["N"] and state.to_move == "E"
     assert any("face up" in line for line in state.render())
-    raises(state, Exposed(seat="N", exposed="4-4", unplayable=True), bw.R_EXPOSED, "already lies face up")
-    raises(state, Exposed(seat="S", exposed="6-0", unplayable=True), bw.R_EXPOSED, "not unplayable")
+    raises(state, Exposed(seat="N", exposed="4-4", unplayable=True), bw.R_EXPOSED, "already lies face up",
+           at="/exposed")
+    raises(state, Exposed(seat="S", exposed="6-0", unplayable=True), bw.R_EXPOSED, "not unplayable",
+           at="/unplayable")
 
 
 def test_an_unplayable_exposed_tile_stays_face_up_and_is_played_later_in_a_record():
