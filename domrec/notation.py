@@ -1362,7 +1362,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                 try:
                     g.push(move)
                 except Refused as e:
-                    stop = (hand, j, len(here) + 1)
+                    stop = (hand, j, e.problem.move or len(here) + 1)
                     refuse(e.problem, mv.pos, seat_at)
                 here.append(mv.pos)
                 seats_here.append(seat_at)
@@ -1370,6 +1370,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             if known and not g.hand_over and g.to_move is not None and (hand.left is not None or hand.end is not None):
                 _insert_passes(g, None, here)
                 seats_here.extend([None] * (len(here) - len(seats_here)))
+                typed.extend([None] * (len(here) - len(typed)))
             claim = None
             if hand.end is not None:
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
