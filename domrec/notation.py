@@ -38,7 +38,7 @@ from domrec import games
 from domrec.errors import InputError, NotUnicodeError, RuleViolation, TooLargeError, shown
 from domrec.reader import MAX_DEPTH, check_value, unicode_text
 from domrec.record import GameResult, HandResult, Player, Record, structure_move, unstructure
-from domrec.validate import Problem, Report, unusable, validate
+from domrec.validate import Problem, Report, rest_of_hand_note, unusable, validate
 
 DGN_VERSION = "1.1"  # the newest minor the reader writes into records that need it
 
@@ -150,11 +150,23 @@ class _HandText:
     #: moves out of turn by nature (Broadway exposures and penalty plays).
     moves: list = attrs.Factory(list)
     move_pos: list = attrs.Factory(list)
+    #: Where a move's seat was typed, by move index, for the moves not read by the fast path
+    #: (which reads "SEAT move" pairs: the seat is the word before the move; see seat_spot).
+    seat_pos: dict = attrs.Factory(dict)
     exposures: set = attrs.Factory(set)
     left: dict | None = None
     left_pos: int | None = None
     end: dict | None = None
     end_pos: int | None = None
+
+    def seat_spot(self, j: int) -> Any:
+        """Where move ``j``'s seat was typed (an offset or a (line start, word) spot), or ``None``."""
+        spot = self.seat_pos.get(j)
+        if spot is None and j < len(self.move_pos) and "seat" in self.moves[j]:
+            move = self.move_pos[j]
+            if type(move) is tuple:  # the fast path's "SEAT move": the word before
+                spot = (move[0], move[1] - 1)
+        return spot
 
 
 class _Text:
@@ -360,6 +372,8 @@ class _Positions:
         #: pointer of a list (a seat's deal, the row…) -> the offset of each element, or a
         #: function giving them (worked out only for a problem).
         self.lists: dict[str, Any] = {}
+        #: hand index -> a function giving where move j's seat was typed (``None``: not typed).
+        self.seats: dict[int, Any] = {}
 
     def __setitem__(self, pointer: str, pos: int) -> None:
         self.at.setdefault(pointer, pos)
@@ -367,10 +381,14 @@ class _Positions:
     def locate(self, pointer: str) -> tuple[int, int] | None:
         m = _MOVE_POINTER.match(pointer)
         if m is not None:
-            found = self.moves.get(int(m.group(1)))
-            j = int(m.group(2))
+            h, j = int(m.group(1)), int(m.group(2))
+            found = self.moves.get(h)
             if found is not None and j < len(found):
-                return self.src.where(_offset(self.src.text, found[j]))
+                text = self.src.text
+                seat_of = self.seats.get(h)
+                seat = seat_of(j) if seat_of is not None else None
+                return self.src.where(_field_at(text, _offset(text, found[j]), pointer[m.end(2):],
+                                                None if seat is None else _offset(text, seat)))
         head, _, last = pointer.rpartition("/")
         while head:
             found = self.lists.get(head)
@@ -402,6 +420,83 @@ class _Positions:
         if spot is None or problem.line is not None:
             return problem
         return attrs.evolve(problem, line=spot[0], column=spot[1])
+
+
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def _move_word(text: str, pos: int) -> re.Match | None:
+    """The move written at ``pos``, matched by the move pattern (its groups locate its parts).
+
+    The word runs to a space or a comment (a quoted road name may hold spaces); moves typed
+    together with commas (``6-6,6-4``) are split as the reader splits them, the longest first.
+    """
+    end, n = pos, len(text)
+    while end < n and not text[end].isspace() and text[end] != "{":
+        if text[end] == '"':
+            close = _QUOTED.match(text, end)
+            end = close.end() if close is not None else end + 1
+        else:
+            end += 1
+    word = text[pos:end].rstrip(",")
+    m = _MOVE.match(word)
+    if m is None and "," in word:
+        parts = word.split(",")
+        for k in range(len(parts) - 1, 0, -1):
+            m = _MOVE.match(",".join(parts[:k]))
+            if m is not None:
+                break
+    return m
+
+
+def _field_at(text: str, pos: int, rest: str, seat: int | None = None) -> int:
+    """Where in the text the field ``rest`` of the move at ``pos`` is written.
+
+    ``rest`` is the validator's pointer below the move (``/on``, ``/capture/1``, ``/join/0/half``):
+    the tile, cell, road or number it names is found inside the move word, so that a problem is
+    reported at the offending value, not at the start of the move.  ``seat`` is where the move's
+    seat was typed (``None``: left out, then the move itself).  Anything not written (an ``on``
+    the move needs but lacks) is placed at the move.
+    """
+    steps = rest.split("/")[1:]
+    if not steps:
+        return pos
+    key = steps[0]
+    if key == "seat":
+        return pos if seat is None else seat
+    m = _move_word(text, pos)
+    if m is None:
+        return pos
+    g = m.groupdict()
+    index = int(steps[1]) if len(steps) > 1 and steps[1].isdigit() else 0
+    if key == "score":
+        return pos + m.start("score") - 1 if g["score"] is not None else pos  # the "=" of "=n"
+    if key == "capture" and g["capture"] is not None:
+        tiles = g["capture"].split(",")
+        k = min(index, len(tiles) - 1)
+        return pos + m.start("capture") + sum(len(x) + 1 for x in tiles[:k])
+    if key == "draw":
+        return pos + m.start("draw") if g["draw"] is not None else pos
+    if key == "roll" and g["d1"] is not None:
+        return pos + m.start("d2" if index == 1 else "d1")
+    if key in ("exposed", "unplayable") and g["exposed"] is not None:
+        return pos + m.start("unplayable") if key == "unplayable" and g["unplayable"] else pos + m.start("exposed")
+    if key in ("play", "span", "starter", "bridge", "block") and g["tile"] is not None:
+        return pos + m.start("tile")
+    if key in ("on", "at", "road", "facing", "join") and g["at"] is not None:
+        at, where = pos + m.start("at"), g["at"]
+        if key == "at" and index == 1 and ":" in where:
+            return at + where.index(":") + 1
+        if key == "facing":
+            parts = _STARTER_AT.match(where)
+            return at + parts.start(2) if parts is not None else at
+        if key == "join":
+            parts = _BRIDGE_AT.match(where)
+            field = steps[2] if len(steps) > 2 else "road"
+            if parts is not None and index in (0, 1) and field in ("road", "span", "half"):
+                return at + parts.start(3 * index + ("road", "span", "half").index(field) + 1)
+        return at
+    return pos
 
 
 def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
@@ -672,10 +767,11 @@ class _Reader:
                 if word in seats:
                     seat, where = pending.pop()
                     raise src.error(f"seat {seat} is not followed by a move ({word} is a seat too)", where)
-                seat = pending.pop()[0]
+                seat, seat_at = pending.pop()
                 for data, exposure, where in self._moves_of(word, at, hand):
                     if exposure:
                         hand.exposures.add(len(hand.moves))
+                    hand.seat_pos[len(hand.moves)] = seat_at
                     hand.moves.append({"seat": seat, **data})
                     hand.move_pos.append(where)
                 return
@@ -1154,6 +1250,7 @@ def _as_written(r: _Reader) -> dict[str, Any]:
                 h["deal"] = dict(hand.deal)
         moves = [_complete(d) for d in hand.moves] if broadway else hand.moves
         r.pos.moves[hand.number - 1] = hand.move_pos
+        r.pos.seats[hand.number - 1] = hand.seat_spot
         if moves or "deal" in h:
             h["moves"] = moves
         if hand.end is not None:
@@ -1202,10 +1299,19 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     g = Game(r.doc["game"], [Player(**p) for p in r.doc_players], variant=rules.get("variant"),
              options=r.options or None, event=r.event or None)
     positions: list[list[int]] = []
+    #: Where each move's seat was typed (``None``: not typed), beside ``positions``.
+    seat_positions: list[list[int | None]] = []
+    #: The typed move behind each move of the record (``None``: a forced pass the reader inserted).
+    typed: list[int | None] = []
+    #: Where an illegal move stopped reading: (the hand's text, the typed move, its number in the record).
+    stop: tuple[_HandText, int, int] | None = None
     note = None
 
-    def refuse(problem: Problem, pos: int) -> None:
-        spot = None if "/moves/" in problem.pointer else r.pos.exact(problem.pointer)
+    def refuse(problem: Problem, pos: int, seat: int | None = None) -> None:
+        m = _MOVE_POINTER.match(problem.pointer)
+        if m is not None:  # at the offending field of the move at pos (its tile, its cell…)
+            pos = _field_at(r.src.text, pos, problem.pointer[m.end(2):], seat)
+        spot = None if m is not None else r.pos.exact(problem.pointer)
         line, col = spot if spot is not None else r.src.where(pos)
         problems.append(attrs.evolve(problem, line=line, column=col))
         raise _Stop
@@ -1218,6 +1324,9 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             hp = f"/hands/{hand.number - 1}"
             here: list[int] = []
             positions.append(here)
+            seats_here: list[int | None] = []
+            seat_positions.append(seats_here)
+            typed = []
             known = bool(hand.deal.get("hands"))
             if not known and not hand.moves and hand.end is not None and hand.left is None:
                 try:
@@ -1237,8 +1346,12 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             for j, d in enumerate(hand.moves):
                 data = {k: v for k, v in d.items() if k != "seat"}
                 mv = _MoveTok(d.get("seat"), data, _offset(r.src.text, hand.move_pos[j]), j in hand.exposures)
+                seat_spot = hand.seat_spot(j)
+                seat_at = None if seat_spot is None else _offset(r.src.text, seat_spot)
                 if known and not mv.exposure:
                     _insert_passes(g, mv, here)
+                    seats_here.extend([None] * (len(here) - len(seats_here)))
+                    typed.extend([None] * (len(here) - len(typed)))
                 seat = mv.seat if mv.seat is not None else g.to_move
                 if seat is None:
                     why = ("the hand is over" if g.hand_over else
@@ -1249,10 +1362,15 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                 try:
                     g.push(move)
                 except Refused as e:
-                    refuse(e.problem, mv.pos)
+                    stop = (hand, j, e.problem.move or len(here) + 1)
+                    refuse(e.problem, mv.pos, seat_at)
                 here.append(mv.pos)
+                seats_here.append(seat_at)
+                typed.append(j)
             if known and not g.hand_over and g.to_move is not None and (hand.left is not None or hand.end is not None):
                 _insert_passes(g, None, here)
+                seats_here.extend([None] * (len(here) - len(seats_here)))
+                typed.extend([None] * (len(here) - len(typed)))
             claim = None
             if hand.end is not None:
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
@@ -1264,18 +1382,29 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             except Refused as e:
                 at = hand.left_pos if e.problem.kind == "deal" and hand.left_pos is not None else (
                     hand.end_pos or (here[-1] if here else hand.pos))
+                seat_at = None
                 if e.problem.kind == "illegal" and e.problem.move is not None and e.problem.move <= len(here):
-                    at = here[e.problem.move - 1]
-                refuse(e.problem, at)
+                    at, seat_at = here[e.problem.move - 1], seats_here[e.problem.move - 1]
+                    after = [k for k in typed[e.problem.move - 1:] if k is not None]
+                    stop = (hand, after[0] if after else len(hand.moves), e.problem.move)
+                refuse(e.problem, at, seat_at)
             if hand is not r.hands[-1] and g.over:
                 pass
     except _Stop:
         stopped_at = len(positions)
         rest = len(r.hands) - stopped_at
+        in_hand = None
+        if stop is not None:  # an illegal move: the typed moves and claims after it went unchecked
+            hand, j, number = stop
+            later = hand.moves[j + 1:]
+            in_hand = rest_of_hand_note(hand.number - 1, number - 1, len(later),
+                                        sum(1 for d in later if "score" in d), hand.end is not None)
         if rest > 0:
-            note = (f"reading stopped in hand {stopped_at}; hand{'s' if rest > 1 else ''} "
+            note = (f"{in_hand or f'reading stopped in hand {stopped_at}'}; hand{'s' if rest > 1 else ''} "
                     f"{stopped_at + 1}{'–' + str(len(r.hands)) if rest > 1 else ''} "
                     f"{'were' if rest > 1 else 'was'} not checked")
+        else:
+            note = in_hand
     if r.result_claim:
         g.set_result(GameResult(scores=r.result_claim.get("scores"),
                                 winner=r.result_claim["winner"] if "winner" in r.result_claim else
@@ -1283,6 +1412,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     data = json.loads(json.dumps(unstructure(g.record())))  # plain JSON data, as a .json file gives
     for i, here in enumerate(positions):
         r.pos.moves[i] = here
+        r.pos.seats[i] = lambda j, typed=seat_positions[i]: typed[j] if j < len(typed) else None
     data["hands"] = [dict(h) for h in data["hands"]]
     for h, hand in zip(data["hands"], r.hands):
         if hand.left is not None and hand.left_pos is not None:

@@ -81,6 +81,9 @@ class Report:
     note: str | None = None
     #: Score-sheet hands (1-based): their play was not replayed, only their arithmetic checked.
     sheet_hands: tuple[int, ...] = ()
+    #: Pointers of the claims an illegal move kept from being checked: the later moves' scores and
+    #: the result of the hand it stopped (the note says so in words).
+    unchecked: tuple[str, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -115,6 +118,7 @@ class Report:
             "finished": self.finished, "scores": self.scores, "winner": self.winner,
             "hands": self.hands, "moves": self.moves, "note": self.note,
             "scores_only": bool(self.sheet_hands), "not_replayed": list(self.sheet_hands),
+            "unchecked": list(self.unchecked),
             "problems": [p.to_dict() for p in self.problems],
         }
 
@@ -196,6 +200,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     stopped: str | None = None
     halted = False  # replay stopped before the end: the game's claims cannot be judged
     sheets: list[int] = []
+    unchecked: tuple[str, ...] = ()
     for i, hand in enumerate(hands):
         hp = f"/hands/{i}"
         if match.over:
@@ -225,7 +230,13 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             if open_report is not None:
                 return report(scores=dict(match.totals), hands=i + 1, moves=n_moves, finished=False,
                               note=open_report, sheet_hands=tuple(sheets))
-            stopped, halted = _stop_note(i, last), True
+            bad = problems[-1]
+            if bad.kind == "illegal" and bad.hand == i + 1 and bad.move is not None:
+                unchecked = _unchecked_claims(hand, bad.move - 1, hp)
+                stopped = _stop_note(i, last, mid=True, unchecked=_claims_words(hand, i, bad.move - 1, unchecked))
+            else:
+                stopped = _stop_note(i, last)
+            halted = True
             break
         try:
             state = match.start_hand(hand)
@@ -242,7 +253,9 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
         played, illegal = _play_moves(state, hand.moves, hp, i, problems, observer)
         n_moves += played
         if illegal:
-            stopped, halted = _stop_note(i, last, mid=True), True
+            unchecked = _unchecked_claims(hand, played - 1, hp)
+            stopped = _stop_note(i, last, mid=True, unchecked=_claims_words(hand, i, played - 1, unchecked))
+            halted = True
             break
         if not state.over:
             if i == last and hand.result is None and record.result is None:
@@ -264,7 +277,8 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
         _check_game_claims(record, match, problems)
     finished = not halted and match.over
     return report(scores=dict(match.totals), winner=match.winner if finished else None,
-                  finished=finished, hands=len(hands), moves=n_moves, note=stopped, sheet_hands=tuple(sheets))
+                  finished=finished, hands=len(hands), moves=n_moves, note=stopped, sheet_hands=tuple(sheets),
+                  unchecked=unchecked)
 
 
 def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, problems: list[Problem],
@@ -336,12 +350,48 @@ def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int) -> Pro
                    seat=move.seat, claimed=move.score, computed=points)
 
 
-def _stop_note(i: int, last: int, mid: bool = False) -> str | None:
+def _stop_note(i: int, last: int, mid: bool = False, unchecked: str | None = None) -> str | None:
+    """What replay stopping in hand ``i`` left unjudged: ``unchecked`` (the rest of the hand, when an
+    illegal move stopped it mid-way) and the later hands."""
     where = "at this move" if mid else "here"
     if i < last:
         later = f"hand {last + 1} was" if i + 1 == last else f"hands {i + 2}–{last + 1} were"
+        if unchecked:
+            return f"{unchecked}; {later} not checked"
         return f"replay stopped {where} in hand {i + 1}; {later} not checked"
-    return None
+    return unchecked
+
+
+def _unchecked_claims(hand: Hand, j: int, hp: str) -> tuple[str, ...]:
+    """The claims of ``hand`` after its illegal move ``j`` (0-based), which replay never reached."""
+    out = [f"{hp}/moves/{k}/score" for k in range(j + 1, len(hand.moves)) if hand.moves[k].score is not None]
+    if hand.result is not None:
+        out.append(f"{hp}/result")
+    return tuple(out)
+
+
+def _claims_words(hand: Hand, i: int, j: int, unchecked: tuple[str, ...]) -> str | None:
+    """The note for an illegal move ``j`` that stopped hand ``i``: what after it was not checked."""
+    return rest_of_hand_note(i, j, len(hand.moves) - j - 1, len(unchecked) - (hand.result is not None),
+                             hand.result is not None)
+
+
+def rest_of_hand_note(i: int, j: int, later: int, scores: int, result: bool) -> str | None:
+    """Words for what an illegal move ``j`` (0-based) of hand ``i`` kept from being checked: the
+    ``later`` moves after it, ``scores`` move scores claimed on them and the hand's ``result``.
+
+    Without it a wrong score later in the same hand would go unmentioned, and a reader could
+    take the hand's other claims for checked.  ``None`` when nothing follows the move.
+    """
+    if not later and not result:
+        return None
+    parts = [_count(later, "move")] if later else []
+    if scores:
+        parts.append(_count(scores, "claimed move score"))
+    if result:
+        parts.append("its claimed result")
+    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"replay stopped at move {j + 1} of hand {i + 1}, so the rest of that hand was not checked: {words}"
 
 
 def _count(n: int, noun: str) -> str:

@@ -31,8 +31,18 @@ def test_valid_record_exit_0_with_scores():
 def test_invalid_record_exit_1_with_pointer_and_rule():
     r = run("validate", INVALID / "pass-while-able.json")
     assert r.exit_code == 1
-    assert "/hands/0/moves/1 (hand 1, move 2, W)" in r.output
+    assert "/hands/0/moves/1/pass (hand 1, move 2, W)" in r.output
     assert "must play" in r.output
+    # The illegal move stopped its hand: what after it went unchecked is said too.
+    assert "  note: replay stopped at move 2 of hand 1, so the rest of that hand was not checked: " in r.output
+
+
+def test_json_report_lists_the_claims_an_illegal_move_left_unchecked():
+    r = run("validate", "--json", INVALID / "pass-while-able.json")
+    assert r.exit_code == 1
+    out = json.loads(r.output.splitlines()[0])
+    assert out["problems"][0]["pointer"] == "/hands/0/moves/1/pass"
+    assert out["unchecked"] == ["/hands/0/result"] and "not checked" in out["note"]
 
 
 def test_unusable_record_exit_2():

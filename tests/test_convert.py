@@ -317,7 +317,7 @@ def test_a_canonical_dgn_with_an_illegal_move_is_converted_as_written(tmp_path):
     r = run("convert", src, "-o", tmp_path / "g.json")
     assert r.exit_code == 0
     r = run("validate", tmp_path / "g.json")
-    assert r.exit_code == 1 and "/hands/0/moves/2 (hand 1, move 3, S): S does not hold 3-3" in r.stdout
+    assert r.exit_code == 1 and "/hands/0/moves/2/play (hand 1, move 3, S): S does not hold 3-3" in r.stdout
 
 
 # --- domrec validate on DGN -----------------------------------------------------------------------
@@ -364,7 +364,7 @@ def test_validate_multi_game_archive_labels_and_worst_exit(tmp_path):
     bad = reports[1]["problems"][0]
     l, c = where(BAD["illegal move"][0], "3-3@5-2")
     assert (bad["line"], bad["column"]) == (starts[1] + l - 1, c) == (starts[1] + 11, 19)
-    assert bad["pointer"] == "/hands/0/moves/2" and bad["kind"] == "illegal" and bad["move"] == 3
+    assert bad["pointer"] == "/hands/0/moves/2/play" and bad["kind"] == "illegal" and bad["move"] == 3
     syntax = reports[2]["problems"][0]
     l, c = where(BAD["syntax error"][0], "4-2@@5-2")
     assert syntax["kind"] == "input" and (syntax["line"], syntax["column"]) == (starts[2] + l - 1, c)

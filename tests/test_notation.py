@@ -263,6 +263,13 @@ def where(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
     return line, col
 
 
+def within(text: str, token: str, part: str) -> tuple[int, int]:
+    """Line and column of ``part`` inside the first ``token`` in ``text``: where a problem with a
+    field of a move (its tile, its cell, its claimed score) is reported."""
+    line, col = where(text, token)
+    return line, col + token.index(part)
+
+
 def only_problem(game: notation.DgnGame):
     problems = game.report.problems
     assert problems, "expected a problem"
@@ -343,7 +350,7 @@ def test_on_names_the_tile_played_on_and_is_needed_only_when_the_tile_fits_both_
     game = read1(text)
     line, col = where(text, "6-4 6-6")
     p = assert_at(game, "invalid", line, col, "6-4 fits both ends", "on", "(hand 1, move 4, E)")
-    assert p.pointer == "/hands/0/moves/3" and p.kind == "illegal"
+    assert p.pointer == "/hands/0/moves/3/on" and p.kind == "illegal"  # the "on" it lacks; the move itself in DGN
     # where the tile fits one end only, "on" may be left out (and the record has none)
     fixed = COMP_HEAD + COMP_DEAL + COMP_TYPED_MOVES.replace("6-5@5-2", "6-5").replace("4-0@6-0", "4-0")
     game = read1(fixed)
@@ -474,7 +481,7 @@ def test_broadway_exposures_and_penalty_plays():
 
 def test_broadway_exposure_and_penalty_need_their_seat():
     without = BROADWAY.replace("S !1-0?", "!1-0?")
-    assert_at(read1(without), "invalid", *where(without, "!1-0?"), "exposure is out of turn")
+    assert_at(read1(without), "invalid", *within(without, "!1-0?", "1-0"), "exposure is out of turn")
     without = BROADWAY.replace("N *2-5@-4,1=0", "*2-5@-4,1=0")
     game = read1(without)
     assert game.report.status == "invalid"
@@ -483,7 +490,7 @@ def test_broadway_exposure_and_penalty_need_their_seat():
 
 def test_broadway_exposure_marked_unplayable_that_fits_is_refused_at_its_token():
     text = BROADWAY.replace("E !5-2", "E !5-2?")
-    assert_at(read1(text), "invalid", *where(text, "!5-2?"), "not unplayable")
+    assert_at(read1(text), "invalid", *within(text, "!5-2?", "?"), "not unplayable")
 
 
 def test_broadway_play_needs_a_cell():
@@ -571,14 +578,14 @@ def test_roads_typed_form_partner_plays_carry_their_seat():
 def test_claims_are_read_and_checked_at_their_token():
     assert moves(BROADWAY)[6]["score"] == 1
     text = BROADWAY.replace("S 5-4@-1,2=5", "S 5-4@-1,2=4")
-    p = assert_at(read1(text), "invalid", *where(text, "5-4@-1,2=4"), "credited 4", "scores 5")
+    p = assert_at(read1(text), "invalid", *within(text, "5-4@-1,2=4", "=4"), "credited 4", "scores 5")
     assert (p.claimed, p.computed, p.kind) == (4, 5, "score")
 
 
 def test_negative_claim():
     text = BROADWAY.replace("W 3-5@-1,-1=0", "W 3-5@-1,-1=-2")
     assert moves(text)[3]["score"] == -2
-    assert_at(read1(text), "invalid", *where(text, "3-5@-1,-1=-2"), "credited -2")
+    assert_at(read1(text), "invalid", *within(text, "3-5@-1,-1=-2", "=-2"), "credited -2")
 
 
 def test_claim_on_a_pass_and_on_a_draw():
@@ -1029,10 +1036,11 @@ def test_archive_through_the_command(tmp_path):
     assert out[0].startswith(f"{path}:1: valid competitive")
     assert out[1] == f"{path}:{second}: INVALID (1 problem)"
     l, c = where(bad, "3-3@5-2")
-    assert out[2].startswith(f"  {second + l - 1}:{c}: /hands/0/moves/2 (hand 1, move 3, S): ")
-    assert out[3] == f"{path}:{third}: UNUSABLE (1 problem)"
+    assert out[2].startswith(f"  {second + l - 1}:{c}: /hands/0/moves/2/play (hand 1, move 3, S): ")
+    assert out[3].startswith("  note: replay stopped at move 3 of hand 1, so the rest of that hand was not checked")
+    assert out[4] == f"{path}:{third}: UNUSABLE (1 problem)"
     l, c = where(BAD["unclosed comment"][0], "{forgot")
-    assert out[4] == f"  {third + l - 1}:{c}: /: a comment is not closed: it starts here with {{ and has no }}"
+    assert out[5] == f"  {third + l - 1}:{c}: /: a comment is not closed: it starts here with {{ and has no }}"
     assert "3 records: 1 valid, 1 invalid, 1 unusable" in r.stderr
 
 
@@ -1147,3 +1155,39 @@ def test_deal_line_with_several_seats_and_dash_for_none():
     game = read1(text)  # P1 is dealt nothing: a deal problem, read all the same
     assert_at(game, "invalid", *where(text, "P1 -"), "P1 was dealt 0 tiles")
     assert plain(game.record)["hands"][0]["deal"]["hands"]["P1"] == []
+
+
+# --- an illegal move: where, and what it kept from being checked ---------------------------------
+
+TYPED = """[Game "competitive"]
+[N "Ana"]
+[E "Bo"]
+[S "Cy"]
+[W "Di"]
+
+hand 1 lead S
+4-2 6-4 3-2 6-2 3-3 6-3 6-6 6-0
+4-0 4-1 6-1 2-2 5-2 5-1 1-1 2-1
+6-5 2-0 3-0 5-0 4-3 1-0 4-4 5-4
+5-3
+left N 0-0; E 3-1; W 5-5
+end out NS 14 EW 0
+"""
+
+
+def test_an_illegal_typed_move_is_reported_at_its_field_and_its_hand_rest_is_said_unchecked():
+    assert read1(TYPED).report.valid
+    on = TYPED.replace("4-1 6-1", "4-1 6-1@5-5")  # 5-5 is no end of the line
+    p = assert_at(read1(on), "invalid", *within(on, "6-1@5-5", "5-5"), "5-5 is not at an end")
+    assert p.pointer == "/hands/0/moves/10/on"
+    assert read1(on).report.note == ("replay stopped at move 11 of hand 1, so the rest of that hand was not "
+                                     "checked: 14 moves and its claimed result")
+    seat = TYPED.replace("4-0 4-1 6-1", "4-0 4-1 W 6-1")  # N's turn
+    p = assert_at(read1(seat), "invalid", *where(seat, "W 6-1"), "it is N's turn, not W's")
+    assert p.pointer == "/hands/0/moves/10/seat"
+
+
+def test_a_seat_typed_at_the_end_of_a_line_is_found_there():
+    text = TYPED.replace("4-0 4-1 6-1", "4-0 4-1 W\n6-1")
+    p = assert_at(read1(text), "invalid", *where(text, "W\n6-1"), "not W's")
+    assert p.pointer == "/hands/0/moves/10/seat"

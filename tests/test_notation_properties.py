@@ -189,8 +189,10 @@ def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, see
     assert game.report.status == "invalid", (token, new)
     p = game.report.problems[0]
     assert p.kind == "illegal" and (p.hand, p.move, p.seat) == (i + 1, j + 1, move.seat), p.text()
-    assert (p.line, p.column) == (line, column), (token, new, p.text())
-    assert p.text().startswith(f"{line}:{column}: /hands/{i}/moves/{j}")
+    # At the tile within the move's token (a seat before it, a @place after it, are not blamed).
+    field = {"Play": "/play", "Span": "/span", "Starter": "/starter", "Block": "/block"}[type(move).__name__]
+    assert (p.line, p.column) == (line, column + k), (token, new, p.text())
+    assert p.text().startswith(f"{line}:{column + k}: /hands/{i}/moves/{j}{field} ")
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -317,3 +319,77 @@ def test_a_whole_move_deleted_is_caught_at_or_after_it_unless_the_game_stays_leg
         return
     p = game.report.problems[0]
     assert p.line is not None and p.line >= line or p.hand is None or p.hand > i, (line, p.text())
+
+
+# --- a corrupted field is reported at its text ------------------------------------------------
+
+
+def _field_corruptions(doc: dict, i: int, j: int) -> list[tuple[dict, str, str]]:
+    """Ways to break one field of move j of hand i, each as (new move, the pointer's field, the
+    text of that field in the move's canonical DGN token, or "SEAT" for the seat word before it)."""
+    move = doc["hands"][i]["moves"][j]
+    seats = [p["seat"] for p in doc["players"]]
+    state = state_before(doc, i, j)
+    out = [({**move, "seat": s}, "/seat", "SEAT") for s in seats if s != move["seat"]][:1]
+    held = [str(t) for t in state.holdings()[move["seat"]]] if hasattr(state, "holdings") else []
+    if doc["game"] in ("competitive", "horse-race") and move.get("on") is not None:
+        others = [t for t in held if t != move["play"] and T.tile(t) is not T.tile(move["on"])]
+        if others:  # a tile still in the mover's hand is nowhere on the table
+            out.append(({**move, "on": others[0]}, "/on", "@" + others[0]))
+    if "capture" in move:
+        row = {str(t) for t in state.row}
+        outside = next(str(t) for t in T.SETS[state.set_name] if str(t) not in row)
+        k = len(move["capture"]) - 1
+        capture = list(move["capture"])
+        capture[k] = outside
+        out.append(({**move, "capture": capture}, f"/capture/{k}", "," + outside if k else "x" + outside))
+    if "starter" in move:
+        t = T.tile(move["starter"])
+        facing = next(n for n in range(7) if n not in (t.high, t.low))
+        out.append(({**move, "facing": facing}, "/facing", f"/{facing}"))
+    if "span" in move:
+        out.append(({**move, "road": "Nowhere"}, "/road", "@Nowhere"))
+    if "bridge" in move:
+        join = json.loads(json.dumps(move["join"]))
+        join[1]["span"] = 99
+        out.append(({**move, "join": join}, "/join/1/span", "/99/"))
+    return out
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=4, **SETTINGS)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
+def test_a_corrupted_field_is_reported_at_its_text_as_in_json(config, seed, pick):
+    """The pointer names the field (docs/format.md, "Where problems point"); DGN gives the same
+    pointer and the line:column of that field's text within the move (the seat: its own word)."""
+    record = simulated(config, seed)
+    doc = plain(record)
+    fields = [(i, j) for i, h in enumerate(doc["hands"]) for j, m in enumerate(h["moves"])
+              if any(m.get(k) is not None for k in ("on", "capture", "starter", "span", "bridge"))]
+    if fields and pick.random() < 0.8:
+        i, j = pick.choice(fields)
+    else:
+        i = pick.randrange(len(doc["hands"]))
+        j = pick.randrange(len(doc["hands"][i]["moves"]))
+    options = _field_corruptions(doc, i, j)
+    bad, field, text_of = pick.choice(options[1:] if len(options) > 1 and pick.random() < 0.8 else options)
+    doc["hands"][i]["moves"][j] = bad
+    report = validate(_load(doc))
+    first = report.problems[0]
+    assert first.pointer == f"/hands/{i}/moves/{j}{field}", first.text()
+    assert (first.hand, first.move) == (i + 1, j + 1)
+    text = notation.dumps(_load(doc))
+    token, offset, line, column = move_tokens(text)[i][j]
+    if text_of == "SEAT":
+        column -= len(bad["seat"]) + 1
+    else:
+        column += token.index(text_of) + (1 if text_of[0] in "@,/x" else 0)
+    game = next(notation.read_games(text, "c.dgn"))
+    p = game.report.problems[0]
+    assert p.pointer == first.pointer and (p.line, p.column) == (line, column), (token, p.text())
+
+
+def _load(doc: dict):
+    from domrec.reader import load_dict
+
+    return load_dict(doc)

@@ -124,7 +124,7 @@ def test_bad_option_value():
     (lambda d: d["hands"][0]["deal"]["hands"]["E"].__setitem__(1, d["hands"][0]["deal"]["hands"]["N"][0]),
      "/hands/0/deal/hands/E/1"),
     (lambda d: d["hands"][0]["deal"]["hands"]["S"].pop(), "/hands/0/deal/hands/S"),
-    (lambda d: d["hands"][0]["moves"][0].update(seat="Q"), "/hands/0/moves/0"),
+    (lambda d: d["hands"][0]["moves"][0].update(seat="Q"), "/hands/0/moves/0/seat"),
     (lambda d: d["hands"][0].update(leader="Q"), "/hands/0/leader"),
 ])
 def test_rule_level_input_problems_are_invalid_not_unusable(mutate, pointer):

@@ -28,8 +28,10 @@ def test_illegal_move_stops_and_says_what_was_not_checked():
     doc["hands"][0]["moves"][3]["seat"] = doc["hands"][0]["moves"][2]["seat"]
     report = validate_text(json.dumps(doc))
     assert len(report.problems) == 1
-    assert report.problems[0].pointer == "/hands/0/moves/3"
-    assert report.note == "replay stopped at this move in hand 1; hands 2–3 were not checked"
+    assert report.problems[0].pointer == "/hands/0/moves/3/seat"
+    assert report.note == ("replay stopped at move 4 of hand 1, so the rest of that hand was not checked: "
+                           "17 moves and its claimed result; hands 2–3 were not checked")
+    assert report.unchecked == ("/hands/0/result",)
     assert not report.finished
 
 
@@ -37,7 +39,41 @@ def test_illegal_move_in_the_last_hand_does_not_also_blame_the_result():
     doc = copy()
     doc["hands"][2]["moves"][1]["seat"] = doc["hands"][2]["moves"][0]["seat"]
     report = validate_text(json.dumps(doc))
-    assert [p.pointer for p in report.problems] == ["/hands/2/moves/1"]
+    assert [p.pointer for p in report.problems] == ["/hands/2/moves/1/seat"]
+    # ... but says that it, and the hand's claims, were not checked
+    assert report.note == ("replay stopped at move 2 of hand 3, so the rest of that hand was not checked: "
+                           "15 moves and its claimed result")
+    assert report.unchecked == ("/hands/2/result",)
+
+
+def test_an_illegal_move_names_the_later_claims_of_its_hand_it_kept_from_being_checked():
+    # A wrong move score and a wrong hand score after an illegal move: not judged (the tiles and
+    # the line after the illegal move are unknown), but no longer passed over in silence.
+    doc = copy()
+    moves = doc["hands"][1]["moves"]
+    moves[2]["seat"] = moves[1]["seat"]
+    moves[5]["score"] = 7
+    moves[9]["score"] = 0
+    doc["hands"][1]["result"]["scores"]["NS"] += 1
+    report = validate_text(json.dumps(doc))
+    assert [p.pointer for p in report.problems] == ["/hands/1/moves/2/seat"]
+    assert report.unchecked == ("/hands/1/moves/5/score", "/hands/1/moves/9/score", "/hands/1/result")
+    assert report.note == ("replay stopped at move 3 of hand 2, so the rest of that hand was not checked: "
+                           "18 moves, 2 claimed move scores and its claimed result; hand 3 was not checked")
+    out = report.to_dict()
+    assert out["unchecked"] == list(report.unchecked) and out["note"] == report.note
+
+
+def test_an_illegal_last_move_without_claims_after_it_adds_no_note():
+    doc = copy()
+    moves = doc["hands"][2]["moves"]
+    moves[-1]["seat"] = moves[-2]["seat"]
+    del doc["hands"][2]["result"]
+    del doc["result"]
+    report = validate_text(json.dumps(doc))
+    assert [p.pointer for p in report.problems] == [f"/hands/2/moves/{len(moves) - 1}/seat"]
+    assert report.note is None and report.unchecked == ()
+    assert validate_text(json.dumps(GAME)).to_dict()["unchecked"] == []
 
 
 def test_score_problems_do_not_stop_replay():

@@ -23,7 +23,7 @@ import attrs
 
 from domrec import tiles as T
 from domrec.errors import DealError, SetupError, clip, pointer_token as _escape
-from domrec.record import Deal, Hand, Move, Record
+from domrec.record import MOVE_KEYS, Deal, Hand, Move, Record
 from domrec.tiles import Tile
 
 PARTNERSHIP_SEATS = ("N", "E", "S", "W")
@@ -172,6 +172,33 @@ class Engine(Protocol):
 #: Seat labels a table may use instead of P1, P2, …: the compass points, for games whose
 #: seats are any distinct labels (an individual game seated N E S W is still individual).
 COMPASS_SEATS = {2: ("N", "S"), 3: ("N", "E", "S"), 4: PARTNERSHIP_SEATS}
+
+
+# --- where a move's problem points -------------------------------------------------
+#
+# An engine raises IllegalMove with a pointer relative to the move: the field holding the
+# offending value (``/play``, ``/on``, ``/seat``, ``/capture/1``…), and the replay driver puts
+# ``/hands/H/moves/M`` in front.  docs/format.md, "Where problems point", gives the rule of thumb.
+
+_KIND_POINTERS: dict[type, str] = {cls: f"/{key}" for key, cls in MOVE_KEYS.items()}
+
+
+def kind_pointer(move: Move) -> str:
+    """The key that says what kind of move ``move`` is (``/pass``, ``/draw``…).
+
+    Where a problem points when the move should not have been made at all: a pass while
+    the player must play, a draw while a tile fits.
+    """
+    return _KIND_POINTERS.get(type(move), "")
+
+
+def stray_pointer(move: Move, *fields: str) -> str:
+    """The first of ``fields`` that ``move`` gives (a field its game does not use, such as
+    ``at`` on a Competitive play), or else its kind's key."""
+    for name in fields:
+        if getattr(move, name, None) is not None:
+            return f"/{name}"
+    return kind_pointer(move)
 
 
 # --- shared helpers ---------------------------------------------------------------

@@ -278,7 +278,7 @@ class BroadwayHand:
         kind = type(move)
         seat = move.seat
         if seat not in AXIS:
-            raise IllegalMove(f"{seat} is not a seat at this table (seats: N, E, S, W)", R_ORDER)
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: N, E, S, W)", R_ORDER, "/seat")
         if self._end is not None:
             raise IllegalMove(self._over_message(), R_END)
         if kind is Play:
@@ -291,7 +291,8 @@ class BroadwayHand:
             return self._pass(seat)
         if kind is Exposed:
             return self._expose(move)
-        raise IllegalMove("a Broadway move is a placement, a pass, or an exposed tile", R_GEOMETRY)
+        raise IllegalMove("a Broadway move is a placement, a pass, or an exposed tile",
+                          R_GEOMETRY, base.kind_pointer(move))
 
     def _over_message(self) -> str:
         if self._end == "out":
@@ -302,11 +303,11 @@ class BroadwayHand:
 
     def _wrong_turn(self, seat: str) -> None:
         if not self._laid:
-            raise IllegalMove(f"{self.leader} holds {self.lead} and leads this hand, not {seat}", R_GAME)
+            raise IllegalMove(f"{self.leader} holds {self.lead} and leads this hand, not {seat}", R_GAME, "/seat")
         if not self.hands[seat]:
-            raise IllegalMove(f"{seat} has no tiles left and is skipped; it is {self.to_move}'s turn", R_ORDER)
+            raise IllegalMove(f"{seat} has no tiles left and is skipped; it is {self.to_move}'s turn", R_ORDER, "/seat")
         raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play goes clockwise N → E → S → W)",
-                          R_ORDER)
+                          R_ORDER, "/seat")
 
     def _cells(self, seat: str, move: Play) -> tuple[int | None, int | None]:
         """The move's two cell keys, checked against the geometry (adjacent, the seat's axis, empty).
@@ -316,19 +317,19 @@ class BroadwayHand:
         dx, dy = c2[0] - c1[0], c2[1] - c1[1]
         if c1 == c2:
             raise IllegalMove(f"{move.play} is given the same cell {cell_text(c1)} twice: a tile covers two "
-                              f"neighbouring cells", R_GEOMETRY)
+                              f"neighbouring cells", R_GEOMETRY, "/at/1")
         if abs(dx) + abs(dy) != 1:
             raise IllegalMove(f"cells {cell_text(c1)} and {cell_text(c2)} are not side by side: a tile covers "
-                              f"two edge-adjacent cells", R_GEOMETRY)
+                              f"two edge-adjacent cells", R_GEOMETRY, "/at/1")
         axis = AXIS[seat]
         if (abs(dx), abs(dy)) != axis:
             raise IllegalMove(f"{seat} lays every tile {AXIS_NAME[axis]}, but {move.play} at "
-                              f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY)
+                              f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY, "/at")
         keys = self.key(c1), self.key(c2)
-        for c, k in zip((c1, c2), keys):
+        for i, (c, k) in enumerate(zip((c1, c2), keys)):
             if k is not None and k in self.board:
                 raise IllegalMove(f"cell {cell_text(c)} is already covered by {self._tile_at(k)}: {move.play} must "
-                                  f"go on empty cells", R_GEOMETRY)
+                                  f"go on empty cells", R_GEOMETRY, f"/at/{i}")
         return keys
 
     def _tile_at(self, k: int) -> Tile:
@@ -341,17 +342,17 @@ class BroadwayHand:
         if self._is_blocked():
             return IllegalMove(self._over_message(), R_END)
         return IllegalMove(f"{move.play} at {cells_text(*move.at)} touches no equal half: a placement needs at "
-                           f"least one matched segment", R_MATCH)
+                           f"least one matched segment", R_MATCH, "/at")
 
     def _place(self, seat: str, move: Play) -> int:
         a, b, t = _halves(move.play)
         hand = self.hands[seat]
         if t not in hand:
-            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD)
+            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD, "/play")
         if not self._laid:
             if t is not self.lead:
                 raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {move.play}",
-                                  R_GAME)
+                                  R_GAME, "/play")
             self.origin = move.at[0]
         (x1, y1), (x2, y2) = move.at
         ox, oy = self.origin
@@ -414,14 +415,14 @@ class BroadwayHand:
         if self.pending is not None:
             owner, t = self.pending
             raise IllegalMove(f"{owner}'s exposed {t} must be played first by {' or '.join(OPPONENTS[owner])}",
-                              R_EXPOSED)
+                              R_EXPOSED, "/pass")
         if seat != self.to_move:
             self._wrong_turn(seat)
         if not self._laid:
-            raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS)
+            raise IllegalMove(f"{seat} leads this hand with {self.lead} and cannot pass", R_PASS, "/pass")
         forced = self._must_play(seat)
         if forced is not None:
-            raise IllegalMove(forced, R_PASS)
+            raise IllegalMove(forced, R_PASS, "/pass")
         holders = sum(1 for h in self.hands.values() if h)
         if self.passes >= holders:
             raise IllegalMove(_ALL_PASSED, R_END)
@@ -452,16 +453,17 @@ class BroadwayHand:
         if self.pending is not None:
             owner, shown = self.pending
             raise IllegalMove(f"{owner}'s exposed {shown} must be played first by "
-                              f"{' or '.join(OPPONENTS[owner])}", R_EXPOSED)
+                              f"{' or '.join(OPPONENTS[owner])}", R_EXPOSED, "/exposed")
         if self._is_blocked():
             raise IllegalMove(self._over_message(), R_END)
         if seat == self.to_move:
             raise _own_turn_exposure(seat)
         if t not in self.hands[seat]:
-            raise IllegalMove(self._not_held(seat, t, move.exposed), R_EXPOSED)
+            raise IllegalMove(self._not_held(seat, t, move.exposed), R_EXPOSED, "/exposed")
         if t in self.face_up[seat]:
             raise IllegalMove(f"{move.exposed} already lies face up in {seat}'s hand: an exposed tile that fitted "
-                              f"nowhere stays face up until it is played, and cannot be exposed again", R_EXPOSED)
+                              f"nowhere stays face up until it is played, and cannot be exposed again", R_EXPOSED,
+                              "/exposed")
         opponents = OPPONENTS[seat]
         axis = AXIS[opponents[0]]
         fit = self._find_fit((t,), opponents[0]) if self._laid else None
@@ -469,12 +471,13 @@ class BroadwayHand:
             if fit is not None:
                 text, first, second = fit
                 raise IllegalMove(f"{move.exposed} is not unplayable: {' or '.join(opponents)} can lay it as "
-                                  f"{text} at {cells_text(first, second)}", R_EXPOSED)
+                                  f"{text} at {cells_text(first, second)}", R_EXPOSED, "/unplayable")
             self.face_up[seat].add(t)
             return 0
         if fit is None:
             raise IllegalMove(f"{move.exposed} fits nowhere {AXIS_NAME[axis]}: record the exposure with "
-                              f"\"unplayable\": true (the tile stays face up in {seat}'s hand)", R_EXPOSED)
+                              f"\"unplayable\": true (the tile stays face up in {seat}'s hand)",
+                              R_EXPOSED, "/unplayable")
         self.pending = (seat, t)
         return 0
 
@@ -482,17 +485,18 @@ class BroadwayHand:
         seat = move.seat
         if self.pending is None:
             raise IllegalMove(f"{move.play} is marked as a penalty play, but no tile has been exposed",
-                              R_EXPOSED)
+                              R_EXPOSED, "/penalty")
         owner, shown = self.pending
         a, b, t = _halves(move.play)
         if not move.penalty:
             raise IllegalMove(f"{owner}'s exposed {shown} must be played now by {' or '.join(OPPONENTS[owner])}, "
-                              f"marked \"penalty\": true", R_EXPOSED)
+                              f"marked \"penalty\": true", R_EXPOSED,
+                              "/penalty" if t is shown and seat in OPPONENTS[owner] else "/play")
         if seat not in OPPONENTS[owner]:
             raise IllegalMove(f"{seat} cannot make the penalty play: {owner}'s exposed {shown} is played by an "
-                              f"opponent ({' or '.join(OPPONENTS[owner])})", R_EXPOSED)
+                              f"opponent ({' or '.join(OPPONENTS[owner])})", R_EXPOSED, "/seat")
         if t is not shown:
-            raise IllegalMove(f"the penalty play must be the exposed {shown}, not {move.play}", R_EXPOSED)
+            raise IllegalMove(f"the penalty play must be the exposed {shown}, not {move.play}", R_EXPOSED, "/play")
         k1, k2 = self._cells(seat, move)
         if k1 is None or k2 is None:
             raise self._no_match(move)
@@ -794,7 +798,7 @@ _ALL_PASSED = "the hand is already over: every player holding tiles has passed i
 def _own_turn_exposure(seat: str) -> IllegalMove:
     """An exposure by the player to move, which is no exposure."""
     return IllegalMove(f"it is {seat}'s own turn: a tile shown by the player to move is simply played, "
-                       f"an exposure is out of turn", R_EXPOSED)
+                       f"an exposure is out of turn", R_EXPOSED, "/exposed")
 
 
 # Pip positions on a half, in thirds of its width (the usual domino faces).
@@ -997,11 +1001,11 @@ class OpenBroadwayHand(BroadwayHand):
         t = _halves(move.play)[2]
         if t is not self.lead:
             raise IllegalMove(f"this hand is built on {self.lead}: its holder leads it, so the first tile "
-                              f"is {self.lead}, not {move.play}", R_GAME)
+                              f"is {self.lead}, not {move.play}", R_GAME, "/play")
         if seat in self.shown_before_lead:
             raise IllegalMove(f"{seat} cannot lead {self.lead}: {seat} showed a tile out of turn before the "
                               f"lead, so {seat} was not the player to move, the holder of {self.lead}",
-                              R_EXPOSED)
+                              R_EXPOSED, "/seat")
         self.leader = self.to_move = seat
         try:
             return BroadwayHand.apply(self, move)
@@ -1024,7 +1028,7 @@ class OpenBroadwayHand(BroadwayHand):
         if self.to_move is None and not self._laid:
             # Nothing is pending before the lead: an exposure then is unplayable or refused.
             raise IllegalMove(f"{seat} cannot pass: nobody passes before the lead, and the holder of "
-                              f"{self.lead} leads it", R_PASS)
+                              f"{self.lead} leads it", R_PASS, "/pass")
         return BroadwayHand._pass(self, seat)
 
     def _must_play(self, seat: str) -> str | None:

@@ -202,7 +202,7 @@ class CastleRockHand:
                 self._place_out_of_turn(seat, move.play)
             if move.on is not None or move.at is not None:
                 raise IllegalMove(f"{seat} must place {move.play} at the open end of the row; a Castle Rock "
-                                  f"placement names no other position", R_PLACE)
+                                  f"placement names no other position", R_PLACE, base.stray_pointer(move, "on", "at"))
             t = _TILE_OF.get(move.play) or T.tile(move.play)
             hand = self.hands[seat]
             try:
@@ -224,17 +224,17 @@ class CastleRockHand:
             return self._capture(move)
         if kind is Pass:
             raise IllegalMove(f"{move.seat} cannot pass: Castle Rock has no passing (a player with tiles "
-                              f"places one at the open end, a player without is skipped)", R_TURN)
-        raise IllegalMove("a Castle Rock move is a play, a capture or a draw", R_TURN)
+                              f"places one at the open end, a player without is skipped)", R_TURN, "/pass")
+        raise IllegalMove("a Castle Rock move is a play, a capture or a draw", R_TURN, base.kind_pointer(move))
 
     def _take_unlisted(self, seat: str, t: Tile, text: str, hand: list[Tile]) -> None:
         """``seat`` places ``t``, which is not in their list of tiles: with the deal known, a tile
         they do not hold (an open hand may take it from the tiles dealt to them)."""
-        raise IllegalMove(self._not_held(seat, t, text), R_HOLD) from None
+        raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play") from None
 
     def _check_seat(self, seat: str) -> None:
         if seat not in self._next:
-            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER, "/seat")
 
     def _place_out_of_turn(self, seat: str, text: str) -> None:
         """A place by someone other than the player to place: end the turn in play, or explain why not."""
@@ -246,9 +246,9 @@ class CastleRockHand:
             if self.bone_left:
                 if seat == cur:
                     raise IllegalMove(f"{seat} has already placed a tile this turn: a turn is one tile, then "
-                                      f"captures, then a draw", R_TURN)
+                                      f"captures, then a draw", R_TURN, "/play")
                 raise IllegalMove(f"{cur} must draw a tile (the boneyard holds {self.bone_left}) before the turn "
-                                  f"passes to {seat}", R_DRAW)
+                                  f"passes to {seat}", R_DRAW, "/seat")
             # Boneyard empty: the next player's place is what ends the turn in play.
             nxt = self._following(cur)
             if seat == nxt:
@@ -257,9 +257,9 @@ class CastleRockHand:
                 return
             if seat == cur:
                 raise IllegalMove(f"{seat} has already placed a tile this turn: a turn is one tile, then "
-                                  f"captures", R_TURN)
-            raise IllegalMove(self._order_message(seat, nxt), R_ORDER)
-        raise IllegalMove(self._order_message(seat, cur), R_ORDER)
+                                  f"captures", R_TURN, "/play")
+            raise IllegalMove(self._order_message(seat, nxt), R_ORDER, "/seat")
+        raise IllegalMove(self._order_message(seat, cur), R_ORDER, "/seat")
 
     def _order_message(self, seat: str, due: str) -> str:
         skipped = [s for s in self.seats if not self.hands[s]]
@@ -289,15 +289,15 @@ class CastleRockHand:
             try:
                 i = row.index(t)
             except ValueError:
-                raise IllegalMove(self._not_in_row(seat, t, text), R_CAPTURE) from None
+                raise IllegalMove(self._not_in_row(seat, t, text), R_CAPTURE, "/capture/0") from None
             if i == 0 or i == len(row) - 1:
                 end = "blocked" if i == 0 else "open"
                 raise IllegalMove(f"{seat} cannot capture {text}: it is at the {end} end of the row, and "
-                                  f"a tile is captured only between two neighbours", R_CAPTURE)
+                                  f"a tile is captured only between two neighbours", R_CAPTURE, "/capture/0")
             left, right = row[i - 1], row[i + 1]
             if not MASK[left] & MASK[right]:
                 raise IllegalMove(f"{seat} cannot capture {text}: its neighbours {left} and {right} share "
-                                  f"no number", R_CAPTURE)
+                                  f"no number", R_CAPTURE, "/capture/0")
             del row[i]
             self.captured[seat].append(t)
             return 1
@@ -308,17 +308,17 @@ class CastleRockHand:
             self._check_seat(seat)
             if self._over:
                 raise IllegalMove(f"{seat} cannot capture: the hand is over, and only {self._turn}, who placed "
-                                  f"the last tile, may still capture", R_END)
+                                  f"the last tile, may still capture", R_END, "/seat")
             raise IllegalMove(f"{seat} cannot capture: it is {self._turn}'s turn, and a player captures only "
-                              f"in their own turn, after placing", R_TURN)
+                              f"in their own turn, after placing", R_TURN, "/seat")
         raise IllegalMove(f"{seat} must first place a tile at the open end; captures come after placing",
-                          R_TURN)
+                          R_TURN, "/capture")
 
     def _capture_three(self, seat: str, texts: tuple[str, ...]) -> int:
         row = self.row
         if len(texts) != 3:
             raise IllegalMove(f"{seat} names {len(texts)} tiles: a capture takes one tile (the middle one) or "
-                              f"three consecutive tiles", R_CAPTURE)
+                              f"three consecutive tiles", R_CAPTURE, "/capture")
         x, y, z = texts
         a = _TILE_OF.get(x) or T.tile(x)
         b = _TILE_OF.get(y) or T.tile(y)
@@ -326,14 +326,14 @@ class CastleRockHand:
         i = row.index(b) if b in row else -1
         if not (0 < i < len(row) - 1 and ((row[i - 1] is a and row[i + 1] is c)
                                           or (row[i - 1] is c and row[i + 1] is a))):
-            for t, text in ((a, x), (b, y), (c, z)):
+            for k, (t, text) in enumerate(((a, x), (b, y), (c, z))):
                 if t not in row:
-                    raise IllegalMove(self._not_in_row(seat, t, text), R_TRIPLE)
+                    raise IllegalMove(self._not_in_row(seat, t, text), R_TRIPLE, f"/capture/{k}")
             raise IllegalMove(f"{seat} cannot capture {' '.join(texts)}: they are not three consecutive tiles "
-                              f"of the row, in row order", R_TRIPLE)
+                              f"of the row, in row order", R_TRIPLE, "/capture")
         if not MASK[a] & MASK[b] & MASK[c]:
             raise IllegalMove(f"{seat} cannot capture {' '.join(texts)}: the three tiles do not all share one "
-                              f"number", R_TRIPLE)
+                              f"number", R_TRIPLE, "/capture")
         del row[i - 1:i + 2]
         self.captured[seat].extend((a, b, c))
         return 3
@@ -358,15 +358,15 @@ class CastleRockHand:
             t = order[self._bone_at]
             if move.draw is not True and (_TILE_OF.get(move.draw) or T.tile(move.draw)) is not t:
                 raise IllegalMove(f"{seat} cannot draw {move.draw}: the next tile of the boneyard "
-                                  f"(deal.boneyard, in draw order) is {t}", R_DRAW)
+                                  f"(deal.boneyard, in draw order) is {t}", R_DRAW, "/draw")
             self._bone_at += 1
         else:
             if move.draw is True:
                 raise IllegalMove(f"{seat} draws without naming the tile, but the deal gives no boneyard order "
-                                  f"(deal.boneyard): write the tile drawn", R_DRAW)
+                                  f"(deal.boneyard): write the tile drawn", R_DRAW, "/draw")
             t = _TILE_OF.get(move.draw) or T.tile(move.draw)
             if t not in self.unseen:
-                raise IllegalMove(self._seen_draw(seat, t, move.draw), R_DRAW)
+                raise IllegalMove(self._seen_draw(seat, t, move.draw), R_DRAW, "/draw")
             self.unseen.discard(t)
         self.bone_left -= 1
         self.hands[seat].append(t)
@@ -384,11 +384,11 @@ class CastleRockHand:
             self._check_seat(seat)
             if self._over:
                 raise IllegalMove(f"{seat} cannot draw: the hand is over, every hand is empty", R_END)
-            raise IllegalMove(f"{seat} cannot draw: it is {self._turn}'s turn", R_ORDER)
+            raise IllegalMove(f"{seat} cannot draw: it is {self._turn}'s turn", R_ORDER, "/seat")
         if self._over or not self.bone_left:
-            raise IllegalMove(f"{seat} is owed no tile: the boneyard is empty", R_DRAW)
+            raise IllegalMove(f"{seat} is owed no tile: the boneyard is empty", R_DRAW, "/draw")
         raise IllegalMove(f"{seat} is owed no tile yet: a player draws after placing a tile (and any "
-                          f"captures)", R_DRAW)
+                          f"captures)", R_DRAW, "/draw")
 
     def _seen_draw(self, seat: str, t: Tile, text: str) -> str:
         if t not in self.set_tiles:

@@ -93,7 +93,7 @@ class CompetitiveHand:
                 end = right[0]
             else:
                 continue
-            raise IllegalMove(f"{seat} cannot pass: {seat} must play, {t} fits on {end}", R_FORCED)
+            raise IllegalMove(f"{seat} cannot pass: {seat} must play, {t} fits on {end}", R_FORCED, "/pass")
 
     def _blocked(self) -> bool:
         """Nobody holds a tile that fits either end (checked after every play)."""
@@ -119,7 +119,7 @@ class CompetitiveHand:
         kind = type(move)
         if kind is Pass:
             if self.left is None:
-                raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED)
+                raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED, "/pass")
             self._check_can_pass(seat)
             self.passes += 1
             self.to_move = self._next[seat]
@@ -129,17 +129,18 @@ class CompetitiveHand:
                 self.over, self.end = True, "blocked"
             return 0
         if kind is not Play or move.at is not None or move.penalty is not None:
-            raise IllegalMove("a competitive move is a play or a pass", R_MATCH)
+            raise IllegalMove("a competitive move is a play or a pass",
+                              R_MATCH, base.stray_pointer(move, "at", "penalty"))
         t = _tile(move.play)
         hand = self.hands[seat]
         if t not in hand:
             self._not_in_hand(seat, t, move.play)
         if self.left is None:
             if move.on is not None:
-                raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH)
+                raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH, "/on")
             if self.must_lead is not None and t is not self.must_lead:
                 raise IllegalMove(f"the first hand is led with {self.must_lead} (option first_lead: double-six), "
-                                  f"not {move.play}", R_FIRST_LEAD)
+                                  f"not {move.play}", R_FIRST_LEAD, "/play")
             self.left = (t, t.high)
             self.right = (t, t.low)
             self.line.append((t.high, t.low))
@@ -159,16 +160,16 @@ class CompetitiveHand:
     def _out_of_turn(self, seat: str) -> None:
         """Why ``seat`` may not move now (an open hand's first move may be anyone's)."""
         if seat not in self._next:
-            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER)
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER, "/seat")
         if self.left is None and self.lead_reason:
-            raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule)
+            raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule, "/seat")
         raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
-                          f"N → W → S → E)", R_ORDER)
+                          f"N → W → S → E)", R_ORDER, "/seat")
 
     def _not_in_hand(self, seat: str, t: Tile, text: str) -> None:
         """``seat`` plays ``t``, which their hand does not show: with the deal known, a tile they do
         not hold (an open hand shows no tile, and accepts any of the set not yet played)."""
-        raise IllegalMove(self._not_held(seat, t, text), R_HOLD)
+        raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
 
     def _extend(self, seat: str, t: Tile, move: Play) -> None:
         left, right = self.left, self.right
@@ -183,20 +184,20 @@ class CompetitiveHand:
                 end = right
             elif left[0] is not on and right[0] is not on:
                 raise IllegalMove(f"{move.on} is not at an end of the line (the ends are {left[0]} showing "
-                                  f"{left[1]} and {right[0]} showing {right[1]})", R_MATCH)
+                                  f"{left[1]} and {right[0]} showing {right[1]})", R_MATCH, "/on")
             else:
                 shows = left[1] if left[0] is on else right[1]
-                raise IllegalMove(f"{move.play} does not match {move.on}: that end shows {shows}", R_MATCH)
+                raise IllegalMove(f"{move.play} does not match {move.on}: that end shows {shows}", R_MATCH, "/on")
         elif fits_left and fits_right and left != right:
             raise IllegalMove(f"{move.play} fits both ends: say which it is played on, {left[0]} or {right[0]} "
-                              f"(\"on\" in JSON, {move.play}@{left[0]} in DGN)", R_MATCH)
+                              f"(\"on\" in JSON, {move.play}@{left[0]} in DGN)", R_MATCH, "/on")
         elif fits_left:
             end = left
         elif fits_right:
             end = right
         else:
             raise IllegalMove(f"{move.play} fits neither end of the line ({left[1]} on {left[0]}, "
-                              f"{right[1]} on {right[0]})", R_MATCH)
+                              f"{right[1]} on {right[0]})", R_MATCH, "/play")
         pip = end[1]
         new = (t, lo if hi == pip else hi)
         if end is left:

@@ -265,7 +265,7 @@ class HorseRaceHand:
         if self.over:
             return self._after_end(move)
         if seat != self.to_move:
-            raise IllegalMove(self._wrong_seat(seat), self._wrong_seat_rule())
+            raise IllegalMove(self._wrong_seat(seat), self._wrong_seat_rule(), "/seat")
         kind = type(move)
         if kind is Play:
             return self._play(seat, move)
@@ -275,7 +275,7 @@ class HorseRaceHand:
         if kind is Pass:
             self._pass(seat)
             return 0
-        raise IllegalMove("a horse-race move is a play, a draw or a pass", R_MATCH)
+        raise IllegalMove("a horse-race move is a play, a draw or a pass", R_MATCH, base.kind_pointer(move))
 
     def _after_end(self, move: Move) -> int:
         if (self.end == "blocked" and type(move) is Pass and move.seat == self.to_move
@@ -329,7 +329,7 @@ class HorseRaceHand:
     def _play(self, seat: str, move: Play) -> int:
         if move.at is not None or move.penalty is not None:
             raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
-                              "nothing else", R_MATCH)
+                              "nothing else", R_MATCH, base.stray_pointer(move, "at", "penalty"))
         t = PARSED.get(move.play) or T.tile(move.play)
         bit = BIT.get(t, 0)
         hand = self.hands[seat]
@@ -338,12 +338,13 @@ class HorseRaceHand:
             dealt = self._from_hidden(seat, t, move.play)
         drawn = self.drawn
         if drawn is not None and t is not drawn:
-            raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}", R_DRAWN)
+            raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}",
+                              R_DRAWN, "/play")
         if dealt:
             self._check_not_barred(seat, t, move.play)
         if self.lead is None:
             if move.on is not None:
-                raise IllegalMove(f"{move.play} leads the hand: there is nothing to set it on", R_MATCH)
+                raise IllegalMove(f"{move.play} leads the hand: there is nothing to set it on", R_MATCH, "/on")
             self._lead(t)
         else:
             self._join(t, move)
@@ -421,13 +422,13 @@ class HorseRaceHand:
         else:
             target = self.nodes.get(PARSED.get(move.on) or T.tile(move.on))
             if target is None:
-                raise IllegalMove(f"{move.on} is not on the table, so {move.play} cannot be set on it", R_MATCH)
+                raise IllegalMove(f"{move.on} is not on the table, so {move.play} cannot be set on it", R_MATCH, "/on")
         high, low = t.high, t.low
         open_num = self.open_num
         if target.double:
             n = target.tile.high
             if (high != n and low != n) or not (target.sides_free or target.ends_free):
-                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH)
+                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH, "/on")
             if target.sides_free:
                 target.sides_free -= 1
                 slot = "side"
@@ -449,7 +450,7 @@ class HorseRaceHand:
             elif low in free:
                 n = low
             else:
-                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH)
+                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH, "/on")
             free.remove(n)
             open_num[n] -= 1
             self.count -= n
@@ -494,15 +495,16 @@ class HorseRaceHand:
                 f"{move.play} on {n}-{n} goes on the spinner's free side, not on an end: its ends open only "
                 f"once both sides are taken (the claimed {claim} fits the tile on an end, where the ends would "
                 f"total {end_count}, which {f'pegs {claim}' if claim else 'scores nothing'}; on the side "
-                f"{peg_words(true_count, self.rules.celko)})", R_SIDES)
+                f"{peg_words(true_count, self.rules.celko)})", R_SIDES, "/score")
 
     def _only_place(self, t: Tile, text: str) -> Node:
         places = [node for node in self.nodes.values() if node.open_number(t) is not None]
         if not places:
-            raise IllegalMove(f"{text} fits nowhere on the layout (open numbers: {self._open_text()})", R_MATCH)
+            raise IllegalMove(f"{text} fits nowhere on the layout (open numbers: {self._open_text()})",
+                              R_MATCH, "/play")
         if len(places) > 1:
             raise IllegalMove(f"{text} fits on {' and on '.join(str(p.tile) for p in places)}: say which it is "
-                              f"played on (\"on\" in JSON, {text}@{places[0].tile} in DGN)", R_MATCH)
+                              f"played on (\"on\" in JSON, {text}@{places[0].tile} in DGN)", R_MATCH, "/on")
         return places[0]
 
     def _open_text(self) -> str:
@@ -534,29 +536,30 @@ class HorseRaceHand:
         """Draw a tile; return it."""
         if self.drawn is not None:
             raise IllegalMove(f"{seat} drew {self.drawn}, which fits: it must be set at once, not another "
-                              f"tile drawn", R_DRAWN)
+                              f"tile drawn", R_DRAWN, "/draw")
         if self.lead is None:
-            raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for", R_LEAD)
+            raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for",
+                              R_LEAD, "/draw")
         fit = self._fit(seat)
         if fit is not None:
             rule = R_CHAIN if self.chain is not None else R_FORCED
-            raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule)
+            raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule, "/draw")
         if not self.stock:
-            raise IllegalMove(f"{seat} cannot draw: the boneyard is empty, so {seat} passes", R_DRAW)
+            raise IllegalMove(f"{seat} cannot draw: the boneyard is empty, so {seat} passes", R_DRAW, "/draw")
         what = move.draw
         if self.order is not None:
             t = self.order[self.drawn_count]
             if what is not True and T.tile(what) is not t:
                 raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
-                                  f"{self.drawn_count + 1}, not {what}", R_BONEYARD)
+                                  f"{self.drawn_count + 1}, not {what}", R_BONEYARD, "/draw")
         else:
             if what is True:
                 raise IllegalMove("this hand's deal gives no boneyard order, so each draw must name its tile "
-                                  "(\"draw\": \"2-0\")", R_BONEYARD)
+                                  "(\"draw\": \"2-0\")", R_BONEYARD, "/draw")
             t = T.tile(what)
             bit = BIT.get(t, 0)
             if not self.unseen & bit:
-                raise IllegalMove(f"{what} cannot be drawn: {self._seen_where(t, what)}", R_BONEYARD)
+                raise IllegalMove(f"{what} cannot be drawn: {self._seen_where(t, what)}", R_BONEYARD, "/draw")
             self.unseen &= ~bit
         self.stock -= 1
         self.drawn_count += 1
@@ -579,18 +582,20 @@ class HorseRaceHand:
 
     def _pass(self, seat: str) -> None:
         if self.drawn is not None:
-            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: {seat} must set it at once, not pass", R_DRAWN)
+            raise IllegalMove(f"{seat} drew {self.drawn}, which fits: {seat} must set it at once, not pass",
+                              R_DRAWN, "/pass")
         if self.lead is None:
-            raise IllegalMove(f"{seat} leads this hand and cannot pass", R_LEAD)
+            raise IllegalMove(f"{seat} leads this hand and cannot pass", R_LEAD, "/pass")
         fit = self._fit(seat)
         if fit is not None:
             if self.chain is not None:
                 raise IllegalMove(f"{seat} cannot stop the chain after {self.chain} while able to go on: "
-                                  f"{fit[0]} fits on {fit[1]}", R_CHAIN)
-            raise IllegalMove(f"{seat} cannot pass: {seat} must set a tile, {fit[0]} fits on {fit[1]}", R_FORCED)
+                                  f"{fit[0]} fits on {fit[1]}", R_CHAIN, "/pass")
+            raise IllegalMove(f"{seat} cannot pass: {seat} must set a tile, {fit[0]} fits on {fit[1]}",
+                              R_FORCED, "/pass")
         if self.stock:
             raise IllegalMove(f"{seat} cannot pass while the boneyard holds {self.stock} tile"
-                              f"{'s' if self.stock != 1 else ''}: {seat} must draw", R_DRAW)
+                              f"{'s' if self.stock != 1 else ''}: {seat} must draw", R_DRAW, "/pass")
         self.chain = None
         self.drawing = False
         self.to_move = self._next[seat]
@@ -605,7 +610,7 @@ class HorseRaceHand:
 
         In a known deal every tile is known, so ``t`` is not held: refused.
         """
-        raise IllegalMove(self._not_held(seat, t, text), R_HOLD)
+        raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
 
     def _check_not_barred(self, seat: str, t: Tile, text: str) -> None:
         """Refuse a dealt tile not shown before that would have fitted when ``seat`` passed or drew.
@@ -920,7 +925,7 @@ class OpenHorseRaceHand(HorseRaceHand):
             self.written_passes = 0
             self.to_move = seat
             return
-        raise IllegalMove(self._wrong_seat(seat), self._wrong_seat_rule())
+        raise IllegalMove(self._wrong_seat(seat), self._wrong_seat_rule(), "/seat")
 
     def _wrong_seat(self, seat: str) -> str:
         now = self.to_move
@@ -950,16 +955,16 @@ class OpenHorseRaceHand(HorseRaceHand):
                 shown = ", ".join(str(n) for n in range(7) if (mask >> n) & 1)
                 return IllegalMove(
                     f"{seat} cannot set {text}: {seat} was dealt it (it was never drawn), and it would have fitted "
-                    f"when {seat} {did} (open numbers then: {shown}); a player may not {may_not}", rule)
+                    f"when {seat} {did} (open numbers then: {shown}); a player may not {may_not}", rule, "/play")
         raise AssertionError("barred numbers out of step with their notes")  # pragma: no cover
 
     def _from_hidden(self, seat: str, t: Tile, text: str) -> bool:
         """A tile nobody has seen may be one of ``seat``'s dealt tiles, while it has some not shown."""
         if not self.unseen & BIT.get(t, 0):
-            raise IllegalMove(self._not_held(seat, t, text), R_HOLD)
+            raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
         if not self.hidden[seat]:
             raise IllegalMove(f"{seat} does not hold {text}: every tile {seat} still holds is known "
-                              f"({tiles_text(self.hands[seat])}, drawn)", R_HOLD)
+                              f"({tiles_text(self.hands[seat])}, drawn)", R_HOLD, "/play")
         return True
 
     def _check_not_barred(self, seat: str, t: Tile, text: str) -> None:
@@ -992,7 +997,7 @@ class OpenHorseRaceHand(HorseRaceHand):
         if self.chain_may_end:
             raise IllegalMove(f"{seat} cannot {what} after {self.chain}: with option chain_draw false a chain "
                               f"that cannot go on simply ends the turn, so {seat} sets another tile or "
-                              f"{self._next[seat]} moves", R_CHAIN)
+                              f"{self._next[seat]} moves", R_CHAIN, f"/{what}")
 
     def _draw(self, seat: str, move: Draw) -> Tile:
         """The known deal's draw; the player showed that no dealt tile fits (``barred``)."""

@@ -220,9 +220,9 @@ class RoadsHand:
                               f"stock, so no move may follow", R_END)
         if move.seat not in self.side_of:
             raise IllegalMove(f"{move.seat} is not a seat at this table (seats: {', '.join(self.seats)})",
-                              R_TURNS)
+                              R_TURNS, "/seat")
         raise IllegalMove("a Domino Roads move is a roll, a reuse, a starter, a span, a bridge, a "
-                          "road-block or a pass", R_TURNS)
+                          "road-block or a pass", R_TURNS, base.kind_pointer(move))
 
     def _roll(self, seat: str, move: Roll) -> None:
         self._start_turn(seat, "roll the dice")
@@ -232,10 +232,10 @@ class RoadsHand:
 
     def _reuse(self, seat: str, move: Reuse) -> None:
         if self.turn_no == 0:
-            raise IllegalMove(f"{seat} cannot reuse a toss: nobody has rolled yet in this hand", R_UNUSED)
+            raise IllegalMove(f"{seat} cannot reuse a toss: nobody has rolled yet in this hand", R_UNUSED, "/reuse")
         if self.used and seat == self.next_roller_now():
             raise IllegalMove(f"{seat} cannot reuse the toss of {self.total}: it was used (a tile was played "
-                              f"with it), so {seat} must roll again", R_UNUSED)
+                              f"with it), so {seat} must roll again", R_UNUSED, "/reuse")
         self._start_turn(seat, "take the dice")
 
     def next_roller_now(self) -> str:
@@ -247,9 +247,9 @@ class RoadsHand:
         if seat != expected:
             if self.phase == ROLL:
                 raise IllegalMove(f"it is {expected}'s turn to {what}, not {seat}'s (the dice pass clockwise)",
-                                  R_TURNS)
+                                  R_TURNS, "/seat")
             raise IllegalMove(f"{seat} cannot {what} now: after {self.roller}'s turn the dice pass clockwise "
-                              f"to {expected}", R_TURNS)
+                              f"to {expected}", R_TURNS, "/seat")
         self.turn_no += 1
         self.roller = seat
         self.phase = ROLLER
@@ -278,9 +278,9 @@ class RoadsHand:
         if phase == ROLL:
             if seat == self.next_roller:
                 raise IllegalMove(f"{seat} must roll the dice (or reuse an unused toss) to start the turn; a "
-                                  f"pass only closes a part of a turn", R_TURNS)
+                                  f"pass only closes a part of a turn", R_TURNS, "/pass")
             raise IllegalMove(f"{seat} cannot pass: no turn is under way, and it is {self.next_roller}'s "
-                              f"turn to roll", R_TURNS)
+                              f"turn to roll", R_TURNS, "/seat")
         self._part(seat)
         if self.phase == ROLLER and self.four and self.turn_no > 1:
             self.phase = PARTNER
@@ -299,38 +299,39 @@ class RoadsHand:
         if seat == roller:
             if self.phase != ROLLER:
                 raise IllegalMove(f"{seat}'s part of this turn is over: {self.partner[seat]} has taken over "
-                                  f"the total of {self.total}", R_TURNS)
+                                  f"the total of {self.total}", R_TURNS, "/seat")
             return
         if self.four and seat == self.partner[roller]:
             if self.turn_no == 1:
                 raise IllegalMove(f"{seat} cannot play on the hand's first turn: the roller's partner plays "
-                                  f"with the same total from the second turn on", R_PARTNER)
+                                  f"with the same total from the second turn on", R_PARTNER, "/seat")
             if self.phase == ROLLER:
                 self.phase = PARTNER  # the partner's first move closes the roller's part
                 self.to_move = seat
             return
         if self.phase == ROLL:
             raise IllegalMove(f"{seat} cannot play: no turn is under way; {self.next_roller} rolls next",
-                              R_TURNS)
+                              R_TURNS, "/seat")
         who = f"{roller} and {self.partner[roller]}" if self.four and self.turn_no > 1 else roller
         raise IllegalMove(f"it is {roller}'s turn (total {self.total}): only {who} may play now, not {seat}",
-                          R_TURNS)
+                          R_TURNS, "/seat")
 
-    def _ready(self, seat: str) -> None:
-        """A play needs a turn under way in which ``seat`` may still play."""
+    def _ready(self, seat: str, kind: str) -> None:
+        """A play needs a turn under way in which ``seat`` may still play (``kind``: the play's key, where
+        a play made before the roll points)."""
         if self.phase == ROLL:
             if seat == self.next_roller:
                 raise IllegalMove(f"{seat} must roll the dice (or reuse an unused toss) before playing",
-                                  R_TURNS)
+                                  R_TURNS, kind)
             raise IllegalMove(f"{seat} cannot play: the turn is over and {self.next_roller} rolls next",
-                              R_TURNS)
+                              R_TURNS, "/seat")
         self._part(seat)
 
-    def _take(self, seat: str, text: str) -> Tile:
-        """The tile named ``text``, checked to be in ``seat``'s stock (counting copies)."""
+    def _take(self, seat: str, text: str, at: str) -> Tile:
+        """The tile named ``text`` (the move's field ``at``), checked to be in ``seat``'s stock (counting copies)."""
         t = _TILES.get(text) or T.tile(text)
         if not self.stocks[seat].get(t):
-            raise IllegalMove(self._not_held(seat, t, text), R_STOCK)
+            raise IllegalMove(self._not_held(seat, t, text), R_STOCK, at)
         return t
 
     def _played(self, seat: str, t: Tile) -> None:
@@ -374,34 +375,34 @@ class RoadsHand:
 
     # --- plays -------------------------------------------------------------------
 
-    def _road(self, name: str, what: str) -> Road:
+    def _road(self, name: str, what: str, at: str = "/road") -> Road:
         road = self.roads.get(name)
         if road is None:
             raise IllegalMove(f"there is no road {shown(name)} in this hand (roads: "
-                              f"{', '.join(map(shown, self.roads)) or 'none yet'})", what)
+                              f"{', '.join(map(shown, self.roads)) or 'none yet'})", what, at)
         return road
 
     def _starter(self, seat: str, move: Starter) -> None:
         if seat != self.roller or self.phase != ROLLER:
-            self._ready(seat)
-        t = self._take(seat, move.starter)
+            self._ready(seat, "/starter")
+        t = self._take(seat, move.starter, "/starter")
         if t is ZERO:
-            raise IllegalMove("0-0 can never start a road: it is only ever a bridge", R_ZERO)
+            raise IllegalMove("0-0 can never start a road: it is only ever a bridge", R_ZERO, "/starter")
         if t.high + t.low != self.total:
             raise IllegalMove(f"starter {move.starter} sums to {t.high + t.low}, not the play total "
-                              f"{self.total}", R_STARTER)
+                              f"{self.total}", R_STARTER, "/starter")
         facing = move.facing
         if facing != t.high and facing != t.low:
             raise IllegalMove(f"starter {move.starter} cannot face the road with {shown(facing)}: it has no "
-                              f"{shown(facing)}", R_STARTER)
+                              f"{shown(facing)}", R_STARTER, "/facing")
         name = move.road
         old = self.roads.get(name)
         if old is not None:
             if old.side == self.side_of[seat] and not old.spans and old.starter is t and old.facing != facing:
                 raise IllegalMove(f"road {shown(name)} already faces {old.facing} from its starter {old.starter}: "
-                                  f"a road is played off one side of its starter only", R_STARTER)
+                                  f"a road is played off one side of its starter only", R_STARTER, "/facing")
             raise IllegalMove(f"road {shown(name)} already exists in this hand (started with {old.starter} by "
-                              f"{old.side}); a new road needs a new name", R_NAMES)
+                              f"{old.side}); a new road needs a new name", R_NAMES, "/road")
         side = self.side_of[seat]
         road = Road(name, side, t, facing)
         self.roads[name] = road
@@ -410,36 +411,36 @@ class RoadsHand:
 
     def _span(self, seat: str, move: Span) -> None:
         if seat != self.roller or self.phase != ROLLER:
-            self._ready(seat)
+            self._ready(seat, "/span")
         # The commonest move, so _take and _road are written out here.
         text = move.span
         t = _TILES.get(text) or T.tile(text)
         stock = self.stocks[seat]
         held = stock.get(t)
         if not held:
-            raise IllegalMove(self._not_held(seat, t, text), R_STOCK)
+            raise IllegalMove(self._not_held(seat, t, text), R_STOCK, "/span")
         if t is ZERO:
-            raise IllegalMove("0-0 can never be a span: it is only ever a bridge", R_ZERO)
+            raise IllegalMove("0-0 can never be a span: it is only ever a bridge", R_ZERO, "/span")
         road = self.roads.get(move.road)
         if road is None:
             road = self._road(move.road, R_SPAN)
         side = self.side_of[seat]
         if road.side != side:
             raise IllegalMove(f"road {shown(road.name)} belongs to {road.side}: {side} may lay only a road-block on "
-                              f"an opponent's road", R_OWN)
+                              f"an opponent's road", R_OWN, "/road")
         if road.blocked:
-            raise IllegalMove(f"road {shown(road.name)} is blocked: no more spans may be added to it", R_SPAN)
+            raise IllegalMove(f"road {shown(road.name)} is blocked: no more spans may be added to it", R_SPAN, "/road")
         joined = road.joined
         if (road.n if joined is None else road.n + joined.n) >= MAX_LENGTH:
             raise IllegalMove(f"road {shown(road.name)} already has length {road.length}: a road holds at most 10 "
-                              f"tiles", R_LENGTH)
+                              f"tiles", R_LENGTH, "/road")
         need = self.total - road.exposed
         if t.high == need:
             out = t.low
         elif t.low == need:
             out = t.high
         else:
-            raise IllegalMove(self._no_span(road, t, move.span), R_SPAN)
+            raise IllegalMove(self._no_span(road, t, move.span), R_SPAN, "/road")
         road.spans.append((t, need, out))
         road.n += 1
         road.exposed = out
@@ -460,80 +461,85 @@ class RoadsHand:
 
     def _bridge(self, seat: str, move: Bridge) -> None:
         if seat != self.roller or self.phase != ROLLER:
-            self._ready(seat)
-        t = self._take(seat, move.bridge)
+            self._ready(seat, "/bridge")
+        t = self._take(seat, move.bridge, "/bridge")
         if t is not ZERO:
-            raise IllegalMove(f"only a 0-0 can be a bridge, not {move.bridge}", R_BRIDGE)
+            raise IllegalMove(f"only a 0-0 can be a bridge, not {move.bridge}", R_BRIDGE, "/bridge")
         side = self.side_of[seat]
         ends = []
-        for j in move.join:
-            road = self._road(j.road, R_BRIDGE)
+        for k, j in enumerate(move.join):
+            road = self._road(j.road, R_BRIDGE, f"/join/{k}/road")
             if road.side != side:
                 raise IllegalMove(f"road {shown(road.name)} belongs to {road.side}: a bridge joins two of "
-                                  f"{side}'s own roads", R_OWN)
+                                  f"{side}'s own roads", R_OWN, f"/join/{k}/road")
             if road.blocked:
-                raise IllegalMove(f"road {shown(road.name)} is blocked: a blocked road cannot be joined", R_BRIDGE)
+                raise IllegalMove(f"road {shown(road.name)} is blocked: a blocked road cannot be joined",
+                                  R_BRIDGE, f"/join/{k}/road")
             if road.joined is not None:
                 raise IllegalMove(f"road {shown(road.name)} is already joined to road {shown(road.joined.name)}: a road is "
-                                  f"joined to one other road only", R_BRIDGE)
+                                  f"joined to one other road only", R_BRIDGE, f"/join/{k}/road")
             if j.span > len(road.spans):
                 have = len(road.spans)
                 raise IllegalMove(f"road {shown(road.name)} has {have} span{'' if have == 1 else 's'}, so it has no "
-                                  f"span {j.span} (a bridge joins span halves, never a starter)", R_BRIDGE)
+                                  f"span {j.span} (a bridge joins span halves, never a starter)",
+                                  R_BRIDGE, f"/join/{k}/span")
             span = road.spans[j.span - 1][0]
             if j.half != span.high and j.half != span.low:
-                raise IllegalMove(f"span {j.span} of road {shown(road.name)} is {span}: it has no {j.half}", R_BRIDGE)
+                raise IllegalMove(f"span {j.span} of road {shown(road.name)} is {span}: it has no {j.half}",
+                                  R_BRIDGE, f"/join/{k}/half")
             ends.append(road)
         a, b = ends
         ja, jb = move.join
         if a is b:
-            raise IllegalMove(f"a bridge joins two different roads, not road {shown(a.name)} to itself", R_BRIDGE)
+            raise IllegalMove(f"a bridge joins two different roads, not road {shown(a.name)} to itself",
+                              R_BRIDGE, "/join/1/road")
         if ja.half + jb.half != self.total:
             raise IllegalMove(f"the bridged halves {ja.half} + {jb.half} = {ja.half + jb.half}, not the play "
-                              f"total {self.total}", R_BRIDGE)
+                              f"total {self.total}", R_BRIDGE, "/join")
         joint = a.length + b.length
         if joint > MAX_LENGTH:
             raise IllegalMove(f"roads {shown(a.name)} (length {a.length}) and {shown(b.name)} (length {b.length}) would "
-                              f"make a road of length {joint}: a joined road holds at most 10 tiles", R_LENGTH)
+                              f"make a road of length {joint}: a joined road holds at most 10 tiles", R_LENGTH, "/join")
         a.joined, b.joined = b, a
         a.bridge_at, b.bridge_at = (ja.span, ja.half), (jb.span, jb.half)
         self._played(seat, t)
 
     def _block(self, seat: str, move: Block) -> None:
         if seat != self.roller or self.phase != ROLLER:
-            self._ready(seat)
-        t = self._take(seat, move.block)
+            self._ready(seat, "/block")
+        t = self._take(seat, move.block, "/block")
         if t is ZERO:
-            raise IllegalMove("0-0 can never be a road-block: it is only ever a bridge", R_ZERO)
+            raise IllegalMove("0-0 can never be a road-block: it is only ever a bridge", R_ZERO, "/block")
         if t.high != t.low:
-            raise IllegalMove(f"only a double can be a road-block, not {move.block}", R_BLOCK)
+            raise IllegalMove(f"only a double can be a road-block, not {move.block}", R_BLOCK, "/block")
         road = self._road(move.road, R_BLOCK)
         side = self.side_of[seat]
         if road.side == side:
             raise IllegalMove(f"road {shown(road.name)} is {side}'s own: a road-block goes on an opponent's road",
-                              R_BLOCK)
+                              R_BLOCK, "/road")
         if road.blocked:
             by = road.block_tile or (road.joined.block_tile if road.joined else None)
             raise IllegalMove(f"road {shown(road.name)} is already blocked (by {by}): a road takes one road-block",
-                              R_BLOCK)
+                              R_BLOCK, "/road")
         if not road.spans:
             raise IllegalMove(f"road {shown(road.name)} is only its starter {road.starter}: a road-block goes against "
-                              f"a span", R_BLOCK)
+                              f"a span", R_BLOCK, "/road")
         if road.length >= MAX_LENGTH:
-            raise IllegalMove(f"road {shown(road.name)} has length {MAX_LENGTH}: a full road cannot be blocked", R_BLOCK)
+            raise IllegalMove(f"road {shown(road.name)} has length {MAX_LENGTH}: a full road cannot be blocked",
+                              R_BLOCK, "/road")
         last = road.spans[-1][0]
         if last.high == last.low:
             raise IllegalMove(f"the right-most span of road {shown(road.name)} is the double {last}: a double span "
-                              f"cannot be blocked", R_BLOCK)
+                              f"cannot be blocked", R_BLOCK, "/road")
         n = t.high
         if self.block_sum:
             if n + road.exposed != self.total:
                 raise IllegalMove(f"{move.block} does not block road {shown(road.name)}: {n} + the exposed "
                                   f"{road.exposed} = {n + road.exposed}, not the play total {self.total} "
-                                  f"(option block_match: sum)", R_BLOCK_MATCH)
+                                  f"(option block_match: sum)", R_BLOCK_MATCH, "/road")
         elif n != road.exposed:
             raise IllegalMove(f"{move.block} does not match road {shown(road.name)}: its right-most span {last} shows "
-                              f"{road.exposed} (option block_match: equal)", R_BLOCK_MATCH)
+                              f"{road.exposed} (option block_match: equal)", R_BLOCK_MATCH, "/road")
         road.blocked = True
         road.block_tile = t
         if road.joined is not None:

@@ -124,11 +124,13 @@ def game(seed: int) -> dict:
     return json.loads(simulate.dumps(next(simulate.simulate("broadway", 1, seed))))
 
 
-def raises(state, move, rule: str, text: str = "") -> str:
+def raises(state, move, rule: str, text: str = "", at: str | None = None) -> str:
+    """The move is refused under ``rule``, saying ``text``, pointing at its field ``at`` when given."""
     with pytest.raises(IllegalMove) as info:
         state.apply(move)
     assert info.value.rule == rule, info.value.message
     assert text in info.value.message, info.value.message
+    assert at is None or info.value.pointer == at, (info.value.pointer, info.value.message)
     return info.value.message
 
 
@@ -188,10 +190,11 @@ def test_the_first_move_is_the_double_by_its_holder():
     doc = sample()
     doc["hands"][0]["moves"][0] = {"seat": "S", "play": "6-3", "at": [[0, 0], [1, 0]]}
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/0" and p.rule == bw.R_GAME and "E holds 6-6" in p.message
+    assert p.pointer == "/hands/0/moves/0/seat" and p.rule == bw.R_GAME and "E holds 6-6" in p.message
     doc = sample()
     doc["hands"][0]["moves"][0]["play"] = "6-1"
-    assert first_problem(doc).rule == bw.R_GAME
+    p = first_problem(doc)
+    assert p.rule == bw.R_GAME and p.pointer == "/hands/0/moves/0/play"
 
 
 def test_later_hands_are_led_by_the_holder_of_their_double():
@@ -231,7 +234,7 @@ def test_north_south_lay_along_x_east_west_along_y(j, at, words):
     doc = sample()
     doc["hands"][0]["moves"][j]["at"] = at
     p = first_problem(doc)
-    assert p.pointer == f"/hands/0/moves/{j}" and p.rule == bw.R_GEOMETRY and words in p.message
+    assert p.pointer == f"/hands/0/moves/{j}/at" and p.rule == bw.R_GEOMETRY and words in p.message
 
 
 def test_cells_must_be_empty():
@@ -239,6 +242,9 @@ def test_cells_must_be_empty():
     doc["hands"][0]["moves"][1]["at"] = [[0, 0], [1, 0]]
     p = first_problem(doc)
     assert p.rule == bw.R_GEOMETRY and "already covered by 6-6" in p.message
+    assert p.pointer == "/hands/0/moves/1/at/0"  # the first cell; the second is free
+    doc["hands"][0]["moves"][1]["at"] = [[-1, 0], [0, 0]]
+    assert first_problem(doc).pointer == "/hands/0/moves/1/at/1"
 
 
 @pytest.mark.parametrize("at", [[[0, -1], [2, -1]], [[0, -1], [0, -1]], [[0, -1], [1, 0]]])
@@ -246,7 +252,7 @@ def test_a_tile_covers_two_edge_adjacent_cells(at):
     doc = sample()
     doc["hands"][0]["moves"][1]["at"] = at
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_GEOMETRY
+    assert p.pointer == "/hands/0/moves/1/at/1" and p.rule == bw.R_GEOMETRY
 
 
 def test_cells_are_the_writers_choice_anywhere_on_the_grid():
@@ -266,7 +272,7 @@ def test_first_half_of_the_tile_string_goes_to_the_first_cell():
     move = doc["hands"][0]["moves"][1]
     move["play"] = "-".join(reversed(move["play"].split("-")))  # halves swapped: the 3 under the 6
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_MATCH
+    assert p.pointer == "/hands/0/moves/1/at" and p.rule == bw.R_MATCH
 
 
 def test_a_tile_far_from_the_tableau_matches_nothing():
@@ -335,7 +341,7 @@ def test_a_pass_while_a_placement_exists_names_one():
     doc = sample()
     doc["hands"][0]["moves"][1] = {"seat": "S", "pass": True}
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_PASS and "fits at" in p.message
+    assert p.pointer == "/hands/0/moves/1/pass" and p.rule == bw.R_PASS and "fits at" in p.message
     # The placement named really is legal (checked naively).
     fit = p.message.split("cannot pass: ")[1]
     text, cells = fit.split(" fits at ")
@@ -495,10 +501,12 @@ def test_an_exposed_tile_is_played_at_once_by_an_opponent_for_the_opponents():
     legal = state.legal_moves()
     assert legal and {m.seat for m in legal} == {"E", "W"} and all(m.penalty for m in legal)
     assert all(m.at[0][0] == m.at[1][0] for m in legal)  # along the opponents' axis (y)
-    raises(state, Play(seat="E", play="5-3", at=((1, 0), (1, 1))), bw.R_EXPOSED, "must be played")
-    raises(state, Pass(seat="E"), bw.R_EXPOSED)
-    raises(state, Play(seat="N", play=legal[0].play, at=legal[0].at, penalty=True), bw.R_EXPOSED, "opponent")
-    raises(state, Play(seat="W", play="5-2", at=legal[0].at, penalty=True), bw.R_EXPOSED, "6-0")
+    raises(state, Play(seat="E", play="5-3", at=((1, 0), (1, 1))), bw.R_EXPOSED, "must be played", at="/play")
+    raises(state, Play(seat="E", play="6-0", at=legal[0].at), bw.R_EXPOSED, "marked", at="/penalty")
+    raises(state, Pass(seat="E"), bw.R_EXPOSED, at="/pass")
+    raises(state, Play(seat="N", play=legal[0].play, at=legal[0].at, penalty=True), bw.R_EXPOSED, "opponent",
+           at="/seat")
+    raises(state, Play(seat="W", play="5-2", at=legal[0].at, penalty=True), bw.R_EXPOSED, "6-0", at="/play")
     across = Play(seat="W", play="6-0", at=((-1, -1), (-2, -1)), penalty=True)
     raises(state, across, bw.R_GEOMETRY, "along y")
     best = max(legal, key=state.points_of)
@@ -512,19 +520,22 @@ def test_an_exposed_tile_is_played_at_once_by_an_opponent_for_the_opponents():
 
 def test_an_exposure_is_out_of_turn_and_of_a_tile_held():
     state = sample_state(4)
-    raises(state, Exposed(seat="E", exposed="5-3"), bw.R_EXPOSED, "own turn")
-    raises(state, Exposed(seat="S", exposed="5-3"), bw.R_EXPOSED, "does not hold")
-    raises(state, Play(seat="W", play="5-2", at=((5, 5), (5, 6)), penalty=True), bw.R_EXPOSED, "no tile")
+    raises(state, Exposed(seat="E", exposed="5-3"), bw.R_EXPOSED, "own turn", at="/exposed")
+    raises(state, Exposed(seat="S", exposed="5-3"), bw.R_EXPOSED, "does not hold", at="/exposed")
+    raises(state, Play(seat="W", play="5-2", at=((5, 5), (5, 6)), penalty=True), bw.R_EXPOSED, "no tile",
+           at="/penalty")
 
 
 def test_an_unplayable_exposed_tile_stays_face_up_in_its_owners_hand():
     state = sample_state(4)  # no four on the table yet
-    raises(state, Exposed(seat="N", exposed="4-4"), bw.R_EXPOSED, "unplayable")
+    raises(state, Exposed(seat="N", exposed="4-4"), bw.R_EXPOSED, "unplayable", at="/unplayable")
     assert state.apply(Exposed(seat="N", exposed="4-4", unplayable=True)) == 0
     assert tile("4-4") in state.holdings()["N"] and state.to_move == "E"
     assert any("face up" in line for line in state.render())
-    raises(state, Exposed(seat="N", exposed="4-4", unplayable=True), bw.R_EXPOSED, "already lies face up")
-    raises(state, Exposed(seat="S", exposed="6-0", unplayable=True), bw.R_EXPOSED, "not unplayable")
+    raises(state, Exposed(seat="N", exposed="4-4", unplayable=True), bw.R_EXPOSED, "already lies face up",
+           at="/exposed")
+    raises(state, Exposed(seat="S", exposed="6-0", unplayable=True), bw.R_EXPOSED, "not unplayable",
+           at="/unplayable")
 
 
 def test_an_unplayable_exposed_tile_stays_face_up_and_is_played_later_in_a_record():
@@ -750,11 +761,13 @@ def game_and_play(draw):
     return doc, i, j
 
 
-CORRUPTIONS = ["not-held", "axis", "apart", "covered", "far", "pass", "seat"]
+#: Each corruption, and the field of the move its problem points at (docs/format.md, "Where problems point").
+CORRUPTIONS = {"not-held": "/play", "axis": "/at", "apart": "/at/1", "covered": "/at/0", "far": "/at",
+               "pass": "/pass", "seat": "/seat"}
 
 
 @PROPS
-@given(game_and_play(), st.sampled_from(CORRUPTIONS), st.data())
+@given(game_and_play(), st.sampled_from(sorted(CORRUPTIONS)), st.data())
 def test_a_corrupted_move_is_caught_at_exactly_that_move(gm, how, data):
     doc, i, j = gm
     hand = doc["hands"][i]
@@ -785,7 +798,7 @@ def test_a_corrupted_move_is_caught_at_exactly_that_move(gm, how, data):
     # Replay stops there; when it is the last hand, the game result claimed for the unfinished
     # game is also reported (by the replay driver, at /result), but no other move is blamed.
     pointers = [p.pointer for p in report.problems]
-    assert pointers[0] == f"/hands/{i}/moves/{j}", [p.text() for p in report.problems]
+    assert pointers[0] == f"/hands/{i}/moves/{j}{CORRUPTIONS[how]}", [p.text() for p in report.problems]
     assert set(pointers[1:]) <= {"/result"}
 
 
@@ -861,7 +874,7 @@ def test_play_goes_clockwise():
     doc = sample()
     doc["hands"][0]["moves"][1]["seat"] = "W"
     p = first_problem(doc)
-    assert p.pointer == "/hands/0/moves/1" and p.rule == bw.R_ORDER and "S's turn" in p.message
+    assert p.pointer == "/hands/0/moves/1/seat" and p.rule == bw.R_ORDER and "S's turn" in p.message
 
 
 def test_nothing_but_closing_passes_after_a_block():

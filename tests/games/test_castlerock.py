@@ -230,7 +230,7 @@ def test_play_passes_clockwise():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"], "P3": ["1-1", "0-0"]},
                      ["6-6", "6-5", "6-4", "6-3"])
     doc = record(deal, [P("P1", "5-5"), D("P1"), P("P3", "1-1")], seats=("P1", "P2", "P3"))
-    p = problem_at(check(doc), "/hands/0/moves/2")
+    p = problem_at(check(doc), "/hands/0/moves/2/seat")
     assert p.rule == "castle-rock: turn order (clockwise)" and "P2's turn" in p.message
 
 
@@ -250,7 +250,7 @@ def test_a_leader_who_is_not_a_seat():
 
 def test_a_first_move_by_a_stranger_is_reported_at_that_move():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"])
-    p = problem_at(check(record(deal, [P("Q", "5-5")])), "/hands/0/moves/0")
+    p = problem_at(check(record(deal, [P("Q", "5-5")])), "/hands/0/moves/0/seat")
     assert "not a seat" in p.message
 
 
@@ -261,7 +261,7 @@ def test_place_adds_at_the_open_end_from_hand():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"])
     state = state_of(record(deal, [P("P1", "4-4")]))
     assert row_of(state) == ["6-6", "6-5", "6-4", "6-3", "4-4"]
-    p = problem_at(check(record(deal, [P("P1", "3-3")])), "/hands/0/moves/0")
+    p = problem_at(check(record(deal, [P("P1", "3-3")])), "/hands/0/moves/0/play")
     assert p.rule == "castle-rock: playing from hand" and "P2's hand" in p.message
 
 
@@ -280,7 +280,7 @@ def test_a_place_anywhere_but_the_open_end_is_refused():
 
 def test_one_place_per_turn():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"])
-    p = problem_at(check(record(deal, [P("P1", "5-5"), P("P1", "4-4")])), "/hands/0/moves/1")
+    p = problem_at(check(record(deal, [P("P1", "5-5"), P("P1", "4-4")])), "/hands/0/moves/1/play")
     assert p.rule == "castle-rock: turn" and "already placed" in p.message
 
 
@@ -294,14 +294,14 @@ def test_captures_are_never_compulsory():
 
 def test_the_draw_is_owed_while_the_boneyard_lasts():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"])
-    p = problem_at(check(record(deal, [P("P1", "5-5"), P("P2", "3-3")])), "/hands/0/moves/1")
+    p = problem_at(check(record(deal, [P("P1", "5-5"), P("P2", "3-3")])), "/hands/0/moves/1/seat")
     assert p.rule == "castle-rock: drawing" and "P1 must draw" in p.message
 
 
 def test_a_draw_follows_the_boneyard_order():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"], draws=["1-1"])
     assert check(record(deal, [P("P1", "5-5"), D("P1", "1-1")])).valid
-    p = problem_at(check(record(deal, [P("P1", "5-5"), D("P1", "0-0")])), "/hands/0/moves/1")
+    p = problem_at(check(record(deal, [P("P1", "5-5"), D("P1", "0-0")])), "/hands/0/moves/1/draw")
     assert p.rule == "castle-rock: drawing" and "next tile of the boneyard" in p.message and "1-1" in p.message
     state = state_of(record(deal, [P("P1", "5-5"), D("P1")]))
     assert T.tile("1-1") in state.hands["P1"] and state.bone_left == 19
@@ -312,30 +312,30 @@ def test_without_a_boneyard_order_each_draw_names_an_unseen_tile():
     assert check(record(deal, [P("P1", "5-5"), D("P1", "1-0")])).valid
     for bad, why in (("6-6", "already out of the boneyard"), ("2-2", "already out of the boneyard"),
                      ("7-0", "not a tile of the double-six set")):
-        p = problem_at(check(record(deal, [P("P1", "5-5"), D("P1", bad)])), "/hands/0/moves/1")
+        p = problem_at(check(record(deal, [P("P1", "5-5"), D("P1", bad)])), "/hands/0/moves/1/draw")
         assert why in p.message and p.rule == "castle-rock: drawing"
     p = problem_at(check(record(deal, [P("P1", "5-5"), D("P1", "1-0"), P("P2", "3-3"), D("P2", "1-0")])),
-                   "/hands/0/moves/3")
+                   "/hands/0/moves/3/draw")
     assert "already out" in p.message
-    p = problem_at(check(record(deal, [P("P1", "5-5"), D("P1", True)])), "/hands/0/moves/1")
+    p = problem_at(check(record(deal, [P("P1", "5-5"), D("P1", True)])), "/hands/0/moves/1/draw")
     assert "deal.boneyard" in p.message
 
 
 def test_a_draw_when_no_tile_is_owed():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"])
-    before = problem_at(check(record(deal, [D("P1")])), "/hands/0/moves/0")
+    before = problem_at(check(record(deal, [D("P1")])), "/hands/0/moves/0/draw")
     assert before.rule == "castle-rock: drawing" and "after placing" in before.message
-    twice = problem_at(check(record(deal, [P("P1", "5-5"), D("P1"), D("P1")])), "/hands/0/moves/2")
+    twice = problem_at(check(record(deal, [P("P1", "5-5"), D("P1"), D("P1")])), "/hands/0/moves/2/seat")
     assert twice.rule == "castle-rock: turn order (clockwise)"
     deal0 = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, [str(t) for t in T.DOUBLE_SIX
                                                                         if str(t) not in ("5-5", "4-4", "3-3", "2-2")])
-    empty = problem_at(check(record(deal0, [P("P1", "5-5"), D("P1")], options=NO_BONEYARD)), "/hands/0/moves/1")
+    empty = problem_at(check(record(deal0, [P("P1", "5-5"), D("P1")], options=NO_BONEYARD)), "/hands/0/moves/1/draw")
     assert empty.rule == "castle-rock: drawing" and "boneyard is empty" in empty.message
 
 
 def test_there_is_no_passing():
     deal = full_deal({"P1": ["5-5", "4-4"], "P2": ["3-3", "2-2"]}, ["6-6", "6-5", "6-4", "6-3"])
-    p = problem_at(check(record(deal, [{"seat": "P1", "pass": True}])), "/hands/0/moves/0")
+    p = problem_at(check(record(deal, [{"seat": "P1", "pass": True}])), "/hands/0/moves/0/pass")
     assert p.rule == "castle-rock: turn" and "no passing" in p.message
 
 
@@ -379,22 +379,22 @@ def test_capture_of_the_middle_tile_when_its_neighbours_share_a_number():
 
 
 def test_capture_when_neighbours_share_no_number():
-    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "1-5")])), "/hands/0/moves/1")
+    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "1-5")])), "/hands/0/moves/1/capture/0")
     assert p.rule == "castle-rock: capture" and "share no number" in p.message
 
 
 def test_a_tile_at_either_end_of_the_row_cannot_be_captured_alone():
     for t, end in (("6-6", "blocked"), ("2-5", "open")):
-        p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", t)])), "/hands/0/moves/1")
+        p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", t)])), "/hands/0/moves/1/capture/0")
         assert f"{end} end" in p.message
 
 
 def test_capture_of_a_tile_not_in_the_row():
     for t, why in (("3-5", "P1's hand"), ("4-6", "P2's hand"), ("6-5", "has not been played"),
                    ("9-9", "not a tile of the double-six set")):
-        p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", t)])), "/hands/0/moves/1")
+        p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", t)])), "/hands/0/moves/1/capture/0")
         assert why in p.message and p.rule == "castle-rock: capture"
-    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "3-4"), C("P1", "3-4")])), "/hands/0/moves/2")
+    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "3-4"), C("P1", "3-4")])), "/hands/0/moves/2/capture/0")
     assert "P1 has already captured it" in p.message
 
 
@@ -416,19 +416,19 @@ def test_three_listed_from_the_open_end_are_accepted_too():
 def test_a_triple_without_one_common_number():
     # 1-2 3-4 1-5: the ends share the 1, so 3-4 alone may go, but not all three.
     doc = capture_doc([P("P1", "2-5"), C("P1", "1-2", "3-4", "1-5")])
-    p = problem_at(check(doc), "/hands/0/moves/1")
+    p = problem_at(check(doc), "/hands/0/moves/1/capture")
     assert p.rule == "castle-rock: capture of three" and "do not all share one number" in p.message
 
 
 def test_a_triple_of_tiles_that_are_not_consecutive():
     row = ["6-6", "1-2", "1-5", "1-0", "3-3"]
     for tiles in (("1-2", "1-0", "1-5"), ("6-6", "1-2", "1-0"), ("1-2", "1-5", "1-5")):
-        p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", *tiles)], row=row)), "/hands/0/moves/1")
+        p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", *tiles)], row=row)), "/hands/0/moves/1/capture")
         assert p.rule == "castle-rock: capture of three" and "consecutive" in p.message
 
 
 def test_two_tiles_are_not_a_capture():
-    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "1-2", "3-4")])), "/hands/0/moves/1")
+    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "1-2", "3-4")])), "/hands/0/moves/1/capture")
     assert p.rule == "castle-rock: capture" and "one tile" in p.message
 
 
@@ -440,7 +440,7 @@ def test_the_row_closes_up_and_further_captures_follow_in_the_same_turn():
     state = state_of(doc)
     assert row_of(state) == ["6-6", "2-1", "5-2"] and len(state.captured["P1"]) == 3
     # 0-0 could not be taken before 3-4 went? It could (5-1 and 5-2 share 5); 1-5 could not.
-    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "1-5")])), "/hands/0/moves/1")
+    p = problem_at(check(capture_doc([P("P1", "2-5"), C("P1", "1-5")])), "/hands/0/moves/1/capture/0")
     assert "share no number" in p.message
 
 
@@ -448,7 +448,7 @@ def test_each_capture_is_checked_against_the_row_at_that_moment():
     # 3-4 can be taken at first; once 1-5 is... take 0-0 first (5-1 and 5-2 share 5): then 3-4 is
     # still between 1-2 and 1-5.  But after the triple-free chain above, a stale capture fails:
     doc = capture_doc([P("P1", "2-5"), C("P1", "3-4"), C("P1", "1-5"), C("P1", "3-4")])
-    p = problem_at(check(doc), "/hands/0/moves/2")
+    p = problem_at(check(doc), "/hands/0/moves/2/capture/0")
     assert "share no number" in p.message  # 1-5 now sits between 2-1 and 0-0
 
 
@@ -459,9 +459,9 @@ def test_captures_anywhere_in_the_row_not_only_near_the_placed_tile():
 
 
 def test_captures_only_in_ones_own_turn_after_placing():
-    before = problem_at(check(capture_doc([C("P1", "3-4")])), "/hands/0/moves/0")
+    before = problem_at(check(capture_doc([C("P1", "3-4")])), "/hands/0/moves/0/capture")
     assert before.rule == "castle-rock: turn" and "first place" in before.message
-    other = problem_at(check(capture_doc([P("P1", "2-5"), C("P2", "3-4")])), "/hands/0/moves/1")
+    other = problem_at(check(capture_doc([P("P1", "2-5"), C("P2", "3-4")])), "/hands/0/moves/1/seat")
     assert other.rule == "castle-rock: turn" and "P1's turn" in other.message
 
 
@@ -531,11 +531,12 @@ def test_the_last_placer_may_still_capture_and_nobody_else_moves():
     assert len(s2.captured["P2"]) == len(caps[0].capture) and s2.outcome().scores["P2"] > state.outcome().scores["P2"]
     late = record(full_deal(hands, row), base_moves + [{"seat": "P1", "capture": list(caps[0].capture)}],
                   options=NO_BONEYARD)
-    p = problem_at(check(late), "/hands/0/moves/4")
+    p = problem_at(check(late), "/hands/0/moves/4/seat")
     assert p.rule == "castle-rock: hand end"
-    for extra in (P("P1", "6-6"), D("P2")):
+    # A place after the end is wrong as a whole (the move); a draw is owed nobody (the draw).
+    for extra, at in ((P("P1", "6-6"), ""), (D("P2"), "/draw")):
         p = problem_at(check(record(full_deal(hands, row), base_moves + [extra], options=NO_BONEYARD)),
-                       "/hands/0/moves/4")
+                       f"/hands/0/moves/4{at}")
         assert "over" in p.message or "owed no tile" in p.message
 
 

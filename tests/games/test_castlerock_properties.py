@@ -80,44 +80,47 @@ def corruption(draw):
     return doc, i, j, kind, rng
 
 
-def _corrupt(doc: dict, i: int, j: int, kind: str, rng: random.Random) -> int:
-    """Break move j of hand i in place; return the index of the move that must be reported."""
+def _corrupt(doc: dict, i: int, j: int, kind: str, rng: random.Random) -> tuple[int, str | None]:
+    """Break move j of hand i in place; return the index of the move that must be reported and
+    the field its problem points at (``None`` where the broken sequence, not one value, decides)."""
     moves = doc["hands"][i]["moves"]
     move = moves[j]
     seats = [p["seat"] for p in doc["players"]]
     if kind == "seat":
         move["seat"] = rng.choice([s for s in seats if s != move["seat"]])
-        return j
+        return j, "/seat"
     if kind == "delete":
         del moves[j]
-        return j
+        return j, None
     if kind == "duplicate":
         moves.insert(j + 1, dict(move))
-        return j + 1
+        return j + 1, None
     state = state_before(doc, i, j)
     everything = list(T.SETS[state.set_name])
     if "play" in move:
         held = set(state.hands[move["seat"]])
         move["play"] = str(rng.choice([t for t in everything if t not in held]))
-    elif "capture" in move:
+        return j, "/play"
+    if "capture" in move:
         row = set(state.row)
         outside = [t for t in everything if t not in row]
         k = rng.randrange(len(move["capture"]))
         move["capture"][k] = str(rng.choice(outside))
-    elif state.boneyard is None:
+        return j, f"/capture/{k}"
+    if state.boneyard is None:
         # no order written (a simulated accident): a draw must name a tile nobody has seen
         move["draw"] = str(rng.choice([t for t in everything if t not in state.unseen]))
     else:
         nxt = state.boneyard[state._bone_at]
         move["draw"] = str(rng.choice([t for t in everything if t is not nxt]))
-    return j
+    return j, "/draw"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corruption())
 def test_a_single_corrupted_move_is_reported_at_that_move(case):
     doc, i, j, kind, rng = case
-    target = _corrupt(doc, i, j, kind, rng)
+    target, field = _corrupt(doc, i, j, kind, rng)
     report = validate_text(json.dumps(doc))
     assert not report.valid
     first = report.problems[0]
@@ -125,7 +128,12 @@ def test_a_single_corrupted_move_is_reported_at_that_move(case):
         # The last move deleted: nothing stands at its place, the hand is left unfinished.
         assert first.pointer == f"/hands/{i}/moves" and first.kind == "unfinished", first.text()
         return
-    assert first.pointer == f"/hands/{i}/moves/{target}", (kind, first.text())
+    at = f"/hands/{i}/moves/{target}"
+    if field is not None:  # the offending value itself
+        assert first.pointer == at + field, (kind, first.text())
+    else:  # a move left out or doubled: the first move that cannot follow, at whatever is wrong in it
+        assert first.pointer == at or first.pointer.startswith(at + "/"), (kind, first.text())
+    assert (first.hand, first.move) == (i + 1, target + 1)
     assert first.kind == "illegal" and first.rule.startswith("castle-rock: ")
 
 

@@ -122,7 +122,7 @@ def test_play_passes_to_the_right():
 def test_wrong_seat_to_move():
     doc = sample("domino.json")
     doc["hands"][0]["moves"][1]["seat"] = "E"
-    p = problem_at(check(doc), "/hands/0/moves/1")
+    p = problem_at(check(doc), "/hands/0/moves/1/seat")
     assert p.rule == "competitive: turn order (to the right)" and "W's turn" in p.message
 
 
@@ -135,7 +135,7 @@ def test_the_leader_may_lead_any_tile():
 
 def test_a_tile_must_match_an_end():
     doc = one_hand(BLOCK_DEAL, [{"seat": "N", "play": "6-6"}, {"seat": "W", "play": "5-4", "on": "6-6"}])
-    p = problem_at(check(doc), "/hands/0/moves/1")
+    p = problem_at(check(doc), "/hands/0/moves/1/on")
     assert p.rule == "competitive: matching an end"
 
 
@@ -144,7 +144,7 @@ def test_on_must_name_an_end_tile_the_line_never_branches():
              {"seat": "S", "play": "6-3", "on": "6-6"}, {"seat": "E", "play": "4-2", "on": "6-4"},
              {"seat": "N", "play": "6-5", "on": "6-6"}]
     report = check(one_hand(BLOCK_DEAL, moves))
-    p = problem_at(report, "/hands/0/moves/4")
+    p = problem_at(report, "/hands/0/moves/4/on")
     assert "not at an end" in p.message
 
 
@@ -157,13 +157,13 @@ def test_play_without_on_is_accepted_when_only_one_end_fits():
 
 def test_playing_a_tile_not_held():
     doc = one_hand(BLOCK_DEAL, [{"seat": "N", "play": "6-4"}])
-    p = problem_at(check(doc), "/hands/0/moves/0")
+    p = problem_at(check(doc), "/hands/0/moves/0/play")
     assert p.rule == "competitive: playing from hand" and "W's hand" in p.message
 
 
 def test_pass_while_able_is_illegal_and_names_a_fitting_tile():
     doc = one_hand(BLOCK_DEAL, [{"seat": "N", "play": "6-6"}, {"seat": "W", "pass": True}])
-    p = problem_at(check(doc), "/hands/0/moves/1")
+    p = problem_at(check(doc), "/hands/0/moves/1/pass")
     assert p.rule == "competitive: must play if able"
     assert "6-4 fits on 6-6" in p.message
 
@@ -315,7 +315,7 @@ def test_first_lead_double_six_option():
 def test_first_lead_double_six_must_lead_the_six_six():
     deal = BLOCK_DEAL
     doc = one_hand(deal, [{"seat": "N", "play": "6-5"}], options={"first_lead": "double-six"})
-    assert problem_at(check(doc), "/hands/0/moves/0").rule == "competitive: option first_lead"
+    assert problem_at(check(doc), "/hands/0/moves/0/play").rule == "competitive: option first_lead"
     ok = one_hand(deal, [{"seat": "N", "play": "6-6"}], options={"first_lead": "double-six"})
     assert check(ok).valid
 
@@ -439,7 +439,17 @@ def test_a_tile_not_in_hand_is_caught_at_its_move(gm, data):
     seat = doc["hands"][i]["moves"][j]["seat"]
     others = [str(t) for t in competitive.T.DOUBLE_SIX if t not in state.hands[seat]]
     doc["hands"][i]["moves"][j]["play"] = data.draw(st.sampled_from(others))
-    assert _first_problem(doc).pointer == f"/hands/{i}/moves/{j}"
+    assert _first_problem(doc).pointer == f"/hands/{i}/moves/{j}/play"
+
+
+@PROPS
+@given(game_and_move(), st.data())
+def test_a_move_by_the_wrong_seat_is_caught_at_its_seat(gm, data):
+    doc, i, j = gm
+    move = doc["hands"][i]["moves"][j]
+    move["seat"] = data.draw(st.sampled_from([s for s in "NESW" if s != move["seat"]]))
+    p = _first_problem(doc)
+    assert p.pointer == f"/hands/{i}/moves/{j}/seat" and p.move == j + 1 and p.hand == i + 1
 
 
 @PROPS
@@ -449,7 +459,7 @@ def test_a_pass_while_able_is_caught_at_its_move(gm):
     seat = doc["hands"][i]["moves"][j]["seat"]
     doc["hands"][i]["moves"][j] = {"seat": seat, "pass": True}
     p = _first_problem(doc)
-    assert p.pointer == f"/hands/{i}/moves/{j}"
+    assert p.pointer == f"/hands/{i}/moves/{j}/pass"
     assert p.rule == "competitive: must play if able"
 
 
@@ -465,7 +475,7 @@ def test_a_play_on_a_non_matching_end_is_caught_at_its_move(gm, data):
              if not any(end[0] is t and played.has(end[1]) for end in (state.left, state.right))]
     move["on"] = data.draw(st.sampled_from(wrong))
     p = _first_problem(doc)
-    assert p.pointer == f"/hands/{i}/moves/{j}" and p.rule == "competitive: matching an end"
+    assert p.pointer == f"/hands/{i}/moves/{j}/on" and p.rule == "competitive: matching an end"
 
 
 @PROPS
@@ -518,7 +528,7 @@ def test_the_game_ends_at_200_exactly_not_before():
 def test_a_tile_fitting_both_ends_needs_on():
     moves = [{"seat": "N", "play": "6-6"}, {"seat": "W", "play": "6-4", "on": "6-6"},
              {"seat": "S", "play": "6-3", "on": "6-6"}, {"seat": "E", "play": "4-3"}]
-    p = problem_at(check(one_hand(BLOCK_DEAL, moves)), "/hands/0/moves/3")
+    p = problem_at(check(one_hand(BLOCK_DEAL, moves)), "/hands/0/moves/3/on")
     assert p.rule == "competitive: matching an end" and "fits both ends" in p.message
     moves[3]["on"] = "6-3"
     state = _replay(one_hand(BLOCK_DEAL, moves))
@@ -544,7 +554,7 @@ def test_a_first_move_by_a_stranger_is_reported_at_that_move_not_at_a_missing_le
     doc = sample("domino.json")
     del doc["hands"][0]["leader"]
     doc["hands"][0]["moves"][0]["seat"] = "X"
-    p = problem_at(check(doc), "/hands/0/moves/0")
+    p = problem_at(check(doc), "/hands/0/moves/0/seat")
     assert "X is not a seat" in p.message
 
 
@@ -552,13 +562,13 @@ def test_a_lead_by_the_wrong_seat_names_the_leader_rule_and_why():
     doc = sample("game-to-200.json")
     del doc["hands"][1]["leader"]  # W led hand 1, so S leads hand 2
     doc["hands"][1]["moves"][0]["seat"] = "N"
-    p = problem_at(check(doc), "/hands/1/moves/0")
+    p = problem_at(check(doc), "/hands/1/moves/0/seat")
     assert p.rule == "competitive: next leader"
     assert "N cannot lead this hand" in p.message and "to S" in p.message
     doc = sample("domino.json")
     del doc["hands"][0]["leader"]
     doc["hands"][0]["deal"]["lead_draw"] = {"N": "1-0", "E": "2-0", "S": "2-2", "W": "6-5"}
-    p = problem_at(check(doc), "/hands/0/moves/0")
+    p = problem_at(check(doc), "/hands/0/moves/0/seat")
     assert p.rule == "competitive: first leader (lead draw)"
     assert "N cannot lead this hand" in p.message and "W drew 6-5" in p.message
 
@@ -566,5 +576,5 @@ def test_a_lead_by_the_wrong_seat_names_the_leader_rule_and_why():
 def test_a_lead_by_another_seat_than_the_named_free_leader():
     doc = sample("domino.json")  # hand 1 without a lead draw: the record's leader N is free
     doc["hands"][0]["moves"][0]["seat"] = "E"
-    p = problem_at(check(doc), "/hands/0/moves/0")
+    p = problem_at(check(doc), "/hands/0/moves/0/seat")
     assert "E cannot lead this hand: the record names N" in p.message

@@ -269,7 +269,7 @@ def test_a_tile_outside_the_double_six_set_is_rejected():
 
 def test_first_hand_leader_is_by_lot_and_the_record_names_it():
     assert check(record(["P2 4-1"], leader="P2")).valid
-    p = problem_at(check(record(["P2 4-1"], leader="P1")), "/hands/0/moves/0")
+    p = problem_at(check(record(["P2 4-1"], leader="P1")), "/hands/0/moves/0/seat")
     assert p.rule == R + "lead"
 
 
@@ -279,10 +279,10 @@ def test_without_a_named_leader_the_first_move_leads():
 
 def test_the_lead_may_be_any_tile_but_is_set_on_nothing():
     assert check(record(["P1 6-4 =2"])).valid
-    p = problem_at(check(record(["P1 6-4 on 5-5"])), "/hands/0/moves/0")
+    p = problem_at(check(record(["P1 6-4 on 5-5"])), "/hands/0/moves/0/on")
     assert p.rule == R + "layout (matching an open end)"
-    assert problem_at(check(record(["P1 pass"])), "/hands/0/moves/0").rule == R + "lead"
-    assert problem_at(check(record(["P1 draw"])), "/hands/0/moves/0").rule == R + "lead"
+    assert problem_at(check(record(["P1 pass"])), "/hands/0/moves/0/pass").rule == R + "lead"
+    assert problem_at(check(record(["P1 draw"])), "/hands/0/moves/0/draw").rule == R + "lead"
 
 
 def test_the_player_who_dominoed_leads_the_next_hand():
@@ -291,7 +291,7 @@ def test_the_player_who_dominoed_leads_the_next_hand():
     del doc["hands"][1]["leader"]
     assert check(doc).valid
     doc["hands"][1]["moves"][0]["seat"] = "N"
-    p = problem_at(check(doc), "/hands/1/moves/0")
+    p = problem_at(check(doc), "/hands/1/moves/0/seat")
     assert p.rule == R + "lead" and "S dominoed" in p.message
 
 
@@ -310,9 +310,9 @@ def test_after_a_blocked_hand_the_lead_is_by_lot_again():
 def test_a_non_double_joins_an_open_end_with_its_matching_half():
     _, state = replay(record(OPENING[:3]))
     assert state.count == 12  # spinner 10 + the 2 of 2-0 (joined on its 0)
-    p = problem_at(check(record(OPENING[:3] + ["P2 6-2 on 5-0"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 6-2 on 5-0"])), "/hands/0/moves/3/on")
     assert p.rule == R + "layout (matching an open end)" and "already covered" in p.message
-    p = problem_at(check(record(OPENING[:3] + ["P2 4-1 on 2-0"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 4-1 on 2-0"])), "/hands/0/moves/3/on")
     assert "its open end shows 2" in p.message
 
 
@@ -336,7 +336,7 @@ def test_a_spinner_end_starts_a_new_arm_and_its_tile_counts():
 def test_a_spinner_takes_four_arms_and_no_more():
     _, state = replay(record(OPENING))
     assert (state.lead.sides_free, state.lead.ends_free) == (0, 0)
-    p = problem_at(check(record(OPENING + ["P2 6-2 on 5-5"])), "/hands/0/moves/9")
+    p = problem_at(check(record(OPENING + ["P2 6-2 on 5-5"])), "/hands/0/moves/9/on")
     assert "no free side or end" in p.message
 
 
@@ -354,7 +354,7 @@ def test_a_joined_double_has_one_free_side_then_two_ends():
 
 def test_a_tile_claimed_as_if_on_a_spinner_end_while_a_side_is_free_is_illegal():
     # 5-3 takes 5-5's last side (count 5, scores 1); on an end 5-5 would still count: 15, scores 3.
-    p = problem_at(check(record(OPENING[:3] + ["P2 5-3 on 5-5 =3"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 5-3 on 5-5 =3"])), "/hands/0/moves/3/score")
     assert p.rule == R + "layout (a spinner's sides before its ends)"
     # A claim that is merely wrong stays a score error.
     report = check(record(OPENING[:3] + ["P2 5-3 on 5-5 =2"]))
@@ -363,19 +363,19 @@ def test_a_tile_claimed_as_if_on_a_spinner_end_while_a_side_is_free_is_illegal()
 
 def test_on_may_be_left_out_only_when_the_tile_fits_one_tile():
     assert check(record(OPENING[:3] + ["P2 5-3 =1"])).valid
-    p = problem_at(check(record(OPENING + ["P2 6-2"])), "/hands/0/moves/9")
+    p = problem_at(check(record(OPENING + ["P2 6-2"])), "/hands/0/moves/9/on")
     assert "say which" in p.message and "3-2" in p.message and "2-0" in p.message
 
 
 def test_playing_on_a_tile_not_on_the_table_is_rejected():
-    p = problem_at(check(record(OPENING[:3] + ["P2 5-3 on 3-3"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 5-3 on 3-3"])), "/hands/0/moves/3/on")
     assert "not on the table" in p.message
 
 
 def test_a_tile_must_come_from_the_players_hand():
-    p = problem_at(check(record(OPENING[:3] + ["P2 6-4 on 5-5"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 6-4 on 5-5"])), "/hands/0/moves/3/play")
     assert p.rule == R + "turn (setting a tile from hand)" and "P1's hand" in p.message
-    p = problem_at(check(record(OPENING[:3] + ["P2 5-4 on 5-5"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 5-4 on 5-5"])), "/hands/0/moves/3/play")
     assert "boneyard" in p.message
 
 
@@ -414,21 +414,21 @@ def test_pegs_and_rounding_helpers():
 # --- the turn -----------------------------------------------------------------------------
 
 def test_a_player_able_to_set_a_tile_may_not_pass_or_draw():
-    p = problem_at(check(record(OPENING[:3] + ["P2 pass"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 pass"])), "/hands/0/moves/3/pass")
     assert p.rule == R + "turn (must set a tile if able)" and "fits" in p.message
-    p = problem_at(check(record(OPENING[:3] + ["P2 draw"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P2 draw"])), "/hands/0/moves/3/draw")
     assert p.rule == R + "turn (must set a tile if able)"
 
 
 def test_after_a_double_the_player_must_go_on():
-    p = problem_at(check(record(OPENING[:1] + ["P2 5-3 on 5-5"])), "/hands/0/moves/1")
+    p = problem_at(check(record(OPENING[:1] + ["P2 5-3 on 5-5"])), "/hands/0/moves/1/seat")
     assert p.rule == R + "turn (the chain after a double or a scoring tile)" and "5-0 fits" in p.message
 
 
 def test_after_a_scoring_tile_the_player_must_go_on():
-    p = problem_at(check(record(OPENING[:4] + ["P1 3-2 on 5-3"])), "/hands/0/moves/4")
+    p = problem_at(check(record(OPENING[:4] + ["P1 3-2 on 5-3"])), "/hands/0/moves/4/seat")
     assert p.rule == R + "turn (the chain after a double or a scoring tile)"
-    p = problem_at(check(record(OPENING[:4] + ["P2 pass"])), "/hands/0/moves/4")
+    p = problem_at(check(record(OPENING[:4] + ["P2 pass"])), "/hands/0/moves/4/pass")
     assert p.rule == R + "turn (the chain after a double or a scoring tile)"
 
 
@@ -441,14 +441,14 @@ def test_a_chain_of_three_tiles_in_one_turn():
 
 def test_a_drawn_playable_tile_ends_the_turn_even_when_it_scores():
     # 5-4 drawn mid-chain scores 2, yet P1 may not go on: it is P2's turn.
-    p = problem_at(check(record(OPENING + ["P1 6-4 on 5-4"])), "/hands/0/moves/9")
+    p = problem_at(check(record(OPENING + ["P1 6-4 on 5-4"])), "/hands/0/moves/9/seat")
     assert p.rule == R + "turn (play passes clockwise)"
     assert check(record(OPENING + ["P2 4-4 on 5-4 =0"])).valid
 
 
 def test_option_chain_draw_false_ends_a_chain_that_cannot_go_on():
     opts = {"chain_draw": False}
-    p = problem_at(check(record(OPENING[:7] + ["P1 draw"], options=opts)), "/hands/0/moves/7")
+    p = problem_at(check(record(OPENING[:7] + ["P1 draw"], options=opts)), "/hands/0/moves/7/seat")
     assert "P2's turn" in p.message
     assert check(record(OPENING[:7] + ["P2 4-1 on 1-1 =0"], options=opts)).valid
 
@@ -458,32 +458,32 @@ def test_drawing_goes_on_one_tile_at_a_time_until_one_fits():
     moves = OPENING[:7] + ["P1 draw", "P1 draw", "P1 5-4 on 5-5 =2"]
     report = check(record(moves, boneyard=bone))
     assert report.valid, [p.text() for p in report.problems]
-    p = problem_at(check(record(OPENING[:7] + ["P1 draw", "P1 pass"], boneyard=bone)), "/hands/0/moves/8")
+    p = problem_at(check(record(OPENING[:7] + ["P1 draw", "P1 pass"], boneyard=bone)), "/hands/0/moves/8/pass")
     assert p.rule == R + "turn (drawing from the boneyard)"
-    p = problem_at(check(record(OPENING[:7] + ["P1 draw", "P2 4-1 on 1-1"], boneyard=bone)), "/hands/0/moves/8")
+    p = problem_at(check(record(OPENING[:7] + ["P1 draw", "P2 4-1 on 1-1"], boneyard=bone)), "/hands/0/moves/8/seat")
     assert p.rule == R + "turn (drawing from the boneyard)" and "drawing" in p.message
 
 
 def test_a_drawn_playable_tile_must_be_set_at_once():
     rule = R + "turn (a drawn playable tile is set at once and ends the turn)"
-    for bad in ("P1 pass", "P1 draw", "P1 6-4 on 5-4", "P2 4-1 on 1-1"):
-        p = problem_at(check(record(OPENING[:8] + [bad])), "/hands/0/moves/8")
+    for bad, at in (("P1 pass", "/pass"), ("P1 draw", "/draw"), ("P1 6-4 on 5-4", "/play"), ("P2 4-1 on 1-1", "/seat")):
+        p = problem_at(check(record(OPENING[:8] + [bad])), f"/hands/0/moves/8{at}")
         assert p.rule == rule, (bad, p.text())
 
 
 def test_draws_follow_the_boneyard_order_when_the_deal_gives_it():
     assert check(record(OPENING[:7] + ["P1 draw 5-4", "P1 5-4 on 5-5 =2"])).valid
-    p = problem_at(check(record(OPENING[:7] + ["P1 draw 6-3"])), "/hands/0/moves/7")
+    p = problem_at(check(record(OPENING[:7] + ["P1 draw 6-3"])), "/hands/0/moves/7/draw")
     assert p.rule == R + "the boneyard (draw order)" and "5-4" in p.message
 
 
 def test_without_a_boneyard_order_each_draw_names_an_unseen_tile():
     assert check(record(OPENING[:7] + ["P1 draw 6-5", "P1 6-5 on 5-5 =0"], boneyard=None)).valid
-    p = problem_at(check(record(OPENING[:7] + ["P1 draw 4-4"], boneyard=None)), "/hands/0/moves/7")
+    p = problem_at(check(record(OPENING[:7] + ["P1 draw 4-4"], boneyard=None)), "/hands/0/moves/7/draw")
     assert p.rule == R + "the boneyard (draw order)" and "dealt to P2" in p.message
-    p = problem_at(check(record(OPENING[:7] + ["P1 draw 6-3", "P1 draw 6-3"], boneyard=None)), "/hands/0/moves/8")
+    p = problem_at(check(record(OPENING[:7] + ["P1 draw 6-3", "P1 draw 6-3"], boneyard=None)), "/hands/0/moves/8/draw")
     assert "already drawn by P1" in p.message
-    p = problem_at(check(record(OPENING[:7] + ["P1 draw"], boneyard=None)), "/hands/0/moves/7")
+    p = problem_at(check(record(OPENING[:7] + ["P1 draw"], boneyard=None)), "/hands/0/moves/7/draw")
     assert "must name its tile" in p.message
 
 
@@ -493,28 +493,28 @@ def test_a_draw_can_empty_the_boneyard_and_then_the_player_passes():
     moves = doc["hands"][0]["moves"]
     assert sum(1 for m in moves if "draw" in m) == 8 and moves[9]["pass"] is True
     moves[9] = {"seat": "P2", "draw": True}
-    p = problem_at(check(doc), "/hands/0/moves/9")
+    p = problem_at(check(doc), "/hands/0/moves/9/draw")
     assert p.rule == R + "turn (drawing from the boneyard)" and "empty" in p.message
 
 
 def test_a_player_who_drew_the_boneyard_empty_must_write_the_pass():
     doc = sample("draw-empties-boneyard.json")
     del doc["hands"][0]["moves"][9]
-    p = problem_at(check(doc), "/hands/0/moves/9")
+    p = problem_at(check(doc), "/hands/0/moves/9/seat")
     assert p.rule == R + "turn (drawing from the boneyard)" and "must pass" in p.message
 
 
 def test_a_pass_while_the_boneyard_holds_tiles_is_illegal():
     doc = sample("draw-empties-boneyard.json")
     doc["hands"][0]["moves"][3] = {"seat": "P2", "pass": True}
-    p = problem_at(check(doc), "/hands/0/moves/3")
+    p = problem_at(check(doc), "/hands/0/moves/3/pass")
     assert p.rule == R + "turn (drawing from the boneyard)" and "6 tiles" in p.message
 
 
 def test_moves_out_of_turn_are_rejected():
-    p = problem_at(check(record(OPENING[:3] + ["P1 6-4 on 2-0"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P1 6-4 on 2-0"])), "/hands/0/moves/3/seat")
     assert p.rule == R + "turn (play passes clockwise)"
-    p = problem_at(check(record(OPENING[:3] + ["P9 5-3 on 5-5"])), "/hands/0/moves/3")
+    p = problem_at(check(record(OPENING[:3] + ["P9 5-3 on 5-5"])), "/hands/0/moves/3/seat")
     assert "not a seat" in p.message
 
 
@@ -772,7 +772,7 @@ def test_a_move_by_the_wrong_seat_is_caught_at_its_move(gm, data):
     move = doc["hands"][i]["moves"][j]
     seats = [p["seat"] for p in doc["players"]]
     move["seat"] = data.draw(st.sampled_from([s for s in seats if s != move["seat"]]))
-    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}"
+    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}/seat"
 
 
 @slow
@@ -783,7 +783,7 @@ def test_a_tile_not_in_hand_is_caught_at_its_move(gm, data):
     move = doc["hands"][i]["moves"][j]
     held = state.holdings()[move["seat"]]
     move["play"] = str(data.draw(st.sampled_from([t for t in DOUBLE_SIX if t not in held])))
-    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}"
+    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}/play"
 
 
 @slow
@@ -792,7 +792,7 @@ def test_a_pass_instead_of_a_play_or_draw_is_caught_at_its_move(gm):
     doc, i, j = gm
     move = doc["hands"][i]["moves"][j]
     doc["hands"][i]["moves"][j] = {"seat": move["seat"], "pass": True}
-    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}"
+    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}/pass"
 
 
 @slow
@@ -801,7 +801,7 @@ def test_a_draw_instead_of_a_pass_or_play_is_caught_at_its_move(gm):
     doc, i, j = gm
     move = doc["hands"][i]["moves"][j]
     doc["hands"][i]["moves"][j] = {"seat": move["seat"], "draw": True}
-    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}"
+    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}/draw"
 
 
 @slow
@@ -810,7 +810,7 @@ def test_a_draw_of_another_tile_is_caught_at_its_move(gm, data):
     doc, i, j = gm
     move = doc["hands"][i]["moves"][j]
     move["draw"] = str(data.draw(st.sampled_from([t for t in DOUBLE_SIX if str(t) != move["draw"]])))
-    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}"
+    assert _first_illegal(doc) == f"/hands/{i}/moves/{j}/draw"
 
 
 @slow

@@ -119,12 +119,13 @@ def ok(doc: dict):
     return report
 
 
-def illegal(doc: dict, index: int, rule: str, hand: int = 0):
-    """The record's first problem is move ``index`` of ``hand``, against ``rule``."""
+def illegal(doc: dict, index: int, rule: str, hand: int = 0, at: str = ""):
+    """The record's first problem is move ``index`` of ``hand``, against ``rule``, pointing at the
+    move's field ``at`` (``/road``, ``/join/1/half``…; ``""``: the move as a whole)."""
     report = check(doc)
     assert report.status == "invalid", "the record was accepted"
     p = report.problems[0]
-    assert p.pointer == f"/hands/{hand}/moves/{index}", p.text()
+    assert p.pointer == f"/hands/{hand}/moves/{index}{at}", p.text()
     assert p.rule == rule, p.text()
     assert p.message and "\n" not in p.message
     return p
@@ -215,7 +216,7 @@ def test_the_1_0_is_not_in_the_three_player_set():
 
 def test_playing_a_copy_beyond_those_held_is_rejected():
     doc = doc4({"S": ["6-6", "4-2"], "N": ["6-6"]}, [R("S", 6, 6), ST("S", "6-6", "NS1", 6), ST("S", "6-6", "NS2", 6)])
-    p = illegal(doc, 2, roads.R_STOCK)
+    p = illegal(doc, 2, roads.R_STOCK, at="/starter")
     assert "the other copy is in N's stock" in p.message
 
 
@@ -256,7 +257,7 @@ def test_south_is_the_first_player_of_hand_one():
 
 def test_without_a_leader_south_must_roll_first():
     doc = doc4({}, [R("W", 1, 2)], leader=None)
-    illegal(doc, 0, roads.R_TURNS)
+    illegal(doc, 0, roads.R_TURNS, at="/seat")
 
 
 def test_the_first_player_rotates_clockwise_each_hand():
@@ -317,20 +318,20 @@ def test_the_stock_is_topped_up_to_nine_in_pile_order_at_the_start_of_a_turn():
 
 def test_a_tile_still_in_the_pile_cannot_be_played():
     doc = doc3({"P1": ["3-4"]}, {"P1": ["6-5"]}, [R("P1", 6, 5), ST("P1", "6-5", "P1-1", 6)])
-    p = illegal(doc, 1, roads.R_STOCK)
+    p = illegal(doc, 1, roads.R_STOCK, at="/starter")
     assert "pile" in p.message
 
 
 def test_three_player_roads_belong_to_one_player():
     doc = doc3({"P1": ["3-4"], "P2": ["5-6"]}, {}, [
         R("P1", 4, 3), ST("P1", "3-4", "P1-1", 4), R("P2", 6, 3), SP("P2", "5-6", "P1-1")])
-    illegal(doc, 3, roads.R_OWN)
+    illegal(doc, 3, roads.R_OWN, at="/road")
 
 
 def test_three_players_have_no_partner_turn():
     doc = doc3({"P1": ["3-4"], "P3": ["6-1"]}, {}, [
         R("P1", 4, 3), ST("P1", "3-4", "P1-1", 4), R("P2", 1, 1), ST("P3", "6-1", "P3-1", 6)])
-    illegal(doc, 3, roads.R_TURNS)
+    illegal(doc, 3, roads.R_TURNS, at="/seat")
 
 
 def test_three_players_first_player_is_recorded_then_rotates_clockwise():
@@ -354,13 +355,13 @@ def test_three_players_hand_one_needs_a_first_player():
 # --- turns --------------------------------------------------------------------------------
 
 def test_a_turn_starts_with_the_dice():
-    illegal(doc4({"S": ["3-4"]}, [ST("S", "3-4", "NS1", 4)]), 0, roads.R_TURNS)
-    illegal(doc4({}, [PASS("S")]), 0, roads.R_TURNS)
+    illegal(doc4({"S": ["3-4"]}, [ST("S", "3-4", "NS1", 4)]), 0, roads.R_TURNS, at="/starter")
+    illegal(doc4({}, [PASS("S")]), 0, roads.R_TURNS, at="/pass")
 
 
 def test_the_dice_pass_clockwise():
     doc = doc4({}, [R("S", 1, 1), R("N", 1, 1)])
-    p = illegal(doc, 1, roads.R_TURNS)
+    p = illegal(doc, 1, roads.R_TURNS, at="/seat")
     assert "W" in p.message
 
 
@@ -371,31 +372,31 @@ def test_the_partner_plays_with_the_same_total_from_the_second_turn():
     moves[2] = ST("W", "5-4", "EW1", 4)  # now the 4 shows: 5-6 needs a 5, which it has
     ok(doc4({"W": ["5-4"], "E": ["5-6"]}, moves))
     moves[2] = ST("W", "5-4", "EW1", 5)  # with the 5 showing E's tile would need a 4
-    illegal(doc4({"W": ["5-4"], "E": ["5-6"]}, moves), 3, roads.R_SPAN)
+    illegal(doc4({"W": ["5-4"], "E": ["5-6"]}, moves), 3, roads.R_SPAN, at="/road")
 
 
 def test_the_partner_does_not_play_on_the_first_turn():
     doc = doc4({"S": ["3-4"], "N": ["6-1"]}, [R("S", 4, 3), ST("N", "6-1", "NS1", 6)])
-    illegal(doc, 1, roads.R_PARTNER)
+    illegal(doc, 1, roads.R_PARTNER, at="/seat")
     doc = doc4({}, [R("S", 4, 3), PASS("N")])
-    illegal(doc, 1, roads.R_PARTNER)
+    illegal(doc, 1, roads.R_PARTNER, at="/seat")
 
 
 def test_the_roller_cannot_play_after_the_partner_takes_over():
     doc = doc4({"W": ["3-4", "5-2"], "E": ["6-1"]}, [
         R("S", 1, 1), R("W", 4, 3), ST("E", "6-1", "EW1", 6), ST("W", "3-4", "EW2", 4)])
-    illegal(doc, 3, roads.R_TURNS)
+    illegal(doc, 3, roads.R_TURNS, at="/seat")
 
 
 def test_an_opponent_cannot_play_in_someone_elses_turn():
     doc = doc4({"S": ["3-4"], "W": ["5-2"]}, [R("S", 4, 3), ST("W", "5-2", "EW1", 5)])
-    illegal(doc, 1, roads.R_TURNS)
+    illegal(doc, 1, roads.R_TURNS, at="/seat")
 
 
 def test_a_pass_closes_a_part_and_no_play_follows_in_it():
     doc = doc4({"S": ["3-4", "5-2"]}, [R("S", 4, 3), ST("S", "3-4", "NS1", 4), PASS("S"),
                                         ST("S", "5-2", "NS2", 5)])
-    illegal(doc, 3, roads.R_TURNS)
+    illegal(doc, 3, roads.R_TURNS, at="/seat")
 
 
 def test_no_play_is_compulsory():
@@ -422,46 +423,46 @@ def test_a_reused_toss_left_unused_may_be_reused_again():
 
 def test_a_used_toss_cannot_be_reused():
     doc = doc4({"S": ["3-4"]}, [R("S", 4, 3), ST("S", "3-4", "NS1", 4), REUSE("W")])
-    illegal(doc, 2, roads.R_UNUSED)
+    illegal(doc, 2, roads.R_UNUSED, at="/reuse")
 
 
 def test_the_partners_play_uses_the_toss():
     doc = doc4({"E": ["3-4"]}, [R("S", 1, 1), R("W", 4, 3), ST("E", "3-4", "EW1", 4), REUSE("N")])
-    illegal(doc, 3, roads.R_UNUSED)
+    illegal(doc, 3, roads.R_UNUSED, at="/reuse")
 
 
 def test_a_toss_used_only_by_spans_cannot_be_reused():
     # N's turn lays a span and nothing else: the toss is used all the same.
     doc = doc4({"S": ["3-4"], "N": ["5-6"]}, [
         R("S", 4, 3), ST("S", "3-4", "NS1", 4), R("W", 1, 1), R("N", 6, 3), SP("N", "5-6", "NS1"), REUSE("E")])
-    illegal(doc, 5, roads.R_UNUSED)
+    illegal(doc, 5, roads.R_UNUSED, at="/reuse")
     doc["hands"][0]["moves"][4] = PASS("N")
     ok(doc)  # the same turn without the span leaves the toss unused
 
 
 def test_there_is_no_toss_to_reuse_at_the_start_of_a_hand():
-    illegal(doc4({}, [REUSE("S")]), 0, roads.R_UNUSED)
+    illegal(doc4({}, [REUSE("S")]), 0, roads.R_UNUSED, at="/reuse")
 
 
 def test_only_the_next_player_may_reuse():
     doc = doc4({}, [R("S", 4, 3), REUSE("N")])
-    illegal(doc, 1, roads.R_TURNS)
+    illegal(doc, 1, roads.R_TURNS, at="/seat")
 
 
 # --- starters ---------------------------------------------------------------------------
 
 def test_a_starter_sums_to_the_total():
-    illegal(doc4({"S": ["3-4"]}, [R("S", 4, 4), ST("S", "3-4", "NS1", 4)]), 1, roads.R_STARTER)
+    illegal(doc4({"S": ["3-4"]}, [R("S", 4, 4), ST("S", "3-4", "NS1", 4)]), 1, roads.R_STARTER, at="/starter")
 
 
 def test_a_starter_faces_the_road_with_one_of_its_numbers():
-    illegal(doc4({"S": ["3-4"]}, [R("S", 4, 3), ST("S", "3-4", "NS1", 5)]), 1, roads.R_STARTER)
+    illegal(doc4({"S": ["3-4"]}, [R("S", 4, 3), ST("S", "3-4", "NS1", 5)]), 1, roads.R_STARTER, at="/facing")
 
 
 def test_spans_go_only_from_the_facing_side():
     doc = doc4({"S": ["3-4"], "N": ["6-2"]}, [
         R("S", 4, 3), ST("S", "3-4", "NS1", 4), R("W", 1, 1), R("N", 5, 4), SP("N", "6-2", "NS1")])
-    p = illegal(doc, 4, roads.R_SPAN)  # 6 + 3 = 9 would fit the 3, but the road faces 4
+    p = illegal(doc, 4, roads.R_SPAN, at="/road")  # 6 + 3 = 9 would fit the 3, but the road faces 4
     assert "one side only" in p.message
     doc["hands"][0]["moves"][1] = ST("S", "3-4", "NS1", 3)
     ok(doc)
@@ -469,16 +470,16 @@ def test_spans_go_only_from_the_facing_side():
 
 def test_a_starter_is_played_off_one_side_only():
     doc = doc4({"S": ["3-4", "3-4"]}, [R("S", 4, 3), ST("S", "3-4", "NS1", 4), ST("S", "3-4", "NS1", 3)])
-    illegal(doc, 2, roads.R_STARTER)
+    illegal(doc, 2, roads.R_STARTER, at="/facing")
 
 
 def test_road_names_are_unique_in_a_hand():
     doc = doc4({"S": ["3-4", "5-2"]}, [R("S", 4, 3), ST("S", "3-4", "NS1", 4), ST("S", "5-2", "NS1", 5)])
-    illegal(doc, 2, roads.R_NAMES)
+    illegal(doc, 2, roads.R_NAMES, at="/road")
 
 
 def test_zero_zero_is_never_a_starter():
-    illegal(doc4({"S": ["0-0"]}, [R("S", 1, 1), ST("S", "0-0", "NS1", 0)]), 1, roads.R_ZERO)
+    illegal(doc4({"S": ["0-0"]}, [R("S", 1, 1), ST("S", "0-0", "NS1", 0)]), 1, roads.R_ZERO, at="/starter")
 
 
 def test_a_double_may_start_a_road():
@@ -490,7 +491,7 @@ def test_a_double_may_start_a_road():
 def test_a_span_makes_the_total_with_the_exposed_number():
     base = [R("S", 4, 3), ST("S", "3-4", "NS1", 4), R("W", 1, 1)]
     ok(doc4({"S": ["3-4"], "N": ["5-6"]}, base + [R("N", 6, 3), SP("N", "5-6", "NS1")]))
-    illegal(doc4({"S": ["3-4"], "N": ["5-6"]}, base + [R("N", 6, 2), SP("N", "5-6", "NS1")]), 4, roads.R_SPAN)
+    illegal(doc4({"S": ["3-4"], "N": ["5-6"]}, base + [R("N", 6, 2), SP("N", "5-6", "NS1")]), 4, roads.R_SPAN, at="/road")
 
 
 def test_the_other_half_becomes_the_exposed_number():
@@ -504,13 +505,13 @@ def test_the_other_half_becomes_the_exposed_number():
 
 
 def test_a_span_on_an_unknown_road():
-    illegal(doc4({"S": ["3-4"]}, [R("S", 4, 3), SP("S", "3-4", "NS9")]), 1, roads.R_SPAN)
+    illegal(doc4({"S": ["3-4"]}, [R("S", 4, 3), SP("S", "3-4", "NS9")]), 1, roads.R_SPAN, at="/road")
 
 
 def test_zero_zero_is_never_a_span():
     doc = doc4({"S": ["0-0", "6-1"]}, [R("S", 6, 1), ST("S", "6-1", "NS1", 6), R("W", 1, 1),
                                         R("N", 3, 3), PASS("N"), SP("S", "0-0", "NS1")])
-    illegal(doc, 5, roads.R_ZERO)
+    illegal(doc, 5, roads.R_ZERO, at="/span")
 
 
 def test_a_road_holds_at_most_ten_tiles():
@@ -519,7 +520,7 @@ def test_a_road_holds_at_most_ten_tiles():
     _, state = state_of(ok(doc) and doc)
     assert state.roads["NS1"].length == 10 and state.roads["NS1"].exposed == 5
     doc["hands"][0]["moves"].append(SP("N", "1-1", "NS1"))  # 1 + 5 = 6, but the road is full
-    p = illegal(doc, 13, roads.R_LENGTH)
+    p = illegal(doc, 13, roads.R_LENGTH, at="/road")
     assert "length 10" in p.message
 
 
@@ -539,48 +540,48 @@ def test_the_rule_texts_bridge_with_total_ten():
 
 def test_only_a_zero_zero_bridges():
     doc = doc4({"S": BRIDGE_S, "N": ["1-1"]}, BRIDGE_ROADS + [R("N", 6, 4), BR("N", ("NS1", 1, 6), ("NS2", 1, 4), "1-1")])
-    illegal(doc, 7, roads.R_BRIDGE)
+    illegal(doc, 7, roads.R_BRIDGE, at="/bridge")
 
 
 def test_bridged_halves_sum_to_the_total():
     doc = doc4({"S": BRIDGE_S, "N": ["0-0"]}, BRIDGE_ROADS + [R("N", 6, 5), BR("N", ("NS1", 1, 6), ("NS2", 1, 4))])
-    illegal(doc, 7, roads.R_BRIDGE)
+    illegal(doc, 7, roads.R_BRIDGE, at="/join")
 
 
 def test_a_bridge_joins_spans_not_starters():
     doc = doc4({"S": BRIDGE_S, "N": ["0-0"]}, BRIDGE_ROADS + [R("N", 6, 4), BR("N", ("NS1", 2, 6), ("NS2", 1, 4))])
-    p = illegal(doc, 7, roads.R_BRIDGE)
+    p = illegal(doc, 7, roads.R_BRIDGE, at="/join/0/span")
     assert "never a starter" in p.message
 
 
 def test_a_bridge_half_must_be_on_the_span():
     doc = doc4({"S": BRIDGE_S, "N": ["0-0"]}, BRIDGE_ROADS + [R("N", 5, 5), BR("N", ("NS1", 1, 5), ("NS2", 1, 5))])
-    illegal(doc, 7, roads.R_BRIDGE)
+    illegal(doc, 7, roads.R_BRIDGE, at="/join/0/half")
 
 
 def test_a_bridge_joins_two_different_roads():
     doc = doc4({"S": BRIDGE_S, "N": ["0-0"]}, BRIDGE_ROADS + [R("N", 6, 4), BR("N", ("NS1", 1, 6), ("NS1", 1, 4))])
-    illegal(doc, 7, roads.R_BRIDGE)
+    illegal(doc, 7, roads.R_BRIDGE, at="/join/1/road")
 
 
 def test_a_bridge_joins_own_roads_only():
     doc = doc4({"S": BRIDGE_S, "W": ["0-0"]}, BRIDGE_ROADS[:-1] + [R("W", 6, 4), BR("W", ("NS1", 1, 6), ("NS2", 1, 4))])
-    illegal(doc, 6, roads.R_OWN)
+    illegal(doc, 6, roads.R_OWN, at="/join/0/road")
 
 
 def test_a_road_is_joined_once():
     doc = json.loads((SAMPLES / "invalid" / "domino-roads" / "bridge-on-joined-road.json").read_text())
-    illegal(doc, 12, roads.R_BRIDGE)
+    illegal(doc, 12, roads.R_BRIDGE, at="/join/1/road")
 
 
 def test_a_blocked_road_cannot_be_joined():
     doc = json.loads((SAMPLES / "invalid" / "domino-roads" / "bridge-on-blocked-road.json").read_text())
-    illegal(doc, 8, roads.R_BRIDGE)
+    illegal(doc, 8, roads.R_BRIDGE, at="/join/0/road")
 
 
 def test_a_joined_road_is_at_most_ten_long():
     doc = json.loads((SAMPLES / "invalid" / "domino-roads" / "bridge-over-length-10.json").read_text())
-    p = illegal(doc, 16, roads.R_LENGTH)
+    p = illegal(doc, 16, roads.R_LENGTH, at="/join")
     assert "11" in p.message
 
 
@@ -603,7 +604,7 @@ def test_spanning_past_ten_on_a_joined_road_is_refused():
     assert state.roads["NS1"].length == 10
     index = len(moves)
     doc["hands"][0]["moves"].append(SP("N", "5-5", "NS2"))
-    illegal(doc, index, roads.R_LENGTH)
+    illegal(doc, index, roads.R_LENGTH, at="/road")
 
 
 # --- road-blocks ---------------------------------------------------------------------------
@@ -621,7 +622,7 @@ def test_a_double_matching_the_exposed_number_blocks():
 
 def test_a_non_matching_double_does_not_block():
     doc = doc4({"W": BLOCK_W, "N": ["4-4"]}, BLOCK_ROADS + [R("N", 1, 2), BL("N", "4-4", "EW1")])
-    illegal(doc, 7, roads.R_BLOCK_MATCH)
+    illegal(doc, 7, roads.R_BLOCK_MATCH, at="/road")
 
 
 def test_option_block_match_sum():
@@ -629,47 +630,47 @@ def test_option_block_match_sum():
                options={"block_match": "sum"})
     ok(doc)
     doc["hands"][0]["moves"][-2] = R("N", 4, 5)
-    illegal(doc, 7, roads.R_BLOCK_MATCH)
+    illegal(doc, 7, roads.R_BLOCK_MATCH, at="/road")
 
 
 def test_only_a_double_blocks():
     doc = doc4({"W": BLOCK_W, "N": ["5-4"]}, BLOCK_ROADS + [R("N", 1, 2), BL("N", "5-4", "EW1")])
-    illegal(doc, 7, roads.R_BLOCK)
+    illegal(doc, 7, roads.R_BLOCK, at="/block")
 
 
 def test_zero_zero_never_blocks():
     doc = doc4({"W": ["3-4", "4-0"], "N": ["0-0"]}, [R("S", 1, 1), R("W", 4, 3), ST("W", "3-4", "EW1", 3),
                                                        SP("W", "4-0", "EW1"), R("N", 1, 1), BL("N", "0-0", "EW1")])
-    illegal(doc, 5, roads.R_ZERO)
+    illegal(doc, 5, roads.R_ZERO, at="/block")
 
 
 def test_a_block_goes_on_an_opponents_road():
     doc = doc4({"W": BLOCK_W + ["5-5"]}, BLOCK_ROADS[:-2] + [BL("W", "5-5", "EW1")])
-    illegal(doc, 4, roads.R_BLOCK)
+    illegal(doc, 4, roads.R_BLOCK, at="/road")
 
 
 def test_a_block_needs_a_span():
     doc = json.loads((SAMPLES / "invalid" / "domino-roads" / "block-on-length-1.json").read_text())
-    illegal(doc, 3, roads.R_BLOCK)
+    illegal(doc, 3, roads.R_BLOCK, at="/road")
 
 
 def test_a_full_road_cannot_be_blocked():
     doc = json.loads((SAMPLES / "invalid" / "domino-roads" / "block-on-length-10.json").read_text())
-    illegal(doc, 18, roads.R_BLOCK)
+    illegal(doc, 18, roads.R_BLOCK, at="/road")
 
 
 def test_a_double_span_cannot_be_blocked():
     doc = json.loads((SAMPLES / "invalid" / "domino-roads" / "block-on-double-span.json").read_text())
-    illegal(doc, 4, roads.R_BLOCK)
+    illegal(doc, 4, roads.R_BLOCK, at="/road")
 
 
 def test_a_road_takes_one_block_and_no_more_spans():
     doc = doc4({"W": BLOCK_W + ["5-2"], "N": ["5-5"], "S": ["5-5"]}, BLOCK_ROADS + [
         R("N", 1, 2), BL("N", "5-5", "EW1"), BL("S", "5-5", "EW1")])
-    illegal(doc, 8, roads.R_BLOCK)
+    illegal(doc, 8, roads.R_BLOCK, at="/road")
     doc = doc4({"W": BLOCK_W + ["5-2"], "N": ["5-5"]}, BLOCK_ROADS + [
         R("N", 1, 2), BL("N", "5-5", "EW1"), R("E", 1, 1), R("S", 1, 1), R("W", 1, 1), SP("W", "5-2", "EW1")])
-    p = illegal(doc, 11, roads.R_SPAN)
+    p = illegal(doc, 11, roads.R_SPAN, at="/road")
     assert "blocked" in p.message
 
 
@@ -686,7 +687,7 @@ def test_a_joined_road_of_length_ten_cannot_be_blocked_at_a_shorter_part():
     _, state = state_of(ok(doc) and doc)  # length 9: the 1-1 matches NS1's 1 and blocks
     assert state.roads["NS1"].blocked and state.roads["NS2"].blocked
     doc = doc4(fixed, moves + [SP("N", "5-5", "NS2"), R("E", 1, 2), BL("E", "1-1", "NS1")])
-    p = illegal(doc, len(moves) + 2, roads.R_BLOCK)
+    p = illegal(doc, len(moves) + 2, roads.R_BLOCK, at="/road")
     assert "length 10" in p.message
 
 
@@ -699,7 +700,7 @@ def test_blocking_either_part_of_a_joined_road_blocks_both():
     assert state.roads["NS1"].blocked and state.roads["NS2"].blocked
     assert state.roads["NS2"].value() == 35
     doc["hands"][0]["moves"] += [R("S", 3, 3), SP("S", "6-6", "NS2")]
-    illegal(doc, 11, roads.R_SPAN)
+    illegal(doc, 11, roads.R_SPAN, at="/road")
 
 
 # --- hand end and scoring -----------------------------------------------------------------

@@ -61,8 +61,9 @@ def _opponents(doc: dict, seat: str) -> list[str]:
     return [s for s in seats if s != seat]
 
 
-def _mutations(doc: dict, h: int, j: int, rng: random.Random) -> list[dict]:
-    """Single-move corruptions that break a rule whatever else is on the table."""
+def _mutations(doc: dict, h: int, j: int, rng: random.Random) -> list[tuple[dict, str]]:
+    """Single-move corruptions that break a rule whatever else is on the table, each with the
+    field its problem points at (docs/format.md, "Where problems point")."""
     move = doc["hands"][h]["moves"][j]
     roller, total, used, _ = _context(doc, h, j)
     seats = [p["seat"] for p in doc["players"]]
@@ -70,31 +71,31 @@ def _mutations(doc: dict, h: int, j: int, rng: random.Random) -> list[dict]:
     if "roll" in move or "reuse" in move:
         for other in seats:
             if other != move["seat"]:
-                out.append({**move, "seat": other})  # only the next player takes the dice
+                out.append(({**move, "seat": other}, "/seat"))  # only the next player takes the dice
         if "roll" in move and (used or roller is None):
-            out.append({"seat": move["seat"], "reuse": True})  # the toss was used (or there is none)
+            out.append(({"seat": move["seat"], "reuse": True}, "/reuse"))  # the toss was used (or there is none)
         return out
     if "pass" in move or any(k in move for k in PLAYS):
         for other in _opponents(doc, roller):
-            out.append({**move, "seat": other})  # an opponent of the roller never plays in this turn
+            out.append(({**move, "seat": other}, "/seat"))  # an opponent of the roller never plays in this turn
     full = [t for t in roads_set(len(seats))]
     if "starter" in move:
         wrong = [t for t in full if t.high + t.low != total]
         t = rng.choice(wrong)
-        out.append({**move, "starter": f"{t.high}-{t.low}"})
+        out.append(({**move, "starter": f"{t.high}-{t.low}"}, "/starter"))
         t = tile(move["starter"])
-        out.append({**move, "facing": rng.choice([n for n in range(7) if n not in (t.high, t.low)])})
+        out.append(({**move, "facing": rng.choice([n for n in range(7) if n not in (t.high, t.low)])}, "/facing"))
     if "span" in move or "block" in move:
-        out.append({**move, "road": "no such road"})
+        out.append(({**move, "road": "no such road"}, "/road"))
     if "block" in move:
         t = rng.choice([t for t in full if t.high != t.low])
-        out.append({**move, "block": f"{t.high}-{t.low}"})
+        out.append(({**move, "block": f"{t.high}-{t.low}"}, "/block"))
     if "bridge" in move:
         t = rng.choice([t for t in full if t.high or t.low])
-        out.append({**move, "bridge": f"{t.high}-{t.low}"})
+        out.append(({**move, "bridge": f"{t.high}-{t.low}"}, "/bridge"))
         join = copy.deepcopy(move["join"])
         join[1]["span"] = 99
-        out.append({**move, "join": join})
+        out.append(({**move, "join": join}, "/join/1/span"))
     return out
 
 
@@ -108,12 +109,13 @@ def test_a_single_corrupted_move_is_reported_at_its_pointer(data, seed, players)
     rng = random.Random(data.draw(st.integers(0, 2**32), label="rng"))
     options = _mutations(doc, h, j, rng)
     assume(options)
-    bad = data.draw(st.sampled_from(options), label="corruption")
+    bad, field = data.draw(st.sampled_from(options), label="corruption")
     doc["hands"][h]["moves"][j] = bad
     report = validate(load_dict(doc))
     assert report.status == "invalid"
     first = report.problems[0]
-    assert first.pointer == f"/hands/{h}/moves/{j}", (bad, first.text())
+    assert first.pointer == f"/hands/{h}/moves/{j}{field}", (bad, first.text())
+    assert (first.hand, first.move) == (h + 1, j + 1)
     assert first.kind == "illegal" and first.rule.startswith("domino-roads: ")
 
 
