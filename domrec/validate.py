@@ -333,7 +333,7 @@ def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, prob
         for j, move in enumerate(moves):
             points = apply(move)
             if move.score is not None and move.score != points:
-                problems.append(_move_score_problem(hp, i, j, move, points))
+                problems.append(_move_score_problem(hp, i, j, move, points, state))
             if observer:
                 observer.moved(j, move, points, state)
     except RuleViolation as e:
@@ -344,10 +344,14 @@ def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, prob
     return j + 1, False
 
 
-def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int) -> Problem:
+def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int, state: HandState | None = None) -> Problem:
+    """A wrong move score; where the engine can say how the move scores (Horse Race: "the ends total
+    15, which pegs 3: one point per five"), the message says it, so the claim can be put right."""
+    why = getattr(state, "score_why", None)
+    reason = f" ({why(move, points)})" if why is not None else ""
     return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {shown(move.score)} for this move, but it "
-                                             f"scores {points}", "scoring", "score", hand=i + 1, move=j + 1,
-                   seat=move.seat, claimed=move.score, computed=points)
+                                             f"scores {points}{reason}", "scoring", "score", hand=i + 1,
+                   move=j + 1, seat=move.seat, claimed=move.score, computed=points)
 
 
 def _stop_note(i: int, last: int, mid: bool = False, unchecked: str | None = None) -> str | None:

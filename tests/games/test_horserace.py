@@ -947,3 +947,29 @@ def test_a_peg_that_only_draws_level_with_a_side_past_the_target_plays_on():
     assert not state.over  # 61 against 61
     state = _hand_from({"P1": 59, "P2": 61}, ["P1 5-5", "P1 5-0 on 5-5"])
     assert state.over and state.target_side == "P1"  # 63 against 61
+
+
+def test_a_wrong_peg_claim_says_how_the_count_pegs():
+    """The score message explains the peg: "the ends total 10, which pegs 2: one point per five"."""
+    import random
+
+    import attrs
+
+    from domrec import simulate
+    from domrec.validate import validate
+
+    template = simulate.make_record("horse-race", 4, None, None)
+    record = simulate.play_game(template, random.Random(2))
+    for h, hand in enumerate(record.hands):
+        scored = [k for k, m in enumerate(hand.moves) if m.score]
+        if scored:
+            k = scored[0]
+            moves = list(hand.moves)
+            moves[k] = attrs.evolve(moves[k], score=moves[k].score + 1)
+            hands = list(record.hands)
+            hands[h] = attrs.evolve(hand, moves=tuple(moves))
+            record = attrs.evolve(record, hands=tuple(hands))
+            break
+    problem = validate(record).problems[0]
+    assert problem.pointer == f"/hands/{h}/moves/{k}/score"
+    assert "which pegs" in problem.message and "one point per five" in problem.message
