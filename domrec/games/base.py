@@ -23,7 +23,7 @@ import attrs
 
 from domrec import tiles as T
 from domrec.errors import DealError, SetupError, clip, pointer_token as _escape
-from domrec.record import MOVE_KEYS, Deal, Hand, Move, Record
+from domrec.record import MOVE_KEYS, Deal, Hand, Move, Pass, Record
 from domrec.tiles import Tile
 
 PARTNERSHIP_SEATS = ("N", "E", "S", "W")
@@ -344,6 +344,17 @@ def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]], rule: str 
                 raise DealError(f"{texts[i]} is dealt twice (also at {seen[t]}); the set has one of each tile",
                                 rule, f"{where}/{i}")
             seen[t] = f"{where}/{i}"
+
+
+def pass_round(first: str, count: int, after: Callable[[str], str]) -> list[Move]:
+    """``count`` passes from ``first`` on, each by the seat ``after`` the one before: the closing
+    passes a record may write after a block (the simulator writes them now and then)."""
+    out: list[Move] = []
+    seat = first
+    for _ in range(count):
+        out.append(Pass(seat=seat))
+        seat = after(seat)
+    return out
 
 
 def seat_after(seats: Sequence[str], seat: str, step: int = 1) -> str:

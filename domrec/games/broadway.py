@@ -616,14 +616,12 @@ class BroadwayHand:
         """The passes a record may write after a block: one round, by each player holding tiles."""
         if self._end is not None or not self._is_blocked() or self.to_move is None:
             return []
-        out: list[Move] = []
-        seat = self.to_move
-        for _ in range(sum(1 for h in self.hands.values() if h) - self.passes):
-            out.append(Pass(seat=seat))
+        def holder_after(seat: str) -> str:
             seat = NEXT[seat]
             while not self.hands[seat]:
                 seat = NEXT[seat]
-        return out
+            return seat
+        return base.pass_round(self.to_move, sum(1 for h in self.hands.values() if h) - self.passes, holder_after)
 
     def points_of(self, move: Move) -> int:
         """The points a move from the last :meth:`legal_moves` list would make."""

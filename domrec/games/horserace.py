@@ -635,12 +635,7 @@ class HorseRaceHand:
         the simulator writes them now and then (see :mod:`domrec.simulate`)."""
         if self.end != "blocked" or self.to_move is None:
             return []
-        out: list[Move] = []
-        seat = self.to_move
-        for _ in range(len(self.seats) - self.closing):
-            out.append(Pass(seat=seat))
-            seat = self._next[seat]
-        return out
+        return base.pass_round(self.to_move, len(self.seats) - self.closing, self._next.__getitem__)
 
     def legal_moves(self) -> list[Move]:
         if self.over:
