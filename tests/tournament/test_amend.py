@@ -310,6 +310,27 @@ def test_a_knockout_result_is_corrected_and_the_next_match_re_seated(tmp_path: P
     store.close()
 
 
+def test_double_elimination_re_seats_the_winners_and_the_losers_match(tmp_path: Path) -> None:
+    store = create_event(tmp_path / "ko.db", make_settings("Cup", "competitive", "pairs", seed=2))
+    add_pairs(store, [(f"A{i}", f"B{i}", f"Pair {i}") for i in range(1, 5)])
+    stages.create_stage(store, "double", "list", [f"Pair {i}" for i in range(1, 5)])
+    for t in store.tables(1):
+        enter_manual(store, t.number, {"NS": 100, "EW": 50}, round_no=1)
+    t1 = store.tables(1)[0]
+    team_of = {p.id: p.team for p in store.players()}
+    (ns,), (ew,) = ({team_of[s.player] for s in t1.seats if s.side == side} for side in ("NS", "EW"))
+    swap = {ns: ew, ew: ns}
+    later = lambda: {t.id: sides_of(store, t) for t in store.tables() if t.round > 1}  # noqa: E731
+    before = later()
+    entry = amend_manual(store, 1, 1, {"NS": 1, "EW": 50})
+    after = later()
+    assert len(entry.reseated) == 2 and set(after) == set(before)
+    for tid in after:  # the winner and the loser of table 1 swapped places in the two next matches
+        assert after[tid] == {swap.get(u, u) for u in before[tid]} != before[tid]
+    assert run_check(store).ok
+    store.close()
+
+
 def test_the_cli_says_which_table_was_re_seated(tmp_path: Path) -> None:
     store = knockout(tmp_path)
     enter_manual(store, 1, {"NS": 100, "EW": 10}, round_no=1)
