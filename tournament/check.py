@@ -144,7 +144,7 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
 
 #: Columns that hold JSON written by the tool: damage there is found value by value.
 JSON_COLUMNS = {"meta": ("value",), "results": ("scores",), "standings_used": ("values",),
-                "result_audit": ("old_result",), "stages": ("settings",), "matches": ("sources",)}
+                "result_audit": ("old_result", "new_result"), "stages": ("settings",), "matches": ("sources",)}
 
 
 @attrs.frozen
@@ -469,10 +469,19 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     audit_rows = store.audit()
     # A replacing result may itself have been replaced later: then it is the old result of a later row.
     replaced_later = {_json_object(r["old_result"]).get("id") for r in audit_rows}
+    current_by_id = {r.id: r for r in results.values()}
     for row in audit_rows:
         if row["new_result_id"] is not None and row["new_result_id"] not in replaced_later \
-                and not any(r.id == row["new_result_id"] for r in results.values()):
+                and row["new_result_id"] not in current_by_id:
             add("error", f"audit {row['id']}", "the result that replaced this one is missing")
+        # The trail's new values (schema 3) must be those of the result it names, while that is current.
+        new = _json_object(row["new_result"]) if row["new_result"] else None
+        now_result = current_by_id.get(row["new_result_id"])
+        if new and now_result is not None and (new.get("scores"), new.get("winner"), new.get("kind"),
+                                               new.get("record_hash")) != (now_result.scores, now_result.winner,
+                                                                           now_result.kind, now_result.record_hash):
+            add("error", f"audit {row['id']}", "the new values the audit trail records are not those of the "
+                                               "result it names")
     # Standings: each round was paired on the standings after the round before; recompute them.
     rounds = [r.number for r in store.rounds()]
     counts["rounds"] = len(rounds)

@@ -519,3 +519,19 @@ def test_any_knockout_corrections_keep_the_bracket_consistent(ko_template: Path,
                 assert sides_of(store, table) == set(ms.sides), row
         finally:
             store.close()
+
+
+def test_check_finds_a_trail_that_disagrees_with_the_result(tmp_path: Path) -> None:
+    path = simulated(tmp_path)
+    store = open_event(path)
+    amend_manual(store, 1, 1, {"NS": 10, "EW": 300})
+    assert run_check(store).ok
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("""UPDATE result_audit SET new_result = json_set(new_result, '$.scores.NS', 11)""")
+    conn.commit()
+    conn.close()
+    store = open_event(path)
+    report = run_check(store)
+    assert [f.where for f in report.errors] == ["audit 1"]
+    store.close()
