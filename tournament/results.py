@@ -460,7 +460,7 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
             raise WrongTable(f"{e.message}; nothing was changed") from None
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         return _amended(_store(store, table, "record", True, scores, report.winner, record_text(text), digest,
-                               True, source, report, by=by, reason=reason))
+                               True, source, report, by=by, reason=reason or f"amended with {source}"))
 
 
 def amend_dgn(store: EventStore, text: str | bytes, source: str, round_no: int, table_no: int,
@@ -486,7 +486,7 @@ def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[s
         table, _ = amend_target(store, round_no, table_no)
         ordered, winner = _manual_scores(table, scores, winner)
         return _amended(_store(store, table, "manual", False, ordered, winner, None, None, True,
-                               f"table {table_no}", None, by=by, reason=reason))
+                               f"table {table_no}", None, by=by, reason=reason or "amended by hand"))
 
 
 def _amended(entry: Entry) -> Entry:

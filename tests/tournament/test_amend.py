@@ -100,6 +100,7 @@ def test_amend_with_a_manual_score_names_the_login_by_default(tmp_path: Path, mo
     assert entry.winner == "NS"
     first, second = audit.history(store)
     assert first.by == "desk-laptop" and second.by == "Bo" and second.reason == "NS domino'd last"
+    assert first.reason == "amended by hand"
     assert first.new == second.old  # the trail is a chain: each change starts where the last ended
     assert second.new is not None and second.new.scores == {"NS": 250, "EW": 250} and second.new.kind == "manual"
     store.close()
