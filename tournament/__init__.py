@@ -19,7 +19,7 @@ elimination, multi-player knockout: pure draws and their replay), ``roundrobin``
 groups), ``stages`` (a knockout or round robin in an event file, advanced by results), ``ratings``
 (openskill across events, in a ratings file), ``report`` (HTML page, JSON/CSV export data);
 ``sheets`` (each table's pre-filled .dgn and printable score sheets; the files ``tournament
-record`` continues).
+record`` continues); issue 14: ``audit`` (the trail of amended and replaced results).
 See docs/tournament.md.
 """
 
@@ -29,6 +29,7 @@ from tournament.errors import (EventFileError, PairingError, PlayerInputError, R
 from tournament.event import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
 from tournament.players import add_pairs, add_players, withdraw
 from tournament.results import enter_dgn, enter_manual, enter_record
+from tournament.results import amend_dgn, amend_manual, amend_record
 from tournament.rounds import pair_next_round
 from tournament.standings import from_store as current_standings
 from tournament.store import EventStore, create_event, open_event
@@ -40,4 +41,5 @@ __all__ = [
     "ROTATING", "Refused", "ResultRefused", "Settings", "SettingsError", "TournamentError", "UnknownPlayer",
     "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_dgn", "enter_manual", "enter_record",
     "make_settings", "open_event", "pair_next_round", "withdraw", "write_sheets",
+    "amend_dgn", "amend_manual", "amend_record",
 ]

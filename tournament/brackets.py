@@ -51,6 +51,15 @@ class BracketError(Refused):
     """A draw that cannot be made (too few sides, a table size the game cannot seat)."""
 
 
+class GameOutOfPlace(ValueError):
+    """A played game whose sides are not (any more) the sides of its match: a result before it
+    was replaced.  ``key`` is the match."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 @attrs.frozen
 class Source:
     """Where one side of a match comes from."""
@@ -500,7 +509,7 @@ def _head_to_head_state(m: Match, sides: tuple[int, ...], gs: Sequence[Game], wi
     wins = [0, 0]
     for g in gs:
         if set(u for group in g.places for u in group) != set(sides):
-            raise ValueError(f"a game of {m.key} is not between its two sides")
+            raise GameOutOfPlace(m.key, f"a game of {m.key} is not between its two sides")
         if len(g.places[0]) == 1:
             wins[sides.index(g.places[0][0])] += 1
         if max(wins) >= wins_needed:
@@ -517,7 +526,7 @@ def _table_state(m: Match, sides: tuple[int, ...], gs: Sequence[Game], seed_rank
         return MatchState(m, present, DUE)
     g = gs[0]
     if set(u for group in g.places for u in group) != set(present):
-        raise ValueError(f"the game of {m.key} is not played by its players")
+        raise GameOutOfPlace(m.key, f"the game of {m.key} is not played by its players")
     order = tuple(u for group in g.places for u in sorted(group, key=lambda u: seed_rank.get(u, 1 << 30)))
     return MatchState(m, present, DECIDED, 1, (), order)
 

@@ -144,7 +144,7 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
 
 #: Columns that hold JSON written by the tool: damage there is found value by value.
 JSON_COLUMNS = {"meta": ("value",), "results": ("scores",), "standings_used": ("values",),
-                "result_audit": ("old_result",), "stages": ("settings",), "matches": ("sources",)}
+                "result_audit": ("old_result", "new_result"), "stages": ("settings",), "matches": ("sources",)}
 
 
 @attrs.frozen
@@ -469,10 +469,19 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     audit_rows = store.audit()
     # A replacing result may itself have been replaced later: then it is the old result of a later row.
     replaced_later = {_json_object(r["old_result"]).get("id") for r in audit_rows}
+    current_by_id = {r.id: r for r in results.values()}
     for row in audit_rows:
         if row["new_result_id"] is not None and row["new_result_id"] not in replaced_later \
-                and not any(r.id == row["new_result_id"] for r in results.values()):
+                and row["new_result_id"] not in current_by_id:
             add("error", f"audit {row['id']}", "the result that replaced this one is missing")
+        # The trail's new values (schema 3) must be those of the result it names, while that is current.
+        new = _json_object(row["new_result"]) if row["new_result"] else None
+        now_result = current_by_id.get(row["new_result_id"])
+        if new and now_result is not None and (new.get("scores"), new.get("winner"), new.get("kind"),
+                                               new.get("record_hash")) != (now_result.scores, now_result.winner,
+                                                                           now_result.kind, now_result.record_hash):
+            add("error", f"audit {row['id']}", "the new values the audit trail records are not those of the "
+                                               "result it names")
     # Standings: each round was paired on the standings after the round before; recompute them.
     rounds = [r.number for r in store.rounds()]
     counts["rounds"] = len(rounds)
@@ -492,16 +501,49 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
         now = {s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}
         changed = [u for u in set(used) | set(now) if used.get(u) != now.get(u)]
         if changed:
-            add("warning", f"round {number}",
-                f"paired on standings that have changed since ({len(changed)} "
-                f"{'pair' if settings.format == PAIRS else 'player'}(s) differ, e.g. #{sorted(changed)[0]}); "
-                f"a result of an earlier round was entered or replaced after pairing")
+            add("warning", f"round {number}", _changed_standings(settings, number, used, now, changed, again,
+                                                                  audit_rows, store))
     if rounds:
         last = rounds[-1]
         missing = [t.number for t in tables if t.round < last and t.round in swiss_rounds and t.id not in results
                    and t.id not in skipped_tables]
         if missing:
             add("error", "results", f"tables of finished rounds without results: {missing[:10]}")
+
+
+def _changed_standings(settings: Settings, number: int, used: dict[int, tuple[int, dict[str, Any]]],
+                       now: dict[int, tuple[int, dict[str, Any]]], changed: list[int], again: st.Standings,
+                       audit_rows: list[dict[str, Any]], store: EventStore) -> str:
+    """The warning for a round paired on standings an amendment has changed since: who moved
+    (rank then and now, or the first value that changed), and which corrections did it."""
+    names = {s.unit: s.name for s in again.rows}
+    pairs = settings.format == PAIRS
+    order = sorted(changed, key=lambda u: (now.get(u, used.get(u, (0, {})))[0], u))
+    shown = []
+    for u in order[:6]:
+        (r0, v0), (r1, v1) = used.get(u, (None, {})), now.get(u, (None, {}))
+        who = names.get(u, f"#{u}") if pairs else f"{names.get(u, '?')} (#{u})"
+        if r0 != r1:
+            shown.append(f"{who} rank {r0} then, {r1} now")
+        else:
+            key = next((k for k in again.tiebreaks if v0.get(k) != v1.get(k)), None)
+            shown.append(f"{who} {key} {_num_text(v0.get(key))} then, {_num_text(v1.get(key))} now" if key
+                         else f"{who} changed")
+    more = f" and {len(order) - 6} more" if len(order) > 6 else ""
+    paired_at = next((r.paired_at for r in store.rounds() if r.number == number), "")
+    rounds_of = {t.id: (t.round, t.number) for t in store.tables()}
+    amended = sorted({rounds_of[r["table_id"]] for r in audit_rows if r["table_id"] in rounds_of
+                      and rounds_of[r["table_id"]][0] < number and (r["replaced_at"] or "") >= paired_at})
+    cause = ("after " + ", ".join(f"round {a} table {b}" for a, b in amended[:6])
+             + (" …" if len(amended) > 6 else "") + (" was" if len(amended) == 1 else " were")
+             + " amended") if amended else "a result of an earlier round was entered or replaced after pairing"
+    unit = "pair" if pairs else "player"
+    return (f"paired on standings that have changed since ({len(changed)} {unit}{'s' if len(changed) != 1 else ''}: "
+            f"{'; '.join(shown)}{more}), {cause}; the round stands as paired (played rounds are never re-paired)")
+
+
+def _num_text(x: Any) -> str:
+    return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
 
 
 def _json_object(text: Any) -> dict[str, Any]:

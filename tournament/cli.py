@@ -874,6 +874,78 @@ def ratings(
           footer=["rating = mu - 3 sigma (openskill Plackett-Luce); sigma is the uncertainty"])
 
 
+def _whole_scores(text: str) -> dict[str, int]:
+    scores = {}
+    for side, value in _parse_pairs(text, "scores").items():
+        if not re.fullmatch(r"-?[0-9]+", value):
+            raise UnusableInput(f"the score of {side} must be a whole number, not {value!r}")
+        scores[side] = int(value)
+    return scores
+
+
+@app.command()
+@guarded
+def amend(
+    event: Path = typer.Argument(..., help="The event file."),
+    record: Optional[str] = typer.Argument(None, help="The table's game record (.json or .dgn; - for stdin)."),
+    round_no: int = typer.Option(..., "--round", "-r", min=1, max=MAX_COUNT, help="The round of the result."),
+    table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table of the result."),
+    score: Optional[str] = typer.Option(None, "--score", help="A manual score instead of a record: NS=200,EW=143."),
+    winner: Optional[str] = typer.Option(None, "--winner", help="With --score: the winning side when the highest "
+                                                                "score does not decide it."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why (kept in the audit trail)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who corrects it (default: your login name)."),
+) -> None:
+    """Correct the result of any round's table (a record or a manual score); the old one is kept in the
+    audit trail (`tournament history`) and the standings follow."""
+    from domrec import reader
+
+    with _open(event) as store:
+        if (record is None) == (score is None):
+            raise UnusableInput("give the table's game record, or --score SIDE=N,SIDE=N, (not both)")
+        if score is not None:
+            entry = res.amend_manual(store, round_no, table, _whole_scores(score), winner, by, reason)
+        else:
+            if winner is not None:
+                raise UnusableInput("--winner goes with --score; a record's winner is the one domrec computes")
+            sources = list(reader.iter_sources([record]))
+            if len(sources) != 1:
+                raise UnusableInput(f"{record} holds {len(sources)} records; an amendment takes the one game "
+                                    f"of the table")
+            src = sources[0]
+            if src.error:
+                message = src.error.message
+                raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+            amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
+            entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
+        typer.echo(entry.summary())
+
+
+@app.command()
+@guarded
+def history(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV, one row a change."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+) -> None:
+    """The audit trail: every result replaced or amended — when, by whom, old and new values, why."""
+    from tournament import audit
+
+    with _open(event) as store:
+        changes = audit.history(store)
+    if as_json:
+        sys.stdout.write(json.dumps([c.to_dict() for c in changes], ensure_ascii=False, indent=1) + "\n")
+    elif as_csv:
+        from tournament.report import write_csv
+        rows = [c.csv_row() for c in changes]
+        write_csv(sys.stdout, list(rows[0]) if rows else list(audit.CSV_COLUMNS), rows)
+    elif not changes:
+        typer.echo(f"{event}: no result has been amended or replaced")
+    else:
+        for c in changes:
+            typer.echo(c.text())
+
+
 def main() -> None:
     app()
 

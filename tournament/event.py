@@ -51,7 +51,7 @@ PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz")
 INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz")
 
 #: The current version of the store's schema (kept in the ``meta`` table).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def default_placement(size: int) -> tuple[float, ...]:

@@ -17,6 +17,13 @@ Entering is idempotent: the same record again (same content, whatever its
 layout) is accepted and changes nothing.  A different result for a table that
 has one is refused unless ``replace`` is given; the replaced result is kept in
 the audit table.
+
+A correction of any earlier round is an *amendment* (:func:`amend_record`,
+:func:`amend_manual`): the director names the round and table, the result
+there must exist, and the new one (a record of that very table, or a manual
+score) replaces it through the same path, with who and why in the audit
+trail (:mod:`tournament.audit`).  In a knockout, the match the corrected
+game decided is re-seated while it has no result (:mod:`tournament.stages`).
 """
 
 from __future__ import annotations
@@ -41,27 +48,31 @@ from tournament.event import Settings, Table
 from tournament.players import name_key
 from tournament.store import EventStore
 
-STORED, UNCHANGED, REPLACED = "stored", "unchanged", "replaced"
+STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 
 
 @attrs.frozen
 class Entry:
     """What happened to one result."""
 
-    status: str  # stored, unchanged (the same result was already in), replaced
+    status: str  # stored, unchanged (the same result was already in), replaced, amended
     round: int
     table: int
     scores: dict[str, int]
     winner: str | None
     verified: bool
     report: Report | None = None
+    #: Knockout tables whose players changed because this result changed who won a match.
+    reseated: tuple[Table, ...] = ()
 
     def summary(self) -> str:
         scores = ", ".join(f"{k} {v}" for k, v in self.scores.items())
         won = f"winner {self.winner}" if self.winner else "a draw"
         how = "verified record" if self.verified else "manual entry, unverified"
-        verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced"}[self.status]
-        return f"round {self.round} table {self.table}: {scores}; {won} ({how}) — {verb}"
+        verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced",
+                AMENDED: "amended (the old result is kept: `tournament history`)"}[self.status]
+        moved = "".join(f"; round {t.round} table {t.number} re-seated" for t in self.reseated)
+        return f"round {self.round} table {self.table}: {scores}; {won} ({how}) — {verb}{moved}"
 
 
 def record_hash(record: Record) -> str:
@@ -350,7 +361,8 @@ def _round(store: EventStore, record: Record, round_no: int | None, source: str)
 
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
            winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
-           report: Report | None, note: str | None = None) -> Entry:
+           report: Report | None, note: str | None = None, by: str | None = None,
+           reason: str | None = None) -> Entry:
     existing = store.result_for(table.id)
     entry = Entry(STORED, table.round, table.number, scores, winner, verified, report)
     if digest is not None:
@@ -367,22 +379,135 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
                                 f"{'verified record' if existing.verified else 'manual'}); give --replace "
                                 f"to replace it (the old one is kept in the audit table)")
-        audit_id = store.move_result_to_audit(existing, f"replaced by {source}")
+        from tournament.audit import default_author
+
+        audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}", by or default_author())
         new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
         store.link_audit(audit_id, new_id)
-        _advance(store, table)
-        return attrs.evolve(entry, status=REPLACED)
+        return attrs.evolve(entry, status=REPLACED, reseated=_advance(store, table))
     store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
-    _advance(store, table)
-    return entry
+    return attrs.evolve(entry, reseated=_advance(store, table))
 
 
-def _advance(store: EventStore, table: Table) -> None:
-    """A knockout moves on as results arrive: seat what the result made due (same transaction)."""
+def _advance(store: EventStore, table: Table) -> tuple[Table, ...]:
+    """A knockout moves on as results arrive: seat what the result made due, re-seat the next
+    match of a corrected one (same transaction).  Returns the re-seated tables."""
     from tournament import stages
 
-    if store.has_stage_tables():
-        stages.after_result(store, table)
+    if not store.has_stage_tables():
+        return ()
+    reseated: list[Table] = []
+    stages.after_result(store, table, reseated)
+    return tuple(reseated)
+
+
+# --- amendments ------------------------------------------------------------------------------
+
+
+class NothingToAmend(UnusableInput):
+    """An amendment of a result that is not there: no such round, no such table, no result yet."""
+
+
+class WrongTable(UnusableInput):
+    """An amendment whose record is not the game of the table it is meant to correct."""
+
+
+def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table, Any]:
+    """Within :meth:`EventStore.write`: the table an amendment corrects and its current result."""
+    last = store.last_round()
+    if not 1 <= round_no <= last:
+        raise NothingToAmend(f"round {round_no} does not exist (the last round is {last}); nothing was changed"
+                             if last else "no round has been paired yet; there is no result to amend")
+    table = next((t for t in store.tables(round_no) if t.number == table_no), None)
+    if table is None:
+        count = len(store.table_numbers(round_no))
+        raise NothingToAmend(f"round {round_no} has no table {table_no} (it has {count} table"
+                             f"{'s' if count != 1 else ''}); nothing was changed")
+    existing = store.result_for(table.id)
+    if existing is None:
+        raise NothingToAmend(f"round {round_no} table {table_no} has no result to amend (enter it with "
+                             f"`tournament result`); nothing was changed")
+    return table, existing
+
+
+def amend_record(store: EventStore, text: str | bytes, source: str, round_no: int, table_no: int,
+                 by: str | None = None, reason: str | None = None) -> Entry:
+    """Correct the result of round ``round_no`` table ``table_no`` with a record of that table's
+    game, checked by domrec exactly as :func:`enter_record` checks one.  The table must have a
+    result; the record must be that table's game (its players in their seats, its round and
+    table tags agreeing).  The old result goes to the audit trail with ``by`` and ``reason``."""
+    from tournament.audit import clean_text
+
+    by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
+    record, report = _judge(text, source)
+    check_report(report)
+    if record is None:
+        raise UnusableRecord(f"{source}: the record cannot be read")
+    digest = record_hash(record)
+    players = {p.id: p for p in store.players()}
+    with store.write():
+        table, _ = amend_target(store, round_no, table_no)
+        mapped = record_seats(store.settings, record, players, source)
+        if {s.seat: s.player for s in table.seats} != mapped:
+            other = next((t for t in store.tables() if {s.seat: s.player for s in t.seats} == mapped), None)
+            said = f"it is the game of round {other.round} table {other.number}" if other is not None else \
+                "its players are not seated that way at that table"
+            raise WrongTable(f"{source} is not the game of round {round_no} table {table_no}: {said}; nothing "
+                             f"was changed")
+        try:
+            _check_table(record, table, mapped, players, source)
+        except ResultRefused as e:
+            raise WrongTable(f"{e.message}; nothing was changed") from None
+        scores = {side: int(n) for side, n in (report.scores or {}).items()}
+        return _amended(_store(store, table, "record", True, scores, report.winner, record_text(text), digest,
+                               True, source, report, by=by, reason=reason or f"amended with {source}"))
+
+
+def amend_dgn(store: EventStore, text: str | bytes, source: str, round_no: int, table_no: int,
+              by: str | None = None, reason: str | None = None) -> Entry:
+    """As :func:`amend_record`, for a DGN text of exactly one game (stored in its JSON form)."""
+    found = list(read_dgn(text, source))
+    if len(found) != 1:
+        raise UnusableInput(f"{source} holds {len(found)} games; an amendment takes the one game of the table")
+    game = found[0]
+    check_report(game.report)
+    if game.record is None or not game.complete:
+        raise UnusableRecord(f"{game.report.source}: the record cannot be read whole")
+    return amend_record(store, text_of([game.record], "json"), game.report.source, round_no, table_no, by, reason)
+
+
+def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[str, int],
+                 winner: str | None = None, by: str | None = None, reason: str | None = None) -> Entry:
+    """Correct a result with a score typed in by the director (stored as unverified)."""
+    from tournament.audit import clean_text
+
+    by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
+    with store.write():
+        table, _ = amend_target(store, round_no, table_no)
+        ordered, winner = _manual_scores(table, scores, winner)
+        return _amended(_store(store, table, "manual", False, ordered, winner, None, None, True,
+                               f"table {table_no}", None, by=by, reason=reason or "amended by hand"))
+
+
+def _amended(entry: Entry) -> Entry:
+    return attrs.evolve(entry, status=AMENDED) if entry.status == REPLACED else entry
+
+
+def _manual_scores(table: Table, scores: dict[str, int], winner: str | None) -> tuple[dict[str, int], str | None]:
+    """A manual score checked against the table's sides; the winner by the highest score
+    unless one is given (as :func:`enter_manual` decides it)."""
+    sides = table.sides()
+    if set(scores) != set(sides):
+        raise ResultRefused(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
+                            f"of them, and nothing else (given: {', '.join(scores) or 'none'})")
+    ordered = {side: int(scores[side]) for side in sides}
+    if winner is None:
+        best = max(ordered.values())
+        top = [s for s, n in ordered.items() if n == best]
+        winner = top[0] if len(top) == 1 else None
+    elif winner not in sides:
+        raise ResultRefused(f"{winner} is not a side of table {table.number} ({', '.join(sides)})")
+    return ordered, winner
 
 
 def _round_number(said: Any) -> int | None:

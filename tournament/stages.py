@@ -12,8 +12,10 @@ only as domrec-checked records or marked manual scores.  After every result
 its draw (:func:`tournament.brackets.resolve`) and seats the games that have
 become due: the next game of an undecided match, the first game of a match
 whose sides are now known.  A match that is not due has no table, so a result
-for it is refused.  A replaced result that would change who plays a game
-already seated is refused (the bracket cannot be rewritten under a table).
+for it is refused.  A replaced (amended) result that changes who plays a game
+already seated re-seats that game's table while it has no result; once it
+has one, the replacement is refused (the bracket cannot be rewritten under a
+game already played).
 
 Round robins are seated whole when the stage is created.
 """
@@ -401,15 +403,28 @@ def state_of(store: EventStore, stage: Stage) -> brackets.BracketState:
     return brackets.resolve(stage.bracket(), stage.seeds, games_of(store, stage))
 
 
-def advance_stage(store: EventStore, stage: Stage) -> list[Table]:
+def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None = None) -> list[Table]:
     """Within :meth:`EventStore.write`: seat every game that has become due; refuse when a seated
-    game no longer fits the bracket (a replaced result changed who plays it)."""
+    game no longer fits the bracket (a replaced result changed who plays it).
+
+    With ``reseated`` (the results path), a seated game whose sides changed and that has no
+    result yet is re-seated instead — its table keeps its number, its seats get the new sides —
+    and appended to the list: a corrected result moves the winner on.  ``check`` passes none: in
+    a sound file every seated game already fits."""
     if not stage.knockout:
         return []
     bracket = stage.bracket()
-    state = brackets.resolve(bracket, stage.seeds, games_of(store, stage))
-    matches = store.matches(stage.id)
     results = store.results()
+    try:
+        state = brackets.resolve(bracket, stage.seeds, games_of(store, stage, results))
+    except brackets.GameOutOfPlace as e:  # a corrected result changed who should have played a game played
+        played = next((r for r in store.match_tables(stage.id) if r["key"] == e.key and r["table_id"] in results),
+                      None)
+        at = f" at round {played['round']} table {played['tno']}" if played else ""
+        raise StageError(f"this would change who plays {e.key}, whose game{at} already has a result: a knockout "
+                         f"result can be corrected only while the match it decided has no result; nothing was "
+                         f"changed") from None
+    matches = store.matches(stage.id)
     tables = {t.id: t for t in store.tables()}
     seated: dict[str, list[dict[str, Any]]] = {}
     for row in store.match_tables(stage.id):
@@ -423,17 +438,35 @@ def advance_stage(store: EventStore, stage: Stage) -> list[Table]:
         rows = seated.get(m.key, [])
         where = f"{m.key} ({bracket.round_labels[m.round - 1]})"
         if ms.status in (brackets.WAITING, brackets.VOID, brackets.WALKOVER):
+            if rows and reseated is not None and ms.status == brackets.WAITING:
+                raise StageError(f"this would leave {where}, already seated at round {rows[0]['round']} table "
+                                 f"{rows[0]['tno']}, without one of its sides (the match it waits for would be "
+                                 f"undecided again); nothing was changed")
             if rows:
                 raise StageError(f"this would change who plays {where}, whose game is already seated at round "
                                  f"{rows[0]['round']} table {rows[0]['tno']}; nothing was changed")
             continue
         sides = {u for u in ms.sides if u != brackets.NOBODY}
+        played = [r for r in rows if r["table_id"] in results]
         for row in rows:
             units = {team_of[p] if pairs else p for p in tables[row["table_id"]].players}
-            if units != sides:
+            if units == sides:
+                continue
+            if reseated is None:
                 raise StageError(f"this would change who plays {where}, already seated at round {row['round']} "
                                  f"table {row['tno']}; nothing was changed")
-        played = [r for r in rows if r["table_id"] in results]
+            if played:
+                first = played[0]
+                raise StageError(f"this would change who plays {where}, whose game at round {first['round']} "
+                                 f"table {first['tno']} already has a result: a knockout result can be corrected "
+                                 f"only while the match it decided has no result; nothing was changed")
+            if bracket.kind == brackets.MULTI:
+                seats = seat_table(store.settings, [u for u in ms.sides if u != brackets.NOBODY], m.key)
+            else:
+                seats = seat_head_to_head(store.settings, (ms.sides[0], ms.sides[1]),  # type: ignore[arg-type]
+                                          row["game"], members)
+            store.reseat_table(row["table_id"], seats)
+            reseated.append(Table(row["table_id"], row["round"], row["tno"], seats))
         if ms.status == brackets.DECIDED:
             needed = ms.games if bracket.kind != brackets.MULTI else 1
             extra = [r for r in rows if r not in played] + played[needed:]
@@ -456,12 +489,13 @@ def advance_stage(store: EventStore, stage: Stage) -> list[Table]:
     return new
 
 
-def after_result(store: EventStore, table: Table) -> list[Table]:
-    """Called by the results path, inside its transaction, after a result is stored or replaced."""
+def after_result(store: EventStore, table: Table, reseated: list[Table] | None = None) -> list[Table]:
+    """Called by the results path, inside its transaction, after a result is stored or replaced
+    (``reseated`` collects the tables a correction re-seated, see :func:`advance_stage`)."""
     stage = stage_of_round(store, table.round)
     if stage is None:
         return []
-    return advance_stage(store, stage)
+    return advance_stage(store, stage, reseated)
 
 
 def refuse_swiss(store: EventStore) -> None:

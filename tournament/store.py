@@ -78,6 +78,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
                                "replaced_at": str, "reason": str}, pk="id",
                               not_null={"table_id", "old_result", "replaced_at"},
                               foreign_keys=[("table_id", "round_tables", "id")])
+    _create_audit_schema(db)
     db["standings_used"].create({"round_id": int, "unit": int, "rank": int, "values": str},
                                 pk=("round_id", "unit"), foreign_keys=[("round_id", "rounds", "id")])
     _create_stage_schema(db)
@@ -108,6 +109,23 @@ STAGE_SCHEMA = (
 def _create_stage_schema(db: sqlite_utils.Database) -> None:
     for sql in STAGE_SCHEMA:
         db.execute(sql)
+
+
+#: Schema 3 (issue 14): the audit trail says who changed a result and what it became.
+#: ``changed_by`` is the director's name (``--by``, else the login name); ``new_result`` the new
+#: values (kind, verified, scores, winner, record hash) as JSON, so that the trail reads on its own
+#: even once that result is amended again.  An older file gets the two columns, and becomes schema
+#: 3, in the transaction of its first replaced result (:meth:`EventStore.upgrade_for_audit`); its
+#: earlier audit rows keep no name (shown as unknown) and their new values are looked up.
+AUDIT_SCHEMA_VERSION = 3
+AUDIT_COLUMNS = (("changed_by", "TEXT"), ("new_result", "TEXT"))
+
+
+def _create_audit_schema(db: sqlite_utils.Database) -> None:
+    have = {r[1] for r in db.execute("PRAGMA table_info(result_audit)").fetchall()}
+    for name, kind in AUDIT_COLUMNS:
+        if name not in have:
+            db.execute(f"ALTER TABLE result_audit ADD COLUMN {name} {kind}")
 
 
 def create_event(path: str | Path, settings: Settings) -> "EventStore":
@@ -461,20 +479,56 @@ class EventStore:
              now(), note])
         return int(cur.lastrowid)
 
-    def move_result_to_audit(self, old: Result, reason: str) -> int:
-        """Keep the replaced result, record and all, in ``result_audit``; delete it from ``results``."""
+    def move_result_to_audit(self, old: Result, reason: str | None, by: str | None = None) -> int:
+        """Within :meth:`write`: keep the replaced result, record and all, in ``result_audit``
+        with who replaced it and why; delete it from ``results``.  An older file gets the audit
+        columns first, in this same transaction."""
+        self.upgrade_for_audit()
         row = self._rows("SELECT * FROM results WHERE id = ?", [old.id])[0]
-        cur = self.db.execute("INSERT INTO result_audit(table_id, old_result, replaced_at, reason) "
-                              "VALUES (?, ?, ?, ?)", [old.table, json.dumps(row, sort_keys=True), now(), reason])
+        cur = self.db.execute("INSERT INTO result_audit(table_id, old_result, replaced_at, reason, changed_by) "
+                              "VALUES (?, ?, ?, ?, ?)",
+                              [old.table, json.dumps(row, sort_keys=True), now(), reason, by])
         self.db.execute("DELETE FROM results WHERE id = ?", [old.id])
         return int(cur.lastrowid)
 
     def link_audit(self, audit_id: int, new_result_id: int) -> None:
-        self.db.execute("UPDATE result_audit SET new_result_id = ? WHERE id = ?", [new_result_id, audit_id])
+        """Within :meth:`write`: the result that replaced the audited one, and its values."""
+        row = self._rows("SELECT kind, verified, scores, winner, record_hash, entered_at FROM results "
+                         "WHERE id = ?", [new_result_id])[0]
+        row = {**row, "id": new_result_id, "scores": json.loads(row["scores"])}
+        self.db.execute("UPDATE result_audit SET new_result_id = ?, new_result = ? WHERE id = ?",
+                        [new_result_id, json.dumps(row, sort_keys=True), audit_id])
+
+    def has_audit_columns(self) -> bool:
+        have = {r["name"] for r in self._rows("PRAGMA table_info(result_audit)")}
+        return all(name in have for name, _ in AUDIT_COLUMNS)
+
+    def upgrade_for_audit(self) -> None:
+        """Within :meth:`write`: give an older file the audit columns and mark it schema 3."""
+        if self.has_audit_columns():
+            return
+        _create_audit_schema(self.db)
+        self._bump_schema(AUDIT_SCHEMA_VERSION)
+
+    def _bump_schema(self, version: int) -> None:
+        """Mark the file as needing a tool of at least ``version`` (never lower it)."""
+        current = int(self.meta().get("schema_version", "1"))
+        if current < version:
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(version)])
+            self.conn.execute(f"PRAGMA user_version = {version}")
 
     def audit(self) -> list[dict[str, Any]]:
-        return self._rows("SELECT id, table_id, old_result, new_result_id, replaced_at, reason FROM result_audit "
-                          "ORDER BY id")
+        """Every audit row, oldest first; ``changed_by`` and ``new_result`` are None in a file
+        whose rows were written before schema 3."""
+        extra = "changed_by, new_result" if self.has_audit_columns() else "NULL AS changed_by, NULL AS new_result"
+        return self._rows(f"SELECT id, table_id, old_result, new_result_id, replaced_at, reason, {extra} "
+                          "FROM result_audit ORDER BY id")
+
+    def result_row(self, result_id: int) -> dict[str, Any] | None:
+        """A current result's stored values (no record text), for the audit trail."""
+        rows = self._rows("SELECT id, kind, verified, scores, winner, record_hash, entered_at FROM results "
+                          "WHERE id = ?", [result_id])
+        return rows[0] if rows else None
 
     # --- stages (knockouts, round robins) ---------------------------------------------
 
@@ -486,8 +540,7 @@ class EventStore:
         if int(self.meta().get("schema_version", "1")) >= 2 and self.has_stage_tables():
             return
         _create_stage_schema(self.db)
-        self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
-        self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self._bump_schema(2)
 
     def stages(self) -> list[dict[str, Any]]:
         """Every stage: id, name, format, settings (parsed), first and last event round."""
@@ -548,6 +601,16 @@ class EventStore:
             [(tid, s.seat, s.side, s.player, i) for i, s in enumerate(seats)])
         self.db.execute("INSERT INTO match_tables(table_id, match_id, game) VALUES (?, ?, ?)", [tid, match_id, game])
         return tid
+
+    def reseat_table(self, table_id: int, seats: Sequence[SeatAssignment]) -> None:
+        """Within :meth:`write`: new players for a table that has no result (a knockout game
+        whose sides a corrected result changed)."""
+        if self._rows("SELECT 1 FROM results WHERE table_id = ?", [table_id]):
+            raise Refused("a table with a result is never re-seated")
+        self.db.execute("DELETE FROM seats WHERE table_id = ?", [table_id])
+        self.conn.executemany(
+            "INSERT INTO seats(table_id, seat, side, player_id, position) VALUES (?, ?, ?, ?, ?)",
+            [(table_id, s.seat, s.side, s.player, i) for i, s in enumerate(seats)])
 
     def table_numbers(self, round_number: int) -> list[int]:
         return [r["number"] for r in self._rows(

@@ -75,6 +75,11 @@ def test_replacing_a_result_that_moved_the_bracket_is_refused(tmp_path: Path) ->
     final = store.tables(2)[0]
     team_of = {p.id: p.team for p in store.players()}
     assert {team_of[p] for p in final.players} == {4, 2}
+    # While the final has no result, a correction re-seats it (issue 14); once it has one, refused.
+    enter_manual(store, 1, {"NS": 100, "EW": 10}, round_no=1, replace=True)
+    assert {team_of[p] for p in store.tables(2)[0].players} == {1, 2}
+    enter_manual(store, 1, {"NS": 10, "EW": 100}, round_no=1, replace=True)
+    enter_manual(store, 1, {"NS": 100, "EW": 10}, round_no=2)
     with pytest.raises(Refused, match="would change who plays"):
         enter_manual(store, 1, {"NS": 100, "EW": 10}, round_no=1, replace=True)
     assert store.results()[t1.id].scores == {"NS": 10, "EW": 100}, "nothing was changed"

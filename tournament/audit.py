@@ -1,0 +1,162 @@
+"""The audit trail of an event: every result that was replaced, by whom, when, why, old and new.
+
+A result is never edited in place.  A correction (``tournament amend``, or ``tournament result
+--replace``) moves the old result, record and all, into ``result_audit`` and stores the new one,
+in one transaction; the standings are computed from the current results every time, so they
+follow at once.  This module reads the trail back as :class:`Change` values (``tournament
+history``) and holds the two small rules about who is named in it.
+
+Who: the name the director gives (``--by``), else the login name of the account running the
+command (``$USER``, ``$LOGNAME``, …, as :func:`getpass.getuser` finds it) — a club laptop shared
+by the desk has one login, so ``--by`` is there to name the person.  When: UTC, to the second.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import unicodedata
+from typing import Any
+
+import attrs
+
+from tournament.errors import UnusableInput
+from tournament.store import EventStore
+
+#: The longest ``--by`` and ``--reason`` accepted (docs/tournament.md, "Limits").
+MAX_TEXT = 1000
+UNKNOWN = "unknown"
+
+
+def default_author() -> str | None:
+    """The login name of the account running the command, if the system knows one."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no such variable and no password entry (a container with a bare uid)
+        return None
+    return name.strip() or None
+
+
+def clean_text(text: str | None, what: str) -> str | None:
+    """A name or reason for the trail: one line of printable text (it is shown one change a
+    line), at most :data:`MAX_TEXT` characters; empty means not given."""
+    if text is None:
+        return None
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        return None
+    if len(text) > MAX_TEXT:
+        raise UnusableInput(f"{what} is {len(text)} characters long; at most {MAX_TEXT} are kept in the audit trail")
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Zl", "Zp")), None)
+    if bad is not None:
+        raise UnusableInput(f"{what} contains a line break or control character (U+{ord(bad):04X}); the audit "
+                            f"trail keeps one line of text")
+    return text
+
+
+@attrs.frozen
+class Values:
+    """A result as the trail shows it."""
+
+    id: int | None
+    kind: str
+    verified: bool
+    scores: dict[str, int]
+    winner: str | None
+    record_hash: str | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> "Values":
+        scores = row.get("scores")
+        if isinstance(scores, str):
+            try:
+                scores = json.loads(scores)
+            except ValueError:
+                scores = {}
+        return cls(row.get("id"), str(row.get("kind")), bool(row.get("verified")),
+                   scores if isinstance(scores, dict) else {}, row.get("winner"), row.get("record_hash"))
+
+    def ordered_scores(self) -> list[tuple[str, int]]:
+        """Sides in seating order: NS before EW, P2 before P10 (stored JSON has its keys sorted)."""
+        return sorted(self.scores.items(), key=lambda kv: (kv[0] != "NS", kv[0] != "EW", len(kv[0]), kv[0]))
+
+    def text(self) -> str:
+        scores = ", ".join(f"{k} {v}" for k, v in self.ordered_scores())
+        won = f"winner {self.winner}" if self.winner else "a draw"
+        how = f"record {self.record_hash[:12]}" if self.kind == "record" and self.record_hash else self.kind
+        return f"{scores}; {won} ({how})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "verified": self.verified, "scores": dict(self.ordered_scores()), "winner": self.winner,
+                "record_hash": self.record_hash}
+
+
+@attrs.frozen
+class Change:
+    """One line of the trail: a result of round ``round`` table ``table`` replaced."""
+
+    id: int
+    when: str
+    by: str
+    round: int | None
+    table: int | None
+    reason: str | None
+    old: Values
+    new: Values | None
+
+    def text(self) -> str:
+        where = f"round {self.round} table {self.table}" if self.round is not None else "a table no longer there"
+        new = self.new.text() if self.new is not None else "(missing)"
+        why = f" — {self.reason}" if self.reason else ""
+        return f"{self.when}  {where}  by {self.by}: {self.old.text()} → {new}{why}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "when": self.when, "by": self.by, "round": self.round, "table": self.table,
+                "reason": self.reason, "old": self.old.to_dict(),
+                "new": self.new.to_dict() if self.new is not None else None}
+
+    def csv_row(self) -> dict[str, Any]:
+        """One CSV row; scores written as ``--score`` takes them (``NS=200,EW=143``)."""
+        def scores(v: Values | None) -> str:
+            return ",".join(f"{k}={n}" for k, n in v.ordered_scores()) if v is not None else ""
+        row = {"id": self.id, "when": self.when, "by": self.by, "round": self.round, "table": self.table,
+               "old_kind": self.old.kind, "old_scores": scores(self.old), "old_winner": self.old.winner,
+               "old_record_hash": self.old.record_hash,
+               "new_kind": self.new.kind if self.new else None, "new_scores": scores(self.new),
+               "new_winner": self.new.winner if self.new else None,
+               "new_record_hash": self.new.record_hash if self.new else None, "reason": self.reason}
+        return {c: row[c] for c in CSV_COLUMNS}
+
+
+CSV_COLUMNS = ("id", "when", "by", "round", "table", "old_kind", "old_scores", "old_winner", "old_record_hash",
+               "new_kind", "new_scores", "new_winner", "new_record_hash", "reason")
+
+
+def history(store: EventStore) -> list[Change]:
+    """The whole trail, oldest change first.  Rows written before schema 3 carry no name (shown
+    as "unknown") and no new values: those are looked up (the current result, or the old values
+    of the later change that replaced it in turn)."""
+    rows = store.audit()
+    where = {t.id: (t.round, t.number) for t in store.tables()}
+    olds = {}
+    for r in rows:
+        try:
+            olds[r["id"]] = json.loads(r["old_result"])
+        except (TypeError, ValueError):
+            olds[r["id"]] = {}
+    by_result = {o.get("id"): o for o in olds.values() if isinstance(o, dict)}
+    out = []
+    for r in rows:
+        new: Values | None = None
+        if r["new_result"]:
+            try:
+                new = Values.from_row(json.loads(r["new_result"]))
+            except (TypeError, ValueError):
+                new = None
+        if new is None and r["new_result_id"] is not None:
+            row = store.result_row(r["new_result_id"]) or by_result.get(r["new_result_id"])
+            new = Values.from_row(row) if row else None
+        rnd, tno = where.get(r["table_id"], (None, None))
+        out.append(Change(r["id"], r["replaced_at"], r["changed_by"] or UNKNOWN, rnd, tno, r["reason"],
+                          Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}), new))
+    return out
