@@ -84,6 +84,8 @@ class Report:
     #: Pointers of the claims an illegal move kept from being checked: the later moves' scores and
     #: the result of the hand it stopped (the note says so in words).
     unchecked: tuple[str, ...] = ()
+    #: The game was stopped by the clock (``"ended": "time"``): finished, the side ahead won.
+    on_time: bool = False
 
     @property
     def valid(self) -> bool:
@@ -106,6 +108,8 @@ class Report:
         scores = ", ".join(f"{side} {n}" for side, n in (self.scores or {}).items())
         if self.finished:
             end = f"winner {self.winner}" if self.winner is not None else "a draw"
+            if self.on_time:
+                end += " (ended on time: the side ahead wins)"
         else:
             end = "game not finished"
         sheet = f" ({self.scores_only})" if self.sheet_hands else ""
@@ -293,7 +297,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     finished = not halted and over
     return report(scores=dict(match.totals), winner=winner if finished else None,
                   finished=finished, hands=len(hands), moves=n_moves, note=stopped, sheet_hands=tuple(sheets),
-                  unchecked=unchecked)
+                  unchecked=unchecked, on_time=finished and record.ended is not None and not match.over)
 
 
 def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, problems: list[Problem],

@@ -48,6 +48,7 @@ def test_a_game_cut_at_a_random_hand_on_time_validates_and_round_trips(config, s
     report = validate(timed)
     assert report.status == "valid", [p.text() for p in report.problems]
     assert report.finished and report.problems == ()
+    assert report.on_time and "ended on time" in report.summary()
     assert report.winner == (winner_of(report.scores) if report.scores else None)
     # JSON round trip
     data = json.loads(json.dumps(unstructure(timed)))
