@@ -311,6 +311,11 @@ def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, prob
     of an unfinished record, or ``None`` when a problem was added.
     """
     where = "in DGN, the tiles each player still held (left SEAT tiles…)"
+    if i == last and hand.result is None and record.ended is not None:
+        problems.append(Problem(f"{hp}/moves", f"the game is said to have ended on time, but hand {i + 1} is still "
+                                               f"being recorded: a hand under way when time is called is played "
+                                               f"to its end", "end on time", "unfinished", hand=i + 1))
+        return None
     if i != last or hand.result is not None or record.result is not None or record.ended is not None:
         problems.append(Problem(f"{hp}/deal", f"hand {i + 1} has moves but no deal, so its scores cannot be "
                                               f"worked out: give the deal ({where})", "the deal", "deal",

@@ -160,3 +160,14 @@ def test_game_api_refuses_to_end_a_finished_game_on_time():
     assert g.over
     with pytest.raises(GameError, match="over anyway"):
         g.end_on_time()
+
+
+def test_a_hand_being_recorded_cannot_end_a_game_on_time():
+    record = next(sim.simulate("horse-race", 1, 7))
+    hand = record.hands[2]
+    typed = attrs.evolve(record, hands=(*record.hands[:2], attrs.evolve(hand, moves=hand.moves[:3], result=None)),
+                         result=None, ended="time", version="1.1")
+    game = next(notation.read_games(notation.dumps_typed(typed, keep_deal=False)))
+    assert game.report.status == "invalid" and len(game.report.problems) == 1
+    problem = game.report.problems[0]
+    assert problem.rule == "end on time" and problem.line is not None and "played to its end" in problem.message
