@@ -348,7 +348,7 @@ def result(
     forfeit: Optional[str] = typer.Option(None, "--forfeit", help="With --table: the side that did not play "
                                                                   "(NS, or P2,P3); the event's forfeit score."),
 ) -> None:
-    """Enter results: game records (checked by domrec) or a manual score (marked unverified)."""
+    """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit."""
     from domrec import reader
 
     with _open(event) as store:
