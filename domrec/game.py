@@ -29,7 +29,7 @@ import attrs
 
 from domrec import deals, games
 from domrec.errors import DealError, DomrecError, IllegalMove, RuleViolation
-from domrec.games.base import HandOutcome, HandState, Match, partnership_side
+from domrec.games.base import HandOutcome, HandState, Match, partnership_side, winner_of
 from domrec.record import Deal, GameResult, Hand, HandResult, Move, Pass, Player, Record, Rules
 from domrec.validate import Problem, Report, validate
 
@@ -102,6 +102,7 @@ class Game:
         self._match: Match = self.engine.start(self._template)
         self._state: HandState | None = None
         self._result: GameResult | None = None
+        self._ended: str | None = None
         self._watch = _Watch()
 
     # --- building from a record -------------------------------------------------
@@ -112,9 +113,10 @@ class Game:
 
         Raises :class:`Refused` when the record breaks a rule (its first problem)."""
         g = cls.__new__(cls)
-        g._template = attrs.evolve(record, hands=(), result=None)
+        g._template = attrs.evolve(record, hands=(), result=None, ended=None)
         g.engine = games.engine(record.game)
         g._result = record.result
+        g._ended = record.ended
         hands = list(record.hands)
         g._hands, g._current, g._moves = hands, None, []
         g._rebuild(current_too=True)
@@ -150,11 +152,34 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self._match.over
+        return self._match.over or self._ended is not None
 
     @property
     def winner(self) -> str | None:
+        if self._ended is not None and not self._match.over:
+            return winner_of(dict(self._match.totals)) if self._match.totals else None
         return self._match.winner if self._match.over else None
+
+    @property
+    def ended(self) -> str | None:
+        """``"time"`` once :meth:`end_on_time` stopped the game (format 1.1's ``ended``)."""
+        return self._ended
+
+    def end_on_time(self) -> None:
+        """Stop the game because the event's time limit is reached: the side ahead wins.
+
+        Federations let the hand under way be played to its end when time is
+        called, so only a game between hands can be stopped; and a game that
+        is over by its own rules was not stopped by the clock.
+        """
+        if self._current is not None:
+            raise GameError(f"hand {self.hand_number} is still being played: a hand under way when time is "
+                            f"called is played to its end, then the game ends on time")
+        if self._hands and (len(self._hands) - 1) not in self._watch.outcomes:
+            raise GameError(f"hand {len(self._hands)} is not over, so the game cannot end on time yet")
+        if self._match.over:
+            raise GameError(f"the game is over anyway ({_totals(self._match.totals)}): it did not end on time")
+        self._ended = "time"
 
     @property
     def in_hand(self) -> bool:
@@ -225,6 +250,8 @@ class Game:
             raise GameError(f"hand {self.hand_number} is not closed yet")
         if self._match.over:
             raise GameError(f"the game is over ({_totals(self._match.totals)}): no further hand is played")
+        if self._ended is not None:
+            raise GameError(f"the game ended on time ({_totals(self._match.totals)}): no further hand is played")
         if self._hands and (len(self._hands) - 1) not in self._watch.outcomes:
             raise GameError(f"hand {len(self._hands)} is not over, so the next hand cannot start")
         if deal is not None and not deal.hands and not any(attrs.astuple(deal, recurse=False)[1:]):
@@ -320,7 +347,7 @@ class Game:
                 self._rebuild()
                 raise GameError("there is no move to take back")
             last = self._hands.pop()
-            self._result = None
+            self._result, self._ended = None, None
             if last.score_sheet:  # taken back whole, and alone
                 self._rebuild()
                 return last
@@ -403,9 +430,10 @@ class Game:
         if self._current is not None:
             hands.append(attrs.evolve(self._current, moves=tuple(self._moves)))
         version = self._template.version
-        if version == "1.0" and any(_needs_11(h) for h in hands):
-            version = "1.1"  # score-sheet hands, hands without their deal, comments
-        return attrs.evolve(self._template, version=version, hands=tuple(hands), result=self._result)
+        if version == "1.0" and (self._ended is not None or any(_needs_11(h) for h in hands)):
+            version = "1.1"  # score-sheet hands, hands without their deal, comments, a game ended on time
+        return attrs.evolve(self._template, version=version, hands=tuple(hands), result=self._result,
+                            ended=self._ended)
 
     def report(self, source: str = "<game>") -> Report:
         """The validator's verdict on :meth:`record`."""
@@ -419,7 +447,7 @@ class Game:
         Claims are not the Game's business (validation reports them), but a
         rule problem is: with ``strict`` any illegal move or bad deal raises
         :class:`Refused` (the first one)."""
-        record = attrs.evolve(self.record(), result=None)
+        record = attrs.evolve(self.record(), result=None, ended=None)
         watch = _Watch()
         report = validate(record, observer=watch)
         closed = len(self._hands)

@@ -97,8 +97,9 @@ _SEAT_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _DEFAULT_SEAT = re.compile(r"(?:[NESW]|P[1-9][0-9]*)\Z")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
 _EVENT_TAGS = {"event": "name", "site": "site", "date": "date", "round": "round", "table": "table"}
-_SINGLE_TAGS = {"game", "format", "variant", "seats", "scores", "winner", "event", "site", "date", "round", "table"}
-_RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "winner", "field", *_EVENT_TAGS}
+_SINGLE_TAGS = {"game", "format", "variant", "seats", "scores", "winner", "ended", "event", "site", "date", "round",
+                "table"}
+_RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "winner", "ended", "field", *_EVENT_TAGS}
 
 
 _TILE_CACHE: dict[str, str | None] = {}
@@ -578,6 +579,8 @@ class _Reader:
         self.hands: list[_HandText] = []
         self.seats: list[str] = []
         self.result_claim: dict[str, Any] = {}
+        #: ``[Ended "time"]``: the game was stopped by the clock (format 1.1's ``ended``).
+        self.ended: Any = None
         self.needs_game = False
         self.uses_11 = False
         #: A Broadway tile without its cells is a move (the recorder offers the placements).
@@ -670,6 +673,10 @@ class _Reader:
                 self.result_claim["winner"] = None if str(text).lower() == "draw" else text
                 pos["/result/winner"] = at
                 pos["/result"] = at
+            elif low == "ended":
+                self.ended = text  # the shape check refuses anything but "time", pointing at this tag
+                self.uses_11 = True
+                pos["/ended"] = at
             elif low == "field":
                 if not (isinstance(value, tuple) and quoted):
                     raise src.error("write an event field as [Field \"key\" value]", at)
@@ -1273,6 +1280,8 @@ def _envelope(r: _Reader, hands: list[dict]) -> dict[str, Any]:
         doc["event"] = r.event
     doc["players"] = r.doc_players
     doc["hands"] = hands
+    if r.ended is not None:
+        doc["ended"] = r.ended
     if r.result_claim:
         doc["result"] = r.result_claim
     return doc
@@ -1648,6 +1657,8 @@ def dumps(record: Record) -> str:
     for p in data["players"]:
         if "id" in p:
             lines.append(f"[Id {_quote(p['seat'] + '=' + p['id'])}]")
+    if "ended" in data:
+        lines.append(f"[Ended {_quote(data['ended'])}]")
     result = data.get("result")
     if result is not None:
         if "scores" in result:
@@ -1662,6 +1673,8 @@ def dumps(record: Record) -> str:
 
 
 def _minimal_from_data(data: dict) -> str:
+    if "ended" in data:
+        return DGN_VERSION
     for hand in data["hands"]:
         if (not (hand.get("deal") or {}).get("hands") or "comment" in hand
                 or any("comment" in m for m in hand.get("moves", ()))):

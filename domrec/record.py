@@ -248,6 +248,9 @@ class Record:
     event: dict[str, Any] | None = None
     players: tuple[Player, ...]
     hands: tuple[Hand, ...] = ()
+    #: Format 1.1: ``"time"`` when the game was stopped by the clock (an event's time limit)
+    #: after its last hand, before any side reached the target; the side ahead then wins.
+    ended: str | None = None
     result: GameResult | None = None
 
     @property
@@ -414,7 +417,7 @@ def structure_with_moves(data: dict, hand_moves: list[tuple[Any, ...]]) -> Recor
         rules=conv.structure(data["rules"], Rules) if "rules" in data else None,
         event=dict(data["event"]) if "event" in data else None,
         players=tuple(_structure_player(p, Player) for p in data["players"]),
-        hands=hands,
+        hands=hands, ended=data.get("ended"),
         result=conv.structure(data["result"], GameResult) if "result" in data else None)
 
 

@@ -369,7 +369,7 @@ GAME_DEAL_PARTS: dict[str, frozenset[str]] = {
 for _game in GAME_MOVES:
     _PLANS[_game] = {}
 
-_TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "result"))
+_TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "ended", "result"))
 _HAND = frozenset(("leader", "deal", "moves", "result", "comment"))
 _DEAL_ALL = frozenset(("hands", "boneyard", "row", "piles", "lead_draw", "redeals"))
 
@@ -431,6 +431,9 @@ def check(doc: Any, moves_out: list | None = None) -> None:
     for i, hand in enumerate(hands):
         _check_hand(hand, f"/hands/{i}", moves_of, deal_parts, game, moves_out)
 
+    if "ended" in doc and doc["ended"] != "time":  # format 1.1: the game was stopped by the clock
+        _fail("/ended", f"\"ended\" says why a game stopped before its end: only \"time\" (the event's time "
+                        f"limit), not {describe(doc['ended'])}")
     if "result" in doc:
         r = _obj(doc["result"], "/result", "the game result")
         _keys(r, "/result", "the game result", (), frozenset(("scores", "winner")))

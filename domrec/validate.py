@@ -16,7 +16,7 @@ import attrs
 
 from domrec import games
 from domrec.errors import DealError, InputError, RuleViolation, clip, one_line, pointer_token, shown
-from domrec.games.base import HandOutcome, HandState, Match
+from domrec.games.base import HandOutcome, HandState, Match, winner_of
 from domrec.reader import load_dict, parse_json
 from domrec.record import UNSET, Hand, Move, Record
 
@@ -84,6 +84,8 @@ class Report:
     #: Pointers of the claims an illegal move kept from being checked: the later moves' scores and
     #: the result of the hand it stopped (the note says so in words).
     unchecked: tuple[str, ...] = ()
+    #: The game was stopped by the clock (``"ended": "time"``): finished, the side ahead won.
+    on_time: bool = False
 
     @property
     def valid(self) -> bool:
@@ -106,6 +108,8 @@ class Report:
         scores = ", ".join(f"{side} {n}" for side, n in (self.scores or {}).items())
         if self.finished:
             end = f"winner {self.winner}" if self.winner is not None else "a draw"
+            if self.on_time:
+                end += " (ended on time: the side ahead wins)"
         else:
             end = "game not finished"
         sheet = f" ({self.scores_only})" if self.sheet_hands else ""
@@ -258,14 +262,20 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             halted = True
             break
         if not state.over:
-            if i == last and hand.result is None and record.result is None:
+            if i == last and hand.result is None and record.result is None and record.ended is None:
                 who = f"{state.to_move} to move" if state.to_move else "no move made yet"
                 return report(scores=dict(match.totals), hands=i + 1, moves=n_moves, finished=False,
                               note=f"hand {i + 1} is still being played ({who})", sheet_hands=tuple(sheets))
             who = f"it is {state.to_move}'s turn" if state.to_move else "no move has been made"
-            problems.append(Problem(f"{hp}/moves", f"the hand is not finished: {who} "
-                                                   f"and the record has no more moves",
-                                    "end of hand", "unfinished", hand=i + 1))
+            if i == last and hand.result is None and record.ended is not None:
+                problems.append(Problem(f"{hp}/moves", f"the game is said to have ended on time, but hand {i + 1} "
+                                                       f"is not finished ({who}): a hand under way when time is "
+                                                       f"called is played to its end", "end on time",
+                                        "unfinished", hand=i + 1))
+            else:
+                problems.append(Problem(f"{hp}/moves", f"the hand is not finished: {who} "
+                                                       f"and the record has no more moves",
+                                        "end of hand", "unfinished", hand=i + 1))
             stopped, halted = _stop_note(i, last), True
             break
         outcome = match.finish_hand(state)
@@ -273,12 +283,21 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             observer.hand_finished(i, outcome, match)
         _check_hand_claims(hand, outcome, match, hp, i, problems)
 
+    over, winner = match.over, match.winner
+    if not halted and record.ended is not None:
+        if match.over:
+            problems.append(Problem("/ended", f"the game is said to have ended on time, but it was over anyway "
+                                              f"after hand {len(hands)} ({_totals(match.totals)}, winner "
+                                              f"{match.winner or 'none: a draw'}): leave \"ended\" out",
+                                    "end on time", "score"))
+        else:  # stopped by the clock after its last hand: the side ahead wins, a draw when the top is shared
+            over, winner = True, winner_of(dict(match.totals)) if match.totals else None
     if not halted:
-        _check_game_claims(record, match, problems)
-    finished = not halted and match.over
-    return report(scores=dict(match.totals), winner=match.winner if finished else None,
+        _check_game_claims(record, match, problems, over, winner)
+    finished = not halted and over
+    return report(scores=dict(match.totals), winner=winner if finished else None,
                   finished=finished, hands=len(hands), moves=n_moves, note=stopped, sheet_hands=tuple(sheets),
-                  unchecked=unchecked)
+                  unchecked=unchecked, on_time=finished and record.ended is not None and not match.over)
 
 
 def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, problems: list[Problem],
@@ -292,7 +311,12 @@ def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, prob
     of an unfinished record, or ``None`` when a problem was added.
     """
     where = "in DGN, the tiles each player still held (left SEAT tiles…)"
-    if i != last or hand.result is not None or record.result is not None:
+    if i == last and hand.result is None and record.ended is not None:
+        problems.append(Problem(f"{hp}/moves", f"the game is said to have ended on time, but hand {i + 1} is still "
+                                               f"being recorded: a hand under way when time is called is played "
+                                               f"to its end", "end on time", "unfinished", hand=i + 1))
+        return None
+    if i != last or hand.result is not None or record.result is not None or record.ended is not None:
         problems.append(Problem(f"{hp}/deal", f"hand {i + 1} has moves but no deal, so its scores cannot be "
                                               f"worked out: give the deal ({where})", "the deal", "deal",
                                 hand=i + 1))
@@ -427,11 +451,14 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
                                     computed=outcome.scores[side]))
 
 
-def _check_game_claims(record: Record, match: Match, problems: list[Problem]) -> None:
+def _check_game_claims(record: Record, match: Match, problems: list[Problem], over: bool,
+                       winner: str | None) -> None:
+    """Check the game's claimed ``result`` against ``over`` and ``winner``: the engine's, or, for a
+    game stopped by the clock (``ended: time``), the side ahead on the totals."""
     claim = record.result
     if claim is None:
         return
-    if not match.over:
+    if not over:
         problems.append(Problem("/result", f"a final result is claimed but the game is not over "
                                            f"({_totals(match.totals)} after {_count(len(record.hands), 'hand')})",
                                 "end of game", "unfinished"))
@@ -445,9 +472,10 @@ def _check_game_claims(record: Record, match: Match, problems: list[Problem]) ->
             problems.append(Problem(f"/result/scores/{pointer_token(side)}",
                                     f"{clip(side)} is claimed to finish with {shown(n)}, but has {match.totals[side]}",
                                     "game scoring", "score", claimed=n, computed=match.totals[side]))
-    if claim.winner is not UNSET and claim.winner != match.winner:
+    if claim.winner is not UNSET and claim.winner != winner:
         said = "a draw" if claim.winner is None else claim.winner
-        real = "a draw" if match.winner is None else match.winner
+        real = "a draw" if winner is None else winner
+        why = "; the game ended on time, so the side ahead wins" if record.ended is not None else ""
         problems.append(Problem("/result/winner", f"the winner is claimed to be {said}, but it is {real} "
-                                                  f"({_totals(match.totals)})",
-                                "winning", "score", claimed=claim.winner, computed=match.winner))
+                                                  f"({_totals(match.totals)}{why})",
+                                "winning", "score", claimed=claim.winner, computed=winner))

@@ -28,7 +28,7 @@ from tournament.errors import (EventFileError, PairingError, PlayerInputError, R
                                SettingsError, TournamentError, UnknownPlayer, UnusableInput)
 from tournament.event import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
 from tournament.players import add_pairs, add_players, withdraw
-from tournament.results import enter_dgn, enter_manual, enter_record
+from tournament.results import enter_dgn, enter_forfeit, enter_manual, enter_record
 from tournament.results import amend_dgn, amend_manual, amend_record
 from tournament.rounds import pair_next_round
 from tournament.standings import from_store as current_standings
@@ -39,7 +39,7 @@ from tournament.sheets import write_sheets
 __all__ = [
     "EventFileError", "EventStore", "FORMATS", "INDIVIDUAL", "PAIRS", "PairingError", "PlayerInputError",
     "ROTATING", "Refused", "ResultRefused", "Settings", "SettingsError", "TournamentError", "UnknownPlayer",
-    "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_dgn", "enter_manual", "enter_record",
+    "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_dgn", "enter_forfeit", "enter_manual", "enter_record",
     "make_settings", "open_event", "pair_next_round", "withdraw", "write_sheets",
     "amend_dgn", "amend_manual", "amend_record",
 ]

@@ -464,6 +464,12 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             if result.verified or result.record_hash is not None or result.id in with_record:
                 add("error", rw, "a manual result is marked verified or carries a record")
             add("warning", rw, "manual result (unverified)")
+        elif result.kind == "forfeit":
+            # A forfeit is the event's fixed score, no game: never verified, no record, and its sides known.
+            if result.verified or result.record_hash is not None or result.id in with_record:
+                add("error", rw, "a forfeit is marked verified or carries a record")
+            if not result.absent or not set(result.absent) < set(table.sides()):
+                add("error", rw, "a forfeit does not say which side did not play")
         else:
             add("error", rw, f"a result of unknown kind {result.kind!r}")
     audit_rows = store.audit()

@@ -177,14 +177,21 @@ def new(
     bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
                                                           "(partnership formats) or placement=1.5,score=0."),
     placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
-    tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for."),
+    tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for "
+                                                                    "or wins,head-to-head,efectividad."),
+    time_limit: Optional[int] = typer.Option(None, "--time-limit", min=1, max=1440,
+                                             help="Minutes a game (shown on sheets and the report)."),
+    forfeit_score: Optional[int] = typer.Option(None, "--forfeit-score", min=0, max=1_000_000,
+                                                help="A forfeit's score for the side that played (default: "
+                                                     "the game's target)."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = _parse_options(option)
     bye_values = {k: _number(v, f"bye {k}") for k, v in _parse_pairs(bye, "a bye").items()} if bye else None
     places = tuple(_number(x, "a placement point") for x in placement.split(",")) if placement else None
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
-    settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys)
+    settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
+                             time_limit, forfeit_score)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
@@ -338,8 +345,10 @@ def result(
     replace: bool = typer.Option(False, "--replace", help="Replace a table's different result (audited)."),
     match: Optional[str] = typer.Option(None, "--match", "-m", help="Manual entry in a knockout or round robin: "
                                                                     "the match (e.g. W2-1) instead of --table."),
+    forfeit: Optional[str] = typer.Option(None, "--forfeit", help="With --table: the side that did not play "
+                                                                  "(NS, or P2,P3); the event's forfeit score."),
 ) -> None:
-    """Enter results: game records (checked by domrec) or a manual score (marked unverified)."""
+    """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit."""
     from domrec import reader
 
     with _open(event) as store:
@@ -349,8 +358,14 @@ def result(
             from tournament import stages as stg
             t = stg.open_table_for_match(store, match)
             table, round_no = t.number, t.round
-            if score is None:
+            if score is None and forfeit is None:
                 raise UnusableInput("a manual result needs --score SIDE=N,SIDE=N")
+        if forfeit is not None:
+            if records or score is not None or winner is not None or table is None:
+                raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")
+            absent = tuple(x.strip() for x in forfeit.split(",") if x.strip())
+            typer.echo(res.enter_forfeit(store, table, absent, round_no, replace).summary())
+            return
         if table is not None or score is not None:
             if records:
                 raise UnusableInput("give record files or --table/--score, not both")
@@ -525,13 +540,14 @@ def standings(
             missing = ", ".join(f"round {r}: {n} table{'s' if n > 1 else ''} missing"
                                 for r, n in sorted(table.missing.items()))
             note.append(f"PROVISIONAL — results still missing ({missing})")
-        note.append("ranked by " + ", then ".join(table.tiebreaks))
+        note.append(table.ranked_by())
         if as_json:
             sys.stdout.write(json.dumps(table.to_dict(), ensure_ascii=False, indent=1) + "\n")
             return
         if as_csv:
             for r in rows:
                 r["provisional"] = "yes" if table.provisional else ""
+                r["ranked_by"] = ", ".join(table.tiebreaks)
         title = f"{store.settings.name} — standings after round {table.through_round}"
         if stage_id is not None:
             title = (f"{store.settings.name} — standings of stage {stage_id} "
@@ -579,7 +595,9 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
                  f"format: {s.format}, tables of {s.table_size}", f"seed: {s.seed}",
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
-                 f"ranking: {', then '.join(s.tiebreaks)}"]
+                 f"ranking: {', then '.join(s.tiebreaks)}",
+                 f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
+                 f"forfeit score: {s.forfeit_score}-0"]
         if s.placement:
             lines.append(f"placement points: {', '.join(f'{p:g}' for p in s.placement)}")
         lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "

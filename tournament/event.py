@@ -43,12 +43,18 @@ TIEBREAK_KEYS: dict[str, str] = {
     "score": "total score (multi-player tables)",
     "firsts": "tables won outright or shared first (multi-player tables)",
     "buchholz": "sum of the opponents' wins (or placement points)",
+    "head-to-head": "the results between the tied units only (a mini-table; a cycle falls to the next key)",
+    "efectividad": "efectividad, as Latin federations name it: points for minus points against",
+    "effectiveness": "efectividad (the English name): points for minus points against",
 }
+#: Federation names of existing keys: the same value, printed as the event named it.
+TIEBREAK_ALIASES = {"efectividad": "diff", "effectiveness": "diff"}
+HEAD_TO_HEAD = "head-to-head"
 LOWER_IS_BETTER = frozenset({"against"})
 DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", "for"),
                      INDIVIDUAL: ("placement", "score")}
-PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz")
-INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz")
+PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad", "effectiveness")
+INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz", HEAD_TO_HEAD)
 
 #: The current version of the store's schema (kept in the ``meta`` table).
 SCHEMA_VERSION = 3
@@ -76,6 +82,11 @@ class Settings:
     #: Placement points by finishing place at a full table (individual tables).
     placement: tuple[float, ...] = ()
     tiebreaks: tuple[str, ...] = ()
+    #: The event's time limit a game, in minutes (informational: on the sheets and the report; a
+    #: game the clock stopped is a record with ``"ended": "time"``, judged by domrec).
+    time_limit: int | None = None
+    #: What the side that played scores when the other did not (a forfeit): ``forfeit_score``-0.
+    forfeit_score: int = 0
 
     @property
     def partnership(self) -> bool:
@@ -103,13 +114,39 @@ class Settings:
         data = json.loads(text)
         data["placement"] = tuple(data.get("placement") or ())
         data["tiebreaks"] = tuple(data.get("tiebreaks") or ())
+        # Events made before time limits and forfeits: no limit, and the game's default forfeit score.
+        if "forfeit_score" not in data:
+            data["forfeit_score"] = default_forfeit_score(data["game"], data.get("variant"),
+                                                          data.get("options") or {}, data["table_size"])
         return cls(**data)
+
+
+def default_forfeit_score(game: str, variant: str | None, options: dict[str, Any], table_size: int) -> int:
+    """A forfeit's default score: the game's target, read from its engine (Competitive 200, Horse
+    Race its target option, Castle Rock 50, Domino Roads 2000 or 1000), as federations award a
+    forfeit as a game won to the target against nothing.  Broadway has no target (seven hands
+    decide), so it gives 0: the forfeit is a win without points unless the event sets one."""
+    from domrec.games import castlerock, competitive
+
+    engine = games.engine(game)
+    resolved = effective_options(engine, variant, options)
+    if game == "competitive":
+        return competitive.TARGET
+    if game == "castle-rock":
+        return castlerock.TARGET
+    if game == "horse-race":
+        return int(resolved.get("target") or 0)
+    if game == "domino-roads":
+        from domrec.games import roads
+        return roads.TARGET.get(table_size, max(roads.TARGET.values()))
+    return 0
 
 
 def make_settings(name: str, game: str, format: str, table_size: int | None = None, seed: int = 0,
                   variant: str | None = None, options: dict[str, Any] | None = None,
                   bye: dict[str, float] | None = None, placement: tuple[float, ...] | None = None,
-                  tiebreaks: tuple[str, ...] | None = None) -> Settings:
+                  tiebreaks: tuple[str, ...] | None = None, time_limit: int | None = None,
+                  forfeit_score: int | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -187,8 +224,19 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
             raise SettingsError(f"{key!r} cannot rank a {format} event; use {', '.join(allowed)}")
     if len(set(tiebreaks)) != len(tiebreaks):
         raise SettingsError("a tie-break is named twice")
+    same = [k for k in tiebreaks if TIEBREAK_ALIASES.get(k, k) == "diff"]
+    if len(same) > 1:
+        raise SettingsError(f"{' and '.join(same)} are the same tie-break (points for minus points against): "
+                            f"name it once")
+    if time_limit is not None and not 1 <= time_limit <= 24 * 60:
+        raise SettingsError(f"a time limit is a number of minutes from 1 to 1440, not {time_limit}")
+    if forfeit_score is None:
+        forfeit_score = default_forfeit_score(game, variant, options, table_size)
+    elif not 0 <= forfeit_score <= 1_000_000:
+        raise SettingsError(f"a forfeit score is a whole number from 0 to 1000000, not {forfeit_score}")
     return Settings(name=name.strip(), game=game, format=format, table_size=table_size, seed=seed,
-                    variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks)
+                    variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks,
+                    time_limit=time_limit, forfeit_score=int(forfeit_score))
 
 
 def _counts(counts: tuple[int, ...]) -> str:
@@ -258,13 +306,24 @@ class Table:
 class Result:
     id: int
     table: int  # table id
-    kind: str  # "record" or "manual"
+    kind: str  # "record", "manual" or "forfeit" (a side did not play: the event's fixed score)
     verified: bool
     scores: dict[str, int]
     winner: str | None
     record_hash: str | None
     entered_at: str
     note: str | None = None
+
+    @property
+    def absent(self) -> tuple[str, ...]:
+        """The sides that did not play, for a forfeit (its note is ``FORFEIT_NOTE`` and the sides)."""
+        if self.kind != "forfeit" or not self.note or not self.note.startswith(FORFEIT_NOTE):
+            return ()
+        return tuple(x.strip() for x in self.note[len(FORFEIT_NOTE):].split(",") if x.strip())
+
+
+#: A forfeit's note: these words, then the sides that did not play ("did not play: NS").
+FORFEIT_NOTE = "did not play: "
 
 
 @attrs.frozen

@@ -74,7 +74,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
                 "table": t.number, "match": key[0] if key else None, "game": key[1] if key else None,
                 "seats": [{"seat": a.seat, "side": a.side, "id": a.player, "name": names[a.player]} for a in t.seats],
                 "result": None if res is None else {"scores": res.scores, "winner": res.winner,
-                                                    "verified": res.verified, "kind": res.kind}})
+                                                    "verified": res.verified, "kind": res.kind,
+                                                    **({"forfeit": list(res.absent)} if res.absent else {})}})
         rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1), "label": label, "tables": tables,
                        "byes": [{"id": p, "name": names[p]} for p in byes.get(r.number, [])]})
     table = st.from_store(store)
@@ -110,7 +111,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
                                       "standings": [gt.row_dict(r) for r in gt.rows]})
         stage_docs.append(doc)
     return {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
-                      "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed},
+                      "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed,
+                      "time_limit": s.time_limit, "forfeit_score": s.forfeit_score, "tiebreaks": list(s.tiebreaks)},
             "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
                          "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
@@ -165,6 +167,7 @@ def html_page(data: dict[str, Any]) -> str:
            f"<h1>{_e(ev['name'])}</h1>",
            f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
            f'{_e(ev["format"])} · tables of {_e(ev["table_size"])} · {len(data["players"])} players · '
+           f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
            f'report of {_e(data["generated_at"])}</p>']
     nav = ['<a href="#standings">Standings</a>']
     if data["stages"]:
@@ -198,7 +201,8 @@ def _standings_html(table: dict[str, Any]) -> str:
     columns = list(rows[0])
     numeric = {c for c in columns if c not in ("name", "status")}
     parts.append(_table(columns, [[r[c] for c in columns] for r in rows], numeric))
-    parts.append(f'<p class="meta">Ranked by {_e(", then ".join(table["tiebreaks"]))}.</p>')
+    ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
+    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.</p>')
     return "".join(parts)
 
 
@@ -253,7 +257,9 @@ def _round_html(r: dict[str, Any]) -> str:
         else:
             result = ", ".join(f"{k} {v}" for k, v in res["scores"].items())
             result += f" · winner {res['winner']}" if res["winner"] else " · draw"
-            if not res["verified"]:
+            if res.get("forfeit"):
+                result += f" (forfeit: {', '.join(res['forfeit'])} did not play)"
+            elif not res["verified"]:
                 result += " (manual)"
         rows.append([t["table"], t["match"] or "", who, result])
     parts.append(_table(["table", "match", "seats", "result"], rows, {"table"}))
@@ -301,7 +307,7 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
                                   "side": s["side"], "id": s["id"], "name": s["name"],
                                   "score": (res.get("scores") or {}).get(s["side"], ""),
                                   "winner": res.get("winner") or "", "verified": res.get("verified", ""),
-                                  "result": "in" if res else ""})
+                                  "result": ("forfeit" if res.get("forfeit") else "in") if res else ""})
         for b in r["byes"]:
             seat_rows.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "table": "bye",
                               "match": "", "game": "", "seat": "", "side": "", "id": b["id"], "name": b["name"],

@@ -44,7 +44,7 @@ from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
 from tournament.errors import ResultRefused, UnusableInput
-from tournament.event import Settings, Table
+from tournament.event import FORFEIT_NOTE, Settings, Table
 from tournament.players import name_key
 from tournament.store import EventStore
 
@@ -65,10 +65,15 @@ class Entry:
     #: Knockout tables whose players changed because this result changed who won a match.
     reseated: tuple[Table, ...] = ()
 
+    #: A forfeit: the sides that did not play.
+    absent: tuple[str, ...] = ()
+
     def summary(self) -> str:
         scores = ", ".join(f"{k} {v}" for k, v in self.scores.items())
         won = f"winner {self.winner}" if self.winner else "a draw"
         how = "verified record" if self.verified else "manual entry, unverified"
+        if self.absent:
+            how = f"forfeit: {', '.join(self.absent)} did not play"
         verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced",
                 AMENDED: "amended (the old result is kept: `tournament history`)"}[self.status]
         moved = "".join(f"; round {t.round} table {t.number} re-seated" for t in self.reseated)
@@ -304,6 +309,49 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
                       f"table {table_no}", None, note)
 
 
+def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,
+                  replace: bool = False) -> Entry:
+    """A table where a side did not play: the sides there score the event's forfeit score, the
+    absent ones 0, and the result is stored as a forfeit (kind ``forfeit``), not as a manual score.
+
+    A table whose game was recorded was played, so nobody forfeited it: refused, even with
+    ``replace`` (replace the record by another record, or a manual score, instead).
+    """
+    with store.write():
+        rnd = round_no or store.last_round()
+        if not rnd:
+            raise UnusableInput("no round has been paired yet")
+        table = next((t for t in store.tables(rnd) if t.number == table_no), None)
+        if table is None:
+            raise ResultRefused(f"round {rnd} has no table {table_no}")
+        sides = table.sides()
+        unknown = [x for x in absent if x not in sides]
+        if unknown or not absent:
+            raise ResultRefused(f"{', '.join(unknown) or 'nobody'} is not a side of round {rnd} table {table_no}: "
+                                f"--forfeit names the side that did not play ({', '.join(sides)})")
+        if len(set(absent)) != len(absent):
+            raise ResultRefused(f"--forfeit names {next(x for x in absent if absent.count(x) > 1)} twice")
+        there = [x for x in sides if x not in absent]
+        if not there:
+            raise ResultRefused(f"a forfeit needs a side that was there to play: every side of round {rnd} table "
+                                f"{table_no} is named; nothing was stored")
+        existing = store.result_for(table.id)
+        if existing is not None and existing.kind == "record":
+            raise ResultRefused(f"round {rnd} table {table_no} has a recorded game, so it was played and nobody "
+                                f"forfeited it; nothing was stored")
+        points = store.settings.forfeit_score
+        ordered = {side: (0 if side in absent else points) for side in sides}
+        winner = there[0] if len(there) == 1 else None
+        ordered_absent = tuple(x for x in sides if x in absent)
+        note = FORFEIT_NOTE + ", ".join(ordered_absent)
+        if existing is not None and existing.kind == "forfeit" and existing.note == note \
+                and existing.scores == ordered:
+            return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=ordered_absent)
+        entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
+                       f"table {table_no}", None, note)
+        return attrs.evolve(entry, absent=ordered_absent)
+
+
 def _find_table(store: EventStore, record: Record, round_no: int | None, players: dict[int, Any], source: str,
                 digest: str) -> Table:
     """The record's table.  In the Swiss rounds: the table of its round with its first player.  In a
@@ -371,13 +419,13 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             raise ResultRefused(f"{source}: this very record is already stored for another table")
     if existing is not None:
         same = (existing.record_hash == digest) if digest is not None else (
-            existing.kind == "manual" and existing.scores == scores and existing.winner == winner)
+            existing.kind == kind and existing.scores == scores and existing.winner == winner)
         if same:
             return attrs.evolve(entry, status=UNCHANGED)
         old = ", ".join(f"{k} {v}" for k, v in existing.scores.items())
         if not replace:
             raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
-                                f"{'verified record' if existing.verified else 'manual'}); give --replace "
+                                f"{'verified record' if existing.verified else existing.kind}); give --replace "
                                 f"to replace it (the old one is kept in the audit table)")
         from tournament.audit import default_author
 

@@ -56,7 +56,8 @@ def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
                    "name": p.name}
             if store.settings.format == PAIRS:
                 row["pair"] = teams.get(p.team, "")
-            row["result"] = "in" if t.id in results else ""
+            res = results.get(t.id)
+            row["result"] = "" if res is None else "forfeit" if res.kind == "forfeit" else "in"
             rows.append(row)
     return rows
 

@@ -127,7 +127,8 @@ def sheet_shape(settings: Settings) -> SheetShape:
     """Rows for a typical game of the event's game under its rules, learnt the only generic way:
     by playing a few games (seeded, so the sheet is the same every time) with domrec's simulator
     at a full table; the longest of them, plus spare rows."""
-    rules = attrs.evolve(settings, name="-", seed=0, bye={}, placement=(), tiebreaks=())
+    rules = attrs.evolve(settings, name="-", seed=0, bye={}, placement=(), tiebreaks=(), time_limit=None,
+                         forfeit_score=0)
     return _shape(rules.to_json())
 
 
@@ -193,6 +194,8 @@ def _rules_text(settings: Settings) -> str:
     if settings.variant:
         parts.append(f"variant {settings.variant}")
     parts.extend(f"{k}={v}" for k, v in settings.options.items())
+    if settings.time_limit is not None:  # a game the clock stops: the side ahead wins (docs/tournament.md)
+        parts.append(f"time limit {settings.time_limit} minutes")
     return ", ".join(parts)
 
 

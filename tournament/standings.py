@@ -9,6 +9,13 @@ otherwise.  Partnership games rank by games won (a draw counts half), then
 point difference, then points for; multi-player tables by placement points,
 then total score.  The order of keys is the event's ``tiebreaks`` setting.
 Units equal on every key share a rank.
+
+``head-to-head`` is the one key that is not a unit's own number: it ranks a
+group tied on every key before it by the results among that group only (a
+mini-table), computed once for the whole group; units it leaves level (a
+cycle: A beat B, B beat C, C beat A) fall to the next key.  ``efectividad``
+(or ``effectiveness``) is the point difference under the name Latin
+federations give it.
 """
 
 from __future__ import annotations
@@ -18,7 +25,8 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from tournament.event import (INDIVIDUAL, LOWER_IS_BETTER, PAIRS, Player, Result, Settings, Table, Team)
+from tournament.event import (HEAD_TO_HEAD, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Player, Result,
+                              Settings, Table, Team)
 
 
 @attrs.frozen
@@ -39,15 +47,22 @@ class Standing:
     score: int
     firsts: int
     buchholz: float
+    #: Games the unit lost by forfeit: it did not play (the event's fixed score, 0 for it).
+    forfeits: int = 0
+    #: The head-to-head score within the group tied with it on the keys before ``head-to-head``
+    #: (games won against that group, a draw a half; multi-player tables: the group's players
+    #: finished behind); 0 when nobody is tied with it there.
+    head_to_head: float = 0.0
 
     @property
     def diff(self) -> int:
         return self.points_for - self.points_against
 
     def value(self, key: str) -> float:
+        key = TIEBREAK_ALIASES.get(key, key)
         return {"wins": self.wins, "diff": self.diff, "for": self.points_for, "against": self.points_against,
                 "placement": self.placement, "score": self.score, "firsts": self.firsts,
-                "buchholz": self.buchholz}[key]
+                "buchholz": self.buchholz, HEAD_TO_HEAD: self.head_to_head}[key]
 
     def values(self, keys: Sequence[str]) -> dict[str, float]:
         return {k: self.value(k) for k in keys}
@@ -68,23 +83,43 @@ class Standings:
 
     def columns(self) -> list[str]:
         if self.format == INDIVIDUAL:
-            return ["rank", "id", "name", "played", "byes", "placement", "score", "firsts", "buchholz", "status"]
-        return ["rank", "id", "name", "played", "won", "drawn", "lost", "byes", "wins", "for", "against", "diff",
-                "buchholz", "status"]
+            out = ["rank", "id", "name", "played", "byes", "placement", "score", "firsts", "buchholz", "status"]
+        else:
+            out = ["rank", "id", "name", "played", "won", "drawn", "lost", "byes", "wins", "for", "against", "diff",
+                   "buchholz", "status"]
+        # Shown only where they count: an event without forfeits, or not ranked head to head, keeps its table.
+        extra = [k for k in self.tiebreaks if k in TIEBREAK_ALIASES or k == HEAD_TO_HEAD]
+        if any(s.forfeits for s in self.rows):
+            extra.append("forfeits")
+        return out[:-1] + extra + out[-1:]
 
     def row_dict(self, s: Standing) -> dict[str, Any]:
         full = {"rank": s.rank, "id": s.unit, "name": s.name, "played": s.played, "won": s.won, "drawn": s.drawn,
                 "lost": s.lost, "byes": s.byes, "wins": _num(s.wins), "for": s.points_for,
                 "against": s.points_against, "diff": s.diff, "placement": _num(s.placement), "score": s.score,
-                "firsts": s.firsts, "buchholz": _num(s.buchholz),
-                "status": "active" if s.active else "withdrawn"}
+                "firsts": s.firsts, "buchholz": _num(s.buchholz), "forfeits": s.forfeits,
+                HEAD_TO_HEAD: _num(s.head_to_head), "status": "active" if s.active else "withdrawn"}
+        for alias in TIEBREAK_ALIASES:
+            full[alias] = s.diff
         return {c: full[c] for c in self.columns()}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": self.format, "tiebreaks": list(self.tiebreaks), "through_round": self.through_round,
+        return {"format": self.format, "tiebreaks": list(self.tiebreaks), "ranked_by": self.ranked_by(),
+                "through_round": self.through_round,
                 "provisional": self.provisional,
                 "missing": {str(k): v for k, v in sorted(self.missing.items())},
                 "standings": [self.row_dict(s) for s in self.rows]}
+
+
+    def ranked_by(self) -> str:
+        """The order of the keys, in words, as printed under the standings."""
+        return "ranked by " + ", then ".join(_KEY_WORDS.get(k, k) for k in self.tiebreaks)
+
+
+#: How a key reads under the standings (the others read as their own names).
+_KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
+              "effectiveness": "effectiveness (efectividad: points for minus against)",
+              HEAD_TO_HEAD: "head-to-head (results among the tied only)"}
 
 
 def _num(x: float) -> float | int:
@@ -147,6 +182,8 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         unit_of = lambda pid: pid  # noqa: E731
     acc: dict[int, dict[str, float]] = {u: defaultdict(float) for u in names}
     opponents: dict[int, list[int]] = {u: [] for u in names}
+    #: Every result as (unit -> its side or seat, scores, winner): what head-to-head reads.
+    played: list[tuple[dict[int, str], dict[str, int], str | None]] = []
     missing: dict[int, int] = {}
     placement_points = settings.placement
     for table in tables:
@@ -155,6 +192,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
             missing[table.round] = missing.get(table.round, 0) + 1
             continue
         scores = result.scores
+        absent = result.absent
         if settings.partnership:
             side_units: dict[str, list[int]] = {}
             for s in table.seats:
@@ -176,6 +214,8 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                     else:
                         a["lost"] += 1
                     opponents[u].extend(side_units[other])
+                    a["forfeits"] += side in absent
+            played.append(({u: side for side, us in side_units.items() for u in us}, scores, result.winner))
         else:
             places = placements(scores, result.winner, placement_points)
             firsts = first_places(scores, result.winner)
@@ -185,7 +225,9 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                 a["placement"] += places[s.seat]
                 a["score"] += scores[s.seat]
                 a["firsts"] += s.seat in firsts
+                a["forfeits"] += s.seat in absent
                 opponents[s.player].extend(o.player for o in table.seats if o.player != s.player)
+            played.append(({s.player: s.seat for s in table.seats}, scores, result.winner))
     bye = settings.bye
     for round_no, given in byes.items():
         if through_round is not None and round_no > through_round:
@@ -207,22 +249,70 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         rows.append(Standing(0, u, names[u], active[u], int(a["played"]), int(a["won"]), int(a["drawn"]),
                              int(a["lost"]), int(a["byes"]), int(a["for"]), int(a["against"]),
                              a["won"] + a["drawn"] / 2 + a["bye_wins"], a["placement"], int(a["score"]),
-                             int(a["firsts"]), float(sum(base[o] for o in opponents[u]))))
+                             int(a["firsts"]), float(sum(base[o] for o in opponents[u])), int(a["forfeits"])))
     keys = settings.tiebreaks
-
-    def sort_key(s: Standing) -> tuple:
-        return tuple(s.value(k) if k in LOWER_IS_BETTER else -s.value(k) for k in keys)
-
-    rows.sort(key=lambda s: (sort_key(s), s.unit))
+    # Keys are applied one after the other: head-to-head needs the groups the keys before it left tied.
+    sort_keys: dict[int, list[float]] = {s.unit: [] for s in rows}
+    by_unit = {s.unit: s for s in rows}
+    for key in keys:
+        if key == HEAD_TO_HEAD:
+            groups: dict[tuple, list[int]] = defaultdict(list)
+            for u, so_far in sort_keys.items():
+                groups[tuple(so_far)].append(u)
+            for group in groups.values():
+                h2h = head_to_head(group, played, settings.partnership) if len(group) > 1 else {group[0]: 0.0}
+                for u in group:
+                    by_unit[u] = attrs.evolve(by_unit[u], head_to_head=h2h[u])
+                    sort_keys[u].append(-h2h[u])
+            continue
+        for u, so_far in sort_keys.items():
+            v = by_unit[u].value(key)
+            so_far.append(v if key in LOWER_IS_BETTER else -v)
+    rows = sorted(by_unit.values(), key=lambda s: (sort_keys[s.unit], s.unit))
     ranked = []
-    prev: tuple | None = None
+    prev: list[float] | None = None
     rank = 0
     for i, s in enumerate(rows, 1):
-        k = sort_key(s)
+        k = sort_keys[s.unit]
         if k != prev:
             rank, prev = i, k
         ranked.append(attrs.evolve(s, rank=rank))
     return Standings(settings.format, keys, tuple(ranked), through, missing)
+
+
+def head_to_head(group: Sequence[int], played: Iterable[tuple[dict[int, str], dict[str, int], str | None]],
+                 partnership: bool) -> dict[int, float]:
+    """Each unit's score in the mini-table of ``group``: only the results between its members.
+
+    Partnership games: a game won against a side holding a member of the group counts 1, a draw
+    a half (a unit's partner in a rotating event is not its opponent).  Multi-player tables: each
+    other member of the group seated at the same table and placed behind it (on the table's
+    scores; the game's winner first when the top was tied) counts 1, one level with it a half.
+    A group that beat each other in a circle ends level, and falls to the next key.
+    """
+    members = set(group)
+    out = {u: 0.0 for u in group}
+    for where, scores, winner in played:
+        here = [u for u in where if u in members]
+        if len(here) < 2:
+            continue
+        for u in here:
+            mine = where[u]
+            rivals = [v for v in here if where[v] != mine]
+            if partnership:
+                if not rivals:
+                    continue
+                out[u] += 1.0 if winner == mine else 0.5 if winner is None else 0.0
+                continue
+            for v in rivals:
+                theirs = where[v]
+                if scores[mine] != scores[theirs]:
+                    out[u] += 1.0 if scores[mine] > scores[theirs] else 0.0
+                elif winner in (mine, theirs):
+                    out[u] += 1.0 if winner == mine else 0.0
+                else:
+                    out[u] += 0.5
+    return out
 
 
 def from_store(store: Any, through_round: int | None = None) -> Standings:
