@@ -33,6 +33,7 @@ from tournament.rounds import pair_next_round
 from tournament.standings import from_store as current_standings
 from tournament.store import EventStore, create_event, open_event
 from tournament.stages import create_stage
+from tournament.finals import create_final
 from tournament.sheets import write_sheets
 
 __all__ = [
