@@ -502,9 +502,7 @@ def standings(
                                                 "rounds, later stages as `bracket` numbers them."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
-    from tournament import stages as stg
-
-    from tournament import finals
+    from tournament import finals, stages as stg
 
     with _open(event) as store:
         last = store.last_round()

@@ -37,7 +37,7 @@ import attrs
 
 from tournament import brackets, stages, standings as st
 from tournament.errors import SettingsError
-from tournament.event import ROTATING, SeatAssignment, Table
+from tournament.event import PAIRS, ROTATING, SeatAssignment, Table
 from tournament.stages import FINAL_TABLE, Stage, StageError, UsageError
 from tournament.store import EventStore
 
@@ -107,7 +107,7 @@ def _check_event(store: EventStore) -> None:
     fmt = store.settings.format
     if fmt == ROTATING:
         return
-    if fmt == "pairs":
+    if fmt == PAIRS:
         raise SettingsError("`tournament final` draws a final from individual standings, for rotating-partner "
                             "events; this pairs event has its partnerships already: use `tournament knockout` "
                             "(or `tournament roundrobin`)")
