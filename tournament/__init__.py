@@ -41,4 +41,5 @@ __all__ = [
     "ROTATING", "Refused", "ResultRefused", "Settings", "SettingsError", "TournamentError", "UnknownPlayer",
     "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_dgn", "enter_manual", "enter_record",
     "make_settings", "open_event", "pair_next_round", "withdraw", "write_sheets",
+    "create_final",
 ]

@@ -218,7 +218,9 @@ def test_a_knockout_of_pairs_formed_from_the_standings(tmp_path: Path, fmt: str)
     first = store.tables(4)
     assert [{frozenset(s.player for s in t.seats if s.side == side) for side in ("NS", "EW")} for t in first] == [
         {frozenset(stage.sides[0]), frozenset(stage.sides[3])}, {frozenset(stage.sides[1]), frozenset(stage.sides[2])}]
-    # A record of players who are not a pair of the final: refused, with the reason.
+    # A game of round 1's table 1 offered as a game of the final: nobody sits like that in it.
+    with pytest.raises(ResultRefused, match="nothing was stored"):
+        enter_record(store, play_table(store, store.tables(1)[0], seed=2, ids=False), round_no=4)
     state = stages.state_of(store, stage)
     assert state.state(state.bracket.matches[0].key).status == "due"
     play_stage(store, seed=6)
