@@ -498,6 +498,9 @@ def after_result(store: EventStore, table: Table) -> list[Table]:
 def refuse_swiss(store: EventStore) -> None:
     """The Swiss rounds are over once a later stage exists."""
     stage = current(store)
+    if stage is not None and store.settings.format == ROTATING:
+        raise Refused(f"this event's final ({stage.name}) was drawn after round {stage.offset}; no more rounds "
+                      f"can be paired — results of the final's games move it on")
     if stage is not None:
         raise Refused(f"this event is in its {stage.name} stage (from round {stage.offset + 1}); Swiss rounds "
                       f"cannot be paired any more — results advance the stage")

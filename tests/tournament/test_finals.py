@@ -150,7 +150,7 @@ def test_final_tables_after_a_simulated_rotating_event(tmp_path: Path) -> None:
     report = run_check(store)
     assert report.ok, [f.text() for f in report.findings]
     assert not report.findings
-    with pytest.raises(Refused, match="cannot be paired"):
+    with pytest.raises(Refused, match="no more rounds can be paired"):
         pair_next_round(store)
     store.close()
 
@@ -234,6 +234,16 @@ def test_a_knockout_of_pairs_formed_from_the_standings(tmp_path: Path, fmt: str)
     assert {x.player for x in places if x.place == 1} == set(stage.sides[champion - 1])
     report = run_check(store)
     assert report.ok and not report.findings, [f.text() for f in report.findings]
+    # The report: the pairs by their players' names, one placing a player (with their own numbers).
+    from tournament import report as rp
+    data = rp.event_data(store)
+    doc = data["stages"][0]
+    assert doc["champion"] == finals.champion(store, stage)
+    assert [s["players"] for s in doc["seeds"]] == [list(x) for x in stage.sides]
+    assert sorted(p["id"] for p in doc["placings"]) == sorted(expected)
+    assert data["standings"]["through_round"] == 3
+    page = rp.html_page(data)
+    assert doc["champion"].replace("&", "&amp;") in page
     store.close()
 
 
