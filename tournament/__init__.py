@@ -34,6 +34,7 @@ from tournament.rounds import pair_next_round
 from tournament.standings import from_store as current_standings
 from tournament.store import EventStore, create_event, open_event
 from tournament.stages import create_stage
+from tournament.finals import create_final
 from tournament.sheets import write_sheets
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "UnusableInput", "add_pairs", "create_stage", "add_players", "current_standings", "run_check", "create_event", "enter_dgn", "enter_forfeit", "enter_manual", "enter_record",
     "make_settings", "open_event", "pair_next_round", "withdraw", "write_sheets",
     "amend_dgn", "amend_manual", "amend_record",
+    "create_final",
 ]

@@ -589,7 +589,10 @@ def stage_findings(store: EventStore) -> list[Finding]:
                 raise _Rollback
         except _Rollback:
             pass
-        if not stage.knockout:
+        if stage.format == stages.FINAL_TABLE or stage.sides:  # a rotating event's final
+            from tournament import finals
+            out.extend(Finding(level, where, message) for level, message in finals.draw_findings(store, stage))
+        if stage.format == stages.ROUND_ROBIN:
             sched = stage.schedule()
             want = sorted(tuple(sorted((p.home, p.away))) for games in sched.rounds for p in games)
             team_of = {p.id: p.team for p in store.players()}

@@ -517,12 +517,16 @@ def standings(
                                                 "rounds, later stages as `bracket` numbers them."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
-    from tournament import stages as stg
+    from tournament import finals, stages as stg
 
     with _open(event) as store:
         last = store.last_round()
         if round_no is not None and not 0 <= round_no <= last:
             raise UnusableInput(f"round {round_no} has not been paired (the last round is {last})")
+        final_stage = finals.final_stage(store)
+        if final_stage is not None and stage_id in (None, final_stage.id) and round_no is None:
+            _final_standings(store, final_stage, stage_id is None, as_csv, as_json)
+            return
         if stage_id is None:
             table = st.from_store(store, round_no)
         else:
@@ -553,6 +557,37 @@ def standings(
             title = (f"{store.settings.name} — standings of stage {stage_id} "
                      f"({chosen.name if chosen is not None else 'the Swiss rounds'})")
         _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note)
+
+
+def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool) -> None:
+    """A rotating event with a final: the final's result, then (``both``) the standings of the
+    rounds, which the final's games are not added into.  CSV: one of the two (``--stage`` chooses)."""
+    from tournament import finals, stages as stg
+
+    rows = finals.rows(store, stage)
+    done = finals.finished(store, stage)
+    rounds = stg.stage_standings(store, None)
+    if as_json:
+        doc = {**rounds.to_dict(), "final": {"stage": stage.id, "name": stage.name, "finished": done,
+                                             "champion": finals.champion(store, stage), "rows": rows}}
+        sys.stdout.write(json.dumps(doc if both else doc["final"], ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv and both:
+        _emit([rounds.row_dict(s) for s in rounds.rows], True, False, "")
+        return
+    title = f"{store.settings.name} — {stage.name} (from round {stage.offset + 1})"
+    footer = [] if done else ["PROVISIONAL — the final's games are not all in"]
+    if stage.format == stg.FINAL_TABLE:
+        footer.append("a final table is ranked by its own games (" + ", then ".join(rounds.tiebreaks) +
+                      "), then by the place in the rounds (rounds_place)")
+    _emit(rows, as_csv, False, title, footer=footer)
+    if not both:
+        return
+    note = [f"PROVISIONAL — results still missing ({', '.join(f'round {r}: {n}' for r, n in rounds.missing.items())})"] \
+        if rounds.provisional else []
+    _emit([rounds.row_dict(s) for s in rounds.rows], False, False,
+          f"{store.settings.name} — standings of the rounds (1-{rounds.through_round}), before the final",
+          footer=note + ["ranked by " + ", then ".join(rounds.tiebreaks)])
 
 
 @app.command(name="check")
@@ -673,8 +708,12 @@ def _seed_names(seeds: Optional[str], seeds_file: Optional[Path]) -> list[str]:
 def _print_stage(store: EventStore, stage: Any) -> None:
     from tournament import brackets as br, stages as stg
 
-    names = stg.unit_names(store)
-    if stage.knockout:
+    names = stg.side_names(store, stage)
+    if stage.format == stg.FINAL_TABLE:
+        from tournament import finals
+        typer.echo(f"{store.settings.name} — {stage.name} (rounds {stage.offset + 1}-{stage.offset + 3})")
+        typer.echo(finals.draw_text(store, stage))
+    elif stage.knockout:
         state = stg.state_of(store, stage)
         rounds_of = {r: stage.event_round(r) for r in range(1, len(state.bracket.round_labels) + 1)}
         typer.echo(f"{store.settings.name} — {stage.name}")
@@ -747,6 +786,37 @@ def roundrobin(
 
 @app.command()
 @guarded
+def final(
+    event: Path = typer.Argument(..., help="The event file (a rotating-partner event)."),
+    top: int = typer.Option(4, "--top", min=1, max=MAX_COUNT,
+                            help="How many of the standings play the final: final tables of four take "
+                                 "4, 8, 12, … (table 1: places 1-4, table 2: places 5-8, …)."),
+    pairs: Optional[str] = typer.Option(None, "--pairs", help="A knockout of pairs formed from the standings "
+                                        "instead: which places partner within each block, e.g. 1-4,2-3 (1st "
+                                        "with 4th, 2nd with 3rd, 5th with 8th, …)."),
+    format: str = typer.Option("single", "--format", help="With --pairs: single or double elimination."),
+    third_place: bool = typer.Option(False, "--third-place", help="With --pairs: a third-place game."),
+    reset: bool = typer.Option(True, "--reset/--no-reset", help="With --pairs --format double: a second "
+                                                                "grand final when the losers' champion wins."),
+    first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
+                                 help="With --pairs: a match is won by the first to win N games."),
+    name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
+) -> None:
+    """Draw the final of a rotating-partner event from the standings of its rounds: final tables of four
+    (three games, each partnering each once), or a knockout of pairs formed from the standings."""
+    from tournament import finals
+
+    with _open(event) as store:
+        stage = finals.create_final(store, top, pairs, format, third_place=third_place, reset=reset,
+                                    wins_needed=first_to, name=name)
+        _print_stage(store, stage)
+        note = finals.cut_note(store, stage)
+        if note:
+            typer.echo(note, err=True)
+
+
+@app.command()
+@guarded
 def bracket(
     event: Path = typer.Argument(..., help="The event file."),
     stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
@@ -769,7 +839,7 @@ def bracket(
             sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
             return
         _print_stage(store, chosen)
-        if not chosen.knockout:
+        if chosen.format == stg.ROUND_ROBIN:
             for gi in range(len(chosen.schedule().groups)):
                 t = stg.group_standings(store, chosen, gi)
                 _emit([t.row_dict(r) for r in t.rows], False, False, rp._group_label(gi, len(chosen.schedule().groups)))

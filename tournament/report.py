@@ -23,8 +23,7 @@ from typing import IO, Any, Iterable
 
 from domrec.output import Kind, first_line, marked
 
-from tournament import brackets, stages, standings as st
-from tournament.event import PAIRS
+from tournament import brackets, finals, stages, standings as st
 from tournament.store import EventStore
 
 
@@ -78,12 +77,14 @@ def event_data(store: EventStore) -> dict[str, Any]:
                                                     **({"forfeit": list(res.absent)} if res.absent else {})}})
         rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1), "label": label, "tables": tables,
                        "byes": [{"id": p, "name": names[p]} for p in byes.get(r.number, [])]})
-    table = st.from_store(store)
+    # A rotating event's final is not added into the standings of its rounds: both are shown.
+    table = stages.stage_standings(store, None) if finals.final_stage(store) else st.from_store(store)
     stage_docs = []
     for x in stage_list:
-        unit_names = team_names if s.format == PAIRS else names
+        unit_names = stages.side_names(store, x)
         doc: dict[str, Any] = {"id": x.id, "name": x.name, "format": x.format, "first_round": x.offset + 1,
-                               "seeds": [{"seed": i + 1, "id": u, "name": unit_names.get(u, str(u))}
+                               "seeds": [{"seed": i + 1, "id": u, "name": unit_names.get(u, str(u)),
+                                          **({"players": list(x.sides[u - 1])} if x.sides else {})}
                                          for i, u in enumerate(x.seeds)], "options": {
                                    k: v for k, v in x.options.items() if k not in ("seeds", "counts")}}
         if x.knockout:
@@ -102,13 +103,15 @@ def event_data(store: EventStore) -> dict[str, Any]:
             doc["placings"] = [{"place": p, "id": u, "name": unit_names.get(u, str(u))}
                                for u, p in sorted(places.items(), key=lambda kv: (kv[1], kv[0]))]
             doc["champion"] = unit_names.get(state.champion) if state.champion is not None else None
-        else:
+        elif x.format == stages.ROUND_ROBIN:
             sched = x.schedule()
             doc["groups"] = []
             for gi, members in enumerate(sched.groups):
                 gt = stages.group_standings(store, x, gi)
                 doc["groups"].append({"group": _group_label(gi, len(sched.groups)),
                                       "standings": [gt.row_dict(r) for r in gt.rows]})
+        if x.format == stages.FINAL_TABLE or x.sides:
+            doc.update(finals.stage_doc(store, x))
         stage_docs.append(doc)
     return {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
                       "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed,
@@ -234,8 +237,10 @@ def _stage_html(stage: dict[str, Any]) -> str:
                              f'{"".join(lines)}</div>')
             parts.append("</div>")
         parts.append("</div>")
-        if stage.get("placings"):
+        if stage.get("placings") and not stage.get("final"):
             parts.append(_table(["place", "name"], [[p["place"], p["name"]] for p in stage["placings"]], {"place"}))
+    if stage.get("final"):
+        parts.append(_final_html(stage))
     for g in stage.get("groups", []):
         parts.append(f"<h3>{_e(g['group'])}</h3>")
         rows = g["standings"]
@@ -243,6 +248,37 @@ def _stage_html(stage: dict[str, Any]) -> str:
             columns = list(rows[0])
             parts.append(_table(columns, [[r[c] for c in columns] for r in rows],
                                 {c for c in columns if c not in ("name", "status")}))
+    return "".join(parts)
+
+
+def _final_html(stage: dict[str, Any]) -> str:
+    """A rotating event's final: each final table's games and ranking, or the placings of a
+    knockout of pairs (its bracket is drawn like any other)."""
+    parts = []
+    for t in stage.get("final_tables", []):
+        parts.append(f"<h3>Final table {_e(t['table'])} ({_e(t['places'])})"
+                     f"{'' if t['complete'] else ' — provisional'}</h3>")
+        games = []
+        for g in t["games"]:
+            res = g["result"]
+            if res is None:
+                how = "to play"
+            else:
+                how = f"NS {res['scores'].get('NS')}, EW {res['scores'].get('EW')}"
+                how += f" · winner {res['winner']}" if res["winner"] else " · draw"
+                how += "" if res["verified"] else " (manual)"
+            games.append([g["game"], f"{g['round']} / {g['table']}", g["NS"], g["EW"], how])
+        parts.append(_table(["game", "round / table", "NS", "EW", "result"], games, {"game"}))
+        columns = ["place", "id", "name", "played", "wins", "for", "against", "diff", "rounds_place"]
+        parts.append(_table(columns, [[r[c] for c in columns] for r in t["ranking"]],
+                            set(columns) - {"name"}))
+    if "final_tables" not in stage and stage.get("placings"):
+        parts.append(_table(["place", "id", "name", "pair"],
+                            [[p["place"], p["id"], p["name"], p.get("pair", "")] for p in stage["placings"]],
+                            {"place", "id"}))
+    if stage.get("rounds_places"):
+        parts.append('<p class="meta">Drawn from the standings of the rounds: ' + _e(", ".join(
+            f"{p['place']}. #{p['id']} {p['name']}" for p in stage["rounds_places"])) + ".</p>")
     return "".join(parts)
 
 

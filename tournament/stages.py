@@ -37,6 +37,9 @@ from tournament.event import INDIVIDUAL, PAIRS, ROTATING, Result, SeatAssignment
 from tournament.store import EventStore
 
 ROUND_ROBIN = "roundrobin"
+#: The final tables of a rotating-partner event (:mod:`tournament.finals`): made by ``tournament
+#: final``, never by :func:`create_stage`, so not one of the ``STAGE_FORMATS``.
+FINAL_TABLE = "final-table"
 STAGE_FORMATS = brackets.KINDS + (ROUND_ROBIN,)
 SEEDINGS = ("list", "standings", "random", "groups")
 
@@ -65,6 +68,13 @@ class Stage:
                               table_size=o.get("table_size", 0), advance=o.get("advance", 0),
                               counts=o.get("counts", ()))
 
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """A knockout of pairs formed from a rotating event's standings (:mod:`tournament.finals`):
+        side ``i`` (from 1) is the players ``sides[i - 1]``.  Empty: the sides are the event's own
+        units (pairs, or players)."""
+        return tuple(tuple(s) for s in self.options.get("sides", ()))
+
     def schedule(self) -> roundrobin.Schedule:
         return roundrobin.schedule(self.seeds, self.options.get("groups", 1), self.options.get("double", False))
 
@@ -74,6 +84,8 @@ class Stage:
     def round_label(self, stage_round: int) -> str:
         if self.knockout:
             return self.bracket().round_labels[stage_round - 1]
+        if self.format == FINAL_TABLE:
+            return f"final{' tables' if len(self.seeds) > 4 else ''}, game {stage_round}"
         leg = ""
         sched = self.schedule()
         if sched.double:
@@ -112,6 +124,26 @@ def unit_names(store: EventStore) -> dict[int, str]:
     return {p.id: p.name for p in store.players()}
 
 
+def side_members(store: EventStore, stage: Stage | None) -> dict[int, tuple[int, ...]]:
+    """A stage's sides and their players: the stage's own sides (pairs formed for a rotating
+    event's final), else the event's units."""
+    if stage is not None and stage.sides:
+        return {i: s for i, s in enumerate(stage.sides, 1)}
+    return _members(store)
+
+
+def side_names(store: EventStore, stage: Stage | None) -> dict[int, str]:
+    """The names of a stage's sides: a formed pair is its players' names, "Ana & Di"."""
+    if stage is not None and stage.sides:
+        names = {p.id: p.name for p in store.players()}
+        return {i: " & ".join(names[p] for p in s) for i, s in enumerate(stage.sides, 1)}
+    return unit_names(store)
+
+
+def side_of_player(store: EventStore, stage: Stage | None) -> dict[int, int]:
+    return {p: u for u, members in side_members(store, stage).items() for p in members}
+
+
 def _active_units(store: EventStore, round_no: int) -> list[int]:
     if store.settings.format == PAIRS:
         return [t.id for t in store.teams() if t.active_in(round_no)]
@@ -136,7 +168,8 @@ def _check_format(settings: Settings, fmt: str) -> None:
         raise SettingsError(f"unknown stage format {fmt!r}; formats: {', '.join(STAGE_FORMATS)}")
     if settings.format == ROTATING:
         raise SettingsError("a rotating-partner event has no fixed sides, so it cannot have a knockout or round "
-                            "robin; create a pairs event (fixed partnerships) for that")
+                            "robin of its own; its final is `tournament final` (final tables of four, or a "
+                            "knockout of pairs formed from the standings)")
     if settings.format == INDIVIDUAL:
         if fmt == brackets.MULTI and settings.table_size < 3:
             raise SettingsError("a multi-player knockout needs tables of 3 to 6 (this event seats "
@@ -344,7 +377,7 @@ def seat_head_to_head(settings: Settings, sides: tuple[int, int], game: int,
                       members: dict[int, tuple[int, ...]]) -> tuple[SeatAssignment, ...]:
     """Game 1: the first side N-S (or the first seat); the sides change seats every game."""
     a, b = sides if game % 2 == 1 else (sides[1], sides[0])
-    if settings.format == PAIRS:
+    if settings.partnership:  # a pairs event's pairs, or pairs formed for a rotating event's final
         (n, s), (e, w) = members[a], members[b]
         return (SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e), SeatAssignment("S", "NS", s),
                 SeatAssignment("W", "EW", w))
@@ -369,8 +402,7 @@ def games_of(store: EventStore, stage: Stage, results: dict[int, Result] | None 
     """The stage's played games as bracket values (in game order within each match)."""
     results = store.results() if results is None else results
     tables = {t.id: t for t in store.tables()} if tables is None else tables
-    pairs = store.settings.format == PAIRS
-    team_of = {p.id: p.team for p in store.players()}
+    side_of = side_of_player(store, stage)
     out = []
     for row in store.match_tables(stage.id):
         res = results.get(row["table_id"])
@@ -379,7 +411,7 @@ def games_of(store: EventStore, stage: Stage, results: dict[int, Result] | None 
         table = tables[row["table_id"]]
         unit_of_side: dict[str, int] = {}
         for s in table.seats:
-            unit_of_side[s.side] = team_of[s.player] if pairs else s.player
+            unit_of_side[s.side] = side_of[s.player]
         out.append(brackets.Game(row["key"], places(res, unit_of_side, store.settings)))
     return out
 
@@ -429,9 +461,8 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
     seated: dict[str, list[dict[str, Any]]] = {}
     for row in store.match_tables(stage.id):
         seated.setdefault(row["key"], []).append(row)
-    members = _members(store)
-    pairs = store.settings.format == PAIRS
-    team_of = {p.id: p.team for p in store.players()}
+    members = side_members(store, stage)
+    side_of = side_of_player(store, stage)
     new: list[Table] = []
     for ms in state.matches:
         m = ms.match
@@ -449,7 +480,7 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
         sides = {u for u in ms.sides if u != brackets.NOBODY}
         played = [r for r in rows if r["table_id"] in results]
         for row in rows:
-            units = {team_of[p] if pairs else p for p in tables[row["table_id"]].players}
+            units = {side_of.get(p) for p in tables[row["table_id"]].players}
             if units == sides:
                 continue
             if reseated is None:
@@ -501,6 +532,9 @@ def after_result(store: EventStore, table: Table, reseated: list[Table] | None =
 def refuse_swiss(store: EventStore) -> None:
     """The Swiss rounds are over once a later stage exists."""
     stage = current(store)
+    if stage is not None and store.settings.format == ROTATING:
+        raise Refused(f"this event's final ({stage.name}) was drawn after round {stage.offset}; no more rounds "
+                      f"can be paired — results of the final's games move it on")
     if stage is not None:
         raise Refused(f"this event is in its {stage.name} stage (from round {stage.offset + 1}); Swiss rounds "
                       f"cannot be paired any more — results advance the stage")
@@ -520,7 +554,7 @@ def open_table_for_match(store: EventStore, key: str) -> Table:
         why = "it is decided"
         if stage.knockout:
             ms = state_of(store, stage).state(key)
-            names = unit_names(store)
+            names = side_names(store, stage)
             if ms.status == brackets.WAITING:
                 missing = [src.text() for u, src in zip(ms.sides, ms.match.sources) if u is None]
                 why = f"it is not due yet (it waits for the {' and '.join(missing)})"
@@ -539,7 +573,10 @@ def not_due_reason(store: EventStore, units: Iterable[int]) -> str | None:
     if stage is None or not stage.knockout:
         return None
     state = state_of(store, stage)
-    names = unit_names(store)
+    names = side_names(store, stage)
+    if stage.sides:  # a rotating event's final: the record's players, each to the pair formed with them
+        side_of = side_of_player(store, stage)
+        units = dict.fromkeys(side_of[u] for u in units if u in side_of)
     for u in units:
         waiting = [ms for ms in state.matches if ms.status == brackets.WAITING and u in ms.sides]
         if waiting:
