@@ -288,25 +288,21 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
                  replace: bool = False, winner: str | None = None, note: str | None = None) -> Entry:
     """A score typed in by the director: stored, and marked unverified."""
     with store.write():
-        rnd = round_no or store.last_round()
-        if not rnd:
-            raise UnusableInput("no round has been paired yet")
-        table = next((t for t in store.tables(rnd) if t.number == table_no), None)
-        if table is None:
-            raise ResultRefused(f"round {rnd} has no table {table_no}")
-        sides = table.sides()
-        if set(scores) != set(sides):
-            raise ResultRefused(f"table {table_no} has sides {', '.join(sides)}; a score is needed for each "
-                                f"of them, and nothing else (given: {', '.join(scores) or 'none'})")
-        ordered = {side: int(scores[side]) for side in sides}
-        if winner is None:
-            best = max(ordered.values())
-            top = [s for s, n in ordered.items() if n == best]
-            winner = top[0] if len(top) == 1 else None
-        elif winner not in sides:
-            raise ResultRefused(f"{winner} is not a side of table {table_no} ({', '.join(sides)})")
+        _, table = _round_table(store, round_no, table_no)
+        ordered, winner = _manual_scores(table, scores, winner)
         return _store(store, table, "manual", False, ordered, winner, None, None, replace,
                       f"table {table_no}", None, note)
+
+
+def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tuple[int, Table]:
+    """The round (the last one paired unless named) and its table ``table_no``, for a result typed in."""
+    rnd = round_no or store.last_round()
+    if not rnd:
+        raise UnusableInput("no round has been paired yet")
+    table = next((t for t in store.tables(rnd) if t.number == table_no), None)
+    if table is None:
+        raise ResultRefused(f"round {rnd} has no table {table_no}")
+    return rnd, table
 
 
 def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,
@@ -318,12 +314,7 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
     ``replace`` (replace the record by another record, or a manual score, instead).
     """
     with store.write():
-        rnd = round_no or store.last_round()
-        if not rnd:
-            raise UnusableInput("no round has been paired yet")
-        table = next((t for t in store.tables(rnd) if t.number == table_no), None)
-        if table is None:
-            raise ResultRefused(f"round {rnd} has no table {table_no}")
+        rnd, table = _round_table(store, round_no, table_no)
         sides = table.sides()
         unknown = [x for x in absent if x not in sides]
         if unknown or not absent:
