@@ -178,17 +178,22 @@ def new(
                                                           "(partnership formats) or placement=1.5,score=0."),
     placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
     tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for."),
+    schedule: Optional[str] = typer.Option(None, "--schedule", help="Rotating partners: standings (default) or "
+                                                                    "balanced (fixed in advance, --rounds N)."),
+    rounds_: Optional[int] = typer.Option(None, "--rounds", min=1, max=MAX_COUNT,
+                                          help="The rounds of a balanced schedule."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = _parse_options(option)
     bye_values = {k: _number(v, f"bye {k}") for k, v in _parse_pairs(bye, "a bye").items()} if bye else None
     places = tuple(_number(x, "a placement point") for x in placement.split(",")) if placement else None
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
-    settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys)
+    settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
+                             schedule, rounds_)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
-               f"{settings.table_size}")
+               f"{settings.table_size}" + (f"; balanced schedule of {settings.rounds} rounds" if settings.rounds else ""))
 
 
 @app.command()
@@ -302,6 +307,19 @@ def pair(
     with _open(event) as store:
         plan = rounds.pair_next_round(store)
         _print_round(store, plan.round, as_csv, as_json)
+
+
+@app.command()
+@guarded
+def balance(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: every pair of partners and of opponents, with counts."),
+) -> None:
+    """Who partnered and who opposed whom, and how often (repeats against their lower bound)."""
+    from tournament.schedule import meetings
+    with _open(event) as store:
+        met = meetings(store.settings, store.players(), store.tables(), store.byes())
+        typer.echo(json.dumps(met.to_dict(), ensure_ascii=False, indent=1) if as_json else met.text())
 
 
 @app.command()
@@ -580,6 +598,8 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"format: {s.format}, tables of {s.table_size}", f"seed: {s.seed}",
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
                  f"ranking: {', then '.join(s.tiebreaks)}"]
+        if s.rounds:
+            lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
         if s.placement:
             lines.append(f"placement points: {', '.join(f'{p:g}' for p in s.placement)}")
         lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "

@@ -30,6 +30,11 @@ ROTATING = "rotating"
 #: Individuals at tables of an individual game (everyone for themselves).
 INDIVIDUAL = "individual"
 FORMATS = (PAIRS, ROTATING, INDIVIDUAL)
+#: How the rounds of a rotating-partner event are seated: by the standings, round by round (the
+#: default), or from a schedule fixed when round 1 is paired (tournament/schedule.py).
+STANDINGS_SCHEDULE = "standings"
+BALANCED = "balanced"
+SCHEDULES = (STANDINGS_SCHEDULE, BALANCED)
 PARTNERSHIP_FORMATS = (PAIRS, ROTATING)
 PARTNERSHIP_SIDES = ("NS", "EW")
 
@@ -76,6 +81,9 @@ class Settings:
     #: Placement points by finishing place at a full table (individual tables).
     placement: tuple[float, ...] = ()
     tiebreaks: tuple[str, ...] = ()
+    #: ``standings`` or ``balanced`` (rotating partners only); a balanced event has ``rounds`` rounds.
+    schedule: str = STANDINGS_SCHEDULE
+    rounds: int = 0
 
     @property
     def partnership(self) -> bool:
@@ -96,6 +104,8 @@ class Settings:
         data = attrs.asdict(self)
         data["placement"] = list(self.placement)
         data["tiebreaks"] = list(self.tiebreaks)
+        if self.schedule == STANDINGS_SCHEDULE and not self.rounds:
+            del data["schedule"], data["rounds"]  # the settings of every event before schedules, unchanged
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
@@ -109,7 +119,8 @@ class Settings:
 def make_settings(name: str, game: str, format: str, table_size: int | None = None, seed: int = 0,
                   variant: str | None = None, options: dict[str, Any] | None = None,
                   bye: dict[str, float] | None = None, placement: tuple[float, ...] | None = None,
-                  tiebreaks: tuple[str, ...] | None = None) -> Settings:
+                  tiebreaks: tuple[str, ...] | None = None, schedule: str | None = None,
+                  rounds: int | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -187,8 +198,21 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
             raise SettingsError(f"{key!r} cannot rank a {format} event; use {', '.join(allowed)}")
     if len(set(tiebreaks)) != len(tiebreaks):
         raise SettingsError("a tie-break is named twice")
+    schedule = schedule or STANDINGS_SCHEDULE
+    if schedule not in SCHEDULES:
+        raise SettingsError(f"unknown schedule {schedule!r}; schedules: {', '.join(SCHEDULES)}")
+    if schedule == BALANCED:
+        if format != ROTATING:
+            raise SettingsError(f"a balanced schedule is for --format rotating (new partners every round), "
+                                f"not {format}")
+        if not rounds:
+            raise SettingsError("a balanced schedule is fixed in advance: say how many rounds (--rounds N)")
+    elif rounds:
+        raise SettingsError("--rounds fixes the length of a balanced schedule (--schedule balanced); "
+                            "a standings-based event has as many rounds as are paired")
     return Settings(name=name.strip(), game=game, format=format, table_size=table_size, seed=seed,
-                    variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks)
+                    variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks,
+                    schedule=schedule, rounds=int(rounds or 0))
 
 
 def _counts(counts: tuple[int, ...]) -> str:
