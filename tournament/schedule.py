@@ -47,6 +47,7 @@ See :func:`opponent_lower_bound`.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import textwrap
 from collections import Counter
@@ -56,7 +57,7 @@ import attrs
 
 from tournament import pairing
 from tournament.errors import PairingError
-from tournament.event import Player, SeatAssignment, Settings, Table
+from tournament.event import ROTATING, Player, SeatAssignment, Settings, Table
 
 #: (a, b, c, d): a and c partners against b and d (the convention of ``pairing.Four``).
 Four = tuple[int, int, int, int]
@@ -66,6 +67,8 @@ INFINITY = -1
 PARTNER_COST = 1000
 #: Restarts of the search before a schedule is declared impossible to find.
 ATTEMPTS = 8
+#: Moves of the simulated annealing that polishes the search's schedule.
+ANNEAL_STEPS = 40_000
 #: Passes re-seating every round against the others.
 RESEAT_PASSES = 4
 
@@ -106,9 +109,10 @@ def max_rounds(n: int) -> int:
     A round seats s = 4 * floor(n / 4) players in s / 2 partnerships, and the
     field has n(n - 1) / 2 possible partnerships, so R * s / 2 <= n(n - 1) / 2.
     For n = 4k that is n - 1 and for n = 4k + 1 it is n, both reached by whist
-    tournaments.  For n = 4k + 2 and 4k + 3 it is an upper bound that the search
-    reaches in the cases tried (up to 11 rounds from 10 players on); past it,
-    some two players would have to partner twice.
+    tournaments.  For n = 4k + 2 and 4k + 3 it is an upper bound only: the
+    search reaches it for 6, 10 and 11 players but falls one round short for
+    7, 14, 15, 18 … players (it then says how far it got).  Past it, some two
+    players would have to partner twice.
     """
     if n < 4:
         return 0
@@ -116,12 +120,17 @@ def max_rounds(n: int) -> int:
     return n * (n - 1) // seated
 
 
-def min_players(rounds: int) -> int:
-    """The fewest players for which ``rounds`` rounds are possible without a repeated partner."""
-    n = max(4, rounds - 6)  # max_rounds(n) <= n(n - 1) / (n - 3) < n + 3 for n >= 4
-    while max_rounds(n) < rounds:
-        n += 1
-    return n
+def players_for(rounds: int) -> str:
+    """The field sizes whose bound allows ``rounds`` rounds, in words: "at least 9", "7, or 9 or more".
+
+    :func:`max_rounds` is not monotonic (7 players: 10 rounds; 8 players: 7), but it is at least
+    n - 1 from 4 players on, so every field of ``rounds`` + 1 players or more will do."""
+    sizes = [n for n in range(4, rounds + 2) if max_rounds(n) >= rounds]
+    tail = sizes[-1]
+    while tail - 1 in sizes:
+        tail -= 1
+    single = [str(n) for n in sizes if n < tail]
+    return f"{', '.join(single)}, or {tail} or more" if single else f"at least {tail}"
 
 
 def possible(n: int, rounds: int) -> str | None:
@@ -131,7 +140,7 @@ def possible(n: int, rounds: int) -> str | None:
     top = max_rounds(n)
     if rounds > top:
         return (f"{n} players can play at most {top} rounds without anyone partnering anyone twice, "
-                f"not {rounds}; {rounds} rounds need at least {min_players(rounds)} players")
+                f"not {rounds}; {rounds} rounds need {players_for(rounds)} players")
     return None
 
 
@@ -397,9 +406,72 @@ def search(field: Sequence[int], rounds: int, seed: str, before: Before = Before
         if cost == 0:
             break
     if best is not None:
-        return best
+        return _anneal(best, before, len(field), rng=random.Random(f"{seed}:anneal"))
     raise ScheduleError(f"no schedule of {rounds} rounds without a repeated partner was found for "
                         f"{len(field)} players (the search reached {best_reached} rounds)")
+
+
+def _anneal(plan: list[ScheduledRound], before: Before, n: int, rng: random.Random) -> list[ScheduledRound]:
+    """Simulated annealing over the whole schedule: swap two players of two tables of one round.
+
+    The objective is the sum over pairs of C(c, 2) for c times opposed (equal to the
+    repeated opponents while nobody meets three times), plus PARTNER_COST a repeated
+    partnership, so a swap that would repeat a partner is all but never kept.  The
+    best schedule seen is returned; the search stops early when it reaches the lower
+    bound.  Deterministic: the moves are drawn from the seeded ``rng``.
+    """
+    counts = _Counts(before)
+    for r in plan:
+        counts.apply(r, +1)
+    floor = opponent_lower_bound(n, len(plan)) if not before.partners else 0
+    current = _objective(counts)
+    best, best_cost = list(plan), current
+    rounds = [[list(t) for t in r.tables] for r in plan]
+    movable = [i for i, r in enumerate(rounds) if len(r) > 1]
+    if not movable or best_cost <= floor:
+        return best
+    steps = ANNEAL_STEPS
+    for step in range(steps):
+        temperature = 0.15 * (1 - step / steps) + 0.05
+        r = movable[rng.randrange(len(movable))]
+        tables = rounds[r]
+        i, j = rng.sample(range(len(tables)), 2)
+        gi, gj = tables[i], tables[j]
+        _apply_table(counts, gi, -1)
+        _apply_table(counts, gj, -1)
+        old = counts.table(gi)[0] + counts.table(gj)[0]
+        x, y = rng.randrange(4), rng.randrange(4)
+        gi[x], gj[y] = gj[y], gi[x]
+        ci, ai = counts.table(gi)
+        cj, aj = counts.table(gj)
+        delta = ci + cj - old
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            tables[i], tables[j] = list(ai), list(aj)
+            current += delta
+        else:
+            gi[x], gj[y] = gj[y], gi[x]
+        _apply_table(counts, tables[i], +1)
+        _apply_table(counts, tables[j], +1)
+        if current < best_cost:
+            best_cost = current
+            best = [ScheduledRound(tuple(tuple(t) for t in rt), plan[k].byes)  # type: ignore[misc]
+                    for k, rt in enumerate(rounds)]
+            if best_cost <= floor:
+                break
+    return best
+
+
+def _apply_table(counts: _Counts, t: Sequence[int], sign: int) -> None:
+    a, b, c, d = t
+    counts.partner[_pair(a, c)] += sign
+    counts.partner[_pair(b, d)] += sign
+    for x, y in ((a, b), (a, d), (c, b), (c, d)):
+        counts.opp[_pair(x, y)] += sign
+
+
+def _objective(counts: _Counts) -> int:
+    return (sum(c * (c - 1) // 2 for c in counts.opp.values())
+            + PARTNER_COST * sum(c * (c - 1) // 2 for c in counts.partner.values()))
 
 
 def _total(counts: _Counts, before: Before) -> int:
@@ -417,6 +489,25 @@ def plan(field: Sequence[int], rounds: int, seed: str, before: Before = Before()
     :class:`ScheduleError` (one line, saying what is possible) when it cannot
     be done.
     """
+    key = (tuple(field), rounds, seed, _frozen(before))
+    if key not in _PLANS:
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        _PLANS[key] = _plan(field, rounds, seed, before)
+    return list(_PLANS[key])
+
+
+#: Plans already made in this process (every ``pair`` of an event asks for the same one again).
+_PLANS: dict[tuple, list[ScheduledRound]] = {}
+
+
+def _frozen(before: Before) -> tuple:
+    return (tuple(sorted((a, tuple(sorted(ps))) for a, ps in before.partners.items())),
+            tuple(sorted((a, tuple(sorted(cs.items()))) for a, cs in before.opponents.items())),
+            tuple(sorted(before.byes.items())))
+
+
+def _plan(field: Sequence[int], rounds: int, seed: str, before: Before) -> list[ScheduledRound]:
     n = len(field)
     why = possible(n, rounds)
     if why is not None:
@@ -538,6 +629,8 @@ class Meetings:
     players: tuple[Player, ...]  # everyone who sat at a table, by number
     partners: dict[tuple[int, int], int]
     opponents: dict[tuple[int, int], int]
+    #: :func:`opponent_lower_bound` for this many players and rounds; None unless tables of four.
+    lower_bound: int | None = None
 
     @property
     def partner_repeats(self) -> int:
@@ -546,11 +639,6 @@ class Meetings:
     @property
     def opponent_repeats(self) -> int:
         return sum(c - 1 for c in self.opponents.values() if c > 1)
-
-    @property
-    def lower_bound(self) -> int:
-        """:func:`opponent_lower_bound` for this many players and rounds (tables of four)."""
-        return opponent_lower_bound(len(self.players), self.rounds)
 
     def to_dict(self) -> dict[str, Any]:
         def rows(counts: dict[tuple[int, int], int]) -> list[dict[str, int]]:
@@ -570,9 +658,9 @@ class Meetings:
                    f"partners: {plural(len(self.partners), 'partnership')}, "
                    + (f"{self.partner_repeats} repeated" if self.partner_repeats else "none repeated"),
                    f"opponents: {plural(len(self.opponents), 'pair')} of players met, "
-                   f"{plural(self.opponent_repeats, 'repeat')} (a pair that met c times counts c - 1; "
-                   f"no schedule of {plural(self.rounds, 'round')} for {plural(len(self.players), 'player')} "
-                   f"has fewer than {self.lower_bound})"]
+                   f"{plural(self.opponent_repeats, 'repeat')} (a pair that met c times counts c - 1"
+                   + (f"; no schedule of {plural(self.rounds, 'round')} for {plural(len(self.players), 'player')} "
+                      f"has fewer than {self.lower_bound})" if self.lower_bound is not None else ")")]
         lines = [w for line in summary for w in textwrap.wrap(line, width, subsequent_indent="  ")]
         for p in self.players:
             lines.append("")
@@ -609,5 +697,6 @@ def meetings(settings: Settings, players: Sequence[Player], tables: Sequence[Tab
     byes = byes or {}
     seated.update(p for given in byes.values() for p in given)
     rounds = len({t.round for t in tables} | {r for r, given in byes.items() if given})
+    bound = opponent_lower_bound(len(seated), rounds) if settings.format == ROTATING else None
     return Meetings(settings.name, rounds, tuple(p for p in sorted(players, key=lambda p: p.id) if p.id in seated),
-                    dict(partners), dict(opponents))
+                    dict(partners), dict(opponents), bound)
