@@ -18,8 +18,9 @@ from which round i is obtained by adding i to every point (∞ stays).  The
 initial rounds were found by a computer search over the difference
 conditions (each nonzero difference ±d once between partners, twice between
 opponents) and are checked again by the tests.  Where no base round is
-carried (n = 9 has no cyclic whist tournament, and larger n are not
-tabulated) the search below takes over.
+carried (n = 9 has no cyclic whist tournament; 28, 32, … were not found by that
+search in a minute) the search below takes over.  For every prime n = 4k + 1
+the initial round is built directly (:func:`_prime_base`).
 
 Fewer rounds than a full design: the rounds of the design that add the fewest
 repeated opponents are taken one by one (a subset of a design never repeats a
@@ -34,10 +35,11 @@ nobody has a second before everybody has had one), the most constrained
 seated at tables of four by a local search (swapping two players of two
 tables) that never repeats a partner and minimises repeated opponents, a
 pair that already met c times costing c.  Then each round in turn is
-re-seated against all the others, twice.  A round that cannot be seated
-without a repeated partner restarts the construction with the next draw (a
-few times).  Everything is drawn from the event's seed: the same event,
-the same schedule.
+re-seated against all the others, and the best of a few such constructions
+is polished by simulated annealing over the whole schedule (:func:`_anneal`),
+which stops early at the lower bound.  A round that cannot be seated without
+a repeated partner restarts the construction with the next draw.  Everything
+is drawn from the event's seed: the same event, the same schedule.
 
 Lower bound on repeated opponents
 ---------------------------------
