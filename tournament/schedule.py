@@ -674,7 +674,7 @@ class Meetings:
                    f"partners: {plural(len(self.partners), 'partnership')}, "
                    + (f"{self.partner_repeats} repeated" if self.partner_repeats else "none repeated"),
                    f"opponents: {plural(len(self.opponents), 'pair')} of players met, "
-                   f"{plural(self.opponent_repeats, 'repeat')} (a pair that met c times counts c - 1"
+                   f"{plural(self.opponent_repeats, 'repeat')} (a pair that met c times counts c-1"
                    + (f"; no schedule of {plural(self.rounds, 'round')} for {plural(len(self.players), 'player')} "
                       f"has fewer than {self.lower_bound})" if self.lower_bound is not None else ")")]
         lines = [w for line in summary for w in textwrap.wrap(line, width, subsequent_indent="  ")]
