@@ -189,7 +189,7 @@ def new(
     places = tuple(_number(x, "a placement point") for x in placement.split(",")) if placement else None
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
-                             schedule, rounds_)
+                             schedule=schedule, rounds=rounds_)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
