@@ -15,8 +15,8 @@ and Tournaments*, 1997).  The designs this module carries are *cyclic* (on
 Z_n, the player out being 0; for n = 4k + 1) and *1-rotational* (on
 Z_(n-1) plus a fixed point ∞; for n = 4k): one initial round, :data:`BASES`,
 from which round i is obtained by adding i to every point (∞ stays).  The
-initial rounds were found by a computer search over the difference
-conditions (each nonzero difference ±d once between partners, twice between
+initial rounds were found by a computer search (tools/find_whist_bases.py) over the
+difference conditions (each nonzero difference ±d once between partners, twice between
 opponents) and are checked again by the tests.  Where no base round is
 carried (n = 9 has no cyclic whist tournament; 28, 32, … were not found by that
 search in a minute) the search below takes over.  For every prime n = 4k + 1
