@@ -8,8 +8,8 @@ point); for n = 4k it is 1-rotational on Z_(n-1) plus a fixed point (-1 here,
 and c partners against b and d, every nonzero difference +-d of Z_m occurs once
 between partners and twice between opponents (pairs with infinity aside).  A
 randomised depth-first search (seeds 0, 1, … with a node budget each, at most a
-minute a size) finds them up to 25; it found none for 9 (Z_9 has no cyclic whist
-tournament) and none within a minute for 28 and 29.  The tests check every
+minute a size) finds them up to 25; it found none on Z_9 (its budget
+exhausted) and none within a minute for 28 and 29.  The tests check every
 carried base again by expanding it.
 """
 

@@ -18,8 +18,8 @@ from which round i is obtained by adding i to every point (∞ stays).  The
 initial rounds were found by a computer search (tools/find_whist_bases.py) over the
 difference conditions (each nonzero difference ±d once between partners, twice between
 opponents) and are checked again by the tests.  Where no base round is
-carried (n = 9 has no cyclic whist tournament; 28, 32, … were not found by that
-search in a minute) the search below takes over.  For every prime n = 4k + 1
+carried (the search found no cyclic design on Z_9, nor any for 28 or 29 within
+a minute) the search below takes over.  For every prime n = 4k + 1
 the initial round is built directly (:func:`_prime_base`).
 
 Fewer rounds than a full design: the rounds of the design that add the fewest

@@ -83,7 +83,7 @@ def test_whist_designs_partner_once_and_oppose_twice(n: int) -> None:
 
 
 def test_sizes_without_a_carried_design() -> None:
-    assert schedule.whist_design(9) is None  # Z_9 has no cyclic whist tournament
+    assert schedule.whist_design(9) is None  # the search for cyclic bases found none on Z_9
     assert schedule.whist_design(10) is None
     assert schedule.whist_design(45) is None  # not prime, not tabulated
 
