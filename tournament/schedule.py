@@ -10,7 +10,7 @@ A *whist tournament* Wh(n) is exactly that schedule at its best: for
 n = 4k players, n - 1 rounds of k tables in which every two players are
 partners exactly once and opponents exactly twice; for n = 4k + 1, n rounds
 with one player out each round (everybody once).  They exist for every
-n = 0 or 1 (mod 4) (Baker 1975; Wilson; see Anderson, *Combinatorial Designs
+n = 0 or 1 (mod 4) (a classical result of design theory; see Anderson, *Combinatorial Designs
 and Tournaments*, 1997).  The designs this module carries are *cyclic* (on
 Z_n, the player out being 0; for n = 4k + 1) and *1-rotational* (on
 Z_(n-1) plus a fixed point ∞; for n = 4k): one initial round, :data:`BASES`,
@@ -227,7 +227,7 @@ def _prime_base(p: int) -> tuple[Four, ...] | None:
     i = 0 … k - 1: partners differ by 2 w^i and 2 j w^i, which over all i are
     every nonzero difference once, up to sign; opponents differ by (1 - j) w^i
     and (1 + j) w^i = j (1 - j) w^i, twice each, which over all i are every
-    nonzero difference twice.  (Baker's construction; the tests check it.)
+    nonzero difference twice.  (A classical construction; the tests check it.)
     """
     if p < 5 or p % 4 != 1 or any(p % q == 0 for q in range(2, int(p ** 0.5) + 1)):
         return None
