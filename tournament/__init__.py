@@ -19,7 +19,8 @@ elimination, multi-player knockout: pure draws and their replay), ``roundrobin``
 groups), ``stages`` (a knockout or round robin in an event file, advanced by results), ``ratings``
 (openskill across events, in a ratings file), ``report`` (HTML page, JSON/CSV export data);
 ``sheets`` (each table's pre-filled .dgn and printable score sheets; the files ``tournament
-record`` continues); issue 14: ``audit`` (the trail of amended and replaced results).
+record`` continues); issue 14: ``audit`` (the trail of amended and replaced results); ``schedule`` (balanced schedules for rotating partners, and who
+partnered and opposed whom).
 See docs/tournament.md.
 """
 

@@ -184,6 +184,10 @@ def new(
     forfeit_score: Optional[int] = typer.Option(None, "--forfeit-score", min=0, max=1_000_000,
                                                 help="A forfeit's score for the side that played (default: "
                                                      "the game's target)."),
+    schedule: Optional[str] = typer.Option(None, "--schedule", help="Rotating partners: standings (default) or "
+                                                                    "balanced (fixed in advance, --rounds N)."),
+    rounds_: Optional[int] = typer.Option(None, "--rounds", min=1, max=MAX_COUNT,
+                                          help="The rounds of a balanced schedule."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = _parse_options(option)
@@ -191,11 +195,11 @@ def new(
     places = tuple(_number(x, "a placement point") for x in placement.split(",")) if placement else None
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
-                             time_limit, forfeit_score)
+                             time_limit, forfeit_score, schedule=schedule, rounds=rounds_)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
-               f"{settings.table_size}")
+               f"{settings.table_size}" + (f"; balanced schedule of {settings.rounds} rounds" if settings.rounds else ""))
 
 
 @app.command()
@@ -309,6 +313,19 @@ def pair(
     with _open(event) as store:
         plan = rounds.pair_next_round(store)
         _print_round(store, plan.round, as_csv, as_json)
+
+
+@app.command()
+@guarded
+def balance(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: every pair of partners and of opponents, with counts."),
+) -> None:
+    """Who partnered and who opposed whom, and how often (repeats against their lower bound)."""
+    from tournament.schedule import meetings
+    with _open(event) as store:
+        met = meetings(store.settings, store.players(), store.tables(), store.byes())
+        typer.echo(json.dumps(met.to_dict(), ensure_ascii=False, indent=1) if as_json else met.text())
 
 
 @app.command()
@@ -633,6 +650,8 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"ranking: {', then '.join(s.tiebreaks)}",
                  f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
                  f"forfeit score: {s.forfeit_score}-0"]
+        if s.rounds:
+            lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
         if s.placement:
             lines.append(f"placement points: {', '.join(f'{p:g}' for p in s.placement)}")
         lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "

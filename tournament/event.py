@@ -30,6 +30,11 @@ ROTATING = "rotating"
 #: Individuals at tables of an individual game (everyone for themselves).
 INDIVIDUAL = "individual"
 FORMATS = (PAIRS, ROTATING, INDIVIDUAL)
+#: How the rounds of a rotating-partner event are seated: by the standings, round by round (the
+#: default), or from a schedule fixed when round 1 is paired (tournament/schedule.py).
+STANDINGS_SCHEDULE = "standings"
+BALANCED = "balanced"
+SCHEDULES = (STANDINGS_SCHEDULE, BALANCED)
 PARTNERSHIP_FORMATS = (PAIRS, ROTATING)
 PARTNERSHIP_SIDES = ("NS", "EW")
 
@@ -87,6 +92,9 @@ class Settings:
     time_limit: int | None = None
     #: What the side that played scores when the other did not (a forfeit): ``forfeit_score``-0.
     forfeit_score: int = 0
+    #: ``standings`` or ``balanced`` (rotating partners only); a balanced event has ``rounds`` rounds.
+    schedule: str = STANDINGS_SCHEDULE
+    rounds: int = 0
 
     @property
     def partnership(self) -> bool:
@@ -107,6 +115,8 @@ class Settings:
         data = attrs.asdict(self)
         data["placement"] = list(self.placement)
         data["tiebreaks"] = list(self.tiebreaks)
+        if self.schedule == STANDINGS_SCHEDULE and not self.rounds:
+            del data["schedule"], data["rounds"]  # the settings of every event before schedules, unchanged
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
@@ -146,7 +156,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   variant: str | None = None, options: dict[str, Any] | None = None,
                   bye: dict[str, float] | None = None, placement: tuple[float, ...] | None = None,
                   tiebreaks: tuple[str, ...] | None = None, time_limit: int | None = None,
-                  forfeit_score: int | None = None) -> Settings:
+                  forfeit_score: int | None = None, schedule: str | None = None,
+                  rounds: int | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -234,9 +245,22 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         forfeit_score = default_forfeit_score(game, variant, options, table_size)
     elif not 0 <= forfeit_score <= 1_000_000:
         raise SettingsError(f"a forfeit score is a whole number from 0 to 1000000, not {forfeit_score}")
+    schedule = schedule or STANDINGS_SCHEDULE
+    if schedule not in SCHEDULES:
+        raise SettingsError(f"unknown schedule {schedule!r}; schedules: {', '.join(SCHEDULES)}")
+    if schedule == BALANCED:
+        if format != ROTATING:
+            raise SettingsError(f"a balanced schedule is for --format rotating (new partners every round), "
+                                f"not {format}")
+        if not rounds:
+            raise SettingsError("a balanced schedule is fixed in advance: say how many rounds (--rounds N)")
+    elif rounds:
+        raise SettingsError("--rounds fixes the length of a balanced schedule (--schedule balanced); "
+                            "a standings-based event has as many rounds as are paired")
     return Settings(name=name.strip(), game=game, format=format, table_size=table_size, seed=seed,
                     variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks,
-                    time_limit=time_limit, forfeit_score=int(forfeit_score))
+                    time_limit=time_limit, forfeit_score=int(forfeit_score), schedule=schedule,
+                    rounds=int(rounds or 0))
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -22,6 +22,9 @@ Formats
 * **individual** — tables of the event's table size, in standings order,
   repeated opponents as rare as possible (soft), then closeness in standings.
 
+A rotating event with ``--schedule balanced`` is seated from a schedule fixed in advance
+instead (tournament/schedule.py), whatever the standings.
+
 Byes go to the players (pairs) with the fewest byes so far, lowest ranked
 first: nobody gets a second bye before every active player has had one.
 """
@@ -36,7 +39,7 @@ from typing import Callable, Iterable, Sequence
 import attrs
 
 from tournament.errors import PairingError
-from tournament.event import INDIVIDUAL, PAIRS, ROTATING, Player, SeatAssignment, Settings, Table, Team
+from tournament.event import BALANCED, INDIVIDUAL, PAIRS, ROTATING, Player, SeatAssignment, Settings, Table, Team
 from tournament.standings import Standings
 
 #: Cost of one repeated opponent, against one place of distance in the standings.
@@ -142,6 +145,9 @@ def bye_choices(order: Sequence[int], count: int, byes: Counter, limit: int = 30
 def pair_round(settings: Settings, round_no: int, players: Sequence[Player], teams: Sequence[Team],
                tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None) -> Plan:
     """Pair round ``round_no``.  Raises :class:`PairingError` if it cannot be done."""
+    if settings.schedule == BALANCED:
+        from tournament.schedule import pair_balanced  # the schedule module builds on this one
+        return pair_balanced(settings, round_no, players, tables, byes)
     rng = random.Random(f"tournament:{settings.seed}:round:{round_no}")
     hist = history(settings, players, tables, byes)
     if settings.format == PAIRS:
