@@ -126,7 +126,13 @@ def test_plans_keep_the_rules_and_the_bound(n: int, r: int, seed: int) -> None:
             schedule.plan(list(range(n)), r, str(seed))
         return
     field = random.Random(seed).sample(range(1, 1000), n)
-    plan = schedule.plan(field, r, str(seed))
+    try:
+        plan = schedule.plan(field, r, str(seed))
+    except schedule.ScheduleError as e:
+        # For 4k+2 and 4k+3 players the round limit is an upper bound only (docs/tournament.md,
+        # "Balanced schedules"): the search may fall short of it, and then says how far it got.
+        assert n % 4 in (2, 3) and "the search reached" in str(e), (n, r, str(e))
+        return
     check_schedule(field, plan, r)
     _, opponents, _ = counts(plan)
     assert repeats(opponents) >= schedule.opponent_lower_bound(n, r)
