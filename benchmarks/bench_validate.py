@@ -1,5 +1,8 @@
 """Full-validation throughput: simulate games, then time parse + shape check +
-replay + score checks of all of them on one core.  Prints hands/s and moves/s.
+replay + score checks of all of them on one core.  Prints hands/s and moves/s,
+beside the reference measured in the same run on the same texts: ``json.loads``
+alone (what any reader of the records pays), so a slower or faster machine
+shows in both figures and the ratio stays comparable.
 
     python benchmarks/bench_validate.py competitive --games 2000
     python benchmarks/bench_validate.py horse-race --players 4
@@ -11,6 +14,7 @@ broadway 3,000, castle-rock 8,000, domino-roads 5,000.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 from domrec import simulate
@@ -50,10 +54,16 @@ def main() -> None:
         hands += report.hands
         moves += report.moves
     elapsed = time.process_time() - start
+    start = time.process_time()
+    for text in texts:
+        json.loads(text)
+    reference = time.process_time() - start
     print(f"{args.game}: simulated {len(texts)} games in {t1 - t0:.2f}s")
     print(f"{args.game}: validated {len(texts)} games, {hands} hands, {moves} moves in {elapsed:.3f}s of CPU")
     print(f"{args.game}: {hands / elapsed:,.0f} hands/s, {moves / elapsed:,.0f} moves/s "
           f"(target {TARGETS.get(args.game, 0):,} hands/s)")
+    print(f"{args.game}: json.loads of the same texts {reference:.3f}s of CPU, {hands / reference:,.0f} hands/s; "
+          f"validation costs {elapsed / reference:.1f}× json.loads")
 
 
 if __name__ == "__main__":
