@@ -135,7 +135,7 @@ def _number(text: str, what: str) -> float:
 
 
 def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
-          extra: dict[str, Any] | None = None, footer: Iterable[str] = ()) -> None:
+          extra: dict[str, Any] | None = None, footer: Iterable[str] = (), wide: bool = False) -> None:
     if as_json:
         doc = {**(extra or {}), "rows": rows} if extra is not None else rows
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
@@ -144,21 +144,9 @@ def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         from tournament.report import write_csv
         write_csv(sys.stdout, list(rows[0]) if rows else [], rows)
         return
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+    from tournament import terminal
 
-    console = Console(width=None if sys.stdout.isatty() else 200)
-    table = Table(title=Text(title), show_lines=False)
-    columns = list(rows[0]) if rows else []
-    for c in columns:
-        text_column = c in ("name", "pair", "N", "E", "S", "W", "NS pair", "EW pair") or c.startswith("P")
-        table.add_column(Text(str(c)), overflow="fold", no_wrap=not text_column)
-    for r in rows:
-        table.add_row(*(Text("" if r[c] is None else str(r[c])) for c in columns))
-    console.print(table)
-    for line in footer:
-        console.print(Text(line))
+    terminal.print_table(rows, title, footer, wide)
 
 
 @app.command()
@@ -262,7 +250,7 @@ def withdraw(
         typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
 
 
-def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool) -> None:
+def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False) -> None:
     rounds.round_tables(store, round_no)
     rows = rounds.table_rows(store, round_no)
     players = {p.id: p for p in store.players()}
@@ -288,7 +276,7 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool) 
             t[f"{r['side']} pair"] = r["pair"]
         t[r["seat"]] = who
     _emit(list(by_table.values()), False, False, f"{store.settings.name} — round {round_no}",
-          footer=[f"bye: {', '.join(byes)}"] if byes else [])
+          footer=[f"bye: {', '.join(byes)}"] if byes else [], wide=wide)
 
 
 @app.command()
@@ -312,13 +300,14 @@ def tables(
                                            help="Which round (default: the last)."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV (one row a seat) for posting at the venue."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
+    wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal."),
 ) -> None:
     """Print a round's tables and byes."""
     with _open(event) as store:
         n = round_no if round_no is not None else store.last_round()
         if not n:
             raise UnusableInput("no round has been paired yet (use `tournament pair`)")
-        _print_round(store, n, as_csv, as_json)
+        _print_round(store, n, as_csv, as_json, wide)
 
 
 @app.command()
@@ -500,6 +489,8 @@ def standings(
     stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
                                            help="Only one stage's games: 1 is the Swiss "
                                                 "rounds, later stages as `bracket` numbers them."),
+    wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal "
+                                                   "(else the least important go when it is narrow)."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
     from tournament import stages as stg
@@ -532,11 +523,13 @@ def standings(
         if as_csv:
             for r in rows:
                 r["provisional"] = "yes" if table.provisional else ""
+        else:
+            rows = [st.display_row(r, table.tiebreaks) for r in rows]
         title = f"{store.settings.name} — standings after round {table.through_round}"
         if stage_id is not None:
             title = (f"{store.settings.name} — standings of stage {stage_id} "
                      f"({chosen.name if chosen is not None else 'the Swiss rounds'})")
-        _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note)
+        _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide)
 
 
 @app.command(name="check")
@@ -775,12 +768,15 @@ def report(
     event: Path = typer.Argument(..., help="The event file."),
     output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write (- for stdout)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing file that is not an earlier report."),
+    screen: bool = typer.Option(False, "--screen", help="The projector page instead: the current round's "
+                                                        "seating by player name in large type, then the standings."),
 ) -> None:
     """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
     from tournament import report as rp
 
     with _open(event) as store:
-        page = rp.html_page(rp.event_data(store))
+        data = rp.event_data(store)
+    page = rp.screen_page(data) if screen else rp.html_page(data)
     _write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")
