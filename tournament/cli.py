@@ -269,14 +269,29 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         _emit(rows, True, False, "")
         return
     by_table: dict[int, dict[str, Any]] = {}
+    results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats])
+               for t in store.tables(round_no)}
     for r in rows:
-        t = by_table.setdefault(r["table"], {"table": r["table"], "result": r["result"]})
+        t = by_table.setdefault(r["table"], {"table": r["table"], "result": results.get(r["table"], "")})
         who = f"#{r['id']} {r['name']}"
         if store.settings.format == PAIRS and r["seat"] in ("N", "E"):
             t[f"{r['side']} pair"] = r["pair"]
         t[r["seat"]] = who
     _emit(list(by_table.values()), False, False, f"{store.settings.name} — round {round_no}",
           footer=[f"bye: {', '.join(byes)}"] if byes else [], wide=wide)
+
+
+def _result_text(result: Any, sides: Sequence[str]) -> str:
+    """A result as the table shows it: the sides' scores in seating order (``sides``, a side a
+    seat: NS before EW, not the alphabetical order the store keeps them in), then who won."""
+    if result is None:
+        return "to play"
+    order = [x for x in dict.fromkeys(sides) if x in result.scores]
+    order += [x for x in result.scores if x not in order]
+    scores = "–".join(str(result.scores[side]) for side in order)
+    outcome = f"{result.winner}\u00a0won" if result.winner else "draw"  # "NS won" is not split
+    return (f"{scores} {'–'.join(order)}, {outcome}" +
+            ("" if result.verified else " (manual)"))
 
 
 @app.command()
@@ -487,7 +502,7 @@ def standings(
     as_csv: bool = typer.Option(False, "--csv", help="CSV."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
     stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
-                                           help="Only one stage's games: 1 is the Swiss "
+                                           help="Only one stage's games: 1 is the opening "
                                                 "rounds, later stages as `bracket` numbers them."),
     wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal "
                                                    "(else the least important go when it is narrow)."),
@@ -528,7 +543,7 @@ def standings(
         title = f"{store.settings.name} — standings after round {table.through_round}"
         if stage_id is not None:
             title = (f"{store.settings.name} — standings of stage {stage_id} "
-                     f"({chosen.name if chosen is not None else 'the Swiss rounds'})")
+                     f"({chosen.name if chosen is not None else 'the opening rounds'})")
         _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide)
 
 
@@ -588,14 +603,14 @@ def simulate(
     format: str = typer.Option("rotating", "--format", help=f"{', '.join(FORMATS)}."),
     players_: int = typer.Option(16, "--players", "-p", min=2, max=MAX_COUNT, help="How many players."),
     rounds_: int = typer.Option(5, "--rounds", "-n", min=0, max=MAX_COUNT,
-                                help="How many Swiss rounds (0: only --stage)."),
+                                help="How many opening rounds (0: only --stage)."),
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help="Same seed, same event."),
     table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
                                              help="Players a table (individual format)."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
-    stage: Optional[str] = typer.Option(None, "--stage", help="After the Swiss rounds (--rounds 0 for none): "
+    stage: Optional[str] = typer.Option(None, "--stage", help="After the opening rounds (--rounds 0 for none): "
                                         "single, double, multi, roundrobin or groups (groups then a knockout)."),
     third_place: bool = typer.Option(False, "--third-place", help="Knockout: play a third-place game."),
     first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
@@ -605,7 +620,7 @@ def simulate(
                                      "on; groups: the top K of each group."),
     groups: int = typer.Option(2, "--groups", min=1, max=MAX_COUNT, help="Groups (--stage groups)."),
     top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
-                                      help="Only the top N of the Swiss standings enter the stage."),
+                                      help="Only the top N of the standings enter the stage."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
     options = _parse_options(option)
