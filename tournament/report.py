@@ -149,7 +149,8 @@ th,td{padding:.3em .5em;border-bottom:1px solid #ddd;text-align:left;vertical-al
 th{background:#e8eef4;position:sticky;top:0}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.name{overflow-wrap:anywhere;min-width:6em}
-.sc{font-variant-numeric:tabular-nums;white-space:nowrap}
+.sc{display:block;font-variant-numeric:tabular-nums;white-space:nowrap;color:#246}
+td.res{white-space:nowrap}
 .prov{background:#fff3cd;padding:.4em .6em;border-radius:4px}
 .bracket{display:flex;gap:.8em;overflow-x:auto;padding-bottom:.5em}
 .col{min-width:11rem;flex:0 0 auto}
@@ -184,7 +185,8 @@ th,td{padding:.15em .5em;border-bottom:1px solid #ccc;text-align:left}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.name{overflow-wrap:anywhere}
 .prov{background:#fff3cd;padding:.2em .5em}
-@media (max-width:800px){body{font-size:18px}}
+.scroll{overflow-x:auto}
+@media (max-width:800px){body{font-size:18px;padding:.4em}.o{display:none}th,td{padding:.15em .3em}}
 """
 
 
@@ -349,7 +351,7 @@ def _round_html(r: dict[str, Any]) -> str:
                                 else _e(s["name"]) for s in who)
             score = ""
             if res is not None and side in res["scores"]:
-                score = f' <span class="sc">{_e(res["scores"][side])}</span>'
+                score = f'<span class="sc">{_e(res["scores"][side])}</span>'
             won = res is not None and res["winner"] == side
             cells.append(f'<td class="name{" win" if won else ""}">{names}{score}</td>')
         if res is None:
@@ -358,7 +360,7 @@ def _round_html(r: dict[str, Any]) -> str:
             result = f"{res['winner']} won" if res["winner"] else "draw"
             if not res["verified"]:
                 result += " (manual)"
-        cells.append(f"<td>{_e(result)}</td>")
+        cells.append(f'<td class="res">{_e(result)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     parts.append(f'<div class="scroll"><table class="rnd"><thead><tr>{head}</tr></thead>'
                  f'<tbody>{"".join(body)}</tbody></table></div>')
@@ -417,7 +419,8 @@ def screen_page(data: dict[str, Any]) -> str:
             out.append('<p class="prov">Provisional: some results are still missing.</p>')
         keep = _ranking_columns(table) | {"played", st.RECORD}
         columns, cells = _standings_rows(table, keep)
-        out.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)}))
+        out.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
+                          {c for c in columns if c not in _ranking_columns(table)}))
     out.append(_event_line(data))
     return _document(ev["name"], SCREEN_CSS, out)
 
