@@ -4,9 +4,15 @@
 (settings, players, standings, every round's tables and results, every
 stage's draw and how it stands); :func:`html_page` renders it as one HTML
 file with inline CSS, no script and nothing fetched from elsewhere, laid out
-to be read on a phone (a viewport meta tag; wide tables scroll sideways in
-their own box instead of widening the page).  Every name goes through
+for a phone, a desktop and print (see :data:`CSS`), and :func:`screen_page` as
+the projector page (``report --screen``).  Every name goes through
 :func:`html.escape`: a player's name is data, never markup.
+
+Each section of a page is one small function (``_standings_html``, ``_stage_html``,
+``_round_html``, …) and one line in :func:`html_page`: a new section is a new function.  No
+template engine: the sections are a few lines each and escape every value through one helper,
+so Jinja2's autoescaping would add a dependency and buy little; a template file per section
+would also split each section's markup from the code that chooses what goes in it.
 
 Each output carries the mark by which a later ``report``/``export`` knows it may replace
 the file without ``--force`` (:mod:`domrec.output`): a generator meta tag in the page, a
