@@ -288,9 +288,9 @@ def _result_text(result: Any, sides: Sequence[str]) -> str:
         return "to play"
     order = [x for x in dict.fromkeys(sides) if x in result.scores]
     order += [x for x in result.scores if x not in order]
-    scores = "–".join(str(result.scores[side]) for side in order)
-    outcome = f"{result.winner}\u00a0won" if result.winner else "draw"  # "NS won" is not split
-    return (f"{scores} {'–'.join(order)}, {outcome}" +
+    scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split
+    outcome = f"{result.winner} won" if result.winner else "draw"
+    return (f"{scores} · {outcome}" +
             ("" if result.verified else " (manual)"))
 
 
@@ -762,7 +762,8 @@ def bracket(
         if not chosen.knockout:
             for gi in range(len(chosen.schedule().groups)):
                 t = stg.group_standings(store, chosen, gi)
-                _emit([t.row_dict(r) for r in t.rows], False, False, rp._group_label(gi, len(chosen.schedule().groups)))
+                _emit([st.display_row(t.row_dict(r), t.tiebreaks) for r in t.rows], False, False,
+                      rp._group_label(gi, len(chosen.schedule().groups)))
 
 
 def _write_output(path: Path, text: str, kind: Any, force: bool = False) -> None:

@@ -113,7 +113,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
             for gi, members in enumerate(sched.groups):
                 gt = stages.group_standings(store, x, gi)
                 doc["groups"].append({"group": _group_label(gi, len(sched.groups)),
-                                      "standings": [gt.row_dict(r) for r in gt.rows]})
+                                      "standings": [gt.row_dict(r) for r in gt.rows],
+                                      "tiebreaks": list(gt.tiebreaks)})
         stage_docs.append(doc)
     return {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
                       "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed},
@@ -320,11 +321,11 @@ def _stage_html(stage: dict[str, Any]) -> str:
             parts.append(_table(["place", "name"], [[p["place"], p["name"]] for p in stage["placings"]], {"place"}))
     for g in stage.get("groups", []):
         parts.append(f"<h3>{_e(g['group'])}</h3>")
-        rows = g["standings"]
-        if rows:
-            columns = list(rows[0])
-            parts.append(_table(columns, [[r[c] for c in columns] for r in rows],
-                                {c for c in columns if c not in ("name", "status")}))
+        if g["standings"]:
+            table = {"standings": g["standings"], "tiebreaks": g.get("tiebreaks", [])}
+            columns, cells = _standings_rows(table)
+            parts.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
+                                {c for c in columns if c not in _ranking_columns(table)}, "std"))
     return "".join(parts)
 
 

@@ -163,6 +163,9 @@ def test_results_list_sides_in_seating_order(tmp_path: Path) -> None:
     first = re.search(r"<tbody><tr>(.*?)</tr>", rnd).group(1)
     assert first.index(">120<") < first.index(">150<") and "EW won" in first
     assert rp.sides_in_seating_order(data["rounds"][0]["tables"][0]["seats"]) == ["NS", "EW"]
+    header, rows = parse_table(run("tables", path, "--wide").output)
+    assert rows[0][header.index("result")] == "NS=120 EW=150 · EW won (manual)"
+    assert rows[1][header.index("result")] == "to play"
 
 
 def test_report_standings_put_the_ranking_columns_first_and_mark_the_others(event: Path) -> None:
