@@ -135,7 +135,8 @@ def _number(text: str, what: str) -> float:
 
 
 def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
-          extra: dict[str, Any] | None = None, footer: Iterable[str] = (), wide: bool = False) -> None:
+          extra: dict[str, Any] | None = None, footer: Iterable[str] = (), wide: bool = False,
+          keep: Iterable[str] = ()) -> None:
     if as_json:
         doc = {**(extra or {}), "rows": rows} if extra is not None else rows
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
@@ -146,7 +147,7 @@ def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         return
     from tournament import terminal
 
-    terminal.print_table(rows, title, footer, wide)
+    terminal.print_table(rows, title, footer, wide, keep)
 
 
 @app.command()
@@ -290,8 +291,10 @@ def _result_text(result: Any, sides: Sequence[str]) -> str:
     order += [x for x in result.scores if x not in order]
     scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split
     outcome = f"{result.winner} won" if result.winner else "draw"
-    return (f"{scores} · {outcome}" +
-            ("" if result.verified else " (manual)"))
+    if result.kind == "forfeit":
+        absent = getattr(result, "absent", ()) or ()
+        return f"{scores} · {outcome} (forfeit{': ' + ', '.join(absent) + ' did not play' if absent else ''})"
+    return f"{scores} · {outcome}" + ("" if result.verified else " (manual)")
 
 
 @app.command()
@@ -538,13 +541,13 @@ def standings(
         if as_csv:
             for r in rows:
                 r["provisional"] = "yes" if table.provisional else ""
-        else:
-            rows = [st.display_row(r, table.tiebreaks) for r in rows]
         title = f"{store.settings.name} — standings after round {table.through_round}"
         if stage_id is not None:
             title = (f"{store.settings.name} — standings of stage {stage_id} "
                      f"({chosen.name if chosen is not None else 'the opening rounds'})")
-        _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide)
+        shown = rows if as_csv else [st.display_row(r, table.tiebreaks) for r in rows]
+        _emit(shown, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide,
+              keep=st.ranking_columns(table.tiebreaks))
 
 
 @app.command(name="check")

@@ -226,7 +226,9 @@ def _event_line(data: dict[str, Any]) -> str:
     ev = data["event"]
     return (f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
             f'{_e(FORMAT_NAMES.get(ev["format"], ev["format"]))} · tables of {_e(ev["table_size"])} · '
-            f'{len(data["players"])} players · report of {_e(data["generated_at"])}</p>')
+            f'{len(data["players"])} players · '
+            f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
+            f'report of {_e(data["generated_at"])}</p>')
 
 
 def html_page(data: dict[str, Any]) -> str:
@@ -265,7 +267,7 @@ def _standings_rows(table: dict[str, Any], keep: Iterable[str] | None = None) ->
 
 
 def _ranking_columns(table: dict[str, Any]) -> set[str]:
-    return {"rank", "name", *(st.LABELS.get(k, k) for k in table["tiebreaks"])}
+    return st.ranking_columns(table["tiebreaks"])
 
 
 def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
@@ -284,7 +286,8 @@ def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
     hidden = [c for c in columns if c not in ranking]
     if hidden:
         parts.append(f'<p class="meta narrow">On a wider screen and in print: {_e(", ".join(hidden))}.</p>')
-    parts.append(f'<p class="meta">Ranked by {_e(", then ".join(table["tiebreaks"]))}.'
+    ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
+    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.'
                  f'{" W-D-L: games won, drawn, lost." if st.RECORD in columns else ""}</p>')
     return "".join(parts)
 
@@ -365,7 +368,9 @@ def _round_html(r: dict[str, Any]) -> str:
             result = "to play"
         else:
             result = f"{res['winner']} won" if res["winner"] else "draw"
-            if not res["verified"]:
+            if res.get("forfeit"):
+                result += f" (forfeit: {', '.join(res['forfeit'])} did not play)"
+            elif not res["verified"]:
                 result += " (manual)"
         cells.append(f'<td class="res">{_e(result)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")

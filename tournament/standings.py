@@ -241,7 +241,7 @@ def from_store(store: Any, through_round: int | None = None) -> Standings:
 LABELS = {"id": "no.", "diff": "diff", "buchholz": "Buchholz"}
 RECORD = "W-D-L"
 #: Columns that may go first when a narrow terminal cannot show them all (the ranking keys never go).
-DROP_ORDER = ("status", "no.", "Buchholz", "byes", "against", "for", "played", RECORD, "firsts")
+DROP_ORDER = ("status", "no.", "Buchholz", "forfeits", "byes", "against", "for", "played", RECORD, "firsts")
 
 
 def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> list[str]:
@@ -256,6 +256,12 @@ def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> li
     ranking = [LABELS.get(k, k) for k in tiebreaks if LABELS.get(k, k) in shown]
     head = [c for c in ("rank", "name") if c in shown]
     return head + ranking + [c for c in shown if c not in head and c not in ranking]
+
+
+def ranking_columns(tiebreaks: Sequence[str]) -> set[str]:
+    """The displayed columns that rank (rank, name, the ranking keys): never hidden, on a phone or
+    at a narrow terminal."""
+    return {"rank", "name", *(LABELS.get(k, k) for k in tiebreaks)}
 
 
 def display_row(row: dict[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]:

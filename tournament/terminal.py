@@ -51,26 +51,37 @@ def natural_width(rows: Sequence[dict[str, Any]], column: str) -> int:
     return max([len(column)] + [len(_cell(r.get(column))) for r in rows])
 
 
-def fit(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int) -> tuple[list[str], list[str]]:
+def fit(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int,
+        keep: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """The columns that fit ``width`` (numbers at full width, names squeezed to at least
-    :data:`MIN_TEXT_WIDTH`), and those left out, least important first to go."""
+    :data:`MIN_TEXT_WIDTH`), and those left out, least important first to go; ``keep`` (the
+    ranking columns) never go."""
+    keep = set(keep)
     shown = list(columns)
     hidden: list[str] = []
 
-    def needed() -> int:  # a rich table: a border, then each column's padding and its right border
-        return 1 + sum(3 + (min(natural_width(rows, c), MIN_TEXT_WIDTH) if _wraps(c) else natural_width(rows, c))
-                       for c in shown)
+    def needed() -> int:
+        return needed_width(rows, shown, True)
 
-    for c in DROP_ORDER:
+    # The known columns in their order, then any other (a later tie-break's column), rightmost first.
+    for c in [*DROP_ORDER, *reversed([c for c in columns if c not in DROP_ORDER])]:
         if needed() <= width:
             break
-        if c in shown:
+        if c in shown and c not in keep and (c in DROP_ORDER or not _wraps(c)):
             shown.remove(c)
             hidden.append(c)
     return shown, hidden
 
 
-def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = (), wide: bool = False) -> None:
+def needed_width(rows: Sequence[dict[str, Any]], columns: Sequence[str], squeeze: bool) -> int:
+    """The width of a rich table of these columns: a border, then each column's padding and
+    right border; ``squeeze``: names at :data:`MIN_TEXT_WIDTH` at most."""
+    return 1 + sum(3 + (min(natural_width(rows, c), MIN_TEXT_WIDTH) if squeeze and _wraps(c)
+                        else natural_width(rows, c)) for c in columns)
+
+
+def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = (), wide: bool = False,
+                keep: Iterable[str] = ()) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -79,12 +90,13 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     hidden: list[str] = []
     width = terminal_width()
     if not wide:
-        columns, hidden = fit(rows, columns, width)
+        columns, hidden = fit(rows, columns, width, keep)
     if "status" in hidden and "name" in columns:  # a withdrawn player stays marked
         rows = [{**r, "name": f"{r['name']} (withdrawn)"} if r.get("status") == "withdrawn" else r for r in rows]
     if wide:
-        width = max([len(title)] + [1 + sum(3 + natural_width(rows, c) for c in columns)] +
-                    [len(line) for line in footer])
+        width = max([len(title), needed_width(rows, columns, False)] + [len(line) for line in footer])
+    else:  # what must stay (numbers, ranking columns) is wider than the terminal: never cut, it runs over
+        width = max(width, needed_width(rows, columns, True))
     console = Console(width=width, soft_wrap=False)
     table = Table(title=Text(title), show_lines=False)
     for c in columns:

@@ -322,3 +322,20 @@ def test_individual_event_view_has_a_column_a_seat(tmp_path: Path) -> None:
     assert all(isinstance(r[columns.index("P1 score")], int) for r in rows)
     assert conn.execute("SELECT COUNT(*) FROM standings").fetchone()[0] == 6
     conn.close()
+
+
+def test_a_narrow_terminal_never_drops_a_ranking_column(tmp_path: Path) -> None:
+    """Even at 40 columns, with "against" and "buchholz" as ranking keys (columns that go first
+    otherwise), rank, name and every ranking key stay; the numbers stay whole."""
+    path = tmp_path / "k.db"
+    store = create_event(path, make_settings("K", "competitive", "rotating", seed=2,
+                                             tiebreaks=("wins", "against", "buchholz")))
+    add_players(store, NAMES[:8])
+    play_round(store, pair_next_round(store).round, 2)
+    store.close()
+    r = run("standings", path, columns=40)
+    header, rows = parse_table(r.output)
+    assert header[:5] == ["rank", "name", "wins", "against", "Buchholz"]
+    assert "for" not in header and "not shown at this width" in r.output
+    data = json.loads(run("standings", path, "--json").output)["standings"]
+    assert [row[3] for row in rows] == [str(d["against"]) for d in data]
