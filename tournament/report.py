@@ -30,7 +30,7 @@ from typing import IO, Any, Iterable
 from domrec.output import Kind, first_line, marked
 
 from tournament import brackets, stages, standings as st
-from tournament.event import INDIVIDUAL, PAIRS, ROTATING
+from tournament.event import PAIRS
 from tournament.store import EventStore
 
 
@@ -71,7 +71,7 @@ def event_data(store: EventStore) -> dict[str, Any]:
     byes = store.byes()
     for r in store.rounds():
         stage = stage_by_id.get(round_stage.get(r.number, 1))
-        label = main_round_label(s.format, r.number) if stage is None else stage.round_label(r.number - stage.offset)
+        label = st.main_round_label(s.format, r.number) if stage is None else stage.round_label(r.number - stage.offset)
         tables = []
         for t in store.tables(r.number):
             res = results.get(t.id)
@@ -113,8 +113,7 @@ def event_data(store: EventStore) -> dict[str, Any]:
             for gi, members in enumerate(sched.groups):
                 gt = stages.group_standings(store, x, gi)
                 doc["groups"].append({"group": _group_label(gi, len(sched.groups)),
-                                      "standings": [gt.row_dict(r) for r in gt.rows],
-                                      "tiebreaks": list(gt.tiebreaks)})
+                                      "standings": [gt.row_dict(r) for r in gt.rows]})
         stage_docs.append(doc)
     return {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
                       "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed},
@@ -122,16 +121,6 @@ def event_data(store: EventStore) -> dict[str, Any]:
             "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
                          "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
             "standings": table.to_dict(), "rounds": rounds, "stages": stage_docs}
-
-
-#: What the rounds before any knockout or round robin are, by format: only pairs are paired Swiss.
-FORMAT_NAMES = {PAIRS: "pairs, Swiss rounds", ROTATING: "rotating partners", INDIVIDUAL: "individual tables"}
-
-
-def main_round_label(format: str, number: int) -> str:
-    """A main-stage round's label: a Swiss round in a pairs event, a plain round otherwise (a
-    rotating-partner or individual event is not paired Swiss)."""
-    return f"Swiss round {number}" if format == PAIRS else f"round {number}"
 
 
 def _group_label(index: int, count: int) -> str:
@@ -225,7 +214,7 @@ def _document(title: str, css: str, body: list[str]) -> str:
 def _event_line(data: dict[str, Any]) -> str:
     ev = data["event"]
     return (f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
-            f'{_e(FORMAT_NAMES.get(ev["format"], ev["format"]))} · tables of {_e(ev["table_size"])} · '
+            f'{_e(st.format_name(ev["format"]))} · tables of {_e(ev["table_size"])} · '
             f'{len(data["players"])} players · '
             f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
             f'report of {_e(data["generated_at"])}</p>')
@@ -235,7 +224,13 @@ def html_page(data: dict[str, Any]) -> str:
     """The report: one section a part of the event (header, standings, stages, rounds), each made
     by its own function below, so that a new section is a new function and one line here."""
     ev = data["event"]
-    out = [f"<h1>{_e(ev['name'])}</h1>", _event_line(data)]
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
+           f"<title>{_e(ev['name'])}</title><style>{CSS}</style></head><body>",
+           f"<h1>{_e(ev['name'])}</h1>",
+           f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
+           f'{_e(ev["format"])} · tables of {_e(ev["table_size"])} · {len(data["players"])} players · '
+           f'report of {_e(data["generated_at"])}</p>']
     nav = ['<a href="#standings">Standings</a>']
     if data["stages"]:
         nav.append('<a href="#stages">Knockout and round robin</a>')
@@ -252,7 +247,8 @@ def html_page(data: dict[str, Any]) -> str:
     out.append('<h2 id="rounds">Rounds</h2>')
     for r in reversed(data["rounds"]):
         out.append(_round_html(r))
-    return _document(ev["name"], CSS, out)
+    out.append("</body></html>")
+    return "\n".join(out)
 
 
 def _standings_rows(table: dict[str, Any], keep: Iterable[str] | None = None) -> tuple[list[str], list[list[Any]]]:
@@ -324,17 +320,10 @@ def _stage_html(stage: dict[str, Any]) -> str:
             parts.append(_table(["place", "name"], [[p["place"], p["name"]] for p in stage["placings"]], {"place"}))
     for g in stage.get("groups", []):
         parts.append(f"<h3>{_e(g['group'])}</h3>")
-        if g["standings"]:
-            table = {"standings": g["standings"], "tiebreaks": g.get("tiebreaks", [])}
-            columns, cells = _standings_rows(table)
-            parts.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
-                                {c for c in columns if c not in _ranking_columns(table)}, "std"))
+        if g["standings"]:  # as the standings read (W-D-L); nothing hidden on a phone: it scrolls in its box
+            columns, cells = _standings_rows({"standings": g["standings"], "tiebreaks": g.get("tiebreaks", [])})
+            parts.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)}))
     return "".join(parts)
-
-
-def sides_in_seating_order(seats: list[dict[str, Any]]) -> list[str]:
-    """A table's sides in the order they sit (N before E: NS before EW), not alphabetically."""
-    return list(dict.fromkeys(s["side"] for s in seats))
 
 
 def _round_html(r: dict[str, Any]) -> str:
@@ -379,6 +368,11 @@ def _round_html(r: dict[str, Any]) -> str:
     if r["byes"]:
         parts.append(f'<p class="meta">Bye: {_e(", ".join(b["name"] for b in r["byes"]))}</p>')
     return "".join(parts)
+
+
+def sides_in_seating_order(seats: list[dict[str, Any]]) -> list[str]:
+    """A table's sides in the order they sit (N before E: NS before EW), not alphabetically."""
+    return list(dict.fromkeys(s["side"] for s in seats))
 
 
 def find_your_table(r: dict[str, Any]) -> list[dict[str, Any]]:

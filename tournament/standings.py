@@ -278,3 +278,14 @@ def display_row(row: dict[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]
 def is_text_column(header: str) -> bool:
     """Whether a displayed column holds words (may wrap) rather than numbers (never cut)."""
     return header in ("name", "status", "pair")
+
+
+def main_round_label(format: str, number: int) -> str:
+    """A round before any knockout or round robin: a Swiss round in a pairs event, a plain round
+    otherwise (rotating partners and individual tables are not paired Swiss)."""
+    return f"Swiss round {number}" if format == PAIRS else f"round {number}"
+
+
+def format_name(format: str) -> str:
+    """An event's format as a person names it."""
+    return {PAIRS: "pairs, Swiss rounds", INDIVIDUAL: "individual tables"}.get(format, "rotating partners")
