@@ -119,7 +119,8 @@ def tables_view_sql(settings: Settings) -> str:
     player by name (a column a seat, in seating order), the result's kind, each side's score as a
     number (a column a side, in seating order; not the JSON text ``results`` keeps), the winning
     side, and whether a record backs the result.  The event's seats never change, so the view is
-    made for them."""
+    made for them; a view cannot take parameters, so a label goes into its SQL only when it is
+    letters and digits (every engine's seats and sides are)."""
     seats = settings.seats()
     sides = list(PARTNERSHIP_SIDES) if settings.partnership else list(seats)
     seat_cols = [f"(SELECT p.name FROM seats s JOIN players p ON p.id = s.player_id WHERE s.table_id = t.id "
@@ -318,19 +319,23 @@ class EventStore:
     # --- what people browse (datasette, any SQLite browser) -----------------------------------
 
     def refresh_browsing(self) -> None:
-        """Within :meth:`write`, last: the ``tables_view`` view (made once; an older file gets it in
-        its first write) and the ``standings`` snapshot, recomputed from scratch by
-        :mod:`tournament.standings` (tie-breaks are computed in Python, not SQL) in the same
-        transaction as the write that changed the results, so it is never out of step with them.
-        Nothing reads them back: they are for people, and the tool always computes afresh."""
-        self.db.execute("DROP VIEW IF EXISTS tables_view")  # as this version of the tool makes it
+        """Within :meth:`write`, last: the ``tables_view`` view (made again each time, as this
+        version of the tool makes it; an older file gets it in its first write) and the
+        ``standings`` snapshot, recomputed from scratch by :mod:`tournament.standings` (tie-breaks
+        are computed in Python, not SQL) in the same transaction as the write that changed the
+        results, so it is never out of step with them.  Nothing reads them back: they are for
+        people, and the tool always computes afresh."""
+        self.db.execute("DROP VIEW IF EXISTS tables_view")
         self.db.execute(tables_view_sql(self.settings))
         from tournament import standings as st
+        from tournament.errors import TournamentError
 
         self.db.execute("DROP TABLE IF EXISTS standings")
         try:
             table = st.from_store(self)
-        except DamagedEventFile:  # a result cannot be read: no snapshot rather than a wrong one
+        except (TournamentError, LookupError, ValueError, TypeError):
+            # Results that cannot be ranked (a damaged file: `check` says where) leave no snapshot
+            # rather than a wrong one, and never block the write, which may be the repair.
             return
         columns = [SNAPSHOT_NAMES.get(c, c) for c in table.columns()] + ["through_round", "provisional"]
         self.db.execute(f"CREATE TABLE standings ({', '.join(_quote(c) for c in columns)})")

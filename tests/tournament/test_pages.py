@@ -339,3 +339,23 @@ def test_a_narrow_terminal_never_drops_a_ranking_column(tmp_path: Path) -> None:
     assert "for" not in header and "not shown at this width" in r.output
     data = json.loads(run("standings", path, "--json").output)["standings"]
     assert [row[3] for row in rows] == [str(d["against"]) for d in data]
+
+
+def test_results_that_cannot_be_ranked_leave_no_snapshot_and_do_not_block_a_write(tmp_path: Path) -> None:
+    """A result whose scores lack a side (a damaged file) cannot be ranked: the write that may
+    repair it still goes through, and the file then has no standings snapshot rather than a wrong one."""
+    path = long_names_event(tmp_path / "d.db", played=0)
+    store = open_event(path)
+    enter_manual(store, 1, {"NS": 10, "EW": 20})
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("""UPDATE results SET scores = '{"NS": 10}'""")
+    conn.commit()
+    conn.close()
+    store = open_event(path)
+    enter_manual(store, 2, {"NS": 30, "EW": 20})
+    store.close()
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'standings'").fetchall() == []
+    assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 2
+    conn.close()
