@@ -320,9 +320,13 @@ def _stage_html(stage: dict[str, Any]) -> str:
             parts.append(_table(["place", "name"], [[p["place"], p["name"]] for p in stage["placings"]], {"place"}))
     for g in stage.get("groups", []):
         parts.append(f"<h3>{_e(g['group'])}</h3>")
-        if g["standings"]:  # as the standings read (W-D-L); nothing hidden on a phone: it scrolls in its box
-            columns, cells = _standings_rows({"standings": g["standings"], "tiebreaks": g.get("tiebreaks", [])})
-            parts.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)}))
+        if g["standings"]:  # as the standings read: W-D-L, the ranking columns first (the rest hidden on a phone)
+            keys = g.get("tiebreaks") or [k for k in ("wins", "diff", "for", "placement", "score")
+                                          if k in g["standings"][0]]
+            table = {"standings": g["standings"], "tiebreaks": keys}
+            columns, cells = _standings_rows(table)
+            parts.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
+                                {c for c in columns if c not in _ranking_columns(table)}, "std"))
     return "".join(parts)
 
 

@@ -183,3 +183,30 @@ def test_projector_page_is_large_and_fits(pages: dict[str, Path]) -> None:
     screenshot(pages["screen"], *PROJECTOR, "screen-projector")
     phone = measure(page, *PHONE, pages["folder"])  # a player looking it up on a phone
     assert phone["scrollWidth"] <= phone["innerWidth"]
+
+
+def test_phone_and_print_of_groups_then_a_knockout(tmp_path: Path) -> None:
+    """A pairs event of groups then a knockout: every standings table (the event's and each
+    group's) keeps its ranking columns on a phone; the bracket scrolls in its own box, never the
+    page; in print every column of every table is there."""
+    from tournament.simulate import simulate_event
+
+    path = tmp_path / "cup.db"
+    simulate_event(path, "competitive", "pairs", 16, 0, seed=3, name="Cup",
+                   stage={"format": "roundrobin", "groups": 2, "seeding": "random"},
+                   then={"format": "single", "seeding": "groups", "per_group": 2})
+    store = open_event(path)
+    page = rp.html_page(rp.event_data(store))
+    store.close()
+    m = measure(page, *PHONE, tmp_path)
+    assert m["scrollWidth"] <= m["innerWidth"]
+    standings = [t for t in m["tables"] if "std" in t["cls"]]
+    assert len(standings) == 3
+    for t in standings:
+        shown = {th["text"]: th for th in t["ths"] if th["shown"]}
+        assert all(c in shown and shown[c]["right"] <= m["innerWidth"] for c in RANKING)
+        assert t["boxScroll"] <= t["boxClient"]
+    printed = measure(as_print(page), A4_PRINTABLE, 1000, tmp_path)
+    assert printed["scrollWidth"] <= printed["innerWidth"]
+    for t in printed["tables"]:
+        assert all(th["shown"] for th in t["ths"]) and t["boxScroll"] <= t["boxClient"], t["cls"]
