@@ -135,7 +135,8 @@ def _number(text: str, what: str) -> float:
 
 
 def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
-          extra: dict[str, Any] | None = None, footer: Iterable[str] = ()) -> None:
+          extra: dict[str, Any] | None = None, footer: Iterable[str] = (), wide: bool = False,
+          keep: Iterable[str] = ()) -> None:
     if as_json:
         doc = {**(extra or {}), "rows": rows} if extra is not None else rows
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
@@ -144,21 +145,9 @@ def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         from tournament.report import write_csv
         write_csv(sys.stdout, list(rows[0]) if rows else [], rows)
         return
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+    from tournament import terminal
 
-    console = Console(width=None if sys.stdout.isatty() else 200)
-    table = Table(title=Text(title), show_lines=False)
-    columns = list(rows[0]) if rows else []
-    for c in columns:
-        text_column = c in ("name", "pair", "N", "E", "S", "W", "NS pair", "EW pair") or c.startswith("P")
-        table.add_column(Text(str(c)), overflow="fold", no_wrap=not text_column)
-    for r in rows:
-        table.add_row(*(Text("" if r[c] is None else str(r[c])) for c in columns))
-    console.print(table)
-    for line in footer:
-        console.print(Text(line))
+    terminal.print_table(rows, title, footer, wide, keep)
 
 
 @app.command()
@@ -273,7 +262,7 @@ def withdraw(
         typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
 
 
-def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool) -> None:
+def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False) -> None:
     rounds.round_tables(store, round_no)
     rows = rounds.table_rows(store, round_no)
     players = {p.id: p for p in store.players()}
@@ -292,14 +281,31 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool) 
         _emit(rows, True, False, "")
         return
     by_table: dict[int, dict[str, Any]] = {}
+    results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats])
+               for t in store.tables(round_no)}
     for r in rows:
-        t = by_table.setdefault(r["table"], {"table": r["table"], "result": r["result"]})
+        t = by_table.setdefault(r["table"], {"table": r["table"], "result": results.get(r["table"], "")})
         who = f"#{r['id']} {r['name']}"
         if store.settings.format == PAIRS and r["seat"] in ("N", "E"):
             t[f"{r['side']} pair"] = r["pair"]
         t[r["seat"]] = who
     _emit(list(by_table.values()), False, False, f"{store.settings.name} — round {round_no}",
-          footer=[f"bye: {', '.join(byes)}"] if byes else [])
+          footer=[f"bye: {', '.join(byes)}"] if byes else [], wide=wide)
+
+
+def _result_text(result: Any, sides: Sequence[str]) -> str:
+    """A result as the table shows it: the sides' scores in seating order (``sides``, a side a
+    seat: NS before EW, not the alphabetical order the store keeps them in), then who won."""
+    if result is None:
+        return "to play"
+    order = [x for x in dict.fromkeys(sides) if x in result.scores]
+    order += [x for x in result.scores if x not in order]
+    scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split
+    outcome = f"{result.winner} won" if result.winner else "draw"
+    if result.kind == "forfeit":
+        absent = getattr(result, "absent", ()) or ()
+        return f"{scores} · {outcome} (forfeit{': ' + ', '.join(absent) + ' did not play' if absent else ''})"
+    return f"{scores} · {outcome}" + ("" if result.verified else " (manual)")
 
 
 @app.command()
@@ -336,13 +342,14 @@ def tables(
                                            help="Which round (default: the last)."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV (one row a seat) for posting at the venue."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
+    wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal."),
 ) -> None:
     """Print a round's tables and byes."""
     with _open(event) as store:
         n = round_no if round_no is not None else store.last_round()
         if not n:
             raise UnusableInput("no round has been paired yet (use `tournament pair`)")
-        _print_round(store, n, as_csv, as_json)
+        _print_round(store, n, as_csv, as_json, wide)
 
 
 @app.command()
@@ -530,8 +537,10 @@ def standings(
     as_csv: bool = typer.Option(False, "--csv", help="CSV."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
     stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
-                                           help="Only one stage's games: 1 is the Swiss "
+                                           help="Only one stage's games: 1 is the opening "
                                                 "rounds, later stages as `bracket` numbers them."),
+    wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal "
+                                                   "(else the least important go when it is narrow)."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
     from tournament import finals, stages as stg
@@ -572,8 +581,10 @@ def standings(
         title = f"{store.settings.name} — standings after round {table.through_round}"
         if stage_id is not None:
             title = (f"{store.settings.name} — standings of stage {stage_id} "
-                     f"({chosen.name if chosen is not None else 'the Swiss rounds'})")
-        _emit(rows, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note)
+                     f"({chosen.name if chosen is not None else 'the opening rounds'})")
+        shown = rows if as_csv else [st.display_row(r, table.tiebreaks) for r in rows]
+        _emit(shown, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide,
+              keep=st.ranking_columns(table.tiebreaks))
 
 
 def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool) -> None:
@@ -667,14 +678,14 @@ def simulate(
     format: str = typer.Option("rotating", "--format", help=f"{', '.join(FORMATS)}."),
     players_: int = typer.Option(16, "--players", "-p", min=2, max=MAX_COUNT, help="How many players."),
     rounds_: int = typer.Option(5, "--rounds", "-n", min=0, max=MAX_COUNT,
-                                help="How many Swiss rounds (0: only --stage)."),
+                                help="How many opening rounds (0: only --stage)."),
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help="Same seed, same event."),
     table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
                                              help="Players a table (individual format)."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
-    stage: Optional[str] = typer.Option(None, "--stage", help="After the Swiss rounds (--rounds 0 for none): "
+    stage: Optional[str] = typer.Option(None, "--stage", help="After the opening rounds (--rounds 0 for none): "
                                         "single, double, multi, roundrobin or groups (groups then a knockout)."),
     third_place: bool = typer.Option(False, "--third-place", help="Knockout: play a third-place game."),
     first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
@@ -684,7 +695,7 @@ def simulate(
                                      "on; groups: the top K of each group."),
     groups: int = typer.Option(2, "--groups", min=1, max=MAX_COUNT, help="Groups (--stage groups)."),
     top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
-                                      help="Only the top N of the Swiss standings enter the stage."),
+                                      help="Only the top N of the standings enter the stage."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
     options = _parse_options(option)
@@ -861,7 +872,8 @@ def bracket(
         if chosen.format == stg.ROUND_ROBIN:
             for gi in range(len(chosen.schedule().groups)):
                 t = stg.group_standings(store, chosen, gi)
-                _emit([t.row_dict(r) for r in t.rows], False, False, rp._group_label(gi, len(chosen.schedule().groups)))
+                _emit([st.display_row(t.row_dict(r), t.tiebreaks) for r in t.rows], False, False,
+                      rp._group_label(gi, len(chosen.schedule().groups)))
 
 
 def _write_output(path: Path, text: str, kind: Any, force: bool = False) -> None:
@@ -882,12 +894,15 @@ def report(
     event: Path = typer.Argument(..., help="The event file."),
     output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write (- for stdout)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing file that is not an earlier report."),
+    screen: bool = typer.Option(False, "--screen", help="The projector page instead: the current round's "
+                                                        "seating by player name in large type, then the standings."),
 ) -> None:
     """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
     from tournament import report as rp
 
     with _open(event) as store:
-        page = rp.html_page(rp.event_data(store))
+        data = rp.event_data(store)
+    page = rp.screen_page(data) if screen else rp.html_page(data)
     _write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")

@@ -4,9 +4,15 @@
 (settings, players, standings, every round's tables and results, every
 stage's draw and how it stands); :func:`html_page` renders it as one HTML
 file with inline CSS, no script and nothing fetched from elsewhere, laid out
-to be read on a phone (a viewport meta tag; wide tables scroll sideways in
-their own box instead of widening the page).  Every name goes through
+for a phone, a desktop and print (see :data:`CSS`), and :func:`screen_page` as
+the projector page (``report --screen``).  Every name goes through
 :func:`html.escape`: a player's name is data, never markup.
+
+Each section of a page is one small function (``_standings_html``, ``_stage_html``,
+``_round_html``, …) and one line in :func:`html_page`: a new section is a new function.  No
+template engine: the sections are a few lines each and escape every value through one helper,
+so Jinja2's autoescaping would add a dependency and buy little; a template file per section
+would also split each section's markup from the code that chooses what goes in it.
 
 Each output carries the mark by which a later ``report``/``export`` knows it may replace
 the file without ``--force`` (:mod:`domrec.output`): a generator meta tag in the page, a
@@ -64,7 +70,7 @@ def event_data(store: EventStore) -> dict[str, Any]:
     byes = store.byes()
     for r in store.rounds():
         stage = stage_by_id.get(round_stage.get(r.number, 1))
-        label = f"Swiss round {r.number}" if stage is None else stage.round_label(r.number - stage.offset)
+        label = st.main_round_label(s.format, r.number) if stage is None else stage.round_label(r.number - stage.offset)
         tables = []
         for t in store.tables(r.number):
             res = results.get(t.id)
@@ -127,6 +133,10 @@ def _group_label(index: int, count: int) -> str:
     return f"Group {group_name(index)}" if count > 1 else "Round robin"
 
 
+#: The page's style.  Three layouts from one page: a screen (a table scrolls sideways in its own
+#: box, never the page), a phone (the standings keep rank, name and the ranking columns; the others
+#: are hidden there, and shown on a wider screen and in print), and print (A4 or Letter: every
+#: column, a smaller type, no sticky or scrolling boxes, rows never split across pages).
 CSS = """
 *{box-sizing:border-box}
 body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:12px;color:#1b1b1b;
@@ -138,16 +148,46 @@ h3{font-size:1rem;margin:1em 0 .3em}
 table{border-collapse:collapse;font-size:.9rem;min-width:100%}
 th,td{padding:.3em .5em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
 th{background:#e8eef4;position:sticky;top:0}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.name{overflow-wrap:anywhere;min-width:6em}
+.sc{display:block;font-variant-numeric:tabular-nums;white-space:nowrap;color:#246}
+td.res{white-space:nowrap}
 .prov{background:#fff3cd;padding:.4em .6em;border-radius:4px}
 .bracket{display:flex;gap:.8em;overflow-x:auto;padding-bottom:.5em}
 .col{min-width:11rem;flex:0 0 auto}
-.match{background:#fff;border:1px solid #bcd;border-radius:4px;margin:.4em 0;padding:.3em .4em;font-size:.85rem}
+.match{background:#fff;border:1px solid #bcd;border-radius:4px;margin:.4em 0;padding:.3em .4em;font-size:.85rem;
+overflow-wrap:anywhere}
 .match .key{color:#777;font-size:.75rem}
 .win{font-weight:700}.bye{color:#999;font-style:italic}
 .champ{font-size:1.1rem;background:#e6f4ea;padding:.4em .6em;border-radius:4px}
 .unv{color:#a60}
-@media (max-width:480px){body{padding:8px;font-size:15px}th,td{padding:.25em .35em}}
+.narrow{display:none}
+@media screen and (max-width:600px){body{padding:8px;font-size:15px}th,td{padding:.25em .35em}
+table.std .o{display:none}.narrow{display:block}}
+@media print{@page{margin:12mm}
+body{font-size:9pt;background:#fff;max-width:none;padding:0}nav,.narrow{display:none}
+.scroll{overflow:visible}table{font-size:8.5pt;min-width:0;width:100%}th{position:static}
+th,td{padding:.15em .3em}tr,.match{break-inside:avoid}h2,h3{break-after:avoid}
+.bracket{flex-wrap:wrap;overflow:visible}.col{min-width:9rem}}
+"""
+
+#: The projector page (``report --screen``): large type, read from the back of the room.
+SCREEN_CSS = """
+*{box-sizing:border-box}
+body{font:28px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:.6em 1em;color:#111;
+background:#fff}
+h1{font-size:1.6em;margin:0 0 .2em}h2{font-size:1.25em;margin:1em 0 .3em;border-bottom:4px solid #246}
+.meta{color:#444;font-size:.8em}
+.find{columns:22em auto;column-gap:2em;list-style:none;padding:0;margin:0}
+.find li{break-inside:avoid;padding:.15em 0;border-bottom:1px solid #ccc;overflow-wrap:anywhere}
+.find .who{font-weight:700}.find .where{white-space:nowrap}.find .with{color:#444;font-size:.85em}
+table{border-collapse:collapse;width:100%}
+th,td{padding:.15em .5em;border-bottom:1px solid #ccc;text-align:left}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.name{overflow-wrap:anywhere}
+.prov{background:#fff3cd;padding:.2em .5em}
+.scroll{overflow-x:auto}
+@media (max-width:800px){body{font-size:18px;padding:.4em}.o{display:none}th,td{padding:.15em .3em}}
 """
 
 
@@ -155,14 +195,39 @@ def _e(x: Any) -> str:
     return html.escape("" if x is None else str(x), quote=True)
 
 
-def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozenset()) -> str:  # type: ignore[assignment]
-    head = "".join(f"<th>{_e(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f'<td class="n">{_e(v)}</td>' if c in numeric else f"<td>{_e(v)}</td>"
-                                    for c, v in zip(columns, r)) + "</tr>" for r in rows)
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozenset(),  # type: ignore[assignment]
+           optional: set[str] = frozenset(), css: str = "") -> str:  # type: ignore[assignment]
+    """A table in its own scrolling box.  ``numeric`` columns are right-aligned and never wrap;
+    ``optional`` ones may be hidden on a phone (class ``o``); a ``name`` column wraps anywhere."""
+    def cls(c: str) -> str:
+        names = (["n"] if c in numeric else []) + (["o"] if c in optional else []) + (["name"] if c == "name" else [])
+        return f' class="{" ".join(names)}"' if names else ""
+
+    head = "".join(f"<th{cls(c)}>{_e(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td{cls(c)}>{_e(v)}</td>" for c, v in zip(columns, r)) + "</tr>"
+                   for r in rows)
+    table_cls = f' class="{css}"' if css else ""
+    return f'<div class="scroll"><table{table_cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _document(title: str, css: str, body: list[str]) -> str:
+    return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                      '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
+                      f"<title>{_e(title)}</title><style>{css}</style></head><body>", *body, "</body></html>"])
+
+
+def _event_line(data: dict[str, Any]) -> str:
+    ev = data["event"]
+    return (f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
+            f'{_e(st.format_name(ev["format"]))} · tables of {_e(ev["table_size"])} · '
+            f'{len(data["players"])} players · '
+            f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
+            f'report of {_e(data["generated_at"])}</p>')
 
 
 def html_page(data: dict[str, Any]) -> str:
+    """The report: one section a part of the event (header, standings, stages, rounds), each made
+    by its own function below, so that a new section is a new function and one line here."""
     ev = data["event"]
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
@@ -176,7 +241,7 @@ def html_page(data: dict[str, Any]) -> str:
     if data["stages"]:
         nav.append('<a href="#stages">Knockout and round robin</a>')
     nav.append('<a href="#rounds">Rounds</a>')
-    out.append(f'<p class="meta">{" · ".join(nav)}</p>')
+    out.append(f'<nav class="meta">{" · ".join(nav)}</nav>')
     for stage in data["stages"]:
         if stage.get("champion"):
             out.append(f'<p class="champ">Champion ({_e(stage["name"])}): <strong>{_e(stage["champion"])}</strong></p>')
@@ -192,20 +257,40 @@ def html_page(data: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _standings_html(table: dict[str, Any]) -> str:
+def _standings_rows(table: dict[str, Any], keep: Iterable[str] | None = None) -> tuple[list[str], list[list[Any]]]:
+    """The standings as people read them (:func:`tournament.standings.display_row`); ``keep``: only
+    these columns (the projector page)."""
+    shown = [st.display_row(r, table["tiebreaks"]) for r in table["standings"]]
+    columns = list(shown[0])
+    if keep is not None:
+        wanted = set(keep)
+        columns = [c for c in columns if c in wanted]
+    return columns, [[r[c] for c in columns] for r in shown]
+
+
+def _ranking_columns(table: dict[str, Any]) -> set[str]:
+    return st.ranking_columns(table["tiebreaks"])
+
+
+def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
     rows = table["standings"]
-    parts = [f'<h2 id="standings">Standings after round {_e(table["through_round"])}</h2>']
+    parts = [f'<{heading} id="standings">Standings after round {_e(table["through_round"])}</{heading}>']
     if table["provisional"]:
         missing = ", ".join(f"round {r}: {n}" for r, n in table["missing"].items())
         parts.append(f'<p class="prov">Provisional: results still missing ({_e(missing)})</p>')
     if not rows:
         parts.append("<p>No players yet.</p>")
         return "".join(parts)
-    columns = list(rows[0])
-    numeric = {c for c in columns if c not in ("name", "status")}
-    parts.append(_table(columns, [[r[c] for c in columns] for r in rows], numeric))
+    columns, cells = _standings_rows(table)
+    ranking = _ranking_columns(table)
+    numeric = {c for c in columns if not st.is_text_column(c)}
+    parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std"))
+    hidden = [c for c in columns if c not in ranking]
+    if hidden:
+        parts.append(f'<p class="meta narrow">On a wider screen and in print: {_e(", ".join(hidden))}.</p>')
     ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
-    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.</p>')
+    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.'
+                 f'{" W-D-L: games won, drawn, lost." if st.RECORD in columns else ""}</p>')
     return "".join(parts)
 
 
@@ -243,11 +328,13 @@ def _stage_html(stage: dict[str, Any]) -> str:
         parts.append(_final_html(stage))
     for g in stage.get("groups", []):
         parts.append(f"<h3>{_e(g['group'])}</h3>")
-        rows = g["standings"]
-        if rows:
-            columns = list(rows[0])
-            parts.append(_table(columns, [[r[c] for c in columns] for r in rows],
-                                {c for c in columns if c not in ("name", "status")}))
+        if g["standings"]:  # as the standings read: W-D-L, the ranking columns first (the rest hidden on a phone)
+            keys = g.get("tiebreaks") or [k for k in ("wins", "diff", "for", "placement", "score")
+                                          if k in g["standings"][0]]
+            table = {"standings": g["standings"], "tiebreaks": keys}
+            columns, cells = _standings_rows(table)
+            parts.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
+                                {c for c in columns if c not in _ranking_columns(table)}, "std"))
     return "".join(parts)
 
 
@@ -283,25 +370,108 @@ def _final_html(stage: dict[str, Any]) -> str:
 
 
 def _round_html(r: dict[str, Any]) -> str:
-    parts = [f'<h3>Round {_e(r["round"])}: {_e(r["label"])}</h3>']
-    rows = []
+    """A round: a row a table, a column a side (in seating order) with its players and score."""
+    heading = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
+    parts = [f"<h3>{_e(heading)}</h3>"]
+    sides: list[str] = []
     for t in r["tables"]:
-        who = "; ".join(f"{s['seat']} #{s['id']} {s['name']}" for s in t["seats"])
+        for side in sides_in_seating_order(t["seats"]):
+            if side not in sides:
+                sides.append(side)
+    has_match = any(t["match"] for t in r["tables"])
+    head = "".join(["<th class=\"n\">table</th>", "<th>match</th>" if has_match else "",
+                    *(f"<th>{_e(side)}</th>" for side in sides), "<th>result</th>"])
+    body = []
+    for t in r["tables"]:
         res = t["result"]
+        cells = [f'<td class="n">{_e(t["table"])}</td>']
+        if has_match:
+            cells.append(f"<td>{_e(t['match'] or '')}</td>")
+        for side in sides:
+            who = [s for s in t["seats"] if s["side"] == side]
+            names = "<br>".join(f'{_e(s["seat"])} {_e(s["name"])}' if len(who) > 1 or s["seat"] != side
+                                else _e(s["name"]) for s in who)
+            score = ""
+            if res is not None and side in res["scores"]:
+                score = f'<span class="sc">{_e(res["scores"][side])}</span>'
+            won = res is not None and res["winner"] == side
+            cells.append(f'<td class="name{" win" if won else ""}">{names}{score}</td>')
         if res is None:
             result = "to play"
         else:
-            result = ", ".join(f"{k} {v}" for k, v in res["scores"].items())
-            result += f" · winner {res['winner']}" if res["winner"] else " · draw"
+            result = f"{res['winner']} won" if res["winner"] else "draw"
             if res.get("forfeit"):
                 result += f" (forfeit: {', '.join(res['forfeit'])} did not play)"
             elif not res["verified"]:
                 result += " (manual)"
-        rows.append([t["table"], t["match"] or "", who, result])
-    parts.append(_table(["table", "match", "seats", "result"], rows, {"table"}))
+        cells.append(f'<td class="res">{_e(result)}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    parts.append(f'<div class="scroll"><table class="rnd"><thead><tr>{head}</tr></thead>'
+                 f'<tbody>{"".join(body)}</tbody></table></div>')
     if r["byes"]:
         parts.append(f'<p class="meta">Bye: {_e(", ".join(b["name"] for b in r["byes"]))}</p>')
     return "".join(parts)
+
+
+def sides_in_seating_order(seats: list[dict[str, Any]]) -> list[str]:
+    """A table's sides in the order they sit (N before E: NS before EW), not alphabetically."""
+    return list(dict.fromkeys(s["side"] for s in seats))
+
+
+def find_your_table(r: dict[str, Any]) -> list[dict[str, Any]]:
+    """A round's seating by player name: name, table, seat, partners (and byes), sorted by name
+    the way people look themselves up (case and accents aside)."""
+    import unicodedata
+
+    out = []
+    for t in r["tables"]:
+        for s in t["seats"]:
+            partners = [o["name"] for o in t["seats"] if o["side"] == s["side"] and o["id"] != s["id"]]
+            out.append({"name": s["name"], "table": t["table"], "seat": s["seat"], "partners": partners,
+                        "match": t["match"]})
+    for b in r["byes"]:
+        out.append({"name": b["name"], "table": None, "seat": None, "partners": [], "match": None})
+
+    def key(row: dict[str, Any]) -> tuple[str, str]:
+        plain = "".join(c for c in unicodedata.normalize("NFKD", row["name"]) if not unicodedata.combining(c))
+        return plain.casefold(), row["name"]
+
+    return sorted(out, key=key)
+
+
+def screen_page(data: dict[str, Any]) -> str:
+    """The projector page (``report --screen``): the current round's seating in large type,
+    sorted by player name ("find your table"), then the standings."""
+    ev = data["event"]
+    out = [f"<h1>{_e(ev['name'])}</h1>"]
+    if not data["rounds"]:
+        out.append("<p>No round has been paired yet.</p>")
+    else:
+        r = data["rounds"][-1]
+        label = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
+        out.append(f"<h2>{_e(label)}: find your table</h2>")
+        items = []
+        for row in find_your_table(r):
+            if row["table"] is None:
+                where, partner = "bye", ""
+            else:
+                where = f"table {row['table']} · {row['seat']}"
+                partner = f'<span class="with"> with {_e(" & ".join(row["partners"]))}</span>' if row["partners"] \
+                    else ""
+            items.append(f'<li><span class="who">{_e(row["name"])}</span> → <span class="where">{_e(where)}</span>'
+                         f"{partner}</li>")
+        out.append(f'<ul class="find">{"".join(items)}</ul>')
+    table = data["standings"]
+    if table["standings"]:
+        out.append(f'<h2>Standings after round {_e(table["through_round"])}</h2>')
+        if table["provisional"]:
+            out.append('<p class="prov">Provisional: some results are still missing.</p>')
+        keep = _ranking_columns(table) | {"played", st.RECORD}
+        columns, cells = _standings_rows(table, keep)
+        out.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
+                          {c for c in columns if c not in _ranking_columns(table)}))
+    out.append(_event_line(data))
+    return _document(ev["name"], SCREEN_CSS, out)
 
 
 #: What makes a spreadsheet read a CSV cell as a formula (or hide what follows): OWASP's list.

@@ -98,6 +98,7 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
             if spec is not None:
                 _check_format(settings, spec["format"])
     store = create_event(path, settings)
+    store.defer_browsing = True  # refreshed once, at the end
     try:
         if format == PAIRS:
             if players % 2:
@@ -123,6 +124,8 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
                     spec["seeding"] = "standings" if rounds_ else "random"
                 stages.create_stage(store, spec.pop("format"), **spec)
                 games += play_stage(store, seed, progress)
+        with store.write():
+            store.refresh_browsing()
         n_byes = sum(len(v) for v in store.byes().values())
         standings.from_store(store)
         return SimulationSummary(str(path), players, rounds_, games, n_byes)

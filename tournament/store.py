@@ -37,7 +37,7 @@ from typing import Any, Collection, Iterator, Sequence
 import sqlite_utils
 
 from tournament.errors import AmbiguousPlayer, DamagedEventFile, EventFileError, Refused, UnknownPlayer
-from tournament.event import (SCHEMA_VERSION, Player, Result, Round, SeatAssignment, Settings, Table, Team)
+from tournament.event import (PARTNERSHIP_SIDES, SCHEMA_VERSION, Player, Result, Round, SeatAssignment, Settings, Table, Team)
 
 #: SQLite ``PRAGMA application_id`` of an event file ("DomT").
 APPLICATION_ID = 0x446F6D54
@@ -106,6 +106,35 @@ STAGE_SCHEMA = (
 )
 
 
+#: The ``standings`` snapshot's columns where the data key would read like its neighbour ("won"
+#: beside "wins"): these count games.
+SNAPSHOT_NAMES = {"won": "games_won", "drawn": "games_drawn", "lost": "games_lost", "id": "number"}
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def tables_view_sql(settings: Settings) -> str:
+    """``tables_view``: a row a table, as a person reads it: round, stage, table, each seat's
+    player by name (a column a seat, in seating order), the result's kind, each side's score as a
+    number (a column a side, in seating order; not the JSON text ``results`` keeps), the winning
+    side, and whether a record backs the result.  The event's seats never change, so the view is
+    made for them; a view cannot take parameters, so a label goes into its SQL only when it is
+    letters and digits (every engine's seats and sides are)."""
+    seats = settings.seats()
+    sides = list(PARTNERSHIP_SIDES) if settings.partnership else list(seats)
+    seat_cols = [f"(SELECT p.name FROM seats s JOIN players p ON p.id = s.player_id WHERE s.table_id = t.id "
+                 f"AND s.seat = '{seat}') AS {_quote(seat)}" for seat in seats if seat.isalnum()]
+    score_cols = [f"json_extract(x.scores, '$.{side}') AS {_quote(side + ' score')}" for side in sides
+                  if side.isalnum()]
+    return ("CREATE VIEW tables_view AS SELECT r.number AS round, r.stage_id AS stage, "
+            't.number AS "table", ' + ", ".join(seat_cols + ["x.kind AS result"] + score_cols) +
+            ", x.winner AS winner, x.verified AS verified, x.entered_at AS entered_at "
+            "FROM round_tables t JOIN rounds r ON r.id = t.round_id LEFT JOIN results x ON x.table_id = t.id "
+            "ORDER BY r.number, t.number")
+
+
 def _create_stage_schema(db: sqlite_utils.Database) -> None:
     for sql in STAGE_SCHEMA:
         db.execute(sql)
@@ -168,6 +197,8 @@ def create_event(path: str | Path, settings: Settings) -> "EventStore":
     store = open_event(path)
     with contextlib.suppress(sqlite3.Error):
         store.db.execute("PRAGMA journal_mode=WAL")  # persistent; refused on some file systems
+    with store.write():
+        store.refresh_browsing()
     return store
 
 
@@ -267,6 +298,9 @@ class EventStore:
         self.uuid = event_uuid
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._sound = False  # checked with quick_check before the first write
+        #: Set by a bulk writer (``simulate``: hundreds of results in a row) that refreshes what people
+        #: browse once at its end (:meth:`refresh_browsing`) instead of after every write.
+        self.defer_browsing = False
 
     def close(self) -> None:
         self.conn.close()
@@ -295,7 +329,37 @@ class EventStore:
                                      f"run `tournament check`, and restore it from a copy")
             self._sound = True
         with transaction(self.conn):
+            changes = self.conn.total_changes
             yield self
+            if self.conn.total_changes != changes and not self.defer_browsing:
+                self.refresh_browsing()
+
+    # --- what people browse (datasette, any SQLite browser) -----------------------------------
+
+    def refresh_browsing(self) -> None:
+        """Within :meth:`write`, last: the ``tables_view`` view (made again each time, as this
+        version of the tool makes it; an older file gets it in its first write) and the
+        ``standings`` snapshot, recomputed from scratch by :mod:`tournament.standings` (tie-breaks
+        are computed in Python, not SQL) in the same transaction as the write that changed the
+        results, so it is never out of step with them.  Nothing reads them back: they are for
+        people, and the tool always computes afresh."""
+        self.db.execute("DROP VIEW IF EXISTS tables_view")
+        self.db.execute(tables_view_sql(self.settings))
+        from tournament import standings as st
+        from tournament.errors import TournamentError
+
+        self.db.execute("DROP TABLE IF EXISTS standings")
+        try:
+            table = st.from_store(self)
+        except (TournamentError, LookupError, ValueError, TypeError):
+            # Results that cannot be ranked (a damaged file: `check` says where) leave no snapshot
+            # rather than a wrong one, and never block the write, which may be the repair.
+            return
+        columns = [SNAPSHOT_NAMES.get(c, c) for c in table.columns()] + ["through_round", "provisional"]
+        self.db.execute(f"CREATE TABLE standings ({', '.join(_quote(c) for c in columns)})")
+        self.conn.executemany(
+            f"INSERT INTO standings VALUES ({', '.join('?' * len(columns))})",
+            [(*table.row_dict(row).values(), table.through_round, int(table.provisional)) for row in table.rows])
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return list(self.db.query(sql, list(params)))
