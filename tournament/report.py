@@ -239,7 +239,7 @@ def html_page(data: dict[str, Any]) -> str:
            f'report of {_e(data["generated_at"])}</p>']
     nav = ['<a href="#standings">Standings</a>']
     if data["stages"]:
-        nav.append('<a href="#stages">Knockout and round robin</a>')
+        nav.append(f'<a href="#stages">{_e(stages_title(data["stages"]))}</a>')
     nav.append('<a href="#rounds">Rounds</a>')
     out.append(f'<nav class="meta">{" · ".join(nav)}</nav>')
     for stage in data["stages"]:
@@ -247,7 +247,7 @@ def html_page(data: dict[str, Any]) -> str:
             out.append(f'<p class="champ">Champion ({_e(stage["name"])}): <strong>{_e(stage["champion"])}</strong></p>')
     out.append(_standings_html(data["standings"]))
     if data["stages"]:
-        out.append('<h2 id="stages">Knockout and round robin</h2>')
+        out.append(f'<h2 id="stages">{_e(stages_title(data["stages"]))}</h2>')
         for stage in data["stages"]:
             out.append(_stage_html(stage))
     out.append('<h2 id="rounds">Rounds</h2>')
@@ -292,6 +292,20 @@ def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
     parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.'
                  f'{" W-D-L: games won, drawn, lost." if st.RECORD in columns else ""}</p>')
     return "".join(parts)
+
+
+def stages_title(stages: list[dict[str, Any]]) -> str:
+    """The heading over an event's stages, naming what they are: a final of a rotating event is
+    not a "knockout and round robin"."""
+    kinds = []
+    for stage in stages:
+        kind = ("Final" if stage.get("final") or "final_tables" in stage
+                else "Knockout" if "matches" in stage else "Round robin")
+        if kind not in kinds:
+            kinds.append(kind)
+    if len(kinds) == 1:
+        return kinds[0]
+    return ", ".join(kinds[:-1]) + " and " + kinds[-1].lower()
 
 
 def _stage_html(stage: dict[str, Any]) -> str:
@@ -356,9 +370,9 @@ def _final_html(stage: dict[str, Any]) -> str:
                 how += "" if res["verified"] else " (manual)"
             games.append([g["game"], f"{g['round']} / {g['table']}", g["NS"], g["EW"], how])
         parts.append(_table(["game", "round / table", "NS", "EW", "result"], games, {"game"}))
-        columns = ["place", "id", "name", "played", "wins", "for", "against", "diff", "rounds_place"]
-        parts.append(_table(columns, [[r[c] for c in columns] for r in t["ranking"]],
-                            set(columns) - {"name"}))
+        keys = ["place", "id", "name", "played", "wins", "for", "against", "diff", "rounds_place"]
+        columns = keys[:-1] + ["place in the rounds"]
+        parts.append(_table(columns, [[r[c] for c in keys] for r in t["ranking"]], set(columns) - {"name"}))
     if "final_tables" not in stage and stage.get("placings"):
         parts.append(_table(["place", "id", "name", "pair"],
                             [[p["place"], p["id"], p["name"], p.get("pair", "")] for p in stage["placings"]],
@@ -439,6 +453,13 @@ def find_your_table(r: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(out, key=key)
 
 
+def current_round(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round being played now: the first with a table still to play (a final seats all its
+    games at once, in rounds of their own, so the last round paired may not have begun), else
+    the last round."""
+    return next((r for r in rounds if any(t["result"] is None for t in r["tables"])), rounds[-1])
+
+
 def screen_page(data: dict[str, Any]) -> str:
     """The projector page (``report --screen``): the current round's seating in large type,
     sorted by player name ("find your table"), then the standings."""
@@ -447,7 +468,7 @@ def screen_page(data: dict[str, Any]) -> str:
     if not data["rounds"]:
         out.append("<p>No round has been paired yet.</p>")
     else:
-        r = data["rounds"][-1]
+        r = current_round(data["rounds"])
         label = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
         out.append(f"<h2>{_e(label)}: find your table</h2>")
         items = []

@@ -359,3 +359,22 @@ def test_results_that_cannot_be_ranked_leave_no_snapshot_and_do_not_block_a_writ
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'standings'").fetchall() == []
     assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 2
     conn.close()
+
+
+def test_a_final_is_headed_as_a_final_and_the_projector_shows_its_first_game(tmp_path: Path) -> None:
+    """A final seats its three games at once, in rounds of their own: the projector shows the game
+    being played now (the first without a result), not the last one seated; the report heads the
+    stage "Final", and its ranking's columns read as words."""
+    from tournament.simulate import simulate_event
+
+    path = tmp_path / "ev.db"
+    simulate_event(path, "competitive", "rotating", 12, 3, seed=4)
+    assert run("final", path, "--top", "4").exit_code == 0
+    r = run("report", path, "--screen", "-o", tmp_path / "screen.html")
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "screen.html").read_text(encoding="utf-8")
+    assert "Round 4 · final, game 1: find your table" in page, page[:400]
+    r = run("report", path, "-o", tmp_path / "ev.html")
+    html = (tmp_path / "ev.html").read_text(encoding="utf-8")
+    assert '<h2 id="stages">Final</h2>' in html and "Knockout and round robin" not in html
+    assert "place in the rounds" in html and "rounds_place" not in html
