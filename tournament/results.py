@@ -72,6 +72,9 @@ class Entry:
         scores = ", ".join(f"{k} {v}" for k, v in self.scores.items())
         won = f"winner {self.winner}" if self.winner else "a draw"
         how = "verified record" if self.verified else "manual entry, unverified"
+        if self.report is not None and self.report.on_time:
+            # Said at entry so that the desk sees the clock, not the target, decided this table.
+            how += ", ended on time: the side ahead wins"
         if self.absent:
             how = f"forfeit: {', '.join(self.absent)} did not play"
         verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced",
