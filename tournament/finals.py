@@ -372,11 +372,24 @@ def draw_text(store: EventStore, stage: Stage) -> str:
             lines.append(f"  game {game} (round {t.round} table {t.number}): {sides}: {how}")
         state = "" if ft.complete else " (provisional: games still to play)"
         lines.append(f"  ranking{state}: " + ", ".join(
-            f"{p.place}. {p.name} (wins {p.figures['wins']}, diff {p.figures['diff']:+d})" for p in ft.ranking))
+            f"{p.place}. {p.name} ({_figures_text(store.settings.tiebreaks, p.figures)})" for p in ft.ranking))
     name = champion(store, stage)
     if name is not None:
         lines.append(f"champion: {name}")
     return "\n".join(lines)
+
+
+def _figures_text(keys: tuple[str, ...], figures: dict[str, Any]) -> str:
+    """A finalist's figures under the event's own ranking keys, in their order (``efectividad +35``),
+    those the final's games give a number for (head-to-head is a comparison, not a figure)."""
+    from tournament.event import TIEBREAK_ALIASES
+
+    shown = []
+    for key in keys:
+        value = figures.get(TIEBREAK_ALIASES.get(key, key))
+        if isinstance(value, (int, float)):
+            shown.append(f"{key} {value:+g}" if TIEBREAK_ALIASES.get(key, key) == "diff" else f"{key} {value:g}")
+    return ", ".join(shown) or f"wins {figures.get('wins', 0):g}"
 
 
 def stage_doc(store: EventStore, stage: Stage) -> dict[str, Any]:
