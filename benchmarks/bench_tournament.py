@@ -35,6 +35,7 @@ def fill_round(store, rng: random.Random) -> int:
 def bench_pairing(players: int, earlier: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = create_event(Path(tmp) / "big.db", make_settings("bench", "competitive", "rotating", seed=1))
+        store.defer_browsing = True  # as the tournament command does: the snapshot once, at close
         add_players(store, [f"Player {i:05d}" for i in range(players)])
         rng = random.Random(1)
         t0 = time.perf_counter()
@@ -53,6 +54,7 @@ def bench_pairing(players: int, earlier: int) -> None:
 def bench_standings(games: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = create_event(Path(tmp) / "many.db", make_settings("bench", "competitive", "pairs", seed=2))
+        store.defer_browsing = True  # as the tournament command does: the snapshot once, at close
         teams = 2000 if games >= 2000 else 2 * games // 5
         add_pairs(store, [(f"A{i:05d}", f"B{i:05d}", None) for i in range(teams)])
         rng = random.Random(2)

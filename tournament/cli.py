@@ -102,7 +102,11 @@ def _damaged(kwargs: dict[str, Any], e: Exception) -> str:
 
 
 def _open(path: Path) -> EventStore:
-    return open_event(path)
+    """The event, its browsing snapshot refreshed once when the command closes it (not after every
+    result it enters)."""
+    store = open_event(path)
+    store.defer_browsing = True
+    return store
 
 
 def _parse_options(texts: list[str]) -> dict[str, Any]:

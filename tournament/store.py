@@ -301,8 +301,12 @@ class EventStore:
         #: Set by a bulk writer (``simulate``: hundreds of results in a row) that refreshes what people
         #: browse once at its end (:meth:`refresh_browsing`) instead of after every write.
         self.defer_browsing = False
+        self._browsing_stale = False
 
     def close(self) -> None:
+        """Close the file, bringing what people browse up to date first if writes were deferred."""
+        with contextlib.suppress(sqlite3.Error):  # never lose a command's success to the snapshot
+            self.bring_browsing_up_to_date()
         self.conn.close()
 
     def __enter__(self) -> "EventStore":
@@ -331,10 +335,23 @@ class EventStore:
         with transaction(self.conn):
             changes = self.conn.total_changes
             yield self
-            if self.conn.total_changes != changes and not self.defer_browsing:
-                self.refresh_browsing()
+            if self.conn.total_changes != changes:
+                if self.defer_browsing:
+                    self._browsing_stale = True
+                else:
+                    self.refresh_browsing()
 
     # --- what people browse (datasette, any SQLite browser) -----------------------------------
+
+    def bring_browsing_up_to_date(self) -> None:
+        """After writes made with :attr:`defer_browsing` (a bulk writer; every ``tournament``
+        command, which writes result after result): one refresh, in one transaction, so that a
+        command entering 200 results ranks the event once, not 200 times.  :meth:`close` calls it."""
+        if not self._browsing_stale:
+            return
+        with transaction(self.conn):
+            self.refresh_browsing()
+        self._browsing_stale = False
 
     def refresh_browsing(self) -> None:
         """Within :meth:`write`, last: the ``tables_view`` view (made again each time, as this

@@ -378,3 +378,28 @@ def test_a_final_is_headed_as_a_final_and_the_projector_shows_its_first_game(tmp
     html = (tmp_path / "ev.html").read_text(encoding="utf-8")
     assert '<h2 id="stages">Final</h2>' in html and "Knockout and round robin" not in html
     assert "place in the rounds" in html and "rounds_place" not in html
+
+
+def test_a_command_entering_results_ranks_the_snapshot_once_at_close(tmp_path: Path, monkeypatch) -> None:
+    """The tournament command defers the browsing snapshot and refreshes it once when it closes the
+    event: entering a round's results costs one ranking, not one per result, and the snapshot is
+    still in step with the results afterwards."""
+    from tournament.store import EventStore
+
+    path = long_names_event(tmp_path / "s.db", played=1, paired_next=True)
+    calls = []
+    original = EventStore.refresh_browsing
+    monkeypatch.setattr(EventStore, "refresh_browsing", lambda self: (calls.append(1), original(self))[1])
+    store = open_event(path)
+    tables = [t.number for t in store.tables(store.last_round())]
+    store.close()
+    for number in tables:
+        assert run("result", path, "--table", number, "--score", "NS=150,EW=90").exit_code == 0
+    assert len(calls) == len(tables)  # one refresh a command
+    conn = sqlite3.connect(path)
+    wins = dict(conn.execute("SELECT number, wins FROM standings").fetchall())
+    conn.close()
+    store = open_event(path)
+    table = st.from_store(store)
+    store.close()
+    assert wins == {row.unit: row.wins for row in table.rows}
