@@ -13,6 +13,21 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 SCHEMA_PATH = ROOT / "schemas" / "domrec-1.schema.json"
 
+#: README's typed Competitive hand: no seats, no passes, no deal (worked out from ``left``).
+TYPED_HAND = """[Game "competitive"]
+[N "Ana"]
+[E "Bo"]
+[S "Cy"]
+[W "Di"]
+
+hand 1 lead S
+4-2 6-4 3-2 6-2 3-3 6-3 6-6 6-0
+4-0 4-1 6-1 2-2 5-2 5-1 1-1 2-1
+6-5 2-0 3-0 5-0 4-3 1-0 4-4 5-4
+5-3
+left N 0-0; E 3-1; W 5-5
+"""
+
 
 def _ecma_pattern(validator, pattern, instance, schema):
     """``pattern`` as JSON Schema defines it (ECMA-262 regular expressions).

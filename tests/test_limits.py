@@ -24,23 +24,11 @@ from domrec.cli import app
 from domrec.errors import NotUnicodeError, TooLargeError
 from domrec.validate import validate_text
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, TYPED_HAND
 
 runner = CliRunner()
 GAME = SAMPLES / "valid" / "competitive" / "game-to-200.json"
-DGN = b"""[Game "competitive"]
-[N "Ana"]
-[E "Bo"]
-[S "Cy"]
-[W "Di"]
-
-hand 1 lead S
-4-2 6-4 3-2 6-2 3-3 6-3 6-6 6-0
-4-0 4-1 6-1 2-2 5-2 5-1 1-1 2-1
-6-5 2-0 3-0 5-0 4-3 1-0 4-4 5-4
-5-3
-left N 0-0; E 3-1; W 5-5
-"""
+DGN = TYPED_HAND.encode()
 
 
 def run(*args, input=None):

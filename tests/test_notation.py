@@ -14,6 +14,7 @@ from domrec import notation
 from domrec.cli import app
 from domrec.errors import InputError, RuleViolation
 from domrec.record import Capture, Draw, Exposed, GameResult, Pass, Play, Reuse, Roll, unstructure
+from tests.conftest import TYPED_HAND
 
 runner = CliRunner()
 
@@ -1159,20 +1160,7 @@ def test_deal_line_with_several_seats_and_dash_for_none():
 
 # --- an illegal move: where, and what it kept from being checked ---------------------------------
 
-TYPED = """[Game "competitive"]
-[N "Ana"]
-[E "Bo"]
-[S "Cy"]
-[W "Di"]
-
-hand 1 lead S
-4-2 6-4 3-2 6-2 3-3 6-3 6-6 6-0
-4-0 4-1 6-1 2-2 5-2 5-1 1-1 2-1
-6-5 2-0 3-0 5-0 4-3 1-0 4-4 5-4
-5-3
-left N 0-0; E 3-1; W 5-5
-end out NS 14 EW 0
-"""
+TYPED = TYPED_HAND + "end out NS 14 EW 0\n"
 
 
 def test_an_illegal_typed_move_is_reported_at_its_field_and_its_hand_rest_is_said_unchecked():
