@@ -1,0 +1,115 @@
+"""What a new (and careless) director ran into on issue 14's event, each fixed with a test here.
+
+Every refusal must be one line, with the right exit code, and leave the event file byte for byte
+as it was (its SQL dump unchanged).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tournament import add_players, create_event, enter_manual, make_settings, open_event, pair_next_round
+from tournament import stages
+from tournament.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: object, columns: int = 200):
+    result = runner.invoke(app, [str(a) for a in args], env={"COLUMNS": str(columns)})
+    assert "Traceback" not in (result.output or "") + (result.stderr if result.stderr_bytes else "")
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def dump(path: Path) -> list[str]:
+    store = open_event(path)
+    try:
+        return list(store.conn.iterdump())
+    finally:
+        store.close()
+
+
+def federation_event(tmp_path: Path, n: int = 8, rounds: int = 2) -> Path:
+    """A rotating event ranked as a federation ranks (wins, head-to-head, efectividad), rounds by
+    manual scores, with players whose names are long."""
+    path = tmp_path / "fed.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=9,
+                                             tiebreaks=("wins", "head-to-head", "efectividad"),
+                                             forfeit_score=200))
+    add_players(store, [f"Player number {i} of a rather long family name" for i in range(1, n + 1)])
+    for _ in range(rounds):
+        plan = pair_next_round(store)
+        for k in range(1, len(plan.tables) + 1):
+            enter_manual(store, k, {"NS": 100 + 10 * k, "EW": 50 + 37 * k})
+    store.close()
+    return path
+
+
+def rounds_part(output: str) -> str:
+    return output[output.index("standings of the rounds"):]
+
+
+def test_the_standings_of_the_rounds_under_a_final_keep_the_ranking_keys_at_80_columns(tmp_path: Path) -> None:
+    path = federation_event(tmp_path)
+    assert run("final", path, "--top", 4).exit_code == 0
+    out = rounds_part(run("standings", path, columns=80).stdout)
+    header = next(line for line in out.splitlines() if "rank" in line)
+    # the ranking keys are shown (a tie-break that decides is visible), not hidden behind won/drawn/lost
+    assert "head-to-head" in header and "efectividad" in header
+    # one W-D-L column, as without a final: no "won" beside "wins"
+    assert "W-D-L" in header and "won" not in header.replace("W-D-L", "")
+    assert "head-to-head" not in out.split("not shown at this width")[-1]
+
+
+def test_standings_wide_reaches_the_standings_of_the_rounds_under_a_final(tmp_path: Path) -> None:
+    path = federation_event(tmp_path)
+    assert run("final", path, "--top", 4).exit_code == 0
+    narrow = run("standings", path, columns=80)
+    assert "not shown at this width" in narrow.stdout
+    wide = run("standings", path, "--wide", columns=80)
+    assert wide.exit_code == 0
+    assert "not shown at this width" not in wide.stdout
+    header = next(line for line in rounds_part(wide.stdout).splitlines() if "rank" in line)
+    for column in ("Buchholz", "against", "for", "played", "head-to-head", "efectividad"):
+        assert column in header
+
+
+def test_a_knockout_of_pairs_takes_its_whole_pattern_without_top(tmp_path: Path) -> None:
+    path = federation_event(tmp_path, n=8)
+    r = run("final", path, "--pairs", "1-8,2-7,3-6,4-5")
+    assert r.exit_code == 0, r.output
+    store = open_event(path)
+    try:
+        final = stages.load(store)[-1]
+        assert len(final.options["places"]) == 8 and len(final.seeds) == 4
+    finally:
+        store.close()
+
+
+def test_a_short_pattern_still_defaults_to_the_top_4(tmp_path: Path) -> None:
+    path = federation_event(tmp_path, n=8)
+    assert run("final", path, "--pairs", "1-2").exit_code == 0
+    store = open_event(path)
+    try:
+        assert len(stages.load(store)[-1].options["places"]) == 4
+    finally:
+        store.close()
+
+
+def test_forfeit_given_twice_is_refused_and_nothing_is_stored(tmp_path: Path) -> None:
+    path = tmp_path / "f.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=9, forfeit_score=200))
+    add_players(store, [f"P{i}" for i in range(1, 9)])
+    pair_next_round(store)
+    store.close()
+    before = dump(path)
+    r = run("result", path, "--table", 1, "--forfeit", "NS", "--forfeit", "EW")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: --forfeit given 2 times") and r.stderr.count("\n") == 1
+    assert dump(path) == before
+    # once is fine
+    r = run("result", path, "--table", 1, "--forfeit", "EW")
+    assert r.exit_code == 0 and "forfeit: EW did not play" in r.stdout
