@@ -113,3 +113,42 @@ def test_forfeit_given_twice_is_refused_and_nothing_is_stored(tmp_path: Path) ->
     # once is fine
     r = run("result", path, "--table", 1, "--forfeit", "EW")
     assert r.exit_code == 0 and "forfeit: EW did not play" in r.stdout
+
+
+def _on_time_records(path: Path, out: Path) -> list[Path]:
+    """Round 1's tables played by the simulator, each stopped by the clock before its last hand."""
+    import random
+
+    import attrs
+    from domrec.simulate import dumps, play_game
+    from tournament.simulate import game_record
+
+    files = []
+    store = open_event(path)
+    try:
+        names = {p.id: p.name for p in store.players()}
+        for table in store.tables(1):
+            record = play_game(game_record(store.settings, table, names), random.Random(table.number))
+            record = attrs.evolve(record, version="1.1", ended="time", hands=record.hands[:-1], result=None)
+            files.append(out / f"t{table.number}.json")
+            files[-1].write_text(dumps(record))
+    finally:
+        store.close()
+    return files
+
+
+def test_check_warns_of_a_game_ended_on_time_in_an_event_without_a_time_limit(tmp_path: Path) -> None:
+    for limit in (None, 45):
+        path = tmp_path / f"clock{limit}.db"
+        store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=3, time_limit=limit))
+        add_players(store, [f"P{i}" for i in range(1, 9)])
+        pair_next_round(store)
+        store.close()
+        files = _on_time_records(path, tmp_path)
+        r = run("result", path, *files)
+        assert r.exit_code == 0, r.output
+        assert "ended on time" in r.stdout
+        r = run("check", path)
+        assert r.exit_code == 0
+        warned = "the game is said to have ended on time, but the event has no time limit" in r.output
+        assert warned == (limit is None), r.output
