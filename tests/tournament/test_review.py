@@ -152,3 +152,21 @@ def test_check_warns_of_a_game_ended_on_time_in_an_event_without_a_time_limit(tm
         assert r.exit_code == 0
         warned = "the game is said to have ended on time, but the event has no time limit" in r.output
         assert warned == (limit is None), r.output
+
+
+def test_efectividad_and_diff_are_one_column_for_people_and_two_keys_for_scripts(tmp_path: Path) -> None:
+    from tournament import standings as st
+
+    keys = ("wins", "head-to-head", "efectividad")
+    shown = st.display_columns(["rank", "name", "wins", "won", "drawn", "lost", "for", "against", "diff",
+                                "head-to-head", "efectividad"], keys)
+    assert shown[:5] == ["rank", "name", "wins", "head-to-head", "efectividad"]
+    assert "diff" not in shown and "W-D-L" in shown
+    # an event ranked by diff keeps its diff
+    assert "diff" in st.display_columns(["rank", "name", "wins", "diff"], ("wins", "diff"))
+    # the CSV keeps both numbers
+    path = federation_event(tmp_path)
+    header = run("standings", path, "--csv").stdout.splitlines()[0].split(",")
+    assert "diff" in header and "efectividad" in header
+    terminal = run("standings", path, "--wide").stdout
+    assert "efectividad" in terminal and " diff " not in terminal
