@@ -170,3 +170,24 @@ def test_efectividad_and_diff_are_one_column_for_people_and_two_keys_for_scripts
     assert "diff" in header and "efectividad" in header
     terminal = run("standings", path, "--wide").stdout
     assert "efectividad" in terminal and " diff " not in terminal
+
+
+def test_the_standings_snapshot_of_an_event_with_a_final_is_the_standings_of_the_rounds(tmp_path: Path) -> None:
+    import csv
+    import io
+    import sqlite3
+
+    path = federation_event(tmp_path)
+    assert run("final", path, "--top", 4).exit_code == 0
+    for _ in range(3):
+        assert run("result", path, "--match", "F1", "--score", "NS=200,EW=100").exit_code == 0
+    printed = list(csv.DictReader(io.StringIO(run("standings", path, "--csv").stdout)))
+    conn = sqlite3.connect(path)
+    try:
+        snapshot = conn.execute("SELECT number, played, wins, through_round, provisional FROM standings "
+                                "ORDER BY rank, number").fetchall()
+    finally:
+        conn.close()
+    assert [(int(r["id"]), int(r["played"]), float(r["wins"])) for r in printed] == \
+        [(n, p, float(w)) for n, p, w, _, _ in snapshot]
+    assert {(t, p) for *_, t, p in snapshot} == {(2, 0)}  # the rounds: 2 of them, complete
