@@ -416,11 +416,13 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             existing.kind == kind and existing.scores == scores and existing.winner == winner)
         if same:
             return attrs.evolve(entry, status=UNCHANGED)
-        old = ", ".join(f"{k} {v}" for k, v in existing.scores.items())
+        # Sides in seating order (NS before EW), as everywhere else, not as the stored JSON has them.
+        order = {side: i for i, side in enumerate(table.sides())}
+        old = ", ".join(f"{k} {v}" for k, v in sorted(existing.scores.items(), key=lambda kv: order.get(kv[0], 99)))
         if not replace:
             raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
                                 f"{'verified record' if existing.verified else existing.kind}); give --replace "
-                                f"to replace it (the old one is kept in the audit table)")
+                                f"to replace it (the old one is kept: `tournament history`)")
         from tournament.audit import default_author
 
         audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}", by or default_author())

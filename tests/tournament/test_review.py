@@ -191,3 +191,18 @@ def test_the_standings_snapshot_of_an_event_with_a_final_is_the_standings_of_the
     assert [(int(r["id"]), int(r["played"]), float(r["wins"])) for r in printed] == \
         [(n, p, float(w)) for n, p, w, _, _ in snapshot]
     assert {(t, p) for *_, t, p in snapshot} == {(2, 0)}  # the rounds: 2 of them, complete
+
+
+def test_a_table_that_has_its_result_is_named_with_its_sides_in_seating_order(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=9))
+    add_players(store, [f"P{i}" for i in range(1, 9)])
+    pair_next_round(store)
+    enter_manual(store, 1, {"EW": 201, "NS": 100})
+    store.close()
+    before = dump(path)
+    r = run("result", path, "--table", 1, "--score", "NS=200,EW=100")
+    assert r.exit_code == 1
+    assert "already has a result (NS 100, EW 201, manual)" in r.stderr and r.stderr.count("\n") == 1
+    assert "tournament history" in r.stderr
+    assert dump(path) == before
