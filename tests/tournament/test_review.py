@@ -206,3 +206,14 @@ def test_a_table_that_has_its_result_is_named_with_its_sides_in_seating_order(tm
     assert "already has a result (NS 100, EW 201, manual)" in r.stderr and r.stderr.count("\n") == 1
     assert "tournament history" in r.stderr
     assert dump(path) == before
+
+
+def test_a_late_entry_after_the_final_is_drawn_is_refused(tmp_path: Path) -> None:
+    path = federation_event(tmp_path)
+    assert run("final", path, "--top", 4).exit_code == 0
+    before = dump(path)
+    r = run("add", path, "Late Comer")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("error: this event's final") and "could never play" in r.stderr
+    assert r.stderr.count("\n") == 1
+    assert dump(path) == before
