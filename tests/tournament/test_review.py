@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tournament import add_players, create_event, enter_manual, make_settings, open_event, pair_next_round
@@ -217,3 +218,37 @@ def test_a_late_entry_after_the_final_is_drawn_is_refused(tmp_path: Path) -> Non
     assert r.stderr.startswith("error: this event's final") and "could never play" in r.stderr
     assert r.stderr.count("\n") == 1
     assert dump(path) == before
+
+
+def _one_round(tmp_path: Path) -> Path:
+    path = tmp_path / "one.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=9))
+    add_players(store, [f"P{i}" for i in range(1, 9)])
+    pair_next_round(store)
+    enter_manual(store, 1, {"NS": 200, "EW": 150})
+    store.close()
+    return path
+
+
+@pytest.mark.parametrize("command", [["result", "--table", 2], ["amend", "--round", 1, "--table", 1]])
+@pytest.mark.parametrize("score, code, message", [
+    ("NS=1000000000000000000000000000000,EW=100", 2, "is past the limit of 1,000,000 points a side"),
+    ("NS=1000001,EW=100", 2, "the score of NS, 1000001, is past the limit"),
+    ("NS=200,EW=100 --winner EW", 1, "--winner EW contradicts the scores: NS scored more (200 to 100)"),
+])
+def test_a_manual_score_past_reason_is_refused_in_one_line(tmp_path: Path, command: list, score: str, code: int,
+                                                           message: str) -> None:
+    path = _one_round(tmp_path)
+    before = dump(path)
+    text, *rest = score.split(" ")
+    r = run(command[0], path, *command[1:], "--score", text, *rest)
+    assert r.exit_code == code, r.output
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and message in r.stderr
+    assert "internal error" not in r.stderr
+    assert dump(path) == before
+
+
+def test_winner_still_settles_level_scores(tmp_path: Path) -> None:
+    path = _one_round(tmp_path)
+    r = run("result", path, "--table", 2, "--score", "NS=180,EW=180", "--winner", "EW")
+    assert r.exit_code == 0 and "winner EW" in r.stdout
