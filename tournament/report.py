@@ -189,6 +189,7 @@ td.name{overflow-wrap:anywhere}
 .prov{background:#fff3cd;padding:.2em .5em}
 .scroll{overflow-x:auto}
 @media (max-width:800px){body{font-size:18px;padding:.4em}.o{display:none}th,td{padding:.15em .3em}}
+.champ{background:#e6f4ea;padding:.2em .4em;border-radius:6px;border-bottom:0}
 """
 
 
@@ -466,6 +467,10 @@ def screen_page(data: dict[str, Any]) -> str:
     sorted by player name ("find your table"), then the standings."""
     ev = data["event"]
     out = [f"<h1>{_e(ev['name'])}</h1>"]
+    # The end of the evening: once a final (or a knockout) has its champion, the room reads that first.
+    for stage in data.get("stages", ()):
+        if stage.get("champion"):
+            out.append(f'<h2 class="champ">Champion ({_e(stage["name"])}): {_e(stage["champion"])}</h2>')
     if not data["rounds"]:
         out.append("<p>No round has been paired yet.</p>")
     else:

@@ -252,3 +252,24 @@ def test_winner_still_settles_level_scores(tmp_path: Path) -> None:
     path = _one_round(tmp_path)
     r = run("result", path, "--table", 2, "--score", "NS=180,EW=180", "--winner", "EW")
     assert r.exit_code == 0 and "winner EW" in r.stdout
+
+
+def test_the_projector_names_the_champion_once_the_final_is_decided(tmp_path: Path) -> None:
+    path = federation_event(tmp_path)
+    assert run("final", path, "--top", 4).exit_code == 0
+    screen = tmp_path / "screen.html"
+    assert run("report", path, "--screen", "-o", screen).exit_code == 0
+    assert "Champion" not in screen.read_text(encoding="utf-8")
+    for _ in range(3):
+        assert run("result", path, "--match", "F1", "--score", "NS=200,EW=100").exit_code == 0
+    assert run("report", path, "--screen", "-o", screen).exit_code == 0
+    page = screen.read_text(encoding="utf-8")
+    champion = open_event(path)
+    try:
+        from tournament import finals
+
+        name = finals.champion(champion, finals.final_stage(champion))
+    finally:
+        champion.close()
+    assert name and f"Champion (final table): {name}</h2>" in page
+    assert page.index("Champion") < page.index("find your table")
