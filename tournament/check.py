@@ -431,6 +431,10 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             continue
         if record_hash(record) != result.record_hash:
             add("error", where, "the stored record's hash does not match its text")
+        if report is not None and report.on_time and settings.time_limit is None:
+            # domrec checked the claim (the side ahead wins), but no clock was set for the event: a
+            # typing slip, or a limit the director forgot to record; not an error, the table stands.
+            add("warning", where, "the game is said to have ended on time, but the event has no time limit")
         if report is not None and (report.scores != result.scores or report.winner != result.winner):
             add("error", where, f"stored scores {result.scores} (winner {result.winner}) differ from the "
                                 f"record's computed {report.scores} (winner {report.winner})")

@@ -373,12 +373,18 @@ def result(
     replace: bool = typer.Option(False, "--replace", help="Replace a table's different result (audited)."),
     match: Optional[str] = typer.Option(None, "--match", "-m", help="Manual entry in a knockout or round robin: "
                                                                     "the match (e.g. W2-1) instead of --table."),
-    forfeit: Optional[str] = typer.Option(None, "--forfeit", help="With --table: the side that did not play "
-                                                                  "(NS, or P2,P3); the event's forfeit score."),
+    forfeits: Optional[list[str]] = typer.Option(None, "--forfeit", help="With --table: the side that did not "
+                                                 "play (NS, or P2,P3); the event's forfeit score."),
 ) -> None:
     """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit."""
     from domrec import reader
 
+    # --forfeit twice would silently keep the last side only: `--forfeit NS --forfeit EW` must not
+    # store "EW did not play" when the director meant both (a list given once says so, and is refused).
+    if forfeits and len(forfeits) > 1:
+        raise UnusableInput(f"--forfeit given {len(forfeits)} times: name the side that did not play once, "
+                            f"e.g. --forfeit {forfeits[0]} (a table where no side played has no result to enter)")
+    forfeit = forfeits[0] if forfeits else None
     with _open(event) as store:
         if match is not None:
             if table is not None or round_no is not None:
@@ -555,7 +561,7 @@ def standings(
             raise UnusableInput(f"round {round_no} has not been paired (the last round is {last})")
         final_stage = finals.final_stage(store)
         if final_stage is not None and stage_id in (None, final_stage.id) and round_no is None:
-            _final_standings(store, final_stage, stage_id is None, as_csv, as_json)
+            _final_standings(store, final_stage, stage_id is None, as_csv, as_json, wide)
             return
         if stage_id is None:
             table = st.from_store(store, round_no)
@@ -591,9 +597,12 @@ def standings(
               keep=st.ranking_columns(table.tiebreaks))
 
 
-def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool) -> None:
+def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool,
+                     wide: bool = False) -> None:
     """A rotating event with a final: the final's result, then (``both``) the standings of the
-    rounds, which the final's games are not added into.  CSV: one of the two (``--stage`` chooses)."""
+    rounds, which the final's games are not added into.  CSV: one of the two (``--stage`` chooses).
+    The standings of the rounds are shown as without a final (one won-drawn-lost column, the
+    ranking keys kept at a narrow terminal), so that a tie-break stays visible."""
     from tournament import finals, stages as stg
 
     rows = finals.rows(store, stage)
@@ -612,14 +621,16 @@ def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as
     if stage.format == stg.FINAL_TABLE:
         footer.append("a final table is ranked by its own games (" + ", then ".join(rounds.tiebreaks) +
                       "), then by the place in the rounds (rounds_place)")
-    _emit(rows, as_csv, False, title, footer=footer)
+    _emit(rows, as_csv, False, title, footer=footer, wide=wide,
+          keep={"place", "name", "rounds_place", *st.ranking_columns(rounds.tiebreaks)})
     if not both:
         return
     note = [f"PROVISIONAL — results still missing ({', '.join(f'round {r}: {n}' for r, n in rounds.missing.items())})"] \
         if rounds.provisional else []
-    _emit([rounds.row_dict(s) for s in rounds.rows], False, False,
+    _emit([st.display_row(rounds.row_dict(s), rounds.tiebreaks) for s in rounds.rows], False, False,
           f"{store.settings.name} — standings of the rounds (1-{rounds.through_round}), before the final",
-          footer=note + ["ranked by " + ", then ".join(rounds.tiebreaks)])
+          footer=note + ["ranked by " + ", then ".join(rounds.tiebreaks)], wide=wide,
+          keep=st.ranking_columns(rounds.tiebreaks))
 
 
 @app.command(name="check")
@@ -822,9 +833,10 @@ def roundrobin(
 @guarded
 def final(
     event: Path = typer.Argument(..., help="The event file (a rotating-partner event)."),
-    top: int = typer.Option(4, "--top", min=1, max=MAX_COUNT,
-                            help="How many of the standings play the final: final tables of four take "
-                                 "4, 8, 12, … (table 1: places 1-4, table 2: places 5-8, …)."),
+    top: Optional[int] = typer.Option(None, "--top", min=1, max=MAX_COUNT,
+                                      help="How many of the standings play the final: final tables of four "
+                                           "take 4, 8, 12, … (table 1: places 1-4, table 2: places 5-8, …); "
+                                           "default 4, or one block of --pairs when that is more."),
     pairs: Optional[str] = typer.Option(None, "--pairs", help="A knockout of pairs formed from the standings "
                                         "instead: which places partner within each block, e.g. 1-4,2-3 (1st "
                                         "with 4th, 2nd with 3rd, 5th with 8th, …)."),

@@ -142,7 +142,7 @@ def _finalists(store: EventStore, top: int) -> list[int]:
     return ranked[:top]
 
 
-def create_final(store: EventStore, top: int = 4, pairs: str | None = None, knockout: str = brackets.SINGLE, *,
+def create_final(store: EventStore, top: int | None = None, pairs: str | None = None, knockout: str = brackets.SINGLE, *,
                  third_place: bool = False, reset: bool = True, wins_needed: int = 1,
                  name: str | None = None) -> Stage:
     """Draw the final of a rotating-partner event from the standings of its rounds, and seat what is due,
@@ -150,9 +150,12 @@ def create_final(store: EventStore, top: int = 4, pairs: str | None = None, knoc
 
     Without ``pairs``: final tables of four (``top`` a multiple of 4).  With ``pairs`` (``"1-4,2-3"``):
     a ``knockout`` (single or double elimination) of the pairs the pattern forms from the top
-    ``top`` places."""
+    ``top`` places.  ``top`` defaults to 4, or to one block of the pattern when that is more
+    (``1-8,2-7,3-6,4-5`` alone means the top 8: a director who wrote the pattern meant it whole)."""
     _check_event(store)
     pattern = parse_pairs(pairs) if pairs is not None else None
+    if top is None:
+        top = max(TABLE_SIZE, 2 * len(pattern)) if pattern is not None else TABLE_SIZE
     if pattern is None:
         if top < TABLE_SIZE or top % TABLE_SIZE:
             raise UsageError(f"--top {top}: final tables seat four, so --top is 4, 8, 12, … (4: one final table "

@@ -20,7 +20,7 @@ from domrec.errors import InputError
 from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
-from tournament.event import PAIRS, Player, Team
+from tournament.event import PAIRS, ROTATING, Player, Team
 from tournament.store import EventStore
 
 
@@ -101,11 +101,25 @@ def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
     if dup is not None:
         raise PlayerInputError(f"{dup!r} is listed twice")
     with store.write():
+        _refuse_after_the_rounds(store)
         _refuse_look_alikes(store, names)
         entered = store.last_round() + 1
         ids = [store.insert_player(n, entered) for n in names]
     by_id = {p.id: p for p in store.players()}
     return [by_id[i] for i in ids]
+
+
+def _refuse_after_the_rounds(store: EventStore) -> None:
+    """Once a final (or a knockout, a round robin) is drawn, no round that admits a newcomer will
+    ever be paired: a late entry then would be a player who can never play, so it is refused."""
+    from tournament import stages
+
+    stage = stages.current(store)
+    if stage is not None:
+        what = "final" if store.settings.format == ROTATING else "stage"
+        when = f"after round {stage.offset}" if stage.offset else "before any round"
+        raise Refused(f"this event's {what} ({stage.name}) was drawn {when}: no more rounds will be paired, "
+                      f"so a late entry could never play; nothing was written")
 
 
 def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -> list[Team]:
@@ -127,6 +141,7 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -
     if dup is not None:
         raise PlayerInputError(f"the pair name {dup!r} is listed twice")
     with store.write():
+        _refuse_after_the_rounds(store)
         _refuse_look_alikes(store, every, team_names)
         entered = store.last_round() + 1
         ids = []

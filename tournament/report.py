@@ -140,7 +140,7 @@ def _group_label(index: int, count: int) -> str:
 CSS = """
 *{box-sizing:border-box}
 body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:12px;color:#1b1b1b;
-background:#fafafa;max-width:60rem;margin-inline:auto}
+background:#fafafa;max-width:72rem;margin-inline:auto}
 h1{font-size:1.5rem;margin:.2em 0}h2{font-size:1.2rem;margin:1.4em 0 .4em;border-bottom:2px solid #246}
 h3{font-size:1rem;margin:1em 0 .3em}
 .meta{color:#555;font-size:.9rem}
@@ -163,6 +163,7 @@ overflow-wrap:anywhere}
 .unv{color:#a60}
 .narrow{display:none}
 @media screen and (max-width:600px){body{padding:8px;font-size:15px}th,td{padding:.25em .35em}
+th.n{white-space:normal;overflow-wrap:normal}
 table.std .o{display:none}.narrow{display:block}}
 @media print{@page{margin:12mm}
 body{font-size:9pt;background:#fff;max-width:none;padding:0}nav,.narrow{display:none}
@@ -188,6 +189,7 @@ td.name{overflow-wrap:anywhere}
 .prov{background:#fff3cd;padding:.2em .5em}
 .scroll{overflow-x:auto}
 @media (max-width:800px){body{font-size:18px;padding:.4em}.o{display:none}th,td{padding:.15em .3em}}
+.champ{background:#e6f4ea;padding:.2em .4em;border-radius:6px;border-bottom:0}
 """
 
 
@@ -465,6 +467,10 @@ def screen_page(data: dict[str, Any]) -> str:
     sorted by player name ("find your table"), then the standings."""
     ev = data["event"]
     out = [f"<h1>{_e(ev['name'])}</h1>"]
+    # The end of the evening: once a final (or a knockout) has its champion, the room reads that first.
+    for stage in data.get("stages", ()):
+        if stage.get("champion"):
+            out.append(f'<h2 class="champ">Champion ({_e(stage["name"])}): {_e(stage["champion"])}</h2>')
     if not data["rounds"]:
         out.append("<p>No round has been paired yet.</p>")
     else:

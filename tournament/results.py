@@ -416,11 +416,13 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             existing.kind == kind and existing.scores == scores and existing.winner == winner)
         if same:
             return attrs.evolve(entry, status=UNCHANGED)
-        old = ", ".join(f"{k} {v}" for k, v in existing.scores.items())
+        # Sides in seating order (NS before EW), as everywhere else, not as the stored JSON has them.
+        order = {side: i for i, side in enumerate(table.sides())}
+        old = ", ".join(f"{k} {v}" for k, v in sorted(existing.scores.items(), key=lambda kv: order.get(kv[0], 99)))
         if not replace:
             raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
                                 f"{'verified record' if existing.verified else existing.kind}); give --replace "
-                                f"to replace it (the old one is kept in the audit table)")
+                                f"to replace it (the old one is kept: `tournament history`)")
         from tournament.audit import default_author
 
         audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}", by or default_author())
@@ -535,6 +537,10 @@ def _amended(entry: Entry) -> Entry:
     return attrs.evolve(entry, status=AMENDED) if entry.status == REPLACED else entry
 
 
+#: A manual score's bound, each side (as every whole-number option's): far past any game's score.
+MAX_MANUAL_SCORE = 1_000_000
+
+
 def _manual_scores(table: Table, scores: dict[str, int], winner: str | None) -> tuple[dict[str, int], str | None]:
     """A manual score checked against the table's sides; the winner by the highest score
     unless one is given (as :func:`enter_manual` decides it)."""
@@ -543,12 +549,24 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None) -> 
         raise ResultRefused(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
                             f"of them, and nothing else (given: {', '.join(scores) or 'none'})")
     ordered = {side: int(scores[side]) for side in sides}
+    for side, n in ordered.items():
+        if abs(n) > MAX_MANUAL_SCORE:  # a slip of the keyboard, and past what SQLite's integers hold
+            shown = str(n) if len(str(n)) <= 20 else f"{str(n)[:12]}… ({len(str(abs(n)))} digits)"
+            raise UnusableInput(f"the score of {side}, {shown}, is past the limit of {MAX_MANUAL_SCORE:,} "
+                                f"points a side; nothing was stored")
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]
         winner = top[0] if len(top) == 1 else None
     elif winner not in sides:
         raise ResultRefused(f"{winner} is not a side of table {table.number} ({', '.join(sides)})")
+    elif ordered[winner] < max(ordered.values()):
+        # --winner settles a tie on the highest score; it never overrules the scores (a swapped
+        # side is the likelier slip than a game won with fewer points).
+        best = [s for s, n in ordered.items() if n == max(ordered.values())]
+        raise ResultRefused(f"--winner {winner} contradicts the scores: {' and '.join(best)} scored more "
+                            f"({max(ordered.values())} to {ordered[winner]}); give --winner only when the "
+                            f"highest scores are level")
     return ordered, winner
 
 

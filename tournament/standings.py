@@ -343,6 +343,10 @@ def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> li
                 shown.append(RECORD)
         else:
             shown.append(LABELS.get(c, c))
+    if "diff" in shown and any(k in shown for k in ("efectividad", "effectiveness")):
+        # efectividad is points for minus against, the very number of diff: one name for it, the
+        # one the event ranks by (the data, JSON and CSV, keeps both keys for scripts).
+        shown.remove("diff")
     ranking = [LABELS.get(k, k) for k in tiebreaks if LABELS.get(k, k) in shown]
     head = [c for c in ("rank", "name") if c in shown]
     return head + ranking + [c for c in shown if c not in head and c not in ranking]

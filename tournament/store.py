@@ -367,7 +367,11 @@ class EventStore:
 
         self.db.execute("DROP TABLE IF EXISTS standings")
         try:
-            table = st.from_store(self)
+            from tournament import finals, stages
+
+            # A rotating event's final is ranked by its own games and never added into the
+            # standings of the rounds: the snapshot is those standings, as `standings --csv` prints.
+            table = st.from_store(self) if finals.final_stage(self) is None else stages.stage_standings(self, None)
         except (TournamentError, LookupError, ValueError, TypeError):
             # Results that cannot be ranked (a damaged file: `check` says where) leave no snapshot
             # rather than a wrong one, and never block the write, which may be the repair.

@@ -210,3 +210,39 @@ def test_phone_and_print_of_groups_then_a_knockout(tmp_path: Path) -> None:
     assert printed["scrollWidth"] <= printed["innerWidth"]
     for t in printed["tables"]:
         assert all(th["shown"] for th in t["ths"]) and t["boxScroll"] <= t["boxClient"], t["cls"]
+
+
+def test_federation_ranking_columns_fit_a_phone_and_a_desktop(tmp_path: Path) -> None:
+    """Ranked by wins, head-to-head and efectividad, with a forfeit: more columns than the default
+    ranking.  The ranking keys still fit a phone (their headers wrap at the hyphens), and a
+    desktop shows every column without scrolling sideways."""
+    from tournament import add_players, create_event, enter_forfeit, enter_manual, make_settings, pair_next_round
+
+    from .test_pages import NAMES
+
+    store = create_event(tmp_path / "fed.db", make_settings("Abierto de la Federación", "competitive", "rotating",
+                                                            seed=5, forfeit_score=200,
+                                                            tiebreaks=("wins", "head-to-head", "efectividad")))
+    add_players(store, NAMES[:20])
+    for _ in range(3):
+        plan = pair_next_round(store)
+        for k in range(1, len(plan.tables)):
+            enter_manual(store, k, {"NS": 100 + 13 * k, "EW": 90 + 29 * k})
+        enter_forfeit(store, len(plan.tables), ("EW",))
+    text = rp.html_page(rp.event_data(store))
+    store.close()
+    page = tmp_path / "fed.html"
+    page.write_text(text, encoding="utf-8")
+    m = measure(text, *PHONE, tmp_path)
+    assert m["scrollWidth"] <= m["innerWidth"]
+    std = standings_of(m)
+    shown = {th["text"]: th for th in std["ths"] if th["shown"]}
+    for column in ("rank", "name", "wins", "head-to-head", "efectividad"):
+        assert column in shown and shown[column]["right"] <= m["innerWidth"], column
+    assert std["boxScroll"] <= std["boxClient"]
+    m = measure(text, *DESKTOP, tmp_path)
+    std = standings_of(m)
+    assert "forfeits" in {th["text"] for th in std["ths"]}
+    assert all(th["shown"] and th["right"] <= m["innerWidth"] for th in std["ths"])
+    assert std["boxScroll"] <= std["boxClient"], "the standings scroll sideways on a desktop"
+    screenshot(page, *PHONE, "federation-phone")
