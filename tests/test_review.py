@@ -1,0 +1,70 @@
+"""Issue 13 review: hostile inputs that still ended in an internal error or a file no other
+JSON reader takes (a DGN number of thousands of digits; NaN, Infinity and 1e400 in a record)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from domrec import notation, record_cli
+from domrec.cli import app
+
+from tests.conftest import SAMPLES
+
+runner = CliRunner()
+RECORD = SAMPLES / "valid" / "competitive" / "blocked.json"
+
+
+def _dgn() -> str:
+    from domrec import reader
+    return notation.dumps(reader.load(RECORD))
+
+
+def _validate(tmp_path, name: str, text: str | bytes):
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return runner.invoke(app, ["validate", str(path)])
+
+
+@pytest.mark.parametrize("old, new", [
+    ("hand 1 ", "hand 1" + "9" * 5000 + " "),           # the hand number
+    ("EW 84", "EW 8" + "4" * 5000),                     # a claimed score
+])
+def test_a_dgn_number_of_thousands_of_digits_is_refused_at_its_line_and_column(tmp_path, old, new):
+    text = _dgn()
+    assert old in text
+    bad = text.replace(old, new, 1)
+    r = _validate(tmp_path, "long.dgn", bad)
+    assert r.exit_code == 2, r.output
+    assert "internal error" not in r.output
+    line = bad[:bad.index("9" * 100 if "9" * 100 in bad else "4" * 100)].count("\n") + 1
+    assert f"  {line}:" in r.output and "digits is too long to be read (at most 4300)" in r.output
+
+
+def test_the_recorder_refuses_a_number_of_thousands_of_digits_as_a_token(tmp_path):
+    for line in ("hand 1" + "9" * 5000 + " lead N\n", "end blocked NS 0 EW 8" + "4" * 5000 + "\n"):
+        code = record_cli.run("competitive", str(tmp_path / f"g{len(line)}.dgn"), [], None, [], None,
+                              stdin=io.StringIO(line), interactive=False)
+        assert code == 1  # the token is refused, the recording goes on
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_nan_infinity_and_float_overflow_are_refused_not_written_back(tmp_path, value):
+    text = RECORD.read_text().replace('"version": "1.0",', f'"version": "1.0", "event": {{"x": {value}}},', 1)
+    assert value in text
+    r = _validate(tmp_path, "nan.json", text)
+    assert r.exit_code == 2, r.output
+    assert value.lstrip("-") in r.output
+    r = runner.invoke(app, ["convert", str(tmp_path / "nan.json"), "-o", "-", "--to", "json"])
+    assert r.exit_code == 2 and "NaN" not in r.stdout and "Infinity" not in r.stdout
+
+
+def test_a_bare_dgn_tag_value_that_is_no_json_number_is_text(tmp_path):
+    text = _dgn().replace("\n\n", '\n[x -Infinity]\n[y 1e999]\n[z NaN]\n\n', 1)
+    r = runner.invoke(app, ["convert", "-", "--from", "dgn", "--to", "json"], input=text)
+    assert r.exit_code == 0, r.output
+    event = json.loads(r.stdout)["event"]
+    assert event == {"x": "-Infinity", "y": "1e999", "z": "NaN"}
