@@ -68,3 +68,17 @@ def test_a_bare_dgn_tag_value_that_is_no_json_number_is_text(tmp_path):
     assert r.exit_code == 0, r.output
     event = json.loads(r.stdout)["event"]
     assert event == {"x": "-Infinity", "y": "1e999", "z": "NaN"}
+
+
+def test_validate_at_a_terminal_leaves_no_bar_glued_to_the_first_verdict(tmp_path):
+    """Verdicts and bar on one terminal: the bar's line was left in front of the first verdict
+    (``checking ━━━ 0 records -:--:--c.json: INVALID``).  With the verdicts in a file, the
+    bar is still shown on the terminal."""
+    from tests.test_cli_conventions import _run
+
+    sample = SAMPLES / "invalid" / "competitive" / "pass-while-able.json"
+    code, out, _ = _run("domrec.cli", ["validate", sample, RECORD], tty=("stdout", "stderr"))
+    assert code == 1 and "checking" not in out
+    assert out.splitlines()[0].lstrip("\x1b[1;31m").startswith(str(sample))
+    code, _, err = _run("domrec.cli", ["validate", sample, RECORD], tty=("stderr",))
+    assert code == 1 and "checking" in err
