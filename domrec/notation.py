@@ -409,7 +409,10 @@ class _Positions:
             p = p.rsplit("/", 1)[0]
 
     def exact(self, pointer: str) -> tuple[int, int] | None:
-        """The position of exactly this value (a tile of a deal, the row…), if it was read."""
+        """The position of exactly this value (a tile of a deal, the row, a side's claimed
+        score on an end line…), if it was read."""
+        if "/result/scores/" in pointer and pointer in self.at:
+            return self.src.where(self.at[pointer])
         head, _, last = pointer.rpartition("/")
         found = self.lists.get(head)
         if callable(found):
@@ -1061,6 +1064,10 @@ class _Reader:
                                 f"({', '.join(HAND_ENDS)})", args[0].pos)
             if words:
                 claim["scores"] = self._score_pairs(words, t.pos, "end")
+                # A wrong claim is pointed at its number (``NS 397``), not at the line's start.
+                numbers = [a for a in args if a.kind == "word"][-len(words):]
+                for side, number in zip(numbers[::2], numbers[1::2]):
+                    pos[f"{hp}/result/scores/{side.text}"] = number.pos
             hand.end, hand.end_pos = claim, t.pos
             pos[f"{hp}/result"] = t.pos
 

@@ -82,3 +82,17 @@ def test_validate_at_a_terminal_leaves_no_bar_glued_to_the_first_verdict(tmp_pat
     assert out.splitlines()[0].lstrip("\x1b[1;31m").startswith(str(sample))
     code, _, err = _run("domrec.cli", ["validate", sample, RECORD], tty=("stderr",))
     assert code == 1 and "checking" in err
+
+
+def test_a_wrong_hand_score_on_an_end_line_is_placed_at_its_number(tmp_path):
+    """``end out NS 397 EW 67``: the claim's pointer names NS's score, so the column is that of
+    ``397`` (was the line's first column), for a played hand and for a score-sheet hand."""
+    for sample in sorted((SAMPLES / "invalid").glob("*/wrong-hand-score-claim.dgn")) + sorted(
+            (SAMPLES / "invalid").glob("*/impossible-score-sheet-after-typed-hand.dgn")):
+        r = runner.invoke(app, ["validate", str(sample)])
+        line_no, col = next((int(a), int(b)) for a, b in
+                            (l.strip().split(":")[:2] for l in r.output.splitlines() if "/result/scores/" in l))
+        line = sample.read_text().splitlines()[line_no - 1]
+        side = next(l for l in r.output.splitlines() if "/result/scores/" in l).split("/result/scores/")[1].split()[0]
+        number = line.split()[line.split().index(side) + 1]
+        assert line[col - 1:].startswith(number + " ") or line[col - 1:] == number, (line, col)
