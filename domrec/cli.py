@@ -350,7 +350,7 @@ def explain(
             raise typer.Exit(max(_exit_code(report), EXIT_INVALID))
         picture = getattr(state, "svg", None)
         if picture is None:
-            typer.echo(f"no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
+            typer.echo(f"error: no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
             raise typer.Exit(EXIT_UNUSABLE)
         try:
             outputs.write_text(svg, outputs.mark_svg(picture()), outputs.PICTURE, force)
