@@ -104,3 +104,31 @@ def test_explain_svg_for_a_game_without_a_drawing_is_an_error_line(tmp_path):
     assert r.exit_code == 2
     assert r.output.splitlines() == ["error: no picture: competitive has no SVG drawing (--svg is for Broadway)"]
     assert not (tmp_path / "t.svg").exists()
+
+
+def _record_piped(tmp_path, data: bytes) -> tuple[int, str]:
+    import subprocess
+    import sys
+
+    out = tmp_path / "piped.dgn"
+    proc = subprocess.run([sys.executable, "-m", "domrec.cli", "record", "competitive", "-o", str(out)],
+                          input=data, capture_output=True)
+    return proc.returncode, proc.stderr.decode(), out
+
+
+def test_record_from_a_pipe_refuses_an_endless_line_and_keeps_the_moves_before_it(tmp_path, monkeypatch):
+    """``domrec record … < /dev/zero`` filled the memory (MemoryError traceback); the limit is
+    that of a DGN text, lowered here so that the test reads little."""
+    monkeypatch.setattr(record_cli, "MAX_RECORD_BYTES", 1000)
+    out = tmp_path / "endless.dgn"
+    stdin = io.StringIO("N 3-1\n" + "\0" * 5000)
+    code = record_cli.run("competitive", str(out), [], None, [], None, stdin=stdin, interactive=False)
+    assert code == 2
+    assert "N 3-1" in out.read_text()
+
+
+def test_record_from_a_pipe_says_not_utf8_not_a_surrogate_escape(tmp_path):
+    code, err, out = _record_piped(tmp_path, b'N 3-1\nW \xed\xa0\x80\nS 6-3\n')
+    assert code == 2, err
+    assert "not UTF-8 (byte 0xED" in err and "escape" not in err and "Traceback" not in err
+    assert "N 3-1" in out.read_text() and "6-3" not in out.read_text()
