@@ -132,3 +132,34 @@ def test_record_from_a_pipe_says_not_utf8_not_a_surrogate_escape(tmp_path):
     assert code == 2, err
     assert "not UTF-8 (byte 0xED" in err and "escape" not in err and "Traceback" not in err
     assert "N 3-1" in out.read_text() and "6-3" not in out.read_text()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_killed_write_leaves_no_temporary_file_and_the_old_file_intact(tmp_path, signame):
+    """``kill`` or ``timeout`` (SIGTERM), a closed terminal (SIGHUP) during ``simulate -o``:
+    their default action ended the process at once and left ``.NAME.xxxx.tmp`` behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "games.jsonl"
+    target.write_text("an earlier file\n")
+    proc = subprocess.Popen([sys.executable, "-m", "domrec.cli", "simulate", "competitive", "-n", "1000000",
+                             "-o", str(target), "--force"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(600):  # until records are being written to the temporary file (or it ended)
+            if any(p.stat().st_size for p in tmp_path.glob(".games.jsonl.*.tmp")) or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert list(tmp_path.glob(".games.jsonl.*.tmp")), "the temporary file never appeared"
+        proc.send_signal(getattr(signal, signame))
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + getattr(signal, signame)
+    assert b"Traceback" not in proc.stderr.read()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
+    assert target.read_text() == "an earlier file\n"
