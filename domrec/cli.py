@@ -66,9 +66,14 @@ def _exit_code(report: Report) -> int:
 
 
 def _with_progress(sources: Iterator[reader.Source], total_bytes: int | None) -> Iterator[reader.Source]:
-    """A progress bar on a terminal (by bytes read when the inputs' size is known), none when piped."""
+    """A progress bar on a terminal (by bytes read when the inputs' size is known), none when piped.
+
+    None either when the verdicts go to the same terminal: they are written while the bar runs,
+    and the bar's line would be left glued in front of the first verdict (``checking ━━━ 0
+    records -:--:--c.json: INVALID``).  ``domrec validate … > out.txt`` shows it, as simulate does."""
     return console.track(sources, "checking", total_bytes, "records",
-                         size=(lambda src: len(src.text or b"")) if total_bytes else None)
+                         size=(lambda src: len(src.text or b"")) if total_bytes else None,
+                         enabled=not sys.stdout.isatty())
 
 
 def _reports(src: reader.Source) -> Iterator[Report]:
@@ -345,7 +350,7 @@ def explain(
             raise typer.Exit(max(_exit_code(report), EXIT_INVALID))
         picture = getattr(state, "svg", None)
         if picture is None:
-            typer.echo(f"no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
+            typer.echo(f"error: no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
             raise typer.Exit(EXIT_UNUSABLE)
         try:
             outputs.write_text(svg, outputs.mark_svg(picture()), outputs.PICTURE, force)

@@ -28,15 +28,17 @@ Every value read keeps its position, so each problem the validator finds
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 import re
+import sys
 from typing import Any, Iterator, NamedTuple, Sequence
 
 import attrs
 
 from domrec import games
-from domrec.errors import InputError, NotUnicodeError, RuleViolation, TooLargeError, shown
-from domrec.reader import MAX_DEPTH, check_value, unicode_text
+from domrec.errors import InputError, NotJSONError, NotUnicodeError, RuleViolation, TooLargeError, shown
+from domrec.reader import JSON_NUMBERS, MAX_DEPTH, check_value, unicode_text
 from domrec.record import GameResult, HandResult, Player, Record, structure_move, unstructure
 from domrec.validate import Problem, Report, rest_of_hand_note, unusable, validate
 
@@ -407,7 +409,10 @@ class _Positions:
             p = p.rsplit("/", 1)[0]
 
     def exact(self, pointer: str) -> tuple[int, int] | None:
-        """The position of exactly this value (a tile of a deal, the row…), if it was read."""
+        """The position of exactly this value (a tile of a deal, the row, a side's claimed
+        score on an end line…), if it was read."""
+        if "/result/scores/" in pointer and pointer in self.at:
+            return self.src.where(self.at[pointer])
         head, _, last = pointer.rpartition("/")
         found = self.lists.get(head)
         if callable(found):
@@ -531,8 +536,8 @@ def _bare(value: str) -> Any:
     """A tag value typed without quotes: a JSON literal (3, true, [1,2]) is that value, anything else text."""
     if value and (value[0] in "-0123456789[{" or value in ("true", "false", "null")):
         try:
-            return json.loads(value)
-        except ValueError:  # not JSON: text
+            return json.loads(value, **JSON_NUMBERS)
+        except (ValueError, NotJSONError):  # not JSON (nor NaN, Infinity, 1e400): text
             return value
         except RecursionError:
             raise TooLargeError(_TOO_DEEP) from None
@@ -1059,6 +1064,10 @@ class _Reader:
                                 f"({', '.join(HAND_ENDS)})", args[0].pos)
             if words:
                 claim["scores"] = self._score_pairs(words, t.pos, "end")
+                # A wrong claim is pointed at its number (``NS 397``), not at the line's start.
+                numbers = [a for a in args if a.kind == "word"][-len(words):]
+                for side, number in zip(numbers[::2], numbers[1::2]):
+                    pos[f"{hp}/result/scores/{side.text}"] = number.pos
             hand.end, hand.end_pos = claim, t.pos
             pos[f"{hp}/result"] = t.pos
 
@@ -1193,7 +1202,9 @@ def _json_text(text: str, src: _Text, at: int, what: str) -> Any:
     """A quoted (JSON) text of the notation, held to the limits of every record's text:
     valid Unicode (no "\\ud800" escape without its pair), nesting within MAX_DEPTH."""
     try:
-        return _checked(json.loads(text), src, at)
+        return _checked(json.loads(text, **JSON_NUMBERS), src, at)
+    except NotJSONError as e:
+        raise src.error(f"{what}: {e.message}", at) from None
     except (ValueError, RecursionError):
         raise src.error(f"{what} is not a well-formed quoted text", at) from None
 
@@ -1477,12 +1488,34 @@ def _insert_passes(g: Any, mv: _MoveTok | None, here: list[int]) -> None:
         here.append(mv.pos if mv is not None else (here[-1] if here else 0))
 
 
+@contextlib.contextmanager
+def _numbers_read(src: _Text) -> Iterator[None]:
+    """Turn Python's refusal to read a number of thousands of digits (a hostile ``hand 1999…``
+    or score, anywhere ``int()`` meets a digit run) into a :class:`NotationError` at the number's
+    line and column, instead of an internal error."""
+    try:
+        yield
+    except ValueError as e:
+        if "integer string conversion" not in str(e):
+            raise
+        raise _long_number(src) from None
+
+
+def _long_number(src: _Text) -> NotationError:
+    limit = sys.get_int_max_str_digits() or 4300
+    m = re.search(rf"[0-9]{{{limit + 1},}}", src.text)
+    pos = m.start() if m else 0
+    n = len(m.group()) if m else 0
+    return src.error(f"a number of {n} digits is too long to be read (at most {limit})", pos)
+
+
 def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
     from domrec.reader import load_dict
 
     r = _Reader(text, first_line)
     try:
-        r.parse()
+        with _numbers_read(r.src):
+            r.parse()
     except NotationError as e:
         game = r.doc.get("game")
         return DgnGame(None, _located(source, e, game if isinstance(game, str) else None), first_line)
@@ -1914,7 +1947,8 @@ def parse_moves(game: str, seats: Sequence[str], word: str) -> list[tuple[dict, 
     nature); :class:`NotationError` if the word is no move of ``game``."""
     r = _piece_reader(game, seats, word)
     r.bare_tiles = True
-    return [(dict(data), exposure) for data, exposure, _ in r._moves_of(word, 0, None)]
+    with _numbers_read(r.src):
+        return [(dict(data), exposure) for data, exposure, _ in r._moves_of(word, 0, None)]
 
 
 def parse_hand_line(game: str, seats: Sequence[str], line: str) -> dict[str, Any]:
@@ -1923,6 +1957,11 @@ def parse_hand_line(game: str, seats: Sequence[str], line: str) -> dict[str, Any
     part (``hands``, ``row``, ``boneyard``, ``piles``, ``lead_draw``, ``redeals``), ``left``,
     or ``end``/``scores``."""
     r = _piece_reader(game, seats, line)
+    with _numbers_read(r.src):
+        return _hand_line_data(r, line)
+
+
+def _hand_line_data(r: _Reader, line: str) -> dict[str, Any]:
     toks = list(_full_tokens(r.src))
     if not toks:
         raise NotationError("an empty line", 1, 1)

@@ -27,11 +27,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
-from typing import IO, Callable, Iterator
+from typing import IO, Any, Callable, Iterator
 
 import attrs
 
@@ -209,6 +211,31 @@ def _new_file_mode(target: Path) -> int:
 
 
 @contextlib.contextmanager
+def _terminations_raise() -> Iterator[None]:
+    """While a temporary file is being written, SIGTERM and SIGHUP (``kill``, ``timeout``, a
+    closed terminal) exit through Python, as Ctrl-C does, so that the temporary file is removed:
+    their default action ends the process at once and left ``.NAME.xxxx.tmp`` behind.  Only the
+    main thread can set handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def leave(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    saved = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            saved[number] = signal.signal(number, leave)
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+@contextlib.contextmanager
 def writing(path: str | Path, kind: Kind, force: bool = False) -> Iterator[IO[str]]:
     """A text stream whose contents replace ``path`` once the ``with`` block ends without error.
 
@@ -228,20 +255,21 @@ def writing(path: str | Path, kind: Kind, force: bool = False) -> Iterator[IO[st
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
         raise WriteFailed(f"cannot write in {_label(folder)}: {e.strerror}") from None
-    try:
-        os.chmod(tmp, _new_file_mode(target))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
-            yield out
-            out.flush()
-            os.fsync(out.fileno())
-        check(target, kind, force)  # again: something may have appeared there meanwhile
-        os.replace(tmp, target)
-    except BaseException as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(e, OSError):
-            raise WriteFailed(f"cannot write {label}: {e.strerror or e}; nothing was written") from None
-        raise
+    with _terminations_raise():
+        try:
+            os.chmod(tmp, _new_file_mode(target))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
+                yield out
+                out.flush()
+                os.fsync(out.fileno())
+            check(target, kind, force)  # again: something may have appeared there meanwhile
+            os.replace(tmp, target)
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            if isinstance(e, OSError):
+                raise WriteFailed(f"cannot write {label}: {e.strerror or e}; nothing was written") from None
+            raise
 
 
 def _to_stdout() -> Iterator[IO[str]]:

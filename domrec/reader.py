@@ -16,6 +16,7 @@ is accepted here can be stored, printed and written back by every other part.
 from __future__ import annotations
 
 import json
+import math
 import re
 import os
 import sys
@@ -26,7 +27,7 @@ import attrs
 
 from domrec import shape
 from domrec.errors import (InputError, NotJSONError, NotUnicodeError, ShapeError, TooLargeError,
-                           UnsupportedVersionError, clip, one_line, pointer_token)
+                           UnsupportedVersionError, clip, one_line, pointer_token, shown)
 from domrec.record import Record, structure, structure_with_moves
 
 CURRENT_MAJOR = 1
@@ -155,12 +156,26 @@ def _number(text: str) -> int | float:
     engines only ever see ints (and ``1e20`` is not rounded as a float).
     """
     value = float(text)
+    if math.isinf(value):  # 1e400: JSON, but no float; it would be written back as Infinity
+        raise NotJSONError(f"the number {shown(text)} is too large to be read")
     if value.is_integer():
         mantissa, _, exponent = text.lower().partition("e")
         if not exponent:
             return int(mantissa.split(".")[0])
         return int(value) if abs(value) < 2 ** 53 else _exact_int(text, value)
     return value
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's JSON reader takes but JSON has
+    not: a record holding one would be written back with it, and every other JSON reader
+    would refuse the file domrec wrote."""
+    raise NotJSONError(f"{name} is not a JSON number (JSON has no NaN or Infinity; "
+                       f"write it as text, \"{name}\", if it is meant)")
+
+
+#: The keyword arguments of every ``json.loads`` that reads a record or part of one.
+JSON_NUMBERS: dict[str, Any] = {"parse_float": _number, "parse_constant": _no_constant}
 
 
 def _exact_int(text: str, value: float) -> int | float:
@@ -211,9 +226,9 @@ def parse_json(text: str | bytes) -> Any:
         unicode_text(text)
     try:
         if len(text) < _LEAN_FROM:
-            doc = json.loads(text, parse_float=_number)
+            doc = json.loads(text, **JSON_NUMBERS)
         else:
-            doc = json.loads(text, parse_float=_number, object_hook=_shared_strings)
+            doc = json.loads(text, **JSON_NUMBERS, object_hook=_shared_strings)
     except json.JSONDecodeError as e:
         what = "the text ends before the JSON does (truncated?)" if e.pos >= len(text.rstrip()) else e.msg
         raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {what}") from None

@@ -9,12 +9,14 @@ typed.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any, Iterable
 
 from domrec import games, notation, output as outputs
 from domrec.errors import DomrecError, InputError, RuleViolation, one_line
+from domrec.reader import MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, new_game
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
@@ -38,7 +40,11 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         interactive = stdin.isatty() and sys.stdout.isatty()
     # From a pipe only the header (the tags) is read before recording starts; the moves are
     # then taken line by line as they come, each saved at once.
-    head, first = ([], None) if interactive else _read_header(stdin)
+    try:
+        head, first = ([], None) if interactive else _read_header(stdin)
+    except _Unreadable as e:
+        _err(f"error: {e}")
+        return EXIT_UNUSABLE
     text = "".join(head)
     try:
         rec = _recorder(target, output, player, players, option, variant, text, interactive)
@@ -48,11 +54,18 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     if interactive:
         return _interactive(rec)
     header = notation.parse_header(text) if text.strip() else None
+    too_long = None
     if first is not None:
         rec.feed_line(first)
-        for line in iter(stdin.readline, ""):
-            rec.feed_line(line)
+        try:
+            for line in iter(lambda: _readline(stdin), ""):
+                rec.feed_line(line)
+        except _Unreadable as e:  # what came before it is recorded and saved
+            too_long = e
     rec.finish()
+    if too_long is not None:
+        _err(f"error: {too_long}")
+        return EXIT_UNUSABLE
     if header is not None and header.get("result"):
         _check_result(rec, header["result"])
     report = rec.game.report(str(rec.path) if rec.path else "<record>")
@@ -65,11 +78,37 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     return EXIT_OK if report.valid else EXIT_INVALID
 
 
+class _Unreadable(Exception):
+    """A piped line that cannot be read: longer than any DGN text may be (``< /dev/zero``), or not UTF-8."""
+
+
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+
+
+def _readline(stdin: Any) -> str:
+    """The next piped line, read at most :data:`MAX_RECORD_BYTES` characters at a time, so
+    that an endless line (``/dev/zero``) is refused instead of filling the memory.
+
+    Python reads a piped standard input with ``surrogateescape``: a byte that is not UTF-8
+    arrives as U+DC80…U+DCFF, which the Unicode check would call a ``"\\udced"`` escape the
+    user never wrote.  Such a line is refused as what it is, text that is not UTF-8."""
+    line = stdin.readline(MAX_RECORD_BYTES + 1)
+    if len(line) > MAX_RECORD_BYTES and not line.endswith("\n"):
+        raise _Unreadable(f"standard input has a line longer than {size_text(MAX_RECORD_BYTES)}, the limit "
+                           "for a DGN text; it and the rest were not read")
+    bad = _NOT_UTF8.search(line)
+    if bad is not None:
+        raise _Unreadable(f"standard input is not UTF-8 (byte 0x{ord(bad.group()) - 0xDC00:02X} in the line "
+                           f"{one_line(line[:bad.start()].strip())[:40]!r}…); save the text as UTF-8: it and "
+                           "the rest were not read")
+    return line
+
+
 def _read_header(stdin: Any) -> tuple[list[str], str | None]:
     """The lines of a piped text up to its first hand line or move (blank lines, tags and
     comments), and that first line (``None`` at the end of the input)."""
     head: list[str] = []
-    for line in iter(stdin.readline, ""):
+    for line in iter(lambda: _readline(stdin), ""):
         stripped = line.strip()
         if not stripped or stripped.startswith(("[", "{")) or (stripped.startswith("\ufeff")):
             head.append(line.lstrip("\ufeff"))

@@ -596,7 +596,8 @@ def test_claim_on_a_pass_and_on_a_draw():
 
 def test_hand_end_claims_are_checked():
     text = COMP.replace("end out NS 23 EW 0", "end out NS 25 EW 0")
-    p = assert_at(read1(text), "invalid", *where(text, "end out"), "NS is claimed 25", "scores 23")
+    # At the claimed number itself, as the pointer names NS's score.
+    p = assert_at(read1(text), "invalid", *within(text, "end out NS 25", "25"), "NS is claimed 25", "scores 23")
     assert p.pointer == "/hands/0/result/scores/NS"
     text = COMP.replace("end out NS 23 EW 0", "end blocked")
     assert_at(read1(text), "invalid", *where(text, "end blocked"), "claimed to end 'blocked'")
