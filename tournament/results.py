@@ -299,12 +299,17 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
 
 def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tuple[int, Table]:
     """The round (the last one paired unless named) and its table ``table_no``, for a result typed in."""
-    rnd = round_no or store.last_round()
+    last = store.last_round()
+    rnd = round_no or last
     if not rnd:
         raise UnusableInput("no round has been paired yet")
+    if rnd > last:  # as for an amendment: a round that does not exist is a usage mistake (exit 2)
+        raise UnusableInput(f"round {rnd} does not exist (the last round is {last}); nothing was stored")
     table = next((t for t in store.tables(rnd) if t.number == table_no), None)
     if table is None:
-        raise ResultRefused(f"round {rnd} has no table {table_no}")
+        count = len(store.table_numbers(rnd))
+        raise UnusableInput(f"round {rnd} has no table {table_no} (it has {count} table{'s' if count != 1 else ''}); "
+                            f"nothing was stored")
     return rnd, table
 
 

@@ -99,7 +99,7 @@ def test_refusals_exit_1(tmp_path: Path) -> None:
     r = run("result", path, bad)
     assert r.exit_code == 1 and "invalid" in r.stderr and "winner" in r.stderr
     r = run("result", path, "--table", "7", "--score", "NS=1,EW=2")
-    assert r.exit_code == 1
+    assert r.exit_code == 2 and "has no table 7" in r.stderr  # a usage mistake, as in `amend`
 
 
 @pytest.mark.parametrize("setup,args,msg", [

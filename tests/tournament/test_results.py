@@ -161,7 +161,7 @@ def test_manual_result_is_unverified_and_idempotent(rotating_event) -> None:
         enter_manual(store, 2, {"NS": 100, "EW": 201})
     with pytest.raises(ResultRefused, match="sides"):
         enter_manual(store, 1, {"NS": 100})
-    with pytest.raises(ResultRefused, match="no table 9"):
+    with pytest.raises(UnusableInput, match="no table 9"):
         enter_manual(store, 9, {"NS": 100, "EW": 0})
     r = store.result_for(store.tables(1)[1].id)
     assert r.kind == "manual" and not r.verified and r.scores == {"NS": 200, "EW": 143}

@@ -273,3 +273,21 @@ def test_the_projector_names_the_champion_once_the_final_is_decided(tmp_path: Pa
         champion.close()
     assert name and f"Champion (final table): {name}</h2>" in page
     assert page.index("Champion") < page.index("find your table")
+
+
+def test_a_manual_score_for_a_round_or_table_that_does_not_exist_is_a_usage_mistake(tmp_path: Path) -> None:
+    """As for an amendment: no such round, or no such table in it, is exit 2 and one line."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    path = tmp_path / "ev.db"
+    runner = CliRunner()
+    assert runner.invoke(app, ["new", str(path), "--name", "T", "--game", "competitive", "--format",
+                               "rotating"]).exit_code == 0
+    assert runner.invoke(app, ["add", str(path), "Ana", "Bo", "Cy", "Di"]).exit_code == 0
+    assert runner.invoke(app, ["pair", str(path)]).exit_code == 0
+    for args, words in ((["--round", "7", "--table", "1"], "round 7 does not exist"),
+                        (["--table", "5"], "round 1 has no table 5 (it has 1 table)")):
+        r = runner.invoke(app, ["result", str(path), *args, "--score", "NS=200,EW=100"])
+        assert r.exit_code == 2 and words in r.output, r.output

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tournament import (PairingError, Refused, ResultRefused, add_pairs, add_players, create_event, enter_manual,
-                        enter_record, make_settings, open_event, pair_next_round, run_check)
+                        enter_record, make_settings, open_event, pair_next_round, run_check, UnusableInput)
 from tournament import brackets, stages
 from tournament.errors import SettingsError
 from tournament.simulate import play_stage, simulate_event
@@ -43,7 +43,7 @@ def test_single_elimination_advances_as_results_arrive(tmp_path: Path) -> None:
     assert semi.status == "waiting"
     with pytest.raises(ResultRefused, match="not due yet"):
         stages.open_table_for_match(store, "R2-1")
-    with pytest.raises(ResultRefused, match="no table 3"):
+    with pytest.raises(UnusableInput, match="no table 3"):
         enter_manual(store, 3, {"NS": 10, "EW": 5}, round_no=1)
     assert [t.number for t in first] == [1, 2]
     t = first[1]
