@@ -4,7 +4,7 @@ Every command that writes a file goes through :func:`writing` (or :func:`write_t
 so one set of rules holds everywhere:
 
 * **Whole or not at all.**  The text goes to a temporary file in the target's own folder
-  (``.NAME.XXXXXXXX.tmp``), is flushed to disk, and is renamed over the target.  A reader
+  (``.NAME.<random letters>.tmp``), is flushed to disk, and is renamed over the target.  A reader
   never sees half a file; a failure (a full disk, an I/O error, Ctrl-C) removes the
   temporary file and leaves the old file exactly as it was.
 * **Never replaced, even with --force:** anything that is not a regular file (a folder, a

@@ -117,3 +117,19 @@ CONFIGS = [
 ]
 IDS = [f"{g}-{n or 'default'}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items()) or 'std'}{'-' + v if v else ''}"
        for g, n, o, v in CONFIGS]
+
+
+def without_claims(moves: list[dict]) -> list[dict]:
+    """Moves as JSON, without their claimed scores (a typed text may leave them out)."""
+    return [{k: v for k, v in m.items() if k != "score"} for m in moves]
+
+
+def comparable_moves(theirs: dict, mine: dict, keep_deal: bool) -> list[dict]:
+    """The original hand's moves without claims, as a reading of its typed form gives them back:
+    without the deal, a draw in boneyard order is written with its tile where the boneyard is not
+    kept."""
+    moves = without_claims(theirs["moves"])
+    if keep_deal or "boneyard" in mine["deal"]:
+        return moves
+    order = iter(theirs["deal"].get("boneyard", ()))
+    return [{**m, "draw": next(order)} if m.get("draw") is True else m for m in moves]

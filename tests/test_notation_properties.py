@@ -23,7 +23,7 @@ from domrec import tiles as T
 from domrec.record import unstructure
 from domrec.validate import validate
 
-from tests.conftest import CONFIGS, IDS, state_before
+from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, state_before, without_claims
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -36,10 +36,6 @@ def simulated(config, seed):
 
 def plain(record) -> dict:
     return json.loads(json.dumps(unstructure(record)))
-
-
-def without_claims(moves: list[dict]) -> list[dict]:
-    return [{k: v for k, v in m.items() if k != "score"} for m in moves]
 
 
 # --- round trips ----------------------------------------------------------------------------
@@ -105,16 +101,6 @@ def assert_typed_form_reads_back(record) -> None:
 
 def _as_tiles(texts: list[str]) -> list:
     return sorted((T.tile(x) for x in texts), key=lambda t: (t.high, t.low))
-
-
-def _comparable(theirs: dict, mine: dict, keep_deal: bool) -> list[dict]:
-    """The original moves without claims; without the deal, a draw in boneyard order is
-    written with its tile where the boneyard is not kept."""
-    moves = without_claims(theirs["moves"])
-    if keep_deal or "boneyard" in mine["deal"]:
-        return moves
-    order = iter(theirs["deal"].get("boneyard", ()))
-    return [{**m, "draw": next(order)} if m.get("draw") is True else m for m in moves]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)

@@ -57,7 +57,7 @@ from domrec.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from tests.conftest import CONFIGS, IDS  # noqa: E402
+from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, without_claims  # noqa: E402
 GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 
@@ -163,10 +163,6 @@ def truncated(record: Record, hands: int) -> Record:
     return attrs.evolve(record, hands=record.hands[:hands], result=None)
 
 
-def without_claims(moves: list[dict]) -> list[dict]:
-    return [{k: v for k, v in m.items() if k != "score"} for m in moves]
-
-
 def plain(record: Record) -> dict:
     return json.loads(json.dumps(unstructure(record)))
 
@@ -209,16 +205,6 @@ def test_canonical_text_more_seeds_and_json(config, suffix, seed, fast_dir):
                          ids=[i for c, i in zip(CONFIGS, IDS) if c[0] in ("competitive", "broadway")] + [IDS[2]])
 def test_canonical_text_into_json(config, fast_dir):
     _canonical(config, 0, ".json", fast_dir)
-
-
-def _comparable(theirs: dict, mine: dict, keep_deal: bool) -> list[dict]:
-    """The simulated moves without claims; without the deal, a draw in boneyard order is
-    written with its tile where the boneyard is not kept."""
-    moves = without_claims(theirs["moves"])
-    if keep_deal or "boneyard" in mine["deal"]:
-        return moves
-    order = iter(theirs["deal"].get("boneyard", ()))
-    return [{**m, "draw": next(order)} if m.get("draw") is True else m for m in moves]
 
 
 def _typed(config, seed, keep_deal, suffix, fast_dir):
