@@ -1,0 +1,71 @@
+"""A small layer over :mod:`xml.etree.ElementTree` for writing SVG.
+
+Why ElementTree and not a drawing package: the pictures need rectangles,
+circles, lines, text and groups, nothing more, and ElementTree is part of
+Python, well kept, and escapes every attribute and text node itself.  Names
+and comments from records reach the pictures, so markup must never be built
+by joining strings; with ElementTree a player called ``</svg><script>`` is
+only ever text.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+NS = "http://www.w3.org/2000/svg"
+
+#: The font every picture uses: the reader's own sans-serif (nothing is fetched).
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"
+
+
+def _attrs(attrs: dict[str, Any]) -> dict[str, str]:
+    """Attribute names in Python spelling (``class_``, ``font_size``) to SVG spelling."""
+    out: dict[str, str] = {}
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        if isinstance(value, float):
+            value = f"{value:.2f}".rstrip("0").rstrip(".")
+        out[name] = str(value)
+    return out
+
+
+def element(tag: str, **attrs: Any) -> ET.Element:
+    """A detached element (``class_="tile"`` becomes ``class="tile"``)."""
+    return ET.Element(tag, _attrs(attrs))
+
+
+def sub(parent: ET.Element, tag: str, **attrs: Any) -> ET.Element:
+    """A child element of ``parent``."""
+    return ET.SubElement(parent, tag, _attrs(attrs))
+
+
+def text(parent: ET.Element, x: float, y: float, words: str, **attrs: Any) -> ET.Element:
+    """A line of text; ``words`` may hold anything (it is escaped on output)."""
+    attrs.setdefault("font_family", FONT)
+    node = sub(parent, "text", x=float(x), y=float(y), **attrs)
+    node.text = words
+    return node
+
+
+def title(parent: ET.Element, words: str) -> ET.Element:
+    """A tooltip (and an accessible name) for ``parent``."""
+    node = sub(parent, "title")
+    node.text = words
+    return node
+
+
+def document(width: float, height: float, label: str) -> ET.Element:
+    """An ``<svg>`` root that scales to its container (viewBox, no fixed size in CSS terms)."""
+    root = element("svg", xmlns=NS, width=float(width), height=float(height),
+                   viewBox=f"0 0 {width:.0f} {height:.0f}", role="img")
+    root.set("aria-label", label)
+    title(root, label)
+    return root
+
+
+def to_string(root: ET.Element) -> str:
+    """The element as SVG markup (no XML declaration, so it can also sit inside HTML)."""
+    return ET.tostring(root, encoding="unicode")
