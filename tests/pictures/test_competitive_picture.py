@@ -20,12 +20,15 @@ def _line_after(record, hand: int, move: int) -> list[tuple[int, int]]:
     seen: dict[str, list] = {}
 
     class Watch:
+        current = -1
+
         def hand_started(self, index, h, state):
+            self.current = index
             if index == hand - 1 and move == 0:
                 seen["line"] = list(state.line)
 
         def moved(self, j, m, points, state: CompetitiveHand):
-            if j + 1 == move and "line" not in seen:
+            if self.current == hand - 1 and j + 1 == move:
                 seen["line"] = list(state.line)
 
         def hand_finished(self, *a):
