@@ -47,7 +47,7 @@ def test_the_golden_position_shows_the_line_the_racks_and_the_scores():
     # The snake turns: a row read right to left shows each tile's halves reversed.
     assert sorted(tuple(sorted(t)) for t in drawn) == sorted(tuple(sorted(t)) for t in line)
     shown = texts(svg)
-    assert shown[0] == "Competitive dominoes · hand 2 · move 12 of 22"
+    assert shown[0] == "Competitive dominoes · hand 2 · move 12 of 21"
     assert shown[2] == "Scores: NS 0 · EW 70"
     found = position(record, 2, 12)[0]
     assert racks(svg) == {s: [(t.high, t.low) for t in ts] for s, ts in found.holdings.items()}
