@@ -324,14 +324,20 @@ def explain(
     path: Path = typer.Argument(..., help="A record file (or a *.jsonl archive with --record)."),
     hand: int = typer.Option(1, "--hand", "-k", min=1, help="Which hand, counting from 1."),
     record_no: int = typer.Option(1, "--record", "-r", min=1, help="Which record of a *.jsonl archive."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Also draw the table at the hand's end as SVG "
-                                                          "(- for stdout; the story then goes to stderr)."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also draw the table as SVG (- for stdout; the "
+                                                          "story then goes to stderr)."),
+    move: Optional[int] = typer.Option(None, "--move", "-m", min=0, max=1_000_000,
+                                       help="The position --svg draws: after this many moves of the hand "
+                                            "(0: the deal; default: the end of the hand)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --svg file that is not an "
                                                       "earlier explain picture."),
 ) -> None:
     """Tell one hand move by move: the table, everyone's tiles, the points, the final arithmetic."""
-    from domrec.explain import explain as tell, state_after
+    from domrec.explain import explain as tell
 
+    if move is not None and svg is None:
+        typer.echo("error: --move picks the position --svg draws; give --svg too", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
     try:
         record, label = _load_one(path, record_no)
     except InputError as e:
@@ -343,27 +349,33 @@ def explain(
         raise typer.Exit(EXIT_UNUSABLE)
     lines, report = tell(record, hand, label)
     if svg is not None:
-        state = state_after(record, hand)
-        if state is None:  # the hand was never reached: the story says why
-            sys.stdout.write("\n".join(lines) + "\n")
-            typer.echo(f"no picture: hand {hand} was not replayed", err=True)
-            raise typer.Exit(max(_exit_code(report), EXIT_INVALID))
-        picture = getattr(state, "svg", None)
-        if picture is None:
-            typer.echo(f"error: no picture: {record.game} has no SVG drawing (--svg is for Broadway)", err=True)
-            raise typer.Exit(EXIT_UNUSABLE)
-        try:
-            outputs.write_text(svg, outputs.mark_svg(picture()), outputs.PICTURE, force)
-        except DomrecError as e:
-            typer.echo(f"error: {_said(e)}", err=True)
-            raise typer.Exit(EXIT_UNUSABLE)
-        except KeyboardInterrupt:
-            _interrupted(svg)
-        if str(svg) == "-":
-            sys.stderr.write("\n".join(lines) + "\n")
-            raise typer.Exit(_exit_code(report))
+        _draw(record, label, hand, move, svg, force, lines, report)
     sys.stdout.write("\n".join(lines) + "\n")
     raise typer.Exit(_exit_code(report))
+
+
+def _draw(record: Any, label: str, hand: int, move: int | None, svg: Path, force: bool, lines: list[str],
+          report: Report) -> None:
+    """``explain --svg``: the picture of one position, or one line saying why there is none (nothing written)."""
+    from domrec.pictures.positions import PictureError, picture
+
+    try:
+        drawing, _ = picture(record, hand, move, label)
+    except PictureError as e:
+        # No such move is a usage mistake; a hand or move the replay never reached is the record's fault.
+        code = EXIT_UNUSABLE if "there is no" in str(e) else max(_exit_code(report), EXIT_INVALID)
+        typer.echo(f"error: no picture: {_said(e)}", err=True)
+        raise typer.Exit(code)
+    try:
+        outputs.write_text(svg, outputs.mark_svg(drawing), outputs.PICTURE, force)
+    except DomrecError as e:
+        typer.echo(f"error: {_said(e)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    except KeyboardInterrupt:
+        _interrupted(svg)
+    if str(svg) == "-":
+        sys.stderr.write("\n".join(lines) + "\n")
+        raise typer.Exit(_exit_code(report))
 
 
 def _load_one(path: Path, record_no: int) -> tuple[Any, str]:

@@ -195,12 +195,18 @@ def test_simulate_a_variant_without_options(tmp_path):
     assert run("validate", out).exit_code == 0
 
 
-def test_explain_svg(tmp_path):
+@pytest.mark.parametrize("sample", ["broadway/sample-hand.json", "competitive/domino.json",
+                                    "horse-race/spinner-four-arms.json", "castle-rock/three-players.json",
+                                    "domino-roads/figure-4-bridge-total-10.json"])
+def test_explain_svg_of_every_game(tmp_path, sample):
     picture = tmp_path / "t.svg"
-    r = run("explain", SAMPLES / "valid" / "broadway" / "sample-hand.json", "--svg", picture)
-    assert r.exit_code == 0 and picture.read_text().startswith("<svg")
+    r = run("explain", SAMPLES / "valid" / sample, "--svg", picture)
+    assert r.exit_code == 0 and picture.read_text().startswith("<svg"), r.output
+
+
+def test_explain_svg(tmp_path):
     r = run("explain", VALID / "domino.json", "--svg", tmp_path / "c.svg")
-    assert r.exit_code == 2 and "no picture" in r.output and "Hand 1" not in r.output
+    assert r.exit_code == 0 and (tmp_path / "c.svg").read_text().startswith("<svg")
     r = run("explain", SAMPLES / "valid" / "broadway" / "sample-hand.json", "--svg", tmp_path / "no" / "x.svg")
     assert r.exit_code == 2 and "cannot write" in r.output
 
@@ -211,12 +217,37 @@ def test_simulate_to_an_unwritable_place(tmp_path):
 
 
 def test_explain_svg_of_a_hand_never_reached(tmp_path):
-    doc = json.loads((SAMPLES / "valid" / "broadway" / "sample-hand.json").read_text())
+    doc = json.loads((VALID / "domino.json").read_text())
     doc["hands"][0]["leader"] = "Q"
     bad = tmp_path / "b.json"
     bad.write_text(json.dumps(doc))
     r = run("explain", bad, "--svg", tmp_path / "x.svg")
-    assert r.exit_code == 1 and "was not replayed" in r.output and "PROBLEM" in r.output
+    assert r.exit_code == 1 and r.output.splitlines() == [
+        "error: no picture: hand 1 was not replayed; the first problem: /hands/0/leader (hand 1): "
+        "Q is not a seat at this table [seats]"]
+    assert not (tmp_path / "x.svg").exists()
+
+
+@pytest.mark.parametrize("args, message, code", [
+    (["--hand", "2"], f"error: {VALID / 'domino.json'} has 1 hand; there is no hand 2", 2),
+    (["--move", "99"], "error: no picture: hand 1 has 25 moves; there is no move 99 (0 is the deal)", 2),
+])
+def test_explain_svg_of_a_position_the_record_lacks(tmp_path, args, message, code):
+    r = run("explain", VALID / "domino.json", "--svg", tmp_path / "x.svg", *args)
+    assert (r.exit_code, r.output.splitlines()) == (code, [message])
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_explain_move_without_svg_is_a_usage_mistake():
+    r = run("explain", VALID / "domino.json", "--move", "3")
+    assert r.exit_code == 2 and r.output.splitlines() == ["error: --move picks the position --svg draws; give --svg too"]
+
+
+def test_explain_svg_draws_the_position_after_a_move(tmp_path):
+    out = tmp_path / "m.svg"
+    r = run("explain", VALID / "domino.json", "--svg", out, "--move", "0")
+    assert r.exit_code == 0 and "the deal" in out.read_text()
+    assert "move 5 of" in (run("explain", VALID / "domino.json", "--svg", "-", "--move", "5").stdout)
 
 
 def _strict_utf8_run(*args, cwd=None):

@@ -98,14 +98,6 @@ def test_a_wrong_hand_score_on_an_end_line_is_placed_at_its_number(tmp_path):
         assert line[col - 1:].startswith(number + " ") or line[col - 1:] == number, (line, col)
 
 
-def test_explain_svg_for_a_game_without_a_drawing_is_an_error_line(tmp_path):
-    """Like every other refusal of the command: ``error:``, exit 2, nothing written."""
-    r = runner.invoke(app, ["explain", str(RECORD), "--svg", str(tmp_path / "t.svg")])
-    assert r.exit_code == 2
-    assert r.output.splitlines() == ["error: no picture: competitive has no SVG drawing (--svg is for Broadway)"]
-    assert not (tmp_path / "t.svg").exists()
-
-
 def _record_piped(tmp_path, data: bytes) -> tuple[int, str]:
     import subprocess
     import sys

@@ -229,9 +229,9 @@ def position(record: Record, hand: int, move: int | None = None, source: str = "
     if not camera.reached:
         if record.hands[hand - 1].deal is None and not record.hands[hand - 1].moves:
             raise PictureError(f"hand {hand} is recorded by its scores alone: there is no table to draw")
-        why = f": replay stopped at {first.text()}" if first else ""
+        why = f"; the first problem: {first.text()}" if first else ""
         raise PictureError(f"hand {hand} was not replayed{why}")
-    why = f": {first.text()}" if first else ""
+    why = f"; the first problem: {first.text()}" if first else ""
     raise PictureError(f"move {move} of hand {hand} was not replayed: replay stopped at move "
                        f"{camera.made + 1}{why}")
 
