@@ -4,7 +4,7 @@ A tile is two square halves.  Halves up to nine show pips in the usual
 domino faces (a 3×3 grid); beyond nine (double-twelve and larger sets) a
 numeral is clearer than a crowd of dots, as printed sets do.  Every tile is
 a ``<g class="tile" data-tile="a-b">`` whose halves are ``<g class="half"
-data-value="n">`` holding ``circle.pip`` or ``text.numeral``: the tests read
+data-value="n">`` holding one ``circle`` a pip or a ``text.numeral``: the tests read
 the pictures back through these marks, and so can anyone scripting them.
 """
 
@@ -36,12 +36,12 @@ INK = "#222"
 
 def draw_half(parent: ET.Element, value: int, x: float, y: float, size: float) -> ET.Element:
     """One square half at (x, y), ``size`` wide: pips up to nine, a numeral beyond."""
-    half = svg.sub(parent, "g", class_="half", data_value=value)
+    half = svg.sub(parent, "g", class_="half", data_value=value, fill=INK)
     if value in PIPS:
         step = size / 4
         r = size * 0.085
-        for c, row in PIPS[value]:
-            svg.sub(half, "circle", class_="pip", cx=x + step * (c + 1), cy=y + step * (row + 1), r=r, fill=INK)
+        for c, row in PIPS[value]:  # the pips take the half's fill: a replay page holds thousands of them
+            svg.sub(half, "circle", cx=x + step * (c + 1), cy=y + step * (row + 1), r=r)
     else:
         svg.text(half, x + size / 2, y + size * 0.68, str(value), class_="numeral", text_anchor="middle",
                  font_size=size * 0.5, font_weight="bold", fill=INK)

@@ -19,7 +19,7 @@ def _classes(node: ET.Element) -> set[str]:
 
 def half_value(half: ET.Element) -> int:
     """The number a half shows: its pips counted, or its numeral read."""
-    pips = [c for c in half.iter(f"{NS}circle") if "pip" in _classes(c)]
+    pips = list(half.iter(f"{NS}circle"))
     numerals = [t for t in half.iter(f"{NS}text") if "numeral" in _classes(t)]
     if numerals:
         assert not pips, "a half shows pips and a numeral"
