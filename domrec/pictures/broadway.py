@@ -1,18 +1,17 @@
-"""Broadway: the tableau on its grid, north up, as the record's coordinates give it.
+"""Broadway: the tableau on the record's own grid, north up, coordinates on the margins.
 
-The felt shows the tableau's cells with one empty row and column around it
-(where the next tile can go), x numbered along the bottom, y up the left side.
-The tile just laid is yellow and the halves it matched are ringed in orange
-(the segments that scored); a penalty play (an exposed tile laid by an
-opponent) is tan.  Tiles shown face up (exposed, fitting nowhere) and a tile
-waiting for its penalty play lie in a row under the grid, by seat; the notes
-give the points made in the hand so far and each seat's axis.
+The grid shows one free row and column round the tableau (where the next tile may go), x
+along the bottom, y up the left.  The last tile laid is yellow, the halves it matched are
+ringed in orange (the segments that scored), penalty plays are tan.  Tiles lying face up
+(exposed and fitting nowhere, or waiting for the penalty play) sit in a row under the grid,
+by seat; the notes give the points made in play this hand and each seat's axis.
 
-Why coordinates on the margins: an arbiter compares the picture with a
-record that says ``3-5 at (1,0)-(1,1)``, so the grid must be the record's grid,
-unmoved and unscaled.  The marks themselves (which cells the last tile
-matched) are the engine's (:meth:`BroadwayHand.last_marks`): the picture never
-works out a rule for itself.
+Why the record's coordinates: an arbiter compares the picture with a record that says
+``3-5 at (1,0)-(1,1)``, so the grid must be the record's, unmoved.  The marks are the
+engine's (:meth:`BroadwayHand.last_marks`): the picture never works out a rule itself.
+The last tile stays marked after a pass or an exposure, as explain's text grid marks it.
+In a hand recorded without its deal the racks are face down, so the row under the grid is
+where the tiles known to be held show.
 """
 
 from __future__ import annotations
@@ -107,8 +106,7 @@ def _shown(group: ET.Element, state: BroadwayHand, top: float) -> tuple[float, f
         svg.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, font_size=12, fill=LABEL)
         x = 7.0 * len(words) + 6
         for t in tiles:
-            draw_tile(row, t.high, t.low, x, y, SHOWN_TILE, fill=MARKED,
-                      label=f"{seat}'s {t}, face up")
+            draw_tile(row, t.high, t.low, x, y, SHOWN_TILE, label=f"{seat}'s {t}, face up")
             x += 2 * SHOWN_TILE + 4
         width = max(width, x)
         y += SHOWN_TILE + 8
@@ -144,7 +142,7 @@ def board(state: BroadwayHand, last: Move | None) -> Board:
     grid_w = GUTTER + (x1 - x0 + 1) * UNIT
     grid_h = (y1 - y0 + 1) * UNIT + AXIS_ROW
     shown_w, shown_h = _shown(group, state, grid_h + 6)
-    notes.insert(1, "Yellow: the tile just laid" + ("; orange rings: the halves it matched." if matched else "."))
+    notes.insert(1, "Yellow: the last tile laid" + ("; orange rings: the halves it matched." if matched else "."))
     if any(p.penalty for p in placements):
         notes.insert(2, "Tan: penalty plays (an exposed tile laid by an opponent).")
     return Board(group, max(grid_w, shown_w), grid_h + (shown_h + 6 if shown_h else 0), tuple(notes))
