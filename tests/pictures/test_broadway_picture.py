@@ -346,7 +346,7 @@ def check_game(record: Record, rng: random.Random) -> int:
 
 
 @pytest.mark.parametrize("variant", bw.ENGINE.variants)
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10 ** 6))
 def test_every_position_of_simulated_games_reads_back_as_the_engine_holds_it(variant, seed):
     for players in bw.ENGINE.player_counts({}):
