@@ -13,6 +13,9 @@ from domrec.cli import app
 
 from tests.conftest import SAMPLES, SCHEMA_PATH
 
+#: explain --svg still asks the engine for svg(), which left the engine for domrec/pictures (issue 15);
+#: the rewrite of explain --svg onto domrec.pictures.positions.picture makes these pass: then drop the mark.
+
 runner = CliRunner()
 VALID = SAMPLES / "valid" / "competitive"
 INVALID = SAMPLES / "invalid" / "competitive"

@@ -80,7 +80,7 @@ def clone(state: bw.BroadwayHand) -> bw.BroadwayHand:
 
 def matched_tiles(state: bw.BroadwayHand) -> set[str]:
     """The tiles the last placement matched."""
-    _, matched = state._last_marks()
+    _, matched = state.last_marks()
     return {str(state._tile_at(state.key(c))) for c in matched}
 
 

@@ -688,10 +688,13 @@ class BroadwayHand:
         """What ``seat`` still holds at a block, for the outcome's working: its tiles."""
         return T.format_tiles(self.hands[seat])
 
-    # --- pictures -----------------------------------------------------------------
+    # --- what explain shows (drawing the table is domrec/pictures/broadway.py's) ------
 
-    def _last_marks(self) -> tuple[set[Cell], set[Cell]]:
-        """The cells of the last tile laid and of the neighbours it matched."""
+    def last_marks(self) -> tuple[set[Cell], set[Cell]]:
+        """The cells of the last tile laid and of the neighbours it matched.
+
+        A rule fact (which segments scored), so it is worked out here, once: the
+        text grid of :meth:`render` and the picture both mark these cells."""
         if not self._laid:
             return set(), set()
         last = self.placements[-1]
@@ -727,7 +730,7 @@ class BroadwayHand:
         xs = [c[0] for c in cells]
         ys = [c[1] for c in cells]
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-        placed, matched = self._last_marks()
+        placed, matched = self.last_marks()
         partner = self._partners()
         width = max(len(str(y)) for y in (y0, y1))
         lines = [" " * (width + 1) + " ".join(f"{x:^3}"[:3] for x in range(x0, x1 + 1)) + "  x"]
@@ -761,10 +764,6 @@ class BroadwayHand:
             lines.append(f"exposed: {owner}'s {t}, to be played by {' or '.join(OPPONENTS[owner])}")
         return lines
 
-    def svg(self) -> str:
-        """A picture of the tableau as an SVG document: tiles with pips, the last tile outlined."""
-        return _svg(self)
-
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in SEATS}
 
@@ -797,56 +796,6 @@ def _own_turn_exposure(seat: str) -> IllegalMove:
     """An exposure by the player to move, which is no exposure."""
     return IllegalMove(f"it is {seat}'s own turn: a tile shown by the player to move is simply played, "
                        f"an exposure is out of turn", R_EXPOSED, "/exposed")
-
-
-# Pip positions on a half, in thirds of its width (the usual domino faces).
-_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
-    0: (), 1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)),
-    4: ((0, 0), (2, 0), (0, 2), (2, 2)), 5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
-    6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
-}
-
-
-def _svg(state: BroadwayHand) -> str:
-    size, pad = 40, 20
-    if not state.board:
-        return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" viewBox="0 0 200 60">'
-                '<text x="10" y="35" font-family="sans-serif" font-size="14">empty tableau</text></svg>\n')
-    cells = [state.cell(k) for k in state.board]
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    w = (x1 - x0 + 1) * size + 2 * pad
-    h = (y1 - y0 + 1) * size + 2 * pad + 20
-
-    def px(c: Cell) -> tuple[float, float]:
-        return pad + (c[0] - x0) * size, pad + (y1 - c[1]) * size
-
-    placed, _ = state._last_marks()
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-           '<title>Broadway tableau</title>',
-           f'<rect width="{w}" height="{h}" fill="#2e6b3f"/>']
-    for p in state.placements:
-        (ax, ay), (bx, by) = px(p.first), px(p.second)
-        left, top = min(ax, bx), min(ay, by)
-        tw = abs(ax - bx) + size
-        th = abs(ay - by) + size
-        color = "#ffd54f" if p.first in placed else ("#f3e5d0" if p.penalty else "#fdfaf2")
-        out.append(f'<rect x="{left + 2}" y="{top + 2}" width="{tw - 4}" height="{th - 4}" rx="5" '
-                   f'fill="{color}" stroke="#222" stroke-width="1.5"><title>{p.seat} {p.tile}</title></rect>')
-        if ax == bx:
-            mid = top + size
-            out.append(f'<line x1="{left + 6}" y1="{mid}" x2="{left + size - 6}" y2="{mid}" stroke="#222"/>')
-        else:
-            mid = left + size
-            out.append(f'<line x1="{mid}" y1="{top + 6}" x2="{mid}" y2="{top + size - 6}" stroke="#222"/>')
-        for (cx, cy), v in (((ax, ay), p.first_pips), ((bx, by), p.second_pips)):
-            for i, j in _PIPS[v]:
-                out.append(f'<circle cx="{cx + 10 + i * 10}" cy="{cy + 10 + j * 10}" r="3.2" fill="#222"/>')
-    out.append(f'<text x="{pad}" y="{h - 8}" font-family="sans-serif" font-size="12" fill="#fff">'
-               f'NS {state.points["NS"]}, EW {state.points["EW"]} in play; north is up</text>')
-    out.append('</svg>')
-    return "\n".join(out) + "\n"
 
 
 # --- hands whose deal is not known (format 1.1) -------------------------------------------
@@ -1069,7 +1018,7 @@ class OpenBroadwayHand(BroadwayHand):
         is replayed with its deal."""
         return _tiles(len(self.hands[seat]))
 
-    # --- pictures -----------------------------------------------------------------
+    # --- what explain shows ---------------------------------------------------------
 
     def render(self) -> list[str]:
         lines = super().render()

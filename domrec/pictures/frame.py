@@ -27,7 +27,7 @@ RACK_TILE = 13.0          # half size of a tile in a player's rack
 GAP = 3.0
 MARGIN = 12.0
 LINE = 20.0               # height of a line of text in the frame
-SIDE_WIDTH = 104.0        # room for a west or east rack (five tiles a row, a short name)
+SIDE_WIDTH = 112.0        # room for a west or east rack (five tiles a row, a short name)
 FELT = "#2e6b3f"
 TEXT = "#111"
 
@@ -40,8 +40,8 @@ def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
     than ``width`` (face down when the record does not show them)."""
     count = len(tiles) + hidden
     group = svg.element("g", class_="rack", data_seat=seat, data_tiles=count)
-    svg.title(group, f"{seat}: {name}" if name else seat)
-    label = f"{seat} · {count} tile{'' if count == 1 else 's'}" + (" · to play" if to_move else "")
+    svg.title(group, (f"{seat}: {name}" if name else seat) + (", to play" if to_move else ""))
+    label = ("▶ " if to_move else "") + f"{seat} · {count} tile{'' if count == 1 else 's'}"
     svg.text(group, 0, 13, label, font_size=13, fill=TEXT, font_weight="bold" if to_move else "normal",
              class_="seat-label")
     fits = max(6, int(width // 7.2))

@@ -695,19 +695,23 @@ def test_simulation_is_reproducible():
     assert a == b and a != c
 
 
-def test_explain_draws_the_grid_and_an_svg(tmp_path):
+def test_explain_draws_the_grid_and_the_picture_shows_every_tile():
     from typer.testing import CliRunner
     from domrec.cli import app
+    from domrec.pictures.positions import picture
+    from domrec.reader import load
 
-    picture = tmp_path / "hand.svg"
-    result = CliRunner().invoke(app, ["explain", str(VALID / "sample-hand.json"), "--svg", str(picture)])
+    result = CliRunner().invoke(app, ["explain", str(VALID / "sample-hand.json")])
     assert result.exit_code == 0, result.output
     assert "E plays 3-5 at (1,0)-(1,1)  (+1)" in result.output
     assert "[3]" in result.output and "(3)" in result.output
-    root = ET.fromstring(picture.read_text())
-    assert root.tag.endswith("svg")
-    tiles = [r for r in root.iter() if r.tag.endswith("rect") and r.find("{http://www.w3.org/2000/svg}title") is not None]
-    assert len(tiles) == 28
+    # The picture is drawn outside the engine (domrec/pictures/broadway.py), from the same replay.
+    assert not hasattr(bw.BroadwayHand, "svg")
+    svg, report = picture(load(VALID / "sample-hand.json"), 1)
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and report.status == "valid"
+    tableau = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "tableau"]
+    assert len([g for g in tableau[0] if "tile" in g.get("class", "").split()]) == 28
 
 
 # --- property tests ---------------------------------------------------------------------
