@@ -34,13 +34,11 @@ from markupsafe import Markup
 
 from domrec.errors import one_line
 from domrec.explain import describe_move
+from domrec.output import REPLAY_MARK
 from domrec.pictures.positions import GAME_TITLES, HandReplay, Position, replay, side_of
 from domrec.record import Record
 from domrec.validate import Problem, Report
 
-#: The mark by which :mod:`domrec.output` knows a replay page it may replace without --force
-#: (``explain --html`` and the replays beside a tournament report carry the same one).
-REPLAY_MARK = '<meta name="generator" content="domrec replay page">'
 
 
 @attrs.frozen
@@ -231,8 +229,13 @@ def page(record: Record, source: str = "<record>") -> str:
     ``source`` names the record in the validator's report (a file name, ``round 2 table 3``).
     An invalid record gets a page too, opening at its first problem; a record that cannot be
     replayed at all (the setup breaks a rule) shows its problems and its moves as written."""
+    return page_with_report(record, source)[0]
+
+
+def page_with_report(record: Record, source: str = "<record>") -> tuple[str, Report]:
+    """:func:`page`, and the validator's report of the same replay (for the verdict beside it)."""
     hands, report = replay(record, source)
-    return render(record, hands, report)
+    return render(record, hands, report), report
 
 
 def render(record: Record, hands: list[HandReplay], report: Report) -> str:
@@ -268,4 +271,4 @@ def render(record: Record, hands: list[HandReplay], report: Report) -> str:
         hands=hand_views, columns=columns, totals=totals)
 
 
-__all__ = ["REPLAY_MARK", "page", "render"]
+__all__ = ["REPLAY_MARK", "page", "page_with_report", "render"]
