@@ -223,22 +223,47 @@ def _environment() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
-def page(record: Record, source: str = "<record>") -> str:
+@functools.cache
+def edition() -> str:
+    """What the page's look depends on besides the record: domrec's version and the template's
+    text.  A tournament report keeps a replay page written for the same record and edition
+    instead of drawing it again (:func:`tournament.report.write_replays`)."""
+    import hashlib
+    from importlib import metadata, resources
+
+    digest = hashlib.sha256()
+    for name in ("replay.html.j2", "problem.html.j2", "replay.js"):
+        digest.update(resources.files("domrec").joinpath("templates", name).read_bytes())
+    try:
+        version = metadata.version("domrec")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    return f"{version}-{digest.hexdigest()[:12]}"
+
+
+def page(record: Record, source: str = "<record>", identity: str | None = None) -> str:
     """The replay page of ``record`` as one HTML document (nothing fetched, every text escaped).
 
     ``source`` names the record in the validator's report (a file name, ``round 2 table 3``).
     An invalid record gets a page too, opening at its first problem; a record that cannot be
-    replayed at all (the setup breaks a rule) shows its problems and its moves as written."""
-    return page_with_report(record, source)[0]
+    replayed at all (the setup breaks a rule) shows its problems and its moves as written.
+    ``identity`` (a record's hash) is written in the page's head with :func:`edition`, so that a
+    later writer can tell the page is already the one it would write."""
+    return page_with_report(record, source, identity)[0]
 
 
-def page_with_report(record: Record, source: str = "<record>") -> tuple[str, Report]:
+def page_with_report(record: Record, source: str = "<record>", identity: str | None = None) -> tuple[str, Report]:
     """:func:`page`, and the validator's report of the same replay (for the verdict beside it)."""
     hands, report = replay(record, source)
-    return render(record, hands, report), report
+    return render(record, hands, report, identity), report
 
 
-def render(record: Record, hands: list[HandReplay], report: Report) -> str:
+def identity_mark(identity: str) -> str:
+    """The head's line naming the record and the page's edition (see :func:`page`)."""
+    return f'<meta name="domrec-record" content="{identity} {edition()}">'
+
+
+def render(record: Record, hands: list[HandReplay], report: Report, identity: str | None = None) -> str:
     """The page from a replay already run (:func:`page` runs it)."""
     views = [_problem_view(i, p) for i, p in enumerate(report.problems)]
     by_hand: dict[int | None, tuple[list[ProblemView], list[Problem]]] = {}
@@ -263,7 +288,8 @@ def render(record: Record, hands: list[HandReplay], report: Report) -> str:
     title = GAME_TITLES.get(record.game, record.game)
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
     return _environment().get_template("replay.html.j2").render(
-        mark=Markup(REPLAY_MARK), title=title, event_name=event_name if isinstance(event_name, str) else None,
+        mark=Markup(REPLAY_MARK), identity=f"{identity} {edition()}" if identity else None, title=title,
+        event_name=event_name if isinstance(event_name, str) else None,
         game=record.game, players=record.players, sides=sides, event=_event_lines(record),
         rules=_rules_line(record), verdict=_verdict(report), status=report.status,
         note=report.note, game_problems=by_hand.get(None, ([], []))[0],
@@ -271,4 +297,4 @@ def render(record: Record, hands: list[HandReplay], report: Report) -> str:
         hands=hand_views, columns=columns, totals=totals)
 
 
-__all__ = ["REPLAY_MARK", "page", "page_with_report", "render"]
+__all__ = ["REPLAY_MARK", "edition", "identity_mark", "page", "page_with_report", "render"]
