@@ -293,7 +293,7 @@ def render(record: Record, hands: list[HandReplay], report: Report, identity: st
         game=record.game, players=record.players, sides=sides, event=_event_lines(record),
         rules=_rules_line(record), verdict=_verdict(report), status=report.status,
         note=report.note, game_problems=by_hand.get(None, ([], []))[0],
-        first=views[0] if views else None, first_hand=report.problems[0].hand if views else None,
+        first=views[0] if views else None,
         hands=hand_views, columns=columns, totals=totals)
 
 
