@@ -202,3 +202,24 @@ def test_the_layout_fits_without_sideways_scrolling(folder, size, name):
     bad_file = folder / f"replay-invalid-{name}.html"
     bad_file.write_text(replay_page.page(bad), encoding="utf-8")
     screenshot(bad_file, *size, f"replay-invalid-{name}")
+
+
+def test_without_javascript_a_moves_address_shows_that_position_by_css_alone(folder):
+    """The move list's links (``#h2-m3``) work without a script: the position named in the
+    address is shown in place of the hand's final one, the other hands keep theirs."""
+    record = reader.load(str(GAME))
+    page_file = folder / "nojs-target.html"
+    page_file.write_text(replay_page.page(record), encoding="utf-8")
+    harness = folder / "harness-target.html"
+    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
+                       f'<iframe id="page" sandbox="allow-same-origin" style="border:0;width:1280px;height:900px" '
+                       f'src="{page_file.name}#h2-m3"></iframe><script>var ACTIONS = [];{DRIVE}</script></body></html>',
+                       encoding="utf-8")
+    done = chromium("--window-size=1300,920", "--allow-file-access-from-files", "--virtual-time-budget=5000",
+                    "--dump-dom", harness.as_uri())
+    found = re.search(r'<pre id="seen">(.*?)</pre>', done.stdout, re.S)
+    assert found, f"Chromium saw nothing: {done.stderr[-800:]}"
+    seen = json.loads(html.unescape(found.group(1)))
+    assert not seen["js"]
+    finals = [str(len(h.moves)) for h in record.hands]
+    assert [h["shown"] for h in seen["hands"]] == [[finals[0]], ["3"], [finals[2]]]
