@@ -329,8 +329,10 @@ def explain(
     move: Optional[int] = typer.Option(None, "--move", "-m", min=0, max=1_000_000,
                                        help="The position --svg draws: after this many moves of the hand "
                                             "(0: the deal; default: the end of the hand)."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing --svg file that is not an "
-                                                      "earlier explain picture."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --svg or --html file that is not "
+                                                      "an earlier explain picture or replay page."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Instead, write the whole record as a replay page "
+                                                            "to step through (- for stdout)."),
 ) -> None:
     """Tell one hand move by move: the table, everyone's tiles, the points, the final arithmetic."""
     from domrec.explain import explain as tell
@@ -343,6 +345,8 @@ def explain(
     except InputError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
+    if html is not None:
+        raise typer.Exit(_replay_page(record, label, html, force, with_svg=svg is not None))
     count = len(record.hands)
     if hand > count:
         typer.echo(f"error: {label} has {count} hand{'' if count == 1 else 's'}; there is no hand {hand}", err=True)
@@ -376,6 +380,36 @@ def _draw(record: Any, label: str, hand: int, move: int | None, svg: Path, force
     if str(svg) == "-":
         sys.stderr.write("\n".join(lines) + "\n")
         raise typer.Exit(_exit_code(report))
+
+
+def _replay_page(record: Any, label: str, target: Path, force: bool, with_svg: bool) -> int:
+    """``explain --html``: the replay page of the whole record, written by domrec/output.py's rules.
+
+    The verdict goes to stderr (the page may be going to stdout); the exit code is the verdict's."""
+    from domrec import replay_page
+
+    if with_svg:
+        typer.echo("error: --html is the whole record and --svg one position: give one of them", err=True)
+        return EXIT_UNUSABLE
+    try:
+        text, report = replay_page.page_with_report(record, label)
+        outputs.write_text(target, text, outputs.REPLAY, force)
+    except DomrecError as e:
+        typer.echo(f"error: {_said(e)}", err=True)
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        _interrupted(target)
+    console.echo_err(_painted(report.summary(), report.status, sys.stderr))
+    for problem in report.problems:
+        console.echo_err(f"  {problem.text()}", "problem")
+    if str(target) != "-":
+        first = report.problems[0] if report.problems else None
+        opens = ""
+        if first is not None and first.hand is not None:
+            opens = f" (it opens at the first problem: hand {first.hand}" + (f", move {first.move}" if first.move
+                                                                             else "") + ")"
+        typer.echo(f"wrote {one_line(str(target))}{opens}", err=True)
+    return _exit_code(report)
 
 
 def _load_one(path: Path, record_no: int) -> tuple[Any, str]:

@@ -133,6 +133,11 @@ SVG_MARK = "<!-- generator: domrec explain -->"
 PICTURE = Kind("a picture by domrec explain --svg", marked(SVG_MARK))
 
 
+#: Replay pages: ``explain --html``, and the pages ``tournament report`` writes beside its report.
+REPLAY_MARK = '<meta name="generator" content="domrec replay page">'
+REPLAY = Kind("a replay page written by domrec", marked(REPLAY_MARK))
+
+
 def mark_svg(svg: str) -> str:
     """The picture with :data:`SVG_MARK` just inside its root element, so it still starts ``<svg``."""
     end = svg.find(">", svg.find("<svg"))

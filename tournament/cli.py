@@ -916,9 +916,18 @@ def report(
     """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
     from tournament import report as rp
 
+    from domrec import output as outputs
+
     with _open(event) as store:
         data = rp.event_data(store)
-    page = rp.screen_page(data) if screen else rp.html_page(data)
+        replays = {}
+        if not screen and str(output) != "-":  # replay pages beside the report (none beside stdout)
+            try:
+                outputs.check(output, rp.REPORT, force)
+                replays = rp.write_replays(store, output, force)
+            except outputs.OutputError as e:
+                raise UnusableInput(e.message) from None
+    page = rp.screen_page(data) if screen else rp.html_page(data, replays)
     _write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")

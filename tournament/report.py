@@ -25,6 +25,7 @@ import csv
 import datetime
 import html
 import json
+from pathlib import Path
 from typing import IO, Any, Iterable
 
 from domrec.output import Kind, first_line, marked
@@ -227,9 +228,10 @@ def _event_line(data: dict[str, Any]) -> str:
             f'report of {_e(data["generated_at"])}</p>')
 
 
-def html_page(data: dict[str, Any]) -> str:
+def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> str:
     """The report: one section a part of the event (header, standings, stages, rounds), each made
-    by its own function below, so that a new section is a new function and one line here."""
+    by its own function below, so that a new section is a new function and one line here.
+    ``replays`` links a table's result to its replay page ((round, table) -> address)."""
     ev = data["event"]
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
@@ -254,7 +256,7 @@ def html_page(data: dict[str, Any]) -> str:
             out.append(_stage_html(stage))
     out.append('<h2 id="rounds">Rounds</h2>')
     for r in reversed(data["rounds"]):
-        out.append(_round_html(r))
+        out.append(_round_html(r, replays))
     out.append("</body></html>")
     return "\n".join(out)
 
@@ -385,8 +387,87 @@ def _final_html(stage: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _round_html(r: dict[str, Any]) -> str:
-    """A round: a row a table, a column a side (in seating order) with its players and score."""
+def replays_folder(report: Path) -> Path:
+    """Where a report's replay pages go: beside it, in a folder named after it
+    (``club.html`` -> ``club-replays/``), so that two reports in one folder keep theirs apart."""
+    return report.with_name(f"{report.stem}-replays")
+
+
+def replay_name(round_no: int, table_no: int) -> str:
+    return f"round-{round_no}-table-{table_no}.html"
+
+
+def write_replays(store: EventStore, report: Path, force: bool = False) -> dict[tuple[int, int], str]:
+    """The replay page of every verified result (a result entered with its record), written
+    beside ``report``; returns (round, table) -> the link from the report to it.
+
+    Forfeits and scores typed in by hand have no record, so no page.  Every file is checked
+    before any is written (:func:`domrec.output.check`: a file domrec did not write is replaced
+    only with ``force``; a link, a folder or a device never), so a refusal writes nothing; the
+    pages are then written one at a time (an event's pages are not held in memory together).
+    A page whose result has since been replaced or amended to a typed score is left in the
+    folder, not deleted (nothing is destroyed); the report no longer links it."""
+    from urllib.parse import quote
+
+    from domrec import output as outputs, replay_page
+    from domrec.errors import DomrecError
+    from domrec.reader import loads
+
+    folder = replays_folder(report)
+    results = store.results()
+    wanted = []
+    for t in store.tables():
+        res = results.get(t.id)
+        if res is not None and res.kind == "record" and res.verified:
+            wanted.append((t, res))
+    if not wanted:
+        return {}
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise outputs.NotReplaced(f"{folder} is not a folder: the replay pages cannot be written there; "
+                                  f"nothing was written")
+    targets = [(t, res, folder / replay_name(t.round, t.number)) for t, res in wanted]
+    for _, _, path in targets:
+        try:
+            outputs.check(path, outputs.REPLAY, force)
+        except outputs.OutputError as e:
+            raise type(e)(f"{e.message}; nothing was written") from None
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as e:
+        raise outputs.WriteFailed(f"cannot make {folder}: {e.strerror}; nothing was written") from None
+    links = {}
+    for t, res, path in targets:
+        link = f"{quote(folder.name)}/{quote(path.name)}"
+        if res.record_hash and _already_written(path, replay_page.identity_mark(res.record_hash)):
+            links[(t.round, t.number)] = link  # the same record, drawn by the same edition: kept
+            continue
+        text = store.record_text(res.id)
+        if text is None:
+            continue
+        try:
+            record = loads(text)
+        except DomrecError:  # a damaged stored record: `tournament check` reports it; no page
+            continue
+        page = replay_page.page(record, f"round {t.round} table {t.number}", res.record_hash)
+        outputs.write_text(path, page, outputs.REPLAY, force)
+        links[(t.round, t.number)] = link
+    return links
+
+
+def _already_written(path: Path, mark: str) -> bool:
+    """``path`` is a replay page domrec wrote of the record ``mark`` names, by this edition."""
+    from domrec import output as outputs
+
+    try:
+        return path.is_file() and not path.is_symlink() and outputs.REPLAY.own is not None and \
+            outputs.REPLAY.own(path) and outputs.marked(mark)(path)
+    except OSError:
+        return False
+
+
+def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> str:
+    """A round: a row a table, a column a side (in seating order) with its players and score; a
+    result entered with its record links to its replay page (:func:`write_replays`)."""
     heading = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
     parts = [f"<h3>{_e(heading)}</h3>"]
     sides: list[str] = []
@@ -420,7 +501,9 @@ def _round_html(r: dict[str, Any]) -> str:
                 result += f" (forfeit: {', '.join(res['forfeit'])} did not play)"
             elif not res["verified"]:
                 result += " (manual)"
-        cells.append(f'<td class="res">{_e(result)}</td>')
+        link = (replays or {}).get((r["round"], t["table"]))
+        replay = f' <a class="replay" href="{_e(link)}">replay</a>' if link else ""
+        cells.append(f'<td class="res">{_e(result)}{replay}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     parts.append(f'<div class="scroll"><table class="rnd"><thead><tr>{head}</tr></thead>'
                  f'<tbody>{"".join(body)}</tbody></table></div>')

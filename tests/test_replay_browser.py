@@ -1,0 +1,225 @@
+"""The replay page in a real browser: headless Chromium steps through a hand with the page's own
+buttons and keys, and the move counter and scores it shows are checked against the engine's
+positions; the page is laid out at a desktop's and a phone's width (no sideways scrolling), an
+invalid record opens at its first problem, and without a script each hand shows its final position.
+
+As in tests/tournament/test_pages_browser.py, the driving is done from a harness page that holds
+the page under test in a same-origin ``srcdoc`` frame of the exact width, acts on it (clicks the
+buttons, sends key presses), and writes what it saw into its own DOM, which ``--dump-dom`` prints;
+no DevTools client is needed.  A frame sandboxed without ``allow-scripts`` is the page without
+JavaScript.  Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set.
+
+Slow (each Chromium start takes seconds), and skipped where Chromium is not installed.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from domrec import reader, replay_page
+from domrec.pictures.positions import position, replay
+
+from tests.conftest import SAMPLES
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), shutil.which("chrome"))
+                 if p), None)
+if CHROMIUM is None:
+    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
+
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+GAME = SAMPLES / "valid" / "competitive" / "game-to-200.json"
+
+#: Runs in the harness once the frame has loaded: ``ACTIONS`` is a list of steps (a button to press
+#: or a key to send, in a hand), and after each the hand's counter, scores and shown position are read.
+DRIVE = """
+function seen(w, sec) {
+  var shown = [];
+  sec.querySelectorAll('.pos').forEach(function (f) {
+    var r = f.getBoundingClientRect();
+    if (w.getComputedStyle(f).display !== 'none' && r.width > 0) { shown.push(f.getAttribute('data-move')); }
+  });
+  var cur = sec.querySelector('.moves li.current');
+  var counter = sec.querySelector('.counter'), scores = sec.querySelector('.scores');
+  return {counter: counter && counter.textContent, scores: scores && scores.textContent,
+          shown: shown, listed: cur ? cur.getAttribute('data-move') : null};
+}
+window.addEventListener('load', function () {
+  var w = document.getElementById('page').contentWindow, d = w.document, out = {steps: []};
+  out.innerWidth = w.innerWidth;
+  out.scrollWidth = d.documentElement.scrollWidth;
+  out.js = d.documentElement.classList.contains('js');
+  out.hands = [];
+  d.querySelectorAll('section.hand').forEach(function (sec) {
+    var s = seen(w, sec);
+    s.hand = sec.getAttribute('data-hand');
+    s.buttons = [];
+    sec.querySelectorAll('.bar button').forEach(function (b) {
+      var r = b.getBoundingClientRect();
+      s.buttons.push({w: r.width, h: r.height, shown: w.getComputedStyle(b).display !== 'none'});
+    });
+    out.hands.push(s);
+  });
+  var problem = d.querySelector('section.hand[data-first-problem]');
+  out.scrollY = w.scrollY;
+  out.problemTop = problem ? problem.getBoundingClientRect().top : null;
+  ACTIONS.forEach(function (a) {
+    var sec = d.querySelector('section.hand[data-hand="' + a.hand + '"]');
+    if (a.button) { sec.querySelector('button[data-go="' + a.button + '"]').click(); }
+    if (a.key) {
+      sec.querySelector('button[data-go="next"]').focus();
+      d.activeElement.dispatchEvent(new w.KeyboardEvent('keydown', {key: a.key, bubbles: true, cancelable: true}));
+    }
+    if (a.link) { sec.querySelector('.moves a[href="#' + a.link + '"]').click(); }
+    var s = seen(w, sec);
+    s.action = a;
+    out.steps.push(s);
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'seen';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+"""
+
+
+def chromium(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
+    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                           "--no-first-run", "--disable-extensions", "--mute-audio", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def drive(page: str, width: int, height: int, folder: Path, actions: list[dict], scripts: bool = True) -> dict:
+    harness = folder / f"harness-{width}-{'js' if scripts else 'nojs'}.html"
+    sandbox = "" if scripts else ' sandbox="allow-same-origin"'
+    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
+                       f'<iframe id="page"{sandbox} style="border:0;width:{width}px;height:{height}px" '
+                       f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+                       f"<script>var ACTIONS = {json.dumps(actions)};{DRIVE}</script></body></html>",
+                       encoding="utf-8")
+    done = chromium(f"--window-size={max(width, 500) + 20},{height + 20}", "--virtual-time-budget=5000",
+                    "--dump-dom", harness.as_uri())
+    found = re.search(r'<pre id="seen">(.*?)</pre>', done.stdout, re.S)
+    assert found, f"Chromium saw nothing: {done.stderr[-800:]}"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def screenshot(page_file: Path, width: int, height: int, name: str) -> Path:
+    png = page_file.parent / f"{name}.png"
+    chromium(f"--window-size={width},{height}", f"--screenshot={png}", page_file.as_uri())
+    assert png.exists() and png.stat().st_size > 1000
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, Path(keep) / png.name)
+    return png
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("replay-browser")
+
+
+def test_pressing_next_through_a_whole_hand_shows_the_engines_counter_and_scores(folder):
+    record = reader.load(str(GAME))
+    hand = 2
+    moves = len(record.hands[hand - 1].moves)
+    actions = [{"hand": hand, "button": "first"}] + [{"hand": hand, "button": "next"}] * (moves + 1)
+    seen = drive(replay_page.page(record), *DESKTOP, folder, actions)
+    assert seen["js"]
+    steps = seen["steps"]
+    for move in range(moves + 1):
+        expected, _ = position(record, hand, move)
+        step = steps[move]
+        assert step["shown"] == [str(move)], step  # one picture at a time, the right one
+        assert step["listed"] == str(move)
+        assert step["counter"].startswith(f"move {move} of {moves}")
+        assert step["scores"] == expected.header_lines()[2]
+    # Past the end, "next" stays at the end; the hand's totals are the engine's.
+    assert steps[-1]["shown"] == [str(moves)]
+    hands, _ = replay(record)
+    totals = hands[hand - 1].totals
+    assert steps[-1]["scores"].startswith("Totals after the hand: " + " · ".join(f"{s} {n}" for s, n in totals.items()))
+
+
+def test_the_keys_and_the_move_list_step_too(folder):
+    record = reader.load(str(GAME))
+    moves = len(record.hands[0].moves)
+    actions = [{"hand": 1, "key": "Home"}, {"hand": 1, "key": "ArrowRight"}, {"hand": 1, "key": "ArrowRight"},
+               {"hand": 1, "key": "ArrowLeft"}, {"hand": 1, "key": "End"}, {"hand": 1, "link": "h1-m7"},
+               {"hand": 1, "button": "prev"}]
+    steps = drive(replay_page.page(record), *DESKTOP, folder, actions)["steps"]
+    assert [s["shown"] for s in steps] == [["0"], ["1"], ["2"], ["1"], [str(moves)], ["7"], ["6"]]
+    assert [s["counter"].split(" (")[0] for s in steps] == [f"move {m} of {moves}" for m in (0, 1, 2, 1, moves, 7, 6)]
+
+
+def test_without_javascript_every_hand_shows_its_final_position(folder):
+    record = reader.load(str(GAME))
+    seen = drive(replay_page.page(record), *DESKTOP, folder, [], scripts=False)
+    assert not seen["js"]
+    for shown, hand in zip(seen["hands"], record.hands):
+        n = len(hand.moves)
+        assert shown["shown"] == [str(n)] and shown["counter"] == f"move {n} of {n}"
+        assert not any(b["shown"] for b in shown["buttons"])  # nothing to press without a script
+
+
+def test_an_invalid_record_opens_at_the_first_problem(folder):
+    record = reader.load(str(SAMPLES / "invalid" / "competitive" / "wrong-leader.json"))
+    seen = drive(replay_page.page(record), *DESKTOP, folder, [])
+    # Hand 2's deal breaks a rule: the page has scrolled to it.
+    assert seen["scrollY"] > 0 and abs(seen["problemTop"]) < 40
+    record = reader.load(str(SAMPLES / "invalid" / "competitive" / "tile-not-in-hand.json"))
+    seen = drive(replay_page.page(record), *DESKTOP, folder, [])
+    assert seen["hands"][0]["shown"] == ["2"] and seen["hands"][0]["counter"] == "move 2 of 25"  # before move 3
+
+
+@pytest.mark.parametrize("size, name", [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_layout_fits_without_sideways_scrolling(folder, size, name):
+    record = reader.load(str(GAME))
+    page = replay_page.page(record)
+    seen = drive(page, *size, folder, [{"hand": 1, "button": "first"}])
+    assert seen["innerWidth"] == size[0]
+    assert seen["scrollWidth"] <= seen["innerWidth"], "the page scrolls sideways"
+    for hand in seen["hands"]:
+        for b in hand["buttons"]:
+            assert b["w"] >= 44 and b["h"] >= 44  # large enough to tap
+    bad = reader.load(str(SAMPLES / "invalid" / "competitive" / "pass-while-able.json"))
+    seen = drive(replay_page.page(bad), *size, folder, [])
+    assert seen["scrollWidth"] <= seen["innerWidth"]
+    page_file = folder / f"replay-{name}.html"
+    page_file.write_text(page, encoding="utf-8")
+    screenshot(page_file, *size, f"replay-{name}")
+    bad_file = folder / f"replay-invalid-{name}.html"
+    bad_file.write_text(replay_page.page(bad), encoding="utf-8")
+    screenshot(bad_file, *size, f"replay-invalid-{name}")
+
+
+def test_without_javascript_a_moves_address_shows_that_position_by_css_alone(folder):
+    """The move list's links (``#h2-m3``) work without a script: the position named in the
+    address is shown in place of the hand's final one, the other hands keep theirs."""
+    record = reader.load(str(GAME))
+    page_file = folder / "nojs-target.html"
+    page_file.write_text(replay_page.page(record), encoding="utf-8")
+    harness = folder / "harness-target.html"
+    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
+                       f'<iframe id="page" sandbox="allow-same-origin" style="border:0;width:1280px;height:900px" '
+                       f'src="{page_file.name}#h2-m3"></iframe><script>var ACTIONS = [];{DRIVE}</script></body></html>',
+                       encoding="utf-8")
+    done = chromium("--window-size=1300,920", "--allow-file-access-from-files", "--virtual-time-budget=5000",
+                    "--dump-dom", harness.as_uri())
+    found = re.search(r'<pre id="seen">(.*?)</pre>', done.stdout, re.S)
+    assert found, f"Chromium saw nothing: {done.stderr[-800:]}"
+    seen = json.loads(html.unescape(found.group(1)))
+    assert not seen["js"]
+    finals = [str(len(h.moves)) for h in record.hands]
+    assert [h["shown"] for h in seen["hands"]] == [[finals[0]], ["3"], [finals[2]]]
