@@ -51,8 +51,7 @@ def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
     per_row = max(1, int((width + GAP) // step))
     for i, t in enumerate(tiles):
         row, col = divmod(i, per_row)
-        draw_tile(group, t.high, t.low, col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, vertical=True,
-                  label=f"{seat} holds {t}")
+        draw_tile(group, t.high, t.low, col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, vertical=True)
     for i in range(len(tiles), count):
         row, col = divmod(i, per_row)
         draw_back(group, col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, label=f"{seat}: a tile not shown")

@@ -26,8 +26,8 @@ def _attrs(attrs: dict[str, Any]) -> dict[str, str]:
         if value is None:
             continue
         name = key.rstrip("_").replace("_", "-")
-        if isinstance(value, float):
-            value = f"{value:.2f}".rstrip("0").rstrip(".")
+        if isinstance(value, float):  # a tenth of a unit is finer than any screen shows, and pages hold thousands
+            value = f"{value:.1f}".rstrip("0").rstrip(".")
         out[name] = str(value)
     return out
 
