@@ -12,9 +12,9 @@ the engine sums it (what scores), what it pegs, the spinners and the boneyard.
 Why a grid and a greedy walk: the engine keeps the layout as a tree (who was set on whom,
 on a side or an end), not as places on a table, so the picture must choose the places.  The
 tiles are laid in the order they were played, each where the ones before it leave room, so
-a tile never moves from one picture of the hand to the next (a replay steps through them);
-the grid (half a tile's half to a cell) makes "is there room?" a few set look-ups.  The set
-is double-six, so every half shows pips.
+a tile keeps its place among the others from one picture of the hand to the next (a replay
+steps through them); the grid (half a tile's half to a cell) makes "is there room?" a few
+set look-ups.  Horse Race is played with a double-six set only, so every half shows pips.
 """
 
 from __future__ import annotations
@@ -100,6 +100,8 @@ class Laid:
 
 @attrs.frozen
 class Choice:
+    """A way to lay a tile, and how good it is (higher is better, compared item by item)."""
+
     laid: Laid
     score: tuple[int, ...]
 
