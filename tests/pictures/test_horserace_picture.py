@@ -19,6 +19,7 @@ import attrs
 import pytest
 
 from domrec import notation, reader, simulate
+from domrec.pictures import horserace
 from domrec.pictures.horserace import count_parts
 from domrec.pictures.positions import Camera, Position, picture, position
 from domrec.pictures.tiles import LAST
@@ -202,6 +203,19 @@ def test_the_deal_shows_an_empty_layout_and_the_boneyard():
     shown = texts(svg)
     assert "The layout is empty: the lead is still to be set." in shown
     assert "Boneyard: 8 tiles." in shown
+
+
+def test_a_tile_boxed_in_is_set_apart_joined_to_its_open_end_by_a_dashed_line(monkeypatch):
+    """Rare in play (a crowded middle), so forced here: no way to lie against its open end fits."""
+    monkeypatch.setattr(horserace.Layout, "best", lambda self, node, spot, parent, gap: None)
+    record = reader.load(str(CHAIN))
+    for shot, facts in watched(record):
+        check(shot, facts)  # the tiles, racks and discs as the engine has them; no overlap, on the felt
+        svg = shot.svg()
+        links = [ln for ln in board_of(svg).iter(f"{NS}line") if "link" in _classes(ln)]
+        assert len(links) == max(len(facts.table) - 1, 0)
+        assert all("set apart" in t.text for g in board_of(svg).iter(f"{NS}g") if "tile" in _classes(g)
+                   for t in g.iter(f"{NS}title") if "the lead" not in t.text)
 
 
 def test_every_position_of_every_hand_of_the_golden_samples_reads_back():
