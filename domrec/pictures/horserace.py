@@ -1,13 +1,11 @@
 """Horse Race: the layout tree, every double a spinner with arms on its four sides.
 
-The layout lies as on a table: the lead in the middle, each tile set against the half it
-matches, every double laid crosswise as a spinner, its *sides* (along the arm) taken before
-its *ends* (across it); an arm that would run into another or off the page turns a corner,
-and one boxed in is set a little apart, joined to its open end by a dashed line.  The last
-tile set is yellow.  A white disc past an open end gives what that end counts (a spinner with
-a side still free counts both its halves: its disc sits at that side); a dashed ring marks a
-free spinner place that counts nothing yet.  Under the board: the count of the open ends as
-the engine sums it (what scores), what it pegs, the spinners and the boneyard.
+The layout lies as on a table: the lead in the middle, each tile against the half it matches,
+every double across its arm as a spinner whose sides (along the arm) fill before its ends (across
+it); an arm with no room ahead turns a corner, a boxed-in tile is set apart on a dashed line.  The
+last tile set is yellow.  A white disc past each open end shows what it counts (a spinner with a
+side free counts both halves: its disc is at that side); a dashed ring is a free spinner place
+that adds nothing yet.  Under the board: the engine's count of the open ends and what it pegs.
 
 Why a grid and a greedy walk: the engine keeps the layout as a tree (who was set on whom,
 on a side or an end), not as places on a table, so the picture must choose the places.  The
