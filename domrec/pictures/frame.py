@@ -77,14 +77,16 @@ def draw(position: Position) -> ET.Element:
 
     side_w = SIDE_WIDTH if compass else 0.0
     inner_w = max(bw + 2 * MARGIN, 300.0)
-    width = max(inner_w + 2 * side_w + 2 * MARGIN, 360.0)
+    header = position.header_lines()
+    # Text is not measured by SVG: allow a generous average glyph width so no line runs off the picture.
+    texts = max([len(header[0]) * 8.6] + [len(line) * 7.4 for line in (*header[1:], *board.notes)])
+    width = max(inner_w + 2 * side_w + 2 * MARGIN, 360.0, texts + 2 * MARGIN)
     racks: dict[str, tuple[ET.Element, float, float]] = {}
     for seat in seats:
         room = (side_w - 10) if compass and seat in ("W", "E") else width - 2 * MARGIN
         racks[seat] = _rack(seat, names.get(seat, ""), position.holdings[seat], position.hidden.get(seat, 0), room,
                             seat == position.to_move)
 
-    header = position.header_lines()
     y = MARGIN + LINE * len(header)
     top = racks["N"][2] + GAP * 2 if compass and "N" in racks else 0.0
     middle_h = max(bh + 2 * MARGIN, max((racks[s][2] for s in ("W", "E") if compass and s in racks), default=0))
