@@ -1,16 +1,16 @@
 """Domino Roads: the dice, each side's roads, the bridges and road-blocks, the piles.
 
-The dice sit at the top (the last toss, pips as on real dice, with the play
-total and whose turn it is; an unused toss is drawn faded and says it may be
-reused).  Below, one band a side (NS and EW, or each of three players): each
-road is a row, named on the left, its starter first and its spans after it,
-every tile as the engine holds it, so touching halves meet and the number the
-road shows is the last half on the right.  A road-block stands upright across
-the end of the road it blocks (tinted ``MARKED``).  Two roads joined by a
-bridge are drawn one above the other, shifted so the two bridged halves line
-up, with the 0-0 standing between them.  Three players' piles (top-up order,
-face down where an open hand does not know them) come last.  The tile just
-played is ``LAST`` yellow; the stocks are the players' racks around the felt.
+At the top, the last toss as two dice with pips, the play total and whose turn it is (an unused
+toss is faded and says who may reuse it).  Below, a band per side (NS and EW, or each of three
+players): a road is a row, named on the left, its starter then its spans as the engine holds them
+(touching halves meet; the road shows its right-most half).  A road-block stands upright at the end
+of the road it blocks, tinted ``MARKED``; two joined roads sit one above the other, shifted so the
+bridged halves line up, with the 0-0 upright between them.  Three players' piles come last, next
+top-up first (face down when an open hand does not know them).  The tile just played is ``LAST``.
+
+Rows rather than a map of the table: a record says how roads are built, not where on the table
+they lie, and rows make the one thing that matters readable at a glance, the number each road
+shows against the dice.  The stocks are the players' racks, drawn by the shared frame.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from domrec.record import Block, Bridge, Move, Reuse, Span, Starter
 
 UNIT = 24.0                  # the side of a half on a road
 STEP = 2 * UNIT + 2          # from one road tile to the next
-LABEL_W = 84.0               # the road names' column
+LABEL_W = 96.0               # the road names' column
 ROW_GAP = 12.0               # between two roads that are not joined
 BRIDGE = 0.75 * UNIT         # a bridge's half: the 0-0 standing between two joined roads
 BLOCK = 0.7 * UNIT           # a road-block's half: a double standing across the road's end
@@ -120,7 +120,7 @@ def _draw_road(parent: ET.Element, road: Road, x: float, y: float, hot: tuple[st
                     data_spans=len(road.spans), data_blocked="yes" if road.blocked else "no",
                     data_joined=road.joined.name if road.joined is not None else None)
     svg.title(group, f"road {clip(road.name, 30)} of {road.side}: " + ", ".join(details))
-    svg.text(group, 0, y + 11, clip(road.name, 9), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
+    svg.text(group, 0, y + 11, clip(road.name, 8), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
     short = f"length {road.length}" + (", blocked" if road.blocked else ", joined" if road.joined else "")
     svg.text(group, 0, y + 23, short, font_size=9.5, fill=PALE, class_="road-details")
     other = road.starter.other(road.facing)
@@ -194,7 +194,7 @@ def _draw_piles(parent: ET.Element, state: RoadsHand, y: float) -> tuple[float, 
     for seat in state.seats:
         pile = state.piles.get(seat, [])
         row = svg.sub(group, "g", class_="pile", data_seat=seat, data_tiles=len(pile))
-        svg.text(row, 0, y + 12, clip(seat, 9), font_size=13, font_weight="bold", fill=WHITE, class_="pile-seat")
+        svg.text(row, 0, y + 12, clip(seat, 8), font_size=13, font_weight="bold", fill=WHITE, class_="pile-seat")
         x = LABEL_W
         if not pile:
             svg.text(row, x, y + 12, "empty", font_size=12, fill=PALE)

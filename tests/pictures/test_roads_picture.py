@@ -286,3 +286,15 @@ def test_every_position_of_many_simulated_games_reads_back(players, options):
     for record in simulate.simulate("domino-roads", 25, 99, players, options):
         check_record(record)
         check_record(opened(record, rng))
+
+
+def test_a_long_or_strange_road_name_is_only_text_and_is_shortened():
+    doc = json.loads(FIGURE_4.read_text())
+    name = "</svg><script>alert(1)</script>" * 20
+    doc["hands"][0]["moves"] = [{**m, "road": name} if m.get("road") == "NS1" else m
+                                for m in doc["hands"][0]["moves"][:3]]
+    svg, report = picture(reader.load_dict(doc), 1, 3)
+    (road,) = [g for g in _groups(svg, "road") if g.get("data-side") == "NS"]
+    assert road.get("data-road") == name and _drawn(road) == [(6, 2), (6, 4)]
+    assert "</svg><s…" in texts(svg)  # the name column holds eight characters
+    assert "<script>" not in svg
