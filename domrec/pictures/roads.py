@@ -1,0 +1,236 @@
+"""Domino Roads: the dice, each side's roads, the bridges and road-blocks, the piles.
+
+At the top, the last toss as two dice with pips, the play total and whose turn it is (an unused
+toss is faded and says who may reuse it).  Below, a band per side (NS and EW, or each of three
+players): a road is a row, named on the left, its starter then its spans as the engine holds them
+(touching halves meet; the road shows its right-most half).  A road-block stands upright at the end
+of the road it blocks, tinted ``MARKED``; two joined roads sit one above the other, shifted so the
+bridged halves line up, with the 0-0 upright between them.  Three players' piles come last, next
+top-up first (face down when an open hand does not know them).  The tile just played is ``LAST``.
+
+Rows rather than a map of the table: a record says how roads are built, not where on the table
+they lie, and rows make the one thing that matters readable at a glance, the number each road
+shows against the dice.  The stocks are the players' racks, drawn by the shared frame.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from domrec.errors import clip
+from domrec.games.roads import PARTNER, ROLL, Road, RoadsHand
+from domrec.pictures import Board, svg
+from domrec.pictures.tiles import FACE, INK, LAST, MARKED, PIPS, draw_back, draw_tile
+from domrec.record import Block, Bridge, Move, Reuse, Span, Starter
+
+UNIT = 24.0                  # the side of a half on a road
+STEP = 2 * UNIT + 2          # from one road tile to the next
+LABEL_W = 96.0               # the road names' column
+ROW_GAP = 12.0               # between two roads that are not joined
+BRIDGE = 0.75 * UNIT         # a bridge's half: the 0-0 standing between two joined roads
+BLOCK = 0.7 * UNIT           # a road-block's half: a double standing across the road's end
+DIE = 30.0
+PILE_UNIT = 16.0
+WHITE = "#fff"
+PALE = "#dcefe0"             # secondary text on the felt
+
+
+def _die(parent: ET.Element, value: int, x: float, y: float, faded: bool) -> None:
+    """One die showing ``value`` as pips (``g.die`` holding ``circle.pip``: the tests count them)."""
+    die = svg.sub(parent, "g", class_="die", data_value=value, opacity="0.55" if faded else None)
+    svg.sub(die, "rect", x=x, y=y, width=DIE, height=DIE, rx=DIE * 0.18, fill=WHITE, stroke=INK, stroke_width=1.2)
+    step = DIE / 4
+    for c, r in PIPS.get(value, ()):
+        svg.sub(die, "circle", class_="pip", cx=x + step * (c + 1), cy=y + step * (r + 1), r=DIE * 0.08, fill=INK)
+
+
+def _dice_words(state: RoadsHand, last: Move | None) -> str:
+    """Whose dice, and what the toss is worth now, as ``render()`` says it, for a club player."""
+    nxt = state.next_roller_now()
+    if not state.turn_no:
+        return f"No dice rolled yet: {nxt} rolls first." if nxt else "No dice rolled yet."
+    total = f"total {state.total}"
+    if state.over:
+        return f"Last toss: {total}. Hand over: {state.out_seat} went out."
+    if state.phase == ROLL:
+        if state.used:
+            return f"Last toss: {total}, used. {nxt} rolls next."
+        return f"Unused toss: {total}. {nxt} may reuse it or roll again."
+    took = "reused the toss" if isinstance(last, Reuse) and last.seat == state.roller else "has the dice"
+    who = state.to_move if state.phase == PARTNER else state.roller
+    return f"Turn {state.turn_no}: {state.roller} {took}, {total}; {who} playing."
+
+
+def _draw_dice(group: ET.Element, state: RoadsHand, last: Move | None) -> tuple[float, float]:
+    dice = svg.sub(group, "g", class_="dice", data_total=state.total if state.dice else None)
+    x = 0.0
+    faded = state.dice is not None and state.phase == ROLL and not state.used and not state.over
+    if state.dice is not None:
+        if faded:
+            dice.set("class", "dice unused")
+        for value in state.dice:
+            _die(dice, value, x, 0, faded)
+            x += DIE + 6
+        svg.text(dice, x + 4, 20, f"= {state.total}", font_size=18, font_weight="bold", fill=WHITE,
+                 class_="total")
+        x += 56
+    words = _dice_words(state, last)
+    svg.text(dice, x, 20, words, font_size=13, fill=WHITE, class_="dice-words")
+    return x + 6.6 * len(words), DIE
+
+
+def _last_tile(state: RoadsHand, last: Move | None) -> tuple[str, object] | None:
+    """Which tile on the table the last move laid: (kind, road or pair of roads)."""
+    if isinstance(last, Starter):
+        return "starter", state.roads.get(last.road)
+    if isinstance(last, Span):
+        return "span", state.roads.get(last.road)
+    if isinstance(last, Block):
+        road = state.roads.get(last.road)
+        return "block", road
+    if isinstance(last, Bridge):
+        return "bridge", frozenset(j.road for j in last.join)
+    return None
+
+
+def _tile(parent: ET.Element, a: int, b: int, x: float, y: float, size: float, label: str, css: str,
+          last: bool, vertical: bool = False, fill: str = FACE) -> None:
+    draw_tile(parent, a, b, x, y, size, vertical=vertical, fill=LAST if last else fill,
+              css=(css + " last") if last else css, label=label)
+
+
+def _half_x(road: Road, span: int, half: int) -> float:
+    """Where, from the road's first tile, the middle of the half a bridge touches lies."""
+    _, touch, out = road.spans[span - 1]
+    return span * STEP + (1.5 * UNIT if half == out else 0.5 * UNIT)
+
+
+def _road_width(road: Road) -> float:
+    width = (1 + len(road.spans)) * STEP - 2
+    return width + (4 + BLOCK if road.block_tile is not None else 0)
+
+
+def _draw_road(parent: ET.Element, road: Road, x: float, y: float, hot: tuple[str, object] | None) -> float:
+    """One road as a row from (x, y); returns where it ends on the right."""
+    kind, target = hot if hot else (None, None)
+    mine = target is road
+    details = [f"length {road.length}"] + (["blocked"] if road.blocked else []) + (
+        [f"joined to {clip(road.joined.name, 20)}"] if road.joined is not None else [])
+    group = svg.sub(parent, "g", class_="road", data_road=road.name, data_side=road.side, data_length=road.length,
+                    data_spans=len(road.spans), data_blocked="yes" if road.blocked else "no",
+                    data_joined=road.joined.name if road.joined is not None else None)
+    svg.title(group, f"road {clip(road.name, 30)} of {road.side}: " + ", ".join(details))
+    svg.text(group, 0, y + 11, clip(road.name, 8), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
+    short = f"length {road.length}" + (", blocked" if road.blocked else ", joined" if road.joined else "")
+    svg.text(group, 0, y + 23, short, font_size=9.5, fill=PALE, class_="road-details")
+    other = road.starter.other(road.facing)
+    _tile(group, other, road.facing, x, y, UNIT, f"starter {road.starter} of {clip(road.name, 30)}, facing "
+          f"{road.facing}", "starter", mine and kind == "starter")
+    cx = x + STEP
+    count = len(road.spans)
+    for i, (t, touch, out) in enumerate(road.spans, 1):
+        _tile(group, touch, out, cx, y, UNIT, f"span {i} of {clip(road.name, 30)}: {t}", "span",
+              mine and kind == "span" and i == count)
+        cx += STEP
+    end = cx - 2
+    if road.block_tile is not None:
+        b = road.block_tile
+        _tile(group, b.high, b.low, end + 4, y + UNIT / 2 - BLOCK, BLOCK, f"road-block {b} on "
+              f"{clip(road.name, 30)}", "block", mine and kind == "block", vertical=True, fill=MARKED)
+        end += 4 + BLOCK
+    return end
+
+
+def _draw_side(parent: ET.Element, state: RoadsHand, side: str, y: float,
+               hot: tuple[str, object] | None) -> tuple[float, float]:
+    """A side's band: its heading and its roads, joined pairs together.  Returns (width, bottom)."""
+    band = svg.sub(parent, "g", class_="side", data_side=side)
+    roads = state.side_roads[side]
+    if state.four:
+        heading = f"{side} roads ({side[0]} and {side[1]})"
+    else:
+        heading = f"{side}'s roads"
+    heading += f": {len(roads)}" if roads else ": none yet"
+    svg.text(band, 0, y + 14, heading, font_size=14, font_weight="bold", fill=WHITE, class_="side-heading")
+    y += 22
+    width = 7.5 * len(heading)
+    placed: set[str] = set()
+    for road in roads:
+        if road.name in placed:
+            continue
+        placed.add(road.name)
+        partner = road.joined
+        if partner is None or road.bridge_at is None or partner.bridge_at is None:
+            width = max(width, _draw_road(band, road, LABEL_W, y, hot))
+            y += UNIT + ROW_GAP
+            continue
+        placed.add(partner.name)
+        ha = _half_x(road, *road.bridge_at)
+        hb = _half_x(partner, *partner.bridge_at)
+        shift = min(ha, hb)
+        xa, xb = LABEL_W + hb - shift, LABEL_W + ha - shift  # so that xa + ha == xb + hb
+        pair = svg.sub(band, "g", class_="joined", data_roads=f"{road.name} {partner.name}")
+        width = max(width, _draw_road(pair, road, xa, y, hot))
+        below = y + UNIT + 2 * BRIDGE
+        kind, target = hot if hot else (None, None)
+        bridge = svg.sub(pair, "g", class_="bridge", data_join=f"{road.name}:{road.bridge_at[0]}:{road.bridge_at[1]} "
+                         f"{partner.name}:{partner.bridge_at[0]}:{partner.bridge_at[1]}")
+        _tile(bridge, 0, 0, xa + ha - BRIDGE / 2, y + UNIT, BRIDGE,
+              f"bridge 0-0 joining the {road.bridge_at[1]} of span {road.bridge_at[0]} of {clip(road.name, 30)} to "
+              f"the {partner.bridge_at[1]} of span {partner.bridge_at[0]} of {clip(partner.name, 30)}",
+              "bridge-tile", kind == "bridge" and target == frozenset((road.name, partner.name)), vertical=True)
+        width = max(width, _draw_road(pair, partner, xb, below, hot))
+        y = below + UNIT + ROW_GAP
+    return width, y
+
+
+def _draw_piles(parent: ET.Element, state: RoadsHand, y: float) -> tuple[float, float]:
+    """Three players: each pile in top-up order (face down when an open hand does not know it)."""
+    group = svg.sub(parent, "g", class_="piles")
+    svg.text(group, 0, y + 14, "Piles (next top-up first)", font_size=14, font_weight="bold", fill=WHITE,
+             class_="side-heading")
+    y += 22
+    width = 180.0
+    for seat in state.seats:
+        pile = state.piles.get(seat, [])
+        row = svg.sub(group, "g", class_="pile", data_seat=seat, data_tiles=len(pile))
+        svg.text(row, 0, y + 12, clip(seat, 8), font_size=13, font_weight="bold", fill=WHITE, class_="pile-seat")
+        x = LABEL_W
+        if not pile:
+            svg.text(row, x, y + 12, "empty", font_size=12, fill=PALE)
+        for i, t in enumerate(pile):
+            if t is None:
+                draw_back(row, x, y, PILE_UNIT, vertical=False, label=f"{seat}'s pile, tile {i + 1}: not known")
+            else:
+                draw_tile(row, t.high, t.low, x, y, PILE_UNIT, label=f"{seat}'s pile, tile {i + 1}: {t}")
+            x += 2 * PILE_UNIT + 3
+        width = max(width, x)
+        y += PILE_UNIT + 6
+    return width, y
+
+
+def _summary(state: RoadsHand) -> str:
+    parts = []
+    for side in state.sides:
+        roads = state.side_roads[side]
+        joined = sum(1 for r in roads if r.joined is not None) // 2
+        blocked = sum(1 for r in roads if r.block_tile is not None)
+        bits = ([f"{joined} joined pair{'s' if joined > 1 else ''}"] if joined else []) + (
+            [f"{blocked} blocked"] if blocked else [])
+        parts.append(f"{side} {len(roads)}" + (f" ({', '.join(bits)})" if bits else ""))
+    return "Roads: " + " · ".join(parts) + "."
+
+
+def board(state: RoadsHand, last: Move | None) -> Board:
+    group = svg.element("g", class_="roads")
+    hot = _last_tile(state, last)
+    width, _ = _draw_dice(group, state, last)
+    y = DIE + 14
+    for side in state.sides:
+        w, y = _draw_side(group, state, side, y, hot)
+        width = max(width, w)
+        y += 6
+    if state.piles:
+        w, y = _draw_piles(group, state, y)
+        width = max(width, w)
+    return Board(group, max(width, 330.0), y, (_summary(state),))
