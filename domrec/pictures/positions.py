@@ -65,7 +65,7 @@ class Position:
             last = "Nothing played yet" + (f"; {self.to_move} to play" if self.to_move else "")
         else:
             name = self.names.get(self.last_seat or "", "")
-            last = f"Last: {self.last}" + (f" ({clip(name, 24)})" if name else "")
+            last = f"Last: {clip(self.last, 90)}" + (f" ({clip(name, 24)})" if name else "")
             last += f", scoring {self.points}" if self.points else ""
         scores = ("Totals after the hand: " if self.hand_scores is not None else "Scores: ") + " · ".join(
             f"{side} {n}" for side, n in self.scores.items())
