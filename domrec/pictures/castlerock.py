@@ -1,12 +1,15 @@
 """Castle Rock: the row, with each player's captured tiles set aside.
 
-The row runs left to right from its blocked end (a grey wall) to its open
-end (a dashed slot where the next tile goes), wrapping like lines of text.
-Under it, one panel per player holds the tiles they have captured, counted
-(light tiles: captured); then the boneyard, face down, with how many tiles
-it still holds.  The tile just placed is yellow at the row's open end; after a
-capture the tiles just taken are yellow in the capturer's panel; after a draw
-the board says which tile was drawn (it is in the drawer's rack).
+The row runs left to right from its blocked end (a grey wall) to its open end (a dashed slot
+where the next tile goes), wrapping like lines of text.  Under it, one panel per player holds
+the tiles they captured, counted (light tiles); then the boneyard, face down, with its size.
+Yellow is the last move: the tile just placed, at the row's open end, or the tiles just taken,
+in the capturer's panel; after a draw the boneyard line names the tile drawn (now in the rack).
+
+Why a row wrapped like text and not a snake: the row is read, and written in records, from
+the blocked end, so each line reads left to right as the record does; a tile's neighbours are
+the tiles beside it, and the last of a line neighbours the first of the next.  Captured tiles
+stay in the order taken, so the newest are always at the end of a panel.
 """
 
 from __future__ import annotations
@@ -107,11 +110,17 @@ def _just_drawn(state: CastleRockHand, last: Move | None) -> str | None:
 
 
 def board(state: CastleRockHand, last: Move | None) -> Board:
+    """The row, the captured panels and the boneyard of ``state``, the position after ``last``.
+
+    Every tile on the table is drawn exactly once (the row and the panels), so the picture
+    accounts for the whole set with the racks and the boneyard's count."""
     row = list(state.row)
     seats = tuple(state.seats)
     group = svg.element("g", class_="castle-rock")
-    head = f"The row: {_plural(len(row), 'tile')}, blocked end first (−1 each to every player at the end)" if row else \
-        "The row is empty: the next tile placed starts it"
+    if row:
+        head = f"The row: {_plural(len(row), 'tile')}, blocked end first (−1 each to every player at the end)"
+    else:
+        head = "The row is empty: the next tile placed starts it"
     svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
     y = 24.0
     y += _row(group, row, _just_placed(state, last), y) + 16
