@@ -1,0 +1,156 @@
+"""Castle Rock: the row, with each player's captured tiles set aside.
+
+The row runs left to right from its blocked end (a grey wall) to its open end (a dashed slot
+where the next tile goes), wrapping like lines of text.  Under it, one panel per player holds
+the tiles they captured, counted (light tiles); then the boneyard, face down, with its size.
+Yellow is the last move: the tile just placed, at the row's open end, or the tiles just taken,
+in the capturer's panel; after a draw the boneyard line names the tile drawn (now in the rack).
+
+Why a row wrapped like text and not a snake: the row is read, and written in records, from
+the blocked end, so each line reads left to right as the record does; a tile's neighbours are
+the tiles beside it, and the last of a line neighbours the first of the next.  Captured tiles
+stay in the order taken, so the newest are always at the end of a panel.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from domrec import tiles as T
+from domrec.games.castlerock import CastleRockHand
+from domrec.pictures import Board, svg
+from domrec.pictures.tiles import FACE, LAST, MARKED, draw_back, draw_tile
+from domrec.record import Capture, Draw, Move, Play
+from domrec.tiles import Tile
+
+WIDTH = 620.0        # the board's width: the row wraps here, the panels share it
+UNIT = 22.0          # the side of a half in the row
+GAP = 4.0            # between the row's tiles
+LINE_GAP = 10.0      # between the row's lines
+WALL = 8.0           # the blocked end's wall
+SMALL = 13.0         # the side of a half in a captured panel
+SMALL_GAP = 2.0
+PANEL_GAP = 8.0      # between panels
+PANEL_PAD = 6.0
+COLUMNS = 2          # captured panels side by side
+TEXT = "#fff"
+PANEL = "#245633"    # a captured panel: a little darker than the felt
+WALL_COLOUR = "#9e9e9e"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _row(parent: ET.Element, row: list[Tile], last: int | None, top: float) -> float:
+    """The row from the blocked end, wrapping at :data:`WIDTH`; returns the height used."""
+    group = svg.sub(parent, "g", class_="row", data_tiles=len(row))
+    step = 2 * UNIT + GAP
+    per_line = max(1, int((WIDTH - WALL - GAP - UNIT + GAP) // step))
+    svg.sub(group, "rect", class_="blocked-end", x=0, y=top, width=WALL, height=UNIT, rx=2,
+            fill=WALL_COLOUR, stroke="#555")
+    slots = len(row) + 1          # the tiles, then the open end's empty slot
+    lines = -(-slots // per_line)
+    for i in range(slots):
+        line, col = divmod(i, per_line)
+        x = WALL + GAP + col * step
+        y = top + line * (UNIT + LINE_GAP)
+        if i == len(row):
+            slot = svg.sub(group, "rect", class_="open-end", x=x, y=y, width=2 * UNIT, height=UNIT, rx=UNIT * 0.14,
+                           fill="none", stroke=TEXT, stroke_width=1.2, stroke_dasharray="4 3")
+            svg.title(slot, "the open end: the next tile is placed here")
+            continue
+        t = row[i]
+        where = "the blocked end" if i == 0 else "the open end" if i == len(row) - 1 else f"place {i + 1}"
+        draw_tile(group, t.high, t.low, x, y, UNIT, fill=LAST if i == last else FACE,
+                  css="last" if i == last else "", label=f"row, {where} ({i + 1} of {len(row)}): {t}")
+    return lines * (UNIT + LINE_GAP) - LINE_GAP
+
+
+def _panel(parent: ET.Element, seat: str, taken: list[Tile], fresh: int, x: float, y: float,
+           width: float) -> tuple[ET.Element, float]:
+    """``seat``'s captured tiles, counted, the last ``fresh`` of them just taken; returns the panel and its
+    height (the frame is drawn by the caller once the row of panels is as tall as its tallest)."""
+    group = svg.sub(parent, "g", class_="captured", data_seat=seat, data_tiles=len(taken))
+    label = f"{seat} captured {len(taken)}" + (f" (+{fresh} now)" if fresh else "")
+    svg.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, font_size=12, fill=TEXT,
+             font_weight="bold" if fresh else "normal", class_="captured-label")
+    step = 2 * SMALL + SMALL_GAP
+    per_line = max(1, int((width - 2 * PANEL_PAD + SMALL_GAP) // step))
+    top = y + PANEL_PAD + 18
+    for i, t in enumerate(taken):
+        line, col = divmod(i, per_line)
+        new = i >= len(taken) - fresh
+        draw_tile(group, t.high, t.low, x + PANEL_PAD + col * step, top + line * (SMALL + SMALL_GAP), SMALL,
+                  fill=LAST if new else MARKED, css="last" if new else "taken",
+                  label=f"captured by {seat}: {t}" + (" (just taken)" if new else ""))
+    lines = -(-len(taken) // per_line)
+    return group, top - y + lines * (SMALL + SMALL_GAP) + PANEL_PAD - (SMALL_GAP if lines else 0)
+
+
+def _just_placed(state: CastleRockHand, last: Move | None) -> int | None:
+    """Where the tile just placed lies: at the open end, the row's last place."""
+    if type(last) is Play and state.row and state.row[-1] is T.tile(last.play):
+        return len(state.row) - 1
+    return None
+
+
+def _just_taken(state: CastleRockHand, last: Move | None) -> tuple[str | None, int]:
+    """Who captured with the last move and how many tiles (the last ones in their pile)."""
+    if type(last) is Capture and last.seat in state.captured:
+        return last.seat, min(len(last.capture), len(state.captured[last.seat]))
+    return None, 0
+
+
+def _just_drawn(state: CastleRockHand, last: Move | None) -> str | None:
+    """The tile the last move drew: the drawer's newest tile (a draw is always a known tile)."""
+    if type(last) is Draw and state.hands.get(last.seat):
+        return str(state.hands[last.seat][-1])
+    return None
+
+
+def board(state: CastleRockHand, last: Move | None) -> Board:
+    """The row, the captured panels and the boneyard of ``state``, the position after ``last``.
+
+    Every tile on the table is drawn exactly once (the row and the panels), so the picture
+    accounts for the whole set with the racks and the boneyard's count."""
+    row = list(state.row)
+    seats = tuple(state.seats)
+    group = svg.element("g", class_="castle-rock")
+    if row:
+        head = f"The row: {_plural(len(row), 'tile')}, blocked end first (−1 each to every player at the end)"
+    else:
+        head = "The row is empty: the next tile placed starts it"
+    svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
+    y = 24.0
+    y += _row(group, row, _just_placed(state, last), y) + 16
+
+    taker, fresh = _just_taken(state, last)
+    width = (WIDTH - PANEL_GAP * (COLUMNS - 1)) / COLUMNS
+    for start in range(0, len(seats), COLUMNS):
+        line = seats[start:start + COLUMNS]
+        made = []
+        for k, seat in enumerate(line):
+            x = k * (width + PANEL_GAP)
+            frame = svg.sub(group, "rect", class_="panel", x=x, y=y, width=width, height=0, rx=6, fill=PANEL)
+            made.append((frame, *_panel(group, seat, list(state.captured[seat]), fresh if seat == taker else 0,
+                                        x, y, width)))
+        tallest = max(h for _, _, h in made)
+        for frame, _, _ in made:
+            frame.set("height", f"{tallest:.2f}".rstrip("0").rstrip("."))
+        y += tallest + PANEL_GAP
+
+    pile = svg.sub(group, "g", class_="boneyard", data_tiles=state.bone_left)
+    y += 4
+    if state.bone_left:
+        for k in range(min(3, state.bone_left)):
+            draw_back(pile, k * 4.0, y + k * 2.0, 10.0, label=f"the boneyard: {_plural(state.bone_left, 'tile')}")
+        words = f"Boneyard: {_plural(state.bone_left, 'tile')} to draw"
+    else:
+        words = "Boneyard: empty"
+    drawn = _just_drawn(state, last)
+    if drawn is not None and last is not None:
+        words += f" · {last.seat} just drew {drawn} (now in their rack)"
+    svg.text(pile, 30 if state.bone_left else 0, y + 16, words, font_size=12, fill=TEXT, class_="boneyard-label")
+    height = y + 26
+    return Board(group, WIDTH, height)
