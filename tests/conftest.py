@@ -133,3 +133,21 @@ def comparable_moves(theirs: dict, mine: dict, keep_deal: bool) -> list[dict]:
         return moves
     order = iter(theirs["deal"].get("boneyard", ()))
     return [{**m, "draw": next(order)} if m.get("draw") is True else m for m in moves]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true", default=False,
+                     help="also run the tests marked long (thorough property runs, tens of minutes)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``long`` draw thousands of simulated positions; the default run stays under ten
+    minutes by leaving them to ``pytest --long`` (or ``DOMREC_LONG_TESTS=1``)."""
+    import os
+
+    if config.getoption("--long") or os.environ.get("DOMREC_LONG_TESTS") == "1":
+        return
+    skip = pytest.mark.skip(reason="a long property run: pytest --long runs it")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)

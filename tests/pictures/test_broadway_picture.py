@@ -367,7 +367,7 @@ def test_simulated_games_draw_exposures_penalty_plays_blocks_and_sudden_death():
     assert {"exposed", "penalty", "unplayable", "blocked", "sudden-death"} <= kinds
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_many_simulated_games_read_back():
     rng = random.Random(15)
     for record in simulate.simulate("broadway", 60, 2026):

@@ -315,7 +315,7 @@ def test_simulated_hands_known_and_open_are_drawn_as_the_engine_holds_them(playe
     assert check_every_position(opened(record, k), k) == len(record.hands[k - 1].moves) + 1
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("set_name", SETS)
 @pytest.mark.parametrize("players", range(2, 7))
 @pytest.mark.parametrize("start", ["auto", 1, 8, "all"])

@@ -317,7 +317,7 @@ def test_every_position_of_simulated_games_reads_back(config):
     assert _draw_game(config, CONFIGS.index(config), every_hand=False) > 0
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("config", CONFIGS, ids=_config_id)
 def test_every_position_of_many_simulated_games_reads_back(config):
     for seed in range(100, 102):

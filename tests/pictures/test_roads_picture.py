@@ -279,7 +279,7 @@ def test_every_position_of_simulated_games_reads_back(players, options):
     assert drawn > 150
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("players, options", CONFIGS, ids=["3", "4", "4-sum"])
 def test_every_position_of_many_simulated_games_reads_back(players, options):
     rng = random.Random(f"roads-picture-many:{players}:{options}")
