@@ -114,9 +114,20 @@ def _need_pictures(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(MODULES))
+def test_every_hand_and_every_position_of_small_samples(game):
+    """The four smallest samples of each game in the default run; every sample with --long."""
+    _check_samples(game, sorted(samples_of(game), key=lambda p: p.stat().st_size)[:4])
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("game", sorted(MODULES))
 def test_every_hand_and_every_position_of_every_sample(game):
+    _check_samples(game, samples_of(game))
+
+
+def _check_samples(game, paths):
     _need_pictures(game)
-    for path in samples_of(game):
+    for path in paths:
         record = load(path)
         page = replay_page.page(record, str(path))
         tree = parse(page)
@@ -334,7 +345,7 @@ def test_the_longest_sample_inlines_each_picture_once_and_stays_reasonable():
     assert len(page.encode("utf-8")) < pictures * 1.1 + 60_000
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000))
 def test_simulated_games_have_a_position_for_every_move(seed):
     record = next(iter(sim.simulate("competitive", 1, seed)))
