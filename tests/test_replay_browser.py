@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -27,17 +24,14 @@ import pytest
 from domrec import reader, replay_page
 from domrec.pictures.positions import position, replay
 
+from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE, chromium, in_harness, screenshot
 from tests.conftest import SAMPLES
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), shutil.which("chrome"))
-                 if p), None)
 if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
+    pytest.skip(MISSING, allow_module_level=True)
 
-PHONE = (390, 844)
-DESKTOP = (1280, 900)
 GAME = SAMPLES / "valid" / "competitive" / "game-to-200.json"
 
 #: Runs in the harness once the frame has loaded: ``ACTIONS`` is a list of steps (a button to press
@@ -93,36 +87,10 @@ window.addEventListener('load', function () {
 """
 
 
-def chromium(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                           "--no-first-run", "--disable-extensions", "--mute-audio", *args],
-                          capture_output=True, text=True, timeout=timeout)
-
-
 def drive(page: str, width: int, height: int, folder: Path, actions: list[dict], scripts: bool = True) -> dict:
     harness = folder / f"harness-{width}-{'js' if scripts else 'nojs'}.html"
     sandbox = "" if scripts else ' sandbox="allow-same-origin"'
-    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
-                       f'<iframe id="page"{sandbox} style="border:0;width:{width}px;height:{height}px" '
-                       f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
-                       f"<script>var ACTIONS = {json.dumps(actions)};{DRIVE}</script></body></html>",
-                       encoding="utf-8")
-    done = chromium(f"--window-size={max(width, 500) + 20},{height + 20}", "--virtual-time-budget=5000",
-                    "--dump-dom", harness.as_uri())
-    found = re.search(r'<pre id="seen">(.*?)</pre>', done.stdout, re.S)
-    assert found, f"Chromium saw nothing: {done.stderr[-800:]}"
-    return json.loads(html.unescape(found.group(1)))
-
-
-def screenshot(page_file: Path, width: int, height: int, name: str) -> Path:
-    png = page_file.parent / f"{name}.png"
-    chromium(f"--window-size={width},{height}", f"--screenshot={png}", page_file.as_uri())
-    assert png.exists() and png.stat().st_size > 1000
-    keep = os.environ.get("DOMREC_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(png, Path(keep) / png.name)
-    return png
+    return in_harness(page, width, height, harness, f"var ACTIONS = {json.dumps(actions)};{DRIVE}", "seen", sandbox)
 
 
 @pytest.fixture(scope="module")

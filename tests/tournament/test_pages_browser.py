@@ -14,10 +14,7 @@ Slow (each Chromium start takes seconds), and skipped where Chromium is not inst
 
 from __future__ import annotations
 
-import html
-import json
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -27,17 +24,15 @@ import pytest
 from tournament import report as rp
 from tournament.store import open_event
 
+from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE, chromium, in_harness, screenshot
+
 from .test_pages import long_names_event
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), shutil.which("chrome"))
-                 if p), None)
 if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
+    pytest.skip(MISSING, allow_module_level=True)
 
-PHONE = (390, 844)
-DESKTOP = (1280, 900)
 PROJECTOR = (1920, 1080)
 A4_PRINTABLE = 703  # (210 - 2 * 12) mm at 96 px an inch
 LETTER_PRINTABLE = 725  # 8.5 in less 24 mm
@@ -67,12 +62,6 @@ window.addEventListener('load', function () {
 """
 
 
-def chromium(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                           "--no-first-run", "--disable-extensions", "--mute-audio", *args],
-                          capture_output=True, text=True, timeout=timeout)
-
-
 def as_print(page: str, size: str = "A4") -> str:
     """The page as a printer lays it out: its print rules on, its screen-only rules off."""
     page = page.replace("@media print{", "@media all{").replace("@media screen", "@media (max-width:0px)")
@@ -80,27 +69,7 @@ def as_print(page: str, size: str = "A4") -> str:
 
 
 def measure(page: str, width: int, height: int, folder: Path) -> dict:
-    harness = folder / f"harness-{width}.html"
-    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
-                       f'<iframe id="page" style="border:0;width:{width}px;height:{height}px" '
-                       f'srcdoc="{html.escape(page, quote=True)}"></iframe><script>{MEASURE}</script></body></html>',
-                       encoding="utf-8")
-    done = chromium(f"--window-size={max(width, 500) + 20},{height + 20}", "--virtual-time-budget=3000",
-                    "--dump-dom", harness.as_uri())
-    found = re.search(r'<pre id="measured">(.*?)</pre>', done.stdout, re.S)
-    assert found, f"Chromium measured nothing: {done.stderr[-500:]}"
-    return json.loads(html.unescape(found.group(1)))
-
-
-def screenshot(page_file: Path, width: int, height: int, name: str) -> Path:
-    png = page_file.parent / f"{name}.png"
-    chromium(f"--window-size={width},{height}", f"--screenshot={png}", page_file.as_uri())
-    assert png.exists() and png.stat().st_size > 1000
-    keep = os.environ.get("DOMREC_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(png, Path(keep) / png.name)
-    return png
+    return in_harness(page, width, height, folder / f"harness-{width}.html", MEASURE, "measured", budget_ms=3000)
 
 
 @pytest.fixture(scope="module")
