@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
 
 import attrs
 import jinja2
@@ -107,15 +106,8 @@ def _scores_text(scores: dict[str, int] | None) -> str | None:
 
 
 def _problem_view(index: int, problem: Problem) -> ProblemView:
-    where = []
-    if problem.hand is not None:
-        where.append(f"hand {problem.hand}")
-    if problem.move is not None:
-        where.append(f"move {problem.move}")
-    if problem.seat is not None:
-        where.append(problem.seat)
     at = f"{problem.line}:{problem.column}" if problem.line is not None else None
-    return ProblemView(f"problem-{index + 1}", one_line(", ".join(where)), problem.message, problem.rule,
+    return ProblemView(f"problem-{index + 1}", one_line(problem.place()), problem.message, problem.rule,
                        problem.pointer or "/", at, index == 0)
 
 

@@ -40,7 +40,8 @@ class Problem:
     line: int | None = None
     column: int | None = None
 
-    def text(self) -> str:
+    def place(self) -> str:
+        """Where in the game, in words: ``hand 2, move 14, W`` (empty for a problem of the whole record)."""
         where = []
         if self.hand is not None:
             where.append(f"hand {self.hand}")
@@ -48,7 +49,11 @@ class Problem:
             where.append(f"move {self.move}")
         if self.seat is not None:
             where.append(self.seat)
-        loc = f" ({', '.join(where)})" if where else ""
+        return ", ".join(where)
+
+    def text(self) -> str:
+        place = self.place()
+        loc = f" ({place})" if place else ""
         rule = f" [{self.rule}]" if self.rule else ""
         pointer = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
         at = f"{self.line}:{self.column}: " if self.line is not None else ""

@@ -34,15 +34,20 @@ def tiles(svg_text: str, within: str | None = None) -> list[tuple[int, int]]:
     (``board`` for the table, ``rack`` for the players' tiles)."""
     root = ET.fromstring(svg_text)
     scopes = [root] if within is None else [g for g in root.iter(f"{NS}g") if within in _classes(g)]
+    return [t for scope in scopes for t in tiles_under(scope)]
+
+
+def tiles_under(node: ET.Element) -> list[tuple[int, int]]:
+    """The face-up tiles under an element already parsed, in document order, read from their pips
+    (a property test parses each position once and reads several parts of it)."""
     found = []
-    for scope in scopes:
-        for g in scope.iter(f"{NS}g"):
-            if "tile" in _classes(g):
-                halves = [h for h in g if h.tag == f"{NS}g" and "half" in _classes(h)]
-                assert len(halves) == 2, f"a tile with {len(halves)} halves"
-                values = (half_value(halves[0]), half_value(halves[1]))
-                assert g.get("data-tile") == f"{values[0]}-{values[1]}", (g.get("data-tile"), values)
-                found.append(values)
+    for g in node.iter(f"{NS}g"):
+        if "tile" in _classes(g):
+            halves = [h for h in g if h.tag == f"{NS}g" and "half" in _classes(h)]
+            assert len(halves) == 2, f"a tile with {len(halves)} halves"
+            values = (half_value(halves[0]), half_value(halves[1]))
+            assert g.get("data-tile") == f"{values[0]}-{values[1]}", (g.get("data-tile"), values)
+            found.append(values)
     return found
 
 

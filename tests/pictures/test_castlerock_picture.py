@@ -22,7 +22,7 @@ from domrec.pictures.positions import Camera, picture, position
 from domrec.pictures.tiles import LAST
 from domrec.record import Capture, Deal, Draw, Hand, Play, Record
 from domrec.validate import validate
-from tests.pictures.readback import NS, half_value, racks, texts, tiles
+from tests.pictures.readback import NS, racks, texts, tiles, tiles_under
 
 ROOT = Path(__file__).parents[2]
 SAMPLE = ROOT / "samples/valid/castle-rock/strategy-example.json"
@@ -41,17 +41,7 @@ def _groups(root: ET.Element, css: str) -> list[ET.Element]:
     return [g for g in root.iter(f"{NS}g") if css in _classes(g)]
 
 
-def _within(node: ET.Element) -> list[tuple[int, int]]:
-    """The face-up tiles under ``node``, in document order, read from their pips."""
-    found = []
-    for g in node.iter(f"{NS}g"):
-        if "tile" in _classes(g):
-            halves = [h for h in g if h.tag == f"{NS}g" and "half" in _classes(h)]
-            assert len(halves) == 2
-            values = (half_value(halves[0]), half_value(halves[1]))
-            assert g.get("data-tile") == f"{values[0]}-{values[1]}"
-            found.append(values)
-    return found
+_within = tiles_under
 
 
 def _root(svg: str | ET.Element) -> ET.Element:

@@ -26,6 +26,7 @@ from domrec.pictures.tiles import LAST
 from domrec.record import Deal, Play, Record
 from domrec.tiles import tile
 from domrec.validate import validate
+from tests.games.test_horserace_open import CONFIGS  # every variant, option set and player count
 from tests.pictures.readback import NS, racks, texts, tiles
 
 SAMPLES = Path(__file__).parents[2] / "samples"
@@ -254,23 +255,6 @@ def test_every_position_of_every_sample_reads_back(path):
 
 # --- simulated games: every variant, option and player count -------------------------------------------
 
-def _configs() -> list[tuple[int, dict, str | None]]:
-    out = []
-    for variant in (None, "celko"):
-        for players, partners in ((2, False), (3, False), (4, False), (4, True)):
-            partner_counts = (False, True) if partners and variant is None else (False,)
-            for cp, chain_draw, win_check in itertools.product(partner_counts, (True, False),
-                                                               ("immediate", "end_of_hand")):
-                options: dict = {"chain_draw": chain_draw, "win_check": win_check}
-                if partners:
-                    options["partnerships"] = True
-                if cp:
-                    options["count_partner"] = True
-                out.append((players, options, variant))
-    return out
-
-
-CONFIGS = _configs()
 
 
 def _config_id(config) -> str:

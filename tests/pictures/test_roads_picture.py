@@ -19,7 +19,7 @@ from domrec.games.roads import RoadsHand
 from domrec.pictures.positions import Camera, picture
 from domrec.record import Block, Bridge, Span, Starter, unstructure
 from domrec.validate import validate
-from tests.pictures.readback import NS, half_value, racks, texts, tiles
+from tests.pictures.readback import NS, racks, texts, tiles, tiles_under
 
 SAMPLES = Path(__file__).parents[2] / "samples"
 FIGURE_4 = SAMPLES / "valid/domino-roads/figure-4-bridge-total-10.json"
@@ -34,18 +34,7 @@ def _groups(svg: str | ET.Element, css: str) -> list[ET.Element]:
     return [g for g in root.iter(f"{NS}g") if css in _classes(g)]
 
 
-def _drawn(node: ET.Element) -> list[tuple[int, int]]:
-    """The face-up tiles under ``node``, each half read from its pips (as :func:`readback.tiles`,
-    on a parsed tree: parsing each position once keeps the property test quick)."""
-    found = []
-    for g in node.iter(f"{NS}g"):
-        if "tile" in _classes(g):
-            halves = [h for h in g if h.tag == f"{NS}g" and "half" in _classes(h)]
-            assert len(halves) == 2
-            values = (half_value(halves[0]), half_value(halves[1]))
-            assert g.get("data-tile") == f"{values[0]}-{values[1]}"
-            found.append(values)
-    return found
+_drawn = tiles_under
 
 
 def dice(svg: str | ET.Element) -> list[int]:
