@@ -77,6 +77,14 @@ class CompetitiveHand:
         self.out_seat: str | None = None
         self.passes = 0  # passes in a row
         self._next = {s: base.seat_after(seats, s, -1) for s in seats}
+        # How many tiles left in the four hands show each number (a double counted once): the
+        # block check after every play reads two counts instead of walking every hand.
+        self._held = held = [0] * 7
+        for hand in hands.values():
+            for t in hand:
+                held[t.high] += 1
+                if t.low != t.high:
+                    held[t.low] += 1
 
     # --- the rules -----------------------------------------------------------
 
@@ -86,7 +94,11 @@ class CompetitiveHand:
         run (a set's order is not)."""
         left, right = self.left, self.right
         lp, rp = left[1], right[1]
-        for t in sorted(self.hands[seat], key=lambda t: (t.high, t.low), reverse=True):
+        hand = self.hands[seat]
+        # Most passes are allowed: look for a fitting tile first, and sort only to word a refusal.
+        if not any(t.high == lp or t.low == lp or t.high == rp or t.low == rp for t in hand):
+            return
+        for t in sorted(hand, key=lambda t: (t.high, t.low), reverse=True):
             if t.high == lp or t.low == lp:
                 end = left[0]
             elif t.high == rp or t.low == rp:
@@ -97,12 +109,8 @@ class CompetitiveHand:
 
     def _blocked(self) -> bool:
         """Nobody holds a tile that fits either end (checked after every play)."""
-        lp, rp = self.left[1], self.right[1]
-        for hand in self.hands.values():
-            for t in hand:
-                if t.high == lp or t.low == lp or t.high == rp or t.low == rp:
-                    return False
-        return True
+        held = self._held
+        return not held[self.left[1]] and not held[self.right[1]]
 
     def apply(self, move: Move) -> int:
         seat = move.seat
@@ -147,6 +155,10 @@ class CompetitiveHand:
         else:
             self._extend(seat, t, move)
         hand.discard(t)
+        held = self._held
+        held[t.high] -= 1
+        if t.low != t.high:
+            held[t.low] -= 1
         self.passes = 0
         if not hand:
             self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None

@@ -425,6 +425,7 @@ class HorseRaceHand:
                 raise IllegalMove(f"{move.on} is not on the table, so {move.play} cannot be set on it", R_MATCH, "/on")
         high, low = t.high, t.low
         open_num = self.open_num
+        count = self.count  # the ends' total, kept local and written back once at the end
         if target.double:
             n = target.tile.high
             if (high != n and low != n) or not (target.sides_free or target.ends_free):
@@ -436,8 +437,8 @@ class HorseRaceHand:
                     open_num[n] -= 1
                 else:
                     if move.score is not None:
-                        self._check_sides_first(t, n, move)
-                    self.count -= 2 * n
+                        self._check_sides_first(t, n, move)  # reads self.count, not changed yet
+                    count -= 2 * n
                     open_num[n] += 1  # the last side goes (-1) and both ends open (+2)
             else:
                 target.ends_free -= 1
@@ -453,19 +454,20 @@ class HorseRaceHand:
                 raise IllegalMove(self._no_match(t, move.play, target), R_MATCH, "/on")
             free.remove(n)
             open_num[n] -= 1
-            self.count -= n
+            count -= n
             slot = n
         node = Node(t, n)
         if high == low:
             node.sides_free, node.ends_free = 1, 2  # the arm it joins takes one side
             open_num[n] += 1
-            self.count += 2 * n
+            count += 2 * n
             other = n
         else:
             other = low if high == n else high
             node.free = [other]
             open_num[other] += 1
-            self.count += other
+            count += other
+        self.count = count
         mask = self.open_mask
         for k in (n, other):
             if open_num[k]:
