@@ -21,6 +21,9 @@ from domrec.tiles import Tile
 
 SET = frozenset(T.DOUBLE_SIX)
 _tile = T.tile
+#: Every tile text of the set, either half first, to its tile: the replay looks each move's tiles up
+#: here first, a plain dict look-up, and parses (T.tile) only what is not found.
+_PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
 TARGET = 200
 SIX_SIX = T.make(6, 6)
 
@@ -125,7 +128,10 @@ class CompetitiveHand:
         if seat != self.to_move:
             self._out_of_turn(seat)
         kind = type(move)
-        if kind is Pass:
+        if kind is not Play:  # (plays first: they are most moves)
+            if kind is not Pass:
+                raise IllegalMove("a competitive move is a play or a pass",
+                                  R_MATCH, base.stray_pointer(move, "at", "penalty"))
             if self.left is None:
                 raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED, "/pass")
             self._check_can_pass(seat)
@@ -136,10 +142,10 @@ class CompetitiveHand:
                 # the play before (_blocked), so only an open hand's block ends here.
                 self.over, self.end = True, "blocked"
             return 0
-        if kind is not Play or move.at is not None or move.penalty is not None:
+        if move.at is not None or move.penalty is not None:
             raise IllegalMove("a competitive move is a play or a pass",
                               R_MATCH, base.stray_pointer(move, "at", "penalty"))
-        t = _tile(move.play)
+        t = _PARSED.get(move.play) or _tile(move.play)
         hand = self.hands[seat]
         if t not in hand:
             self._not_in_hand(seat, t, move.play)
@@ -189,7 +195,7 @@ class CompetitiveHand:
         fits_left = hi == left[1] or lo == left[1]
         fits_right = hi == right[1] or lo == right[1]
         if move.on is not None:
-            on = _tile(move.on)
+            on = _PARSED.get(move.on) or _tile(move.on)
             if left[0] is on and fits_left:
                 end = left
             elif right[0] is on and fits_right:
