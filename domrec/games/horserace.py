@@ -683,55 +683,76 @@ class HorseRaceHand:
     # --- the end of the hand -----------------------------------------------------
 
     def outcome(self) -> HandOutcome:
+        # Validation never shows the working, and wording it (every hand's tiles, each sum) cost
+        # about a fifth of a hand's replay: the scores are worked out now, the same arithmetic
+        # is worded only when explain asks for it (on copies: the working is of this moment).
+        pegged, hands = dict(self.pegged), dict(self.hands)
+        scores = self._settle(pegged, hands, None)
+        return HandOutcome(self.end, scores, lambda: self._worded(pegged, hands))
+
+    def _worded(self, pegged: dict[str, int], hands: dict[str, int]) -> tuple[str, ...]:
+        lines: list[str] = []
+        self._settle(pegged, hands, lines)
+        return tuple(lines)
+
+    def _settle(self, pegged: dict[str, int], hands: dict[str, int], lines: list[str] | None) -> dict[str, int]:
+        """The hand's scores from what was pegged and the tiles left in ``hands``; with ``lines``,
+        the arithmetic in words is added to it."""
         rules = self.rules
         sides = self.match.sides
-        pips = {s: pips_of(self.hands[s]) for s in self.seats}
-        left = "  ".join(f"{s} {tiles_text(self.hands[s])} = {pips[s]}" for s in self.seats)
-        pegged = ", ".join(f"{side} {n}" for side, n in self.pegged.items())
-        lines = [f"pegged during the hand: {pegged}"]
-        scores = dict(self.pegged)
+        pips = {s: pips_of(hands[s]) for s in self.seats}
+        scores = dict(pegged)
+        if lines is not None:
+            shown = ", ".join(f"{side} {n}" for side, n in pegged.items())
+            lines.append(f"pegged during the hand: {shown}")
         if self.end == "target":
-            lines.append(f"{self.target_side} reached {rules.target} during the hand (option win_check: immediate): "
-                         f"the game ends at once, with no end-of-hand count")
-            return HandOutcome("target", scores, tuple(lines))
-        if self.end == "out":
-            lines.append(f"{self.out_seat} dominoed; pips left: {left}")
-        else:
-            lines.append(f"blocked; pips left: {left}")
+            if lines is not None:
+                lines.append(f"{self.target_side} reached {rules.target} during the hand (option win_check: "
+                             f"immediate): the game ends at once, with no end-of-hand count")
+            return scores
+        if lines is not None:
+            left = "  ".join(f"{s} {tiles_text(hands[s])} = {pips[s]}" for s in self.seats)
+            if self.end == "out":
+                lines.append(f"{self.out_seat} dominoed; pips left: {left}")
+            else:
+                lines.append(f"blocked; pips left: {left}")
         if rules.celko:
             for s in self.seats:
                 lost = round_to_five(pips[s])
                 scores[self.side_of[s]] -= lost
-                lines.append(f"{s} subtracts its own {pips[s]} pips rounded to {lost} (variant celko)")
+                if lines is not None:
+                    lines.append(f"{s} subtracts its own {pips[s]} pips rounded to {lost} (variant celko)")
         elif rules.partnerships:
             self._partnership_end(pips, scores, lines)
         else:
             self._individual_end(pips, scores, lines)
-        lines.append("hand: " + ", ".join(f"{side} {scores[side]}" for side in sides))
-        return HandOutcome(self.end, scores, tuple(lines))
+        if lines is not None:
+            lines.append("hand: " + ", ".join(f"{side} {scores[side]}" for side in sides))
+        return scores
 
-    def _award(self, scores: dict[str, int], lines: list[str], side: str, parts: list[tuple[str, int]],
+    def _award(self, scores: dict[str, int], lines: list[str] | None, side: str, parts: list[tuple[str, int]],
                why: str) -> None:
         total = sum(n for _, n in parts)
         rounded = round_to_five(total)
         scores[side] += rounded // 5
-        sums = " + ".join(f"{n} ({s})" for s, n in parts) or "0"
-        lines.append(f"{side} {why}: {sums} = {total}, rounded to {rounded}, ÷ 5 = {rounded // 5}")
+        if lines is not None:
+            sums = " + ".join(f"{n} ({s})" for s, n in parts) or "0"
+            lines.append(f"{side} {why}: {sums} = {total}, rounded to {rounded}, ÷ 5 = {rounded // 5}")
 
-    def _individual_end(self, pips: dict[str, int], scores: dict[str, int], lines: list[str]) -> None:
+    def _individual_end(self, pips: dict[str, int], scores: dict[str, int], lines: list[str] | None) -> None:
         if self.end == "out":
             winners = [self.out_seat]
         else:
             low = min(pips.values())
             winners = [s for s in self.seats if pips[s] == low]
-            if len(winners) > 1:
+            if len(winners) > 1 and lines is not None:
                 lines.append(f"{' and '.join(winners)} tie for the lowest total ({low}): each scores the "
                              f"pips of all hands but their own")
         for w in winners:
             self._award(scores, lines, w, [(s, pips[s]) for s in self.seats if s != w],
                         "scores the other hands")
 
-    def _partnership_end(self, pips: dict[str, int], scores: dict[str, int], lines: list[str]) -> None:
+    def _partnership_end(self, pips: dict[str, int], scores: dict[str, int], lines: list[str] | None) -> None:
         if self.end == "out":
             side = self.side_of[self.out_seat]
             if self.rules.count_partner:
@@ -743,9 +764,12 @@ class HorseRaceHand:
             self._award(scores, lines, side, parts, why)
             return
         totals = {side: sum(pips[s] for s in self.seats if self.side_of[s] == side) for side in ("NS", "EW")}
-        lines.append(f"NS {pips['N']} + {pips['S']} = {totals['NS']}, EW {pips['E']} + {pips['W']} = {totals['EW']}")
+        if lines is not None:
+            lines.append(f"NS {pips['N']} + {pips['S']} = {totals['NS']}, "
+                         f"EW {pips['E']} + {pips['W']} = {totals['EW']}")
         if totals["NS"] == totals["EW"]:
-            lines.append("equal sides: nobody scores for the block")
+            if lines is not None:
+                lines.append("equal sides: nobody scores for the block")
             return
         low = "NS" if totals["NS"] < totals["EW"] else "EW"
         self._award(scores, lines, low, [(s, pips[s]) for s in self.seats if self.side_of[s] != low],

@@ -578,3 +578,35 @@ def test_a_lead_by_another_seat_than_the_named_free_leader():
     doc["hands"][0]["moves"][0]["seat"] = "E"
     p = problem_at(check(doc), "/hands/0/moves/0/seat")
     assert "E cannot lead this hand: the record names N" in p.message
+
+
+class _BlockWatcher:
+    """After every move of a known deal, the block test read from the per-number counts of held
+    tiles (kept for speed) against a walk over every tile the four players still hold."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+
+    def hand_started(self, index, hand, state) -> None:
+        pass
+
+    def moved(self, index, move, points, state) -> None:
+        if state.left is None or state.open:
+            return
+        lp, rp = state.left[1], state.right[1]
+        walked = not any(t.has(lp) or t.has(rp) for h in state.hands.values() for t in h)
+        assert state._blocked() == walked
+        self.checked += 1
+
+    def hand_finished(self, index, outcome, match) -> None:
+        pass
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=10**6))
+def test_the_block_found_from_counts_is_the_block_found_by_looking_at_every_hand(seed):
+    record = next(simulate.simulate("competitive", 1, seed, accidents=False))
+    watcher = _BlockWatcher()
+    report = validate(load_dict(unstructure(record)), observer=watcher)
+    assert report.valid
+    assert watcher.checked > 0

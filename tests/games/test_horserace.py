@@ -973,3 +973,24 @@ def test_a_wrong_peg_claim_says_how_the_count_pegs():
     problem = validate(record).problems[0]
     assert problem.pointer == f"/hands/{h}/moves/{k}/score"
     assert "which pegs" in problem.message and "one point per five" in problem.message
+
+
+@pytest.mark.parametrize("players, options, variant", [
+    (2, None, None), (3, None, None), (4, {"partnerships": True}, None),
+    (4, {"partnerships": True, "count_partner": True}, None), (3, None, "celko"),
+    (4, {"win_check": "immediate"}, None)])
+def test_the_worded_working_ends_on_the_scores_the_replay_counted(players, options, variant):
+    # The scores are worked out at the hand's end; the working only when explain asks for it
+    # (validation never shows it).  Both must come from the same arithmetic.
+    for record in simulate.simulate("horse-race", 3, 11, players, options, variant, accidents=False):
+        record = load_dict(unstructure(record))
+        for h in range(1, len(record.hands) + 1):
+            lines, report = explain(record, h)
+            assert report.valid
+            counted = [line for line in lines if line.startswith("Hand score: ")]
+            # The working's last sum: "hand: ..." after an end-of-hand count; a hand that ended on
+            # reaching the target has none, and scores what was pegged.
+            sums = ("hand: ", "pegged during the hand: ")
+            said = [line.strip() for line in lines if line.strip().startswith(sums)]
+            assert len(counted) == 1 and said
+            assert counted[0].startswith("Hand score: " + said[-1].split(": ", 1)[1] + ".")
