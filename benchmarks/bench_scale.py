@@ -13,7 +13,8 @@ as ``domrec validate -j N`` does, so its peak memory (maxrss) is its own; every 
 reports its own peak too.  Beside the runs, the reference measured in the same run on
 the same lines: ``json.loads`` of every line, in one process (what any reader of the
 archive pays).  Wall time is what a user waits; with more cores than the machine has
-free the figures say so.
+free the figures say so: the CPU time of the main process and of the workers is printed too,
+with the load average (other programs running on the machine take cores from the workers).
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ def run_one(path: str, jobs: int) -> None:
     for report in parallel.check(reader.iter_sources([path]), jobs, stats=stats):
         counts[report.status] += 1
     wall = time.perf_counter() - start
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     print(json.dumps({"jobs": jobs, "wall": wall, "counts": counts,
+                      "main_cpu": own.ru_utime + own.ru_stime, "workers_cpu": children.ru_utime + children.ru_stime,
                       "main_maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                       "worker_maxrss_kib": sorted(stats.worker_maxrss.values())}))
 
@@ -120,6 +123,9 @@ def main() -> None:
         workers = ", ".join(f"{k / 1024:.0f}" for k in fig["worker_maxrss_kib"]) or "none (checked in the main process)"
         print(f"-j {jobs}: {total:,} records in {fig['wall']:.1f}s wall, {total / fig['wall']:,.0f} records/s, "
               f"{fig['wall'] / ref_wall:.1f}× json.loads' wall time; {fig['counts']['valid']:,} valid")
+        print(f"      CPU: main {fig['main_cpu']:.1f}s, workers {fig['workers_cpu']:.1f}s in all "
+              f"({total / (fig['main_cpu'] + fig['workers_cpu']):,.0f} records per CPU-second); load average "
+              f"{os.getloadavg()[0]:.1f} on {cores} cores")
         print(f"      peak memory: main {fig['main_maxrss_kib'] / 1024:.0f} MiB; workers (MiB) {workers}")
     extra_sections(path, args)
 
