@@ -248,3 +248,11 @@ def test_ctrl_c_stops_workers_and_leaves_no_summary(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".summary.csv")]  # no temporary left
     for w in workers:
         assert not Path(f"/proc/{w}").exists() or "Z" in Path(f"/proc/{w}/stat").read_text().split()[2]
+
+
+def test_jobs_on_standard_input_is_the_same(archive):
+    data = (archive / "mixed.jsonl").read_bytes()
+    one = subprocess.run([*DOMREC, "validate", "-"], input=data, capture_output=True, timeout=600)
+    two = subprocess.run([*DOMREC, "validate", "-j", "2", "-"], input=data, capture_output=True, timeout=600)
+    assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert b"<stdin>:10: UNUSABLE" in one.stdout
