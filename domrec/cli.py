@@ -15,7 +15,7 @@ from typing import Any, Iterator, Optional
 
 import typer
 
-from domrec import console, games, output as outputs, reader, simulate as sim
+from domrec import console, games, output as outputs, parallel, reader, simulate as sim
 from domrec.errors import DomrecError, InputError, one_line
 from domrec.games.base import ignored_options
 from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
@@ -76,31 +76,8 @@ def _with_progress(sources: Iterator[reader.Source], total_bytes: int | None) ->
                          enabled=not sys.stdout.isatty())
 
 
-def _reports(src: reader.Source) -> Iterator[Report]:
-    """The verdicts on one source: one record, or each game of a DGN text."""
-    if src.error:
-        yield unusable(src.label, src.error)
-    elif src.form == "dgn":
-        from domrec import notation
-
-        games_ = notation.read_games(src.text, src.label)
-        while True:
-            try:
-                game = next(games_)
-            except StopIteration:
-                return
-            except Exception as e:  # a reader bug must not stop a whole archive
-                yield _internal(src.label, e)
-                return
-            yield game.report
-    else:
-        yield _safe_validate(src.text, src.label)
-
-
-def _internal(label: str, e: Exception) -> Report:
-    problem = Problem("", f"domrec could not check this record because of an internal error "
-                          f"({type(e).__name__}: {e}); please report it", "", "internal")
-    return Report(label, None, "unusable", (problem,))
+#: The verdicts on one source; one function for one process and for worker processes.
+_reports = parallel.reports_of
 
 
 def _total_bytes(paths: list[str]) -> int | None:
@@ -124,6 +101,13 @@ def validate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print records with problems."),
     from_: Optional[str] = typer.Option(None, "--from", help="What standard input holds: json or dgn "
                                                             "(default: told apart by its first line)."),
+    jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Worker processes: a number, or 0 or auto for "
+                                                                  "every core (default: every core for a large "
+                                                                  "input, one otherwise)."),
+    summary: Optional[str] = typer.Option(None, "--summary", help="Also write one row per record to this *.csv "
+                                                                  "or *.jsonl file."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --summary file that is not an "
+                                                      "earlier domrec summary."),
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
     if paths.count("-") > 1:
@@ -132,12 +116,75 @@ def validate(
     if from_ not in (None, "json", "dgn"):
         typer.echo(f"error: --from is json or dgn, not {one_line(from_)!r}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
+    n_jobs = _jobs(jobs, paths)
+    if summary is not None:
+        try:
+            summary_form = _summary_form(summary)
+            outputs.check(summary, outputs.SUMMARY, force)
+        except (ValueError, DomrecError) as e:
+            typer.echo(f"error: {_said(e) if isinstance(e, DomrecError) else one_line(str(e))}", err=True)
+            raise typer.Exit(EXIT_UNUSABLE)
     batch_mode()
+    try:
+        if summary is None:
+            worst = _validate(paths, from_, n_jobs, as_json, quiet, None)
+        else:
+            from domrec.summary import Writer
+
+            with outputs.writing(summary, outputs.SUMMARY, force) as stream:
+                worst = _validate(paths, from_, n_jobs, as_json, quiet, Writer(stream, summary_form))
+    except DomrecError as e:
+        typer.echo(f"error: {_said(e)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    except KeyboardInterrupt:
+        _interrupted(summary if summary is not None else "-")
+    raise typer.Exit(worst)
+
+
+def _jobs(jobs: str | None, paths: list[str]) -> int:
+    """``-j``'s value as a number of worker processes (see :func:`domrec.parallel.jobs_for`)."""
+    if jobs is None:
+        return parallel.jobs_for(paths, None)
+    text = jobs.strip().lower()
+    if text == "auto":
+        text = "0"
+    if not (text.isascii() and text.isdigit()) or int(text) > 1024:
+        typer.echo(f"error: --jobs is a number of worker processes (0 or auto: every core), not {one_line(jobs)!r}",
+                   err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    return parallel.jobs_for(paths, int(text))
+
+
+def _summary_form(path: str) -> str:
+    from domrec.summary import form_of
+
+    if path == "-":
+        raise ValueError("--summary - would mix the rows with the verdicts on standard output; name a file")
+    return form_of(path)
+
+
+def _validate(paths: list[str], from_: str | None, jobs: int, as_json: bool, quiet: bool, rows: Any) -> int:
+    """Print the verdicts (and write their summary rows); the exit code they make."""
+    sources = reader.iter_sources(paths, stdin_form=from_)
+    checking = parallel.check(sources, jobs)
+    if jobs > 1:  # the bar counts the records as their verdicts come back
+        verdicts = console.track(checking, "checking", None, "records", enabled=not sys.stdout.isatty())
+    else:
+        verdicts = (r for src in _with_progress(sources, _total_bytes(paths)) for r in _reports(src))
+    try:
+        worst = _print(verdicts, as_json, quiet, rows)
+    finally:
+        checking.close()  # Ctrl-C, a closed pipe: the workers are stopped at once, not at exit
+    return worst
+
+
+def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any) -> int:
     worst = EXIT_OK
     counts = {"valid": 0, "invalid": 0, "unusable": 0}
     out = sys.stdout
-    sources = reader.iter_sources(paths, stdin_form=from_)
-    for report in (r for src in _with_progress(sources, _total_bytes(paths)) for r in _reports(src)):
+    for report in verdicts:
+        if rows is not None:
+            rows.write(report)
         counts[report.status] += 1
         worst = max(worst, _exit_code(report))
         if as_json:
@@ -158,7 +205,7 @@ def validate(
         total = sum(counts.values())
         typer.echo(f"{total} record{'s' if total != 1 else ''}: {counts['valid']} valid, "
                    f"{counts['invalid']} invalid, {counts['unusable']} unusable", err=True)
-    raise typer.Exit(worst)
+    return worst
 
 
 @app.command()

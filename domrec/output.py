@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import signal
 import stat
@@ -129,6 +130,32 @@ RECORDS = Kind("records")
 #: ``domrec simulate``'s archives (JSON Lines or DGN), every record marked by :data:`SIMULATED_MARK`.
 SIMULATED = Kind("domrec simulate's records", _simulated)
 #: ``domrec explain --svg``'s picture.
+def _summary(path: Path) -> bool:
+    """A summary ``domrec validate --summary`` wrote: a CSV whose first line is exactly
+    :data:`domrec.summary.CSV_HEADER`, or JSON Lines whose first line is an object with exactly
+    the summary's columns, in their order.  An empty file (the summary of no records) holds
+    nothing to lose and is replaced too."""
+    from domrec.summary import COLUMNS, CSV_HEADER
+
+    head = _head(path)
+    if not head:
+        return path.stat().st_size == 0 if path.exists() else False
+    first = head.split(b"\n", 1)[0]
+    if first.rstrip(b"\r") == CSV_HEADER.encode():
+        return True
+    if not head.count(b"\n") and len(head) == HEAD_BYTES:
+        head = _head(path, 1 << 20)  # a long first problem: read its whole line
+        first = head.split(b"\n", 1)[0]
+    try:
+        value = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and tuple(value) == COLUMNS
+
+
+#: ``domrec validate --summary``'s files (CSV or JSON Lines, see :mod:`domrec.summary`).
+SUMMARY = Kind("a summary written by domrec validate", _summary)
+
 SVG_MARK = "<!-- generator: domrec explain -->"
 PICTURE = Kind("a picture by domrec explain --svg", marked(SVG_MARK))
 

@@ -1,0 +1,258 @@
+"""``domrec validate -j N``: worker processes give the single-process run's output, byte for byte,
+in input order; a dead worker loses no record; Ctrl-C stops cleanly; ``--summary``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from domrec import output as outputs, parallel, reader, summary
+from domrec.simulate import dumps, simulate
+
+from tests.conftest import SAMPLES
+
+DOMREC = [sys.executable, "-m", "domrec.cli"]
+GAMES = ("competitive", "horse-race", "broadway", "castle-rock", "domino-roads")
+
+
+def _domrec(*args, env=None, cwd=None):
+    return subprocess.run([*DOMREC, *map(str, args)], capture_output=True, env=env, cwd=cwd, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    """A folder holding a mixed JSON Lines archive (every game, valid and invalid records, broken
+    lines, a truncated record, blank lines) and a DGN archive of many games."""
+    folder = tmp_path_factory.mktemp("archive")
+    lines = []
+    for k, game in enumerate(GAMES):
+        for record in simulate(game, 12, seed=k):
+            lines.append(dumps(record))
+    text = lines[3]
+    lines.insert(5, text.replace('"score"', '"scroe"', 1))  # a wrong field: unusable
+    lines.insert(9, "this is not json")
+    lines.insert(14, text[: len(text) // 2])  # truncated
+    lines.insert(20, "")
+    lines.insert(30, text.replace("6-6", "6-7", 1))
+    (folder / "mixed.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = _domrec("simulate", "competitive", "-n", "25", "--seed", "7", "-o", folder / "many.dgn")
+    assert r.returncode == 0, r.stderr
+    return folder
+
+
+def _inputs(archive: Path) -> list[str]:
+    return [str(SAMPLES), str(archive / "mixed.jsonl"), str(archive / "many.dgn"), str(archive / "missing.json")]
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_jobs_output_is_byte_identical_to_one_process(archive, form):
+    extra = ["--json"] if form == "json" else []
+    one = _domrec("validate", "-j", "1", *extra, *_inputs(archive))
+    two = _domrec("validate", "-j", "2", *extra, *_inputs(archive))
+    assert one.returncode == 2  # the missing file, and the broken lines
+    assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert b"mixed.jsonl:10" in one.stdout  # the broken line, by file and line number
+    assert b"Traceback" not in two.stderr
+
+
+def test_library_check_keeps_input_order_over_many_chunks(archive, monkeypatch):
+    monkeypatch.setattr(parallel, "CHUNK_BYTES", 3000)  # many small chunks, many in flight
+    paths = _inputs(archive)
+    alone = [r.to_dict() for r in parallel.check(reader.iter_sources(paths), 1)]
+    stats = parallel.Stats()
+    together = [r.to_dict() for r in parallel.check(reader.iter_sources(paths), 2, stats=stats)]
+    assert together == alone
+    assert len(alone) > 80
+    assert stats.worker_maxrss and all(v > 0 for v in stats.worker_maxrss.values())
+    assert stats.deaths == 0
+
+
+def test_summary_is_the_same_with_one_and_many_jobs(archive, tmp_path):
+    for suffix in ("csv", "jsonl"):
+        a, b = tmp_path / f"a.{suffix}", tmp_path / f"b.{suffix}"
+        r1 = _domrec("validate", "-q", "-j", "1", "--summary", a, *_inputs(archive))
+        r2 = _domrec("validate", "-q", "-j", "2", "--summary", b, *_inputs(archive))
+        assert r1.returncode == r2.returncode == 2, r1.stderr
+        assert a.read_bytes() == b.read_bytes()
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "a.csv").read_text(encoding="utf-8"))))
+    jsonl = [json.loads(x) for x in (tmp_path / "a.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["source"] for r in rows] == [r["source"] for r in jsonl]
+    assert rows[0].keys() == set(summary.COLUMNS)
+    assert {r["status"] for r in rows} == {"valid", "invalid", "unusable"}
+    assert rows[-1]["source"].endswith("missing.json") and rows[-1]["status"] == "unusable"
+    # The summary is domrec's own: written again without --force.
+    again = _domrec("validate", "-q", "-j", "1", "--summary", tmp_path / "a.csv", SAMPLES / "valid")
+    assert again.returncode == 0, again.stderr
+
+
+def test_summary_never_replaces_somebody_elses_file(tmp_path):
+    theirs = tmp_path / "results.csv"
+    theirs.write_text("name,score\nAna,3\n", encoding="utf-8")
+    r = _domrec("validate", "--summary", theirs, SAMPLES / "valid")
+    assert r.returncode == 2
+    assert r.stderr.decode().count("\n") == 1 and "--force" in r.stderr.decode()
+    assert theirs.read_text(encoding="utf-8") == "name,score\nAna,3\n"
+    assert r.stdout == b""  # refused before anything was checked
+    forced = _domrec("validate", "--force", "--summary", theirs, SAMPLES / "valid")
+    assert forced.returncode == 0
+    assert theirs.read_text(encoding="utf-8").splitlines()[0] == summary.CSV_HEADER
+
+
+def test_summary_kind_knows_its_own_files(tmp_path):
+    csv_file, jsonl_file, other = tmp_path / "s.csv", tmp_path / "s.jsonl", tmp_path / "o.jsonl"
+    csv_file.write_text(summary.CSV_HEADER + "\n", encoding="utf-8")
+    buf = io.StringIO()
+    summary.Writer(buf, "jsonl").write_row(dict.fromkeys(summary.COLUMNS, "x" * 9000))
+    jsonl_file.write_text(buf.getvalue(), encoding="utf-8")
+    other.write_text('{"source": "a", "game": "b"}\n', encoding="utf-8")
+    assert outputs.SUMMARY.own(csv_file) and outputs.SUMMARY.own(jsonl_file)
+    assert not outputs.SUMMARY.own(other)
+
+
+@pytest.mark.parametrize("bad", ["x", "-1", "2.5", "9999"])
+def test_jobs_refuses_what_is_not_a_number_of_workers(bad):
+    r = _domrec("validate", "-j", bad, SAMPLES / "valid")
+    assert r.returncode == 2 and r.stdout == b""
+    assert r.stderr.decode().count("\n") == 1 and "--jobs" in r.stderr.decode()
+
+
+def test_default_jobs_one_for_small_inputs_and_stdin(tmp_path):
+    assert parallel.jobs_for([str(SAMPLES)], None) == 1
+    assert parallel.jobs_for(["-"], None) == 1
+    assert parallel.jobs_for(["-"], 3) == 3
+    assert parallel.jobs_for([str(SAMPLES)], 0) == (os.cpu_count() or 1)
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as f:
+        f.truncate(parallel.LARGE_BYTES + 1)
+    assert parallel.jobs_for([str(big)], None) == (os.cpu_count() or 1)
+
+
+def _env(hook: str) -> dict:
+    return {**os.environ, parallel.KILL_HOOK: hook}
+
+
+def test_a_worker_that_dies_once_loses_nothing(archive, tmp_path):
+    one = _domrec("validate", "-j", "1", *_inputs(archive))
+    hook = f"{archive / 'mixed.jsonl'}:7@{tmp_path / 'died'}"
+    two = _domrec("validate", "-j", "2", *_inputs(archive), env=_env(hook))
+    assert (tmp_path / "died").exists()  # the hook did kill a worker
+    assert two.stdout == one.stdout and two.returncode == one.returncode
+    warnings = [x for x in two.stderr.decode().splitlines() if x.startswith("warning:")]
+    assert len(warnings) == 1 and "worker process died" in warnings[0] and "checked again" in warnings[0]
+    assert "Traceback" not in two.stderr.decode()
+
+
+def test_a_record_that_kills_its_worker_twice_is_named_not_checked(archive):
+    label = f"{archive / 'mixed.jsonl'}:7"
+    one = _domrec("validate", "--json", "-j", "1", *_inputs(archive))
+    two = _domrec("validate", "--json", "-j", "2", *_inputs(archive), env=_env(label))
+    before = [json.loads(x) for x in one.stdout.splitlines()]
+    after = [json.loads(x) for x in two.stdout.splitlines()]
+    assert [r["source"] for r in after] == [r["source"] for r in before]
+    changed = [(b, a) for b, a in zip(before, after) if a != b]
+    assert len(changed) == 1
+    _, killed = changed[0]
+    assert killed["source"] == label and killed["status"] == "unusable"
+    assert killed["problems"][0]["message"] == parallel.DIED_TWICE
+    assert two.returncode == 2
+    assert len([x for x in two.stderr.decode().splitlines() if x.startswith("warning:")]) == 2
+
+
+def _big_archive(folder: Path, n: int) -> Path:
+    path = folder / "big.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        for k, game in enumerate(GAMES):
+            for record in simulate(game, n, seed=k, accidents=False):
+                f.write(dumps(record) + "\n")
+    return path
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(x) for x in text.split()]
+
+
+def _workers(pid: int) -> list[int]:
+    """The worker processes of a ``domrec validate -j`` (the spawn resource tracker is not one)."""
+    out = []
+    for child in _children(pid):
+        try:
+            cmd = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"resource_tracker" not in cmd:
+            out.append(child)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
+def test_kill_9_of_a_real_worker_loses_no_record(tmp_path):
+    big = _big_archive(tmp_path, 400)
+    one = _domrec("validate", "-q", "--summary", tmp_path / "one.csv", "-j", "1", big)
+    proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(tmp_path / "two.csv"),
+                             str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    killed = None
+    while proc.poll() is None and killed is None:
+        workers = _workers(proc.pid)
+        if len(workers) == 2:
+            time.sleep(0.5)  # let them start on their chunks
+            os.kill(workers[0], signal.SIGKILL)
+            killed = workers[0]
+        time.sleep(0.05)
+    out, err = proc.communicate(timeout=600)
+    assert killed is not None, "the run ended before a worker could be killed"
+    assert proc.returncode == one.returncode
+    assert out == one.stdout
+    assert (tmp_path / "two.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
+    lines = err.decode().splitlines()
+    assert any(x.startswith("warning: a worker process died") for x in lines), err
+    assert "Traceback" not in err.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
+def test_ctrl_c_stops_workers_and_leaves_no_summary(tmp_path):
+    big = _big_archive(tmp_path, 400)
+    target = tmp_path / "summary.csv"
+    proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(target), str(big)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    workers: list[int] = []
+    while proc.poll() is None and len(workers) < 2:
+        workers = _workers(proc.pid)
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    for w in workers:  # the terminal sends Ctrl-C to the whole foreground group
+        try:
+            os.kill(w, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    text = err.decode()
+    assert "Traceback" not in text and "interrupted" in text
+    assert not target.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".summary.csv")]  # no temporary left
+    for w in workers:
+        assert not Path(f"/proc/{w}").exists() or "Z" in Path(f"/proc/{w}/stat").read_text().split()[2]
+
+
+def test_jobs_on_standard_input_is_the_same(archive):
+    data = (archive / "mixed.jsonl").read_bytes()
+    one = subprocess.run([*DOMREC, "validate", "-"], input=data, capture_output=True, timeout=600)
+    two = subprocess.run([*DOMREC, "validate", "-j", "2", "-"], input=data, capture_output=True, timeout=600)
+    assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert b"<stdin>:10: UNUSABLE" in one.stdout
