@@ -261,6 +261,12 @@ _FAST_EXPR = {
     "roll": "(type(d['roll']) is list and len(d['roll']) == 2"
             " and all([type(x) is int and 1 <= x <= 6 for x in d['roll']]))",
     "facing": "(type(d['facing']) is int and 0 <= d['facing'] <= 6)",
+    # Broadway's two cells: exact ints only (a 3.0 takes the full check, which accepts it).
+    "at": "(type(d['at']) is list and len(d['at']) == 2"
+          " and all([type(c) is list and len(c) == 2 and type(c[0]) is int and type(c[1]) is int"
+          " for c in d['at']]))",
+    "penalty": "d['penalty'] is True",
+    "unplayable": "d['unplayable'] is True",
     **{k: f"(type(d[{k!r}]) is str and d[{k!r}] in GOOD)" for k in
        ("play", "on", "span", "starter", "block", "exposed", "bridge")},
 }

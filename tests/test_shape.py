@@ -177,3 +177,31 @@ def test_edge_cases_get_the_same_verdict(sample, edit, accepted, schema_validato
     doc = _edited(sample, edit)
     assert schema_validator.is_valid(doc) == accepted
     assert fast_ok(doc) == accepted
+
+
+# The generated guard (shape._FAST_EXPR) may build a move without the field checks
+# only when those checks would pass: otherwise a bad move could slip through.
+_JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.floats(-3, 40) | st.sampled_from(["", "6-3", "x"]),
+    lambda inner: st.lists(inner, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(at=st.one_of(_JSONISH, st.lists(st.lists(st.integers(-3, 40) | st.booleans() | st.floats(0, 3),
+                                                   min_size=1, max_size=3), min_size=1, max_size=3)),
+       penalty=st.one_of(st.just(True), _JSONISH), unplayable=st.one_of(st.just(True), _JSONISH))
+def test_broadway_fast_guard_builds_only_moves_the_checks_accept(at, penalty, unplayable):
+    for move, kind in (({"seat": "N", "play": "6-3", "at": at}, "place"),
+                       ({"seat": "N", "play": "6-3", "at": at, "penalty": penalty}, "place"),
+                       ({"seat": "N", "exposed": "6-3", "unplayable": unplayable}, "exposed")):
+        built = shape._check_and_build(tuple(move))(move)
+        checks = shape.MOVE_SHAPES[kind][2]
+        try:
+            for key, value in move.items():
+                checks[key](value, f"/hands/0/moves/0/{key}")
+        except ShapeError:
+            assert built is None, move
+        else:
+            # A move the checks accept with exact numbers is built on the fast path.
+            exact = all(type(c) is int for cell in move.get("at", [[0]]) for c in cell)
+            assert built is not None or not exact, move

@@ -60,3 +60,34 @@ def test_tile_helpers():
 def test_only_the_written_form_is_a_tile(text):
     with pytest.raises(T.TileError):
         T.tile(text)
+
+
+def _one_by_one(texts):
+    """What :func:`T.tiles_of` must equal: the tiles, or the first error, of tile() in order."""
+    try:
+        return [T.tile(x) for x in texts]
+    except TileError as e:
+        return str(e)
+
+
+def _at_once(texts):
+    try:
+        return T.tiles_of(texts)
+    except TileError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("texts", [
+    ["6-3", "3-6", "0-0"],
+    ["6-3", "63", "a-b"],           # the first bad tile is named, as tile() names it
+    ["1-2", "never-seen-1", "2-1"],
+    ["4-4", 5, "6-6"],              # not text at all
+    ["9-12", "12-9", "18-18"],      # tiles not seen yet in this process
+    [],
+])
+def test_tiles_of_is_tile_for_each(texts):
+    assert _at_once(texts) == _one_by_one(texts)
+    again = _at_once(texts)  # second time: the seen tiles' fast path
+    assert again == _one_by_one(texts)
+    if isinstance(again, list):
+        assert all(a is b for a, b in zip(again, _one_by_one(texts)))

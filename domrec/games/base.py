@@ -319,7 +319,7 @@ def check_full_deal(hands: dict[str, Sequence[str]], seats: Sequence[str], set_t
     walked again to name the first problem precisely.
     """
     if len(hands) == len(seats) and all(len(hands.get(s, ())) == per_seat for s in seats):
-        parsed = {s: [T.tile(x) for x in hands[s]] for s in seats}
+        parsed = {s: T.tiles_of(hands[s]) for s in seats}
         dealt = {t for ts in parsed.values() for t in ts}
         if len(dealt) == len(set_tiles) and dealt <= set_tiles:
             return parsed
