@@ -124,8 +124,17 @@ def validate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print records with problems."),
     from_: Optional[str] = typer.Option(None, "--from", help="What standard input holds: json or dgn "
                                                             "(default: told apart by its first line)."),
+    summary: Optional[str] = typer.Option(None, "--summary", help="Also write one row per record to this *.csv "
+                                                                  "or *.jsonl file."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --summary file that is not an "
+                                                      "earlier domrec summary."),
+    dask: Optional[str] = typer.Option(None, "--dask", help="Check on Dask: local (a cluster of this machine's "
+                                                            "processes) or a scheduler's address, tcp://host:8786 "
+                                                            "(needs pip install 'domrec[dask]')."),
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
+    if dask is not None or summary is not None:
+        raise typer.Exit(_validate_dask(paths, dask, summary, force, as_json, quiet))
     if paths.count("-") > 1:
         typer.echo("error: standard input (-) can be read only once", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
@@ -159,6 +168,57 @@ def validate(
         typer.echo(f"{total} record{'s' if total != 1 else ''}: {counts['valid']} valid, "
                    f"{counts['invalid']} invalid, {counts['unusable']} unusable", err=True)
     raise typer.Exit(worst)
+
+
+def _validate_dask(paths: list[str], address: str | None, summary: str | None, force: bool,
+                   as_json: bool, quiet: bool) -> int:
+    """``validate --dask`` (and ``--summary``): the verdicts from :mod:`domrec.cluster`, printed as
+    on one core.  Without ``--dask`` the checking stays in this process."""
+    from domrec import cluster
+
+    client = closing = None
+    try:
+        if address is not None:
+            client, closing = cluster.client_for(address)
+        batch_mode()
+        if address is None:
+            reports: Iterator[Report] = (r for src in reader.iter_sources(paths) for r in _reports(src))
+            if summary is not None:
+                reports = cluster.summarized(reports, summary, force)
+        else:
+            reports = cluster.validate_shards(paths, summary, client, force)
+        return _print_reports(reports, as_json, quiet)
+    except (DomrecError, ValueError) as e:
+        typer.echo(f"error: {_said(e) if isinstance(e, DomrecError) else one_line(str(e))}", err=True)
+        return EXIT_UNUSABLE
+    finally:
+        for held in (client, closing):
+            if held is not None:
+                held.close()
+
+
+def _print_reports(reports: Iterator[Report], as_json: bool, quiet: bool) -> int:
+    worst = EXIT_OK
+    counts = {"valid": 0, "invalid": 0, "unusable": 0}
+    out = sys.stdout
+    for report in reports:
+        counts[report.status] += 1
+        worst = max(worst, _exit_code(report))
+        if as_json:
+            out.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
+            continue
+        if quiet and report.valid:
+            continue
+        out.write(_painted(report.summary(), report.status, out) + "\n")
+        for problem in report.problems:
+            out.write(console.paint(f"  {problem.text()}", "problem", out) + "\n")
+        if report.note:
+            out.write(f"  note: {one_line(report.note)}\n")
+    if not as_json:
+        total = sum(counts.values())
+        typer.echo(f"{total} record{'s' if total != 1 else ''}: {counts['valid']} valid, "
+                   f"{counts['invalid']} invalid, {counts['unusable']} unusable", err=True)
+    return worst
 
 
 @app.command()
