@@ -53,12 +53,13 @@ class Task:
     start: int | None = None
     end: int | None = None
     first: int = 1
+    last: int = 0
 
     def lines(self) -> str:
-        """Where this task's records are, in words: the shard, or its lines from ``first`` on."""
+        """Where this task's records are: the shard, or ``shard:FIRST-LAST``."""
         if self.start is None:
             return self.label
-        return f"{self.label}:{self.first}-"
+        return f"{self.label}:{self.first}-{self.last}"
 
 
 def tasks(paths: Iterable[str], block_bytes: int = BLOCK_BYTES) -> list[Task]:
@@ -89,16 +90,17 @@ def _file_tasks(path: Path, block_bytes: int) -> Task | list[Task]:
     if path.suffix != ".jsonl" or size <= block_bytes:
         return Task(str(path), label)
     try:
-        cuts = _cuts(path, size, block_bytes)
+        cuts, lines = _cuts(path, size, block_bytes)
     except OSError:
         return Task(str(path), label)  # the worker reports why it cannot be read
-    return [Task(str(path), label, start, end, first)
-            for (start, first), (end, _) in zip(cuts, cuts[1:] + [(size, 0)])]
+    return [Task(str(path), label, start, end, first, after - 1)
+            for (start, first), (end, after) in zip(cuts, cuts[1:] + [(size, lines + 1)])]
 
 
-def _cuts(path: Path, size: int, block_bytes: int) -> list[tuple[int, int]]:
-    """``(byte offset, line number)`` of each block's first line: a line start at or after
-    every ``block_bytes``.  Counting the lines reads the shard once, far cheaper than checking it."""
+def _cuts(path: Path, size: int, block_bytes: int) -> tuple[list[tuple[int, int]], int]:
+    """``(byte offset, line number)`` of each block's first line (a line start at or after
+    every ``block_bytes``), and the shard's number of lines.  Counting the lines reads the
+    shard once, far cheaper than checking it."""
     cuts = [(0, 1)]
     pos = lines = 0
     cut = block_bytes
@@ -113,7 +115,8 @@ def _cuts(path: Path, size: int, block_bytes: int) -> list[tuple[int, int]]:
                 cut = pos + j + 1 + block_bytes
             lines += chunk.count(b"\n")
             pos += len(chunk)
-    return cuts
+            last = chunk[-1:]
+    return cuts, lines + (pos > 0 and last != b"\n")
 
 
 def check_task(task: Task) -> list[Report]:
@@ -144,8 +147,8 @@ def reader_error(task: Task, e: OSError) -> Report:
 
 def unchecked(task: Task, why: str) -> Report:
     """The verdict standing for a partition whose task failed: its records were not checked."""
-    where = task.label if task.start is None else f"{task.label}: the lines from {task.first} on " \
-                                                  f"(up to byte {task.end})"
+    where = (f"the records of {task.label}" if task.start is None
+             else f"the records on lines {task.first} to {task.last} of {task.label}")
     problem = Problem("", f"{where} were not checked: {why}; check them again", "", "input")
     return Report(task.lines(), None, "unusable", (problem,))
 

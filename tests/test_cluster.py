@@ -75,6 +75,7 @@ def test_blocks_number_lines_as_the_shard_does(archive):
     for part in parts:
         assert text[:part.start].count(b"\n") + 1 == part.first
         assert part.start == 0 or text[part.start - 1:part.start] == b"\n"
+        assert text[:part.end].count(b"\n") == part.last
     assert parts[-1].end == len(text)
 
 
@@ -105,10 +106,11 @@ def test_without_a_client_the_local_processes_give_the_same_verdicts(archive):
 
 
 def test_a_failed_task_names_its_records_unchecked():
-    task = cluster.Task("a.jsonl", "a.jsonl", 100, 200, 7)
+    task = cluster.Task("a.jsonl", "a.jsonl", 100, 200, 7, 9)
     report = cluster.unchecked(task, "the workers checking them died")
     assert report.status == "unusable"
-    assert "a.jsonl: the lines from 7 on" in report.problems[0].message
+    assert report.source == "a.jsonl:7-9"
+    assert "the records on lines 7 to 9 of a.jsonl were not checked" in report.problems[0].message
     assert "not checked" in report.problems[0].message
 
 
@@ -131,6 +133,35 @@ def test_a_killed_worker_loses_no_record(tmp_path):
         os.kill(pids[0], 0)
     # one death is within distributed's allowed failures: the dead worker's blocks were run again
     assert [r.to_dict() for r in got] == [r.to_dict() for r in expected]
+
+
+@pytest.mark.slow
+def test_a_block_that_keeps_killing_workers_is_named_unchecked(tmp_path):
+    """With no death allowed, the killed worker's blocks come back as unchecked verdicts naming
+    their lines; every other record has its verdict, and no line is missing from both."""
+    import dask
+
+    shard = tmp_path / "big.jsonl"
+    lines = [simulate.dumps(r) for r in simulate.simulate("broadway", 120, seed=3, accidents=False)]
+    shard.write_text("\n".join(lines) + "\n")
+    expected = {r.source: r.to_dict() for r in _single([str(shard)])}
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                     dashboard_address=":0") as local, distributed.Client(local) as c:
+        pids = list(c.run(os.getpid).values())
+        verdicts = cluster.validate_shards([str(shard)], client=c, block_bytes=20_000)
+        got = [next(verdicts)]
+        os.kill(pids[0], signal.SIGKILL)
+        got.extend(verdicts)
+    unchecked = [r for r in got if r.problems and "were not checked" in r.problems[0].message]
+    assert unchecked, "the killed worker held blocks"
+    covered = set()
+    for r in unchecked:
+        first, last = map(int, r.source.rsplit(":", 1)[1].split("-"))
+        covered.update(f"{shard}:{n}" for n in range(first, last + 1))
+    checked = {r.source: r.to_dict() for r in got if r not in unchecked}
+    assert all(checked[s] == expected[s] for s in checked)
+    assert set(expected) <= set(checked) | covered
 
 
 def test_cli_without_dask_says_how_to_install(monkeypatch, archive):
