@@ -18,7 +18,7 @@ import typer
 from domrec import console, games, output as outputs, parallel, reader, simulate as sim
 from domrec.errors import DomrecError, InputError, one_line
 from domrec.games.base import ignored_options
-from domrec.validate import Problem, Report, batch_mode, unusable, validate_text
+from domrec.validate import Problem, Report, batch_mode, validate_text
 
 console.plain_help_types()
 app = typer.Typer(cls=console.OneLineErrors, add_completion=True, no_args_is_help=True,
@@ -108,8 +108,16 @@ def validate(
                                                                   "or *.jsonl file."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --summary file that is not an "
                                                       "earlier domrec summary."),
+    dask: Optional[str] = typer.Option(None, "--dask", help="Check on Dask: local (a cluster of this machine's "
+                                                            "processes) or a scheduler's address, tcp://host:8786 "
+                                                            "(needs pip install 'domrec[dask]')."),
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
+    if dask is not None:
+        if jobs is not None:
+            typer.echo("error: --jobs and --dask both say where to check: give one of them", err=True)
+            raise typer.Exit(EXIT_UNUSABLE)
+        raise typer.Exit(_validate_dask(paths, dask, summary, force, as_json, quiet))
     if paths.count("-") > 1:
         typer.echo("error: standard input (-) can be read only once", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
@@ -206,6 +214,30 @@ def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any) ->
         typer.echo(f"{total} record{'s' if total != 1 else ''}: {counts['valid']} valid, "
                    f"{counts['invalid']} invalid, {counts['unusable']} unusable", err=True)
     return worst
+
+
+def _validate_dask(paths: list[str], address: str, summary: str | None, force: bool,
+                   as_json: bool, quiet: bool) -> int:
+    """``validate --dask``: the verdicts from :mod:`domrec.cluster`, printed as on one core."""
+    from domrec import cluster
+
+    client = closing = None
+    try:
+        if summary is not None:
+            _summary_form(summary)
+        client, closing = cluster.client_for(address)
+        batch_mode()
+        return _print(cluster.validate_shards(paths, summary, client, force), as_json, quiet, None)
+    except (DomrecError, ValueError) as e:
+        typer.echo(f"error: {_said(e) if isinstance(e, DomrecError) else one_line(str(e))}", err=True)
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        _interrupted(summary if summary is not None else "-")
+        return EXIT_UNUSABLE
+    finally:
+        for held in (client, closing):
+            if held is not None:
+                held.close()
 
 
 @app.command()

@@ -1,0 +1,186 @@
+"""The Dask entry point (domrec/cluster.py): the same verdicts, labels and summary as one core."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from domrec import cli, cluster, reader, simulate
+from domrec.summary import Writer
+
+distributed = pytest.importorskip("distributed")
+
+GAMES = ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"]
+
+
+def _bump_first_score(doc: dict) -> bool:
+    """A claimed score one point off in the first hand's result: the record breaks the rules."""
+    scores = doc["hands"][0]["result"]["scores"]
+    side = next(iter(scores))
+    scores[side] += 1
+    return True
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    """Five shards, one per game, each with an invalid record, a broken line and a blank line;
+    the last in a sub-folder."""
+    root = tmp_path_factory.mktemp("shards")
+    (root / "more").mkdir()
+    for i, game in enumerate(GAMES):
+        docs = [json.loads(simulate.dumps(r)) for r in simulate.simulate(game, 5, seed=i + 1, accidents=False)]
+        assert _bump_first_score(docs[3])
+        lines = [json.dumps(d) for d in docs]
+        lines.insert(1, '{"game": "competitive", "broken')
+        lines.insert(3, "")
+        (root / ("more" if i == 4 else ".") / f"{game}.jsonl").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def _single(paths: list[str]) -> list:
+    return [r for src in reader.iter_sources(paths) for r in cli._reports(src)]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=":0") as local, distributed.Client(local) as c:
+        yield c
+
+
+def test_the_archive_has_every_kind_of_verdict(archive):
+    statuses = {r.status for r in _single([str(archive)])}
+    assert statuses == {"valid", "invalid", "unusable"}
+
+
+@pytest.mark.parametrize("block_bytes", [cluster.BLOCK_BYTES, 5000])
+def test_verdicts_identical_to_one_core(archive, client, block_bytes):
+    paths = [str(archive), str(archive / "missing.jsonl")]
+    expected = _single(paths)
+    got = list(cluster.validate_shards(paths, client=client, block_bytes=block_bytes))
+    assert [r.to_dict() for r in got] == [r.to_dict() for r in expected]
+    assert any(r.source.endswith("competitive.jsonl:2") and r.status == "unusable" for r in got)
+
+
+def test_blocks_number_lines_as_the_shard_does(archive):
+    shard = archive / "competitive.jsonl"
+    parts = cluster.tasks([str(shard)], block_bytes=3000)
+    assert len(parts) > 2
+    text = shard.read_bytes()
+    for part in parts:
+        assert text[:part.start].count(b"\n") + 1 == part.first
+        assert part.start == 0 or text[part.start - 1:part.start] == b"\n"
+        assert text[:part.end].count(b"\n") == part.last
+    assert parts[-1].end == len(text)
+
+
+@pytest.mark.parametrize("suffix", ["csv", "jsonl"])
+def test_summary_identical_to_one_core(archive, client, tmp_path, suffix):
+    paths = [str(archive)]
+    expected = tmp_path / f"one.{suffix}"
+    with expected.open("w", encoding="utf-8", newline="\n") as f:
+        Writer(f, suffix).write_all(_single(paths))
+    got = tmp_path / f"dask.{suffix}"
+    list(cluster.validate_shards(paths, summary=str(got), client=client, block_bytes=5000))
+    assert got.read_bytes() == expected.read_bytes()
+
+
+def test_a_summary_domrec_did_not_write_is_kept(archive, client, tmp_path):
+    theirs = tmp_path / "theirs.csv"
+    theirs.write_text("somebody's table\n")
+    with pytest.raises(Exception) as e:
+        list(cluster.validate_shards([str(archive)], summary=str(theirs), client=client))
+    assert "force" in str(e.value)
+    assert theirs.read_text() == "somebody's table\n"
+
+
+def test_without_a_client_the_local_processes_give_the_same_verdicts(archive):
+    expected = _single([str(archive)])
+    got = list(cluster.validate_shards([str(archive)], block_bytes=5000))
+    assert [r.to_dict() for r in got] == [r.to_dict() for r in expected]
+
+
+def test_a_failed_task_names_its_records_unchecked():
+    task = cluster.Task("a.jsonl", "a.jsonl", 100, 200, 7, 9)
+    report = cluster.unchecked(task, "the workers checking them died")
+    assert report.status == "unusable"
+    assert report.source == "a.jsonl:7-9"
+    assert "the records on lines 7 to 9 of a.jsonl were not checked" in report.problems[0].message
+    assert "not checked" in report.problems[0].message
+
+
+@pytest.mark.slow
+def test_a_killed_worker_loses_no_record(tmp_path):
+    """kill -9 one worker of two mid-run: distributed runs its tasks again; every record's verdict
+    (or an unchecked verdict naming its lines) comes back, none is dropped."""
+    shard = tmp_path / "big.jsonl"
+    lines = [simulate.dumps(r) for r in simulate.simulate("broadway", 120, seed=3, accidents=False)]
+    shard.write_text("\n".join(lines) + "\n")
+    expected = _single([str(shard)])
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=":0") as local, distributed.Client(local) as c:
+        pids = list(c.run(os.getpid).values())
+        verdicts = cluster.validate_shards([str(shard)], client=c, block_bytes=20_000)
+        got = [next(verdicts)]  # the run is under way: the other blocks are on the workers
+        os.kill(pids[0], signal.SIGKILL)
+        got.extend(verdicts)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pids[0], 0)
+    # one death is within distributed's allowed failures: the dead worker's blocks were run again
+    assert [r.to_dict() for r in got] == [r.to_dict() for r in expected]
+
+
+@pytest.mark.slow
+def test_a_block_that_keeps_killing_workers_is_named_unchecked(tmp_path):
+    """With no death allowed, the killed worker's blocks come back as unchecked verdicts naming
+    their lines; every other record has its verdict, and no line is missing from both."""
+    import dask
+
+    shard = tmp_path / "big.jsonl"
+    lines = [simulate.dumps(r) for r in simulate.simulate("broadway", 120, seed=3, accidents=False)]
+    shard.write_text("\n".join(lines) + "\n")
+    expected = {r.source: r.to_dict() for r in _single([str(shard)])}
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                     dashboard_address=":0") as local, distributed.Client(local) as c:
+        pids = list(c.run(os.getpid).values())
+        verdicts = cluster.validate_shards([str(shard)], client=c, block_bytes=20_000)
+        got = [next(verdicts)]
+        os.kill(pids[0], signal.SIGKILL)
+        got.extend(verdicts)
+    unchecked = [r for r in got if r.problems and "were not checked" in r.problems[0].message]
+    assert unchecked, "the killed worker held blocks"
+    covered = set()
+    for r in unchecked:
+        first, last = map(int, r.source.rsplit(":", 1)[1].split("-"))
+        covered.update(f"{shard}:{n}" for n in range(first, last + 1))
+    checked = {r.source: r.to_dict() for r in got if r not in unchecked}
+    assert all(checked[s] == expected[s] for s in checked)
+    assert set(expected) <= set(checked) | covered
+
+
+def test_cli_without_dask_says_how_to_install(monkeypatch, archive):
+    from typer.testing import CliRunner
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    result = CliRunner().invoke(cli.app, ["validate", "--dask", "local", str(archive)])
+    assert result.exit_code == 2
+    assert "pip install 'domrec[dask]'" in result.output
+
+
+def test_cli_dask_prints_what_one_core_prints(archive, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 2)
+    runner = CliRunner()
+    one = runner.invoke(cli.app, ["validate", "--json", str(archive), "--summary", str(tmp_path / "one.csv")])
+    many = runner.invoke(cli.app, ["validate", "--json", "--dask", "local", str(archive),
+                                   "--summary", str(tmp_path / "dask.csv")])
+    assert one.exit_code == many.exit_code == 2
+    assert one.stdout == many.stdout
+    assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "dask.csv").read_bytes()
