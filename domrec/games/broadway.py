@@ -345,16 +345,23 @@ class BroadwayHand:
                            f"least one matched segment", R_MATCH, "/at")
 
     def _place(self, seat: str, move: Play) -> int:
-        a, b, t = _halves(move.play)
+        # The commonest move by far: the tile lookup, _matches, _lay and _advance are
+        # written out here with local names (the replay's per-move cost, issue 16).
+        # Any change to the rules they carry must be made in both places.
+        text = move.play
+        found = _HALVES.get(text)
+        a, b, t = found if found is not None else _halves(text)
         hand = self.hands[seat]
         if t not in hand:
-            raise IllegalMove(self._not_held(seat, t, move.play), R_HOLD, "/play")
-        if not self._laid:
+            raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
+        laid = self._laid
+        at = move.at
+        if not laid:
             if t is not self.lead:
-                raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {move.play}",
+                raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {text}",
                                   R_GAME, "/play")
-            self.origin = move.at[0]
-        (x1, y1), (x2, y2) = move.at
+            self.origin = at[0]
+        (x1, y1), (x2, y2) = at
         ox, oy = self.origin
         u1, v1, u2, v2 = x1 - ox, y1 - oy, x2 - ox, y2 - oy
         board = self.board
@@ -366,17 +373,37 @@ class BroadwayHand:
         else:
             self._cells(seat, move)
             raise self._no_match(move)  # right shape, but far from every tile on the table
-        if not self._laid:
+        # Neighbours of both cells: the tile's own other cell is empty, so it never counts (_matches).
+        n1, s1, e1, w1 = k1 + STRIDE, k1 - STRIDE, k1 + 1, k1 - 1
+        n2, s2, e2, w2 = k2 + STRIDE, k2 - STRIDE, k2 + 1, k2 - 1
+        if not laid:
             matches = 0
         else:
-            matches = self._matches(k1, a, k2, b)
+            get = board.get
+            matches = ((get(n1) == a) + (get(s1) == a) + (get(e1) == a) + (get(w1) == a)
+                       + (get(n2) == b) + (get(s2) == b) + (get(e2) == b) + (get(w2) == b))
             if not matches:
                 raise self._no_match(move)
-        self._lay(k1, a, k2, b)
-        self._laid.append((t, k1, a, k2, b, seat, matches, False))
+        # _lay, written out.
+        near = self.near
+        board[k1] = a
+        board[k2] = b
+        near.pop(k1, None)
+        near.pop(k2, None)
+        get = near.get
+        bit = 1 << a
+        for n in (n1, s1, e1, w1):
+            if n not in board:
+                near[n] = get(n, 0) | bit
+        bit = 1 << b
+        for n in (n2, s2, e2, w2):
+            if n not in board:
+                near[n] = get(n, 0) | bit
+        laid.append((t, k1, a, k2, b, seat, matches, False))
         hand.discard(t)
-        if self.face_up[seat]:
-            self.face_up[seat].discard(t)
+        face_up = self.face_up[seat]
+        if face_up:
+            face_up.discard(t)
         self.held -= 1
         self.passes = 0
         points = POINTS[matches if matches < 4 else 4]
