@@ -88,12 +88,23 @@ def reference(path: Path) -> tuple[int, float, float]:
 
 
 def extra_sections(path: Path, args: argparse.Namespace) -> None:
-    """Hook for the parts of issue 16 written elsewhere, printed in the same run on the same archive:
+    """In the same run: the Dask LocalCluster on the same archive (when Dask is installed), and the
+    single-core cost of full validation against ``json.loads`` for every game (bench_validate.py)."""
+    import importlib.util
 
-    - the Dask LocalCluster run (domrec/cluster.py), and
-    - the single-core ratio to ``json.loads`` for every game.
+    if importlib.util.find_spec("distributed") is None:
+        print("dask: not installed (pip install 'domrec[dask]'); LocalCluster run skipped")
+    else:
+        from bench_scale_dask import bench_dask
 
-    Nothing yet: the lead adds them here."""
+        bench_dask(path, workers=2)
+    from bench_validate import RATIO_TARGET, measure
+
+    print(f"one core, {args.games} simulated games a game (CPU time; target {RATIO_TARGET:g}× json.loads):")
+    for game in GAMES:
+        m = measure(game, args.games)
+        print(f"  {game:13} {m['hands'] / m['cpu']:9,.0f} hands/s, json.loads {m['hands'] / m['reference']:9,.0f} "
+              f"hands/s: validation costs {m['cpu'] / m['reference']:.1f}× json.loads")
 
 
 def main() -> None:
@@ -101,6 +112,7 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=200, help="archive size in MB (default 200)")
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()), help="where the archive is kept")
     ap.add_argument("--jobs", type=int, action="append", help="core counts to run (default: 1, 2 and all)")
+    ap.add_argument("--games", type=int, default=1000, help="simulated games a game for the one-core ratios")
     ap.add_argument("--run-one", nargs=2, metavar=("PATH", "JOBS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.run_one:

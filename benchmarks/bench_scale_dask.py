@@ -21,41 +21,17 @@ import tempfile
 import time
 from pathlib import Path
 
-GAMES = ("competitive", "horse-race", "broadway", "castle-rock", "domino-roads")
-
-
-def archive(size_mb: int, cache: Path) -> Path:
-    """The cached archive of about ``size_mb`` MB (the file name bench_scale.py uses), generated if missing."""
-    from domrec import simulate
-
-    path = cache / f"domrec-bench-scale-{size_mb}MB.jsonl"
-    if path.exists():
-        return path
-    target = size_mb * 1024 * 1024
-    tmp = path.with_suffix(".partial")
-    written = seed = 0
-    with tmp.open("w", encoding="utf-8") as f:
-        while written < target:
-            for game in GAMES:
-                for record in simulate.simulate(game, 50, seed, accidents=False):
-                    line = simulate.dumps(record) + "\n"
-                    f.write(line)
-                    written += len(line.encode("utf-8"))
-            seed += 1
-    tmp.replace(path)
-    return path
-
-
 def bench_dask(path: Path, workers: int = 2, block_mb: int = 16) -> None:
     """Print records/s of one process and of the LocalCluster run on ``path``."""
     from distributed import Client, LocalCluster
 
-    from domrec import cli, cluster, reader
+    from domrec import cluster, reader
+    from domrec.parallel import reports_of
     from domrec.validate import batch_mode
 
     batch_mode()
     wall, cpu = time.perf_counter(), time.process_time()
-    single = sum(1 for src in reader.iter_sources([str(path)]) for _ in cli._reports(src))
+    single = sum(1 for src in reader.iter_sources([str(path)]) for _ in reports_of(src))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(f"one process: {single:,} records in {wall:.1f}s ({cpu:.1f}s of CPU): {single / wall:,.0f} records/s")
 
@@ -81,6 +57,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--block", type=int, default=16, help="block size in MB")
     args = ap.parse_args()
+    from bench_scale import archive
+
     bench_dask(archive(args.size, args.cache), args.workers, args.block)
 
 

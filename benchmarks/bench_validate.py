@@ -29,26 +29,18 @@ TARGETS = {"competitive": 20_000, "horse-race": 8_000, "broadway": 3_000,
 RATIO_TARGET = 5.0
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("game", nargs="?", default="competitive")
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=None)
-    ap.add_argument("--option", action="append", default=[], help="name=value")
-    ap.add_argument("--variant", default=None)
-    args = ap.parse_args()
-    options = parse_options(args.option)
-
+def measure(game: str, games: int = 2000, seed: int = 1, players: int | None = None,
+            options: dict | None = None, variant: str | None = None) -> dict:
+    """Simulate ``games`` games, then time their full validation and ``json.loads`` of the same
+    texts, both in CPU time of this process (the figure is per core: other programs running on
+    the machine do not count against it).  The collector is set up as ``domrec validate`` sets
+    it up (validate.batch_mode)."""
     t0 = time.perf_counter()
     texts = [simulate.dumps(r).encode() for r in
-             simulate.simulate(args.game, args.games, args.seed, args.players, options or None, args.variant,
+             simulate.simulate(game, games, seed, players, options or None, variant,
                                accidents=False)]  # no accidents: figures comparable run to run
-    t1 = time.perf_counter()
+    simulated = time.perf_counter() - t0
     hands = moves = 0
-    # CPU time of this process: the figure is per core, and other programs
-    # running on the machine do not count against it.  The collector is set
-    # up as `domrec validate` sets it up (validate.batch_mode).
     batch_mode()
     start = time.process_time()
     for i, text in enumerate(texts):
@@ -62,8 +54,23 @@ def main() -> None:
     for text in texts:
         json.loads(text)
     reference = time.process_time() - start
-    print(f"{args.game}: simulated {len(texts)} games in {t1 - t0:.2f}s")
-    print(f"{args.game}: validated {len(texts)} games, {hands} hands, {moves} moves in {elapsed:.3f}s of CPU")
+    return {"games": len(texts), "simulated": simulated, "hands": hands, "moves": moves, "cpu": elapsed,
+            "reference": reference}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game", nargs="?", default="competitive")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--option", action="append", default=[], help="name=value")
+    ap.add_argument("--variant", default=None)
+    args = ap.parse_args()
+    m = measure(args.game, args.games, args.seed, args.players, parse_options(args.option), args.variant)
+    hands, moves, elapsed, reference = m["hands"], m["moves"], m["cpu"], m["reference"]
+    print(f"{args.game}: simulated {m['games']} games in {m['simulated']:.2f}s")
+    print(f"{args.game}: validated {m['games']} games, {hands} hands, {moves} moves in {elapsed:.3f}s of CPU")
     print(f"{args.game}: {hands / elapsed:,.0f} hands/s, {moves / elapsed:,.0f} moves/s "
           f"(target {TARGETS.get(args.game, 0):,} hands/s)")
     print(f"{args.game}: json.loads of the same texts {reference:.3f}s of CPU, {hands / reference:,.0f} hands/s; "
