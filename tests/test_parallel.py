@@ -167,12 +167,14 @@ def test_a_record_that_kills_its_worker_twice_is_named_not_checked(archive):
     assert len([x for x in two.stderr.decode().splitlines() if x.startswith("warning:")]) == 2
 
 
-def _big_archive(folder: Path, n: int) -> Path:
-    path = folder / "big.jsonl"
-    with path.open("w", encoding="utf-8") as f:
-        for k, game in enumerate(GAMES):
-            for record in simulate(game, n, seed=k, accidents=False):
-                f.write(dumps(record) + "\n")
+@pytest.fixture(scope="module")
+def big(tmp_path_factory) -> Path:
+    """An archive long enough to kill a worker or press Ctrl-C in mid-run: 2,000 records, 400 of
+    each game, made of 80 simulated games of each written five times (simulating is the slow part)."""
+    path = tmp_path_factory.mktemp("big") / "big.jsonl"
+    lines = [dumps(record) + "\n" for k, game in enumerate(GAMES) for record in simulate(game, 80, seed=k,
+                                                                                           accidents=False)]
+    path.write_text("".join(lines * 5), encoding="utf-8")
     return path
 
 
@@ -199,8 +201,7 @@ def _workers(pid: int) -> list[int]:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
-def test_kill_9_of_a_real_worker_loses_no_record(tmp_path):
-    big = _big_archive(tmp_path, 400)
+def test_kill_9_of_a_real_worker_loses_no_record(tmp_path, big):
     one = _domrec("validate", "-q", "--summary", tmp_path / "one.csv", "-j", "1", big)
     proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(tmp_path / "two.csv"),
                              str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -224,8 +225,7 @@ def test_kill_9_of_a_real_worker_loses_no_record(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
-def test_ctrl_c_stops_workers_and_leaves_no_summary(tmp_path):
-    big = _big_archive(tmp_path, 400)
+def test_ctrl_c_stops_workers_and_leaves_no_summary(tmp_path, big):
     target = tmp_path / "summary.csv"
     proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(target), str(big)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
