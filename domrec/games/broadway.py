@@ -345,9 +345,9 @@ class BroadwayHand:
                            f"least one matched segment", R_MATCH, "/at")
 
     def _place(self, seat: str, move: Play) -> int:
-        # The commonest move by far: the tile lookup, _matches, _lay and _advance are
-        # written out here with local names (the replay's per-move cost, issue 16).
-        # Any change to the rules they carry must be made in both places.
+        # The commonest move by far: the tile lookup, the count of matched segments (_matches)
+        # and _advance are written out here with local names (the replay's per-move cost);
+        # laying the tile is _lay's.  A change to the matching rule must be made in both places.
         text = move.play
         found = _HALVES.get(text)
         a, b, t = found if found is not None else _halves(text)
@@ -384,21 +384,7 @@ class BroadwayHand:
                        + (get(n2) == b) + (get(s2) == b) + (get(e2) == b) + (get(w2) == b))
             if not matches:
                 raise self._no_match(move)
-        # _lay, written out.
-        near = self.near
-        board[k1] = a
-        board[k2] = b
-        near.pop(k1, None)
-        near.pop(k2, None)
-        get = near.get
-        bit = 1 << a
-        for n in (n1, s1, e1, w1):
-            if n not in board:
-                near[n] = get(n, 0) | bit
-        bit = 1 << b
-        for n in (n2, s2, e2, w2):
-            if n not in board:
-                near[n] = get(n, 0) | bit
+        self._lay(k1, a, k2, b)
         laid.append((t, k1, a, k2, b, seat, matches, False))
         hand.discard(t)
         face_up = self.face_up[seat]
