@@ -195,12 +195,7 @@ def test_the_standings_snapshot_of_an_event_with_a_final_is_the_standings_of_the
 
 
 def test_a_table_that_has_its_result_is_named_with_its_sides_in_seating_order(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=9))
-    add_players(store, [f"P{i}" for i in range(1, 9)])
-    pair_next_round(store)
-    enter_manual(store, 1, {"EW": 201, "NS": 100})
-    store.close()
+    path = _one_round(tmp_path, {"EW": 201, "NS": 100})
     before = dump(path)
     r = run("result", path, "--table", 1, "--score", "NS=200,EW=100")
     assert r.exit_code == 1
@@ -220,12 +215,13 @@ def test_a_late_entry_after_the_final_is_drawn_is_refused(tmp_path: Path) -> Non
     assert dump(path) == before
 
 
-def _one_round(tmp_path: Path) -> Path:
+def _one_round(tmp_path: Path, scores: dict[str, int] | None = None) -> Path:
+    """Eight players, round 1 paired, table 1's result entered by hand (``scores``, default NS 200, EW 150)."""
     path = tmp_path / "one.db"
     store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=9))
     add_players(store, [f"P{i}" for i in range(1, 9)])
     pair_next_round(store)
-    enter_manual(store, 1, {"NS": 200, "EW": 150})
+    enter_manual(store, 1, scores or {"NS": 200, "EW": 150})
     store.close()
     return path
 
