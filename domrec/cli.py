@@ -174,16 +174,15 @@ def _summary_form(path: str) -> str:
 def _validate(paths: list[str], from_: str | None, jobs: int, as_json: bool, quiet: bool, rows: Any) -> int:
     """Print the verdicts (and write their summary rows); the exit code they make."""
     sources = reader.iter_sources(paths, stdin_form=from_)
+    if jobs <= 1:
+        return _print((r for src in _with_progress(sources, _total_bytes(paths)) for r in _reports(src)),
+                      as_json, quiet, rows)
     checking = parallel.check(sources, jobs)
-    if jobs > 1:  # the bar counts the records as their verdicts come back
-        verdicts = console.track(checking, "checking", None, "records", enabled=not sys.stdout.isatty())
-    else:
-        verdicts = (r for src in _with_progress(sources, _total_bytes(paths)) for r in _reports(src))
-    try:
-        worst = _print(verdicts, as_json, quiet, rows)
+    try:  # the bar counts the records as their verdicts come back
+        return _print(console.track(checking, "checking", None, "records", enabled=not sys.stdout.isatty()),
+                      as_json, quiet, rows)
     finally:
         checking.close()  # Ctrl-C, a closed pipe: the workers are stopped at once, not at exit
-    return worst
 
 
 def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any) -> int:
