@@ -1881,7 +1881,7 @@ def dumps_typed(record: Record, keep_deal: bool = True) -> str:
                 g.push(move)
                 continue
             if not keep_deal and "draw" in md and md["draw"] is True and "boneyard" not in public:
-                md["draw"] = str(_drawn_tile(hand, move, record))
+                md["draw"] = str(_drawn_tile(hand, n))
             text = _move_text(md, record.game)
             if move.seat != g.to_move or "exposed" in md or md.get("penalty"):
                 text = f"{move.seat} {text}"
@@ -1921,14 +1921,12 @@ def _held_at_end(record: Record, index: int) -> dict[str, list] | None:
     return {s: list(ts) for s, ts in state.holdings().items()}
 
 
-def _drawn_tile(hand: Any, move: Any, record: Record) -> str:
-    """The tile a ``draw: true`` takes, from the boneyard's order."""
-    draws = 0
-    for m in hand.moves:
-        if m is move:
-            break
-        if type(m).__name__ == "Draw" and m.draw is True:
-            draws += 1
+def _drawn_tile(hand: Any, n: int) -> str:
+    """The tile the ``draw: true`` of move ``n`` (0-based) takes, from the boneyard's order.
+
+    Found by position, never by identity: equal moves may be one shared value (the reader
+    keeps one object for a move written the same way again, see :mod:`domrec.shape`)."""
+    draws = sum(1 for m in hand.moves[:n] if type(m).__name__ == "Draw" and m.draw is True)
     return hand.deal.boneyard[draws]
 
 

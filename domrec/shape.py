@@ -272,14 +272,58 @@ _FAST_EXPR = {
 }
 
 
+#: How a field takes part in the key of :data:`_SEEN` moves: text fields as they are (a
+#: text equals only the same text, so a hit means the same checks passed); fields with
+#: one good value (``true``) not at all, once their exact type is checked; numbers, and a
+#: draw's ``true`` or tile, after their exact type is checked (``1`` equals ``true`` in Python).
+_KEY_TEXT = frozenset(("seat", "play", "on", "span", "starter", "block", "exposed", "bridge", "road"))
+_KEY_TYPED = {"pass": None, "reuse": None, "penalty": None, "unplayable": None,
+              "score": "d['score']", "facing": "d['facing']",
+              "draw": "d['draw']", "capture": "tuple(d['capture'])", "roll": "tuple(d['roll'])"}
+_PRE_GUARD = {"draw": "(d['draw'] is True or type(d['draw']) is str)",
+              "capture": "type(d['capture']) is list"}
+#: Room left in the caches of moves already seen (all key patterns together): a bound on
+#: the memory they take, whatever an archive holds (about 200 bytes a move).
+_ROOM = [50_000]
+
+
 def _check_and_build(keys: tuple[str, ...]) -> Callable[[dict], Any]:
     """One generated function for moves of this key pattern: it builds the
     move when every field certainly passes, and returns ``None`` otherwise
-    (then the field checks run and say what is wrong)."""
+    (then the field checks run and say what is wrong).
+
+    Most moves of an archive are written the same way again and again (the
+    same seat plays the same tile on the same end), so a move that passed is
+    kept, keyed by its values, and the next move written the same way *is*
+    that value: a tuple and a dict look-up instead of testing and building
+    every field.  Move values are frozen, so sharing one is safe.  Patterns
+    with a comment (free text, rarely repeated) or with cells and bridge ends
+    (nested lists) are not cached.
+    """
     if not all(k in _FAST_EXPR for k in keys):
         return lambda m: None
     guard = " and ".join(_FAST_EXPR[k] for k in keys)
-    return guarded_move_builder(keys, guard, {"GOOD": _GOOD_TILES})
+    if not all(k in _KEY_TEXT or k in _KEY_TYPED for k in keys):
+        return guarded_move_builder(keys, guard, {"GOOD": _GOOD_TILES})
+    build = guarded_move_builder(keys, guard, {"GOOD": _GOOD_TILES})
+    pre = [_PRE_GUARD.get(k, _FAST_EXPR[k]) for k in keys if k in _KEY_TYPED]
+    parts = [f"d[{k!r}]" if k in _KEY_TEXT else _KEY_TYPED[k] for k in keys]
+    parts = [p for p in parts if p is not None]
+    lines = ["def check_and_build(d):"]
+    if pre:
+        lines.append(f"    if not ({' and '.join(pre)}):\n        return None")
+    lines += [f"    key = ({', '.join(parts)},)",
+              "    o = seen(key)",
+              "    if o is None:",
+              "        o = build(d)",
+              "        if o is not None and room[0] > 0:",
+              "            cache[key] = o",
+              "            room[0] -= 1",
+              "    return o"]
+    cache: dict[tuple, Any] = {}
+    namespace = {"build": build, "seen": cache.get, "cache": cache, "room": _ROOM}
+    exec("\n".join(lines) + "\n", namespace)
+    return namespace["check_and_build"]
 
 
 def _move_keys(move: dict, q: str, kind: str, required: frozenset[str], allowed: frozenset[str],
@@ -542,7 +586,10 @@ def _check_moves(moves: Any, p: str, moves_of: dict[str, str], game: str, moves_
             if len(plans) < 512:
                 plans[tuple(move)] = entry
         check_build, plan, build = entry
-        obj = check_build(move)
+        try:
+            obj = check_build(move)
+        except TypeError:  # a list where a text belongs, say: the field checks name it
+            obj = None
         if obj is None:
             for key, fast, check_field in plan:
                 value = move[key]

@@ -205,3 +205,40 @@ def test_broadway_fast_guard_builds_only_moves_the_checks_accept(at, penalty, un
             # A move the checks accept with exact numbers is built on the fast path.
             exact = all(type(c) is int for cell in move.get("at", [[0]]) for c in cell)
             assert built is not None or not exact, move
+
+
+# A good move, then moves that equal it in Python (1 == True, a list for its text) but break the
+# format: the cache of moves already seen must never let one through.
+_LOOKALIKES = [
+    ("competitive", {"seat": "N", "pass": True}, [({"seat": "N", "pass": 1}, "/pass")]),
+    ("competitive", {"seat": "N", "play": "6-3", "score": 1},
+     [({"seat": "N", "play": "6-3", "score": True}, "/score"), ({"seat": "N", "play": "6-3", "score": 1.5}, "/score")]),
+    ("horse-race", {"seat": "N", "draw": True}, [({"seat": "N", "draw": 1}, "/draw")]),
+    ("castle-rock", {"seat": "N", "capture": ["6-3"]},
+     [({"seat": "N", "capture": "6-3"}, "/capture"), ({"seat": "N", "capture": [["6-3"]]}, "/capture/0")]),
+    ("domino-roads", {"seat": "N", "roll": [1, 1]}, [({"seat": "N", "roll": [1, True]}, "/roll/1")]),
+    ("domino-roads", {"seat": "N", "reuse": True}, [({"seat": "N", "reuse": 1}, "/reuse")]),
+    ("domino-roads", {"seat": "N", "starter": "3-4", "road": "NS1", "facing": 1},
+     [({"seat": "N", "starter": "3-4", "road": "NS1", "facing": True}, "/facing")]),
+]
+
+
+@pytest.mark.parametrize("game,good,bad", _LOOKALIKES)
+def test_a_move_seen_before_is_shared_and_never_stands_in_for_a_lookalike(game, good, bad, schema_validator,
+                                                                           monkeypatch):
+    monkeypatch.setitem(shape._ROOM, 0, 10)  # room in the cache, whatever ran before in this process
+    def doc(move):
+        return {"format": "domrec", "version": "1.0", "game": game, "players": [{"seat": "N", "name": "A"}],
+                "hands": [{"deal": {"hands": {}}, "moves": [dict(move)]}]}
+
+    shape.check(doc(good))  # its tiles and seat are now known good
+    first: list = []
+    shape.check(doc(good), first)
+    again: list = []
+    shape.check(doc(good), again)
+    assert again[0][0] is first[0][0]  # written the same way again: the same value
+    for move, where in bad:
+        with pytest.raises(ShapeError) as e:
+            shape.check(doc(move))
+        assert e.value.pointer == "/hands/0/moves/0" + where, move
+        assert not schema_validator.is_valid(doc(move)), move
