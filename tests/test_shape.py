@@ -224,9 +224,16 @@ _LOOKALIKES = [
 
 
 @pytest.mark.parametrize("game,good,bad", _LOOKALIKES)
-def test_a_move_seen_before_is_shared_and_never_stands_in_for_a_lookalike(game, good, bad, schema_validator,
-                                                                           monkeypatch):
-    monkeypatch.setitem(shape._ROOM, 0, 10)  # room in the cache, whatever ran before in this process
+def test_a_move_seen_before_is_shared_and_never_stands_in_for_a_lookalike(game, good, bad, schema_validator):
+    room = shape._ROOM[0]
+    shape._ROOM[0] = 10  # room in the cache, whatever ran before in this process
+    try:
+        _lookalikes(game, good, bad, schema_validator)
+    finally:
+        shape._ROOM[0] = room
+
+
+def _lookalikes(game, good, bad, schema_validator):
     def doc(move):
         return {"format": "domrec", "version": "1.0", "game": game, "players": [{"seat": "N", "name": "A"}],
                 "hands": [{"deal": {"hands": {}}, "moves": [dict(move)]}]}
