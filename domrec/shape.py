@@ -416,8 +416,11 @@ GAME_DEAL_PARTS: dict[str, frozenset[str]] = {
     "domino-roads": frozenset(("hands", "piles")),
 }
 
+#: Per game: a move's keys, in order -> the plan's generated check-and-build (the hot path).
+_FAST_PLANS: dict[str, dict[tuple[str, ...], Callable[[dict], Any]]] = {}
 for _game in GAME_MOVES:
     _PLANS[_game] = {}
+    _FAST_PLANS[_game] = {}
 
 _TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "ended", "result"))
 _HAND = frozenset(("leader", "deal", "moves", "result", "comment"))
@@ -575,31 +578,45 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
 
 def _check_moves(moves: Any, p: str, moves_of: dict[str, str], game: str, moves_out: list | None) -> None:
     moves = _list(moves, p + "/moves", "moves")
-    plans = _PLANS[game]
-    built: list | None = [] if moves_out is not None else None
+    fast = _FAST_PLANS[game].get
+    built: list = []
+    append = built.append
     for j, move in enumerate(moves):
-        if type(move) is not dict:
-            _fail(f"{p}/moves/{j}", f"a move must be a JSON object, not {describe(move)}")
-        entry = plans.get(tuple(move))
-        if entry is None:
-            entry = _plan(move, f"{p}/moves/{j}", moves_of, game)
-            if len(plans) < 512:
-                plans[tuple(move)] = entry
-        check_build, plan, build = entry
-        try:
-            obj = check_build(move)
-        except TypeError:  # a list where a text belongs, say: the field checks name it
-            obj = None
-        if obj is None:
-            for key, fast, check_field in plan:
-                value = move[key]
-                if fast is None or not fast(value):
-                    check_field(value, f"{p}/moves/{j}/{key}")
-            obj = build(move)
-        if built is not None:
-            built.append(obj)
+        # The usual move: a known key pattern whose generated check passes and builds it.
+        if type(move) is dict:
+            check_build = fast(tuple(move))
+            if check_build is not None:
+                try:
+                    obj = check_build(move)
+                except TypeError:  # a list where a text belongs, say: the field checks name it
+                    obj = None
+                if obj is not None:
+                    append(obj)
+                    continue
+        append(_check_move(move, f"{p}/moves/{j}", moves_of, game))
     if moves_out is not None:
         moves_out.append(tuple(built))
+
+
+def _check_move(move: Any, q: str, moves_of: dict[str, str], game: str) -> Any:
+    """Check one move field by field (the fast check could not vouch for it): raise at the first
+    field that is wrong, else build it.  The pattern's plan is made and kept on first sight."""
+    if type(move) is not dict:
+        _fail(q, f"a move must be a JSON object, not {describe(move)}")
+    plans = _PLANS[game]
+    keys = tuple(move)
+    entry = plans.get(keys)
+    if entry is None:
+        entry = _plan(move, q, moves_of, game)
+        if len(plans) < 512:
+            plans[keys] = entry
+            _FAST_PLANS[game][keys] = entry[0]
+    _, plan, build = entry
+    for key, fast, check_field in plan:
+        value = move[key]
+        if fast is None or not fast(value):
+            check_field(value, f"{q}/{key}")
+    return build(move)
 
 
 def _check_hand_result(hand: dict, p: str) -> None:
