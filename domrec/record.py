@@ -415,18 +415,36 @@ def structure_with_moves(data: dict, hand_moves: list[tuple[Any, ...]]) -> Recor
         format=data["format"], version=data["version"], game=data["game"],
         rules=conv.structure(data["rules"], Rules) if "rules" in data else None,
         event=dict(data["event"]) if "event" in data else None,
-        players=tuple(_structure_player(p, Player) for p in data["players"]),
+        players=tuple([Player(p["seat"], p["name"], p.get("id")) for p in data["players"]]),
         hands=tuple(_hand(h, moves) for h, moves in zip(data["hands"], hand_moves)), ended=data.get("ended"),
         result=conv.structure(data["result"], GameResult) if "result" in data else None)
+
+
+def _maker(cls: type) -> Callable[..., Any]:
+    """A function building ``cls`` from all its fields, in order, through the slots' own setters:
+    the frozen ``__init__`` calls ``object.__setattr__`` once per field, which costs twice as much.
+    Only for values already checked (hands, deals and results of a shape-checked record)."""
+    names = [f.name for f in attrs.fields(cls)]
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    lines = [f"def make({', '.join(names)}):", "    o = new(cls)"]
+    for name in names:
+        namespace[f"set_{name}"] = cls.__dict__[name].__set__
+        lines.append(f"    set_{name}(o, {name})")
+    lines.append("    return o")
+    exec("\n".join(lines) + "\n", namespace)
+    return namespace["make"]
+
+
+_make_hand, _make_deal, _make_result = _maker(Hand), _maker(Deal), _maker(HandResult)
 
 
 def _hand(h: dict, moves: tuple[Any, ...]) -> Hand:
     deal = h.get("deal")
     result = h.get("result")
-    return Hand(leader=h.get("leader"), deal=None if deal is None else _deal(deal), moves=moves,
-                result=None if result is None else HandResult(
-                    dict(result["scores"]) if "scores" in result else None, result.get("end")),
-                comment=h.get("comment"))
+    return _make_hand(h.get("leader"), None if deal is None else _deal(deal), moves,
+                      None if result is None else _make_result(
+                          dict(result["scores"]) if "scores" in result else None, result.get("end")),
+                      h.get("comment"))
 
 
 def _seat_tiles(hands: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
@@ -436,11 +454,12 @@ def _seat_tiles(hands: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
 def _deal(d: dict) -> Deal:
     hands = _seat_tiles(d["hands"])
     if len(d) == 1:  # most deals: the players' hands alone
-        return Deal(hands)
+        return _make_deal(hands, None, None, None, None, None)
     boneyard, row, piles, lead_draw, redeals = (d.get(k) for k in ("boneyard", "row", "piles", "lead_draw", "redeals"))
-    return Deal(hands, None if boneyard is None else tuple(boneyard), None if row is None else tuple(row),
-                None if piles is None else _seat_tiles(piles), None if lead_draw is None else dict(lead_draw),
-                None if redeals is None else tuple(Redeal(r["seat"], _seat_tiles(r["hands"])) for r in redeals))
+    return _make_deal(hands, None if boneyard is None else tuple(boneyard), None if row is None else tuple(row),
+                      None if piles is None else _seat_tiles(piles), None if lead_draw is None else dict(lead_draw),
+                      None if redeals is None else tuple(Redeal(r["seat"], _seat_tiles(r["hands"]))
+                                                         for r in redeals))
 
 
 def structure_moves(moves: list[dict]) -> tuple[Any, ...]:
@@ -466,7 +485,6 @@ def _unstructure_game_result(result: GameResult) -> dict:
 
 
 converter = _make_converter()
-_structure_player = converter.get_structure_hook(Player)
 
 
 def structure(data: dict) -> Record:

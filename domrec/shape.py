@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import chain
 from typing import Any, Callable
 
 from domrec.errors import ShapeError, UnknownGameError, clip, pointer_token as _escape, shown
@@ -113,6 +114,23 @@ def _tiles(v: Any, ptr: str, what: str) -> None:
     for i, t in enumerate(v):
         if not _tile_ok(t):
             _tile(t, f"{ptr}/{i}")
+
+
+def _tile_lists(parts: Any) -> bool:
+    """True when every part of a deal is a player's tiles: an object of lists of tiles seen
+    before (``hands``, ``piles``), or such a list (``boneyard``, ``row``).  Anything else (a
+    lead draw, redeals, a mistake) is left to the full checks."""
+    try:
+        for part in parts:
+            if type(part) is dict:
+                if not (all([type(ts) is list for ts in part.values()])
+                        and _GOOD_TILES.issuperset(chain.from_iterable(part.values()))):
+                    return False
+            elif type(part) is not list or not _GOOD_TILES.issuperset(part):
+                return False
+    except TypeError:  # something unhashable among the tiles
+        return False
+    return True
 
 
 def _seat_tiles(v: Any, ptr: str, what: str) -> None:
@@ -424,6 +442,7 @@ for _game in GAME_MOVES:
 
 _TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "ended", "result"))
 _HAND = frozenset(("leader", "deal", "moves", "result", "comment"))
+_USUAL_HAND = frozenset(("leader", "deal", "moves", "result"))
 _DEAL_ALL = frozenset(("hands", "boneyard", "row", "piles", "lead_draw", "redeals"))
 
 
@@ -532,6 +551,16 @@ def _check_event(event: Any) -> None:
 
 def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozenset[str], game: str,
                 moves_out: list | None) -> None:
+    if (type(hand) is dict and _USUAL_HAND.issuperset(hand) and "moves" in hand
+            and type(deal := hand.get("deal")) is dict and deal_parts.issuperset(deal) and "hands" in deal
+            and _tile_lists(deal.values())):
+        # The usual hand: a deal of tile lists (all tiles seen before), moves and perhaps a leader
+        # and a result.  One pass of set tests stands for the checks below, which find the same.
+        if "leader" in hand:
+            _seat(hand["leader"], p + "/leader")
+        _check_moves(hand["moves"], p, moves_of, game, moves_out)
+        _check_hand_result(hand, p)
+        return
     _obj(hand, p, "a hand")
     if "deal" in hand:
         _keys(hand, p, "a hand", ("deal", "moves"), _HAND)
