@@ -455,11 +455,12 @@ def _deal(d: dict) -> Deal:
     hands = _seat_tiles(d["hands"])
     if len(d) == 1:  # most deals: the players' hands alone
         return _make_deal(hands, None, None, None, None, None)
-    boneyard, row, piles, lead_draw, redeals = (d.get(k) for k in ("boneyard", "row", "piles", "lead_draw", "redeals"))
+    get = d.get
+    boneyard, row, piles, lead_draw, redeals = get("boneyard"), get("row"), get("piles"), get("lead_draw"), get("redeals")
     return _make_deal(hands, None if boneyard is None else tuple(boneyard), None if row is None else tuple(row),
                       None if piles is None else _seat_tiles(piles), None if lead_draw is None else dict(lead_draw),
-                      None if redeals is None else tuple(Redeal(r["seat"], _seat_tiles(r["hands"]))
-                                                         for r in redeals))
+                      None if redeals is None else tuple([Redeal(r["seat"], _seat_tiles(r["hands"]))
+                                                          for r in redeals]))
 
 
 def structure_moves(moves: list[dict]) -> tuple[Any, ...]:
