@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import attrs
 
@@ -114,6 +114,17 @@ def tiles_of(texts: Iterable[str]) -> list[Tile]:
         return [_BY_TEXT[text] for text in texts]
     except (KeyError, TypeError):
         return [tile(text) for text in texts]
+
+
+def known_tiles(parts: dict[str, Sequence[str]], seats: Iterable[str]) -> dict[str, list[Tile]] | None:
+    """Each seat's tile texts parsed, when every seat is there and every text is a tile seen
+    before (the usual deal); ``None`` otherwise, and the caller takes the careful road that
+    names the problem.  A C-level ``map`` a seat: deals are checked once a hand."""
+    try:
+        get = _BY_TEXT.__getitem__
+        return {seat: list(map(get, parts[seat])) for seat in seats}
+    except (KeyError, TypeError):
+        return None
 
 
 def halves(text: str) -> tuple[int, int]:

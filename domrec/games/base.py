@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from itertools import chain
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import attrs
@@ -318,11 +319,12 @@ def check_full_deal(hands: dict[str, Sequence[str]], seats: Sequence[str], set_t
     The usual, correct deal is checked in one pass; only a faulty one is
     walked again to name the first problem precisely.
     """
-    if len(hands) == len(seats) and all(len(hands.get(s, ())) == per_seat for s in seats):
-        parsed = {s: T.tiles_of(hands[s]) for s in seats}
-        dealt = {t for ts in parsed.values() for t in ts}
-        if len(dealt) == len(set_tiles) and dealt <= set_tiles:
-            return parsed
+    if len(hands) == len(seats):
+        parsed = T.known_tiles(hands, seats)
+        if parsed is not None and all([len(ts) == per_seat for ts in parsed.values()]):
+            dealt = set(chain.from_iterable(parsed.values()))
+            if len(dealt) == len(set_tiles) and dealt <= set_tiles:
+                return parsed
     check_seat_keys(hands, seats, where, "the deal")
     parsed = {}
     for seat in seats:
