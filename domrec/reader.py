@@ -269,13 +269,21 @@ def upgrade(doc: Any) -> dict:
     return doc
 
 
+def _plain_players(key: str, value: Any) -> bool:
+    """The usual players: a list of objects of ASCII texts, nothing nested, so nothing for
+    :func:`check_value` to find (it would walk every one of them in every record)."""
+    return key == "players" and type(value) is list and all(
+        [type(p) is dict and all([type(x) is str and x.isascii() for x in p.values()])
+         and all([k.isascii() for k in p]) for p in value])
+
+
 def load_dict(doc: Any) -> Record:
     """A record from parsed JSON: header, migration, shape check, attrs values."""
     doc = upgrade(doc)
     # The shape check bounds the depth of everything but free-form values (``event``): those
     # are held to the limit here, before anything walks them (by recursion) to store or write them.
     for key, value in doc.items():
-        if key != "hands" and type(value) in (dict, list):
+        if key != "hands" and type(value) in (dict, list) and not _plain_players(key, value):
             check_value(value, f"/{pointer_token(key)}", 2)
     moves: list = []
     shape.check(doc, moves)
