@@ -25,11 +25,23 @@ _VERSION = re.compile(r"^1\.[0-9]+\Z")
 HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
 
 
+#: How many numbers held as floats the checks have let through (a whole number written ``3.0``,
+#: or any number in a free-form ``event``).  :func:`domrec.reader.loads` reads a text with orjson
+#: first, which keeps those as floats where Python's reader (``reader.JSON_NUMBERS``) makes whole
+#: ones ints: when this count moves during a record, that record is read again the slow way.
+#: Only ever compared before and after, so two threads counting at once can only cause a
+#: needless second reading, never a missed one.
+FLOATS_SEEN = [0]
+
+
 def _is_int(v: Any) -> bool:
     # JSON Schema's "integer" admits 3.0 but never true/false.
     if type(v) is int:
         return True
-    return type(v) is float and v.is_integer()
+    if type(v) is float and v.is_integer():
+        FLOATS_SEEN[0] += 1
+        return True
+    return False
 
 
 def describe(v: Any) -> str:

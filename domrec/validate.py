@@ -17,7 +17,7 @@ import attrs
 from domrec import games
 from domrec.errors import DealError, InputError, RuleViolation, clip, one_line, pointer_token, shown
 from domrec.games.base import HandOutcome, HandState, Match, winner_of
-from domrec.reader import load_dict, parse_json
+from domrec.reader import loads
 from domrec.record import UNSET, Hand, Move, Record
 
 
@@ -172,7 +172,7 @@ def unusable(source: str, error: InputError, game: str | None = None) -> Report:
 def validate_text(text: str | bytes, source: str = "<record>") -> Report:
     """Parse, shape-check and replay one record's JSON text."""
     try:
-        record = load_dict(parse_json(text))
+        record = loads(text)
     except InputError as e:
         return unusable(source, e)
     return validate(record, source)
