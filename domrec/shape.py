@@ -620,22 +620,29 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
 
 def _check_moves(moves: Any, p: str, moves_of: dict[str, str], game: str, moves_out: list | None) -> None:
     moves = _list(moves, p + "/moves", "moves")
-    fast = _FAST_PLANS[game].get
     built: list = []
     append = built.append
-    for j, move in enumerate(moves):
-        # The usual move: a known key pattern whose generated check passes and builds it.
-        if type(move) is dict:
-            check_build = fast(tuple(move))
-            if check_build is not None:
-                try:
-                    obj = check_build(move)
-                except TypeError:  # a list where a text belongs, say: the field checks name it
-                    obj = None
-                if obj is not None:
-                    append(obj)
-                    continue
-        append(_check_move(move, f"{p}/moves/{j}", moves_of, game))
+    fast = _FAST_PLANS[game]
+    # The usual move: a known key pattern whose generated check vouches for it and builds it.
+    # Anything else (a new pattern, a value to check field by field, not an object at all)
+    # leaves this loop, and the careful one goes on from that move.
+    try:
+        for move in moves:
+            obj = fast[tuple(move)](move)
+            if obj is None:
+                break
+            append(obj)
+    except (KeyError, TypeError):
+        pass
+    for j in range(len(built), len(moves)):
+        move = moves[j]
+        obj = None
+        if type(move) is dict and (check_build := fast.get(tuple(move))) is not None:
+            try:
+                obj = check_build(move)
+            except TypeError:  # a list where a text belongs, say: the field checks name it
+                pass
+        append(obj if obj is not None else _check_move(move, f"{p}/moves/{j}", moves_of, game))
     if moves_out is not None:
         moves_out.append(tuple(built))
 
