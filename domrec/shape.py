@@ -296,6 +296,11 @@ _FAST_EXPR = {
     "at": "(type(a := d['at']) is list and len(a) == 2"
           " and type(c := a[0]) is list and len(c) == 2 and type(c[0]) is int and type(c[1]) is int"
           " and type(c := a[1]) is list and len(c) == 2 and type(c[0]) is int and type(c[1]) is int)",
+    # A bridge's two ends, each exactly {"road": text, "span": 1 or more, "half": 0..6}.
+    "join": "(type(j := d['join']) is list and len(j) == 2"
+            + "".join(f" and type(e := j[{i}]) is dict and len(e) == 3 and type(e.get('road')) is str"
+                      f" and e['road'] != '' and type(e.get('span')) is int and e['span'] >= 1"
+                      f" and type(e.get('half')) is int and 0 <= e['half'] <= 6" for i in (0, 1)) + ")",
     "penalty": "d['penalty'] is True",
     "unplayable": "d['unplayable'] is True",
     **{k: f"(type(d[{k!r}]) is str and d[{k!r}] in GOOD)" for k in

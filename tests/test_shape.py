@@ -249,3 +249,24 @@ def _lookalikes(game, good, bad, schema_validator):
             shape.check(doc(move))
         assert e.value.pointer == "/hands/0/moves/0" + where, move
         assert not schema_validator.is_valid(doc(move)), move
+
+
+_END = st.one_of(_JSONISH, st.fixed_dictionaries(
+    {"road": st.sampled_from(["A", "", 1]), "span": st.sampled_from([1, 2, 0, True, 1.0, "1"]),
+     "half": st.sampled_from([0, 6, 7, -1, False, 6.0])},
+    optional={"x": st.just(1)}))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(join=st.one_of(_JSONISH, st.lists(_END, min_size=0, max_size=3)))
+def test_roads_fast_guard_builds_only_bridges_the_checks_accept(join):
+    shape._GOOD_TILES.add("0-0")
+    move = {"seat": "N", "bridge": "0-0", "join": join}
+    built = shape._check_and_build(tuple(move))(move)
+    try:
+        shape.MOVE_SHAPES["bridge"][2]["join"](join, "/hands/0/moves/0/join")
+    except ShapeError:
+        assert built is None, move
+    else:
+        exact = all(type(e[k]) is int for e in join for k in ("span", "half"))
+        assert built is not None or not exact, move
