@@ -460,6 +460,7 @@ for _game in GAME_MOVES:
 
 _TOP = frozenset(("format", "version", "game", "rules", "event", "players", "hands", "ended", "result"))
 _HAND = frozenset(("leader", "deal", "moves", "result", "comment"))
+_PLAYER = frozenset(("seat", "name", "id"))
 _USUAL_HAND = frozenset(("leader", "deal", "moves", "result"))
 _DEAL_ALL = frozenset(("hands", "boneyard", "row", "piles", "lead_draw", "redeals"))
 
@@ -507,9 +508,12 @@ def check(doc: Any, moves_out: list | None = None) -> None:
     if not players:
         _fail("/players", "a record needs at least one player")
     for i, pl in enumerate(players):
+        if (type(pl) is dict and _PLAYER.issuperset(pl) and type(seat := pl.get("seat")) is str
+                and 0 < len(seat) <= 32 and type(pl.get("name")) is str and type(pl.get("id", "")) is str):
+            continue  # the usual player; the checks below word anything else
         p = f"/players/{i}"
         _obj(pl, p, "a player")
-        _keys(pl, p, "a player", ("seat", "name"), frozenset(("seat", "name", "id")))
+        _keys(pl, p, "a player", ("seat", "name"), _PLAYER)
         _seat(pl["seat"], p + "/seat")
         _string(pl["name"], p + "/name", "a player's name")
         if "id" in pl:
@@ -574,10 +578,11 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
             and _tile_lists(deal.values())):
         # The usual hand: a deal of tile lists (all tiles seen before), moves and perhaps a leader
         # and a result.  One pass of set tests stands for the checks below, which find the same.
-        if "leader" in hand:
-            _seat(hand["leader"], p + "/leader")
+        if "leader" in hand and not (type(leader := hand["leader"]) is str and 0 < len(leader) <= 32):
+            _seat(leader, p + "/leader")
         _check_moves(hand["moves"], p, moves_of, game, moves_out)
-        _check_hand_result(hand, p)
+        if "result" in hand and not _usual_result(hand["result"]):
+            _check_hand_result(hand, p)
         return
     _obj(hand, p, "a hand")
     if "deal" in hand:
@@ -671,6 +676,19 @@ def _check_move(move: Any, q: str, moves_of: dict[str, str], game: str) -> Any:
         if fast is None or not fast(value):
             check_field(value, f"{q}/{key}")
     return build(move)
+
+
+_RESULT = frozenset(("scores", "end"))
+_ENDS = frozenset(HAND_ENDS)
+_INT = frozenset((int,))
+
+
+def _usual_result(r: Any) -> bool:
+    """True for a hand result :func:`_check_hand_result` certainly accepts: whole-number scores
+    (exact ints) and a known end, in C-level set tests."""
+    return (type(r) is dict and _RESULT.issuperset(r)
+            and (type(sc := r.get("scores", {})) is dict and _INT.issuperset(map(type, sc.values())))
+            and (type(end := r.get("end", "out")) is str and end in _ENDS))
 
 
 def _check_hand_result(hand: dict, p: str) -> None:
