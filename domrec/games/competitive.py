@@ -74,18 +74,18 @@ class CompetitiveHand:
 
     Replaying a hand is the bulk of validating a record, so the state is kept
     in the shape the rules ask about: each end of the line as two plain
-    attributes (the tile there and the number it shows), how many tiles left
-    in the four hands show each number (so "is it blocked?" reads two counts),
-    and the line itself as the tiles laid on each side of the lead, in order
-    (a picture asks for it rarely; see :attr:`line`).
+    attributes (the tile there and the number it shows), the hands as sets
+    (held? one look-up; must play? one set operation), and the line itself as
+    the tiles laid on each side of the lead, in order (a picture asks for it
+    rarely; see :attr:`line`).  "Is it blocked?" is asked only when both ends
+    show one number (see :meth:`_blocked`).
     """
 
     #: A hand whose deal is known (see :class:`OpenCompetitiveHand` for one whose deal is not).
     open = False
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, set[Tile]], leader: str | None,
-                 must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER,
-                 held: list[int] | None = None) -> None:
+                 must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
         self.seats = seats
         self.hands = hands
         self.to_move: str | None = leader
@@ -108,17 +108,6 @@ class CompetitiveHand:
         self.passes = 0  # passes in a row
         self._next = _NEXT if seats is base.PARTNERSHIP_SEATS else {s: base.seat_after(seats, s, -1)
                                                                        for s in seats}
-        # How many tiles left in the four hands show each number (a double counted once): the
-        # block check after every play reads two counts instead of walking every hand.  A deal of
-        # the whole set starts at seven for every number (the caller says so: no walk of the hands).
-        if held is None:
-            held = [0] * 7
-            for hand in hands.values():
-                for t in hand:
-                    held[t.high] += 1
-                    if t.low != t.high:
-                        held[t.low] += 1
-        self._held = held
 
     # --- the line, for pictures and legal moves ---------------------------------------
 
@@ -224,15 +213,11 @@ class CompetitiveHand:
                 self._rp = rp
                 self._right_arm.append(t)
         hand.discard(t)
-        held = self._held
-        held[hi] -= 1
-        if lo != hi:
-            held[lo] -= 1
         self.passes = 0
         if not hand:
             self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
-        elif not held[lp] and not held[rp]:
-            # Nobody holds a tile that fits either end: blocked.
+        elif lp == rp and self._blocked():
+            # Nobody holds a tile that fits either end (possible only when both show one number).
             self.over, self.end = True, "blocked"
             self.to_move = self._next[seat]
         else:
@@ -305,9 +290,23 @@ class CompetitiveHand:
             raise IllegalMove(f"{seat} cannot pass: {seat} must play, {t} fits on {end}", R_FORCED, "/pass")
 
     def _blocked(self) -> bool:
-        """Nobody holds a tile that fits either end (apply reads the same two counts, written out)."""
-        held = self._held
-        return not held[self._lp] and not held[self._rp]
+        """Nobody holds a tile that fits either end.
+
+        With the whole set dealt that needs both ends to show the same number,
+        so apply asks only then: a number is on eight halves of the set (six
+        tiles and its double), and inside the line the halves meet in pairs;
+        while one end alone shows ``n`` an odd number of ``n`` halves is down,
+        so some ``n`` tile is still in a hand and fits.  With both ends showing
+        ``n``, the four hands are looked at.
+        """
+        lp = self._lp
+        if lp is None or lp != self._rp:
+            return False
+        fit = _FITTING[lp][lp]
+        for hand in self.hands.values():
+            if not hand.isdisjoint(fit):
+                return False
+        return True
 
     def _out_of_turn(self, seat: str) -> None:
         """Why ``seat`` may not move now (an open hand's first move may be anyone's)."""
@@ -460,11 +459,8 @@ class OpenCompetitiveHand(CompetitiveHand):
                  lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
         #: The tiles on the line (each player's hand records its plays here).
         self.played: set[Tile] = set()
-        # Who holds what is not known, so a block is never seen from the counts of held tiles:
-        # they start at eight, above the seven tiles any number is on, and the plays never take
-        # them to 0.  The hand ends blocked after four passes in a row instead (apply).
         super().__init__(seats, {s: _HiddenHand(7, self.played) for s in seats}, leader, must_lead,
-                         lead_reason, lead_rule, held=[8] * 7)
+                         lead_reason, lead_rule)
         self._match = match
 
     @property
@@ -495,6 +491,10 @@ class OpenCompetitiveHand(CompetitiveHand):
         if t in SET and t not in self.played:
             return
         super()._not_in_hand(seat, t, text)  # not of the set, or already played
+
+    def _blocked(self) -> bool:
+        """A block is not seen from the hidden tiles: it shows as four passes in a row (apply)."""
+        return False
 
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: [] for s in self.seats}  # nobody's tiles are shown until played
@@ -607,8 +607,7 @@ class CompetitiveMatch:
                 leader = None  # the first move's seat is reported at that move
         self.last_leader = leader
         must, why, rule = self._lead_terms(hand, expected, why, leader)
-        # The whole set is dealt: every number is on seven tiles in the four hands.
-        return CompetitiveHand(self.seats, dealt, leader, must, why, rule, held=[7] * 7)
+        return CompetitiveHand(self.seats, dealt, leader, must, why, rule)
 
     def _dealt_hands(self, hands: dict[str, tuple[str, ...]]) -> dict[str, set[Tile]]:
         """The four hands of a deal of the whole set, as sets of tiles for the hand's state.
