@@ -69,6 +69,8 @@ ALL_TILES = (1 << len(SET_TILES)) - 1
 PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
 #: Tile text (either half first) -> the tile's bit, for checking a deal by sums (HorseRaceMatch._check_deal).
 TEXT_BIT: dict[str, int] = {text: BIT[t] for text, t in PARSED.items()}
+#: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one probe.
+TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, BIT[t]) for text, t in PARSED.items()}
 
 
 def tiles_of(mask: int) -> list[Tile]:
@@ -215,7 +217,7 @@ class HorseRaceHand:
     def __init__(self, match: HorseRaceMatch, masks: dict[str, int], boneyard: list[Tile] | None,
                  undealt: int, leader: str | None, lead_reason: str) -> None:
         self.match = match
-        rules = self.rules = match.rules
+        self.rules = match.rules
         self.seats = match.seats
         self.side_of = match.side_of
         #: Each seat's dealt tiles (masks), for messages.
@@ -234,16 +236,10 @@ class HorseRaceHand:
         self._first: Tile | None = None
         self._spots: dict[Tile, int] = {}
         self._log: list[tuple[Tile, int | None, Tile | None, Any]] = []
-        self._built: tuple[int, dict[Tile, Node]] = (0, {})
         self.open_num = [0] * 7
         self.open_mask = 0
         self.count = 0
         self.pegged = dict(match.zero)
-        self.base_totals = dict(match.totals)
-        # The rule options every play asks about, as plain attributes.
-        self._celko = rules.celko
-        self._immediate = rules.win_check == "immediate"
-        self._chain_draw = rules.chain_draw
         # Turn state: going on with a chain; having drawn (must keep drawing); a drawn tile to set.
         self.chain: Tile | None = None
         self.drawing = False
@@ -261,16 +257,12 @@ class HorseRaceHand:
     def nodes(self) -> dict[Tile, Node]:
         """Every tile on the table as a :class:`Node`, in play order, children attached.
 
-        Built from ``_log`` and ``_spots`` when asked (render, pictures, legal
-        moves) and kept until the next tile is set.
+        Built afresh from ``_log`` and ``_spots`` each time it is asked (render
+        and pictures; the replay never does).
         """
-        log = self._log
-        made, nodes = self._built
-        if made == len(log) and (nodes or not log):
-            return nodes
-        nodes = {}
+        nodes: dict[Tile, Node] = {}
         spots = self._spots
-        for t, n, on, slot in log:
+        for t, n, on, slot in self._log:
             node = Node(t, n)
             free = spots[t]
             if node.double:
@@ -281,12 +273,11 @@ class HorseRaceHand:
             if on is not None:
                 nodes[on].children.append((slot, node))
             nodes[t] = node
-        self._built = (len(log), nodes)
         return nodes
 
     @property
     def lead(self) -> Node | None:
-        """The lead as a :class:`Node` (``None`` before it)."""
+        """The lead as a :class:`Node` (``None`` before it), built as :attr:`nodes` is."""
         return None if self._first is None else self.nodes[self._first]
 
     def _spot(self, on: Tile, t: Tile) -> int | None:
@@ -352,8 +343,12 @@ class HorseRaceHand:
             raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
                               "nothing else", R_MATCH, base.stray_pointer(move, "at", "penalty"))
         text = move.play
-        t = PARSED.get(text) or T.tile(text)
-        bit = BIT.get(t, 0)
+        found = TILE_BIT.get(text)
+        if found is None:
+            t = T.tile(text)
+            bit = BIT.get(t, 0)
+        else:
+            t, bit = found
         hands = self.hands
         hand = hands[seat]
         dealt = False  # set from the tiles an open hand has not shown yet
@@ -443,10 +438,14 @@ class HorseRaceHand:
             hands[seat] = hand
         points = 0
         if count > 0 and count % 5 == 0:
-            points = count if self._celko else count // 5
+            rules = self.rules
+            points = count if rules.celko else count // 5
             side = self.side_of[seat]
-            self.pegged[side] += points
-            if self._immediate and self._reached(side):
+            pegged = self.pegged
+            now = pegged[side] = pegged[side] + points
+            # (the test of _reached that mostly fails, written out)
+            if (rules.win_check == "immediate" and self.match.totals[side] + now >= rules.target
+                    and self._reached(side)):
                 self.over, self.end, self.target_side, self.to_move = True, "target", side, None
                 return points
         if not hand and not self.held_count(seat):  # (an open hand's player may hold tiles not shown)
@@ -456,7 +455,7 @@ class HorseRaceHand:
         self.drawn = None
         if drawn is None and (points or high == low):
             # The chain: go on while able; unable, draw (chain_draw) or pass, or the turn ends.
-            if self._chain_draw or hand & PLAYABLE[self.open_mask]:
+            if self.rules.chain_draw or hand & PLAYABLE[self.open_mask]:
                 self.chain = t
             elif self._chain_waits(seat):
                 self.chain = t
@@ -520,12 +519,14 @@ class HorseRaceHand:
         return R_ORDER
 
     def _reached(self, side: str) -> bool:
-        """Has ``side`` just reached the target, ahead of every other side?"""
-        mine = self.base_totals[side] + self.pegged[side]
+        """Has ``side`` just reached the target, ahead of every other side?  (The match's totals
+        are those before this hand: they change only once it is over.)"""
+        totals = self.match.totals
+        mine = totals[side] + self.pegged[side]
         if mine < self.rules.target:
             return False
         for other, n in self.pegged.items():
-            if other != side and self.base_totals[other] + n >= mine:
+            if other != side and totals[other] + n >= mine:
                 return False
         return True
 
@@ -611,8 +612,8 @@ class HorseRaceHand:
         if self._first is None:
             raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for",
                               R_LEAD, "/draw")
-        fit = self._fit(seat)
-        if fit is not None:
+        if self.hands[seat] & PLAYABLE[self.open_mask]:  # (the test of _fit, written out: every draw asks)
+            fit = self._fit(seat)
             rule = R_CHAIN if self.chain is not None else R_FORCED
             raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule, "/draw")
         if not self.stock:
@@ -620,7 +621,7 @@ class HorseRaceHand:
         what = move.draw
         if self.order is not None:
             t = self.order[self.drawn_count]
-            if what is not True and T.tile(what) is not t:
+            if what is not True and (PARSED.get(what) or T.tile(what)) is not t:
                 raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
                                   f"{self.drawn_count + 1}, not {what}", R_BONEYARD, "/draw")
         else:
@@ -635,9 +636,10 @@ class HorseRaceHand:
         self.stock -= 1
         self.drawn_count += 1
         self.drawn_by[t] = seat
-        self.hands[seat] |= BIT[t]
+        bit = BIT[t]
+        self.hands[seat] |= bit
         self.drawing = True
-        if PLAYABLE[self.open_mask] & BIT[t]:
+        if PLAYABLE[self.open_mask] & bit:
             self.drawn = t
         elif not self.stock and self._blocked():
             self.over, self.end = True, "blocked"
@@ -859,7 +861,8 @@ class HorseRaceHand:
             return ["layout: (empty)"]
         lines = ["layout:"]
         parts: list[str] = []
-        anchors = [self.lead]
+        lead = self.nodes[self._first]
+        anchors = [lead]
         while anchors:
             node = anchors.pop(0)
             lines.append("  " + self._anchor_text(node, parts))
@@ -871,7 +874,7 @@ class HorseRaceHand:
                 if not node.sides_free:
                     for _ in range(node.ends_free):
                         lines.append(f"    {node.tile} end: free (counts nothing until a tile is set on it)")
-            elif node is self.lead:
+            elif node is lead:
                 for n in node.free:
                     lines.append(f"    {node.tile} half {n}: open end {n}")
                     parts.append(f"{n} ({node.tile})")
@@ -884,7 +887,7 @@ class HorseRaceHand:
     def _anchor_text(self, node: Node, parts: list[str]) -> str:
         if not node.double:
             return f"lead {node.tile}"
-        head = f"lead {node.tile}, spinner" if node is self.lead else f"spinner {node.tile}"
+        head = f"lead {node.tile}, spinner" if node.number is None else f"spinner {node.tile}"
         if node.sides_free:
             parts.append(f"{2 * node.tile.high} ({node.tile} spinner)")
             return f"{head}: a side free, counts {2 * node.tile.high}"
