@@ -757,7 +757,16 @@ class HorseRaceHand:
         # about a fifth of a hand's replay: the scores are worked out now, the same arithmetic
         # is worded only when explain asks for it (on copies: the working is of this moment).
         pegged, hands = dict(self.pegged), dict(self.hands)
-        scores = self._settle(pegged, hands, None)
+        rules = self.rules
+        if self.end == "out" and not rules.celko and not rules.partnerships:
+            # The usual end, summed directly (the arithmetic of _individual_end, which the
+            # working words): the player who dominoed scores the other hands' pips, rounded to
+            # five, ÷ 5; their own hand is empty and no tile is in two hands, so the other
+            # hands' pips are those of all the masks added up.
+            scores = dict(pegged)
+            scores[self.out_seat] += round_to_five(pips_of(sum(hands.values()))) // 5
+        else:
+            scores = self._settle(pegged, hands, None)
         return HandOutcome(self.end, scores, lambda: self._worded(pegged, hands))
 
     def _worded(self, pegged: dict[str, int], hands: dict[str, int]) -> tuple[str, ...]:
