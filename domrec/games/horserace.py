@@ -374,10 +374,9 @@ class HorseRaceHand:
                 target = self._only_place(t, text)
             else:
                 target = PARSED.get(on_text) or T.tile(on_text)
-                if target not in spots:
-                    raise IllegalMove(f"{on_text} is not on the table, so {text} cannot be set on it",
-                                      R_MATCH, "/on")
-            free = spots[target]
+            free = spots.get(target)
+            if free is None:
+                raise IllegalMove(f"{on_text} is not on the table, so {text} cannot be set on it", R_MATCH, "/on")
             open_num = self.open_num
             count = self.count  # the ends' total, kept local and written back once at the end
             n = target.high
@@ -420,21 +419,16 @@ class HorseRaceHand:
                 open_num[other] += 1
                 count += other
             self.count = count
+            # The number joined may be closed now; the new tile's is open (its count is at least 1).
             mask = self.open_mask
-            if open_num[n]:
-                mask |= 1 << n
-            else:
+            if not open_num[n]:
                 mask &= ~(1 << n)
-            if open_num[other]:
-                mask |= 1 << other
-            else:
-                mask &= ~(1 << other)
-            self.open_mask = mask
+            self.open_mask = mask | 1 << other
             self._log.append((t, n, target, slot))
         if dealt:
             self._set_hidden(seat, t, bit)
         else:
-            hand &= ~bit
+            hand ^= bit  # (held: tested above)
             hands[seat] = hand
         points = 0
         if count > 0 and count % 5 == 0:
@@ -451,8 +445,9 @@ class HorseRaceHand:
         if not hand and not self.held_count(seat):  # (an open hand's player may hold tiles not shown)
             self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
             return points
-        self.drawing = False
-        self.drawn = None
+        if self.drawing:
+            self.drawing = False
+            self.drawn = None
         if drawn is None and (points or high == low):
             # The chain: go on while able; unable, draw (chain_draw) or pass, or the turn ends.
             if self.rules.chain_draw or hand & PLAYABLE[self.open_mask]:
