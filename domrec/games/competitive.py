@@ -9,7 +9,7 @@ game ends after the hand in which a partnership reaches 200.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from domrec import tiles as T
 from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token, HiddenTiles
@@ -25,12 +25,41 @@ _tile = T.tile
 _PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
 TARGET = 200
 SIX_SIX = T.make(6, 6)
-#: ``_FITTING[a][b]``: the tiles of the set that fit an end showing ``a`` or one showing ``b``;
-#: "must play if able" is one set operation against it (CompetitiveHand._check_can_pass).
-_FITTING: tuple[tuple[frozenset[Tile], ...], ...] = tuple(
-    tuple(frozenset(t for t in T.DOUBLE_SIX if t.has(a) or t.has(b)) for b in range(7)) for a in range(7))
-#: Each tile's pips, for the end-of-hand count (CompetitiveHand.outcome).
-_PIPS: dict[Tile, int] = {t: t.high + t.low for t in T.DOUBLE_SIX}
+# A hand is a 28-bit mask over the set (bit i: T.DOUBLE_SIX[i]): held? is an ``&``, a play an
+# ``^``, and a deal is read by adding up its tiles' bits.
+_BIT: dict[Tile, int] = {t: 1 << i for i, t in enumerate(T.DOUBLE_SIX)}
+#: Tile text (either half first) -> its bit, for reading a deal (CompetitiveMatch._dealt_hands).
+_TEXT_BIT: dict[str, int] = {text: _BIT[t] for text, t in _PARSED.items()}
+#: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one look-up.
+_TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, _BIT[t]) for text, t in _PARSED.items()}
+_SIX_SIX_BIT = _BIT[SIX_SIX]
+_ALL = (1 << 28) - 1
+#: ``_FITTING[a][b]``: the tiles (a mask) that fit an end showing ``a`` or one showing ``b``:
+#: "must play if able" and "is it blocked" are one ``&`` each.
+_FITTING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(_BIT[t] for t in T.DOUBLE_SIX if t.has(a) or t.has(b)) for b in range(7)) for a in range(7))
+#: Pip totals of every 7-bit slice of a hand mask (four slices cover the 28 tiles).
+_PIP_SLICES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(T.DOUBLE_SIX[7 * k + i].pips for i in range(7) if (m >> i) & 1) for m in range(128))
+    for k in range(4))
+
+
+def _tiles(mask: int) -> list[Tile]:
+    """The tiles of a hand mask (bits past the set's 28, an open hand's unseen tiles, are left out)."""
+    mask &= _ALL
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(T.DOUBLE_SIX[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def _pips(mask: int) -> int:
+    """The pips of the tiles in a hand mask, by table look-up (it runs at the end of every hand)."""
+    p0, p1, p2, p3 = _PIP_SLICES
+    return p0[mask & 127] + p1[(mask >> 7) & 127] + p2[(mask >> 14) & 127] + p3[(mask >> 21) & 127]
+
 #: The seat to the right of each seat (play passes N → W → S → E), once for every hand.
 _NEXT: dict[str, str] = {s: base.seat_after(base.PARTNERSHIP_SEATS, s, -1) for s in base.PARTNERSHIP_SEATS}
 #: (last hand's leader, whether it was a tied block) -> (this hand's leader, why), for every seat:
@@ -74,8 +103,8 @@ class CompetitiveHand:
 
     Replaying a hand is the bulk of validating a record, so the state is kept
     in the shape the rules ask about: each end of the line as two plain
-    attributes (the tile there and the number it shows), the hands as sets
-    (held? one look-up; must play? one set operation), and the line itself as
+    attributes (the tile there and the number it shows), the hands as masks
+    (held? must play? one ``&`` each), and the line itself as
     the tiles laid on each side of the lead, in order (a picture asks for it
     rarely; see :attr:`line`).  "Is it blocked?" is asked only when both ends
     show one number (see :meth:`_blocked`).
@@ -84,10 +113,11 @@ class CompetitiveHand:
     #: A hand whose deal is known (see :class:`OpenCompetitiveHand` for one whose deal is not).
     open = False
 
-    def __init__(self, seats: tuple[str, ...], hands: dict[str, set[Tile]], leader: str | None,
+    def __init__(self, seats: tuple[str, ...], masks: dict[str, int], leader: str | None,
                  must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
         self.seats = seats
-        self.hands = hands
+        #: Each seat's tiles as a mask (see _BIT).
+        self.masks = masks
         self.to_move: str | None = leader
         self.must_lead = must_lead
         # Why ``leader`` leads (empty when the record chose freely), for a lead by the wrong seat.
@@ -108,6 +138,11 @@ class CompetitiveHand:
         self.passes = 0  # passes in a row
         self._next = _NEXT if seats is base.PARTNERSHIP_SEATS else {s: base.seat_after(seats, s, -1)
                                                                        for s in seats}
+
+    @property
+    def hands(self) -> dict[str, set[Tile]]:
+        """Each seat's tiles, as sets (for messages and callers outside the replay)."""
+        return {s: set(_tiles(m)) for s, m in self.masks.items()}
 
     # --- the line, for pictures and legal moves ---------------------------------------
 
@@ -168,10 +203,16 @@ class CompetitiveHand:
             raise IllegalMove("a competitive move is a play or a pass",
                               R_MATCH, base.stray_pointer(move, "at", "penalty"))
         text = move.play
-        t = _PARSED.get(text) or _tile(text)
-        hand = self.hands[seat]
-        if t not in hand:
-            self._not_in_hand(seat, t, text)
+        found = _TILE_BIT.get(text)
+        if found is None:
+            t = _tile(text)
+            bit = _BIT.get(t, 0)
+        else:
+            t, bit = found
+        masks = self.masks
+        hand = masks[seat]
+        if not hand & bit:
+            bit = self._not_in_hand(seat, t, text, hand)
         hi = t.high
         lo = t.low
         lp = self._lp
@@ -212,7 +253,8 @@ class CompetitiveHand:
                 self._rt = t
                 self._rp = rp
                 self._right_arm.append(t)
-        hand.discard(t)
+        hand ^= bit
+        masks[seat] = hand
         self.passes = 0
         if not hand:
             self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
@@ -273,14 +315,14 @@ class CompetitiveHand:
 
     def _check_can_pass(self, seat: str) -> None:
         """Must play if able: a pass is refused while the seat holds a tile that fits (the line
-        is started).  The test is one set operation against the tiles that fit the two ends;
+        is started).  The test is one ``&`` with the tiles that fit the two ends;
         the message names the highest such tile, so that it is the same on every run (a set's
         order is not)."""
         lp, rp = self._lp, self._rp
-        hand = self.hands[seat]
-        if hand.isdisjoint(_FITTING[lp][rp]):
+        hand = self.masks[seat]
+        if not hand & _FITTING[lp][rp]:
             return
-        for t in sorted(hand, key=lambda t: (t.high, t.low), reverse=True):
+        for t in sorted(_tiles(hand), key=lambda t: (t.high, t.low), reverse=True):
             if t.high == lp or t.low == lp:
                 end = self._lt
             elif t.high == rp or t.low == rp:
@@ -303,8 +345,8 @@ class CompetitiveHand:
         if lp is None or lp != self._rp:
             return False
         fit = _FITTING[lp][lp]
-        for hand in self.hands.values():
-            if not hand.isdisjoint(fit):
+        for hand in self.masks.values():
+            if hand & fit:
                 return False
         return True
 
@@ -317,9 +359,10 @@ class CompetitiveHand:
         raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
                           f"N → W → S → E)", R_ORDER, "/seat")
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str) -> None:
-        """``seat`` plays ``t``, which their hand does not show: with the deal known, a tile they do
-        not hold (an open hand shows no tile, and accepts any of the set not yet played)."""
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
+        """``seat`` plays ``t``, which their ``hand`` does not show: with the deal known, a tile they
+        do not hold, refused.  (An open hand shows no tile, and accepts any of the set not yet
+        played: it returns the bit to take from the hand instead, see OpenCompetitiveHand.)"""
         raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
@@ -336,7 +379,7 @@ class CompetitiveHand:
         if self.over:
             return []
         seat = self.to_move
-        return self._moves_with(seat, self.hands[seat])
+        return self._moves_with(seat, _tiles(self.masks[seat]))
 
     def _moves_with(self, seat: str, tiles: Iterable[Tile]) -> list[Move]:
         """``seat``'s moves with ``tiles``: the lead, or every play that fits an end (lowest tile
@@ -362,10 +405,9 @@ class CompetitiveHand:
         """The hand's end and scores: the two sides' pips left are all the scores need (the seat
         that went out holds nothing), summed by table look-up; each seat's pips are worked out
         only when explain asks for the working."""
-        hands = self.hands
-        pip = _PIPS.__getitem__
-        ns = sum(map(pip, hands["N"])) + sum(map(pip, hands["S"]))
-        ew = sum(map(pip, hands["E"])) + sum(map(pip, hands["W"]))
+        masks = self.masks
+        ns = _pips(masks["N"] | masks["S"])
+        ew = _pips(masks["E"] | masks["W"])
         scores = {"NS": 0, "EW": 0}
         if self.end == "out":
             scores[partnership_side(self.out_seat)] = ns + ew
@@ -375,8 +417,9 @@ class CompetitiveHand:
 
     def _working(self, scores: dict[str, int]) -> tuple[str, ...]:
         """The end-of-hand arithmetic in words, for explain (the hands no longer change once it is over)."""
-        pips = {s: T.pip_total(h) for s, h in self.hands.items()}
-        left = "  ".join(f"{s} {T.format_tiles(self.hands[s])} = {pips[s]}" for s in self.seats)
+        hands = self.hands
+        pips = {s: T.pip_total(h) for s, h in hands.items()}
+        left = "  ".join(f"{s} {T.format_tiles(hands[s])} = {pips[s]}" for s in self.seats)
         if self.end == "out":
             side = partnership_side(self.out_seat)
             others = [s for s in self.seats if s != self.out_seat]
@@ -400,41 +443,16 @@ class CompetitiveHand:
         return ["line: " + "".join(f"[{a}-{b}]" for a, b in line)]
 
     def holdings(self) -> dict[str, list[Tile]]:
-        return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
+        return {s: sorted(_tiles(self.masks[s]), key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
 
     def held_count(self, seat: str) -> int:
-        return len(self.hands[seat])
+        return self.masks[seat].bit_count()
 
 
-class _HiddenHand:
-    """A player's tiles in an open hand, where only how many are known.
-
-    It shows no tile (``t in hand`` is never true, so the replay asks
-    :meth:`OpenCompetitiveHand._not_in_hand` whether the seat may hold it); a
-    play (``discard``) takes one tile and records it in ``played``, shared by
-    the four hands; it is empty when every tile is played.  So the known-deal
-    replay's rules for playing and going out run on it unchanged, at no cost
-    to the known-deal replay.
-    """
-
-    __slots__ = ("count", "played")
-
-    def __init__(self, count: int, played: set[Tile]) -> None:
-        self.count = count
-        self.played = played
-
-    def __contains__(self, t: object) -> bool:
-        return False
-
-    def __iter__(self) -> Iterator[Tile]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return self.count
-
-    def discard(self, t: Tile) -> None:
-        self.played.add(t)
-        self.count -= 1
+#: An open hand's mask for a seat: seven bits past the set's 28, one for each tile it holds
+#: unseen.  A play takes one of them (OpenCompetitiveHand._not_in_hand), so the known-deal
+#: replay's rules for playing and going out run on it unchanged, at no cost to that replay.
+_UNSEEN_SEVEN = 127 << 28
 
 
 class OpenCompetitiveHand(CompetitiveHand):
@@ -457,22 +475,23 @@ class OpenCompetitiveHand(CompetitiveHand):
 
     def __init__(self, seats: tuple[str, ...], leader: str | None, must_lead: Tile | None,
                  lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
-        #: The tiles on the line (each player's hand records its plays here).
+        #: The tiles on the line.
         self.played: set[Tile] = set()
-        super().__init__(seats, {s: _HiddenHand(7, self.played) for s in seats}, leader, must_lead,
-                         lead_reason, lead_rule)
+        super().__init__(seats, {s: _UNSEEN_SEVEN for s in seats}, leader, must_lead, lead_reason, lead_rule)
         self._match = match
 
     @property
     def counts(self) -> dict[str, int]:
         """How many tiles each seat still holds."""
-        return {s: len(h) for s, h in self.hands.items()}
+        return {s: m.bit_count() for s, m in self.masks.items()}
 
     def apply(self, move: Move) -> int:
         # The known-deal replay, which checks first and changes after (a refused move leaves the
         # state as it was); the hooks below stand in for what needs the hidden tiles.
         first = self.to_move is None and not self.over
         points = super().apply(move)
+        if type(move) is Play:
+            self.played.add(_PARSED.get(move.play) or _tile(move.play))
         if first:  # the lead of a hand whose leader was free (or the unknown holder of 6-6)
             self._match.last_leader = move.seat  # the next hand's leader follows from this one
         return points
@@ -486,11 +505,12 @@ class OpenCompetitiveHand(CompetitiveHand):
     def _check_can_pass(self, seat: str) -> None:
         """"Must play if able" needs the passer's tiles: not checked until the deal is known."""
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str) -> None:
-        """Who holds a tile is not known: any tile of the set not yet played may be the seat's."""
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
+        """Who holds a tile is not known: any tile of the set not yet played may be the seat's, one of
+        its unseen tiles (the bit returned, the highest left, is the one the play takes)."""
         if t in SET and t not in self.played:
-            return
-        super()._not_in_hand(seat, t, text)  # not of the set, or already played
+            return 1 << (hand.bit_length() - 1)
+        return super()._not_in_hand(seat, t, text, hand)  # not of the set, or already played
 
     def _blocked(self) -> bool:
         """A block is not seen from the hidden tiles: it shows as four passes in a row (apply)."""
@@ -539,7 +559,7 @@ class CompetitiveMatch:
         return base.check_full_deal(hands, self.seats, SET, 7, "double-six", R_DEAL, where)
 
     def _expected_leader(self, lead_draw: dict[str, str] | None,
-                         dealt: dict[str, list[Tile]] | None) -> tuple[str | None, str]:
+                         dealt: dict[str, int] | None) -> tuple[str | None, str]:
         """(the leader the rules fix, or None when free or unknown; the reason, for messages).
 
         ``dealt`` is ``None`` for a hand whose deal is not known: then the
@@ -551,7 +571,7 @@ class CompetitiveMatch:
                     self._check_lead_draw(lead_draw)  # present, so checked, though 6-6 decides
                 if dealt is None:
                     return None, ""
-                holder = next(s for s in self.seats if SIX_SIX in dealt[s])
+                holder = next(s for s in self.seats if dealt[s] & _SIX_SIX_BIT)
                 return holder, f"{holder} holds 6-6, which leads the first hand (option first_lead: double-six)"
             if lead_draw is not None:
                 draw = self._check_lead_draw(lead_draw)
@@ -609,28 +629,35 @@ class CompetitiveMatch:
         must, why, rule = self._lead_terms(hand, expected, why, leader)
         return CompetitiveHand(self.seats, dealt, leader, must, why, rule)
 
-    def _dealt_hands(self, hands: dict[str, tuple[str, ...]]) -> dict[str, set[Tile]]:
-        """The four hands of a deal of the whole set, as sets of tiles for the hand's state.
+    def _dealt_hands(self, hands: dict[str, tuple[str, ...]]) -> dict[str, int]:
+        """The four hands of a deal of the whole set, as masks for the hand's state.
 
         Every hand of every record passes here, so the usual, correct deal is
-        accepted by table look-ups and set operations done in C: seven tile
-        texts each, and the four sets together exactly the set.  Anything else
-        (a wrong count, a tile twice, a text not in the table such as
-        ``"06-3"``) goes to the careful check (:meth:`_check_full_deal`), which
-        names the first problem, or accepts an unusual spelling as before.
+        accepted by table look-ups and sums done in C: seven tile texts each,
+        and the bits of all 28 adding up to the whole set, which they do only
+        when no tile is there twice (a repeated bit carries into another).
+        Anything else (a wrong count, a tile twice, a text not in the table
+        such as ``"06-3"``) goes to the careful check (:meth:`_check_full_deal`),
+        which names the first problem, or accepts an unusual spelling as before.
         """
-        get = _PARSED.get
-        dealt: dict[str, set[Tile]] = {}
-        for seat in self.seats:
-            texts = hands.get(seat)
-            if texts is None or len(texts) != 7:
-                break
-            dealt[seat] = set(map(get, texts))
-        else:
-            if len(hands) == 4 and set().union(*dealt.values()) == SET:
-                return dealt
+        if len(hands) == 4:
+            get = _TEXT_BIT.get
+            dealt: dict[str, int] = {}
+            total = 0
+            try:
+                for seat in self.seats:
+                    texts = hands[seat]
+                    if len(texts) != 7:
+                        break
+                    dealt[seat] = mine = sum(map(get, texts))
+                    total += mine
+                else:
+                    if total == _ALL:
+                        return dealt
+            except (KeyError, TypeError):
+                pass
         parsed = self._check_full_deal(hands, "/deal/hands")
-        return {s: set(parsed[s]) for s in self.seats}
+        return {s: sum(_BIT[t] for t in parsed[s]) for s in self.seats}
 
     def _check_lead_draw_first(self, lead_draw: dict[str, str] | None) -> None:
         """A lead draw picks the first hand's leader only."""
