@@ -204,8 +204,8 @@ class HorseRaceHand:
 
     The layout is kept flat for the replay: ``_spots`` maps each tile on the
     table to what is still free on it (a non-double: a mask of its open
-    numbers; a double: ``sides_free | ends_free << 2``), and ``_log`` lists
-    the tiles in play order with where each was set.  A legal play is one
+    numbers; a double: ``sides_free | ends_free << 2``), in play order, and
+    ``_on`` the tile each one after the lead was set on.  A legal play is one
     dict look-up and one dict store instead of a :class:`Node` built; the
     tree of nodes that render, pictures and legal moves walk is built from
     these when asked (:attr:`nodes`).
@@ -235,7 +235,7 @@ class HorseRaceHand:
         #: The layout (see the class's docstring): the lead tile, what is free on each tile, the plays.
         self._first: Tile | None = None
         self._spots: dict[Tile, int] = {}
-        self._log: list[tuple[Tile, int | None, Tile | None, Any]] = []
+        self._on: list[Tile] = []
         self.open_num = [0] * 7
         self.open_mask = 0
         self.count = 0
@@ -257,12 +257,24 @@ class HorseRaceHand:
     def nodes(self) -> dict[Tile, Node]:
         """Every tile on the table as a :class:`Node`, in play order, children attached.
 
-        Built afresh from ``_log`` and ``_spots`` each time it is asked (render
-        and pictures; the replay never does).
+        Built afresh from ``_spots`` and ``_on`` each time it is asked (render
+        and pictures; the replay never does).  Where a tile was set follows from
+        the tile it was set on: the number they share, and on a spinner a side
+        while one was free (the first two children of a led spinner, the first
+        of a joined one), an end after that.
         """
         nodes: dict[Tile, Node] = {}
         spots = self._spots
-        for t, n, on, slot in self._log:
+        for t, on in zip(spots, [None, *self._on]):
+            if on is None:
+                n = slot = None
+            else:
+                parent = nodes[on]
+                if parent.double:
+                    n = on.high
+                    slot = "side" if len(parent.children) < (2 if parent.number is None else 1) else "end"
+                else:
+                    n = slot = on.high if t.has(on.high) else on.low
             node = Node(t, n)
             free = spots[t]
             if node.double:
@@ -383,8 +395,7 @@ class HorseRaceHand:
             if n == target.low:  # a spinner: its sides first, then its ends
                 if (high != n and low != n) or not free:
                     raise IllegalMove(self._no_match(t, text, target), R_MATCH, "/on")
-                if free & 3:
-                    slot = "side"
+                if free & 3:  # a side
                     if (free & 3) == 2:
                         open_num[n] -= 1
                     else:
@@ -393,9 +404,8 @@ class HorseRaceHand:
                         count -= 2 * n
                         open_num[n] += 1  # the last side goes (-1) and both ends open (+2)
                     spots[target] = free - 1
-                else:
+                else:  # an end
                     open_num[n] -= 1
-                    slot = "end"
                     spots[target] = free - 4
             else:
                 if free >> high & 1:
@@ -407,7 +417,6 @@ class HorseRaceHand:
                 spots[target] = free & ~(1 << n)
                 open_num[n] -= 1
                 count -= n
-                slot = n
             if high == low:
                 spots[t] = 9  # one side free (the arm it joins takes the other), both ends
                 open_num[n] += 1
@@ -424,7 +433,7 @@ class HorseRaceHand:
             if not open_num[n]:
                 mask &= ~(1 << n)
             self.open_mask = mask | 1 << other
-            self._log.append((t, n, target, slot))
+            self._on.append(target)
         if dealt:
             self._set_hidden(seat, t, bit)
         else:
@@ -539,7 +548,6 @@ class HorseRaceHand:
             self.count = high + low
         self.open_mask |= 1 << high | 1 << low
         self._first = t
-        self._log.append((t, None, None, None))
 
     def _check_sides_first(self, t: Tile, n: int, move: Play) -> None:
         """A score claim that only adds up with the tile on a spinner *end* reveals a side skipped.
@@ -554,13 +562,16 @@ class HorseRaceHand:
             return
         free = 2 * n if t.high == t.low else t.other(n)
         true_count = self.count - 2 * n + free
+        celko = self.rules.celko
+        if claim == pegs(true_count, celko):
+            return  # (the usual case: the claim is right)
         end_count = self.count + free
-        if claim != pegs(true_count, self.rules.celko) and claim == pegs(end_count, self.rules.celko):
+        if claim == pegs(end_count, celko):
             raise IllegalMove(
                 f"{move.play} on {n}-{n} goes on the spinner's free side, not on an end: its ends open only "
                 f"once both sides are taken (the claimed {claim} fits the tile on an end, where the ends would "
                 f"total {end_count}, which {f'pegs {claim}' if claim else 'scores nothing'}; on the side "
-                f"{peg_words(true_count, self.rules.celko)})", R_SIDES, "/score")
+                f"{peg_words(true_count, celko)})", R_SIDES, "/score")
 
     def _only_place(self, t: Tile, text: str) -> Tile:
         """The one tile on the table that ``t`` fits, for a play that does not say (no "on")."""
