@@ -205,7 +205,7 @@ class HorseRaceHand:
     The layout is kept flat for the replay: ``_spots`` maps each tile on the
     table to what is still free on it (a non-double: a mask of its open
     numbers; a double: ``sides_free | ends_free << 2``), in play order, and
-    ``_on`` the tile each one after the lead was set on.  A legal play is one
+    ``_on`` maps each tile after the lead to the tile it was set on.  A legal play is one
     dict look-up and one dict store instead of a :class:`Node` built; the
     tree of nodes that render, pictures and legal moves walk is built from
     these when asked (:attr:`nodes`).
@@ -235,7 +235,7 @@ class HorseRaceHand:
         #: The layout (see the class's docstring): the lead tile, what is free on each tile, the plays.
         self._first: Tile | None = None
         self._spots: dict[Tile, int] = {}
-        self._on: list[Tile] = []
+        self._on: dict[Tile, Tile] = {}
         self.open_num = [0] * 7
         self.open_mask = 0
         self.count = 0
@@ -265,7 +265,9 @@ class HorseRaceHand:
         """
         nodes: dict[Tile, Node] = {}
         spots = self._spots
-        for t, on in zip(spots, [None, *self._on]):
+        on_of = self._on
+        for t in spots:
+            on = on_of.get(t)
             if on is None:
                 n = slot = None
             else:
@@ -355,12 +357,13 @@ class HorseRaceHand:
             raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
                               "nothing else", R_MATCH, base.stray_pointer(move, "at", "penalty"))
         text = move.play
-        found = TILE_BIT.get(text)
-        if found is None:
+        # (look-ups written try-first: the usual text is in the table, and a subscript is cheaper
+        # than a call to get)
+        try:
+            t, bit = TILE_BIT[text]
+        except KeyError:
             t = T.tile(text)
             bit = BIT.get(t, 0)
-        else:
-            t, bit = found
         hands = self.hands
         hand = hands[seat]
         dealt = False  # set from the tiles an open hand has not shown yet
@@ -385,10 +388,15 @@ class HorseRaceHand:
             if on_text is None:
                 target = self._only_place(t, text)
             else:
-                target = PARSED.get(on_text) or T.tile(on_text)
-            free = spots.get(target)
-            if free is None:
-                raise IllegalMove(f"{on_text} is not on the table, so {text} cannot be set on it", R_MATCH, "/on")
+                try:
+                    target = PARSED[on_text]
+                except KeyError:
+                    target = T.tile(on_text)
+            try:
+                free = spots[target]
+            except KeyError:
+                raise IllegalMove(f"{on_text} is not on the table, so {text} cannot be set on it",
+                                  R_MATCH, "/on") from None
             open_num = self.open_num
             count = self.count  # the ends' total, kept local and written back once at the end
             n = target.high
@@ -433,7 +441,7 @@ class HorseRaceHand:
             if not open_num[n]:
                 mask &= ~(1 << n)
             self.open_mask = mask | 1 << other
-            self._on.append(target)
+            self._on[t] = target
         if dealt:
             self._set_hidden(seat, t, bit)
         else:
