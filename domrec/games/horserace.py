@@ -120,6 +120,12 @@ def pegs(count: int, celko: bool) -> int:
     return count if celko else count // 5
 
 
+#: ``_PEGS[count]``: what a count pegs (:func:`pegs`), for every count a layout can show (at most
+#: 28 open tiles of at most 12 each); the replay reads it after every tile set.
+_PEGS: tuple[int, ...] = tuple(pegs(count, False) for count in range(28 * 12 + 1))
+_PEGS_CELKO: tuple[int, ...] = tuple(pegs(count, True) for count in range(28 * 12 + 1))
+
+
 def peg_rule(count: int, celko: bool) -> str:
     """How a count pegs, in a few words: "pegs 3: one point per five", "no score: not a multiple
     of five".  Messages and explain say it so that a player can redo the sum."""
@@ -228,7 +234,6 @@ class HorseRaceHand:
         #: Tiles nobody has seen yet (only kept when the order is unknown).
         self.unseen = undealt
         self.stock = len(boneyard) if boneyard is not None else undealt.bit_count()
-        self.drawn_count = 0
         self.drawn_by: dict[Tile, str] = {}
         self.to_move: str | None = leader
         self.lead_reason = lead_reason
@@ -240,6 +245,8 @@ class HorseRaceHand:
         self.open_mask = 0
         self.count = 0
         self.pegged = dict(match.zero)
+        #: What each count pegs under this variant (see _PEGS).
+        self._pegs = _PEGS_CELKO if match.rules.celko else _PEGS
         # Turn state: going on with a chain; having drawn (must keep drawing); a drawn tile to set.
         self.chain: Tile | None = None
         self.drawing = False
@@ -250,6 +257,11 @@ class HorseRaceHand:
         self.target_side: str | None = None
         self.closing = 0
         self._next = match.next_seat
+
+    @property
+    def drawn_count(self) -> int:
+        """How many tiles have been drawn (with the boneyard's order known: the next one's index)."""
+        return len(self.order) - self.stock if self.order is not None else 0
 
     # --- the layout as a tree, for whoever walks it --------------------------------
 
@@ -447,10 +459,9 @@ class HorseRaceHand:
         else:
             hand ^= bit  # (held: tested above)
             hands[seat] = hand
-        points = 0
-        if count > 0 and count % 5 == 0:
+        points = self._pegs[count]
+        if points:
             rules = self.rules
-            points = count if rules.celko else count // 5
             side = self.side_of[seat]
             pegged = self.pegged
             now = pegged[side] = pegged[side] + points
@@ -648,7 +659,6 @@ class HorseRaceHand:
                 raise IllegalMove(f"{what} cannot be drawn: {self._seen_where(t, what)}", R_BONEYARD, "/draw")
             self.unseen &= ~bit
         self.stock -= 1
-        self.drawn_count += 1
         self.drawn_by[t] = seat
         bit = BIT[t]
         self.hands[seat] |= bit
