@@ -203,12 +203,13 @@ class CompetitiveHand:
             raise IllegalMove("a competitive move is a play or a pass",
                               R_MATCH, base.stray_pointer(move, "at", "penalty"))
         text = move.play
-        found = _TILE_BIT.get(text)
-        if found is None:
+        # (look-ups written try-first: the usual text is in the table, and a subscript is cheaper
+        # than a call to get)
+        try:
+            t, bit = _TILE_BIT[text]
+        except KeyError:
             t = _tile(text)
             bit = _BIT.get(t, 0)
-        else:
-            t, bit = found
         masks = self.masks
         hand = masks[seat]
         if not hand & bit:
@@ -223,7 +224,10 @@ class CompetitiveHand:
             rp = self._rp
             on_text = move.on
             if on_text is not None:
-                on = _PARSED.get(on_text) or _tile(on_text)
+                try:
+                    on = _PARSED[on_text]
+                except KeyError:
+                    on = _tile(on_text)
                 if self._lt is on and (hi == lp or lo == lp):
                     to_left = True
                 elif self._rt is on and (hi == rp or lo == rp):
