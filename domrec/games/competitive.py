@@ -9,8 +9,7 @@ game ends after the hand in which a partnership reaches 200.
 from __future__ import annotations
 
 import random
-from collections import deque
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from domrec import tiles as T
 from domrec.errors import DealError, IllegalMove, RuleViolation, SetupError, clip, pointer_token, HiddenTiles
@@ -26,6 +25,49 @@ _tile = T.tile
 _PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
 TARGET = 200
 SIX_SIX = T.make(6, 6)
+# A hand is a 28-bit mask over the set (bit i: T.DOUBLE_SIX[i]): held? is an ``&``, a play an
+# ``^``, and a deal is read by adding up its tiles' bits.
+_BIT: dict[Tile, int] = {t: 1 << i for i, t in enumerate(T.DOUBLE_SIX)}
+#: Tile text (either half first) -> its bit, for reading a deal (CompetitiveMatch._dealt_hands).
+_TEXT_BIT: dict[str, int] = {text: _BIT[t] for text, t in _PARSED.items()}
+#: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one look-up.
+_TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, _BIT[t]) for text, t in _PARSED.items()}
+_SIX_SIX_BIT = _BIT[SIX_SIX]
+_ALL = (1 << 28) - 1
+#: ``_FITTING[a][b]``: the tiles (a mask) that fit an end showing ``a`` or one showing ``b``:
+#: "must play if able" and "is it blocked" are one ``&`` each.
+_FITTING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(_BIT[t] for t in T.DOUBLE_SIX if t.has(a) or t.has(b)) for b in range(7)) for a in range(7))
+#: Pip totals of every 7-bit slice of a hand mask (four slices cover the 28 tiles).
+_PIP_SLICES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(T.DOUBLE_SIX[7 * k + i].pips for i in range(7) if (m >> i) & 1) for m in range(128))
+    for k in range(4))
+
+
+def _tiles(mask: int) -> list[Tile]:
+    """The tiles of a hand mask (bits past the set's 28, an open hand's unseen tiles, are left out)."""
+    mask &= _ALL
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(T.DOUBLE_SIX[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def _pips(mask: int) -> int:
+    """The pips of the tiles in a hand mask, by table look-up (it runs at the end of every hand)."""
+    p0, p1, p2, p3 = _PIP_SLICES
+    return p0[mask & 127] + p1[(mask >> 7) & 127] + p2[(mask >> 14) & 127] + p3[(mask >> 21) & 127]
+
+#: The seat to the right of each seat (play passes N → W → S → E), once for every hand.
+_NEXT: dict[str, str] = {s: base.seat_after(base.PARTNERSHIP_SEATS, s, -1) for s in base.PARTNERSHIP_SEATS}
+#: (last hand's leader, whether it was a tied block) -> (this hand's leader, why), for every seat:
+#: the same few sentences, worded once instead of once a hand (CompetitiveMatch._expected_leader).
+_ROTATION: dict[tuple[str, bool], tuple[str, str]] = {
+    **{(s, True): (s, f"the last hand was a tied block, so {s} leads again") for s in base.PARTNERSHIP_SEATS},
+    **{(s, False): (_NEXT[s], f"the lead passes to the right of {s}, to {_NEXT[s]}") for s in base.PARTNERSHIP_SEATS},
+}
 
 # Rule names, as docs/rules/competitive.md calls them; they appear in every message.
 R_PLAYERS = "competitive: four players"
@@ -57,173 +99,275 @@ def lead_draw_winner(draw: dict[str, Tile]) -> str:
 
 
 class CompetitiveHand:
-    """One hand: the line, the four hands, whose turn, and how it ended."""
+    """One hand: the line, the four hands, whose turn, and how it ended.
+
+    Replaying a hand is the bulk of validating a record, so the state is kept
+    in the shape the rules ask about: each end of the line as two plain
+    attributes (the tile there and the number it shows), the hands as masks
+    (held? must play? one ``&`` each), and the line itself as
+    the tiles laid on each side of the lead, in order (a picture asks for it
+    rarely; see :attr:`line`).  "Is it blocked?" is asked only when both ends
+    show one number (see :meth:`_blocked`).
+    """
 
     #: A hand whose deal is known (see :class:`OpenCompetitiveHand` for one whose deal is not).
     open = False
 
-    def __init__(self, seats: tuple[str, ...], hands: dict[str, set[Tile]], leader: str | None,
+    def __init__(self, seats: tuple[str, ...], masks: dict[str, int], leader: str | None,
                  must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
         self.seats = seats
-        self.hands = hands
+        #: Each seat's tiles as a mask (see _BIT).
+        self.masks = masks
         self.to_move: str | None = leader
         self.must_lead = must_lead
         # Why ``leader`` leads (empty when the record chose freely), for a lead by the wrong seat.
         self.lead_reason = lead_reason
         self.lead_rule = lead_rule
-        # The line's two ends: (tile at the end, number showing).
-        self.left: tuple[Tile, int] | None = None
-        self.right: tuple[Tile, int] | None = None
-        self.line: deque[tuple[int, int]] = deque()  # halves in order, for pictures only
+        # The line's two ends: the tile at the end and the number showing (None before the lead).
+        self._lt: Tile | None = None
+        self._lp: int | None = None
+        self._rt: Tile | None = None
+        self._rp: int | None = None
+        # The tiles laid on the left and on the right of the lead, in order (the lead is ``_lead``).
+        self._lead: Tile | None = None
+        self._left_arm: list[Tile] = []
+        self._right_arm: list[Tile] = []
         self.over = False
         self.end: str | None = None
         self.out_seat: str | None = None
         self.passes = 0  # passes in a row
-        self._next = {s: base.seat_after(seats, s, -1) for s in seats}
-        # How many tiles left in the four hands show each number (a double counted once): the
-        # block check after every play reads two counts instead of walking every hand.
-        self._held = held = [0] * 7
-        for hand in hands.values():
-            for t in hand:
-                held[t.high] += 1
-                if t.low != t.high:
-                    held[t.low] += 1
+        self._next = _NEXT if seats is base.PARTNERSHIP_SEATS else {s: base.seat_after(seats, s, -1)
+                                                                       for s in seats}
+
+    @property
+    def hands(self) -> dict[str, set[Tile]]:
+        """Each seat's tiles, as sets (for messages and callers outside the replay)."""
+        return {s: set(_tiles(m)) for s, m in self.masks.items()}
+
+    # --- the line, for pictures and legal moves ---------------------------------------
+
+    @property
+    def left(self) -> tuple[Tile, int] | None:
+        """The left end: (tile at the end, number showing), ``None`` before the lead."""
+        return None if self._lt is None else (self._lt, self._lp)
+
+    @property
+    def right(self) -> tuple[Tile, int] | None:
+        """The right end: (tile at the end, number showing), ``None`` before the lead."""
+        return None if self._rt is None else (self._rt, self._rp)
+
+    @property
+    def line(self) -> list[tuple[int, int]]:
+        """The halves of the line in order, left to right, as the tiles lie (for pictures).
+
+        Worked out from the arms when asked: each tile joins the number the one
+        before it showed, so the replay keeps only the tiles, one append a play.
+        """
+        lead = self._lead
+        if lead is None:
+            return []
+        out: list[tuple[int, int]] = []
+        pip = lead.high
+        for t in self._left_arm:
+            shown = t.low if t.high == pip else t.high
+            out.append((shown, pip))
+            pip = shown
+        out.reverse()
+        out.append((lead.high, lead.low))
+        pip = lead.low
+        for t in self._right_arm:
+            shown = t.low if t.high == pip else t.high
+            out.append((pip, shown))
+            pip = shown
+        return out
 
     # --- the rules -----------------------------------------------------------
 
-    def _check_can_pass(self, seat: str) -> None:
-        """Must play if able: a pass is refused while the seat holds a tile that fits (the line
-        is started).  The message names the highest such tile, so that it is the same on every
-        run (a set's order is not)."""
-        left, right = self.left, self.right
-        lp, rp = left[1], right[1]
-        hand = self.hands[seat]
-        # Most passes are allowed: look for a fitting tile first, and sort only to word a refusal.
-        if not any(t.high == lp or t.low == lp or t.high == rp or t.low == rp for t in hand):
-            return
-        for t in sorted(hand, key=lambda t: (t.high, t.low), reverse=True):
-            if t.high == lp or t.low == lp:
-                end = left[0]
-            elif t.high == rp or t.low == rp:
-                end = right[0]
-            else:
-                continue
-            raise IllegalMove(f"{seat} cannot pass: {seat} must play, {t} fits on {end}", R_FORCED, "/pass")
-
-    def _blocked(self) -> bool:
-        """Nobody holds a tile that fits either end (checked after every play)."""
-        held = self._held
-        return not held[self.left[1]] and not held[self.right[1]]
-
     def apply(self, move: Move) -> int:
+        """Play ``move``.
+
+        Written out in one piece because it runs for every move of every record
+        validated: the legal play takes no helper call; every refusal is worded
+        by a helper, off that path.  Checks come in the rules' order (the hand
+        over, the turn, the kind of move, the tile held, where it goes), and a
+        refused move leaves the state as it was.
+        """
         seat = move.seat
         if self.over:
-            if (self.end == "blocked" and type(move) is Pass and seat == self.to_move
-                    and self.passes < len(self.seats)):
-                self.passes += 1  # a closing pass of a block, which may be written or left out
-                self.to_move = self._next[seat]
-                return 0
-            why = f"{self.out_seat} went out" if self.end == "out" else "nobody can play (blocked)"
-            raise IllegalMove(f"the hand is already over: {why}", R_END)
+            return self._after_end(move)
         if seat != self.to_move:
             self._out_of_turn(seat)
-        kind = type(move)
-        if kind is not Play:  # (plays first: they are most moves)
-            if kind is not Pass:
-                raise IllegalMove("a competitive move is a play or a pass",
-                                  R_MATCH, base.stray_pointer(move, "at", "penalty"))
-            if self.left is None:
-                raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED, "/pass")
-            self._check_can_pass(seat)
-            self.passes += 1
-            self.to_move = self._next[seat]
-            if self.passes == len(self.seats):
-                # Four passes in a row: nobody can play.  With the deal known the block is found at
-                # the play before (_blocked), so only an open hand's block ends here.
-                self.over, self.end = True, "blocked"
-            return 0
+        if type(move) is not Play:  # (plays first: they are most moves)
+            return self._pass(move)
         if move.at is not None or move.penalty is not None:
             raise IllegalMove("a competitive move is a play or a pass",
                               R_MATCH, base.stray_pointer(move, "at", "penalty"))
-        t = _PARSED.get(move.play) or _tile(move.play)
-        hand = self.hands[seat]
-        if t not in hand:
-            self._not_in_hand(seat, t, move.play)
-        if self.left is None:
-            if move.on is not None:
-                raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH, "/on")
-            if self.must_lead is not None and t is not self.must_lead:
-                raise IllegalMove(f"the first hand is led with {self.must_lead} (option first_lead: double-six), "
-                                  f"not {move.play}", R_FIRST_LEAD, "/play")
-            self.left = (t, t.high)
-            self.right = (t, t.low)
-            self.line.append((t.high, t.low))
+        text = move.play
+        # (look-ups written try-first: the usual text is in the table, and a subscript is cheaper
+        # than a call to get)
+        try:
+            t, bit = _TILE_BIT[text]
+        except KeyError:
+            t = _tile(text)
+            bit = _BIT.get(t, 0)
+        masks = self.masks
+        hand = masks[seat]
+        if not hand & bit:
+            bit = self._not_in_hand(seat, t, text, hand)
+        hi = t.high
+        lo = t.low
+        lp = self._lp
+        if lp is None:
+            self._lay_lead(t, move)
+            lp, rp = hi, lo
         else:
-            self._extend(seat, t, move)
-        hand.discard(t)
-        held = self._held
-        held[t.high] -= 1
-        if t.low != t.high:
-            held[t.low] -= 1
+            rp = self._rp
+            on_text = move.on
+            if on_text is not None:
+                try:
+                    on = _PARSED[on_text]
+                except KeyError:
+                    on = _tile(on_text)
+                if self._lt is on and (hi == lp or lo == lp):
+                    to_left = True
+                elif self._rt is on and (hi == rp or lo == rp):
+                    to_left = False
+                else:
+                    raise self._wrong_on(move, on)
+            else:
+                fits_left = hi == lp or lo == lp
+                fits_right = hi == rp or lo == rp
+                if fits_left and fits_right and (self._lt is not self._rt or lp != rp):
+                    raise IllegalMove(f"{text} fits both ends: say which it is played on, {self._lt} or "
+                                      f"{self._rt} (\"on\" in JSON, {text}@{self._lt} in DGN)", R_MATCH, "/on")
+                if fits_left:
+                    to_left = True
+                elif fits_right:
+                    to_left = False
+                else:
+                    raise IllegalMove(f"{text} fits neither end of the line ({lp} on {self._lt}, "
+                                      f"{rp} on {self._rt})", R_MATCH, "/play")
+            if to_left:
+                lp = lo if hi == lp else hi
+                self._lt = t
+                self._lp = lp
+                self._left_arm.append(t)
+            else:
+                rp = lo if hi == rp else hi
+                self._rt = t
+                self._rp = rp
+                self._right_arm.append(t)
+        hand ^= bit
+        masks[seat] = hand
         self.passes = 0
         if not hand:
             self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
-        elif self._blocked():
+        elif lp == rp and self._blocked():
+            # Nobody holds a tile that fits either end (possible only when both show one number).
             self.over, self.end = True, "blocked"
             self.to_move = self._next[seat]
         else:
             self.to_move = self._next[seat]
         return 0
 
+    def _after_end(self, move: Move) -> int:
+        """A move after the hand ended: only a closing pass of a block, which may be written or left out."""
+        if (self.end == "blocked" and type(move) is Pass and move.seat == self.to_move
+                and self.passes < len(self.seats)):
+            self.passes += 1
+            self.to_move = self._next[move.seat]
+            return 0
+        why = f"{self.out_seat} went out" if self.end == "out" else "nobody can play (blocked)"
+        raise IllegalMove(f"the hand is already over: {why}", R_END)
+
+    def _pass(self, move: Move) -> int:
+        """A pass (or a move of another kind, refused): allowed only while the seat has no tile that fits."""
+        seat = move.seat
+        if type(move) is not Pass:
+            raise IllegalMove("a competitive move is a play or a pass",
+                              R_MATCH, base.stray_pointer(move, "at", "penalty"))
+        if self._lp is None:
+            raise IllegalMove(f"{seat} leads this hand and cannot pass", R_FORCED, "/pass")
+        self._check_can_pass(seat)
+        self.passes += 1
+        self.to_move = self._next[seat]
+        if self.passes == len(self.seats):
+            # Four passes in a row: nobody can play.  With the deal known the block is found at
+            # the play before (apply), so only an open hand's block ends here.
+            self.over, self.end = True, "blocked"
+        return 0
+
+    def _lay_lead(self, t: Tile, move: Play) -> None:
+        """The first tile of the hand (once a hand: out of apply's written-out path)."""
+        if move.on is not None:
+            raise IllegalMove(f"{move.play} leads the hand: there is nothing to play it on", R_MATCH, "/on")
+        if self.must_lead is not None and t is not self.must_lead:
+            raise IllegalMove(f"the first hand is led with {self.must_lead} (option first_lead: double-six), "
+                              f"not {move.play}", R_FIRST_LEAD, "/play")
+        self._lead = self._lt = self._rt = t
+        self._lp = t.high
+        self._rp = t.low
+
+    def _wrong_on(self, move: Play, on: Tile) -> IllegalMove:
+        """Why ``move`` cannot go on ``on``: not an end of the line, or the end does not match."""
+        lt, rt = self._lt, self._rt
+        if lt is not on and rt is not on:
+            return IllegalMove(f"{move.on} is not at an end of the line (the ends are {lt} showing "
+                               f"{self._lp} and {rt} showing {self._rp})", R_MATCH, "/on")
+        shows = self._lp if lt is on else self._rp
+        return IllegalMove(f"{move.play} does not match {move.on}: that end shows {shows}", R_MATCH, "/on")
+
+    def _check_can_pass(self, seat: str) -> None:
+        """Must play if able: a pass is refused while the seat holds a tile that fits (the line
+        is started).  The test is one ``&`` with the tiles that fit the two ends;
+        the message names the highest such tile, so that it is the same on every run (a set's
+        order is not)."""
+        lp, rp = self._lp, self._rp
+        hand = self.masks[seat]
+        if not hand & _FITTING[lp][rp]:
+            return
+        for t in sorted(_tiles(hand), key=lambda t: (t.high, t.low), reverse=True):
+            if t.high == lp or t.low == lp:
+                end = self._lt
+            elif t.high == rp or t.low == rp:
+                end = self._rt
+            else:
+                continue
+            raise IllegalMove(f"{seat} cannot pass: {seat} must play, {t} fits on {end}", R_FORCED, "/pass")
+
+    def _blocked(self) -> bool:
+        """Nobody holds a tile that fits either end.
+
+        With the whole set dealt that needs both ends to show the same number,
+        so apply asks only then: a number is on eight halves of the set (six
+        tiles and its double), and inside the line the halves meet in pairs;
+        while one end alone shows ``n`` an odd number of ``n`` halves is down,
+        so some ``n`` tile is still in a hand and fits.  With both ends showing
+        ``n``, the four hands are looked at.
+        """
+        lp = self._lp
+        if lp is None or lp != self._rp:
+            return False
+        fit = _FITTING[lp][lp]
+        for hand in self.masks.values():
+            if hand & fit:
+                return False
+        return True
+
     def _out_of_turn(self, seat: str) -> None:
         """Why ``seat`` may not move now (an open hand's first move may be anyone's)."""
         if seat not in self._next:
             raise IllegalMove(f"{seat} is not a seat at this table (seats: {', '.join(self.seats)})", R_ORDER, "/seat")
-        if self.left is None and self.lead_reason:
+        if self._lp is None and self.lead_reason:
             raise IllegalMove(f"{seat} cannot lead this hand: {self.lead_reason}", self.lead_rule, "/seat")
         raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
                           f"N → W → S → E)", R_ORDER, "/seat")
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str) -> None:
-        """``seat`` plays ``t``, which their hand does not show: with the deal known, a tile they do
-        not hold (an open hand shows no tile, and accepts any of the set not yet played)."""
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
+        """``seat`` plays ``t``, which their ``hand`` does not show: with the deal known, a tile they
+        do not hold, refused.  (An open hand shows no tile, and accepts any of the set not yet
+        played: it returns the bit to take from the hand instead, see OpenCompetitiveHand.)"""
         raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
-
-    def _extend(self, seat: str, t: Tile, move: Play) -> None:
-        left, right = self.left, self.right
-        hi, lo = t.high, t.low
-        fits_left = hi == left[1] or lo == left[1]
-        fits_right = hi == right[1] or lo == right[1]
-        if move.on is not None:
-            on = _PARSED.get(move.on) or _tile(move.on)
-            if left[0] is on and fits_left:
-                end = left
-            elif right[0] is on and fits_right:
-                end = right
-            elif left[0] is not on and right[0] is not on:
-                raise IllegalMove(f"{move.on} is not at an end of the line (the ends are {left[0]} showing "
-                                  f"{left[1]} and {right[0]} showing {right[1]})", R_MATCH, "/on")
-            else:
-                shows = left[1] if left[0] is on else right[1]
-                raise IllegalMove(f"{move.play} does not match {move.on}: that end shows {shows}", R_MATCH, "/on")
-        elif fits_left and fits_right and left != right:
-            raise IllegalMove(f"{move.play} fits both ends: say which it is played on, {left[0]} or {right[0]} "
-                              f"(\"on\" in JSON, {move.play}@{left[0]} in DGN)", R_MATCH, "/on")
-        elif fits_left:
-            end = left
-        elif fits_right:
-            end = right
-        else:
-            raise IllegalMove(f"{move.play} fits neither end of the line ({left[1]} on {left[0]}, "
-                              f"{right[1]} on {right[0]})", R_MATCH, "/play")
-        pip = end[1]
-        new = (t, lo if hi == pip else hi)
-        if end is left:
-            self.left = new
-            self.line.appendleft((new[1], pip))
-        else:
-            self.right = new
-            self.line.append((pip, new[1]))
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
         return base.not_held(seat, t, text, self.hands, SET, "double-six", "it has already been played")
@@ -239,7 +383,7 @@ class CompetitiveHand:
         if self.over:
             return []
         seat = self.to_move
-        return self._moves_with(seat, self.hands[seat])
+        return self._moves_with(seat, _tiles(self.masks[seat]))
 
     def _moves_with(self, seat: str, tiles: Iterable[Tile]) -> list[Move]:
         """``seat``'s moves with ``tiles``: the lead, or every play that fits an end (lowest tile
@@ -262,20 +406,24 @@ class CompetitiveHand:
         return moves
 
     def outcome(self) -> HandOutcome:
-        pips = {s: T.pip_total(h) for s, h in self.hands.items()}
+        """The hand's end and scores: the two sides' pips left are all the scores need (the seat
+        that went out holds nothing), summed by table look-up; each seat's pips are worked out
+        only when explain asks for the working."""
+        masks = self.masks
+        ns = _pips(masks["N"] | masks["S"])
+        ew = _pips(masks["E"] | masks["W"])
         scores = {"NS": 0, "EW": 0}
         if self.end == "out":
-            side = partnership_side(self.out_seat)
-            scores[side] = sum(n for s, n in pips.items() if s != self.out_seat)
-        else:
-            ns, ew = pips["N"] + pips["S"], pips["E"] + pips["W"]
-            if ns != ew:
-                scores["NS" if ns < ew else "EW"] = ns + ew
-        return HandOutcome(self.end, scores, lambda: self._working(pips, scores))
+            scores[partnership_side(self.out_seat)] = ns + ew
+        elif ns != ew:
+            scores["NS" if ns < ew else "EW"] = ns + ew
+        return HandOutcome(self.end, scores, lambda: self._working(scores))
 
-    def _working(self, pips: dict[str, int], scores: dict[str, int]) -> tuple[str, ...]:
-        """The end-of-hand arithmetic in words, for explain."""
-        left = "  ".join(f"{s} {T.format_tiles(self.hands[s])} = {pips[s]}" for s in self.seats)
+    def _working(self, scores: dict[str, int]) -> tuple[str, ...]:
+        """The end-of-hand arithmetic in words, for explain (the hands no longer change once it is over)."""
+        hands = self.hands
+        pips = {s: T.pip_total(h) for s, h in hands.items()}
+        left = "  ".join(f"{s} {T.format_tiles(hands[s])} = {pips[s]}" for s in self.seats)
         if self.end == "out":
             side = partnership_side(self.out_seat)
             others = [s for s in self.seats if s != self.out_seat]
@@ -293,46 +441,22 @@ class CompetitiveHand:
         return tuple(lines)
 
     def render(self) -> list[str]:
-        if not self.line:
+        line = self.line
+        if not line:
             return ["line: (empty)"]
-        return ["line: " + "".join(f"[{a}-{b}]" for a, b in self.line)]
+        return ["line: " + "".join(f"[{a}-{b}]" for a, b in line)]
 
     def holdings(self) -> dict[str, list[Tile]]:
-        return {s: sorted(self.hands[s], key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
+        return {s: sorted(_tiles(self.masks[s]), key=lambda t: (t.high, t.low), reverse=True) for s in self.seats}
 
     def held_count(self, seat: str) -> int:
-        return len(self.hands[seat])
+        return self.masks[seat].bit_count()
 
 
-class _HiddenHand:
-    """A player's tiles in an open hand, where only how many are known.
-
-    It shows no tile (``t in hand`` is never true, so the replay asks
-    :meth:`OpenCompetitiveHand._not_in_hand` whether the seat may hold it); a
-    play (``discard``) takes one tile and records it in ``played``, shared by
-    the four hands; it is empty when every tile is played.  So the known-deal
-    replay's rules for playing and going out run on it unchanged, at no cost
-    to the known-deal replay.
-    """
-
-    __slots__ = ("count", "played")
-
-    def __init__(self, count: int, played: set[Tile]) -> None:
-        self.count = count
-        self.played = played
-
-    def __contains__(self, t: object) -> bool:
-        return False
-
-    def __iter__(self) -> Iterator[Tile]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return self.count
-
-    def discard(self, t: Tile) -> None:
-        self.played.add(t)
-        self.count -= 1
+#: An open hand's mask for a seat: seven bits past the set's 28, one for each tile it holds
+#: unseen.  A play takes one of them (OpenCompetitiveHand._not_in_hand), so the known-deal
+#: replay's rules for playing and going out run on it unchanged, at no cost to that replay.
+_UNSEEN_SEVEN = 127 << 28
 
 
 class OpenCompetitiveHand(CompetitiveHand):
@@ -355,22 +479,23 @@ class OpenCompetitiveHand(CompetitiveHand):
 
     def __init__(self, seats: tuple[str, ...], leader: str | None, must_lead: Tile | None,
                  lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
-        #: The tiles on the line (each player's hand records its plays here).
+        #: The tiles on the line.
         self.played: set[Tile] = set()
-        super().__init__(seats, {s: _HiddenHand(7, self.played) for s in seats}, leader, must_lead,
-                         lead_reason, lead_rule)
+        super().__init__(seats, {s: _UNSEEN_SEVEN for s in seats}, leader, must_lead, lead_reason, lead_rule)
         self._match = match
 
     @property
     def counts(self) -> dict[str, int]:
         """How many tiles each seat still holds."""
-        return {s: len(h) for s, h in self.hands.items()}
+        return {s: m.bit_count() for s, m in self.masks.items()}
 
     def apply(self, move: Move) -> int:
         # The known-deal replay, which checks first and changes after (a refused move leaves the
         # state as it was); the hooks below stand in for what needs the hidden tiles.
         first = self.to_move is None and not self.over
         points = super().apply(move)
+        if type(move) is Play:
+            self.played.add(_PARSED.get(move.play) or _tile(move.play))
         if first:  # the lead of a hand whose leader was free (or the unknown holder of 6-6)
             self._match.last_leader = move.seat  # the next hand's leader follows from this one
         return points
@@ -384,11 +509,12 @@ class OpenCompetitiveHand(CompetitiveHand):
     def _check_can_pass(self, seat: str) -> None:
         """"Must play if able" needs the passer's tiles: not checked until the deal is known."""
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str) -> None:
-        """Who holds a tile is not known: any tile of the set not yet played may be the seat's."""
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
+        """Who holds a tile is not known: any tile of the set not yet played may be the seat's, one of
+        its unseen tiles (the bit returned, the highest left, is the one the play takes)."""
         if t in SET and t not in self.played:
-            return
-        super()._not_in_hand(seat, t, text)  # not of the set, or already played
+            return 1 << (hand.bit_length() - 1)
+        return super()._not_in_hand(seat, t, text, hand)  # not of the set, or already played
 
     def _blocked(self) -> bool:
         """A block is not seen from the hidden tiles: it shows as four passes in a row (apply)."""
@@ -437,7 +563,7 @@ class CompetitiveMatch:
         return base.check_full_deal(hands, self.seats, SET, 7, "double-six", R_DEAL, where)
 
     def _expected_leader(self, lead_draw: dict[str, str] | None,
-                         dealt: dict[str, list[Tile]] | None) -> tuple[str | None, str]:
+                         dealt: dict[str, int] | None) -> tuple[str | None, str]:
         """(the leader the rules fix, or None when free or unknown; the reason, for messages).
 
         ``dealt`` is ``None`` for a hand whose deal is not known: then the
@@ -449,7 +575,7 @@ class CompetitiveMatch:
                     self._check_lead_draw(lead_draw)  # present, so checked, though 6-6 decides
                 if dealt is None:
                     return None, ""
-                holder = next(s for s in self.seats if SIX_SIX in dealt[s])
+                holder = next(s for s in self.seats if dealt[s] & _SIX_SIX_BIT)
                 return holder, f"{holder} holds 6-6, which leads the first hand (option first_lead: double-six)"
             if lead_draw is not None:
                 draw = self._check_lead_draw(lead_draw)
@@ -459,6 +585,9 @@ class CompetitiveMatch:
         if self.last_leader is None:
             # After a score-sheet hand whose leader is not known: this hand's record names its leader.
             return None, ""
+        found = _ROTATION.get((self.last_leader, self.last_tied))
+        if found is not None:
+            return found
         if self.last_tied:
             return self.last_leader, f"the last hand was a tied block, so {self.last_leader} leads again"
         nxt = base.seat_after(self.seats, self.last_leader, -1)
@@ -492,7 +621,7 @@ class CompetitiveMatch:
             if doubles < 5:
                 raise DealError(f"{redeal.seat} asked for a redeal holding {doubles} doubles; a redeal needs "
                                 f"five or more", R_REDEAL, f"{where}/seat")
-        dealt = self._check_full_deal(deal.hands, "/deal/hands")
+        dealt = self._dealt_hands(deal.hands)
         expected, why = self._expected_leader(deal.lead_draw, dealt)
         self._check_leader(hand, expected, why)
         leader = hand.leader
@@ -502,7 +631,37 @@ class CompetitiveMatch:
                 leader = None  # the first move's seat is reported at that move
         self.last_leader = leader
         must, why, rule = self._lead_terms(hand, expected, why, leader)
-        return CompetitiveHand(self.seats, {s: set(dealt[s]) for s in self.seats}, leader, must, why, rule)
+        return CompetitiveHand(self.seats, dealt, leader, must, why, rule)
+
+    def _dealt_hands(self, hands: dict[str, tuple[str, ...]]) -> dict[str, int]:
+        """The four hands of a deal of the whole set, as masks for the hand's state.
+
+        Every hand of every record passes here, so the usual, correct deal is
+        accepted by table look-ups and sums done in C: seven tile texts each,
+        and the bits of all 28 adding up to the whole set, which they do only
+        when no tile is there twice (a repeated bit carries into another).
+        Anything else (a wrong count, a tile twice, a text not in the table
+        such as ``"06-3"``) goes to the careful check (:meth:`_check_full_deal`),
+        which names the first problem, or accepts an unusual spelling as before.
+        """
+        if len(hands) == 4:
+            get = _TEXT_BIT.get
+            dealt: dict[str, int] = {}
+            total = 0
+            try:
+                for seat in self.seats:
+                    texts = hands[seat]
+                    if len(texts) != 7:
+                        break
+                    dealt[seat] = mine = sum(map(get, texts))
+                    total += mine
+                else:
+                    if total == _ALL:
+                        return dealt
+            except (KeyError, TypeError):
+                pass
+        parsed = self._check_full_deal(hands, "/deal/hands")
+        return {s: sum(_BIT[t] for t in parsed[s]) for s in self.seats}
 
     def _check_lead_draw_first(self, lead_draw: dict[str, str] | None) -> None:
         """A lead draw picks the first hand's leader only."""

@@ -67,6 +67,10 @@ PLAYABLE: tuple[int, ...] = tuple(
 ALL_TILES = (1 << len(SET_TILES)) - 1
 #: Tile text (either half first) -> tile, so the replay loop parses a tile with one dict probe.
 PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
+#: Tile text (either half first) -> the tile's bit, for checking a deal by sums (HorseRaceMatch._check_deal).
+TEXT_BIT: dict[str, int] = {text: BIT[t] for text, t in PARSED.items()}
+#: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one probe.
+TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, BIT[t]) for text, t in PARSED.items()}
 
 
 def tiles_of(mask: int) -> list[Tile]:
@@ -114,6 +118,12 @@ def pegs(count: int, celko: bool) -> int:
     if count <= 0 or count % 5:
         return 0
     return count if celko else count // 5
+
+
+#: ``_PEGS[count]``: what a count pegs (:func:`pegs`), for every count a layout can show (at most
+#: 28 open tiles of at most 12 each); the replay reads it after every tile set.
+_PEGS: tuple[int, ...] = tuple(pegs(count, False) for count in range(28 * 12 + 1))
+_PEGS_CELKO: tuple[int, ...] = tuple(pegs(count, True) for count in range(28 * 12 + 1))
 
 
 def peg_rule(count: int, celko: bool) -> str:
@@ -196,35 +206,47 @@ class Node:
 
 
 class HorseRaceHand:
-    """One hand: the layout, the hands as masks, the boneyard, whose turn and how it ended."""
+    """One hand: the layout, the hands as masks, the boneyard, whose turn and how it ended.
+
+    The layout is kept flat for the replay: ``_spots`` maps each tile on the
+    table to what is still free on it (a non-double: a mask of its open
+    numbers; a double: ``sides_free | ends_free << 2``), in play order, and
+    ``_on`` maps each tile after the lead to the tile it was set on.  A legal play is one
+    dict look-up and one dict store instead of a :class:`Node` built; the
+    tree of nodes that render, pictures and legal moves walk is built from
+    these when asked (:attr:`nodes`).
+    """
 
     #: A hand whose deal is known (see :class:`OpenHorseRaceHand` for one whose deal is not).
     open = False
 
-    def __init__(self, match: HorseRaceMatch, dealt: dict[str, list[Tile]], masks: dict[str, int],
-                 boneyard: list[Tile] | None, undealt: int, leader: str | None, lead_reason: str) -> None:
+    def __init__(self, match: HorseRaceMatch, masks: dict[str, int], boneyard: list[Tile] | None,
+                 undealt: int, leader: str | None, lead_reason: str) -> None:
         self.match = match
         self.rules = match.rules
         self.seats = match.seats
         self.side_of = match.side_of
-        self.dealt = dealt
+        #: Each seat's dealt tiles (masks), for messages.
+        self.dealt = dict(masks)
         self.hands: dict[str, int] = masks
         #: The boneyard in draw order when the record gives it, else None.
         self.order = boneyard
         #: Tiles nobody has seen yet (only kept when the order is unknown).
         self.unseen = undealt
-        self.stock = len(boneyard) if boneyard is not None else bin(undealt).count("1")
-        self.drawn_count = 0
+        self.stock = len(boneyard) if boneyard is not None else undealt.bit_count()
         self.drawn_by: dict[Tile, str] = {}
         self.to_move: str | None = leader
         self.lead_reason = lead_reason
-        self.nodes: dict[Tile, Node] = {}
-        self.lead: Node | None = None
+        #: The layout (see the class's docstring): the lead tile, what is free on each tile, the plays.
+        self._first: Tile | None = None
+        self._spots: dict[Tile, int] = {}
+        self._on: dict[Tile, Tile] = {}
         self.open_num = [0] * 7
         self.open_mask = 0
         self.count = 0
-        self.pegged = {side: 0 for side in match.sides}
-        self.base_totals = dict(match.totals)
+        self.pegged = dict(match.zero)
+        #: What each count pegs under this variant (see _PEGS).
+        self._pegs = _PEGS_CELKO if match.rules.celko else _PEGS
         # Turn state: going on with a chain; having drawn (must keep drawing); a drawn tile to set.
         self.chain: Tile | None = None
         self.drawing = False
@@ -236,6 +258,66 @@ class HorseRaceHand:
         self.closing = 0
         self._next = match.next_seat
 
+    @property
+    def drawn_count(self) -> int:
+        """How many tiles have been drawn (with the boneyard's order known: the next one's index)."""
+        return len(self.order) - self.stock if self.order is not None else 0
+
+    # --- the layout as a tree, for whoever walks it --------------------------------
+
+    @property
+    def nodes(self) -> dict[Tile, Node]:
+        """Every tile on the table as a :class:`Node`, in play order, children attached.
+
+        Built afresh from ``_spots`` and ``_on`` each time it is asked (render
+        and pictures; the replay never does).  Where a tile was set follows from
+        the tile it was set on: the number they share, and on a spinner a side
+        while one was free (the first two children of a led spinner, the first
+        of a joined one), an end after that.
+        """
+        nodes: dict[Tile, Node] = {}
+        spots = self._spots
+        on_of = self._on
+        for t in spots:
+            on = on_of.get(t)
+            if on is None:
+                n = slot = None
+            else:
+                parent = nodes[on]
+                if parent.double:
+                    n = on.high
+                    slot = "side" if len(parent.children) < (2 if parent.number is None else 1) else "end"
+                else:
+                    n = slot = on.high if t.has(on.high) else on.low
+            node = Node(t, n)
+            free = spots[t]
+            if node.double:
+                node.sides_free, node.ends_free = free & 3, free >> 2
+            else:
+                halves = (t.high, t.low) if n is None else (t.other(n),)
+                node.free = [k for k in halves if free >> k & 1]
+            if on is not None:
+                nodes[on].children.append((slot, node))
+            nodes[t] = node
+        return nodes
+
+    @property
+    def lead(self) -> Node | None:
+        """The lead as a :class:`Node` (``None`` before it), built as :attr:`nodes` is."""
+        return None if self._first is None else self.nodes[self._first]
+
+    def _spot(self, on: Tile, t: Tile) -> int | None:
+        """The number of ``on``'s free spot that ``t`` would join, or None (:meth:`Node.open_number`)."""
+        free = self._spots[on]
+        d = on.high
+        if d == on.low:
+            return d if free and (t.high == d or t.low == d) else None
+        if free >> t.high & 1:
+            return t.high
+        if free >> t.low & 1:
+            return t.low
+        return None
+
     # --- questions the rules ask ---------------------------------------------------
 
     def _fit(self, seat: str) -> tuple[Tile, Tile] | None:
@@ -244,9 +326,9 @@ class HorseRaceHand:
         if not mask:
             return None
         t = SET_TILES[(mask & -mask).bit_length() - 1]
-        for node in self.nodes.values():
-            if node.open_number(t) is not None:
-                return t, node.tile
+        for on in self._spots:
+            if self._spot(on, t) is not None:
+                return t, on
         raise AssertionError("open numbers out of step with the layout")  # pragma: no cover
 
     def _blocked(self) -> bool:
@@ -261,21 +343,154 @@ class HorseRaceHand:
     # --- moves ---------------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
+        """Make ``move``; return the points it pegs.
+
+        A play (most moves) is written out here in one piece, setting the tile
+        included: it runs for every move of every record validated, so the
+        legal play takes no helper call; refusals are worded by helpers, off
+        that path.  The checks come in the rules' order and a refused move
+        leaves the state as it was.
+        """
         seat = move.seat
         if self.over:
             return self._after_end(move)
         if seat != self.to_move:
             raise IllegalMove(self._wrong_seat(seat), self._wrong_seat_rule(), "/seat")
-        kind = type(move)
-        if kind is Play:
-            return self._play(seat, move)
-        if kind is Draw:
-            self._draw(seat, move)
-            return 0
-        if kind is Pass:
-            self._pass(seat)
-            return 0
-        raise IllegalMove("a horse-race move is a play, a draw or a pass", R_MATCH, base.kind_pointer(move))
+        if type(move) is not Play:
+            kind = type(move)
+            if kind is Draw:
+                self._draw(seat, move)
+                return 0
+            if kind is Pass:
+                self._pass(seat)
+                return 0
+            raise IllegalMove("a horse-race move is a play, a draw or a pass", R_MATCH, base.kind_pointer(move))
+        if move.at is not None or move.penalty is not None:
+            raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
+                              "nothing else", R_MATCH, base.stray_pointer(move, "at", "penalty"))
+        text = move.play
+        # (look-ups written try-first: the usual text is in the table, and a subscript is cheaper
+        # than a call to get)
+        try:
+            t, bit = TILE_BIT[text]
+        except KeyError:
+            t = T.tile(text)
+            bit = BIT.get(t, 0)
+        hands = self.hands
+        hand = hands[seat]
+        dealt = False  # set from the tiles an open hand has not shown yet
+        if not hand & bit:
+            dealt = self._from_hidden(seat, t, text)
+        drawn = self.drawn
+        if drawn is not None and t is not drawn:
+            raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {text}",
+                              R_DRAWN, "/play")
+        if dealt:
+            self._check_not_barred(seat, t, text)
+        high, low = t.high, t.low
+        if self._first is None:
+            if move.on is not None:
+                raise IllegalMove(f"{text} leads the hand: there is nothing to set it on", R_MATCH, "/on")
+            self._lay_lead(t)
+            count = self.count
+        else:
+            # Set the tile on its target: what is free there, the open numbers, the count.
+            on_text = move.on
+            spots = self._spots
+            if on_text is None:
+                target = self._only_place(t, text)
+            else:
+                try:
+                    target = PARSED[on_text]
+                except KeyError:
+                    target = T.tile(on_text)
+            try:
+                free = spots[target]
+            except KeyError:
+                raise IllegalMove(f"{on_text} is not on the table, so {text} cannot be set on it",
+                                  R_MATCH, "/on") from None
+            open_num = self.open_num
+            count = self.count  # the ends' total, kept local and written back once at the end
+            n = target.high
+            if n == target.low:  # a spinner: its sides first, then its ends
+                if (high != n and low != n) or not free:
+                    raise IllegalMove(self._no_match(t, text, target), R_MATCH, "/on")
+                if free & 3:  # a side
+                    if (free & 3) == 2:
+                        open_num[n] -= 1
+                    else:
+                        if move.score is not None:
+                            self._check_sides_first(t, n, move)  # reads self.count, not changed yet
+                        count -= 2 * n
+                        open_num[n] += 1  # the last side goes (-1) and both ends open (+2)
+                    spots[target] = free - 1
+                else:  # an end
+                    open_num[n] -= 1
+                    spots[target] = free - 4
+            else:
+                if free >> high & 1:
+                    n = high
+                elif free >> low & 1:
+                    n = low
+                else:
+                    raise IllegalMove(self._no_match(t, text, target), R_MATCH, "/on")
+                spots[target] = free & ~(1 << n)
+                open_num[n] -= 1
+                count -= n
+            if high == low:
+                spots[t] = 9  # one side free (the arm it joins takes the other), both ends
+                open_num[n] += 1
+                count += 2 * n
+                other = n
+            else:
+                other = low if high == n else high
+                spots[t] = 1 << other
+                open_num[other] += 1
+                count += other
+            self.count = count
+            # The number joined may be closed now; the new tile's is open (its count is at least 1).
+            mask = self.open_mask
+            if not open_num[n]:
+                mask &= ~(1 << n)
+            self.open_mask = mask | 1 << other
+            self._on[t] = target
+        if dealt:
+            self._set_hidden(seat, t, bit)
+        else:
+            hand ^= bit  # (held: tested above)
+            hands[seat] = hand
+        points = self._pegs[count]
+        if points:
+            rules = self.rules
+            side = self.side_of[seat]
+            pegged = self.pegged
+            now = pegged[side] = pegged[side] + points
+            # (the test of _reached that mostly fails, written out)
+            if (rules.win_check == "immediate" and self.match.totals[side] + now >= rules.target
+                    and self._reached(side)):
+                self.over, self.end, self.target_side, self.to_move = True, "target", side, None
+                return points
+        if not hand and not self.held_count(seat):  # (an open hand's player may hold tiles not shown)
+            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
+            return points
+        if self.drawing:
+            self.drawing = False
+            self.drawn = None
+        if drawn is None and (points or high == low):
+            # The chain: go on while able; unable, draw (chain_draw) or pass, or the turn ends.
+            if self.rules.chain_draw or hand & PLAYABLE[self.open_mask]:
+                self.chain = t
+            elif self._chain_waits(seat):
+                self.chain = t
+            else:
+                self.chain = None
+                self.to_move = self._next[seat]
+        else:
+            self.chain = None
+            self.to_move = self._next[seat]
+        if not self.stock and self._blocked():
+            self.over, self.end = True, "blocked"
+        return points
 
     def _after_end(self, move: Move) -> int:
         if (self.end == "blocked" and type(move) is Pass and move.seat == self.to_move
@@ -311,7 +526,7 @@ class HorseRaceHand:
             if self.stock:
                 return f"{now} set {why} ({self.chain}) and, unable to go on, must draw (option chain_draw)"
             return f"{now} set {why} ({self.chain}) and, unable to go on with the boneyard empty, must pass"
-        if self.lead is None and self.lead_reason:
+        if self._first is None and self.lead_reason:
             return f"{seat} cannot lead this hand: {self.lead_reason}"
         return f"it is {now}'s turn, not {seat}'s (play passes clockwise: {' → '.join(self.seats)})"
 
@@ -322,161 +537,36 @@ class HorseRaceHand:
             return R_DRAW
         if self.chain is not None:
             return R_CHAIN
-        if self.lead is None and self.lead_reason:
+        if self._first is None and self.lead_reason:
             return R_LEAD
         return R_ORDER
 
-    def _play(self, seat: str, move: Play) -> int:
-        if move.at is not None or move.penalty is not None:
-            raise IllegalMove("a horse-race play names the tile and the tile it is set on (\"on\"), "
-                              "nothing else", R_MATCH, base.stray_pointer(move, "at", "penalty"))
-        t = PARSED.get(move.play) or T.tile(move.play)
-        bit = BIT.get(t, 0)
-        hand = self.hands[seat]
-        dealt = False  # set from the tiles an open hand has not shown yet
-        if not hand & bit:
-            dealt = self._from_hidden(seat, t, move.play)
-        drawn = self.drawn
-        if drawn is not None and t is not drawn:
-            raise IllegalMove(f"{seat} drew {drawn}, which fits, and must set it at once, not {move.play}",
-                              R_DRAWN, "/play")
-        if dealt:
-            self._check_not_barred(seat, t, move.play)
-        if self.lead is None:
-            if move.on is not None:
-                raise IllegalMove(f"{move.play} leads the hand: there is nothing to set it on", R_MATCH, "/on")
-            self._lead(t)
-        else:
-            self._join(t, move)
-        if dealt:
-            self._set_hidden(seat, t, bit)
-        else:
-            hand &= ~bit
-            self.hands[seat] = hand
-        count = self.count
-        points = 0
-        if count > 0 and count % 5 == 0:
-            points = count if self.rules.celko else count // 5
-            side = self.side_of[seat]
-            self.pegged[side] += points
-            if self.rules.win_check == "immediate" and self._reached(side):
-                self.over, self.end, self.target_side, self.to_move = True, "target", side, None
-                return points
-        if not hand and not self.held_count(seat):  # (an open hand's player may hold tiles not shown)
-            self.over, self.end, self.out_seat, self.to_move = True, "out", seat, None
-            return points
-        self.drawing = False
-        self.drawn = None
-        if drawn is None and (points or t.high == t.low):
-            # The chain: go on while able; unable, draw (chain_draw) or pass, or the turn ends.
-            if self.rules.chain_draw or hand & PLAYABLE[self.open_mask]:
-                self.chain = t
-            elif self._chain_waits(seat):
-                self.chain = t
-            else:
-                self.chain = None
-                self.to_move = self._next[seat]
-        else:
-            self.chain = None
-            self.to_move = self._next[seat]
-        if not self.stock and self._blocked():
-            self.over, self.end = True, "blocked"
-        return points
-
     def _reached(self, side: str) -> bool:
-        """Has ``side`` just reached the target, ahead of every other side?"""
-        mine = self.base_totals[side] + self.pegged[side]
+        """Has ``side`` just reached the target, ahead of every other side?  (The match's totals
+        are those before this hand: they change only once it is over.)"""
+        totals = self.match.totals
+        mine = totals[side] + self.pegged[side]
         if mine < self.rules.target:
             return False
         for other, n in self.pegged.items():
-            if other != side and self.base_totals[other] + n >= mine:
+            if other != side and totals[other] + n >= mine:
                 return False
         return True
 
-    def _lead(self, t: Tile) -> None:
-        node = Node(t, None)
-        if node.double:
-            node.sides_free, node.ends_free = 2, 2
-            self._open(t.high, 2)
-            self.count = 2 * t.high
-        else:
-            node.free = [t.high, t.low]
-            self._open(t.high, 1)
-            self._open(t.low, 1)
-            self.count = t.high + t.low
-        self.nodes[t] = node
-        self.lead = node
-
-    def _open(self, n: int, k: int) -> None:
-        c = self.open_num[n] + k
-        self.open_num[n] = c
-        if c:
-            self.open_mask |= 1 << n
-        else:
-            self.open_mask &= ~(1 << n)
-
-    def _join(self, t: Tile, move: Play) -> None:
-        # The hot path of validation: written out inline, no helper calls on the legal path.
-        if move.on is None:
-            target = self._only_place(t, move.play)
-        else:
-            target = self.nodes.get(PARSED.get(move.on) or T.tile(move.on))
-            if target is None:
-                raise IllegalMove(f"{move.on} is not on the table, so {move.play} cannot be set on it", R_MATCH, "/on")
+    def _lay_lead(self, t: Tile) -> None:
+        """The first tile of the hand: both halves open; a double is a spinner with two sides and two ends."""
         high, low = t.high, t.low
-        open_num = self.open_num
-        count = self.count  # the ends' total, kept local and written back once at the end
-        if target.double:
-            n = target.tile.high
-            if (high != n and low != n) or not (target.sides_free or target.ends_free):
-                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH, "/on")
-            if target.sides_free:
-                target.sides_free -= 1
-                slot = "side"
-                if target.sides_free:
-                    open_num[n] -= 1
-                else:
-                    if move.score is not None:
-                        self._check_sides_first(t, n, move)  # reads self.count, not changed yet
-                    count -= 2 * n
-                    open_num[n] += 1  # the last side goes (-1) and both ends open (+2)
-            else:
-                target.ends_free -= 1
-                open_num[n] -= 1
-                slot = "end"
-        else:
-            free = target.free
-            if high in free:
-                n = high
-            elif low in free:
-                n = low
-            else:
-                raise IllegalMove(self._no_match(t, move.play, target), R_MATCH, "/on")
-            free.remove(n)
-            open_num[n] -= 1
-            count -= n
-            slot = n
-        node = Node(t, n)
         if high == low:
-            node.sides_free, node.ends_free = 1, 2  # the arm it joins takes one side
-            open_num[n] += 1
-            count += 2 * n
-            other = n
+            self._spots[t] = 10  # two sides free, two ends
+            self.open_num[high] += 2
+            self.count = 2 * high
         else:
-            other = low if high == n else high
-            node.free = [other]
-            open_num[other] += 1
-            count += other
-        self.count = count
-        mask = self.open_mask
-        for k in (n, other):
-            if open_num[k]:
-                mask |= 1 << k
-            else:
-                mask &= ~(1 << k)
-        self.open_mask = mask
-        target.children.append((slot, node))
-        self.nodes[t] = node
+            self._spots[t] = 1 << high | 1 << low
+            self.open_num[high] += 1
+            self.open_num[low] += 1
+            self.count = high + low
+        self.open_mask |= 1 << high | 1 << low
+        self._first = t
 
     def _check_sides_first(self, t: Tile, n: int, move: Play) -> None:
         """A score claim that only adds up with the tile on a spinner *end* reveals a side skipped.
@@ -491,42 +581,47 @@ class HorseRaceHand:
             return
         free = 2 * n if t.high == t.low else t.other(n)
         true_count = self.count - 2 * n + free
+        celko = self.rules.celko
+        if claim == pegs(true_count, celko):
+            return  # (the usual case: the claim is right)
         end_count = self.count + free
-        if claim != pegs(true_count, self.rules.celko) and claim == pegs(end_count, self.rules.celko):
+        if claim == pegs(end_count, celko):
             raise IllegalMove(
                 f"{move.play} on {n}-{n} goes on the spinner's free side, not on an end: its ends open only "
                 f"once both sides are taken (the claimed {claim} fits the tile on an end, where the ends would "
                 f"total {end_count}, which {f'pegs {claim}' if claim else 'scores nothing'}; on the side "
-                f"{peg_words(true_count, self.rules.celko)})", R_SIDES, "/score")
+                f"{peg_words(true_count, celko)})", R_SIDES, "/score")
 
-    def _only_place(self, t: Tile, text: str) -> Node:
-        places = [node for node in self.nodes.values() if node.open_number(t) is not None]
+    def _only_place(self, t: Tile, text: str) -> Tile:
+        """The one tile on the table that ``t`` fits, for a play that does not say (no "on")."""
+        places = [on for on in self._spots if self._spot(on, t) is not None]
         if not places:
             raise IllegalMove(f"{text} fits nowhere on the layout (open numbers: {self._open_text()})",
                               R_MATCH, "/play")
         if len(places) > 1:
-            raise IllegalMove(f"{text} fits on {' and on '.join(str(p.tile) for p in places)}: say which it is "
-                              f"played on (\"on\" in JSON, {text}@{places[0].tile} in DGN)", R_MATCH, "/on")
+            raise IllegalMove(f"{text} fits on {' and on '.join(str(p) for p in places)}: say which it is "
+                              f"played on (\"on\" in JSON, {text}@{places[0]} in DGN)", R_MATCH, "/on")
         return places[0]
 
     def _open_text(self) -> str:
         return ", ".join(str(n) for n in range(7) if self.open_num[n]) or "none"
 
-    def _no_match(self, t: Tile, text: str, node: Node) -> str:
-        if node.double:
-            d = node.tile.high
-            if not (node.sides_free or node.ends_free):
-                return f"{node.tile} has no free side or end left: both sides and both ends are taken"
-            return f"{text} does not match {node.tile}: a tile set on it must have a {d}"
-        if not node.free:
-            return f"nothing more can be set on {node.tile}: its open end is already covered"
-        shows = " or ".join(str(n) for n in node.free)
-        return f"{text} does not match {node.tile}: its open end shows {shows}"
+    def _no_match(self, t: Tile, text: str, on: Tile) -> str:
+        free = self._spots[on]
+        if on.high == on.low:
+            d = on.high
+            if not free:
+                return f"{on} has no free side or end left: both sides and both ends are taken"
+            return f"{text} does not match {on}: a tile set on it must have a {d}"
+        if not free:
+            return f"nothing more can be set on {on}: its open end is already covered"
+        shows = " or ".join(str(n) for n in (on.high, on.low) if free >> n & 1)
+        return f"{text} does not match {on}: its open end shows {shows}"
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
         if t not in SET:
             return f"{text} is not a tile of the double-six set"
-        if t in self.nodes:
+        if t in self._spots:
             return f"{seat} does not hold {text}: it is already on the table"
         bit = BIT[t]
         for other, mask in self.hands.items():
@@ -539,11 +634,11 @@ class HorseRaceHand:
         if self.drawn is not None:
             raise IllegalMove(f"{seat} drew {self.drawn}, which fits: it must be set at once, not another "
                               f"tile drawn", R_DRAWN, "/draw")
-        if self.lead is None:
+        if self._first is None:
             raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for",
                               R_LEAD, "/draw")
-        fit = self._fit(seat)
-        if fit is not None:
+        if self.hands[seat] & PLAYABLE[self.open_mask]:  # (the test of _fit, written out: every draw asks)
+            fit = self._fit(seat)
             rule = R_CHAIN if self.chain is not None else R_FORCED
             raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule, "/draw")
         if not self.stock:
@@ -551,7 +646,7 @@ class HorseRaceHand:
         what = move.draw
         if self.order is not None:
             t = self.order[self.drawn_count]
-            if what is not True and T.tile(what) is not t:
+            if what is not True and (PARSED.get(what) or T.tile(what)) is not t:
                 raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
                                   f"{self.drawn_count + 1}, not {what}", R_BONEYARD, "/draw")
         else:
@@ -564,11 +659,11 @@ class HorseRaceHand:
                 raise IllegalMove(f"{what} cannot be drawn: {self._seen_where(t, what)}", R_BONEYARD, "/draw")
             self.unseen &= ~bit
         self.stock -= 1
-        self.drawn_count += 1
         self.drawn_by[t] = seat
-        self.hands[seat] |= BIT[t]
+        bit = BIT[t]
+        self.hands[seat] |= bit
         self.drawing = True
-        if PLAYABLE[self.open_mask] & BIT[t]:
+        if PLAYABLE[self.open_mask] & bit:
             self.drawn = t
         elif not self.stock and self._blocked():
             self.over, self.end = True, "blocked"
@@ -577,8 +672,9 @@ class HorseRaceHand:
     def _seen_where(self, t: Tile, text: str) -> str:
         if t not in SET:
             return "it is not a tile of the double-six set"
-        for seat, tiles in self.dealt.items():
-            if t in tiles:
+        bit = BIT[t]
+        for seat, mask in self.dealt.items():
+            if mask & bit:
                 return f"it was dealt to {seat}, so it is not in the boneyard"
         return f"it was already drawn by {self.drawn_by[t]}"
 
@@ -586,7 +682,7 @@ class HorseRaceHand:
         if self.drawn is not None:
             raise IllegalMove(f"{seat} drew {self.drawn}, which fits: {seat} must set it at once, not pass",
                               R_DRAWN, "/pass")
-        if self.lead is None:
+        if self._first is None:
             raise IllegalMove(f"{seat} leads this hand and cannot pass", R_LEAD, "/pass")
         fit = self._fit(seat)
         if fit is not None:
@@ -644,7 +740,7 @@ class HorseRaceHand:
             return []
         seat = self.to_move
         hand = self.hands[seat]
-        if self.lead is None:
+        if self._first is None:
             return [Play(seat=seat, play=str(t)) for t in tiles_of(hand)]
         if self.drawn is not None:
             playable = BIT[self.drawn]
@@ -652,12 +748,11 @@ class HorseRaceHand:
             playable = hand & PLAYABLE[self.open_mask]
         if playable:
             moves: list[Move] = []
-            nodes = list(self.nodes.values())
             for t in tiles_of(playable):
                 text = str(t)
-                for node in nodes:
-                    if node.open_number(t) is not None:
-                        moves.append(Play(seat=seat, play=text, on=str(node.tile)))
+                for on in self._spots:
+                    if self._spot(on, t) is not None:
+                        moves.append(Play(seat=seat, play=text, on=str(on)))
             return moves
         if self.stock:
             if self.order is not None:
@@ -669,11 +764,10 @@ class HorseRaceHand:
         """The count the layout would show with ``t`` set on ``on`` (``None``: led), without setting it."""
         if on is None:
             return 2 * t.high if t.high == t.low else t.high + t.low
-        node = self.nodes[on]
-        n = node.open_number(t)
+        n = self._spot(on, t)
         count = self.count
-        if node.double:
-            if node.sides_free == 1:
+        if on.high == on.low:
+            if (self._spots[on] & 3) == 1:  # its last side: the spinner stops counting
                 count -= 2 * n
         else:
             count -= n
@@ -687,7 +781,16 @@ class HorseRaceHand:
         # about a fifth of a hand's replay: the scores are worked out now, the same arithmetic
         # is worded only when explain asks for it (on copies: the working is of this moment).
         pegged, hands = dict(self.pegged), dict(self.hands)
-        scores = self._settle(pegged, hands, None)
+        rules = self.rules
+        if self.end == "out" and not rules.celko and not rules.partnerships:
+            # The usual end, summed directly (the arithmetic of _individual_end, which the
+            # working words): the player who dominoed scores the other hands' pips, rounded to
+            # five, ÷ 5; their own hand is empty and no tile is in two hands, so the other
+            # hands' pips are those of all the masks added up.
+            scores = dict(pegged)
+            scores[self.out_seat] += round_to_five(pips_of(sum(hands.values()))) // 5
+        else:
+            scores = self._settle(pegged, hands, None)
         return HandOutcome(self.end, scores, lambda: self._worded(pegged, hands))
 
     def _worded(self, pegged: dict[str, int], hands: dict[str, int]) -> tuple[str, ...]:
@@ -787,11 +890,12 @@ class HorseRaceHand:
 
     def render(self) -> list[str]:
         """The layout anchor by anchor (the lead, then each spinner), arm by arm, and the count."""
-        if self.lead is None:
+        if self._first is None:
             return ["layout: (empty)"]
         lines = ["layout:"]
         parts: list[str] = []
-        anchors = [self.lead]
+        lead = self.nodes[self._first]
+        anchors = [lead]
         while anchors:
             node = anchors.pop(0)
             lines.append("  " + self._anchor_text(node, parts))
@@ -803,7 +907,7 @@ class HorseRaceHand:
                 if not node.sides_free:
                     for _ in range(node.ends_free):
                         lines.append(f"    {node.tile} end: free (counts nothing until a tile is set on it)")
-            elif node is self.lead:
+            elif node is lead:
                 for n in node.free:
                     lines.append(f"    {node.tile} half {n}: open end {n}")
                     parts.append(f"{n} ({node.tile})")
@@ -816,7 +920,7 @@ class HorseRaceHand:
     def _anchor_text(self, node: Node, parts: list[str]) -> str:
         if not node.double:
             return f"lead {node.tile}"
-        head = f"lead {node.tile}, spinner" if node is self.lead else f"spinner {node.tile}"
+        head = f"lead {node.tile}, spinner" if node.number is None else f"spinner {node.tile}"
         if node.sides_free:
             parts.append(f"{2 * node.tile.high} ({node.tile} spinner)")
             return f"{head}: a side free, counts {2 * node.tile.high}"
@@ -886,7 +990,7 @@ class OpenHorseRaceHand(HorseRaceHand):
         bone_mask = 0
         for t in boneyard or ():
             bone_mask |= BIT[t]
-        super().__init__(match, {}, {s: 0 for s in seats}, boneyard, 0, leader, lead_reason)
+        super().__init__(match, {s: 0 for s in seats}, boneyard, 0, leader, lead_reason)
         self.stock = len(SET_TILES) - len(seats) * match.size
         self.unseen = ALL_TILES & ~bone_mask
         self.hidden: dict[str, int] = {s: match.size for s in seats}
@@ -934,7 +1038,7 @@ class OpenHorseRaceHand(HorseRaceHand):
     def _turn_to(self, seat: str) -> None:
         """A move by a seat other than ``to_move``: the leader unknown, a chain ended, or out of turn."""
         now = self.to_move
-        if now is None and self.lead is None and seat in self._next:
+        if now is None and self._first is None and seat in self._next:
             self.to_move = seat  # the lead is free: the first move's seat leads
             return
         if self.chain_may_end and seat == self._next[now]:
@@ -1104,6 +1208,8 @@ class HorseRaceMatch:
             self.sides = self.seats
             self.side_of = {s: s for s in self.seats}
         self.totals = {side: 0 for side in self.sides}
+        #: Every side at 0 (a hand's pegs start from a copy).
+        self.zero = dict(self.totals)
         self.over = False
         self.winner: str | None = None
         self.hand_no = 0
@@ -1114,52 +1220,46 @@ class HorseRaceMatch:
         self.size = DEAL_SIZE.get(len(self.seats), 0)
         self.next_seat = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
 
-    def _check_deal(self, deal: Deal) -> tuple[dict[str, list[Tile]], dict[str, int], list[Tile] | None, int]:
-        """The deal's tiles, the boneyard order (or None) and the undealt mask.
+    def _check_deal(self, deal: Deal) -> tuple[dict[str, int], list[Tile] | None, int]:
+        """The deal's hands as masks, the boneyard order (or None) and the undealt mask.
 
-        A fast pass accepts a correct deal; anything odd goes to the careful
-        check, which finds the first fault and names it.
+        Every hand of every record passes here, so a correct deal is accepted
+        by table look-ups and sums done in C: each text's bit (a text not in
+        the table stops the sum), ``size`` texts a seat, and the sum of all of
+        them showing as many tiles as there are texts, which holds only when
+        no tile is there twice (a repeated bit carries into another).
+        Anything odd goes to the careful check, which finds the first fault
+        and names it (or accepts an unusual spelling such as ``"06-3"``).
         """
         hands = deal.hands
         size = self.size
-        if len(hands) == len(self.seats):
-            seen = 0
-            dealt: dict[str, list[Tile]] = {}
+        seats = self.seats
+        if len(hands) == len(seats):
+            get = TEXT_BIT.get
             masks: dict[str, int] = {}
-            ok = True
-            tile = T.tile
-            parsed = PARSED
-            for seat in self.seats:
-                texts = hands.get(seat)
-                if texts is None or len(texts) != size:
-                    ok = False
-                    break
-                ts = [parsed.get(x) or tile(x) for x in texts]
-                mine = 0
-                for t in ts:
-                    b = BIT.get(t, 0)
-                    if not b or seen & b:
-                        ok = False
+            total = 0
+            try:
+                for seat in seats:
+                    texts = hands[seat]
+                    if len(texts) != size:
                         break
-                    seen |= b
-                    mine |= b
-                if not ok:
-                    break
-                dealt[seat] = ts
-                masks[seat] = mine
-            if ok:
-                undealt = ALL_TILES & ~seen
-                if deal.boneyard is None:
-                    return dealt, masks, None, undealt
-                bone = [parsed.get(x) or tile(x) for x in deal.boneyard]
-                mask = 0
-                for t in bone:
-                    mask |= BIT.get(t, 0)
-                if mask == undealt and len(bone) == 28 - len(self.seats) * size:
-                    return dealt, masks, bone, undealt
+                    mine = sum(map(get, texts))
+                    masks[seat] = mine
+                    total += mine
+                else:
+                    dealt = len(seats) * size
+                    if total.bit_count() == dealt:
+                        undealt = ALL_TILES ^ total
+                        texts = deal.boneyard
+                        if texts is None:
+                            return masks, None, undealt
+                        if len(texts) == 28 - dealt and sum(map(get, texts)) == undealt:
+                            return masks, list(map(PARSED.__getitem__, texts)), undealt
+            except (KeyError, TypeError):
+                pass
         return self._check_deal_carefully(deal)
 
-    def _check_deal_carefully(self, deal: Deal) -> tuple[dict[str, list[Tile]], dict[str, int], list[Tile] | None, int]:
+    def _check_deal_carefully(self, deal: Deal) -> tuple[dict[str, int], list[Tile] | None, int]:
         where = "/deal/hands"
         base.check_seat_keys(deal.hands, self.seats, where, "the deal")
         dealt: dict[str, list[Tile]] = {}
@@ -1185,7 +1285,7 @@ class HorseRaceMatch:
             raise DealError(f"the boneyard lists {len(boneyard)} tiles, but {28 - n * self.size} are left after "
                             f"the deal; missing: {missing}", R_BONEYARD, "/deal/boneyard")
         masks = {seat: sum(BIT[t] for t in dealt[seat]) for seat in self.seats}
-        return dealt, masks, boneyard, undealt
+        return masks, boneyard, undealt
 
     def _leader(self, hand: Hand, first_seat: str | None) -> tuple[str | None, str]:
         """The hand's leader (``None``: the first move's seat leads) and why, for messages."""
@@ -1210,9 +1310,9 @@ class HorseRaceMatch:
 
     def start_hand(self, hand: Hand) -> HorseRaceHand:
         self.hand_no += 1
-        dealt, masks, boneyard, undealt = self._check_deal(hand.deal)
+        masks, boneyard, undealt = self._check_deal(hand.deal)
         leader, reason = self._leader(hand, hand.moves[0].seat if hand.moves else None)
-        return HorseRaceHand(self, dealt, masks, boneyard, undealt, leader, reason)
+        return HorseRaceHand(self, masks, boneyard, undealt, leader, reason)
 
     # --- format 1.1: hands whose deal is not known, and score-sheet hands ----------------
 

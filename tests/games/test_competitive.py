@@ -610,3 +610,85 @@ def test_the_block_found_from_counts_is_the_block_found_by_looking_at_every_hand
     report = validate(load_dict(unstructure(record)), observer=watcher)
     assert report.valid
     assert watcher.checked > 0
+
+
+# --- the replay's shortcuts refuse what the careful checks refuse, with their words ------------
+# (The deal is read by adding up its tiles' bits, a play by table look-ups and the line's two
+# ends; each kind of fault those shortcuts pass on is checked here with its message.)
+
+def _domino_with(change) -> dict:
+    doc = sample("domino.json")
+    change(doc["hands"][0])
+    return doc
+
+
+@pytest.mark.parametrize("change, pointer, message", [
+    (lambda h: h["deal"]["hands"]["E"].__setitem__(0, "6-3"), "/hands/0/deal/hands/E/0",
+     "6-3 is dealt twice (also at /deal/hands/N/0); the set has one of each tile"),
+    (lambda h: h["deal"]["hands"]["N"].append(h["deal"]["hands"]["W"].pop()), "/hands/0/deal/hands/N",
+     "N was dealt 8 tiles; each player gets 7"),
+    (lambda h: h["deal"]["hands"]["N"].__setitem__(0, "7-1"), "/hands/0/deal/hands/N/0",
+     "7-1 is not a tile of the double-six set"),
+    (lambda h: h["moves"][2].__setitem__("on", "6-6"), "/hands/0/moves/2/on",
+     "6-6 is not at an end of the line (the ends are 6-5 showing 6 and 5-2 showing 2)"),
+    (lambda h: h["moves"][2].__setitem__("on", "6-5"), "/hands/0/moves/2/on",
+     "4-2 does not match 6-5: that end shows 6"),
+    (lambda h: h["moves"][2].update(play="3-1", on=None) or h["moves"][2].pop("on"), "/hands/0/moves/2/play",
+     "3-1 fits neither end of the line (6 on 6-5, 2 on 5-2)"),
+    (lambda h: h["moves"][2].__setitem__("play", "0-0"), "/hands/0/moves/2/play",
+     "S does not hold 0-0 (it is in W's hand)"),
+])
+def test_a_faulty_deal_or_play_is_refused_in_the_careful_checks_words(change, pointer, message):
+    p = problem_at(check(_domino_with(change)), pointer)
+    assert p.message == message
+
+
+def test_a_deal_spelled_with_leading_zeros_is_read_as_the_same_tiles():
+    doc = _domino_with(lambda h: h["deal"]["hands"]["N"].__setitem__(0, "06-03"))
+    assert check(doc).valid
+
+
+def test_a_play_without_on_that_fits_one_end_is_set_there():
+    doc = _domino_with(lambda h: h["moves"][2].pop("on"))
+    assert check(doc).valid
+
+
+def test_a_play_after_a_block_is_refused_as_the_hand_is_over():
+    doc = sample("blocked.json")
+    moves = doc["hands"][0]["moves"]
+    moves.append({"seat": "N", "play": "0-0"})
+    p = problem_at(check(doc), f"/hands/0/moves/{len(moves) - 1}")
+    assert p.message == "the hand is already over: nobody can play (blocked)"
+
+
+class _LineWatcher:
+    """After every move, the line (worked out for pictures from the tiles laid each side of the
+    lead) against the ends the replay keeps and the tiles still held."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+
+    def hand_started(self, index, hand, state) -> None:
+        pass
+
+    def moved(self, index, move, points, state) -> None:
+        line = state.line
+        if state.left is None:
+            assert line == []
+            return
+        assert (line[0][0], line[-1][1]) == (state.left[1], state.right[1])
+        assert all(a[1] == b[0] for a, b in zip(line, line[1:]))  # each tile joins the number before it
+        laid = {competitive.T.make(a, b) for a, b in line}
+        held = {t for h in state.hands.values() for t in h}
+        assert len(laid) == len(line) and laid | held == set(competitive.T.DOUBLE_SIX) and not laid & held
+        self.checked += 1
+
+    def hand_finished(self, index, outcome, match) -> None:
+        pass
+
+
+def test_the_line_agrees_with_the_ends_and_the_tiles_held_after_every_move():
+    for record in simulate.simulate("competitive", 3, 4, accidents=False):
+        watcher = _LineWatcher()
+        assert validate(load_dict(unstructure(record)), observer=watcher).valid
+        assert watcher.checked

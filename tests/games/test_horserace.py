@@ -994,3 +994,82 @@ def test_the_worded_working_ends_on_the_scores_the_replay_counted(players, optio
             said = [line.strip() for line in lines if line.strip().startswith(sums)]
             assert len(counted) == 1 and said
             assert counted[0].startswith("Hand score: " + said[-1].split(": ", 1)[1] + ".")
+
+
+# --- the replay's shortcuts refuse what the careful checks refuse, with their words ------------
+# (The deal is read by adding up its tiles' bits, the layout kept as what is free on each tile;
+# each kind of fault those shortcuts pass on is checked here with its message.)
+
+def _chain_draw_with(change) -> dict:
+    doc = sample("chain-draw.json")
+    change(doc["hands"][0])
+    return doc
+
+
+@pytest.mark.parametrize("change, pointer, message", [
+    (lambda h: h["deal"]["hands"]["P2"].__setitem__(0, "6-1"), "/hands/0/deal/hands/P2/0",
+     "6-1 is dealt twice (also at /deal/hands/P1/0); the set has one of each tile"),
+    (lambda h: h["deal"]["boneyard"].__setitem__(0, "6-1"), "/hands/0/deal/boneyard/0",
+     "6-1 is dealt twice (also at /deal/hands/P1/0); the set has one of each tile"),
+    (lambda h: h["deal"]["boneyard"].pop(), "/hands/0/deal/boneyard",
+     "the boneyard lists 7 tiles, but 8 are left after the deal; missing: 1-0"),
+    (lambda h: h["deal"]["hands"]["P1"].append("1-0") or h["deal"]["boneyard"].pop(), "/hands/0/deal/hands/P1",
+     "P1 was dealt 6 tiles; with 4 players each gets 5"),
+    (lambda h: h["moves"][3].__setitem__("on", "6-6"), "/hands/0/moves/3/on",
+     "6-6 is not on the table, so 5-4 cannot be set on it"),
+    (lambda h: h["moves"][3].update(play="3-1"), "/hands/0/moves/3/on",
+     "3-1 does not match 5-3: its open end shows 5"),
+    (lambda h: h["moves"][4].__setitem__("on", "5-3"), "/hands/0/moves/4/on",
+     "nothing more can be set on 5-3: its open end is already covered"),
+    (lambda h: h["moves"][3].__setitem__("on", "3-3"), "/hands/0/moves/3/on",
+     "5-4 does not match 3-3: a tile set on it must have a 3"),
+    (lambda h: h["moves"][1].__setitem__("draw", "5-2"), "/hands/0/moves/1/draw",
+     "the boneyard's order (deal.boneyard) gives 5-3 as draw number 1, not 5-2"),
+])
+def test_a_faulty_deal_or_play_is_refused_in_the_careful_checks_words(change, pointer, message):
+    p = problem_at(check(_chain_draw_with(change)), pointer)
+    assert p.message == message
+
+
+def test_a_deal_and_boneyard_spelled_with_leading_zeros_are_read_as_the_same_tiles():
+    def respell(h):
+        h["deal"]["hands"]["P1"][0] = "06-01"
+        h["deal"]["boneyard"][0] = "05-03"
+    assert check(_chain_draw_with(respell)).valid
+
+
+class _LayoutWatcher:
+    """After every move, the layout as a tree (built for render and pictures from what the replay
+    keeps) against the replay's own count and open numbers."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+
+    def hand_started(self, index, hand, state) -> None:
+        pass
+
+    def moved(self, index, move, points, state) -> None:
+        count = mask = 0
+        for node in state.nodes.values():
+            d = node.tile.high
+            if node.double:
+                count += 2 * d if node.sides_free else 0
+                mask |= 1 << d if node.sides_free or node.ends_free else 0
+            else:
+                count += sum(node.free)
+                for n in node.free:
+                    mask |= 1 << n
+        assert (count, mask) == (state.count, state.open_mask)
+        assert len(state.nodes) == len(DOUBLE_SIX) - sum(m.bit_count() for m in state.hands.values()) - state.stock
+        self.checked += 1
+
+    def hand_finished(self, index, outcome, match) -> None:
+        pass
+
+
+@pytest.mark.parametrize("players, options", [(2, None), (4, {"partnerships": True})])
+def test_the_layout_tree_agrees_with_the_count_and_open_numbers_after_every_move(players, options):
+    for record in simulate.simulate("horse-race", 4, 3, players, options, None, accidents=False):
+        watcher = _LayoutWatcher()
+        assert validate(load_dict(unstructure(record)), observer=watcher).valid
+        assert watcher.checked
