@@ -9,20 +9,26 @@ still held at the end of a hand costs its partnership one point.  Seven hands
 are built on 6-6 down to 0-0; a tie goes to sudden-death hands that stop the
 moment one side leads by two.
 
-Speed matters here (a replay must stay near a few microseconds a move), so the
-tableau is kept as plain dicts: ``board`` maps a cell to its pips and ``near``
-maps every empty cell next to the tableau to the bitmask of the pips beside it.
-That second map is what makes "can this player play at all?" exact and cheap:
-a tile fits along an axis exactly when one of its numbers is beside some empty
+Speed matters here (a replay must stay near a microsecond or two a move), so
+the tableau is a flat ``bytearray`` grid, ``grid``, holding each covered cell's
+pips plus one (0: empty), indexed by one integer per cell.  Reading a byte of it
+by index costs a third of a dict look-up, and a move reads eight (the
+neighbours of its two cells); a fresh grid is one zeroed allocation per hand.
+
+Cells are keyed by their place in that grid, relative to the lead's first cell
+at its centre (``CENTRE + u * STRIDE + v``).  Every tile must touch the
+tableau, so no legal cell lies more than 55 steps from the lead (28 tiles,
+each reaching at most two cells further): a cell beyond :data:`REACH` can
+only be rejected, and is judged on its coordinates alone; the grid is wide
+enough that the neighbours of every cell within reach are in it too.
+
+"Can this player play at all?" is answered from ``near`` (:meth:`BroadwayHand._near`),
+every empty cell next to the tableau with the bitmask of the pips beside it: a
+tile fits along an axis exactly when one of its numbers is beside some empty
 cell whose neighbour on that axis is empty too (the matched half goes in the
 first cell, the other half in the free neighbour), so only cells next to the
-tableau ever need looking at.
-
-Cells are keyed internally by one integer relative to the lead's first cell
-(``u * STRIDE + v``): integer keys hash and add far faster than coordinate
-pairs.  Every tile must touch the tableau, so no legal cell lies more than
-about sixty steps from the lead; a cell beyond :data:`REACH` can only be
-rejected, and is judged on its coordinates alone.
+tableau ever need looking at.  Only a pass, a block and the simulator ask it,
+so it is worked out when asked, not kept up to date on every move.
 """
 
 from __future__ import annotations
@@ -70,10 +76,15 @@ R_WIN = "broadway: winning (sudden death)"
 
 Cell = tuple[int, int]
 
-#: Internal cell keys: ``u * STRIDE + v`` for a cell (u, v) steps from the lead's first cell.
-STRIDE = 1024
-#: Cells farther than this from the lead (on either axis) cannot touch the tableau.
-REACH = 500
+#: Internal cell keys: ``CENTRE + u * STRIDE + v`` for a cell (u, v) steps from the lead's
+#: first cell, an index into the hand's ``grid`` of STRIDE × STRIDE cells.
+STRIDE = 128
+CENTRE = (STRIDE // 2) * STRIDE + STRIDE // 2
+#: Cells this far from the lead (on either axis) cannot touch the tableau (at most 55 steps away);
+#: those nearer, and their neighbours, all lie inside the grid.
+REACH = 60
+#: Points by matched segments (a cell has three neighbours besides the tile's other half: at most 6).
+POINTS_BY_MATCHES = (0, 0, 1, 5, 10, 10, 10)
 
 #: The axis a seat lays its tiles along: the step from a tile's first cell to its second.
 AXIS: dict[str, Cell] = {"N": (1, 0), "S": (1, 0), "E": (0, 1), "W": (0, 1)}
@@ -147,15 +158,13 @@ class BroadwayHand:
         self.to_move: str | None = leader
         #: The lead's first cell: the origin of the internal cell keys.
         self.origin: Cell = (0, 0)
-        #: Covered cells (by key) -> pips.
-        self.board: dict[int, int] = {}
-        #: Empty cells next to the tableau (by key) -> bitmask of the pips beside them.
-        self.near: dict[int, int] = {}
+        #: The tableau: by cell key, the pips of a covered cell plus one; 0 for an empty cell.
+        self.grid = bytearray(STRIDE * STRIDE)
         #: Tiles laid, in order, as plain tuples (the fields of :class:`Placement`): the hot path
         #: builds no objects; :attr:`placements` gives them as values.
         self._laid: list[tuple[Tile, int, int, int, int, str, int, bool]] = []
         self.points = {"NS": 0, "EW": 0}
-        self.face_up: dict[str, set[Tile]] = {s: set() for s in SEATS}
+        self.face_up: dict[str, set[Tile]] = {"N": set(), "E": set(), "S": set(), "W": set()}
         #: An exposed tile waiting for the opponents' penalty play: (owner, tile).
         self.pending: tuple[str, Tile] | None = None
         self.passes = 0  # passes in a row since the last tile was laid
@@ -163,6 +172,8 @@ class BroadwayHand:
         self._end: str | None = None
         self._blocked_at = -1  # len(placements) when the block check last ran
         self._blocked = False
+        self._near_at = -1  # len(placements) when _near last worked out ``near``
+        self._near_map: dict[int, int] = {}
         self._legal_cache: dict[tuple, Play] = {}
         #: For the moves of the last legal_moves() list (by id): (points, occupied neighbours).
         self._legal_points: dict[int, tuple[int, int]] = {}
@@ -202,12 +213,44 @@ class BroadwayHand:
         """The internal key of cell ``c``; ``None`` when it is too far away to touch the tableau."""
         u, v = c[0] - self.origin[0], c[1] - self.origin[1]
         if -REACH < u < REACH and -REACH < v < REACH:
-            return u * STRIDE + v
+            return CENTRE + u * STRIDE + v
         return None
 
     def cell(self, k: int) -> Cell:
-        v = (k + STRIDE // 2) % STRIDE - STRIDE // 2
-        return (self.origin[0] + (k - v) // STRIDE, self.origin[1] + v)
+        u, v = divmod(k - CENTRE + STRIDE // 2, STRIDE)
+        return (self.origin[0] + u, self.origin[1] + v - STRIDE // 2)
+
+    @property
+    def board(self) -> dict[int, int]:
+        """Covered cells (by key) -> pips, in the order they were covered."""
+        board: dict[int, int] = {}
+        for _, k1, a, k2, b, *_ in self._laid:
+            board[k1] = a
+            board[k2] = b
+        return board
+
+    @property
+    def near(self) -> dict[int, int]:
+        """Empty cells next to the tableau (by key) -> bitmask of the pips beside them."""
+        return self._near()
+
+    def _near(self) -> dict[int, int]:
+        """``near``, worked out from the tiles laid (once per tile laid, however often asked).
+
+        Cells come in the order a tile laid beside them first (the simulator's
+        legal moves, and so its games, follow that order)."""
+        laid = self._laid
+        if self._near_at != len(laid):
+            grid = self.grid
+            near: dict[int, int] = {}
+            get = near.get
+            for _, k1, a, k2, b, *_ in laid:
+                for k, bit in ((k1, 1 << a), (k2, 1 << b)):
+                    for n in (k + STRIDE, k - STRIDE, k + 1, k - 1):
+                        if not grid[n]:
+                            near[n] = get(n, 0) | bit
+            self._near_map, self._near_at = near, len(laid)
+        return self._near_map
 
     def _playable_pips(self, step: int) -> int:
         """Bitmask of the numbers a tile laid along ``step``'s axis can match somewhere.
@@ -215,10 +258,10 @@ class BroadwayHand:
         A half matches beside an empty cell that has a neighbour with its number;
         the tile fits there when the cell's neighbour along the axis (either way)
         is empty for the other half.  Only cells next to the tableau can matter."""
-        board = self.board
+        grid = self.grid
         mask = 0
-        for k, m in self.near.items():
-            if m & ~mask and (k + step not in board or k - step not in board):
+        for k, m in self._near().items():
+            if m & ~mask and (not grid[k + step] or not grid[k - step]):
                 mask |= m
         return mask
 
@@ -226,26 +269,17 @@ class BroadwayHand:
         """Matched segments of ``a`` at ``k1`` and ``b`` at ``k2`` (both cells empty).
 
         The tile's own other cell is empty, so it never counts: all four
-        neighbours of each cell can be looked at."""
-        get = self.board.get
-        return ((get(k1 + STRIDE) == a) + (get(k1 - STRIDE) == a) + (get(k1 + 1) == a) + (get(k1 - 1) == a)
-                + (get(k2 + STRIDE) == b) + (get(k2 - STRIDE) == b) + (get(k2 + 1) == b) + (get(k2 - 1) == b))
+        neighbours of each cell can be looked at.  (The grid holds pips plus one.)"""
+        g = self.grid
+        a += 1
+        b += 1
+        return ((g[k1 + STRIDE] == a) + (g[k1 - STRIDE] == a) + (g[k1 + 1] == a) + (g[k1 - 1] == a)
+                + (g[k2 + STRIDE] == b) + (g[k2 - STRIDE] == b) + (g[k2 + 1] == b) + (g[k2 - 1] == b))
 
     def _lay(self, k1: int, a: int, k2: int, b: int) -> None:
-        board, near = self.board, self.near
-        board[k1] = a
-        board[k2] = b
-        near.pop(k1, None)
-        near.pop(k2, None)
-        get = near.get
-        bit = 1 << a
-        for n in (k1 + STRIDE, k1 - STRIDE, k1 + 1, k1 - 1):
-            if n not in board:
-                near[n] = get(n, 0) | bit
-        bit = 1 << b
-        for n in (k2 + STRIDE, k2 - STRIDE, k2 + 1, k2 - 1):
-            if n not in board:
-                near[n] = get(n, 0) | bit
+        grid = self.grid
+        grid[k1] = a + 1
+        grid[k2] = b + 1
 
     @property
     def placements(self) -> list[Placement]:
@@ -256,7 +290,7 @@ class BroadwayHand:
 
     def _find_fit(self, tiles: Iterable[Tile], seat: str) -> tuple[str, Cell, Cell] | None:
         """One placement of one of ``tiles`` by ``seat`` (for messages): tile text, cells; or None."""
-        board, near = self.board, self.near
+        grid, near = self.grid, self._near()
         step = STEP[seat]
         for t in sorted(tiles, key=lambda t: (-t.high, -t.low)):
             for k in sorted(near):
@@ -265,7 +299,7 @@ class BroadwayHand:
                     if not m >> v & 1:
                         continue
                     for p in (k + step, k - step):
-                        if p not in board:
+                        if not grid[p]:
                             w = t.other(v)
                             if k < p:
                                 return f"{v}-{w}", self.cell(k), self.cell(p)
@@ -275,8 +309,11 @@ class BroadwayHand:
     # --- moves --------------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
-        kind = type(move)
         seat = move.seat
+        if type(move) is Play and seat == self.to_move and self.pending is None and not move.penalty:
+            return self._place(seat, move)
+        # Anything else: a seat out of turn, a pass, an exposure, a penalty play, a move after the end.
+        kind = type(move)
         if seat not in AXIS:
             raise IllegalMove(f"{seat} is not a seat at this table (seats: N, E, S, W)", R_ORDER, "/seat")
         if self._end is not None:
@@ -327,7 +364,7 @@ class BroadwayHand:
                               f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY, "/at")
         keys = self.key(c1), self.key(c2)
         for i, (c, k) in enumerate(zip((c1, c2), keys)):
-            if k is not None and k in self.board:
+            if k is not None and self.grid[k]:
                 raise IllegalMove(f"cell {cell_text(c)} is already covered by {self._tile_at(k)}: {move.play} must "
                                   f"go on empty cells", R_GEOMETRY, f"/at/{i}")
         return keys
@@ -345,9 +382,13 @@ class BroadwayHand:
                            f"least one matched segment", R_MATCH, "/at")
 
     def _place(self, seat: str, move: Play) -> int:
-        # The commonest move by far: the tile lookup, the count of matched segments (_matches)
-        # and _advance are written out here with local names (the replay's per-move cost);
-        # laying the tile is _lay's.  A change to the matching rule must be made in both places.
+        """A tile laid in turn (``seat`` is the player to move, no exposure waits): the commonest move.
+
+        Written out with local names, as the replay's per-move cost: the tile look-up,
+        the geometry (checked on keys; :meth:`_cells` says what is wrong only when that
+        fails), the count of matched segments (:meth:`_matches`), laying the tile
+        (:meth:`_lay`), the score and the turn (:meth:`_score`, :meth:`_advance`).
+        A change to one of those rules must be made in both places."""
         text = move.play
         found = _HALVES.get(text)
         a, b, t = found if found is not None else _halves(text)
@@ -355,36 +396,35 @@ class BroadwayHand:
         if t not in hand:
             raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
         laid = self._laid
-        at = move.at
-        if not laid:
+        (x1, y1), (x2, y2) = move.at
+        if laid:
+            ox, oy = self.origin
+        else:
             if t is not self.lead:
                 raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {text}",
                                   R_GAME, "/play")
-            self.origin = at[0]
-        (x1, y1), (x2, y2) = at
-        ox, oy = self.origin
+            self.origin = ox, oy = x1, y1
         u1, v1, u2, v2 = x1 - ox, y1 - oy, x2 - ox, y2 - oy
-        board = self.board
+        g = self.grid
         if -REACH < u1 < REACH and -REACH < v1 < REACH and -REACH < u2 < REACH and -REACH < v2 < REACH:
-            k1 = u1 * STRIDE + v1
-            k2 = u2 * STRIDE + v2
-            if k2 - k1 not in STEPS[seat] or k1 in board or k2 in board:
+            k1 = CENTRE + u1 * STRIDE + v1
+            k2 = CENTRE + u2 * STRIDE + v2
+            if k2 - k1 not in STEPS[seat] or g[k1] or g[k2]:
                 self._cells(seat, move)  # says which part of the geometry is broken
         else:
             self._cells(seat, move)
             raise self._no_match(move)  # right shape, but far from every tile on the table
-        # Neighbours of both cells: the tile's own other cell is empty, so it never counts (_matches).
-        n1, s1, e1, w1 = k1 + STRIDE, k1 - STRIDE, k1 + 1, k1 - 1
-        n2, s2, e2, w2 = k2 + STRIDE, k2 - STRIDE, k2 + 1, k2 - 1
-        if not laid:
-            matches = 0
-        else:
-            get = board.get
-            matches = ((get(n1) == a) + (get(s1) == a) + (get(e1) == a) + (get(w1) == a)
-                       + (get(n2) == b) + (get(s2) == b) + (get(e2) == b) + (get(w2) == b))
+        # The grid holds pips plus one; the tile's own other cell is empty, so it never counts.
+        a1, b1 = a + 1, b + 1
+        if laid:
+            matches = ((g[k1 + STRIDE] == a1) + (g[k1 - STRIDE] == a1) + (g[k1 + 1] == a1) + (g[k1 - 1] == a1)
+                       + (g[k2 + STRIDE] == b1) + (g[k2 - STRIDE] == b1) + (g[k2 + 1] == b1) + (g[k2 - 1] == b1))
             if not matches:
                 raise self._no_match(move)
-        self._lay(k1, a, k2, b)
+        else:
+            matches = 0
+        g[k1] = a1
+        g[k2] = b1
         laid.append((t, k1, a, k2, b, seat, matches, False))
         hand.discard(t)
         face_up = self.face_up[seat]
@@ -392,14 +432,26 @@ class BroadwayHand:
             face_up.discard(t)
         self.held -= 1
         self.passes = 0
-        points = POINTS[matches if matches < 4 else 4]
+        points = POINTS_BY_MATCHES[matches]
         if points:
-            self._score(SIDE[seat], points)
-        if self._end is None:
-            self._advance(seat)
+            self.points[SIDE[seat]] += points
+            if self.sudden_totals is not None:
+                self._score(SIDE[seat], 0)
+                if self._end is not None:
+                    return points
+        if not self.held:
+            self._end = "out"
+            self.to_move = None
+        else:
+            hands = self.hands
+            nxt = NEXT[seat]
+            while not hands[nxt]:
+                nxt = NEXT[nxt]
+            self.to_move = nxt
         return points
 
     def _score(self, side: str, points: int) -> None:
+        """Add ``points`` to ``side``; in sudden death, stop the game the moment a side leads by two."""
         self.points[side] += points
         tot = self.sudden_totals
         if tot is not None:
@@ -554,7 +606,7 @@ class BroadwayHand:
         return moves or [Pass(seat=seat)]
 
     def _placements(self, seat: str, tiles: Iterable[Tile], penalty: bool) -> list[Move]:
-        board, near = self.board, self.near
+        grid, near = self.grid, self._near()
         step = STEP[seat]
         seen: set[tuple[Tile, int, int]] = set()
         out: list[Move] = []
@@ -568,7 +620,7 @@ class BroadwayHand:
                         continue
                     w = lo if v == hi else hi
                     for p in (c + step, c - step):
-                        if p in board:
+                        if grid[p]:
                             continue
                         # One key per placement however it was found: the cell of the high
                         # number first (for a double, the lower cell first).
@@ -580,9 +632,9 @@ class BroadwayHand:
                             continue
                         seen.add(key)
                         k = self._matches(c, v, p, w)
-                        around = ((c + STRIDE in board) + (c - STRIDE in board) + (c + 1 in board)
-                                  + (c - 1 in board) + (p + STRIDE in board) + (p - STRIDE in board)
-                                  + (p + 1 in board) + (p - 1 in board))
+                        around = ((grid[c + STRIDE] > 0) + (grid[c - STRIDE] > 0) + (grid[c + 1] > 0)
+                                  + (grid[c - 1] > 0) + (grid[p + STRIDE] > 0) + (grid[p - STRIDE] > 0)
+                                  + (grid[p + 1] > 0) + (grid[p - 1] > 0))
                         out.append(self._play(seat, v, c, w, p, k, around, penalty))
         return out
 
@@ -651,7 +703,7 @@ class BroadwayHand:
         seen = set()
         for k in (k1, k2):
             for n in (k + STRIDE, k - STRIDE, k + 1, k - 1):
-                if n in laid or n in self.board or n in seen:
+                if n in laid or self.grid[n] or n in seen:
                     continue
                 seen.add(n)
                 pips = [laid.get(m, get(m)) for m in (n + STRIDE, n - STRIDE, n + 1, n - 1)]
@@ -724,7 +776,7 @@ class BroadwayHand:
     def pips_at(self, c: Cell) -> int | None:
         """The number showing at cell ``c`` (``None`` for an empty cell)."""
         k = self.key(c)
-        return None if k is None else self.board.get(k)
+        return None if k is None or not self.grid[k] else self.grid[k] - 1
 
     def _partners(self) -> dict[Cell, Cell]:
         out: dict[Cell, Cell] = {}
@@ -737,7 +789,7 @@ class BroadwayHand:
         """The tableau as a grid, north at the top: ``[5]`` the tile just laid, ``(5)`` what it matched.
 
         ``-`` and ``|`` join the two halves of one tile."""
-        if not self.board:
+        if not self._laid:
             return ["tableau: (empty)"]
         cells = {self.cell(k): v for k, v in self.board.items()}
         xs = [c[0] for c in cells]
