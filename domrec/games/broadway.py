@@ -34,7 +34,7 @@ so it is worked out when asked, not kept up to date on every move.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 import attrs
 
@@ -168,7 +168,7 @@ class BroadwayHand:
         #: An exposed tile waiting for the opponents' penalty play: (owner, tile).
         self.pending: tuple[str, Tile] | None = None
         self.passes = 0  # passes in a row since the last tile was laid
-        self.held = sum(len(h) for h in hands.values())
+        self.held = sum(map(len, hands.values()))
         self._end: str | None = None
         self._blocked_at = -1  # len(placements) when the block check last ran
         self._blocked = False
@@ -309,86 +309,18 @@ class BroadwayHand:
     # --- moves --------------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
+        """Check and make one move; the points it makes.
+
+        Nearly every move is a tile laid in turn (``seat`` is the player to move, no
+        exposure waits), and that move is written out here with local names, as the
+        replay's per-move cost: the tile look-up, the geometry (checked on keys;
+        :meth:`_cells` says what is wrong only when that fails), the count of matched
+        segments (:meth:`_matches`), laying the tile (:meth:`_lay`), the score and the
+        turn (:meth:`_score`, :meth:`_advance`).  A change to one of those rules must
+        be made in both places.  Every other move is :meth:`_other_move`'s."""
         seat = move.seat
-        if type(move) is Play and seat == self.to_move and self.pending is None and not move.penalty:
-            return self._place(seat, move)
-        # Anything else: a seat out of turn, a pass, an exposure, a penalty play, a move after the end.
-        kind = type(move)
-        if seat not in AXIS:
-            raise IllegalMove(f"{seat} is not a seat at this table (seats: N, E, S, W)", R_ORDER, "/seat")
-        if self._end is not None:
-            raise IllegalMove(self._over_message(), R_END)
-        if kind is Play:
-            if self.pending is not None or move.penalty:
-                return self._penalty_play(move)
-            if seat != self.to_move:
-                self._wrong_turn(seat)
-            return self._place(seat, move)
-        if kind is Pass:
-            return self._pass(seat)
-        if kind is Exposed:
-            return self._expose(move)
-        raise IllegalMove("a Broadway move is a placement, a pass, or an exposed tile",
-                          R_GEOMETRY, base.kind_pointer(move))
-
-    def _over_message(self) -> str:
-        if self._end == "out":
-            return "the hand is already over: every tile has been played"
-        if self._end == "sudden-death":
-            return "the game is already over: a partnership leads by two in sudden death"
-        return "the hand is already over: nobody can play (blocked)"
-
-    def _wrong_turn(self, seat: str) -> None:
-        if not self._laid:
-            raise IllegalMove(f"{self.leader} holds {self.lead} and leads this hand, not {seat}", R_GAME, "/seat")
-        if not self.hands[seat]:
-            raise IllegalMove(f"{seat} has no tiles left and is skipped; it is {self.to_move}'s turn", R_ORDER, "/seat")
-        raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play goes clockwise N → E → S → W)",
-                          R_ORDER, "/seat")
-
-    def _cells(self, seat: str, move: Play) -> tuple[int | None, int | None]:
-        """The move's two cell keys, checked against the geometry (adjacent, the seat's axis, empty).
-
-        A key is ``None`` for a cell too far away to touch the tableau."""
-        c1, c2 = move.at
-        dx, dy = c2[0] - c1[0], c2[1] - c1[1]
-        if c1 == c2:
-            raise IllegalMove(f"{move.play} is given the same cell {cell_text(c1)} twice: a tile covers two "
-                              f"neighbouring cells", R_GEOMETRY, "/at/1")
-        if abs(dx) + abs(dy) != 1:
-            raise IllegalMove(f"cells {cell_text(c1)} and {cell_text(c2)} are not side by side: a tile covers "
-                              f"two edge-adjacent cells", R_GEOMETRY, "/at/1")
-        axis = AXIS[seat]
-        if (abs(dx), abs(dy)) != axis:
-            raise IllegalMove(f"{seat} lays every tile {AXIS_NAME[axis]}, but {move.play} at "
-                              f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY, "/at")
-        keys = self.key(c1), self.key(c2)
-        for i, (c, k) in enumerate(zip((c1, c2), keys)):
-            if k is not None and self.grid[k]:
-                raise IllegalMove(f"cell {cell_text(c)} is already covered by {self._tile_at(k)}: {move.play} must "
-                                  f"go on empty cells", R_GEOMETRY, f"/at/{i}")
-        return keys
-
-    def _tile_at(self, k: int) -> Tile:
-        for laid in reversed(self._laid):
-            if laid[1] == k or laid[3] == k:
-                return laid[0]
-        raise KeyError(k)  # unreachable: every covered cell belongs to a placement
-
-    def _no_match(self, move: Play) -> IllegalMove:
-        if self._is_blocked():
-            return IllegalMove(self._over_message(), R_END)
-        return IllegalMove(f"{move.play} at {cells_text(*move.at)} touches no equal half: a placement needs at "
-                           f"least one matched segment", R_MATCH, "/at")
-
-    def _place(self, seat: str, move: Play) -> int:
-        """A tile laid in turn (``seat`` is the player to move, no exposure waits): the commonest move.
-
-        Written out with local names, as the replay's per-move cost: the tile look-up,
-        the geometry (checked on keys; :meth:`_cells` says what is wrong only when that
-        fails), the count of matched segments (:meth:`_matches`), laying the tile
-        (:meth:`_lay`), the score and the turn (:meth:`_score`, :meth:`_advance`).
-        A change to one of those rules must be made in both places."""
+        if type(move) is not Play or seat != self.to_move or self.pending is not None or move.penalty:
+            return self._other_move(move)
         text = move.play
         found = _HALVES.get(text)
         a, b, t = found if found is not None else _halves(text)
@@ -435,10 +367,8 @@ class BroadwayHand:
         points = POINTS_BY_MATCHES[matches]
         if points:
             self.points[SIDE[seat]] += points
-            if self.sudden_totals is not None:
-                self._score(SIDE[seat], 0)
-                if self._end is not None:
-                    return points
+            if self.sudden_totals is not None and self._sudden_death():
+                return points
         if not self.held:
             self._end = "out"
             self.to_move = None
@@ -450,16 +380,92 @@ class BroadwayHand:
             self.to_move = nxt
         return points
 
+    def _other_move(self, move: Move) -> int:
+        """A seat out of turn, a pass, an exposure, a penalty play, a move after the end."""
+        kind = type(move)
+        seat = move.seat
+        if seat not in AXIS:
+            raise IllegalMove(f"{seat} is not a seat at this table (seats: N, E, S, W)", R_ORDER, "/seat")
+        if self._end is not None:
+            raise IllegalMove(self._over_message(), R_END)
+        if kind is Play:
+            if self.pending is not None or move.penalty:
+                return self._penalty_play(move)
+            self._wrong_turn(seat)  # (the player to move laying a tile is apply's own)
+        if kind is Pass:
+            return self._pass(seat)
+        if kind is Exposed:
+            return self._expose(move)
+        raise IllegalMove("a Broadway move is a placement, a pass, or an exposed tile",
+                          R_GEOMETRY, base.kind_pointer(move))
+
+    def _over_message(self) -> str:
+        if self._end == "out":
+            return "the hand is already over: every tile has been played"
+        if self._end == "sudden-death":
+            return "the game is already over: a partnership leads by two in sudden death"
+        return "the hand is already over: nobody can play (blocked)"
+
+    def _wrong_turn(self, seat: str) -> NoReturn:
+        if not self._laid:
+            raise IllegalMove(f"{self.leader} holds {self.lead} and leads this hand, not {seat}", R_GAME, "/seat")
+        if not self.hands[seat]:
+            raise IllegalMove(f"{seat} has no tiles left and is skipped; it is {self.to_move}'s turn", R_ORDER, "/seat")
+        raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play goes clockwise N → E → S → W)",
+                          R_ORDER, "/seat")
+
+    def _cells(self, seat: str, move: Play) -> tuple[int | None, int | None]:
+        """The move's two cell keys, checked against the geometry (adjacent, the seat's axis, empty).
+
+        A key is ``None`` for a cell too far away to touch the tableau."""
+        c1, c2 = move.at
+        dx, dy = c2[0] - c1[0], c2[1] - c1[1]
+        if c1 == c2:
+            raise IllegalMove(f"{move.play} is given the same cell {cell_text(c1)} twice: a tile covers two "
+                              f"neighbouring cells", R_GEOMETRY, "/at/1")
+        if abs(dx) + abs(dy) != 1:
+            raise IllegalMove(f"cells {cell_text(c1)} and {cell_text(c2)} are not side by side: a tile covers "
+                              f"two edge-adjacent cells", R_GEOMETRY, "/at/1")
+        axis = AXIS[seat]
+        if (abs(dx), abs(dy)) != axis:
+            raise IllegalMove(f"{seat} lays every tile {AXIS_NAME[axis]}, but {move.play} at "
+                              f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY, "/at")
+        keys = self.key(c1), self.key(c2)
+        for i, (c, k) in enumerate(zip((c1, c2), keys)):
+            if k is not None and self.grid[k]:
+                raise IllegalMove(f"cell {cell_text(c)} is already covered by {self._tile_at(k)}: {move.play} must "
+                                  f"go on empty cells", R_GEOMETRY, f"/at/{i}")
+        return keys
+
+    def _tile_at(self, k: int) -> Tile:
+        for laid in reversed(self._laid):
+            if laid[1] == k or laid[3] == k:
+                return laid[0]
+        raise KeyError(k)  # unreachable: every covered cell belongs to a placement
+
+    def _no_match(self, move: Play) -> IllegalMove:
+        if self._is_blocked():
+            return IllegalMove(self._over_message(), R_END)
+        return IllegalMove(f"{move.play} at {cells_text(*move.at)} touches no equal half: a placement needs at "
+                           f"least one matched segment", R_MATCH, "/at")
+
     def _score(self, side: str, points: int) -> None:
-        """Add ``points`` to ``side``; in sudden death, stop the game the moment a side leads by two."""
         self.points[side] += points
+        if self.sudden_totals is not None:
+            self._sudden_death()
+
+    def _sudden_death(self) -> bool:
+        """In a sudden-death hand, stop the game the moment a side leads by two (``True`` if so)."""
         tot = self.sudden_totals
-        if tot is not None:
-            ns = tot["NS"] + self.points["NS"]
-            ew = tot["EW"] + self.points["EW"]
-            if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
-                self._end = "sudden-death"
-                self.to_move = None
+        if tot is None:
+            return False
+        ns = tot["NS"] + self.points["NS"]
+        ew = tot["EW"] + self.points["EW"]
+        if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
+            self._end = "sudden-death"
+            self.to_move = None
+            return True
+        return False
 
     def _advance(self, seat: str) -> None:
         """The turn passes clockwise to the next player still holding tiles."""
@@ -730,15 +736,25 @@ class BroadwayHand:
     _blocked_how = "blocked"
 
     def outcome(self) -> HandOutcome:
+        # Validation never shows the working, and wording it cost a tenth of a hand's replay:
+        # the scores are worked out now, the words only when explain asks for them (from
+        # copies: the working is of this moment, and an open hand may go on).
         end = self.end
-        pen = self.penalties()
-        scores = {side: self.points[side] - pen[side] for side in SIDES}
-        lines = [f"points made in play: NS {self.points['NS']}, EW {self.points['EW']}"]
+        # A hand played out leaves nobody holding a tile: nothing to count.
+        pen = {"NS": 0, "EW": 0} if end == "out" else self.penalties()
+        points = dict(self.points)
+        scores = {"NS": points["NS"] - pen["NS"], "EW": points["EW"] - pen["EW"]}
+        held = "  ".join(f"{s} {self._still_held(s)}" for s in SEATS if self.hands[s]) if end == "blocked" else ""
+        return HandOutcome(end or "unfinished", scores, lambda: self._working(end, points, pen, scores, held))
+
+    def _working(self, end: str | None, points: dict[str, int], pen: dict[str, int], scores: dict[str, int],
+                 held: str) -> tuple[str, ...]:
+        """The end-of-hand arithmetic in words, for explain (``held``: what is still held at a block)."""
+        lines = [f"points made in play: NS {points['NS']}, EW {points['EW']}"]
         if end == "sudden-death":
             lines.append("a partnership leads by two in sudden death: the game stops at once, "
                          "no tiles are counted against anyone")
         elif end == "blocked":
-            held = "  ".join(f"{s} {self._still_held(s)}" for s in SEATS if self.hands[s])
             lines.append(f"{self._blocked_how}; still held: {held}")
             lines.append(f"one point off per tile held: NS −{pen['NS']}, EW −{pen['EW']}")
         elif end is None and self.open:
@@ -747,7 +763,7 @@ class BroadwayHand:
         else:
             lines.append("every tile was played: no penalties")
         lines.append(f"hand score: NS {scores['NS']}, EW {scores['EW']}")
-        return HandOutcome(end or "unfinished", scores, tuple(lines))
+        return tuple(lines)
 
     def _still_held(self, seat: str) -> str:
         """What ``seat`` still holds at a block, for the outcome's working: its tiles."""
@@ -1101,6 +1117,31 @@ class OpenBroadwayHand(BroadwayHand):
         return {s: sorted(known[s], key=_tile_order, reverse=True) for s in SEATS}
 
 
+#: Every tile of the set by both of its usual spellings ("6-3" and "3-6").
+_DEALT_TEXT: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
+
+
+def _dealt(hands: dict[str, Any]) -> dict[str, set[Tile]] | None:
+    """The usual deal, each seat's seven tiles as a set, checked in one pass; ``None`` for anything else.
+
+    A deal seen here is the whole set, seven tiles a seat, each written as
+    usual; such a deal :func:`base.check_full_deal` accepts too.  Anything
+    else (a tile written otherwise, a seat missing, a faulty deal) is ``None``,
+    and that check then accepts it or says what is wrong.  Dict look-ups and
+    set sizes are a third of the general check's cost, paid every hand."""
+    if len(hands) != 4:
+        return None
+    try:
+        n, e, s, w = hands["N"], hands["E"], hands["S"], hands["W"]
+        if not len(n) == len(e) == len(s) == len(w) == 7:
+            return None
+        tile = _DEALT_TEXT.__getitem__
+        dealt = {"N": set(map(tile, n)), "E": set(map(tile, e)), "S": set(map(tile, s)), "W": set(map(tile, w))}
+    except (KeyError, TypeError):
+        return None
+    return dealt if len(dealt["N"] | dealt["E"] | dealt["S"] | dealt["W"]) == 28 else None
+
+
 def _tiles(n: int) -> str:
     return f"{n} tile" if n == 1 else f"{n} tiles"
 
@@ -1136,13 +1177,15 @@ class BroadwayMatch:
 
     def start_hand(self, hand: Hand) -> BroadwayHand:
         double, totals = self._next_hand()
-        dealt = self._check_deal(hand.deal.hands)
+        dealt = _dealt(hand.deal.hands)
+        if dealt is None:  # not the usual, correct deal: checked, and what is wrong worded, by base
+            dealt = {s: set(ts) for s, ts in self._check_deal(hand.deal.hands).items()}
         holder = next(s for s in SEATS if double in dealt[s])
         if hand.leader is not None and hand.leader != holder:
             what = "sudden-death hand" if self.sudden_death else "hand"
             raise DealError(f"{hand.leader} cannot lead: this {what} is built on {double}, which {holder} holds",
                             R_GAME, "/leader")
-        return BroadwayHand({s: set(dealt[s]) for s in SEATS}, holder, double, totals)
+        return BroadwayHand(dealt, holder, double, totals)
 
     def finish_hand(self, state: BroadwayHand) -> HandOutcome:
         outcome = state.outcome()
