@@ -1139,7 +1139,7 @@ def _dealt(hands: dict[str, Any]) -> dict[str, set[Tile]] | None:
         dealt = {"N": set(map(tile, n)), "E": set(map(tile, e)), "S": set(map(tile, s)), "W": set(map(tile, w))}
     except (KeyError, TypeError):
         return None
-    return dealt if len(dealt["N"] | dealt["E"] | dealt["S"] | dealt["W"]) == 28 else None
+    return dealt if len(dealt["N"].union(dealt["E"], dealt["S"], dealt["W"])) == 28 else None
 
 
 def _tiles(n: int) -> str:
@@ -1180,7 +1180,9 @@ class BroadwayMatch:
         dealt = _dealt(hand.deal.hands)
         if dealt is None:  # not the usual, correct deal: checked, and what is wrong worded, by base
             dealt = {s: set(ts) for s, ts in self._check_deal(hand.deal.hands).items()}
-        holder = next(s for s in SEATS if double in dealt[s])
+        for holder in SEATS:
+            if double in dealt[holder]:
+                break
         if hand.leader is not None and hand.leader != holder:
             what = "sudden-death hand" if self.sudden_death else "hand"
             raise DealError(f"{hand.leader} cannot lead: this {what} is built on {double}, which {holder} holds",
