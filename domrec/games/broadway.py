@@ -15,12 +15,13 @@ pips plus one (0: empty), indexed by one integer per cell.  Reading a byte of it
 by index costs a third of a dict look-up, and a move reads eight (the
 neighbours of its two cells); a fresh grid is one zeroed allocation per hand.
 
-Cells are keyed by their place in that grid, relative to the lead's first cell
-at its centre (``CENTRE + u * STRIDE + v``).  Every tile must touch the
-tableau, so no legal cell lies more than 55 steps from the lead (28 tiles,
-each reaching at most two cells further): a cell beyond :data:`REACH` can
-only be rejected, and is judged on its coordinates alone; the grid is wide
-enough that the neighbours of every cell within reach are in it too.
+Cells are keyed by their place in that grid, which is centred on the lead's
+first cell.  Every tile must touch the tableau, so no legal cell lies more
+than 55 steps from the lead (28 tiles, each reaching at most two cells
+further): the grid reaches :data:`SPAN` cells across, and a cell beyond it can
+only be rejected, and is judged on its coordinates alone.  The grid has a
+margin beyond that reach, so that the neighbours of every cell within it are
+in the grid too and are read without a bounds check.
 
 "Can this player play at all?" is answered from ``near`` (:meth:`BroadwayHand._near`),
 every empty cell next to the tableau with the bitmask of the pips beside it: a
@@ -76,13 +77,17 @@ R_WIN = "broadway: winning (sudden death)"
 
 Cell = tuple[int, int]
 
-#: Internal cell keys: ``CENTRE + u * STRIDE + v`` for a cell (u, v) steps from the lead's
-#: first cell, an index into the hand's ``grid`` of STRIDE × STRIDE cells.
-STRIDE = 128
-CENTRE = (STRIDE // 2) * STRIDE + STRIDE // 2
-#: Cells this far from the lead (on either axis) cannot touch the tableau (at most 55 steps away);
-#: those nearer, and their neighbours, all lie inside the grid.
-REACH = 60
+#: The cells within reach: a square SPAN cells a side, HALF of them west and south of the lead's
+#: first cell.  No cell beyond can touch the tableau (at most 55 steps from the lead).  A power
+#: of two, so that one test tells whether four numbers all lie in 0 … SPAN - 1 (see apply).
+SPAN = 128
+HALF = SPAN // 2
+#: Cells of the grid beyond reach on every side: a cell's neighbours, and theirs along an axis.
+MARGIN = 2
+#: The grid's width: a cell's key is ``BASE + u * STRIDE + v`` for a cell (u, v) steps east and
+#: north of the corner of the reach (:attr:`BroadwayHand.corner`).
+STRIDE = SPAN + 2 * MARGIN
+BASE = MARGIN * STRIDE + MARGIN
 #: Points by matched segments (a cell has three neighbours besides the tile's other half: at most 6).
 POINTS_BY_MATCHES = (0, 0, 1, 5, 10, 10, 10)
 
@@ -156,8 +161,10 @@ class BroadwayHand:
         #: The match totals before this hand during sudden death (``None`` in the regular hands).
         self.sudden_totals = totals
         self.to_move: str | None = leader
-        #: The lead's first cell: the origin of the internal cell keys.
+        #: The lead's first cell, and the corner of the cells within reach (see SPAN): the
+        #: origin of the internal cell keys.
         self.origin: Cell = (0, 0)
+        self.corner: Cell = (-HALF, -HALF)
         #: The tableau: by cell key, the pips of a covered cell plus one; 0 for an empty cell.
         self.grid = bytearray(STRIDE * STRIDE)
         #: Tiles laid, in order, as plain tuples (the fields of :class:`Placement`): the hot path
@@ -211,14 +218,14 @@ class BroadwayHand:
 
     def key(self, c: Cell) -> int | None:
         """The internal key of cell ``c``; ``None`` when it is too far away to touch the tableau."""
-        u, v = c[0] - self.origin[0], c[1] - self.origin[1]
-        if -REACH < u < REACH and -REACH < v < REACH:
-            return CENTRE + u * STRIDE + v
+        u, v = c[0] - self.corner[0], c[1] - self.corner[1]
+        if 0 <= u < SPAN and 0 <= v < SPAN:
+            return BASE + u * STRIDE + v
         return None
 
     def cell(self, k: int) -> Cell:
-        u, v = divmod(k - CENTRE + STRIDE // 2, STRIDE)
-        return (self.origin[0] + u, self.origin[1] + v - STRIDE // 2)
+        u, v = divmod(k - BASE, STRIDE)
+        return (self.corner[0] + u, self.corner[1] + v)
 
     @property
     def board(self) -> dict[int, int]:
@@ -330,17 +337,20 @@ class BroadwayHand:
         laid = self._laid
         (x1, y1), (x2, y2) = move.at
         if laid:
-            ox, oy = self.origin
+            cx, cy = self.corner
         else:
             if t is not self.lead:
                 raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {text}",
                                   R_GAME, "/play")
-            self.origin = ox, oy = x1, y1
-        u1, v1, u2, v2 = x1 - ox, y1 - oy, x2 - ox, y2 - oy
+            self.origin = x1, y1
+            self.corner = cx, cy = x1 - HALF, y1 - HALF
+        u1, v1, u2, v2 = x1 - cx, y1 - cy, x2 - cx, y2 - cy
         g = self.grid
-        if -REACH < u1 < REACH and -REACH < v1 < REACH and -REACH < u2 < REACH and -REACH < v2 < REACH:
-            k1 = CENTRE + u1 * STRIDE + v1
-            k2 = CENTRE + u2 * STRIDE + v2
+        # Both cells within reach: all four numbers in 0 … SPAN - 1, exactly when their bitwise or
+        # is (SPAN a power of two; a negative number makes the or negative): key()'s test, at once.
+        if 0 <= u1 | v1 | u2 | v2 < SPAN:
+            k1 = BASE + u1 * STRIDE + v1
+            k2 = BASE + u2 * STRIDE + v2
             if k2 - k1 not in STEPS[seat] or g[k1] or g[k2]:
                 self._cells(seat, move)  # says which part of the geometry is broken
         else:

@@ -389,22 +389,29 @@ def test_the_geometry_is_judged_on_coordinates_however_far(at, pointer, words):
 
 def test_every_cell_within_reach_has_its_own_key_with_its_neighbours_in_the_grid():
     """The grid's arithmetic: what makes reading a cell's neighbours by index safe."""
-    state = bw.BroadwayHand({s: set() for s in bw.SEATS}, "N", tile("6-6"), None)
-    state.origin = (7, -3)
+    doc = sample()
+    for m in doc["hands"][0]["moves"]:
+        m["at"] = [[x + 7, y - 3] for x, y in m["at"]]
+    state = state_before(doc, 0, 1)  # the lead laid at (7,-3)-(7,-2)
+    assert state.origin == (7, -3)
+    low, high = -bw.HALF, bw.SPAN - bw.HALF  # the reach: low … high - 1 steps from the lead
     keys = set()
-    for u in range(-bw.REACH - 2, bw.REACH + 3):
-        for v in (-bw.REACH - 1, -bw.REACH, -bw.REACH + 1, -1, 0, 1, bw.REACH - 1, bw.REACH, bw.REACH + 1):
+    for u in range(low - 2, high + 2):
+        for v in (low - 1, low, low + 1, -1, 0, 1, high - 2, high - 1, high):
             c = (7 + u, -3 + v)
             k = state.key(c)
-            if abs(u) >= bw.REACH or abs(v) >= bw.REACH:
+            if not (low <= u < high and low <= v < high):
                 assert k is None, c
                 continue
             assert state.cell(k) == c and k not in keys
             keys.add(k)
             # Neighbours, and theirs along an axis (the simulator looks that far), are inside the grid.
-            assert all(0 <= k + d < len(state.grid) for d in (2 * bw.STRIDE, -2 * bw.STRIDE, 2, -2))
+            for d, n in ((bw.STRIDE, (c[0] + 1, c[1])), (-bw.STRIDE, (c[0] - 1, c[1])), (1, (c[0], c[1] + 1)),
+                         (-1, (c[0], c[1] - 1))):
+                assert 0 <= k + 2 * d < len(state.grid)
+                assert state.key(n) in (k + d, None)
     # No legal cell lies beyond reach: 28 tiles reach at most 55 steps from the lead.
-    assert bw.REACH > 2 * 27 + 1
+    assert -low > 2 * 27 + 1 and high - 1 > 2 * 27 + 1
 
 
 def test_a_tile_not_held():
