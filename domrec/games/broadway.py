@@ -96,7 +96,8 @@ AXIS: dict[str, Cell] = {"N": (1, 0), "S": (1, 0), "E": (0, 1), "W": (0, 1)}
 AXIS_NAME = {(1, 0): "along x (east-west)", (0, 1): "along y (north-south)"}
 #: The key step along each seat's axis, and both directions of it.
 STEP: dict[str, int] = {s: dx * STRIDE + dy for s, (dx, dy) in AXIS.items()}
-STEPS: dict[str, frozenset[int]] = {s: frozenset({k, -k}) for s, k in STEP.items()}
+#: The key step along each seat's axis and the one across it.
+STEP_ACROSS: dict[str, tuple[int, int]] = {s: (k, STRIDE + 1 - k) for s, k in STEP.items()}
 NEXT = {s: base.seat_after(SEATS, s) for s in SEATS}
 SIDE = {s: partnership_side(s) for s in SEATS}
 OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
@@ -351,16 +352,19 @@ class BroadwayHand:
         if 0 <= u1 | v1 | u2 | v2 < SPAN:
             k1 = BASE + u1 * STRIDE + v1
             k2 = BASE + u2 * STRIDE + v2
-            if k2 - k1 not in STEPS[seat] or g[k1] or g[k2]:
+            d = k2 - k1
+            step, across = STEP_ACROSS[seat]
+            if (d != step and d != -step) or g[k1] or g[k2]:
                 self._cells(seat, move)  # says which part of the geometry is broken
         else:
             self._cells(seat, move)
             raise self._no_match(move)  # right shape, but far from every tile on the table
-        # The grid holds pips plus one; the tile's own other cell is empty, so it never counts.
+        # The grid holds pips plus one.  The tile's own other cell is empty, so only each cell's
+        # three other neighbours are read: beyond it along the axis (d), and on either side.
         a1, b1 = a + 1, b + 1
         if laid:
-            matches = ((g[k1 + STRIDE] == a1) + (g[k1 - STRIDE] == a1) + (g[k1 + 1] == a1) + (g[k1 - 1] == a1)
-                       + (g[k2 + STRIDE] == b1) + (g[k2 - STRIDE] == b1) + (g[k2 + 1] == b1) + (g[k2 - 1] == b1))
+            matches = ((g[k1 - d] == a1) + (g[k1 + across] == a1) + (g[k1 - across] == a1)
+                       + (g[k2 + d] == b1) + (g[k2 + across] == b1) + (g[k2 - across] == b1))
             if not matches:
                 raise self._no_match(move)
         else:
