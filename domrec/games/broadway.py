@@ -115,10 +115,13 @@ def _halves(text: str) -> tuple[int, int, Tile]:
     return found
 
 
+#: The doubles the regular hands are built on, in order.
+DOUBLES = tuple(T.make(n, n) for n in range(6, -1, -1))
+
+
 def double_for(hand_no: int) -> Tile:
     """The double hand ``hand_no`` (1-based) is built on: 6-6 … 0-0, then again from 6-6."""
-    n = 6 - (hand_no - 1) % REGULAR_HANDS
-    return T.make(n, n)
+    return DOUBLES[(hand_no - 1) % REGULAR_HANDS]
 
 
 def points_for(matches: int) -> int:
@@ -1150,10 +1153,12 @@ def _dealt(hands: dict[str, Any]) -> dict[str, set[Tile]] | None:
         if not len(n) == len(e) == len(s) == len(w) == 7:
             return None
         tile = _DEALT_TEXT.__getitem__
-        dealt = {"N": set(map(tile, n)), "E": set(map(tile, e)), "S": set(map(tile, s)), "W": set(map(tile, w))}
+        north, east, south, west = set(map(tile, n)), set(map(tile, e)), set(map(tile, s)), set(map(tile, w))
     except (KeyError, TypeError):
         return None
-    return dealt if len(dealt["N"].union(dealt["E"], dealt["S"], dealt["W"])) == 28 else None
+    if len(north.union(east, south, west)) != 28:
+        return None
+    return {"N": north, "E": east, "S": south, "W": west}
 
 
 def _tiles(n: int) -> str:
