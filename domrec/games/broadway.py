@@ -183,7 +183,7 @@ class BroadwayHand:
         self._end: str | None = None
         self._blocked_at = -1  # len(placements) when the block check last ran
         self._blocked = False
-        self._near_at = -1  # len(placements) when _near last worked out ``near``
+        self._near_at = 0  # how many of the tiles laid ``near`` last took in (see _near)
         self._near_map: dict[int, int] = {}
         self._legal_cache: dict[tuple, Play] = {}
         #: For the moves of the last legal_moves() list (by id): (points, occupied neighbours).
@@ -246,16 +246,24 @@ class BroadwayHand:
         return self._near()
 
     def _near(self) -> dict[int, int]:
-        """``near``, worked out from the tiles laid (once per tile laid, however often asked).
+        """``near``, brought up to date with the tiles laid since it was last asked for.
 
-        Cells come in the order a tile laid beside them first (the simulator's
-        legal moves, and so its games, follow that order)."""
+        A copy takes in each new tile (the one just given out is never changed:
+        a caller may hold it).  Its cells are no longer near; its empty
+        neighbours are, with its numbers.  Taking in several tiles at once, a
+        neighbour covered by a later one is simply left out: the map is the
+        one a tile at a time would give, in the same order (a cell's place is
+        where a tile first laid beside it put it), and the simulator's legal
+        moves, and so its games, follow that order."""
         laid = self._laid
-        if self._near_at != len(laid):
+        done = self._near_at
+        if done != len(laid):
             grid = self.grid
-            near: dict[int, int] = {}
+            near = dict(self._near_map)
             get = near.get
-            for _, k1, a, k2, b, *_ in laid:
+            for _, k1, a, k2, b, *_ in laid[done:]:
+                near.pop(k1, None)
+                near.pop(k2, None)
                 for k, bit in ((k1, 1 << a), (k2, 1 << b)):
                     for n in (k + STRIDE, k - STRIDE, k + 1, k - 1):
                         if not grid[n]:
@@ -720,16 +728,17 @@ class BroadwayHand:
         of that cell's neighbours (the new tile's halves included) repeat one number."""
         a, b, _ = _halves(move.play)
         k1, k2 = self.key(move.at[0]), self.key(move.at[1])
-        get = self.board.get
+        grid = self.grid
         laid = {k1: a, k2: b}
         gain = 0
         seen = set()
         for k in (k1, k2):
             for n in (k + STRIDE, k - STRIDE, k + 1, k - 1):
-                if n in laid or self.grid[n] or n in seen:
+                if n in laid or grid[n] or n in seen:
                     continue
                 seen.add(n)
-                pips = [laid.get(m, get(m)) for m in (n + STRIDE, n - STRIDE, n + 1, n - 1)]
+                pips = [laid[m] if m in laid else grid[m] - 1 if grid[m] else None
+                        for m in (n + STRIDE, n - STRIDE, n + 1, n - 1)]
                 pips = [v for v in pips if v is not None]
                 gain += max(pips.count(v) for v in pips) - 1
         return gain

@@ -508,6 +508,40 @@ def test_passing_when_unable_is_allowed():
     assert seen > 0
 
 
+def naive_near(board: dict) -> dict:
+    """Every empty cell beside the table -> the bitmask of the numbers beside it."""
+    out: dict = {}
+    for c, v in board.items():
+        for n in neighbours(c):
+            if n not in board:
+                out[n] = out.get(n, 0) | 1 << v
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_cells_beside_the_table_are_the_same_however_often_asked(seed):
+    """``near`` is brought up to date when asked: asked at every move, every other move, or once
+    at the end, it is the same map in the same order (the simulator's moves follow that order),
+    and the naive one."""
+    rec = load_dict(game(seed))
+    hand = rec.hands[0]
+    states = {every: bw.ENGINE.start(rec).start_hand(hand) for every in (1, 2, 5, 10 ** 6)}
+    board: dict = {}
+    for j, m in enumerate(hand.moves):
+        for every, state in states.items():
+            state.apply(m)
+            if j % every == 0:
+                state.near
+        if isinstance(m, Play):
+            (x1, y1), (x2, y2) = m.at
+            a, b = (int(n) for n in m.play.split("-"))
+            board[(x1, y1)], board[(x2, y2)] = a, b
+    maps = [list(state.near.items()) for state in states.values()]
+    assert all(m == maps[0] for m in maps)
+    state = states[1]
+    assert {state.cell(k): bits for k, bits in maps[0]} == naive_near(board)
+
+
 def test_passing_and_blocking_agree_with_a_naive_reading_at_every_turn():
     """At every turn of simulated hands: a pass is refused exactly when the mover has a placement
     (found by brute force), and the hand counts as blocked exactly when nobody holding tiles has one."""
