@@ -12,8 +12,9 @@ moment one side leads by two.
 Speed matters here (a replay must stay near a microsecond or two a move), so
 the tableau is a flat ``bytearray`` grid, ``grid``, holding each covered cell's
 pips plus one (0: empty), indexed by one integer per cell.  Reading a byte of it
-by index costs a third of a dict look-up, and a move reads eight (the
-neighbours of its two cells); a fresh grid is one zeroed allocation per hand.
+by index costs a third of a dict look-up, and a move reads eight (its two cells
+and their neighbours besides each other); a fresh grid is one zeroed
+allocation per hand.
 
 Cells are keyed by their place in that grid, which is centred on the lead's
 first cell.  Every tile must touch the tableau, so no legal cell lies more
