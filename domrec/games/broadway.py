@@ -339,7 +339,9 @@ class BroadwayHand:
         turn (:meth:`_score`, :meth:`_advance`).  A change to one of those rules must
         be made in both places.  Every other move is :meth:`_other_move`'s."""
         seat = move.seat
-        if type(move) is not Play or seat != self.to_move or self.pending is not None or move.penalty:
+        # (to_move is None once the hand is over, so a move built in Python with no seat is not in turn.)
+        if (type(move) is not Play or seat != self.to_move or seat is None or self.pending is not None
+                or move.penalty):
             return self._other_move(move)
         text = move.play
         found = _HALVES.get(text)

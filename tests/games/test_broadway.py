@@ -647,6 +647,13 @@ def test_moves_after_every_tile_is_played_are_rejected():
     assert p.pointer == "/hands/0/moves/28" and p.rule == bw.R_END
 
 
+def test_a_move_made_in_python_without_a_seat_is_refused_after_the_end_too():
+    """Nobody is to move once the hand is over: a Play built without a seat is not taken for the turn."""
+    state = state_before(sample(), 0)
+    assert state.over and state.to_move is None
+    raises(state, Play(seat=None, play="6-6", at=((5, 5), (6, 5))), bw.R_ORDER, "None is not a seat", "/seat")
+
+
 def test_players_with_empty_hands_are_skipped():
     for seed in range(40):
         doc = game(seed)
