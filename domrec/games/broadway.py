@@ -9,26 +9,34 @@ still held at the end of a hand costs its partnership one point.  Seven hands
 are built on 6-6 down to 0-0; a tie goes to sudden-death hands that stop the
 moment one side leads by two.
 
-Speed matters here (a replay must stay near a few microseconds a move), so the
-tableau is kept as plain dicts: ``board`` maps a cell to its pips and ``near``
-maps every empty cell next to the tableau to the bitmask of the pips beside it.
-That second map is what makes "can this player play at all?" exact and cheap:
-a tile fits along an axis exactly when one of its numbers is beside some empty
+Speed matters here (a replay must stay near a microsecond or two a move), so
+the tableau is a flat ``bytearray`` grid, ``grid``, holding each covered cell's
+pips plus one (0: empty), indexed by one integer per cell.  Reading a byte of it
+by index costs a third of a dict look-up, and a move reads eight (its two cells
+and their neighbours besides each other); a fresh grid is one zeroed
+allocation per hand.
+
+Cells are keyed by their place in that grid, which is centred on the lead's
+first cell.  Every tile must touch the tableau, so no legal cell lies more
+than 55 steps from the lead (28 tiles, each reaching at most two cells
+further): the grid reaches :data:`SPAN` cells across, and a cell beyond it can
+only be rejected, and is judged on its coordinates alone.  The grid has a
+margin beyond that reach, so that the neighbours of every cell within it are
+in the grid too and are read without a bounds check.
+
+"Can this player play at all?" is answered from ``near`` (:meth:`BroadwayHand._near`),
+every empty cell next to the tableau with the bitmask of the pips beside it: a
+tile fits along an axis exactly when one of its numbers is beside some empty
 cell whose neighbour on that axis is empty too (the matched half goes in the
 first cell, the other half in the free neighbour), so only cells next to the
-tableau ever need looking at.
-
-Cells are keyed internally by one integer relative to the lead's first cell
-(``u * STRIDE + v``): integer keys hash and add far faster than coordinate
-pairs.  Every tile must touch the tableau, so no legal cell lies more than
-about sixty steps from the lead; a cell beyond :data:`REACH` can only be
-rejected, and is judged on its coordinates alone.
+tableau ever need looking at.  Only a pass, a block and the simulator ask it,
+so it is worked out when asked, not kept up to date on every move.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 import attrs
 
@@ -70,17 +78,27 @@ R_WIN = "broadway: winning (sudden death)"
 
 Cell = tuple[int, int]
 
-#: Internal cell keys: ``u * STRIDE + v`` for a cell (u, v) steps from the lead's first cell.
-STRIDE = 1024
-#: Cells farther than this from the lead (on either axis) cannot touch the tableau.
-REACH = 500
+#: The cells within reach: a square SPAN cells a side, HALF of them west and south of the lead's
+#: first cell.  No cell beyond can touch the tableau (at most 55 steps from the lead).  A power
+#: of two, so that one test tells whether four numbers all lie in 0 … SPAN - 1 (see apply).
+SPAN = 128
+HALF = SPAN // 2
+#: Cells of the grid beyond reach on every side: a cell's neighbours, and theirs along an axis.
+MARGIN = 2
+#: The grid's width: a cell's key is ``BASE + u * STRIDE + v`` for a cell (u, v) steps east and
+#: north of the corner of the reach (:attr:`BroadwayHand.corner`).
+STRIDE = SPAN + 2 * MARGIN
+BASE = MARGIN * STRIDE + MARGIN
+#: Points by matched segments (a cell has three neighbours besides the tile's other half: at most 6).
+POINTS_BY_MATCHES = (0, 0, 1, 5, 10, 10, 10)
 
 #: The axis a seat lays its tiles along: the step from a tile's first cell to its second.
 AXIS: dict[str, Cell] = {"N": (1, 0), "S": (1, 0), "E": (0, 1), "W": (0, 1)}
 AXIS_NAME = {(1, 0): "along x (east-west)", (0, 1): "along y (north-south)"}
 #: The key step along each seat's axis, and both directions of it.
 STEP: dict[str, int] = {s: dx * STRIDE + dy for s, (dx, dy) in AXIS.items()}
-STEPS: dict[str, frozenset[int]] = {s: frozenset({k, -k}) for s, k in STEP.items()}
+#: The key step along each seat's axis and the one across it.
+STEP_ACROSS: dict[str, tuple[int, int]] = {s: (k, STRIDE + 1 - k) for s, k in STEP.items()}
 NEXT = {s: base.seat_after(SEATS, s) for s in SEATS}
 SIDE = {s: partnership_side(s) for s in SEATS}
 OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
@@ -98,10 +116,13 @@ def _halves(text: str) -> tuple[int, int, Tile]:
     return found
 
 
+#: The doubles the regular hands are built on, in order.
+DOUBLES = tuple(T.make(n, n) for n in range(6, -1, -1))
+
+
 def double_for(hand_no: int) -> Tile:
     """The double hand ``hand_no`` (1-based) is built on: 6-6 … 0-0, then again from 6-6."""
-    n = 6 - (hand_no - 1) % REGULAR_HANDS
-    return T.make(n, n)
+    return DOUBLES[(hand_no - 1) % REGULAR_HANDS]
 
 
 def points_for(matches: int) -> int:
@@ -145,24 +166,26 @@ class BroadwayHand:
         #: The match totals before this hand during sudden death (``None`` in the regular hands).
         self.sudden_totals = totals
         self.to_move: str | None = leader
-        #: The lead's first cell: the origin of the internal cell keys.
+        #: The lead's first cell, and the corner of the cells within reach (see SPAN): the
+        #: origin of the internal cell keys.
         self.origin: Cell = (0, 0)
-        #: Covered cells (by key) -> pips.
-        self.board: dict[int, int] = {}
-        #: Empty cells next to the tableau (by key) -> bitmask of the pips beside them.
-        self.near: dict[int, int] = {}
+        self.corner: Cell = (-HALF, -HALF)
+        #: The tableau: by cell key, the pips of a covered cell plus one; 0 for an empty cell.
+        self.grid = bytearray(STRIDE * STRIDE)
         #: Tiles laid, in order, as plain tuples (the fields of :class:`Placement`): the hot path
         #: builds no objects; :attr:`placements` gives them as values.
         self._laid: list[tuple[Tile, int, int, int, int, str, int, bool]] = []
         self.points = {"NS": 0, "EW": 0}
-        self.face_up: dict[str, set[Tile]] = {s: set() for s in SEATS}
+        self.face_up: dict[str, set[Tile]] = {"N": set(), "E": set(), "S": set(), "W": set()}
         #: An exposed tile waiting for the opponents' penalty play: (owner, tile).
         self.pending: tuple[str, Tile] | None = None
         self.passes = 0  # passes in a row since the last tile was laid
-        self.held = sum(len(h) for h in hands.values())
+        self.held = sum(map(len, hands.values()))
         self._end: str | None = None
         self._blocked_at = -1  # len(placements) when the block check last ran
         self._blocked = False
+        self._near_at = 0  # how many of the tiles laid ``near`` last took in (see _near)
+        self._near_map: dict[int, int] = {}
         self._legal_cache: dict[tuple, Play] = {}
         #: For the moves of the last legal_moves() list (by id): (points, occupied neighbours).
         self._legal_points: dict[int, tuple[int, int]] = {}
@@ -200,14 +223,54 @@ class BroadwayHand:
 
     def key(self, c: Cell) -> int | None:
         """The internal key of cell ``c``; ``None`` when it is too far away to touch the tableau."""
-        u, v = c[0] - self.origin[0], c[1] - self.origin[1]
-        if -REACH < u < REACH and -REACH < v < REACH:
-            return u * STRIDE + v
+        u, v = c[0] - self.corner[0], c[1] - self.corner[1]
+        if 0 <= u < SPAN and 0 <= v < SPAN:
+            return BASE + u * STRIDE + v
         return None
 
     def cell(self, k: int) -> Cell:
-        v = (k + STRIDE // 2) % STRIDE - STRIDE // 2
-        return (self.origin[0] + (k - v) // STRIDE, self.origin[1] + v)
+        u, v = divmod(k - BASE, STRIDE)
+        return (self.corner[0] + u, self.corner[1] + v)
+
+    @property
+    def board(self) -> dict[int, int]:
+        """Covered cells (by key) -> pips, in the order they were covered."""
+        board: dict[int, int] = {}
+        for _, k1, a, k2, b, *_ in self._laid:
+            board[k1] = a
+            board[k2] = b
+        return board
+
+    @property
+    def near(self) -> dict[int, int]:
+        """Empty cells next to the tableau (by key) -> bitmask of the pips beside them."""
+        return self._near()
+
+    def _near(self) -> dict[int, int]:
+        """``near``, brought up to date with the tiles laid since it was last asked for.
+
+        A copy takes in each new tile (the one just given out is never changed:
+        a caller may hold it).  Its cells are no longer near; its empty
+        neighbours are, with its numbers.  Taking in several tiles at once, a
+        neighbour covered by a later one is simply left out: the map is the
+        one a tile at a time would give, in the same order (a cell's place is
+        where a tile first laid beside it put it), and the simulator's legal
+        moves, and so its games, follow that order."""
+        laid = self._laid
+        done = self._near_at
+        if done != len(laid):
+            grid = self.grid
+            near = dict(self._near_map)
+            get = near.get
+            for _, k1, a, k2, b, *_ in laid[done:]:
+                near.pop(k1, None)
+                near.pop(k2, None)
+                for k, bit in ((k1, 1 << a), (k2, 1 << b)):
+                    for n in (k + STRIDE, k - STRIDE, k + 1, k - 1):
+                        if not grid[n]:
+                            near[n] = get(n, 0) | bit
+            self._near_map, self._near_at = near, len(laid)
+        return self._near_map
 
     def _playable_pips(self, step: int) -> int:
         """Bitmask of the numbers a tile laid along ``step``'s axis can match somewhere.
@@ -215,10 +278,10 @@ class BroadwayHand:
         A half matches beside an empty cell that has a neighbour with its number;
         the tile fits there when the cell's neighbour along the axis (either way)
         is empty for the other half.  Only cells next to the tableau can matter."""
-        board = self.board
+        grid = self.grid
         mask = 0
-        for k, m in self.near.items():
-            if m & ~mask and (k + step not in board or k - step not in board):
+        for k, m in self._near().items():
+            if m & ~mask and (not grid[k + step] or not grid[k - step]):
                 mask |= m
         return mask
 
@@ -226,26 +289,17 @@ class BroadwayHand:
         """Matched segments of ``a`` at ``k1`` and ``b`` at ``k2`` (both cells empty).
 
         The tile's own other cell is empty, so it never counts: all four
-        neighbours of each cell can be looked at."""
-        get = self.board.get
-        return ((get(k1 + STRIDE) == a) + (get(k1 - STRIDE) == a) + (get(k1 + 1) == a) + (get(k1 - 1) == a)
-                + (get(k2 + STRIDE) == b) + (get(k2 - STRIDE) == b) + (get(k2 + 1) == b) + (get(k2 - 1) == b))
+        neighbours of each cell can be looked at.  (The grid holds pips plus one.)"""
+        g = self.grid
+        a += 1
+        b += 1
+        return ((g[k1 + STRIDE] == a) + (g[k1 - STRIDE] == a) + (g[k1 + 1] == a) + (g[k1 - 1] == a)
+                + (g[k2 + STRIDE] == b) + (g[k2 - STRIDE] == b) + (g[k2 + 1] == b) + (g[k2 - 1] == b))
 
     def _lay(self, k1: int, a: int, k2: int, b: int) -> None:
-        board, near = self.board, self.near
-        board[k1] = a
-        board[k2] = b
-        near.pop(k1, None)
-        near.pop(k2, None)
-        get = near.get
-        bit = 1 << a
-        for n in (k1 + STRIDE, k1 - STRIDE, k1 + 1, k1 - 1):
-            if n not in board:
-                near[n] = get(n, 0) | bit
-        bit = 1 << b
-        for n in (k2 + STRIDE, k2 - STRIDE, k2 + 1, k2 - 1):
-            if n not in board:
-                near[n] = get(n, 0) | bit
+        grid = self.grid
+        grid[k1] = a + 1
+        grid[k2] = b + 1
 
     @property
     def placements(self) -> list[Placement]:
@@ -256,7 +310,7 @@ class BroadwayHand:
 
     def _find_fit(self, tiles: Iterable[Tile], seat: str) -> tuple[str, Cell, Cell] | None:
         """One placement of one of ``tiles`` by ``seat`` (for messages): tile text, cells; or None."""
-        board, near = self.board, self.near
+        grid, near = self.grid, self._near()
         step = STEP[seat]
         for t in sorted(tiles, key=lambda t: (-t.high, -t.low)):
             for k in sorted(near):
@@ -265,7 +319,7 @@ class BroadwayHand:
                     if not m >> v & 1:
                         continue
                     for p in (k + step, k - step):
-                        if p not in board:
+                        if not grid[p]:
                             w = t.other(v)
                             if k < p:
                                 return f"{v}-{w}", self.cell(k), self.cell(p)
@@ -275,6 +329,87 @@ class BroadwayHand:
     # --- moves --------------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
+        """Check and make one move; the points it makes.
+
+        Nearly every move is a tile laid in turn (``seat`` is the player to move, no
+        exposure waits), and that move is written out here with local names, as the
+        replay's per-move cost: the tile look-up, the geometry (checked on keys;
+        :meth:`_cells` says what is wrong only when that fails), the count of matched
+        segments (:meth:`_matches`), laying the tile (:meth:`_lay`), the score and the
+        turn (:meth:`_score`, :meth:`_advance`).  A change to one of those rules must
+        be made in both places.  Every other move is :meth:`_other_move`'s."""
+        seat = move.seat
+        # (to_move is None once the hand is over, so a move built in Python with no seat is not in turn.)
+        if (type(move) is not Play or seat != self.to_move or seat is None or self.pending is not None
+                or move.penalty):
+            return self._other_move(move)
+        text = move.play
+        found = _HALVES.get(text)
+        a, b, t = found if found is not None else _halves(text)
+        hand = self.hands[seat]
+        if t not in hand:
+            raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
+        laid = self._laid
+        (x1, y1), (x2, y2) = move.at
+        if laid:
+            cx, cy = self.corner
+        else:
+            if t is not self.lead:
+                raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {text}",
+                                  R_GAME, "/play")
+            self.origin = x1, y1
+            self.corner = cx, cy = x1 - HALF, y1 - HALF
+        u1, v1, u2, v2 = x1 - cx, y1 - cy, x2 - cx, y2 - cy
+        g = self.grid
+        # Both cells within reach: all four numbers in 0 … SPAN - 1, exactly when their bitwise or
+        # is (SPAN a power of two; a negative number makes the or negative): key()'s test, at once.
+        if 0 <= u1 | v1 | u2 | v2 < SPAN:
+            k1 = BASE + u1 * STRIDE + v1
+            k2 = BASE + u2 * STRIDE + v2
+            d = k2 - k1
+            step, across = STEP_ACROSS[seat]
+            if (d != step and d != -step) or g[k1] or g[k2]:
+                self._cells(seat, move)  # says which part of the geometry is broken
+        else:
+            self._cells(seat, move)
+            raise self._no_match(move)  # right shape, but far from every tile on the table
+        # The grid holds pips plus one.  The tile's own other cell is empty, so only each cell's
+        # three other neighbours are read: beyond it along the axis (d), and on either side.
+        a1, b1 = a + 1, b + 1
+        if laid:
+            matches = ((g[k1 - d] == a1) + (g[k1 + across] == a1) + (g[k1 - across] == a1)
+                       + (g[k2 + d] == b1) + (g[k2 + across] == b1) + (g[k2 - across] == b1))
+            if not matches:
+                raise self._no_match(move)
+        else:
+            matches = 0
+        g[k1] = a1
+        g[k2] = b1
+        laid.append((t, k1, a, k2, b, seat, matches, False))
+        hand.discard(t)
+        face_up = self.face_up[seat]
+        if face_up:
+            face_up.discard(t)
+        self.held -= 1
+        self.passes = 0
+        points = POINTS_BY_MATCHES[matches]
+        if points:
+            self.points[SIDE[seat]] += points
+            if self.sudden_totals is not None and self._sudden_death():
+                return points
+        if not self.held:
+            self._end = "out"
+            self.to_move = None
+        else:
+            hands = self.hands
+            nxt = NEXT[seat]
+            while not hands[nxt]:
+                nxt = NEXT[nxt]
+            self.to_move = nxt
+        return points
+
+    def _other_move(self, move: Move) -> int:
+        """A seat out of turn, a pass, an exposure, a penalty play, a move after the end."""
         kind = type(move)
         seat = move.seat
         if seat not in AXIS:
@@ -284,9 +419,7 @@ class BroadwayHand:
         if kind is Play:
             if self.pending is not None or move.penalty:
                 return self._penalty_play(move)
-            if seat != self.to_move:
-                self._wrong_turn(seat)
-            return self._place(seat, move)
+            self._wrong_turn(seat)  # (the player to move laying a tile is apply's own)
         if kind is Pass:
             return self._pass(seat)
         if kind is Exposed:
@@ -301,7 +434,7 @@ class BroadwayHand:
             return "the game is already over: a partnership leads by two in sudden death"
         return "the hand is already over: nobody can play (blocked)"
 
-    def _wrong_turn(self, seat: str) -> None:
+    def _wrong_turn(self, seat: str) -> NoReturn:
         if not self._laid:
             raise IllegalMove(f"{self.leader} holds {self.lead} and leads this hand, not {seat}", R_GAME, "/seat")
         if not self.hands[seat]:
@@ -327,7 +460,7 @@ class BroadwayHand:
                               f"{cells_text(c1, c2)} lies {AXIS_NAME[(abs(dx), abs(dy))]}", R_GEOMETRY, "/at")
         keys = self.key(c1), self.key(c2)
         for i, (c, k) in enumerate(zip((c1, c2), keys)):
-            if k is not None and k in self.board:
+            if k is not None and self.grid[k]:
                 raise IllegalMove(f"cell {cell_text(c)} is already covered by {self._tile_at(k)}: {move.play} must "
                                   f"go on empty cells", R_GEOMETRY, f"/at/{i}")
         return keys
@@ -344,70 +477,23 @@ class BroadwayHand:
         return IllegalMove(f"{move.play} at {cells_text(*move.at)} touches no equal half: a placement needs at "
                            f"least one matched segment", R_MATCH, "/at")
 
-    def _place(self, seat: str, move: Play) -> int:
-        # The commonest move by far: the tile lookup, the count of matched segments (_matches)
-        # and _advance are written out here with local names (the replay's per-move cost);
-        # laying the tile is _lay's.  A change to the matching rule must be made in both places.
-        text = move.play
-        found = _HALVES.get(text)
-        a, b, t = found if found is not None else _halves(text)
-        hand = self.hands[seat]
-        if t not in hand:
-            raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
-        laid = self._laid
-        at = move.at
-        if not laid:
-            if t is not self.lead:
-                raise IllegalMove(f"this hand is built on {self.lead}: {seat} must lead it, not {text}",
-                                  R_GAME, "/play")
-            self.origin = at[0]
-        (x1, y1), (x2, y2) = at
-        ox, oy = self.origin
-        u1, v1, u2, v2 = x1 - ox, y1 - oy, x2 - ox, y2 - oy
-        board = self.board
-        if -REACH < u1 < REACH and -REACH < v1 < REACH and -REACH < u2 < REACH and -REACH < v2 < REACH:
-            k1 = u1 * STRIDE + v1
-            k2 = u2 * STRIDE + v2
-            if k2 - k1 not in STEPS[seat] or k1 in board or k2 in board:
-                self._cells(seat, move)  # says which part of the geometry is broken
-        else:
-            self._cells(seat, move)
-            raise self._no_match(move)  # right shape, but far from every tile on the table
-        # Neighbours of both cells: the tile's own other cell is empty, so it never counts (_matches).
-        n1, s1, e1, w1 = k1 + STRIDE, k1 - STRIDE, k1 + 1, k1 - 1
-        n2, s2, e2, w2 = k2 + STRIDE, k2 - STRIDE, k2 + 1, k2 - 1
-        if not laid:
-            matches = 0
-        else:
-            get = board.get
-            matches = ((get(n1) == a) + (get(s1) == a) + (get(e1) == a) + (get(w1) == a)
-                       + (get(n2) == b) + (get(s2) == b) + (get(e2) == b) + (get(w2) == b))
-            if not matches:
-                raise self._no_match(move)
-        self._lay(k1, a, k2, b)
-        laid.append((t, k1, a, k2, b, seat, matches, False))
-        hand.discard(t)
-        face_up = self.face_up[seat]
-        if face_up:
-            face_up.discard(t)
-        self.held -= 1
-        self.passes = 0
-        points = POINTS[matches if matches < 4 else 4]
-        if points:
-            self._score(SIDE[seat], points)
-        if self._end is None:
-            self._advance(seat)
-        return points
-
     def _score(self, side: str, points: int) -> None:
         self.points[side] += points
+        if self.sudden_totals is not None:
+            self._sudden_death()
+
+    def _sudden_death(self) -> bool:
+        """In a sudden-death hand, stop the game the moment a side leads by two (``True`` if so)."""
         tot = self.sudden_totals
-        if tot is not None:
-            ns = tot["NS"] + self.points["NS"]
-            ew = tot["EW"] + self.points["EW"]
-            if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
-                self._end = "sudden-death"
-                self.to_move = None
+        if tot is None:
+            return False
+        ns = tot["NS"] + self.points["NS"]
+        ew = tot["EW"] + self.points["EW"]
+        if abs(ns - ew) >= SUDDEN_DEATH_LEAD:
+            self._end = "sudden-death"
+            self.to_move = None
+            return True
+        return False
 
     def _advance(self, seat: str) -> None:
         """The turn passes clockwise to the next player still holding tiles."""
@@ -554,7 +640,7 @@ class BroadwayHand:
         return moves or [Pass(seat=seat)]
 
     def _placements(self, seat: str, tiles: Iterable[Tile], penalty: bool) -> list[Move]:
-        board, near = self.board, self.near
+        grid, near = self.grid, self._near()
         step = STEP[seat]
         seen: set[tuple[Tile, int, int]] = set()
         out: list[Move] = []
@@ -568,7 +654,7 @@ class BroadwayHand:
                         continue
                     w = lo if v == hi else hi
                     for p in (c + step, c - step):
-                        if p in board:
+                        if grid[p]:
                             continue
                         # One key per placement however it was found: the cell of the high
                         # number first (for a double, the lower cell first).
@@ -580,9 +666,9 @@ class BroadwayHand:
                             continue
                         seen.add(key)
                         k = self._matches(c, v, p, w)
-                        around = ((c + STRIDE in board) + (c - STRIDE in board) + (c + 1 in board)
-                                  + (c - 1 in board) + (p + STRIDE in board) + (p - STRIDE in board)
-                                  + (p + 1 in board) + (p - 1 in board))
+                        around = ((grid[c + STRIDE] > 0) + (grid[c - STRIDE] > 0) + (grid[c + 1] > 0)
+                                  + (grid[c - 1] > 0) + (grid[p + STRIDE] > 0) + (grid[p - STRIDE] > 0)
+                                  + (grid[p + 1] > 0) + (grid[p - 1] > 0))
                         out.append(self._play(seat, v, c, w, p, k, around, penalty))
         return out
 
@@ -645,16 +731,17 @@ class BroadwayHand:
         of that cell's neighbours (the new tile's halves included) repeat one number."""
         a, b, _ = _halves(move.play)
         k1, k2 = self.key(move.at[0]), self.key(move.at[1])
-        get = self.board.get
+        grid = self.grid
         laid = {k1: a, k2: b}
         gain = 0
         seen = set()
         for k in (k1, k2):
             for n in (k + STRIDE, k - STRIDE, k + 1, k - 1):
-                if n in laid or n in self.board or n in seen:
+                if n in laid or grid[n] or n in seen:
                     continue
                 seen.add(n)
-                pips = [laid.get(m, get(m)) for m in (n + STRIDE, n - STRIDE, n + 1, n - 1)]
+                pips = [laid[m] if m in laid else grid[m] - 1 if grid[m] else None
+                        for m in (n + STRIDE, n - STRIDE, n + 1, n - 1)]
                 pips = [v for v in pips if v is not None]
                 gain += max(pips.count(v) for v in pips) - 1
         return gain
@@ -678,15 +765,25 @@ class BroadwayHand:
     _blocked_how = "blocked"
 
     def outcome(self) -> HandOutcome:
+        # Validation never shows the working, and wording it cost a tenth of a hand's replay:
+        # the scores are worked out now, the words only when explain asks for them (from
+        # copies: the working is of this moment, and an open hand may go on).
         end = self.end
-        pen = self.penalties()
-        scores = {side: self.points[side] - pen[side] for side in SIDES}
-        lines = [f"points made in play: NS {self.points['NS']}, EW {self.points['EW']}"]
+        # A hand played out leaves nobody holding a tile: nothing to count.
+        pen = {"NS": 0, "EW": 0} if end == "out" else self.penalties()
+        points = dict(self.points)
+        scores = {"NS": points["NS"] - pen["NS"], "EW": points["EW"] - pen["EW"]}
+        held = "  ".join(f"{s} {self._still_held(s)}" for s in SEATS if self.hands[s]) if end == "blocked" else ""
+        return HandOutcome(end or "unfinished", scores, lambda: self._working(end, points, pen, scores, held))
+
+    def _working(self, end: str | None, points: dict[str, int], pen: dict[str, int], scores: dict[str, int],
+                 held: str) -> tuple[str, ...]:
+        """The end-of-hand arithmetic in words, for explain (``held``: what is still held at a block)."""
+        lines = [f"points made in play: NS {points['NS']}, EW {points['EW']}"]
         if end == "sudden-death":
             lines.append("a partnership leads by two in sudden death: the game stops at once, "
                          "no tiles are counted against anyone")
         elif end == "blocked":
-            held = "  ".join(f"{s} {self._still_held(s)}" for s in SEATS if self.hands[s])
             lines.append(f"{self._blocked_how}; still held: {held}")
             lines.append(f"one point off per tile held: NS −{pen['NS']}, EW −{pen['EW']}")
         elif end is None and self.open:
@@ -695,7 +792,7 @@ class BroadwayHand:
         else:
             lines.append("every tile was played: no penalties")
         lines.append(f"hand score: NS {scores['NS']}, EW {scores['EW']}")
-        return HandOutcome(end or "unfinished", scores, tuple(lines))
+        return tuple(lines)
 
     def _still_held(self, seat: str) -> str:
         """What ``seat`` still holds at a block, for the outcome's working: its tiles."""
@@ -724,7 +821,7 @@ class BroadwayHand:
     def pips_at(self, c: Cell) -> int | None:
         """The number showing at cell ``c`` (``None`` for an empty cell)."""
         k = self.key(c)
-        return None if k is None else self.board.get(k)
+        return None if k is None or not self.grid[k] else self.grid[k] - 1
 
     def _partners(self) -> dict[Cell, Cell]:
         out: dict[Cell, Cell] = {}
@@ -737,7 +834,7 @@ class BroadwayHand:
         """The tableau as a grid, north at the top: ``[5]`` the tile just laid, ``(5)`` what it matched.
 
         ``-`` and ``|`` join the two halves of one tile."""
-        if not self.board:
+        if not self._laid:
             return ["tableau: (empty)"]
         cells = {self.cell(k): v for k, v in self.board.items()}
         xs = [c[0] for c in cells]
@@ -1049,6 +1146,33 @@ class OpenBroadwayHand(BroadwayHand):
         return {s: sorted(known[s], key=_tile_order, reverse=True) for s in SEATS}
 
 
+#: Every tile of the set by both of its usual spellings ("6-3" and "3-6").
+_DEALT_TEXT: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
+
+
+def _dealt(hands: dict[str, Any]) -> dict[str, set[Tile]] | None:
+    """The usual deal, each seat's seven tiles as a set, checked in one pass; ``None`` for anything else.
+
+    A deal seen here is the whole set, seven tiles a seat, each written as
+    usual; such a deal :func:`base.check_full_deal` accepts too.  Anything
+    else (a tile written otherwise, a seat missing, a faulty deal) is ``None``,
+    and that check then accepts it or says what is wrong.  Dict look-ups and
+    set sizes are a third of the general check's cost, paid every hand."""
+    if len(hands) != 4:
+        return None
+    try:
+        n, e, s, w = hands["N"], hands["E"], hands["S"], hands["W"]
+        if not len(n) == len(e) == len(s) == len(w) == 7:
+            return None
+        tile = _DEALT_TEXT.__getitem__
+        north, east, south, west = set(map(tile, n)), set(map(tile, e)), set(map(tile, s)), set(map(tile, w))
+    except (KeyError, TypeError):
+        return None
+    if len(north.union(east, south, west)) != 28:
+        return None
+    return {"N": north, "E": east, "S": south, "W": west}
+
+
 def _tiles(n: int) -> str:
     return f"{n} tile" if n == 1 else f"{n} tiles"
 
@@ -1084,13 +1208,17 @@ class BroadwayMatch:
 
     def start_hand(self, hand: Hand) -> BroadwayHand:
         double, totals = self._next_hand()
-        dealt = self._check_deal(hand.deal.hands)
-        holder = next(s for s in SEATS if double in dealt[s])
+        dealt = _dealt(hand.deal.hands)
+        if dealt is None:  # not the usual, correct deal: checked, and what is wrong worded, by base
+            dealt = {s: set(ts) for s, ts in self._check_deal(hand.deal.hands).items()}
+        for holder in SEATS:
+            if double in dealt[holder]:
+                break
         if hand.leader is not None and hand.leader != holder:
             what = "sudden-death hand" if self.sudden_death else "hand"
             raise DealError(f"{hand.leader} cannot lead: this {what} is built on {double}, which {holder} holds",
                             R_GAME, "/leader")
-        return BroadwayHand({s: set(dealt[s]) for s in SEATS}, holder, double, totals)
+        return BroadwayHand(dealt, holder, double, totals)
 
     def finish_hand(self, state: BroadwayHand) -> HandOutcome:
         outcome = state.outcome()

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from domrec import simulate
-from domrec.errors import IllegalMove
-from domrec.games import broadway as bw
+from domrec.errors import DealError, IllegalMove
+from domrec.games import base, broadway as bw
 from domrec.games.base import HandOutcome
 from domrec.reader import load_dict
 from domrec.record import Exposed, Pass, Play
@@ -222,6 +222,82 @@ def test_a_tile_dealt_twice():
     assert first_problem(doc).rule == bw.R_DEAL
 
 
+def _deal_change(change):
+    doc = sample()
+    change(doc["hands"][0]["deal"]["hands"])
+    return doc
+
+
+#: Deals the one-pass check (_dealt) leaves to the general one, and what that says of each.
+FAULTY_DEALS = {
+    "seat missing": (lambda d: d.pop("N"), "/hands/0/deal/hands (hand 1): the deal has nothing for seat N [deal]"),
+    "seat unknown": (lambda d: d.__setitem__("X", d.pop("N")),
+                     "/hands/0/deal/hands/X (hand 1): the deal names seat X, who is not among the players "
+                     "(N, E, S, W) [seats]"),
+    "fifth seat": (lambda d: d.__setitem__("X", ["1-1"]),
+                   "/hands/0/deal/hands/X (hand 1): the deal names seat X, who is not among the players "
+                   "(N, E, S, W) [seats]"),
+    "eight and six": (lambda d: d["N"].append(d["S"].pop()),
+                      "/hands/0/deal/hands/N (hand 1): N was dealt 8 tiles; each player gets 7 [broadway: game "
+                      "(the deal)]"),
+    "not of the set": (lambda d: d["N"].__setitem__(0, "7-1"),
+                       "/hands/0/deal/hands/N/0 (hand 1): 7-1 is not a tile of the double-six set [broadway: game "
+                       "(the deal)]"),
+    "twice in one hand": (lambda d: d["N"].__setitem__(1, d["N"][0]),
+                          "/hands/0/deal/hands/N/1 (hand 1): 6-5 is dealt twice (also at /deal/hands/N/0); the set "
+                          "has one of each tile [broadway: game (the deal)]"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(FAULTY_DEALS))
+def test_a_faulty_deal_is_worded_by_the_general_check(how):
+    change, text = FAULTY_DEALS[how]
+    doc = _deal_change(change)
+    assert first_problem(doc).text() == text
+
+
+@pytest.mark.parametrize("change", [lambda d: d["N"].__setitem__(0, "5-6"),    # halves written the other way
+                                    lambda d: d["N"].__setitem__(0, "06-5")])  # a leading zero
+def test_a_deal_written_unusually_is_still_the_deal(change):
+    assert check(_deal_change(change)).valid
+
+
+@PROPS
+@given(st.data())
+def test_the_one_pass_deal_check_accepts_only_what_the_general_check_accepts(data):
+    """bw._dealt, the usual deal's fast path, gives that check's hands or leaves the deal to it."""
+    hands = {s: list(ts) for s, ts in sample()["hands"][0]["deal"]["hands"].items()}
+    for _ in range(data.draw(st.integers(0, 3))):
+        seat = data.draw(st.sampled_from(sorted(hands)))
+        how = data.draw(st.sampled_from(["swap", "drop", "add", "replace", "rename", "remove", "reverse"]))
+        ts = hands[seat]
+        if how == "swap":
+            other = data.draw(st.sampled_from(sorted(hands)))
+            if ts and hands[other]:
+                ts[0], hands[other][-1] = hands[other][-1], ts[0]
+        elif how == "drop" and ts:
+            ts.pop()
+        elif how == "add":
+            ts.append(data.draw(st.sampled_from([str(t) for t in DOUBLE_SIX] + ["7-0", "3-06"])))
+        elif how == "replace" and ts:
+            ts[data.draw(st.integers(0, len(ts) - 1))] = data.draw(st.sampled_from(
+                [str(t) for t in DOUBLE_SIX] + ["7-0", "3-06", "6-3"]))
+        elif how == "rename":
+            hands[data.draw(st.sampled_from(["X", "N", "E"]))] = hands.pop(seat)
+        elif how == "remove":
+            hands.pop(seat)
+        elif how == "reverse" and ts:
+            ts[0] = "-".join(reversed(ts[0].split("-")))
+    fast = bw._dealt({s: tuple(ts) for s, ts in hands.items()})
+    try:
+        general = base.check_full_deal({s: tuple(ts) for s, ts in hands.items()}, bw.SEATS, bw.SET, 7,
+                                       "double-six", bw.R_DEAL)
+    except DealError:
+        assert fast is None
+    else:
+        assert fast is None or fast == {s: set(ts) for s, ts in general.items()}
+
+
 # --- geometry -------------------------------------------------------------------------
 
 
@@ -280,6 +356,62 @@ def test_a_tile_far_from_the_tableau_matches_nothing():
     doc["hands"][0]["moves"][1]["at"] = [[10 ** 9, 5], [10 ** 9 + 1, 5]]
     p = first_problem(doc)
     assert p.rule == bw.R_MATCH and "touches no equal half" in p.message
+
+
+# S's 6-3 under the lead's 6 at (0,-1)-(1,-1), moved by (dx, dy): at the edge of the grid the
+# engine keeps around the lead, beyond it, and onto places whose grid index, read without its
+# bounds, would be that very placement's (dy = ±128, the grid's width) or a covered cell's.
+@pytest.mark.parametrize("dx,dy", [(55, 0), (59, 0), (60, 0), (61, 0), (-60, 0), (0, 59), (0, -60), (0, 61),
+                                   (64, 64), (-64, -64), (128, 0), (-128, 0), (0, 128), (0, -128), (-1, 128),
+                                   (1, -128), (1, -1024), (-1, 1024), (1023, 1), (10 ** 9, -(10 ** 9))])
+def test_a_tile_away_from_the_tableau_matches_nothing_wherever_it_is(dx, dy):
+    doc = sample()
+    (x1, y1), (x2, y2) = (0 + dx, -1 + dy), (1 + dx, -1 + dy)
+    doc["hands"][0]["moves"][1]["at"] = [[x1, y1], [x2, y2]]
+    assert first_problem(doc).text() == (f"/hands/0/moves/1/at (hand 1, move 2, S): 6-3 at ({x1},{y1})-({x2},{y2}) "
+                                         f"touches no equal half: a placement needs at least one matched segment "
+                                         f"[{bw.R_MATCH}]")
+
+
+@pytest.mark.parametrize("at,pointer,words", [
+    ([[60, -1], [61, 0]], "/at/1", "are not side by side"),
+    ([[10 ** 9, 5], [10 ** 9, 6]], "/at", "lies along y (north-south)"),
+    ([[-1, 127], [0, -1]], "/at/1", "are not side by side"),  # one cell in reach, one not
+    ([[0, -1], [1, -129]], "/at/1", "are not side by side"),
+    ([[500, 500], [500, 500]], "/at/1", "the same cell (500,500) twice"),
+])
+def test_the_geometry_is_judged_on_coordinates_however_far(at, pointer, words):
+    doc = sample()
+    doc["hands"][0]["moves"][1]["at"] = at
+    p = first_problem(doc)
+    assert p.pointer == "/hands/0/moves/1" + pointer and p.rule == bw.R_GEOMETRY and words in p.message
+
+
+def test_every_cell_within_reach_has_its_own_key_with_its_neighbours_in_the_grid():
+    """The grid's arithmetic: what makes reading a cell's neighbours by index safe."""
+    doc = sample()
+    for m in doc["hands"][0]["moves"]:
+        m["at"] = [[x + 7, y - 3] for x, y in m["at"]]
+    state = state_before(doc, 0, 1)  # the lead laid at (7,-3)-(7,-2)
+    assert state.origin == (7, -3)
+    low, high = -bw.HALF, bw.SPAN - bw.HALF  # the reach: low … high - 1 steps from the lead
+    keys = set()
+    for u in range(low - 2, high + 2):
+        for v in (low - 1, low, low + 1, -1, 0, 1, high - 2, high - 1, high):
+            c = (7 + u, -3 + v)
+            k = state.key(c)
+            if not (low <= u < high and low <= v < high):
+                assert k is None, c
+                continue
+            assert state.cell(k) == c and k not in keys
+            keys.add(k)
+            # Neighbours, and theirs along an axis (the simulator looks that far), are inside the grid.
+            for d, n in ((bw.STRIDE, (c[0] + 1, c[1])), (-bw.STRIDE, (c[0] - 1, c[1])), (1, (c[0], c[1] + 1)),
+                         (-1, (c[0], c[1] - 1))):
+                assert 0 <= k + 2 * d < len(state.grid)
+                assert state.key(n) in (k + d, None)
+    # No legal cell lies beyond reach: 28 tiles reach at most 55 steps from the lead.
+    assert -low > 2 * 27 + 1 and high - 1 > 2 * 27 + 1
 
 
 def test_a_tile_not_held():
@@ -376,6 +508,40 @@ def test_passing_when_unable_is_allowed():
     assert seen > 0
 
 
+def naive_near(board: dict) -> dict:
+    """Every empty cell beside the table -> the bitmask of the numbers beside it."""
+    out: dict = {}
+    for c, v in board.items():
+        for n in neighbours(c):
+            if n not in board:
+                out[n] = out.get(n, 0) | 1 << v
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_cells_beside_the_table_are_the_same_however_often_asked(seed):
+    """``near`` is brought up to date when asked: asked at every move, every other move, or once
+    at the end, it is the same map in the same order (the simulator's moves follow that order),
+    and the naive one."""
+    rec = load_dict(game(seed))
+    hand = rec.hands[0]
+    states = {every: bw.ENGINE.start(rec).start_hand(hand) for every in (1, 2, 5, 10 ** 6)}
+    board: dict = {}
+    for j, m in enumerate(hand.moves):
+        for every, state in states.items():
+            state.apply(m)
+            if j % every == 0:
+                state.near
+        if isinstance(m, Play):
+            (x1, y1), (x2, y2) = m.at
+            a, b = (int(n) for n in m.play.split("-"))
+            board[(x1, y1)], board[(x2, y2)] = a, b
+    maps = [list(state.near.items()) for state in states.values()]
+    assert all(m == maps[0] for m in maps)
+    state = states[1]
+    assert {state.cell(k): bits for k, bits in maps[0]} == naive_near(board)
+
+
 def test_passing_and_blocking_agree_with_a_naive_reading_at_every_turn():
     """At every turn of simulated hands: a pass is refused exactly when the mover has a placement
     (found by brute force), and the hand counts as blocked exactly when nobody holding tiles has one."""
@@ -416,6 +582,22 @@ def test_passing_and_blocking_agree_with_a_naive_reading_at_every_turn():
 
 
 # --- end of hand ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,hand,lines", [
+    ("sample-hand.json", 0, ["points made in play: NS 4, EW 6", "every tile was played: no penalties",
+                             "hand score: NS 4, EW 6"]),
+    ("blocked-with-penalties.json", 0, ["points made in play: NS 2, EW 1", "blocked; still held: N 2-2  S 6-2",
+                                        "one point off per tile held: NS −2, EW −0", "hand score: NS 0, EW 1"]),
+    ("sudden-death-mid-hand.json", 7, ["points made in play: NS 5, EW 3",
+                                       "a partnership leads by two in sudden death: the game stops at once, "
+                                       "no tiles are counted against anyone", "hand score: NS 5, EW 3"]),
+])
+def test_the_end_of_hand_arithmetic_in_words(name, hand, lines):
+    """The working explain reads out (worded only when asked: validation never shows it)."""
+    outcome = state_before(sample(name), hand).outcome()
+    assert list(outcome.working()) == lines
+    assert outcome.scores == sample(name)["hands"][hand]["result"]["scores"]
 
 
 def test_a_blocked_hand_costs_one_point_per_tile_held():
@@ -463,6 +645,13 @@ def test_moves_after_every_tile_is_played_are_rejected():
     doc["hands"][0]["moves"].append({"seat": "E", "pass": True})
     p = first_problem(doc)
     assert p.pointer == "/hands/0/moves/28" and p.rule == bw.R_END
+
+
+def test_a_move_made_in_python_without_a_seat_is_refused_after_the_end_too():
+    """Nobody is to move once the hand is over: a Play built without a seat is not taken for the turn."""
+    state = state_before(sample(), 0)
+    assert state.over and state.to_move is None
+    raises(state, Play(seat=None, play="6-6", at=((5, 5), (6, 5))), bw.R_ORDER, "None is not a seat", "/seat")
 
 
 def test_players_with_empty_hands_are_skipped():

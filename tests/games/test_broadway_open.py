@@ -10,6 +10,7 @@ carry a game to the same totals, end and winner as its played hands.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -242,6 +243,23 @@ def test_exposure_games_do_expose_tiles_before_and_after_the_lead():
         after += sum(isinstance(m, Exposed) for m in rec.hands[0].moves[lead:])
         penalties += sum(bool(getattr(m, "penalty", None)) for m in rec.hands[0].moves)
     assert before and after and penalties
+
+
+def test_an_open_hands_working_is_of_the_moment_its_outcome_was_taken():
+    """An open hand is scored as the record stands and may go on: the words wait until asked,
+    but say what the scores said then."""
+    rec = game(3)
+    _, opened = pair(rec, 0)
+    moves = rec.hands[0].moves
+    for m in moves[:8]:
+        opened.apply(m)
+    then = opened.outcome()
+    words = copy.deepcopy(opened).outcome().working()
+    for m in moves[8:20]:
+        opened.apply(m)
+    assert opened.points != {side: then.scores[side] for side in bw.SIDES}  # the hand went on scoring
+    assert then.working() == words and "the hand is not over" in words
+    assert words[-1] == f"hand score: NS {then.scores['NS']}, EW {then.scores['EW']}"
 
 
 # --- open hands: what is refused at once, and what is taken on trust ----------------------------
