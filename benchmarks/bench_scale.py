@@ -100,7 +100,7 @@ def extra_sections(path: Path, args: argparse.Namespace) -> None:
         bench_dask(path, workers=2)
     from bench_validate import RATIO_TARGET, measure
 
-    print(f"one core, {args.games} simulated games a game (CPU time; target {RATIO_TARGET:g}× json.loads):")
+    print(f"one core, {args.games} simulated games a game (CPU time, best of 3; target {RATIO_TARGET:g}× json.loads):")
     for game in GAMES:
         m = measure(game, args.games)
         print(f"  {game:13} {m['hands'] / m['cpu']:9,.0f} hands/s, json.loads {m['hands'] / m['reference']:9,.0f} "
