@@ -241,17 +241,31 @@ class CastleRockHand:
                     self.to_move = None
             return 0
         if kind is Capture:
-            texts = move.capture
-            if len(texts) == 1 and seat == self._turn and self.phase:
-                # A capture of one tile: the middle of three whose outer two share a number.
+            if seat == self._turn and self.phase:
+                texts = move.capture
                 row = self.row
-                t = _TILE_OF.get(texts[0])
-                if t in row:
-                    i = row.index(t)
-                    if 0 < i < len(row) - 1 and MASK[row[i - 1]] & MASK[row[i + 1]]:
-                        del row[i]
-                        self.captured[seat].append(t)
-                        return 1
+                if len(texts) == 1:
+                    # A capture of one tile: the middle of three whose outer two share a number.
+                    t = _TILE_OF.get(texts[0])
+                    if t in row:
+                        i = row.index(t)
+                        if 0 < i < len(row) - 1 and MASK[row[i - 1]] & MASK[row[i + 1]]:
+                            del row[i]
+                            self.captured[seat].append(t)
+                            return 1
+                elif len(texts) == 3:
+                    # A capture of three consecutive tiles, in row order from either end, sharing a number.
+                    get = _TILE_OF.get
+                    x, y, z = texts
+                    a, b, c = get(x), get(y), get(z)
+                    if b in row:
+                        i = row.index(b)
+                        if (0 < i < len(row) - 1
+                                and ((row[i - 1] is a and row[i + 1] is c) or (row[i - 1] is c and row[i + 1] is a))
+                                and MASK[a] & MASK[b] & MASK[c]):
+                            del row[i - 1:i + 2]
+                            self.captured[seat].extend((a, b, c))
+                            return 3
             return self._capture(move)
         if kind is Draw:
             order = self.boneyard
