@@ -55,6 +55,11 @@ OPEN_VALUE = (0, 10, 30, 50, 70, 90, 120, 150, 180, 210, 250)
 BLOCKED_VALUE = (0, 0, 15, 25, 35, 45, 60, 75, 90, 105, 0)
 OUT_BONUS = 50
 BRIDGE_CREDIT = 100
+#: What a tile left in a stock credits its opponents: its pips, and 100 for a 0-0.
+CREDIT: dict[Tile, int] = {t: t.high + t.low for t in _TILES.values()}
+CREDIT[ZERO] = BRIDGE_CREDIT
+#: Four players: a seat's opposing side, credited with what the seat still holds.
+_OTHER_SIDE = {"N": "EW", "S": "EW", "E": "NS", "W": "NS"}
 TARGET = {4: 2000, 3: 1000}
 STOCK = {4: 10, 3: 9}
 PILE = 4
@@ -206,6 +211,88 @@ class RoadsHand:
     # --- turns -----------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
+        """Check and make one move.
+
+        The replay's hot path: the moves nearly every turn is made of, a roll, a span and a
+        starter by a player who may play now, are checked and made here in one call, on the
+        known deal's stocks (plain dicts of counts).  Each fast test lets only the legal case
+        through; anything else, and every other kind of move, goes to the move's handler
+        (:meth:`_dispatch`), which finds the exact rule broken and words it, so messages
+        come from one place.  An open hand (:class:`OpenRoadsHand`) always uses the handlers.
+
+        Whoever may play now is :attr:`to_move` during a turn: the roller until the
+        partner takes over the total, then the partner (see :meth:`_part`).
+        """
+        kind = move.__class__
+        seat = move.seat
+        if kind is Span:
+            if self.phase and seat == self.to_move:
+                stock = self.stocks[seat]
+                t = _TILES.get(move.span)
+                held = stock.get(t)
+                road = self.roads.get(move.road)
+                if held and t is not ZERO and road is not None and road.side == self.side_of[seat] \
+                        and not road.blocked:
+                    joined = road.joined
+                    need = self.total - road.exposed
+                    if (road.n if joined is None else road.n + joined.n) < MAX_LENGTH \
+                            and (t.high == need or t.low == need):
+                        out = t.low if t.high == need else t.high
+                        road.spans.append((t, need, out))
+                        road.n += 1
+                        road.exposed = out
+                        # The tile leaves the stock (what _played does).
+                        if held == 1:
+                            del stock[t]
+                        else:
+                            stock[t] = held - 1
+                        self.used = True
+                        left = self.stock_size[seat] - 1
+                        self.stock_size[seat] = left
+                        if not left:
+                            self._go_out(seat)
+                        return 0
+        elif kind is Roll:
+            phase = self.phase
+            if seat == (self.after[self.roller] if phase else self.next_roller) and not self.over \
+                    and not self.piles:
+                # The dice pass to the next player, starting a turn (what _start_turn does; three
+                # players' stock top-up from the pile goes through the handler).
+                self.turn_no += 1
+                self.roller = self.to_move = seat
+                self.phase = ROLLER
+                self.used = False
+                a, b = move.roll
+                self.dice = (a, b)
+                self.total = a + b
+                return 0
+        elif kind is Starter:
+            if self.phase and seat == self.to_move:
+                stock = self.stocks[seat]
+                t = _TILES.get(move.starter)
+                held = stock.get(t)
+                facing = move.facing
+                name = move.road
+                if held and t is not ZERO and t.high + t.low == self.total \
+                        and (facing == t.high or facing == t.low) and name not in self.roads:
+                    side = self.side_of[seat]
+                    road = Road(name, side, t, facing)
+                    self.roads[name] = road
+                    self.side_roads[side].append(road)
+                    if held == 1:
+                        del stock[t]
+                    else:
+                        stock[t] = held - 1
+                    self.used = True
+                    left = self.stock_size[seat] - 1
+                    self.stock_size[seat] = left
+                    if not left:
+                        self._go_out(seat)
+                    return 0
+        return self._dispatch(move)
+
+    def _dispatch(self, move: Move) -> int:
+        """Any move through its handler, which checks every rule in turn and names the one broken."""
         handler = _HANDLERS.get(move.__class__)
         seat = move.seat
         if self.over or handler is None or seat not in self.side_of:
@@ -243,7 +330,7 @@ class RoadsHand:
         return self.next_roller if self.phase == ROLL else self.after[self.roller]
 
     def _start_turn(self, seat: str, what: str) -> None:
-        expected = self.next_roller_now()
+        expected = self.after[self.roller] if self.phase else self.next_roller  # next_roller_now()
         if seat != expected:
             if self.phase == ROLL:
                 raise IllegalMove(f"it is {expected}'s turn to {what}, not {seat}'s (the dice pass clockwise)",
@@ -383,7 +470,7 @@ class RoadsHand:
         return road
 
     def _starter(self, seat: str, move: Starter) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/starter")
         t = self._take(seat, move.starter, "/starter")
         if t is ZERO:
@@ -410,7 +497,7 @@ class RoadsHand:
         self._played(seat, t)
 
     def _span(self, seat: str, move: Span) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/span")
         # The commonest move, so _take and _road are written out here.
         text = move.span
@@ -460,7 +547,7 @@ class RoadsHand:
                 f"the total {self.total} with it")
 
     def _bridge(self, seat: str, move: Bridge) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/bridge")
         t = self._take(seat, move.bridge, "/bridge")
         if t is not ZERO:
@@ -505,7 +592,7 @@ class RoadsHand:
         self._played(seat, t)
 
     def _block(self, seat: str, move: Block) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/block")
         t = self._take(seat, move.block, "/block")
         if t is ZERO:
@@ -644,19 +731,34 @@ class RoadsHand:
         return groups
 
     def outcome(self) -> HandOutcome:
-        out_side = self.side_of[self.out_seat]
-        stocks = self.stocks
-        # Credit each seat's stock is worth to its opponents: pips plus 100 per 0-0.
-        worth = {s: sum((t.high + t.low) * n for t, n in held.items()) + BRIDGE_CREDIT * held.get(ZERO, 0)
-                 for s, held in stocks.items()}
-        scores = {}
-        for side in self.sides:
-            total = OUT_BONUS if side == out_side else 0
-            for group in self.road_groups(side):
-                total += group[0].value()
-            for s in self._creditors(side):
-                total += worth[s]
-            scores[side] = total
+        """The hand's scores: the bonus for going out, each road's value, the stocks' credit.
+
+        Summed in one pass over the roads and one over the stocks (this runs once a hand in
+        every replay); :meth:`_working` shows the same sum group by group
+        (:meth:`road_groups`, :meth:`_creditors`), for explain.
+        """
+        out_seat = self.out_seat
+        scores = dict.fromkeys(self.sides, 0)
+        scores[self.side_of[out_seat]] = OUT_BONUS
+        counted: set[Road] = set()
+        for road in self.roads.values():
+            joined = road.joined
+            if joined is None:
+                scores[road.side] += (BLOCKED_VALUE if road.blocked else OPEN_VALUE)[road.n]
+            elif joined not in counted:  # a joined pair is one road (both parts have its value)
+                counted.add(road)
+                scores[road.side] += road.value()
+        # Each stock's credit (pips plus 100 per 0-0): four players, to the opponents; three, to
+        # the player who went out.
+        credit = CREDIT
+        four = self.four
+        other = _OTHER_SIDE
+        for seat, held in self.stocks.items():
+            if held and (four or seat != out_seat):
+                worth = 0
+                for t, n in held.items():
+                    worth += credit[t] * n
+                scores[other[seat] if four else out_seat] += worth
         return HandOutcome("out", scores, self._working)
 
     def _creditors(self, side: str) -> list[str]:
@@ -846,7 +948,7 @@ class OpenRoadsHand(RoadsHand):
             seat = move.seat
             self.leader = self.next_roller = self.to_move = seat
             self.match.last_leader = seat
-        return RoadsHand.apply(self, move)
+        return self._dispatch(move)
 
     def _played(self, seat: str, t: Tile) -> None:
         """A play uses a copy of ``t`` known to be in the stock if there is one; else one of the
@@ -964,39 +1066,44 @@ class RoadsMatch:
     def _quick_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None] | None:
         """The parsed deal when it is plainly right, else ``None`` (the careful check then says what is wrong).
 
-        Counting with :class:`Counter` in C is most of the speed of a whole
-        replay's deal check; a right deal is the common case.
+        A right deal is the common case and a large share of a hand's replay, so it is
+        counted in one pass, each tile into its stock's counts and the deal's: plain dicts
+        and ``get``, which beat :class:`Counter` (whose constructor is Python code) at ten
+        tiles a stock.  Stocks stay plain dicts: Counter's Python-level ``__delitem__``
+        would slow every play.
         """
         size = STOCK[self.players]
-        get = _TILES.__getitem__
-        try:
-            stocks = {}
-            every: list[str] = []
+        get = _TILES.get
+        hands = deal.hands
+        total: dict[Any, int] = {}
+        stocks: dict[str, dict[Tile, int]] = {}
+        for seat in self.seats:
+            texts = hands[seat]
+            if len(texts) != size:
+                return None
+            counts: dict[Any, int] = {}
+            for t in map(get, texts):
+                counts[t] = counts.get(t, 0) + 1
+                total[t] = total.get(t, 0) + 1
+            stocks[seat] = counts
+        piles = None
+        if not self.four:
+            piles = {}
             for seat in self.seats:
-                texts = deal.hands[seat]
-                if len(texts) != size:
+                texts = deal.piles[seat]
+                if len(texts) != PILE:
                     return None
-                every += texts
-                # plain dicts: Counter's Python-level __delitem__ would slow every play
-                stocks[seat] = dict(Counter(map(get, texts)))
-            piles = None
-            if not self.four:
-                piles = {}
-                for seat in self.seats:
-                    texts = deal.piles[seat]
-                    if len(texts) != PILE:
-                        return None
-                    every += texts
-                    piles[seat] = list(map(get, texts))
-            total = dict(Counter(map(get, every)))
-        except KeyError:
-            return None
+                pile = piles[seat] = list(map(get, texts))
+                for t in pile:
+                    total[t] = total.get(t, 0) + 1
+        # A text that is no tile counts under None, which the set has not.
         return (stocks, piles) if total == self.set_counts else None
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None]:
         rule = R_FOUR if self.four else R_THREE
         size = STOCK[self.players]
-        base.check_seat_keys(deal.hands, self.seats, "/deal/hands", "the deal")
+        if deal.hands.keys() != self.table.after.keys():  # (a set comparison: any other seats refused)
+            base.check_seat_keys(deal.hands, self.seats, "/deal/hands", "the deal")
         if deal.piles is not None:
             self._check_pile_seats(deal)
         elif not self.four:
