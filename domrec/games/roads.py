@@ -161,12 +161,26 @@ class Table:
 
     @classmethod
     def of(cls, seats: tuple[str, ...]) -> "Table":
+        """The table for these seats; tables are values, so one per seating is made and shared."""
+        table = _TABLES.get(seats)
+        if table is None:
+            if len(_TABLES) >= 1000:  # three players may use any labels: keep the cache small
+                _TABLES.clear()
+            table = _TABLES[seats] = cls._make(seats)
+        return table
+
+    @classmethod
+    def _make(cls, seats: tuple[str, ...]) -> "Table":
         four = len(seats) == 4
         return cls(
             seats=seats, four=four, sides=base.SIDES if four else seats,
             side_of={s: base.partnership_side(s) for s in seats} if four else {s: s for s in seats},
             partner={s: base.seat_after(seats, s, 2) if four else None for s in seats},
             after={s: base.seat_after(seats, s) for s in seats})
+
+
+#: Tables made, by their seats (a few seatings recur across a whole archive).
+_TABLES: dict[tuple[str, ...], Table] = {}
 
 
 class RoadsHand:
@@ -189,7 +203,8 @@ class RoadsHand:
         self.known = stocks
         #: How many of each seat's stock tiles are not known: none in a known deal.
         self.hidden = dict.fromkeys(table.seats, 0)
-        self.stock_size = {s: sum(c.values()) for s, c in stocks.items()}
+        # A known deal's stocks all have the size the deal check made sure of.
+        self.stock_size = dict.fromkeys(table.seats, STOCK[len(table.seats)])
         self.piles = piles or {}
         self.block_sum = block_sum
         self.roads: dict[str, Road] = {}
