@@ -241,7 +241,7 @@ class RoadsHand:
         kind = move.__class__
         seat = move.seat
         if kind is Span:
-            if self.phase and seat == self.to_move:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
                 stock = self.stocks[seat]
                 t = _TILES.get(move.span)
                 held = stock.get(t)
@@ -282,7 +282,7 @@ class RoadsHand:
                 self.total = a + b
                 return 0
         elif kind is Starter:
-            if self.phase and seat == self.to_move:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
                 stock = self.stocks[seat]
                 t = _TILES.get(move.starter)
                 held = stock.get(t)
@@ -305,6 +305,16 @@ class RoadsHand:
                         self._go_out(seat)
                     return 0
         return self._dispatch(move)
+
+    def _takes_over(self, seat: str) -> bool:
+        """Whether ``seat`` is the roller's partner taking over the total with this play (four
+        players, from the hand's second turn on, while the roller's part is open); if so the
+        partner's part begins, as :meth:`_part` would begin it."""
+        if self.phase == ROLLER and self.four and self.turn_no > 1 and seat == self.partner[self.roller]:
+            self.phase = PARTNER
+            self.to_move = seat
+            return True
+        return False
 
     def _dispatch(self, move: Move) -> int:
         """Any move through its handler, which checks every rule in turn and names the one broken."""
