@@ -228,8 +228,8 @@ class RoadsHand:
     def apply(self, move: Move) -> int:
         """Check and make one move.
 
-        The replay's hot path: the moves nearly every turn is made of, a roll, a span and a
-        starter by a player who may play now, are checked and made here in one call, on the
+        The replay's hot path: the moves nearly every turn is made of, a roll, a span, a
+        starter and a road-block by a player who may play now, are checked and made here in one call, on the
         known deal's stocks (plain dicts of counts).  Each fast test lets only the legal case
         through; anything else, and every other kind of move, goes to the move's handler
         (:meth:`_dispatch`), which finds the exact rule broken and words it, so messages
@@ -304,7 +304,38 @@ class RoadsHand:
                     if not left:
                         self._go_out(seat)
                     return 0
-        return self._dispatch(move)
+        elif kind is Block:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
+                stock = self.stocks[seat]
+                t = _TILES.get(move.block)
+                held = stock.get(t)
+                road = self.roads.get(move.road)
+                if held and t is not ZERO and t.high == t.low and road is not None \
+                        and road.side != self.side_of[seat] and not road.blocked and road.spans:
+                    joined = road.joined
+                    last = road.spans[-1][0]
+                    if (road.n if joined is None else road.n + joined.n) < MAX_LENGTH and last.high != last.low \
+                            and (t.high + road.exposed == self.total if self.block_sum else t.high == road.exposed):
+                        road.blocked = True
+                        road.block_tile = t
+                        if joined is not None:
+                            joined.blocked = True
+                        if held == 1:
+                            del stock[t]
+                        else:
+                            stock[t] = held - 1
+                        self.used = True
+                        left = self.stock_size[seat] - 1
+                        self.stock_size[seat] = left
+                        if not left:
+                            self._go_out(seat)
+                        return 0
+        # Everything else: the move's handler (what _dispatch does, written out to save a call).
+        handler = _HANDLERS.get(kind)
+        if self.over or handler is None or seat not in self.side_of:
+            self._refuse(move)
+        handler(self, seat, move)
+        return 0
 
     def _takes_over(self, seat: str) -> bool:
         """Whether ``seat`` is the roller's partner taking over the total with this play (four
