@@ -657,6 +657,23 @@ class CastleRockOpenHand(CastleRockHand):
         return super().deal_notes()
 
 
+#: Each set's tiles, for the deal checks (made once, not once a record).
+_SET_TILES: dict[str, frozenset[Tile]] = {name: frozenset(T.SETS[name]) for name in SET_NAMES}
+#: Seat maps made so far, by seating (a few seatings recur across a whole archive).
+_SEAT_MAPS: dict[tuple[str, ...], tuple[dict[str, str], dict[str, str]]] = {}
+
+
+def _seat_maps(seats: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
+    """Seat -> the next seat clockwise, and seat -> the seat before it, for this seating."""
+    maps = _SEAT_MAPS.get(seats)
+    if maps is None:
+        if len(_SEAT_MAPS) >= 1000:  # any labels may be seats: keep the cache small
+            _SEAT_MAPS.clear()
+        maps = _SEAT_MAPS[seats] = ({s: base.seat_after(seats, s) for s in seats},
+                                    {s: base.seat_after(seats, s, -1) for s in seats})
+    return maps
+
+
 class CastleRockMatch:
     """One record's game: the seats (each its own side), the running totals, the first players."""
 
@@ -667,14 +684,14 @@ class CastleRockMatch:
         self.options = options
         self.set_name: str = options["set"]
         self.set_order: tuple[Tile, ...] = T.SETS[self.set_name]
-        self.set_tiles = frozenset(self.set_order)
+        self.set_tiles = _SET_TILES[self.set_name]
         self.start_tiles = start_tiles
         self.over = False
         self.winner: str | None = None
         self.hand_no = 0
         self.last_leader: str | None = None
-        self.clockwise = {s: base.seat_after(seats, s) for s in seats}
-        self.counter = {s: base.seat_after(seats, s, -1) for s in seats}
+        # Seat -> the seat after it and before it (shared by every hand, never changed).
+        self.clockwise, self.counter = _seat_maps(seats)
         #: The tiles the boneyard holds after the deal and the row.
         self.rest = len(self.set_tiles) - HAND_TILES * len(seats) - start_tiles
         #: Each seat and where its tiles start in a deal's tiles, seat by seat (see :meth:`_quick_deal`).
