@@ -229,7 +229,8 @@ class RoadsHand:
         """Check and make one move.
 
         The replay's hot path: the moves nearly every turn is made of, a roll, a span, a
-        starter and a road-block by a player who may play now, are checked and made here in one call, on the
+        starter, a road-block or a bridge by a player who may play now, are checked and made
+        here in one call, on the
         known deal's stocks (plain dicts of counts).  Each fast test lets only the legal case
         through; anything else, and every other kind of move, goes to the move's handler
         (:meth:`_dispatch`), which finds the exact rule broken and words it, so messages
@@ -324,6 +325,32 @@ class RoadsHand:
                             del stock[t]
                         else:
                             stock[t] = held - 1
+                        self.used = True
+                        left = self.stock_size[seat] - 1
+                        self.stock_size[seat] = left
+                        if not left:
+                            self._go_out(seat)
+                        return 0
+        elif kind is Bridge:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
+                stock = self.stocks[seat]
+                held = stock.get(ZERO)
+                ja, jb = move.join
+                a, b = self.roads.get(ja.road), self.roads.get(jb.road)
+                side = self.side_of[seat]
+                if held and _TILES.get(move.bridge) is ZERO and a is not None and b is not None and a is not b \
+                        and a.side == side and b.side == side and not a.blocked and not b.blocked \
+                        and a.joined is None and b.joined is None and ja.span <= len(a.spans) \
+                        and jb.span <= len(b.spans) and ja.half + jb.half == self.total \
+                        and a.n + b.n <= MAX_LENGTH:
+                    sa, sb = a.spans[ja.span - 1][0], b.spans[jb.span - 1][0]
+                    if (ja.half == sa.high or ja.half == sa.low) and (jb.half == sb.high or jb.half == sb.low):
+                        a.joined, b.joined = b, a
+                        a.bridge_at, b.bridge_at = (ja.span, ja.half), (jb.span, jb.half)
+                        if held == 1:
+                            del stock[ZERO]
+                        else:
+                            stock[ZERO] = held - 1
                         self.used = True
                         left = self.stock_size[seat] - 1
                         self.stock_size[seat] = left
