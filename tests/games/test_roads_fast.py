@@ -162,6 +162,45 @@ def test_one_change_anywhere_is_judged_as_the_careful_replay_judges_it(seed, pla
     assert fast == slow
 
 
+def _bridge_chances(doc: dict) -> list[tuple[int, int, object]]:
+    """(hand, move, state before it) wherever the player to move holds a 0-0 and their side has
+    two roads with spans: a place for a bridge, right or wrong."""
+    out = []
+    for i, hand in enumerate(doc["hands"]):
+        for j in range(len(hand["moves"])):
+            state = state_before(doc, i, j)
+            if state.phase and roads.ZERO in state.stocks[state.to_move] and \
+                    sum(1 for r in state.side_roads[state.side_of[state.to_move]] if r.spans) >= 2:
+                out.append((i, j, state))
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10 ** 6), players=st.sampled_from([3, 4]), block=st.sampled_from(["equal", "sum"]),
+       rng=st.randoms(use_true_random=False))
+def test_a_bridge_anywhere_is_judged_as_the_careful_replay_judges_it(seed, players, block, rng):
+    """A 0-0 laid by the player to move, joining two roads at spans they have (or one past), with
+    halves on those spans that make the total where they can: legal or not by the other rules."""
+    doc = game(seed, players, block)
+    chances = _bridge_chances(doc)
+    assume(chances)
+    i, j, state = rng.choice(chances)
+    own = sorted(r.name for r in state.side_roads[state.side_of[state.to_move]] if r.spans)
+    names = own if rng.random() < 0.8 else sorted(state.roads)
+    ends = []
+    for name in rng.sample(names, 2) + [rng.choice(names)][:rng.random() < 0.1]:
+        spans = state.roads[name].spans
+        k = rng.randint(1, len(spans) + (rng.random() < 0.1)) if spans else 1
+        ends.append({"road": name, "span": k, "half": rng.choice(
+            [spans[k - 1][0].high, spans[k - 1][0].low] if k <= len(spans) else [rng.randrange(7)])})
+    a, b = ends[-2:]
+    if 0 <= state.total - a["half"] <= 6 and rng.random() < 0.7:
+        b["half"] = state.total - a["half"]
+    doc["hands"][i]["moves"][j] = {"seat": state.to_move, "bridge": "0-0", "join": [a, b]}
+    fast, slow = both(doc)
+    assert fast == slow
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10 ** 6), players=st.sampled_from([3, 4]), block=st.sampled_from(["equal", "sum"]))
 def test_whole_games_are_judged_alike(seed, players, block):
