@@ -278,8 +278,10 @@ class RoadsHand:
                 self.roller = self.to_move = seat
                 self.phase = ROLLER
                 self.used = False
-                a, b = move.roll
-                self.dice = (a, b)
+                dice = move.roll
+                a, b = dice
+                # The record's own pair when it is one (no new object for the collector to track).
+                self.dice = dice if dice.__class__ is tuple else (a, b)
                 self.total = a + b
                 return 0
         elif kind is Starter:
