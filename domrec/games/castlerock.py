@@ -134,11 +134,12 @@ class CastleRockHand:
 
     __slots__ = ("seats", "hands", "row", "captured", "boneyard", "_bone_at", "bone_left", "unseen",
                  "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
-                 "dealer", "_next", "_empty", "standing")
+                 "dealer", "_next", "_before", "_empty", "standing")
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, list[Tile]], row: list[Tile],
                  boneyard: list[Tile] | None, bone_left: int, unseen: set[Tile], set_name: str,
-                 set_tiles: frozenset[Tile], leader: str, clockwise: dict[str, str]) -> None:
+                 set_tiles: frozenset[Tile], leader: str, clockwise: dict[str, str],
+                 counter: dict[str, str]) -> None:
         self.seats = seats
         self.hands = hands
         self.row = row
@@ -152,6 +153,7 @@ class CastleRockHand:
         self.set_name = set_name
         self.set_tiles = set_tiles
         self._next = clockwise       # seat -> the seat after it, clockwise (shared, never changed)
+        self._before = counter       # seat -> the seat before it (shared, never changed)
         # The first player; ``_turn``, whose turn it is, is kept after the hand is over (for closing
         # captures), while ``to_move`` is None then.
         self._lead(leader)
@@ -189,17 +191,38 @@ class CastleRockHand:
     def _lead(self, seat: str) -> None:
         """``seat`` plays first; the dealer is the seat before them (they sit at the dealer's left)."""
         self.leader = self._turn = self.to_move = seat
-        self.dealer = next(s for s, after in self._next.items() if after == seat)
+        self.dealer = self._before[seat]
 
     # --- the rules -------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
-        kind = type(move)
+        """Check and make one move.
+
+        This is the replay's hot path (a record is some fifty moves a hand), so the usual
+        case of each kind of move is written out here instead of in a helper each: a place
+        at the open end (including the next player's place that ends a turn once the
+        boneyard is empty), a capture of one tile and a draw.  Each fast test only lets the
+        legal case through; anything else goes to the helper that finds the exact rule
+        broken and words it (:meth:`_place_out_of_turn`, :meth:`_capture`, :meth:`_draw`),
+        so messages come from one place.
+        """
+        kind = move.__class__
+        seat = move.seat
         if kind is Play:
-            # The commonest move, checked inline: the replay's hot path.
-            seat = move.seat
             if self.phase or seat != self._turn:
-                self._place_out_of_turn(seat, move.play)
+                # The turn in play ends with the next player's place once the boneyard is empty.
+                if self.phase and not self.bone_left and not self._over:
+                    after = self._next
+                    hands = self.hands
+                    nxt = after[self._turn]
+                    while not hands[nxt]:  # someone holds tiles while the hand is not over
+                        nxt = after[nxt]
+                    if seat != nxt:
+                        self._place_out_of_turn(seat, move.play)  # raises, naming the rule
+                    self._turn = self.to_move = nxt
+                    self.phase = _PLACE
+                else:
+                    self._place_out_of_turn(seat, move.play)
             if move.on is not None or move.at is not None:
                 raise IllegalMove(f"{seat} must place {move.play} at the open end of the row; a Castle Rock "
                                   f"placement names no other position", R_PLACE, base.stray_pointer(move, "on", "at"))
@@ -217,11 +240,53 @@ class CastleRockHand:
                     self._over = True
                     self.to_move = None
             return 0
+        if kind is Capture:
+            if seat == self._turn and self.phase:
+                texts = move.capture
+                row = self.row
+                if len(texts) == 1:
+                    # A capture of one tile: the middle of three whose outer two share a number.
+                    t = _TILE_OF.get(texts[0])
+                    if t in row:
+                        i = row.index(t)
+                        if 0 < i < len(row) - 1 and MASK[row[i - 1]] & MASK[row[i + 1]]:
+                            del row[i]
+                            self.captured[seat].append(t)
+                            return 1
+                elif len(texts) == 3:
+                    # A capture of three consecutive tiles, in row order from either end, sharing a number.
+                    get = _TILE_OF.get
+                    x, y, z = texts
+                    a, b, c = get(x), get(y), get(z)
+                    if b in row:
+                        i = row.index(b)
+                        if (0 < i < len(row) - 1
+                                and ((row[i - 1] is a and row[i + 1] is c) or (row[i - 1] is c and row[i + 1] is a))
+                                and MASK[a] & MASK[b] & MASK[c]):
+                            del row[i - 1:i + 2]
+                            self.captured[seat].extend((a, b, c))
+                            return 3
+            return self._capture(move)
         if kind is Draw:
+            order = self.boneyard
+            if (seat == self._turn and self.phase and self.bone_left and order is not None
+                    and (move.draw is True or _TILE_OF.get(move.draw) is order[self._bone_at])):
+                # A draw of the boneyard's next tile (the deal gives the draw order).
+                t = order[self._bone_at]
+                self._bone_at += 1
+                self.bone_left -= 1
+                hands = self.hands
+                hands[seat].append(t)
+                # After a draw the drawer holds tiles, so this search always stops.
+                after = self._next
+                nxt = after[seat]
+                while not hands[nxt]:
+                    nxt = after[nxt]
+                self._turn = self.to_move = nxt
+                self.phase = _PLACE
+                return 0
             self._draw(move)
             return 0
-        if kind is Capture:
-            return self._capture(move)
         if kind is Pass:
             raise IllegalMove(f"{move.seat} cannot pass: Castle Rock has no passing (a player with tiles "
                               f"places one at the open end, a player without is skipped)", R_TURN, "/pass")
@@ -519,7 +584,8 @@ class CastleRockOpenHand(CastleRockHand):
                  unseen: set[Tile], leader: str | None) -> None:
         seats = match.seats
         super().__init__(seats, {s: [UNKNOWN] * HAND_TILES for s in seats}, row, boneyard, bone_left, unseen,
-                         match.set_name, match.set_tiles, leader or seats[0], match.clockwise)
+                         match.set_name, match.set_tiles, leader or seats[0], match.clockwise,
+                         match.counter)
         self.match = match
         if leader is None:
             # No first player known (hand 1, or after a score-sheet hand whose first player is not
@@ -591,6 +657,23 @@ class CastleRockOpenHand(CastleRockHand):
         return super().deal_notes()
 
 
+#: Each set's tiles, for the deal checks (made once, not once a record).
+_SET_TILES: dict[str, frozenset[Tile]] = {name: frozenset(T.SETS[name]) for name in SET_NAMES}
+#: Seat maps made so far, by seating (a few seatings recur across a whole archive).
+_SEAT_MAPS: dict[tuple[str, ...], tuple[dict[str, str], dict[str, str]]] = {}
+
+
+def _seat_maps(seats: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
+    """Seat -> the next seat clockwise, and seat -> the seat before it, for this seating."""
+    maps = _SEAT_MAPS.get(seats)
+    if maps is None:
+        if len(_SEAT_MAPS) >= 1000:  # any labels may be seats: keep the cache small
+            _SEAT_MAPS.clear()
+        maps = _SEAT_MAPS[seats] = ({s: base.seat_after(seats, s) for s in seats},
+                                    {s: base.seat_after(seats, s, -1) for s in seats})
+    return maps
+
+
 class CastleRockMatch:
     """One record's game: the seats (each its own side), the running totals, the first players."""
 
@@ -601,13 +684,18 @@ class CastleRockMatch:
         self.options = options
         self.set_name: str = options["set"]
         self.set_order: tuple[Tile, ...] = T.SETS[self.set_name]
-        self.set_tiles = frozenset(self.set_order)
+        self.set_tiles = _SET_TILES[self.set_name]
         self.start_tiles = start_tiles
         self.over = False
         self.winner: str | None = None
         self.hand_no = 0
         self.last_leader: str | None = None
-        self.clockwise = {s: base.seat_after(seats, s) for s in seats}
+        # Seat -> the seat after it and before it (shared by every hand, never changed).
+        self.clockwise, self.counter = _seat_maps(seats)
+        #: The tiles the boneyard holds after the deal and the row.
+        self.rest = len(self.set_tiles) - HAND_TILES * len(seats) - start_tiles
+        #: Each seat and where its tiles start in a deal's tiles, seat by seat (see :meth:`_quick_deal`).
+        self.hand_at = tuple((s, HAND_TILES * i) for i, s in enumerate(seats))
         #: Why the game ended as it did (the youngest-hand tie-break is named here).
         self.decision: str | None = None
 
@@ -675,10 +763,50 @@ class CastleRockMatch:
                             R_DEAL, "/deal/boneyard")
         return row, order, rest, everything
 
+    def _quick_deal(self, deal: Deal) -> tuple[dict[str, list[Tile]], list[Tile], list[Tile]] | None:
+        """The players' tiles, the row and the draw order of a whole, correct deal, or None.
+
+        A deal that gives the boneyard's order lists every tile of the set once, so one set
+        comparison of all its tiles checks them all (of the set, none twice, none missing) once
+        each part's length is right.  Most deals are like that, and this is a large share of a
+        hand's replay; anything else (no draw order, or any fault) is left to :meth:`start_hand`'s
+        walk, which names the first problem."""
+        hands, row_texts, bone_texts = deal.hands, deal.row, deal.boneyard
+        if (bone_texts is None or row_texts is None or len(row_texts) != self.start_tiles
+                or len(bone_texts) != self.rest or hands.keys() != self.clockwise.keys()):
+            return None
+        texts: list[str] = []
+        for seat in self.seats:
+            held = hands[seat]
+            if len(held) != HAND_TILES:
+                return None
+            texts += held
+        texts += row_texts
+        texts += bone_texts
+        tiles = list(map(_TILE_OF.get, texts))
+        if self.set_tiles != set(tiles):
+            return None
+        cut = HAND_TILES * len(self.seats)
+        return ({seat: tiles[i:i + HAND_TILES] for seat, i in self.hand_at}, tiles[cut:cut + self.start_tiles],
+                tiles[cut + self.start_tiles:])
+
     def start_hand(self, hand: Hand) -> CastleRockHand:
         self.hand_no += 1
         deal = hand.deal
         seats = self.seats
+        quick = self._quick_deal(deal)
+        if quick is not None:
+            dealt, row, order = quick
+            leader = self._leader_of(hand)
+            if leader is None:
+                leader = hand.moves[0].seat if hand.moves else seats[0]
+                if leader not in self.clockwise:
+                    leader = seats[0]
+            self.last_leader = leader
+            state = CastleRockHand(seats, dealt, row, order, self.rest, set(), self.set_name, self.set_tiles,
+                                   leader, self.clockwise, self.counter)
+            state.standing = dict(self.totals)
+            return state
         set_tiles, set_name = self.set_tiles, self.set_name
         base.check_seat_keys(deal.hands, seats, "/deal/hands", "the deal")
         groups = []
@@ -710,7 +838,7 @@ class CastleRockMatch:
         seen = set(everything)
         state = CastleRockHand(seats, {s: list(dealt[s]) for s in seats}, list(row), order, rest,
                                set(set_tiles) - seen if order is None else set(), set_name, set_tiles, leader,
-                               self.clockwise)
+                               self.clockwise, self.counter)
         state.standing = dict(self.totals)
         return state
 

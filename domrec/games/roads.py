@@ -55,6 +55,11 @@ OPEN_VALUE = (0, 10, 30, 50, 70, 90, 120, 150, 180, 210, 250)
 BLOCKED_VALUE = (0, 0, 15, 25, 35, 45, 60, 75, 90, 105, 0)
 OUT_BONUS = 50
 BRIDGE_CREDIT = 100
+#: What a tile left in a stock credits its opponents: its pips, and 100 for a 0-0.
+CREDIT: dict[Tile, int] = {t: t.high + t.low for t in _TILES.values()}
+CREDIT[ZERO] = BRIDGE_CREDIT
+#: Four players: a seat's opposing side, credited with what the seat still holds.
+_OTHER_SIDE = {"N": "EW", "S": "EW", "E": "NS", "W": "NS"}
 TARGET = {4: 2000, 3: 1000}
 STOCK = {4: 10, 3: 9}
 PILE = 4
@@ -156,12 +161,26 @@ class Table:
 
     @classmethod
     def of(cls, seats: tuple[str, ...]) -> "Table":
+        """The table for these seats; tables are values, so one per seating is made and shared."""
+        table = _TABLES.get(seats)
+        if table is None:
+            if len(_TABLES) >= 1000:  # three players may use any labels: keep the cache small
+                _TABLES.clear()
+            table = _TABLES[seats] = cls._make(seats)
+        return table
+
+    @classmethod
+    def _make(cls, seats: tuple[str, ...]) -> "Table":
         four = len(seats) == 4
         return cls(
             seats=seats, four=four, sides=base.SIDES if four else seats,
             side_of={s: base.partnership_side(s) for s in seats} if four else {s: s for s in seats},
             partner={s: base.seat_after(seats, s, 2) if four else None for s in seats},
             after={s: base.seat_after(seats, s) for s in seats})
+
+
+#: Tables made, by their seats (a few seatings recur across a whole archive).
+_TABLES: dict[tuple[str, ...], Table] = {}
 
 
 class RoadsHand:
@@ -184,7 +203,8 @@ class RoadsHand:
         self.known = stocks
         #: How many of each seat's stock tiles are not known: none in a known deal.
         self.hidden = dict.fromkeys(table.seats, 0)
-        self.stock_size = {s: sum(c.values()) for s, c in stocks.items()}
+        # A known deal's stocks all have the size the deal check made sure of.
+        self.stock_size = dict.fromkeys(table.seats, STOCK[len(table.seats)])
         self.piles = piles or {}
         self.block_sum = block_sum
         self.roads: dict[str, Road] = {}
@@ -206,6 +226,158 @@ class RoadsHand:
     # --- turns -----------------------------------------------------------------
 
     def apply(self, move: Move) -> int:
+        """Check and make one move.
+
+        The replay's hot path: the moves nearly every turn is made of, a roll, a span, a
+        starter, a road-block or a bridge by a player who may play now, are checked and made
+        here in one call, on the
+        known deal's stocks (plain dicts of counts).  Each fast test lets only the legal case
+        through; anything else, and every other kind of move, goes to the move's handler
+        (:meth:`_dispatch`), which finds the exact rule broken and words it, so messages
+        come from one place.  An open hand (:class:`OpenRoadsHand`) always uses the handlers.
+
+        Whoever may play now is :attr:`to_move` during a turn: the roller until the
+        partner takes over the total, then the partner (see :meth:`_part`).
+        """
+        kind = move.__class__
+        seat = move.seat
+        if kind is Span:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
+                stock = self.stocks[seat]
+                t = _TILES.get(move.span)
+                held = stock.get(t)
+                road = self.roads.get(move.road)
+                if held and t is not ZERO and road is not None and road.side == self.side_of[seat] \
+                        and not road.blocked:
+                    joined = road.joined
+                    need = self.total - road.exposed
+                    if (road.n if joined is None else road.n + joined.n) < MAX_LENGTH \
+                            and (t.high == need or t.low == need):
+                        out = t.low if t.high == need else t.high
+                        road.spans.append((t, need, out))
+                        road.n += 1
+                        road.exposed = out
+                        # The tile leaves the stock (what _played does).
+                        if held == 1:
+                            del stock[t]
+                        else:
+                            stock[t] = held - 1
+                        self.used = True
+                        left = self.stock_size[seat] - 1
+                        self.stock_size[seat] = left
+                        if not left:
+                            self._go_out(seat)
+                        return 0
+        elif kind is Roll:
+            phase = self.phase
+            if seat == (self.after[self.roller] if phase else self.next_roller) and not self.over \
+                    and not self.piles:
+                # The dice pass to the next player, starting a turn (what _start_turn does; three
+                # players' stock top-up from the pile goes through the handler).
+                self.turn_no += 1
+                self.roller = self.to_move = seat
+                self.phase = ROLLER
+                self.used = False
+                dice = move.roll
+                a, b = dice
+                # The record's own pair when it is one (no new object for the collector to track).
+                self.dice = dice if dice.__class__ is tuple else (a, b)
+                self.total = a + b
+                return 0
+        elif kind is Starter:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
+                stock = self.stocks[seat]
+                t = _TILES.get(move.starter)
+                held = stock.get(t)
+                facing = move.facing
+                name = move.road
+                if held and t is not ZERO and t.high + t.low == self.total \
+                        and (facing == t.high or facing == t.low) and name not in self.roads:
+                    side = self.side_of[seat]
+                    road = Road(name, side, t, facing)
+                    self.roads[name] = road
+                    self.side_roads[side].append(road)
+                    if held == 1:
+                        del stock[t]
+                    else:
+                        stock[t] = held - 1
+                    self.used = True
+                    left = self.stock_size[seat] - 1
+                    self.stock_size[seat] = left
+                    if not left:
+                        self._go_out(seat)
+                    return 0
+        elif kind is Block:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
+                stock = self.stocks[seat]
+                t = _TILES.get(move.block)
+                held = stock.get(t)
+                road = self.roads.get(move.road)
+                if held and t is not ZERO and t.high == t.low and road is not None \
+                        and road.side != self.side_of[seat] and not road.blocked and road.spans:
+                    joined = road.joined
+                    last = road.spans[-1][0]
+                    if (road.n if joined is None else road.n + joined.n) < MAX_LENGTH and last.high != last.low \
+                            and (t.high + road.exposed == self.total if self.block_sum else t.high == road.exposed):
+                        road.blocked = True
+                        road.block_tile = t
+                        if joined is not None:
+                            joined.blocked = True
+                        if held == 1:
+                            del stock[t]
+                        else:
+                            stock[t] = held - 1
+                        self.used = True
+                        left = self.stock_size[seat] - 1
+                        self.stock_size[seat] = left
+                        if not left:
+                            self._go_out(seat)
+                        return 0
+        elif kind is Bridge:
+            if self.phase and (seat == self.to_move or self._takes_over(seat)):
+                stock = self.stocks[seat]
+                held = stock.get(ZERO)
+                ja, jb = move.join
+                a, b = self.roads.get(ja.road), self.roads.get(jb.road)
+                side = self.side_of[seat]
+                if held and _TILES.get(move.bridge) is ZERO and a is not None and b is not None and a is not b \
+                        and a.side == side and b.side == side and not a.blocked and not b.blocked \
+                        and a.joined is None and b.joined is None and ja.span <= len(a.spans) \
+                        and jb.span <= len(b.spans) and ja.half + jb.half == self.total \
+                        and a.n + b.n <= MAX_LENGTH:
+                    sa, sb = a.spans[ja.span - 1][0], b.spans[jb.span - 1][0]
+                    if (ja.half == sa.high or ja.half == sa.low) and (jb.half == sb.high or jb.half == sb.low):
+                        a.joined, b.joined = b, a
+                        a.bridge_at, b.bridge_at = (ja.span, ja.half), (jb.span, jb.half)
+                        if held == 1:
+                            del stock[ZERO]
+                        else:
+                            stock[ZERO] = held - 1
+                        self.used = True
+                        left = self.stock_size[seat] - 1
+                        self.stock_size[seat] = left
+                        if not left:
+                            self._go_out(seat)
+                        return 0
+        # Everything else: the move's handler (what _dispatch does, written out to save a call).
+        handler = _HANDLERS.get(kind)
+        if self.over or handler is None or seat not in self.side_of:
+            self._refuse(move)
+        handler(self, seat, move)
+        return 0
+
+    def _takes_over(self, seat: str) -> bool:
+        """Whether ``seat`` is the roller's partner taking over the total with this play (four
+        players, from the hand's second turn on, while the roller's part is open); if so the
+        partner's part begins, as :meth:`_part` would begin it."""
+        if self.phase == ROLLER and self.four and self.turn_no > 1 and seat == self.partner[self.roller]:
+            self.phase = PARTNER
+            self.to_move = seat
+            return True
+        return False
+
+    def _dispatch(self, move: Move) -> int:
+        """Any move through its handler, which checks every rule in turn and names the one broken."""
         handler = _HANDLERS.get(move.__class__)
         seat = move.seat
         if self.over or handler is None or seat not in self.side_of:
@@ -243,7 +415,7 @@ class RoadsHand:
         return self.next_roller if self.phase == ROLL else self.after[self.roller]
 
     def _start_turn(self, seat: str, what: str) -> None:
-        expected = self.next_roller_now()
+        expected = self.after[self.roller] if self.phase else self.next_roller  # next_roller_now()
         if seat != expected:
             if self.phase == ROLL:
                 raise IllegalMove(f"it is {expected}'s turn to {what}, not {seat}'s (the dice pass clockwise)",
@@ -383,7 +555,7 @@ class RoadsHand:
         return road
 
     def _starter(self, seat: str, move: Starter) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/starter")
         t = self._take(seat, move.starter, "/starter")
         if t is ZERO:
@@ -410,7 +582,7 @@ class RoadsHand:
         self._played(seat, t)
 
     def _span(self, seat: str, move: Span) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/span")
         # The commonest move, so _take and _road are written out here.
         text = move.span
@@ -460,7 +632,7 @@ class RoadsHand:
                 f"the total {self.total} with it")
 
     def _bridge(self, seat: str, move: Bridge) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/bridge")
         t = self._take(seat, move.bridge, "/bridge")
         if t is not ZERO:
@@ -505,7 +677,7 @@ class RoadsHand:
         self._played(seat, t)
 
     def _block(self, seat: str, move: Block) -> None:
-        if seat != self.roller or self.phase != ROLLER:
+        if not self.phase or seat != self.to_move:  # (the roller, or the partner once they took over)
             self._ready(seat, "/block")
         t = self._take(seat, move.block, "/block")
         if t is ZERO:
@@ -644,19 +816,34 @@ class RoadsHand:
         return groups
 
     def outcome(self) -> HandOutcome:
-        out_side = self.side_of[self.out_seat]
-        stocks = self.stocks
-        # Credit each seat's stock is worth to its opponents: pips plus 100 per 0-0.
-        worth = {s: sum((t.high + t.low) * n for t, n in held.items()) + BRIDGE_CREDIT * held.get(ZERO, 0)
-                 for s, held in stocks.items()}
-        scores = {}
-        for side in self.sides:
-            total = OUT_BONUS if side == out_side else 0
-            for group in self.road_groups(side):
-                total += group[0].value()
-            for s in self._creditors(side):
-                total += worth[s]
-            scores[side] = total
+        """The hand's scores: the bonus for going out, each road's value, the stocks' credit.
+
+        Summed in one pass over the roads and one over the stocks (this runs once a hand in
+        every replay); :meth:`_working` shows the same sum group by group
+        (:meth:`road_groups`, :meth:`_creditors`), for explain.
+        """
+        out_seat = self.out_seat
+        scores = dict.fromkeys(self.sides, 0)
+        scores[self.side_of[out_seat]] = OUT_BONUS
+        counted: set[Road] = set()
+        for road in self.roads.values():
+            joined = road.joined
+            if joined is None:
+                scores[road.side] += (BLOCKED_VALUE if road.blocked else OPEN_VALUE)[road.n]
+            elif joined not in counted:  # a joined pair is one road (both parts have its value)
+                counted.add(road)
+                scores[road.side] += road.value()
+        # Each stock's credit (pips plus 100 per 0-0): four players, to the opponents; three, to
+        # the player who went out.
+        credit = CREDIT
+        four = self.four
+        other = _OTHER_SIDE
+        for seat, held in self.stocks.items():
+            if held and (four or seat != out_seat):
+                worth = 0
+                for t, n in held.items():
+                    worth += credit[t] * n
+                scores[other[seat] if four else out_seat] += worth
         return HandOutcome("out", scores, self._working)
 
     def _creditors(self, side: str) -> list[str]:
@@ -846,7 +1033,7 @@ class OpenRoadsHand(RoadsHand):
             seat = move.seat
             self.leader = self.next_roller = self.to_move = seat
             self.match.last_leader = seat
-        return RoadsHand.apply(self, move)
+        return self._dispatch(move)
 
     def _played(self, seat: str, t: Tile) -> None:
         """A play uses a copy of ``t`` known to be in the stock if there is one; else one of the
@@ -964,39 +1151,44 @@ class RoadsMatch:
     def _quick_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None] | None:
         """The parsed deal when it is plainly right, else ``None`` (the careful check then says what is wrong).
 
-        Counting with :class:`Counter` in C is most of the speed of a whole
-        replay's deal check; a right deal is the common case.
+        A right deal is the common case and a large share of a hand's replay, so it is
+        counted in one pass, each tile into its stock's counts and the deal's: plain dicts
+        and ``get``, which beat :class:`Counter` (whose constructor is Python code) at ten
+        tiles a stock.  Stocks stay plain dicts: Counter's Python-level ``__delitem__``
+        would slow every play.
         """
         size = STOCK[self.players]
-        get = _TILES.__getitem__
-        try:
-            stocks = {}
-            every: list[str] = []
+        get = _TILES.get
+        hands = deal.hands
+        total: dict[Any, int] = {}
+        stocks: dict[str, dict[Tile, int]] = {}
+        for seat in self.seats:
+            texts = hands[seat]
+            if len(texts) != size:
+                return None
+            counts: dict[Any, int] = {}
+            for t in map(get, texts):
+                counts[t] = counts.get(t, 0) + 1
+                total[t] = total.get(t, 0) + 1
+            stocks[seat] = counts
+        piles = None
+        if not self.four:
+            piles = {}
             for seat in self.seats:
-                texts = deal.hands[seat]
-                if len(texts) != size:
+                texts = deal.piles[seat]
+                if len(texts) != PILE:
                     return None
-                every += texts
-                # plain dicts: Counter's Python-level __delitem__ would slow every play
-                stocks[seat] = dict(Counter(map(get, texts)))
-            piles = None
-            if not self.four:
-                piles = {}
-                for seat in self.seats:
-                    texts = deal.piles[seat]
-                    if len(texts) != PILE:
-                        return None
-                    every += texts
-                    piles[seat] = list(map(get, texts))
-            total = dict(Counter(map(get, every)))
-        except KeyError:
-            return None
+                pile = piles[seat] = list(map(get, texts))
+                for t in pile:
+                    total[t] = total.get(t, 0) + 1
+        # A text that is no tile counts under None, which the set has not.
         return (stocks, piles) if total == self.set_counts else None
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None]:
         rule = R_FOUR if self.four else R_THREE
         size = STOCK[self.players]
-        base.check_seat_keys(deal.hands, self.seats, "/deal/hands", "the deal")
+        if deal.hands.keys() != self.table.after.keys():  # (a set comparison: any other seats refused)
+            base.check_seat_keys(deal.hands, self.seats, "/deal/hands", "the deal")
         if deal.piles is not None:
             self._check_pile_seats(deal)
         elif not self.four:
