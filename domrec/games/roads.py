@@ -50,6 +50,11 @@ _TILES: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in r
 
 #: A road holds at most this many tiles (starters and spans; a joined road counts both parts).
 MAX_LENGTH = 10
+#: Each tile's spans, by the number it must touch: ``(tile, touching half, exposed half)``, the
+#: form :attr:`Road.spans` keeps.  Made once, so a span in the replay is a look-up, not a test
+#: of both halves and a new tuple.
+_SPANS: dict[Tile, dict[int, tuple[Tile, int, int]]] = {
+    t: {t.high: (t, t.high, t.low), t.low: (t, t.low, t.high)} for t in _TILES.values()}
 #: Road values by length (index), open and blocked.  Blocked roads of length 1 or 10 cannot exist.
 OPEN_VALUE = (0, 10, 30, 50, 70, 90, 120, 150, 180, 210, 250)
 BLOCKED_VALUE = (0, 0, 15, 25, 35, 45, 60, 75, 90, 105, 0)
@@ -228,9 +233,9 @@ class RoadsHand:
     def apply(self, move: Move) -> int:
         """Check and make one move.
 
-        The replay's hot path: the moves nearly every turn is made of, a roll, a span, a
-        starter, a road-block or a bridge by a player who may play now, are checked and made
-        here in one call, on the
+        The replay's hot path: the moves nearly every turn is made of, a roll or reuse of the
+        dice, a span, a starter, a road-block, a bridge or a pass by a player who may play now,
+        are checked and made here in one call, on the
         known deal's stocks (plain dicts of counts).  Each fast test lets only the legal case
         through; anything else, and every other kind of move, goes to the move's handler
         (:meth:`_dispatch`), which finds the exact rule broken and words it, so messages
@@ -250,13 +255,11 @@ class RoadsHand:
                 if held and t is not ZERO and road is not None and road.side == self.side_of[seat] \
                         and not road.blocked:
                     joined = road.joined
-                    need = self.total - road.exposed
-                    if (road.n if joined is None else road.n + joined.n) < MAX_LENGTH \
-                            and (t.high == need or t.low == need):
-                        out = t.low if t.high == need else t.high
-                        road.spans.append((t, need, out))
+                    span = _SPANS[t].get(self.total - road.exposed)
+                    if span is not None and (road.n if joined is None else road.n + joined.n) < MAX_LENGTH:
+                        road.spans.append(span)
                         road.n += 1
-                        road.exposed = out
+                        road.exposed = span[2]
                         # The tile leaves the stock (what _played does).
                         if held == 1:
                             del stock[t]
@@ -333,6 +336,27 @@ class RoadsHand:
                         if not left:
                             self._go_out(seat)
                         return 0
+        elif kind is Reuse:
+            # The dice pass on with the last toss, unused (what _reuse and _start_turn do): the
+            # next player's, once someone has rolled; the pile top-up goes through the handler.
+            if seat == (self.after[self.roller] if self.phase else self.next_roller) and self.turn_no \
+                    and not self.used and not self.over and not self.piles:
+                self.turn_no += 1
+                self.roller = self.to_move = seat
+                self.phase = ROLLER
+                return 0
+        elif kind is Pass:
+            # Whoever may play now closes their part (what _pass and _part do): the roller's part
+            # passes to the partner from the second turn on, else the turn ends.
+            phase = self.phase
+            if phase and seat == self.to_move:
+                if phase == ROLLER and self.four and self.turn_no > 1:
+                    self.phase = PARTNER
+                    self.to_move = self.partner[seat]
+                else:
+                    self.phase = ROLL
+                    self.next_roller = self.to_move = self.after[self.roller]
+                return 0
         elif kind is Bridge:
             if self.phase and (seat == self.to_move or self._takes_over(seat)):
                 stock = self.stocks[seat]
@@ -369,8 +393,10 @@ class RoadsHand:
     def _takes_over(self, seat: str) -> bool:
         """Whether ``seat`` is the roller's partner taking over the total with this play (four
         players, from the hand's second turn on, while the roller's part is open); if so the
-        partner's part begins, as :meth:`_part` would begin it."""
-        if self.phase == ROLLER and self.four and self.turn_no > 1 and seat == self.partner[self.roller]:
+        partner's part begins, as :meth:`_part` would begin it.  Never once the hand is over: the
+        roller who went out leaves the phase as it was, and the handler must refuse the play."""
+        if self.phase == ROLLER and self.four and self.turn_no > 1 and seat == self.partner[self.roller] \
+                and not self.over:
             self.phase = PARTNER
             self.to_move = seat
             return True

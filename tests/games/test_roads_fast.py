@@ -1,7 +1,7 @@
 """Domino Roads' fast replay paths give exactly the verdicts and messages of the careful ones.
 
-The engine checks the usual roll, span, starter and road-block inline in
-``apply`` (including the partner's play that takes over the total), and a
+The engine checks the usual roll, reuse, pass, span, starter, road-block and
+bridge inline in ``apply`` (including the partner's play that takes over the total), and a
 right deal by counting it in one pass (``RoadsMatch._quick_deal``); anything
 else goes to the move's handler, which names the rule broken.  Here every
 record, most of them corrupted in one place, is validated twice: as the engine
@@ -67,7 +67,7 @@ def _tile_text(rng: random.Random) -> str:
 
 PLAYS = ("starter", "span", "block", "bridge")
 MOVE_CHANGES = ("tile", "seat", "stranger", "road", "new-road", "facing", "roll", "delete", "duplicate", "swap",
-                "pass", "reuse", "span", "span", "block", "block", "partner", "after-the-end")
+                "pass", "reuse", "next-reuse", "span", "span", "block", "block", "partner", "after-the-end")
 DEAL_CHANGES = ("replace", "swap", "exchange", "seat", "short")
 
 
@@ -102,9 +102,18 @@ def _change_move(doc: dict, rng: random.Random, how: str) -> None:
         moves[j], moves[j + 1] = moves[j + 1], moves[j]
     elif how == "pass":
         moves[j] = {"seat": move["seat"], "pass": True}
-    elif how == "after-the-end":  # a move once a stock is empty: the dice to the next player, or a play
+    elif how == "after-the-end":  # a move once a stock is empty: the dice to the next player, a pass, a play
         state = state_before(doc, i)
-        moves.append(rng.choice([{"seat": state.after[state.roller], "roll": [3, 4]}, dict(moves[-1])]))
+        last = dict(moves[-1])
+        partner = state.partner[state.roller] or state.roller
+        moves.append(rng.choice([{"seat": state.after[state.roller], "roll": [3, 4]}, last,
+                                 {"seat": state.after[state.roller], "reuse": True},
+                                 {"seat": rng.choice([state.roller, partner]), "pass": True},
+                                 dict(last, seat=partner)]))
+    elif how == "next-reuse":  # the next player reuses the toss, used or not
+        state = state_before(doc, i, j)
+        assume(state.roller is not None)
+        moves.insert(j, {"seat": state.next_roller_now(), "reuse": True})
     elif how == "partner" and any(p in move for p in PLAYS):  # the roller's partner plays (turn 1 or later)
         state = state_before(doc, i, j)
         assume(state.four and state.roller is not None)
@@ -273,3 +282,33 @@ def test_the_partner_taking_over_with_a_tile_not_held_is_refused_and_the_turn_is
     assert fast == slow
     first = fast["problems"][0]
     assert first["pointer"] == f"/hands/0/moves/{j}/span" and "does not hold" in first["message"]
+
+
+def test_the_partners_play_after_the_roller_went_out_is_refused():
+    """The roller empties their stock; their partner's play that would take over the total must
+    not: the hand is over (the fast path once let it through to the scores)."""
+    for seed in range(200):
+        doc = json.loads(_game_text(seed, 4, "equal"))
+        doc.pop("result", None)
+        for i in range(len(doc["hands"])):
+            state = state_before(doc, i)
+            if state.phase == roads.ROLLER and state.turn_no > 1 and state.out_seat == state.roller:
+                break
+        else:
+            continue
+        partner = state.partner[state.roller]
+        fit = next((t for t in state.stocks[partner]
+                    if t.high + t.low == state.total and t is not roads.ZERO), None)
+        if fit is None:
+            continue
+        moves = doc["hands"][i]["moves"]
+        moves.append({"seat": partner, "starter": roads._name(fit), "road": "Z9", "facing": fit.high})
+        del doc["hands"][i + 1:]
+        fast, slow = both(doc)
+        assert fast == slow
+        p = problem_at(check(doc), f"/hands/{i}/moves/{len(moves) - 1}")
+        assert p.message == (f"the hand is already over: {state.roller} played the last tile of their stock, "
+                             f"so no move may follow")
+        assert p.rule == roads.R_END
+        return
+    raise AssertionError("no game with a roller going out in their own part")
