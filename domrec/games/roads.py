@@ -25,7 +25,7 @@ objects and integer phases, and builds message text only when a move is bad.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from typing import Any
 
 import attrs
@@ -44,6 +44,10 @@ SET_FOUR: Counter[Tile] = T.roads_set(4)
 SET_THREE: Counter[Tile] = T.roads_set(3)
 ZERO = T.make(0, 0)
 ONE_ZERO = T.make(1, 0)
+#: Each set's tiles written high half first, sorted (by four players or not): a deal written so
+#: sorts to exactly this list (see :meth:`RoadsMatch._quick_deal`).
+_SET_TEXTS = {four: sorted(f"{t.high}-{t.low}" for t in (SET_FOUR if four else SET_THREE).elements())
+              for four in (True, False)}
 #: Tile text (either half order) -> tile, for the set's own numbers; the hot
 #: replay path looks tiles up here and falls back to :func:`domrec.tiles.tile`.
 _TILES: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
@@ -1177,26 +1181,26 @@ class RoadsMatch:
     def _quick_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None] | None:
         """The parsed deal when it is plainly right, else ``None`` (the careful check then says what is wrong).
 
-        A right deal is the common case and a large share of a hand's replay, so it is
-        counted in one pass, each tile into its stock's counts and the deal's: plain dicts
-        and ``get``, which beat :class:`Counter` (whose constructor is Python code) at ten
-        tiles a stock.  Stocks stay plain dicts: Counter's Python-level ``__delitem__``
-        would slow every play.
+        A right deal is the common case and a large share of a hand's replay.  Each stock
+        is counted into a plain dict by :func:`collections._count_elements` (the C loop
+        behind :class:`Counter`; Counter itself would slow every play with its Python-level
+        ``__delitem__``).  Whether the deal is the set is first asked of its texts, sorted
+        and compared with the set's written high half first, as writers and the simulator
+        write them: two C calls; only other spellings (``3-6``) are counted tile by tile.
         """
         size = STOCK[self.players]
         get = _TILES.get
         hands = deal.hands
-        total: dict[Any, int] = {}
         stocks: dict[str, dict[Tile, int]] = {}
+        dealt: list[str] = []
         for seat in self.seats:
             texts = hands[seat]
             if len(texts) != size:
                 return None
-            counts: dict[Any, int] = {}
-            for t in map(get, texts):
-                counts[t] = counts.get(t, 0) + 1
-                total[t] = total.get(t, 0) + 1
+            counts: dict[Tile, int] = {}
+            _count_elements(counts, map(get, texts))
             stocks[seat] = counts
+            dealt += texts
         piles = None
         if not self.four:
             piles = {}
@@ -1204,11 +1208,16 @@ class RoadsMatch:
                 texts = deal.piles[seat]
                 if len(texts) != PILE:
                     return None
-                pile = piles[seat] = list(map(get, texts))
-                for t in pile:
-                    total[t] = total.get(t, 0) + 1
-        # A text that is no tile counts under None, which the set has not.
-        return (stocks, piles) if total == self.set_counts else None
+                piles[seat] = list(map(get, texts))
+                dealt += texts
+        dealt.sort()
+        if dealt != _SET_TEXTS[self.four]:
+            total: dict[Any, int] = {}
+            _count_elements(total, map(get, dealt))
+            # A text that is no tile counts under None, which the set has not.
+            if total != self.set_counts:
+                return None
+        return stocks, piles
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, dict[Tile, int]], dict[str, list[Tile]] | None]:
         rule = R_FOUR if self.four else R_THREE
