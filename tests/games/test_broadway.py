@@ -987,7 +987,11 @@ def test_a_corrupted_move_is_caught_at_exactly_that_move(gm, how, data):
     elif how == "pass":  # the seat had this very play, so it may not pass
         hand["moves"][j] = {"seat": move["seat"], "pass": True}
     else:
-        move["seat"] = data.draw(st.sampled_from([s for s in "NESW" if s != move["seat"]]))
+        # A penalty play may be laid by either opponent of the tile's owner: the other opponent
+        # (the seat's partner) laying it is no fault.
+        partner = {"N": "S", "S": "N", "E": "W", "W": "E"}[move["seat"]]
+        move["seat"] = data.draw(st.sampled_from([s for s in "NESW" if s != move["seat"]
+                                                  and not (move.get("penalty") and s == partner)]))
     report = validate_text(json.dumps(doc))
     assert not report.valid
     # Replay stops there; when it is the last hand, the game result claimed for the unfinished
