@@ -639,7 +639,9 @@ class HorseRaceHand:
         if self._first is None:
             raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for",
                               R_LEAD, "/draw")
-        if self.hands[seat] & PLAYABLE[self.open_mask]:  # (the test of _fit, written out: every draw asks)
+        hands = self.hands
+        playable = PLAYABLE[self.open_mask]  # (a draw changes no open number: read once)
+        if hands[seat] & playable:  # (the test of _fit, written out: every draw asks)
             fit = self._fit(seat)
             rule = R_CHAIN if self.chain is not None else R_FORCED
             raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule, "/draw")
@@ -664,9 +666,9 @@ class HorseRaceHand:
         self.stock -= 1
         self.drawn_by[t] = seat
         bit = BIT[t]
-        self.hands[seat] |= bit
+        hands[seat] |= bit
         self.drawing = True
-        if PLAYABLE[self.open_mask] & bit:
+        if playable & bit:
             self.drawn = t
         elif not self.stock and self._blocked():
             self.over, self.end = True, "blocked"
@@ -784,14 +786,14 @@ class HorseRaceHand:
         # about a fifth of a hand's replay: the scores are worked out now, the same arithmetic
         # is worded only when explain asks for it (on copies: the working is of this moment).
         pegged, hands = dict(self.pegged), dict(self.hands)
-        rules = self.rules
-        if self.end == "out" and not rules.celko and not rules.partnerships:
+        if self.end == "out" and self.match.plain:
             # The usual end, summed directly (the arithmetic of _individual_end, which the
             # working words): the player who dominoed scores the other hands' pips, rounded to
             # five, ÷ 5; their own hand is empty and no tile is in two hands, so the other
             # hands' pips are those of all the masks added up.
             scores = dict(pegged)
-            scores[self.out_seat] += round_to_five(pips_of(sum(hands.values()))) // 5
+            # (round_to_five(p) // 5 is (p + 2) // 5, written out: every hand ends here)
+            scores[self.out_seat] += (pips_of(sum(hands.values())) + 2) // 5
         else:
             scores = self._settle(pegged, hands, None)
         return HandOutcome(self.end, scores, lambda: self._worded(pegged, hands))
@@ -1222,6 +1224,10 @@ class HorseRaceMatch:
         self.lead_note = "chosen by lot"
         self.size = DEAL_SIZE.get(len(self.seats), 0)
         self.next_seat = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
+        #: Why the seat that dominoed leads the next hand, worded once per game (every hand asks).
+        self._dominoed = {s: f"{s} dominoed the last hand and leads this one" for s in self.seats}
+        #: The usual end is summed directly (HorseRaceHand.outcome): a domino, no celko, no partnerships.
+        self.plain = not rules.celko and not rules.partnerships
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, int], list[Tile] | None, int]:
         """The deal's hands as masks, the boneyard order (or None) and the undealt mask.
@@ -1295,7 +1301,7 @@ class HorseRaceMatch:
         leader = hand.leader
         reason = ""
         if self.next_leader is not None:
-            reason = f"{self.next_leader} dominoed the last hand and leads this one"
+            reason = self._dominoed[self.next_leader]
             if leader is not None and leader != self.next_leader:
                 raise DealError(f"{leader} cannot lead this hand: {reason}", R_LEAD, "/leader")
             leader = self.next_leader
@@ -1314,6 +1320,10 @@ class HorseRaceMatch:
     def start_hand(self, hand: Hand) -> HorseRaceHand:
         self.hand_no += 1
         masks, boneyard, undealt = self._check_deal(hand.deal)
+        leader = self.next_leader
+        if leader is not None and (hand.leader is None or hand.leader == leader):
+            # (the usual case after the first hand, written out: _leader words the rest)
+            return HorseRaceHand(self, masks, boneyard, undealt, leader, self._dominoed[leader])
         leader, reason = self._leader(hand, hand.moves[0].seat if hand.moves else None)
         return HorseRaceHand(self, masks, boneyard, undealt, leader, reason)
 
@@ -1428,17 +1438,19 @@ class HorseRaceMatch:
 
     def finish_hand(self, state: HorseRaceHand) -> HandOutcome:
         outcome = state.outcome()
+        totals = self.totals
         for side, n in outcome.scores.items():
-            self.totals[side] += n
-        self.next_leader = state.out_seat if outcome.end == "out" else None
+            totals[side] += n
+        end = outcome.end
+        self.next_leader = state.out_seat if end == "out" else None
         self.lead_note = "chosen by lot"
-        if outcome.end == "target":
+        if end == "target":
             self.over, self.winner = True, state.target_side
             return outcome
         # The game ends once a side is at or past the target, ahead of the others; a tie plays on.
-        best = max(self.totals.values())
+        best = max(totals.values())
         if best >= self.rules.target:
-            top = [side for side, n in self.totals.items() if n == best]
+            top = [side for side, n in totals.items() if n == best]
             if len(top) == 1:
                 self.over, self.winner = True, top[0]
         return outcome
