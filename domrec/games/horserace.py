@@ -71,6 +71,9 @@ PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in r
 TEXT_BIT: dict[str, int] = {text: BIT[t] for text, t in PARSED.items()}
 #: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one probe.
 TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, BIT[t]) for text, t in PARSED.items()}
+#: The two look-ups every deal maps over its texts, bound once here rather than once a hand.
+_TEXT_BIT_GET = TEXT_BIT.get
+_PARSE = PARSED.__getitem__
 #: Tile text (either half first) -> (tile, bit, high, low): all a play reads of the tile it sets, in one
 #: probe and one unpacking (cheaper than two attribute loads after it, on every play of every record).
 PLAY_TILE: dict[str, tuple[Tile, int, int, int]] = {text: (t, BIT[t], t.high, t.low) for text, t in PARSED.items()}
@@ -1244,7 +1247,7 @@ class HorseRaceMatch:
         size = self.size
         seats = self.seats
         if len(hands) == len(seats):
-            get = TEXT_BIT.get
+            get = _TEXT_BIT_GET
             masks: dict[str, int] = {}
             total = 0
             try:
@@ -1263,7 +1266,7 @@ class HorseRaceMatch:
                         if texts is None:
                             return masks, None, undealt
                         if len(texts) == 28 - dealt and sum(map(get, texts)) == undealt:
-                            return masks, list(map(PARSED.__getitem__, texts)), undealt
+                            return masks, list(map(_PARSE, texts)), undealt
             except (KeyError, TypeError):
                 pass
         return self._check_deal_carefully(deal)
