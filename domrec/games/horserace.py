@@ -254,7 +254,7 @@ class HorseRaceHand:
         self.count = 0
         self.pegged = dict(match.zero)
         #: What each count pegs under this variant (see _PEGS).
-        self._pegs = _PEGS_CELKO if match.rules.celko else _PEGS
+        self._pegs = match.pegs
         # Turn state: going on with a chain; having drawn (must keep drawing); a drawn tile to set.
         self.chain: Tile | None = None
         self.drawing = False
@@ -1231,6 +1231,8 @@ class HorseRaceMatch:
         self._dominoed = {s: f"{s} dominoed the last hand and leads this one" for s in self.seats}
         #: The usual end is summed directly (HorseRaceHand.outcome): a domino, no celko, no partnerships.
         self.plain = not rules.celko and not rules.partnerships
+        #: What each count pegs under this variant (see _PEGS), chosen once per game.
+        self.pegs = _PEGS_CELKO if rules.celko else _PEGS
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, int], list[Tile] | None, int]:
         """The deal's hands as masks, the boneyard order (or None) and the undealt mask.
