@@ -71,6 +71,14 @@ PARSED: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in r
 TEXT_BIT: dict[str, int] = {text: BIT[t] for text, t in PARSED.items()}
 #: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one probe.
 TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, BIT[t]) for text, t in PARSED.items()}
+#: The two look-ups every deal maps over its texts, bound once here rather than once a hand.
+_TEXT_BIT_GET = TEXT_BIT.get
+_PARSE = PARSED.__getitem__
+#: Tile text (either half first) -> (tile, bit, high, low): all a play reads of the tile it sets, in one
+#: probe and one unpacking (cheaper than two attribute loads after it, on every play of every record).
+PLAY_TILE: dict[str, tuple[Tile, int, int, int]] = {text: (t, BIT[t], t.high, t.low) for text, t in PARSED.items()}
+#: Tile text (either half first) -> (tile, high, low): a play's target, read the same way.
+ON_TILE: dict[str, tuple[Tile, int, int]] = {text: (t, t.high, t.low) for text, t in PARSED.items()}
 
 
 def tiles_of(mask: int) -> list[Tile]:
@@ -246,7 +254,7 @@ class HorseRaceHand:
         self.count = 0
         self.pegged = dict(match.zero)
         #: What each count pegs under this variant (see _PEGS).
-        self._pegs = _PEGS_CELKO if match.rules.celko else _PEGS
+        self._pegs = match.pegs
         # Turn state: going on with a chain; having drawn (must keep drawing); a drawn tile to set.
         self.chain: Tile | None = None
         self.drawing = False
@@ -372,10 +380,11 @@ class HorseRaceHand:
         # (look-ups written try-first: the usual text is in the table, and a subscript is cheaper
         # than a call to get)
         try:
-            t, bit = TILE_BIT[text]
+            t, bit, high, low = PLAY_TILE[text]
         except KeyError:
             t = T.tile(text)
             bit = BIT.get(t, 0)
+            high, low = t.high, t.low
         hands = self.hands
         hand = hands[seat]
         dealt = False  # set from the tiles an open hand has not shown yet
@@ -387,8 +396,8 @@ class HorseRaceHand:
                               R_DRAWN, "/play")
         if dealt:
             self._check_not_barred(seat, t, text)
-        high, low = t.high, t.low
-        if self._first is None:
+        spots = self._spots
+        if not spots:  # (no tile on the table yet: this one leads; as _first is None, one load fewer)
             if move.on is not None:
                 raise IllegalMove(f"{text} leads the hand: there is nothing to set it on", R_MATCH, "/on")
             self._lay_lead(t)
@@ -396,14 +405,11 @@ class HorseRaceHand:
         else:
             # Set the tile on its target: what is free there, the open numbers, the count.
             on_text = move.on
-            spots = self._spots
-            if on_text is None:
-                target = self._only_place(t, text)
-            else:
-                try:
-                    target = PARSED[on_text]
-                except KeyError:
-                    target = T.tile(on_text)
+            try:
+                target, n, on_low = ON_TILE[on_text]
+            except KeyError:
+                target = self._only_place(t, text) if on_text is None else T.tile(on_text)
+                n, on_low = target.high, target.low
             try:
                 free = spots[target]
             except KeyError:
@@ -411,8 +417,7 @@ class HorseRaceHand:
                                   R_MATCH, "/on") from None
             open_num = self.open_num
             count = self.count  # the ends' total, kept local and written back once at the end
-            n = target.high
-            if n == target.low:  # a spinner: its sides first, then its ends
+            if n == on_low:  # a spinner: its sides first, then its ends
                 if (high != n and low != n) or not free:
                     raise IllegalMove(self._no_match(t, text, target), R_MATCH, "/on")
                 if free & 3:  # a side
@@ -637,15 +642,18 @@ class HorseRaceHand:
         if self._first is None:
             raise IllegalMove(f"{seat} leads this hand and sets any tile; there is nothing to draw for",
                               R_LEAD, "/draw")
-        if self.hands[seat] & PLAYABLE[self.open_mask]:  # (the test of _fit, written out: every draw asks)
+        hands = self.hands
+        playable = PLAYABLE[self.open_mask]  # (a draw changes no open number: read once)
+        if hands[seat] & playable:  # (the test of _fit, written out: every draw asks)
             fit = self._fit(seat)
             rule = R_CHAIN if self.chain is not None else R_FORCED
             raise IllegalMove(f"{seat} cannot draw while able to set a tile: {fit[0]} fits on {fit[1]}", rule, "/draw")
         if not self.stock:
             raise IllegalMove(f"{seat} cannot draw: the boneyard is empty, so {seat} passes", R_DRAW, "/draw")
         what = move.draw
-        if self.order is not None:
-            t = self.order[self.drawn_count]
+        order = self.order
+        if order is not None:
+            t = order[len(order) - self.stock]  # (drawn_count, written out: every draw asks)
             if what is not True and (PARSED.get(what) or T.tile(what)) is not t:
                 raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
                                   f"{self.drawn_count + 1}, not {what}", R_BONEYARD, "/draw")
@@ -661,9 +669,9 @@ class HorseRaceHand:
         self.stock -= 1
         self.drawn_by[t] = seat
         bit = BIT[t]
-        self.hands[seat] |= bit
+        hands[seat] |= bit
         self.drawing = True
-        if PLAYABLE[self.open_mask] & bit:
+        if playable & bit:
             self.drawn = t
         elif not self.stock and self._blocked():
             self.over, self.end = True, "blocked"
@@ -781,14 +789,14 @@ class HorseRaceHand:
         # about a fifth of a hand's replay: the scores are worked out now, the same arithmetic
         # is worded only when explain asks for it (on copies: the working is of this moment).
         pegged, hands = dict(self.pegged), dict(self.hands)
-        rules = self.rules
-        if self.end == "out" and not rules.celko and not rules.partnerships:
+        if self.end == "out" and self.match.plain:
             # The usual end, summed directly (the arithmetic of _individual_end, which the
             # working words): the player who dominoed scores the other hands' pips, rounded to
             # five, ÷ 5; their own hand is empty and no tile is in two hands, so the other
             # hands' pips are those of all the masks added up.
             scores = dict(pegged)
-            scores[self.out_seat] += round_to_five(pips_of(sum(hands.values()))) // 5
+            # (round_to_five(p) // 5 is (p + 2) // 5, written out: every hand ends here)
+            scores[self.out_seat] += (pips_of(sum(hands.values())) + 2) // 5
         else:
             scores = self._settle(pegged, hands, None)
         return HandOutcome(self.end, scores, lambda: self._worded(pegged, hands))
@@ -1219,6 +1227,12 @@ class HorseRaceMatch:
         self.lead_note = "chosen by lot"
         self.size = DEAL_SIZE.get(len(self.seats), 0)
         self.next_seat = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
+        #: Why the seat that dominoed leads the next hand, worded once per game (every hand asks).
+        self._dominoed = {s: f"{s} dominoed the last hand and leads this one" for s in self.seats}
+        #: The usual end is summed directly (HorseRaceHand.outcome): a domino, no celko, no partnerships.
+        self.plain = not rules.celko and not rules.partnerships
+        #: What each count pegs under this variant (see _PEGS), chosen once per game.
+        self.pegs = _PEGS_CELKO if rules.celko else _PEGS
 
     def _check_deal(self, deal: Deal) -> tuple[dict[str, int], list[Tile] | None, int]:
         """The deal's hands as masks, the boneyard order (or None) and the undealt mask.
@@ -1235,7 +1249,7 @@ class HorseRaceMatch:
         size = self.size
         seats = self.seats
         if len(hands) == len(seats):
-            get = TEXT_BIT.get
+            get = _TEXT_BIT_GET
             masks: dict[str, int] = {}
             total = 0
             try:
@@ -1254,7 +1268,7 @@ class HorseRaceMatch:
                         if texts is None:
                             return masks, None, undealt
                         if len(texts) == 28 - dealt and sum(map(get, texts)) == undealt:
-                            return masks, list(map(PARSED.__getitem__, texts)), undealt
+                            return masks, list(map(_PARSE, texts)), undealt
             except (KeyError, TypeError):
                 pass
         return self._check_deal_carefully(deal)
@@ -1292,7 +1306,7 @@ class HorseRaceMatch:
         leader = hand.leader
         reason = ""
         if self.next_leader is not None:
-            reason = f"{self.next_leader} dominoed the last hand and leads this one"
+            reason = self._dominoed[self.next_leader]
             if leader is not None and leader != self.next_leader:
                 raise DealError(f"{leader} cannot lead this hand: {reason}", R_LEAD, "/leader")
             leader = self.next_leader
@@ -1311,6 +1325,10 @@ class HorseRaceMatch:
     def start_hand(self, hand: Hand) -> HorseRaceHand:
         self.hand_no += 1
         masks, boneyard, undealt = self._check_deal(hand.deal)
+        leader = self.next_leader
+        if leader is not None and (hand.leader is None or hand.leader == leader):
+            # (the usual case after the first hand, written out: _leader words the rest)
+            return HorseRaceHand(self, masks, boneyard, undealt, leader, self._dominoed[leader])
         leader, reason = self._leader(hand, hand.moves[0].seat if hand.moves else None)
         return HorseRaceHand(self, masks, boneyard, undealt, leader, reason)
 
@@ -1425,17 +1443,19 @@ class HorseRaceMatch:
 
     def finish_hand(self, state: HorseRaceHand) -> HandOutcome:
         outcome = state.outcome()
+        totals = self.totals
         for side, n in outcome.scores.items():
-            self.totals[side] += n
-        self.next_leader = state.out_seat if outcome.end == "out" else None
+            totals[side] += n
+        end = outcome.end
+        self.next_leader = state.out_seat if end == "out" else None
         self.lead_note = "chosen by lot"
-        if outcome.end == "target":
+        if end == "target":
             self.over, self.winner = True, state.target_side
             return outcome
         # The game ends once a side is at or past the target, ahead of the others; a tie plays on.
-        best = max(self.totals.values())
+        best = max(totals.values())
         if best >= self.rules.target:
-            top = [side for side, n in self.totals.items() if n == best]
+            top = [side for side, n in totals.items() if n == best]
             if len(top) == 1:
                 self.over, self.winner = True, top[0]
         return outcome

@@ -1038,6 +1038,16 @@ def test_a_deal_and_boneyard_spelled_with_leading_zeros_are_read_as_the_same_til
     assert check(_chain_draw_with(respell)).valid
 
 
+@pytest.mark.parametrize("change", [
+    lambda h: h["moves"][3].update(play="05-4", on="05-03"),  # spellings outside the replay's tables
+    lambda h: h["moves"][3].update(play="4-5", on="3-5"),  # either half first
+    lambda h: h["moves"][2].pop("on"),  # no "on": the one tile it fits is found
+    lambda h: h["moves"][4].pop("on"),
+])
+def test_a_play_and_its_target_are_read_in_any_spelling_or_found_when_not_named(change):
+    assert check(_chain_draw_with(change)).valid
+
+
 class _LayoutWatcher:
     """After every move, the layout as a tree (built for render and pictures from what the replay
     keeps) against the replay's own count and open numbers."""
