@@ -107,6 +107,9 @@ _RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "wi
 _TILE_CACHE: dict[str, str | None] = {}
 #: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
 _MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
+#: game -> seat -> word -> the move's data with its seat (the canonical "SEAT move" pair),
+#: built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
+_PAIR_CACHE: dict[str, dict[str, dict[str, dict]]] = {}
 
 
 def _tile_text(text: str) -> str | None:
@@ -192,52 +195,63 @@ class _Text:
 _PLAIN = re.compile(r'[{}"\[\]]')
 
 
-def _tokens(src: _Text) -> Iterator[_Token]:
+def _tokens(src: _Text) -> list[_Token]:
     """The tokens of a game's text.  Lines without comments, quotes or tags (nearly all of
     an archive) are split by ``str.split``; the rest goes through the full tokenizer."""
     text = src.text
     m = re.search(r"^[ \t]*hand\b", text, re.M)
     body = m.start() if m is not None else len(text)
     if _PLAIN.search(text, body) is None:
-        if body:
-            yield from _full_tokens(src, body)
-        yield from _plain_tokens(text, body)
-        return
-    yield from _full_tokens(src)
+        head = list(_full_tokens(src, body)) if body else []
+        return head + _plain_lines(text, body)
+    return list(_full_tokens(src))
 
 
-def _plain_tokens(text: str, offset: int, parts: bool = True) -> Iterator[_Token]:
-    find = text.find  # offsets are in the whole game's text
-    keywords = _KEYWORDS
+#: The first word of a plain line (lower case) -> its token kind; any other word starts moves.
+_LINE_KINDS = {word: "part" if word in _FAST_PARTS else "line" for word in _KEYWORDS}
+
+
+def _plain_lines(text: str, offset: int) -> list[_Token]:
+    """The tokens of a plain body (no comments, quotes or tags), a line each where the reader
+    splits the line itself: moves, deal parts (fast path) and other keyword lines.  A line
+    with ``;`` is split into words here."""
+    out: list[_Token] = []
+    append = out.append
+    new, token = tuple.__new__, _Token
+    kinds = _LINE_KINDS
     for orig in text[offset:].split("\n"):
         head = orig.split(None, 1)
         if head and ";" not in orig:
-            word = head[0].lower()
-            if word not in keywords:
-                yield _Token("moves", orig, offset, True)  # split into moves by the reader
-                offset += len(orig) + 1
-                continue
-            if parts and word in _FAST_PARTS:
-                yield _Token("part", orig, offset, True)  # a deal, pile, row or boneyard line
-                offset += len(orig) + 1
-                continue
-        first = True
-        cursor = offset
-        line = orig.replace(";", " ; ") if ";" in orig else orig
-        for word in line.split():
-            at = find(word, cursor) if word != ";" else find(";", cursor)
-            cursor = at + len(word)
-            if word == ";":
-                yield _Token("semi", ";", at, False)
-                first = False
-                continue
-            if "," in word:
-                word, at = _without_commas(word, at)
-                if not word:
-                    continue
-            yield _Token("word", word, at, first)
-            first = False
+            append(new(token, (kinds.get(head[0].lower(), "moves"), orig, offset, True)))
+        else:
+            out += _line_tokens(orig, offset)
         offset += len(orig) + 1
+    return out
+
+
+
+
+def _line_tokens(orig: str, offset: int) -> list[_Token]:
+    """The word and ``;`` tokens of one plain line that starts at ``offset``."""
+    out = []
+    first = True
+    cursor = 0
+    find = orig.find
+    line = orig.replace(";", " ; ") if ";" in orig else orig
+    for word in line.split():
+        at = find(word, cursor) if word != ";" else find(";", cursor)
+        cursor = at + len(word)
+        if word == ";":
+            out.append(_Token("semi", ";", offset + at, False))
+            first = False
+            continue
+        if "," in word:
+            word, at = _without_commas(word, at)
+            if not word:
+                continue
+        out.append(_Token("word", word, offset + at, first))
+        first = False
+    return out
 
 
 def _full_tokens(src: _Text, end: int | None = None) -> Iterator[_Token]:
@@ -594,7 +608,7 @@ class _Reader:
     # -- header ------------------------------------------------------------------------
 
     def parse(self) -> None:
-        toks = list(_tokens(self.src))
+        toks = _tokens(self.src)
         k = 0
         header_comments: list[str] = []
         tags: list[tuple[str, Any, bool, int]] = []
@@ -767,6 +781,11 @@ class _Reader:
         k = 0
         n = len(toks)
         seats = set(self.seats)
+        # The canonical form's "SEAT move" pairs as move data with its seat, by seat then word:
+        # archives repeat them, so each is built once and copied (a comment or a Broadway
+        # placement changes the copy).  Only this game's seats are looked up.
+        pairs = _PAIR_CACHE.setdefault(game, {}) if isinstance(game, str) else {}
+        by_seat = {seat: pairs.setdefault(seat, {}) for seat in seats}
         pending: list[tuple[str, int]] = []  # a seat written before its move
 
         def move_word(word: str, at: int) -> None:
@@ -813,16 +832,34 @@ class _Reader:
                 if hand is not None and hand.end is None and hand.left is None and not pending:
                     # The canonical form: "SEAT move SEAT move …" with words seen before.  Each pair
                     # becomes a move at once; its position is worked out only if a problem needs it.
-                    cache, moves, spots = _MOVE_CACHE, hand.moves, hand.move_pos
+                    moves, spots = hand.moves, hand.move_pos
                     n_words = len(words)
+                    if not n_words & 1:
+                        # The whole line at once: every pair seen before (in any game).  A seat
+                        # not of this game, or a word not met yet, fails the lookup.
+                        try:
+                            line_moves = [by_seat[s][w].copy() for s, w in zip(words[::2], words[1::2])]
+                        except KeyError:
+                            pass
+                        else:
+                            moves += line_moves
+                            spots += [(base, i) for i in range(1, n_words, 2)]
+                            k += 1
+                            continue
                     while start + 1 < n_words:
-                        seat = words[start]
-                        if seat not in seats:
+                        seat, word = words[start], words[start + 1]
+                        known = by_seat.get(seat)
+                        if known is None:
                             break
-                        hit = cache.get((game, words[start + 1]))
-                        if hit is None or hit[1]:
-                            break
-                        moves.append({"seat": seat, **hit[0]})
+                        move = known.get(word)
+                        if move is None:
+                            hit = _MOVE_CACHE.get((game, word))
+                            if hit is None or hit[1]:
+                                break
+                            move = {"seat": seat, **hit[0]}
+                            if len(known) < 5_000:
+                                known[word] = move
+                        moves.append(move.copy())
                         spots.append((base, start + 1))
                         start += 2
                     if start == n_words:
@@ -842,11 +879,25 @@ class _Reader:
                     move_word(word, base + at)
                 k += 1
                 continue
+            if kind == "line":  # a keyword line other than a deal part (hand, end…), read as its words
+                no_pending()
+                line_toks = _line_tokens(t.text, t.pos)
+                t, args = line_toks[0], line_toks[1:]
+                low = t.text.lower()
+                if low == "hand":
+                    hand = self._hand_line(t, args, hand)
+                    self.hands.append(hand)
+                else:
+                    if hand is None:
+                        raise src.error(f"{t.text} must come after a hand line (hand 1)", t.pos)
+                    self._part_line(hand, low, t, args)
+                k += 1
+                continue
             if kind == "part":
                 no_pending()
                 if hand is None or not self._fast_part(hand, t.text, t.pos):
                     words = t.text.split()
-                    line_toks = list(_plain_tokens(self.src.text[:t.pos + len(t.text)], t.pos, parts=False))
+                    line_toks = _line_tokens(t.text, t.pos)
                     if hand is None:
                         raise src.error(f"{words[0]} must come after a hand line (hand 1)", t.pos)
                     self._part_line(hand, words[0].lower(), line_toks[0], line_toks[1:])
