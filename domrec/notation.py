@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import json
 import re
 import sys
@@ -193,13 +194,16 @@ class _Text:
 
 
 _PLAIN = re.compile(r'[{}"\[\]]')
+_BODY = re.compile(r"^[ \t]*hand\b", re.M)
+_DIGITS = re.compile(r"[0-9]+")
+_POINTS = re.compile(r"-?[0-9]+")
 
 
 def _tokens(src: _Text) -> list[_Token]:
     """The tokens of a game's text.  Lines without comments, quotes or tags (nearly all of
     an archive) are split by ``str.split``; the rest goes through the full tokenizer."""
     text = src.text
-    m = re.search(r"^[ \t]*hand\b", text, re.M)
+    m = _BODY.search(text)
     body = m.start() if m is not None else len(text)
     if _PLAIN.search(text, body) is None:
         head = list(_full_tokens(src, body)) if body else []
@@ -234,6 +238,16 @@ def _plain_lines(text: str, offset: int) -> list[_Token]:
 def _line_tokens(orig: str, offset: int) -> list[_Token]:
     """The word and ``;`` tokens of one plain line that starts at ``offset``."""
     out = []
+    if ";" not in orig and "," not in orig:
+        words = orig.split()
+        if " ".join(words) == orig:  # words one space apart (as written by dumps): offsets by sums
+            new, token = tuple.__new__, _Token
+            first = True
+            for word in words:
+                out.append(new(token, ("word", word, offset, first)))
+                first = False
+                offset += len(word) + 1
+            return out
     first = True
     cursor = 0
     find = orig.find
@@ -291,6 +305,11 @@ def _without_commas(word: str, at: int) -> tuple[str, int]:
     """A word without the commas that separate it from its neighbours (``6-6,`` ``,6-4``),
     and where it now starts; commas inside (``x2-4,4-4,1-4``) stay."""
     return word.strip(","), at + len(word) - len(word.lstrip(","))
+
+
+def _word_starts(line: str, at: int, skip: int) -> list[int]:
+    """Where the words of ``line`` (which starts at offset ``at``) start, but the first ``skip``."""
+    return [at + m.start() for m in _WORD.finditer(line)][skip:]
 
 
 def _word_offset(line: str, k: int) -> int:
@@ -765,7 +784,7 @@ class _Reader:
             raise self.src.error(f"{what} lists sides with their points, like NS 23 EW 0", at)
         out: dict[str, int] = {}
         for side, n in zip(words[::2], words[1::2]):
-            if not re.fullmatch(r"-?[0-9]+", n):
+            if not _POINTS.fullmatch(n):
                 raise self.src.error(f"{what}: {shown(n)!r} is not a number of points (for {shown(side)})", at)
             if side in out:
                 raise self.src.error(f"{what} gives {side} twice", at)
@@ -960,33 +979,35 @@ class _Reader:
             if kind in hand.deal:
                 return False
             seat, texts, key, target = None, words[1:], kind, None
-        get = _TILE_CACHE.get
-        tiles = [get(w) or _tile_text(w) for w in texts]
+        tiles = list(map(_TILE_CACHE.get, texts))  # tiles seen before (the usual case) at C speed
         if None in tiles:
-            return texts == ["-"] and self._store_part(hand, kind, key, seat, target, [], line, at)
+            tiles = [_tile_text(w) for w in texts]
+            if None in tiles:
+                return texts == ["-"] and self._store_part(hand, kind, key, seat, target, [], line, at)
         return self._store_part(hand, kind, key, seat, target, tiles, line, at)
 
     def _store_part(self, hand: _HandText, kind: str, key: str, seat: str | None, target: dict | None,
                     tiles: list[str], line: str, at: int) -> bool:
         hp = f"/hands/{hand.number - 1}/deal"
-        skip = 2 if seat is not None else 1
+        setpos = self.pos.at.setdefault  # as _Positions.__setitem__: the first position written stays
         if seat is not None:
             target[seat] = tiles
             base = f"{hp}/{key}/{seat}"
-            self.pos[base] = at + line.find(seat, line.find(kind[0]) + len(kind))
+            setpos(base, at + line.find(seat, line.find(kind[0]) + len(kind)))
             if kind == "deal":
-                self.pos[hp] = at
+                setpos(hp, at)
+            self.pos.lists[base] = functools.partial(_word_starts, line, at, 2)
         else:
             hand.deal[key] = tiles
             base = f"{hp}/{key}"
-            self.pos[base] = at
-        self.pos.lists[base] = lambda: [at + m.start() for m in re.finditer(r"\S+", line)][skip:]
+            setpos(base, at)
+            self.pos.lists[base] = functools.partial(_word_starts, line, at, 1)
         return True
 
     def _hand_line(self, t: _Token, args: list[_Token], prev: _HandText | None) -> _HandText:
         src = self.src
         expected = (prev.number + 1) if prev is not None else 1
-        if not args or args[0].kind != "word" or not re.fullmatch(r"[0-9]+", args[0].text):
+        if not args or args[0].kind != "word" or not _DIGITS.fullmatch(args[0].text):
             raise src.error(f"a hand line is hand N (hands count from 1): expected hand {expected}", t.pos)
         number = int(args[0].text)
         if number != expected:
