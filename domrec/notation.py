@@ -30,6 +30,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import functools
+import itertools
 import json
 import re
 import sys
@@ -108,9 +109,9 @@ _RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "wi
 _TILE_CACHE: dict[str, str | None] = {}
 #: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
 _MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
-#: game -> seat -> word -> the move's data with its seat (the canonical "SEAT move" pair),
-#: built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
-_PAIR_CACHE: dict[str, dict[str, dict[str, dict]]] = {}
+#: (game, seats) -> (seat, word) -> the move's data with its seat (the canonical "SEAT move"
+#: pair), built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
+_PAIR_CACHE: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str], dict]] = {}
 
 
 def _tile_text(text: str) -> str | None:
@@ -800,11 +801,17 @@ class _Reader:
         k = 0
         n = len(toks)
         seats = set(self.seats)
-        # The canonical form's "SEAT move" pairs as move data with its seat, by seat then word:
+        # The canonical form's "SEAT move" pairs as move data with its seat, by (seat, word):
         # archives repeat them, so each is built once and copied (a comment or a Broadway
-        # placement changes the copy).  Only this game's seats are looked up.
-        pairs = _PAIR_CACHE.setdefault(game, {}) if isinstance(game, str) else {}
-        by_seat = {seat: pairs.setdefault(seat, {}) for seat in seats}
+        # placement changes the copy).  The cache is kept per game and seats, so a pair found
+        # there has a seat of this game.
+        key = (game, tuple(self.seats))
+        pairs = _PAIR_CACHE.get(key) if isinstance(game, str) else {}
+        if pairs is None:
+            pairs = _PAIR_CACHE[key] = {} if len(_PAIR_CACHE) < 256 else None
+            if pairs is None:
+                pairs = {}
+        pair = pairs.__getitem__
         pending: list[tuple[str, int]] = []  # a seat written before its move
 
         def move_word(word: str, at: int) -> None:
@@ -857,27 +864,26 @@ class _Reader:
                         # The whole line at once: every pair seen before (in any game).  A seat
                         # not of this game, or a word not met yet, fails the lookup.
                         try:
-                            line_moves = [by_seat[s][w].copy() for s, w in zip(words[::2], words[1::2])]
+                            line_moves = list(map(dict.copy, map(pair, zip(words[::2], words[1::2]))))
                         except KeyError:
                             pass
                         else:
                             moves += line_moves
-                            spots += [(base, i) for i in range(1, n_words, 2)]
+                            spots += zip(itertools.repeat(base), range(1, n_words, 2))
                             k += 1
                             continue
                     while start + 1 < n_words:
                         seat, word = words[start], words[start + 1]
-                        known = by_seat.get(seat)
-                        if known is None:
-                            break
-                        move = known.get(word)
+                        move = pairs.get((seat, word))
                         if move is None:
+                            if seat not in seats:
+                                break
                             hit = _MOVE_CACHE.get((game, word))
                             if hit is None or hit[1]:
                                 break
                             move = {"seat": seat, **hit[0]}
-                            if len(known) < 5_000:
-                                known[word] = move
+                            if len(pairs) < 20_000:
+                                pairs[seat, word] = move
                         moves.append(move.copy())
                         spots.append((base, start + 1))
                         start += 2
