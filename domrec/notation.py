@@ -349,25 +349,27 @@ class Chunk:
     data: bytes
 
 
+_GAP_TAG = re.compile(rb"\n[ \t\r\x0b\x0c]*\n[ \t\r\x0b\x0c]*\[")  # a blank line, then a tag line
+_BODY_LINE = re.compile(rb"^[ \t\r\x0b\x0c]*[^\s\[]", re.M)  # a line that is neither blank nor a tag
+
+
 def split_games(data: bytes) -> list[Chunk]:
     """The games of a DGN text: a new game starts at a tag line that follows a blank line
-    (or begins the file) after hands have been written."""
+    (or begins the file) after hands have been written.  The regexes find those lines without
+    a Python step per line of the archive."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    lines = data.split(b"\n")
     chunks: list[Chunk] = []
-    start = 0
-    seen_body = False
-    blank_before = True
-    for k, line in enumerate(lines):
-        stripped = line.strip()
-        if stripped.startswith(b"[") and blank_before and seen_body:
-            chunks.append(Chunk(start + 1, b"\n".join(lines[start:k])))
-            start, seen_body = k, False
-        if stripped and not stripped.startswith(b"["):
-            seen_body = True
-        blank_before = not stripped
-    chunks.append(Chunk(start + 1, b"\n".join(lines[start:])))
+    start = 0  # where the current game's first line starts
+    line = 1
+    for m in _GAP_TAG.finditer(data):
+        tag = data.rfind(b"\n", 0, m.end()) + 1  # the tag line's start
+        if _BODY_LINE.search(data, start, tag) is None:  # no hands since the game's start
+            continue
+        chunks.append(Chunk(line, data[start:tag - 1]))
+        line += data.count(b"\n", start, tag)
+        start = tag
+    chunks.append(Chunk(line, data[start:]))
     return [c for c in chunks if c.data.strip()] or chunks[:1]
 
 
@@ -539,16 +541,20 @@ def _field_at(text: str, pos: int, rest: str, seat: int | None = None) -> int:
     return pos
 
 
+_TAG_BODY = re.compile(r"([^\s\"]+)\s*(.*)\Z", re.S)
+_JSON = json.JSONDecoder()  # stateless: one for every tag
+
+
 def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
     """(name, value, quoted) of a tag line ``[Name "value"]``."""
     body = raw.strip()[1:-1].strip()
-    m = re.match(r"([^\s\"]+)\s*(.*)\Z", body, re.S)
+    m = _TAG_BODY.match(body)
     if m is None:
         raise src.error("a tag needs a name: [Name \"value\"]", pos)
     name, rest = m.group(1), m.group(2).strip()
     if rest.startswith('"'):
         try:
-            value, end = json.JSONDecoder().raw_decode(rest)
+            value, end = _JSON.raw_decode(rest)
         except (ValueError, RecursionError):
             raise src.error(f"the value of tag {name} is not a well-formed quoted text", pos) from None
         _checked(value, src, pos)

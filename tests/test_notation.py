@@ -8,6 +8,8 @@ import re
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from domrec import notation
@@ -1217,3 +1219,33 @@ def test_a_deal_line_read_by_the_fast_path_locates_each_tile():
     assert_at(read1(text), "invalid", *where(text, "7-0"), "7-0 is not a tile of the double-six set")
     spaced = COMP.replace("deal S 2-2 6-0", "deal  S 2-2\t 7-0")
     assert_at(read1(spaced), "invalid", *where(spaced, "7-0"), "7-0 is not a tile of the double-six set")
+
+
+def _split_games_line_by_line(data: bytes) -> list[notation.Chunk]:
+    """The games of a DGN text as the rule says it, a line at a time (what split_games's regexes must match)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = data.split(b"\n")
+    chunks: list[notation.Chunk] = []
+    start, seen_body, blank_before = 0, False, True
+    for k, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(b"[") and blank_before and seen_body:
+            chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:k])))
+            start, seen_body = k, False
+        if stripped and not stripped.startswith(b"["):
+            seen_body = True
+        blank_before = not stripped
+    chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:])))
+    return [c for c in chunks if c.data.strip()] or chunks[:1]
+
+
+_SPLIT_LINES = [b'[Game "competitive"]', b'  [N "Ana"]', b"", b"  ", b"\t", b"\r", b" \x0b", b"hand 1", b"N 6-6",
+                b"x [", b"[", b"\xef\xbb\xbf[G]", b"end out NS 1 EW 0\r"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.booleans(), st.lists(st.sampled_from(_SPLIT_LINES), max_size=14))
+def test_split_games_finds_the_games_the_line_by_line_rule_finds(bom, lines):
+    data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(lines)
+    assert notation.split_games(data) == _split_games_line_by_line(data)
