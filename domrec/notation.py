@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
+import itertools
 import json
 import re
 import sys
@@ -107,6 +109,9 @@ _RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "wi
 _TILE_CACHE: dict[str, str | None] = {}
 #: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
 _MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
+#: (game, seats) -> (seat, word) -> the move's data with its seat (the canonical "SEAT move"
+#: pair), built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
+_PAIR_CACHE: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str], dict]] = {}
 
 
 def _tile_text(text: str) -> str | None:
@@ -190,54 +195,78 @@ class _Text:
 
 
 _PLAIN = re.compile(r'[{}"\[\]]')
+_BODY = re.compile(r"^[ \t]*hand\b", re.M)
+_DIGITS = re.compile(r"[0-9]+")
+_POINTS = re.compile(r"-?[0-9]+")
 
 
-def _tokens(src: _Text) -> Iterator[_Token]:
+def _tokens(src: _Text) -> list[_Token]:
     """The tokens of a game's text.  Lines without comments, quotes or tags (nearly all of
     an archive) are split by ``str.split``; the rest goes through the full tokenizer."""
     text = src.text
-    m = re.search(r"^[ \t]*hand\b", text, re.M)
+    m = _BODY.search(text)
     body = m.start() if m is not None else len(text)
     if _PLAIN.search(text, body) is None:
-        if body:
-            yield from _full_tokens(src, body)
-        yield from _plain_tokens(text, body)
-        return
-    yield from _full_tokens(src)
+        head = list(_full_tokens(src, body)) if body else []
+        return head + _plain_lines(text, body)
+    return list(_full_tokens(src))
 
 
-def _plain_tokens(text: str, offset: int, parts: bool = True) -> Iterator[_Token]:
-    find = text.find  # offsets are in the whole game's text
-    keywords = _KEYWORDS
+#: The first word of a plain line (lower case) -> its token kind; any other word starts moves.
+_LINE_KINDS = {word: "part" if word in _FAST_PARTS else "line" for word in _KEYWORDS}
+
+
+def _plain_lines(text: str, offset: int) -> list[_Token]:
+    """The tokens of a plain body (no comments, quotes or tags), a line each where the reader
+    splits the line itself: moves, deal parts (fast path) and other keyword lines.  A line
+    with ``;`` is split into words here."""
+    out: list[_Token] = []
+    append = out.append
+    new, token = tuple.__new__, _Token
+    kinds = _LINE_KINDS
     for orig in text[offset:].split("\n"):
         head = orig.split(None, 1)
         if head and ";" not in orig:
-            word = head[0].lower()
-            if word not in keywords:
-                yield _Token("moves", orig, offset, True)  # split into moves by the reader
-                offset += len(orig) + 1
-                continue
-            if parts and word in _FAST_PARTS:
-                yield _Token("part", orig, offset, True)  # a deal, pile, row or boneyard line
-                offset += len(orig) + 1
-                continue
-        first = True
-        cursor = offset
-        line = orig.replace(";", " ; ") if ";" in orig else orig
-        for word in line.split():
-            at = find(word, cursor) if word != ";" else find(";", cursor)
-            cursor = at + len(word)
-            if word == ";":
-                yield _Token("semi", ";", at, False)
-                first = False
-                continue
-            if "," in word:
-                word, at = _without_commas(word, at)
-                if not word:
-                    continue
-            yield _Token("word", word, at, first)
-            first = False
+            append(new(token, (kinds.get(head[0].lower(), "moves"), orig, offset, True)))
+        else:
+            out += _line_tokens(orig, offset)
         offset += len(orig) + 1
+    return out
+
+
+
+
+def _line_tokens(orig: str, offset: int) -> list[_Token]:
+    """The word and ``;`` tokens of one plain line that starts at ``offset``."""
+    out = []
+    if ";" not in orig and "," not in orig:
+        words = orig.split()
+        if " ".join(words) == orig:  # words one space apart (as written by dumps): offsets by sums
+            new, token = tuple.__new__, _Token
+            first = True
+            for word in words:
+                out.append(new(token, ("word", word, offset, first)))
+                first = False
+                offset += len(word) + 1
+            return out
+    first = True
+    cursor = 0
+    find = orig.find
+    line = orig.replace(";", " ; ") if ";" in orig else orig
+    for word in line.split():
+        at = find(word, cursor) if word != ";" else find(";", cursor)
+        cursor = at + len(word)
+        if word == ";":
+            out.append(_Token("semi", ";", offset + at, False))
+            first = False
+            continue
+        if "," in word:
+            word, at = _without_commas(word, at)
+            if not word:
+                continue
+        out.append(_Token("word", word, offset + at, first))
+        first = False
+    return out
 
 
 def _full_tokens(src: _Text, end: int | None = None) -> Iterator[_Token]:
@@ -279,6 +308,11 @@ def _without_commas(word: str, at: int) -> tuple[str, int]:
     return word.strip(","), at + len(word) - len(word.lstrip(","))
 
 
+def _word_starts(line: str, at: int, skip: int) -> list[int]:
+    """Where the words of ``line`` (which starts at offset ``at``) start, but the first ``skip``."""
+    return [at + m.start() for m in _WORD.finditer(line)][skip:]
+
+
 def _word_offset(line: str, k: int) -> int:
     """Where the ``k``-th word (0-based) of ``line`` starts."""
     for i, m in enumerate(_WORD.finditer(line)):
@@ -315,25 +349,27 @@ class Chunk:
     data: bytes
 
 
+_GAP_TAG = re.compile(rb"\n[ \t\r\x0b\x0c]*\n[ \t\r\x0b\x0c]*\[")  # a blank line, then a tag line
+_BODY_LINE = re.compile(rb"^[ \t\r\x0b\x0c]*[^\s\[]", re.M)  # a line that is neither blank nor a tag
+
+
 def split_games(data: bytes) -> list[Chunk]:
     """The games of a DGN text: a new game starts at a tag line that follows a blank line
-    (or begins the file) after hands have been written."""
+    (or begins the file) after hands have been written.  The regexes find those lines without
+    a Python step per line of the archive."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    lines = data.split(b"\n")
     chunks: list[Chunk] = []
-    start = 0
-    seen_body = False
-    blank_before = True
-    for k, line in enumerate(lines):
-        stripped = line.strip()
-        if stripped.startswith(b"[") and blank_before and seen_body:
-            chunks.append(Chunk(start + 1, b"\n".join(lines[start:k])))
-            start, seen_body = k, False
-        if stripped and not stripped.startswith(b"["):
-            seen_body = True
-        blank_before = not stripped
-    chunks.append(Chunk(start + 1, b"\n".join(lines[start:])))
+    start = 0  # where the current game's first line starts
+    line = 1
+    for m in _GAP_TAG.finditer(data):
+        tag = data.rfind(b"\n", 0, m.end()) + 1  # the tag line's start
+        if _BODY_LINE.search(data, start, tag) is None:  # no hands since the game's start
+            continue
+        chunks.append(Chunk(line, data[start:tag - 1]))
+        line += data.count(b"\n", start, tag)
+        start = tag
+    chunks.append(Chunk(line, data[start:]))
     return [c for c in chunks if c.data.strip()] or chunks[:1]
 
 
@@ -505,16 +541,20 @@ def _field_at(text: str, pos: int, rest: str, seat: int | None = None) -> int:
     return pos
 
 
+_TAG_BODY = re.compile(r"([^\s\"]+)\s*(.*)\Z", re.S)
+_JSON = json.JSONDecoder()  # stateless: one for every tag
+
+
 def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
     """(name, value, quoted) of a tag line ``[Name "value"]``."""
     body = raw.strip()[1:-1].strip()
-    m = re.match(r"([^\s\"]+)\s*(.*)\Z", body, re.S)
+    m = _TAG_BODY.match(body)
     if m is None:
         raise src.error("a tag needs a name: [Name \"value\"]", pos)
     name, rest = m.group(1), m.group(2).strip()
     if rest.startswith('"'):
         try:
-            value, end = json.JSONDecoder().raw_decode(rest)
+            value, end = _JSON.raw_decode(rest)
         except (ValueError, RecursionError):
             raise src.error(f"the value of tag {name} is not a well-formed quoted text", pos) from None
         _checked(value, src, pos)
@@ -594,7 +634,7 @@ class _Reader:
     # -- header ------------------------------------------------------------------------
 
     def parse(self) -> None:
-        toks = list(_tokens(self.src))
+        toks = _tokens(self.src)
         k = 0
         header_comments: list[str] = []
         tags: list[tuple[str, Any, bool, int]] = []
@@ -751,7 +791,7 @@ class _Reader:
             raise self.src.error(f"{what} lists sides with their points, like NS 23 EW 0", at)
         out: dict[str, int] = {}
         for side, n in zip(words[::2], words[1::2]):
-            if not re.fullmatch(r"-?[0-9]+", n):
+            if not _POINTS.fullmatch(n):
                 raise self.src.error(f"{what}: {shown(n)!r} is not a number of points (for {shown(side)})", at)
             if side in out:
                 raise self.src.error(f"{what} gives {side} twice", at)
@@ -767,6 +807,17 @@ class _Reader:
         k = 0
         n = len(toks)
         seats = set(self.seats)
+        # The canonical form's "SEAT move" pairs as move data with its seat, by (seat, word):
+        # archives repeat them, so each is built once and copied (a comment or a Broadway
+        # placement changes the copy).  The cache is kept per game and seats, so a pair found
+        # there has a seat of this game.
+        key = (game, tuple(self.seats))
+        pairs = _PAIR_CACHE.get(key) if isinstance(game, str) else {}
+        if pairs is None:
+            pairs = _PAIR_CACHE[key] = {} if len(_PAIR_CACHE) < 256 else None
+            if pairs is None:
+                pairs = {}
+        pair = pairs.__getitem__
         pending: list[tuple[str, int]] = []  # a seat written before its move
 
         def move_word(word: str, at: int) -> None:
@@ -813,16 +864,33 @@ class _Reader:
                 if hand is not None and hand.end is None and hand.left is None and not pending:
                     # The canonical form: "SEAT move SEAT move …" with words seen before.  Each pair
                     # becomes a move at once; its position is worked out only if a problem needs it.
-                    cache, moves, spots = _MOVE_CACHE, hand.moves, hand.move_pos
+                    moves, spots = hand.moves, hand.move_pos
                     n_words = len(words)
+                    if not n_words & 1:
+                        # The whole line at once: every pair seen before (in any game).  A seat
+                        # not of this game, or a word not met yet, fails the lookup.
+                        try:
+                            line_moves = list(map(dict.copy, map(pair, zip(words[::2], words[1::2]))))
+                        except KeyError:
+                            pass
+                        else:
+                            moves += line_moves
+                            spots += zip(itertools.repeat(base), range(1, n_words, 2))
+                            k += 1
+                            continue
                     while start + 1 < n_words:
-                        seat = words[start]
-                        if seat not in seats:
-                            break
-                        hit = cache.get((game, words[start + 1]))
-                        if hit is None or hit[1]:
-                            break
-                        moves.append({"seat": seat, **hit[0]})
+                        seat, word = words[start], words[start + 1]
+                        move = pairs.get((seat, word))
+                        if move is None:
+                            if seat not in seats:
+                                break
+                            hit = _MOVE_CACHE.get((game, word))
+                            if hit is None or hit[1]:
+                                break
+                            move = {"seat": seat, **hit[0]}
+                            if len(pairs) < 20_000:
+                                pairs[seat, word] = move
+                        moves.append(move.copy())
                         spots.append((base, start + 1))
                         start += 2
                     if start == n_words:
@@ -842,11 +910,25 @@ class _Reader:
                     move_word(word, base + at)
                 k += 1
                 continue
+            if kind == "line":  # a keyword line other than a deal part (hand, end…), read as its words
+                no_pending()
+                line_toks = _line_tokens(t.text, t.pos)
+                t, args = line_toks[0], line_toks[1:]
+                low = t.text.lower()
+                if low == "hand":
+                    hand = self._hand_line(t, args, hand)
+                    self.hands.append(hand)
+                else:
+                    if hand is None:
+                        raise src.error(f"{t.text} must come after a hand line (hand 1)", t.pos)
+                    self._part_line(hand, low, t, args)
+                k += 1
+                continue
             if kind == "part":
                 no_pending()
                 if hand is None or not self._fast_part(hand, t.text, t.pos):
                     words = t.text.split()
-                    line_toks = list(_plain_tokens(self.src.text[:t.pos + len(t.text)], t.pos, parts=False))
+                    line_toks = _line_tokens(t.text, t.pos)
                     if hand is None:
                         raise src.error(f"{words[0]} must come after a hand line (hand 1)", t.pos)
                     self._part_line(hand, words[0].lower(), line_toks[0], line_toks[1:])
@@ -909,33 +991,35 @@ class _Reader:
             if kind in hand.deal:
                 return False
             seat, texts, key, target = None, words[1:], kind, None
-        get = _TILE_CACHE.get
-        tiles = [get(w) or _tile_text(w) for w in texts]
+        tiles = list(map(_TILE_CACHE.get, texts))  # tiles seen before (the usual case) at C speed
         if None in tiles:
-            return texts == ["-"] and self._store_part(hand, kind, key, seat, target, [], line, at)
+            tiles = [_tile_text(w) for w in texts]
+            if None in tiles:
+                return texts == ["-"] and self._store_part(hand, kind, key, seat, target, [], line, at)
         return self._store_part(hand, kind, key, seat, target, tiles, line, at)
 
     def _store_part(self, hand: _HandText, kind: str, key: str, seat: str | None, target: dict | None,
                     tiles: list[str], line: str, at: int) -> bool:
         hp = f"/hands/{hand.number - 1}/deal"
-        skip = 2 if seat is not None else 1
+        setpos = self.pos.at.setdefault  # as _Positions.__setitem__: the first position written stays
         if seat is not None:
             target[seat] = tiles
             base = f"{hp}/{key}/{seat}"
-            self.pos[base] = at + line.find(seat, line.find(kind[0]) + len(kind))
+            setpos(base, at + line.find(seat, line.find(kind[0]) + len(kind)))
             if kind == "deal":
-                self.pos[hp] = at
+                setpos(hp, at)
+            self.pos.lists[base] = functools.partial(_word_starts, line, at, 2)
         else:
             hand.deal[key] = tiles
             base = f"{hp}/{key}"
-            self.pos[base] = at
-        self.pos.lists[base] = lambda: [at + m.start() for m in re.finditer(r"\S+", line)][skip:]
+            setpos(base, at)
+            self.pos.lists[base] = functools.partial(_word_starts, line, at, 1)
         return True
 
     def _hand_line(self, t: _Token, args: list[_Token], prev: _HandText | None) -> _HandText:
         src = self.src
         expected = (prev.number + 1) if prev is not None else 1
-        if not args or args[0].kind != "word" or not re.fullmatch(r"[0-9]+", args[0].text):
+        if not args or args[0].kind != "word" or not _DIGITS.fullmatch(args[0].text):
             raise src.error(f"a hand line is hand N (hands count from 1): expected hand {expected}", t.pos)
         number = int(args[0].text)
         if number != expected:

@@ -8,6 +8,8 @@ import re
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from domrec import notation
@@ -1180,3 +1182,70 @@ def test_a_seat_typed_at_the_end_of_a_line_is_found_there():
     text = TYPED.replace("4-0 4-1 6-1", "4-0 4-1 W\n6-1")
     p = assert_at(read1(text), "invalid", *where(text, "W\n6-1"), "not W's")
     assert p.pointer == "/hands/0/moves/10/seat"
+
+
+# --- the canonical reader's shortcuts refuse what they cannot vouch for --------------------------
+
+
+def test_a_seat_move_pair_cached_for_other_seats_is_not_a_move_here():
+    """The canonical "SEAT move" pairs are cached across games; a game whose seats differ
+    must not take a pair of a seat it does not have from there."""
+    three = CASTLE.replace('[P2 "Bo"]', '[P2 "Bo"]\n[P3 "Cy"]').replace("P2 1-1 P2 +", "P3 1-1 P3 +")
+    for _ in range(2):  # the second reading takes the pairs from the cache
+        read1(three)
+    two = CASTLE.replace("P2 1-1 P2 +", "P3 1-1 P3 +")
+    assert_at(read1(two), "unusable", *where(two, "P3 1-1"), "P3 is not a seat of this game (seats: P1 P2)")
+
+
+@pytest.mark.parametrize("hand_line", ["hand 1 lead Z", "hand  1 lead\tZ", " hand 1  lead Z "])
+def test_a_keyword_line_spaced_any_way_is_located_the_same(hand_line):
+    """Lines written one space apart are split by offsets summed; others by searching: both
+    point at the same word."""
+    text = COMP.replace("hand 1 lead N", hand_line)
+    assert_at(read1(text), "unusable", *where(text, "Z"), "'Z' is not a seat")
+
+
+@pytest.mark.parametrize("end_line", ["end out NS 24 EW 0", "end out  NS 24\tEW 0", "end  out NS  24 EW 0 "])
+def test_a_wrong_claim_on_an_end_line_is_pointed_at_its_number_however_spaced(end_line):
+    text = COMP.replace("end out NS 23 EW 0", end_line)
+    game = read1(text)
+    assert game.report.status == "invalid"
+    p = only_problem(game)
+    assert (p.line, p.column) == where(text, "24"), p.text()
+
+
+def test_a_deal_line_read_by_the_fast_path_locates_each_tile():
+    text = COMP.replace("deal S 2-2 6-0", "deal S 2-2 7-0")
+    assert_at(read1(text), "invalid", *where(text, "7-0"), "7-0 is not a tile of the double-six set")
+    spaced = COMP.replace("deal S 2-2 6-0", "deal  S 2-2\t 7-0")
+    assert_at(read1(spaced), "invalid", *where(spaced, "7-0"), "7-0 is not a tile of the double-six set")
+
+
+def _split_games_line_by_line(data: bytes) -> list[notation.Chunk]:
+    """The games of a DGN text as the rule says it, a line at a time (what split_games's regexes must match)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = data.split(b"\n")
+    chunks: list[notation.Chunk] = []
+    start, seen_body, blank_before = 0, False, True
+    for k, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(b"[") and blank_before and seen_body:
+            chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:k])))
+            start, seen_body = k, False
+        if stripped and not stripped.startswith(b"["):
+            seen_body = True
+        blank_before = not stripped
+    chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:])))
+    return [c for c in chunks if c.data.strip()] or chunks[:1]
+
+
+_SPLIT_LINES = [b'[Game "competitive"]', b'  [N "Ana"]', b"", b"  ", b"\t", b"\r", b" \x0b", b"hand 1", b"N 6-6",
+                b"x [", b"[", b"\xef\xbb\xbf[G]", b"end out NS 1 EW 0\r"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.booleans(), st.lists(st.sampled_from(_SPLIT_LINES), max_size=14))
+def test_split_games_finds_the_games_the_line_by_line_rule_finds(bom, lines):
+    data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(lines)
+    assert notation.split_games(data) == _split_games_line_by_line(data)
