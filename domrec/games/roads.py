@@ -250,6 +250,7 @@ class RoadsHand:
         """
         kind = move.__class__
         seat = move.seat
+        laid = None  # the tile a span, starter, block or bridge lays, taken from the stock below
         if kind is Span:
             if self.phase and (seat == self.to_move or self._takes_over(seat)):
                 stock = self.stocks[seat]
@@ -264,17 +265,7 @@ class RoadsHand:
                         road.spans.append(span)
                         road.n += 1
                         road.exposed = span[2]
-                        # The tile leaves the stock (what _played does).
-                        if held == 1:
-                            del stock[t]
-                        else:
-                            stock[t] = held - 1
-                        self.used = True
-                        left = self.stock_size[seat] - 1
-                        self.stock_size[seat] = left
-                        if not left:
-                            self._go_out(seat)
-                        return 0
+                        laid = t
         elif kind is Roll:
             phase = self.phase
             if seat == (self.after[self.roller] if phase else self.next_roller) and not self.over \
@@ -304,16 +295,7 @@ class RoadsHand:
                     road = Road(name, side, t, facing)
                     self.roads[name] = road
                     self.side_roads[side].append(road)
-                    if held == 1:
-                        del stock[t]
-                    else:
-                        stock[t] = held - 1
-                    self.used = True
-                    left = self.stock_size[seat] - 1
-                    self.stock_size[seat] = left
-                    if not left:
-                        self._go_out(seat)
-                    return 0
+                    laid = t
         elif kind is Block:
             if self.phase and (seat == self.to_move or self._takes_over(seat)):
                 stock = self.stocks[seat]
@@ -330,16 +312,7 @@ class RoadsHand:
                         road.block_tile = t
                         if joined is not None:
                             joined.blocked = True
-                        if held == 1:
-                            del stock[t]
-                        else:
-                            stock[t] = held - 1
-                        self.used = True
-                        left = self.stock_size[seat] - 1
-                        self.stock_size[seat] = left
-                        if not left:
-                            self._go_out(seat)
-                        return 0
+                        laid = t
         elif kind is Reuse:
             # The dice pass on with the last toss, unused (what _reuse and _start_turn do): the
             # next player's, once someone has rolled; the pile top-up goes through the handler.
@@ -377,16 +350,19 @@ class RoadsHand:
                     if (ja.half == sa.high or ja.half == sa.low) and (jb.half == sb.high or jb.half == sb.low):
                         a.joined, b.joined = b, a
                         a.bridge_at, b.bridge_at = (ja.span, ja.half), (jb.span, jb.half)
-                        if held == 1:
-                            del stock[ZERO]
-                        else:
-                            stock[ZERO] = held - 1
-                        self.used = True
-                        left = self.stock_size[seat] - 1
-                        self.stock_size[seat] = left
-                        if not left:
-                            self._go_out(seat)
-                        return 0
+                        laid = ZERO
+        if laid is not None:
+            # A tile was laid: it leaves the stock (what _played does), and its owner may be out.
+            if held == 1:
+                del stock[laid]
+            else:
+                stock[laid] = held - 1
+            self.used = True
+            left = self.stock_size[seat] - 1
+            self.stock_size[seat] = left
+            if not left:
+                self._go_out(seat)
+            return 0
         # Everything else: the move's handler (what _dispatch does, written out to save a call).
         handler = _HANDLERS.get(kind)
         if self.over or handler is None or seat not in self.side_of:
