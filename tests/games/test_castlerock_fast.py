@@ -15,20 +15,16 @@ from __future__ import annotations
 import json
 import random
 from contextlib import contextmanager
-from functools import lru_cache
 from typing import Iterator
 from unittest import mock
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from domrec import simulate
-from domrec.errors import InputError
 from domrec.games import castlerock as cr
-from domrec.reader import load_dict
 from domrec.record import Capture, Draw, Play
-from domrec.validate import validate
 
 from tests.conftest import check, problem_at, state_before
+from tests.games.fastpaths import fast_and_careful, game_text, short_game
 
 SETS = ("double-six", "double-nine", "double-twelve")
 FAST_APPLY = cr.CastleRockHand.apply
@@ -56,27 +52,11 @@ def careful() -> Iterator[None]:
 
 def both(doc: dict) -> tuple[dict, dict]:
     """The report on ``doc`` as the engine gives it, and as the careful paths give it."""
-    try:
-        record = load_dict(doc)
-    except InputError:
-        assume(False)  # a corruption the shape check refuses never reaches the engine
-    fast = validate(record).to_dict()
-    with careful():
-        slow = validate(record).to_dict()
-    return fast, slow
-
-
-@lru_cache(maxsize=64)
-def _game_text(seed: int, players: int, set_name: str) -> str:
-    (rec,) = simulate.simulate("castle-rock", 1, seed, players, {"set": set_name})
-    return simulate.dumps(rec)
+    return fast_and_careful(doc, careful)
 
 
 def game(seed: int, players: int, set_name: str) -> dict:
-    doc = json.loads(_game_text(seed, players, set_name))
-    del doc["hands"][3:]  # enough to go through every kind of move and hand, quicker to check twice
-    doc.pop("result", None)
-    return doc
+    return short_game("castle-rock", seed, players, "set", set_name)
 
 
 def _tile_text(rng: random.Random) -> str:
@@ -176,7 +156,7 @@ def test_one_change_anywhere_is_judged_as_the_careful_replay_judges_it(seed, pla
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10 ** 6), players=st.integers(2, 6), set_name=st.sampled_from(SETS))
 def test_whole_games_are_judged_alike(seed, players, set_name):
-    doc = json.loads(_game_text(seed, players, set_name))
+    doc = json.loads(game_text("castle-rock", seed, players, "set", set_name))
     fast, slow = both(doc)
     assert fast == slow and fast["valid"]
 

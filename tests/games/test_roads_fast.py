@@ -14,19 +14,15 @@ from __future__ import annotations
 import json
 import random
 from contextlib import contextmanager
-from functools import lru_cache
 from typing import Iterator
 from unittest import mock
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from domrec import simulate
-from domrec.errors import InputError
 from domrec.games import roads
-from domrec.reader import load_dict
-from domrec.validate import validate
 
 from tests.conftest import check, problem_at, state_before
+from tests.games.fastpaths import fast_and_careful, game_text, short_game
 
 
 @contextmanager
@@ -38,27 +34,11 @@ def careful() -> Iterator[None]:
 
 def both(doc: dict) -> tuple[dict, dict]:
     """The report on ``doc`` as the engine gives it, and as the careful paths give it."""
-    try:
-        record = load_dict(doc)
-    except InputError:
-        assume(False)  # a corruption the shape check refuses never reaches the engine
-    fast = validate(record).to_dict()
-    with careful():
-        slow = validate(record).to_dict()
-    return fast, slow
-
-
-@lru_cache(maxsize=64)
-def _game_text(seed: int, players: int, block: str) -> str:
-    (rec,) = simulate.simulate("domino-roads", 1, seed, players, {"block_match": block})
-    return simulate.dumps(rec)
+    return fast_and_careful(doc, careful)
 
 
 def game(seed: int, players: int, block: str) -> dict:
-    doc = json.loads(_game_text(seed, players, block))
-    del doc["hands"][3:]  # enough to go through every kind of move and hand, quicker to check twice
-    doc.pop("result", None)
-    return doc
+    return short_game("domino-roads", seed, players, "block_match", block)
 
 
 def _tile_text(rng: random.Random) -> str:
@@ -213,7 +193,7 @@ def test_a_bridge_anywhere_is_judged_as_the_careful_replay_judges_it(seed, playe
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10 ** 6), players=st.sampled_from([3, 4]), block=st.sampled_from(["equal", "sum"]))
 def test_whole_games_are_judged_alike(seed, players, block):
-    doc = json.loads(_game_text(seed, players, block))
+    doc = json.loads(game_text("domino-roads", seed, players, "block_match", block))
     fast, slow = both(doc)
     assert fast == slow and fast["valid"]
 
@@ -221,7 +201,7 @@ def test_whole_games_are_judged_alike(seed, players, block):
 # --- the deal counted in one pass: each fault it lets through to the careful parse -----------------
 
 def _record() -> dict:
-    doc = json.loads(_game_text(7, 4, "equal"))
+    doc = json.loads(game_text("domino-roads", 7, 4, "block_match", "equal"))
     del doc["hands"][1:]
     doc["hands"][0]["moves"] = []
     doc.pop("result", None)
@@ -264,7 +244,7 @@ def test_a_seat_not_at_the_table_is_named():
 def test_the_partner_taking_over_with_a_tile_not_held_is_refused_and_the_turn_is_the_partners():
     """The partner's first play takes over the total before anything else is checked, as the
     handler's part check did: a later play by the roller is then out of turn."""
-    doc = json.loads(_game_text(11, 4, "equal"))
+    doc = json.loads(game_text("domino-roads", 11, 4, "block_match", "equal"))
     moves = doc["hands"][0]["moves"]
     # The first play by a roller's partner (turn 2 on): it takes over the total.
     rollers = [m["seat"] for m in moves if "roll" in m or "reuse" in m]
@@ -288,7 +268,7 @@ def test_the_partners_play_after_the_roller_went_out_is_refused():
     """The roller empties their stock; their partner's play that would take over the total must
     not: the hand is over (the fast path once let it through to the scores)."""
     for seed in range(200):
-        doc = json.loads(_game_text(seed, 4, "equal"))
+        doc = json.loads(game_text("domino-roads", seed, 4, "block_match", "equal"))
         doc.pop("result", None)
         for i in range(len(doc["hands"])):
             state = state_before(doc, i)

@@ -1,0 +1,46 @@
+"""Shared by the tests that hold an engine's fast replay paths to its careful ones
+(test_castlerock_fast.py, test_roads_fast.py): a record judged both ways, and short games to
+corrupt."""
+
+from __future__ import annotations
+
+import json
+from contextlib import AbstractContextManager
+from functools import lru_cache
+from typing import Any, Callable
+
+from hypothesis import assume
+
+from domrec import simulate
+from domrec.errors import InputError
+from domrec.reader import load_dict
+from domrec.validate import validate
+
+
+def fast_and_careful(doc: dict, careful: Callable[[], AbstractContextManager[Any]]) -> tuple[dict, dict]:
+    """The report on ``doc`` as the engine gives it, and as the careful paths give it (inside
+    ``careful()``, which swaps the fast paths out)."""
+    try:
+        record = load_dict(doc)
+    except InputError:
+        assume(False)  # a corruption the shape check refuses never reaches the engine
+    fast = validate(record).to_dict()
+    with careful():
+        slow = validate(record).to_dict()
+    return fast, slow
+
+
+@lru_cache(maxsize=128)
+def game_text(game: str, seed: int, players: int, option: str, value: str) -> str:
+    """A simulated game of ``game`` with one rule option set, as JSON text (kept: hypothesis asks again)."""
+    (rec,) = simulate.simulate(game, 1, seed, players, {option: value})
+    return simulate.dumps(rec)
+
+
+def short_game(game: str, seed: int, players: int, option: str, value: str) -> dict:
+    """A simulated game cut to three hands (enough to go through every kind of move and hand,
+    quicker to check twice), without its claimed result."""
+    doc = json.loads(game_text(game, seed, players, option, value))
+    del doc["hands"][3:]
+    doc.pop("result", None)
+    return doc
