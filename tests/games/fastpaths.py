@@ -5,9 +5,10 @@ corrupt."""
 from __future__ import annotations
 
 import json
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
+from unittest import mock
 
 from hypothesis import assume
 
@@ -15,6 +16,16 @@ from domrec import simulate
 from domrec.errors import InputError
 from domrec.reader import load_dict
 from domrec.validate import validate
+
+
+@contextmanager
+def careful_paths(hand: type, careful_apply: Callable[..., int], match: type) -> Iterator[None]:
+    """The engine with its fast paths swapped out: every move through ``careful_apply`` (the
+    helpers that word the rules), every deal through the careful check (``_quick_deal`` finds
+    nothing)."""
+    with mock.patch.object(hand, "apply", careful_apply), \
+            mock.patch.object(match, "_quick_deal", lambda self, deal: None):
+        yield
 
 
 def fast_and_careful(doc: dict, careful: Callable[[], AbstractContextManager[Any]]) -> tuple[dict, dict]:

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-from contextlib import contextmanager
-from typing import Iterator
-from unittest import mock
+from contextlib import AbstractContextManager
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
@@ -24,7 +22,7 @@ from domrec.games import castlerock as cr
 from domrec.record import Capture, Draw, Play
 
 from tests.conftest import check, problem_at, state_before
-from tests.games.fastpaths import fast_and_careful, game_text, short_game
+from tests.games.fastpaths import careful_paths, fast_and_careful, game_text, short_game
 
 SETS = ("double-six", "double-nine", "double-twelve")
 FAST_APPLY = cr.CastleRockHand.apply
@@ -43,11 +41,8 @@ def _careful_apply(self, move):
     return FAST_APPLY(self, move)  # a place by the player to place, or a move of no Castle Rock kind
 
 
-@contextmanager
-def careful() -> Iterator[None]:
-    with mock.patch.object(cr.CastleRockHand, "apply", _careful_apply), \
-            mock.patch.object(cr.CastleRockMatch, "_quick_deal", lambda self, deal: None):
-        yield
+def careful() -> AbstractContextManager[None]:
+    return careful_paths(cr.CastleRockHand, _careful_apply, cr.CastleRockMatch)
 
 
 def both(doc: dict) -> tuple[dict, dict]:

@@ -13,23 +13,18 @@ from __future__ import annotations
 
 import json
 import random
-from contextlib import contextmanager
-from typing import Iterator
-from unittest import mock
+from contextlib import AbstractContextManager
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from domrec.games import roads
 
 from tests.conftest import check, problem_at, state_before
-from tests.games.fastpaths import fast_and_careful, game_text, short_game
+from tests.games.fastpaths import careful_paths, fast_and_careful, game_text, short_game
 
 
-@contextmanager
-def careful() -> Iterator[None]:
-    with mock.patch.object(roads.RoadsHand, "apply", roads.RoadsHand._dispatch), \
-            mock.patch.object(roads.RoadsMatch, "_quick_deal", lambda self, deal: None):
-        yield
+def careful() -> AbstractContextManager[None]:
+    return careful_paths(roads.RoadsHand, roads.RoadsHand._dispatch, roads.RoadsMatch)
 
 
 def both(doc: dict) -> tuple[dict, dict]:
