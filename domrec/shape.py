@@ -308,7 +308,7 @@ _FAST_EXPR = {
 }
 
 
-#: How a field takes part in the key of :data:`_SEEN` moves: text fields as they are (a
+#: How a field takes part in the key of the moves kept by :func:`_check_and_build`: text fields as they are (a
 #: text equals only the same text, so a hit means the same checks passed); fields with
 #: one good value (``true``) not at all, once their exact type is checked; numbers, and a
 #: draw's ``true`` or tile, after their exact type is checked (``1`` equals ``true`` in Python).
@@ -338,10 +338,9 @@ def _check_and_build(keys: tuple[str, ...]) -> Callable[[dict], Any]:
     """
     if not all(k in _FAST_EXPR for k in keys):
         return lambda m: None
-    guard = " and ".join(_FAST_EXPR[k] for k in keys)
+    build = guarded_move_builder(keys, " and ".join(_FAST_EXPR[k] for k in keys), {"GOOD": _GOOD_TILES})
     if not all(k in _KEY_TEXT or k in _KEY_TYPED for k in keys):
-        return guarded_move_builder(keys, guard, {"GOOD": _GOOD_TILES})
-    build = guarded_move_builder(keys, guard, {"GOOD": _GOOD_TILES})
+        return build
     pre = [_PRE_GUARD.get(k, _FAST_EXPR[k]) for k in keys if k in _KEY_TYPED]
     parts = [f"d[{k!r}]" if k in _KEY_TEXT else _KEY_TYPED[k] for k in keys]
     parts = [p for p in parts if p is not None]

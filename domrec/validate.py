@@ -359,16 +359,11 @@ def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, prob
     apply = state.apply
     j = -1
     try:
-        if observer is None:  # validation: nobody watching, the tightest loop
-            for j, move in enumerate(moves):
-                points = apply(move)
-                if move.score is not None and move.score != points:
-                    problems.append(_move_score_problem(hp, i, j, move, points, state))
-        else:
-            for j, move in enumerate(moves):
-                points = apply(move)
-                if move.score is not None and move.score != points:
-                    problems.append(_move_score_problem(hp, i, j, move, points, state))
+        for j, move in enumerate(moves):
+            points = apply(move)
+            if move.score is not None and move.score != points:
+                problems.append(_move_score_problem(hp, i, j, move, points, state))
+            if observer:
                 observer.moved(j, move, points, state)
     except RuleViolation as e:
         move = moves[j]
