@@ -16,18 +16,26 @@ checking it died twice").  Each death is told in one line through ``on_death``.
 
 Workers are started with ``spawn`` (the same on every platform, and safe whatever
 threads the caller runs) and ignore Ctrl-C: the main process alone receives it,
-terminates them and lets :class:`KeyboardInterrupt` through to its caller.
+terminates them and lets :class:`KeyboardInterrupt` through to its caller.  A terminal
+sends Ctrl-C to every process of the foreground group, workers included, and a worker
+that is still starting (importing domrec, before its initializer runs) would die of it
+with a multiprocessing traceback on the screen: so Ctrl-C is blocked in the main thread
+while a worker is started, the worker inherits the blocked signal, and its initializer
+ignores it before unblocking it.  A Ctrl-C that arrives meanwhile waits, and reaches the
+main process as soon as the worker is started.
 """
 
 from __future__ import annotations
 
 import collections
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import os
 import resource
 import signal
 import sys
+import threading
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -121,6 +129,8 @@ class Stats:
 
 def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    if hasattr(signal, "pthread_sigmask"):  # blocked since the worker was started (see _starting)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     batch_mode()
 
 
@@ -248,8 +258,26 @@ def check(sources: Iterable[reader.Source], jobs: int,
         _stop(pool)
 
 
+@contextlib.contextmanager
+def _starting() -> Iterator[None]:
+    """Ctrl-C blocked in this thread while workers may be started (the pool starts them in
+    :meth:`~concurrent.futures.ProcessPoolExecutor.submit`): a new worker inherits the blocked
+    signal and cannot die of a Ctrl-C before its initializer ignores it.  A Ctrl-C that came
+    meanwhile is delivered here when the block ends, as :class:`KeyboardInterrupt`."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _submit(pool: cf.ProcessPoolExecutor, chunk: list[reader.Source]) -> cf.Future:
-    return pool.submit(_check_chunk, [(s.label, s.text, s.form) for s in chunk if not s.error])
+    items = [(s.label, s.text, s.form) for s in chunk if not s.error]
+    with _starting():
+        return pool.submit(_check_chunk, items)
 
 
 def _results(chunk: list[reader.Source], future: cf.Future, stats: Stats) -> list[list[Report]]:

@@ -762,15 +762,38 @@ def _rest_after(st: list[str], got: Record) -> list[str]:
     return []
 
 
-#: ``domrec record`` with every save made 5 ms slower (a slow disk), so that a kill lands
-#: between moves at a chosen point rather than after the whole game is in.
-SLOW_DISK = """
-import sys, time
+#: ``domrec record`` held still at a chosen save until the test kills it: after the save that
+#: brings the file to ``DOMREC_TEST_STOP_AT`` moves (and closed hands), or, with
+#: ``DOMREC_TEST_MID_SAVE``, in the middle of that save (its temporary file written and flushed,
+#: not yet renamed over the record).  It says so by creating ``DOMREC_TEST_MARK``.  The kill lands
+#: exactly there however fast or busy the machine is.
+HELD_AT_A_SAVE = """
+import os, sys, time
 import domrec.recorder as recorder
-real = recorder.write_text
-def write_text(*args, **kw):
-    time.sleep(0.005)
-    return real(*args, **kw)
+from domrec import notation
+stop_at = int(os.environ["DOMREC_TEST_STOP_AT"])
+mid_save = os.environ.get("DOMREC_TEST_MID_SAVE") == "1"
+def moves(text):
+    game = next(notation.read_games(text, "save"), None)
+    record = game.record if game is not None else None
+    return -1 if record is None else sum(len(h.moves) + (h.result is not None) for h in record.hands)
+def hold():
+    open(os.environ["DOMREC_TEST_MARK"], "w").close()
+    time.sleep(600)
+real_write, real_replace = recorder.write_text, os.replace
+held = []
+def replace(src, dst):
+    if held and held.pop():
+        hold()
+    return real_replace(src, dst)
+def write_text(path, text, *args, **kw):
+    reached = moves(text) >= stop_at
+    held.append(reached and mid_save)
+    out = real_write(path, text, *args, **kw)
+    if reached and not mid_save:
+        hold()
+    return out
+os.replace = replace
 recorder.write_text = write_text
 from domrec.cli import main
 sys.argv = ["domrec", *sys.argv[1:]]
@@ -778,10 +801,11 @@ main()
 """
 
 
-def _domrec(*args: str, slow_disk: bool = False, **kw) -> subprocess.Popen:
-    head = ["-c", SLOW_DISK] if slow_disk else ["-m", "domrec.cli"]
+def _domrec(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
+    head = ["-c", HELD_AT_A_SAVE] if env else ["-m", "domrec.cli"]
     return subprocess.Popen([sys.executable, *head, "record", *args], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, **env} if env else None, **kw)
 
 
 def _moves_in_record(record: Record) -> int:
@@ -796,17 +820,25 @@ def _moves_in(path: Path) -> int:
         return -1
 
 
-def _kill_and_resume(config, seed: int, k: int, folder: Path) -> None:
+def _kill_and_resume(config, seed: int, k: int, folder: Path, mid_save: bool = False) -> None:
+    """SIGKILL once the record holds ``k`` moves: right after that save, or (``mid_save``) in the
+    middle of the next one; the file is a valid prefix, and resuming it gives the whole game."""
     record = simulated(config, seed)
     st = steps(notation.dumps(record))
     total = _moves_in_record(record)
     out = folder / "g.dgn"
-    proc = _domrec(record.game, "-o", str(out), slow_disk=True, stdin=subprocess.PIPE)
+    mark = folder / "held"
+    env = {"DOMREC_TEST_STOP_AT": str(k + 1 if mid_save else k), "DOMREC_TEST_MID_SAVE": "1" if mid_save else "",
+           "DOMREC_TEST_MARK": str(mark)}
+    proc = _domrec(record.game, "-o", str(out), env=env, stdin=subprocess.PIPE)
     proc.stdin.write(notation.dumps(record).encode())
     proc.stdin.close()
-    deadline = time.monotonic() + 60
-    while _moves_in(out) < k and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.001)
+    deadline = time.monotonic() + 300  # only turns a hang into a failure
+    while not mark.exists():
+        assert proc.poll() is None, f"the recorder ended before the save it was to be held at: {proc.stderr.read()}"
+        assert time.monotonic() < deadline, "the recorder never reached the save it was to be held at"
+        time.sleep(0.01)
+    mark.unlink()
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     proc.stderr.close()
@@ -814,9 +846,11 @@ def _kill_and_resume(config, seed: int, k: int, folder: Path) -> None:
     got = assert_valid_on_disk(out)
     assert k <= _moves_in_record(got) < total
     _moves_are_a_prefix(got, record)
-    # nothing else, but maybe the temporary file of the save the kill interrupted
-    assert all(p.name.startswith(".g.dgn.") and p.name.endswith(".tmp")
-               for p in folder.iterdir() if p.name != "g.dgn")
+    left = [p.name for p in folder.iterdir() if p.name != "g.dgn"]
+    if mid_save:  # the temporary file of the save the kill interrupted, and nothing else
+        assert len(left) == 1 and left[0].startswith(".g.dgn.") and left[0].endswith(".tmp"), left
+    else:
+        assert left == []
     rest = _rest_after(st, got)
     run = pipe(str(out), None, "\n".join(rest) + "\n")
     assert (run.code, run.err) == (0, ""), run.err
@@ -839,7 +873,7 @@ def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed
 @pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
 def test_killed_at_more_random_moves(config, seed, n, tmp_path):
     total = _moves_in_record(simulated(config, seed))
-    _kill_and_resume(config, seed, random.Random(f"{seed}:{n}").randrange(1, total - 2), tmp_path)
+    _kill_and_resume(config, seed, random.Random(f"{seed}:{n}").randrange(1, total - 2), tmp_path, mid_save=n % 2 == 1)
 
 
 def test_moves_fed_slowly_through_a_pipe_are_saved_as_they_come(fast_dir):
@@ -854,7 +888,7 @@ def test_moves_fed_slowly_through_a_pipe_are_saved_as_they_come(fast_dir):
             proc.stdin.write((line + "\n").encode())
             proc.stdin.flush()
         # The pipe stays open: every move sent is saved without waiting for the end of the input.
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 300  # only turns a hang into a failure
         while _moves_in(out) < k - 6 and time.monotonic() < deadline:
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)

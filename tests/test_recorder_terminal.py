@@ -47,7 +47,7 @@ class Terminal:
 
     def tmux(self, *args: str, check: bool = True) -> str:
         done = subprocess.run(["tmux", "-L", self.socket, "-f", str(self.conf), *args],
-                              capture_output=True, text=True, timeout=10)
+                              capture_output=True, text=True, timeout=120)
         if check and done.returncode != 0:
             raise AssertionError(f"tmux {' '.join(args)}: {done.stderr}")
         return done.stdout
@@ -87,7 +87,7 @@ class Terminal:
             return None
         return text.strip() if text.endswith("\n") else None
 
-    def wait(self, what, timeout: float = 10.0) -> str:
+    def wait(self, what, timeout: float = 120.0) -> str:
         """Poll until ``what`` (a text, or a function of the screen) holds; the screen then."""
         test = (lambda s: what in s) if isinstance(what, str) else what
         deadline = time.monotonic() + timeout
@@ -99,11 +99,11 @@ class Terminal:
                 raise AssertionError(f"waited {timeout}s for {what!r}; the pane shows:\n{screen}")
             time.sleep(0.03)
 
-    def wait_prompt(self, text: str, timeout: float = 10.0) -> None:
+    def wait_prompt(self, text: str, timeout: float = 120.0) -> None:
         """Until the pane's last line is the prompt ``text`` (with nothing typed after it)."""
         self.wait(lambda s: (self.lines() or [""])[-1] == text.rstrip(), timeout)
 
-    def wait_dead(self, timeout: float = 10.0) -> str:
+    def wait_dead(self, timeout: float = 120.0) -> str:
         """Until the program has stopped; its exit status."""
         deadline = time.monotonic() + timeout
         while (status := self.dead()) is None:
@@ -120,7 +120,7 @@ class Terminal:
     def type(self, text: str) -> None:
         self.tmux("send-keys", "-t", "main", "-l", text)
 
-    def line(self, text: str, timeout: float = 10.0) -> None:
+    def line(self, text: str, timeout: float = 120.0) -> None:
         """Type a line and Enter, and wait for the next prompt."""
         n = len(self.prompts())
         self.type(text)
@@ -304,8 +304,8 @@ def test_a_broadway_tile_named_alone_then_a_number(term, tmp_path):
     for w in words[:4]:
         term.line(w)
     term.wait_prompt(f"hand 1, {move.seat} to play>")
-    term.line(move.play, timeout=5)
-    screen = term.wait(f"{move.play} can go:", timeout=5)
+    term.line(move.play, timeout=120)
+    screen = term.wait(f"{move.play} can go:", timeout=120)
     options = [x.strip() for x in screen.splitlines() if re.match(r"^\s+\d+\. ", x)]
     (x1, y1), (x2, y2) = move.at
     pick = next(int(x.split(".")[0]) for x in options if f" at ({x1},{y1})-({x2},{y2}), scores {move.score}" in x)

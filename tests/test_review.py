@@ -126,6 +126,37 @@ def test_record_from_a_pipe_says_not_utf8_not_a_surrogate_escape(tmp_path):
     assert "N 3-1" in out.read_text() and "6-3" not in out.read_text()
 
 
+def _simulating(target, default_signals, ignored_signals=()):
+    """``domrec simulate -n 1000000 -o TARGET --force``, started with the given signals at their
+    default action, or ignored: what the test run itself inherited must not decide (a run
+    under ``nohup`` ignores SIGHUP, and its children inherit that)."""
+    import signal
+    import subprocess
+    import sys
+
+    def dispositions() -> None:
+        for number in default_signals:
+            signal.signal(number, signal.SIG_DFL)
+        for number in ignored_signals:
+            signal.signal(number, signal.SIG_IGN)
+
+    return subprocess.Popen([sys.executable, "-m", "domrec.cli", "simulate", "competitive", "-n", "1000000",
+                             "-o", str(target), "--force"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=dispositions)
+
+
+def _wait_for_records(folder, proc) -> None:
+    """Until records are being written to the temporary file; the limit only turns a hang into a
+    failure."""
+    import time
+
+    deadline = time.monotonic() + 300
+    while not any(p.stat().st_size for p in folder.glob(".games.jsonl.*.tmp")):
+        assert proc.poll() is None, f"simulate ended: {proc.stderr.read().decode()}"
+        assert time.monotonic() < deadline, "the temporary file never appeared"
+        time.sleep(0.1)
+
+
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
 def test_a_killed_write_leaves_no_temporary_file_and_the_old_file_intact(tmp_path, signame):
     """``kill`` or ``timeout`` (SIGTERM), a closed terminal (SIGHUP) during ``simulate -o``:
@@ -137,21 +168,49 @@ def test_a_killed_write_leaves_no_temporary_file_and_the_old_file_intact(tmp_pat
 
     target = tmp_path / "games.jsonl"
     target.write_text("an earlier file\n")
-    proc = subprocess.Popen([sys.executable, "-m", "domrec.cli", "simulate", "competitive", "-n", "1000000",
-                             "-o", str(target), "--force"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = _simulating(target, [signal.SIGHUP, signal.SIGTERM])
     try:
-        for _ in range(600):  # until records are being written to the temporary file (or it ended)
-            if any(p.stat().st_size for p in tmp_path.glob(".games.jsonl.*.tmp")) or proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        assert list(tmp_path.glob(".games.jsonl.*.tmp")), "the temporary file never appeared"
+        _wait_for_records(tmp_path, proc)
         proc.send_signal(getattr(signal, signame))
-        proc.wait(timeout=120)
+        proc.wait(timeout=300)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 128 + getattr(signal, signame)
+    assert b"Traceback" not in proc.stderr.read()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
+    assert target.read_text() == "an earlier file\n"
+
+
+def test_a_write_under_nohup_keeps_ignoring_sighup(tmp_path):
+    """``nohup domrec simulate ... &``: a program started with SIGHUP ignored is asked to outlive
+    its terminal, and keeps ignoring it (only signals at their default action are caught to
+    remove the temporary file).  After SIGHUP it goes on writing records; SIGTERM then stops
+    it as usual."""
+    import signal
+    import time
+
+    target = tmp_path / "games.jsonl"
+    target.write_text("an earlier file\n")
+    proc = _simulating(target, [signal.SIGTERM], [signal.SIGHUP])
+    try:
+        _wait_for_records(tmp_path, proc)
+        proc.send_signal(signal.SIGHUP)
+        written = lambda: sum(p.stat().st_size for p in tmp_path.glob(".games.jsonl.*.tmp"))  # noqa: E731
+        before = written()
+        deadline = time.monotonic() + 300
+        while written() < before + 200_000:  # hundreds of records more: the SIGHUP did not stop it
+            assert proc.poll() is None, "SIGHUP stopped a program started under nohup"
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM
     assert b"Traceback" not in proc.stderr.read()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
     assert target.read_text() == "an earlier file\n"
