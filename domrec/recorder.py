@@ -73,6 +73,11 @@ class Recorder:
     _confirming: bool = False
     _sheet_pending: bool = False
     _started_parts: dict = attrs.Factory(dict)
+    #: Where in the line being fed the word now being taken starts (0-based, in the stripped
+    #: line), and where the first refusal of this recorder's life was: a caller that feeds
+    #: lines one at a time (the venue's table pages) names the refused word by line:column.
+    at: int = 0
+    refused_at: int | None = None
 
     # --- making one -------------------------------------------------------------------------
 
@@ -104,6 +109,7 @@ class Recorder:
         if not stripped:
             return
         first = stripped.split(None, 1)[0].lower()
+        self.at = 0
         if first in ("hand", "left", "end", *_PARTS):
             self._part(first, stripped)
             return
@@ -118,6 +124,7 @@ class Recorder:
                 rest = " ".join(t.text for t in tokens[k:])
                 self.say(f"not taken (type it again once the refused move is put right): {rest}")
                 return
+            self.at = tok.pos
             if tok.kind == "comment":
                 self._note(notation._unescape_comment(tok.text[1:-1]))
             elif tok.kind == "semi":
@@ -161,6 +168,12 @@ class Recorder:
             self._close()
         elif self._sheet_pending:
             self._sheet_pending = False
+
+    def settle(self) -> None:
+        """Between requests of a page: the passes now forced are made, so that who is to move is
+        right while the table waits (within a text they are made when the next move shows them)."""
+        if self.game.in_hand and self.game.deal_known and not self.game.hand_over:
+            self._forced_passes(None, {})
 
     # --- moves --------------------------------------------------------------------------------
 
@@ -524,6 +537,8 @@ class Recorder:
         return True
 
     def _refuse(self, text: str) -> None:
+        if self.refused_at is None:
+            self.refused_at = self.at
         self.refused += 1
         self.refuse_out(one_line(text))
 

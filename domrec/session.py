@@ -1,0 +1,225 @@
+"""A game recorded request by request: the library under the venue's table pages.
+
+A phone at the table sends what the scorer tapped or typed as DGN body lines, the same lines
+a ``.dgn`` file holds and ``domrec record`` takes (``hand 2 lead E``, ``deal N 6-6 …``, moves,
+``left …``, ``end …``, ``undo``, ``y`` to close a hand that is over).  A :class:`Session` takes
+a request **whole or not at all**: each line goes through a :class:`~domrec.recorder.Recorder`,
+so every move is checked by the engine the moment it is made, exactly as at the terminal, and
+the first refusal undoes the whole request and names its line:column in the request's text.
+
+A session is nothing but its template record (players, rules) and the requests it accepted,
+in order: replaying them gives the same game.  That is what the venue stores, one row per
+accepted request, so a table rebuilt after a restart, or on another phone, is exactly where it
+was; nothing else about a table's game in progress needs keeping.
+
+Within a request the recorder reads as it reads a text (a pass may be written or left out);
+at the end of each request the passes then forced are made, so that "who is to move" is right
+while the table waits.  A hand that is over stays open for what it may still take (closing
+captures, the tiles ``left``, a claimed ``end``) until ``y``, the next hand's line or its
+next move closes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import attrs
+
+from domrec.notation import _move_text as _word
+from domrec.errors import DomrecError
+from domrec.explain import describe_move
+from domrec.game import Game
+from domrec.record import Move, Pass, Record, move_to_dict
+from domrec.recorder import Recorder
+
+#: Words of the terminal that a request may not hold: they steer a terminal, not a game.
+_TERMINAL_ONLY = {"quit": "quit is for the terminal: on a page, just close it"}
+#: The most lines one request may hold (a whole hand typed from a sheet is well under it).
+MAX_REQUEST_LINES = 400
+
+
+class SessionError(DomrecError):
+    """The accepted requests no longer replay (a store written by another version of the rules)."""
+
+
+@attrs.frozen
+class Refusal:
+    """Why a request was refused: where (1-based line and column in the request's text) and
+    the recorder's own one-line words."""
+
+    line: int
+    column: int
+    message: str
+
+    def text(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+class RequestRefused(DomrecError):
+    """A request of which nothing was taken."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.text())
+        self.refusal = refusal
+
+
+def _move_text(move: Move, game: str) -> str:
+    """A move as a DGN word with its seat (``W 6-4@4-2``): taken as it is whoever is to move."""
+    data = move_to_dict(move)
+    return f"{data['seat']} {_word(data, game)}"
+
+
+def _tile_of(move: Move) -> str | None:
+    """The tile a move lays or shows, which is what a scorer taps first."""
+    for name in ("play", "span", "starter", "bridge", "block", "exposed"):
+        value = getattr(move, name, None)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def _undo(recorder: Recorder) -> None:
+    """Take back the table's last move, and the forced passes made after it (the table did not
+    make those: the recorder did, and would make them again at once)."""
+    g = recorder.game
+    while True:
+        last = g.moves[-1] if g.in_hand and g.moves else None
+        refused = recorder.refused
+        recorder.feed_line("undo")
+        if recorder.refused > refused or type(last) is not Pass or not g.in_hand or not g.deal_known:
+            return
+        if not g.forced_pass():  # a pass by choice (where the rules allow one): the table's own move
+            return
+
+
+class Session:
+    """One table's game: a template and the requests accepted so far."""
+
+    def __init__(self, template: Record, accepted: Sequence[str] = ()) -> None:
+        self.template = template
+        self.accepted: list[str] = []
+        self._said: list[str] = []
+        self._recorder = self._fresh()
+        for k, text in enumerate(accepted, 1):
+            try:
+                self.take(text)
+            except RequestRefused as e:
+                raise SessionError(f"request {k} of this table no longer replays ({e.refusal.message}); "
+                                   f"the table's game must be entered again") from None
+
+    # --- taking requests -------------------------------------------------------------------
+
+    def _fresh(self) -> Recorder:
+        game = Game.from_record(self.template)
+        self._refusals: list[str] = []
+        return Recorder(game, None, interactive=False, say=self._said.append, refuse_out=self._refusals.append)
+
+    def take(self, text: str) -> list[str]:
+        """Take ``text`` (one or more DGN lines) whole, or raise :class:`RequestRefused` with
+        nothing of it taken.  What the recorder said of it (moves, hands closed) is returned."""
+        lines = text.split("\n")
+        if len(lines) > MAX_REQUEST_LINES:
+            raise RequestRefused(Refusal(MAX_REQUEST_LINES + 1, 1, f"a request holds at most "
+                                                                     f"{MAX_REQUEST_LINES} lines"))
+        if not text.strip():
+            raise RequestRefused(Refusal(1, 1, "nothing to record: the request is empty"))
+        recorder = self._recorder
+        self._said.clear()
+        for number, line in enumerate(lines, 1):
+            indent = len(line) - len(line.lstrip())
+            word = next(iter(line.split()), "").lower()
+            if word in _TERMINAL_ONLY:
+                self._undo_request()
+                raise RequestRefused(Refusal(number, indent + 1, _TERMINAL_ONLY[word]))
+            before = recorder.refused
+            recorder.refused_at = None
+            if word in ("undo", "n", "no") and line.strip() not in recorder.game.seats and len(line.split()) == 1:
+                _undo(recorder)
+            else:
+                recorder.feed_line(line)
+            if recorder.refused > before:
+                said = self._refusals[-(recorder.refused - before)]
+                refusal = Refusal(number, indent + (recorder.refused_at or 0) + 1, said)
+                self._undo_request()
+                raise RequestRefused(refusal)
+        before = recorder.refused
+        recorder.settle()
+        if recorder.refused > before:  # a forced pass the engine refused: cannot happen, but never half-taken
+            refusal = Refusal(len(lines), 1, self._refusals[-1])
+            self._undo_request()
+            raise RequestRefused(refusal)
+        self.accepted.append(text)
+        return list(self._said)
+
+    def _replay(self, texts: Sequence[str]) -> Recorder:
+        recorder = self._fresh()
+        for text in texts:
+            for line in text.split("\n"):
+                recorder.feed_line(line)
+            recorder.settle()
+        if recorder.refused:
+            raise SessionError("the table's accepted requests no longer replay; the table's game must be "
+                               "entered again")
+        return recorder
+
+    def _undo_request(self) -> None:
+        """Back to the state after the last accepted request: made again from the requests."""
+        self._recorder = self._replay(self.accepted)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self._recorder.game
+
+    def record(self) -> Record:
+        return self.game.record()
+
+    @property
+    def over(self) -> bool:
+        """The game is over by its rules (every hand closed)."""
+        return self.game.over
+
+    def legal(self) -> list[dict[str, Any]]:
+        """The moves the engine allows now, each as the DGN word that makes it, its tile, and in
+        words: empty when the deal was not entered (the moves then depend on hidden tiles)."""
+        g = self.game
+        out = []
+        for move in g.legal_moves():
+            out.append({"seat": move.seat, "text": _move_text(move, g.game), "tile": _tile_of(move),
+                        "label": describe_move(move)})
+        return out
+
+    def state(self) -> dict[str, Any]:
+        """Everything a page shows of the game, as JSON values."""
+        g = self.game
+        record = g.record()
+        hands = []
+        current = len(record.hands) - 1 if g.in_hand else None
+        for k, hand in enumerate(record.hands):
+            points = g.points if k == current else ()
+            moves = [{"seat": m.seat, "text": _word(move_to_dict(m), g.game),
+                      "label": describe_move(m), "points": points[j] if j < len(points) else None}
+                     for j, m in enumerate(hand.moves)]
+            result = g.outcome_of(k + 1)
+            hands.append({"number": k + 1, "leader": hand.leader, "deal": hand.deal is not None and
+                          bool(hand.deal.hands), "sheet": hand.moves == () and hand.deal is None and
+                          hand.result is not None, "moves": moves,
+                          "result": None if result is None else {"end": result.end, "scores": dict(result.scores)}})
+        state = g.state
+        return {
+            "game": g.game,
+            "seats": list(g.seats),
+            "players": {p.seat: p.name for p in record.players},
+            "hand": g.hand_number,
+            "in_hand": g.in_hand,
+            "hand_over": g.hand_over,
+            "deal_known": g.deal_known,
+            "to_move": g.to_move,
+            "over": g.over,
+            "winner": g.winner,
+            "totals": g.totals,
+            "hands": hands,
+            "legal": self.legal(),
+            "table": list(state.render()) if state is not None else [],
+        }

@@ -1,0 +1,153 @@
+"""A game recorded request by request (domrec.session, under the venue's table pages): every
+game and option set, whole texts or a word at a time, with or without the deal; a request is
+taken whole or not at all, its refusal names line:column, and the accepted requests replay."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from domrec import notation, simulate as sim
+from domrec.record import Record
+from domrec.session import MAX_REQUEST_LINES, RequestRefused, Session
+from domrec.validate import validate
+
+from tests.conftest import CONFIGS, IDS
+
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+
+
+def _game(config, seed: int) -> Record:
+    game, players, options, variant = config
+    return next(sim.simulate(game, 1, seed, players, options, variant, accidents=False))
+
+
+def _template(record: Record) -> Record:
+    return attrs.evolve(record, hands=(), result=None)
+
+
+def _body(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line and not line.startswith("[")]
+
+
+def _requests(text: str) -> list[str]:
+    """A typed text as a scorer taps it: a hand part line whole, each move on its own."""
+    out = []
+    for line in _body(text):
+        out.extend([line] if line.split()[0] in PARTS else line.split())
+    return out
+
+
+def _same_game(session: Session, record: Record) -> None:
+    if session.game.in_hand:
+        session.take("y")  # close the last hand, as the page's button does
+    mine, theirs = validate(session.record()), validate(record)
+    assert mine.status == theirs.status == "valid", [p.text() for p in mine.problems]
+    assert mine.scores == theirs.scores
+    assert len(session.record().hands) == len(record.hands)
+    assert session.over
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_whole_text_in_one_request(config):
+    record = _game(config, 1)
+    session = Session(_template(record))
+    session.take("\n".join(_body(notation.dumps(record))))
+    _same_game(session, record)
+
+
+@settings(max_examples=40)
+@given(k=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 10_000), keep_deal=st.booleans())
+def test_tapped_a_move_at_a_time_gives_the_same_game(k, seed, keep_deal):
+    """Every engine through the one recorder: the typed form (forced passes left out, with the
+    deal or with the tiles left at each hand's end), one request a move."""
+    record = _game(CONFIGS[k], seed)
+    session = Session(_template(record))
+    for text in _requests(notation.dumps_typed(record, keep_deal=keep_deal)):
+        session.take(text)
+    _same_game(session, record)
+    again = Session(_template(record), session.accepted)  # what the venue stores replays
+    assert notation.dumps(again.record()) == notation.dumps(session.record())
+
+
+def _competitive() -> tuple[Record, Session]:
+    record = _game(CONFIGS[0], 4)
+    session = Session(_template(record))
+    for text in _requests(notation.dumps_typed(record, keep_deal=True)):
+        if text.split()[0] not in PARTS:
+            break
+        session.take(text)  # the hand line, the lead draw, the deal seat by seat
+    return record, session
+
+
+def test_a_refused_request_takes_nothing_and_names_line_and_column():
+    record, session = _competitive()
+    legal = session.legal()
+    assert legal and all(m["seat"] == session.game.to_move for m in legal)
+    before = notation.dumps(session.record())
+    accepted = list(session.accepted)
+    probe = Session(session.template, session.accepted)
+    probe.take(legal[0]["text"])
+    seat = probe.game.to_move  # who moves after the first move: given a tile somebody else holds
+    other = next(t for s, ts in probe.game.state.holdings().items() if s != seat for t in ts)
+    text = f"{legal[0]['text']}\n  {seat} {other}"
+    with pytest.raises(RequestRefused) as e:
+        session.take(text)
+    refusal = e.value.refusal
+    assert (refusal.line, refusal.column) == (2, 3 + len(seat) + 1)
+    assert f"{seat} does not hold {other}" in refusal.message
+    assert notation.dumps(session.record()) == before and session.accepted == accepted
+    session.take(legal[0]["text"])  # and the table goes on from where it was
+    assert notation.dumps(session.record()) == notation.dumps(probe.record())
+
+
+def test_undo_is_a_request_and_replays():
+    record, session = _competitive()
+    first = session.legal()[0]["text"]
+    session.take(first)
+    session.take("undo")
+    assert session.game.moves == ()
+    replayed = Session(session.template, session.accepted)
+    assert replayed.game.moves == () and replayed.accepted == session.accepted
+
+
+@pytest.mark.parametrize("text,words", [
+    ("", "empty"),
+    ("quit", "quit is for the terminal"),
+    ("6-6 {a comment", "not closed"),
+    ("hand 3", "the next hand is hand 1"),
+])
+def test_refusals_are_one_line_in_the_recorders_words(text, words):
+    record = _game(CONFIGS[0], 4)
+    session = Session(_template(record))
+    with pytest.raises(RequestRefused) as e:
+        session.take(text)
+    assert words in e.value.refusal.message and "\n" not in e.value.refusal.text()
+    assert session.accepted == []
+
+
+def test_a_request_has_a_bounded_number_of_lines():
+    session = Session(_template(_game(CONFIGS[0], 4)))
+    with pytest.raises(RequestRefused) as e:
+        session.take("\n" * MAX_REQUEST_LINES + "hand 1")
+    assert e.value.refusal.line == MAX_REQUEST_LINES + 1
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_the_state_a_page_shows(config):
+    record = _game(config, 2)
+    session = Session(_template(record))
+    typed = _requests(notation.dumps_typed(record, keep_deal=True))
+    for text in typed[:12]:
+        session.take(text)
+    state = session.state()
+    assert state["game"] == record.game and state["seats"] == list(record.seats)
+    assert state["players"] == {p.seat: p.name for p in record.players}
+    assert set(state["totals"]) and state["hands"][0]["number"] == 1
+    assert all(m["text"] and m["label"] for h in state["hands"] for m in h["moves"])
+    if state["in_hand"] and state["deal_known"] and not state["hand_over"]:
+        assert state["legal"], "the deal is known: the legal moves are listed"
+        for move in state["legal"]:
+            probe = Session(session.template, session.accepted)
+            probe.take(move["text"])  # each listed move is taken as written
