@@ -154,6 +154,11 @@ class Game:
     def over(self) -> bool:
         return self._match.over or self._ended is not None
 
+    def tile_set(self) -> list[str]:
+        """Every tile of the set this game is played with, as the engine has it (a Domino Roads
+        set holds some tiles twice): what a scorer may pick from when the deal is not entered."""
+        return list(self._match.tile_set())
+
     @property
     def winner(self) -> str | None:
         if self._ended is not None and not self._match.over:

@@ -92,6 +92,12 @@ def _undo(recorder: Recorder) -> None:
             return
 
 
+def _cells(move: Move) -> list[list[int]] | None:
+    """Broadway: the two cells of the tableau a tile is laid on (for a page to draw)."""
+    at = getattr(move, "at", None)
+    return [list(cell) for cell in at] if at else None
+
+
 class Session:
     """One table's game: a template and the requests accepted so far."""
 
@@ -187,7 +193,7 @@ class Session:
         out = []
         for move in g.legal_moves():
             out.append({"seat": move.seat, "text": _move_text(move, g.game), "tile": _tile_of(move),
-                        "label": describe_move(move)})
+                        "label": describe_move(move), "at": _cells(move)})
         return out
 
     def state(self) -> dict[str, Any]:
@@ -198,7 +204,7 @@ class Session:
         current = len(record.hands) - 1 if g.in_hand else None
         for k, hand in enumerate(record.hands):
             points = g.points if k == current else ()
-            moves = [{"seat": m.seat, "text": _word(move_to_dict(m), g.game),
+            moves = [{"seat": m.seat, "text": _word(move_to_dict(m), g.game), "tile": _tile_of(m), "at": _cells(m),
                       "label": describe_move(m), "points": points[j] if j < len(points) else None}
                      for j, m in enumerate(hand.moves)]
             result = g.outcome_of(k + 1)
@@ -221,5 +227,7 @@ class Session:
             "totals": g.totals,
             "hands": hands,
             "legal": self.legal(),
+            "tiles": list(dict.fromkeys(g.tile_set())),
+            "seen": [t for t in (_tile_of(m) for m in g.moves) if t is not None] if g.in_hand else [],
             "table": list(state.render()) if state is not None else [],
         }

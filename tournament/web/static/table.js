@@ -1,0 +1,216 @@
+// The table page: one phone per table records the game through the venue's JSON API
+// (docs/venue.md).  Every write carries the table's revision; the server answers with the new
+// state, or refuses in one line and changes nothing.  The page keeps no game state of its own:
+// a reload, another phone or a lost signal starts again from what the server holds.
+"use strict";
+(function () {
+  const page = document.body.dataset;
+  const api = `/api/v1/tables/${page.round}/${page.table}`;
+  const headers = { "Authorization": "Bearer " + page.token, "Content-Type": "application/json" };
+  let view = null;        // the last state the server sent
+  let chosen = null;      // the tile tapped, waiting for where it goes
+  let busy = false;
+
+  const $ = (id) => document.getElementById(id);
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "onclick") node.addEventListener("click", v);
+      else if (k === "class") node.className = v;
+      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return node;
+  }
+  function say(text, kind) { const m = $("message"); m.textContent = text || ""; m.className = kind || ""; }
+
+  async function call(method, path, body) {
+    if (busy) return;
+    busy = true;
+    try {
+      const response = await fetch(api + path, { method, headers, body: body ? JSON.stringify(body) : undefined,
+                                                  cache: "no-store" });
+      let data = {};
+      try { data = await response.json(); } catch (e) { data = { error: "the server's answer could not be read" }; }
+      if (response.ok) { view = data; chosen = null; say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good"); }
+      else if (response.status === 409 && data.state) { view = data.state; chosen = null; say(data.error, "bad"); }
+      else say(data.error || ("refused (" + response.status + ")"), "bad");
+    } catch (e) {
+      say("no connection to the server: nothing was sent; try again", "bad");
+    } finally {
+      busy = false;
+      render();
+    }
+  }
+  const send = (text) => call("POST", "/dgn", { rev: view.rev, text });
+
+  function totals(game) {
+    const box = $("totals");
+    box.replaceChildren(...Object.entries(game.totals).map(([side, n]) => el("span", {}, side + " ", el("b", {}, n))));
+  }
+
+  function players(game) {
+    $("players").replaceChildren(...game.seats.map((seat) =>
+      el("div", { class: seat === game.to_move ? "to-move" : "" }, seat + " " + (game.players[seat] || ""),
+         seat === game.to_move ? " ◀" : "")));
+  }
+
+  function movesOf(game) {
+    const hand = game.hands[game.hands.length - 1];
+    if (!hand) return "";
+    return hand.moves.map((m) => m.seat + " " + m.text + (m.points ? " (+" + m.points + ")" : "")).join("  ");
+  }
+
+  function tileButtons(tiles, onTap, disabled) {
+    return el("div", { class: "row tiles" }, ...tiles.map((t) =>
+      el("button", { type: "button", class: t === chosen ? "chosen" : "", disabled: disabled && disabled(t),
+                     onclick: () => onTap(t), "data-tile": t }, t)));
+  }
+
+  // Broadway: the tableau's cells, the laid tiles and, for the tile tapped, where it may go.
+  function tableau(game, choices) {
+    const hand = game.hands[game.hands.length - 1];
+    const laid = new Map();
+    for (const m of (hand ? hand.moves : [])) if (m.at) m.at.forEach((c, k) => laid.set(c.join(","), m.tile.split("-")[k] || m.tile));
+    const cells = [...laid.keys()].map((k) => k.split(",").map(Number));
+    choices.forEach((c) => c.at.forEach((cell) => cells.push(cell)));
+    if (!cells.length) return null;
+    const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    const grid = el("div", { class: "grid", style: `grid-template-columns: repeat(${x1 - x0 + 1}, 44px)` });
+    const pick = new Map();
+    choices.forEach((c, k) => c.at.forEach((cell) => { const key = cell.join(","); if (!pick.has(key)) pick.set(key, k); }));
+    for (let y = y1; y >= y0; y--) for (let x = x0; x <= x1; x++) {
+      const key = x + "," + y;
+      if (laid.has(key)) grid.append(el("div", { class: "cell laid" }, laid.get(key)));
+      else if (pick.has(key)) {
+        const k = pick.get(key);
+        grid.append(el("button", { type: "button", class: "cell can", title: choices[k].label,
+                                   onclick: () => send(choices[k].text), "data-cell": key }, String(k + 1)));
+      } else grid.append(el("div", { class: "cell" }));
+    }
+    return grid;
+  }
+
+  function playPanel(game) {
+    const box = el("section", {});
+    if (!game.in_hand) {
+      const next = game.hands.length + 1;
+      const lead = el("select", { id: "lead", "aria-label": "who leads" }, el("option", { value: "" }, "lead: as the rules say"),
+                      ...game.seats.map((s) => el("option", { value: s }, "lead: " + s + " " + (game.players[s] || ""))));
+      box.append(el("h2", {}, "Hand " + next),
+                 el("div", { class: "row" }, lead, el("button", { type: "button", class: "primary", id: "start-hand",
+                   onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, "Start hand " + next)),
+                 el("p", { class: "note" }, "The deal may be entered first, as deal lines in the box below, or not at all."));
+      return box;
+    }
+    if (game.hand_over) {
+      box.append(el("h2", {}, "Hand " + game.hand + " is over"),
+                 el("p", { class: "note" }, game.deal_known ? "Close it to record its score (or undo the last move)."
+                   : "Type the tiles each player still holds in the box below (left N 6-6; E …), or close it if nobody holds any."),
+                 el("button", { type: "button", class: "primary", id: "close-hand", onclick: () => send("y") }, "Close hand " + game.hand));
+      return box;
+    }
+    const legal = game.legal || [];
+    if (legal.length) {
+      const byTile = new Map(), other = [];
+      for (const m of legal) (m.tile ? (byTile.get(m.tile) || byTile.set(m.tile, []).get(m.tile)).push(m) : other.push(m));
+      box.append(el("h2", {}, (game.to_move || "") + " to play: tap a tile"));
+      box.append(tileButtons([...byTile.keys()], (t) => { chosen = t; render(); }));
+      if (other.length) box.append(el("div", { class: "row", style: "margin-top:6px" },
+        ...other.map((m) => el("button", { type: "button", onclick: () => send(m.text), "data-move": m.text }, m.label))));
+      if (chosen && byTile.has(chosen)) {
+        const choices = byTile.get(chosen);
+        if (choices.length === 1 && !choices[0].at) { const only = choices[0]; chosen = null; send(only.text); return box; }
+        const grid = choices.some((c) => c.at) ? tableau(game, choices) : null;
+        if (grid) box.append(el("h2", {}, "Where does " + chosen + " go? Tap a numbered cell"), grid);
+        else box.append(el("h2", {}, "Where does " + chosen + " go?"));
+        box.append(el("div", { class: "targets" }, ...choices.map((c, k) =>
+          el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? (k + 1) + ". " : "") + c.label))));
+      }
+      return box;
+    }
+    // The deal was not entered: any tile not yet seen this hand; the engine checks the rest.
+    const seen = new Set(game.seen || []);
+    box.append(el("h2", {}, (game.to_move ? game.to_move + " to play: " : "") + "tap the tile played"),
+               tileButtons(game.tiles, (t) => send(t), (t) => seen.has(t) && game.game !== "domino-roads"),
+               el("p", { class: "note" }, "A pass, a draw or a tile that fits both ends: type it below (-, +, 6-4@4-2)."));
+    return box;
+  }
+
+  function sheetPanel(game) {
+    const next = game.hands.length + 1;
+    const sides = view.sides;
+    const inputs = sides.map((s) => el("label", {}, s + " ", el("input", { type: "number", inputmode: "numeric", min: "0",
+                                                                         id: "score-" + s, style: "width:6em" })));
+    return el("section", {}, el("h2", {}, "Hand " + next + ": its score"), el("div", { class: "row" }, ...inputs),
+      el("button", { type: "button", class: "primary", id: "add-sheet-hand", onclick: () => {
+        const parts = sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
+        send("hand " + next + "\nend " + parts);
+      } }, "Record hand " + next));
+  }
+
+  function resultPanel(game) {
+    const sides = view.sides;
+    const rows = game.hands.map((h) => el("tr", {}, el("td", {}, "hand " + h.number),
+      ...sides.map((s) => el("td", {}, h.result ? (h.result.scores[s] ?? 0) : "–"))));
+    const table = el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows,
+      el("tr", {}, el("th", {}, "total"), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0))));
+    const box = el("section", {}, el("h2", {}, view.status === "confirmed" ? "Confirmed: the result is in the event"
+                                               : "The game is over: check the result, then confirm it"), table);
+    if (view.status !== "confirmed") {
+      const pin = view.pins ? el("input", { id: "pin", type: "password", inputmode: "numeric", maxlength: "4",
+                                            placeholder: "PIN", "aria-label": "your PIN", style: "width:6em" }) : null;
+      box.append(el("p", { class: "note" }, view.pins ? "One player of each side types their own PIN and taps their side."
+                                                       : "One player of each side taps their side."));
+      if (pin) box.append(pin);
+      box.append(el("div", { class: "row" }, ...sides.map((s) => {
+        const done = view.confirmations[s];
+        return el("button", { type: "button", class: done ? "chosen" : "primary", disabled: !!done, "data-side": s,
+          onclick: () => call("POST", "/confirm", Object.assign({ rev: view.rev }, view.by_seat ? { seat: s } : { side: s },
+                                                              pin ? { pin: pin.value } : {})) },
+          done ? s + " confirmed" : "Confirm for " + s);
+      })));
+    }
+    return box;
+  }
+
+  function render() {
+    if (!view) return;
+    const game = view.game;
+    $("title").textContent = `${view.event} · round ${view.round} · table ${view.table}`;
+    totals(game);
+    players(game);
+    const main = $("panel");
+    main.replaceChildren();
+    if (view.called) main.append(el("p", { class: "state-called" }, "The director has been called to this table."));
+    if (view.status === "confirmed" || game.over) main.append(resultPanel(game));
+    else if (view.mode === null && !game.hands.length) {
+      main.append(el("section", {}, el("h2", {}, "How will this table record its game?"), el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", id: "mode-play", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "play" }) },
+           "Play by play"),
+        el("button", { type: "button", id: "mode-sheet", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "sheet" }) },
+           "Scores only"))));
+    } else if (view.mode === "sheet") main.append(sheetPanel(game));
+    else main.append(playPanel(game));
+    $("moves").textContent = movesOf(game);
+    $("layout").textContent = (game.table || []).join("\n");
+    $("layout").hidden = !(game.table || []).length;
+    const locked = view.status === "confirmed";
+    $("undo").disabled = locked || !game.hands.length;
+    $("typed").hidden = locked;
+  }
+
+  $("undo").addEventListener("click", () => send("undo"));
+  $("call").addEventListener("click", () => call("POST", "/call", { rev: view.rev }));
+  $("typed-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("typed-text").value;
+    if (text.trim()) send(text).then(() => { if ($("message").className !== "bad") $("typed-text").value = ""; });
+  });
+  const refresh = () => call("GET", "");
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  window.addEventListener("online", refresh);
+  setInterval(() => { if (!document.hidden && !busy) refresh(); }, 5000);
+  refresh();
+})();
