@@ -43,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournament import pairing, schedule, standings  # noqa: E402
 from tournament.errors import PairingError  # noqa: E402
-from tournament.event import ROTATING, Player, Result, Settings, Table  # noqa: E402
+from tournament.settings import ROTATING, Settings
+from tournament.values import Player, Result, Table  # noqa: E402
 
 
 class BenchSettings(Settings):

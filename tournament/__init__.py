@@ -27,7 +27,7 @@ See docs/tournament.md.
 from tournament.check import run as run_check
 from tournament.errors import (EventFileError, PairingError, PlayerInputError, Refused, ResultRefused,
                                SettingsError, TournamentError, UnknownPlayer, UnusableInput)
-from tournament.event import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
+from tournament.settings import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
 from tournament.players import add_pairs, add_players, withdraw
 from tournament.results import enter_dgn, enter_forfeit, enter_manual, enter_record
 from tournament.results import amend_dgn, amend_manual, amend_record

@@ -22,7 +22,8 @@ from domrec.reader import loads
 from domrec.errors import DomrecError, clip
 
 from tournament import standings as st
-from tournament.event import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Player, Settings, Table, Team
+from tournament.settings import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Settings
+from tournament.values import Player, Table, Team
 from tournament.results import record_hash, safe_validate, match_table
 from tournament.errors import EventFileError, TournamentError
 from tournament.store import EventStore

@@ -26,7 +26,7 @@ from domrec.games import parse_options
 
 from tournament import check as checking, players as pl, results as res, rounds, standings as st
 from tournament.errors import DamagedEventFile, TournamentError, UnusableInput
-from tournament.event import FORMATS, PAIRS, make_settings
+from tournament.settings import FORMATS, PAIRS, make_settings
 from tournament.simulate import simulate_event
 from tournament.store import EventStore, create_event, open_event
 

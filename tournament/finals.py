@@ -37,7 +37,8 @@ import attrs
 
 from tournament import brackets, stages, standings as st
 from tournament.errors import SettingsError
-from tournament.event import PAIRS, ROTATING, SeatAssignment, Table
+from tournament.settings import PAIRS, ROTATING
+from tournament.values import SeatAssignment, Table
 from tournament.stages import FINAL_TABLE, Stage, StageError, UsageError
 from tournament.store import EventStore
 
@@ -385,7 +386,7 @@ def draw_text(store: EventStore, stage: Stage) -> str:
 def _figures_text(keys: tuple[str, ...], figures: dict[str, Any]) -> str:
     """A finalist's figures under the event's own ranking keys, in their order (``efectividad +35``),
     those the final's games give a number for (head-to-head is a comparison, not a figure)."""
-    from tournament.event import TIEBREAK_ALIASES
+    from tournament.settings import TIEBREAK_ALIASES
 
     shown = []
     for key in keys:

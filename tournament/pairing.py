@@ -39,7 +39,8 @@ from typing import Callable, Iterable, Sequence
 import attrs
 
 from tournament.errors import PairingError
-from tournament.event import BALANCED, INDIVIDUAL, PAIRS, ROTATING, Player, SeatAssignment, Settings, Table, Team
+from tournament.settings import BALANCED, INDIVIDUAL, PAIRS, ROTATING, Settings
+from tournament.values import Player, SeatAssignment, Table, Team
 from tournament.standings import Standings
 
 #: Cost of one repeated opponent, against one place of distance in the standings.

@@ -4,7 +4,7 @@ A player's number (``#12``) is the id a game record may give for them
 (``players[].id = "12"``); names are unique within an event, because a
 record without ids is matched to its table by name.  Names are stored as
 typed, in Unicode NFC: quotes, accents and SQL text are data.  Names that look
-the same (:func:`name_key`: the same but for invisible or direction-control
+the same (:func:`tournament.names.name_key`: the same but for invisible or direction-control
 characters and spacing) are one name.
 """
 
@@ -20,30 +20,10 @@ from domrec.errors import InputError
 from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
-from tournament.event import PAIRS, ROTATING, Player, Team
+from tournament.names import name_key, normalise_name
+from tournament.settings import PAIRS, ROTATING
+from tournament.values import Player, Team
 from tournament.store import EventStore
-
-
-#: Characters that do not show, or only steer how text around them is drawn: format characters
-#: (Unicode category Cf: zero-width space and joiners, the byte-order mark, the soft hyphen,
-#: left-to-right and right-to-left marks, embeddings, overrides and isolates), the combining
-#: grapheme joiner and the variation selectors.
-_INVISIBLE_EXTRA = {"\u034f", *map(chr, range(0xFE00, 0xFE10))}
-
-
-def normalise_name(name: str) -> str:
-    """A name as it is stored and compared: Unicode NFC, so that "é" typed as one character and
-    "é" typed as e + an accent are one name."""
-    return unicodedata.normalize("NFC", name)
-
-
-def name_key(name: str) -> str:
-    """What a name looks like: NFC, without invisible or direction-control characters, with runs
-    of spaces (of any kind) as one space and none around it.  Two names with the same key are
-    the same name to a reader of the tables printout, so an event holds one of them only."""
-    shown = "".join(ch for ch in unicodedata.normalize("NFC", name)
-                    if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE_EXTRA)
-    return unicodedata.normalize("NFC", " ".join(shown.split()))
 
 
 def _check_name(name: str, what: str = "player") -> str:

@@ -44,8 +44,9 @@ from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
 from tournament.errors import ResultRefused, UnusableInput
-from tournament.event import FORFEIT_NOTE, Settings, Table
-from tournament.players import name_key
+from tournament.values import FORFEIT_NOTE, Table
+from tournament.settings import Settings
+from tournament.names import name_key
 from tournament.store import EventStore
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"

@@ -6,7 +6,8 @@ from typing import Any
 
 from tournament import pairing, standings
 from tournament.errors import PairingError, UnusableInput
-from tournament.event import PAIRS, Table
+from tournament.settings import PAIRS
+from tournament.values import Table
 from tournament.store import EventStore
 
 

@@ -59,7 +59,8 @@ import attrs
 
 from tournament import pairing
 from tournament.errors import PairingError
-from tournament.event import ROTATING, Player, SeatAssignment, Settings, Table
+from tournament.settings import ROTATING, Settings
+from tournament.values import Player, SeatAssignment, Table
 
 #: (a, b, c, d): a and c partners against b and d (the convention of ``pairing.Four``).
 Four = tuple[int, int, int, int]

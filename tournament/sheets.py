@@ -35,7 +35,8 @@ from domrec.errors import DomrecError, InputError
 from domrec.record import Player as RecordPlayer, Record
 
 from tournament.errors import ResultRefused, UnusableInput
-from tournament.event import PAIRS, Player, Settings, Table
+from tournament.settings import PAIRS, Settings
+from tournament.values import Player, Table
 from tournament.store import EventStore
 
 SHEETS_MARK = '<meta name="generator" content="domrec tournament sheets">'

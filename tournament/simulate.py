@@ -19,7 +19,8 @@ from domrec.record import Player as RecordPlayer, Record
 from domrec.simulate import dumps, play_game
 
 from tournament import players as pl, rounds, standings
-from tournament.event import PAIRS, Settings, Table, make_settings
+from tournament.settings import PAIRS, Settings, make_settings
+from tournament.values import Table
 from tournament.results import enter_record
 from tournament.store import EventStore, create_event
 

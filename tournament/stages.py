@@ -33,7 +33,8 @@ from domrec import games as engines
 
 from tournament import brackets, roundrobin, standings as st
 from tournament.errors import Refused, ResultRefused, SettingsError, UnknownPlayer, UnusableInput
-from tournament.event import INDIVIDUAL, PAIRS, ROTATING, Result, SeatAssignment, Settings, Table
+from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
+from tournament.values import Result, SeatAssignment, Table
 from tournament.store import EventStore
 
 ROUND_ROBIN = "roundrobin"

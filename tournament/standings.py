@@ -25,8 +25,8 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from tournament.event import (HEAD_TO_HEAD, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Player, Result,
-                              Settings, Table, Team)
+from tournament.settings import HEAD_TO_HEAD, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Settings
+from tournament.values import Player, Result, Table, Team
 
 
 @attrs.frozen

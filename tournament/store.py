@@ -37,12 +37,16 @@ from typing import Any, Collection, Iterator, Sequence
 import sqlite_utils
 
 from tournament.errors import AmbiguousPlayer, DamagedEventFile, EventFileError, Refused, UnknownPlayer
-from tournament.event import (PARTNERSHIP_SIDES, SCHEMA_VERSION, Player, Result, Round, SeatAssignment, Settings, Table, Team)
+from tournament.names import name_key
+from tournament.settings import PARTNERSHIP_SIDES, Settings
+from tournament.values import Player, Result, Round, SeatAssignment, Table, Team
 
 #: SQLite ``PRAGMA application_id`` of an event file ("DomT").
 APPLICATION_ID = 0x446F6D54
 APPLICATION = "domrec-tournament"
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: The current version of the store's schema (kept in the ``meta`` table).
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 30.0
 
 
@@ -427,11 +431,9 @@ class EventStore:
         self.db.execute("UPDATE players SET withdrawn_round = ? WHERE team_id = ?", [from_round, team])
 
     def find_player(self, key: str) -> Player:
-        """A player by name (as :func:`tournament.players.name_key` compares names), or by number
+        """A player by name (as :func:`tournament.names.name_key` compares names), or by number
         (``12`` or ``#12``).  When the text is one player's name and another's number, which one
         is meant cannot be guessed: that is refused, saying how to name each."""
-        from tournament.players import name_key
-
         players = self.players()
         named = next((p for p in players if name_key(p.name) == name_key(key)), None)
         text = key.strip()

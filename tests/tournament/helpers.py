@@ -15,8 +15,8 @@ import attrs
 
 from tournament import pairing, standings as st
 from tournament.errors import PairingError
-from tournament.event import (INDIVIDUAL, PAIRS, ROTATING, Player, Result, SeatAssignment, Settings, Table, Team,
-                              default_placement)
+from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings, default_placement
+from tournament.values import Player, Result, SeatAssignment, Table, Team
 
 
 class FakeSettings(Settings):

@@ -19,8 +19,8 @@ from tournament import check as checking
 from tournament import report as rp
 from tournament import standings as st
 from tournament.errors import SettingsError
-from tournament.event import (PAIRS, INDIVIDUAL, Player, Result, SeatAssignment, Settings, Table, Team,
-                              default_placement)
+from tournament.settings import PAIRS, INDIVIDUAL, Settings, default_placement
+from tournament.values import Player, Result, SeatAssignment, Table, Team
 from tournament.results import STORED, UNCHANGED
 
 from tests.tournament.conftest import play_table

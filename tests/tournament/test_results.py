@@ -215,7 +215,7 @@ def test_a_celko_record_without_target_fits_a_celko_event_with_target_200(tmp_pa
 
     from domrec.record import Player, Record, Rules
     from domrec.simulate import play_game, dumps
-    from tournament.event import make_settings
+    from tournament.settings import make_settings
     from tournament.results import record_seats
     from domrec.reader import loads
 

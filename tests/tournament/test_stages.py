@@ -233,7 +233,7 @@ def test_a_record_for_a_player_already_out_is_refused(tmp_path: Path) -> None:
     from domrec.reader import loads
     from domrec.simulate import dumps, play_game
     from tournament.simulate import game_record
-    from tournament.event import SeatAssignment, Table
+    from tournament.values import SeatAssignment, Table
     fake = Table(0, 1, 9, (SeatAssignment("P1", "P1", loser), SeatAssignment("P2", "P2", other)))
     names = {p.id: p.name for p in store.players()}
     record = play_game(attrs.evolve(game_record(store.settings, fake, names), event=None), random.Random(1))
