@@ -24,19 +24,19 @@ partnered and opposed whom).
 See docs/tournament.md.
 """
 
-from tournament.check import run as run_check
+from tournament.event.check import run as run_check
 from tournament.errors import (EventFileError, PairingError, PlayerInputError, Refused, ResultRefused,
                                SettingsError, TournamentError, UnknownPlayer, UnusableInput)
 from tournament.settings import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
-from tournament.players import add_pairs, add_players, withdraw
-from tournament.results import enter_dgn, enter_forfeit, enter_manual, enter_record
-from tournament.results import amend_dgn, amend_manual, amend_record
-from tournament.rounds import pair_next_round
-from tournament.standings import from_store as current_standings
+from tournament.event.players import add_pairs, add_players, withdraw
+from tournament.event.results import enter_dgn, enter_forfeit, enter_manual, enter_record
+from tournament.event.results import amend_dgn, amend_manual, amend_record
+from tournament.event.rounds import pair_next_round
+from tournament.event.standings import from_store as current_standings
 from tournament.store import EventStore, create_event, open_event
-from tournament.stages import create_stage
-from tournament.finals import create_final
-from tournament.sheets import write_sheets
+from tournament.event.stages import create_stage
+from tournament.event.finals import create_final
+from tournament.pages.sheets import write_sheets
 
 __all__ = [
     "EventFileError", "EventStore", "FORMATS", "INDIVIDUAL", "PAIRS", "PairingError", "PlayerInputError",

@@ -24,10 +24,11 @@ from domrec import console
 from domrec.errors import DomrecError, InputError, one_line
 from domrec.games import parse_options
 
-from tournament import check as checking, players as pl, results as res, rounds, standings as st
+from tournament.event import check as checking, players as pl, results as res, rounds, standings as st
+from tournament.pages import display
 from tournament.errors import DamagedEventFile, TournamentError, UnusableInput
 from tournament.settings import FORMATS, PAIRS, make_settings
-from tournament.simulate import simulate_event
+from tournament.event.simulate import simulate_event
 from tournament.store import EventStore, create_event, open_event
 
 console.plain_help_types()
@@ -146,10 +147,10 @@ def _emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
         return
     if as_csv:
-        from tournament.report import write_csv
+        from tournament.pages.report import write_csv
         write_csv(sys.stdout, list(rows[0]) if rows else [], rows)
         return
-    from tournament import terminal
+    from tournament.pages import terminal
 
     terminal.print_table(rows, title, footer, wide, keep)
 
@@ -332,7 +333,7 @@ def balance(
     as_json: bool = typer.Option(False, "--json", help="JSON: every pair of partners and of opponents, with counts."),
 ) -> None:
     """Who partnered and who opposed whom, and how often (repeats against their lower bound)."""
-    from tournament.schedule import meetings
+    from tournament.pairing.schedule import meetings
     with _open(event) as store:
         met = meetings(store.settings, store.players(), store.tables(), store.byes())
         typer.echo(json.dumps(met.to_dict(), ensure_ascii=False, indent=1) if as_json else met.text())
@@ -389,7 +390,7 @@ def result(
         if match is not None:
             if table is not None or round_no is not None:
                 raise UnusableInput("give --match, or --table (and --round), not both")
-            from tournament import stages as stg
+            from tournament.event import stages as stg
             t = stg.open_table_for_match(store, match)
             table, round_no = t.number, t.round
             if score is None and forfeit is None:
@@ -462,7 +463,7 @@ def sheets(
 ) -> None:
     """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
     HTML page of score sheets, one sheet a table."""
-    from tournament import sheets as sh
+    from tournament.pages import sheets as sh
 
     with _open(event) as store:
         written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
@@ -488,7 +489,7 @@ def record(
     from domrec import reader
     from domrec import record_cli
     from domrec.convert import text_of
-    from tournament import sheets as sh
+    from tournament.pages import sheets as sh
 
     with _open(event) as store:
         t = sh.find_table(store, table, round_no)
@@ -553,7 +554,7 @@ def standings(
                                                    "(else the least important go when it is narrow)."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
-    from tournament import finals, stages as stg
+    from tournament.event import finals, stages as stg
 
     with _open(event) as store:
         last = store.last_round()
@@ -592,9 +593,9 @@ def standings(
         if stage_id is not None:
             title = (f"{store.settings.name} — standings of stage {stage_id} "
                      f"({chosen.name if chosen is not None else 'the opening rounds'})")
-        shown = rows if as_csv else [st.display_row(r, table.tiebreaks) for r in rows]
+        shown = rows if as_csv else [display.display_row(r, table.tiebreaks) for r in rows]
         _emit(shown, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide,
-              keep=st.ranking_columns(table.tiebreaks))
+              keep=display.ranking_columns(table.tiebreaks))
 
 
 def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool,
@@ -603,7 +604,7 @@ def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as
     rounds, which the final's games are not added into.  CSV: one of the two (``--stage`` chooses).
     The standings of the rounds are shown as without a final (one won-drawn-lost column, the
     ranking keys kept at a narrow terminal), so that a tie-break stays visible."""
-    from tournament import finals, stages as stg
+    from tournament.event import finals, stages as stg
 
     rows = finals.rows(store, stage)
     done = finals.finished(store, stage)
@@ -622,15 +623,15 @@ def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as
         footer.append("a final table is ranked by its own games (" + ", then ".join(rounds.tiebreaks) +
                       "), then by the place in the rounds (rounds_place)")
     _emit(rows, as_csv, False, title, footer=footer, wide=wide,
-          keep={"place", "name", "rounds_place", *st.ranking_columns(rounds.tiebreaks)})
+          keep={"place", "name", "rounds_place", *display.ranking_columns(rounds.tiebreaks)})
     if not both:
         return
     note = [f"PROVISIONAL — results still missing ({', '.join(f'round {r}: {n}' for r, n in rounds.missing.items())})"] \
         if rounds.provisional else []
-    _emit([st.display_row(rounds.row_dict(s), rounds.tiebreaks) for s in rounds.rows], False, False,
+    _emit([display.display_row(rounds.row_dict(s), rounds.tiebreaks) for s in rounds.rows], False, False,
           f"{store.settings.name} — standings of the rounds (1-{rounds.through_round}), before the final",
           footer=note + ["ranked by " + ", then ".join(rounds.tiebreaks)], wide=wide,
-          keep=st.ranking_columns(rounds.tiebreaks))
+          keep=display.ranking_columns(rounds.tiebreaks))
 
 
 @app.command(name="check")
@@ -751,11 +752,12 @@ def _seed_names(seeds: Optional[str], seeds_file: Optional[Path]) -> list[str]:
 
 
 def _print_stage(store: EventStore, stage: Any) -> None:
-    from tournament import brackets as br, stages as stg
+    from tournament.pairing import brackets as br
+    from tournament.event import stages as stg
 
     names = stg.side_names(store, stage)
     if stage.format == stg.FINAL_TABLE:
-        from tournament import finals
+        from tournament.event import finals
         typer.echo(f"{store.settings.name} — {stage.name} (rounds {stage.offset + 1}-{stage.offset + 3})")
         typer.echo(finals.draw_text(store, stage))
     elif stage.knockout:
@@ -767,7 +769,7 @@ def _print_stage(store: EventStore, stage: Any) -> None:
         sched = stage.schedule()
         typer.echo(f"{store.settings.name} — {stage.name}: {len(sched.rounds)} rounds, from round "
                    f"{stage.offset + 1}")
-        from tournament.roundrobin import group_name
+        from tournament.pairing.roundrobin import group_name
         for gi, members in enumerate(sched.groups):
             if len(sched.groups) > 1:
                 typer.echo(f"group {group_name(gi)}: " + ", ".join(names.get(u, str(u)) for u in members))
@@ -796,7 +798,7 @@ def knockout(
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:
     """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
-    from tournament import stages as stg
+    from tournament.event import stages as stg
 
     with _open(event) as store:
         stage = stg.create_stage(store, format, seeding, _seed_names(seeds, seeds_file), top, per_group,
@@ -821,7 +823,7 @@ def roundrobin(
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:
     """Start a round-robin stage (or groups): every round is seated at once, by the circle method."""
-    from tournament import stages as stg
+    from tournament.event import stages as stg
 
     with _open(event) as store:
         stage = stg.create_stage(store, "roundrobin", seeding, _seed_names(seeds, seeds_file), top,
@@ -850,7 +852,7 @@ def final(
 ) -> None:
     """Draw the final of a rotating-partner event from the standings of its rounds: final tables of four
     (three games, each partnering each once), or a knockout of pairs formed from the standings."""
-    from tournament import finals
+    from tournament.event import finals
 
     with _open(event) as store:
         stage = finals.create_final(store, top, pairs, format, third_place=third_place, reset=reset,
@@ -870,7 +872,8 @@ def bracket(
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
     """Draw the knockout bracket (or the round-robin groups) as text: who plays, who won, what is due."""
-    from tournament import report as rp, stages as stg
+    from tournament.pages import report as rp
+    from tournament.event import stages as stg
 
     with _open(event) as store:
         all_stages = stg.load(store)
@@ -888,7 +891,7 @@ def bracket(
         if chosen.format == stg.ROUND_ROBIN:
             for gi in range(len(chosen.schedule().groups)):
                 t = stg.group_standings(store, chosen, gi)
-                _emit([st.display_row(t.row_dict(r), t.tiebreaks) for r in t.rows], False, False,
+                _emit([display.display_row(t.row_dict(r), t.tiebreaks) for r in t.rows], False, False,
                       rp._group_label(gi, len(chosen.schedule().groups)))
 
 
@@ -914,7 +917,7 @@ def report(
                                                         "seating by player name in large type, then the standings."),
 ) -> None:
     """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
-    from tournament import report as rp
+    from tournament.pages import report as rp
 
     from domrec import output as outputs
 
@@ -947,7 +950,7 @@ def export(
     """Export everything (players, standings, every table and result, every stage's draw) as JSON or CSV."""
     import io
     from domrec import output as outputs
-    from tournament import report as rp
+    from tournament.pages import report as rp
 
     with _open(event) as store:
         data = rp.event_data(store)
@@ -989,7 +992,7 @@ def ratings(
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
     """Ratings across events (openskill): import events, list rating and uncertainty."""
-    from tournament import ratings as rt
+    from tournament.event import ratings as rt
 
     # Every event file is opened (and so checked) before the ratings file is opened or created:
     # a missing or foreign event file must not leave a new, empty ratings file behind.
@@ -1076,14 +1079,14 @@ def history(
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
     """The audit trail: every result replaced or amended — when, by whom, old and new values, why."""
-    from tournament import audit
+    from tournament.event import audit
 
     with _open(event) as store:
         changes = audit.history(store)
     if as_json:
         sys.stdout.write(json.dumps([c.to_dict() for c in changes], ensure_ascii=False, indent=1) + "\n")
     elif as_csv:
-        from tournament.report import write_csv
+        from tournament.pages.report import write_csv
         rows = [c.csv_row() for c in changes]
         write_csv(sys.stdout, list(rows[0]) if rows else list(audit.CSV_COLUMNS), rows)
     elif not changes:

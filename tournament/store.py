@@ -366,16 +366,15 @@ class EventStore:
         people, and the tool always computes afresh."""
         self.db.execute("DROP VIEW IF EXISTS tables_view")
         self.db.execute(tables_view_sql(self.settings))
-        from tournament import standings as st
         from tournament.errors import TournamentError
 
         self.db.execute("DROP TABLE IF EXISTS standings")
         try:
-            from tournament import finals, stages
+            from tournament.event.standings import event_standings
 
             # A rotating event's final is ranked by its own games and never added into the
             # standings of the rounds: the snapshot is those standings, as `standings --csv` prints.
-            table = st.from_store(self) if finals.final_stage(self) is None else stages.stage_standings(self, None)
+            table = event_standings(self)
         except (TournamentError, LookupError, ValueError, TypeError):
             # Results that cannot be ranked (a damaged file: `check` says where) leave no snapshot
             # rather than a wrong one, and never block the write, which may be the repair.

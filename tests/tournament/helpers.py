@@ -13,7 +13,7 @@ from collections import Counter
 
 import attrs
 
-from tournament import pairing, standings as st
+from tournament.pairing import swiss as pairing, standings as st
 from tournament.errors import PairingError
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings, default_placement
 from tournament.values import Player, Result, SeatAssignment, Table, Team

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tournament import pairing
+from tournament.pairing import swiss as pairing
 from tournament.errors import PairingError
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING
 

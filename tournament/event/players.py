@@ -92,7 +92,7 @@ def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
 def _refuse_after_the_rounds(store: EventStore) -> None:
     """Once a final (or a knockout, a round robin) is drawn, no round that admits a newcomer will
     ever be paired: a late entry then would be a player who can never play, so it is refused."""
-    from tournament import stages
+    from tournament.event import stages
 
     stage = stages.current(store)
     if stage is not None:

@@ -35,11 +35,12 @@ from typing import Any, Sequence
 
 import attrs
 
-from tournament import brackets, stages, standings as st
+from tournament.pairing import brackets, standings as st
+from tournament.event import stages
 from tournament.errors import SettingsError
 from tournament.settings import PAIRS, ROTATING
 from tournament.values import SeatAssignment, Table
-from tournament.stages import FINAL_TABLE, Stage, StageError, UsageError
+from tournament.event.stages import FINAL_TABLE, Stage, StageError, UsageError
 from tournament.store import EventStore
 
 #: The three games of a final table, as places at the table (0 = the best): NS partners, EW partners.

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import attrs
 import sqlite_utils
 
-from tournament import standings as st
+from tournament.pairing import standings as st
 from tournament.errors import EventFileError, Refused
 from tournament.store import BUSY_TIMEOUT_S, SQLITE_MAGIC, EventStore, transaction
 

@@ -18,11 +18,11 @@ import attrs
 from domrec.record import Player as RecordPlayer, Record
 from domrec.simulate import dumps, play_game
 
-from tournament import players as pl, rounds, standings
+from tournament.event import players as pl, rounds, standings
+from tournament.event.results import enter_record
 from tournament.settings import PAIRS, Settings, make_settings
-from tournament.values import Table
-from tournament.results import enter_record
 from tournament.store import EventStore, create_event
+from tournament.values import Table
 
 
 @attrs.frozen
@@ -60,7 +60,7 @@ def play_round(store: EventStore, round_no: int, seed: int,
 def play_stage(store: EventStore, seed: int, progress: Callable[[str], None] | None = None) -> int:
     """Play the current knockout or round-robin stage to its end: every table waiting for a result
     is played and entered; each result seats what it makes due, until nothing is left."""
-    from tournament import stages
+    from tournament.event import stages
 
     names = {p.id: p.name for p in store.players()}
     games = 0
@@ -94,7 +94,7 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
     settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
                              seed, variant, options)
     if stage is not None:
-        from tournament.stages import _check_format
+        from tournament.event.stages import _check_format
         for spec in (stage, then):
             if spec is not None:
                 _check_format(settings, spec["format"])
@@ -115,7 +115,7 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
             if progress:
                 progress(f"round {r}: {len(plan.tables)} tables, {len(plan.byes)} byes")
         if stage is not None:
-            from tournament import stages
+            from tournament.event import stages
 
             for spec in (stage, then):
                 if spec is None:

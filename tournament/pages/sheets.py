@@ -106,7 +106,7 @@ def check_file_is_table(settings: Settings, record: Record, table: Table, player
                         source: str) -> None:
     """Refuse a game file that is not the game of ``table`` (another table's file given by mistake):
     the same game, rules, seats and players, and round and table, as a result is checked for."""
-    from tournament.results import _check_table, record_seats
+    from tournament.event.results import _check_table, record_seats
 
     mapped = record_seats(settings, record, players, source)
     _check_table(record, table, mapped, players, source)

@@ -21,10 +21,10 @@ import attrs
 from domrec.reader import loads
 from domrec.errors import DomrecError, clip
 
-from tournament import standings as st
+from tournament.pairing import standings as st
 from tournament.settings import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Settings
 from tournament.values import Player, Table, Team
-from tournament.results import record_hash, safe_validate, match_table
+from tournament.event.results import record_hash, safe_validate, match_table
 from tournament.errors import EventFileError, TournamentError
 from tournament.store import EventStore
 
@@ -574,7 +574,7 @@ def stage_findings(store: EventStore) -> list[Finding]:
     """Knockout and round-robin stages: every seated game must be the one the draw and the results
     say (replayed from scratch), and every game that is due must be seated.  The replay runs in a
     transaction that is always rolled back: ``check`` never writes."""
-    from tournament import stages
+    from tournament.event import stages
 
     out: list[Finding] = []
     if not store.has_stage_tables():
@@ -595,7 +595,7 @@ def stage_findings(store: EventStore) -> list[Finding]:
         except _Rollback:
             pass
         if stage.format == stages.FINAL_TABLE or stage.sides:  # a rotating event's final
-            from tournament import finals
+            from tournament.event import finals
             out.extend(Finding(level, where, message) for level, message in finals.draw_findings(store, stage))
         if stage.format == stages.ROUND_ROBIN:
             sched = stage.schedule()

@@ -31,7 +31,7 @@ import attrs
 
 from domrec import games as engines
 
-from tournament import brackets, roundrobin, standings as st
+from tournament.pairing import brackets, roundrobin, standings as st
 from tournament.errors import Refused, ResultRefused, SettingsError, UnknownPlayer, UnusableInput
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
 from tournament.values import Result, SeatAssignment, Table
