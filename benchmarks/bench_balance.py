@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournament.pairing import swiss as pairing, schedule, standings  # noqa: E402
 from tournament.errors import PairingError  # noqa: E402
-from tournament.settings import ROTATING, Settings
+from tournament.settings import ROTATING, Settings  # noqa: E402
 from tournament.values import Player, Result, Table  # noqa: E402
 
 

@@ -33,7 +33,8 @@ from tournament.event.results import enter_dgn, enter_forfeit, enter_manual, ent
 from tournament.event.results import amend_dgn, amend_manual, amend_record
 from tournament.event.rounds import pair_next_round
 from tournament.event.standings import from_store as current_standings
-from tournament.store import EventStore, create_event, open_event
+from tournament.store.event_store import EventStore
+from tournament.event.files import create_event, open_event
 from tournament.event.stages import create_stage
 from tournament.event.finals import create_final
 from tournament.pages.sheets import write_sheets

@@ -29,7 +29,8 @@ from tournament.pages import display
 from tournament.errors import DamagedEventFile, TournamentError, UnusableInput
 from tournament.settings import FORMATS, PAIRS, make_settings
 from tournament.event.simulate import simulate_event
-from tournament.store import EventStore, create_event, open_event
+from tournament.store.event_store import EventStore
+from tournament.event.files import create_event, open_event
 
 console.plain_help_types()
 app = typer.Typer(cls=console.OneLineErrors, add_completion=True, no_args_is_help=True,

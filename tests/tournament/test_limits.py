@@ -20,7 +20,7 @@ from domrec import reader, simulate
 from domrec.record import unstructure
 from tournament.cli import app
 from tournament.event.results import record_hash
-from tournament.store import open_event
+from tournament import open_event
 
 from tests.tournament.conftest import play_table
 

@@ -18,7 +18,7 @@ from tournament.pages import display, report as rp
 from tournament.pairing import standings as st
 from tournament.cli import app
 from tournament.event.simulate import play_round
-from tournament.store import open_event
+from tournament import open_event
 
 LONG = "Maria del Carmen Rodríguez-Villanueva de la Fuente"
 UNBROKEN = "Supercalifragilisticexpialidocious-Wordsworth"
@@ -386,7 +386,7 @@ def test_a_command_entering_results_ranks_the_snapshot_once_at_close(tmp_path: P
     """The tournament command defers the browsing snapshot and refreshes it once when it closes the
     event: entering a round's results costs one ranking, not one per result, and the snapshot is
     still in step with the results afterwards."""
-    from tournament.store import EventStore
+    from tournament.store.event_store import EventStore
 
     path = long_names_event(tmp_path / "s.db", played=1, paired_next=True)
     calls = []

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tournament.pages import report as rp
-from tournament.store import open_event
+from tournament import open_event
 
 from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE, chromium, in_harness, screenshot
 

@@ -41,7 +41,7 @@ from tournament.errors import SettingsError
 from tournament.settings import PAIRS, ROTATING
 from tournament.values import SeatAssignment, Table
 from tournament.event.stages import FINAL_TABLE, Stage, StageError, UsageError
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 #: The three games of a final table, as places at the table (0 = the best): NS partners, EW partners.
 #: Over the three games each player partners each of the other three once.

@@ -23,7 +23,7 @@ from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.names import name_key, normalise_name
 from tournament.settings import PAIRS, ROTATING
 from tournament.values import Player, Team
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 
 def _check_name(name: str, what: str = "player") -> str:

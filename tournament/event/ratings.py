@@ -17,26 +17,15 @@ rate every seat as a side (free for all); level sides share a rank.
 
 from __future__ import annotations
 
-import contextlib
-import datetime
-import json
-import os
-import sqlite3
-import uuid
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 import attrs
-import sqlite_utils
 
 from tournament.pairing import standings as st
-from tournament.errors import EventFileError, Refused
-from tournament.store import BUSY_TIMEOUT_S, SQLITE_MAGIC, EventStore, transaction
-
-#: ``PRAGMA application_id`` of a ratings file ("DomR").
-RATINGS_APPLICATION_ID = 0x446F6D52
-RATINGS_APPLICATION = "domrec-ratings"
-RATINGS_SCHEMA = 1
+from tournament.store import ratings as ratings_file
+from tournament.store.event_store import EventStore
+from tournament.store.ratings import Imported, RatingsFile
 
 
 @attrs.frozen
@@ -58,88 +47,33 @@ class Rating:
                 "sigma": round(self.sigma, 2), "games": self.games, "events": self.events}
 
 
-@attrs.frozen
-class Imported:
-    event: str
-    name: str
-    added: int
-    updated: int
-    unchanged: int
-    new: bool = False
+class RatingsBook:
+    """A ratings file as the operations use it: events imported from their files, ratings computed
+    from every game imported (the SQL is :class:`tournament.store.ratings.RatingsFile`'s)."""
 
-    def summary(self) -> str:
-        if not self.added and not self.updated and not self.new:
-            return f"{self.event}: {self.name}: already imported; nothing changed ({self.unchanged} games)"
-        return (f"{self.event}: {self.name}: {self.added} games added, {self.updated} updated, "
-                f"{self.unchanged} already there")
-
-
-class RatingsFile:
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
-        self.path = path
-        self.conn = conn
-        self.db = sqlite_utils.Database(conn, execute_plugins=False)
+    def __init__(self, file: RatingsFile) -> None:
+        self.file = file
+        self.path = file.path
 
     def close(self) -> None:
-        self.conn.close()
+        self.file.close()
 
-    def __enter__(self) -> "RatingsFile":
+    def __enter__(self) -> "RatingsBook":
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def write(self) -> contextlib.AbstractContextManager[None]:
-        return transaction(self.conn)
-
     def import_event(self, store: EventStore, label: str) -> Imported:
         """Copy the event's games with a result (one transaction).  Idempotent."""
         games = list(event_games(store))
-        now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        added = updated = unchanged = 0
-        with self.write():
-            games_of_file = {r["game"] for r in self.db.query("SELECT DISTINCT game FROM events")}
-            if games_of_file and store.settings.game not in games_of_file:
-                raise Refused(f"{label} is a {store.settings.game} event; this ratings file rates "
-                              f"{', '.join(sorted(games_of_file))} (keep one ratings file per game)")
-            row = list(self.db.query("SELECT seq FROM events WHERE uuid = ?", [store.uuid]))
-            if row:
-                seq = row[0]["seq"]
-                self.db.execute("UPDATE events SET name = ?, source = ?, updated_at = ? WHERE uuid = ?",
-                                [store.settings.name, label, now, store.uuid])
-            else:
-                seq = int(self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events").fetchone()[0])
-                self.db.execute("INSERT INTO events(uuid, seq, name, game, source, imported_at, updated_at) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                [store.uuid, seq, store.settings.name, store.settings.game, label, now, now])
-            have = {r["table_id"]: r["sides"] + "|" + r["ranks"] for r in self.db.query(
-                "SELECT table_id, sides, ranks FROM games WHERE event_uuid = ?", [store.uuid])}
-            for g in games:
-                sides, ranks = json.dumps(g["sides"], ensure_ascii=False), json.dumps(g["ranks"])
-                if g["table_id"] not in have:
-                    added += 1
-                elif have[g["table_id"]] != sides + "|" + ranks:
-                    updated += 1
-                else:
-                    unchanged += 1
-                    continue
-                self.db.execute("INSERT OR REPLACE INTO games(event_uuid, table_id, round, table_no, sides, ranks) "
-                                "VALUES (?, ?, ?, ?, ?, ?)",
-                                [store.uuid, g["table_id"], g["round"], g["table_no"], sides, ranks])
-        return Imported(label, store.settings.name, added, updated, unchanged, not row)
+        return self.file.import_games(store.uuid, store.settings.name, store.settings.game, label, games)
 
     def events(self) -> list[dict[str, Any]]:
-        return list(self.db.query("SELECT e.uuid, e.seq, e.name, e.game, e.source, e.imported_at, e.updated_at, "
-                                  "(SELECT COUNT(*) FROM games g WHERE g.event_uuid = e.uuid) AS games "
-                                  "FROM events e ORDER BY e.seq"))
-
-    def games(self) -> Iterator[tuple[str, list[list[str]], list[float]]]:
-        for r in self.db.query("SELECT g.event_uuid, g.sides, g.ranks FROM games g JOIN events e "
-                               "ON e.uuid = g.event_uuid ORDER BY e.seq, g.round, g.table_no, g.table_id"):
-            yield r["event_uuid"], json.loads(r["sides"]), json.loads(r["ranks"])
+        return self.file.events()
 
     def ratings(self) -> list[Rating]:
-        return rate(self.games())
+        return rate(self.file.games())
 
 
 def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
@@ -191,68 +125,6 @@ def rate(games: Iterable[tuple[str, list[list[str]], list[float]]]) -> list[Rati
     return [Rating(i, n, r.mu, r.sigma, played[n], len(events[n])) for i, (n, r) in enumerate(rows, 1)]
 
 
-def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
+def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:
     """Open a ratings file; create it when missing (``create``).  Anything else is refused."""
-    path = Path(path)
-    if path.is_symlink() and not path.exists():
-        raise EventFileError(f"{path} is a link to nothing; a ratings file is never created through a link")
-    if path.exists() and not path.is_file():
-        raise EventFileError(f"{path} is not a regular file, so not a ratings file")
-    if path.exists():
-        try:
-            with path.open("rb") as f:
-                head = f.read(len(SQLITE_MAGIC))
-        except OSError as e:
-            raise EventFileError(f"cannot read {path}: {e.strerror}") from None
-        if head != SQLITE_MAGIC:
-            raise EventFileError(f"{path} is not a ratings file (not an SQLite database)")
-        try:
-            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            app = conn.execute("PRAGMA application_id").fetchone()[0]
-        except sqlite3.DatabaseError as e:
-            raise EventFileError(f"{path} is damaged or not a ratings file: {e}") from None
-        if app != RATINGS_APPLICATION_ID:
-            conn.close()
-            what = "a tournament event file" if app == 0x446F6D54 else "an SQLite database of another kind"
-            raise EventFileError(f"{path} is {what}, not a ratings file")
-        version = int(conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
-        if version > RATINGS_SCHEMA:
-            conn.close()
-            raise EventFileError(f"{path} was written by a newer tournament tool (ratings schema {version})")
-        return RatingsFile(path, conn)
-    if not create:
-        raise EventFileError(f"{path}: no such ratings file (import an event with --add to create it)")
-    if not path.parent.is_dir():
-        raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
-    # Built in a scratch file and linked into place, as an event file is: a killed import leaves
-    # nothing, and a file (or link) that appeared meanwhile is never overwritten.
-    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
-    try:
-        conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute(f"PRAGMA application_id = {RATINGS_APPLICATION_ID}")
-            conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            conn.execute("INSERT INTO meta VALUES ('application', ?), ('schema_version', ?)",
-                         [RATINGS_APPLICATION, str(RATINGS_SCHEMA)])
-            conn.execute("CREATE TABLE events (uuid TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, name TEXT NOT NULL, "
-                         "game TEXT NOT NULL, source TEXT, imported_at TEXT NOT NULL, updated_at TEXT NOT NULL)")
-            conn.execute("CREATE TABLE games (event_uuid TEXT NOT NULL REFERENCES events(uuid), table_id INTEGER NOT NULL, "
-                         "round INTEGER NOT NULL, table_no INTEGER NOT NULL, sides TEXT NOT NULL, ranks TEXT NOT NULL, "
-                         "PRIMARY KEY (event_uuid, table_id))")
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-        try:
-            os.link(scratch, path)
-        except FileExistsError:
-            raise EventFileError(f"{path} appeared while the ratings file was being made; nothing was written") from None
-    except sqlite3.Error as e:
-        raise EventFileError(f"cannot create {path}: {e}") from None
-    except OSError as e:
-        raise EventFileError(f"cannot create {path}: {e.strerror}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(scratch)
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    return RatingsFile(path, conn)
+    return RatingsBook(ratings_file.open_ratings(path, create))

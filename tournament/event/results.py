@@ -47,7 +47,7 @@ from tournament.errors import ResultRefused, UnusableInput
 from tournament.values import FORFEIT_NOTE, Table
 from tournament.settings import Settings
 from tournament.names import name_key
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 

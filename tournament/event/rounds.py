@@ -8,7 +8,7 @@ from tournament.errors import PairingError, UnusableInput
 from tournament.event import standings
 from tournament.pairing import swiss as pairing
 from tournament.settings import PAIRS
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 from tournament.values import Table
 
 

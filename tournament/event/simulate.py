@@ -21,7 +21,8 @@ from domrec.simulate import dumps, play_game
 from tournament.event import players as pl, rounds, standings
 from tournament.event.results import enter_record
 from tournament.settings import PAIRS, Settings, make_settings
-from tournament.store import EventStore, create_event
+from tournament.store.event_store import EventStore
+from tournament.event.files import create_event
 from tournament.values import Table
 
 

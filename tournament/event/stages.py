@@ -35,7 +35,7 @@ from tournament.pairing import brackets, roundrobin, standings as st
 from tournament.errors import Refused, ResultRefused, SettingsError, UnknownPlayer, UnusableInput
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
 from tournament.values import Result, SeatAssignment, Table
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 ROUND_ROBIN = "roundrobin"
 #: The final tables of a rotating-partner event (:mod:`tournament.finals`): made by ``tournament

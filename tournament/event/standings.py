@@ -3,14 +3,18 @@
 :func:`from_store` ranks every round paired so far (or up to one of them);
 :func:`event_standings` is the table an event shows as *its* standings — those of its rounds,
 into which a rotating event's final is never added (the final is ranked by its own games,
-:mod:`tournament.event.finals`).
+:mod:`tournament.event.finals`); :func:`snapshot` is that table as the ``standings`` table of the
+event file, kept for people browsing it (:meth:`~tournament.store.event_store.EventStore.refresh_browsing`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from tournament.errors import TournamentError
 from tournament.event import finals, stages
 from tournament.pairing.standings import Standings, compute
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 
 def from_store(store: EventStore, through_round: int | None = None) -> Standings:
@@ -25,3 +29,16 @@ def event_standings(store: EventStore) -> Standings:
     the rounds, so with a final these are the standings of the rounds (as ``standings --csv``
     prints them)."""
     return stages.stage_standings(store, None) if finals.final_stage(store) is not None else from_store(store)
+
+
+def snapshot(store: EventStore) -> tuple[list[str], list[tuple[Any, ...]]] | None:
+    """The ``standings`` snapshot of the event file (:attr:`EventStore.browsing`): the columns and
+    rows of :func:`event_standings`, each row with the round it runs through and whether it is
+    provisional; None when the results cannot be ranked (a damaged file: ``check`` says where)."""
+    try:
+        table = event_standings(store)
+    except (TournamentError, LookupError, ValueError, TypeError):
+        return None
+    columns = table.columns() + ["through_round", "provisional"]
+    return columns, [(*table.row_dict(row).values(), table.through_round, int(table.provisional))
+                     for row in table.rows]

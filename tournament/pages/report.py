@@ -34,7 +34,7 @@ from tournament.event import finals, stages
 from tournament.event.standings import event_standings
 from tournament.pages import display
 from tournament.pairing import brackets
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 
 REPORT_MARK = '<meta name="generator" content="domrec tournament report">'
@@ -74,7 +74,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
     byes = store.byes()
     for r in store.rounds():
         stage = stage_by_id.get(round_stage.get(r.number, 1))
-        label = display.main_round_label(s.format, r.number) if stage is None else stage.round_label(r.number - stage.offset)
+        label = (display.main_round_label(s.format, r.number) if stage is None
+                 else stage.round_label(r.number - stage.offset))
         tables = []
         for t in store.tables(r.number):
             res = results.get(t.id)

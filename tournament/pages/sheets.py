@@ -37,7 +37,7 @@ from domrec.record import Player as RecordPlayer, Record
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.settings import PAIRS, Settings
 from tournament.values import Player, Table
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 SHEETS_MARK = '<meta name="generator" content="domrec tournament sheets">'
 #: The page of score sheets (an earlier one is replaced without --force).
