@@ -32,7 +32,7 @@ ROTATING = "rotating"
 INDIVIDUAL = "individual"
 FORMATS = (PAIRS, ROTATING, INDIVIDUAL)
 #: How the rounds of a rotating-partner event are seated: by the standings, round by round (the
-#: default), or from a schedule fixed when round 1 is paired (tournament/schedule.py).
+#: default), or from a schedule fixed when round 1 is paired (tournament/pairing/schedule.py).
 STANDINGS_SCHEDULE = "standings"
 BALANCED = "balanced"
 SCHEDULES = (STANDINGS_SCHEDULE, BALANCED)

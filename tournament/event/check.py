@@ -21,13 +21,13 @@ import attrs
 from domrec.reader import loads
 from domrec.errors import DomrecError, clip
 
+from tournament.errors import EventFileError, TournamentError
+from tournament.event.results import record_hash, safe_validate, match_table
 from tournament.pairing import standings as st
 from tournament.settings import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Settings
-from tournament.values import Player, Table, Team
-from tournament.event.results import record_hash, safe_validate, match_table
-from tournament.errors import EventFileError, TournamentError
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
+from tournament.values import Player, Table, Team
 
 
 @attrs.frozen

@@ -14,7 +14,7 @@ import csv
 import io
 import unicodedata
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from domrec.errors import InputError
 from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
@@ -22,8 +22,8 @@ from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.names import name_key, normalise_name
 from tournament.settings import PAIRS, ROTATING
-from tournament.values import Player, Team
 from tournament.store.event_store import EventStore
+from tournament.values import Player, Team
 
 
 def _check_name(name: str, what: str = "player") -> str:
@@ -226,3 +226,17 @@ def _find_team(store: EventStore, key: str) -> Team:
     except UnknownPlayer:
         raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event") from None
     return next(t for t in teams if t.id == player.team)
+
+
+def player_rows(store: EventStore) -> list[dict[str, Any]]:
+    """The players as a list shows them, a row a player: number, name (and pair, in a pairs
+    event), the round they play from, the round they withdrew from."""
+    teams = {t.id: t.name for t in store.teams()}
+    rows = []
+    for p in store.players():
+        row: dict[str, Any] = {"id": p.id, "name": p.name}
+        if store.settings.format == PAIRS:
+            row["pair"] = teams.get(p.team, "")
+        row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
+        rows.append(row)
+    return rows

@@ -13,6 +13,9 @@ listed, so they cannot drift.
 A player is the same person in two events when the name is exactly the same.
 Partnership games rate the two partners as a team of two; individual tables
 rate every seat as a side (free for all); level sides share a rank.
+
+The ratings file's SQL is :mod:`tournament.store.ratings`; here are what goes into it
+(:func:`event_games`) and what is computed from it (:func:`rate`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import attrs
 
+from tournament.event.files import open_event
 from tournament.pairing import standings as st
 from tournament.store import ratings as ratings_file
 from tournament.store.event_store import EventStore
@@ -128,3 +132,26 @@ def rate(games: Iterable[tuple[str, list[list[str]], list[float]]]) -> list[Rati
 def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:
     """Open a ratings file; create it when missing (``create``).  Anything else is refused."""
     return RatingsBook(ratings_file.open_ratings(path, create))
+
+
+def import_and_rate(ratings_path: str | Path, event_paths: Sequence[str | Path],
+                    imported: list[str]) -> tuple[list[Rating], list[dict[str, Any]]]:
+    """Import the events (``tournament ratings --add``) and rate everybody: the ratings, best
+    first, and the events in the file.  Every event file is opened (and so checked) before the
+    ratings file is opened or created: a missing or foreign event file must not leave a new,
+    empty ratings file behind.  ``imported`` gets what each import did as it is done (kept when a
+    later one fails)."""
+    stores: list[EventStore] = []
+    try:
+        for path in event_paths:
+            stores.append(open_event(path))
+        book = open_ratings(ratings_path, create=bool(event_paths))
+        try:
+            for path, store in zip(event_paths, stores):
+                imported.append(book.import_event(store, str(path)).summary())
+            return book.ratings(), book.events()
+        finally:
+            book.close()
+    finally:
+        for store in stores:
+            store.close()

@@ -22,8 +22,8 @@ A correction of any earlier round is an *amendment* (:func:`amend_record`,
 :func:`amend_manual`): the director names the round and table, the result
 there must exist, and the new one (a record of that very table, or a manual
 score) replaces it through the same path, with who and why in the audit
-trail (:mod:`tournament.audit`).  In a knockout, the match the corrected
-game decided is re-seated while it has no result (:mod:`tournament.stages`).
+trail (:mod:`tournament.event.audit`).  In a knockout, the match the corrected
+game decided is re-seated while it has no result (:mod:`tournament.event.stages`).
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
 from tournament.errors import ResultRefused, UnusableInput
-from tournament.values import FORFEIT_NOTE, Table
-from tournament.settings import Settings
 from tournament.names import name_key
+from tournament.settings import Settings
 from tournament.store.event_store import EventStore
+from tournament.values import FORFEIT_NOTE, Table
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 

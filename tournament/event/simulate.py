@@ -3,7 +3,7 @@
 For demos and as the pairing engine's test bed: every game is built from the
 table the pairing gave (players, ids, seats, the event's rules), played by
 :func:`domrec.simulate.play_game`, written out as JSON, and entered through
-the very path a director uses (:func:`tournament.results.enter_record`), so
+the very path a director uses (:func:`tournament.event.results.enter_record`), so
 the simulation exercises validation, table matching and storage for real.
 """
 
@@ -19,10 +19,10 @@ from domrec.record import Player as RecordPlayer, Record
 from domrec.simulate import dumps, play_game
 
 from tournament.event import players as pl, rounds, standings
+from tournament.event.files import create_event
 from tournament.event.results import enter_record
 from tournament.settings import PAIRS, Settings, make_settings
 from tournament.store.event_store import EventStore
-from tournament.event.files import create_event
 from tournament.values import Table
 
 
@@ -90,7 +90,7 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
                    stage: dict[str, Any] | None = None, then: dict[str, Any] | None = None) -> SimulationSummary:
     """Create a new event file at ``path`` and play ``rounds_`` Swiss rounds of it (may be 0), then,
     if ``stage`` is given, a knockout or round-robin stage (the keyword arguments of
-    :func:`tournament.stages.create_stage`), and after it the ``then`` stage (groups feeding a
+    :func:`tournament.event.stages.create_stage`), and after it the ``then`` stage (groups feeding a
     knockout, say)."""
     settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
                              seed, variant, options)

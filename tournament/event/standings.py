@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament.errors import TournamentError
+from tournament.errors import TournamentError, UnusableInput
 from tournament.event import finals, stages
 from tournament.pairing.standings import Standings, compute
 from tournament.store.event_store import EventStore
@@ -21,6 +21,24 @@ def from_store(store: EventStore, through_round: int | None = None) -> Standings
     """The standings of an open event (see :func:`tournament.pairing.standings.compute`)."""
     return compute(store.settings, store.players(), store.teams(), store.tables(), store.results(),
                    store.byes(), through_round)
+
+
+def check_paired(store: EventStore, round_no: int | None) -> None:
+    """Refuse the standings after a round that has not been paired (``None``: after the last)."""
+    last = store.last_round()
+    if round_no is not None and not 0 <= round_no <= last:
+        raise UnusableInput(f"round {round_no} has not been paired (the last round is {last})")
+
+
+def of_stage(store: EventStore, stage_id: int) -> tuple[Standings, stages.Stage | None]:
+    """The standings of one stage's games, and the stage: 1 is the opening rounds (no stage of
+    :mod:`tournament.event.stages`: None), later stages as ``bracket`` numbers them."""
+    later = stages.load(store)
+    chosen = next((x for x in later if x.id == stage_id), None)
+    if stage_id != 1 and chosen is None:
+        known = ", ".join(str(x) for x in [1, *(x.id for x in later)])
+        raise UnusableInput(f"no stage {stage_id}; stages: {known}")
+    return stages.stage_standings(store, chosen), chosen
 
 
 def event_standings(store: EventStore) -> Standings:

@@ -119,7 +119,7 @@ def event_data(store: EventStore) -> dict[str, Any]:
             doc["groups"] = []
             for gi, members in enumerate(sched.groups):
                 gt = stages.group_standings(store, x, gi)
-                doc["groups"].append({"group": _group_label(gi, len(sched.groups)),
+                doc["groups"].append({"group": group_label(gi, len(sched.groups)),
                                       "standings": [gt.row_dict(r) for r in gt.rows]})
         if x.format == stages.FINAL_TABLE or x.sides:
             doc.update(finals.stage_doc(store, x))
@@ -133,7 +133,7 @@ def event_data(store: EventStore) -> dict[str, Any]:
             "standings": table.to_dict(), "rounds": rounds, "stages": stage_docs}
 
 
-def _group_label(index: int, count: int) -> str:
+def group_label(index: int, count: int) -> str:
     from tournament.pairing.roundrobin import group_name
     return f"Group {group_name(index)}" if count > 1 else "Round robin"
 

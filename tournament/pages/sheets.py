@@ -3,7 +3,7 @@
 ``tournament sheets`` writes, for every table of a round, the DGN header of
 its game — the game, the event's variant and rule options, the event's name,
 round and table, the players in their seats with their event numbers as
-``[Id "N=12"]`` (the ids :mod:`tournament.results` matches records by) and no
+``[Id "N=12"]`` (the ids :mod:`tournament.event.results` matches records by) and no
 hands — ready to be continued by ``domrec record FILE`` or typed up by hand;
 and one HTML page of paper score sheets, one sheet (one printed page) a table.
 
@@ -36,8 +36,8 @@ from domrec.record import Player as RecordPlayer, Record
 
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.settings import PAIRS, Settings
-from tournament.values import Player, Table
 from tournament.store.event_store import EventStore
+from tournament.values import Player, Table
 
 SHEETS_MARK = '<meta name="generator" content="domrec tournament sheets">'
 #: The page of score sheets (an earlier one is replaced without --force).

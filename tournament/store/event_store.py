@@ -176,7 +176,7 @@ class EventStore:
 
     def insert_player(self, name: str, entered: int, team: int | None = None) -> int:
         """Within :meth:`write`.  Names are unique: records without ids are matched by name
-        (names that only look alike are refused before, by :mod:`tournament.players`)."""
+        (names that only look alike are refused before, by :mod:`tournament.event.players`)."""
         if self._rows("SELECT id FROM players WHERE name = ?", [name]):
             raise Refused(f"a player named {name!r} is already entered; names must be unique")
         cur = self.db.execute("INSERT INTO players(name, team_id, entered_round, added_at) VALUES (?, ?, ?, ?)",
