@@ -7,12 +7,12 @@
 For every field of n players and every length of R rounds it prints the
 repeated opponents (a pair of players who opposed c times counts c - 1) of
 
-* **standings**: the ordinary rotating pairing (tournament/pairing.py), round
+* **standings**: the ordinary rotating pairing (tournament/pairing/swiss.py), round
   by round from the standings, with random scores for every table
   (``pairing.pair_round`` and ``standings.compute``, the library's own path,
   in memory); the first R rounds of one event are its R-round event, since
   this pairing does not know how many rounds are to come;
-* **balanced**: ``--schedule balanced`` (tournament/schedule.py) for R rounds;
+* **balanced**: ``--schedule balanced`` (tournament/pairing/schedule.py) for R rounds;
 * **bound**: a lower bound for any schedule (``schedule.opponent_lower_bound``).
 
 The lower bound.  Each round a seated player meets 2 opponents, so a player
@@ -41,9 +41,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament import pairing, schedule, standings  # noqa: E402
+from tournament.pairing import swiss as pairing, schedule, standings  # noqa: E402
 from tournament.errors import PairingError  # noqa: E402
-from tournament.event import ROTATING, Player, Result, Settings, Table  # noqa: E402
+from tournament.settings import ROTATING, Settings  # noqa: E402
+from tournament.values import Player, Result, Table  # noqa: E402
 
 
 class BenchSettings(Settings):

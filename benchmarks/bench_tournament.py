@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tournament import (add_pairs, add_players, create_event, current_standings, enter_manual, make_settings,
                         pair_next_round)
-from tournament.simulate import simulate_event
+from tournament.event.simulate import simulate_event
 
 
 def fill_round(store, rng: random.Random) -> int:
@@ -84,7 +84,7 @@ def bench_simulate(players: int, rounds: int) -> None:
 def bench_brackets(sides: int) -> None:
     """Issue 8: drawing and replaying a double-elimination bracket; a simulated knockout event."""
     import random as _random
-    from tournament import brackets
+    from tournament.pairing import brackets
     t0 = time.perf_counter()
     bracket = brackets.double_elimination(sides)
     draw = time.perf_counter() - t0

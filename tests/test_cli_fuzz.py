@@ -157,8 +157,9 @@ def _check(app: Any, args: list[str], what: str) -> int:
 
 def _event(folder: Path, game: str) -> tuple[Path, bytes]:
     """A small event of ``game`` with its first round paired, and a valid record of table 1."""
-    from tournament import open_event, rounds
-    from tournament.simulate import simulate_event
+    from tournament import open_event
+    from tournament.event import rounds
+    from tournament.event.simulate import simulate_event
 
     path = folder / f"{game}.db"
     last: Exception | None = None

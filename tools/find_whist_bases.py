@@ -1,4 +1,4 @@
-"""How the initial rounds of whist tournaments in tournament/schedule.py (BASES) were found.
+"""How the initial rounds of whist tournaments in tournament/pairing/schedule.py (BASES) were found.
 
     python tools/find_whist_bases.py 25      # every n = 0 or 1 (mod 4) from 5 to 25
 

@@ -11,32 +11,39 @@ The library the ``tournament`` command is a thin layer over::
     enter_record(store, open("game.json", "rb").read(), "game.json")
     print(current_standings(store).rows)
 
-Modules: ``event`` (settings and values), ``store`` (the SQLite schema and all
-SQL), ``players``, ``pairing`` (pure pairing functions), ``rounds`` (pair and
-store a round), ``results`` (records checked by domrec, manual scores),
-``standings``, ``check``, ``simulate``, ``cli``; issue 8: ``brackets`` (single and double
-elimination, multi-player knockout: pure draws and their replay), ``roundrobin`` (circle method,
-groups), ``stages`` (a knockout or round robin in an event file, advanced by results), ``ratings``
-(openskill across events, in a ratings file), ``report`` (HTML page, JSON/CSV export data);
-``sheets`` (each table's pre-filled .dgn and printable score sheets; the files ``tournament
-record`` continues); issue 14: ``audit`` (the trail of amended and replaced results); ``schedule`` (balanced schedules for rotating partners, and who
-partnered and opposed whom).
+Packages in layers, each importing only from the layers below it (tests/test_layers.py):
+
+* the base: ``errors``, ``settings`` (what the director chose, the formats and tie-break keys),
+  ``values`` (players, pairs, tables, results), ``names`` (when two names are the same name);
+* ``pairing/``: pure algorithms, no database — ``swiss`` (pairing a round by the standings),
+  ``plan``, ``schedule`` (balanced schedules for rotating partners), ``roundrobin``,
+  ``brackets`` (knockouts), ``standings`` (the ranking and its tie-breaks);
+* ``store/``: the SQLite schema and all SQL — ``event_store`` (every read and write of an event
+  file), ``files``, ``schema``, ``damage``, ``ratings`` (the ratings file), ``sqlite``;
+* ``event/``: what a director does, each a transaction over the store — ``files`` (create and
+  open events), ``players``, ``rounds``, ``results``, ``audit``, ``stages``, ``finals``,
+  ``standings``, ``check``, ``ratings``, ``simulate``;
+* ``pages/``: what people read — ``terminal``, ``display``, ``report`` (HTML, exports),
+  ``sheets`` (score sheets and pre-filled game files);
+* ``cli/``: the ``tournament`` command, one module a subject.
+
 See docs/tournament.md.
 """
 
-from tournament.check import run as run_check
 from tournament.errors import (EventFileError, PairingError, PlayerInputError, Refused, ResultRefused,
                                SettingsError, TournamentError, UnknownPlayer, UnusableInput)
-from tournament.event import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
-from tournament.players import add_pairs, add_players, withdraw
-from tournament.results import enter_dgn, enter_forfeit, enter_manual, enter_record
-from tournament.results import amend_dgn, amend_manual, amend_record
-from tournament.rounds import pair_next_round
-from tournament.standings import from_store as current_standings
-from tournament.store import EventStore, create_event, open_event
-from tournament.stages import create_stage
-from tournament.finals import create_final
-from tournament.sheets import write_sheets
+from tournament.event.check import run as run_check
+from tournament.event.files import create_event, open_event
+from tournament.event.finals import create_final
+from tournament.event.players import add_pairs, add_players, withdraw
+from tournament.event.results import enter_dgn, enter_forfeit, enter_manual, enter_record
+from tournament.event.results import amend_dgn, amend_manual, amend_record
+from tournament.event.rounds import pair_next_round
+from tournament.event.stages import create_stage
+from tournament.event.standings import from_store as current_standings
+from tournament.pages.sheets import write_sheets
+from tournament.settings import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
+from tournament.store.event_store import EventStore
 
 __all__ = [
     "EventFileError", "EventStore", "FORMATS", "INDIVIDUAL", "PAIRS", "PairingError", "PlayerInputError",

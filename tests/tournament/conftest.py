@@ -9,7 +9,7 @@ from domrec import games
 from domrec.simulate import dumps, play_game
 
 from tournament import add_pairs, add_players, create_event, make_settings, pair_next_round
-from tournament.simulate import game_record
+from tournament.event.simulate import game_record
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ from collections import Counter
 
 import attrs
 
-from tournament import pairing, standings as st
+from tournament.pairing import swiss as pairing, standings as st
 from tournament.errors import PairingError
-from tournament.event import (INDIVIDUAL, PAIRS, ROTATING, Player, Result, SeatAssignment, Settings, Table, Team,
-                              default_placement)
+from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings, default_placement
+from tournament.values import Player, Result, SeatAssignment, Table, Team
 
 
 class FakeSettings(Settings):

@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, given, settings, strategies as hst
 
 from tournament import (Refused, ResultRefused, UnusableInput, add_pairs, add_players, create_event, enter_manual,
                         enter_record, make_settings, open_event, run_check)
-from tournament import audit, stages
+from tournament.event import audit, stages
 from tournament.cli import app
-from tournament.results import AMENDED, NothingToAmend, WrongTable, amend_dgn, amend_manual, amend_record
-from tournament.simulate import play_stage, simulate_event
-from tournament.standings import from_store
+from tournament.event.results import AMENDED, NothingToAmend, WrongTable, amend_dgn, amend_manual, amend_record
+from tournament.event.simulate import play_stage, simulate_event
+from tournament.event.standings import from_store
 
 from tests.tournament.conftest import play_table
 from tests.tournament.test_cli import run

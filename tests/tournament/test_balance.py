@@ -19,9 +19,9 @@ from hypothesis import given, settings as hsettings, strategies as hst
 from typer.testing import CliRunner
 
 from tournament import add_players, create_event, enter_manual, make_settings, pair_next_round, run_check, withdraw
-from tournament import schedule
+from tournament.pairing import schedule
 from tournament.errors import PairingError, SettingsError
-from tournament.event import ROTATING
+from tournament.settings import ROTATING
 from tournament.cli import app
 
 from tests.tournament.helpers import MemoryEvent, assert_invariants, settings_for

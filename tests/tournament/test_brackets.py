@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from tournament import brackets as b
+from tournament.pairing import brackets as b
 
 SIZES = range(2, 129)
 

@@ -11,7 +11,7 @@ import pytest
 from domrec import games
 
 from tournament import enter_manual, enter_record, open_event, pair_next_round, run_check
-from tournament.simulate import simulate_event
+from tournament.event.simulate import simulate_event
 
 from tests.tournament.conftest import individual_game, play_table
 

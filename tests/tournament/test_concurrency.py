@@ -106,7 +106,8 @@ def test_killed_mid_write_leaves_the_database_as_before(tmp_path: Path, where: s
     # The child writes part of its transaction, then says so and hangs inside it until killed.
     script = textwrap.dedent(f"""
         import sys, time, pathlib
-        from tournament import store as st, open_event, enter_record, pair_next_round
+        from tournament import open_event, enter_record, pair_next_round
+        from tournament.store import event_store as st
         original = st.EventStore.{'insert_round' if where == 'pairing' else 'insert_result'}
         def slow(self, *a, **k):
             out = original(self, *a, **k)

@@ -20,9 +20,9 @@ from tournament import (EventFileError, Refused, add_pairs, add_players, create_
                         open_event, pair_next_round, run_check)
 from tournament.cli import app
 from tournament.errors import AmbiguousPlayer, PlayerInputError, ResultRefused
-from tournament.players import withdraw
-from tournament.report import csv_cell
-from tournament.simulate import simulate_event
+from tournament.event.players import withdraw
+from tournament.pages.report import csv_cell
+from tournament.event.simulate import simulate_event
 
 from tests.tournament.conftest import play_table
 

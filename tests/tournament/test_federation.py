@@ -15,13 +15,14 @@ from domrec.validate import validate
 
 from tournament import (ResultRefused, add_pairs, create_event, enter_forfeit, enter_manual, enter_record,
                         make_settings, pair_next_round)
-from tournament import check as checking
-from tournament import report as rp
-from tournament import standings as st
+from tournament.event import check as checking
+from tournament.event.standings import from_store
+from tournament.pages import report as rp
+from tournament.pairing import standings as st
 from tournament.errors import SettingsError
-from tournament.event import (PAIRS, INDIVIDUAL, Player, Result, SeatAssignment, Settings, Table, Team,
-                              default_placement)
-from tournament.results import STORED, UNCHANGED
+from tournament.settings import PAIRS, INDIVIDUAL, Settings, default_placement
+from tournament.values import Player, Result, SeatAssignment, Table, Team
+from tournament.event.results import STORED, UNCHANGED
 
 from tests.tournament.conftest import play_table
 from tests.tournament.helpers import settings_for
@@ -124,7 +125,7 @@ def test_a_forfeit_is_stored_as_such_and_counts_in_the_standings(pairs_event):
     result = store.result_for(t1.id)
     assert result.kind == "forfeit" and not result.verified and result.absent == ("NS",)
     enter_manual(store, t2.number, {"NS": 200, "EW": 120})
-    table = st.from_store(store)
+    table = from_store(store)
     team = {s.side: next(p.team for p in store.players() if p.id == s.player) for s in t1.seats}
     rows = {s.unit: s for s in table.rows}
     assert rows[team["NS"]].forfeits == 1 and rows[team["NS"]].lost == 1 and rows[team["NS"]].points_against == 200
@@ -179,7 +180,7 @@ def test_forfeit_at_a_multi_player_table(tmp_path: Path):
     entry = enter_forfeit(store, 1, (gone,))
     assert entry.scores[gone] == 0 and all(n == 50 for s, n in entry.scores.items() if s != gone)
     assert entry.winner is None  # the two who were there share first place
-    rows = {s.unit: s for s in st.from_store(store).rows}
+    rows = {s.unit: s for s in from_store(store).rows}
     assert rows[table.seats[1].player].forfeits == 1 and rows[table.seats[1].player].rank == 3
     store.close()
 

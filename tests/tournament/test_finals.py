@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 
 from tournament import (Refused, ResultRefused, add_pairs, add_players, create_event, create_final, enter_manual,
                         enter_record, make_settings, open_event, pair_next_round, run_check)
-from tournament import finals, stages
+from tournament.event import finals, stages
 from tournament.cli import app
 from tournament.errors import SettingsError, UnusableInput
-from tournament.simulate import play_stage, simulate_event
+from tournament.event.simulate import play_stage, simulate_event
 
 from tests.tournament.conftest import play_table
 
@@ -235,7 +235,7 @@ def test_a_knockout_of_pairs_formed_from_the_standings(tmp_path: Path, fmt: str)
     report = run_check(store)
     assert report.ok and not report.findings, [f.text() for f in report.findings]
     # The report: the pairs by their players' names, one placing a player (with their own numbers).
-    from tournament import report as rp
+    from tournament.pages import report as rp
     data = rp.event_data(store)
     doc = data["stages"][0]
     assert doc["champion"] == finals.champion(store, stage)

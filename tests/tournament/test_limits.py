@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from domrec import reader, simulate
 from domrec.record import unstructure
 from tournament.cli import app
-from tournament.results import record_hash
-from tournament.store import open_event
+from tournament.event.results import record_hash
+from tournament import open_event
 
 from tests.tournament.conftest import play_table
 
@@ -147,7 +147,7 @@ def test_a_players_csv_that_is_not_utf8_is_refused_where(event, tmp_path):
 
 
 def test_a_seeds_file_is_read_through_the_same_check(tmp_path):
-    from tournament import players as pl
+    from tournament.event import players as pl
     from tournament.errors import PlayerInputError
 
     path = tmp_path / "seeds.txt"

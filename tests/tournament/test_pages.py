@@ -13,10 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from tournament import add_players, create_event, enter_manual, make_settings, pair_next_round
-from tournament import report as rp, standings as st
+from tournament.event.standings import from_store
+from tournament.pages import display, report as rp
+from tournament.pairing import standings as st
 from tournament.cli import app
-from tournament.simulate import play_round
-from tournament.store import open_event
+from tournament.event.simulate import play_round
+from tournament import open_event
 
 LONG = "Maria del Carmen Rodríguez-Villanueva de la Fuente"
 UNBROKEN = "Supercalifragilisticexpialidocious-Wordsworth"
@@ -119,7 +121,7 @@ def test_no_two_displayed_columns_are_named_alike() -> None:
     """"won" beside "wins" is what the issue names: games won, drawn, lost are one W-D-L column."""
     for fmt in ("pairs", "rotating", "individual"):
         data_columns = st.Standings(fmt, ("wins", "diff"), (), 0, {}).columns()
-        shown = st.display_columns(data_columns, ("wins", "diff"))
+        shown = display.display_columns(data_columns, ("wins", "diff"))
         assert "won" not in shown and "drawn" not in shown and "lost" not in shown
         for a in shown:
             for b in shown:
@@ -266,7 +268,7 @@ def test_standings_snapshot_follows_every_write(tmp_path: Path) -> None:
 
     def computed() -> list[dict]:
         store = open_event(path)
-        table = st.from_store(store)
+        table = from_store(store)
         store.close()
         return [{st_name(k): v for k, v in table.row_dict(s).items()} | {"through_round": table.through_round,
                                                                         "provisional": int(table.provisional)}
@@ -307,7 +309,7 @@ def test_an_older_file_gets_the_views_in_its_first_write_and_not_on_a_read(tmp_p
 
 
 def test_individual_event_view_has_a_column_a_seat(tmp_path: Path) -> None:
-    from tournament.simulate import simulate_event
+    from tournament.event.simulate import simulate_event
     from domrec import games
     game = next((g for g in ("castle-rock", "horse-race", "domino-roads") if g in games.available()), None)
     if game is None:
@@ -365,7 +367,7 @@ def test_a_final_is_headed_as_a_final_and_the_projector_shows_its_first_game(tmp
     """A final seats its three games at once, in rounds of their own: the projector shows the game
     being played now (the first without a result), not the last one seated; the report heads the
     stage "Final", and its ranking's columns read as words."""
-    from tournament.simulate import simulate_event
+    from tournament.event.simulate import simulate_event
 
     path = tmp_path / "ev.db"
     simulate_event(path, "competitive", "rotating", 12, 3, seed=4)
@@ -384,7 +386,7 @@ def test_a_command_entering_results_ranks_the_snapshot_once_at_close(tmp_path: P
     """The tournament command defers the browsing snapshot and refreshes it once when it closes the
     event: entering a round's results costs one ranking, not one per result, and the snapshot is
     still in step with the results afterwards."""
-    from tournament.store import EventStore
+    from tournament.store.event_store import EventStore
 
     path = long_names_event(tmp_path / "s.db", played=1, paired_next=True)
     calls = []
@@ -400,6 +402,6 @@ def test_a_command_entering_results_ranks_the_snapshot_once_at_close(tmp_path: P
     wins = dict(conn.execute("SELECT number, wins FROM standings").fetchall())
     conn.close()
     store = open_event(path)
-    table = st.from_store(store)
+    table = from_store(store)
     store.close()
     assert wins == {row.unit: row.wins for row in table.rows}

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tournament import report as rp
-from tournament.store import open_event
+from tournament.pages import report as rp
+from tournament import open_event
 
 from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE, chromium, in_harness, screenshot
 
@@ -158,7 +158,7 @@ def test_phone_and_print_of_groups_then_a_knockout(tmp_path: Path) -> None:
     """A pairs event of groups then a knockout: every standings table (the event's and each
     group's) keeps its ranking columns on a phone; the bracket scrolls in its own box, never the
     page; in print every column of every table is there."""
-    from tournament.simulate import simulate_event
+    from tournament.event.simulate import simulate_event
 
     path = tmp_path / "cup.db"
     simulate_event(path, "competitive", "pairs", 16, 0, seed=3, name="Cup",

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from tournament import pairing
+from tournament.pairing import swiss as pairing
 from tournament.errors import PairingError
-from tournament.event import INDIVIDUAL, PAIRS, ROTATING
+from tournament.settings import INDIVIDUAL, PAIRS, ROTATING
 
 from tests.tournament.helpers import MemoryEvent, assert_invariants, rotating_seating_exists, settings_for
 

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from domrec.output import REPLAY_MARK
 from tournament import enter_manual, open_event
 from tournament.cli import app
-from tournament.results import enter_forfeit
-from tournament.simulate import simulate_event
+from tournament.event.results import enter_forfeit
+from tournament.event.simulate import simulate_event
 
 runner = CliRunner()
 

@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tournament import add_pairs, create_event, enter_manual, make_settings, open_event
-from tournament import ratings as rt, stages
+from tournament.event import ratings as rt, stages
 from tournament.cli import app
-from tournament.simulate import play_stage, simulate_event
+from tournament.event.simulate import play_stage, simulate_event
 
 runner = CliRunner()
 EVIL = '<script>alert("x")</script> O\'Neil & "Bo"'
@@ -187,7 +187,7 @@ def test_simulate_command_runs_new_formats(tmp_path: Path) -> None:
 
 def test_a_side_named_bye_is_not_shown_as_a_bye(tmp_path: Path) -> None:
     """Names are data: a pair called "bye" is a pair, and a real bye is marked as one, by flag."""
-    from tournament import report as rp
+    from tournament.pages import report as rp
     store = create_event(tmp_path / "k.db", make_settings("K", "competitive", "pairs", seed=1))
     add_pairs(store, [("A", "B", "bye"), ("C", "D", "Real"), ("E", "F", "Third")])
     stages.create_stage(store, "single", "list", ["bye", "Real", "Third"])

@@ -10,7 +10,7 @@ from domrec import validate_text
 
 from tournament import ResultRefused, UnusableInput, enter_manual, enter_record, pair_next_round
 from tournament.errors import PairingError
-from tournament.results import REPLACED, STORED, UNCHANGED
+from tournament.event.results import REPLACED, STORED, UNCHANGED
 
 from tests.tournament.conftest import play_table
 
@@ -144,7 +144,7 @@ def test_other_game_options_refused(rotating_event) -> None:
     from domrec.simulate import dumps, play_game
     import random
     import attrs
-    from tournament.simulate import game_record
+    from tournament.event.simulate import game_record
     template = attrs.evolve(game_record(store.settings, table, names), rules=Rules(options={"first_lead": "double-six"}))
     text = dumps(play_game(template, random.Random(1)))
     assert validate_text(text).valid
@@ -215,8 +215,8 @@ def test_a_celko_record_without_target_fits_a_celko_event_with_target_200(tmp_pa
 
     from domrec.record import Player, Record, Rules
     from domrec.simulate import play_game, dumps
-    from tournament.event import make_settings
-    from tournament.results import record_seats
+    from tournament.settings import make_settings
+    from tournament.event.results import record_seats
     from domrec.reader import loads
 
     settings = make_settings("c", "horse-race", "individual", 2, 1, "celko", {"target": 200}, None, None, None)
@@ -230,7 +230,7 @@ def test_a_celko_record_without_target_fits_a_celko_event_with_target_200(tmp_pa
 
 
 def test_a_round_written_with_non_ascii_digits_is_not_a_round_number():
-    from tournament.results import _round_number
+    from tournament.event.results import _round_number
 
     assert _round_number("3") == 3 and _round_number(" 12 ") == 12 and _round_number(4) == 4
     assert _round_number("²") is None and _round_number("٣") is None and _round_number("3a") is None

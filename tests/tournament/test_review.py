@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tournament import add_players, create_event, enter_manual, make_settings, open_event, pair_next_round
-from tournament import stages
+from tournament.event import stages
 from tournament.cli import app
 
 runner = CliRunner()
@@ -122,7 +122,7 @@ def _on_time_records(path: Path, out: Path) -> list[Path]:
 
     import attrs
     from domrec.simulate import dumps, play_game
-    from tournament.simulate import game_record
+    from tournament.event.simulate import game_record
 
     files = []
     store = open_event(path)
@@ -156,15 +156,15 @@ def test_check_warns_of_a_game_ended_on_time_in_an_event_without_a_time_limit(tm
 
 
 def test_efectividad_and_diff_are_one_column_for_people_and_two_keys_for_scripts(tmp_path: Path) -> None:
-    from tournament import standings as st
+    from tournament.pages import display
 
     keys = ("wins", "head-to-head", "efectividad")
-    shown = st.display_columns(["rank", "name", "wins", "won", "drawn", "lost", "for", "against", "diff",
+    shown = display.display_columns(["rank", "name", "wins", "won", "drawn", "lost", "for", "against", "diff",
                                 "head-to-head", "efectividad"], keys)
     assert shown[:5] == ["rank", "name", "wins", "head-to-head", "efectividad"]
     assert "diff" not in shown and "W-D-L" in shown
     # an event ranked by diff keeps its diff
-    assert "diff" in st.display_columns(["rank", "name", "wins", "diff"], ("wins", "diff"))
+    assert "diff" in display.display_columns(["rank", "name", "wins", "diff"], ("wins", "diff"))
     # the CSV keeps both numbers
     path = federation_event(tmp_path)
     header = run("standings", path, "--csv").stdout.splitlines()[0].split(",")
@@ -262,7 +262,7 @@ def test_the_projector_names_the_champion_once_the_final_is_decided(tmp_path: Pa
     page = screen.read_text(encoding="utf-8")
     champion = open_event(path)
     try:
-        from tournament import finals
+        from tournament.event import finals
 
         name = finals.champion(champion, finals.final_stage(champion))
     finally:

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tournament import roundrobin as rr
+from tournament.pairing import roundrobin as rr
 
 
 @pytest.mark.parametrize("n", range(2, 41))

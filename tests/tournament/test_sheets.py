@@ -21,8 +21,8 @@ from domrec.simulate import play_game
 
 from tournament import open_event
 from tournament.cli import app
-from tournament.results import record_hash
-from tournament.sheets import default_folder, dgn_name, sheets_name, table_record
+from tournament.event.results import record_hash
+from tournament.pages.sheets import default_folder, dgn_name, sheets_name, table_record
 
 from tests.tournament.conftest import individual_game
 

@@ -12,9 +12,10 @@ import pytest
 
 from tournament import (PairingError, Refused, ResultRefused, add_pairs, add_players, create_event, enter_manual,
                         enter_record, make_settings, open_event, pair_next_round, run_check, UnusableInput)
-from tournament import brackets, stages
+from tournament.pairing import brackets
+from tournament.event import stages
 from tournament.errors import SettingsError
-from tournament.simulate import play_stage, simulate_event
+from tournament.event.simulate import play_stage, simulate_event
 
 from tests.tournament.conftest import play_table
 
@@ -232,8 +233,8 @@ def test_a_record_for_a_player_already_out_is_refused(tmp_path: Path) -> None:
     import attrs
     from domrec.reader import loads
     from domrec.simulate import dumps, play_game
-    from tournament.simulate import game_record
-    from tournament.event import SeatAssignment, Table
+    from tournament.event.simulate import game_record
+    from tournament.values import SeatAssignment, Table
     fake = Table(0, 1, 9, (SeatAssignment("P1", "P1", loser), SeatAssignment("P2", "P2", other)))
     names = {p.id: p.name for p in store.players()}
     record = play_game(attrs.evolve(game_record(store.settings, fake, names), event=None), random.Random(1))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tournament import create_event, current_standings, enter_manual, make_settings, pair_next_round
-from tournament.players import add_pairs, add_players
-from tournament.standings import placements
-from tournament.simulate import simulate_event
+from tournament.event.players import add_pairs, add_players
+from tournament.pairing.standings import placements
+from tournament.event.simulate import simulate_event
 
 from tests.tournament.conftest import individual_game
 
@@ -106,7 +106,7 @@ def test_tiebreaks_are_configurable_and_provisional_is_flagged(tmp_path: Path) -
 
 
 def test_withdrawn_players_keep_their_games(tmp_path: Path) -> None:
-    from tournament.players import withdraw
+    from tournament.event.players import withdraw
     store = create_event(tmp_path / "ev.db", make_settings("x", "competitive", "rotating"))
     add_players(store, [f"p{i}" for i in range(8)])
     pair_next_round(store)

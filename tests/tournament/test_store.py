@@ -189,7 +189,7 @@ def test_names_that_are_not_utf8_are_refused(tmp_path: Path) -> None:
 
 
 def test_csv_cells_are_trimmed(tmp_path):
-    from tournament.players import read_csv
+    from tournament.event.players import read_csv
 
     path = tmp_path / "p.csv"
     path.write_text("name , partner,pair\n  Ana  ,Bo ,  Los Primos \n")

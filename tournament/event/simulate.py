@@ -3,7 +3,7 @@
 For demos and as the pairing engine's test bed: every game is built from the
 table the pairing gave (players, ids, seats, the event's rules), played by
 :func:`domrec.simulate.play_game`, written out as JSON, and entered through
-the very path a director uses (:func:`tournament.results.enter_record`), so
+the very path a director uses (:func:`tournament.event.results.enter_record`), so
 the simulation exercises validation, table matching and storage for real.
 """
 
@@ -18,10 +18,12 @@ import attrs
 from domrec.record import Player as RecordPlayer, Record
 from domrec.simulate import dumps, play_game
 
-from tournament import players as pl, rounds, standings
-from tournament.event import PAIRS, Settings, Table, make_settings
-from tournament.results import enter_record
-from tournament.store import EventStore, create_event
+from tournament.event import players as pl, rounds, standings
+from tournament.event.files import create_event
+from tournament.event.results import enter_record
+from tournament.settings import PAIRS, Settings, make_settings
+from tournament.store.event_store import EventStore
+from tournament.values import Table
 
 
 @attrs.frozen
@@ -59,7 +61,7 @@ def play_round(store: EventStore, round_no: int, seed: int,
 def play_stage(store: EventStore, seed: int, progress: Callable[[str], None] | None = None) -> int:
     """Play the current knockout or round-robin stage to its end: every table waiting for a result
     is played and entered; each result seats what it makes due, until nothing is left."""
-    from tournament import stages
+    from tournament.event import stages
 
     names = {p.id: p.name for p in store.players()}
     games = 0
@@ -88,12 +90,12 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
                    stage: dict[str, Any] | None = None, then: dict[str, Any] | None = None) -> SimulationSummary:
     """Create a new event file at ``path`` and play ``rounds_`` Swiss rounds of it (may be 0), then,
     if ``stage`` is given, a knockout or round-robin stage (the keyword arguments of
-    :func:`tournament.stages.create_stage`), and after it the ``then`` stage (groups feeding a
+    :func:`tournament.event.stages.create_stage`), and after it the ``then`` stage (groups feeding a
     knockout, say)."""
     settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
                              seed, variant, options)
     if stage is not None:
-        from tournament.stages import _check_format
+        from tournament.event.stages import _check_format
         for spec in (stage, then):
             if spec is not None:
                 _check_format(settings, spec["format"])
@@ -114,7 +116,7 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
             if progress:
                 progress(f"round {r}: {len(plan.tables)} tables, {len(plan.byes)} byes")
         if stage is not None:
-            from tournament import stages
+            from tournament.event import stages
 
             for spec in (stage, then):
                 if spec is None:

@@ -30,8 +30,11 @@ from typing import IO, Any, Iterable
 
 from domrec.output import Kind, first_line, marked
 
-from tournament import brackets, finals, stages, standings as st
-from tournament.store import EventStore
+from tournament.event import finals, stages
+from tournament.event.standings import event_standings
+from tournament.pages import display
+from tournament.pairing import brackets
+from tournament.store.event_store import EventStore
 
 
 REPORT_MARK = '<meta name="generator" content="domrec tournament report">'
@@ -71,7 +74,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
     byes = store.byes()
     for r in store.rounds():
         stage = stage_by_id.get(round_stage.get(r.number, 1))
-        label = st.main_round_label(s.format, r.number) if stage is None else stage.round_label(r.number - stage.offset)
+        label = (display.main_round_label(s.format, r.number) if stage is None
+                 else stage.round_label(r.number - stage.offset))
         tables = []
         for t in store.tables(r.number):
             res = results.get(t.id)
@@ -85,7 +89,7 @@ def event_data(store: EventStore) -> dict[str, Any]:
         rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1), "label": label, "tables": tables,
                        "byes": [{"id": p, "name": names[p]} for p in byes.get(r.number, [])]})
     # A rotating event's final is not added into the standings of its rounds: both are shown.
-    table = stages.stage_standings(store, None) if finals.final_stage(store) else st.from_store(store)
+    table = event_standings(store)
     stage_docs = []
     for x in stage_list:
         unit_names = stages.side_names(store, x)
@@ -115,7 +119,7 @@ def event_data(store: EventStore) -> dict[str, Any]:
             doc["groups"] = []
             for gi, members in enumerate(sched.groups):
                 gt = stages.group_standings(store, x, gi)
-                doc["groups"].append({"group": _group_label(gi, len(sched.groups)),
+                doc["groups"].append({"group": group_label(gi, len(sched.groups)),
                                       "standings": [gt.row_dict(r) for r in gt.rows]})
         if x.format == stages.FINAL_TABLE or x.sides:
             doc.update(finals.stage_doc(store, x))
@@ -129,8 +133,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
             "standings": table.to_dict(), "rounds": rounds, "stages": stage_docs}
 
 
-def _group_label(index: int, count: int) -> str:
-    from tournament.roundrobin import group_name
+def group_label(index: int, count: int) -> str:
+    from tournament.pairing.roundrobin import group_name
     return f"Group {group_name(index)}" if count > 1 else "Round robin"
 
 
@@ -222,7 +226,7 @@ def _document(title: str, css: str, body: list[str]) -> str:
 def _event_line(data: dict[str, Any]) -> str:
     ev = data["event"]
     return (f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
-            f'{_e(st.format_name(ev["format"]))} · tables of {_e(ev["table_size"])} · '
+            f'{_e(display.format_name(ev["format"]))} · tables of {_e(ev["table_size"])} · '
             f'{len(data["players"])} players · '
             f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
             f'report of {_e(data["generated_at"])}</p>')
@@ -262,9 +266,9 @@ def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None =
 
 
 def _standings_rows(table: dict[str, Any], keep: Iterable[str] | None = None) -> tuple[list[str], list[list[Any]]]:
-    """The standings as people read them (:func:`tournament.standings.display_row`); ``keep``: only
+    """The standings as people read them (:func:`tournament.pages.display.display_row`); ``keep``: only
     these columns (the projector page)."""
-    shown = [st.display_row(r, table["tiebreaks"]) for r in table["standings"]]
+    shown = [display.display_row(r, table["tiebreaks"]) for r in table["standings"]]
     columns = list(shown[0])
     if keep is not None:
         wanted = set(keep)
@@ -273,7 +277,7 @@ def _standings_rows(table: dict[str, Any], keep: Iterable[str] | None = None) ->
 
 
 def _ranking_columns(table: dict[str, Any]) -> set[str]:
-    return st.ranking_columns(table["tiebreaks"])
+    return display.ranking_columns(table["tiebreaks"])
 
 
 def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
@@ -287,14 +291,14 @@ def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
         return "".join(parts)
     columns, cells = _standings_rows(table)
     ranking = _ranking_columns(table)
-    numeric = {c for c in columns if not st.is_text_column(c)}
+    numeric = {c for c in columns if not display.is_text_column(c)}
     parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std"))
     hidden = [c for c in columns if c not in ranking]
     if hidden:
         parts.append(f'<p class="meta narrow">On a wider screen and in print: {_e(", ".join(hidden))}.</p>')
     ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
     parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.'
-                 f'{" W-D-L: games won, drawn, lost." if st.RECORD in columns else ""}</p>')
+                 f'{" W-D-L: games won, drawn, lost." if display.RECORD in columns else ""}</p>')
     return "".join(parts)
 
 
@@ -351,7 +355,7 @@ def _stage_html(stage: dict[str, Any]) -> str:
                                           if k in g["standings"][0]]
             table = {"standings": g["standings"], "tiebreaks": keys}
             columns, cells = _standings_rows(table)
-            parts.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
+            parts.append(_table(columns, cells, {c for c in columns if not display.is_text_column(c)},
                                 {c for c in columns if c not in _ranking_columns(table)}, "std"))
     return "".join(parts)
 
@@ -576,9 +580,9 @@ def screen_page(data: dict[str, Any]) -> str:
         out.append(f'<h2>Standings after round {_e(table["through_round"])}</h2>')
         if table["provisional"]:
             out.append('<p class="prov">Provisional: some results are still missing.</p>')
-        keep = _ranking_columns(table) | {"played", st.RECORD}
+        keep = _ranking_columns(table) | {"played", display.RECORD}
         columns, cells = _standings_rows(table, keep)
-        out.append(_table(columns, cells, {c for c in columns if not st.is_text_column(c)},
+        out.append(_table(columns, cells, {c for c in columns if not display.is_text_column(c)},
                           {c for c in columns if c not in _ranking_columns(table)}))
     out.append(_event_line(data))
     return _document(ev["name"], SCREEN_CSS, out)

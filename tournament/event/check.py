@@ -14,18 +14,20 @@ import json
 import sqlite3
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 import attrs
 
 from domrec.reader import loads
 from domrec.errors import DomrecError, clip
 
-from tournament import standings as st
-from tournament.event import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Player, Settings, Table, Team
-from tournament.results import record_hash, safe_validate, match_table
 from tournament.errors import EventFileError, TournamentError
-from tournament.store import EventStore
+from tournament.event.results import record_hash, safe_validate, match_table
+from tournament.pairing import standings as st
+from tournament.settings import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Settings
+from tournament.store.damage import diagnose_file as damage_file
+from tournament.store.event_store import EventStore
+from tournament.values import Player, Table, Team
 
 
 @attrs.frozen
@@ -142,254 +144,38 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
     return out
 
 
-#: Columns that hold JSON written by the tool: damage there is found value by value.
-JSON_COLUMNS = {"meta": ("value",), "results": ("scores",), "standings_used": ("values",),
-                "result_audit": ("old_result", "new_result"), "stages": ("settings",), "matches": ("sources",)}
-
-
-@attrs.frozen
-class Damage:
-    """What :func:`damage_findings` found: the errors, and the results that cannot be used."""
-
-    findings: tuple[Finding, ...]
-    bad_results: set[int]
-
-
-def damage_findings(conn: sqlite3.Connection) -> Damage:
-    """A damaged event file, diagnosed: which tables SQLite finds damaged (``PRAGMA
-    integrity_check``, then table by table to say which), which of their rows can no longer be
-    read, and, in every table, the stored values that cannot be read (text that is not UTF-8,
-    JSON that is not JSON, scores that are not scores).  Each problem is one error naming the
-    table and the rows; a damaged result also says its round and table when those can be read."""
-    out: list[Finding] = []
-    bad_results: set[int] = set()
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rootpage")]
-    except sqlite3.DatabaseError as e:
-        out.append(Finding("error", "database", f"SQLite cannot read the file's list of tables ({e}): the first "
-                                                f"page is damaged and nothing can be told apart; restore the event "
-                                                f"from a copy"))
-        return Damage(tuple(out), bad_results)
-    damaged = _integrity(conn, tables, out)
-    old_factory = conn.text_factory
-    conn.text_factory = bytes  # every text value as its bytes: undecodable text is found, not raised
-    try:
-        for table in tables:
-            lost: list[tuple[int | None, int | None]] = []
-            for rowid, row in _scan(conn, table, lost):  # streamed: a table of records may be large
-                for column, why in _bad_values(table, row):
-                    what = _row_text(conn, table, rowid)
-                    out.append(Finding("error", f"table {table}", f"{what}: {column} {why}"))
-                    if table == "results":
-                        bad_results.add(rowid)
-            out.extend(Finding("error", f"table {table}", f"{_rows_text(conn, table, a, b)} (a damaged page)")
-                       for a, b in lost)
-            if table == "results":  # a row whose own page is lost is skipped by the other checks
-                bad_results.update(a + 1 for a, b in lost if a is not None and b is not None and b - a == 2)
-    finally:
-        conn.text_factory = old_factory
-    return Damage(tuple(out), bad_results)
-
-
-def _integrity(conn: sqlite3.Connection, tables: list[str], out: list[Finding]) -> set[str]:
-    """SQLite's verdict on the whole file; if it is not "ok", table by table (an index's damage
-    is reported with its table).  Returns the tables found damaged."""
-    try:
-        verdict = [r[0] for r in conn.execute("PRAGMA integrity_check(20)")]
-    except sqlite3.DatabaseError as e:
-        verdict = [str(e)]
-    if verdict == ["ok"]:
-        return set()
-    damaged = set()
-    for table in tables:
-        try:
-            lines = [r[0] for r in conn.execute(f"PRAGMA integrity_check({_ident(table)})")]
-        except sqlite3.DatabaseError as e:
-            lines = [str(e)]
-        if lines != ["ok"]:
-            damaged.add(table)
-            detail = "; ".join(" ".join(x.replace("*** in database main ***", "").split()) for x in lines[:3])
-            out.append(Finding("error", f"table {table}", f"SQLite's integrity check: {clip(detail, 200)}"
-                                                          + (f" (and {len(lines) - 3} more)" if len(lines) > 3 else "")))
-    if not damaged:
-        detail = "; ".join(" ".join(x.replace("*** in database main ***", "").split()) for x in verdict[:3])
-        out.append(Finding("error", "database", f"SQLite's integrity check: {clip(detail, 200)}"))
-    return damaged
-
-
-def _ident(name: str) -> str:
-    """A table or column name as SQL: quoted (the names come from the file, not from us)."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _scan(conn: sqlite3.Connection, table: str,
-          lost: list[tuple[int | None, int | None]]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Every row of ``table`` that can be read; the rowid ranges that cannot go to ``lost``:
-    ``(a, b)`` means the rows after rowid ``a`` and before ``b`` (None: from the first, to the
-    last).  A damaged page stops a scan; the next rowid that can be found again is searched for
-    with steps that double, so a damaged table costs a few dozen look-ups."""
-    q = _ident(table)
-    try:
-        columns = [r[1].decode("utf-8", "replace") if isinstance(r[1], bytes) else r[1]
-                   for r in conn.execute(f"PRAGMA table_info({q})")]
-        conn.execute(f"SELECT rowid FROM {q} LIMIT 0").fetchall()
-    except sqlite3.OperationalError:
-        return  # no rowid: not a table this tool makes
-    except sqlite3.DatabaseError:
-        lost.append((None, None))
-        return
-    select = ", ".join(_ident(c) for c in columns)
-    start = pos = -(2 ** 63)
-    careful = 0  # rows still to read one by one after a batch met a damaged page
-    while True:
-        if not careful:
-            try:
-                batch = conn.execute(f"SELECT rowid, {select} FROM {q} WHERE rowid > ? ORDER BY rowid LIMIT 200",
-                                     [pos]).fetchall()
-            except sqlite3.DatabaseError:
-                careful = 200
-            else:
-                if not batch:
-                    return
-                for r in batch:
-                    yield r[0], dict(zip(columns, r[1:]))
-                pos = batch[-1][0]
-                continue
-        careful -= 1
-        try:
-            key = conn.execute(f"SELECT rowid FROM {q} WHERE rowid > ? ORDER BY rowid LIMIT 1", [pos]).fetchone()
-        except sqlite3.DatabaseError:
-            key = ()
-        if key is None:
-            return
-        if key:
-            try:  # the row's key is found: is its content (or an overflow page of it) readable?
-                got = conn.execute(f"SELECT {select} FROM {q} WHERE rowid = ?", [key[0]]).fetchone()
-            except sqlite3.DatabaseError:
-                lost.append((key[0] - 1, key[0] + 1))
-            else:
-                yield key[0], dict(zip(columns, got))
-            pos = key[0]
-            continue
-        # The next key cannot even be found: its page is lost.  Find where readable rows resume.
-        step, found, base = 1, None, max(pos, 0)
-        while step < 2 ** 62:
-            try:
-                found = conn.execute(f"SELECT rowid FROM {q} WHERE rowid > ? ORDER BY rowid LIMIT 1",
-                                     [base + step]).fetchone()
-                break
-            except sqlite3.DatabaseError:
-                step *= 2
-        if found is None:
-            lost.append((None if pos == start else pos, None))
-            return
-        gap = range(max(pos, 0) + 1, found[0])
-        if len(gap) > 1024:
-            lost.append((None if pos == start else pos, found[0]))
-        else:  # a short gap: row by row, to name exactly the rows that are lost
-            for rowid in gap:
-                try:
-                    got = conn.execute(f"SELECT {select} FROM {q} WHERE rowid = ?", [rowid]).fetchone()
-                except sqlite3.DatabaseError:
-                    if lost and lost[-1][1] == rowid:
-                        lost[-1] = (lost[-1][0], rowid + 1)
-                    else:
-                        lost.append((rowid - 1, rowid + 1))
-                    continue
-                if got is not None:
-                    yield rowid, dict(zip(columns, got))
-        pos = found[0] - 1
-
-
-def _bad_values(table: str, row: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """What in one row (its text as bytes) cannot be read."""
-    for column, value in row.items():
-        if not isinstance(value, bytes):
-            continue
-        try:
-            text = value.decode("utf-8")
-        except UnicodeDecodeError as e:
-            yield column, f"is not UTF-8 text (byte {e.start} of {len(value)})"
-            continue
-        if column in JSON_COLUMNS.get(table, ()) and not (table == "meta" and row.get("key") != b"settings"):
-            try:
-                parsed = json.loads(text)
-            except ValueError:
-                yield column, f"is not readable JSON ({clip(text, 40)!r})"
-                continue
-            if table == "results" and column == "scores" and not (
-                    isinstance(parsed, dict) and all(type(v) is int for v in parsed.values())):
-                yield column, f"are not scores (side: whole number) ({clip(text, 40)!r})"
-
-
-def _row_text(conn: sqlite3.Connection, table: str, rowid: int) -> str:
-    """A row as a director knows it: a result by its round and table, when that can be read."""
-    if table == "results":
-        try:
-            hit = conn.execute("SELECT r.number, t.number FROM results x JOIN round_tables t ON t.id = x.table_id "
-                               "JOIN rounds r ON r.id = t.round_id WHERE x.id = ?", [rowid]).fetchone()
-        except sqlite3.DatabaseError:
-            hit = None
-        return f"result {rowid}" + (f" (round {hit[0]} table {hit[1]})" if hit else "")
-    if table == "players":
-        return f"player #{rowid}"
-    if table == "meta":
-        try:
-            key = conn.execute("SELECT key FROM meta WHERE rowid = ?", [rowid]).fetchone()
-        except sqlite3.DatabaseError:
-            key = None
-        return f"the event's {key[0].decode('utf-8', 'replace') if isinstance(key[0], bytes) else key[0]}" \
-            if key else f"row {rowid}"
-    return f"row {rowid}"
-
-
-def _rows_text(conn: sqlite3.Connection, table: str, after: int | None, before: int | None) -> str:
-    if after is None and before is None:
-        return "no row of the table can be read"
-    if after is not None and before is not None and before - after == 2:
-        return f"{_row_text(conn, table, after + 1)} cannot be read"
-    lo = "the first row" if after is None else f"row {after + 1}"
-    hi = "the last" if before is None else f"row {before - 1}"
-    return f"the rows from {lo} to {hi} (by rowid) cannot be read"
-
-
 def diagnose_file(path: str | Path) -> CheckReport:
     """``check`` on an event file too damaged to be opened (its meta table or settings cannot be
     read): the damage diagnosis alone, read-only."""
-    conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        damage = damage_findings(conn)
-    finally:
-        conn.close()
-    findings = list(damage.findings) or [Finding("error", "database", "the event's meta table or settings cannot "
-                                                                     "be read")]
+    damage = damage_file(path)
+    findings = [Finding("error", where, message) for where, message in damage.problems] or [
+        Finding("error", "database", "the event's meta table or settings cannot be read")]
     return CheckReport(tuple(findings), 0, 0, 0)
 
 
 def run(store: EventStore) -> CheckReport:
-    """Every check.  A damaged file is diagnosed first (:func:`damage_findings`: which tables, which
-    rows); then the rest runs on whatever can still be read, skipping the damaged results, and if a
-    damaged page stops it, that is one more error, never a crash: ``check`` always reports."""
-    damage = damage_findings(store.conn)
-    findings: list[Finding] = list(damage.findings)
+    """Every check.  A damaged file is diagnosed first (:func:`tournament.store.damage.find_damage`:
+    which tables, which rows); then the rest runs on whatever can still be read, skipping the
+    damaged results, and if a damaged page stops it, that is one more error, never a crash:
+    ``check`` always reports."""
+    damage = store.damage()
+    findings: list[Finding] = [Finding("error", where, message) for where, message in damage.problems]
     counts = {"records": 0, "results": 0, "rounds": 0}
-    # Undecodable text has been reported row by row; the other checks read it with U+FFFD.
-    store.conn.text_factory = lambda b: b.decode("utf-8", "replace")
     try:
-        _run_checks(store, findings, damage.bad_results, counts)
+        # Undecodable text has been reported row by row; the other checks read it with U+FFFD.
+        with store.lenient_text():
+            _run_checks(store, findings, damage.bad_results, counts)
     except (sqlite3.DatabaseError, EventFileError) as e:
         findings.append(Finding("error", "database", f"the other checks stopped at a damaged part of the file "
                                                      f"({clip(str(e), 160)}); restore the event from a copy"))
-    finally:
-        store.conn.text_factory = str
     return CheckReport(tuple(findings), counts["records"], counts["results"], counts["rounds"])
 
 
 def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], counts: dict[str, int]) -> None:
     add = lambda level, where, msg: findings.append(Finding(level, where, msg))  # noqa: E731
-    fk = store.conn.execute("PRAGMA foreign_key_check").fetchall()
+    fk = store.foreign_key_problems()
     if fk:
-        add("error", "database", f"{len(fk)} row(s) point at rows that do not exist")
+        add("error", "database", f"{fk} row(s) point at rows that do not exist")
     settings = store.settings
     players = store.players()
     teams = store.teams()
@@ -497,7 +283,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     counts["rounds"] = len(rounds)
     # A damaged result (reported above) is left out; its table is not "without a result", and the
     # standings without it would differ for that reason alone.
-    skipped_tables = {r["table_id"] for r in store.db.query("SELECT id, table_id FROM results") if r["id"] in skip}
+    skipped_tables = store.tables_of_results(skip)
     for number in [n for n in rounds if n in swiss_rounds]:
         if number == 1 or skipped_tables:
             continue
@@ -557,7 +343,8 @@ def _num_text(x: Any) -> str:
 
 
 def _json_object(text: Any) -> dict[str, Any]:
-    """A stored JSON object, or {} when it is damaged (already reported by :func:`damage_findings`)."""
+    """A stored JSON object, or {} when it is damaged (already reported by
+    :func:`tournament.store.damage.find_damage`)."""
     try:
         value = json.loads(text)
     except (TypeError, ValueError):
@@ -573,7 +360,7 @@ def stage_findings(store: EventStore) -> list[Finding]:
     """Knockout and round-robin stages: every seated game must be the one the draw and the results
     say (replayed from scratch), and every game that is due must be seated.  The replay runs in a
     transaction that is always rolled back: ``check`` never writes."""
-    from tournament import stages
+    from tournament.event import stages
 
     out: list[Finding] = []
     if not store.has_stage_tables():
@@ -594,7 +381,7 @@ def stage_findings(store: EventStore) -> list[Finding]:
         except _Rollback:
             pass
         if stage.format == stages.FINAL_TABLE or stage.sides:  # a rotating event's final
-            from tournament import finals
+            from tournament.event import finals
             out.extend(Finding(level, where, message) for level, message in finals.draw_findings(store, stage))
         if stage.format == stages.ROUND_ROBIN:
             sched = stage.schedule()

@@ -1,10 +1,11 @@
-"""The values of an event: its settings, players, partnerships, rounds, tables and results.
+"""An event's settings: what a director chose when creating it, checked against the game's engine.
 
-Frozen attrs classes, read from the store and handed to the pairing and
-standings functions, which are plain functions over these values.  The
-settings decide everything a director chose when creating the event; they
-are written once (``tournament new``) and never change afterwards, so that
-a round paired today can be checked tomorrow by the same rules.
+The settings decide everything a director chose when creating the event (format, table size,
+bye scores, placement points, tie-breaks, time limit, forfeit score, schedule); they are
+written once (``tournament new``) and never change afterwards, so that a round paired today can
+be checked tomorrow by the same rules.  The constants here (the formats, the tie-break keys) are
+the vocabulary of every layer above.  The values an event holds (players, tables, results) are
+in :mod:`tournament.values`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ ROTATING = "rotating"
 INDIVIDUAL = "individual"
 FORMATS = (PAIRS, ROTATING, INDIVIDUAL)
 #: How the rounds of a rotating-partner event are seated: by the standings, round by round (the
-#: default), or from a schedule fixed when round 1 is paired (tournament/schedule.py).
+#: default), or from a schedule fixed when round 1 is paired (tournament/pairing/schedule.py).
 STANDINGS_SCHEDULE = "standings"
 BALANCED = "balanced"
 SCHEDULES = (STANDINGS_SCHEDULE, BALANCED)
@@ -60,9 +61,6 @@ DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", 
                      INDIVIDUAL: ("placement", "score")}
 PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad", "effectiveness")
 INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz", HEAD_TO_HEAD)
-
-#: The current version of the store's schema (kept in the ``meta`` table).
-SCHEMA_VERSION = 3
 
 
 def default_placement(size: int) -> tuple[float, ...]:
@@ -269,91 +267,3 @@ def _counts(counts: tuple[int, ...]) -> str:
     if list(counts) == list(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]} to {counts[-1]}"
     return ", ".join(map(str, counts))
-
-
-@attrs.frozen
-class Player:
-    id: int
-    name: str
-    team: int | None
-    entered: int  # first round the player can be paired in
-    withdrawn: int | None  # first round the player is no longer paired in
-
-    def active_in(self, round_no: int) -> bool:
-        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
-
-    @property
-    def code(self) -> str:
-        """The id a record gives for this player (``players[].id``)."""
-        return str(self.id)
-
-
-@attrs.frozen
-class Team:
-    id: int
-    name: str
-    players: tuple[int, int]
-    entered: int
-    withdrawn: int | None
-
-    def active_in(self, round_no: int) -> bool:
-        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
-
-
-@attrs.frozen
-class SeatAssignment:
-    seat: str
-    side: str
-    player: int
-
-
-@attrs.frozen
-class Table:
-    id: int
-    round: int
-    number: int
-    seats: tuple[SeatAssignment, ...]
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        return tuple(s.player for s in self.seats)
-
-    def sides(self) -> tuple[str, ...]:
-        out: list[str] = []
-        for s in self.seats:
-            if s.side not in out:
-                out.append(s.side)
-        return tuple(out)
-
-
-@attrs.frozen
-class Result:
-    id: int
-    table: int  # table id
-    kind: str  # "record", "manual" or "forfeit" (a side did not play: the event's fixed score)
-    verified: bool
-    scores: dict[str, int]
-    winner: str | None
-    record_hash: str | None
-    entered_at: str
-    note: str | None = None
-
-    @property
-    def absent(self) -> tuple[str, ...]:
-        """The sides that did not play, for a forfeit (its note is ``FORFEIT_NOTE`` and the sides)."""
-        if self.kind != "forfeit" or not self.note or not self.note.startswith(FORFEIT_NOTE):
-            return ()
-        return tuple(x.strip() for x in self.note[len(FORFEIT_NOTE):].split(",") if x.strip())
-
-
-#: A forfeit's note: these words, then the sides that did not play ("did not play: NS").
-FORFEIT_NOTE = "did not play: "
-
-
-@attrs.frozen
-class Round:
-    id: int
-    number: int
-    stage: int
-    seed: str
-    paired_at: str

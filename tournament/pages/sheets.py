@@ -3,7 +3,7 @@
 ``tournament sheets`` writes, for every table of a round, the DGN header of
 its game — the game, the event's variant and rule options, the event's name,
 round and table, the players in their seats with their event numbers as
-``[Id "N=12"]`` (the ids :mod:`tournament.results` matches records by) and no
+``[Id "N=12"]`` (the ids :mod:`tournament.event.results` matches records by) and no
 hands — ready to be continued by ``domrec record FILE`` or typed up by hand;
 and one HTML page of paper score sheets, one sheet (one printed page) a table.
 
@@ -35,8 +35,9 @@ from domrec.errors import DomrecError, InputError
 from domrec.record import Player as RecordPlayer, Record
 
 from tournament.errors import ResultRefused, UnusableInput
-from tournament.event import PAIRS, Player, Settings, Table
-from tournament.store import EventStore
+from tournament.settings import PAIRS, Settings
+from tournament.store.event_store import EventStore
+from tournament.values import Player, Table
 
 SHEETS_MARK = '<meta name="generator" content="domrec tournament sheets">'
 #: The page of score sheets (an earlier one is replaced without --force).
@@ -105,7 +106,7 @@ def check_file_is_table(settings: Settings, record: Record, table: Table, player
                         source: str) -> None:
     """Refuse a game file that is not the game of ``table`` (another table's file given by mistake):
     the same game, rules, seats and players, and round and table, as a result is checked for."""
-    from tournament.results import _check_table, record_seats
+    from tournament.event.results import _check_table, record_seats
 
     mapped = record_seats(settings, record, players, source)
     _check_table(record, table, mapped, players, source)

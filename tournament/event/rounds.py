@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament import pairing, standings
 from tournament.errors import PairingError, UnusableInput
-from tournament.event import PAIRS, Table
-from tournament.store import EventStore
+from tournament.event import standings
+from tournament.pairing import swiss as pairing
+from tournament.settings import PAIRS
+from tournament.store.event_store import EventStore
+from tournament.values import Table
 
 
 def pair_next_round(store: EventStore) -> pairing.Plan:
@@ -20,7 +22,7 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
     """
     with store.write():
         if store.has_stage_tables():
-            from tournament.stages import refuse_swiss
+            from tournament.event.stages import refuse_swiss
             refuse_swiss(store)
         last = store.last_round()
         if last:

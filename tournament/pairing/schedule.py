@@ -57,11 +57,12 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from tournament import pairing
 from tournament.errors import PairingError
-from tournament.event import ROTATING, Player, SeatAssignment, Settings, Table
+from tournament.pairing.plan import Plan, history
+from tournament.settings import ROTATING, Settings
+from tournament.values import Player, SeatAssignment, Table
 
-#: (a, b, c, d): a and c partners against b and d (the convention of ``pairing.Four``).
+#: (a, b, c, d): a and c partners against b and d (the convention of ``swiss.Four``).
 Four = tuple[int, int, int, int]
 #: The fixed point of a 1-rotational design, in :data:`BASES`.
 INFINITY = -1
@@ -555,7 +556,7 @@ def _plan(field: Sequence[int], rounds: int, seed: str, before: Before) -> list[
 
 
 def pair_balanced(settings: Settings, round_no: int, players: Sequence[Player], tables: Sequence[Table],
-                  byes: dict[int, list[int]]) -> "pairing.Plan":
+                  byes: dict[int, list[int]]) -> Plan:
     """Round ``round_no`` of a balanced event, from its schedule.
 
     Nothing about the schedule is stored: it is a function of the players (who
@@ -584,7 +585,7 @@ def pair_balanced(settings: Settings, round_no: int, players: Sequence[Player], 
                                 for r in range(start, round_no)):
         start = round_no
         planned = _plan_from(settings, start, field(start), players, tables, byes)
-    hist = pairing.history(settings, players, [t for t in tables if t.round < start],
+    hist = history(settings, players, [t for t in tables if t.round < start],
                            {r: b for r, b in byes.items() if r < start})
     balance = Counter(hist.ns_balance)
     for r in range(start, round_no + 1):
@@ -598,12 +599,12 @@ def pair_balanced(settings: Settings, round_no: int, players: Sequence[Player], 
                 balance[p] += 1
             for p in (b, d):
                 balance[p] -= 1
-    return pairing.Plan(round_no, tuple(seated), tuple(sorted(planned[round_no - start].byes)))
+    return Plan(round_no, tuple(seated), tuple(sorted(planned[round_no - start].byes)))
 
 
 def _plan_from(settings: Settings, start: int, field: Sequence[int], players: Sequence[Player],
                tables: Sequence[Table], byes: dict[int, list[int]]) -> list[ScheduledRound]:
-    hist = pairing.history(settings, players, [t for t in tables if t.round < start],
+    hist = history(settings, players, [t for t in tables if t.round < start],
                            {r: b for r, b in byes.items() if r < start})
     before = Before(hist.partners, hist.opponents, hist.byes)
     left = settings.rounds - start + 1

@@ -4,7 +4,7 @@ A player's number (``#12``) is the id a game record may give for them
 (``players[].id = "12"``); names are unique within an event, because a
 record without ids is matched to its table by name.  Names are stored as
 typed, in Unicode NFC: quotes, accents and SQL text are data.  Names that look
-the same (:func:`name_key`: the same but for invisible or direction-control
+the same (:func:`tournament.names.name_key`: the same but for invisible or direction-control
 characters and spacing) are one name.
 """
 
@@ -14,36 +14,16 @@ import csv
 import io
 import unicodedata
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from domrec.errors import InputError
 from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
-from tournament.event import PAIRS, ROTATING, Player, Team
-from tournament.store import EventStore
-
-
-#: Characters that do not show, or only steer how text around them is drawn: format characters
-#: (Unicode category Cf: zero-width space and joiners, the byte-order mark, the soft hyphen,
-#: left-to-right and right-to-left marks, embeddings, overrides and isolates), the combining
-#: grapheme joiner and the variation selectors.
-_INVISIBLE_EXTRA = {"\u034f", *map(chr, range(0xFE00, 0xFE10))}
-
-
-def normalise_name(name: str) -> str:
-    """A name as it is stored and compared: Unicode NFC, so that "é" typed as one character and
-    "é" typed as e + an accent are one name."""
-    return unicodedata.normalize("NFC", name)
-
-
-def name_key(name: str) -> str:
-    """What a name looks like: NFC, without invisible or direction-control characters, with runs
-    of spaces (of any kind) as one space and none around it.  Two names with the same key are
-    the same name to a reader of the tables printout, so an event holds one of them only."""
-    shown = "".join(ch for ch in unicodedata.normalize("NFC", name)
-                    if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE_EXTRA)
-    return unicodedata.normalize("NFC", " ".join(shown.split()))
+from tournament.names import name_key, normalise_name
+from tournament.settings import PAIRS, ROTATING
+from tournament.store.event_store import EventStore
+from tournament.values import Player, Team
 
 
 def _check_name(name: str, what: str = "player") -> str:
@@ -112,7 +92,7 @@ def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
 def _refuse_after_the_rounds(store: EventStore) -> None:
     """Once a final (or a knockout, a round robin) is drawn, no round that admits a newcomer will
     ever be paired: a late entry then would be a player who can never play, so it is refused."""
-    from tournament import stages
+    from tournament.event import stages
 
     stage = stages.current(store)
     if stage is not None:
@@ -246,3 +226,17 @@ def _find_team(store: EventStore, key: str) -> Team:
     except UnknownPlayer:
         raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event") from None
     return next(t for t in teams if t.id == player.team)
+
+
+def player_rows(store: EventStore) -> list[dict[str, Any]]:
+    """The players as a list shows them, a row a player: number, name (and pair, in a pairs
+    event), the round they play from, the round they withdrew from."""
+    teams = {t.id: t.name for t in store.teams()}
+    rows = []
+    for p in store.players():
+        row: dict[str, Any] = {"id": p.id, "name": p.name}
+        if store.settings.format == PAIRS:
+            row["pair"] = teams.get(p.team, "")
+        row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
+        rows.append(row)
+    return rows

@@ -9,7 +9,7 @@ so "round 7 table 2" means one table whatever the stage.
 A match's games are ordinary tables of ordinary rounds: results still come in
 only as domrec-checked records or marked manual scores.  After every result
 (in the same transaction) :func:`advance` replays the stage's results over
-its draw (:func:`tournament.brackets.resolve`) and seats the games that have
+its draw (:func:`tournament.pairing.brackets.resolve`) and seats the games that have
 become due: the next game of an undecided match, the first game of a match
 whose sides are now known.  A match that is not due has no table, so a result
 for it is refused.  A replaced (amended) result that changes who plays a game
@@ -31,13 +31,14 @@ import attrs
 
 from domrec import games as engines
 
-from tournament import brackets, roundrobin, standings as st
 from tournament.errors import Refused, ResultRefused, SettingsError, UnknownPlayer, UnusableInput
-from tournament.event import INDIVIDUAL, PAIRS, ROTATING, Result, SeatAssignment, Settings, Table
-from tournament.store import EventStore
+from tournament.pairing import brackets, roundrobin, standings as st
+from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
+from tournament.store.event_store import EventStore
+from tournament.values import Result, SeatAssignment, Table
 
 ROUND_ROBIN = "roundrobin"
-#: The final tables of a rotating-partner event (:mod:`tournament.finals`): made by ``tournament
+#: The final tables of a rotating-partner event (:mod:`tournament.event.finals`): made by ``tournament
 #: final``, never by :func:`create_stage`, so not one of the ``STAGE_FORMATS``.
 FINAL_TABLE = "final-table"
 STAGE_FORMATS = brackets.KINDS + (ROUND_ROBIN,)
@@ -70,7 +71,7 @@ class Stage:
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        """A knockout of pairs formed from a rotating event's standings (:mod:`tournament.finals`):
+        """A knockout of pairs formed from a rotating event's standings (:mod:`tournament.event.finals`):
         side ``i`` (from 1) is the players ``sides[i - 1]``.  Empty: the sides are the event's own
         units (pairs, or players)."""
         return tuple(tuple(s) for s in self.options.get("sides", ()))
@@ -108,6 +109,18 @@ def load(store: EventStore) -> list[Stage]:
 def current(store: EventStore) -> Stage | None:
     stages = load(store)
     return stages[-1] if stages else None
+
+
+def chosen_stage(store: EventStore, stage_id: int | None) -> Stage:
+    """A stage by its number (``None``: the last), refused when the event has no such stage."""
+    all_stages = load(store)
+    if not all_stages:
+        raise UnusableInput("this event has no knockout or round-robin stage (start one with `tournament "
+                            "knockout` or `tournament roundrobin`)")
+    chosen = all_stages[-1] if stage_id is None else next((x for x in all_stages if x.id == stage_id), None)
+    if chosen is None:
+        raise UnusableInput(f"no stage {stage_id}; stages: {', '.join(str(x.id) for x in all_stages)}")
+    return chosen
 
 
 def stage_of_round(store: EventStore, round_number: int) -> Stage | None:

@@ -2,12 +2,12 @@
 pairs formed from the standings.
 
 A rotating-partner event has no fixed sides, so it cannot go on to an ordinary knockout or round
-robin (:mod:`tournament.stages`).  Its final is drawn from the individual standings of its rounds,
+robin (:mod:`tournament.event.stages`).  Its final is drawn from the individual standings of its rounds,
 once every table so far has a result, and is one more stage of the same event: players keep their
 numbers, its rounds continue the event's round numbers, and its results come in through the
 ordinary record and manual paths.  Two forms:
 
-* **Final tables** (:data:`~tournament.stages.FINAL_TABLE`): the top ``N`` (a multiple of four)
+* **Final tables** (:data:`~tournament.event.stages.FINAL_TABLE`): the top ``N`` (a multiple of four)
   in blocks of four — table 1 holds places 1–4, table 2 places 5–8, … (blocks, not snake order:
   table 1 is the final for the title, the next tables play for the places below).  Each table
   plays three games so that each player partners each other once: 1+2 v 3+4, 1+3 v 2+4,
@@ -19,7 +19,7 @@ ordinary record and manual paths.  Two forms:
 * **A knockout of pairs** (``--pairs 1-4,2-3``): the pattern pairs places within each block of
   places (1st with 4th, 2nd with 3rd, 5th with 8th, 6th with 7th, …); the pairs, seeded in the
   order they are formed, play the existing single or double elimination
-  (:mod:`tournament.brackets`).  The pairs are kept in the stage's settings (``sides``): side
+  (:mod:`tournament.pairing.brackets`).  The pairs are kept in the stage's settings (``sides``): side
   ``i`` of the bracket is the ``i``-th pair formed.
 
 As for every stage, nothing about the final is stored as a running state: the draw (the players
@@ -35,11 +35,13 @@ from typing import Any, Sequence
 
 import attrs
 
-from tournament import brackets, stages, standings as st
 from tournament.errors import SettingsError
-from tournament.event import PAIRS, ROTATING, SeatAssignment, Table
-from tournament.stages import FINAL_TABLE, Stage, StageError, UsageError
-from tournament.store import EventStore
+from tournament.event import stages
+from tournament.event.stages import FINAL_TABLE, Stage, StageError, UsageError
+from tournament.pairing import brackets, standings as st
+from tournament.settings import PAIRS, ROTATING
+from tournament.store.event_store import EventStore
+from tournament.values import SeatAssignment, Table
 
 #: The three games of a final table, as places at the table (0 = the best): NS partners, EW partners.
 #: Over the three games each player partners each of the other three once.
@@ -385,7 +387,7 @@ def draw_text(store: EventStore, stage: Stage) -> str:
 def _figures_text(keys: tuple[str, ...], figures: dict[str, Any]) -> str:
     """A finalist's figures under the event's own ranking keys, in their order (``efectividad +35``),
     those the final's games give a number for (head-to-head is a comparison, not a figure)."""
-    from tournament.event import TIEBREAK_ALIASES
+    from tournament.settings import TIEBREAK_ALIASES
 
     shown = []
     for key in keys:

@@ -22,8 +22,8 @@ A correction of any earlier round is an *amendment* (:func:`amend_record`,
 :func:`amend_manual`): the director names the round and table, the result
 there must exist, and the new one (a record of that very table, or a manual
 score) replaces it through the same path, with who and why in the audit
-trail (:mod:`tournament.audit`).  In a knockout, the match the corrected
-game decided is re-seated while it has no result (:mod:`tournament.stages`).
+trail (:mod:`tournament.event.audit`).  In a knockout, the match the corrected
+game decided is re-seated while it has no result (:mod:`tournament.event.stages`).
 """
 
 from __future__ import annotations
@@ -44,9 +44,10 @@ from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
 from tournament.errors import ResultRefused, UnusableInput
-from tournament.event import FORFEIT_NOTE, Settings, Table
-from tournament.players import name_key
-from tournament.store import EventStore
+from tournament.names import name_key
+from tournament.settings import Settings
+from tournament.store.event_store import EventStore
+from tournament.values import FORFEIT_NOTE, Table
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 
@@ -357,7 +358,7 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, players
     knockout or round-robin stage, where the same sides sit at several tables (the games of a match,
     the legs of a double round robin), the table whose seats are exactly the record's: the one this
     very record is already stored on, else one still waiting for its result, else any (a conflict)."""
-    from tournament import stages
+    from tournament.event import stages
 
     said = (record.event or {}).get("round")
     if round_no is None and said is not None and _round_number(said) is not None:
@@ -428,7 +429,7 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
                                 f"{'verified record' if existing.verified else existing.kind}); give --replace "
                                 f"to replace it (the old one is kept: `tournament history`)")
-        from tournament.audit import default_author
+        from tournament.event.audit import default_author
 
         audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}", by or default_author())
         new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
@@ -441,7 +442,7 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
 def _advance(store: EventStore, table: Table) -> tuple[Table, ...]:
     """A knockout moves on as results arrive: seat what the result made due, re-seat the next
     match of a corrected one (same transaction).  Returns the re-seated tables."""
-    from tournament import stages
+    from tournament.event import stages
 
     if not store.has_stage_tables():
         return ()
@@ -485,7 +486,7 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     game, checked by domrec exactly as :func:`enter_record` checks one.  The table must have a
     result; the record must be that table's game (its players in their seats, its round and
     table tags agreeing).  The old result goes to the audit trail with ``by`` and ``reason``."""
-    from tournament.audit import clean_text
+    from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
     record, report = _judge(text, source)
@@ -528,7 +529,7 @@ def amend_dgn(store: EventStore, text: str | bytes, source: str, round_no: int, 
 def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[str, int],
                  winner: str | None = None, by: str | None = None, reason: str | None = None) -> Entry:
     """Correct a result with a score typed in by the director (stored as unverified)."""
-    from tournament.audit import clean_text
+    from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
     with store.write():

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from tournament.errors import UnusableInput
-from tournament.store import EventStore
+from tournament.store.event_store import EventStore
 
 #: The longest ``--by`` and ``--reason`` accepted (docs/tournament.md, "Limits").
 MAX_TEXT = 1000

@@ -25,8 +25,8 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from tournament.event import (HEAD_TO_HEAD, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Player, Result,
-                              Settings, Table, Team)
+from tournament.settings import HEAD_TO_HEAD, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Settings
+from tournament.values import Player, Result, Table, Team
 
 
 @attrs.frozen
@@ -313,73 +313,3 @@ def head_to_head(group: Sequence[int], played: Iterable[tuple[dict[int, str], di
                 else:
                     out[u] += 0.5
     return out
-
-
-def from_store(store: Any, through_round: int | None = None) -> Standings:
-    """The standings of an open event (see :func:`compute`)."""
-    return compute(store.settings, store.players(), store.teams(), store.tables(), store.results(),
-                   store.byes(), through_round)
-
-
-# --- display: what people read (the terminal table and the HTML report) -----------------------------
-#
-# The data (``row_dict``: JSON, CSV) keeps one number a key, for scripts.  People read a shorter
-# table: games won, drawn and lost are one ``W-D-L`` column, so that no column reads like its
-# neighbour ("won" beside "wins"), and the columns that rank come first, right after the name.
-
-#: Display headers of the data keys whose names would mislead or crowd a narrow screen.
-LABELS = {"id": "no.", "diff": "diff", "buchholz": "Buchholz"}
-RECORD = "W-D-L"
-#: Columns that may go first when a narrow terminal cannot show them all (the ranking keys never go).
-DROP_ORDER = ("status", "no.", "Buchholz", "forfeits", "byes", "against", "for", "played", RECORD, "firsts")
-
-
-def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> list[str]:
-    """The headers people see, in order: rank, name, the ranking keys in ranking order, then the rest."""
-    shown: list[str] = []
-    for c in data_columns:
-        if c in ("won", "drawn", "lost"):
-            if RECORD not in shown:
-                shown.append(RECORD)
-        else:
-            shown.append(LABELS.get(c, c))
-    if "diff" in shown and any(k in shown for k in ("efectividad", "effectiveness")):
-        # efectividad is points for minus against, the very number of diff: one name for it, the
-        # one the event ranks by (the data, JSON and CSV, keeps both keys for scripts).
-        shown.remove("diff")
-    ranking = [LABELS.get(k, k) for k in tiebreaks if LABELS.get(k, k) in shown]
-    head = [c for c in ("rank", "name") if c in shown]
-    return head + ranking + [c for c in shown if c not in head and c not in ranking]
-
-
-def ranking_columns(tiebreaks: Sequence[str]) -> set[str]:
-    """The displayed columns that rank (rank, name, the ranking keys): never hidden, on a phone or
-    at a narrow terminal."""
-    return {"rank", "name", *(LABELS.get(k, k) for k in tiebreaks)}
-
-
-def display_row(row: dict[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]:
-    """One standings row (:meth:`Standings.row_dict`) as people read it (see :func:`display_columns`)."""
-    out: dict[str, Any] = {}
-    for c, v in row.items():
-        if c in ("won", "drawn", "lost"):
-            out[RECORD] = f"{row.get('won', 0)}-{row.get('drawn', 0)}-{row.get('lost', 0)}"
-        else:
-            out[LABELS.get(c, c)] = v
-    return {c: out[c] for c in display_columns(list(row), tiebreaks)}
-
-
-def is_text_column(header: str) -> bool:
-    """Whether a displayed column holds words (may wrap) rather than numbers (never cut)."""
-    return header in ("name", "status", "pair")
-
-
-def main_round_label(format: str, number: int) -> str:
-    """A round before any knockout or round robin: a Swiss round in a pairs event, a plain round
-    otherwise (rotating partners and individual tables are not paired Swiss)."""
-    return f"Swiss round {number}" if format == PAIRS else f"round {number}"
-
-
-def format_name(format: str) -> str:
-    """An event's format as a person names it."""
-    return {PAIRS: "pairs, Swiss rounds", INDIVIDUAL: "individual tables"}.get(format, "rotating partners")

@@ -2,7 +2,7 @@
 
 A narrow terminal must never cut a number: numbers never wrap and their columns are as wide as
 their widest cell.  Names wrap instead.  When even so the table is wider than the terminal, the
-columns that matter least go (:data:`tournament.standings.DROP_ORDER`: the player number, the
+columns that matter least go (:data:`tournament.pages.display.DROP_ORDER`: the player number, the
 status, Buchholz, byes, points for and against, …) and a line under the table names them and
 says ``--wide`` shows them; the ranking columns never go.  ``--wide`` prints every column at its
 natural width, however wide that is.
@@ -18,7 +18,7 @@ import shutil
 import sys
 from typing import Any, Iterable, Sequence
 
-from tournament.standings import DROP_ORDER, is_text_column
+from tournament.pages.display import DROP_ORDER, is_text_column
 
 #: The narrowest a wrapping column (a name) is squeezed to before columns are dropped instead.
 MIN_TEXT_WIDTH = 10

@@ -1,18 +1,9 @@
-"""Ratings across events, with openskill (Plackett-Luce), kept in a ratings file of their own.
+"""The ratings file's SQL: a small SQLite database of its own, separate from the event files.
 
-A ratings file is a small SQLite database, separate from the event files
-(an event file stays one event).  ``tournament ratings RATINGS.db --add
-EVENT.db …`` copies each event's finished games into it: one row per table
-with a result, keyed by the event's uuid and the table, so importing the same
-event twice counts its games once, and importing it again after more results
-(or a replaced one) brings the file up to date.  Ratings are never stored as
-running totals: they are recomputed from every imported game, in import
-order (event by event, round by round, table by table), whenever they are
-listed, so they cannot drift.
-
-A player is the same person in two events when the name is exactly the same.
-Partnership games rate the two partners as a team of two; individual tables
-rate every seat as a side (free for all); level sides share a rank.
+One row per event imported (its uuid, name, game, where it came from) and one per table with a
+result (the sides as player names, their ranks), keyed by the event's uuid and the table, so that
+importing the same event twice counts its games once.  The ratings themselves are never stored:
+:mod:`tournament.event.ratings` computes them from every game, whenever they are listed.
 """
 
 from __future__ import annotations
@@ -24,38 +15,19 @@ import os
 import sqlite3
 import uuid
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import attrs
 import sqlite_utils
 
-from tournament import standings as st
 from tournament.errors import EventFileError, Refused
-from tournament.store import BUSY_TIMEOUT_S, SQLITE_MAGIC, EventStore, transaction
+from tournament.store.schema import APPLICATION_ID
+from tournament.store.sqlite import BUSY_TIMEOUT_S, SQLITE_MAGIC, transaction
 
 #: ``PRAGMA application_id`` of a ratings file ("DomR").
 RATINGS_APPLICATION_ID = 0x446F6D52
 RATINGS_APPLICATION = "domrec-ratings"
 RATINGS_SCHEMA = 1
-
-
-@attrs.frozen
-class Rating:
-    rank: int
-    name: str
-    mu: float
-    sigma: float
-    games: int
-    events: int
-
-    @property
-    def ordinal(self) -> float:
-        """The conservative rating shown first: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
-
-    def row(self) -> dict[str, Any]:
-        return {"rank": self.rank, "name": self.name, "rating": round(self.ordinal, 2), "mu": round(self.mu, 2),
-                "sigma": round(self.sigma, 2), "games": self.games, "events": self.events}
 
 
 @attrs.frozen
@@ -75,6 +47,8 @@ class Imported:
 
 
 class RatingsFile:
+    """An open ratings file: every read and write of it."""
+
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self.conn = conn
@@ -92,28 +66,29 @@ class RatingsFile:
     def write(self) -> contextlib.AbstractContextManager[None]:
         return transaction(self.conn)
 
-    def import_event(self, store: EventStore, label: str) -> Imported:
-        """Copy the event's games with a result (one transaction).  Idempotent."""
-        games = list(event_games(store))
+    def import_games(self, event_uuid: str, name: str, game: str, label: str,
+                     games: Sequence[dict[str, Any]]) -> Imported:
+        """Copy an event's games with a result (one transaction): ``games`` as
+        :func:`tournament.event.ratings.event_games` reads them from the event.  Idempotent."""
         now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         added = updated = unchanged = 0
         with self.write():
             games_of_file = {r["game"] for r in self.db.query("SELECT DISTINCT game FROM events")}
-            if games_of_file and store.settings.game not in games_of_file:
-                raise Refused(f"{label} is a {store.settings.game} event; this ratings file rates "
+            if games_of_file and game not in games_of_file:
+                raise Refused(f"{label} is a {game} event; this ratings file rates "
                               f"{', '.join(sorted(games_of_file))} (keep one ratings file per game)")
-            row = list(self.db.query("SELECT seq FROM events WHERE uuid = ?", [store.uuid]))
+            row = list(self.db.query("SELECT seq FROM events WHERE uuid = ?", [event_uuid]))
             if row:
                 seq = row[0]["seq"]
                 self.db.execute("UPDATE events SET name = ?, source = ?, updated_at = ? WHERE uuid = ?",
-                                [store.settings.name, label, now, store.uuid])
+                                [name, label, now, event_uuid])
             else:
                 seq = int(self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events").fetchone()[0])
                 self.db.execute("INSERT INTO events(uuid, seq, name, game, source, imported_at, updated_at) "
                                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                [store.uuid, seq, store.settings.name, store.settings.game, label, now, now])
+                                [event_uuid, seq, name, game, label, now, now])
             have = {r["table_id"]: r["sides"] + "|" + r["ranks"] for r in self.db.query(
-                "SELECT table_id, sides, ranks FROM games WHERE event_uuid = ?", [store.uuid])}
+                "SELECT table_id, sides, ranks FROM games WHERE event_uuid = ?", [event_uuid])}
             for g in games:
                 sides, ranks = json.dumps(g["sides"], ensure_ascii=False), json.dumps(g["ranks"])
                 if g["table_id"] not in have:
@@ -125,8 +100,8 @@ class RatingsFile:
                     continue
                 self.db.execute("INSERT OR REPLACE INTO games(event_uuid, table_id, round, table_no, sides, ranks) "
                                 "VALUES (?, ?, ?, ?, ?, ?)",
-                                [store.uuid, g["table_id"], g["round"], g["table_no"], sides, ranks])
-        return Imported(label, store.settings.name, added, updated, unchanged, not row)
+                                [event_uuid, g["table_id"], g["round"], g["table_no"], sides, ranks])
+        return Imported(label, name, added, updated, unchanged, not row)
 
     def events(self) -> list[dict[str, Any]]:
         return list(self.db.query("SELECT e.uuid, e.seq, e.name, e.game, e.source, e.imported_at, e.updated_at, "
@@ -137,58 +112,6 @@ class RatingsFile:
         for r in self.db.query("SELECT g.event_uuid, g.sides, g.ranks FROM games g JOIN events e "
                                "ON e.uuid = g.event_uuid ORDER BY e.seq, g.round, g.table_no, g.table_id"):
             yield r["event_uuid"], json.loads(r["sides"]), json.loads(r["ranks"])
-
-    def ratings(self) -> list[Rating]:
-        return rate(self.games())
-
-
-def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
-    """Every table with a result: the sides (player names) and their ranks (0 = first)."""
-    names = {p.id: p.name for p in store.players()}
-    results = store.results()
-    for t in store.tables():
-        res = results.get(t.id)
-        if res is None:
-            continue
-        by_side: dict[str, list[str]] = {}
-        for s in t.seats:
-            by_side.setdefault(s.side, []).append(names[s.player])
-        sides = list(by_side)
-        ranks = side_ranks(res.scores, res.winner, sides)
-        yield {"table_id": t.id, "round": t.round, "table_no": t.number, "sides": [by_side[s] for s in sides],
-               "ranks": ranks}
-
-
-def side_ranks(scores: dict[str, int], winner: str | None, sides: Sequence[str]) -> list[float]:
-    """Rank of each side (0 best; level sides share).  Two sides: the winner first, a draw level.
-    More sides: by placement (scores, with the game's winner first among those level on top)."""
-    if len(sides) == 2:
-        if winner is None:
-            return [0.0, 0.0]
-        return [0.0 if s == winner else 1.0 for s in sides]
-    points = st.placements(scores, winner, [float(len(sides) - i) for i in range(len(sides))])
-    levels = sorted(set(points.values()), reverse=True)
-    return [float(levels.index(points[s])) for s in sides]
-
-
-def rate(games: Iterable[tuple[str, list[list[str]], list[float]]]) -> list[Rating]:
-    """Replay every game through openskill's Plackett-Luce model, from default ratings."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    current: dict[str, Any] = {}
-    played: dict[str, int] = {}
-    events: dict[str, set[str]] = {}
-    for event, sides, ranks in games:
-        teams = [[current.get(n) or model.rating(name=n) for n in side] for side in sides]
-        new = model.rate(teams, ranks=list(ranks))
-        for side, rated in zip(sides, new):
-            for n, r in zip(side, rated):
-                current[n] = r
-                played[n] = played.get(n, 0) + 1
-                events.setdefault(n, set()).add(event)
-    rows = sorted(current.items(), key=lambda kv: (-(kv[1].mu - 3 * kv[1].sigma), kv[0]))
-    return [Rating(i, n, r.mu, r.sigma, played[n], len(events[n])) for i, (n, r) in enumerate(rows, 1)]
 
 
 def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
@@ -213,7 +136,7 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
             raise EventFileError(f"{path} is damaged or not a ratings file: {e}") from None
         if app != RATINGS_APPLICATION_ID:
             conn.close()
-            what = "a tournament event file" if app == 0x446F6D54 else "an SQLite database of another kind"
+            what = "a tournament event file" if app == APPLICATION_ID else "an SQLite database of another kind"
             raise EventFileError(f"{path} is {what}, not a ratings file")
         version = int(conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
         if version > RATINGS_SCHEMA:

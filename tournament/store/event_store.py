@@ -1,296 +1,41 @@
-"""The SQLite store of one event: its schema and all of its SQL.
+"""One open event file: every read and every write of an event, as plain SQL over sqlite-utils.
 
-One file per event, opened through sqlite-utils.  The rules the rest of the
-package relies on:
-
-* **Identity.**  The file carries SQLite's ``application_id`` and a ``meta``
-  table (application, schema version, event uuid, settings).  A file without
-  them is refused: it may be somebody's other database, and must never be
-  written to.  :func:`open_event` never creates a file; :func:`create_event`
-  never overwrites one (it builds the event in a scratch file and links it
-  into place, so a killed ``new`` leaves nothing behind).
-* **Every write is one transaction** (:meth:`EventStore.write`): ``BEGIN
-  IMMEDIATE`` takes the write lock before anything is read, so what a write
-  decides on (is this table's result already in? which round is next?) cannot
-  change under it; WAL mode lets readers go on meanwhile, and the busy timeout
-  makes a second writer wait its turn instead of failing.  A process killed
-  mid-write leaves the file as before the write: SQLite rolls the unfinished
-  transaction back.
-* **All SQL is parameterised.**  Names are data, never SQL text.
-
-The schema is ready for the later stages of an event (brackets, round robin):
-rounds belong to a *stage* with its own format, and a table is the unit a
-result belongs to, so a knockout match can later reference its tables.
+Reads are plain; every write is one transaction (:meth:`EventStore.write`).  After a write that
+changed something, what people browse with any SQLite browser is brought up to date in the same
+transaction (:meth:`EventStore.refresh_browsing`): the ``tables_view`` view, made here, and the
+``standings`` snapshot, whose rows the event layer computes (:attr:`EventStore.browsing`) — the
+store never ranks anything itself.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime
 import json
-import os
 import sqlite3
-import uuid
 from pathlib import Path
-from typing import Any, Collection, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterator, Sequence
 
 import sqlite_utils
 
-from tournament.errors import AmbiguousPlayer, DamagedEventFile, EventFileError, Refused, UnknownPlayer
-from tournament.event import (PARTNERSHIP_SIDES, SCHEMA_VERSION, Player, Result, Round, SeatAssignment, Settings, Table, Team)
+from tournament.errors import AmbiguousPlayer, DamagedEventFile, Refused, UnknownPlayer
+from tournament.names import name_key
+from tournament.settings import Settings
+from tournament.store.damage import Damage, find_damage
+from tournament.store.schema import (AUDIT_COLUMNS, AUDIT_SCHEMA_VERSION, SNAPSHOT_NAMES, create_audit_schema,
+                                     create_stage_schema, quote, tables_view_sql)
+from tournament.store.sqlite import now, transaction
+from tournament.values import Player, Result, Round, SeatAssignment, Table, Team
 
-#: SQLite ``PRAGMA application_id`` of an event file ("DomT").
-APPLICATION_ID = 0x446F6D54
-APPLICATION = "domrec-tournament"
-SQLITE_MAGIC = b"SQLite format 3\x00"
-BUSY_TIMEOUT_S = 30.0
-
-
-def now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-
-
-def _create_schema(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key", not_null={"value"})
-    db["stages"].create({"id": int, "name": str, "format": str, "settings": str}, pk="id",
-                        not_null={"name", "format"})
-    db["teams"].create({"id": int, "name": str, "entered_round": int, "withdrawn_round": int}, pk="id",
-                       not_null={"name", "entered_round"})
-    db["players"].create({"id": int, "name": str, "team_id": int, "entered_round": int, "withdrawn_round": int,
-                          "added_at": str}, pk="id", not_null={"name", "entered_round", "added_at"},
-                         foreign_keys=[("team_id", "teams", "id")])
-    db["rounds"].create({"id": int, "stage_id": int, "number": int, "seed": str, "paired_at": str}, pk="id",
-                        not_null={"stage_id", "number", "paired_at"},
-                        foreign_keys=[("stage_id", "stages", "id")])
-    db["round_tables"].create({"id": int, "round_id": int, "number": int}, pk="id",
-                              not_null={"round_id", "number"}, foreign_keys=[("round_id", "rounds", "id")])
-    db["seats"].create({"table_id": int, "seat": str, "side": str, "player_id": int, "position": int},
-                       pk=("table_id", "seat"), not_null={"side", "player_id", "position"},
-                       foreign_keys=[("table_id", "round_tables", "id"), ("player_id", "players", "id")])
-    db["byes"].create({"round_id": int, "player_id": int}, pk=("round_id", "player_id"),
-                      foreign_keys=[("round_id", "rounds", "id"), ("player_id", "players", "id")])
-    # AUTOINCREMENT: a replaced result's id is never given to another (the audit refers to ids).
-    db.execute("CREATE TABLE results (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-               "table_id INTEGER NOT NULL REFERENCES round_tables(id), kind TEXT NOT NULL, "
-               "verified INTEGER NOT NULL, scores TEXT NOT NULL, winner TEXT, record TEXT, record_hash TEXT, "
-               "entered_at TEXT NOT NULL, note TEXT)")
-    db["result_audit"].create({"id": int, "table_id": int, "old_result": str, "new_result_id": int,
-                               "replaced_at": str, "reason": str}, pk="id",
-                              not_null={"table_id", "old_result", "replaced_at"},
-                              foreign_keys=[("table_id", "round_tables", "id")])
-    _create_audit_schema(db)
-    db["standings_used"].create({"round_id": int, "unit": int, "rank": int, "values": str},
-                                pk=("round_id", "unit"), foreign_keys=[("round_id", "rounds", "id")])
-    _create_stage_schema(db)
-    db.execute("CREATE UNIQUE INDEX ux_players_name ON players(name)")
-    db.execute("CREATE UNIQUE INDEX ux_teams_name ON teams(name)")
-    db.execute("CREATE UNIQUE INDEX ux_rounds_number ON rounds(stage_id, number)")
-    db.execute("CREATE UNIQUE INDEX ux_tables_number ON round_tables(round_id, number)")
-    db.execute("CREATE UNIQUE INDEX ux_results_table ON results(table_id)")
-    db.execute("CREATE INDEX ix_results_hash ON results(record_hash)")
-    db.execute("CREATE INDEX ix_seats_player ON seats(player_id)")
-
-
-#: Schema 2 (issue 8): knockout and round-robin stages.  ``matches`` lists a stage's draw (the
-#: matches of a bracket, the pairings of a round robin); ``match_tables`` says which match each of a
-#: stage's tables is a game of.  A schema-1 file gets them, in the transaction that adds its first
-#: stage (:meth:`EventStore.upgrade_for_stages`); until then it stays a schema-1 file.
-STAGE_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS matches (id INTEGER PRIMARY KEY, stage_id INTEGER NOT NULL REFERENCES stages(id), "
-    "key TEXT NOT NULL, round_number INTEGER NOT NULL, position INTEGER NOT NULL, label TEXT NOT NULL, "
-    "sources TEXT NOT NULL)",
-    "CREATE UNIQUE INDEX IF NOT EXISTS ux_matches_key ON matches(stage_id, key)",
-    "CREATE TABLE IF NOT EXISTS match_tables (table_id INTEGER PRIMARY KEY REFERENCES round_tables(id), "
-    "match_id INTEGER NOT NULL REFERENCES matches(id), game INTEGER NOT NULL)",
-    "CREATE UNIQUE INDEX IF NOT EXISTS ux_match_tables_game ON match_tables(match_id, game)",
-)
-
-
-#: The ``standings`` snapshot's columns where the data key would read like its neighbour ("won"
-#: beside "wins"): these count games.
-SNAPSHOT_NAMES = {"won": "games_won", "drawn": "games_drawn", "lost": "games_lost", "id": "number"}
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def tables_view_sql(settings: Settings) -> str:
-    """``tables_view``: a row a table, as a person reads it: round, stage, table, each seat's
-    player by name (a column a seat, in seating order), the result's kind, each side's score as a
-    number (a column a side, in seating order; not the JSON text ``results`` keeps), the winning
-    side, and whether a record backs the result.  The event's seats never change, so the view is
-    made for them; a view cannot take parameters, so a label goes into its SQL only when it is
-    letters and digits (every engine's seats and sides are)."""
-    seats = settings.seats()
-    sides = list(PARTNERSHIP_SIDES) if settings.partnership else list(seats)
-    seat_cols = [f"(SELECT p.name FROM seats s JOIN players p ON p.id = s.player_id WHERE s.table_id = t.id "
-                 f"AND s.seat = '{seat}') AS {_quote(seat)}" for seat in seats if seat.isalnum()]
-    score_cols = [f"json_extract(x.scores, '$.{side}') AS {_quote(side + ' score')}" for side in sides
-                  if side.isalnum()]
-    return ("CREATE VIEW tables_view AS SELECT r.number AS round, r.stage_id AS stage, "
-            't.number AS "table", ' + ", ".join(seat_cols + ["x.kind AS result"] + score_cols) +
-            ", x.winner AS winner, x.verified AS verified, x.entered_at AS entered_at "
-            "FROM round_tables t JOIN rounds r ON r.id = t.round_id LEFT JOIN results x ON x.table_id = t.id "
-            "ORDER BY r.number, t.number")
-
-
-def _create_stage_schema(db: sqlite_utils.Database) -> None:
-    for sql in STAGE_SCHEMA:
-        db.execute(sql)
-
-
-#: Schema 3 (issue 14): the audit trail says who changed a result and what it became.
-#: ``changed_by`` is the director's name (``--by``, else the login name); ``new_result`` the new
-#: values (kind, verified, scores, winner, record hash) as JSON, so that the trail reads on its own
-#: even once that result is amended again.  An older file gets the two columns, and becomes schema
-#: 3, in the transaction of its first replaced result (:meth:`EventStore.upgrade_for_audit`); its
-#: earlier audit rows keep no name (shown as unknown) and their new values are looked up.
-AUDIT_SCHEMA_VERSION = 3
-AUDIT_COLUMNS = (("changed_by", "TEXT"), ("new_result", "TEXT"))
-
-
-def _create_audit_schema(db: sqlite_utils.Database) -> None:
-    have = {r[1] for r in db.execute("PRAGMA table_info(result_audit)").fetchall()}
-    for name, kind in AUDIT_COLUMNS:
-        if name not in have:
-            db.execute(f"ALTER TABLE result_audit ADD COLUMN {name} {kind}")
-
-
-def create_event(path: str | Path, settings: Settings) -> "EventStore":
-    """A new event file at ``path``; refuses to touch an existing file."""
-    path = Path(path)
-    if path.exists() or path.is_symlink():
-        raise EventFileError(f"{path} already exists; tournament new never overwrites a file")
-    if not path.parent.is_dir():
-        raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
-    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
-    try:
-        conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S)
-        try:
-            db = sqlite_utils.Database(conn, execute_plugins=False)
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            with db.atomic():
-                _create_schema(db)
-                meta = {"application": APPLICATION, "schema_version": str(SCHEMA_VERSION),
-                        "event_uuid": str(uuid.uuid4()), "created_at": now(), "settings": settings.to_json()}
-                for key, value in meta.items():
-                    db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [key, value])
-                db.execute("INSERT INTO stages(id, name, format, settings) VALUES (1, ?, ?, ?)",
-                           ["main", settings.format, settings.to_json()])
-        finally:
-            conn.close()
-        try:
-            os.link(scratch, path)  # fails if path appeared meanwhile: never overwrite
-        except FileExistsError:
-            raise EventFileError(f"{path} already exists; tournament new never overwrites a file") from None
-        except OSError as e:
-            raise EventFileError(f"cannot create {path}: {e.strerror}") from None
-    except sqlite3.Error as e:
-        raise EventFileError(f"cannot create {path}: {e}") from None
-    except OSError as e:
-        raise EventFileError(f"cannot create {path}: {e.strerror}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            scratch.unlink()
-    store = open_event(path)
-    with contextlib.suppress(sqlite3.Error):
-        store.db.execute("PRAGMA journal_mode=WAL")  # persistent; refused on some file systems
-    with store.write():
-        store.refresh_browsing()
-    return store
-
-
-def open_event(path: str | Path) -> "EventStore":
-    """Open an existing event; refuse anything that is not one."""
-    path = Path(path)
-    if not path.exists():
-        raise EventFileError(f"{path}: no such event file (create one with `tournament new`)")
-    if not path.is_file():
-        raise EventFileError(f"{path} is not a file")
-    try:
-        with path.open("rb") as f:
-            head = f.read(len(SQLITE_MAGIC))
-    except OSError as e:
-        raise EventFileError(f"cannot read {path}: {e.strerror}") from None
-    if head != SQLITE_MAGIC:
-        what = "an empty file" if not head else "not an SQLite database"
-        raise EventFileError(f"{path} is {what}, so not a tournament event file")
-    try:
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
-    except sqlite3.Error as e:
-        raise EventFileError(f"cannot open {path}: {e}") from None
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
-        if app_id != APPLICATION_ID or not has_meta:
-            raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        if meta.get("application") != APPLICATION:
-            raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
-        version = int(meta.get("schema_version", "0"))
-        if version > SCHEMA_VERSION:
-            raise EventFileError(f"{path} was written by a newer tournament tool (schema {version}; this one "
-                                 f"reads up to {SCHEMA_VERSION})")
-        if version < 1 or "settings" not in meta or "event_uuid" not in meta:
-            raise DamagedEventFile(f"{path} is a damaged tournament event file (its meta table is incomplete); "
-                                   f"run `tournament check {path}`")
-        settings = Settings.from_json(meta["settings"])
-    except EventFileError:
-        conn.close()
-        raise
-    except sqlite3.DatabaseError as e:
-        conn.close()
-        if isinstance(e, sqlite3.OperationalError) and ("readonly" in str(e) or "unable to open" in str(e)):
-            # A WAL-mode event is read through its -wal and -shm files, which SQLite makes beside it.
-            raise EventFileError(f"cannot open {path}: the file or its folder is read-only, and SQLite needs to "
-                                 f"write {path.name}-wal and {path.name}-shm beside the event file ({e})") from None
-        if _header_application_id(path) == APPLICATION_ID:
-            raise DamagedEventFile(f"{path} is a damaged tournament event file ({e}); run `tournament check "
-                                   f"{path}` to see what is affected") from None
-        raise EventFileError(f"{path} is damaged or not a tournament event file: {e}") from None
-    except (ValueError, TypeError, KeyError) as e:
-        conn.close()
-        raise DamagedEventFile(f"{path} is a damaged tournament event file (bad settings: {e}); run `tournament "
-                               f"check {path}`") from None
-    return EventStore(path, conn, settings, meta["event_uuid"])
-
-
-def _header_application_id(path: Path) -> int | None:
-    """The application id in the file's 100-byte header (bytes 68-71), read without SQLite: a
-    file whose pages are damaged still says whether it is an event file."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(100)
-    except OSError:
-        return None
-    return int.from_bytes(head[68:72], "big") if len(head) == 100 else None
-
-
-@contextlib.contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """One write transaction, taken with BEGIN IMMEDIATE so that concurrent
-    writers queue (busy timeout) instead of failing half-way: all of it
-    lands, or none of it."""
-    if conn.in_transaction:
-        raise RuntimeError("nested write transaction")
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    else:
-        conn.execute("COMMIT")
+#: What people browse, computed above the store: the ``standings`` snapshot of an open event as its
+#: columns (data keys) and rows, or None when the event cannot be ranked (no snapshot is kept then).
+Browsing = Callable[["EventStore"], "tuple[list[str], list[tuple[Any, ...]]] | None"]
 
 
 class EventStore:
     """One open event file.  Reads are plain; writes go through :meth:`write`."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, settings: Settings, event_uuid: str) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, settings: Settings, event_uuid: str,
+                 browsing: Browsing | None = None) -> None:
         self.path = path
         self.conn = conn
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
@@ -302,6 +47,10 @@ class EventStore:
         #: browse once at its end (:meth:`refresh_browsing`) instead of after every write.
         self.defer_browsing = False
         self._browsing_stale = False
+        #: Computes the ``standings`` snapshot people browse (:meth:`refresh_browsing`): set by the
+        #: event layer, which opens and creates every event (:mod:`tournament.event.files`); a
+        #: store opened without it keeps no snapshot.
+        self.browsing = browsing
 
     def close(self) -> None:
         """Close the file, bringing what people browse up to date first if writes were deferred."""
@@ -356,34 +105,55 @@ class EventStore:
     def refresh_browsing(self) -> None:
         """Within :meth:`write`, last: the ``tables_view`` view (made again each time, as this
         version of the tool makes it; an older file gets it in its first write) and the
-        ``standings`` snapshot, recomputed from scratch by :mod:`tournament.standings` (tie-breaks
-        are computed in Python, not SQL) in the same transaction as the write that changed the
-        results, so it is never out of step with them.  Nothing reads them back: they are for
-        people, and the tool always computes afresh."""
+        ``standings`` snapshot, recomputed from scratch by :attr:`browsing` (the event layer's
+        :func:`tournament.event.standings.snapshot`: tie-breaks are computed in Python, not SQL)
+        in the same transaction as the write that changed the results, so it is never out of step
+        with them.  Nothing reads them back: they are for people, and the tool always computes
+        afresh."""
         self.db.execute("DROP VIEW IF EXISTS tables_view")
         self.db.execute(tables_view_sql(self.settings))
-        from tournament import standings as st
-        from tournament.errors import TournamentError
-
         self.db.execute("DROP TABLE IF EXISTS standings")
-        try:
-            from tournament import finals, stages
+        # None: results that cannot be ranked (a damaged file: `check` says where) leave no
+        # snapshot rather than a wrong one, and never block the write, which may be the repair.
+        snapshot = self.browsing(self) if self.browsing is not None else None
+        if snapshot is not None:
+            self.write_snapshot(*snapshot)
 
-            # A rotating event's final is ranked by its own games and never added into the
-            # standings of the rounds: the snapshot is those standings, as `standings --csv` prints.
-            table = st.from_store(self) if finals.final_stage(self) is None else stages.stage_standings(self, None)
-        except (TournamentError, LookupError, ValueError, TypeError):
-            # Results that cannot be ranked (a damaged file: `check` says where) leave no snapshot
-            # rather than a wrong one, and never block the write, which may be the repair.
-            return
-        columns = [SNAPSHOT_NAMES.get(c, c) for c in table.columns()] + ["through_round", "provisional"]
-        self.db.execute(f"CREATE TABLE standings ({', '.join(_quote(c) for c in columns)})")
-        self.conn.executemany(
-            f"INSERT INTO standings VALUES ({', '.join('?' * len(columns))})",
-            [(*table.row_dict(row).values(), table.through_round, int(table.provisional)) for row in table.rows])
+    def write_snapshot(self, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Within :meth:`write`: the ``standings`` table made again with these columns (data keys;
+        those that would read like a neighbour get the names :data:`SNAPSHOT_NAMES` gives them)
+        and rows."""
+        names = [SNAPSHOT_NAMES.get(c, c) for c in columns]
+        self.db.execute("DROP TABLE IF EXISTS standings")
+        self.db.execute(f"CREATE TABLE standings ({', '.join(quote(c) for c in names)})")
+        self.conn.executemany(f"INSERT INTO standings VALUES ({', '.join('?' * len(names))})", rows)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return list(self.db.query(sql, list(params)))
+
+    # --- soundness (``tournament check``) ----------------------------------------------------
+
+    def damage(self) -> Damage:
+        """What SQLite finds damaged in the file (:func:`tournament.store.damage.find_damage`)."""
+        return find_damage(self.conn)
+
+    def foreign_key_problems(self) -> int:
+        """How many rows point at rows that do not exist (``PRAGMA foreign_key_check``)."""
+        return len(self.conn.execute("PRAGMA foreign_key_check").fetchall())
+
+    @contextlib.contextmanager
+    def lenient_text(self) -> Iterator[None]:
+        """Reads within it give text that is not UTF-8 with U+FFFD in place of its bad bytes
+        (``check`` reads on past what it has reported damaged), instead of failing."""
+        self.conn.text_factory = lambda b: b.decode("utf-8", "replace")
+        try:
+            yield
+        finally:
+            self.conn.text_factory = str
+
+    def tables_of_results(self, result_ids: Collection[int]) -> set[int]:
+        """The tables of these results (``check``: of the damaged ones it has reported)."""
+        return {r["table_id"] for r in self.db.query("SELECT id, table_id FROM results") if r["id"] in result_ids}
 
     # --- meta ------------------------------------------------------------------
 
@@ -406,7 +176,7 @@ class EventStore:
 
     def insert_player(self, name: str, entered: int, team: int | None = None) -> int:
         """Within :meth:`write`.  Names are unique: records without ids are matched by name
-        (names that only look alike are refused before, by :mod:`tournament.players`)."""
+        (names that only look alike are refused before, by :mod:`tournament.event.players`)."""
         if self._rows("SELECT id FROM players WHERE name = ?", [name]):
             raise Refused(f"a player named {name!r} is already entered; names must be unique")
         cur = self.db.execute("INSERT INTO players(name, team_id, entered_round, added_at) VALUES (?, ?, ?, ?)",
@@ -427,11 +197,9 @@ class EventStore:
         self.db.execute("UPDATE players SET withdrawn_round = ? WHERE team_id = ?", [from_round, team])
 
     def find_player(self, key: str) -> Player:
-        """A player by name (as :func:`tournament.players.name_key` compares names), or by number
+        """A player by name (as :func:`tournament.names.name_key` compares names), or by number
         (``12`` or ``#12``).  When the text is one player's name and another's number, which one
         is meant cannot be guessed: that is refused, saying how to name each."""
-        from tournament.players import name_key
-
         players = self.players()
         named = next((p for p in players if name_key(p.name) == name_key(key)), None)
         text = key.strip()
@@ -592,7 +360,7 @@ class EventStore:
         """Within :meth:`write`: give an older file the audit columns and mark it schema 3."""
         if self.has_audit_columns():
             return
-        _create_audit_schema(self.db)
+        create_audit_schema(self.db)
         self._bump_schema(AUDIT_SCHEMA_VERSION)
 
     def _bump_schema(self, version: int) -> None:
@@ -624,7 +392,7 @@ class EventStore:
         """Within :meth:`write`: give a schema-1 file the stage tables and mark it schema 2."""
         if int(self.meta().get("schema_version", "1")) >= 2 and self.has_stage_tables():
             return
-        _create_stage_schema(self.db)
+        create_stage_schema(self.db)
         self._bump_schema(2)
 
     def stages(self) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ Formats
   repeated opponents as rare as possible (soft), then closeness in standings.
 
 A rotating event with ``--schedule balanced`` is seated from a schedule fixed in advance
-instead (tournament/schedule.py), whatever the standings.
+instead (tournament/pairing/schedule.py), whatever the standings.
 
 Byes go to the players (pairs) with the fewest byes so far, lowest ranked
 first: nobody gets a second bye before every active player has had one.
@@ -36,11 +36,12 @@ import random
 from collections import Counter
 from typing import Callable, Iterable, Sequence
 
-import attrs
-
 from tournament.errors import PairingError
-from tournament.event import BALANCED, INDIVIDUAL, PAIRS, ROTATING, Player, SeatAssignment, Settings, Table, Team
-from tournament.standings import Standings
+from tournament.pairing.plan import History, Plan, history
+from tournament.pairing.schedule import pair_balanced
+from tournament.pairing.standings import Standings
+from tournament.settings import BALANCED, INDIVIDUAL, PAIRS, ROTATING, Settings
+from tournament.values import Player, SeatAssignment, Table, Team
 
 #: Cost of one repeated opponent, against one place of distance in the standings.
 REPEAT_COST = 8
@@ -51,56 +52,6 @@ TAIL = 12
 #: Search limits (nodes); far above what a real event needs.
 SWISS_BUDGET = 2_000_000
 EXHAUSTIVE_BUDGET = 300_000
-
-
-@attrs.frozen
-class Plan:
-    """One round: tables in table-number order (seats in seating order), and byes (players)."""
-
-    round: int
-    tables: tuple[tuple[SeatAssignment, ...], ...]
-    byes: tuple[int, ...]
-
-
-@attrs.frozen
-class History:
-    """What earlier rounds constrain: per unit (pair or player)."""
-
-    partners: dict[int, set[int]]
-    opponents: dict[int, Counter]
-    ns_balance: dict[int, int]  # N-S sittings minus E-W sittings
-    byes: Counter
-
-
-def history(settings: Settings, players: Iterable[Player], tables: Iterable[Table],
-            byes: dict[int, list[int]]) -> History:
-    """The constraints of earlier rounds, from the stored tables and byes."""
-    team_of = {p.id: p.team for p in players}
-    unit = (lambda pid: team_of[pid]) if settings.format == PAIRS else (lambda pid: pid)
-    partners: dict[int, set[int]] = {}
-    opponents: dict[int, Counter] = {}
-    ns: Counter = Counter()
-    for table in tables:
-        by_side: dict[str, list[int]] = {}
-        for s in table.seats:
-            by_side.setdefault(s.side, []).append(s.player)
-        for side, members in by_side.items():
-            units = list(dict.fromkeys(unit(p) for p in members))
-            others = list(dict.fromkeys(unit(p) for sd, ms in by_side.items() if sd != side for p in ms))
-            for u in units:
-                opponents.setdefault(u, Counter()).update(others)
-                if side == "NS":
-                    ns[u] += 1
-                elif side == "EW":
-                    ns[u] -= 1
-            if settings.format == ROTATING:
-                for a, b in itertools.permutations(members, 2):
-                    partners.setdefault(a, set()).add(b)
-    bye_count: Counter = Counter()
-    for given in byes.values():
-        for u in dict.fromkeys(unit(p) for p in given):
-            bye_count[u] += 1
-    return History(partners, opponents, dict(ns), bye_count)
 
 
 def ranked_units(settings: Settings, units: Sequence[int], standings: Standings | None, round_no: int,
@@ -146,7 +97,6 @@ def pair_round(settings: Settings, round_no: int, players: Sequence[Player], tea
                tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None) -> Plan:
     """Pair round ``round_no``.  Raises :class:`PairingError` if it cannot be done."""
     if settings.schedule == BALANCED:
-        from tournament.schedule import pair_balanced  # the schedule module builds on this one
         return pair_balanced(settings, round_no, players, tables, byes)
     rng = random.Random(f"tournament:{settings.seed}:round:{round_no}")
     hist = history(settings, players, tables, byes)

@@ -1,0 +1,29 @@
+"""The ``tournament`` command: a thin layer over the library's operations (:mod:`tournament.event`).
+
+Exit codes: 0 done; 1 refused (an invalid record, a record of no table of the
+round, a second result for a table without --replace, a round that cannot be
+paired, ``check`` found errors); 2 unusable input or usage (missing file, not
+an event file, damaged database, unknown game, bad option).  Nothing is ever
+half written: every write is one transaction.
+
+One module a subject: ``app`` (the application and what every command shares), ``event`` (the
+event and its players), ``rounds`` (pairing, tables, results, amendments, recording a table),
+``stages`` (standings, knockouts, round robins, finals, brackets), ``pages`` (score sheets, the
+report, exports), ``checks`` (check, history), ``ratings``.  A command parses its arguments, calls
+the operations and prints what they return; what a venue server would need too belongs in
+:mod:`tournament.event`, not here.  The commands are registered below, in the order ``--help``
+lists them.
+"""
+
+from tournament.cli import checks, event, pages, ratings, rounds, stages
+from tournament.cli.app import app, main
+
+for _command in (event.new, event.add, event.players, event.withdraw, rounds.pair, rounds.balance, rounds.tables,
+                 rounds.result, pages.sheets, rounds.record, stages.standings):
+    app.command()(_command)
+app.command(name="check")(checks.check_cmd)
+for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
+                 pages.report, pages.export, ratings.ratings, rounds.amend, checks.history):
+    app.command()(_command)
+
+__all__ = ["app", "main"]

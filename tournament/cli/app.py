@@ -1,0 +1,176 @@
+"""The ``tournament`` command's application and what every command shares.
+
+The Typer application (its commands are registered in :mod:`tournament.cli`, in the order
+``--help`` lists them), :func:`guarded` (a one-line error and the right exit code, never a
+traceback), the bounds of the number options, the parsing of ``NAME=VALUE`` options and the
+printing of tables as text, CSV or JSON.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import typer
+
+from domrec import console
+from domrec.errors import DomrecError, InputError, one_line
+from domrec.games import parse_options
+
+from tournament.errors import TournamentError, UnusableInput
+from tournament.event.files import open_event
+from tournament.store.event_store import EventStore
+
+console.plain_help_types()
+app = typer.Typer(cls=console.OneLineErrors, add_completion=True, no_args_is_help=True,
+                  context_settings=console.CONTEXT_SETTINGS,
+                  help="Run a domino tournament: players, pairings, tables, results checked by domrec, standings.")
+
+EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
+
+#: Bounds of every whole-number option (docs/tournament.md, "Limits"): a number past them is a
+#: usage error (exit 2) before it can reach SQLite, whose integers stop at 2**63 - 1, or a loop.
+MAX_COUNT = 1_000_000
+SEED_MIN, SEED_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+@app.callback()
+def _options(version: bool = console.version_option("tournament")) -> None:
+    """The options every tournament command shares (--version, -h)."""
+
+
+def say_error(message: str, details: Sequence[str] = ()) -> None:
+    """An error and its problem lines on stderr, in colour on a terminal."""
+    console.echo_err(f"error: {message}", "invalid")
+    for line in details:
+        console.echo_err(f"  {line}", "problem")
+
+
+def fail(message: str, code: int, details: Sequence[str] = ()) -> None:
+    say_error(message, details)
+    raise typer.Exit(code)
+
+
+def guarded(fn: Callable) -> Callable:
+    """Every command: a one-line error and the right exit code, never a traceback."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except TournamentError as e:
+            fail(str(e), e.exit_code, getattr(e, "problems", ()))
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                fail(f"the event file is busy (another program holds it): {e}", EXIT_UNUSABLE)
+            if "readonly" in str(e):
+                fail(f"the event file (or its folder) is read-only; nothing was written: {e}", EXIT_UNUSABLE)
+            if "decode" not in str(e):
+                fail(f"the event file cannot be used: {e}", EXIT_UNUSABLE)
+            fail(_damaged(kwargs, e), EXIT_UNUSABLE)
+        except sqlite3.DatabaseError as e:
+            fail(_damaged(kwargs, e), EXIT_UNUSABLE)
+        except BrokenPipeError:  # `tournament tables … | head`: the reader has gone, nothing to report
+            import os
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(EXIT_OK)
+        except KeyboardInterrupt:
+            fail("interrupted; the last write was not made", EXIT_UNUSABLE)
+        except DomrecError as e:  # domrec refusing what it was given (a simulated game that would not end)
+            fail(one_line(str(e)), EXIT_UNUSABLE)
+        except Exception as e:  # a bug: say so in one line
+            fail(f"internal error ({type(e).__name__}: {e}); please report it", EXIT_UNUSABLE)
+    return wrapper
+
+
+def _damaged(kwargs: dict[str, Any], e: Exception) -> str:
+    """One line for a damaged page or value met while reading: what, and what to run."""
+    from domrec.errors import clip
+    event = kwargs.get("event")
+    return (f"{event or 'the event file'} is damaged ({clip(str(e), 80)}): run `tournament check "
+            f"{event or 'EVENT.db'}` to see which tables and rows are affected")
+
+
+def open_for_command(path: Path) -> EventStore:
+    """The event, its browsing snapshot refreshed once when the command closes it (not after every
+    result it enters)."""
+    store = open_event(path)
+    store.defer_browsing = True
+    return store
+
+
+def parse_rule_options(texts: list[str]) -> dict[str, Any]:
+    try:
+        return parse_options(texts)
+    except InputError as e:
+        raise UnusableInput(e.message) from None
+
+
+def parse_pairs(text: str, what: str) -> dict[str, str]:
+    out = {}
+    for part in text.split(","):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise UnusableInput(f"write {what} as NAME=VALUE,NAME=VALUE, not {text!r}")
+        if key.strip() in out:
+            raise UnusableInput(f"{key.strip()} is given twice in {text!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def whole_scores(text: str) -> dict[str, int]:
+    scores = {}
+    for side, value in parse_pairs(text, "scores").items():
+        if not re.fullmatch(r"-?[0-9]+", value):
+            raise UnusableInput(f"the score of {side} must be a whole number, not {value!r}")
+        scores[side] = int(value)
+    return scores
+
+
+def number(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UnusableInput(f"{what} must be a number, not {text!r}") from None
+    if not math.isfinite(value):
+        raise UnusableInput(f"{what} must be a finite number, not {text!r}")
+    return value
+
+
+def emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
+         extra: dict[str, Any] | None = None, footer: Iterable[str] = (), wide: bool = False,
+         keep: Iterable[str] = ()) -> None:
+    if as_json:
+        doc = {**(extra or {}), "rows": rows} if extra is not None else rows
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv:
+        from tournament.pages.report import write_csv
+        write_csv(sys.stdout, list(rows[0]) if rows else [], rows)
+        return
+    from tournament.pages import terminal
+
+    terminal.print_table(rows, title, footer, wide, keep)
+
+
+def write_output(path: Path, text: str, kind: Any, force: bool = False) -> None:
+    """By :mod:`domrec.output`'s rules: written beside the target and renamed into place (a reader
+    never sees half a file), never over a link, a device, a FIFO, a folder or a database, and over
+    a file tournament did not write only with --force; ``-`` is standard output."""
+    from domrec import output as outputs
+
+    try:
+        outputs.write_text(path, text, kind, force)
+    except outputs.OutputError as e:
+        raise UnusableInput(e.message) from None
+
+
+def main() -> None:
+    app()

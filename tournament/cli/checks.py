@@ -1,0 +1,67 @@
+"""Commands that check and tell what happened: ``check``, ``history``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from domrec import console
+
+from tournament.cli.app import EXIT_OK, EXIT_REFUSED, guarded, open_for_command
+from tournament.errors import DamagedEventFile
+from tournament.event import check as checking
+
+
+@guarded
+def check_cmd(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_json: bool = typer.Option(False, "--json", help="Findings as JSON."),
+) -> None:
+    """Re-validate every record, recompute every standing, check every pairing rule; exit 1 on errors."""
+    try:
+        store = open_for_command(event)
+    except DamagedEventFile:  # too damaged to open: the diagnosis alone
+        report = checking.diagnose_file(event)
+    else:
+        with store, console.progress_bar("checking the event", None):
+            report = checking.run(store)
+    if as_json:
+        sys.stdout.write(json.dumps({"ok": report.ok, "records": report.records, "results": report.results,
+                                     "rounds": report.rounds,
+                                     "findings": [{"level": f.level, "where": f.where, "message": f.message}
+                                                  for f in report.findings]}, ensure_ascii=False) + "\n")
+    else:
+        for f in report.findings:
+            typer.echo(console.paint(f.text(), "invalid" if f.level == "error" else "warning"))
+        errors = len(report.errors)
+        typer.echo(f"{event}: {report.rounds} rounds, {report.results} results ({report.records} records "
+                   f"re-validated): {errors} error{'s' if errors != 1 else ''}, "
+                   f"{len(report.findings) - errors} warning{'s' if len(report.findings) - errors != 1 else ''}")
+    raise typer.Exit(EXIT_OK if report.ok else EXIT_REFUSED)
+
+
+@guarded
+def history(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV, one row a change."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+) -> None:
+    """The audit trail: every result replaced or amended — when, by whom, old and new values, why."""
+    from tournament.event import audit
+
+    with open_for_command(event) as store:
+        changes = audit.history(store)
+    if as_json:
+        sys.stdout.write(json.dumps([c.to_dict() for c in changes], ensure_ascii=False, indent=1) + "\n")
+    elif as_csv:
+        from tournament.pages.report import write_csv
+        rows = [c.csv_row() for c in changes]
+        write_csv(sys.stdout, list(rows[0]) if rows else list(audit.CSV_COLUMNS), rows)
+    elif not changes:
+        typer.echo(f"{event}: no result has been amended or replaced")
+    else:
+        for c in changes:
+            typer.echo(c.text())

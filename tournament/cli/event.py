@@ -1,0 +1,196 @@
+"""Commands of the event and its players: ``new``, ``add``, ``players``, ``withdraw``, ``info``, ``simulate``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from domrec import console
+
+from tournament.cli.app import (MAX_COUNT, SEED_MAX, SEED_MIN, emit, guarded, number, open_for_command, parse_pairs,
+                                parse_rule_options)
+from tournament.errors import UnusableInput
+from tournament.event import players as pl
+from tournament.event.files import create_event
+from tournament.event.simulate import simulate_event
+from tournament.settings import FORMATS, PAIRS, make_settings
+
+
+@guarded
+def new(
+    event: Path = typer.Argument(..., help="The event file to create (refused if it exists)."),
+    name: str = typer.Option(..., "--name", help="The event's name."),
+    game: str = typer.Option(..., "--game", help="broadway, competitive, horse-race, castle-rock or domino-roads."),
+    format: str = typer.Option(..., "--format", help=f"{', '.join(FORMATS)}."),
+    table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
+                                             help="Players a table (individual format)."),
+    option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX,
+                             help="Seed of the first-round draw (and of random tie order)."),
+    bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
+                                                          "(partnership formats) or placement=1.5,score=0."),
+    placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
+    tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for "
+                                                                    "or wins,head-to-head,efectividad."),
+    time_limit: Optional[int] = typer.Option(None, "--time-limit", min=1, max=1440,
+                                             help="Minutes a game (shown on sheets and the report)."),
+    forfeit_score: Optional[int] = typer.Option(None, "--forfeit-score", min=0, max=1_000_000,
+                                                help="A forfeit's score for the side that played (default: "
+                                                     "the game's target)."),
+    schedule: Optional[str] = typer.Option(None, "--schedule", help="Rotating partners: standings (default) or "
+                                                                    "balanced (fixed in advance, --rounds N)."),
+    rounds_: Optional[int] = typer.Option(None, "--rounds", min=1, max=MAX_COUNT,
+                                          help="The rounds of a balanced schedule."),
+) -> None:
+    """Create an event file: its name, game, rules and format."""
+    options = parse_rule_options(option)
+    bye_values = {k: number(v, f"bye {k}") for k, v in parse_pairs(bye, "a bye").items()} if bye else None
+    places = tuple(number(x, "a placement point") for x in placement.split(",")) if placement else None
+    keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
+    settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
+                             time_limit, forfeit_score, schedule=schedule, rounds=rounds_)
+    store = create_event(event, settings)
+    store.close()
+    typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
+               f"{settings.table_size}" + (f"; balanced schedule of {settings.rounds} rounds" if settings.rounds else ""))
+
+
+@guarded
+def add(
+    event: Path = typer.Argument(..., help="The event file."),
+    names: list[str] = typer.Argument(None, help="Player names (a pairs event: the two partners)."),
+    from_csv: Optional[Path] = typer.Option(None, "--csv", help="A CSV file with a header: name (and partner, "
+                                                                "pair for a pairs event)."),
+    pair_name: Optional[str] = typer.Option(None, "--pair", help="The pair's name (pairs event; default A & B)."),
+) -> None:
+    """Enter players (or partnerships), by name or from a CSV file; late entries play from the next round."""
+    with open_for_command(event) as store:
+        names = list(names or [])
+        pairs = store.settings.format == PAIRS
+        if from_csv is not None:
+            if names:
+                raise UnusableInput("give names or --csv, not both")
+            entries = pl.read_csv(from_csv, pairs)
+        elif pairs:
+            if len(names) != 2:
+                raise UnusableInput("a pairs event enters one partnership at a time: give exactly two names "
+                                    "(or use --csv)")
+            entries = [(names[0], names[1], pair_name)]
+        else:
+            if not names:
+                raise UnusableInput("give at least one name, or --csv FILE")
+            if pair_name:
+                raise UnusableInput("--pair is for pairs events only")
+            entries = names
+        if pairs:
+            teams = pl.add_pairs(store, entries)
+            for t in teams:
+                typer.echo(f"added pair #{t.id} {t.name} (from round {t.entered})")
+        else:
+            added = pl.add_players(store, entries)
+            for p in added:
+                typer.echo(f"added #{p.id} {p.name} (from round {p.entered})")
+
+
+@guarded
+def players(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV instead of a table."),
+    as_json: bool = typer.Option(False, "--json", help="JSON instead of a table."),
+) -> None:
+    """List the players (numbers, names, pairs, entry and withdrawal)."""
+    with open_for_command(event) as store:
+        emit(pl.player_rows(store), as_csv, as_json, f"{store.settings.name}: players")
+
+
+@guarded
+def withdraw(
+    event: Path = typer.Argument(..., help="The event file."),
+    player: str = typer.Argument(..., help="The player's exact name or number (#12); in a pairs event, "
+                                           "the pair's name or a member's."),
+) -> None:
+    """Withdraw a player (or pair) from the next round on; their games so far still count."""
+    with open_for_command(event) as store:
+        who = pl.withdraw(store, player)
+        typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
+
+
+@guarded
+def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
+    """The event's settings and progress."""
+    with open_for_command(event) as store:
+        s = store.settings
+        results = store.results()
+        lines = [f"event: {s.name}", f"uuid: {store.uuid}", f"game: {s.game}" + (f" ({s.variant})" if s.variant else ""),
+                 f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
+                 f"format: {s.format}, tables of {s.table_size}", f"seed: {s.seed}",
+                 f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
+                 f"ranking: {', then '.join(s.tiebreaks)}",
+                 f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
+                 f"forfeit score: {s.forfeit_score}-0"]
+        if s.rounds:
+            lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
+        if s.placement:
+            lines.append(f"placement points: {', '.join(f'{p:g}' for p in s.placement)}")
+        lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "
+                     f"results: {len(results)}")
+        typer.echo("\n".join(lines))
+
+
+@guarded
+def simulate(
+    event: Path = typer.Argument(..., help="The event file to create (refused if it exists)."),
+    game: str = typer.Option("competitive", "--game", help="The game."),
+    format: str = typer.Option("rotating", "--format", help=f"{', '.join(FORMATS)}."),
+    players_: int = typer.Option(16, "--players", "-p", min=2, max=MAX_COUNT, help="How many players."),
+    rounds_: int = typer.Option(5, "--rounds", "-n", min=0, max=MAX_COUNT,
+                                help="How many opening rounds (0: only --stage)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help="Same seed, same event."),
+    table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
+                                             help="Players a table (individual format)."),
+    option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="A named variant."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+    stage: Optional[str] = typer.Option(None, "--stage", help="After the opening rounds (--rounds 0 for none): "
+                                        "single, double, multi, roundrobin or groups (groups then a knockout)."),
+    third_place: bool = typer.Option(False, "--third-place", help="Knockout: play a third-place game."),
+    first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
+                                 help="Knockout: a match is won by the first to win N games."),
+    advance: int = typer.Option(2, "--advance", min=1, max=MAX_COUNT,
+                                help="Multi-player knockout: the top K of each table go "
+                                     "on; groups: the top K of each group."),
+    groups: int = typer.Option(2, "--groups", min=1, max=MAX_COUNT, help="Groups (--stage groups)."),
+    top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
+                                      help="Only the top N of the standings enter the stage."),
+) -> None:
+    """Run a whole event with simulated games (domrec simulate), entered through the result path."""
+    options = parse_rule_options(option)
+    if format == PAIRS and players_ % 2:
+        raise UnusableInput("a pairs event needs an even number of players")
+    spec = then = None
+    if stage is not None:
+        seeding = {"seeding": "standings" if rounds_ else "random", "top": top}
+        if stage == "groups":
+            spec = {"format": "roundrobin", "groups": groups, **seeding}
+            then = {"format": "single", "seeding": "groups", "per_group": advance, "third_place": third_place,
+                    "wins_needed": first_to}
+        elif stage == "roundrobin":
+            spec = {"format": "roundrobin", **seeding}
+        elif stage in ("single", "double", "multi"):
+            spec = {"format": stage, "third_place": third_place, "wins_needed": first_to, "advance": advance,
+                    **seeding}
+        else:
+            raise UnusableInput(f"unknown --stage {stage!r}; stages: single, double, multi, roundrobin, groups")
+    with console.progress_bar("simulating", rounds_ if spec is None else None, enabled=not quiet) as bar:
+        def say(line: str) -> None:  # a line a round (or a stage's games), above the bar on a terminal
+            bar.say(line)
+            bar.advance()
+
+        summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None,
+                                 variant, progress=None if quiet else say, stage=spec, then=then)
+    typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
+               f"{summary.games} games, {summary.byes} byes")

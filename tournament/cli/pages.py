@@ -1,0 +1,108 @@
+"""Commands of what is printed and posted: ``sheets``, ``report``, ``export``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from tournament.cli.app import MAX_COUNT, guarded, open_for_command, write_output
+from tournament.errors import UnusableInput
+
+
+@guarded
+def sheets(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="Which round (default: the last paired)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The folder to write to (made if missing; "
+                                                                       "default: EVENT-games next to the event)."),
+    force: bool = typer.Option(False, "--force", help="Replace files already there (and any game recorded "
+                                                      "in them)."),
+    table: Optional[int] = typer.Option(None, "--table", "-t", min=1, max=MAX_COUNT,
+                                        help="Only this table (e.g. a knockout game "
+                                             "seated after the others)."),
+) -> None:
+    """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
+    HTML page of score sheets, one sheet a table."""
+    from tournament.pages import sheets as sh
+
+    with open_for_command(event) as store:
+        written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
+                                  force, table)
+    for path in written.files:
+        typer.echo(f"wrote {path}")
+
+
+@guarded
+def report(
+    event: Path = typer.Argument(..., help="The event file."),
+    output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write (- for stdout)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing file that is not an earlier report."),
+    screen: bool = typer.Option(False, "--screen", help="The projector page instead: the current round's "
+                                                        "seating by player name in large type, then the standings."),
+) -> None:
+    """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
+    from tournament.pages import report as rp
+
+    from domrec import output as outputs
+
+    with open_for_command(event) as store:
+        data = rp.event_data(store)
+        replays = {}
+        if not screen and str(output) != "-":  # replay pages beside the report (none beside stdout)
+            try:
+                outputs.check(output, rp.REPORT, force)
+                replays = rp.write_replays(store, output, force)
+            except outputs.OutputError as e:
+                raise UnusableInput(e.message) from None
+    page = rp.screen_page(data) if screen else rp.html_page(data, replays)
+    write_output(output, page, rp.REPORT, force)
+    if str(output) != "-":
+        typer.echo(f"wrote {output}")
+
+
+@guarded
+def export(
+    event: Path = typer.Argument(..., help="The event file."),
+    output: Path = typer.Option(..., "--output", "-o", help="JSON: the file to write (- for stdout); CSV: a "
+                                                            "folder (made if missing) for players, standings, "
+                                                            "tables, matches, placings .csv."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV files instead of one JSON file."),
+    force: bool = typer.Option(False, "--force", help="Replace existing files that tournament export did not "
+                                                      "write."),
+) -> None:
+    """Export everything (players, standings, every table and result, every stage's draw) as JSON or CSV."""
+    import io
+    from domrec import output as outputs
+    from tournament.pages import report as rp
+
+    with open_for_command(event) as store:
+        data = rp.event_data(store)
+    if not as_csv:
+        write_output(output, rp.export_json(data), rp.EXPORT, force)
+        if str(output) != "-":
+            typer.echo(f"wrote {output}")
+        return
+    if str(output) == "-":
+        raise UnusableInput("--csv writes a folder of CSV files; give a folder, not -")
+    if output.exists() and not output.is_dir():
+        raise UnusableInput(f"{output} is not a folder; --csv writes a folder of CSV files")
+    texts = []
+    for stem, (columns, rows) in rp.csv_tables(data).items():
+        buf = io.StringIO()
+        rp.write_csv(buf, columns, rows)
+        texts.append((output / f"{stem}.csv", buf.getvalue()))
+    for path, text in texts:  # every file checked before any is written
+        try:
+            outputs.check(path, rp.csv_kind(text), force)
+        except outputs.OutputError as e:
+            raise UnusableInput(f"{e.message}; nothing was written") from None
+    try:
+        output.mkdir(exist_ok=True)
+    except OSError as e:
+        raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
+    for path, text in texts:
+        write_output(path, text, rp.csv_kind(text), force)
+    typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings .csv)")

@@ -1,0 +1,292 @@
+"""Commands of rounds and results: ``pair``, ``balance``, ``tables``, ``result``, ``amend``, ``record``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import typer
+
+from domrec.errors import InputError
+
+from tournament.cli.app import (EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, emit, fail, guarded, open_for_command, say_error,
+                                whole_scores)
+from tournament.errors import TournamentError, UnusableInput
+from tournament.event import results as res, rounds
+from tournament.settings import PAIRS
+from tournament.store.event_store import EventStore
+
+
+def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False) -> None:
+    rounds.round_tables(store, round_no)
+    rows = rounds.table_rows(store, round_no)
+    players = {p.id: p for p in store.players()}
+    bye_players = store.byes(round_no).get(round_no, [])
+    byes = [f"#{p} {players[p].name}" for p in bye_players]
+    if as_json:
+        emit(rows, False, True, "", {"round": round_no, "byes": [{"id": p, "name": players[p].name}
+                                                                  for p in bye_players]})
+        return
+    if as_csv:
+        for p in bye_players:
+            row = {k: "" for k in (rows[0] if rows else {"round": 0, "table": 0, "seat": "", "side": "",
+                                                          "id": 0, "name": "", "result": ""})}
+            row.update({"round": round_no, "table": "bye", "id": p, "name": players[p].name})
+            rows.append(row)
+        emit(rows, True, False, "")
+        return
+    by_table: dict[int, dict[str, Any]] = {}
+    results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats])
+               for t in store.tables(round_no)}
+    for r in rows:
+        t = by_table.setdefault(r["table"], {"table": r["table"], "result": results.get(r["table"], "")})
+        who = f"#{r['id']} {r['name']}"
+        if store.settings.format == PAIRS and r["seat"] in ("N", "E"):
+            t[f"{r['side']} pair"] = r["pair"]
+        t[r["seat"]] = who
+    emit(list(by_table.values()), False, False, f"{store.settings.name} — round {round_no}",
+         footer=[f"bye: {', '.join(byes)}"] if byes else [], wide=wide)
+
+
+def _result_text(result: Any, sides: Sequence[str]) -> str:
+    """A result as the table shows it: the sides' scores in seating order (``sides``, a side a
+    seat: NS before EW, not the alphabetical order the store keeps them in), then who won."""
+    if result is None:
+        return "to play"
+    order = [x for x in dict.fromkeys(sides) if x in result.scores]
+    order += [x for x in result.scores if x not in order]
+    scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split
+    outcome = f"{result.winner} won" if result.winner else "draw"
+    if result.kind == "forfeit":
+        absent = getattr(result, "absent", ()) or ()
+        return f"{scores} · {outcome} (forfeit{': ' + ', '.join(absent) + ' did not play' if absent else ''})"
+    return f"{scores} · {outcome}" + ("" if result.verified else " (manual)")
+
+
+@guarded
+def pair(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print the tables as CSV."),
+    as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON."),
+) -> None:
+    """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
+    with open_for_command(event) as store:
+        plan = rounds.pair_next_round(store)
+        _print_round(store, plan.round, as_csv, as_json)
+
+
+@guarded
+def balance(
+    event: Path = typer.Argument(..., help="The event file."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: every pair of partners and of opponents, with counts."),
+) -> None:
+    """Who partnered and who opposed whom, and how often (repeats against their lower bound)."""
+    from tournament.pairing.schedule import meetings
+    with open_for_command(event) as store:
+        met = meetings(store.settings, store.players(), store.tables(), store.byes())
+        typer.echo(json.dumps(met.to_dict(), ensure_ascii=False, indent=1) if as_json else met.text())
+
+
+@guarded
+def tables(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="Which round (default: the last)."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV (one row a seat) for posting at the venue."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+    wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal."),
+) -> None:
+    """Print a round's tables and byes."""
+    with open_for_command(event) as store:
+        n = round_no if round_no is not None else store.last_round()
+        if not n:
+            raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+        _print_round(store, n, as_csv, as_json, wide)
+
+
+@guarded
+def result(
+    event: Path = typer.Argument(..., help="The event file."),
+    records: list[str] = typer.Argument(None, help="Game record files (*.json, *.dgn, *.jsonl archives, "
+                                                   "- for stdin)."),
+    table: Optional[int] = typer.Option(None, "--table", "-t", min=1, max=MAX_COUNT,
+                                        help="Manual entry: the table number."),
+    score: Optional[str] = typer.Option(None, "--score", help="Manual entry: scores by side, NS=200,EW=143."),
+    winner: Optional[str] = typer.Option(None, "--winner", help="Manual entry: the winning side when the "
+                                                                "highest score does not decide it."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="The round (default: the record's "
+                                                "event.round, else the last round)."),
+    replace: bool = typer.Option(False, "--replace", help="Replace a table's different result (audited)."),
+    match: Optional[str] = typer.Option(None, "--match", "-m", help="Manual entry in a knockout or round robin: "
+                                                                    "the match (e.g. W2-1) instead of --table."),
+    forfeits: Optional[list[str]] = typer.Option(None, "--forfeit", help="With --table: the side that did not "
+                                                 "play (NS, or P2,P3); the event's forfeit score."),
+) -> None:
+    """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit."""
+    from domrec import reader
+
+    # --forfeit twice would silently keep the last side only: `--forfeit NS --forfeit EW` must not
+    # store "EW did not play" when the director meant both (a list given once says so, and is refused).
+    if forfeits and len(forfeits) > 1:
+        raise UnusableInput(f"--forfeit given {len(forfeits)} times: name the side that did not play once, "
+                            f"e.g. --forfeit {forfeits[0]} (a table where no side played has no result to enter)")
+    forfeit = forfeits[0] if forfeits else None
+    with open_for_command(event) as store:
+        if match is not None:
+            if table is not None or round_no is not None:
+                raise UnusableInput("give --match, or --table (and --round), not both")
+            from tournament.event import stages as stg
+            t = stg.open_table_for_match(store, match)
+            table, round_no = t.number, t.round
+            if score is None and forfeit is None:
+                raise UnusableInput("a manual result needs --score SIDE=N,SIDE=N")
+        if forfeit is not None:
+            if records or score is not None or winner is not None or table is None:
+                raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")
+            absent = tuple(x.strip() for x in forfeit.split(",") if x.strip())
+            typer.echo(res.enter_forfeit(store, table, absent, round_no, replace).summary())
+            return
+        if table is not None or score is not None:
+            if records:
+                raise UnusableInput("give record files or --table/--score, not both")
+            if table is None or score is None:
+                raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
+            entry = res.enter_manual(store, table, whole_scores(score), round_no, replace, winner)
+            typer.echo(entry.summary())
+            return
+        if not records:
+            raise UnusableInput("give a record file, or --table and --score for a manual result")
+        worst = EXIT_OK
+        seen = 0
+
+        def refused(e: TournamentError) -> None:
+            nonlocal worst
+            say_error(str(e), getattr(e, "problems", ()))
+            worst = max(worst, e.exit_code)
+
+        for src in reader.iter_sources(records):
+            seen += 1
+            try:
+                if src.error:
+                    message = src.error.message
+                    raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+                if src.form == "dgn":  # each game of the text on its own, as the lines of a .jsonl are
+                    for game in res.read_dgn(src.text, src.label):
+                        try:
+                            entry = res.enter_dgn_game(store, game, round_no, replace)
+                            typer.echo(f"{game.report.source}: {entry.summary()}")
+                        except TournamentError as e:
+                            refused(e)
+                    continue
+                entry = res.enter_record(store, src.text, src.label, round_no, replace)
+                typer.echo(f"{src.label}: {entry.summary()}")
+            except TournamentError as e:
+                refused(e)
+        if not seen:  # an empty archive: say so rather than succeed having entered nothing
+            fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
+        raise typer.Exit(worst)
+
+
+@guarded
+def amend(
+    event: Path = typer.Argument(..., help="The event file."),
+    record: Optional[str] = typer.Argument(None, help="The table's game record (.json or .dgn; - for stdin)."),
+    round_no: int = typer.Option(..., "--round", "-r", min=1, max=MAX_COUNT, help="The round of the result."),
+    table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table of the result."),
+    score: Optional[str] = typer.Option(None, "--score", help="A manual score instead of a record: NS=200,EW=143."),
+    winner: Optional[str] = typer.Option(None, "--winner", help="With --score: the winning side when the highest "
+                                                                "score does not decide it."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why (kept in the audit trail)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who corrects it (default: your login name)."),
+) -> None:
+    """Correct the result of any round's table (a record or a manual score); the old one is kept in the
+    audit trail (`tournament history`) and the standings follow."""
+    from domrec import reader
+
+    with open_for_command(event) as store:
+        if (record is None) == (score is None):
+            raise UnusableInput("give the table's game record, or --score SIDE=N,SIDE=N, (not both)")
+        if score is not None:
+            entry = res.amend_manual(store, round_no, table, whole_scores(score), winner, by, reason)
+        else:
+            if winner is not None:
+                raise UnusableInput("--winner goes with --score; a record's winner is the one domrec computes")
+            sources = list(reader.iter_sources([record]))
+            if len(sources) != 1:
+                raise UnusableInput(f"{record} holds {len(sources)} records; an amendment takes the one game "
+                                    f"of the table")
+            src = sources[0]
+            if src.error:
+                message = src.error.message
+                raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+            amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
+            entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
+        typer.echo(entry.summary())
+
+
+@guarded
+def record(
+    event: Path = typer.Argument(..., help="The event file."),
+    table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table number."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="The round (default: the last paired)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The game file (*.dgn or *.json; default: "
+                                                                       "EVENT-games/roundR-tableT.dgn next to the "
+                                                                       "event); continued if it exists."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the table's result (audited)."),
+) -> None:
+    """Record a table's game move by move (domrec record, pre-filled with the table's players), then
+    enter it as the table's result once it is finished. From a pipe: DGN moves on standard input."""
+    from domrec import reader
+    from domrec import record_cli
+    from domrec.convert import text_of
+    from tournament.pages import sheets as sh
+
+    with open_for_command(event) as store:
+        t = sh.find_table(store, table, round_no)
+        players = {p.id: p for p in store.players()}
+        path = output if output is not None else sh.default_folder(event) / sh.dgn_name(t.round, t.number)
+        label = reader.display_name(path)
+        if path.suffix not in (".dgn", ".json"):
+            raise UnusableInput(f"{label}: the game file is a .dgn (or .json) file")
+        finished = False
+        if path.exists() or path.is_symlink():
+            if not path.is_file():
+                raise UnusableInput(f"{label} exists and is not a regular file")
+            existing = sh.existing_record(path)
+            sh.check_file_is_table(store.settings, existing, t, players, label)
+            finished = sh.is_finished(existing)
+        else:
+            if output is None:
+                sh.prepare_folder(path.parent)
+            elif not path.parent.is_dir():
+                raise UnusableInput(f"cannot write {label}: folder {path.parent} does not exist")
+        if not finished:
+            sh.refuse_if_decided(store, t, replace)
+        if not path.exists():
+            template = sh.table_record(store.settings, t, players)
+            sh.write_file(path, text_of([template], "json" if path.suffix == ".json" else "dgn"))
+            typer.echo(f"wrote {label}: round {t.round} table {t.number}")
+    code = EXIT_OK
+    if not finished:
+        code = record_cli.run(str(path), None, [], None, [], None)
+        if code == EXIT_UNUSABLE:
+            raise typer.Exit(code)
+        if not sh.is_finished(sh.existing_record(path)):
+            typer.echo(f"{label}: the game is not finished; no result was stored (`tournament record {event} "
+                       f"--round {t.round} --table {t.number}` continues it)")
+            raise typer.Exit(code)
+    try:
+        data = reader.read_bytes(path)
+    except (OSError, InputError) as e:
+        raise UnusableInput(f"{label}: {getattr(e, 'strerror', None) or getattr(e, 'message', e)}") from None
+    with open_for_command(event) as store:
+        if path.suffix == ".dgn":
+            entries = res.enter_dgn(store, data, label, t.round, replace)
+        else:
+            entries = [res.enter_record(store, data, label, t.round, replace)]
+    for entry in entries:
+        typer.echo(f"{label}: {entry.summary()}")
+    raise typer.Exit(code)

@@ -1,0 +1,247 @@
+"""Commands of the standings and the stages after the rounds: ``standings``, ``knockout``, ``roundrobin``,
+``final``, ``bracket``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from tournament.cli.app import MAX_COUNT, emit, guarded, open_for_command
+from tournament.errors import UnusableInput
+from tournament.event import players as pl, standings as st
+from tournament.pages import display
+from tournament.store.event_store import EventStore
+
+
+@guarded
+def standings(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=0, max=MAX_COUNT,
+                                           help="Standings after this round."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+    stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
+                                           help="Only one stage's games: 1 is the opening "
+                                                "rounds, later stages as `bracket` numbers them."),
+    wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal "
+                                                   "(else the least important go when it is narrow)."),
+) -> None:
+    """The standings, from scratch; results of unfinished rounds are marked provisional."""
+    from tournament.event import finals
+
+    with open_for_command(event) as store:
+        st.check_paired(store, round_no)
+        final_stage = finals.final_stage(store)
+        if final_stage is not None and stage_id in (None, final_stage.id) and round_no is None:
+            _final_standings(store, final_stage, stage_id is None, as_csv, as_json, wide)
+            return
+        if stage_id is None:
+            table = st.from_store(store, round_no)
+        else:
+            if round_no is not None:
+                raise UnusableInput("give --round or --stage, not both")
+            table, chosen = st.of_stage(store, stage_id)
+        rows = [table.row_dict(s) for s in table.rows]
+        note = []
+        if table.provisional:
+            missing = ", ".join(f"round {r}: {n} table{'s' if n > 1 else ''} missing"
+                                for r, n in sorted(table.missing.items()))
+            note.append(f"PROVISIONAL — results still missing ({missing})")
+        note.append(table.ranked_by())
+        if as_json:
+            sys.stdout.write(json.dumps(table.to_dict(), ensure_ascii=False, indent=1) + "\n")
+            return
+        if as_csv:
+            for r in rows:
+                r["provisional"] = "yes" if table.provisional else ""
+                r["ranked_by"] = ", ".join(table.tiebreaks)
+        title = f"{store.settings.name} — standings after round {table.through_round}"
+        if stage_id is not None:
+            title = (f"{store.settings.name} — standings of stage {stage_id} "
+                     f"({chosen.name if chosen is not None else 'the opening rounds'})")
+        shown = rows if as_csv else [display.display_row(r, table.tiebreaks) for r in rows]
+        emit(shown, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide,
+             keep=display.ranking_columns(table.tiebreaks))
+
+
+def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool,
+                     wide: bool = False) -> None:
+    """A rotating event with a final: the final's result, then (``both``) the standings of the
+    rounds, which the final's games are not added into.  CSV: one of the two (``--stage`` chooses).
+    The standings of the rounds are shown as without a final (one won-drawn-lost column, the
+    ranking keys kept at a narrow terminal), so that a tie-break stays visible."""
+    from tournament.event import finals, stages as stg
+
+    rows = finals.rows(store, stage)
+    done = finals.finished(store, stage)
+    rounds = stg.stage_standings(store, None)
+    if as_json:
+        doc = {**rounds.to_dict(), "final": {"stage": stage.id, "name": stage.name, "finished": done,
+                                             "champion": finals.champion(store, stage), "rows": rows}}
+        sys.stdout.write(json.dumps(doc if both else doc["final"], ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv and both:
+        emit([rounds.row_dict(s) for s in rounds.rows], True, False, "")
+        return
+    title = f"{store.settings.name} — {stage.name} (from round {stage.offset + 1})"
+    footer = [] if done else ["PROVISIONAL — the final's games are not all in"]
+    if stage.format == stg.FINAL_TABLE:
+        footer.append("a final table is ranked by its own games (" + ", then ".join(rounds.tiebreaks) +
+                      "), then by the place in the rounds (rounds_place)")
+    emit(rows, as_csv, False, title, footer=footer, wide=wide,
+         keep={"place", "name", "rounds_place", *display.ranking_columns(rounds.tiebreaks)})
+    if not both:
+        return
+    note = [f"PROVISIONAL — results still missing ({', '.join(f'round {r}: {n}' for r, n in rounds.missing.items())})"] \
+        if rounds.provisional else []
+    emit([display.display_row(rounds.row_dict(s), rounds.tiebreaks) for s in rounds.rows], False, False,
+         f"{store.settings.name} — standings of the rounds (1-{rounds.through_round}), before the final",
+         footer=note + ["ranked by " + ", then ".join(rounds.tiebreaks)], wide=wide,
+         keep=display.ranking_columns(rounds.tiebreaks))
+
+
+def _seed_names(seeds: Optional[str], seeds_file: Optional[Path]) -> list[str]:
+    if seeds and seeds_file:
+        raise UnusableInput("give --seeds or --seeds-file, not both")
+    if seeds_file is not None:
+        text = pl.read_list_file(seeds_file, "a seeds file")
+        return [line.strip() for line in text.splitlines() if line.strip()]
+    return [n.strip() for n in seeds.split(",") if n.strip()] if seeds else []
+
+
+def _print_stage(store: EventStore, stage: Any) -> None:
+    from tournament.pairing import brackets as br
+    from tournament.event import stages as stg
+
+    names = stg.side_names(store, stage)
+    if stage.format == stg.FINAL_TABLE:
+        from tournament.event import finals
+        typer.echo(f"{store.settings.name} — {stage.name} (rounds {stage.offset + 1}-{stage.offset + 3})")
+        typer.echo(finals.draw_text(store, stage))
+    elif stage.knockout:
+        state = stg.state_of(store, stage)
+        rounds_of = {r: stage.event_round(r) for r in range(1, len(state.bracket.round_labels) + 1)}
+        typer.echo(f"{store.settings.name} — {stage.name}")
+        typer.echo(br.draw_text(state, names, rounds_of))
+    else:
+        sched = stage.schedule()
+        typer.echo(f"{store.settings.name} — {stage.name}: {len(sched.rounds)} rounds, from round "
+                   f"{stage.offset + 1}")
+        from tournament.pairing.roundrobin import group_name
+        for gi, members in enumerate(sched.groups):
+            if len(sched.groups) > 1:
+                typer.echo(f"group {group_name(gi)}: " + ", ".join(names.get(u, str(u)) for u in members))
+
+
+@guarded
+def knockout(
+    event: Path = typer.Argument(..., help="The event file."),
+    format: str = typer.Option("single", "--format", help="single, double or multi (multi-player tables)."),
+    seeding: str = typer.Option("standings", "--seeding", help="list, standings, random or groups."),
+    seeds: Optional[str] = typer.Option(None, "--seeds", help="--seeding list: names or numbers, best first, "
+                                                              "comma-separated."),
+    seeds_file: Optional[Path] = typer.Option(None, "--seeds-file", help="--seeding list: one name a line."),
+    top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
+                                      help="Only the top N of the seeding enter."),
+    per_group: int = typer.Option(2, "--per-group", min=1, max=MAX_COUNT,
+                                  help="--seeding groups: how many of each group go on."),
+    third_place: bool = typer.Option(False, "--third-place", help="Single elimination: a third-place game."),
+    reset: bool = typer.Option(True, "--reset/--no-reset", help="Double elimination: a second grand final when "
+                                                                "the losers' champion wins the first."),
+    first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
+                                 help="A match is won by the first to win N games."),
+    advance: int = typer.Option(2, "--advance", min=1, max=MAX_COUNT,
+                                help="Multi-player knockout: the top K of each table go on."),
+    name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
+) -> None:
+    """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
+    from tournament.event import stages as stg
+
+    with open_for_command(event) as store:
+        stage = stg.create_stage(store, format, seeding, _seed_names(seeds, seeds_file), top, per_group,
+                                 third_place=third_place, reset=reset, wins_needed=first_to, advance=advance,
+                                 name=name)
+        _print_stage(store, stage)
+
+
+@guarded
+def roundrobin(
+    event: Path = typer.Argument(..., help="The event file."),
+    seeding: str = typer.Option("random", "--seeding", help="list, standings or random (who goes in which group)."),
+    seeds: Optional[str] = typer.Option(None, "--seeds", help="--seeding list: names or numbers, comma-separated."),
+    seeds_file: Optional[Path] = typer.Option(None, "--seeds-file", help="--seeding list: one name a line."),
+    top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
+                                      help="Only the top N of the seeding enter."),
+    double: bool = typer.Option(False, "--double", help="Everyone meets everyone twice (seats swapped)."),
+    groups: int = typer.Option(1, "--groups", min=1, max=MAX_COUNT,
+                               help="Groups played side by side (then: tournament knockout "
+                                    "--seeding groups)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
+) -> None:
+    """Start a round-robin stage (or groups): every round is seated at once, by the circle method."""
+    from tournament.event import stages as stg
+
+    with open_for_command(event) as store:
+        stage = stg.create_stage(store, "roundrobin", seeding, _seed_names(seeds, seeds_file), top,
+                                 groups=groups, double=double, name=name)
+        _print_stage(store, stage)
+
+
+@guarded
+def final(
+    event: Path = typer.Argument(..., help="The event file (a rotating-partner event)."),
+    top: Optional[int] = typer.Option(None, "--top", min=1, max=MAX_COUNT,
+                                      help="How many of the standings play the final: final tables of four "
+                                           "take 4, 8, 12, … (table 1: places 1-4, table 2: places 5-8, …); "
+                                           "default 4, or one block of --pairs when that is more."),
+    pairs: Optional[str] = typer.Option(None, "--pairs", help="A knockout of pairs formed from the standings "
+                                        "instead: which places partner within each block, e.g. 1-4,2-3 (1st "
+                                        "with 4th, 2nd with 3rd, 5th with 8th, …)."),
+    format: str = typer.Option("single", "--format", help="With --pairs: single or double elimination."),
+    third_place: bool = typer.Option(False, "--third-place", help="With --pairs: a third-place game."),
+    reset: bool = typer.Option(True, "--reset/--no-reset", help="With --pairs --format double: a second "
+                                                                "grand final when the losers' champion wins."),
+    first_to: int = typer.Option(1, "--first-to", min=1, max=MAX_COUNT,
+                                 help="With --pairs: a match is won by the first to win N games."),
+    name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
+) -> None:
+    """Draw the final of a rotating-partner event from the standings of its rounds: final tables of four
+    (three games, each partnering each once), or a knockout of pairs formed from the standings."""
+    from tournament.event import finals
+
+    with open_for_command(event) as store:
+        stage = finals.create_final(store, top, pairs, format, third_place=third_place, reset=reset,
+                                    wins_needed=first_to, name=name)
+        _print_stage(store, stage)
+        note = finals.cut_note(store, stage)
+        if note:
+            typer.echo(note, err=True)
+
+
+@guarded
+def bracket(
+    event: Path = typer.Argument(..., help="The event file."),
+    stage_id: Optional[int] = typer.Option(None, "--stage", min=1, max=MAX_COUNT,
+                                           help="Which stage (default: the last)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON."),
+) -> None:
+    """Draw the knockout bracket (or the round-robin groups) as text: who plays, who won, what is due."""
+    from tournament.pages import report as rp
+    from tournament.event import stages as stg
+
+    with open_for_command(event) as store:
+        chosen = stg.chosen_stage(store, stage_id)
+        if as_json:
+            doc = next(d for d in rp.event_data(store)["stages"] if d["id"] == chosen.id)
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+            return
+        _print_stage(store, chosen)
+        if chosen.format == stg.ROUND_ROBIN:
+            for gi in range(len(chosen.schedule().groups)):
+                t = stg.group_standings(store, chosen, gi)
+                emit([display.display_row(t.row_dict(r), t.tiebreaks) for r in t.rows], False, False,
+                     rp.group_label(gi, len(chosen.schedule().groups)))

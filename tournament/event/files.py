@@ -1,0 +1,27 @@
+"""Creating and opening an event file for the operations: the store's files, with what people browse.
+
+Every event is created and opened here (the ``tournament`` command, the library's
+:func:`tournament.open_event`, simulated events): the store checks the file and does the SQL
+(:mod:`tournament.store.files`); this layer hands it :func:`tournament.event.standings.snapshot`,
+the standings it keeps up to date for people browsing the file, in the same transaction as every
+write (:meth:`~tournament.store.event_store.EventStore.refresh_browsing`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tournament.event.standings import snapshot
+from tournament.settings import Settings
+from tournament.store.event_store import EventStore
+from tournament.store.files import create_store, open_store
+
+
+def create_event(path: str | Path, settings: Settings) -> EventStore:
+    """A new event file at ``path``; refuses to touch an existing file."""
+    return create_store(path, settings, browsing=snapshot)
+
+
+def open_event(path: str | Path) -> EventStore:
+    """Open an existing event; refuse anything that is not one."""
+    return open_store(path, browsing=snapshot)

@@ -1,0 +1,157 @@
+"""Ratings across events, with openskill (Plackett-Luce), kept in a ratings file of their own.
+
+A ratings file is a small SQLite database, separate from the event files
+(an event file stays one event).  ``tournament ratings RATINGS.db --add
+EVENT.db …`` copies each event's finished games into it: one row per table
+with a result, keyed by the event's uuid and the table, so importing the same
+event twice counts its games once, and importing it again after more results
+(or a replaced one) brings the file up to date.  Ratings are never stored as
+running totals: they are recomputed from every imported game, in import
+order (event by event, round by round, table by table), whenever they are
+listed, so they cannot drift.
+
+A player is the same person in two events when the name is exactly the same.
+Partnership games rate the two partners as a team of two; individual tables
+rate every seat as a side (free for all); level sides share a rank.
+
+The ratings file's SQL is :mod:`tournament.store.ratings`; here are what goes into it
+(:func:`event_games`) and what is computed from it (:func:`rate`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+import attrs
+
+from tournament.event.files import open_event
+from tournament.pairing import standings as st
+from tournament.store import ratings as ratings_file
+from tournament.store.event_store import EventStore
+from tournament.store.ratings import Imported, RatingsFile
+
+
+@attrs.frozen
+class Rating:
+    rank: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    events: int
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating shown first: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+    def row(self) -> dict[str, Any]:
+        return {"rank": self.rank, "name": self.name, "rating": round(self.ordinal, 2), "mu": round(self.mu, 2),
+                "sigma": round(self.sigma, 2), "games": self.games, "events": self.events}
+
+
+class RatingsBook:
+    """A ratings file as the operations use it: events imported from their files, ratings computed
+    from every game imported (the SQL is :class:`tournament.store.ratings.RatingsFile`'s)."""
+
+    def __init__(self, file: RatingsFile) -> None:
+        self.file = file
+        self.path = file.path
+
+    def close(self) -> None:
+        self.file.close()
+
+    def __enter__(self) -> "RatingsBook":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def import_event(self, store: EventStore, label: str) -> Imported:
+        """Copy the event's games with a result (one transaction).  Idempotent."""
+        games = list(event_games(store))
+        return self.file.import_games(store.uuid, store.settings.name, store.settings.game, label, games)
+
+    def events(self) -> list[dict[str, Any]]:
+        return self.file.events()
+
+    def ratings(self) -> list[Rating]:
+        return rate(self.file.games())
+
+
+def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
+    """Every table with a result: the sides (player names) and their ranks (0 = first)."""
+    names = {p.id: p.name for p in store.players()}
+    results = store.results()
+    for t in store.tables():
+        res = results.get(t.id)
+        if res is None:
+            continue
+        by_side: dict[str, list[str]] = {}
+        for s in t.seats:
+            by_side.setdefault(s.side, []).append(names[s.player])
+        sides = list(by_side)
+        ranks = side_ranks(res.scores, res.winner, sides)
+        yield {"table_id": t.id, "round": t.round, "table_no": t.number, "sides": [by_side[s] for s in sides],
+               "ranks": ranks}
+
+
+def side_ranks(scores: dict[str, int], winner: str | None, sides: Sequence[str]) -> list[float]:
+    """Rank of each side (0 best; level sides share).  Two sides: the winner first, a draw level.
+    More sides: by placement (scores, with the game's winner first among those level on top)."""
+    if len(sides) == 2:
+        if winner is None:
+            return [0.0, 0.0]
+        return [0.0 if s == winner else 1.0 for s in sides]
+    points = st.placements(scores, winner, [float(len(sides) - i) for i in range(len(sides))])
+    levels = sorted(set(points.values()), reverse=True)
+    return [float(levels.index(points[s])) for s in sides]
+
+
+def rate(games: Iterable[tuple[str, list[list[str]], list[float]]]) -> list[Rating]:
+    """Replay every game through openskill's Plackett-Luce model, from default ratings."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    played: dict[str, int] = {}
+    events: dict[str, set[str]] = {}
+    for event, sides, ranks in games:
+        teams = [[current.get(n) or model.rating(name=n) for n in side] for side in sides]
+        new = model.rate(teams, ranks=list(ranks))
+        for side, rated in zip(sides, new):
+            for n, r in zip(side, rated):
+                current[n] = r
+                played[n] = played.get(n, 0) + 1
+                events.setdefault(n, set()).add(event)
+    rows = sorted(current.items(), key=lambda kv: (-(kv[1].mu - 3 * kv[1].sigma), kv[0]))
+    return [Rating(i, n, r.mu, r.sigma, played[n], len(events[n])) for i, (n, r) in enumerate(rows, 1)]
+
+
+def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:
+    """Open a ratings file; create it when missing (``create``).  Anything else is refused."""
+    return RatingsBook(ratings_file.open_ratings(path, create))
+
+
+def import_and_rate(ratings_path: str | Path, event_paths: Sequence[str | Path],
+                    imported: list[str]) -> tuple[list[Rating], list[dict[str, Any]]]:
+    """Import the events (``tournament ratings --add``) and rate everybody: the ratings, best
+    first, and the events in the file.  Every event file is opened (and so checked) before the
+    ratings file is opened or created: a missing or foreign event file must not leave a new,
+    empty ratings file behind.  ``imported`` gets what each import did as it is done (kept when a
+    later one fails)."""
+    stores: list[EventStore] = []
+    try:
+        for path in event_paths:
+            stores.append(open_event(path))
+        book = open_ratings(ratings_path, create=bool(event_paths))
+        try:
+            for path, store in zip(event_paths, stores):
+                imported.append(book.import_event(store, str(path)).summary())
+            return book.ratings(), book.events()
+        finally:
+            book.close()
+    finally:
+        for store in stores:
+            store.close()

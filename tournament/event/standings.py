@@ -1,0 +1,62 @@
+"""The standings of an event: the ranking (:mod:`tournament.pairing.standings`) over what its file holds.
+
+:func:`from_store` ranks every round paired so far (or up to one of them);
+:func:`event_standings` is the table an event shows as *its* standings — those of its rounds,
+into which a rotating event's final is never added (the final is ranked by its own games,
+:mod:`tournament.event.finals`); :func:`snapshot` is that table as the ``standings`` table of the
+event file, kept for people browsing it (:meth:`~tournament.store.event_store.EventStore.refresh_browsing`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.errors import TournamentError, UnusableInput
+from tournament.event import finals, stages
+from tournament.pairing.standings import Standings, compute
+from tournament.store.event_store import EventStore
+
+
+def from_store(store: EventStore, through_round: int | None = None) -> Standings:
+    """The standings of an open event (see :func:`tournament.pairing.standings.compute`)."""
+    return compute(store.settings, store.players(), store.teams(), store.tables(), store.results(),
+                   store.byes(), through_round)
+
+
+def check_paired(store: EventStore, round_no: int | None) -> None:
+    """Refuse the standings after a round that has not been paired (``None``: after the last)."""
+    last = store.last_round()
+    if round_no is not None and not 0 <= round_no <= last:
+        raise UnusableInput(f"round {round_no} has not been paired (the last round is {last})")
+
+
+def of_stage(store: EventStore, stage_id: int) -> tuple[Standings, stages.Stage | None]:
+    """The standings of one stage's games, and the stage: 1 is the opening rounds (no stage of
+    :mod:`tournament.event.stages`: None), later stages as ``bracket`` numbers them."""
+    later = stages.load(store)
+    chosen = next((x for x in later if x.id == stage_id), None)
+    if stage_id != 1 and chosen is None:
+        known = ", ".join(str(x) for x in [1, *(x.id for x in later)])
+        raise UnusableInput(f"no stage {stage_id}; stages: {known}")
+    return stages.stage_standings(store, chosen), chosen
+
+
+def event_standings(store: EventStore) -> Standings:
+    """The event's standings as the report, the export and the browsing snapshot show them: a
+    rotating event's final is ranked by its own games and never added into the standings of
+    the rounds, so with a final these are the standings of the rounds (as ``standings --csv``
+    prints them)."""
+    return stages.stage_standings(store, None) if finals.final_stage(store) is not None else from_store(store)
+
+
+def snapshot(store: EventStore) -> tuple[list[str], list[tuple[Any, ...]]] | None:
+    """The ``standings`` snapshot of the event file (:attr:`EventStore.browsing`): the columns and
+    rows of :func:`event_standings`, each row with the round it runs through and whether it is
+    provisional; None when the results cannot be ranked (a damaged file: ``check`` says where)."""
+    try:
+        table = event_standings(store)
+    except (TournamentError, LookupError, ValueError, TypeError):
+        return None
+    columns = table.columns() + ["through_round", "provisional"]
+    return columns, [(*table.row_dict(row).values(), table.through_round, int(table.provisional))
+                     for row in table.rows]

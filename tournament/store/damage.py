@@ -1,0 +1,239 @@
+"""What SQLite finds damaged in an event file, said table by table and row by row.
+
+``tournament check`` on a damaged file (:mod:`tournament.event.check`) reports, for each problem,
+where (the database, a table) and what: which tables SQLite's integrity check finds damaged,
+which of their rows can no longer be read, and the stored values that cannot be read (text that
+is not UTF-8, JSON that is not JSON, scores that are not scores).  Read-only: nothing here writes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterator
+
+import attrs
+
+from domrec.errors import clip
+
+#: Columns that hold JSON written by the tool: damage there is found value by value.
+JSON_COLUMNS = {"meta": ("value",), "results": ("scores",), "standings_used": ("values",),
+                "result_audit": ("old_result", "new_result"), "stages": ("settings",), "matches": ("sources",)}
+
+
+@attrs.frozen
+class Damage:
+    """What :func:`find_damage` found: the errors, each as where and what, and the results that
+    cannot be used."""
+
+    problems: tuple[tuple[str, str], ...]
+    bad_results: set[int]
+
+
+def find_damage(conn: sqlite3.Connection) -> Damage:
+    """A damaged event file, diagnosed: which tables SQLite finds damaged (``PRAGMA
+    integrity_check``, then table by table to say which), which of their rows can no longer be
+    read, and, in every table, the stored values that cannot be read (text that is not UTF-8,
+    JSON that is not JSON, scores that are not scores).  Each problem is one error naming the
+    table and the rows; a damaged result also says its round and table when those can be read."""
+    out: list[tuple[str, str]] = []
+    bad_results: set[int] = set()
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rootpage")]
+    except sqlite3.DatabaseError as e:
+        out.append(("database", f"SQLite cannot read the file's list of tables ({e}): the first "
+                                                f"page is damaged and nothing can be told apart; restore the event "
+                                                f"from a copy"))
+        return Damage(tuple(out), bad_results)
+    damaged = _integrity(conn, tables, out)
+    old_factory = conn.text_factory
+    conn.text_factory = bytes  # every text value as its bytes: undecodable text is found, not raised
+    try:
+        for table in tables:
+            lost: list[tuple[int | None, int | None]] = []
+            for rowid, row in _scan(conn, table, lost):  # streamed: a table of records may be large
+                for column, why in _bad_values(table, row):
+                    what = _row_text(conn, table, rowid)
+                    out.append((f"table {table}", f"{what}: {column} {why}"))
+                    if table == "results":
+                        bad_results.add(rowid)
+            out.extend((f"table {table}", f"{_rows_text(conn, table, a, b)} (a damaged page)")
+                       for a, b in lost)
+            if table == "results":  # a row whose own page is lost is skipped by the other checks
+                bad_results.update(a + 1 for a, b in lost if a is not None and b is not None and b - a == 2)
+    finally:
+        conn.text_factory = old_factory
+    return Damage(tuple(out), bad_results)
+
+
+def _integrity(conn: sqlite3.Connection, tables: list[str], out: list[tuple[str, str]]) -> set[str]:
+    """SQLite's verdict on the whole file; if it is not "ok", table by table (an index's damage
+    is reported with its table).  Returns the tables found damaged."""
+    try:
+        verdict = [r[0] for r in conn.execute("PRAGMA integrity_check(20)")]
+    except sqlite3.DatabaseError as e:
+        verdict = [str(e)]
+    if verdict == ["ok"]:
+        return set()
+    damaged = set()
+    for table in tables:
+        try:
+            lines = [r[0] for r in conn.execute(f"PRAGMA integrity_check({_ident(table)})")]
+        except sqlite3.DatabaseError as e:
+            lines = [str(e)]
+        if lines != ["ok"]:
+            damaged.add(table)
+            detail = "; ".join(" ".join(x.replace("*** in database main ***", "").split()) for x in lines[:3])
+            out.append((f"table {table}", f"SQLite's integrity check: {clip(detail, 200)}"
+                                                          + (f" (and {len(lines) - 3} more)" if len(lines) > 3 else "")))
+    if not damaged:
+        detail = "; ".join(" ".join(x.replace("*** in database main ***", "").split()) for x in verdict[:3])
+        out.append(("database", f"SQLite's integrity check: {clip(detail, 200)}"))
+    return damaged
+
+
+def _ident(name: str) -> str:
+    """A table or column name as SQL: quoted (the names come from the file, not from us)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _scan(conn: sqlite3.Connection, table: str,
+          lost: list[tuple[int | None, int | None]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every row of ``table`` that can be read; the rowid ranges that cannot go to ``lost``:
+    ``(a, b)`` means the rows after rowid ``a`` and before ``b`` (None: from the first, to the
+    last).  A damaged page stops a scan; the next rowid that can be found again is searched for
+    with steps that double, so a damaged table costs a few dozen look-ups."""
+    q = _ident(table)
+    try:
+        columns = [r[1].decode("utf-8", "replace") if isinstance(r[1], bytes) else r[1]
+                   for r in conn.execute(f"PRAGMA table_info({q})")]
+        conn.execute(f"SELECT rowid FROM {q} LIMIT 0").fetchall()
+    except sqlite3.OperationalError:
+        return  # no rowid: not a table this tool makes
+    except sqlite3.DatabaseError:
+        lost.append((None, None))
+        return
+    select = ", ".join(_ident(c) for c in columns)
+    start = pos = -(2 ** 63)
+    careful = 0  # rows still to read one by one after a batch met a damaged page
+    while True:
+        if not careful:
+            try:
+                batch = conn.execute(f"SELECT rowid, {select} FROM {q} WHERE rowid > ? ORDER BY rowid LIMIT 200",
+                                     [pos]).fetchall()
+            except sqlite3.DatabaseError:
+                careful = 200
+            else:
+                if not batch:
+                    return
+                for r in batch:
+                    yield r[0], dict(zip(columns, r[1:]))
+                pos = batch[-1][0]
+                continue
+        careful -= 1
+        try:
+            key = conn.execute(f"SELECT rowid FROM {q} WHERE rowid > ? ORDER BY rowid LIMIT 1", [pos]).fetchone()
+        except sqlite3.DatabaseError:
+            key = ()
+        if key is None:
+            return
+        if key:
+            try:  # the row's key is found: is its content (or an overflow page of it) readable?
+                got = conn.execute(f"SELECT {select} FROM {q} WHERE rowid = ?", [key[0]]).fetchone()
+            except sqlite3.DatabaseError:
+                lost.append((key[0] - 1, key[0] + 1))
+            else:
+                yield key[0], dict(zip(columns, got))
+            pos = key[0]
+            continue
+        # The next key cannot even be found: its page is lost.  Find where readable rows resume.
+        step, found, base = 1, None, max(pos, 0)
+        while step < 2 ** 62:
+            try:
+                found = conn.execute(f"SELECT rowid FROM {q} WHERE rowid > ? ORDER BY rowid LIMIT 1",
+                                     [base + step]).fetchone()
+                break
+            except sqlite3.DatabaseError:
+                step *= 2
+        if found is None:
+            lost.append((None if pos == start else pos, None))
+            return
+        gap = range(max(pos, 0) + 1, found[0])
+        if len(gap) > 1024:
+            lost.append((None if pos == start else pos, found[0]))
+        else:  # a short gap: row by row, to name exactly the rows that are lost
+            for rowid in gap:
+                try:
+                    got = conn.execute(f"SELECT {select} FROM {q} WHERE rowid = ?", [rowid]).fetchone()
+                except sqlite3.DatabaseError:
+                    if lost and lost[-1][1] == rowid:
+                        lost[-1] = (lost[-1][0], rowid + 1)
+                    else:
+                        lost.append((rowid - 1, rowid + 1))
+                    continue
+                if got is not None:
+                    yield rowid, dict(zip(columns, got))
+        pos = found[0] - 1
+
+
+def _bad_values(table: str, row: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """What in one row (its text as bytes) cannot be read."""
+    for column, value in row.items():
+        if not isinstance(value, bytes):
+            continue
+        try:
+            text = value.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield column, f"is not UTF-8 text (byte {e.start} of {len(value)})"
+            continue
+        if column in JSON_COLUMNS.get(table, ()) and not (table == "meta" and row.get("key") != b"settings"):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                yield column, f"is not readable JSON ({clip(text, 40)!r})"
+                continue
+            if table == "results" and column == "scores" and not (
+                    isinstance(parsed, dict) and all(type(v) is int for v in parsed.values())):
+                yield column, f"are not scores (side: whole number) ({clip(text, 40)!r})"
+
+
+def _row_text(conn: sqlite3.Connection, table: str, rowid: int) -> str:
+    """A row as a director knows it: a result by its round and table, when that can be read."""
+    if table == "results":
+        try:
+            hit = conn.execute("SELECT r.number, t.number FROM results x JOIN round_tables t ON t.id = x.table_id "
+                               "JOIN rounds r ON r.id = t.round_id WHERE x.id = ?", [rowid]).fetchone()
+        except sqlite3.DatabaseError:
+            hit = None
+        return f"result {rowid}" + (f" (round {hit[0]} table {hit[1]})" if hit else "")
+    if table == "players":
+        return f"player #{rowid}"
+    if table == "meta":
+        try:
+            key = conn.execute("SELECT key FROM meta WHERE rowid = ?", [rowid]).fetchone()
+        except sqlite3.DatabaseError:
+            key = None
+        return f"the event's {key[0].decode('utf-8', 'replace') if isinstance(key[0], bytes) else key[0]}" \
+            if key else f"row {rowid}"
+    return f"row {rowid}"
+
+
+def _rows_text(conn: sqlite3.Connection, table: str, after: int | None, before: int | None) -> str:
+    if after is None and before is None:
+        return "no row of the table can be read"
+    if after is not None and before is not None and before - after == 2:
+        return f"{_row_text(conn, table, after + 1)} cannot be read"
+    lo = "the first row" if after is None else f"row {after + 1}"
+    hi = "the last" if before is None else f"row {before - 1}"
+    return f"the rows from {lo} to {hi} (by rowid) cannot be read"
+
+
+def diagnose_file(path: str | Path) -> Damage:
+    """The damage of an event file too damaged to be opened (its meta table or settings cannot be
+    read), opened read-only for it."""
+    conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return find_damage(conn)
+    finally:
+        conn.close()

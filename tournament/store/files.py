@@ -1,0 +1,128 @@
+"""Creating and opening an event file at the SQL level: its identity checked, never a file overwritten.
+
+A file without the event's ``application_id`` and ``meta`` table is refused: it may be somebody's
+other database, and must never be written to.  :func:`open_store` never creates a file;
+:func:`create_store` never overwrites one (it builds the event in a scratch file and links it
+into place, so a killed ``new`` leaves nothing behind).  The operations open events through
+:mod:`tournament.event.files`, which hands the store what it needs to keep the browsing snapshot
+(:attr:`~tournament.store.event_store.EventStore.browsing`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import uuid
+from pathlib import Path
+
+import sqlite_utils
+
+from tournament.errors import DamagedEventFile, EventFileError
+from tournament.settings import Settings
+from tournament.store.event_store import Browsing, EventStore
+from tournament.store.schema import APPLICATION, APPLICATION_ID, SCHEMA_VERSION, create_schema
+from tournament.store.sqlite import BUSY_TIMEOUT_S, SQLITE_MAGIC, header_application_id, now
+
+
+def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None) -> EventStore:
+    """A new event file at ``path``; refuses to touch an existing file.  ``browsing`` computes the
+    ``standings`` snapshot (:attr:`EventStore.browsing`)."""
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        raise EventFileError(f"{path} already exists; tournament new never overwrites a file")
+    if not path.parent.is_dir():
+        raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
+    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
+    try:
+        conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S)
+        try:
+            db = sqlite_utils.Database(conn, execute_plugins=False)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            with db.atomic():
+                create_schema(db)
+                meta = {"application": APPLICATION, "schema_version": str(SCHEMA_VERSION),
+                        "event_uuid": str(uuid.uuid4()), "created_at": now(), "settings": settings.to_json()}
+                for key, value in meta.items():
+                    db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [key, value])
+                db.execute("INSERT INTO stages(id, name, format, settings) VALUES (1, ?, ?, ?)",
+                           ["main", settings.format, settings.to_json()])
+        finally:
+            conn.close()
+        try:
+            os.link(scratch, path)  # fails if path appeared meanwhile: never overwrite
+        except FileExistsError:
+            raise EventFileError(f"{path} already exists; tournament new never overwrites a file") from None
+        except OSError as e:
+            raise EventFileError(f"cannot create {path}: {e.strerror}") from None
+    except sqlite3.Error as e:
+        raise EventFileError(f"cannot create {path}: {e}") from None
+    except OSError as e:
+        raise EventFileError(f"cannot create {path}: {e.strerror}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            scratch.unlink()
+    store = open_store(path, browsing)
+    with contextlib.suppress(sqlite3.Error):
+        store.db.execute("PRAGMA journal_mode=WAL")  # persistent; refused on some file systems
+    with store.write():
+        store.refresh_browsing()
+    return store
+
+
+def open_store(path: str | Path, browsing: Browsing | None = None) -> EventStore:
+    """Open an existing event; refuse anything that is not one.  ``browsing`` computes the
+    ``standings`` snapshot (:attr:`EventStore.browsing`)."""
+    path = Path(path)
+    if not path.exists():
+        raise EventFileError(f"{path}: no such event file (create one with `tournament new`)")
+    if not path.is_file():
+        raise EventFileError(f"{path} is not a file")
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError as e:
+        raise EventFileError(f"cannot read {path}: {e.strerror}") from None
+    if head != SQLITE_MAGIC:
+        what = "an empty file" if not head else "not an SQLite database"
+        raise EventFileError(f"{path} is {what}, so not a tournament event file")
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
+    except sqlite3.Error as e:
+        raise EventFileError(f"cannot open {path}: {e}") from None
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+        if app_id != APPLICATION_ID or not has_meta:
+            raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("application") != APPLICATION:
+            raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
+        version = int(meta.get("schema_version", "0"))
+        if version > SCHEMA_VERSION:
+            raise EventFileError(f"{path} was written by a newer tournament tool (schema {version}; this one "
+                                 f"reads up to {SCHEMA_VERSION})")
+        if version < 1 or "settings" not in meta or "event_uuid" not in meta:
+            raise DamagedEventFile(f"{path} is a damaged tournament event file (its meta table is incomplete); "
+                                   f"run `tournament check {path}`")
+        settings = Settings.from_json(meta["settings"])
+    except EventFileError:
+        conn.close()
+        raise
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        if isinstance(e, sqlite3.OperationalError) and ("readonly" in str(e) or "unable to open" in str(e)):
+            # A WAL-mode event is read through its -wal and -shm files, which SQLite makes beside it.
+            raise EventFileError(f"cannot open {path}: the file or its folder is read-only, and SQLite needs to "
+                                 f"write {path.name}-wal and {path.name}-shm beside the event file ({e})") from None
+        if header_application_id(path) == APPLICATION_ID:
+            raise DamagedEventFile(f"{path} is a damaged tournament event file ({e}); run `tournament check "
+                                   f"{path}` to see what is affected") from None
+        raise EventFileError(f"{path} is damaged or not a tournament event file: {e}") from None
+    except (ValueError, TypeError, KeyError) as e:
+        conn.close()
+        raise DamagedEventFile(f"{path} is a damaged tournament event file (bad settings: {e}); run `tournament "
+                               f"check {path}`") from None
+    return EventStore(path, conn, settings, meta["event_uuid"], browsing)

@@ -1,0 +1,98 @@
+"""The values of an event: its players, partnerships, rounds, tables and results.
+
+Frozen attrs classes, read from the store and handed to the pairing and
+standings functions, which are plain functions over these values (and over the
+event's :class:`~tournament.settings.Settings`).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Player:
+    id: int
+    name: str
+    team: int | None
+    entered: int  # first round the player can be paired in
+    withdrawn: int | None  # first round the player is no longer paired in
+
+    def active_in(self, round_no: int) -> bool:
+        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+
+    @property
+    def code(self) -> str:
+        """The id a record gives for this player (``players[].id``)."""
+        return str(self.id)
+
+
+@attrs.frozen
+class Team:
+    id: int
+    name: str
+    players: tuple[int, int]
+    entered: int
+    withdrawn: int | None
+
+    def active_in(self, round_no: int) -> bool:
+        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+
+
+@attrs.frozen
+class SeatAssignment:
+    seat: str
+    side: str
+    player: int
+
+
+@attrs.frozen
+class Table:
+    id: int
+    round: int
+    number: int
+    seats: tuple[SeatAssignment, ...]
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(s.player for s in self.seats)
+
+    def sides(self) -> tuple[str, ...]:
+        out: list[str] = []
+        for s in self.seats:
+            if s.side not in out:
+                out.append(s.side)
+        return tuple(out)
+
+
+@attrs.frozen
+class Result:
+    id: int
+    table: int  # table id
+    kind: str  # "record", "manual" or "forfeit" (a side did not play: the event's fixed score)
+    verified: bool
+    scores: dict[str, int]
+    winner: str | None
+    record_hash: str | None
+    entered_at: str
+    note: str | None = None
+
+    @property
+    def absent(self) -> tuple[str, ...]:
+        """The sides that did not play, for a forfeit (its note is ``FORFEIT_NOTE`` and the sides)."""
+        if self.kind != "forfeit" or not self.note or not self.note.startswith(FORFEIT_NOTE):
+            return ()
+        return tuple(x.strip() for x in self.note[len(FORFEIT_NOTE):].split(",") if x.strip())
+
+
+#: A forfeit's note: these words, then the sides that did not play ("did not play: NS").
+FORFEIT_NOTE = "did not play: "
+
+
+@attrs.frozen
+class Round:
+    id: int
+    number: int
+    stage: int
+    seed: str
+    paired_at: str
