@@ -52,7 +52,7 @@ DOMREC_LAYERS: tuple[tuple[str, ...], ...] = (
     ("domrec.validate", "domrec.deals"),
     ("domrec.game", "domrec.explain", "domrec.summary"),
     ("domrec.notation",),
-    ("domrec.recorder", "domrec.convert", "domrec.simulate", "domrec.pictures", "domrec.replay_page",
+    ("domrec.recorder", "domrec.session", "domrec.convert", "domrec.simulate", "domrec.pictures", "domrec.replay_page",
      "domrec.output", "domrec.parallel", "domrec.cluster"),
     ("domrec",),  # the package's __init__: the public names of the library
     ("domrec.cli", "domrec.console", "domrec.record_cli"),
