@@ -73,8 +73,8 @@ def _tile_of(move: Move) -> str | None:
     """The tile a move lays or shows, which is what a scorer taps first."""
     for name in ("play", "span", "starter", "bridge", "block", "exposed"):
         value = getattr(move, name, None)
-        if isinstance(value, str):
-            return value
+        if value is not None and not isinstance(value, (bool, int, tuple)):
+            return str(value)
     return None
 
 
@@ -227,7 +227,7 @@ class Session:
             "totals": g.totals,
             "hands": hands,
             "legal": self.legal(),
-            "tiles": list(dict.fromkeys(g.tile_set())),
-            "seen": [t for t in (_tile_of(m) for m in g.moves) if t is not None] if g.in_hand else [],
+            "tiles": [str(t) for t in dict.fromkeys(g.tile_set())],
+            "seen": [str(t) for t in (_tile_of(m) for m in g.moves) if t is not None] if g.in_hand else [],
             "table": list(state.render()) if state is not None else [],
         }

@@ -9,13 +9,13 @@ half written: every write is one transaction.
 One module a subject: ``app`` (the application and what every command shares), ``event`` (the
 event and its players), ``rounds`` (pairing, tables, results, amendments, recording a table),
 ``stages`` (standings, knockouts, round robins, finals, brackets), ``pages`` (score sheets, the
-report, exports), ``checks`` (check, history), ``ratings``.  A command parses its arguments, calls
+report, exports), ``checks`` (check, history), ``ratings``, ``venue`` (serve, links, pins).  A command parses its arguments, calls
 the operations and prints what they return; what a venue server would need too belongs in
 :mod:`tournament.event`, not here.  The commands are registered below, in the order ``--help``
 lists them.
 """
 
-from tournament.cli import checks, event, pages, ratings, rounds, stages
+from tournament.cli import checks, event, pages, ratings, rounds, stages, venue
 from tournament.cli.app import app, main
 
 for _command in (event.new, event.add, event.players, event.withdraw, rounds.pair, rounds.balance, rounds.tables,
@@ -23,7 +23,8 @@ for _command in (event.new, event.add, event.players, event.withdraw, rounds.pai
     app.command()(_command)
 app.command(name="check")(checks.check_cmd)
 for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
-                 pages.report, pages.export, ratings.ratings, rounds.amend, checks.history):
+                 pages.report, pages.export, ratings.ratings, rounds.amend, checks.history, venue.serve,
+                 venue.links, venue.pins):
     app.command()(_command)
 
 __all__ = ["app", "main"]

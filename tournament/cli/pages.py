@@ -23,14 +23,23 @@ def sheets(
     table: Optional[int] = typer.Option(None, "--table", "-t", min=1, max=MAX_COUNT,
                                         help="Only this table (e.g. a knockout game "
                                              "seated after the others)."),
+    qr: bool = typer.Option(False, "--qr", help="Each sheet carries its table's venue link as a QR code "
+                                                "(`tournament serve`, docs/venue.md)."),
+    url: Optional[str] = typer.Option(None, "--url", help="With --qr: the address phones reach the server at "
+                                                          "(default: the one `tournament serve` last used)."),
 ) -> None:
     """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
     HTML page of score sheets, one sheet a table."""
+    from tournament.cli.venue import _checked_url
+    from tournament.event.venue import venue_url
     from tournament.pages import sheets as sh
 
+    if url is not None and not qr:
+        raise UnusableInput("--url goes with --qr (the sheets' QR codes)")
     with open_for_command(event) as store:
+        link_base = venue_url(store, _checked_url(url)) if qr else None
         written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
-                                  force, table)
+                                  force, table, url=link_base)
     for path in written.files:
         typer.echo(f"wrote {path}")
 

@@ -28,6 +28,7 @@ game decided is re-seated while it has no result (:mod:`tournament.event.stages`
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from typing import Any, Iterator
@@ -221,13 +222,16 @@ def _check_table(record: Record, table: Table, mapped: dict[str, int], players: 
 
 
 def enter_record(store: EventStore, text: str | bytes, source: str = "<record>", round_no: int | None = None,
-                 replace: bool = False) -> Entry:
-    """Validate a record with domrec and store it as the result of its table."""
+                 replace: bool = False, within: bool = False) -> Entry:
+    """Validate a record with domrec and store it as the result of its table.
+
+    ``within``: the caller holds the store's write transaction already (the venue enters a
+    table's game in the transaction of the confirmation that completes it)."""
     record, report = _judge(text, source)
     check_report(report)
     if record is None:  # cannot happen after a valid report; kept for a clear message
         raise UnusableRecord(f"{source}: the record cannot be read")
-    return _enter(store, record, report, record_text(text), source, round_no, replace)
+    return _enter(store, record, report, record_text(text), source, round_no, replace, within)
 
 
 def _judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
@@ -278,10 +282,10 @@ def enter_dgn(store: EventStore, text: str | bytes, source: str = "<dgn>", round
 
 
 def _enter(store: EventStore, record: Record, report: Report, stored_text: str, source: str,
-           round_no: int | None, replace: bool) -> Entry:
+           round_no: int | None, replace: bool, within: bool = False) -> Entry:
     digest = record_hash(record)
     players = {p.id: p for p in store.players()}
-    with store.write():
+    with contextlib.nullcontext() if within else store.write():
         table = _find_table(store, record, round_no, players, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         return _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,

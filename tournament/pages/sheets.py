@@ -36,6 +36,7 @@ from domrec.record import Player as RecordPlayer, Record
 
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.settings import PAIRS, Settings
+from tournament.event.tables import table_record
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Table
 
@@ -68,15 +69,6 @@ def sheets_name(round_no: int, table_no: int | None = None) -> str:
 
 
 # --- the pre-filled record ------------------------------------------------------------------------
-
-
-def table_record(settings: Settings, table: Table, players: dict[int, Player]) -> Record:
-    """The record of ``table`` before its first hand: the event's game and rules, the event's name,
-    the round and table (as numbers), and each seat's player with the player's number as id."""
-    return Record(game=settings.game, rules=settings.rules(),
-                  event={"name": settings.name, "round": table.round, "table": table.number},
-                  players=tuple(RecordPlayer(seat=s.seat, name=players[s.player].name, id=players[s.player].code)
-                                for s in table.seats))
 
 
 def table_dgn(settings: Settings, table: Table, players: dict[int, Player]) -> str:
@@ -180,6 +172,9 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 .sig{flex:1 1 40%;min-width:50mm}
 .sig .line{border-bottom:1px solid #000;height:12mm}
 .sig .who{font-size:9pt;margin-top:1mm}
+.qr{display:flex;gap:4mm;align-items:center;margin-top:5mm;font-size:9pt}
+.qr svg{width:32mm;height:32mm;flex:none}
+.qr code{word-break:break-all}
 @page{size:A4;margin:10mm}
 @media print{
  body{background:#fff}
@@ -202,8 +197,9 @@ def _rules_text(settings: Settings) -> str:
 
 def sheet_html(settings: Settings, table: Table, players: dict[int, Player], shape: SheetShape,
                team_names: dict[int, str] | None = None, match: str | None = None,
-               dgn_file: str | None = None) -> str:
-    """One table's sheet (a ``<section>``): every name escaped."""
+               dgn_file: str | None = None, link: str | None = None) -> str:
+    """One table's sheet (a ``<section>``): every name escaped; with ``link``, the table's page on
+    the venue server as a QR code to scan, and written out for whoever cannot scan it."""
     team_names = team_names or {}
     sides = table.sides()
     members = {side: [players[s.player] for s in table.seats if s.side == side] for side in sides}
@@ -244,19 +240,31 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     out.append("</div>")
     if dgn_file:
         out.append(f'<p class="file">Game file: {_e(dgn_file)}</p>')
+    if link:
+        out.append(f'<div class="qr">{qr_svg(link)}<p>Record this table on a phone: scan the code, or open '
+                   f'<br><code>{_e(link)}</code></p></div>')
     out.append("</section>")
     return "\n".join(out)
 
 
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, inline SVG (segno: made here, nothing fetched)."""
+    import segno
+
+    return segno.make(text, error="m").svg_inline(scale=3, title="QR code of this table's page")
+
+
 def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, Player],
                 team_names: dict[int, str] | None = None, matches: dict[int, str] | None = None,
-                shape: SheetShape | None = None) -> str:
-    """The printable page: one sheet a table, a page break after each when printed."""
+                shape: SheetShape | None = None, links: dict[int, str] | None = None) -> str:
+    """The printable page: one sheet a table, a page break after each when printed; with
+    ``links`` (table id -> its venue page), each sheet carries its table's QR code."""
     shape = shape or sheet_shape(settings)
     matches = matches or {}
+    links = links or {}
     round_no = tables[0].round if tables else 0
-    body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number))
-            for t in tables]
+    body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number),
+                       links.get(t.id)) for t in tables]
     title = f"{settings.name} — round {round_no} score sheets"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
@@ -310,10 +318,12 @@ def prepare_folder(folder: Path) -> None:
 
 
 def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = None,
-                 force: bool = False, table_no: int | None = None) -> Written:
+                 force: bool = False, table_no: int | None = None, url: str | None = None) -> Written:
     """Every table of the round (default: the last round paired), or the one table ``table_no``
     (a knockout game seated after the others): its pre-filled ``.dgn`` and its sheet in one HTML
-    page.  An existing file is refused (nothing is written) unless ``force``."""
+    page.  An existing file is refused (nothing is written) unless ``force``.  With ``url`` (the
+    venue server's address), each sheet carries its table's link as a QR code (the tables' keys
+    are made where missing, as ``tournament links`` makes them)."""
     if table_no is not None:
         tables = [find_table(store, table_no, round_no)]
         rnd = tables[0].round
@@ -332,7 +342,13 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     folder = Path(folder)
     texts: list[tuple[Path, str]] = [(folder / dgn_name(rnd, t.number), table_dgn(store.settings, t, players))
                                      for t in tables]
-    page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd))
+    table_links = None
+    if url is not None:
+        from tournament.event.venue import links
+
+        table_links = {t.id: x["url"] for t in tables for x in links(store, url, rnd)["tables"]
+                       if x["table"] == t.number}
+    page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd), links=table_links)
     texts.append((folder / sheets_name(rnd, table_no), page))
     kinds = [outputs.RECORDS] * len(tables) + [SHEETS]
     if folder.is_dir():

@@ -21,7 +21,7 @@ import sqlite_utils
 from tournament.errors import DamagedEventFile, EventFileError
 from tournament.settings import Settings
 from tournament.store.event_store import Browsing, EventStore
-from tournament.store.schema import APPLICATION, APPLICATION_ID, SCHEMA_VERSION, create_schema
+from tournament.store.schema import APPLICATION, APPLICATION_ID, CREATED_VERSION, SCHEMA_VERSION, create_schema
 from tournament.store.sqlite import BUSY_TIMEOUT_S, SQLITE_MAGIC, header_application_id, now
 
 
@@ -39,10 +39,10 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
         try:
             db = sqlite_utils.Database(conn, execute_plugins=False)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute(f"PRAGMA user_version = {CREATED_VERSION}")
             with db.atomic():
                 create_schema(db)
-                meta = {"application": APPLICATION, "schema_version": str(SCHEMA_VERSION),
+                meta = {"application": APPLICATION, "schema_version": str(CREATED_VERSION),
                         "event_uuid": str(uuid.uuid4()), "created_at": now(), "settings": settings.to_json()}
                 for key, value in meta.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [key, value])

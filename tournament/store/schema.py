@@ -15,8 +15,11 @@ from tournament.settings import PARTNERSHIP_SIDES, Settings
 #: SQLite ``PRAGMA application_id`` of an event file ("DomT").
 APPLICATION_ID = 0x446F6D54
 APPLICATION = "domrec-tournament"
-#: The current version of the store's schema (kept in the ``meta`` table).
-SCHEMA_VERSION = 3
+#: The newest version of the store's schema this tool reads and writes (kept in the ``meta`` table).
+SCHEMA_VERSION = 4
+#: The version a new event file starts at: the venue's tables (schema 4, :mod:`tournament.store.venue`)
+#: are added by the first venue write, so a file never served stays readable by the tools before it.
+CREATED_VERSION = 3
 
 
 def create_schema(db: sqlite_utils.Database) -> None:

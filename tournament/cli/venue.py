@@ -1,0 +1,115 @@
+"""Commands of the venue: ``serve`` (the web server for phones at the tables), ``links``, ``pins``."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from tournament.cli.app import guarded, open_for_command
+from tournament.errors import UnusableInput
+from tournament.event import venue as vn
+
+URL_HELP = ("The address phones reach the server at, for the links and QR codes (default: the one "
+            "`tournament serve` last used, else http://127.0.0.1:8000).")
+
+
+@guarded
+def links(
+    event: Path = typer.Argument(..., help="The event file."),
+    url: Optional[str] = typer.Option(None, "--url", help=URL_HELP),
+    as_json: bool = typer.Option(False, "--json", help="JSON: {director, public, tables: [{round, table, url, "
+                                                       "token}]}."),
+) -> None:
+    """Print the venue's links: each table's page (its own key), the director's page, the public page.
+    The keys are made the first time and stay the same: print them again at any time."""
+    with open_for_command(event) as store:
+        found = vn.links(store, vn.venue_url(store, _checked_url(url)))
+    if as_json:
+        sys.stdout.write(json.dumps(found, indent=1) + "\n")
+        return
+    typer.echo(f"public page:     {found['public']}")
+    typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
+    for t in found["tables"]:
+        typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
+
+
+@guarded
+def pins(event: Path = typer.Argument(..., help="The event file.")) -> None:
+    """Print each player's 4-digit PIN, for confirming results with `serve --pins` (made once; a slip
+    each at check-in, never on the table's sheet)."""
+    with open_for_command(event) as store:
+        made = vn.make_pins(store)
+        players = store.players()
+    for p in players:
+        typer.echo(f"#{p.id}\t{p.name}\t{made[p.id]}")
+
+
+@guarded
+def serve(
+    event: Path = typer.Argument(..., help="The event file."),
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on: 127.0.0.1 (this computer "
+                                                          "only) or 0.0.0.0 (every device on the network)."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="The port to listen on."),
+    url: Optional[str] = typer.Option(None, "--url", help="The address phones reach the server at, printed in "
+                                                          "the links and QR codes (default: worked out from "
+                                                          "--host and --port)."),
+    use_pins: bool = typer.Option(False, "--pins", help="A confirmation takes the player's own PIN "
+                                                        "(`tournament pins`)."),
+) -> None:
+    """Serve the venue: a page per table to record its game on a phone, the director's page, a public
+    page, and their JSON API (docs/venue.md). Ctrl-C stops it; nothing acknowledged is lost."""
+    import logging
+
+    import uvicorn
+
+    from tournament.web.app import VenueServer
+
+    base = _checked_url(url) or f"http://{_reachable(host)}:{port}"
+    with open_for_command(event) as store:  # refuses what is not an event file, in one line
+        vn.remember_url(store, base)
+        found = vn.links(store, base)
+    server = VenueServer(event, pins=use_pins, base_url=base)
+    typer.echo(f"public page:     {found['public']}")
+    typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
+    for t in found["tables"]:
+        typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(f"warning: open to every device that can reach this computer on port {port}; the table and "
+                   f"director pages need their keys", err=True)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    config = uvicorn.Config(server.asgi, host=host, port=port, log_level="warning", lifespan="off",
+                            access_log=False, server_header=False)
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        server.close()
+    typer.echo("stopped; every acknowledged move is in the event file")
+
+
+def _checked_url(url: Optional[str]) -> Optional[str]:
+    if url is None:
+        return None
+    if not url.startswith(("http://", "https://")) or any(c.isspace() for c in url):
+        raise UnusableInput(f"--url is an address such as http://192.168.1.20:8000, not {url!r}")
+    return url.rstrip("/")
+
+
+def _reachable(host: str) -> str:
+    """The address other devices use for this computer when listening on every address: its name's
+    address if that is not a loopback one (no packet is sent to find it), else the name itself."""
+    if host not in ("0.0.0.0", "::"):
+        return host
+    name = socket.gethostname()
+    try:
+        for info in socket.getaddrinfo(name, None, socket.AF_INET):
+            address = info[4][0]
+            if not address.startswith("127."):
+                return address
+    except OSError:
+        pass
+    return name

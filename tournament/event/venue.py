@@ -1,0 +1,471 @@
+"""The venue: tables recording their own games on phones, and the director's desk over them.
+
+What the web server (``tournament serve``) does, as operations on an open event, so that the
+server is a thin layer and a test (or another front end) drives the very same code.  Every
+write follows one pattern, inside one transaction of the event file:
+
+1. the table's revision is read under the write lock; a write that names another revision is
+   refused with the table's current state (:class:`Stale`: "the table has moved on");
+2. the write is judged: DGN lines through the table's :class:`~domrec.session.Session` (the
+   recorder, so the engine checks every move), a confirmation against the finished game;
+3. it is appended to the table's log with the next revision, and only then acknowledged.
+
+A table's state is its log replayed, so a server killed at any moment and started again finds
+every acknowledged write and nothing else; the primary key (table, revision) stores a write
+once or not at all.  A live :class:`~domrec.session.Session` per table is kept in memory while
+its revision is the file's, so a move costs one request through the recorder, not a replay.
+
+The result of a game enters the event exactly as ``tournament result`` enters it
+(:func:`tournament.event.results.enter_record`: validated, idempotent), in the same transaction
+as the confirmation that completes it, marked as entered from the table's page.  From then on
+only the director changes it (``amend``, or the director's page, audited).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from typing import Any, Callable
+
+import attrs
+
+from domrec.convert import text_of
+from domrec.session import RequestRefused, Session, SessionError
+
+from tournament.errors import TournamentError
+from tournament.event import results, rounds
+from tournament.event.results import Entry
+from tournament.event.tables import table_record
+from tournament.store import venue as venue_sql
+from tournament.store.event_store import EventStore
+from tournament.store.sqlite import now
+from tournament.values import Player, Table
+
+#: How a table records its game.
+MODES = ("play", "sheet")
+
+
+class VenueError(TournamentError):
+    """A venue request refused; ``status`` is the HTTP status a web client gets."""
+
+    status = 400
+
+    def __init__(self, message: str, state: dict | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.state = state
+
+
+class NotFound(VenueError):
+    status = 404
+
+
+class Forbidden(VenueError):
+    status = 403
+
+
+class Stale(VenueError):
+    """A write that named an old revision: nothing applied; ``state`` is the table now."""
+
+    status = 409
+
+
+class Locked(VenueError):
+    """The table's result is confirmed: only the director changes it now."""
+
+    status = 409
+
+
+class Unprocessable(VenueError):
+    """The write breaks a rule, or cannot be read: nothing of it stored."""
+
+    status = 422
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 state: dict | None = None) -> None:
+        super().__init__(message, state)
+        self.line, self.column = line, column
+
+
+@attrs.define
+class Live:
+    """A table as its log leaves it: the revision, the game, how it records, who confirmed."""
+
+    rev: int
+    session: Session
+    mode: str | None = None
+    confirmed: dict = attrs.Factory(dict)  # side or seat -> when, since the game's last change
+    called: str | None = None  # when the director was called, while the call stands
+    last_at: str | None = None  # the time of the table's last write
+
+
+def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
+    texts = [body for _, kind, body, _ in rows if kind == "dgn"]
+    live = Live(0, Session(template, texts))
+    for rev, kind, body, at in rows:
+        _apply(live, kind, body, at)
+        live.rev = rev
+    return live
+
+
+def _apply(live: Live, kind: str, body: str, at: str) -> None:
+    """What one accepted write changes, besides the game (``dgn`` rows are taken by the session)."""
+    live.last_at = at
+    if kind == "dgn":
+        live.confirmed = {}  # the game changed: confirmations were for the game as it was
+    elif kind == "mode":
+        live.mode = body
+    elif kind == "confirm":
+        live.confirmed[body] = at
+    elif kind == "call":
+        live.called = at
+    elif kind == "clear":
+        live.called = None
+
+
+def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
+    """The director's key, and a key for each table of ``round_no`` (default: the last paired);
+    those already made are kept (a printed QR code stays good)."""
+    rnd = round_no if round_no is not None else store.last_round()
+    if rnd and not 1 <= rnd <= store.last_round():
+        raise NotFound(f"round {rnd} has not been paired (the last round is {store.last_round()})")
+    with store.write():
+        venue_sql.upgrade_for_venue(store)
+        if venue_sql.director_token(store) is None:
+            venue_sql.insert_token(store, "director", None, now())
+        if rnd:
+            tables = store.tables(rnd)
+            have = venue_sql.table_tokens(store, [t.id for t in tables])
+            for t in tables:
+                if t.id not in have:
+                    venue_sql.insert_token(store, "table", t.id, now())
+
+
+def links(store: EventStore, base: str, round_no: int | None = None) -> dict[str, Any]:
+    """Every link of the venue: ``{"director", "public", "tables": [{round, table, url, token}]}``
+    for ``round_no`` (default: the last paired), its keys made where they were missing."""
+    ensure_tokens(store, round_no)
+    rnd = round_no if round_no is not None else store.last_round()
+    base = base.rstrip("/")
+    tables = store.tables(rnd) if rnd else []
+    tokens = venue_sql.table_tokens(store, [t.id for t in tables])
+    return {"director": f"{base}/d/{venue_sql.director_token(store)}", "public": f"{base}/",
+            "tables": [{"round": t.round, "table": t.number, "url": f"{base}/t/{tokens[t.id]}",
+                        "token": tokens[t.id]} for t in tables]}
+
+
+#: Where the links point when neither ``--url`` nor an earlier ``serve`` said otherwise.
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+def venue_url(store: EventStore, url: str | None = None) -> str:
+    """The address links are made with: ``url`` if given, else the one ``serve`` last used."""
+    if url is not None:
+        return url.rstrip("/")
+    return venue_sql.remembered_url(store) or DEFAULT_URL
+
+
+def remember_url(store: EventStore, url: str) -> None:
+    with store.write():
+        venue_sql.remember_url(store, url.rstrip("/"))
+
+
+def make_pins(store: EventStore) -> dict[int, str]:
+    """Each player's 4-digit PIN for ``serve --pins`` (made once; the same ones printed again)."""
+    with store.write():
+        venue_sql.upgrade_for_venue(store)
+        have = venue_sql.pins(store)
+        for p in store.players():
+            if p.id not in have:
+                have[p.id] = f"{secrets.randbelow(10_000):04d}"
+                venue_sql.insert_pin(store, p.id, have[p.id])
+    return have
+
+
+class Venue:
+    """The venue's operations on one open event: one per server, shared by its requests.
+
+    Calls are serialised by a lock: SQLite takes one writer at a time anyway, and a table's
+    live game is never read while it is being changed."""
+
+    def __init__(self, store: EventStore, pins: bool = False) -> None:
+        self.store = store
+        self.pins = pins
+        self.lock = threading.RLock()
+        self._live: dict[int, Live] = {}
+        store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
+
+    # --- finding a table ----------------------------------------------------------------------
+
+    def table(self, round_no: int, table_no: int) -> Table:
+        if not 1 <= round_no <= self.store.last_round():
+            raise NotFound(f"round {round_no} has not been paired")
+        for t in self.store.tables(round_no):
+            if t.number == table_no:
+                return t
+        raise NotFound(f"round {round_no} has no table {table_no}")
+
+    def _players(self) -> dict[int, Player]:
+        return {p.id: p for p in self.store.players()}
+
+    def _current(self, table: Table) -> Live:
+        """The table's live game at the file's revision (made again from the log if the file moved
+        on without this server, or after a restart)."""
+        rev = venue_sql.revision(self.store, table.id)
+        live = self._live.get(table.id)
+        if live is None or live.rev != rev:
+            template = table_record(self.store.settings, table, self._players())
+            try:
+                live = _replay(template, venue_sql.log(self.store, table.id))
+            except SessionError as e:
+                raise VenueError(f"round {table.round} table {table.number}: {e}") from None
+            self._live[table.id] = live
+        return live
+
+    # --- tokens and links -------------------------------------------------------------------
+
+    def authorize(self, token: str | None, round_no: int | None = None, table_no: int | None = None) -> str:
+        """What ``token`` may do here: ``director`` (everything) or ``table`` (its own table of its
+        own round only).  Anything else is refused, saying no more than that."""
+        found = venue_sql.token_row(self.store, token) if token else None
+        if found is None:
+            raise Forbidden("this link's key is not one of this event's: ask the director for the table's link")
+        kind, table_id = found
+        if kind == "director":
+            return kind
+        if round_no is None or table_no is None:
+            raise Forbidden("a table's link opens its own table only")
+        table = self.table(round_no, table_no)
+        if table.id != table_id:
+            raise Forbidden("this link opens another table, or another round: use the link of this table")
+        return kind
+
+    def table_of_token(self, token: str) -> Table:
+        found = venue_sql.token_row(self.store, token)
+        if found is None or found[0] != "table":
+            raise Forbidden("this link's key is not one of this event's tables: ask the director for the table's link")
+        for t in self.store.tables():
+            if t.id == found[1]:
+                return t
+        raise NotFound("this link's table is no longer in the event")
+
+    def ensure_tokens(self, round_no: int | None = None) -> None:
+        with self.lock:
+            ensure_tokens(self.store, round_no)
+
+    def links(self, base: str, round_no: int | None = None) -> dict[str, Any]:
+        with self.lock:
+            return links(self.store, base, round_no)
+
+    # --- reading a table --------------------------------------------------------------------
+
+    def state(self, round_no: int, table_no: int, said: list[str] | None = None) -> dict[str, Any]:
+        with self.lock:
+            table = self.table(round_no, table_no)
+            return self._state(table, self._current(table), said or [])
+
+    def _state(self, table: Table, live: Live, said: list[str]) -> dict[str, Any]:
+        result = self.store.result_for(table.id)
+        game = live.session.state()
+        sides = list(table.sides())
+        status = ("confirmed" if result is not None else "called" if live.called else
+                  "waiting" if live.session.over else "playing" if game["hands"] else "not started")
+        return {"rev": live.rev, "event": self.store.settings.name, "round": table.round, "table": table.number,
+                "mode": live.mode, "status": status, "sides": sides, "by_seat": not self.store.settings.partnership,
+                "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": self.pins,
+                "last_at": live.last_at, "said": said, "game": game,
+                "result": None if result is None else {"scores": dict(result.scores), "winner": result.winner,
+                                                       "kind": result.kind, "verified": result.verified,
+                                                       "via": venue_sql.entered_via(self.store, table.id)}}
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def _write(self, round_no: int, table_no: int, rev: Any, judge: Callable[[Table, Live], tuple[str, str, list[str]]],
+               locked_ok: bool = False) -> dict[str, Any]:
+        """The one write path: revision checked under the write lock, the write judged, logged with
+        the next revision; the state after it.  Nothing is stored unless all of it is."""
+        if isinstance(rev, bool) or not isinstance(rev, int):
+            raise Unprocessable('"rev" must be the table\'s revision, a whole number')
+        with self.lock:
+            table = self.table(round_no, table_no)
+            try:
+                with self.store.write():
+                    venue_sql.upgrade_for_venue(self.store)
+                    live = self._current(table)
+                    if rev != live.rev:
+                        raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
+                                    f"changed; here is the table now", self._state(table, live, []))
+                    if not locked_ok and self.store.result_for(table.id) is not None:
+                        raise Locked(f"round {table.round} table {table.number} is confirmed: only the director "
+                                     f"can change its result now", self._state(table, live, []))
+                    kind, body, said = judge(table, live)
+                    at = now()
+                    venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
+            except BaseException:
+                self._live.pop(table.id, None)  # whatever the session took is made again from the file
+                raise
+            _apply(live, kind, body, at)
+            live.rev += 1
+            if self.store.result_for(table.id) is not None:
+                self.store.bring_browsing_up_to_date()
+            return self._state(table, live, said)
+
+    def record(self, round_no: int, table_no: int, rev: Any, text: Any) -> dict[str, Any]:
+        """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""
+        if not isinstance(text, str):
+            raise Unprocessable('"text" must be DGN text: one or more lines')
+
+        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+            try:
+                said = live.session.take(text)
+            except RequestRefused as e:
+                r = e.refusal
+                raise Unprocessable(f"{r.line}:{r.column}: {r.message}", r.line, r.column) from None
+            return "dgn", text, said
+
+        return self._write(round_no, table_no, rev, judge)
+
+    def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any) -> dict[str, Any]:
+        if mode not in MODES:
+            raise Unprocessable('"mode" is "play" (play by play) or "sheet" (scores only)')
+
+        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+            return "mode", mode, [f"this table records {'play by play' if mode == 'play' else 'scores only'}"]
+
+        return self._write(round_no, table_no, rev, judge)
+
+    def call(self, round_no: int, table_no: int, rev: Any) -> dict[str, Any]:
+        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+            return "call", "", ["the director has been called"]
+
+        return self._write(round_no, table_no, rev, judge, locked_ok=True)
+
+    def clear_call(self, round_no: int, table_no: int, rev: Any) -> dict[str, Any]:
+        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+            if live.called is None:
+                raise Unprocessable("the director was not called to this table")
+            return "clear", "", ["the call is cleared"]
+
+        return self._write(round_no, table_no, rev, judge, locked_ok=True)
+
+    def confirm(self, round_no: int, table_no: int, rev: Any, who: Any, pin: Any = None) -> dict[str, Any]:
+        """One side (or seat) confirms the finished game; the last one enters it into the event, in the
+        same transaction, as ``tournament result`` enters a record."""
+
+        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+            sides = list(table.sides())
+            if who not in sides:
+                raise Unprocessable(f"confirm for one of {', '.join(sides)}")
+            if not live.session.over:
+                raise Unprocessable("the game is not over yet: it is confirmed once it is finished")
+            if who in live.confirmed:
+                raise Unprocessable(f"{who} has confirmed already")
+            if self.pins:
+                self._check_pin(table, who, pin)
+            said = [f"{who} confirmed"]
+            if set(live.confirmed) | {who} >= set(sides):
+                entry = self._enter(table, live)
+                said.append(entry.summary())
+            return "confirm", who, said
+
+        return self._write(round_no, table_no, rev, judge)
+
+    def _check_pin(self, table: Table, who: str, pin: Any) -> None:
+        if not isinstance(pin, str) or not pin.isascii() or not pin.isdigit():
+            raise Unprocessable("type your 4-digit PIN (from your slip) to confirm")
+        pins = venue_sql.pins(self.store)
+        players = [s.player for s in table.seats if s.side == who or s.seat == who]
+        if not any(secrets.compare_digest(pins.get(p, ""), pin) for p in players):
+            raise Forbidden(f"that PIN is not the PIN of a player of {who}")
+
+    def _enter(self, table: Table, live: Live) -> Entry:
+        """Within the confirmation's transaction: the game as the event's result, checked by domrec."""
+        record = live.session.record()
+        text = text_of([record], "json")
+        entry = results.enter_record(self.store, text, f"round {table.round} table {table.number} (table page)",
+                                     table.round, within=True)
+        venue_sql.set_entered_via(self.store, table.id, "table")
+        return entry
+
+    # --- the director's desk ----------------------------------------------------------------
+
+    def authorize_director(self, token: str | None) -> None:
+        found = venue_sql.token_row(self.store, token) if token else None
+        if found is None or found[0] != "director":
+            raise Forbidden("this is not the director's link of this event")
+
+    def overview(self) -> dict[str, Any]:
+        """Every table of the last round at a glance: who sits there, how far it is, when it last
+        moved, whether it waits for confirmation, is confirmed, or called the director."""
+        with self.lock:
+            rnd = self.store.last_round()
+            players = self._players()
+            tables = []
+            for t in self.store.tables(rnd) if rnd else []:
+                live = self._current(t)
+                state = self._state(t, live, [])
+                game = state["game"]
+                hand = game["hands"][-1] if game["hands"] else None
+                progress = (f"hand {hand['number']}, move {len(hand['moves'])}" if hand and game["in_hand"]
+                            else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
+                tables.append({"round": t.round, "table": t.number, "status": state["status"], "progress": progress,
+                               "last_at": live.last_at, "rev": live.rev, "called": state["called"],
+                               "players": {s.seat: players[s.player].name for s in t.seats},
+                               "totals": game["totals"], "result": state["result"]})
+            complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
+            return {"event": self.store.settings.name, "round": rnd, "tables": tables, "can_pair": complete or not rnd}
+
+    def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None) -> dict:
+        """A result entered or corrected from the director's page: a score by hand (unverified), with
+        a reason when it replaces one (into the audit trail, as ``tournament amend``)."""
+        if not isinstance(scores, dict) or not scores or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in scores.items()):
+            raise Unprocessable('"scores" must be an object of whole numbers, one per side: {"NS": 120, "EW": 80}')
+        if reason is not None and not isinstance(reason, str):
+            raise Unprocessable('"reason" must be text')
+        if winner is not None and not isinstance(winner, str):
+            raise Unprocessable('"winner" must be a side or seat')
+        with self.lock:
+            table = self.table(round_no, table_no)
+            if self.store.result_for(table.id) is None:
+                entry = results.enter_manual(self.store, table_no, scores, round_no, winner=winner,
+                                             note=reason or None)
+            else:
+                if not reason or not reason.strip():
+                    raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
+                entry = results.amend_manual(self.store, round_no, table_no, scores, winner, by="director's page",
+                                             reason=reason)
+            with self.store.write():
+                venue_sql.upgrade_for_venue(self.store)
+                venue_sql.set_entered_via(self.store, table.id, "director")
+            self.store.bring_browsing_up_to_date()
+            state = self._state(table, self._current(table), [entry.summary()])
+            return state
+
+    def pair_next(self) -> dict[str, Any]:
+        """The next round, once every table of this one is confirmed; and its tables' keys."""
+        with self.lock:
+            rnd = self.store.last_round()
+            if rnd:
+                open_tables = [t.number for t in self.store.tables(rnd) if self.store.result_for(t.id) is None]
+                if open_tables:
+                    shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
+                    raise Unprocessable(f"round {rnd} is not finished: table{'s' if len(open_tables) > 1 else ''} "
+                                        f"{shown} ha{'ve' if len(open_tables) > 1 else 's'} no confirmed result yet")
+            plan = rounds.pair_next_round(self.store)
+            self.store.bring_browsing_up_to_date()
+            self.ensure_tokens()
+            return {"round": self.store.last_round(), "said": [f"round {self.store.last_round()} is paired"],
+                    "tables": len(self.store.tables(self.store.last_round()))}
+
+    def public_view(self) -> dict[str, Any]:
+        """What the hall sees without a key: the event, and the last round's tables and players."""
+        with self.lock:
+            rnd = self.store.last_round()
+            players = self._players()
+            tables = []
+            for t in self.store.tables(rnd) if rnd else []:
+                result = self.store.result_for(t.id)
+                tables.append({"table": t.number, "seats": [(s.seat, players[s.player].name) for s in t.seats],
+                               "result": None if result is None else result.scores})
+            return {"event": self.store.settings.name, "round": rnd, "tables": tables}

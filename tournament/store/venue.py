@@ -1,0 +1,150 @@
+"""The venue's tables in the event file: tokens, each table's log of accepted requests, calls
+to the director, players' PINs.  All of the venue's SQL is here.
+
+Schema 4 (issue 23).  An older file gets these tables, and becomes schema 4, in the
+transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament links``,
+``pins`` or ``serve``); until then it stays the file it was, and older tools still read it.
+
+* ``venue_tokens``: the unguessable keys of the venue's pages: one for the director, one
+  per table of a round (its row names the table).  Kept in clear: ``tournament links`` prints
+  them again at any time, and the event file is the director's.
+* ``venue_log``: each table's accepted writes, in order, one row each; the primary key
+  (table, rev) is the table's revision, so a write is stored once or not at all, never
+  twice.  ``kind`` is ``dgn`` (DGN lines the table recorded, ``undo`` among them), ``mode``
+  (play by play or scores only), ``confirm`` (a side or seat confirmed the result), ``call``
+  and ``clear`` (the director called and the call cleared).  Nothing is ever updated or
+  deleted: a table's state is its log replayed.
+* ``venue_pins``: each player's 4-digit PIN for confirming with ``serve --pins``.
+* ``results.entered_via``: where a result came from (``table`` page, ``director`` page; a
+  result entered at the command line leaves it empty).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from tournament.store.event_store import EventStore
+
+VENUE_SCHEMA_VERSION = 4
+VENUE_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS venue_tokens (token TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+    "table_id INTEGER REFERENCES round_tables(id), created_at TEXT NOT NULL)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS ux_venue_tokens_table ON venue_tokens(table_id) WHERE table_id IS NOT NULL",
+    "CREATE TABLE IF NOT EXISTS venue_log (table_id INTEGER NOT NULL REFERENCES round_tables(id), "
+    "rev INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (table_id, rev))",
+    "CREATE TABLE IF NOT EXISTS venue_pins (player_id INTEGER PRIMARY KEY REFERENCES players(id), pin TEXT NOT NULL)",
+)
+#: 128 bits at least, as the venue requires: 24 random bytes, 32 URL-safe characters.
+TOKEN_BYTES = 24
+
+
+
+def has_venue(store: EventStore) -> bool:
+    return bool(store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_log'")
+                .fetchone())
+
+
+def upgrade_for_venue(store: EventStore) -> None:
+    """Within a write: the venue's tables, and ``results.entered_via``, for a file without them."""
+    if has_venue(store):
+        return
+    for sql in VENUE_SCHEMA:
+        store.db.execute(sql)
+    have = {r[1] for r in store.conn.execute("PRAGMA table_info(results)").fetchall()}
+    if "entered_via" not in have:
+        store.db.execute("ALTER TABLE results ADD COLUMN entered_via TEXT")
+    store._bump_schema(VENUE_SCHEMA_VERSION)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def director_token(store: EventStore) -> str | None:
+    row = store.conn.execute("SELECT token FROM venue_tokens WHERE kind = 'director'").fetchone()
+    return row[0] if row else None
+
+
+def insert_token(store: EventStore, kind: str, table_id: int | None, at: str) -> str:
+    token = new_token()
+    store.db.execute("INSERT INTO venue_tokens(token, kind, table_id, created_at) VALUES (?, ?, ?, ?)",
+                     [token, kind, table_id, at])
+    return token
+
+
+def table_tokens(store: EventStore, table_ids: list[int]) -> dict[int, str]:
+    if not table_ids or not has_venue(store):
+        return {}
+    marks = ",".join("?" * len(table_ids))
+    return {r[0]: r[1] for r in store.conn.execute(
+        f"SELECT table_id, token FROM venue_tokens WHERE kind = 'table' AND table_id IN ({marks})", table_ids)}
+
+
+def token_row(store: EventStore, token: str) -> tuple[str, int | None] | None:
+    """What ``token`` opens: (kind, table id), or ``None`` for no such token."""
+    if not has_venue(store):
+        return None
+    row = store.conn.execute("SELECT kind, table_id FROM venue_tokens WHERE token = ?", [token]).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def log(store: EventStore, table_id: int) -> list[tuple[int, str, str, str]]:
+    """A table's accepted writes in order: (rev, kind, body, at)."""
+    if not has_venue(store):
+        return []
+    return [tuple(r) for r in store.conn.execute(
+        "SELECT rev, kind, body, at FROM venue_log WHERE table_id = ? ORDER BY rev", [table_id])]
+
+
+def revision(store: EventStore, table_id: int) -> int:
+    if not has_venue(store):
+        return 0
+    row = store.conn.execute("SELECT MAX(rev) FROM venue_log WHERE table_id = ?", [table_id]).fetchone()
+    return row[0] or 0
+
+
+def append(store: EventStore, table_id: int, rev: int, kind: str, body: str, at: str) -> None:
+    """Within a write: the table's write number ``rev`` (its primary key refuses a second one)."""
+    store.db.execute("INSERT INTO venue_log(table_id, rev, kind, body, at) VALUES (?, ?, ?, ?, ?)",
+                     [table_id, rev, kind, body, at])
+
+
+def last_writes(store: EventStore) -> dict[int, tuple[int, str]]:
+    """Every table's revision and the time of its last write."""
+    if not has_venue(store):
+        return {}
+    return {r[0]: (r[1], r[2]) for r in store.conn.execute(
+        "SELECT table_id, MAX(rev), MAX(at) FROM venue_log GROUP BY table_id")}
+
+
+def pins(store: EventStore) -> dict[int, str]:
+    if not has_venue(store):
+        return {}
+    return {r[0]: r[1] for r in store.conn.execute("SELECT player_id, pin FROM venue_pins")}
+
+
+def insert_pin(store: EventStore, player_id: int, pin: str) -> None:
+    store.db.execute("INSERT INTO venue_pins(player_id, pin) VALUES (?, ?)", [player_id, pin])
+
+
+def set_entered_via(store: EventStore, table_id: int, via: str) -> None:
+    store.db.execute("UPDATE results SET entered_via = ? WHERE table_id = ?", [via, table_id])
+
+
+def entered_via(store: EventStore, table_id: int) -> str | None:
+    if not has_venue(store):
+        return None
+    row = store.conn.execute("SELECT entered_via FROM results WHERE table_id = ?", [table_id]).fetchone()
+    return row[0] if row else None
+
+
+def remembered_url(store: EventStore) -> str | None:
+    """The address ``tournament serve`` last printed its links with (``links`` and ``sheets`` reuse it)."""
+    row = store.conn.execute("SELECT value FROM meta WHERE key = 'venue_url'").fetchone()
+    return row[0] if row else None
+
+
+def remember_url(store: EventStore, url: str) -> None:
+    store.db.execute("INSERT INTO meta(key, value) VALUES ('venue_url', ?) "
+                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [url])

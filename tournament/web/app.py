@@ -1,0 +1,385 @@
+"""The venue server: an ASGI application (Starlette) over one event file.
+
+A thin layer over :class:`tournament.event.venue.Venue`, which holds every operation: this
+module turns requests into calls and answers into JSON or pages, and nothing else.  What it
+adds is what a server owes its clients:
+
+* **One line, never a traceback.**  A refusal is ``{"error": "...", "request_id": "..."}``
+  with its status (403 a key that does not open this, 404 no such table, 409 the table has
+  moved on or is confirmed, 413 a body too large, 422 a move that breaks a rule, 429 too many
+  requests); anything unexpected is a 500 with the same one line, and the detail goes to the
+  server's log under the request id.
+* **Keys checked on every request** (``Authorization: Bearer KEY``; the pages carry their own
+  key and send it so): a table's key reads and writes its own table of its own round only;
+  the director's key everything.  No cookie is ever set, so a page of another site cannot
+  make a browser act here (and a write whose ``Origin`` is another site is refused anyway).
+* **Bounded**: request bodies at most :data:`MAX_BODY` bytes; each client address at most
+  :data:`RATE` requests a second on average (bursts of :data:`BURST`), so one flooding phone
+  is slowed down and the hall is not.
+* **Nothing from elsewhere**: scripts, styles and pictures are served from the package.
+
+The event file is used from one thread only (the venue's executor): SQLite takes one writer at
+a time anyway, and the venue's operations are short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from domrec.errors import DomrecError, one_line
+
+from tournament.errors import TournamentError
+from tournament.event.files import open_event
+from tournament.event.venue import Forbidden, Unprocessable, Venue, VenueError
+from tournament.pages.sheets import sheets_page
+from tournament.web.openapi import OPENAPI
+
+HERE = Path(__file__).resolve().parent
+#: The largest request body taken (a whole game typed in one request is a few kilobytes).
+MAX_BODY = 64 * 1024
+#: Requests a second each client address may make on average, and the burst it may save up.
+RATE = 20.0
+BURST = 60
+log = logging.getLogger("tournament.web")
+
+
+class _Refusal(Exception):
+    """A refusal made here, before the venue is asked (a body too large, a garbled request)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+class _Buckets:
+    """A token bucket per client address: :data:`RATE` a second, bursts of :data:`BURST`."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, who: str) -> float:
+        """0 if ``who`` may go on now, else how many seconds to wait."""
+        now = self.clock()
+        level, then = self._buckets.get(who, (float(self.burst), now))
+        level = min(float(self.burst), level + (now - then) * self.rate)
+        if level < 1:
+            self._buckets[who] = (level, now)
+            return (1 - level) / self.rate
+        if len(self._buckets) > 10_000:  # a bounded table: the oldest addresses are forgotten
+            self._buckets.clear()
+        self._buckets[who] = (level - 1, now)
+        return 0.0
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise _Refusal(400, "the request body is not JSON (send a JSON object)") from None
+    if not isinstance(data, dict):
+        raise _Refusal(400, "the request body must be a JSON object")
+    return data
+
+
+def _int(text: str, what: str) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise _Refusal(404, f"no such {what}: {one_line(text)[:20]}")
+    return int(text)
+
+
+class VenueServer:
+    """The application and the one thread that uses the event file."""
+
+    def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
+                 rate: float = RATE, burst: int = BURST) -> None:
+        self.event = Path(event)
+        self.base_url = base_url
+        self.pins = pins
+        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue")
+        self.venue: Venue = self._executor.submit(self._open).result()
+        self.buckets = _Buckets(rate, burst)
+        self.templates = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+                                            autoescape=True, trim_blocks=True, lstrip_blocks=True)
+        self.app = Starlette(routes=self._routes(), exception_handlers={Exception: self._crash})
+        self.asgi = self._guarded(self.app)
+
+    def _open(self) -> Venue:
+        venue = Venue(open_event(self.event), pins=self.pins)
+        venue.ensure_tokens()
+        return venue
+
+    def close(self) -> None:
+        def shut() -> None:
+            self.venue.store.close()
+
+        self._executor.submit(shut).result()
+        self._executor.shutdown(wait=True)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on the venue's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, lambda: fn(*args))
+
+    # --- what every response gets ---------------------------------------------------------
+
+    def _guarded(self, app: Any) -> Any:
+        buckets = self.buckets
+
+        async def asgi(scope: dict, receive: Any, send: Any) -> None:
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            request_id = uuid.uuid4().hex[:12]
+            scope.setdefault("state", {})["request_id"] = request_id
+            client = (scope.get("client") or ("?", 0))[0]
+            wait = buckets.take(client)
+
+            started = False
+
+            async def send_with_headers(message: dict) -> None:
+                nonlocal started
+                if message["type"] == "http.response.start":
+                    started = True
+                    headers = list(message.get("headers", []))
+                    headers += [(b"x-request-id", request_id.encode()), (b"x-content-type-options", b"nosniff"),
+                                (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY"),
+                                (b"cache-control", b"no-store"),
+                                (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
+                                                             b"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")]
+                    message = {**message, "headers": headers}
+                await send(message)
+
+            if wait:
+                response = JSONResponse({"error": "too many requests from this device: wait a moment and try again",
+                                         "request_id": request_id}, status_code=429,
+                                        headers={"Retry-After": str(max(1, round(wait)))})
+                await response(scope, receive, send_with_headers)
+                return
+            if scope["method"] in ("POST", "PUT", "DELETE", "PATCH") and not _same_origin(scope):
+                response = JSONResponse({"error": "a write from another site's page is refused", "request_id": request_id},
+                                        status_code=403)
+                await response(scope, receive, send_with_headers)
+                return
+            try:
+                await app(scope, receive, send_with_headers)
+            except Exception:  # never a traceback to a client: one line, the detail in the log
+                log.exception("request %s failed", request_id)
+                if not started:
+                    await _crashed(request_id)(scope, receive, send_with_headers)
+
+        return asgi
+
+    async def _crash(self, request: Request, exc: Exception) -> Response:
+        """Starlette's last resort, made to answer as every refusal does (the guard logs it)."""
+        return _crashed(request.scope.get("state", {}).get("request_id", ""))
+
+    # --- routes ---------------------------------------------------------------------------
+
+    def _routes(self) -> list:
+        api = "/api/v1"
+        return [
+            Route("/", self.public_page),
+            Route("/t/{token}", self.table_page),
+            Route("/d/{token}", self.director_page),
+            Route("/d/{token}/sheets", self.sheets_page),
+            Route(f"{api}/openapi.json", self.openapi),
+            Route(f"{api}/tables/{{round}}/{{table}}", self.api_table),
+            Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/mode", self.api_mode, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/confirm", self.api_confirm, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/call", self.api_call, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/clear", self.api_clear, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/result", self.api_result, methods=["POST"]),
+            Route(f"{api}/director", self.api_director),
+            Route(f"{api}/director/pair", self.api_pair, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+        ]
+
+    async def _answer(self, request: Request, work: Callable[[], Any], status: int = 200) -> Response:
+        """JSON of ``await work()``, or the one-line refusal with its status."""
+        request_id = request.scope.get("state", {}).get("request_id", "")
+        try:
+            return JSONResponse(await work(), status_code=status)
+        except _Refusal as e:
+            return JSONResponse({"error": e.message, "request_id": request_id}, status_code=e.status)
+        except VenueError as e:
+            body: dict[str, Any] = {"error": one_line(e.message), "request_id": request_id}
+            if e.state is not None:
+                body["state"] = e.state
+            if isinstance(e, Unprocessable) and e.line is not None:
+                body["line"], body["column"] = e.line, e.column
+            return JSONResponse(body, status_code=e.status)
+        except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
+            return JSONResponse({"error": one_line(str(e)), "request_id": request_id}, status_code=422)
+
+    def _where(self, request: Request) -> tuple[int, int]:
+        return _int(request.path_params["round"], "round"), _int(request.path_params["table"], "table")
+
+    async def _authorized(self, request: Request, director: bool = False) -> tuple[int, int, str]:
+        round_no, table_no = self._where(request)
+        kind = await self.run(self.venue.authorize, _bearer(request), round_no, table_no)
+        if director and kind != "director":
+            raise Forbidden("only the director's link may do this")
+        return round_no, table_no, kind
+
+    # --- the table's API ------------------------------------------------------------------
+
+    async def api_table(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request)
+            return await self.run(self.venue.state, round_no, table_no)
+        return await self._answer(request, work)
+
+    async def api_dgn(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request)
+            body = await _json_body(request)
+            return await self.run(self.venue.record, round_no, table_no, body.get("rev"), body.get("text"))
+        return await self._answer(request, work)
+
+    async def api_mode(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request)
+            body = await _json_body(request)
+            return await self.run(self.venue.set_mode, round_no, table_no, body.get("rev"), body.get("mode"))
+        return await self._answer(request, work)
+
+    async def api_confirm(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request)
+            body = await _json_body(request)
+            who = body.get("side", body.get("seat"))
+            return await self.run(self.venue.confirm, round_no, table_no, body.get("rev"), who, body.get("pin"))
+        return await self._answer(request, work)
+
+    async def api_call(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request)
+            body = await _json_body(request)
+            return await self.run(self.venue.call, round_no, table_no, body.get("rev"))
+        return await self._answer(request, work)
+
+    async def api_clear(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            body = await _json_body(request)
+            return await self.run(self.venue.clear_call, round_no, table_no, body.get("rev"))
+        return await self._answer(request, work)
+
+    async def api_result(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            body = await _json_body(request)
+            return await self.run(self.venue.director_result, round_no, table_no, body.get("scores"),
+                                  body.get("reason"), body.get("winner"))
+        return await self._answer(request, work)
+
+    async def api_director(self, request: Request) -> Response:
+        async def work() -> Any:
+            await self.run(self.venue.authorize_director, _bearer(request))
+            return await self.run(self.venue.overview)
+        return await self._answer(request, work)
+
+    async def api_pair(self, request: Request) -> Response:
+        async def work() -> Any:
+            await self.run(self.venue.authorize_director, _bearer(request))
+            await _json_body(request)
+            return await self.run(self.venue.pair_next)
+        return await self._answer(request, work)
+
+    async def openapi(self, request: Request) -> Response:
+        return JSONResponse(OPENAPI)
+
+    # --- pages ----------------------------------------------------------------------------
+
+    def _page(self, name: str, status: int = 200, **values: Any) -> HTMLResponse:
+        return HTMLResponse(self.templates.get_template(name).render(**values), status_code=status)
+
+    async def _refused_page(self, e: Exception, status: int) -> HTMLResponse:
+        return self._page("refused.html.j2", status, event=self.venue.store.settings.name,
+                          message=one_line(getattr(e, "message", str(e))))
+
+    async def table_page(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            table = await self.run(self.venue.table_of_token, token)
+        except VenueError as e:
+            return await self._refused_page(e, e.status)
+        return self._page("table.html.j2", event=self.venue.store.settings.name, token=token, round=table.round,
+                          table=table.number)
+
+    async def director_page(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            await self.run(self.venue.authorize_director, token)
+        except VenueError as e:
+            return await self._refused_page(e, e.status)
+        return self._page("director.html.j2", event=self.venue.store.settings.name, token=token)
+
+    async def sheets_page(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            await self.run(self.venue.authorize_director, token)
+            html = await self.run(self._sheets_html)
+        except (VenueError, TournamentError) as e:
+            return await self._refused_page(e, getattr(e, "status", 422))
+        return HTMLResponse(html)
+
+    def _sheets_html(self) -> str:
+        """The last round's score sheets, each with its table's QR code (on the venue's thread)."""
+        store = self.venue.store
+        rnd = store.last_round()
+        if not rnd:
+            raise Unprocessable("no round has been paired yet")
+        tables = store.tables(rnd)
+        urls = {t.id: x["url"] for t in tables for x in self.venue.links(self.base_url, rnd)["tables"]
+                if x["table"] == t.number}
+        players = {p.id: p for p in store.players()}
+        return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls)
+
+    async def public_page(self, request: Request) -> Response:
+        view = await self.run(self.venue.public_view)
+        return self._page("public.html.j2", **view)
+
+
+def _crashed(request_id: str) -> JSONResponse:
+    return JSONResponse({"error": f"the server could not do this (request {request_id}); the director can "
+                                  f"find the detail in the server's log", "request_id": request_id}, status_code=500)
+
+
+def _same_origin(scope: dict) -> bool:
+    """A write's ``Origin``, when a browser sends one, is this server's own."""
+    headers = dict(scope.get("headers") or [])
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True  # not a browser's cross-site request (a device, a script, curl)
+    host = headers.get(b"host", b"")
+    return origin.split(b"://", 1)[-1] == host
