@@ -144,6 +144,10 @@ class VenueServer:
         self._executor.submit(shut).result()
         self._executor.shutdown(wait=True)
 
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on the venue's thread, waited for (for a caller outside the event loop)."""
+        return self._executor.submit(fn, *args).result()
+
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the venue's thread."""
         return await asyncio.get_running_loop().run_in_executor(self._executor, lambda: fn(*args))

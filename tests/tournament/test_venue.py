@@ -1,0 +1,406 @@
+"""The venue server through its API, in-process (an ASGI test client): keys and what they open,
+every game recorded move by move and confirmed into the event, refusals that change nothing,
+stale revisions, a server made again from the file (as after ``kill -9``), and the guards every
+request passes (body size, garbled JSON, writes from another site, floods)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import attrs
+import pytest
+
+from domrec import notation
+from domrec.reader import loads
+from domrec.simulate import play_game
+from domrec.validate import validate
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event import venue as vn
+from tournament.event.tables import table_record
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+from tournament.web.app import VenueServer  # noqa: E402
+from tournament.web.openapi import OPENAPI  # noqa: E402
+
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+#: (game, format, table size, players): one event of each game, a round of one or two tables.
+EVENTS = {
+    "competitive": ("competitive", "rotating", None, 8),
+    "horse-race": ("horse-race", "individual", 3, 3),
+    "broadway": ("broadway", "rotating", None, 4),
+    "castle-rock": ("castle-rock", "individual", 5, 5),
+    "domino-roads": ("domino-roads", "individual", 3, 3),
+}
+
+
+def _event(tmp_path: Path, key: str = "competitive") -> Path:
+    game, fmt, size, count = EVENTS[key]
+    path = tmp_path / f"{key}.db"
+    store = create_event(path, make_settings("Club <night>", game, fmt, table_size=size, seed=3))
+    add_players(store, [f"P{i} {key}" for i in range(1, count + 1)])
+    pair_next_round(store)
+    store.close()
+    return path
+
+
+@pytest.fixture
+def venue(tmp_path):
+    path = _event(tmp_path)
+    server = VenueServer(path, base_url="http://testserver")
+    client = starlette_testclient.TestClient(server.asgi)
+    links = server.call(server.venue.links, "http://testserver")
+    yield path, server, client, links
+    server.close()
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _key(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+def _game_of(path: Path, round_no: int, table_no: int, seed: int):
+    """A finished game of that table, as domrec's simulator plays it (the table's own template)."""
+    store = open_event(path)
+    table = next(t for t in store.tables(round_no) if t.number == table_no)
+    template = table_record(store.settings, table, {p.id: p for p in store.players()})
+    store.close()
+    return play_game(template, random.Random(seed))
+
+
+def _requests(record) -> list[str]:
+    """The typed form of a game (its deal written, forced passes left out), a move a request."""
+    out = []
+    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
+        if not line or line.startswith("["):
+            continue
+        out.extend([line] if line.split()[0] in PARTS else line.split())
+    return out
+
+
+def _play(client, token: str, round_no: int, table_no: int, record) -> dict:
+    url = f"/api/v1/tables/{round_no}/{table_no}"
+    state = client.get(url, headers=_auth(token)).json()
+    for text in _requests(record):
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
+        assert r.status_code == 200, (text, r.json())
+        state = r.json()
+        assert state["rev"] > 0
+    if state["game"]["in_hand"]:
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "y"})
+        assert r.status_code == 200, r.json()
+        state = r.json()
+    return state
+
+
+# --- links and keys -------------------------------------------------------------------------
+
+
+def test_links_json_and_keys(venue):
+    path, server, client, links = venue
+    assert set(links) == {"director", "public", "tables"} and links["public"] == "http://testserver/"
+    tokens = [t["token"] for t in links["tables"]] + [_key(links["director"])]
+    assert len(set(tokens)) == len(tokens) and all(len(t) >= 22 for t in tokens)  # >= 128 bits, url-safe
+    assert [(t["round"], t["table"]) for t in links["tables"]] == [(1, 1), (1, 2)]
+    assert all(t["url"] == f"http://testserver/t/{t['token']}" for t in links["tables"])
+    store = open_event(path)
+    assert vn.links(store, "http://testserver") == links  # printed again: the same keys
+    store.close()
+
+
+def test_a_table_key_opens_its_own_table_only(venue):
+    path, server, client, links = venue
+    one, two = links["tables"][0]["token"], links["tables"][1]["token"]
+    assert client.get("/api/v1/tables/1/1", headers=_auth(one)).status_code == 200
+    for headers in (_auth(two), _auth("x" * 32), {}, {"Authorization": one}):
+        r = client.get("/api/v1/tables/1/1", headers=headers)
+        assert r.status_code == 403 and "\n" not in r.json()["error"] and r.json()["request_id"]
+    r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(two), json={"rev": 0, "text": "hand 1"})
+    assert r.status_code == 403
+    assert client.get("/api/v1/tables/1/9", headers=_auth(one)).status_code in (403, 404)
+    assert client.get("/api/v1/director", headers=_auth(one)).status_code == 403
+    director = _key(links["director"])
+    assert client.get("/api/v1/tables/1/2", headers=_auth(director)).status_code == 200
+    assert client.get("/api/v1/director", headers=_auth(director)).status_code == 200
+    r = client.post("/api/v1/tables/1/1/clear", headers=_auth(one), json={"rev": 0})
+    assert r.status_code == 403  # clearing a call is the director's
+    assert client.get(f"/t/{two}").status_code == 200 and client.get("/t/nope").status_code == 403
+    assert client.get(f"/d/{one}").status_code == 403 and client.get(f"/d/{director}").status_code == 200
+
+
+def test_a_round_key_does_not_open_the_next_round(tmp_path):
+    path = _event(tmp_path)
+    server = VenueServer(path, base_url="http://testserver")
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        old = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+        for t in server.call(server.venue.links, "http://testserver")["tables"]:
+            r = client.post(f"/api/v1/tables/1/{t['table']}/result", headers=_auth(director),
+                            json={"scores": {"NS": 100, "EW": 50}})
+            assert r.status_code == 200, r.json()
+        r = client.post("/api/v1/director/pair", headers=_auth(director), json={})
+        assert r.status_code == 200 and r.json()["round"] == 2
+        assert client.get("/api/v1/tables/2/1", headers=_auth(old)).status_code == 403
+        new = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+        assert new != old and client.get("/api/v1/tables/2/1", headers=_auth(new)).status_code == 200
+    finally:
+        server.close()
+
+
+# --- recording and confirming, every game ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", list(EVENTS))
+def test_a_whole_game_recorded_and_confirmed_enters_the_event(tmp_path, key):
+    path = _event(tmp_path, key)
+    server = VenueServer(path, base_url="http://testserver")
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        links = server.call(server.venue.links, "http://testserver")
+        token = links["tables"][0]["token"]
+        record = _game_of(path, 1, 1, seed=5)
+        state = _play(client, token, 1, 1, record)
+        game = state["game"]
+        assert game["over"] and state["status"] == "waiting"
+        assert game["totals"] == validate(record).scores
+        url = "/api/v1/tables/1/1/confirm"
+        sides = state["sides"]
+        for k, side in enumerate(sides):
+            body = {"rev": state["rev"], ("seat" if state["by_seat"] else "side"): side}
+            r = client.post(url, headers=_auth(token), json=body)
+            assert r.status_code == 200, r.json()
+            state = r.json()
+            assert state["status"] == ("confirmed" if k == len(sides) - 1 else "waiting")
+        assert state["result"]["verified"] and state["result"]["via"] == "table"
+        assert state["result"]["scores"] == validate(record).scores
+        # From now on only the director changes it.
+        r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "undo"})
+        assert r.status_code == 409 and "only the director" in r.json()["error"]
+    finally:
+        server.close()
+    store = open_event(path)
+    result = store.result_for(store.tables(1)[0].id)
+    assert result is not None and result.kind == "record" and result.verified
+    stored = loads(store.record_text(result.id))
+    assert validate(stored).scores == validate(record).scores
+    store.close()
+
+
+def test_a_confirmation_before_the_end_and_a_wrong_side_are_refused(venue):
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+    r = client.post("/api/v1/tables/1/1/confirm", headers=_auth(token), json={"rev": state["rev"], "side": "NS"})
+    assert r.status_code == 422 and "not over" in r.json()["error"]
+    r = client.post("/api/v1/tables/1/1/confirm", headers=_auth(token), json={"rev": state["rev"], "side": "XX"})
+    assert r.status_code == 422 and "NS, EW" in r.json()["error"]
+
+
+# --- refusals change nothing; stale revisions; restarts ------------------------------------------
+
+
+def _log_rows(path: Path) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT table_id, rev, kind, body FROM venue_log ORDER BY table_id, rev").fetchall()
+    except sqlite3.OperationalError:
+        return []
+    finally:
+        conn.close()
+
+
+def test_a_refused_request_stores_nothing_and_names_line_and_column(venue):
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    record = _game_of(path, 1, 1, seed=2)
+    steps = _requests(record)
+    first_move = next(k for k, s in enumerate(steps) if s.split()[0] not in PARTS)
+    state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+    for text in steps[:first_move]:
+        state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
+                            json={"rev": state["rev"], "text": text}).json()
+    before = _log_rows(path)
+    text = f"{steps[first_move]}\n   9-9"  # the first move is fine; the second is not a tile of the set
+    r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
+    assert r.status_code == 422
+    body = r.json()
+    assert (body["line"], body["column"]) == (2, 4) and body["error"].startswith("2:4: ")
+    assert _log_rows(path) == before
+    again = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+    assert again["rev"] == state["rev"] and again["game"] == state["game"]
+
+
+@pytest.mark.parametrize("body", [{"rev": 0}, {"text": "hand 1"}, {"rev": "0", "text": "hand 1"},
+                                  {"rev": True, "text": "hand 1"}, {"rev": 0, "text": 7}])
+def test_garbled_writes_are_refused_in_one_line(venue, body):
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json=body)
+    assert r.status_code in (409, 422) and "\n" not in r.json()["error"]
+    assert _log_rows(path) == []
+
+
+def test_not_json_and_too_large_bodies(venue):
+    path, server, client, links = venue
+    headers = {**_auth(links["tables"][0]["token"]), "Content-Type": "application/json"}
+    r = client.post("/api/v1/tables/1/1/dgn", headers=headers, content=b"{not json")
+    assert r.status_code == 400 and r.json()["error"].startswith("the request body is not JSON")
+    r = client.post("/api/v1/tables/1/1/dgn", headers=headers, content=b"[1, 2]")
+    assert r.status_code == 400
+    big = json.dumps({"rev": 0, "text": "x" * 70_000}).encode()
+    r = client.post("/api/v1/tables/1/1/dgn", headers=headers, content=big)
+    assert r.status_code == 413 and "64 KB" in r.json()["error"]
+    assert _log_rows(path) == []
+
+
+def test_two_phones_on_one_table_the_second_is_told_it_moved_on(venue):
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    url = "/api/v1/tables/1/1/dgn"
+    seen = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()["rev"]
+    first = client.post(url, headers=_auth(token), json={"rev": seen, "text": "hand 1"})
+    second = client.post(url, headers=_auth(token), json={"rev": seen, "text": "hand 1"})
+    assert first.status_code == 200 and second.status_code == 409
+    assert "moved on" in second.json()["error"] and second.json()["state"]["rev"] == seen + 1
+    assert [row[2:] for row in _log_rows(path)] == [("dgn", "hand 1")]  # once, never twice
+
+
+def test_a_server_made_again_from_the_file_is_where_the_table_was(tmp_path):
+    """What ``kill -9`` and ``tournament serve`` again give: the state is the log replayed."""
+    path = _event(tmp_path)
+    record = _game_of(path, 1, 1, seed=7)
+    steps = _requests(record)
+    server = VenueServer(path, base_url="http://testserver")
+    client = starlette_testclient.TestClient(server.asgi)
+    token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+    state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+    for text in steps[:20]:
+        state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
+                            json={"rev": state["rev"], "text": text}).json()
+    server.close()  # the connection dropped with nothing in flight, as a killed process leaves it
+    again = VenueServer(path, base_url="http://testserver")
+    try:
+        client = starlette_testclient.TestClient(again.asgi)
+        resumed = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+        assert resumed["rev"] == state["rev"] and resumed["game"] == state["game"]
+        for text in steps[20:]:
+            resumed = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
+                                  json={"rev": resumed["rev"], "text": text}).json()
+        assert resumed["game"]["totals"] == validate(record).scores or resumed["game"]["in_hand"]
+    finally:
+        again.close()
+
+
+# --- the director -------------------------------------------------------------------------------
+
+
+def test_the_director_sees_calls_enters_and_amends_with_a_reason(venue):
+    path, server, client, links = venue
+    token, director = links["tables"][0]["token"], _key(links["director"])
+    state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+    state = client.post("/api/v1/tables/1/1/call", headers=_auth(token), json={"rev": state["rev"]}).json()
+    overview = client.get("/api/v1/director", headers=_auth(director)).json()
+    assert overview["tables"][0]["called"] and not overview["can_pair"]
+    r = client.post("/api/v1/tables/1/1/clear", headers=_auth(director), json={"rev": state["rev"]})
+    assert r.status_code == 200 and not r.json()["called"]
+    r = client.post("/api/v1/tables/1/1/result", headers=_auth(director), json={"scores": {"NS": 150, "EW": 90}})
+    assert r.status_code == 200 and r.json()["result"]["via"] == "director"
+    r = client.post("/api/v1/tables/1/1/result", headers=_auth(director), json={"scores": {"NS": 150, "EW": 95}})
+    assert r.status_code == 422 and "reason" in r.json()["error"]
+    r = client.post("/api/v1/tables/1/1/result", headers=_auth(director),
+                    json={"scores": {"NS": 150, "EW": 95}, "reason": "sheet misread"})
+    assert r.status_code == 200 and r.json()["result"]["scores"] == {"NS": 150, "EW": 95}
+    store = open_event(path)
+    assert [row["reason"] for row in store.audit()] == ["sheet misread"]
+    store.close()
+    r = client.post("/api/v1/director/pair", headers=_auth(director), json={})
+    assert r.status_code == 422 and "table 2" in r.json()["error"]
+
+
+def test_pins_confirm_only_with_a_players_own_pin(tmp_path):
+    path = _event(tmp_path, "horse-race")
+    store = open_event(path)
+    pins = vn.make_pins(store)
+    table = store.tables(1)[0]
+    seat_of = {s.player: s.seat for s in table.seats}
+    store.close()
+    server = VenueServer(path, pins=True, base_url="http://testserver")
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+        state = _play(client, token, 1, 1, _game_of(path, 1, 1, seed=3))
+        player, pin = next(iter(pins.items()))
+        seat = seat_of[player]
+        wrong = f"{(int(pin) + 1) % 10_000:04d}"
+        url = "/api/v1/tables/1/1/confirm"
+        r = client.post(url, headers=_auth(token), json={"rev": state["rev"], "seat": seat, "pin": wrong})
+        assert r.status_code == 403
+        r = client.post(url, headers=_auth(token), json={"rev": state["rev"], "seat": seat})
+        assert r.status_code == 422 and "PIN" in r.json()["error"]
+        r = client.post(url, headers=_auth(token), json={"rev": state["rev"], "seat": seat, "pin": pin})
+        assert r.status_code == 200 and seat in r.json()["confirmations"]
+    finally:
+        server.close()
+
+
+# --- what every request passes ----------------------------------------------------------------
+
+
+def test_a_write_from_another_sites_page_is_refused(venue):
+    path, server, client, links = venue
+    headers = {**_auth(links["tables"][0]["token"]), "Origin": "http://evil.example"}
+    r = client.post("/api/v1/tables/1/1/dgn", headers=headers, json={"rev": 0, "text": "hand 1"})
+    assert r.status_code == 403 and _log_rows(path) == []
+    same = {**_auth(links["tables"][0]["token"]), "Origin": "http://testserver"}
+    assert client.post("/api/v1/tables/1/1/dgn", headers=same, json={"rev": 0, "text": "hand 1"}).status_code == 200
+
+
+def test_a_flooding_client_is_slowed_down(tmp_path):
+    path = _event(tmp_path)
+    server = VenueServer(path, base_url="http://testserver", rate=1.0, burst=5)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        codes = [client.get("/").status_code for _ in range(8)]
+        assert codes[:5] == [200] * 5 and 429 in codes[5:]
+        r = client.get("/")
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+    finally:
+        server.close()
+
+
+def test_pages_escape_names_and_carry_their_guards(venue):
+    path, server, client, links = venue
+    for url in ("/", f"/t/{links['tables'][0]['token']}", f"/d/{_key(links['director'])}"):
+        r = client.get(url)
+        assert r.status_code == 200
+        assert "Club <night>" not in r.text and "Club &lt;night&gt;" in r.text
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+        assert r.headers["x-content-type-options"] == "nosniff" and "set-cookie" not in r.headers
+        assert "http://" not in r.text.replace("http://testserver", "")  # nothing from elsewhere
+
+
+def test_an_unexpected_failure_is_one_line_with_a_request_id(venue, monkeypatch):
+    path, server, client, links = venue
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(server.venue, "state", broken)
+    r = client.get("/api/v1/tables/1/1", headers=_auth(links["tables"][0]["token"]))
+    assert r.status_code == 500 and "boom" not in r.text and "Traceback" not in r.text
+    assert r.json()["request_id"] in r.json()["error"]
+
+
+def test_every_route_is_described_in_the_openapi_document(venue):
+    path, server, client, links = venue
+    described = set(OPENAPI["paths"])
+    routes = {getattr(r, "path", "") for r in server.app.routes if getattr(r, "path", "").startswith("/api/")}
+    assert routes == described
+    assert client.get("/api/v1/openapi.json").json()["openapi"].startswith("3.1")
