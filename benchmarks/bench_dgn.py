@@ -10,8 +10,8 @@ separated by a blank line), then times, in CPU time of this process (best of
 * read: the record only, without replaying it (JSON: parse + shape check to a
   Record; DGN: split, decode, tokenize, build the JSON data, shape check to a
   Record).  Canonical DGN is read without the engine, so the read is
-  separable; it goes through notation's private reader (_Reader, _as_written)
-  because no public function stops before validation.
+  separable; it goes through notation's private reader (reading._Reader,
+  through_game._as_written) because no public function stops before validation.
 
 Both archives are timed in the same run, so the ratio DGN/JSONL is the
 figure to compare (the target: DGN validation at most 2x JSONL validation).
@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from domrec import notation, reader, simulate
+from domrec.notation import reading, through_game
 from domrec.games import parse_options
 from domrec.validate import batch_mode, validate_text
 
@@ -86,11 +87,11 @@ def read_dgn(path: Path) -> int:
     n = 0
     data = path.read_bytes()
     for chunk in notation.split_games(data):
-        r = notation._Reader(notation.decode(chunk), chunk.first_line)
+        r = reading._Reader(notation.decode(chunk), chunk.first_line)
         r.parse()
-        if notation._needs_game(r):
+        if through_game._needs_game(r):
             raise SystemExit(f"{path}:{chunk.first_line}: not canonical DGN (needs the engine to be read)")
-        reader.load_dict(notation._as_written(r))
+        reader.load_dict(through_game._as_written(r))
         n += 1
     return n
 
@@ -99,7 +100,7 @@ def parse_dgn(path: Path) -> int:
     """Only the text part of the DGN read: split, decode, tokenize and parse into the reader's structures."""
     n = 0
     for chunk in notation.split_games(path.read_bytes()):
-        notation._Reader(notation.decode(chunk), chunk.first_line).parse()
+        reading._Reader(notation.decode(chunk), chunk.first_line).parse()
         n += 1
     return n
 

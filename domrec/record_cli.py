@@ -273,7 +273,7 @@ def _interactive(rec: Recorder) -> int:
 
 def _completions(rec: Recorder) -> Iterable[str]:
     """What a tab may complete: the legal moves (where the deal is known) and the commands."""
-    from domrec.notation import _move_text
+    from domrec.notation.writer import _move_text
     from domrec.record import move_to_dict
 
     g = rec.game

@@ -28,6 +28,8 @@ from domrec import tiles as T
 from domrec.convert import text_of, write_text
 from domrec.errors import DomrecError, HiddenTiles, InputError, one_line
 from domrec.game import Game, GameError, Refused
+from domrec.notation.through_game import _complete
+from domrec.notation.tokens import _full_tokens, _Text, _unescape_comment
 from domrec.record import Deal, Hand, HandResult, Move, Pass, Play, Record, Redeal, structure_move
 
 HELP = """\
@@ -114,7 +116,7 @@ class Recorder:
             self._part(first, stripped)
             return
         try:
-            tokens = list(notation._full_tokens(notation._Text(stripped, 1)))
+            tokens = list(_full_tokens(_Text(stripped, 1)))
         except notation.NotationError as e:
             self._refuse(e.message)
             return
@@ -126,7 +128,7 @@ class Recorder:
                 return
             self.at = tok.pos
             if tok.kind == "comment":
-                self._note(notation._unescape_comment(tok.text[1:-1]))
+                self._note(_unescape_comment(tok.text[1:-1]))
             elif tok.kind == "semi":
                 self._refuse("; separates the seats of a deal or left line, not moves")
             else:
@@ -198,7 +200,7 @@ class Recorder:
         if who is None:
             self._refuse("whose move is this? write its seat first (N 6-6): who leads is not known yet")
             return
-        self._push(structure_move(notation._complete({"seat": who, **data})))
+        self._push(structure_move(_complete({"seat": who, **data})))
 
     def _closing_move(self, data: dict, seat: str | None) -> bool:
         """A move the hand that is over still takes (Castle Rock's closing captures, closing passes)."""

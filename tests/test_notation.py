@@ -1,4 +1,4 @@
-"""DGN, the text notation (domrec/notation.py): every token form of every game, the tags,
+"""DGN, the text notation (domrec/notation/): every token form of every game, the tags,
 archives, and every bad input reported at its line:column (never a traceback)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from domrec import notation
 from domrec.cli import app
 from domrec.errors import InputError, RuleViolation
+from domrec.notation import header, tokens
 from domrec.record import Capture, Draw, Exposed, GameResult, Pass, Play, Reuse, Roll, unstructure
 from tests.conftest import TYPED_HAND
 
@@ -335,10 +336,10 @@ def test_tile_halves_are_kept_as_written():
 
 def test_two_digit_halves_need_a_separator():
     # 63 is 6-3, but 633 is no tile; 12-11 is a tile (of a bigger set)
-    assert notation._tile_text("63") == "6-3"
-    assert notation._tile_text("12-11") == "12-11"
-    assert notation._tile_text("633") is None
-    assert notation._tile_text("6-") is None
+    assert tokens._tile_text("63") == "6-3"
+    assert tokens._tile_text("12-11") == "12-11"
+    assert tokens._tile_text("633") is None
+    assert tokens._tile_text("6-") is None
 
 
 @pytest.mark.parametrize("word", ["-", "pass", "p", "PASS", "Pass"])
@@ -892,9 +893,9 @@ def test_unknown_tag_typo_by_transposition():
 
 
 def test_typo_check_of_tag_names():
-    assert notation._near("Gmae", ("game",)) == "game"  # two letters swapped
-    assert notation._near("Winer", ("winner",)) == "winner"  # one letter dropped from a long name
-    assert notation._near("Venue", ("game", "site")) is None
+    assert header._near("Gmae", ("game",)) == "game"  # two letters swapped
+    assert header._near("Winer", ("winner",)) == "winner"  # one letter dropped from a long name
+    assert header._near("Venue", ("game", "site")) is None
     text = COMP.replace('[W "Di"]', '[W "Di"]\n[Rounds 3]\n[Name "x"]')
     assert data(text)["event"] == {"Rounds": 3, "Name": "x"}  # real words, not typos
 

@@ -1,0 +1,314 @@
+"""A DGN game's header: its ``[Tag "value"]`` lines read into the record's top level.
+
+The tags give the game, the format version, the variant and rule options,
+the seats and their players, ids, event fields, the claimed result and the
+``[Ended]`` mark.  A tag's value is quoted JSON text or bare (a JSON literal
+or plain text), held to the same limits as any value of a record; a tag name
+that is a typo of a reserved one is refused with the likely name (:func:`_near`).
+
+:class:`_HeaderReader` is the header half of the reader
+(:class:`~domrec.notation.reading._Reader`, which owns the state it fills in).
+The tag vocabulary kept here (seat labels, reserved names, event tags) is the
+writer's too (:mod:`domrec.notation.writer`), so both agree on what a tag may be.
+It relies on :mod:`domrec.notation.tokens` and on the record's limits
+(:mod:`domrec.reader`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from domrec import games
+from domrec.errors import InputError, NotJSONError, TooLargeError, shown
+from domrec.notation.tokens import _Text
+from domrec.reader import JSON_NUMBERS, MAX_DEPTH, check_value
+
+if TYPE_CHECKING:
+    from domrec.notation.positions import _Positions
+
+
+_SEAT_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_DEFAULT_SEAT = re.compile(r"(?:[NESW]|P[1-9][0-9]*)\Z")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
+_EVENT_TAGS = {"event": "name", "site": "site", "date": "date", "round": "round", "table": "table"}
+_SINGLE_TAGS = {"game", "format", "variant", "seats", "scores", "winner", "ended", "event", "site", "date", "round",
+                "table"}
+_RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "winner", "ended", "field", *_EVENT_TAGS}
+_POINTS = re.compile(r"-?[0-9]+")
+
+
+_TAG_BODY = re.compile(r"([^\s\"]+)\s*(.*)\Z", re.S)
+_JSON = json.JSONDecoder()  # stateless: one for every tag
+
+
+def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
+    """(name, value, quoted) of a tag line ``[Name "value"]``."""
+    body = raw.strip()[1:-1].strip()
+    m = _TAG_BODY.match(body)
+    if m is None:
+        raise src.error("a tag needs a name: [Name \"value\"]", pos)
+    name, rest = m.group(1), m.group(2).strip()
+    if rest.startswith('"'):
+        try:
+            value, end = _JSON.raw_decode(rest)
+        except (ValueError, RecursionError):
+            raise src.error(f"the value of tag {name} is not a well-formed quoted text", pos) from None
+        _checked(value, src, pos)
+        tail = rest[end:].strip()
+        if tail:
+            return name, (value, tail), True
+        return name, value, True
+    return name, rest, False
+
+
+def _bare_checked(value: str, src: "_Text", at: int) -> Any:
+    out = _bare_value(value, src, at)
+    if isinstance(out, str) and ("[" in out or "]" in out):
+        raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
+    return out
+
+
+def _bare(value: str) -> Any:
+    """A tag value typed without quotes: a JSON literal (3, true, [1,2]) is that value, anything else text."""
+    if value and (value[0] in "-0123456789[{" or value in ("true", "false", "null")):
+        try:
+            return json.loads(value, **JSON_NUMBERS)
+        except (ValueError, NotJSONError):  # not JSON (nor NaN, Infinity, 1e400): text
+            return value
+        except RecursionError:
+            raise TooLargeError(_TOO_DEEP) from None
+    return value
+
+
+def _near(name: str, words: tuple[str, ...]) -> str | None:
+    """A reserved tag name that ``name`` is a typo of, if any: two neighbouring letters
+    swapped, or (for names of five letters or more) one letter changed, added or dropped.
+    Short words and plurals are real words more often than typos ([Name], [Data], [Rounds])."""
+    low = name.lower()
+    for word in words:
+        if low == word or low in (word + "s", word[:-1]) or word in (low + "s",):
+            continue
+        d = _distance(low, word)
+        if d == 1 and (len(word) >= 5 or sorted(low) == sorted(word)):
+            return word
+        if d == 2 and len(word) >= 6 and sorted(low) == sorted(word):
+            return word
+    return None
+
+
+def _distance(a: str, b: str) -> int:
+    """Letters to add, drop, change or swap (two neighbours) to turn ``a`` into ``b``."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            best = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                best = min(best, rows[-2][j - 2] + 1)
+            row.append(best)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def _json_text(text: str, src: _Text, at: int, what: str) -> Any:
+    """A quoted (JSON) text of the notation, held to the limits of every record's text:
+    valid Unicode (no "\\ud800" escape without its pair), nesting within MAX_DEPTH."""
+    try:
+        return _checked(json.loads(text, **JSON_NUMBERS), src, at)
+    except NotJSONError as e:
+        raise src.error(f"{what}: {e.message}", at) from None
+    except (ValueError, RecursionError):
+        raise src.error(f"{what} is not a well-formed quoted text", at) from None
+
+
+_TOO_DEEP = f"this value nests lists and objects more than {MAX_DEPTH} levels deep (the limit for a record)"
+
+
+def _bare_value(text: str, src: _Text, at: int) -> Any:
+    """A tag value typed without quotes (:func:`_bare`), within the record's limits."""
+    try:
+        return _checked(_bare(text), src, at)
+    except TooLargeError as e:
+        raise src.error(e.message, at) from None
+
+
+def _checked(value: Any, src: _Text, at: int) -> Any:
+    """A value read from a tag or a quoted text, refused (at its line and column) when it
+    breaks the record's limits: a tag's value sits at level 3 of a record (in ``event``)."""
+    try:
+        check_value(value, level=3)
+    except InputError as e:
+        raise src.error(e.message, at) from None
+    return value
+
+
+def _field_value(rest: str, src: _Text, at: int) -> Any:
+    rest = rest.strip()
+    if rest.startswith('"'):
+        return _json_text(rest, src, at, "the value of [Field]")
+    return _bare_value(rest, src, at)
+
+
+def _score_pairs(src: _Text, words: list[str], at: int, what: str) -> dict[str, int]:
+    """``SIDE points SIDE points…`` (of a [Scores] tag or an end line) as a dict."""
+    if len(words) % 2:
+        raise src.error(f"{what} lists sides with their points, like NS 23 EW 0", at)
+    out: dict[str, int] = {}
+    for side, n in zip(words[::2], words[1::2]):
+        if not _POINTS.fullmatch(n):
+            raise src.error(f"{what}: {shown(n)!r} is not a number of points (for {shown(side)})", at)
+        if side in out:
+            raise src.error(f"{what} gives {side} twice", at)
+        out[side] = int(n)
+    return out
+
+
+class _HeaderReader:
+    """Reads the header's tags (a part of :class:`~domrec.notation.reading._Reader`, which
+    sets the attributes below in its ``__init__``)."""
+
+    src: _Text
+    pos: _Positions
+    doc: dict[str, Any]
+    result_claim: dict[str, Any]
+    ended: Any
+    uses_11: bool
+
+    def _header(self, tags: list[tuple[str, Any, bool, int]], comments: list[str]) -> None:
+        src, pos = self.src, self.pos
+        doc = self.doc
+        event: dict[str, Any] = {}
+        seat_tags: list[tuple[str, str, int]] = []
+        declared: list[str] | None = None
+        ids: list[tuple[str, str, int]] = []
+        options: dict[str, Any] = {}
+        rules: dict[str, Any] = {}
+        first_pos = tags[0][3] if tags else 0
+        for name, value, quoted, at in tags:
+            low = name.lower()
+            if isinstance(value, tuple) and low != "field":
+                raise src.error(f"tag {name} has text after its value; write [Name \"value\"]", at)
+            if low == "seats":
+                declared = str(value).split()
+                for s in declared:
+                    if not _SEAT_LABEL.match(s):
+                        raise src.error(f"{shown(s)!r} cannot be a seat label: a seat begins with a letter and has "
+                                        f"letters, digits or _ only", at)
+                pos["/players"] = at
+        once: set[str] = set()
+        for name, value, quoted, at in tags:
+            low = name.lower()
+            text = value if quoted else str(value)
+            if low in _SINGLE_TAGS:
+                if low in once:
+                    raise src.error(f"tag [{name}] is given twice", at)
+                once.add(low)
+            if (not quoted and (low in _RESERVED or _DEFAULT_SEAT.match(name.upper())) and low not in _EVENT_TAGS
+                    and low != "field" and ("[" in str(value) or "]" in str(value))):
+                raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
+            if low == "game":
+                doc["game"] = text
+                pos["/game"] = at
+            elif low == "format":
+                m = re.fullmatch(r"\s*domrec\s+(\S+)\s*", str(text))
+                if m is None:
+                    raise src.error(f"[Format] names the record format and its version, like \"domrec 1.1\", "
+                                    f"not {shown(str(text))!r}", at)
+                doc["version"] = m.group(1)
+                pos["/version"] = at
+            elif low == "variant":
+                rules["variant"] = text
+                pos["/rules/variant"] = at
+            elif low == "option":
+                opt_name, eq, raw = str(text).partition("=")
+                opt_name = opt_name.strip()
+                if not eq or not opt_name:
+                    raise src.error(f"write a rule option as [Option \"name=value\"], not {shown(str(text))!r}", at)
+                if opt_name in options:
+                    raise src.error(f"rule option {opt_name} is given twice", at)
+                options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
+                pos[f"/rules/options/{opt_name}"] = at
+            elif low == "seats":
+                continue
+            elif low == "id":
+                seat, eq, ident = str(text).partition("=")
+                if not eq:
+                    raise src.error(f"write a player's id as [Id \"SEAT=id\"], not {shown(str(text))!r}", at)
+                ids.append((seat.strip(), ident.strip(), at))
+            elif low == "scores":
+                self.result_claim["scores"] = _score_pairs(src, str(text).split(), at, "[Scores]")
+                pos["/result/scores"] = at
+                pos["/result"] = at
+            elif low == "winner":
+                self.result_claim["winner"] = None if str(text).lower() == "draw" else text
+                pos["/result/winner"] = at
+                pos["/result"] = at
+            elif low == "ended":
+                self.ended = text  # the shape check refuses anything but "time", pointing at this tag
+                self.uses_11 = True
+                pos["/ended"] = at
+            elif low == "field":
+                if not (isinstance(value, tuple) and quoted):
+                    raise src.error("write an event field as [Field \"key\" value]", at)
+                key, rest = value
+                event[key] = _field_value(rest, src, at)
+                pos["/event/" + key.replace("~", "~0").replace("/", "~1")] = at
+            elif low in _EVENT_TAGS:
+                key = _EVENT_TAGS[low]
+                event[key] = value if quoted else _bare_checked(value, src, at)
+                pos[f"/event/{key}"] = at
+            elif (declared is not None and name in declared) or (declared is None and _DEFAULT_SEAT.match(name.upper())
+                                                                 and len(name) <= 4):
+                seat = name if declared is not None else name.upper()
+                if any(s == seat for s, _, _ in seat_tags):
+                    raise src.error(f"seat {seat} is given twice", at)
+                seat_tags.append((seat, text if quoted else str(value), at))
+            else:
+                near = _near(name, tuple(sorted(_RESERVED - {"field"})))
+                if near is not None:
+                    raise src.error(f"unknown tag [{name}]: did you mean [{near.capitalize()}]? (to keep it as an "
+                                    f"event field, write [Field \"{name}\" …])", at)
+                if not _TAG_NAME.match(name):
+                    raise src.error(f"{shown(name)!r} is not a tag name (a letter, then letters, digits, "
+                                    f"_ . -); write [Field \"key\" value] for any other key", at)
+                if name in event:
+                    raise src.error(f"tag [{name}] is given twice", at)
+                event[name] = value if quoted else _bare_checked(value, src, at)
+                pos[f"/event/{name}"] = at
+        if comments:
+            if "comment" in event:
+                event["comment"] = str(event["comment"]) + "\n" + "\n".join(comments)
+            else:
+                event["comment"] = "\n".join(comments)
+        pos["/players"] = seat_tags[0][2] if seat_tags else first_pos
+        pos["/rules"] = next((at for name, _, _, at in tags if name.lower() in ("variant", "option")), first_pos)
+        pos[""] = first_pos
+        if "game" not in doc:
+            raise src.error("a game needs a [Game \"…\"] tag (broadway, competitive, horse-race, castle-rock or "
+                            "domino-roads)", first_pos)
+        if declared is not None:
+            missing = [s for s in declared if s not in {t[0] for t in seat_tags}]
+            if missing:
+                raise src.error(f"[Seats] names {', '.join(missing)} but no tag gives their player "
+                                f"([{missing[0]} \"name\"])", self.pos.at["/players"])
+            order = {s: i for i, s in enumerate(declared)}
+            seat_tags.sort(key=lambda t: order[t[0]])
+        if not seat_tags:
+            raise src.error("a game needs its players, one tag per seat in clockwise order: [N \"Ana\"] [E \"Bo\"] … "
+                            "or [P1 \"Ana\"] [P2 \"Bo\"] …", first_pos)
+        players = []
+        for i, (seat, name, at) in enumerate(seat_tags):
+            players.append({"seat": seat, "name": name})
+            pos[f"/players/{i}"] = at
+        for seat, ident, at in ids:
+            found = [p for p in players if p["seat"] == seat]
+            if not found:
+                raise src.error(f"[Id] names seat {seat}, which no seat tag gives", at)
+            found[0]["id"] = ident
+        self.seats = [p["seat"] for p in players]
+        self.doc_players = players
+        self.rules = rules
+        self.options = options
+        self.event = event

@@ -1,0 +1,153 @@
+"""DGN texts to records and verdicts: :func:`read_games` and :func:`loads`.
+
+Each game of an archive (:func:`~domrec.notation.tokens.split_games`) is read
+on its own (:mod:`domrec.notation.reading`), made JSON data as written or
+through the Game API (:mod:`domrec.notation.through_game`), then loaded and
+validated exactly as a JSON record is (:mod:`domrec.reader`,
+:mod:`domrec.validate`).  Every problem found is placed at its ``line:column``
+(:mod:`domrec.notation.positions`); a game that cannot be read is reported as
+unusable and the others are still checked.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import attrs
+
+from domrec import games
+from domrec.errors import InputError, RuleViolation, shown
+from domrec.notation.positions import _Positions
+from domrec.notation.reading import _numbers_read, _Reader
+from domrec.notation.through_game import _as_written, _needs_game, _through_game
+from domrec.notation.tokens import NotationError, decode, split_games
+from domrec.record import Record
+from domrec.validate import Problem, Report, unusable, validate
+
+
+@attrs.frozen
+class DgnGame:
+    """One game read from DGN: its record (``None`` if unreadable), the verdict, and where things are."""
+
+    record: Record | None
+    report: Report
+    first_line: int
+    #: False when reading through the rules stopped at a problem: the record holds only
+    #: the text up to it (enough to report it, not to convert it).
+    complete: bool = True
+
+
+def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
+    from domrec.reader import load_dict
+
+    r = _Reader(text, first_line)
+    try:
+        with _numbers_read(r.src):
+            r.parse()
+    except NotationError as e:
+        game = r.doc.get("game")
+        return DgnGame(None, _located(source, e, game if isinstance(game, str) else None), first_line)
+    except InputError as e:
+        return DgnGame(None, unusable(source, e), first_line)
+    try:
+        games.engine(r.doc["game"]) if r.doc["game"] in games.MODULES else None
+    except InputError as e:
+        return DgnGame(None, _with_position(unusable(source, e), r.pos), first_line)
+    if r.doc["game"] not in games.MODULES:
+        e = InputError(f"unknown game {shown(str(r.doc['game']))!r}; domrec knows {', '.join(games.MODULES)}",
+                       "/game")
+        return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
+    return _finish(r, source, first_line)
+
+
+def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
+    from domrec.reader import load_dict
+
+    def load(doc: dict, positions: _Positions) -> Record | Report:
+        try:
+            return load_dict(doc)
+        except InputError as e:
+            return _with_position(unusable(source, e, r.doc["game"]), positions)
+
+    as_written: DgnGame | None = None
+    if not _needs_game(r):
+        record = load(_as_written(r), r.pos)
+        if isinstance(record, Report):
+            return DgnGame(None, record, first_line)
+        report = validate(record, source)
+        as_written = DgnGame(record, _with_position(report, r.pos), first_line)
+        if not any(p.kind == "illegal" for p in report.problems):
+            return as_written
+        # Read again through the Game: a move written with its seat may have left out a
+        # forced pass before it.  If that reading stops at a problem too, the text as written
+        # is the faithful record, and its verdict stands.
+        r = _Reader(r.src.text, r.src.first_line)
+        r.parse()
+    try:
+        doc, problems, note = _through_game(r)
+    except RuleViolation as e:  # a setup problem (players, options) found when starting the game
+        report = Report(source, r.doc["game"], "invalid", (Problem(e.pointer, e.message, e.rule, "setup"),))
+        return DgnGame(None, _with_position(report, r.pos), first_line)
+    except InputError as e:
+        return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
+    if problems and as_written is not None:
+        return as_written
+    record = load(doc, r.pos)
+    if problems:
+        # Reading stopped at a rule problem: that problem is the verdict.  What the partial
+        # record says beyond it (a hand without its deal, a game not over) is no news.
+        stop = problems[0].hand or 0
+        rest: tuple[Problem, ...] = ()
+        if not isinstance(record, Report):
+            rest = tuple(p for p in validate(record, source).problems
+                         if p.hand is not None and p.hand < stop and p.kind == "score")
+        report = Report(source, r.doc["game"], "invalid", tuple(problems) + rest, note=note)
+        return DgnGame(None if isinstance(record, Report) else record, _with_position(report, r.pos),
+                       first_line, complete=False)
+    if isinstance(record, Report):
+        return DgnGame(None, record, first_line)
+    report = validate(record, source)
+    return DgnGame(record, _with_position(report, r.pos), first_line)
+
+
+def _with_position(report: Report, positions: _Positions) -> Report:
+    return attrs.evolve(report, problems=tuple(positions.place(p) for p in report.problems))
+
+
+def _located(source: str, e: NotationError, game: str | None) -> Report:
+    problem = Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column)
+    return Report(source, game, "unusable", (problem,))
+
+
+def read_games(data: bytes | str, source: str = "<dgn>") -> Iterator[DgnGame]:
+    """Every game of a DGN text, each read and judged on its own.
+
+    A file of one game is labelled ``source``; games of an archive
+    ``source:LINE`` (the line their header starts on)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    chunks = split_games(data)
+    for chunk in chunks:
+        label = source if len(chunks) == 1 else f"{source}:{chunk.first_line}"
+        try:
+            text = decode(chunk)
+        except NotationError as e:
+            yield DgnGame(None, _located(label, e, None), chunk.first_line)
+            continue
+        yield _read_chunk(text, chunk.first_line, label)
+
+
+def loads(text: str | bytes) -> Record:
+    """The one game of a DGN text as a record; :class:`InputError` if it cannot be read, and
+    :class:`~domrec.errors.RuleViolation` carrying the first problem if reading needed the rules
+    (seats, forced passes, the deal) and they were broken."""
+    found = list(read_games(text))
+    if len(found) != 1:
+        raise InputError(f"the text holds {len(found)} games; read them with read_games")
+    game = found[0]
+    if game.record is None or not game.complete:
+        p = game.report.problems[0]
+        if p.kind == "input":
+            raise NotationError(p.message, p.line or 0, p.column or 0, p.pointer)
+        raise RuleViolation(p.message, p.rule, p.pointer)
+    return game.record

@@ -1,0 +1,163 @@
+"""The move words of DGN: one typed word (``6-4@6-6``, ``+``, ``x2-4,4-4``, ``s3-5@NS1/2``…)
+as the JSON data of a move, without its seat.
+
+:class:`_MoveReader` is that part of the reader
+(:class:`~domrec.notation.reading._Reader`): the move pattern of
+:mod:`domrec.notation.tokens` is matched, then each game's forms are checked
+(Broadway cells, Domino Roads roads and bridges, the ``on`` of the line games).
+Archives repeat the same words, so each (game, word) is read once and kept in
+``_MOVE_CACHE``; the reader's fast path for the canonical form reads that cache
+too.  A quoted road name is read as a quoted tag value is
+(:func:`~domrec.notation.header._json_text`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from domrec.errors import shown
+from domrec.notation.header import _json_text
+from domrec.notation.tokens import (
+    _BRIDGE_AT, _CELLS, _MOVE, _ROAD_AT, _STARTER_AT, NotationError, _HandText, _MoveTok, _Text, _tile_text,
+)
+
+
+#: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
+_MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
+
+
+class _MoveReader:
+    """Reads move words (a part of :class:`~domrec.notation.reading._Reader`, which sets the
+    attributes below)."""
+
+    src: _Text
+    doc: dict[str, Any]
+    seats: list[str]
+    bare_tiles: bool
+
+    def _moves_of(self, word: str, at: int, hand: _HandText) -> list[tuple[dict, bool, int]]:
+        """The move(s) a word holds, as (data, out of turn by nature, offset): usually one;
+        ``6-6,6-4`` typed without spaces holds two.  The data is shared: copy it before changing it."""
+        key = (self.doc["game"], word) if not self.bare_tiles else ("bare", self.doc["game"], word)
+        cached = _MOVE_CACHE.get(key)
+        if cached is not None:
+            return [(cached[0], cached[1], at)]
+        m = _MOVE.match(word)
+        if m is not None:
+            move = self._move(m, word, at)
+            if move is not None:
+                if len(_MOVE_CACHE) < 50_000:
+                    _MOVE_CACHE[key] = (move.data, move.exposure)
+                return [(move.data, move.exposure, at)]
+        if "," in word:  # moves separated by commas without spaces: the longest move first
+            parts = word.split(",")
+            out: list[tuple[dict, bool, int]] = []
+            i, offset = 0, at
+            while i < len(parts):
+                for j in range(len(parts), i, -1):
+                    piece = ",".join(parts[i:j])
+                    mm = _MOVE.match(piece)
+                    mv = self._move(mm, piece, offset) if mm is not None else None
+                    if mv is not None:
+                        out.append((mv.data, mv.exposure, offset))
+                        offset += len(piece) + 1
+                        i = j
+                        break
+                else:
+                    raise self._not_a_move(parts[i], offset)
+            return out
+        raise self._not_a_move(word, at)
+
+    def _not_a_move(self, word: str, at: int) -> NotationError:
+        if re.fullmatch(r"[A-Z]|P[0-9]+", word):
+            return self.src.error(f"{word} is not a seat of this game (seats: {' '.join(self.seats)})", at)
+        return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)", at)
+
+    def _move(self, m: re.Match, word: str, at: int) -> _MoveTok | None:
+        game = self.doc["game"]
+        g = m.groupdict()
+        data: dict[str, Any]
+        exposure = False
+        if g["pass"] is not None:
+            data = {"pass": True}
+        elif g["reuse"] is not None:
+            data = {"reuse": True}
+        elif g["d1"] is not None:
+            data = {"roll": [int(g["d1"]), int(g["d2"])]}
+        elif word.startswith("+"):
+            data = {"draw": _tile_text(g["draw"]) if g["draw"] else True}
+        elif g["capture"] is not None:
+            data = {"capture": [_tile_text(x) for x in g["capture"].split(",")]}
+        elif g["exposed"] is not None:
+            data = {"exposed": _tile_text(g["exposed"])}
+            if g["unplayable"]:
+                data["unplayable"] = True
+            exposure = True
+        elif g["tile"] is not None:
+            tile = _tile_text(g["tile"])
+            kind, where = g["kind"], g["at"]
+            if game == "domino-roads":
+                data = self._roads(kind, tile, where, at)
+                if data is None:
+                    return None
+            elif game == "broadway":
+                if where is None:
+                    if self.bare_tiles:  # the recorder lists the placements and lets the player pick
+                        return _MoveTok(None, {"play": tile}, at, False)
+                    raise self.src.error(f"a Broadway tile goes on the grid: say where, {tile}@x,y", at)
+                cells = _CELLS.match(where)
+                if cells is None:
+                    return None
+                c = [int(x) if x is not None else None for x in cells.groups()]
+                # x,y alone: the second half lies on the next cell along the mover's axis (known with the seat)
+                data = {"play": tile, "at": ("next", c[0], c[1]) if c[2] is None else [[c[0], c[1]], [c[2], c[3]]]}
+                if kind == "*":
+                    data["penalty"] = True
+                    exposure = True
+                elif kind is not None:
+                    return None
+            else:
+                if kind is not None:
+                    return None
+                data = {"play": tile}
+                if where is not None:
+                    on = _tile_text(where)
+                    if on is None:
+                        return None
+                    data["on"] = on
+        else:
+            return None
+        if g["score"] is not None:
+            data["score"] = int(g["score"])
+        return _MoveTok(None, data, at, exposure)
+
+    def _roads(self, kind: str | None, tile: str, where: str | None, at: int) -> dict | None:
+        if where is None:
+            raise self.src.error(f"a Domino Roads tile goes on a road: say which, {tile}@NS1", at)
+        if kind == "s":
+            m = _STARTER_AT.match(where)
+            return None if m is None else {"starter": tile, "road": _road_name(m.group(1), self.src, at),
+                                           "facing": int(m.group(2))}
+        if kind == "b":
+            m = _BRIDGE_AT.match(where)
+            if m is None:
+                return None
+            g = m.groups()
+            return {"bridge": tile, "join": [
+                {"road": _road_name(g[0], self.src, at), "span": int(g[1]), "half": int(g[2])},
+                {"road": _road_name(g[3], self.src, at), "span": int(g[4]), "half": int(g[5])}]}
+        m = _ROAD_AT.match(where)
+        if m is None:
+            return None
+        if kind == "#":
+            return {"block": tile, "road": _road_name(m.group(1), self.src, at)}
+        if kind is None:
+            return {"span": tile, "road": _road_name(m.group(1), self.src, at)}
+        return None
+
+
+def _road_name(text: str, src: _Text, at: int) -> str:
+    if not text.startswith('"'):
+        return text
+    return _json_text(text, src, at, "a road name")

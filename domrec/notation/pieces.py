@@ -1,0 +1,87 @@
+"""Pieces of DGN read one at a time, for the recorder (:mod:`domrec.recorder`): a typed move
+word (:func:`parse_moves`), one hand line (:func:`parse_hand_line`), a text's header
+(:func:`parse_header`).
+
+Each is read by the same :class:`~domrec.notation.reading._Reader` as a whole
+game, so a word or line means at the table what it means in a file.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from domrec.notation.reading import _numbers_read, _Reader
+from domrec.notation.tokens import NotationError, _full_tokens, _HandText
+
+
+def _piece_reader(game: str, seats: Sequence[str], text: str) -> _Reader:
+    r = _Reader(text, 1)
+    r.doc = {"game": game}
+    r.seats = list(seats)
+    return r
+
+
+def parse_moves(game: str, seats: Sequence[str], word: str) -> list[tuple[dict, bool]]:
+    """The move(s) one typed word holds, as (JSON data without the seat, out of turn by
+    nature); :class:`NotationError` if the word is no move of ``game``."""
+    r = _piece_reader(game, seats, word)
+    r.bare_tiles = True
+    with _numbers_read(r.src):
+        return [(dict(data), exposure) for data, exposure, _ in r._moves_of(word, 0, None)]
+
+
+def parse_hand_line(game: str, seats: Sequence[str], line: str) -> dict[str, Any]:
+    """One hand line as typed (``hand 3 lead W``, ``deal N …``, ``row …``, ``left W …; S …``,
+    ``end out NS 23``) as data: ``number``/``leader``/``comment`` for a hand line, the deal
+    part (``hands``, ``row``, ``boneyard``, ``piles``, ``lead_draw``, ``redeals``), ``left``,
+    or ``end``/``scores``."""
+    r = _piece_reader(game, seats, line)
+    with _numbers_read(r.src):
+        return _hand_line_data(r, line)
+
+
+def _hand_line_data(r: _Reader, line: str) -> dict[str, Any]:
+    toks = list(_full_tokens(r.src))
+    if not toks:
+        raise NotationError("an empty line", 1, 1)
+    head, args = toks[0], toks[1:]
+    kind = head.text.lower()
+    if kind == "hand":
+        if len(args) >= 1 and args[0].kind == "word" and re.fullmatch(r"[0-9]+", args[0].text):
+            prev = _HandText(number=int(args[0].text) - 1, pos=0)
+        else:
+            prev = None
+        hand = r._hand_line(head, args, prev)
+        out: dict[str, Any] = {"number": hand.number}
+        if hand.leader is not None:
+            out["leader"] = hand.leader
+        if hand.comment is not None:
+            out["comment"] = hand.comment
+        return out
+    hand = _HandText(number=1, pos=0)
+    r._part_line(hand, kind, head, args)
+    if kind == "left":
+        return {"left": hand.left or {}}
+    if kind == "end":
+        return dict(hand.end or {})
+    return dict(hand.deal)
+
+
+def parse_header(text: str) -> dict[str, Any] | None:
+    """The header of a DGN text (its tags), as the pieces a new record needs: ``game``,
+    ``players`` (seat, name) pairs, ``variant``, ``options``, ``event``; ``None`` when the
+    text has no tags (just hands)."""
+    lines = text.splitlines()
+    k = 0
+    while k < len(lines) and (not lines[k].strip() or lines[k].lstrip().startswith(("[", "{"))):
+        k += 1
+    head = "\n".join(lines[:k])
+    if "[" not in head:
+        return None
+    r = _Reader(head + "\n", 1)
+    r.parse()
+    return {"game": r.doc["game"], "players": [(p["seat"], p["name"]) for p in r.doc_players],
+            "ids": {p["seat"]: p["id"] for p in r.doc_players if "id" in p},
+            "variant": r.rules.get("variant"), "options": dict(r.options), "event": dict(r.event),
+            "result": dict(r.result_claim), "body_line": k + 1}

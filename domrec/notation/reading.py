@@ -1,0 +1,263 @@
+"""Reading one game's DGN text into the record's JSON data, every value with its position.
+
+:class:`_Reader` holds the state of one game being read and walks its tokens:
+the header's tags (:mod:`domrec.notation.header`), then the hands, line by
+line.  The canonical form's ``SEAT move SEAT move …`` lines take a fast path
+(pairs seen before are looked up, not parsed); other move words go to
+:mod:`domrec.notation.moves`, a hand's other lines to
+:mod:`domrec.notation.parts`.  What it builds (``doc``, the ``_HandText`` of
+each hand, positions) becomes a record in :mod:`domrec.notation.through_game`.
+
+It relies on :mod:`domrec.notation.tokens` for the tokens and on
+:mod:`domrec.notation.positions` for keeping offsets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import sys
+from typing import Any, Iterator
+
+from domrec.errors import shown
+from domrec.notation.header import _HeaderReader, _tag_value
+from domrec.notation.moves import _MOVE_CACHE, _MoveReader
+from domrec.notation.parts import _PartReader
+from domrec.notation.positions import _Positions, _word_offset
+from domrec.notation.tokens import (
+    _KEYWORDS, _MOVE_NUMBER, NotationError, _HandText, _line_tokens, _Text, _Token, _tokens, _unescape_comment,
+    _without_commas,
+)
+
+
+#: (game, seats) -> (seat, word) -> the move's data with its seat (the canonical "SEAT move"
+#: pair), built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
+_PAIR_CACHE: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str], dict]] = {}
+
+
+class _Reader(_HeaderReader, _PartReader, _MoveReader):
+    """Reads one game's text into the record's JSON data, keeping positions."""
+
+    def __init__(self, text: str, first_line: int) -> None:
+        self.src = _Text(text, first_line)
+        self.pos = _Positions(self.src)
+        self.doc: dict[str, Any] = {}
+        self.hands: list[_HandText] = []
+        self.seats: list[str] = []
+        self.result_claim: dict[str, Any] = {}
+        #: ``[Ended "time"]``: the game was stopped by the clock (format 1.1's ``ended``).
+        self.ended: Any = None
+        self.needs_game = False
+        self.uses_11 = False
+        #: A Broadway tile without its cells is a move (the recorder offers the placements).
+        self.bare_tiles = False
+
+    def parse(self) -> None:
+        toks = _tokens(self.src)
+        k = 0
+        header_comments: list[str] = []
+        tags: list[tuple[str, Any, bool, int]] = []
+        while k < len(toks) and toks[k].kind in ("tag", "comment"):
+            t = toks[k]
+            if t.kind == "tag":
+                name, value, quoted = _tag_value(t.text, self.src, t.pos)
+                tags.append((name, value, quoted, t.pos))
+            else:
+                header_comments.append(_unescape_comment(t.text[1:-1]))
+            k += 1
+        self._header(tags, header_comments)
+        self._hands(toks[k:])
+
+    def _hands(self, toks: list[_Token]) -> None:
+        src = self.src
+        game = self.doc["game"]
+        hand: _HandText | None = None
+        k = 0
+        n = len(toks)
+        seats = set(self.seats)
+        # The canonical form's "SEAT move" pairs as move data with its seat, by (seat, word):
+        # archives repeat them, so each is built once and copied (a comment or a Broadway
+        # placement changes the copy).  The cache is kept per game and seats, so a pair found
+        # there has a seat of this game.
+        key = (game, tuple(self.seats))
+        pairs = _PAIR_CACHE.get(key) if isinstance(game, str) else {}
+        if pairs is None:
+            pairs = _PAIR_CACHE[key] = {} if len(_PAIR_CACHE) < 256 else None
+            if pairs is None:
+                pairs = {}
+        pair = pairs.__getitem__
+        pending: list[tuple[str, int]] = []  # a seat written before its move
+
+        def move_word(word: str, at: int) -> None:
+            if hand is None:
+                raise src.error(f"expected a tag or the first hand (hand 1), not {shown(word)!r}", at)
+            if hand.end is not None or hand.left is not None:
+                raise src.error(f"a move after the hand's {'end' if hand.end is not None else 'left'} line: start "
+                                f"the next hand with hand {hand.number + 1}", at)
+            if pending:
+                if word in seats:
+                    seat, where = pending.pop()
+                    raise src.error(f"seat {seat} is not followed by a move ({word} is a seat too)", where)
+                seat, seat_at = pending.pop()
+                for data, exposure, where in self._moves_of(word, at, hand):
+                    if exposure:
+                        hand.exposures.add(len(hand.moves))
+                    hand.seat_pos[len(hand.moves)] = seat_at
+                    hand.moves.append({"seat": seat, **data})
+                    hand.move_pos.append(where)
+                return
+            if word in seats:
+                pending.append((word, at))
+                return
+            if word[-1] == "." and _MOVE_NUMBER.match(word):
+                return
+            for data, exposure, where in self._moves_of(word, at, hand):
+                if exposure:
+                    hand.exposures.add(len(hand.moves))
+                hand.moves.append(dict(data))
+                hand.move_pos.append(where)
+
+        def no_pending() -> None:
+            if pending:
+                seat, at = pending.pop()
+                raise src.error(f"seat {seat} is not followed by a move", at)
+
+        while k < n:
+            t = toks[k]
+            kind = t.kind
+            if kind == "moves":
+                line, base = t.text, t.pos
+                words = line.split()
+                start = 0
+                if hand is not None and hand.end is None and hand.left is None and not pending:
+                    # The canonical form: "SEAT move SEAT move …" with words seen before.  Each pair
+                    # becomes a move at once; its position is worked out only if a problem needs it.
+                    moves, spots = hand.moves, hand.move_pos
+                    n_words = len(words)
+                    if not n_words & 1:
+                        # The whole line at once: every pair seen before (in any game).  A seat
+                        # not of this game, or a word not met yet, fails the lookup.
+                        try:
+                            line_moves = list(map(dict.copy, map(pair, zip(words[::2], words[1::2]))))
+                        except KeyError:
+                            pass
+                        else:
+                            moves += line_moves
+                            spots += zip(itertools.repeat(base), range(1, n_words, 2))
+                            k += 1
+                            continue
+                    while start + 1 < n_words:
+                        seat, word = words[start], words[start + 1]
+                        move = pairs.get((seat, word))
+                        if move is None:
+                            if seat not in seats:
+                                break
+                            hit = _MOVE_CACHE.get((game, word))
+                            if hit is None or hit[1]:
+                                break
+                            move = {"seat": seat, **hit[0]}
+                            if len(pairs) < 20_000:
+                                pairs[seat, word] = move
+                        moves.append(move.copy())
+                        spots.append((base, start + 1))
+                        start += 2
+                    if start == n_words:
+                        k += 1
+                        continue
+                cursor = 0
+                find = line.find
+                if start:
+                    cursor = _word_offset(line, start)
+                for word in words[start:]:
+                    at = find(word, cursor)
+                    cursor = at + len(word)
+                    if "," in word:
+                        word, at = _without_commas(word, at)
+                        if not word:
+                            continue
+                    move_word(word, base + at)
+                k += 1
+                continue
+            if kind == "line":  # a keyword line other than a deal part (hand, end…), read as its words
+                no_pending()
+                line_toks = _line_tokens(t.text, t.pos)
+                t, args = line_toks[0], line_toks[1:]
+                low = t.text.lower()
+                if low == "hand":
+                    hand = self._hand_line(t, args, hand)
+                    self.hands.append(hand)
+                else:
+                    if hand is None:
+                        raise src.error(f"{t.text} must come after a hand line (hand 1)", t.pos)
+                    self._part_line(hand, low, t, args)
+                k += 1
+                continue
+            if kind == "part":
+                no_pending()
+                if hand is None or not self._fast_part(hand, t.text, t.pos):
+                    words = t.text.split()
+                    line_toks = _line_tokens(t.text, t.pos)
+                    if hand is None:
+                        raise src.error(f"{words[0]} must come after a hand line (hand 1)", t.pos)
+                    self._part_line(hand, words[0].lower(), line_toks[0], line_toks[1:])
+                k += 1
+                continue
+            if kind == "tag":
+                raise src.error("a tag must come before the first hand; a new game starts after a blank line", t.pos)
+            if kind == "comment":
+                no_pending()
+                body = _unescape_comment(t.text[1:-1])
+                if hand is None:
+                    raise src.error("a comment here belongs to no hand: put it in the header or after hand N", t.pos)
+                if hand.moves:
+                    last = hand.moves[-1]
+                    last["comment"] = (last["comment"] + "\n" + body) if "comment" in last else body
+                else:
+                    hand.comment = (hand.comment + "\n" + body) if hand.comment is not None else body
+                self.uses_11 = True
+                k += 1
+                continue
+            if kind == "semi":
+                raise src.error("; separates the seats of a deal or left line, not moves", t.pos)
+            word = t.text
+            low = word.lower()
+            if t.first and low in _KEYWORDS:
+                no_pending()
+                line_end = k + 1
+                while line_end < n and not toks[line_end].first:
+                    line_end += 1
+                args = toks[k + 1:line_end]
+                if low == "hand":
+                    hand = self._hand_line(t, args, hand)
+                    self.hands.append(hand)
+                else:
+                    if hand is None:
+                        raise src.error(f"{word} must come after a hand line (hand 1)", t.pos)
+                    self._part_line(hand, low, t, args)
+                k = line_end
+                continue
+            move_word(word, t.pos)
+            k += 1
+        no_pending()
+
+
+@contextlib.contextmanager
+def _numbers_read(src: _Text) -> Iterator[None]:
+    """Turn Python's refusal to read a number of thousands of digits (a hostile ``hand 1999…``
+    or score, anywhere ``int()`` meets a digit run) into a :class:`NotationError` at the number's
+    line and column, instead of an internal error."""
+    try:
+        yield
+    except ValueError as e:
+        if "integer string conversion" not in str(e):
+            raise
+        raise _long_number(src) from None
+
+
+def _long_number(src: _Text) -> NotationError:
+    limit = sys.get_int_max_str_digits() or 4300
+    m = re.search(rf"[0-9]{{{limit + 1},}}", src.text)
+    pos = m.start() if m else 0
+    n = len(m.group()) if m else 0
+    return src.error(f"a number of {n} digits is too long to be read (at most {limit})", pos)

@@ -1,0 +1,135 @@
+"""The short form people type: :func:`dumps_typed`, a record written as DGN with what the
+rules can give left out (seats the turn gives, forced passes, claims, or the deal).
+
+The game is played again through the Game API (:mod:`domrec.game`) while it is
+written, to know whose turn it is and which passes are forced; without the
+deal, the tiles each seat held at the end are taken from the validator's own
+replay (:func:`domrec.explain.state_after`).  Moves and deal lines are written
+by :mod:`domrec.notation.writer`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from domrec.notation.tokens import _escape_comment
+from domrec.notation.writer import _hand_lines, _move_text, dumps
+from domrec.record import Record, unstructure
+
+
+def _passes_before_exposures(moves: tuple) -> set[int]:
+    """Indexes of the passes in a run of passes that an exposure (Broadway) directly follows."""
+    out: set[int] = set()
+    run: list[int] = []
+    for k, move in enumerate(moves):
+        name = type(move).__name__
+        if name == "Pass":
+            run.append(k)
+            continue
+        if name == "Exposed":
+            out.update(run)
+        run = []
+    return out
+
+
+def dumps_typed(record: Record, keep_deal: bool = True) -> str:
+    """``record`` as a person would type it: moves without the seats the turn gives, no
+    claims, and either the deal without the forced passes (``keep_deal``) or, without the
+    deal, the tiles each seat still held at the end (``left``) and every pass written.
+
+    Reading the text back gives the same game (:func:`read_games` infers what is left out);
+    the property tests hold it to that.  A hand is written so only where the rules say who
+    moves: a seat is kept wherever the turn does not give it.
+    """
+    from domrec.game import Game
+
+    data = unstructure(attrs.evolve(record, result=None))
+    head = dumps(attrs.evolve(record, result=None, hands=())).rstrip("\n")
+    rules = record.rules
+    g = Game(record.game, record.players, variant=rules.variant if rules else None,
+             options=record.options or None, event=record.event, version=record.version)
+    out = [head]
+    for i, hand in enumerate(record.hands):
+        lines = [f"hand {i + 1}" + (f" lead {hand.leader}" if hand.leader is not None else "")]
+        if hand.comment is not None:
+            lines.append("{" + _escape_comment(hand.comment) + "}")
+        if hand.score_sheet:
+            lines.extend(_hand_lines(i, {"result": unstructure(attrs.evolve(record, hands=(hand,)))["hands"][0]
+                                         ["result"]}, record.game)[1:])
+            g.add_score_sheet_hand(hand.result.scores or {}, hand.result.end, hand.leader, hand.comment)
+            out.append("\n".join(lines))
+            continue
+        hd = data["hands"][i]
+        deal = hd.get("deal") or {}
+        public = {k: v for k, v in deal.items() if k in ("row", "boneyard", "piles", "lead_draw")}
+        if keep_deal:
+            lines.extend(_hand_lines(i, {"deal": deal}, record.game)[1:])
+            g.start_hand(hand.deal, hand.leader)
+        else:
+            if "boneyard" in public and any(type(m).__name__ == "Draw" and m.draw is not True for m in hand.moves):
+                public.pop("boneyard")
+            lines.extend(_hand_lines(i, {"deal": {"hands": {}, **public}}, record.game)[1:])
+            from domrec.record import Deal
+
+            pub = Deal(hands={}, row=hand.deal.row, piles=hand.deal.piles, lead_draw=hand.deal.lead_draw,
+                       boneyard=hand.deal.boneyard if "boneyard" in public else None)
+            g.start_hand(pub, hand.leader)
+        words: list[str] = []
+        # A forced pass is put back by the reader before the next move in turn, never before a
+        # tile shown out of turn (!): so the passes just before an exposure are written out.
+        before_exposure = _passes_before_exposures(hand.moves)
+        for n, (move, md) in enumerate(zip(hand.moves, hd["moves"])):
+            md = {k: v for k, v in md.items() if k != "score"}
+            if keep_deal and md.get("pass") and g.forced_pass() and n not in before_exposure:
+                g.push(move)
+                continue
+            if not keep_deal and "draw" in md and md["draw"] is True and "boneyard" not in public:
+                md["draw"] = str(_drawn_tile(hand, n))
+            text = _move_text(md, record.game)
+            if move.seat != g.to_move or "exposed" in md or md.get("penalty"):
+                text = f"{move.seat} {text}"
+            g.push(attrs.evolve(move, draw=md["draw"]) if "draw" in md else move)
+            words.append(text)
+        for k in range(0, len(words), 8):
+            lines.append(" ".join(words[k:k + 8]))
+        held = None
+        ended = _ended(record, i)
+        if not keep_deal:
+            held = _held_at_end(record, i)
+            if held is not None and ended:
+                parts = [f"{s} {' '.join(str(t) for t in ts) or '-'}" for s, ts in held.items() if ts]
+                if parts:
+                    lines.append("left " + "; ".join(parts))
+        if ended:
+            lines.append("end")
+            g.end_hand(None if keep_deal else {s: [str(t) for t in ts] for s, ts in (held or {}).items()})
+        out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n"
+
+
+def _ended(record: Record, index: int) -> bool:
+    from domrec.explain import state_after
+
+    state = state_after(record, index + 1)
+    return state is not None and state.over
+
+
+def _held_at_end(record: Record, index: int) -> dict[str, list] | None:
+    """What each seat held when hand ``index`` ended, from the validator's own replay."""
+    from domrec.explain import state_after
+
+    state = state_after(record, index + 1)
+    if state is None:
+        return None
+    return {s: list(ts) for s, ts in state.holdings().items()}
+
+
+def _drawn_tile(hand: Any, n: int) -> str:
+    """The tile the ``draw: true`` of move ``n`` (0-based) takes, from the boneyard's order.
+
+    Found by position, never by identity: equal moves may be one shared value (the reader
+    keeps one object for a move written the same way again, see :mod:`domrec.shape`)."""
+    draws = sum(1 for m in hand.moves[:n] if type(m).__name__ == "Draw" and m.draw is True)
+    return hand.deal.boneyard[draws]

@@ -1,0 +1,204 @@
+"""The canonical DGN writer: :func:`dumps`, one text for a record, that reads back as written.
+
+Every hand has its deal and every move its seat (``SEAT move`` pairs, a new
+line when the first seat of the line moves again or after twelve moves), so
+the reader needs no engine to read it.  The header uses the tag vocabulary of
+:mod:`domrec.notation.header` (a key that would read back as another tag is
+written as ``[Field "key" value]``); a record DGN cannot hold is refused with
+:class:`WriteError`.  The move and hand-line writers are shared with the typed
+form (:mod:`domrec.notation.typed`) and the recorder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from domrec.errors import InputError, shown
+from domrec.notation.header import _DEFAULT_SEAT, _EVENT_TAGS, _RESERVED, _SEAT_LABEL, _TAG_NAME, _near
+from domrec.notation.tokens import _KEYWORDS, DGN_VERSION, _escape_comment
+from domrec.record import Record, unstructure
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, str):
+        return _quote(v)
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+
+def _option_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+class WriteError(InputError):
+    """A record that DGN cannot hold (e.g. a seat label with spaces)."""
+
+
+def dumps(record: Record) -> str:
+    """The canonical DGN text of ``record`` (one game, ending with a newline)."""
+    data = unstructure(record)
+    seats = [p["seat"] for p in data["players"]]
+    for s in seats:
+        if not _SEAT_LABEL.match(s) or s.lower() in _KEYWORDS or s.lower() in ("lead", "pass", "p", "reuse"):
+            raise WriteError(f"seat {shown(s)!r} cannot be written in DGN: a seat label is a letter then "
+                             f"letters, digits or _, and not a DGN word")
+    if len(set(seats)) != len(seats):
+        raise WriteError("two players share a seat label: DGN names each seat once")
+    known = set(seats)
+    for i, hand in enumerate(data["hands"]):
+        for j, move in enumerate(hand.get("moves", ())):
+            if move["seat"] not in known:
+                raise WriteError(f"hand {i + 1}, move {j + 1} is by {shown(move['seat'])!r}, who is not at the "
+                                 f"table: DGN cannot write it")
+    lines = [f"[Game {_quote(data['game'])}]"]
+    if data["version"] != _minimal_from_data(data):
+        lines.append(f"[Format {_quote('domrec ' + data['version'])}]")
+    rules = data.get("rules") or {}
+    if "variant" in rules:
+        lines.append(f"[Variant {_quote(rules['variant'])}]")
+    for name, v in (rules.get("options") or {}).items():
+        lines.append(f"[Option {_quote(f'{name}={_option_text(v)}')}]")
+    by_key = {v: k for k, v in _EVENT_TAGS.items()}
+    default_seats = all(_DEFAULT_SEAT.match(s) for s in seats)
+    seat_names = {s.lower() for s in seats}
+    for key, v in (data.get("event") or {}).items():
+        if key in by_key:
+            lines.append(f"[{by_key[key].capitalize()} {_value(v)}]")
+        elif (_TAG_NAME.match(key) and key.lower() not in _RESERVED and key.lower() not in seat_names
+              and not _DEFAULT_SEAT.match(key.upper()) and _near(key, tuple(sorted(_RESERVED - {"field"}))) is None):
+            lines.append(f"[{key} {_value(v)}]")
+        else:
+            lines.append(f"[Field {_quote(key)} {_value(v)}]")
+    if not default_seats:
+        lines.append(f"[Seats {_quote(' '.join(seats))}]")
+    for p in data["players"]:
+        lines.append(f"[{p['seat']} {_quote(p['name'])}]")
+    for p in data["players"]:
+        if "id" in p:
+            lines.append(f"[Id {_quote(p['seat'] + '=' + p['id'])}]")
+    if "ended" in data:
+        lines.append(f"[Ended {_quote(data['ended'])}]")
+    result = data.get("result")
+    if result is not None:
+        if "scores" in result:
+            lines.append(f"[Scores {_quote(' '.join(f'{k} {v}' for k, v in result['scores'].items()))}]")
+        if "winner" in result:
+            lines.append(f"[Winner {_quote('draw' if result['winner'] is None else result['winner'])}]")
+    game = data["game"]
+    for i, hand in enumerate(data["hands"]):
+        lines.append("")
+        lines.extend(_hand_lines(i, hand, game))
+    return "\n".join(lines) + "\n"
+
+
+def _minimal_from_data(data: dict) -> str:
+    if "ended" in data:
+        return DGN_VERSION
+    for hand in data["hands"]:
+        if (not (hand.get("deal") or {}).get("hands") or "comment" in hand
+                or any("comment" in m for m in hand.get("moves", ()))):
+            return DGN_VERSION
+    return "1.0"
+
+
+def _hand_lines(i: int, hand: dict, game: str) -> list[str]:
+    head = f"hand {i + 1}"
+    if "leader" in hand:
+        head += f" lead {hand['leader']}"
+    out = [head]
+    if "comment" in hand:
+        out.append("{" + _escape_comment(hand["comment"]) + "}")
+    deal = hand.get("deal")
+    if deal is not None:
+        if "lead_draw" in deal:
+            out.append("leaddraw " + "; ".join(f"{s} {t}" for s, t in deal["lead_draw"].items()))
+        for rd in deal.get("redeals", ()):
+            out.append(f"redeal {rd['seat']} " + "; ".join(f"{s} {_tiles_text(ts)}" for s, ts in rd["hands"].items()))
+        for seat, tiles in deal["hands"].items():
+            out.append(f"deal {seat} {_tiles_text(tiles)}")
+        for seat, tiles in (deal.get("piles") or {}).items():
+            out.append(f"pile {seat} {_tiles_text(tiles)}")
+        for key in ("row", "boneyard"):
+            if key in deal:
+                out.append(f"{key} {_tiles_text(deal[key])}")
+    line: list[str] = []
+    first_seat = None
+    prev = None
+    for move in hand.get("moves", ()):
+        seat = move["seat"]
+        if line and ((seat == first_seat and prev != seat) or len(line) >= 12):
+            out.append(" ".join(line))
+            line = []
+        if not line:
+            first_seat = seat
+        line.append(f"{seat} {_move_text(move, game)}")
+        prev = seat
+    if line:
+        out.append(" ".join(line))
+    if "result" in hand:
+        res = hand["result"]
+        words = ["end"]
+        if "end" in res:
+            words.append(res["end"])
+        for side, n in (res.get("scores") or {}).items():
+            words += [side, str(n)]
+        out.append(" ".join(words))
+    return out
+
+
+def _tiles_text(tiles: Any) -> str:
+    return " ".join(tiles) if tiles else "-"
+
+
+def _road_text(name: str) -> str:
+    return name if re.fullmatch(r"[^/+@=\"\s,;{}]+", name) and not name[0].isdigit() else _quote(name)
+
+
+def _move_text(move: dict, game: str) -> str:
+    if move.get("pass"):
+        text = "-"
+    elif move.get("reuse"):
+        text = "reuse"
+    elif "roll" in move:
+        text = f"r{move['roll'][0]}+{move['roll'][1]}"
+    elif "draw" in move:
+        text = "+" if move["draw"] is True else f"+{move['draw']}"
+    elif "capture" in move:
+        text = "x" + ",".join(move["capture"])
+    elif "exposed" in move:
+        text = f"!{move['exposed']}" + ("?" if move.get("unplayable") else "")
+    elif "starter" in move:
+        text = f"s{move['starter']}@{_road_text(move['road'])}/{move['facing']}"
+    elif "span" in move:
+        text = f"{move['span']}@{_road_text(move['road'])}"
+    elif "bridge" in move:
+        a, b = move["join"]
+        text = (f"b{move['bridge']}@{_road_text(a['road'])}/{a['span']}/{a['half']}"
+                f"+{_road_text(b['road'])}/{b['span']}/{b['half']}")
+    elif "block" in move:
+        text = f"#{move['block']}@{_road_text(move['road'])}"
+    else:
+        text = move["play"]
+        if "at" in move:
+            (x1, y1), (x2, y2) = move["at"]
+            step = (1, 0) if move["seat"] in ("N", "S") else (0, 1)
+            if (x2 - x1, y2 - y1) == step:
+                text += f"@{x1},{y1}"
+            else:
+                text += f"@{x1},{y1}:{x2},{y2}"
+            if move.get("penalty"):
+                text = "*" + text
+        elif "on" in move:
+            text += f"@{move['on']}"
+    if "score" in move:
+        text += f"={move['score']}"
+    if "comment" in move:
+        text += " {" + _escape_comment(move["comment"]) + "}"
+    return text
