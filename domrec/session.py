@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from domrec.notation import _move_text as _word
+from domrec.notation.writer import _move_text as _word
 from domrec.errors import DomrecError
 from domrec.explain import describe_move
 from domrec.game import Game

@@ -40,9 +40,11 @@ TOURNAMENT_LAYERS: tuple[tuple[str, int], ...] = (
     ("tournament.event", 3),
     ("tournament.pages", 4),
     ("tournament", 4.5),  # the package's __init__: the public names of the library, for front ends
-    ("tournament.cli", 5), ("tournament.web", 5),
+    ("tournament.web", 5),  # the venue server: a front end over event/ and pages/, as the CLI is
+    ("tournament.cli", 6),  # the command, on top: `tournament serve` starts the venue server
 )
-LAYER_NAMES = {0: "base", 1: "pairing", 2: "store", 3: "event", 4: "pages", 4.5: "the public API", 5: "front end"}
+LAYER_NAMES = {0: "base", 1: "pairing", 2: "store", 3: "event", 4: "pages", 4.5: "the public API", 5: "the web",
+               6: "the command line"}
 
 #: domrec's layers, lowest first (read from its imports; a package counts as one module).
 #: ``notation`` may be a module or a package (``domrec/notation/``): either way one layer.

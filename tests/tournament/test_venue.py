@@ -50,11 +50,18 @@ def _event(tmp_path: Path, key: str = "competitive") -> Path:
 @pytest.fixture
 def venue(tmp_path):
     path = _event(tmp_path)
-    server = VenueServer(path, base_url="http://testserver")
+    server = _server(path)
     client = starlette_testclient.TestClient(server.asgi)
     links = server.call(server.venue.links, "http://testserver")
     yield path, server, client, links
     server.close()
+
+
+def _server(path: Path, **kw) -> VenueServer:
+    """A server for a test that sends requests as fast as it can (one test floods on purpose)."""
+    kw.setdefault("rate", 1e9)
+    kw.setdefault("burst", 10 ** 9)
+    return VenueServer(path, base_url="http://testserver", **kw)
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -136,7 +143,7 @@ def test_a_table_key_opens_its_own_table_only(venue):
 
 def test_a_round_key_does_not_open_the_next_round(tmp_path):
     path = _event(tmp_path)
-    server = VenueServer(path, base_url="http://testserver")
+    server = _server(path)
     try:
         client = starlette_testclient.TestClient(server.asgi)
         old = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
@@ -160,7 +167,7 @@ def test_a_round_key_does_not_open_the_next_round(tmp_path):
 @pytest.mark.parametrize("key", list(EVENTS))
 def test_a_whole_game_recorded_and_confirmed_enters_the_event(tmp_path, key):
     path = _event(tmp_path, key)
-    server = VenueServer(path, base_url="http://testserver")
+    server = _server(path)
     try:
         client = starlette_testclient.TestClient(server.asgi)
         links = server.call(server.venue.links, "http://testserver")
@@ -277,7 +284,7 @@ def test_a_server_made_again_from_the_file_is_where_the_table_was(tmp_path):
     path = _event(tmp_path)
     record = _game_of(path, 1, 1, seed=7)
     steps = _requests(record)
-    server = VenueServer(path, base_url="http://testserver")
+    server = _server(path)
     client = starlette_testclient.TestClient(server.asgi)
     token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
     state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
@@ -285,7 +292,7 @@ def test_a_server_made_again_from_the_file_is_where_the_table_was(tmp_path):
         state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
                             json={"rev": state["rev"], "text": text}).json()
     server.close()  # the connection dropped with nothing in flight, as a killed process leaves it
-    again = VenueServer(path, base_url="http://testserver")
+    again = _server(path)
     try:
         client = starlette_testclient.TestClient(again.asgi)
         resumed = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
@@ -331,7 +338,7 @@ def test_pins_confirm_only_with_a_players_own_pin(tmp_path):
     table = store.tables(1)[0]
     seat_of = {s.player: s.seat for s in table.seats}
     store.close()
-    server = VenueServer(path, pins=True, base_url="http://testserver")
+    server = _server(path, pins=True)
     try:
         client = starlette_testclient.TestClient(server.asgi)
         token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
@@ -364,7 +371,7 @@ def test_a_write_from_another_sites_page_is_refused(venue):
 
 def test_a_flooding_client_is_slowed_down(tmp_path):
     path = _event(tmp_path)
-    server = VenueServer(path, base_url="http://testserver", rate=1.0, burst=5)
+    server = _server(path, rate=1.0, burst=5)
     try:
         client = starlette_testclient.TestClient(server.asgi)
         codes = [client.get("/").status_code for _ in range(8)]
