@@ -432,7 +432,7 @@ amendments = hst.lists(
     min_size=1, max_size=6)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(amendments)
 def test_any_amendments_leave_check_clean_and_standings_recomputed(template: Path, steps) -> None:
     with tempfile.TemporaryDirectory() as folder:
@@ -483,7 +483,7 @@ def ko_template(tmp_path_factory) -> Path:
     return folder / "ko.db"
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(hst.lists(hst.tuples(hst.integers(1, 4), hst.integers(0, 200), hst.integers(0, 200),
                             hst.booleans()), min_size=1, max_size=8))
 def test_any_knockout_corrections_keep_the_bracket_consistent(ko_template: Path, steps) -> None:
