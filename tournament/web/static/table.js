@@ -86,7 +86,8 @@
       else if (pick.has(key)) {
         const k = pick.get(key);
         grid.append(el("button", { type: "button", class: "cell can", title: choices[k].label,
-                                   onclick: () => send(choices[k].text), "data-cell": key }, String(k + 1)));
+                                   onclick: () => send(choices[k].text), "data-cell": key, "data-move": choices[k].text },
+                       "#" + (k + 1)));
       } else grid.append(el("div", { class: "cell" }));
     }
     return grid;
@@ -126,7 +127,7 @@
         if (grid) box.append(el("h2", {}, "Where does " + chosen + " go? Tap a numbered cell"), grid);
         else box.append(el("h2", {}, "Where does " + chosen + " go?"));
         box.append(el("div", { class: "targets" }, ...choices.map((c, k) =>
-          el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? (k + 1) + ". " : "") + c.label))));
+          el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? "#" + (k + 1) + " " : "") + c.label))));
       }
       return box;
     }
@@ -177,6 +178,7 @@
 
   function render() {
     if (!view) return;
+    document.body.dataset.rev = view.rev;
     const game = view.game;
     $("title").textContent = `${view.event} · round ${view.round} · table ${view.table}`;
     totals(game);

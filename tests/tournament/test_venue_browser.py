@@ -1,0 +1,287 @@
+"""The venue's pages in a real browser: Playwright for Python driving the system's Chromium (never a
+downloaded browser) against ``tournament serve``'s application on 127.0.0.1, at a phone's 390x844:
+a whole Competitive game tapped through and confirmed by both sides, Broadway placements tapped on
+the tableau, a game kept by its scores only, and two phones racing on one table.
+
+Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set, for a person to look at.
+Slow, and skipped with the reason where Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from domrec import notation
+from domrec.simulate import play_game
+from domrec.validate import validate
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event.tables import table_record
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+uvicorn = pytest.importorskip("uvicorn")
+
+from tournament.web.app import VenueServer  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+#: Long enough for any page to answer on a busy machine: a wait that runs out is a failure, never a pass.
+WAIT_MS = 60_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Served:
+    """The venue's application under uvicorn in a thread, on 127.0.0.1 only."""
+
+    def __init__(self, path: Path) -> None:
+        port = _free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        self.venue = VenueServer(path, base_url=self.base, rate=1e9, burst=10 ** 9)
+        config = uvicorn.Config(self.venue.asgi, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
+            time.sleep(0.05)
+        self.links = self.venue.call(self.venue.venue.links, self.base)
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(60)
+        self.venue.close()
+
+
+def _event(tmp_path: Path, game: str, players: list[str]) -> Path:
+    path = tmp_path / f"{game}.db"
+    store = create_event(path, make_settings("Club night", game, "rotating", seed=4))
+    add_players(store, players)
+    pair_next_round(store)
+    store.close()
+    return path
+
+
+def _game(path: Path, seed: int):
+    store = open_event(path)
+    table = store.tables(1)[0]
+    template = table_record(store.settings, table, {p.id: p for p in store.players()})
+    store.close()
+    return play_game(template, random.Random(seed))
+
+
+def _steps(record) -> list[str]:
+    out = []
+    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
+        if line and not line.startswith("["):
+            out.extend([line] if line.split()[0] in PARTS else line.split())
+    return out
+
+
+@pytest.fixture
+def browser():
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield chromium
+        chromium.close()
+
+
+def _shot(page, name: str) -> None:
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(keep) / f"venue-{name}.png"), full_page=True)
+
+
+def _rev(page) -> int:
+    return int(page.evaluate("() => document.body.dataset.rev || -1"))
+
+
+def _wait_rev(page, before: int) -> None:
+    page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}", timeout=WAIT_MS)
+
+
+def _type(page, text: str) -> None:
+    before = _rev(page)
+    page.fill("#typed-text", text)
+    page.click("#typed-form button[type=submit]")
+    _wait_rev(page, before)
+
+
+def _tap_move(page, seat: str, word: str, used: dict) -> None:
+    """Tap the move's tile, then where it goes: a numbered cell of the tableau where the page draws
+    one, else the target in words.  A tile with one place to go is sent at the tap."""
+    text = f"{seat} {word}"
+    tile = word.split("@")[0].lstrip("*!")
+    before = _rev(page)
+    page.click(f'#panel .tiles button[data-tile="{tile}"]', timeout=WAIT_MS)
+    page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before} || "
+                           f"document.querySelector('#panel .targets')", timeout=WAIT_MS)
+    if _rev(page) > before:
+        return
+    cell = page.locator(f'#panel .grid button.cell[data-move="{text}"]')
+    if cell.count():
+        cell.first.click()
+        used["cells"] = used.get("cells", 0) + 1
+    else:
+        page.click(f'#panel .targets button[data-move="{text}"]', timeout=WAIT_MS)
+    _wait_rev(page, before)
+
+
+def _play_through(page, record, used: dict) -> None:
+    for step in _steps(record):
+        words = step.split()
+        if words[0] in PARTS:
+            _type(page, step)
+            continue
+        seat = page.locator(".players .to-move").first.inner_text().split()[0]
+        _tap_move(page, seat, step, used)
+        if page.locator("#close-hand").count():
+            before = _rev(page)
+            page.click("#close-hand")
+            _wait_rev(page, before)
+
+
+def _confirm_all(page, sides: list[str]) -> None:
+    for side in sides:
+        button = page.locator(f'#panel button[data-side="{side}"]')
+        button.wait_for(timeout=WAIT_MS)
+        with page.expect_response(lambda r: r.url.endswith("/confirm"), timeout=WAIT_MS) as answer:
+            button.click()
+        assert answer.value.status == 200, answer.value.json()
+
+
+def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, browser):
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=11)
+    served = _Served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        _shot(page, "competitive-start")
+        used: dict = {}
+        _play_through(page, record, used)
+        page.wait_for_selector('#panel button[data-side="NS"]', timeout=WAIT_MS)
+        _shot(page, "competitive-confirm")
+        _confirm_all(page, ["NS", "EW"])
+        page.wait_for_selector("text=Confirmed", timeout=WAIT_MS)
+        _shot(page, "competitive-confirmed")
+        # One-handed: nothing wider than the phone, every button a 44-pixel target.
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        small = page.evaluate("() => [...document.querySelectorAll('button')].filter(b => b.offsetParent)"
+                              ".map(b => b.getBoundingClientRect()).filter(r => r.height < 44 || r.width < 44).length")
+        assert small == 0
+    finally:
+        served.close()
+    store = open_event(path)
+    result = store.result_for(store.tables(1)[0].id)
+    assert result is not None and result.verified and result.scores == validate(record).scores
+    store.close()
+
+
+def test_broadway_placements_are_tapped_on_the_tableau(tmp_path, browser):
+    path = _event(tmp_path, "broadway", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=3)
+    steps = _steps(record)
+    served = _Served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click("#mode-play", timeout=WAIT_MS)
+        used: dict = {}
+        moves = 0
+        for step in steps:
+            if step.split()[0] in PARTS:
+                if moves:
+                    break  # the first hand is enough to show the tableau at work
+                _type(page, step)
+                continue
+            seat = page.locator(".players .to-move").first.inner_text().split()[0]
+            _tap_move(page, seat, step, used)
+            moves += 1
+            if moves == 3:
+                tile = steps[steps.index(step) + 1].split("@")[0].lstrip("*!")
+                page.click(f'#panel .tiles button[data-tile="{tile}"]')
+                page.wait_for_selector("#panel .grid", timeout=WAIT_MS)
+                _shot(page, "broadway-tableau")
+                page.click(f'#panel .tiles button[data-tile="{tile}"]')
+            if moves >= 8:
+                break
+        assert used.get("cells", 0) >= 1, "no placement was tapped on the tableau"
+    finally:
+        served.close()
+
+
+def test_a_game_kept_by_its_scores_only(tmp_path, browser):
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=5)
+    served = _Served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click("#mode-sheet", timeout=WAIT_MS)
+        for hand in record.hands:
+            page.wait_for_selector("#add-sheet-hand", timeout=WAIT_MS)
+            for side in ("NS", "EW"):
+                page.fill(f"#score-{side}", str(hand.result.scores.get(side, 0)))
+            with page.expect_response(lambda r: r.url.endswith("/dgn"), timeout=WAIT_MS) as answer:
+                page.click("#add-sheet-hand")
+            assert answer.value.status == 200, answer.value.json()
+        _shot(page, "sheet-over")
+        _confirm_all(page, ["NS", "EW"])
+        page.wait_for_selector("text=Confirmed", timeout=WAIT_MS)
+    finally:
+        served.close()
+    store = open_event(path)
+    result = store.result_for(store.tables(1)[0].id)
+    assert result is not None and result.scores == validate(record).scores
+    store.close()
+
+
+def test_two_phones_racing_on_one_table(tmp_path, browser):
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _Served(path)
+    try:
+        url = served.links["tables"][0]["url"]
+        one, two = browser.new_page(viewport=PHONE), browser.new_page(viewport=PHONE)
+        one.goto(url)
+        two.goto(url)
+        one.wait_for_selector("#mode-play", timeout=WAIT_MS)
+        two.wait_for_selector("#mode-play", timeout=WAIT_MS)
+        with one.expect_response(lambda r: r.url.endswith("/mode"), timeout=WAIT_MS) as first:
+            one.click("#mode-play")
+        assert first.value.status == 200
+        with two.expect_response(lambda r: r.url.endswith("/mode"), timeout=WAIT_MS) as second:
+            two.click("#mode-sheet")  # made on the view before the first phone's choice
+        assert second.value.status == 409
+        two.wait_for_selector("#message.bad", timeout=WAIT_MS)
+        assert "moved on" in two.inner_text("#message")
+        two.wait_for_selector("#start-hand", timeout=WAIT_MS)  # it shows the table as it now is
+        _shot(two, "race-moved-on")
+    finally:
+        served.close()
+    store = open_event(path)
+    rows = store.conn.execute("SELECT kind, body FROM venue_log").fetchall()
+    assert rows == [("mode", "play")]
+    store.close()
