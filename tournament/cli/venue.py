@@ -60,6 +60,9 @@ def serve(
                                                           "--host and --port)."),
     use_pins: bool = typer.Option(False, "--pins", help="A confirmation takes the player's own PIN "
                                                         "(`tournament pins`)."),
+    rate: float = typer.Option(20.0, "--rate", min=0.1, max=1_000_000, help="Requests a second each device may "
+                                                                           "make on average (more are slowed "
+                                                                           "down, 429)."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). Ctrl-C stops it; nothing acknowledged is lost."""
@@ -73,7 +76,7 @@ def serve(
     with open_for_command(event) as store:  # refuses what is not an event file, in one line
         vn.remember_url(store, base)
         found = vn.links(store, base)
-    server = VenueServer(event, pins=use_pins, base_url=base)
+    server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)))
     typer.echo(f"public page:     {found['public']}")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     for t in found["tables"]:

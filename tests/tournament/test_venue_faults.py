@@ -1,0 +1,145 @@
+"""``kill -9`` of a real ``tournament serve`` in the middle of a table's game, then ``serve`` again:
+every write the server acknowledged is in the event file, none twice, and the table carries on
+from where it was to the end of the game.
+
+The kill lands wherever it lands (a request may be in flight, or being committed): what is
+asserted holds for every such moment, so the test does not depend on timing.  Slow: it starts
+the server several times.  Only 127.0.0.1 is used."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from domrec import notation
+from domrec.simulate import play_game
+from domrec.validate import validate
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event.tables import table_record
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("uvicorn")
+
+pytestmark = pytest.mark.slow
+
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(path: Path, port: int) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
+                             "--rate", "1000"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+
+def _log(path: Path) -> list[tuple[int, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT rev, body FROM venue_log ORDER BY rev").fetchall()
+    finally:
+        conn.close()
+
+
+def _template(record):
+    import attrs
+
+    return attrs.evolve(record, hands=(), result=None)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kill_9_loses_no_acknowledged_move_and_doubles_none(tmp_path, seed):
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=seed))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    table = store.tables(1)[0]
+    record = play_game(table_record(store.settings, table, {p.id: p for p in store.players()}),
+                       random.Random(seed))
+    from tournament.event.venue import links
+
+    token = links(store, "http://127.0.0.1")["tables"][0]["token"]
+    store.close()
+    steps = []
+    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
+        if line and not line.startswith("["):
+            steps.extend([line] if line.split()[0] in PARTS else line.split())
+    from domrec.session import Session
+
+    session = Session(_template(record))
+    for text in steps:
+        session.take(text)
+    if session.game.in_hand:
+        steps.append("y")  # the last hand closed, as the page's button closes it
+    headers = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(seed)
+    acknowledged: list[str] = []  # every write the server said 200 to, in order
+    kills = 0
+    while len(acknowledged) < len(steps):
+        port = _free_port()
+        proc = _serve(path, port)
+        base = f"http://127.0.0.1:{port}/api/v1/tables/1/1"
+        with httpx.Client(timeout=60) as client:
+            state = client.get(base, headers=headers).json()
+            done = state["rev"]
+            # What the file holds: every acknowledged write, in order, and at most the one that was
+            # in flight when the server was killed (committed, its answer lost).
+            logged = [body for _, body in _log(path)]
+            assert logged[:len(acknowledged)] == acknowledged
+            assert len(logged) - len(acknowledged) in (0, 1)
+            assert [rev for rev, _ in _log(path)] == list(range(1, done + 1))
+            acknowledged = logged
+            killer = None
+            if kills < 3:
+                delay = rng.uniform(0.05, 0.6)
+                killer = threading.Timer(delay, lambda: os.kill(proc.pid, signal.SIGKILL))
+                killer.start()
+                kills += 1
+            try:
+                for text in steps[len(acknowledged):]:
+                    r = client.post(f"{base}/dgn", headers=headers, json={"rev": done, "text": text})
+                    while r.status_code == 429:  # slowed down, as a phone tapping fast would be: wait, send again
+                        time.sleep(float(r.headers["retry-after"]))
+                        r = client.post(f"{base}/dgn", headers=headers, json={"rev": done, "text": text})
+                    assert r.status_code == 200, r.json()
+                    acknowledged.append(text)
+                    done = r.json()["rev"]
+            except (httpx.TransportError, httpx.RemoteProtocolError):
+                pass  # the server was killed: what it acknowledged must be in the file
+        if killer is not None:
+            killer.join()
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=120)
+        proc.stderr.close()
+    assert [body for _, body in _log(path)] == steps
+    store = open_event(path)
+    from tournament.event.venue import Venue
+
+    state = Venue(store).state(1, 1)
+    assert state["game"]["over"] and state["game"]["totals"] == validate(record).scores
+    store.close()
