@@ -52,8 +52,10 @@ def _serve(path: Path, port: int) -> subprocess.Popen:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return proc
         except OSError:
-            assert proc.poll() is None, proc.stderr.read().decode()
-            assert time.monotonic() < deadline, "the server did not start"
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                raise AssertionError(f"the server did not start: {proc.stderr.read().decode()}") from None
             time.sleep(0.05)
 
 
@@ -63,6 +65,42 @@ def _log(path: Path) -> list[tuple[int, str]]:
         return conn.execute("SELECT rev, body FROM venue_log ORDER BY rev").fetchall()
     finally:
         conn.close()
+
+
+def _session(path, port, proc, headers, steps, acknowledged, kills, rng):
+    """One life of the server: check what the file holds, then post moves until the end of the game
+    or until the server is killed under them."""
+    base = f"http://127.0.0.1:{port}/api/v1/tables/1/1"
+    with httpx.Client(timeout=60) as client:
+        state = client.get(base, headers=headers).json()
+        done = state["rev"]
+        # What the file holds: every acknowledged write, in order, and at most the one that was
+        # in flight when the server was killed (committed, its answer lost).
+        logged = [body for _, body in _log(path)]
+        assert logged[:len(acknowledged)] == acknowledged
+        assert len(logged) - len(acknowledged) in (0, 1)
+        assert [rev for rev, _ in _log(path)] == list(range(1, done + 1))
+        acknowledged = logged
+        killer = None
+        if kills < 3:
+            killer = threading.Timer(rng.uniform(0.05, 0.6), lambda: os.kill(proc.pid, signal.SIGKILL))
+            killer.start()
+            kills += 1
+        try:
+            for text in steps[len(acknowledged):]:
+                r = client.post(f"{base}/dgn", headers=headers, json={"rev": done, "text": text})
+                while r.status_code == 429:  # slowed down, as a phone tapping fast would be: wait, send again
+                    time.sleep(float(r.headers["retry-after"]))
+                    r = client.post(f"{base}/dgn", headers=headers, json={"rev": done, "text": text})
+                assert r.status_code == 200, r.json()
+                acknowledged.append(text)
+                done = r.json()["rev"]
+        except httpx.TransportError:
+            pass  # the server was killed: what it acknowledged must be in the file
+        finally:
+            if killer is not None:
+                killer.join()
+    return acknowledged, kills
 
 
 def _template(record):
@@ -102,40 +140,17 @@ def test_kill_9_loses_no_acknowledged_move_and_doubles_none(tmp_path, seed):
     while len(acknowledged) < len(steps):
         port = _free_port()
         proc = _serve(path, port)
-        base = f"http://127.0.0.1:{port}/api/v1/tables/1/1"
-        with httpx.Client(timeout=60) as client:
-            state = client.get(base, headers=headers).json()
-            done = state["rev"]
-            # What the file holds: every acknowledged write, in order, and at most the one that was
-            # in flight when the server was killed (committed, its answer lost).
-            logged = [body for _, body in _log(path)]
-            assert logged[:len(acknowledged)] == acknowledged
-            assert len(logged) - len(acknowledged) in (0, 1)
-            assert [rev for rev, _ in _log(path)] == list(range(1, done + 1))
-            acknowledged = logged
-            killer = None
-            if kills < 3:
-                delay = rng.uniform(0.05, 0.6)
-                killer = threading.Timer(delay, lambda: os.kill(proc.pid, signal.SIGKILL))
-                killer.start()
-                kills += 1
-            try:
-                for text in steps[len(acknowledged):]:
-                    r = client.post(f"{base}/dgn", headers=headers, json={"rev": done, "text": text})
-                    while r.status_code == 429:  # slowed down, as a phone tapping fast would be: wait, send again
-                        time.sleep(float(r.headers["retry-after"]))
-                        r = client.post(f"{base}/dgn", headers=headers, json={"rev": done, "text": text})
-                    assert r.status_code == 200, r.json()
-                    acknowledged.append(text)
-                    done = r.json()["rev"]
-            except (httpx.TransportError, httpx.RemoteProtocolError):
-                pass  # the server was killed: what it acknowledged must be in the file
-        if killer is not None:
-            killer.join()
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=120)
-        proc.stderr.close()
+        try:
+            acknowledged, kills = _session(path, port, proc, headers, steps, acknowledged, kills, rng)
+        finally:  # never a server left behind, whatever failed
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=120)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            proc.stderr.close()
     assert [body for _, body in _log(path)] == steps
     store = open_event(path)
     from tournament.event.venue import Venue

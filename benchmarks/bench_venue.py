@@ -1,0 +1,235 @@
+"""The venue server under a club's load, against 127.0.0.1 only, bounded in time.
+
+    python benchmarks/bench_venue.py [--tables 100] [--readers 200] [--seconds 60] [--seed 1]
+
+What it does, in one run:
+
+* makes an event of ``4 x --tables`` players (Competitive, rotating partners: one table of four
+  per four players) and pairs round 1; simulates each table's game;
+* starts ``tournament serve`` on a free port of 127.0.0.1 (``--rate`` high: every client here
+  comes from the same address, where a hall's phones each have their own);
+* brings each table part of the way through its game first (not timed), so that the tables
+  finish at different times: about ``--tables / 10`` of them a minute, as a club's do;
+* then, for ``--seconds``: every table posts its next move once a second (each one a DGN word
+  with the table's revision, as the table page sends it), a table whose game is over confirms
+  it for both sides (the result then enters the event), and ``--readers`` readers each load a
+  page every 10 seconds (the public page, or a table's state);
+* afterwards reads the event file: every acknowledged move must be in its table's log exactly
+  once, in order (lost: acknowledged but missing; doubled: there twice).
+
+It prints the latency of an accepted move (p50, p99, max), moves lost and doubled, games
+confirmed, the server's CPU time per accepted move, and beside it the reference measured in
+the same run: the CPU time per move of the recorder taking the same moves in this process
+(:class:`domrec.session.Session`, what ``domrec record`` does for each move typed), so a
+slower or busier machine shows in both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+import httpx
+
+from domrec import notation
+from domrec.session import Session
+from domrec.simulate import play_game
+
+from tournament import add_players, create_event, make_settings, pair_next_round
+from tournament.event.tables import table_record
+from tournament.event.venue import links
+
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+
+
+def steps_of(record) -> list[str]:
+    out = []
+    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
+        if line and not line.startswith("["):
+            out.extend([line] if line.split()[0] in PARTS else line.split())
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    for text in out:
+        session.take(text)
+    if session.game.in_hand:
+        out.append("y")
+    return out
+
+
+def cpu_of(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+async def run(args: argparse.Namespace, folder: Path) -> None:
+    path = folder / "venue.db"
+    store = create_event(path, make_settings("Bench night", "competitive", "rotating", seed=args.seed))
+    add_players(store, [f"Player {i}" for i in range(4 * args.tables)])
+    pair_next_round(store)
+    players = {p.id: p for p in store.players()}
+    tables = store.tables(1)
+    games = {t.number: steps_of(play_game(table_record(store.settings, t, players), random.Random(args.seed + t.number)))
+             for t in tables}
+    tokens = {x["table"]: x["token"] for x in links(store, "http://127.0.0.1")["tables"]}
+    store.close()
+
+    # The reference: the recorder taking the same moves in this process.
+    started = time.process_time()
+    moves_local = 0
+    for t in tables[: min(20, len(tables))]:
+        session = Session(table_record(store.settings, t, players))
+        for text in games[t.number]:
+            session.take(text)
+            moves_local += 1
+    local_cpu = (time.process_time() - started) / moves_local
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
+                               "--rate", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"the server did not start: {server.stderr.read().decode()}")
+                await asyncio.sleep(0.05)
+        base = f"http://127.0.0.1:{port}"
+        rng = random.Random(args.seed)
+        acknowledged: dict[int, list[str]] = {t.number: [] for t in tables}
+        revs: dict[int, int] = {t.number: 0 for t in tables}
+        latencies: list[float] = []
+        refused = confirmed = reads = 0
+        limits = httpx.Limits(max_connections=args.tables + args.readers + 10)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+
+            async def post(number: int, text: str) -> httpx.Response:
+                return await client.post(f"/api/v1/tables/1/{number}/dgn", json={"rev": revs[number], "text": text},
+                                         headers={"Authorization": f"Bearer {tokens[number]}"})
+
+            # Part of the way through each game first (not timed): the tables finish at different times.
+            for t in tables:
+                steps = games[t.number]
+                # Moves left uniform in 1..6 x tables: a tenth of the tables a minute end their game.
+                left = min(len(steps), rng.randint(1, 6 * args.tables))
+                for text in steps[: max(0, len(steps) - left)]:
+                    r = await post(t.number, text)
+                    assert r.status_code == 200, r.text
+                    revs[t.number] = r.json()["rev"]
+                    acknowledged[t.number].append(text)
+            cpu_before = cpu_of(server.pid)
+            stop = time.monotonic() + args.seconds
+
+            async def table(number: int) -> None:
+                nonlocal refused, confirmed
+                steps = games[number]
+                await asyncio.sleep(rng.random())
+                while time.monotonic() < stop:
+                    k = len(acknowledged[number])
+                    if k < len(steps):
+                        sent = time.perf_counter()
+                        r = await post(number, steps[k])
+                        if r.status_code == 200:
+                            latencies.append(time.perf_counter() - sent)
+                            revs[number] = r.json()["rev"]
+                            acknowledged[number].append(steps[k])
+                        else:
+                            refused += 1
+                    else:
+                        headers = {"Authorization": f"Bearer {tokens[number]}"}
+                        for side in ("NS", "EW"):
+                            r = await client.post(f"/api/v1/tables/1/{number}/confirm", headers=headers,
+                                                  json={"rev": revs[number], "side": side})
+                            if r.status_code != 200:
+                                raise SystemExit(f"table {number}: confirmation refused: {r.text}")
+                            revs[number] = r.json()["rev"]
+                        confirmed += 1
+                        return
+                    await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
+
+            async def reader(k: int) -> None:
+                nonlocal reads
+                await asyncio.sleep(rng.random() * 10)
+                while time.monotonic() < stop:
+                    if k % 2:
+                        await client.get("/")
+                    else:
+                        number = tables[k % len(tables)].number
+                        await client.get(f"/api/v1/tables/1/{number}",
+                                         headers={"Authorization": f"Bearer {tokens[number]}"})
+                    reads += 1
+                    await asyncio.sleep(10)
+
+            wall = time.monotonic()
+            await asyncio.gather(*(table(t.number) for t in tables), *(reader(k) for k in range(args.readers)))
+            wall = time.monotonic() - wall
+            server_cpu = cpu_of(server.pid) - cpu_before
+    finally:
+        server.send_signal(2)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+    conn = sqlite3.connect(path)
+    lost = doubled = 0
+    for t in tables:
+        rows = [body for (body,) in conn.execute("SELECT body FROM venue_log WHERE table_id = ? AND kind = 'dgn' "
+                                                 "ORDER BY rev", [t.id])]
+        mine = acknowledged[t.number]
+        lost += sum(1 for k, text in enumerate(mine) if k >= len(rows) or rows[k] != text)
+        doubled += max(0, len(rows) - len(mine))
+    results = conn.execute("SELECT COUNT(*) FROM results WHERE entered_via = 'table'").fetchone()[0]
+    conn.close()
+    moves = len(latencies)
+    print(f"venue: {args.tables} tables posting a move a second, {args.readers} readers a page every 10 s, "
+          f"{wall:.0f} s on {os.cpu_count()} cores")
+    print(f"  accepted moves: {moves} ({moves / wall:.1f}/s); refused: {refused}; reads: {reads}")
+    print(f"  latency of an accepted move: p50 {percentile(latencies, 50) * 1000:.1f} ms, "
+          f"p99 {percentile(latencies, 99) * 1000:.1f} ms, max {max(latencies or [0]) * 1000:.1f} ms (goal: p99 < 100 ms)")
+    print(f"  moves lost: {lost}; moves doubled: {doubled}; games confirmed: {confirmed} "
+          f"({confirmed / wall * 60:.1f}/min; results in the event: {results})")
+    per_move = server_cpu / max(1, moves + reads)
+    print(f"  server CPU: {server_cpu:.2f} s, {server_cpu / max(1, moves) * 1000:.2f} ms per accepted move "
+          f"(reads included), {per_move * 1000:.2f} ms per request")
+    print(f"  reference, the same moves taken by the recorder in this process (domrec record's cost): "
+          f"{local_cpu * 1000:.3f} ms per move")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--readers", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(args, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()
