@@ -538,6 +538,11 @@ class Recorder:
             return False
         return True
 
+    def refuse(self, text: str) -> None:
+        """A refusal in a caller's own words (the session refusing what it handles itself), counted
+        and placed as the recorder's own are."""
+        self._refuse(text)
+
     def _refuse(self, text: str) -> None:
         if self.refused_at is None:
             self.refused_at = self.at

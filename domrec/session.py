@@ -2,7 +2,8 @@
 
 A phone at the table sends what the scorer tapped or typed as DGN body lines, the same lines
 a ``.dgn`` file holds and ``domrec record`` takes (``hand 2 lead E``, ``deal N 6-6 …``, moves,
-``left …``, ``end …``, ``undo``, ``y`` to close a hand that is over).  A :class:`Session` takes
+``left …``, ``end …``, ``undo``, ``y`` to close a hand that is over, ``time`` when the
+event's clock stops the game between hands).  A :class:`Session` takes
 a request **whole or not at all**: each line goes through a :class:`~domrec.recorder.Recorder`,
 so every move is checked by the engine the moment it is made, exactly as at the terminal, and
 the first refusal undoes the whole request and names its line:column in the request's text.
@@ -28,7 +29,7 @@ import attrs
 from domrec.notation.writer import _move_text as _word
 from domrec.errors import DomrecError
 from domrec.explain import describe_move
-from domrec.game import Game
+from domrec.game import Game, GameError
 from domrec.record import Move, Pass, Record, move_to_dict
 from domrec.recorder import Recorder
 
@@ -98,6 +99,18 @@ def _cells(move: Move) -> list[list[int]] | None:
     return [list(cell) for cell in at] if at else None
 
 
+def _time(recorder: Recorder) -> None:
+    """The event's clock stopped the game (format 1.1's ``ended: time``): allowed between hands
+    only, as the Game says (a hand under way when time is called is played to its end)."""
+    g = recorder.game
+    if g.in_hand and g.hand_over:
+        recorder.feed_line("y")  # the hand just finished closes first
+    try:
+        g.end_on_time()
+    except GameError as e:
+        recorder.refuse(str(e))
+
+
 class Session:
     """One table's game: a template and the requests accepted so far."""
 
@@ -141,6 +154,8 @@ class Session:
             recorder.refused_at = None
             if word in ("undo", "n", "no") and line.strip() not in recorder.game.seats and len(line.split()) == 1:
                 _undo(recorder)
+            elif word == "time" and len(line.split()) == 1:
+                _time(recorder)
             else:
                 recorder.feed_line(line)
             if recorder.refused > before:

@@ -411,3 +411,52 @@ def test_every_route_is_described_in_the_openapi_document(venue):
     routes = {getattr(r, "path", "") for r in server.app.routes if getattr(r, "path", "").startswith("/api/")}
     assert routes == described
     assert client.get("/api/v1/openapi.json").json()["openapi"].startswith("3.1")
+
+
+def test_a_game_stopped_by_the_clock_is_confirmed_and_entered(tmp_path):
+    path = tmp_path / "clock.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=3, time_limit=40))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    store.close()
+    record = _game_of(path, 1, 1, seed=4)
+    first_hand = attrs.evolve(record, hands=record.hands[:1], result=None)
+    server = _server(path)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+        url = "/api/v1/tables/1/1"
+        state = client.get(url, headers=_auth(token)).json()
+        assert state["time_limit"] == 40
+        for text in _requests(first_hand):
+            state = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text}).json()
+        state = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "time"}).json()
+        assert state["game"]["over"] and state["status"] == "waiting", state
+        for side in ("NS", "EW"):
+            state = client.post(f"{url}/confirm", headers=_auth(token), json={"rev": state["rev"], "side": side}).json()
+        assert state["status"] == "confirmed" and "ended on time" in state["said"][-1]
+    finally:
+        server.close()
+
+
+def test_time_is_refused_where_the_event_has_no_clock(venue):
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": 0, "text": "hand 1\n time"})
+    assert r.status_code == 422 and r.json()["error"] == "2:2: this event has no time limit: a game ends by its rules"
+    assert _log_rows(path) == []
+
+
+def test_the_director_opens_a_tables_game_as_a_replay_page(venue):
+    path, server, client, links = venue
+    token, director = links["tables"][0]["token"], _key(links["director"])
+    record = _game_of(path, 1, 1, seed=6)
+    state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+    for text in _requests(record)[:15]:
+        state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
+                            json={"rev": state["rev"], "text": text}).json()
+    r = client.get(f"/d/{director}/replay/1/1")
+    assert r.status_code == 200 and 'name="generator" content="domrec replay page"' in r.text
+    assert "Club &lt;night&gt;" in r.text and "Club <night>" not in r.text
+    assert client.get(f"/d/{token}/replay/1/1").status_code == 403
+    assert client.get(f"/d/{director}/replay/1/99").status_code == 404

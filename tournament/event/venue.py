@@ -272,6 +272,7 @@ class Venue:
                   "waiting" if live.session.over else "playing" if game["hands"] else "not started")
         return {"rev": live.rev, "event": self.store.settings.name, "round": table.round, "table": table.number,
                 "mode": live.mode, "status": status, "sides": sides, "by_seat": not self.store.settings.partnership,
+                "time_limit": self.store.settings.time_limit,
                 "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": self.pins,
                 "last_at": live.last_at, "said": said, "game": game,
                 "result": None if result is None else {"scores": dict(result.scores), "winner": result.winner,
@@ -314,6 +315,12 @@ class Venue:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""
         if not isinstance(text, str):
             raise Unprocessable('"text" must be DGN text: one or more lines')
+
+        if self.store.settings.time_limit is None:
+            for number, line in enumerate(text.split("\n"), 1):
+                if line.strip().lower() == "time":
+                    raise Unprocessable(f"{number}:{len(line) - len(line.lstrip()) + 1}: this event has no time "
+                                        f"limit: a game ends by its rules", number, len(line) - len(line.lstrip()) + 1)
 
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
             try:
@@ -457,6 +464,22 @@ class Venue:
             self.ensure_tokens()
             return {"round": self.store.last_round(), "said": [f"round {self.store.last_round()} is paired"],
                     "tables": len(self.store.tables(self.store.last_round()))}
+
+    def replay_html(self, round_no: int, table_no: int) -> str:
+        """The table's game so far (or its stored result's record) as domrec's replay page."""
+        from domrec import replay_page
+
+        with self.lock:
+            table = self.table(round_no, table_no)
+            result = self.store.result_for(table.id)
+            text = self.store.record_text(result.id) if result is not None and result.kind == "record" else None
+            if text is not None:
+                from domrec.reader import loads
+
+                record = loads(text)
+            else:
+                record = self._current(table).session.record()
+            return replay_page.page(record, f"round {table.round} table {table.number}")
 
     def public_view(self) -> dict[str, Any]:
         """What the hall sees without a key: the event, and the last round's tables and players."""

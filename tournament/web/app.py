@@ -175,9 +175,11 @@ class VenueServer:
                     headers = list(message.get("headers", []))
                     headers += [(b"x-request-id", request_id.encode()), (b"x-content-type-options", b"nosniff"),
                                 (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY"),
-                                (b"cache-control", b"no-store"),
-                                (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
-                                                             b"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")]
+                                (b"cache-control", b"no-store")]
+                    if not any(name.lower() == b"content-security-policy" for name, _ in headers):
+                        headers.append((b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
+                                                                    b"style-src 'self' 'unsafe-inline'; "
+                                                                    b"frame-ancestors 'none'"))
                     message = {**message, "headers": headers}
                 await send(message)
 
@@ -214,6 +216,7 @@ class VenueServer:
             Route("/t/{token}", self.table_page),
             Route("/d/{token}", self.director_page),
             Route("/d/{token}/sheets", self.sheets_page),
+            Route("/d/{token}/replay/{round}/{table}", self.replay_page),
             Route(f"{api}/openapi.json", self.openapi),
             Route(f"{api}/tables/{{round}}/{{table}}", self.api_table),
             Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
@@ -368,6 +371,22 @@ class VenueServer:
                 if x["table"] == t.number}
         players = {p.id: p for p in store.players()}
         return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls)
+
+    async def replay_page(self, request: Request) -> Response:
+        """A table's game so far as domrec's replay page (every position, the verdict beside it)."""
+        token = request.path_params["token"]
+        try:
+            await self.run(self.venue.authorize_director, token)
+            round_no, table_no = self._where(request)
+            html = await self.run(self.venue.replay_html, round_no, table_no)
+        except _Refusal as e:
+            return await self._refused_page(e, e.status)
+        except (VenueError, TournamentError) as e:
+            return await self._refused_page(e, getattr(e, "status", 422))
+        # The replay page is one self-contained document: its script and styles are inline.
+        return HTMLResponse(html, headers={"content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; "
+                                                                      "style-src 'unsafe-inline'; img-src data:; "
+                                                                      "frame-ancestors 'none'"})
 
     async def public_page(self, request: Request) -> Response:
         view = await self.run(self.venue.public_view)

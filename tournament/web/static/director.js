@@ -50,6 +50,7 @@
     $("detail-moves").textContent = data.game.hands.map((h) => "hand " + h.number + ": " +
       h.moves.map((m) => m.seat + " " + m.text).join(" ") + (h.result ? "  → " + JSON.stringify(h.result.scores) : "")).join("\n");
     $("detail-layout").textContent = (data.game.table || []).join("\n");
+    $("detail-replay").href = `/d/${token}/replay/${round}/${table}`;
     const scores = data.result ? data.result.scores : data.game.totals;
     $("result-scores").replaceChildren(...data.sides.map((s) => el("label", {}, s + " ",
       el("input", { type: "number", min: "0", id: "dir-score-" + s, value: scores[s] ?? "", style: "width:6em" }))));

@@ -97,12 +97,16 @@
     const box = el("section", {});
     if (!game.in_hand) {
       const next = game.hands.length + 1;
+      const clock = view.time_limit && game.hands.length
+        ? el("button", { type: "button", id: "time-up", onclick: () => send("time") }, "Time is up: end the game here") : null;
       const lead = el("select", { id: "lead", "aria-label": "who leads" }, el("option", { value: "" }, "lead: as the rules say"),
                       ...game.seats.map((s) => el("option", { value: s }, "lead: " + s + " " + (game.players[s] || ""))));
       box.append(el("h2", {}, "Hand " + next),
                  el("div", { class: "row" }, lead, el("button", { type: "button", class: "primary", id: "start-hand",
                    onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, "Start hand " + next)),
                  el("p", { class: "note" }, "The deal may be entered first, as deal lines in the box below, or not at all."));
+      if (clock) box.append(el("p", { class: "note" }, "The event's clock (" + view.time_limit + " minutes) has run out? " +
+                                "The side ahead wins."), clock);
       return box;
     }
     if (game.hand_over) {
