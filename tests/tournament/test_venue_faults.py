@@ -158,3 +158,61 @@ def test_kill_9_loses_no_acknowledged_move_and_doubles_none(tmp_path, seed):
     state = Venue(store).state(1, 1)
     assert state["game"]["over"] and state["game"]["totals"] == validate(record).scores
     store.close()
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
+def test_serve_in_a_terminal_prints_its_links_and_stops_cleanly_on_ctrl_c(tmp_path):
+    """In a real terminal (tmux): the links, a warning when open to the network, and Ctrl-C stops
+    it with one line, no traceback, the event file intact."""
+    import shlex
+    import uuid
+
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=1))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    store.close()
+    socket_name = f"domrec-venue-{uuid.uuid4().hex[:8]}"
+    port = _free_port()
+    status = tmp_path / "status"
+    command = (shlex.join([sys.executable, "-m", "tournament.cli", "serve", str(path), "--host", "0.0.0.0",
+                           "--port", str(port), "--url", f"http://127.0.0.1:{port}"])
+               + f"; echo $? > {shlex.quote(str(status))}")
+
+    conf = tmp_path / "tmux.conf"
+    conf.write_text("set -g remain-on-exit on\nset -g history-limit 20000\n")
+
+    def tmux(*args: str) -> str:
+        return subprocess.run(["tmux", "-L", socket_name, "-f", str(conf), *args], capture_output=True, text=True,
+                              timeout=120).stdout
+
+    def screen() -> str:
+        return tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
+
+    def wait(test, what: str) -> str:
+        deadline = time.monotonic() + 120
+        while not test(screen()):
+            assert time.monotonic() < deadline, f"waited for {what}; the pane shows:\n{screen()}"
+            time.sleep(0.05)
+        return screen()
+
+    tmux("new-session", "-d", "-s", "main", "-x", "160", "-y", "40", command)
+    try:
+        shown = wait(lambda s: "round 1 table 1:" in s, "the links")
+        assert "public page:     http://127.0.0.1:" in shown and "director's page:" in shown
+        assert "warning: open to every device" in shown
+        with socket.create_connection(("127.0.0.1", port), timeout=30):
+            pass  # it answers
+        tmux("send-keys", "-t", "main", "C-c")
+        deadline = time.monotonic() + 120
+        while not (status.exists() and status.read_text().endswith("\n")):
+            assert time.monotonic() < deadline, screen()
+            time.sleep(0.05)
+        shown = screen()
+        assert "stopped; every acknowledged move is in the event file" in shown
+        assert "Traceback" not in shown and status.read_text().strip() == "0"
+    finally:
+        tmux("kill-server")
+    store = open_event(path)
+    assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    store.close()

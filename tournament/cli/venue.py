@@ -89,6 +89,8 @@ def serve(
                             access_log=False, server_header=False)
     try:
         uvicorn.Server(config).run()
+    except KeyboardInterrupt:
+        pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:
         server.close()
     typer.echo("stopped; every acknowledged move is in the event file")
