@@ -460,3 +460,62 @@ def test_the_director_opens_a_tables_game_as_a_replay_page(venue):
     assert "Club &lt;night&gt;" in r.text and "Club <night>" not in r.text
     assert client.get(f"/d/{token}/replay/1/1").status_code == 403
     assert client.get(f"/d/{director}/replay/1/99").status_code == 404
+
+
+def test_the_command_line_works_on_the_file_while_the_server_runs(venue):
+    """A result entered at the command line (another connection) is seen by the server at once: the
+    table is confirmed, and its page refuses further moves."""
+    from tournament import enter_manual
+
+    path, server, client, links = venue
+    token = links["tables"][1]["token"]
+    state = client.get("/api/v1/tables/1/2", headers=_auth(token)).json()
+    store = open_event(path)
+    enter_manual(store, 2, {"NS": 120, "EW": 80})
+    store.close()
+    now = client.get("/api/v1/tables/1/2", headers=_auth(token)).json()
+    assert now["status"] == "confirmed" and now["result"]["via"] is None  # entered at the command line
+    r = client.post("/api/v1/tables/1/2/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1"})
+    assert r.status_code == 409
+
+
+def test_sheets_carry_the_tables_qr_codes_once_the_event_was_served(tmp_path):
+    from tournament.event import venue as venue_ops
+    from tournament.pages.sheets import write_sheets
+
+    path = _event(tmp_path)
+    store = open_event(path)
+    plain = write_sheets(store, tmp_path / "plain")
+    page = [f for f in plain.files if f.suffix == ".html"][0].read_text()
+    assert "<svg" not in page
+    venue_ops.remember_url(store, "http://192.0.2.7:8000")
+    served = write_sheets(store, tmp_path / "served", url=venue_ops.venue_url(store))
+    page = [f for f in served.files if f.suffix == ".html"][0].read_text()
+    urls = [t["url"] for t in venue_ops.links(store, "http://192.0.2.7:8000")["tables"]]
+    assert page.count("<svg") == len(urls) and all(u in page for u in urls)
+    store.close()
+
+
+def test_links_and_pins_at_the_command_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    path = _event(tmp_path)
+    runner = CliRunner()
+    r = runner.invoke(app, ["links", str(path), "--json", "--url", "http://10.0.0.5:8000/"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert set(doc) == {"director", "public", "tables"} and doc["public"] == "http://10.0.0.5:8000/"
+    assert [sorted(t) for t in doc["tables"]] == [["round", "table", "token", "url"]] * 2
+    again = json.loads(runner.invoke(app, ["links", str(path), "--json", "--url", "http://10.0.0.5:8000"]).stdout)
+    assert again == doc
+    r = runner.invoke(app, ["pins", str(path)])
+    lines = r.stdout.splitlines()
+    assert r.exit_code == 0 and len(lines) == 8 and all(line.split("\t")[2].isdigit() and
+                                                        len(line.split("\t")[2]) == 4 for line in lines)
+    assert runner.invoke(app, ["pins", str(path)]).stdout == r.stdout  # made once
+    for args in (["links", str(tmp_path / "missing.db")], ["serve", str(tmp_path / "missing.db")],
+                 ["links", str(path), "--url", "not a url"]):
+        r = runner.invoke(app, args)
+        assert r.exit_code == 2 and "Traceback" not in r.output and r.output.count("\n") == 1, r.output

@@ -23,20 +23,25 @@ def sheets(
     table: Optional[int] = typer.Option(None, "--table", "-t", min=1, max=MAX_COUNT,
                                         help="Only this table (e.g. a knockout game "
                                              "seated after the others)."),
-    qr: bool = typer.Option(False, "--qr", help="Each sheet carries its table's venue link as a QR code "
-                                                "(`tournament serve`, docs/venue.md)."),
-    url: Optional[str] = typer.Option(None, "--url", help="With --qr: the address phones reach the server at "
-                                                          "(default: the one `tournament serve` last used)."),
+    qr: Optional[bool] = typer.Option(None, "--qr/--no-qr", help="Each sheet carries its table's venue link as "
+                                                                 "a QR code (`tournament serve`, docs/venue.md); "
+                                                                 "default: when the event has been served or "
+                                                                 "--url is given."),
+    url: Optional[str] = typer.Option(None, "--url", help="The address phones reach the venue server at, for the "
+                                                          "QR codes (default: the one `tournament serve` last "
+                                                          "used)."),
 ) -> None:
     """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
     HTML page of score sheets, one sheet a table."""
     from tournament.cli.venue import _checked_url
-    from tournament.event.venue import venue_url
+    from tournament.event.venue import served_before, venue_url
     from tournament.pages import sheets as sh
 
-    if url is not None and not qr:
-        raise UnusableInput("--url goes with --qr (the sheets' QR codes)")
+    if url is not None and qr is False:
+        raise UnusableInput("--url is the address for the QR codes; --no-qr leaves them out")
     with open_for_command(event) as store:
+        if qr is None:
+            qr = url is not None or served_before(store)
         link_base = venue_url(store, _checked_url(url)) if qr else None
         written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
                                   force, table, url=link_base)

@@ -165,6 +165,11 @@ def venue_url(store: EventStore, url: str | None = None) -> str:
     return venue_sql.remembered_url(store) or DEFAULT_URL
 
 
+def served_before(store: EventStore) -> bool:
+    """``tournament serve`` has run on this event (so its sheets get the tables' QR codes)."""
+    return venue_sql.remembered_url(store) is not None
+
+
 def remember_url(store: EventStore, url: str) -> None:
     with store.write():
         venue_sql.remember_url(store, url.rstrip("/"))

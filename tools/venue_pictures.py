@@ -1,0 +1,146 @@
+"""Make the screenshots in docs/venue.md: the venue's pages as phones and the director see them.
+
+    python tools/venue_pictures.py [docs/pictures]
+
+It makes a small event, serves it on 127.0.0.1 (``tournament serve``'s application under
+uvicorn), and drives the pages in the system's Chromium through Playwright for Python (no
+browser is downloaded): a Competitive table at a phone's 390x844 (the start, a tile tapped
+and where it may go, the result waiting for confirmation), a Broadway tableau, and the
+director's page at 1280x800.  Simulated games (seeded) give the moves, so the pictures are
+the same every time but for the keys in the links.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import sync_playwright
+
+from domrec import notation
+from domrec.simulate import play_game
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event.tables import table_record
+from tournament.web.app import VenueServer
+
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
+PHONE = {"width": 390, "height": 844}
+
+
+def _steps(record) -> list[str]:
+    out = []
+    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
+        if line and not line.startswith("["):
+            out.extend([line] if line.split()[0] in PARTS else line.split())
+    return out
+
+
+def _serve(path: Path) -> tuple[uvicorn.Server, VenueServer, str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    venue = VenueServer(path, base_url=base, rate=1e9, burst=10 ** 9)
+    server = uvicorn.Server(uvicorn.Config(venue.asgi, host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="off"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    return server, venue, base
+
+
+def _event(folder: Path, game: str) -> Path:
+    path = folder / f"{game}.db"
+    store = create_event(path, make_settings("Club night", game, "rotating", seed=4))
+    add_players(store, ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+    pair_next_round(store)
+    store.close()
+    return path
+
+
+def _record(path: Path, seed: int):
+    store = open_event(path)
+    table = store.tables(1)[0]
+    template = table_record(store.settings, table, {p.id: p for p in store.players()})
+    store.close()
+    return play_game(template, random.Random(seed))
+
+
+def _send(page, text: str) -> None:
+    before = int(page.evaluate("() => document.body.dataset.rev || -1"))
+    page.fill("#typed-text", text)
+    page.click("#typed-form button[type=submit]")
+    page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}")
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("Chromium is not installed (Debian: apt-get install chromium)")
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
+                                                                    "--disable-background-networking"])
+        path = _event(Path(folder), "competitive")
+        record = _record(path, seed=11)
+        server, venue, base = _serve(path)
+        links = venue.call(venue.venue.links, base)
+        page = browser.new_page(viewport=PHONE)
+        page.goto(links["tables"][0]["url"])
+        page.wait_for_selector("#mode-play")
+        page.screenshot(path=str(out / "venue-choose.png"))
+        page.click("#mode-play")
+        page.wait_for_selector("#start-hand")
+        steps = _steps(record)
+        moves = [k for k, s in enumerate(steps) if s.split()[0] not in PARTS]
+        for text in steps[:moves[6]]:  # the hand line, the deal, six moves typed in
+            _send(page, text)
+        tile = steps[moves[6]].split("@")[0]
+        page.click(f'#panel .tiles button[data-tile="{tile}"]')
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / "venue-tap.png"))
+        for text in steps[moves[6]:]:
+            _send(page, text)
+        if page.locator("#close-hand").count():
+            page.click("#close-hand")
+        page.wait_for_selector('#panel button[data-side="NS"]')
+        page.screenshot(path=str(out / "venue-confirm.png"))
+        director = browser.new_page(viewport={"width": 1280, "height": 800})
+        director.goto(links["director"])
+        director.wait_for_selector("#tables tbody tr")
+        director.screenshot(path=str(out / "venue-director.png"))
+        server.should_exit = True
+        venue.close()
+
+        path = _event(Path(folder), "broadway")
+        record = _record(path, seed=3)
+        server, venue, base = _serve(path)
+        links = venue.call(venue.venue.links, base)
+        page = browser.new_page(viewport=PHONE)
+        page.goto(links["tables"][0]["url"])
+        page.click("#mode-play")
+        steps = _steps(record)
+        moves = [k for k, s in enumerate(steps) if s.split()[0] not in PARTS]
+        for text in steps[:moves[5]]:
+            _send(page, text)
+        tile = steps[moves[5]].split("@")[0].lstrip("*!")
+        page.click(f'#panel .tiles button[data-tile="{tile}"]')
+        page.wait_for_selector("#panel .grid")
+        page.screenshot(path=str(out / "venue-tableau.png"))
+        server.should_exit = True
+        venue.close()
+        browser.close()
+    for name in ("choose", "tap", "confirm", "tableau", "director"):
+        print(f"wrote {out / f'venue-{name}.png'}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "docs" / "pictures")
