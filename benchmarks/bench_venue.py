@@ -38,32 +38,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import attrs
 import httpx
 
-from domrec import notation
-from domrec.session import Session
+from domrec.session import Session, requests_for
 from domrec.simulate import play_game
 
 from tournament import add_players, create_event, make_settings, pair_next_round
 from tournament.event.tables import table_record
 from tournament.event.venue import links
-
-PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
-
-
-def steps_of(record) -> list[str]:
-    out = []
-    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
-        if line and not line.startswith("["):
-            out.extend([line] if line.split()[0] in PARTS else line.split())
-    session = Session(attrs.evolve(record, hands=(), result=None))
-    for text in out:
-        session.take(text)
-    if session.game.in_hand:
-        out.append("y")
-    return out
-
 
 def cpu_of(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -90,7 +72,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     pair_next_round(store)
     players = {p.id: p for p in store.players()}
     tables = store.tables(1)
-    games = {t.number: steps_of(play_game(table_record(store.settings, t, players), random.Random(args.seed + t.number)))
+    games = {t.number: requests_for(play_game(table_record(store.settings, t, players), random.Random(args.seed + t.number)))
              for t in tables}
     tokens = {x["table"]: x["token"] for x in links(store, "http://127.0.0.1")["tables"]}
     store.close()

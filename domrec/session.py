@@ -26,6 +26,7 @@ from typing import Any, Sequence
 
 import attrs
 
+from domrec import notation
 from domrec.notation.writer import _move_text as _word
 from domrec.errors import DomrecError
 from domrec.explain import describe_move
@@ -33,6 +34,8 @@ from domrec.game import Game, GameError
 from domrec.record import Move, Pass, Record, move_to_dict
 from domrec.recorder import Recorder
 
+#: The first words of a hand's part lines, which a scorer sends whole.
+PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 #: Words of the terminal that a request may not hold: they steer a terminal, not a game.
 _TERMINAL_ONLY = {"quit": "quit is for the terminal: on a page, just close it"}
 #: The most lines one request may hold (a whole hand typed from a sheet is well under it).
@@ -246,3 +249,20 @@ class Session:
             "seen": [str(t) for t in (_tile_of(m) for m in g.moves) if t is not None] if g.in_hand else [],
             "table": list(state.render()) if state is not None else [],
         }
+
+
+def requests_for(record: Record, keep_deal: bool = True) -> list[str]:
+    """A finished game as a table's phone sends it: the typed form (seats the turn gives, forced
+    passes and claims left out; the deal written, or the tiles left at each hand's end), each
+    hand part line whole, each move alone, and ``y`` closing the last hand where it is still open.
+    What the tests, the venue benchmark and the pictures of docs/venue.md replay."""
+    out: list[str] = []
+    for line in notation.dumps_typed(record, keep_deal=keep_deal).splitlines():
+        if line and not line.startswith("["):
+            out.extend([line] if line.split()[0] in PARTS else line.split())
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    for text in out:
+        session.take(text)
+    if session.game.in_hand:
+        out.append("y")
+    return out

@@ -24,23 +24,18 @@ from pathlib import Path
 import uvicorn
 from playwright.sync_api import sync_playwright
 
-from domrec import notation
+from domrec.session import PARTS, requests_for
 from domrec.simulate import play_game
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 from tournament.event.tables import table_record
 from tournament.web.app import VenueServer
 
-PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 PHONE = {"width": 390, "height": 844}
 
 
 def _steps(record) -> list[str]:
-    out = []
-    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
-        if line and not line.startswith("["):
-            out.extend([line] if line.split()[0] in PARTS else line.split())
-    return out
+    return [text for text in requests_for(record) if text != "y"]
 
 
 def _serve(path: Path) -> tuple[uvicorn.Server, VenueServer, str]:

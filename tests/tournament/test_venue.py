@@ -13,8 +13,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-from domrec import notation
 from domrec.reader import loads
+from domrec.session import PARTS, requests_for
 from domrec.simulate import play_game
 from domrec.validate import validate
 
@@ -26,7 +26,6 @@ starlette_testclient = pytest.importorskip("starlette.testclient")
 from tournament.web.app import VenueServer  # noqa: E402
 from tournament.web.openapi import OPENAPI  # noqa: E402
 
-PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 #: (game, format, table size, players): one event of each game, a round of one or two tables.
 EVENTS = {
     "competitive": ("competitive", "rotating", None, 8),
@@ -83,12 +82,7 @@ def _game_of(path: Path, round_no: int, table_no: int, seed: int):
 
 def _requests(record) -> list[str]:
     """The typed form of a game (its deal written, forced passes left out), a move a request."""
-    out = []
-    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
-        if not line or line.startswith("["):
-            continue
-        out.extend([line] if line.split()[0] in PARTS else line.split())
-    return out
+    return requests_for(record, keep_deal=True)
 
 
 def _play(client, token: str, round_no: int, table_no: int, record) -> dict:
@@ -99,10 +93,6 @@ def _play(client, token: str, round_no: int, table_no: int, record) -> dict:
         assert r.status_code == 200, (text, r.json())
         state = r.json()
         assert state["rev"] > 0
-    if state["game"]["in_hand"]:
-        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "y"})
-        assert r.status_code == 200, r.json()
-        state = r.json()
     return state
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from domrec import notation
+from domrec.session import PARTS, requests_for
 from domrec.simulate import play_game
 from domrec.validate import validate
 
@@ -36,7 +36,6 @@ uvicorn = pytest.importorskip("uvicorn")
 from tournament.web.app import VenueServer  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
-PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 #: Long enough for any page to answer on a busy machine: a wait that runs out is a failure, never a pass.
 WAIT_MS = 60_000
 
@@ -88,11 +87,7 @@ def _game(path: Path, seed: int):
 
 
 def _steps(record) -> list[str]:
-    out = []
-    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
-        if line and not line.startswith("["):
-            out.extend([line] if line.split()[0] in PARTS else line.split())
-    return out
+    return [text for text in requests_for(record) if text != "y"]  # the page's own button closes a hand
 
 
 @pytest.fixture

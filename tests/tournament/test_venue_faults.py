@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from domrec import notation
+from domrec.session import requests_for
 from domrec.simulate import play_game
 from domrec.validate import validate
 
@@ -33,7 +33,6 @@ pytest.importorskip("uvicorn")
 
 pytestmark = pytest.mark.slow
 
-PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 
 
 def _free_port() -> int:
@@ -103,12 +102,6 @@ def _session(path, port, proc, headers, steps, acknowledged, kills, rng):
     return acknowledged, kills
 
 
-def _template(record):
-    import attrs
-
-    return attrs.evolve(record, hands=(), result=None)
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_kill_9_loses_no_acknowledged_move_and_doubles_none(tmp_path, seed):
     path = tmp_path / "ev.db"
@@ -122,17 +115,7 @@ def test_kill_9_loses_no_acknowledged_move_and_doubles_none(tmp_path, seed):
 
     token = links(store, "http://127.0.0.1")["tables"][0]["token"]
     store.close()
-    steps = []
-    for line in notation.dumps_typed(record, keep_deal=True).splitlines():
-        if line and not line.startswith("["):
-            steps.extend([line] if line.split()[0] in PARTS else line.split())
-    from domrec.session import Session
-
-    session = Session(_template(record))
-    for text in steps:
-        session.take(text)
-    if session.game.in_hand:
-        steps.append("y")  # the last hand closed, as the page's button closes it
+    steps = requests_for(record)
     headers = {"Authorization": f"Bearer {token}"}
     rng = random.Random(seed)
     acknowledged: list[str] = []  # every write the server said 200 to, in order

@@ -9,12 +9,11 @@ such as replacing a result after the next round was paired).
 
 from __future__ import annotations
 
-import itertools
 import json
 import sqlite3
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import attrs
 
@@ -24,7 +23,7 @@ from domrec.errors import DomrecError, clip
 from tournament.errors import EventFileError, TournamentError
 from tournament.event.results import record_hash, safe_validate, match_table
 from tournament.pairing import standings as st
-from tournament.settings import INDIVIDUAL, PAIRS, PARTNERSHIP_SIDES, ROTATING, Settings
+from tournament.settings import PAIRS, ROTATING, Settings
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Table, Team

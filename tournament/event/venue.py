@@ -464,7 +464,7 @@ class Venue:
                     shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
                     raise Unprocessable(f"round {rnd} is not finished: table{'s' if len(open_tables) > 1 else ''} "
                                         f"{shown} ha{'ve' if len(open_tables) > 1 else 's'} no confirmed result yet")
-            plan = rounds.pair_next_round(self.store)
+            rounds.pair_next_round(self.store)
             self.store.bring_browsing_up_to_date()
             self.ensure_tokens()
             return {"round": self.store.last_round(), "said": [f"round {self.store.last_round()} is paired"],

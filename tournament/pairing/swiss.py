@@ -40,7 +40,7 @@ from tournament.errors import PairingError
 from tournament.pairing.plan import History, Plan, history
 from tournament.pairing.schedule import pair_balanced
 from tournament.pairing.standings import Standings
-from tournament.settings import BALANCED, INDIVIDUAL, PAIRS, ROTATING, Settings
+from tournament.settings import BALANCED, PAIRS, ROTATING, Settings
 from tournament.values import Player, SeatAssignment, Table, Team
 
 #: Cost of one repeated opponent, against one place of distance in the standings.

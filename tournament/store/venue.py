@@ -22,7 +22,6 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from tournament.store.event_store import EventStore
 

@@ -5,18 +5,7 @@
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
   let view = null, open = null, openState = null;
-  const $ = (id) => document.getElementById(id);
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "onclick") node.addEventListener("click", v);
-      else if (k === "class") node.className = v;
-      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    return node;
-  }
-  function say(text, kind) { const m = $("message"); m.textContent = text || ""; m.className = kind || ""; }
+  const { $, el, say } = window.venue;
   async function call(method, url, body) {
     try {
       const r = await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined, cache: "no-store" });

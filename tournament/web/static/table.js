@@ -11,28 +11,30 @@
   let chosen = null;      // the tile tapped, waiting for where it goes
   let busy = false;
 
-  const $ = (id) => document.getElementById(id);
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "onclick") node.addEventListener("click", v);
-      else if (k === "class") node.className = v;
-      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    return node;
-  }
-  function say(text, kind) { const m = $("message"); m.textContent = text || ""; m.className = kind || ""; }
+  const { $, el, say } = window.venue;
 
-  async function call(method, path, body) {
-    if (busy) return;
+  // Requests go one after another, never dropped: a tap made while a refresh is on its way waits
+  // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
+  // refused the second time ("the table has moved on"), never applied twice.
+  let chain = Promise.resolve();
+  function call(method, path, body) {
+    const run = () => request(method, path, body);
+    chain = chain.then(run, run);
+    return chain;
+  }
+
+  async function request(method, path, body) {
     busy = true;
     try {
       const response = await fetch(api + path, { method, headers, body: body ? JSON.stringify(body) : undefined,
                                                   cache: "no-store" });
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: "the server's answer could not be read" }; }
-      if (response.ok) { view = data; chosen = null; say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good"); }
+      if (response.ok) {
+        if (method !== "GET" || !view || data.rev !== view.rev) chosen = null;  // a refresh keeps the tile tapped
+        view = data;
+        if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
+      }
       else if (response.status === 409 && data.state) { view = data.state; chosen = null; say(data.error, "bad"); }
       else say(data.error || ("refused (" + response.status + ")"), "bad");
     } catch (e) {
