@@ -178,14 +178,22 @@ def _pool(jobs: int) -> cf.ProcessPoolExecutor:
 
 
 def _stop(pool: cf.ProcessPoolExecutor) -> None:
-    """Terminate the workers at once (Ctrl-C, an error): nothing they would still say is wanted."""
+    """Terminate the workers at once (Ctrl-C, an error): nothing they would still say is wanted.
+
+    The pool's manager thread is waited for too: left running, it could be closing its wake-up
+    pipe at the moment the interpreter exits and writes to that pipe (``concurrent.futures``
+    does so for every pool at exit), which printed an "Exception ignored … Bad file descriptor"
+    traceback after the verdicts."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         if p.is_alive():
             p.terminate()
     for p in processes:
         p.join(5)
+    if manager is not None:
+        manager.join(30)
 
 
 def _said_where(chunk: list[reader.Source]) -> str:
