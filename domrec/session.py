@@ -121,6 +121,8 @@ class Session:
         self.template = template
         self.accepted: list[str] = []
         self._said: list[str] = []
+        #: The views of closed hands, by the hand value they were made of (see :meth:`state`).
+        self._closed_views: dict[int, tuple[Any, dict]] = {}
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -192,6 +194,16 @@ class Session:
 
     # --- reading ----------------------------------------------------------------------------
 
+    def _hand_view(self, k: int, hand: Any, points: Sequence[int]) -> dict[str, Any]:
+        g = self.game
+        moves = [{"seat": m.seat, "text": _word(move_to_dict(m), g.game), "tile": _tile_of(m), "at": _cells(m),
+                  "label": describe_move(m), "points": points[j] if j < len(points) else None}
+                 for j, m in enumerate(hand.moves)]
+        result = g.outcome_of(k + 1)
+        return {"number": k + 1, "leader": hand.leader, "deal": hand.deal is not None and bool(hand.deal.hands),
+                "sheet": hand.moves == () and hand.deal is None and hand.result is not None, "moves": moves,
+                "result": None if result is None else {"end": result.end, "scores": dict(result.scores)}}
+
     @property
     def game(self) -> Game:
         return self._recorder.game
@@ -220,16 +232,17 @@ class Session:
         record = g.record()
         hands = []
         current = len(record.hands) - 1 if g.in_hand else None
+        seen: dict[int, tuple[Any, dict]] = {}
         for k, hand in enumerate(record.hands):
-            points = g.points if k == current else ()
-            moves = [{"seat": m.seat, "text": _word(move_to_dict(m), g.game), "tile": _tile_of(m), "at": _cells(m),
-                      "label": describe_move(m), "points": points[j] if j < len(points) else None}
-                     for j, m in enumerate(hand.moves)]
-            result = g.outcome_of(k + 1)
-            hands.append({"number": k + 1, "leader": hand.leader, "deal": hand.deal is not None and
-                          bool(hand.deal.hands), "sheet": hand.moves == () and hand.deal is None and
-                          hand.result is not None, "moves": moves,
-                          "result": None if result is None else {"end": result.end, "scores": dict(result.scores)}})
+            kept = self._closed_views.get(id(hand)) if k != current else None
+            if kept is not None and kept[0] is hand and kept[1]["number"] == k + 1:
+                view = kept[1]  # a closed hand is the same value until an undo reopens it
+            else:
+                view = self._hand_view(k, hand, g.points if k == current else ())
+            if k != current:
+                seen[id(hand)] = (hand, view)
+            hands.append(view)
+        self._closed_views = seen
         state = g.state
         return {
             "game": g.game,

@@ -203,11 +203,11 @@ class Venue:
     # --- finding a table ----------------------------------------------------------------------
 
     def table(self, round_no: int, table_no: int) -> Table:
+        found = self.store.table(round_no, table_no)
+        if found is not None:
+            return found
         if not 1 <= round_no <= self.store.last_round():
             raise NotFound(f"round {round_no} has not been paired")
-        for t in self.store.tables(round_no):
-            if t.number == table_no:
-                return t
         raise NotFound(f"round {round_no} has no table {table_no}")
 
     def _players(self) -> dict[int, Player]:
@@ -249,10 +249,10 @@ class Venue:
         found = venue_sql.token_row(self.store, token)
         if found is None or found[0] != "table":
             raise Forbidden("this link's key is not one of this event's tables: ask the director for the table's link")
-        for t in self.store.tables():
-            if t.id == found[1]:
-                return t
-        raise NotFound("this link's table is no longer in the event")
+        table = self.store.table_by_id(found[1])
+        if table is None:
+            raise NotFound("this link's table is no longer in the event")
+        return table
 
     def ensure_tokens(self, round_no: int | None = None) -> None:
         with self.lock:
@@ -491,9 +491,10 @@ class Venue:
         with self.lock:
             rnd = self.store.last_round()
             players = self._players()
+            results = self.store.results()
             tables = []
             for t in self.store.tables(rnd) if rnd else []:
-                result = self.store.result_for(t.id)
+                result = results.get(t.id)
                 tables.append({"table": t.number, "seats": [(s.seat, players[s.player].name) for s in t.seats],
                                "result": None if result is None else result.scores})
             return {"event": self.store.settings.name, "round": rnd, "tables": tables}

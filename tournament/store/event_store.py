@@ -228,6 +228,18 @@ class EventStore:
 
     def tables(self, round_no: int | None = None) -> list[Table]:
         where, params = ("WHERE r.number = ?", [round_no]) if round_no is not None else ("", [])
+        return self._tables(where, params)
+
+    def table(self, round_no: int, table_no: int) -> Table | None:
+        """One table of a round (the venue reads one table a request, not the round's hundred)."""
+        found = self._tables("WHERE r.number = ? AND t.number = ?", [round_no, table_no])
+        return found[0] if found else None
+
+    def table_by_id(self, table_id: int) -> Table | None:
+        found = self._tables("WHERE t.id = ?", [table_id])
+        return found[0] if found else None
+
+    def _tables(self, where: str, params: list[Any]) -> list[Table]:
         rows = self._rows(
             "SELECT t.id AS tid, r.number AS rnd, t.number AS tno, s.seat, s.side, s.player_id "
             "FROM round_tables t JOIN rounds r ON r.id = t.round_id JOIN seats s ON s.table_id = t.id "
