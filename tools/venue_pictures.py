@@ -21,10 +21,11 @@ import threading
 import time
 from pathlib import Path
 
+import attrs
 import uvicorn
 from playwright.sync_api import sync_playwright
 
-from domrec.session import PARTS, requests_for
+from domrec.session import PARTS, Session, requests_for
 from domrec.simulate import play_game
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
@@ -36,6 +37,18 @@ PHONE = {"width": 390, "height": 844}
 
 def _steps(record) -> list[str]:
     return [text for text in requests_for(record) if text != "y"]
+
+
+def _two_ways(record, steps: list[str], start: int) -> int:
+    """The first move from ``start`` on whose tile could go two ways, so that the page asks where."""
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    for k, text in enumerate(steps):
+        if k >= start and text.split()[0] not in PARTS:
+            tile = text.split("@")[0]
+            if sum(1 for m in session.legal() if m["tile"] == tile) >= 2:
+                return k
+        session.take(text)
+    raise SystemExit("no move of this game has a tile that could go two ways")
 
 
 def _serve(path: Path) -> tuple[uvicorn.Server, VenueServer, str]:
@@ -73,7 +86,10 @@ def _send(page, text: str) -> None:
     before = int(page.evaluate("() => document.body.dataset.rev || -1"))
     page.fill("#typed-text", text)
     page.click("#typed-form button[type=submit]")
-    page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}")
+    page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before} || "
+                           f"document.querySelector('#message.bad')")
+    if page.locator("#message.bad").count():
+        raise SystemExit(f"{text!r} was refused: {page.inner_text('#message')}")
 
 
 def main(out: Path) -> None:
@@ -98,11 +114,13 @@ def main(out: Path) -> None:
         moves = [k for k, s in enumerate(steps) if s.split()[0] not in PARTS]
         for text in steps[:moves[6]]:  # the hand line, the deal, six moves typed in
             _send(page, text)
-        tile = steps[moves[6]].split("@")[0]
-        page.click(f'#panel .tiles button[data-tile="{tile}"]')
-        page.wait_for_timeout(300)
+        k = _two_ways(record, steps, moves[6])
+        for text in steps[moves[6]:k]:
+            _send(page, text)
+        page.click(f'#panel .tiles button[data-tile="{steps[k].split("@")[0]}"]')
+        page.wait_for_selector("#panel .targets")
         page.screenshot(path=str(out / "venue-tap.png"))
-        for text in steps[moves[6]:]:
+        for text in steps[k:]:
             _send(page, text)
         if page.locator("#close-hand").count():
             page.click("#close-hand")

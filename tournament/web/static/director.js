@@ -15,6 +15,7 @@
     } catch (e) { say("no connection to the server", "bad"); return null; }
   }
   const when = (at) => at ? new Date(at).toLocaleTimeString() : "";
+  const STATES = { "waiting": "waiting for confirmation", "called": "playing" };
   function render() {
     if (!view) return;
     $("summary").replaceChildren(el("span", {}, "round ", el("b", {}, view.round || "–")),
@@ -25,7 +26,7 @@
       el("td", {}, t.table),
       el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " " + n))),
       el("td", { class: t.called ? "state-called" : t.status === "confirmed" ? "state-confirmed" : "" },
-         (t.called ? "director called · " : "") + t.status + (t.progress ? " · " + t.progress : "")),
+         (t.called ? "director called · " : "") + (STATES[t.status] || t.status) + (t.progress ? " · " + t.progress : "")),
       el("td", {}, when(t.last_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, "Open")))));
   }
