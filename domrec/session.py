@@ -31,8 +31,9 @@ from domrec.notation.writer import _move_text as _word
 from domrec.errors import DomrecError
 from domrec.explain import describe_move
 from domrec.game import Game, GameError
-from domrec.record import Move, Pass, Record, move_to_dict
-from domrec.recorder import Recorder
+from domrec import tiles as T
+from domrec.record import Move, Pass, Play, Record, move_to_dict
+from domrec.recorder import Recorder, placements
 
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -225,6 +226,41 @@ class Session:
             out.append({"seat": move.seat, "text": _move_text(move, g.game), "tile": _tile_of(move),
                         "label": describe_move(move), "at": _cells(move)})
         return out
+
+    def options(self, tile: str) -> list[dict[str, Any]]:
+        """Where ``tile`` may go now for the player to move, each as the DGN word that puts it
+        there and in words: the engine's legal moves for it when the deal is known; without the
+        deal, each place the engine accepts it (an end of the line, an arm, a Broadway cell),
+        tried and taken back, so the page can offer them as it does the legal moves.  Empty when
+        nobody is to move yet (the lead of a hand without its deal: the tile alone is sent)."""
+        g = self.game
+        try:
+            t = T.tile(tile)
+        except DomrecError:
+            return []
+        if g.deal_known:
+            return [m for m in self.legal() if m["tile"] == str(t)]
+        seat = g.to_move
+        if not g.in_hand or g.hand_over or seat is None:
+            return []
+        if g.game == "broadway":
+            found = [m for m, _ in placements(g, str(t), seat)]
+        else:
+            found = []
+            laid = [m.play for m in g.moves if type(m) is Play]
+            for on in [None, *dict.fromkeys(laid)]:
+                move = Play(seat=seat, play=str(t), on=on)
+                try:
+                    g.push(move)
+                except DomrecError:
+                    continue
+                g.pop()
+                if on is None:  # it goes one way only: the tile alone says where
+                    found = [move]
+                    break
+                found.append(move)
+        return [{"seat": m.seat, "text": _move_text(m, g.game), "tile": str(t), "label": describe_move(m),
+                 "at": _cells(m)} for m in found]
 
     def state(self) -> dict[str, Any]:
         """Everything a page shows of the game, as JSON values."""

@@ -151,3 +151,25 @@ def test_the_state_a_page_shows(config):
         for move in state["legal"]:
             probe = Session(session.template, session.accepted)
             probe.take(move["text"])  # each listed move is taken as written
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] in ("competitive", "horse-race", "broadway")],
+                         ids=[i for c, i in zip(CONFIGS, IDS) if c[0] in ("competitive", "horse-race", "broadway")])
+def test_where_a_tile_may_go_without_the_deal_is_what_the_engine_accepts(config):
+    """Each move of a game recorded without its deal: the options offered for its tile include the
+    move as the game made it, and each option is taken as written."""
+    record = _game(config, 3)
+    session = Session(_template(record))
+    offered = 0
+    for text in _requests(notation.dumps_typed(record, keep_deal=False)):
+        word = text.split()[-1] if text.split()[0] not in PARTS else ""
+        tile = word.split("@")[0].lstrip("*!+") if word and word[0].isdigit() else ""
+        if tile and session.game.to_move is not None and not session.game.hand_over:
+            options = session.options(tile)
+            if options:
+                offered += 1
+                assert len({o["text"] for o in options}) == len(options)
+                for option in options:
+                    Session(session.template, session.accepted).take(option["text"])
+        session.take(text)
+    assert offered

@@ -509,3 +509,37 @@ def test_links_and_pins_at_the_command_line(tmp_path):
                  ["links", str(path), "--url", "not a url"]):
         r = runner.invoke(app, args)
         assert r.exit_code == 2 and "Traceback" not in r.output and r.output.count("\n") == 1, r.output
+
+
+def test_the_directors_sheets_carry_each_tables_qr_code(venue):
+    path, server, client, links = venue
+    director = _key(links["director"])
+    r = client.get(f"/d/{director}/sheets")
+    assert r.status_code == 200 and r.text.count("<svg") == len(links["tables"])
+    assert all(t["url"] in r.text for t in links["tables"])
+    assert client.get(f"/d/{links['tables'][0]['token']}/sheets").status_code == 403
+
+
+def test_where_a_tapped_tile_may_go(venue):
+    """Without the deal the page asks the server where the tile tapped may go: every place the
+    engine takes it, each one a DGN word the table's write then takes."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    record = _game_of(path, 1, 1, seed=8)
+    url = "/api/v1/tables/1/1"
+    state = client.get(url, headers=_auth(token)).json()
+    tried = 0
+    for text in requests_for(record, keep_deal=False):
+        word = text.split()[-1]
+        if text.split()[0] not in PARTS and word[0].isdigit() and state["game"]["to_move"]:
+            tile = word.split("@")[0]
+            found = client.get(f"{url}/options", params={"tile": tile}, headers=_auth(token)).json()
+            assert found["rev"] == state["rev"] and found["tile"] == tile
+            assert any(o["text"].split()[-1] == word or o["text"].split()[-1] == tile for o in found["options"])
+            tried += 1
+        state = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text}).json()
+        assert "error" not in state, state
+    assert tried > 10
+    r = client.get(f"{url}/options", params={"tile": "x" * 20}, headers=_auth(token))
+    assert r.status_code == 422
+    assert client.get(f"{url}/options", params={"tile": "6-4"}, headers=_auth("nope")).status_code == 403

@@ -187,6 +187,11 @@ def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, br
         small = page.evaluate("() => [...document.querySelectorAll('button')].filter(b => b.offsetParent)"
                               ".map(b => b.getBoundingClientRect()).filter(r => r.height < 44 || r.width < 44).length")
         assert small == 0
+        for width, height, name in ((360, 740, "narrow-phone"), (820, 1180, "tablet")):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(100)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
+            _shot(page, f"competitive-{name}")
     finally:
         served.close()
     store = open_event(path)

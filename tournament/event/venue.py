@@ -284,6 +284,16 @@ class Venue:
                                                        "kind": result.kind, "verified": result.verified,
                                                        "via": venue_sql.entered_via(self.store, table.id)}}
 
+    def options(self, round_no: int, table_no: int, tile: Any) -> dict[str, Any]:
+        """Where ``tile`` may go now (see :meth:`domrec.session.Session.options`), and the table's
+        revision they were worked out at."""
+        if not isinstance(tile, str) or len(tile) > 8:
+            raise Unprocessable("name a tile, such as 6-4")
+        with self.lock:
+            table = self.table(round_no, table_no)
+            live = self._current(table)
+            return {"rev": live.rev, "tile": tile, "options": live.session.options(tile)}
+
     # --- writing -----------------------------------------------------------------------------
 
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Callable[[Table, Live], tuple[str, str, list[str]]],

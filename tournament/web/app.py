@@ -219,6 +219,7 @@ class VenueServer:
             Route("/d/{token}/replay/{round}/{table}", self.replay_page),
             Route(f"{api}/openapi.json", self.openapi),
             Route(f"{api}/tables/{{round}}/{{table}}", self.api_table),
+            Route(f"{api}/tables/{{round}}/{{table}}/options", self.api_options),
             Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/mode", self.api_mode, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/confirm", self.api_confirm, methods=["POST"]),
@@ -263,6 +264,12 @@ class VenueServer:
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request)
             return await self.run(self.venue.state, round_no, table_no)
+        return await self._answer(request, work)
+
+    async def api_options(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request)
+            return await self.run(self.venue.options, round_no, table_no, request.query_params.get("tile"))
         return await self._answer(request, work)
 
     async def api_dgn(self, request: Request) -> Response:

@@ -67,6 +67,13 @@ OPENAPI: dict[str, Any] = {
                     "responses": {"200": {"description": "The table now.",
                                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableState"}}}},
                                   **_refusals(403, 404, 429)}}},
+        "/api/v1/tables/{round}/{table}/options": {
+            "parameters": _TABLE_PARAMS + [{"name": "tile", "in": "query", "required": True,
+                                            "schema": {"type": "string"}, "example": "6-4"}],
+            "get": {"summary": "Where a tile may go now for the player to move (tried by the engine, "
+                               "with or without the deal)", "security": [{"key": []}],
+                    "responses": {"200": {"description": '{"rev", "tile", "options": [{"seat", "text", "tile", '
+                                                         '"label", "at"}]}'}, **_refusals(403, 404, 422, 429)}}},
         "/api/v1/tables/{round}/{table}/dgn": {
             "parameters": _TABLE_PARAMS,
             **_write("Record DGN lines (moves, hand lines, deal, left, end, undo, y): all or nothing",

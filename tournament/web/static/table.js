@@ -44,6 +44,21 @@
       render();
     }
   }
+  // Without the deal: where the tile tapped may go, asked of the server (one place: sent at once).
+  let options = null;
+  async function placeTile(tile) {
+    const rev = view.rev;
+    let found = null;
+    try {
+      const r = await fetch(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" });
+      if (r.ok) found = await r.json();
+    } catch (e) { found = null; }
+    if (!found || found.rev !== rev || found.options.length === 0) { send(tile); return; }
+    if (found.options.length === 1) { send(found.options[0].text); return; }
+    chosen = tile;
+    options = { tile, list: found.options };
+    render();
+  }
   const send = (text) => call("POST", "/dgn", { rev: view.rev, text });
 
   function totals(game) {
@@ -137,11 +152,19 @@
       }
       return box;
     }
-    // The deal was not entered: any tile not yet seen this hand; the engine checks the rest.
+    // The deal was not entered: any tile not yet seen this hand; the engine says where it may go
+    // (every place it accepts the tile), and checks the rest.
     const seen = new Set(game.seen || []);
     box.append(el("h2", {}, (game.to_move ? game.to_move + " to play: " : "") + "tap the tile played"),
-               tileButtons(game.tiles, (t) => send(t), (t) => seen.has(t) && game.game !== "domino-roads"),
-               el("p", { class: "note" }, "A pass, a draw or a tile that fits both ends: type it below (-, +, 6-4@4-2)."));
+               tileButtons(game.tiles, placeTile, (t) => seen.has(t) && game.game !== "domino-roads"));
+    if (chosen && options && options.tile === chosen) {
+      const grid = options.list.some((c) => c.at) ? tableau(game, options.list) : null;
+      box.append(el("h2", {}, "Where does " + chosen + " go?" + (grid ? " Tap a numbered cell" : "")));
+      if (grid) box.append(grid);
+      box.append(el("div", { class: "targets" }, ...options.list.map((c, k) =>
+        el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? "#" + (k + 1) + " " : "") + c.label))));
+    }
+    box.append(el("p", { class: "note" }, "A pass or a draw: type it below (- or +)."));
     return box;
   }
 
