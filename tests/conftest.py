@@ -21,6 +21,12 @@ hypothesis_settings.register_profile("domrec", **_PROPERTIES)
 hypothesis_settings.register_profile("domrec-ci", derandomize=True, database=None, **_PROPERTIES)
 hypothesis_settings.load_profile("domrec-ci" if os.environ.get("CI") else "domrec")
 
+# Tables printed at a terminal are laid out for COLUMNS when it is set: a value exported by the
+# shell (or a test runner's worker) would change what the tests read.  Tests that want a width
+# set it themselves; every other test sees the same layout wherever it runs.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 SCHEMA_PATH = ROOT / "schemas" / "domrec-1.schema.json"

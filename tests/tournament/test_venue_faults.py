@@ -184,8 +184,14 @@ def test_serve_in_a_terminal_prints_its_links_and_stops_cleanly_on_ctrl_c(tmp_pa
         shown = wait(lambda s: "round 1 table 1:" in s, "the links")
         assert "public page:     http://127.0.0.1:" in shown and "director's page:" in shown
         assert "warning: open to every device" in shown
-        with socket.create_connection(("127.0.0.1", port), timeout=30):
-            pass  # it answers
+        deadline = time.monotonic() + 120
+        while True:  # it answers (the links are printed just before it listens)
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=30):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, screen()
+                time.sleep(0.05)
         tmux("send-keys", "-t", "main", "C-c")
         deadline = time.monotonic() + 120
         while not (status.exists() and status.read_text().endswith("\n")):
