@@ -168,6 +168,8 @@ def test_where_a_tile_may_go_without_the_deal_is_what_the_engine_accepts(config)
         else:
             requests.append(text)
     for text in requests:
+        if text.startswith("hand ") and text.split()[1] != "1":
+            break  # the first hand is enough: every kind of place a tile can go comes up in it
         if text.split()[0] in record.seats:
             session.take(text)  # a move the turn does not give: not offered
             continue
