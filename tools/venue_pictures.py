@@ -2,9 +2,9 @@
 
     python tools/venue_pictures.py [docs/pictures]
 
-It makes a small event, serves it on 127.0.0.1 (``tournament serve``'s application under
-uvicorn), and drives the pages in the system's Chromium through Playwright for Python (no
-browser is downloaded): a Competitive table at a phone's 390x844 (the start, a tile tapped
+It makes a small event, serves it on 127.0.0.1 (``tournament serve``'s application in a
+thread: :class:`tournament.web.background.BackgroundVenue`), and drives the pages in the
+system's Chromium through Playwright for Python (no browser is downloaded): a Competitive table at a phone's 390x844 (the start, a tile tapped
 and where it may go, the result waiting for confirmation), a Broadway tableau, and the
 director's page at 1280x800.  Simulated games (seeded) give the moves, so the pictures are
 the same every time but for the keys in the links.
@@ -14,15 +14,11 @@ from __future__ import annotations
 
 import random
 import shutil
-import socket
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 import attrs
-import uvicorn
 from playwright.sync_api import sync_playwright
 
 from domrec.session import PARTS, Session, requests_for
@@ -30,7 +26,7 @@ from domrec.simulate import play_game
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 from tournament.event.tables import table_record
-from tournament.web.app import VenueServer
+from tournament.web.background import BackgroundVenue
 
 PHONE = {"width": 390, "height": 844}
 
@@ -49,20 +45,6 @@ def _two_ways(record, steps: list[str], start: int) -> int:
                 return k
         session.take(text)
     raise SystemExit("no move of this game has a tile that could go two ways")
-
-
-def _serve(path: Path) -> tuple[uvicorn.Server, VenueServer, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    venue = VenueServer(path, base_url=base, rate=1e9, burst=10 ** 9)
-    server = uvicorn.Server(uvicorn.Config(venue.asgi, host="127.0.0.1", port=port, log_level="warning",
-                                           lifespan="off"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    return server, venue, base
 
 
 def _event(folder: Path, game: str) -> Path:
@@ -92,20 +74,13 @@ def _send(page, text: str) -> None:
         raise SystemExit(f"{text!r} was refused: {page.inner_text('#message')}")
 
 
-def main(out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        raise SystemExit("Chromium is not installed (Debian: apt-get install chromium)")
-    with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
-                                                                    "--disable-background-networking"])
-        path = _event(Path(folder), "competitive")
-        record = _record(path, seed=11)
-        server, venue, base = _serve(path)
-        links = venue.call(venue.venue.links, base)
+def _competitive(browser, folder: Path, out: Path) -> None:
+    """The table page at a phone's size (the start, a tap, the confirmation), then the director's."""
+    path = _event(folder, "competitive")
+    record = _record(path, seed=11)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as venue:
         page = browser.new_page(viewport=PHONE)
-        page.goto(links["tables"][0]["url"])
+        page.goto(venue.links["tables"][0]["url"])
         page.wait_for_selector("#mode-play")
         page.screenshot(path=str(out / "venue-choose.png"))
         page.click("#mode-play")
@@ -127,18 +102,20 @@ def main(out: Path) -> None:
         page.wait_for_selector('#panel button[data-side="NS"]')
         page.screenshot(path=str(out / "venue-confirm.png"))
         director = browser.new_page(viewport={"width": 1280, "height": 800})
-        director.goto(links["director"])
+        director.goto(venue.links["director"])
         director.wait_for_selector("#tables tbody tr")
         director.screenshot(path=str(out / "venue-director.png"))
-        server.should_exit = True
-        venue.close()
+        page.close()
+        director.close()
 
-        path = _event(Path(folder), "broadway")
-        record = _record(path, seed=3)
-        server, venue, base = _serve(path)
-        links = venue.call(venue.venue.links, base)
+
+def _broadway(browser, folder: Path, out: Path) -> None:
+    """A Broadway tile tapped: the tableau's cells where it may go."""
+    path = _event(folder, "broadway")
+    record = _record(path, seed=3)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as venue:
         page = browser.new_page(viewport=PHONE)
-        page.goto(links["tables"][0]["url"])
+        page.goto(venue.links["tables"][0]["url"])
         page.click("#mode-play")
         steps = _steps(record)
         moves = [k for k, s in enumerate(steps) if s.split()[0] not in PARTS]
@@ -148,8 +125,19 @@ def main(out: Path) -> None:
         page.click(f'#panel .tiles button[data-tile="{tile}"]')
         page.wait_for_selector("#panel .grid")
         page.screenshot(path=str(out / "venue-tableau.png"))
-        server.should_exit = True
-        venue.close()
+        page.close()
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("Chromium is not installed (Debian: apt-get install chromium)")
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
+                                                                    "--disable-background-networking"])
+        _competitive(browser, Path(folder), out)
+        _broadway(browser, Path(folder), out)
         browser.close()
     for name in ("choose", "tap", "confirm", "tableau", "director"):
         print(f"wrote {out / f'venue-{name}.png'}")

@@ -543,3 +543,31 @@ def test_where_a_tapped_tile_may_go(venue):
     r = client.get(f"{url}/options", params={"tile": "x" * 20}, headers=_auth(token))
     assert r.status_code == 422
     assert client.get(f"{url}/options", params={"tile": "6-4"}, headers=_auth("nope")).status_code == 403
+
+
+# --- the venue in a thread (tests, the pictures tool, a club's own program) ------------------------
+
+
+def test_a_background_venue_serves_on_127_0_0_1_and_closes_the_event_file(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    from tournament.web.background import BackgroundVenue, VenueNotServing
+
+    path = _event(tmp_path)
+    with BackgroundVenue(path) as served:
+        assert served.base_url == f"http://127.0.0.1:{served.port}" and served.port > 0
+        assert served.links["public"] == served.base_url + "/"
+        assert [t["url"].startswith(served.base_url + "/t/") for t in served.links["tables"]] == [True, True]
+        with urllib.request.urlopen(served.links["public"], timeout=60) as r:
+            assert r.status == 200 and "Club &lt;night&gt;" in r.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(served.base_url + "/api/v1/tables/1/1", timeout=60)
+        assert refused.value.code == 403 and "\n" not in json.loads(refused.value.read())["error"]
+        with pytest.raises(VenueNotServing, match=f"cannot listen on 127.0.0.1:{served.port}: "):
+            BackgroundVenue(path, port=served.port)  # the port is taken: one line, nothing left open
+    served.close()  # a second close does nothing
+    with pytest.raises(OSError):
+        urllib.request.urlopen(served.links["public"], timeout=60)
+    with pytest.raises(RuntimeError):  # the venue's thread, the one that used the event file, is gone
+        served.server.call(served.server.venue.overview)

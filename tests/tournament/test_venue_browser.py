@@ -11,9 +11,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -31,42 +28,18 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 
-from tournament.web.app import VenueServer  # noqa: E402
+from tournament.web.background import BackgroundVenue  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 #: Long enough for any page to answer on a busy machine: a wait that runs out is a failure, never a pass.
 WAIT_MS = 60_000
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class _Served:
-    """The venue's application under uvicorn in a thread, on 127.0.0.1 only."""
-
-    def __init__(self, path: Path) -> None:
-        port = _free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        self.venue = VenueServer(path, base_url=self.base, rate=1e9, burst=10 ** 9)
-        config = uvicorn.Config(self.venue.asgi, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
-            time.sleep(0.05)
-        self.links = self.venue.call(self.venue.venue.links, self.base)
-
-    def close(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(60)
-        self.venue.close()
+def _served(path: Path) -> BackgroundVenue:
+    """The venue on 127.0.0.1, taking requests as fast as the browser sends them."""
+    return BackgroundVenue(path, rate=1e9, burst=10 ** 9)
 
 
 def _event(tmp_path: Path, game: str, players: list[str]) -> Path:
@@ -168,7 +141,7 @@ def _confirm_all(page, sides: list[str]) -> None:
 def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, browser):
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=11)
-    served = _Served(path)
+    served = _served(path)
     try:
         page = browser.new_page(viewport=PHONE)
         page.goto(served.links["tables"][0]["url"])
@@ -204,7 +177,7 @@ def test_broadway_placements_are_tapped_on_the_tableau(tmp_path, browser):
     path = _event(tmp_path, "broadway", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=3)
     steps = _steps(record)
-    served = _Served(path)
+    served = _served(path)
     try:
         page = browser.new_page(viewport=PHONE)
         page.goto(served.links["tables"][0]["url"])
@@ -236,7 +209,7 @@ def test_broadway_placements_are_tapped_on_the_tableau(tmp_path, browser):
 def test_a_game_kept_by_its_scores_only(tmp_path, browser):
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=5)
-    served = _Served(path)
+    served = _served(path)
     try:
         page = browser.new_page(viewport=PHONE)
         page.goto(served.links["tables"][0]["url"])
@@ -261,7 +234,7 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
 
 def test_two_phones_racing_on_one_table(tmp_path, browser):
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    served = _Served(path)
+    served = _served(path)
     try:
         url = served.links["tables"][0]["url"]
         one, two = browser.new_page(viewport=PHONE), browser.new_page(viewport=PHONE)
