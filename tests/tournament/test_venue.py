@@ -321,6 +321,36 @@ def test_the_director_sees_calls_enters_and_amends_with_a_reason(venue):
     assert r.status_code == 422 and "table 2" in r.json()["error"]
 
 
+
+def test_the_overview_keeps_a_called_tables_status(venue):
+    """A call of the director is a field of its own in the overview: a table that calls while its
+    game waits for confirmation (a dispute over the result) still shows as waiting."""
+    path, server, client, links = venue
+    one, two, director = links["tables"][0]["token"], links["tables"][1]["token"], _key(links["director"])
+    state = _play(client, one, 1, 1, _game_of(path, 1, 1, seed=5))
+    assert state["status"] == "waiting"
+    state = client.post("/api/v1/tables/1/1/call", headers=_auth(one), json={"rev": state["rev"]}).json()
+    assert state["status"] == "called" and state["called"]  # the table's own state says "called", as before
+    rev = client.get("/api/v1/tables/1/2", headers=_auth(two)).json()["rev"]
+    assert client.post("/api/v1/tables/1/2/call", headers=_auth(two), json={"rev": rev}).status_code == 200
+    overview = client.get("/api/v1/director", headers=_auth(director)).json()
+    assert [(t["table"], t["status"], t["called"]) for t in overview["tables"]] == [
+        (1, "waiting", True), (2, "not started", True)]
+    r = client.post("/api/v1/tables/1/1/clear", headers=_auth(director), json={"rev": state["rev"]})
+    assert r.status_code == 200 and r.json()["status"] == "waiting"
+    overview = client.get("/api/v1/director", headers=_auth(director)).json()
+    assert [(t["status"], t["called"]) for t in overview["tables"]] == [("waiting", False), ("not started", True)]
+
+
+def test_the_public_page_shows_a_result_in_the_tables_order_of_sides(venue):
+    path, server, client, links = venue
+    director = _key(links["director"])
+    r = client.post("/api/v1/tables/1/2/result", headers=_auth(director), json={"scores": {"EW": 80, "NS": 120}})
+    assert r.status_code == 200
+    page = client.get("/").text
+    assert '<span class="nowrap">NS 120,</span> <span class="nowrap">EW 80</span>' in page
+    assert page.count("playing") == 1  # table 1 has no result yet
+
 def test_pins_confirm_only_with_a_players_own_pin(tmp_path):
     path = _event(tmp_path, "horse-race")
     store = open_event(path)

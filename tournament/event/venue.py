@@ -123,6 +123,13 @@ def _apply(live: Live, kind: str, body: str, at: str) -> None:
         live.called = None
 
 
+def _progress(confirmed: bool, live: Live, game: dict[str, Any]) -> str:
+    """How far a table's game is, a call of the director aside: ``not started``, ``playing``,
+    ``waiting`` (over, for its confirmations) or ``confirmed``."""
+    return ("confirmed" if confirmed else "waiting" if live.session.over else
+            "playing" if game["hands"] else "not started")
+
+
 def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
     """The director's key, and a key for each table of ``round_no`` (default: the last paired);
     those already made are kept (a printed QR code stays good)."""
@@ -273,8 +280,7 @@ class Venue:
         result = self.store.result_for(table.id)
         game = live.session.state()
         sides = list(table.sides())
-        status = ("confirmed" if result is not None else "called" if live.called else
-                  "waiting" if live.session.over else "playing" if game["hands"] else "not started")
+        status = "called" if live.called and result is None else _progress(result is not None, live, game)
         return {"rev": live.rev, "event": self.store.settings.name, "round": table.round, "table": table.number,
                 "mode": live.mode, "status": status, "sides": sides, "by_seat": not self.store.settings.partnership,
                 "time_limit": self.store.settings.time_limit,
@@ -417,8 +423,9 @@ class Venue:
             raise Forbidden("this is not the director's link of this event")
 
     def overview(self) -> dict[str, Any]:
-        """Every table of the last round at a glance: who sits there, how far it is, when it last
-        moved, whether it waits for confirmation, is confirmed, or called the director."""
+        """Every table of the last round at a glance: who sits there, how far it is (``status``: not
+        started, playing, waiting for confirmation, confirmed), when it last moved, and whether it
+        called the director (``called``, apart from the status)."""
         with self.lock:
             rnd = self.store.last_round()
             players = self._players()
@@ -430,7 +437,10 @@ class Venue:
                 hand = game["hands"][-1] if game["hands"] else None
                 progress = (f"hand {hand['number']}, move {len(hand['moves'])}" if hand and game["in_hand"]
                             else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
-                tables.append({"round": t.round, "table": t.number, "status": state["status"], "progress": progress,
+                # The call is a field of its own here, so that the director sees both: a table that
+                # called while waiting for confirmation is still waiting (the table's state says "called").
+                status = _progress(state["result"] is not None, live, game)
+                tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
                                "last_at": live.last_at, "rev": live.rev, "called": state["called"],
                                "players": {s.seat: players[s.player].name for s in t.seats},
                                "totals": game["totals"], "result": state["result"]})
@@ -505,6 +515,9 @@ class Venue:
             tables = []
             for t in self.store.tables(rnd) if rnd else []:
                 result = results.get(t.id)
+                order = {side: k for k, side in enumerate(t.sides())}
                 tables.append({"table": t.number, "seats": [(s.seat, players[s.player].name) for s in t.seats],
-                               "result": None if result is None else result.scores})
+                               # in the table's order of sides (NS before EW), as every other page shows them
+                               "result": None if result is None else dict(sorted(
+                                   result.scores.items(), key=lambda item: order.get(item[0], len(order))))})
             return {"event": self.store.settings.name, "round": rnd, "tables": tables}

@@ -106,7 +106,9 @@ OPENAPI: dict[str, Any] = {
                                      "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]}}})},
         "/api/v1/director": {
             "get": {"summary": "Every table of the round at a glance (director's key)", "security": [{"key": []}],
-                    "responses": {"200": {"description": "The round's tables."}, **_refusals(403, 429)}}},
+                    "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "
+                                                          "waiting, confirmed) and, apart from it, called (the "
+                                                          "director is called)."}, **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key)",
                      "security": [{"key": []}],
