@@ -233,6 +233,18 @@ class Game:
             return []
         return self._state.legal_moves()
 
+    def possible_moves(self) -> list[Move]:
+        """Without the deal: every move that may be legal now, where the engine can list them
+        (Castle Rock and Domino Roads, whose moves mostly need no hidden tile: captures, draws,
+        dice); a move of a tile is listed when the mover may hold it.  Empty for the others and
+        when no hand is being played; with the deal, the legal moves."""
+        if self._state is None:
+            return []
+        if self.deal_known or self._state.over:
+            return self.legal_moves()
+        listing = getattr(self._state, "possible_moves", None)
+        return listing() if listing is not None else []
+
     def closing_moves(self) -> list[Move]:
         """Moves a hand that is over still takes (Castle Rock's last captures, which need only
         the row, so they are known even without the deal)."""

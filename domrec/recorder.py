@@ -171,6 +171,18 @@ class Recorder:
         elif self._sheet_pending:
             self._sheet_pending = False
 
+    @property
+    def hand_announced(self) -> bool:
+        """A ``hand N`` line (and perhaps parts of its deal) was taken and the hand has not
+        started: it starts at its first move, so that more of the deal, or its score alone, may
+        still come."""
+        return not self.game.in_hand and (self._sheet_pending or bool(self._parts))
+
+    def start_announced(self) -> bool:
+        """Start the announced hand with what was given of it (for a look at how it would stand:
+        the session does this on a copy, never on the table's own game)."""
+        return self.hand_announced and self._start(quiet=True)
+
     def settle(self) -> None:
         """Between requests of a page: the passes now forced are made, so that who is to move is
         right while the table waits (within a text they are made when the next move shows them)."""

@@ -32,7 +32,7 @@ from domrec.errors import DomrecError
 from domrec.explain import describe_move
 from domrec.game import Game, GameError
 from domrec import tiles as T
-from domrec.record import Move, Pass, Play, Record, move_to_dict
+from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
 from domrec.recorder import Recorder, placements
 
 #: The first words of a hand's part lines, which a scorer sends whole.
@@ -189,6 +189,21 @@ class Session:
                                "entered again")
         return recorder
 
+    def _announced(self) -> Game | None:
+        """Between a ``hand N`` line (with any parts of its deal) and the hand's first move, the
+        hand has not started (more of the deal, or its score alone, may still come); the page
+        still offers that first move.  The game as the hand would stand, started on a copy made
+        from the accepted requests, or ``None``."""
+        if not self._recorder.hand_announced:
+            return None
+        quiet = Recorder(Game.from_record(self.template), None, interactive=False, say=lambda _: None,
+                         refuse_out=lambda _: None)
+        for text in self.accepted:
+            for line in text.split("\n"):
+                quiet.feed_line(line)
+            quiet.settle()
+        return quiet.game if quiet.start_announced() else None
+
     def _undo_request(self) -> None:
         """Back to the state after the last accepted request: made again from the requests."""
         self._recorder = self._replay(self.accepted)
@@ -217,50 +232,74 @@ class Session:
         """The game is over by its rules (every hand closed)."""
         return self.game.over
 
-    def legal(self) -> list[dict[str, Any]]:
-        """The moves the engine allows now, each as the DGN word that makes it, its tile, and in
-        words: empty when the deal was not entered (the moves then depend on hidden tiles)."""
-        g = self.game
-        out = []
-        for move in g.legal_moves():
-            out.append({"seat": move.seat, "text": _move_text(move, g.game), "tile": _tile_of(move),
-                        "label": describe_move(move), "at": _cells(move)})
-        return out
+    def legal(self, game: Game | None = None) -> list[dict[str, Any]]:
+        """The moves the page offers now, each as the DGN word that makes it, the tile tapped
+        first (a tile laid, shown or drawn by name), its kind, and in words.  With the deal, the
+        engine's legal moves; without it, the moves that may be legal, where the engine can list
+        them (Castle Rock and Domino Roads: see :meth:`Game.possible_moves`), else none (the tile
+        is tapped among all, and :meth:`options` says where it may go).  ``game``: the announced
+        hand's copy (see :meth:`_announced`)."""
+        g = game if game is not None else self.game
+        return [self._offer(move) for move in g.possible_moves()]
+
+    def _offer(self, move: Move) -> dict[str, Any]:
+        tile = _tile_of(move)
+        if tile is None and type(move) is Draw and isinstance(move.draw, str):
+            tile = move.draw  # a draw that names its tile is tapped as the tile
+        return {"seat": move.seat, "text": _move_text(move, self.game.game), "tile": tile,
+                "kind": type(move).__name__.lower(), "label": describe_move(move), "at": _cells(move)}
 
     def options(self, tile: str) -> list[dict[str, Any]]:
         """Where ``tile`` may go now for the player to move, each as the DGN word that puts it
-        there and in words: the engine's legal moves for it when the deal is known; without the
-        deal, each place the engine accepts it (an end of the line, an arm, a Broadway cell),
-        tried and taken back, so the page can offer them as it does the legal moves.  Empty when
-        nobody is to move yet (the lead of a hand without its deal: the tile alone is sent)."""
-        g = self.game
+        there and in words: the moves :meth:`legal` lists for it when it lists any; else, without
+        the deal, each place the engine accepts it (an end of the line, an arm, a Broadway cell)
+        and a draw that names it, tried and taken back, so the page can offer them as it does
+        the legal moves.  Empty when nobody is to move yet (the lead of a hand whose leader the
+        rules leave open: the tile alone is sent)."""
+        g = self._announced() or self.game  # a hand announced: its first move, on a copy
         try:
             t = T.tile(tile)
         except DomrecError:
             return []
-        if g.deal_known:
-            return [m for m in self.legal() if m["tile"] == str(t)]
+        listed = self.legal(g)
+        if listed or g.deal_known:
+            return [m for m in listed if m["tile"] == str(t)]
         seat = g.to_move
         if not g.in_hand or g.hand_over or seat is None:
             return []
         if g.game == "broadway":
-            found = [m for m, _ in placements(g, str(t), seat)]
+            found: list[Move] = [m for m, _ in placements(g, str(t), seat)]
         else:
-            found = []
-            laid = [m.play for m in g.moves if type(m) is Play]
-            for on in [None, *dict.fromkeys(laid)]:
-                move = Play(seat=seat, play=str(t), on=on)
-                try:
-                    g.push(move)
-                except DomrecError:
-                    continue
-                g.pop()
-                if on is None:  # it goes one way only: the tile alone says where
-                    found = [move]
-                    break
-                found.append(move)
-        return [{"seat": m.seat, "text": _move_text(m, g.game), "tile": str(t), "label": describe_move(m),
-                 "at": _cells(m)} for m in found]
+            found = self._accepted([Play(seat=seat, play=str(t), on=on)
+                                    for on in [None, *dict.fromkeys(m.play for m in g.moves if type(m) is Play)]],
+                                   alone=True, game=g)
+        found.extend(self._accepted([Draw(seat=seat, draw=str(t))], game=g))
+        return [self._offer(m) for m in found]
+
+    def plain_moves(self) -> list[dict[str, Any]]:
+        """Without the deal, where the engine cannot list the possible moves: the moves of no
+        tile it accepts now (a pass, a draw in the written boneyard order), tried and taken back."""
+        g = self.game
+        seat = g.to_move
+        if g.deal_known or not g.in_hand or g.hand_over or seat is None or self.legal():
+            return []
+        return [self._offer(m) for m in self._accepted([Pass(seat=seat), Draw(seat=seat, draw=True)])]
+
+    def _accepted(self, moves: Sequence[Move], alone: bool = False, game: Game | None = None) -> list[Move]:
+        """The moves the engine takes now, each tried and taken back.  ``alone``: the first, a
+        tile without a place, goes one way only when taken, so the tile alone says where."""
+        g = game if game is not None else self.game
+        out: list[Move] = []
+        for k, move in enumerate(moves):
+            try:
+                g.push(move)
+            except DomrecError:
+                continue
+            g.pop()
+            if alone and k == 0:
+                return [move]
+            out.append(move)
+        return out
 
     def state(self) -> dict[str, Any]:
         """Everything a page shows of the game, as JSON values."""
@@ -280,6 +319,9 @@ class Session:
             hands.append(view)
         self._closed_views = seen
         state = g.state
+        ahead = self._announced()
+        if ahead is not None:  # the next hand, announced: its first move is offered from a copy
+            state = ahead.state
         return {
             "game": g.game,
             "seats": list(g.seats),
@@ -287,13 +329,15 @@ class Session:
             "hand": g.hand_number,
             "in_hand": g.in_hand,
             "hand_over": g.hand_over,
-            "deal_known": g.deal_known,
-            "to_move": g.to_move,
+            "deal_known": g.deal_known if ahead is None else ahead.deal_known,
+            "to_move": g.to_move if ahead is None else ahead.to_move,
+            "announced": g.hand_number + 1 if ahead is not None else None,
             "over": g.over,
             "winner": g.winner,
             "totals": g.totals,
             "hands": hands,
-            "legal": self.legal(),
+            "legal": self.legal(ahead),
+            "plain": self.plain_moves(),
             "tiles": [str(t) for t in dict.fromkeys(g.tile_set())],
             "seen": [str(t) for t in (_tile_of(m) for m in g.moves) if t is not None] if g.in_hand else [],
             "table": list(state.render()) if state is not None else [],

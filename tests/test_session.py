@@ -184,3 +184,36 @@ def test_where_a_tile_may_go_without_the_deal_is_what_the_engine_accepts(config)
                     Session(session.template, session.accepted).take(option["text"])
         session.take(text)
     assert offered
+
+
+_LISTED = [c for c in CONFIGS if c[0] in ("castle-rock", "domino-roads")]
+
+
+@pytest.mark.parametrize("config", _LISTED, ids=[i for c, i in zip(CONFIGS, IDS) if c in _LISTED])
+def test_without_the_deal_the_possible_moves_hold_every_move_made(config):
+    """Castle Rock and Domino Roads without their deal: before each move of a whole game, the
+    moves the page offers (captures, draws, dice, places of any tile the mover may hold) include
+    the move the game made, with its seat; each offer is taken as written (the first hand's)."""
+    record = _game(config, 5)
+    session = Session(_template(record))
+    requests: list[str] = []
+    for text in _requests(notation.dumps_typed(record, keep_deal=False)):
+        if requests and requests[-1] in record.seats:  # a seat written before its move: one request
+            requests[-1] += " " + text
+        else:
+            requests.append(text)
+    checked = 0
+    for text in requests:
+        if text.split()[0] not in PARTS and text != "y" and session.game.in_hand:
+            offered = {m["text"] for m in session.state()["legal"]}
+            if text.split()[0] in record.seats:
+                assert text in offered, (text, sorted(offered)[:12])
+            else:
+                assert any(o.split(" ", 1)[1] == text for o in offered), (text, sorted(offered)[:12])
+            if checked < 40:  # every offer is a move the engine takes as written
+                for option in sorted(offered)[:8]:
+                    Session(session.template, session.accepted).take(option)
+            checked += 1
+        session.take(text)
+    assert checked
+    _same_game(session, record)

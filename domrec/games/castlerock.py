@@ -503,7 +503,7 @@ class CastleRockHand:
             return list(self.captures())  # closing captures of the last turn (see :attr:`over`)
         seat = self._turn
         if self.phase == _PLACE:
-            return [Play(seat=seat, play=str(t)) for t in self.hands[seat]]
+            return [Play(seat=seat, play=str(t)) for t in self._placeable(seat)]
         moves: list[Move] = list(self.captures())
         if self.bone_left:
             if self.boneyard is not None:
@@ -512,8 +512,12 @@ class CastleRockHand:
                 moves.extend(Draw(seat=seat, draw=str(t)) for t in _ordered(self.unseen))
         else:
             nxt = self._following(seat)
-            moves.extend(Play(seat=nxt, play=str(t)) for t in self.hands[nxt])
+            moves.extend(Play(seat=nxt, play=str(t)) for t in self._placeable(nxt))
         return moves
+
+    def _placeable(self, seat: str) -> list[Tile]:
+        """The tiles ``seat`` may place: those it holds (an open hand widens this, see there)."""
+        return self.hands[seat]
 
     # --- the end of the hand ---------------------------------------------------------
 
@@ -640,6 +644,22 @@ class CastleRockOpenHand(CastleRockHand):
     def legal_moves(self) -> list[Move]:
         raise HiddenTiles("an open Castle Rock hand does not know the players' tiles, so it cannot "
                                   "list their moves")
+
+    def possible_moves(self) -> list[Move]:
+        """Every move that may be legal now, taking any tile a player may hold: the captures and
+        draws, which need no player's tiles, exactly; each place of a tile the placer may hold
+        (one it drew, or, while a dealt tile is unplaced, any tile nobody has seen).  What a
+        table's page offers when the deal was not entered; the engine still checks the move
+        made.  Before the first move (nobody due yet) every seat's places are listed."""
+        if self._turn is None:
+            return [Play(seat=s, play=str(t)) for s in self.seats for t in self._placeable(s)]
+        return CastleRockHand.legal_moves(self)
+
+    def _placeable(self, seat: str) -> list[Tile]:
+        drawn = [t for t in self.hands[seat] if t is not UNKNOWN]
+        if UNKNOWN in self.hands[seat]:
+            return _ordered(set(drawn) | self.unseen)
+        return _ordered(set(drawn))
 
     def holdings(self) -> dict[str, list[Tile]]:
         """Only the tiles known to be held: those drawn (the dealt ones are not known)."""

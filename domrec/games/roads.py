@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -988,6 +988,16 @@ class _OpenStock:
             n += self.hand.avail.get(t, 0)
         return n or default
 
+    def __contains__(self, t: object) -> bool:
+        return bool(self.get(t))  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[Tile]:
+        """Each tile the stock may hold, once (what :meth:`RoadsHand.plays_for` walks)."""
+        tiles = dict.fromkeys(self.known)
+        if self.hand.hidden[self.seat]:
+            tiles.update(dict.fromkeys(t for t, n in self.hand.avail.items() if n))
+        return iter([t for t in tiles if self.get(t)])
+
 
 class OpenRoadsHand(RoadsHand):
     """A hand whose stocks are not known (yet): every check but "does the player hold this tile?".
@@ -1060,6 +1070,18 @@ class OpenRoadsHand(RoadsHand):
 
     def legal_moves(self) -> list[Move]:
         raise HiddenTiles("an open hand's stocks are not known, so its legal plays cannot be listed")
+
+    def possible_moves(self) -> list[Move]:
+        """Every move that may be legal now, taking any tile a stock may hold (see
+        :class:`_OpenStock`): the dice, reuses and passes exactly, and each starter, span, bridge
+        and road-block of a tile the player may have.  What a table's page offers when the deal
+        was not entered; the engine still checks the move made.  Before the first move of a
+        three-player hand without a leader, any seat may roll."""
+        if self.over:
+            return []
+        if self.next_roller is None:
+            return [Roll(seat=s, roll=(a, b)) for s in self.seats for a in range(1, 7) for b in range(1, 7)]
+        return RoadsHand.legal_moves(self)
 
     def outcome(self) -> HandOutcome:
         raise HiddenTiles("an open hand is scored once its deal is known: replay it through start_hand")

@@ -31,7 +31,7 @@
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: "the server's answer could not be read" }; }
       if (response.ok) {
-        if (method !== "GET" || !view || data.rev !== view.rev) chosen = null;  // a refresh keeps the tile tapped
+        if (method !== "GET" || !view || data.rev !== view.rev) { chosen = null; firstDie = null; }  // a refresh keeps the tile tapped
         view = data;
         if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
       }
@@ -78,8 +78,8 @@
     return hand.moves.map((m) => m.seat + " " + m.text + (m.points ? " (+" + m.points + ")" : "")).join("  ");
   }
 
-  function tileButtons(tiles, onTap, disabled) {
-    return el("div", { class: "row tiles" }, ...tiles.map((t) =>
+  function tileButtons(tiles, onTap, disabled, extra) {
+    return el("div", { class: "row tiles" + (extra ? " " + extra : "") }, ...tiles.map((t) =>
       el("button", { type: "button", class: t === chosen ? "chosen" : "", disabled: disabled && disabled(t),
                      onclick: () => onTap(t), "data-tile": t }, t)));
   }
@@ -112,7 +112,7 @@
 
   function playPanel(game) {
     const box = el("section", {});
-    if (!game.in_hand) {
+    if (!game.in_hand && !game.announced) {
       const next = game.hands.length + 1;
       const clock = view.time_limit && game.hands.length
         ? el("button", { type: "button", id: "time-up", onclick: () => send("time") }, "Time is up: end the game here") : null;
@@ -131,16 +131,35 @@
                  el("p", { class: "note" }, game.deal_known ? "Close it to record its score (or undo the last move)."
                    : "Type the tiles each player still holds in the box below (left N 6-6; E …), or close it if nobody holds any."),
                  el("button", { type: "button", class: "primary", id: "close-hand", onclick: () => send("y") }, "Close hand " + game.hand));
+      const closing = game.legal || [];  // Castle Rock: the last placer's captures, still to make
+      if (closing.length) box.append(el("p", { class: "note" }, "Captures the last player may still make:"),
+        el("div", { class: "row" }, ...closing.map((m) =>
+          el("button", { type: "button", onclick: () => send(m.text), "data-move": m.text }, m.label))));
       return box;
     }
     const legal = game.legal || [];
     if (legal.length) {
-      const byTile = new Map(), other = [];
-      for (const m of legal) (m.tile ? (byTile.get(m.tile) || byTile.set(m.tile, []).get(m.tile)).push(m) : other.push(m));
-      box.append(el("h2", {}, (game.to_move || "") + " to play: tap a tile"));
-      box.append(tileButtons([...byTile.keys()], (t) => { chosen = t; render(); }));
+      // The engine's moves: with the deal, the legal ones; without it (Castle Rock, Domino
+      // Roads), every move that may be legal, each tile one the mover may hold.
+      const byTile = new Map(), drawn = new Map(), rolls = [], other = [];
+      const group = (map, m) => (map.get(m.tile) || map.set(m.tile, []).get(m.tile)).push(m);
+      for (const m of legal) {
+        if (m.kind === "roll") rolls.push(m);
+        else if (m.tile && m.kind === "draw") group(drawn, m);
+        else if (m.tile) group(byTile, m);
+        else other.push(m);
+      }
+      if (byTile.size) {
+        box.append(el("h2", {}, (game.to_move || "") + (game.deal_known ? " to play: tap a tile" : " to play: tap the tile played")));
+        box.append(tileButtons([...byTile.keys()], (t) => { chosen = t; render(); }));
+      }
       if (other.length) box.append(el("div", { class: "row", style: "margin-top:6px" },
         ...other.map((m) => el("button", { type: "button", onclick: () => send(m.text), "data-move": m.text }, m.label))));
+      if (rolls.length) box.append(dice(rolls));
+      if (drawn.size) {
+        box.append(el("h2", {}, "Draw: tap the tile drawn"));
+        box.append(tileButtons([...drawn.keys()], (t) => send(drawn.get(t)[0].text), null, "draws"));
+      }
       if (chosen && byTile.has(chosen)) {
         const choices = byTile.get(chosen);
         if (choices.length === 1 && !choices[0].at) { const only = choices[0]; chosen = null; send(only.text); return box; }
@@ -152,11 +171,11 @@
       }
       return box;
     }
-    // The deal was not entered: any tile not yet seen this hand; the engine says where it may go
-    // (every place it accepts the tile), and checks the rest.
+    // The deal was not entered and the engine cannot list the moves: any tile not yet seen this
+    // hand; the engine says where it may go (every place it accepts the tile), and checks the rest.
     const seen = new Set(game.seen || []);
     box.append(el("h2", {}, (game.to_move ? game.to_move + " to play: " : "") + "tap the tile played"),
-               tileButtons(game.tiles, placeTile, (t) => seen.has(t) && game.game !== "domino-roads"));
+               tileButtons(game.tiles, placeTile, (t) => seen.has(t)));
     if (chosen && options && options.tile === chosen) {
       const grid = options.list.some((c) => c.at) ? tableau(game, options.list) : null;
       box.append(el("h2", {}, "Where does " + chosen + " go?" + (grid ? " Tap a numbered cell" : "")));
@@ -164,7 +183,35 @@
       box.append(el("div", { class: "targets" }, ...options.list.map((c, k) =>
         el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? "#" + (k + 1) + " " : "") + c.label))));
     }
-    box.append(el("p", { class: "note" }, "A pass or a draw: type it below (- or +)."));
+    const plain = game.plain || [];
+    if (plain.length) box.append(el("div", { class: "row", style: "margin-top:6px" },
+      ...plain.map((m) => el("button", { type: "button", onclick: () => send(m.text), "data-move": m.text }, m.label))));
+    return box;
+  }
+
+  // Domino Roads: the dice as thrown, first die then second, among the rolls the engine lists
+  // (before a three-player hand's first move any seat may roll: the seat is chosen first).
+  let firstDie = null;
+  function dice(rolls) {
+    const seats = [...new Set(rolls.map((m) => m.seat))];
+    const box = el("div", { id: "dice" });
+    let seat = seats[0];
+    if (seats.length > 1) {
+      const pick = el("select", { id: "roller", "aria-label": "who rolls" }, ...seats.map((s) => el("option", { value: s }, s + " rolls")));
+      box.append(pick);
+      seat = null;
+    }
+    const roller = () => seat || $("roller").value;
+    box.append(el("h2", {}, (seats.length === 1 ? seat + " rolls: " : "") + (firstDie ? "second die" : "first die")));
+    box.append(el("div", { class: "row tiles" }, ...[1, 2, 3, 4, 5, 6].map((n) =>
+      el("button", { type: "button", class: firstDie === n ? "chosen" : "", "data-die": n, onclick: () => {
+        if (firstDie === null) { firstDie = n; render(); return; }
+        const text = roller() + " r" + firstDie + "+" + n;
+        const move = rolls.find((m) => m.text === text);
+        firstDie = null;
+        if (move) send(move.text); else { say("that roll cannot be made now", "bad"); render(); }
+      } }, String(n)))));
+    if (firstDie !== null) box.append(el("button", { type: "button", onclick: () => { firstDie = null; render(); } }, "Change the first die (" + firstDie + ")"));
     return box;
   }
 

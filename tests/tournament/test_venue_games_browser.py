@@ -1,0 +1,199 @@
+"""Horse Race, Castle Rock and Domino Roads tapped through on a phone (390x844) in a real
+browser, with the deal and without it: every move a tap (a tile, then where it goes; the dice,
+first die then second; a capture; a tile drawn), every player or side confirming at the end.
+The Competitive and Broadway pages are driven in ``test_venue_browser.py``; this file shares its
+harness.  Slow, and skipped with the reason where Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from domrec.session import PARTS, requests_for
+from domrec.validate import validate
+from tests.tournament import test_venue_browser as harness
+from tournament import (
+    add_players,
+    create_event,
+    make_settings,
+    open_event,
+    pair_next_round,
+)
+from tournament.store import venue as venue_sql
+
+pytestmark = pytest.mark.slow
+browser = harness.browser  # the fixture
+WAIT_MS = harness.WAIT_MS
+_rev, _wait_rev, _type, _shot = harness._rev, harness._wait_rev, harness._type, harness._shot
+
+
+def _requests(record, keep_deal: bool) -> list[str]:
+    """The game as the page sends it, a seat written before its move kept with the move."""
+    out: list[str] = []
+    for text in requests_for(record, keep_deal=keep_deal):
+        if out and out[-1] in record.seats:
+            out[-1] += " " + text
+        else:
+            out.append(text)
+    return [text for text in out if text != "y"]  # the page's own button closes a hand
+
+
+def _named_draws(requests: list[str], record) -> list[str]:
+    """Castle Rock as a sheet gives it without the boneyard's order: no ``boneyard`` line, each
+    draw naming its tile (the first hand's)."""
+    order = list(record.hands[0].deal.boneyard or ())
+    out = []
+    for text in requests:
+        if text.startswith("boneyard "):
+            continue
+        if text.startswith("hand ") and text != requests[0]:
+            return out + [text]
+        out.append(f"+{order.pop(0)}" if text == "+" else text)
+    return out
+
+
+def _tap(page, text: str, used: dict) -> None:
+    """One move tapped as a scorer taps it; the page must send exactly this move."""
+    words = text.split()
+    if len(words) == 2:
+        seat = words[0]
+    else:
+        page.wait_for_selector(".players .to-move", timeout=WAIT_MS, state="attached")
+        seat = page.locator(".players .to-move").first.inner_text().split()[0]
+    word = words[-1]
+    full = f"{seat} {word}"
+    before = _rev(page)
+    roll = re.fullmatch(r"r(\d)\+?(\d)", word)
+    drawn = re.fullmatch(r"\+(\d+-\d+)", word)
+    tile = re.match(r"[*!sb#]?(\d+-\d+)", word)
+    if roll:
+        if page.locator("#roller").count():
+            page.select_option("#roller", seat)
+        page.click(f'#dice button[data-die="{roll[1]}"]', timeout=WAIT_MS)
+        page.click(f'#dice button[data-die="{roll[2]}"]', timeout=WAIT_MS)
+        used["dice"] = used.get("dice", 0) + 1
+    elif drawn:
+        page.click(f'#panel .draws button[data-tile="{drawn[1]}"]', timeout=WAIT_MS)
+        used["drawn"] = used.get("drawn", 0) + 1
+    elif tile:
+        page.click(f'#panel .tiles:not(.draws) button[data-tile="{tile[1]}"]', timeout=WAIT_MS)
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before} || "
+                               f"document.querySelector('#panel .targets')", timeout=WAIT_MS)
+        if _rev(page) == before:
+            page.click(f'#panel .targets button[data-move="{full}"]', timeout=WAIT_MS)
+            used["targets"] = used.get("targets", 0) + 1
+    else:  # a capture, a pass, a draw in the written order, a reuse of the dice
+        page.click(f'#panel button[data-move="{full}"]', timeout=WAIT_MS)
+        used[word[0]] = used.get(word[0], 0) + 1
+    _wait_rev(page, before)
+
+
+def _play(page, record, keep_deal: bool, used: dict, hands: int | None = None, named: bool = False,
+          shot: str = "") -> None:
+    """The game tapped (its part lines typed); a hand that is over is closed with the page's
+    button once nothing more of it is to come (closing captures, the tiles left)."""
+    requests = _requests(record, keep_deal)
+    if named:
+        requests = _named_draws(requests, record)
+    for k, text in enumerate(requests):
+        if text.split()[0] in PARTS:
+            if hands is not None and text.startswith("hand ") and int(text.split()[1]) > hands:
+                return
+            _type(page, text)
+        else:
+            try:
+                _tap(page, text, used)
+            except Exception as e:
+                raise AssertionError(f"tapping {text!r} (request {k + 1}): {page.locator('#message').inner_text()!r}; "
+                                     f"{page.locator('#panel').inner_text()[:300]!r}") from e
+        if k == 14 and shot:
+            _shot(page, shot)  # mid-hand: the offers as a player sees them
+        following = requests[k + 1] if k + 1 < len(requests) else "hand"
+        if (following == "hand" or following.startswith("hand ")) and page.locator("#close-hand").count():
+            before = _rev(page)
+            page.click("#close-hand")
+            _wait_rev(page, before)
+
+
+def _served_game(tmp_path, game: str, players: list[str], seed: int):
+    """A one-table event of ``players`` (individual play: rotating partners are Competitive and
+    Broadway's) paired for round 1, and a game its table could play."""
+    path = tmp_path / f"{game}.db"
+    fmt = "individual" if game != "domino-roads" else "rotating"
+    store = create_event(path, make_settings("Club night", game, fmt, table_size=len(players), seed=4))
+    add_players(store, players)
+    pair_next_round(store)
+    store.close()
+    return path, harness._game(path, seed)
+
+
+def _confirm_and_check(page, path, record, sides: list[str]) -> None:
+    """Every side (or player) confirms; the event then holds the game as played, entered by the
+    table's page."""
+    harness._confirm_all(page, sides)
+    page.wait_for_selector("text=Confirmed", timeout=WAIT_MS)
+    store = open_event(path)
+    try:
+        table = store.tables(1)[0]
+        stored = store.result_for(table.id)
+        assert stored is not None and stored.kind == "record" and stored.verified
+        assert venue_sql.entered_via(store, table.id) == "table"
+        assert stored.scores == dict(validate(record).scores)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("game, players, seed", [
+    ("horse-race", ["Ana", "Bo", "Cy"], 3),
+    ("castle-rock", ["Ana", "Bo", "Cy"], 5),
+    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
+])
+def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game, players, seed):
+    path, record = _served_game(tmp_path, game, players, seed)
+    served = harness._served(path)
+    try:
+        page = browser.new_page(viewport=harness.PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        used: dict = {}
+        _play(page, record, True, used, shot=f"{game}-playing")
+        _shot(page, f"{game}-over")
+        sides = [s for s in page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')]"
+                                           ".map(b => b.dataset.side)")]
+        assert sides
+        _confirm_and_check(page, path, record, sides)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= harness.PHONE["width"]
+        if game == "domino-roads":
+            assert used.get("dice")
+        if game == "castle-rock":
+            assert used.get("x"), used  # captures tapped
+    finally:
+        served.close()
+
+
+@pytest.mark.parametrize("game, players, seed", [
+    ("castle-rock", ["Ana", "Bo", "Cy"], 5),
+    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
+])
+def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players, seed):
+    """No deal entered: the page offers every move that may be legal (captures, draws by tile,
+    the dice, places of a tile the mover may hold), and each tap is checked by the engine."""
+    path, record = _served_game(tmp_path, game, players, seed)
+    served = harness._served(path)
+    try:
+        page = browser.new_page(viewport=harness.PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        used: dict = {}
+        _play(page, record, False, used, hands=1, named=game == "castle-rock", shot=f"{game}-no-deal-playing")
+        _shot(page, f"{game}-no-deal")
+        assert page.locator("#moves").inner_text().strip() or page.locator("#start-hand").count()
+        if game == "castle-rock":
+            assert used.get("x") and used.get("drawn"), used
+        else:
+            assert used.get("dice") and used.get("targets", 0) + used.get("s", 0) >= 0, used
+    finally:
+        served.close()
