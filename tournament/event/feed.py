@@ -198,10 +198,15 @@ def game_dgn(store: EventStore, round_no: int, table_no: int) -> str:
     """A finished table's record as canonical DGN (``domrec.notation.dumps``)."""
     text, _ = game_text(store, round_no, table_no)
     try:
-        return notation.dumps(loads(text))
+        record = loads(text)
     except DomrecError as e:  # a stored record damaged since: `tournament check` reports it
         raise FeedError(f"round {round_no} table {table_no}: the stored record cannot be read ({e}); the "
                         f"director's `tournament check` says more") from None
+    try:
+        return notation.dumps(record)
+    except DomrecError as e:  # a seat label DGN cannot write: the JSON form has it all
+        raise FeedError(f"round {round_no} table {table_no}: this record cannot be written as DGN ({e}); ask "
+                        f"for it as JSON") from None
 
 
 # --- the change log ------------------------------------------------------------------------------
