@@ -5,7 +5,6 @@ finished game as JSON and as DGN (the same record), and ``tournament export`` gi
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from tournament.errors import DamagedEventFile
 from tournament.store import changes as sql
 from tournament.store.event_store import EventStore
 from tournament.values import FORFEIT_NOTE, SeatAssignment
@@ -103,8 +104,15 @@ def changes_since(store: EventStore, since: int, limit: int = MAX_LIMIT) -> list
         raise ValueError(f"since is a change's number, 0 or more (not {since!r})")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ValueError(f"limit is a whole number, 1 or more (not {limit!r})")
-    return [{"seq": seq, "at": at, "kind": kind, "round": rnd, "table": tno, "data": json.loads(data)}
-            for seq, at, kind, rnd, tno, data in sql.since(store, since, limit)]
+    out = []
+    for seq, at, kind, rnd, tno, data in sql.since(store, since, limit):
+        try:
+            parsed = json.loads(data)
+        except (TypeError, ValueError):
+            raise DamagedEventFile(f"{store.path} is damaged: change {seq} cannot be read; run `tournament check "
+                                   f"{store.path}` to see what is affected") from None
+        out.append({"seq": seq, "at": at, "kind": kind, "round": rnd, "table": tno, "data": parsed})
+    return out
 
 
 # --- what a change says -------------------------------------------------------------------------

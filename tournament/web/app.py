@@ -359,10 +359,8 @@ class VenueServer:
 
         try:
             tag, data = await self.run(work)
-        except _Refusal as e:
-            return self._feed_refusal(request, e.status, e.message)
-        except feed.FeedError as e:
-            return self._feed_refusal(request, e.status, one_line(e.message))
+        except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
+            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
         headers = _feed_headers(tag)
         if data is _NOT_MODIFIED:
             return Response(status_code=304, headers=headers)
@@ -409,8 +407,8 @@ class VenueServer:
 
         try:
             body, digest = await self.run(work)
-        except feed.FeedError as e:
-            return self._feed_refusal(request, e.status, one_line(e.message))
+        except TournamentError as e:
+            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
         tag = f'"{digest}-{form}"' if digest else None
         headers = _feed_headers(tag)
         seen = request.headers.get("if-none-match")
