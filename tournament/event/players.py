@@ -86,7 +86,7 @@ def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
         _refuse_look_alikes(store, names)
         entered = store.last_round() + 1
         ids = [store.insert_player(n, entered) for n in names]
-        for pid, name in zip(ids, names):
+        for pid, name in zip(ids, names, strict=True):
             changes.record(store, changes.PLAYER_ADDED, data={"id": pid, "name": name, "from_round": entered})
     by_id = {p.id: p for p in store.players()}
     return [by_id[i] for i in ids]
