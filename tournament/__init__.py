@@ -22,7 +22,8 @@ Packages in layers, each importing only from the layers below it (tests/test_lay
   file), ``files``, ``schema``, ``damage``, ``ratings`` (the ratings file), ``sqlite``;
 * ``event/``: what a director does, each a transaction over the store — ``files`` (create and
   open events), ``players``, ``rounds``, ``results``, ``audit``, ``stages``, ``finals``,
-  ``standings``, ``check``, ``ratings``, ``simulate``;
+  ``standings``, ``check``, ``ratings``, ``simulate``, ``venue``, ``changes`` (the change log),
+  ``progress``, ``feed`` (the public feed);
 * ``pages/``: what people read — ``terminal``, ``display``, ``report`` (HTML, exports),
   ``sheets`` (score sheets and pre-filled game files);
 * ``cli/``: the ``tournament`` command, one module a subject.

@@ -82,12 +82,12 @@ def export(
     event: Path = typer.Argument(..., help="The event file."),
     output: Path = typer.Option(..., "--output", "-o", help="JSON: the file to write (- for stdout); CSV: a "
                                                             "folder (made if missing) for players, standings, "
-                                                            "tables, matches, placings .csv."),
+                                                            "tables, matches, placings, changes .csv."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV files instead of one JSON file."),
     force: bool = typer.Option(False, "--force", help="Replace existing files that tournament export did not "
                                                       "write."),
 ) -> None:
-    """Export everything (players, standings, every table and result, every stage's draw) as JSON or CSV."""
+    """Export everything (players, standings, tables and results, stages' draws, the change log) as JSON or CSV."""
     import io
     from domrec import output as outputs
     from tournament.pages import report as rp
@@ -119,4 +119,4 @@ def export(
         raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
     for path, text in texts:
         write_output(path, text, rp.csv_kind(text), force)
-    typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings .csv)")
+    typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings, changes .csv)")

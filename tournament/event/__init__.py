@@ -6,7 +6,10 @@
 trail of replaced results), ``stages`` (knockouts and round robins, advanced by results),
 ``finals`` (a rotating event's final), ``standings`` (the standings of an event, and the
 snapshot people browse), ``check`` (recompute and compare everything), ``ratings`` (openskill
-across events), ``simulate`` (whole events played with simulated games).
+across events), ``simulate`` (whole events played with simulated games), ``venue`` (tables
+recording on phones), ``changes`` (the log of every change people can see, written by the
+operations above in their own transactions), ``progress`` (how far the event is), ``feed`` (the
+public JSON feed and the export's data).
 
 The pure algorithms are in :mod:`tournament.pairing`, the SQL in :mod:`tournament.store`; a
 front end (the ``tournament`` command, a venue server) calls these operations and prints or

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tournament.event import changes
 from tournament.event.standings import snapshot
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
@@ -18,8 +19,10 @@ from tournament.store.files import create_store, open_store
 
 
 def create_event(path: str | Path, settings: Settings) -> EventStore:
-    """A new event file at ``path``; refuses to touch an existing file."""
-    return create_store(path, settings, browsing=snapshot)
+    """A new event file at ``path``; refuses to touch an existing file.  Its change log starts with
+    ``event_created``, written with the file (:mod:`tournament.event.changes`)."""
+    first = (changes.EVENT_CREATED, {"name": settings.name, "game": settings.game, "format": settings.format})
+    return create_store(path, settings, browsing=snapshot, first_change=first)
 
 
 def open_event(path: str | Path) -> EventStore:

@@ -191,6 +191,7 @@ def create_final(store: EventStore, top: int | None = None, pairs: str | None = 
             label = name or ("final table" if tables == 1 else f"final tables ({tables})")
             sid = store.insert_stage(label, FINAL_TABLE, options)
             stage = Stage(sid, label, FINAL_TABLE, tuple(players), options["offset"], options)
+            stages.stage_created(store, stage)
             _seat_final_tables(store, stage)
         else:
             sides = form_pairs(players, pattern)
@@ -200,6 +201,7 @@ def create_final(store: EventStore, top: int | None = None, pairs: str | None = 
                              f"({'single' if knockout == brackets.SINGLE else 'double'} elimination)")
             sid = store.insert_stage(label, knockout, options)
             stage = Stage(sid, label, knockout, tuple(options["seeds"]), options["offset"], options)
+            stages.stage_created(store, stage)
             bracket = stage.bracket()
             store.insert_matches(sid, [(m.key, stage.event_round(m.round), m.position,
                                         bracket.round_labels[m.round - 1],
@@ -226,9 +228,9 @@ def _seat_final_tables(store: EventStore, stage: Stage) -> None:
     matches = store.matches(stage.id)
     for game in range(1, len(GAMES) + 1):
         for k in range(1, tables + 1):
-            store.insert_stage_table(stage.id, stage.event_round(game), k,
-                                     final_table_seats(_at_table(stage, k), game), matches[_table_key(k)]["id"],
-                                     game)
+            stages.seat_stage_table(store, stage, stage.event_round(game), k,
+                                    final_table_seats(_at_table(stage, k), game), matches[_table_key(k)]["id"],
+                                    _table_key(k), game)
 
 
 def _at_table(stage: Stage, k: int) -> tuple[int, ...]:

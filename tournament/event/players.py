@@ -20,6 +20,7 @@ from domrec.errors import InputError
 from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
+from tournament.event import changes
 from tournament.names import name_key, normalise_name
 from tournament.settings import PAIRS, ROTATING
 from tournament.store.event_store import EventStore
@@ -85,6 +86,8 @@ def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
         _refuse_look_alikes(store, names)
         entered = store.last_round() + 1
         ids = [store.insert_player(n, entered) for n in names]
+        for pid, name in zip(ids, names, strict=True):
+            changes.record(store, changes.PLAYER_ADDED, data={"id": pid, "name": name, "from_round": entered})
     by_id = {p.id: p for p in store.players()}
     return [by_id[i] for i in ids]
 
@@ -127,9 +130,10 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -
         ids = []
         for a, b, team in checked:
             tid = store.insert_team(team, entered)
-            store.insert_player(a, entered, tid)
-            store.insert_player(b, entered, tid)
+            members = [{"id": store.insert_player(x, entered, tid), "name": x} for x in (a, b)]
             ids.append(tid)
+            changes.record(store, changes.PAIR_ADDED, data={"id": tid, "name": team, "players": members,
+                                                            "from_round": entered})
     by_id = {t.id: t for t in store.teams()}
     return [by_id[i] for i in ids]
 
@@ -208,11 +212,14 @@ def withdraw(store: EventStore, key: str) -> Player | Team:
             if team.withdrawn is not None:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
             store.set_team_withdrawn(team.id, nxt)
+            changes.record(store, changes.PAIR_WITHDRAWN, data={"id": team.id, "name": team.name, "from_round": nxt})
             return next(t for t in store.teams() if t.id == team.id)
         player = store.find_player(key)
         if player.withdrawn is not None:
             raise Refused(f"{player.name} has already withdrawn (from round {player.withdrawn})")
         store.set_withdrawn(player.id, nxt)
+        changes.record(store, changes.PLAYER_WITHDRAWN, data={"id": player.id, "name": player.name,
+                                                              "from_round": nxt})
         return next(p for p in store.players() if p.id == player.id)
 
 

@@ -45,6 +45,7 @@ from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
 from tournament.errors import ResultRefused, UnusableInput
+from tournament.event import changes, progress
 from tournament.names import name_key
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
@@ -438,9 +439,20 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
         audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}", by or default_author())
         new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
         store.link_audit(audit_id, new_id)
-        return attrs.evolve(entry, status=REPLACED, reseated=_advance(store, table))
+        changes.record(store, changes.RESULT_AMENDED, table.round, table.number, {
+            "old": changes.result_doc(existing.kind, existing.verified, existing.scores, existing.winner,
+                                      existing.note),
+            "new": changes.result_doc(kind, verified, scores, winner, note)})
+        done = attrs.evolve(entry, status=REPLACED, reseated=_advance(store, table))
+        progress.note_if_finished(store)
+        return done
     store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
-    return attrs.evolve(entry, reseated=_advance(store, table))
+    changes.record(store, changes.RESULT_ENTERED, table.round, table.number,
+                   changes.result_doc(kind, verified, scores, winner, note))
+    changes.record(store, changes.TABLE_STATUS, table.round, table.number, {"status": changes.CONFIRMED})
+    done = attrs.evolve(entry, reseated=_advance(store, table))
+    progress.note_if_finished(store)
+    return done
 
 
 def _advance(store: EventStore, table: Table) -> tuple[Table, ...]:

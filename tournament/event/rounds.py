@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.errors import PairingError, UnusableInput
-from tournament.event import standings
+from tournament.event import changes, standings
 from tournament.pairing import swiss as pairing
 from tournament.settings import PAIRS
 from tournament.store.event_store import EventStore
@@ -42,6 +42,8 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
             used = [(s.unit, s.rank, s.values(current.tiebreaks)) for s in current.rows]
         store.insert_round(number, f"tournament:{store.settings.seed}:round:{number}", plan.tables, plan.byes,
                            used)
+        changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(plan.tables),
+                                                                  "byes": list(plan.byes)})
     return plan
 
 

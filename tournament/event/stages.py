@@ -32,6 +32,7 @@ import attrs
 from domrec import games as engines
 
 from tournament.errors import Refused, ResultRefused, SettingsError, UnknownPlayer, UnusableInput
+from tournament.event import changes
 from tournament.pairing import brackets, roundrobin, standings as st
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
 from tournament.store.event_store import EventStore
@@ -93,6 +94,12 @@ class Stage:
             half = len(sched.rounds) // 2
             leg = f" (leg {1 if stage_round <= half else 2})"
         return f"round-robin round {stage_round}{leg}"
+
+
+def main_round_label(format: str, number: int) -> str:
+    """A round before any knockout or round robin: a Swiss round in a pairs event, a plain round
+    otherwise (rotating partners and individual tables are not paired Swiss)."""
+    return f"Swiss round {number}" if format == PAIRS else f"round {number}"
 
 
 def load(store: EventStore) -> list[Stage]:
@@ -350,6 +357,7 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
                          ROUND_ROBIN: "round robin" if groups == 1 else "groups"}[fmt]
         sid = store.insert_stage(label, fmt, options)
         stage = Stage(sid, label, fmt, tuple(seeds), options["offset"], options)
+        stage_created(store, stage)
         if stage.knockout:
             bracket = stage.bracket()
             store.insert_matches(sid, [(m.key, stage.event_round(m.round), m.position, bracket.round_labels[m.round - 1],
@@ -377,7 +385,30 @@ def _seat_round_robin(store: EventStore, stage: Stage) -> None:
     for r, games in enumerate(sched.rounds, 1):
         for i, p in enumerate(games, 1):
             seats = seat_head_to_head(store.settings, (p.home, p.away), 1, members)
-            store.insert_stage_table(stage.id, stage.event_round(r), i, seats, matches[key(p, r, i)]["id"], 1)
+            seat_stage_table(store, stage, stage.event_round(r), i, seats, matches[key(p, r, i)]["id"], key(p, r, i), 1)
+
+
+def stage_created(store: EventStore, stage: Stage) -> None:
+    """Within the write that draws ``stage``: its change (:mod:`tournament.event.changes`)."""
+    changes.record(store, changes.STAGE_CREATED, data={
+        "id": stage.id, "name": stage.name, "format": stage.format, "first_round": stage.offset + 1,
+        "final": store.settings.format == ROTATING})
+
+
+def seat_stage_table(store: EventStore, stage: Stage, round_number: int, table_number: int,
+                     seats: tuple[SeatAssignment, ...], match_id: int, key: str, game: int) -> int:
+    """Within a write: one table of a stage seated (:meth:`EventStore.insert_stage_table`), and its
+    ``table_seated`` change."""
+    tid = store.insert_stage_table(stage.id, round_number, table_number, seats, match_id, game)
+    _table_change(store, changes.TABLE_SEATED, stage, round_number, table_number, seats, key, game)
+    return tid
+
+
+def _table_change(store: EventStore, kind: str, stage: Stage, round_number: int, table_number: int,
+                  seats: tuple[SeatAssignment, ...], key: str, game: int) -> None:
+    names = {p.id: p.name for p in store.players()}
+    changes.record(store, kind, round_number, table_number, {
+        "stage": stage.id, "match": key, "game": game, "seats": changes.seats_doc(seats, names)})
 
 
 def _members(store: EventStore) -> dict[int, tuple[int, ...]]:
@@ -510,6 +541,7 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
                 seats = seat_head_to_head(store.settings, (ms.sides[0], ms.sides[1]),  # type: ignore[arg-type]
                                           row["game"], members)
             store.reseat_table(row["table_id"], seats)
+            _table_change(store, changes.TABLE_RESEATED, stage, row["round"], row["tno"], seats, m.key, row["game"])
             reseated.append(Table(row["table_id"], row["round"], row["tno"], seats))
         if ms.status == brackets.DECIDED:
             needed = ms.games if bracket.kind != brackets.MULTI else 1
@@ -528,7 +560,7 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
         else:
             seats = seat_head_to_head(store.settings, (ms.sides[0], ms.sides[1]), game, members)  # type: ignore[arg-type]
         tno = max(store.table_numbers(number), default=0) + 1  # tables numbered 1, 2, … as games fall due
-        tid = store.insert_stage_table(stage.id, number, tno, seats, matches[m.key]["id"], game)
+        tid = seat_stage_table(store, stage, number, tno, seats, matches[m.key]["id"], m.key, game)
         new.append(Table(tid, number, tno, seats))
     return new
 

@@ -33,7 +33,7 @@ from domrec.convert import text_of
 from domrec.session import RequestRefused, Session, SessionError
 
 from tournament.errors import TournamentError
-from tournament.event import results, rounds
+from tournament.event import changes, results, rounds
 from tournament.event.results import Entry
 from tournament.event.tables import table_record
 from tournament.store import venue as venue_sql
@@ -323,6 +323,7 @@ class Venue:
                     kind, body, said = judge(table, live)
                     at = now()
                     venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
+                    self._log_status(table, live)
             except BaseException:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
                 raise
@@ -331,6 +332,19 @@ class Venue:
             if self.store.result_for(table.id) is not None:
                 self.store.bring_browsing_up_to_date()
             return self._state(table, live, said)
+
+    def _log_status(self, table: Table, live: Live) -> None:
+        """Within a write: a ``table_status`` change when the write moved the table's public status
+        (not started, playing, waiting for confirmation; a confirmed result logs its own, as every
+        result does).  Compared with the last one logged, so a file whose log started mid-game
+        catches up at its next write."""
+        if self.store.result_for(table.id) is not None:
+            return
+        game = live.session.game
+        status = (changes.WAITING if live.session.over else changes.PLAYING if game.hand_number else
+                  changes.NOT_STARTED)
+        if status != changes.table_status(self.store, table.round, table.number):
+            changes.record(self.store, changes.TABLE_STATUS, table.round, table.number, {"status": status})
 
     def record(self, round_no: int, table_no: int, rev: Any, text: Any) -> dict[str, Any]:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from tournament.event.stages import main_round_label  # noqa: F401  (the feed labels rounds the same way)
 from tournament.settings import INDIVIDUAL, PAIRS
 
 #: Display headers of the data keys whose names would mislead or crowd a narrow screen.
@@ -57,12 +58,6 @@ def display_row(row: dict[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]
 def is_text_column(header: str) -> bool:
     """Whether a displayed column holds words (may wrap) rather than numbers (never cut)."""
     return header in ("name", "status", "pair")
-
-
-def main_round_label(format: str, number: int) -> str:
-    """A round before any knockout or round robin: a Swiss round in a pairs event, a plain round
-    otherwise (rotating partners and individual tables are not paired Swiss)."""
-    return f"Swiss round {number}" if format == PAIRS else f"round {number}"
 
 
 def format_name(format: str) -> str:

@@ -30,8 +30,7 @@ from typing import IO, Any, Iterable
 
 from domrec.output import Kind, first_line, marked
 
-from tournament.event import finals, stages
-from tournament.event.standings import event_standings
+from tournament.event import feed, finals, stages
 from tournament.pages import display
 from tournament.pairing import brackets
 from tournament.store.event_store import EventStore
@@ -56,40 +55,26 @@ def export_json(data: dict[str, Any]) -> str:
 
 
 def event_data(store: EventStore) -> dict[str, Any]:
-    """Everything about the event, as JSON-ready values (also the JSON export)."""
+    """Everything about the event, as JSON-ready values (also the JSON export).  The parts the
+    venue's feed serves too (the standings, the rounds) are made by the feed's own functions
+    (:mod:`tournament.event.feed`), so the two are the same data; the export adds the whole
+    change log (``changes``) and the number of its last change (``latest_seq``).  Read in one
+    read transaction: a write made meanwhile (the venue's, another command's) is in all of it or
+    in none, so the log ends exactly where the rest of the data stands."""
+    with store.reading():
+        return _event_data(store)
+
+
+def _event_data(store: EventStore) -> dict[str, Any]:
     s = store.settings
     players = store.players()
     teams = store.teams()
-    names = {p.id: p.name for p in players}
     team_names = {t.id: t.name for t in teams}
-    results = store.results()
-    round_stage = store.round_stage()
     stage_list = stages.load(store)
-    stage_by_id = {x.id: x for x in stage_list}
-    match_of = {}
-    for x in stage_list:
-        for row in store.match_tables(x.id):
-            match_of[row["table_id"]] = (row["key"], row["game"])
-    rounds = []
-    byes = store.byes()
-    for r in store.rounds():
-        stage = stage_by_id.get(round_stage.get(r.number, 1))
-        label = (display.main_round_label(s.format, r.number) if stage is None
-                 else stage.round_label(r.number - stage.offset))
-        tables = []
-        for t in store.tables(r.number):
-            res = results.get(t.id)
-            key = match_of.get(t.id)
-            tables.append({
-                "table": t.number, "match": key[0] if key else None, "game": key[1] if key else None,
-                "seats": [{"seat": a.seat, "side": a.side, "id": a.player, "name": names[a.player]} for a in t.seats],
-                "result": None if res is None else {"scores": res.scores, "winner": res.winner,
-                                                    "verified": res.verified, "kind": res.kind,
-                                                    **({"forfeit": list(res.absent)} if res.absent else {})}})
-        rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1), "label": label, "tables": tables,
-                       "byes": [{"id": p, "name": names[p]} for p in byes.get(r.number, [])]})
+    rounds = feed.rounds(store)
+    log = feed.all_changes(store)
     # A rotating event's final is not added into the standings of its rounds: both are shown.
-    table = event_standings(store)
+    standings = feed.standings(store)
     stage_docs = []
     for x in stage_list:
         unit_names = stages.side_names(store, x)
@@ -130,7 +115,8 @@ def event_data(store: EventStore) -> dict[str, Any]:
             "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
                          "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
-            "standings": table.to_dict(), "rounds": rounds, "stages": stage_docs}
+            "standings": standings, "rounds": rounds, "stages": stage_docs,
+            "feed_version": feed.FEED_VERSION, "latest_seq": log[-1]["seq"] if log else 0, "changes": log}
 
 
 def group_label(index: int, count: int) -> str:
@@ -646,4 +632,10 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
             place_rows.append({"stage": stage["id"], **p})
     out["matches"] = (["stage", "match", "round", "label", "status", "sides", "from", "wins", "order"], match_rows)
     out["placings"] = (["stage", "place", "id", "name"], place_rows)
+    # The change log, a row a change; its data as JSON text (each kind's data has its own fields).
+    out["changes"] = (["seq", "at", "kind", "round", "table", "data"],
+                      [{**c, "round": "" if c["round"] is None else c["round"],
+                        "table": "" if c["table"] is None else c["table"],
+                        "data": json.dumps(c["data"], ensure_ascii=False, sort_keys=True)}
+                       for c in data.get("changes", [])])
     return out

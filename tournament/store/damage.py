@@ -19,7 +19,8 @@ from domrec.errors import clip
 
 #: Columns that hold JSON written by the tool: damage there is found value by value.
 JSON_COLUMNS = {"meta": ("value",), "results": ("scores",), "standings_used": ("values",),
-                "result_audit": ("old_result", "new_result"), "stages": ("settings",), "matches": ("sources",)}
+                "result_audit": ("old_result", "new_result"), "stages": ("settings",), "matches": ("sources",),
+                "changes": ("data",)}
 
 
 @attrs.frozen

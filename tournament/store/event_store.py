@@ -90,6 +90,22 @@ class EventStore:
                 else:
                     self.refresh_browsing()
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator["EventStore"]:
+        """Reads that must agree with each other (a page of the feed and the change number it is
+        as of): one read transaction, so a write committed meanwhile by another process is seen
+        by all of them or by none (WAL gives each reader its snapshot).  Within a write, the
+        write's own transaction already is one."""
+        if self.conn.in_transaction:
+            yield self
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield self
+        finally:
+            if self.conn.in_transaction:
+                self.conn.execute("COMMIT")
+
     # --- what people browse (datasette, any SQLite browser) -----------------------------------
 
     def bring_browsing_up_to_date(self) -> None:

@@ -15,19 +15,23 @@ import os
 import sqlite3
 import uuid
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
 from tournament.errors import DamagedEventFile, EventFileError
 from tournament.settings import Settings
+from tournament.store.changes import insert_change
 from tournament.store.event_store import Browsing, EventStore
 from tournament.store.schema import APPLICATION, APPLICATION_ID, CREATED_VERSION, SCHEMA_VERSION, create_schema
 from tournament.store.sqlite import BUSY_TIMEOUT_S, SQLITE_MAGIC, header_application_id, now
 
 
-def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None) -> EventStore:
+def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None,
+                 first_change: tuple[str, dict[str, Any]] | None = None) -> EventStore:
     """A new event file at ``path``; refuses to touch an existing file.  ``browsing`` computes the
-    ``standings`` snapshot (:attr:`EventStore.browsing`)."""
+    ``standings`` snapshot (:attr:`EventStore.browsing`); ``first_change`` (kind, data), the change
+    log's first row, is written with the rest of the new file (the event layer says what it is)."""
     path = Path(path)
     if path.exists() or path.is_symlink():
         raise EventFileError(f"{path} already exists; tournament new never overwrites a file")
@@ -48,6 +52,8 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [key, value])
                 db.execute("INSERT INTO stages(id, name, format, settings) VALUES (1, ?, ?, ?)",
                            ["main", settings.format, settings.to_json()])
+                if first_change is not None:
+                    insert_change(conn, first_change[0], None, None, first_change[1], meta["created_at"])
         finally:
             conn.close()
         try:

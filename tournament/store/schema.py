@@ -8,6 +8,8 @@ belongs to, so a knockout match can reference its tables.
 
 from __future__ import annotations
 
+import sqlite3
+
 import sqlite_utils
 
 from tournament.settings import PARTNERSHIP_SIDES, Settings
@@ -16,10 +18,12 @@ from tournament.settings import PARTNERSHIP_SIDES, Settings
 APPLICATION_ID = 0x446F6D54
 APPLICATION = "domrec-tournament"
 #: The newest version of the store's schema this tool reads and writes (kept in the ``meta`` table).
-SCHEMA_VERSION = 4
-#: The version a new event file starts at: the venue's tables (schema 4, :mod:`tournament.store.venue`)
-#: are added by the first venue write, so a file never served stays readable by the tools before it.
-CREATED_VERSION = 3
+SCHEMA_VERSION = 5
+#: The version a new event file starts at: schema 5, as it holds the change log from its creation
+#: (:data:`CHANGES_SCHEMA`; every later write appends to it, so a file of this tool would be schema 5
+#: after its first change anyway).  The venue's tables (schema 4, :mod:`tournament.store.venue`) are
+#: still added by the first venue write: a version says what a file may hold, not that it holds it.
+CREATED_VERSION = 5
 
 
 def create_schema(db: sqlite_utils.Database) -> None:
@@ -54,6 +58,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
     db["standings_used"].create({"round_id": int, "unit": int, "rank": int, "values": str},
                                 pk=("round_id", "unit"), foreign_keys=[("round_id", "rounds", "id")])
     create_stage_schema(db)
+    create_changes_schema(db.conn)
     db.execute("CREATE UNIQUE INDEX ux_players_name ON players(name)")
     db.execute("CREATE UNIQUE INDEX ux_teams_name ON teams(name)")
     db.execute("CREATE UNIQUE INDEX ux_rounds_number ON rounds(stage_id, number)")
@@ -127,3 +132,20 @@ def create_audit_schema(db: sqlite_utils.Database) -> None:
     for name, kind in AUDIT_COLUMNS:
         if name not in have:
             db.execute(f"ALTER TABLE result_audit ADD COLUMN {name} {kind}")
+
+
+#: Schema 5 (issue 24): the change log, one row a change people can see (:mod:`tournament.store.changes`).
+#: ``seq`` AUTOINCREMENT: numbers only grow, and a number once committed is never another row's.
+#: A file made before gets it, and becomes schema 5, in the transaction of its first change.
+CHANGES_SCHEMA_VERSION = 5
+CHANGES_SCHEMA = (
+    ("CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, "
+     "kind TEXT NOT NULL, round INTEGER, table_no INTEGER, data TEXT NOT NULL)"),
+    # A round's tables' statuses are read by (kind, round, table): one small index.
+    "CREATE INDEX IF NOT EXISTS ix_changes_kind_round ON changes(kind, round, table_no)",
+)
+
+
+def create_changes_schema(conn: sqlite3.Connection) -> None:
+    for sql in CHANGES_SCHEMA:
+        conn.execute(sql)

@@ -43,6 +43,7 @@ from starlette.staticfiles import StaticFiles
 from domrec.errors import DomrecError, one_line
 
 from tournament.errors import TournamentError
+from tournament.event import changes, feed
 from tournament.event.files import open_event
 from tournament.event.venue import Forbidden, Unprocessable, Venue, VenueError
 from tournament.pages.sheets import sheets_page
@@ -174,8 +175,9 @@ class VenueServer:
                     started = True
                     headers = list(message.get("headers", []))
                     headers += [(b"x-request-id", request_id.encode()), (b"x-content-type-options", b"nosniff"),
-                                (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY"),
-                                (b"cache-control", b"no-store")]
+                                (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+                    if not any(name.lower() == b"cache-control" for name, _ in headers):  # the feed sets its own
+                        headers.append((b"cache-control", b"no-store"))
                     if not any(name.lower() == b"content-security-policy" for name, _ in headers):
                         headers.append((b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
                                                                     b"style-src 'self' 'unsafe-inline'; "
@@ -228,6 +230,11 @@ class VenueServer:
             Route(f"{api}/tables/{{round}}/{{table}}/result", self.api_result, methods=["POST"]),
             Route(f"{api}/director", self.api_director),
             Route(f"{api}/director/pair", self.api_pair, methods=["POST"]),
+            Route(f"{api}/event", self.feed_event),
+            Route(f"{api}/standings", self.feed_standings),
+            Route(f"{api}/rounds/{{round}}", self.feed_round),
+            Route(f"{api}/games/{{round}}/{{table}}", self.feed_game),
+            Route(f"{api}/changes", self.feed_changes),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ]
 
@@ -332,6 +339,84 @@ class VenueServer:
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(OPENAPI)
 
+    # --- the event's feed (public: no key) ----------------------------------------------------
+
+    async def _feed(self, request: Request, read: Callable[[], Any]) -> Response:
+        """``read()`` (a function of :mod:`tournament.event.feed`) as JSON, public, with its ETag:
+        the event and its last change's number, taken before the data in one read transaction,
+        so an ETag is never newer than the data it is sent with.  A file whose log has not begun
+        (made by an older tool, not written since) gets no ETag: it could change unlogged."""
+        store = self.venue.store
+        seen = request.headers.get("if-none-match")
+
+        def work() -> tuple[str | None, Any]:
+            with self.venue.lock, store.reading():
+                seq = changes.latest_seq(store)
+                tag = f'"{FEED_ETAG}-{store.uuid}-{seq}"' if seq else None
+                if tag is not None and seen is not None and _etag_matches(seen, tag):
+                    return tag, _NOT_MODIFIED
+                return tag, read()
+
+        try:
+            tag, data = await self.run(work)
+        except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
+            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
+        headers = _feed_headers(tag)
+        if data is _NOT_MODIFIED:
+            return Response(status_code=304, headers=headers)
+        return JSONResponse(data, headers=headers)
+
+    def _feed_refusal(self, request: Request, status: int, message: str) -> Response:
+        request_id = request.scope.get("state", {}).get("request_id", "")
+        return JSONResponse({"error": message, "request_id": request_id}, status_code=status,
+                            headers=_feed_headers(None))
+
+    async def feed_event(self, request: Request) -> Response:
+        return await self._feed(request, lambda: feed.event(self.venue.store))
+
+    async def feed_standings(self, request: Request) -> Response:
+        return await self._feed(request, lambda: feed.standings(self.venue.store))
+
+    async def feed_round(self, request: Request) -> Response:
+        try:
+            number = _int(request.path_params["round"], "round")
+        except _Refusal as e:
+            return self._feed_refusal(request, e.status, e.message)
+        return await self._feed(request, lambda: feed.round_(self.venue.store, number))
+
+    async def feed_changes(self, request: Request) -> Response:
+        since, limit = request.query_params.get("since"), request.query_params.get("limit")
+        return await self._feed(request, lambda: feed.changes_after(self.venue.store, since, limit))
+
+    async def feed_game(self, request: Request) -> Response:
+        """A finished table's record: JSON as stored, or DGN with ``?format=dgn``.  Its ETag is the
+        record's hash: an amended result is another record, another tag."""
+        try:
+            round_no, table_no = self._where(request)
+        except _Refusal as e:
+            return self._feed_refusal(request, e.status, e.message)
+        form = request.query_params.get("format", "json")
+        if form not in ("json", "dgn"):
+            return self._feed_refusal(request, 422, f"format is json or dgn (not {one_line(form)[:20]!r})")
+        store = self.venue.store
+
+        def work() -> tuple[str, str]:
+            with self.venue.lock, store.reading():
+                text, digest = feed.game_text(store, round_no, table_no)
+                return (feed.game_dgn(store, round_no, table_no) if form == "dgn" else text), digest
+
+        try:
+            body, digest = await self.run(work)
+        except TournamentError as e:
+            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
+        tag = f'"{digest}-{form}"' if digest else None
+        headers = _feed_headers(tag)
+        seen = request.headers.get("if-none-match")
+        if tag is not None and seen is not None and _etag_matches(seen, tag):
+            return Response(status_code=304, headers=headers)
+        media = "text/plain; charset=utf-8" if form == "dgn" else "application/json"
+        return Response(body.encode("utf-8"), media_type=media, headers=headers)
+
     # --- pages ----------------------------------------------------------------------------
 
     def _page(self, name: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -398,6 +483,33 @@ class VenueServer:
     async def public_page(self, request: Request) -> Response:
         view = await self.run(self.venue.public_view)
         return self._page("public.html.j2", **view)
+
+
+#: The feed's ETags begin with this (and the feed's version), so a tool whose feed reads otherwise
+#: never answers 304 to a copy made by another.
+FEED_ETAG = f"feed{feed.FEED_VERSION}"
+_NOT_MODIFIED = object()
+
+
+def _feed_headers(tag: str | None) -> dict[str, str]:
+    """The feed is public and read by other programs, in browsers too: any site may read it (it
+    holds nothing a key protects); a cache may keep an answer but asks again before each use,
+    with its ETag (a 304 costs one look at the change log), so a follower is never served old news."""
+    headers = {"cache-control": "public, no-cache",
+               "access-control-allow-origin": "*", "access-control-expose-headers": "ETag"}
+    if tag is not None:
+        headers["etag"] = tag
+    return headers
+
+
+def _etag_matches(header: str, tag: str) -> bool:
+    """``If-None-Match`` names ``tag`` (or ``*``); weak and strong forms compare alike, as RFC 9110
+    has it for this header."""
+    for item in header.split(","):
+        item = item.strip()
+        if item == "*" or item.removeprefix("W/") == tag:
+            return True
+    return False
 
 
 def _crashed(request_id: str) -> JSONResponse:

@@ -16,9 +16,10 @@ _ERROR = {"type": "object", "required": ["error", "request_id"],
 
 def _refusals(*codes: int) -> dict[str, Any]:
     words = {400: "The body is not a JSON object.", 403: "The key does not open this.",
-             404: "No such round or table.", 409: "The table has moved on (an old rev: `state` is the table now), "
+             404: "No such round or table (a game: or no recorded game to show there, as it is still in play).", 409: "The table has moved on (an old rev: `state` is the table now), "
              "or its result is confirmed.", 413: "The body is too large.",
-             422: "Refused by the rules or unreadable: nothing stored (`line`, `column` for DGN).",
+             422: "Refused by the rules or unreadable: nothing stored (`line`, `column` for DGN); the feed: a bad "
+                  "`since`, `limit` or `format`.",
              429: "Too many requests from this device."}
     return {str(c): {"description": words[c], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             for c in codes}
@@ -32,6 +33,74 @@ def _write(summary: str, body: dict[str, Any], director: bool = False) -> dict[s
                                    **_refusals(400, 403, 404, 409, 413, 422, 429)}}}
 
 
+_FEED_HEADERS = {"ETag": {"schema": {"type": "string"}, "description": "Send it back as If-None-Match: 304 "
+                                                                        "while nothing has changed."}}
+
+
+def _feed_get(summary: str, schema: str, *refusals: int) -> dict[str, Any]:
+    return {"get": {"summary": summary + " (public: no key)", "security": [],
+                    "responses": {"200": {"description": "The data now.", "headers": _FEED_HEADERS,
+                                          "content": {"application/json": {
+                                              "schema": {"$ref": f"#/components/schemas/{schema}"}}}},
+                                  "304": {"description": "Not modified (If-None-Match)."},
+                                  **_refusals(*refusals, 429)}}}
+
+
+_RESULT = {"type": ["object", "null"], "required": ["scores", "winner", "verified", "kind"],
+           "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+                          "winner": {"type": ["string", "null"]}, "verified": {"type": "boolean"},
+                          "kind": {"enum": ["record", "manual", "forfeit"]},
+                          "forfeit": {"type": "array", "items": {"type": "string"},
+                                      "description": "A forfeit's sides that did not play."}}}
+_CHANGE = {"type": "object", "required": ["seq", "at", "kind", "round", "table", "data"],
+           "properties": {"seq": {"type": "integer", "minimum": 1}, "at": {"type": "string"},
+                          "kind": {"type": "string", "description": "event_created, log_started, player_added, "
+                                   "player_withdrawn, pair_added, pair_withdrawn, round_paired, stage_created, "
+                                   "table_seated, table_reseated, result_entered, result_amended, table_status, "
+                                   "event_finished (docs/venue.md)"},
+                          "round": {"type": ["integer", "null"]}, "table": {"type": ["integer", "null"]},
+                          "data": {"type": "object"}}}
+_FEED_SCHEMAS: dict[str, Any] = {
+    "Event": {"type": "object", "required": ["feed_version", "uuid", "name", "game", "status", "latest_seq"],
+              "properties": {"feed_version": {"type": "integer"}, "uuid": {"type": "string"},
+                             "name": {"type": "string"}, "game": {"type": "string"},
+                             "variant": {"type": ["string", "null"]}, "options": {"type": "object"},
+                             "format": {"enum": ["pairs", "rotating", "individual"]},
+                             "table_size": {"type": "integer"}, "tiebreaks": {"type": "array"},
+                             "time_limit": {"type": ["integer", "null"], "description": "Minutes a game."},
+                             "planned_rounds": {"type": ["integer", "null"]},
+                             "status": {"enum": ["not started", "in progress", "finished"]},
+                             "current_round": {"type": "integer"}, "rounds_paired": {"type": "integer"},
+                             "players": {"type": "integer"},
+                             "rounds": {"type": "array", "items": {"type": "object"}},
+                             "stages": {"type": "array", "items": {"type": "object"}},
+                             "stage": {"type": ["object", "null"], "description": "The last stage (a final, a "
+                                       "knockout, a round robin), if any."},
+                             "champion": {"type": ["string", "null"]},
+                             "latest_seq": {"type": "integer", "description": "Follow from here: /changes?since="}}},
+    "Standings": {"type": "object", "required": ["tiebreaks", "standings", "columns"],
+                  "properties": {"tiebreaks": {"type": "array", "items": {"type": "string"}},
+                                 "ranked_by": {"type": "string"}, "through_round": {"type": "integer"},
+                                 "provisional": {"type": "boolean"}, "missing": {"type": "object"},
+                                 "columns": {"type": "array", "items": {"type": "object"}},
+                                 "standings": {"type": "array", "items": {"type": "object"}}}},
+    "Round": {"type": "object", "required": ["round", "label", "tables", "byes"],
+              "properties": {"round": {"type": "integer"}, "stage": {"type": "integer"}, "label": {"type": "string"},
+                             "tables": {"type": "array", "items": {
+                                 "type": "object", "properties": {
+                                     "table": {"type": "integer"}, "match": {"type": ["string", "null"]},
+                                     "game": {"type": ["integer", "null"]}, "seats": {"type": "array"},
+                                     "result": _RESULT,
+                                     "status": {"enum": ["not started", "playing", "waiting", "confirmed"]}}}},
+                             "byes": {"type": "array"}}},
+    "Changes": {"type": "object", "required": ["since", "limit", "latest", "next", "changes"],
+                "properties": {"feed_version": {"type": "integer"}, "uuid": {"type": "string"},
+                               "since": {"type": "integer"}, "limit": {"type": "integer"},
+                               "latest": {"type": "integer"},
+                               "next": {"type": "integer", "description": "The since to ask next."},
+                               "changes": {"type": "array", "items": _CHANGE}}},
+}
+
 _REV = {"type": "integer", "description": "The table's revision, as the last state said."}
 _TABLE_PARAMS = [{"name": "round", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
                  {"name": "table", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}]
@@ -39,8 +108,8 @@ _TABLE_PARAMS = [{"name": "round", "in": "path", "required": True, "schema": {"t
 OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {"title": "domrec venue API", "version": "1",
-             "description": "Tables record their games and confirm results; the director's desk. "
-                            "See docs/venue.md."},
+             "description": "Tables record their games and confirm results; the director's desk; the event's "
+                            "public feed and its change log. See docs/venue.md."},
     "components": {
         "securitySchemes": {"key": {"type": "http", "scheme": "bearer",
                                     "description": "A table's key (its own table of its own round) or the director's."}},
@@ -58,6 +127,7 @@ OPENAPI: dict[str, Any] = {
                                "game": {"type": "object", "description": "Players, seats, hands and moves so far, running "
                                         "totals, who is to move, the legal moves where the deal is known."},
                                "result": {"type": ["object", "null"]}}},
+            **_FEED_SCHEMAS,
         },
     },
     "paths": {
@@ -115,5 +185,31 @@ OPENAPI: dict[str, Any] = {
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
                      "responses": {"200": {"description": "The new round."}, **_refusals(400, 403, 422, 429)}}},
         "/api/v1/openapi.json": {"get": {"summary": "This description", "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+        "/api/v1/event": _feed_get("The event: settings, status, rounds, stages, the last change's number",
+                                   "Event"),
+        "/api/v1/standings": _feed_get("The standings, with the event's ranking columns named", "Standings"),
+        "/api/v1/rounds/{round}": {
+            "parameters": _TABLE_PARAMS[:1],
+            **_feed_get("A round's tables: seats, result if any, status (a game in play: its status only)",
+                        "Round", 404)},
+        "/api/v1/games/{round}/{table}": {
+            "parameters": _TABLE_PARAMS + [{"name": "format", "in": "query", "required": False,
+                                            "schema": {"enum": ["json", "dgn"], "default": "json"}}],
+            "get": {"summary": "A finished table's game: the record its result was entered with (JSON as stored, "
+                               "or canonical DGN); a game still in play is never shown", "security": [],
+                    "responses": {"200": {"description": "The record.", "headers": _FEED_HEADERS,
+                                          "content": {"application/json": {"schema": {"type": "object"}},
+                                                      "text/plain": {"schema": {"type": "string"}}}},
+                                  "304": {"description": "Not modified (If-None-Match)."},
+                                  **_refusals(404, 422, 429)}}},
+        "/api/v1/changes": {
+            "parameters": [{"name": "since", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 0, "default": 0},
+                            "description": "The last change's number already seen (0: from the first)."},
+                           {"name": "limit", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1000},
+                            "description": "At most this many changes (more is capped at 1000)."}],
+            **_feed_get("Every change of the event after `since`, oldest first: an append-only log", "Changes",
+                        422)},
     },
 }

@@ -1,0 +1,259 @@
+"""The event as data another program follows: the venue's JSON feed and ``tournament export``.
+
+Pure reads, each returning JSON-ready values, so that what the feed serves
+(``GET /api/v1/event``, ``/standings``, ``/rounds/{n}``, ``/games/{round}/{table}``,
+``/changes?since=SEQ``; docs/venue.md) and what ``tournament export`` writes are the same data,
+made by the same functions.  The web layer only turns them into responses.
+
+Only what the public may see: a game still in play is never shown (its hidden tiles stay
+hidden) — a table's game is served once its result is in, as the record that result was entered
+with; a table in play shows its status, never its moves.  ``FEED_VERSION`` grows when a field
+changes meaning or goes; new fields are added without it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from domrec import notation
+from domrec.errors import DomrecError
+from domrec.reader import loads
+
+from tournament.errors import TournamentError
+from tournament.event import changes, finals, progress, stages
+from tournament.event.standings import event_standings
+from tournament.settings import ROTATING, TIEBREAK_KEYS
+from tournament.store.event_store import EventStore
+from tournament.values import Table
+
+FEED_VERSION = 1
+
+
+class FeedError(TournamentError):
+    """A feed request refused; ``status`` is the HTTP status a web client gets."""
+
+    status = 422
+
+
+class FeedNotFound(FeedError):
+    """No such round or table, or no game to show there (yet)."""
+
+    status = 404
+
+
+class BadQuery(FeedError):
+    """A query value that cannot be used (``since``, ``limit``)."""
+
+    status = 422
+
+
+# --- the event -----------------------------------------------------------------------------------
+
+
+def event(store: EventStore) -> dict[str, Any]:
+    """The event: its settings, how far it is, its rounds, its stages (a final, a knockout), and
+    the number of its last change (follow on from there with :func:`changes_after`)."""
+    s = store.settings
+    results = store.results()
+    tables = store.tables()
+    round_stage = store.round_stage()
+    later = stages.load(store)
+    by_id = {x.id: x for x in later}
+    rounds = []
+    for r in store.rounds():
+        in_round = [t for t in tables if t.round == r.number]
+        rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1),
+                       "label": _round_label(s.format, by_id.get(round_stage.get(r.number, 1)), r.number),
+                       "tables": len(in_round), "results": sum(1 for t in in_round if t.id in results)})
+    stage_docs = [_stage_doc(store, x) for x in later]
+    return {"feed_version": FEED_VERSION, "uuid": store.uuid, "name": s.name, "game": s.game, "variant": s.variant,
+            "options": dict(s.options), "format": s.format, "table_size": s.table_size,
+            "tiebreaks": list(s.tiebreaks), "time_limit": s.time_limit, "planned_rounds": s.rounds or None,
+            "status": progress.status(store), "current_round": progress.current_round(store),
+            "rounds_paired": store.last_round(), "players": len(store.players()), "rounds": rounds,
+            "stages": stage_docs, "stage": stage_docs[-1] if stage_docs else None,
+            "champion": progress.champion(store), "latest_seq": changes.latest_seq(store)}
+
+
+def _stage_doc(store: EventStore, stage: stages.Stage) -> dict[str, Any]:
+    final = store.settings.format == ROTATING
+    champion = finals.champion(store, stage) if stage.format == stages.FINAL_TABLE or stage.knockout else None
+    return {"id": stage.id, "name": stage.name, "format": stage.format, "first_round": stage.offset + 1,
+            "final": final, "finished": progress.stage_finished(store, stage), "champion": champion}
+
+
+def _round_label(format: str, stage: stages.Stage | None, number: int) -> str:
+    return stages.main_round_label(format, number) if stage is None else stage.round_label(number - stage.offset)
+
+
+# --- the standings -------------------------------------------------------------------------------
+
+
+def standings(store: EventStore) -> dict[str, Any]:
+    """The event's standings (those of its rounds; a rotating event's final is ranked in its
+    stage, not added in), with ``columns``: each column's key, and for the ranking columns their
+    place in the ranking and what they count, named as the event names them (``efectividad``)."""
+    table = event_standings(store)
+    doc = table.to_dict()
+    keys = table.columns() if table.rows else ["rank", "id", "name", *table.tiebreaks]
+    doc["columns"] = [{"key": k, "ranks": k in table.tiebreaks,
+                       "order": table.tiebreaks.index(k) + 1 if k in table.tiebreaks else None,
+                       "about": TIEBREAK_KEYS.get(k)} for k in keys]
+    return doc
+
+
+# --- rounds and tables ---------------------------------------------------------------------------
+
+
+def rounds(store: EventStore) -> list[dict[str, Any]]:
+    """Every round: its label, its tables (seats, result if any, status) and byes."""
+    seen = _Seen(store)
+    return [_round(store, r.number, seen) for r in store.rounds()]
+
+
+def round_(store: EventStore, number: int) -> dict[str, Any]:
+    """One round (see :func:`rounds`); :class:`FeedNotFound` for a round not paired."""
+    last = store.last_round()
+    if not 1 <= number <= last:
+        raise FeedNotFound(f"round {number} has not been paired" +
+                           (f" (the last round is {last})" if last else " (no round has been paired yet)"))
+    return _round(store, number, _Seen(store))
+
+
+class _Seen:
+    """What every round of one answer reads: read once, not once a round."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.names = {p.id: p.name for p in store.players()}
+        self.results = store.results()
+        self.round_stage = store.round_stage()
+        self.stages = {x.id: x for x in stages.load(store)}
+        self.match_of: dict[int, tuple[str, int]] = {}
+        for x in self.stages.values():
+            for row in store.match_tables(x.id):
+                self.match_of[row["table_id"]] = (row["key"], row["game"])
+        self.byes = store.byes()
+
+
+def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
+    stage_id = seen.round_stage.get(number, 1)
+    statuses = changes.table_statuses(store, number)
+    tables = [_table_doc(t, seen.results.get(t.id), seen.match_of.get(t.id), statuses, seen.names)
+              for t in store.tables(number)]
+    return {"round": number, "stage": stage_id,
+            "label": _round_label(store.settings.format, seen.stages.get(stage_id), number), "tables": tables,
+            "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
+
+
+def _table_doc(t: Table, res: Any, match: tuple[str, int] | None, statuses: dict[tuple[int, int], str],
+               names: dict[int, str]) -> dict[str, Any]:
+    status = changes.CONFIRMED if res is not None else statuses.get((t.round, t.number), changes.NOT_STARTED)
+    if status == changes.CONFIRMED and res is None:  # a result since taken away: the table plays again
+        status = changes.NOT_STARTED
+    return {"table": t.number, "match": match[0] if match else None, "game": match[1] if match else None,
+            "seats": changes.seats_doc(t.seats, names),
+            "result": None if res is None else changes.result_doc(res.kind, res.verified, res.scores, res.winner,
+                                                                  res.note),
+            "status": status}
+
+
+# --- a game --------------------------------------------------------------------------------------
+
+
+def _result_of(store: EventStore, round_no: int, table_no: int) -> Any:
+    """The table's result with a record to show, or :class:`FeedNotFound` saying why there is none."""
+    table = store.table(round_no, table_no)
+    if table is None:
+        last = store.last_round()
+        if not 1 <= round_no <= last:
+            raise FeedNotFound(f"round {round_no} has not been paired")
+        raise FeedNotFound(f"round {round_no} has no table {table_no}")
+    result = store.result_for(table.id)
+    if result is None:
+        raise FeedNotFound(f"round {round_no} table {table_no} is still in play: its game is shown once its "
+                           f"result is in")
+    if result.kind != "record":
+        how = "a forfeit" if result.kind == "forfeit" else "a score entered by hand"
+        raise FeedNotFound(f"round {round_no} table {table_no} has no recorded game: its result is {how}")
+    return result
+
+
+def game_text(store: EventStore, round_no: int, table_no: int) -> tuple[str, str]:
+    """A finished table's game as stored with its result (the record domrec validated, JSON
+    text), and the record's hash (the same game, the same hash: a cache's validator)."""
+    result = _result_of(store, round_no, table_no)
+    text = store.record_text(result.id)
+    if text is None:
+        raise FeedNotFound(f"round {round_no} table {table_no} has no recorded game")
+    return text, result.record_hash or ""
+
+
+def game(store: EventStore, round_no: int, table_no: int) -> dict[str, Any]:
+    """A finished table's record as JSON values (see :func:`game_text`)."""
+    return json.loads(game_text(store, round_no, table_no)[0])
+
+
+def game_dgn(store: EventStore, round_no: int, table_no: int) -> str:
+    """A finished table's record as canonical DGN (``domrec.notation.dumps``)."""
+    text, _ = game_text(store, round_no, table_no)
+    try:
+        record = loads(text)
+    except DomrecError as e:  # a stored record damaged since: `tournament check` reports it
+        raise FeedError(f"round {round_no} table {table_no}: the stored record cannot be read ({e}); the "
+                        f"director's `tournament check` says more") from None
+    try:
+        return notation.dumps(record)
+    except DomrecError as e:  # a seat label DGN cannot write: the JSON form has it all
+        raise FeedError(f"round {round_no} table {table_no}: this record cannot be written as DGN ({e}); ask "
+                        f"for it as JSON") from None
+
+
+# --- the change log ------------------------------------------------------------------------------
+
+
+def whole_number(text: Any, what: str, default: int) -> int:
+    """A query value as a whole number 0 or more (``None``: ``default``), or one line saying why not."""
+    if text is None:
+        return default
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    elif isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= 18:
+        value = int(text)
+    else:
+        shown = str(text)[:20] + ("…" if len(str(text)) > 20 else "")
+        raise BadQuery(f"{what} must be a whole number, 0 or more (not {shown!r})")
+    if value < 0:
+        raise BadQuery(f"{what} must be a whole number, 0 or more (not {value})")
+    return value
+
+
+def changes_after(store: EventStore, since: Any = None, limit: Any = None) -> dict[str, Any]:
+    """The changes numbered above ``since`` (default 0: from the first), at most ``limit``
+    (default and most :data:`~tournament.event.changes.MAX_LIMIT`; more is capped), with
+    ``next``: the ``since`` to ask next (the last change given, or ``since`` again when there was
+    none) and ``latest``.  A ``since`` past the last change is refused: the follower is reading
+    another file than it followed (restored from a copy, or another event; ``uuid`` says which)."""
+    after = whole_number(since, "since", 0)
+    most = whole_number(limit, "limit", changes.MAX_LIMIT)
+    if most < 1:
+        raise BadQuery("limit must be 1 or more")
+    most = min(most, changes.MAX_LIMIT)
+    latest = changes.latest_seq(store)
+    if after > latest:
+        raise BadQuery(f"since {after} is past this event's last change ({latest}): the event file is not the "
+                       f"one followed (restored from a copy, or another event); read the event again and follow "
+                       f"from its latest_seq")
+    found = changes.changes_since(store, after, most)
+    return {"feed_version": FEED_VERSION, "uuid": store.uuid, "since": after, "limit": most, "latest": latest,
+            "next": found[-1]["seq"] if found else after, "changes": found}
+
+
+def all_changes(store: EventStore) -> list[dict[str, Any]]:
+    """The whole log, oldest first (the export), read a page at a time."""
+    out: list[dict[str, Any]] = []
+    while True:
+        page = changes.changes_since(store, out[-1]["seq"] if out else 0)
+        out.extend(page)
+        if len(page) < changes.MAX_LIMIT:
+            return out
