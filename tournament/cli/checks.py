@@ -34,8 +34,10 @@ def check_cmd(
                                      "findings": [{"level": f.level, "where": f.where, "message": f.message}
                                                   for f in report.findings]}, ensure_ascii=False) + "\n")
     else:
+        from tournament.pages.terminal import wrap_lines
         for f in report.findings:
-            typer.echo(console.paint(f.text(), "invalid" if f.level == "error" else "warning"))
+            for line in wrap_lines(f.text()):
+                typer.echo(console.paint(line, "invalid" if f.level == "error" else "warning"))
         errors = len(report.errors)
         typer.echo(f"{event}: {report.rounds} rounds, {report.results} results ({report.records} records "
                    f"re-validated): {errors} error{'s' if errors != 1 else ''}, "
@@ -63,5 +65,6 @@ def history(
     elif not changes:
         typer.echo(f"{event}: no result has been amended or replaced")
     else:
+        from tournament.pages.terminal import wrap_lines
         for c in changes:
-            typer.echo(c.text())
+            typer.echo("\n".join(wrap_lines(c.text())))

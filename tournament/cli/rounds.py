@@ -18,7 +18,8 @@ from tournament.settings import PAIRS
 from tournament.store.event_store import EventStore
 
 
-def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False) -> None:
+def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False,
+                 quiet: bool = False) -> None:
     rounds.round_tables(store, round_no)
     rows = rounds.table_rows(store, round_no)
     players = {p.id: p for p in store.players()}
@@ -36,17 +37,41 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
             rows.append(row)
         emit(rows, True, False, "")
         return
-    by_table: dict[int, dict[str, Any]] = {}
-    results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats])
-               for t in store.tables(round_no)}
-    for r in rows:
-        t = by_table.setdefault(r["table"], {"table": r["table"], "result": results.get(r["table"], "")})
-        who = f"#{r['id']} {r['name']}"
-        if store.settings.format == PAIRS and r["seat"] in ("N", "E"):
-            t[f"{r['side']} pair"] = r["pair"]
-        t[r["seat"]] = who
-    emit(list(by_table.values()), False, False, f"{store.settings.name} — round {round_no}",
-         footer=[f"bye: {', '.join(byes)}"] if byes else [], wide=wide)
+    tables = store.tables(round_no)
+    results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats]) for t in tables}
+    seats = {(r["table"], r["seat"]): r for r in rows}
+    full, compact = [], []
+    for t in tables:
+        line: dict[str, Any] = {"table": t.number}
+        short: dict[str, Any] = {"table": t.number}
+        for side in dict.fromkeys(s.side for s in t.seats):
+            mine = [seats[(t.number, s.seat)] for s in t.seats if s.side == side]
+            people = [f"#{r['id']} {r['name']}" for r in mine]
+            if store.settings.format == PAIRS:
+                line[f"{side} pair"] = mine[0]["pair"]
+            line.update({r["seat"]: who for r, who in zip(mine, people)})
+            head = [mine[0]["pair"]] if store.settings.format == PAIRS else []
+            lines = head + [f"{r['seat']} {who}" for r, who in zip(mine, people)]
+            if len(mine) > 1:  # partners: one column a side, the pair's name then its players
+                short[side] = "\n".join(lines)
+            else:  # players on their own: one column for the table's players, a line each
+                short["players"] = (short.get("players", "") + "\n" + lines[0]).lstrip("\n")
+        line["result"] = short["result"] = results.get(t.number, "")
+        full.append(line)
+        compact.append(short)
+    footer = [f"bye: {', '.join(byes)}"] if byes else []
+    title = f"{store.settings.name} — round {round_no}"
+    if not quiet:
+        from tournament.pages import terminal
+        # A seat a column, partners side by side, when that fits the terminal between words;
+        # else a column a side (a pair: its name, then its players), so a name is never cut.
+        fits = wide or terminal.needed_width(full, list(full[0]) if full else [], True) <= terminal.terminal_width()
+        emit(full if fits else compact, False, False, title, footer=footer, wide=wide, keep=("table",))
+    else:
+        played = sum(1 for t in tables if results.get(t.number) != "to play")
+        typer.echo(f"{title}: {len(tables)} table{'s' if len(tables) != 1 else ''}, "
+                   f"{len(rows)} seated, {len(bye_players)} bye{'s' if len(bye_players) != 1 else ''}"
+                   f"{f', {played} played' if played else ''} (`tournament tables` prints them)")
 
 
 def _result_text(result: Any, sides: Sequence[str]) -> str:
@@ -69,11 +94,13 @@ def pair(
     event: Path = typer.Argument(..., help="The event file."),
     as_csv: bool = typer.Option(False, "--csv", help="Print the tables as CSV."),
     as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="One line (tables, players seated, byes) instead "
+                                                            "of every table: for big events."),
 ) -> None:
     """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
     with open_for_command(event) as store:
         plan = rounds.pair_next_round(store)
-        _print_round(store, plan.round, as_csv, as_json)
+        _print_round(store, plan.round, as_csv, as_json, quiet=quiet)
 
 
 @guarded

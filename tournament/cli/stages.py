@@ -116,17 +116,18 @@ def _seed_names(seeds: Optional[str], seeds_file: Optional[Path]) -> list[str]:
 def _print_stage(store: EventStore, stage: Any) -> None:
     from tournament.pairing import brackets as br
     from tournament.event import stages as stg
+    from tournament.pages.terminal import wrap_lines
 
     names = stg.side_names(store, stage)
     if stage.format == stg.FINAL_TABLE:
         from tournament.event import finals
         typer.echo(f"{store.settings.name} — {stage.name} (rounds {stage.offset + 1}-{stage.offset + 3})")
-        typer.echo(finals.draw_text(store, stage))
+        typer.echo("\n".join(wrap_lines(finals.draw_text(store, stage))))
     elif stage.knockout:
         state = stg.state_of(store, stage)
         rounds_of = {r: stage.event_round(r) for r in range(1, len(state.bracket.round_labels) + 1)}
         typer.echo(f"{store.settings.name} — {stage.name}")
-        typer.echo(br.draw_text(state, names, rounds_of))
+        typer.echo("\n".join(wrap_lines(br.draw_text(state, names, rounds_of))))
     else:
         sched = stage.schedule()
         typer.echo(f"{store.settings.name} — {stage.name}: {len(sched.rounds)} rounds, from round "
@@ -134,7 +135,8 @@ def _print_stage(store: EventStore, stage: Any) -> None:
         from tournament.pairing.roundrobin import group_name
         for gi, members in enumerate(sched.groups):
             if len(sched.groups) > 1:
-                typer.echo(f"group {group_name(gi)}: " + ", ".join(names.get(u, str(u)) for u in members))
+                typer.echo("\n".join(wrap_lines(f"group {group_name(gi)}: " +
+                                                 ", ".join(names.get(u, str(u)) for u in members))))
 
 
 @guarded

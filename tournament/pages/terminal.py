@@ -1,7 +1,8 @@
 """Tables printed at the terminal: readable at 80 columns, everything with ``--wide``.
 
 A narrow terminal must never cut a number: numbers never wrap and their columns are as wide as
-their widest cell.  Names wrap instead.  When even so the table is wider than the terminal, the
+their widest cell.  Names wrap instead, between words, never inside one (a column is never
+narrower than its longest word).  When even so the table is wider than the terminal, the
 columns that matter least go (:data:`tournament.pages.display.DROP_ORDER`: the player number, the
 status, Buchholz, byes, points for and against, …) and a line under the table names them and
 says ``--wide`` shows them; the ranking columns never go.  ``--wide`` prints every column at its
@@ -14,8 +15,10 @@ set, else for 200 columns (a file is read in an editor, not on an 80-column scre
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
+import textwrap
 from typing import Any, Iterable, Sequence
 
 from tournament.pages.display import DROP_ORDER, is_text_column
@@ -23,7 +26,7 @@ from tournament.pages.display import DROP_ORDER, is_text_column
 #: The narrowest a wrapping column (a name) is squeezed to before columns are dropped instead.
 MIN_TEXT_WIDTH = 10
 #: Columns of a round's tables that hold names (they wrap).
-NAME_COLUMNS = ("N", "E", "S", "W", "NS pair", "EW pair")
+NAME_COLUMNS = ("N", "E", "S", "W", "NS pair", "EW pair", "NS", "EW", "players")
 PIPE_WIDTH = 200
 
 
@@ -45,10 +48,6 @@ def _columns_env(default: int) -> int:
 
 def _cell(value: Any) -> str:
     return "" if value is None else str(value)
-
-
-def natural_width(rows: Sequence[dict[str, Any]], column: str) -> int:
-    return max([len(column)] + [len(_cell(r.get(column))) for r in rows])
 
 
 def fit(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int,
@@ -73,11 +72,63 @@ def fit(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int,
     return shown, hidden
 
 
+#: Where a word may break besides spaces: after a hyphen between letters ("Rodríguez-|Villanueva"),
+#: as print does; never inside a word otherwise.
+_HYPHEN = re.compile(r"(?<=\w-)(?=\w)")
+
+
+def _pieces(text: str) -> list[str]:
+    return [piece for word in text.split() for piece in _HYPHEN.split(word)]
+
+
+def longest_word(rows: Sequence[dict[str, Any]], column: str) -> int:
+    """The longest unbreakable piece of a column (its header's too): a word, or a part of a
+    hyphenated one.  A name wraps between them, never inside one."""
+    return max([len(w) for w in _pieces(column)] +
+               [len(w) for r in rows for line in _cell(r.get(column)).splitlines() for w in _pieces(line)] + [1])
+
+
+def _wrap_cell(text: str, width: int) -> str:
+    """A cell's text wrapped to ``width`` between words and after hyphens (:data:`_HYPHEN`)."""
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        out.extend(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=True) or [""])
+    return "\n".join(out)
+
+
+def column_widths(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int) -> dict[str, int]:
+    """Each column's width in a table ``width`` wide: numbers at their natural width; the names
+    share what is left, each at least :func:`squeezed_width`, the rest handed out a character at
+    a time to the column that lacks the most of its natural width."""
+    widths = {c: squeezed_width(rows, c) if _wraps(c) else natural_width(rows, c) for c in columns}
+    natural = {c: natural_width(rows, c) for c in columns if _wraps(c)}
+    spare = width - 1 - sum(3 + w for w in widths.values())
+    while spare > 0 and natural:
+        c = max(natural, key=lambda k: natural[k] - widths[k])
+        if natural[c] <= widths[c]:
+            break
+        widths[c] += 1
+        spare -= 1
+    return widths
+
+
+def squeezed_width(rows: Sequence[dict[str, Any]], column: str) -> int:
+    """The narrowest a wrapping column goes: :data:`MIN_TEXT_WIDTH` (or its natural width, if
+    less), and never narrower than its longest word."""
+    natural = natural_width(rows, column)
+    return min(natural, max(MIN_TEXT_WIDTH, longest_word(rows, column)))
+
+
+def natural_width(rows: Sequence[dict[str, Any]], column: str) -> int:
+    """A column's widest line (a cell may hold several)."""
+    return max([len(column)] + [len(line) for r in rows for line in (_cell(r.get(column)).splitlines() or [""])])
+
+
 def needed_width(rows: Sequence[dict[str, Any]], columns: Sequence[str], squeeze: bool) -> int:
     """The width of a rich table of these columns: a border, then each column's padding and
-    right border; ``squeeze``: names at :data:`MIN_TEXT_WIDTH` at most."""
-    return 1 + sum(3 + (min(natural_width(rows, c), MIN_TEXT_WIDTH) if squeeze and _wraps(c)
-                        else natural_width(rows, c)) for c in columns)
+    right border; ``squeeze``: names as narrow as :func:`squeezed_width` lets them."""
+    return 1 + sum(3 + (squeezed_width(rows, c) if squeeze and _wraps(c) else natural_width(rows, c))
+                   for c in columns)
 
 
 def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = (), wide: bool = False,
@@ -93,21 +144,44 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
         columns, hidden = fit(rows, columns, width, keep)
     if "status" in hidden and "name" in columns:  # a withdrawn player stays marked
         rows = [{**r, "name": f"{r['name']} (withdrawn)"} if r.get("status") == "withdrawn" else r for r in rows]
+    if "byes" in hidden and "name" in columns:  # a bye is no game, yet may count as one won: said
+        rows = [{**r, "name": f"{r['name']} ({r['byes']} bye{'s' if r['byes'] != 1 else ''})"}
+                if isinstance(r.get("byes"), (int, float)) and r["byes"] else r for r in rows]
     if wide:
         width = max([len(title), needed_width(rows, columns, False)] + [len(line) for line in footer])
     else:  # what must stay (numbers, ranking columns) is wider than the terminal: never cut, it runs over
         width = max(width, needed_width(rows, columns, True))
     console = Console(width=width, soft_wrap=False)
     table = Table(title=Text(title), show_lines=False)
+    widths = column_widths(rows, columns, width) if not wide else {c: natural_width(rows, c) for c in columns}
     for c in columns:
-        if _wraps(c):
-            table.add_column(Text(c), overflow="fold", min_width=min(natural_width(rows, c), MIN_TEXT_WIDTH))
+        if _wraps(c):  # wrapped here, between words and after hyphens: rich would cut a long word
+            table.add_column(Text(c), no_wrap=True, overflow="fold", width=widths[c])
         else:  # a number: never wrapped, never cut
-            table.add_column(Text(c), no_wrap=True, justify="right", min_width=natural_width(rows, c))
+            table.add_column(Text(c), no_wrap=True, justify="right", min_width=widths[c])
     for r in rows:
-        table.add_row(*(Text(_cell(r.get(c))) for c in columns))
+        table.add_row(*(Text(_wrap_cell(_cell(r.get(c)), widths[c]) if _wraps(c) else _cell(r.get(c)))
+                        for c in columns))
     console.print(table)
     for line in footer:
         console.print(Text(line))
     if hidden:
         console.print(Text(f"not shown at this width: {', '.join(hidden)} (--wide shows every column)"))
+
+
+def wrap_lines(text: str, width: int | None = None) -> list[str]:
+    """``text``'s lines fitted to the terminal (:func:`terminal_width`): a long line wraps
+    between words, its continuation indented two spaces past the line's own indent, so a
+    finding, an audit entry or a bracket's match reads as one item at 80 columns.  Words are
+    never split (a word wider than the terminal runs over)."""
+    width = width or terminal_width()
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "  ",
+                                 break_long_words=False, break_on_hyphens=False, drop_whitespace=True)
+                   or [line])
+    return out

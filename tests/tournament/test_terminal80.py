@@ -1,0 +1,151 @@
+"""The director's terminal at 80 columns: a round's tables keep their numbers and fit, partners
+sit side by side, names wrap between words (or after a hyphen), never inside one; ``check``,
+``history`` and ``bracket`` wrap their lines; ``pair --quiet`` says one line; a bye counted as a
+win is shown as a bye.  One test reads a real terminal (tmux)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament import add_players, create_event, make_settings, pair_next_round
+from tournament.cli import app
+from tournament.pages.terminal import column_widths, longest_word, wrap_lines
+
+LONG_PAIRS = [("Maria del Carmen Fernández-Ortega", "José Luis Rodríguez Zapatero"),
+              ("Alexandrina Konstantinopoulou", "Bartholomew Featherstonehaugh"),
+              ("Ana Bo", "Cy Di"), ("Ed Fa", "Gus Ha")]
+
+
+def run(*args, columns: int = 80):
+    return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": str(columns), "NO_COLOR": "1"})
+
+
+def _pairs_event(tmp_path: Path) -> Path:
+    path = tmp_path / "pairs.db"
+    create_event(path, make_settings("Club night", "competitive", "pairs", seed=1)).close()
+    for a, b in LONG_PAIRS:
+        assert run("add", path, a, b).exit_code == 0
+    return path
+
+
+def _words_whole(output: str, names) -> None:
+    """Every word of every name is on one line of the output (a hyphenated word may break after
+    its hyphen, as print does)."""
+    flat = output.replace("│", " ").replace("┃", " ")
+    lines = [line.split() for line in flat.splitlines()]
+    present = {w for line in lines for w in line}
+    for name in names:
+        for word in name.split():
+            parts = re.split(r"(?<=\w-)(?=\w)", word)
+            assert word in present or all(p in present for p in parts), (word, output)
+
+
+def test_a_pairs_round_fits_80_columns_with_its_table_numbers_and_partners_together(tmp_path):
+    path = _pairs_event(tmp_path)
+    r = run("pair", path)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert max(len(line) for line in lines) <= 80, r.output
+    header = next(line for line in lines if line.startswith("┃"))
+    cells = [c.strip() for c in header.strip("┃").split("┃")]
+    assert cells[0] == "table" and cells[-1] == "result"
+    assert cells[1:3] == ["NS", "EW"]  # a column a side: the pair's name, then its players
+    body = [line for line in lines if line.startswith("│")]
+    assert [line.strip("│").split("│")[0].strip() for line in body if line.strip("│").split("│")[0].strip()] == ["1", "2"]
+    _words_whole(r.output, [n for pair in LONG_PAIRS for n in pair])
+    # N and S of one pair sit in the same cell, one line after the other
+    text = "\n".join(line.strip("│").split("│")[1] for line in body)
+    assert re.search(r"N #\d+", text) and re.search(r"S #\d+", text)
+    wide = run("tables", path, "--wide")
+    header = next(line for line in wide.output.splitlines() if line.startswith("┃"))
+    assert [c.strip() for c in header.strip("┃").split("┃")] == ["table", "NS pair", "N", "S", "EW pair", "E", "W",
+                                                                   "result"]
+
+
+def test_an_individual_round_of_six_fits_80_columns(tmp_path):
+    path = tmp_path / "cr.db"
+    names = ["Maria del Carmen Fernández-Ortega", "Alexandrina Konstantinopoulou", "Bartholomew Featherstonehaugh",
+             "Li Wei", "Jo", "Xiomara Altagracia Peña"]
+    store = create_event(path, make_settings("Castle night", "castle-rock", "individual", table_size=6, seed=2))
+    add_players(store, names)
+    pair_next_round(store)
+    store.close()
+    r = run("tables", path)
+    assert r.exit_code == 0, r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80, r.output
+    assert "table" in r.output.splitlines()[2]
+    _words_whole(r.output, names)
+
+
+def test_pair_quiet_says_one_line(tmp_path):
+    path = _pairs_event(tmp_path)
+    r = run("pair", path, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert r.output.strip().splitlines() == ["Club night — round 1: 2 tables, 8 seated, 0 byes "
+                                             "(`tournament tables` prints them)"]
+
+
+def test_long_lines_wrap_between_words_with_an_indent():
+    line = "  round 3, table 12: " + " ".join(["Featherstonehaugh"] * 8)
+    out = wrap_lines(line, 40)
+    assert all(len(x) <= 40 for x in out) and len(out) > 1
+    assert out[0].startswith("  round 3") and all(x.startswith("    ") for x in out[1:])
+    assert " ".join(x.strip() for x in out) == line.strip()
+    assert wrap_lines("x" * 90, 40) == ["x" * 90]  # a word wider than the terminal runs over, whole
+
+
+def test_names_share_the_width_and_never_go_below_their_longest_word():
+    rows = [{"n": 1, "name": "Supercalifragilistic-Wordsworth and more words here"}, {"n": 22, "name": "Bo"}]
+    widths = column_widths(rows, ["n", "name"], 30)
+    assert widths["n"] == 2 and widths["name"] >= longest_word(rows, "name") == len("Supercalifragilistic-")
+
+
+def test_a_bye_counted_as_a_win_is_shown_as_a_bye(tmp_path):
+    from tests.tournament.test_pages import long_names_event
+    path = long_names_event(tmp_path / "copa.db")
+    r = run("standings", path)
+    assert r.exit_code == 0
+    assert re.search(r"│ [^│]*\(1 bye\)", r.output), r.output  # the byes column has no room: the name says it
+    wide = run("standings", path, "--wide")
+    assert "(1 bye)" not in wide.output and "byes" in wide.output
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_tables_in_a_real_80_column_terminal(tmp_path):
+    """tmux, 80 columns: what the director reads on the screen."""
+    path = _pairs_event(tmp_path)
+    assert run("pair", path, "--quiet").exit_code == 0
+    socket_name = f"domrec-80-{uuid.uuid4().hex[:8]}"
+    done = tmp_path / "done"
+    command = shlex.join([sys.executable, "-m", "tournament.cli", "tables", str(path)]) + f"; touch {done}; sleep 60"
+    conf = tmp_path / "tmux.conf"
+    conf.write_text("set -g history-limit 2000\n")
+
+    def tmux(*args: str) -> str:
+        return subprocess.run(["tmux", "-L", socket_name, "-f", str(conf), *args], capture_output=True, text=True,
+                              timeout=120).stdout
+
+    tmux("new-session", "-d", "-s", "main", "-x", "80", "-y", "50", command)
+    try:
+        deadline = time.monotonic() + 120
+        while not done.exists():
+            assert time.monotonic() < deadline, tmux("capture-pane", "-p", "-t", "main")
+            time.sleep(0.05)
+        screen = tmux("capture-pane", "-p", "-t", "main")
+    finally:
+        tmux("kill-server")
+    assert "Club night — round 1" in screen
+    assert max(len(line.rstrip()) for line in screen.splitlines()) <= 80
+    _words_whole(screen, [n for pair in LONG_PAIRS for n in pair])
+    assert re.search(r"│\s+1 │", screen) and re.search(r"│\s+2 │", screen)
