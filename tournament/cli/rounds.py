@@ -224,6 +224,11 @@ def amend(
             amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
             entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
         typer.echo(entry.summary())
+        from tournament.event import desk
+
+        stale = desk.stale_pairing(store, str(event))
+        if stale:
+            typer.echo(f"note: {stale}")
 
 
 @guarded

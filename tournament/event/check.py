@@ -22,8 +22,10 @@ from domrec.errors import DomrecError, clip
 
 from tournament.errors import EventFileError, TournamentError
 from tournament.event.results import record_hash, safe_validate, match_table
+from tournament.names import name_key
 from tournament.pairing import standings as st
 from tournament.settings import PAIRS, ROTATING, Settings
+from tournament.store import desk as desk_sql
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Table, Team
@@ -189,6 +191,10 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     results = store.results(skip)
     counts["results"] = len(results)
     player_map = {p.id: p for p in players}
+    former: dict[int, list[str]] = {}  # names players had before a rename
+    for row in desk_sql.trail(store):
+        if row["action"] == "player_renamed":
+            former.setdefault(row["detail"]["player"], []).append(row["detail"]["old"])
     n_records = 0
     with_record: set[int] = set()
     for result, text in store.records(skip):
@@ -227,7 +233,16 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             add("error", where, "the result belongs to no table")
             continue
         try:
-            matched = match_table(settings, record, [table], player_map, where)
+            try:
+                matched = match_table(settings, record, [table], player_map, where)
+            except TournamentError:
+                # A player renamed since (``tournament rename``) is named in the record as they were.
+                named = {name_key(rp.name) for rp in record.players}
+                then = {pid: attrs.evolve(p, name=next(n for n in former[pid] if name_key(n) in named))
+                        for pid, p in player_map.items() if any(name_key(n) in named for n in former.get(pid, ()))}
+                if not then:
+                    raise
+                matched = match_table(settings, record, [table], {**player_map, **then}, where)
             if matched.id != table.id:
                 add("error", where, "the record matches another table")
         except TournamentError as e:
