@@ -194,7 +194,7 @@ def swap(store: EventStore, a: str, b: str, round_no: int | None = None, who: Wh
 
 
 def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a: str, label_b: str,
-          who: Who) -> list[Table]:
+          who: Who, action: str = "seats_swapped") -> list[Table]:
     """Within the write: each (x, y) of ``moves`` trade places (seat or bye) in round ``number``."""
     byes = set(store.byes(number).get(number, []))
     changed: dict[int, Table] = {}
@@ -226,7 +226,7 @@ def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a:
                        {"seats": changes.seats_doc(now.seats, names)})
     if byes_changed:  # a bye changed hands: the round's byes as they are now
         changes.record(store, changes.SEAT_CHANGED, number, None, {"byes": store.byes(number).get(number, [])})
-    trail_it(store, "seats_swapped", number, {"players": [list(m) for m in moves],
+    trail_it(store, action, number, {"players": [list(m) for m in moves],
                                               "tables": [t.number for t in tables]}, who)
     return tables
 
@@ -260,7 +260,7 @@ def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | 
         occupant = next(p for p in store.players() if p.id == target.player)
         # One player's move is a swap with whoever sits in the seat.
         return _swap(store, number, [(player.id, occupant.id)], f"{player.name} (#{player.id})",
-                     f"{occupant.name} (#{occupant.id})", who)
+                     f"{occupant.name} (#{occupant.id})", who, "player_moved")
 
 
 # --- pins and keep-apart ------------------------------------------------------------------------
