@@ -279,6 +279,12 @@ def pin(store: EventStore, key: str, table_no: int | None, who: Who = NOBODY) ->
                 raise Refused(f"{player.name} is not pinned to a table")
             trail_it(store, "unpinned", None, {"player": player.id}, who)
             return f"{player.name} (#{player.id}) is no longer pinned to a table"
+        if store.settings.format == PAIRS:
+            partner = next((r for r in sql.requests(store) if r["kind"] == "pin" and r["table_no"] != table_no
+                            and r["a"] in next(t.players for t in store.teams() if t.id == player.team)), None)
+            if partner is not None:
+                raise Refused(f"{player.name}'s partner is pinned to table {partner['table_no']}: a pair sits at "
+                              f"one table")
         others = [r for r in sql.requests(store) if r["kind"] == "pin" and r["table_no"] == table_no]
         if others and store.settings.format != PAIRS:
             other = next(p for p in store.players() if p.id == others[0]["a"])

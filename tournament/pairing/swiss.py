@@ -115,7 +115,10 @@ def pair_round(settings: Settings, round_no: int, players: Sequence[Player], tea
         plan = pair_round(settings, round_no, players, teams, tables, byes, standings,
                           attrs.evolve(wish, sitting_out=frozenset()))
         return Plan(plan.round, plan.tables, tuple(sorted({*plan.byes, *out})))
-    plan = _pair_round(settings, round_no, players, teams, tables, byes, standings, wish)
+    # Two players pinned to different tables must not be seated together: kept apart too.
+    split = tuple((a, b) for (a, ta), (b, tb) in itertools.combinations(wish.pins, 2) if ta != tb)
+    plan = _pair_round(settings, round_no, players, teams, tables, byes, standings,
+                       attrs.evolve(wish, apart=wish.apart + split) if split else wish)
     refuse_violations(plan, wish)
     return place_pins(plan, wish)
 
