@@ -67,6 +67,30 @@ def constraints_for(store: EventStore, round_no: int) -> Constraints:
     return Constraints(tuple(pins), tuple(apart), frozenset(out), names)
 
 
+def excused(store: EventStore) -> dict[int, set[int]]:
+    """Round -> the players the desk excused from it, for ``check``: a requested sit-out (a bye
+    outside the count of byes; in a pairs event the whole pair), and a withdrawn player's rounds
+    away before they returned (neither table nor bye)."""
+    teams = {t.id: t.players for t in store.teams()}
+    team_of = {p.id: p.team for p in store.players()}
+
+    def unit(player: int) -> tuple[int, ...]:
+        team = team_of.get(player)
+        return tuple(teams.get(team, (player,))) if team is not None else (player,)
+
+    out: dict[int, set[int]] = {}
+    for r in sql.requests(store):
+        if r["kind"] == "sit_out":
+            out.setdefault(r["round_no"], set()).update(unit(r["a"]))
+    for row in sql.trail(store):
+        d = row["detail"]
+        if row["action"] in ("player_returned", "pair_returned") and row["round"] and d.get("withdrawn_from"):
+            members = unit(d["player"]) if "player" in d else tuple(teams.get(d.get("pair"), ()))
+            for number in range(d["withdrawn_from"], row["round"]):
+                out.setdefault(number, set()).update(members)
+    return out
+
+
 def requests_text(store: EventStore) -> list[str]:
     """The requests in force, one line each (``tournament pin EVENT --list``)."""
     names = {p.id: p.name for p in store.players()}
