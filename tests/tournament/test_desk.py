@@ -309,3 +309,25 @@ def test_pairing_meets_pins_and_keep_apart_whenever_it_can(n, fmt, seed, data) -
     for player, number in pins:
         if player in seated:
             assert any(player in {s.player for s in t} for t in [plan.tables[number - 1]])
+
+
+def test_a_table_phone_shows_the_players_a_swap_seated(tmp_path: Path) -> None:
+    from tournament.event.venue import Venue
+
+    store = create_event(tmp_path / "ev.db", make_settings("C", "competitive", "rotating", seed=1))
+    add_players(store, [f"P{i}" for i in range(1, 9)])
+    pair_next_round(store)
+    venue = Venue(store)
+    t1, t2 = store.tables(1)
+    before = venue._current(t1).session.template.players
+    desk.swap(store, f"#{t1.seats[0].player}", f"#{t2.seats[0].player}")
+    after = venue._current(store.table(1, 1)).session.template.players
+    assert before[0].name != after[0].name
+    assert after[0].name == next(p.name for p in store.players() if p.id == t2.seats[0].player)
+    with store.write():
+        venue_sql.upgrade_for_venue(store)
+        store.conn.execute("INSERT INTO venue_log(table_id, rev, kind, body, at) VALUES (?, 1, 'call', '', 'now')",
+                           [t1.id])
+    with pytest.raises(Refused, match="table 1's phone has used its link"):
+        desk.unpair(store)
+    store.close()

@@ -141,6 +141,12 @@ def unpair(store: EventStore, who: Who = NOBODY) -> int:
         tables = store.tables(last)
         if tables:
             _refuse_played(store, tables, f"round {last} cannot be unpaired")
+            used = sql.venue_rows(store, [t.id for t in tables], every=True)
+            opened = [t.number for t in tables if used.get(t.id)]
+            if opened:
+                raise Refused(f"round {last} table {opened[0]}'s phone has used its link (a mode chosen, the "
+                              f"director called), which the venue's log keeps: round {last} cannot be unpaired; "
+                              f"swap or move players instead")
         byes = store.byes(last).get(last, [])
         sql.delete_round(store, last)
         trail_it(store, "round_unpaired", last, {"tables": len(tables), "byes": byes}, who)

@@ -106,15 +106,18 @@ def delete_request(store: EventStore, request_id: int) -> None:
 # --- a paired round ------------------------------------------------------------------------------
 
 
-def venue_rows(store: EventStore, table_ids: Sequence[int]) -> dict[int, int]:
+def venue_rows(store: EventStore, table_ids: Sequence[int], every: bool = False) -> dict[int, int]:
     """Table id -> how many moves and confirmations its table phone has had accepted (0: none, or no
-    venue): a table with any has a game in progress, whose players must not change under it."""
+    venue): a table with any has a game in progress, whose players must not change under it.
+    ``every``: every row its phone left (a mode chosen, the director called), which the venue's
+    log keeps for ever and which keep the table itself in the file."""
     if not table_ids or not store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                                                "name = 'venue_log'").fetchone():
         return {t: 0 for t in table_ids}
     marks = ",".join("?" * len(table_ids))
+    which = "" if every else "AND kind IN ('dgn', 'confirm') "
     counts = dict(store.conn.execute(f"SELECT table_id, COUNT(*) FROM venue_log WHERE table_id IN ({marks}) "
-                                     "AND kind IN ('dgn', 'confirm') GROUP BY table_id", list(table_ids)).fetchall())
+                                     f"{which}GROUP BY table_id", list(table_ids)).fetchall())
     return {t: int(counts.get(t, 0)) for t in table_ids}
 
 
