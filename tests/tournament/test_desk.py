@@ -18,7 +18,6 @@ from tournament.event import check as checking
 from tournament.event.results import amend_manual
 from tournament.pairing.constraints import Constraints, apart_met
 from tournament.pairing.swiss import pair_round
-from tournament.store import desk as desk_sql
 from tournament.store import venue as venue_sql
 from tournament.values import Player, Team
 
@@ -223,7 +222,7 @@ def test_amend_names_the_command_that_re_pairs_a_stale_round(tmp_path: Path) -> 
     store.close()
     r = run("amend", path, "--round", "1", "--table", "1", "--score", "NS=10,EW=200", "--by", "desk")
     assert r.exit_code == 0, r.output
-    assert f"note: round 2 was paired on standings this correction has changed" in r.stdout
+    assert "note: round 2 was paired on standings this correction has changed" in r.stdout
     assert f"`tournament unpair {path}` then `tournament pair {path}`" in r.stdout
     assert run("unpair", path).exit_code == 0 and run("pair", path).exit_code == 0
 

@@ -165,8 +165,6 @@ def _round_to_change(store: EventStore, round_no: int | None) -> int:
     if not 1 <= number <= last:
         raise UnusableInput(f"round {number} has not been paired (the last round is {last})")
     _refuse_stage_round(store, number, "changed here")
-    if store.settings.schedule == BALANCED:
-        pass  # a balanced schedule's round may be changed; `check` counts its repeats as they are
     return number
 
 
