@@ -225,6 +225,8 @@ def test_amend_names_the_command_that_re_pairs_a_stale_round(tmp_path: Path) -> 
     assert "note: round 2 was paired on standings this correction has changed" in r.stdout
     assert f"`tournament unpair {path}` then `tournament pair {path}`" in r.stdout
     assert run("unpair", path).exit_code == 0 and run("pair", path).exit_code == 0
+    r = run("result", path, "--round", "1", "--table", "1", "--score", "NS=200,EW=10", "--replace")
+    assert r.exit_code == 0 and "note: round 2 was paired on standings this correction has changed" in r.stdout
 
 
 def test_amend_of_a_round_already_played_on_says_nothing(rotating_event) -> None:
