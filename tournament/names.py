@@ -30,3 +30,17 @@ def name_key(name: str) -> str:
     shown = "".join(ch for ch in unicodedata.normalize("NFC", name)
                     if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE_EXTRA)
     return unicodedata.normalize("NFC", " ".join(shown.split()))
+
+
+def did_you_mean(key: str, names: list[str]) -> str:
+    """``"; did you mean 'Ana Lopez'?"`` for a name typed nearly right (case and small typos, as
+    :mod:`difflib` measures them), or an empty text when nothing is close: a refusal for an unknown
+    name ends with it, so the director retypes one name instead of listing the players."""
+    import difflib
+
+    folded = {name_key(n).casefold(): n for n in names}
+    close = difflib.get_close_matches(name_key(key).casefold(), list(folded), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    shown = " or ".join(repr(folded[c]) for c in close)
+    return f"; did you mean {shown}?"

@@ -9,18 +9,25 @@ half written: every write is one transaction.
 One module a subject: ``app`` (the application and what every command shares), ``event`` (the
 event and its players), ``rounds`` (pairing, tables, results, amendments, recording a table),
 ``stages`` (standings, knockouts, round robins, finals, brackets), ``pages`` (score sheets, the
-report, exports), ``checks`` (check, history), ``ratings``, ``venue`` (serve, links, pins).  A command parses its arguments, calls
+report, exports), ``checks`` (check, history), ``ratings``, ``venue`` (serve, links, pins),
+``desk`` (changing a paired round: unpair, swap, move, pin, apart), ``roster`` (fixing the player
+list: rename, remove, sit-out, return, player-id).  A command parses its arguments, calls
 the operations and prints what they return; what a venue server would need too belongs in
 :mod:`tournament.event`, not here.  The commands are registered below, in the order ``--help``
 lists them.
 """
 
-from tournament.cli import checks, event, pages, ratings, rounds, stages, venue
+from tournament.cli import checks, desk, event, pages, ratings, roster, rounds, stages, venue
 from tournament.cli.app import app, main
 
 for _command in (event.new, event.add, event.players, event.withdraw, rounds.pair, rounds.balance, rounds.tables,
                  rounds.result, pages.sheets, rounds.record, stages.standings):
     app.command()(_command)
+for _command in (desk.unpair, desk.swap, desk.move, desk.pin, desk.apart, roster.rename, roster.remove):
+    app.command()(_command)
+app.command(name="sit-out")(roster.sit_out)
+app.command(name="return")(roster.return_)
+app.command(name="player-id")(roster.player_id)
 app.command(name="check")(checks.check_cmd)
 for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
                  pages.report, pages.export, ratings.ratings, rounds.amend, checks.history, venue.serve,

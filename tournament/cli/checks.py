@@ -49,22 +49,36 @@ def check_cmd(
 def history(
     event: Path = typer.Argument(..., help="The event file."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV, one row a change."),
-    as_json: bool = typer.Option(False, "--json", help="JSON."),
+    as_json: bool = typer.Option(False, "--json", help="JSON (results replaced, then the desk's changes, "
+                                                       "which have an \"action\")."),
+    desk_only: bool = typer.Option(False, "--desk", help="With --csv: the desk's changes (rounds and players) "
+                                                         "instead of the results replaced."),
 ) -> None:
-    """The audit trail: every result replaced or amended — when, by whom, old and new values, why."""
+    """The audit trail: every result replaced or amended, every paired round or player changed — when,
+    by whom, what, why."""
     from tournament.event import audit
 
     with open_for_command(event) as store:
         changes = audit.history(store)
+        desk = audit.desk_history(store)
     if as_json:
-        sys.stdout.write(json.dumps([c.to_dict() for c in changes], ensure_ascii=False, indent=1) + "\n")
+        doc = [c.to_dict() for c in changes] + [d.to_dict() for d in desk]
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
     elif as_csv:
+        if desk_only:
+            from tournament.pages.report import write_csv
+            rows = [{**d.to_dict(), "detail": json.dumps(d.detail, ensure_ascii=False, sort_keys=True)}
+                    for d in desk]
+            write_csv(sys.stdout, ["id", "when", "by", "action", "round", "detail", "reason"], rows)
+            return
         from tournament.pages.report import write_csv
         rows = [c.csv_row() for c in changes]
         write_csv(sys.stdout, list(rows[0]) if rows else list(audit.CSV_COLUMNS), rows)
-    elif not changes:
-        typer.echo(f"{event}: no result has been amended or replaced")
+    elif not changes and not desk:
+        typer.echo(f"{event}: no result has been amended or replaced, and no round or player changed")
     else:
         from tournament.pages.terminal import wrap_lines
-        for c in changes:
-            typer.echo("\n".join(wrap_lines(c.text())))
+        # One trail in time order: results replaced, and the desk's changes to rounds and players.
+        lines = [(c.when, 0, c.id, c.text()) for c in changes] + [(d.when, 1, d.id, d.text()) for d in desk]
+        for *_, line in sorted(lines):
+            typer.echo("\n".join(wrap_lines(line)))

@@ -64,34 +64,42 @@ def add(
     event: Path = typer.Argument(..., help="The event file."),
     names: list[str] = typer.Argument(None, help="Player names (a pairs event: the two partners)."),
     from_csv: Optional[Path] = typer.Option(None, "--csv", help="A CSV file with a header: name (and partner, "
-                                                                "pair for a pairs event)."),
+                                                                "pair for a pairs event; optional id, "
+                                                                "partner_id)."),
     pair_name: Optional[str] = typer.Option(None, "--pair", help="The pair's name (pairs event; default A & B)."),
+    player_id: list[str] = typer.Option([], "--id", help="A player's id from outside the event (a federation "
+                                                         "number), one a name in order; ratings match on it."),
 ) -> None:
     """Enter players (or partnerships), by name or from a CSV file; late entries play from the next round."""
     with open_for_command(event) as store:
         names = list(names or [])
         pairs = store.settings.format == PAIRS
+        ids: list | None = None
+        if player_id and len(player_id) != len(names):
+            raise UnusableInput(f"give one --id a name ({len(player_id)} for {len(names)} names)")
         if from_csv is not None:
             if names:
                 raise UnusableInput("give names or --csv, not both")
-            entries = pl.read_csv(from_csv, pairs)
+            entries, ids = pl.read_csv_ids(from_csv, pairs)
         elif pairs:
             if len(names) != 2:
                 raise UnusableInput("a pairs event enters one partnership at a time: give exactly two names "
                                     "(or use --csv)")
             entries = [(names[0], names[1], pair_name)]
+            ids = [(player_id[0], player_id[1])] if player_id else None
         else:
             if not names:
                 raise UnusableInput("give at least one name, or --csv FILE")
             if pair_name:
                 raise UnusableInput("--pair is for pairs events only")
             entries = names
+            ids = list(player_id) if player_id else None
         if pairs:
-            teams = pl.add_pairs(store, entries)
+            teams = pl.add_pairs(store, entries, ids)
             for t in teams:
                 typer.echo(f"added pair #{t.id} {t.name} (from round {t.entered})")
         else:
-            added = pl.add_players(store, entries)
+            added = pl.add_players(store, entries, ids)
             for p in added:
                 typer.echo(f"added #{p.id} {p.name} (from round {p.entered})")
 

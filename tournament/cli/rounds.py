@@ -174,6 +174,7 @@ def result(
                 raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")
             absent = tuple(x.strip() for x in forfeit.split(",") if x.strip())
             typer.echo(res.enter_forfeit(store, table, absent, round_no, replace).summary())
+            _say_if_stale(store, event, replace)
             return
         if table is not None or score is not None:
             if records:
@@ -182,6 +183,7 @@ def result(
                 raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
             entry = res.enter_manual(store, table, whole_scores(score), round_no, replace, winner)
             typer.echo(entry.summary())
+            _say_if_stale(store, event, replace)
             return
         if not records:
             raise UnusableInput("give a record file, or --table and --score for a manual result")
@@ -213,7 +215,17 @@ def result(
                 refused(e)
         if not seen:  # an empty archive: say so rather than succeed having entered nothing
             fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
+        _say_if_stale(store, event, replace)
         raise typer.Exit(worst)
+
+
+def _say_if_stale(store: EventStore, event: Path, replaced: bool = True) -> None:
+    """After a correction: a note when the last round, unplayed, was paired on standings it changed."""
+    from tournament.event import desk
+
+    stale = desk.stale_pairing(store, str(event)) if replaced else None
+    if stale:
+        typer.echo(f"note: {stale}")
 
 
 @guarded
@@ -251,6 +263,7 @@ def amend(
             amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
             entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
         typer.echo(entry.summary())
+        _say_if_stale(store, event)
 
 
 @guarded

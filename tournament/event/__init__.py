@@ -9,7 +9,8 @@ snapshot people browse), ``check`` (recompute and compare everything), ``ratings
 across events), ``simulate`` (whole events played with simulated games), ``venue`` (tables
 recording on phones), ``changes`` (the log of every change people can see, written by the
 operations above in their own transactions), ``progress`` (how far the event is), ``feed`` (the
-public JSON feed and the export's data).
+public JSON feed and the export's data), ``desk`` (changing a paired round: unpair, swap, move,
+pins, keep-apart), ``roster`` (fixing the player list: rename, remove, sit out, return, ids).
 
 The pure algorithms are in :mod:`tournament.pairing`, the SQL in :mod:`tournament.store`; a
 front end (the ``tournament`` command, a venue server) calls these operations and prints or

@@ -160,3 +160,35 @@ def history(store: EventStore) -> list[Change]:
         out.append(Change(r["id"], r["replaced_at"], r["changed_by"] or UNKNOWN, rnd, tno, r["reason"],
                           Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}), new))
     return out
+
+
+@attrs.frozen
+class DeskChange:
+    """One line of the desk's trail (:mod:`tournament.event.desk`, :mod:`tournament.event.roster`):
+    a paired round or the player list changed."""
+
+    id: int
+    when: str
+    by: str
+    action: str
+    round: int | None
+    detail: dict[str, Any]
+    reason: str | None
+
+    def text(self) -> str:
+        where = f"round {self.round}  " if self.round is not None else ""
+        what = ", ".join(f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(self.detail.items()))
+        why = f" — {self.reason}" if self.reason else ""
+        return f"{self.when}  {where}by {self.by}: {self.action.replace('_', ' ')} ({what}){why}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "when": self.when, "by": self.by, "action": self.action, "round": self.round,
+                "detail": self.detail, "reason": self.reason}
+
+
+def desk_history(store: EventStore) -> list[DeskChange]:
+    """The desk's trail, oldest change first (empty for a file without one)."""
+    from tournament.store import desk
+
+    return [DeskChange(r["id"], r["at"], r["by"] or UNKNOWN, r["action"], r["round"], r["detail"], r["reason"])
+            for r in desk.trail(store)]

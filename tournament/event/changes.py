@@ -32,7 +32,18 @@ What a change's ``data`` holds, by ``kind`` (``round`` and ``table`` say which t
   tables, a round robin's games), or a balanced schedule's last round has every result.  A stage
   drawn later (``stage_created``) takes the event on again.
 
-``player_renamed`` and ``result_deleted`` are kept for operations this version does not have.
+* ``round_unpaired`` (round) ``{tables, byes}``: the last round taken back before any of it was
+  played (``tournament unpair``); ``round_paired`` pairs it again;
+* ``seat_changed`` (round, table) ``{seats}``: a table's players changed before it was played
+  (``tournament swap``, ``move``); with no table, ``{byes}``: the round's byes changed hands;
+* ``player_renamed`` ``{id, old, name}`` (``pair_renamed`` for a pair's name);
+  ``player_removed`` ``{id, name}`` (``pair_removed`` ``{id, name, players}``): an entry made by
+  mistake, gone before it played;
+* ``player_sitting_out`` ``{id, name, round}``: a player who will have a bye in that round (a
+  lifted request: ``round`` null); ``player_returned`` ``{id, name, from_round}`` (and
+  ``pair_returned``): a withdrawn player (pair) back, with their games so far.
+
+``result_deleted`` is kept for an operation this version does not have.
 """
 
 from __future__ import annotations
@@ -61,9 +72,18 @@ RESULT_AMENDED = "result_amended"
 RESULT_DELETED = "result_deleted"
 TABLE_STATUS = "table_status"
 EVENT_FINISHED = "event_finished"
+ROUND_UNPAIRED = "round_unpaired"
+SEAT_CHANGED = "seat_changed"
+PAIR_RENAMED = "pair_renamed"
+PLAYER_REMOVED = "player_removed"
+PAIR_REMOVED = "pair_removed"
+PLAYER_SITTING_OUT = "player_sitting_out"
+PLAYER_RETURNED = "player_returned"
+PAIR_RETURNED = "pair_returned"
 KINDS = (EVENT_CREATED, LOG_STARTED, PLAYER_ADDED, PLAYER_WITHDRAWN, PLAYER_RENAMED, PAIR_ADDED, PAIR_WITHDRAWN,
          ROUND_PAIRED, STAGE_CREATED, TABLE_SEATED, TABLE_RESEATED, RESULT_ENTERED, RESULT_AMENDED, RESULT_DELETED,
-         TABLE_STATUS, EVENT_FINISHED)
+         TABLE_STATUS, EVENT_FINISHED, ROUND_UNPAIRED, SEAT_CHANGED, PAIR_RENAMED, PLAYER_REMOVED, PAIR_REMOVED,
+         PLAYER_SITTING_OUT, PLAYER_RETURNED, PAIR_RETURNED)
 
 #: A table's statuses, as the feed and ``table_status`` changes name them.
 NOT_STARTED, PLAYING, WAITING, CONFIRMED = "not started", "playing", "waiting", "confirmed"

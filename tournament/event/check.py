@@ -21,9 +21,12 @@ from domrec.reader import loads
 from domrec.errors import DomrecError, clip
 
 from tournament.errors import EventFileError, TournamentError
+from tournament.event import desk
 from tournament.event.results import record_hash, safe_validate, match_table
+from tournament.names import name_key
 from tournament.pairing import standings as st
 from tournament.settings import PAIRS, ROTATING, Settings
+from tournament.store import desk as desk_sql
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Table, Team
@@ -56,8 +59,12 @@ class CheckReport:
 
 
 def pairing_findings(settings: Settings, players: list[Player], teams: list[Team], tables: list[Table],
-                     byes: dict[int, list[int]]) -> list[Finding]:
-    """Every pairing invariant, checked round by round (also used by the tests)."""
+                     byes: dict[int, list[int]], excused: dict[int, set[int]] | None = None) -> list[Finding]:
+    """Every pairing invariant, checked round by round (also used by the tests).  ``excused``:
+    round -> players the desk excused from it (:func:`tournament.event.desk.excused`: a requested
+    sit-out, which has a bye outside the count of byes; a withdrawn player's rounds away before
+    returning, which have neither table nor bye)."""
+    excused = excused or {}
     out: list[Finding] = []
     err = lambda where, msg: out.append(Finding("error", where, msg))  # noqa: E731
     by_id = {p.id: p for p in players}
@@ -118,12 +125,13 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
                 err(where, f"{by_id[p].name} is seated {n} times (tables and byes)")
             elif not by_id[p].active_in(r):
                 err(where, f"{by_id[p].name} plays but is not entered for round {r}")
+        away = excused.get(r, set())
         for p in players:
-            if p.active_in(r) and p.id not in seen:
+            if p.active_in(r) and p.id not in seen and p.id not in away:
                 err(where, f"{p.name} is entered but has neither a table nor a bye")
         # Byes: nobody gets a second bye before every active unit has had one.
-        active_units = list(dict.fromkeys(unit(p.id) for p in players if p.active_in(r)))
-        bye_units = list(dict.fromkeys(unit(p) for p in given if p in by_id))
+        active_units = list(dict.fromkeys(unit(p.id) for p in players if p.active_in(r) and p.id not in away))
+        bye_units = list(dict.fromkeys(unit(p) for p in given if p in by_id and p not in away))
         if bye_units:
             needed = len(active_units) % (2 if settings.format == PAIRS else settings.table_size)
             if len(bye_units) != needed:
@@ -182,13 +190,17 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     byes = store.byes()
     swiss_rounds = {n for n, sid in store.round_stage().items() if sid == 1}
     findings.extend(pairing_findings(settings, players, teams, [t for t in tables if t.round in swiss_rounds],
-                                     {r: v for r, v in byes.items() if r in swiss_rounds}))
+                                     {r: v for r, v in byes.items() if r in swiss_rounds}, desk.excused(store)))
     if not skip and not any(f.where == "database" or f.where.startswith("table ") for f in findings):
         findings.extend(stage_findings(store))  # replayed in a transaction: not on a damaged file
     by_table = {t.id: t for t in tables}
     results = store.results(skip)
     counts["results"] = len(results)
     player_map = {p.id: p for p in players}
+    former: dict[int, list[str]] = {}  # names players had before a rename
+    for row in desk_sql.trail(store):
+        if row["action"] == "player_renamed":
+            former.setdefault(row["detail"]["player"], []).append(row["detail"]["old"])
     n_records = 0
     with_record: set[int] = set()
     for result, text in store.records(skip):
@@ -227,7 +239,16 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             add("error", where, "the result belongs to no table")
             continue
         try:
-            matched = match_table(settings, record, [table], player_map, where)
+            try:
+                matched = match_table(settings, record, [table], player_map, where)
+            except TournamentError:
+                # A player renamed since (``tournament rename``) is named in the record as they were.
+                named = {name_key(rp.name) for rp in record.players}
+                then = {pid: attrs.evolve(p, name=next(n for n in former[pid] if name_key(n) in named))
+                        for pid, p in player_map.items() if any(name_key(n) in named for n in former.get(pid, ()))}
+                if not then:
+                    raise
+                matched = match_table(settings, record, [table], {**player_map, **then}, where)
             if matched.id != table.id:
                 add("error", where, "the record matches another table")
         except TournamentError as e:

@@ -21,8 +21,9 @@ from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
-from tournament.names import name_key, normalise_name
+from tournament.names import did_you_mean, name_key, normalise_name
 from tournament.settings import PAIRS, ROTATING
+from tournament.store import desk as desk_sql
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Team
 
@@ -72,9 +73,13 @@ def _first_repeat(names: Sequence[str]) -> str | None:
     return None
 
 
-def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
+def add_players(store: EventStore, names: Sequence[str], ids: Sequence[str | None] | None = None) -> list[Player]:
     """Enter individual players (one transaction: all of them, or none if one is refused).
-    Entered after round N has been paired, they play from round N + 1 (a late entry)."""
+    Entered after round N has been paired, they play from round N + 1 (a late entry).  ``ids``:
+    each player's optional federation id (:func:`set_federation_ids`)."""
+    fids = [check_federation_id(x) for x in ids] if ids is not None else [None] * len(names)
+    if len(fids) != len(names):
+        raise PlayerInputError(f"{len(fids)} player ids for {len(names)} players")
     if store.settings.format == PAIRS:
         raise Refused("this is a pairs event: enter partnerships (two names and an optional pair name)")
     names = [_check_name(n) for n in names]
@@ -85,11 +90,44 @@ def add_players(store: EventStore, names: Sequence[str]) -> list[Player]:
         _refuse_after_the_rounds(store)
         _refuse_look_alikes(store, names)
         entered = store.last_round() + 1
-        ids = [store.insert_player(n, entered) for n in names]
-        for pid, name in zip(ids, names, strict=True):
+        numbers = [store.insert_player(n, entered) for n in names]
+        set_federation_ids(store, dict(zip(numbers, fids, strict=True)))
+        for pid, name in zip(numbers, names, strict=True):
             changes.record(store, changes.PLAYER_ADDED, data={"id": pid, "name": name, "from_round": entered})
     by_id = {p.id: p for p in store.players()}
-    return [by_id[i] for i in ids]
+    return [by_id[i] for i in numbers]
+
+
+#: The longest federation id kept.
+MAX_ID = 40
+
+
+def check_federation_id(text: str | None) -> str | None:
+    """A federation id (a number from outside the event, that ratings match players on across
+    events) as kept: one line of printable text, at most :data:`MAX_ID` characters; empty: none."""
+    if text is None:
+        return None
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        return None
+    if len(text) > MAX_ID or any(unicodedata.category(c)[0] in "CZ" and c != " " for c in text):
+        raise PlayerInputError(f"a player id is one line of at most {MAX_ID} printable characters: {text[:40]!r}")
+    return text
+
+
+def set_federation_ids(store: EventStore, ids: dict[int, str | None]) -> None:
+    """Within a write: players' federation ids; refused when one is another player's already."""
+    if not any(ids.values()):
+        return
+    taken = {v: k for k, v in desk_sql.federation_ids(store).items()}
+    for player, fid in ids.items():
+        if fid is None:
+            continue
+        other = taken.get(fid)
+        if other is not None and other != player:
+            raise Refused(f"the player id {fid!r} is already #{other}'s; an id names one player")
+        taken[fid] = player
+        desk_sql.set_federation_id(store, player, fid)
 
 
 def _refuse_after_the_rounds(store: EventStore) -> None:
@@ -105,8 +143,13 @@ def _refuse_after_the_rounds(store: EventStore) -> None:
                       f"so a late entry could never play; nothing was written")
 
 
-def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -> list[Team]:
-    """Enter fixed partnerships ``(player, partner, pair name or None)`` in one transaction."""
+def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
+              ids: Sequence[tuple[str | None, str | None]] | None = None) -> list[Team]:
+    """Enter fixed partnerships ``(player, partner, pair name or None)`` in one transaction;
+    ``ids``: the two players' optional federation ids, a pair each."""
+    fids = [(check_federation_id(a), check_federation_id(b)) for a, b in ids] if ids is not None else None
+    if fids is not None and len(fids) != len(pairs):
+        raise PlayerInputError(f"{len(fids)} player ids for {len(pairs)} pairs")
     if store.settings.format != PAIRS:
         raise Refused(f"this is a {store.settings.format} event: enter players one by one, not partnerships")
     checked = []
@@ -128,9 +171,11 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -
         _refuse_look_alikes(store, every, team_names)
         entered = store.last_round() + 1
         ids = []
-        for a, b, team in checked:
+        for n, (a, b, team) in enumerate(checked):
             tid = store.insert_team(team, entered)
             members = [{"id": store.insert_player(x, entered, tid), "name": x} for x in (a, b)]
+            if fids is not None:
+                set_federation_ids(store, {members[0]["id"]: fids[n][0], members[1]["id"]: fids[n][1]})
             ids.append(tid)
             changes.record(store, changes.PAIR_ADDED, data={"id": tid, "name": team, "players": members,
                                                             "from_round": entered})
@@ -141,6 +186,12 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]]) -
 def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]] | list[str]:
     """Players from a CSV file with a header row: ``name`` (and ``partner``, optional ``pair``
     for a pairs event).  Returns names, or (name, partner, pair) triples."""
+    return read_csv_ids(path, pairs)[0]
+
+
+def read_csv_ids(path: str | Path, pairs: bool) -> tuple[list, list | None]:
+    """:func:`read_csv`, and the players' federation ids from an optional ``id`` column (a pairs
+    event: ``id`` and ``partner_id``), one a row (a pair of them a row), or None without the column."""
     path = Path(path)
     text = read_list_file(path, "a players CSV")
     try:
@@ -163,6 +214,7 @@ def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]]
             raise PlayerInputError(f"{path}: a pairs event needs a '{col}' column")
     idx = {h: i for i, h in enumerate(header)}
     out: list = []
+    fids: list = []
     for n, row in enumerate(rows[1:], 2):
         def cell(col: str) -> str:
             # Spaces around a cell are a spreadsheet's accident, never part of a name: a record
@@ -175,11 +227,13 @@ def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]]
             if not cell("partner").strip():
                 raise PlayerInputError(f"{path}, line {n}: the partner is empty")
             out.append((cell("name"), cell("partner"), cell("pair") or cell("team") or None))
+            fids.append((cell("id") or None, cell("partner_id") or None))
         else:
             out.append(cell("name"))
+            fids.append(cell("id") or None)
     if not out:
         raise PlayerInputError(f"{path} has a header but no players")
-    return out
+    return out, fids if "id" in idx or "partner_id" in idx else None
 
 
 def read_list_file(path: Path, what: str) -> str:
@@ -231,7 +285,8 @@ def _find_team(store: EventStore, key: str) -> Team:
     try:
         player = store.find_player(key)
     except UnknownPlayer:
-        raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event") from None
+        raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event"
+                            + did_you_mean(key, [t.name for t in teams] + [p.name for p in store.players()])) from None
     return next(t for t in teams if t.id == player.team)
 
 
@@ -239,9 +294,12 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
     """The players as a list shows them, a row a player: number, name (and pair, in a pairs
     event), the round they play from, the round they withdrew from."""
     teams = {t.id: t.name for t in store.teams()}
+    fids = desk_sql.federation_ids(store)
     rows = []
     for p in store.players():
         row: dict[str, Any] = {"id": p.id, "name": p.name}
+        if fids:
+            row["player_id"] = fids.get(p.id, "")
         if store.settings.format == PAIRS:
             row["pair"] = teams.get(p.team, "")
         row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})

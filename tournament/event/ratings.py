@@ -10,7 +10,11 @@ running totals: they are recomputed from every imported game, in import
 order (event by event, round by round, table by table), whenever they are
 listed, so they cannot drift.
 
-A player is the same person in two events when the name is exactly the same.
+A player is the same person in two events when both have the same player id (a federation
+number, ``tournament add --id``) or, failing that, when the name is exactly the same: a player
+with an id is written into the ratings file as ``{"id", "name"}``, one without as their name, and
+a name that goes with one id elsewhere is that id's player.  A renamed player (``tournament
+rename``) is rated under the new name once the event is imported again.
 Partnership games rate the two partners as a team of two; individual tables
 rate every seat as a side (free for all); level sides share a rank.
 
@@ -82,7 +86,11 @@ class RatingsBook:
 
 def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
     """Every table with a result: the sides (player names) and their ranks (0 = first)."""
-    names = {p.id: p.name for p in store.players()}
+    from tournament.store import desk
+
+    fids = desk.federation_ids(store)
+    names: dict[int, Any] = {p.id: {"id": fids[p.id], "name": p.name} if p.id in fids else p.name
+                             for p in store.players()}
     results = store.results()
     for t in store.tables():
         res = results.get(t.id)
@@ -109,24 +117,42 @@ def side_ranks(scores: dict[str, int], winner: str | None, sides: Sequence[str])
     return [float(levels.index(points[s])) for s in sides]
 
 
-def rate(games: Iterable[tuple[str, list[list[str]], list[float]]]) -> list[Rating]:
+def rate(games: Iterable[tuple[str, list[list[Any]], list[float]]]) -> list[Rating]:
     """Replay every game through openskill's Plackett-Luce model, from default ratings."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
+    games = list(games)
+    # A name that goes with exactly one player id anywhere is that id's player where it has none.
+    ids_of: dict[str, set[str]] = {}
+    for _, sides, _ in games:
+        for side in sides:
+            for entry in side:
+                if isinstance(entry, dict):
+                    ids_of.setdefault(entry["name"], set()).add(entry["id"])
+
+    def key(entry: Any) -> tuple[str, str]:
+        if isinstance(entry, dict):
+            return "id:" + entry["id"], entry["name"]
+        known = ids_of.get(entry, set())
+        return ("id:" + next(iter(known)) if len(known) == 1 else "name:" + entry), entry
+
     current: dict[str, Any] = {}
+    shown: dict[str, str] = {}  # the name a player was last seen with
     played: dict[str, int] = {}
     events: dict[str, set[str]] = {}
     for event, sides, ranks in games:
-        teams = [[current.get(n) or model.rating(name=n) for n in side] for side in sides]
+        keyed = [[key(e) for e in side] for side in sides]
+        teams = [[current.get(k) or model.rating(name=n) for k, n in side] for side in keyed]
         new = model.rate(teams, ranks=list(ranks))
-        for side, rated in zip(sides, new):
-            for n, r in zip(side, rated):
-                current[n] = r
-                played[n] = played.get(n, 0) + 1
-                events.setdefault(n, set()).add(event)
-    rows = sorted(current.items(), key=lambda kv: (-(kv[1].mu - 3 * kv[1].sigma), kv[0]))
-    return [Rating(i, n, r.mu, r.sigma, played[n], len(events[n])) for i, (n, r) in enumerate(rows, 1)]
+        for side, rated in zip(keyed, new):
+            for (k, n), r in zip(side, rated):
+                current[k] = r
+                shown[k] = n
+                played[k] = played.get(k, 0) + 1
+                events.setdefault(k, set()).add(event)
+    rows = sorted(current.items(), key=lambda kv: (-(kv[1].mu - 3 * kv[1].sigma), shown[kv[0]], kv[0]))
+    return [Rating(i, shown[k], r.mu, r.sigma, played[k], len(events[k])) for i, (k, r) in enumerate(rows, 1)]
 
 
 def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.errors import PairingError, UnusableInput
-from tournament.event import changes, standings
+from tournament.event import changes, desk, standings
 from tournament.pairing import swiss as pairing
 from tournament.settings import PAIRS
 from tournament.store.event_store import EventStore
@@ -36,7 +36,7 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
         number = last + 1
         current = standings.from_store(store) if last else None
         plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),
-                                  store.byes(), current)
+                                  store.byes(), current, desk.constraints_for(store, number))
         used: list[tuple[int, int, dict[str, Any]]] = []
         if current is not None:
             used = [(s.unit, s.rank, s.values(current.tiebreaks)) for s in current.rows]

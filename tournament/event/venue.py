@@ -39,7 +39,7 @@ from tournament.event.tables import table_record
 from tournament.store import venue as venue_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
-from tournament.values import Player, Table
+from tournament.values import Player, SeatAssignment, Table
 
 #: How a table records its game.
 MODES = ("play", "sheet")
@@ -205,6 +205,7 @@ class Venue:
         self.pins = pins
         self.lock = threading.RLock()
         self._live: dict[int, Live] = {}
+        self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
         store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
 
     # --- finding a table ----------------------------------------------------------------------
@@ -225,13 +226,16 @@ class Venue:
         on without this server, or after a restart)."""
         rev = venue_sql.revision(self.store, table.id)
         live = self._live.get(table.id)
-        if live is None or live.rev != rev:
+        # A table's players may change while its game has not started (``tournament swap``,
+        # ``move``): a live game made for other players is made again.
+        if live is None or live.rev != rev or self._seated.get(table.id) != table.seats:
             template = table_record(self.store.settings, table, self._players())
             try:
                 live = _replay(template, venue_sql.log(self.store, table.id))
             except SessionError as e:
                 raise VenueError(f"round {table.round} table {table.number}: {e}") from None
             self._live[table.id] = live
+            self._seated[table.id] = table.seats
         return live
 
     # --- tokens and links -------------------------------------------------------------------

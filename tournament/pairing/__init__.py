@@ -4,7 +4,8 @@
 tables, byes), ``plan`` (a paired round, and what earlier rounds constrain), ``schedule``
 (balanced schedules for rotating partners, fixed in advance), ``roundrobin`` (circle method,
 groups), ``brackets`` (single and double elimination, multi-player knockout), ``standings``
-(the ranking and its tie-breaks).  Each takes settings, players, tables and results as values
+(the ranking and its tie-breaks), ``constraints`` (the director's pins, keep-apart and
+sit-outs a pairing honours).  Each takes settings, players, tables and results as values
 (:mod:`tournament.settings`, :mod:`tournament.values`) and returns values; the event layer
 (:mod:`tournament.event`) reads them from the store and writes what they decide.
 """

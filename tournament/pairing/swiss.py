@@ -36,7 +36,10 @@ import random
 from collections import Counter
 from typing import Callable, Iterable, Sequence
 
+import attrs
+
 from tournament.errors import PairingError
+from tournament.pairing.constraints import Constraints, place_pins, refuse_violations, with_apart
 from tournament.pairing.plan import History, Plan, history
 from tournament.pairing.schedule import pair_balanced
 from tournament.pairing.standings import Standings
@@ -94,12 +97,40 @@ def bye_choices(order: Sequence[int], count: int, byes: Counter, limit: int = 30
 
 
 def pair_round(settings: Settings, round_no: int, players: Sequence[Player], teams: Sequence[Team],
-               tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None) -> Plan:
-    """Pair round ``round_no``.  Raises :class:`PairingError` if it cannot be done."""
+               tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None,
+               constraints: Constraints | None = None) -> Plan:
+    """Pair round ``round_no``, honouring the director's ``constraints`` (pins, keep-apart, sitting
+    out: :mod:`tournament.pairing.constraints`).  Raises :class:`PairingError` if it cannot be done."""
+    wish = constraints or Constraints()
     if settings.schedule == BALANCED:
-        return pair_balanced(settings, round_no, players, tables, byes)
+        return place_pins(pair_balanced(settings, round_no, players, tables, byes), wish)
+    if wish.sitting_out:  # they are not paired, and have a bye: as if not active this round
+        out = wish.sitting_out
+        if settings.format == PAIRS:
+            out = frozenset(m for t in teams if set(t.players) & out for m in t.players)
+        players = [attrs.evolve(p, withdrawn=round_no) if p.id in out and p.active_in(round_no) else p
+                   for p in players]
+        teams = [attrs.evolve(t, withdrawn=round_no) if set(t.players) & out and t.active_in(round_no) else t
+                 for t in teams]
+        plan = pair_round(settings, round_no, players, teams, tables, byes, standings,
+                          attrs.evolve(wish, sitting_out=frozenset()))
+        return Plan(plan.round, plan.tables, tuple(sorted({*plan.byes, *out})))
+    # Two players pinned to different tables must not be seated together: kept apart too.
+    split = tuple((a, b) for (a, ta), (b, tb) in itertools.combinations(wish.pins, 2) if ta != tb)
+    plan = _pair_round(settings, round_no, players, teams, tables, byes, standings,
+                       attrs.evolve(wish, apart=wish.apart + split) if split else wish)
+    refuse_violations(plan, wish)
+    return place_pins(plan, wish)
+
+
+def _pair_round(settings: Settings, round_no: int, players: Sequence[Player], teams: Sequence[Team],
+                tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None,
+                wish: Constraints) -> Plan:
     rng = random.Random(f"tournament:{settings.seed}:round:{round_no}")
     hist = history(settings, players, tables, byes)
+    team_of = {p.id: p.team for p in players}
+    hist = with_apart(hist, wish.apart, (lambda p: team_of[p]) if settings.format == PAIRS else (lambda p: p),
+                      settings.format == ROTATING)
     if settings.format == PAIRS:
         return _pair_pairs(settings, round_no, teams, hist, standings, rng)
     active = [p.id for p in players if p.active_in(round_no)]

@@ -27,7 +27,8 @@ transaction), ``schema`` (the tables, their upgrades, the views people browse), 
 (:class:`~tournament.store.event_store.EventStore`, one open event file: every read and write),
 ``files`` (creating and opening an event file, its identity checked), ``damage`` (what SQLite
 finds damaged in a file, table by table and row by row), ``ratings`` (the ratings file's SQL),
-``venue`` (the venue's tables), ``changes`` (the append-only change log).
+``venue`` (the venue's tables), ``changes`` (the append-only change log), ``desk`` (the
+director's desk: its trail, the pins, keep-aparts and sit-outs pairing honours, player ids).
 The store imports nothing above the base layer (:mod:`tournament.settings`,
 :mod:`tournament.values`, :mod:`tournament.names`, :mod:`tournament.errors`): what it computes
 for people browsing the file (the standings snapshot) is handed to it by the event layer

@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 import sqlite_utils
 
 from tournament.errors import AmbiguousPlayer, DamagedEventFile, Refused, UnknownPlayer
-from tournament.names import name_key
+from tournament.names import did_you_mean, name_key
 from tournament.settings import Settings
 from tournament.store.damage import Damage, find_damage
 from tournament.store.schema import (AUDIT_COLUMNS, AUDIT_SCHEMA_VERSION, SNAPSHOT_NAMES, create_audit_schema,
@@ -195,8 +195,12 @@ class EventStore:
         (names that only look alike are refused before, by :mod:`tournament.event.players`)."""
         if self._rows("SELECT id FROM players WHERE name = ?", [name]):
             raise Refused(f"a player named {name!r} is already entered; names must be unique")
-        cur = self.db.execute("INSERT INTO players(name, team_id, entered_round, added_at) VALUES (?, ?, ?, ?)",
-                              [name, team, entered, now()])
+        # A removed entry's number is never given again (``meta.last_player_id``, kept by the desk).
+        row = self._rows("SELECT (SELECT MAX(id) FROM players) AS top, (SELECT value FROM meta WHERE "
+                         "key = 'last_player_id') AS removed")[0]
+        number = max(int(row["top"] or 0), int(row["removed"] or 0)) + 1
+        cur = self.db.execute("INSERT INTO players(id, name, team_id, entered_round, added_at) "
+                              "VALUES (?, ?, ?, ?, ?)", [number, name, team, entered, now()])
         return int(cur.lastrowid)
 
     def insert_team(self, name: str, entered: int) -> int:
@@ -229,7 +233,8 @@ class EventStore:
                                   f"or the name {numbered.name!r} for the second")
         found = named or numbered
         if found is None:
-            raise UnknownPlayer(f"no player named or numbered {key!r} in this event")
+            raise UnknownPlayer(f"no player named or numbered {key!r} in this event"
+                                + did_you_mean(key, [p.name for p in players]))
         return found
 
     # --- rounds and tables -------------------------------------------------------

@@ -18,7 +18,9 @@ from tournament.settings import PARTNERSHIP_SIDES, Settings
 APPLICATION_ID = 0x446F6D54
 APPLICATION = "domrec-tournament"
 #: The newest version of the store's schema this tool reads and writes (kept in the ``meta`` table).
-SCHEMA_VERSION = 5
+#: Schema 6 (issue 25) adds the director's desk: its trail, its requests, players' federation ids
+#: (:mod:`tournament.store.desk`), made by the first change of the desk.
+SCHEMA_VERSION = 6
 #: The version a new event file starts at: schema 5, as it holds the change log from its creation
 #: (:data:`CHANGES_SCHEMA`; every later write appends to it, so a file of this tool would be schema 5
 #: after its first change anyway).  The venue's tables (schema 4, :mod:`tournament.store.venue`) are

@@ -1,0 +1,377 @@
+"""Changing a paired round before it is played: undo it, swap or move players, pin a player to a
+table, keep two players apart.
+
+Each operation is one transaction over the store: it is refused with one line, and nothing
+written, when it cannot be done (a round with a result, a table with a result or with a game in
+progress on its table phone, a stage's table, which its draw seats); otherwise it lands with its
+line in the desk's audit trail (who, when, what, why: ``tournament history``) and, when people
+can see it, its change in the public change log (``round_unpaired``, ``seat_changed``).  Pins and
+keep-apart are requests the pairing honours from the next round paired on
+(:mod:`tournament.pairing.constraints`); they are private to the desk, never in the public log.
+
+A table's venue link belongs to the table, not to its players: a player moved to another table
+plays on that table's phone, and a phone showing a table whose players changed shows the new
+ones on its next request.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tournament.errors import Refused, UnusableInput
+from tournament.event import audit, changes
+from tournament.names import did_you_mean, name_key
+from tournament.pairing.constraints import Constraints
+from tournament.pairing.standings import compute
+from tournament.settings import BALANCED, PAIRS
+from tournament.store import desk as sql
+from tournament.store.event_store import EventStore
+from tournament.values import Player, SeatAssignment, Table, Team
+
+
+@attrs.frozen
+class Who:
+    """Who made a change and why, as the audit trail keeps it (``--by``, ``--reason``)."""
+
+    by: str | None = None
+    reason: str | None = None
+
+    def cleaned(self) -> Who:
+        by = audit.clean_text(self.by, "--by") or audit.default_author()
+        return Who(by, audit.clean_text(self.reason, "--reason"))
+
+
+#: No ``--by`` and no ``--reason``: the login name, and no reason.
+NOBODY = Who()
+
+
+def trail_it(store: EventStore, action: str, round_no: int | None, detail: dict, who: Who) -> None:
+    who = who.cleaned()
+    sql.log(store, action, round_no, detail, who.by, who.reason)
+
+
+# --- what pairing honours ----------------------------------------------------------------------
+
+
+def constraints_for(store: EventStore, round_no: int) -> Constraints:
+    """The director's requests that apply to round ``round_no``, for the pairing."""
+    pins, apart, out = [], [], set()
+    for r in sql.requests(store):
+        if r["kind"] == "pin":
+            pins.append((r["a"], r["table_no"]))
+        elif r["kind"] == "apart" and (r["until_round"] is None or round_no <= r["until_round"]):
+            apart.append((r["a"], r["b"]))
+        elif r["kind"] == "sit_out" and r["round_no"] == round_no:
+            out.add(r["a"])
+    names = {p.id: p.name for p in store.players()} if pins or apart or out else {}
+    return Constraints(tuple(pins), tuple(apart), frozenset(out), names)
+
+
+def excused(store: EventStore) -> dict[int, set[int]]:
+    """Round -> the players the desk excused from it, for ``check``: a requested sit-out (a bye
+    outside the count of byes; in a pairs event the whole pair), and a withdrawn player's rounds
+    away before they returned (neither table nor bye)."""
+    teams = {t.id: t.players for t in store.teams()}
+    team_of = {p.id: p.team for p in store.players()}
+
+    def unit(player: int) -> tuple[int, ...]:
+        team = team_of.get(player)
+        return tuple(teams.get(team, (player,))) if team is not None else (player,)
+
+    out: dict[int, set[int]] = {}
+    for r in sql.requests(store):
+        if r["kind"] == "sit_out":
+            out.setdefault(r["round_no"], set()).update(unit(r["a"]))
+    for row in sql.trail(store):
+        d = row["detail"]
+        if row["action"] in ("player_returned", "pair_returned") and row["round"] and d.get("withdrawn_from"):
+            members = unit(d["player"]) if "player" in d else tuple(teams.get(d.get("pair"), ()))
+            for number in range(d["withdrawn_from"], row["round"]):
+                out.setdefault(number, set()).update(members)
+    return out
+
+
+def requests_text(store: EventStore) -> list[str]:
+    """The requests in force, one line each (``tournament pin EVENT --list``)."""
+    names = {p.id: p.name for p in store.players()}
+    out = []
+    for r in sql.requests(store):
+        a = f"{names.get(r['a'], '?')} (#{r['a']})"
+        if r["kind"] == "pin":
+            out.append(f"pin: {a} at table {r['table_no']}")
+        elif r["kind"] == "apart":
+            b = f"{names.get(r['b'], '?')} (#{r['b']})"
+            until = f" through round {r['until_round']}" if r["until_round"] else ""
+            out.append(f"apart: {a} and {b}{until}")
+        else:
+            out.append(f"sit out: {a} in round {r['round_no']}")
+    return out
+
+
+# --- undo the last round ------------------------------------------------------------------------
+
+
+def _refuse_stage_round(store: EventStore, round_no: int, what: str) -> None:
+    if store.round_stage().get(round_no, 1) != 1:
+        raise Refused(f"round {round_no} belongs to a stage (a knockout, a round robin or a final), whose draw "
+                      f"seats its tables: it cannot be {what}")
+
+
+def _refuse_played(store: EventStore, tables: list[Table], what: str) -> None:
+    results = store.results()
+    played = [t.number for t in tables if t.id in results]
+    if played:
+        raise Refused(f"round {tables[0].round} table {played[0]} has a result: {what} (correct a result with "
+                      f"`tournament amend`)")
+    live = sql.venue_rows(store, [t.id for t in tables])
+    busy = [t.number for t in tables if live.get(t.id)]
+    if busy:
+        raise Refused(f"round {tables[0].round} table {busy[0]} has a game in progress on its table phone: {what}")
+
+
+def unpair(store: EventStore, who: Who = NOBODY) -> int:
+    """Take back the last round while no table of it has a result (nor a game in progress on a
+    table phone): its tables, seats and byes go, and ``tournament pair`` pairs it again (with the
+    standings, entries and requests as they are then).  Returns the round's number."""
+    with store.write():
+        last = store.last_round()
+        if not last:
+            raise Refused("no round has been paired yet: there is nothing to unpair")
+        _refuse_stage_round(store, last, "unpaired")
+        tables = store.tables(last)
+        if tables:
+            _refuse_played(store, tables, f"round {last} cannot be unpaired")
+            used = sql.venue_rows(store, [t.id for t in tables], every=True)
+            opened = [t.number for t in tables if used.get(t.id)]
+            if opened:
+                raise Refused(f"round {last} table {opened[0]}'s phone has used its link (a mode chosen, the "
+                              f"director called), which the venue's log keeps: round {last} cannot be unpaired; "
+                              f"swap or move players instead")
+        byes = store.byes(last).get(last, [])
+        sql.delete_round(store, last)
+        trail_it(store, "round_unpaired", last, {"tables": len(tables), "byes": byes}, who)
+        changes.record(store, changes.ROUND_UNPAIRED, last, data={"tables": len(tables), "byes": byes})
+    return last
+
+
+# --- swap, move --------------------------------------------------------------------------------
+
+
+def _round_to_change(store: EventStore, round_no: int | None) -> int:
+    last = store.last_round()
+    if not last:
+        raise Refused("no round has been paired yet: there is no seat to change")
+    number = last if round_no is None else round_no
+    if not 1 <= number <= last:
+        raise UnusableInput(f"round {number} has not been paired (the last round is {last})")
+    _refuse_stage_round(store, number, "changed here")
+    return number
+
+
+def find_unit(store: EventStore, key: str) -> tuple[list[Player], Team | None]:
+    """The players a name stands for: one player, or in a pairs event the pair (by its name or a
+    member's)."""
+    if store.settings.format == PAIRS:
+        teams = store.teams()
+        team = next((t for t in teams if name_key(t.name) == name_key(key)), None)
+        if team is None:
+            try:
+                member = store.find_player(key)
+            except Refused:
+                names = [t.name for t in teams] + [p.name for p in store.players()]
+                raise Refused(f"no pair or player named or numbered {key!r} in this event"
+                              + did_you_mean(key, names)) from None
+            team = next(t for t in teams if t.id == member.team)
+        players = [p for p in store.players() if p.id in team.players]
+        return players, team
+    return [store.find_player(key)], None
+
+
+def _where(store: EventStore, round_no: int, player: int) -> tuple[Table | None, SeatAssignment | None]:
+    for t in store.tables(round_no):
+        for s in t.seats:
+            if s.player == player:
+                return t, s
+    return None, None
+
+
+def _label(players: list[Player], team: Team | None) -> str:
+    return team.name if team is not None else f"{players[0].name} (#{players[0].id})"
+
+
+def swap(store: EventStore, a: str, b: str, round_no: int | None = None, who: Who = NOBODY) -> list[Table]:
+    """Swap two players' seats (in a pairs event, two pairs': each member takes the other pair's
+    member's seat, so partnerships stay whole) in a round not yet played at either table.  A
+    player with a bye swaps it with the other's seat.  Returns the tables changed."""
+    with store.write():
+        number = _round_to_change(store, round_no)
+        pa, ta = find_unit(store, a)
+        pb, tb = find_unit(store, b)
+        if {p.id for p in pa} & {p.id for p in pb}:
+            raise UnusableInput(f"{a!r} and {b!r} are the same {'pair' if ta else 'player'}: nothing to swap")
+        if ta is not None and tb is not None:
+            # Each member of A takes the seat of the member of B sitting on the same footing (the
+            # first-seated with the first-seated): both partnerships stay together, at the other's
+            # table and side.
+            order_a = sorted(pa, key=lambda p: _seat_order(_where(store, number, p.id)))
+            order_b = sorted(pb, key=lambda p: _seat_order(_where(store, number, p.id)))
+            moves = [(x.id, y.id) for x, y in zip(order_a, order_b)]
+        else:
+            moves = [(pa[0].id, pb[0].id)]
+        return _swap(store, number, moves, _label(pa, ta), _label(pb, tb), who)
+
+
+def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a: str, label_b: str,
+          who: Who, action: str = "seats_swapped") -> list[Table]:
+    """Within the write: each (x, y) of ``moves`` trade places (seat or bye) in round ``number``."""
+    byes = set(store.byes(number).get(number, []))
+    changed: dict[int, Table] = {}
+    byes_changed = False
+    for x, y in moves:
+        tx, sx = _where(store, number, x)
+        ty, sy = _where(store, number, y)
+        if tx is None and x not in byes:
+            raise Refused(f"{label_a} is not in round {number} (neither seated nor on a bye)")
+        if ty is None and y not in byes:
+            raise Refused(f"{label_b} is not in round {number} (neither seated nor on a bye)")
+        if tx is None and ty is None:
+            raise Refused(f"{label_a} and {label_b} both have a bye in round {number}: nothing to swap")
+        _refuse_played(store, [t for t in (tx, ty) if t is not None], "its players cannot change")
+        for (t, s), other, me in (((tx, sx), y, x), ((ty, sy), x, y)):
+            if t is not None and s is not None:
+                sql.set_seat(store, t.id, s.seat, other)
+                changed[t.id] = t
+            else:
+                sql.replace_bye(store, number, me, other)
+                byes_changed = True
+    names = {p.id: p.name for p in store.players()}
+    tables = []
+    for t in sorted(changed.values(), key=lambda t: t.number):
+        now = store.table(number, t.number)
+        assert now is not None
+        tables.append(now)
+        changes.record(store, changes.SEAT_CHANGED, number, t.number,
+                       {"seats": changes.seats_doc(now.seats, names)})
+    if byes_changed:  # a bye changed hands: the round's byes as they are now
+        changes.record(store, changes.SEAT_CHANGED, number, None, {"byes": store.byes(number).get(number, [])})
+    trail_it(store, action, number, {"players": [list(m) for m in moves],
+                                              "tables": [t.number for t in tables]}, who)
+    return tables
+
+
+def _seat_order(found: tuple[Table | None, SeatAssignment | None]) -> tuple[int, int, str]:
+    table, seat = found
+    if table is None or seat is None:
+        return (1, 0, "")
+    return (0, table.number, seat.seat)
+
+
+def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | None = None,
+         who: Who = NOBODY) -> list[Table]:
+    """Move a player to a seat of a round not yet played: whoever sat there takes the player's
+    old place (their seat, or their bye).  In a pairs event, pairs are swapped instead (a pair
+    is never split)."""
+    if store.settings.format == PAIRS:
+        raise Refused("a pairs event keeps its partnerships whole: swap two pairs with `tournament swap`")
+    with store.write():
+        number = _round_to_change(store, round_no)
+        table = store.table(number, table_no)
+        if table is None:
+            raise UnusableInput(f"round {number} has no table {table_no} (it has {len(store.tables(number))})")
+        target = next((s for s in table.seats if s.seat.casefold() == seat.strip().casefold()), None)
+        if target is None:
+            raise UnusableInput(f"table {table_no} has no seat {seat!r}; its seats: "
+                                f"{', '.join(s.seat for s in table.seats)}")
+        player = store.find_player(key)
+        if target.player == player.id:
+            raise Refused(f"{player.name} already sits at table {table_no} seat {target.seat}")
+        occupant = next(p for p in store.players() if p.id == target.player)
+        # One player's move is a swap with whoever sits in the seat.
+        return _swap(store, number, [(player.id, occupant.id)], f"{player.name} (#{player.id})",
+                     f"{occupant.name} (#{occupant.id})", who, "player_moved")
+
+
+# --- pins and keep-apart ------------------------------------------------------------------------
+
+
+def pin(store: EventStore, key: str, table_no: int | None, who: Who = NOBODY) -> str:
+    """Pin a player to a table number from the next round paired on (``None``: unpin).  Returns
+    the line to print.  The round already paired is left as it is (``move`` changes it)."""
+    with store.write():
+        player = store.find_player(key)
+        current = [r for r in sql.requests(store) if r["kind"] == "pin" and r["a"] == player.id]
+        for r in current:
+            sql.delete_request(store, r["id"])
+        if table_no is None:
+            if not current:
+                raise Refused(f"{player.name} is not pinned to a table")
+            trail_it(store, "unpinned", None, {"player": player.id}, who)
+            return f"{player.name} (#{player.id}) is no longer pinned to a table"
+        if store.settings.format == PAIRS:
+            partner = next((r for r in sql.requests(store) if r["kind"] == "pin" and r["table_no"] != table_no
+                            and r["a"] in next(t.players for t in store.teams() if t.id == player.team)), None)
+            if partner is not None:
+                raise Refused(f"{player.name}'s partner is pinned to table {partner['table_no']}: a pair sits at "
+                              f"one table")
+        others = [r for r in sql.requests(store) if r["kind"] == "pin" and r["table_no"] == table_no]
+        if others and store.settings.format != PAIRS:
+            other = next(p for p in store.players() if p.id == others[0]["a"])
+            raise Refused(f"{other.name} (#{other.id}) is already pinned to table {table_no}; unpin them first")
+        sql.add_request(store, "pin", player.id, table_no=table_no)
+        trail_it(store, "pinned", None, {"player": player.id, "table": table_no}, who)
+    return f"{player.name} (#{player.id}) pinned to table {table_no} from the next round paired"
+
+
+def apart(store: EventStore, a: str, b: str, rounds: int | None = None, lift: bool = False,
+          who: Who = NOBODY) -> str:
+    """Keep two players (a pairs event: their pairs) at different tables, through round
+    ``rounds`` (``None``: every round), from the next round paired on; ``lift`` ends it."""
+    with store.write():
+        pa, pb = store.find_player(a), store.find_player(b)
+        if pa.id == pb.id:
+            raise UnusableInput(f"{a!r} and {b!r} are the same player")
+        if store.settings.format == PAIRS and pa.team == pb.team:
+            raise Refused(f"{pa.name} and {pb.name} are partners: they cannot be kept apart")
+        if store.settings.schedule == BALANCED and not lift:
+            raise Refused("a balanced schedule is fixed in advance: it cannot keep players apart")
+        pair = {pa.id, pb.id}
+        current = [r for r in sql.requests(store) if r["kind"] == "apart" and {r["a"], r["b"]} == pair]
+        for r in current:
+            sql.delete_request(store, r["id"])
+        both = f"{pa.name} (#{pa.id}) and {pb.name} (#{pb.id})"
+        if lift:
+            if not current:
+                raise Refused(f"{both} are not kept apart")
+            trail_it(store, "apart_lifted", None, {"players": [pa.id, pb.id]}, who)
+            return f"{both} may meet again"
+        sql.add_request(store, "apart", pa.id, pb.id, until_round=rounds)
+        trail_it(store, "kept_apart", None, {"players": [pa.id, pb.id], "through_round": rounds}, who)
+    until = f" through round {rounds}" if rounds else ""
+    return f"{both} kept at different tables{until}, from the next round paired"
+
+
+# --- a correction that changes what a later round was paired on --------------------------------
+
+
+def stale_pairing(store: EventStore, event_label: str) -> str | None:
+    """After a correction: when the last round is paired and unplayed, and the standings it was
+    paired on are no longer the standings, the line that says so and names the command that
+    re-pairs it; None otherwise."""
+    last = store.last_round()
+    if last < 2 or store.round_stage().get(last, 1) != 1 or store.settings.schedule == BALANCED:
+        return None
+    tables = store.tables(last)
+    results = store.results()
+    if any(t.id in results for t in tables):
+        return None
+    used = store.standings_used(last)
+    if not used:
+        return None
+    entered = [p for p in store.players() if p.entered <= last]
+    teams = [t for t in store.teams() if t.entered <= last]
+    again = compute(store.settings, entered, teams, store.tables(), results, store.byes(), last - 1)
+    now = {s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}
+    if all(used.get(u) == now.get(u) for u in set(used) | set(now)):
+        return None
+    return (f"round {last} was paired on standings this correction has changed, and none of it is played yet: "
+            f"`tournament unpair {event_label}` then `tournament pair {event_label}` pairs it again")
