@@ -39,6 +39,18 @@ def _requests(text: str) -> list[str]:
     return out
 
 
+def _seated_requests(record: Record) -> list[str]:
+    """The game typed without its deal, a request a move, a seat written before its move kept
+    with the move (one request, as the page sends it)."""
+    requests: list[str] = []
+    for text in _requests(notation.dumps_typed(record, keep_deal=False)):
+        if requests and requests[-1] in record.seats:
+            requests[-1] += " " + text
+        else:
+            requests.append(text)
+    return requests
+
+
 def _same_game(session: Session, record: Record) -> None:
     if session.game.in_hand:
         session.take("y")  # close the last hand, as the page's button does
@@ -161,12 +173,7 @@ def test_where_a_tile_may_go_without_the_deal_is_what_the_engine_accepts(config)
     record = _game(config, 3)
     session = Session(_template(record))
     offered = 0
-    requests: list[str] = []
-    for text in _requests(notation.dumps_typed(record, keep_deal=False)):
-        if requests and requests[-1] in record.seats:  # a seat written before its move: one request
-            requests[-1] += " " + text
-        else:
-            requests.append(text)
+    requests = _seated_requests(record)
     for text in requests:
         if text.startswith("hand ") and text.split()[1] != "1":
             break  # the first hand is enough: every kind of place a tile can go comes up in it
@@ -196,12 +203,7 @@ def test_without_the_deal_the_possible_moves_hold_every_move_made(config):
     the move the game made, with its seat; each offer is taken as written (the first hand's)."""
     record = _game(config, 5)
     session = Session(_template(record))
-    requests: list[str] = []
-    for text in _requests(notation.dumps_typed(record, keep_deal=False)):
-        if requests and requests[-1] in record.seats:  # a seat written before its move: one request
-            requests[-1] += " " + text
-        else:
-            requests.append(text)
+    requests = _seated_requests(record)
     checked = 0
     for text in requests:
         if text.split()[0] not in PARTS and text != "y" and session.game.in_hand:

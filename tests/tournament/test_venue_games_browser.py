@@ -128,6 +128,15 @@ def _served_game(tmp_path, game: str, players: list[str], seed: int):
     return path, harness._game(path, seed)
 
 
+def _table_page(browser, served):
+    """Table 1's page on a phone, play by play chosen."""
+    page = browser.new_page(viewport=harness.PHONE)
+    page.goto(served.links["tables"][0]["url"])
+    page.click("#mode-play", timeout=WAIT_MS)
+    page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+    return page
+
+
 def _confirm_and_check(page, path, record, sides: list[str]) -> None:
     """Every side (or player) confirms; the event then holds the game as played, entered by the
     table's page."""
@@ -153,10 +162,7 @@ def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game
     path, record = _served_game(tmp_path, game, players, seed)
     served = harness._served(path)
     try:
-        page = browser.new_page(viewport=harness.PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-play", timeout=WAIT_MS)
-        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        page = _table_page(browser, served)
         used: dict = {}
         _play(page, record, True, used, shot=f"{game}-playing")
         _shot(page, f"{game}-over")
@@ -183,10 +189,7 @@ def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players
     path, record = _served_game(tmp_path, game, players, seed)
     served = harness._served(path)
     try:
-        page = browser.new_page(viewport=harness.PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-play", timeout=WAIT_MS)
-        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        page = _table_page(browser, served)
         used: dict = {}
         _play(page, record, False, used, hands=1, named=game == "castle-rock", shot=f"{game}-no-deal-playing")
         _shot(page, f"{game}-no-deal")
