@@ -201,6 +201,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     for row in desk_sql.trail(store):
         if row["action"] == "player_renamed":
             former.setdefault(row["detail"]["player"], []).append(row["detail"]["old"])
+    by_name = {name_key(p.name): p for p in players}  # normalised once, not once a record
     n_records = 0
     with_record: set[int] = set()
     for result, text in store.records(skip):
@@ -240,7 +241,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             continue
         try:
             try:
-                matched = match_table(settings, record, [table], player_map, where)
+                matched = match_table(settings, record, [table], player_map, where, by_name)
             except TournamentError:
                 # A player renamed since (``tournament rename``) is named in the record as they were.
                 named = {name_key(rp.name) for rp in record.players}

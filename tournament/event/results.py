@@ -152,9 +152,9 @@ def safe_validate(text: str | bytes, source: str) -> Report:
 
 
 def match_table(settings: Settings, record: Record, tables: list[Table], players: dict[int, Any],
-                source: str) -> Table:
+                source: str, by_name: dict[str, Any] | None = None) -> Table:
     """The table of the round this record is the game of, or a refusal saying why not."""
-    mapped = record_seats(settings, record, players, source)
+    mapped = record_seats(settings, record, players, source, by_name)
     first = next(iter(mapped.values()))
     table = next((t for t in tables if first in t.players), None)
     if table is None:
@@ -163,8 +163,13 @@ def match_table(settings: Settings, record: Record, tables: list[Table], players
     return _check_table(record, table, mapped, players, source)
 
 
-def record_seats(settings: Settings, record: Record, players: dict[int, Any], source: str) -> dict[str, int]:
-    """The record's seats -> player numbers, after checking its game, variant and rule options."""
+def record_seats(settings: Settings, record: Record, players: dict[int, Any], source: str,
+                 by_name: dict[str, Any] | None = None) -> dict[str, int]:
+    """The record's seats -> player numbers, after checking its game, variant and rule options.
+
+    ``players`` holds at least the players the record names (:func:`record_players`);
+    ``by_name`` is their index by :func:`name_key`, made once by a caller that matches many
+    records (``check``), so that names are not normalised again for every record."""
     if record.game != settings.game:
         raise ResultRefused(f"{source} is a {record.game} game; this event plays {settings.game}")
     engine = games.engine(settings.game)
@@ -177,7 +182,8 @@ def record_seats(settings: Settings, record: Record, players: dict[int, Any], so
         diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
         listed = ", ".join(f"{k}={got.get(k)!r} (event: {want.get(k)!r})" for k in diff)
         raise ResultRefused(f"{source} is played with other rule options than this event: {listed}")
-    by_name = {name_key(p.name): p for p in players.values()}
+    if by_name is None:
+        by_name = {name_key(p.name): p for p in players.values()}
     mapped: dict[str, int] = {}
     for i, rp in enumerate(record.players):
         if rp.id is not None:
@@ -196,6 +202,31 @@ def record_seats(settings: Settings, record: Record, players: dict[int, Any], so
             raise ResultRefused(f"{source}: {players[pid].name} sits at two seats")
         mapped[rp.seat] = pid
     return mapped
+
+
+def record_players(store: EventStore, record: Record) -> dict[int, Any]:
+    """The players a record names, by id or by name, read by the store's indexes: entering a
+    result reads the rows of its few players, whatever the size of the event.  A name is looked
+    up as typed and as :func:`name_key` gives it (how names are stored); only a name found
+    neither way (spaced or marked otherwise than the stored one, or nobody's) costs one pass
+    over every name, to match it as people read it or to say it is nobody's."""
+    ids = []
+    names = []
+    for rp in record.players:
+        if rp.id is not None:
+            text = rp.id.strip().lstrip("#")
+            if text.isascii() and text.isdigit() and len(text) <= 18:
+                ids.append(int(text))
+        else:
+            names.append(rp.name)
+    found = store.players_by_id(ids)
+    if names:
+        wanted = {name_key(n) for n in names}
+        named = {name_key(p.name): p for p in store.players_named([*names, *wanted])}
+        if not wanted <= set(named):
+            named = {name_key(p.name): p for p in store.players()}
+        found.update({p.id: p for key, p in named.items() if key in wanted})
+    return found
 
 
 def _check_table(record: Record, table: Table, mapped: dict[str, int], players: dict[int, Any],
@@ -285,9 +316,8 @@ def enter_dgn(store: EventStore, text: str | bytes, source: str = "<dgn>", round
 def _enter(store: EventStore, record: Record, report: Report, stored_text: str, source: str,
            round_no: int | None, replace: bool, within: bool = False) -> Entry:
     digest = record_hash(record)
-    players = {p.id: p for p in store.players()}
     with contextlib.nullcontext() if within else store.write():
-        table = _find_table(store, record, round_no, players, source, digest)
+        table = _find_table(store, record, round_no, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         return _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
                       source, report)
@@ -311,7 +341,7 @@ def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tupl
         raise UnusableInput("no round has been paired yet")
     if rnd > last:  # as for an amendment: a round that does not exist is a usage mistake (exit 2)
         raise UnusableInput(f"round {rnd} does not exist (the last round is {last}); nothing was stored")
-    table = next((t for t in store.tables(rnd) if t.number == table_no), None)
+    table = store.table(rnd, table_no)
     if table is None:
         count = len(store.table_numbers(rnd))
         raise UnusableInput(f"round {rnd} has no table {table_no} (it has {count} table{'s' if count != 1 else ''}); "
@@ -357,8 +387,7 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
         return attrs.evolve(entry, absent=ordered_absent)
 
 
-def _find_table(store: EventStore, record: Record, round_no: int | None, players: dict[int, Any], source: str,
-                digest: str) -> Table:
+def _find_table(store: EventStore, record: Record, round_no: int | None, source: str, digest: str) -> Table:
     """The record's table.  In the Swiss rounds: the table of its round with its first player.  In a
     knockout or round-robin stage, where the same sides sit at several tables (the games of a match,
     the legs of a double round robin), the table whose seats are exactly the record's: the one this
@@ -371,7 +400,15 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, players
     stage = stages.current(store)
     if stage is None or (round_no is not None and stages.stage_of_round(store, round_no) is None):
         rnd = _round(store, record, round_no, source)
-        return match_table(store.settings, record, store.tables(rnd), players, source)
+        players = record_players(store, record)
+        mapped = record_seats(store.settings, record, players, source)
+        first = next(iter(mapped.values()))
+        table = store.table_of_player(rnd, first)
+        if table is None:
+            raise ResultRefused(f"{source}: {players[first].name} has no table in round {rnd}")
+        players.update(store.players_by_id([p for p in table.players if p not in players]))
+        return _check_table(record, table, mapped, players, source)
+    players = {p.id: p for p in store.players()}  # a stage's few tables: every player, for the units
     if round_no is not None:
         last = store.last_round()
         if not 1 <= round_no <= last:
@@ -484,7 +521,7 @@ def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table
     if not 1 <= round_no <= last:
         raise NothingToAmend(f"round {round_no} does not exist (the last round is {last}); nothing was changed"
                              if last else "no round has been paired yet; there is no result to amend")
-    table = next((t for t in store.tables(round_no) if t.number == table_no), None)
+    table = store.table(round_no, table_no)
     if table is None:
         count = len(store.table_numbers(round_no))
         raise NothingToAmend(f"round {round_no} has no table {table_no} (it has {count} table"
