@@ -22,7 +22,7 @@ from domrec.errors import DomrecError, clip
 
 from tournament.errors import EventFileError, TournamentError
 from tournament.event import desk
-from tournament.event.results import record_hash, safe_validate, match_table
+from tournament.event.results import judge, match_table, record_hash
 from tournament.names import name_key
 from tournament.pairing import standings as st
 from tournament.settings import PAIRS, ROTATING, Settings
@@ -210,23 +210,24 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
         with_record.add(result.id)
         table = by_table.get(result.table)
         where = f"round {table.round} table {table.number}" if table else f"result {result.id}"
-        report = None
+        report = record = None
         # Checked as the bytes of a file, as it was entered: a record stored by an older version
         # may still begin with a UTF-8 byte-order mark, which JSON accepts only in bytes.
         text = text.encode("utf-8")
         try:
-            report = safe_validate(text, where)
+            record, report = judge(text, where)  # read once, as entering reads it: validated and hashed
         except TournamentError as e:
             add("error", where, str(e))
         if report is not None and (report.status != "valid" or not report.finished):
             first = report.problems[0].text() if report.problems else (report.note or "not finished")
             add("error", where, f"the stored record no longer validates: {first}")
             continue
-        try:
-            record = loads(text)
-        except DomrecError as e:
-            add("error", where, f"the stored record cannot be read: {e}")
-            continue
+        if record is None:
+            try:
+                record = loads(text)
+            except DomrecError as e:
+                add("error", where, f"the stored record cannot be read: {e}")
+                continue
         if record_hash(record) != result.record_hash:
             add("error", where, "the stored record's hash does not match its text")
         if report is not None and report.on_time and settings.time_limit is None:

@@ -259,14 +259,14 @@ def enter_record(store: EventStore, text: str | bytes, source: str = "<record>",
 
     ``within``: the caller holds the store's write transaction already (the venue enters a
     table's game in the transaction of the confirmation that completes it)."""
-    record, report = _judge(text, source)
+    record, report = judge(text, source)
     check_report(report)
     if record is None:  # cannot happen after a valid report; kept for a clear message
         raise UnusableRecord(f"{source}: the record cannot be read")
     return _enter(store, record, report, record_text(text), source, round_no, replace, within)
 
 
-def _judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
+def judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
     """The record and domrec's verdict on it, parsed once: a large record is not held twice
     in memory (docs/tournament.md, "Limits")."""
     try:
@@ -542,7 +542,7 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
-    record, report = _judge(text, source)
+    record, report = judge(text, source)
     check_report(report)
     if record is None:
         raise UnusableRecord(f"{source}: the record cannot be read")
