@@ -280,7 +280,10 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             # A forfeit is the event's fixed score, no game: never verified, no record, and its sides known.
             if result.verified or result.record_hash is not None or result.id in with_record:
                 add("error", rw, "a forfeit is marked verified or carries a record")
-            if not result.absent or not set(result.absent) < set(table.sides()):
+            if result.absent_players:  # by player: some of the table's players, not all of them
+                if not set(result.absent_players) < set(table.players):
+                    add("error", rw, "a forfeit by player names players who are not at the table, or all of them")
+            elif not result.absent or not set(result.absent) < set(table.sides()):
                 add("error", rw, "a forfeit does not say which side did not play")
         else:
             add("error", rw, f"a result of unknown kind {result.kind!r}")

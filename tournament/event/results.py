@@ -44,12 +44,12 @@ from domrec.reader import loads
 from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
-from tournament.errors import ResultRefused, UnusableInput
+from tournament.errors import ResultRefused, TournamentError, UnusableInput
 from tournament.event import changes, progress
 from tournament.names import name_key
-from tournament.settings import Settings
+from tournament.settings import INDIVIDUAL, ROTATING, Settings
 from tournament.store.event_store import EventStore
-from tournament.values import FORFEIT_NOTE, Table
+from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, Table
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 
@@ -387,6 +387,64 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
         return attrs.evolve(entry, absent=ordered_absent)
 
 
+def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,
+                         replace: bool = False) -> Entry:
+    """A table where some players did not come, in an individual or rotating-partner event: each
+    absent player (by name or number) takes the forfeit loss; each player who came scores as if
+    their side had won by the event's forfeit score (a game won, the forfeit score for and 0
+    against; at a multi-player table first place's points and the forfeit score), and, as with a
+    bye, the table adds no opponents to anybody's tie-breaks (docs/tournament.md, "Forfeits").
+
+    The sides' scores stored are the forfeit score for a side whose players all came, 0 for a
+    side with an absent player; the players who did not play are in the result's note, where the
+    standings read them.  Refused, like a forfeit by side, on a table whose game was recorded."""
+    if store.settings.format not in (INDIVIDUAL, ROTATING):
+        raise ResultRefused(f"a forfeit by player is for individual and rotating-partner events; in a "
+                            f"{store.settings.format} event name the side that did not play (--forfeit SIDE)")
+    if not absent:
+        raise ResultRefused("name at least one player who did not play (--absent PLAYER)")
+    with store.write():
+        rnd, table = _round_table(store, round_no, table_no)
+        here = store.players_by_id(table.players)
+        missing: list[int] = []
+        for key in absent:
+            # The table's own players first (a name or a number), so that a forfeit reads its few rows.
+            text = key.strip().removeprefix("#")
+            player = next((p for p in here.values() if name_key(p.name) == name_key(key)), None) or (
+                here.get(int(text)) if text.isascii() and text.isdigit() and len(text) <= 18 else None)
+            if player is None:
+                try:
+                    other = store.find_player(key)
+                except TournamentError as e:
+                    raise ResultRefused(f"{e}; nothing was stored") from None
+                raise ResultRefused(f"{other.name} (#{other.id}) does not sit at round {rnd} table {table_no} "
+                                    f"({', '.join(p.name for p in here.values())}); nothing was stored")
+            if player.id in missing:
+                raise ResultRefused(f"{player.name} (#{player.id}) is named twice")
+            missing.append(player.id)
+        if len(missing) == len(table.players):
+            raise ResultRefused(f"a forfeit needs a player who was there to play: every player of round {rnd} "
+                                f"table {table_no} is named; nothing was stored")
+        existing = store.result_for(table.id)
+        if existing is not None and existing.kind == "record":
+            raise ResultRefused(f"round {rnd} table {table_no} has a recorded game, so it was played and nobody "
+                                f"forfeited it; nothing was stored")
+        points = store.settings.forfeit_score
+        short = {s.side for s in table.seats if s.player in missing}
+        ordered = {side: (0 if side in short else points) for side in table.sides()}
+        full = [side for side in table.sides() if side not in short]
+        winner = full[0] if len(full) == 1 else None
+        seated = [s.player for s in table.seats if s.player in missing]  # in seating order
+        note = PLAYER_FORFEIT_NOTE + ", ".join(f"#{p}" for p in seated)
+        shown_absent = tuple(here[p].name for p in seated)
+        if existing is not None and existing.kind == "forfeit" and existing.note == note \
+                and existing.scores == ordered:
+            return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=shown_absent)
+        entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
+                       f"table {table_no}", None, note)
+        return attrs.evolve(entry, absent=shown_absent)
+
+
 def _find_table(store: EventStore, record: Record, round_no: int | None, source: str, digest: str) -> Table:
     """The record's table.  In the Swiss rounds: the table of its round with its first player.  In a
     knockout or round-robin stage, where the same sides sit at several tables (the games of a match,
@@ -616,6 +674,12 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None) -> 
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]
+        if len(top) > 1 and len(sides) > 2:
+            # Two sides level is a draw; level at the top of a multi-player table, the game's own
+            # rules name a winner (who went out, the youngest…), which a typed score cannot show.
+            raise ResultRefused(f"{' and '.join(top)} are level on {best} at the top of table {table.number}: "
+                                f"say who won by the game's rules with --winner {top[0]} (or another of them); "
+                                f"nothing was stored")
         winner = top[0] if len(top) == 1 else None
     elif winner not in sides:
         raise ResultRefused(f"{winner} is not a side of table {table.number} ({', '.join(sides)})")
