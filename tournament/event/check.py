@@ -25,7 +25,8 @@ from tournament.event import desk
 from tournament.event.results import judge, match_table, record_hash
 from tournament.names import name_key
 from tournament.pairing import standings as st
-from tournament.settings import PAIRS, ROTATING, Settings
+from tournament.pairing.seating import table_sizes
+from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
 from tournament.store import desk as desk_sql
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
@@ -86,8 +87,15 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
             tw = f"round {r} table {t.number}"
             for s in t.seats:
                 seen[s.player] += 1
-            if tuple(s.seat for s in t.seats) != seats:
-                err(tw, f"seats {', '.join(s.seat for s in t.seats)} are not the game's seats {', '.join(seats)}")
+            want_seats = seats if len(t.seats) == len(seats) or settings.partnership else None
+            if want_seats is None and len(t.seats) in settings.table_counts():
+                want_seats = settings.seats_for(len(t.seats))  # a smaller table: every player seated
+            if want_seats is None:
+                err(tw, f"{len(t.seats)} players at one table; this event seats "
+                        f"{', '.join(map(str, settings.table_counts()))}")
+            elif tuple(s.seat for s in t.seats) != want_seats:
+                err(tw, f"seats {', '.join(s.seat for s in t.seats)} are not the game's seats "
+                        f"{', '.join(want_seats)}")
             for s in t.seats:
                 want = ("NS" if s.seat in ("N", "S") else "EW") if settings.partnership else s.seat
                 if s.side != want:
@@ -134,6 +142,8 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
         bye_units = list(dict.fromkeys(unit(p) for p in given if p in by_id and p not in away))
         if bye_units:
             needed = len(active_units) % (2 if settings.format == PAIRS else settings.table_size)
+            if settings.format == INDIVIDUAL and table_sizes(len(active_units), settings.table_counts()):
+                needed = 0  # every player could be seated at tables of the sizes the game allows
             if len(bye_units) != needed:
                 err(where, f"{len(bye_units)} byes given where {needed} are needed")
             others = [bye_count[u] for u in active_units if u not in bye_units]
