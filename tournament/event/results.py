@@ -605,9 +605,10 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     if record is None:
         raise UnusableRecord(f"{source}: the record cannot be read")
     digest = record_hash(record)
-    players = {p.id: p for p in store.players()}
     with store.write():
         table, _ = amend_target(store, round_no, table_no)
+        players = record_players(store, record)  # its own players and the table's, not the event's all
+        players.update(store.players_by_id([p for p in table.players if p not in players]))
         mapped = record_seats(store.settings, record, players, source)
         if {s.seat: s.player for s in table.seats} != mapped:
             other = next((t for t in store.tables() if {s.seat: s.player for s in t.seats} == mapped), None)
