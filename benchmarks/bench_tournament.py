@@ -1,9 +1,12 @@
-"""Tournament speed: pairing a big rotating-partner round, standings over many games, a simulated event.
+"""Tournament speed: a result and ``check`` by the event's size, pairing a big round, standings, simulation.
 
-    python benchmarks/bench_tournament.py            # all three
+    python benchmarks/bench_tournament.py            # all of them
+    python benchmarks/bench_tournament.py --only sizes   # a result's CPU at 100, 1,000 and 10,000 players
     python benchmarks/bench_tournament.py --quick    # smaller sizes, for a smoke run
 
-Targets (issue 7): pairing one round of 1,000 players (rotating partners, after
+Targets (issue #25): entering a result and ``check`` per game cost the same at 10,000 players
+as at 100 (the ratio under 1.5), printed beside ``json.loads`` and domrec's validation of the
+same records, measured in the same run.  Targets (issue 7): pairing one round of 1,000 players (rotating partners, after
 8 earlier rounds) under 2 s; standings over 10,000 stored games under 1 s;
 `tournament simulate` of 200 players over 7 rounds under a minute.
 Setting up the first two uses manual results (one transaction each, as a
@@ -13,13 +16,14 @@ director's entries are), so the set-up time is printed separately.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import tempfile
 import time
 from pathlib import Path
 
-from tournament import (add_pairs, add_players, create_event, current_standings, enter_manual, make_settings,
-                        pair_next_round)
+from tournament import (add_pairs, add_players, create_event, current_standings, enter_manual, enter_record,
+                        make_settings, pair_next_round)
 from tournament.event.simulate import simulate_event
 
 
@@ -113,12 +117,98 @@ def bench_brackets(sides: int) -> None:
               f"and advanced one by one: {took:.1f} s")
 
 
+# --- issue #25, point 8: a result's cost and check's cost per game, by the size of the event ----------
+
+
+def _relabelled(base, table, names):
+    """A played game (``base``) as the game of ``table``: its players in their seats.  The deal
+    and moves do not depend on who sits where, so a few games played once serve every table."""
+    import attrs
+    from domrec.record import Player as RecordPlayer
+
+    return attrs.evolve(base, event={"name": "bench", "round": table.round, "table": table.number},
+                        players=tuple(RecordPlayer(seat=s.seat, name=names[s.player], id=str(s.player))
+                                      for s in table.seats))
+
+
+def bench_sizes(sizes: list[int], sample: int) -> list[dict[str, float]]:
+    """For each size: a rotating-partner event of ``size`` players, round 1 paired and
+    every table's game entered as a record; the CPU of entering a record (the mean over the last
+    ``sample`` tables, after the file's one soundness check), of a manual score, of ``json.loads``
+    and of domrec's validation of the same records (the reference, measured in the same run), and
+    of ``check`` per stored game."""
+    from domrec.record import Player as RecordPlayer, Record
+    from domrec.simulate import dumps, play_game
+    from domrec.validate import validate_text
+    from tournament import run_check
+
+    rows = []
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = create_event(Path(tmp) / "size.db", make_settings("bench", "competitive", "rotating", seed=6))
+            store.defer_browsing = True  # as every `tournament` command does
+            add_players(store, [f"Player {i:05d}" for i in range(size)])
+            pair_next_round(store)
+            names = {p.id: p.name for p in store.players()}
+            tables = store.tables(1)
+            seats = store.settings.seats()
+            blank = Record(game="competitive", players=tuple(RecordPlayer(seat=s, name=f"p{s}") for s in seats))
+            bases = [play_game(blank, random.Random(k)) for k in range(8)]
+            texts = [dumps(_relabelled(bases[t.number % len(bases)], t, names)) for t in tables]
+            manual = tables[-sample:]
+            timed = tables[-2 * sample:-sample]
+            for t, text in zip(tables[:-2 * sample], texts):
+                enter_record(store, text, f"table {t.number}")
+            c0 = time.process_time()
+            for t in timed:
+                enter_record(store, texts[t.number - 1], f"table {t.number}")
+            per_record = (time.process_time() - c0) / len(timed)
+            c0 = time.process_time()
+            for t in manual:
+                enter_manual(store, t.number, {"NS": 100, "EW": 200})
+            per_manual = (time.process_time() - c0) / len(manual)
+            for t in manual:  # every table a record again, so that check replays as many games at every size
+                enter_record(store, texts[t.number - 1], f"table {t.number}", replace=True)
+            c0 = time.process_time()
+            for t in timed:
+                json.loads(texts[t.number - 1])
+            per_json = (time.process_time() - c0) / len(timed)
+            c0 = time.process_time()
+            for t in timed:
+                validate_text(texts[t.number - 1], "bench")
+            per_validate = (time.process_time() - c0) / len(timed)
+            stored = len(tables)
+            c0 = time.process_time()
+            report = run_check(store)
+            per_check = (time.process_time() - c0) / len(tables)
+            assert not [f for f in report.findings if f.level == "error"], report.findings[:3]
+            store.close()
+        rows.append({"players": size, "tables": len(tables), "records": stored, "record": per_record,
+                     "manual": per_manual, "json": per_json, "validate": per_validate, "check": per_check})
+    print("entering a result and checking the event, CPU time (ms), by the event's size (one round, every table "
+          "played):")
+    head = ("players", "tables", "record entered", "manual score", "json.loads", "domrec validate",
+            "check, per game")
+    print("  " + " | ".join(f"{h:>15}" for h in head))
+    for r in rows:
+        cells = [f"{r['players']:,}", f"{r['tables']:,}"] + [f"{r[k] * 1000:.2f}" for k in
+                                                               ("record", "manual", "json", "validate", "check")]
+        print("  " + " | ".join(f"{c:>15}" for c in cells))
+    first, last = rows[0], rows[-1]
+    print(f"  ratio {last['players']:,} / {first['players']:,} players: record entered "
+          f"{last['record'] / first['record']:.2f}, manual score {last['manual'] / first['manual']:.2f}, check per "
+          f"game {last['check'] / first['check']:.2f}  [target < 1.5]")
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes")
-    ap.add_argument("--only", choices=["pairing", "standings", "simulate", "brackets"])
+    ap.add_argument("--only", choices=["sizes", "pairing", "standings", "simulate", "brackets"])
     args = ap.parse_args()
     q = args.quick
+    if args.only in (None, "sizes"):
+        bench_sizes([100, 1000] if q else [100, 1000, 10_000], 10 if q else 20)
     if args.only in (None, "pairing"):
         bench_pairing(200 if q else 1000, 3 if q else 8)
     if args.only in (None, "standings"):

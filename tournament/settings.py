@@ -101,6 +101,21 @@ class Settings:
     def seats(self) -> tuple[str, ...]:
         return tuple(games.engine(self.game).seats_for(self.table_size, self.resolved_options()))
 
+    def seats_for(self, size: int) -> tuple[str, ...]:
+        """The seats of a table of ``size`` players (an individual event's smaller tables)."""
+        if size == self.table_size:
+            return self.seats()
+        return tuple(games.engine(self.game).seats_for(size, self.resolved_options()))
+
+    def table_counts(self) -> tuple[int, ...]:
+        """The table sizes a round may use: at individual tables, every count of players the game
+        allows up to the event's table size (its largest; tournament/pairing/seating.py); a
+        partnership table is always four."""
+        if self.format != INDIVIDUAL:
+            return (self.table_size,)
+        counts = games.engine(self.game).player_counts(self.resolved_options())
+        return tuple(sorted(c for c in counts if c <= self.table_size))
+
     def resolved_options(self) -> dict[str, Any]:
         return effective_options(games.engine(self.game), self.variant, self.options)
 

@@ -84,9 +84,29 @@ class Result:
             return ()
         return tuple(x.strip() for x in self.note[len(FORFEIT_NOTE):].split(",") if x.strip())
 
+    @property
+    def absent_players(self) -> tuple[int, ...]:
+        """The players who did not play, for a forfeit by player (its note is
+        ``PLAYER_FORFEIT_NOTE`` and their numbers: ``players who did not play: #12, #31``)."""
+        return forfeit_players(self.note) if self.kind == "forfeit" else ()
+
 
 #: A forfeit's note: these words, then the sides that did not play ("did not play: NS").
 FORFEIT_NOTE = "did not play: "
+#: A forfeit by player's note: these words, then the players' numbers ("players who did not play: #12").
+PLAYER_FORFEIT_NOTE = "players who did not play: "
+
+
+def forfeit_players(note: str | None) -> tuple[int, ...]:
+    """The player numbers a forfeit-by-player note names (none for any other note)."""
+    if not note or not note.startswith(PLAYER_FORFEIT_NOTE):
+        return ()
+    out = []
+    for x in note[len(PLAYER_FORFEIT_NOTE):].split(","):
+        text = x.strip().lstrip("#")
+        if text.isascii() and text.isdigit() and len(text) <= 18:
+            out.append(int(text))
+    return tuple(out)
 
 
 @attrs.frozen

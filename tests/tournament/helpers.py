@@ -27,6 +27,9 @@ class FakeSettings(Settings):
             return ("N", "E", "S", "W")
         return tuple(f"P{i + 1}" for i in range(self.table_size))
 
+    def seats_for(self, size: int) -> tuple[str, ...]:
+        return ("N", "E", "S", "W") if self.partnership else tuple(f"P{i + 1}" for i in range(size))
+
 
 def settings_for(fmt: str, size: int = 4, seed: int = 0, tiebreaks=None) -> Settings:
     if fmt == INDIVIDUAL:
@@ -115,8 +118,16 @@ def assert_invariants(ev: MemoryEvent) -> None:
         active = {p.id for p in ev.players if p.active_in(r)}
         assert set(seated) == active, f"round {r}: seated {sorted(seated)} vs active {sorted(active)}"
         assert all(n == 1 for n in seated.values()), f"round {r}: someone seated twice"
+        mixed = s.format == INDIVIDUAL and s.table_size > 2  # tables of two: an odd player out, as ever
+        if mixed and len(active) >= 2:
+            # Every player seated (castle-rock: 2 to 6 at a table): the fewest tables of at most
+            # the table size, their sizes differing by one at most, and no bye.
+            sizes = [len(t.seats) for t in tables]
+            assert len(tables) == -(-len(active) // s.table_size), f"round {r}: {sizes}"
+            assert max(sizes) - min(sizes) <= 1 and max(sizes) <= s.table_size, f"round {r}: {sizes}"
+            assert not ev.byes.get(r)
         for t in tables:
-            assert len(t.seats) == s.table_size
+            assert len(t.seats) == s.table_size or mixed
             if s.partnership:
                 assert [x.seat for x in t.seats] == ["N", "E", "S", "W"]
                 assert [x.side for x in t.seats] == ["NS", "EW", "NS", "EW"]
@@ -131,12 +142,13 @@ def assert_invariants(ev: MemoryEvent) -> None:
                     assert key not in met, f"round {r}: pairs {sorted(key)} meet again"
                     met.add(key)
             else:
-                assert [x.seat for x in t.seats] == [f"P{i + 1}" for i in range(s.table_size)]
+                assert [x.seat for x in t.seats] == [f"P{i + 1}" for i in range(len(t.seats))]
                 assert all(x.side == x.seat for x in t.seats)
         bye_units = set(unit(p) for p in ev.byes.get(r, []))
         active_units = set(unit(p) for p in active)
         per_table = 2 if s.format == PAIRS else s.table_size
-        assert len(bye_units) == len(active_units) % per_table
+        if not mixed:
+            assert len(bye_units) == len(active_units) % per_table
         if bye_units:
             others = [byes_so_far[u] for u in active_units - bye_units]
             if others:

@@ -159,16 +159,34 @@ def test_ratings_update_a_replaced_result(tmp_path: Path) -> None:
     store = create_event(path, make_settings("E", "competitive", "pairs"))
     add_pairs(store, [("a", "b", None), ("c", "d", None)])
     stages.create_stage(store, "single", "list", ["a & b", "c & d"])
-    enter_manual(store, 1, {"NS": 10, "EW": 0})
+    from tournament import enter_record
+    from tests.tournament.conftest import play_table
+
+    table = store.tables()[0]
+    first = enter_record(store, play_table(store, table, seed=0), "game.json")
     book = rt.open_ratings(tmp_path / "r.db")
     assert book.import_event(store, "ev").added == 1
-    enter_manual(store, 1, {"NS": 0, "EW": 10}, replace=True)
+    # Another game of the table that the other side won: the rated game is updated.
+    seed = next(n for n in range(1, 200) if _winner_of(store, table, n) not in (None, first.winner))
+    enter_record(store, play_table(store, table, seed=seed), "again.json", replace=True)
     imported = book.import_event(store, "ev")
     assert (imported.added, imported.updated) == (0, 1)
-    table = {r.name: r for r in book.ratings()}
-    assert table["c"].mu > table["a"].mu
+    ratings = {r.name: r for r in book.ratings()}
+    won = "c" if first.winner == "NS" else "a"  # the second game went the other way
+    assert ratings[won].mu > ratings["a" if won == "c" else "c"].mu
+    # A manual score is not rated: replacing the record by one takes the game out of the file.
+    enter_manual(store, 1, {"NS": 0, "EW": 10}, replace=True, round_no=table.round)
+    imported = book.import_event(store, "ev")
+    assert (imported.added, imported.updated) == (0, 1) and book.ratings() == []
     book.close()
     store.close()
+
+
+def _winner_of(store, table, seed: int) -> str | None:
+    from domrec.validate import validate_text
+    from tests.tournament.conftest import play_table
+
+    return validate_text(play_table(store, table, seed=seed), "x").winner
 
 
 def test_simulate_command_runs_new_formats(tmp_path: Path) -> None:

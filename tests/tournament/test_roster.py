@@ -40,6 +40,12 @@ def finish_round(store) -> None:
         enter_manual(store, t.number, {sides[0]: 100, sides[1]: 50}, t.round)
 
 
+def play_round(store) -> None:
+    """Every table's game played and recorded (only recorded games are rated)."""
+    for t in store.tables(store.last_round()):
+        enter_record(store, play_table(store, t, seed=t.number), f"t{t.number}.json")
+
+
 # --- rename --------------------------------------------------------------------------------------
 
 
@@ -154,11 +160,11 @@ def test_player_ids_and_ratings_match_on_them_before_names(tmp_path: Path) -> No
     with pytest.raises(Refused, match="the player id 'FED-1' is already #1's"):
         roster.set_id(one, "Cy", "FED-1")
     pair_next_round(one)
-    finish_round(one)
+    play_round(one)
     two = create_event(tmp_path / "two.db", make_settings("Night 2", "competitive", "pairs", seed=2))
     add_pairs(two, [("Ana María", "Bo", None), ("Cy", "Di", None)], [("FED-1", None), (None, None)])
     pair_next_round(two)
-    finish_round(two)
+    play_round(two)
     book = open_ratings(tmp_path / "r.db")
     book.import_event(one, "one.db")
     book.import_event(two, "two.db")

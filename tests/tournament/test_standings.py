@@ -138,7 +138,11 @@ def test_individual_standings(tmp_path: Path) -> None:
     expected = defaultdict(float)
     for t in store.tables():
         r = store.results()[t.id]
-        for seat, value in placements(r.scores, r.winner, pts).items():
+        # Every player seated: a smaller table's points are the full table's read at evenly spaced
+        # places (first and last kept; the default points are evenly spaced, so a straight line).
+        n = len(t.seats)
+        scaled = [pts[0] + (pts[-1] - pts[0]) * i / (n - 1) for i in range(n)] if n < len(pts) else pts
+        for seat, value in placements(r.scores, r.winner, scaled).items():
             expected[next(s.player for s in t.seats if s.seat == seat)] += value
     for rnd, ps in store.byes().items():
         for p in ps:

@@ -150,6 +150,9 @@ def result(
                                                                     "the match (e.g. W2-1) instead of --table."),
     forfeits: Optional[list[str]] = typer.Option(None, "--forfeit", help="With --table: the side that did not "
                                                  "play (NS, or P2,P3); the event's forfeit score."),
+    absent: Optional[list[str]] = typer.Option(None, "--absent", help="With --table, in individual and "
+                                               "rotating events: a player (name or number) who did not play; "
+                                               "give it again for each. The others win by the forfeit score."),
 ) -> None:
     """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit."""
     from domrec import reader
@@ -169,6 +172,12 @@ def result(
             table, round_no = t.number, t.round
             if score is None and forfeit is None:
                 raise UnusableInput("a manual result needs --score SIDE=N,SIDE=N")
+        if absent:
+            if records or score is not None or winner is not None or forfeit is not None or table is None:
+                raise UnusableInput("a forfeit by player is --table N --absent PLAYER (again for each), without "
+                                    "records, --score, --winner or --forfeit")
+            typer.echo(res.enter_player_forfeit(store, table, tuple(absent), round_no, replace).summary())
+            return
         if forfeit is not None:
             if records or score is not None or winner is not None or table is None:
                 raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")

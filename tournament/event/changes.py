@@ -54,7 +54,7 @@ from typing import Any, Sequence
 from tournament.errors import DamagedEventFile
 from tournament.store import changes as sql
 from tournament.store.event_store import EventStore
-from tournament.values import FORFEIT_NOTE, SeatAssignment
+from tournament.values import FORFEIT_NOTE, SeatAssignment, forfeit_players
 
 EVENT_CREATED = "event_created"
 LOG_STARTED = "log_started"
@@ -144,6 +144,8 @@ def result_doc(kind: str, verified: bool, scores: dict[str, int], winner: str | 
     doc: dict[str, Any] = {"scores": dict(scores), "winner": winner, "verified": verified, "kind": kind}
     if kind == "forfeit" and note and note.startswith(FORFEIT_NOTE):
         doc["forfeit"] = [x.strip() for x in note[len(FORFEIT_NOTE):].split(",") if x.strip()]
+    if kind == "forfeit" and forfeit_players(note):
+        doc["forfeit_players"] = list(forfeit_players(note))
     return doc
 
 

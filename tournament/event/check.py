@@ -22,10 +22,11 @@ from domrec.errors import DomrecError, clip
 
 from tournament.errors import EventFileError, TournamentError
 from tournament.event import desk
-from tournament.event.results import record_hash, safe_validate, match_table
+from tournament.event.results import judge, match_table, record_hash
 from tournament.names import name_key
 from tournament.pairing import standings as st
-from tournament.settings import PAIRS, ROTATING, Settings
+from tournament.pairing.seating import table_sizes
+from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
 from tournament.store import desk as desk_sql
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
@@ -86,8 +87,15 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
             tw = f"round {r} table {t.number}"
             for s in t.seats:
                 seen[s.player] += 1
-            if tuple(s.seat for s in t.seats) != seats:
-                err(tw, f"seats {', '.join(s.seat for s in t.seats)} are not the game's seats {', '.join(seats)}")
+            want_seats = seats if len(t.seats) == len(seats) or settings.partnership else None
+            if want_seats is None and len(t.seats) in settings.table_counts():
+                want_seats = settings.seats_for(len(t.seats))  # a smaller table: every player seated
+            if want_seats is None:
+                err(tw, f"{len(t.seats)} players at one table; this event seats "
+                        f"{', '.join(map(str, settings.table_counts()))}")
+            elif tuple(s.seat for s in t.seats) != want_seats:
+                err(tw, f"seats {', '.join(s.seat for s in t.seats)} are not the game's seats "
+                        f"{', '.join(want_seats)}")
             for s in t.seats:
                 want = ("NS" if s.seat in ("N", "S") else "EW") if settings.partnership else s.seat
                 if s.side != want:
@@ -134,6 +142,8 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
         bye_units = list(dict.fromkeys(unit(p) for p in given if p in by_id and p not in away))
         if bye_units:
             needed = len(active_units) % (2 if settings.format == PAIRS else settings.table_size)
+            if settings.format == INDIVIDUAL and table_sizes(len(active_units), settings.table_counts()):
+                needed = 0  # every player could be seated at tables of the sizes the game allows
             if len(bye_units) != needed:
                 err(where, f"{len(bye_units)} byes given where {needed} are needed")
             others = [bye_count[u] for u in active_units if u not in bye_units]
@@ -201,6 +211,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     for row in desk_sql.trail(store):
         if row["action"] == "player_renamed":
             former.setdefault(row["detail"]["player"], []).append(row["detail"]["old"])
+    by_name = {name_key(p.name): p for p in players}  # normalised once, not once a record
     n_records = 0
     with_record: set[int] = set()
     for result, text in store.records(skip):
@@ -209,23 +220,24 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
         with_record.add(result.id)
         table = by_table.get(result.table)
         where = f"round {table.round} table {table.number}" if table else f"result {result.id}"
-        report = None
+        report = record = None
         # Checked as the bytes of a file, as it was entered: a record stored by an older version
         # may still begin with a UTF-8 byte-order mark, which JSON accepts only in bytes.
         text = text.encode("utf-8")
         try:
-            report = safe_validate(text, where)
+            record, report = judge(text, where)  # read once, as entering reads it: validated and hashed
         except TournamentError as e:
             add("error", where, str(e))
         if report is not None and (report.status != "valid" or not report.finished):
             first = report.problems[0].text() if report.problems else (report.note or "not finished")
             add("error", where, f"the stored record no longer validates: {first}")
             continue
-        try:
-            record = loads(text)
-        except DomrecError as e:
-            add("error", where, f"the stored record cannot be read: {e}")
-            continue
+        if record is None:
+            try:
+                record = loads(text)
+            except DomrecError as e:
+                add("error", where, f"the stored record cannot be read: {e}")
+                continue
         if record_hash(record) != result.record_hash:
             add("error", where, "the stored record's hash does not match its text")
         if report is not None and report.on_time and settings.time_limit is None:
@@ -240,7 +252,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             continue
         try:
             try:
-                matched = match_table(settings, record, [table], player_map, where)
+                matched = match_table(settings, record, [table], player_map, where, by_name)
             except TournamentError:
                 # A player renamed since (``tournament rename``) is named in the record as they were.
                 named = {name_key(rp.name) for rp in record.players}
@@ -278,7 +290,10 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             # A forfeit is the event's fixed score, no game: never verified, no record, and its sides known.
             if result.verified or result.record_hash is not None or result.id in with_record:
                 add("error", rw, "a forfeit is marked verified or carries a record")
-            if not result.absent or not set(result.absent) < set(table.sides()):
+            if result.absent_players:  # by player: some of the table's players, not all of them
+                if not set(result.absent_players) < set(table.players):
+                    add("error", rw, "a forfeit by player names players who are not at the table, or all of them")
+            elif not result.absent or not set(result.absent) < set(table.sides()):
                 add("error", rw, "a forfeit does not say which side did not play")
         else:
             add("error", rw, f"a result of unknown kind {result.kind!r}")

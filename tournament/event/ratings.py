@@ -85,7 +85,9 @@ class RatingsBook:
 
 
 def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
-    """Every table with a result: the sides (player names) and their ranks (0 = first)."""
+    """Every table whose game was played and recorded: the sides (player names) and their ranks
+    (0 = first).  Forfeits and manual scores are not rated: a forfeit is no game, and a typed
+    score is unverified (docs/tournament.md, "Ratings across events")."""
     from tournament.store import desk
 
     fids = desk.federation_ids(store)
@@ -94,7 +96,7 @@ def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
     results = store.results()
     for t in store.tables():
         res = results.get(t.id)
-        if res is None:
+        if res is None or res.kind != "record":
             continue
         by_side: dict[str, list[str]] = {}
         for s in t.seats:

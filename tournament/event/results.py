@@ -44,12 +44,12 @@ from domrec.reader import loads
 from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
-from tournament.errors import ResultRefused, UnusableInput
+from tournament.errors import ResultRefused, TournamentError, UnusableInput
 from tournament.event import changes, progress
 from tournament.names import name_key
-from tournament.settings import Settings
+from tournament.settings import INDIVIDUAL, ROTATING, Settings
 from tournament.store.event_store import EventStore
-from tournament.values import FORFEIT_NOTE, Table
+from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, Table
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 
@@ -152,9 +152,9 @@ def safe_validate(text: str | bytes, source: str) -> Report:
 
 
 def match_table(settings: Settings, record: Record, tables: list[Table], players: dict[int, Any],
-                source: str) -> Table:
+                source: str, by_name: dict[str, Any] | None = None) -> Table:
     """The table of the round this record is the game of, or a refusal saying why not."""
-    mapped = record_seats(settings, record, players, source)
+    mapped = record_seats(settings, record, players, source, by_name)
     first = next(iter(mapped.values()))
     table = next((t for t in tables if first in t.players), None)
     if table is None:
@@ -163,8 +163,13 @@ def match_table(settings: Settings, record: Record, tables: list[Table], players
     return _check_table(record, table, mapped, players, source)
 
 
-def record_seats(settings: Settings, record: Record, players: dict[int, Any], source: str) -> dict[str, int]:
-    """The record's seats -> player numbers, after checking its game, variant and rule options."""
+def record_seats(settings: Settings, record: Record, players: dict[int, Any], source: str,
+                 by_name: dict[str, Any] | None = None) -> dict[str, int]:
+    """The record's seats -> player numbers, after checking its game, variant and rule options.
+
+    ``players`` holds at least the players the record names (:func:`record_players`);
+    ``by_name`` is their index by :func:`name_key`, made once by a caller that matches many
+    records (``check``), so that names are not normalised again for every record."""
     if record.game != settings.game:
         raise ResultRefused(f"{source} is a {record.game} game; this event plays {settings.game}")
     engine = games.engine(settings.game)
@@ -177,7 +182,8 @@ def record_seats(settings: Settings, record: Record, players: dict[int, Any], so
         diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
         listed = ", ".join(f"{k}={got.get(k)!r} (event: {want.get(k)!r})" for k in diff)
         raise ResultRefused(f"{source} is played with other rule options than this event: {listed}")
-    by_name = {name_key(p.name): p for p in players.values()}
+    if by_name is None:
+        by_name = {name_key(p.name): p for p in players.values()}
     mapped: dict[str, int] = {}
     for i, rp in enumerate(record.players):
         if rp.id is not None:
@@ -196,6 +202,31 @@ def record_seats(settings: Settings, record: Record, players: dict[int, Any], so
             raise ResultRefused(f"{source}: {players[pid].name} sits at two seats")
         mapped[rp.seat] = pid
     return mapped
+
+
+def record_players(store: EventStore, record: Record) -> dict[int, Any]:
+    """The players a record names, by id or by name, read by the store's indexes: entering a
+    result reads the rows of its few players, whatever the size of the event.  A name is looked
+    up as typed and as :func:`name_key` gives it (how names are stored); only a name found
+    neither way (spaced or marked otherwise than the stored one, or nobody's) costs one pass
+    over every name, to match it as people read it or to say it is nobody's."""
+    ids = []
+    names = []
+    for rp in record.players:
+        if rp.id is not None:
+            text = rp.id.strip().lstrip("#")
+            if text.isascii() and text.isdigit() and len(text) <= 18:
+                ids.append(int(text))
+        else:
+            names.append(rp.name)
+    found = store.players_by_id(ids)
+    if names:
+        wanted = {name_key(n) for n in names}
+        named = {name_key(p.name): p for p in store.players_named([*names, *wanted])}
+        if not wanted <= set(named):
+            named = {name_key(p.name): p for p in store.players()}
+        found.update({p.id: p for key, p in named.items() if key in wanted})
+    return found
 
 
 def _check_table(record: Record, table: Table, mapped: dict[str, int], players: dict[int, Any],
@@ -228,14 +259,14 @@ def enter_record(store: EventStore, text: str | bytes, source: str = "<record>",
 
     ``within``: the caller holds the store's write transaction already (the venue enters a
     table's game in the transaction of the confirmation that completes it)."""
-    record, report = _judge(text, source)
+    record, report = judge(text, source)
     check_report(report)
     if record is None:  # cannot happen after a valid report; kept for a clear message
         raise UnusableRecord(f"{source}: the record cannot be read")
     return _enter(store, record, report, record_text(text), source, round_no, replace, within)
 
 
-def _judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
+def judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
     """The record and domrec's verdict on it, parsed once: a large record is not held twice
     in memory (docs/tournament.md, "Limits")."""
     try:
@@ -285,9 +316,8 @@ def enter_dgn(store: EventStore, text: str | bytes, source: str = "<dgn>", round
 def _enter(store: EventStore, record: Record, report: Report, stored_text: str, source: str,
            round_no: int | None, replace: bool, within: bool = False) -> Entry:
     digest = record_hash(record)
-    players = {p.id: p for p in store.players()}
     with contextlib.nullcontext() if within else store.write():
-        table = _find_table(store, record, round_no, players, source, digest)
+        table = _find_table(store, record, round_no, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         return _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
                       source, report)
@@ -311,7 +341,7 @@ def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tupl
         raise UnusableInput("no round has been paired yet")
     if rnd > last:  # as for an amendment: a round that does not exist is a usage mistake (exit 2)
         raise UnusableInput(f"round {rnd} does not exist (the last round is {last}); nothing was stored")
-    table = next((t for t in store.tables(rnd) if t.number == table_no), None)
+    table = store.table(rnd, table_no)
     if table is None:
         count = len(store.table_numbers(rnd))
         raise UnusableInput(f"round {rnd} has no table {table_no} (it has {count} table{'s' if count != 1 else ''}); "
@@ -357,8 +387,65 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
         return attrs.evolve(entry, absent=ordered_absent)
 
 
-def _find_table(store: EventStore, record: Record, round_no: int | None, players: dict[int, Any], source: str,
-                digest: str) -> Table:
+def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,
+                         replace: bool = False) -> Entry:
+    """A table where some players did not come, in an individual or rotating-partner event: each
+    absent player (by name or number) takes the forfeit loss; each player who came scores as if
+    their side had won by the event's forfeit score (a game won, the forfeit score for and 0
+    against; at a multi-player table first place's points and the forfeit score), and, as with a
+    bye, the table adds no opponents to anybody's tie-breaks (docs/tournament.md, "Forfeits").
+
+    The sides' scores stored are the forfeit score for a side whose players all came, 0 for a
+    side with an absent player; the players who did not play are in the result's note, where the
+    standings read them.  Refused, like a forfeit by side, on a table whose game was recorded."""
+    if store.settings.format not in (INDIVIDUAL, ROTATING):
+        raise ResultRefused(f"a forfeit by player is for individual and rotating-partner events; in a "
+                            f"{store.settings.format} event name the side that did not play (--forfeit SIDE)")
+    if not absent:
+        raise ResultRefused("name at least one player who did not play (--absent PLAYER)")
+    with store.write():
+        rnd, table = _round_table(store, round_no, table_no)
+        here = store.players_by_id(table.players)
+        missing: list[int] = []
+        for key in absent:
+            # The table's own players first (a name or a number), so that a forfeit reads its few rows.
+            text = key.strip().removeprefix("#")
+            player = next((p for p in here.values() if name_key(p.name) == name_key(key)), None) or (
+                here.get(int(text)) if text.isascii() and text.isdigit() and len(text) <= 18 else None)
+            if player is None:
+                try:
+                    other = store.find_player(key)
+                except TournamentError as e:
+                    raise ResultRefused(f"{e}; nothing was stored") from None
+                raise ResultRefused(f"{other.name} (#{other.id}) does not sit at round {rnd} table {table_no} "
+                                    f"({', '.join(p.name for p in here.values())}); nothing was stored")
+            if player.id in missing:
+                raise ResultRefused(f"{player.name} (#{player.id}) is named twice")
+            missing.append(player.id)
+        if len(missing) == len(table.players):
+            raise ResultRefused(f"a forfeit needs a player who was there to play: every player of round {rnd} "
+                                f"table {table_no} is named; nothing was stored")
+        existing = store.result_for(table.id)
+        if existing is not None and existing.kind == "record":
+            raise ResultRefused(f"round {rnd} table {table_no} has a recorded game, so it was played and nobody "
+                                f"forfeited it; nothing was stored")
+        points = store.settings.forfeit_score
+        short = {s.side for s in table.seats if s.player in missing}
+        ordered = {side: (0 if side in short else points) for side in table.sides()}
+        full = [side for side in table.sides() if side not in short]
+        winner = full[0] if len(full) == 1 else None
+        seated = [s.player for s in table.seats if s.player in missing]  # in seating order
+        note = PLAYER_FORFEIT_NOTE + ", ".join(f"#{p}" for p in seated)
+        shown_absent = tuple(here[p].name for p in seated)
+        if existing is not None and existing.kind == "forfeit" and existing.note == note \
+                and existing.scores == ordered:
+            return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=shown_absent)
+        entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
+                       f"table {table_no}", None, note)
+        return attrs.evolve(entry, absent=shown_absent)
+
+
+def _find_table(store: EventStore, record: Record, round_no: int | None, source: str, digest: str) -> Table:
     """The record's table.  In the Swiss rounds: the table of its round with its first player.  In a
     knockout or round-robin stage, where the same sides sit at several tables (the games of a match,
     the legs of a double round robin), the table whose seats are exactly the record's: the one this
@@ -371,7 +458,15 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, players
     stage = stages.current(store)
     if stage is None or (round_no is not None and stages.stage_of_round(store, round_no) is None):
         rnd = _round(store, record, round_no, source)
-        return match_table(store.settings, record, store.tables(rnd), players, source)
+        players = record_players(store, record)
+        mapped = record_seats(store.settings, record, players, source)
+        first = next(iter(mapped.values()))
+        table = store.table_of_player(rnd, first)
+        if table is None:
+            raise ResultRefused(f"{source}: {players[first].name} has no table in round {rnd}")
+        players.update(store.players_by_id([p for p in table.players if p not in players]))
+        return _check_table(record, table, mapped, players, source)
+    players = {p.id: p for p in store.players()}  # a stage's few tables: every player, for the units
     if round_no is not None:
         last = store.last_round()
         if not 1 <= round_no <= last:
@@ -484,7 +579,7 @@ def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table
     if not 1 <= round_no <= last:
         raise NothingToAmend(f"round {round_no} does not exist (the last round is {last}); nothing was changed"
                              if last else "no round has been paired yet; there is no result to amend")
-    table = next((t for t in store.tables(round_no) if t.number == table_no), None)
+    table = store.table(round_no, table_no)
     if table is None:
         count = len(store.table_numbers(round_no))
         raise NothingToAmend(f"round {round_no} has no table {table_no} (it has {count} table"
@@ -505,14 +600,15 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
-    record, report = _judge(text, source)
+    record, report = judge(text, source)
     check_report(report)
     if record is None:
         raise UnusableRecord(f"{source}: the record cannot be read")
     digest = record_hash(record)
-    players = {p.id: p for p in store.players()}
     with store.write():
         table, _ = amend_target(store, round_no, table_no)
+        players = record_players(store, record)  # its own players and the table's, not the event's all
+        players.update(store.players_by_id([p for p in table.players if p not in players]))
         mapped = record_seats(store.settings, record, players, source)
         if {s.seat: s.player for s in table.seats} != mapped:
             other = next((t for t in store.tables() if {s.seat: s.player for s in t.seats} == mapped), None)
@@ -579,6 +675,12 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None) -> 
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]
+        if len(top) > 1 and len(sides) > 2:
+            # Two sides level is a draw; level at the top of a multi-player table, the game's own
+            # rules name a winner (who went out, the youngest…), which a typed score cannot show.
+            raise ResultRefused(f"{' and '.join(top)} are level on {best} at the top of table {table.number}: "
+                                f"say who won by the game's rules with --winner {top[0]} (or another of them); "
+                                f"nothing was stored")
         winner = top[0] if len(top) == 1 else None
     elif winner not in sides:
         raise ResultRefused(f"{winner} is not a side of table {table.number} ({', '.join(sides)})")

@@ -155,6 +155,30 @@ def placements(scores: dict[str, int], winner: str | None, points: Sequence[floa
     return out
 
 
+def table_points(points: Sequence[float], size: int) -> tuple[float, ...]:
+    """The placement points of a table of ``size`` players, from the event's points for its full
+    table (``--placement``, one number a place at the largest table).
+
+    A full table takes them as given.  A smaller table keeps the first and the last place's
+    points, and reads each place between off the full list at evenly spaced positions (linear
+    interpolation): with 5, 4, 3, 2, 1, 0 for six, a table of five gives 5, 3.75, 2.5, 1.25, 0.
+    So the winner of any table scores the same, the last the same, and, for evenly spaced points
+    (the default), a table's average is the same at every size: standings compare fairly
+    across table sizes (docs/tournament.md, "Tables of different sizes")."""
+    full = len(points)
+    if size >= full or not full:
+        return tuple(points)
+    if size == 1:
+        return (points[0],)
+    out = []
+    for place in range(size):
+        at = place * (full - 1) / (size - 1)
+        low = int(at)
+        high = min(low + 1, full - 1)
+        out.append(round(points[low] + (points[high] - points[low]) * (at - low), 6))
+    return tuple(out)
+
+
 def first_places(scores: dict[str, int], winner: str | None) -> set[str]:
     if winner is not None:
         return {winner}
@@ -193,6 +217,24 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
             continue
         scores = result.scores
         absent = result.absent
+        gone = result.absent_players
+        if gone:
+            # A forfeit by player: the absent take the loss, those who came a game won by the
+            # forfeit score; like a bye, no opponents (the tie-breaks' opponents played nobody here).
+            points = float(settings.forfeit_score)
+            for u in dict.fromkeys(unit_of(s.player) for s in table.seats):
+                a = acc[u]
+                lost = u in {unit_of(p) for p in gone}
+                a["played"] += 1
+                a["forfeits"] += lost
+                if settings.partnership:
+                    a["lost" if lost else "won"] += 1
+                    a["against" if lost else "for"] += points
+                else:
+                    a["placement"] += table_points(placement_points, len(table.seats))[-1 if lost else 0]
+                    a["score"] += 0 if lost else points
+                    a["firsts"] += not lost
+            continue
         if settings.partnership:
             side_units: dict[str, list[int]] = {}
             for s in table.seats:
@@ -217,7 +259,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                     a["forfeits"] += side in absent
             played.append(({u: side for side, us in side_units.items() for u in us}, scores, result.winner))
         else:
-            places = placements(scores, result.winner, placement_points)
+            places = placements(scores, result.winner, table_points(placement_points, len(table.seats)))
             firsts = first_places(scores, result.winner)
             for s in table.seats:
                 a = acc[s.player]

@@ -21,6 +21,9 @@ Formats
   when the greedy pass leaves an impossible tail, earlier tables are reopened.
 * **individual** — tables of the event's table size, in standings order,
   repeated opponents as rare as possible (soft), then closeness in standings.
+  Every player is seated: when the field is not a multiple of the table size,
+  some tables are smaller, as the game allows (23 at tables of six: 6, 6, 6,
+  5; tournament/pairing/seating.py); byes only when no such split exists.
 
 A rotating event with ``--schedule balanced`` is seated from a schedule fixed in advance
 instead (tournament/pairing/schedule.py), whatever the standings.
@@ -42,6 +45,7 @@ from tournament.errors import PairingError
 from tournament.pairing.constraints import Constraints, place_pins, refuse_violations, with_apart
 from tournament.pairing.plan import History, Plan, history
 from tournament.pairing.schedule import pair_balanced
+from tournament.pairing.seating import table_sizes
 from tournament.pairing.standings import Standings
 from tournament.settings import BALANCED, PAIRS, ROTATING, Settings
 from tournament.values import Player, SeatAssignment, Table, Team
@@ -136,9 +140,12 @@ def _pair_round(settings: Settings, round_no: int, players: Sequence[Player], te
     active = [p.id for p in players if p.active_in(round_no)]
     order = ranked_units(settings, active, standings, round_no, rng)
     size = settings.table_size
-    if len(order) < size:
+    # Individual tables: every player seated, at tables of the sizes the game allows (23 at tables
+    # of six: 6, 6, 6, 5); byes, as before, only when no such split exists.
+    sizes = table_sizes(len(order), settings.table_counts()) if settings.format != ROTATING else None
+    if sizes is None and len(order) < size:
         raise PairingError(f"round {round_no} needs at least {size} active players; there are {len(order)}")
-    count = len(order) % size
+    count = 0 if sizes is not None else len(order) % size
     failures = 0
     for bye_set in bye_choices(order, count, hist.byes):
         rest = [u for u in order if u not in set(bye_set)]
@@ -149,12 +156,12 @@ def _pair_round(settings: Settings, round_no: int, players: Sequence[Player], te
                 continue
             seated = [_rotating_seats(t, hist.ns_balance) for t in fours]
         else:
-            groups = seat_individual(rest, size, hist.opponents)
-            seats = settings.seats()
+            groups = seat_individual(rest, sizes or size, hist.opponents)
             seated = []
             for g in groups:
                 shuffled = list(g)
                 rng.shuffle(shuffled)
+                seats = settings.seats_for(len(g))
                 seated.append(tuple(SeatAssignment(seat, seat, p) for seat, p in zip(seats, shuffled)))
         return Plan(round_no, tuple(seated), tuple(sorted(bye_set)))
     raise PairingError(f"round {round_no} cannot be seated so that every player has a new partner "
@@ -354,15 +361,24 @@ def _rotating_seats(four: Four, ns_balance: dict[int, int]) -> tuple[SeatAssignm
 # --- individual tables ----------------------------------------------------------------------
 
 
-def seat_individual(order: Sequence[int], size: int, opponents: dict[int, Counter]) -> list[tuple[int, ...]]:
-    """Tables of ``size`` in standings order, repeated opponents as rare as possible.
+def seat_individual(order: Sequence[int], size: int | Sequence[int],
+                    opponents: dict[int, Counter]) -> list[tuple[int, ...]]:
+    """Tables in standings order, repeated opponents as rare as possible: of ``size`` players, or
+    of the sizes listed (largest first, from :func:`tournament.pairing.seating.table_sizes`: the
+    top of the standings at the fuller tables).
 
     A greedy pass makes each table from the top unseated player and the
     ``size - 1`` of the next few that minimise repeated opponents, then
     distance in the standings; the last tables are searched exhaustively; then
     players are swapped between tables while that lowers the total cost."""
-    if len(order) % size:
-        raise ValueError("seat_individual needs a multiple of the table size")
+    if isinstance(size, int):
+        if len(order) % size:
+            raise ValueError("seat_individual needs a multiple of the table size")
+        sizes = [size] * (len(order) // size)
+    else:
+        sizes = list(size)
+        if sum(sizes) != len(order):
+            raise ValueError("seat_individual needs table sizes that add up to the players")
     pos = {p: i for i, p in enumerate(order)}
     empty: Counter = Counter()
 
@@ -373,15 +389,17 @@ def seat_individual(order: Sequence[int], size: int, opponents: dict[int, Counte
             for q in group[i + 1:]:
                 repeats += op[q]
         ps = [pos[p] for p in group]
-        return repeats * REPEAT_COST + (max(ps) - min(ps) - (size - 1))
+        return repeats * REPEAT_COST + (max(ps) - min(ps) - (len(group) - 1))
 
-    window = size - 1 + max(2, 8 - size)
-    tail = size * (3 if size <= 4 else 2)
+    biggest = max(sizes)
+    window = biggest - 1 + max(2, 8 - biggest)
+    tail = biggest * (3 if biggest <= 4 else 2)
     remaining = list(order)
     tables: list[tuple[int, ...]] = []
     while remaining:
+        size = sizes[len(tables)]
         if len(remaining) <= tail and len(remaining) > size:
-            tables.extend(_best_partition(remaining, size, cost))
+            tables.extend(_best_partition(remaining, sizes[len(tables):], cost))
             break
         top = remaining[0]
         best: tuple[int, tuple[int, ...]] | None = None
@@ -399,8 +417,10 @@ def seat_individual(order: Sequence[int], size: int, opponents: dict[int, Counte
     return _improve_by_swaps(tables, cost, pos)
 
 
-def _best_partition(pool: list[int], size: int, cost: Callable[[Sequence[int]], int]) -> list[tuple[int, ...]]:
-    """Min-cost split of a small pool into tables (branch and bound, node-limited)."""
+def _best_partition(pool: list[int], sizes: Sequence[int],
+                    cost: Callable[[Sequence[int]], int]) -> list[tuple[int, ...]]:
+    """Min-cost split of a small pool into tables of these sizes, in order (branch and bound,
+    node-limited)."""
     best: list = [None, None]
     nodes = [0]
 
@@ -411,7 +431,7 @@ def _best_partition(pool: list[int], size: int, cost: Callable[[Sequence[int]], 
             best[0], best[1] = total, list(acc)
             return
         top, others = rest[0], rest[1:]
-        for combo in itertools.combinations(others, size - 1):
+        for combo in itertools.combinations(others, sizes[len(acc)] - 1):
             nodes[0] += 1
             group = (top, *combo)
             chosen = set(combo)

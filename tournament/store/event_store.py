@@ -183,6 +183,27 @@ class EventStore:
                 for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
                                     "ORDER BY id")]
 
+    def players_by_id(self, ids: Collection[int]) -> dict[int, Player]:
+        """Only these players (a result names four of ten thousand: read four rows, not all)."""
+        wanted = sorted({i for i in ids if type(i) is int and abs(i) < 2 ** 63})
+        out: dict[int, Player] = {}
+        for start in range(0, len(wanted), 500):  # well within SQLite's bound on parameters
+            chunk = wanted[start:start + 500]
+            for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
+                                f"WHERE id IN ({', '.join('?' * len(chunk))})", chunk):
+                out[r["id"]] = Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"])
+        return out
+
+    def players_named(self, names: Collection[str]) -> list[Player]:
+        """The players whose stored name is exactly one of these (by the unique index on names;
+        names that only look alike are the caller's to compare, :func:`tournament.names.name_key`)."""
+        wanted = sorted(set(names))
+        if not wanted:
+            return []
+        return [Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"])
+                for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
+                                    f"WHERE name IN ({', '.join('?' * len(wanted))})", wanted)]
+
     def teams(self) -> list[Team]:
         members: dict[int, list[int]] = {}
         for r in self._rows("SELECT id, team_id FROM players WHERE team_id IS NOT NULL ORDER BY id"):
@@ -254,6 +275,14 @@ class EventStore:
     def table(self, round_no: int, table_no: int) -> Table | None:
         """One table of a round (the venue reads one table a request, not the round's hundred)."""
         found = self._tables("WHERE r.number = ? AND t.number = ?", [round_no, table_no])
+        return found[0] if found else None
+
+    def table_of_player(self, round_no: int, player: int) -> Table | None:
+        """The table of ``round_no`` where ``player`` sits (by the index on seats' players: a
+        result finds its table without reading the round's thousands)."""
+        found = self._tables("WHERE t.id = (SELECT s2.table_id FROM seats s2 JOIN round_tables t2 ON t2.id = "
+                             "s2.table_id JOIN rounds r2 ON r2.id = t2.round_id WHERE s2.player_id = ? AND "
+                             "r2.number = ? ORDER BY t2.number LIMIT 1)", [player, round_no])
         return found[0] if found else None
 
     def table_by_id(self, table_id: int) -> Table | None:

@@ -101,6 +101,12 @@ class RatingsFile:
                 self.db.execute("INSERT OR REPLACE INTO games(event_uuid, table_id, round, table_no, sides, ranks) "
                                 "VALUES (?, ?, ?, ?, ?, ?)",
                                 [event_uuid, g["table_id"], g["round"], g["table_no"], sides, ranks])
+            # A game rated before and no longer one (its record replaced by a manual score or a
+            # forfeit, which are not rated): the event's games are what it holds now.
+            gone = sorted(set(have) - {g["table_id"] for g in games})
+            for table_id in gone:
+                self.db.execute("DELETE FROM games WHERE event_uuid = ? AND table_id = ?", [event_uuid, table_id])
+            updated += len(gone)
         return Imported(label, name, added, updated, unchanged, not row)
 
     def events(self) -> list[dict[str, Any]]:
