@@ -149,3 +149,11 @@ def test_tables_in_a_real_80_column_terminal(tmp_path):
     assert max(len(line.rstrip()) for line in screen.splitlines()) <= 80
     _words_whole(screen, [n for pair in LONG_PAIRS for n in pair])
     assert re.search(r"│\s+1 │", screen) and re.search(r"│\s+2 │", screen)
+
+
+def test_in_print_names_wrap_between_words_only():
+    """On screen a long name may break anywhere rather than widen a phone's table; on paper the
+    column widens instead, so a name is never cut inside a word."""
+    from tournament.pages.report import CSS
+    printed = CSS[CSS.index("@media print"):]
+    assert re.search(r"td\.name,\.match\{overflow-wrap:normal;word-break:normal", printed)

@@ -160,7 +160,8 @@ table.std .o{display:none}.narrow{display:block}}
 body{font-size:9pt;background:#fff;max-width:none;padding:0}nav,.narrow{display:none}
 .scroll{overflow:visible}table{font-size:8.5pt;min-width:0;width:100%}th{position:static}
 th,td{padding:.15em .3em}tr,.match{break-inside:avoid}h2,h3{break-after:avoid}
-.bracket{flex-wrap:wrap;overflow:visible}.col{min-width:9rem}}
+.bracket{flex-wrap:wrap;overflow:visible}.col{min-width:9rem}
+td.name,.match{overflow-wrap:normal;word-break:normal;hyphens:manual}}
 """
 
 #: The projector page (``report --screen``): large type, read from the back of the room.
