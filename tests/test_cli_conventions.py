@@ -69,7 +69,7 @@ def test_completion_can_be_shown_and_answers(name):
     script = Path(sys.executable).with_name(name)
     if not script.exists():
         pytest.skip(f"no {name} console script beside {sys.executable}")
-    env = {**os.environ, f"_{name.upper()}_COMPLETE": "complete_bash", "COMP_WORDS": f"{name} si",
+    env = {**os.environ, f"_{name.upper()}_COMPLETE": "complete_bash", "COMP_WORDS": f"{name} sim",
            "COMP_CWORD": "1"}
     proc = subprocess.run([str(script)], env=env, capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.split() == ["simulate"]
