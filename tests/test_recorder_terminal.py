@@ -56,7 +56,10 @@ class Terminal:
         """Run ``domrec record ARGS`` in the pane; a shell around it writes its exit status to a
         file (tmux sometimes leaves the dead program unreaped, without its status)."""
         if self.started:
-            self.tmux("kill-session", "-t", "main")
+            # A new tmux server for each run: after its last session is killed a server exits,
+            # and a session asked of it meanwhile fails with "server exited unexpectedly".
+            self.close()
+            self.socket = f"domrec-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.runs += 1
         self.status = self.folder / f"status{self.runs}"
         command = (shlex.join([sys.executable, "-m", "domrec.cli", "record", *args])
