@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Mapping
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
 
 import attrs
 
-from domrec.i18n import DEFAULT, N_, translations
+from domrec.i18n import DEFAULT, LOCALE, N_, translations
 
 #: What each kind of placeholder may hold (the name without its trailing digits: ``tile2`` is a
 #: tile).  A name not listed holds any text, and what it holds is translated in turn.
@@ -557,14 +558,15 @@ def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], 
         return pattern.msgid % values, whole
 
 
-def translate(text: str, lang: str, phrases: tuple[str, ...] = PHRASES) -> str:
-    """``text`` (a sentence of the engines or the recorder) in ``lang``; as it is when no listed
-    pattern matches it.  A ``line:column:`` prefix is kept as it is."""
+def translate(text: str, lang: str, phrases: tuple[str, ...] = PHRASES, folders: Iterable[Path] = (LOCALE,)) -> str:
+    """``text`` (a sentence of the engines or the recorder) in ``lang``, from the catalogs of
+    ``folders``; as it is when no listed pattern matches it.  A ``line:column:`` prefix (where a
+    refused request went wrong) is kept as it is."""
     if lang == DEFAULT or not text:
         return text
     prefix = re.match(r"\d+:\d+: ", text)
     head, body = (prefix.group(), text[prefix.end():]) if prefix else ("", text)
-    return head + _render(body, translations(lang).gettext, phrases, 0)[0]
+    return head + _render(body, translations(lang, folders).gettext, phrases, 0)[0]
 
 
 def listed(text: str, phrases: tuple[str, ...] = PHRASES) -> bool:

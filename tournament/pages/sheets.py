@@ -251,7 +251,8 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     if dgn_file:
         out.append(f'<p class="file">{_e(_("Game file: %(file)s") % {"file": dgn_file})}</p>')
     if link:
-        out.append(f'<div class="qr">{qr_svg(link, _("QR code of this table\'s page"))}<p>'
+        title = _("QR code of this table's page")
+        out.append(f'<div class="qr">{qr_svg(link, title)}<p>'
                    f'{_e(_("Record this table on a phone: scan the code, or open"))}'
                    f'<br><code>{_e(link)}</code></p></div>')
     out.append("</section>")

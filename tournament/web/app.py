@@ -309,7 +309,9 @@ class VenueServer:
         game = out.get("game")
         if isinstance(game, dict):
             game = dict(game)
-            game["legal"] = [{**m, "label": self._said(m["label"], lang)} for m in game.get("legal") or []]
+            for key in ("legal", "plain"):
+                if isinstance(game.get(key), list):
+                    game[key] = [{**m, "label": self._said(m["label"], lang)} for m in game[key]]
             game["hands"] = [{**h, "moves": [{**m, "label": self._said(m["label"], lang)} for m in h["moves"]]}
                              for h in game.get("hands") or []]
             out["game"] = game
