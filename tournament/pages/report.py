@@ -280,21 +280,22 @@ def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None =
            f"<title>{_e(ev['name'])}</title><style>{CSS}</style></head><body>",
            f"<h1>{_e(ev['name'])}</h1>",
            _event_line(data, words, ev["format"] if lang == "en" else None)]
-    nav = [f'<a href="#standings">{_e(_("Standings"))}</a>']
+    standings, rounds = _("Standings"), _("Rounds")
+    nav = [f'<a href="#standings">{_e(standings)}</a>']
     if data["stages"]:
         nav.append(f'<a href="#stages">{_e(stages_title(data["stages"], words))}</a>')
-    nav.append(f'<a href="#rounds">{_e(_("Rounds"))}</a>')
+    nav.append(f'<a href="#rounds">{_e(rounds)}</a>')
     out.append(f'<nav class="meta">{" · ".join(nav)}</nav>')
     for stage in data["stages"]:
         if stage.get("champion"):
-            out.append(f'<p class="champ">{_e(_("Champion (%(stage)s):") % {"stage": stage["name"]})} '
-                       f'<strong>{_e(stage["champion"])}</strong></p>')
+            champion = _("Champion (%(stage)s):") % {"stage": stage["name"]}
+            out.append(f'<p class="champ">{_e(champion)} <strong>{_e(stage["champion"])}</strong></p>')
     out.append(_standings_html(data["standings"], words=words))
     if data["stages"]:
         out.append(f'<h2 id="stages">{_e(stages_title(data["stages"], words))}</h2>')
         for stage in data["stages"]:
             out.append(_stage_html(stage, words))
-    out.append(f'<h2 id="rounds">{_e(_("Rounds"))}</h2>')
+    out.append(f'<h2 id="rounds">{_e(rounds)}</h2>')
     for r in reversed(data["rounds"]):
         out.append(_round_html(r, replays, words))
     out.append("</body></html>")
@@ -320,14 +321,15 @@ def _standings_html(table: dict[str, Any], heading: str = "h2", words: Words | N
     words = words or Words()
     _ = words._
     rows = table["standings"]
-    parts = [f'<{heading} id="standings">{_e(_("Standings after round %(n)s") % {"n": table["through_round"]})}'
-             f'</{heading}>']
+    title = _("Standings after round %(n)s") % {"n": table["through_round"]}
+    parts = [f'<{heading} id="standings">{_e(title)}</{heading}>']
     if table["provisional"]:
         missing = ", ".join(_("round %(n)s: %(missing)s") % {"n": r, "missing": n} for r, n in table["missing"].items())
-        parts.append(f'<p class="prov">{_e(_("Provisional: results still missing (%(missing)s)") % {"missing": missing})}'
-                     f'</p>')
+        line = _("Provisional: results still missing (%(missing)s)") % {"missing": missing}
+        parts.append(f'<p class="prov">{_e(line)}</p>')
     if not rows:
-        parts.append(f"<p>{_e(_('No players yet.'))}</p>")
+        nobody = _("No players yet.")
+        parts.append(f"<p>{_e(nobody)}</p>")
         return "".join(parts)
     columns, cells = _standings_rows(table)
     ranking = _ranking_columns(table)
@@ -335,14 +337,15 @@ def _standings_html(table: dict[str, Any], heading: str = "h2", words: Words | N
     parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std", words))
     hidden = [words.label(c) for c in columns if c not in ranking]
     if hidden:
-        parts.append(f'<p class="meta narrow">{_e(_("On a wider screen and in print: %(columns)s.") % {"columns": ", ".join(hidden)})}</p>')
+        line = _("On a wider screen and in print: %(columns)s.") % {"columns": ", ".join(hidden)}
+        parts.append(f'<p class="meta narrow">{_e(line)}</p>')
     if words.lang == "en":
         ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
     else:
         ranked = _("ranked by %(keys)s") % {"keys": _(", then ").join(
             _(RANKED_BY[k]) if k in RANKED_BY else words.label(k) for k in table["tiebreaks"])}
-    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.'
-                 f'{" " + _e(_("W-D-L: games won, drawn, lost.")) if display.RECORD in columns else ""}</p>')
+    record = " " + _("W-D-L: games won, drawn, lost.") if display.RECORD in columns else ""
+    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.{_e(record)}</p>')
     return "".join(parts)
 
 
@@ -367,8 +370,10 @@ def stages_title(stages: list[dict[str, Any]], words: Words | None = None) -> st
 def _stage_html(stage: dict[str, Any], words: Words | None = None) -> str:
     words = words or Words()
     _ = words._
-    parts = [f'<h3>{_e(_("%(stage)s (from round %(n)s)") % {"stage": stage["name"], "n": stage["first_round"]})}</h3>']
+    title = _("%(stage)s (from round %(n)s)") % {"stage": stage["name"], "n": stage["first_round"]}
+    parts = [f'<h3>{_e(title)}</h3>']
     if "matches" in stage:
+        bye = _("bye")
         cols: dict[str, list[dict[str, Any]]] = {}
         for m in stage["matches"]:
             cols.setdefault(m["label"], []).append(m)
@@ -382,7 +387,7 @@ def _stage_html(stage: dict[str, Any], words: Words | None = None) -> str:
                     if side is None:
                         lines.append(f'<div class="bye">{_e(words.label(src))}</div>')
                     elif is_bye:
-                        lines.append(f'<div class="bye">{_e(_("bye"))}</div>')
+                        lines.append(f'<div class="bye">{_e(bye)}</div>')
                     else:
                         won = m["order"] and m["order"][0] == side and m["status"] == "decided"
                         score = f" ({m['wins'][i]})" if len(m["wins"]) == 2 and max(m["wins"]) > 1 else ""
@@ -419,7 +424,9 @@ def _final_html(stage: dict[str, Any], words: Words | None = None) -> str:
     parts = []
     for t in stage.get("final_tables", []):
         title = _("Final table %(n)s (%(places)s)") % {"n": t["table"], "places": words.label(t["places"])}
-        parts.append(f"<h3>{_e(title)}{'' if t['complete'] else _e(_(' — provisional'))}</h3>")
+        if not t["complete"]:
+            title += _(" — provisional")
+        parts.append(f"<h3>{_e(title)}</h3>")
         games = []
         for g in t["games"]:
             res = g["result"]
@@ -539,8 +546,9 @@ def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
             if side not in sides:
                 sides.append(side)
     has_match = any(t["match"] for t in r["tables"])
-    head = "".join([f"<th class=\"n\">{_e(_('table'))}</th>", f"<th>{_e(_('match'))}</th>" if has_match else "",
-                    *(f"<th>{_e(side)}</th>" for side in sides), f"<th>{_e(_('result'))}</th>"])
+    table_word, match_word, result_word = _("table"), _("match"), _("result")
+    head = "".join([f"<th class=\"n\">{_e(table_word)}</th>", f"<th>{_e(match_word)}</th>" if has_match else "",
+                    *(f"<th>{_e(side)}</th>" for side in sides), f"<th>{_e(result_word)}</th>"])
     body = []
     for t in r["tables"]:
         res = t["result"]
@@ -565,13 +573,15 @@ def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
             elif not res["verified"]:
                 result += " " + _("(manual)")
         link = (replays or {}).get((r["round"], t["table"]))
-        replay = f' <a class="replay" href="{_e(link)}">{_e(_("replay"))}</a>' if link else ""
+        replay_word = _("replay")
+        replay = f' <a class="replay" href="{_e(link)}">{_e(replay_word)}</a>' if link else ""
         cells.append(f'<td class="res">{_e(result)}{replay}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     parts.append(f'<div class="scroll"><table class="rnd"><thead><tr>{head}</tr></thead>'
                  f'<tbody>{"".join(body)}</tbody></table></div>')
     if r["byes"]:
-        parts.append(f'<p class="meta">{_e(_("Bye: %(names)s") % {"names": ", ".join(b["name"] for b in r["byes"])})}</p>')
+        line = _("Bye: %(names)s") % {"names": ", ".join(b["name"] for b in r["byes"])}
+        parts.append(f'<p class="meta">{_e(line)}</p>')
     return "".join(parts)
 
 
@@ -618,30 +628,34 @@ def screen_page(data: dict[str, Any], lang: str = "en") -> str:
     # The end of the evening: once a final (or a knockout) has its champion, the room reads that first.
     for stage in data.get("stages", ()):
         if stage.get("champion"):
-            out.append(f'<h2 class="champ">{_e(_("Champion (%(stage)s):") % {"stage": stage["name"]})} '
-                       f'{_e(stage["champion"])}</h2>')
+            champion = _("Champion (%(stage)s):") % {"stage": stage["name"]}
+            out.append(f'<h2 class="champ">{_e(champion)} {_e(stage["champion"])}</h2>')
     if not data["rounds"]:
-        out.append(f"<p>{_e(_('No round has been paired yet.'))}</p>")
+        nothing = _("No round has been paired yet.")
+        out.append(f"<p>{_e(nothing)}</p>")
     else:
         r = current_round(data["rounds"])
         label = _("Round %(n)s") % {"n": r["round"]} + ("" if r["stage"] == 1 else f" · {words.label(r['label'])}")
-        out.append(f"<h2>{_e(_('%(round)s: find your table') % {'round': label})}</h2>")
+        heading = _("%(round)s: find your table") % {"round": label}
+        out.append(f"<h2>{_e(heading)}</h2>")
         items = []
         for row in find_your_table(r):
             if row["table"] is None:
                 where, partner = _("bye"), ""
             else:
                 where = _("table %(n)s · %(seat)s") % {"n": row["table"], "seat": row["seat"]}
-                partner = (f'<span class="with"> {_e(_("with %(names)s") % {"names": " & ".join(row["partners"])})}'
-                           f'</span>') if row["partners"] else ""
+                with_them = _("with %(names)s") % {"names": " & ".join(row["partners"])}
+                partner = f'<span class="with"> {_e(with_them)}</span>' if row["partners"] else ""
             items.append(f'<li><span class="who">{_e(row["name"])}</span> → <span class="where">{_e(where)}</span>'
                          f"{partner}</li>")
         out.append(f'<ul class="find">{"".join(items)}</ul>')
     table = data["standings"]
     if table["standings"]:
-        out.append(f'<h2>{_e(_("Standings after round %(n)s") % {"n": table["through_round"]})}</h2>')
+        heading = _("Standings after round %(n)s") % {"n": table["through_round"]}
+        out.append(f'<h2>{_e(heading)}</h2>')
         if table["provisional"]:
-            out.append(f'<p class="prov">{_e(_("Provisional: some results are still missing."))}</p>')
+            line = _("Provisional: some results are still missing.")
+            out.append(f'<p class="prov">{_e(line)}</p>')
         keep = _ranking_columns(table) | {"played", display.RECORD}
         columns, cells = _standings_rows(table, keep)
         out.append(_table(columns, cells, {c for c in columns if not display.is_text_column(c)},

@@ -217,18 +217,19 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
            f"<h1>{_e(settings.name)}</h1>",
            f'<p class="where">{_e(where)}</p>',
            f'<p class="rules">{_e(_rules_text(settings, lang))}</p>',
-           f'<table class="seats"><thead><tr><th>{_e(_("Seat"))}</th><th>{_e(_("Side"))}</th><th>{_e(_("No."))}</th>'
-           f'<th>{_e(_("Player"))}</th></tr></thead><tbody>']
+           "<table class=\"seats\"><thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in (
+               _("Seat"), _("Side"), _("No."), _("Player"))) + "</tr></thead><tbody>"]
     for s in table.seats:
         p = players[s.player]
         out.append(f'<tr><td class="seat">{_e(s.seat)}</td><td class="side">{_e(s.side)}</td>'
                    f'<td class="no">#{_e(p.id)}</td><td class="name">{_e(p.name)}</td></tr>')
     out.append("</tbody></table>")
     with_end = len(shape.ends) > 1
-    head = [f'<th>{_e(_("Hand"))}</th>', f'<th>{_e(_("Lead"))}<small>{_e(_("seat"))}</small></th>']
+    hand_word, lead_word, seat_word, ended_word = _("Hand"), _("Lead"), _("seat"), _("Ended")
+    head = [f'<th>{_e(hand_word)}</th>', f'<th>{_e(lead_word)}<small>{_e(seat_word)}</small></th>']
     if with_end:
         ends = " / ".join(_(end) if end in HAND_ENDS else end for end in shape.ends)
-        head.append(f'<th>{_e(_("Ended"))}<small>{_e(ends)}</small></th>')
+        head.append(f'<th>{_e(ended_word)}<small>{_e(ends)}</small></th>')
     for side in sides:
         who = pair_of[side] or " & ".join(p.name for p in members[side])
         small = f"<small>{_e(who)}</small>" if who != side else ""
@@ -239,22 +240,23 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     for n in range(1, shape.rows + 1):
         out.append(f'<tr><td class="hand">{n}</td><td class="lead"></td>{end_cell}{blanks}</tr>')
     span = 3 if with_end else 2
-    out.append(f'</tbody><tfoot><tr><th colspan="{span}">{_e(_("Total"))}</th>{blanks}</tr></tfoot></table>')
-    out.append(f'<p class="winner">{_e(_("Winner:"))} ______________________</p>')
+    total_word, winner_word = _("Total"), _("Winner:")
+    out.append(f'</tbody><tfoot><tr><th colspan="{span}">{_e(total_word)}</th>{blanks}</tr></tfoot></table>')
+    out.append(f'<p class="winner">{_e(winner_word)} ______________________</p>')
     out.append('<div class="signatures">')
     for side in sides:
         who = ", ".join(p.name for p in members[side])
         label = f"{side} — {pair_of[side]} ({who})" if pair_of[side] else f"{side} — {who}"
-        out.append(f'<div class="sig"><div class="line"></div><div class="who">'
-                   f'{_e(_("Signature %(who)s") % {"who": label})}</div></div>')
+        signature = _("Signature %(who)s") % {"who": label}
+        out.append(f'<div class="sig"><div class="line"></div><div class="who">{_e(signature)}</div></div>')
     out.append("</div>")
     if dgn_file:
-        out.append(f'<p class="file">{_e(_("Game file: %(file)s") % {"file": dgn_file})}</p>')
+        line = _("Game file: %(file)s") % {"file": dgn_file}
+        out.append(f'<p class="file">{_e(line)}</p>')
     if link:
         title = _("QR code of this table's page")
-        out.append(f'<div class="qr">{qr_svg(link, title)}<p>'
-                   f'{_e(_("Record this table on a phone: scan the code, or open"))}'
-                   f'<br><code>{_e(link)}</code></p></div>')
+        scan = _("Record this table on a phone: scan the code, or open")
+        out.append(f'<div class="qr">{qr_svg(link, title)}<p>{_e(scan)}<br><code>{_e(link)}</code></p></div>')
     out.append("</section>")
     return "\n".join(out)
 
