@@ -416,6 +416,11 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s cannot capture %(tile)s: it is not in the row (it is in %(seat2)s's hand)"),
     N_("%(seat)s cannot capture %(tile)s: its neighbours %(tile2)s and %(tile3)s share no number"),
     N_("%(seat)s cannot capture: it is %(seat2)s's turn, and a player captures only in their own turn, after placing"),
+    N_("%(seat)s cannot capture %(tiles)s: they are not three consecutive tiles of the row, in row order"),
+    N_("%(seat)s cannot capture %(tiles)s: the three tiles do not all share one number"),
+    N_("%(seat)s cannot capture: the hand is over, and only %(seat2)s, who placed the last tile, may still capture"),
+    N_("%(seat)s cannot place %(tile)s: the hand is over, every hand is empty"),
+    N_("%(seat)s cannot draw: the hand is over, every hand is empty"),
     N_("%(seat)s names %(n)s tiles: a capture takes one tile (the middle one) or three consecutive tiles"),
     N_("%(seat)s cannot draw %(tile)s: it is not a tile of the %(set)s set"),
     N_("%(seat)s cannot draw %(tile)s: that tile is already out of the boneyard (dealt, drawn or played)"),
@@ -475,6 +480,11 @@ PHRASES: tuple[str, ...] = (
     N_("road %(road)s is blocked: no more spans may be added to it"),
     N_("road %(road)s is blocked: a blocked road cannot be joined"),
     N_("span %(n)s of road %(road)s is %(tile)s: it has no %(n2)s"),
+    N_("%(tile)s would go on the %(n)s of starter %(tile2)s, but road %(road)s faces %(n2)s: a starter is "
+       "played off one side only"),
+    N_("starter %(tile)s cannot face the road with %(n)s: it has no %(n2)s"),
+    N_("road %(road)s already faces %(n)s from its starter %(tile)s: a road is played off one side of its "
+       "starter only"),
     N_("starter %(tile)s sums to %(n)s, not the play total %(n2)s"),
     N_("%(tile)s does not span road %(road)s: the road shows %(n)s, so with total %(n2)s the touching half "
        "must be %(n3)s"),

@@ -85,8 +85,9 @@ def _requests(record: Record, keep_deal: bool, hands: int) -> list[str]:
     return out
 
 
-def _wrong(session: Session, real: str, rng: random.Random) -> list[str]:
-    """The wrong requests tried before ``real`` is taken."""
+def _wrong(session: Session, real: str, rng: random.Random, budget: int | None = None) -> list[str]:
+    """The wrong requests tried before ``real`` is taken (``budget`` of them, drawn at random from
+    all the kinds, where given)."""
     g = session.game
     tiles = [str(t) for t in dict.fromkeys(g.tile_set())]
     out = rng.sample(tiles, min(6, len(tiles)))
@@ -108,11 +109,14 @@ def _wrong(session: Session, real: str, rng: random.Random) -> list[str]:
         held = ", ".join(rng.sample(tiles, 2))
         out += [f"left {seats[0]} {held}", f"left {seats[-1]} {rng.choice(tiles)}", "end blocked NS 8 EW 0",
                 f"end out {seats[0]} 12", "end " + " ".join(f"{s} 3" for s in (list(g.totals) or seats)), "y\n6-6"]
-    return out
+    return out if budget is None or budget >= len(out) else rng.sample(out, budget)
 
 
-def collect(configs: list = CONFIGS, seeds: tuple = SEEDS, every: int = 1, hands: int = 2) -> Iterator[Seen]:
-    """Every sentence the corpus draws out of the sessions (duplicates included)."""
+def collect(configs: list = CONFIGS, seeds: tuple = SEEDS, every: int = 1, hands: int = 2,
+            budget: int | None = None) -> Iterator[Seen]:
+    """Every sentence the corpus draws out of the sessions (duplicates included): ``every`` how
+    often a position is tried, ``hands`` how many hands of each game, ``budget`` how many wrong
+    requests at a position (None: all of them)."""
     for config in configs:
         game = config[0]
         for seed in seeds:
@@ -124,7 +128,7 @@ def collect(configs: list = CONFIGS, seeds: tuple = SEEDS, every: int = 1, hands
                 requests = _requests(record, keep_deal, hands) + ["y", "6-6", "end NS 1", "hand 1", "undo", "y"]
                 for k, real in enumerate(requests):
                     if k % every == 0:
-                        for wrong in _wrong(session, real, rng):
+                        for wrong in _wrong(session, real, rng, budget):
                             yield from _try(session, template, wrong, game, keep=False)
                     yield from _try(session, template, real, game, keep=True)
                     for m in session.legal():
