@@ -32,7 +32,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from babel import Locale, negotiate_locale
+from babel import Locale, UnknownLocaleError, negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -75,7 +75,7 @@ def known(code: Any) -> str | None:
         return None
     try:
         parsed = Locale.parse(code.strip().replace("-", "_"))
-    except (ValueError, TypeError, LookupError):
+    except (ValueError, TypeError, LookupError, UnknownLocaleError):
         return None
     return parsed.language if parsed.language in LANGUAGES else None
 
@@ -92,12 +92,11 @@ def negotiate(accept_language: str | None, default: str = DEFAULT) -> str:
         if not tag or tag == "*":
             continue
         q = 1.0
-        found = re.search(r"q\s*=\s*([0-9.]+)", params)
-        if found:
-            try:
-                q = float(found.group(1))
-            except ValueError:
+        if params.strip():
+            found = re.fullmatch(r"\s*q\s*=\s*([01](?:\.[0-9]{0,3})?)\s*", params)
+            if found is None:  # a weight that cannot be read: the entry is left out
                 continue
+            q = float(found.group(1))
         if q > 0:
             weighted.append((-q, k, tag))
     preferred = [tag.replace("_", "-") for _, _, tag in sorted(weighted)]
