@@ -485,6 +485,18 @@ PHRASES: tuple[str, ...] = (
     N_("starter %(tile)s cannot face the road with %(n)s: it has no %(n2)s"),
     N_("road %(road)s already faces %(n)s from its starter %(tile)s: a road is played off one side of its "
        "starter only"),
+    N_("road %(road)s is already joined to road %(road2)s: a road is joined to one other road only"),
+    N_("a bridge joins two different roads, not road %(road)s to itself"),
+    N_("the bridged halves %(n)s + %(n2)s = %(n3)s, not the play total %(n4)s"),
+    N_("roads %(road)s (length %(n)s) and %(road2)s (length %(n2)s) would make a road of length %(n3)s: a "
+       "joined road holds at most 10 tiles"),
+    N_("0-0 can never be a road-block: it is only ever a bridge"),
+    N_("only a double can be a road-block, not %(tile)s"),
+    N_("road %(road)s is already blocked (by %(tile)s): a road takes one road-block"),
+    N_("road %(road)s is only its starter %(tile)s: a road-block goes against a span"),
+    N_("the right-most span of road %(road)s is the double %(tile)s: a double span cannot be blocked"),
+    N_("%(tile)s does not match road %(road)s: its right-most span %(tile2)s shows %(n)s (option block_match: equal)"),
+    N_("%(tile)s does not span road %(road)s: the road shows %(n)s, and no half makes the total %(n2)s with it"),
     N_("starter %(tile)s sums to %(n)s, not the play total %(n2)s"),
     N_("%(tile)s does not span road %(road)s: the road shows %(n)s, so with total %(n2)s the touching half "
        "must be %(n3)s"),
