@@ -526,6 +526,8 @@ class _Pattern:
     regex: re.Pattern[str]
     names: tuple[str, ...]
     weight: int
+    #: The pattern's longest fixed words: a sentence without them is not tried against the regex.
+    anchor: str
 
 
 def _compile(msgid: str) -> _Pattern:
@@ -542,8 +544,9 @@ def _compile(msgid: str) -> _Pattern:
         names.append(part)
         kind = KINDS.get(part.rstrip("0123456789"), r".+?")
         out.append(f"(?P<{part}>{kind})")
-    literal = sum(len(p) for p in parts[::2])
-    return _Pattern(msgid, re.compile("".join(out) + r"\Z", re.DOTALL), tuple(names), literal)
+    fixed = [p.replace("%%", "%") for p in parts[::2]]
+    return _Pattern(msgid, re.compile("".join(out) + r"\Z", re.DOTALL), tuple(names), sum(map(len, fixed)),
+                    max(fixed, key=len))
 
 
 @functools.lru_cache(maxsize=4)
@@ -555,6 +558,8 @@ def _patterns(phrases: tuple[str, ...]) -> tuple[_Pattern, ...]:
 
 def _match(text: str, phrases: tuple[str, ...]) -> tuple[_Pattern, dict[str, str]] | None:
     for pattern in _patterns(phrases):
+        if pattern.anchor not in text:
+            continue
         found = pattern.regex.match(text)
         if found is not None:
             return pattern, found.groupdict()
@@ -586,6 +591,12 @@ def translate(text: str, lang: str, phrases: tuple[str, ...] = PHRASES, folders:
     refused request went wrong) is kept as it is."""
     if lang == DEFAULT or not text:
         return text
+    return _translated(text, lang, phrases, tuple(folders))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _translated(text: str, lang: str, phrases: tuple[str, ...], folders: tuple[Path, ...]) -> str:
+    """:func:`translate`, kept: a table's state repeats the same moves' labels at every request."""
     prefix = re.match(r"\d+:\d+: ", text)
     head, body = (prefix.group(), text[prefix.end():]) if prefix else ("", text)
     return head + _render(body, translations(lang, folders).gettext, phrases, 0)[0]
