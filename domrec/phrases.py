@@ -288,6 +288,7 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s draws without naming the tile, but the deal gives no boneyard order (deal.boneyard): "
        "write the tile drawn"),
     N_("%(seat)s cannot pass while the boneyard holds %(n)s tiles: %(seat2)s must draw"),
+    N_("%(seat)s cannot pass while the boneyard holds %(n)s tile: %(seat2)s must draw"),
     N_("%(seat)s is drawing and must go on drawing until a tile fits or the boneyard is empty"),
     N_("the hand's scores name %(side)s, which is not a side of this game (each player is a side: %(seats)s)"),
     N_("the hand's scores name %(side)s, which is not a side of this game (the sides are %(side2)s and %(side3)s)"),

@@ -323,7 +323,8 @@ def render(record: Record, hands: list[HandReplay], report: Report, identity: st
         mark=Markup(REPLAY_MARK), identity=_identity(identity, lang) if identity else None, title=title,
         event_name=event_name if isinstance(event_name, str) else None,
         game=record.game, players=record.players, sides=sides, event=_event_lines(record),
-        rules=_rules_line(record, translations(lang).gettext), verdict=_said(_verdict(report), lang), status=report.status,
+        rules=_rules_line(record, translations(lang).gettext), verdict=_said(_verdict(report), lang),
+        status=report.status,
         note=report.note, game_problems=by_hand.get(None, ([], []))[0],
         first=views[0] if views else None,
         hands=hand_views, columns=columns, totals=totals)

@@ -20,7 +20,8 @@ from typing import Iterator
 
 import attrs
 
-from domrec import notation, simulate as sim
+from domrec import notation
+from domrec import simulate as sim
 from domrec.record import Record
 from domrec.session import PARTS, RequestRefused, Session
 

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domrec import i18n, phrases
 from domrec.i18n import UnknownLanguage, known, language, negotiate, translations
@@ -20,7 +21,6 @@ sys.path.insert(0, str(ROOT / "tools"))
 import catalogs  # noqa: E402  (tools/catalogs.py: the check a translator runs)
 
 from tests import refusal_corpus  # noqa: E402
-
 
 # --- the catalogs --------------------------------------------------------------------------------
 
@@ -109,8 +109,8 @@ def test_language_codes():
 #: The corpus the test sends (tests/refusal_corpus.py): every game but one of two sets of Castle
 #: Rock (the other set's sentences are the same but for its name), its first hand, every other
 #: position, a dozen wrong requests at each.
-CORPUS = dict(configs=[c for c in refusal_corpus.CONFIGS if c[2] != {"set": "double-nine"}], seeds=(1,), every=2,
-              hands=1, budget=12)
+CORPUS = {"configs": [c for c in refusal_corpus.CONFIGS if c[2] != {"set": "double-nine"}],
+          "seeds": (1,), "every": 2, "hands": 1, "budget": 12}
 
 
 @pytest.mark.slow

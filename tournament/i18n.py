@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from domrec import i18n
-from domrec.i18n import DEFAULT, LANGUAGES, NAMES, N_, known, language, negotiate  # noqa: F401  (the names pages use)
+from domrec.i18n import DEFAULT, LANGUAGES, N_, NAMES, known, language, negotiate  # noqa: F401  (the names pages use)
 
 #: The tournament tool's catalogs.
 LOCALE = Path(__file__).resolve().parent / "locale"

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament import (
+    add_players,
+    create_event,
+    make_settings,
+    open_event,
+    pair_next_round,
+)
 from tournament.cli import app
 from tournament.errors import SettingsError
 from tournament.settings import Settings
@@ -51,13 +57,13 @@ def _table_path(links: dict) -> str:
 
 
 def _strings(html: str) -> dict:
-    found = re.search(r'<script type="application/json" id="strings">(.*?)</script>', html, re.S)
+    found = re.search(r'<script type="application/json" id="strings">(.*?)</script>', html, re.DOTALL)
     assert found, "the page embeds no strings"
     return json.loads(found.group(1))
 
 
 def test_the_table_page_follows_the_browser_then_the_switch(served):
-    server, client, links = served()
+    _, client, links = served()
     page = _table_path(links)
     es = client.get(page, headers={"Accept-Language": "es-ES,es;q=0.9,en;q=0.8"})
     assert es.status_code == 200 and '<html lang="es">' in es.text
@@ -69,14 +75,15 @@ def test_the_table_page_follows_the_browser_then_the_switch(served):
     # the switch: ?lang=en, kept in a cookie that then wins over the browser's language
     switched = client.get(page + "?lang=en", headers={"Accept-Language": "es"})
     assert '<html lang="en">' in switched.text and "Undo" in switched.text
-    assert switched.headers["set-cookie"].startswith("lang=en;") and "samesite=lax" in switched.headers["set-cookie"].lower()
+    cookie = switched.headers["set-cookie"]
+    assert cookie.startswith("lang=en;") and "samesite=lax" in cookie.lower()
     again = client.get(page, headers={"Accept-Language": "es"})
     assert '<html lang="en">' in again.text
     assert _strings(again.text)["Play by play"] == "Play by play"
 
 
 def test_every_page_has_the_switch_and_names_its_language(served):
-    server, client, links = served()
+    _, client, links = served()
     token = links["director"].rsplit("/", 1)[1]
     for path in ("/", _table_path(links), f"/d/{token}", "/t/not-a-key"):
         html = client.get(path, headers={"Accept-Language": "es"}).text
@@ -88,7 +95,7 @@ def test_every_page_has_the_switch_and_names_its_language(served):
 
 
 def test_the_event_language_is_the_default(served):
-    server, client, links = served("es")
+    _, client, _ = served("es")
     assert '<html lang="es">' in client.get("/").text  # no Accept-Language: the event's
     assert "Ronda 1: dónde sentarse" in client.get("/").text
     assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "en-GB"}).text
@@ -98,7 +105,7 @@ def test_the_event_language_is_the_default(served):
 
 
 def test_a_refusal_comes_in_the_clients_language_with_its_line_and_column(served):
-    server, client, links = served()
+    _, client, links = served()
     token = links["tables"][0]["token"]
     auth = {"Authorization": f"Bearer {token}"}
     state = client.get("/api/v1/tables/1/1", headers=auth).json()
@@ -117,7 +124,7 @@ def test_a_refusal_comes_in_the_clients_language_with_its_line_and_column(served
 
 
 def test_what_is_said_of_a_move_and_the_moves_labels_come_translated(served):
-    server, client, links = served()
+    _, client, links = served()
     token = links["tables"][0]["token"]
     auth = {"Authorization": f"Bearer {token}", "Cookie": "lang=es"}
     rev = client.get("/api/v1/tables/1/1", headers=auth).json()["rev"]
@@ -135,7 +142,7 @@ def test_what_is_said_of_a_move_and_the_moves_labels_come_translated(served):
 
 
 def test_the_director_sheets_and_replay_follow_the_language(served):
-    server, client, links = served()
+    _, client, links = served()
     token = links["director"].rsplit("/", 1)[1]
     sheets = client.get(f"/d/{token}/sheets", headers={"Accept-Language": "es"}).text
     assert '<html lang="es">' in sheets and "Firma" in sheets and "Ronda 1 · Mesa 1" in sheets

@@ -227,7 +227,8 @@ def _e(x: Any) -> str:
 
 
 def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozenset(),  # type: ignore[assignment]
-           optional: set[str] = frozenset(), css: str = "", words: Words | None = None) -> str:  # type: ignore[assignment]
+           optional: set[str] = frozenset(), css: str = "",  # type: ignore[assignment]
+           words: Words | None = None) -> str:
     """A table in its own scrolling box.  ``numeric`` columns are right-aligned and never wrap;
     ``optional`` ones may be hidden on a phone (class ``o``); a ``name`` column wraps anywhere.
     The headers are shown in the language of ``words``."""
@@ -395,7 +396,8 @@ def _stage_html(stage: dict[str, Any], words: Words | None = None) -> str:
                         if len(m["sides"]) > 2 and side in m["order"]:
                             place = f"{m['order'].index(side) + 1}. "
                         lines.append(f'<div class="{"win" if won else ""}">{place}{_e(side)}{_e(score)}</div>')
-                parts.append(f'<div class="match"><span class="key">{_e(m["key"])} · {_e(words.label(m["status"]))}</span>'
+                status = words.label(m["status"])
+                parts.append(f'<div class="match"><span class="key">{_e(m["key"])} · {_e(status)}</span>'
                              f'{"".join(lines)}</div>')
             parts.append("</div>")
         parts.append("</div>")

@@ -568,9 +568,9 @@ class VenueServer:
         except (VenueError, TournamentError) as e:
             return await self._refused_page(request, e, getattr(e, "status", 422))
         # The replay page is one self-contained document: its script and styles are inline.
-        response = HTMLResponse(html, headers={"content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; "
-                                                                      "style-src 'unsafe-inline'; img-src data:; "
-                                                                      "frame-ancestors 'none'"})
+        policy = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+                  "frame-ancestors 'none'")
+        response = HTMLResponse(html, headers={"content-security-policy": policy})
         return self._negotiated(response, self._language(request)[1])
 
     async def public_page(self, request: Request) -> Response:
