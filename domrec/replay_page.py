@@ -26,18 +26,41 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import Any
 
 import attrs
 import jinja2
 from markupsafe import Markup
 
+from domrec import phrases
 from domrec.errors import one_line
 from domrec.explain import describe_move
+from domrec.i18n import DEFAULT, N_, environment, translations
 from domrec.output import REPLAY_MARK
 from domrec.pictures.positions import GAME_TITLES, HandReplay, Position, replay, side_of
 from domrec.record import Record
 from domrec.validate import Problem, Report
 
+
+
+#: The page's sentences made from a replay (where a problem is, the verdict, the scores over a
+#: picture), as patterns of :mod:`domrec.phrases`, beside the engines' own: a page in another
+#: language than English shows them translated.
+PAGE_PHRASES = (
+    N_("hand %(n)s"), N_("hand %(n)s, move %(n2)s"), N_("hand %(n)s, %(seat)s"),
+    N_("hand %(n)s, move %(n2)s, %(seat)s"),
+    N_("move %(n)s of %(n2)s"), N_("move %(n)s of %(n2)s (the deal)"),
+    N_("Scores: %(list)s"), N_("Totals after the hand: %(list)s (this hand: %(list2)s)"),
+    N_("Totals after the hand: %(list)s (this hand: nothing scored)"),
+    N_("valid %(game)s, %(n)s hand, %(scores)s; winner %(side)s"),
+    N_("valid %(game)s, %(n)s hands, %(scores)s; winner %(side)s"),
+    N_("valid %(game)s, %(n)s hand, %(scores)s; a draw"), N_("valid %(game)s, %(n)s hands, %(scores)s; a draw"),
+    N_("valid %(game)s, %(n)s hand, %(scores)s; game not finished"),
+    N_("valid %(game)s, %(n)s hands, %(scores)s; game not finished"),
+    N_("INVALID (%(n)s problem)"), N_("INVALID (%(n)s problems)"),
+    N_("replay stopped at move %(n)s of hand %(n2)s"), N_("replay stopped at hand %(n)s"),
+    N_("the game's setup breaks a rule, so no hand was replayed"), N_("its deal could not be replayed"),
+)
 
 
 @attrs.frozen
@@ -105,17 +128,23 @@ def _scores_text(scores: dict[str, int] | None) -> str | None:
     return None if scores is None else ", ".join(f"{side} {n}" for side, n in scores.items())
 
 
-def _problem_view(index: int, problem: Problem) -> ProblemView:
+def _said(text: str, lang: str) -> str:
+    """A sentence of the replay (the engines', or the page's own) in ``lang``."""
+    return text if lang == DEFAULT else phrases.translate(text, lang, phrases.PHRASES + PAGE_PHRASES)
+
+
+def _problem_view(index: int, problem: Problem, lang: str = DEFAULT) -> ProblemView:
     at = f"{problem.line}:{problem.column}" if problem.line is not None else None
-    return ProblemView(f"problem-{index + 1}", one_line(problem.place()), problem.message, problem.rule,
-                       problem.pointer or "/", at, index == 0)
+    return ProblemView(f"problem-{index + 1}", _said(one_line(problem.place()), lang), _said(problem.message, lang),
+                       _said(problem.rule, lang) if problem.rule else problem.rule, problem.pointer or "/", at,
+                       index == 0)
 
 
-def _frame(position: Position) -> Frame:
+def _frame(position: Position, lang: str = DEFAULT) -> Frame:
     header = position.header_lines()
     counter = f"move {position.move} of {position.moves}" + (" (the deal)" if position.move == 0 else "")
-    return Frame(f"h{position.hand}-m{position.move}", position.move, Markup(position.svg()), counter, header[2],
-                 header[1])
+    return Frame(f"h{position.hand}-m{position.move}", position.move, Markup(position.svg()), _said(counter, lang),
+                 _said(header[2], lang), header[1])
 
 
 def _opening(problem: Problem, frames: tuple[Frame, ...]) -> int | None:
@@ -134,10 +163,10 @@ def _opening(problem: Problem, frames: tuple[Frame, ...]) -> int | None:
 
 
 def _hand_view(record: Record, number: int, replayed: HandReplay | None, problems: list[ProblemView],
-               raw: list[Problem], stopped: str | None) -> HandView:
+               raw: list[Problem], stopped: str | None, lang: str = DEFAULT) -> HandView:
     hand = record.hands[number - 1]
     names = {p.seat: p.name for p in record.players}
-    frames = tuple(_frame(p) for p in replayed.positions) if replayed else ()
+    frames = tuple(_frame(p, lang) for p in replayed.positions) if replayed else ()
     after = {f.move: f for f in frames}
     points = {p.move: p.points for p in replayed.positions} if replayed else {}
     by_move: dict[int, list[ProblemView]] = {}
@@ -150,7 +179,7 @@ def _hand_view(record: Record, number: int, replayed: HandReplay | None, problem
             end.append(view)
         else:
             top.append(view)
-    moves = tuple(MoveLine(k, describe_move(m), names.get(m.seat, ""), points.get(k), m.comment,
+    moves = tuple(MoveLine(k, _said(describe_move(m), lang), names.get(m.seat, ""), points.get(k), m.comment,
                            after[k].anchor if k in after else None, tuple(by_move.get(k, ())))
                   for k, m in enumerate(hand.moves, start=1))
     if replayed is not None and replayed.sheet:
@@ -164,9 +193,11 @@ def _hand_view(record: Record, number: int, replayed: HandReplay | None, problem
     why = None
     if kind == "unplayed":
         why = "its deal could not be replayed" if any(p.kind == "deal" for p in raw) else stopped
+        why = _said(why, lang) if why else why
     return HandView(number, f"hand-{number}", hand.comment, kind, frames, moves, len(hand.moves),
                     len(frames) - 1 if frames else None, open_at, first, tuple(top), tuple(end),
-                    replayed.end if replayed else None, replayed.working if replayed else (),
+                    _said(replayed.end, lang) if replayed and replayed.end else None,
+                    replayed.working if replayed else (),
                     _scores_text(replayed.scores) if replayed else None,
                     _scores_text(replayed.totals) if replayed else None, why)
 
@@ -180,11 +211,11 @@ def _event_lines(record: Record) -> list[tuple[str, str]]:
     return out
 
 
-def _rules_line(record: Record) -> str | None:
+def _rules_line(record: Record, gettext: Any = str) -> str | None:
     rules = record.rules
     if rules is None or (rules.variant is None and not rules.options):
         return None
-    parts = [f"variant {rules.variant}"] if rules.variant else []
+    parts = [gettext("variant %(variant)s") % {"variant": rules.variant}] if rules.variant else []
     parts += [f"{k} = {json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v}"
               for k, v in (rules.options or {}).items()]
     return "; ".join(parts)
@@ -210,9 +241,9 @@ def _verdict(report: Report) -> str:
 
 
 @functools.cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.PackageLoader("domrec", "templates"), autoescape=True,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+def _environment(lang: str = DEFAULT) -> jinja2.Environment:
+    return environment(jinja2.PackageLoader("domrec", "templates"), lang, undefined=jinja2.StrictUndefined,
+                       trim_blocks=True, lstrip_blocks=True)
 
 
 @functools.cache
@@ -233,31 +264,38 @@ def edition() -> str:
     return f"{version}-{digest.hexdigest()[:12]}"
 
 
-def page(record: Record, source: str = "<record>", identity: str | None = None) -> str:
+def page(record: Record, source: str = "<record>", identity: str | None = None, lang: str = DEFAULT) -> str:
     """The replay page of ``record`` as one HTML document (nothing fetched, every text escaped).
 
     ``source`` names the record in the validator's report (a file name, ``round 2 table 3``).
     An invalid record gets a page too, opening at its first problem; a record that cannot be
     replayed at all (the setup breaks a rule) shows its problems and its moves as written.
     ``identity`` (a record's hash) is written in the page's head with :func:`edition`, so that a
-    later writer can tell the page is already the one it would write."""
-    return page_with_report(record, source, identity)[0]
+    later writer can tell the page is already the one it would write.  ``lang``: the page's
+    language (domrec.i18n: its own words, the moves, the problems; the pictures stay English)."""
+    return page_with_report(record, source, identity, lang)[0]
 
 
-def page_with_report(record: Record, source: str = "<record>", identity: str | None = None) -> tuple[str, Report]:
+def page_with_report(record: Record, source: str = "<record>", identity: str | None = None,
+                     lang: str = DEFAULT) -> tuple[str, Report]:
     """:func:`page`, and the validator's report of the same replay (for the verdict beside it)."""
     hands, report = replay(record, source)
-    return render(record, hands, report, identity), report
+    return render(record, hands, report, identity, lang), report
 
 
-def identity_mark(identity: str) -> str:
-    """The head's line naming the record and the page's edition (see :func:`page`)."""
-    return f'<meta name="domrec-record" content="{identity} {edition()}">'
+def _identity(identity: str, lang: str = DEFAULT) -> str:
+    return f"{identity} {edition()}" + ("" if lang == DEFAULT else f" {lang}")
 
 
-def render(record: Record, hands: list[HandReplay], report: Report, identity: str | None = None) -> str:
+def identity_mark(identity: str, lang: str = DEFAULT) -> str:
+    """The head's line naming the record, the page's edition and its language (see :func:`page`)."""
+    return f'<meta name="domrec-record" content="{_identity(identity, lang)}">'
+
+
+def render(record: Record, hands: list[HandReplay], report: Report, identity: str | None = None,
+           lang: str = DEFAULT) -> str:
     """The page from a replay already run (:func:`page` runs it)."""
-    views = [_problem_view(i, p) for i, p in enumerate(report.problems)]
+    views = [_problem_view(i, p, lang) for i, p in enumerate(report.problems)]
     by_hand: dict[int | None, tuple[list[ProblemView], list[Problem]]] = {}
     for view, problem in zip(views, report.problems):
         hand = problem.hand if problem.hand is not None and 1 <= problem.hand <= len(record.hands) else None
@@ -272,18 +310,21 @@ def render(record: Record, hands: list[HandReplay], report: Report, identity: st
             f"replay stopped at hand {illegal.hand}"
     elif report.problems and not hands:
         stopped = "the game's setup breaks a rule, so no hand was replayed"
-    hand_views = [_hand_view(record, k, replayed.get(k), *by_hand.get(k, ([], [])), stopped=stopped)
+    stopped = _said(stopped, lang) if stopped else stopped
+    hand_views = [_hand_view(record, k, replayed.get(k), *by_hand.get(k, ([], [])), stopped=stopped, lang=lang)
                   for k in range(1, len(record.hands) + 1)]
     sides = _sides(record, report, hands)
     columns = list(report.scores or next((h.totals for h in hands if h.totals), None) or ())
     totals = [(h.number, [h.totals.get(c) for c in columns]) for h in hands if h.totals is not None]
     title = GAME_TITLES.get(record.game, record.game)
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
-    return _environment().get_template("replay.html.j2").render(
-        mark=Markup(REPLAY_MARK), identity=f"{identity} {edition()}" if identity else None, title=title,
+    env = _environment(lang)
+    return env.get_template("replay.html.j2").render(
+        mark=Markup(REPLAY_MARK), identity=_identity(identity, lang) if identity else None, title=title,
         event_name=event_name if isinstance(event_name, str) else None,
         game=record.game, players=record.players, sides=sides, event=_event_lines(record),
-        rules=_rules_line(record), verdict=_verdict(report), status=report.status,
+        rules=_rules_line(record, translations(lang).gettext), verdict=_said(_verdict(report), lang),
+        status=report.status,
         note=report.note, game_problems=by_hand.get(None, ([], []))[0],
         first=views[0] if views else None,
         hands=hand_views, columns=columns, totals=totals)

@@ -35,6 +35,7 @@ PACKAGES = ("domrec", "tournament")
 #: tournament's layers: a module's layer is the first entry its name is (or is inside).
 TOURNAMENT_LAYERS: tuple[tuple[str, int], ...] = (
     ("tournament.errors", 0), ("tournament.settings", 0), ("tournament.values", 0), ("tournament.names", 0),
+    ("tournament.i18n", 0),
     ("tournament.pairing", 1),
     ("tournament.store", 2),
     ("tournament.event", 3),
@@ -49,7 +50,8 @@ LAYER_NAMES = {0: "base", 1: "pairing", 2: "store", 3: "event", 4: "pages", 4.5:
 #: domrec's layers, lowest first (read from its imports; a package counts as one module).
 #: ``notation`` may be a module or a package (``domrec/notation/``): either way one layer.
 DOMREC_LAYERS: tuple[tuple[str, ...], ...] = (
-    ("domrec.errors", "domrec.record", "domrec.tiles", "domrec.shape", "domrec.reader"),
+    ("domrec.errors", "domrec.record", "domrec.tiles", "domrec.shape", "domrec.reader", "domrec.i18n",
+     "domrec.phrases"),
     ("domrec.games",),
     ("domrec.validate", "domrec.deals"),
     ("domrec.game", "domrec.explain", "domrec.summary"),

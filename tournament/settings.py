@@ -19,6 +19,7 @@ import attrs
 from domrec import games
 from domrec.games.base import effective_options
 from domrec.errors import DomrecError, InputError
+from domrec.i18n import DEFAULT as DEFAULT_LANGUAGE, UnknownLanguage, language
 from domrec.record import Player as RecordPlayer, Record, Rules, unstructure
 from domrec.reader import load_dict
 
@@ -93,6 +94,9 @@ class Settings:
     #: ``standings`` or ``balanced`` (rotating partners only); a balanced event has ``rounds`` rounds.
     schedule: str = STANDINGS_SCHEDULE
     rounds: int = 0
+    #: The language of the pages players read when their browser asks for none the pages have
+    #: (and of ``report`` and ``sheets`` without ``--lang``): ``en`` or ``es`` (domrec.i18n).
+    lang: str = "en"
 
     @property
     def partnership(self) -> bool:
@@ -130,6 +134,8 @@ class Settings:
         data["tiebreaks"] = list(self.tiebreaks)
         if self.schedule == STANDINGS_SCHEDULE and not self.rounds:
             del data["schedule"], data["rounds"]  # the settings of every event before schedules, unchanged
+        if self.lang == "en":
+            del data["lang"]  # an English event's settings are those of every event before languages
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
@@ -170,7 +176,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   bye: dict[str, float] | None = None, placement: tuple[float, ...] | None = None,
                   tiebreaks: tuple[str, ...] | None = None, time_limit: int | None = None,
                   forfeit_score: int | None = None, schedule: str | None = None,
-                  rounds: int | None = None) -> Settings:
+                  rounds: int | None = None, lang: str | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -270,10 +276,14 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     elif rounds:
         raise SettingsError("--rounds fixes the length of a balanced schedule (--schedule balanced); "
                             "a standings-based event has as many rounds as are paired")
+    try:
+        lang = language(lang) if lang is not None else DEFAULT_LANGUAGE
+    except UnknownLanguage as e:
+        raise SettingsError(e.message) from None
     return Settings(name=name.strip(), game=game, format=format, table_size=table_size, seed=seed,
                     variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks,
                     time_limit=time_limit, forfeit_score=int(forfeit_score), schedule=schedule,
-                    rounds=int(rounds or 0))
+                    rounds=int(rounds or 0), lang=lang)
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -45,6 +45,9 @@ def new(
                                                                     "balanced (fixed in advance, --rounds N)."),
     rounds_: Optional[int] = typer.Option(None, "--rounds", min=1, max=MAX_COUNT,
                                           help="The rounds of a balanced schedule."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="The language of the players' pages when their "
+                                                            "browser asks for none of en, es (and of report and "
+                                                            "sheets): en (default) or es."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = parse_rule_options(option)
@@ -52,7 +55,7 @@ def new(
     places = tuple(number(x, "a placement point") for x in placement.split(",")) if placement else None
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
-                             time_limit, forfeit_score, schedule=schedule, rounds=rounds_)
+                             time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
@@ -139,7 +142,7 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
                  f"ranking: {', then '.join(s.tiebreaks)}",
                  f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
-                 f"forfeit score: {s.forfeit_score}-0"]
+                 f"forfeit score: {s.forfeit_score}-0", f"language of the pages: {s.lang}"]
         if s.rounds:
             lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
         if s.placement:

@@ -11,6 +11,17 @@ from tournament.cli.app import MAX_COUNT, guarded, open_for_command, write_outpu
 from tournament.errors import UnusableInput
 
 
+def _language(asked: Optional[str], default: str) -> str:
+    """``--lang`` checked (one line naming the languages there are), else the event's language."""
+    from domrec.i18n import UnknownLanguage
+    from tournament.i18n import page_language
+
+    try:
+        return page_language(asked, default)
+    except UnknownLanguage as e:
+        raise UnusableInput(e.message) from None
+
+
 @guarded
 def sheets(
     event: Path = typer.Argument(..., help="The event file."),
@@ -30,6 +41,8 @@ def sheets(
     url: Optional[str] = typer.Option(None, "--url", help="The address phones reach the venue server at, for the "
                                                           "QR codes (default: the one `tournament serve` last "
                                                           "used)."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="The sheets' language: en or es (default: the "
+                                                            "event's)."),
 ) -> None:
     """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
     HTML page of score sheets, one sheet a table."""
@@ -44,7 +57,7 @@ def sheets(
             qr = url is not None or served_before(store)
         link_base = venue_url(store, _checked_url(url)) if qr else None
         written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
-                                  force, table, url=link_base)
+                                  force, table, url=link_base, lang=_language(lang, store.settings.lang))
     for path in written.files:
         typer.echo(f"wrote {path}")
 
@@ -56,6 +69,8 @@ def report(
     force: bool = typer.Option(False, "--force", help="Replace an existing file that is not an earlier report."),
     screen: bool = typer.Option(False, "--screen", help="The projector page instead: the current round's "
                                                         "seating by player name in large type, then the standings."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="The pages' language: en or es (default: the "
+                                                            "event's)."),
 ) -> None:
     """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
     from tournament.pages import report as rp
@@ -63,15 +78,16 @@ def report(
     from domrec import output as outputs
 
     with open_for_command(event) as store:
+        language = _language(lang, store.settings.lang)
         data = rp.event_data(store)
         replays = {}
         if not screen and str(output) != "-":  # replay pages beside the report (none beside stdout)
             try:
                 outputs.check(output, rp.REPORT, force)
-                replays = rp.write_replays(store, output, force)
+                replays = rp.write_replays(store, output, force, language)
             except outputs.OutputError as e:
                 raise UnusableInput(e.message) from None
-    page = rp.screen_page(data) if screen else rp.html_page(data, replays)
+    page = rp.screen_page(data, language) if screen else rp.html_page(data, replays, language)
     write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")

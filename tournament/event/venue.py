@@ -30,6 +30,7 @@ from typing import Any, Callable
 import attrs
 
 from domrec.convert import text_of
+from domrec.i18n import N_
 from domrec.session import RequestRefused, Session, SessionError
 
 from tournament.errors import TournamentError
@@ -43,6 +44,47 @@ from tournament.values import Player, SeatAssignment, Table
 
 #: How a table records its game.
 MODES = ("play", "sheet")
+
+#: What the venue says and refuses in its own words, as patterns (:mod:`domrec.phrases`), so
+#: that the web layer can show them in a player's language; the engines' and the recorder's
+#: sentences are listed in domrec.
+REFUSALS = (
+    N_("round %(n)s has not been paired (the last round is %(n2)s)"),
+    N_("round %(n)s has not been paired"),
+    N_("round %(n)s has no table %(n2)s"),
+    N_("round %(n)s table %(n2)s: %(problem)s"),
+    N_("this link's key is not one of this event's: ask the director for the table's link"),
+    N_("a table's link opens its own table only"),
+    N_("this link opens another table, or another round: use the link of this table"),
+    N_("this link's key is not one of this event's tables: ask the director for the table's link"),
+    N_("this link's table is no longer in the event"),
+    N_("name a tile, such as 6-4"),
+    N_('"rev" must be the table\'s revision, a whole number'),
+    N_("the table has moved on (revision %(n)s, not %(n2)s): nothing was changed; here is the table now"),
+    N_("round %(n)s table %(n2)s is confirmed: only the director can change its result now"),
+    N_('"text" must be DGN text: one or more lines'),
+    N_("this event has no time limit: a game ends by its rules"),
+    N_('"mode" is "play" (play by play) or "sheet" (scores only)'),
+    N_("this table records play by play"),
+    N_("this table records scores only"),
+    N_("the director has been called"),
+    N_("the call is cleared"),
+    N_("the director was not called to this table"),
+    N_("confirm for one of %(list)s"),
+    N_("the game is not over yet: it is confirmed once it is finished"),
+    N_("%(side)s has confirmed already"),
+    N_("type your 4-digit PIN (from your slip) to confirm"),
+    N_("that PIN is not the PIN of a player of %(side)s"),
+    N_("%(side)s confirmed"),
+    N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (verified record) — stored"),
+    N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record) — stored"),
+    N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (verified record, ended on time: the side ahead "
+       "wins) — stored"),
+    N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record, ended on time: the side ahead wins) — "
+       "stored"),
+    N_("only the director's link may do this"),
+    N_("this is not the director's link of this event"),
+)
 
 
 class VenueError(TournamentError):
@@ -508,7 +550,7 @@ class Venue:
             return {"round": self.store.last_round(), "said": [f"round {self.store.last_round()} is paired"],
                     "tables": len(self.store.tables(self.store.last_round()))}
 
-    def replay_html(self, round_no: int, table_no: int) -> str:
+    def replay_html(self, round_no: int, table_no: int, lang: str = "en") -> str:
         """The table's game so far (or its stored result's record) as domrec's replay page."""
         from domrec import replay_page
 
@@ -522,7 +564,7 @@ class Venue:
                 record = loads(text)
             else:
                 record = self._current(table).session.record()
-            return replay_page.page(record, f"round {table.round} table {table.number}")
+            return replay_page.page(record, f"round {table.round} table {table.number}", lang=lang)
 
     def public_view(self) -> dict[str, Any]:
         """What the hall sees without a key: the event, and the last round's tables and players."""

@@ -28,9 +28,11 @@ import json
 from pathlib import Path
 from typing import IO, Any, Iterable
 
+from domrec import phrases
 from domrec.output import Kind, first_line, marked
 
 from tournament.event import feed, finals, stages
+from tournament.i18n import FOLDERS, N_, translations
 from tournament.pages import display
 from tournament.pairing import brackets
 from tournament.store.event_store import EventStore
@@ -42,6 +44,41 @@ REPORT = Kind("a page written by tournament report", marked(REPORT_MARK))
 EXPORT_MARK = '"generator": "domrec tournament export"'
 #: ``tournament export``'s JSON file.
 EXPORT = Kind("a file written by tournament export", marked(EXPORT_MARK))
+
+
+#: The words of the event's data that the pages show (round and bracket labels, a match's state,
+#: where a bracket's place comes from, the standings' columns), as patterns
+#: (:mod:`domrec.phrases`): the data and the exports keep them in English, a page in Spanish shows
+#: them translated.
+LABELS = (
+    N_("Swiss round %(n)s"), N_("round %(n)s"), N_("final"), N_("semi-final"), N_("quarter-final"),
+    N_("third-place game"), N_("losers' final"), N_("losers' round %(n)s"), N_("grand final"),
+    N_("grand final reset"), N_("final table"), N_("final tables, game %(n)s"), N_("final, game %(n)s"),
+    N_("round-robin round %(n)s"), N_("round-robin round %(n)s (leg %(n2)s)"), N_("places %(n)s-%(n2)s"),
+    N_("waiting"), N_("due"), N_("decided"), N_("walkover"), N_("void"),
+    N_("seed %(n)s"), N_("winner of %(word)s"), N_("loser of %(word)s"), N_("%(n)sst of %(word)s"),
+    N_("%(n)snd of %(word)s"), N_("%(n)srd of %(word)s"), N_("%(n)sth of %(word)s"),
+    N_("rank"), N_("name"), N_("no."), N_("W-D-L"), N_("diff"), N_("Buchholz"), N_("status"), N_("forfeits"),
+    N_("byes"), N_("against"), N_("for"), N_("played"), N_("firsts"), N_("placement"), N_("score"), N_("wins"),
+    N_("head-to-head"), N_("pair"), N_("place"), N_("id"), N_("place in the rounds"), N_("active"),
+    N_("withdrawn"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
+)
+#: How a ranking key reads under the standings ("ranked by wins, then diff").
+RANKED_BY = {"efectividad": N_("efectividad (points for minus against)"),
+             "effectiveness": N_("effectiveness (efectividad: points for minus against)"),
+             "head-to-head": N_("head-to-head (results among the tied only)")}
+
+
+class Words:
+    """A page's words in one language: ``_`` the catalog's gettext (for the page's own text),
+    ``label`` a label of the data (see :data:`LABELS`)."""
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang
+        self._ = translations(lang).gettext
+
+    def label(self, text: Any) -> str:
+        return phrases.translate(str(text), self.lang, LABELS, FOLDERS)
 
 
 def csv_kind(text: str) -> Kind:
@@ -190,64 +227,78 @@ def _e(x: Any) -> str:
 
 
 def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozenset(),  # type: ignore[assignment]
-           optional: set[str] = frozenset(), css: str = "") -> str:  # type: ignore[assignment]
+           optional: set[str] = frozenset(), css: str = "",  # type: ignore[assignment]
+           words: Words | None = None) -> str:
     """A table in its own scrolling box.  ``numeric`` columns are right-aligned and never wrap;
-    ``optional`` ones may be hidden on a phone (class ``o``); a ``name`` column wraps anywhere."""
+    ``optional`` ones may be hidden on a phone (class ``o``); a ``name`` column wraps anywhere.
+    The headers are shown in the language of ``words``."""
+    words = words or Words()
+
     def cls(c: str) -> str:
         names = (["n"] if c in numeric else []) + (["o"] if c in optional else []) + (["name"] if c == "name" else [])
         return f' class="{" ".join(names)}"' if names else ""
 
-    head = "".join(f"<th{cls(c)}>{_e(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td{cls(c)}>{_e(v)}</td>" for c, v in zip(columns, r)) + "</tr>"
-                   for r in rows)
+    head = "".join(f"<th{cls(c)}>{_e(words.label(c))}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td{cls(c)}>{_e(words.label(v) if c == 'status' else v)}</td>"
+                                    for c, v in zip(columns, r)) + "</tr>" for r in rows)
     table_cls = f' class="{css}"' if css else ""
     return f'<div class="scroll"><table{table_cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def _document(title: str, css: str, body: list[str]) -> str:
-    return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+def _document(title: str, css: str, body: list[str], lang: str = "en") -> str:
+    return "\n".join(["<!DOCTYPE html>", f'<html lang="{_e(lang)}"><head><meta charset="utf-8">',
                       '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
                       f"<title>{_e(title)}</title><style>{css}</style></head><body>", *body, "</body></html>"])
 
 
-def _event_line(data: dict[str, Any]) -> str:
-    ev = data["event"]
-    return (f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
-            f'{_e(display.format_name(ev["format"]))} · tables of {_e(ev["table_size"])} · '
-            f'{len(data["players"])} players · '
-            f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
-            f'report of {_e(data["generated_at"])}</p>')
+#: An event's format as the report names it.
+FORMAT_NAMES = {"pairs": N_("pairs, Swiss rounds"), "individual": N_("individual tables"),
+                "rotating": N_("rotating partners")}
 
 
-def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> str:
-    """The report: one section a part of the event (header, standings, stages, rounds), each made
-    by its own function below, so that a new section is a new function and one line here.
-    ``replays`` links a table's result to its replay page ((round, table) -> address)."""
+def _event_line(data: dict[str, Any], words: Words | None = None, format_name: str | None = None) -> str:
+    words = words or Words()
+    _ = words._
     ev = data["event"]
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+    parts = [_e(ev["game"]) + (" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""),
+             _e(format_name if format_name is not None else _(FORMAT_NAMES.get(ev["format"], ev["format"]))),
+             _e(_("tables of %(n)s") % {"n": ev["table_size"]}), _e(_("%(n)s players") % {"n": len(data["players"])})]
+    if ev.get("time_limit"):
+        parts.append(_e(_("time limit %(n)s minutes a game") % {"n": ev["time_limit"]}))
+    parts.append(_e(_("report of %(when)s") % {"when": data["generated_at"]}))
+    return f'<p class="meta">{" · ".join(parts)}</p>'
+
+
+def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None, lang: str = "en") -> str:
+    """The report in ``lang``: one section a part of the event (header, standings, stages, rounds),
+    each made by its own function below, so that a new section is a new function and one line
+    here.  ``replays`` links a table's result to its replay page ((round, table) -> address)."""
+    words = Words(lang)
+    _ = words._
+    ev = data["event"]
+    out = ["<!DOCTYPE html>", f'<html lang="{_e(lang)}"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
            f"<title>{_e(ev['name'])}</title><style>{CSS}</style></head><body>",
            f"<h1>{_e(ev['name'])}</h1>",
-           f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
-           f'{_e(ev["format"])} · tables of {_e(ev["table_size"])} · {len(data["players"])} players · '
-           f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
-           f'report of {_e(data["generated_at"])}</p>']
-    nav = ['<a href="#standings">Standings</a>']
+           _event_line(data, words, ev["format"] if lang == "en" else None)]
+    standings, rounds = _("Standings"), _("Rounds")
+    nav = [f'<a href="#standings">{_e(standings)}</a>']
     if data["stages"]:
-        nav.append(f'<a href="#stages">{_e(stages_title(data["stages"]))}</a>')
-    nav.append('<a href="#rounds">Rounds</a>')
+        nav.append(f'<a href="#stages">{_e(stages_title(data["stages"], words))}</a>')
+    nav.append(f'<a href="#rounds">{_e(rounds)}</a>')
     out.append(f'<nav class="meta">{" · ".join(nav)}</nav>')
     for stage in data["stages"]:
         if stage.get("champion"):
-            out.append(f'<p class="champ">Champion ({_e(stage["name"])}): <strong>{_e(stage["champion"])}</strong></p>')
-    out.append(_standings_html(data["standings"]))
+            champion = _("Champion (%(stage)s):") % {"stage": stage["name"]}
+            out.append(f'<p class="champ">{_e(champion)} <strong>{_e(stage["champion"])}</strong></p>')
+    out.append(_standings_html(data["standings"], words=words))
     if data["stages"]:
-        out.append(f'<h2 id="stages">{_e(stages_title(data["stages"]))}</h2>')
+        out.append(f'<h2 id="stages">{_e(stages_title(data["stages"], words))}</h2>')
         for stage in data["stages"]:
-            out.append(_stage_html(stage))
-    out.append('<h2 id="rounds">Rounds</h2>')
+            out.append(_stage_html(stage, words))
+    out.append(f'<h2 id="rounds">{_e(rounds)}</h2>')
     for r in reversed(data["rounds"]):
-        out.append(_round_html(r, replays))
+        out.append(_round_html(r, replays, words))
     out.append("</body></html>")
     return "\n".join(out)
 
@@ -267,59 +318,77 @@ def _ranking_columns(table: dict[str, Any]) -> set[str]:
     return display.ranking_columns(table["tiebreaks"])
 
 
-def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
+def _standings_html(table: dict[str, Any], heading: str = "h2", words: Words | None = None) -> str:
+    words = words or Words()
+    _ = words._
     rows = table["standings"]
-    parts = [f'<{heading} id="standings">Standings after round {_e(table["through_round"])}</{heading}>']
+    title = _("Standings after round %(n)s") % {"n": table["through_round"]}
+    parts = [f'<{heading} id="standings">{_e(title)}</{heading}>']
     if table["provisional"]:
-        missing = ", ".join(f"round {r}: {n}" for r, n in table["missing"].items())
-        parts.append(f'<p class="prov">Provisional: results still missing ({_e(missing)})</p>')
+        missing = ", ".join(_("round %(n)s: %(missing)s") % {"n": r, "missing": n} for r, n in table["missing"].items())
+        line = _("Provisional: results still missing (%(missing)s)") % {"missing": missing}
+        parts.append(f'<p class="prov">{_e(line)}</p>')
     if not rows:
-        parts.append("<p>No players yet.</p>")
+        nobody = _("No players yet.")
+        parts.append(f"<p>{_e(nobody)}</p>")
         return "".join(parts)
     columns, cells = _standings_rows(table)
     ranking = _ranking_columns(table)
     numeric = {c for c in columns if not display.is_text_column(c)}
-    parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std"))
-    hidden = [c for c in columns if c not in ranking]
+    parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std", words))
+    hidden = [words.label(c) for c in columns if c not in ranking]
     if hidden:
-        parts.append(f'<p class="meta narrow">On a wider screen and in print: {_e(", ".join(hidden))}.</p>')
-    ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
-    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.'
-                 f'{" W-D-L: games won, drawn, lost." if display.RECORD in columns else ""}</p>')
+        line = _("On a wider screen and in print: %(columns)s.") % {"columns": ", ".join(hidden)}
+        parts.append(f'<p class="meta narrow">{_e(line)}</p>')
+    if words.lang == "en":
+        ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
+    else:
+        ranked = _("ranked by %(keys)s") % {"keys": _(", then ").join(
+            _(RANKED_BY[k]) if k in RANKED_BY else words.label(k) for k in table["tiebreaks"])}
+    record = " " + _("W-D-L: games won, drawn, lost.") if display.RECORD in columns else ""
+    parts.append(f'<p class="meta">{_e(ranked[:1].upper() + ranked[1:])}.{_e(record)}</p>')
     return "".join(parts)
 
 
-def stages_title(stages: list[dict[str, Any]]) -> str:
+def stages_title(stages: list[dict[str, Any]], words: Words | None = None) -> str:
     """The heading over an event's stages, naming what they are: a final of a rotating event is
     not a "knockout and round robin"."""
+    _ = (words or Words())._
     kinds = []
     for stage in stages:
         kind = ("Final" if stage.get("final") or "final_tables" in stage
                 else "Knockout" if "matches" in stage else "Round robin")
         if kind not in kinds:
             kinds.append(kind)
+    names = {"Final": (_("Final"), _("final")), "Knockout": (_("Knockout"), _("knockout")),
+             "Round robin": (_("Round robin"), _("round robin"))}
     if len(kinds) == 1:
-        return kinds[0]
-    return ", ".join(kinds[:-1]) + " and " + kinds[-1].lower()
+        return names[kinds[0]][0]
+    return _("%(kinds)s and %(last)s") % {"kinds": ", ".join(names[k][0] for k in kinds[:-1]),
+                                          "last": names[kinds[-1]][1]}
 
 
-def _stage_html(stage: dict[str, Any]) -> str:
-    parts = [f'<h3>{_e(stage["name"])} (from round {_e(stage["first_round"])})</h3>']
+def _stage_html(stage: dict[str, Any], words: Words | None = None) -> str:
+    words = words or Words()
+    _ = words._
+    title = _("%(stage)s (from round %(n)s)") % {"stage": stage["name"], "n": stage["first_round"]}
+    parts = [f'<h3>{_e(title)}</h3>']
     if "matches" in stage:
+        bye = _("bye")
         cols: dict[str, list[dict[str, Any]]] = {}
         for m in stage["matches"]:
             cols.setdefault(m["label"], []).append(m)
         parts.append('<div class="bracket">')
         for label, ms in cols.items():
-            parts.append(f'<div class="col"><strong>{_e(label)}</strong>')
+            parts.append(f'<div class="col"><strong>{_e(words.label(label))}</strong>')
             for m in ms:
                 lines = []
                 byes = m.get("byes") or [side == "bye" for side in m["sides"]]
                 for i, (side, src, is_bye) in enumerate(zip(m["sides"], m["from"], byes)):
                     if side is None:
-                        lines.append(f'<div class="bye">{_e(src)}</div>')
+                        lines.append(f'<div class="bye">{_e(words.label(src))}</div>')
                     elif is_bye:
-                        lines.append('<div class="bye">bye</div>')
+                        lines.append(f'<div class="bye">{_e(bye)}</div>')
                     else:
                         won = m["order"] and m["order"][0] == side and m["status"] == "decided"
                         score = f" ({m['wins'][i]})" if len(m["wins"]) == 2 and max(m["wins"]) > 1 else ""
@@ -327,54 +396,61 @@ def _stage_html(stage: dict[str, Any]) -> str:
                         if len(m["sides"]) > 2 and side in m["order"]:
                             place = f"{m['order'].index(side) + 1}. "
                         lines.append(f'<div class="{"win" if won else ""}">{place}{_e(side)}{_e(score)}</div>')
-                parts.append(f'<div class="match"><span class="key">{_e(m["key"])} · {_e(m["status"])}</span>'
+                status = words.label(m["status"])
+                parts.append(f'<div class="match"><span class="key">{_e(m["key"])} · {_e(status)}</span>'
                              f'{"".join(lines)}</div>')
             parts.append("</div>")
         parts.append("</div>")
         if stage.get("placings") and not stage.get("final"):
-            parts.append(_table(["place", "name"], [[p["place"], p["name"]] for p in stage["placings"]], {"place"}))
+            parts.append(_table(["place", "name"], [[p["place"], p["name"]] for p in stage["placings"]], {"place"},
+                                words=words))
     if stage.get("final"):
-        parts.append(_final_html(stage))
+        parts.append(_final_html(stage, words))
     for g in stage.get("groups", []):
-        parts.append(f"<h3>{_e(g['group'])}</h3>")
+        parts.append(f"<h3>{_e(words.label(g['group']))}</h3>")
         if g["standings"]:  # as the standings read: W-D-L, the ranking columns first (the rest hidden on a phone)
             keys = g.get("tiebreaks") or [k for k in ("wins", "diff", "for", "placement", "score")
                                           if k in g["standings"][0]]
             table = {"standings": g["standings"], "tiebreaks": keys}
             columns, cells = _standings_rows(table)
             parts.append(_table(columns, cells, {c for c in columns if not display.is_text_column(c)},
-                                {c for c in columns if c not in _ranking_columns(table)}, "std"))
+                                {c for c in columns if c not in _ranking_columns(table)}, "std", words))
     return "".join(parts)
 
 
-def _final_html(stage: dict[str, Any]) -> str:
+def _final_html(stage: dict[str, Any], words: Words | None = None) -> str:
     """A rotating event's final: each final table's games and ranking, or the placings of a
     knockout of pairs (its bracket is drawn like any other)."""
+    words = words or Words()
+    _ = words._
     parts = []
     for t in stage.get("final_tables", []):
-        parts.append(f"<h3>Final table {_e(t['table'])} ({_e(t['places'])})"
-                     f"{'' if t['complete'] else ' — provisional'}</h3>")
+        title = _("Final table %(n)s (%(places)s)") % {"n": t["table"], "places": words.label(t["places"])}
+        if not t["complete"]:
+            title += _(" — provisional")
+        parts.append(f"<h3>{_e(title)}</h3>")
         games = []
         for g in t["games"]:
             res = g["result"]
             if res is None:
-                how = "to play"
+                how = _("to play")
             else:
                 how = f"NS {res['scores'].get('NS')}, EW {res['scores'].get('EW')}"
-                how += f" · winner {res['winner']}" if res["winner"] else " · draw"
-                how += "" if res["verified"] else " (manual)"
+                how += " · " + (_("winner %(side)s") % {"side": res["winner"]} if res["winner"] else _("draw"))
+                how += "" if res["verified"] else " " + _("(manual)")
             games.append([g["game"], f"{g['round']} / {g['table']}", g["NS"], g["EW"], how])
-        parts.append(_table(["game", "round / table", "NS", "EW", "result"], games, {"game"}))
+        parts.append(_table(["game", "round / table", "NS", "EW", "result"], games, {"game"}, words=words))
         keys = ["place", "id", "name", "played", "wins", "for", "against", "diff", "rounds_place"]
         columns = keys[:-1] + ["place in the rounds"]
-        parts.append(_table(columns, [[r[c] for c in keys] for r in t["ranking"]], set(columns) - {"name"}))
+        parts.append(_table(columns, [[r[c] for c in keys] for r in t["ranking"]], set(columns) - {"name"},
+                            words=words))
     if "final_tables" not in stage and stage.get("placings"):
         parts.append(_table(["place", "id", "name", "pair"],
                             [[p["place"], p["id"], p["name"], p.get("pair", "")] for p in stage["placings"]],
-                            {"place", "id"}))
+                            {"place", "id"}, words=words))
     if stage.get("rounds_places"):
-        parts.append('<p class="meta">Drawn from the standings of the rounds: ' + _e(", ".join(
-            f"{p['place']}. #{p['id']} {p['name']}" for p in stage["rounds_places"])) + ".</p>")
+        parts.append('<p class="meta">' + _e(_("Drawn from the standings of the rounds: %(places)s.") % {
+            "places": ", ".join(f"{p['place']}. #{p['id']} {p['name']}" for p in stage["rounds_places"])}) + "</p>")
     return "".join(parts)
 
 
@@ -388,14 +464,16 @@ def replay_name(round_no: int, table_no: int) -> str:
     return f"round-{round_no}-table-{table_no}.html"
 
 
-def write_replays(store: EventStore, report: Path, force: bool = False) -> dict[tuple[int, int], str]:
+def write_replays(store: EventStore, report: Path, force: bool = False,
+                  lang: str = "en") -> dict[tuple[int, int], str]:
     """The replay page of every verified result (a result entered with its record), written
     beside ``report``; returns (round, table) -> the link from the report to it.
 
     Forfeits and scores typed in by hand have no record, so no page.  Every file is checked
     before any is written (:func:`domrec.output.check`: a file domrec did not write is replaced
     only with ``force``; a link, a folder or a device never), so a refusal writes nothing; the
-    pages are then written one at a time (an event's pages are not held in memory together).
+    pages are then written one at a time (an event's pages are not held in memory together), in
+    ``lang``.
     A page whose result has since been replaced or amended to a typed score is left in the
     folder, not deleted (nothing is destroyed); the report no longer links it."""
     from urllib.parse import quote
@@ -429,7 +507,7 @@ def write_replays(store: EventStore, report: Path, force: bool = False) -> dict[
     links = {}
     for t, res, path in targets:
         link = f"{quote(folder.name)}/{quote(path.name)}"
-        if res.record_hash and _already_written(path, replay_page.identity_mark(res.record_hash)):
+        if res.record_hash and _already_written(path, replay_page.identity_mark(res.record_hash, lang)):
             links[(t.round, t.number)] = link  # the same record, drawn by the same edition: kept
             continue
         text = store.record_text(res.id)
@@ -439,7 +517,7 @@ def write_replays(store: EventStore, report: Path, force: bool = False) -> dict[
             record = loads(text)
         except DomrecError:  # a damaged stored record: `tournament check` reports it; no page
             continue
-        page = replay_page.page(record, f"round {t.round} table {t.number}", res.record_hash)
+        page = replay_page.page(record, f"round {t.round} table {t.number}", res.record_hash, lang=lang)
         outputs.write_text(path, page, outputs.REPLAY, force)
         links[(t.round, t.number)] = link
     return links
@@ -456,10 +534,13 @@ def _already_written(path: Path, mark: str) -> bool:
         return False
 
 
-def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> str:
+def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = None,
+                words: Words | None = None) -> str:
     """A round: a row a table, a column a side (in seating order) with its players and score; a
     result entered with its record links to its replay page (:func:`write_replays`)."""
-    heading = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
+    words = words or Words()
+    _ = words._
+    heading = _("Round %(n)s") % {"n": r["round"]} + ("" if r["stage"] == 1 else f" · {words.label(r['label'])}")
     parts = [f"<h3>{_e(heading)}</h3>"]
     sides: list[str] = []
     for t in r["tables"]:
@@ -467,8 +548,9 @@ def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
             if side not in sides:
                 sides.append(side)
     has_match = any(t["match"] for t in r["tables"])
-    head = "".join(["<th class=\"n\">table</th>", "<th>match</th>" if has_match else "",
-                    *(f"<th>{_e(side)}</th>" for side in sides), "<th>result</th>"])
+    table_word, match_word, result_word = _("table"), _("match"), _("result")
+    head = "".join([f"<th class=\"n\">{_e(table_word)}</th>", f"<th>{_e(match_word)}</th>" if has_match else "",
+                    *(f"<th>{_e(side)}</th>" for side in sides), f"<th>{_e(result_word)}</th>"])
     body = []
     for t in r["tables"]:
         res = t["result"]
@@ -485,21 +567,23 @@ def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
             won = res is not None and res["winner"] == side
             cells.append(f'<td class="name{" win" if won else ""}">{names}{score}</td>')
         if res is None:
-            result = "to play"
+            result = _("to play")
         else:
-            result = f"{res['winner']} won" if res["winner"] else "draw"
+            result = _("%(side)s won") % {"side": res["winner"]} if res["winner"] else _("draw")
             if res.get("forfeit"):
-                result += f" (forfeit: {', '.join(res['forfeit'])} did not play)"
+                result += " " + _("(forfeit: %(absent)s did not play)") % {"absent": ", ".join(res["forfeit"])}
             elif not res["verified"]:
-                result += " (manual)"
+                result += " " + _("(manual)")
         link = (replays or {}).get((r["round"], t["table"]))
-        replay = f' <a class="replay" href="{_e(link)}">replay</a>' if link else ""
+        replay_word = _("replay")
+        replay = f' <a class="replay" href="{_e(link)}">{_e(replay_word)}</a>' if link else ""
         cells.append(f'<td class="res">{_e(result)}{replay}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     parts.append(f'<div class="scroll"><table class="rnd"><thead><tr>{head}</tr></thead>'
                  f'<tbody>{"".join(body)}</tbody></table></div>')
     if r["byes"]:
-        parts.append(f'<p class="meta">Bye: {_e(", ".join(b["name"] for b in r["byes"]))}</p>')
+        line = _("Bye: %(names)s") % {"names": ", ".join(b["name"] for b in r["byes"])}
+        parts.append(f'<p class="meta">{_e(line)}</p>')
     return "".join(parts)
 
 
@@ -536,43 +620,50 @@ def current_round(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     return next((r for r in rounds if any(t["result"] is None for t in r["tables"])), rounds[-1])
 
 
-def screen_page(data: dict[str, Any]) -> str:
-    """The projector page (``report --screen``): the current round's seating in large type,
-    sorted by player name ("find your table"), then the standings."""
+def screen_page(data: dict[str, Any], lang: str = "en") -> str:
+    """The projector page (``report --screen``) in ``lang``: the current round's seating in large
+    type, sorted by player name ("find your table"), then the standings."""
+    words = Words(lang)
+    _ = words._
     ev = data["event"]
     out = [f"<h1>{_e(ev['name'])}</h1>"]
     # The end of the evening: once a final (or a knockout) has its champion, the room reads that first.
     for stage in data.get("stages", ()):
         if stage.get("champion"):
-            out.append(f'<h2 class="champ">Champion ({_e(stage["name"])}): {_e(stage["champion"])}</h2>')
+            champion = _("Champion (%(stage)s):") % {"stage": stage["name"]}
+            out.append(f'<h2 class="champ">{_e(champion)} {_e(stage["champion"])}</h2>')
     if not data["rounds"]:
-        out.append("<p>No round has been paired yet.</p>")
+        nothing = _("No round has been paired yet.")
+        out.append(f"<p>{_e(nothing)}</p>")
     else:
         r = current_round(data["rounds"])
-        label = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
-        out.append(f"<h2>{_e(label)}: find your table</h2>")
+        label = _("Round %(n)s") % {"n": r["round"]} + ("" if r["stage"] == 1 else f" · {words.label(r['label'])}")
+        heading = _("%(round)s: find your table") % {"round": label}
+        out.append(f"<h2>{_e(heading)}</h2>")
         items = []
         for row in find_your_table(r):
             if row["table"] is None:
-                where, partner = "bye", ""
+                where, partner = _("bye"), ""
             else:
-                where = f"table {row['table']} · {row['seat']}"
-                partner = f'<span class="with"> with {_e(" & ".join(row["partners"]))}</span>' if row["partners"] \
-                    else ""
+                where = _("table %(n)s · %(seat)s") % {"n": row["table"], "seat": row["seat"]}
+                with_them = _("with %(names)s") % {"names": " & ".join(row["partners"])}
+                partner = f'<span class="with"> {_e(with_them)}</span>' if row["partners"] else ""
             items.append(f'<li><span class="who">{_e(row["name"])}</span> → <span class="where">{_e(where)}</span>'
                          f"{partner}</li>")
         out.append(f'<ul class="find">{"".join(items)}</ul>')
     table = data["standings"]
     if table["standings"]:
-        out.append(f'<h2>Standings after round {_e(table["through_round"])}</h2>')
+        heading = _("Standings after round %(n)s") % {"n": table["through_round"]}
+        out.append(f'<h2>{_e(heading)}</h2>')
         if table["provisional"]:
-            out.append('<p class="prov">Provisional: some results are still missing.</p>')
+            line = _("Provisional: some results are still missing.")
+            out.append(f'<p class="prov">{_e(line)}</p>')
         keep = _ranking_columns(table) | {"played", display.RECORD}
         columns, cells = _standings_rows(table, keep)
         out.append(_table(columns, cells, {c for c in columns if not display.is_text_column(c)},
-                          {c for c in columns if c not in _ranking_columns(table)}))
-    out.append(_event_line(data))
-    return _document(ev["name"], SCREEN_CSS, out)
+                          {c for c in columns if c not in _ranking_columns(table)}, words=words))
+    out.append(_event_line(data, words))
+    return _document(ev["name"], SCREEN_CSS, out, lang)
 
 
 #: What makes a spreadsheet read a CSV cell as a formula (or hide what follows): OWASP's list.

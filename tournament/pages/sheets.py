@@ -35,6 +35,7 @@ from domrec.errors import DomrecError, InputError
 from domrec.record import Player as RecordPlayer, Record
 
 from tournament.errors import ResultRefused, UnusableInput
+from tournament.i18n import N_, translations
 from tournament.settings import PAIRS, Settings
 from tournament.event.tables import table_record
 from tournament.store.event_store import EventStore
@@ -43,6 +44,9 @@ from tournament.values import Player, Table
 SHEETS_MARK = '<meta name="generator" content="domrec tournament sheets">'
 #: The page of score sheets (an earlier one is replaced without --force).
 SHEETS = outputs.Kind("a page written by tournament sheets", outputs.marked(SHEETS_MARK))
+
+#: The ways a hand ends (a record's ``result.end``), as a sheet's "Ended" column names them.
+HAND_ENDS = (N_("out"), N_("blocked"), N_("sudden-death"), N_("target"), N_("abandoned"))
 
 #: Score-sheet rows: the longest of the simulated games, plus spare rows, within these bounds.
 MIN_ROWS, MAX_ROWS, SPARE_ROWS, SIMULATED_GAMES = 8, 20, 2, 12
@@ -185,41 +189,47 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 """
 
 
-def _rules_text(settings: Settings) -> str:
+def _rules_text(settings: Settings, lang: str = "en") -> str:
+    _ = translations(lang).gettext
     parts = [settings.game]
     if settings.variant:
-        parts.append(f"variant {settings.variant}")
+        parts.append(_("variant %(variant)s") % {"variant": settings.variant})
     parts.extend(f"{k}={v}" for k, v in settings.options.items())
     if settings.time_limit is not None:  # a game the clock stops: the side ahead wins (docs/tournament.md)
-        parts.append(f"time limit {settings.time_limit} minutes")
+        parts.append(_("time limit %(minutes)s minutes") % {"minutes": settings.time_limit})
     return ", ".join(parts)
 
 
 def sheet_html(settings: Settings, table: Table, players: dict[int, Player], shape: SheetShape,
                team_names: dict[int, str] | None = None, match: str | None = None,
-               dgn_file: str | None = None, link: str | None = None) -> str:
-    """One table's sheet (a ``<section>``): every name escaped; with ``link``, the table's page on
-    the venue server as a QR code to scan, and written out for whoever cannot scan it."""
+               dgn_file: str | None = None, link: str | None = None, lang: str = "en") -> str:
+    """One table's sheet (a ``<section>``) in ``lang``: every name escaped; with ``link``, the table's
+    page on the venue server as a QR code to scan, and written out for whoever cannot scan it."""
+    _ = translations(lang).gettext
     team_names = team_names or {}
     sides = table.sides()
     members = {side: [players[s.player] for s in table.seats if s.side == side] for side in sides}
     pair_of = {side: team_names.get(ms[0].team) if settings.format == PAIRS and ms and ms[0].team else None
                for side, ms in members.items()}
-    where = f"Round {table.round} · Table {table.number}" + (f" · {match}" if match else "")
+    where = _("Round %(round)s · Table %(table)s") % {"round": table.round, "table": table.number} + \
+        (f" · {match}" if match else "")
     out = [f'<section class="sheet" id="table-{table.round}-{table.number}">',
            f"<h1>{_e(settings.name)}</h1>",
            f'<p class="where">{_e(where)}</p>',
-           f'<p class="rules">{_e(_rules_text(settings))}</p>',
-           '<table class="seats"><thead><tr><th>Seat</th><th>Side</th><th>No.</th><th>Player</th></tr></thead><tbody>']
+           f'<p class="rules">{_e(_rules_text(settings, lang))}</p>',
+           "<table class=\"seats\"><thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in (
+               _("Seat"), _("Side"), _("No."), _("Player"))) + "</tr></thead><tbody>"]
     for s in table.seats:
         p = players[s.player]
         out.append(f'<tr><td class="seat">{_e(s.seat)}</td><td class="side">{_e(s.side)}</td>'
                    f'<td class="no">#{_e(p.id)}</td><td class="name">{_e(p.name)}</td></tr>')
     out.append("</tbody></table>")
     with_end = len(shape.ends) > 1
-    head = ['<th>Hand</th>', '<th>Lead<small>seat</small></th>']
+    hand_word, lead_word, seat_word, ended_word = _("Hand"), _("Lead"), _("seat"), _("Ended")
+    head = [f'<th>{_e(hand_word)}</th>', f'<th>{_e(lead_word)}<small>{_e(seat_word)}</small></th>']
     if with_end:
-        head.append(f'<th>Ended<small>{_e(" / ".join(shape.ends))}</small></th>')
+        ends = " / ".join(_(end) if end in HAND_ENDS else end for end in shape.ends)
+        head.append(f'<th>{_e(ended_word)}<small>{_e(ends)}</small></th>')
     for side in sides:
         who = pair_of[side] or " & ".join(p.name for p in members[side])
         small = f"<small>{_e(who)}</small>" if who != side else ""
@@ -230,50 +240,61 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     for n in range(1, shape.rows + 1):
         out.append(f'<tr><td class="hand">{n}</td><td class="lead"></td>{end_cell}{blanks}</tr>')
     span = 3 if with_end else 2
-    out.append(f'</tbody><tfoot><tr><th colspan="{span}">Total</th>{blanks}</tr></tfoot></table>')
-    out.append('<p class="winner">Winner: ______________________</p>')
+    total_word, winner_word = _("Total"), _("Winner:")
+    out.append(f'</tbody><tfoot><tr><th colspan="{span}">{_e(total_word)}</th>{blanks}</tr></tfoot></table>')
+    out.append(f'<p class="winner">{_e(winner_word)} ______________________</p>')
     out.append('<div class="signatures">')
     for side in sides:
         who = ", ".join(p.name for p in members[side])
         label = f"{side} — {pair_of[side]} ({who})" if pair_of[side] else f"{side} — {who}"
-        out.append(f'<div class="sig"><div class="line"></div><div class="who">Signature {_e(label)}</div></div>')
+        signature = _("Signature %(who)s") % {"who": label}
+        out.append(f'<div class="sig"><div class="line"></div><div class="who">{_e(signature)}</div></div>')
     out.append("</div>")
     if dgn_file:
-        out.append(f'<p class="file">Game file: {_e(dgn_file)}</p>')
+        line = _("Game file: %(file)s") % {"file": dgn_file}
+        out.append(f'<p class="file">{_e(line)}</p>')
     if link:
-        out.append(f'<div class="qr">{qr_svg(link)}<p>Record this table on a phone: scan the code, or open '
-                   f'<br><code>{_e(link)}</code></p></div>')
+        title = _("QR code of this table's page")
+        scan = _("Record this table on a phone: scan the code, or open")
+        out.append(f'<div class="qr">{qr_svg(link, title)}<p>{_e(scan)}<br><code>{_e(link)}</code></p></div>')
     out.append("</section>")
     return "\n".join(out)
 
 
-def qr_svg(text: str) -> str:
+def qr_svg(text: str, title: str = "QR code of this table's page") -> str:
     """``text`` as a QR code, inline SVG (segno: made here, nothing fetched)."""
     import segno
 
-    return segno.make(text, error="m").svg_inline(scale=3, title="QR code of this table's page")
+    return segno.make(text, error="m").svg_inline(scale=3, title=title)
 
 
 def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, Player],
                 team_names: dict[int, str] | None = None, matches: dict[int, str] | None = None,
-                shape: SheetShape | None = None, links: dict[int, str] | None = None) -> str:
-    """The printable page: one sheet a table, a page break after each when printed; with
-    ``links`` (table id -> its venue page), each sheet carries its table's QR code."""
+                shape: SheetShape | None = None, links: dict[int, str] | None = None, lang: str | None = None) -> str:
+    """The printable page in ``lang`` (default: the event's language): one sheet a table, a page
+    break after each when printed; with ``links`` (table id -> its venue page), each sheet
+    carries its table's QR code."""
+    lang = lang or settings.lang
+    _ = translations(lang).gettext
     shape = shape or sheet_shape(settings)
     matches = matches or {}
     links = links or {}
     round_no = tables[0].round if tables else 0
     body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number),
-                       links.get(t.id)) for t in tables]
-    title = f"{settings.name} — round {round_no} score sheets"
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                       links.get(t.id), lang) for t in tables]
+    title = _("%(event)s — round %(round)s score sheets") % {"event": settings.name, "round": round_no}
+    return (f"<!DOCTYPE html>\n<html lang=\"{_e(lang)}\"><head><meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
             f"{SHEETS_MARK}\n"
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def _match_labels(store: EventStore, round_no: int) -> dict[int, str]:
+def _match_label(key: str, game: int, lang: str) -> str:
+    return translations(lang).gettext("match %(key)s, game %(game)s") % {"key": key, "game": game}
+
+
+def _match_labels(store: EventStore, round_no: int, lang: str | None = None) -> dict[int, str]:
     """Table id -> "match W2-1, game 2" for the tables of a knockout or round-robin stage."""
     if not store.has_stage_tables():
         return {}
@@ -281,7 +302,7 @@ def _match_labels(store: EventStore, round_no: int) -> dict[int, str]:
     for stage in store.stages():
         for row in store.match_tables(stage["id"]):
             if row["round"] == round_no:
-                out[row["table_id"]] = f"match {row['key']}, game {row['game']}"
+                out[row["table_id"]] = _match_label(row["key"], row["game"], lang or store.settings.lang)
     return out
 
 
@@ -318,12 +339,14 @@ def prepare_folder(folder: Path) -> None:
 
 
 def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = None,
-                 force: bool = False, table_no: int | None = None, url: str | None = None) -> Written:
+                 force: bool = False, table_no: int | None = None, url: str | None = None,
+                 lang: str | None = None) -> Written:
     """Every table of the round (default: the last round paired), or the one table ``table_no``
     (a knockout game seated after the others): its pre-filled ``.dgn`` and its sheet in one HTML
     page.  An existing file is refused (nothing is written) unless ``force``.  With ``url`` (the
     venue server's address), each sheet carries its table's link as a QR code (the tables' keys
-    are made where missing, as ``tournament links`` makes them)."""
+    are made where missing, as ``tournament links`` makes them).  ``lang``: the sheets' language
+    (default: the event's)."""
     if table_no is not None:
         tables = [find_table(store, table_no, round_no)]
         rnd = tables[0].round
@@ -348,7 +371,8 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
 
         table_links = {t.id: x["url"] for t in tables for x in links(store, url, rnd)["tables"]
                        if x["table"] == t.number}
-    page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd), links=table_links)
+    page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd, lang), links=table_links,
+                       lang=lang)
     texts.append((folder / sheets_name(rnd, table_no), page))
     kinds = [outputs.RECORDS] * len(tables) + [SHEETS]
     if folder.is_dir():

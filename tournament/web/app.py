@@ -11,8 +11,15 @@ adds is what a server owes its clients:
   server's log under the request id.
 * **Keys checked on every request** (``Authorization: Bearer KEY``; the pages carry their own
   key and send it so): a table's key reads and writes its own table of its own round only;
-  the director's key everything.  No cookie is ever set, so a page of another site cannot
-  make a browser act here (and a write whose ``Origin`` is another site is refused anyway).
+  the director's key everything.  No cookie carries a key (the one cookie, ``lang``, holds a
+  language and nothing else), so a page of another site cannot make a browser act here (and
+  a write whose ``Origin`` is another site is refused anyway).
+* **The players' language** (:mod:`tournament.i18n`): ``?lang=es`` (the switch on every page,
+  which also sets the ``lang`` cookie), then the cookie, then the browser's
+  ``Accept-Language``, then the event's language.  Pages come from templates in that
+  language, and the API's sentences (a refusal, what was said of a move, a move's label) are
+  translated from the engines' English by :mod:`domrec.phrases`; such answers say ``Vary:
+  Accept-Language, Cookie``.
 * **Bounded**: request bodies at most :data:`MAX_BODY` bytes; each client address at most
   :data:`RATE` requests a second on average (bursts of :data:`BURST`), so one flooding phone
   is slowed down and the hall is not.
@@ -40,12 +47,15 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from domrec import phrases
 from domrec.errors import DomrecError, one_line
+from domrec.i18n import N_, script_strings
 
+from tournament import i18n
 from tournament.errors import TournamentError
 from tournament.event import changes, feed
 from tournament.event.files import open_event
-from tournament.event.venue import Forbidden, Unprocessable, Venue, VenueError
+from tournament.event.venue import REFUSALS, Forbidden, Unprocessable, Venue, VenueError
 from tournament.pages.sheets import sheets_page
 from tournament.web.openapi import OPENAPI
 
@@ -56,6 +66,23 @@ MAX_BODY = 64 * 1024
 RATE = 20.0
 BURST = 60
 log = logging.getLogger("tournament.web")
+#: The cookie that keeps a browser's language (set by the switch on a page: ``?lang=es``).
+LANG_COOKIE = "lang"
+#: The scripts each page runs, whose strings (``t("…")``) the page embeds in its language.
+SCRIPTS = {"table.html.j2": ("dom.js", "table.js"), "director.html.j2": ("dom.js", "director.js")}
+
+#: The server's own refusals, as patterns for :mod:`domrec.phrases` (the page shows them).
+WEB_REFUSALS = (
+    N_("too many requests from this device: wait a moment and try again"),
+    N_("a write from another site's page is refused"),
+    N_("a request body may hold at most %(n)s KB"),
+    N_("the request body is not JSON (send a JSON object)"),
+    N_("the request body must be a JSON object"),
+    N_("no such %(what)s: %(text)s"),
+    N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
+)
+#: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's.
+PHRASES = phrases.PHRASES + REFUSALS + WEB_REFUSALS
 
 
 class _Refusal(Exception):
@@ -128,8 +155,9 @@ class VenueServer:
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue")
         self.venue: Venue = self._executor.submit(self._open).result()
         self.buckets = _Buckets(rate, burst)
-        self.templates = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
-                                            autoescape=True, trim_blocks=True, lstrip_blocks=True)
+        loader = jinja2.FileSystemLoader(str(HERE / "templates"))
+        self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True)
+                          for lang in i18n.LANGUAGES}
         self.app = Starlette(routes=self._routes(), exception_handlers={Exception: self._crash})
         self.asgi = self._guarded(self.app)
 
@@ -164,6 +192,11 @@ class VenueServer:
                 return
             request_id = uuid.uuid4().hex[:12]
             scope.setdefault("state", {})["request_id"] = request_id
+            lang = self._language(Request(scope))[0]
+
+            def said(text: str) -> str:
+                return self._said(text, lang)
+
             client = (scope.get("client") or ("?", 0))[0]
             wait = buckets.take(client)
 
@@ -186,14 +219,14 @@ class VenueServer:
                 await send(message)
 
             if wait:
-                response = JSONResponse({"error": "too many requests from this device: wait a moment and try again",
-                                         "request_id": request_id}, status_code=429,
+                response = JSONResponse({"error": said("too many requests from this device: wait a moment and try "
+                                                       "again"), "request_id": request_id}, status_code=429,
                                         headers={"Retry-After": str(max(1, round(wait)))})
                 await response(scope, receive, send_with_headers)
                 return
             if scope["method"] in ("POST", "PUT", "DELETE", "PATCH") and not _same_origin(scope):
-                response = JSONResponse({"error": "a write from another site's page is refused", "request_id": request_id},
-                                        status_code=403)
+                response = JSONResponse({"error": said("a write from another site's page is refused"),
+                                         "request_id": request_id}, status_code=403)
                 await response(scope, receive, send_with_headers)
                 return
             try:
@@ -201,13 +234,14 @@ class VenueServer:
             except Exception:  # never a traceback to a client: one line, the detail in the log
                 log.exception("request %s failed", request_id)
                 if not started:
-                    await _crashed(request_id)(scope, receive, send_with_headers)
+                    await _crashed(request_id, said)(scope, receive, send_with_headers)
 
         return asgi
 
     async def _crash(self, request: Request, exc: Exception) -> Response:
         """Starlette's last resort, made to answer as every refusal does (the guard logs it)."""
-        return _crashed(request.scope.get("state", {}).get("request_id", ""))
+        lang = self._language(request)[0]
+        return _crashed(request.scope.get("state", {}).get("request_id", ""), lambda text: self._said(text, lang))
 
     # --- routes ---------------------------------------------------------------------------
 
@@ -238,22 +272,72 @@ class VenueServer:
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ]
 
+    # --- the players' language ------------------------------------------------------------
+
+    def _language(self, request: Request) -> tuple[str, str | None]:
+        """The language to answer in, and the language to keep in the cookie (``?lang=`` asked
+        for one the pages have), or ``None``."""
+        asked = i18n.known(request.query_params.get("lang"))
+        if asked is not None:
+            return asked, asked
+        kept = i18n.known(request.cookies.get(LANG_COOKIE))
+        if kept is not None:
+            return kept, None
+        return i18n.negotiate(request.headers.get("accept-language"), self.venue.store.settings.lang), None
+
+    @staticmethod
+    def _negotiated(response: Response, keep: str | None) -> Response:
+        response.headers["vary"] = "Accept-Language, Cookie"
+        if keep is not None:
+            response.set_cookie(LANG_COOKIE, keep, max_age=365 * 24 * 3600, path="/", samesite="lax")
+        return response
+
+    @staticmethod
+    def _said(text: str, lang: str) -> str:
+        return phrases.translate(text, lang, PHRASES, i18n.FOLDERS)
+
+    def _translated(self, data: Any, lang: str) -> Any:
+        """An answer of the API with what a page shows of it in ``lang``: what was said of the
+        write, and each move's label (the table's legal moves, its hands' moves, a tile's places)."""
+        if lang == i18n.DEFAULT or not isinstance(data, dict):
+            return data
+        out = dict(data)
+        if isinstance(out.get("said"), list):
+            out["said"] = [self._said(x, lang) for x in out["said"]]
+        if isinstance(out.get("options"), list):
+            out["options"] = [{**m, "label": self._said(m["label"], lang)} for m in out["options"]]
+        game = out.get("game")
+        if isinstance(game, dict):
+            game = dict(game)
+            for key in ("legal", "plain"):
+                if isinstance(game.get(key), list):
+                    game[key] = [{**m, "label": self._said(m["label"], lang)} for m in game[key]]
+            game["hands"] = [{**h, "moves": [{**m, "label": self._said(m["label"], lang)} for m in h["moves"]]}
+                             for h in game.get("hands") or []]
+            out["game"] = game
+        if isinstance(out.get("state"), dict):
+            out["state"] = self._translated(out["state"], lang)
+        return out
+
     async def _answer(self, request: Request, work: Callable[[], Any], status: int = 200) -> Response:
-        """JSON of ``await work()``, or the one-line refusal with its status."""
+        """JSON of ``await work()``, or the one-line refusal with its status; in the client's language."""
         request_id = request.scope.get("state", {}).get("request_id", "")
+        lang, _ = self._language(request)
         try:
-            return JSONResponse(await work(), status_code=status)
+            body: dict[str, Any] = self._translated(await work(), lang)
         except _Refusal as e:
-            return JSONResponse({"error": e.message, "request_id": request_id}, status_code=e.status)
+            body, status = {"error": e.message, "request_id": request_id}, e.status
         except VenueError as e:
-            body: dict[str, Any] = {"error": one_line(e.message), "request_id": request_id}
+            body, status = {"error": one_line(e.message), "request_id": request_id}, e.status
             if e.state is not None:
                 body["state"] = e.state
             if isinstance(e, Unprocessable) and e.line is not None:
                 body["line"], body["column"] = e.line, e.column
-            return JSONResponse(body, status_code=e.status)
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
-            return JSONResponse({"error": one_line(str(e)), "request_id": request_id}, status_code=422)
+            body, status = {"error": one_line(str(e)), "request_id": request_id}, 422
+        if "error" in body:
+            body = self._translated({**body, "error": self._said(body["error"], lang)}, lang)
+        return self._negotiated(JSONResponse(body, status_code=status), None)
 
     def _where(self, request: Request) -> tuple[int, int]:
         return _int(request.path_params["round"], "round"), _int(request.path_params["table"], "table")
@@ -419,40 +503,47 @@ class VenueServer:
 
     # --- pages ----------------------------------------------------------------------------
 
-    def _page(self, name: str, status: int = 200, **values: Any) -> HTMLResponse:
-        return HTMLResponse(self.templates.get_template(name).render(**values), status_code=status)
+    def _page(self, request: Request, name: str, status: int = 200, **values: Any) -> Response:
+        """A page from its template in the client's language, with the strings of its scripts."""
+        lang, keep = self._language(request)
+        scripts = [HERE / "static" / script for script in SCRIPTS.get(name, ())]
+        strings = script_strings(scripts, lang, i18n.FOLDERS) if scripts else None
+        languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+        html = self.templates[lang].get_template(name).render(strings=strings, languages=languages, **values)
+        return self._negotiated(HTMLResponse(html, status_code=status), keep)
 
-    async def _refused_page(self, e: Exception, status: int) -> HTMLResponse:
-        return self._page("refused.html.j2", status, event=self.venue.store.settings.name,
-                          message=one_line(getattr(e, "message", str(e))))
+    async def _refused_page(self, request: Request, e: Exception, status: int) -> Response:
+        lang, _ = self._language(request)
+        return self._page(request, "refused.html.j2", status, event=self.venue.store.settings.name,
+                          message=self._said(one_line(getattr(e, "message", str(e))), lang))
 
     async def table_page(self, request: Request) -> Response:
         token = request.path_params["token"]
         try:
             table = await self.run(self.venue.table_of_token, token)
         except VenueError as e:
-            return await self._refused_page(e, e.status)
-        return self._page("table.html.j2", event=self.venue.store.settings.name, token=token, round=table.round,
-                          table=table.number)
+            return await self._refused_page(request, e, e.status)
+        return self._page(request, "table.html.j2", event=self.venue.store.settings.name, token=token,
+                          round=table.round, table=table.number)
 
     async def director_page(self, request: Request) -> Response:
         token = request.path_params["token"]
         try:
             await self.run(self.venue.authorize_director, token)
         except VenueError as e:
-            return await self._refused_page(e, e.status)
-        return self._page("director.html.j2", event=self.venue.store.settings.name, token=token)
+            return await self._refused_page(request, e, e.status)
+        return self._page(request, "director.html.j2", event=self.venue.store.settings.name, token=token)
 
     async def sheets_page(self, request: Request) -> Response:
         token = request.path_params["token"]
         try:
             await self.run(self.venue.authorize_director, token)
-            html = await self.run(self._sheets_html)
+            html = await self.run(self._sheets_html, self._language(request)[0])
         except (VenueError, TournamentError) as e:
-            return await self._refused_page(e, getattr(e, "status", 422))
-        return HTMLResponse(html)
+            return await self._refused_page(request, e, getattr(e, "status", 422))
+        return self._negotiated(HTMLResponse(html), self._language(request)[1])
 
-    def _sheets_html(self) -> str:
+    def _sheets_html(self, lang: str) -> str:
         """The last round's score sheets, each with its table's QR code (on the venue's thread)."""
         store = self.venue.store
         rnd = store.last_round()
@@ -462,7 +553,8 @@ class VenueServer:
         urls = {t.id: x["url"] for t in tables for x in self.venue.links(self.base_url, rnd)["tables"]
                 if x["table"] == t.number}
         players = {p.id: p for p in store.players()}
-        return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls)
+        return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls,
+                           lang=lang)
 
     async def replay_page(self, request: Request) -> Response:
         """A table's game so far as domrec's replay page (every position, the verdict beside it)."""
@@ -470,19 +562,20 @@ class VenueServer:
         try:
             await self.run(self.venue.authorize_director, token)
             round_no, table_no = self._where(request)
-            html = await self.run(self.venue.replay_html, round_no, table_no)
+            html = await self.run(self.venue.replay_html, round_no, table_no, self._language(request)[0])
         except _Refusal as e:
-            return await self._refused_page(e, e.status)
+            return await self._refused_page(request, e, e.status)
         except (VenueError, TournamentError) as e:
-            return await self._refused_page(e, getattr(e, "status", 422))
+            return await self._refused_page(request, e, getattr(e, "status", 422))
         # The replay page is one self-contained document: its script and styles are inline.
-        return HTMLResponse(html, headers={"content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; "
-                                                                      "style-src 'unsafe-inline'; img-src data:; "
-                                                                      "frame-ancestors 'none'"})
+        policy = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+                  "frame-ancestors 'none'")
+        response = HTMLResponse(html, headers={"content-security-policy": policy})
+        return self._negotiated(response, self._language(request)[1])
 
     async def public_page(self, request: Request) -> Response:
         view = await self.run(self.venue.public_view)
-        return self._page("public.html.j2", **view)
+        return self._page(request, "public.html.j2", **view)
 
 
 #: The feed's ETags begin with this (and the feed's version), so a tool whose feed reads otherwise
@@ -512,9 +605,10 @@ def _etag_matches(header: str, tag: str) -> bool:
     return False
 
 
-def _crashed(request_id: str) -> JSONResponse:
-    return JSONResponse({"error": f"the server could not do this (request {request_id}); the director can "
-                                  f"find the detail in the server's log", "request_id": request_id}, status_code=500)
+def _crashed(request_id: str, said: Callable[[str], str] = str) -> JSONResponse:
+    return JSONResponse({"error": said(f"the server could not do this (request {request_id}); the director can "
+                                       f"find the detail in the server's log"), "request_id": request_id},
+                        status_code=500)
 
 
 def _same_origin(scope: dict) -> bool:

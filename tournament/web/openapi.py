@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 _ERROR = {"type": "object", "required": ["error", "request_id"],
-          "properties": {"error": {"type": "string", "description": "One line saying what was refused and why."},
+          "properties": {"error": {"type": "string", "description": "One line saying what was refused and why, in the "
+                                                            "client's language (the lang cookie, else "
+                                                            "Accept-Language, else the event's: en or es)."},
                          "request_id": {"type": "string"},
                          "state": {"$ref": "#/components/schemas/TableState"},
                          "line": {"type": "integer"}, "column": {"type": "integer"}}}

@@ -11,7 +11,7 @@
   let chosen = null;      // the tile tapped, waiting for where it goes
   let busy = false;
 
-  const { $, el, say } = window.venue;
+  const { $, el, say, t } = window.venue;
 
   // Requests go one after another, never dropped: a tap made while a refresh is on its way waits
   // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
@@ -29,16 +29,16 @@
       const response = await fetch(api + path, { method, headers, body: body ? JSON.stringify(body) : undefined,
                                                   cache: "no-store" });
       let data = {};
-      try { data = await response.json(); } catch (e) { data = { error: "the server's answer could not be read" }; }
+      try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
       if (response.ok) {
         if (method !== "GET" || !view || data.rev !== view.rev) { chosen = null; firstDie = null; }  // a refresh keeps the tile tapped
         view = data;
         if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
       }
       else if (response.status === 409 && data.state) { view = data.state; chosen = null; say(data.error, "bad"); }
-      else say(data.error || ("refused (" + response.status + ")"), "bad");
+      else say(data.error || t("refused (%(status)s)", { status: response.status }), "bad");
     } catch (e) {
-      say("no connection to the server: nothing was sent; try again", "bad");
+      say(t("no connection to the server: nothing was sent; try again"), "bad");
     } finally {
       busy = false;
       render();
@@ -115,24 +115,24 @@
     if (!game.in_hand && !game.announced) {
       const next = game.hands.length + 1;
       const clock = view.time_limit && game.hands.length
-        ? el("button", { type: "button", id: "time-up", onclick: () => send("time") }, "Time is up: end the game here") : null;
-      const lead = el("select", { id: "lead", "aria-label": "who leads" }, el("option", { value: "" }, "lead: as the rules say"),
-                      ...game.seats.map((s) => el("option", { value: s }, "lead: " + s + " " + (game.players[s] || ""))));
-      box.append(el("h2", {}, "Hand " + next),
+        ? el("button", { type: "button", id: "time-up", onclick: () => send("time") }, t("Time is up: end the game here")) : null;
+      const lead = el("select", { id: "lead", "aria-label": t("who leads") }, el("option", { value: "" }, t("lead: as the rules say")),
+                      ...game.seats.map((s) => el("option", { value: s }, t("lead: %(seat)s %(name)s", { seat: s, name: game.players[s] || "" }))));
+      box.append(el("h2", {}, t("Hand %(n)s", { n: next })),
                  el("div", { class: "row" }, lead, el("button", { type: "button", class: "primary", id: "start-hand",
-                   onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, "Start hand " + next)),
-                 el("p", { class: "note" }, "The deal may be entered first, as deal lines in the box below, or not at all."));
-      if (clock) box.append(el("p", { class: "note" }, "The event's clock (" + view.time_limit + " minutes) has run out? " +
-                                "The side ahead wins."), clock);
+                   onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, t("Start hand %(n)s", { n: next }))),
+                 el("p", { class: "note" }, t("The deal may be entered first, as deal lines in the box below, or not at all.")));
+      if (clock) box.append(el("p", { class: "note" }, t("The event's clock (%(minutes)s minutes) has run out? The side ahead wins.",
+                                                    { minutes: view.time_limit })), clock);
       return box;
     }
     if (game.hand_over) {
-      box.append(el("h2", {}, "Hand " + game.hand + " is over"),
-                 el("p", { class: "note" }, game.deal_known ? "Close it to record its score (or undo the last move)."
-                   : "Type the tiles each player still holds in the box below (left N 6-6; E …), or close it if nobody holds any."),
-                 el("button", { type: "button", class: "primary", id: "close-hand", onclick: () => send("y") }, "Close hand " + game.hand));
+      box.append(el("h2", {}, t("Hand %(n)s is over", { n: game.hand })),
+                 el("p", { class: "note" }, game.deal_known ? t("Close it to record its score (or undo the last move).")
+                   : t("Type the tiles each player still holds in the box below (left N 6-6; E …), or close it if nobody holds any.")),
+                 el("button", { type: "button", class: "primary", id: "close-hand", onclick: () => send("y") }, t("Close hand %(n)s", { n: game.hand })));
       const closing = game.legal || [];  // Castle Rock: the last placer's captures, still to make
-      if (closing.length) box.append(el("p", { class: "note" }, "Captures the last player may still make:"),
+      if (closing.length) box.append(el("p", { class: "note" }, t("Captures the last player may still make:")),
         el("div", { class: "row" }, ...closing.map((m) =>
           el("button", { type: "button", onclick: () => send(m.text), "data-move": m.text }, m.label))));
       return box;
@@ -150,22 +150,23 @@
         else other.push(m);
       }
       if (byTile.size) {
-        box.append(el("h2", {}, (game.to_move || "") + (game.deal_known ? " to play: tap a tile" : " to play: tap the tile played")));
+        box.append(el("h2", {}, game.deal_known ? t("%(seat)s to play: tap a tile", { seat: game.to_move || "" })
+                                          : t("%(seat)s to play: tap the tile played", { seat: game.to_move || "" })));
         box.append(tileButtons([...byTile.keys()], (t) => { chosen = t; render(); }));
       }
       if (other.length) box.append(el("div", { class: "row", style: "margin-top:6px" },
         ...other.map((m) => el("button", { type: "button", onclick: () => send(m.text), "data-move": m.text }, m.label))));
       if (rolls.length) box.append(dice(rolls));
       if (drawn.size) {
-        box.append(el("h2", {}, "Draw: tap the tile drawn"));
+        box.append(el("h2", {}, t("Draw: tap the tile drawn")));
         box.append(tileButtons([...drawn.keys()], (t) => send(drawn.get(t)[0].text), null, "draws"));
       }
       if (chosen && byTile.has(chosen)) {
         const choices = byTile.get(chosen);
         if (choices.length === 1 && !choices[0].at) { const only = choices[0]; chosen = null; send(only.text); return box; }
         const grid = choices.some((c) => c.at) ? tableau(game, choices) : null;
-        if (grid) box.append(el("h2", {}, "Where does " + chosen + " go? Tap a numbered cell"), grid);
-        else box.append(el("h2", {}, "Where does " + chosen + " go?"));
+        if (grid) box.append(el("h2", {}, t("Where does %(tile)s go? Tap a numbered cell", { tile: chosen })), grid);
+        else box.append(el("h2", {}, t("Where does %(tile)s go?", { tile: chosen })));
         box.append(el("div", { class: "targets" }, ...choices.map((c, k) =>
           el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? "#" + (k + 1) + " " : "") + c.label))));
       }
@@ -174,11 +175,11 @@
     // The deal was not entered and the engine cannot list the moves: any tile not yet seen this
     // hand; the engine says where it may go (every place it accepts the tile), and checks the rest.
     const seen = new Set(game.seen || []);
-    box.append(el("h2", {}, (game.to_move ? game.to_move + " to play: " : "") + "tap the tile played"),
+    box.append(el("h2", {}, game.to_move ? t("%(seat)s to play: tap the tile played", { seat: game.to_move }) : t("Tap the tile played")),
                tileButtons(game.tiles, placeTile, (t) => seen.has(t)));
     if (chosen && options && options.tile === chosen) {
       const grid = options.list.some((c) => c.at) ? tableau(game, options.list) : null;
-      box.append(el("h2", {}, "Where does " + chosen + " go?" + (grid ? " Tap a numbered cell" : "")));
+      box.append(el("h2", {}, grid ? t("Where does %(tile)s go? Tap a numbered cell", { tile: chosen }) : t("Where does %(tile)s go?", { tile: chosen })));
       if (grid) box.append(grid);
       box.append(el("div", { class: "targets" }, ...options.list.map((c, k) =>
         el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? "#" + (k + 1) + " " : "") + c.label))));
@@ -197,21 +198,22 @@
     const box = el("div", { id: "dice" });
     let seat = seats[0];
     if (seats.length > 1) {
-      const pick = el("select", { id: "roller", "aria-label": "who rolls" }, ...seats.map((s) => el("option", { value: s }, s + " rolls")));
+      const pick = el("select", { id: "roller", "aria-label": t("who rolls") }, ...seats.map((s) => el("option", { value: s }, t("%(seat)s rolls", { seat: s }))));
       box.append(pick);
       seat = null;
     }
     const roller = () => seat || $("roller").value;
-    box.append(el("h2", {}, (seats.length === 1 ? seat + " rolls: " : "") + (firstDie ? "second die" : "first die")));
+    box.append(el("h2", {}, seats.length === 1 ? (firstDie ? t("%(seat)s rolls: second die", { seat }) : t("%(seat)s rolls: first die", { seat }))
+                                              : (firstDie ? t("Second die") : t("First die"))));
     box.append(el("div", { class: "row tiles" }, ...[1, 2, 3, 4, 5, 6].map((n) =>
       el("button", { type: "button", class: firstDie === n ? "chosen" : "", "data-die": n, onclick: () => {
         if (firstDie === null) { firstDie = n; render(); return; }
         const text = roller() + " r" + firstDie + "+" + n;
         const move = rolls.find((m) => m.text === text);
         firstDie = null;
-        if (move) send(move.text); else { say("that roll cannot be made now", "bad"); render(); }
+        if (move) send(move.text); else { say(t("that roll cannot be made now"), "bad"); render(); }
       } }, String(n)))));
-    if (firstDie !== null) box.append(el("button", { type: "button", onclick: () => { firstDie = null; render(); } }, "Change the first die (" + firstDie + ")"));
+    if (firstDie !== null) box.append(el("button", { type: "button", onclick: () => { firstDie = null; render(); } }, t("Change the first die (%(n)s)", { n: firstDie })));
     return box;
   }
 
@@ -220,33 +222,33 @@
     const sides = view.sides;
     const inputs = sides.map((s) => el("label", {}, s + " ", el("input", { type: "number", inputmode: "numeric", min: "0",
                                                                          id: "score-" + s, style: "width:6em" })));
-    return el("section", {}, el("h2", {}, "Hand " + next + ": its score"), el("div", { class: "row" }, ...inputs),
+    return el("section", {}, el("h2", {}, t("Hand %(n)s: its score", { n: next })), el("div", { class: "row" }, ...inputs),
       el("button", { type: "button", class: "primary", id: "add-sheet-hand", onclick: () => {
         const parts = sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
         send("hand " + next + "\nend " + parts);
-      } }, "Record hand " + next));
+      } }, t("Record hand %(n)s", { n: next })));
   }
 
   function resultPanel(game) {
     const sides = view.sides;
-    const rows = game.hands.map((h) => el("tr", {}, el("td", {}, "hand " + h.number),
+    const rows = game.hands.map((h) => el("tr", {}, el("td", {}, t("hand %(n)s", { n: h.number })),
       ...sides.map((s) => el("td", {}, h.result ? (h.result.scores[s] ?? 0) : "–"))));
     const table = el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows,
-      el("tr", {}, el("th", {}, "total"), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0))));
-    const box = el("section", {}, el("h2", {}, view.status === "confirmed" ? "Confirmed: the result is in the event"
-                                               : "The game is over: check the result, then confirm it"), table);
+      el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0))));
+    const box = el("section", {}, el("h2", {}, view.status === "confirmed" ? t("Confirmed: the result is in the event")
+                                               : t("The game is over: check the result, then confirm it")), table);
     if (view.status !== "confirmed") {
       const pin = view.pins ? el("input", { id: "pin", type: "password", inputmode: "numeric", maxlength: "4",
-                                            placeholder: "PIN", "aria-label": "your PIN", style: "width:6em" }) : null;
-      box.append(el("p", { class: "note" }, view.pins ? "One player of each side types their own PIN and taps their side."
-                                                       : "One player of each side taps their side."));
+                                            placeholder: t("PIN"), "aria-label": t("your PIN"), style: "width:6em" }) : null;
+      box.append(el("p", { class: "note" }, view.pins ? t("One player of each side types their own PIN and taps their side.")
+                                                       : t("One player of each side taps their side.")));
       if (pin) box.append(pin);
       box.append(el("div", { class: "row" }, ...sides.map((s) => {
         const done = view.confirmations[s];
         return el("button", { type: "button", class: done ? "chosen" : "primary", disabled: !!done, "data-side": s,
           onclick: () => call("POST", "/confirm", Object.assign({ rev: view.rev }, view.by_seat ? { seat: s } : { side: s },
                                                               pin ? { pin: pin.value } : {})) },
-          done ? s + " confirmed" : "Confirm for " + s);
+          done ? t("%(side)s confirmed", { side: s }) : t("Confirm for %(side)s", { side: s }));
       })));
     }
     return box;
@@ -256,19 +258,19 @@
     if (!view) return;
     document.body.dataset.rev = view.rev;
     const game = view.game;
-    $("title").textContent = `${view.event} · round ${view.round} · table ${view.table}`;
+    $("title").textContent = t("%(event)s · round %(round)s · table %(table)s", { event: view.event, round: view.round, table: view.table });
     totals(game);
     players(game);
     const main = $("panel");
     main.replaceChildren();
-    if (view.called) main.append(el("p", { class: "state-called" }, "The director has been called to this table."));
+    if (view.called) main.append(el("p", { class: "state-called" }, t("The director has been called to this table.")));
     if (view.status === "confirmed" || game.over) main.append(resultPanel(game));
     else if (view.mode === null && !game.hands.length) {
-      main.append(el("section", {}, el("h2", {}, "How will this table record its game?"), el("div", { class: "row" },
+      main.append(el("section", {}, el("h2", {}, t("How will this table record its game?")), el("div", { class: "row" },
         el("button", { type: "button", class: "primary", id: "mode-play", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "play" }) },
-           "Play by play"),
+           t("Play by play")),
         el("button", { type: "button", id: "mode-sheet", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "sheet" }) },
-           "Scores only"))));
+           t("Scores only")))));
     } else if (view.mode === "sheet") main.append(sheetPanel(game));
     else main.append(playPanel(game));
     $("moves").textContent = movesOf(game);

@@ -1,0 +1,169 @@
+"""The languages of the pages people read: English and Spanish, from gettext catalogs.
+
+Most clubs that play Competitive (Latin) dominoes play in Spanish, so every page a player sees
+(the venue's table and public pages, the score sheets, the report and its projector page, the
+replay page) exists in both.  The words are never in code: a page's text is an English msgid
+in its template or module, and its Spanish is the ``msgstr`` of a ``.po`` catalog shipped in
+the package (``domrec/locale/es/LC_MESSAGES/domrec.po``, and the tournament tool's own beside
+its code).  Catalogs are read when first needed (Babel's ``read_po``) and kept, so a plain
+``pip install`` needs no compile step: the ``.po`` files are the package data.
+
+What this module gives the pages above it:
+
+* :data:`LANGUAGES` and :func:`language` (a code checked, for ``--lang``);
+* :func:`translations` (the gettext object of a language: one or more catalog folders merged);
+* :func:`negotiate` (a browser's ``Accept-Language`` against the languages, then a default);
+* :func:`environment` (a Jinja2 environment with the ``i18n`` extension installed: templates
+  write ``{{ _("Undo") }}`` and ``{% trans %}``, autoescaped);
+* :func:`script_strings` (the translated strings a page's script looks up, which the page embeds
+  as JSON: no English left in a script's code paths);
+* :func:`N_` (marks a string for the catalog without translating it: a list of phrases).
+
+The sentences the engines and the recorder build at run time (a refusal such as "W does not
+hold 6-4") are not msgids of code: they are matched against the listed patterns of
+:mod:`domrec.phrases`, whose Spanish comes from the same catalog.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from babel import Locale, UnknownLocaleError, negotiate_locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+from domrec.errors import InputError
+
+#: The languages of the pages, English first (the language of every msgid).
+LANGUAGES: tuple[str, ...] = ("en", "es")
+DEFAULT = "en"
+#: How each language names itself, for the switch on a page ("Español | English").
+NAMES: Mapping[str, str] = {"en": "English", "es": "Español"}
+#: domrec's catalogs: ``locale/LANG/LC_MESSAGES/domrec.po``.
+LOCALE = Path(__file__).resolve().parent / "locale"
+#: The longest ``Accept-Language`` header read (a browser's is a few dozen bytes).
+MAX_HEADER = 512
+
+
+class UnknownLanguage(InputError):
+    """A language code with no pages (``--lang fr``)."""
+
+
+def N_(text: str) -> str:
+    """``text`` itself: marks it for the catalog where it is listed, not yet translated."""
+    return text
+
+
+def language(code: str) -> str:
+    """``code`` as one of :data:`LANGUAGES` (``es``, ``es-MX``, ``ES_es`` -> ``es``), or
+    :class:`UnknownLanguage` naming the languages there are."""
+    found = known(code)
+    if found is None:
+        shown = str(code)[:20]
+        raise UnknownLanguage(f"no pages in {shown!r}: the languages are {', '.join(LANGUAGES)}")
+    return found
+
+
+def known(code: Any) -> str | None:
+    """``code`` as one of :data:`LANGUAGES`, or ``None`` (not a language code, or one without pages)."""
+    if not isinstance(code, str) or not code or len(code) > 35:
+        return None
+    try:
+        parsed = Locale.parse(code.strip().replace("-", "_"))
+    except (ValueError, TypeError, LookupError, UnknownLocaleError):
+        return None
+    return parsed.language if parsed.language in LANGUAGES else None
+
+
+def negotiate(accept_language: str | None, default: str = DEFAULT) -> str:
+    """The language to answer a browser in: its ``Accept-Language`` preferences (in the order of
+    their weights; ``q=0`` refused) against :data:`LANGUAGES`, else ``default``."""
+    if not accept_language or len(accept_language) > MAX_HEADER:
+        return default
+    weighted = []
+    for k, part in enumerate(accept_language.split(",")):
+        tag, _, params = part.strip().partition(";")
+        tag = tag.strip()
+        if not tag or tag == "*":
+            continue
+        q = 1.0
+        if params.strip():
+            found = re.fullmatch(r"\s*q\s*=\s*([01](?:\.[0-9]{0,3})?)\s*", params)
+            if found is None:  # a weight that cannot be read: the entry is left out
+                continue
+            q = float(found.group(1))
+        if q > 0:
+            weighted.append((-q, k, tag))
+    preferred = [tag.replace("_", "-") for _, _, tag in sorted(weighted)]
+    found_lang = negotiate_locale(preferred, LANGUAGES, sep="-", aliases={})
+    return known(found_lang) or default
+
+
+def catalog_paths(lang: str, folders: Sequence[Path] = (LOCALE,)) -> list[Path]:
+    """Every ``.po`` file of ``lang`` in ``folders`` (``FOLDER/LANG/LC_MESSAGES/*.po``)."""
+    return [p for folder in folders for p in sorted((Path(folder) / lang / "LC_MESSAGES").glob("*.po"))]
+
+
+@functools.lru_cache(maxsize=16)
+def _translations(lang: str, folders: tuple[Path, ...]) -> NullTranslations:
+    merged: Translations | None = None
+    for path in catalog_paths(lang, folders):
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=lang)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        one = Translations(buffer)
+        merged = one if merged is None else merged.merge(one)
+    return merged if merged is not None else NullTranslations()
+
+
+def translations(lang: str, folders: Iterable[Path] = (LOCALE,)) -> NullTranslations:
+    """The gettext object of ``lang``: the catalogs of ``folders`` merged (the first folder's
+    word wins), read once.  English, the language of the msgids, translates nothing."""
+    lang = language(lang)
+    if lang == DEFAULT:
+        return NullTranslations()
+    return _translations(lang, tuple(Path(f) for f in folders))
+
+
+def environment(loader: Any, lang: str, folders: Iterable[Path] = (LOCALE,), **options: Any) -> Any:
+    """A Jinja2 environment for pages in ``lang``: autoescaped, the ``i18n`` extension installed
+    with the new style (``_("Round %(n)s", n=3)`` formats and escapes)."""
+    import jinja2
+
+    env = jinja2.Environment(loader=loader, autoescape=True, extensions=["jinja2.ext.i18n"], **options)
+    env.install_gettext_translations(translations(lang, folders), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = language(lang)
+    return env
+
+
+#: The function a page's script looks its strings up with: ``t("Undo")``, ``t("Hand %(n)s", {n})``.
+SCRIPT_KEYWORD = "t"
+
+
+@functools.lru_cache(maxsize=32)
+def _script_msgids(path: Path, mtime: float) -> tuple[str, ...]:
+    from babel.messages.extract import extract
+
+    with path.open("rb") as f:
+        found = extract("javascript", f, keywords={SCRIPT_KEYWORD: None}, options={})
+        return tuple(dict.fromkeys(message for _, message, _, _ in found if isinstance(message, str)))
+
+
+def script_msgids(path: Path) -> tuple[str, ...]:
+    """The strings a page's script looks up (every ``t("…")`` in it), as Babel extracts them."""
+    path = Path(path)
+    return _script_msgids(path, path.stat().st_mtime)
+
+
+def script_strings(paths: Iterable[Path], lang: str, folders: Iterable[Path] = (LOCALE,)) -> dict[str, str]:
+    """msgid -> its words in ``lang``, for every string the scripts ``paths`` look up: what a page
+    embeds as ``<script type="application/json" id="strings">`` for them."""
+    gettext = translations(lang, folders).gettext
+    return {m: gettext(m) for path in paths for m in script_msgids(Path(path))}
