@@ -360,13 +360,16 @@ def _notes(state: HorseRaceHand, marks: list[Mark]) -> tuple[str, ...]:
     return (*count, table, legend + ".")
 
 
-def board(state: HorseRaceHand, last: Move | None) -> Board:
-    """The layout tree after ``last``, drawn at once (the state goes on changing)."""
-    group = svg.element("g", class_="layout")
+def scene(state: HorseRaceHand, last: Move | None) -> dict:
+    """What the picture shows, as plain values: each tile where the layout puts it (its corner in grid
+    cells, upright or not, its halves, its words), the dashed links, the open places' marks, the
+    board's extent (``left``/``top`` in cells, ``width``/``height`` in pixels) and the notes.
+
+    The layout is worked out here, once: a tile keeps its place from one position to the next, so
+    a hand's scenes differ by a tile and a few marks."""
     if state.lead is None:
-        svg.text(group, 0, 20, "The layout is empty: the lead is still to be set.", font_size=14, fill="#fff")
         stock = state.stock
-        return Board(group, 360, 28, (f"Boneyard: {stock} tile{'' if stock == 1 else 's'}.",))
+        return {"tiles": [], "notes": [f"Boneyard: {stock} tile{'' if stock == 1 else 's'}."]}
     layout = lay_out(state)
     marks = list(_marks(layout, set(layout.cells)))
     xs = [v for laid in layout.laid for v in (laid.rect[0], laid.rect[2])] + [m.cx + s for m in marks for s in (-1, 1)]
@@ -383,27 +386,44 @@ def board(state: HorseRaceHand, last: Move | None) -> Board:
     if width < wanted:  # a small layout: widen the board (centred) so its notes stay on the picture
         left -= (wanted - width) / 2 / CELL
         width = wanted
+    newest = _last_tile(state, last)
+    return {"tiles": [[*laid.rect[:2], laid.vertical, laid.first, laid.second, f"{laid.node.text()}: {laid.how}",
+                       laid.node.double] for laid in layout.laid],
+            "last": next((i for i, laid in enumerate(layout.laid) if laid.node.tile is newest), None),
+            "links": [[laid.link[0].x, laid.link[0].y, laid.link[1].x, laid.link[1].y]
+                      for laid in layout.laid if laid.link],
+            "marks": [[m.cx, m.cy, m.count, m.label] for m in marks],
+            "left": left, "top": top, "width": width, "height": height, "notes": list(notes)}
+
+
+def draw(scene: dict) -> Board:
+    """The layout of :func:`scene` (the replay page's script draws it the same way: horserace.js)."""
+    group = svg.element("g", class_="layout")
+    if not scene["tiles"]:
+        svg.text(group, 0, 20, "The layout is empty: the lead is still to be set.", font_size=14, fill="#fff")
+        return Board(group, 360, 28, tuple(scene["notes"]))
+    left, top = scene["left"], scene["top"]
 
     def px(x: float, y: float) -> tuple[float, float]:
         return (x - left) * CELL, (y - top) * CELL
 
-    newest = _last_tile(state, last)
-    for laid in layout.laid:
-        if laid.link:
-            (x1, y1), (x2, y2) = px(laid.link[0].x, laid.link[0].y), px(laid.link[1].x, laid.link[1].y)
-            svg.sub(group, "line", class_="link", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#fff",
-                    stroke_width=2.0, stroke_dasharray="4 3")
-    for laid in layout.laid:
-        t = laid.node.tile
-        x, y = px(laid.rect[0], laid.rect[1])
-        is_last = t is newest
-        css = " ".join(c for c in ("spinner" if laid.node.double else "", "last" if is_last else "") if c)
-        words = f"{laid.node.text()}: {laid.how}" + (" (the last tile set)" if is_last else "")
-        draw_tile(group, laid.first, laid.second, x, y, 2 * CELL, vertical=laid.vertical,
-                  fill=LAST if is_last else FACE, label=words, css=css)
-    for mark in marks:
-        _draw_mark(group, mark, *px(mark.cx, mark.cy))
-    return Board(group, width, height, notes)
+    for x1, y1, x2, y2 in scene["links"]:
+        (a, b), (c, d) = px(x1, y1), px(x2, y2)
+        svg.sub(group, "line", class_="link", x1=a, y1=b, x2=c, y2=d, stroke="#fff",
+                stroke_width=2.0, stroke_dasharray="4 3")
+    for i, (x0, y0, vertical, first, second, words, spinner) in enumerate(scene["tiles"]):
+        x, y = px(x0, y0)
+        is_last = i == scene["last"]
+        css = " ".join(c for c in ("spinner" if spinner else "", "last" if is_last else "") if c)
+        draw_tile(group, first, second, x, y, 2 * CELL, vertical=vertical, fill=LAST if is_last else FACE,
+                  label=words + (" (the last tile set)" if is_last else ""), css=css)
+    for cx, cy, count, label in scene["marks"]:
+        _draw_mark(group, Mark(cx, cy, count, label), *px(cx, cy))
+    return Board(group, scene["width"], scene["height"], tuple(scene["notes"]))
+
+
+def board(state: HorseRaceHand, last: Move | None) -> Board:
+    return draw(scene(state, last))
 
 
 def _draw_mark(parent: ET.Element, mark: Mark, cx: float, cy: float) -> None:
