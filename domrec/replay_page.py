@@ -1,31 +1,33 @@
 """The replay page: a whole record on one HTML page an arbiter can step through.
 
-:func:`page` turns a record into one self-contained HTML document: every
-position of every hand drawn by the game's picture module (from the replay
-the validator runs, :func:`domrec.pictures.positions.replay`), a move list
-beside each hand's picture, buttons and keys to step through it, the hand's
-scoring arithmetic and the totals after each hand.  For an invalid record the
-page opens at the first problem, with the problem's sentence and rule beside
-the move that broke it.
+:func:`page` turns a record into one self-contained HTML document: every hand's positions
+(from the replay the validator runs, :func:`domrec.pictures.positions.replay`), a move list
+beside each hand's table, buttons and keys to step through it, the hand's scoring arithmetic
+and the totals after each hand.  For an invalid record the page opens at the first problem:
+the problem's sentence and rule at the top of its hand, above the table its player faced, and
+the move that broke it marked in the move list.
 
-Why a template engine here (Jinja2) when the tournament report has none: this
-page is mostly markup (a document head, a style sheet, a script, a section a
-hand, a list a move) around little logic, and everything in it that comes from
-a record (names, comments, the event's fields, seats in problem sentences)
-must be escaped.  Jinja2's autoescaping does that for every value by default,
-so a forgotten escape cannot happen; the pictures are our own ElementTree
-output (escaped when they were written) and are the only values marked safe.
+Why a template engine here (Jinja2) when the tournament report has none: this page is mostly
+markup (a document head, a style sheet, a script, a section a hand, a list a move) around
+little logic, and everything in it that comes from a record (names, comments, the event's
+fields, seats in problem sentences) must be escaped.  Jinja2's autoescaping does that for
+every value by default, so a forgotten escape cannot happen; the only values marked safe are
+our own script and the positions as JSON (escaped for a script element by :func:`_json`).
 
-Why every position is in the page, not drawn by a script: the page must work
-from a file, without network and without JavaScript (then it shows each
-hand's final position), and a script would have to re-implement the drawing.
-Each picture is inlined once; the script only chooses which one is shown.
+Why the positions travel as data and the script draws them: a picture a position made a game's
+page 3 to 7 MB (twenty thousand bytes a move, most of it the same tiles again); a hand's first
+position and then each move's changes (:mod:`domrec.pictures.changes`) take a few dozen bytes a
+move, and each tile face is drawn once (tiles.js).  The script draws with ports of the picture
+modules' ``draw`` (``domrec/pictures/*.js``), from the same scenes the Python drawing uses, and
+a browser test holds the two equal, picture for picture.  Without JavaScript the page says the
+table needs its script, and shows everything else: the moves, the problems, the arithmetic.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+from importlib import resources
 
 import attrs
 import jinja2
@@ -34,7 +36,9 @@ from markupsafe import Markup
 from domrec.errors import one_line
 from domrec.explain import describe_move
 from domrec.output import REPLAY_MARK
-from domrec.pictures.positions import GAME_TITLES, HandReplay, Position, replay, side_of
+from domrec.pictures import MODULES
+from domrec.pictures.changes import changes
+from domrec.pictures.positions import GAME_TITLES, HandReplay, replay, side_of
 from domrec.record import Record
 from domrec.validate import Problem, Report
 
@@ -62,20 +66,10 @@ class MoveLine:
     name: str
     points: int | None          # what the replay scored it (None: not replayed)
     comment: str | None
-    target: str | None          # the id of the position after it (None: not replayed)
+    target: str | None          # the position after it, as an address (h2-m14; None: not replayed)
     problems: tuple[ProblemView, ...] = ()
-
-
-@attrs.frozen
-class Frame:
-    """One position of a hand, as shown: its picture and what the controls say about it."""
-
-    anchor: str                 # h2-m14
-    move: int
-    svg: Markup
-    counter: str                # "move 14 of 21"
-    scores: str                 # "Scores: NS 0 · EW 70"
-    last: str
+    #: The record's first problem, when it is this move's: shown above the table, pointed to from here.
+    lead: ProblemView | None = None
 
 
 @attrs.frozen
@@ -86,12 +80,12 @@ class HandView:
     anchor: str
     comment: str | None
     kind: str                   # played, sheet (scores only) or unplayed (not replayed)
-    frames: tuple[Frame, ...]
+    positions: int              # how many positions the script can draw (the deal, then a move each)
     moves: tuple[MoveLine, ...]
     record_moves: int
-    shown: int | None           # index in frames shown without a script (the final position)
-    open_at: int | None         # index in frames the script opens at (the first problem's position)
+    open_at: int | None         # the position the script opens at (the first problem's)
     first_problem: bool
+    lead_problems: tuple[ProblemView, ...]   # the first problem, when it is one of this hand's moves
     top_problems: tuple[ProblemView, ...]
     end_problems: tuple[ProblemView, ...]
     end: str | None
@@ -99,6 +93,9 @@ class HandView:
     scores: str | None
     totals: str | None
     unplayed_why: str | None
+    counter: str | None         # the bar's counter and scores as written in the page: the hand's last position
+    running: str | None
+    data: dict | None           # what the script draws the positions from
 
 
 def _scores_text(scores: dict[str, int] | None) -> str | None:
@@ -111,64 +108,73 @@ def _problem_view(index: int, problem: Problem) -> ProblemView:
                        problem.pointer or "/", at, index == 0)
 
 
-def _frame(position: Position) -> Frame:
-    header = position.header_lines()
-    counter = f"move {position.move} of {position.moves}" + (" (the deal)" if position.move == 0 else "")
-    return Frame(f"h{position.hand}-m{position.move}", position.move, Markup(position.svg()), counter, header[2],
-                 header[1])
+def _counter(move: int, moves: int) -> str:
+    return f"move {move} of {moves}" + (" (the deal)" if move == 0 else "")
 
 
-def _opening(problem: Problem, frames: tuple[Frame, ...]) -> int | None:
+def _opening(problem: Problem, positions: int) -> int | None:
     """Where the first problem's hand opens: just before an illegal move (the table its player
     faced), just after a move whose claimed score is wrong (the picture shows what it scored), at
-    the hand's end for a claim about the whole hand."""
-    if not frames:
+    the hand's end for a claim about the whole hand.  Position ``k`` is the table after ``k`` moves."""
+    if not positions:
         return None
-    moves = [f.move for f in frames]
     if problem.move is None:
-        return len(frames) - 1
+        return positions - 1
     wanted = problem.move - 1 if problem.kind == "illegal" else problem.move
-    if wanted in moves:
-        return moves.index(wanted)
-    return len(frames) - 1 if wanted > moves[-1] else 0
+    return min(max(wanted, 0), positions - 1)
+
+
+def _hand_data(number: int, replayed: HandReplay, moves: int) -> dict:
+    """What the page's script draws a hand's positions from: the first whole, then each one as its
+    changes from the one before, and the moves in words (the "Last:" line of each picture)."""
+    shown = replayed.positions
+    datas = [p.data() for p in shown]
+    return {"hand": number, "moves": moves, "first": datas[0],
+            "plays": [[p.last, p.last_seat, p.points] for p in shown[1:]],
+            "changes": [changes(a, b) for a, b in zip(datas, datas[1:])]}
 
 
 def _hand_view(record: Record, number: int, replayed: HandReplay | None, problems: list[ProblemView],
                raw: list[Problem], stopped: str | None) -> HandView:
     hand = record.hands[number - 1]
     names = {p.seat: p.name for p in record.players}
-    frames = tuple(_frame(p) for p in replayed.positions) if replayed else ()
-    after = {f.move: f for f in frames}
-    points = {p.move: p.points for p in replayed.positions} if replayed else {}
+    shown = replayed.positions if replayed else ()
+    points = {p.move: p.points for p in shown}
     by_move: dict[int, list[ProblemView]] = {}
+    lead: list[ProblemView] = []
     top: list[ProblemView] = []
     end: list[ProblemView] = []
     for view, problem in zip(problems, raw):
-        if problem.move is not None and 1 <= problem.move <= len(hand.moves):
+        if view.first:  # the page opens here: above the table, whatever it is about
+            lead.append(view)
+        elif problem.move is not None and 1 <= problem.move <= len(hand.moves):
             by_move.setdefault(problem.move, []).append(view)
         elif problem.kind == "score":
             end.append(view)
         else:
             top.append(view)
+    led = {raw[0].move: lead[0]} if lead and raw[0].move is not None else {}
     moves = tuple(MoveLine(k, describe_move(m), names.get(m.seat, ""), points.get(k), m.comment,
-                           after[k].anchor if k in after else None, tuple(by_move.get(k, ())))
+                           f"h{number}-m{k}" if k < len(shown) else None, tuple(by_move.get(k, ())), led.get(k))
                   for k, m in enumerate(hand.moves, start=1))
     if replayed is not None and replayed.sheet:
         kind = "sheet"
-    elif frames:
+    elif shown:
         kind = "played"
     else:
         kind = "unplayed"
     first = bool(raw) and problems[0].first
-    open_at = _opening(raw[0], frames) if first else None
+    open_at = _opening(raw[0], len(shown)) if first else None
     why = None
     if kind == "unplayed":
         why = "its deal could not be replayed" if any(p.kind == "deal" for p in raw) else stopped
-    return HandView(number, f"hand-{number}", hand.comment, kind, frames, moves, len(hand.moves),
-                    len(frames) - 1 if frames else None, open_at, first, tuple(top), tuple(end),
-                    replayed.end if replayed else None, replayed.working if replayed else (),
-                    _scores_text(replayed.scores) if replayed else None,
-                    _scores_text(replayed.totals) if replayed else None, why)
+    final = shown[-1] if shown else None
+    return HandView(number, f"hand-{number}", hand.comment, kind, len(shown), moves, len(hand.moves), open_at, first,
+                    tuple(lead), tuple(top), tuple(end), replayed.end if replayed else None,
+                    replayed.working if replayed else (), _scores_text(replayed.scores) if replayed else None,
+                    _scores_text(replayed.totals) if replayed else None, why,
+                    _counter(final.move, final.moves) if final else None, final.header_lines()[2] if final else None,
+                    _hand_data(number, replayed, len(hand.moves)) if replayed and shown else None)
 
 
 def _event_lines(record: Record) -> list[tuple[str, str]]:
@@ -217,15 +223,17 @@ def _environment() -> jinja2.Environment:
 
 @functools.cache
 def edition() -> str:
-    """What the page's look depends on besides the record: domrec's version and the template's
-    text.  A tournament report keeps a replay page written for the same record and edition
-    instead of drawing it again (:func:`tournament.report.write_replays`)."""
+    """What the page's look depends on besides the record: domrec's version and the text of the
+    templates and the scripts.  A tournament report keeps a replay page written for the same record
+    and edition instead of drawing it again (:func:`tournament.report.write_replays`)."""
     import hashlib
-    from importlib import metadata, resources
+    from importlib import metadata
 
     digest = hashlib.sha256()
     for name in ("replay.html.j2", "problem.html.j2", "replay.js"):
         digest.update(resources.files("domrec").joinpath("templates", name).read_bytes())
+    for name in sorted(p.name for p in resources.files("domrec.pictures").iterdir() if p.name.endswith(".js")):
+        digest.update(resources.files("domrec.pictures").joinpath(name).read_bytes())
     try:
         version = metadata.version("domrec")
     except metadata.PackageNotFoundError:
@@ -255,6 +263,31 @@ def identity_mark(identity: str) -> str:
     return f'<meta name="domrec-record" content="{identity} {edition()}">'
 
 
+#: The drawing scripts every page carries, in order, before its game's own and the page's (replay.js).
+SHARED_SCRIPTS = ("svg.js", "tiles.js", "frame.js")
+
+
+@functools.cache
+def _script(game: str) -> Markup:
+    """The page's script: the drawing helpers, ``game``'s drawing (none for a game without pictures)
+    and the stepping (replay.js), each file as written (none holds ``</script``)."""
+    folder = resources.files("domrec.pictures")
+    names = [*SHARED_SCRIPTS, *([MODULES[game].rsplit(".", 1)[1] + ".js"] if game in MODULES else [])]
+    parts = [folder.joinpath(name).read_text(encoding="utf-8") for name in names]
+    parts.append(resources.files("domrec").joinpath("templates", "replay.js").read_text(encoding="utf-8"))
+    text = "\n".join(parts)
+    if "</script" in text.lower() or "<!--" in text:
+        raise AssertionError("a replay script must not hold </script or <!--")  # pragma: no cover
+    return Markup(text)
+
+
+def _json(value: object) -> Markup:
+    """``value`` as JSON to sit in a ``<script type="application/json">``: ``<``, ``>`` and ``&``
+    written as escapes, so that no text of a record can close the element or open a comment."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
+
+
 def render(record: Record, hands: list[HandReplay], report: Report, identity: str | None = None) -> str:
     """The page from a replay already run (:func:`page` runs it)."""
     views = [_problem_view(i, p) for i, p in enumerate(report.problems)]
@@ -279,7 +312,10 @@ def render(record: Record, hands: list[HandReplay], report: Report, identity: st
     totals = [(h.number, [h.totals.get(c) for c in columns]) for h in hands if h.totals is not None]
     title = GAME_TITLES.get(record.game, record.game)
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
+    data = {"game": record.game, "title": title, "names": [[p.seat, p.name] for p in record.players],
+            "hands": [h.data for h in hand_views if h.data is not None]}
     return _environment().get_template("replay.html.j2").render(
+        script=_script(record.game), data=_json(data),
         mark=Markup(REPLAY_MARK), identity=f"{identity} {edition()}" if identity else None, title=title,
         event_name=event_name if isinstance(event_name, str) else None,
         game=record.game, players=record.players, sides=sides, event=_event_lines(record),

@@ -80,6 +80,16 @@ class Position:
             scores += f" (this hand: {', '.join(made) if made else 'nothing scored'})"
         return [title, last, scores]
 
+    def data(self) -> dict:
+        """The position as the replay page carries it, for its script to draw (frame.js and the game's
+        script): the racks, face-down counts, the turn, the scores, the board's scene and, at a scored
+        hand's end, how it ended.  The game, the names and the hand's moves the page holds once;
+        ordered maps (racks, scores) are lists of pairs, since seats are the record's strings."""
+        return {"racks": [[seat, [[t.high, t.low] for t in tiles]] for seat, tiles in self.holdings.items()],
+                "hidden": [[seat, n] for seat, n in self.hidden.items() if n], "turn": self.to_move,
+                "scores": [[side, n] for side, n in self.scores.items()], "board": self.scene, "ended": self.ended,
+                "made": None if self.hand_scores is None else [[side, n] for side, n in self.hand_scores.items()]}
+
     def label(self) -> str:
         """What the picture shows, in one sentence (its title and accessible name)."""
         return " — ".join(self.header_lines())
