@@ -25,8 +25,11 @@ table needs its script, and shows everything else: the moves, the problems, the 
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
+import re
+import string
 from importlib import resources
 
 import attrs
@@ -126,12 +129,68 @@ def _opening(problem: Problem, positions: int) -> int | None:
 
 def _hand_data(number: int, replayed: HandReplay, moves: int) -> dict:
     """What the page's script draws a hand's positions from: the first whole, then each one as its
-    changes from the one before, and the moves in words (the "Last:" line of each picture)."""
+    changes from the one before.  (The "Last:" line of each picture the script reads from the move
+    list, which says the same.)"""
     shown = replayed.positions
     datas = [p.data() for p in shown]
-    return {"hand": number, "moves": moves, "first": datas[0],
-            "plays": [[p.last, p.last_seat, p.points] for p in shown[1:]],
-            "changes": [changes(a, b) for a, b in zip(datas, datas[1:])]}
+    return {"hand": number, "moves": moves, "first": _compact(datas[0]),
+            "changes": [_compact(changes(a, b)) for a, b in zip(datas, datas[1:])]}
+
+
+_LETTERS = string.ascii_letters
+
+
+def _alias(index: int) -> str:
+    return _LETTERS[index] if index < len(_LETTERS) else _alias(index // len(_LETTERS) - 1) + _LETTERS[index % len(_LETTERS)]
+
+
+def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
+    """The hands' positions with every dict key (in the positions and in the changes' paths) written
+    as a short alias, the most frequent first, and the table of aliases (``{"a": "board", ...}``),
+    which the script reads back.  Every key is aliased, the seats' too, so no alias is mistaken for
+    a key: the key ``board`` repeated in each move's changes is one letter."""
+    counts: collections.Counter[str] = collections.Counter()
+
+    def count(value: object) -> None:
+        if isinstance(value, dict):
+            counts.update(value.keys())
+            for v in value.values():
+                count(v)
+        elif isinstance(value, list):
+            for v in value:
+                count(v)
+
+    for hand in hands:
+        count(hand["first"])
+        for edits in hand["changes"]:
+            for edit in edits:
+                counts.update(k for k in edit[0] if isinstance(k, str))
+                count(edit[1:])
+    alias = {key: _alias(i) for i, (key, _) in enumerate(counts.most_common())}
+
+    def renamed(value: object) -> object:
+        if isinstance(value, dict):
+            return {alias[k]: renamed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [renamed(v) for v in value]
+        return value
+
+    out = [{**hand, "first": renamed(hand["first"]),
+            "changes": [[[[alias[k] if isinstance(k, str) else k for k in edit[0]], *renamed(edit[1:])]
+                         for edit in edits] for edits in hand["changes"]]} for hand in hands]
+    return {a: key for key, a in alias.items()}, out
+
+
+def _compact(value: object) -> object:
+    """``value`` with each whole float written as an integer (``3`` for ``3.0``): the same number
+    to a script, a byte or two less a coordinate."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        return int(value)
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items()}
+    return value
 
 
 def _hand_view(record: Record, number: int, replayed: HandReplay | None, problems: list[ProblemView],
@@ -275,10 +334,18 @@ def _script(game: str) -> Markup:
     names = [*SHARED_SCRIPTS, *([MODULES[game].rsplit(".", 1)[1] + ".js"] if game in MODULES else [])]
     parts = [folder.joinpath(name).read_text(encoding="utf-8") for name in names]
     parts.append(resources.files("domrec").joinpath("templates", "replay.js").read_text(encoding="utf-8"))
-    text = "\n".join(parts)
+    text = _shortened("\n".join(parts))
     if "</script" in text.lower() or "<!--" in text:
         raise AssertionError("a replay script must not hold </script or <!--")  # pragma: no cover
     return Markup(text)
+
+
+def _shortened(script: str) -> str:
+    """The script without its comments and its indentation (a third of its size, on every page;
+    the files keep them).  Safe for these files: no string or pattern in them holds ``/*``, and
+    every line is kept whole, so no statement is joined to the next."""
+    text = re.sub(r"/\*.*?\*/", "", script, flags=re.S)
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def _json(value: object) -> Markup:
@@ -312,8 +379,9 @@ def render(record: Record, hands: list[HandReplay], report: Report, identity: st
     totals = [(h.number, [h.totals.get(c) for c in columns]) for h in hands if h.totals is not None]
     title = GAME_TITLES.get(record.game, record.game)
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
+    keys, played = _aliased([h.data for h in hand_views if h.data is not None])
     data = {"game": record.game, "title": title, "names": [[p.seat, p.name] for p in record.players],
-            "hands": [h.data for h in hand_views if h.data is not None]}
+            "keys": keys, "hands": played}
     return _environment().get_template("replay.html.j2").render(
         script=_script(record.game), data=_json(data),
         mark=Markup(REPLAY_MARK), identity=f"{identity} {edition()}" if identity else None, title=title,

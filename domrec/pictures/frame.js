@@ -1,7 +1,8 @@
 /* frame.py and Position.header_lines (positions.py) for the replay page: one position as a whole
    picture, the board in its frame (title, last move, scores, each seat's tiles), drawn as the
    module draws it.  ``draw`` takes a position as the page carries it (see replay.js):
-   {title, hand, move, moves, names, last, scores, made, ended, turn, racks, hidden} and the board
+   {title, hand, move, moves, names, last: {text, name, points}, scores, made, ended, turn, racks,
+   hidden} and the board
    its game's script drew ({element, width, height, notes}).  Ordered maps (racks, scores, names)
    are lists of [key, value] pairs. */
 (function (D) {
@@ -21,9 +22,8 @@
     if (!p.last) {
       last = "Nothing played yet" + (p.turn ? "; " + p.turn + " to play" : "");
     } else {
-      var name = lookup(p.names, p.last[1] || "", "");
-      last = "Last: " + D.clip(p.last[0], 90) + (name ? " (" + D.clip(name, 24) + ")" : "");
-      last += p.last[2] ? ", scoring " + p.last[2] : "";
+      last = "Last: " + D.clip(p.last.text, 90) + (p.last.name ? " (" + D.clip(p.last.name, 24) + ")" : "");
+      last += p.last.points ? ", scoring " + p.last.points : "";
     }
     var scores = (p.made ? "Totals after the hand: " : "Scores: ") +
       p.scores.map(function (s) { return s[0] + " " + s[1]; }).join(" · ");

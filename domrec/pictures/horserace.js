@@ -1,13 +1,49 @@
 /* horserace.py's draw for the replay page: the layout where horserace.py's scene put it
    ({tiles: [[x, y, vertical, first, second, words, spinner], ...] in grid cells, last, links,
-   marks, left, top, width, height, notes}); the placing itself is done once, in Python. */
+   marks: [[x, y, count, kind, tile], ...], x0, y0, x1, y1, parts, count, pegs, stock}); the
+   placing itself is done once, in Python. */
 (function (D) {
   "use strict";
-  var CELL = 12, DISC = "#ffffff", RING = "#e8f5e9";
+  var CELL = 12, DISC = "#ffffff", RING = "#e8f5e9", NOTE_CHARS = 90, NOTE_CHAR_WIDTH = 7.2;
   var T = D.tiles;
+  var WORDS = {
+    "end": function (n, t) { return "open end " + n + " of " + t + ": counts " + n; },
+    "spinner": function (n, t) { return t + " is a spinner with a side free: it counts both halves, " + n; },
+    "side": function (n, t) { return "a free side of the spinner " + t + " (counted with the spinner)"; },
+    "spinner-end": function (n, t) { return "a free end of the spinner " + t + ": it counts nothing until a tile is set on it"; }
+  };
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  function notes(scene) {
+    var parts = scene.parts;
+    var verdict = " = " + scene.count + " (" + scene.pegs + ").";
+    var sums = parts.map(function (p) { return p[0] + " (" + p[1] + ")"; }).join(" + ") || "0";
+    if (D.len(sums) > NOTE_CHARS - 24) { sums = parts.map(function (p) { return String(p[0]); }).join(" + "); }
+    var count = ["Count of the open ends: " + sums + verdict];
+    if (D.len(count[0]) > NOTE_CHARS) { count = ["Count of the open ends: " + sums, verdict.replace(/^\s+/, "")]; }
+    var tiles = scene.tiles;
+    var spinners = tiles.filter(function (t) { return t[6]; }).map(function (t) { return t[3] + "-" + t[4]; });
+    var table = plural(tiles.length, "tile") + " on the table" +
+      (spinners.length ? "; spinner" + (spinners.length === 1 ? "" : "s") + " " + spinners.join(", ") : "") +
+      "; boneyard: " + plural(scene.stock, "tile") + ".";
+    var legend = "Discs: open ends and what they count";
+    if (scene.marks.some(function (m) { return m[2] === null; })) {
+      legend += "; rings: free spinner places (they add nothing)";
+    }
+    return count.concat([table, legend + "."]);
+  }
+
+  function extent(scene, lines) {
+    var left = scene.x0, top = scene.y0;
+    var width = (scene.x1 - left) * CELL, height = (scene.y1 - top) * CELL;
+    var wanted = Math.max.apply(null, lines.map(D.len)) * NOTE_CHAR_WIDTH - 24;
+    if (width < wanted) { left -= (wanted - width) / 2 / CELL; width = wanted; }
+    return [left, top, width, height];
+  }
 
   function mark(parent, m, cx, cy) {
-    var count = m[2], label = m[3], node;
+    var count = m[2], label = WORDS[m[3]](count, m[4]), node;
     if (count === null) {
       node = D.sub(parent, "g", [["class", "free-place"]]);
       D.title(node, label);
@@ -27,9 +63,9 @@
     var group = D.element("g", [["class", "layout"]]);
     if (!scene.tiles.length) {
       D.text(group, 0, 20, "The layout is empty: the lead is still to be set.", [["font-size", 14], ["fill", "#fff"]]);
-      return {element: group, width: 360, height: 28, notes: scene.notes};
+      return {element: group, width: 360, height: 28, notes: ["Boneyard: " + plural(scene.stock, "tile") + "."]};
     }
-    var left = scene.left, top = scene.top;
+    var lines = notes(scene), box = extent(scene, lines), left = box[0], top = box[1];
     var px = function (x, y) { return [(x - left) * CELL, (y - top) * CELL]; };
     scene.links.forEach(function (l) {
       var a = px(l[0], l[1]), b = px(l[2], l[3]);
@@ -46,6 +82,6 @@
       var xy = px(m[0], m[1]);
       mark(group, m, xy[0], xy[1]);
     });
-    return {element: group, width: scene.width, height: scene.height, notes: scene.notes};
+    return {element: group, width: box[2], height: box[3], notes: lines};
   };
 })(domrecPictures);

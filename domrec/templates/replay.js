@@ -14,8 +14,17 @@
   var DATA = source ? JSON.parse(source.textContent) : {hands: []};
   var drawBoard = D.games[DATA.game];
   var NARROW = 560;  /* below this width (CSS px) a picture is arranged for a phone */
+  var named = new Map(Object.keys(DATA.keys || {}).map(function (a) { return [a, DATA.keys[a]]; }));
   var byHand = {};
-  DATA.hands.forEach(function (h) { byHand[h.hand] = {data: h, models: [h.first]}; });
+  DATA.hands.forEach(function (h) {
+    h.changes = h.changes.map(function (edits) {
+      return edits.map(function (edit) {
+        var path = edit[0].map(function (k) { return typeof k === "string" ? named.get(k) : k; });
+        return [path].concat(edit.slice(1).map(restore));
+      });
+    });
+    byHand[h.hand] = {data: h, models: [restore(h.first)]};
+  });
   var sections = Array.prototype.slice.call(document.querySelectorAll("section.hand"))
     .filter(function (s) { return drawBoard && byHand[s.getAttribute("data-hand")]; });
   var current = new Map();
@@ -26,6 +35,15 @@
   }
 
   function clone(value) { return JSON.parse(JSON.stringify(value)); }
+
+  /* A value of the page's data with each key's alias read back (replay_page._aliased). */
+  function restore(value) {
+    if (Array.isArray(value)) { return value.map(restore); }
+    if (value === null || typeof value !== "object") { return value; }
+    var out = {};
+    Object.keys(value).forEach(function (a) { put(out, named.get(a), restore(value[a])); });
+    return out;
+  }
 
   /* changes.apply: the edits of one move made on a copy of the position before it. */
   function applyChanges(value, edits) {
@@ -59,10 +77,20 @@
     return hand.models[i];
   }
 
+  /* The move that made position i, as its line of the move list says it (the words, the player's
+     name, the points): the picture's "Last:" line is made of the same. */
+  function played(sec, i) {
+    var item = i ? sec.querySelector(".moves").children[i] : null;
+    if (!item) { return null; }
+    var who = item.querySelector(".who"), pts = item.querySelector(".pts");
+    return {text: item.querySelector("a").textContent, name: who ? who.textContent : "",
+            points: pts ? parseInt(pts.textContent.slice(1), 10) : 0};
+  }
+
   function view(sec, i) {
     var data = byHand[sec.getAttribute("data-hand")].data, m = model(sec, i);
     return {game: DATA.game, title: DATA.title, names: DATA.names, hand: data.hand, move: i, moves: data.moves,
-            last: i ? data.plays[i - 1] : null, scores: m.scores, made: m.made, ended: m.ended, turn: m.turn,
+            last: played(sec, i), scores: m.scores, made: m.made, ended: m.ended, turn: m.turn,
             racks: m.racks, hidden: m.hidden};
   }
 
@@ -198,6 +226,15 @@
     sec.scrollIntoView({block: "start"});
     return true;
   }
+
+  var buttons = document.getElementById("step-buttons");
+  sections.forEach(function (sec) {  /* the step buttons round the counter: first, back, on, last */
+    var copy = buttons.content.cloneNode(true).querySelectorAll("button"), counter = sec.querySelector(".counter");
+    counter.parentNode.insertBefore(copy[0], counter);
+    counter.parentNode.insertBefore(copy[1], counter);
+    counter.parentNode.insertBefore(copy[3], counter.nextSibling);
+    counter.parentNode.insertBefore(copy[2], counter.nextSibling);
+  });
 
   sections.forEach(function (sec) {
     sec.addEventListener("click", function (e) {
