@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import itertools
 import json
 import re
 import string
@@ -134,7 +135,7 @@ def _hand_data(number: int, replayed: HandReplay, moves: int) -> dict:
     shown = replayed.positions
     datas = [p.data() for p in shown]
     return {"hand": number, "moves": moves, "first": _compact(datas[0]),
-            "changes": [_compact(changes(a, b)) for a, b in zip(datas, datas[1:])]}
+            "changes": [_compact(changes(a, b)) for a, b in itertools.pairwise(datas)]}
 
 
 _LETTERS = string.ascii_letters
@@ -148,7 +149,8 @@ def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
     """The hands' positions with every dict key (in the positions and in the changes' paths) written
     as a short alias, the most frequent first, and the table of aliases (``{"a": "board", ...}``),
     which the script reads back.  Every key is aliased, the seats' too, so no alias is mistaken for
-    a key: the key ``board`` repeated in each move's changes is one letter."""
+    a key: the key ``board`` repeated in each move's changes is one letter, and a path is one
+    string (``["board", "row"]`` is ``"a.c"``)."""
     counts: collections.Counter[str] = collections.Counter()
 
     def count(value: object) -> None:
@@ -175,9 +177,12 @@ def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
             return [renamed(v) for v in value]
         return value
 
+    def path(keys: list) -> str:  # aliases are letters and indexes digits: "a.d.2" is a path
+        return ".".join(alias[k] if isinstance(k, str) else str(k) for k in keys)
+
     out = [{**hand, "first": renamed(hand["first"]),
-            "changes": [[[[alias[k] if isinstance(k, str) else k for k in edit[0]], *renamed(edit[1:])]
-                         for edit in edits] for edits in hand["changes"]]} for hand in hands]
+            "changes": [[[path(edit[0]), *renamed(edit[1:])] for edit in edits] for edits in hand["changes"]]}
+           for hand in hands]
     return {a: key for key, a in alias.items()}, out
 
 
@@ -344,7 +349,7 @@ def _shortened(script: str) -> str:
     """The script without its comments and its indentation (a third of its size, on every page;
     the files keep them).  Safe for these files: no string or pattern in them holds ``/*``, and
     every line is kept whole, so no statement is joined to the next."""
-    text = re.sub(r"/\*.*?\*/", "", script, flags=re.S)
+    text = re.sub(r"/\*.*?\*/", "", script, flags=re.DOTALL)
     return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 

@@ -19,7 +19,9 @@
   DATA.hands.forEach(function (h) {
     h.changes = h.changes.map(function (edits) {
       return edits.map(function (edit) {
-        var path = edit[0].map(function (k) { return typeof k === "string" ? named.get(k) : k; });
+        var path = edit[0] === "" ? [] : edit[0].split(".").map(function (k) {
+          return /^[0-9]+$/.test(k) ? +k : named.get(k);
+        });
         return [path].concat(edit.slice(1).map(restore));
       });
     });
@@ -116,6 +118,9 @@
     var bw = board.width * scale, bh = board.height * scale;
     var svg = D.element("svg", [["role", "img"], ["aria-label", F.headerLines(p).join(" — ")]]);
     svg.setAttribute("class", "position");
+    svg.setAttribute("data-game", p.game);
+    svg.setAttribute("data-hand", String(p.hand));
+    svg.setAttribute("data-move", String(p.move));
     var bg = D.sub(svg, "rect", [["width", width], ["fill", "#fafaf7"]]);
     var y = GAP * 2;
     if (compass && "N" in racks) { F.place(svg, racks.N[0], M, y); y += racks.N[2] + GAP * 2; }
@@ -229,6 +234,11 @@
 
   var buttons = document.getElementById("step-buttons");
   sections.forEach(function (sec) {  /* the step buttons round the counter: first, back, on, last */
+    var items = sec.querySelector(".moves").children;  /* each replayed move links to its position */
+    for (var i = 0; i < items.length; i++) {
+      var link = items[i].querySelector(":scope > a");
+      if (link) { link.setAttribute("href", "#h" + sec.getAttribute("data-hand") + "-m" + i); }
+    }
     var copy = buttons.content.cloneNode(true).querySelectorAll("button"), counter = sec.querySelector(".counter");
     counter.parentNode.insertBefore(copy[0], counter);
     counter.parentNode.insertBefore(copy[1], counter);
