@@ -46,7 +46,7 @@ function seen(w, sec) {
   });
   var cur = sec.querySelector('.moves li.current');
   var counter = sec.querySelector('.counter'), scores = sec.querySelector('.scores');
-  var note = sec.querySelector('.nojs-note');
+  var note = sec.ownerDocument.querySelector('.nojs-note');
   return {counter: counter && counter.textContent, scores: scores && scores.textContent,
           shown: shown, listed: cur ? String(Array.prototype.indexOf.call(cur.parentNode.children, cur)) : null,
           note: !!note && w.getComputedStyle(note).display !== 'none'};

@@ -210,9 +210,9 @@ def test_without_a_script_every_hand_says_so_and_shows_everything_but_the_table(
     tree = parse(page)
     assert "nojs" in tree.find_all("html")[0].classes
     hands, _ = replay(record)
+    note = tree.find_all("header")[0].find_all("p", "nojs-note")[0].all_text()
+    assert "drawn by the page's script, which is not running" in note
     for section, hand in zip(tree.find_all("section", "hand"), hands):
-        note = section.find_all("p", "nojs-note")[0].all_text()
-        assert "drawn by the page's script" in note
         n = len(hand.positions) - 1
         assert section.find_all("span", "counter")[0].all_text() == f"move {n} of {n}"
         assert section.find_all("span", "scores")[0].all_text() == hand.positions[-1].header_lines()[2]

@@ -1,5 +1,6 @@
 /* castlerock.py's draw for the replay page: the row, the captured panels and the boneyard, from
-   its scene ({row, placed, seats, captured: {seat: tiles}, taker, fresh, bone, drew}). */
+   its scene ({row, seats, captured: {seat: tiles}, bone, just: ["placed"] | ["took", seat, count] |
+   ["drew", seat, tile] | null}). */
 (function (D) {
   "use strict";
   var WIDTH = 620, UNIT = 22, GAP = 4, LINE_GAP = 10, WALL = 8, SMALL = 13, SMALL_GAP = 2, PANEL_GAP = 8;
@@ -52,21 +53,22 @@
   }
 
   D.games["castle-rock"] = function (scene) {
-    var tiles = scene.row, seats = scene.seats;
+    var tiles = scene.row, seats = scene.seats, just = scene.just || [null, null, null];
     var group = D.element("g", [["class", "castle-rock"]]);
     var head = tiles.length ?
       "The row: " + plural(tiles.length, "tile") + ", blocked end first (\u22121 each to every player at the end)" :
       "The row is empty: the next tile placed starts it";
     D.text(group, 0, 14, head, [["font-size", 13], ["fill", TEXT], ["class", "row-label"]]);
     var y = 24;
-    y += row(group, tiles, scene.placed, y) + 16;
+    y += row(group, tiles, just[0] === "placed" ? tiles.length - 1 : null, y) + 16;
+    var taker = just[0] === "took" ? just[1] : null, fresh = just[0] === "took" ? just[2] : 0;
     var width = (WIDTH - PANEL_GAP * (COLUMNS - 1)) / COLUMNS;
     for (var start = 0; start < seats.length; start += COLUMNS) {
       var made = seats.slice(start, start + COLUMNS).map(function (seat, k) {
         var x = k * (width + PANEL_GAP);
         var frame = D.sub(group, "rect", [["class", "panel"], ["x", x], ["y", y], ["width", width], ["height", 0],
                                           ["rx", 6], ["fill", PANEL]]);
-        var drawn = panel(group, seat, scene.captured[seat], seat === scene.taker ? scene.fresh : 0, x, y, width);
+        var drawn = panel(group, seat, scene.captured[seat], seat === taker ? fresh : 0, x, y, width);
         return [frame, drawn[1]];
       });
       var tallest = Math.max.apply(null, made.map(function (m) { return m[1]; }));
@@ -87,7 +89,7 @@
     } else {
       words = "Boneyard: empty";
     }
-    if (scene.drew) { words += " · " + scene.drew[0] + " just drew " + scene.drew[1] + " (now in their rack)"; }
+    if (just[0] === "drew") { words += " · " + just[1] + " just drew " + just[2] + " (now in their rack)"; }
     D.text(pile, bone ? 30 : 0, y + 16, words, [["font-size", 12], ["fill", TEXT], ["class", "boneyard-label"]]);
     return {element: group, width: WIDTH, height: y + 26, notes: []};
   };

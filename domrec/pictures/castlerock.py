@@ -109,16 +109,18 @@ def _just_drawn(state: CastleRockHand, last: Move | None) -> str | None:
 
 
 def scene(state: CastleRockHand, last: Move | None) -> dict:
-    """What the picture shows, as plain values: the row from its blocked end and the tile just placed
-    in it, each player's captured tiles (and how many were just taken), the boneyard's count and
-    the tile just drawn."""
+    """What the picture shows, as plain values: the row from its blocked end, each player's captured
+    tiles, the boneyard's count, and what the last move did (``just``): ``["placed"]``, the tile
+    just placed (the row's last); ``["took", seat, count]``, the tiles just captured (the last of
+    the seat's pile); ``["drew", seat, tile]``, the tile just drawn; or ``None``."""
+    placed = _just_placed(state, last)
     taker, fresh = _just_taken(state, last)
     drawn = _just_drawn(state, last)
-    return {"row": [[t.high, t.low] for t in state.row], "placed": _just_placed(state, last),
-            "seats": list(state.seats), "captured": {s: [[t.high, t.low] for t in state.captured[s]]
-                                                     for s in state.seats},
-            "taker": taker, "fresh": fresh, "bone": state.bone_left,
-            "drew": [last.seat, drawn] if drawn is not None and last is not None else None}
+    just = (["placed"] if placed is not None else ["took", taker, fresh] if taker is not None
+            else ["drew", last.seat, drawn] if drawn is not None and last is not None else None)
+    return {"row": [[t.high, t.low] for t in state.row], "seats": list(state.seats),
+            "captured": {s: [[t.high, t.low] for t in state.captured[s]] for s in state.seats},
+            "bone": state.bone_left, "just": just}
 
 
 def draw(scene: dict) -> Board:
@@ -127,6 +129,7 @@ def draw(scene: dict) -> Board:
 
     Every tile on the table is drawn exactly once (the row and the panels), so the picture
     accounts for the whole set with the racks and the boneyard's count."""
+    just = scene["just"] or [None, None, None]
     row = scene["row"]
     seats = scene["seats"]
     group = svg.element("g", class_="castle-rock")
@@ -136,9 +139,9 @@ def draw(scene: dict) -> Board:
         head = "The row is empty: the next tile placed starts it"
     svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
     y = 24.0
-    y += _row(group, row, scene["placed"], y) + 16
+    y += _row(group, row, len(row) - 1 if just[0] == "placed" else None, y) + 16
 
-    taker, fresh = scene["taker"], scene["fresh"]
+    taker, fresh = (just[1], just[2]) if just[0] == "took" else (None, 0)
     width = (WIDTH - PANEL_GAP * (COLUMNS - 1)) / COLUMNS
     for start in range(0, len(seats), COLUMNS):
         line = seats[start:start + COLUMNS]
@@ -162,9 +165,8 @@ def draw(scene: dict) -> Board:
         words = f"Boneyard: {_plural(bone, 'tile')} to draw"
     else:
         words = "Boneyard: empty"
-    if scene["drew"] is not None:
-        seat, drawn = scene["drew"]
-        words += f" · {seat} just drew {drawn} (now in their rack)"
+    if just[0] == "drew":
+        words += f" · {just[1]} just drew {just[2]} (now in their rack)"
     svg.text(pile, 30 if bone else 0, y + 16, words, font_size=12, fill=TEXT, class_="boneyard-label")
     height = y + 26
     return Board(group, WIDTH, height)

@@ -12,7 +12,7 @@ An edit is a list, told apart by its length and its last item:
 - ``[path]``: delete the key at ``path`` (a dict's);
 - ``[path, value]``: set the value at ``path``;
 - ``[path, start, count, items]`` (``items`` a list): replace ``count`` items of the list at
-  ``path`` from ``start`` with ``items``;
+  ``path`` from ``start`` with ``items``; ``[path, start, count]``: remove them;
 - ``[path, keep, keep_end, middle]`` (``middle`` a string): keep the first ``keep`` and the
   last ``keep_end`` characters of the string at ``path``, with ``middle`` between.
 
@@ -20,7 +20,7 @@ An edit is a list, told apart by its length and its last item:
 counted as a browser counts them (UTF-16 units), so an edit of a string outside the Basic
 Multilingual Plane is simply a new value.  Of two ways to write a change the shorter is
 chosen; the result is always exactly the next value (equal as JSON, a ``True`` never taken
-for a ``1``).
+for a ``1``), but for the order of a dict's keys, which no drawing reads.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def changes(before: Any, after: Any, path: Path | None = None) -> list:
             else:
                 edits.append([[*path, key], copy.deepcopy(value)])
         edits += [[[*path, key]] for key in before if key not in after]
-        return edits if not path or _size(edits) < _size(whole) else whole
+        return edits if _size(edits) <= _size(whole) else whole
     if isinstance(before, list) and isinstance(after, list):
         return min((_list_changes(before, after, path), whole), key=_size)
     if isinstance(before, str) and isinstance(after, str) and _bmp(before) and _bmp(after):
@@ -85,7 +85,7 @@ def _list_changes(before: list, after: list, path: Path) -> list:
     while end < min(len(a), len(b)) - keep and a[-1 - end] == b[-1 - end]:
         end += 1
     middle = copy.deepcopy(after[keep:len(after) - end])
-    splice = [[path, keep, len(before) - keep - end, middle]]
+    splice = [[path, keep, len(before) - keep - end, *([middle] if middle else [])]]
     if len(before) != len(after):
         return splice
     one_by_one = [edit for i in range(keep, len(after) - end) for edit in changes(before[i], after[i], [*path, i])]
@@ -94,13 +94,10 @@ def _list_changes(before: list, after: list, path: Path) -> list:
 
 def apply(value: Any, edits: list) -> Any:
     """``value`` with ``edits`` made (a new value; ``value`` is left as it was)."""
-    value = copy.deepcopy(value)
+    top = {"": copy.deepcopy(value)}  # the value in a holder, so that an edit of the whole is like any other
     for edit in edits:
-        path = edit[0]
-        if not path:
-            value = copy.deepcopy(edit[1])
-            continue
-        parent = value
+        path = ["", *edit[0]]
+        parent = top
         for key in path[:-1]:
             parent = parent[key]
         key = path[-1]
@@ -108,6 +105,9 @@ def apply(value: Any, edits: list) -> Any:
             del parent[key]
         elif len(edit) == 2:
             parent[key] = copy.deepcopy(edit[1])
+        elif len(edit) == 3:
+            _, start, count = edit
+            del parent[key][start:start + count]
         elif isinstance(edit[3], list):
             _, start, count, items = edit
             parent[key][start:start + count] = copy.deepcopy(items)
@@ -115,7 +115,7 @@ def apply(value: Any, edits: list) -> Any:
             _, keep, end, middle = edit
             text = parent[key]
             parent[key] = text[:keep] + middle + text[len(text) - end:]
-    return value
+    return top[""]
 
 
 __all__ = ["apply", "changes"]

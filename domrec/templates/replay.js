@@ -49,15 +49,15 @@
 
   /* changes.apply: the edits of one move made on a copy of the position before it. */
   function applyChanges(value, edits) {
-    value = clone(value);
+    var top = {"": clone(value)};  /* the value in a holder: an edit of the whole is like any other */
     edits.forEach(function (edit) {
-      var path = edit[0];
-      if (!path.length) { value = clone(edit[1]); return; }
-      var parent = value;
+      var path = [""].concat(edit[0]);
+      var parent = top;
       for (var i = 0; i < path.length - 1; i++) { parent = parent[path[i]]; }
       var key = path[path.length - 1];
       if (edit.length === 1) { delete parent[key]; }
       else if (edit.length === 2) { put(parent, key, clone(edit[1])); }
+      else if (edit.length === 3) { parent[key].splice(edit[1], edit[2]); }
       else if (Array.isArray(edit[3])) {
         Array.prototype.splice.apply(parent[key], [edit[1], edit[2]].concat(clone(edit[3])));
       } else {
@@ -65,7 +65,7 @@
         put(parent, key, text.slice(0, edit[1]) + edit[3] + text.slice(text.length - edit[2]));
       }
     });
-    return value;
+    return top[""];
   }
 
   function count(sec) { return byHand[sec.getAttribute("data-hand")].data.changes.length + 1; }
@@ -84,7 +84,7 @@
   function played(sec, i) {
     var item = i ? sec.querySelector(".moves").children[i] : null;
     if (!item) { return null; }
-    var who = item.querySelector(".who"), pts = item.querySelector(".pts");
+    var who = item.querySelector(":scope > small"), pts = item.querySelector(":scope > b");
     return {text: item.querySelector("a").textContent, name: who ? who.textContent : "",
             points: pts ? parseInt(pts.textContent.slice(1), 10) : 0};
   }
@@ -234,10 +234,15 @@
 
   var buttons = document.getElementById("step-buttons");
   sections.forEach(function (sec) {  /* the step buttons round the counter: first, back, on, last */
-    var items = sec.querySelector(".moves").children;  /* each replayed move links to its position */
-    for (var i = 0; i < items.length; i++) {
-      var link = items[i].querySelector(":scope > a");
-      if (link) { link.setAttribute("href", "#h" + sec.getAttribute("data-hand") + "-m" + i); }
+    var items = sec.querySelector(".moves").children, n = count(sec);
+    for (var i = 0; i < n && i < items.length; i++) {  /* each replayed move's words: a link to its position */
+      var words = items[i].firstChild;
+      if (!words || words.nodeType !== Node.TEXT_NODE) { continue; }
+      var link = document.createElement("a");
+      link.setAttribute("href", "#h" + sec.getAttribute("data-hand") + "-m" + i);
+      link.textContent = words.textContent.replace(/\s+$/, "");
+      items[i].replaceChild(link, words);
+      if (words.textContent !== link.textContent) { link.after(words.textContent.slice(link.textContent.length)); }
     }
     var copy = buttons.content.cloneNode(true).querySelectorAll("button"), counter = sec.querySelector(".counter");
     counter.parentNode.insertBefore(copy[0], counter);
