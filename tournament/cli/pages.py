@@ -57,7 +57,8 @@ def report(
     screen: bool = typer.Option(False, "--screen", help="The projector page instead: the current round's "
                                                         "seating by player name in large type, then the standings."),
 ) -> None:
-    """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
+    """Write one self-contained HTML page of the event: standings, bracket, rounds and tables (a big event's
+    rounds on pages of their own beside it)."""
     from tournament.pages import report as rp
 
     from domrec import output as outputs
@@ -65,13 +66,16 @@ def report(
     with open_for_command(event) as store:
         data = rp.event_data(store)
         replays = {}
+        rounds = None
         if not screen and str(output) != "-":  # replay pages beside the report (none beside stdout)
             try:
                 outputs.check(output, rp.REPORT, force)
                 replays = rp.write_replays(store, output, force)
+                if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
+                    rounds = rp.write_rounds(data, output, replays, force)
             except outputs.OutputError as e:
                 raise UnusableInput(e.message) from None
-    page = rp.screen_page(data) if screen else rp.html_page(data, replays)
+    page = rp.screen_page(data) if screen else rp.html_page(data, replays, rounds)
     write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")

@@ -190,18 +190,48 @@ def _e(x: Any) -> str:
 
 
 def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozenset(),  # type: ignore[assignment]
-           optional: set[str] = frozenset(), css: str = "") -> str:  # type: ignore[assignment]
+           optional: set[str] = frozenset(), css: str = "",  # type: ignore[assignment]
+           rules: list[str] | None = None) -> str:
     """A table in its own scrolling box.  ``numeric`` columns are right-aligned and never wrap;
-    ``optional`` ones may be hidden on a phone (class ``o``); a ``name`` column wraps anywhere."""
+    ``optional`` ones may be hidden on a phone (class ``o``); a ``name`` column wraps anywhere.
+
+    With ``rules`` (the standings: a row a player, a thousand rows in a big event) the body's
+    cells carry no class: the table gets a class of its own and ``rules`` the CSS that styles its
+    columns by position, for the page's head.  A row is then its values and little else."""
+    def names(c: str) -> list[str]:
+        return (["n"] if c in numeric else []) + (["o"] if c in optional else []) + (["name"] if c == "name" else [])
+
     def cls(c: str) -> str:
-        names = (["n"] if c in numeric else []) + (["o"] if c in optional else []) + (["name"] if c == "name" else [])
-        return f' class="{" ".join(names)}"' if names else ""
+        return f' class="{" ".join(names(c))}"' if names(c) else ""
 
     head = "".join(f"<th{cls(c)}>{_e(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td{cls(c)}>{_e(v)}</td>" for c, v in zip(columns, r)) + "</tr>"
+    cell = (lambda c: "") if rules is not None else cls
+    body = "".join("<tr>" + "".join(f"<td{cell(c)}>{_e(v)}</td>" for c, v in zip(columns, r)) + "</tr>"
                    for r in rows)
-    table_cls = f' class="{css}"' if css else ""
+    classes = [css] if css else []
+    if rules is not None:
+        own = f"t{len(rules) + 1}"
+        classes.append(own)
+        rules.append(_column_rules(own, [names(c) for c in columns]))
+    table_cls = f' class="{" ".join(classes)}"' if classes else ""
     return f'<div class="scroll"><table{table_cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _column_rules(table: str, kinds: list[list[str]]) -> str:
+    """The CSS giving the cells of ``table``'s columns what the classes ``n``, ``name`` and ``o``
+    give a cell (see :data:`CSS`): the columns by their place (``td:nth-child(3)``)."""
+    def cells(kind: str) -> str:
+        return ",".join(f":nth-child({i})" for i, k in enumerate(kinds, start=1) if kind in k)
+
+    out = []
+    if cells("n"):
+        out.append(f"table.{table} td:is({cells('n')}){{text-align:right;font-variant-numeric:tabular-nums;"
+                   f"white-space:nowrap}}")
+    if cells("name"):
+        out.append(f"table.{table} td:is({cells('name')}){{overflow-wrap:anywhere;min-width:6em}}")
+    if cells("o"):
+        out.append(f"@media screen and (max-width:600px){{table.std.{table} td:is({cells('o')}){{display:none}}}}")
+    return "\n".join(out)
 
 
 def _document(title: str, css: str, body: list[str]) -> str:
@@ -219,15 +249,16 @@ def _event_line(data: dict[str, Any]) -> str:
             f'report of {_e(data["generated_at"])}</p>')
 
 
-def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> str:
+def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None,
+              rounds: dict[int, str] | None = None) -> str:
     """The report: one section a part of the event (header, standings, stages, rounds), each made
     by its own function below, so that a new section is a new function and one line here.
-    ``replays`` links a table's result to its replay page ((round, table) -> address)."""
+    ``replays`` links a table's result to its replay page ((round, table) -> address); with
+    ``rounds`` (round -> address, see :func:`write_rounds`) each round is a link to its own page
+    instead of its table."""
     ev = data["event"]
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
-           f"<title>{_e(ev['name'])}</title><style>{CSS}</style></head><body>",
-           f"<h1>{_e(ev['name'])}</h1>",
+    rules: list[str] = []  # the standings tables' column styles, for the head
+    out = [f"<h1>{_e(ev['name'])}</h1>",
            f'<p class="meta">{_e(ev["game"])}{" (" + _e(ev["variant"]) + ")" if ev["variant"] else ""} · '
            f'{_e(ev["format"])} · tables of {_e(ev["table_size"])} · {len(data["players"])} players · '
            f'{"time limit " + _e(ev["time_limit"]) + " minutes a game · " if ev.get("time_limit") else ""}'
@@ -240,16 +271,92 @@ def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None =
     for stage in data["stages"]:
         if stage.get("champion"):
             out.append(f'<p class="champ">Champion ({_e(stage["name"])}): <strong>{_e(stage["champion"])}</strong></p>')
-    out.append(_standings_html(data["standings"]))
+    out.append(_standings_html(data["standings"], rules=rules))
     if data["stages"]:
         out.append(f'<h2 id="stages">{_e(stages_title(data["stages"]))}</h2>')
         for stage in data["stages"]:
-            out.append(_stage_html(stage))
+            out.append(_stage_html(stage, rules))
     out.append('<h2 id="rounds">Rounds</h2>')
-    for r in reversed(data["rounds"]):
-        out.append(_round_html(r, replays))
+    if rounds is not None:
+        out.append(_rounds_list(data["rounds"], rounds))
+    else:
+        for r in reversed(data["rounds"]):
+            out.append(_round_html(r, replays))
     out.append("</body></html>")
-    return "\n".join(out)
+    head = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
+            f"<title>{_e(ev['name'])}</title><style>{CSS}{chr(10).join(rules)}\n</style></head><body>"]
+    return "\n".join(head + out)
+
+
+def _rounds_list(rounds: list[dict[str, Any]], links: dict[int, str]) -> str:
+    """The rounds as links to their pages (the latest first), each with its count of tables and results."""
+    items = []
+    for r in reversed(rounds):
+        heading = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
+        done = sum(1 for t in r["tables"] if t["result"] is not None)
+        count = len(r["tables"])
+        what = f"{count} table{'' if count == 1 else 's'}, {done} with a result"
+        items.append(f'<li><a href="{_e(links[r["round"]])}">{_e(heading)}</a> <span class="meta">{_e(what)}</span></li>')
+    return f'<ul class="rounds">{"".join(items)}</ul>'
+
+
+#: Past this many bytes of rounds' tables, ``tournament report`` gives each round a page of its own
+#: (:func:`write_rounds`): a club's evening stays one page; a thousand players' report stays light.
+ROUNDS_ON_THE_PAGE = 100_000
+
+
+def rounds_apart(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> bool:
+    """Would the rounds' tables weigh more than :data:`ROUNDS_ON_THE_PAGE` on the report's page?"""
+    return sum(len(_round_html(r, replays).encode("utf-8")) for r in data["rounds"]) > ROUNDS_ON_THE_PAGE
+
+
+def rounds_folder(report: Path) -> Path:
+    """Where a report's round pages go: beside it, in a folder named after it (``club-rounds/``)."""
+    return report.with_name(f"{report.stem}-rounds")
+
+
+def round_page(data: dict[str, Any], r: dict[str, Any], replays: dict[tuple[int, int], str] | None = None,
+               report: str = "") -> str:
+    """One round's tables as a page of its own, with a link back to the report (``report``, its
+    address from the round's page) and its results' links to their replay pages."""
+    ev = data["event"]
+    heading = f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
+    body = [f"<h1>{_e(ev['name'])}</h1>", f'<nav class="meta"><a href="{_e(report)}">The report: standings and '
+                                          f'rounds</a></nav>', _round_html(r, replays), "</body></html>"]
+    return _document(f"{ev['name']} · {heading}", CSS, body)
+
+
+def write_rounds(data: dict[str, Any], report: Path, replays: dict[tuple[int, int], str],
+                 force: bool = False) -> dict[int, str]:
+    """Each round's page (:func:`round_page`) written beside ``report``; returns round -> the link
+    from the report to it.  As :func:`write_replays`: every file checked before any is written
+    (one domrec did not write is replaced only with ``force``; a link, a folder or a device never)."""
+    from urllib.parse import quote
+
+    from domrec import output as outputs
+
+    folder = rounds_folder(report)
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise outputs.NotReplaced(f"{folder} is not a folder: the round pages cannot be written there; "
+                                  f"nothing was written")
+    targets = [(r, folder / f"round-{r['round']}.html") for r in data["rounds"]]
+    for _, path in targets:
+        try:
+            outputs.check(path, REPORT, force)
+        except outputs.OutputError as e:
+            raise type(e)(f"{e.message}; nothing was written") from None
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as e:
+        raise outputs.WriteFailed(f"cannot make {folder}: {e.strerror}; nothing was written") from None
+    from_round = {key: f"../{link}" for key, link in (replays or {}).items()}  # the replays' folder is the report's sibling
+    back = f"../{quote(report.name)}"
+    links = {}
+    for r, path in targets:
+        outputs.write_text(path, round_page(data, r, from_round, back), REPORT, force)
+        links[r["round"]] = f"{quote(folder.name)}/{quote(path.name)}"
+    return links
 
 
 def _standings_rows(table: dict[str, Any], keep: Iterable[str] | None = None) -> tuple[list[str], list[list[Any]]]:
@@ -267,7 +374,7 @@ def _ranking_columns(table: dict[str, Any]) -> set[str]:
     return display.ranking_columns(table["tiebreaks"])
 
 
-def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
+def _standings_html(table: dict[str, Any], heading: str = "h2", rules: list[str] | None = None) -> str:
     rows = table["standings"]
     parts = [f'<{heading} id="standings">Standings after round {_e(table["through_round"])}</{heading}>']
     if table["provisional"]:
@@ -279,7 +386,7 @@ def _standings_html(table: dict[str, Any], heading: str = "h2") -> str:
     columns, cells = _standings_rows(table)
     ranking = _ranking_columns(table)
     numeric = {c for c in columns if not display.is_text_column(c)}
-    parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std"))
+    parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std", rules))
     hidden = [c for c in columns if c not in ranking]
     if hidden:
         parts.append(f'<p class="meta narrow">On a wider screen and in print: {_e(", ".join(hidden))}.</p>')
@@ -303,7 +410,7 @@ def stages_title(stages: list[dict[str, Any]]) -> str:
     return ", ".join(kinds[:-1]) + " and " + kinds[-1].lower()
 
 
-def _stage_html(stage: dict[str, Any]) -> str:
+def _stage_html(stage: dict[str, Any], rules: list[str] | None = None) -> str:
     parts = [f'<h3>{_e(stage["name"])} (from round {_e(stage["first_round"])})</h3>']
     if "matches" in stage:
         cols: dict[str, list[dict[str, Any]]] = {}
@@ -343,7 +450,7 @@ def _stage_html(stage: dict[str, Any]) -> str:
             table = {"standings": g["standings"], "tiebreaks": keys}
             columns, cells = _standings_rows(table)
             parts.append(_table(columns, cells, {c for c in columns if not display.is_text_column(c)},
-                                {c for c in columns if c not in _ranking_columns(table)}, "std"))
+                                {c for c in columns if c not in _ranking_columns(table)}, "std", rules))
     return "".join(parts)
 
 
