@@ -7,6 +7,7 @@ test_replay_drawing.py for the pictures the script draws.)"""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
 from html.parser import HTMLParser
@@ -372,6 +373,31 @@ def test_phone_layout_rules():
     assert ".picture.narrow svg{max-width:none;width:100%}" in css  # a phone: as wide as the screen
     assert re.search(r"button\{min-width:48px;min-height:48px", css)  # at least 44 px to tap
     assert "@media (max-width:800px){.stage{grid-template-columns:minmax(0,1fr)}}" in css  # list below
+
+
+#: The sample of each game whose page is the largest.
+LARGEST_SAMPLES = {"competitive": "first-lead-double-six.json", "broadway": "sudden-death-mid-hand.json",
+                   "horse-race": "mixed-played-and-score-sheet.dgn", "castle-rock": "two-players-game-to-50.json",
+                   "domino-roads": "simulated-game-4-players.json"}
+#: The simulated game of each game whose page is the largest of the first 30 of ``simulate(game, 30, 1)``
+#: (its place in that run): 466 moves of Competitive dominoes, 790 of Castle Rock (16 hands), 412 of Domino Roads.
+LONGEST_SIMULATED = {"competitive": 8, "broadway": 7, "horse-race": 2, "castle-rock": 26, "domino-roads": 20}
+
+
+@pytest.mark.parametrize("game", sorted(MODULES))
+def test_a_whole_games_page_is_under_150_kb(game):
+    """The page carries each hand's first position and then each move's changes, and draws each
+    tile face once: no picture is in it, and a long game stays light enough for a phone."""
+    _need_pictures(game)
+    sample = replay_page.page(load(VALID / game / LARGEST_SAMPLES[game]))
+    assert len(sample.encode("utf-8")) < 150_000
+    markup = sample[:sample.index('<script type="application/json"')]
+    assert "<circle" not in markup and "data-tile" not in markup  # nothing drawn: the script draws
+    k = LONGEST_SIMULATED[game]
+    record = next(itertools.islice(sim.simulate(game, k + 1, 1), k, None))
+    page = replay_page.page(record)
+    assert len(page.encode("utf-8")) < 150_000, (game, sum(len(h.moves) for h in record.hands))
+    assert sum(len(p) for p in positions_of(page).values()) == sum(len(h.moves) + 1 for h in record.hands)
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
