@@ -229,6 +229,8 @@ def _column_rules(table: str, kinds: list[list[str]]) -> str:
                    f"white-space:nowrap}}")
     if cells("name"):
         out.append(f"table.{table} td:is({cells('name')}){{overflow-wrap:anywhere;min-width:6em}}")
+        out.append(f"@media print{{table.{table} td:is({cells('name')}){{overflow-wrap:normal;word-break:normal;"
+                   f"hyphens:manual}}}}")
     if cells("o"):
         out.append(f"@media screen and (max-width:600px){{table.std.{table} td:is({cells('o')}){{display:none}}}}")
     return "\n".join(out)
