@@ -89,7 +89,7 @@ class HandView:
     record_moves: int
     open_at: int | None         # the position the script opens at (the first problem's)
     first_problem: bool
-    lead_problems: tuple[ProblemView, ...]   # the first problem, when it is one of this hand's moves
+    lead_problems: tuple[ProblemView, ...]   # the record's first problem, when it is this hand's: above the table
     top_problems: tuple[ProblemView, ...]
     end_problems: tuple[ProblemView, ...]
     end: str | None
