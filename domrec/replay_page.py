@@ -29,7 +29,6 @@ import collections
 import functools
 import itertools
 import json
-import re
 import string
 from importlib import resources
 
