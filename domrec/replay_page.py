@@ -1,31 +1,36 @@
 """The replay page: a whole record on one HTML page an arbiter can step through.
 
-:func:`page` turns a record into one self-contained HTML document: every
-position of every hand drawn by the game's picture module (from the replay
-the validator runs, :func:`domrec.pictures.positions.replay`), a move list
-beside each hand's picture, buttons and keys to step through it, the hand's
-scoring arithmetic and the totals after each hand.  For an invalid record the
-page opens at the first problem, with the problem's sentence and rule beside
-the move that broke it.
+:func:`page` turns a record into one self-contained HTML document: every hand's positions
+(from the replay the validator runs, :func:`domrec.pictures.positions.replay`), a move list
+beside each hand's table, buttons and keys to step through it, the hand's scoring arithmetic
+and the totals after each hand.  For an invalid record the page opens at the first problem:
+the problem's sentence and rule at the top of its hand, above the table its player faced, and
+the move that broke it marked in the move list.
 
-Why a template engine here (Jinja2) when the tournament report has none: this
-page is mostly markup (a document head, a style sheet, a script, a section a
-hand, a list a move) around little logic, and everything in it that comes from
-a record (names, comments, the event's fields, seats in problem sentences)
-must be escaped.  Jinja2's autoescaping does that for every value by default,
-so a forgotten escape cannot happen; the pictures are our own ElementTree
-output (escaped when they were written) and are the only values marked safe.
+Why a template engine here (Jinja2) when the tournament report has none: this page is mostly
+markup (a document head, a style sheet, a script, a section a hand, a list a move) around
+little logic, and everything in it that comes from a record (names, comments, the event's
+fields, seats in problem sentences) must be escaped.  Jinja2's autoescaping does that for
+every value by default, so a forgotten escape cannot happen; the only values marked safe are
+our own script and the positions as JSON (escaped for a script element by :func:`_json`).
 
-Why every position is in the page, not drawn by a script: the page must work
-from a file, without network and without JavaScript (then it shows each
-hand's final position), and a script would have to re-implement the drawing.
-Each picture is inlined once; the script only chooses which one is shown.
+Why the positions travel as data and the script draws them: a picture a position made a game's
+page 3 to 7 MB (twenty thousand bytes a move, most of it the same tiles again); a hand's first
+position and then each move's changes (:mod:`domrec.pictures.changes`) take a few dozen bytes a
+move, and each tile face is drawn once (tiles.js).  The script draws with ports of the picture
+modules' ``draw`` (``domrec/pictures/*.js``), from the same scenes the Python drawing uses, and
+a browser test holds the two equal, picture for picture.  Without JavaScript the page says the
+table needs its script, and shows everything else: the moves, the problems, the arithmetic.
 """
 
 from __future__ import annotations
 
+import collections
 import functools
+import itertools
 import json
+import string
+from importlib import resources
 from typing import Any
 
 import attrs
@@ -37,11 +42,11 @@ from domrec.errors import one_line
 from domrec.explain import describe_move
 from domrec.i18n import DEFAULT, N_, environment, translations
 from domrec.output import REPLAY_MARK
-from domrec.pictures.positions import GAME_TITLES, HandReplay, Position, replay, side_of
+from domrec.pictures import MODULES
+from domrec.pictures.changes import changes
+from domrec.pictures.positions import GAME_TITLES, HandReplay, replay, side_of
 from domrec.record import Record
 from domrec.validate import Problem, Report
-
-
 
 #: The page's sentences made from a replay (where a problem is, the verdict, the scores over a
 #: picture), as patterns of :mod:`domrec.phrases`, beside the engines' own: a page in another
@@ -85,20 +90,10 @@ class MoveLine:
     name: str
     points: int | None          # what the replay scored it (None: not replayed)
     comment: str | None
-    target: str | None          # the id of the position after it (None: not replayed)
+    target: str | None          # the position after it, as an address (h2-m14; None: not replayed)
     problems: tuple[ProblemView, ...] = ()
-
-
-@attrs.frozen
-class Frame:
-    """One position of a hand, as shown: its picture and what the controls say about it."""
-
-    anchor: str                 # h2-m14
-    move: int
-    svg: Markup
-    counter: str                # "move 14 of 21"
-    scores: str                 # "Scores: NS 0 · EW 70"
-    last: str
+    #: The record's first problem, when it is this move's: shown above the table, pointed to from here.
+    lead: ProblemView | None = None
 
 
 @attrs.frozen
@@ -109,12 +104,12 @@ class HandView:
     anchor: str
     comment: str | None
     kind: str                   # played, sheet (scores only) or unplayed (not replayed)
-    frames: tuple[Frame, ...]
+    positions: int              # how many positions the script can draw (the deal, then a move each)
     moves: tuple[MoveLine, ...]
     record_moves: int
-    shown: int | None           # index in frames shown without a script (the final position)
-    open_at: int | None         # index in frames the script opens at (the first problem's position)
+    open_at: int | None         # the position the script opens at (the first problem's)
     first_problem: bool
+    lead_problems: tuple[ProblemView, ...]   # the record's first problem, when it is this hand's: above the table
     top_problems: tuple[ProblemView, ...]
     end_problems: tuple[ProblemView, ...]
     end: str | None
@@ -122,6 +117,9 @@ class HandView:
     scores: str | None
     totals: str | None
     unplayed_why: str | None
+    counter: str | None         # the bar's counter and scores as written in the page: the hand's last position
+    running: str | None
+    data: dict | None           # what the script draws the positions from
 
 
 def _scores_text(scores: dict[str, int] | None) -> str | None:
@@ -140,66 +138,136 @@ def _problem_view(index: int, problem: Problem, lang: str = DEFAULT) -> ProblemV
                        index == 0)
 
 
-def _frame(position: Position, lang: str = DEFAULT) -> Frame:
-    header = position.header_lines()
-    counter = f"move {position.move} of {position.moves}" + (" (the deal)" if position.move == 0 else "")
-    return Frame(f"h{position.hand}-m{position.move}", position.move, Markup(position.svg()), _said(counter, lang),
-                 _said(header[2], lang), header[1])
+def _counter(move: int, moves: int) -> str:
+    return f"move {move} of {moves}" + (" (the deal)" if move == 0 else "")
 
 
-def _opening(problem: Problem, frames: tuple[Frame, ...]) -> int | None:
+def _opening(problem: Problem, positions: int) -> int | None:
     """Where the first problem's hand opens: just before an illegal move (the table its player
     faced), just after a move whose claimed score is wrong (the picture shows what it scored), at
-    the hand's end for a claim about the whole hand."""
-    if not frames:
+    the hand's end for a claim about the whole hand.  Position ``k`` is the table after ``k`` moves."""
+    if not positions:
         return None
-    moves = [f.move for f in frames]
     if problem.move is None:
-        return len(frames) - 1
+        return positions - 1
     wanted = problem.move - 1 if problem.kind == "illegal" else problem.move
-    if wanted in moves:
-        return moves.index(wanted)
-    return len(frames) - 1 if wanted > moves[-1] else 0
+    return min(max(wanted, 0), positions - 1)
+
+
+def _hand_data(number: int, replayed: HandReplay, moves: int) -> dict:
+    """What the page's script draws a hand's positions from: the first whole, then each one as its
+    changes from the one before.  (The "Last:" line of each picture the script reads from the move
+    list, which says the same.)"""
+    shown = replayed.positions
+    datas = [p.data() for p in shown]
+    return {"hand": number, "moves": moves, "first": _compact(datas[0]),
+            "changes": [_compact(changes(a, b)) for a, b in itertools.pairwise(datas)]}
+
+
+_LETTERS = string.ascii_letters
+
+
+def _alias(index: int) -> str:
+    return _LETTERS[index] if index < len(_LETTERS) else _alias(index // len(_LETTERS) - 1) + _LETTERS[index % len(_LETTERS)]
+
+
+def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
+    """The hands' positions with every dict key (in the positions and in the changes' paths) written
+    as a short alias, the most frequent first, and the table of aliases (``{"a": "board", ...}``),
+    which the script reads back.  Every key is aliased, the seats' too, so no alias is mistaken for
+    a key: the key ``board`` repeated in each move's changes is one letter, and a path is one
+    string (``["board", "row"]`` is ``"a.c"``)."""
+    counts: collections.Counter[str] = collections.Counter()
+
+    def count(value: object) -> None:
+        if isinstance(value, dict):
+            counts.update(value.keys())
+            for v in value.values():
+                count(v)
+        elif isinstance(value, list):
+            for v in value:
+                count(v)
+
+    for hand in hands:
+        count(hand["first"])
+        for edits in hand["changes"]:
+            for edit in edits:
+                counts.update(k for k in edit[0] if isinstance(k, str))
+                count(edit[1:])
+    alias = {key: _alias(i) for i, (key, _) in enumerate(counts.most_common())}
+
+    def renamed(value: object) -> object:
+        if isinstance(value, dict):
+            return {alias[k]: renamed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [renamed(v) for v in value]
+        return value
+
+    def path(keys: list) -> str:  # aliases are letters and indexes digits: "a.d.2" is a path
+        return ".".join(alias[k] if isinstance(k, str) else str(k) for k in keys)
+
+    out = [{**hand, "first": renamed(hand["first"]),
+            "changes": [[[path(edit[0]), *renamed(edit[1:])] for edit in edits] for edits in hand["changes"]]}
+           for hand in hands]
+    return {a: key for key, a in alias.items()}, out
+
+
+def _compact(value: object) -> object:
+    """``value`` with each whole float written as an integer (``3`` for ``3.0``): the same number
+    to a script, a byte or two less a coordinate."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        return int(value)
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items()}
+    return value
 
 
 def _hand_view(record: Record, number: int, replayed: HandReplay | None, problems: list[ProblemView],
                raw: list[Problem], stopped: str | None, lang: str = DEFAULT) -> HandView:
     hand = record.hands[number - 1]
     names = {p.seat: p.name for p in record.players}
-    frames = tuple(_frame(p, lang) for p in replayed.positions) if replayed else ()
-    after = {f.move: f for f in frames}
-    points = {p.move: p.points for p in replayed.positions} if replayed else {}
+    shown = replayed.positions if replayed else ()
+    points = {p.move: p.points for p in shown}
     by_move: dict[int, list[ProblemView]] = {}
+    lead: list[ProblemView] = []
     top: list[ProblemView] = []
     end: list[ProblemView] = []
     for view, problem in zip(problems, raw):
-        if problem.move is not None and 1 <= problem.move <= len(hand.moves):
+        if view.first:  # the page opens here: above the table, whatever it is about
+            lead.append(view)
+        elif problem.move is not None and 1 <= problem.move <= len(hand.moves):
             by_move.setdefault(problem.move, []).append(view)
         elif problem.kind == "score":
             end.append(view)
         else:
             top.append(view)
+    led = {raw[0].move: lead[0]} if lead and raw[0].move is not None else {}
     moves = tuple(MoveLine(k, _said(describe_move(m), lang), names.get(m.seat, ""), points.get(k), m.comment,
-                           after[k].anchor if k in after else None, tuple(by_move.get(k, ())))
+                           f"h{number}-m{k}" if k < len(shown) else None, tuple(by_move.get(k, ())), led.get(k))
                   for k, m in enumerate(hand.moves, start=1))
     if replayed is not None and replayed.sheet:
         kind = "sheet"
-    elif frames:
+    elif shown:
         kind = "played"
     else:
         kind = "unplayed"
     first = bool(raw) and problems[0].first
-    open_at = _opening(raw[0], frames) if first else None
+    open_at = _opening(raw[0], len(shown)) if first else None
     why = None
     if kind == "unplayed":
         why = "its deal could not be replayed" if any(p.kind == "deal" for p in raw) else stopped
         why = _said(why, lang) if why else why
-    return HandView(number, f"hand-{number}", hand.comment, kind, frames, moves, len(hand.moves),
-                    len(frames) - 1 if frames else None, open_at, first, tuple(top), tuple(end),
+    final = shown[-1] if shown else None
+    return HandView(number, f"hand-{number}", hand.comment, kind, len(shown), moves, len(hand.moves), open_at, first,
+                    tuple(lead), tuple(top), tuple(end),
                     _said(replayed.end, lang) if replayed and replayed.end else None,
-                    replayed.working if replayed else (),
-                    _scores_text(replayed.scores) if replayed else None,
-                    _scores_text(replayed.totals) if replayed else None, why)
+                    replayed.working if replayed else (), _scores_text(replayed.scores) if replayed else None,
+                    _scores_text(replayed.totals) if replayed else None, why,
+                    _said(_counter(final.move, final.moves), lang) if final else None,
+                    _said(final.header_lines()[2], lang) if final else None,
+                    _hand_data(number, replayed, len(hand.moves)) if replayed and shown else None)
 
 
 def _event_lines(record: Record) -> list[tuple[str, str]]:
@@ -248,15 +316,17 @@ def _environment(lang: str = DEFAULT) -> jinja2.Environment:
 
 @functools.cache
 def edition() -> str:
-    """What the page's look depends on besides the record: domrec's version and the template's
-    text.  A tournament report keeps a replay page written for the same record and edition
-    instead of drawing it again (:func:`tournament.report.write_replays`)."""
+    """What the page's look depends on besides the record: domrec's version and the text of the
+    templates and the scripts.  A tournament report keeps a replay page written for the same record
+    and edition instead of drawing it again (:func:`tournament.report.write_replays`)."""
     import hashlib
-    from importlib import metadata, resources
+    from importlib import metadata
 
     digest = hashlib.sha256()
     for name in ("replay.html.j2", "problem.html.j2", "replay.js"):
         digest.update(resources.files("domrec").joinpath("templates", name).read_bytes())
+    for name in sorted(p.name for p in resources.files("domrec.pictures").iterdir() if p.name.endswith(".js")):
+        digest.update(resources.files("domrec.pictures").joinpath(name).read_bytes())
     try:
         version = metadata.version("domrec")
     except metadata.PackageNotFoundError:
@@ -283,6 +353,21 @@ def page_with_report(record: Record, source: str = "<record>", identity: str | N
     return render(record, hands, report, identity, lang), report
 
 
+#: The sentences the page's script writes itself (the counter over a picture, its scores line), as
+#: patterns whose ``%(name)s`` the script fills in.
+SCRIPT_PHRASES = (N_("move %(n)s of %(n2)s"), N_("move %(n)s of %(n2)s (the deal)"), N_("Scores: %(list)s"),
+                  N_("Totals after the hand: %(list)s (this hand: %(list2)s)"),
+                  N_("Totals after the hand: %(list)s (this hand: nothing scored)"))
+
+
+def _script_words(lang: str) -> dict[str, str]:
+    """The script's sentences in ``lang`` (none in English: the script's own are used)."""
+    if lang == DEFAULT:
+        return {}
+    gettext = translations(lang).gettext
+    return {pattern: gettext(pattern) for pattern in SCRIPT_PHRASES}
+
+
 def _identity(identity: str, lang: str = DEFAULT) -> str:
     return f"{identity} {edition()}" + ("" if lang == DEFAULT else f" {lang}")
 
@@ -290,6 +375,89 @@ def _identity(identity: str, lang: str = DEFAULT) -> str:
 def identity_mark(identity: str, lang: str = DEFAULT) -> str:
     """The head's line naming the record, the page's edition and its language (see :func:`page`)."""
     return f'<meta name="domrec-record" content="{_identity(identity, lang)}">'
+
+
+#: The drawing scripts every page carries, in order, before its game's own and the page's (replay.js).
+SHARED_SCRIPTS = ("svg.js", "tiles.js", "frame.js")
+
+
+@functools.cache
+def _script(game: str) -> Markup:
+    """The page's script: the drawing helpers, ``game``'s drawing (none for a game without pictures)
+    and the stepping (replay.js), each file as written (none holds ``</script``)."""
+    folder = resources.files("domrec.pictures")
+    names = [*SHARED_SCRIPTS, *([MODULES[game].rsplit(".", 1)[1] + ".js"] if game in MODULES else [])]
+    parts = [folder.joinpath(name).read_text(encoding="utf-8") for name in names]
+    parts.append(resources.files("domrec").joinpath("templates", "replay.js").read_text(encoding="utf-8"))
+    text = _shortened("\n".join(parts))
+    if "</script" in text.lower() or "<!--" in text:
+        raise AssertionError("a replay script must not hold </script or <!--")  # pragma: no cover
+    return Markup(text)
+
+
+_WORD = set(string.ascii_letters + string.digits + "_$")
+#: After these (or at the start), a ``/`` opens a regular expression; elsewhere it divides.
+_BEFORE_PATTERN = set("(,=:[!&|?{};+-*%<>~^")
+
+
+def _shortened(script: str) -> str:
+    """The script without its comments and the spaces it does not need (a third of its size, on
+    every page; the files keep them).  Strings and regular expressions are copied as they are;
+    a space stays only between two words (``var x``) or two like signs (``a + +b``), and every
+    line break stays, so no statement is ever joined to the next.  The files hold no template
+    literal and no ``/`` after a word but a division (checked by the browser tests, which run it)."""
+    out: list[str] = []
+    last = ""        # the last character written
+    word = ""        # the word being written, to tell ``return /x/`` from a division
+    i, n = 0, len(script)
+    while i < n:
+        c = script[i]
+        if c in "\"'":
+            j = i + 1
+            while script[j] != c:
+                j += 2 if script[j] == "\\" else 1
+            out.append(script[i:j + 1])
+            i, last, word = j + 1, c, ""
+        elif script.startswith("/*", i):
+            i = script.index("*/", i) + 2
+        elif script.startswith("//", i):
+            i = script.index("\n", i)
+        elif c == "/" and (last in _BEFORE_PATTERN or last in ("", "\n") or word in ("return", "typeof")):
+            j, in_class = i + 1, False
+            while in_class or script[j] != "/":
+                in_class = (in_class or script[j] == "[") and script[j] != "]"
+                j += 2 if script[j] == "\\" else 1
+            j += 1
+            while j < n and script[j] in _WORD:
+                j += 1
+            out.append(script[i:j])
+            i, last, word = j, "/", ""
+        elif c in " \t\r":
+            j = i
+            while j < n and script[j] in " \t\r":
+                j += 1
+            after = script[j] if j < n else ""
+            if (last in _WORD and after in _WORD) or (last == after and last in "+-"):
+                out.append(" ")
+            i = j
+            word = word if last in _WORD else ""
+        elif c == "\n":
+            if last not in ("", "\n"):
+                out.append("\n")
+                last = "\n"
+            i, word = i + 1, ""
+        else:
+            out.append(c)
+            word = word + c if c in _WORD else ""
+            i, last = i + 1, c
+    return "".join(out).strip()
+
+
+def _json(value: object) -> Markup:
+    """``value`` as JSON to sit in a ``<script type="application/json">``: ``<``, ``>`` and ``&``
+    written as escapes, so that no text of a record can close the element or open a comment."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
 def render(record: Record, hands: list[HandReplay], report: Report, identity: str | None = None,
@@ -318,8 +486,11 @@ def render(record: Record, hands: list[HandReplay], report: Report, identity: st
     totals = [(h.number, [h.totals.get(c) for c in columns]) for h in hands if h.totals is not None]
     title = GAME_TITLES.get(record.game, record.game)
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
-    env = _environment(lang)
-    return env.get_template("replay.html.j2").render(
+    keys, played = _aliased([h.data for h in hand_views if h.data is not None])
+    data = {"game": record.game, "title": title, "names": [[p.seat, p.name] for p in record.players],
+            "keys": keys, "hands": played, "say": _script_words(lang)}
+    return _environment(lang).get_template("replay.html.j2").render(
+        script=_script(record.game), data=_json(data),
         mark=Markup(REPLAY_MARK), identity=_identity(identity, lang) if identity else None, title=title,
         event_name=event_name if isinstance(event_name, str) else None,
         game=record.game, players=record.players, sides=sides, event=_event_lines(record),

@@ -1,7 +1,8 @@
 """The replay page in a real browser: headless Chromium steps through a hand with the page's own
 buttons and keys, and the move counter and scores it shows are checked against the engine's
 positions; the page is laid out at a desktop's and a phone's width (no sideways scrolling), an
-invalid record opens at its first problem, and without a script each hand shows its final position.
+invalid record opens at its first problem, an address names a position, and without a script
+each hand says its table needs the script and shows the rest.
 
 As in tests/tournament/test_pages_browser.py, the driving is done from a harness page that holds
 the page under test in a same-origin ``srcdoc`` frame of the exact width, acts on it (clicks the
@@ -39,14 +40,16 @@ GAME = SAMPLES / "valid" / "competitive" / "game-to-200.json"
 DRIVE = """
 function seen(w, sec) {
   var shown = [];
-  sec.querySelectorAll('.pos').forEach(function (f) {
+  sec.querySelectorAll('.picture svg').forEach(function (f) {
     var r = f.getBoundingClientRect();
     if (w.getComputedStyle(f).display !== 'none' && r.width > 0) { shown.push(f.getAttribute('data-move')); }
   });
   var cur = sec.querySelector('.moves li.current');
   var counter = sec.querySelector('.counter'), scores = sec.querySelector('.scores');
+  var note = sec.ownerDocument.querySelector('.nojs-note');
   return {counter: counter && counter.textContent, scores: scores && scores.textContent,
-          shown: shown, listed: cur ? cur.getAttribute('data-move') : null};
+          shown: shown, listed: cur ? String(Array.prototype.indexOf.call(cur.parentNode.children, cur)) : null,
+          note: !!note && w.getComputedStyle(note).display !== 'none'};
 }
 window.addEventListener('load', function () {
   var w = document.getElementById('page').contentWindow, d = w.document, out = {steps: []};
@@ -131,14 +134,14 @@ def test_the_keys_and_the_move_list_step_too(folder):
     assert [s["counter"].split(" (")[0] for s in steps] == [f"move {m} of {moves}" for m in (0, 1, 2, 1, moves, 7, 6)]
 
 
-def test_without_javascript_every_hand_shows_its_final_position(folder):
+def test_without_javascript_every_hand_says_its_table_needs_the_script(folder):
     record = reader.load(str(GAME))
     seen = drive(replay_page.page(record), *DESKTOP, folder, [], scripts=False)
     assert not seen["js"]
     for shown, hand in zip(seen["hands"], record.hands):
         n = len(hand.moves)
-        assert shown["shown"] == [str(n)] and shown["counter"] == f"move {n} of {n}"
-        assert not any(b["shown"] for b in shown["buttons"])  # nothing to press without a script
+        assert shown["shown"] == [] and shown["note"] and shown["counter"] == f"move {n} of {n}"
+        assert shown["buttons"] == []  # nothing to press without a script
 
 
 def test_an_invalid_record_opens_at_the_first_problem(folder):
@@ -172,15 +175,15 @@ def test_the_layout_fits_without_sideways_scrolling(folder, size, name):
     screenshot(bad_file, *size, f"replay-invalid-{name}")
 
 
-def test_without_javascript_a_moves_address_shows_that_position_by_css_alone(folder):
-    """The move list's links (``#h2-m3``) work without a script: the position named in the
-    address is shown in place of the hand's final one, the other hands keep theirs."""
+def test_an_address_names_a_position(folder):
+    """A move list's address (``#h2-m3``) opens that position of that hand; the other hands show
+    their final one."""
     record = reader.load(str(GAME))
-    page_file = folder / "nojs-target.html"
+    page_file = folder / "target.html"
     page_file.write_text(replay_page.page(record), encoding="utf-8")
     harness = folder / "harness-target.html"
     harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
-                       f'<iframe id="page" sandbox="allow-same-origin" style="border:0;width:1280px;height:900px" '
+                       f'<iframe id="page" style="border:0;width:1280px;height:900px" '
                        f'src="{page_file.name}#h2-m3"></iframe><script>var ACTIONS = [];{DRIVE}</script></body></html>',
                        encoding="utf-8")
     done = chromium("--window-size=1300,920", "--allow-file-access-from-files", "--virtual-time-budget=5000",
@@ -188,6 +191,6 @@ def test_without_javascript_a_moves_address_shows_that_position_by_css_alone(fol
     found = re.search(r'<pre id="seen">(.*?)</pre>', done.stdout, re.S)
     assert found, f"Chromium saw nothing: {done.stderr[-800:]}"
     seen = json.loads(html.unescape(found.group(1)))
-    assert not seen["js"]
+    assert seen["js"]
     finals = [str(len(h.moves)) for h in record.hands]
     assert [h["shown"] for h in seen["hands"]] == [[finals[0]], ["3"], [finals[2]]]

@@ -1,13 +1,15 @@
-"""The replay page, read back as HTML: every hand and every position in it, nothing fetched,
-every text from the record escaped, an invalid record opening at its first problem, and each
-hand's final position shown without a script.  (In a real browser: test_replay_browser.py.)"""
+"""The replay page, read back as HTML: every hand and every position in it (the positions as the
+page carries them, rebuilt from their changes), nothing fetched, every text from the record
+escaped, an invalid record opening at its first problem, a page light enough for a phone, and
+without a script everything but the table.  (In a real browser: test_replay_browser.py, and
+test_replay_drawing.py for the pictures the script draws.)"""
 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
-import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from domrec import reader, replay_page, simulate as sim
 from domrec.cli import app
 from domrec.output import REPLAY_MARK
 from domrec.pictures import MODULES
+from domrec.pictures.changes import apply
 from domrec.pictures.positions import replay
 
 from tests.conftest import SAMPLES
@@ -90,10 +93,34 @@ def parse(page: str) -> Node:
     return Tree(page).root
 
 
-def svg_pictures(page: str) -> list[ET.Element]:
-    """Every picture of the page parsed as XML on its own (it is the picture module's SVG, intact)."""
-    return [ET.fromstring(m.group(0)) for m in re.finditer(r'<svg xmlns="http://www.w3.org/2000/svg".*?</svg>',
-                                                            page, re.S)]
+def page_data(page: str) -> dict:
+    """The positions the page carries (its ``replay-data`` script element), each hand's keys read
+    back from their aliases and its positions rebuilt from their changes, as the script does."""
+    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
+    names = data["keys"]
+
+    def restore(value):
+        if isinstance(value, dict):
+            return {names[k]: restore(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [restore(v) for v in value]
+        return value
+
+    for hand in data["hands"]:
+        positions = [restore(hand["first"])]
+        for edits in hand["changes"]:
+            edits = [[[int(k) if k.isdigit() else names[k] for k in e[0].split(".")] if e[0] else [], *restore(e[1:])]
+                 for e in edits]
+            positions.append(apply(positions[-1], edits))
+        hand["positions"] = positions
+    return data
+
+
+def positions_of(page: str) -> dict[int, list[dict]]:
+    """Hand number -> its positions as the page carries them."""
+    return {h["hand"]: h["positions"] for h in page_data(page)["hands"]}
 
 
 def load(path: Path):
@@ -135,17 +162,20 @@ def _check_samples(game, paths):
         assert [s.attrs["data-hand"] for s in sections] == [str(k) for k in range(1, len(record.hands) + 1)], path
         hands, report = replay(record, str(path))
         assert report.valid, path
+        carried = positions_of(page)
         for section, hand, replayed in zip(sections, record.hands, hands):
-            figures = section.find_all("figure", "pos")
             if replayed.sheet:
-                assert not figures and "scores alone" in section.all_text()
+                assert not section.find_all("div", "picture") and "scores alone" in section.all_text()
+                assert replayed.number not in carried
                 continue
-            assert [f.attrs["data-move"] for f in figures] == [str(m) for m in range(len(hand.moves) + 1)], path
+            # Every position, rebuilt from the first and each move's changes, is the replay's own.
+            assert carried[replayed.number] == [p.data() for p in replayed.positions], path
+            assert len(replayed.positions) == len(hand.moves) + 1
             items = section.find_all("ol", "moves")[0].find_all("li")
-            assert [i.attrs["data-move"] for i in items] == [str(m) for m in range(len(hand.moves) + 1)]
+            assert len(items) == len(hand.moves) + 1 and "deal" in items[0].classes
             counter = section.find_all("span", "counter")[0].all_text()
             assert counter == f"move {len(hand.moves)} of {len(hand.moves)}"
-        assert len(svg_pictures(page)) == sum(len(h.positions) for h in hands)
+            assert section.find_all("div", "picture")
 
 
 def test_the_page_shows_the_players_the_working_and_the_totals_after_each_hand():
@@ -164,32 +194,35 @@ def test_the_page_shows_the_players_the_working_and_the_totals_after_each_hand()
     assert tree.find_all("p", "verdict")[0].all_text() == "valid competitive, 3 hands, NS 0, EW 208; winner EW"
 
 
-def test_each_position_carries_its_counter_and_running_scores_for_the_script():
+def test_each_position_carries_its_running_scores_for_the_script():
     from domrec.pictures.positions import position
 
     record = reader.load(str(VALID / "competitive" / "game-to-200.json"))
-    tree = parse(replay_page.page(record))
-    figures = {f.attrs["id"]: f for f in tree.find_all("figure", "pos")}
+    carried = positions_of(replay_page.page(record))
     for hand, move in ((1, 0), (2, 12), (3, 5)):
         found, _ = position(record, hand, move)
-        f = figures[f"h{hand}-m{move}"]
-        assert f.attrs["data-counter"].startswith(f"move {move} of {found.moves}")
-        assert f.attrs["data-scores"] == "Scores: " + " · ".join(f"{s} {n}" for s, n in found.scores.items())
+        assert carried[hand][move]["scores"] == [[s, n] for s, n in found.scores.items()]
+        assert carried[hand][move] == found.data()
 
 
-def test_without_a_script_every_hand_shows_its_final_position():
+def test_without_a_script_every_hand_says_so_and_shows_everything_but_the_table():
     record = reader.load(str(VALID / "competitive" / "first-lead-double-six.json"))
     page = replay_page.page(record)
     tree = parse(page)
     assert "nojs" in tree.find_all("html")[0].classes
-    for section in tree.find_all("section", "hand"):
-        figures = section.find_all("figure", "pos")
-        shown = [f for f in figures if "current" in f.classes]
-        assert shown == [figures[-1]]
+    hands, _ = replay(record)
+    note = tree.find_all("header")[0].find_all("p", "nojs-note")[0].all_text()
+    assert "drawn by the page's script, which is not running" in note
+    for section, hand in zip(tree.find_all("section", "hand"), hands):
+        n = len(hand.positions) - 1
+        assert section.find_all("span", "counter")[0].all_text() == f"move {n} of {n}"
+        assert section.find_all("span", "scores")[0].all_text() == hand.positions[-1].header_lines()[2]
+        assert len(section.find_all("ol", "moves")[0].find_all("li")) == n + 1
+        assert section.find_all("div", "result")
+        assert not section.find_all("button")  # the script copies the buttons in: nothing to press without it
     css = tree.find_all("style")[0].all_text()
-    assert ".pos{margin:0;display:none}" in css and ".pos.current{display:block}" in css
-    # The script is what takes the class away: nothing else hides the final position.
-    script = tree.find_all("script")[0].all_text()
+    assert ".js .nojs-note{display:none}" in css
+    script = tree.find_all("script")[-1].all_text()
     assert 'root.classList.remove("nojs")' in script
 
 
@@ -202,7 +235,7 @@ def test_nothing_is_fetched():
         assert needle not in page, needle
     tree = parse(page)
     assert all("src" not in s.attrs for s in tree.find_all("script"))
-    hrefs = [a.attrs["href"] for a in tree.find_all("a")]
+    hrefs = [a.attrs["href"] for a in tree.find_all("a") if "href" in a.attrs]
     assert hrefs and all(h.startswith("#") for h in hrefs)
 
 
@@ -227,53 +260,59 @@ def test_every_text_from_the_record_is_escaped():
     doc = json.loads((VALID / "competitive" / "game-to-200.json").read_text())
     record = reader.load_dict(_everything_evil(doc))
     page = replay_page.page(record, EVIL)
-    assert page.count("<script") == 1 and "<b onmouseover" not in page and "</title><script>" not in page
+    assert page.count("<script") == 2 and "<b onmouseover" not in page and "</title><script>" not in page
     tree = parse(page)
     texts = [n.text for n in tree.iter() if n.tag == "#text"]
     assert sum(EVIL in t for t in texts) > 60  # names, event, comments: there as text, never as markup
     assert EVIL in tree.find_all("head")[0].find_all("title")[0].all_text()
-    assert [n.tag for n in tree.iter() if n.tag in ("b", "script")] == ["script"]
-    # The pictures are XML of their own and carry the names as text too.
-    for svg in svg_pictures(page)[:5]:
-        assert any(EVIL in "".join(t.itertext()) for t in svg.iter())
+    assert [n.tag for n in tree.iter() if n.tag in ("b", "script")] == ["script", "script"]
+    # The names reach the script as JSON strings, with no < or > to close its element.
+    data = page[page.index('id="replay-data">'):]
+    data = data[:data.index("</script>")]
+    assert "<" not in data[len('id="replay-data">'):] and ">" not in data[len('id="replay-data">'):]
+    assert [[p.seat, p.name] for p in record.players] == page_data(page)["names"]
 
 
 def test_an_evil_seat_in_a_problem_sentence_is_escaped():
     doc = json.loads((INVALID / "competitive" / "unknown-seat.json").read_text())
     doc["hands"][0]["moves"][3]["seat"] = "<script>x</script>"
     page = replay_page.page(reader.load_dict(doc))
-    assert page.count("<script") == 1
+    assert page.count("<script") == 2
     problem = parse(page).find_all("div", "problem")[0].all_text()
     assert "<script>x</script> is not a seat at this table" in problem
 
 
 def test_an_invalid_record_opens_at_the_position_before_the_move_that_broke_it():
     record = reader.load(str(INVALID / "competitive" / "pass-while-able.json"))
-    tree = parse(replay_page.page(record, "pass-while-able.json"))
+    page = replay_page.page(record, "pass-while-able.json")
+    tree = parse(page)
     section = tree.find_all("section", "hand")[0]
     assert "data-first-problem" in section.attrs
-    figures = section.find_all("figure", "pos")
-    opened = figures[int(section.attrs["data-open"])]
-    assert opened.attrs["data-move"] == "1"  # move 2 broke the rules: the table W faced
-    bad = [li for li in section.find_all("ol", "moves")[0].find_all("li") if "bad" in li.classes]
-    assert [li.attrs["data-move"] for li in bad] == ["2"]
-    problem = bad[0].find_all("div", "problem")[0]
+    assert section.attrs["data-open"] == "1"  # move 2 broke the rules: the table W faced
+    assert len(positions_of(page)[1]) == 2  # the deal and move 1: the replay stopped at move 2
+    # The problem comes first, above the table; its move is marked in the list and points to it.
+    problem = section.find_all("div", "problem")[0]
     assert "first" in problem.classes and problem.attrs["id"] == "problem-1"
+    assert section.children.index(problem) < section.children.index(section.find_all("div", "stage")[0])
     text = problem.all_text()
     assert "W cannot pass: W must play, 6-5 fits on 5-2" in text and "Rule: competitive: must play if able" in text
+    items = section.find_all("ol", "moves")[0].find_all("li")
+    bad = [li for li in items if "bad" in li.classes]
+    assert bad == [items[2]] and bad[0].find_all("a", "see")[0].attrs["href"] == "#problem-1"
     assert tree.find_all("p", "first-link")[0].find_all("a")[0].attrs["href"] == "#problem-1"
     # The moves after it are listed as written, not replayed (no position to show).
-    later = section.find_all("ol", "moves")[0].find_all("li")[3]
+    later = items[3]
     assert later.find_all("span", "unreplayed-move") and not later.find_all("a")
 
 
-def test_a_wrong_claimed_hand_score_is_shown_at_the_hands_end():
+def test_a_wrong_claimed_hand_score_opens_at_the_hands_end_with_the_problem_first():
     record = reader.load(str(INVALID / "competitive" / "wrong-hand-score.json"))
-    tree = parse(replay_page.page(record))
-    section = tree.find_all("section", "hand")[0]
-    result = section.find_all("div", "result")[0]
-    assert "NS is claimed 30 for hand 1, but scores 23" in result.find_all("div", "problem")[0].all_text()
-    assert int(section.attrs["data-open"]) == len(section.find_all("figure", "pos")) - 1
+    page = replay_page.page(record)
+    section = parse(page).find_all("section", "hand")[0]
+    problem = section.find_all("div", "problem")[0]
+    assert "first" in problem.classes and "NS is claimed 30 for hand 1, but scores 23" in problem.all_text()
+    assert section.children.index(problem) < section.children.index(section.find_all("div", "stage")[0])
+    assert int(section.attrs["data-open"]) == len(positions_of(page)[1]) - 1
 
 
 def test_a_problem_with_the_whole_game_is_at_the_top():
@@ -289,7 +328,7 @@ def test_a_setup_that_breaks_a_rule_shows_the_moves_as_written():
     tree = parse(replay_page.page(record))
     assert "needs exactly four players" in tree.find_all("header")[0].all_text()
     section = tree.find_all("section", "hand")[0]
-    assert not section.find_all("figure") and "Not replayed" in section.all_text()
+    assert not section.find_all("div", "picture") and "Not replayed" in section.all_text()
     assert len(section.find_all("ol", "moves")[0].find_all("li")) == len(record.hands[0].moves)
 
 
@@ -297,7 +336,8 @@ def test_a_hand_whose_deal_breaks_a_rule_says_so_at_its_top_and_later_hands_are_
     record = reader.load(str(INVALID / "competitive" / "wrong-leader.json"))
     tree = parse(replay_page.page(record))
     first, second, third = tree.find_all("section", "hand")
-    assert first.find_all("figure") and not second.find_all("figure") and not third.find_all("figure")
+    assert first.find_all("div", "picture") and not second.find_all("div", "picture")
+    assert not third.find_all("div", "picture")
     assert "data-first-problem" in second.attrs and "data-open" not in second.attrs
     assert "N cannot lead this hand" in second.find_all("div", "problem")[0].all_text()
     assert "Not replayed" in third.all_text()
@@ -309,10 +349,10 @@ def test_score_sheet_hands_show_their_scores_only():
     hands, _ = replay(record)
     for section, hand in zip(tree.find_all("section", "hand"), hands):
         if hand.sheet:
-            assert "sheet" in section.classes and not section.find_all("figure") and not section.find_all("ol")
-            assert f"Totals after hand {hand.number}" in section.all_text()
+            assert "sheet" in section.classes and not section.find_all("div", "picture")
+            assert not section.find_all("ol") and f"Totals after hand {hand.number}" in section.all_text()
         else:
-            assert section.find_all("figure")
+            assert section.find_all("div", "picture")
 
 
 def test_comments_are_shown_beside_their_moves_and_hands():
@@ -329,30 +369,45 @@ def test_phone_layout_rules():
     page = replay_page.page(reader.load(str(VALID / "competitive" / "domino.json")))
     css = parse(page).find_all("style")[0].all_text()
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
-    assert ".pos svg{display:block;max-width:100%;height:auto}" in css
+    assert ".picture svg{display:block;max-width:100%;height:auto}" in css
+    assert ".picture.narrow svg{max-width:none;width:100%}" in css  # a phone: as wide as the screen
     assert re.search(r"button\{min-width:48px;min-height:48px", css)  # at least 44 px to tap
     assert "@media (max-width:800px){.stage{grid-template-columns:minmax(0,1fr)}}" in css  # list below
 
 
-def test_the_longest_sample_inlines_each_picture_once_and_stays_reasonable():
-    record = reader.load(str(VALID / "competitive" / "first-lead-double-six.json"))
+#: The sample of each game whose page is the largest.
+LARGEST_SAMPLES = {"competitive": "first-lead-double-six.json", "broadway": "sudden-death-mid-hand.json",
+                   "horse-race": "mixed-played-and-score-sheet.dgn", "castle-rock": "two-players-game-to-50.json",
+                   "domino-roads": "simulated-game-4-players.json"}
+#: The simulated game of each game whose page is the largest of the first 30 of ``simulate(game, 30, 1)``
+#: (its place in that run): 466 moves of Competitive dominoes, 790 of Castle Rock (16 hands), 412 of Domino Roads.
+LONGEST_SIMULATED = {"competitive": 8, "broadway": 7, "horse-race": 2, "castle-rock": 26, "domino-roads": 20}
+
+
+@pytest.mark.parametrize("game", sorted(MODULES))
+def test_a_whole_games_page_is_under_150_kb(game):
+    """The page carries each hand's first position and then each move's changes, and draws each
+    tile face once: no picture is in it, and a long game stays light enough for a phone."""
+    _need_pictures(game)
+    sample = replay_page.page(load(VALID / game / LARGEST_SAMPLES[game]))
+    assert len(sample.encode("utf-8")) < 150_000
+    markup = sample[:sample.index('<script type="application/json"')]
+    assert "<circle" not in markup and "data-tile" not in markup  # nothing drawn: the script draws
+    k = LONGEST_SIMULATED[game]
+    record = next(itertools.islice(sim.simulate(game, k + 1, 1), k, None))
     page = replay_page.page(record)
-    hands, _ = replay(record)
-    positions = sum(len(h.positions) for h in hands)
-    assert len(svg_pictures(page)) == positions == 233
-    # About 23 KB a position (the picture itself); the page adds a few KB, not a copy of anything.
-    pictures = sum(len(p.svg()) for h in hands for p in h.positions)
-    assert len(page.encode("utf-8")) < pictures * 1.1 + 60_000
+    assert len(page.encode("utf-8")) < 150_000, (game, sum(len(h.moves) for h in record.hands))
+    assert sum(len(p) for p in positions_of(page).values()) == sum(len(h.moves) + 1 for h in record.hands)
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000))
 def test_simulated_games_have_a_position_for_every_move(seed):
     record = next(iter(sim.simulate("competitive", 1, seed)))
-    tree = parse(replay_page.page(record))
-    figures = tree.find_all("figure", "pos")
-    assert len(figures) == sum(len(h.moves) + 1 for h in record.hands)
-    assert len(tree.find_all("section", "hand")) == len(record.hands)
+    page = replay_page.page(record)
+    carried = positions_of(page)
+    assert [len(carried[k]) for k in sorted(carried)] == [len(h.moves) + 1 for h in record.hands]
+    assert len(parse(page).find_all("section", "hand")) == len(record.hands)
 
 
 # --- the command ------------------------------------------------------------------------------

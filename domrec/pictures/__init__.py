@@ -8,9 +8,17 @@ in a frame with what every game shares: the hand and move number, the last
 tile and who played it, the running scores and each player's tiles.  One
 tile is drawn one way everywhere (:mod:`domrec.pictures.tiles`).
 
-A picture module has one function, ``board(state, last) -> Board``, where
-``state`` is the engine's hand state after the move ``last`` (``None`` for
-the deal).  It must draw at once: the state goes on changing afterwards.
+A picture module has two functions.  ``scene(state, last) -> dict`` reads
+``state``, the engine's hand state after the move ``last`` (``None`` for the
+deal), at once (the state goes on changing afterwards) into plain JSON values:
+what the board shows, every choice made (which tile is the last, what is
+set aside, the notes' words).  ``draw(scene) -> Board`` draws those values.
+
+Why the split: the replay page carries each hand's scenes, not its pictures (a
+few bytes a move: see :mod:`domrec.pictures.changes`), and its script draws
+them with a port of each ``draw`` (``<game>.js`` beside the module, and
+``frame.js``, ``tiles.js``); a browser test holds the two drawings equal.  So
+whatever needs the engine or a rule is decided once, in ``scene``.
 """
 
 from __future__ import annotations
@@ -46,6 +54,11 @@ class Board:
     notes: tuple[str, ...] = ()
 
 
-def drawer(game: str) -> Callable[[Any, Move | None], Board]:
-    """The ``board`` function of ``game``'s picture module."""
-    return importlib.import_module(MODULES[game]).board  # type: ignore[no-any-return]
+def scener(game: str) -> Callable[[Any, Move | None], dict]:
+    """The ``scene`` function of ``game``'s picture module."""
+    return importlib.import_module(MODULES[game]).scene  # type: ignore[no-any-return]
+
+
+def drawer(game: str) -> Callable[[dict], Board]:
+    """The ``draw`` function of ``game``'s picture module."""
+    return importlib.import_module(MODULES[game]).draw  # type: ignore[no-any-return]

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from domrec.games.broadway import OPPONENTS, SEATS, BroadwayHand, Cell, Placement
+from domrec.games.broadway import OPPONENTS, SEATS, BroadwayHand, Cell
 from domrec.pictures import Board, svg
 from domrec.pictures.tiles import FACE, LAST, MARKED, draw_tile
 from domrec.record import Move
-from domrec.tiles import Tile
 
 UNIT = 26.0            # the side of a cell: one half of a tile
 GUTTER = 26.0          # room left of the grid for the y numbers
@@ -63,40 +62,49 @@ def _grid(group: ET.Element, x0: int, x1: int, y0: int, y1: int) -> None:
     svg.text(labels, 2, rows * UNIT + 13, "y\u2191x\u2192", font_size=9, fill=LABEL, class_="axes")
 
 
-def _tile(group: ET.Element, p: Placement, at: dict[Cell, tuple[float, float]], last: bool) -> None:
+def _tile(group: ET.Element, p: list, at: dict[Cell, tuple[float, float]], last: bool) -> None:
     """One placement where its cells are, halves in the grid's own reading (west or north first)."""
-    horizontal = p.first[1] == p.second[1]
+    seat, fx, fy, sx, sy, first_pips, second_pips, matches, penalty = p
+    first, second = (fx, fy), (sx, sy)
+    horizontal = fy == sy
     if horizontal:
-        ahead = p.first[0] < p.second[0]
+        ahead = fx < sx
     else:
-        ahead = p.first[1] > p.second[1]
-    (c1, v1), (c2, v2) = ((p.first, p.first_pips), (p.second, p.second_pips))
+        ahead = fy > sy
+    (c1, v1), (c2, v2) = ((first, first_pips), (second, second_pips))
     if not ahead:
         (c1, v1), (c2, v2) = (c2, v2), (c1, v1)
     x, y = at[c1]
-    css = " ".join(word for word, on in (("last", last), ("penalty", p.penalty)) if on)
-    fill = LAST if last else MARKED if p.penalty else FACE
-    how = f", {p.matches} matched" if p.matches else ", the lead"
-    label = (f"{p.seat} laid {p.first_pips}-{p.second_pips} at ({p.first[0]},{p.first[1]})-"
-             f"({p.second[0]},{p.second[1]}){how}" + (" (penalty play)" if p.penalty else ""))
+    css = " ".join(word for word, on in (("last", last), ("penalty", penalty)) if on)
+    fill = LAST if last else MARKED if penalty else FACE
+    how = f", {matches} matched" if matches else ", the lead"
+    label = (f"{seat} laid {first_pips}-{second_pips} at ({fx},{fy})-({sx},{sy}){how}"
+             + (" (penalty play)" if penalty else ""))
     tile = draw_tile(group, v1, v2, x, y, UNIT, vertical=not horizontal, fill=fill, css=css, label=label)
-    tile.set("data-seat", p.seat)
-    tile.set("data-cells", f"{p.first[0]},{p.first[1]} {p.second[0]},{p.second[1]}")
+    tile.set("data-seat", seat)
+    tile.set("data-cells", f"{fx},{fy} {sx},{sy}")
 
 
-def _shown(group: ET.Element, state: BroadwayHand, top: float) -> tuple[float, float]:
-    """Tiles lying face up: exposed and fitting nowhere (by seat), and one waiting for its penalty play.
+def _face_up(state: BroadwayHand) -> list[list]:
+    """Tiles lying face up: exposed and fitting nowhere (by seat), and one waiting for its penalty play,
+    as rows of (seat, words, tiles, kind).
 
     An open hand's racks are face down, so this row is the only place its face-up tiles show;
     in a known deal they are in the racks too, and here as they lie on the table."""
-    rows: list[tuple[str, str, list[Tile], str]] = []
+    rows: list[list] = []
     for seat in SEATS:
         face_up = sorted(state.face_up[seat], key=lambda t: (t.high, t.low), reverse=True)
         if face_up:
-            rows.append((seat, f"{seat} holds face up (exposed):", face_up, "face-up"))
+            rows.append([seat, f"{seat} holds face up (exposed):", [[t.high, t.low] for t in face_up], "face-up"])
     if state.pending is not None:
         owner, t = state.pending
-        rows.append((owner, f"{owner} exposed, for {' or '.join(OPPONENTS[owner])} to lay:", [t], "pending"))
+        rows.append([owner, f"{owner} exposed, for {' or '.join(OPPONENTS[owner])} to lay:", [[t.high, t.low]],
+                     "pending"])
+    return rows
+
+
+def _shown(group: ET.Element, rows: list[list], top: float) -> tuple[float, float]:
+    """The rows of :func:`_face_up` under the grid; returns their width and height."""
     if not rows:
         return 0.0, 0.0
     width = 0.0
@@ -105,51 +113,68 @@ def _shown(group: ET.Element, state: BroadwayHand, top: float) -> tuple[float, f
         row = svg.sub(group, "g", class_=f"exposed {kind}", data_seat=seat)
         svg.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, font_size=12, fill=LABEL)
         x = 7.0 * len(words) + 6
-        for t in tiles:
-            draw_tile(row, t.high, t.low, x, y, SHOWN_TILE, label=f"{seat}'s {t}, face up")
+        for high, low in tiles:
+            draw_tile(row, high, low, x, y, SHOWN_TILE, label=f"{seat}'s {high}-{low}, face up")
             x += 2 * SHOWN_TILE + 4
         width = max(width, x)
         y += SHOWN_TILE + 8
     return width, y - top
 
 
-def board(state: BroadwayHand, last: Move | None) -> Board:
-    """The tableau after ``last`` (drawn at once: the engine's state moves on)."""
+def scene(state: BroadwayHand, last: Move | None) -> dict:
+    """What the picture shows, as plain values: the placements in order (seat, the two cells, their
+    pips, segments matched, penalty), the cells the last tile matched, the tiles lying face up,
+    and the points made in play."""
+    _, matched = state.last_marks()
+    return {"tiles": [[p.seat, *p.first, *p.second, p.first_pips, p.second_pips, p.matches, p.penalty]
+                      for p in state.placements],
+            "matched": [list(c) for c in sorted(matched)], "shown": _face_up(state),
+            "lead": str(state.lead), "leader": state.leader, "sudden": state.sudden_totals is not None,
+            "points": dict(state.points)}
+
+
+def draw(scene: dict) -> Board:
+    """The tableau of :func:`scene` (the replay page's script draws it the same way: broadway.js)."""
     group = svg.element("g", class_="tableau-board")
-    notes = [_points(state), AXES + "."]
-    placements = state.placements
+    notes = [_points(scene), AXES + "."]
+    placements = scene["tiles"]
     if not placements:
-        who = f"{state.leader} leads {state.lead}" if state.leader else f"the holder of {state.lead} leads it"
+        lead = scene["lead"]
+        who = f"{scene['leader']} leads {lead}" if scene["leader"] else f"the holder of {lead} leads it"
         svg.text(group, 0, 18, f"The tableau is empty: {who}.", font_size=14, fill="#fff", class_="empty")
         width, height = 320.0, 28.0
-        shown_w, shown_h = _shown(group, state, height + 6)
+        shown_w, shown_h = _shown(group, scene["shown"], height + 6)
         return Board(group, max(width, shown_w), height + (shown_h + 6 if shown_h else 0), tuple(notes))
 
-    cells = [c for p in placements for c in (p.first, p.second)]
+    cells = [c for p in placements for c in ((p[1], p[2]), (p[3], p[4]))]
     x0, x1, y0, y1 = _origin(cells)
     at = {(x, y): (GUTTER + (x - x0) * UNIT, (y1 - y) * UNIT) for x, y in cells}
     _grid(group, x0, x1, y0, y1)
     table = svg.sub(group, "g", class_="tableau")
     for i, p in enumerate(placements):
         _tile(table, p, at, i == len(placements) - 1)
-    _, matched = state.last_marks()
+    matched = [tuple(c) for c in scene["matched"]]
     rings = svg.sub(group, "g", class_="matches")
-    for c in sorted(matched):
+    for c in matched:
         x, y = at[c]
         ring = svg.sub(rings, "rect", class_="matched", x=x + 1.5, y=y + 1.5, width=UNIT - 3, height=UNIT - 3,
                        rx=5.0, fill="none", stroke=MATCHED, stroke_width=3.0)
         ring.set("data-cell", f"{c[0]},{c[1]}")
     grid_w = GUTTER + (x1 - x0 + 1) * UNIT
     grid_h = (y1 - y0 + 1) * UNIT + AXIS_ROW
-    shown_w, shown_h = _shown(group, state, grid_h + 6)
+    shown_w, shown_h = _shown(group, scene["shown"], grid_h + 6)
     notes.insert(1, "Yellow: the last tile laid" + ("; orange rings: the halves it matched." if matched else "."))
-    if any(p.penalty for p in placements):
+    if any(p[8] for p in placements):
         notes.insert(2, "Tan: penalty plays (an exposed tile laid by an opponent).")
     return Board(group, max(grid_w, shown_w), grid_h + (shown_h + 6 if shown_h else 0), tuple(notes))
 
 
-def _points(state: BroadwayHand) -> str:
+def board(state: BroadwayHand, last: Move | None) -> Board:
+    return draw(scene(state, last))
+
+
+def _points(scene: dict) -> str:
     """The points made in play this hand (before the tiles still held are counted off)."""
-    made = f"Points made in play this hand: NS {state.points['NS']} · EW {state.points['EW']}"
-    where = f" (built on {state.lead}" + ("; sudden death" if state.sudden_totals is not None else "") + ")"
+    made = f"Points made in play this hand: NS {scene['points']['NS']} · EW {scene['points']['EW']}"
+    where = f" (built on {scene['lead']}" + ("; sudden death" if scene["sudden"] else "") + ")"
     return made + where + "."

@@ -21,7 +21,6 @@ from domrec.games.castlerock import CastleRockHand
 from domrec.pictures import Board, svg
 from domrec.pictures.tiles import FACE, LAST, MARKED, draw_back, draw_tile
 from domrec.record import Capture, Draw, Move, Play
-from domrec.tiles import Tile
 
 WIDTH = 620.0        # the board's width: the row wraps here, the panels share it
 UNIT = 22.0          # the side of a half in the row
@@ -42,7 +41,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _row(parent: ET.Element, row: list[Tile], last: int | None, top: float) -> float:
+def _row(parent: ET.Element, row: list[list[int]], last: int | None, top: float) -> float:
     """The row from the blocked end, wrapping at :data:`WIDTH`; returns the height used."""
     group = svg.sub(parent, "g", class_="row", data_tiles=len(row))
     step = 2 * UNIT + GAP
@@ -60,14 +59,14 @@ def _row(parent: ET.Element, row: list[Tile], last: int | None, top: float) -> f
                            fill="none", stroke=TEXT, stroke_width=1.2, stroke_dasharray="4 3")
             svg.title(slot, "the open end: the next tile is placed here")
             continue
-        t = row[i]
+        high, low = row[i]
         where = "the blocked end" if i == 0 else "the open end" if i == len(row) - 1 else f"place {i + 1}"
-        draw_tile(group, t.high, t.low, x, y, UNIT, fill=LAST if i == last else FACE,
-                  css="last" if i == last else "", label=f"row, {where} ({i + 1} of {len(row)}): {t}")
+        draw_tile(group, high, low, x, y, UNIT, fill=LAST if i == last else FACE,
+                  css="last" if i == last else "", label=f"row, {where} ({i + 1} of {len(row)}): {high}-{low}")
     return lines * (UNIT + LINE_GAP) - LINE_GAP
 
 
-def _panel(parent: ET.Element, seat: str, taken: list[Tile], fresh: int, x: float, y: float,
+def _panel(parent: ET.Element, seat: str, taken: list[list[int]], fresh: int, x: float, y: float,
            width: float) -> tuple[ET.Element, float]:
     """``seat``'s captured tiles, counted, the last ``fresh`` of them just taken; returns the panel and its
     height (the frame is drawn by the caller once the row of panels is as tall as its tallest)."""
@@ -78,12 +77,12 @@ def _panel(parent: ET.Element, seat: str, taken: list[Tile], fresh: int, x: floa
     step = 2 * SMALL + SMALL_GAP
     per_line = max(1, int((width - 2 * PANEL_PAD + SMALL_GAP) // step))
     top = y + PANEL_PAD + 18
-    for i, t in enumerate(taken):
+    for i, (high, low) in enumerate(taken):
         line, col = divmod(i, per_line)
         new = i >= len(taken) - fresh
-        draw_tile(group, t.high, t.low, x + PANEL_PAD + col * step, top + line * (SMALL + SMALL_GAP), SMALL,
+        draw_tile(group, high, low, x + PANEL_PAD + col * step, top + line * (SMALL + SMALL_GAP), SMALL,
                   fill=LAST if new else MARKED, css="last" if new else "taken",
-                  label=f"captured by {seat}: {t}" + (" (just taken)" if new else ""))
+                  label=f"captured by {seat}: {high}-{low}" + (" (just taken)" if new else ""))
     lines = -(-len(taken) // per_line)
     return group, top - y + lines * (SMALL + SMALL_GAP) + PANEL_PAD - (SMALL_GAP if lines else 0)
 
@@ -109,13 +108,30 @@ def _just_drawn(state: CastleRockHand, last: Move | None) -> str | None:
     return None
 
 
-def board(state: CastleRockHand, last: Move | None) -> Board:
-    """The row, the captured panels and the boneyard of ``state``, the position after ``last``.
+def scene(state: CastleRockHand, last: Move | None) -> dict:
+    """What the picture shows, as plain values: the row from its blocked end, each player's captured
+    tiles, the boneyard's count, and what the last move did (``just``): ``["placed"]``, the tile
+    just placed (the row's last); ``["took", seat, count]``, the tiles just captured (the last of
+    the seat's pile); ``["drew", seat, tile]``, the tile just drawn; or ``None``."""
+    placed = _just_placed(state, last)
+    taker, fresh = _just_taken(state, last)
+    drawn = _just_drawn(state, last)
+    just = (["placed"] if placed is not None else ["took", taker, fresh] if taker is not None
+            else ["drew", last.seat, drawn] if drawn is not None and last is not None else None)
+    return {"row": [[t.high, t.low] for t in state.row], "seats": list(state.seats),
+            "captured": {s: [[t.high, t.low] for t in state.captured[s]] for s in state.seats},
+            "bone": state.bone_left, "just": just}
+
+
+def draw(scene: dict) -> Board:
+    """The row, the captured panels and the boneyard of :func:`scene` (the replay page's script draws
+    them the same way: castlerock.js).
 
     Every tile on the table is drawn exactly once (the row and the panels), so the picture
     accounts for the whole set with the racks and the boneyard's count."""
-    row = list(state.row)
-    seats = tuple(state.seats)
+    just = scene["just"] or [None, None, None]
+    row = scene["row"]
+    seats = scene["seats"]
     group = svg.element("g", class_="castle-rock")
     if row:
         head = f"The row: {_plural(len(row), 'tile')}, blocked end first (−1 each to every player at the end)"
@@ -123,9 +139,9 @@ def board(state: CastleRockHand, last: Move | None) -> Board:
         head = "The row is empty: the next tile placed starts it"
     svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
     y = 24.0
-    y += _row(group, row, _just_placed(state, last), y) + 16
+    y += _row(group, row, len(row) - 1 if just[0] == "placed" else None, y) + 16
 
-    taker, fresh = _just_taken(state, last)
+    taker, fresh = (just[1], just[2]) if just[0] == "took" else (None, 0)
     width = (WIDTH - PANEL_GAP * (COLUMNS - 1)) / COLUMNS
     for start in range(0, len(seats), COLUMNS):
         line = seats[start:start + COLUMNS]
@@ -133,24 +149,28 @@ def board(state: CastleRockHand, last: Move | None) -> Board:
         for k, seat in enumerate(line):
             x = k * (width + PANEL_GAP)
             frame = svg.sub(group, "rect", class_="panel", x=x, y=y, width=width, height=0, rx=6, fill=PANEL)
-            made.append((frame, *_panel(group, seat, list(state.captured[seat]), fresh if seat == taker else 0,
+            made.append((frame, *_panel(group, seat, scene["captured"][seat], fresh if seat == taker else 0,
                                         x, y, width)))
         tallest = max(h for _, _, h in made)
         for frame, _, _ in made:
             frame.set("height", f"{tallest:.2f}".rstrip("0").rstrip("."))
         y += tallest + PANEL_GAP
 
-    pile = svg.sub(group, "g", class_="boneyard", data_tiles=state.bone_left)
+    bone = scene["bone"]
+    pile = svg.sub(group, "g", class_="boneyard", data_tiles=bone)
     y += 4
-    if state.bone_left:
-        for k in range(min(3, state.bone_left)):
-            draw_back(pile, k * 4.0, y + k * 2.0, 10.0, label=f"the boneyard: {_plural(state.bone_left, 'tile')}")
-        words = f"Boneyard: {_plural(state.bone_left, 'tile')} to draw"
+    if bone:
+        for k in range(min(3, bone)):
+            draw_back(pile, k * 4.0, y + k * 2.0, 10.0, label=f"the boneyard: {_plural(bone, 'tile')}")
+        words = f"Boneyard: {_plural(bone, 'tile')} to draw"
     else:
         words = "Boneyard: empty"
-    drawn = _just_drawn(state, last)
-    if drawn is not None and last is not None:
-        words += f" · {last.seat} just drew {drawn} (now in their rack)"
-    svg.text(pile, 30 if state.bone_left else 0, y + 16, words, font_size=12, fill=TEXT, class_="boneyard-label")
+    if just[0] == "drew":
+        words += f" · {just[1]} just drew {just[2]} (now in their rack)"
+    svg.text(pile, 30 if bone else 0, y + 16, words, font_size=12, fill=TEXT, class_="boneyard-label")
     height = y + 26
     return Board(group, WIDTH, height)
+
+
+def board(state: CastleRockHand, last: Move | None) -> Board:
+    return draw(scene(state, last))

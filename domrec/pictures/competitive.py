@@ -51,20 +51,32 @@ def snake(halves: list[tuple[int, int]], last: int | None, parent: object, unit:
     return max(width, 2 * unit), len(rows) * row_h - 8
 
 
-def board(state: CompetitiveHand, last: Move | None) -> Board:
-    line = list(state.line)
-    group = svg.element("g", class_="line")
-    if not line:
-        svg.text(group, 0, 20, "The line is empty: the lead is still to be made.", font_size=14, fill="#fff")
-        return Board(group, 330, 28)
+def scene(state: CompetitiveHand, last: Move | None) -> dict:
+    """What the picture shows, as plain values: the line as it reads (each tile's halves left to
+    right) and which of its tiles was just played (its index, or ``None``)."""
+    line = [list(halves) for halves in state.line]
     index = None
     play = getattr(last, "play", None)
-    if play is not None:
+    if play is not None and line:
         wanted = sorted(map(int, play.split("-")))
         if sorted(line[-1]) == wanted:
             index = len(line) - 1
         elif sorted(line[0]) == wanted:
             index = 0
-    width, height = snake(line, index, group)
+    return {"line": line, "hot": index}
+
+
+def draw(scene: dict) -> Board:
+    """The board of :func:`scene` (the replay page's script draws it the same way: competitive.js)."""
+    line = [tuple(halves) for halves in scene["line"]]
+    group = svg.element("g", class_="line")
+    if not line:
+        svg.text(group, 0, 20, "The line is empty: the lead is still to be made.", font_size=14, fill="#fff")
+        return Board(group, 330, 28)
+    width, height = snake(line, scene["hot"], group)
     ends = f"open ends: {line[0][0]} and {line[-1][1]}"
     return Board(group, width, height, (f"The line: {len(line)} tile{'' if len(line) == 1 else 's'}, {ends}.",))
+
+
+def board(state: CompetitiveHand, last: Move | None) -> Board:
+    return draw(scene(state, last))

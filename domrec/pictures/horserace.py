@@ -272,20 +272,37 @@ def lay_out(state: HorseRaceHand) -> Layout:
 # --- drawing -------------------------------------------------------------------------------
 
 
+#: What each kind of mark says (its tooltip), from the tile it belongs to and its count.
+MARK_WORDS = {
+    "end": "open end {count} of {tile}: counts {count}",
+    "spinner": "{tile} is a spinner with a side free: it counts both halves, {count}",
+    "side": "a free side of the spinner {tile} (counted with the spinner)",
+    "spinner-end": "a free end of the spinner {tile}: it counts nothing until a tile is set on it",
+}
+
+
 @attrs.frozen
 class Mark:
-    """A disc (an open end and its count) or a ring (a free spinner place counting nothing)."""
+    """A disc (an open end and its count) or a ring (a free spinner place counting nothing).
+
+    ``kind`` is one of :data:`MARK_WORDS`: an open end, a spinner with a side free, another
+    free side of it, a free end of a spinner."""
 
     cx: float
     cy: float
     count: int | None
-    label: str
+    kind: str
+    tile: str
+
+    @property
+    def label(self) -> str:
+        return MARK_WORDS[self.kind].format(count=self.count, tile=self.tile)
 
 
 def _marks(layout: Layout, taken: set[tuple[int, int]]) -> Iterator[Mark]:
     """The open places of the layout, as the engine holds them, each placed where it is seen."""
 
-    def place(spot: Spot, count: int | None, label: str) -> Mark:
+    def place(spot: Spot, count: int | None, kind: str, tile: Tile) -> Mark:
         box = spot.box(0, 2, -1, 1)
         cells = {(x, y) for x in range(box[0], box[2]) for y in range(box[1], box[3])}
         if not cells & taken:
@@ -293,7 +310,7 @@ def _marks(layout: Layout, taken: set[tuple[int, int]]) -> Iterator[Mark]:
             cx, cy = spot.ahead(1)
         else:  # the place faces a tile: the mark sits on the open half itself
             cx, cy = spot.ahead(-1)
-        return Mark(cx + 0.0, cy + 0.0, count, label)
+        return Mark(cx + 0.0, cy + 0.0, count, kind, str(tile))
 
     for laid in layout.laid:
         node = laid.node
@@ -302,17 +319,16 @@ def _marks(layout: Layout, taken: set[tuple[int, int]]) -> Iterator[Mark]:
             d = t.high
             if node.sides_free:
                 free = laid.sides[:node.sides_free]
-                yield place(free[0], 2 * d, f"{t} is a spinner with a side free: it counts both halves, {2 * d}")
+                yield place(free[0], 2 * d, "spinner", t)
                 for spot in free[1:]:
-                    yield place(spot, None, f"a free side of the spinner {t} (counted with the spinner)")
+                    yield place(spot, None, "side", t)
             else:
                 for spot in laid.spinner_ends[:node.ends_free]:
-                    yield place(spot, None, f"a free end of the spinner {t}: it counts nothing until a tile is "
-                                            f"set on it")
+                    yield place(spot, None, "spinner-end", t)
         else:
             for n in node.free:
                 if n in laid.ends:
-                    yield place(laid.ends[n], n, f"open end {n} of {t}: counts {n}")
+                    yield place(laid.ends[n], n, "end", t)
 
 
 def count_parts(state: HorseRaceHand) -> list[tuple[int, str]]:
@@ -338,35 +354,51 @@ def _last_tile(state: HorseRaceHand, last: Move | None) -> Tile | None:
     return t if t in state.nodes else None
 
 
-def _notes(state: HorseRaceHand, marks: list[Mark]) -> tuple[str, ...]:
+def _notes(scene: dict) -> list[str]:
     """The count as the engine sums it (what scores), the table in numbers, and what the marks mean."""
-    parts = count_parts(state)
-    verdict = f" = {state.count} ({peg_rule(state.count, state.rules.celko)})."
+    parts = scene["parts"]
+    verdict = f" = {scene['count']} ({scene['pegs']})."
     sums = " + ".join(f"{n} ({what})" for n, what in parts) or "0"
     if len(sums) > NOTE_CHARS - 24:  # many ends: the discs show which is which
         sums = " + ".join(str(n) for n, _ in parts)
     count = [f"Count of the open ends: {sums}{verdict}"]
     if len(count[0]) > NOTE_CHARS:
         count = [f"Count of the open ends: {sums}", verdict.lstrip()]
-    on_table = len(state.nodes)
-    spinners = [str(t) for t, node in state.nodes.items() if node.double]
-    stock = state.stock
-    table = (f"{on_table} tile{'' if on_table == 1 else 's'} on the table"
+    tiles = scene["tiles"]
+    spinners = [f"{t[3]}-{t[4]}" for t in tiles if t[6]]
+    stock = scene["stock"]
+    table = (f"{len(tiles)} tile{'' if len(tiles) == 1 else 's'} on the table"
              + (f"; spinner{'' if len(spinners) == 1 else 's'} {', '.join(spinners)}" if spinners else "")
              + f"; boneyard: {stock} tile{'' if stock == 1 else 's'}.")
     legend = "Discs: open ends and what they count"
-    if any(m.count is None for m in marks):
+    if any(m[2] is None for m in scene["marks"]):
         legend += "; rings: free spinner places (they add nothing)"
-    return (*count, table, legend + ".")
+    return [*count, table, legend + "."]
 
 
-def board(state: HorseRaceHand, last: Move | None) -> Board:
-    """The layout tree after ``last``, drawn at once (the state goes on changing)."""
-    group = svg.element("g", class_="layout")
+def _extent(scene: dict, notes: list[str]) -> tuple[float, float, float, float]:
+    """The board's left and top (in cells) and its width and height (in pixels): the tiles and marks
+    with a cell round them, widened (centred) when the notes under it are wider."""
+    left, top = scene["x0"], scene["y0"]
+    width, height = (scene["x1"] - left) * CELL, (scene["y1"] - top) * CELL
+    wanted = max(len(line) for line in notes) * NOTE_CHAR_WIDTH - 24  # the notes sit under the board
+    if width < wanted:  # a small layout: widen the board (centred) so its notes stay on the picture
+        left -= (wanted - width) / 2 / CELL
+        width = wanted
+    return left, top, width, height
+
+
+def scene(state: HorseRaceHand, last: Move | None) -> dict:
+    """What the picture shows, as plain values: each tile where the layout puts it (its corner in grid
+    cells, upright or not, its halves, its words, a spinner or not), the dashed links, the open
+    places' marks, the extent of it all in cells, and what the notes count (the engine's parts of
+    the count, the count and how it pegs, the boneyard).
+
+    The layout is worked out here, once: a tile keeps its place from one position to the next, so
+    a hand's scenes differ by a tile and a few marks."""
+    stock = state.stock
     if state.lead is None:
-        svg.text(group, 0, 20, "The layout is empty: the lead is still to be set.", font_size=14, fill="#fff")
-        stock = state.stock
-        return Board(group, 360, 28, (f"Boneyard: {stock} tile{'' if stock == 1 else 's'}.",))
+        return {"tiles": [], "stock": stock}
     layout = lay_out(state)
     marks = list(_marks(layout, set(layout.cells)))
     xs = [v for laid in layout.laid for v in (laid.rect[0], laid.rect[2])] + [m.cx + s for m in marks for s in (-1, 1)]
@@ -376,34 +408,48 @@ def board(state: HorseRaceHand, last: Move | None) -> Board:
             for spot in laid.link:
                 xs.append(spot.x)
                 ys.append(spot.y)
-    notes = _notes(state, marks)
-    left, top = min(xs) - 1, min(ys) - 1
-    width, height = (max(xs) + 1 - left) * CELL, (max(ys) + 1 - top) * CELL
-    wanted = max(len(line) for line in notes) * NOTE_CHAR_WIDTH - 24  # the notes sit under the board
-    if width < wanted:  # a small layout: widen the board (centred) so its notes stay on the picture
-        left -= (wanted - width) / 2 / CELL
-        width = wanted
+    newest = _last_tile(state, last)
+    return {"tiles": [[*laid.rect[:2], laid.vertical, laid.first, laid.second, f"{laid.node.text()}: {laid.how}",
+                       laid.node.double] for laid in layout.laid],
+            "last": next((i for i, laid in enumerate(layout.laid) if laid.node.tile is newest), None),
+            "links": [[laid.link[0].x, laid.link[0].y, laid.link[1].x, laid.link[1].y]
+                      for laid in layout.laid if laid.link],
+            "marks": [[int(m.cx), int(m.cy), m.count, m.kind, m.tile] for m in marks],
+            "x0": int(min(xs)) - 1, "y0": int(min(ys)) - 1, "x1": int(max(xs)) + 1, "y1": int(max(ys)) + 1,
+            "parts": [[n, what] for n, what in count_parts(state)], "count": state.count,
+            "pegs": peg_rule(state.count, state.rules.celko), "stock": stock}
+
+
+def draw(scene: dict) -> Board:
+    """The layout of :func:`scene` (the replay page's script draws it the same way: horserace.js)."""
+    group = svg.element("g", class_="layout")
+    if not scene["tiles"]:
+        svg.text(group, 0, 20, "The layout is empty: the lead is still to be set.", font_size=14, fill="#fff")
+        stock = scene["stock"]
+        return Board(group, 360, 28, (f"Boneyard: {stock} tile{'' if stock == 1 else 's'}.",))
+    notes = _notes(scene)
+    left, top, width, height = _extent(scene, notes)
 
     def px(x: float, y: float) -> tuple[float, float]:
         return (x - left) * CELL, (y - top) * CELL
 
-    newest = _last_tile(state, last)
-    for laid in layout.laid:
-        if laid.link:
-            (x1, y1), (x2, y2) = px(laid.link[0].x, laid.link[0].y), px(laid.link[1].x, laid.link[1].y)
-            svg.sub(group, "line", class_="link", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#fff",
-                    stroke_width=2.0, stroke_dasharray="4 3")
-    for laid in layout.laid:
-        t = laid.node.tile
-        x, y = px(laid.rect[0], laid.rect[1])
-        is_last = t is newest
-        css = " ".join(c for c in ("spinner" if laid.node.double else "", "last" if is_last else "") if c)
-        words = f"{laid.node.text()}: {laid.how}" + (" (the last tile set)" if is_last else "")
-        draw_tile(group, laid.first, laid.second, x, y, 2 * CELL, vertical=laid.vertical,
-                  fill=LAST if is_last else FACE, label=words, css=css)
-    for mark in marks:
-        _draw_mark(group, mark, *px(mark.cx, mark.cy))
-    return Board(group, width, height, notes)
+    for x1, y1, x2, y2 in scene["links"]:
+        (a, b), (c, d) = px(x1, y1), px(x2, y2)
+        svg.sub(group, "line", class_="link", x1=a, y1=b, x2=c, y2=d, stroke="#fff",
+                stroke_width=2.0, stroke_dasharray="4 3")
+    for i, (x0, y0, vertical, first, second, words, spinner) in enumerate(scene["tiles"]):
+        x, y = px(x0, y0)
+        is_last = i == scene["last"]
+        css = " ".join(c for c in ("spinner" if spinner else "", "last" if is_last else "") if c)
+        draw_tile(group, first, second, x, y, 2 * CELL, vertical=vertical, fill=LAST if is_last else FACE,
+                  label=words + (" (the last tile set)" if is_last else ""), css=css)
+    for cx, cy, count, kind, tile in scene["marks"]:
+        _draw_mark(group, Mark(cx, cy, count, kind, tile), *px(cx, cy))
+    return Board(group, width, height, tuple(notes))
+
+
+def board(state: HorseRaceHand, last: Move | None) -> Board:
+    return draw(scene(state, last))
 
 
 def _draw_mark(parent: ET.Element, mark: Mark, cx: float, cy: float) -> None:

@@ -17,7 +17,7 @@ import attrs
 from domrec.errors import DomrecError, clip
 from domrec.explain import describe_move
 from domrec.games.base import HandOutcome, HandState, Match
-from domrec.pictures import Board, drawer, frame, svg
+from domrec.pictures import Board, drawer, frame, scener, svg
 from domrec.record import Hand, Move, Record
 from domrec.tiles import Tile
 from domrec.validate import Problem, Report, validate
@@ -51,10 +51,16 @@ class Position:
     hidden: dict[str, int]        # tiles held but not known (a hand recorded without its deal)
     names: dict[str, str]
     to_move: str | None
-    board: Board
+    #: The board as plain values (the game's picture module's ``scene``), drawn when asked.
+    scene: dict
     #: Set on a hand's last position once the hand is scored: how it ended and what each side made.
     ended: str | None = None
     hand_scores: dict[str, int] | None = None
+
+    @property
+    def board(self) -> Board:
+        """The board drawn from :attr:`scene` (drawn anew each time it is asked for)."""
+        return drawer(self.game)(self.scene)
 
     def header_lines(self) -> list[str]:
         title = f"{GAME_TITLES.get(self.game, self.game)} · hand {self.hand} · "
@@ -73,6 +79,16 @@ class Position:
             made = [f"{side} +{n}" for side, n in self.hand_scores.items() if n]
             scores += f" (this hand: {', '.join(made) if made else 'nothing scored'})"
         return [title, last, scores]
+
+    def data(self) -> dict:
+        """The position as the replay page carries it, for its script to draw (frame.js and the game's
+        script): the racks, face-down counts, the turn, the scores, the board's scene and, at a scored
+        hand's end, how it ended.  The game, the names and the hand's moves the page holds once;
+        ordered maps (racks, scores) are lists of pairs, since seats are the record's strings."""
+        return {"racks": [[seat, [[t.high, t.low] for t in tiles]] for seat, tiles in self.holdings.items()],
+                "hidden": [[seat, n] for seat, n in self.hidden.items() if n], "turn": self.to_move,
+                "scores": [[side, n] for side, n in self.scores.items()], "board": self.scene, "ended": self.ended,
+                "made": None if self.hand_scores is None else [[side, n] for side, n in self.hand_scores.items()]}
 
     def label(self) -> str:
         """What the picture shows, in one sentence (its title and accessible name)."""
@@ -120,7 +136,7 @@ class Camera:
         self.wanted_move = move
         self.every = every
         self.names = {p.seat: p.name for p in record.players}
-        self.draw_board = drawer(record.game)
+        self.read_board = scener(record.game)
         self.match: Match | None = None
         self.hands: list[HandReplay] = []
         self.current: list[Position] = []
@@ -195,7 +211,7 @@ class Camera:
         return Position(self.record.game, self.index + 1, self.made, len(hand.moves),
                         describe_move(move) if move else None, move.seat if move else None, points,
                         dict(self.scores), holdings, hidden, self.names, state.to_move,
-                        self.draw_board(state, move))
+                        self.read_board(state, move))
 
 
 def replay(record: Record, source: str = "<record>") -> tuple[list[HandReplay], Report]:

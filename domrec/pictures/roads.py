@@ -61,35 +61,32 @@ def _dice_words(state: RoadsHand, last: Move | None) -> str:
     return f"Turn {state.turn_no}: {state.roller} {took}, {total}; {who} playing."
 
 
-def _draw_dice(group: ET.Element, state: RoadsHand, last: Move | None) -> tuple[float, float]:
-    dice = svg.sub(group, "g", class_="dice", data_total=state.total if state.dice else None)
+def _draw_dice(group: ET.Element, scene: dict) -> tuple[float, float]:
+    dice = svg.sub(group, "g", class_="dice", data_total=scene["total"] if scene["dice"] else None)
     x = 0.0
-    faded = state.dice is not None and state.phase == ROLL and not state.used and not state.over
-    if state.dice is not None:
+    faded = scene["faded"]
+    if scene["dice"] is not None:
         if faded:
             dice.set("class", "dice unused")
-        for value in state.dice:
+        for value in scene["dice"]:
             _die(dice, value, x, 0, faded)
             x += DIE + 6
-        svg.text(dice, x + 4, 20, f"= {state.total}", font_size=18, font_weight="bold", fill=WHITE,
+        svg.text(dice, x + 4, 20, f"= {scene['total']}", font_size=18, font_weight="bold", fill=WHITE,
                  class_="total")
         x += 56
-    words = _dice_words(state, last)
+    words = scene["words"]
     svg.text(dice, x, 20, words, font_size=13, fill=WHITE, class_="dice-words")
     return x + 6.6 * len(words), DIE
 
 
-def _last_tile(state: RoadsHand, last: Move | None) -> tuple[str, object] | None:
-    """Which tile on the table the last move laid: (kind, road or pair of roads)."""
-    if isinstance(last, Starter):
-        return "starter", state.roads.get(last.road)
-    if isinstance(last, Span):
-        return "span", state.roads.get(last.road)
-    if isinstance(last, Block):
+def _last_tile(state: RoadsHand, last: Move | None) -> list | None:
+    """Which tile on the table the last move laid: (kind, the road's name, or the two joined roads' names)."""
+    if isinstance(last, (Starter, Span, Block)):
         road = state.roads.get(last.road)
-        return "block", road
+        kind = "starter" if isinstance(last, Starter) else "span" if isinstance(last, Span) else "block"
+        return [kind, road.name if road is not None else None]
     if isinstance(last, Bridge):
-        return "bridge", frozenset(j.road for j in last.join)
+        return ["bridge", sorted({j.road for j in last.join})]
     return None
 
 
@@ -99,54 +96,56 @@ def _tile(parent: ET.Element, a: int, b: int, x: float, y: float, size: float, l
               css=(css + " last") if last else css, label=label)
 
 
-def _half_x(road: Road, span: int, half: int) -> float:
+def _named(a: int, b: int) -> str:
+    """A tile as it is named (high half first), from its two halves in any order."""
+    return f"{max(a, b)}-{min(a, b)}"
+
+
+def _half_x(road: dict, span: int, half: int) -> float:
     """Where, from the road's first tile, the middle of the half a bridge touches lies."""
-    _, touch, out = road.spans[span - 1]
+    _, out = road["spans"][span - 1]
     return span * STEP + (1.5 * UNIT if half == out else 0.5 * UNIT)
 
 
-def _road_width(road: Road) -> float:
-    width = (1 + len(road.spans)) * STEP - 2
-    return width + (4 + BLOCK if road.block_tile is not None else 0)
-
-
-def _draw_road(parent: ET.Element, road: Road, x: float, y: float, hot: tuple[str, object] | None) -> float:
+def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | None) -> float:
     """One road as a row from (x, y); returns where it ends on the right."""
     kind, target = hot if hot else (None, None)
-    mine = target is road
-    details = [f"length {road.length}"] + (["blocked"] if road.blocked else []) + (
-        [f"joined to {clip(road.joined.name, 20)}"] if road.joined is not None else [])
-    group = svg.sub(parent, "g", class_="road", data_road=road.name, data_side=road.side, data_length=road.length,
-                    data_spans=len(road.spans), data_blocked="yes" if road.blocked else "no",
-                    data_joined=road.joined.name if road.joined is not None else None)
-    svg.title(group, f"road {clip(road.name, 30)} of {road.side}: " + ", ".join(details))
-    svg.text(group, 0, y + 11, clip(road.name, 8), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
-    short = f"length {road.length}" + (", blocked" if road.blocked else ", joined" if road.joined else "")
+    mine = kind != "bridge" and target is not None and target == road["name"]
+    name = road["name"]
+    details = [f"length {road['length']}"] + (["blocked"] if road["blocked"] else []) + (
+        [f"joined to {clip(road['joined'], 20)}"] if road["joined"] is not None else [])
+    group = svg.sub(parent, "g", class_="road", data_road=name, data_side=road["side"], data_length=road["length"],
+                    data_spans=len(road["spans"]), data_blocked="yes" if road["blocked"] else "no",
+                    data_joined=road["joined"])
+    svg.title(group, f"road {clip(name, 30)} of {road['side']}: " + ", ".join(details))
+    svg.text(group, 0, y + 11, clip(name, 8), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
+    short = f"length {road['length']}" + (", blocked" if road["blocked"] else ", joined" if road["joined"] else "")
     svg.text(group, 0, y + 23, short, font_size=9.5, fill=PALE, class_="road-details")
-    other = road.starter.other(road.facing)
-    _tile(group, other, road.facing, x, y, UNIT, f"starter {road.starter} of {clip(road.name, 30)}, facing "
-          f"{road.facing}", "starter", mine and kind == "starter")
+    other, facing = road["starter"]
+    _tile(group, other, facing, x, y, UNIT, f"starter {_named(other, facing)} of {clip(name, 30)}, facing "
+          f"{facing}", "starter", mine and kind == "starter")
     cx = x + STEP
-    count = len(road.spans)
-    for i, (t, touch, out) in enumerate(road.spans, 1):
-        _tile(group, touch, out, cx, y, UNIT, f"span {i} of {clip(road.name, 30)}: {t}", "span",
+    count = len(road["spans"])
+    for i, (touch, out) in enumerate(road["spans"], 1):
+        _tile(group, touch, out, cx, y, UNIT, f"span {i} of {clip(name, 30)}: {_named(touch, out)}", "span",
               mine and kind == "span" and i == count)
         cx += STEP
     end = cx - 2
-    if road.block_tile is not None:
-        b = road.block_tile
-        _tile(group, b.high, b.low, end + 4, y + UNIT / 2 - BLOCK, BLOCK, f"road-block {b} on "
-              f"{clip(road.name, 30)}", "block", mine and kind == "block", vertical=True, fill=MARKED)
+    if road["block"] is not None:
+        high, low = road["block"]
+        _tile(group, high, low, end + 4, y + UNIT / 2 - BLOCK, BLOCK, f"road-block {high}-{low} on "
+              f"{clip(name, 30)}", "block", mine and kind == "block", vertical=True, fill=MARKED)
         end += 4 + BLOCK
     return end
 
 
-def _draw_side(parent: ET.Element, state: RoadsHand, side: str, y: float,
-               hot: tuple[str, object] | None) -> tuple[float, float]:
+def _draw_side(parent: ET.Element, scene: dict, side: str, y: float) -> tuple[float, float]:
     """A side's band: its heading and its roads, joined pairs together.  Returns (width, bottom)."""
     band = svg.sub(parent, "g", class_="side", data_side=side)
-    roads = state.side_roads[side]
-    if state.four:
+    roads = scene["roads"][side]
+    hot = scene["hot"]
+    by_name = {r["name"]: r for rs in scene["roads"].values() for r in rs}
+    if scene["four"]:
         heading = f"{side} roads ({side[0]} and {side[1]})"
     else:
         heading = f"{side}'s roads"
@@ -156,43 +155,44 @@ def _draw_side(parent: ET.Element, state: RoadsHand, side: str, y: float,
     width = 7.5 * len(heading)
     placed: set[str] = set()
     for road in roads:
-        if road.name in placed:
+        if road["name"] in placed:
             continue
-        placed.add(road.name)
-        partner = road.joined
-        if partner is None or road.bridge_at is None or partner.bridge_at is None:
+        placed.add(road["name"])
+        partner = by_name.get(road["joined"]) if road["joined"] is not None else None
+        if partner is None or road["bridge"] is None or partner["bridge"] is None:
             width = max(width, _draw_road(band, road, LABEL_W, y, hot))
             y += UNIT + ROW_GAP
             continue
-        placed.add(partner.name)
-        ha = _half_x(road, *road.bridge_at)
-        hb = _half_x(partner, *partner.bridge_at)
+        placed.add(partner["name"])
+        ha = _half_x(road, *road["bridge"])
+        hb = _half_x(partner, *partner["bridge"])
         shift = min(ha, hb)
         xa, xb = LABEL_W + hb - shift, LABEL_W + ha - shift  # so that xa + ha == xb + hb
-        pair = svg.sub(band, "g", class_="joined", data_roads=f"{road.name} {partner.name}")
+        pair = svg.sub(band, "g", class_="joined", data_roads=f"{road['name']} {partner['name']}")
         width = max(width, _draw_road(pair, road, xa, y, hot))
         below = y + UNIT + 2 * BRIDGE
         kind, target = hot if hot else (None, None)
-        bridge = svg.sub(pair, "g", class_="bridge", data_join=f"{road.name}:{road.bridge_at[0]}:{road.bridge_at[1]} "
-                         f"{partner.name}:{partner.bridge_at[0]}:{partner.bridge_at[1]}")
+        (span_a, half_a), (span_b, half_b) = road["bridge"], partner["bridge"]
+        bridge = svg.sub(pair, "g", class_="bridge", data_join=f"{road['name']}:{span_a}:{half_a} "
+                         f"{partner['name']}:{span_b}:{half_b}")
         _tile(bridge, 0, 0, xa + ha - BRIDGE / 2, y + UNIT, BRIDGE,
-              f"bridge 0-0 joining the {road.bridge_at[1]} of span {road.bridge_at[0]} of {clip(road.name, 30)} to "
-              f"the {partner.bridge_at[1]} of span {partner.bridge_at[0]} of {clip(partner.name, 30)}",
-              "bridge-tile", kind == "bridge" and target == frozenset((road.name, partner.name)), vertical=True)
+              f"bridge 0-0 joining the {half_a} of span {span_a} of {clip(road['name'], 30)} to "
+              f"the {half_b} of span {span_b} of {clip(partner['name'], 30)}",
+              "bridge-tile", kind == "bridge" and set(target) == {road["name"], partner["name"]}, vertical=True)
         width = max(width, _draw_road(pair, partner, xb, below, hot))
         y = below + UNIT + ROW_GAP
     return width, y
 
 
-def _draw_piles(parent: ET.Element, state: RoadsHand, y: float) -> tuple[float, float]:
+def _draw_piles(parent: ET.Element, scene: dict, y: float) -> tuple[float, float]:
     """Three players: each pile in top-up order (face down when an open hand does not know it)."""
     group = svg.sub(parent, "g", class_="piles")
     svg.text(group, 0, y + 14, "Piles (next top-up first)", font_size=14, font_weight="bold", fill=WHITE,
              class_="side-heading")
     y += 22
     width = 180.0
-    for seat in state.seats:
-        pile = state.piles.get(seat, [])
+    for seat in scene["seats"]:
+        pile = scene["piles"].get(seat, [])
         row = svg.sub(group, "g", class_="pile", data_seat=seat, data_tiles=len(pile))
         svg.text(row, 0, y + 12, clip(seat, 8), font_size=13, font_weight="bold", fill=WHITE, class_="pile-seat")
         x = LABEL_W
@@ -202,35 +202,61 @@ def _draw_piles(parent: ET.Element, state: RoadsHand, y: float) -> tuple[float, 
             if t is None:
                 draw_back(row, x, y, PILE_UNIT, vertical=False, label=f"{seat}'s pile, tile {i + 1}: not known")
             else:
-                draw_tile(row, t.high, t.low, x, y, PILE_UNIT, label=f"{seat}'s pile, tile {i + 1}: {t}")
+                draw_tile(row, t[0], t[1], x, y, PILE_UNIT, label=f"{seat}'s pile, tile {i + 1}: {t[0]}-{t[1]}")
             x += 2 * PILE_UNIT + 3
         width = max(width, x)
         y += PILE_UNIT + 6
     return width, y
 
 
-def _summary(state: RoadsHand) -> str:
+def _summary(scene: dict) -> str:
     parts = []
-    for side in state.sides:
-        roads = state.side_roads[side]
-        joined = sum(1 for r in roads if r.joined is not None) // 2
-        blocked = sum(1 for r in roads if r.block_tile is not None)
+    for side in scene["sides"]:
+        roads = scene["roads"][side]
+        joined = sum(1 for r in roads if r["joined"] is not None) // 2
+        blocked = sum(1 for r in roads if r["block"] is not None)
         bits = ([f"{joined} joined pair{'s' if joined > 1 else ''}"] if joined else []) + (
             [f"{blocked} blocked"] if blocked else [])
         parts.append(f"{side} {len(roads)}" + (f" ({', '.join(bits)})" if bits else ""))
     return "Roads: " + " · ".join(parts) + "."
 
 
-def board(state: RoadsHand, last: Move | None) -> Board:
+def _road(road: Road) -> dict:
+    return {"name": road.name, "side": road.side, "length": road.length, "blocked": road.blocked,
+            "joined": road.joined.name if road.joined is not None else None,
+            "starter": [road.starter.other(road.facing), road.facing],
+            "spans": [[touch, out] for _, touch, out in road.spans],
+            "block": [road.block_tile.high, road.block_tile.low] if road.block_tile is not None else None,
+            "bridge": list(road.bridge_at) if road.bridge_at is not None else None}
+
+
+def scene(state: RoadsHand, last: Move | None) -> dict:
+    """What the picture shows, as plain values: the dice and what they are worth now (in words),
+    each side's roads (starter, spans, block, bridge), the tile just laid, the piles."""
+    return {"dice": list(state.dice) if state.dice is not None else None, "total": state.total,
+            "faded": state.dice is not None and state.phase == ROLL and not state.used and not state.over,
+            "words": _dice_words(state, last), "four": state.four, "sides": list(state.sides),
+            "roads": {side: [_road(r) for r in state.side_roads[side]] for side in state.sides},
+            "hot": _last_tile(state, last), "seats": list(state.seats),
+            "piles": {seat: [[t.high, t.low] if t is not None else None for t in pile]
+                      for seat, pile in state.piles.items()} if state.piles else None}
+
+
+def draw(scene: dict) -> Board:
+    """The dice, the roads and the piles of :func:`scene` (the replay page's script draws them the
+    same way: roads.js)."""
     group = svg.element("g", class_="roads")
-    hot = _last_tile(state, last)
-    width, _ = _draw_dice(group, state, last)
+    width, _ = _draw_dice(group, scene)
     y = DIE + 14
-    for side in state.sides:
-        w, y = _draw_side(group, state, side, y, hot)
+    for side in scene["sides"]:
+        w, y = _draw_side(group, scene, side, y)
         width = max(width, w)
         y += 6
-    if state.piles:
-        w, y = _draw_piles(group, state, y)
+    if scene["piles"]:
+        w, y = _draw_piles(group, scene, y)
         width = max(width, w)
-    return Board(group, max(width, 330.0), y, (_summary(state),))
+    return Board(group, max(width, 330.0), y, (_summary(scene),))
+
+
+def board(state: RoadsHand, last: Move | None) -> Board:
+    return draw(scene(state, last))

@@ -1,21 +1,175 @@
-/* The replay page's stepping (domrec.replay_page).  Every position is already in the page;
-   this only chooses which one each hand shows, and keeps the counter, the scores, the move
-   list and the address (#h2-m14) in step.  It reads the page and writes text only. */
-(function () {
+/* The replay page's stepping (domrec.replay_page).  The page carries each hand's first position
+   and then, a move at a time, what changed (domrec/pictures/changes.py); this builds the position
+   asked for from them, draws it with the game's script and frame.js (ports of the picture
+   modules), and keeps the counter, the scores, the move list and the address (#h2-m14) in step.
+   On a narrow screen the same position is arranged to fit: the board as wide as the screen, the
+   racks under it at their own size, the last move and the notes as text.  It writes text and
+   elements only (never markup), so nothing from a record can become markup. */
+(function (D) {
   "use strict";
   var root = document.documentElement;
   root.classList.remove("nojs");
   root.classList.add("js");
+  var source = document.getElementById("replay-data");
+  var DATA = source ? JSON.parse(source.textContent) : {hands: []};
+  var drawBoard = D.games[DATA.game];
+  D.frame.speak(DATA.say);
+  var NARROW = 560;  /* below this width (CSS px) a picture is arranged for a phone */
+  var named = new Map(Object.keys(DATA.keys || {}).map(function (a) { return [a, DATA.keys[a]]; }));
+  var byHand = {};
+  DATA.hands.forEach(function (h) {
+    h.changes = h.changes.map(function (edits) {
+      return edits.map(function (edit) {
+        var path = edit[0] === "" ? [] : edit[0].split(".").map(function (k) {
+          return /^[0-9]+$/.test(k) ? +k : named.get(k);
+        });
+        return [path].concat(edit.slice(1).map(restore));
+      });
+    });
+    byHand[h.hand] = {data: h, models: [restore(h.first)]};
+  });
   var sections = Array.prototype.slice.call(document.querySelectorAll("section.hand"))
-    .filter(function (s) { return s.querySelector(".pos"); });
+    .filter(function (s) { return drawBoard && byHand[s.getAttribute("data-hand")]; });
+  var current = new Map();
   var active = null;
 
-  function frames(sec) { return sec.querySelectorAll(".pos"); }
+  function put(target, key, value) {  /* a key from the record never reaches a prototype */
+    Object.defineProperty(target, key, {value: value, writable: true, enumerable: true, configurable: true});
+  }
 
-  function index(sec) {
-    var f = frames(sec);
-    for (var i = 0; i < f.length; i++) { if (f[i].classList.contains("current")) { return i; } }
-    return f.length - 1;
+  function clone(value) { return JSON.parse(JSON.stringify(value)); }
+
+  /* A value of the page's data with each key's alias read back (replay_page._aliased). */
+  function restore(value) {
+    if (Array.isArray(value)) { return value.map(restore); }
+    if (value === null || typeof value !== "object") { return value; }
+    var out = {};
+    Object.keys(value).forEach(function (a) { put(out, named.get(a), restore(value[a])); });
+    return out;
+  }
+
+  /* changes.apply: the edits of one move made on a copy of the position before it. */
+  function applyChanges(value, edits) {
+    var top = {"": clone(value)};  /* the value in a holder: an edit of the whole is like any other */
+    edits.forEach(function (edit) {
+      var path = [""].concat(edit[0]);
+      var parent = top;
+      for (var i = 0; i < path.length - 1; i++) { parent = parent[path[i]]; }
+      var key = path[path.length - 1];
+      if (edit.length === 1) { delete parent[key]; }
+      else if (edit.length === 2) { put(parent, key, clone(edit[1])); }
+      else if (edit.length === 3) { parent[key].splice(edit[1], edit[2]); }
+      else if (Array.isArray(edit[3])) {
+        Array.prototype.splice.apply(parent[key], [edit[1], edit[2]].concat(clone(edit[3])));
+      } else {
+        var text = parent[key];
+        put(parent, key, text.slice(0, edit[1]) + edit[3] + text.slice(text.length - edit[2]));
+      }
+    });
+    return top[""];
+  }
+
+  function count(sec) { return byHand[sec.getAttribute("data-hand")].data.changes.length + 1; }
+
+  function model(sec, i) {
+    var hand = byHand[sec.getAttribute("data-hand")];
+    while (hand.models.length <= i) {
+      var k = hand.models.length;
+      hand.models.push(applyChanges(hand.models[k - 1], hand.data.changes[k - 1]));
+    }
+    return hand.models[i];
+  }
+
+  /* The move that made position i, as its line of the move list says it (the words, the player's
+     name, the points): the picture's "Last:" line is made of the same. */
+  function played(sec, i) {
+    var item = i ? sec.querySelector(".moves").children[i] : null;
+    if (!item) { return null; }
+    var who = item.querySelector(":scope > small"), pts = item.querySelector(":scope > b");
+    return {text: item.querySelector("a").textContent, name: who ? who.textContent : "",
+            points: pts ? parseInt(pts.textContent.slice(1), 10) : 0};
+  }
+
+  function view(sec, i) {
+    var data = byHand[sec.getAttribute("data-hand")].data, m = model(sec, i);
+    return {game: DATA.game, title: DATA.title, names: DATA.names, hand: data.hand, move: i, moves: data.moves,
+            last: played(sec, i), scores: m.scores, made: m.made, ended: m.ended, turn: m.turn,
+            racks: m.racks, hidden: m.hidden};
+  }
+
+  /* The position for a phone: the last move as a line of text, then one picture as wide as the
+     screen (the north rack, the felt with the board scaled to its width, the other racks at
+     their own size, west and east side by side), then the notes as a list. */
+  function narrow(box, p, board, width) {
+    var F = D.frame, M = F.MARGIN, GAP = F.GAP;
+    var last = document.createElement("p");
+    last.className = "last";
+    last.textContent = F.headerLines(p)[1];
+    box.appendChild(last);
+    var seats = p.racks.map(function (r) { return r[0]; });
+    var compass = seats.every(function (s) { return F.COMPASS.indexOf(s) >= 0; });
+    var half = (width - 2 * M - GAP * 3) / 2;
+    var racks = Object.create(null);
+    p.racks.forEach(function (r) {
+      var room = compass && (r[0] === "W" || r[0] === "E") && seats.indexOf("W") >= 0 && seats.indexOf("E") >= 0 ?
+        half : width - 2 * M;
+      racks[r[0]] = F.rack(r[0], F.lookup(p.names, r[0], ""), r[1], F.lookup(p.hidden, r[0], 0), room, r[0] === p.turn);
+    });
+    var scale = Math.min(1, (width - 2 * M) / Math.max(board.width, 1), 620 / Math.max(board.height, 1));
+    var bw = board.width * scale, bh = board.height * scale;
+    var svg = D.element("svg", [["role", "img"], ["aria-label", F.headerLines(p).join(" — ")]]);
+    svg.setAttribute("class", "position");
+    svg.setAttribute("data-game", p.game);
+    svg.setAttribute("data-hand", String(p.hand));
+    svg.setAttribute("data-move", String(p.move));
+    var bg = D.sub(svg, "rect", [["width", width], ["fill", "#fafaf7"]]);
+    var y = GAP * 2;
+    if (compass && "N" in racks) { F.place(svg, racks.N[0], M, y); y += racks.N[2] + GAP * 2; }
+    var feltH = bh + 2 * M;
+    D.sub(svg, "rect", [["x", 0], ["y", y], ["width", width], ["height", feltH], ["rx", 10], ["fill", F.FELT],
+                        ["class", "felt"]]);
+    var holder = board.element;
+    holder.setAttribute("class", ((holder.getAttribute("class") || "") + " board").trim());
+    F.place(svg, holder, (width - bw) / 2, y + M, scale);
+    y += feltH + GAP * 3;
+    var below = compass ? ["S"].filter(function (s) { return s in racks; }) :
+      seats.filter(function (s) { return s in racks; });
+    below.forEach(function (s) { F.place(svg, racks[s][0], M, y); y += racks[s][2] + GAP * 3; });
+    if (compass) {
+      var pair = ["W", "E"].filter(function (s) { return s in racks; });
+      var tallest = 0;
+      pair.forEach(function (s, k) {
+        F.place(svg, racks[s][0], M + (pair.length > 1 ? k * (half + GAP * 3) : 0), y);
+        tallest = Math.max(tallest, racks[s][2]);
+      });
+      y += tallest + (pair.length ? GAP * 3 : 0);
+    }
+    var height = y + GAP;
+    bg.setAttribute("height", D.num(height));
+    svg.setAttribute("viewBox", "0 0 " + D.fixed(width, 0) + " " + D.fixed(height, 0));
+    box.appendChild(svg);
+    if (board.notes.length) {
+      var notes = document.createElement("ul");
+      notes.className = "notes";
+      board.notes.forEach(function (line) {
+        var item = document.createElement("li");
+        item.textContent = line;
+        notes.appendChild(item);
+      });
+      box.appendChild(notes);
+    }
+  }
+
+  function draw(sec, i) {
+    var box = sec.querySelector(".picture");
+    var p = view(sec, i), board = drawBoard(model(sec, i).board);
+    var width = box.clientWidth;
+    box.textContent = "";
+    var small = width > 0 && width < NARROW;
+    box.classList.toggle("narrow", small);
+    box.setAttribute("data-width", String(width));
+    if (small) { narrow(box, p, board, width); } else { box.appendChild(D.frame.draw(p, board)); }
+    return p;
   }
 
   function reveal(list, item) {  /* scroll the move list itself, never the page */
@@ -26,16 +180,16 @@
   }
 
   function show(sec, i, address) {
-    var f = frames(sec);
-    if (!f.length) { return; }
-    i = Math.max(0, Math.min(f.length - 1, i));
-    for (var k = 0; k < f.length; k++) { f[k].classList.toggle("current", k === i); }
-    var move = f[i].getAttribute("data-move");
-    sec.querySelector(".counter").textContent = f[i].getAttribute("data-counter");
-    sec.querySelector(".scores").textContent = f[i].getAttribute("data-scores");
+    var n = count(sec);
+    i = Math.max(0, Math.min(n - 1, i));
+    current.set(sec, i);
+    var p = draw(sec, i);
+    sec.querySelector(".counter").textContent = D.frame.say(i === 0 ? "move %(n)s of %(n2)s (the deal)"
+                                                                  : "move %(n)s of %(n2)s", {n: i, n2: p.moves});
+    sec.querySelector(".scores").textContent = D.frame.headerLines(p)[2];
     var list = sec.querySelector(".moves"), items = list ? list.children : [], now = null;
     for (var j = 0; j < items.length; j++) {
-      var here = items[j].getAttribute("data-move") === move;
+      var here = j === i;
       items[j].classList.toggle("current", here);
       if (here) { items[j].setAttribute("aria-current", "step"); now = items[j]; }
       else { items[j].removeAttribute("aria-current"); }
@@ -44,17 +198,17 @@
     var buttons = sec.querySelectorAll("button[data-go]");
     for (var b = 0; b < buttons.length; b++) {
       var go = buttons[b].getAttribute("data-go");
-      var off = (go === "first" || go === "prev") ? i === 0 : i === f.length - 1;
+      var off = (go === "first" || go === "prev") ? i === 0 : i === n - 1;
       buttons[b].setAttribute("aria-disabled", off ? "true" : "false");
     }
     active = sec;
     if (address && window.history && history.replaceState) {
-      try { history.replaceState(null, "", "#" + f[i].id); } catch (e) { /* a page without an address */ }
+      try { history.replaceState(null, "", "#h" + sec.getAttribute("data-hand") + "-m" + i); } catch (e) { /* no address */ }
     }
   }
 
   function step(sec, go) {
-    var i = index(sec), n = frames(sec).length;
+    var i = current.get(sec), n = count(sec);
     var to = {first: 0, prev: i - 1, next: i + 1, last: n - 1}[go];
     if (to !== undefined) { show(sec, to, true); }
   }
@@ -71,31 +225,48 @@
   }
 
   function go(anchor) {  /* an address naming a position: #h2-m14 */
-    var target = anchor && document.getElementById(anchor);
-    if (!target || !target.classList.contains("pos")) { return false; }
-    var sec = target.closest("section.hand");
-    show(sec, Array.prototype.indexOf.call(frames(sec), target), false);
+    var found = /^h(\d+)-m(\d+)$/.exec(anchor || "");
+    if (!found) { return false; }
+    var sec = sections.filter(function (s) { return s.getAttribute("data-hand") === found[1]; })[0];
+    if (!sec || +found[2] >= count(sec)) { return false; }
+    show(sec, +found[2], false);
     sec.scrollIntoView({block: "start"});
     return true;
   }
+
+  var buttons = document.getElementById("step-buttons");
+  sections.forEach(function (sec) {  /* the step buttons round the counter: first, back, on, last */
+    var items = sec.querySelector(".moves").children, n = count(sec);
+    for (var i = 0; i < n && i < items.length; i++) {  /* each replayed move's words: a link to its position */
+      var words = items[i].firstChild;
+      if (!words || words.nodeType !== Node.TEXT_NODE) { continue; }
+      var link = document.createElement("a");
+      link.setAttribute("href", "#h" + sec.getAttribute("data-hand") + "-m" + i);
+      link.textContent = words.textContent.replace(/\s+$/, "");
+      items[i].replaceChild(link, words);
+      if (words.textContent !== link.textContent) { link.after(words.textContent.slice(link.textContent.length)); }
+    }
+    var copy = buttons.content.cloneNode(true).querySelectorAll("button"), counter = sec.querySelector(".counter");
+    counter.parentNode.insertBefore(copy[0], counter);
+    counter.parentNode.insertBefore(copy[1], counter);
+    counter.parentNode.insertBefore(copy[3], counter.nextSibling);
+    counter.parentNode.insertBefore(copy[2], counter.nextSibling);
+  });
 
   sections.forEach(function (sec) {
     sec.addEventListener("click", function (e) {
       var button = e.target.closest("button[data-go]");
       if (button) { step(sec, button.getAttribute("data-go")); return; }
-      var link = e.target.closest(".moves a");
+      var link = e.target.closest(".moves li > a[href^='#h']");
       if (link) {
-        var target = document.getElementById(link.getAttribute("href").slice(1));
-        if (target) {
-          e.preventDefault();
-          show(sec, Array.prototype.indexOf.call(frames(sec), target), true);
-        }
+        var found = /-m(\d+)$/.exec(link.getAttribute("href"));
+        if (found) { e.preventDefault(); show(sec, +found[1], true); }
         return;
       }
       active = sec;
     });
     sec.addEventListener("focusin", function () { active = sec; });
-    show(sec, sec.hasAttribute("data-open") ? +sec.getAttribute("data-open") : index(sec), false);
+    show(sec, sec.hasAttribute("data-open") ? +sec.getAttribute("data-open") : count(sec) - 1, false);
   });
 
   document.addEventListener("keydown", function (e) {
@@ -113,8 +284,21 @@
 
   window.addEventListener("hashchange", function () { go(location.hash.slice(1)); });
 
+  var pending = false;
+  window.addEventListener("resize", function () {  /* a turned phone: each picture to its new width */
+    if (pending) { return; }
+    pending = true;
+    window.requestAnimationFrame(function () {
+      pending = false;
+      sections.forEach(function (sec) {
+        var box = sec.querySelector(".picture");
+        if (box && box.getAttribute("data-width") !== String(box.clientWidth)) { draw(sec, current.get(sec)); }
+      });
+    });
+  });
+
   if (!go(location.hash.slice(1))) {
     var first = document.querySelector("section.hand[data-first-problem]");
     if (first) { active = first; first.scrollIntoView({block: "start"}); }
   }
-})();
+})(domrecPictures);

@@ -66,13 +66,13 @@ def watched(record) -> tuple[list, list[dict], object]:
     """Every position of the replay, with what the engine held when each was drawn."""
     camera = Camera(record, every=True)
     seen: list[dict] = []
-    draw = camera.draw_board
+    read = camera.read_board
 
     def spy(state, last):
         seen.append(expected(state, last))
-        return draw(state, last)
+        return read(state, last)
 
-    camera.draw_board = spy
+    camera.read_board = spy
     report = validate(record, observer=camera)
     camera.close()
     return [p for h in camera.hands for p in h.positions], seen, report

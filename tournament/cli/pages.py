@@ -72,7 +72,8 @@ def report(
     lang: Optional[str] = typer.Option(None, "--lang", help="The pages' language: en or es (default: the "
                                                             "event's)."),
 ) -> None:
-    """Write one self-contained HTML page of the event: standings, bracket, rounds and tables."""
+    """Write one self-contained HTML page of the event: standings, bracket, rounds and tables (a big event's
+    rounds on pages of their own beside it)."""
     from tournament.pages import report as rp
 
     from domrec import output as outputs
@@ -81,13 +82,16 @@ def report(
         language = _language(lang, store.settings.lang)
         data = rp.event_data(store)
         replays = {}
+        rounds = None
         if not screen and str(output) != "-":  # replay pages beside the report (none beside stdout)
             try:
                 outputs.check(output, rp.REPORT, force)
                 replays = rp.write_replays(store, output, force, language)
+                if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
+                    rounds = rp.write_rounds(data, output, replays, force, language)
             except outputs.OutputError as e:
                 raise UnusableInput(e.message) from None
-    page = rp.screen_page(data, language) if screen else rp.html_page(data, replays, language)
+    page = rp.screen_page(data, language) if screen else rp.html_page(data, replays, rounds, language)
     write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")

@@ -228,21 +228,52 @@ def _e(x: Any) -> str:
 
 def _table(columns: list[str], rows: list[list[Any]], numeric: set[str] = frozenset(),  # type: ignore[assignment]
            optional: set[str] = frozenset(), css: str = "",  # type: ignore[assignment]
-           words: Words | None = None) -> str:
+           words: Words | None = None, rules: list[str] | None = None) -> str:
     """A table in its own scrolling box.  ``numeric`` columns are right-aligned and never wrap;
     ``optional`` ones may be hidden on a phone (class ``o``); a ``name`` column wraps anywhere.
-    The headers are shown in the language of ``words``."""
+    The headers are shown in the language of ``words``.
+
+    With ``rules`` (the standings: a row a player, a thousand rows in a big event) the body's
+    cells carry no class: the table gets a class of its own and ``rules`` the CSS that styles its
+    columns by position, for the page's head.  A row is then its values and little else."""
     words = words or Words()
 
+    def names(c: str) -> list[str]:
+        return (["n"] if c in numeric else []) + (["o"] if c in optional else []) + (["name"] if c == "name" else [])
+
     def cls(c: str) -> str:
-        names = (["n"] if c in numeric else []) + (["o"] if c in optional else []) + (["name"] if c == "name" else [])
-        return f' class="{" ".join(names)}"' if names else ""
+        return f' class="{" ".join(names(c))}"' if names(c) else ""
 
     head = "".join(f"<th{cls(c)}>{_e(words.label(c))}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td{cls(c)}>{_e(words.label(v) if c == 'status' else v)}</td>"
+    cell = (lambda c: "") if rules is not None else cls
+    body = "".join("<tr>" + "".join(f"<td{cell(c)}>{_e(words.label(v) if c == 'status' else v)}</td>"
                                     for c, v in zip(columns, r)) + "</tr>" for r in rows)
-    table_cls = f' class="{css}"' if css else ""
+    classes = [css] if css else []
+    if rules is not None:
+        own = f"t{len(rules) + 1}"
+        classes.append(own)
+        rules.append(_column_rules(own, [names(c) for c in columns]))
+    table_cls = f' class="{" ".join(classes)}"' if classes else ""
     return f'<div class="scroll"><table{table_cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _column_rules(table: str, kinds: list[list[str]]) -> str:
+    """The CSS giving the cells of ``table``'s columns what the classes ``n``, ``name`` and ``o``
+    give a cell (see :data:`CSS`): the columns by their place (``td:nth-child(3)``)."""
+    def cells(kind: str) -> str:
+        return ",".join(f":nth-child({i})" for i, k in enumerate(kinds, start=1) if kind in k)
+
+    out = []
+    if cells("n"):
+        out.append(f"table.{table} td:is({cells('n')}){{text-align:right;font-variant-numeric:tabular-nums;"
+                   f"white-space:nowrap}}")
+    if cells("name"):
+        out.append(f"table.{table} td:is({cells('name')}){{overflow-wrap:anywhere;min-width:6em}}")
+        out.append(f"@media print{{table.{table} td:is({cells('name')}){{overflow-wrap:normal;word-break:normal;"
+                   f"hyphens:manual}}}}")
+    if cells("o"):
+        out.append(f"@media screen and (max-width:600px){{table.std.{table} td:is({cells('o')}){{display:none}}}}")
+    return "\n".join(out)
 
 
 def _document(title: str, css: str, body: list[str], lang: str = "en") -> str:
@@ -269,19 +300,19 @@ def _event_line(data: dict[str, Any], words: Words | None = None, format_name: s
     return f'<p class="meta">{" · ".join(parts)}</p>'
 
 
-def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None, lang: str = "en") -> str:
+def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None,
+              rounds: dict[int, str] | None = None, lang: str = "en") -> str:
     """The report in ``lang``: one section a part of the event (header, standings, stages, rounds),
-    each made by its own function below, so that a new section is a new function and one line
-    here.  ``replays`` links a table's result to its replay page ((round, table) -> address)."""
+    each made by its own function below, so that a new section is a new function and one line here.
+    ``replays`` links a table's result to its replay page ((round, table) -> address); with
+    ``rounds`` (round -> address, see :func:`write_rounds`) each round is a link to its own page
+    instead of its table."""
     words = Words(lang)
     _ = words._
     ev = data["event"]
-    out = ["<!DOCTYPE html>", f'<html lang="{_e(lang)}"><head><meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
-           f"<title>{_e(ev['name'])}</title><style>{CSS}</style></head><body>",
-           f"<h1>{_e(ev['name'])}</h1>",
-           _event_line(data, words, ev["format"] if lang == "en" else None)]
-    standings, rounds = _("Standings"), _("Rounds")
+    rules: list[str] = []  # the standings tables' column styles, for the head
+    out = [f"<h1>{_e(ev['name'])}</h1>", _event_line(data, words, ev["format"] if lang == "en" else None)]
+    standings, rounds_title = _("Standings"), _("Rounds")
     nav = [f'<a href="#standings">{_e(standings)}</a>']
     if data["stages"]:
         nav.append(f'<a href="#stages">{_e(stages_title(data["stages"], words))}</a>')
@@ -291,16 +322,100 @@ def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None =
         if stage.get("champion"):
             champion = _("Champion (%(stage)s):") % {"stage": stage["name"]}
             out.append(f'<p class="champ">{_e(champion)} <strong>{_e(stage["champion"])}</strong></p>')
-    out.append(_standings_html(data["standings"], words=words))
+    out.append(_standings_html(data["standings"], words=words, rules=rules))
     if data["stages"]:
         out.append(f'<h2 id="stages">{_e(stages_title(data["stages"], words))}</h2>')
         for stage in data["stages"]:
-            out.append(_stage_html(stage, words))
-    out.append(f'<h2 id="rounds">{_e(rounds)}</h2>')
-    for r in reversed(data["rounds"]):
-        out.append(_round_html(r, replays, words))
+            out.append(_stage_html(stage, words, rules))
+    out.append(f'<h2 id="rounds">{_e(rounds_title)}</h2>')
+    if rounds is not None:
+        out.append(_rounds_list(data["rounds"], rounds, words))
+    else:
+        for r in reversed(data["rounds"]):
+            out.append(_round_html(r, replays, words))
     out.append("</body></html>")
-    return "\n".join(out)
+    head = ["<!DOCTYPE html>", f'<html lang="{_e(lang)}"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">', REPORT_MARK,
+            f"<title>{_e(ev['name'])}</title><style>{CSS}{chr(10).join(rules)}\n</style></head><body>"]
+    return "\n".join(head + out)
+
+
+def _round_heading(r: dict[str, Any], words: Words) -> str:
+    """"Round 3", or "Round 5 · Final" for a round of a later stage, in the page's language."""
+    return words._("Round %(n)s") % {"n": r["round"]} + ("" if r["stage"] == 1 else f" · {words.label(r['label'])}")
+
+
+def _rounds_list(rounds: list[dict[str, Any]], links: dict[int, str], words: Words | None = None) -> str:
+    """The rounds as links to their pages (the latest first), each with its count of tables and results."""
+    words = words or Words()
+    items = []
+    for r in reversed(rounds):
+        heading = _round_heading(r, words)
+        done = sum(1 for t in r["tables"] if t["result"] is not None)
+        count = len(r["tables"])
+        what = (words._("%(n)s table, %(done)s with a result") if count == 1
+                else words._("%(n)s tables, %(done)s with a result")) % {"n": count, "done": done}
+        items.append(f'<li><a href="{_e(links[r["round"]])}">{_e(heading)}</a> <span class="meta">{_e(what)}</span></li>')
+    return f'<ul class="rounds">{"".join(items)}</ul>'
+
+
+#: Past this many bytes of rounds' tables, ``tournament report`` gives each round a page of its own
+#: (:func:`write_rounds`): a club's evening stays one page; a thousand players' report stays light.
+ROUNDS_ON_THE_PAGE = 100_000
+
+
+def rounds_apart(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> bool:
+    """Would the rounds' tables weigh more than :data:`ROUNDS_ON_THE_PAGE` on the report's page?"""
+    return sum(len(_round_html(r, replays).encode("utf-8")) for r in data["rounds"]) > ROUNDS_ON_THE_PAGE
+
+
+def rounds_folder(report: Path) -> Path:
+    """Where a report's round pages go: beside it, in a folder named after it (``club-rounds/``)."""
+    return report.with_name(f"{report.stem}-rounds")
+
+
+def round_page(data: dict[str, Any], r: dict[str, Any], replays: dict[tuple[int, int], str] | None = None,
+               report: str = "", lang: str = "en") -> str:
+    """One round's tables as a page of its own, with a link back to the report (``report``, its
+    address from the round's page) and its results' links to their replay pages."""
+    words = Words(lang)
+    ev = data["event"]
+    back = words._("The report: standings and rounds")
+    body = [f"<h1>{_e(ev['name'])}</h1>", f'<nav class="meta"><a href="{_e(report)}">{_e(back)}</a></nav>',
+            _round_html(r, replays, words), "</body></html>"]
+    return _document(f"{ev['name']} · {_round_heading(r, words)}", CSS, body, lang)
+
+
+def write_rounds(data: dict[str, Any], report: Path, replays: dict[tuple[int, int], str],
+                 force: bool = False, lang: str = "en") -> dict[int, str]:
+    """Each round's page (:func:`round_page`) written beside ``report``; returns round -> the link
+    from the report to it.  As :func:`write_replays`: every file checked before any is written
+    (one domrec did not write is replaced only with ``force``; a link, a folder or a device never)."""
+    from urllib.parse import quote
+
+    from domrec import output as outputs
+
+    folder = rounds_folder(report)
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise outputs.NotReplaced(f"{folder} is not a folder: the round pages cannot be written there; "
+                                  f"nothing was written")
+    targets = [(r, folder / f"round-{r['round']}.html") for r in data["rounds"]]
+    for _, path in targets:
+        try:
+            outputs.check(path, REPORT, force)
+        except outputs.OutputError as e:
+            raise type(e)(f"{e.message}; nothing was written") from None
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as e:
+        raise outputs.WriteFailed(f"cannot make {folder}: {e.strerror}; nothing was written") from None
+    from_round = {key: f"../{link}" for key, link in (replays or {}).items()}  # the replays' folder is the report's sibling
+    back = f"../{quote(report.name)}"
+    links = {}
+    for r, path in targets:
+        outputs.write_text(path, round_page(data, r, from_round, back, lang), REPORT, force)
+        links[r["round"]] = f"{quote(folder.name)}/{quote(path.name)}"
+    return links
 
 
 def _standings_rows(table: dict[str, Any], keep: Iterable[str] | None = None) -> tuple[list[str], list[list[Any]]]:
@@ -318,7 +433,8 @@ def _ranking_columns(table: dict[str, Any]) -> set[str]:
     return display.ranking_columns(table["tiebreaks"])
 
 
-def _standings_html(table: dict[str, Any], heading: str = "h2", words: Words | None = None) -> str:
+def _standings_html(table: dict[str, Any], heading: str = "h2", words: Words | None = None,
+                    rules: list[str] | None = None) -> str:
     words = words or Words()
     _ = words._
     rows = table["standings"]
@@ -335,7 +451,7 @@ def _standings_html(table: dict[str, Any], heading: str = "h2", words: Words | N
     columns, cells = _standings_rows(table)
     ranking = _ranking_columns(table)
     numeric = {c for c in columns if not display.is_text_column(c)}
-    parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std", words))
+    parts.append(_table(columns, cells, numeric, {c for c in columns if c not in ranking}, "std", words, rules))
     hidden = [words.label(c) for c in columns if c not in ranking]
     if hidden:
         line = _("On a wider screen and in print: %(columns)s.") % {"columns": ", ".join(hidden)}
@@ -368,7 +484,7 @@ def stages_title(stages: list[dict[str, Any]], words: Words | None = None) -> st
                                           "last": names[kinds[-1]][1]}
 
 
-def _stage_html(stage: dict[str, Any], words: Words | None = None) -> str:
+def _stage_html(stage: dict[str, Any], words: Words | None = None, rules: list[str] | None = None) -> str:
     words = words or Words()
     _ = words._
     title = _("%(stage)s (from round %(n)s)") % {"stage": stage["name"], "n": stage["first_round"]}
@@ -414,7 +530,7 @@ def _stage_html(stage: dict[str, Any], words: Words | None = None) -> str:
             table = {"standings": g["standings"], "tiebreaks": keys}
             columns, cells = _standings_rows(table)
             parts.append(_table(columns, cells, {c for c in columns if not display.is_text_column(c)},
-                                {c for c in columns if c not in _ranking_columns(table)}, "std", words))
+                                {c for c in columns if c not in _ranking_columns(table)}, "std", words, rules))
     return "".join(parts)
 
 
@@ -540,8 +656,7 @@ def _round_html(r: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
     result entered with its record links to its replay page (:func:`write_replays`)."""
     words = words or Words()
     _ = words._
-    heading = _("Round %(n)s") % {"n": r["round"]} + ("" if r["stage"] == 1 else f" · {words.label(r['label'])}")
-    parts = [f"<h3>{_e(heading)}</h3>"]
+    parts = [f"<h3>{_e(_round_heading(r, words))}</h3>"]
     sides: list[str] = []
     for t in r["tables"]:
         for side in sides_in_seating_order(t["seats"]):

@@ -1,0 +1,150 @@
+/* frame.py and Position.header_lines (positions.py) for the replay page: one position as a whole
+   picture, the board in its frame (title, last move, scores, each seat's tiles), drawn as the
+   module draws it.  ``draw`` takes a position as the page carries it (see replay.js):
+   {title, hand, move, moves, names, last: {text, name, points}, scores, made, ended, turn, racks,
+   hidden} and the board
+   its game's script drew ({element, width, height, notes}).  Ordered maps (racks, scores, names)
+   are lists of [key, value] pairs. */
+(function (D) {
+  "use strict";
+  var BOARD_MAX_WIDTH = 760, BOARD_MAX_HEIGHT = 620, RACK_TILE = 13, GAP = 3, MARGIN = 12, LINE = 20;
+  var SIDE_WIDTH = 112, FELT = "#2e6b3f", TEXT = "#111", COMPASS = ["N", "E", "S", "W"];
+
+  function lookup(pairs, key, missing) {
+    for (var i = 0; i < pairs.length; i++) { if (pairs[i][0] === key) { return pairs[i][1]; } }
+    return missing;
+  }
+
+  function headerLines(p) {
+    var title = p.title + " · hand " + p.hand + " · " + (p.move === 0 ? "the deal" : "move " + p.move + " of " + p.moves);
+    if (p.ended !== null && p.ended !== undefined) { title += " · hand over (" + p.ended + ")"; }
+    var last;
+    if (!p.last) {
+      last = "Nothing played yet" + (p.turn ? "; " + p.turn + " to play" : "");
+    } else {
+      last = "Last: " + D.clip(p.last.text, 90) + (p.last.name ? " (" + D.clip(p.last.name, 24) + ")" : "");
+      last += p.last.points ? ", scoring " + p.last.points : "";
+    }
+    var list = p.scores.map(function (s) { return s[0] + " " + s[1]; }).join(" · "), scores;
+    if (p.made) {
+      var made = p.made.filter(function (s) { return s[1]; }).map(function (s) { return s[0] + " +" + s[1]; });
+      scores = made.length ? say("Totals after the hand: %(list)s (this hand: %(list2)s)", {list: list, list2: made.join(", ")})
+        : say("Totals after the hand: %(list)s (this hand: nothing scored)", {list: list});
+    } else {
+      scores = say("Scores: %(list)s", {list: list});
+    }
+    return [title, last, scores];
+  }
+
+  /* A sentence of the page in its language: ``pattern`` (English, with %(name)s places) as the
+     page's words give it (replay_page.SCRIPT_PHRASES; none on an English page), filled in. */
+  var WORDS = {};
+  function say(pattern, values) {
+    var text = Object.prototype.hasOwnProperty.call(WORDS, pattern) ? WORDS[pattern] : pattern;
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  }
+  function speak(words) { WORDS = words || {}; }
+
+  /* A seat's label and its tiles in rows no wider than ``width``: [group, width used, height]. */
+  function rack(seat, name, tiles, hidden, width, toMove) {
+    var count = tiles.length + hidden;
+    var group = D.element("g", [["class", "rack"], ["data-seat", seat], ["data-tiles", count]]);
+    D.title(group, (name ? seat + ": " + name : seat) + (toMove ? ", to play" : ""));
+    var label = (toMove ? "\u25b6 " : "") + seat + " · " + count + " tile" + (count === 1 ? "" : "s");
+    D.text(group, 0, 13, label, [["font-size", 13], ["fill", TEXT], ["font-weight", toMove ? "bold" : "normal"],
+                                 ["class", "seat-label"]]);
+    var fits = Math.max(6, D.floorDiv(width, 7.2));
+    D.text(group, 0, 29, name ? D.clip(name, fits) : "", [["font-size", 12], ["fill", "#444"], ["class", "name"]]);
+    var top = 36, step = RACK_TILE + GAP;
+    var perRow = Math.max(1, D.floorDiv(width + GAP, step));
+    tiles.forEach(function (t, i) {
+      var row = Math.floor(i / perRow), col = i % perRow;
+      D.tiles.tile(group, t[0], t[1], col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, {vertical: true});
+    });
+    for (var i = tiles.length; i < count; i++) {
+      var row = Math.floor(i / perRow), col = i % perRow;
+      D.tiles.back(group, col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, {label: seat + ": a tile not shown"});
+    }
+    var rows = count ? Math.max(1, Math.ceil(count / perRow)) : 0;
+    var used = count ? Math.min(count, perRow) * step - GAP : 0;
+    return [group, Math.min(width, Math.max(used, 7.2 * D.len(label))), top + rows * (2 * RACK_TILE + GAP)];
+  }
+
+  function place(parent, child, x, y, scale) {
+    var transform = "translate(" + D.fixed(x, 1) + "," + D.fixed(y, 1) + ")" +
+      (scale !== undefined && scale !== 1 ? " scale(" + D.fixed(scale, 4) + ")" : "");
+    child.setAttribute("transform", transform);
+    parent.appendChild(child);
+  }
+
+  /* frame.draw: the whole picture of a position as an <svg> element. */
+  function draw(p, board) {
+    var scale = Math.min(1, BOARD_MAX_WIDTH / Math.max(board.width, 1), BOARD_MAX_HEIGHT / Math.max(board.height, 1));
+    var bw = board.width * scale, bh = board.height * scale;
+    var seats = p.racks.map(function (r) { return r[0]; });
+    var compass = seats.every(function (s) { return COMPASS.indexOf(s) >= 0; });
+    var sideW = compass ? SIDE_WIDTH : 0;
+    var innerW = Math.max(bw + 2 * MARGIN, 300);
+    var header = headerLines(p);
+    var texts = Math.max.apply(null, [D.len(header[0]) * 8.6].concat(header.slice(1).concat(board.notes).map(
+      function (line) { return D.len(line) * 7.4; })));
+    var width = Math.max(innerW + 2 * sideW + 2 * MARGIN, 360, texts + 2 * MARGIN);
+    var racks = Object.create(null);  /* seats come from the record: no inherited names */
+    p.racks.forEach(function (r) {
+      var seat = r[0];
+      var room = compass && (seat === "W" || seat === "E") ? sideW - 10 : width - 2 * MARGIN;
+      racks[seat] = rack(seat, lookup(p.names, seat, ""), r[1], lookup(p.hidden, seat, 0), room, seat === p.turn);
+    });
+    var has = function (seat) { return seat in racks; };
+
+    var y = MARGIN + LINE * header.length;
+    var top = compass && has("N") ? racks.N[2] + GAP * 2 : 0;
+    var sideH = ["W", "E"].filter(function (s) { return compass && has(s); }).map(function (s) { return racks[s][2]; });
+    var middleH = Math.max(bh + 2 * MARGIN, sideH.length ? Math.max.apply(null, sideH) : 0);
+    var below = seats.filter(function (s) { return !compass || s === "S"; });
+    var belowH = below.reduce(function (sum, s) { return sum + racks[s][2] + GAP * 3; }, 0);
+    var notesH = LINE * board.notes.length;
+    var height = y + top + middleH + GAP * 2 + belowH + notesH + MARGIN;
+
+    var label = header.join(" — ");
+    var root = D.element("svg", [["width", width], ["height", height],
+                                 ["viewBox", "0 0 " + D.fixed(width, 0) + " " + D.fixed(height, 0)], ["role", "img"],
+                                 ["aria-label", label]]);
+    D.title(root, label);
+    root.setAttribute("class", "position");
+    root.setAttribute("data-game", p.game);
+    root.setAttribute("data-hand", String(p.hand));
+    root.setAttribute("data-move", String(p.move));
+    D.sub(root, "rect", [["width", width], ["height", height], ["fill", "#fafaf7"]]);
+    header.forEach(function (line, i) {
+      D.text(root, MARGIN, MARGIN + LINE * i + 14, line, [["font-size", i === 0 ? 15 : 13], ["fill", TEXT],
+             ["font-weight", i === 0 ? "bold" : "normal"], ["class", ["title", "last-move", "scores"][Math.min(i, 2)]]]);
+    });
+    if (compass && has("N")) { place(root, racks.N[0], (width - racks.N[1]) / 2, y); }
+    y += top;
+    var feltX = MARGIN + sideW, feltW = width - 2 * (MARGIN + sideW);
+    D.sub(root, "rect", [["x", feltX], ["y", y], ["width", feltW], ["height", middleH], ["rx", 10], ["fill", FELT],
+                         ["class", "felt"]]);
+    var holder = board.element;
+    holder.setAttribute("class", ((holder.getAttribute("class") || "") + " board").trim());
+    place(root, holder, feltX + (feltW - bw) / 2, y + (middleH - bh) / 2, scale);
+    if (compass) {
+      if (has("W")) { place(root, racks.W[0], MARGIN, y); }
+      if (has("E")) { place(root, racks.E[0], width - MARGIN - sideW + 10, y); }
+    }
+    y += middleH + GAP * 2;
+    below.forEach(function (seat) {
+      var r = racks[seat];
+      place(root, r[0], compass ? (width - r[1]) / 2 : MARGIN, y);
+      y += r[2] + GAP * 3;
+    });
+    board.notes.forEach(function (line) {
+      D.text(root, MARGIN, y + 14, line, [["font-size", 13], ["fill", TEXT], ["class", "note"]]);
+      y += LINE;
+    });
+    return root;
+  }
+
+  D.frame = {draw: draw, headerLines: headerLines, say: say, speak: speak, rack: rack, place: place, FELT: FELT, TEXT: TEXT,
+             MARGIN: MARGIN, GAP: GAP, COMPASS: COMPASS, lookup: lookup};
+})(domrecPictures);

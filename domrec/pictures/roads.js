@@ -1,0 +1,177 @@
+/* roads.py's draw for the replay page: the dice, each side's roads (bridges, road-blocks) and the
+   piles, from its scene ({dice, total, faded, words, four, sides, roads: {side: [road]}, hot, seats,
+   piles}; a road is {name, side, length, blocked, joined, starter, spans, block, bridge}). */
+(function (D) {
+  "use strict";
+  var UNIT = 24, STEP = 2 * UNIT + 2, LABEL_W = 96, ROW_GAP = 12, BRIDGE = 0.75 * UNIT, BLOCK = 0.7 * UNIT;
+  var DIE = 30, PILE_UNIT = 16, WHITE = "#fff", PALE = "#dcefe0";
+  var T = D.tiles;
+
+  function die(parent, value, x, y, faded) {
+    var node = D.sub(parent, "g", [["class", "die"], ["data-value", value], ["opacity", faded ? "0.55" : null]]);
+    D.sub(node, "rect", [["x", x], ["y", y], ["width", DIE], ["height", DIE], ["rx", DIE * 0.18], ["fill", WHITE],
+                         ["stroke", T.INK], ["stroke-width", 1.2]]);
+    var step = DIE / 4;
+    (T.PIPS[value] || []).forEach(function (p) {
+      D.sub(node, "circle", [["class", "pip"], ["cx", x + step * (p[0] + 1)], ["cy", y + step * (p[1] + 1)],
+                             ["r", DIE * 0.08], ["fill", T.INK]]);
+    });
+  }
+
+  function drawDice(group, scene) {
+    var dice = D.sub(group, "g", [["class", "dice"], ["data-total", scene.dice ? scene.total : null]]);
+    var x = 0;
+    if (scene.dice !== null) {
+      if (scene.faded) { dice.setAttribute("class", "dice unused"); }
+      scene.dice.forEach(function (value) { die(dice, value, x, 0, scene.faded); x += DIE + 6; });
+      D.text(dice, x + 4, 20, "= " + scene.total, [["font-size", 18], ["font-weight", "bold"], ["fill", WHITE],
+             ["class", "total"]]);
+      x += 56;
+    }
+    D.text(dice, x, 20, scene.words, [["font-size", 13], ["fill", WHITE], ["class", "dice-words"]]);
+    return x + 6.6 * D.len(scene.words);
+  }
+
+  function tile(parent, a, b, x, y, size, label, css, last, vertical, fill) {
+    T.tile(parent, a, b, x, y, size, {vertical: !!vertical, fill: last ? T.LAST : fill || T.FACE,
+                                      css: last ? css + " last" : css, label: label});
+  }
+
+  function named(a, b) { return Math.max(a, b) + "-" + Math.min(a, b); }
+
+  function halfX(road, span, half) {
+    var out = road.spans[span - 1][1];
+    return span * STEP + (half === out ? 1.5 * UNIT : 0.5 * UNIT);
+  }
+
+  function drawRoad(parent, road, x, y, hot) {
+    var kind = hot ? hot[0] : null, target = hot ? hot[1] : null;
+    var mine = kind !== "bridge" && target !== null && target === road.name;
+    var name = road.name;
+    var details = ["length " + road.length].concat(road.blocked ? ["blocked"] : [])
+      .concat(road.joined !== null ? ["joined to " + D.clip(road.joined, 20)] : []);
+    var group = D.sub(parent, "g", [["class", "road"], ["data-road", name], ["data-side", road.side],
+                                    ["data-length", road.length], ["data-spans", road.spans.length],
+                                    ["data-blocked", road.blocked ? "yes" : "no"], ["data-joined", road.joined]]);
+    D.title(group, "road " + D.clip(name, 30) + " of " + road.side + ": " + details.join(", "));
+    D.text(group, 0, y + 11, D.clip(name, 8), [["font-size", 13], ["font-weight", "bold"], ["fill", WHITE],
+           ["class", "road-name"]]);
+    var short = "length " + road.length + (road.blocked ? ", blocked" : road.joined ? ", joined" : "");
+    D.text(group, 0, y + 23, short, [["font-size", 9.5], ["fill", PALE], ["class", "road-details"]]);
+    var other = road.starter[0], facing = road.starter[1];
+    tile(group, other, facing, x, y, UNIT, "starter " + named(other, facing) + " of " + D.clip(name, 30) +
+         ", facing " + facing, "starter", mine && kind === "starter");
+    var cx = x + STEP, count = road.spans.length;
+    road.spans.forEach(function (s, k) {
+      var i = k + 1;
+      tile(group, s[0], s[1], cx, y, UNIT, "span " + i + " of " + D.clip(name, 30) + ": " + named(s[0], s[1]), "span",
+           mine && kind === "span" && i === count);
+      cx += STEP;
+    });
+    var end = cx - 2;
+    if (road.block !== null) {
+      tile(group, road.block[0], road.block[1], end + 4, y + UNIT / 2 - BLOCK, BLOCK, "road-block " + road.block[0] +
+           "-" + road.block[1] + " on " + D.clip(name, 30), "block", mine && kind === "block", true, T.MARKED);
+      end += 4 + BLOCK;
+    }
+    return end;
+  }
+
+  function drawSide(parent, scene, side, y) {
+    var band = D.sub(parent, "g", [["class", "side"], ["data-side", side]]);
+    var roads = scene.roads[side], hot = scene.hot;
+    var byName = new Map();
+    scene.sides.forEach(function (s) { scene.roads[s].forEach(function (r) { byName.set(r.name, r); }); });
+    var heading = scene.four ? side + " roads (" + Array.from(side)[0] + " and " + Array.from(side)[1] + ")" :
+      side + "'s roads";
+    heading += roads.length ? ": " + roads.length : ": none yet";
+    D.text(band, 0, y + 14, heading, [["font-size", 14], ["font-weight", "bold"], ["fill", WHITE],
+           ["class", "side-heading"]]);
+    y += 22;
+    var width = 7.5 * D.len(heading);
+    var placed = new Set();
+    roads.forEach(function (road) {
+      if (placed.has(road.name)) { return; }
+      placed.add(road.name);
+      var partner = road.joined !== null && byName.has(road.joined) ? byName.get(road.joined) : null;
+      if (partner === null || road.bridge === null || partner.bridge === null) {
+        width = Math.max(width, drawRoad(band, road, LABEL_W, y, hot));
+        y += UNIT + ROW_GAP;
+        return;
+      }
+      placed.add(partner.name);
+      var ha = halfX(road, road.bridge[0], road.bridge[1]), hb = halfX(partner, partner.bridge[0], partner.bridge[1]);
+      var shift = Math.min(ha, hb);
+      var xa = LABEL_W + hb - shift, xb = LABEL_W + ha - shift;
+      var pair = D.sub(band, "g", [["class", "joined"], ["data-roads", road.name + " " + partner.name]]);
+      width = Math.max(width, drawRoad(pair, road, xa, y, hot));
+      var below = y + UNIT + 2 * BRIDGE;
+      var kind = hot ? hot[0] : null, target = hot ? hot[1] : null;
+      var a = road.bridge, b = partner.bridge;
+      var bridge = D.sub(pair, "g", [["class", "bridge"], ["data-join", road.name + ":" + a[0] + ":" + a[1] + " " +
+                                      partner.name + ":" + b[0] + ":" + b[1]]]);
+      var both = kind === "bridge" && new Set(target).size === new Set([road.name, partner.name]).size &&
+        [road.name, partner.name].every(function (n) { return target.indexOf(n) >= 0; });
+      tile(bridge, 0, 0, xa + ha - BRIDGE / 2, y + UNIT, BRIDGE, "bridge 0-0 joining the " + a[1] + " of span " + a[0] +
+           " of " + D.clip(road.name, 30) + " to the " + b[1] + " of span " + b[0] + " of " + D.clip(partner.name, 30),
+           "bridge-tile", both, true);
+      width = Math.max(width, drawRoad(pair, partner, xb, below, hot));
+      y = below + UNIT + ROW_GAP;
+    });
+    return [width, y];
+  }
+
+  function drawPiles(parent, scene, y) {
+    var group = D.sub(parent, "g", [["class", "piles"]]);
+    D.text(group, 0, y + 14, "Piles (next top-up first)", [["font-size", 14], ["font-weight", "bold"], ["fill", WHITE],
+           ["class", "side-heading"]]);
+    y += 22;
+    var width = 180;
+    scene.seats.forEach(function (seat) {
+      var pile = Object.prototype.hasOwnProperty.call(scene.piles, seat) ? scene.piles[seat] : [];
+      var row = D.sub(group, "g", [["class", "pile"], ["data-seat", seat], ["data-tiles", pile.length]]);
+      D.text(row, 0, y + 12, D.clip(seat, 8), [["font-size", 13], ["font-weight", "bold"], ["fill", WHITE],
+             ["class", "pile-seat"]]);
+      var x = LABEL_W;
+      if (!pile.length) { D.text(row, x, y + 12, "empty", [["font-size", 12], ["fill", PALE]]); }
+      pile.forEach(function (t, i) {
+        if (t === null) {
+          T.back(row, x, y, PILE_UNIT, {vertical: false, label: seat + "'s pile, tile " + (i + 1) + ": not known"});
+        } else {
+          T.tile(row, t[0], t[1], x, y, PILE_UNIT, {label: seat + "'s pile, tile " + (i + 1) + ": " + t[0] + "-" + t[1]});
+        }
+        x += 2 * PILE_UNIT + 3;
+      });
+      width = Math.max(width, x);
+      y += PILE_UNIT + 6;
+    });
+    return [width, y];
+  }
+
+  function summary(scene) {
+    return "Roads: " + scene.sides.map(function (side) {
+      var roads = scene.roads[side];
+      var joined = Math.floor(roads.filter(function (r) { return r.joined !== null; }).length / 2);
+      var blocked = roads.filter(function (r) { return r.block !== null; }).length;
+      var bits = (joined ? [joined + " joined pair" + (joined > 1 ? "s" : "")] : [])
+        .concat(blocked ? [blocked + " blocked"] : []);
+      return side + " " + roads.length + (bits.length ? " (" + bits.join(", ") + ")" : "");
+    }).join(" · ") + ".";
+  }
+
+  D.games["domino-roads"] = function (scene) {
+    var group = D.element("g", [["class", "roads"]]);
+    var width = drawDice(group, scene), y = DIE + 14, done;
+    scene.sides.forEach(function (side) {
+      done = drawSide(group, scene, side, y);
+      width = Math.max(width, done[0]);
+      y = done[1] + 6;
+    });
+    if (scene.piles) {
+      done = drawPiles(group, scene, y);
+      width = Math.max(width, done[0]);
+      y = done[1];
+    }
+    return {element: group, width: Math.max(width, 330), height: y, notes: [summary(scene)]};
+  };
+})(domrecPictures);

@@ -1,0 +1,108 @@
+/* The replay page's drawing helpers: svg.py and the text helpers of domrec/errors.py, for the
+   ports of the picture modules (frame.js, tiles.js and one file a game).  Elements are made
+   with the DOM (createElementNS, setAttribute, textContent), never from markup, so a name
+   from a record is only ever text.  Numbers are written as svg.py writes them (a tenth of a
+   unit, rounded half to even as Python rounds), so a page's picture is the module's own. */
+var domrecPictures = (function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
+
+  /* Python's format(v, ".{digits}f"): the exact decimal value of the double, rounded half to even
+     (toFixed(100) gives that exact value's digits; toFixed alone rounds ties away from zero). */
+  function fixed(v, digits) {
+    if (!isFinite(v)) { return String(v); }
+    var negative = v < 0 || (v === 0 && 1 / v < 0);
+    var exact = Math.abs(v).toFixed(100);
+    var point = exact.indexOf(".");
+    var whole = exact.slice(0, point), fraction = exact.slice(point + 1);
+    var kept = whole + fraction.slice(0, digits), rest = fraction.slice(digits);
+    var up = false;
+    if (rest[0] > "5") { up = true; }
+    else if (rest[0] === "5") {
+      up = /[1-9]/.test(rest.slice(1)) || (+kept[kept.length - 1]) % 2 === 1;
+    }
+    var digitsOf = kept.split("");
+    if (up) {
+      var i = digitsOf.length - 1;
+      while (i >= 0 && digitsOf[i] === "9") { digitsOf[i] = "0"; i--; }
+      if (i < 0) { digitsOf.unshift("1"); } else { digitsOf[i] = String(+digitsOf[i] + 1); }
+    }
+    var all = digitsOf.join("");
+    var head = all.slice(0, all.length - digits) || "0";
+    var text = digits ? head + "." + all.slice(all.length - digits) : head;
+    return (negative ? "-" : "") + text;
+  }
+
+  /* An attribute value as svg._attrs writes it: a number to a tenth, trailing zeros dropped. */
+  function num(v) {
+    if (Number.isInteger(v)) { return String(v); }
+    var s = fixed(v, 1);
+    return s.indexOf(".") < 0 ? s : s.replace(/0+$/, "").replace(/\.$/, "");
+  }
+
+  /* Python's float floor division (a // b), which is not always Math.floor(a / b). */
+  function floorDiv(a, b) {
+    var mod = a % b, div = (a - mod) / b;
+    if (mod && ((b < 0) !== (mod < 0))) { div -= 1; }
+    if (!div) { return 0; }
+    var floor = Math.floor(div);
+    return div - floor > 0.5 ? floor + 1 : floor;
+  }
+
+  /* Python's len(): code points, not UTF-16 units. */
+  function len(text) { return Array.from(text).length; }
+
+  var CONTROL = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/g;
+  var ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"};
+
+  /* errors.one_line: control characters written as Python's unicode_escape writes them. */
+  function oneLine(text) {
+    return text.replace(CONTROL, function (c) {
+      if (ESCAPES[c]) { return ESCAPES[c]; }
+      var code = c.charCodeAt(0);
+      return code < 0x100 ? "\\x" + ("0" + code.toString(16)).slice(-2) : "\\u" + code.toString(16);
+    });
+  }
+
+  /* errors.clip: at most ``limit`` characters (an ellipsis after), on one line. */
+  function clip(text, limit) {
+    var chars = Array.from(text);
+    return oneLine(chars.length <= limit ? text : chars.slice(0, limit).join("") + "\u2026");
+  }
+
+  /* An element with its attributes in order ([name, value] pairs; null values left out). */
+  function element(tag, attrs) {
+    var node = document.createElementNS(NS, tag);
+    (attrs || []).forEach(function (pair) {
+      var value = pair[1];
+      if (value === null || value === undefined) { return; }
+      node.setAttribute(pair[0], typeof value === "number" ? num(value) : String(value));
+    });
+    return node;
+  }
+
+  function sub(parent, tag, attrs) {
+    var node = element(tag, attrs);
+    parent.appendChild(node);
+    return node;
+  }
+
+  /* A line of text; the font is added last, as svg.text adds it. */
+  function text(parent, x, y, words, attrs) {
+    var all = [["x", x], ["y", y]].concat(attrs || []);
+    if (!all.some(function (pair) { return pair[0] === "font-family"; })) { all.push(["font-family", FONT]); }
+    var node = sub(parent, "text", all);
+    node.textContent = words;
+    return node;
+  }
+
+  function title(parent, words) {
+    var node = sub(parent, "title");
+    node.textContent = words;
+    return node;
+  }
+
+  return {NS: NS, FONT: FONT, fixed: fixed, num: num, floorDiv: floorDiv, len: len, oneLine: oneLine,
+          clip: clip, element: element, sub: sub, text: text, title: title, games: Object.create(null)};
+})();

@@ -1,0 +1,56 @@
+"""The changes from one position to the next: made on the first, they give exactly the second
+(as JSON: a ``True`` is never taken for a ``1``, nor ``1`` for ``1.0``), and they are never longer
+than writing the second out whole."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings, strategies as st
+
+from domrec.pictures.changes import apply, changes
+
+KEYS = st.sampled_from(["a", "b", "board", "racks", "N", "P1", "__proto__", "a.b", "1", ""])
+SCALARS = (st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.0, 1.0, 2.5, -0.5])
+           | st.text(alphabet="ab-c 😀\n", max_size=6))
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(KEYS, inner, max_size=4),
+                      max_leaves=25)
+
+
+def as_json(value) -> str:
+    """The value as JSON, keys sorted: a dict's order is not part of a position."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(before=VALUES, after=VALUES)
+def test_the_changes_made_on_the_first_give_the_second(before, after):
+    edits = changes(before, after)
+    assert as_json(apply(before, edits)) == as_json(after)
+    assert len(as_json(edits)) <= len(as_json([[[], after]]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(before=st.dictionaries(KEYS, VALUES, max_size=5), data=st.data())
+def test_a_small_change_is_a_small_edit(before, data):
+    """A position and the same with one value changed, a list grown or shrunk: the edits say that
+    much, and the first value is left as it was."""
+    after = json.loads(json.dumps(before))
+    key = data.draw(KEYS)
+    after[key] = data.draw(VALUES)
+    kept = as_json(before)
+    edits = changes(before, after)
+    assert as_json(before) == kept
+    assert as_json(apply(before, edits)) == as_json(after)
+    assert all(edit[0][:1] == [key] for edit in edits)
+
+
+def test_the_edits_of_a_move():
+    line = [[6, 6], [6, 1], [1, 1], [1, 3]]
+    before = {"racks": [["N", [[6, 4], [5, 5], [2, 1]]]], "turn": "N", "board": {"line": line, "hot": 3}}
+    after = {"racks": [["N", [[6, 4], [2, 1]]]], "turn": "E", "board": {"line": [*line, [3, 5]], "hot": 4}}
+    assert changes(before, after) == [[["racks", 0, 1], 1, 1], [["turn"], "E"],
+                                      [["board", "line"], 4, 0, [[3, 5]]], [["board", "hot"], 4]]
+    assert changes({"words": "Turn 3: N has the dice"}, {"words": "Turn 4: E has the dice"}) == [
+        [["words"], 5, 13, "4: E"]]
+    assert changes({"n": 1}, {"n": True}) == [[["n"], True]]

@@ -1,0 +1,191 @@
+"""The replay page's script draws every position exactly as the picture modules draw it.
+
+The page carries scenes, not pictures, and its script draws them with ports of the picture
+modules (``domrec/pictures/*.js``).  Here a real browser (Playwright on the system's Chromium)
+steps through every position of records of all five games, and each picture it drew is read
+back and compared with the Python drawing of the same position, element by element, every
+attribute and every text: the same SVG but for the tiles, which the page draws as a ``<use>``
+of a face drawn once.  Each ``<use>`` is put back as the tile tiles.py draws from what it names
+(its face, place, fill), and each face drawn by the script is compared with tiles.py's.
+
+Slow (a browser), and skipped with the reason where Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from domrec import replay_page, simulate as sim
+from domrec.pictures import svg as svgmod
+from domrec.pictures.positions import replay
+from domrec.pictures.tiles import draw_back, draw_tile
+
+from tests.conftest import SAMPLES
+from tests.test_replay_page import load
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+
+NS = "{http://www.w3.org/2000/svg}"
+VALID = SAMPLES / "valid"
+
+#: Records that between them take every path of every drawing: open hands (tiles face down),
+#: exposures and penalty plays, a double-nine and a five-player row, three-player piles, bridges
+#: and road-blocks, spinners, a set-apart tile, a blocked line.
+RECORDS = [
+    "competitive/game-to-200.json", "competitive/blocked.json",
+    "broadway/exposure-and-penalty-play.dgn", "broadway/blocked-with-penalties.json",
+    "broadway/comments-hand-being-recorded.dgn",
+    "castle-rock/double-nine-three-players.json", "castle-rock/five-players-row-of-three.json",
+    "castle-rock/four-players-named-draws.json",
+    "domino-roads/figure-4-bridge-total-10.json", "domino-roads/road-of-ten-and-road-block.json",
+    "domino-roads/three-players-pile-top-up.json",
+    "horse-race/spinner-four-arms.json", "horse-race/typed-draws-and-chain.dgn", "horse-race/partnership-game.json",
+    "domino-roads/typed-three-players.dgn", "competitive/typed-domino.dgn",
+]
+
+#: Runs in the page: every position of every hand, from the deal to the end, as the script drew it.
+COLLECT = """() => {
+  const out = [];
+  for (const sec of document.querySelectorAll('section.hand')) {
+    if (!sec.querySelector('.picture')) { continue; }
+    sec.querySelector('button[data-go="first"]').click();
+    const hand = [];
+    for (;;) {
+      hand.push(new XMLSerializer().serializeToString(sec.querySelector('.picture svg')));
+      const next = sec.querySelector('button[data-go="next"]');
+      if (next.getAttribute('aria-disabled') === 'true') { break; }
+      next.click();
+    }
+    out.push([+sec.getAttribute('data-hand'), hand]);
+  }
+  const faces = [...document.querySelectorAll('#domrec-tile-faces symbol')].map(
+    s => [s.id, new XMLSerializer().serializeToString(s)]);
+  return {hands: out, faces: faces};
+}"""
+
+FACE = re.compile(r"dt-(\d+)-(\d+)([vh])(.+)$")
+BACK = re.compile(r"db-([vh])(.+)$")
+
+
+def _drawn(parent_tag: str, draw) -> list[ET.Element]:
+    """What tiles.py draws inside a tile's group, its tooltip left out."""
+    scratch = ET.Element(parent_tag)
+    group = draw(scratch)
+    for node in group.iter():  # as parsed from the picture's markup: in SVG's namespace
+        node.tag = node.tag if node.tag.startswith("{") else NS + node.tag
+    return [c for c in group if c.tag != f"{NS}title"]
+
+
+def _expanded(group: ET.Element) -> None:
+    """A page tile's ``<use>`` put back as the tile tiles.py draws."""
+    use = group.find(f"{NS}use")
+    if use is None:
+        return
+    href = use.get("href", "")[1:]
+    x, y = float(use.get("x")), float(use.get("y"))
+    face, back = FACE.match(href), BACK.match(href)
+    if face:
+        first, second, way, size = int(face[1]), int(face[2]), face[3], float(face[4])
+        parts = _drawn(f"{NS}g", lambda p: draw_tile(p, first, second, x, y, size, vertical=way == "v",
+                                                    fill=use.get("fill")))
+    else:
+        assert back, href
+        parts = _drawn(f"{NS}g", lambda p: draw_back(p, x, y, float(back[2]), vertical=back[1] == "v"))
+    group.remove(use)
+    group.extend(parts)
+
+
+def _same(python: ET.Element, page: ET.Element, where: str) -> None:
+    assert python.tag == page.tag, f"{where}: <{python.tag}> drawn as <{page.tag}>"
+    a = {k: v for k, v in python.attrib.items() if k != "xmlns"}
+    b = {k: v for k, v in page.attrib.items() if k != "xmlns"}
+    assert a == b, f"{where} <{python.tag.replace(NS, '')}>: {a} != {b}"
+    assert (python.text or "") == (page.text or ""), f"{where}: text {python.text!r} != {page.text!r}"
+    kids_a, kids_b = list(python), list(page)
+    assert len(kids_a) == len(kids_b), (f"{where} <{python.tag.replace(NS, '')} class={python.get('class')}>: "
+                                        f"{[c.tag for c in kids_a]} != {[c.tag for c in kids_b]}")
+    for i, (ca, cb) in enumerate(zip(kids_a, kids_b)):
+        _same(ca, cb, f"{where}/{i}")
+
+
+def _check_face(ident: str, markup: str) -> None:
+    symbol = ET.fromstring(markup)
+    face, back = FACE.match(ident), BACK.match(ident)
+    if face:
+        first, second, way, size = int(face[1]), int(face[2]), face[3], float(face[4])
+        parts = _drawn(f"{NS}g", lambda p: draw_tile(p, first, second, 0, 0, size, vertical=way == "v"))
+        del parts[0].attrib["fill"]  # the <use> gives the face its fill
+    else:
+        assert back, ident
+        parts = _drawn(f"{NS}g", lambda p: draw_back(p, 0, 0, float(back[2]), vertical=back[1] == "v"))
+    expected = ET.Element(f"{NS}symbol", {"overflow": "visible", "id": ident})
+    expected.extend(parts)
+    _same(expected, symbol, ident)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _compare(browser, record, name: str, tmp_path: Path) -> int:
+    page_file = tmp_path / "page.html"
+    page_file.write_text(replay_page.page(record, name), encoding="utf-8")
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        tab.goto(page_file.as_uri())
+        seen = tab.evaluate(COLLECT)
+    finally:
+        tab.close()
+    hands, _ = replay(record, name)
+    positions = {h.number: h.positions for h in hands if h.positions}
+    assert [n for n, _ in seen["hands"]] == sorted(positions), name
+    compared = 0
+    for number, drawn in seen["hands"]:
+        assert len(drawn) == len(positions[number]), f"{name} hand {number}"
+        for position, markup in zip(positions[number], drawn):
+            page = ET.fromstring(markup)
+            for group in page.iter(f"{NS}g"):
+                _expanded(group)
+            _same(ET.fromstring(svgmod.to_string(position_svg(position))), page,
+                  f"{name} hand {number} move {position.move}")
+            compared += 1
+    for ident, markup in seen["faces"]:
+        _check_face(ident, markup)
+    return compared
+
+
+def position_svg(position):
+    from domrec.pictures import frame
+
+    return frame.draw(position)
+
+
+@pytest.mark.parametrize("name", RECORDS)
+def test_the_page_draws_every_position_of_a_sample_as_the_picture_module_does(browser, tmp_path, name):
+    assert _compare(browser, load(VALID / name), name, tmp_path) > 1
+
+
+@pytest.mark.parametrize("game, players, options", [
+    ("competitive", None, None), ("broadway", None, None), ("horse-race", None, None), ("horse-race", 3, None),
+    ("castle-rock", None, None), ("castle-rock", 2, {"set": "double-twelve", "start_tiles": 20}),
+    ("domino-roads", None, None), ("domino-roads", 3, None)])
+def test_the_page_draws_every_position_of_a_simulated_game_as_the_picture_module_does(browser, tmp_path, game, players,
+                                                                                      options):
+    """Simulated games with their accidents (seats other than the usual, draws written the other
+    ways, tiles shown out of turn), and a double-twelve set (numerals beyond nine)."""
+    record = next(iter(sim.simulate(game, 1, 11, players=players, options=options)))
+    assert _compare(browser, record, f"simulated {game}", tmp_path) > 20

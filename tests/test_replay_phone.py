@@ -1,0 +1,130 @@
+"""The replay page on a phone (Playwright on the system's Chromium, 390x844): the board is as wide
+as the screen (less the page's margins) for every game, nothing scrolls sideways, an invalid
+record opens with its problem on the first screen above the table its player faced, and what
+a record says stays text in the pictures the script draws.
+
+Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set, for a person to look at.
+Slow, and skipped with the reason where Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from domrec import reader, replay_page
+
+from tests.conftest import SAMPLES
+from tests.test_replay_page import EVIL, _everything_evil, load
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+
+PHONE = {"width": 390, "height": 844}
+MARGIN = 8   # the page's padding each side on a narrow screen (replay.html.j2)
+
+#: The largest sample of each game (the most positions, the widest boards).
+GAMES = ["competitive/first-lead-double-six.json", "broadway/sudden-death-mid-hand.json",
+         "horse-race/draw-empties-boneyard.json", "castle-rock/double-nine-three-players.json",
+         "domino-roads/simulated-game-4-players.json"]
+
+#: An invalid record of each game, with where its first problem is: at a move, or a claimed score.
+INVALID = ["competitive/pass-while-able.json", "broadway/wrong-claimed-score.json",
+           "horse-race/tile-does-not-match.json", "castle-rock/capture-score-claim.json",
+           "domino-roads/wrong-hand-score-claim.dgn"]
+
+MEASURE = """() => {
+  const out = {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+               innerHeight: window.innerHeight, hands: []};
+  for (const sec of document.querySelectorAll('section.hand')) {
+    const svg = sec.querySelector('.picture svg'), felt = svg && svg.querySelector('.felt');
+    if (!svg) { continue; }
+    const f = felt.getBoundingClientRect(), s = svg.getBoundingClientRect();
+    out.hands.push({hand: sec.getAttribute('data-hand'), felt: f.width, svg: s.width,
+                    narrow: sec.querySelector('.picture').classList.contains('narrow'),
+                    move: svg.getAttribute('data-move')});
+  }
+  const problem = document.querySelector('.problem.first');
+  if (problem) {
+    const p = problem.getBoundingClientRect(), sec = problem.closest('section.hand');
+    const felt = sec && sec.querySelector('.picture .felt');
+    out.problem = {top: p.top, bottom: p.bottom, feltTop: felt ? felt.getBoundingClientRect().top : null,
+                   open: sec && sec.getAttribute('data-open'),
+                   shown: sec && sec.querySelector('.picture svg').getAttribute('data-move'),
+                   bad: sec ? [...sec.querySelectorAll('.moves li.bad')].map(li => li.textContent) : []};
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _open(browser, page: str, folder: Path, name: str, screenshot: bool = True) -> dict:
+    path = folder / f"{name}.html"
+    path.write_text(page, encoding="utf-8")
+    tab = browser.new_page(viewport=PHONE)
+    try:
+        tab.goto(path.as_uri())
+        seen = tab.evaluate(MEASURE)
+        keep = os.environ.get("DOMREC_SCREENSHOTS")
+        if keep and screenshot:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            tab.screenshot(path=str(Path(keep) / f"phone-{name}.png"))
+    finally:
+        tab.close()
+    return seen
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_on_a_phone_the_board_is_as_wide_as_the_screen(browser, tmp_path, name):
+    seen = _open(browser, replay_page.page(load(SAMPLES / "valid" / name), name), tmp_path, name.split("/")[0])
+    assert seen["innerWidth"] == PHONE["width"] and seen["scrollWidth"] <= PHONE["width"], "the page scrolls sideways"
+    assert seen["hands"]
+    for hand in seen["hands"]:
+        assert hand["narrow"]
+        assert abs(hand["felt"] - (PHONE["width"] - 2 * MARGIN)) <= 1, hand  # the felt spans the screen
+        assert abs(hand["svg"] - hand["felt"]) <= 1, hand
+
+
+@pytest.mark.parametrize("name", INVALID)
+def test_on_a_phone_an_invalid_record_opens_with_its_problem_in_view(browser, tmp_path, name):
+    seen = _open(browser, replay_page.page(load(SAMPLES / "invalid" / name), name), tmp_path,
+                 "invalid-" + name.split("/")[0])
+    problem = seen["problem"]
+    assert 0 <= problem["top"] and problem["bottom"] <= PHONE["height"], problem  # on the first screen
+    assert problem["bottom"] <= problem["feltTop"] < PHONE["height"], problem     # the table starts below it
+    assert problem["shown"] == problem["open"]
+    assert problem["bad"] or "score" in name  # a move's problem: the move is marked in the list
+
+
+def test_what_a_record_says_stays_text_in_the_pictures(browser, tmp_path):
+    doc = json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text())
+    record = reader.load_dict(_everything_evil(doc))
+    path = tmp_path / "evil.html"
+    path.write_text(replay_page.page(record, EVIL), encoding="utf-8")
+    for viewport in (PHONE, {"width": 1280, "height": 900}):
+        tab = browser.new_page(viewport=viewport)
+        try:
+            tab.goto(path.as_uri())
+            found = tab.evaluate("""() => ({
+              scripts: document.querySelectorAll('script').length,
+              bold: document.querySelectorAll('b[onmouseover], svg b, svg script').length,
+              names: [...document.querySelectorAll('.picture svg .rack .name, .picture svg .rack title')]
+                .map(n => n.textContent)})""")
+        finally:
+            tab.close()
+        assert found["scripts"] == 2 and found["bold"] == 0
+        assert any(EVIL[:20] in n for n in found["names"]), found["names"][:4]
