@@ -38,8 +38,8 @@ SERVE_MARK = '<meta name="generator" content="domrec tournament serve">'
 
 #: The projector's screens (1920x1080, no text under 32 px): how many names or standings rows a
 #: screen holds (columns of rows), and how long each screen stays up before the next.
-FIND_COLUMNS, FIND_ROWS = 2, 16
-STANDINGS_COLUMNS, STANDINGS_ROWS = 2, 16
+FIND_COLUMNS, FIND_ROWS, FIND_COLUMNS_DENSE = 2, 16, 3
+STANDINGS_COLUMNS, STANDINGS_ROWS = 2, 15
 PLACINGS_COLUMNS, PLACINGS_ROWS = 2, 12
 SCREEN_SECONDS = 8
 
@@ -334,7 +334,7 @@ def _anchors(rows: list[dict[str, Any]]) -> list[str | None]:
 def projector_screens(data: dict[str, Any]) -> list[dict[str, Any]]:
     """What the projector shows, screen after screen.  During the event: "find your table" for the
     round being played (by name, :data:`FIND_ROWS` x :data:`FIND_COLUMNS` a screen), then the
-    standings (the ranking columns, played and W-D-L).  Once a final or knockout has its champion:
+    standings (rank, name and the ranking columns).  Once a final or knockout has its champion:
     the champion, then the final placings; never the rounds' standings."""
     final = pub.final_standing(data)
     screens: list[dict[str, Any]] = []
@@ -350,14 +350,19 @@ def projector_screens(data: dict[str, Any]) -> list[dict[str, Any]]:
         return _numbered([{"kind": "empty"}])
     current = pub.current_round(data["rounds"])
     rows = pub.find_your_table(current)
-    per = FIND_ROWS * FIND_COLUMNS
+    # A club night fits on one screen, with each player's partners; a big event pages through
+    # narrower columns (name, table and seat: the partners are on the phones' pages).
+    wide = len(rows) <= FIND_ROWS * FIND_COLUMNS
+    columns, per_column = (FIND_COLUMNS, FIND_ROWS) if wide else (FIND_COLUMNS_DENSE, FIND_ROWS - 1)  # a head row
+    per = per_column * columns
     for k in range(0, len(rows), per):
         chunk = rows[k:k + per]
-        screens.append({"kind": "find", "heading": pub.round_heading(current), "columns": _columns_of(chunk, FIND_ROWS),
-                        "first": chunk[0]["name"], "last": chunk[-1]["name"]})
+        screens.append({"kind": "find", "heading": pub.round_heading(current), "columns": _columns_of(chunk, per_column),
+                        "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": wide,
+                        "dense": not wide})
     table = data["standings"]
     if table["standings"]:
-        keep = display.ranking_columns(table["tiebreaks"]) | {"played", display.RECORD}
+        keep = display.ranking_columns(table["tiebreaks"])  # what fits twice across a screen at 34 px
         view = standings_view(table, keep)
         per = STANDINGS_ROWS * STANDINGS_COLUMNS
         for k in range(0, len(view["rows"]), per):
@@ -378,8 +383,6 @@ def projector_html(data: dict[str, Any], site: Site, url: str | None = None, par
     itself (a CSS animation; the live script takes over where it runs, so that an update does
     not start the round of screens again); the public page's QR code when ``url`` is given; the
     round's clock when the event has a time limit."""
-    from tournament.pages.sheets import qr_svg
-
     screens = projector_screens(data)
     clock = data.get("clock")
     ends_local = None
@@ -389,8 +392,18 @@ def projector_html(data: dict[str, Any], site: Site, url: str | None = None, par
         ends_local = datetime.datetime.fromisoformat(clock["ends_at"]).astimezone().strftime("%H:%M")
     return render("projector.html.j2", {
         **values(data, site, "projector"), "screens": screens, "seconds": SCREEN_SECONDS,
-        "cycle": SCREEN_SECONDS * len(screens), "qr": Markup(qr_svg(url, "QR code of the event's public page"))
-        if url else None, "url": url, "clock": clock, "ends_local": ends_local}, part)
+        "cycle": SCREEN_SECONDS * len(screens), "qr": public_qr(url) if url else None, "url": url, "clock": clock,
+        "ends_local": ends_local}, part)
+
+
+@functools.lru_cache(maxsize=4)
+def public_qr(url: str) -> Markup:
+    """The public page's address as a QR code, inline SVG that scales to its box (segno: made here,
+    nothing fetched; a quiet zone around it, as scanners need)."""
+    import segno
+
+    return Markup(segno.make(url, error="m").svg_inline(scale=1, omitsize=True,
+                                                        title="QR code of the event's public page"))
 
 
 # --- the report's one page -------------------------------------------------------------------------------
