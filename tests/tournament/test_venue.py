@@ -512,7 +512,11 @@ def test_sheets_carry_the_tables_qr_codes_once_the_event_was_served(tmp_path):
     served = write_sheets(store, tmp_path / "served", url=venue_ops.venue_url(store))
     page = [f for f in served.files if f.suffix == ".html"][0].read_text()
     urls = [t["url"] for t in venue_ops.links(store, "http://192.0.2.7:8000")["tables"]]
-    assert page.count("<svg") == len(urls) and all(u in page for u in urls)
+    assert all(u in page for u in urls)
+    # Each sheet: its table's code, and the code of the event's public page (standings, results).
+    assert page.count("QR code of this table's page") == len(urls)
+    assert page.count("QR code of the event's public page") == len(urls) and "http://192.0.2.7:8000/</code>" in page
+    assert page.count("<svg") == 2 * len(urls)
     store.close()
 
 
@@ -545,8 +549,9 @@ def test_the_directors_sheets_carry_each_tables_qr_code(venue):
     path, server, client, links = venue
     director = _key(links["director"])
     r = client.get(f"/d/{director}/sheets")
-    assert r.status_code == 200 and r.text.count("<svg") == len(links["tables"])
+    assert r.status_code == 200 and r.text.count("QR code of this table's page") == len(links["tables"])
     assert all(t["url"] in r.text for t in links["tables"])
+    assert r.text.count("QR code of the event's public page") == len(links["tables"]) and links["public"] in r.text
     assert client.get(f"/d/{links['tables'][0]['token']}/sheets").status_code == 403
 
 
