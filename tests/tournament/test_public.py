@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import datetime
 import re
-import threading
-import time
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament import (
+    add_players,
+    create_event,
+    make_settings,
+    open_event,
+    pair_next_round,
+)
 from tournament.event import public as pub
 from tournament.event.changes import changes_since, latest_seq
 from tournament.event.results import enter_manual
@@ -28,7 +31,6 @@ from tournament.pages import public as pages
 from tournament.pages import report as rp
 
 from .test_pages import run
-
 from .test_venue import EVENTS, _auth, _event, _game_of, _play, _server
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
@@ -224,7 +226,7 @@ def test_the_projector_after_a_final_shows_the_champion_and_the_final_placings(t
     assert [s["kind"] for s in screens] == ["champion", "placings"]
     page = pages.projector_html(data, pages.Site(served=False, has_pages=False))
     assert "Standings after" not in page and "find your table" not in page
-    assert [p["name"] for p in screens[1]["rows"]][0] == screens[0]["champion"]
+    assert screens[1]["rows"][0]["name"] == screens[0]["champion"]
 
 
 def test_the_projector_pages_through_a_thousand_names():
@@ -252,33 +254,6 @@ def test_the_projector_pages_through_a_thousand_names():
 # --- the live stream ------------------------------------------------------------------------------------
 
 
-class _Served:
-    def __init__(self, path: Path, **kw) -> None:
-        import socket
-
-        import uvicorn
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-        self.venue = _server(path, **kw)
-        self.server = uvicorn.Server(uvicorn.Config(self.venue.asgi, host="127.0.0.1", port=port, log_level="warning",
-                                                    lifespan="off", timeout_graceful_shutdown=5))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
-            time.sleep(0.05)
-
-    def close(self) -> None:
-        self.venue.stop_streams()
-        self.server.should_exit = True
-        self.thread.join(60)
-        self.venue.close()
-
-
 def _events(lines) -> dict:
     """The next event of a stream: its fields (keep-alive comments are skipped)."""
     event: dict = {}
@@ -296,13 +271,13 @@ def _events(lines) -> dict:
 
 def test_a_confirmed_result_reaches_an_open_stream(tmp_path):
     httpx = pytest.importorskip("httpx")
+    from tournament.web.background import BackgroundVenue
+
     path = _event(tmp_path)
-    served = _Served(path)
-    try:
-        links = served.venue.call(served.venue.venue.links, served.base)
-        token = links["tables"][0]["token"]
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        token = served.links["tables"][0]["token"]
         record = _game_of(path, 1, 1, seed=5)
-        with httpx.Client(base_url=served.base, timeout=60) as client:
+        with httpx.Client(base_url=served.base_url, timeout=60) as client:
             with client.stream("GET", "/live") as stream:
                 assert stream.status_code == 200 and stream.headers["content-type"].startswith("text/event-stream")
                 lines = stream.iter_lines()
@@ -323,8 +298,6 @@ def test_a_confirmed_result_reaches_an_open_stream(tmp_path):
                 assert after["event"] == "seq" and int(after["data"]) > int(first["data"])
             page = client.get("/standings?part=main")
             assert page.headers["x-seq"] == after["data"]
-    finally:
-        served.close()
 
 
 def test_streams_are_bounded_and_end_by_themselves(tmp_path):
@@ -361,7 +334,7 @@ class _Links(HTMLParser):
 
 def _text(html: str) -> str:
     """A page's main region as a reader sees it: its words, without markup or links."""
-    main = re.search(r'<main id="main"[^>]*>(.*)</main>', html, re.S).group(1)
+    main = re.search(r'<main id="main"[^>]*>(.*)</main>', html, re.DOTALL).group(1)
     return " ".join(re.sub(r"<[^>]+>", " ", main).split())
 
 

@@ -19,7 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament import (
+    add_players,
+    create_event,
+    make_settings,
+    open_event,
+    pair_next_round,
+)
 
 from .test_pages import run
 
@@ -31,8 +37,9 @@ if CHROMIUM is None:
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("uvicorn")
 
-from .test_public import _Served  # noqa: E402
-from .test_venue import _auth, _game_of  # noqa: E402
+from tournament.web.background import BackgroundVenue
+
+from .test_venue import _auth, _game_of
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -78,10 +85,9 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
     from domrec.session import requests_for
 
     path = _event(tmp_path)
-    served = _Served(path)
-    try:
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
         page = browser.new_page(viewport=PHONE)
-        page.goto(served.base + "/standings")
+        page.goto(served.base_url + "/standings")
         page.wait_for_selector("table.std", timeout=WAIT_MS)
         seq = page.evaluate("() => document.getElementById('main').dataset.seq")
         page.evaluate("() => { window.notReloaded = true; }")  # gone if the page were loaded again
@@ -91,10 +97,9 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
                                timeout=WAIT_MS)
         import httpx
 
-        links = served.venue.call(served.venue.venue.links, served.base)
-        token = links["tables"][0]["token"]
+        token = served.links["tables"][0]["token"]
         record = _game_of(path, 1, 1, seed=5)
-        with httpx.Client(base_url=served.base, timeout=60) as client:
+        with httpx.Client(base_url=served.base_url, timeout=60) as client:
             state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
             for text in requests_for(record, keep_deal=True):
                 state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
@@ -107,7 +112,7 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
         assert page.evaluate("() => window.notReloaded === true"), "the page was loaded again"
         winners = [s for s, v in state["result"]["scores"].items() if s == state["result"]["winner"]]
         assert winners
-        table = served.venue.call(lambda: served.venue.venue.store.tables(1)[0])
+        table = served.server.call(lambda: served.server.venue.store.tables(1)[0])
         store = open_event(path)
         names = {p.id: p.name for p in store.players()}
         store.close()
@@ -116,8 +121,6 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
         first_two = {rows.nth(k).locator("td.name").inner_text() for k in range(2)}
         assert first_two == set(won)  # the winners lead the standings now
         _shot(page, "standings-live-phone")
-    finally:
-        served.close()
 
 
 def test_screenshots_of_every_public_page_at_a_phone_a_laptop_and_the_projector(tmp_path, browser):
@@ -127,19 +130,18 @@ def test_screenshots_of_every_public_page_at_a_phone_a_laptop_and_the_projector(
 
     enter_manual(store, 1, {"NS": 150, "EW": 90})
     store.close()
-    served = _Served(path)
-    try:
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
         for size, view in (("phone", PHONE), ("laptop", LAPTOP)):
             page = browser.new_page(viewport=view)
             for name, url in (("find", "/"), ("tables", "/tables"), ("standings", "/standings"), ("results", "/games"),
                               ("player", "/players/1"), ("crosstable", "/crosstable")):
-                page.goto(served.base + url)
+                page.goto(served.base_url + url)
                 page.wait_for_selector("#main", timeout=WAIT_MS)
                 if name != "crosstable":  # the crosstable scrolls sideways in its own box
                     assert page.evaluate("() => document.documentElement.scrollWidth") <= view["width"], (size, url)
                 _shot(page, f"{name}-{size}")
             if size == "phone":
-                page.goto(served.base + "/")
+                page.goto(served.base_url + "/")
                 page.fill("#find", "ana")
                 page.click("form.find button")
                 page.wait_for_selector("#found", timeout=WAIT_MS)
@@ -147,14 +149,12 @@ def test_screenshots_of_every_public_page_at_a_phone_a_laptop_and_the_projector(
                 _shot(page, "find-ana-phone")
             page.close()
         page = browser.new_page(viewport=PROJECTOR)
-        page.goto(served.base + "/projector")
+        page.goto(served.base_url + "/projector")
         page.wait_for_selector(".screen.on", timeout=WAIT_MS)
         assert page.evaluate(SMALL_TEXT) == []
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PROJECTOR["width"]
         assert "Round 1" in page.inner_text("#clock") and "left" in page.inner_text("#clock")
         _shot(page, "projector")
-    finally:
-        served.close()
 
 
 def test_the_projector_pages_itself_through_a_thousand_names(tmp_path, browser):
@@ -162,10 +162,9 @@ def test_the_projector_pages_itself_through_a_thousand_names(tmp_path, browser):
     r = run("simulate", path, "--game", "competitive", "--players", "1000", "--rounds", "1", "--seed", "3")
     assert r.exit_code == 0, r.output
     assert run("pair", path).exit_code == 0  # round 2 is being played: its seating is what the room needs
-    served = _Served(path)
-    try:
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
         page = browser.new_page(viewport=PROJECTOR)
-        page.goto(served.base + "/projector")
+        page.goto(served.base_url + "/projector")
         page.wait_for_selector(".screen.on", timeout=WAIT_MS)
         names = page.evaluate("() => [...document.querySelectorAll('.screen ul.find li:not(.head) .who')]"
                               ".map(e => e.textContent)")
@@ -190,5 +189,3 @@ def test_the_projector_pages_itself_through_a_thousand_names(tmp_path, browser):
         assert "Standings after round" in page.inner_text(".screen.on")
         assert page.evaluate(SMALL_TEXT) == []
         _shot(page, "projector-1000-standings")
-    finally:
-        served.close()

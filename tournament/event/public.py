@@ -170,7 +170,7 @@ def search(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     text = " ".join(query.split())
     if not text:
         return rows
-    number = text[1:] if text.startswith("#") else text
+    number = text.removeprefix("#")
     if number.isascii() and number.isdigit():
         return [row for row in rows if row["id"] == int(number)]
     words = _plain(text).split()
@@ -194,7 +194,7 @@ def clock(data: dict[str, Any]) -> dict[str, Any] | None:
     except ValueError:
         return None
     if started.tzinfo is None:
-        started = started.replace(tzinfo=datetime.timezone.utc)
+        started = started.replace(tzinfo=datetime.UTC)
     ends = started + datetime.timedelta(minutes=limit)
     return {"round": r["round"], "minutes": limit, "started_at": started.isoformat(timespec="seconds"),
             "ends_at": ends.isoformat(timespec="seconds")}

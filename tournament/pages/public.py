@@ -17,8 +17,9 @@ templates, ready for a translation; until one is installed the sentences read as
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 from urllib.parse import quote
 
 import attrs
@@ -198,7 +199,7 @@ def _cell_class(column: str, numeric: set[str], optional: set[str]) -> Markup:
     return Markup(' class="{}"').format(" ".join(names)) if names else Markup("")
 
 
-def round_view(r: dict[str, Any], site: "Site", links: dict[int, str]) -> dict[str, Any]:
+def round_view(r: dict[str, Any], site: Site, links: dict[int, str]) -> dict[str, Any]:
     """A round's tables as its table shows them: the sides in seating order (a column each), and a
     row a table: each side's players (seat, name, the link to their page; the seat only where a
     side has several players or its seat is not its name), score and whether it won; the result;

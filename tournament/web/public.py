@@ -24,12 +24,15 @@ import asyncio
 import collections
 import concurrent.futures
 import gzip
+import sqlite3
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import attrs
 
+from tournament.errors import TournamentError
 from tournament.event.changes import latest_seq
 from tournament.event.files import open_event
 from tournament.event.public import confirmed_record, public_data
@@ -207,14 +210,14 @@ class LiveFeed:
         while self.streams > 0 and not self.stopping:
             try:
                 seq = await self.reader.run(latest_seq)
-            except Exception:  # the file busy or gone for a moment: look again at the next turn
+            except (sqlite3.Error, TournamentError):  # the file busy for a moment: look again at the next turn
                 seq = self.seq
             if seq != self.seq:
                 self.seq = seq
                 self._wake()
             try:
                 await asyncio.wait_for(self._poke.wait(), self.poll)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             self._poke.clear()
 
@@ -264,7 +267,7 @@ class LiveFeed:
                     break
                 try:
                     await asyncio.wait_for(changed.wait(), min(self.keepalive, left))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if time.monotonic() < deadline:
                         yield b": keep-alive\n\n"
         finally:
