@@ -86,9 +86,15 @@ def serve(
                    f"director pages need their keys", err=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = uvicorn.Config(server.asgi, host=host, port=port, log_level="warning", lifespan="off",
-                            access_log=False, server_header=False)
+                            access_log=False, server_header=False, timeout_graceful_shutdown=5)
+
+    class Venue(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            server.stop_streams()  # the hall's live streams end at once: Ctrl-C waits for no phone
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
     try:
-        uvicorn.Server(config).run()
+        Venue(config).run()
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:
