@@ -19,13 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament import (
-    add_players,
-    create_event,
-    make_settings,
-    open_event,
-    pair_next_round,
-)
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 
 from .test_pages import run
 

@@ -97,7 +97,7 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
     out = {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
                      "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed,
                      "time_limit": s.time_limit, "forfeit_score": s.forfeit_score, "tiebreaks": list(s.tiebreaks)},
-           "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
            "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
                         "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
            "standings": standings, "rounds": rounds, "stages": stage_docs, "feed_version": feed.FEED_VERSION}
