@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 from pathlib import Path
 
@@ -347,9 +348,12 @@ def test_the_public_page_shows_a_result_in_the_tables_order_of_sides(venue):
     director = _key(links["director"])
     r = client.post("/api/v1/tables/1/2/result", headers=_auth(director), json={"scores": {"EW": 80, "NS": 120}})
     assert r.status_code == 200
-    page = client.get("/").text
-    assert '<span class="nowrap">NS 120,</span> <span class="nowrap">EW 80</span>' in page
-    assert page.count("playing") == 1  # table 1 has no result yet
+    page = client.get("/tables").text
+    assert page.index("<th>NS</th>") < page.index("<th>EW</th>")
+    row = re.search(r'<tr><td class="n">2</td>(.*?)</tr>', page).group(1)
+    assert row.index('<span class="sc">120</span>') < row.index('<span class="sc">80</span>') and "NS won" in row
+    assert page.count("to play") == 1  # table 1 has no result yet
+
 
 def test_pins_confirm_only_with_a_players_own_pin(tmp_path):
     path = _event(tmp_path, "horse-race")
