@@ -68,11 +68,16 @@ def test_a_game_in_play_shows_nothing_and_once_confirmed_its_result_and_replay(t
         player.close()
         urls = [*PUBLIC, f"/players/{first}", "/projector"]
         before = {u: _main(client, u) for u in urls}
-        # The whole game recorded, its deal and every move, but not confirmed: nothing public changes.
+        # The whole game recorded, its deal and every move, but not confirmed: nothing public changes
+        # but the table's status (the round's tables and the results say "game over, waiting for
+        # confirmation" where they said "to play").
         state = _play(client, token, 1, 1, record)
         assert state["game"]["over"] and state["status"] == "waiting"
+        waiting = "game over, waiting for confirmation"
         for u in urls:
-            assert _main(client, u) == before[u], f"{u} changed while the game was in play"
+            now = _main(client, u)
+            assert now.replace(waiting, "to play", 1) == before[u], f"{u} changed while the game was in play"
+        assert waiting in _main(client, "/tables")
         r = client.get("/games/1/1")
         assert r.status_code == 404 and "no result yet" in r.text
         assert "/games/1/1" not in client.get("/games").text

@@ -220,6 +220,7 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str]) -> dict[str
                           "score": res["scores"].get(side) if res is not None else None,
                           "win": res is not None and res["winner"] == side})
         rows.append({"table": t["table"], "match": t["match"], "cells": cells, "result": res,
+                     "status": t.get("status"),  # the feed's: not started, playing, waiting (never a move)
                      "replay": site.url("replay", r["round"], t["table"]) if res is not None else None})
     return {"sides": sides, "rows": rows, "match": any(t["match"] for t in r["tables"])}
 
