@@ -32,6 +32,12 @@ from tournament.pages import public
 from tournament.pages.public import REPORT_MARK, Site, sides_in_seating_order, stages_title  # noqa: F401
 from tournament.store.event_store import EventStore
 
+#: The report's style, in every page it writes (``templates/report.css``).  Three layouts from one
+#: page: a screen (a table scrolls sideways in its own box, never the page), a phone (the standings
+#: keep rank, name and the ranking columns; the others are hidden there, and shown on a wider
+#: screen and in print), and print (A4 or Letter: every column, a smaller type, no sticky or
+#: scrolling boxes, rows never split across pages, a name wrapped between words only).
+CSS = (public.TEMPLATES / "report.css").read_text(encoding="utf-8")
 #: ``tournament report``'s pages.
 REPORT = Kind("a page written by tournament report", marked(REPORT_MARK))
 EXPORT_MARK = '"generator": "domrec tournament export"'
