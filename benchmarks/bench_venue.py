@@ -119,7 +119,11 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         delays: list[float] = []
         waiting: list[asyncio.Task] = []
         limits = httpx.Limits(max_connections=args.tables + args.readers + 20)
-        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        # The hall's phones have their own connections (a live stream holds one open, and the page it
+        # fetches again takes another): the tables' requests never wait for a connection behind them.
+        hall_limits = httpx.Limits(max_connections=2 * args.readers + 20)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client, \
+                httpx.AsyncClient(base_url=base, timeout=60, limits=hall_limits) as hall:
 
             async def post(number: int, text: str) -> httpx.Response:
                 return await client.post(f"/api/v1/tables/1/{number}/dgn", json={"rev": revs[number], "text": text},
@@ -181,7 +185,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
             async def events(path: str):
                 """A live stream's change numbers as they come (the stream is opened again when it ends)."""
                 while time.monotonic() < stop:
-                    async with client.stream("GET", path, timeout=httpx.Timeout(60, read=None)) as r:
+                    async with hall.stream("GET", path, timeout=httpx.Timeout(60, read=None)) as r:
                         async for line in r.aiter_lines():
                             if line.startswith("data:"):
                                 yield int(line[5:].strip())
@@ -200,13 +204,13 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                     seq = 0
                     async for now in events("/live"):
                         if now != seq:
-                            r = await client.get(f"/standings?part=main&since={seq}")
+                            r = await hall.get(f"/standings?part=main&since={seq}")
                             seq = int(r.headers.get("x-seq", now))
                             live_reads += 1
                     return
                 while time.monotonic() < stop:
                     number = tables[k % len(tables)].number
-                    await client.get(f"/api/v1/tables/1/{number}",
+                    await hall.get(f"/api/v1/tables/1/{number}",
                                      headers={"Authorization": f"Bearer {tokens[number]}"})
                     reads += 1
                     await asyncio.sleep(10)
