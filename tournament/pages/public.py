@@ -101,10 +101,6 @@ def file_name(page: str, *args: Any) -> str:
     return f"player-{int(args[0])}.html" if page == "player" else f"{page}.html"
 
 
-def _null_gettext(text: str, **values: Any) -> str:
-    return text % values if values else text
-
-
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The templates' environment: autoescaped, ``None`` shown as nothing, and Jinja2's i18n
@@ -113,9 +109,9 @@ def environment() -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"],
                              finalize=lambda value: "" if value is None else value)
     env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
-    env.globals.update(plain=_plain_key, round_heading=pub.round_heading, number=_number,
-                       sides_in_seating_order=sides_in_seating_order, standings_view=standings_view, round_view=round_view,
-                       ranked_text=_ranked_text, group_keys=_group_keys, rounds_places_text=_rounds_places_text)
+    env.globals.update(round_heading=pub.round_heading, number=_number, sides_in_seating_order=sides_in_seating_order,
+                       standings_view=standings_view, round_view=round_view, ranked_text=_ranked_text,
+                       group_keys=_group_keys, rounds_places_text=_rounds_places_text)
     env.filters.update(get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
                        pick=lambda row, keys: [row.get(k) for k in keys])
@@ -132,11 +128,6 @@ def render(template: str, values: dict[str, Any], part: str | None = None) -> st
 
 
 # --- what the templates are given ------------------------------------------------------------------
-
-
-def _plain_key(text: str) -> str:
-    """A name as the find box compares it (accents and case aside)."""
-    return pub._plain(text)
 
 
 def _number(value: Any) -> Any:
