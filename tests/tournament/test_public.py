@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import datetime
 import re
+import time
 from html.parser import HTMLParser
 
 import pytest
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 from tournament.event import public as pub
+from tournament.event.changes import latest_seq
 from tournament.event.results import enter_manual
 from tournament.event.simulate import simulate_event
 from tournament.pages import public as pages, report as rp
@@ -45,10 +47,22 @@ def _confirm(client, token: str, state: dict) -> dict:
     return state
 
 
-def _main(client, url: str) -> str:
-    r = client.get(url + ("&" if "?" in url else "?") + "part=main")
-    assert r.status_code == 200, (url, r.text[:300])
-    return r.text
+def _now(server, client, url: str):
+    """The page as of the event's latest change.  The server reads the event for its pages at most
+    twice a second (a page made meanwhile says the change it shows in ``X-Seq``): wait for it."""
+    want = str(server.call(lambda: latest_seq(server.venue.store)))
+    deadline = time.monotonic() + 60
+    while True:
+        r = client.get(url)
+        assert r.status_code == 200, (url, r.text[:300])
+        if r.headers["x-seq"] == want:
+            return r
+        assert time.monotonic() < deadline, f"{url} still shows change {r.headers['x-seq']}, not {want}"
+        time.sleep(0.05)
+
+
+def _main(server, client, url: str) -> str:
+    return _now(server, client, url + ("&" if "?" in url else "?") + "part=main").text
 
 
 # --- every game: a game in play is never shown; once confirmed, it is --------------------------
@@ -67,7 +81,7 @@ def test_a_game_in_play_shows_nothing_and_once_confirmed_its_result_and_replay(t
         first = player.tables(1)[0].seats[0].player
         player.close()
         urls = [*PUBLIC, f"/players/{first}", "/projector"]
-        before = {u: _main(client, u) for u in urls}
+        before = {u: _main(server, client, u) for u in urls}
         # The whole game recorded, its deal and every move, but not confirmed: nothing public changes
         # but the table's status (the round's tables and the results say "game over, waiting for
         # confirmation" where they said "to play").
@@ -75,22 +89,22 @@ def test_a_game_in_play_shows_nothing_and_once_confirmed_its_result_and_replay(t
         assert state["game"]["over"] and state["status"] == "waiting"
         waiting = "game over, waiting for confirmation"
         for u in urls:
-            now = _main(client, u)
+            now = _main(server, client, u)
             assert now.replace(waiting, "to play", 1) == before[u], f"{u} changed while the game was in play"
-        assert waiting in _main(client, "/tables")
+        assert waiting in _main(server, client, "/tables")
         r = client.get("/games/1/1")
         assert r.status_code == 404 and "no result yet" in r.text
-        assert "/games/1/1" not in client.get("/games").text
+        assert "/games/1/1" not in _now(server, client, "/games").text
         # Confirmed: the result and its replay are public.
         state = _confirm(client, token, state)
-        games = client.get("/games").text
+        games = _now(server, client, "/games").text
         assert 'href="/games/1/1"' in games
         scores = state["result"]["scores"]
         assert all(f'<span class="sc">{v}</span>' in games for v in scores.values())
         replay = client.get("/games/1/1")
         assert replay.status_code == 200 and 'name="generator" content="domrec replay page"' in replay.text
         assert "script-src 'unsafe-inline'" in replay.headers["content-security-policy"]
-        page = client.get(f"/players/{first}").text
+        page = _now(server, client, f"/players/{first}").text
         assert 'href="/games/1/1"' in page
         for u in urls:
             assert client.get(u).status_code == 200
@@ -158,8 +172,8 @@ def test_the_main_region_and_its_change_number(tmp_path):
         store = open_event(path)
         enter_manual(store, 1, {"NS": 120, "EW": 80})  # at the command line, while the server runs
         store.close()
-        after = client.get(f"/standings?part=main&since={seq}")
-        assert after.status_code == 200 and int(after.headers["x-seq"]) > int(seq)
+        after = _now(server, client, f"/standings?part=main&since={seq}")
+        assert int(after.headers["x-seq"]) > int(seq)
         zipped = client.get("/standings", headers={"accept-encoding": "gzip"})
         assert zipped.status_code == 200 and zipped.headers["content-encoding"] == "gzip"
     finally:

@@ -49,6 +49,8 @@ LIFETIME = 600.0
 MAX_STREAMS = 500
 #: How long the browser waits before it opens a new stream (ms), sent as the stream's ``retry``.
 RETRY_MS = 2000
+#: Seconds the event's data, once read, is used for the pages before it is read again.
+FRESH = 0.5
 #: Pages kept between changes (each kept as text and compressed).
 KEPT_PAGES = 64
 #: Replay pages kept (a replay is the heaviest page: every position of every hand drawn).
@@ -103,6 +105,7 @@ class PublicPages:
         # A replay draws every position of a game: a thread of its own, so the pages never wait for one.
         self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="replays")
         self._data: dict[str, Any] | None = None
+        self._read_at = 0.0
         self._site: pages.Site | None = None
         self._pages: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
         self._replays: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
@@ -114,9 +117,13 @@ class PublicPages:
     # --- on the reader's thread -------------------------------------------------------------
 
     def _current(self, store: EventStore) -> tuple[dict[str, Any], pages.Site]:
-        """The event as of its latest change, read again only when it has changed."""
+        """The event as of its latest change, read again only when it has changed, and at most once
+        in :data:`FRESH` seconds: a burst of changes (a round's results landing together) costs
+        one read, and a page made meanwhile says the older change it shows (``X-Seq``), so the
+        live script asks again."""
         seq = latest_seq(store)
-        if self._data is None or self._data["seq"] != seq:
+        if self._data is None or (self._data["seq"] != seq and time.monotonic() - self._read_at >= FRESH):
+            self._read_at = time.monotonic()
             data = public_data(store)
             recorded = frozenset((r["round"], t["table"]) for r in data["rounds"] for t in r["tables"]
                                  if t["result"] is not None and t["result"]["kind"] == "record")

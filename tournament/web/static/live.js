@@ -10,7 +10,7 @@
   const main = document.getElementById("main");
   if (!main || !/^https?:$/.test(location.protocol) || !window.fetch) return;
   const POLL_MS = 5000;
-  let seq = Number(main.dataset.seq || 0), busy = false, again = false, source = null, poller = null;
+  let seq = Number(main.dataset.seq || 0), heard = seq, busy = false, again = false, source = null, poller = null;
 
   async function refresh() {
     if (busy) { again = true; return; }
@@ -29,6 +29,9 @@
         main.dataset.seq = String(next);
         document.dispatchEvent(new CustomEvent("live:updated", { detail: { seq: next } }));
       }
+      // The server makes its pages at most twice a second: one made just before the change we
+      // heard of says so (an older number), and is asked for again in a moment.
+      if (seq < heard) setTimeout(refresh, 700);
     } catch (e) {
       // no connection just now: the next change, the next poll or the phone waking tries again
     } finally {
@@ -47,6 +50,7 @@
     if (source && source.readyState !== EventSource.CLOSED) return;
     source = new EventSource("/live");
     source.addEventListener("seq", (e) => {
+      heard = Math.max(heard, Number(e.data));
       if (Number(e.data) !== seq && !document.hidden) refresh();
     });
     source.addEventListener("open", () => poll(false));
