@@ -33,6 +33,7 @@ def links(
         sys.stdout.write(json.dumps(found, indent=1) + "\n")
         return
     typer.echo(f"public page:     {found['public']}")
+    typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
@@ -78,6 +79,7 @@ def serve(
         found = vn.links(store, base)
     server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)))
     typer.echo(f"public page:     {found['public']}")
+    typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
