@@ -354,8 +354,9 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         sheets = opened.value
         sheets.wait_for_load_state()
         html = sheets.content()
-        assert sheets.locator("svg").count() == len(round_two)
-        assert all(t["url"] in html for t in round_two)
+        # Each sheet: its table's QR code and the public page's (standings, results, where to sit next).
+        assert sheets.locator("svg").count() == 2 * len(round_two)
+        assert all(t["url"] in html for t in round_two) and html.count(served.links["public"] + "<") == len(round_two)
         text = sheets.inner_text("body")
         assert all(f"Round 2 · Table {n}" in text for n in paired) and "Round 1" not in text
         _shot(sheets, tmp_path, f"director-{size}-sheets")
