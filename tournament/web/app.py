@@ -552,6 +552,9 @@ class VenueServer:
             return await self._refused_page(e, e.status)
         except NotPublic as e:
             return await self._refused_page(e, 404)
+        except DomrecError as e:  # a stored record damaged since it was entered: `tournament check` says where
+            return await self._refused_page(TournamentError(f"this game's record cannot be read: {one_line(str(e))}"),
+                                            422)
         # The replay page is one self-contained document: its script and styles are inline.
         return self._made(request, page, {"content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; "
                                                                      "style-src 'unsafe-inline'; img-src data:; "
