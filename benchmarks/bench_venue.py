@@ -204,6 +204,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                     seq = 0
                     async for now in events("/live"):
                         if now != seq:
+                            await asyncio.sleep(rng.random() * 0.4)  # as live.js waits, so phones spread out
                             r = await hall.get(f"/standings?part=main&since={seq}")
                             seq = int(r.headers.get("x-seq", now))
                             live_reads += 1

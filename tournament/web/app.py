@@ -516,32 +516,34 @@ class VenueServer:
             return Response(page.gzipped, media_type="text/html; charset=utf-8", headers=out)
         return Response(page.body, media_type="text/html; charset=utf-8", headers=out)
 
-    async def _public(self, request: Request, make: Callable[[str | None], Any]) -> Response:
+    async def _public(self, request: Request, make: Callable[[str | None, int | None], Any]) -> Response:
         """``?part=main``: only the page's main region (what the live script swaps in); with
-        ``since=SEQ``, nothing at all (204) while the event is still at that change."""
+        ``since=SEQ``, nothing at all (204) while the page would show that same change."""
         part = "main" if request.query_params.get("part") == "main" else None
-        since = request.query_params.get("since", "")
+        text = request.query_params.get("since", "")
+        since = int(text) if part and text.isascii() and text.isdigit() and len(text) < 19 else None
         try:
-            if part and since.isascii() and since.isdigit() and int(since) == await self.public.seq():
-                return Response(status_code=204)
-            return self._made(request, await make(part))
+            page = await make(part, since)
+            return Response(status_code=204) if page is None else self._made(request, page)
         except NotPublic as e:
             return self._page("refused.html.j2", 404, event=self.venue.store.settings.name, message=one_line(str(e)))
 
     async def public_page(self, request: Request) -> Response:
         page = request.url.path.strip("/") or "index"
         query = request.query_params.get("q", "")[:100] if page == "index" else ""
-        return await self._public(request, lambda part: self.public.page(page, query=query, part=part))
+        return await self._public(request, lambda part, since: self.public.page(page, query=query, part=part,
+                                                                                since=since))
 
     async def player_page(self, request: Request) -> Response:
         try:
             number = _int(request.path_params["player"], "player")
         except _Refusal as e:
             return await self._refused_page(e, e.status)
-        return await self._public(request, lambda part: self.public.page("player", number, part=part))
+        return await self._public(request, lambda part, since: self.public.page("player", number, part=part,
+                                                                                since=since))
 
     async def projector_page(self, request: Request) -> Response:
-        return await self._public(request, lambda part: self.public.projector(part))
+        return await self._public(request, lambda part, since: self.public.projector(part, since))
 
     async def public_replay(self, request: Request) -> Response:
         """A confirmed game's replay page (never a game still in play: its hidden tiles stay hidden)."""

@@ -133,8 +133,12 @@ class PublicPages:
         return self._data, self._site
 
     def _page(self, store: EventStore, key: tuple, make: Callable[[dict[str, Any], pages.Site], str],
-              keep: bool = True) -> Made:
+              keep: bool = True, since: int | None = None) -> Made | None:
+        """The page ``make`` makes, as of the event's latest change; None when that is ``since`` (the
+        asker has it already)."""
         data, site = self._current(store)
+        if since is not None and since == data["seq"]:
+            return None
         found = self._pages.get(key)
         if found is not None and found.seq == data["seq"]:
             self._pages.move_to_end(key)
@@ -148,23 +152,22 @@ class PublicPages:
 
     # --- what the routes ask ------------------------------------------------------------------
 
-    async def seq(self) -> int:
-        return await self.reader.run(latest_seq)
-
-    async def page(self, page: str, *args: Any, query: str = "", part: str | None = None) -> Made:
-        """A public page (:data:`tournament.pages.public.PAGES`, ``player`` with a number);
-        :class:`tournament.event.public.NotPublic` for one that is not there."""
+    async def page(self, page: str, *args: Any, query: str = "", part: str | None = None,
+                   since: int | None = None) -> Made | None:
+        """A public page (:data:`tournament.pages.public.PAGES`, ``player`` with a number), or None
+        if it would show the change ``since``; :class:`tournament.event.public.NotPublic` for one
+        that is not there."""
         def make(data: dict[str, Any], site: pages.Site) -> str:
             return pages.page_html(data, site, page, *args, query=query, part=part)
 
         # A search is somebody's own: made for them, not kept.
-        return await self.reader.run(lambda store: self._page(store, (page, args, part, query), make, not query))
+        return await self.reader.run(lambda store: self._page(store, (page, args, part, query), make, not query, since))
 
-    async def projector(self, part: str | None = None) -> Made:
+    async def projector(self, part: str | None = None, since: int | None = None) -> Made | None:
         def make(data: dict[str, Any], site: pages.Site) -> str:
             return pages.projector_html(data, site, self.base_url + "/", part)
 
-        return await self.reader.run(lambda store: self._page(store, ("projector", part), make))
+        return await self.reader.run(lambda store: self._page(store, ("projector", part), make, True, since))
 
     async def replay(self, round_no: int, table_no: int) -> Made:
         """The replay page of a table's game once its result is in (never of a game in play)."""

@@ -51,7 +51,8 @@
     source = new EventSource("/live");
     source.addEventListener("seq", (e) => {
       heard = Math.max(heard, Number(e.data));
-      if (Number(e.data) !== seq && !document.hidden) refresh();
+      // A moment's random wait: the hall's phones do not all ask in the same instant.
+      if (Number(e.data) !== seq && !document.hidden) setTimeout(refresh, Math.random() * 400);
     });
     source.addEventListener("open", () => poll(false));
     // The browser reconnects by itself after a dropped stream; until it does, and for good when it
