@@ -12,13 +12,19 @@ What it does, in one run:
   finish at different times: about ``--tables / 10`` of them a minute, as a club's do;
 * then, for ``--seconds``: every table posts its next move once a second (each one a DGN word
   with the table's revision, as the table page sends it), a table whose game is over confirms
-  it for both sides (the result then enters the event), and ``--readers`` readers each load a
-  page every 10 seconds (the public page, or a table's state);
+  it for both sides (the result then enters the event), and ``--readers`` readers read as the
+  hall's phones do: half of them keep a table's state loaded (a page every 10 seconds), the
+  other half follow the event live as the public pages' script does (a live stream open, and
+  the standings' main region fetched again each time it says the event changed);
+* measures the live delay: from the moment the confirmation that enters a result is sent to
+  the moment a listener on the live stream (``GET /live``) hears of a change at least as new
+  as that result (the event's change number read from the file once the confirmation is
+  answered);
 * afterwards reads the event file: every acknowledged move must be in its table's log exactly
   once, in order (lost: acknowledged but missing; doubled: there twice).
 
-It prints the latency of an accepted move (p50, p99, max), moves lost and doubled, games
-confirmed, the server's CPU time per accepted move, and beside it the reference measured in
+It prints the latency of an accepted move (p50, p99, max), the live delay (p50, p95, max; goal
+p95 under 2 s), moves lost and doubled, games confirmed, the server's CPU time per accepted move, and beside it the reference measured in
 the same run: the CPU time per move of the recorder taking the same moves in this process
 (:class:`domrec.session.Session`, what ``domrec record`` does for each move typed), so a
 slower or busier machine shows in both.
@@ -43,7 +49,8 @@ import httpx
 from domrec.session import Session, requests_for
 from domrec.simulate import play_game
 
-from tournament import add_players, create_event, make_settings, pair_next_round
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event.changes import latest_seq
 from tournament.event.tables import table_record
 from tournament.event.venue import links
 
@@ -88,6 +95,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     local_cpu = (time.process_time() - started) / moves_local
 
     port = free_port()
+    watch = open_event(path)  # the change number, read from the file as the server writes it
     server = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
                                "--rate", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
@@ -105,9 +113,17 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         acknowledged: dict[int, list[str]] = {t.number: [] for t in tables}
         revs: dict[int, int] = {t.number: 0 for t in tables}
         latencies: list[float] = []
-        refused = confirmed = reads = 0
-        limits = httpx.Limits(max_connections=args.tables + args.readers + 10)
-        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        refused = confirmed = reads = live_reads = 0
+        heard: list[tuple[float, int]] = []  # (when, seq) of every change the probe listener heard
+        news = asyncio.Event()
+        delays: list[float] = []
+        waiting: list[asyncio.Task] = []
+        limits = httpx.Limits(max_connections=args.tables + args.readers + 20)
+        # The hall's phones have their own connections (a live stream holds one open, and the page it
+        # fetches again takes another): the tables' requests never wait for a connection behind them.
+        hall_limits = httpx.Limits(max_connections=2 * args.readers + 20)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client, \
+                httpx.AsyncClient(base_url=base, timeout=60, limits=hall_limits) as hall:
 
             async def post(number: int, text: str) -> httpx.Response:
                 return await client.post(f"/api/v1/tables/1/{number}/dgn", json={"rev": revs[number], "text": text},
@@ -144,33 +160,80 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                     else:
                         headers = {"Authorization": f"Bearer {tokens[number]}"}
                         for side in ("NS", "EW"):
+                            sent_confirm = time.perf_counter()
                             r = await client.post(f"/api/v1/tables/1/{number}/confirm", headers=headers,
                                                   json={"rev": revs[number], "side": side})
                             if r.status_code != 200:
                                 raise SystemExit(f"table {number}: confirmation refused: {r.text}")
                             revs[number] = r.json()["rev"]
+                        # The last confirmation entered the result: how long until the live stream says so?
+                        waiting.append(asyncio.ensure_future(delay(sent_confirm, latest_seq(watch))))
                         confirmed += 1
                         return
                     await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
 
-            async def reader(k: int) -> None:
-                nonlocal reads
-                await asyncio.sleep(rng.random() * 10)
+            async def delay(sent_at: float, seq: int) -> None:
+                """Wait until the probe has heard of change ``seq`` (or a later one)."""
+                while True:
+                    found = next((when for when, heard_seq in heard if heard_seq >= seq), None)
+                    if found is not None:
+                        delays.append(max(0.0, found - sent_at))
+                        return
+                    news.clear()
+                    await news.wait()
+
+            async def events(path: str):
+                """A live stream's change numbers as they come (the stream is opened again when it ends)."""
                 while time.monotonic() < stop:
-                    if k % 2:
-                        await client.get("/")
-                    else:
-                        number = tables[k % len(tables)].number
-                        await client.get(f"/api/v1/tables/1/{number}",
-                                         headers={"Authorization": f"Bearer {tokens[number]}"})
+                    async with hall.stream("GET", path, timeout=httpx.Timeout(60, read=None)) as r:
+                        async for line in r.aiter_lines():
+                            if line.startswith("data:"):
+                                yield int(line[5:].strip())
+                            if time.monotonic() >= stop:
+                                return
+
+            async def probe() -> None:
+                async for seq in events("/live"):
+                    heard.append((time.perf_counter(), seq))
+                    news.set()
+
+            async def reader(k: int) -> None:
+                nonlocal reads, live_reads
+                await asyncio.sleep(rng.random() * 10)
+                if k % 2:  # a phone on the public pages: the live stream, the main region fetched again
+                    seq = 0
+                    async for now in events("/live"):
+                        if now != seq:
+                            await asyncio.sleep(rng.random() * 0.4)  # as live.js waits, so phones spread out
+                            r = await hall.get(f"/standings?part=main&since={seq}")
+                            seq = int(r.headers.get("x-seq", now))
+                            live_reads += 1
+                    return
+                while time.monotonic() < stop:
+                    number = tables[k % len(tables)].number
+                    await hall.get(f"/api/v1/tables/1/{number}",
+                                     headers={"Authorization": f"Bearer {tokens[number]}"})
                     reads += 1
                     await asyncio.sleep(10)
 
             wall = time.monotonic()
-            await asyncio.gather(*(table(t.number) for t in tables), *(reader(k) for k in range(args.readers)))
+            listening = asyncio.ensure_future(probe())
+            readers = [asyncio.ensure_future(reader(k)) for k in range(args.readers)]
+            await asyncio.gather(*(table(t.number) for t in tables))
+            await asyncio.sleep(max(0.0, stop - time.monotonic()))
+            for r in readers:
+                r.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
             wall = time.monotonic() - wall
+            # Results confirmed at the very end get a few more seconds to be heard of.
+            await asyncio.wait(waiting, timeout=10) if waiting else None
+            listening.cancel()
+            unheard = sum(1 for w in waiting if not w.done())
+            for w in waiting:
+                w.cancel()
             server_cpu = cpu_of(server.pid) - cpu_before
     finally:
+        watch.close()
         server.send_signal(2)
         try:
             server.wait(timeout=60)
@@ -188,11 +251,16 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     results = conn.execute("SELECT COUNT(*) FROM results WHERE entered_via = 'table'").fetchone()[0]
     conn.close()
     moves = len(latencies)
-    print(f"venue: {args.tables} tables posting a move a second, {args.readers} readers a page every 10 s, "
+    print(f"venue: {args.tables} tables posting a move a second, {args.readers} readers (half a table's state "
+          f"every 10 s, half following the public pages live), "
           f"{wall:.0f} s on {os.cpu_count()} cores")
     print(f"  accepted moves: {moves} ({moves / wall:.1f}/s); refused: {refused}; reads: {reads}")
     print(f"  latency of an accepted move: p50 {percentile(latencies, 50) * 1000:.1f} ms, "
           f"p99 {percentile(latencies, 99) * 1000:.1f} ms, max {max(latencies or [0]) * 1000:.1f} ms (goal: p99 < 100 ms)")
+    print(f"  live delay, a result confirmed to a listener hearing of it: p50 {percentile(delays, 50) * 1000:.0f} ms, "
+          f"p95 {percentile(delays, 95) * 1000:.0f} ms, max {max(delays or [0]) * 1000:.0f} ms over {len(delays)} "
+          f"results{f' ({unheard} not heard of)' if unheard else ''} (goal: p95 < 2 s); the standings fetched "
+          f"again {live_reads} times by {args.readers - args.readers // 2} phones following live")
     print(f"  moves lost: {lost}; moves doubled: {doubled}; games confirmed: {confirmed} "
           f"({confirmed / wall * 60:.1f}/min; results in the event: {results})")
     per_move = server_cpu / max(1, moves + reads)

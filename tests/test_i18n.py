@@ -39,7 +39,8 @@ def test_the_extraction_finds_each_kind_of_file():
     tournament = {loc for m in catalogs.extract("tournament") for loc, _ in m.locations}
     domrec = {loc for m in catalogs.extract("domrec") for loc, _ in m.locations}
     assert {"tournament/web/templates/table.html.j2", "tournament/web/static/table.js",
-            "tournament/pages/sheets.py", "tournament/pages/report.py", "tournament/event/venue.py"} <= tournament
+            "tournament/pages/sheets.py", "tournament/pages/public.py", "tournament/pages/words.py",
+            "tournament/pages/templates/index.html.j2", "tournament/event/venue.py"} <= tournament
     assert {"domrec/phrases.py", "domrec/templates/replay.html.j2", "domrec/replay_page.py"} <= domrec
 
 

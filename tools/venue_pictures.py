@@ -6,8 +6,10 @@ It makes a small event, serves it on 127.0.0.1 (``tournament serve``'s applicati
 thread: :class:`tournament.web.background.BackgroundVenue`), and drives the pages in the
 system's Chromium through Playwright for Python (no browser is downloaded): a Competitive table at a phone's 390x844 (the start, a tile tapped
 and where it may go, the result waiting for confirmation), a Broadway tableau, and the
-director's page at 1280x800.  Simulated games (seeded) give the moves, so the pictures are
-the same every time but for the keys in the links.
+director's page at 1280x800; and what the hall sees (the public pages, no key): find your
+table and the standings on a phone, a player's page, and the projector at 1920x1080.  Simulated
+games (seeded) give the moves, so the pictures are the same every time but for the keys in the
+links and the round's clock.
 """
 
 from __future__ import annotations
@@ -128,6 +130,47 @@ def _broadway(browser, folder: Path, out: Path) -> None:
         page.close()
 
 
+HALL = ["Ana Ruiz", "Bo Chen", "Carmen Díaz", "Dani Okafor", "Elena Marte", "Félix Soto", "Gus Baptiste",
+        "Hilda Peña", "Iván Castro", "Juana Reyes", "Kemal Aydın", "Lucía Vega", "Marco Polanco", "Nora Félix",
+        "Omar Jiménez", "Pilar Nuñez", "Quique Rosario", "Rosa Tavárez", "Samuel Brito", "Teresa Cruz",
+        "Ulises Paredes", "Vera Almonte", "Wanda Liriano", "Ximena Ortiz"]
+
+
+def _hall(browser, folder: Path, out: Path) -> None:
+    """The public pages of a club night in round 3 (two rounds played, two tables of the third in),
+    with a 45-minute clock."""
+    from tournament.event.results import enter_manual
+    from tournament.event.simulate import play_round
+
+    path = folder / "hall.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4, time_limit=45))
+    add_players(store, HALL)
+    for number in (1, 2):
+        pair_next_round(store)
+        play_round(store, number, seed=4)
+    pair_next_round(store)
+    enter_manual(store, 1, {"NS": 212, "EW": 148})
+    enter_manual(store, 4, {"NS": 96, "EW": 203})
+    store.close()
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        phone = browser.new_page(viewport=PHONE)
+        phone.goto(served.base_url + "/")
+        phone.wait_for_selector("#seating")
+        phone.screenshot(path=str(out / "hall-find.png"))
+        phone.goto(served.base_url + "/standings")
+        phone.wait_for_selector("table.std")
+        phone.screenshot(path=str(out / "hall-standings.png"))
+        phone.goto(served.base_url + "/players/3")
+        phone.wait_for_selector("ol.games")
+        phone.screenshot(path=str(out / "hall-player.png"))
+        projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+        projector.goto(served.base_url + "/projector")
+        projector.wait_for_selector(".screen.on")
+        projector.screenshot(path=str(out / "hall-projector.png"))
+        projector.evaluate("() => document.querySelectorAll('.screen').forEach((s, k) => s.classList.toggle('on', k === 1))")
+        projector.screenshot(path=str(out / "hall-projector-standings.png"))
+
+
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -138,9 +181,11 @@ def main(out: Path) -> None:
                                                                     "--disable-background-networking"])
         _competitive(browser, Path(folder), out)
         _broadway(browser, Path(folder), out)
+        _hall(browser, Path(folder), out)
         browser.close()
-    for name in ("choose", "tap", "confirm", "tableau", "director"):
-        print(f"wrote {out / f'venue-{name}.png'}")
+    for name in ("venue-choose", "venue-tap", "venue-confirm", "venue-tableau", "venue-director", "hall-find",
+                 "hall-standings", "hall-player", "hall-projector", "hall-projector-standings"):
+        print(f"wrote {out / f'{name}.png'}")
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ def test_every_page_has_the_switch_and_names_its_language(served):
 def test_the_event_language_is_the_default(served):
     _, client, _ = served("es")
     assert '<html lang="es">' in client.get("/").text  # no Accept-Language: the event's
-    assert "Ronda 1: dónde sentarse" in client.get("/").text
+    assert "Ronda 1: busque su mesa" in client.get("/").text
     assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "en-GB"}).text
     assert '<html lang="es">' in client.get("/", headers={"Accept-Language": "fr"}).text
     assert '<html lang="es">' in client.get("/?lang=xx").text  # a language without pages: asked in vain

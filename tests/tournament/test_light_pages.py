@@ -18,6 +18,8 @@ from tournament import open_event
 from tournament.cli import app
 from tournament.event.simulate import simulate_event
 from tournament.pages import report as rp
+from tournament.pages import public
+from tournament.pages.public import Site
 
 runner = CliRunner()
 
@@ -68,11 +70,13 @@ def test_the_report_of_a_thousand_players_is_under_300_kb(event):
                for r in data["rounds"] for t in r["tables"]}
     assert rp.rounds_apart(data, replays)
     rounds = {r["round"]: f"club-rounds/round-{r['round']}.html" for r in data["rounds"]}
-    page = rp.html_page(data, replays, rounds)
+    page = rp.html_page(data, replays, rounds=rounds)
     assert len(page.encode("utf-8")) < 300_000
     assert page.count(NAME.format(1)) == 1 and page.count(NAME.format(1000)) == 1  # every player, once
     for r in data["rounds"]:
-        one = rp.round_page(data, r, replays, "../club.html")
+        site = Site(served=False, pages="../club-pages/", up="../", report="club.html",
+                    replays={k: v for k, v in replays.items()})
+        one = public.round_page_html(data, site, r)
         assert len(one.encode("utf-8")) < 150_000 and one.count('class="replay"') == 250
 
 
@@ -116,3 +120,16 @@ def test_every_replay_page_of_a_report_is_under_150_kb(event, tmp_path):
     assert len(pages) == 8
     for path in pages:
         assert path.stat().st_size < 150_000, path.name
+
+
+def test_the_public_standings_page_of_a_thousand_players_is_under_300_kb(event):
+    """The hall's standings page, as served and as written, with a link to each player's page."""
+    store = open_event(event)
+    data = _thousand_players(rp.event_data(store))
+    store.close()
+    data["unit_of"] = {row["id"]: row["id"] for row in data["standings"]["standings"]}
+    for site in (Site(served=True), Site(served=False)):
+        page = public.page_html(data, site, "standings")
+        assert len(page.encode("utf-8")) < 300_000, (site.served, len(page))
+        assert page.count(NAME.format(1)) == 1 and page.count(NAME.format(1000)) == 1
+        assert page.count('href="/players/') + page.count('href="player-') >= 1000

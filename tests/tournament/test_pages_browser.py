@@ -146,9 +146,9 @@ def test_projector_page_is_large_and_fits(pages: dict[str, Path]) -> None:
     page = pages["screen"].read_text(encoding="utf-8")
     m = measure(page, *PROJECTOR, pages["folder"])
     assert m["scrollWidth"] <= m["innerWidth"]
-    assert m["findFontPx"] >= 24  # read from the back of the room
-    std = m["tables"][0]
-    assert [th["text"] for th in std["ths"]][:4] == list(RANKING) and all(th["shown"] for th in std["ths"])
+    assert m["findFontPx"] >= 32  # read from the back of the room
+    std = m["tables"][0]  # on a later screen (the screens page themselves, one at a time)
+    assert [th["text"] for th in std["ths"]][:4] == list(RANKING)
     screenshot(pages["screen"], *PROJECTOR, "screen-projector")
     phone = measure(page, *PHONE, pages["folder"])  # a player looking it up on a phone
     assert phone["scrollWidth"] <= phone["innerWidth"]

@@ -47,7 +47,7 @@ def test_html_report_content(knockout_event: Path, tmp_path: Path) -> None:
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     # Names are data, never markup.
     assert "<script" not in page.lower() and "<b>final" not in page and "<i>Primos" not in page
-    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; O&#x27;Neil &amp; &quot;Bo&quot;" in page
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; O&#39;Neil &amp; &#34;Bo&#34;" in page
     assert "Los &lt;i&gt;Primos&lt;/i&gt;" in page
     # Self-contained: no scripts, no fetches, inline CSS.
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
@@ -58,13 +58,13 @@ def test_html_report_content(knockout_event: Path, tmp_path: Path) -> None:
     state = stages.state_of(store, stage)
     names = stages.unit_names(store)
     assert "Standings after round" in page and "Champion" in page
-    from html import escape
+    from markupsafe import escape  # the templates escape as Jinja2 does (&#39; &#34;)
     assert escape(names[state.champion]) in page
     for m in state.matches:
         assert f">{m.match.key} · {m.status}<" in page
     for r in store.rounds():
         assert f"<h3>Round {r.number}" in page
-    for label in ("winners&#x27; round 1", "losers&#x27; final", "grand final"):
+    for label in ("winners&#39; round 1", "losers&#39; final", "grand final"):
         assert label in page
     for p in store.players():
         assert escape(p.name) in page

@@ -268,7 +268,8 @@ def test_the_projector_names_the_champion_once_the_final_is_decided(tmp_path: Pa
     finally:
         champion.close()
     assert name and f"Champion (final table): {name}</h2>" in page
-    assert page.index("Champion") < page.index("find your table")
+    # After the final the room reads the champion and the final placings, not the rounds' standings.
+    assert "final placings" in page and "find your table" not in page and "Standings after" not in page
 
 
 def test_a_manual_score_for_a_round_or_table_that_does_not_exist_is_a_usage_mistake(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 from pathlib import Path
 
@@ -347,9 +348,12 @@ def test_the_public_page_shows_a_result_in_the_tables_order_of_sides(venue):
     director = _key(links["director"])
     r = client.post("/api/v1/tables/1/2/result", headers=_auth(director), json={"scores": {"EW": 80, "NS": 120}})
     assert r.status_code == 200
-    page = client.get("/").text
-    assert '<span class="nowrap">NS 120,</span> <span class="nowrap">EW 80</span>' in page
-    assert page.count("playing") == 1  # table 1 has no result yet
+    page = client.get("/tables").text
+    assert page.index("<th>NS</th>") < page.index("<th>EW</th>")
+    row = re.search(r'<tr><td class="n">2</td>(.*?)</tr>', page).group(1)
+    assert row.index('<span class="sc">120</span>') < row.index('<span class="sc">80</span>') and "NS won" in row
+    assert page.count("to play") == 1  # table 1 has no result yet
+
 
 def test_pins_confirm_only_with_a_players_own_pin(tmp_path):
     path = _event(tmp_path, "horse-race")
@@ -512,7 +516,11 @@ def test_sheets_carry_the_tables_qr_codes_once_the_event_was_served(tmp_path):
     served = write_sheets(store, tmp_path / "served", url=venue_ops.venue_url(store))
     page = [f for f in served.files if f.suffix == ".html"][0].read_text()
     urls = [t["url"] for t in venue_ops.links(store, "http://192.0.2.7:8000")["tables"]]
-    assert page.count("<svg") == len(urls) and all(u in page for u in urls)
+    assert all(u in page for u in urls)
+    # Each sheet: its table's code, and the code of the event's public page (standings, results).
+    assert page.count("QR code of this table's page") == len(urls)
+    assert page.count("QR code of the event's public page") == len(urls) and "http://192.0.2.7:8000/</code>" in page
+    assert page.count("<svg") == 2 * len(urls)
     store.close()
 
 
@@ -545,8 +553,9 @@ def test_the_directors_sheets_carry_each_tables_qr_code(venue):
     path, server, client, links = venue
     director = _key(links["director"])
     r = client.get(f"/d/{director}/sheets")
-    assert r.status_code == 200 and r.text.count("<svg") == len(links["tables"])
+    assert r.status_code == 200 and r.text.count("QR code of this table's page") == len(links["tables"])
     assert all(t["url"] in r.text for t in links["tables"])
+    assert r.text.count("QR code of the event's public page") == len(links["tables"]) and links["public"] in r.text
     assert client.get(f"/d/{links['tables'][0]['token']}/sheets").status_code == 403
 
 

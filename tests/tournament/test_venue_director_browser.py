@@ -354,8 +354,9 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         sheets = opened.value
         sheets.wait_for_load_state()
         html = sheets.content()
-        assert sheets.locator("svg").count() == len(round_two)
-        assert all(t["url"] in html for t in round_two)
+        # Each sheet: its table's QR code and the public page's (standings, results, where to sit next).
+        assert sheets.locator("svg").count() == 2 * len(round_two)
+        assert all(t["url"] in html for t in round_two) and html.count(served.links["public"] + "<") == len(round_two)
         text = sheets.inner_text("body")
         assert all(f"Round 2 · Table {n}" in text for n in paired) and "Round 1" not in text
         _shot(sheets, tmp_path, f"director-{size}-sheets")
@@ -373,20 +374,28 @@ def test_the_public_page_on_a_phone_without_a_key(tmp_path, browser):
         context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         page = context.new_page()
         page.goto(served.links["public"])
-        assert page.title() == "Club <night>"
+        assert page.title() == "Club <night> · Find your table"
         assert page.inner_text("h1") == "Club <night>"
-        assert page.inner_text("h2") == "Round 1: where to sit"
-        rows = page.locator("table.dir-table tbody tr")
-        assert rows.count() == len(links) == 5
+        assert page.inner_text("h2") == "Round 1: find your table"
         store = open_event(path)
         names = {p.id: p.name for p in store.players()}
-        expected = {t.number: [f"{s.seat} {names[s.player]}" for s in t.seats] for t in store.tables(1)}
+        tables = store.tables(1)
         store.close()
+        assert page.locator("#seating li").count() == sum(len(t.seats) for t in tables)
+        # The round's tables: a row a table, a column a side (seat and name), the result once it is in.
+        page.goto(served.links["public"] + "tables")
+        rows = page.locator("table.rnd tbody tr")
+        assert rows.count() == len(links) == 5
+        expected = {t.number: {side: [f"{s.seat} {names[s.player]}" for s in t.seats if s.side == side]
+                               for side in ("NS", "EW")} for t in tables}
         for k in range(rows.count()):
             cells = rows.nth(k).locator("td")
             number = int(cells.nth(0).inner_text())
-            assert cells.nth(1).inner_text().splitlines() == expected[number]
-            assert cells.nth(2).inner_text() == ("NS 120, EW 80" if number == 2 else "playing")
+            for column, side in ((1, "NS"), (2, "EW")):
+                shown = cells.nth(column).inner_text().splitlines()
+                assert shown[:2] == expected[number][side]
+                assert shown[2:] == ([{"NS": "120", "EW": "80"}[side]] if number == 2 else [])
+            assert cells.nth(3).inner_text() == ("NS won (manual)" if number == 2 else "to play")
         assert "Tess <b>" in page.inner_text("body")
         _shot(page, tmp_path, "public-phone")
         _one_screen_wide(page)

@@ -67,34 +67,51 @@ def report(
     event: Path = typer.Argument(..., help="The event file."),
     output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write (- for stdout)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing file that is not an earlier report."),
-    screen: bool = typer.Option(False, "--screen", help="The projector page instead: the current round's "
-                                                        "seating by player name in large type, then the standings."),
+    screen: bool = typer.Option(False, "--screen", help="The projector page instead: the round being played, "
+                                                        "\"find your table\" by player name in large type, then "
+                                                        "the standings, a screen at a time."),
+    url: Optional[str] = typer.Option(None, "--url", help="The address of the event's public page, for the "
+                                                          "projector's QR code (default: the one `tournament "
+                                                          "serve` last used; no code if it never ran)."),
     lang: Optional[str] = typer.Option(None, "--lang", help="The pages' language: en or es (default: the "
                                                             "event's)."),
 ) -> None:
-    """Write one self-contained HTML page of the event: standings, bracket, rounds and tables (a big event's
-    rounds on pages of their own beside it)."""
+    """Write the event as HTML: a one-page summary (standings, bracket, rounds and tables), its public pages
+    beside it (find your table, standings, results, a page a player, crosstable) and each game's replay."""
+    from tournament.cli.venue import _checked_url
+    from tournament.event.public import public_data
+    from tournament.event.venue import served_before, venue_url
     from tournament.pages import report as rp
 
     from domrec import output as outputs
 
+    if url is not None and not screen:
+        raise UnusableInput("--url is the address for the projector's QR code: give it with --screen")
     with open_for_command(event) as store:
         language = _language(lang, store.settings.lang)
-        data = rp.event_data(store)
-        replays = {}
-        rounds = None
-        if not screen and str(output) != "-":  # replay pages beside the report (none beside stdout)
+        data = public_data(store)
+        link = None
+        if screen and (url is not None or served_before(store)):
+            link = venue_url(store, _checked_url(url)) + "/"
+        replays: dict = {}
+        pages = rounds = None
+        if not screen and str(output) != "-":  # replay pages and public pages beside the report (none beside stdout)
             try:
                 outputs.check(output, rp.REPORT, force)
+                rp.check_pages(data, output, force)
                 replays = rp.write_replays(store, output, force, language)
+                pages = rp.write_pages(data, output, replays, force, language)
                 if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
                     rounds = rp.write_rounds(data, output, replays, force, language)
             except outputs.OutputError as e:
                 raise UnusableInput(e.message) from None
-    page = rp.screen_page(data, language) if screen else rp.html_page(data, replays, rounds, language)
+    page = rp.screen_page(data, link, language) if screen else rp.html_page(data, replays, pages, rounds, language)
     write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")
+        if pages is not None:
+            typer.echo(f"wrote {rp.pages_folder(output)}/ (the event's public pages: {len(data['players'])} "
+                       f"players' pages among them)")
 
 
 @guarded

@@ -33,6 +33,7 @@ def links(
         sys.stdout.write(json.dumps(found, indent=1) + "\n")
         return
     typer.echo(f"public page:     {found['public']}")
+    typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
@@ -78,6 +79,7 @@ def serve(
         found = vn.links(store, base)
     server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)))
     typer.echo(f"public page:     {found['public']}")
+    typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
@@ -86,9 +88,15 @@ def serve(
                    f"director pages need their keys", err=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = uvicorn.Config(server.asgi, host=host, port=port, log_level="warning", lifespan="off",
-                            access_log=False, server_header=False)
+                            access_log=False, server_header=False, timeout_graceful_shutdown=5)
+
+    class Venue(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            server.stop_streams()  # the hall's live streams end at once: Ctrl-C waits for no phone
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
     try:
-        uvicorn.Server(config).run()
+        Venue(config).run()
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:

@@ -566,18 +566,3 @@ class Venue:
                 record = self._current(table).session.record()
             return replay_page.page(record, f"round {table.round} table {table.number}", lang=lang)
 
-    def public_view(self) -> dict[str, Any]:
-        """What the hall sees without a key: the event, and the last round's tables and players."""
-        with self.lock:
-            rnd = self.store.last_round()
-            players = self._players()
-            results = self.store.results()
-            tables = []
-            for t in self.store.tables(rnd) if rnd else []:
-                result = results.get(t.id)
-                order = {side: k for k, side in enumerate(t.sides())}
-                tables.append({"table": t.number, "seats": [(s.seat, players[s.player].name) for s in t.seats],
-                               # in the table's order of sides (NS before EW), as every other page shows them
-                               "result": None if result is None else dict(sorted(
-                                   result.scores.items(), key=lambda item: order.get(item[0], len(order))))})
-            return {"event": self.store.settings.name, "round": rnd, "tables": tables}

@@ -176,7 +176,8 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 .sig{flex:1 1 40%;min-width:50mm}
 .sig .line{border-bottom:1px solid #000;height:12mm}
 .sig .who{font-size:9pt;margin-top:1mm}
-.qr{display:flex;gap:4mm;align-items:center;margin-top:5mm;font-size:9pt}
+.codes{display:flex;flex-wrap:wrap;gap:4mm 8mm;margin-top:5mm}
+.qr{display:flex;gap:4mm;align-items:center;font-size:9pt;flex:1 1 80mm}
 .qr svg{width:32mm;height:32mm;flex:none}
 .qr code{word-break:break-all}
 @page{size:A4;margin:10mm}
@@ -202,9 +203,11 @@ def _rules_text(settings: Settings, lang: str = "en") -> str:
 
 def sheet_html(settings: Settings, table: Table, players: dict[int, Player], shape: SheetShape,
                team_names: dict[int, str] | None = None, match: str | None = None,
-               dgn_file: str | None = None, link: str | None = None, lang: str = "en") -> str:
+               dgn_file: str | None = None, link: str | None = None, public: str | None = None,
+               lang: str = "en") -> str:
     """One table's sheet (a ``<section>``) in ``lang``: every name escaped; with ``link``, the table's
-    page on the venue server as a QR code to scan, and written out for whoever cannot scan it."""
+    page on the venue server as a QR code to scan, and written out for whoever cannot scan it; with
+    ``public``, the event's public page (standings, results, where to sit next) likewise."""
     _ = translations(lang).gettext
     team_names = team_names or {}
     sides = table.sides()
@@ -253,10 +256,18 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     if dgn_file:
         line = _("Game file: %(file)s") % {"file": dgn_file}
         out.append(f'<p class="file">{_e(line)}</p>')
-    if link:
-        title = _("QR code of this table's page")
-        scan = _("Record this table on a phone: scan the code, or open")
-        out.append(f'<div class="qr">{qr_svg(link, title)}<p>{_e(scan)}<br><code>{_e(link)}</code></p></div>')
+    if link or public:
+        out.append('<div class="codes">')
+        if link:
+            title = _("QR code of this table's page")
+            scan = _("Record this table on a phone: scan the code, or open")
+            out.append(f'<div class="qr">{qr_svg(link, title)}<p>{_e(scan)}<br><code>{_e(link)}</code></p></div>')
+        if public:
+            title = _("QR code of the event's public page")
+            scan = _("The standings, every result and where you sit next: scan the code, or open")
+            out.append(f'<div class="qr public">{_public_qr(public, title)}<p>{_e(scan)}<br>'
+                       f'<code>{_e(public)}</code></p></div>')
+        out.append("</div>")
     out.append("</section>")
     return "\n".join(out)
 
@@ -268,12 +279,20 @@ def qr_svg(text: str, title: str = "QR code of this table's page") -> str:
     return segno.make(text, error="m").svg_inline(scale=3, title=title)
 
 
+@functools.lru_cache(maxsize=4)
+def _public_qr(url: str, title: str) -> str:
+    """The public page's code: the same on every sheet, so made once."""
+    return qr_svg(url, title)
+
+
 def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, Player],
                 team_names: dict[int, str] | None = None, matches: dict[int, str] | None = None,
-                shape: SheetShape | None = None, links: dict[int, str] | None = None, lang: str | None = None) -> str:
+                shape: SheetShape | None = None, links: dict[int, str] | None = None,
+                public: str | None = None, lang: str | None = None) -> str:
     """The printable page in ``lang`` (default: the event's language): one sheet a table, a page
     break after each when printed; with ``links`` (table id -> its venue page), each sheet
-    carries its table's QR code."""
+    carries its table's QR code; with ``public`` (the venue's public page), the public page's
+    code too."""
     lang = lang or settings.lang
     _ = translations(lang).gettext
     shape = shape or sheet_shape(settings)
@@ -281,7 +300,7 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
     links = links or {}
     round_no = tables[0].round if tables else 0
     body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number),
-                       links.get(t.id), lang) for t in tables]
+                       links.get(t.id), public, lang) for t in tables]
     title = _("%(event)s — round %(round)s score sheets") % {"event": settings.name, "round": round_no}
     return (f"<!DOCTYPE html>\n<html lang=\"{_e(lang)}\"><head><meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
@@ -365,14 +384,15 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     folder = Path(folder)
     texts: list[tuple[Path, str]] = [(folder / dgn_name(rnd, t.number), table_dgn(store.settings, t, players))
                                      for t in tables]
-    table_links = None
+    table_links = public = None
     if url is not None:
         from tournament.event.venue import links
 
-        table_links = {t.id: x["url"] for t in tables for x in links(store, url, rnd)["tables"]
-                       if x["table"] == t.number}
+        found = links(store, url, rnd)
+        table_links = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
+        public = found["public"]
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd, lang), links=table_links,
-                       lang=lang)
+                       public=public, lang=lang)
     texts.append((folder / sheets_name(rnd, table_no), page))
     kinds = [outputs.RECORDS] * len(tables) + [SHEETS]
     if folder.is_dir():

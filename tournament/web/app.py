@@ -43,7 +43,7 @@ from typing import Any, Callable
 import jinja2
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -55,9 +55,11 @@ from tournament import i18n
 from tournament.errors import TournamentError
 from tournament.event import changes, feed
 from tournament.event.files import open_event
+from tournament.event.public import NotPublic
 from tournament.event.venue import REFUSALS, Forbidden, Unprocessable, Venue, VenueError
 from tournament.pages.sheets import sheets_page
 from tournament.web.openapi import OPENAPI
+from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
 
 HERE = Path(__file__).resolve().parent
 #: The largest request body taken (a whole game typed in one request is a few kilobytes).
@@ -148,12 +150,15 @@ class VenueServer:
     """The application and the one thread that uses the event file."""
 
     def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
-                 rate: float = RATE, burst: int = BURST) -> None:
+                 rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME) -> None:
         self.event = Path(event)
         self.base_url = base_url
         self.pins = pins
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue")
         self.venue: Venue = self._executor.submit(self._open).result()
+        # The hall's pages and live stream read the file on threads of their own, never this one's.
+        self.public = PublicPages(self.event, base_url)
+        self.live = LiveFeed(self.event, lifetime=stream_lifetime)
         self.buckets = _Buckets(rate, burst)
         loader = jinja2.FileSystemLoader(str(HERE / "templates"))
         self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True)
@@ -170,8 +175,15 @@ class VenueServer:
         def shut() -> None:
             self.venue.store.close()
 
+        self.live.stop()
+        self.live.close()
+        self.public.close()
         self._executor.submit(shut).result()
         self._executor.shutdown(wait=True)
+
+    def stop_streams(self) -> None:
+        """End every live stream (the server is stopping: an open stream would hold it up)."""
+        self.live.stop()
 
     def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the venue's thread, waited for (for a caller outside the event loop)."""
@@ -249,6 +261,15 @@ class VenueServer:
         api = "/api/v1"
         return [
             Route("/", self.public_page),
+            Route("/tables", self.public_page),
+            Route("/standings", self.public_page),
+            Route("/games", self.public_page),
+            Route("/crosstable", self.public_page),
+            Route("/bracket", self.public_page),
+            Route("/players/{player}", self.player_page),
+            Route("/games/{round}/{table}", self.public_replay),
+            Route("/projector", self.projector_page),
+            Route("/live", self.live_stream),
             Route("/t/{token}", self.table_page),
             Route("/d/{token}", self.director_page),
             Route("/d/{token}/sheets", self.sheets_page),
@@ -325,6 +346,8 @@ class VenueServer:
         lang, _ = self._language(request)
         try:
             body: dict[str, Any] = self._translated(await work(), lang)
+            if request.method == "POST":
+                self.live.poke()  # the event may have changed: open pages hear of it now
         except _Refusal as e:
             body, status = {"error": e.message, "request_id": request_id}, e.status
         except VenueError as e:
@@ -550,11 +573,11 @@ class VenueServer:
         if not rnd:
             raise Unprocessable("no round has been paired yet")
         tables = store.tables(rnd)
-        urls = {t.id: x["url"] for t in tables for x in self.venue.links(self.base_url, rnd)["tables"]
-                if x["table"] == t.number}
+        found = self.venue.links(self.base_url, rnd)
+        urls = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
         players = {p.id: p for p in store.players()}
         return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls,
-                           lang=lang)
+                           public=found["public"], lang=lang)
 
     async def replay_page(self, request: Request) -> Response:
         """A table's game so far as domrec's replay page (every position, the verdict beside it)."""
@@ -573,9 +596,79 @@ class VenueServer:
         response = HTMLResponse(html, headers={"content-security-policy": policy})
         return self._negotiated(response, self._language(request)[1])
 
+    # --- the hall's pages (no key) ----------------------------------------------------------------
+
+    def _made(self, request: Request, page: Made, headers: dict[str, str] | None = None) -> Response:
+        """A public page as made for this change of the event: compressed where the browser takes
+        it; ``X-Seq`` says which change it shows (the live script keeps it)."""
+        out = {"x-seq": str(page.seq), **(headers or {})}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            out["content-encoding"] = "gzip"
+            response = Response(page.gzipped, media_type="text/html; charset=utf-8", headers=out)
+        else:
+            response = Response(page.body, media_type="text/html; charset=utf-8", headers=out)
+        response = self._negotiated(response, self._language(request)[1])  # in the asker's language
+        response.headers["vary"] = "Accept-Encoding, Accept-Language, Cookie"
+        return response
+
+    async def _public(self, request: Request, make: Callable[[str | None, int | None], Any]) -> Response:
+        """``?part=main``: only the page's main region (what the live script swaps in); with
+        ``since=SEQ``, nothing at all (204) while the page would show that same change."""
+        part = "main" if request.query_params.get("part") == "main" else None
+        text = request.query_params.get("since", "")
+        since = int(text) if part and text.isascii() and text.isdigit() and len(text) < 19 else None
+        try:
+            page = await make(part, since)
+            return Response(status_code=204) if page is None else self._made(request, page)
+        except NotPublic as e:
+            return await self._refused_page(request, e, 404)
+
     async def public_page(self, request: Request) -> Response:
-        view = await self.run(self.venue.public_view)
-        return self._page(request, "public.html.j2", **view)
+        page = request.url.path.strip("/") or "index"
+        query = request.query_params.get("q", "")[:100] if page == "index" else ""
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.page(page, query=query, part=part,
+                                                                                since=since, lang=lang))
+
+    async def player_page(self, request: Request) -> Response:
+        try:
+            number = _int(request.path_params["player"], "player")
+        except _Refusal as e:
+            return await self._refused_page(request, e, e.status)
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.page("player", number, part=part,
+                                                                                since=since, lang=lang))
+
+    async def projector_page(self, request: Request) -> Response:
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.projector(part, since, lang))
+
+    async def public_replay(self, request: Request) -> Response:
+        """A confirmed game's replay page (never a game still in play: its hidden tiles stay hidden)."""
+        try:
+            round_no, table_no = self._where(request)
+            page = await self.public.replay(round_no, table_no, self._language(request)[0])
+        except _Refusal as e:
+            return await self._refused_page(request, e, e.status)
+        except NotPublic as e:
+            return await self._refused_page(request, e, 404)
+        except DomrecError as e:  # a stored record damaged since it was entered: `tournament check` says where
+            return await self._refused_page(request, TournamentError(f"this game's record cannot be read: {one_line(str(e))}"),
+                                            422)
+        # The replay page is one self-contained document: its script and styles are inline.
+        return self._made(request, page, {"content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; "
+                                                                     "style-src 'unsafe-inline'; img-src data:; "
+                                                                     "frame-ancestors 'none'"})
+
+    async def live_stream(self, request: Request) -> Response:
+        """Server-Sent Events: the number of the event's latest change, each time it moves on."""
+        if self.live.full():
+            return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
+                                          "itself every few seconds instead",
+                                 "request_id": request.scope.get("state", {}).get("request_id", "")},
+                                status_code=503, headers={"Retry-After": "30"})
+        return StreamingResponse(self.live.events(), media_type="text/event-stream",
+                                 headers={"x-accel-buffering": "no"})
 
 
 #: The feed's ETags begin with this (and the feed's version), so a tool whose feed reads otherwise

@@ -116,6 +116,7 @@ class BackgroundVenue:
         if self._closed:
             return
         self._closed = True
+        self.server.stop_streams()  # the hall's live streams end now: uvicorn waits for no page
         self._uvicorn.should_exit = True
         self._thread.join(self.deadline)
         if self._thread.is_alive():  # a client holding a connection open: stop without waiting for it

@@ -1,0 +1,360 @@
+"""What the hall sees: the event as plain values, for its public pages and its report.
+
+Pure reads.  :func:`event_data` gathers everything about an event (settings, players, standings,
+every round's tables and results, every stage's draw and how it stands) as JSON-ready values:
+the JSON export, the report and the public pages all start from it.  :func:`public_data` is
+the same read in one read transaction, with what only the public pages need (the number of the
+event's latest change, the round's clock, each player's unit).  The functions after it are pure
+functions of that dictionary, one a page: who sits where (:func:`find_your_table`), a player's
+games (:func:`player_view`), the crosstable (:func:`crosstable`), the champion and final placings
+(:func:`final_standing`).
+
+Only what is *entered* is ever shown: a table's result once it is in the event (confirmed at the
+table, entered by the director or at the command line).  A game still being played at a table
+is never read here, so nothing of its hands (and none of its hidden tiles) can reach a page;
+its table shows "playing" until its result is in.
+"""
+
+from __future__ import annotations
+
+import datetime
+import unicodedata
+from typing import Any
+
+from tournament.errors import TournamentError
+from tournament.event import feed, finals, stages
+from tournament.event.changes import latest_seq
+from tournament.event.stages import main_round_label  # noqa: F401 (the rounds' labels, as the feed gives them)
+from tournament.pairing import brackets
+from tournament.pairing.standings import placements
+from tournament.settings import PAIRS, PARTNERSHIP_FORMATS
+from tournament.store.event_store import EventStore
+
+
+class NotPublic(TournamentError):
+    """What a public page asked for is not there, or not shown to the public (a game in play)."""
+
+
+def group_label(index: int, count: int) -> str:
+    from tournament.pairing.roundrobin import group_name
+    return f"Group {group_name(index)}" if count > 1 else "Round robin"
+
+
+def event_data(store: EventStore, log: bool = False) -> dict[str, Any]:
+    """Everything about the event, as JSON-ready values, read in one read transaction (a write
+    made meanwhile, the venue's or another command's, is in all of it or in none).  The parts the
+    venue's feed serves too (the standings, the rounds) are made by the feed's own functions
+    (:mod:`tournament.event.feed`), so the two are the same data.  ``latest_seq`` is the number of
+    the event's last change the data is as of; with ``log``, the whole change log (``changes``:
+    the JSON export has it, the pages do not need it)."""
+    with store.reading():
+        return _event_data(store, log)
+
+
+def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
+    s = store.settings
+    players = store.players()
+    teams = store.teams()
+    team_names = {t.id: t.name for t in teams}
+    stage_list = stages.load(store)
+    rounds = feed.rounds(store)
+    # A rotating event's final is not added into the standings of its rounds: both are shown.
+    standings = feed.standings(store)
+    stage_docs = []
+    for x in stage_list:
+        unit_names = stages.side_names(store, x)
+        doc: dict[str, Any] = {"id": x.id, "name": x.name, "format": x.format, "first_round": x.offset + 1,
+                               "seeds": [{"seed": i + 1, "id": u, "name": unit_names.get(u, str(u)),
+                                          **({"players": list(x.sides[u - 1])} if x.sides else {})}
+                                         for i, u in enumerate(x.seeds)], "options": {
+                                   k: v for k, v in x.options.items() if k not in ("seeds", "counts")}}
+        if x.knockout:
+            state = stages.state_of(store, x)
+            doc["matches"] = [{"key": m.match.key, "round": x.event_round(m.match.round),
+                               "label": state.bracket.round_labels[m.match.round - 1], "status": m.status,
+                               "sides": [None if u is None else ("bye" if u == brackets.NOBODY else
+                                                                 unit_names.get(u, str(u))) for u in m.sides],
+                               # A side may be *named* "bye": whether a place is a bye is this flag.
+                               "byes": [u == brackets.NOBODY for u in m.sides],
+                               "from": [src.text() for src in m.match.sources],
+                               "wins": list(m.wins),
+                               "order": [unit_names.get(u, str(u)) for u in m.order]} for m in state.matches]
+            doc["text"] = brackets.draw_text(state, unit_names)
+            places = brackets.placings(state)
+            doc["placings"] = [{"place": p, "id": u, "name": unit_names.get(u, str(u))}
+                               for u, p in sorted(places.items(), key=lambda kv: (kv[1], kv[0]))]
+            doc["champion"] = unit_names.get(state.champion) if state.champion is not None else None
+        elif x.format == stages.ROUND_ROBIN:
+            sched = x.schedule()
+            doc["groups"] = []
+            for gi, members in enumerate(sched.groups):
+                gt = stages.group_standings(store, x, gi)
+                doc["groups"].append({"group": group_label(gi, len(sched.groups)),
+                                      "standings": [gt.row_dict(r) for r in gt.rows]})
+        if x.format == stages.FINAL_TABLE or x.sides:
+            doc.update(finals.stage_doc(store, x))
+        stage_docs.append(doc)
+    out = {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
+                     "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed,
+                     "time_limit": s.time_limit, "forfeit_score": s.forfeit_score, "tiebreaks": list(s.tiebreaks)},
+           "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+           "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
+                        "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
+           "standings": standings, "rounds": rounds, "stages": stage_docs, "feed_version": feed.FEED_VERSION}
+    if log:
+        entries = feed.all_changes(store)
+        out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)
+    else:
+        out["latest_seq"] = latest_seq(store)
+    return out
+
+
+def public_data(store: EventStore) -> dict[str, Any]:
+    """:func:`event_data` and what the public pages add to it, read in one read transaction (so a
+    result landing meanwhile is in all of it or none of it): ``seq``, the number of the event's
+    latest change (:func:`tournament.event.changes.latest_seq`) the data is as of; ``clock``
+    (:func:`clock`); ``unit_of``, each player's unit in the standings (the pair in a pairs event);
+    ``scoring``, what a bye and a place at a multi-player table are worth."""
+    with store.reading():
+        data = _event_data(store, log=False)
+        unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id) for p in store.players()}
+        paired_at = {r.number: r.paired_at for r in store.rounds()}
+    s = store.settings
+    data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
+    data.update(clock=clock(data),
+                scoring={"bye": dict(s.bye), "placement": list(s.placement),
+                         "partnership": s.format in PARTNERSHIP_FORMATS})
+    return data
+
+
+# --- the round being played ------------------------------------------------------------------
+
+
+def current_round(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round being played now: the first with a table still to play (a final seats all its
+    games at once, in rounds of their own, so the last round paired may not have begun), else
+    the last round."""
+    return next((r for r in rounds if any(t["result"] is None for t in r["tables"])), rounds[-1])
+
+
+def round_heading(r: dict[str, Any]) -> str:
+    """"Round 3", or "Round 4 · final, game 1" for a round of a later stage."""
+    return f"Round {r['round']}" + ("" if r["stage"] == 1 else f" · {r['label']}")
+
+
+def _plain(text: str) -> str:
+    """Text as people look it up: accents and case aside."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
+
+
+def find_your_table(r: dict[str, Any]) -> list[dict[str, Any]]:
+    """A round's seating by player name: name, number, table, seat, partners, opponents (and byes),
+    sorted by name the way people look themselves up (``key``: the name with case and accents aside)."""
+    out = []
+    for t in r["tables"]:
+        for s in t["seats"]:
+            partners = [o["name"] for o in t["seats"] if o["side"] == s["side"] and o["id"] != s["id"]]
+            opponents = [o["name"] for o in t["seats"] if o["side"] != s["side"]]
+            out.append({"name": s["name"], "key": _plain(s["name"]), "id": s["id"], "table": t["table"], "seat": s["seat"],
+                        "partners": partners, "opponents": opponents, "match": t["match"],
+                        "result": t["result"]})
+    for b in r["byes"]:
+        out.append({"name": b["name"], "key": _plain(b["name"]), "id": b["id"], "table": None, "seat": None, "partners": [], "opponents": [],
+                    "match": None, "result": None})
+    return sorted(out, key=lambda row: (row["key"], row["name"]))
+
+
+def search(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The rows of :func:`find_your_table` a search names: a player number (``12`` or ``#12``), or
+    part of a name (case and accents aside; every word typed must be in the name)."""
+    text = " ".join(query.split())
+    if not text:
+        return rows
+    number = text.removeprefix("#")
+    if number.isascii() and number.isdigit():
+        return [row for row in rows if row["id"] == int(number)]
+    words = _plain(text).split()
+    return [row for row in rows if all(w in row["key"] for w in words)]
+
+
+def clock(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The round's clock, when the event has a time limit and a round is being played: the round
+    started when it was paired (the time the event file keeps for it) and ends ``time_limit``
+    minutes later (``paired_at`` of :func:`public_data`).  Times are UTC, ISO 8601; None when there
+    is no clock to show."""
+    limit = data["event"].get("time_limit")
+    if not limit or not data["rounds"]:
+        return None
+    r = current_round(data["rounds"])
+    paired = data.get("paired_at", {}).get(r["round"])
+    if all(t["result"] is not None for t in r["tables"]) or not paired:
+        return None
+    try:
+        started = datetime.datetime.fromisoformat(paired)
+    except ValueError:
+        return None
+    if started.tzinfo is None:
+        started = started.replace(tzinfo=datetime.UTC)
+    ends = started + datetime.timedelta(minutes=limit)
+    return {"round": r["round"], "minutes": limit, "started_at": started.isoformat(timespec="seconds"),
+            "ends_at": ends.isoformat(timespec="seconds")}
+
+
+def final_standing(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Once a stage has its champion (a final, a knockout): the last such stage's name, champion
+    and placings.  The projector then shows these instead of the rounds' standings."""
+    done = [x for x in data["stages"] if x.get("champion")]
+    if not done:
+        return None
+    stage = done[-1]
+    return {"stage": stage["name"], "champion": stage["champion"], "placings": stage.get("placings") or []}
+
+
+# --- a player's page ----------------------------------------------------------------------------
+
+
+def _place(scores: dict[str, int], winner: str | None, side: str) -> int:
+    """A seat's place at a multi-player table: 1 + the seats ahead of it (the winner is ahead of
+    everyone it is level with)."""
+    own = scores.get(side, 0)
+    ahead = sum(1 for s, v in scores.items() if s != side and (s == winner or (winner != side and v > own)))
+    return 1 + ahead
+
+
+def _by_player(data: dict[str, Any]) -> dict[str, Any]:
+    """Where each player played, and sits now: worked out once for every player's page (kept in
+    ``data``, which is one moment of the event)."""
+    index = data.get("_by_player")
+    if index is None:
+        games: dict[int, list[tuple[dict[str, Any], dict[str, Any] | None]]] = {}
+        for r in data["rounds"]:
+            for b in r["byes"]:
+                games.setdefault(b["id"], []).append((r, None))
+            for t in r["tables"]:
+                for s in t["seats"]:
+                    games.setdefault(s["id"], []).append((r, t))
+        now = {row["id"]: row for row in find_your_table(current_round(data["rounds"]))} if data["rounds"] else {}
+        standing = {row["id"]: row for row in data["standings"]["standings"]}
+        index = data["_by_player"] = {"games": games, "now": now, "standing": standing}
+    return index
+
+
+def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
+    """One player's event: every game (round, table, seat, partners, opponents, scores, the outcome)
+    with running totals after each, their rank in the standings, and where they sit now.  A game
+    without its result shows where it is played and nothing else."""
+    player = next((p for p in data["players"] if p["id"] == player_id), None)
+    if player is None:
+        raise NotPublic(f"no player number {player_id} in this event")
+    index = _by_player(data)
+    partnership = data["scoring"]["partnership"]
+    bye = data["scoring"]["bye"]
+    points = data["scoring"]["placement"]
+    unit = data["unit_of"].get(player_id, player_id)
+    totals = {"wins": 0.0, "for": 0, "against": 0, "placement": 0.0, "score": 0}
+    games = []
+    for r, t in index["games"].get(player_id, []):
+        if t is None:  # a bye
+            if partnership:
+                totals["wins"] += bye.get("wins", 0)
+                totals["for"] += int(bye.get("for", 0))
+                totals["against"] += int(bye.get("against", 0))
+            else:
+                totals["placement"] += bye.get("placement", 0)
+                totals["score"] += int(bye.get("score", 0))
+            games.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "heading": round_heading(r),
+                          "bye": True, "totals": dict(totals)})
+            continue
+        seat = next(s for s in t["seats"] if s["id"] == player_id)
+        side = seat["side"]
+        game: dict[str, Any] = {
+            "round": r["round"], "stage": r["stage"], "label": r["label"], "heading": round_heading(r), "bye": False,
+            "table": t["table"],
+            "match": t["match"], "seat": seat["seat"], "side": side,
+            "partners": [{"id": s["id"], "name": s["name"]} for s in t["seats"]
+                         if s["side"] == side and s["id"] != player_id],
+            "opponents": [{"id": s["id"], "name": s["name"], "seat": s["seat"]} for s in t["seats"]
+                          if s["side"] != side],
+            "result": t["result"]}
+        res = t["result"]
+        if res is not None:
+            scores = res["scores"]
+            mine = scores.get(side, 0)
+            game["for"] = mine
+            if partnership:
+                against = sum(v for k, v in scores.items() if k != side)
+                game["against"] = against
+                game["outcome"] = "won" if res["winner"] == side else "draw" if res["winner"] is None else "lost"
+                totals["wins"] += 1 if game["outcome"] == "won" else 0.5 if game["outcome"] == "draw" else 0
+                totals["for"] += mine
+                totals["against"] += against
+            else:
+                game["place"] = _place(scores, res["winner"], side)
+                game["outcome"] = "won" if game["place"] == 1 else "placed"
+                totals["placement"] += placements(scores, res["winner"], points).get(side, 0.0)
+                totals["score"] += mine
+            game["totals"] = dict(totals)
+        games.append(game)
+    return {"player": player, "unit": unit, "standing": index["standing"].get(unit), "games": games,
+            "partnership": partnership, "now": index["now"].get(player_id),
+            "now_round": round_heading(current_round(data["rounds"])) if data["rounds"] else None,
+            "now_of": {k: current_round(data["rounds"])[k] for k in ("round", "stage", "label")} if data["rounds"] else None,
+            "totals": {k: (int(v) if float(v).is_integer() else v) for k, v in totals.items()}}
+
+
+# --- the crosstable -------------------------------------------------------------------------------
+
+
+def crosstable(data: dict[str, Any]) -> dict[str, Any]:
+    """The event in one table: a row a unit of the standings (a player; a pair in a pairs event), in
+    the standings' order; a column a round; each cell the unit's game that round: the outcome
+    (W, D, L, or the place at a multi-player table), the score, and the opponents' numbers."""
+    unit_of = data["unit_of"]
+    partnership = data["scoring"]["partnership"]
+    cells: dict[int, dict[int, dict[str, Any]]] = {}
+    for r in data["rounds"]:
+        for b in r["byes"]:
+            cells.setdefault(unit_of.get(b["id"], b["id"]), {})[r["round"]] = {"bye": True}
+        for t in r["tables"]:
+            res = t["result"]
+            for side in dict.fromkeys(s["side"] for s in t["seats"]):
+                units = list(dict.fromkeys(unit_of.get(s["id"], s["id"]) for s in t["seats"] if s["side"] == side))
+                opponents = sorted(dict.fromkeys(unit_of.get(s["id"], s["id"]) for s in t["seats"]
+                                                 if s["side"] != side))
+                cell: dict[str, Any] = {"table": t["table"], "opponents": opponents, "outcome": None}
+                if res is not None:
+                    mine = res["scores"].get(side, 0)
+                    cell["for"] = mine
+                    if partnership:
+                        cell["against"] = sum(v for k, v in res["scores"].items() if k != side)
+                        cell["outcome"] = "W" if res["winner"] == side else "D" if res["winner"] is None else "L"
+                    else:
+                        cell["outcome"] = str(_place(res["scores"], res["winner"], side))
+                for u in units:
+                    partners = [s["id"] for s in t["seats"] if s["side"] == side and unit_of.get(s["id"]) != u]
+                    cells.setdefault(u, {})[r["round"]] = {**cell, "partners": partners}
+    rounds = [r["round"] for r in data["rounds"]]
+    rows = [{"rank": x["rank"], "id": x["id"], "name": x["name"],
+             "cells": [cells.get(x["id"], {}).get(n) for n in rounds], "row": x}
+            for x in data["standings"]["standings"]]
+    return {"rounds": rounds, "rows": rows, "partnership": partnership}
+
+
+# --- a game's replay --------------------------------------------------------------------------------
+
+
+def confirmed_record(store: EventStore, round_no: int, table_no: int) -> tuple[str, str | None]:
+    """The record of a table's game once its result is in the event, and its hash: the replay the
+    public may open.  A game still being played has no result, and is refused (its hidden tiles
+    stay hidden); so is a result typed in by hand, which has no record to replay."""
+    table = store.table(round_no, table_no)
+    if table is None:
+        raise NotPublic(f"round {round_no} has no table {table_no}")
+    result = store.result_for(table.id)
+    if result is None:
+        raise NotPublic(f"round {round_no} table {table_no} has no result yet: its game is shown once it is in")
+    text = store.record_text(result.id) if result.kind == "record" else None
+    if text is None:
+        raise NotPublic(f"round {round_no} table {table_no} was entered as a score, without its moves: there is no "
+                        f"game to replay")
+    return text, result.record_hash

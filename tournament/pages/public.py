@@ -1,0 +1,455 @@
+"""The event's public pages: one set of Jinja2 templates, served live and written as files.
+
+``tournament serve`` serves these pages to the hall with no key (find your table, the round's
+tables, the standings, every result with its replay, a page a player, the crosstable, the bracket
+or final, the projector), and ``tournament report`` writes the very same pages as files, from the
+same templates (``templates/`` beside this module).  What differs is said by a :class:`Site`:
+where a link points (the server's paths, or files relative to each other), and whether the page
+carries the server's live script (a file never does: it is read as it was written).
+
+The data comes from :mod:`tournament.event.public` (one read of the event); this module only
+shapes it for people (the standings' columns as :mod:`tournament.pages.display` names them, the
+projector's screens) and renders it.  Every value goes through Jinja2's autoescaping: a player's
+name is data, never markup.  Every sentence a person reads is written ``_("...")`` in the
+templates, ready for a translation; until one is installed the sentences read as written.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import attrs
+import jinja2
+from markupsafe import Markup
+
+from tournament import i18n
+from tournament.event import public as pub
+from tournament.pages import display
+from tournament.pages.words import Words
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+
+#: The page written by ``tournament report`` carries this mark (:mod:`domrec.output` knows its own).
+REPORT_MARK = '<meta name="generator" content="domrec tournament report">'
+#: A page served by ``tournament serve``.
+SERVE_MARK = '<meta name="generator" content="domrec tournament serve">'
+
+#: The projector's screens (1920x1080, no text under 32 px): how many names or standings rows a
+#: screen holds (columns of rows), and how long each screen stays up before the next.
+FIND_COLUMNS, FIND_ROWS, FIND_COLUMNS_DENSE = 2, 16, 3
+STANDINGS_COLUMNS, STANDINGS_ROWS = 2, 15
+PLACINGS_COLUMNS, PLACINGS_ROWS = 2, 12
+SCREEN_SECONDS = 8
+
+#: The public pages, in the order of their links: name -> the heading people read.
+PAGES = ("index", "tables", "standings", "games", "crosstable", "bracket")
+
+
+@attrs.frozen
+class Site:
+    """Where the pages' links point.
+
+    Served (``served=True``): the server's own paths (``/standings``, ``/players/12``,
+    ``/games/3/7`` for a confirmed game's replay), and the live script on every page.  Written
+    as files: each page a file of the ``pages`` folder, linked relative to each other, the replay
+    pages that ``tournament report`` wrote (``replays``: (round, table) -> the link from the
+    report's folder), and the report's one-page summary (``report``); no script."""
+
+    served: bool = True
+    #: Files: the prefix from the page being written to the pages' folder ("" inside it).
+    pages: str = ""
+    #: Files: the prefix from the page being written to the report's folder ("../" inside the pages').
+    up: str = ""
+    #: Files: the report's file name, linked from every page; None where there is none.
+    report: str | None = None
+    replays: dict[tuple[int, int], str] = attrs.field(factory=dict)
+    #: Served: tables whose replay may be opened ((round, table) of every result with its record).
+    recorded: frozenset[tuple[int, int]] = frozenset()
+    #: Files: whether the pages' folder holds the public pages (a report written to stdout has none).
+    has_pages: bool = True
+
+    def url(self, page: str, *args: Any) -> str | None:
+        """The link to ``page`` (one of :data:`PAGES`, ``player`` with its number, ``replay`` with
+        round and table, ``projector``, ``report``), or None where there is no such page."""
+        if self.served:
+            if page == "index":
+                return "/"
+            if page == "player":
+                return f"/players/{int(args[0])}"
+            if page == "replay":
+                return f"/games/{int(args[0])}/{int(args[1])}" if tuple(args) in self.recorded else None
+            if page == "report":
+                return None
+            return f"/{page}"
+        if page == "replay":
+            link = self.replays.get((int(args[0]), int(args[1])))
+            return self.up + link if link else None
+        if page == "report":
+            return self.up + quote(self.report) if self.report else None
+        if page == "projector" or not self.has_pages:
+            return None
+        if page == "player":
+            return f"{self.pages}player-{int(args[0])}.html"
+        return f"{self.pages}{page}.html"
+
+
+def file_name(page: str, *args: Any) -> str:
+    """The file a public page is written to, in the pages' folder."""
+    return f"player-{int(args[0])}.html" if page == "player" else f"{page}.html"
+
+
+@functools.lru_cache(maxsize=len(i18n.LANGUAGES))
+def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
+    """The templates' environment in ``lang``: autoescaped, ``None`` shown as nothing, and Jinja2's
+    i18n extension with the language's catalogs (:mod:`tournament.i18n`); the data's own labels
+    (a round's "final, game 2", the standings' columns) through the ``label`` filter."""
+    words = Words(lang)
+    env = i18n.environment(jinja2.FileSystemLoader(str(TEMPLATES)), lang, trim_blocks=True, lstrip_blocks=True,
+                           finalize=lambda value: "" if value is None else value)
+    env.globals.update(round_heading=words.round_heading, number=_number, sides_in_seating_order=sides_in_seating_order,
+                       standings_view=standings_view, round_view=round_view, column_rules=column_rules,
+                       compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
+                       group_keys=_group_keys, rounds_places_text=_rounds_places_text, format_name=words.format_name)
+    env.filters.update(label=words.label, get_link=lambda unit, links: links.get(unit),
+                       place_row=lambda p: [p["place"], p["name"]],
+                       pick=lambda row, keys: [row.get(k) for k in keys])
+    return env
+
+
+def render(template: str, values: dict[str, Any], part: str | None = None, lang: str = i18n.DEFAULT) -> str:
+    """The page ``template`` with ``values`` in ``lang``; with ``part`` only that block of it
+    (``main``: the region the live script swaps in)."""
+    tpl = environment(lang).get_template(template)
+    if part is None:
+        return tpl.render(values)
+    return "".join(tpl.blocks[part](tpl.new_context(dict(values))))
+
+
+# --- what the templates are given ------------------------------------------------------------------
+
+
+def _number(value: Any) -> Any:
+    """A figure as people read it: 3 not 3.0, 2.5 as 2.5; nothing for no value."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _group_keys(row: dict[str, Any]) -> list[str]:
+    """The ranking keys of a round robin's group (its standings rows carry them)."""
+    return [k for k in ("wins", "diff", "for", "placement", "score") if k in row]
+
+
+def _rounds_places_text(stage: dict[str, Any]) -> str:
+    return ", ".join(f"{p['place']}. #{p['id']} {p['name']}" for p in stage["rounds_places"])
+
+
+def _columns_of(items: Sequence[Any], rows: int) -> list[Sequence[Any]]:
+    """``items`` cut into columns of ``rows`` (a projector screen's columns)."""
+    return [items[k:k + rows] for k in range(0, len(items), rows)] or [[]]
+
+
+def sides_in_seating_order(seats: list[dict[str, Any]]) -> list[str]:
+    """A table's sides in the order they sit (N before E: NS before EW), not alphabetically."""
+    return list(dict.fromkeys(s["side"] for s in seats))
+
+
+def standings_view(table: dict[str, Any], keep: Iterable[str] | None = None) -> dict[str, Any]:
+    """The standings as people read them (:func:`tournament.pages.display.display_row`): columns,
+    rows of cells, each row's unit number; which columns are numbers (right-aligned), which rank
+    (never hidden on a phone), which may be hidden on a phone.  ``keep``: only these columns."""
+    shown = [display.display_row(r, table["tiebreaks"]) for r in table["standings"]]
+    columns = list(shown[0]) if shown else []
+    if keep is not None:
+        wanted = set(keep)
+        columns = [c for c in columns if c in wanted]
+    ranking = display.ranking_columns(table["tiebreaks"])
+    numeric = {c for c in columns if not display.is_text_column(c)}
+    optional = {c for c in columns if c not in ranking}
+    return {"columns": columns, "rows": [[_number(r[c]) for c in columns] for r in shown],
+            "ids": [r["id"] for r in table["standings"]], "numeric": numeric, "optional": optional,
+            "classes": [_cell_class(c, numeric, optional) for c in columns],
+            "ranking": ranking, "record": display.RECORD in columns}
+
+
+#: Past this many rows a table's cells carry no class: its columns are styled by their place
+#: (:func:`column_rules`), so a thousand players' standings are their values and little else.
+COMPACT_ROWS = 100
+
+
+def column_rules(columns: Sequence[str], numeric: Iterable[str], optional: Iterable[str]) -> tuple[str, Markup]:
+    """A class for a table and the CSS giving its columns, by their place (``td:nth-child(3)``),
+    what the cell classes ``n``, ``name`` and ``o`` give a cell (``templates/report.css``).  The
+    class is named after the rules, so two tables of the same columns share them."""
+    import hashlib
+
+    numeric, optional = set(numeric), set(optional)
+
+    def cells(kind: Callable[[str], bool]) -> str:
+        return ",".join(f":nth-child({i})" for i, c in enumerate(columns, start=1) if kind(c))
+
+    n, name, o = cells(lambda c: c in numeric), cells(lambda c: c == "name"), cells(lambda c: c in optional)
+    rules = []
+    if n:
+        rules.append(f"td:is({n}){{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}}")
+    if name:
+        rules.append(f"td:is({name}){{overflow-wrap:anywhere;min-width:6em}}")
+        rules.append(f"@media print{{td:is({name}){{overflow-wrap:normal;word-break:normal;hyphens:manual}}}}")
+    if o:
+        rules.append(f"@media screen and (max-width:600px){{td:is({o}){{display:none}}}}")
+    own = "c" + hashlib.sha1("\n".join(rules).encode()).hexdigest()[:8]
+    scoped = [r.replace("td:is(", f"table.{own} td:is(") for r in rules]
+    return own, Markup("<style>{}</style>").format(Markup("".join(scoped)))
+
+
+def _cell_class(column: str, numeric: set[str], optional: set[str]) -> Markup:
+    """A column's cells' class: n (a number: right-aligned, never cut), o (may be hidden on a phone),
+    name (wraps anywhere)."""
+    names = (["n"] if column in numeric else []) + (["o"] if column in optional else []) + \
+        (["name"] if column == "name" else [])
+    return Markup(' class="{}"').format(" ".join(names)) if names else Markup("")
+
+
+def round_view(r: dict[str, Any], site: Site, links: dict[int, str]) -> dict[str, Any]:
+    """A round's tables as its table shows them: the sides in seating order (a column each), and a
+    row a table: each side's players (seat, name, the link to their page; the seat only where a
+    side has several players or its seat is not its name), score and whether it won; the result;
+    the link to its replay."""
+    sides: list[str] = []
+    for t in r["tables"]:
+        for side in sides_in_seating_order(t["seats"]):
+            if side not in sides:
+                sides.append(side)
+    rows = []
+    for t in r["tables"]:
+        res = t["result"]
+        cells = []
+        for side in sides:
+            who = [s for s in t["seats"] if s["side"] == side]
+            cells.append({"names": [(s["seat"] if len(who) > 1 or s["seat"] != side else None, s["name"],
+                                     site.url("player", s["id"])) for s in who],
+                          "score": res["scores"].get(side) if res is not None else None,
+                          "win": res is not None and res["winner"] == side})
+        rows.append({"table": t["table"], "match": t["match"], "cells": cells, "result": res,
+                     "status": t.get("status"),  # the feed's: not started, playing, waiting (never a move)
+                     "replay": site.url("replay", r["round"], t["table"]) if res is not None else None})
+    return {"sides": sides, "rows": rows, "match": any(t["match"] for t in r["tables"])}
+
+
+def player_links(data: dict[str, Any], site: Site) -> dict[int, str]:
+    """Each unit of the standings -> the page of its player (of a pair: its first player's page,
+    which shows the pair's games)."""
+    out: dict[int, str] = {}
+    for player, unit in sorted(data.get("unit_of", {}).items()):  # (the export's data has no units: no links)
+        if unit not in out:
+            link = site.url("player", player)
+            if link:
+                out[unit] = link
+    return out
+
+
+def _nav(data: dict[str, Any], site: Site) -> list[tuple[str, str]]:
+    pages = [p for p in PAGES if p != "bracket" or data["stages"]]
+    out = [(p, site.url(p)) for p in pages]
+    if site.served:
+        out.append(("projector", site.url("projector")))
+    report = site.url("report")
+    if report:
+        out.append(("report", report))
+    return [(p, link) for p, link in out if link]
+
+
+def stages_title(stages: list[dict[str, Any]], lang: str = i18n.DEFAULT) -> str:
+    """The heading over an event's stages, naming what they are: a final of a rotating event is
+    not a "knockout and round robin"."""
+    return Words(lang).stages_title(stages)
+
+
+def values(data: dict[str, Any], site: Site, page: str, lang: str = i18n.DEFAULT, **extra: Any) -> dict[str, Any]:
+    """What every public page's template is given (``languages``: the switch, on a served page)."""
+    languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+    return {"data": data, "event": data["event"], "site": site, "page": page, "nav": _nav(data, site),
+            "live": site.served, "mark": Markup(SERVE_MARK if site.served else REPORT_MARK),
+            "languages": languages if site.served else [],
+            "seq": data.get("seq", 0), "links": player_links(data, site),
+            "stages_title": stages_title(data["stages"], lang),
+            "champions": [(x["name"], x["champion"]) for x in data["stages"] if x.get("champion")], **extra}
+
+
+# --- the pages ----------------------------------------------------------------------------------------
+
+
+def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: str = "",
+                lang: str = i18n.DEFAULT) -> dict[str, Any]:
+    """The values of one public page (``page`` of :data:`PAGES`, or ``player`` with a number);
+    :class:`tournament.event.public.NotPublic` for a page that is not there."""
+    rounds = data["rounds"]
+    if page == "index":
+        current = pub.current_round(rounds) if rounds else None
+        rows = pub.find_your_table(current) if current else []
+        found = pub.search(rows, query) if query else rows
+        letters = _letters(found)
+        return values(data, site, page, lang, current=current, rows=found, query=query, total=len(rows),
+                      letters=letters if not query else [],
+                      anchors={row["id"]: anchor for row, anchor in zip(found, _anchors(found))} if not query else {})
+    if page == "tables":
+        return values(data, site, page, lang, current=pub.current_round(rounds) if rounds else None)
+    if page in ("standings", "games"):
+        return values(data, site, page, lang)
+    if page == "crosstable":
+        return values(data, site, page, lang, cross=pub.crosstable(data))
+    if page == "bracket":
+        if not data["stages"]:
+            raise pub.NotPublic("this event has no knockout, round robin or final")
+        return values(data, site, page, lang)
+    if page == "player":
+        return values(data, site, page, lang, view=pub.player_view(data, int(args[0])))
+    raise pub.NotPublic(f"no page {page!r}")
+
+
+def page_html(data: dict[str, Any], site: Site, page: str, *args: Any, query: str = "",
+              part: str | None = None, lang: str = i18n.DEFAULT) -> str:
+    return render(f"{page}.html.j2", page_values(data, site, page, *args, query=query, lang=lang), part, lang)
+
+
+def _letter(row: dict[str, Any]) -> str:
+    first = row["key"][:1].upper()
+    return first if first.isalpha() else "#"
+
+
+def _letters(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The first letters of a seating list, each with the id of its first row (to jump to)."""
+    out: dict[str, str] = {}
+    for row in rows:
+        letter = _letter(row)
+        out.setdefault(letter, f"letter-{letter if letter != '#' else 'other'}")
+    return list(out.items())
+
+
+def _anchors(rows: list[dict[str, Any]]) -> list[str | None]:
+    """Each row's anchor: the first row of a letter is where that letter's link jumps to."""
+    seen: set[str] = set()
+    out: list[str | None] = []
+    for row in rows:
+        letter = _letter(row)
+        out.append(None if letter in seen else f"letter-{letter if letter != '#' else 'other'}")
+        seen.add(letter)
+    return out
+
+
+# --- the projector -------------------------------------------------------------------------------------
+
+
+def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT) -> list[dict[str, Any]]:
+    """What the projector shows, screen after screen.  During the event: "find your table" for the
+    round being played (by name, :data:`FIND_ROWS` x :data:`FIND_COLUMNS` a screen), then the
+    standings (rank, name and the ranking columns).  Once a final or knockout has its champion:
+    the champion, then the final placings; never the rounds' standings."""
+    final = pub.final_standing(data)
+    screens: list[dict[str, Any]] = []
+    if final is not None:
+        screens.append({"kind": "champion", "stage": final["stage"], "champion": final["champion"]})
+        per = PLACINGS_ROWS * PLACINGS_COLUMNS
+        rows = final["placings"]
+        for k in range(0, len(rows), per):
+            screens.append({"kind": "placings", "stage": final["stage"], "rows": rows[k:k + per],
+                            "columns": _columns_of(rows[k:k + per], PLACINGS_ROWS)})
+        return _numbered(screens)
+    if not data["rounds"]:
+        return _numbered([{"kind": "empty"}])
+    current = pub.current_round(data["rounds"])
+    rows = pub.find_your_table(current)
+    # A club night fits on one screen, with each player's partners; a big event pages through
+    # narrower columns (name, table and seat: the partners are on the phones' pages).
+    wide = len(rows) <= FIND_ROWS * FIND_COLUMNS
+    columns, per_column = (FIND_COLUMNS, FIND_ROWS) if wide else (FIND_COLUMNS_DENSE, FIND_ROWS - 1)  # a head row
+    per = per_column * columns
+    for k in range(0, len(rows), per):
+        chunk = rows[k:k + per]
+        screens.append({"kind": "find", "heading": Words(lang).round_heading(current), "columns": _columns_of(chunk, per_column),
+                        "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": wide,
+                        "dense": not wide})
+    table = data["standings"]
+    if table["standings"]:
+        keep = display.ranking_columns(table["tiebreaks"])  # what fits twice across a screen at 34 px
+        view = standings_view(table, keep)
+        per = STANDINGS_ROWS * STANDINGS_COLUMNS
+        for k in range(0, len(view["rows"]), per):
+            chunk = view["rows"][k:k + per]
+            screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, STANDINGS_ROWS),
+                            "through": table["through_round"], "provisional": table["provisional"]})
+    return _numbered(screens)
+
+
+def _numbered(screens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for i, s in enumerate(screens):
+        s.update(index=i, count=len(screens))
+    return screens
+
+
+def projector_html(data: dict[str, Any], site: Site, url: str | None = None, part: str | None = None,
+                   lang: str = i18n.DEFAULT) -> str:
+    """The projector page: one screen at a time, each up for :data:`SCREEN_SECONDS`, paging by
+    itself (a CSS animation; the live script takes over where it runs, so that an update does
+    not start the round of screens again); the public page's QR code when ``url`` is given; the
+    round's clock when the event has a time limit."""
+    screens = projector_screens(data, lang)
+    clock = data.get("clock")
+    ends_local = None
+    if clock:
+        import datetime
+
+        ends_local = datetime.datetime.fromisoformat(clock["ends_at"]).astimezone().strftime("%H:%M")
+    return render("projector.html.j2", {
+        **values(data, site, "projector", lang), "screens": screens, "seconds": SCREEN_SECONDS,
+        "cycle": SCREEN_SECONDS * len(screens), "qr": public_qr(url, lang) if url else None, "url": url,
+        "clock": clock, "ends_local": ends_local}, part, lang)
+
+
+@functools.lru_cache(maxsize=4)
+def public_qr(url: str, lang: str = i18n.DEFAULT) -> Markup:
+    """The public page's address as a QR code, inline SVG that scales to its box (segno: made here,
+    nothing fetched; a quiet zone around it, as scanners need)."""
+    import segno
+
+    return Markup(segno.make(url, error="m").svg_inline(scale=1, omitsize=True,
+                                                        title=Words(lang)._("QR code of the event's public page")))
+
+
+# --- the report's one page -------------------------------------------------------------------------------
+
+
+def report_html(data: dict[str, Any], site: Site, lang: str = i18n.DEFAULT, **extra: Any) -> str:
+    """The report's one page in ``lang``: the event, its champion, standings, stages and every
+    round (``extra``: ``round_links``, each round's page when the rounds are on pages of their own)."""
+    return render("report.html.j2", values(data, site, "report", lang, **extra), lang=lang)
+
+
+def round_page_html(data: dict[str, Any], site: Site, r: dict[str, Any], part: str | None = None,
+                    lang: str = i18n.DEFAULT) -> str:
+    """A round's tables as a page of its own (``tournament report`` of a big event), with a link
+    back to the report; ``part="round"``: only its tables (what they would weigh on the report)."""
+    return render("round.html.j2", values(data, site, "round", lang, r=r), part, lang)
+
+
+# --- written as files --------------------------------------------------------------------------------------
+
+
+def site_pages(data: dict[str, Any], site: Site, lang: str = i18n.DEFAULT) -> Iterable[tuple[str, Callable[[], str]]]:
+    """Every public page as (file name, a function making its text), for ``tournament report``:
+    made one at a time as they are written, never all held at once."""
+    for page in PAGES:
+        if page == "bracket" and not data["stages"]:
+            continue
+        yield file_name(page), functools.partial(page_html, data, site, page, lang=lang)
+    for p in data["players"]:
+        yield file_name("player", p["id"]), functools.partial(page_html, data, site, "player", p["id"], lang=lang)
+
+

@@ -1,0 +1,91 @@
+"""The words of the event's data as a page in another language shows them.
+
+The event's data and its exports keep their labels in English (a round's label "final, game 2",
+a match's state "decided", the standings' columns "wins", "diff"); a page in Spanish shows them
+translated, each matched against the patterns of :data:`LABELS` (:mod:`domrec.phrases`).  The
+report, the public pages and the projector all read their words through one :class:`Words`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domrec import phrases
+
+from tournament.i18n import FOLDERS, N_, translations
+
+#: The words of the event's data that the pages show (round and bracket labels, a match's state,
+#: where a bracket's place comes from, the standings' columns), as patterns
+#: (:mod:`domrec.phrases`): the data and the exports keep them in English, a page in Spanish shows
+#: them translated.
+LABELS = (
+    N_("Swiss round %(n)s"), N_("round %(n)s"), N_("final"), N_("semi-final"), N_("quarter-final"),
+    N_("third-place game"), N_("losers' final"), N_("losers' round %(n)s"), N_("grand final"),
+    N_("grand final reset"), N_("final table"), N_("final tables, game %(n)s"), N_("final, game %(n)s"),
+    N_("round-robin round %(n)s"), N_("round-robin round %(n)s (leg %(n2)s)"), N_("places %(n)s-%(n2)s"),
+    N_("waiting"), N_("due"), N_("decided"), N_("walkover"), N_("void"),
+    N_("seed %(n)s"), N_("winner of %(word)s"), N_("loser of %(word)s"), N_("%(n)sst of %(word)s"),
+    N_("%(n)snd of %(word)s"), N_("%(n)srd of %(word)s"), N_("%(n)sth of %(word)s"),
+    N_("rank"), N_("name"), N_("no."), N_("W-D-L"), N_("diff"), N_("Buchholz"), N_("status"), N_("forfeits"),
+    N_("byes"), N_("against"), N_("for"), N_("played"), N_("firsts"), N_("placement"), N_("score"), N_("wins"),
+    N_("head-to-head"), N_("pair"), N_("place"), N_("id"), N_("place in the rounds"), N_("active"),
+    N_("withdrawn"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
+)
+#: How a ranking key reads under the standings ("ranked by wins, then diff").
+RANKED_BY = {"efectividad": N_("efectividad (points for minus against)"),
+             "effectiveness": N_("effectiveness (efectividad: points for minus against)"),
+             "head-to-head": N_("head-to-head (results among the tied only)")}
+
+
+class Words:
+    """A page's words in one language: ``_`` the catalog's gettext (for the page's own text),
+    ``label`` a label of the data (see :data:`LABELS`)."""
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang
+        self._ = translations(lang).gettext
+
+    def label(self, text: Any) -> str:
+        return phrases.translate(str(text), self.lang, LABELS, FOLDERS)
+
+    def format_name(self, fmt: str) -> str:
+        """An event's format as the page names it ("rotating partners")."""
+        return fmt if self.lang == "en" else self._(FORMAT_NAMES.get(fmt, fmt))
+
+    def round_heading(self, r: dict[str, Any]) -> str:
+        """"Round 3", or "Round 4 · final, game 1" for a round of a later stage."""
+        return self._("Round %(n)s") % {"n": r["round"]} + ("" if r["stage"] == 1 else f" · {self.label(r['label'])}")
+
+    def ranked_text(self, table: dict[str, Any]) -> str:
+        """"Ranked by wins, then diff, then for": the order of the standings' keys."""
+        _ = self._
+        if self.lang == "en":
+            ranked = table.get("ranked_by") or "ranked by " + ", then ".join(table["tiebreaks"])
+        else:
+            ranked = _("ranked by %(keys)s") % {"keys": _(", then ").join(
+                _(RANKED_BY[k]) if k in RANKED_BY else self.label(k) for k in table["tiebreaks"])}
+        return ranked[:1].upper() + ranked[1:]
+
+    def stages_title(self, stages: list[dict[str, Any]]) -> str:
+        """The heading over an event's stages, naming what they are: a final of a rotating event is
+        not a "knockout and round robin"."""
+        _ = self._
+        kinds: list[str] = []
+        for stage in stages:
+            kind = ("Final" if stage.get("final") or "final_tables" in stage
+                    else "Knockout" if "matches" in stage else "Round robin")
+            if kind not in kinds:
+                kinds.append(kind)
+        if not kinds:
+            return ""
+        names = {"Final": (_("Final"), _("final")), "Knockout": (_("Knockout"), _("knockout")),
+                 "Round robin": (_("Round robin"), _("round robin"))}
+        if len(kinds) == 1:
+            return names[kinds[0]][0]
+        return _("%(kinds)s and %(last)s") % {"kinds": ", ".join(names[k][0] for k in kinds[:-1]),
+                                              "last": names[kinds[-1]][1]}
+
+
+#: An event's format as the pages name it.
+FORMAT_NAMES = {"pairs": N_("pairs, Swiss rounds"), "individual": N_("individual tables"),
+                "rotating": N_("rotating partners")}

@@ -1,0 +1,285 @@
+"""The hall's side of the venue server: the public pages, made once per change, and the live stream.
+
+Two hundred phones reading the standings must not slow the tables recording their games, so
+nothing here runs on the venue's thread (the one that writes the event file):
+
+* **Pages are read on a thread of their own**, through a connection of their own (the event
+  file is in WAL mode: a reader never waits for the writer, nor the writer for it), in one read
+  transaction (:func:`tournament.event.public.public_data`).  The event is read once per change
+  (its ``seq``, :func:`tournament.event.changes.latest_seq`), each page made once per change and
+  kept, compressed as well, until the next: a hundred phones asking for the standings after a
+  result cost one read and one page.
+* **The live stream** (``GET /live``, Server-Sent Events): one watcher a process, not a client,
+  asks for the event's ``seq`` every :data:`POLL` seconds (at once after a write through this
+  server) on a third thread with its own connection, and wakes every open stream when it moves
+  on.  A stream sends the new number, a keep-alive comment every :data:`KEEPALIVE` seconds, and
+  ends after :data:`LIFETIME` seconds (the browser opens a new one by itself); at most
+  :data:`MAX_STREAMS` are open at once (more are told to wait: 503, and the page refreshes itself
+  every few seconds instead).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import gzip
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from tournament.errors import TournamentError
+from tournament.event.changes import latest_seq
+from tournament.event.files import open_event
+from tournament.event.public import confirmed_record, public_data
+from tournament.pages import public as pages
+from tournament.store.event_store import EventStore
+
+#: Seconds between two looks at the event's ``seq`` while a stream is open.
+POLL = 0.5
+#: Seconds between keep-alive comments on an open stream (proxies and phones drop silent ones).
+KEEPALIVE = 15.0
+#: Seconds a stream stays open before it ends (the browser reconnects at once, by itself).
+LIFETIME = 600.0
+#: Live streams open at once, at most.
+MAX_STREAMS = 500
+#: How long the browser waits before it opens a new stream (ms), sent as the stream's ``retry``.
+RETRY_MS = 2000
+#: Seconds the event's data, once read, is used for the pages before it is read again.
+FRESH = 0.5
+#: Pages kept between changes (each kept as text and compressed).
+KEPT_PAGES = 64
+#: Replay pages kept (a replay is the heaviest page: every position of every hand drawn).
+KEPT_REPLAYS = 16
+
+
+@attrs.frozen
+class Made:
+    """A page as it is sent: its bytes, the same compressed, and the ``seq`` it was made at."""
+
+    body: bytes
+    gzipped: bytes
+    seq: int
+
+
+def made(html: str, seq: int) -> Made:
+    body = html.encode("utf-8")
+    return Made(body, gzip.compress(body, compresslevel=6, mtime=0), seq)
+
+
+class _Reader:
+    """One thread and its own read connection to the event file (opened on that thread)."""
+
+    def __init__(self, event: Path, name: str) -> None:
+        self.event = event
+        self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=name)
+        self.store: EventStore | None = None
+
+    def _store(self) -> EventStore:
+        if self.store is None:
+            self.store = open_event(self.event)
+        return self.store
+
+    async def run(self, fn: Callable[[EventStore], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, lambda: fn(self._store()))
+
+    def close(self) -> None:
+        def shut() -> None:
+            if self.store is not None:
+                self.store.conn.close()  # a reader's connection: nothing of its own to write back
+
+        self.executor.submit(shut).result()
+        self.executor.shutdown(wait=True)
+
+
+class PublicPages:
+    """The public pages of one event file, each made once per change of the event."""
+
+    def __init__(self, event: Path, base_url: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.reader = _Reader(Path(event), "public")
+        # A replay draws every position of a game: a thread of its own, so the pages never wait for one.
+        self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="replays")
+        self._data: dict[str, Any] | None = None
+        self._read_at = 0.0
+        self._site: pages.Site | None = None
+        self._pages: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
+        self._replays: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
+
+    def close(self) -> None:
+        self.reader.close()
+        self.drawer.shutdown(wait=True, cancel_futures=True)
+
+    # --- on the reader's thread -------------------------------------------------------------
+
+    def _current(self, store: EventStore) -> tuple[dict[str, Any], pages.Site]:
+        """The event as of its latest change, read again only when it has changed, and at most once
+        in :data:`FRESH` seconds: a burst of changes (a round's results landing together) costs
+        one read, and a page made meanwhile says the older change it shows (``X-Seq``), so the
+        live script asks again."""
+        seq = latest_seq(store)
+        if self._data is None or (self._data["seq"] != seq and time.monotonic() - self._read_at >= FRESH):
+            self._read_at = time.monotonic()
+            data = public_data(store)
+            recorded = frozenset((r["round"], t["table"]) for r in data["rounds"] for t in r["tables"]
+                                 if t["result"] is not None and t["result"]["kind"] == "record")
+            self._data, self._site = data, pages.Site(served=True, recorded=recorded)
+            self._pages.clear()
+        assert self._site is not None
+        return self._data, self._site
+
+    def _page(self, store: EventStore, key: tuple, make: Callable[[dict[str, Any], pages.Site], str],
+              keep: bool = True, since: int | None = None) -> Made | None:
+        """The page ``make`` makes, as of the event's latest change; None when that is ``since`` (the
+        asker has it already)."""
+        data, site = self._current(store)
+        if since is not None and since == data["seq"]:
+            return None
+        found = self._pages.get(key)
+        if found is not None and found.seq == data["seq"]:
+            self._pages.move_to_end(key)
+            return found
+        page = made(make(data, site), data["seq"])
+        if keep:
+            self._pages[key] = page
+            while len(self._pages) > KEPT_PAGES:
+                self._pages.popitem(last=False)
+        return page
+
+    # --- what the routes ask ------------------------------------------------------------------
+
+    async def page(self, page: str, *args: Any, query: str = "", part: str | None = None,
+                   since: int | None = None, lang: str = "en") -> Made | None:
+        """A public page (:data:`tournament.pages.public.PAGES`, ``player`` with a number), or None
+        if it would show the change ``since``; :class:`tournament.event.public.NotPublic` for one
+        that is not there."""
+        def make(data: dict[str, Any], site: pages.Site) -> str:
+            return pages.page_html(data, site, page, *args, query=query, part=part, lang=lang)
+
+        # A search is somebody's own: made for them, not kept.
+        return await self.reader.run(lambda store: self._page(store, (page, args, part, query, lang), make, not query,
+                                                              since))
+
+    async def projector(self, part: str | None = None, since: int | None = None, lang: str = "en") -> Made | None:
+        def make(data: dict[str, Any], site: pages.Site) -> str:
+            return pages.projector_html(data, site, self.base_url + "/", part, lang)
+
+        return await self.reader.run(lambda store: self._page(store, ("projector", part, lang), make, True, since))
+
+    async def replay(self, round_no: int, table_no: int, lang: str = "en") -> Made:
+        """The replay page of a table's game once its result is in (never of a game in play)."""
+        from domrec import replay_page
+        from domrec.reader import loads
+
+        text, identity = await self.reader.run(lambda store: confirmed_record(store, round_no, table_no))
+        key = (round_no, table_no, identity or text, lang)
+        found = self._replays.get(key)
+        if found is None:
+            def draw() -> Made:
+                return made(replay_page.page(loads(text), f"round {round_no} table {table_no}", identity, lang), 0)
+
+            found = await asyncio.get_running_loop().run_in_executor(self.drawer, draw)
+            self._replays[key] = found
+            while len(self._replays) > KEPT_REPLAYS:
+                self._replays.popitem(last=False)
+        return found
+
+
+class LiveFeed:
+    """The ``seq`` of the event, watched once for every open stream (:data:`POLL`)."""
+
+    def __init__(self, event: Path, max_streams: int = MAX_STREAMS, lifetime: float = LIFETIME,
+                 keepalive: float = KEEPALIVE, poll: float = POLL) -> None:
+        self.reader = _Reader(Path(event), "live")
+        self.max_streams, self.lifetime, self.keepalive, self.poll = max_streams, lifetime, keepalive, poll
+        self.seq: int | None = None
+        self.streams = 0
+        self.stopping = False
+        self._changed: asyncio.Event | None = None
+        self._poke: asyncio.Event | None = None
+        self._watcher: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def close(self) -> None:
+        self.reader.close()
+
+    # --- the watcher ---------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            self._changed, self._poke = asyncio.Event(), asyncio.Event()
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.ensure_future(self._watch())
+
+    async def _watch(self) -> None:
+        assert self._poke is not None
+        while self.streams > 0 and not self.stopping:
+            try:
+                seq = await self.reader.run(latest_seq)
+            except (sqlite3.Error, TournamentError):  # the file busy for a moment: look again at the next turn
+                seq = self.seq
+            if seq != self.seq:
+                self.seq = seq
+                self._wake()
+            try:
+                await asyncio.wait_for(self._poke.wait(), self.poll)
+            except TimeoutError:
+                pass
+            self._poke.clear()
+
+    def _wake(self) -> None:
+        """Every stream waiting for a change looks again."""
+        assert self._changed is not None
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    def poke(self) -> None:
+        """A write went through this server: look at the ``seq`` now, not at the next turn."""
+        if self._poke is not None:
+            self._poke.set()
+
+    def stop(self) -> None:
+        """End every stream (the server is stopping); safe from a signal handler or another thread."""
+        self.stopping = True
+        if self._loop is not None and self._changed is not None:
+            try:
+                self._loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:  # the loop has closed: no stream is left to end
+                pass
+
+    # --- a stream ---------------------------------------------------------------------------------
+
+    def full(self) -> bool:
+        return self.streams >= self.max_streams
+
+    async def events(self) -> AsyncIterator[bytes]:
+        """One client's stream: the current ``seq`` at once, then each new one, keep-alives between,
+        until :data:`LIFETIME` or the server stops."""
+        self.streams += 1
+        try:
+            self._start()
+            deadline = time.monotonic() + self.lifetime
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            sent: int | None = None
+            while not self.stopping:
+                assert self._changed is not None
+                changed = self._changed
+                if self.seq is not None and self.seq != sent:
+                    sent = self.seq
+                    yield f"id: {sent}\nevent: seq\ndata: {sent}\n\n".encode()
+                    continue
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(changed.wait(), min(self.keepalive, left))
+                except TimeoutError:
+                    if time.monotonic() < deadline:
+                        yield b": keep-alive\n\n"
+        finally:
+            self.streams -= 1

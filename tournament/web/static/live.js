@@ -1,0 +1,72 @@
+// The public pages follow the event: when a result is confirmed or a round paired, the page's main
+// region is fetched again (?part=main) and swapped in, without a reload.  How it hears of a change:
+// the server's live stream (/live, Server-Sent Events) sends the number of the event's latest
+// change; where that fails (an old browser, a proxy, too many streams open) the page asks every few
+// seconds instead.  A phone that slept catches up the moment it is looked at again, or is back
+// online.  Nothing here runs from a file (file://): a page written by `tournament report` is read
+// as it was written.
+"use strict";
+(function () {
+  const main = document.getElementById("main");
+  if (!main || !/^https?:$/.test(location.protocol) || !window.fetch) return;
+  const POLL_MS = 5000;
+  let seq = Number(main.dataset.seq || 0), heard = seq, busy = false, again = false, source = null, poller = null;
+
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const url = new URL(location.href);
+      url.hash = "";
+      url.searchParams.set("part", "main");
+      url.searchParams.set("since", String(seq));
+      const r = await fetch(url, { cache: "no-store", credentials: "omit" });
+      if (r.status === 200) {
+        const html = await r.text();
+        const next = Number(r.headers.get("X-Seq") || seq);
+        main.innerHTML = html;  // made by the server, every value escaped there
+        seq = next;
+        main.dataset.seq = String(next);
+        document.dispatchEvent(new CustomEvent("live:updated", { detail: { seq: next } }));
+      }
+      // The server makes its pages at most twice a second: one made just before the change we
+      // heard of says so (an older number), and is asked for again in a moment.
+      if (seq < heard) setTimeout(refresh, 700);
+    } catch (e) {
+      // no connection just now: the next change, the next poll or the phone waking tries again
+    } finally {
+      busy = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+
+  function poll(on) {
+    if (on && !poller) poller = setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
+    if (!on && poller) { clearInterval(poller); poller = null; }
+  }
+
+  function listen() {
+    if (!window.EventSource) { poll(true); return; }
+    if (source && source.readyState !== EventSource.CLOSED) return;
+    source = new EventSource("/live");
+    source.addEventListener("seq", (e) => {
+      heard = Math.max(heard, Number(e.data));
+      // A moment's random wait: the hall's phones do not all ask in the same instant.
+      if (Number(e.data) !== seq && !document.hidden) setTimeout(refresh, Math.random() * 400);
+    });
+    source.addEventListener("open", () => poll(false));
+    // The browser reconnects by itself after a dropped stream; until it does, and for good when it
+    // gives up (the server said 503), the page asks every few seconds.
+    source.addEventListener("error", () => poll(true));
+  }
+
+  function wake() {
+    if (document.hidden) return;
+    refresh();
+    listen();
+  }
+  document.addEventListener("visibilitychange", wake);
+  window.addEventListener("online", wake);
+  window.addEventListener("pageshow", (e) => { if (e.persisted) wake(); });
+  listen();
+})();
