@@ -197,3 +197,49 @@ def test_an_events_language_is_kept_and_old_events_are_english(tmp_path):
     store.close()
     r = runner.invoke(app, ["sheets", str(tmp_path / "club-es.db"), "-o", str(tmp_path / "s")])
     assert r.exit_code == 0 and "Asiento" in (tmp_path / "s" / "round1-score-sheets.html").read_text(encoding="utf-8")
+
+
+def _texts(html: str) -> str:
+    """A page's text and its attributes' values, tags aside (what a reader meets)."""
+    import html as htmllib
+
+    return htmllib.unescape(re.sub(r"<[^>]+>", "\n", html))
+
+
+def test_the_hall_pages_in_spanish_show_no_english_sentence(tmp_path):
+    """Every page of the hall and the report, written in Spanish, holds none of the English
+    sentences of the catalogs (a sentence of two words or more whose Spanish differs): a
+    template's text without its translation, or a page's own English, fails here."""
+    from babel.messages.pofile import read_po
+
+    from tournament.event.public import public_data
+    from tournament.event.simulate import simulate_event
+    from tournament.i18n import LOCALE
+    from tournament.pages import public as pages
+    from tournament.pages.public import Site
+
+    path = tmp_path / "club.db"
+    simulate_event(path, "competitive", "rotating", 12, 3, seed=5)
+    with (LOCALE / "es" / "LC_MESSAGES" / "tournament.po").open("rb") as f:
+        catalog = read_po(f)
+    english = [m.id for m in catalog if isinstance(m.id, str) and m.id and m.string != m.id
+               and " " in m.id.strip() and "%(" not in m.id and "<" not in m.id]
+    assert len(english) > 50
+    from tournament import open_event
+
+    store = open_event(path)
+    data = public_data(store)
+    store.close()
+    players = [p["id"] for p in data["players"]]
+    for served in (True, False):
+        site = Site(served=served)
+        made = [pages.page_html(data, site, page, lang="es") for page in ("index", "tables", "standings",
+                                                                          "games", "crosstable")]
+        made.append(pages.page_html(data, site, "player", players[0], lang="es"))
+        made.append(pages.projector_html(data, site, "http://127.0.0.1:8000/", lang="es"))
+        made.append(pages.report_html(data, site, "es"))
+        for html in made:
+            assert '<html lang="es">' in html
+            text = _texts(html)
+            left = [s for s in english if re.search(r"(?<![\w])" + re.escape(s) + r"(?![\w])", text)]
+            assert not left, left
