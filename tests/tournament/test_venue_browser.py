@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -214,10 +215,19 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
         page = browser.new_page(viewport=PHONE)
         page.goto(served.links["tables"][0]["url"])
         page.click("#mode-sheet", timeout=WAIT_MS)
-        for hand in record.hands:
+        for k, hand in enumerate(record.hands):
             page.wait_for_selector("#add-sheet-hand", timeout=WAIT_MS)
             for side in ("NS", "EW"):
                 page.fill(f"#score-{side}", str(hand.result.scores.get(side, 0)))
+            if k == 0:  # the page's own refresh redraws the panel: what was typed stays
+                drawn = int(page.evaluate("document.body.dataset.drawn"))
+                page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+                deadline = time.monotonic() + WAIT_MS / 1000  # (the page's CSP allows no eval: asked from here)
+                while int(page.evaluate("document.body.dataset.drawn")) <= drawn:
+                    assert time.monotonic() < deadline, "the page was not drawn again"
+                    page.wait_for_timeout(50)
+                for side in ("NS", "EW"):
+                    assert page.input_value(f"#score-{side}") == str(hand.result.scores.get(side, 0))
             with page.expect_response(lambda r: r.url.endswith("/dgn"), timeout=WAIT_MS) as answer:
                 page.click("#add-sheet-hand")
             assert answer.value.status == 200, answer.value.json()

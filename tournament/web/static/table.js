@@ -257,11 +257,19 @@
   function render() {
     if (!view) return;
     document.body.dataset.rev = view.rev;
+    document.body.dataset.drawn = String((Number(document.body.dataset.drawn) || 0) + 1);  // how many times drawn
     const game = view.game;
     $("title").textContent = t("%(event)s · round %(round)s · table %(table)s", { event: view.event, round: view.round, table: view.table });
     totals(game);
     players(game);
     const main = $("panel");
+    // A refresh (every few seconds) redraws the panel: what is being typed in it (a hand's scores)
+    // stays, and so does the focus, while the game is as it was (the same rev); a new rev starts afresh.
+    const kept = {};
+    const same = main.dataset.rev === String(view.rev);
+    if (same) main.querySelectorAll("input[id]").forEach((input) => { kept[input.id] = input.value; });
+    const focused = same && document.activeElement && main.contains(document.activeElement) ? document.activeElement.id : "";
+    main.dataset.rev = view.rev;
     main.replaceChildren();
     if (view.called) main.append(el("p", { class: "state-called" }, t("The director has been called to this table.")));
     if (view.status === "confirmed" || game.over) main.append(resultPanel(game));
@@ -273,6 +281,8 @@
            t("Scores only")))));
     } else if (view.mode === "sheet") main.append(sheetPanel(game));
     else main.append(playPanel(game));
+    Object.keys(kept).forEach((id) => { const input = document.getElementById(id); if (input) input.value = kept[id]; });
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
     $("moves").textContent = movesOf(game);
     $("layout").textContent = (game.table || []).join("\n");
     $("layout").hidden = !(game.table || []).length;
