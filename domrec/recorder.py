@@ -636,7 +636,7 @@ def _wrong_claim(claim: HandResult, state: Any, outcome: Any = None) -> str | No
             outcome = state.outcome()
         except HiddenTiles:  # an open hand cannot tell its scores
             return None
-    if claim.end is not None and claim.end != outcome.end:
+    if claim.end is not None and not outcome.ends_as(claim.end):
         return f"the hand ended {outcome.end}, not {claim.end}"
     for side, n in (claim.scores or {}).items():
         if outcome.scores.get(side) != n:

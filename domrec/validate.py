@@ -267,11 +267,12 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
             halted = True
             break
         if not state.over:
+            owed = _owed(state)
             if i == last and hand.result is None and record.result is None and record.ended is None:
-                who = f"{state.to_move} to move" if state.to_move else "no move made yet"
+                who = owed or (f"{state.to_move} to move" if state.to_move else "no move made yet")
                 return report(scores=dict(match.totals), hands=i + 1, moves=n_moves, finished=False,
                               note=f"hand {i + 1} is still being played ({who})", sheet_hands=tuple(sheets))
-            who = f"it is {state.to_move}'s turn" if state.to_move else "no move has been made"
+            who = owed or (f"it is {state.to_move}'s turn" if state.to_move else "no move has been made")
             if i == last and hand.result is None and record.ended is not None:
                 problems.append(Problem(f"{hp}/moves", f"the game is said to have ended on time, but hand {i + 1} "
                                                        f"is not finished ({who}): a hand under way when time is "
@@ -343,9 +344,15 @@ def _open_hand(match: Match, hand: Hand, i: int, last: int, record: Record, prob
                                               f"cannot be worked out: give the deal ({where})", "the deal",
                                 "deal", hand=i + 1))
         return None
-    who = f"{state.to_move} to move" if state.to_move else "no move made yet"
+    who = _owed(state) or (f"{state.to_move} to move" if state.to_move else "no move made yet")
     return (f"hand {i + 1} is still being played ({who}); its deal is not known yet, so its moves were "
             f"checked only as far as the tiles shown allow")
+
+
+def _owed(state: HandState) -> str | None:
+    """What the hand still waits for besides the turn (a Broadway penalty play), if the engine says."""
+    owed = getattr(state, "owed", None)
+    return owed() if owed is not None else None
 
 
 def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, problems: list[Problem],
@@ -440,7 +447,7 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
     claim = hand.result
     if claim is None:
         return
-    if claim.end is not None and claim.end != outcome.end:
+    if claim.end is not None and not outcome.ends_as(claim.end):
         problems.append(Problem(f"{hp}/result/end", f"the hand is claimed to end {claim.end!r}, but it "
                                                     f"ended {outcome.end!r}", "end of hand", "score",
                                 hand=i + 1, claimed=claim.end, computed=outcome.end))

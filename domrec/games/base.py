@@ -40,11 +40,21 @@ class HandOutcome:
     ``arithmetic`` is the working an arbiter reads out (``explain``): the
     lines, or a function giving them, so that validation (which never shows
     them) does not pay for formatting them.
+
+    ``also`` lists other ``end`` words equally true of the hand, which a record
+    may claim instead of ``end`` (in Broadway, a last tile that empties the
+    hands and makes the sudden-death lead ends the hand both ``out`` and
+    ``sudden-death``); ``end`` is the word the canonical writer writes.
     """
 
     end: str
     scores: dict[str, int]
     arithmetic: tuple[str, ...] | Callable[[], Sequence[str]] = ()
+    also: tuple[str, ...] = ()
+
+    def ends_as(self, claimed: str) -> bool:
+        """Whether a record claiming the hand ended ``claimed`` says something true."""
+        return claimed == self.end or claimed in self.also
 
     def working(self) -> tuple[str, ...]:
         lines = self.arithmetic
@@ -68,6 +78,9 @@ class HandState(Protocol):
 
     def outcome(self) -> HandOutcome:
         """The hand's end and scores; only once :attr:`over`."""
+
+    # Optional: ``owed() -> str | None``, what the hand still waits for besides the turn
+    # (Broadway: the penalty play of an exposed tile), said when a record stops there.
 
     def render(self) -> list[str]:
         """Lines showing the table (line, layout, roads…) as it stands."""

@@ -774,7 +774,18 @@ class BroadwayHand:
         points = dict(self.points)
         scores = {"NS": points["NS"] - pen["NS"], "EW": points["EW"] - pen["EW"]}
         held = "  ".join(f"{s} {self._still_held(s)}" for s in SEATS if self.hands[s]) if end == "blocked" else ""
-        return HandOutcome(end or "unfinished", scores, lambda: self._working(end, points, pen, scores, held))
+        # The last tile both emptied the hands and made the two-point lead: both words are true
+        # (docs/rules/broadway.md, ruling 9); "sudden-death" is the one written.
+        also = ("out",) if end == "sudden-death" and not self.held else ()
+        return HandOutcome(end or "unfinished", scores, lambda: self._working(end, points, pen, scores, held), also)
+
+    def owed(self) -> str | None:
+        """The penalty play still owed, in words, or ``None``: what a record stopping here leaves undone."""
+        if self.pending is None or self._end is not None:
+            return None
+        owner, t = self.pending
+        a, b = OPPONENTS[owner]
+        return f"{a} and {b} must still play the exposed {t} ({owner} showed it out of turn: the penalty play)"
 
     def _working(self, end: str | None, points: dict[str, int], pen: dict[str, int], scores: dict[str, int],
                  held: str) -> tuple[str, ...]:
@@ -1271,9 +1282,11 @@ class BroadwayMatch:
         the lead: the double is always laid); more than 270
         points (27 tiles at 10); a negative score at ``out`` or ``sudden-death`` (no
         penalties then); ``sudden-death`` in one of the seven regular hands, or without
-        a two-point lead after it; ``out`` in a sudden-death hand that leaves a
-        two-point lead (the hand would have stopped when the lead was made).  Any seat
-        may be named leader: the next hand's leader is the holder of its own double.
+        a two-point lead after it.  ``out`` in a sudden-death hand that leaves a
+        two-point lead is taken as the last tile making the lead (the hand would have
+        stopped at any earlier one), so the hand ended ``sudden-death`` too, the word
+        the canonical writer writes.  Any seat may be named leader: the next hand's
+        leader is the holder of its own double.
         """
         result = hand.result
         claimed = dict(result.scores or {}) if result is not None else {}
@@ -1325,14 +1338,14 @@ class BroadwayMatch:
             if lead < SUDDEN_DEATH_LEAD:
                 raise RuleViolation(f"the hand is claimed to stop in sudden death, but after it the totals are "
                                     f"NS {ns}, EW {ew}: nobody leads by two", R_WIN, "/result/end")
-        elif end == "out" and sudden_death and lead >= SUDDEN_DEATH_LEAD:
-            raise RuleViolation(f"after this hand the totals are NS {ns}, EW {ew}; in a hand played out without "
-                                f"penalties that lead was made by a tile laid, and the game stops in sudden "
-                                f"death the moment a partnership leads by two", R_WIN, "/result/end")
         self.hand_no = hand_no
         self._add(scores)
-        return HandOutcome(end or "score-sheet", scores,
-                           (f"score-sheet hand (its play is not recorded): NS {scores['NS']}, EW {scores['EW']}",))
+        working = (f"score-sheet hand (its play is not recorded): NS {scores['NS']}, EW {scores['EW']}",)
+        if end == "out" and sudden_death and lead >= SUDDEN_DEATH_LEAD:
+            # Played out without penalties, the lead was made by a tile laid, and the game stops
+            # the moment it is made: so by the last tile, which ended the hand both ways.
+            return HandOutcome("sudden-death", scores, working, ("out",))
+        return HandOutcome(end or "score-sheet", scores, working)
 
     def random_hand(self, rng: random.Random) -> Hand:
         tiles = list(T.DOUBLE_SIX)
@@ -1352,6 +1365,12 @@ class Broadway:
 
     def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
         return (4,)
+
+    def may_restate(self, index: int, end: str) -> bool:
+        """Whether a hand (0-based ``index``) claimed to end ``end`` may have ended another way
+        too: ``out`` in a sudden-death hand, when its last tile made the lead (the canonical
+        writer then writes ``sudden-death``; see :func:`domrec.notation.writer.dumps`)."""
+        return end == "out" and index >= REGULAR_HANDS
 
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         return SEATS

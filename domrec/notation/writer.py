@@ -92,10 +92,57 @@ def dumps(record: Record) -> str:
         if "winner" in result:
             lines.append(f"[Winner {_quote('draw' if result['winner'] is None else result['winner'])}]")
     game = data["game"]
+    for i, end in _restated_ends(record).items():
+        data["hands"][i]["result"]["end"] = end
     for i, hand in enumerate(data["hands"]):
         lines.append("")
         lines.extend(_hand_lines(i, hand, game))
     return "\n".join(lines) + "\n"
+
+
+class _Outcomes:
+    """Keeps each finished hand's outcome from a replay (the observer of :func:`_restated_ends`)."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[int, Any] = {}
+
+    def hand_started(self, index: int, hand: Any, state: Any) -> None:
+        pass
+
+    def moved(self, index: int, move: Any, points: int, state: Any) -> None:
+        pass
+
+    def hand_finished(self, index: int, outcome: Any, match: Any) -> None:
+        self.outcomes[index] = outcome
+
+
+def _restated_ends(record: Record) -> dict[int, str]:
+    """Hands whose claimed ``end`` is true but not the canonical word: index -> the word to write.
+
+    A hand can end two ways at once (in Broadway, a last tile that empties the hands and
+    makes the sudden-death lead: ``out`` and ``sudden-death``); a record may claim either,
+    and the canonical text writes the engine's word, so that two records of the same game
+    write the same text.  Only the replay knows, so the record is replayed, and only where
+    the engine says a claim may be such a restatement (``may_restate``): other records
+    cost nothing."""
+    from domrec import games
+    from domrec.validate import validate
+
+    try:
+        may_restate = getattr(games.engine(record.game), "may_restate", None)
+    except games.UnknownGameError:  # written as it stands; validation refuses it
+        return {}
+    if may_restate is None or not any(h.result is not None and h.result.end is not None
+                                      and may_restate(i, h.result.end) for i, h in enumerate(record.hands)):
+        return {}
+    watch = _Outcomes()
+    validate(record, observer=watch)
+    out: dict[int, str] = {}
+    for i, outcome in watch.outcomes.items():
+        claim = record.hands[i].result
+        if claim is not None and claim.end is not None and claim.end != outcome.end and outcome.ends_as(claim.end):
+            out[i] = outcome.end
+    return out
 
 
 def _minimal_from_data(data: dict) -> str:

@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from domrec import simulate
 from domrec.errors import DealError, IllegalMove
@@ -825,6 +825,104 @@ def test_sudden_death_stops_the_game_the_moment_a_side_leads_by_two():
     assert abs(before["NS"] - before["EW"]) < 2
     doc["hands"][-1]["moves"].append({"seat": "N", "pass": True})
     assert first_problem(doc).rule == bw.R_END
+
+
+def sudden_death_record(seed: int, index: int) -> dict | None:
+    """Hand ``index`` + 1 of a simulated game replayed as a sudden-death hand on the same double.
+
+    The hands before it are score-sheet hands of 0-0 (tied after seven; no lead in the
+    sudden-death ones), so the played hand's lead decides: its moves are cut where the engine
+    stops the game (the lead of two), and it carries no result.  ``None`` if that hand was
+    not played out in the simulated game (a block leaves no tile-by-tile lead to cut at)."""
+    doc = game(seed)
+    played = doc["hands"][index]
+    if played["result"]["end"] != "out":
+        return None
+    sheets = [{"result": {"scores": {"NS": 0, "EW": 0}, "end": "out"}} for _ in range(index + 7)]
+    hand = {k: v for k, v in played.items() if k != "result"}
+    state = bw.BroadwayHand({s: {tile(t) for t in ts} for s, ts in hand["deal"]["hands"].items()},
+                            hand["leader"], bw.double_for(index + 1), {"NS": 0, "EW": 0})
+    moves = []
+    for m in load_dict({**doc, "hands": [hand]}).hands[0].moves:
+        state.apply(m)
+        moves.append(m)
+        if state.over:
+            break
+    hand["moves"] = hand["moves"][:len(moves)]
+    doc = {**doc, "version": "1.1", "hands": sheets + [hand]}
+    doc.pop("result", None)
+    return doc
+
+
+#: A simulated hand whose last tile both empties the hands and makes the two-point lead
+#: (found by searching seeds: hand 6, on 1-1, of seed 16).
+BOTH_WAYS = (16, 5)
+
+
+def test_a_last_tile_that_empties_the_hands_and_makes_the_lead_ends_the_hand_out_and_sudden_death():
+    """Ruling 9: both words are true; either validates, and the canonical writer writes sudden-death."""
+    from domrec import notation
+
+    doc = sudden_death_record(*BOTH_WAYS)
+    last = doc["hands"][-1]
+    assert sum(1 for m in last["moves"] if "play" in m) == 28  # every tile laid
+    texts = {}
+    for end in ("sudden-death", "out"):
+        claimed = copy.deepcopy(doc)
+        report = check(claimed)  # the sheets scored nothing: the totals are the hand's scores
+        claimed["hands"][-1]["result"] = {"scores": dict(report.scores), "end": end}
+        report = check(claimed)
+        assert report.valid and report.finished, [p.text() for p in report.problems]
+        texts[end] = notation.dumps(load_dict(claimed))
+        assert "\nend sudden-death NS " in texts[end]
+    assert texts["out"] == texts["sudden-death"]
+    wrong = copy.deepcopy(claimed)
+    wrong["hands"][-1]["result"]["end"] = "blocked"
+    assert problem_at(check(wrong), "/hands/12/result/end").computed == "sudden-death"
+
+
+@PROPS
+@given(st.integers(0, 10 ** 6), st.integers(0, 6))
+@example(*BOTH_WAYS)
+def test_out_is_accepted_in_sudden_death_exactly_when_every_tile_was_laid(seed, index):
+    """Whatever the hand: ``out`` validates iff the hand was played out; ``sudden-death`` iff the
+    lead stopped it; and the canonical text of an accepted claim is the engine's word."""
+    from domrec import notation
+
+    doc = sudden_death_record(seed, index)
+    assume(doc is not None)
+    report = check(doc)
+    assert report.valid, [p.text() for p in report.problems]
+    all_laid = sum(1 for m in doc["hands"][-1]["moves"] if "play" in m) == 28
+    stopped = report.finished
+    engine_end = "sudden-death" if stopped else "out"
+    hand_scores = {sd: report.scores[sd] for sd in ("NS", "EW")}
+    for end in ("out", "sudden-death"):
+        claimed = copy.deepcopy(doc)
+        claimed["hands"][-1]["result"] = {"scores": hand_scores, "end": end}
+        ok = check(claimed).valid
+        assert ok == (end == engine_end or (end == "out" and all_laid)), (end, engine_end, all_laid)
+        if ok:
+            assert f"\nend {engine_end} NS " in notation.dumps(load_dict(claimed))
+
+
+def test_a_record_ending_while_a_penalty_play_is_owed_says_who_must_play_which_tile():
+    for seed in range(200):
+        doc = play_hand_with_exposures(seed)
+        moves = doc["hands"][0]["moves"]
+        at = next((j for j, m in enumerate(moves) if "exposed" in m and not m.get("unplayable")), None)
+        if at is not None:
+            break
+    owner, shown = moves[at]["seat"], moves[at]["exposed"]
+    foes = " and ".join(bw.OPPONENTS[owner])
+    doc["hands"][0]["moves"] = moves[:at + 1]
+    problem = problem_at(check(doc), "/hands/0/moves")  # the hand claims a result: it must be finished
+    assert f"{foes} must still play the exposed {tile(shown)}" in problem.message, problem.message
+    assert f"{owner} showed it out of turn" in problem.message
+    del doc["hands"][0]["result"]
+    doc.pop("result", None)
+    report = check(doc)  # the last hand, still being played: the note says what it waits for
+    assert report.valid and f"{foes} must still play the exposed {tile(shown)}" in report.note
 
 
 class _Ended:

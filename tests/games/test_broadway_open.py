@@ -678,7 +678,6 @@ def test_negative_scores_are_allowed_where_tiles_were_left():
     (7, {"NS": 20, "EW": 20}, HandResult(scores={"NS": -1, "EW": 0}, end="sudden-death"), bw.R_WIN,
      "/result/scores/NS"),
     (7, {"NS": 20, "EW": 20}, HandResult(scores={"NS": 1, "EW": 0}, end="sudden-death"), bw.R_WIN, "/result/end"),
-    (7, {"NS": 20, "EW": 20}, HandResult(scores={"NS": 4, "EW": 1}, end="out"), bw.R_WIN, "/result/end"),
 ])
 def test_impossible_score_sheet_claims_are_refused(hand_no, totals, result, rule, pointer):
     match = bw.BroadwayMatch()
@@ -689,6 +688,15 @@ def test_impossible_score_sheet_claims_are_refused(hand_no, totals, result, rule
         match.score_sheet_hand(Hand(result=result))
     assert (info.value.rule, info.value.pointer) == (rule, pointer), info.value.message
     assert (match.hand_no, match.totals, match.over) == (*before, False)  # a refused claim changes nothing
+
+
+def test_a_sheet_hand_out_in_sudden_death_with_a_two_point_lead_is_its_last_tile_making_the_lead():
+    """Ruling 9: the lead was made by the last tile, which ended the hand both ways; the game is over."""
+    match = bw.BroadwayMatch()
+    match.hand_no, match.totals = 7, {"NS": 20, "EW": 20}
+    out = match.score_sheet_hand(Hand(result=HandResult(scores={"NS": 4, "EW": 1}, end="out")))
+    assert (out.end, out.also) == ("sudden-death", ("out",)) and out.ends_as("out") and out.ends_as("sudden-death")
+    assert match.over and match.winner == "NS" and match.totals == {"NS": 24, "EW": 21}
 
 
 def test_the_leaders_side_laid_the_double_so_holds_at_most_13_tiles():
