@@ -3,13 +3,16 @@
 At a terminal the line editor is prompt_toolkit's (history, and completion of
 the legal moves where the deal is known); from a pipe the same recorder reads
 the text line by line.  Either way every accepted move is already on disk, so
-Ctrl-C, a closed terminal or a killed process loses at most the line being
-typed.
+a closed terminal or a killed process loses at most the line being typed.  At
+the terminal Ctrl-C clears that line, as in a shell, and a second one leaves.
+From a pipe a refused line stops the recording: the file keeps the lines before
+it (exit 1), so the saved game is never a different game from the one typed.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, Iterable
@@ -55,11 +58,23 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         return _interactive(rec)
     header = notation.parse_header(text) if text.strip() else None
     too_long = None
+    number = len(head)
     if first is not None:
-        rec.feed_line(first)
+        # A refused line stops the recording there: the file keeps the lines before it, so the
+        # saved game is never a different game from the one typed (a move skipped would make one).
+        rec.stop_at_refusal = True
+        rec.refuse_out = lambda said: _err(f"line {number}: {said}")
         try:
-            for line in iter(lambda: _readline(stdin), ""):
+            for line in _lines(first, stdin):
+                number += 1
+                before = rec.game.record()
                 rec.feed_line(line)
+                if rec.refused:
+                    rec.restore(before)
+                    _err(f"the recording stops at line {number}: nothing from it on was recorded; "
+                         f"{rec.path} holds the game up to line {number - 1}")
+                    _out(rec.game.report(str(rec.path)).summary())
+                    return EXIT_INVALID
         except _Unreadable as e:  # what came before it is recorded and saved
             too_long = e
     rec.finish()
@@ -76,6 +91,11 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         _err(f"{rec.refused} token{'s' if rec.refused != 1 else ''} refused")
         return EXIT_INVALID
     return EXIT_OK if report.valid else EXIT_INVALID
+
+
+def _lines(first: str, stdin: Any) -> Iterable[str]:
+    yield first
+    yield from iter(lambda: _readline(stdin), "")
 
 
 class _Unreadable(Exception):
@@ -243,7 +263,9 @@ def _interactive(rec: Recorder) -> int:
     from prompt_toolkit.history import InMemoryHistory
 
     session: PromptSession = PromptSession(history=InMemoryHistory())
+    rec.width = lambda: shutil.get_terminal_size().columns
     _out("type moves (help for the forms, quit to stop; every accepted move is saved at once)")
+    interrupted = False  # the last prompt ended with Ctrl-C
     rec._show_table() if rec.game.in_hand else None
     while True:
         g = rec.game
@@ -261,9 +283,20 @@ def _interactive(rec: Recorder) -> int:
         words = list(_completions(rec))
         try:
             line = session.prompt(where, completer=WordCompleter(words, sentence=True, match_middle=False))
-        except (EOFError, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            # As in a shell, Ctrl-C throws away the line being typed; a second Ctrl-C in a row,
+            # with nothing typed since, leaves (so does quit).
+            typed = session.default_buffer.text.strip()
+            if interrupted and not typed:
+                _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
+                return EXIT_OK
+            interrupted = True
+            _out(("line cleared" if typed else "nothing typed") + "; Ctrl-C again (or quit) stops the recording")
+            continue
+        except EOFError:
             _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
             return EXIT_OK
+        interrupted = False
         try:
             rec.feed_line(line)
         except KeyboardInterrupt:  # the quit command

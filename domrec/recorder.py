@@ -11,13 +11,15 @@ a link, a folder, a device or a database).
 
 The same object serves the interactive terminal (``interactive=True``: the end
 of a hand waits for the other side's ``y``) and a pipe (confirmations implied;
-each refused token is reported and skipped), so tests that drive the pipe
-drive exactly what a person at the table drives.
+``domrec record`` stops at the first refused line and goes back to the line
+before, :meth:`Recorder.restore`; the venue's pages skip a refused word), so
+tests that drive the pipe drive exactly what a person at the table drives.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -80,6 +82,12 @@ class Recorder:
     #: lines one at a time (the venue's table pages) names the refused word by line:column.
     at: int = 0
     refused_at: int | None = None
+    #: The terminal's width now (``None``: lines are not wrapped, as for a pipe or a page): the
+    #: table is wrapped to it between tiles, never through one (:func:`fit_lines`).
+    width: Callable[[], int] | None = None
+    #: Stop reading a line at its first refused word (``domrec record`` from a pipe, which then
+    #: stops the recording: see :meth:`restore`); otherwise a refused word is skipped.
+    stop_at_refusal: bool = False
 
     # --- making one -------------------------------------------------------------------------
 
@@ -122,6 +130,8 @@ class Recorder:
             return
         before = self.refused
         for k, tok in enumerate(tokens):
+            if self.stop_at_refusal and self.refused > before:
+                return
             if self.interactive and self.refused > before:
                 rest = " ".join(t.text for t in tokens[k:])
                 self.say(f"not taken (type it again once the refused move is put right): {rest}")
@@ -188,6 +198,14 @@ class Recorder:
         right while the table waits (within a text they are made when the next move shows them)."""
         if self.game.in_hand and self.game.deal_known and not self.game.hand_over:
             self._forced_passes(None, {})
+
+    def restore(self, record: Record) -> None:
+        """Go back to ``record`` (taken from :attr:`game` earlier) and save it: a text whose line
+        was refused is recorded up to the line before, never as a different game."""
+        self.game = Game.from_record(record)
+        self._parts, self._leader, self._comment, self._left = {}, None, None, None
+        self._choices, self._confirming, self._sheet_pending, self._seat = None, False, False, None
+        self._save()
 
     # --- moves --------------------------------------------------------------------------------
 
@@ -347,6 +365,10 @@ class Recorder:
             return
         if kind == "end":
             claim = HandResult(scores=parsed.get("scores"), end=parsed.get("end"))
+            if self.interactive and not g.in_hand and not self._parts:
+                # At a "hand N" prompt the end line is hand N's, as the prompt says: its score
+                # alone, from a paper sheet (the hand before was closed when it was confirmed).
+                self._sheet_pending = True
             if not g.in_hand and self._sheet_pending:  # a score-sheet hand: its result alone
                 try:
                     outcome = g.add_score_sheet_hand(claim.scores or {}, claim.end, self._leader, self._comment)
@@ -520,12 +542,14 @@ class Recorder:
         if state is None:
             self.say(f"no hand being played; totals: {_totals(g.totals)}")
             return
-        for line in state.render():
-            self.say(f"  {line}")
+        lines = [f"  {line}" for line in state.render()]
         held = {s: ts for s, ts in state.holdings().items() if ts}
         if held and g.deal_known:
-            self.say("  in hand: " + "  ".join(f"{s} {T.format_tiles(ts)}" for s, ts in held.items()))
-        self.say(f"  totals: {_totals(g.totals)}" + (f"; {g.to_move} to play" if g.to_move else ""))
+            lines.append("  in hand: " + "  ".join(f"{s} {T.format_tiles(ts)}" for s, ts in held.items()))
+        lines.append(f"  totals: {_totals(g.totals)}" + (f"; {g.to_move} to play" if g.to_move else ""))
+        width = self.width() if self.width is not None else None
+        for line in fit_lines(lines, width) if width else lines:
+            self.say(line)
 
     def _note(self, text: str) -> None:
         """A comment typed during the game: kept on the last move (or the hand)."""
@@ -563,6 +587,112 @@ class Recorder:
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+#: Where a line of tiles may be broken: at a space, or between two bracketed tiles ("[6-0][0-3]").
+_BREAK = re.compile(r"(?<= )|(?<=\])(?=\[)")
+
+
+def fit_lines(lines: Sequence[str], width: int) -> list[str]:
+    """``lines`` wrapped to ``width`` columns, never through a tile.
+
+    A terminal wraps a long line wherever the width ends, which cuts a tile such as
+    ``6-4`` or ``[6|4]`` in two.  So lines are broken here instead: a line of words
+    (tiles in hand, a line of play, roads) at a space or between two bracketed tiles,
+    its continuation indented under its first word; a drawn grid (Broadway's table:
+    rows of cells, ``-`` joining the halves of a tile along a row) into bands of
+    whole columns, each band with the rows' labels, cut only where no tile lies
+    across the cut.  A word longer than the width is left whole (the terminal wraps
+    it)."""
+    width = max(width - 1, 20)  # a character short: some terminals wrap on the last column
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        end = k
+        while end < len(lines) and (_is_grid_line(lines[end]) or (end > k and not lines[end].strip())):
+            end += 1
+        while end > k and not lines[end - 1].strip():
+            end -= 1
+        if end - k >= 2:  # a grid: its header and its rows
+            out.extend(_bands(lines[k:end], width))
+            k = end
+            continue
+        out.extend(_wrap_words(lines[k], width))
+        k += 1
+    return out
+
+
+def _is_grid_line(line: str) -> bool:
+    """A row of a drawn grid (cells with ``·`` for empty ones), the joints between rows, or its
+    x-axis header (numbers ending in ``x``)."""
+    body = line.strip()
+    return "·" in line or (bool(body) and set(body) <= set("| ")) or (
+        body.endswith(" x") and all(w.lstrip("-").isdigit() for w in body.split()[:-1]))
+
+
+def _wrap_words(line: str, width: int) -> list[str]:
+    if len(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    label = line.find(": ", lead)  # "in hand: N 6-4 …" goes on under its first tile
+    hang = " " * (label + 2 if 0 < label - lead < 20 else lead + 4)
+    words = [w for w in _BREAK.split(line[lead:]) if w]
+    out, current = [], line[:lead]
+    for w in words:
+        if len(current.rstrip()) + len(w.rstrip()) > width and current.strip():
+            out.append(current.rstrip())
+            current = hang
+        current += w
+    if current.strip():
+        out.append(current.rstrip())
+    return out
+
+
+def _bands(grid: Sequence[str], width: int) -> list[str]:
+    """A grid too wide for ``width`` as bands of columns, each under the rows' labels.
+
+    A clean cut falls at a column blank in every line with no ``-`` (a tile's joint) on
+    either side in the rows of cells, so that no cell, no tile and no axis number is
+    cut.  Where a tile lies across every column that would fit, the band is cut at a
+    joint instead and the joint is drawn on both sides (``6 -`` then ``- 4``): each
+    half of the tile whole, and the mark saying it goes on in the next band.  A band
+    after the first has ``┊`` between the rows' labels and its cells, so that a label
+    never reads as half of a tile."""
+    longest = max(len(x) for x in grid)
+    if longest <= width:
+        return list(grid)
+    rows = [x.ljust(longest + 1) for x in grid]
+    label = len(rows[0]) - len(rows[0].lstrip(" "))  # the header's indent: the rows' labels
+    header = [r for r in rows if r.rstrip().endswith(" x")]  # its minus signs are no joints
+    cells = [r for r in rows if not r.rstrip().endswith(" x")]
+    clean = {c for c in range(label + 1, longest)
+             if all(r[c] == " " for r in header)
+             and all(r[c] == " " and r[c - 1] != "-" and r[c + 1] != "-" for r in cells)}
+    joints = {c for c in range(label + 1, longest)
+              if all(r[c] == " " for r in header) and all(r[c] in " -" for r in cells)
+              and any(r[c] == "-" for r in cells)}
+    out: list[str] = []
+    start = label
+    while start < longest:
+        edge = 0 if start == label else 1  # a band after the first: "┊" between labels and cells
+        room = width - label - edge
+        if longest - start <= room:
+            stop, again = longest, 0
+        else:
+            fit = [c for c in clean if start < c <= start + room]
+            fit_joint = [c for c in joints if start + 1 < c < start + room]
+            if fit:
+                stop, again = max(fit), 0
+            elif fit_joint:
+                stop, again = max(fit_joint) + 1, 1  # the joint ends this band and begins the next
+            else:  # nothing fits: the narrowest band there is
+                stop, again = min([c for c in clean | joints if c > start] or [longest]), 0
+        if out:
+            out.append("")
+        out.extend((r[:label] + ("" if not edge else " " if r in header else "┊") + r[start:stop]).rstrip()
+                   for r in rows)
+        start = stop - again
+    return out
 
 
 def placements(g: Game, tile: str, seat: str | None) -> list[tuple[Play, int]]:

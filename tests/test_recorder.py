@@ -13,8 +13,9 @@ What is held to what:
   down on its own (``test_header_result_claim_is_checked``, a strict xfail).  The typed
   forms (:func:`notation.dumps_typed`, with and without the deal) give a record that
   validates with the same totals and winner, and the same moves.
-* Every class of refusal: one line on stderr naming the rule, the token skipped, the tokens
-  after it still taken, exit 1, and the file on disk a valid record after every step.
+* Every class of refusal: one line naming the rule, and the file on disk a valid record after
+  every step.  The library skips the refused token and takes the ones after it; the pipe mode
+  stops at the refused line (exit 1), the file exactly the lines before it.
 * Resuming: a prefix then the rest gives the whole game; a process killed with SIGKILL at
   a random move leaves a valid prefix that resumes to the whole game; files that cannot be
   continued exit 2 with one line.
@@ -464,18 +465,25 @@ def test_a_refused_token_is_skipped_and_the_file_stays_valid(case, fast_dir):
 
 
 @pytest.mark.parametrize("case", REFUSALS, ids=REFUSAL_IDS)
-def test_pipe_reports_each_refused_token_on_stderr_and_exits_1(case, fast_dir):
+def test_from_a_pipe_a_refused_line_stops_the_recording_and_exits_1(case, fast_dir):
+    """Nothing after the refused line is applied: the file is exactly the lines before it,
+    never a game with a move skipped (a different game from the one typed)."""
     record, st, k, bad, words, expected = _refusal_case(case)
-    text = "\n".join([header(record), "", *st[:k], bad, *st[k:]]) + "\n"
+    head = [header(record), ""]
+    text = "\n".join([*head, *st[:k], bad, *st[k:]]) + "\n"
     out = fast_dir / "g.dgn"
     run = pipe(record.game, out, text)
     assert run.code == 1
     lines = run.err_lines
-    assert len(lines) == 2 and lines[1] == "1 token refused", lines
+    number = len(head[0].splitlines()) + 1 + k + 1  # the bad line's number in the text
+    assert len(lines) == 2 and lines[0].startswith(f"line {number}: "), lines
+    assert lines[1] == (f"the recording stops at line {number}: nothing from it on was recorded; "
+                        f"{out} holds the game up to line {number - 1}")
     for w in words:
         assert w in lines[0], lines[0]
-    # the tokens after it were taken: the file holds the hand to its end
-    assert out.read_text(encoding="utf-8") == notation.dumps(expected)
+    before = fast_dir / "before.dgn"
+    assert pipe(record.game, before, "\n".join([*head, *st[:k]]) + "\n").code == 0
+    assert out.read_bytes() == before.read_bytes()
 
 
 def test_a_seat_without_its_move_is_refused_when_the_next_seat_comes(fast_dir):
@@ -505,15 +513,15 @@ def test_a_seat_without_its_move_is_refused_when_the_next_seat_comes(fast_dir):
     assert read_record(path).hands[0].moves == record.hands[0].moves[:5]
 
 
-def test_from_a_pipe_the_rest_of_a_line_after_a_refusal_is_read(fast_dir):
+def test_from_a_pipe_the_moves_before_a_refusal_in_its_line_are_taken_back(fast_dir):
     record = simulated(CONFIGS[0], 1)
     st = steps(notation.dumps(record))
     first = next(j for j, line in enumerate(st) if line.split(" ")[0] not in PARTS)
-    line = " ".join([st[first], "zz", st[first + 1], "7-7", st[first + 2]])  # S 2-2 zz E 3-2@2-2 7-7 N …
+    line = " ".join([st[first + 1], st[first + 2], "zz", st[first + 3]])  # E 3-2@2-2 N … zz W …
     out = fast_dir / "g.dgn"
-    run = pipe("competitive", out, "\n".join([header(record), "", *st[:first], line]) + "\n")
-    assert run.code == 1 and run.err_lines[-1] == "2 tokens refused"
-    assert read_record(out).hands[0].moves == record.hands[0].moves[:3]
+    run = pipe("competitive", out, "\n".join([header(record), "", *st[:first + 1], line, st[-1]]) + "\n")
+    assert run.code == 1 and len(run.err_lines) == 2 and "zz" in run.err_lines[0]
+    assert read_record(out).hands[0].moves == record.hands[0].moves[:1]  # the line before it
 
 
 def test_at_the_terminal_the_rest_of_a_line_after_a_refusal_is_not_taken():
@@ -540,13 +548,12 @@ def test_many_refusals_in_one_text_are_each_one_line(fast_dir):
             moves_in_hand += 1
             if moves_in_hand == 3:
                 body += ["zz", "7-7"]
-    out = fast_dir / "g.json"
-    run = pipe("competitive", out, "\n".join([header(record), "", "undo", *body]) + "\n")
+    r, said, refused = new_recorder(record)  # the library skips each refused word
+    r.feed_text("\n".join(["undo", *body]))
+    r.finish()
     n = 1 + 2 * len(record.hands)
-    assert run.code == 1
-    assert len(run.err_lines) == n + 1 and run.err_lines[-1] == f"{n} tokens refused"
-    assert run.err_lines[0] == "there is no move to take back"
-    assert json.loads(out.read_text()) == plain(bare(record))
+    assert len(refused) == n and refused[0] == "there is no move to take back"
+    assert plain(r.game.record()) == plain(bare(record))
 
 
 def test_an_open_hand_refuses_what_the_tiles_shown_already_rule_out(fast_dir):
