@@ -609,11 +609,13 @@ def fit_lines(lines: Sequence[str], width: int) -> list[str]:
     k = 0
     while k < len(lines):
         end = k
-        while end < len(lines) and (_is_grid_line(lines[end]) or (end > k and not lines[end].strip())):
+        if _GRID_HEAD.match(lines[k]):  # a grid: its x-axis header, then its rows and joints
             end += 1
-        while end > k and not lines[end - 1].strip():
-            end -= 1
-        if end - k >= 2:  # a grid: its header and its rows
+            while end < len(lines) and _GRID_ROW.match(lines[end]):
+                end += 1
+            while not lines[end - 1].strip():
+                end -= 1
+        if end - k >= 2:
             out.extend(_bands(lines[k:end], width))
             k = end
             continue
@@ -622,12 +624,10 @@ def fit_lines(lines: Sequence[str], width: int) -> list[str]:
     return out
 
 
-def _is_grid_line(line: str) -> bool:
-    """A row of a drawn grid (cells with ``·`` for empty ones), the joints between rows, or its
-    x-axis header (numbers ending in ``x``)."""
-    body = line.strip()
-    return "·" in line or (bool(body) and set(body) <= set("| ")) or (
-        body.endswith(" x") and all(w.lstrip("-").isdigit() for w in body.split()[:-1]))
+#: A drawn grid (Broadway's table): the x-axis header ("-1   0   1   x"), then rows, each a y
+#: label and cells ("-2  ·   3 - 3  (5)"), and the joints between rows (spaces and "|").
+_GRID_HEAD = re.compile(r"^ +(-?\d+ +)+x$")
+_GRID_ROW = re.compile(r"^ *(-?\d+ [ \d·\[\]()-]*|[ |]*)$")
 
 
 def _wrap_words(line: str, width: int) -> list[str]:
@@ -639,7 +639,7 @@ def _wrap_words(line: str, width: int) -> list[str]:
     words = [w for w in _BREAK.split(line[lead:]) if w]
     out, current = [], line[:lead]
     for w in words:
-        if len(current.rstrip()) + len(w.rstrip()) > width and current.strip():
+        if len(current) + len(w.rstrip()) > width and current.strip():
             out.append(current.rstrip())
             current = hang
         current += w
@@ -673,6 +673,7 @@ def _bands(grid: Sequence[str], width: int) -> list[str]:
               and any(r[c] == "-" for r in cells)}
     out: list[str] = []
     start = label
+    longest = max(len(r.rstrip()) for r in cells)  # the header's "x" goes with the last band
     while start < longest:
         edge = 0 if start == label else 1  # a band after the first: "┊" between labels and cells
         room = width - label - edge
@@ -683,14 +684,19 @@ def _bands(grid: Sequence[str], width: int) -> list[str]:
             fit_joint = [c for c in joints if start + 1 < c < start + room]
             if fit:
                 stop, again = max(fit), 0
+                while stop - 1 in clean and stop - 1 > start:  # the first of blank columns: the joint
+                    stop -= 1
             elif fit_joint:
                 stop, again = max(fit_joint) + 1, 1  # the joint ends this band and begins the next
             else:  # nothing fits: the narrowest band there is
                 stop, again = min([c for c in clean | joints if c > start] or [longest]), 0
         if out:
             out.append("")
-        out.extend((r[:label] + ("" if not edge else " " if r in header else "┊") + r[start:stop]).rstrip()
-                   for r in rows)
+        for r in rows:
+            end = stop
+            if stop == longest and r in header and label + edge + len(r[start:].rstrip()) <= width:
+                end = len(r)
+            out.append((r[:label] + ("" if not edge else " " if r in header else "┊") + r[start:end]).rstrip())
         start = stop - again
     return out
 

@@ -37,6 +37,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -670,6 +671,90 @@ def test_undo_takes_back_across_a_hand_and_the_file_follows(fast_dir):
     got = assert_valid_on_disk(path)
     assert len(got.hands) == 1 and got.hands[0].result is None
     assert got.hands[0].moves == record.hands[0].moves[:-1]
+
+
+def test_at_a_hand_prompt_an_end_line_records_that_hands_score():
+    """Interactive: once hand 1 is confirmed the prompt says hand 2, and end out EW 20 is hand 2's
+    score from a paper sheet (not a claim about hand 1)."""
+    record, r, said, refused = _interactive_hand1(None)
+    r.feed_line("y")
+    assert not r.game.in_hand and r.game.hand_number == 1
+    r.feed_line("end out EW 20")
+    assert not refused, refused
+    assert said[-1] == "hand 2: NS 0, EW 20 (score sheet); totals NS 0, EW 63"
+    got = r.game.record()
+    assert len(got.hands) == 2 and got.hands[1].score_sheet and got.hands[1].result.scores == {"EW": 20}
+    assert got.hands[0].result is None  # hand 1 keeps its computed result, nothing claimed
+    r.feed_line("end blocked NS 6")  # and hand 3's at the hand 3 prompt
+    assert not refused and r.game.hand_number == 3 and validate(r.game.record()).scores == {"NS": 6, "EW": 63}
+
+
+def _tiles_in(lines) -> list[str]:
+    return sorted(re.findall(r"\d[-|]\d", " ".join(lines)))
+
+
+@pytest.mark.parametrize("width", [40, 80])
+@pytest.mark.parametrize("game", ["competitive", "horse-race", "castle-rock", "domino-roads", "broadway"])
+def test_the_table_is_wrapped_between_tiles_at_the_terminal_width(game, width):
+    """The recorder's table at 40 and 80 columns: no line as wide as the terminal (which would
+    wrap it, through a tile), every tile and every cell of the table still there, whole."""
+    record = next(sim.simulate(game, 1, 3))
+    r, said, refused = new_recorder(record)
+    hand = steps(notation.dumps(record))
+    end = next(k for k, line in enumerate(hand) if line.startswith("end"))
+    for line in hand[:end - 2]:
+        r.feed_line(line)
+    assert not refused
+    said.clear()
+    r._show_table()
+    wide = list(said)
+    r.width = lambda: width
+    said.clear()
+    r._show_table()
+    narrow = list(said)
+    assert all(len(line) < width for line in narrow), [x for x in narrow if len(x) >= width]
+    assert _tiles_in(x for x in narrow if "┊" not in x and "·" not in x) == _tiles_in(
+        x for x in wide if "·" not in x)
+    cells = lambda lines: sorted(re.findall(r"[\d·]", "".join(x.split("┊")[-1][6:] for x in lines if "·" in x)))
+    assert cells(narrow) == cells(wide)
+
+
+def test_a_grid_wider_than_the_terminal_is_cut_into_bands_of_whole_cells():
+    """Between columns where no tile lies across; where every cut would cross one, at a joint,
+    drawn on both sides.  A band after the first has its row labels and a ┊."""
+    from domrec.recorder import fit_lines
+
+    grid = ["     -1   0   1   2   3   4   5   x",
+            "   1  ·   5 - 4   ·   2 - 2   1",
+            "                      |",
+            "   0  6 - 6   3 - 1   2   6 - 6",
+            "     y ↑  [n] just laid"]
+    assert fit_lines(grid, 21) == ["     -1   0   1   2",
+                                   "   1  ·   5 - 4   ·",
+                                   "",
+                                   "   0  6 - 6   3 - 1",
+                                   "",
+                                   "         3   4   5",
+                                   "   1 ┊   2 - 2   1",
+                                   "     ┊   |",
+                                   "   0 ┊   2   6 - 6",
+                                   "     y ↑  [n] just",
+                                   "         laid"]
+    crowded = [grid[0], "   1  ·   5 - 4   3 - 2   2   1", grid[2], grid[3]]
+    assert fit_lines(crowded, 21) == ["     -1   0   1",
+                                      "   1  ·   5 - 4",
+                                      "",
+                                      "   0  6 - 6   3 -",  # 3-1 lies across every cut that fits
+                                      "",
+                                      "        2   3",
+                                      "   1 ┊  3 - 2",
+                                      "     ┊      |",
+                                      "   0 ┊- 1   2",
+                                      "",
+                                      "         4   5   x",
+                                      "   1 ┊   2   1",
+                                      "     ┊",
+                                      "   0 ┊   6 - 6"]
 
 
 # --- 3. resuming --------------------------------------------------------------------------------
