@@ -18,6 +18,7 @@ import time
 import uuid
 from pathlib import Path
 
+import attrs
 import pytest
 
 from domrec import notation
@@ -52,9 +53,10 @@ class Terminal:
             raise AssertionError(f"tmux {' '.join(args)}: {done.stderr}")
         return done.stdout
 
-    def start(self, *args: str) -> None:
-        """Run ``domrec record ARGS`` in the pane; a shell around it writes its exit status to a
-        file (tmux sometimes leaves the dead program unreaped, without its status)."""
+    def start(self, *args: str, width: int = 120, stdin: Path | None = None) -> None:
+        """Run ``domrec record ARGS`` in the pane (``width`` columns; its input from ``stdin``, a
+        file, when given: the pipe mode); a shell around it writes its exit status to a file
+        (tmux sometimes leaves the dead program unreaped, without its status)."""
         if self.started:
             # A new tmux server for each run: after its last session is killed a server exits,
             # and a session asked of it meanwhile fails with "server exited unexpectedly".
@@ -63,8 +65,9 @@ class Terminal:
         self.runs += 1
         self.status = self.folder / f"status{self.runs}"
         command = (shlex.join([sys.executable, "-m", "domrec.cli", "record", *args])
+                   + (f" < {shlex.quote(str(stdin))}" if stdin is not None else "")
                    + f"; echo $? > {shlex.quote(str(self.status))}")
-        self.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", "-c", str(ROOT), command)
+        self.tmux("new-session", "-d", "-s", "main", "-x", str(width), "-y", "40", "-c", str(ROOT), command)
         self.started = True
 
     def close(self) -> None:
@@ -72,9 +75,10 @@ class Terminal:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def screen(self) -> str:
-        """Everything the pane has shown (scroll-back too), wrapped lines joined."""
-        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
+    def screen(self, joined: bool = True) -> str:
+        """Everything the pane has shown (scroll-back too), wrapped lines joined (or, with
+        ``joined=False``, as the terminal wrapped them)."""
+        return self.tmux("capture-pane", "-p", *(("-J",) if joined else ()), "-S", "-", "-t", "main")
 
     def lines(self) -> list[str]:
         return [line.rstrip() for line in self.screen().splitlines() if line.strip()]
@@ -238,6 +242,8 @@ def test_a_competitive_game_at_the_terminal(term, tmp_path):
         term.line(line)
     for w in words2[:3]:
         term.line(w)
+    term.keys("C-c")  # a first Ctrl-C on an empty line only says how to leave
+    term.wait("nothing typed; Ctrl-C again (or quit) stops the recording")
     term.keys("C-c")
     assert term.wait_dead() == "0"
     assert f"stopped; everything entered is saved in {out} (domrec record {out} continues it)" in term.screen()
@@ -320,3 +326,117 @@ def test_a_broadway_tile_named_alone_then_a_number(term, tmp_path):
     term.keys("Enter")
     assert term.wait_dead() == "0"
     assert read_record(out).hands[0].moves[-1].at == move.at
+
+
+def _players(record) -> list[str]:
+    return [f"--player={p.seat}={p.name}" for p in record.players]
+
+
+def test_ctrl_c_clears_the_line_and_a_second_one_leaves(term, tmp_path):
+    record = competitive()
+    parts, words = typed_hand(record, 0)
+    out = tmp_path / "g.dgn"
+    term.start("competitive", "-o", str(out), *_players(record))
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in parts:
+        term.line(line)
+    term.line(words[0])
+    term.wait_prompt("hand 1, E to play>")
+    term.type("6-6 zz")  # typed, never entered: Ctrl-C throws it away, as in a shell
+    term.wait("E to play> 6-6 zz")
+    n = len(term.prompts())
+    term.keys("C-c")
+    term.wait("line cleared; Ctrl-C again (or quit) stops the recording")
+    term.wait(lambda s: len([x for x in s.splitlines() if PROMPT.match(x)]) > n)
+    term.wait_prompt("hand 1, E to play>")
+    assert term.dead() is None
+    term.line(words[1])  # the next move is taken as if nothing had been typed before it
+    assert "fits neither end" not in term.screen() and "zz" not in "".join(term.prompts()[-1:])
+    assert read_record(out).hands[0].moves == record.hands[0].moves[:2]
+    term.type("3-3")
+    term.keys("C-c")  # clears 3-3 …
+    term.wait("line cleared")
+    term.wait_prompt(f"hand 1, {record.hands[0].moves[2].seat} to play>")
+    term.keys("C-c")  # … and a second Ctrl-C in a row leaves
+    assert term.wait_dead() == "0"
+    assert f"stopped; everything entered is saved in {out}" in term.screen()
+    assert read_record(out).hands[0].moves == record.hands[0].moves[:2]
+
+
+def test_an_end_line_at_a_hand_prompt_records_that_hands_score(term, tmp_path):
+    record = competitive()
+    parts, words = typed_hand(record, 0)
+    out = tmp_path / "g.dgn"
+    term.start("competitive", "-o", str(out), *_players(record))
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in parts:
+        term.line(line)
+    for w in words:
+        term.line(w)
+    term.wait_prompt("confirm (y/n)>")
+    term.line("y")
+    term.wait_prompt("hand 2 (deal lines, or the first move)>")
+    term.line("end out EW 20")
+    screen = term.screen()
+    assert "hand 2: NS 0, EW 20 (score sheet); totals NS 0, EW 63" in screen
+    assert "end:" not in screen  # not taken for a claim about hand 1
+    term.wait_prompt("hand 3 (deal lines, or the first move)>")
+    term.line("end blocked NS 6")
+    term.wait_prompt("hand 4 (deal lines, or the first move)>")
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
+    got = read_record(out)
+    assert [h.score_sheet for h in got.hands] == [False, True, True]
+    assert validate(got).scores == {"NS": 6, "EW": 63}
+
+
+def test_from_a_pipe_a_refused_line_stops_the_recording(term, tmp_path):
+    record = competitive()
+    lines = notation.dumps(attrs.evolve(record, result=None)).splitlines()
+    first = next(k for k, x in enumerate(lines) if x.startswith(("N ", "E ", "S ", "W ")))
+    text = [*lines[:first + 1], "W 7-7", *lines[first + 1:]]
+    source = tmp_path / "typed.dgn"
+    source.write_text("\n".join(text) + "\n")
+    out = tmp_path / "g.dgn"
+    term.start("competitive", "-o", str(out), stdin=source)
+    assert term.wait_dead() == "1"
+    screen = term.screen()
+    assert f"line {first + 2}: W plays 7-7: " in screen
+    assert f"the recording stops at line {first + 2}: nothing from it on was recorded" in screen
+    before = tmp_path / "before.dgn"
+    before_text = tmp_path / "before-typed.dgn"
+    before_text.write_text("\n".join(text[:first + 1]) + "\n")
+    term.start("competitive", "-o", str(before), stdin=before_text)
+    assert term.wait_dead() == "0"
+    assert out.read_bytes() == before.read_bytes()  # exactly the lines before the refused one
+    assert validate(read_record(out)).status == "valid"
+
+
+@pytest.mark.parametrize("width", [40, 80])
+def test_the_table_wraps_between_tiles_at_the_terminal_width(term, tmp_path, width):
+    record = competitive()
+    parts, words = typed_hand(record, 0)
+    out = tmp_path / "g.dgn"
+    term.start("competitive", "-o", str(out), *_players(record), width=width)
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in parts:
+        term.line(line)
+    for w in words[:-2]:
+        term.line(w)
+    term.line("show")
+
+    def table(joined: bool) -> list[str]:
+        lines = [x.rstrip() for x in term.screen(joined).splitlines() if x.strip()]
+        start = max(k for k, x in enumerate(lines) if x.endswith("> show"))
+        return lines[start + 1:-1]
+
+    shown = table(True)
+    assert any(x.lstrip().startswith("line: [") for x in shown) and any("in hand:" in x for x in shown)
+    assert table(False) == shown  # the terminal wrapped no line of it: the recorder did, between tiles
+    assert all(len(x) < width for x in shown)
+    tiles = [t for x in shown for t in re.findall(r"\[?\d-\d\]?", x)]
+    assert all(t[0] != "[" or t[-1] == "]" for t in tiles)  # every tile whole on its line
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
