@@ -636,7 +636,16 @@ def _wrap_words(line: str, width: int) -> list[str]:
     lead = len(line) - len(line.lstrip(" "))
     label = line.find(": ", lead)  # "in hand: N 6-4 …" goes on under its first tile
     hang = " " * (label + 2 if 0 < label - lead < 20 else lead + 4)
-    words = [w for w in _BREAK.split(line[lead:]) if w]
+    words: list[str] = []
+    carry = ""
+    for w in _BREAK.split(line[lead:]):
+        if w.strip() and len(w.strip()) <= 2 and not any(ch.isdigit() for ch in w):
+            carry += w  # a seat (W, NS) stays with its first tile
+        elif w:
+            words.append(carry + w)
+            carry = ""
+    if carry:
+        words.append(carry)
     out, current = [], line[:lead]
     for w in words:
         if len(current) + len(w.rstrip()) > width and current.strip():
