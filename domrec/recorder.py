@@ -47,7 +47,9 @@ Type moves as in DGN, several on a line if you like:
   r4+3  reuse  s3-4@NS1/4  5-6@NS1  b0-0@NS1/2/6+NS2/1/4  #3-3@NS1   Domino Roads
 Before a hand's first move:  hand N lead SEAT,  deal SEAT tiles…,  row …,  boneyard …,  pile SEAT …
 At a hand's end without the deal:  left SEAT tiles…; SEAT tiles…
-Commands:  undo  show  scores  help  y / n (confirm a hand's result)  quit"""
+At a "hand N" prompt:  end out NS 20   hand N's score alone, from a paper sheet
+Commands:  undo  show  scores  help  y / n (confirm a hand's result)  quit
+Ctrl-C clears the line being typed; a second Ctrl-C (or quit) stops"""
 
 _COMMANDS = ("undo", "show", "scores", "help", "quit", "y", "n", "yes", "no")
 _PARTS = ("deal", "row", "boneyard", "pile", "leaddraw", "redeal")
