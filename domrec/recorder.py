@@ -204,10 +204,12 @@ class Recorder:
     def restore(self, record: Record) -> None:
         """Go back to ``record`` (taken from :attr:`game` earlier) and save it: a text whose line
         was refused is recorded up to the line before, never as a different game."""
+        changed = self.game.record() != record
         self.game = Game.from_record(record)
         self._parts, self._leader, self._comment, self._left = {}, None, None, None
         self._choices, self._confirming, self._sheet_pending, self._seat = None, False, False, None
-        self._save()
+        if changed:  # (a line refused before anything was saved left the file as it was)
+            self._save()
 
     # --- moves --------------------------------------------------------------------------------
 

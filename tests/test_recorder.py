@@ -1193,13 +1193,21 @@ def test_picking_a_placement_from_a_pipe(fast_dir):
     text = "\n".join([header(record), "", *st[:j], f"{move.seat} {move.play}", str(len(options) + 1),
                       str(pick), *st[j + 1:end + 1]]) + "\n"
     run = pipe("broadway", out, text)
-    assert run.code == 1
-    assert run.err_lines == [f"pick a number from 1 to {len(options)}", "1 token refused"]
+    assert run.code == 1  # the number out of range stops the recording: the lines before it are kept
+    number = len(header(record).splitlines()) + 1 + j + 2
+    assert run.err_lines == [f"line {number}: pick a number from 1 to {len(options)}",
+                             f"the recording stops at line {number}: nothing from it on was recorded; "
+                             f"{out} holds the game up to line {number - 1}"]
     hand = record.hands[0]
+    expected = attrs.evolve(truncated(record, 1), hands=(attrs.evolve(hand, moves=hand.moves[:4], result=None),))
+    assert out.read_text(encoding="utf-8") == notation.dumps(expected)
+    again = fast_dir / "again.dgn"  # the right number gives the move picked from the list
+    text = "\n".join([header(record), "", *st[:j], f"{move.seat} {move.play}", str(pick), *st[j + 1:end + 1]])
+    assert pipe("broadway", again, text + "\n").code == 0
     moves_ = list(hand.moves)
     moves_[4] = attrs.evolve(move, score=None)  # picked from the list: no claim typed
     expected = attrs.evolve(truncated(record, 1), hands=(attrs.evolve(hand, moves=tuple(moves_)),))
-    assert out.read_text(encoding="utf-8") == notation.dumps(expected)
+    assert again.read_text(encoding="utf-8") == notation.dumps(expected)
 
 
 def test_a_placement_list_is_dropped_by_another_word(fast_dir):
@@ -1304,9 +1312,9 @@ def test_a_full_disk_through_the_pipe(fast_dir, monkeypatch):
     _disk_full(monkeypatch, "fsync")
     run = pipe(str(out), None, "\n".join(st[12:20]))
     assert run.code == 1 and out.read_bytes() == before
-    # the first move is not saved; the others then come out of turn
-    assert run.err_lines[-1] == "8 tokens refused" and len(run.err_lines) == 9
-    assert run.err_lines[0].startswith("not saved (cannot write ") and "No space left on device" in run.err
+    # the first move is not saved, and the recording stops there
+    assert len(run.err_lines) == 2 and run.err_lines[1].startswith("the recording stops at line 1: ")
+    assert run.err_lines[0].startswith("line 1: not saved (cannot write ") and "No space left on device" in run.err
 
 
 def test_a_full_disk_at_the_end_of_a_hand_keeps_the_hand_open(fast_dir, monkeypatch):
