@@ -48,6 +48,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from hypothesis import given, settings, strategies as hst
 
 from domrec import notation, record_cli
 from domrec import simulate as sim
@@ -717,6 +718,23 @@ def test_the_table_is_wrapped_between_tiles_at_the_terminal_width(game, width):
         x for x in wide if "·" not in x)
     cells = lambda lines: sorted(re.findall(r"[\d·]", "".join(x.split("┊")[-1][6:] for x in lines if "·" in x)))
     assert cells(narrow) == cells(wide)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.lists(hst.tuples(hst.integers(0, 6), hst.integers(0, 6)), min_size=1, max_size=40),
+       hst.sampled_from(["  line: ", "  in hand: N ", "  row: "]), hst.booleans(), hst.integers(22, 120))
+def test_a_line_of_tiles_is_wrapped_between_tiles(tiles, label, bracketed, width):
+    """Any line of tiles, at any width: every line shorter than the terminal, the tiles all there,
+    in order, each whole on one line."""
+    from domrec.recorder import fit_lines
+
+    texts = [f"[{a}-{b}]" if bracketed else f"{a}-{b}" for a, b in tiles]
+    line = label + ("" if bracketed else " ").join(texts)
+    out = fit_lines([line], width)
+    assert all(len(x) < width for x in out), out
+    pattern = r"\[\d-\d\]" if bracketed else r"\d-\d"
+    assert [t for x in out for t in re.findall(pattern, x)] == texts
+    assert "".join(x.strip() for x in out).replace(" ", "") == line.strip().replace(" ", "")
 
 
 def test_a_grid_wider_than_the_terminal_is_cut_into_bands_of_whole_cells():
