@@ -67,8 +67,9 @@ class PairingError(Refused):
     """The next round cannot be paired (results missing, a hard constraint cannot be kept)."""
 
 
-class UnknownPlayer(Refused):
-    """A name or number that is not a player of the event."""
+class UnknownPlayer(UnusableInput):
+    """A name or number that is not a player of the event: input that cannot be used (exit 2),
+    told with the closest names entered ("did you mean …"), so the director retypes one name."""
 
 
 class AmbiguousPlayer(Refused):

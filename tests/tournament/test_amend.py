@@ -219,6 +219,7 @@ def test_a_schema_2_file_keeps_working_and_is_upgraded_by_its_first_amendment(tm
     path = simulated(tmp_path)
     conn = sqlite3.connect(path)
     # What the issue-8 tool wrote: no audit columns, schema 2, and one replacement in its own words.
+    conn.execute("DROP VIEW IF EXISTS audit_view")  # an older file has none (and it reads the columns)
     conn.execute("ALTER TABLE result_audit DROP COLUMN changed_by")
     conn.execute("ALTER TABLE result_audit DROP COLUMN new_result")
     conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
@@ -252,6 +253,7 @@ def test_a_schema_2_file_keeps_working_and_is_upgraded_by_its_first_amendment(tm
 def test_a_refused_amendment_does_not_upgrade_an_older_file(tmp_path: Path) -> None:
     path = simulated(tmp_path)
     conn = sqlite3.connect(path)
+    conn.execute("DROP VIEW IF EXISTS audit_view")  # an older file has none (and it reads the columns)
     conn.execute("ALTER TABLE result_audit DROP COLUMN changed_by")
     conn.execute("ALTER TABLE result_audit DROP COLUMN new_result")
     conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")

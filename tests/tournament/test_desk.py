@@ -249,7 +249,7 @@ def test_cli_round_changes(tmp_path: Path) -> None:
     r = run("swap", path, "Ana", "Hal", "--by", "Marta", "--reason", "family")
     assert r.exit_code == 0 and r.stdout.startswith("round 1 table ")
     r = run("swap", path, "Anna", "Hal")
-    assert r.exit_code == 1 and "did you mean 'Ana'?" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.exit_code == 2 and "did you mean 'Ana'?" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = run("move", path, "Ana", "--table", "1", "--seat", "X")
     assert r.exit_code == 2 and "has no seat 'X'" in r.stderr
     r = run("pin", path, "Ana", "--table", "1", "--unpin")

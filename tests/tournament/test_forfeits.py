@@ -14,7 +14,7 @@ from domrec import games
 from tournament import add_players, create_event, enter_manual, enter_record, make_settings, pair_next_round, \
     run_check
 from tournament.cli import app
-from tournament.errors import ResultRefused
+from tournament.errors import ResultRefused, UnknownPlayer
 from tournament.event.ratings import event_games
 from tournament.event.results import enter_player_forfeit
 from tournament.event.standings import from_store as current_standings
@@ -53,7 +53,7 @@ def test_a_forfeit_by_player_is_refused_clearly(rotating_event, pairs_event) -> 
     names = {p.id: p.name for p in store.players()}
     with pytest.raises(ResultRefused, match="does not sit at round 1 table 1"):
         enter_player_forfeit(store, table.number, (names[other.players[0]],))
-    with pytest.raises(ResultRefused, match="no player named"):
+    with pytest.raises(UnknownPlayer, match="no player named"):  # a name mistyped: unusable input, exit 2
         enter_player_forfeit(store, table.number, ("Nobody",))
     with pytest.raises(ResultRefused, match="every player"):
         enter_player_forfeit(store, table.number, tuple(names[p] for p in table.players))

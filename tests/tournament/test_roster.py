@@ -194,7 +194,7 @@ def test_cli_player_list(tmp_path: Path) -> None:
     assert r.exit_code == 1 and r.stderr.count("\n") == 1 and "already entered" in r.stderr
     assert run("rename", path, "Bo", "Bob", "--by", "Marta").stdout == "renamed 'Bo' to 'Bob'\n"
     r = run("remove", path, "Edd")
-    assert r.exit_code == 1 and "did you mean 'Ed'?" in r.stderr
+    assert r.exit_code == 2 and "did you mean 'Ed'?" in r.stderr
     assert run("remove", path, "Ed").stdout == "removed #5 Ed\n"
     assert run("check", path).exit_code == 0
     assert "sits out round 1" in run("sit-out", path, "Di").stdout

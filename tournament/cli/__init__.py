@@ -23,7 +23,8 @@ from tournament.cli.app import app, main
 for _command in (event.new, event.add, event.players, event.withdraw, rounds.pair, rounds.balance, rounds.tables,
                  rounds.result, pages.sheets, rounds.record, stages.standings):
     app.command()(_command)
-for _command in (desk.unpair, desk.swap, desk.move, desk.pin, desk.apart, roster.rename, roster.remove):
+for _command in (desk.unpair, desk.swap, desk.move, desk.pin, desk.apart, roster.rename, roster.remove,
+                 desk.accept):
     app.command()(_command)
 app.command(name="sit-out")(roster.sit_out)
 app.command(name="return")(roster.return_)

@@ -53,6 +53,8 @@ def history(
                                                        "which have an \"action\")."),
     desk_only: bool = typer.Option(False, "--desk", help="With --csv: the desk's changes (rounds and players) "
                                                          "instead of the results replaced."),
+    entered: bool = typer.Option(False, "--entered", help="Instead: each table's result as first entered — "
+                                                          "when, by whom, what kind."),
 ) -> None:
     """The audit trail: every result replaced or amended, every paired round or player changed — when,
     by whom, what, why."""
@@ -61,6 +63,21 @@ def history(
     with open_for_command(event) as store:
         changes = audit.history(store)
         desk = audit.desk_history(store)
+        firsts = audit.first_entries(store) if entered else []
+    if entered:
+        rows = [e.to_dict() for e in firsts]
+        if as_json:
+            sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
+        elif as_csv:
+            from tournament.pages.report import write_csv
+            write_csv(sys.stdout, ["round", "table", "when", "by", "kind"], rows)
+        elif not rows:
+            typer.echo(f"{event}: no result has been entered")
+        else:
+            from tournament.pages.terminal import wrap_lines
+            for e in firsts:
+                typer.echo("\n".join(wrap_lines(e.text())))
+        return
     if as_json:
         doc = [c.to_dict() for c in changes] + [d.to_dict() for d in desk]
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")

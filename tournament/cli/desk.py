@@ -113,3 +113,22 @@ def apart(
         raise UnusableInput("--lift takes no --rounds")
     with open_for_command(event) as store:
         typer.echo(desk.apart(store, a, b, rounds, lift, desk.Who(by, reason)))
+
+
+@guarded
+def accept(
+    event: Path = typer.Argument(..., help="The event file."),
+    table: Optional[int] = typer.Option(None, "--table", "-t", min=1, max=MAX_COUNT,
+                                        help="The table whose manual score is accepted."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=1, max=MAX_COUNT,
+                                           help="The round (default: the last paired; with --all, every round)."),
+    every: bool = typer.Option(False, "--all", help="Every manual score not yet accepted."),
+    by: Optional[str] = BY,
+    reason: Optional[str] = REASON,
+) -> None:
+    """Accept a score typed in by hand, once: `check` stops warning about it (kept in the audit trail)."""
+    if (table is None) == (not every):
+        raise UnusableInput("give --table N (and --round R), or --all")
+    with open_for_command(event) as store:
+        lines = desk.accept(store, round_no, table, desk.Who(by, reason))
+    typer.echo("\n".join(lines))

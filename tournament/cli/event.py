@@ -78,12 +78,13 @@ def add(
         names = list(names or [])
         pairs = store.settings.format == PAIRS
         ids: list | None = None
+        fields: list | None = None
         if player_id and len(player_id) != len(names):
             raise UnusableInput(f"give one --id a name ({len(player_id)} for {len(names)} names)")
         if from_csv is not None:
             if names:
                 raise UnusableInput("give names or --csv, not both")
-            entries, ids = pl.read_csv_ids(from_csv, pairs)
+            entries, ids, fields = pl.read_csv_entries(from_csv, pairs)
         elif pairs:
             if len(names) != 2:
                 raise UnusableInput("a pairs event enters one partnership at a time: give exactly two names "
@@ -98,11 +99,11 @@ def add(
             entries = names
             ids = list(player_id) if player_id else None
         if pairs:
-            teams = pl.add_pairs(store, entries, ids)
+            teams = pl.add_pairs(store, entries, ids, fields)
             for t in teams:
                 typer.echo(f"added pair #{t.id} {t.name} (from round {t.entered})")
         else:
-            added = pl.add_players(store, entries, ids)
+            added = pl.add_players(store, entries, ids, fields)
             for p in added:
                 typer.echo(f"added #{p.id} {p.name} (from round {p.entered})")
 

@@ -62,6 +62,12 @@ def sheets(
         typer.echo(f"wrote {path}")
 
 
+BY_OPTION = typer.Option([], "--by", help="Prize lists: the standings within each value of this column of the "
+                                          "players CSV (sex, category, club); again for another column.")
+BEST_OPTION = typer.Option(None, "--best", min=1, max=MAX_COUNT, help="With --by: the values (clubs) ranked by "
+                                                                         "the sum of their best K players.")
+
+
 @guarded
 def report(
     event: Path = typer.Argument(..., help="The event file."),
@@ -75,6 +81,10 @@ def report(
                                                           "serve` last used; no code if it never ran)."),
     lang: Optional[str] = typer.Option(None, "--lang", help="The pages' language: en or es (default: the "
                                                             "event's)."),
+    no_replays: bool = typer.Option(False, "--no-replays", help="Write the page alone, no replay pages (a "
+                                                                "big event's report in a moment)."),
+    by: list[str] = BY_OPTION,
+    best: Optional[int] = BEST_OPTION,
 ) -> None:
     """Write the event as HTML: a one-page summary (standings, bracket, rounds and tables), its public pages
     beside it (find your table, standings, results, a page a player, crosstable) and each game's replay."""
@@ -87,9 +97,12 @@ def report(
 
     if url is not None and not screen:
         raise UnusableInput("--url is the address for the projector's QR code: give it with --screen")
+    if best is not None and not by:
+        raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
     with open_for_command(event) as store:
         language = _language(lang, store.settings.lang)
         data = public_data(store)
+        rp.add_desk_data(store, data, by, best)
         link = None
         if screen and (url is not None or served_before(store)):
             link = venue_url(store, _checked_url(url)) + "/"
@@ -99,7 +112,8 @@ def report(
             try:
                 outputs.check(output, rp.REPORT, force)
                 rp.check_pages(data, output, force)
-                replays = rp.write_replays(store, output, force, language)
+                if not no_replays:  # --no-replays: the pages alone, in a moment
+                    replays = rp.write_replays(store, output, force, language)
                 pages = rp.write_pages(data, output, replays, force, language)
                 if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
                     rounds = rp.write_rounds(data, output, replays, force, language)
@@ -123,14 +137,19 @@ def export(
     as_csv: bool = typer.Option(False, "--csv", help="CSV files instead of one JSON file."),
     force: bool = typer.Option(False, "--force", help="Replace existing files that tournament export did not "
                                                       "write."),
+    by: list[str] = BY_OPTION,
+    best: Optional[int] = BEST_OPTION,
 ) -> None:
-    """Export everything (players, standings, tables and results, stages' draws, the change log) as JSON or CSV."""
+    """Export everything (players, standings, tables and results, stages' draws, the change log, the
+    audit trail) as JSON or CSV."""
     import io
     from domrec import output as outputs
     from tournament.pages import report as rp
 
+    if best is not None and not by:
+        raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
     with open_for_command(event) as store:
-        data = rp.event_data(store)
+        data = rp.event_data(store, by, best)
     if not as_csv:
         write_output(output, rp.export_json(data), rp.EXPORT, force)
         if str(output) != "-":
@@ -156,4 +175,4 @@ def export(
         raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
     for path, text in texts:
         write_output(path, text, rp.csv_kind(text), force)
-    typer.echo(f"wrote {output}/ (players, standings, tables, matches, placings, changes .csv)")
+    typer.echo(f"wrote {output}/ ({', '.join(rp.csv_tables(data))} .csv)")

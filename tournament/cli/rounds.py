@@ -38,8 +38,9 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         emit(rows, True, False, "")
         return
     tables = store.tables(round_no)
-    results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats]) for t in tables}
     seats = {(r["table"], r["seat"]): r for r in rows}
+    results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats],
+                                      _side_names(t, seats, store.settings.format == PAIRS)) for t in tables}
     full, compact = [], []
     for t in tables:
         line: dict[str, Any] = {"table": t.number}
@@ -74,15 +75,30 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
                    f"{f', {played} played' if played else ''} (`tournament tables` prints them)")
 
 
-def _result_text(result: Any, sides: Sequence[str]) -> str:
+def _side_names(t: Any, seats: dict[tuple[int, str], dict[str, Any]], pairs: bool) -> dict[str, str]:
+    """Who a side is, to name a winner by: the pair's name, or the one player of a seat; partners
+    of a rotating event are named by the side (their names are on the row)."""
+    out: dict[str, str] = {}
+    for side in dict.fromkeys(s.side for s in t.seats):
+        mine = [seats[(t.number, s.seat)] for s in t.seats if s.side == side]
+        if pairs:
+            out[side] = mine[0]["pair"]
+        elif len(mine) == 1:
+            out[side] = mine[0]["name"]
+    return out
+
+
+def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None = None) -> str:
     """A result as the table shows it: the sides' scores in seating order (``sides``, a side a
-    seat: NS before EW, not the alphabetical order the store keeps them in), then who won."""
+    seat: NS before EW, not the alphabetical order the store keeps them in), then who won, by
+    name where a side is one player or a pair (``names``: ``P3 won (Ana)``)."""
     if result is None:
         return "to play"
     order = [x for x in dict.fromkeys(sides) if x in result.scores]
     order += [x for x in result.scores if x not in order]
     scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split
-    outcome = f"{result.winner} won" if result.winner else "draw"
+    who = (names or {}).get(result.winner or "")
+    outcome = (f"{result.winner} won" + (f" ({who})" if who else "")) if result.winner else "draw"
     if result.kind == "forfeit":
         absent = getattr(result, "absent", ()) or ()
         return f"{scores} · {outcome} (forfeit{': ' + ', '.join(absent) + ' did not play' if absent else ''})"
@@ -111,7 +127,7 @@ def balance(
     """Who partnered and who opposed whom, and how often (repeats against their lower bound)."""
     from tournament.pairing.schedule import meetings
     with open_for_command(event) as store:
-        met = meetings(store.settings, store.players(), store.tables(), store.byes())
+        met = meetings(store.settings, store.players(), store.tables(), store.byes(), store.teams())
         typer.echo(json.dumps(met.to_dict(), ensure_ascii=False, indent=1) if as_json else met.text())
 
 
@@ -153,9 +169,13 @@ def result(
     absent: Optional[list[str]] = typer.Option(None, "--absent", help="With --table, in individual and "
                                                "rotating events: a player (name or number) who did not play; "
                                                "give it again for each. The others win by the forfeit score."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who enters the results (default: your login name); "
+                                                        "kept with each (`tournament history --entered`)."),
 ) -> None:
     """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit."""
     from domrec import reader
+
+    from tournament.event.audit import clean_text
 
     # --forfeit twice would silently keep the last side only: `--forfeit NS --forfeit EW` must not
     # store "EW did not play" when the director meant both (a list given once says so, and is refused).
@@ -163,7 +183,9 @@ def result(
         raise UnusableInput(f"--forfeit given {len(forfeits)} times: name the side that did not play once, "
                             f"e.g. --forfeit {forfeits[0]} (a table where no side played has no result to enter)")
     forfeit = forfeits[0] if forfeits else None
+    author = clean_text(by, "--by")
     with open_for_command(event) as store:
+        store.author = author
         if match is not None:
             if table is not None or round_no is not None:
                 raise UnusableInput("give --match, or --table (and --round), not both")

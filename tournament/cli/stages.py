@@ -29,12 +29,26 @@ def standings(
                                                 "rounds, later stages as `bracket` numbers them."),
     wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal "
                                                    "(else the least important go when it is narrow)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Prize lists: the standings within each value of this "
+                                                        "column of the players CSV (sex, category, club)."),
+    best: Optional[int] = typer.Option(None, "--best", min=1, max=MAX_COUNT,
+                                       help="With --by: the values (clubs) ranked by the sum of their best K "
+                                            "players."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
     from tournament.event import finals
 
     with open_for_command(event) as store:
         st.check_paired(store, round_no)
+        if best is not None and by is None:
+            raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
+        if by is not None:
+            if round_no is not None and stage_id is not None:
+                raise UnusableInput("give --round or --stage, not both")
+            table = (st.of_stage(store, stage_id)[0] if stage_id is not None else
+                     st.event_standings(store) if round_no is None else st.from_store(store, round_no))
+            _prize_lists(store, table, by, best, as_csv, as_json, wide)
+            return
         final_stage = finals.final_stage(store)
         if final_stage is not None and stage_id in (None, final_stage.id) and round_no is None:
             _final_standings(store, final_stage, stage_id is None, as_csv, as_json, wide)
@@ -52,6 +66,11 @@ def standings(
                                 for r, n in sorted(table.missing.items()))
             note.append(f"PROVISIONAL — results still missing ({missing})")
         note.append(table.ranked_by())
+        if stage_id is None:
+            from tournament.event import stages as stg
+
+            note += [f"the games of stage {x.id} ({x.name}) are not counted here: `tournament standings --stage "
+                     f"{x.id}` ranks them" for x in stg.load(store)]
         if as_json:
             sys.stdout.write(json.dumps(table.to_dict(), ensure_ascii=False, indent=1) + "\n")
             return
@@ -66,6 +85,54 @@ def standings(
         shown = rows if as_csv else [display.display_row(r, table.tiebreaks) for r in rows]
         emit(shown, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide,
              keep=display.ranking_columns(table.tiebreaks))
+
+
+def _prize_lists(store: EventStore, table: Any, by: str, best: Optional[int], as_csv: bool, as_json: bool,
+                 wide: bool) -> None:
+    """``standings --by COLUMN [--best K]``: a list a value of the column, or the values ranked by
+    their best K players' sums."""
+    from tournament.event import prizes
+
+    column = prizes.check_column(store, by)
+    name = store.settings.name
+    note = [table.ranked_by()] + (["PROVISIONAL — results still missing"] if table.provisional else [])
+    if best is not None:
+        listing = prizes.group_list(store, table, column, best)
+        rows = listing.row_dicts()
+        if as_json:
+            sys.stdout.write(json.dumps(listing.to_dict(), ensure_ascii=False, indent=1) + "\n")
+            return
+        keys = " + ".join(listing.keys)
+        emit(rows, as_csv, False, f"{name} — by {column}, the best {best} of each (after round "
+                                  f"{table.through_round})",
+             footer=[f"a {column} scores the sums of its best {best} ({keys}), ranked in that order; "
+                     f"'counted' is how many it has of them"] + note[1:], wide=wide,
+             keep={"rank", column, *listing.keys})
+        return
+    lists = prizes.category_lists(store, table, column)
+    if as_json:
+        doc = {"column": column, "tiebreaks": list(table.tiebreaks), "through_round": table.through_round,
+               "provisional": table.provisional,
+               "categories": [{"value": c.value, "rows": prizes.category_rows(table, c)} for c in lists]}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv:
+        emit([{column: c.value, **r} for c in lists for r in prizes.category_rows(table, c)], True, False, "")
+        return
+    if not lists:
+        typer.echo(f"{name}: no player has a value in the column {column!r}")
+        return
+    for n, c in enumerate(lists):
+        rows = []
+        for r in prizes.category_rows(table, c):
+            shown = display.display_row({k: v for k, v in r.items() if k not in ("place", "event_rank")},
+                                        table.tiebreaks)
+            rows.append({"place": r["place"], "name": shown.pop("name"), "event": r["event_rank"], **shown})
+        if n:
+            typer.echo("")
+        emit(rows, False, False, f"{name} — {column}: {c.value} (after round {table.through_round})",
+             footer=note if n == len(lists) - 1 else (), wide=wide,
+             keep={"place", "event", *display.ranking_columns(table.tiebreaks)})
 
 
 def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool,

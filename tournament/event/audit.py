@@ -192,3 +192,67 @@ def desk_history(store: EventStore) -> list[DeskChange]:
 
     return [DeskChange(r["id"], r["at"], r["by"] or UNKNOWN, r["action"], r["round"], r["detail"], r["reason"])
             for r in desk.trail(store)]
+
+
+@attrs.frozen
+class Entered:
+    """A result as first entered: who typed it (or which phone sent it), when, what kind."""
+
+    round: int
+    table: int
+    when: str
+    by: str
+    kind: str
+
+    def text(self) -> str:
+        return f"{self.when}  round {self.round} table {self.table}  entered by {self.by} ({self.kind})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "table": self.table, "when": self.when, "by": self.by, "kind": self.kind}
+
+
+def first_entries(store: EventStore) -> list[Entered]:
+    """Each table's result as first entered, in round and table order: the result there now, or,
+    for one replaced since, the oldest result the trail keeps (its author as stored with it;
+    results entered before this was kept say "unknown")."""
+    from tournament.store import entries
+
+    first: dict[tuple[int, int], Entered] = {}
+    for row in entries.entries(store):
+        first[(row["round"], row["table"])] = Entered(int(row["round"]), int(row["table"]), str(row["at"]),
+                                                      str(row["by"] or UNKNOWN), str(row["kind"]))
+    where = {t.id: (t.round, t.number) for t in store.tables()}
+    for r in reversed(store.audit()):  # newest first: the oldest replaced result is written last
+        try:
+            old = json.loads(r["old_result"])
+        except (TypeError, ValueError):
+            continue
+        at = where.get(r["table_id"])
+        if at is None or not isinstance(old, dict):
+            continue
+        first[at] = Entered(at[0], at[1], str(old.get("entered_at") or "?"), str(old.get("entered_by") or UNKNOWN),
+                            str(old.get("kind") or "?"))
+    return [first[k] for k in sorted(first)]
+
+
+#: The columns of the whole trail as one table (the export's ``audit``).
+TRAIL_COLUMNS = ("when", "by", "action", "round", "table", "before", "after", "reason")
+
+
+def trail_rows(store: EventStore) -> list[dict[str, Any]]:
+    """The whole trail as one table, in time order: each result as first entered
+    (``result_entered``), each result replaced (``result_replaced``, before and after as text),
+    each change of the desk (its action, the detail as JSON in ``after``)."""
+    rows: list[tuple[str, int, dict[str, Any]]] = []
+    for e in first_entries(store):
+        rows.append((e.when, 0, {"when": e.when, "by": e.by, "action": "result_entered", "round": e.round,
+                                 "table": e.table, "before": "", "after": e.kind, "reason": ""}))
+    for c in history(store):
+        rows.append((c.when, 1, {"when": c.when, "by": c.by, "action": "result_replaced", "round": c.round,
+                                 "table": c.table, "before": c.old.text(),
+                                 "after": c.new.text() if c.new is not None else "", "reason": c.reason or ""}))
+    for d in desk_history(store):
+        rows.append((d.when, 2, {"when": d.when, "by": d.by, "action": d.action, "round": d.round, "table": None,
+                                 "before": "", "after": json.dumps(d.detail, ensure_ascii=False, sort_keys=True),
+                                 "reason": d.reason or ""}))
+    return [r for *_, r in sorted(rows, key=lambda x: (x[0], x[1]))]

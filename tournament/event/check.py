@@ -265,6 +265,9 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
                 add("error", where, "the record matches another table")
         except TournamentError as e:
             add("error", where, f"the record does not match its table: {e}")
+    from tournament.event.desk import accepted_results
+
+    accepted = accepted_results(store)  # manual scores the director has vouched for, once
     for result in results.values():
         table = by_table.get(result.table)
         if table is None:
@@ -285,7 +288,9 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
         elif result.kind == "manual":
             if result.verified or result.record_hash is not None or result.id in with_record:
                 add("error", rw, "a manual result is marked verified or carries a record")
-            add("warning", rw, "manual result (unverified)")
+            if result.id not in accepted:
+                add("warning", rw, "manual result (unverified; `tournament accept` once it is checked: no more "
+                                   "warnings)")
         elif result.kind == "forfeit":
             # A forfeit is the event's fixed score, no game: never verified, no record, and its sides known.
             if result.verified or result.record_hash is not None or result.id in with_record:

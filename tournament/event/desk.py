@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import attrs
 
-from tournament.errors import Refused, UnusableInput
+from tournament.errors import Refused, UnknownPlayer, UnusableInput
 from tournament.event import audit, changes
 from tournament.names import did_you_mean, name_key
 from tournament.pairing.constraints import Constraints
@@ -177,9 +177,9 @@ def find_unit(store: EventStore, key: str) -> tuple[list[Player], Team | None]:
         if team is None:
             try:
                 member = store.find_player(key)
-            except Refused:
+            except UnknownPlayer:
                 names = [t.name for t in teams] + [p.name for p in store.players()]
-                raise Refused(f"no pair or player named or numbered {key!r} in this event"
+                raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event"
                               + did_you_mean(key, names)) from None
             team = next(t for t in teams if t.id == member.team)
         players = [p for p in store.players() if p.id in team.players]
@@ -375,3 +375,49 @@ def stale_pairing(store: EventStore, event_label: str) -> str | None:
         return None
     return (f"round {last} was paired on standings this correction has changed, and none of it is played yet: "
             f"`tournament unpair {event_label}` then `tournament pair {event_label}` pairs it again")
+
+
+# --- a manual score accepted -------------------------------------------------------------------
+
+#: The trail's action for a manual score the director has looked at and accepts.
+ACCEPTED = "result_accepted"
+
+
+def accepted_results(store: EventStore) -> set[int]:
+    """The ids of the results accepted (a result replaced since is another id: it is not)."""
+    return {int(r["detail"]["result"]) for r in sql.trail(store)
+            if r["action"] == ACCEPTED and isinstance(r["detail"].get("result"), int)}
+
+
+def accept(store: EventStore, round_no: int | None, table_no: int | None, who: Who = NOBODY) -> list[str]:
+    """Mark manual scores as accepted by the director, once: ``check`` stops warning about them
+    (a score typed in is never verified; the director vouches for it, in the audit trail).  One
+    table (``round_no``, ``table_no``), or with ``table_no`` None every manual score not yet
+    accepted (of ``round_no`` only, when given).  Returns what was accepted, a line each."""
+    with store.write():
+        results = store.results()
+        done = accepted_results(store)
+        if table_no is not None:
+            number = round_no or store.last_round()
+            table = store.table(number, table_no) if number else None
+            if table is None:
+                raise UnusableInput(f"round {number} has no table {table_no}; nothing was accepted")
+            result = results.get(table.id)
+            if result is None:
+                raise Refused(f"round {number} table {table_no} has no result yet; nothing was accepted")
+            if result.kind != "manual":
+                what = "a recorded game, checked by domrec" if result.kind == "record" else f"a {result.kind}"
+                raise Refused(f"round {number} table {table_no} holds {what}, not a score typed in: there is "
+                              f"nothing to accept")
+            if result.id in done:
+                return [f"round {number} table {table_no}: already accepted"]
+            chosen = [(table, result)]
+        else:
+            chosen = [(t, results[t.id]) for t in store.tables(round_no) if t.id in results
+                      and results[t.id].kind == "manual" and results[t.id].id not in done]
+        lines = []
+        for table, result in chosen:
+            trail_it(store, ACCEPTED, table.round, {"table": table.number, "result": result.id,
+                                                    "scores": dict(result.scores), "winner": result.winner}, who)
+            lines.append(f"round {table.round} table {table.number}: manual score accepted")
+        return lines or ["no manual score is waiting to be accepted"]

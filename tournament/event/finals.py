@@ -330,7 +330,7 @@ def rows(store: EventStore, stage: Stage) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"place": p.place, "id": p.player, "name": p.name}
         if stage.format == FINAL_TABLE:
             row["table"] = p.table
-            row.update({k: p.figures[k] for k in ("played", "wins", "for", "against", "diff")})
+            row.update(named_figures(store.settings.tiebreaks, p.figures))
         else:
             row["pair"] = p.pair
         row["rounds_place"] = p.seed
@@ -386,6 +386,30 @@ def draw_text(store: EventStore, stage: Stage) -> str:
     return "\n".join(lines)
 
 
+def figure_columns(keys: tuple[str, ...]) -> list[str]:
+    """A final table's figure columns as the event names them: ``played``, then the event's own
+    ranking keys in their order (``efectividad`` where the event ranks by it, never also
+    ``diff``: one number, one name), then the other figures.  Head-to-head is a comparison among
+    the tied, not a figure of the final's games, and is not a column."""
+    from tournament.settings import TIEBREAK_ALIASES
+
+    base = ("wins", "for", "against", "diff")
+    out = ["played"]
+    for k in keys:
+        have = [TIEBREAK_ALIASES.get(x, x) for x in out]
+        if TIEBREAK_ALIASES.get(k, k) in base and TIEBREAK_ALIASES.get(k, k) not in have:
+            out.append(k)
+    out += [k for k in base if k not in [TIEBREAK_ALIASES.get(x, x) for x in out]]
+    return out
+
+
+def named_figures(keys: tuple[str, ...], figures: dict[str, Any]) -> dict[str, Any]:
+    """A finalist's figures under :func:`figure_columns`."""
+    from tournament.settings import TIEBREAK_ALIASES
+
+    return {c: figures.get(TIEBREAK_ALIASES.get(c, c)) for c in figure_columns(keys)}
+
+
 def _figures_text(keys: tuple[str, ...], figures: dict[str, Any]) -> str:
     """A finalist's figures under the event's own ranking keys, in their order (``efectividad +35``),
     those the final's games give a number for (head-to-head is a comparison, not a figure)."""
@@ -414,7 +438,9 @@ def stage_doc(store: EventStore, stage: Stage) -> dict[str, Any]:
                            "result": None if res is None else {"scores": res.scores, "winner": res.winner,
                                                                "verified": res.verified}}
                           for g, t, res in ft.games],
+                "columns": figure_columns(store.settings.tiebreaks),
                 "ranking": [{"place": p.place, "id": p.player, "name": p.name, **p.figures,
+                             **named_figures(store.settings.tiebreaks, p.figures),
                              "rounds_place": p.seed} for p in ft.ranking]})
         doc["final_tables"] = tables
     doc["placings"] = [{"place": p.place, "id": p.player, "name": p.name, **({"pair": p.pair} if p.pair else {})}

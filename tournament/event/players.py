@@ -23,7 +23,7 @@ from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
 from tournament.names import did_you_mean, name_key, normalise_name
 from tournament.settings import PAIRS, ROTATING
-from tournament.store import desk as desk_sql
+from tournament.store import desk as desk_sql, fields as fields_sql
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Team
 
@@ -73,10 +73,12 @@ def _first_repeat(names: Sequence[str]) -> str | None:
     return None
 
 
-def add_players(store: EventStore, names: Sequence[str], ids: Sequence[str | None] | None = None) -> list[Player]:
+def add_players(store: EventStore, names: Sequence[str], ids: Sequence[str | None] | None = None,
+                fields: Sequence[dict[str, str]] | None = None) -> list[Player]:
     """Enter individual players (one transaction: all of them, or none if one is refused).
     Entered after round N has been paired, they play from round N + 1 (a late entry).  ``ids``:
-    each player's optional federation id (:func:`set_federation_ids`)."""
+    each player's optional federation id (:func:`set_federation_ids`); ``fields``: each player's
+    other columns (club, …: :mod:`tournament.store.fields`)."""
     fids = [check_federation_id(x) for x in ids] if ids is not None else [None] * len(names)
     if len(fids) != len(names):
         raise PlayerInputError(f"{len(fids)} player ids for {len(names)} players")
@@ -92,6 +94,8 @@ def add_players(store: EventStore, names: Sequence[str], ids: Sequence[str | Non
         entered = store.last_round() + 1
         numbers = [store.insert_player(n, entered) for n in names]
         set_federation_ids(store, dict(zip(numbers, fids, strict=True)))
+        for pid, own in zip(numbers, fields or [], strict=False):
+            fields_sql.set_fields(store, pid, own)
         for pid, name in zip(numbers, names, strict=True):
             changes.record(store, changes.PLAYER_ADDED, data={"id": pid, "name": name, "from_round": entered})
     by_id = {p.id: p for p in store.players()}
@@ -144,9 +148,11 @@ def _refuse_after_the_rounds(store: EventStore) -> None:
 
 
 def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
-              ids: Sequence[tuple[str | None, str | None]] | None = None) -> list[Team]:
+              ids: Sequence[tuple[str | None, str | None]] | None = None,
+              fields: Sequence[tuple[dict[str, str], dict[str, str]]] | None = None) -> list[Team]:
     """Enter fixed partnerships ``(player, partner, pair name or None)`` in one transaction;
-    ``ids``: the two players' optional federation ids, a pair each."""
+    ``ids``: the two players' optional federation ids, a pair each; ``fields``: the two players'
+    other columns, a pair each."""
     fids = [(check_federation_id(a), check_federation_id(b)) for a, b in ids] if ids is not None else None
     if fids is not None and len(fids) != len(pairs):
         raise PlayerInputError(f"{len(fids)} player ids for {len(pairs)} pairs")
@@ -176,6 +182,9 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
             members = [{"id": store.insert_player(x, entered, tid), "name": x} for x in (a, b)]
             if fids is not None:
                 set_federation_ids(store, {members[0]["id"]: fids[n][0], members[1]["id"]: fids[n][1]})
+            if fields is not None and n < len(fields):
+                for member, own in zip(members, fields[n], strict=True):
+                    fields_sql.set_fields(store, member["id"], own)
             ids.append(tid)
             changes.record(store, changes.PAIR_ADDED, data={"id": tid, "name": team, "players": members,
                                                             "from_round": entered})
@@ -192,6 +201,19 @@ def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]]
 def read_csv_ids(path: str | Path, pairs: bool) -> tuple[list, list | None]:
     """:func:`read_csv`, and the players' federation ids from an optional ``id`` column (a pairs
     event: ``id`` and ``partner_id``), one a row (a pair of them a row), or None without the column."""
+    return read_csv_entries(path, pairs)[:2]
+
+
+#: The columns of a players CSV the tool reads itself; every other column is kept as the
+#: players' own (:mod:`tournament.store.fields`).
+KNOWN_COLUMNS = ("name", "partner", "pair", "team", "id", "partner_id")
+
+
+def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, list]:
+    """:func:`read_csv_ids`, and every other column of each row as that player's (club, sex,
+    birth year: prize lists are drawn by them, and the export gives them back): a dict a row, a
+    pair of dicts a row in a pairs event, where ``partner_X`` is the partner's ``X`` and a column
+    without a ``partner_`` twin is both players'."""
     path = Path(path)
     text = read_list_file(path, "a players CSV")
     try:
@@ -213,8 +235,14 @@ def read_csv_ids(path: str | Path, pairs: bool) -> tuple[list, list | None]:
         if col not in header:
             raise PlayerInputError(f"{path}: a pairs event needs a '{col}' column")
     idx = {h: i for i, h in enumerate(header)}
+    others = [h for h in header if h and h not in KNOWN_COLUMNS and not (pairs and h.startswith("partner_"))]
+    partner_others = [h[len("partner_"):] for h in header if pairs and h.startswith("partner_") and h != "partner_id"]
+    for h in others + partner_others:
+        if len(h) > 40 or any(unicodedata.category(c)[0] == "C" for c in h):
+            raise PlayerInputError(f"{path}: a column name is one line of at most 40 characters: {h[:40]!r}")
     out: list = []
     fids: list = []
+    extra: list = []
     for n, row in enumerate(rows[1:], 2):
         def cell(col: str) -> str:
             # Spaces around a cell are a spreadsheet's accident, never part of a name: a record
@@ -228,12 +256,25 @@ def read_csv_ids(path: str | Path, pairs: bool) -> tuple[list, list | None]:
                 raise PlayerInputError(f"{path}, line {n}: the partner is empty")
             out.append((cell("name"), cell("partner"), cell("pair") or cell("team") or None))
             fids.append((cell("id") or None, cell("partner_id") or None))
+            mine = {h: _field(cell(h), path, n) for h in others}
+            theirs = dict(mine)
+            theirs.update({h: _field(cell("partner_" + h), path, n) for h in partner_others})
+            extra.append((mine, theirs))
         else:
             out.append(cell("name"))
             fids.append(cell("id") or None)
+            extra.append({h: _field(cell(h), path, n) for h in others})
     if not out:
         raise PlayerInputError(f"{path} has a header but no players")
-    return out, fids if "id" in idx or "partner_id" in idx else None
+    return out, fids if "id" in idx or "partner_id" in idx else None, extra
+
+
+def _field(value: str, path: Path, line: int) -> str:
+    """A cell of a player's own column, as kept: NFC, one line, at most 200 characters."""
+    value = unicodedata.normalize("NFC", value)
+    if len(value) > 200 or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in value):
+        raise PlayerInputError(f"{path}, line {line}: a cell is one line of at most 200 characters: {value[:40]!r}")
+    return value
 
 
 def read_list_file(path: Path, what: str) -> str:
@@ -295,6 +336,8 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
     event), the round they play from, the round they withdrew from."""
     teams = {t.id: t.name for t in store.teams()}
     fids = desk_sql.federation_ids(store)
+    names = fields_sql.field_names(store)
+    own = fields_sql.fields(store)
     rows = []
     for p in store.players():
         row: dict[str, Any] = {"id": p.id, "name": p.name}
@@ -303,5 +346,7 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
         if store.settings.format == PAIRS:
             row["pair"] = teams.get(p.team, "")
         row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
+        # The CSV's other columns, after the tool's own (a column named like one of them is the tool's).
+        row.update({f: own.get(p.id, {}).get(f, "") for f in names if f not in row})
         rows.append(row)
     return rows

@@ -14,7 +14,8 @@ A player is the same person in two events when both have the same player id (a f
 number, ``tournament add --id``) or, failing that, when the name is exactly the same: a player
 with an id is written into the ratings file as ``{"id", "name"}``, one without as their name, and
 a name that goes with one id elsewhere is that id's player.  A renamed player (``tournament
-rename``) is rated under the new name once the event is imported again.
+rename``) is shown under the new name at once, read from the event file where it was imported
+from (:func:`current_names`), without importing it again.
 Partnership games rate the two partners as a team of two; individual tables
 rate every seat as a side (free for all); level sides share a rank.
 
@@ -81,7 +82,46 @@ class RatingsBook:
         return self.file.events()
 
     def ratings(self) -> list[Rating]:
-        return rate(self.file.games())
+        """Everybody's rating; a player renamed in an event since it was imported (``tournament
+        rename``) shows the new name at once, without importing the event again (:func:`current_names`)."""
+        renamed = current_names(self)
+        games = self.file.games()
+        if not renamed:
+            return rate(games)
+        tables = self.file.game_tables()
+        return rate((event, renamed.get((event, table), sides), ranks)
+                    for (event, sides, ranks), (_, table, _) in zip(games, tables, strict=True))
+
+
+def current_names(book: RatingsBook) -> dict[tuple[str, int], list[list[Any]]]:
+    """The sides of the imported games whose players have been renamed since, under their names
+    now: (event uuid, table) -> sides.  Read from each event file still where it was imported from
+    (its ``source``; the same uuid): only the names are taken from it, never its results (those
+    change with ``--add``).  An event file moved or gone keeps the names imported."""
+    from tournament.errors import TournamentError
+    from tournament.store import desk
+
+    out: dict[tuple[str, int], list[list[Any]]] = {}
+    stored: dict[str, dict[int, list[list[Any]]]] = {}
+    for event, table, sides in book.file.game_tables():
+        stored.setdefault(event, {})[table] = sides
+    for e in book.events():
+        try:
+            store = open_event(e["source"])
+        except (TournamentError, OSError):
+            continue
+        try:
+            if store.uuid != e["uuid"] or not any(r["action"] in ("player_renamed", "pair_renamed")
+                                                  for r in desk.trail(store)):
+                continue
+            for game in event_games(store):
+                was = stored.get(e["uuid"], {}).get(game["table_id"])
+                if was is not None and was != game["sides"] and [len(x) for x in was] == \
+                        [len(x) for x in game["sides"]]:
+                    out[(e["uuid"], game["table_id"])] = game["sides"]
+        finally:
+            store.close()
+    return out
 
 
 def event_games(store: EventStore) -> Iterator[dict[str, Any]]:

@@ -44,10 +44,11 @@ from domrec.reader import loads
 from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
-from tournament.errors import ResultRefused, TournamentError, UnusableInput
+from tournament.errors import ResultRefused, TournamentError, UnknownPlayer, UnusableInput
 from tournament.event import changes, progress
 from tournament.names import name_key
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
+from tournament.store import entries as entries_sql
 from tournament.store.event_store import EventStore
 from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, Table
 
@@ -415,6 +416,8 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
             if player is None:
                 try:
                     other = store.find_player(key)
+                except UnknownPlayer as e:  # a name mistyped: unusable input (exit 2), "did you mean"
+                    raise UnknownPlayer(f"{e}; nothing was stored") from None
                 except TournamentError as e:
                     raise ResultRefused(f"{e}; nothing was stored") from None
                 raise ResultRefused(f"{other.name} (#{other.id}) does not sit at round {rnd} table {table_no} "
@@ -531,8 +534,10 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
                                 f"to replace it (the old one is kept: `tournament history`)")
         from tournament.event.audit import default_author
 
-        audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}", by or default_author())
+        audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}",
+                                              by or store.author or default_author())
         new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
+        entries_sql.set_entered_by(store, table.id, by or store.author or default_author())
         store.link_audit(audit_id, new_id)
         changes.record(store, changes.RESULT_AMENDED, table.round, table.number, {
             "old": changes.result_doc(existing.kind, existing.verified, existing.scores, existing.winner,
@@ -542,6 +547,9 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
         progress.note_if_finished(store)
         return done
     store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
+    from tournament.event.audit import default_author
+
+    entries_sql.set_entered_by(store, table.id, by or store.author or default_author())
     changes.record(store, changes.RESULT_ENTERED, table.round, table.number,
                    changes.result_doc(kind, verified, scores, winner, note))
     changes.record(store, changes.TABLE_STATUS, table.round, table.number, {"status": changes.CONFIRMED})

@@ -179,7 +179,11 @@ def find_unit(store: EventStore, key: str) -> int:
         try:
             return store.find_player(key).team  # type: ignore[return-value]
         except UnknownPlayer:
-            raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event") from None
+            from tournament.names import did_you_mean
+
+            names = [t.name for t in store.teams()] + [p.name for p in store.players()]
+            raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event"
+                                + did_you_mean(key, names)) from None
     return store.find_player(key).id
 
 

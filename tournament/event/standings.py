@@ -12,15 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.errors import TournamentError, UnusableInput
-from tournament.event import finals, stages
+from tournament.event import stages
 from tournament.pairing.standings import Standings, compute
 from tournament.store.event_store import EventStore
 
 
 def from_store(store: EventStore, through_round: int | None = None) -> Standings:
-    """The standings of an open event (see :func:`tournament.pairing.standings.compute`)."""
-    return compute(store.settings, store.players(), store.teams(), store.tables(), store.results(),
-                   store.byes(), through_round)
+    """The standings of an open event's rounds (see :func:`tournament.pairing.standings.compute`).
+    A later stage's games (a knockout, a round robin, a final) are never counted here: they are
+    ranked by their stage (:func:`of_stage`), so a knockout's games cannot lift a player in the
+    standings that seeded it."""
+    tables, byes = store.tables(), store.byes()
+    later = {n for n, s in store.round_stage().items() if s != 1}
+    if later:
+        tables = [t for t in tables if t.round not in later]
+        byes = {r: v for r, v in byes.items() if r not in later}
+    return compute(store.settings, store.players(), store.teams(), tables, store.results(), byes, through_round)
 
 
 def check_paired(store: EventStore, round_no: int | None) -> None:
@@ -46,7 +53,7 @@ def event_standings(store: EventStore) -> Standings:
     rotating event's final is ranked by its own games and never added into the standings of
     the rounds, so with a final these are the standings of the rounds (as ``standings --csv``
     prints them)."""
-    return stages.stage_standings(store, None) if finals.final_stage(store) is not None else from_store(store)
+    return from_store(store)
 
 
 def snapshot(store: EventStore) -> tuple[list[str], list[tuple[Any, ...]]] | None:

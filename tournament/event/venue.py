@@ -470,8 +470,12 @@ class Venue:
         """Within the confirmation's transaction: the game as the event's result, checked by domrec."""
         record = live.session.record()
         text = text_of([record], "json")
-        entry = results.enter_record(self.store, text, f"round {table.round} table {table.number} (table page)",
-                                     table.round, within=True)
+        self.store.author = f"the phone at round {table.round} table {table.number} (the players' PINs)"
+        try:
+            entry = results.enter_record(self.store, text, f"round {table.round} table {table.number} (table page)",
+                                         table.round, within=True)
+        finally:
+            self.store.author = None
         venue_sql.set_entered_via(self.store, table.id, "table")
         return entry
 
@@ -520,8 +524,12 @@ class Venue:
         with self.lock:
             table = self.table(round_no, table_no)
             if self.store.result_for(table.id) is None:
-                entry = results.enter_manual(self.store, table_no, scores, round_no, winner=winner,
-                                             note=reason or None)
+                self.store.author = "the director's page"
+                try:
+                    entry = results.enter_manual(self.store, table_no, scores, round_no, winner=winner,
+                                                 note=reason or None)
+                finally:
+                    self.store.author = None
             else:
                 if not reason or not reason.strip():
                     raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")

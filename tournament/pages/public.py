@@ -113,6 +113,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                            finalize=lambda value: "" if value is None else value)
     env.globals.update(round_heading=words.round_heading, number=_number, sides_in_seating_order=sides_in_seating_order,
                        standings_view=standings_view, round_view=round_view, column_rules=column_rules,
+                       prize_views=prize_views,
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
                        group_keys=_group_keys, rounds_places_text=_rounds_places_text, format_name=words.format_name)
     env.filters.update(label=words.label, get_link=lambda unit, links: links.get(unit),
@@ -217,11 +218,23 @@ def _cell_class(column: str, numeric: set[str], optional: set[str]) -> Markup:
     return Markup(' class="{}"').format(" ".join(names)) if names else Markup("")
 
 
-def round_view(r: dict[str, Any], site: Site, links: dict[int, str]) -> dict[str, Any]:
+def side_names(seats: list[dict[str, Any]], pair_of: dict[int, str]) -> dict[str, str]:
+    """Who each side of a table is, to head a pair's players with its name and to name a winner
+    by: the pair (a pairs event: ``pair_of``, player -> pair), or the one player of a seat."""
+    by_side: dict[str, list[dict[str, Any]]] = {}
+    for seat in seats:
+        by_side.setdefault(seat["side"], []).append(seat)
+    return {side: pair_of.get(who[0]["id"]) or who[0]["name"] for side, who in by_side.items()
+            if who[0]["id"] in pair_of or len(who) == 1}
+
+
+def round_view(r: dict[str, Any], site: Site, links: dict[int, str], data: dict[str, Any] | None = None) -> dict[str, Any]:
     """A round's tables as its table shows them: the sides in seating order (a column each), and a
     row a table: each side's players (seat, name, the link to their page; the seat only where a
-    side has several players or its seat is not its name), score and whether it won; the result;
-    the link to its replay."""
+    side has several players or its seat is not its name; a pair's name first, in a pairs event),
+    score and whether it won; the result, its winner named (``winner_name``: the pair, or a
+    multi-player seat's player); the link to its replay."""
+    pair_of = {p["id"]: p["pair"] for p in (data or {}).get("players", []) if p.get("pair")}
     sides: list[str] = []
     for t in r["tables"]:
         for side in sides_in_seating_order(t["seats"]):
@@ -230,17 +243,50 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str]) -> dict[str
     rows = []
     for t in r["tables"]:
         res = t["result"]
+        named = side_names(t["seats"], pair_of)
         cells = []
         for side in sides:
             who = [s for s in t["seats"] if s["side"] == side]
-            cells.append({"names": [(s["seat"] if len(who) > 1 or s["seat"] != side else None, s["name"],
+            cells.append({"pair": named.get(side) if len(who) > 1 else None,
+                          "names": [(s["seat"] if len(who) > 1 or s["seat"] != side else None, s["name"],
                                      site.url("player", s["id"])) for s in who],
                           "score": res["scores"].get(side) if res is not None else None,
                           "win": res is not None and res["winner"] == side})
         rows.append({"table": t["table"], "match": t["match"], "cells": cells, "result": res,
+                     "winner_name": named.get(res["winner"]) if res is not None and res["winner"] else None,
                      "status": t.get("status"),  # the feed's: not started, playing, waiting (never a move)
                      "replay": site.url("replay", r["round"], t["table"]) if res is not None else None})
     return {"sides": sides, "rows": rows, "match": any(t["match"] for t in r["tables"])}
+
+
+def prize_views(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The prize lists of ``data["prizes"]`` (``report --by COLUMN [--best K]``) as tables: a
+    category's players (place, name, their rank in the event, the ranking columns), then, with
+    ``--best``, the clubs (rank, the club, the sums, how many counted, who)."""
+    from tournament.pages import display
+
+    tiebreaks = data["standings"]["tiebreaks"]
+    keep = ["place", "name", "event", *(display.LABELS.get(k, k) for k in tiebreaks)]
+    out = []
+    for column, entry in data.get("prizes", {}).items():
+        for c in entry["categories"]:
+            rows = []
+            for r in c["rows"]:
+                shown = display.display_row({k: v for k, v in r.items() if k not in ("place", "event_rank")},
+                                            tiebreaks)
+                shown.update(place=r["place"], event=r["event_rank"])
+                rows.append(shown)
+            columns = [x for x in keep if rows and x in rows[0]]
+            out.append({"column": column, "value": c["value"], "best": None, "columns": columns,
+                        "rows": [[r[x] for x in columns] for r in rows],
+                        "numeric": [x for x in columns if x != "name"]})
+        if "groups" in entry:
+            g = entry["groups"]
+            columns = ["rank", column, *g["keys"], "counted", "players"]
+            out.append({"column": column, "value": None, "best": g["best"], "columns": columns,
+                        "rows": [[r[x] for x in columns] for r in g["rows"]],
+                        "numeric": [x for x in columns if x not in (column, "players")]})
+    return out
 
 
 def player_links(data: dict[str, Any], site: Site) -> dict[int, str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import IO, Any, Iterable
+from typing import IO, Any, Iterable, Sequence
 from urllib.parse import quote
 
 from domrec.output import Kind, first_line, marked
@@ -51,11 +51,40 @@ def csv_kind(text: str) -> Kind:
     return Kind("a CSV file written by tournament export with the same columns", first_line(text.partition("\n")[0]))
 
 
-def event_data(store: EventStore) -> dict[str, Any]:
+def event_data(store: EventStore, by: Sequence[str] = (), best: int | None = None) -> dict[str, Any]:
     """Everything about the event, as JSON-ready values (the JSON export): :func:`tournament.event.
     public.event_data` with the whole change log (``changes``), read in one read transaction, so
-    the log ends exactly where the rest of the data stands."""
-    return pub.event_data(store, log=True)
+    the log ends exactly where the rest of the data stands; and what the director's desk adds
+    (:func:`add_desk_data`)."""
+    with store.reading():
+        data = pub.event_data(store, log=True)
+        add_desk_data(store, data, by, best)
+    return data
+
+
+def add_desk_data(store: EventStore, data: dict[str, Any], by: Sequence[str] = (), best: int | None = None) -> None:
+    """What the director's desk adds to the report and the export (issue 25): each player's
+    every column the players CSV brought (club, id, …), the whole audit trail, and the prize lists
+    asked for (``--by COLUMN``, ``--best K``) of the event's standings."""
+    from tournament.event import audit, prizes, standings as st_
+    from tournament.store import desk as desk_sql, fields as fields_sql
+
+    fids = desk_sql.federation_ids(store)
+    own = fields_sql.fields(store)
+    names = fields_sql.field_names(store)
+    for p in data["players"]:
+        if fids:
+            p["player_id"] = fids.get(p["id"])
+        for f in names:
+            p.setdefault(f, own.get(p["id"], {}).get(f))
+    data["player_columns"] = (["player_id"] if fids else []) + [f for f in names if f not in PLAYER_COLUMNS]
+    data["audit"] = audit.trail_rows(store)
+    if by:
+        data["prizes"] = prizes.prize_lists(store, st_.event_standings(store), list(by), best)
+
+
+#: The players' columns every export has.
+PLAYER_COLUMNS = ("id", "name", "pair", "from_round", "withdrawn_from")
 
 
 def export_json(data: dict[str, Any]) -> str:
@@ -288,7 +317,7 @@ def write_csv(stream: IO[str], columns: list[str], rows: Iterable[dict[str, Any]
 def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str, Any]]]]:
     """The export as CSV tables: file stem -> (columns, rows)."""
     out: dict[str, tuple[list[str], list[dict[str, Any]]]] = {}
-    out["players"] = (["id", "name", "pair", "from_round", "withdrawn_from"], data["players"])
+    out["players"] = (list(PLAYER_COLUMNS) + list(data.get("player_columns", [])), data["players"])
     st_rows = data["standings"]["standings"]
     out["standings"] = (list(st_rows[0]) if st_rows else ["rank", "id", "name"], st_rows)
     seat_rows = []
@@ -326,4 +355,26 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
                         "table": "" if c["table"] is None else c["table"],
                         "data": json.dumps(c["data"], ensure_ascii=False, sort_keys=True)}
                        for c in data.get("changes", [])])
+    from tournament.event.audit import TRAIL_COLUMNS
+
+    out["audit"] = (list(TRAIL_COLUMNS), data.get("audit", []))
+    prize_rows, group_rows = prize_tables(data.get("prizes", {}))
+    if prize_rows:
+        out["prizes"] = (list(dict.fromkeys(k for r in prize_rows for k in r)), prize_rows)
+    if group_rows:
+        out["groups"] = (list(dict.fromkeys(k for r in group_rows for k in r)), group_rows)
     return out
+
+
+def prize_tables(prizes: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The prize lists as two CSV tables: a row a unit of a category (``column``, ``value``, the
+    place in it, the event's row), and a row a group (``column``, its value, the sums)."""
+    rows, groups = [], []
+    for column, entry in prizes.items():
+        for c in entry["categories"]:
+            rows += [{"column": column, "value": c["value"], **r} for r in c["rows"]]
+        if "groups" in entry:
+            g = entry["groups"]
+            groups += [{"column": column, "best": g["best"], "value": r[column],
+                        **{k: v for k, v in r.items() if k != column}} for r in g["rows"]]
+    return rows, groups

@@ -34,6 +34,11 @@ def _wraps(column: str) -> bool:
     return is_text_column(column) or column in NAME_COLUMNS or column == "result" or (column[:1] == "P" and column[1:].isdigit())
 
 
+def _numeric(text: str) -> bool:
+    """A cell that reads as a number (``12``, ``-3.5``, ``2-0-1``, ``+35``): right-aligned."""
+    return all(ch.isdigit() or ch in "+-.,/ ×" for ch in text)
+
+
 def terminal_width() -> int:
     """The width to lay a table out for (see the module's docstring)."""
     if sys.stdout.isatty():
@@ -158,7 +163,9 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
         if _wraps(c):  # wrapped here, between words and after hyphens: rich would cut a long word
             table.add_column(Text(c), no_wrap=True, overflow="fold", width=widths[c])
         else:  # a number: never wrapped, never cut
-            table.add_column(Text(c), no_wrap=True, justify="right", min_width=widths[c])
+            # Words (a club, a category from the players CSV) read from the left; numbers line up right.
+            words = any(isinstance(r.get(c), str) and r.get(c) and not _numeric(r.get(c)) for r in rows)
+            table.add_column(Text(c), no_wrap=True, justify="left" if words else "right", min_width=widths[c])
     for r in rows:
         table.add_row(*(Text(_wrap_cell(_cell(r.get(c)), widths[c]) if _wraps(c) else _cell(r.get(c)))
                         for c in columns))

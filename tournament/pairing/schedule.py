@@ -59,7 +59,7 @@ import attrs
 
 from tournament.errors import PairingError
 from tournament.pairing.plan import Plan, history
-from tournament.settings import ROTATING, Settings
+from tournament.settings import PAIRS, ROTATING, Settings
 from tournament.values import Player, SeatAssignment, Table
 
 #: (a, b, c, d): a and c partners against b and d (the convention of ``swiss.Four``).
@@ -648,6 +648,9 @@ class Meetings:
     opponents: dict[tuple[int, int], int]
     #: :func:`opponent_lower_bound` for this many players and rounds; None unless tables of four.
     lower_bound: int | None = None
+    #: A pairs event's partnerships, fixed for the event: (pair number, its name, its players).
+    #: Partners then play together every round by design, which is no repeat to warn about.
+    teams: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
 
     @property
     def partner_repeats(self) -> int:
@@ -664,10 +667,53 @@ class Meetings:
                 "players": [{"id": p.id, "name": p.name} for p in self.players],
                 "partners": rows(self.partners), "opponents": rows(self.opponents),
                 "partner_repeats": self.partner_repeats, "opponent_repeats": self.opponent_repeats,
-                "opponent_lower_bound": self.lower_bound}
+                "opponent_lower_bound": self.lower_bound,
+                **({"fixed_partners": True,
+                    "pairs": [{"id": t, "name": label, "players": list(m)} for t, label, m in self.teams],
+                    "pair_meetings": [{"a": a, "b": b, "times": c} for (a, b), c in sorted(self.pair_meetings().items())]}
+                   if self.teams else {})}
+
+    def pair_meetings(self) -> dict[tuple[int, int], int]:
+        """A pairs event: how often each two pairs met (a table of two pairs is one meeting)."""
+        team_of = {p: t for t, _, members in self.teams for p in members}
+        out: Counter = Counter()
+        for (a, b), c in self.opponents.items():
+            ta, tb = team_of.get(a), team_of.get(b)
+            if ta is not None and tb is not None and ta != tb:
+                out[(min(ta, tb), max(ta, tb))] += c
+        # Each meeting of two pairs is counted once a player of one against a player of the other: 4.
+        return {k: c // 4 for k, c in out.items()}
+
+    def _pairs_text(self, width: int) -> str:
+        """A pairs event: the partnerships are fixed (said once, never as repeats), and who met
+        whom is told pair by pair."""
+        plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
+        met = self.pair_meetings()
+        repeats = sum(c - 1 for c in met.values() if c > 1)
+        name = {t: f"{label}" for t, label, _ in self.teams}
+        summary = [f"{self.event} — pairs and their opponents over {plural(self.rounds, 'round')}, "
+                   f"{plural(len(self.teams), 'pair')}",
+                   "partners: fixed for the event (a pairs event), as entered",
+                   f"opponents: {plural(len(met), 'meeting')} of two pairs, "
+                   + (f"{plural(repeats, 'repeat')} (two pairs that met c times count c-1)" if repeats
+                      else "no two pairs met twice")]
+        lines = [w for line in summary for w in textwrap.wrap(line, width, subsequent_indent="  ")]
+        players = {p.id: p for p in self.players}
+        for t, label, members in self.teams:
+            lines.append("")
+            who = ", ".join(f"#{m} {players[m].name}" for m in members if m in players)
+            lines.extend(textwrap.wrap(f"{label} ({who})", width, subsequent_indent="  ", break_long_words=False))
+            against = sorted(((b if a == t else a), c) for (a, b), c in met.items() if t in (a, b))
+            items = [name[q] + (f" ×{c}" if c > 1 else "") for q, c in against] or ["none"]
+            lines.extend(textwrap.wrap(", ".join(items), width, initial_indent="  opponents: ",
+                                       subsequent_indent=" " * 13, break_long_words=False, break_on_hyphens=False))
+        return "\n".join(lines)
 
     def text(self, width: int = 80) -> str:
-        """Per player: partners and opponents, each with ×N when more than once; a summary first."""
+        """Per player: partners and opponents, each with ×N when more than once; a summary first.
+        A pairs event's is told pair by pair (:meth:`_pairs_text`)."""
+        if self.teams:
+            return self._pairs_text(width)
         name = {p.id: f"#{p.id} {p.name}" for p in self.players}
         plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
         summary = [f"{self.event} — partners and opponents over {plural(self.rounds, 'round')}, "
@@ -692,7 +738,7 @@ class Meetings:
 
 
 def meetings(settings: Settings, players: Sequence[Player], tables: Sequence[Table],
-             byes: dict[int, list[int]] | None = None) -> Meetings:
+             byes: dict[int, list[int]] | None = None, teams: Sequence[Any] = ()) -> Meetings:
     """Count every partnership (two players on one side of a table) and every pair of opponents.
 
     The players are everyone who sat at a table or had a bye; the rounds, every round paired."""
@@ -715,5 +761,6 @@ def meetings(settings: Settings, players: Sequence[Player], tables: Sequence[Tab
     seated.update(p for given in byes.values() for p in given)
     rounds = len({t.round for t in tables} | {r for r, given in byes.items() if given})
     bound = opponent_lower_bound(len(seated), rounds) if settings.format == ROTATING else None
+    fixed = tuple((t.id, t.name, tuple(t.players)) for t in teams) if settings.format == PAIRS else ()
     return Meetings(settings.name, rounds, tuple(p for p in sorted(players, key=lambda p: p.id) if p.id in seated),
-                    dict(partners), dict(opponents), bound)
+                    dict(partners), dict(opponents), bound, fixed)

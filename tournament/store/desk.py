@@ -198,6 +198,9 @@ def delete_player(store: EventStore, player: int) -> None:
         store.conn.execute("DELETE FROM desk_requests WHERE a = ? OR b = ?", [player, player])
     if store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_pins'").fetchone():
         store.conn.execute("DELETE FROM venue_pins WHERE player_id = ?", [player])
+    from tournament.store.fields import delete_fields
+
+    delete_fields(store, player)
     store.conn.execute("DELETE FROM players WHERE id = ?", [player])
 
 

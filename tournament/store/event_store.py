@@ -22,7 +22,7 @@ from tournament.names import did_you_mean, name_key
 from tournament.settings import Settings
 from tournament.store.damage import Damage, find_damage
 from tournament.store.schema import (AUDIT_COLUMNS, AUDIT_SCHEMA_VERSION, SNAPSHOT_NAMES, create_audit_schema,
-                                     create_stage_schema, quote, tables_view_sql)
+                                     create_stage_schema, quote, tables_view_sql, audit_view_sql)
 from tournament.store.sqlite import now, transaction
 from tournament.values import Player, Result, Round, SeatAssignment, Table, Team
 
@@ -46,6 +46,10 @@ class EventStore:
         #: Set by a bulk writer (``simulate``: hundreds of results in a row) that refreshes what people
         #: browse once at its end (:meth:`refresh_browsing`) instead of after every write.
         self.defer_browsing = False
+        #: Who is entering results through this connection (a command's ``--by``, the venue's phone
+        #: or director's page): kept with each result as first entered (:mod:`tournament.store.entries`);
+        #: None: the login name.
+        self.author: str | None = None
         self._browsing_stale = False
         #: Computes the ``standings`` snapshot people browse (:meth:`refresh_browsing`): set by the
         #: event layer, which opens and creates every event (:mod:`tournament.event.files`); a
@@ -128,6 +132,10 @@ class EventStore:
         afresh."""
         self.db.execute("DROP VIEW IF EXISTS tables_view")
         self.db.execute(tables_view_sql(self.settings))
+        self.db.execute("DROP VIEW IF EXISTS audit_view")
+        desk = bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'desk_log'")
+                    .fetchone())
+        self.db.execute(audit_view_sql(self.has_audit_columns(), desk))
         self.db.execute("DROP TABLE IF EXISTS standings")
         # None: results that cannot be ranked (a damaged file: `check` says where) leave no
         # snapshot rather than a wrong one, and never block the write, which may be the repair.

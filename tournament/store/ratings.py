@@ -114,6 +114,12 @@ class RatingsFile:
                                   "(SELECT COUNT(*) FROM games g WHERE g.event_uuid = e.uuid) AS games "
                                   "FROM events e ORDER BY e.seq"))
 
+    def game_tables(self) -> Iterator[tuple[str, int, list[list[Any]]]]:
+        """Every game's event, table (its id in the event file) and sides, in rating order."""
+        for r in self.db.query("SELECT g.event_uuid, g.table_id, g.sides FROM games g JOIN events e "
+                               "ON e.uuid = g.event_uuid ORDER BY e.seq, g.round, g.table_no, g.table_id"):
+            yield r["event_uuid"], r["table_id"], json.loads(r["sides"])
+
     def games(self) -> Iterator[tuple[str, list[list[str]], list[float]]]:
         for r in self.db.query("SELECT g.event_uuid, g.sides, g.ranks FROM games g JOIN events e "
                                "ON e.uuid = g.event_uuid ORDER BY e.seq, g.round, g.table_no, g.table_id"):

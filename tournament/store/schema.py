@@ -19,8 +19,10 @@ APPLICATION_ID = 0x446F6D54
 APPLICATION = "domrec-tournament"
 #: The newest version of the store's schema this tool reads and writes (kept in the ``meta`` table).
 #: Schema 6 (issue 25) adds the director's desk: its trail, its requests, players' federation ids
-#: (:mod:`tournament.store.desk`), made by the first change of the desk.
-SCHEMA_VERSION = 6
+#: (:mod:`tournament.store.desk`), made by the first change of the desk.  Schema 7 (issue 25, prize
+#: lists) adds the players' other columns (:mod:`tournament.store.fields`), made by the first players
+#: CSV that has one.
+SCHEMA_VERSION = 7
 #: The version a new event file starts at: schema 5, as it holds the change log from its creation
 #: (:data:`CHANGES_SCHEMA`; every later write appends to it, so a file of this tool would be schema 5
 #: after its first change anyway).  The venue's tables (schema 4, :mod:`tournament.store.venue`) are
@@ -51,7 +53,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE results (id INTEGER PRIMARY KEY AUTOINCREMENT, "
                "table_id INTEGER NOT NULL REFERENCES round_tables(id), kind TEXT NOT NULL, "
                "verified INTEGER NOT NULL, scores TEXT NOT NULL, winner TEXT, record TEXT, record_hash TEXT, "
-               "entered_at TEXT NOT NULL, note TEXT)")
+               "entered_at TEXT NOT NULL, note TEXT, entered_by TEXT)")
     db["result_audit"].create({"id": int, "table_id": int, "old_result": str, "new_result_id": int,
                                "replaced_at": str, "reason": str}, pk="id",
                               not_null={"table_id", "old_result", "replaced_at"},
@@ -112,6 +114,25 @@ def tables_view_sql(settings: Settings) -> str:
             ", x.winner AS winner, x.verified AS verified, x.entered_at AS entered_at "
             "FROM round_tables t JOIN rounds r ON r.id = t.round_id LEFT JOIN results x ON x.table_id = t.id "
             "ORDER BY r.number, t.number")
+
+
+def audit_view_sql(audit_columns: bool, desk: bool) -> str:
+    """``audit_view``: the whole audit trail, a row a change, oldest first, as a person reads it:
+    ``at``, ``by``, ``action`` (``result_replaced``, or the desk's: ``round_unpaired``,
+    ``player_renamed``, …), ``round``, ``table``, ``before`` and ``after`` (a replaced result's
+    kind and scores; the desk's change as its JSON detail, in ``after``), ``reason``.  Made for the
+    tables the file has (a file without the desk's trail has no desk rows; one from before schema 3
+    names nobody)."""
+    by = "a.changed_by" if audit_columns else "NULL"
+    after = ("json_extract(a.new_result, '$.kind') || ' ' || json_extract(a.new_result, '$.scores')"
+             if audit_columns else "NULL")
+    parts = [f"SELECT a.replaced_at AS at, {by} AS by, 'result_replaced' AS action, r.number AS round, "
+             "t.number AS \"table\", json_extract(a.old_result, '$.kind') || ' ' || "
+             f"json_extract(a.old_result, '$.scores') AS before, {after} AS after, a.reason AS reason "
+             "FROM result_audit a LEFT JOIN round_tables t ON t.id = a.table_id LEFT JOIN rounds r ON r.id = t.round_id"]
+    if desk:
+        parts.append("SELECT d.at, d.changed_by, d.action, d.round, NULL, NULL, d.detail, d.reason FROM desk_log d")
+    return "CREATE VIEW audit_view AS " + " UNION ALL ".join(parts) + " ORDER BY at"
 
 
 def create_stage_schema(db: sqlite_utils.Database) -> None:
