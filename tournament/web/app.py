@@ -48,7 +48,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from domrec import phrases
-from domrec.errors import DomrecError, one_line
+from domrec.errors import DomrecError, clip, one_line
 from domrec.i18n import N_, script_strings
 
 from tournament import i18n
@@ -80,6 +80,7 @@ WEB_REFUSALS = (
     N_("a request body may hold at most %(n)s KB"),
     N_("the request body is not JSON (send a JSON object)"),
     N_("the request body must be a JSON object"),
+    N_("the request body gives the key %(key)s twice in one object (give each key once)"),
     N_("no such %(what)s: %(text)s"),
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
 )
@@ -132,12 +133,31 @@ async def _json_body(request: Request) -> dict[str, Any]:
         if len(body) > MAX_BODY:
             raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        data = json.loads(body.decode("utf-8"), object_pairs_hook=_once)
+    except _KeyTwice as e:  # {"play": "6-6", "play": "5-2"}: which play was meant?
+        raise _Refusal(400, f"the request body gives the key {e.key} twice in one object "
+                            f"(give each key once)") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _Refusal(400, "the request body is not JSON (send a JSON object)") from None
     if not isinstance(data, dict):
         raise _Refusal(400, "the request body must be a JSON object")
     return data
+
+
+class _KeyTwice(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = clip(key, 30)
+
+
+def _once(pairs: list) -> dict:
+    """An object of a request body, refusing a key given twice: JSON readers differ on which of
+    the two counts, and a move must mean one thing (docs/format.md, "One meaning per record")."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        raise _KeyTwice(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return obj
 
 
 def _int(text: str, what: str) -> int:
