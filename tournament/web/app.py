@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
+import markupsafe
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -56,6 +57,7 @@ from tournament.errors import TournamentError
 from tournament.event import changes, feed
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
+from tournament.names import plain_direction
 from tournament.event.venue import REFUSALS, Forbidden, Unprocessable, Venue, VenueError
 from tournament.pages.sheets import sheets_page
 from tournament.web.openapi import OPENAPI
@@ -144,6 +146,12 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return data
 
 
+def _plain_direction(value: Any) -> Any:
+    if isinstance(value, markupsafe.Markup):  # markup already escaped (a translated sentence): kept so
+        return markupsafe.Markup(plain_direction(str(value)))
+    return plain_direction(value) if isinstance(value, str) else value
+
+
 class _KeyTwice(Exception):
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -181,7 +189,10 @@ class VenueServer:
         self.live = LiveFeed(self.event, lifetime=stream_lifetime)
         self.buckets = _Buckets(rate, burst)
         loader = jinja2.FileSystemLoader(str(HERE / "templates"))
-        self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True)
+        # Every value a page shows loses its direction controls (finalize): an old event's name
+        # could hold one; names are isolated in the templates (<bdi>).
+        self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True,
+                                                 finalize=_plain_direction)
                           for lang in i18n.LANGUAGES}
         self.app = Starlette(routes=self._routes(), exception_handlers={Exception: self._crash})
         self.asgi = self._guarded(self.app)
