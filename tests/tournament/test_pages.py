@@ -203,7 +203,7 @@ def test_screen_page_finds_every_table_by_name(event: Path, tmp_path: Path) -> N
     byes = [names[p] for p in store.byes(last).get(last, [])]
     store.close()
     assert f"Round {last}: find your table" in page
-    items = re.findall(r'<li><span class="who"><bdi>(.*?)</bdi></span> → <span class="where">(.*?)</span>'
+    items = re.findall(r'<li><span class="who">(.*?)</span> → <span class="where">(.*?)</span>'
                        r'(?:<span class="with"> with (.*?)</span>)?</li>', page)
     assert len(items) == len(names) and len(byes) == 2
     for who, where, partner in items:
