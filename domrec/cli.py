@@ -350,6 +350,13 @@ def convert(
                 for problem in report.problems:
                     console.echo_err(f"  {problem.text()}", "problem")
                 worst = max(worst, _exit_code(report))
+        if form == "dgn" and not conv.reads_back(record, item.label):
+            # DGN is read through the rules: an invalid record whose DGN would read back as another
+            # verdict (unusable, other problems) is refused; JSON keeps it as it is.
+            typer.echo(f"error: {one_line(item.label)}: this invalid record written as DGN would not read back "
+                       f"as the same record with the same problems; convert it to JSON instead", err=True)
+            worst = EXIT_UNUSABLE
+            continue
         records.append(record)
     if worst == EXIT_UNUSABLE or not records:
         if not records and worst == EXIT_OK:

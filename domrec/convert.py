@@ -112,6 +112,24 @@ def fill(record: Record, source: str = "<record>") -> tuple[Record, Report]:
     return attrs.evolve(record, hands=tuple(hands), result=result), report
 
 
+def reads_back(record: Record, source: str = "<record>") -> bool:
+    """Whether ``record`` written as DGN reads back as itself: always for a valid record; an invalid
+    one is written, read again through the rules and compared (its verdict and each problem's
+    message), because a DGN text is read move by move through the engine and an invalid move may
+    leave the rest of the text unreadable (``domrec convert`` refuses such a record to DGN)."""
+    report = validate(record, source)
+    if report.valid:
+        return True
+    try:
+        games = list(notation.read_games(text_of([record], "dgn").encode("utf-8"), source))
+    except InputError:
+        return False
+    if len(games) != 1 or games[0].report is None:
+        return False
+    back = games[0].report
+    return back.status == report.status and [p.message for p in back.problems] == [p.message for p in report.problems]
+
+
 def text_of(records: list[Record], form: str) -> str:
     """The records written in ``form``: one pretty JSON document, JSON Lines, or DGN games
     separated by a blank line."""

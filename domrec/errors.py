@@ -90,6 +90,12 @@ class NotJSONError(InputError):
     """The text is not JSON (or is nested too deeply to read safely)."""
 
 
+class DuplicateKeyError(NotJSONError):
+    """An object that gives one key twice (``{"play": "6-6", "play": "5-2"}``).  JSON readers
+    differ on which of the two they keep, so two programs could read one record two ways; a
+    record that settles a dispute must have one meaning, and is refused."""
+
+
 class NotUnicodeError(NotJSONError):
     """Text that is not valid Unicode: bytes that are not UTF-8 (or the JSON's UTF-16/32), or a
     lone surrogate (a ``"\\ud800"`` escape without its pair), which is no character at all and

@@ -133,13 +133,14 @@ SIMULATED = Kind("domrec simulate's records", _simulated)
 def _summary(path: Path) -> bool:
     """A summary ``domrec validate --summary`` wrote: a CSV whose first line is exactly
     :data:`domrec.summary.CSV_HEADER`, or JSON Lines whose first line is an object with exactly
-    the summary's columns, in their order.  An empty file (the summary of no records) holds
-    nothing to lose and is replaced too."""
+    the summary's columns, in their order.  An empty file is not known to be one (a file made
+    empty by another program, or by a command that failed, may be someone's): it is replaced
+    only with ``--force``, as any file domrec did not write."""
     from domrec.summary import COLUMNS, CSV_HEADER
 
     head = _head(path)
     if not head:
-        return path.stat().st_size == 0 if path.exists() else False
+        return False
     first = head.split(b"\n", 1)[0]
     if first.rstrip(b"\r") == CSV_HEADER.encode():
         return True

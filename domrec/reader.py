@@ -31,8 +31,8 @@ except ImportError:  # a platform without its wheels: Python's reader does it al
     orjson = None
 
 from domrec import shape
-from domrec.errors import (InputError, NotJSONError, NotUnicodeError, ShapeError, TooLargeError,
-                           UnsupportedVersionError, clip, one_line, pointer_token, shown)
+from domrec.errors import (DuplicateKeyError, InputError, NotJSONError, NotUnicodeError, ShapeError,
+                           TooLargeError, UnsupportedVersionError, clip, one_line, pointer_token, shown)
 from domrec.record import Record, structure, structure_with_moves
 
 CURRENT_MAJOR = 1
@@ -220,6 +220,85 @@ def _shared_strings(obj: dict) -> dict:
     return obj
 
 
+# --- one meaning per record: no key twice in an object -----------------------------------
+
+#: A JSON escape that writes a colon inside a string (``"\\u003a"``): the one way a string's
+#: colon can be absent from the text, which the colon count of :func:`_no_duplicates` relies on.
+_COLON_ESCAPE = re.compile(r"\\u003[aA]")
+
+
+def _no_duplicates(text: str | bytes, doc: Any) -> bool:
+    """Whether ``doc``, parsed from ``text`` by a reader that keeps the last of two equal keys,
+    is proven to hold every key the text has: ``True`` means no object of the text gives a key
+    twice; ``False`` means it may (then :func:`_find_duplicate` reads it again and says where).
+
+    The proof counts colons.  Outside strings, JSON has a colon after every key and nowhere
+    else; inside strings a colon is written as itself unless escaped as ``\\u003a``.  orjson
+    writes ``doc`` back with a colon after each key it kept and each colon of the strings it
+    kept, escaping none.  So, when the text escapes no colon, the two counts are equal exactly
+    when nothing was dropped: a dropped duplicate takes away its key's colon at least.  Both
+    counts run in C (orjson, ``bytes.count``), a few percent of reading the record at all."""
+    if orjson is None:
+        return False
+    if (b"\\" if isinstance(text, bytes) else "\\") in text and _COLON_ESCAPE.search(
+            text if isinstance(text, str) else text.decode("utf-8", "replace")) is not None:
+        return False
+    try:
+        written = orjson.dumps(doc)
+    except Exception:  # a number orjson cannot write (beyond 64 bits), a lone surrogate: read again
+        return False
+    return written.count(b":") == text.count(b":" if isinstance(text, bytes) else ":")
+
+
+class _Keys(dict):
+    """An object as :func:`_find_duplicate` reads it: a dict that remembers the first key its
+    text gave twice (``None`` when none)."""
+
+    __slots__ = ("twice",)
+
+
+def _pairs(pairs: list) -> dict:
+    obj = _Keys(pairs)
+    obj.twice = None
+    if len(obj) != len(pairs):
+        seen: set = set()
+        for key, _ in pairs:
+            if key in seen:
+                obj.twice = key
+                break
+            seen.add(key)
+    return obj
+
+
+class _GivenTwice(Exception):
+    """A large record's object gave a key twice: it is read again to say where."""
+
+
+def _lean_pairs(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _GivenTwice
+    return _shared_strings(obj)
+
+
+def _find_duplicate(text: str) -> None:
+    """Read ``text`` again keeping every key, and raise :class:`DuplicateKeyError` at the first
+    object (in the order of the text) that gives a key twice; walked with a list, so no depth
+    exhausts the stack.  Returns when there is none (the colon count could not prove it)."""
+    stack = [(json.loads(text, **JSON_NUMBERS, object_pairs_hook=_pairs), "")]
+    while stack:
+        value, pointer = stack.pop()
+        if isinstance(value, dict):
+            twice = getattr(value, "twice", None)
+            if twice is not None:
+                raise DuplicateKeyError(
+                    f"the key \"{clip(twice)}\" is given twice in one object; give each key once "
+                    f"(JSON readers differ on which of the two counts)", f"{pointer}/{pointer_token(twice)}")
+            stack.extend(reversed([(x, f"{pointer}/{pointer_token(k)}") for k, x in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(x, f"{pointer}/{i}") for i, x in enumerate(value)]))
+
+
 def parse_json(text: str | bytes) -> Any:
     """JSON text to Python data, with a one-line error instead of a traceback.
 
@@ -234,8 +313,14 @@ def parse_json(text: str | bytes) -> Any:
     try:
         if len(text) < _LEAN_FROM:
             doc = json.loads(text, **JSON_NUMBERS)
-        else:
-            doc = json.loads(text, **JSON_NUMBERS, object_hook=_shared_strings)
+            if not _no_duplicates(text, doc):
+                _find_duplicate(text)
+        else:  # a large record: each object checked as it is made, and read again only to say where
+            try:
+                doc = json.loads(text, **JSON_NUMBERS, object_pairs_hook=_lean_pairs)
+            except _GivenTwice:
+                doc = None
+                _find_duplicate(text)
     except json.JSONDecodeError as e:
         what = "the text ends before the JSON does (truncated?)" if e.pos >= len(text.rstrip()) else e.msg
         raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {what}") from None
@@ -322,6 +407,8 @@ def _loads_fast(text: str | bytes) -> Record | None:
     try:
         doc = orjson.loads(text)
     except Exception:  # not JSON as orjson reads it (or text it does not take): the slow reading says why
+        return None
+    if not _no_duplicates(text, doc):  # a key given twice (or not proven otherwise): the slow reading says where
         return None
     floats = shape.FLOATS_SEEN[0]
     try:

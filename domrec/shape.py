@@ -20,8 +20,11 @@ from domrec.record import GAMES, guarded_move_builder, move_builder
 
 # The schema's patterns, read as JSON Schema reads them (ECMA-262): ``$`` is the
 # end of the text, so no trailing newline ("6-3\n") gets through as Python's would.
-_TILE = re.compile(r"^[0-9]{1,2}-[0-9]{1,2}\Z")
-_VERSION = re.compile(r"^1\.[0-9]+\Z")
+#: A tile's numbers and the version's minor without leading zeros: ``"05-2"`` and ``"1.00"`` would
+#: be one tile and one version to some readers and other texts to others (docs/format.md).
+_TILE = re.compile(r"^(?:[0-9]|[1-9][0-9])-(?:[0-9]|[1-9][0-9])\Z")
+_VERSION = re.compile(r"^1\.(?:0|[1-9][0-9]*)\Z")
+_LEADING_ZERO = re.compile(r"(?:^|[-.])0[0-9]")
 HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
 
 
@@ -113,7 +116,13 @@ def _tile_ok(v: Any) -> bool:
 
 def _tile(v: Any, ptr: str) -> None:
     if not _tile_ok(v):
-        _fail(ptr, f"expected a tile written like \"6-3\", not {describe(v)}")
+        _fail(ptr, _not_a_tile(v))
+
+
+def _not_a_tile(v: Any) -> str:
+    if type(v) is str and _LEADING_ZERO.search(v) is not None and len(v) <= 8:
+        return f"expected a tile written like \"6-3\", not {describe(v)}: a number has no leading zero"
+    return f"expected a tile written like \"6-3\", not {describe(v)}"
 
 
 def _tiles(v: Any, ptr: str, what: str) -> None:
@@ -496,7 +505,10 @@ def check(doc: Any, moves_out: list | None = None) -> None:
     game = check_game(doc)
     _keys(doc, "", "a record", ("format", "version", "game", "players", "hands"), _TOP)
     if type(doc["version"]) is not str or not _VERSION.search(doc["version"]):
-        _fail("/version", f"version must be \"1.x\" for this format, not {describe(doc['version'])}")
+        version = doc["version"]
+        zero = type(version) is str and _LEADING_ZERO.search(version) is not None
+        _fail("/version", f"version must be \"1.x\" for this format, not {describe(version)}"
+              + (": a number has no leading zero (\"1.0\", not \"1.00\")" if zero else ""))
 
     if "rules" in doc:
         _check_rules(doc["rules"], game)

@@ -20,7 +20,8 @@ import attrs
 
 from domrec.errors import DomrecError
 
-_TILE_RE = re.compile(r"^([0-9]{1,2})-([0-9]{1,2})\Z")
+#: No leading zeros: ``"05-2"`` is refused, so a tile has one way to be written in a record.
+_TILE_RE = re.compile(r"^([0-9]|[1-9][0-9])-([0-9]|[1-9][0-9])\Z")
 
 
 @attrs.frozen(eq=False, init=False)

@@ -61,11 +61,22 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         out = {"pointer": self.pointer, "message": self.message, "rule": self.rule, "kind": self.kind}
+        if len(self.pointer) > POINTER_TOKEN_LIMIT and any(
+                len(token) > POINTER_TOKEN_LIMIT for token in self.pointer.split("/")):
+            # A key of a megabyte must not be repeated in full in every report of it: its
+            # token is cut as the text's is, and the report says so.
+            out["pointer"] = "/".join(clip(token) if len(token) > POINTER_TOKEN_LIMIT else token
+                                      for token in self.pointer.split("/"))
+            out["pointer_clipped"] = True
         for key in ("hand", "move", "seat", "claimed", "computed", "line", "column"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
         return out
+
+
+#: The longest key a JSON report's pointer repeats in full (longer ones are cut, ``pointer_clipped``).
+POINTER_TOKEN_LIMIT = 200
 
 
 @attrs.frozen

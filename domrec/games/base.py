@@ -177,6 +177,9 @@ class Engine(Protocol):
     # - on a hand state, ``closing_passes() -> list[Move]``: after a block, the round of
     #   passes a record may write (an empty list when the hand did not end blocked).
     #
+    # Optional: ``negative_scores = True`` where a game's total can be below zero (Broadway's
+    # penalties); a score typed in by hand below zero is refused for every other game.
+    #
     # Optional: ``inert_options(variant, options) -> dict[str, tuple[str, str]]``: the rule
     # options that change nothing under this variant and these options (``count_partner``
     # without partnerships), each with the reason and the rule name.  Such options are accepted and ignored:

@@ -1361,6 +1361,9 @@ class Broadway:
     variants = ("standard",)
     defaults: dict[str, Any] = {}
     scores_moves = True
+    #: A game's total can be below zero (tiles left at a block cost points): the tournament
+    #: tool takes a negative manual score for Broadway only.
+    negative_scores = True
     sides_are_partnerships = True
 
     def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:

@@ -319,14 +319,39 @@ def test_names_are_stored_in_nfc(event) -> None:
         add_players(event, ["José"])
 
 
-@pytest.mark.parametrize("look_alike", ["Ana\u200b", "\u200dAna", "\ufeffAna", "An\u00ada", "\u202eAna\u202c",
-                                        "\u2066Ana\u2069", "Ana\u200e", " Ana", "Ana\u00a0"])
+@pytest.mark.parametrize("look_alike", ["Ana\u200b", "\u200dAna", "\ufeffAna", "An\u00ada", " Ana", "Ana\u00a0",
+                                        # issue 27: Cyrillic, Greek and Lisu A, a full-width A
+                                        "\u0410na", "\u0391na", "\ua4eena", "\uff21na", "\uff21\uff4e\uff41"])
 def test_a_name_that_only_looks_different_is_refused(event, look_alike: str) -> None:
     add_players(event, ["Ana", "Bo"])
     with pytest.raises(Refused) as info:
         add_players(event, ["Cy", look_alike])
-    assert "#1 'Ana'" in str(info.value) and "\n" not in str(info.value)
+    # A name with spaces around it is stored without them: then it is "Ana" itself.
+    assert ("#1 'Ana'" in str(info.value) or "named 'Ana' is already" in str(info.value)) and "\n" not in str(info.value)
     assert [p.name for p in event.players()] == ["Ana", "Bo"]  # nothing added
+
+
+@pytest.mark.parametrize("entered,look_alike", [("Player1", "Player\uff11"), ("A na", "A  na"),
+                                                  ("Player 1", "Player l"), ("Ana L\u00f3pez", "Ana Lo\u0301pez")])
+def test_names_drawn_alike_are_one_name(event, entered: str, look_alike: str) -> None:
+    add_players(event, ["Bo", entered])
+    with pytest.raises(Refused) as info:
+        add_players(event, [look_alike])
+    assert repr(entered) in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["\u202e1 reyalP", "\u202eAna\u202c", "\u2066Ana\u2069", "Ana\u200e", "B\u200fo"])
+def test_a_name_with_direction_controls_is_refused(event, name: str) -> None:
+    # "\u202e1 reyalP" shows as "Player 1" at a terminal and on the report.
+    with pytest.raises(PlayerInputError, match="direction-control characters \\(U\\+") as info:
+        add_players(event, [name])
+    assert "\n" not in str(info.value)
+    assert event.players() == []
+
+
+def test_a_name_is_stored_with_its_spaces_collapsed(event) -> None:
+    (p,) = add_players(event, ["  Ana \u00a0  Lopez "])
+    assert p.name == "Ana Lopez"
 
 
 def test_look_alikes_within_one_list_are_refused(event) -> None:

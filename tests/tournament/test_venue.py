@@ -258,6 +258,15 @@ def test_not_json_and_too_large_bodies(venue):
     assert _log_rows(path) == []
 
 
+def test_a_body_that_gives_a_key_twice_is_refused(venue):
+    # Issue 27: {"text": "6-6", "text": "5-2"} would be read as its last text; which was meant?
+    path, server, client, links = venue
+    headers = {**_auth(links["tables"][0]["token"]), "Content-Type": "application/json"}
+    r = client.post("/api/v1/tables/1/1/dgn", headers=headers, content=b'{"rev": 0, "text": "hand 1", "text": "x"}')
+    assert r.status_code == 400 and r.json()["error"].startswith("the request body gives the key text twice")
+    assert _log_rows(path) == []
+
+
 def test_two_phones_on_one_table_the_second_is_told_it_moved_on(venue):
     path, server, client, links = venue
     token = links["tables"][0]["token"]

@@ -3,9 +3,10 @@
 A player's number (``#12``) is the id a game record may give for them
 (``players[].id = "12"``); names are unique within an event, because a
 record without ids is matched to its table by name.  Names are stored as
-typed, in Unicode NFC: quotes, accents and SQL text are data.  Names that look
-the same (:func:`tournament.names.name_key`: the same but for invisible or direction-control
-characters and spacing) are one name.
+typed, in Unicode NFC with runs of spaces made one: quotes, accents and SQL text
+are data.  Names that look the same (:func:`tournament.names.name_key`: letters of
+other scripts drawn alike, full-width forms, invisible characters and spacing) are
+one name, and direction controls are refused.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
-from tournament.names import did_you_mean, name_key, normalise_name
+from tournament.names import bidi_controls, did_you_mean, name_key, normalise_name
 from tournament.settings import PAIRS, ROTATING
 from tournament.store import desk as desk_sql, fields as fields_sql
 from tournament.store.event_store import EventStore
@@ -41,6 +42,10 @@ def _check_name(name: str, what: str = "player") -> str:
                                f"{name!r}")
     if len(name) > 200:
         raise PlayerInputError(f"a {what} name is limited to 200 characters: {name[:40]!r}…")
+    controls = bidi_controls(name)
+    if controls:  # "\u202e1 reyalP" would show as "Player 1"
+        raise PlayerInputError(f"a {what} name cannot hold direction-control characters ({', '.join(controls)}): "
+                               f"{name!r}; its letters set its direction")
     name = normalise_name(name)
     if not name_key(name):
         raise PlayerInputError(f"a {what} name cannot be made of invisible characters only: {name!r}")
@@ -48,8 +53,9 @@ def _check_name(name: str, what: str = "player") -> str:
 
 
 def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence[str] = ()) -> None:
-    """Within the write transaction: a new name that looks like an existing one (the same but for
-    invisible or direction-control characters, or spacing) is refused, naming the one entered."""
+    """Within the write transaction: a new name that looks like an existing one (letters of other
+    scripts drawn alike, full-width forms, invisible characters, spacing) is refused, naming the
+    one entered."""
     for new, existing, what in ((names, store.players(), "player"), (teams, store.teams(), "partnership")):
         known = {name_key(x.name): x for x in existing}
         for name in new:
@@ -60,8 +66,8 @@ def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence
                 raise Refused(f"a {what} named {name!r} is already entered; names must be unique")
             number = f"#{old.id} " if what == "player" else ""
             raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered (it "
-                          f"differs only by invisible, direction-control or space characters); names must "
-                          f"be unique")
+                          f"differs only by look-alike letters, full-width forms, invisible or space "
+                          f"characters); names must be unique")
 
 
 def _first_repeat(names: Sequence[str]) -> str | None:

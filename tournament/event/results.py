@@ -329,7 +329,7 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
     """A score typed in by the director: stored, and marked unverified."""
     with store.write():
         _, table = _round_table(store, round_no, table_no)
-        ordered, winner = _manual_scores(table, scores, winner)
+        ordered, winner = _manual_scores(table, scores, winner, store.settings.game)
         return _store(store, table, "manual", False, ordered, winner, None, None, replace,
                       f"table {table_no}", None, note)
 
@@ -654,7 +654,7 @@ def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[s
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
     with store.write():
         table, _ = amend_target(store, round_no, table_no)
-        ordered, winner = _manual_scores(table, scores, winner)
+        ordered, winner = _manual_scores(table, scores, winner, store.settings.game)
         return _amended(_store(store, table, "manual", False, ordered, winner, None, None, True,
                                f"table {table_no}", None, by=by, reason=reason or "amended by hand"))
 
@@ -667,9 +667,12 @@ def _amended(entry: Entry) -> Entry:
 MAX_MANUAL_SCORE = 1_000_000
 
 
-def _manual_scores(table: Table, scores: dict[str, int], winner: str | None) -> tuple[dict[str, int], str | None]:
+def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
+                   game: str | None = None) -> tuple[dict[str, int], str | None]:
     """A manual score checked against the table's sides; the winner by the highest score
-    unless one is given (as :func:`enter_manual` decides it)."""
+    unless one is given (as :func:`enter_manual` decides it).  A negative score is refused
+    unless the game's engine says its totals can be below zero (``negative_scores``: Broadway's
+    penalties), whether the result is entered, replaced or amended."""
     sides = table.sides()
     if set(scores) != set(sides):
         raise ResultRefused(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
@@ -680,6 +683,11 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None) -> 
             shown = str(n) if len(str(n)) <= 20 else f"{str(n)[:12]}… ({len(str(abs(n)))} digits)"
             raise UnusableInput(f"the score of {side}, {shown}, is past the limit of {MAX_MANUAL_SCORE:,} "
                                 f"points a side; nothing was stored")
+    negative = [side for side, n in ordered.items() if n < 0]
+    if negative and game is not None and not getattr(games.engine(game), "negative_scores", False):
+        side = negative[0]
+        raise UnusableInput(f"the score of {side}, {ordered[side]}, is below zero, which no game of {game} "
+                            f"can end with; nothing was stored")
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]

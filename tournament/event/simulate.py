@@ -22,6 +22,7 @@ from tournament.event import players as pl, rounds, standings
 from tournament.event.files import create_event
 from tournament.event.results import enter_record
 from tournament.settings import PAIRS, Settings, make_settings
+from tournament.store import files
 from tournament.store.event_store import EventStore
 from tournament.values import Table
 
@@ -99,8 +100,12 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
         for spec in (stage, then):
             if spec is not None:
                 _check_format(settings, spec["format"])
-    store = create_event(path, settings)
+    # Built in a hidden file beside ``path`` and given its name when whole: a simulation stopped
+    # half-way (Ctrl-C, kill -9) leaves no event at ``path`` that looks like a finished one.
+    building = files.building_path(path)
+    store = create_event(building, settings)
     store.defer_browsing = True  # refreshed once, at the end
+    done = False
     try:
         if format == PAIRS:
             if players % 2:
@@ -130,6 +135,10 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
             store.refresh_browsing()
         n_byes = sum(len(v) for v in store.byes().values())
         standings.from_store(store)
-        return SimulationSummary(str(path), players, rounds_, games, n_byes)
+        done = True
     finally:
         store.close()
+        if not done:
+            files.discard(building)
+    files.publish(building, path)
+    return SimulationSummary(str(path), players, rounds_, games, n_byes)

@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from tournament import i18n
 from tournament.event import public as pub
+from tournament.names import plain_direction
 from tournament.pages import display
 from tournament.pages.words import Words
 
@@ -103,6 +104,16 @@ def file_name(page: str, *args: Any) -> str:
     return f"player-{int(args[0])}.html" if page == "player" else f"{page}.html"
 
 
+def _shown(value: Any) -> Any:
+    """A value as a page shows it: ``None`` as nothing, and text without direction controls (a name
+    stored before they were refused would show "Player 1" for ``\u202e1 reyalP``)."""
+    if value is None:
+        return ""
+    if isinstance(value, Markup):
+        return Markup(plain_direction(str(value)))
+    return plain_direction(value) if isinstance(value, str) else value
+
+
 @functools.lru_cache(maxsize=len(i18n.LANGUAGES))
 def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
     """The templates' environment in ``lang``: autoescaped, ``None`` shown as nothing, and Jinja2's
@@ -110,7 +121,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
     (a round's "final, game 2", the standings' columns) through the ``label`` filter."""
     words = Words(lang)
     env = i18n.environment(jinja2.FileSystemLoader(str(TEMPLATES)), lang, trim_blocks=True, lstrip_blocks=True,
-                           finalize=lambda value: "" if value is None else value)
+                           finalize=_shown)
     env.globals.update(round_heading=words.round_heading, number=_number, sides_in_seating_order=sides_in_seating_order,
                        standings_view=standings_view, round_view=round_view, column_rules=column_rules,
                        prize_views=prize_views,

@@ -21,6 +21,7 @@ import sys
 import textwrap
 from typing import Any, Iterable, Sequence
 
+from tournament.names import plain_direction
 from tournament.pages.display import DROP_ORDER, is_text_column
 
 #: The narrowest a wrapping column (a name) is squeezed to before columns are dropped instead.
@@ -52,7 +53,9 @@ def _columns_env(default: int) -> int:
 
 
 def _cell(value: Any) -> str:
-    return "" if value is None else str(value)
+    """A cell as printed: without direction controls, which would make a name show in another
+    order than it reads (``\u202e1 reyalP`` as "Player 1")."""
+    return "" if value is None else plain_direction(str(value))
 
 
 def fit(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int,
@@ -157,7 +160,7 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     else:  # what must stay (numbers, ranking columns) is wider than the terminal: never cut, it runs over
         width = max(width, needed_width(rows, columns, True))
     console = Console(width=width, soft_wrap=False)
-    table = Table(title=Text(title), show_lines=False)
+    table = Table(title=Text(plain_direction(title)), show_lines=False)
     widths = column_widths(rows, columns, width) if not wide else {c: natural_width(rows, c) for c in columns}
     for c in columns:
         if _wraps(c):  # wrapped here, between words and after hyphens: rich would cut a long word
@@ -183,7 +186,7 @@ def wrap_lines(text: str, width: int | None = None) -> list[str]:
     never split (a word wider than the terminal runs over)."""
     width = width or terminal_width()
     out: list[str] = []
-    for line in text.splitlines() or [""]:
+    for line in plain_direction(text).splitlines() or [""]:
         if len(line) <= width:
             out.append(line)
             continue

@@ -77,6 +77,38 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
     return store
 
 
+def building_path(path: str | Path) -> Path:
+    """Where an event made in one go (``tournament simulate``) is built before it is published at
+    ``path`` (:func:`publish`): a hidden file beside it, so an event stopped half-made (killed,
+    the machine down) never lies at ``path`` looking like a whole one.  Refuses an existing ``path``
+    before any work is done."""
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        raise EventFileError(f"{path} already exists; tournament never overwrites a file")
+    if not path.parent.is_dir():
+        raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
+    return path.with_name(f".{path.name}.building-{os.getpid()}")
+
+
+def publish(building: Path, path: str | Path) -> None:
+    """Give the finished event at ``building`` (closed) its name ``path``, never overwriting."""
+    try:
+        os.link(building, path)
+    except FileExistsError:
+        raise EventFileError(f"{path} already exists; tournament never overwrites a file "
+                             f"(the event made is left at {building})") from None
+    except OSError as e:
+        raise EventFileError(f"cannot create {path}: {e.strerror} (the event made is left at {building})") from None
+    discard(building)
+
+
+def discard(building: Path) -> None:
+    """Remove an event file that was being built, and its SQLite companions."""
+    for companion in (building, Path(f"{building}-wal"), Path(f"{building}-shm"), Path(f"{building}-journal")):
+        with contextlib.suppress(OSError):
+            companion.unlink()
+
+
 def open_store(path: str | Path, browsing: Browsing | None = None) -> EventStore:
     """Open an existing event; refuse anything that is not one.  ``browsing`` computes the
     ``standings`` snapshot (:attr:`EventStore.browsing`)."""

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
+import markupsafe
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -48,7 +49,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from domrec import phrases
-from domrec.errors import DomrecError, one_line
+from domrec.errors import DomrecError, clip, one_line
 from domrec.i18n import N_, script_strings
 
 from tournament import i18n
@@ -56,6 +57,7 @@ from tournament.errors import TournamentError
 from tournament.event import changes, feed
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
+from tournament.names import plain_direction
 from tournament.event.venue import REFUSALS, Forbidden, Unprocessable, Venue, VenueError
 from tournament.pages.sheets import sheets_page
 from tournament.web.openapi import OPENAPI
@@ -80,6 +82,7 @@ WEB_REFUSALS = (
     N_("a request body may hold at most %(n)s KB"),
     N_("the request body is not JSON (send a JSON object)"),
     N_("the request body must be a JSON object"),
+    N_("the request body gives the key %(key)s twice in one object (give each key once)"),
     N_("no such %(what)s: %(text)s"),
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
 )
@@ -132,12 +135,37 @@ async def _json_body(request: Request) -> dict[str, Any]:
         if len(body) > MAX_BODY:
             raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        data = json.loads(body.decode("utf-8"), object_pairs_hook=_once)
+    except _KeyTwice as e:  # {"play": "6-6", "play": "5-2"}: which play was meant?
+        raise _Refusal(400, f"the request body gives the key {e.key} twice in one object "
+                            f"(give each key once)") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _Refusal(400, "the request body is not JSON (send a JSON object)") from None
     if not isinstance(data, dict):
         raise _Refusal(400, "the request body must be a JSON object")
     return data
+
+
+def _plain_direction(value: Any) -> Any:
+    if isinstance(value, markupsafe.Markup):  # markup already escaped (a translated sentence): kept so
+        return markupsafe.Markup(plain_direction(str(value)))
+    return plain_direction(value) if isinstance(value, str) else value
+
+
+class _KeyTwice(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = clip(key, 30)
+
+
+def _once(pairs: list) -> dict:
+    """An object of a request body, refusing a key given twice: JSON readers differ on which of
+    the two counts, and a move must mean one thing (docs/format.md, "One meaning per record")."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        raise _KeyTwice(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return obj
 
 
 def _int(text: str, what: str) -> int:
@@ -161,7 +189,10 @@ class VenueServer:
         self.live = LiveFeed(self.event, lifetime=stream_lifetime)
         self.buckets = _Buckets(rate, burst)
         loader = jinja2.FileSystemLoader(str(HERE / "templates"))
-        self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True)
+        # Every value a page shows loses its direction controls (finalize): an old event's name
+        # could hold one; names are isolated in the templates (<bdi>).
+        self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True,
+                                                 finalize=_plain_direction)
                           for lang in i18n.LANGUAGES}
         self.app = Starlette(routes=self._routes(), exception_handlers={Exception: self._crash})
         self.asgi = self._guarded(self.app)
