@@ -330,10 +330,13 @@ class Game:
             raise
         return self._watch.outcomes[n - 1]
 
-    def push(self, move: Move) -> int:
+    def push(self, move: Move, repair: bool = True) -> int:
         """Play ``move`` (its ``seat`` says who); return the points it earns the mover's side.
 
-        An illegal move raises :class:`Refused` naming the rule, and the game is as before."""
+        An illegal move raises :class:`Refused` naming the rule, and the game is as before
+        (``repair``: the hand is replayed, as the engine may have changed part of its state
+        before refusing).  A caller that will :meth:`restore` a checkpoint anyway passes
+        ``repair=False`` and saves that replay."""
         if self._current is None or self._state is None:
             raise GameError("no hand is being played: start one first")
         if self._state.to_move is None and not self._moves and self.deal_known and not self._state.over:
@@ -344,12 +347,43 @@ class Game:
             points = self._state.apply(move)
         except RuleViolation as e:
             hand, j = len(self._hands), len(self._moves)
-            self._rebuild()  # the engine may have changed part of its state before refusing
+            if repair:
+                self._rebuild()  # the engine may have changed part of its state before refusing
             raise Refused(Problem(f"/hands/{hand}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
                                   hand=hand + 1, move=j + 1, seat=move.seat)) from None
         self._moves.append(move)
         self._points.append(points)
         return points
+
+    # --- trying readings (the DGN reader, where the text leaves a choice) ----------------
+
+    def movers(self) -> list[str]:
+        """The seats that may make the next move, as the engine sees it: the player to move,
+        and, where tiles nobody has shown decide it, the others who may (a Horse Race chain
+        under ``chain_draw: false`` that may have ended unwritten).  Empty when nobody may."""
+        state = self._state
+        if state is None or state.over:
+            return []
+        ask = getattr(state, "movers", None)
+        if ask is not None:
+            return list(ask())
+        return [state.to_move] if state.to_move is not None else []
+
+    def checkpoint(self) -> "Checkpoint":
+        """Everything :meth:`push`, :meth:`end_hand` and :meth:`start_hand` change, to come back
+        to with :meth:`restore`: how a reader tries one reading of a text, then another, on the
+        engine itself (a copy of its state), never by knowing a rule."""
+        match, state = copy.deepcopy((self._match, self._state))
+        return Checkpoint(match, state, tuple(self._moves), tuple(self._points), self._current, tuple(self._hands),
+                          tuple(self._snaps), self._watch, self._watch.before)
+
+    def restore(self, point: "Checkpoint") -> None:
+        """Back to ``point`` (it stays usable: the engine's state is copied again)."""
+        self._match, self._state = copy.deepcopy((point.match, point.state))
+        self._moves, self._points = list(point.moves), list(point.points)
+        self._current, self._hands, self._snaps = point.current, list(point.hands), list(point.snaps)
+        self._watch = point.watch
+        self._watch.before = point.before
 
     def abandon_hand(self) -> None:
         """Forget the current hand while it has no move yet (to start it again, e.g. with its deal)."""
@@ -521,6 +555,21 @@ class Game:
         else:
             self._state = None
         return report
+
+
+@attrs.frozen
+class Checkpoint:
+    """A Game as it stood (:meth:`Game.checkpoint`); the engine's state is a private copy."""
+
+    match: Any
+    state: Any
+    moves: tuple
+    points: tuple
+    current: Any
+    hands: tuple
+    snaps: tuple
+    watch: Any
+    before: Any
 
 
 def _copy_match(match: Match) -> Match:

@@ -34,10 +34,16 @@ def _passes_before_exposures(moves: tuple) -> set[int]:
     return out
 
 
-def dumps_typed(record: Record, keep_deal: bool = True) -> str:
+def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats: bool = True) -> str:
     """``record`` as a person would type it: moves without the seats the turn gives, no
     claims, and either the deal without the forced passes (``keep_deal``) or, without the
     deal, the tiles each seat still held at the end (``left``) and every pass written.
+
+    Without ``ends``, no tile says which tile it went on (``@``), as on a paper score
+    sheet; without ``seats``, a move's seat is written only where the engine says that
+    seat may not be the one to move (a Broadway exposure and a penalty play keep theirs).
+    The reader works both out where the rest of the hand leaves one reading
+    (:mod:`domrec.notation.readings`); where it does not, the text is not enough.
 
     Reading the text back gives the same game (:func:`read_games` infers what is left out);
     the property tests hold it to that.  A hand is written so only where the rules say who
@@ -81,14 +87,15 @@ def dumps_typed(record: Record, keep_deal: bool = True) -> str:
         # tile shown out of turn (!): so the passes just before an exposure are written out.
         before_exposure = _passes_before_exposures(hand.moves)
         for n, (move, md) in enumerate(zip(hand.moves, hd["moves"])):
-            md = {k: v for k, v in md.items() if k != "score"}
+            md = {k: v for k, v in md.items() if k != "score" and (ends or k != "on")}
             if keep_deal and md.get("pass") and g.forced_pass() and n not in before_exposure:
                 g.push(move)
                 continue
             if not keep_deal and "draw" in md and md["draw"] is True and "boneyard" not in public:
                 md["draw"] = str(_drawn_tile(hand, n))
             text = _move_text(md, record.game)
-            if move.seat != g.to_move or "exposed" in md or md.get("penalty"):
+            free = move.seat in g.movers() if not seats else move.seat == g.to_move
+            if not free or "exposed" in md or md.get("penalty"):
                 text = f"{move.seat} {text}"
             g.push(attrs.evolve(move, draw=md["draw"]) if "draw" in md else move)
             words.append(text)
