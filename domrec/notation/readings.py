@@ -345,9 +345,15 @@ class HandReading:
                 results.append(self._hand_scores(scores))
         line, col = self.where(self.move_tok(j, None).pos)
         told = "; ".join(f"{self._words(j, o)} gives {_scores_text(s)}" for o, s in zip(opts, results))
-        what = "goes on" if opts and opts[0].on is not None else "is"
-        return self._problem_at(j, f"{self._word(j)} at {line}:{col} {what} one of several choices whose readings "
-                                   f"give different scores ({told}): write which")
+        word = self._word(j)
+        if opts and opts[0].on is not None:
+            what = f"{word} at {line}:{col} fits more than one open tile"
+            ask = "write which it went on"
+        else:
+            what = f"{word} at {line}:{col} may be {' or '.join(str(o.seat) + chr(39) + 's' for o in opts)}"
+            ask = "write its seat"
+        return self._problem_at(j, f"{what}, and the readings give this hand different scores ({told}): {ask} "
+                                   f"({' or '.join(self._words(j, o) for o in opts)})")
 
     def _ask(self, why: str) -> Problem:
         j = self.root[1] if self.root is not None else 0
