@@ -119,7 +119,7 @@ def test_horse_race_without_seats_under_chain_draw_false_reads():
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=3, **SETTINGS)
+@settings(max_examples=2, **SETTINGS)
 @given(seed=st.integers(min_value=0, max_value=10**9))
 def test_a_record_typed_without_ends_and_seats_reads_back_with_the_same_scores(config, seed):
     game, players, options, variant = config

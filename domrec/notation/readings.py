@@ -159,9 +159,9 @@ class HandReading:
             if self.forced is not None and j in self.forced:
                 opts = [self.forced[j]]
             elif mv.seat is not None:
-                opts = [Option(None)]
+                opts = _TYPED
             else:
-                opts = [Option(s) for s in g.movers()]
+                opts = [_option(s) for s in g.movers()]
                 if not opts:
                     why = ("the hand is over" if g.hand_over else
                            "who leads is not known: write the leader's seat (N 6-6) or lead SEAT on the hand line")
@@ -171,7 +171,7 @@ class HandReading:
                     return
             if len(opts) == 1:
                 try:
-                    self._push(j, opts[0], repair=True)
+                    self._push(j, opts[0], repair=True, mv=mv)
                 except _Refused as e:
                     if not (self._ambiguous(e.refusal, j, opts[0]) and self.forced is None):
                         self._fail(j, e.refusal.problem, self.move_tok(j, opts[0].on), opts[0].seat)
@@ -239,10 +239,11 @@ class HandReading:
 
     # --- one move --------------------------------------------------------------------------
 
-    def _push(self, j: int, opt: Option, repair: bool) -> None:
+    def _push(self, j: int, opt: Option, repair: bool, mv: _MoveTok | None = None) -> None:
         from domrec.game import Refused
 
-        mv = self.move_tok(j, opt.on)
+        if mv is None or opt.on is not None:
+            mv = self.move_tok(j, opt.on)
         seat = mv.seat if mv.seat is not None else opt.seat
         move = structure_move(self.complete({"seat": seat, **mv.data}))
         try:
@@ -376,6 +377,18 @@ class HandReading:
         return (f"hand {self.hand.number}: {len(legal)} readings give the same scores; read as "
                 f"{', '.join(parted[:3])}{' …' if len(parted) > 3 else ''} (the end laid earliest, the player "
                 f"to move first: docs/notation.md)")
+
+
+#: The one option of a move whose seat is typed, and of each seat (made once).
+_TYPED = [Option(None)]
+_OPTIONS: dict[str, Option] = {}
+
+
+def _option(seat: str) -> Option:
+    try:
+        return _OPTIONS[seat]
+    except KeyError:
+        return _OPTIONS.setdefault(seat, Option(seat)) if len(_OPTIONS) < 256 else Option(seat)
 
 
 class _Refused(Exception):
