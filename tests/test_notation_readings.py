@@ -170,3 +170,20 @@ def test_a_checkpoint_brings_the_game_back():
     for move in hand.moves[3:]:
         g.push(move)
     assert g.end_hand() is not None
+
+
+def test_after_a_broken_rule_the_rest_of_the_sheet_is_still_checked_for_its_tiles():
+    text = SHEET.replace("1-1 6-1", "1-1 9-1").replace("3-1 3-0 5-5", "3-3 3-0 5-5 6-0") + """
+hand 2 lead W
+6-6 6-5 5-5 5-5
+left E 3-3
+"""
+    game = read1(text)
+    assert game.report.status == "invalid"
+    texts = [p.message for p in game.report.problems]
+    assert "9-1 is not a tile of the double-six set" in texts[0]
+    assert any(m.startswith("3-3 at 10:17 is laid in hand 1, but left E also lists it") for m in texts), texts
+    assert any(m.startswith("6-0 at 10:29 is laid a second time in hand 1 (it was laid at 8:23)") for m in texts)
+    assert any(m.startswith("5-5 at 14:13") and "second time in hand 2" in m for m in texts), texts
+    assert [p.line for p in game.report.problems] == sorted(p.line for p in game.report.problems)
+    assert "only its tiles were" in game.report.note and "hand 2 was checked only for tiles" in game.report.note

@@ -31,6 +31,7 @@ readings that give those scores count (the scorer wrote which one it was).
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable
 
 import attrs
@@ -377,6 +378,57 @@ class HandReading:
         return (f"hand {self.hand.number}: {len(legal)} readings give the same scores; read as "
                 f"{', '.join(parted[:3])}{' …' if len(parted) > 3 else ''} (the end laid earliest, the player "
                 f"to move first: docs/notation.md)")
+
+
+def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
+                  where: Callable[[int], tuple[int, int]]) -> list[Problem]:
+    """What a hand's moves from ``start`` on can be checked for when the rules' replay cannot
+    reach them (an earlier move broke a rule): a tile not of the game's set, a tile laid more
+    often than the set holds it, a tile laid that the hand's ``left`` line also lists.  The
+    set is the engine's (:meth:`Game.tile_set`); nothing here is a rule of play, only what a
+    set of tiles is.  So a secretary fixes a sheet in one go."""
+    from collections import Counter
+
+    from domrec import tiles as T
+    from domrec.notation.positions import _offset
+
+    allowed = Counter(tile_set)
+    seen: Counter = Counter()
+    first: dict[Any, tuple[int, int]] = {}
+    listed: dict[Any, str] = {}
+    for seat, texts in (hand.left or {}).items():
+        for t_text in texts:
+            with contextlib.suppress(Exception):
+                listed[T.tile(t_text)] = seat
+    out = []
+    hp = f"/hands/{hand.number - 1}"
+    for j, d in enumerate(hand.moves):
+        played = d.get("play")
+        if not isinstance(played, str):
+            continue
+        try:
+            t = T.tile(played)
+        except Exception:
+            t = None
+        line, col = where(_offset(text, hand.move_pos[j]))
+        seen[t] += 1
+        first.setdefault(t, (line, col))
+        message = None
+        rule = "the set"
+        if j >= start and (t is None or t not in allowed):
+            message = f"{played} at {line}:{col} is not a tile of this game's set"
+        elif j >= start and seen[t] > allowed[t]:
+            was = first[t]
+            message = (f"{played} at {line}:{col} is laid a second time in hand {hand.number} "
+                       f"(it was laid at {was[0]}:{was[1]})") if allowed[t] == 1 else (
+                f"{played} at {line}:{col} is laid more often than the set holds it ({allowed[t]})")
+        elif t in listed:
+            message = f"{played} at {line}:{col} is laid in hand {hand.number}, but left {listed[t]} also lists it"
+            rule = "the deal"
+        if message is not None:
+            out.append(attrs.evolve(Problem(f"{hp}/moves", message, rule, "illegal", hand=hand.number),
+                                    line=line, column=col))
+    return out
 
 
 #: The one option of a move whose seat is typed, and of each seat (made once).

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from domrec.notation.positions import _MOVE_POINTER, _field_at, _offset
-from domrec.notation.readings import HandReading
+from domrec.notation.readings import HandReading, tiles_checked
 from domrec.notation.tokens import DGN_VERSION, _HandText, _MoveTok
 from domrec.record import GameResult, HandResult, Player, unstructure
 from domrec.validate import Problem, rest_of_hand_note
@@ -212,10 +212,22 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             later = hand.moves[j + 1:]
             in_hand = rest_of_hand_note(hand.number - 1, number - 1, len(later),
                                         sum(1 for d in later if "score" in d), hand.end is not None)
+            if in_hand and later:
+                in_hand += " (only its tiles were: played twice, not of the set, also in left)"
+        # Every problem in one pass: what the rest of the text can still be checked for without
+        # the rules' replay (a tile played twice, not of the set, also in the hand's left line).
+        tile_set = g.tile_set()
+        broken = r.hands[stopped_at - 1] if stopped_at else None
+        if broken is not None:
+            problems.extend(tiles_checked(broken, stop[1] + 1 if stop is not None and stop[0] is broken else 0,
+                                          tile_set, r.src.text, r.src.where))
+        for later in r.hands[stopped_at:]:
+            problems.extend(tiles_checked(later, 0, tile_set, r.src.text, r.src.where))
         if rest > 0:
             note = (f"{in_hand or f'reading stopped in hand {stopped_at}'}; hand{'s' if rest > 1 else ''} "
                     f"{stopped_at + 1}{'–' + str(len(r.hands)) if rest > 1 else ''} "
-                    f"{'were' if rest > 1 else 'was'} not checked")
+                    f"{'were' if rest > 1 else 'was'} checked only for tiles played twice, not of the set, "
+                    f"or also in left")
         else:
             note = in_hand
     if notes:
