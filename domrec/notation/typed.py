@@ -57,6 +57,7 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
     g = Game(record.game, record.players, variant=rules.variant if rules else None,
              options=record.options or None, event=record.event, version=record.version)
     out = [head]
+    states = _hand_states(record)
     for i, hand in enumerate(record.hands):
         lines = [f"hand {i + 1}" + (f" lead {hand.leader}" if hand.leader is not None else "")]
         if hand.comment is not None:
@@ -102,9 +103,9 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
         for k in range(0, len(words), 8):
             lines.append(" ".join(words[k:k + 8]))
         held = None
-        ended = _ended(record, i)
+        ended = _ended(states, i)
         if not keep_deal:
-            held = _held_at_end(record, i)
+            held = _held_at_end(states, i)
             if held is not None and ended:
                 parts = [f"{s} {' '.join(str(t) for t in ts) or '-'}" for s, ts in held.items() if ts]
                 if parts:
@@ -116,18 +117,40 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
     return "\n\n".join(out) + "\n"
 
 
-def _ended(record: Record, index: int) -> bool:
-    from domrec.explain import state_after
+class _Ends:
+    """Observer of one replay keeping each hand's engine state as the hand leaves it (what
+    :func:`domrec.explain.state_after` gives for one hand, for every hand in one replay: a
+    long game is written in time proportional to its hands)."""
 
-    state = state_after(record, index + 1)
+    def __init__(self) -> None:
+        self.states: dict[int, Any] = {}
+
+    def hand_started(self, index: int, hand: Any, state: Any) -> None:
+        self.states[index] = state
+
+    def moved(self, index: int, move: Any, points: int, state: Any) -> None:
+        pass
+
+    def hand_finished(self, index: int, outcome: Any, match: Any) -> None:
+        pass
+
+
+def _hand_states(record: Record) -> dict[int, Any]:
+    from domrec.validate import validate
+
+    ends = _Ends()
+    validate(record, observer=ends)
+    return ends.states
+
+
+def _ended(states: dict[int, Any], index: int) -> bool:
+    state = states.get(index)
     return state is not None and state.over
 
 
-def _held_at_end(record: Record, index: int) -> dict[str, list] | None:
+def _held_at_end(states: dict[int, Any], index: int) -> dict[str, list] | None:
     """What each seat held when hand ``index`` ended, from the validator's own replay."""
-    from domrec.explain import state_after
-
-    state = state_after(record, index + 1)
+    state = states.get(index)
     if state is None:
         return None
     return {s: list(ts) for s, ts in state.holdings().items()}
