@@ -1176,7 +1176,8 @@ def test_an_illegal_typed_move_is_reported_at_its_field_and_its_hand_rest_is_sai
     p = assert_at(read1(on), "invalid", *within(on, "6-1@5-5", "5-5"), "5-5 is not at an end")
     assert p.pointer == "/hands/0/moves/10/on"
     assert read1(on).report.note == ("replay stopped at move 11 of hand 1, so the rest of that hand was not "
-                                     "checked: 14 moves and its claimed result")
+                                     "checked: 14 moves and its claimed result (only its tiles were: played "
+                                     "twice, not of the set, also in left)")
     seat = TYPED.replace("4-0 4-1 6-1", "4-0 4-1 W 6-1")  # N's turn
     p = assert_at(read1(seat), "invalid", *where(seat, "W 6-1"), "it is N's turn, not W's")
     assert p.pointer == "/hands/0/moves/10/seat"

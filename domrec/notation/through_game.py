@@ -218,9 +218,9 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
         # the rules' replay (a tile played twice, not of the set, also in the hand's left line).
         tile_set = g.tile_set()
         broken = r.hands[stopped_at - 1] if stopped_at else None
-        if broken is not None:
-            problems.extend(tiles_checked(broken, stop[1] + 1 if stop is not None and stop[0] is broken else 0,
-                                          tile_set, r.src.text, r.src.where))
+        if broken is not None and stop is not None and stop[0] is broken:
+            # (a hand refused when it closed was replayed whole: its tiles were checked already)
+            problems.extend(tiles_checked(broken, stop[1] + 1, tile_set, r.src.text, r.src.where))
         for later in r.hands[stopped_at:]:
             problems.extend(tiles_checked(later, 0, tile_set, r.src.text, r.src.where))
         if rest > 0:
