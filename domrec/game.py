@@ -23,6 +23,7 @@ still held (:meth:`end_hand` with ``left``), the deal is worked out
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Iterable, Mapping, Sequence
 
 import attrs
@@ -58,6 +59,9 @@ class _Watch:
         self.before: dict[str, int] | None = None
         self.points: list[list[int]] = []
         self.outcomes: dict[int, HandOutcome] = {}
+        #: A copy of the match after each hand the replay finished (index: the hands before it),
+        #: from which a later replay may resume.
+        self.after: dict[int, Match] = {}
 
     def match_started(self, match: Match) -> None:
         self.match = match
@@ -73,6 +77,7 @@ class _Watch:
 
     def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None:
         self.outcomes[index] = outcome
+        self.after[index + 1] = _copy_match(match)
         while len(self.points) <= index:
             self.points.append([])
 
@@ -104,6 +109,10 @@ class Game:
         self._result: GameResult | None = None
         self._ended: str | None = None
         self._watch = _Watch()
+        #: ``_snaps[k]``: a copy of the match as it stood after the first ``k`` hands (before hand
+        #: ``k + 1``), kept while those hands stay as they are.  A replay resumes from the last
+        #: one instead of replaying the whole record, so closing a hand costs that hand only.
+        self._snaps: list[Match] = [_copy_match(self._match)]
 
     # --- building from a record -------------------------------------------------
 
@@ -119,6 +128,7 @@ class Game:
         g._ended = record.ended
         hands = list(record.hands)
         g._hands, g._current, g._moves = hands, None, []
+        g._snaps = []
         g._rebuild(current_too=True)
         last = hands[-1] if hands else None
         if last is not None and not last.score_sheet and (len(hands) - 1) not in g._watch.outcomes:
@@ -276,6 +286,7 @@ class Game:
         self._current = Hand(leader=leader, deal=deal, comment=comment)
         self._moves, self._points = [], []
         self._watch.before = dict(self._match.totals)
+        self._keep_snapshot()
         try:
             self._state = self._begin(self._current)
         except RuleViolation as e:
@@ -284,6 +295,14 @@ class Game:
             where = e.where if isinstance(e, DealError) else e.pointer
             raise Refused(Problem(f"/hands/{len(self._hands)}{where}", e.message, e.rule, "deal",
                                   hand=len(self._hands) + 1)) from None
+
+    def _keep_snapshot(self) -> None:
+        """Before hand ``k + 1`` starts (``k`` hands closed): keep a copy of the match as it
+        stands, unless the last replay already left one."""
+        k = len(self._hands)
+        del self._snaps[k + 1:]
+        if len(self._snaps) == k:
+            self._snaps.append(_copy_match(self._match))
 
     def _begin(self, hand: Hand) -> HandState:
         if hand.deal is not None and hand.deal.hands:
@@ -296,6 +315,7 @@ class Game:
         if self._current is not None:
             raise GameError(f"hand {self.hand_number} is not closed yet")
         hand = Hand(leader=leader, result=HandResult(scores=dict(scores), end=end), comment=comment)
+        self._keep_snapshot()
         self._hands.append(hand)
         n = len(self._hands)
         try:
@@ -310,10 +330,13 @@ class Game:
             raise
         return self._watch.outcomes[n - 1]
 
-    def push(self, move: Move) -> int:
+    def push(self, move: Move, repair: bool = True) -> int:
         """Play ``move`` (its ``seat`` says who); return the points it earns the mover's side.
 
-        An illegal move raises :class:`Refused` naming the rule, and the game is as before."""
+        An illegal move raises :class:`Refused` naming the rule, and the game is as before
+        (``repair``: the hand is replayed, as the engine may have changed part of its state
+        before refusing).  A caller that will :meth:`restore` a checkpoint anyway passes
+        ``repair=False`` and saves that replay."""
         if self._current is None or self._state is None:
             raise GameError("no hand is being played: start one first")
         if self._state.to_move is None and not self._moves and self.deal_known and not self._state.over:
@@ -324,12 +347,43 @@ class Game:
             points = self._state.apply(move)
         except RuleViolation as e:
             hand, j = len(self._hands), len(self._moves)
-            self._rebuild()  # the engine may have changed part of its state before refusing
+            if repair:
+                self._rebuild()  # the engine may have changed part of its state before refusing
             raise Refused(Problem(f"/hands/{hand}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
                                   hand=hand + 1, move=j + 1, seat=move.seat)) from None
         self._moves.append(move)
         self._points.append(points)
         return points
+
+    # --- trying readings (the DGN reader, where the text leaves a choice) ----------------
+
+    def movers(self) -> list[str]:
+        """The seats that may make the next move, as the engine sees it: the player to move,
+        and, where tiles nobody has shown decide it, the others who may (a Horse Race chain
+        under ``chain_draw: false`` that may have ended unwritten).  Empty when nobody may."""
+        state = self._state
+        if state is None or state.over:
+            return []
+        ask = getattr(state, "movers", None)
+        if ask is not None:
+            return list(ask())
+        return [state.to_move] if state.to_move is not None else []
+
+    def checkpoint(self) -> "Checkpoint":
+        """Everything :meth:`push`, :meth:`end_hand` and :meth:`start_hand` change, to come back
+        to with :meth:`restore`: how a reader tries one reading of a text, then another, on the
+        engine itself (a copy of its state), never by knowing a rule."""
+        match, state = copy.deepcopy((self._match, self._state))
+        return Checkpoint(match, state, tuple(self._moves), tuple(self._points), self._current, tuple(self._hands),
+                          tuple(self._snaps), self._watch, self._watch.before)
+
+    def restore(self, point: "Checkpoint") -> None:
+        """Back to ``point`` (it stays usable: the engine's state is copied again)."""
+        self._match, self._state = copy.deepcopy((point.match, point.state))
+        self._moves, self._points = list(point.moves), list(point.points)
+        self._current, self._hands, self._snaps = point.current, list(point.hands), list(point.snaps)
+        self._watch = point.watch
+        self._watch.before = point.before
 
     def abandon_hand(self) -> None:
         """Forget the current hand while it has no move yet (to start it again, e.g. with its deal)."""
@@ -411,6 +465,7 @@ class Game:
         if not self._hands:
             raise GameError("no hand has been closed")
         self._hands[-1] = attrs.evolve(self._hands[-1], result=claim)
+        del self._snaps[len(self._hands):]  # (a claim changes no match; kept strict all the same)
 
     def infer_deal(self, left: Mapping[str, Sequence[str]]) -> Deal:
         """The current hand's deal from its moves and ``left`` (:mod:`domrec.deals`)."""
@@ -466,8 +521,16 @@ class Game:
         :class:`Refused` (the first one)."""
         record = attrs.evolve(self.record(), result=None, ended=None)
         watch = _Watch()
-        report = validate(record, observer=watch)
         closed = len(self._hands)
+        del self._snaps[closed + 1:]  # hands taken back: the matches after them are gone
+        start = len(self._snaps) - 1
+        if start >= 1:
+            # The hands before ``start`` are as the last replay found them: resume after them.
+            watch.outcomes = {k: v for k, v in self._watch.outcomes.items() if k < start}
+            report = validate(record, observer=watch, resume=(_copy_match(self._snaps[start]), start))
+        else:
+            start = 0
+            report = validate(record, observer=watch)
         # Outside ``strict``, only closed hands must be sound: the current one is the Game's to
         # judge move by move (and a hand whose deal is not known cannot be over yet).
         bad = [p for p in report.problems if p.kind in ("illegal", "deal", "setup", "unfinished")
@@ -476,6 +539,13 @@ class Game:
             raise Refused(bad[0])
         self._match = watch.match
         self._watch = watch
+        if not self._snaps:  # (a Game built from a record)
+            self._snaps = [self.engine.start(self._template)]
+        del self._snaps[start + 1:]
+        for k in range(start + 1, closed + 1):
+            if k not in watch.after:
+                break
+            self._snaps.append(watch.after[k])
         if self._current is not None:
             self._state = watch.state
             self._points = list(watch.points[len(self._hands)]) if len(watch.points) > len(self._hands) else []
@@ -485,6 +555,35 @@ class Game:
         else:
             self._state = None
         return report
+
+
+@attrs.frozen
+class Checkpoint:
+    """A Game as it stood (:meth:`Game.checkpoint`); the engine's state is a private copy."""
+
+    match: Any
+    state: Any
+    moves: tuple
+    points: tuple
+    current: Any
+    hands: tuple
+    snaps: tuple
+    watch: Any
+    before: Any
+
+
+def _copy_match(match: Match) -> Match:
+    """A copy of a match between hands, to resume a replay from.
+
+    A match holds the game's running totals and a few plain values; between hands no
+    hand's state refers to it.  Its containers are copied one level (a match changes its
+    totals in place, nothing deeper), which is what a deep copy gives here at a tenth of the
+    cost: this runs once for every hand closed."""
+    twin = copy.copy(match)
+    for name, value in vars(twin).items():
+        if type(value) in (dict, list, set):
+            setattr(twin, name, value.copy())
+    return twin
 
 
 def _needs_11(hand: Hand) -> bool:

@@ -189,8 +189,16 @@ def validate_text(text: str | bytes, source: str = "<record>") -> Report:
     return validate(record, source)
 
 
-def validate(record: Record, source: str = "<record>", observer: Observer | None = None) -> Report:
-    """Replay ``record`` through its game's engine and check every claim."""
+def validate(record: Record, source: str = "<record>", observer: Observer | None = None,
+             resume: tuple[Match, int] | None = None) -> Report:
+    """Replay ``record`` through its game's engine and check every claim.
+
+    ``resume`` is ``(match, k)``: the match as it stood after the record's first ``k`` hands,
+    already replayed (and so judged) by an earlier call.  The replay then starts at hand
+    ``k + 1`` from that match, which the replay changes (pass a copy).  The Game API uses it
+    so that closing a hand replays that hand, not the whole record again: building a game
+    hand by hand stays linear in its hands.  Problems and counts are then those of the
+    hands replayed."""
     try:
         engine = games.engine(record.game)
     except InputError as e:
@@ -205,11 +213,15 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
         return Report(source, record.game, status or ("invalid" if problems else "valid"), tuple(problems),
                       note=note, **kw)
 
-    try:
-        match = engine.start(record)
-    except RuleViolation as e:
-        problems.append(Problem(e.pointer, e.message, e.rule, "setup"))
-        return report()
+    first = 0
+    if resume is not None:
+        match, first = resume
+    else:
+        try:
+            match = engine.start(record)
+        except RuleViolation as e:
+            problems.append(Problem(e.pointer, e.message, e.rule, "setup"))
+            return report()
     started = getattr(observer, "match_started", None)
     if started is not None:
         started(match)
@@ -221,7 +233,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     halted = False  # replay stopped before the end: the game's claims cannot be judged
     sheets: list[int] = []
     unchecked: tuple[str, ...] = ()
-    for i, hand in enumerate(hands):
+    for i, hand in enumerate(hands[first:] if first else hands, first):
         hp = f"/hands/{i}"
         if match.over:
             problems.append(Problem(hp, f"the game was already over after hand {i} "

@@ -1016,6 +1016,17 @@ class OpenHorseRaceHand(HorseRaceHand):
     def held_count(self, seat: str) -> int:
         return self.hidden[seat] + self.hands[seat].bit_count()
 
+    def movers(self) -> list[str]:
+        """Who may make the next move: the player to move, and, while a chain may have ended
+        unwritten (``chain_draw: false``, the chain's player holding tiles nobody has seen),
+        the next seat too (see :meth:`_turn_to`).  A reader without seats tries both."""
+        now = self.to_move
+        if now is None or self.over:
+            return []
+        if self.chain_may_end:
+            return [now, self._next[now]]
+        return [now]
+
     # --- moves ---------------------------------------------------------------------
     # The moves are the known deal's (HorseRaceHand._play, _draw, _pass): this class answers
     # the questions a play asks about tiles not shown, and adds to a draw and a pass what they

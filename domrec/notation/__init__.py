@@ -40,6 +40,9 @@ through this package):
   built from the three above, with the canonical form's fast path;
 * :mod:`~domrec.notation.through_game` -- the JSON data as written, or through
   the Game API where seats, forced passes or the deal are left out;
+* :mod:`~domrec.notation.readings` -- where the text leaves a choice (which tile
+  a tile went on, a seat), the hand's readings tried on the engine (the tie
+  rule, the limit); the tiles still checked after a broken rule;
 * :mod:`~domrec.notation.loading` -- :func:`read_games` and :func:`loads`: each
   game read, loaded, validated, its problems placed;
 * :mod:`~domrec.notation.writer` -- :func:`dumps`, the canonical writer;

@@ -107,6 +107,8 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
     if isinstance(record, Report):
         return DgnGame(None, record, first_line)
     report = validate(record, source)
+    if note:  # how the reader read what the text left open (docs/notation.md)
+        report = attrs.evolve(report, note="; ".join(n for n in (note, report.note) if n))
     return DgnGame(record, _with_position(report, r.pos), first_line)
 
 

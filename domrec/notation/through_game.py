@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from domrec.notation.positions import _MOVE_POINTER, _field_at, _offset
+from domrec.notation.readings import HandReading, tiles_checked
 from domrec.notation.tokens import DGN_VERSION, _HandText, _MoveTok
-from domrec.record import GameResult, HandResult, Player, structure_move, unstructure
+from domrec.record import GameResult, HandResult, Player, unstructure
 from domrec.validate import Problem, rest_of_hand_note
 
 if TYPE_CHECKING:
@@ -103,7 +104,6 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     """The JSON data of a game read through the Game API: seats from the turn, forced passes
     inserted where the deal is known, deals worked out from ``left``."""
     from domrec.game import Game, GameError, Refused
-    from domrec.record import Deal, Pass, Redeal
 
     problems: list[Problem] = []
     rules = r.rules
@@ -118,13 +118,18 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     stop: tuple[_HandText, int, int] | None = None
     note = None
 
-    def refuse(problem: Problem, pos: int, seat: int | None = None) -> None:
+    notes: list[str] = []
+
+    def place(problem: Problem, pos: int, seat: int | None = None) -> Problem:
         m = _MOVE_POINTER.match(problem.pointer)
         if m is not None:  # at the offending field of the move at pos (its tile, its cell…)
             pos = _field_at(r.src.text, pos, problem.pointer[m.end(2):], seat)
         spot = None if m is not None else r.pos.exact(problem.pointer)
         line, col = spot if spot is not None else r.src.where(pos)
-        problems.append(attrs.evolve(problem, line=line, column=col))
+        return attrs.evolve(problem, line=line, column=col)
+
+    def refuse(problem: Problem, pos: int, seat: int | None = None) -> None:
+        problems.append(place(problem, pos, seat))
         raise _Stop
 
     def public_deal(hand: _HandText) -> Deal | None:
@@ -154,51 +159,48 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                 refuse(e.problem, hand.pos)
             except GameError as e:
                 refuse(Problem(hp, str(e), "end of game", "illegal", hand=hand.number), hand.pos)
-            for j, d in enumerate(hand.moves):
-                data = {k: v for k, v in d.items() if k != "seat"}
-                mv = _MoveTok(d.get("seat"), data, _offset(r.src.text, hand.move_pos[j]), j in hand.exposures)
-                seat_spot = hand.seat_spot(j)
-                seat_at = None if seat_spot is None else _offset(r.src.text, seat_spot)
-                if known and not mv.exposure:
-                    _insert_passes(g, mv, here)
-                    seats_here.extend([None] * (len(here) - len(seats_here)))
-                    typed.extend([None] * (len(here) - len(typed)))
-                seat = mv.seat if mv.seat is not None else g.to_move
-                if seat is None:
-                    why = ("the hand is over" if g.hand_over else
-                           "who leads is not known: write the leader's seat (N 6-6) or lead SEAT on the hand line")
-                    refuse(Problem(f"{hp}/moves/{len(g.moves)}", f"whose move is this? {why}", "", "illegal",
-                                   hand=hand.number, move=len(g.moves) + 1), mv.pos)
-                move = structure_move(_complete({"seat": seat, **mv.data}))
-                try:
-                    g.push(move)
-                except Refused as e:
-                    stop = (hand, j, e.problem.move or len(here) + 1)
-                    refuse(e.problem, mv.pos, seat_at)
-                here.append(mv.pos)
-                seats_here.append(seat_at)
-                typed.append(j)
-            if known and not g.hand_over and g.to_move is not None and (hand.left is not None or hand.end is not None):
-                _insert_passes(g, None, here)
-                seats_here.extend([None] * (len(here) - len(seats_here)))
-                typed.extend([None] * (len(here) - len(typed)))
             claim = None
             if hand.end is not None:
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
-            finished = hand.left is not None or hand.end is not None or g.hand_over or hand is not r.hands[-1]
-            if not finished:
+
+            def move_tok(j: int, on: str | None, hand: _HandText = hand) -> _MoveTok:
+                d = hand.moves[j]
+                data = {k: v for k, v in d.items() if k != "seat"}
+                if on is not None:
+                    data["on"] = on
+                return _MoveTok(d.get("seat"), data, _offset(r.src.text, hand.move_pos[j]), j in hand.exposures)
+
+            def seat_at(j: int, hand: _HandText = hand) -> int | None:
+                spot = hand.seat_spot(j)
+                return None if spot is None else _offset(r.src.text, spot)
+
+            def finishing(hand: _HandText = hand) -> bool:
+                return hand.left is not None or hand.end is not None or g.hand_over or hand is not r.hands[-1]
+
+            search = HandReading(g, hand, hp, finishing, claim, place, move_tok, seat_at, None, _complete,
+                                 r.src.where, r.src.text)
+
+            def passes(mv: _MoveTok | None, known: bool = known, hand: _HandText = hand,
+                       search: HandReading = search) -> None:
+                if not known:
+                    return
+                if mv is None and (g.hand_over or g.to_move is None or (hand.left is None and hand.end is None)):
+                    return
+                _insert_passes(g, mv, search.here)
+                search.seats_here.extend([None] * (len(search.here) - len(search.seats_here)))
+                search.typed.extend([None] * (len(search.here) - len(search.typed)))
+
+            search.insert_passes = passes
+            outcome = search.run()
+            here[:], seats_here[:], typed[:] = search.here, search.seats_here, search.typed
+            if outcome.note is not None:
+                notes.append(outcome.note)
+            if outcome.problem is not None:
+                stop = outcome.stop
+                problems.append(outcome.problem)
+                raise _Stop
+            if not finishing():
                 break  # the last hand, still being played: it stays open
-            try:
-                g.end_hand(hand.left, claim)
-            except Refused as e:
-                at = hand.left_pos if e.problem.kind == "deal" and hand.left_pos is not None else (
-                    hand.end_pos or (here[-1] if here else hand.pos))
-                seat_at = None
-                if e.problem.kind == "illegal" and e.problem.move is not None and e.problem.move <= len(here):
-                    at, seat_at = here[e.problem.move - 1], seats_here[e.problem.move - 1]
-                    after = [k for k in typed[e.problem.move - 1:] if k is not None]
-                    stop = (hand, after[0] if after else len(hand.moves), e.problem.move)
-                refuse(e.problem, at, seat_at)
             if hand is not r.hands[-1] and g.over:
                 pass
     except _Stop:
@@ -210,12 +212,26 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             later = hand.moves[j + 1:]
             in_hand = rest_of_hand_note(hand.number - 1, number - 1, len(later),
                                         sum(1 for d in later if "score" in d), hand.end is not None)
+            if in_hand and later:
+                in_hand += " (only its tiles were: played twice, not of the set, also in left)"
+        # Every problem in one pass: what the rest of the text can still be checked for without
+        # the rules' replay (a tile played twice, not of the set, also in the hand's left line).
+        tile_set = g.tile_set()
+        broken = r.hands[stopped_at - 1] if stopped_at else None
+        if broken is not None and stop is not None and stop[0] is broken:
+            # (a hand refused when it closed was replayed whole: its tiles were checked already)
+            problems.extend(tiles_checked(broken, stop[1] + 1, tile_set, r.src.text, r.src.where))
+        for later in r.hands[stopped_at:]:
+            problems.extend(tiles_checked(later, 0, tile_set, r.src.text, r.src.where))
         if rest > 0:
             note = (f"{in_hand or f'reading stopped in hand {stopped_at}'}; hand{'s' if rest > 1 else ''} "
                     f"{stopped_at + 1}{'–' + str(len(r.hands)) if rest > 1 else ''} "
-                    f"{'were' if rest > 1 else 'was'} not checked")
+                    f"{'were' if rest > 1 else 'was'} checked only for tiles played twice, not of the set, "
+                    f"or also in left")
         else:
             note = in_hand
+    if notes:
+        note = "; ".join(notes + ([note] if note else []))
     if r.result_claim:
         g.set_result(GameResult(scores=r.result_claim.get("scores"),
                                 winner=r.result_claim["winner"] if "winner" in r.result_claim else

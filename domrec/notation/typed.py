@@ -34,10 +34,16 @@ def _passes_before_exposures(moves: tuple) -> set[int]:
     return out
 
 
-def dumps_typed(record: Record, keep_deal: bool = True) -> str:
+def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats: bool = True) -> str:
     """``record`` as a person would type it: moves without the seats the turn gives, no
     claims, and either the deal without the forced passes (``keep_deal``) or, without the
     deal, the tiles each seat still held at the end (``left``) and every pass written.
+
+    Without ``ends``, no tile says which tile it went on (``@``), as on a paper score
+    sheet; without ``seats``, a move's seat is written only where the engine says that
+    seat may not be the one to move (a Broadway exposure and a penalty play keep theirs).
+    The reader works both out where the rest of the hand leaves one reading
+    (:mod:`domrec.notation.readings`); where it does not, the text is not enough.
 
     Reading the text back gives the same game (:func:`read_games` infers what is left out);
     the property tests hold it to that.  A hand is written so only where the rules say who
@@ -51,6 +57,7 @@ def dumps_typed(record: Record, keep_deal: bool = True) -> str:
     g = Game(record.game, record.players, variant=rules.variant if rules else None,
              options=record.options or None, event=record.event, version=record.version)
     out = [head]
+    states = _hand_states(record)
     for i, hand in enumerate(record.hands):
         lines = [f"hand {i + 1}" + (f" lead {hand.leader}" if hand.leader is not None else "")]
         if hand.comment is not None:
@@ -81,23 +88,24 @@ def dumps_typed(record: Record, keep_deal: bool = True) -> str:
         # tile shown out of turn (!): so the passes just before an exposure are written out.
         before_exposure = _passes_before_exposures(hand.moves)
         for n, (move, md) in enumerate(zip(hand.moves, hd["moves"])):
-            md = {k: v for k, v in md.items() if k != "score"}
+            md = {k: v for k, v in md.items() if k != "score" and (ends or k != "on")}
             if keep_deal and md.get("pass") and g.forced_pass() and n not in before_exposure:
                 g.push(move)
                 continue
             if not keep_deal and "draw" in md and md["draw"] is True and "boneyard" not in public:
                 md["draw"] = str(_drawn_tile(hand, n))
             text = _move_text(md, record.game)
-            if move.seat != g.to_move or "exposed" in md or md.get("penalty"):
+            free = move.seat in g.movers() if not seats else move.seat == g.to_move
+            if not free or "exposed" in md or md.get("penalty"):
                 text = f"{move.seat} {text}"
             g.push(attrs.evolve(move, draw=md["draw"]) if "draw" in md else move)
             words.append(text)
         for k in range(0, len(words), 8):
             lines.append(" ".join(words[k:k + 8]))
         held = None
-        ended = _ended(record, i)
+        ended = _ended(states, i)
         if not keep_deal:
-            held = _held_at_end(record, i)
+            held = _held_at_end(states, i)
             if held is not None and ended:
                 parts = [f"{s} {' '.join(str(t) for t in ts) or '-'}" for s, ts in held.items() if ts]
                 if parts:
@@ -109,18 +117,40 @@ def dumps_typed(record: Record, keep_deal: bool = True) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def _ended(record: Record, index: int) -> bool:
-    from domrec.explain import state_after
+class _Ends:
+    """Observer of one replay keeping each hand's engine state as the hand leaves it (what
+    :func:`domrec.explain.state_after` gives for one hand, for every hand in one replay: a
+    long game is written in time proportional to its hands)."""
 
-    state = state_after(record, index + 1)
+    def __init__(self) -> None:
+        self.states: dict[int, Any] = {}
+
+    def hand_started(self, index: int, hand: Any, state: Any) -> None:
+        self.states[index] = state
+
+    def moved(self, index: int, move: Any, points: int, state: Any) -> None:
+        pass
+
+    def hand_finished(self, index: int, outcome: Any, match: Any) -> None:
+        pass
+
+
+def _hand_states(record: Record) -> dict[int, Any]:
+    from domrec.validate import validate
+
+    ends = _Ends()
+    validate(record, observer=ends)
+    return ends.states
+
+
+def _ended(states: dict[int, Any], index: int) -> bool:
+    state = states.get(index)
     return state is not None and state.over
 
 
-def _held_at_end(record: Record, index: int) -> dict[str, list] | None:
+def _held_at_end(states: dict[int, Any], index: int) -> dict[str, list] | None:
     """What each seat held when hand ``index`` ended, from the validator's own replay."""
-    from domrec.explain import state_after
-
-    state = state_after(record, index + 1)
+    state = states.get(index)
     if state is None:
         return None
     return {s: list(ts) for s, ts in state.holdings().items()}

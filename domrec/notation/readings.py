@@ -1,0 +1,457 @@
+"""The readings of a typed hand: the ends and seats the text leaves out, worked out.
+
+A paper score sheet rarely says which end a tile went on, and a hand typed
+from it rarely names the seats.  Where the engine refuses a tile because it
+fits more than one open tile ("say which it is played on"), or says that more
+than one seat may make the next move (a Horse Race chain that may have ended
+unwritten under ``chain_draw: false``), the text leaves a choice.  This module
+tries the choices on the engine itself, through the Game API (a checkpoint of
+the game, a move pushed, the game restored): no rule is known here, only the
+engine's yes or no.
+
+Each way through the hand's choices is a *reading*.  A reading is legal when
+every move is accepted and the hand closes (the deal worked out from ``left``
+and the whole hand replayed with it).  Then:
+
+* one legal reading: it is the record;
+* several, all with the same scores: the first in the fixed order below is the
+  record, and a note says so (every reader of the text gets the same record);
+* several with different scores: one problem names the first tile (or move)
+  where they part, its line:column and the choices;
+* more than :data:`LIMIT` readings tried: one problem names the first choice to
+  write, never a long wait;
+* none: the problem of the reading that got furthest (the first such one).
+
+The fixed order, written in docs/notation.md: choices are taken in the order
+of the text, and at each one a tile goes first on the open tile **laid
+earliest** in the hand, and a move is first the **player to move**'s, then the
+next seat's.  When a written ``end`` line claims the hand's scores, only the
+readings that give those scores count (the scorer wrote which one it was).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable
+
+import attrs
+
+from domrec.notation.tokens import _HandText, _MoveTok
+from domrec.record import HandResult, structure_move
+from domrec.validate import Problem
+
+#: Readings of one hand tried at most; past it, the reader asks for an end or a seat.
+LIMIT = 10_000
+
+RULE = "DGN: what may be left out"
+
+
+@attrs.frozen
+class Option:
+    """One choice at a move: the seat (``None``: the one typed) and the tile it goes on
+    (``None``: as typed, or where the engine finds the only place)."""
+
+    seat: str | None
+    on: str | None = None
+
+
+@attrs.define
+class Failure:
+    """How far a reading got (typed moves accepted; one more for the hand's close), and why it stopped."""
+
+    depth: int
+    problem: Problem
+    stop: tuple[_HandText, int, int] | None
+
+
+@attrs.define
+class Outcome:
+    """What reading the hand gave: the positions of the record's moves, or a problem."""
+
+    problem: Problem | None = None
+    stop: tuple[_HandText, int, int] | None = None
+    note: str | None = None
+
+
+class HandReading:
+    """The search over one hand's readings, on the Game ``g`` (the hand started).
+
+    ``place(problem, pos, seat_at)`` gives a problem its line and column;
+    ``move_tok(j, on)`` the typed move ``j`` (with ``on`` filled in);
+    ``insert_passes(mv)`` puts back the forced passes before it (``None``: at the hand's end, where
+    the hand is being closed); ``finish()`` says whether the hand is closed (``left``, ``end``, over,
+    or not the last);
+    ``complete(data)`` finishes a move's data once its seat is known.
+    """
+
+    def __init__(self, g: Any, hand: _HandText, hp: str, finish: Callable[[], bool], claim: HandResult | None,
+                 place: Callable[[Problem, int, int | None], Problem], move_tok: Callable[[int, str | None], _MoveTok],
+                 seat_at: Callable[[int], int | None], insert_passes: Any,
+                 complete: Callable[[dict], dict], where: Callable[[int], tuple[int, int]], text: str) -> None:
+        self.g = g
+        self.hand = hand
+        self.hp = hp
+        self.finish = finish
+        self.claim = claim
+        self.place = place
+        self.move_tok = move_tok
+        self.seat_at = seat_at
+        self.insert_passes = insert_passes
+        self.complete = complete
+        self.where = where
+        self.text = text
+        #: The offset of each move of the record, where its seat was typed, and the typed move behind it.
+        self.here: list[int] = []
+        self.seats_here: list[int | None] = []
+        self.typed: list[int | None] = []
+        self.readings: list[tuple[tuple[tuple[int, Option], ...], dict[str, int]]] = []
+        self.best: Failure | None = None
+        self.tried = 0
+        self.stopped = False
+        self.too_many = False
+        #: The first place the text left a choice: (checkpoint, typed move, lengths of the lists).
+        self.root: tuple[Any, int, tuple[int, int, int]] | None = None
+        #: Replaying the chosen reading: the choice at each branch point.
+        self.forced: dict[int, Option] | None = None
+        #: Every option tried at each branch point and accepted (for the messages).
+        self.choices: dict[int, list[Option]] = {}
+        self.before = dict(g.totals)
+
+    # --- the walk ------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        self._walk(0, ())
+        if self.root is None:  # no choice anywhere: the one reading is in place
+            if self.readings:
+                return Outcome()
+            return self._failed()
+        if self.too_many:
+            return Outcome(problem=self._ask(f"more than {LIMIT:,} readings of hand {self.hand.number} fit what "
+                                             f"is typed"))
+        legal = self.readings
+        if self.claim is not None and self.claim.scores:
+            claimed = [r for r in legal if all(self._hand_scores(r[1]).get(side) == n
+                                               for side, n in self.claim.scores.items())]
+            legal = claimed or legal
+        if not legal:
+            return self._failed()
+        scores = {_key(s) for _, s in legal}
+        if len(scores) > 1:
+            return Outcome(problem=self._parting(legal))
+        path = legal[0][0]
+        cp, j, lens = self.root
+        self.g.restore(cp)
+        self._cut(lens)
+        self.forced = dict(path)
+        self.readings = []
+        self._walk(j, ())
+        assert self.readings, "the chosen reading was legal when tried"
+        return Outcome(note=self._chosen_note(legal, path))
+
+    def _walk(self, j: int, path: tuple[tuple[int, Option], ...]) -> None:
+        g, hand = self.g, self.hand
+        n = len(hand.moves)
+        while j < n:
+            if self.stopped:
+                return
+            mv = self.move_tok(j, None)
+            if not mv.exposure:
+                self.insert_passes(mv)
+            if self.forced is not None and j in self.forced:
+                opts = [self.forced[j]]
+            elif mv.seat is not None:
+                opts = _TYPED
+            else:
+                opts = [_option(s) for s in g.movers()]
+                if not opts:
+                    why = ("the hand is over" if g.hand_over else
+                           "who leads is not known: write the leader's seat (N 6-6) or lead SEAT on the hand line")
+                    k = len(g.moves)
+                    self._fail(j, Problem(f"{self.hp}/moves/{k}", f"whose move is this? {why}", "", "illegal",
+                                          hand=hand.number, move=k + 1), mv, None)
+                    return
+            if len(opts) == 1:
+                try:
+                    self._push(j, opts[0], repair=True, mv=mv)
+                except _Refused as e:
+                    if not (self._ambiguous(e.refusal, j, opts[0]) and self.forced is None):
+                        self._fail(j, e.refusal.problem, self.move_tok(j, opts[0].on), opts[0].seat)
+                        return
+                    opts = self._expand(opts[0])
+                else:
+                    j += 1
+                    continue
+            self._branch(j, opts, path)
+            return
+        self._leaf(path)
+
+    def _branch(self, j: int, opts: list[Option], path: tuple[tuple[int, Option], ...]) -> None:
+        g = self.g
+        cp = g.checkpoint()
+        lens = (len(self.here), len(self.seats_here), len(self.typed))
+        if self.root is None:
+            self.root = (cp, j, lens)
+        queue = list(opts)
+        fresh = True
+        while queue and not self.stopped:
+            opt = queue.pop(0)
+            if not fresh:
+                g.restore(cp)
+                self._cut(lens)
+            fresh = False
+            try:
+                self._push(j, opt, repair=False)
+            except _Refused as e:
+                if self._ambiguous(e.refusal, j, opt):
+                    g.restore(cp)
+                    self._cut(lens)
+                    fresh = True
+                    queue[0:0] = self._expand(opt)
+                    continue
+                self._fail(j, e.refusal.problem, self.move_tok(j, opt.on), opt.seat)
+                self.tried += 1
+                continue
+            self.choices.setdefault(j, [])
+            if opt not in self.choices[j]:
+                self.choices[j].append(opt)
+            self._walk(j + 1, path + ((j, opt),))
+
+    def _leaf(self, path: tuple[tuple[int, Option], ...]) -> None:
+        self.tried += 1
+        if self.tried > LIMIT:
+            self.too_many = self.stopped = True
+            return
+        g, hand = self.g, self.hand
+        self.insert_passes(None)
+        if self.finish():
+            try:
+                g.end_hand(hand.left, self.claim)
+            except Exception as e:  # (Refused: the deal or a move, now the deal is known)
+                refusal = getattr(e, "problem", None)
+                if refusal is None:
+                    raise
+                self._fail_end(refusal)
+                return
+        scores = dict(g.totals)
+        self.readings.append((path, scores))
+        if self.forced is None and self.root is not None and not (self.claim is not None and self.claim.scores):
+            if len({_key(s) for _, s in self.readings}) > 1:
+                self.stopped = True  # two readings, two scores: the text must say which
+
+    # --- one move --------------------------------------------------------------------------
+
+    def _push(self, j: int, opt: Option, repair: bool, mv: _MoveTok | None = None) -> None:
+        from domrec.game import Refused
+
+        if mv is None or opt.on is not None:
+            mv = self.move_tok(j, opt.on)
+        seat = mv.seat if mv.seat is not None else opt.seat
+        move = structure_move(self.complete({"seat": seat, **mv.data}))
+        try:
+            self.g.push(move, repair=repair)
+        except Refused as e:
+            raise _Refused(e) from None
+        self.here.append(mv.pos)
+        self.seats_here.append(self.seat_at(j))
+        self.typed.append(j)
+
+    def _ambiguous(self, refusal: Any, j: int, opt: Option) -> bool:
+        """The engine refused a tile typed without ``@`` because it fits more than one open tile."""
+        data = self.hand.moves[j]
+        return (opt.on is None and "on" not in data and "play" in data
+                and refusal.problem.pointer.endswith("/on") and refusal.problem.kind == "illegal")
+
+    def _expand(self, opt: Option) -> list[Option]:
+        """The tile on each tile laid so far in the hand, the earliest laid first (the engine
+        refuses those that are not open and do not match)."""
+        seen: list[str] = []
+        for m in self.g.moves:
+            text = getattr(m, "play", None)
+            if text is not None and type(m).__name__ == "Play" and text not in seen:
+                seen.append(text)
+        return [Option(opt.seat, t) for t in seen]
+
+    def _cut(self, lens: tuple[int, int, int]) -> None:
+        del self.here[lens[0]:]
+        del self.seats_here[lens[1]:]
+        del self.typed[lens[2]:]
+
+    # --- failures and messages -------------------------------------------------------------
+
+    def _fail(self, j: int, problem: Problem, mv: _MoveTok, seat: Any) -> None:
+        if self.best is not None and self.best.depth >= j:
+            return
+        number = problem.move or len(self.here) + 1
+        placed = self.place(problem, mv.pos, self.seat_at(j))
+        self.best = Failure(j, placed, (self.hand, j, number))
+
+    def _fail_end(self, problem: Problem) -> None:
+        depth = len(self.hand.moves) + 1
+        if self.best is not None and self.best.depth >= depth:
+            return
+        hand = self.hand
+        at = hand.left_pos if problem.kind == "deal" and hand.left_pos is not None else (
+            hand.end_pos or (self.here[-1] if self.here else hand.pos))
+        seat_at = None
+        stop = None
+        if problem.kind == "illegal" and problem.move is not None and problem.move <= len(self.here):
+            at, seat_at = self.here[problem.move - 1], self.seats_here[problem.move - 1]
+            after = [k for k in self.typed[problem.move - 1:] if k is not None]
+            stop = (hand, after[0] if after else len(hand.moves), problem.move)
+        self.best = Failure(depth, self.place(problem, at, seat_at), stop)
+
+    def _failed(self) -> Outcome:
+        assert self.best is not None, "a hand without a legal reading has a failure"
+        return Outcome(problem=self.best.problem, stop=self.best.stop)
+
+    def _hand_scores(self, totals: dict[str, int]) -> dict[str, int]:
+        return {side: n - self.before.get(side, 0) for side, n in totals.items()}
+
+    def _first_parting(self, legal: list) -> int:
+        """The first typed move where the given readings choose differently."""
+        firsts: dict[int, set[Option]] = {}
+        for path, _ in legal:
+            for j, opt in path:
+                firsts.setdefault(j, set()).add(opt)
+        parted = [j for j, opts in firsts.items() if len(opts) > 1]
+        return min(parted) if parted else min(firsts)
+
+    def _words(self, j: int, opt: Option) -> str:
+        data = self.hand.moves[j]
+        word = self._word(j)
+        if opt.on is not None:
+            return f"{word}@{opt.on}"
+        if opt.seat is not None and "seat" not in data:
+            return f"{opt.seat} {word}"
+        return word
+
+    def _word(self, j: int) -> str:
+        mv = self.move_tok(j, None)
+        text = self.text[mv.pos:]
+        return text.split(None, 1)[0] if text.strip() else "?"
+
+    def _problem_at(self, j: int, message: str) -> Problem:
+        mv = self.move_tok(j, None)
+        line, col = self.where(mv.pos)
+        return attrs.evolve(Problem(f"{self.hp}/moves", message, RULE, "illegal", hand=self.hand.number),
+                            line=line, column=col)
+
+    def _parting(self, legal: list) -> Problem:
+        j = self._first_parting(legal)
+        opts = []
+        results = []
+        for path, scores in legal:
+            opt = dict(path).get(j)
+            if opt is not None and opt not in opts:
+                opts.append(opt)
+                results.append(self._hand_scores(scores))
+        line, col = self.where(self.move_tok(j, None).pos)
+        told = "; ".join(f"{self._words(j, o)} gives {_scores_text(s)}" for o, s in zip(opts, results))
+        word = self._word(j)
+        if opts and opts[0].on is not None:
+            what = f"{word} at {line}:{col} fits more than one open tile"
+            ask = "write which it went on"
+        else:
+            what = f"{word} at {line}:{col} may be {' or '.join(str(o.seat) + chr(39) + 's' for o in opts)}"
+            ask = "write its seat"
+        return self._problem_at(j, f"{what}, and the readings give this hand different scores ({told}): {ask} "
+                                   f"({' or '.join(self._words(j, o) for o in opts)})")
+
+    def _ask(self, why: str) -> Problem:
+        j = self.root[1] if self.root is not None else 0
+        opts = self.choices.get(j) or []
+        line, col = self.where(self.move_tok(j, None).pos)
+        shown = " or ".join(self._words(j, o) for o in opts[:4]) or "its end or seat"
+        return self._problem_at(j, f"{why}: write {shown} at {line}:{col} (hand {self.hand.number}), "
+                                   f"and read again")
+
+    def _chosen_note(self, legal: list, path: tuple[tuple[int, Option], ...]) -> str | None:
+        if len(legal) < 2:
+            return None
+        parted = []
+        for j, opt in path:
+            if any(dict(p).get(j) != opt for p, _ in legal):
+                line, col = self.where(self.move_tok(j, None).pos)
+                parted.append(f"{self._words(j, opt)} at {line}:{col}")
+        if not parted:
+            return None
+        return (f"hand {self.hand.number}: {len(legal)} readings give the same scores; read as "
+                f"{', '.join(parted[:3])}{' …' if len(parted) > 3 else ''} (the end laid earliest, the player "
+                f"to move first: docs/notation.md)")
+
+
+def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
+                  where: Callable[[int], tuple[int, int]]) -> list[Problem]:
+    """What a hand's moves from ``start`` on can be checked for when the rules' replay cannot
+    reach them (an earlier move broke a rule): a tile not of the game's set, a tile laid more
+    often than the set holds it, a tile laid that the hand's ``left`` line also lists.  The
+    set is the engine's (:meth:`Game.tile_set`); nothing here is a rule of play, only what a
+    set of tiles is.  So a secretary fixes a sheet in one go."""
+    from collections import Counter
+
+    from domrec import tiles as T
+    from domrec.notation.positions import _offset
+
+    allowed = Counter(tile_set)
+    seen: Counter = Counter()
+    first: dict[Any, tuple[int, int]] = {}
+    listed: dict[Any, str] = {}
+    for seat, texts in (hand.left or {}).items():
+        for t_text in texts:
+            with contextlib.suppress(Exception):
+                listed[T.tile(t_text)] = seat
+    out = []
+    hp = f"/hands/{hand.number - 1}"
+    for j, d in enumerate(hand.moves):
+        played = d.get("play")
+        if not isinstance(played, str):
+            continue
+        try:
+            t = T.tile(played)
+        except Exception:
+            t = None
+        line, col = where(_offset(text, hand.move_pos[j]))
+        seen[t] += 1
+        first.setdefault(t, (line, col))
+        message = None
+        rule = "the set"
+        if j >= start and (t is None or t not in allowed):
+            message = f"{played} at {line}:{col} is not a tile of this game's set"
+        elif j >= start and seen[t] > allowed[t]:
+            was = first[t]
+            message = (f"{played} at {line}:{col} is laid a second time in hand {hand.number} "
+                       f"(it was laid at {was[0]}:{was[1]})") if allowed[t] == 1 else (
+                f"{played} at {line}:{col} is laid more often than the set holds it ({allowed[t]})")
+        elif t in listed:
+            message = f"{played} at {line}:{col} is laid in hand {hand.number}, but left {listed[t]} also lists it"
+            rule = "the deal"
+        if message is not None:
+            out.append(attrs.evolve(Problem(f"{hp}/moves", message, rule, "illegal", hand=hand.number),
+                                    line=line, column=col))
+    return out
+
+
+#: The one option of a move whose seat is typed, and of each seat (made once).
+_TYPED = [Option(None)]
+_OPTIONS: dict[str, Option] = {}
+
+
+def _option(seat: str) -> Option:
+    try:
+        return _OPTIONS[seat]
+    except KeyError:
+        return _OPTIONS.setdefault(seat, Option(seat)) if len(_OPTIONS) < 256 else Option(seat)
+
+
+class _Refused(Exception):
+    def __init__(self, refusal: Any) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+def _key(scores: dict[str, int]) -> tuple:
+    return tuple(sorted(scores.items()))
+
+
+def _scores_text(scores: dict[str, int]) -> str:
+    return ", ".join(f"{side} {n}" for side, n in scores.items())
