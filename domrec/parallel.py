@@ -14,15 +14,11 @@ checking are checked again, one record at a time, in a fresh process; a record t
 kills that process too is reported as unusable ("not checked: the worker process
 checking it died twice").  Each death is told in one line through ``on_death``.
 
-Workers are started with ``spawn`` (the same on every platform, and safe whatever
-threads the caller runs) and ignore Ctrl-C: the main process alone receives it,
-terminates them and lets :class:`KeyboardInterrupt` through to its caller.  A terminal
-sends Ctrl-C to every process of the foreground group, workers included, and a worker
-that is still starting (importing domrec, before its initializer runs) would die of it
-with a multiprocessing traceback on the screen: so Ctrl-C is blocked in the main thread
-while a worker is started, the worker inherits the blocked signal, and its initializer
-ignores it before unblocking it.  A Ctrl-C that arrives meanwhile waits, and reaches the
-main process as soon as the worker is started.
+Workers are plain child processes (:class:`_Pool`), each fed through two pipes by a
+thread of the main process.  They end when the main process ends, however it ends
+(``kill -9`` included: on Linux the kernel kills them, ``PR_SET_PDEATHSIG``), and they
+run in a session of their own, so a terminal's Ctrl-C reaches the main process alone,
+which terminates them and lets :class:`KeyboardInterrupt` through to its caller.
 """
 
 from __future__ import annotations
@@ -30,13 +26,15 @@ from __future__ import annotations
 import collections
 import concurrent.futures as cf
 import contextlib
-import multiprocessing
 import os
+import pickle
+import queue
 import resource
 import signal
+import subprocess
 import sys
 import threading
-from concurrent.futures.process import BrokenProcessPool
+import time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -127,13 +125,6 @@ class Stats:
 
 # --- in the worker ----------------------------------------------------------------------
 
-def _start_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
-    if hasattr(signal, "pthread_sigmask"):  # blocked since the worker was started (see _starting)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    batch_mode()
-
-
 def _kill_hook(label: str) -> None:
     wanted = os.environ.get(KILL_HOOK)
     if not wanted:
@@ -158,6 +149,160 @@ def _check_chunk(items: list[tuple[str, bytes, str]]) -> tuple[list[list[Report]
     return out, os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+# --- the worker processes -----------------------------------------------------------------
+
+#: What a worker process runs: it reads the parent's ``sys.path`` (so it imports the same domrec),
+#: then serves chunks until its input ends.  The last argument marks it for tools and tests.
+_WORKER_CODE = ("import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
+                "from domrec.parallel import _serve; _serve(int(sys.argv[1]))")
+#: The argument that marks a worker process on its command line (``ps``, /proc).
+WORKER_MARK = "--domrec-worker"
+
+
+class BrokenPool(Exception):
+    """A worker process died: every chunk in flight is lost (and checked again)."""
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when ``parent`` dies, however it dies (``kill -9`` included).
+
+    On Linux the kernel does it: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``.  A parent that died
+    before this ran has already given the worker to another process: then it ends at once.
+    Elsewhere a thread looks for the parent every second."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+            if os.getppid() != parent:
+                os._exit(1)
+            return
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _serve(parent: int) -> None:
+    """A worker's life: chunks in on standard input, their verdicts out on standard output
+    (pickled), until the parent closes the pipe or dies."""
+    _die_with(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    batch_mode()
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing else may write into the verdicts' pipe
+    while True:
+        try:
+            items = pickle.load(stdin)
+        except EOFError:
+            return
+        pickle.dump(_check_chunk(items), stdout, pickle.HIGHEST_PROTOCOL)
+        stdout.flush()
+
+
+class _Pool:
+    """``jobs`` worker processes, each fed by a thread of this process.
+
+    Not :mod:`multiprocessing`: its ``spawn`` workers need a resource tracker process, which
+    outlived a parent killed with ``kill -9`` (as did the workers), and printed a traceback when
+    a worker was killed.  These are plain child processes with two pipes each, in a session of
+    their own (a terminal's Ctrl-C reaches the main process alone, which stops them), that end
+    when the main process ends (:func:`_die_with`).  As with a process pool, a worker that dies
+    breaks the pool: every chunk in flight fails with :class:`BrokenPool`."""
+
+    def __init__(self, jobs: int) -> None:
+        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._pending: set[cf.Future] = set()
+        self._procs: list[subprocess.Popen] = []
+        self._broken = False
+        self._threads = [threading.Thread(target=self._feed, daemon=True) for _ in range(jobs)]
+        for t in self._threads:
+            t.start()
+
+    def submit(self, items: list) -> cf.Future:
+        future: cf.Future = cf.Future()
+        with self._lock:
+            if self._broken:
+                future.set_exception(BrokenPool())
+                return future
+            self._pending.add(future)
+        self._tasks.put((future, items))
+        return future
+
+    def _start(self) -> subprocess.Popen | None:
+        with self._lock:
+            if self._broken:
+                return None
+            proc = subprocess.Popen([sys.executable, "-c", _WORKER_CODE, str(os.getpid()), WORKER_MARK],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+            self._procs.append(proc)
+        return proc
+
+    def _feed(self) -> None:
+        """One worker's thread: it starts the worker (so the worker's life is tied to a thread that
+        lives as long as it is wanted) and hands it chunks one at a time."""
+        try:
+            proc = self._start()
+        except OSError:
+            proc = None
+        if proc is None:
+            self._break()
+            return
+        try:
+            pickle.dump(sys.path, proc.stdin)
+            proc.stdin.flush()
+            while True:
+                task = self._tasks.get()
+                if task is None:
+                    break
+                future, items = task
+                pickle.dump(items, proc.stdin, pickle.HIGHEST_PROTOCOL)
+                proc.stdin.flush()
+                result = pickle.load(proc.stdout)
+                with self._lock:
+                    self._pending.discard(future)
+                    if not future.done():
+                        future.set_result(result)
+        except Exception:  # the worker died (EOF, a broken pipe, half a message)
+            self._break()
+        finally:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+
+    def _break(self) -> None:
+        with self._lock:
+            self._broken = True
+            pending, self._pending = self._pending, set()
+        for future in pending:
+            if not future.done():
+                future.set_exception(BrokenPool())
+        for _ in self._threads:
+            self._tasks.put(None)
+
+    def stop(self) -> None:
+        """Terminate the workers at once (the end, Ctrl-C, an error) and wait for them and their threads."""
+        self._break()
+        with self._lock:
+            procs = list(self._procs)
+        for p in procs:
+            with contextlib.suppress(OSError):
+                p.kill()
+        for p in procs:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(30)
+        for t in self._threads:
+            t.join(30)
+        for p in procs:
+            with contextlib.suppress(OSError):
+                p.stdout.close()
+
+
 # --- in the main process ----------------------------------------------------------------
 
 def _chunks(sources: Iterable[reader.Source]) -> Iterator[list[reader.Source]]:
@@ -173,27 +318,13 @@ def _chunks(sources: Iterable[reader.Source]) -> Iterator[list[reader.Source]]:
         yield chunk
 
 
-def _pool(jobs: int) -> cf.ProcessPoolExecutor:
-    return cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker)
+def _pool(jobs: int) -> _Pool:
+    return _Pool(jobs)
 
 
-def _stop(pool: cf.ProcessPoolExecutor) -> None:
-    """Terminate the workers at once (Ctrl-C, an error): nothing they would still say is wanted.
-
-    The pool's manager thread is waited for too: left running, it could be closing its wake-up
-    pipe at the moment the interpreter exits and writes to that pipe (``concurrent.futures``
-    does so for every pool at exit), which printed an "Exception ignored … Bad file descriptor"
-    traceback after the verdicts."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    manager = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in processes:
-        if p.is_alive():
-            p.terminate()
-    for p in processes:
-        p.join(5)
-    if manager is not None:
-        manager.join(30)
+def _stop(pool: _Pool) -> None:
+    """Terminate the workers at once (the end, Ctrl-C, an error): nothing they would still say is wanted."""
+    pool.stop()
 
 
 def _said_where(chunk: list[reader.Source]) -> str:
@@ -235,7 +366,7 @@ def check(sources: Iterable[reader.Source], jobs: int,
             chunk, future = window.popleft()
             try:
                 results = _results(chunk, future, stats)
-            except BrokenProcessPool:
+            except BrokenPool:
                 # Every chunk in flight is lost with the pool; the dead worker's is among them.
                 lost = [(chunk, future)] + list(window)
                 window.clear()
@@ -246,7 +377,7 @@ def check(sources: Iterable[reader.Source], jobs: int,
                 for c, f in lost:
                     try:
                         settled.append((c, _results(c, f, stats)))
-                    except BrokenProcessPool:
+                    except BrokenPool:
                         settled.append((c, None))
                         failed.append(c)
                 count = sum(len(c) for c in failed)
@@ -266,26 +397,8 @@ def check(sources: Iterable[reader.Source], jobs: int,
         _stop(pool)
 
 
-@contextlib.contextmanager
-def _starting() -> Iterator[None]:
-    """Ctrl-C blocked in this thread while workers may be started (the pool starts them in
-    :meth:`~concurrent.futures.ProcessPoolExecutor.submit`): a new worker inherits the blocked
-    signal and cannot die of a Ctrl-C before its initializer ignores it.  A Ctrl-C that came
-    meanwhile is delivered here when the block ends, as :class:`KeyboardInterrupt`."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def _submit(pool: cf.ProcessPoolExecutor, chunk: list[reader.Source]) -> cf.Future:
-    items = [(s.label, s.text, s.form) for s in chunk if not s.error]
-    with _starting():
-        return pool.submit(_check_chunk, items)
+def _submit(pool: _Pool, chunk: list[reader.Source]) -> cf.Future:
+    return pool.submit([(s.label, s.text, s.form) for s in chunk if not s.error])
 
 
 def _results(chunk: list[reader.Source], future: cf.Future, stats: Stats) -> list[list[Report]]:
@@ -310,7 +423,7 @@ def _one_at_a_time(chunk: list[reader.Source], stats: Stats,
                 continue
             try:
                 out.append(_results([src], _submit(pool, [src]), stats)[0])
-            except BrokenProcessPool:
+            except BrokenPool:
                 _stop(pool)
                 stats.deaths += 1
                 on_death(f"warning: a worker process died again while checking {src.label}; "

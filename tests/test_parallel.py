@@ -181,24 +181,19 @@ def big(tmp_path_factory) -> Path:
 
 
 def _children(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(x) for x in text.split()]
+    """The child processes of ``pid``, whichever of its threads started them."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return out
 
 
 def _workers(pid: int) -> list[int]:
-    """The worker processes of a ``domrec validate -j`` (the spawn resource tracker is not one)."""
-    out = []
-    for child in _children(pid):
-        try:
-            cmd = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"resource_tracker" not in cmd:
-            out.append(child)
-    return out
+    """The worker processes of a ``domrec validate -j`` (its only child processes)."""
+    return _children(pid)
 
 
 @pytest.mark.slow
@@ -223,6 +218,38 @@ def test_kill_9_of_a_real_worker_loses_no_record(tmp_path, big):
     lines = err.decode().splitlines()
     assert any(x.startswith("warning: a worker process died") for x in lines), err
     assert "Traceback" not in err.decode()
+
+
+def _alive(pid: int) -> bool:
+    """The process exists and is not a zombie waiting for its parent to collect it."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
+def test_kill_9_of_the_main_process_leaves_no_worker(tmp_path, big):
+    """Issue 27: ``validate -j 2 … & kill -9 $!`` left both workers (and multiprocessing's resource
+    tracker) running for good.  Every child of the killed run must end by itself."""
+    proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(tmp_path / "out.csv"), "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _feed(proc, big.read_bytes())  # the pipe stays open: the run is still going when it is killed
+    children: list[int] = []
+
+    def both_working() -> bool:
+        children[:] = _children(proc.pid)
+        return len(children) >= 2
+
+    _wait_for(both_working, "both workers started", proc)
+    proc.kill()
+    proc.wait(timeout=60)
+    deadline = time.monotonic() + 120
+    while any(_alive(c) for c in children):
+        assert time.monotonic() < deadline, f"still running 120 s after their parent was killed: {children}"
+        time.sleep(0.1)
+    assert not (tmp_path / "out.csv").exists()
 
 
 def _in_a_terminal_group() -> None:
@@ -292,7 +319,7 @@ def test_ctrl_c_stops_workers_and_leaves_no_summary(tmp_path, big):
 #: ``validate -j`` only, say so in a file, then take a while to start, as on a busy machine.
 SLOW_START = """
 import os, sys, time
-if "--multiprocessing-fork" in sys.argv:
+if "--domrec-worker" in sys.argv:
     with open(os.path.join(os.environ["DOMREC_TEST_STARTING"], str(os.getpid())), "w"):
         pass
     time.sleep(3)
