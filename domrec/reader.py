@@ -49,6 +49,12 @@ SUPPORTED_MAJORS = tuple(sorted({CURRENT_MAJOR, *MIGRATIONS}))
 #: this much, instead of exhausting memory.  A JSON Lines archive is read record by
 #: record and has no limit on its total size.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: The largest single game of a DGN text (a ``.dgn`` file may hold many): 1 MiB.  Reading DGN
+#: keeps every token of the game with its position (so that any problem can name its line and
+#: column), which takes 35 to 65 times the game's text: a game of 1 MiB, some thousands of hands
+#: (a real one is a few kilobytes), keeps within 10 times the text plus 100 MB.  A longer game is
+#: refused, in one line, before it is read; a JSON record has no such limit.
+MAX_DGN_GAME_BYTES = 1024 * 1024
 #: The largest players CSV or seeds file the tournament tool reads: 1 MiB (thousands of names).
 MAX_LIST_BYTES = 1024 * 1024
 #: How many levels of lists and objects a record's JSON may nest, the record itself being

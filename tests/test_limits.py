@@ -310,3 +310,39 @@ def test_any_json_name_is_accepted_exactly_when_it_is_valid_unicode(name):
     report = validate_text(text.encode())
     lone = any(0xD800 <= ord(ch) <= 0xDFFF for ch in name)
     assert (report.status == "unusable") == lone, report.problems[:1]
+
+
+def _peak_mib(*args: str) -> tuple[float, subprocess.CompletedProcess]:
+    """A domrec command's peak memory (resident, MiB), run in a process of its own."""
+    code = ("import resource, runpy, sys; sys.argv = ['domrec', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('domrec.cli', run_name='__main__')\n"
+            "finally:\n    sys.stderr.write('PEAK %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600)
+    peak = int(r.stderr.rsplit("PEAK ", 1)[1].split()[0]) / 1024
+    return peak, r
+
+
+def _comment_lines(n: int) -> str:
+    head, body = TYPED_HAND.split("\n\n", 1)
+    return head + "\n" + "{c}\n" * n + "\n" + body
+
+
+def test_a_dgn_game_over_its_limit_is_refused_in_one_line_before_it_is_read(tmp_path):
+    """Issue 27: 2,000,000 comment lines (8 MB) took 516 MB to validate; an 18 MB game 655 MB.
+    One game of DGN over 1 MiB is refused before its tokens are made, in one line."""
+    path = tmp_path / "long.dgn"
+    path.write_text(_comment_lines(300_000), encoding="utf-8")  # 1.2 MB
+    peak, r = _peak_mib("validate", str(path))
+    assert r.returncode == 2
+    assert "more than 1 MiB, the limit for one game of DGN; not read" in r.stdout
+    assert peak < 10 * 1.2 + 100
+
+
+def test_a_dgn_game_under_its_limit_keeps_within_ten_times_its_size_and_100_mb(tmp_path):
+    path = tmp_path / "long.dgn"
+    path.write_text(_comment_lines(250_000), encoding="utf-8")  # just under 1 MiB: the worst case read
+    size = path.stat().st_size
+    assert size <= reader.MAX_DGN_GAME_BYTES
+    peak, r = _peak_mib("validate", str(path))
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    assert peak < 10 * size / 2**20 + 100, peak

@@ -21,6 +21,7 @@ from domrec.notation.positions import _Positions
 from domrec.notation.reading import _numbers_read, _Reader
 from domrec.notation.through_game import _as_written, _needs_game, _through_game
 from domrec.notation.tokens import NotationError, decode, split_games
+from domrec.reader import MAX_DGN_GAME_BYTES, size_text
 from domrec.record import Record
 from domrec.validate import Problem, Report, unusable, validate
 
@@ -131,6 +132,12 @@ def read_games(data: bytes | str, source: str = "<dgn>") -> Iterator[DgnGame]:
     chunks = split_games(data)
     for chunk in chunks:
         label = source if len(chunks) == 1 else f"{source}:{chunk.first_line}"
+        if len(chunk.data) > MAX_DGN_GAME_BYTES:
+            too_long = NotationError(f"this game's DGN text is {len(chunk.data):,} bytes, more than "
+                                     f"{size_text(MAX_DGN_GAME_BYTES)}, the limit for one game of DGN; not read "
+                                     f"(a record this long can be kept as JSON)", chunk.first_line, 1)
+            yield DgnGame(None, _located(label, too_long, None), chunk.first_line)
+            continue
         try:
             text = decode(chunk)
         except NotationError as e:
