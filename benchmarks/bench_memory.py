@@ -1,56 +1,146 @@
-"""Peak memory of checking one large record, as a multiple of its size (docs/format.md, "Limits").
+"""Peak memory of every domrec command, and of tournament result, check and report, beside its budget.
 
-    python benchmarks/bench_memory.py                 # a Horse Race to 60,000 points: ~15 MB, 12,000 hands
-    python benchmarks/bench_memory.py --target 200000 # ~50 MB, 40,000 hands (takes a minute to simulate)
-    python benchmarks/bench_memory.py --comment 50    # a short game with a 50 MB comment
+    python benchmarks/bench_memory.py          # small inputs: under a minute
+    python benchmarks/bench_memory.py --full   # the sizes of issue 27 (a 50 MB record ...): minutes
 
-Measured with tracemalloc (Python's own allocations; the process's resident size adds the
-interpreter, about 35 MB).  Figures on the reference machine: a record of many hands peaks at
-about 7 times its size (14 MiB: 100 MiB), one long text at about 2 times.  Before large records
-were parsed with shared strings (domrec.reader._shared_strings) it was 10.5 times.
+Each command runs in a process of its own; its peak resident memory is read from the operating
+system when it ends (``os.wait4``), so the interpreter (about 35 MB) is included.  The budget is
+10 times the size of the files the command reads plus 100 MB (docs/format.md, "Limits"); a
+command may instead refuse its input in one line before any work (``refused``), as a DGN game
+over 1 MiB and a replay page of more than 1,000 positions are.  Figures are in the README.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
-import tracemalloc
+from pathlib import Path
 
 from domrec import simulate
-from domrec.validate import validate_text
+
+MIB = 2 ** 20
 
 
-def long_game(target: int) -> bytes:
+def long_game(target: int) -> str:
+    """A Horse Race to ``target`` points: the longer the target, the more hands (20,000: 5 MB)."""
     template = simulate.make_record("horse-race", 4, {"target": target}, None)
+    old = simulate.MAX_HANDS
     simulate.MAX_HANDS = 10 ** 7  # a game as long as the target makes it
-    return simulate.dumps(simulate.play_game(template, random.Random(5))).encode()
+    try:
+        return simulate.dumps(simulate.play_game(template, random.Random(5)))
+    finally:
+        simulate.MAX_HANDS = old
 
 
-def long_comment(megabytes: int) -> bytes:
-    record = json.loads(simulate.dumps(next(simulate.simulate("competitive", 1, 1))))
-    record["version"] = "1.1"
-    record["hands"][0]["comment"] = "x" * (megabytes * 1024 * 1024)
-    return json.dumps(record).encode()
+def comment_lines(n: int) -> str:
+    """A Competitive game typed in DGN with ``n`` comment lines before its hand."""
+    record = next(simulate.simulate("competitive", 1, 1, accidents=False))
+    from domrec import notation
+
+    text = notation.dumps(record)
+    head, body = text.split("\n\n", 1)
+    return head + "\n" + "{c}\n" * n + "\n" + body
+
+
+def run(args: list[str], stdin: Path | None = None) -> tuple[float, int, float]:
+    """Peak memory (MiB), exit code and seconds of one command."""
+    start = time.monotonic()
+    with open(stdin or os.devnull, "rb") as source:
+        proc = subprocess.Popen(args, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if b"Traceback" in err:
+        sys.stderr.write(err.decode(errors="replace"))
+    return usage.ru_maxrss / 1024, proc.returncode, time.monotonic() - start
+
+
+def make_inputs(work: Path, full: bool) -> None:
+    """The inputs, made in a process of their own (see :func:`main`)."""
+    bin_ = Path(sys.executable).parent
+    domrec, tournament = str(bin_ / "domrec"), str(bin_ / "tournament")
+    big = work / "big.json"
+    big.write_text(long_game(200_000 if full else 10_000), encoding="utf-8")
+    (work / "big.jsonl").write_text(big.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    page = work / "page.json"
+    page.write_text(long_game(300), encoding="utf-8")  # about 1,000 positions: the longest page drawn
+    (work / "one.dgn").write_text(comment_lines(250_000), encoding="utf-8")  # just under 1 MiB: the longest game
+    (work / "comments.dgn").write_text(comment_lines(2_000_000 if full else 300_000), encoding="utf-8")
+    (work / "typed.dgn").write_text(comment_lines(250_000 if full else 40_000), encoding="utf-8")
+    subprocess.run([domrec, "convert", str(page), "-o", str(work / "canonical.dgn")], check=True,
+                   capture_output=True)
+    event = work / "event.db"
+    players, rounds = ("40", "5") if full else ("8", "2")
+    subprocess.run([tournament, "simulate", str(event), "--players", players, "--rounds", rounds, "--seed", "1",
+                    "-q"], check=True, capture_output=True)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tournament.store.files import open_store
+
+    with open_store(event) as store:
+        result = next(r for r in store.results().values() if getattr(r, "kind", "") == "record")
+        (work / "table.json").write_text(store.record_text(result.id), encoding="utf-8")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--target", type=int, default=60_000, help="Horse Race target: the longer, the bigger")
-    ap.add_argument("--comment", type=int, default=None, help="instead: a comment of this many MB")
+    ap.add_argument("--full", action="store_true", help="the issue's sizes (50 MB record, 8 MB DGN): minutes")
+    ap.add_argument("--make", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    data = long_comment(args.comment) if args.comment else long_game(args.target)
-    tracemalloc.start()
-    start = time.process_time()
-    report = validate_text(data, "large")
-    elapsed = time.process_time() - start
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    size = len(data)
-    print(f"{report.summary()[:90]}")
-    print(f"record {size / 2**20:.1f} MiB, {report.hands} hands: peak {peak / 2**20:.0f} MiB "
-          f"= {peak / size:.1f} x its size; {elapsed:.1f} s of CPU")
+    if args.make:
+        make_inputs(args.make, args.full)
+        return
+    bin_ = Path(sys.executable).parent
+    domrec, tournament = str(bin_ / "domrec"), str(bin_ / "tournament")
+    work = Path(tempfile.mkdtemp(prefix="bench-memory-"))
+    # Made by another process: a process's peak memory is inherited by the commands it starts (the
+    # kernel keeps the larger across exec), so this one must stay small.
+    subprocess.run([sys.executable, __file__, "--make", str(work), *(["--full"] if args.full else [])], check=True)
+    big, archive, page = work / "big.json", work / "big.jsonl", work / "page.json"
+    one_game, comments, typed, canonical = work / "one.dgn", work / "comments.dgn", work / "typed.dgn", \
+        work / "canonical.dgn"
+    event, table_record = work / "event.db", work / "table.json"
+
+    jobs = [
+        ("domrec validate big.json", [domrec, "validate", str(big)], [big], None),
+        ("domrec validate -j 2 big.jsonl", [domrec, "validate", "-j", "2", str(archive)], [archive], None),
+        ("domrec explain big.json --hand 1", [domrec, "explain", str(big), "--hand", "1"], [big], None),
+        ("domrec explain big.json --html", [domrec, "explain", str(big), "--html", str(work / "p1.html")],
+         [big], None),
+        ("domrec explain page.json --html", [domrec, "explain", str(page), "--html", str(work / "p2.html")],
+         [page], None),
+        ("domrec convert big.json -o .dgn", [domrec, "convert", str(big), "-o", str(work / "big.dgn")], [big],
+         None),
+        ("domrec validate canonical.dgn", [domrec, "validate", str(canonical)], [canonical], None),
+        ("domrec convert canonical.dgn -o .json", [domrec, "convert", str(canonical), "-o", str(work / "c.json")],
+         [canonical], None),
+        ("domrec validate one.dgn (1 MiB of comments)", [domrec, "validate", str(one_game)], [one_game], None),
+        ("domrec validate comments.dgn", [domrec, "validate", str(comments)], [comments], None),
+        ("domrec record < typed.dgn", [domrec, "record", "competitive", "-o", str(work / "r1.json")], [typed],
+         typed),
+        ("domrec simulate horse-race -n 200", [domrec, "simulate", "horse-race", "-n", "200", "-o",
+                                               str(work / "sim.jsonl")], [], None),
+        ("tournament result --replace", [tournament, "result", str(event), str(table_record), "--replace"],
+         [event, table_record], None),
+        ("tournament check", [tournament, "check", str(event)], [event], None),
+        ("tournament report", [tournament, "report", str(event), "-o", str(work / "report.html")], [event], None),
+    ]
+    print(f"{'command':44} {'input':>9} {'peak':>8} {'budget':>8}  verdict")
+    for name, argv, inputs, stdin in jobs:
+        size = sum(p.stat().st_size for p in inputs) / MIB
+        peak, code, seconds = run(argv, stdin)
+        budget = 10 * size + 100
+        verdict = "within" if peak <= budget else "OVER"
+        if code == 2 and peak <= budget:
+            verdict = "within (refused)"
+        print(f"{name:44} {size:7.1f} MB {peak:6.0f} MB {budget:6.0f} MB  {verdict}, exit {code}, {seconds:.1f} s")
+        for leftover in ("r1.json", "p1.html", "p2.html", "big.dgn", "c.json", "sim.jsonl", "report.html"):
+            (work / leftover).unlink(missing_ok=True)
+    print(f"(inputs in {work})")
 
 
 if __name__ == "__main__":
