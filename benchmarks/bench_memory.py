@@ -6,8 +6,8 @@
 Each command runs in a process of its own; its peak resident memory is read from the operating
 system when it ends (``os.wait4``), so the interpreter (about 35 MB) is included.  The budget is
 10 times the size of the files the command reads plus 100 MB (docs/format.md, "Limits"); a
-command may instead refuse its input in one line before any work (``refused``), as a DGN game
-over 1 MiB and a replay page of more than 1,000 positions are.  Figures are in the README.
+command may instead refuse its input in one line before any work (``refused``), as a DGN game over 1 MiB is.
+over 1 MiB.  Figures are in the README.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def make_inputs(work: Path, full: bool) -> None:
     big.write_text(long_game(200_000 if full else 10_000), encoding="utf-8")
     (work / "big.jsonl").write_text(big.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     page = work / "page.json"
-    page.write_text(long_game(300), encoding="utf-8")  # about 1,000 positions: the longest page drawn
+    page.write_text(long_game(300), encoding="utf-8")  # about 860 positions: a long game
     (work / "one.dgn").write_text(comment_lines(250_000), encoding="utf-8")  # just under 1 MiB: the longest game
     (work / "comments.dgn").write_text(comment_lines(2_000_000 if full else 300_000), encoding="utf-8")
     (work / "typed.dgn").write_text(comment_lines(250_000 if full else 40_000), encoding="utf-8")
