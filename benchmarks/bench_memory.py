@@ -6,8 +6,8 @@
 Each command runs in a process of its own; its peak resident memory is read from the operating
 system when it ends (``os.wait4``), so the interpreter (about 35 MB) is included.  The budget is
 10 times the size of the files the command reads plus 100 MB (docs/format.md, "Limits"); a
-command may instead refuse its input in one line before any work (``refused``), as a DGN game over 1 MiB is.
-over 1 MiB.  Figures are in the README.
+command may instead refuse its input in one line before any work (``refused``), as a DGN game
+over 1 MiB is.  Figures are in the README.
 """
 
 from __future__ import annotations

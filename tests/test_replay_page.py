@@ -463,4 +463,3 @@ def test_explain_html_and_svg_together_is_a_usage_error(tmp_path):
     r = run("explain", VALID / "competitive" / "domino.json", "--html", tmp_path / "a.html", "--svg",
             tmp_path / "a.svg")
     assert r.exit_code == 2 and list(tmp_path.iterdir()) == []
-
