@@ -28,6 +28,7 @@ LABELS = (
     N_("%(n)snd of %(word)s"), N_("%(n)srd of %(word)s"), N_("%(n)sth of %(word)s"),
     N_("rank"), N_("name"), N_("no."), N_("W-D-L"), N_("diff"), N_("Buchholz"), N_("status"), N_("forfeits"),
     N_("byes"), N_("against"), N_("for"), N_("played"), N_("firsts"), N_("placement"), N_("score"), N_("wins"),
+    N_("event"), N_("counted"), N_("players"), N_("club"),
     N_("head-to-head"), N_("pair"), N_("place"), N_("id"), N_("place in the rounds"), N_("active"),
     N_("withdrawn"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
 )
