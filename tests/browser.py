@@ -1,4 +1,9 @@
-"""Headless Chromium for the page tests (the tournament report, the replay page).
+"""Headless Chromium for the page tests (the tournament report, the replay page, the venue).
+
+Two ways in.  Chromium run as a program (:func:`chromium`, :func:`in_harness`, :func:`screenshot`)
+for pages read as files; and Playwright for Python driving the same system Chromium (never a
+downloaded browser: :func:`playwright_or_skip`, :func:`launched`, and the ``browser`` fixture of
+``tests/conftest.py``) for pages that are tapped and typed into.
 
 The pages are measured and driven from a harness page that holds the page under test in a
 same-origin ``srcdoc`` frame of the exact width (a phone's 390 px: a headless window is never
@@ -9,6 +14,7 @@ Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set, for a person
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
@@ -23,6 +29,42 @@ MISSING = "Chromium is not installed (Debian: apt-get install chromium)"
 
 PHONE = (390, 844)
 DESKTOP = (1280, 900)
+
+
+def playwright_or_skip(server: bool = False):
+    """``playwright.sync_api``, called at a test module's top: the module is skipped, with the
+    reason, where Chromium or Playwright for Python (or, with ``server``, uvicorn) is missing."""
+    import pytest
+
+    if CHROMIUM is None:
+        pytest.skip(MISSING, allow_module_level=True)
+    api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    if server:
+        pytest.importorskip("uvicorn")
+    return api
+
+
+@contextlib.contextmanager
+def launched():
+    """The system's Chromium under Playwright, headless, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def keep(page, name: str) -> None:
+    """A Playwright page's screenshot (the whole page) kept under ``DOMREC_SCREENSHOTS`` when set."""
+    folder = os.environ.get("DOMREC_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def chromium(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:

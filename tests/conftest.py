@@ -169,3 +169,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "long" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium driven by Playwright (tests/browser.py), one for a module's tests; each test opens
+    pages of its own.  The modules that use it skip themselves where it is missing."""
+    from tests.browser import launched
+
+    with launched() as b:
+        yield b

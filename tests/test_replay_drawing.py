@@ -14,7 +14,6 @@ Slow (a browser), and skipped with the reason where Chromium or Playwright is mi
 from __future__ import annotations
 
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -30,10 +29,9 @@ from tests.test_replay_page import load
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+from tests.browser import playwright_or_skip
+
+playwright_api = playwright_or_skip(server=False)
 
 NS = "{http://www.w3.org/2000/svg}"
 VALID = SAMPLES / "valid"
@@ -131,14 +129,6 @@ def _check_face(ident: str, markup: str) -> None:
     expected = ET.Element(f"{NS}symbol", {"overflow": "visible", "id": ident})
     expected.extend(parts)
     _same(expected, symbol, ident)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _compare(browser, record, name: str, tmp_path: Path) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,10 +21,9 @@ from tests.test_replay_page import EVIL, _everything_evil, load
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+from tests.browser import playwright_or_skip
+
+playwright_api = playwright_or_skip(server=False)
 
 PHONE = {"width": 390, "height": 844}
 MARGIN = 8   # the page's padding each side on a narrow screen (replay.html.j2)
@@ -62,14 +60,6 @@ MEASURE = """() => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _open(browser, page: str, folder: Path, name: str, screenshot: bool = True) -> dict:

@@ -8,10 +8,7 @@ reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -19,11 +16,9 @@ from tournament import add_players, create_event, make_settings, pair_next_round
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("uvicorn")
+from tests.browser import keep, playwright_or_skip
+
+playwright_api = playwright_or_skip(server=True)
 
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
@@ -34,21 +29,8 @@ DEAL = ("hand 1 lead N\ndeal N 6-6 6-5 6-4 6-3 6-2 6-1 6-0; E 5-5 5-4 5-3 5-2 5-
         "S 4-3 4-2 4-1 4-0 3-3 3-2 3-1; W 3-0 2-2 2-1 2-0 1-1 1-0 0-0")
 
 
-@pytest.fixture
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield chromium
-        chromium.close()
-
-
 def _shot(page, name: str) -> None:
-    keep = os.environ.get("DOMREC_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(keep) / f"i18n-{name}.png"), full_page=True)
+    keep(page, f"i18n-{name}")
 
 
 def _rev(page) -> int:

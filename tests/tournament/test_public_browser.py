@@ -14,7 +14,6 @@ Slow, and skipped with the reason where Chromium or Playwright is missing."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -25,11 +24,9 @@ from .test_pages import run
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("uvicorn")
+from tests.browser import playwright_or_skip
+
+playwright_api = playwright_or_skip(server=True)
 
 from tournament.web.background import BackgroundVenue
 
@@ -47,16 +44,6 @@ SMALL_TEXT = """() => [...document.querySelectorAll('body *')].filter(e => {
   return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' &&
     [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && parseFloat(cs.fontSize) < 32;
 }).map(e => e.tagName + ' ' + getComputedStyle(e).fontSize + ' ' + e.textContent.trim().slice(0, 40))"""
-
-
-@pytest.fixture
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield chromium
-        chromium.close()
 
 
 def _shot(page, name: str) -> None:

@@ -8,9 +8,7 @@ Slow, and skipped with the reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import time
 from pathlib import Path
 
@@ -25,11 +23,9 @@ from tournament.event.tables import table_record
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("uvicorn")
+from tests.browser import keep, playwright_or_skip
+
+playwright_api = playwright_or_skip(server=True)
 
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
@@ -64,21 +60,8 @@ def _steps(record) -> list[str]:
     return [text for text in requests_for(record) if text != "y"]  # the page's own button closes a hand
 
 
-@pytest.fixture
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield chromium
-        chromium.close()
-
-
 def _shot(page, name: str) -> None:
-    keep = os.environ.get("DOMREC_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(keep) / f"venue-{name}.png"), full_page=True)
+    keep(page, f"venue-{name}")
 
 
 def _rev(page) -> int:

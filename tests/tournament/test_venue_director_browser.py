@@ -32,10 +32,9 @@ from tournament.event.tables import table_record
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Chromium is not installed (Debian: apt-get install chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+from tests.browser import playwright_or_skip
+
+playwright_api = playwright_or_skip(server=False)
 httpx = pytest.importorskip("httpx", reason="httpx (the table phones' client here) is not installed")
 pytest.importorskip("uvicorn", reason="uvicorn (the venue's server) is not installed")
 
@@ -49,16 +48,6 @@ WAIT_MS = 60_000
 #: Twenty players, five tables; a name that would be markup if a page did not escape it, and a long one.
 PLAYERS = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu", "Mo", "Ned", "Oz",
            "Pia", "Quinevere Featherstonehaugh", "Ros", "Sam", "Tess <b>"]
-
-
-@pytest.fixture
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield chromium
-        chromium.close()
 
 
 def _event(tmp_path: Path) -> Path:
