@@ -11,16 +11,17 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from domrec import simulate
+from domrec.errors import ShapeError
 from domrec.games import competitive
 from domrec.games.competitive import lead_draw_winner
-from domrec.record import unstructure
 from domrec.reader import load_dict
+from domrec.record import unstructure
 from domrec.tiles import tile
 from domrec.validate import validate, validate_text
-
 from tests.conftest import SAMPLES, check, problem_at, state_before
 
 SAMPLE_DIR = SAMPLES / "valid" / "competitive"
@@ -643,9 +644,11 @@ def test_a_faulty_deal_or_play_is_refused_in_the_careful_checks_words(change, po
     assert p.message == message
 
 
-def test_a_deal_spelled_with_leading_zeros_is_read_as_the_same_tiles():
+def test_a_deal_spelled_with_leading_zeros_is_refused():
+    """One spelling a tile: "06-03" is not read as 6-3 (two programs must read a record one way)."""
     doc = _domino_with(lambda h: h["deal"]["hands"]["N"].__setitem__(0, "06-03"))
-    assert check(doc).valid
+    with pytest.raises(ShapeError, match="a number has no leading zero"):  # refused as the record is read
+        check(doc)
 
 
 def test_a_play_without_on_that_fits_one_end_is_set_there():
