@@ -404,13 +404,14 @@ def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, prob
 
 
 def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int, state: HandState | None = None) -> Problem:
-    """A wrong move score; where the engine can say how the move scores (Horse Race: "the ends total
-    15, which pegs 3: one point per five"), the message says it, so the claim can be put right."""
+    """A wrong move score, saying what was counted so the claim can be put right: the engine that
+    knows the count words it (``score_why``: "4-2 matches only the 2 of 5-2 and the 4 of 4-1:
+    2 segments, 1 point"); an engine without the hook gets the bare "it scores 1"."""
     why = getattr(state, "score_why", None)
-    reason = f" ({why(move, points)})" if why is not None else ""
-    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {shown(move.score)} for this move, but it "
-                                             f"scores {points}{reason}", "scoring", "score", hand=i + 1,
-                   move=j + 1, seat=move.seat, claimed=move.score, computed=points)
+    reason = why(move, points) if why is not None else None
+    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {shown(move.score)}, but "
+                                             f"{reason or f'it scores {points}'}", "scoring", "score",
+                   hand=i + 1, move=j + 1, seat=move.seat, claimed=move.score, computed=points)
 
 
 def _stop_note(i: int, last: int, mid: bool = False, unchecked: str | None = None) -> str | None:
