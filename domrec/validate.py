@@ -51,13 +51,21 @@ class Problem:
             where.append(self.seat)
         return ", ".join(where)
 
-    def text(self) -> str:
+    def text(self, pointer: bool = False) -> str:
+        """The problem on one line, for a person.  A problem found in typed text (DGN: ``line`` is
+        known) says where as the person wrote it, ``3:14: hand 1, move 5, W: ...``; the JSON
+        Pointer into the record the reader built is for programs, and is added only when asked
+        (``pointer``: ``--json`` and ``-v``).  A problem of a JSON record has no line: its
+        pointer is where it is, and is always given."""
         place = self.place()
-        loc = f" ({place})" if place else ""
         rule = f" [{self.rule}]" if self.rule else ""
-        pointer = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
+        if self.line is not None and not pointer:
+            where = f"{self.line}:{self.column}: {place + ': ' if place else ''}"
+            return one_line(f"{where}{self.message}{rule}")
+        loc = f" ({place})" if place else ""
+        ptr = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
         at = f"{self.line}:{self.column}: " if self.line is not None else ""
-        return one_line(f"{at}{pointer}{loc}: {self.message}{rule}")
+        return one_line(f"{at}{ptr}{loc}: {self.message}{rule}")
 
     def to_dict(self) -> dict[str, Any]:
         out = {"pointer": self.pointer, "message": self.message, "rule": self.rule, "kind": self.kind}
