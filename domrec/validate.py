@@ -60,6 +60,8 @@ class Problem:
         place = self.place()
         rule = f" [{self.rule}]" if self.rule else ""
         if self.line is not None and not pointer:
+            if place and self.message.startswith(place + ": "):  # ("hand 1: hand 1: left W lists …")
+                place = ""
             where = f"{self.line}:{self.column}: {place + ': ' if place else ''}"
             return one_line(f"{where}{self.message}{rule}")
         loc = f" ({place})" if place else ""
