@@ -9,7 +9,6 @@ import pytest
 
 from domrec.reader import load_dict
 from domrec.validate import Problem, validate, validate_text
-
 from tests.conftest import SAMPLES
 
 GAME = json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text())
@@ -143,7 +142,6 @@ def test_an_engine_crash_is_a_report_not_a_traceback(monkeypatch):
 
 
 def test_huge_names_and_keys_give_short_problem_lines():
-    import pytest
 
     big = "Z" * 100_000
     edits = [
