@@ -99,6 +99,8 @@ def validate(
                                                 "archives, or - for stdin."),
     as_json: bool = typer.Option(False, "--json", help="One JSON report per record, one per line."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print records with problems."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also give each problem of a typed (DGN) "
+                                                               "record the JSON Pointer into the record read."),
     from_: Optional[str] = typer.Option(None, "--from", help="What standard input holds: json or dgn "
                                                             "(default: told apart by its first line)."),
     jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Worker processes: a number, or 0 or auto for "
@@ -135,12 +137,12 @@ def validate(
     batch_mode()
     try:
         if summary is None:
-            worst = _validate(paths, from_, n_jobs, as_json, quiet, None)
+            worst = _validate(paths, from_, n_jobs, as_json, quiet, None, verbose)
         else:
             from domrec.summary import Writer
 
             with outputs.writing(summary, outputs.SUMMARY, force) as stream:
-                worst = _validate(paths, from_, n_jobs, as_json, quiet, Writer(stream, summary_form))
+                worst = _validate(paths, from_, n_jobs, as_json, quiet, Writer(stream, summary_form), verbose)
     except DomrecError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
@@ -171,21 +173,22 @@ def _summary_form(path: str) -> str:
     return form_of(path)
 
 
-def _validate(paths: list[str], from_: str | None, jobs: int, as_json: bool, quiet: bool, rows: Any) -> int:
+def _validate(paths: list[str], from_: str | None, jobs: int, as_json: bool, quiet: bool, rows: Any,
+              verbose: bool = False) -> int:
     """Print the verdicts (and write their summary rows); the exit code they make."""
     sources = reader.iter_sources(paths, stdin_form=from_)
     if jobs <= 1:
         return _print((r for src in _with_progress(sources, _total_bytes(paths)) for r in _reports(src)),
-                      as_json, quiet, rows)
+                      as_json, quiet, rows, verbose)
     checking = parallel.check(sources, jobs)
     try:  # the bar counts the records as their verdicts come back
         return _print(console.track(checking, "checking", None, "records", enabled=not sys.stdout.isatty()),
-                      as_json, quiet, rows)
+                      as_json, quiet, rows, verbose)
     finally:
         checking.close()  # Ctrl-C, a closed pipe: the workers are stopped at once, not at exit
 
 
-def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any) -> int:
+def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any, verbose: bool = False) -> int:
     worst = EXIT_OK
     counts = {"valid": 0, "invalid": 0, "unusable": 0}
     out = sys.stdout
@@ -201,7 +204,7 @@ def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any) ->
             continue
         out.write(_painted(report.summary(), report.status, out) + "\n")
         for problem in report.problems:
-            out.write(console.paint(f"  {problem.text()}", "problem", out) + "\n")
+            out.write(console.paint(f"  {problem.text(verbose)}", "problem", out) + "\n")
         if report.note and not report.valid:
             out.write(f"  note: {one_line(report.note)}\n")
         elif report.note and report.valid and not report.finished:

@@ -51,13 +51,23 @@ class Problem:
             where.append(self.seat)
         return ", ".join(where)
 
-    def text(self) -> str:
+    def text(self, pointer: bool = False) -> str:
+        """The problem on one line, for a person.  A problem found in typed text (DGN: ``line`` is
+        known) says where as the person wrote it, ``3:14: hand 1, move 5, W: ...``; the JSON
+        Pointer into the record the reader built is for programs, and is added only when asked
+        (``pointer``: ``--json`` and ``-v``).  A problem of a JSON record has no line: its
+        pointer is where it is, and is always given."""
         place = self.place()
-        loc = f" ({place})" if place else ""
         rule = f" [{self.rule}]" if self.rule else ""
-        pointer = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
+        if self.line is not None and not pointer:
+            if place and self.message.startswith(place + ": "):  # ("hand 1: hand 1: left W lists …")
+                place = ""
+            where = f"{self.line}:{self.column}: {place + ': ' if place else ''}"
+            return one_line(f"{where}{self.message}{rule}")
+        loc = f" ({place})" if place else ""
+        ptr = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
         at = f"{self.line}:{self.column}: " if self.line is not None else ""
-        return one_line(f"{at}{pointer}{loc}: {self.message}{rule}")
+        return one_line(f"{at}{ptr}{loc}: {self.message}{rule}")
 
     def to_dict(self) -> dict[str, Any]:
         out = {"pointer": self.pointer, "message": self.message, "rule": self.rule, "kind": self.kind}
@@ -404,13 +414,14 @@ def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, prob
 
 
 def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int, state: HandState | None = None) -> Problem:
-    """A wrong move score; where the engine can say how the move scores (Horse Race: "the ends total
-    15, which pegs 3: one point per five"), the message says it, so the claim can be put right."""
+    """A wrong move score, saying what was counted so the claim can be put right: the engine that
+    knows the count words it (``score_why``: "4-2 matches only the 2 of 5-2 and the 4 of 4-1:
+    2 segments, 1 point"); an engine without the hook gets the bare "it scores 1"."""
     why = getattr(state, "score_why", None)
-    reason = f" ({why(move, points)})" if why is not None else ""
-    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {shown(move.score)} for this move, but it "
-                                             f"scores {points}{reason}", "scoring", "score", hand=i + 1,
-                   move=j + 1, seat=move.seat, claimed=move.score, computed=points)
+    reason = why(move, points) if why is not None else None
+    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {shown(move.score)}, but "
+                                             f"{reason or f'it scores {points}'}", "scoring", "score",
+                   hand=i + 1, move=j + 1, seat=move.seat, claimed=move.score, computed=points)
 
 
 def _stop_note(i: int, last: int, mid: bool = False, unchecked: str | None = None) -> str | None:

@@ -264,9 +264,11 @@ def test_horse_race_score_why_explains_a_wrong_claim():
     for move in hand.moves:
         points = state.apply(move)
         said.append((points, state.score_why(move, points)))
-    assert any(p and why.endswith(f"which pegs {p}: one point per five") for p, why in said)
-    assert all(why.startswith("the ends total") or why.startswith("only setting a tile pegs") for _, why in said)
-    assert all(("scores nothing" in why or "only setting" in why) == (p == 0) for p, why in said)
+    assert any(p and why.startswith("the open ends are ") and why.endswith(
+        f": {p} point{'s' if p != 1 else ''} (one point per five)") for p, why in said)
+    assert all(why.startswith(("the open ends are", "nothing is open", "a draw scores nothing",
+                               "a pass scores nothing")) for _, why in said)
+    assert all(("0 points" in why or "scores nothing" in why) == (p == 0) for p, why in said)
 
 
 USAGE_MISTAKES = [("domrec", ["validate", "--bogus"], "No such option: --bogus"),

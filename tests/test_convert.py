@@ -261,7 +261,7 @@ def test_a_dgn_whose_reading_hit_a_rule_problem_exits_1_and_writes_nothing(tmp_p
     assert r.exit_code == 1
     assert "bad.dgn: INVALID (1 problem)" in r.stderr and "S does not hold 3-3" in r.stderr
     line = TYPED_ILLEGAL[:TYPED_ILLEGAL.index("3-3@5-2")].count("\n") + 1
-    assert f"  {line}:13: /hands/0/moves/2" in r.stderr
+    assert f"  {line}:13: hand 1, move 3, S: S does not hold 3-3" in r.stderr and "/hands/0" not in r.stderr
     assert "nothing written" in r.stderr
     assert not (tmp_path / "bad.json").exists()
     src.write_text(BAD["missing left"][0], encoding="utf-8")
@@ -443,7 +443,7 @@ def test_subprocess_exit_codes_and_no_traceback(tmp_path):
     assert proc.returncode == 1 and b"Traceback" not in proc.stdout + proc.stderr
     proc = _domrec("validate", "enc.dgn", "bad.dgn", cwd=tmp_path)
     assert proc.returncode == 2
-    assert b"enc.dgn: UNUSABLE (1 problem)\n  2:8: /: the text is not UTF-8 (byte 0xE9); save the file as UTF-8\n" \
+    assert b"enc.dgn: UNUSABLE (1 problem)\n  2:8: the text is not UTF-8 (byte 0xE9); save the file as UTF-8\n" \
         in proc.stdout
     assert b"Traceback" not in proc.stdout + proc.stderr
     proc = _domrec("convert", "enc.dgn", "-o", "out.json", cwd=tmp_path)

@@ -585,7 +585,7 @@ def test_roads_typed_form_partner_plays_carry_their_seat():
 def test_claims_are_read_and_checked_at_their_token():
     assert moves(BROADWAY)[6]["score"] == 1
     text = BROADWAY.replace("S 5-4@-1,2=5", "S 5-4@-1,2=4")
-    p = assert_at(read1(text), "invalid", *within(text, "5-4@-1,2=4", "=4"), "credited 4", "scores 5")
+    p = assert_at(read1(text), "invalid", *within(text, "5-4@-1,2=4", "=4"), "credited 4", "3 segments, 5 points")
     assert (p.claimed, p.computed, p.kind) == (4, 5, "score")
 
 
@@ -821,7 +821,7 @@ BAD = {
     "stray close brace": (COMP.replace("S 4-2@5-2", "S 4-2@5-2 }"), "} E", "unusable", ["} closes no comment"]),
     "unclosed tag": (COMP.replace('[E "Bo"]', '[E "Bo"'), '[E "Bo"', "unusable", ["a tag is not closed"]),
     "play on a tile not at an end": (COMP.replace("E 6-4@4-2", "E 6-4@5-2"), "5-2\nN 6-6", "invalid",
-                                     ["5-2 is not at an end of the line", "(hand 1, move 4, E)"]),
+                                     ["5-2 is not at an end of the line", "hand 1, move 4, E: "]),
     "illegal move": (COMP.replace("S 4-2@5-2", "S 3-3@5-2"), "3-3@5-2", "invalid",
                      ["S does not hold 3-3", "[competitive: playing from hand]"]),
     "left contradicts the moves": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 1-1\n",
@@ -1044,11 +1044,13 @@ def test_archive_through_the_command(tmp_path):
     assert out[0].startswith(f"{path}:1: valid competitive")
     assert out[1] == f"{path}:{second}: INVALID (1 problem)"
     l, c = where(bad, "3-3@5-2")
-    assert out[2].startswith(f"  {second + l - 1}:{c}: /hands/0/moves/2/play (hand 1, move 3, S): ")
+    assert out[2].startswith(f"  {second + l - 1}:{c}: hand 1, move 3, S: ")
+    r = runner.invoke(app, ["validate", "-v", str(path)])  # -v: the pointer too, for a program
+    assert r.stdout.splitlines()[2].startswith(f"  {second + l - 1}:{c}: /hands/0/moves/2/play (hand 1, move 3, S): ")
     assert out[3].startswith("  note: replay stopped at move 3 of hand 1, so the rest of that hand was not checked")
     assert out[4] == f"{path}:{third}: UNUSABLE (1 problem)"
     l, c = where(BAD["unclosed comment"][0], "{forgot")
-    assert out[5] == f"  {third + l - 1}:{c}: /: a comment is not closed: it starts here with {{ and has no }}"
+    assert out[5] == f"  {third + l - 1}:{c}: a comment is not closed: it starts here with {{ and has no }}"
     assert "3 records: 1 valid, 1 invalid, 1 unusable" in r.stderr
 
 

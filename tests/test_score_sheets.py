@@ -267,7 +267,7 @@ def test_a_refused_sheet_hand_after_a_typed_hand_is_reported_at_its_line(tmp_pat
     r = runner.invoke(app, ["validate", str(path)])
     assert r.exit_code == 1, r.stdout
     line, col = where(text, "end out NS 30")
-    assert f"  {line}:{col}: /hands/1/result/scores (hand 2): both sides are claimed points" in r.stdout
+    assert f"  {line}:{col}: hand 2: both sides are claimed points" in r.stdout
 
 
 def test_a_refused_sheet_hand_after_a_typed_hand_is_never_a_traceback(tmp_path):

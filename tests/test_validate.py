@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import attrs
+import pytest
+
 from domrec.reader import load_dict
 from domrec.validate import Problem, validate, validate_text
-
 from tests.conftest import SAMPLES
 
 GAME = json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text())
@@ -140,7 +142,6 @@ def test_an_engine_crash_is_a_report_not_a_traceback(monkeypatch):
 
 
 def test_huge_names_and_keys_give_short_problem_lines():
-    import pytest
 
     big = "Z" * 100_000
     edits = [
@@ -166,3 +167,53 @@ def test_huge_names_and_keys_give_short_problem_lines():
             if big in p.pointer:  # a program gets the place, the key cut short and said so
                 first = report.to_dict()["problems"][0]
                 assert first["pointer_clipped"] is True and len(first["pointer"]) < 400
+
+
+@pytest.mark.parametrize("game, players, said", [
+    ("competitive", 4, "but a competitive move scores nothing when it is made"),
+    ("broadway", 4, " segment"),
+    ("horse-race", 4, "but the open ends are "),
+    ("castle-rock", 2, "1 per tile taken"),
+    ("domino-roads", 4, "but a domino-roads move scores nothing when it is made"),
+])
+def test_a_wrong_move_score_says_what_was_counted(game, players, said):
+    """Issue 26, point 4: the engine that counts a move's score words it ("W is credited 5, but
+    4-2 matches only the 2 of 5-2 and the 4 of 4-1: 2 segments, 1 point"), in every game."""
+    import random
+
+    from domrec import simulate
+
+    record = simulate.play_game(simulate.make_record(game, players, None, None), random.Random(3))
+    checked = 0
+    for h, hand in enumerate(record.hands):
+        for k, move in enumerate(hand.moves):
+            moves = list(hand.moves)
+            moves[k] = attrs.evolve(move, score=(move.score or 0) + 2)
+            hands = list(record.hands)
+            hands[h] = attrs.evolve(hand, moves=tuple(moves))
+            problem = validate(attrs.evolve(record, hands=tuple(hands))).problems[0]
+            assert problem.pointer == f"/hands/{h}/moves/{k}/score"
+            assert problem.message.startswith(f"{move.seat} is credited {(move.score or 0) + 2}, but ")
+            assert "[scoring]" in problem.text() and "it scores" not in problem.message
+            if said in problem.message:
+                checked += 1
+            if checked >= 2 or k > 40:
+                break
+        if checked >= 2:
+            break
+    assert checked >= 1
+
+
+def test_broadway_names_the_halves_a_tile_matched():
+    import random
+
+    from domrec import simulate
+
+    record = simulate.play_game(simulate.make_record("broadway", 4, None, None), random.Random(3))
+    hand = record.hands[0]
+    moves = list(hand.moves)
+    moves[2] = attrs.evolve(moves[2], score=3)
+    record = attrs.evolve(record, hands=(attrs.evolve(hand, moves=tuple(moves)),) + record.hands[1:])
+    message = validate(record).problems[0].message
+    assert message == ("N is credited 3, but 6-0 matches only the 6 of 6-2 and the 6 of 6-6: 2 segments, "
+                       "1 point (2 segments earn 1, 3 earn 5, 4 or more 10)"), message

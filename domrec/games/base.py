@@ -82,6 +82,11 @@ class HandState(Protocol):
     # Optional: ``owed() -> str | None``, what the hand still waits for besides the turn
     # (Broadway: the penalty play of an exposed tile), said when a record stops there.
 
+    # Optional: ``score_why(move, points) -> str``, called just after ``apply(move)`` returned
+    # ``points`` when the record claims another score: what the rules counted, worded by the
+    # engine that counted it ("the open ends are 6 (6-4) + 4 (4-1) + 5 (5-0) = 15: 3 points"),
+    # so that a wrong claim says why and the validator need not know any game's count.
+
     def render(self) -> list[str]:
         """Lines showing the table (line, layout, roads…) as it stands."""
 

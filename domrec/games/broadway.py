@@ -811,6 +811,33 @@ class BroadwayHand:
 
     # --- what explain shows (drawing the table is domrec/pictures/broadway.py's) ------
 
+    def score_why(self, move: Move, points: int) -> str:
+        """What the move just applied was counted, for a wrong score claim: "4-2 matches only the
+        2 of 5-2 and the 4 of 4-1: 2 segments, 1 point" (docs/rules/broadway.md, matched segments:
+        each equal neighbour of either half counts once).  The validator writes it after
+        "W is credited 5, but"."""
+        if type(move) is not Play:
+            kind = "an exposed tile" if type(move) is Exposed else "a pass"
+            return f"{kind} scores nothing: only a tile laid earns points"
+        if not self._laid:
+            return f"it scores {points}"
+        t, k1, a, k2, b, _seat, matches, _ = self._laid[-1]
+        if t is not _halves(move.play)[2] or POINTS_BY_MATCHES[matches] != points:
+            return f"it scores {points}"
+        if len(self._laid) == 1:
+            return f"{move.play} is the lead: it matches nothing and scores 0"
+        g = self.grid
+        found = []
+        for k, other, pips in ((k1, k2, a), (k2, k1, b)):
+            for n in (k + STRIDE, k - STRIDE, k + 1, k - 1):
+                if n != other and g[n] == pips + 1:
+                    found.append(f"the {pips} of {self._tile_at(n)}")
+        matched = found[0] if len(found) == 1 else ", ".join(found[:-1]) + " and " + found[-1]
+        only = "only " if isinstance(move.score, int) and move.score > points else ""
+        segments = f"{matches} segment{'s' if matches != 1 else ''}"
+        return (f"{move.play} matches {only}{matched}: {segments}, {points} point{'s' if points != 1 else ''} "
+                f"(2 segments earn 1, 3 earn 5, 4 or more 10)")
+
     def last_marks(self) -> tuple[set[Cell], set[Cell]]:
         """The cells of the last tile laid and of the neighbours it matched.
 

@@ -535,6 +535,17 @@ class CastleRockHand:
 
         return HandOutcome("out", scores, working)
 
+    def score_why(self, move: Move, points: int) -> str:
+        """What a move earns, for a wrong score claim (docs/rules/castle-rock.md, "Move scores"):
+        the validator writes it after "W is credited 2, but"."""
+        if type(move) is Capture:
+            taken = len(move.capture)
+            if taken == points:
+                return (f"the capture takes {taken} tile{'s' if taken != 1 else ''}: {points} "
+                        f"point{'s' if points != 1 else ''} (1 per tile taken)")
+            return f"it scores {points}"
+        return "only a capture scores (1 per tile taken): a placement, a draw or a pass scores 0"
+
     def render(self) -> list[str]:
         caught = ", ".join(f"{s} {len(self.captured[s])}" for s in self.seats)
         return [f"row (blocked end first, open end last): {_row_text(self.row)}",

@@ -440,6 +440,12 @@ class CompetitiveHand:
             lines.append(f"{low} has fewer pips and scores all four hands: {ns} + {ew} = {ns + ew}")
         return tuple(lines)
 
+    def score_why(self, move: Move, points: int) -> str:
+        """Why a move scores 0, for a wrong score claim (docs/rules/competitive.md, "Moves and
+        scores"): the validator writes it after "W is credited 10, but"."""
+        return ("a competitive move scores nothing when it is made: the hand's points are counted at "
+                "its end (the pips left after a domino or a block)")
+
     def render(self) -> list[str]:
         line = self.line
         if not line:

@@ -889,12 +889,39 @@ class HorseRaceHand:
     # --- telling the table ----------------------------------------------------------
 
     def score_why(self, move: Any, points: int) -> str:
-        """Why the move just applied earns ``points``, for a wrong score claim: a replay driver
-        may add it to "credited 2 for this move, but it scores 3" (docs/rules/horse-race.md,
-        "The count")."""
+        """What the move just applied was counted, for a wrong score claim: "the open ends are
+        6 (6-4) + 4 (4-1) + 5 (5-0) = 15: 3 points (one point per five)" (docs/rules/horse-race.md,
+        "The count").  The validator writes it after "W is credited 2, but"."""
         if getattr(move, "play", None) is None:
-            return "only setting a tile pegs: a draw or a pass scores 0"
-        return peg_words(self.count, self.rules.celko)
+            kind = "a draw" if getattr(move, "draw", None) is not None else "a pass"
+            return f"{kind} scores nothing: only setting a tile pegs"
+        parts = self.count_parts()
+        total = self.count
+        if pegs(total, self.rules.celko) != points:  # (a count this method does not know: say the points)
+            return f"it scores {points}"
+        shown = f"{' + '.join(parts)} = {total}" if len(parts) > 1 else (parts[0] if parts else "0")
+        if total <= 0:
+            return "nothing is open to count: 0 points"
+        if total % 5:
+            return f"the open ends are {shown}, not a multiple of five: 0 points"
+        how = "the full count, in celko" if self.rules.celko else "one point per five"
+        return f"the open ends are {shown}: {points} point{'s' if points != 1 else ''} ({how})"
+
+    def count_parts(self) -> list[str]:
+        """The open ends the count adds up, in :meth:`render`'s order: "6 (6-4)", "10 (5-5 spinner)"."""
+        parts: list[str] = []
+        if self._first is None:
+            return parts
+        lead = self.nodes[self._first]
+        anchors = [lead]
+        while anchors:
+            node = anchors.pop(0)
+            self._anchor_text(node, parts)
+            for slot, child in node.children:
+                self._arm_text(node, slot, child, parts, anchors)
+            if node is lead and not node.double:
+                parts.extend(f"{n} ({node.tile})" for n in node.free)
+        return parts
 
     def render(self) -> list[str]:
         """The layout anchor by anchor (the lead, then each spinner), arm by arm, and the count."""

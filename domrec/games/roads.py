@@ -897,6 +897,11 @@ class RoadsHand:
     def _expand(counts: dict[Tile, int]) -> list[Tile]:
         return [t for t, n in counts.items() for _ in range(n)]
 
+    def score_why(self, move: Move, points: int) -> str:
+        """Why a move scores 0, for a wrong score claim (docs/rules/domino-roads.md): the
+        validator writes it after "P1 is credited 3, but"."""
+        return "a domino-roads move scores nothing when it is made: points are counted only at the hand's end"
+
     def render(self) -> list[str]:
         if self.phase == ROLL:
             dice = f"total {self.total} " if self.turn_no else ""

@@ -108,10 +108,26 @@ class _Positions:
         return None
 
     def place(self, problem: Problem) -> Problem:
-        spot = self.locate(problem.pointer)
-        if spot is None or problem.line is not None:
+        spot = self.locate(problem.pointer) if problem.line is None else None
+        problem = self._typed_pointer(problem)
+        if spot is None:
             return problem
         return attrs.evolve(problem, line=spot[0], column=spot[1])
+
+    def _typed_pointer(self, problem: Problem) -> Problem:
+        """``problem`` with a pointer into a deal the text did not type (worked out from the
+        ``left`` lines, or left out) cut back to its hand: ``/hands/0/deal/hands/W/3`` is a
+        place in the reader's guess, which the person can neither see nor fix."""
+        m = _DEAL_POINTER.match(problem.pointer)
+        if m is None:
+            return problem
+        head = m.group(1)
+        typed = any(key.startswith(head + "/") for key in self.lists)
+        return problem if typed else attrs.evolve(problem, pointer=head.removesuffix("/deal"))
+
+
+#: A pointer into a hand's deal: group 1 is ``/hands/N/deal``.
+_DEAL_POINTER = re.compile(r"^(/hands/\d+/deal)(?:/|$)")
 
 
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')

@@ -952,7 +952,8 @@ def test_a_peg_that_only_draws_level_with_a_side_past_the_target_plays_on():
 
 
 def test_a_wrong_peg_claim_says_how_the_count_pegs():
-    """The score message explains the peg: "the ends total 10, which pegs 2: one point per five"."""
+    """The score message sums the open ends: "P1 is credited 3, but the open ends are 6 (6-4) + 4 (6-4)
+    = 10: 2 points (one point per five)"."""
     import random
 
     import attrs
@@ -974,7 +975,8 @@ def test_a_wrong_peg_claim_says_how_the_count_pegs():
             break
     problem = validate(record).problems[0]
     assert problem.pointer == f"/hands/{h}/moves/{k}/score"
-    assert "which pegs" in problem.message and "one point per five" in problem.message
+    assert "but the open ends are " in problem.message and "one point per five" in problem.message
+    assert f"= {problem.computed * 5}: {problem.computed} point" in problem.message
 
 
 @pytest.mark.parametrize("players, options, variant", [
