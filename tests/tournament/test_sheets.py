@@ -460,9 +460,9 @@ def test_record_refusals(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "no table 9" in r.stderr
     assert run("record", event, "--table", "1", "-o", tmp_path / "t.txt", input="").exit_code == 2
     assert run("record", event, "--table", "1", "-o", tmp_path / "nowhere" / "t.dgn", input="").exit_code == 2
-    # A refused move: reported, exit 1, the game goes on being saved.
+    # A refused move from a pipe: reported, exit 1, the recording stops there (the file holds what came before).
     r = run("record", event, "--table", "1", input="hand 1 lead N\nN 9-9\n")
-    assert r.exit_code == 1 and "refused" in r.stderr
+    assert r.exit_code == 1 and "9-9 is not a tile" in r.stderr and "the recording stops" in r.stderr
     # A table with a (manual) result is not recorded again without --replace.
     assert run("result", event, "--table", "1", "--score", "NS=250,EW=0").exit_code == 0
     r = run("record", event, "--table", "1", input="")
