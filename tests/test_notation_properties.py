@@ -178,7 +178,9 @@ def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, see
     # At the tile within the move's token (a seat before it, a @place after it, are not blamed).
     field = {"Play": "/play", "Span": "/span", "Starter": "/starter", "Block": "/block"}[type(move).__name__]
     assert (p.line, p.column) == (line, column + k), (token, new, p.text())
-    assert p.text().startswith(f"{line}:{column + k}: /hands/{i}/moves/{j}{field} ")
+    # said in words for the person who typed it; the pointer is kept for --json and -v
+    assert p.text().startswith(f"{line}:{column + k}: hand {i + 1}, move {j + 1}, {move.seat}: "), p.text()
+    assert p.pointer == f"/hands/{i}/moves/{j}{field}"
 
 
 @pytest.mark.parametrize("name", GAMES)
