@@ -89,7 +89,7 @@ def test_a_wrong_hand_score_on_an_end_line_is_placed_at_its_number(tmp_path):
     ``397`` (was the line's first column), for a played hand and for a score-sheet hand."""
     for sample in sorted((SAMPLES / "invalid").glob("*/wrong-hand-score-claim.dgn")) + sorted(
             (SAMPLES / "invalid").glob("*/impossible-score-sheet-after-typed-hand.dgn")):
-        r = runner.invoke(app, ["validate", str(sample)])
+        r = runner.invoke(app, ["validate", "-v", str(sample)])  # -v: each problem with its pointer
         line_no, col = next((int(a), int(b)) for a, b in
                             (l.strip().split(":")[:2] for l in r.output.splitlines() if "/result/scores/" in l))
         line = sample.read_text().splitlines()[line_no - 1]
