@@ -23,7 +23,6 @@ from tournament import (
 from tournament.store import venue as venue_sql
 
 pytestmark = pytest.mark.slow
-browser = harness.browser  # the fixture
 WAIT_MS = harness.WAIT_MS
 _rev, _wait_rev, _type, _shot = harness._rev, harness._wait_rev, harness._type, harness._shot
 
