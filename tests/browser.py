@@ -67,6 +67,20 @@ def keep(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
+def wait_rev(page, before: int, timeout_ms: int, also: str = "") -> None:
+    """Wait until a venue page has drawn a revision after ``before`` (or ``also``, a JavaScript
+    condition, holds).  A wait that runs out fails saying what the page showed (its message line
+    and the start of its panel), so a failure under load can be read, not guessed."""
+    condition = f"Number(document.body.dataset.rev) > {before}" + (f" || {also}" if also else "")
+    try:
+        page.wait_for_function(f"() => {condition}", timeout=timeout_ms)
+    except Exception as e:
+        shown = page.evaluate("() => [document.body.dataset.rev, (document.getElementById('message') || {}).textContent,"
+                              " (document.getElementById('panel') || {}).innerText]")
+        raise AssertionError(f"the page stayed at rev {shown[0]} (waiting for more than {before}); "
+                             f"message {shown[1]!r}; panel {str(shown[2])[:300]!r}") from e
+
+
 def chromium(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     assert CHROMIUM is not None, MISSING
     return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",

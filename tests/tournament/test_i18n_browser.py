@@ -16,7 +16,7 @@ from tournament import add_players, create_event, make_settings, pair_next_round
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import keep, playwright_or_skip
+from tests.browser import keep, playwright_or_skip, wait_rev
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -59,13 +59,13 @@ def test_a_spanish_phone_reads_spanish_and_the_switch_turns_it_english(tmp_path,
 
         before = _rev(page)
         page.click("#mode-play")
-        page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}", timeout=WAIT_MS)
+        wait_rev(page, before, WAIT_MS)
         assert page.inner_text("#message") == "esta mesa anota jugada a jugada"
         assert page.inner_text("#start-hand") == "Empezar la mano 1"
         before = _rev(page)
         page.fill("#typed-text", DEAL)
         page.click("#typed-form button[type=submit]")
-        page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}", timeout=WAIT_MS)
+        wait_rev(page, before, WAIT_MS)
         assert "Juega N: toque una ficha" in page.inner_text("#panel")
         # a refusal, in Spanish, with where it went wrong
         page.fill("#typed-text", "E 5-5")

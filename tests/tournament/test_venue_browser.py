@@ -23,7 +23,7 @@ from tournament.event.tables import table_record
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import keep, playwright_or_skip
+from tests.browser import keep, playwright_or_skip, wait_rev
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -69,7 +69,7 @@ def _rev(page) -> int:
 
 
 def _wait_rev(page, before: int) -> None:
-    page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}", timeout=WAIT_MS)
+    wait_rev(page, before, WAIT_MS)
 
 
 def _type(page, text: str) -> None:
@@ -86,8 +86,7 @@ def _tap_move(page, seat: str, word: str, used: dict) -> None:
     tile = word.split("@")[0].lstrip("*!")
     before = _rev(page)
     page.click(f'#panel .tiles button[data-tile="{tile}"]', timeout=WAIT_MS)
-    page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before} || "
-                           f"document.querySelector('#panel .targets')", timeout=WAIT_MS)
+    wait_rev(page, before, WAIT_MS, also="document.querySelector('#panel .targets')")
     if _rev(page) > before:
         return
     cell = page.locator(f'#panel .grid button.cell[data-move="{text}"]')

@@ -12,6 +12,7 @@ import pytest
 
 from domrec.session import PARTS, requests_for
 from domrec.validate import validate
+from tests.browser import wait_rev
 from tests.tournament import test_venue_browser as harness
 from tournament import (
     add_players,
@@ -77,8 +78,7 @@ def _tap(page, text: str, used: dict) -> None:
         used["drawn"] = used.get("drawn", 0) + 1
     elif tile:
         page.click(f'#panel .tiles:not(.draws) button[data-tile="{tile[1]}"]', timeout=WAIT_MS)
-        page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before} || "
-                               f"document.querySelector('#panel .targets')", timeout=WAIT_MS)
+        wait_rev(page, before, WAIT_MS, also="document.querySelector('#panel .targets')")
         if _rev(page) == before:
             page.click(f'#panel .targets button[data-move="{full}"]', timeout=WAIT_MS)
             used["targets"] = used.get("targets", 0) + 1
