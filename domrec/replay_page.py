@@ -30,6 +30,7 @@ import functools
 import itertools
 import json
 import string
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -164,6 +165,42 @@ def _hand_data(number: int, replayed: HandReplay, moves: int) -> dict:
             "changes": [_compact(changes(a, b)) for a, b in itertools.pairwise(datas)]}
 
 
+@attrs.frozen
+class HandDrawn:
+    """What the page keeps of a replayed hand (:class:`HandReplay`) once the hand is over: its data
+    for the script and the little the page says of its positions.  A position holds its racks and
+    its board's scene, thousands of bytes; its changes take a few dozen, so a long game's page is
+    made keeping one hand's positions at a time (:func:`_drawn`), not every position of the game."""
+
+    number: int
+    end: str | None
+    working: tuple[str, ...]
+    scores: dict[str, int] | None
+    totals: dict[str, int] | None
+    sheet: bool
+    positions: int                    # how many positions the script can draw
+    points: dict[int, int]            # what each move scored, by the move's number in the hand
+    counter: str | None               # the hand's last position's counter (``move 9 of 9``), in English
+    running: str | None               # and its scores line
+    data: dict | None                 # :func:`_hand_data`
+
+
+def _drawn(record: Record) -> Callable[[HandReplay], HandDrawn]:
+    """The camera's ``keep`` for the page: each hand's positions turned into its data as it ends."""
+
+    def keep(replayed: HandReplay) -> HandDrawn:
+        shown = replayed.positions
+        data = None
+        if shown and 1 <= replayed.number <= len(record.hands):
+            data = _hand_data(replayed.number, replayed, len(record.hands[replayed.number - 1].moves))
+        return HandDrawn(replayed.number, replayed.end, replayed.working, replayed.scores, replayed.totals,
+                         replayed.sheet, len(shown), {p.move: p.points for p in shown},
+                         _counter(shown[-1].move, shown[-1].moves) if shown else None,
+                         shown[-1].header_lines()[2] if shown else None, data)
+
+    return keep
+
+
 _LETTERS = string.ascii_letters
 
 
@@ -224,12 +261,12 @@ def _compact(value: object) -> object:
     return value
 
 
-def _hand_view(record: Record, number: int, replayed: HandReplay | None, problems: list[ProblemView],
+def _hand_view(record: Record, number: int, replayed: HandDrawn | None, problems: list[ProblemView],
                raw: list[Problem], stopped: str | None, lang: str = DEFAULT) -> HandView:
     hand = record.hands[number - 1]
     names = {p.seat: p.name for p in record.players}
-    shown = replayed.positions if replayed else ()
-    points = {p.move: p.points for p in shown}
+    shown = replayed.positions if replayed else 0
+    points = replayed.points if replayed else {}
     by_move: dict[int, list[ProblemView]] = {}
     lead: list[ProblemView] = []
     top: list[ProblemView] = []
@@ -245,7 +282,7 @@ def _hand_view(record: Record, number: int, replayed: HandReplay | None, problem
             top.append(view)
     led = {raw[0].move: lead[0]} if lead and raw[0].move is not None else {}
     moves = tuple(MoveLine(k, _said(describe_move(m), lang), names.get(m.seat, ""), points.get(k), m.comment,
-                           f"h{number}-m{k}" if k < len(shown) else None, tuple(by_move.get(k, ())), led.get(k))
+                           f"h{number}-m{k}" if k < shown else None, tuple(by_move.get(k, ())), led.get(k))
                   for k, m in enumerate(hand.moves, start=1))
     if replayed is not None and replayed.sheet:
         kind = "sheet"
@@ -254,20 +291,20 @@ def _hand_view(record: Record, number: int, replayed: HandReplay | None, problem
     else:
         kind = "unplayed"
     first = bool(raw) and problems[0].first
-    open_at = _opening(raw[0], len(shown)) if first else None
+    open_at = _opening(raw[0], shown) if first else None
     why = None
     if kind == "unplayed":
         why = "its deal could not be replayed" if any(p.kind == "deal" for p in raw) else stopped
         why = _said(why, lang) if why else why
-    final = shown[-1] if shown else None
-    return HandView(number, f"hand-{number}", hand.comment, kind, len(shown), moves, len(hand.moves), open_at, first,
+    counter, running = (replayed.counter, replayed.running) if replayed else (None, None)
+    return HandView(number, f"hand-{number}", hand.comment, kind, shown, moves, len(hand.moves), open_at, first,
                     tuple(lead), tuple(top), tuple(end),
                     _said(replayed.end, lang) if replayed and replayed.end else None,
                     replayed.working if replayed else (), _scores_text(replayed.scores) if replayed else None,
                     _scores_text(replayed.totals) if replayed else None, why,
-                    _said(_counter(final.move, final.moves), lang) if final else None,
-                    _said(final.header_lines()[2], lang) if final else None,
-                    _hand_data(number, replayed, len(hand.moves)) if replayed and shown else None)
+                    _said(counter, lang) if counter is not None else None,
+                    _said(running, lang) if running is not None else None,
+                    replayed.data if replayed and shown else None)
 
 
 def _event_lines(record: Record) -> list[tuple[str, str]]:
@@ -289,7 +326,7 @@ def _rules_line(record: Record, gettext: Any = str) -> str | None:
     return "; ".join(parts)
 
 
-def _sides(record: Record, report: Report, hands: list[HandReplay]) -> list[tuple[str, list[tuple[str, str]]]]:
+def _sides(record: Record, report: Report, hands: list[HandDrawn]) -> list[tuple[str, list[tuple[str, str]]]]:
     """Partnerships (side -> its seats and names) when the game is played by sides of several seats."""
     sides = tuple(report.scores or next((h.totals for h in hands if h.totals), None) or ())
     seats = [p.seat for p in record.players]
@@ -349,7 +386,7 @@ def page(record: Record, source: str = "<record>", identity: str | None = None, 
 def page_with_report(record: Record, source: str = "<record>", identity: str | None = None,
                      lang: str = DEFAULT) -> tuple[str, Report]:
     """:func:`page`, and the validator's report of the same replay (for the verdict beside it)."""
-    hands, report = replay(record, source)
+    hands, report = replay(record, source, keep=_drawn(record))
     return render(record, hands, report, identity, lang), report
 
 
@@ -460,7 +497,7 @@ def _json(value: object) -> Markup:
     return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
-def render(record: Record, hands: list[HandReplay], report: Report, identity: str | None = None,
+def render(record: Record, hands: list[HandDrawn], report: Report, identity: str | None = None,
            lang: str = DEFAULT) -> str:
     """The page from a replay already run (:func:`page` runs it)."""
     views = [_problem_view(i, p, lang) for i, p in enumerate(report.problems)]

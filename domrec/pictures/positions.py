@@ -12,6 +12,9 @@ when the hand stops at an illegal move, the table just before it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
 
 from domrec.errors import DomrecError, clip
@@ -127,10 +130,13 @@ class Camera:
 
     ``hand`` (1-based) limits it to one hand, ``move`` to one position of
     it (``None``: the hand's last position); with neither, every position of
-    every hand is drawn (the replay page)."""
+    every hand is drawn (the replay page).  ``keep`` turns each hand's replay into
+    what is kept of it as soon as the hand is over, so that a long game's positions
+    need not all be held at once (the replay page keeps each hand's data for its
+    script, a few dozen bytes a move, where a position holds thousands)."""
 
     def __init__(self, record: Record, hand: int | None = None, move: int | None = None,
-                 every: bool = False) -> None:
+                 every: bool = False, keep: Callable[[HandReplay], Any] | None = None) -> None:
         self.record = record
         self.wanted_hand = hand
         self.wanted_move = move
@@ -138,7 +144,8 @@ class Camera:
         self.names = {p.seat: p.name for p in record.players}
         self.read_board = scener(record.game)
         self.match: Match | None = None
-        self.hands: list[HandReplay] = []
+        self.keep = keep
+        self.hands: list[Any] = []   # HandReplay, or what ``keep`` made of each
         self.current: list[Position] = []
         self.index = -1
         self.state: HandState | None = None
@@ -178,16 +185,16 @@ class Camera:
         if not self._wanted(index):
             return
         if self.index != index:  # a score-sheet hand: no deal, no moves
-            self.hands.append(HandReplay(index + 1, (), outcome.end, outcome.working(), dict(outcome.scores),
-                                         dict(match.totals), sheet=True))
+            self._kept(HandReplay(index + 1, (), outcome.end, outcome.working(), dict(outcome.scores),
+                                  dict(match.totals), sheet=True))
             return
         if self.wanted_move is None and not self.every and self.state is not None:
             self.current.append(self.snap())
         if self.current and self.current[-1].move == self.made:  # the hand's last position: now scored
             self.current[-1] = attrs.evolve(self.current[-1], scores=dict(match.totals), ended=outcome.end, to_move=None,
                                             hand_scores=dict(outcome.scores))
-        self.hands.append(HandReplay(index + 1, tuple(self.current), outcome.end, outcome.working(),
-                                     dict(outcome.scores), dict(match.totals)))
+        self._kept(HandReplay(index + 1, tuple(self.current), outcome.end, outcome.working(),
+                              dict(outcome.scores), dict(match.totals)))
         self.current, self.state = [], None
 
     def close(self) -> None:
@@ -195,8 +202,11 @@ class Camera:
         if self.state is not None and self._wanted(self.index):
             if self.wanted_move is None and not self.every:
                 self.current.append(self.snap())
-            self.hands.append(HandReplay(self.index + 1, tuple(self.current)))
+            self._kept(HandReplay(self.index + 1, tuple(self.current)))
             self.state = None
+
+    def _kept(self, hand: HandReplay) -> None:
+        self.hands.append(hand if self.keep is None else self.keep(hand))
 
     def snap(self) -> Position:
         state, hand = self.state, self.hand
@@ -214,9 +224,11 @@ class Camera:
                         self.read_board(state, move))
 
 
-def replay(record: Record, source: str = "<record>") -> tuple[list[HandReplay], Report]:
-    """Every position of every hand (the replay page), with the validator's report."""
-    camera = Camera(record, every=True)
+def replay(record: Record, source: str = "<record>",
+           keep: Callable[[HandReplay], Any] | None = None) -> tuple[list[Any], Report]:
+    """Every position of every hand (the replay page), with the validator's report; ``keep``: see
+    :class:`Camera`."""
+    camera = Camera(record, every=True, keep=keep)
     report = validate(record, source, observer=camera)
     camera.close()
     return camera.hands, report
