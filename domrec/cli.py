@@ -420,7 +420,8 @@ def explain(
     force: bool = typer.Option(False, "--force", help="Replace an existing --svg or --html file that is not "
                                                       "an earlier explain picture or replay page."),
     html: Optional[Path] = typer.Option(None, "--html", help="Instead, write the whole record as a replay page "
-                                                            "to step through (- for stdout)."),
+                                                            "to step through (- for stdout); a record of more "
+                                                            "than 2,000 moves is refused."),
 ) -> None:
     """Tell one hand move by move: the table, everyone's tiles, the points, the final arithmetic."""
     from domrec.explain import explain as tell

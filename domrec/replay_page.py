@@ -39,7 +39,7 @@ import jinja2
 from markupsafe import Markup
 
 from domrec import phrases
-from domrec.errors import one_line
+from domrec.errors import TooLargeError, one_line
 from domrec.explain import describe_move
 from domrec.i18n import DEFAULT, N_, environment, translations
 from domrec.output import REPLAY_MARK
@@ -383,9 +383,28 @@ def page(record: Record, source: str = "<record>", identity: str | None = None, 
     return page_with_report(record, source, identity, lang)[0]
 
 
+#: The most moves (all hands together) a replay page is made of.  A page costs about 150 to 350
+#: bytes and some milliseconds a move (a Horse Race's spinner is laid out anew for each), so a game
+#: of 40,000 moves (a 2.4 MB record) took 380 s and 530 MB, for a page of some 14 MB that no browser
+#: steps through with ease; the longest of 30 simulated games of each game has 790 moves.  A record over the limit
+#: is refused in one line before its replay starts (docs/replay.md, "Limits").
+MAX_PAGE_MOVES = 2_000
+
+
+def check_size(record: Record, source: str = "<record>") -> None:
+    """Refuse (:class:`TooLargeError`, one line) a record with more moves than a page shows."""
+    moves = sum(len(hand.moves) for hand in record.hands)
+    if moves > MAX_PAGE_MOVES:
+        raise TooLargeError(f"{one_line(source)} has {moves:,} moves, more than {MAX_PAGE_MOVES:,}, the most a "
+                            f"replay page shows; no page was made")
+
+
 def page_with_report(record: Record, source: str = "<record>", identity: str | None = None,
                      lang: str = DEFAULT) -> tuple[str, Report]:
-    """:func:`page`, and the validator's report of the same replay (for the verdict beside it)."""
+    """:func:`page`, and the validator's report of the same replay (for the verdict beside it).
+    A record of more than :data:`MAX_PAGE_MOVES` moves is refused before its replay
+    (:class:`TooLargeError`)."""
+    check_size(record, source)
     hands, report = replay(record, source, keep=_drawn(record))
     return render(record, hands, report, identity, lang), report
 
@@ -538,4 +557,4 @@ def render(record: Record, hands: list[HandDrawn], report: Report, identity: str
         hands=hand_views, columns=columns, totals=totals)
 
 
-__all__ = ["REPLAY_MARK", "edition", "identity_mark", "page", "page_with_report", "render"]
+__all__ = ["MAX_PAGE_MOVES", "REPLAY_MARK", "check_size", "edition", "identity_mark", "page", "page_with_report", "render"]

@@ -236,7 +236,7 @@ def write_replays(store: EventStore, report: Path, force: bool = False,
     from urllib.parse import quote
 
     from domrec import output as outputs, replay_page
-    from domrec.errors import DomrecError
+    from domrec.errors import DomrecError, TooLargeError
     from domrec.reader import loads
 
     folder = replays_folder(report)
@@ -274,7 +274,10 @@ def write_replays(store: EventStore, report: Path, force: bool = False,
             record = loads(text)
         except DomrecError:  # a damaged stored record: `tournament check` reports it; no page
             continue
-        page = replay_page.page(record, f"round {t.round} table {t.number}", res.record_hash, lang=lang)
+        try:
+            page = replay_page.page(record, f"round {t.round} table {t.number}", res.record_hash, lang=lang)
+        except TooLargeError:  # a game longer than any page shows (replay_page.MAX_PAGE_MOVES): no page
+            continue
         outputs.write_text(path, page, outputs.REPLAY, force)
         links[(t.round, t.number)] = link
     return links

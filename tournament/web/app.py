@@ -619,7 +619,7 @@ class VenueServer:
             html = await self.run(self.venue.replay_html, round_no, table_no, self._language(request)[0])
         except _Refusal as e:
             return await self._refused_page(request, e, e.status)
-        except (VenueError, TournamentError) as e:
+        except (VenueError, TournamentError, DomrecError) as e:  # DomrecError: a game too long for a page
             return await self._refused_page(request, e, getattr(e, "status", 422))
         # The replay page is one self-contained document: its script and styles are inline.
         policy = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
