@@ -11,6 +11,8 @@ it (exit 1), so the saved game is never a different game from the one typed.
 
 from __future__ import annotations
 
+import functools
+import io
 import re
 import shutil
 import sys
@@ -19,7 +21,7 @@ from typing import Any, Iterable
 
 from domrec import games, notation, output as outputs
 from domrec.errors import DomrecError, InputError, RuleViolation, one_line
-from domrec.reader import MAX_RECORD_BYTES, size_text
+from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, new_game
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
@@ -44,11 +46,10 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     # From a pipe only the header (the tags) is read before recording starts; the moves are
     # then taken line by line as they come, each saved at once.
     try:
-        head, first = ([], None) if interactive else _read_header(stdin)
+        text, count, first = ("", 0, None) if interactive else _read_header(stdin)
     except _Unreadable as e:
         _err(f"error: {e}")
         return EXIT_UNUSABLE
-    text = "".join(head)
     try:
         rec = _recorder(target, output, player, players, option, variant, text, interactive)
     except (DomrecError, RecorderError) as e:
@@ -56,9 +57,9 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         return EXIT_UNUSABLE
     if interactive:
         return _interactive(rec)
-    header = notation.parse_header(text) if text.strip() else None
+    header = _header(text)
     too_long = None
-    number = len(head)
+    number = count
     if first is not None:
         # A refused line stops the recording there: the file keeps the lines before it, so the
         # saved game is never a different game from the one typed (a move skipped would make one).
@@ -124,17 +125,35 @@ def _readline(stdin: Any) -> str:
     return line
 
 
-def _read_header(stdin: Any) -> tuple[list[str], str | None]:
-    """The lines of a piped text up to its first hand line or move (blank lines, tags and
-    comments), and that first line (``None`` at the end of the input)."""
-    head: list[str] = []
+def _read_header(stdin: Any) -> tuple[str, int, str | None]:
+    """The text of a piped text up to its first hand line or move (blank lines, tags and
+    comments), how many lines it has, and that first line (``None`` at the end of the input).
+
+    The text is gathered in one buffer, not kept a line at a time (a string a line of
+    ``{comment}`` costs some fifty bytes more than the line), and refused past
+    :data:`MAX_DGN_GAME_BYTES`, the limit for one game of DGN: reading it keeps every token
+    with its place, dozens of times the text (docs/format.md, "Limits")."""
+    head, count, size = io.StringIO(), 0, 0
     for line in iter(lambda: _readline(stdin), ""):
         stripped = line.strip()
         if not stripped or stripped.startswith(("[", "{")) or (stripped.startswith("\ufeff")):
-            head.append(line.lstrip("\ufeff"))
+            kept = line.lstrip("\ufeff")
+            size += len(kept.encode("utf-8", "surrogatepass"))
+            if size > MAX_DGN_GAME_BYTES:
+                raise _Unreadable(f"standard input's tags and comments before the first hand are more than "
+                                  f"{size_text(MAX_DGN_GAME_BYTES)}, the limit for one game of DGN; not read")
+            head.write(kept)
+            count += 1
             continue
-        return head, line
-    return head, None
+        return head.getvalue(), count, line
+    return head.getvalue(), count, None
+
+
+@functools.lru_cache(maxsize=1)
+def _header(text: str) -> dict | None:
+    """The text's tags (:func:`notation.parse_header`), read once though the setup and the end
+    of a recording both ask: reading them keeps a token a tag or comment, with its place."""
+    return notation.parse_header(text) if text.strip() else None
 
 
 def _check_result(rec: Recorder, claim: dict) -> None:
@@ -174,7 +193,7 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         except outputs.OutputError as e:
             raise RecorderError(e.message) from None
         rec = Recorder.resume(path, interactive=interactive, say=say, refuse_out=refuse)
-        header = notation.parse_header(text) if text.strip() else None
+        header = _header(text)
         if header is not None and header["game"] != rec.game.game:
             raise RecorderError(f"{target} records {rec.game.game}, but the text is a {header['game']} game")
         if header is not None:
@@ -198,7 +217,7 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     if out.exists() or out.is_symlink():
         raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
     options = games.parse_options(option) or None
-    header = notation.parse_header(text) if text.strip() else None
+    header = _header(text)
     event = None
     if header is not None:
         if header["game"] != target:

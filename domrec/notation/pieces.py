@@ -77,6 +77,7 @@ def parse_header(text: str) -> dict[str, Any] | None:
     while k < len(lines) and (not lines[k].strip() or lines[k].lstrip().startswith(("[", "{"))):
         k += 1
     head = "\n".join(lines[:k])
+    del lines  # a string a line (some 60 bytes each) need not stay while the tags are read
     if "[" not in head:
         return None
     r = _Reader(head + "\n", 1)
