@@ -3,11 +3,12 @@
     python benchmarks/bench_memory.py          # small inputs: under a minute
     python benchmarks/bench_memory.py --full   # the sizes of issue 27 (a 50 MB record ...): minutes
 
-Each command runs in a process of its own; its peak resident memory is read from the operating
-system when it ends (``os.wait4``), so the interpreter (about 35 MB) is included.  The budget is
-10 times the size of the files the command reads plus 100 MB (docs/format.md, "Limits"); a
-command may instead refuse its input in one line before any work (``refused``), as a DGN game
-over 1 MiB is.  Figures are in the README.
+Each command runs in a process of its own, which reports its own peak resident memory when it
+ends (``VmHWM`` in ``/proc/self/status``; where there is none, ``ru_maxrss``, which Linux carries
+over an exec from the process that started it), so the interpreter (about 35 MB) is included.
+The budget is 10 times the size of the files the command reads plus 100 MB (docs/format.md,
+"Limits"); a command may instead refuse its input in one line before any work (``refused``), as
+a DGN game over 1 MiB is, and a replay page of more than 2,000 moves.  Figures are in the README.
 """
 
 from __future__ import annotations
@@ -47,17 +48,37 @@ def comment_lines(n: int) -> str:
     return head + "\n" + "{c}\n" * n + "\n" + body
 
 
+#: Runs a command (``module:function`` or a module run as ``__main__``) and writes its own peak
+#: memory on stderr as it ends, whatever the command's exit.
+PEAK = """import re, resource, runpy, sys
+target, sys.argv = sys.argv[1], sys.argv[1:]
+try:
+    if ":" in target:
+        module, function = target.split(":")
+        getattr(__import__(module, fromlist=[function]), function)()
+    else:
+        runpy.run_module(target, run_name="__main__")
+finally:
+    try:
+        kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
+    except (OSError, AttributeError):
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    sys.stderr.write("PEAK %d\\n" % kb)
+"""
+
+
 def run(args: list[str], stdin: Path | None = None) -> tuple[float, int, float]:
-    """Peak memory (MiB), exit code and seconds of one command."""
+    """Peak memory (MiB), exit code and seconds of one command (``args[0]``: domrec or tournament)."""
+    target = {"domrec": "domrec.cli", "tournament": "tournament.cli:main"}[Path(args[0]).name]
     start = time.monotonic()
     with open(stdin or os.devnull, "rb") as source:
-        proc = subprocess.Popen(args, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        err = proc.stderr.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if b"Traceback" in err:
-        sys.stderr.write(err.decode(errors="replace"))
-    return usage.ru_maxrss / 1024, proc.returncode, time.monotonic() - start
+        proc = subprocess.run([sys.executable, "-c", PEAK, target, *args[1:]], stdin=source,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    err = proc.stderr.decode(errors="replace")
+    if "Traceback" in err:
+        sys.stderr.write(err)
+    peak = int(err.rsplit("PEAK ", 1)[1].split()[0]) / 1024
+    return peak, proc.returncode, time.monotonic() - start
 
 
 def make_inputs(work: Path, full: bool) -> None:
@@ -65,17 +86,19 @@ def make_inputs(work: Path, full: bool) -> None:
     bin_ = Path(sys.executable).parent
     domrec, tournament = str(bin_ / "domrec"), str(bin_ / "tournament")
     big = work / "big.json"
-    big.write_text(long_game(200_000 if full else 10_000), encoding="utf-8")
+    # big.json: a Horse Race of 3,521 moves (0.2 MB), or of 40,000 hands (50 MB): over the replay
+    # page's 2,000 moves either way.  page.json: 383 moves, or 1,576 (a page near that limit).
+    big.write_text(long_game(200_000 if full else 1_000), encoding="utf-8")
     (work / "big.jsonl").write_text(big.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     page = work / "page.json"
-    page.write_text(long_game(300), encoding="utf-8")  # about 860 positions: a long game
+    page.write_text(long_game(560 if full else 150), encoding="utf-8")
     (work / "one.dgn").write_text(comment_lines(250_000), encoding="utf-8")  # just under 1 MiB: the longest game
     (work / "comments.dgn").write_text(comment_lines(2_000_000 if full else 300_000), encoding="utf-8")
-    (work / "typed.dgn").write_text(comment_lines(250_000 if full else 40_000), encoding="utf-8")
+    (work / "typed.dgn").write_text(comment_lines(250_000 if full else 20_000), encoding="utf-8")
     subprocess.run([domrec, "convert", str(page), "-o", str(work / "canonical.dgn")], check=True,
                    capture_output=True)
     event = work / "event.db"
-    players, rounds = ("40", "5") if full else ("8", "2")
+    players, rounds = ("40", "5") if full else ("8", "2")  # 50 games, or 4
     subprocess.run([tournament, "simulate", str(event), "--players", players, "--rounds", rounds, "--seed", "1",
                     "-q"], check=True, capture_output=True)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -104,6 +127,7 @@ def main() -> None:
     one_game, comments, typed, canonical = work / "one.dgn", work / "comments.dgn", work / "typed.dgn", \
         work / "canonical.dgn"
     event, table_record = work / "event.db", work / "table.json"
+    games = "200" if args.full else "20"
 
     jobs = [
         ("domrec validate big.json", [domrec, "validate", str(big)], [big], None),
@@ -122,13 +146,14 @@ def main() -> None:
         ("domrec validate comments.dgn", [domrec, "validate", str(comments)], [comments], None),
         ("domrec record < typed.dgn", [domrec, "record", "competitive", "-o", str(work / "r1.json")], [typed],
          typed),
-        ("domrec simulate horse-race -n 200", [domrec, "simulate", "horse-race", "-n", "200", "-o",
-                                               str(work / "sim.jsonl")], [], None),
+        (f"domrec simulate horse-race -n {games}", [domrec, "simulate", "horse-race", "-n", games, "-o",
+                                                   str(work / "sim.jsonl")], [], None),
         ("tournament result --replace", [tournament, "result", str(event), str(table_record), "--replace"],
          [event, table_record], None),
         ("tournament check", [tournament, "check", str(event)], [event], None),
         ("tournament report", [tournament, "report", str(event), "-o", str(work / "report.html")], [event], None),
     ]
+    started = time.monotonic()
     print(f"{'command':44} {'input':>9} {'peak':>8} {'budget':>8}  verdict")
     for name, argv, inputs, stdin in jobs:
         size = sum(p.stat().st_size for p in inputs) / MIB
@@ -140,7 +165,7 @@ def main() -> None:
         print(f"{name:44} {size:7.1f} MB {peak:6.0f} MB {budget:6.0f} MB  {verdict}, exit {code}, {seconds:.1f} s")
         for leftover in ("r1.json", "p1.html", "p2.html", "big.dgn", "c.json", "sim.jsonl", "report.html"):
             (work / leftover).unlink(missing_ok=True)
-    print(f"(inputs in {work})")
+    print(f"(inputs in {work}; {time.monotonic() - started:.0f} s)")
 
 
 if __name__ == "__main__":
