@@ -19,7 +19,6 @@ import pytest
 
 from domrec import simulate
 from domrec.replay_page import MAX_PAGE_MOVES
-
 from tests.conftest import TYPED_HAND
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc/self/status (VmHWM)")
