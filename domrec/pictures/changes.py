@@ -36,6 +36,34 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _same(a: Any, b: Any) -> bool:
+    """``_json(a) == _json(b)`` without writing either: the replay page asks it of every part of
+    every position, and writing a part again at each level of its nesting cost half the page's
+    making.  Lists and tuples are both JSON arrays; a dict's keys must come in the same order (they
+    are written in it); a float is written as its ``repr`` (``1.0`` is not ``1``, nor ``-0.0``
+    ``0.0``), ``True`` is not ``1``; anything else (a key that is not a string) is written."""
+    if a is b:
+        return True
+    ta, tb = type(a), type(b)
+    if ta in (list, tuple) and tb in (list, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if ta is not tb:
+        return _json(a) == _json(b) if ta not in _PLAIN or tb not in _PLAIN else False
+    if ta is dict:
+        if len(a) != len(b) or not all(type(k) is str for k in a) or not all(type(k) is str for k in b):
+            return _json(a) == _json(b)
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if ta is float:
+        return repr(a) == repr(b)
+    if ta in _PLAIN:
+        return a == b
+    return _json(a) == _json(b)
+
+
+#: The types :func:`_same` compares itself (a value of another type is written to be compared).
+_PLAIN = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+
+
 def _size(edits: list) -> int:
     return len(_json(edits))
 
@@ -47,7 +75,7 @@ def _bmp(text: str) -> bool:
 def changes(before: Any, after: Any, path: Path | None = None) -> list:
     """The edits that turn ``before`` into ``after`` (none when they are the same JSON)."""
     path = [] if path is None else path
-    if _json(before) == _json(after):
+    if _same(before, after):
         return []
     whole: list = [[path, copy.deepcopy(after)]]
     if isinstance(before, dict) and isinstance(after, dict):
@@ -76,13 +104,12 @@ def changes(before: Any, after: Any, path: Path | None = None) -> list:
 def _list_changes(before: list, after: list, path: Path) -> list:
     """A list's edits: the items kept at both ends, then either the middle's items edited one by one
     (when as many are left on both sides) or the middle replaced, whichever is shorter."""
-    a = [_json(v) for v in before]
-    b = [_json(v) for v in after]
+    shorter = min(len(before), len(after))
     keep = 0
-    while keep < min(len(a), len(b)) and a[keep] == b[keep]:
+    while keep < shorter and _same(before[keep], after[keep]):
         keep += 1
     end = 0
-    while end < min(len(a), len(b)) - keep and a[-1 - end] == b[-1 - end]:
+    while end < shorter - keep and _same(before[-1 - end], after[-1 - end]):
         end += 1
     middle = copy.deepcopy(after[keep:len(after) - end])
     splice = [[path, keep, len(before) - keep - end, *([middle] if middle else [])]]

@@ -54,3 +54,37 @@ def test_the_edits_of_a_move():
     assert changes({"words": "Turn 3: N has the dice"}, {"words": "Turn 4: E has the dice"}) == [
         [["words"], 5, 13, "4: E"]]
     assert changes({"n": 1}, {"n": True}) == [[["n"], True]]
+
+
+@settings(max_examples=500, deadline=None)
+@given(a=VALUES, b=VALUES, data=st.data())
+def test_two_values_are_the_same_exactly_when_their_json_is(a, b, data):
+    """``_same`` stands for writing both values as JSON and comparing the texts (the page's bytes
+    depend on it): tuples are arrays, a dict's order counts, ``1``, ``1.0`` and ``True`` differ."""
+    from domrec.pictures.changes import _json, _same
+
+    copy = json.loads(json.dumps(a))
+    assert _same(a, copy)
+    assert _same(a, b) == (_json(a) == _json(b))
+    if isinstance(a, dict) and len(a) > 1:
+        turned = dict(reversed(list(a.items())))
+        assert _same(a, turned) == (_json(a) == _json(turned))
+    as_tuples = json.loads(json.dumps(a), object_hook=dict)  # lists as tuples, where the page has them
+    assert _same(a, _tupled(as_tuples))
+
+
+def _tupled(value):
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tupled(v) for k, v in value.items()}
+    return value
+
+
+def test_the_same_and_not_the_same():
+    from domrec.pictures.changes import _same
+
+    assert _same([1, [2.5, "a"]], ((1, (2.5, "a"))))
+    assert not _same(1, 1.0) and not _same(1, True) and not _same(0.0, -0.0) and not _same(None, 0)
+    assert not _same({"a": 1, "b": 2}, {"b": 2, "a": 1})  # written in another order: another text
+    assert _same({1: "x"}, {"1": "x"})  # a key that is not a string is written as one
