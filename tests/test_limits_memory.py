@@ -153,3 +153,21 @@ def test_tournament_result_check_and_report_keep_within_their_budget(tmp_path):
         assert r.returncode == 0, (args, r.stdout + r.stderr)
         assert peak < budget(*read), (args[0], peak)
     assert len(list((tmp_path / "event-replays").iterdir())) == 4
+
+
+def test_a_game_too_long_for_a_page_gets_no_page_and_no_link_in_the_report(tmp_path, monkeypatch):
+    """``tournament report`` writes the pages it can: a game over the limit (made small here) has
+    no page and no link, and the report is written, exit 0."""
+    from typer.testing import CliRunner
+
+    from domrec import replay_page
+    from tournament.cli import app
+    from tournament.event.simulate import simulate_event
+
+    event = tmp_path / "event.db"
+    simulate_event(event, "competitive", "rotating", 8, 1, seed=4)
+    monkeypatch.setattr(replay_page, "MAX_PAGE_MOVES", 0)
+    r = CliRunner().invoke(app, ["report", str(event), "-o", str(tmp_path / "event.html")])
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    assert "-replays/" not in (tmp_path / "event.html").read_text(encoding="utf-8")
+    assert not list((tmp_path / "event-replays").glob("*.html"))
