@@ -137,6 +137,13 @@ class _HandText:
     left_pos: int | None = None
     end: dict | None = None
     end_pos: int | None = None
+    #: After a notation error in the hand: the typed moves from this index on are read only for
+    #: their tiles and further notation errors, never judged by the rules (``None``: no error).
+    cut: int | None = None
+    #: The hand's ``left`` line (or ``end`` line) held a notation error: what was read of it is
+    #: not the whole line, so the hand is not closed with it (not checked against it).
+    left_unread: bool = False
+    end_unread: bool = False
 
     def seat_spot(self, j: int) -> Any:
         """Where move ``j``'s seat was typed (an offset or a (line start, word) spot), or ``None``."""
