@@ -63,12 +63,14 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         self.gave_up = False
 
     def parse(self) -> None:
-        toks = _tokens(self.src)
+        toks = _tokens(self.src, keep_going=True)
         k = 0
         header_comments: list[str] = []
         tags: list[tuple[str, Any, bool, int]] = []
-        while k < len(toks) and toks[k].kind in ("tag", "comment"):
+        while k < len(toks) and toks[k].kind in ("tag", "comment", "bad"):
             t = toks[k]
+            if t.kind == "bad":  # the header is read whole before any hand, or not at all
+                raise self.src.error(t.text, t.pos)
             if t.kind == "tag":
                 name, value, quoted = _tag_value(t.text, self.src, t.pos)
                 tags.append((name, value, quoted, t.pos))
@@ -261,6 +263,8 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     self.uses_11 = True
                 elif kind == "semi":
                     raise src.error("; separates the seats of a deal or left line, not moves", t.pos)
+                elif kind == "bad":  # a tag, comment or quote not closed (the rest of its line passed over)
+                    raise src.error(t.text, t.pos)
                 else:
                     move_word(word, t.pos)
             except NotationError as e:  # one token: the next is read all the same

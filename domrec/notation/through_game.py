@@ -131,6 +131,8 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     #: Why the hands from here on cannot be replayed (``None``: they are).
     blocked: str | None = None
     unreplayed: list[int] = []
+    #: The last hand counted by its claimed scores in place of its play.
+    bridged = 0
     text, where = r.src.text, r.src.where
     tile_set: list = []
 
@@ -184,6 +186,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                                                     move_pos=hand.move_pos[:hand.cut], left=None, end=None,
                                                     end_pos=None)
         stop: tuple[_HandText, int, int] | None = None
+        hand_cut: int | None = None  # (the whole hand read for its tiles alone: its leader is not known)
         broken = not closing
         started = False
         if hand.cut != 0:
@@ -239,7 +242,15 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
                 notes.append(outcome.note)
             # A hand read only up to a notation error: only a move no reading makes legal is a
             # problem (which tile went where may be said by the text after the error).
-            if outcome.problem is not None and (closing or outcome.stop is not None):
+            if outcome.problem is not None and bridged == n - 1 and search.leader_unknown:
+                # Who leads this hand follows from how the hand before was played, which its
+                # claimed scores do not say: the hand cannot be replayed, through no fault of its own.
+                after.append(f"hand {n} was checked only for {TILES_ONLY}: who leads it follows from the "
+                             f"play of hand {n - 1}, and it names no leader")
+                here.clear()
+                seats_here.clear()
+                stop, broken, hand_cut = None, True, 0
+            elif outcome.problem is not None and (closing or outcome.stop is not None):
                 stop = outcome.stop
                 problems.append(outcome.problem)
                 broken = True
@@ -251,7 +262,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
         # The hand cannot be taken to its end by the rules.
         if first is None:
             first = g.record()
-        start = hand.cut
+        start = hand.cut if hand_cut is None else hand_cut
         if stop is not None:
             start = stop[1] + 1 if start is None else min(start, stop[1] + 1)
             later = hand.moves[stop[1] + 1:]
@@ -260,6 +271,8 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             if said and later:
                 said += " (only its tiles were: played twice, not of the set, also in left)"
             after.append(said or f"reading stopped in hand {n}")
+        elif hand_cut == 0:
+            pass
         elif hand.cut is not None:
             after.append(f"hand {n} was checked by the rules only up to its first notation error, and after it "
                          f"only for {TILES_ONLY}")
@@ -286,6 +299,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             except (Refused, GameError):
                 continue
             after.append(f"hand {n} was counted by the scores its end line claims")
+            bridged = n
             break
         else:
             blocked = f"hand {n}'s claimed scores cannot be counted"
