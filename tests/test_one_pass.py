@@ -185,7 +185,8 @@ def test_notation_errors_are_kept_up_to_a_limit() -> None:
 
 @settings(**SETTINGS)
 @given(game=st.sampled_from(GAMES), where=st.integers(0, 10_000),
-       junk=st.sampled_from(["7-x", "05-2", "@", "=", "hand", "zz", "6-6@", "[Tag]", "}", "N;", "end NS"]))
+       junk=st.sampled_from(["7-x", "05-2", "@", "=", "hand", "zz", "6-6@", "[Tag]", "}", "{", '"', "N;",
+                             "end NS", "@6-6", "x"]))
 def test_one_garbled_token_hides_no_problem_of_a_later_hand_and_never_crashes(game: str, where: int,
                                                                                junk: str) -> None:
     lines, record = typed_sheet(game)
