@@ -222,7 +222,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     try:
                         move_word(word, base + at)
                     except NotationError as e:  # the next word is read all the same
-                        self._broke(e, hand)
+                        self._broke(e, hand, cut=_open(hand))
                 k += 1
                 continue
             if kind == "line":  # a keyword line other than a deal part (hand, end…), read as its words
@@ -268,7 +268,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 else:
                     move_word(word, t.pos)
             except NotationError as e:  # one token: the next is read all the same
-                self._broke(e, hand)
+                self._broke(e, hand, cut=_open(hand))
             k += 1
         try:
             no_pending()
@@ -285,6 +285,12 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         self.errors.append(e)
         if hand is not None and cut and hand.cut is None:
             hand.cut = len(hand.moves)
+
+
+def _open(hand: _HandText | None) -> bool:
+    """Whether a word that cannot be read cuts ``hand`` short: not after its ``left`` or ``end``
+    line, where the hand is read whole already (the word after it is not a move of it)."""
+    return hand is not None and hand.end is None and hand.left is None and not hand.end_unread
 
 
 @contextlib.contextmanager
