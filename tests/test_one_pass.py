@@ -242,3 +242,18 @@ def test_validate_lists_every_problem_at_its_line_and_column_and_json_gives_each
     path.write_text("\n".join(lines), encoding="utf-8")
     r = CliRunner().invoke(app, ["validate", str(path)])
     assert r.exit_code == 1 and "INVALID (1 problem)" in r.output, r.output
+
+
+@pytest.mark.parametrize("game", ["horse-race", "castle-rock"])
+def test_a_hand_whose_leader_follows_from_a_broken_hand_is_read_with_each_seat_leading(game: str) -> None:
+    lines, record = typed_sheet(game)
+    for k, line in enumerate(lines):  # no hand after the first names its leader
+        if line.startswith("hand ") and not line.startswith("hand 1 "):
+            lines[k] = re.sub(r" lead \S+$", "", line)
+    _insert_after(lines, _move_lines(lines, 1)[0], 0, "7-x")
+    k, i, word = _laying_word(lines, _move_lines(lines, 3), _once(record))
+    broken = _insert_after(lines, k, i, word)
+    report = read1("\n".join(lines)).report
+    at = [p for p in report.problems if (p.line, p.column) == broken]
+    assert at and at[0].rule not in ("the set", "the deal"), [p.text() for p in report.problems]  # the engine's
+    assert len(report.problems) == 2, [p.text() for p in report.problems]

@@ -205,58 +205,30 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             claim = None
             if closing and hand.end is not None and not hand.end_unread:
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
-
-            def move_tok(j: int, on: str | None, hand: _HandText = reading) -> _MoveTok:
-                d = hand.moves[j]
-                data = {k: v for k, v in d.items() if k != "seat"}
-                if on is not None:
-                    data["on"] = on
-                return _MoveTok(d.get("seat"), data, _offset(text, hand.move_pos[j]), j in hand.exposures)
-
-            def seat_at(j: int, hand: _HandText = reading) -> int | None:
-                spot = hand.seat_spot(j)
-                return None if spot is None else _offset(text, spot)
-
-            def finishing(hand: _HandText = hand, closing: bool = closing) -> bool:
-                return closing and (hand.left is not None or hand.end is not None or hand.end_unread
-                                    or g.hand_over or hand is not r.hands[-1])
-
-            search = HandReading(g, reading, hp, finishing, claim, place, move_tok, seat_at, None, _complete,
-                                 where, text)
-
-            def passes(mv: _MoveTok | None, known: bool = known, hand: _HandText = reading,
-                       search: HandReading = search) -> None:
-                if not known:
-                    return
-                if mv is None and (g.hand_over or g.to_move is None
-                                   or (hand.left is None and hand.end is None and not hand.end_unread)):
-                    return
-                _insert_passes(g, mv, search.here)
-                search.seats_here.extend([None] * (len(search.here) - len(search.seats_here)))
-                search.typed.extend([None] * (len(search.here) - len(search.typed)))
-
-            search.insert_passes = passes
-            outcome = search.run()
-            here[:], seats_here[:] = search.here, search.seats_here
-            if outcome.note is not None and closing:
-                notes.append(outcome.note)
-            # A hand read only up to a notation error: only a move no reading makes legal is a
-            # problem (which tile went where may be said by the text after the error).
+            search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
+            tiles_only = False
             if outcome.problem is not None and bridged == n - 1 and search.leader_unknown:
                 # Who leads this hand follows from how the hand before was played, which its
-                # claimed scores do not say: the hand cannot be replayed, through no fault of its own.
-                after.append(f"hand {n} was checked only for {TILES_ONLY}: who leads it follows from the "
-                             f"play of hand {n - 1}, and it names no leader")
-                here.clear()
-                seats_here.clear()
+                # claimed scores do not say: each seat is tried as its leader, on the engine.
+                search, outcome, said, tiles_only = _each_leader(g, r, hand, reading, hp, claim, closing, known,
+                                                                 place)
+                after.append(said)
+            if tiles_only:  # (no one leader: the hand is checked for its tiles only)
                 stop, broken, hand_cut = None, True, 0
-            elif outcome.problem is not None and (closing or outcome.stop is not None):
+            else:
+                here[:], seats_here[:] = search.here, search.seats_here
+                if outcome.note is not None and closing:
+                    notes.append(outcome.note)
+            # A hand read only up to a notation error: only a move no reading makes legal is a
+            # problem (which tile went where may be said by the text after the error).
+            if not tiles_only and outcome.problem is not None and (closing or outcome.stop is not None):
                 stop = outcome.stop
                 problems.append(outcome.problem)
                 broken = True
             if not broken:
                 judged.add(n)
-                if not finishing():
+                if not (hand.left is not None or hand.end is not None or hand.end_unread or g.hand_over
+                        or hand is not r.hands[-1]):
                     break  # the last hand, still being played: it stays open
                 continue
         # The hand cannot be taken to its end by the rules.
@@ -331,6 +303,96 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             r.pos[f"/hands/{hand.number - 1}/deal/hands"] = hand.left_pos
     doc = _envelope(r, data["hands"])
     return doc, problems, note
+
+
+def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str, claim: HandResult | None,
+               closing: bool, known: bool, place: Any) -> tuple[HandReading, Any]:
+    """Read ``reading`` (the hand, or its moves up to a notation error) on the Game, the hand
+    started: its readings tried on the engine, forced passes put back, the hand closed where
+    ``closing`` and the text ends it.  The search and its outcome."""
+    text = r.src.text
+
+    def move_tok(j: int, on: str | None) -> _MoveTok:
+        d = reading.moves[j]
+        data = {k: v for k, v in d.items() if k != "seat"}
+        if on is not None:
+            data["on"] = on
+        return _MoveTok(d.get("seat"), data, _offset(text, reading.move_pos[j]), j in reading.exposures)
+
+    def seat_at(j: int) -> int | None:
+        spot = reading.seat_spot(j)
+        return None if spot is None else _offset(text, spot)
+
+    def finishing() -> bool:
+        return closing and (hand.left is not None or hand.end is not None or hand.end_unread
+                            or g.hand_over or hand is not r.hands[-1])
+
+    search = HandReading(g, reading, hp, finishing, claim, place, move_tok, seat_at, None, _complete,
+                         r.src.where, text)
+
+    def passes(mv: _MoveTok | None) -> None:
+        if not known:
+            return
+        if mv is None and (g.hand_over or g.to_move is None
+                           or (reading.left is None and reading.end is None and not reading.end_unread)):
+            return
+        _insert_passes(g, mv, search.here)
+        search.seats_here.extend([None] * (len(search.here) - len(search.seats_here)))
+        search.typed.extend([None] * (len(search.here) - len(search.typed)))
+
+    search.insert_passes = passes
+    return search, search.run()
+
+
+def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str, claim: HandResult | None,
+                 closing: bool, known: bool, place: Any) -> tuple[Any, Any, str, bool]:
+    """A hand after one counted by its claimed scores, whose leader follows from that hand's
+    play and is not written: each seat is tried as its leader, on the engine (the rules leave
+    the lead free after a score-sheet hand; they judge each try).
+
+    * one leader, or several giving the same scores, make the hand legal: the hand as read
+      with the first such, the Game left after it;
+    * none does: the problem of the reading that got furthest, as for any choice the text
+      leaves (docs/notation.md), the Game in that hand;
+    * several do, with different scores (or no seat may lead): nothing is judged, the Game as
+      before the hand, and the last value is True (the hand is checked for its tiles only).
+
+    Returns the search, its outcome, the note's words and that flag."""
+    from domrec.game import GameError, Refused
+
+    n = hand.number
+    g.forget_hand()
+    cp = g.checkpoint()
+    legal: list[tuple[str, tuple]] = []
+    failed: list[tuple[int, str]] = []
+    search = outcome = None
+    for seat in g.seats:
+        g.restore(cp)
+        try:
+            g.start_hand(deal_from_parts(hand.deal), seat, hand.comment)
+        except (Refused, GameError):
+            continue
+        before = tuple(sorted(g.totals.items()))
+        search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
+        if outcome.problem is None:
+            legal.append((seat, (before, tuple(sorted(g.totals.items())))))
+        elif search.best is not None:
+            failed.append((search.best.depth, seat))
+    g.restore(cp)
+    why = f"who leads hand {n} follows from the play of hand {n - 1}, and it names no leader"
+    if legal and len({scores for _, scores in legal}) == 1:
+        chosen = legal[0][0]
+        said = f"{why}: read with {chosen} leading, the {'only seat' if len(legal) == 1 else 'first seat'} " \
+               f"whose lead makes it legal"
+    elif failed and not legal:
+        chosen = max(failed, key=lambda f: f[0])[1]  # (max keeps the first seat of the furthest)
+        said = f"{why}: no seat's lead makes it legal; the problem given is that of the reading that got furthest"
+    else:
+        more = ", and more than one would do, with different scores" if legal else ""
+        return search, outcome, f"hand {n} was checked only for {TILES_ONLY}: {why}{more}", True
+    g.start_hand(deal_from_parts(hand.deal), chosen, hand.comment)
+    search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
+    return search, outcome, said, False
 
 
 def _complete(data: dict) -> dict:
