@@ -257,3 +257,11 @@ def test_a_hand_whose_leader_follows_from_a_broken_hand_is_read_with_each_seat_l
     at = [p for p in report.problems if (p.line, p.column) == broken]
     assert at and at[0].rule not in ("the set", "the deal"), [p.text() for p in report.problems]  # the engine's
     assert len(report.problems) == 2, [p.text() for p in report.problems]
+
+
+def test_a_setup_problem_keeps_the_notation_errors_first() -> None:
+    text = '[Game "competitive"]\n[N "Ana"]\n[E "Bo"]\n[S "Cy"]\n\nhand 1 lead N\n6-6 zz 6-5\n'
+    report = read1(text).report
+    assert report.status == "unusable"
+    assert [p.kind for p in report.problems] == ["input", "setup"]
+    assert (report.problems[0].line, report.problems[0].column) == (7, 5)
