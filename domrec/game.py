@@ -394,6 +394,19 @@ class Game:
         self._current, self._state = None, None
         self._rebuild()  # the engine counted the hand when it started
 
+    def forget_hand(self) -> None:
+        """Forget the current hand, moves and all, as if it had not been started.
+
+        The DGN reader uses it for a hand whose text breaks a rule or cannot be read: the hand
+        cannot be taken to its end, so the reader puts its written result in its place
+        (:meth:`add_score_sheet_hand`) and goes on with the next hand.  The match is rebuilt
+        from the copy kept before the hand, so whatever a refused move left is gone too."""
+        if self._current is None:
+            raise GameError("no hand is being played")
+        self._current, self._state, self._moves, self._points = None, None, [], []
+        del self._snaps[len(self._hands) + 1:]
+        self._rebuild()
+
     def _push_first(self, move: Move) -> int:
         self._moves.append(move)
         try:

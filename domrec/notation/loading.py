@@ -71,7 +71,7 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
             return _with_position(unusable(source, e, r.doc["game"]), positions)
 
     as_written: DgnGame | None = None
-    if not _needs_game(r):
+    if not r.errors and not _needs_game(r):
         record = load(_as_written(r), r.pos)
         if isinstance(record, Report):
             return DgnGame(None, record, first_line)
@@ -84,25 +84,34 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         # is the faithful record, and its verdict stands.
         r = _Reader(r.src.text, r.src.first_line)
         r.parse()
+    #: The text's notation errors, first in any verdict (in the order of the text).
+    said = tuple(Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column) for e in r.errors)
     try:
         doc, problems, note = _through_game(r)
     except RuleViolation as e:  # a setup problem (players, options) found when starting the game
-        report = Report(source, r.doc["game"], "invalid", (Problem(e.pointer, e.message, e.rule, "setup"),))
+        report = Report(source, r.doc["game"], "unusable" if said else "invalid",
+                        said + (Problem(e.pointer, e.message, e.rule, "setup"),))
         return DgnGame(None, _with_position(report, r.pos), first_line)
     except InputError as e:
-        return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
+        report = unusable(source, e, r.doc["game"])
+        return DgnGame(None, _with_position(attrs.evolve(report, problems=said + report.problems), r.pos),
+                       first_line)
     if problems and as_written is not None:
         return as_written
+    if r.errors:
+        # The text could not be read in full: unusable, its notation errors first (in the order of
+        # the text), then what the rules and the tiles found around them (docs/notation.md).
+        if r.gave_up:
+            note = "; ".join(x for x in (f"reading stopped after {len(r.errors)} notation errors: the rest of "
+                                         f"the text was not read", note) if x)
+        report = Report(source, r.doc["game"], "unusable", said + tuple(problems), note=note)
+        return DgnGame(None, _with_position(report, r.pos), first_line, complete=False)
     record = load(doc, r.pos)
     if problems:
-        # Reading stopped at a rule problem: that problem is the verdict.  What the partial
-        # record says beyond it (a hand without its deal, a game not over) is no news.
-        stop = problems[0].hand or 0
-        rest: tuple[Problem, ...] = ()
-        if not isinstance(record, Report):
-            rest = tuple(p for p in validate(record, source).problems
-                         if p.hand is not None and p.hand < stop and p.kind == "score")
-        report = Report(source, r.doc["game"], "invalid", tuple(problems) + rest, note=note)
+        # Reading met a rule problem: that problem is the verdict, with every other one found in
+        # the same pass (_through_game).  What the partial record says beyond the first (a hand
+        # without its deal, a game not over) is no news.
+        report = Report(source, r.doc["game"], "invalid", tuple(problems), note=note)
         return DgnGame(None if isinstance(record, Report) else record, _with_position(report, r.pos),
                        first_line, complete=False)
     if isinstance(record, Report):

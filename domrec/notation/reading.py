@@ -35,6 +35,10 @@ from domrec.notation.tokens import (
 #: pair), built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
 _PAIR_CACHE: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str], dict]] = {}
 
+#: Notation errors kept for one game at most; past them the rest of its text is not read (a
+#: text that is not DGN at all must not give a problem a word).
+MAX_ERRORS = 100
+
 
 class _Reader(_HeaderReader, _PartReader, _MoveReader):
     """Reads one game's text into the record's JSON data, keeping positions."""
@@ -52,14 +56,21 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         self.uses_11 = False
         #: A Broadway tile without its cells is a move (the recorder offers the placements).
         self.bare_tiles = False
+        #: The notation errors of the hands, in the order of the text: reading goes on after one
+        #: (to the end of its line, then the rest of the game), so a sheet is fixed in one go.
+        self.errors: list[NotationError] = []
+        #: More than :data:`MAX_ERRORS` notation errors: the rest of the text was not read.
+        self.gave_up = False
 
     def parse(self) -> None:
-        toks = _tokens(self.src)
+        toks = _tokens(self.src, keep_going=True)
         k = 0
         header_comments: list[str] = []
         tags: list[tuple[str, Any, bool, int]] = []
-        while k < len(toks) and toks[k].kind in ("tag", "comment"):
+        while k < len(toks) and toks[k].kind in ("tag", "comment", "bad"):
             t = toks[k]
+            if t.kind == "bad":  # the header is read whole before any hand, or not at all
+                raise self.src.error(t.text, t.pos)
             if t.kind == "tag":
                 name, value, quoted = _tag_value(t.text, self.src, t.pos)
                 tags.append((name, value, quoted, t.pos))
@@ -123,7 +134,39 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 seat, at = pending.pop()
                 raise src.error(f"seat {seat} is not followed by a move", at)
 
-        while k < n:
+        def keyword_line(t: _Token, args: list[_Token], low: str) -> None:
+            """A hand line or a hand's other line (deal parts, left, end).  A notation error in it
+            is kept and the reading goes on at the next line: a hand line that cannot be read still
+            starts the hand it should be (its moves are then read for their tiles only); a deal
+            part, left or end line that cannot be read is left out of the judgement (see _broke)."""
+            nonlocal hand
+            try:
+                no_pending()
+            except NotationError as e:
+                self._broke(e, hand)
+            if low == "hand":
+                try:
+                    hand = self._hand_line(t, args, hand)
+                except NotationError as e:
+                    hand = _HandText(number=hand.number + 1 if hand is not None else 1, pos=t.pos)
+                    self.pos[f"/hands/{hand.number - 1}"] = t.pos
+                    self._broke(e, hand)
+                self.hands.append(hand)
+                return
+            try:
+                if hand is None:
+                    raise src.error(f"{t.text} must come after a hand line (hand 1)", t.pos)
+                self._part_line(hand, low, t, args)
+            except NotationError as e:
+                if hand is not None and low == "end":
+                    hand.end_unread = True  # the hand still ends here: it is closed, its claim unread
+                    self._broke(e, hand, cut=False)
+                else:
+                    if hand is not None and low == "left":
+                        hand.left_unread = True
+                    self._broke(e, hand)
+
+        while k < n and not self.gave_up:
             t = toks[k]
             kind = t.kind
             if kind == "moves":
@@ -176,70 +219,78 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                         word, at = _without_commas(word, at)
                         if not word:
                             continue
-                    move_word(word, base + at)
+                    try:
+                        move_word(word, base + at)
+                    except NotationError as e:  # the next word is read all the same
+                        self._broke(e, hand, cut=_open(hand))
                 k += 1
                 continue
             if kind == "line":  # a keyword line other than a deal part (hand, end…), read as its words
-                no_pending()
                 line_toks = _line_tokens(t.text, t.pos)
-                t, args = line_toks[0], line_toks[1:]
-                low = t.text.lower()
-                if low == "hand":
-                    hand = self._hand_line(t, args, hand)
-                    self.hands.append(hand)
-                else:
-                    if hand is None:
-                        raise src.error(f"{t.text} must come after a hand line (hand 1)", t.pos)
-                    self._part_line(hand, low, t, args)
+                keyword_line(line_toks[0], line_toks[1:], line_toks[0].text.lower())
                 k += 1
                 continue
             if kind == "part":
-                no_pending()
-                if hand is None or not self._fast_part(hand, t.text, t.pos):
-                    words = t.text.split()
+                if hand is None or pending or not self._fast_part(hand, t.text, t.pos):
                     line_toks = _line_tokens(t.text, t.pos)
-                    if hand is None:
-                        raise src.error(f"{words[0]} must come after a hand line (hand 1)", t.pos)
-                    self._part_line(hand, words[0].lower(), line_toks[0], line_toks[1:])
+                    keyword_line(line_toks[0], line_toks[1:], line_toks[0].text.lower())
                 k += 1
                 continue
-            if kind == "tag":
-                raise src.error("a tag must come before the first hand; a new game starts after a blank line", t.pos)
-            if kind == "comment":
-                no_pending()
-                body = _unescape_comment(t.text[1:-1])
-                if hand is None:
-                    raise src.error("a comment here belongs to no hand: put it in the header or after hand N", t.pos)
-                if hand.moves:
-                    last = hand.moves[-1]
-                    last["comment"] = (last["comment"] + "\n" + body) if "comment" in last else body
-                else:
-                    hand.comment = (hand.comment + "\n" + body) if hand.comment is not None else body
-                self.uses_11 = True
-                k += 1
-                continue
-            if kind == "semi":
-                raise src.error("; separates the seats of a deal or left line, not moves", t.pos)
             word = t.text
             low = word.lower()
-            if t.first and low in _KEYWORDS:
-                no_pending()
+            if kind == "word" and t.first and low in _KEYWORDS:
                 line_end = k + 1
                 while line_end < n and not toks[line_end].first:
                     line_end += 1
-                args = toks[k + 1:line_end]
-                if low == "hand":
-                    hand = self._hand_line(t, args, hand)
-                    self.hands.append(hand)
-                else:
-                    if hand is None:
-                        raise src.error(f"{word} must come after a hand line (hand 1)", t.pos)
-                    self._part_line(hand, low, t, args)
+                keyword_line(t, toks[k + 1:line_end], low)
                 k = line_end
                 continue
-            move_word(word, t.pos)
+            try:
+                if kind == "tag":
+                    raise src.error("a tag must come before the first hand; a new game starts after a blank line",
+                                    t.pos)
+                if kind == "comment":
+                    no_pending()
+                    body = _unescape_comment(t.text[1:-1])
+                    if hand is None:
+                        raise src.error("a comment here belongs to no hand: put it in the header or after hand N",
+                                        t.pos)
+                    if hand.moves:
+                        last = hand.moves[-1]
+                        last["comment"] = (last["comment"] + "\n" + body) if "comment" in last else body
+                    else:
+                        hand.comment = (hand.comment + "\n" + body) if hand.comment is not None else body
+                    self.uses_11 = True
+                elif kind == "semi":
+                    raise src.error("; separates the seats of a deal or left line, not moves", t.pos)
+                elif kind == "bad":  # a tag, comment or quote not closed (the rest of its line passed over)
+                    raise src.error(t.text, t.pos)
+                else:
+                    move_word(word, t.pos)
+            except NotationError as e:  # one token: the next is read all the same
+                self._broke(e, hand, cut=_open(hand))
             k += 1
-        no_pending()
+        try:
+            no_pending()
+        except NotationError as e:
+            self._broke(e, hand)
+
+    def _broke(self, e: NotationError, hand: _HandText | None, cut: bool = True) -> None:
+        """Keep notation error ``e`` and read on.  The hand it is in is judged by the rules only up
+        to it (``cut``: its typed moves from here on are read for their tiles alone, since nobody
+        knows what the unreadable word was); an ``end`` line's error leaves the moves judged."""
+        if len(self.errors) >= MAX_ERRORS:
+            self.gave_up = True
+            return
+        self.errors.append(e)
+        if hand is not None and cut and hand.cut is None:
+            hand.cut = len(hand.moves)
+
+
+def _open(hand: _HandText | None) -> bool:
+    """Whether a word that cannot be read cuts ``hand`` short: not after its ``left`` or ``end``
+    line, where the hand is read whole already (the word after it is not a move of it)."""
+    return hand is not None and hand.end is None and hand.left is None and not hand.end_unread
 
 
 @contextlib.contextmanager

@@ -116,6 +116,9 @@ class HandReading:
         #: Every option tried at each branch point and accepted (for the messages).
         self.choices: dict[int, list[Option]] = {}
         self.before = dict(g.totals)
+        #: The hand's first move found nobody to move: who leads is not known (the text did not
+        #: say, and the hand before does not tell).
+        self.leader_unknown = False
 
     # --- the walk ------------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class HandReading:
             else:
                 opts = [_option(s) for s in g.movers()]
                 if not opts:
+                    self.leader_unknown = self.leader_unknown or (not g.hand_over and not g.moves)
                     why = ("the hand is over" if g.hand_over else
                            "who leads is not known: write the leader's seat (N 6-6) or lead SEAT on the hand line")
                     k = len(g.moves)
@@ -396,14 +400,17 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
     seen: Counter = Counter()
     first: dict[Any, tuple[int, int]] = {}
     listed: dict[Any, str] = {}
+    kept: Counter = Counter()  # (a Domino Roads set holds some tiles twice: one laid, one kept)
     for seat, texts in (hand.left or {}).items():
         for t_text in texts:
             with contextlib.suppress(Exception):
-                listed[T.tile(t_text)] = seat
+                t = T.tile(t_text)
+                listed.setdefault(t, seat)
+                kept[t] += 1
     out = []
     hp = f"/hands/{hand.number - 1}"
     for j, d in enumerate(hand.moves):
-        played = d.get("play")
+        played = next((d[k] for k in _LAID if k in d), None)
         if not isinstance(played, str):
             continue
         try:
@@ -422,7 +429,7 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
             message = (f"{played} at {line}:{col} is laid a second time in hand {hand.number} "
                        f"(it was laid at {was[0]}:{was[1]})") if allowed[t] == 1 else (
                 f"{played} at {line}:{col} is laid more often than the set holds it ({allowed[t]})")
-        elif t in listed:
+        elif t in listed and seen[t] + kept[t] > allowed[t]:
             message = f"{played} at {line}:{col} is laid in hand {hand.number}, but left {listed[t]} also lists it"
             rule = "the deal"
         if message is not None:
@@ -430,6 +437,10 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
                                     line=line, column=col))
     return out
 
+
+#: The fields of a move's data that name a tile it lays (the record format's: a play, and
+#: Domino Roads' starter, span, bridge and road-block).
+_LAID = ("play", "span", "starter", "bridge", "block")
 
 #: The one option of a move whose seat is typed, and of each seat (made once).
 _TYPED = [Option(None)]

@@ -96,14 +96,23 @@ def _minimal_version(r: _Reader, hands: list[dict]) -> str:
     return "1.0"
 
 
-class _Stop(Exception):
-    """Reading through the Game stopped at a problem (already recorded)."""
+#: What the hands after a problem are checked for when the rules cannot reach them.
+TILES_ONLY = "tiles played twice, not of the set, or also in left"
 
 
 def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None]:
     """The JSON data of a game read through the Game API: seats from the turn, forced passes
-    inserted where the deal is known, deals worked out from ``left``."""
+    inserted where the deal is known, deals worked out from ``left``.
+
+    Every problem in one pass: a hand that breaks a rule, or holds a notation error (the
+    reader marked where: ``_HandText.cut``), is judged by the rules up to its first problem,
+    then only for its tiles (:func:`~domrec.notation.readings.tiles_checked`); the rules' replay
+    then goes on with the next hand, the broken hand counted by the scores its ``end`` line
+    claims (a score-sheet hand, as the engine counts one).  Where that hand claims no scores,
+    the later hands' start (the running totals, who leads) is not known, and they are checked
+    for their tiles only.  The data returned is the record as it stood at the first problem."""
     from domrec.game import Game, GameError, Refused
+    from domrec.validate import validate
 
     problems: list[Problem] = []
     rules = r.rules
@@ -112,131 +121,179 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     positions: list[list[int]] = []
     #: Where each move's seat was typed (``None``: not typed), beside ``positions``.
     seat_positions: list[list[int | None]] = []
-    #: The typed move behind each move of the record (``None``: a forced pass the reader inserted).
-    typed: list[int | None] = []
-    #: Where an illegal move stopped reading: (the hand's text, the typed move, its number in the record).
-    stop: tuple[_HandText, int, int] | None = None
-    note = None
-
     notes: list[str] = []
+    #: After the first problem: what was judged how, in words (the report's note).
+    after: list[str] = []
+    #: Hands the rules took to their end: their claims stand checked.
+    judged: set[int] = set()
+    #: The record as it stood when the first problem was found (the verdict's partial record).
+    first: Any = None
+    #: Why the hands from here on cannot be replayed (``None``: they are).
+    blocked: str | None = None
+    unreplayed: list[int] = []
+    #: The last hand counted by its claimed scores in place of its play.
+    bridged = 0
+    text, where = r.src.text, r.src.where
+    tile_set: list = []
+
+    def tiles() -> list:
+        if not tile_set:
+            tile_set.extend(g.tile_set())
+        return tile_set
 
     def place(problem: Problem, pos: int, seat: int | None = None) -> Problem:
         m = _MOVE_POINTER.match(problem.pointer)
         if m is not None:  # at the offending field of the move at pos (its tile, its cell…)
-            pos = _field_at(r.src.text, pos, problem.pointer[m.end(2):], seat)
+            pos = _field_at(text, pos, problem.pointer[m.end(2):], seat)
         spot = None if m is not None else r.pos.exact(problem.pointer)
-        line, col = spot if spot is not None else r.src.where(pos)
+        line, col = spot if spot is not None else where(pos)
         return attrs.evolve(problem, line=line, column=col)
 
-    def refuse(problem: Problem, pos: int, seat: int | None = None) -> None:
-        problems.append(place(problem, pos, seat))
-        raise _Stop
-
-    def public_deal(hand: _HandText) -> Deal | None:
-        return deal_from_parts(hand.deal)
-
-    try:
-        for hand in r.hands:
-            hp = f"/hands/{hand.number - 1}"
-            here: list[int] = []
-            positions.append(here)
-            seats_here: list[int | None] = []
-            seat_positions.append(seats_here)
-            typed = []
-            known = bool(hand.deal.get("hands"))
-            if not known and not hand.moves and hand.end is not None and hand.left is None:
-                try:
-                    g.add_score_sheet_hand(hand.end.get("scores", {}), hand.end.get("end"), hand.leader,
-                                           hand.comment)
-                except Refused as e:
-                    refuse(e.problem, hand.end_pos or hand.pos)
-                except GameError as e:
-                    refuse(Problem(hp, str(e), "", "illegal", hand=hand.number), hand.pos)
+    for hand in r.hands:
+        n = hand.number
+        hp = f"/hands/{n - 1}"
+        here: list[int] = []
+        positions.append(here)
+        seats_here: list[int | None] = []
+        seat_positions.append(seats_here)
+        if blocked is not None:
+            problems.extend(tiles_checked(hand, 0, tiles(), text, where))
+            unreplayed.append(n)
+            continue
+        known = bool(hand.deal.get("hands"))
+        if hand.cut is None and not known and not hand.moves and hand.left is None and (
+                hand.end is not None or hand.end_unread):
+            # A score-sheet hand: its scores alone.
+            if hand.end_unread:
+                blocked = f"hand {n}'s scores are not known (its end line could not be read)"
+                first = first if first is not None else g.record()
                 continue
             try:
-                g.start_hand(public_deal(hand), hand.leader, hand.comment)
+                g.add_score_sheet_hand(hand.end.get("scores", {}), hand.end.get("end"), hand.leader, hand.comment)
             except Refused as e:
-                refuse(e.problem, hand.pos)
+                problems.append(place(e.problem, hand.end_pos or hand.pos))
+                blocked = f"hand {n} cannot be counted"
             except GameError as e:
-                refuse(Problem(hp, str(e), "end of game", "illegal", hand=hand.number), hand.pos)
+                problems.append(place(Problem(hp, str(e), "", "illegal", hand=n), hand.pos))
+                blocked = f"the game cannot go on past hand {n}"
+            else:
+                judged.add(n)
+                continue
+            first = first if first is not None else g.record()
+            continue
+        closing = hand.cut is None
+        reading = hand if closing else attrs.evolve(hand, moves=hand.moves[:hand.cut],
+                                                    move_pos=hand.move_pos[:hand.cut], left=None, end=None,
+                                                    end_pos=None)
+        stop: tuple[_HandText, int, int] | None = None
+        hand_cut: int | None = None  # (the whole hand read for its tiles alone: its leader is not known)
+        broken = not closing
+        started = False
+        if hand.cut != 0:
+            try:
+                g.start_hand(deal_from_parts(hand.deal), hand.leader, hand.comment)
+                started = True
+            except Refused as e:
+                problems.append(place(e.problem, hand.pos))
+                broken = True
+            except GameError as e:
+                problems.append(place(Problem(hp, str(e), "end of game", "illegal", hand=n), hand.pos))
+                broken = True
+                blocked = f"the game cannot go on past hand {n}"
+        search = None
+        if started:
             claim = None
-            if hand.end is not None:
+            if closing and hand.end is not None and not hand.end_unread:
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
-
-            def move_tok(j: int, on: str | None, hand: _HandText = hand) -> _MoveTok:
-                d = hand.moves[j]
-                data = {k: v for k, v in d.items() if k != "seat"}
-                if on is not None:
-                    data["on"] = on
-                return _MoveTok(d.get("seat"), data, _offset(r.src.text, hand.move_pos[j]), j in hand.exposures)
-
-            def seat_at(j: int, hand: _HandText = hand) -> int | None:
-                spot = hand.seat_spot(j)
-                return None if spot is None else _offset(r.src.text, spot)
-
-            def finishing(hand: _HandText = hand) -> bool:
-                return hand.left is not None or hand.end is not None or g.hand_over or hand is not r.hands[-1]
-
-            search = HandReading(g, hand, hp, finishing, claim, place, move_tok, seat_at, None, _complete,
-                                 r.src.where, r.src.text)
-
-            def passes(mv: _MoveTok | None, known: bool = known, hand: _HandText = hand,
-                       search: HandReading = search) -> None:
-                if not known:
-                    return
-                if mv is None and (g.hand_over or g.to_move is None or (hand.left is None and hand.end is None)):
-                    return
-                _insert_passes(g, mv, search.here)
-                search.seats_here.extend([None] * (len(search.here) - len(search.seats_here)))
-                search.typed.extend([None] * (len(search.here) - len(search.typed)))
-
-            search.insert_passes = passes
-            outcome = search.run()
-            here[:], seats_here[:], typed[:] = search.here, search.seats_here, search.typed
-            if outcome.note is not None:
-                notes.append(outcome.note)
-            if outcome.problem is not None:
+            search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
+            tiles_only = False
+            if outcome.problem is not None and bridged == n - 1 and search.leader_unknown:
+                # Who leads this hand follows from how the hand before was played, which its
+                # claimed scores do not say: each seat is tried as its leader, on the engine.
+                search, outcome, said, tiles_only = _each_leader(g, r, hand, reading, hp, claim, closing, known,
+                                                                 place)
+                after.append(said)
+            if tiles_only:  # (no one leader: the hand is checked for its tiles only)
+                stop, broken, hand_cut = None, True, 0
+            else:
+                here[:], seats_here[:] = search.here, search.seats_here
+                if outcome.note is not None and closing:
+                    notes.append(outcome.note)
+            # A hand read only up to a notation error: only a move no reading makes legal is a
+            # problem (which tile went where may be said by the text after the error).
+            if not tiles_only and outcome.problem is not None and (closing or outcome.stop is not None):
                 stop = outcome.stop
                 problems.append(outcome.problem)
-                raise _Stop
-            if not finishing():
-                break  # the last hand, still being played: it stays open
-            if hand is not r.hands[-1] and g.over:
-                pass
-    except _Stop:
-        stopped_at = len(positions)
-        rest = len(r.hands) - stopped_at
-        in_hand = None
-        if stop is not None:  # an illegal move: the typed moves and claims after it went unchecked
-            hand, j, number = stop
-            later = hand.moves[j + 1:]
-            in_hand = rest_of_hand_note(hand.number - 1, number - 1, len(later),
-                                        sum(1 for d in later if "score" in d), hand.end is not None)
-            if in_hand and later:
-                in_hand += " (only its tiles were: played twice, not of the set, also in left)"
-        # Every problem in one pass: what the rest of the text can still be checked for without
-        # the rules' replay (a tile played twice, not of the set, also in the hand's left line).
-        tile_set = g.tile_set()
-        broken = r.hands[stopped_at - 1] if stopped_at else None
-        if broken is not None and stop is not None and stop[0] is broken:
-            # (a hand refused when it closed was replayed whole: its tiles were checked already)
-            problems.extend(tiles_checked(broken, stop[1] + 1, tile_set, r.src.text, r.src.where))
-        for later in r.hands[stopped_at:]:
-            problems.extend(tiles_checked(later, 0, tile_set, r.src.text, r.src.where))
-        if rest > 0:
-            note = (f"{in_hand or f'reading stopped in hand {stopped_at}'}; hand{'s' if rest > 1 else ''} "
-                    f"{stopped_at + 1}{'–' + str(len(r.hands)) if rest > 1 else ''} "
-                    f"{'were' if rest > 1 else 'was'} checked only for tiles played twice, not of the set, "
-                    f"or also in left")
+                broken = True
+            if not broken:
+                judged.add(n)
+                if not (hand.left is not None or hand.end is not None or hand.end_unread or g.hand_over
+                        or hand is not r.hands[-1]):
+                    break  # the last hand, still being played: it stays open
+                continue
+        # The hand cannot be taken to its end by the rules.
+        if first is None:
+            first = g.record()
+        start = hand.cut if hand_cut is None else hand_cut
+        if stop is not None:
+            start = stop[1] + 1 if start is None else min(start, stop[1] + 1)
+            later = hand.moves[stop[1] + 1:]
+            said = rest_of_hand_note(n - 1, stop[2] - 1, len(later), sum(1 for d in later if "score" in d),
+                                     hand.end is not None)
+            if said and later:
+                said += " (only its tiles were: played twice, not of the set, also in left)"
+            after.append(said or f"reading stopped in hand {n}")
+        elif hand_cut == 0:
+            pass
+        elif hand.cut is not None:
+            after.append(f"hand {n} was checked by the rules only up to its first notation error, and after it "
+                         f"only for {TILES_ONLY}")
         else:
-            note = in_hand
-    if notes:
-        note = "; ".join(notes + ([note] if note else []))
+            after.append(f"reading stopped in hand {n}")
+        if start is not None:
+            problems.extend(tiles_checked(hand, start, tiles(), text, where))
+        leader = hand.leader
+        if leader is None and g.in_hand and g.moves:
+            leader = g.moves[0].seat  # the seat the engine let lead (the first move's)
+        if g.in_hand:
+            g.forget_hand()
+        if hand is r.hands[-1] or blocked is not None:
+            continue
+        scores = hand.end.get("scores") if hand.end is not None and not hand.end_unread else None
+        if not scores:
+            why = ("its end line could not be read" if hand.end_unread else
+                   "its end line claims none" if hand.end is not None else "it has no end line")
+            blocked = f"hand {n}'s scores are not known ({why})"
+            continue
+        for lead in dict.fromkeys((leader, None)):
+            try:
+                g.add_score_sheet_hand(scores, hand.end.get("end"), lead, hand.comment)
+            except (Refused, GameError):
+                continue
+            after.append(f"hand {n} was counted by the scores its end line claims")
+            bridged = n
+            break
+        else:
+            blocked = f"hand {n}'s claimed scores cannot be counted"
+
+    if unreplayed:
+        hands = (f"hand {unreplayed[0]} was" if len(unreplayed) == 1 else
+                 f"hands {unreplayed[0]}–{unreplayed[-1]} were")
+        after.append(f"{hands} checked only for {TILES_ONLY}: {blocked}, so the rules' replay could not "
+                     f"go past it")
+    note = "; ".join(notes + after) or None
+    if first is not None:
+        # Every later hand the rules took to its end: its claimed scores, checked as the record's are.
+        full = g.record()
+        problems.extend(p for p in validate(full).problems if p.kind == "score" and p.hand in judged)
+        record = first
+    else:
+        record = g.record()
     if r.result_claim:
-        g.set_result(GameResult(scores=r.result_claim.get("scores"),
-                                winner=r.result_claim["winner"] if "winner" in r.result_claim else
-                                GameResult().winner))
-    data = json.loads(json.dumps(unstructure(g.record())))  # plain JSON data, as a .json file gives
+        record = attrs.evolve(record, result=GameResult(
+            scores=r.result_claim.get("scores"),
+            winner=r.result_claim["winner"] if "winner" in r.result_claim else GameResult().winner))
+    data = json.loads(json.dumps(unstructure(record)))  # plain JSON data, as a .json file gives
     for i, here in enumerate(positions):
         r.pos.moves[i] = here
         r.pos.seats[i] = lambda j, typed=seat_positions[i]: typed[j] if j < len(typed) else None
@@ -246,6 +303,96 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
             r.pos[f"/hands/{hand.number - 1}/deal/hands"] = hand.left_pos
     doc = _envelope(r, data["hands"])
     return doc, problems, note
+
+
+def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str, claim: HandResult | None,
+               closing: bool, known: bool, place: Any) -> tuple[HandReading, Any]:
+    """Read ``reading`` (the hand, or its moves up to a notation error) on the Game, the hand
+    started: its readings tried on the engine, forced passes put back, the hand closed where
+    ``closing`` and the text ends it.  The search and its outcome."""
+    text = r.src.text
+
+    def move_tok(j: int, on: str | None) -> _MoveTok:
+        d = reading.moves[j]
+        data = {k: v for k, v in d.items() if k != "seat"}
+        if on is not None:
+            data["on"] = on
+        return _MoveTok(d.get("seat"), data, _offset(text, reading.move_pos[j]), j in reading.exposures)
+
+    def seat_at(j: int) -> int | None:
+        spot = reading.seat_spot(j)
+        return None if spot is None else _offset(text, spot)
+
+    def finishing() -> bool:
+        return closing and (hand.left is not None or hand.end is not None or hand.end_unread
+                            or g.hand_over or hand is not r.hands[-1])
+
+    search = HandReading(g, reading, hp, finishing, claim, place, move_tok, seat_at, None, _complete,
+                         r.src.where, text)
+
+    def passes(mv: _MoveTok | None) -> None:
+        if not known:
+            return
+        if mv is None and (g.hand_over or g.to_move is None
+                           or (reading.left is None and reading.end is None and not reading.end_unread)):
+            return
+        _insert_passes(g, mv, search.here)
+        search.seats_here.extend([None] * (len(search.here) - len(search.seats_here)))
+        search.typed.extend([None] * (len(search.here) - len(search.typed)))
+
+    search.insert_passes = passes
+    return search, search.run()
+
+
+def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str, claim: HandResult | None,
+                 closing: bool, known: bool, place: Any) -> tuple[Any, Any, str, bool]:
+    """A hand after one counted by its claimed scores, whose leader follows from that hand's
+    play and is not written: each seat is tried as its leader, on the engine (the rules leave
+    the lead free after a score-sheet hand; they judge each try).
+
+    * one leader, or several giving the same scores, make the hand legal: the hand as read
+      with the first such, the Game left after it;
+    * none does: the problem of the reading that got furthest, as for any choice the text
+      leaves (docs/notation.md), the Game in that hand;
+    * several do, with different scores (or no seat may lead): nothing is judged, the Game as
+      before the hand, and the last value is True (the hand is checked for its tiles only).
+
+    Returns the search, its outcome, the note's words and that flag."""
+    from domrec.game import GameError, Refused
+
+    n = hand.number
+    g.forget_hand()
+    cp = g.checkpoint()
+    legal: list[tuple[str, tuple]] = []
+    failed: list[tuple[int, str]] = []
+    search = outcome = None
+    for seat in g.seats:
+        g.restore(cp)
+        try:
+            g.start_hand(deal_from_parts(hand.deal), seat, hand.comment)
+        except (Refused, GameError):
+            continue
+        before = tuple(sorted(g.totals.items()))
+        search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
+        if outcome.problem is None:
+            legal.append((seat, (before, tuple(sorted(g.totals.items())))))
+        elif search.best is not None:
+            failed.append((search.best.depth, seat))
+    g.restore(cp)
+    why = f"who leads hand {n} follows from the play of hand {n - 1}, and it names no leader"
+    if legal and len({scores for _, scores in legal}) == 1:
+        chosen = legal[0][0]
+        said = f"{why}: read with {chosen} leading, the {'only seat' if len(legal) == 1 else 'first seat'} " \
+               f"whose lead makes it legal"
+    elif failed and not legal:
+        chosen = max(failed, key=lambda f: f[0])[1]  # (max keeps the first seat of the furthest)
+        said = f"{why}: no seat's lead makes it legal; the problem given is that of the reading that got furthest"
+    else:
+        more = ", and more than one would do, with different scores" if legal else ""
+        return search, outcome, f"hand {n} was checked only for {TILES_ONLY}: {why}{more}", True
+    g.start_hand(deal_from_parts(hand.deal), chosen, hand.comment)
+    search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
+    return search, outcome, said, False
 
 
 def _complete(data: dict) -> dict:

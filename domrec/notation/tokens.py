@@ -137,6 +137,13 @@ class _HandText:
     left_pos: int | None = None
     end: dict | None = None
     end_pos: int | None = None
+    #: After a notation error in the hand: the typed moves from this index on are read only for
+    #: their tiles and further notation errors, never judged by the rules (``None``: no error).
+    cut: int | None = None
+    #: The hand's ``left`` line (or ``end`` line) held a notation error: what was read of it is
+    #: not the whole line, so the hand is not closed with it (not checked against it).
+    left_unread: bool = False
+    end_unread: bool = False
 
     def seat_spot(self, j: int) -> Any:
         """Where move ``j``'s seat was typed (an offset or a (line start, word) spot), or ``None``."""
@@ -169,16 +176,17 @@ _PLAIN = re.compile(r'[{}"\[\]]')
 _BODY = re.compile(r"^[ \t]*hand\b", re.M)
 
 
-def _tokens(src: _Text) -> list[_Token]:
+def _tokens(src: _Text, keep_going: bool = False) -> list[_Token]:
     """The tokens of a game's text.  Lines without comments, quotes or tags (nearly all of
-    an archive) are split by ``str.split``; the rest goes through the full tokenizer."""
+    an archive) are split by ``str.split``; the rest goes through the full tokenizer.
+    ``keep_going``: see :func:`_full_tokens`."""
     text = src.text
     m = _BODY.search(text)
     body = m.start() if m is not None else len(text)
     if _PLAIN.search(text, body) is None:
-        head = list(_full_tokens(src, body)) if body else []
+        head = list(_full_tokens(src, body, keep_going)) if body else []
         return head + _plain_lines(text, body)
-    return list(_full_tokens(src))
+    return list(_full_tokens(src, keep_going=keep_going))
 
 
 #: The first word of a plain line (lower case) -> its token kind; any other word starts moves.
@@ -236,7 +244,10 @@ def _line_tokens(orig: str, offset: int) -> list[_Token]:
     return out
 
 
-def _full_tokens(src: _Text, end: int | None = None) -> Iterator[_Token]:
+def _full_tokens(src: _Text, end: int | None = None, keep_going: bool = False) -> Iterator[_Token]:
+    """The tokens of the text (up to ``end``).  A tag, comment or quote not closed raises a
+    :class:`NotationError`, or with ``keep_going`` is a ``bad`` token (its text the message) and
+    the rest of its line is passed over, so the reader reports it and reads on."""
     text = src.text
     first = True
     pos = 0
@@ -251,19 +262,30 @@ def _full_tokens(src: _Text, end: int | None = None) -> Iterator[_Token]:
             first = True
         elif kind == "ws":
             pass
-        elif kind == "badtag":
-            raise src.error("a tag is not closed: write it on one line as [Name \"value\"]", m.end() - 1)
-        elif kind == "open":
-            raise src.error("a comment is not closed: it starts here with { and has no }", pos)
-        elif kind == "close":
-            raise src.error("} closes no comment", pos)
-        elif kind == "badquote":
-            raise src.error("a quoted name is not closed on its line", pos)
+        elif kind in _UNCLOSED:
+            message, at = _UNCLOSED[kind], (m.end() - 1 if kind == "badtag" else pos)
+            if not keep_going:
+                raise src.error(message, at)
+            yield _Token("bad", message, at, first)
+            first = False
+            if kind != "close":  # the rest of the line is what was not closed
+                line_end = text.find("\n", pos)
+                pos = line_end if line_end != -1 and line_end < n else n
+                continue
         else:
             yield _Token(kind, m.group(), m.start() if kind != "tag" else text.index("[", pos), first)
             if kind != "comment":
                 first = False
         pos = m.end()
+
+
+#: What a tag, comment or quote not closed is told (the kinds of _TOKEN that say so).
+_UNCLOSED = {
+    "badtag": "a tag is not closed: write it on one line as [Name \"value\"]",
+    "open": "a comment is not closed: it starts here with { and has no }",
+    "close": "} closes no comment",
+    "badquote": "a quoted name is not closed on its line",
+}
 
 
 def _without_commas(word: str, at: int) -> tuple[str, int]:

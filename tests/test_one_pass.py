@@ -1,0 +1,267 @@
+"""Every problem of a typed sheet in one pass (issue #26, point 3).
+
+After a notation error or a broken rule, the rest of that hand is read for further notation
+errors and its tiles, and every later hand is replayed through the engine from its own start
+(the broken hand counted by the scores its ``end`` line claims), so a secretary fixes a sheet
+in one go (docs/notation.md, "Errors").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domrec import notation
+from domrec import simulate as sim
+from domrec.validate import validate
+
+GAMES = ("competitive", "broadway", "horse-race", "castle-rock", "domino-roads")
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow], max_examples=40)
+
+#: A word that lays a tile (a Broadway placement, a Roads starter, span, bridge or block…).
+_LAYS = re.compile(r"[s#b*]?([0-9])-([0-9])(@\S*)?\Z")
+_PARTS = ("deal", "boneyard", "row", "pile", "leaddraw", "redeal", "left", "end", "{")
+
+
+class _Outcomes:
+    """Each hand's computed scores, from the validator's own replay."""
+
+    def __init__(self) -> None:
+        self.scores: dict[int, dict[str, int]] = {}
+
+    def hand_started(self, *args: object) -> None:
+        pass
+
+    def moved(self, *args: object) -> None:
+        pass
+
+    def hand_finished(self, index: int, outcome, match) -> None:  # noqa: ANN001
+        self.scores[index] = dict(outcome.scores)
+
+
+def typed_sheet(game: str, seed: int = 4) -> tuple[list[str], object]:
+    """A simulated game as a scorer types it (no seats the turn gives, no deal: ``left``), each
+    hand's leader on its hand line and each finished hand's scores on its ``end`` line: the
+    lines (a fresh list), and the record."""
+    lines, record = _typed_sheet(game, seed)
+    return list(lines), record
+
+
+@functools.lru_cache(maxsize=None)
+def _typed_sheet(game: str, seed: int) -> tuple[tuple[str, ...], object]:
+    record = next(sim.simulate(game, 1, seed, None, None, None, accidents=False))
+    seen = _Outcomes()
+    validate(record, observer=seen)
+    lines = notation.dumps_typed(record, keep_deal=False, seats=False).split("\n")
+    hand = -1
+    for k, line in enumerate(lines):
+        if line.startswith("hand "):
+            hand += 1
+            first = next((m for m in record.hands[hand].moves), None)
+            leader = record.hands[hand].leader or (first.seat if first is not None else None)
+            if " lead " not in line and leader is not None:
+                lines[k] = f"{line} lead {leader}"
+        elif line == "end" and hand in seen.scores:
+            lines[k] = "end " + " ".join(f"{side} {n}" for side, n in seen.scores[hand].items())
+    return tuple(lines), record
+
+
+def _move_lines(lines: list[str], number: int) -> list[int]:
+    """The indexes of the move lines of hand ``number``."""
+    start = lines.index(next(x for x in lines if re.match(rf"hand {number}\b", x)))
+    out = []
+    for k in range(start + 1, len(lines)):
+        if not lines[k].strip() or lines[k].startswith("hand "):
+            break
+        if not lines[k].split()[0].lower().startswith(_PARTS):
+            out.append(k)
+    return out
+
+
+def _insert_after(lines: list[str], k: int, index: int, word: str) -> tuple[int, int]:
+    """Put ``word`` after the ``index``-th word of line ``k``; its line and column (from 1)."""
+    words = lines[k].split(" ")
+    words.insert(index + 1, word)
+    lines[k] = " ".join(words)
+    return k + 1, len(" ".join(words[:index + 1])) + 2
+
+
+def _laying_word(lines: list[str], ks: list[int], once: set[str], last: bool = False) -> tuple[int, int, str]:
+    """The first (or last) word of these lines that lays a tile the set holds once."""
+    found = []
+    for k in ks:
+        for i, word in enumerate(lines[k].split(" ")):
+            m = _LAYS.match(word)
+            if m is not None and f"{m.group(1)}-{m.group(2)}" in once:
+                found.append((k, i, word))
+    return found[-1] if last else found[0]
+
+
+def _once(record) -> set[str]:  # noqa: ANN001
+    from domrec.game import Game
+
+    rules = record.rules
+    g = Game(record.game, record.players, variant=rules.variant if rules else None, options=record.options or None)
+    tiles = [str(t) for t in g.tile_set()]
+    return {t for t in tiles if tiles.count(t) == 1} | {f"{t[2]}-{t[0]}" for t in tiles if tiles.count(t) == 1}
+
+
+def read1(text: str) -> notation.DgnGame:
+    found = list(notation.read_games(text, "t.dgn"))
+    assert len(found) == 1
+    return found[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_three_problems_in_three_hands_are_all_reported_in_one_run(game: str) -> None:
+    lines, record = typed_sheet(game)
+    assert read1("\n".join(lines)).report.valid
+    once = _once(record)
+    # Hand 1: a word that is no move (a notation error).
+    k1 = _move_lines(lines, 1)[0]
+    garbled = _insert_after(lines, k1, 0, "7-x")
+    # Hand 2: a tile laid again just after it was laid (a rule the engine judges).
+    k, i, word = _laying_word(lines, _move_lines(lines, 2), once)
+    broken = _insert_after(lines, k, i, word)
+    # Hand 3: a tile laid a second time at the end of the hand.
+    k, i, word = _laying_word(lines, _move_lines(lines, 3), once, last=True)
+    twice = _insert_after(lines, k, i, word)
+    text = "\n".join(lines)
+    report = read1(text).report
+    spots = [(p.line, p.column) for p in report.problems]
+    assert report.status == "unusable"
+    assert spots[0] == garbled and "'7-x' is not a move" in report.problems[0].message
+    assert broken in spots, [p.text() for p in report.problems]
+    assert twice in spots, [p.text() for p in report.problems]
+    at_broken = report.problems[spots.index(broken)]
+    assert at_broken.hand == 2 and at_broken.rule not in ("the set", "the deal", ""), at_broken  # the engine's
+    assert "hand 1 was counted by the scores its end line claims" in report.note
+    as_json = report.to_dict()["problems"]
+    assert {(p["line"], p["column"]) for p in as_json} >= {garbled, broken, twice}
+    assert all("pointer" in p for p in as_json)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_later_hand_is_not_replayed_when_the_broken_hand_claims_no_scores(game: str) -> None:
+    lines, record = typed_sheet(game)
+    k1 = _move_lines(lines, 1)[0]
+    _insert_after(lines, k1, 0, "7-x")
+    end = next(k for k in range(k1, len(lines)) if lines[k].startswith("end"))
+    lines[end] = "end"
+    k, i, word = _laying_word(lines, _move_lines(lines, 2), _once(record))
+    twice = _insert_after(lines, k, i, word)
+    report = read1("\n".join(lines)).report
+    spots = [(p.line, p.column) for p in report.problems]
+    assert twice in spots  # still found, by its tiles alone
+    assert report.problems[spots.index(twice)].rule == "the set"
+    assert "hand 1's scores are not known (its end line claims none)" in report.note
+
+
+def test_a_notation_error_in_an_end_line_leaves_the_hand_judged() -> None:
+    lines, _ = typed_sheet("competitive")
+    end = next(k for k, x in enumerate(lines) if x.startswith("end"))
+    lines[end] = "end NS x"
+    report = read1("\n".join(lines)).report
+    assert report.status == "unusable" and len(report.problems) == 1, [p.text() for p in report.problems]
+    assert report.note is None or "counted by the scores" not in report.note
+
+
+def test_a_bad_hand_line_still_starts_its_hand_and_the_rest_is_read() -> None:
+    lines, record = typed_sheet("competitive")
+    k = lines.index(next(x for x in lines if x.startswith("hand 2")))
+    lines[k] = "hand 2 lead Q"
+    k, i, word = _laying_word(lines, _move_lines(lines, 3), _once(record))
+    twice = _insert_after(lines, k, i, word)
+    report = read1("\n".join(lines)).report
+    assert "'Q' is not a seat of this game" in report.problems[0].message
+    assert twice in [(p.line, p.column) for p in report.problems]
+
+
+def test_notation_errors_are_kept_up_to_a_limit() -> None:
+    lines, _ = typed_sheet("competitive")
+    k = _move_lines(lines, 1)[0]
+    lines[k] += " ?" * 500
+    report = read1("\n".join(lines)).report
+    assert report.status == "unusable" and len(report.problems) == 100
+    assert "reading stopped after 100 notation errors" in report.note
+
+
+@settings(**SETTINGS)
+@given(game=st.sampled_from(GAMES), seed=st.sampled_from([4, 7]), where=st.integers(0, 10_000),
+       junk=st.sampled_from(["7-x", "05-2", "@", "=", "hand", "zz", "6-6@", "[Tag]", "}", "{", '"', "N;",
+                             "end NS", "@6-6", "x"]))
+def test_one_garbled_token_hides_no_problem_of_a_later_hand_and_never_crashes(game: str, seed: int, where: int,
+                                                                               junk: str) -> None:
+    lines, record = typed_sheet(game, seed)
+    # A tile laid twice in the last hand: found with or without the garbled token.
+    last = max(int(x.split()[1]) for x in lines if x.startswith("hand "))
+    k, i, word = _laying_word(lines, _move_lines(lines, last), _once(record), last=True)
+    _insert_after(lines, k, i, word)
+    before = read1("\n".join(lines)).report
+    later = {(p.line, p.column) for p in before.problems if p.hand == last}
+    assert later
+    # One garbled token somewhere among the moves of an earlier hand.
+    hand = 1 + where % (last - 1)
+    ks = _move_lines(lines, hand)
+    k = ks[where % len(ks)]
+    _insert_after(lines, k, (where // 7) % len(lines[k].split(" ")), junk)
+    after = read1("\n".join(lines)).report
+    assert after.status != "valid"
+    spots = {(p.line, p.column) for p in after.problems}
+    assert later <= spots, ([p.text() for p in before.problems], [p.text() for p in after.problems])
+
+
+def test_validate_lists_every_problem_at_its_line_and_column_and_json_gives_each_pointer(tmp_path) -> None:  # noqa: ANN001
+    import json
+
+    from typer.testing import CliRunner
+
+    from domrec.cli import app
+
+    lines, record = typed_sheet("competitive")
+    garbled = _insert_after(lines, _move_lines(lines, 1)[0], 0, "6-x")
+    k, i, word = _laying_word(lines, _move_lines(lines, 2), _once(record))
+    broken = _insert_after(lines, k, i, word)
+    path = tmp_path / "sheet.dgn"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    r = CliRunner().invoke(app, ["validate", str(path)])
+    assert r.exit_code == 2, r.output  # a notation error: the text could not be read in full
+    assert f"  {garbled[0]}:{garbled[1]}: '6-x' is not a move" in r.output
+    assert f"  {broken[0]}:{broken[1]}: hand 2, move " in r.output
+    assert "UNUSABLE (2 problems)" in r.output and "note: " in r.output
+    r = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    report = json.loads(r.output.splitlines()[0])
+    assert [(p["line"], p["column"]) for p in report["problems"]] == [garbled, broken]
+    assert report["problems"][1]["pointer"].startswith("/hands/1/moves/")
+    # Without the notation error the same sheet is invalid (exit 1), its rule problem the first.
+    lines[garbled[0] - 1] = lines[garbled[0] - 1].replace(" 6-x", "", 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    r = CliRunner().invoke(app, ["validate", str(path)])
+    assert r.exit_code == 1 and "INVALID (1 problem)" in r.output, r.output
+
+
+@pytest.mark.parametrize("game", ["horse-race", "castle-rock"])
+def test_a_hand_whose_leader_follows_from_a_broken_hand_is_read_with_each_seat_leading(game: str) -> None:
+    lines, record = typed_sheet(game)
+    for k, line in enumerate(lines):  # no hand after the first names its leader
+        if line.startswith("hand ") and not line.startswith("hand 1 "):
+            lines[k] = re.sub(r" lead \S+$", "", line)
+    _insert_after(lines, _move_lines(lines, 1)[0], 0, "7-x")
+    k, i, word = _laying_word(lines, _move_lines(lines, 3), _once(record))
+    broken = _insert_after(lines, k, i, word)
+    report = read1("\n".join(lines)).report
+    at = [p for p in report.problems if (p.line, p.column) == broken]
+    assert at and at[0].rule not in ("the set", "the deal"), [p.text() for p in report.problems]  # the engine's
+    assert len(report.problems) == 2, [p.text() for p in report.problems]
+
+
+def test_a_setup_problem_keeps_the_notation_errors_first() -> None:
+    text = '[Game "competitive"]\n[N "Ana"]\n[E "Bo"]\n[S "Cy"]\n\nhand 1 lead N\n6-6 zz 6-5\n'
+    report = read1(text).report
+    assert report.status == "unusable"
+    assert [p.kind for p in report.problems] == ["input", "setup"]
+    assert (report.problems[0].line, report.problems[0].column) == (7, 5)
