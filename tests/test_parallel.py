@@ -172,11 +172,11 @@ def test_a_record_that_kills_its_worker_twice_is_named_not_checked(archive):
 @pytest.fixture(scope="module")
 def big(tmp_path_factory) -> Path:
     """An archive long enough to kill a worker or press Ctrl-C in mid-run: 2,000 records, 400 of
-    each game, made of 80 simulated games of each written five times (simulating is the slow part)."""
+    each game, made of 20 simulated games of each written twenty times (simulating is the slow part)."""
     path = tmp_path_factory.mktemp("big") / "big.jsonl"
-    lines = [dumps(record) + "\n" for k, game in enumerate(GAMES) for record in simulate(game, 80, seed=k,
+    lines = [dumps(record) + "\n" for k, game in enumerate(GAMES) for record in simulate(game, 20, seed=k,
                                                                                            accidents=False)]
-    path.write_text("".join(lines * 5), encoding="utf-8")
+    path.write_text("".join(lines * 20), encoding="utf-8")
     return path
 
 
