@@ -197,7 +197,7 @@ def test_canonical_text_gives_the_simulated_record_byte_for_byte(config, fast_di
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long), pytest.param(3, marks=pytest.mark.long)])
 @pytest.mark.parametrize("suffix", [".dgn", ".json"])
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_canonical_text_more_seeds_and_json(config, suffix, seed, fast_dir):
@@ -239,7 +239,7 @@ def test_typed_forms_give_the_same_game(config, keep_deal, fast_dir):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long)])
 @pytest.mark.parametrize("suffix", [".dgn", ".json"])
 @pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
@@ -979,7 +979,7 @@ def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n", range(8))
+@pytest.mark.parametrize("n", [*range(4), *(pytest.param(n, marks=pytest.mark.long) for n in range(4, 8))])
 @pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
 def test_killed_at_more_random_moves(config, seed, n, tmp_path):
     total = _moves_in_record(simulated(config, seed))
