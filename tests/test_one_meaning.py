@@ -77,6 +77,55 @@ def test_a_tile_with_a_leading_zero_is_refused(written):
     assert "leading zero" in report.problems[0].message, report.problems[0].text()
 
 
+TYPED = (SAMPLES / "valid" / "competitive" / "typed-domino.dgn").read_text()
+
+
+def dgn_verdict(text: str):
+    from domrec import notation
+
+    return next(iter(notation.read_games(text.encode(), "t.dgn"))).report
+
+
+def _typed_verdict(old: str, new: str):
+    """The typed sample with ``old`` (its first occurrence) written as ``new``; the line and
+    column where ``new`` starts."""
+    at = TYPED.index(old)
+    line = TYPED.count("\n", 0, at) + 1
+    column = at - (TYPED.rfind("\n", 0, at) + 1) + 1
+    return dgn_verdict(TYPED.replace(old, new, 1)), line, column
+
+
+@pytest.mark.parametrize("old, new, fixed", [
+    ("5-2 6-5", "05-2 6-5", "5-2"),            # a move (the issue's "05-2")
+    ("5-2 6-5", "5-02 6-5", "5-2"),
+    ("6-4@4-2", "6-4@04-2", "6-4@4-2"),        # the tile played on
+    ("3-3; S", "03-3; S", "3-3"),              # the tiles left at the end
+])
+def test_a_typed_tile_with_a_leading_zero_is_refused_at_its_line_and_column(old, new, fixed):
+    assert dgn_verdict(TYPED).valid
+    report, line, column = _typed_verdict(old, new)
+    assert report.status == "unusable"
+    problem = report.problems[0]
+    word = new.split(" ")[0].rstrip(";")
+    assert problem.text() == (f"{line}:{column}: {word!r}: a tile's numbers are written without a leading zero "
+                              f"({fixed})"), problem.text()
+
+
+@given(st.integers(0, 6), st.integers(0, 6), st.sampled_from(["-", ":", "|"]), st.sampled_from(["a", "b", "ab"]))
+def test_any_typed_tile_with_a_leading_zero_is_refused_and_without_one_reads(a, b, dash, zeros):
+    """Property: a move's tile written with a zero before either number is refused, naming the
+    column; the same tile without it reads (the two-digit form ``52`` stays 5-2)."""
+    head = TYPED.split("hand 1", 1)[0]
+    plain = f"{a}{dash}{b}"
+    zeroed = f"{'0' if 'a' in zeros else ''}{a}{dash}{'0' if 'b' in zeros else ''}{b}"
+    report = dgn_verdict(f"{head}hand 1 lead N\nN {zeroed}\n")
+    assert report.status == "unusable"
+    assert report.problems[0].text().startswith(f"8:3: {zeroed!r}: a tile's numbers are written without a "
+                                                "leading zero"), report.problems[0].text()
+    read = dgn_verdict(f"{head}hand 1 lead N\nN {plain}\n")
+    assert "leading zero" not in " ".join(p.message for p in read.problems)
+
+
 @pytest.mark.parametrize("version", ["1.00", "01.0", "1.01", "1.000"])
 def test_a_version_with_a_leading_zero_is_refused(version):
     doc = json.loads(GOOD)

@@ -20,6 +20,7 @@ from domrec.errors import shown
 from domrec.notation.header import _json_text
 from domrec.notation.tokens import (
     _BRIDGE_AT, _CELLS, _MOVE, _ROAD_AT, _STARTER_AT, NotationError, _HandText, _MoveTok, _Text, _tile_text,
+    leading_zero_words,
 )
 
 
@@ -72,6 +73,9 @@ class _MoveReader:
     def _not_a_move(self, word: str, at: int) -> NotationError:
         if re.fullmatch(r"[A-Z]|P[0-9]+", word):
             return self.src.error(f"{word} is not a seat of this game (seats: {' '.join(self.seats)})", at)
+        zero = leading_zero_words(word)
+        if zero is not None:
+            return self.src.error(zero, at)
         return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)", at)
 
     def _move(self, m: re.Match, word: str, at: int) -> _MoveTok | None:

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from domrec.errors import shown
 from domrec.notation.header import _score_pairs
 from domrec.notation.positions import _word_starts
-from domrec.notation.tokens import HAND_ENDS, _TILE_CACHE, _HandText, _Text, _tile_text, _Token, _unescape_comment
+from domrec.notation.tokens import (
+    HAND_ENDS, _TILE_CACHE, _HandText, _Text, _tile_text, _Token, _unescape_comment, leading_zero_words,
+)
 
 if TYPE_CHECKING:
     from domrec.notation.positions import _Positions
@@ -120,7 +122,8 @@ class _PartReader:
                 return []
             tile = _tile_text(tok.text)
             if tile is None:
-                raise self.src.error(f"{shown(tok.text)!r} is not a tile (write tiles as 6-3) in {what}", tok.pos)
+                raise self.src.error(leading_zero_words(tok.text) or f"{shown(tok.text)!r} is not a tile (write tiles "
+                                     f"as 6-3) in {what}", tok.pos)
             out.append(tile)
         return out
 

@@ -25,7 +25,7 @@ from typing import Any, Iterator, NamedTuple
 
 import attrs
 
-from domrec.errors import InputError, NotUnicodeError
+from domrec.errors import InputError, NotUnicodeError, shown
 from domrec.reader import unicode_text
 
 
@@ -44,8 +44,13 @@ class NotationError(InputError):
         return f"{self.line}:{self.column}: {self.message}"
 
 
-_TILE = r"(?:[0-9]{1,2}[-:|][0-9]{1,2}|[0-9][0-9])"
-_TILE_RE = re.compile(r"([0-9]{1,2})[-:|]([0-9]{1,2})\Z|([0-9])([0-9])\Z")
+#: A tile as typed: ``6-3`` (or ``6:3``, ``6|3``), numbers without a leading zero (``05-2`` is
+#: refused, as in JSON: one way to write a number), or two digits run together, ``63``.
+_NUMBER = r"(?:[0-9]|[1-9][0-9])"
+_TILE = rf"(?:{_NUMBER}[-:|]{_NUMBER}|[0-9][0-9])"
+_TILE_RE = re.compile(rf"({_NUMBER})[-:|]({_NUMBER})\Z|([0-9])([0-9])\Z")
+#: A number of a tile written with a leading zero (``05-2``, ``6-04``), for the refusal's words.
+LEADING_ZERO = re.compile(r"(?<![0-9])0(?=[0-9]+[-:|])|(?<=[-:|])0(?=[0-9])")
 _TOKEN = re.compile(r"""
     (?P<nl>\n)
   | (?P<ws>[ \t\r\f\v,]+)
@@ -83,6 +88,15 @@ HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
 
 
 _TILE_CACHE: dict[str, str | None] = {}
+
+
+def leading_zero_words(word: str) -> str | None:
+    """What a refusal says of a word whose tile has a number written with a leading zero
+    (``'05-2': a tile's numbers are written without a leading zero (5-2)``), or ``None``."""
+    if LEADING_ZERO.search(word) is None:
+        return None
+    return (f"{shown(word)!r}: a tile's numbers are written without a leading zero "
+            f"({shown(LEADING_ZERO.sub('', word))})")
 
 
 def _tile_text(text: str) -> str | None:
