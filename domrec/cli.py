@@ -94,6 +94,7 @@ def _total_bytes(paths: list[str]) -> int | None:
 
 
 @app.command()
+@console.plain_direction_command(lambda as_json=False, **_: as_json)  # --json is data
 def validate(
     paths: list[str] = typer.Argument(..., help="Record files (*.json, *.dgn), folders, *.jsonl or *.dgn "
                                                 "archives, or - for stdin."),
@@ -312,6 +313,7 @@ def _interrupted(output: Any) -> None:
 
 
 @app.command()
+@console.plain_direction_command(lambda **_: True)  # the records written are data
 def convert(
     source: str = typer.Argument(..., help="A *.json, *.jsonl or *.dgn file, or - for standard input."),
     output: str = typer.Option("-", "--output", "-o", help="The file to write (*.json, *.jsonl, *.dgn), "
@@ -408,6 +410,7 @@ def _check_template(template: Any) -> None:
 
 
 @app.command()
+@console.plain_direction_command(lambda html=None, svg=None, **_: html is not None or str(svg) == "-")
 def explain(
     path: Path = typer.Argument(..., help="A record file (or a *.jsonl archive with --record)."),
     hand: int = typer.Option(1, "--hand", "-k", min=1, help="Which hand, counting from 1."),

@@ -10,12 +10,15 @@ everywhere.  Everything here decides per stream, because ``domrec validate
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from importlib import metadata
 from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
 
 import typer
+
+from domrec.errors import plain_direction
 
 T = TypeVar("T")
 
@@ -49,6 +52,52 @@ def paint(text: str, style: str, stream: TextIO | None = None) -> str:
 def echo_err(text: str, style: str | None = None) -> None:
     """A line on stderr, coloured there if stderr is a terminal."""
     typer.echo(paint(text, style, sys.stderr) if style else text, err=True)
+
+
+# --- direction controls -------------------------------------------------------------------------
+
+class PlainDirection:
+    """A text stream that writes everything without direction controls
+    (:func:`domrec.errors.plain_direction`): a name or a comment holding a right-to-left override
+    prints in the order it reads (``\u202e1 reyalP`` would show as "Player 1"), whatever line of
+    whichever command prints it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: Any) -> Any:
+        return self._stream.write(plain_direction(text) if isinstance(text, str) else text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def plain_direction_output(stdout: bool = True) -> Iterator[None]:
+    """Standard error, and standard output when it carries text for people (``stdout``), without
+    direction controls while the block runs.  Data (``--json``, a record or a page written to
+    standard output) is written as it is: pass ``stdout=False`` then."""
+    streams = sys.stdout, sys.stderr
+    if stdout:
+        sys.stdout = PlainDirection(streams[0])
+    sys.stderr = PlainDirection(streams[1])
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def plain_direction_command(data_on_stdout: Callable[..., bool] = lambda **_: False) -> Callable[[T], T]:
+    """A command whose text output is written without direction controls
+    (:func:`plain_direction_output`); ``data_on_stdout(**options)`` says when what it writes to
+    standard output is data instead (``--json``, a record, a page), to be left as it is."""
+    def decorate(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            with plain_direction_output(stdout=not data_on_stdout(**kwargs)):
+                return fn(*args, **kwargs)
+        return command
+    return decorate
 
 
 # --- progress -------------------------------------------------------------------------------------

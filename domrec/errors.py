@@ -33,6 +33,23 @@ def one_line(text: str) -> str:
     return _NOT_ONE_LINE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+#: The explicit direction controls: marks (ALM, LRM, RLM), embeddings and overrides (LRE, RLE,
+#: PDF, LRO, RLO) and isolates (LRI, RLI, FSI, PDI).  A name's own letters set its direction;
+#: these only make text show in another order than it is read (``\u202e1 reyalP`` shows as
+#: "Player 1").
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_NO_BIDI = {ord(ch): None for ch in BIDI_CONTROLS}
+
+
+def plain_direction(text: str) -> str:
+    """``text`` without direction controls: what a terminal shows of a name, a comment or any
+    other text from a record or an event file, so that it reads in the order it is written.
+
+    Both commands print through it (``domrec``'s text output, every ``tournament`` command);
+    data (``--json``, a record written out) keeps its text as it is."""
+    return text.translate(_NO_BIDI) if not text.isascii() else text
+
+
 def clip(text: str, limit: int = 40) -> str:
     """Text from a record, shortened for a message: a 100,000-character key must not make a 100 KB line."""
     return one_line(text if len(text) <= limit else text[:limit] + "…")

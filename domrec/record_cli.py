@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from domrec import games, notation, output as outputs
-from domrec.errors import DomrecError, InputError, RuleViolation, one_line
+from domrec.errors import DomrecError, InputError, RuleViolation, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, new_game
 
@@ -28,13 +28,19 @@ EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
 
 def _err(text: str) -> None:
-    sys.stderr.write(one_line(text) + "\n")
+    sys.stderr.write(_shown(text) + "\n")
     sys.stderr.flush()
 
 
 def _out(text: str) -> None:
-    sys.stdout.write(one_line(text) + "\n")
+    sys.stdout.write(_shown(text) + "\n")
     sys.stdout.flush()
+
+
+def _shown(text: str) -> str:
+    """A line the recorder prints: on one line, and without direction controls, so that a player
+    named ``\u202e1 reyalP`` reads as written (the file keeps the name as typed)."""
+    return plain_direction(one_line(text))
 
 
 def run(target: str, output: str | None, player: list[str], players: int | None, option: list[str],

@@ -13,7 +13,8 @@ invisible and direction-control characters are left out.  The table of look-alik
 
 Direction controls (the right-to-left override that makes ``\u202e1 reyalP`` show as
 "Player 1") are refused in new names (:func:`bidi_controls`), and taken out of anything
-printed (:func:`plain_direction`); pages isolate each name (``<bdi>``, ``dir="auto"``) so a
+printed (:func:`plain_direction`, domrec's own, so that both commands drop the same
+characters); pages isolate each name (``<bdi>``, ``dir="auto"``) so a
 right-to-left name never reorders the text around it.
 """
 
@@ -22,16 +23,16 @@ from __future__ import annotations
 import functools
 import unicodedata
 
+from domrec.errors import BIDI_CONTROLS, plain_direction
+
+__all__ = ["BIDI_CONTROLS", "bidi_controls", "did_you_mean", "name_key", "normalise_name", "plain_direction",
+           "skeleton"]
+
 #: Characters that do not show, or only steer how text around them is drawn: format characters
 #: (Unicode category Cf: zero-width space and joiners, the byte-order mark, the soft hyphen,
 #: left-to-right and right-to-left marks, embeddings, overrides and isolates), the combining
 #: grapheme joiner and the variation selectors.
 _INVISIBLE_EXTRA = {"\u034f", *map(chr, range(0xFE00, 0xFE10))}
-#: The explicit direction controls: marks (ALM, LRM, RLM), embeddings and overrides (LRE, RLE,
-#: PDF, LRO, RLO) and isolates (LRI, RLI, FSI, PDI).  A name's letters set its direction; these
-#: only make text show in another order than it is read.
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_NO_BIDI = {ord(ch): None for ch in BIDI_CONTROLS}
 
 
 def normalise_name(name: str) -> str:
@@ -43,12 +44,6 @@ def normalise_name(name: str) -> str:
 def bidi_controls(text: str) -> list[str]:
     """The direction controls ``text`` holds, as ``U+202E`` (for a refusal)."""
     return sorted({f"U+{ord(ch):04X}" for ch in text if ch in BIDI_CONTROLS})
-
-
-def plain_direction(text: str) -> str:
-    """``text`` without direction controls: what a terminal or a page shows of a name (or of any
-    text from an event file or a record), so that it reads in the order it is written."""
-    return text.translate(_NO_BIDI) if not text.isascii() else text
 
 
 @functools.lru_cache(maxsize=1)

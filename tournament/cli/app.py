@@ -25,7 +25,6 @@ from domrec.games import parse_options
 
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event.files import open_event
-from tournament.names import plain_direction
 from tournament.store.event_store import EventStore
 
 console.plain_help_types()
@@ -63,7 +62,8 @@ def guarded(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         streams = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = _PlainDirection(streams[0]), _PlainDirection(streams[1])
+        # Names stored before direction controls were refused still print in the order they read.
+        sys.stdout, sys.stderr = console.PlainDirection(streams[0]), console.PlainDirection(streams[1])
         try:
             return fn(*args, **kwargs)
         except typer.Exit:
@@ -93,21 +93,6 @@ def guarded(fn: Callable) -> Callable:
         finally:
             sys.stdout, sys.stderr = streams
     return wrapper
-
-
-class _PlainDirection:
-    """A text stream that writes everything without direction controls: a name (or an event's
-    name) stored before they were refused still prints in the order it reads, whichever command
-    prints it (``\u202e1 reyalP`` would show as "Player 1")."""
-
-    def __init__(self, stream: Any) -> None:
-        self._stream = stream
-
-    def write(self, text: Any) -> Any:
-        return self._stream.write(plain_direction(text) if isinstance(text, str) else text)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
 
 
 def _damaged(kwargs: dict[str, Any], e: Exception) -> str:
