@@ -33,6 +33,7 @@ from domrec.game import Game, GameError, Refused
 from domrec.notation.through_game import _complete
 from domrec.notation.tokens import _full_tokens, _Text, _unescape_comment
 from domrec.record import Deal, Hand, HandResult, Move, Pass, Play, Record, Redeal, structure_move
+from domrec.validate import wrong_score
 
 HELP = """\
 Type moves as in DGN, several on a line if you like:
@@ -268,9 +269,10 @@ class Recorder:
             self._refuse(f"{_describe(move)}: {e.problem.message} [{e.problem.rule}]")
             return False
         if move.score is not None and move.score != points:
+            said = wrong_score(move, points, g.state)  # the validator's words: what was counted
             g.pop()
-            self._refuse(f"{_describe(move)} scores {points}, not {move.score}: type it again (the claim is "
-                         f"optional: the recorder works the points out)")
+            self._refuse(f"{_describe(move)}: {said}; type it again (the claim is optional: the recorder works "
+                         f"the points out)")
             return False
         if not self._save():
             g.pop()

@@ -39,7 +39,7 @@ import jinja2
 from markupsafe import Markup
 
 from domrec import phrases
-from domrec.errors import TooLargeError, one_line
+from domrec.errors import TooLargeError, one_line, plain_direction
 from domrec.explain import describe_move
 from domrec.i18n import DEFAULT, N_, environment, translations
 from domrec.output import REPLAY_MARK
@@ -264,7 +264,7 @@ def _compact(value: object) -> object:
 def _hand_view(record: Record, number: int, replayed: HandDrawn | None, problems: list[ProblemView],
                raw: list[Problem], stopped: str | None, lang: str = DEFAULT) -> HandView:
     hand = record.hands[number - 1]
-    names = {p.seat: p.name for p in record.players}
+    names = {p.seat: plain_direction(p.name) for p in record.players}
     shown = replayed.positions if replayed else 0
     points = replayed.points if replayed else {}
     by_move: dict[int, list[ProblemView]] = {}
@@ -348,7 +348,14 @@ def _verdict(report: Report) -> str:
 @functools.cache
 def _environment(lang: str = DEFAULT) -> jinja2.Environment:
     return environment(jinja2.PackageLoader("domrec", "templates"), lang, undefined=jinja2.StrictUndefined,
-                       trim_blocks=True, lstrip_blocks=True)
+                       trim_blocks=True, lstrip_blocks=True, finalize=_shown)
+
+
+def _shown(value: object) -> object:
+    """A value as the page shows it: text without direction controls (names, comments, the
+    event's fields from the record), so that it reads in the order it is written; each name is
+    also isolated (``<bdi>``, or ``unicode-bidi: isolate``) by the template."""
+    return plain_direction(value) if type(value) is str else value
 
 
 @functools.cache
@@ -543,7 +550,7 @@ def render(record: Record, hands: list[HandDrawn], report: Report, identity: str
     title = GAME_TITLES.get(record.game, record.game)
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
     keys, played = _aliased([h.data for h in hand_views if h.data is not None])
-    data = {"game": record.game, "title": title, "names": [[p.seat, p.name] for p in record.players],
+    data = {"game": record.game, "title": title, "names": [[p.seat, plain_direction(p.name)] for p in record.players],
             "keys": keys, "hands": played, "say": _script_words(lang)}
     return _environment(lang).get_template("replay.html.j2").render(
         script=_script(record.game), data=_json(data),

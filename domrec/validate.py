@@ -413,14 +413,20 @@ def _play_moves(state: HandState, moves: tuple[Move, ...], hp: str, i: int, prob
     return j + 1, False
 
 
-def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int, state: HandState | None = None) -> Problem:
-    """A wrong move score, saying what was counted so the claim can be put right: the engine that
-    knows the count words it (``score_why``: "4-2 matches only the 2 of 5-2 and the 4 of 4-1:
-    2 segments, 1 point"); an engine without the hook gets the bare "it scores 1"."""
+def wrong_score(move: Move, points: int, state: HandState | None = None) -> str:
+    """What a wrong move score is told, saying what was counted so the claim can be put right:
+    "W is credited 5, but 4-2 matches only the 2 of 5-2 and the 4 of 4-1: 2 segments, 1 point".
+    The engine that knows the count words it (``score_why``, called while ``state`` is just after
+    ``move``); an engine without the hook gets the bare "it scores 1".  The validator and the
+    recorder both say it, so a player at the table reads what an arbiter reads later."""
     why = getattr(state, "score_why", None)
     reason = why(move, points) if why is not None else None
-    return Problem(f"{hp}/moves/{j}/score", f"{move.seat} is credited {shown(move.score)}, but "
-                                             f"{reason or f'it scores {points}'}", "scoring", "score",
+    return f"{move.seat} is credited {shown(move.score)}, but {reason or f'it scores {points}'}"
+
+
+def _move_score_problem(hp: str, i: int, j: int, move: Move, points: int, state: HandState | None = None) -> Problem:
+    """A wrong move score (:func:`wrong_score`), at its claim."""
+    return Problem(f"{hp}/moves/{j}/score", wrong_score(move, points, state), "scoring", "score",
                    hand=i + 1, move=j + 1, seat=move.seat, claimed=move.score, computed=points)
 
 

@@ -106,3 +106,15 @@ def test_the_recorder_prints_the_name_readable_and_saves_it_as_typed(tmp_path: P
                            text='[Game "competitive"]\n[N "Ana"]\n[E "E"]\n[S "S"]\n[W "W"]\n\nhand 1\n')
     assert code == 2 and "N=1 reyalP" in err and "N=Ana" in err, err
     assert no_controls(out + err)
+
+
+def test_the_replay_page_isolates_names_and_drops_the_controls(tmp_path: Path):
+    from domrec import replay_page
+    from domrec.reader import loads
+
+    record = loads(reversed_name(tmp_path).read_bytes())
+    page = replay_page.page(record, "rlo.json")
+    assert "\u202e" not in page
+    assert '<span class="seat">N</span><bdi>1 reyalP</bdi>' in page  # the players, each isolated
+    assert '"N","1 reyalP"' in page  # the script's names (its "Last:" line puts each in a <bdi>)
+    assert ".moves small{color:#666;font-size:.85rem;unicode-bidi:isolate}" in page

@@ -401,6 +401,36 @@ def pick_wrong_move_score(g, st, k):
         return f"{head}={int(score) + 1}"
 
 
+def pick_wrong_broadway_score(g, st, k):
+    """A Broadway play that scores, claimed for 5 more: the refusal says which halves matched."""
+    if _moving(g) and _next_is_move(st, k) and "=" in st[k]:
+        head, score = st[k].rsplit("=", 1)
+        if int(score) > 0:
+            return f"{head}={int(score) + 5}"
+
+
+def _claimed(st, k, score: int, first: str = ""):
+    """The next move, which scores nothing when it is made, typed with ``score`` claimed."""
+    words = st[k].split(" ")
+    if len(words) == 2 and "=" not in words[1] and words[1][:1] not in ("-", "+", "r") and words[1].startswith(first):
+        return f"{st[k]}={score}"
+
+
+def pick_wrong_competitive_score(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and g.moves:
+        return _claimed(st, k, 5)
+
+
+def pick_wrong_capture_score(g, st, k):
+    if _moving(g) and _next_is_move(st, k):
+        return _claimed(st, k, 9, "x")
+
+
+def pick_wrong_roads_score(g, st, k):
+    if _moving(g) and _next_is_move(st, k) and "@" in st[k]:
+        return _claimed(st, k, 3)
+
+
 def pick_wrong_hand_result(g, st, k):
     words = st[k].split(" ")
     if words[0] == "end" and len(words) > 3:
@@ -425,7 +455,19 @@ REFUSALS = [
     ("broadway-off-the-grid", "broadway", None, 0, pick_broadway_off_the_grid, ["[broadway:"]),
     ("mistyped", "competitive", None, 0, pick_mistyped, ["'6-x' is not a move of competitive"]),
     ("undo-at-start", "competitive", None, 0, pick_undo_at_start, ["no move to take back"]),
-    ("wrong-move-score", "horse-race", 2, 0, pick_wrong_move_score, ["scores 1, not 2"]),
+    # A wrong move score is told as the validator tells it: what was counted (issue #26 point 4).
+    ("wrong-move-score", "horse-race", 2, 0, pick_wrong_move_score,
+     ["P2 plays 0-0 on 5-0: P2 is credited 2, but the open ends are 5 (5-0) + 0 (0-0 spinner) = 5: 1 point (one "
+      "point per five); type it again"]),
+    ("wrong-broadway-score", "broadway", None, 0, pick_wrong_broadway_score,
+     [" is credited ", ", but ", " matches ", " segments, ", "(2 segments earn 1, 3 earn 5, 4 or more 10); type it"]),
+    ("wrong-competitive-score", "competitive", None, 0, pick_wrong_competitive_score,
+     [" is credited 5, but a competitive move scores nothing when it is made: the hand's points are counted at its "
+      "end"]),
+    ("wrong-capture-score", "castle-rock", 2, 0, pick_wrong_capture_score,
+     [" captures ", " is credited 9, but the capture takes 1 tile: 1 point (1 per tile taken); type it again"]),
+    ("wrong-roads-score", "domino-roads", 4, 0, pick_wrong_roads_score,
+     [" is credited 3, but a domino-roads move scores nothing when it is made"]),
     ("wrong-hand-result", "competitive", None, 0, pick_wrong_hand_result,
      ["end: ", " for the hand, not ", "the hand is kept open"]),
     ("hand-3-before-2", "competitive", None, 0, pick_hand_too_far, ["the next hand is hand 2, not hand 3"]),
@@ -442,6 +484,28 @@ def _refusal_case(case):
     end = next(j for j in range(k, len(st)) if st[j].startswith("end") and
                sum(1 for line in st[:j + 1] if line.startswith("hand ")) == hand)
     return record, st[:end + 1], k, bad, words, truncated(record, hand)
+
+
+@pytest.mark.parametrize("case", [c for c in REFUSALS if c[0].startswith("wrong-") and "score" in c[0]],
+                         ids=lambda c: c[0])
+def test_a_wrong_move_score_is_told_in_the_validators_words(case):
+    """One sentence for a wrong move score: what the recorder refuses at the table is what
+    ``domrec validate`` says of the same claim in a record (the engine's count)."""
+    record, st, k, bad, _words, _expected = _refusal_case(case)
+    r, said, refused = new_recorder(record)
+    for line in st[:k]:
+        r.feed_line(line)
+    r.feed_line(bad)
+    assert len(refused) == 1
+    head, claim = bad.rsplit("=", 1)
+    r.feed_line(head)  # the same move without the claim is taken; then the record claims it
+    last = r.game.record()
+    moves = last.hands[-1].moves
+    wrong = attrs.evolve(last, hands=(*last.hands[:-1], attrs.evolve(last.hands[-1], moves=(
+        *moves[:-1], attrs.evolve(moves[-1], score=int(claim))))))
+    problems = [p for p in validate(wrong).problems if p.kind == "score"]
+    assert len(problems) == 1
+    assert f": {problems[0].message}; type it again (the claim is optional" in refused[0], (refused[0], problems)
 
 
 @pytest.mark.parametrize("case", REFUSALS, ids=REFUSAL_IDS)

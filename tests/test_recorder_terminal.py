@@ -440,3 +440,28 @@ def test_the_table_wraps_between_tiles_at_the_terminal_width(term, tmp_path, wid
     term.type("quit")
     term.keys("Enter")
     assert term.wait_dead() == "0"
+
+
+def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path):
+    """Issue #26 point 4: the refusal tells what the rules counted, in the validator's words."""
+    record = next(sim.simulate("horse-race", 1, 0, 2))
+    lines = notation.dumps(attrs.evolve(record, result=None)).split("\n\n")[1].splitlines()
+    parts = [x for x in lines if x.split(" ")[0] in PARTS and not x.startswith(("left", "end"))]
+    words = lines[len(parts)].split(" ")
+    first, second = f"{words[0]} {words[1]}", f"{words[2]} {words[3]}"
+    assert (first, second) == ("P2 5-0=1", "P2 0-0@5-0=1")  # the simulator's game, seed 0
+    out = tmp_path / "h.dgn"
+    term.start("horse-race", "-o", str(out), "--players", "2", *_players(record))
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in [*parts, first]:
+        term.line(line)
+    term.line("P2 0-0@5-0=3")
+    assert ("P2 plays 0-0 on 5-0: P2 is credited 3, but the open ends are 5 (5-0) + 0 (0-0 spinner) = 5: 1 point "
+            "(one point per five); type it again (the claim is optional: the recorder works the points out)"
+            in term.screen())
+    term.wait_prompt("hand 1, P2 to play>")
+    term.line(second)
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
+    assert read_record(out).hands[0].moves == record.hands[0].moves[:2]

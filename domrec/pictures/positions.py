@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from domrec.errors import DomrecError, clip
+from domrec.errors import DomrecError, clip, plain_direction
 from domrec.explain import describe_move
 from domrec.games.base import HandOutcome, HandState, Match
 from domrec.pictures import Board, drawer, frame, scener, svg
@@ -141,7 +141,9 @@ class Camera:
         self.wanted_hand = hand
         self.wanted_move = move
         self.every = every
-        self.names = {p.seat: p.name for p in record.players}
+        # A picture shows each name in the order it reads: without direction controls (a name
+        # "\u202e1 reyalP" would show as "Player 1"), as every page and terminal line does.
+        self.names = {p.seat: plain_direction(p.name) for p in record.players}
         self.read_board = scener(record.game)
         self.match: Match | None = None
         self.keep = keep

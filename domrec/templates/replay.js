@@ -97,6 +97,17 @@
             racks: m.racks, hidden: m.hidden};
   }
 
+  /* The "Last:" line with the player's name in a <bdi> of its own, so that a right-to-left name
+     never reorders the move or the points around it (the page's data has no direction controls). */
+  function lastLine(box, line, name) {
+    var at = name ? line.lastIndexOf("(" + name + ")") : -1;
+    if (at < 0) { box.textContent = line; return; }
+    var bdi = document.createElement("bdi");
+    bdi.className = "name";
+    bdi.textContent = name;
+    box.append(line.slice(0, at + 1), bdi, line.slice(at + 1 + name.length));
+  }
+
   /* The position for a phone: the last move as a line of text, then one picture as wide as the
      screen (the north rack, the felt with the board scaled to its width, the other racks at
      their own size, west and east side by side), then the notes as a list. */
@@ -104,7 +115,7 @@
     var F = D.frame, M = F.MARGIN, GAP = F.GAP;
     var last = document.createElement("p");
     last.className = "last";
-    last.textContent = F.headerLines(p)[1];
+    lastLine(last, F.headerLines(p)[1], p.last && p.last.name ? D.clip(p.last.name, 24) : "");
     box.appendChild(last);
     var seats = p.racks.map(function (r) { return r[0]; });
     var compass = seats.every(function (s) { return F.COMPASS.indexOf(s) >= 0; });

@@ -5,13 +5,13 @@
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
   let view = null, open = null, openState = null;
-  const { $, el, say } = window.venue;
+  const { $, el, say, name, plain } = window.venue;
   // What a tap in the open table's panel leads to is said beside its buttons (on a phone the line
   // at the top of the page is far off the screen by then); the rest at the top.
   function tell(text, kind) {
     say("");
     const m = $("detail-message");
-    m.textContent = text || "";
+    m.textContent = plain(text || "");
     m.className = kind || "";
     if (text && !$("detail").hidden) m.scrollIntoView({ block: "nearest" });
   }
@@ -42,7 +42,7 @@
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
                                                               "data-called": t.called ? "yes" : "no" },
       el("td", {}, t.table),
-      el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " " + n))),
+      el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " ", name(n)))),
       el("td", { class: t.called ? "state-called" : t.status === "confirmed" ? "state-confirmed" : "" },
          (t.called ? "director called · " : "") + label(t.status) + (t.progress ? " · " + t.progress : ""),
          ...(t.last_at ? [el("div", { class: "when" }, "last move " + when(t.last_at))] : [])),

@@ -3,9 +3,32 @@
 // page's words in its language: t("Undo") looks a string up in the JSON the page embeds
 // (<script type="application/json" id="strings">, made from the catalogs), and
 // t("Hand %(n)s", { n: 2 }) fills in its values.
+//
+// A name (a player's, the event's) is drawn by name(): without direction controls, inside a <bdi>,
+// so that a right-to-left name (or one stored with an override before they were refused, which
+// would show "\u202e1 reyalP" as "Player 1") never reorders the seat, the round or the other names
+// around it.  The server's pages do the same (tournament.names).
 "use strict";
+// The controls the server drops (tournament.names.BIDI_CONTROLS): ALM, LRM, RLM, the embeddings
+// and overrides (U+202A-U+202E) and the isolates (U+2066-U+2069).
+const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 window.venue = {
   $: (id) => document.getElementById(id),
+  plain: (text) => String(text ?? "").replace(DIRECTION_CONTROLS, ""),
+  name(text) {
+    const node = document.createElement("bdi");
+    node.className = "name";
+    node.textContent = window.venue.plain(text);
+    return node;
+  },
+  // t() as nodes: a value that is a node (a name()) takes its place in the sentence as it is.
+  tn(msgid, values) {
+    const nodes = {}, plainValues = {};
+    for (const [k, v] of Object.entries(values || {})) {
+      if (v instanceof Node) { nodes[k] = v; plainValues[k] = "\u0000" + k + "\u0000"; } else plainValues[k] = v;
+    }
+    return window.venue.t(msgid, plainValues).split("\u0000").map((part, k) => (k % 2 && part in nodes ? nodes[part] : part));
+  },
   el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -18,7 +41,7 @@ window.venue = {
   },
   say(text, kind) {
     const m = document.getElementById("message");
-    m.textContent = text || "";
+    m.textContent = window.venue.plain(text || "");  // the server's words may name a player
     m.className = kind || "";
   },
   strings: null,
