@@ -76,6 +76,12 @@ def test_the_table_and_the_director_isolate_every_name(tmp_path, browser):
         title = page.evaluate("() => document.querySelector('#title bdi').textContent")
         assert title == "Club night" and page.inner_text("#title").startswith("Club night")
         assert _no_controls(page.evaluate("() => document.body.textContent"))
+        # The lead list (a <select> holds plain text only): the names without controls, last.
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        options = page.evaluate("() => [...document.querySelectorAll('#lead option')].map(o => o.textContent)")
+        assert options[1:] == [f"lead: {line}" for line in shown]
+        assert _no_controls(page.evaluate("() => document.body.textContent"))
         keep(page, "venue-bidi-table")
 
         page = browser.new_page(viewport=LAPTOP)

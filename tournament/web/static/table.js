@@ -11,7 +11,7 @@
   let chosen = null;      // the tile tapped, waiting for where it goes
   let busy = false;
 
-  const { $, el, say, t, tn, name, plain } = window.venue;
+  const { $, el, say, t, tn, name, plain: unsteered } = window.venue;
 
   // Requests go one after another, never dropped: a tap made while a refresh is on its way waits
   // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
@@ -117,7 +117,7 @@
       const clock = view.time_limit && game.hands.length
         ? el("button", { type: "button", id: "time-up", onclick: () => send("time") }, t("Time is up: end the game here")) : null;
       const lead = el("select", { id: "lead", "aria-label": t("who leads") }, el("option", { value: "" }, t("lead: as the rules say")),
-                      ...game.seats.map((s) => el("option", { value: s }, t("lead: %(seat)s %(name)s", { seat: s, name: plain(game.players[s] || "") }))));
+                      ...game.seats.map((s) => el("option", { value: s }, t("lead: %(seat)s %(name)s", { seat: s, name: unsteered(game.players[s] || "") }))));
       box.append(el("h2", {}, t("Hand %(n)s", { n: next })),
                  el("div", { class: "row" }, lead, el("button", { type: "button", class: "primary", id: "start-hand",
                    onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, t("Start hand %(n)s", { n: next }))),
