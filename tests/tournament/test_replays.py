@@ -64,7 +64,7 @@ def test_only_the_verified_result_links_to_its_replay_page(event, tmp_path):
     players = {p.id: p.name for p in store.players()}
     store.close()
     for seat in names:
-        assert f'<span class="seat">{seat.seat}</span>{players[seat.player]}</li>' in page
+        assert f'<span class="seat">{seat.seat}</span><bdi>{players[seat.player]}</bdi></li>' in page
     assert sorted(p.name for p in (tmp_path / "club night #1-replays").iterdir()) == ["round-1-table-1.html"]
 
 

@@ -21,14 +21,11 @@ window.venue = {
     node.textContent = window.venue.plain(text);
     return node;
   },
-  // t() as nodes: a value that is a node (a name()) takes its place in the sentence as it is.
-  tn(msgid, values) {
-    const nodes = {}, plainValues = {};
-    for (const [k, v] of Object.entries(values || {})) {
-      if (v instanceof Node) { nodes[k] = v; plainValues[k] = "\u0000" + k + "\u0000"; } else plainValues[k] = v;
-    }
-    return window.venue.t(msgid, plainValues).split("\u0000").map((part, k) => (k % 2 && part in nodes ? nodes[part] : part));
-  },
+  // A node (a name()) in a sentence of t(): the value's place is marked with slot("event"), and
+  // withNodes(sentence, { event: node }) gives the sentence's parts with the node in it.  (The
+  // call stays t("…"), the form the page's strings are gathered from.)
+  slot: (key) => "\u0000" + key + "\u0000",
+  withNodes: (text, nodes) => text.split("\u0000").map((part, k) => (k % 2 && part in nodes ? nodes[part] : part)),
   el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {

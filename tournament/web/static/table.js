@@ -11,7 +11,7 @@
   let chosen = null;      // the tile tapped, waiting for where it goes
   let busy = false;
 
-  const { $, el, say, t, tn, name, plain: unsteered } = window.venue;
+  const { $, el, say, t, slot, withNodes, name, plain: unsteered } = window.venue;
 
   // Requests go one after another, never dropped: a tap made while a refresh is on its way waits
   // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
@@ -259,7 +259,8 @@
     document.body.dataset.rev = view.rev;
     document.body.dataset.drawn = String((Number(document.body.dataset.drawn) || 0) + 1);  // how many times drawn
     const game = view.game;
-    $("title").replaceChildren(...tn("%(event)s · round %(round)s · table %(table)s", { event: name(view.event), round: view.round, table: view.table }));
+    $("title").replaceChildren(...withNodes(t("%(event)s · round %(round)s · table %(table)s", { event: slot("event"), round: view.round, table: view.table }),
+                                            { event: name(view.event) }));
     totals(game);
     players(game);
     const main = $("panel");
