@@ -95,6 +95,15 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
     remaining = getattr(state, "piles", None) or {}
     topped = {seat: list(pile[:len(pile) - len(remaining.get(seat, ()))]) for seat, pile in piles.items()}
     seen_in_moves = Counter(T.tile(x) for ts in played.values() for x in ts)
+    in_set: Counter | None = None
+
+    def copies(t: Tile) -> int:
+        """How often the set holds ``t`` (counted once a hand, not once a tile)."""
+        nonlocal in_set
+        if in_set is None:
+            in_set = Counter(match.tile_set())
+        return in_set[t]
+
     dealt: dict[str, list[str]] = {}
     missing: list[str] = []
     for seat in seats:
@@ -107,7 +116,8 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
                                         f"{held} (is a move missing, or given to the wrong seat? without the "
                                         f"deal, every pass must be written)", RULE, "/deal")
             for text in given:
-                if seen_in_moves[T.tile(text)] >= _copies(match, T.tile(text)):
+                t = T.tile(text)
+                if seen_in_moves[t] >= copies(t):
                     raise LeftContradiction(f"hand {hand_no}: left {seat} lists {text}, but it was played in "
                                             f"this hand", RULE, "/deal")
         elif held == 0:
@@ -135,10 +145,6 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
         return Deal(hands=hands)
     return Deal(hands=hands, boneyard=public.boneyard, row=public.row, piles=public.piles,
                 lead_draw=public.lead_draw, redeals=public.redeals)
-
-
-def _copies(match: Any, t: Tile) -> int:
-    return sum(1 for x in match.tile_set() if x is t)
 
 
 def _less(tiles: list[str], minus: list[str], hand_no: int, seat: str, verb: str) -> list[str]:

@@ -113,6 +113,9 @@ class Game:
         #: ``k + 1``), kept while those hands stay as they are.  A replay resumes from the last
         #: one instead of replaying the whole record, so closing a hand costs that hand only.
         self._snaps: list[Match] = [_copy_match(self._match)]
+        #: id(hand) -> (hand, whether it needs format 1.1), for :meth:`record` (the hand is kept, so
+        #: its id is not reused while the entry lives).
+        self._seen_11: dict[int, tuple[Hand, bool]] = {}
 
     # --- building from a record -------------------------------------------------
 
@@ -129,6 +132,7 @@ class Game:
         hands = list(record.hands)
         g._hands, g._current, g._moves = hands, None, []
         g._snaps = []
+        g._seen_11 = {}
         g._rebuild(current_too=True)
         last = hands[-1] if hands else None
         if last is not None and not last.score_sheet and (len(hands) - 1) not in g._watch.outcomes:
@@ -515,10 +519,24 @@ class Game:
         if self._current is not None:
             hands.append(attrs.evolve(self._current, moves=tuple(self._moves)))
         version = self._template.version
-        if version == "1.0" and (self._ended is not None or any(_needs_11(h) for h in hands)):
+        if version == "1.0" and (self._ended is not None or any(self._needs_11(h) for h in hands)):
             version = "1.1"  # score-sheet hands, hands without their deal, comments, a game ended on time
         return attrs.evolve(self._template, version=version, hands=tuple(hands), result=self._result,
                             ended=self._ended)
+
+    def _needs_11(self, hand: Hand) -> bool:
+        """:func:`_needs_11`, remembered for the closed hands: the record is made at every hand's
+        close, and looking at every earlier hand's every move again made building a game quadratic."""
+        seen = self._seen_11
+        key = id(hand)
+        known = seen.get(key)
+        if known is not None and known[0] is hand:
+            return known[1]
+        needs = _needs_11(hand)
+        if len(seen) > 4 * len(self._hands) + 64:
+            seen.clear()  # (hands taken back or replaced: forget them)
+        seen[key] = (hand, needs)
+        return needs
 
     def report(self, source: str = "<game>") -> Report:
         """The validator's verdict on :meth:`record`."""

@@ -245,15 +245,13 @@ class HandReading:
     # --- one move --------------------------------------------------------------------------
 
     def _push(self, j: int, opt: Option, repair: bool, mv: _MoveTok | None = None) -> None:
-        from domrec.game import Refused
-
         if mv is None or opt.on is not None:
             mv = self.move_tok(j, opt.on)
         seat = mv.seat if mv.seat is not None else opt.seat
-        move = structure_move(self.complete({"seat": seat, **mv.data}))
+        move = _built(seat, mv.data, self.complete)
         try:
             self.g.push(move, repair=repair)
-        except Refused as e:
+        except _game_refused() as e:
             raise _Refused(e) from None
         self.here.append(mv.pos)
         self.seats_here.append(self.seat_at(j))
@@ -452,6 +450,42 @@ def _option(seat: str) -> Option:
         return _OPTIONS[seat]
     except KeyError:
         return _OPTIONS.setdefault(seat, Option(seat)) if len(_OPTIONS) < 256 else Option(seat)
+
+
+#: (complete, seat, the typed move's data as items) -> the move: an archive types the same moves
+#: over and over, and a move is a frozen value, so each is built once.
+_BUILT: dict[tuple, Any] = {}
+
+
+def _built(seat: str | None, data: dict, complete: Callable[[dict], dict]) -> Any:
+    """The move typed as ``data`` (its seat left out) made by ``seat``."""
+    key = (complete, seat, *data.items())
+    try:
+        move = _BUILT.get(key)
+    except TypeError:  # a value that is a list (dice, captures, a bridge's ends, a Broadway placement)
+        key = (complete, seat, *((k, _frozen(v)) for k, v in data.items()))
+        move = _BUILT.get(key)
+    if move is None:
+        move = structure_move(complete({"seat": seat, **data}))
+        if len(_BUILT) < 20_000:
+            _BUILT[key] = move
+    return move
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with its lists and dicts made tuples, as a key (the types kept apart)."""
+    if type(value) is list:
+        return (list, *map(_frozen, value))
+    if type(value) is dict:
+        return (dict, *((k, _frozen(v)) for k, v in value.items()))
+    return value
+
+
+def _game_refused() -> type:
+    """:class:`domrec.game.Refused` (the Game API is imported when a hand is read through it)."""
+    from domrec.game import Refused
+
+    return Refused
 
 
 class _Refused(Exception):

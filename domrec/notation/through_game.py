@@ -16,7 +16,6 @@ Game API (imported when a game is read through it).
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -293,7 +292,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
         record = attrs.evolve(record, result=GameResult(
             scores=r.result_claim.get("scores"),
             winner=r.result_claim["winner"] if "winner" in r.result_claim else GameResult().winner))
-    data = json.loads(json.dumps(unstructure(record)))  # plain JSON data, as a .json file gives
+    data = {"hands": _plain(unstructure(record)["hands"])}  # plain JSON data, as a .json file gives
     for i, here in enumerate(positions):
         r.pos.moves[i] = here
         r.pos.seats[i] = lambda j, typed=seat_positions[i]: typed[j] if j < len(typed) else None
@@ -393,6 +392,20 @@ def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: st
     g.start_hand(deal_from_parts(hand.deal), chosen, hand.comment)
     search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
     return search, outcome, said, False
+
+
+def _plain(value: Any) -> Any:
+    """The record's data as a ``.json`` file gives it (lists, not tuples; each container new),
+    without writing it out as JSON text and parsing it back."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _plain(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_plain(v) if type(v) in _CONTAINERS else v for v in value]
+    return value
+
+
+_CONTAINERS = (dict, list, tuple)
 
 
 def _complete(data: dict) -> dict:
