@@ -154,14 +154,15 @@ class HandReading:
     def _walk(self, j: int, path: tuple[tuple[int, Option], ...]) -> None:
         g, hand = self.g, self.hand
         n = len(hand.moves)
+        move_tok, insert_passes, forced = self.move_tok, self.insert_passes, self.forced
         while j < n:
             if self.stopped:
                 return
-            mv = self.move_tok(j, None)
+            mv = move_tok(j, None)
             if not mv.exposure:
-                self.insert_passes(mv)
-            if self.forced is not None and j in self.forced:
-                opts = [self.forced[j]]
+                insert_passes(mv)
+            if forced is not None and j in forced:
+                opts = [forced[j]]
             elif mv.seat is not None:
                 opts = _TYPED
             else:

@@ -292,7 +292,7 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
         record = attrs.evolve(record, result=GameResult(
             scores=r.result_claim.get("scores"),
             winner=r.result_claim["winner"] if "winner" in r.result_claim else GameResult().winner))
-    data = {"hands": _plain(unstructure(record)["hands"])}  # plain JSON data, as a .json file gives
+    data = {"hands": _plain_hands(unstructure(record)["hands"])}  # plain JSON data, as a .json file gives
     for i, here in enumerate(positions):
         r.pos.moves[i] = here
         r.pos.seats[i] = lambda j, typed=seat_positions[i]: typed[j] if j < len(typed) else None
@@ -313,10 +313,14 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
 
     def move_tok(j: int, on: str | None) -> _MoveTok:
         d = reading.moves[j]
-        data = {k: v for k, v in d.items() if k != "seat"}
-        if on is not None:
-            data["on"] = on
-        return _MoveTok(d.get("seat"), data, _offset(text, reading.move_pos[j]), j in reading.exposures)
+        seat = d.get("seat")
+        if seat is None and on is None:
+            data = d  # (only read: a move is built from a copy)
+        else:
+            data = {k: v for k, v in d.items() if k != "seat"}
+            if on is not None:
+                data["on"] = on
+        return _MoveTok(seat, data, _offset(text, reading.move_pos[j]), j in reading.exposures)
 
     def seat_at(j: int) -> int | None:
         spot = reading.seat_spot(j)
@@ -392,6 +396,26 @@ def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: st
     g.start_hand(deal_from_parts(hand.deal), chosen, hand.comment)
     search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
     return search, outcome, said, False
+
+
+def _plain_hands(hands: list[dict]) -> list[dict]:
+    """:func:`_plain` for the hands just unstructured (fresh containers, lists but for a few
+    tuples: dice, a bridge's ends), looking into each move's values only one level down."""
+    hands = _plain(hands) if type(hands) is tuple else hands
+    for hand in hands:
+        for key, value in hand.items():
+            if key != "moves":
+                if type(value) in _CONTAINERS:
+                    hand[key] = _plain(value)
+                continue
+            if type(value) is not list:
+                value = hand[key] = _plain(value)
+                continue
+            for move in value:
+                for field, item in move.items():
+                    if type(item) in _CONTAINERS:
+                        move[field] = _plain(item)
+    return hands
 
 
 def _plain(value: Any) -> Any:
