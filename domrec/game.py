@@ -457,11 +457,12 @@ class Game:
             raise GameError("no hand is being played")
         n = len(self._hands)
         before, moves = self._current, list(self._moves)
-        hand = attrs.evolve(before, moves=tuple(moves), result=claim)
         if not self.deal_known:
-            hand = attrs.evolve(hand, deal=self.infer_deal(left or {}))
-        elif left is not None:
-            self._check_left(left)
+            hand = attrs.evolve(before, moves=tuple(moves), result=claim, deal=self.infer_deal(left or {}))
+        else:
+            hand = attrs.evolve(before, moves=tuple(moves), result=claim)
+            if left is not None:
+                self._check_left(left)
         self._hands.append(hand)
         self._current, self._moves, self._points = None, [], []
         try:
@@ -515,14 +516,17 @@ class Game:
 
     def record(self) -> Record:
         """The record so far: closed hands, the current hand's moves (its deal if known)."""
+        return self._record(self._result, self._ended)
+
+    def _record(self, result: GameResult | None, ended: str | None) -> Record:
+        """:meth:`record` with this result and ``ended`` (the version still counts the game's own)."""
         hands = list(self._hands)
         if self._current is not None:
             hands.append(attrs.evolve(self._current, moves=tuple(self._moves)))
         version = self._template.version
         if version == "1.0" and (self._ended is not None or any(self._needs_11(h) for h in hands)):
             version = "1.1"  # score-sheet hands, hands without their deal, comments, a game ended on time
-        return attrs.evolve(self._template, version=version, hands=tuple(hands), result=self._result,
-                            ended=self._ended)
+        return attrs.evolve(self._template, version=version, hands=tuple(hands), result=result, ended=ended)
 
     def _needs_11(self, hand: Hand) -> bool:
         """:func:`_needs_11`, remembered for the closed hands: the record is made at every hand's
@@ -550,7 +554,7 @@ class Game:
         Claims are not the Game's business (validation reports them), but a
         rule problem is: with ``strict`` any illegal move or bad deal raises
         :class:`Refused` (the first one)."""
-        record = attrs.evolve(self.record(), result=None, ended=None)
+        record = self._record(None, None)  # (its version as record() has it)
         watch = _Watch()
         closed = len(self._hands)
         del self._snaps[closed + 1:]  # hands taken back: the matches after them are gone

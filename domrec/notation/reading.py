@@ -99,6 +99,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 pairs = {}
         pair = pairs.__getitem__
         pending: list[tuple[str, int]] = []  # a seat written before its move
+        move_cache = _MOVE_CACHE.get
 
         def move_word(word: str, at: int) -> None:
             if hand is None:
@@ -212,12 +213,22 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 find = line.find
                 if start:
                     cursor = _word_offset(line, start)
+                # Typed moves without seats: a word read before (in any game) that is a move in turn
+                # is taken from the cache here, as move_word would take it, without its calls.
+                quick = (hand is not None and hand.end is None and hand.left is None and not self.bare_tiles
+                         and type(game) is str)
                 for word in words[start:]:
                     at = find(word, cursor)
                     cursor = at + len(word)
                     if "," in word:
                         word, at = _without_commas(word, at)
                         if not word:
+                            continue
+                    if quick and not pending:
+                        hit = move_cache((game, word))
+                        if hit is not None and not hit[1] and word[-1] != "." and word not in seats:
+                            hand.moves.append(dict(hit[0]))
+                            hand.move_pos.append(base + at)
                             continue
                     try:
                         move_word(word, base + at)

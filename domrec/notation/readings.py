@@ -460,12 +460,15 @@ _BUILT: dict[tuple, Any] = {}
 
 def _built(seat: str | None, data: dict, complete: Callable[[dict], dict]) -> Any:
     """The move typed as ``data`` (its seat left out) made by ``seat``."""
-    key = (complete, seat, *data.items())
+    values = data.values()
+    if list in map(type, values) or dict in map(type, values):  # dice, captures, a bridge's ends…
+        key = (complete, seat, *((k, _frozen(v)) for k, v in data.items()))
+    else:
+        key = (complete, seat, *data.items())
     try:
         move = _BUILT.get(key)
-    except TypeError:  # a value that is a list (dice, captures, a bridge's ends, a Broadway placement)
-        key = (complete, seat, *((k, _frozen(v)) for k, v in data.items()))
-        move = _BUILT.get(key)
+    except TypeError:  # (a value of another unhashable kind: built each time)
+        return structure_move(complete({"seat": seat, **data}))
     if move is None:
         move = structure_move(complete({"seat": seat, **data}))
         if len(_BUILT) < 20_000:
