@@ -200,7 +200,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
             async def reader(k: int) -> None:
                 nonlocal reads, live_reads
                 await asyncio.sleep(rng.random() * 10)
-                if k % 2:  # a phone on the public pages: the live stream, the main region fetched again
+                if k < args.live:  # a phone on the public pages: the live stream, the main region fetched again
                     seq = 0
                     async for now in events("/live"):
                         if now != seq:
@@ -217,6 +217,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                     await asyncio.sleep(10)
 
             wall = time.monotonic()
+            client_cpu = time.process_time()
             listening = asyncio.ensure_future(probe())
             readers = [asyncio.ensure_future(reader(k)) for k in range(args.readers)]
             await asyncio.gather(*(table(t.number) for t in tables))
@@ -225,6 +226,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 r.cancel()
             await asyncio.gather(*readers, return_exceptions=True)
             wall = time.monotonic() - wall
+            client_cpu = time.process_time() - client_cpu
             # Results confirmed at the very end get a few more seconds to be heard of.
             await asyncio.wait(waiting, timeout=10) if waiting else None
             listening.cancel()
@@ -251,8 +253,8 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     results = conn.execute("SELECT COUNT(*) FROM results WHERE entered_via = 'table'").fetchone()[0]
     conn.close()
     moves = len(latencies)
-    print(f"venue: {args.tables} tables posting a move a second, {args.readers} readers (half a table's state "
-          f"every 10 s, half following the public pages live), "
+    print(f"venue: {args.tables} tables posting a move a second, {args.readers} readers ({args.readers - args.live} "
+          f"reading a table's state every 10 s, {args.live} following the public pages live), "
           f"{wall:.0f} s on {os.cpu_count()} cores")
     print(f"  accepted moves: {moves} ({moves / wall:.1f}/s); refused: {refused}; reads: {reads}")
     print(f"  latency of an accepted move: p50 {percentile(latencies, 50) * 1000:.1f} ms, "
@@ -260,12 +262,13 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     print(f"  live delay, a result confirmed to a listener hearing of it: p50 {percentile(delays, 50) * 1000:.0f} ms, "
           f"p95 {percentile(delays, 95) * 1000:.0f} ms, max {max(delays or [0]) * 1000:.0f} ms over {len(delays)} "
           f"results{f' ({unheard} not heard of)' if unheard else ''} (goal: p95 < 2 s); the standings fetched "
-          f"again {live_reads} times by {args.readers - args.readers // 2} phones following live")
+          f"again {live_reads} times by {args.live} phones following live")
     print(f"  moves lost: {lost}; moves doubled: {doubled}; games confirmed: {confirmed} "
           f"({confirmed / wall * 60:.1f}/min; results in the event: {results})")
     per_move = server_cpu / max(1, moves + reads)
     print(f"  server CPU: {server_cpu:.2f} s, {server_cpu / max(1, moves) * 1000:.2f} ms per accepted move "
-          f"(reads included), {per_move * 1000:.2f} ms per request")
+          f"(reads included), {per_move * 1000:.2f} ms per request; the benchmark's own clients, on the same "
+          f"cores: {client_cpu:.2f} s")
     print(f"  reference, the same moves taken by the recorder in this process (domrec record's cost): "
           f"{local_cpu * 1000:.3f} ms per move")
 
@@ -276,7 +279,11 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--live", type=int, default=None,
+                        help="how many of the readers follow the public pages live (default: half); the others "
+                             "read a table's state every 10 s")
     args = parser.parse_args()
+    args.live = args.readers // 2 if args.live is None else max(0, min(args.live, args.readers))
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(run(args, Path(folder)))
 
