@@ -124,6 +124,9 @@ class Session:
         self._said: list[str] = []
         #: The views of closed hands, by the hand value they were made of (see :meth:`state`).
         self._closed_views: dict[int, tuple[Any, dict]] = {}
+        #: The announced hand's started copy, by the accepted requests it was made from (see
+        #: :meth:`_announced`): a table's page is read many times before its first move.
+        self._ahead: tuple[tuple[str, ...], Game | None] | None = None
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -196,6 +199,14 @@ class Session:
         from the accepted requests, or ``None``."""
         if not self._recorder.hand_announced:
             return None
+        made_of = tuple(self.accepted)
+        if self._ahead is not None and self._ahead[0] == made_of:
+            return self._ahead[1]
+        ahead = self._started_copy()
+        self._ahead = (made_of, ahead)
+        return ahead
+
+    def _started_copy(self) -> Game | None:
         quiet = Recorder(Game.from_record(self.template), None, interactive=False, say=lambda _: None,
                          refuse_out=lambda _: None)
         for text in self.accepted:

@@ -219,3 +219,33 @@ def test_without_the_deal_the_possible_moves_hold_every_move_made(config):
         session.take(text)
     assert checked
     _same_game(session, record)
+
+
+@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_an_announced_hand_read_again_and_again_shows_what_a_fresh_session_shows(config, keep_deal):
+    """Between ``hand N`` and its first move the page offers that move from a started copy,
+    made once and kept while the accepted requests stay the same: reading the state and asking
+    where tiles may go (each place tried and taken back on the copy) many times changes nothing,
+    and a request taken afterwards (or undone) is shown as a session made afresh shows it."""
+    record = _game(config, 3)
+    session = Session(_template(record))
+    typed = _requests(notation.dumps_typed(record, keep_deal=keep_deal))
+    announced = [k for k, text in enumerate(typed) if text.startswith("hand ") and k > 0]
+    if not announced:
+        pytest.skip("a one-hand game: no hand announced after a closed one")
+    k = announced[0]
+    for text in typed[:k + 1]:
+        session.take(text)
+    fresh = Session(session.template, session.accepted)
+    first = session.state()
+    for _ in range(3):
+        for tile in first["tiles"][:6]:
+            assert session.options(tile) == fresh.options(tile)
+        assert session.state() == fresh.state() == first
+    following = typed[k + 1] if k + 1 < len(typed) else None
+    if following is not None:
+        session.take(following)
+        assert session.state() == Session(session.template, session.accepted).state()
+        session.take("undo")
+        assert session.state() == Session(session.template, session.accepted).state()
