@@ -48,23 +48,8 @@ def comment_lines(n: int) -> str:
     return head + "\n" + "{c}\n" * n + "\n" + body
 
 
-#: Runs a command (``module:function`` or a module run as ``__main__``) and writes its own peak
-#: memory on stderr as it ends, whatever the command's exit.
-PEAK = """import re, resource, runpy, sys
-target, sys.argv = sys.argv[1], sys.argv[1:]
-try:
-    if ":" in target:
-        module, function = target.split(":")
-        getattr(__import__(module, fromlist=[function]), function)()
-    else:
-        runpy.run_module(target, run_name="__main__")
-finally:
-    try:
-        kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
-    except (OSError, AttributeError):
-        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    sys.stderr.write("PEAK %d\\n" % kb)
-"""
+#: Runs a command and writes its own peak memory on stderr as it ends (see tools/peak.py).
+PEAK = str(Path(__file__).resolve().parent.parent / "tools" / "peak.py")
 
 
 def run(args: list[str], stdin: Path | None = None) -> tuple[float, int, float]:
@@ -72,7 +57,7 @@ def run(args: list[str], stdin: Path | None = None) -> tuple[float, int, float]:
     target = {"domrec": "domrec.cli", "tournament": "tournament.cli:main"}[Path(args[0]).name]
     start = time.monotonic()
     with open(stdin or os.devnull, "rb") as source:
-        proc = subprocess.run([sys.executable, "-c", PEAK, target, *args[1:]], stdin=source,
+        proc = subprocess.run([sys.executable, PEAK, target, *args[1:]], stdin=source,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     err = proc.stderr.decode(errors="replace")
     if "Traceback" in err:

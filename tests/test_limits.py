@@ -315,18 +315,10 @@ def test_any_json_name_is_accepted_exactly_when_it_is_valid_unicode(name):
 def _peak_mib(*args: str) -> tuple[float, subprocess.CompletedProcess]:
     """A domrec command's peak memory (resident, MiB), run in a process of its own.
 
-    Read from /proc/self/status (VmHWM: this program's own high-water mark) where there is one:
-    Linux carries ``ru_maxrss`` over an exec, so a child of a big test worker would report the
-    worker's peak (399 MB seen in CI) instead of its own."""
-    code = ("import re, resource, runpy, sys; sys.argv = ['domrec', *sys.argv[1:]]\n"
-            "try:\n    runpy.run_module('domrec.cli', run_name='__main__')\n"
-            "finally:\n"
-            "    try:\n"
-            "        kb = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
-            "    except (OSError, AttributeError):\n"
-            "        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            "    sys.stderr.write('PEAK %d\\n' % kb)")
-    r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600)
+    Measured by tools/peak.py (VmHWM: the program's own high-water mark; Linux carries
+    ``ru_maxrss`` over an exec, so a child of a big test worker would report the worker's peak)."""
+    peak_program = Path(__file__).resolve().parent.parent / "tools" / "peak.py"
+    r = subprocess.run([sys.executable, str(peak_program), "domrec.cli", *args], capture_output=True, text=True, timeout=600)
     peak = int(r.stderr.rsplit("PEAK ", 1)[1].split()[0]) / 1024
     return peak, r
 

@@ -25,25 +25,14 @@ pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason=
 
 MIB = 2 ** 20
 
-#: The command (``module:function``, or a module run as ``__main__``), then its own peak on stderr.
-PEAK = """import re, runpy, sys
-target, sys.argv = sys.argv[1], sys.argv[1:]
-try:
-    if ":" in target:
-        module, function = target.split(":")
-        getattr(__import__(module, fromlist=[function]), function)()
-    else:
-        runpy.run_module(target, run_name="__main__")
-finally:
-    kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
-    sys.stderr.write("PEAK %d\\n" % kb)
-"""
+#: Runs a command and writes its own peak memory on stderr as it ends.
+PEAK = str(Path(__file__).resolve().parent.parent / "tools" / "peak.py")
 
 
 def peak_of(target: str, *args: str | Path, stdin: Path | None = None) -> tuple[float, subprocess.CompletedProcess]:
     """A command's own peak resident memory (MiB) and how it ended."""
     with open(stdin or os.devnull, "rb") as source:
-        r = subprocess.run([sys.executable, "-c", PEAK, target, *map(str, args)], stdin=source,
+        r = subprocess.run([sys.executable, PEAK, target, *map(str, args)], stdin=source,
                            capture_output=True, text=True, timeout=900, check=False)
     assert "Traceback" not in r.stderr, r.stderr
     return int(r.stderr.rsplit("PEAK ", 1)[1].split()[0]) / 1024, r
