@@ -239,7 +239,7 @@ def test_typed_forms_give_the_same_game(config, keep_deal, fast_dir):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long)])
+@pytest.mark.parametrize("seed", [pytest.param(n, marks=pytest.mark.long) for n in (1, 2)])
 @pytest.mark.parametrize("suffix", [".dgn", ".json"])
 @pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
