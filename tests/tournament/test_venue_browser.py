@@ -113,12 +113,17 @@ def _play_through(page, record, used: dict) -> None:
 
 
 def _confirm_all(page, sides: list[str]) -> None:
+    """Each side taps its button once the page shows the table after the last tap, as a player
+    does: a tap on the panel as it stood before the answer came carries that older revision, and
+    is refused as the table having moved on (the answer arrives before the page has drawn it)."""
     for side in sides:
         button = page.locator(f'#panel button[data-side="{side}"]')
         button.wait_for(timeout=WAIT_MS)
+        before = _rev(page)
         with page.expect_response(lambda r: r.url.endswith("/confirm"), timeout=WAIT_MS) as answer:
             button.click()
         assert answer.value.status == 200, answer.value.json()
+        _wait_rev(page, before)
 
 
 def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, browser):
