@@ -124,9 +124,10 @@ class Session:
         self._said: list[str] = []
         #: The views of closed hands, by the hand value they were made of (see :meth:`state`).
         self._closed_views: dict[int, tuple[Any, dict]] = {}
-        #: The announced hand's started copy, by the accepted requests it was made from (see
-        #: :meth:`_announced`): a table's page is read many times before its first move.
-        self._ahead: tuple[tuple[str, ...], Game | None] | None = None
+        #: The announced hand's started copy, by how many requests had been accepted when it was
+        #: made (see :meth:`_announced`; requests are only ever appended, an undo being one too):
+        #: a table's page is read many times before its first move.
+        self._ahead: tuple[int, Game | None] | None = None
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -199,7 +200,7 @@ class Session:
         from the accepted requests, or ``None``."""
         if not self._recorder.hand_announced:
             return None
-        made_of = tuple(self.accepted)
+        made_of = len(self.accepted)
         if self._ahead is not None and self._ahead[0] == made_of:
             return self._ahead[1]
         ahead = self._started_copy()
