@@ -73,9 +73,13 @@ def _wait_rev(page, before: int) -> None:
 
 
 def _type(page, text: str) -> None:
+    """Type a line into the page's box and send it; the server must take it (a line sent on a view
+    older than the table is refused as the table having moved on, and that is a failure here)."""
     before = _rev(page)
     page.fill("#typed-text", text)
-    page.click("#typed-form button[type=submit]")
+    with page.expect_response(lambda r: r.url.endswith("/dgn"), timeout=WAIT_MS) as answer:
+        page.click("#typed-form button[type=submit]")
+    assert answer.value.status == 200, (text, answer.value.json())
     _wait_rev(page, before)
 
 
@@ -170,6 +174,7 @@ def test_broadway_placements_are_tapped_on_the_tableau(tmp_path, browser):
         page = browser.new_page(viewport=PHONE)
         page.goto(served.links["tables"][0]["url"])
         page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)  # the choice taken: a line typed before is refused
         used: dict = {}
         moves = 0
         for step in steps:
