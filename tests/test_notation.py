@@ -1050,7 +1050,7 @@ def test_archive_through_the_command(tmp_path):
     assert out[3].startswith("  note: replay stopped at move 3 of hand 1, so the rest of that hand was not checked")
     assert out[4] == f"{path}:{third}: UNUSABLE (1 problem)"
     l, c = where(BAD["unclosed comment"][0], "{forgot")
-    assert out[5] == f"  {third + l - 1}:{c}: a comment is not closed: it starts here with {{ and has no }}"
+    assert out[5] == f"  {third + l - 1}:{c}: hand 1: a comment is not closed: it starts here with {{ and has no }}"
     assert "3 records: 1 valid, 1 invalid, 1 unusable" in r.stderr
 
 

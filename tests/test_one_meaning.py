@@ -95,19 +95,19 @@ def _typed_verdict(old: str, new: str):
     return dgn_verdict(TYPED.replace(old, new, 1)), line, column
 
 
-@pytest.mark.parametrize("old, new, fixed", [
-    ("5-2 6-5", "05-2 6-5", "5-2"),            # a move (the "05-2")
-    ("5-2 6-5", "5-02 6-5", "5-2"),
-    ("6-4@4-2", "6-4@04-2", "6-4@4-2"),        # the tile played on
-    ("3-3; S", "03-3; S", "3-3"),              # the tiles left at the end
+@pytest.mark.parametrize("old, new, fixed, place", [
+    ("5-2 6-5", "05-2 6-5", "5-2", "hand 1, move 1"),            # a move (the "05-2")
+    ("5-2 6-5", "5-02 6-5", "5-2", "hand 1, move 1"),
+    ("6-4@4-2", "6-4@04-2", "6-4@4-2", "hand 1, move 4"),        # the tile played on
+    ("3-3; S", "03-3; S", "3-3", "hand 1"),                      # the tiles left at the end
 ])
-def test_a_typed_tile_with_a_leading_zero_is_refused_at_its_line_and_column(old, new, fixed):
+def test_a_typed_tile_with_a_leading_zero_is_refused_at_its_line_and_column(old, new, fixed, place):
     assert dgn_verdict(TYPED).valid
     report, line, column = _typed_verdict(old, new)
     assert report.status == "unusable"
     problem = report.problems[0]
     word = new.split(" ")[0].rstrip(";")
-    assert problem.text() == (f"{line}:{column}: {word!r}: a tile's numbers are written without a leading zero "
+    assert problem.text() == (f"{line}:{column}: {place}: {word!r}: a tile's numbers are written without a leading zero "
                               f"({fixed})"), problem.text()
 
 
@@ -120,7 +120,7 @@ def test_any_typed_tile_with_a_leading_zero_is_refused_and_without_one_reads(a, 
     zeroed = f"{'0' if 'a' in zeros else ''}{a}{dash}{'0' if 'b' in zeros else ''}{b}"
     report = dgn_verdict(f"{head}hand 1 lead N\nN {zeroed}\n")
     assert report.status == "unusable"
-    assert report.problems[0].text().startswith(f"8:3: {zeroed!r}: a tile's numbers are written without a "
+    assert report.problems[0].text().startswith(f"8:3: hand 1, move 1: {zeroed!r}: a tile's numbers are written without a "
                                                 "leading zero"), report.problems[0].text()
     read = dgn_verdict(f"{head}hand 1 lead N\nN {plain}\n")
     assert "leading zero" not in " ".join(p.message for p in read.problems)

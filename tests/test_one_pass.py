@@ -230,7 +230,7 @@ def test_validate_lists_every_problem_at_its_line_and_column_and_json_gives_each
     path.write_text("\n".join(lines), encoding="utf-8")
     r = CliRunner().invoke(app, ["validate", str(path)])
     assert r.exit_code == 2, r.output  # a notation error: the text could not be read in full
-    assert f"  {garbled[0]}:{garbled[1]}: '6-x' is not a move" in r.output
+    assert f"  {garbled[0]}:{garbled[1]}: hand 1, move 2: '6-x' is not a move" in r.output  # (after the first)
     assert f"  {broken[0]}:{broken[1]}: hand 2, move " in r.output
     assert "UNUSABLE (2 problems)" in r.output and "note: " in r.output
     r = CliRunner().invoke(app, ["validate", "--json", str(path)])

@@ -85,7 +85,8 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         r = _Reader(r.src.text, r.src.first_line)
         r.parse()
     #: The text's notation errors, first in any verdict (in the order of the text).
-    said = tuple(Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column) for e in r.errors)
+    said = tuple(Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column, hand=e.hand, move=e.move)
+                 for e in r.errors)
     try:
         doc, problems, note = _through_game(r)
     except RuleViolation as e:  # a setup problem (players, options) found when starting the game

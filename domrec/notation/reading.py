@@ -233,7 +233,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     try:
                         move_word(word, base + at)
                     except NotationError as e:  # the next word is read all the same
-                        self._broke(e, hand, cut=_open(hand))
+                        self._broke(e, hand, cut=_open(hand), move=_open(hand))
                 k += 1
                 continue
             if kind == "line":  # a keyword line other than a deal part (hand, end…), read as its words
@@ -279,20 +279,28 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 else:
                     move_word(word, t.pos)
             except NotationError as e:  # one token: the next is read all the same
-                self._broke(e, hand, cut=_open(hand))
+                self._broke(e, hand, cut=_open(hand), move=_open(hand) and kind not in ("tag", "comment", "semi", "bad"))
             k += 1
         try:
             no_pending()
         except NotationError as e:
             self._broke(e, hand)
 
-    def _broke(self, e: NotationError, hand: _HandText | None, cut: bool = True) -> None:
+    def _broke(self, e: NotationError, hand: _HandText | None, cut: bool = True, move: bool = False) -> None:
         """Keep notation error ``e`` and read on.  The hand it is in is judged by the rules only up
         to it (``cut``: its typed moves from here on are read for their tiles alone, since nobody
-        knows what the unreadable word was); an ``end`` line's error leaves the moves judged."""
+        knows what the unreadable word was); an ``end`` line's error leaves the moves judged.
+
+        The error is told its hand, and (``move``: a word among the hand's moves) the move it
+        stands for, counting the moves as typed: the message then says where in words, as the
+        rules' problems do ("19:39: hand 2, move 27: ...")."""
         if len(self.errors) >= MAX_ERRORS:
             self.gave_up = True
             return
+        if hand is not None:
+            e.hand = hand.number
+            if move:
+                e.move = len(hand.moves) + 1
         self.errors.append(e)
         if hand is not None and cut and hand.cut is None:
             hand.cut = len(hand.moves)

@@ -39,6 +39,10 @@ class NotationError(InputError):
         super().__init__(message, pointer)
         self.line = line
         self.column = column
+        #: Where in the game, for the words of the message (``hand 2, move 7``): set by the reader
+        #: when it keeps the error and reads on (the move counted as typed).
+        self.hand: int | None = None
+        self.move: int | None = None
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.message}"
