@@ -265,3 +265,54 @@ def test_a_setup_problem_keeps_the_notation_errors_first() -> None:
     assert report.status == "unusable"
     assert [p.kind for p in report.problems] == ["input", "setup"]
     assert (report.problems[0].line, report.problems[0].column) == (7, 5)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("bad", ['[Event "Club night', '[Dtae "2026-11-28"]', '[Date "2026-11-28" extra]',
+                                 '[Site {not closed'])
+def test_a_header_line_the_rules_do_not_need_is_listed_and_the_hands_are_judged(game: str, bad: str) -> None:
+    lines, record = typed_sheet(game)
+    k, i, word = _laying_word(lines, _move_lines(lines, 2), _once(record))
+    broken = _insert_after(lines, k, i, word)
+    lines.insert(1, bad)  # after [Game]: every later line moves down one
+    broken = (broken[0] + 1, broken[1])
+    report = read1("\n".join(lines)).report
+    assert report.status == "unusable"
+    first = report.problems[0]
+    assert (first.line, first.kind, first.hand) == (2, "input", None), first.text()
+    at = [p for p in report.problems if (p.line, p.column) == broken]
+    assert at and at[0].hand == 2 and at[0].rule not in ("the set", "the deal", ""), \
+        [p.text() for p in report.problems]  # judged by the engine
+
+
+@pytest.mark.parametrize("bad, says", [
+    ('[Option "chain_draw=false', "a tag is not closed"),   # a rule: nothing can be judged without it
+    ('[Optoin "chain_draw=false"]', "did you mean [Option]"),  # a rule, mistyped
+    ('[Variant x y]', None),
+    ('[N "Ana', "a tag is not closed"),                       # a player
+])
+def test_a_header_line_the_rules_need_stops_the_game_there(bad: str, says: str | None) -> None:
+    lines, _ = typed_sheet("competitive")
+    lines = [x for x in lines if not x.startswith(("[N ", "[Variant", "[Option"))] if bad.startswith("[N ") else lines
+    lines.insert(1, bad)
+    report = read1("\n".join(lines)).report
+    assert report.status == "unusable"
+    assert all(p.hand is None for p in report.problems), [p.text() for p in report.problems]
+    if says is not None:
+        assert says in report.problems[0].message, report.problems[0].text()
+
+
+def test_a_notation_error_names_its_hand_and_the_move_it_stands_for() -> None:
+    lines, _ = typed_sheet("horse-race")
+    k = _move_lines(lines, 2)[1]
+    before = sum(len(lines[j].split()) for j in _move_lines(lines, 2) if j < k)
+    spot = _insert_after(lines, k, 2, "9-x")
+    k3 = lines.index(next(x for x in lines if x.startswith("hand 3")))
+    lines[k3] += " zz"
+    report = read1("\n".join(lines)).report
+    said = {(p.line, p.column): p for p in report.problems}
+    assert said[spot].text().startswith(f"{spot[0]}:{spot[1]}: hand 2, move {before + 4}: '9-x'"), said[spot].text()
+    on_hand_line = [p for p in report.problems if p.line == k3 + 1]
+    assert on_hand_line and on_hand_line[0].hand == 3 and on_hand_line[0].move is None, \
+        [p.text() for p in report.problems]
+    assert report.to_dict()["problems"][0]["hand"] == 2

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from domrec import games
 from domrec.errors import InputError, NotJSONError, TooLargeError, shown
-from domrec.notation.tokens import _Text
+from domrec.notation.tokens import NotationError, _Text
 from domrec.reader import JSON_NUMBERS, MAX_DEPTH, check_value
 
 if TYPE_CHECKING:
@@ -41,6 +41,24 @@ _POINTS = re.compile(r"-?[0-9]+")
 
 _TAG_BODY = re.compile(r"([^\s\"]+)\s*(.*)\Z", re.S)
 _JSON = json.JSONDecoder()  # stateless: one for every tag
+
+
+def _harmless(name: str | None, declared: list[str] | None) -> bool:
+    """Whether a header tag named ``name`` can be left out of a reading without changing how its
+    hands are judged (see :meth:`_HeaderReader._header_error`)."""
+    if name is None:
+        return False
+    low = name.lower()
+    if low in _EVENT_TAGS or low in ("field", "scores", "winner", "comment"):
+        return True
+    if low in _RESERVED:  # game, format, variant, option, seats, id, ended
+        return False
+    if declared is not None and name in declared:
+        return False
+    if declared is None and _DEFAULT_SEAT.match(name.upper()) and len(name) <= 4:
+        return False
+    near = _near(name, tuple(sorted(_RESERVED - {"field"})))  # ([Optoin …]: a rule mistyped)
+    return near is None or _harmless(near, declared)
 
 
 def _tag_value(raw: str, src: _Text, pos: int) -> tuple[str, Any, bool]:
@@ -186,10 +204,14 @@ class _HeaderReader:
         options: dict[str, Any] = {}
         rules: dict[str, Any] = {}
         first_pos = tags[0][3] if tags else 0
+        read = []
         for name, value, quoted, at in tags:
             low = name.lower()
             if isinstance(value, tuple) and low != "field":
-                raise src.error(f"tag {name} has text after its value; write [Name \"value\"]", at)
+                self._header_error(src.error(f"tag {name} has text after its value; write [Name \"value\"]", at),
+                                   name)
+                continue
+            read.append((name, value, quoted, at))
             if low == "seats":
                 declared = str(value).split()
                 for s in declared:
@@ -198,85 +220,11 @@ class _HeaderReader:
                                         f"letters, digits or _ only", at)
                 pos["/players"] = at
         once: set[str] = set()
-        for name, value, quoted, at in tags:
-            low = name.lower()
-            text = value if quoted else str(value)
-            if low in _SINGLE_TAGS:
-                if low in once:
-                    raise src.error(f"tag [{name}] is given twice", at)
-                once.add(low)
-            if (not quoted and (low in _RESERVED or _DEFAULT_SEAT.match(name.upper())) and low not in _EVENT_TAGS
-                    and low != "field" and ("[" in str(value) or "]" in str(value))):
-                raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
-            if low == "game":
-                doc["game"] = text
-                pos["/game"] = at
-            elif low == "format":
-                m = re.fullmatch(r"\s*domrec\s+(\S+)\s*", str(text))
-                if m is None:
-                    raise src.error(f"[Format] names the record format and its version, like \"domrec 1.1\", "
-                                    f"not {shown(str(text))!r}", at)
-                doc["version"] = m.group(1)
-                pos["/version"] = at
-            elif low == "variant":
-                rules["variant"] = text
-                pos["/rules/variant"] = at
-            elif low == "option":
-                opt_name, eq, raw = str(text).partition("=")
-                opt_name = opt_name.strip()
-                if not eq or not opt_name:
-                    raise src.error(f"write a rule option as [Option \"name=value\"], not {shown(str(text))!r}", at)
-                if opt_name in options:
-                    raise src.error(f"rule option {opt_name} is given twice", at)
-                options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
-                pos[f"/rules/options/{opt_name}"] = at
-            elif low == "seats":
-                continue
-            elif low == "id":
-                seat, eq, ident = str(text).partition("=")
-                if not eq:
-                    raise src.error(f"write a player's id as [Id \"SEAT=id\"], not {shown(str(text))!r}", at)
-                ids.append((seat.strip(), ident.strip(), at))
-            elif low == "scores":
-                self.result_claim["scores"] = _score_pairs(src, str(text).split(), at, "[Scores]")
-                pos["/result/scores"] = at
-                pos["/result"] = at
-            elif low == "winner":
-                self.result_claim["winner"] = None if str(text).lower() == "draw" else text
-                pos["/result/winner"] = at
-                pos["/result"] = at
-            elif low == "ended":
-                self.ended = text  # the shape check refuses anything but "time", pointing at this tag
-                self.uses_11 = True
-                pos["/ended"] = at
-            elif low == "field":
-                if not (isinstance(value, tuple) and quoted):
-                    raise src.error("write an event field as [Field \"key\" value]", at)
-                key, rest = value
-                event[key] = _field_value(rest, src, at)
-                pos["/event/" + key.replace("~", "~0").replace("/", "~1")] = at
-            elif low in _EVENT_TAGS:
-                key = _EVENT_TAGS[low]
-                event[key] = value if quoted else _bare_checked(value, src, at)
-                pos[f"/event/{key}"] = at
-            elif (declared is not None and name in declared) or (declared is None and _DEFAULT_SEAT.match(name.upper())
-                                                                 and len(name) <= 4):
-                seat = name if declared is not None else name.upper()
-                if any(s == seat for s, _, _ in seat_tags):
-                    raise src.error(f"seat {seat} is given twice", at)
-                seat_tags.append((seat, text if quoted else str(value), at))
-            else:
-                near = _near(name, tuple(sorted(_RESERVED - {"field"})))
-                if near is not None:
-                    raise src.error(f"unknown tag [{name}]: did you mean [{near.capitalize()}]? (to keep it as an "
-                                    f"event field, write [Field \"{name}\" …])", at)
-                if not _TAG_NAME.match(name):
-                    raise src.error(f"{shown(name)!r} is not a tag name (a letter, then letters, digits, "
-                                    f"_ . -); write [Field \"key\" value] for any other key", at)
-                if name in event:
-                    raise src.error(f"tag [{name}] is given twice", at)
-                event[name] = value if quoted else _bare_checked(value, src, at)
-                pos[f"/event/{name}"] = at
+        for name, value, quoted, at in read:
+            try:
+                self._tag(name, value, quoted, at, once, declared, seat_tags, ids, options, rules, event)
+            except NotationError as e:
+                self._header_error(e, name, declared)
         if comments:
             if "comment" in event:
                 event["comment"] = str(event["comment"]) + "\n" + "\n".join(comments)
@@ -312,3 +260,97 @@ class _HeaderReader:
         self.rules = rules
         self.options = options
         self.event = event
+
+    def _header_error(self, e: NotationError, name: str | None, declared: list[str] | None = None) -> None:
+        """A header line that cannot be read.  Where it is a tag the rules do not depend on (the
+        event's own tags and fields, the claimed result, a comment), the error is kept and the
+        header read on, so the hands are still judged and every problem is found in one pass;
+        a tag that says the game, its format, rules, seats or players stops the reading of the
+        game, for no hand can be judged without it."""
+        if not _harmless(name, declared):
+            raise e
+        self._broke(e, None)
+
+    def _tag(self, name: str, value: Any, quoted: bool, at: int, once: set[str], declared: list[str] | None,
+             seat_tags: list[tuple[str, str, int]], ids: list[tuple[str, str, int]], options: dict[str, Any],
+             rules: dict[str, Any], event: dict[str, Any]) -> None:
+        """One tag of the header, into the record's data (the lists and maps given)."""
+        src, pos, doc = self.src, self.pos, self.doc
+        low = name.lower()
+        text = value if quoted else str(value)
+        if low in _SINGLE_TAGS:
+            if low in once:
+                raise src.error(f"tag [{name}] is given twice", at)
+            once.add(low)
+        if (not quoted and (low in _RESERVED or _DEFAULT_SEAT.match(name.upper())) and low not in _EVENT_TAGS
+                and low != "field" and ("[" in str(value) or "]" in str(value))):
+            raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
+        if low == "game":
+            doc["game"] = text
+            pos["/game"] = at
+        elif low == "format":
+            m = re.fullmatch(r"\s*domrec\s+(\S+)\s*", str(text))
+            if m is None:
+                raise src.error(f"[Format] names the record format and its version, like \"domrec 1.1\", "
+                                f"not {shown(str(text))!r}", at)
+            doc["version"] = m.group(1)
+            pos["/version"] = at
+        elif low == "variant":
+            rules["variant"] = text
+            pos["/rules/variant"] = at
+        elif low == "option":
+            opt_name, eq, raw = str(text).partition("=")
+            opt_name = opt_name.strip()
+            if not eq or not opt_name:
+                raise src.error(f"write a rule option as [Option \"name=value\"], not {shown(str(text))!r}", at)
+            if opt_name in options:
+                raise src.error(f"rule option {opt_name} is given twice", at)
+            options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
+            pos[f"/rules/options/{opt_name}"] = at
+        elif low == "seats":
+            return
+        elif low == "id":
+            seat, eq, ident = str(text).partition("=")
+            if not eq:
+                raise src.error(f"write a player's id as [Id \"SEAT=id\"], not {shown(str(text))!r}", at)
+            ids.append((seat.strip(), ident.strip(), at))
+        elif low == "scores":
+            self.result_claim["scores"] = _score_pairs(src, str(text).split(), at, "[Scores]")
+            pos["/result/scores"] = at
+            pos["/result"] = at
+        elif low == "winner":
+            self.result_claim["winner"] = None if str(text).lower() == "draw" else text
+            pos["/result/winner"] = at
+            pos["/result"] = at
+        elif low == "ended":
+            self.ended = text  # the shape check refuses anything but "time", pointing at this tag
+            self.uses_11 = True
+            pos["/ended"] = at
+        elif low == "field":
+            if not (isinstance(value, tuple) and quoted):
+                raise src.error("write an event field as [Field \"key\" value]", at)
+            key, rest = value
+            event[key] = _field_value(rest, src, at)
+            pos["/event/" + key.replace("~", "~0").replace("/", "~1")] = at
+        elif low in _EVENT_TAGS:
+            key = _EVENT_TAGS[low]
+            event[key] = value if quoted else _bare_checked(value, src, at)
+            pos[f"/event/{key}"] = at
+        elif (declared is not None and name in declared) or (declared is None and _DEFAULT_SEAT.match(name.upper())
+                                                             and len(name) <= 4):
+            seat = name if declared is not None else name.upper()
+            if any(s == seat for s, _, _ in seat_tags):
+                raise src.error(f"seat {seat} is given twice", at)
+            seat_tags.append((seat, text if quoted else str(value), at))
+        else:
+            near = _near(name, tuple(sorted(_RESERVED - {"field"})))
+            if near is not None:
+                raise src.error(f"unknown tag [{name}]: did you mean [{near.capitalize()}]? (to keep it as an "
+                                f"event field, write [Field \"{name}\" …])", at)
+            if not _TAG_NAME.match(name):
+                raise src.error(f"{shown(name)!r} is not a tag name (a letter, then letters, digits, "
+                                f"_ . -); write [Field \"key\" value] for any other key", at)
+            if name in event:
+                raise src.error(f"tag [{name}] is given twice", at)
+            event[name] = value if quoted else _bare_checked(value, src, at)
+            pos[f"/event/{name}"] = at

@@ -47,7 +47,11 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
             r.parse()
     except NotationError as e:
         game = r.doc.get("game")
-        return DgnGame(None, _located(source, e, game if isinstance(game, str) else None), first_line)
+        report = _located(source, e, game if isinstance(game, str) else None)
+        if r.errors:  # (header lines that could not be read, kept before the one that stops the game)
+            kept = tuple(Problem(x.pointer, x.message, "", "input", line=x.line, column=x.column) for x in r.errors)
+            report = attrs.evolve(report, problems=kept + report.problems)
+        return DgnGame(None, report, first_line)
     except InputError as e:
         return DgnGame(None, unusable(source, e), first_line)
     try:

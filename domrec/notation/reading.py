@@ -69,14 +69,22 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         tags: list[tuple[str, Any, bool, int]] = []
         while k < len(toks) and toks[k].kind in ("tag", "comment", "bad"):
             t = toks[k]
-            if t.kind == "bad":  # the header is read whole before any hand, or not at all
-                raise self.src.error(t.text, t.pos)
+            k += 1
+            if t.kind == "bad":
+                # A tag (or comment) not closed: kept, and the header read on, where it is not a tag
+                # the rules depend on; else the header cannot be read (see _header).
+                self._header_error(self.src.error(t.text, t.pos),
+                                   _tag_name(self.src.text, t.pos) if t.text.startswith("a tag") else "comment")
+                continue
             if t.kind == "tag":
-                name, value, quoted = _tag_value(t.text, self.src, t.pos)
+                try:
+                    name, value, quoted = _tag_value(t.text, self.src, t.pos)
+                except NotationError as e:
+                    self._header_error(e, _tag_name(self.src.text, t.pos))
+                    continue
                 tags.append((name, value, quoted, t.pos))
             else:
                 header_comments.append(_unescape_comment(t.text[1:-1]))
-            k += 1
         self._header(tags, header_comments)
         self._hands(toks[k:])
 
@@ -304,6 +312,16 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         self.errors.append(e)
         if hand is not None and cut and hand.cut is None:
             hand.cut = len(hand.moves)
+
+
+def _tag_name(text: str, at: int) -> str | None:
+    """The name of the tag whose line holds offset ``at`` (``None``: no ``[Name`` there)."""
+    start = text.rfind("\n", 0, at) + 1
+    m = _TAG_START.match(text, start)
+    return m.group(1) if m is not None else None
+
+
+_TAG_START = re.compile(r"[ \t]*\[[ \t]*([^\s\"\]]+)")
 
 
 def _open(hand: _HandText | None) -> bool:
