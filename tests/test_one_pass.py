@@ -316,3 +316,39 @@ def test_a_notation_error_names_its_hand_and_the_move_it_stands_for() -> None:
     assert on_hand_line and on_hand_line[0].hand == 3 and on_hand_line[0].move is None, \
         [p.text() for p in report.problems]
     assert report.to_dict()["problems"][0]["hand"] == 2
+
+
+def _canonical_lines(game: str, seed: int = 4) -> tuple[list[str], object]:
+    record = next(sim.simulate(game, 1, seed, None, None, None, accidents=False))
+    return notation.dumps(record).split("\n"), record
+
+
+def _pair_again(lines: list[str], number: int, once: set[str]) -> tuple[int, int]:
+    """In hand ``number`` of a canonical text, a ``SEAT word`` pair that lays a tile the set holds
+    once, written a second time right after it: where the copy's word is (line, column)."""
+    for k in _move_lines(lines, number):
+        words = lines[k].split(" ")
+        for i in range(1, len(words), 2):
+            m = _LAYS.match(words[i])
+            if m is not None and f"{m.group(1)}-{m.group(2)}" in once:
+                words[i + 1:i + 1] = [words[i - 1], words[i]]
+                lines[k] = " ".join(words)
+                return k + 1, len(" ".join(words[:i + 2])) + 2
+    raise AssertionError(f"hand {number} lays no such tile")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_text_typed_in_full_lists_the_broken_rules_of_later_hands_too(game: str) -> None:
+    lines, record = _canonical_lines(game)
+    once = _once(record)
+    first = _pair_again(lines, 1, once)
+    third = _pair_again(lines, 3, once)
+    found = read1("\n".join(lines))
+    report = found.report
+    said = [p.text() for p in report.problems]
+    # (placed on the pair copied: its seat's word for a turn, its tile for a tile)
+    assert report.status == "invalid" and (report.problems[0].line, report.problems[0].hand) == (first[0], 1), said
+    at = [p for p in report.problems if p.line == third[0]]
+    assert at and at[0].hand == 3 and at[0].rule not in ("the set", "the deal", ""), said  # by the engine
+    assert "hand 1 was counted by the scores its end line claims" in report.note
+    assert found.complete and found.record is not None  # the record as written, whole

@@ -102,7 +102,8 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         return DgnGame(None, _with_position(attrs.evolve(report, problems=said + report.problems), r.pos),
                        first_line)
     if problems and as_written is not None:
-        return as_written
+        return _with_later(as_written, _with_position(Report(source, r.doc["game"], "invalid", tuple(problems),
+                                                             note=note), r.pos))
     if r.errors:
         # The text could not be read in full: unusable, its notation errors first (in the order of
         # the text), then what the rules and the tiles found around them (docs/notation.md).
@@ -125,6 +126,27 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
     if note:  # how the reader read what the text left open (docs/notation.md)
         report = attrs.evolve(report, note="; ".join(n for n in (note, report.note) if n))
     return DgnGame(record, _with_position(report, r.pos), first_line)
+
+
+def _with_later(as_written: DgnGame, read: Report) -> DgnGame:
+    """The verdict on a text typed in full (every seat, every deal) that breaks a rule: the record
+    as written and its problems, then what the one-pass reading (:func:`_through_game`) found
+    after the hand of its first rule problem (the later hands replayed from their own start,
+    the rest of that hand checked for its tiles), with that reading's note, which says how.
+    Where the two readings part at the first problem (a forced pass left out), the text as
+    written stands alone."""
+    report = as_written.report
+    first = next((p for p in report.problems if p.kind == "illegal"), None)
+    other = next((p for p in read.problems if p.kind == "illegal"), None)
+    if first is None or other is None or first.hand is None or (first.hand, first.line, first.column) != (
+            other.hand, other.line, other.column):
+        return as_written
+    seen = {(p.line, p.column, p.message) for p in report.problems}
+    later = tuple(p for p in read.problems if (p.line, p.column, p.message) not in seen and p.hand is not None and (
+        p.hand > first.hand or (p.hand == first.hand and p.rule in ("the set", "the deal"))))
+    if not later and not read.note:
+        return as_written
+    return attrs.evolve(as_written, report=attrs.evolve(report, problems=report.problems + later, note=read.note))
 
 
 def _with_position(report: Report, positions: _Positions) -> Report:
