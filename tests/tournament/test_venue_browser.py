@@ -102,18 +102,33 @@ def _tap_move(page, seat: str, word: str, used: dict) -> None:
     _wait_rev(page, before)
 
 
-def _play_through(page, record, used: dict) -> None:
-    for step in _steps(record):
+def _play_through(page, record, used: dict, tapped: int | None = None) -> None:
+    """Every move tapped; past hand ``tapped``, each hand typed whole into the page's box."""
+    steps = _steps(record)
+    if tapped is not None:
+        cut = next((k for k, step in enumerate(steps) if step.startswith(f"hand {tapped + 1}")), len(steps))
+        steps, rest = steps[:cut], steps[cut:]
+    else:
+        rest = []
+    for step in steps:
         words = step.split()
         if words[0] in PARTS:
             _type(page, step)
             continue
         seat = page.locator(".players .to-move").first.inner_text().split()[0]
         _tap_move(page, seat, step, used)
-        if page.locator("#close-hand").count():
-            before = _rev(page)
-            page.click("#close-hand")
-            _wait_rev(page, before)
+        _close_hand_if_over(page)
+    starts = [k for k, step in enumerate(rest) if step.startswith("hand ")] + [len(rest)]
+    for a, b in zip(starts, starts[1:]):
+        _type(page, "\n".join(rest[a:b]))
+        _close_hand_if_over(page)
+
+
+def _close_hand_if_over(page) -> None:
+    if page.locator("#close-hand").count():
+        before = _rev(page)
+        page.click("#close-hand")
+        _wait_rev(page, before)
 
 
 def _confirm_all(page, sides: list[str]) -> None:
@@ -130,7 +145,8 @@ def _confirm_all(page, sides: list[str]) -> None:
         _wait_rev(page, before)
 
 
-def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, browser):
+def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, browser, request):
+    """The first two hands tapped, the rest typed whole (every hand tapped with --long)."""
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=11)
     served = _served(path)
@@ -141,7 +157,7 @@ def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, br
         page.wait_for_selector("#start-hand", timeout=WAIT_MS)
         _shot(page, "competitive-start")
         used: dict = {}
-        _play_through(page, record, used)
+        _play_through(page, record, used, tapped=None if request.config.getoption("--long") else 2)
         page.wait_for_selector('#panel button[data-side="NS"]', timeout=WAIT_MS)
         _shot(page, "competitive-confirm")
         _confirm_all(page, ["NS", "EW"])

@@ -26,6 +26,7 @@ from tournament.store import venue as venue_sql
 pytestmark = pytest.mark.slow
 WAIT_MS = harness.WAIT_MS
 _rev, _wait_rev, _type, _shot = harness._rev, harness._wait_rev, harness._type, harness._shot
+_close_hand_if_over = harness._close_hand_if_over
 
 
 def _requests(record, keep_deal: bool) -> list[str]:
@@ -89,13 +90,23 @@ def _tap(page, text: str, used: dict) -> None:
 
 
 def _play(page, record, keep_deal: bool, used: dict, hands: int | None = None, named: bool = False,
-          shot: str = "") -> None:
+          shot: str = "", tapped: int | None = None) -> None:
     """The game tapped (its part lines typed); a hand that is over is closed with the page's
-    button once nothing more of it is to come (closing captures, the tiles left)."""
+    button once nothing more of it is to come (closing captures, the tiles left).  Past hand
+    ``tapped``, each hand is typed whole into the page's box and sent at once, as a scorer
+    catching up from a paper sheet does (the taps of every hand are in the run with --long)."""
     requests = _requests(record, keep_deal)
     if named:
         requests = _named_draws(requests, record)
+    typing: list[str] = []
     for k, text in enumerate(requests):
+        if typing and text.startswith("hand "):
+            _type(page, "\n".join(typing))
+            _close_hand_if_over(page)
+            typing = []
+        if tapped is not None and (typing or (text.startswith("hand ") and int(text.split()[1]) > tapped)):
+            typing.append(text)
+            continue
         if text.split()[0] in PARTS:
             if hands is not None and text.startswith("hand ") and int(text.split()[1]) > hands:
                 return
@@ -109,10 +120,11 @@ def _play(page, record, keep_deal: bool, used: dict, hands: int | None = None, n
         if k == 14 and shot:
             _shot(page, shot)  # mid-hand: the offers as a player sees them
         following = requests[k + 1] if k + 1 < len(requests) else "hand"
-        if (following == "hand" or following.startswith("hand ")) and page.locator("#close-hand").count():
-            before = _rev(page)
-            page.click("#close-hand")
-            _wait_rev(page, before)
+        if following == "hand" or following.startswith("hand "):
+            _close_hand_if_over(page)
+    if typing:
+        _type(page, "\n".join(typing))
+        _close_hand_if_over(page)
 
 
 def _served_game(tmp_path, game: str, players: list[str], seed: int):
@@ -157,13 +169,15 @@ def _confirm_and_check(page, path, record, sides: list[str]) -> None:
     ("castle-rock", ["Ana", "Bo", "Cy"], 5),
     ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
 ])
-def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game, players, seed):
+def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game, players, seed, request):
+    """The first two hands tapped, the rest typed whole (every hand tapped with --long)."""
     path, record = _served_game(tmp_path, game, players, seed)
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
         used: dict = {}
-        _play(page, record, True, used, shot=f"{game}-playing")
+        tapped = None if request.config.getoption("--long") else 2
+        _play(page, record, True, used, shot=f"{game}-playing", tapped=tapped)
         _shot(page, f"{game}-over")
         sides = [s for s in page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')]"
                                            ".map(b => b.dataset.side)")]
