@@ -190,3 +190,16 @@ def _fours(rest: list[int], partners: set[frozenset]) -> bool:
 
 __all__ = ["FakeSettings", "MemoryEvent", "PairingError", "SeatAssignment", "assert_invariants", "settings_for",
            "rotating_seating_exists"]
+
+
+def hand_by_hand(texts: list[str]) -> list[str]:
+    """A game's requests (:func:`domrec.session.requests_for`) as a table sends them when it types
+    each hand whole: one request a hand, and the closing ``y`` alone.  For the tests that need a
+    whole game in the event but are not about its moves."""
+    starts = [k for k, text in enumerate(texts) if text.startswith("hand ")] + [len(texts)]
+    out = []
+    for a, b in zip(starts, starts[1:]):
+        out.append("\n".join(x for x in texts[a:b] if x != "y"))
+        if "y" in texts[a:b]:
+            out.append("y")
+    return out

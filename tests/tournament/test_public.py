@@ -281,13 +281,11 @@ def test_a_confirmed_result_reaches_an_open_stream(tmp_path):
                 state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
                 from domrec.session import requests_for
 
-                texts = requests_for(record, keep_deal=True)
-                starts = [k for k, text in enumerate(texts) if text.startswith("hand ")] + [len(texts)]
-                for a, b in zip(starts, starts[1:]):  # each hand sent whole: one change of the table
-                    for text in ("\n".join(x for x in texts[a:b] if x != "y"), "y" if "y" in texts[a:b] else ""):
-                        if text:
-                            state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
-                                                json={"rev": state["rev"], "text": text}).json()
+                from tests.tournament.helpers import hand_by_hand
+
+                for text in hand_by_hand(requests_for(record, keep_deal=True)):
+                    state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
+                                        json={"rev": state["rev"], "text": text}).json()
                 for side in state["sides"]:
                     state = client.post("/api/v1/tables/1/1/confirm", headers=_auth(token),
                                         json={"rev": state["rev"], "side": side}).json()

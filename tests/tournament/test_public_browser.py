@@ -65,6 +65,8 @@ def _event(tmp_path: Path) -> Path:
 def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(tmp_path, browser):
     from domrec.session import requests_for
 
+    from tests.tournament.helpers import hand_by_hand
+
     path = _event(tmp_path)
     with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
         page = browser.new_page(viewport=PHONE)
@@ -82,7 +84,7 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
         record = _game_of(path, 1, 1, seed=5)
         with httpx.Client(base_url=served.base_url, timeout=60) as client:
             state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
-            for text in requests_for(record, keep_deal=True):
+            for text in hand_by_hand(requests_for(record, keep_deal=True)):
                 state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
                                     json={"rev": state["rev"], "text": text}).json()
             for side in state["sides"]:
@@ -150,6 +152,7 @@ def test_the_projector_pages_itself_through_a_thousand_names(tmp_path, browser):
     assert run("pair", path).exit_code == 0  # round 2 is being played: its seating is what the room needs
     with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
         page = browser.new_page(viewport=PROJECTOR)
+        page.clock.install()  # the page's own clock, moved on by the test: no waiting for its 8 seconds
         page.goto(served.base_url + "/projector")
         page.wait_for_selector(".screen.on", timeout=WAIT_MS)
         names = page.evaluate("() => [...document.querySelectorAll('.screen ul.find li:not(.head) .who')]"
@@ -166,6 +169,7 @@ def test_the_projector_pages_itself_through_a_thousand_names(tmp_path, browser):
             assert page.evaluate("() => Math.max(...[...document.querySelectorAll('.screen.on li, .screen.on tr')]"
                                  ".map(e => e.getBoundingClientRect().bottom))") <= PROJECTOR["height"]
             _shot(page, f"projector-1000-{len(seen)}")
+            page.clock.run_for(8_000)
             page.wait_for_function(f"() => document.querySelector('.screen.on').dataset.screen !== '{now}'",
                                    timeout=WAIT_MS)
         assert seen == sorted(seen) and len(set(seen)) == 3
