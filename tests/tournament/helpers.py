@@ -196,7 +196,7 @@ def hand_by_hand(texts: list[str]) -> list[str]:
     """A game's requests (:func:`domrec.session.requests_for`) as a table sends them when it types
     each hand whole: one request a hand, and the closing ``y`` alone.  For the tests that need a
     whole game in the event but are not about its moves."""
-    starts = [k for k, text in enumerate(texts) if text.startswith("hand ")] + [len(texts)]
+    starts = sorted({0, *(k for k, text in enumerate(texts) if text.startswith("hand ")), len(texts)})
     out = []
     for a, b in zip(starts, starts[1:]):
         out.append("\n".join(x for x in texts[a:b] if x != "y"))

@@ -15,6 +15,7 @@ from tournament import add_players, create_event, enter_manual, make_settings, o
 from tournament.event import changes as ch, feed
 from tournament.event.results import record_hash
 
+from tests.tournament.helpers import hand_by_hand
 from tests.tournament.test_cli import run
 from tests.tournament.test_venue import _auth, _game_of, _play, _requests, _server
 
@@ -94,7 +95,7 @@ def test_a_round_shows_status_and_never_a_game_in_play(served):
     assert client.get("/api/v1/rounds/1").json()["tables"][0]["status"] == "playing"
     r = client.get("/api/v1/games/1/1")
     assert r.status_code == 404 and "still in play" in _one_line(r)
-    for text in texts:
+    for text in hand_by_hand(texts):  # the rest of the hand, then each hand whole
         state = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
                             json={"rev": state["rev"], "text": text}).json()
     assert state["status"] == "waiting"
@@ -114,7 +115,7 @@ def test_a_finished_game_as_json_and_as_dgn_is_one_record(served):
     path, server, client, links = served
     record = _game_of(path, 1, 1, seed=5)
     token = links["tables"][0]["token"]
-    state = _play(client, token, 1, 1, record)
+    state = _play(client, token, 1, 1, record, whole_hands=True)
     for side in ("NS", "EW"):
         state = client.post("/api/v1/tables/1/1/confirm", headers=_auth(token),
                             json={"rev": state["rev"], "side": side}).json()

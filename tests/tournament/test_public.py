@@ -85,7 +85,7 @@ def test_a_game_in_play_shows_nothing_and_once_confirmed_its_result_and_replay(t
         # The whole game recorded, its deal and every move, but not confirmed: nothing public changes
         # but the table's status (the round's tables and the results say "game over, waiting for
         # confirmation" where they said "to play").
-        state = _play(client, token, 1, 1, record)
+        state = _play(client, token, 1, 1, record, whole_hands=True)
         assert state["game"]["over"] and state["status"] == "waiting"
         waiting = "game over, waiting for confirmation"
         for u in urls:

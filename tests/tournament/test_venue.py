@@ -86,10 +86,15 @@ def _requests(record) -> list[str]:
     return requests_for(record, keep_deal=True)
 
 
-def _play(client, token: str, round_no: int, table_no: int, record) -> dict:
+def _play(client, token: str, round_no: int, table_no: int, record, whole_hands: bool = False) -> dict:
+    """The game sent through the API, a move a request (``whole_hands``: a hand a request, for the
+    tests that need the game in the event but are not about its moves)."""
+    from tests.tournament.helpers import hand_by_hand
+
     url = f"/api/v1/tables/{round_no}/{table_no}"
     state = client.get(url, headers=_auth(token)).json()
-    for text in _requests(record):
+    texts = _requests(record)
+    for text in hand_by_hand(texts) if whole_hands else texts:
         r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
         assert r.status_code == 200, (text, r.json())
         state = r.json()
