@@ -49,7 +49,7 @@ KINDS: Mapping[str, str] = {
 #: Placeholders that hold words of their own (a move in words, the engine's reason, the rule's
 #: name, how a hand ended, a set's name): what they hold is translated in turn, and the whole is
 #: listed only if they are.
-NESTED = frozenset({"move", "problem", "rule", "why", "end", "set", "axis"})
+NESTED = frozenset({"move", "problem", "rule", "why", "end", "set", "axis", "halves"})
 
 PHRASES: tuple[str, ...] = (
     # --- Moves in words (a table page's buttons, and the start of many refusals).
@@ -111,6 +111,19 @@ PHRASES: tuple[str, ...] = (
     N_("%(tile)s matches %(halves)s: %(n)s segments, %(n2)s points (2 segments earn 1, 3 earn 5, 4 or more 10)"),
     N_("%(tile)s matches %(halves)s: %(n)s segments, 1 point (2 segments earn 1, 3 earn 5, 4 or more 10)"),
     N_("%(tile)s matches %(halves)s: 1 segment, 0 points (2 segments earn 1, 3 earn 5, 4 or more 10)"),
+    # Broadway's matched halves (what the tile matched), one to six of them.
+    N_("the %(n)s of %(tile)s"),
+    N_("the %(n)s of %(tile)s and the %(n2)s of %(tile2)s"),
+    N_("the %(n)s of %(tile)s, the %(n2)s of %(tile2)s and the %(n3)s of %(tile3)s"),
+    N_("the %(n)s of %(tile)s, the %(n2)s of %(tile2)s, the %(n3)s of %(tile3)s and the %(n4)s of %(tile4)s"),
+    N_("the %(n)s of %(tile)s, the %(n2)s of %(tile2)s, the %(n3)s of %(tile3)s, the %(n4)s of %(tile4)s and the %(n5)s of %(tile5)s"),
+    N_("the %(n)s of %(tile)s, the %(n2)s of %(tile2)s, the %(n3)s of %(tile3)s, the %(n4)s of %(tile4)s, the %(n5)s of %(tile5)s and the %(n6)s of %(tile6)s"),
+    N_("only the %(n)s of %(tile)s"),
+    N_("only the %(n)s of %(tile)s and the %(n2)s of %(tile2)s"),
+    N_("only the %(n)s of %(tile)s, the %(n2)s of %(tile2)s and the %(n3)s of %(tile3)s"),
+    N_("only the %(n)s of %(tile)s, the %(n2)s of %(tile2)s, the %(n3)s of %(tile3)s and the %(n4)s of %(tile4)s"),
+    N_("only the %(n)s of %(tile)s, the %(n2)s of %(tile2)s, the %(n3)s of %(tile3)s, the %(n4)s of %(tile4)s and the %(n5)s of %(tile5)s"),
+    N_("only the %(n)s of %(tile)s, the %(n2)s of %(tile2)s, the %(n3)s of %(tile3)s, the %(n4)s of %(tile4)s, the %(n5)s of %(tile5)s and the %(n6)s of %(tile6)s"),
     N_("a draw scores nothing: only setting a tile pegs"),
     N_("a pass scores nothing: only setting a tile pegs"),
     N_("nothing is open to count: 0 points"),

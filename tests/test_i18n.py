@@ -193,3 +193,41 @@ def test_every_listed_pattern_compiles_and_has_kinds_it_knows():
         for name in re.findall(r"%\((\w+)\)s", msgid):
             assert re.fullmatch(r"[a-z]+\d?", name), (msgid, name)
     assert len(set(phrases.PHRASES)) == len(phrases.PHRASES)
+
+
+def test_a_broadway_wrong_score_names_the_matched_halves_in_spanish():
+    """A table claiming a wrong score for a Broadway placement is told what the tile matched
+    ("4-2 matches only the 2 of 5-2 and the 4 of 4-1"): every part of it, the halves too, in
+    Spanish (each of the 1 to 6 halves a tile can match is a listed pattern)."""
+    import random
+
+    import attrs
+
+    from domrec.session import RequestRefused, Session, requests_for
+    from domrec.simulate import simulate
+
+    record = next(simulate("broadway", 1, 3, None, None, None, accidents=False))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    rng = random.Random(5)
+    refused = []
+    for text in requests_for(record):
+        if text[0].isdigit() and "@" in text:
+            try:
+                session.take(f"{text}={rng.choice([7, 9, 11])}")  # no placement scores these
+            except RequestRefused as e:
+                if " of " in e.refusal.message:  # (not the lead's "it matches nothing")
+                    refused.append(e.refusal.message)
+                    break
+        session.take(text)
+    assert refused and " matches " in refused[0] and " of " in refused[0], refused
+    said = refused[0]
+    assert phrases.listed(said), said
+    out = phrases.translate(said, "es")
+    assert " de " in out and "coincide con" in out and " of " not in out and "matches" not in out, out
+    for k in range(1, 7):
+        halves = [f"the {n} of {n}-{k}" for n in range(k)]
+        text = ", ".join(halves[:-1]) + " and " + halves[-1] if k > 1 else halves[0]
+        for only in ("", "only "):
+            full = f"6-1 matches {only}{text}: {k} segments, 1 point (2 segments earn 1, 3 earn 5, 4 or more 10)"
+            assert phrases.listed(full), full
+            assert " of " not in phrases.translate(full, "es"), full
