@@ -255,6 +255,18 @@ def test_header_result_claim_is_checked(fast_dir):
     assert run.code == 1
 
 
+@pytest.mark.parametrize("bad", ['[Event "Club night', '[Dtae "2026-11-28"]'])
+def test_a_header_line_that_cannot_be_read_stops_the_recording(fast_dir, bad):
+    """A whole game's reading lists such a line and reads on (docs/notation.md); a recording
+    starts from a sound header, or not at all: nothing is written."""
+    record = simulated(CONFIGS[0], 1)
+    lines = notation.dumps(record).split("\n")
+    lines.insert(1, bad)
+    run = pipe("competitive", fast_dir / "g.dgn", "\n".join(lines))
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert not (fast_dir / "g.dgn").exists()
+
+
 def test_players_come_from_the_header_or_from_player_options(fast_dir):
     record = simulated(CONFIGS[0], 1)
     # the header names them; --player may repeat a name, not contradict it

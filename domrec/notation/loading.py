@@ -49,7 +49,8 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
         game = r.doc.get("game")
         report = _located(source, e, game if isinstance(game, str) else None)
         if r.errors:  # (header lines that could not be read, kept before the one that stops the game)
-            kept = tuple(Problem(x.pointer, x.message, "", "input", line=x.line, column=x.column) for x in r.errors)
+            kept = tuple(Problem(x.pointer, x.message, "", "input", line=x.line, column=x.column, hand=x.hand,
+                                 move=x.move) for x in r.errors)
             report = attrs.evolve(report, problems=kept + report.problems)
         return DgnGame(None, report, first_line)
     except InputError as e:

@@ -82,6 +82,8 @@ def parse_header(text: str) -> dict[str, Any] | None:
         return None
     r = _Reader(head + "\n", 1)
     r.parse()
+    if r.errors:  # (a whole game's reading lists such a tag and reads on; a recording starts from a sound header)
+        raise r.errors[0]
     return {"game": r.doc["game"], "players": [(p["seat"], p["name"]) for p in r.doc_players],
             "ids": {p["seat"]: p["id"] for p in r.doc_players if "id" in p},
             "variant": r.rules.get("variant"), "options": dict(r.options), "event": dict(r.event),
