@@ -1055,7 +1055,7 @@ def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n", [*range(4), *(pytest.param(n, marks=pytest.mark.long) for n in range(4, 8))])
+@pytest.mark.parametrize("n", [*range(2), *(pytest.param(n, marks=pytest.mark.long) for n in range(2, 8))])
 @pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
 def test_killed_at_more_random_moves(config, seed, n, tmp_path):
     total = _moves_in_record(simulated(config, seed))

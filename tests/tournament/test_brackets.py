@@ -16,7 +16,11 @@ import pytest
 
 from tournament.pairing import brackets as b
 
-SIZES = range(2, 129)
+#: Every size of field from 2 to 128 under ``pytest --long``; the default run takes every size
+#: up to 40 (every shape of byes in brackets of up to 64) and, above it, sizes on either side of
+#: each power of two and a few between (the default run stays within its ten minutes).
+_DEFAULT_ABOVE_40 = {47, 48, 63, 64, 65, 91, 96, 100, 121, 127, 128}
+SIZES = [n if n <= 40 or n in _DEFAULT_ABOVE_40 else pytest.param(n, marks=pytest.mark.long) for n in range(2, 129)]
 
 
 def play(bracket: b.Bracket, n: int, rng: random.Random, draws: float = 0.0):
