@@ -49,7 +49,7 @@ def _harmless(name: str | None, declared: list[str] | None) -> bool:
     if name is None:
         return False
     low = name.lower()
-    if low in _EVENT_TAGS or low in ("field", "scores", "winner", "comment"):
+    if low in _EVENT_TAGS or low in ("field", "scores", "winner"):
         return True
     if low in _RESERVED:  # game, format, variant, option, seats, id, ended
         return False
@@ -262,8 +262,8 @@ class _HeaderReader:
         self.event = event
 
     def _header_error(self, e: NotationError, name: str | None, declared: list[str] | None = None) -> None:
-        """A header line that cannot be read.  Where it is a tag the rules do not depend on (the
-        event's own tags and fields, the claimed result, a comment), the error is kept and the
+        """A header tag that cannot be read.  Where it is a tag the rules do not depend on (the
+        event's own tags and fields, the claimed result), the error is kept and the
         header read on, so the hands are still judged and every problem is found in one pass;
         a tag that says the game, its format, rules, seats or players stops the reading of the
         game, for no hand can be judged without it."""

@@ -47,12 +47,10 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
             r.parse()
     except NotationError as e:
         game = r.doc.get("game")
+        # (header lines that could not be read are kept before the one that stops the game)
         report = _located(source, e, game if isinstance(game, str) else None)
-        if r.errors:  # (header lines that could not be read, kept before the one that stops the game)
-            kept = tuple(Problem(x.pointer, x.message, "", "input", line=x.line, column=x.column, hand=x.hand,
-                                 move=x.move) for x in r.errors)
-            report = attrs.evolve(report, problems=kept + report.problems)
-        return DgnGame(None, report, first_line)
+        return DgnGame(None, attrs.evolve(report, problems=tuple(map(_notation_problem, r.errors)) + report.problems),
+                       first_line)
     except InputError as e:
         return DgnGame(None, unusable(source, e), first_line)
     try:
@@ -90,8 +88,7 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         r = _Reader(r.src.text, r.src.first_line)
         r.parse()
     #: The text's notation errors, first in any verdict (in the order of the text).
-    said = tuple(Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column, hand=e.hand, move=e.move)
-                 for e in r.errors)
+    said = tuple(map(_notation_problem, r.errors))
     try:
         doc, problems, note = _through_game(r)
     except RuleViolation as e:  # a setup problem (players, options) found when starting the game
@@ -155,8 +152,12 @@ def _with_position(report: Report, positions: _Positions) -> Report:
 
 
 def _located(source: str, e: NotationError, game: str | None) -> Report:
-    problem = Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column)
-    return Report(source, game, "unusable", (problem,))
+    return Report(source, game, "unusable", (_notation_problem(e),))
+
+
+def _notation_problem(e: NotationError) -> Problem:
+    """A notation error as a problem of the report, where it is (line:column, hand and move)."""
+    return Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column, hand=e.hand, move=e.move)
 
 
 def read_games(data: bytes | str, source: str = "<dgn>") -> Iterator[DgnGame]:

@@ -71,10 +71,13 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
             t = toks[k]
             k += 1
             if t.kind == "bad":
-                # A tag (or comment) not closed: kept, and the header read on, where it is not a tag
-                # the rules depend on; else the header cannot be read (see _header).
-                self._header_error(self.src.error(t.text, t.pos),
-                                   _tag_name(self.src.text, t.pos) if t.text.startswith("a tag") else "comment")
+                # A tag not closed: kept, and the header read on, where it is not a tag the rules
+                # depend on, else the header cannot be read (see _header); a comment not closed is kept.
+                e = self.src.error(t.text, t.pos)
+                if t.text.startswith("a tag"):
+                    self._header_error(e, _tag_name(self.src.text, t.pos))
+                else:
+                    self._broke(e, None)
                 continue
             if t.kind == "tag":
                 try:
