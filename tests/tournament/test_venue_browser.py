@@ -24,6 +24,7 @@ from tournament.event.tables import table_record
 pytestmark = pytest.mark.slow
 
 from tests.browser import keep, playwright_or_skip, wait_rev
+from tests.tournament.helpers import hand_by_hand
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -104,12 +105,7 @@ def _tap_move(page, seat: str, word: str, used: dict) -> None:
 
 def _play_through(page, record, used: dict, tapped: int | None = None) -> None:
     """Every move tapped; past hand ``tapped``, each hand typed whole into the page's box."""
-    steps = _steps(record)
-    if tapped is not None:
-        cut = next((k for k, step in enumerate(steps) if step.startswith(f"hand {tapped + 1}")), len(steps))
-        steps, rest = steps[:cut], steps[cut:]
-    else:
-        rest = []
+    steps, rest = _split_at_hand(_steps(record), tapped)
     for step in steps:
         words = step.split()
         if words[0] in PARTS:
@@ -118,10 +114,18 @@ def _play_through(page, record, used: dict, tapped: int | None = None) -> None:
         seat = page.locator(".players .to-move").first.inner_text().split()[0]
         _tap_move(page, seat, step, used)
         _close_hand_if_over(page)
-    starts = [k for k, step in enumerate(rest) if step.startswith("hand ")] + [len(rest)]
-    for a, b in zip(starts, starts[1:]):
-        _type(page, "\n".join(rest[a:b]))
+    for text in hand_by_hand(rest):
+        _type(page, text)
         _close_hand_if_over(page)
+
+
+def _split_at_hand(steps: list[str], tapped: int | None) -> tuple[list[str], list[str]]:
+    """The steps up to hand ``tapped + 1``, and the rest (none where ``tapped`` is ``None``)."""
+    if tapped is None:
+        return steps, []
+    cut = next((k for k, step in enumerate(steps) if step.startswith(f"hand {tapped + 1} ")
+                or step == f"hand {tapped + 1}"), len(steps))
+    return steps[:cut], steps[cut:]
 
 
 def _close_hand_if_over(page) -> None:

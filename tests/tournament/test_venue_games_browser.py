@@ -27,6 +27,7 @@ pytestmark = pytest.mark.slow
 WAIT_MS = harness.WAIT_MS
 _rev, _wait_rev, _type, _shot = harness._rev, harness._wait_rev, harness._type, harness._shot
 _close_hand_if_over = harness._close_hand_if_over
+hand_by_hand = harness.hand_by_hand
 
 
 def _requests(record, keep_deal: bool) -> list[str]:
@@ -98,15 +99,8 @@ def _play(page, record, keep_deal: bool, used: dict, hands: int | None = None, n
     requests = _requests(record, keep_deal)
     if named:
         requests = _named_draws(requests, record)
-    typing: list[str] = []
+    requests, rest = harness._split_at_hand(requests, tapped)
     for k, text in enumerate(requests):
-        if typing and text.startswith("hand "):
-            _type(page, "\n".join(typing))
-            _close_hand_if_over(page)
-            typing = []
-        if tapped is not None and (typing or (text.startswith("hand ") and int(text.split()[1]) > tapped)):
-            typing.append(text)
-            continue
         if text.split()[0] in PARTS:
             if hands is not None and text.startswith("hand ") and int(text.split()[1]) > hands:
                 return
@@ -122,8 +116,8 @@ def _play(page, record, keep_deal: bool, used: dict, hands: int | None = None, n
         following = requests[k + 1] if k + 1 < len(requests) else "hand"
         if following == "hand" or following.startswith("hand "):
             _close_hand_if_over(page)
-    if typing:
-        _type(page, "\n".join(typing))
+    for text in hand_by_hand(rest):
+        _type(page, text)
         _close_hand_if_over(page)
 
 
