@@ -30,7 +30,7 @@ import attrs
 
 from domrec import deals, games
 from domrec.errors import DealError, DomrecError, IllegalMove, RuleViolation
-from domrec.games.base import HandOutcome, HandState, Match, partnership_side, winner_of
+from domrec.games.base import HandOutcome, HandState, Match, copy_match, partnership_side, winner_of
 from domrec.record import Deal, GameResult, Hand, HandResult, Move, Pass, Player, Record, Rules
 from domrec.validate import Problem, Report, validate
 
@@ -77,7 +77,7 @@ class _Watch:
 
     def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None:
         self.outcomes[index] = outcome
-        self.after[index + 1] = _copy_match(match)
+        self.after[index + 1] = copy_match(match)
         while len(self.points) <= index:
             self.points.append([])
 
@@ -112,7 +112,7 @@ class Game:
         #: ``_snaps[k]``: a copy of the match as it stood after the first ``k`` hands (before hand
         #: ``k + 1``), kept while those hands stay as they are.  A replay resumes from the last
         #: one instead of replaying the whole record, so closing a hand costs that hand only.
-        self._snaps: list[Match] = [_copy_match(self._match)]
+        self._snaps: list[Match] = [copy_match(self._match)]
         #: id(hand) -> (hand, whether it needs format 1.1), for :meth:`record` (the hand is kept, so
         #: its id is not reused while the entry lives).
         self._seen_11: dict[int, tuple[Hand, bool]] = {}
@@ -285,7 +285,7 @@ class Game:
             raise GameError(f"the game ended on time ({_totals(self._match.totals)}): no further hand is played")
         if self._hands and (len(self._hands) - 1) not in self._watch.outcomes:
             raise GameError(f"hand {len(self._hands)} is not over, so the next hand cannot start")
-        if deal is not None and not deal.hands and not any(attrs.astuple(deal, recurse=False)[1:]):
+        if deal is not None and deal.empty:
             deal = None
         self._current = Hand(leader=leader, deal=deal, comment=comment)
         self._moves, self._points = [], []
@@ -306,7 +306,7 @@ class Game:
         k = len(self._hands)
         del self._snaps[k + 1:]
         if len(self._snaps) == k:
-            self._snaps.append(_copy_match(self._match))
+            self._snaps.append(copy_match(self._match))
 
     def _begin(self, hand: Hand) -> HandState:
         if hand.deal is not None and hand.deal.hands:
@@ -562,7 +562,7 @@ class Game:
         if start >= 1:
             # The hands before ``start`` are as the last replay found them: resume after them.
             watch.outcomes = {k: v for k, v in self._watch.outcomes.items() if k < start}
-            report = validate(record, observer=watch, resume=(_copy_match(self._snaps[start]), start))
+            report = validate(record, observer=watch, resume=(copy_match(self._snaps[start]), start))
         else:
             start = 0
             report = validate(record, observer=watch)
@@ -605,20 +605,6 @@ class Checkpoint:
     snaps: tuple
     watch: Any
     before: Any
-
-
-def _copy_match(match: Match) -> Match:
-    """A copy of a match between hands, to resume a replay from.
-
-    A match holds the game's running totals and a few plain values; between hands no
-    hand's state refers to it.  Its containers are copied one level (a match changes its
-    totals in place, nothing deeper), which is what a deep copy gives here at a tenth of the
-    cost: this runs once for every hand closed."""
-    twin = copy.copy(match)
-    for name, value in vars(twin).items():
-        if type(value) in (dict, list, set):
-            setattr(twin, name, value.copy())
-    return twin
 
 
 def _needs_11(hand: Hand) -> bool:

@@ -206,6 +206,12 @@ class Deal:
     lead_draw: dict[str, str] | None = None
     redeals: tuple[Redeal, ...] | None = None
 
+    @property
+    def empty(self) -> bool:
+        """Nothing is known of it: no player's tiles and no public part (a hand started
+        without its deal takes ``None`` for such a deal)."""
+        return not self.hands and not any(attrs.astuple(self, recurse=False)[1:])
+
 
 @attrs.frozen
 class HandResult:

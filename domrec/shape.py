@@ -668,6 +668,23 @@ def _check_moves(moves: Any, p: str, moves_of: dict[str, str], game: str, moves_
         moves_out.append(tuple(built))
 
 
+def check_move(move: dict, pointer: str, game: str) -> Any:
+    """One move's JSON data checked as a record's moves are (:func:`check`), and built.
+
+    For moves whose JSON data is made, not read: the DGN reader's typed moves, whose seats
+    it worked out (:mod:`domrec.notation.straight`), are held to the record's shape as a
+    JSON record's moves are.  Raises :class:`ShapeError` at ``pointer``."""
+    check_build = _FAST_PLANS[game].get(tuple(move))
+    if check_build is not None:
+        try:
+            built = check_build(move)
+        except TypeError:  # (a list where a text belongs, say: the field checks name it)
+            built = None
+        if built is not None:
+            return built
+    return _check_move(move, pointer, GAME_MOVES[game], game)
+
+
 def _check_move(move: Any, q: str, moves_of: dict[str, str], game: str) -> Any:
     """Check one move field by field (the fast check could not vouch for it): raise at the first
     field that is wrong, else build it.  The pattern's plan is made and kept on first sight."""

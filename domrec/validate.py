@@ -10,7 +10,7 @@ nothing here knows a game.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, Sequence
 
 import attrs
 
@@ -200,7 +200,7 @@ def validate_text(text: str | bytes, source: str = "<record>") -> Report:
 
 
 def validate(record: Record, source: str = "<record>", observer: Observer | None = None,
-             resume: tuple[Match, int] | None = None) -> Report:
+             resume: tuple[Match, int] | None = None, hands: Sequence[Hand] | None = None) -> Report:
     """Replay ``record`` through its game's engine and check every claim.
 
     ``resume`` is ``(match, k)``: the match as it stood after the record's first ``k`` hands,
@@ -208,7 +208,12 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
     ``k + 1`` from that match, which the replay changes (pass a copy).  The Game API uses it
     so that closing a hand replays that hand, not the whole record again: building a game
     hand by hand stays linear in its hands.  Problems and counts are then those of the
-    hands replayed."""
+    hands replayed.
+
+    ``hands`` stands for ``record.hands`` when a hand is made only as the replay reaches it:
+    the DGN reader works out a typed hand's deal from the match as the hands before it left
+    it (:mod:`domrec.notation.straight`).  The replay asks for the hands in order, each
+    once, after replaying the ones before (and may stop before the last)."""
     try:
         engine = games.engine(record.game)
     except InputError as e:
@@ -237,7 +242,8 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
         started(match)
 
     n_moves = 0
-    hands = record.hands
+    if hands is None:
+        hands = record.hands
     last = len(hands) - 1
     stopped: str | None = None
     halted = False  # replay stopped before the end: the game's claims cannot be judged
@@ -332,7 +338,7 @@ def validate(record: Record, source: str = "<record>", observer: Observer | None
         else:  # stopped by the clock after its last hand: the side ahead wins, a draw when the top is shared
             over, winner = True, winner_of(dict(match.totals)) if match.totals else None
     if not halted:
-        _check_game_claims(record, match, problems, over, winner)
+        _check_game_claims(record, len(hands), match, problems, over, winner)
     finished = not halted and over
     return report(scores=dict(match.totals), winner=winner if finished else None,
                   finished=finished, hands=len(hands), moves=n_moves, note=stopped, sheet_hands=tuple(sheets),
@@ -503,7 +509,7 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
                                     computed=outcome.scores[side]))
 
 
-def _check_game_claims(record: Record, match: Match, problems: list[Problem], over: bool,
+def _check_game_claims(record: Record, n_hands: int, match: Match, problems: list[Problem], over: bool,
                        winner: str | None) -> None:
     """Check the game's claimed ``result`` against ``over`` and ``winner``: the engine's, or, for a
     game stopped by the clock (``ended: time``), the side ahead on the totals."""
@@ -512,7 +518,7 @@ def _check_game_claims(record: Record, match: Match, problems: list[Problem], ov
         return
     if not over:
         problems.append(Problem("/result", f"a final result is claimed but the game is not over "
-                                           f"({_totals(match.totals)} after {_count(len(record.hands), 'hand')})",
+                                           f"({_totals(match.totals)} after {_count(n_hands, 'hand')})",
                                 "end of game", "unfinished"))
         return
     for side, n in (claim.scores or {}).items():

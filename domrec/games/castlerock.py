@@ -610,17 +610,23 @@ class CastleRockOpenHand(CastleRockHand):
     def apply(self, move: Move) -> int:
         saved = self._save()
         try:
-            if self._turn is None:
-                # Nobody is due yet (no first player known): the first move's seat plays first.
-                self._check_seat(move.seat)
-                self._lead(move.seat)
-            # Every move is checked and made by the known-deal replay: only a place of a tile the
-            # player is not known to hold differs (_take_unlisted); captures and draws need no
-            # player's tiles (a draw from an unordered boneyard takes an unseen tile).
-            points = super().apply(move)
+            return self.apply_unsaved(move)
         except Exception:  # a refusal (RuleViolation), or anything else: the state stays as it was
             self._restore(saved)
             raise
+
+    def apply_unsaved(self, move: Move) -> int:
+        """:meth:`apply` without keeping the state to put back if the move is refused (a copy of
+        it at every move): for a caller that throws the hand away on a refusal (the DGN
+        reader's straight walk, :mod:`domrec.notation.straight`)."""
+        if self._turn is None:
+            # Nobody is due yet (no first player known): the first move's seat plays first.
+            self._check_seat(move.seat)
+            self._lead(move.seat)
+        # Every move is checked and made by the known-deal replay: only a place of a tile the
+        # player is not known to hold differs (_take_unlisted); captures and draws need no
+        # player's tiles (a draw from an unordered boneyard takes an unseen tile).
+        points = super().apply(move)
         if self.match.last_leader is None:
             self.match.last_leader = self.leader
         return points

@@ -19,6 +19,7 @@ from domrec import games
 from domrec.errors import InputError, RuleViolation, shown
 from domrec.notation.positions import _Positions
 from domrec.notation.reading import _numbers_read, _Reader
+from domrec.notation.straight import read as read_straight
 from domrec.notation.through_game import _as_written, _needs_game, _through_game
 from domrec.notation.tokens import NotationError, decode, split_games
 from domrec.reader import MAX_DGN_GAME_BYTES, size_text
@@ -87,6 +88,10 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         # is the faithful record, and its verdict stands.
         r = _Reader(r.src.text, r.src.first_line)
         r.parse()
+    else:
+        straight = read_straight(r, source)  # (a typed text that leaves no choice: most are)
+        if straight is not None:
+            return DgnGame(straight[0], _with_position(straight[1], r.pos), first_line)
     #: The text's notation errors, first in any verdict (in the order of the text).
     said = tuple(map(_notation_problem, r.errors))
     try:

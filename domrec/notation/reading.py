@@ -138,7 +138,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
             for data, exposure, where in self._moves_of(word, at, hand):
                 if exposure:
                     hand.exposures.add(len(hand.moves))
-                hand.moves.append(dict(data))
+                hand.moves.append(data)  # (shared with the word's cache: a comment copies it first)
                 hand.move_pos.append(where)
 
         def no_pending() -> None:
@@ -238,7 +238,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     if quick and not pending:
                         hit = move_cache((game, word))
                         if hit is not None and not hit[1] and word[-1] != "." and word not in seats:
-                            hand.moves.append(dict(hit[0]))
+                            hand.moves.append(hit[0])  # (shared: a comment copies it first)
                             hand.move_pos.append(base + at)
                             continue
                     try:
@@ -278,7 +278,8 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                         raise src.error("a comment here belongs to no hand: put it in the header or after hand N",
                                         t.pos)
                     if hand.moves:
-                        last = hand.moves[-1]
+                        # (a move's data may be shared with the words typed alike: changed on a copy)
+                        last = hand.moves[-1] = dict(hand.moves[-1])
                         last["comment"] = (last["comment"] + "\n" + body) if "comment" in last else body
                     else:
                         hand.comment = (hand.comment + "\n" + body) if hand.comment is not None else body

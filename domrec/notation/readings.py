@@ -458,19 +458,21 @@ def _option(seat: str) -> Option:
 _BUILT: dict[tuple, Any] = {}
 
 
-def _built(seat: str | None, data: dict, complete: Callable[[dict], dict]) -> Any:
-    """The move typed as ``data`` (its seat left out) made by ``seat``."""
+def _built(seat: str | None, data: dict, complete: Callable[[dict], dict],
+           build: Callable[[dict], Any] = structure_move) -> Any:
+    """The move typed as ``data`` (its seat left out, or the same seat) made by ``seat``, as
+    ``build`` makes it from its JSON data (a shape check may build it too, and may raise)."""
     values = data.values()
     if list in map(type, values) or dict in map(type, values):  # dice, captures, a bridge's ends…
-        key = (complete, seat, *((k, _frozen(v)) for k, v in data.items()))
+        key = (complete, build, seat, *((k, _frozen(v)) for k, v in data.items()))
     else:
-        key = (complete, seat, *data.items())
+        key = (complete, build, seat, *data.items())
     try:
         move = _BUILT.get(key)
     except TypeError:  # (a value of another unhashable kind: built each time)
-        return structure_move(complete({"seat": seat, **data}))
+        return build(complete({"seat": seat, **data}))
     if move is None:
-        move = structure_move(complete({"seat": seat, **data}))
+        move = build(complete({"seat": seat, **data}))
         if len(_BUILT) < 20_000:
             _BUILT[key] = move
     return move

@@ -439,7 +439,7 @@ def _complete(data: dict) -> dict:
     if type(at) is tuple:
         _, x, y = at
         dx, dy = (1, 0) if data["seat"] in ("N", "S") else (0, 1)
-        data["at"] = [[x, y], [x + dx, y + dy]]
+        data = {**data, "at": [[x, y], [x + dx, y + dy]]}  # (the typed data may be shared: not changed)
     return data
 
 

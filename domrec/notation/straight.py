@@ -1,0 +1,193 @@
+"""A typed game that leaves the reader no choice, read straight through.
+
+Most typed games (docs/notation.md, "What may be left out") leave nothing to choose:
+each move without a seat is the engine's one player to move, each tile goes where it is
+written, and each hand's deal follows from its moves and its ``left`` line.  Such a game is
+read here in two replays of each hand instead of the general reading's three
+(:mod:`domrec.notation.through_game`: a walk without the deal, the hand replayed with it at
+its close through the Game API, then the record validated again):
+
+1. the hand is walked on the engine's open hand (no deal), on a copy of the match as the
+   hands before left it, to learn whose each move is; the deal is then worked out
+   (:func:`domrec.deals.infer`), as the Game API's ``end_hand`` does;
+2. :func:`domrec.validate.validate` replays the hand with that deal, as part of the one
+   replay of the whole record that gives the verdict: the validator asks for each hand as
+   it reaches it (its ``hands`` argument), so the walk of hand k+1 starts from the match
+   the validator left after hand k.
+
+Each move is held to the record's shape as a JSON record's are (:func:`domrec.shape.check_move`),
+and the header is read through :func:`domrec.reader.load_dict`, so the record is the one the
+general reading would load.
+
+Anything else gives up (:class:`_NotStraight`), and the general reading reads the game from
+its start: a choice (a seat or an end), a move the open hand refuses, a deal that cannot be
+worked out, a typed deal (forced passes may be left out), a hand still being played, a
+score-sheet hand, a notation error, or a verdict with any problem but a wrong claimed score
+(the general reading words those, and places what follows them).  So this path never
+changes a verdict: it reaches the general reading's verdict with less work.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+import attrs
+
+from domrec import deals, games, shape
+from domrec.errors import InputError, RuleViolation
+from domrec.games.base import copy_match
+from domrec.notation.readings import _built
+from domrec.notation.through_game import _complete, _envelope, deal_from_parts
+from domrec.record import Hand, HandResult, Record
+from domrec.validate import Report, validate
+
+if TYPE_CHECKING:
+    from domrec.notation.reading import _Reader
+    from domrec.notation.tokens import _HandText
+
+
+class _NotStraight(Exception):
+    """The text leaves a choice, or breaks a rule: the general reading reads it."""
+
+
+#: game -> its moves' builder through the shape check (one function a game, so that the
+#: typed-move cache, keyed by it, keeps its moves).
+_CHECKERS: dict[str, Any] = {}
+
+
+def _checker(game: str) -> Any:
+    check = _CHECKERS.get(game)
+    if check is None:
+        def check(data: dict, game: str = game) -> Any:
+            return shape.check_move(data, "", game)
+
+        _CHECKERS[game] = check
+    return check
+
+
+#: (builder, seat, the typed move's data as an object) -> (that data, the move).  The reader
+#: shares one data object among the words typed alike (:mod:`domrec.notation.moves`), so the
+#: object itself is the key: the entry holds it, so its id is not reused while the entry lives.
+_BY_WORD: dict[tuple[Any, str, int], tuple[dict, Any]] = {}
+
+
+def _move(seat: str, data: dict, check: Any) -> Any:
+    """The move typed as ``data`` made by ``seat``, shape-checked and built once a word."""
+    key = (check, seat, id(data))
+    hit = _BY_WORD.get(key)
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    move = _built(seat, data, _complete, check)
+    if len(_BY_WORD) < 20_000:
+        _BY_WORD[key] = (data, move)
+    return move
+
+
+def read(r: _Reader, source: str) -> tuple[Record, Report] | None:
+    """The record and verdict of the game ``r`` parsed, when its text leaves no choice and its
+    verdict is valid or finds only wrong claimed scores; ``None`` otherwise (the general
+    reading, :func:`~domrec.notation.through_game._through_game`, then reads it)."""
+    from domrec.reader import load_dict
+
+    if r.errors or not r.hands or not all(map(_straight, r.hands)):
+        return None
+    try:
+        template = load_dict(_envelope(r, []))
+        match = games.engine(template.game).start(template)
+    except (InputError, RuleViolation):
+        return None
+    hands = _TypedHands(r, template, match)
+    try:
+        report = validate(template, source, resume=(match, 0), hands=hands)
+    except _NotStraight:
+        return None
+    if len(hands.read) != len(r.hands) or any(p.kind != "score" for p in report.problems):
+        return None
+    for i, hand in enumerate(r.hands):
+        r.pos.moves[i] = hand.move_pos
+        r.pos.seats[i] = hand.seat_spot
+        if hand.left_pos is not None:
+            r.pos[f"/hands/{i}/deal/hands"] = hand.left_pos
+    return attrs.evolve(template, hands=tuple(hands.read)), report
+
+
+def _straight(hand: _HandText) -> bool:
+    """A hand this path can read: moves, no deal typed, closed by a ``left`` or ``end`` line,
+    nothing cut short by a notation error, and a result and comment of the record's shape."""
+    if hand.cut is not None or hand.left_unread or hand.end_unread or not hand.moves:
+        return False
+    if hand.deal.get("hands") or (hand.left is None and hand.end is None):
+        return False
+    if hand.end is not None and not shape._usual_result(hand.end):
+        return False
+    leader = hand.leader
+    return (leader is None or (type(leader) is str and 0 < len(leader) <= 32)) and (
+        hand.comment is None or type(hand.comment) is str)
+
+
+class _TypedHands(Sequence[Hand]):
+    """The game's hands, each read when the validator's replay reaches it (in order, once)."""
+
+    def __init__(self, r: _Reader, template: Record, match: Any) -> None:
+        self.r = r
+        self.game = template.game
+        self.seats = template.seats
+        #: The live match of the validator's replay (it changes it as it goes).
+        self.match = match
+        self.read: list[Hand] = []
+        self.check = _checker(self.game)
+
+    def __len__(self) -> int:
+        return len(self.r.hands)
+
+    def __getitem__(self, i: Any) -> Any:
+        if type(i) is not int or i != len(self.read):
+            raise _NotStraight("the replay asks for the hands in order, each once")
+        hand = self._hand(self.r.hands[i], i + 1)
+        self.read.append(hand)
+        return hand
+
+    def __iter__(self) -> Iterator[Hand]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def _hand(self, typed: _HandText, number: int) -> Hand:
+        """Hand ``number`` as typed, its seats and deal worked out on a copy of the match."""
+        match = copy_match(self.match)
+        public = deal_from_parts(typed.deal)
+        if public is not None and public.empty:
+            public = None
+        try:
+            state = match.start_open_hand(Hand(leader=typed.leader, deal=public, comment=typed.comment))
+        except RuleViolation:
+            raise _NotStraight from None
+        check, movers = self.check, getattr(state, "movers", None)
+        moves = []
+        # (an open hand that copies its state at every move, to put it back after a refusal, may
+        # skip that here: a refusal ends this walk and the state is thrown away)
+        apply = getattr(state, "apply_unsaved", state.apply)
+        try:
+            for data in typed.moves:
+                seat = data.get("seat")
+                if seat is None:
+                    if state.over:
+                        raise _NotStraight
+                    if movers is not None:
+                        who = movers()
+                        if len(who) != 1:
+                            raise _NotStraight
+                        seat = who[0]
+                    else:
+                        seat = state.to_move
+                        if seat is None:
+                            raise _NotStraight
+                move = _move(seat, data, check)
+                apply(move)
+                moves.append(move)
+            deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
+        except (RuleViolation, InputError):
+            raise _NotStraight from None
+        end = typed.end
+        result = None if end is None else HandResult(
+            scores=dict(end["scores"]) if "scores" in end else None, end=end.get("end"))
+        return Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
