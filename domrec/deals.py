@@ -149,6 +149,8 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
 
 def _less(tiles: list[str], minus: list[str], hand_no: int, seat: str, verb: str) -> list[str]:
     """``tiles`` without ``minus`` (as tiles, each once), keeping the order and the text as written."""
+    if not minus:  # (most seats: nothing drawn, nothing taken from a pile)
+        return tiles
     out = list(tiles)
     for text in minus:
         t = T.tile(text)

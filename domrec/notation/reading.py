@@ -35,6 +35,10 @@ from domrec.notation.tokens import (
 #: pair), built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
 _PAIR_CACHE: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str], dict]] = {}
 
+#: (seat, id of a word's data) -> (that data, the data with the seat): a typed "SEAT move" of
+#: the typed form (read by move_word), made once for each seat and word.
+_SEATED: dict[tuple[str, int], tuple[dict, dict]] = {}
+
 #: Notation errors kept for one game at most; past them the rest of its text is not read (a
 #: text that is not DGN at all must not give a problem a word).
 MAX_ERRORS = 100
@@ -111,6 +115,19 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         pair = pairs.__getitem__
         pending: list[tuple[str, int]] = []  # a seat written before its move
         move_cache = _MOVE_CACHE.get
+        seated_cache = _SEATED.get
+
+        def seated(seat: str, data: dict) -> dict:
+            """``data`` with its typed seat: one object for each seat and word's data (shared, as
+            the words' data are: a comment copies it first)."""
+            hit = seated_cache((seat, id(data)))
+            if hit is not None and hit[0] is data:
+                return hit[1]
+            move = {"seat": seat, **data}
+            if len(_SEATED) >= 20_000:  # (emptied when full: a long archive keeps its current words)
+                _SEATED.clear()
+            _SEATED[seat, id(data)] = (data, move)  # (the entry holds ``data``: its id is not reused)
+            return move
 
         def move_word(word: str, at: int) -> None:
             if hand is None:
@@ -127,7 +144,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     if exposure:
                         hand.exposures.add(len(hand.moves))
                     hand.seat_pos[len(hand.moves)] = seat_at
-                    hand.moves.append({"seat": seat, **data})
+                    hand.moves.append(seated(seat, data))
                     hand.move_pos.append(where)
                 return
             if word in seats:
@@ -220,14 +237,23 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     if start == n_words:
                         k += 1
                         continue
-                cursor = 0
-                find = line.find
-                if start:
-                    cursor = _word_offset(line, start)
                 # Typed moves without seats: a word read before (in any game) that is a move in turn
                 # is taken from the cache here, as move_word would take it, without its calls.
                 quick = (hand is not None and hand.end is None and hand.left is None and not self.bare_tiles
                          and type(game) is str)
+                if quick and not start and not pending and "," not in line and "." not in line:
+                    # The typed form: the whole line at once, when every word is such a move (a
+                    # position, like the canonical form's, is worked out only if a problem needs it).
+                    hits = list(map(move_cache, zip(itertools.repeat(game), words)))
+                    if None not in hits and not any([hit[1] for hit in hits]) and seats.isdisjoint(words):
+                        hand.moves += [hit[0] for hit in hits]
+                        hand.move_pos += zip(itertools.repeat(base), range(len(words)))
+                        k += 1
+                        continue
+                cursor = 0
+                find = line.find
+                if start:
+                    cursor = _word_offset(line, start)
                 for word in words[start:]:
                     at = find(word, cursor)
                     cursor = at + len(word)

@@ -473,8 +473,9 @@ def _built(seat: str | None, data: dict, complete: Callable[[dict], dict],
         return build(complete({"seat": seat, **data}))
     if move is None:
         move = build(complete({"seat": seat, **data}))
-        if len(_BUILT) < 20_000:
-            _BUILT[key] = move
+        if len(_BUILT) >= 20_000:  # (emptied when full: a long archive keeps its current moves)
+            _BUILT.clear()
+        _BUILT[key] = move
     return move
 
 

@@ -65,22 +65,19 @@ def _checker(game: str) -> Any:
     return check
 
 
-#: (builder, seat, the typed move's data as an object) -> (that data, the move).  The reader
-#: shares one data object among the words typed alike (:mod:`domrec.notation.moves`), so the
-#: object itself is the key: the entry holds it, so its id is not reused while the entry lives.
-_BY_WORD: dict[tuple[Any, str, int], tuple[dict, Any]] = {}
+#: game -> id of a typed move's data -> (that data, seat -> the move).  The reader shares one
+#: data object among the words typed alike (:mod:`domrec.notation.moves`), so the object itself
+#: is the key: the entry holds it, so its id is not reused while the entry lives.  Emptied when
+#: full, so that a long archive keeps the words it is reading now.
+_BY_WORD: dict[str, dict[int, tuple[dict, dict[str, Any]]]] = {}
+_BY_WORD_MAX = 20_000
 
 
-def _move(seat: str, data: dict, check: Any) -> Any:
-    """The move typed as ``data`` made by ``seat``, shape-checked and built once a word."""
-    key = (check, seat, id(data))
-    hit = _BY_WORD.get(key)
-    if hit is not None and hit[0] is data:
-        return hit[1]
-    move = _built(seat, data, _complete, check)
-    if len(_BY_WORD) < 20_000:
-        _BY_WORD[key] = (data, move)
-    return move
+def _words(game: str) -> dict[int, tuple[dict, dict[str, Any]]]:
+    words = _BY_WORD.get(game)
+    if words is None or len(words) >= _BY_WORD_MAX:
+        words = _BY_WORD[game] = {}
+    return words
 
 
 def read(r: _Reader, source: str) -> tuple[Record, Report] | None:
@@ -152,41 +149,53 @@ class _TypedHands(Sequence[Hand]):
             yield self[i]
 
     def _hand(self, typed: _HandText, number: int) -> Hand:
-        """Hand ``number`` as typed, its seats and deal worked out on a copy of the match."""
+        """Hand ``number`` as typed, its seats and deal worked out on a copy of the match.
+
+        Whatever the walk cannot take (a refusal, a choice, or anything the engine raises on a
+        hand that is no longer to be played) is left to the general reading."""
+        try:
+            return self._walk(typed, number)
+        except _NotStraight:
+            raise
+        except Exception:
+            raise _NotStraight from None
+
+    def _walk(self, typed: _HandText, number: int) -> Hand:
         match = copy_match(self.match)
         public = deal_from_parts(typed.deal)
         if public is not None and public.empty:
             public = None
-        try:
-            state = match.start_open_hand(Hand(leader=typed.leader, deal=public, comment=typed.comment))
-        except RuleViolation:
-            raise _NotStraight from None
+        state = match.start_open_hand(Hand(leader=typed.leader, deal=public, comment=typed.comment))
         check, movers = self.check, getattr(state, "movers", None)
-        moves = []
+        words = _words(self.game)
+        moves: list = []
+        append = moves.append
         # (an open hand that copies its state at every move, to put it back after a refusal, may
         # skip that here: a refusal ends this walk and the state is thrown away)
         apply = getattr(state, "apply_unsaved", state.apply)
-        try:
-            for data in typed.moves:
-                seat = data.get("seat")
-                if seat is None:
-                    if state.over:
+        for data in typed.moves:
+            seat = data.get("seat")
+            if seat is None:
+                if state.over:
+                    raise _NotStraight
+                if movers is not None:
+                    who = movers()
+                    if len(who) != 1:
                         raise _NotStraight
-                    if movers is not None:
-                        who = movers()
-                        if len(who) != 1:
-                            raise _NotStraight
-                        seat = who[0]
-                    else:
-                        seat = state.to_move
-                        if seat is None:
-                            raise _NotStraight
-                move = _move(seat, data, check)
-                apply(move)
-                moves.append(move)
-            deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
-        except (RuleViolation, InputError):
-            raise _NotStraight from None
+                    seat = who[0]
+                else:
+                    seat = state.to_move
+                    if seat is None:
+                        raise _NotStraight
+            hit = words.get(id(data))
+            if hit is None or hit[0] is not data:
+                hit = words[id(data)] = (data, {})
+            move = hit[1].get(seat)
+            if move is None:
+                move = hit[1][seat] = _built(seat, data, _complete, check)
+            apply(move)
+            append(move)
+        deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
         end = typed.end
         result = None if end is None else HandResult(
             scores=dict(end["scores"]) if "scores" in end else None, end=end.get("end"))

@@ -1,0 +1,168 @@
+"""A typed game read straight through (domrec/notation/straight.py) reads as the general reading does.
+
+The straight path is only a shorter way to the same verdict: for simulated games of every
+game and option set, typed as a scorer types them (no seats, no deal), and with a claimed
+score, a tile or a word changed, the verdict, its problems (with line and column), the note
+and the record read are the same with the straight path as without it (where it gives up,
+the general reading reads the game, so the two are one).  A sheet with every ``@`` left out
+is compared on a few games (its readings are tried, which takes a while).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domrec import games, notation
+from domrec import simulate as sim
+from domrec.notation import loading, straight
+from domrec.record import unstructure
+
+from tests.conftest import CONFIGS, IDS
+
+SEEDS = st.integers(min_value=0, max_value=10**9)
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+_TILE = re.compile(r"\b[0-6]-[0-6]\b")
+
+
+def simulated(config, seed):
+    game, players, options, variant = config
+    return next(sim.simulate(game, 1, seed, players, options, variant))
+
+
+def everything(text: str) -> list:
+    """What a user sees of each game of ``text``: verdict, problems where they are, note, record."""
+    out = []
+    for game in notation.read_games(text, "typed.dgn"):
+        r = game.report
+        out.append((r.status, r.finished, r.scores, r.winner, r.hands, r.moves, r.note, game.complete,
+                    [(p.line, p.column, p.hand, p.move, p.seat, p.kind, p.rule, p.message, p.pointer)
+                     for p in r.problems],
+                    None if game.record is None else unstructure(game.record)))
+    return out
+
+
+def general(text: str) -> list:
+    """:func:`everything` with the straight path turned off: the general reading alone."""
+    with mock.patch.object(loading, "read_straight", lambda r, source: None):
+        return everything(text)
+
+
+class Taken:
+    """Counts the games the straight path read (and those it left to the general reading)."""
+
+    def __init__(self) -> None:
+        self.read = self.left = 0
+        self._read = straight.read
+
+    def __call__(self, r, source):
+        out = self._read(r, source)
+        if out is None:
+            self.left += 1
+        else:
+            self.read += 1
+        return out
+
+
+def corrupted(text: str, record, rng: random.Random) -> list[str]:
+    """The text with a claimed hand score that is wrong, a tile changed, and two words swapped."""
+    sides = games.engine(record.game).start(record).sides
+    out = [text.replace("\nend\n", f"\nend {sides[0]} 999\n", 1)]
+    tiles = list(_TILE.finditer(text))
+    if tiles:
+        m = rng.choice(tiles)
+        a, b = rng.randint(0, 6), rng.randint(0, 6)
+        out.append(text[:m.start()] + f"{max(a, b)}-{min(a, b)}" + text[m.end():])
+    lines = text.split("\n")
+    moves = [i for i, line in enumerate(lines) if line and line[0].isdigit() or line.startswith(("r", "+", "x", "-"))]
+    if moves:
+        i = rng.choice(moves)
+        words = lines[i].split()
+        if len(words) > 1:
+            k = rng.randrange(len(words) - 1)
+            words[k], words[k + 1] = words[k + 1], words[k]
+            lines[i] = " ".join(words)
+            out.append("\n".join(lines))
+    return out
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=2, **SETTINGS)
+@given(seed=SEEDS)
+def test_a_typed_game_reads_the_same_straight_through_as_by_the_general_reading(config, seed):
+    record = simulated(config, seed)
+    rng = random.Random(seed)
+    typed = notation.dumps_typed(record, keep_deal=False, seats=False)
+    texts = [typed, *corrupted(typed, record, rng)]
+    taken = Taken()
+    for text in texts:
+        with mock.patch.object(loading, "read_straight", taken):
+            fast = everything(text)
+        assert fast == general(text)
+    # (the typed form is read straight through where it leaves no choice: every game but Horse
+    # Race under chain_draw: false, whose chains may end unwritten; see the test below)
+    assert taken.read >= (0 if (config[2] or {}).get("chain_draw") is False else 1)
+
+
+@pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])
+def test_every_game_typed_without_seats_or_deal_is_read_straight_through(game):
+    records = list(sim.simulate(game, 3, 11))
+    taken = Taken()
+    with mock.patch.object(loading, "read_straight", taken):
+        for record in records:
+            text = notation.dumps_typed(record, keep_deal=False, seats=False)
+            (found,) = notation.read_games(text, "typed.dgn")
+            assert found.report.status == "valid" and found.complete
+    assert (taken.read, taken.left) == (3, 0)
+
+
+def test_a_claimed_score_that_is_wrong_is_judged_straight_through_and_placed_on_its_end_line():
+    record = next(sim.simulate("competitive", 1, 5))
+    text = notation.dumps_typed(record, keep_deal=False, seats=False).replace("\nend\n", "\nend NS 999\n", 1)
+    taken = Taken()
+    with mock.patch.object(loading, "read_straight", taken):
+        (found,) = notation.read_games(text, "typed.dgn")
+    assert taken.read == 1
+    (problem,) = found.report.problems
+    line = text.split("\n").index("end NS 999") + 1
+    assert (problem.kind, problem.line, problem.hand) == ("score", line, 1)
+    assert "NS is claimed 999 for hand 1" in problem.message
+
+
+def test_a_move_the_rules_refuse_is_left_to_the_general_reading():
+    record = next(sim.simulate("competitive", 1, 5))
+    text = notation.dumps_typed(record, keep_deal=False, seats=False)
+    first = text.split("\n").index("hand 1 lead " + record.hands[0].moves[0].seat) + 1
+    lines = text.split("\n")
+    while not lines[first][:1].isdigit():
+        first += 1
+    words = lines[first].split()
+    words[1] = words[0]  # the lead played twice
+    lines[first] = " ".join(words)
+    text = "\n".join(lines)
+    taken = Taken()
+    with mock.patch.object(loading, "read_straight", taken):
+        (found,) = notation.read_games(text, "typed.dgn")
+    assert (taken.read, taken.left) == (0, 1)
+    assert found.report.status == "invalid"
+    assert found.report.problems[0].line == first + 1
+
+
+@pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])
+def test_a_sheet_without_ends_reads_the_same_as_by_the_general_reading(game):
+    """Where a tile fits both ends and the text does not say which, the straight path gives up
+    at once, and the general reading tries the readings (or asks)."""
+    record = next(sim.simulate(game, 1, 3))
+    hands = record.hands[:2]
+    import attrs
+
+    text = notation.dumps_typed(attrs.evolve(record, hands=hands), keep_deal=False, seats=False, ends=False)
+    taken = Taken()
+    with mock.patch.object(loading, "read_straight", taken):
+        fast = everything(text)
+    assert fast == general(text)
