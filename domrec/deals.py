@@ -19,6 +19,7 @@ here judges a rule.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from typing import Any, Mapping, Sequence
 
 from domrec import tiles as T
@@ -94,7 +95,7 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
     # what is still in the stock, and the pile's remaining tiles are the pile's, not the stock's.
     remaining = getattr(state, "piles", None) or {}
     topped = {seat: list(pile[:len(pile) - len(remaining.get(seat, ()))]) for seat, pile in piles.items()}
-    seen_in_moves = Counter(T.tile(x) for ts in played.values() for x in ts)
+    seen_in_moves = Counter(map(T.tile, chain.from_iterable(played.values())))
     in_set: Counter | None = None
 
     def copies(t: Tile) -> int:

@@ -48,8 +48,9 @@ class _MoveReader:
         if m is not None:
             move = self._move(m, word, at)
             if move is not None:
-                if len(_MOVE_CACHE) < 50_000:
-                    _MOVE_CACHE[key] = (move.data, move.exposure)
+                if len(_MOVE_CACHE) >= 50_000:  # (emptied when full: a long archive keeps its current words)
+                    _MOVE_CACHE.clear()
+                _MOVE_CACHE[key] = (move.data, move.exposure)
                 return [(move.data, move.exposure, at)]
         if "," in word:  # moves separated by commas without spaces: the longest move first
             parts = word.split(",")
