@@ -719,6 +719,13 @@ def _usual_result(r: Any) -> bool:
             and (type(end := r.get("end", "out")) is str and end in _ENDS))
 
 
+def usual_hand_result(result: Any) -> bool:
+    """A hand's result (its JSON data) that :func:`check` certainly accepts as it is: what the
+    DGN reader's straight reading (:mod:`domrec.notation.straight`) takes without the whole
+    record's shape check; anything else it leaves to the general reading."""
+    return _usual_result(result)
+
+
 def _check_hand_result(hand: dict, p: str) -> None:
     if "result" in hand:
         r = _obj(hand["result"], p + "/result", "a hand result")

@@ -98,7 +98,11 @@ def test_a_typed_game_reads_the_same_straight_through_as_by_the_general_reading(
     record = simulated(config, seed)
     rng = random.Random(seed)
     typed = notation.dumps_typed(record, keep_deal=False, seats=False)
-    texts = [typed, *corrupted(typed, record, rng)]
+    # (a Horse Race text under chain_draw: false, typed without seats, leaves the ends of chains
+    # open: the general reading reads it either way, so its corruptions would only compare it
+    # with itself, slowly)
+    open_chains = (config[2] or {}).get("chain_draw") is False
+    texts = [typed] if open_chains else [typed, *corrupted(typed, record, rng)]
     taken = Taken()
     for text in texts:
         with mock.patch.object(loading, "read_straight", taken):
@@ -106,7 +110,7 @@ def test_a_typed_game_reads_the_same_straight_through_as_by_the_general_reading(
         assert fast == general(text)
     # (the typed form is read straight through where it leaves no choice: every game but Horse
     # Race under chain_draw: false, whose chains may end unwritten; see the test below)
-    assert taken.read >= (0 if (config[2] or {}).get("chain_draw") is False else 1)
+    assert taken.read >= (0 if open_chains else 1)
 
 
 @pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])

@@ -115,7 +115,7 @@ def _straight(hand: _HandText) -> bool:
         return False
     if hand.deal.get("hands") or (hand.left is None and hand.end is None):
         return False
-    if hand.end is not None and not shape._usual_result(hand.end):
+    if hand.end is not None and not shape.usual_hand_result(hand.end):
         return False
     leader = hand.leader
     return (leader is None or (type(leader) is str and 0 < len(leader) <= 32)) and (
