@@ -65,10 +65,15 @@ def tiles_taken(moves: Sequence[Move]) -> tuple[dict[str, list[str]], dict[str, 
                 unnamed.append(j)
             else:
                 drawn.setdefault(move.seat, []).append(move.draw)
-        elif kind in (Starter, Span, Bridge, Block):
-            text = getattr(move, {Starter: "starter", Span: "span", Bridge: "bridge", Block: "block"}[kind])
-            played.setdefault(move.seat, []).append(text)
+        else:
+            field = _LAYING.get(kind)
+            if field is not None:
+                played.setdefault(move.seat, []).append(getattr(move, field))
     return played, drawn, unnamed
+
+
+#: Domino Roads' moves that lay a tile from the mover's stock, and the field naming it.
+_LAYING = {Starter: "starter", Span: "span", Bridge: "bridge", Block: "block"}
 
 
 def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Sequence[Move],
