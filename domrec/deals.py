@@ -52,28 +52,32 @@ def tiles_taken(moves: Sequence[Move]) -> tuple[dict[str, list[str]], dict[str, 
     unnamed: list[int] = []
     exposer: dict[Any, str] = {}
     for j, move in enumerate(moves):
-        kind = type(move)
-        if kind is Play:
+        field = _TAKING.get(move.__class__)
+        if field is None:  # (a roll, a pass, a capture…: no tile leaves a hand)
+            continue
+        if field is _PLAY:
             owner = move.seat
             if move.penalty:
                 owner = exposer.get(T.tile(move.play), move.seat)
             played.setdefault(owner, []).append(move.play)
-        elif kind is Exposed:
+        elif field is _EXPOSED:
             exposer[T.tile(move.exposed)] = move.seat
-        elif kind is Draw:
+        elif field is _DRAW:
             if move.draw is True:
                 unnamed.append(j)
             else:
                 drawn.setdefault(move.seat, []).append(move.draw)
         else:
-            field = _LAYING.get(kind)
-            if field is not None:
-                played.setdefault(move.seat, []).append(getattr(move, field))
+            played.setdefault(move.seat, []).append(getattr(move, field))
     return played, drawn, unnamed
 
 
-#: Domino Roads' moves that lay a tile from the mover's stock, and the field naming it.
-_LAYING = {Starter: "starter", Span: "span", Bridge: "bridge", Block: "block"}
+_PLAY, _EXPOSED, _DRAW = object(), object(), object()
+#: The moves that take a tile from a hand or add one: a play, an exposure and a draw are
+#: handled apart; Domino Roads' moves that lay a tile from the mover's stock name the field
+#: holding it.  One look-up a move (most moves of a Roads hand are rolls and passes).
+_TAKING: dict[type, Any] = {Play: _PLAY, Exposed: _EXPOSED, Draw: _DRAW, Starter: "starter", Span: "span",
+                            Bridge: "bridge", Block: "block"}
 
 
 def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Sequence[Move],
@@ -123,7 +127,8 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
                                         f"deal, every pass must be written)", RULE, "/deal")
             for text in given:
                 t = T.tile(text)
-                if seen_in_moves[t] >= copies(t):
+                seen = seen_in_moves.get(t)
+                if seen and seen >= copies(t):
                     raise LeftContradiction(f"hand {hand_no}: left {seat} lists {text}, but it was played in "
                                             f"this hand", RULE, "/deal")
         elif held == 0:

@@ -826,6 +826,8 @@ BAD = {
                      ["S does not hold 3-3", "[competitive: playing from hand]"]),
     "left contradicts the moves": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 1-1\n",
                                    "left", "invalid", ["left W lists 1-1, but it was played in this hand"]),
+    "left names a tile of no set": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 7-7\n",
+                                    "left", "invalid", ["7-7 is not a tile of the double-six set"]),
     "left with the wrong count": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2 1-1; W 5-0 4-4 0-0\n",
                                   "left", "invalid", ["left S lists 2 tiles", "S still holds 1"]),
     "left contradicts the deal": (COMP + "left W 0-0\n", "left", "invalid", None),

@@ -48,6 +48,10 @@ ONE_ZERO = T.make(1, 0)
 #: sorts to exactly this list (see :meth:`RoadsMatch._quick_deal`).
 _SET_TEXTS = {four: sorted(f"{t.high}-{t.low}" for t in (SET_FOUR if four else SET_THREE).elements())
               for four in (True, False)}
+#: Each set's tiles, highest first (what :meth:`RoadsMatch.tile_set` gives, made once: working
+#: out a typed hand's deal asks for it at every hand).
+_SET_ORDER = {four: tuple(sorted((SET_FOUR if four else SET_THREE).elements(), key=lambda t: (t.high, t.low),
+                                 reverse=True)) for four in (True, False)}
 #: Tile text (either half order) -> tile, for the set's own numbers; the hot
 #: replay path looks tiles up here and falls back to :func:`domrec.tiles.tile`.
 _TILES: dict[str, Tile] = {f"{a}-{b}": T.make(a, b) for a in range(7) for b in range(7)}
@@ -243,7 +247,9 @@ class RoadsHand:
         known deal's stocks (plain dicts of counts).  Each fast test lets only the legal case
         through; anything else, and every other kind of move, goes to the move's handler
         (:meth:`_dispatch`), which finds the exact rule broken and words it, so messages
-        come from one place.  An open hand (:class:`OpenRoadsHand`) always uses the handlers.
+        come from one place.  An open hand (:class:`OpenRoadsHand`) takes the same path: its
+        stocks answer ``get`` with the copies the mover may hold, and a laid tile leaves them
+        through its own :meth:`_played`.
 
         Whoever may play now is :attr:`to_move` during a turn: the roller until the
         partner takes over the total, then the partner (see :meth:`_part`).
@@ -352,6 +358,9 @@ class RoadsHand:
                         a.bridge_at, b.bridge_at = (ja.span, ja.half), (jb.span, jb.half)
                         laid = ZERO
         if laid is not None:
+            if self.open:  # (an open hand's stock may hold the tile unknown: its own _played says)
+                self._played(seat, laid)
+                return 0
             # A tile was laid: it leaves the stock (what _played does), and its owner may be out.
             if held == 1:
                 del stock[laid]
@@ -1054,7 +1063,7 @@ class OpenRoadsHand(RoadsHand):
             seat = move.seat
             self.leader = self.next_roller = self.to_move = seat
             self.match.last_leader = seat
-        return self._dispatch(move)
+        return RoadsHand.apply(self, move)
 
     def _played(self, seat: str, t: Tile) -> None:
         """A play uses a copy of ``t`` known to be in the stock if there is one; else one of the
@@ -1317,7 +1326,7 @@ class RoadsMatch:
 
     def tile_set(self) -> list[Tile]:
         """The 40-tile (four players) or 39-tile (three) set, duplicates included."""
-        return sorted(self.set.elements(), key=lambda t: (t.high, t.low), reverse=True)
+        return list(_SET_ORDER[self.four])
 
     def start_open_hand(self, hand: Hand) -> OpenRoadsHand:
         """A hand whose stocks are not known: see :class:`OpenRoadsHand`.

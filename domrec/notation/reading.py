@@ -241,15 +241,42 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 # is taken from the cache here, as move_word would take it, without its calls.
                 quick = (hand is not None and hand.end is None and hand.left is None and not self.bare_tiles
                          and type(game) is str)
-                if quick and not start and not pending and "," not in line and "." not in line:
-                    # The typed form: the whole line at once, when every word is such a move (a
-                    # position, like the canonical form's, is worked out only if a problem needs it).
-                    hits = list(map(move_cache, zip(itertools.repeat(game), words)))
-                    if None not in hits and not any([hit[1] for hit in hits]) and seats.isdisjoint(words):
-                        hand.moves += [hit[0] for hit in hits]
-                        hand.move_pos += zip(itertools.repeat(base), range(len(words)))
-                        k += 1
-                        continue
+                if quick and not pending and "," not in line and "." not in line:
+                    # The typed form: the rest of the line at once, when every word is such a move
+                    # or a seat followed by one (a position, like the canonical form's, is worked
+                    # out only if a problem needs it; a seat's is the word before its move's).
+                    rest = words[start:] if start else words
+                    hits = list(map(move_cache, zip(itertools.repeat(game), rest)))
+                    if None not in hits:
+                        if not any([hit[1] for hit in hits]) and seats.isdisjoint(rest):
+                            hand.moves += [hit[0] for hit in hits]
+                            hand.move_pos += zip(itertools.repeat(base), range(start, start + len(rest)))
+                            k += 1
+                            continue
+                    else:
+                        line_moves, line_spots = [], []
+                        i, n_rest = 0, len(rest)
+                        while i < n_rest:
+                            hit, word = hits[i], rest[i]
+                            if word in seats:
+                                i += 1
+                                if hit is not None or i == n_rest:
+                                    break
+                                hit = hits[i]
+                                if hit is None or hit[1] or rest[i] in seats:
+                                    break
+                                line_moves.append(seated(word, hit[0]))
+                            elif hit is None or hit[1]:
+                                break
+                            else:
+                                line_moves.append(hit[0])  # (shared: a comment copies it first)
+                            line_spots.append((base, start + i))
+                            i += 1
+                        else:
+                            hand.moves += line_moves
+                            hand.move_pos += line_spots
+                            k += 1
+                            continue
                 cursor = 0
                 find = line.find
                 if start:
