@@ -3,7 +3,8 @@
 Simulates --games games, writes them as a JSON Lines archive (one record a
 line) and as a DGN archive (canonical form, ``notation.dumps``, games
 separated by a blank line), then times, in CPU time of this process (best of
---repeat runs, with ``validate.batch_mode()`` as ``domrec validate`` sets it):
+--repeat runs, with ``validate.batch_mode()`` as ``domrec validate`` sets it; the two
+figures of a ratio are measured in turn, run for run, so both see the machine alike):
 
 * validate: what ``domrec validate ARCHIVE`` does (reader.iter_sources, then
   validate_text per JSON line or notation.read_games over the DGN file's bytes);
@@ -54,6 +55,20 @@ def best_cpu(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
         result = fn()
         best = min(best, time.process_time() - start)
     return best, result
+
+
+def best_pair(first: Callable[[], Any], second: Callable[[], Any], repeat: int) -> tuple[float, Any, float, Any]:
+    """``best_cpu`` of two functions whose times are compared, their runs taken in turn (first,
+    second, first, …): a ratio of two figures measured minutes apart on a shared machine says
+    as much about the machine's moods as about the code; taken in turn, both see the same."""
+    best_a = best_b = float("inf")
+    result_a = result_b = None
+    for _ in range(repeat):
+        t, result_a = best_cpu(first, 1)
+        best_a = min(best_a, t)
+        t, result_b = best_cpu(second, 1)
+        best_b = min(best_b, t)
+    return best_a, result_a, best_b, result_b
 
 
 def validate_archive(path: Path) -> tuple[int, int]:
@@ -143,19 +158,17 @@ def bench(game: str, args: argparse.Namespace, options: dict, folder: Path) -> d
 
     row: dict[str, Any] = {"game": game, "games": args.games, "hands": hands, "moves": moves,
                            "jsonl_bytes": jsonl.stat().st_size, "dgn_bytes": dgn.stat().st_size}
-    row["jsonl_validate"], counted = best_cpu(lambda: validate_archive(jsonl), args.repeat)
-    assert counted == (args.games, hands), counted
-    row["dgn_validate"], counted = best_cpu(lambda: validate_archive(dgn), args.repeat)
-    assert counted == (args.games, hands), counted
-    row["jsonl_read"], _ = best_cpu(lambda: read_jsonl(jsonl), args.repeat)
-    row["dgn_read"], _ = best_cpu(lambda: read_dgn(dgn), args.repeat)
+    row["jsonl_validate"], counted, row["dgn_validate"], counted_dgn = best_pair(
+        lambda: validate_archive(jsonl), lambda: validate_archive(dgn), args.repeat)
+    assert counted == counted_dgn == (args.games, hands), (counted, counted_dgn)
+    row["jsonl_read"], _, row["dgn_read"], _ = best_pair(lambda: read_jsonl(jsonl), lambda: read_dgn(dgn),
+                                                         args.repeat)
     row["dgn_parse"], _ = best_cpu(lambda: parse_dgn(dgn), args.repeat)
     if typed_games:
         row.update(typed_games=typed_games, typed_hands=typed_hands, typed_bytes=typed.stat().st_size)
-        row["typed_jsonl_validate"], counted = best_cpu(lambda: validate_archive(typed_jsonl), args.repeat)
-        assert counted == (typed_games, typed_hands), counted
-        row["typed_validate"], counted = best_cpu(lambda: validate_archive(typed), args.repeat)
-        assert counted == (typed_games, typed_hands), counted
+        row["typed_jsonl_validate"], counted, row["typed_validate"], counted_typed = best_pair(
+            lambda: validate_archive(typed_jsonl), lambda: validate_archive(typed), args.repeat)
+        assert counted == counted_typed == (typed_games, typed_hands), (counted, counted_typed)
     if sheet_games:
         row.update(sheet_games=sheet_games, sheet_hands=sheet_hands)
         row["sheet_validate"], row["sheet_counts"] = best_cpu(lambda: judge_archive(sheet), 1)

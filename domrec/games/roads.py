@@ -988,18 +988,22 @@ class _OpenStock:
     run unchanged on an open hand.
     """
 
-    __slots__ = ("hand", "seat", "known")
+    # (the hand's counting dicts, not the hand: a stock that pointed back at its hand would make
+    # every hand a reference cycle, left for the garbage collector instead of freed at once)
+    __slots__ = ("seat", "known", "hidden", "avail")
 
     def __init__(self, hand: "OpenRoadsHand", seat: str) -> None:
-        self.hand = hand
         self.seat = seat
         #: Tiles known to be in this stock (three players with piles given: those topped up).
         self.known: dict[Tile, int] = hand.known[seat]
+        #: The hand's count of unknown tiles by seat, and of copies that may be among them.
+        self.hidden = hand.hidden
+        self.avail = hand.avail
 
     def get(self, t: Tile, default: Any = None) -> Any:
         n = self.known.get(t, 0)
-        if self.hand.hidden[self.seat]:
-            n += self.hand.avail.get(t, 0)
+        if self.hidden[self.seat]:
+            n += self.avail.get(t, 0)
         return n or default
 
     def __contains__(self, t: object) -> bool:
@@ -1008,8 +1012,8 @@ class _OpenStock:
     def __iter__(self) -> Iterator[Tile]:
         """Each tile the stock may hold, once (what :meth:`RoadsHand.plays_for` walks)."""
         tiles = dict.fromkeys(self.known)
-        if self.hand.hidden[self.seat]:
-            tiles.update(dict.fromkeys(t for t, n in self.hand.avail.items() if n))
+        if self.hidden[self.seat]:
+            tiles.update(dict.fromkeys(t for t, n in self.avail.items() if n))
         return iter([t for t in tiles if self.get(t)])
 
 
