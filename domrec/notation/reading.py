@@ -237,6 +237,13 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     if start == n_words:
                         k += 1
                         continue
+                    if start:
+                        # Only a first part of the line is in pairs (the typed form writes a seat
+                        # only where the turn does not say it): the line is read whole below, as
+                        # typed, where its moves' data are shared, not copied, so that the
+                        # straight reading knows each word's move again (straight._BY_WORD).
+                        del moves[-(start // 2):], spots[-(start // 2):]
+                        start = 0
                 # Typed moves without seats: a word read before (in any game) that is a move in turn
                 # is taken from the cache here, as move_word would take it, without its calls.
                 quick = (hand is not None and hand.end is None and hand.left is None and not self.bare_tiles
