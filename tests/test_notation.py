@@ -1258,3 +1258,36 @@ _SPLIT_LINES = [b'[Game "competitive"]', b'  [N "Ana"]', b"", b"  ", b"\t", b"\r
 def test_split_games_finds_the_games_the_line_by_line_rule_finds(bom, lines):
     data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(lines)
     assert notation.split_games(data) == _split_games_line_by_line(data)
+
+
+@pytest.mark.parametrize("sample", ["broadway/sample-hand.json", "competitive/domino.json",
+                                    "domino-roads/simulated-game-4-players.json"])
+def test_a_comment_on_one_game_s_move_stays_off_the_same_move_in_the_next_game(sample):
+    # The reader shares one data object among the moves written alike (in any game of a run):
+    # a comment must change only its own move, and a Broadway placement completed by the seat
+    # must not change the shared data either.  Each text is read plain (its lines split whole)
+    # and with a comment elsewhere (read token by token), since the two share differently.
+    from pathlib import Path
+
+    from domrec.reader import load
+
+    path = Path("samples/valid") / sample
+    text = notation.dumps(load(path))
+    lines = text.splitlines()
+    first_moves = next(i for i, line in enumerate(lines) if re.match(r"(N|E|S|W|P[0-9]) ", line))
+    hand_line = next(i for i, line in enumerate(lines) if line.startswith("hand 1"))
+
+    def with_line(at: int, extra: str) -> str:
+        return "\n".join(lines[:at] + [extra] + lines[at:]) + "\n"
+
+    commented = with_line(first_moves + 1, "{said at the table}")
+    tokenized = with_line(hand_line + 1, "{the hand's own comment}")
+    plain = notation.loads(text)
+    games = list(notation.read_games("\n".join([text, commented, tokenized, commented, text, tokenized])))
+    assert all(g.report.valid for g in games)
+    assert games[0].record == plain and games[4].record == plain
+    for said in (games[1], games[3]):
+        assert [m.comment for m in said.record.hands[0].moves if m.comment is not None] == ["said at the table"]
+    for other in (games[2], games[5]):
+        assert [m.comment for h in other.record.hands for m in h.moves if m.comment is not None] == []
+        assert other.record.hands[0].moves == plain.hands[0].moves

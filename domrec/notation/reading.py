@@ -103,9 +103,10 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         n = len(toks)
         seats = set(self.seats)
         # The canonical form's "SEAT move" pairs as move data with its seat, by (seat, word):
-        # archives repeat them, so each is built once and copied (a comment or a Broadway
-        # placement changes the copy).  The cache is kept per game and seats, so a pair found
-        # there has a seat of this game.
+        # archives repeat them, so each is built once and shared, as the typed words' data are
+        # (nothing changes a move's data: a comment copies it first, and Broadway's placement
+        # is completed on a copy).  Shared, the straight reading knows each pair's move again.
+        # The cache is kept per game and seats, so a pair found there has a seat of this game.
         key = (game, tuple(self.seats))
         pairs = _PAIR_CACHE.get(key) if isinstance(game, str) else {}
         if pairs is None:
@@ -211,7 +212,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                         # The whole line at once: every pair seen before (in any game).  A seat
                         # not of this game, or a word not met yet, fails the lookup.
                         try:
-                            line_moves = list(map(dict.copy, map(pair, zip(words[::2], words[1::2]))))
+                            line_moves = list(map(pair, zip(words[::2], words[1::2])))
                         except KeyError:
                             pass
                         else:
@@ -231,7 +232,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                             move = {"seat": seat, **hit[0]}
                             if len(pairs) < 20_000:
                                 pairs[seat, word] = move
-                        moves.append(move.copy())
+                        moves.append(move)
                         spots.append((base, start + 1))
                         start += 2
                     if start == n_words:
