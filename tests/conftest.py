@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings as hypothesis_settings
 
 # Property tests judge verdicts, never speed: on a busy machine an example may take seconds,
 # and neither a deadline nor the "too slow" health check may turn that into a failure.  Under
-# CI (CI set, as .ci/run's host sets it) the examples are also drawn from a fixed seed, so a
+# CI (CI set, as .ci/run sets it) the examples are also drawn from a fixed seed, so a
 # run's outcome depends on the code alone; a developer's run draws new ones each time and
 # reports any failing example with the seed that reproduces it.
 _PROPERTIES = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
