@@ -32,11 +32,11 @@ from domrec.notation.tokens import (
 
 
 #: (game, seats) -> (seat, word) -> the move's data with its seat (the canonical "SEAT move"
-#: pair), built from _MOVE_CACHE's entries of moves in turn; copied for each move read.
+#: pair): a look-up by the words over _SEATED's objects, shared by every move read alike.
 _PAIR_CACHE: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str], dict]] = {}
 
-#: (seat, id of a word's data) -> (that data, the data with the seat): a typed "SEAT move" of
-#: the typed form (read by move_word), made once for each seat and word.
+#: (seat, id of a word's data) -> (that data, the data with the seat): a "SEAT move", however
+#: it was read (a canonical pair, a typed seat), made once for each seat and word.
 _SEATED: dict[tuple[str, int], tuple[dict, dict]] = {}
 
 #: Notation errors kept for one game at most; past them the rest of its text is not read (a
@@ -229,7 +229,7 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                             hit = _MOVE_CACHE.get((game, word))
                             if hit is None or hit[1]:
                                 break
-                            move = {"seat": seat, **hit[0]}
+                            move = seated(seat, hit[0])
                             if len(pairs) < 20_000:
                                 pairs[seat, word] = move
                         moves.append(move)
@@ -238,13 +238,6 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     if start == n_words:
                         k += 1
                         continue
-                    if start:
-                        # Only a first part of the line is in pairs (the typed form writes a seat
-                        # only where the turn does not say it): the line is read whole below, as
-                        # typed, where its moves' data are shared, not copied, so that the
-                        # straight reading knows each word's move again (straight._BY_WORD).
-                        del moves[-(start // 2):], spots[-(start // 2):]
-                        start = 0
                 # Typed moves without seats: a word read before (in any game) that is a move in turn
                 # is taken from the cache here, as move_word would take it, without its calls.
                 quick = (hand is not None and hand.end is None and hand.left is None and not self.bare_tiles
