@@ -39,6 +39,7 @@ from typing import IO, Any, Callable, Iterator
 import attrs
 
 from domrec.errors import InputError, one_line
+from domrec.reader import database_in_use
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: How much of an existing file is read to find a generator mark near its start.
@@ -197,6 +198,12 @@ def _is_database_companion(path: Path) -> bool:
 
 
 def _is_database(path: Path) -> bool:
+    """An SQLite database.  One with a write-ahead log or shared memory beside it is known without
+    opening it: it may be the event this very process holds open (``tournament report EVENT -o
+    EVENT``), and closing any descriptor of a file drops all the process's locks on it, SQLite's
+    included, which lets another process delete the live log."""
+    if database_in_use(path):
+        return True
     return _head(path, len(SQLITE_MAGIC)) == SQLITE_MAGIC
 
 

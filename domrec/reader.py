@@ -15,6 +15,7 @@ is accepted here can be stored, printed and written back by every other part.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import re
@@ -81,8 +82,21 @@ def read_stream(stream: Any, label: str, limit: int | None = None, what: str = "
     return data
 
 
+def database_in_use(path: str | Path) -> bool:
+    """An SQLite database with its write-ahead log or shared memory beside it: known by their
+    names alone, without opening the file (see :func:`read_bytes`)."""
+    return any(os.path.exists(f"{path}{suffix}") for suffix in ("-wal", "-shm"))
+
+
 def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record") -> bytes:
-    """The bytes of a file, at most ``limit`` of them (see :func:`read_stream`); ``OSError`` as open raises it."""
+    """The bytes of a file, at most ``limit`` of them (see :func:`read_stream`); ``OSError`` as open raises it.
+
+    A file with an SQLite write-ahead log beside it is a database in use and is refused unopened:
+    it may be the event file this very process holds (``tournament result club.db club.db``), and
+    closing any descriptor of a file drops all the process's locks on it, SQLite's included."""
+    if database_in_use(path):
+        raise OSError(errno.EBUSY, f"it is an SQLite database in use (its {Path(path).name}-wal is beside it), "
+                                   f"not {what}", str(path))
     with open(path, "rb") as stream:
         return read_stream(stream, display_name(Path(path)), limit, what)
 
@@ -484,6 +498,10 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
 
 def _file_sources(path: Path) -> Iterator[Source]:
     label = display_name(path)
+    if database_in_use(path):  # never opened: see read_bytes
+        yield Source(label, None, InputError(f"{label}: it is an SQLite database in use (an event file?), "
+                                             f"not a record; not read"))
+        return
     if path.suffix == ".jsonl":
         try:
             with path.open("rb") as stream:

@@ -225,3 +225,38 @@ def test_nothing_is_written_into_a_damaged_file(tmp_path):
     assert r.returncode == 2 and "damaged" in r.stderr and "nothing was written" in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert path.read_bytes() == damaged
+
+
+def test_opening_the_event_again_keeps_another_process_from_deleting_the_live_journal(tmp_path: Path) -> None:
+    """A process holding the event (a server) that opens it a second time (a public page) must
+    keep its locks: another process closing its last connection then leaves the -wal alone.  The
+    file was once read with open()/close() first, which dropped all of the process's locks."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "ev.db"
+    held = create_event(path, settings())
+    add_players(held, ["Ana", "Bo"])  # a read transaction's worth of WAL
+    again = open_event(path)  # the second opening, in the same process
+    again.close()
+    code = ("import sys; from tournament import open_event; s = open_event(sys.argv[1]); s.players(); s.close()")
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, timeout=300)
+    assert Path(f"{path}-wal").exists() and Path(f"{path}-shm").exists()
+    add_players(held, ["Cy"])  # written into the journal the others see
+    code = ("import sys; from tournament import open_event; s = open_event(sys.argv[1]); "
+            "print(len(s.players())); s.close()")
+    seen = subprocess.run([sys.executable, "-c", code, str(path)], check=True, capture_output=True, text=True,
+                          timeout=300).stdout.strip()
+    held.close()
+    assert seen == "3"
+
+
+def test_a_live_event_file_given_as_a_record_or_csv_is_refused_unopened(tmp_path: Path) -> None:
+    from domrec.reader import read_bytes
+
+    path = tmp_path / "ev.db"
+    store = create_event(path, settings())
+    store.players()
+    with pytest.raises(OSError, match="SQLite database in use"):
+        read_bytes(path)
+    store.close()

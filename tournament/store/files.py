@@ -24,7 +24,7 @@ from tournament.settings import Settings
 from tournament.store.changes import insert_change
 from tournament.store.event_store import Browsing, EventStore
 from tournament.store.schema import APPLICATION, APPLICATION_ID, CREATED_VERSION, SCHEMA_VERSION, create_schema
-from tournament.store.sqlite import BUSY_TIMEOUT_S, SQLITE_MAGIC, header_application_id, now
+from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, now
 
 
 def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None,
@@ -117,21 +117,16 @@ def open_store(path: str | Path, browsing: Browsing | None = None) -> EventStore
         raise EventFileError(f"{path}: no such event file (create one with `tournament new`)")
     if not path.is_file():
         raise EventFileError(f"{path} is not a file")
+    app_id: int | None = None
     try:
-        with path.open("rb") as f:
-            head = f.read(len(SQLITE_MAGIC))
+        conn, app_id = connect_existing(path)
+    except NotSQLite as e:
+        raise EventFileError(f"{path} is {e}, so not a tournament event file") from None
     except OSError as e:
         raise EventFileError(f"cannot read {path}: {e.strerror}") from None
-    if head != SQLITE_MAGIC:
-        what = "an empty file" if not head else "not an SQLite database"
-        raise EventFileError(f"{path} is {what}, so not a tournament event file")
-    try:
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as e:
-        raise EventFileError(f"cannot open {path}: {e}") from None
+        raise _refusal(path, e, app_id) from None
     try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
         if app_id != APPLICATION_ID or not has_meta:
             raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
@@ -151,16 +146,21 @@ def open_store(path: str | Path, browsing: Browsing | None = None) -> EventStore
         raise
     except sqlite3.DatabaseError as e:
         conn.close()
-        if isinstance(e, sqlite3.OperationalError) and ("readonly" in str(e) or "unable to open" in str(e)):
-            # A WAL-mode event is read through its -wal and -shm files, which SQLite makes beside it.
-            raise EventFileError(f"cannot open {path}: the file or its folder is read-only, and SQLite needs to "
-                                 f"write {path.name}-wal and {path.name}-shm beside the event file ({e})") from None
-        if header_application_id(path) == APPLICATION_ID:
-            raise DamagedEventFile(f"{path} is a damaged tournament event file ({e}); run `tournament check "
-                                   f"{path}` to see what is affected") from None
-        raise EventFileError(f"{path} is damaged or not a tournament event file: {e}") from None
+        raise _refusal(path, e, app_id) from None
     except (ValueError, TypeError, KeyError) as e:
         conn.close()
         raise DamagedEventFile(f"{path} is a damaged tournament event file (bad settings: {e}); run `tournament "
                                f"check {path}`") from None
     return EventStore(path, conn, settings, meta["event_uuid"], browsing)
+
+
+def _refusal(path: Path, e: sqlite3.Error, app_id: int | None) -> EventFileError:
+    """What to say of an event file SQLite could not read: read-only, damaged, or another file."""
+    if isinstance(e, sqlite3.OperationalError) and ("readonly" in str(e) or "unable to open" in str(e)):
+        # A WAL-mode event is read through its -wal and -shm files, which SQLite makes beside it.
+        return EventFileError(f"cannot open {path}: the file or its folder is read-only, and SQLite needs to "
+                              f"write {path.name}-wal and {path.name}-shm beside the event file ({e})")
+    if app_id == APPLICATION_ID:
+        return DamagedEventFile(f"{path} is a damaged tournament event file ({e}); run `tournament check "
+                                f"{path}` to see what is affected")
+    return EventFileError(f"{path} is damaged or not a tournament event file: {e}")

@@ -22,7 +22,7 @@ import sqlite_utils
 
 from tournament.errors import EventFileError, Refused
 from tournament.store.schema import APPLICATION_ID
-from tournament.store.sqlite import BUSY_TIMEOUT_S, SQLITE_MAGIC, transaction
+from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, transaction
 
 #: ``PRAGMA application_id`` of a ratings file ("DomR").
 RATINGS_APPLICATION_ID = 0x446F6D52
@@ -135,15 +135,11 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
         raise EventFileError(f"{path} is not a regular file, so not a ratings file")
     if path.exists():
         try:
-            with path.open("rb") as f:
-                head = f.read(len(SQLITE_MAGIC))
+            conn, app = connect_existing(path, autocommit=True)
+        except NotSQLite:
+            raise EventFileError(f"{path} is not a ratings file (not an SQLite database)") from None
         except OSError as e:
             raise EventFileError(f"cannot read {path}: {e.strerror}") from None
-        if head != SQLITE_MAGIC:
-            raise EventFileError(f"{path} is not a ratings file (not an SQLite database)")
-        try:
-            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            app = conn.execute("PRAGMA application_id").fetchone()[0]
         except sqlite3.DatabaseError as e:
             raise EventFileError(f"{path} is damaged or not a ratings file: {e}") from None
         if app != RATINGS_APPLICATION_ID:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
+import os
 import sqlite3
 from pathlib import Path
 from typing import Iterator
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0
 
 
@@ -17,15 +18,39 @@ def now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def header_application_id(path: Path) -> int | None:
-    """The application id in the file's 100-byte header (bytes 68-71), read without SQLite: a
-    file whose pages are damaged still says whether it is an event file."""
+class NotSQLite(Exception):
+    """The file is not an SQLite database at all; the message says what it is instead."""
+
+
+def connect_existing(path: Path, autocommit: bool = False) -> tuple[sqlite3.Connection, int]:
+    """A connection to the existing file at ``path`` and the application id in its header, both
+    read through SQLite alone.
+
+    Why not read the header with ``open()``: closing *any* descriptor of a file drops every POSIX
+    lock the process holds on it, SQLite's included.  A server holding the event open would then
+    look absent to a command run beside it, and that command, closing its own last connection,
+    would delete the write-ahead log the server is still writing into: every write acknowledged
+    after that would be lost on a crash.  SQLite keeps its descriptors open while it holds locks,
+    so going through it is safe whatever else the process has open.  ``PRAGMA application_id``
+    reads the header only, so a file whose other pages are damaged still says what it is.
+    Raises :class:`NotSQLite` (an empty file, or not a database), ``OSError`` (unreadable), or
+    ``sqlite3.Error``."""
+    size = path.stat().st_size  # a stat opens no descriptor
+    if size == 0:
+        raise NotSQLite("an empty file")
+    if not os.access(path, os.R_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S,
+                           **({"isolation_level": None} if autocommit else {}))
     try:
-        with path.open("rb") as f:
-            head = f.read(100)
-    except OSError:
-        return None
-    return int.from_bytes(head[68:72], "big") if len(head) == 100 else None
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        if "not a database" in str(e):
+            raise NotSQLite("not an SQLite database") from None
+        raise
+    return conn, app_id
 
 
 @contextlib.contextmanager

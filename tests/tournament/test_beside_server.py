@@ -1,0 +1,209 @@
+"""The command line run beside a live ``tournament serve``: nothing the server acknowledges is lost.
+
+On POSIX, closing any descriptor of a file drops every lock the process holds on it, SQLite's
+included.  A process that read the event file's header with ``open()`` while it held a connection
+to it therefore looked absent to the others, and the next command to close its last connection
+deleted the write-ahead log the server was still writing into: every write acknowledged after that
+was lost on ``kill -9``.  These tests run the real server and the real commands side by side,
+read every public page (which is what opened the file a second time in the server), write through
+the API, kill the server, and look for every acknowledged write.  Slow: real processes, 127.0.0.1
+only; the kills land wherever they land, and what is asserted holds for every such moment."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("uvicorn")
+
+pytestmark = pytest.mark.slow
+
+PUBLIC = ["/", "/tables", "/standings", "/games", "/crosstable", "/players/1", "/projector",
+          "/api/v1/event", "/api/v1/standings", "/api/v1/rounds/1", "/api/v1/changes?since=0"]
+
+#: Commands that only read the event.
+READING = [["standings"], ["standings", "--json"], ["history"], ["tables"], ["pins"], ["info"], ["players"],
+           ["links"], ["balance"], ["check"]]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(path: Path, port: int) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
+                             "--rate", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                raise AssertionError(f"the server did not start: {proc.stderr.read().decode()}") from None
+            time.sleep(0.05)
+
+
+def _stop(proc: subprocess.Popen, kill: bool = False) -> None:
+    if proc.poll() is None:
+        if kill:
+            proc.kill()
+        else:
+            proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    proc.stderr.close()
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tournament.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def _deleted_journal(proc: subprocess.Popen, path: Path) -> list[str]:
+    """The event's files the server still holds although they were deleted (Linux's /proc)."""
+    fds = Path(f"/proc/{proc.pid}/fd")
+    found = []
+    for fd in fds.iterdir() if fds.is_dir() else ():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith(str(path)) and target.endswith("(deleted)"):
+            found.append(target)
+    return found
+
+
+def _event(tmp_path: Path, players: int = 8) -> tuple[Path, dict]:
+    path = tmp_path / "w.db"
+    store = create_event(path, make_settings("W", "competitive", "rotating", seed=1))
+    add_players(store, [f"P{i}" for i in range(1, players + 1)])
+    pair_next_round(store)
+    from tournament.event.venue import links
+
+    keys = links(store, "http://127.0.0.1")
+    store.close()
+    return path, keys
+
+
+def _director(keys: dict) -> dict[str, str]:
+    return {"Authorization": f"Bearer {keys['director'].rsplit('/', 1)[1]}"}
+
+
+def test_commands_beside_the_server_lose_no_acknowledged_result(tmp_path):
+    path, keys = _event(tmp_path)
+    port = _free_port()
+    proc = _serve(path, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(timeout=60) as client:
+            for page in PUBLIC:  # the public pages open the event a second time in the server
+                assert client.get(base + page).status_code == 200, page
+            for args in READING:
+                done = _cli(*args, str(path), cwd=tmp_path)
+                assert done.returncode in (0, 1), (args, done.stderr)
+                assert not _deleted_journal(proc, path), args
+                assert Path(f"{path}-wal").exists(), args
+            for page in PUBLIC:
+                assert client.get(base + page).status_code == 200, page
+            writing = [["rename", str(path), "P1", "Ann"],
+                       ["result", str(path), "--table", "2", "--score", "NS=200,EW=120"],
+                       ["amend", str(path), "--round", "1", "--table", "2", "--score", "NS=200,EW=150",
+                        "--reason", "sheet misread"],
+                       ["report", str(path), "-o", str(tmp_path / "report.html")],
+                       ["export", str(path), "-o", str(tmp_path / "export.json")],
+                       ["sheets", str(path), "-o", str(tmp_path / "sheets")]]
+            for args in writing:
+                done = _cli(*args, cwd=tmp_path)
+                assert done.returncode == 0, (args, done.stderr)
+                assert not _deleted_journal(proc, path), args
+            # The director enters table 1's result through the server: acknowledged.
+            r = client.post(f"{base}/api/v1/tables/1/1/result", headers=_director(keys),
+                            json={"scores": {"NS": 90, "EW": 200}, "reason": "the sheet"})
+            assert r.status_code == 200, r.text
+            assert not _deleted_journal(proc, path)
+            tables = _cli("tables", str(path), cwd=tmp_path).stdout
+            assert "90" in tables and "200" in tables, tables  # the command line sees it at once
+    finally:
+        _stop(proc, kill=True)  # a power cut
+    store = open_event(path)
+    try:
+        by_table = {t.number: store.result_for(t.id) for t in store.tables(1)}
+        assert by_table[1] is not None and dict(by_table[1].scores) == {"NS": 90, "EW": 200}
+        assert dict(by_table[2].scores) == {"NS": 200, "EW": 150}
+        assert any(p.name == "Ann" for p in store.players())
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path, seed):
+    """Results go in through the director's API while commands run beside the server; the server
+    is killed after a random number of them.  Every acknowledged result is in the file, none
+    twice, and the feed and the command line agree afterwards."""
+    rng = random.Random(seed)
+    path, keys = _event(tmp_path, players=16)  # four tables
+    commands = READING + [["rename", "{path}", "P3", "Cy{n}"], ["report", "{path}", "-o", "{dir}/r{n}.html"],
+                          ["export", "{path}", "-o", "{dir}/e{n}.json"], ["standings", "--json", "{path}"]]
+    acknowledged: dict[int, dict[str, int]] = {}
+    n = 0
+    for life in range(3):
+        port = _free_port()
+        proc = _serve(path, port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            with httpx.Client(timeout=60) as client:
+                for page in rng.sample(PUBLIC, 4):
+                    client.get(base + page)
+                kill_after = rng.randrange(1, 5)
+                for _ in range(kill_after):
+                    n += 1
+                    args = [a.format(path=path, dir=tmp_path, n=n) for a in rng.choice(commands)]
+                    if args[0] not in ("standings", "history") or str(path) not in args:
+                        args = args if str(path) in args else [*args, str(path)]
+                    done = _cli(*args, cwd=tmp_path)
+                    assert done.returncode in (0, 1), (args, done.stderr)
+                    table = rng.randrange(1, 5)
+                    scores = {"NS": rng.randrange(0, 200), "EW": 200}
+                    r = client.post(f"{base}/api/v1/tables/1/{table}/result", headers=_director(keys),
+                                    json={"scores": scores, "reason": f"life {life}"})
+                    assert r.status_code == 200, r.text
+                    acknowledged[table] = scores
+                    client.get(base + rng.choice(PUBLIC))
+        finally:
+            _stop(proc, kill=True)
+    store = open_event(path)
+    try:
+        found = {t.number: dict(store.result_for(t.id).scores) for t in store.tables(1) if store.result_for(t.id)}
+    finally:
+        store.close()
+    assert found == acknowledged
+    # The feed of a server started again and the command line say the same.
+    port = _free_port()
+    proc = _serve(path, port)
+    try:
+        with httpx.Client(timeout=60) as client:
+            feed = client.get(f"http://127.0.0.1:{port}/api/v1/standings").json()
+        cli = json.loads(_cli("standings", "--json", str(path), cwd=tmp_path).stdout)
+        assert {key: feed.get(key) for key in cli} == cli  # the feed adds the columns' descriptions
+    finally:
+        _stop(proc)
