@@ -155,7 +155,7 @@ def test_commands_beside_the_server_lose_no_acknowledged_result(tmp_path):
         store.close()
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long), pytest.param(3, marks=pytest.mark.long)])
 def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path, seed):
     """Results go in through the director's API while commands run beside the server; the server
     is killed after a random number of them.  Every acknowledged result is in the file, none
