@@ -245,7 +245,32 @@ class Game:
             return self.closing_moves()
         if not self.deal_known:
             return []
+        if self._leader_free():
+            return self._free_leads()
         return self._state.legal_moves()
+
+    def _leader_free(self) -> bool:
+        """The rules leave this hand's leader free and the record names none (a Horse Race hand
+        led by lot): nobody is to move yet, and the first move's seat leads (see :meth:`push`)."""
+        state = self._state
+        return state is not None and state.to_move is None and not self._moves and not state.over
+
+    def _free_leads(self) -> list[Move]:
+        """Every seat's lead, while the leader is free: the engine's legal moves of the hand started
+        again (on a copy of the match as it stood before the hand) with each seat as its leader."""
+        assert self._current is not None
+        before = self._snaps[len(self._hands)] if len(self._snaps) > len(self._hands) else None
+        if before is None:
+            return []
+        moves: list[Move] = []
+        for seat in self.seats:
+            try:
+                state = copy_match(before).start_hand(attrs.evolve(self._current, leader=seat))
+            except RuleViolation:  # this seat may not lead (the engine says why when it is tried)
+                continue
+            if state.to_move == seat:
+                moves.extend(state.legal_moves())
+        return moves
 
     def possible_moves(self) -> list[Move]:
         """Without the deal: every move that may be legal now, where the engine can list them

@@ -23,6 +23,7 @@ only the director changes it (``amend``, or the director's page, audited).
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from typing import Any, Callable
@@ -30,8 +31,9 @@ from typing import Any, Callable
 import attrs
 
 from domrec.convert import text_of
+from domrec.errors import DomrecError, one_line
 from domrec.i18n import N_
-from domrec.session import RequestRefused, Session, SessionError
+from domrec.session import RequestRefused, Session
 
 from tournament.errors import TournamentError
 from tournament.event import changes, results, rounds
@@ -41,6 +43,8 @@ from tournament.store import venue as venue_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
 from tournament.values import Player, SeatAssignment, Table
+
+log = logging.getLogger("tournament.venue")
 
 #: How a table records its game.
 MODES = ("play", "sheet")
@@ -84,7 +88,13 @@ REFUSALS = (
        "stored"),
     N_("only the director's link may do this"),
     N_("this is not the director's link of this event"),
+    N_("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
+       "the director can find the detail in the server's log"),
 )
+
+#: What a write that met a fault of the server's own is answered (nothing of it stored).
+FAULT = ("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
+         "the director can find the detail in the server's log")
 
 
 class VenueError(TournamentError):
@@ -139,12 +149,48 @@ class Live:
     confirmed: dict = attrs.Factory(dict)  # side or seat -> when, since the game's last change
     called: str | None = None  # when the director was called, while the call stands
     last_at: str | None = None  # the time of the table's last write
+    set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see _replay)
 
 
 def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
+    """The table as its log leaves it, its state readable.
+
+    A table is never stuck: a line the log holds that this version cannot take again, or after
+    which the table cannot be shown (a file written by an older version, whose rules or
+    recorder read it otherwise, or a fault of the server's that stored a write before its
+    answer failed), is set aside, revision by revision, and the table is the rest of its log.
+    The revisions set aside are named in the table's state (``set_aside``) and in the
+    server's log; the file keeps them as they were."""
     texts = [body for _, kind, body, _ in rows if kind == "dgn"]
-    live = Live(0, Session(template, texts))
+    try:
+        live = Live(0, Session(template, texts))
+        live.session.state()
+    except Exception:  # noqa: BLE001 - whatever it is, the careful replay finds the line and sets it aside
+        return _replay_carefully(template, rows)
     for rev, kind, body, at in rows:
+        _apply(live, kind, body, at)
+        live.rev = rev
+    return live
+
+
+def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
+    """:func:`_replay` a write at a time, setting aside each ``dgn`` write that does not replay or
+    leaves a table that cannot be shown."""
+    taken: list[str] = []
+    live = Live(0, Session(template))
+    for rev, kind, body, at in rows:
+        if kind == "dgn":
+            try:
+                live.session.take(body)
+                live.session.state()
+                taken.append(body)
+            except Exception as e:  # noqa: BLE001 - a refusal, or a fault: either way the line is set aside
+                log.warning("a table's write (revision %s) no longer replays and is set aside: %s",
+                            rev, one_line(str(e)) or type(e).__name__)
+                live.session = Session(template, taken)  # as it was before the line
+                live.set_aside.append(rev)
+                live.rev = rev
+                continue
         _apply(live, kind, body, at)
         live.rev = rev
     return live
@@ -272,10 +318,7 @@ class Venue:
         # ``move``): a live game made for other players is made again.
         if live is None or live.rev != rev or self._seated.get(table.id) != table.seats:
             template = table_record(self.store.settings, table, self._players())
-            try:
-                live = _replay(template, venue_sql.log(self.store, table.id))
-            except SessionError as e:
-                raise VenueError(f"round {table.round} table {table.number}: {e}") from None
+            live = _replay(template, venue_sql.log(self.store, table.id))
             self._live[table.id] = live
             self._seated[table.id] = table.seats
         return live
@@ -331,7 +374,7 @@ class Venue:
                 "mode": live.mode, "status": status, "sides": sides, "by_seat": not self.store.settings.partnership,
                 "time_limit": self.store.settings.time_limit,
                 "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": self.pins,
-                "last_at": live.last_at, "said": said, "game": game,
+                "last_at": live.last_at, "said": said, "game": game, "set_aside": list(live.set_aside),
                 "result": None if result is None else {"scores": dict(result.scores), "winner": result.winner,
                                                        "kind": result.kind, "verified": result.verified,
                                                        "via": venue_sql.entered_via(self.store, table.id)}}
@@ -349,10 +392,12 @@ class Venue:
     # --- writing -----------------------------------------------------------------------------
 
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Callable[[Table, Live], tuple[str, str, list[str]]],
-               locked_ok: bool = False) -> dict[str, Any]:
+               locked_ok: bool = False, any_view: bool = False) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
-        the next revision; the state after it.  Nothing is stored unless all of it is."""
-        if isinstance(rev, bool) or not isinstance(rev, int):
+        the next revision; the state after it.  Nothing is stored unless all of it is.
+        ``any_view``: the write means the same on any view of the table (a call of the director),
+        so the revision it names is not checked."""
+        if not any_view and (isinstance(rev, bool) or not isinstance(rev, int)):
             raise Unprocessable('"rev" must be the table\'s revision, a whole number')
         with self.lock:
             table = self.table(round_no, table_no)
@@ -360,24 +405,34 @@ class Venue:
                 with self.store.write():
                     venue_sql.upgrade_for_venue(self.store)
                     live = self._current(table)
-                    if rev != live.rev:
+                    if not any_view and rev != live.rev:
                         raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
                                     f"changed; here is the table now", self._state(table, live, []))
                     if not locked_ok and self.store.result_for(table.id) is not None:
                         raise Locked(f"round {table.round} table {table.number} is confirmed: only the director "
                                      f"can change its result now", self._state(table, live, []))
-                    kind, body, said = judge(table, live)
-                    at = now()
-                    venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
-                    self._log_status(table, live)
+                    try:
+                        kind, body, said = judge(table, live)
+                        at = now()
+                        venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
+                        self._log_status(table, live)
+                        _apply(live, kind, body, at)
+                        live.rev += 1
+                        # The answer is made before the write is kept: a write after which the table
+                        # could not be shown is not kept either (a table is never stuck on it).
+                        state = self._state(table, live, said)
+                    except (TournamentError, DomrecError):  # the operations' own refusals, as they are
+                        raise
+                    except Exception:  # noqa: BLE001 - a fault of the server's own: nothing kept, one line
+                        log.exception("round %s table %s: a write failed and was not kept", table.round,
+                                      table.number)
+                        raise Unprocessable(FAULT) from None
             except BaseException:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
                 raise
-            _apply(live, kind, body, at)
-            live.rev += 1
             if self.store.result_for(table.id) is not None:
                 self.store.bring_browsing_up_to_date()
-            return self._state(table, live, said)
+            return state
 
     def _log_status(self, table: Table, live: Live) -> None:
         """Within a write: a ``table_status`` change when the write moved the table's public status
@@ -422,11 +477,15 @@ class Venue:
 
         return self._write(round_no, table_no, rev, judge)
 
-    def call(self, round_no: int, table_no: int, rev: Any) -> dict[str, Any]:
+    def call(self, round_no: int, table_no: int, rev: Any = None) -> dict[str, Any]:
+        """A call of the director.  Never refused for an old view: a player who taps *Call the
+        director* on a page the other phone has moved on from still wants the director, so
+        ``rev`` (sent by the pages as every write's) is not checked."""
+
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
             return "call", "", ["the director has been called"]
 
-        return self._write(round_no, table_no, rev, judge, locked_ok=True)
+        return self._write(round_no, table_no, rev, judge, locked_ok=True, any_view=True)
 
     def clear_call(self, round_no: int, table_no: int, rev: Any) -> dict[str, Any]:
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:

@@ -1,0 +1,177 @@
+"""No table is ever stuck: the write that once answered 500 and bricked every table's page (the
+deal typed before *Start hand 1*, the lead left to the rules), a file whose log already holds
+such a write, a write after which the table could not be shown, a line the log holds that no
+longer replays, and a call of the director made on an older view."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from domrec.session import Session, requests_for
+
+from tournament import open_event
+from tournament.event import venue as vn
+from tournament.store import venue as venue_sql
+from tournament.store.sqlite import now
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+from tests.tournament.test_venue import EVENTS, _auth, _event, _game_of, _key, _server  # noqa: E402
+
+
+def _open(path):
+    server = _server(path)
+    client = starlette_testclient.TestClient(server.asgi, raise_server_exceptions=False)
+    links = server.call(server.venue.links, "http://testserver")
+    return server, client, links
+
+
+def _deal_lines(path, seed: int = 5) -> str:
+    """The deal of round 1 table 1's first hand as the box takes it (deal lines, a lead draw)."""
+    texts = requests_for(_game_of(path, 1, 1, seed), keep_deal=True)
+    return "\n".join(t for t in texts if t.split()[0] in ("deal", "leaddraw"))
+
+
+def _reads(client, links) -> None:
+    """Every table's page and the director's page read (no 5xx, no refusal)."""
+    director = _auth(_key(links["director"]))
+    for t in links["tables"]:
+        r = client.get(f"/api/v1/tables/{t['round']}/{t['table']}", headers=_auth(t["token"]))
+        assert r.status_code == 200, r.text
+        assert client.get(f"/t/{t['token']}").status_code == 200
+    r = client.get("/api/v1/director", headers=director)
+    assert r.status_code == 200, r.text
+    assert client.get(links["director"].replace("http://testserver", "")).status_code == 200
+
+
+@pytest.mark.parametrize("game", list(EVENTS))
+def test_the_deal_typed_before_the_hand_line_with_the_lead_as_the_rules_say(tmp_path, game):
+    """The issue's 500: the deal typed in the box before *Start hand 1*, the lead left to the rules
+    (Horse Race: by lot, so nobody is to move until the first tile is led).  Taken, every page
+    reads, and the first lead is offered for every seat and taken."""
+    path = _event(tmp_path, game)
+    server, client, links = _open(path)
+    try:
+        token = links["tables"][0]["token"]
+        url = "/api/v1/tables/1/1"
+        state = client.post(f"{url}/mode", headers=_auth(token), json={"rev": 0, "mode": "play"}).json()
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": _deal_lines(path)})
+        assert r.status_code == 200, r.text
+        state = r.json()
+        _reads(client, links)
+        legal = state["game"]["legal"]
+        if game == "horse-race":  # the deal began the hand, whose lead is free: every seat may lead
+            assert state["game"]["to_move"] is None and {m["seat"] for m in legal} == set(state["game"]["seats"])
+        if legal:
+            r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": legal[-1]["text"]})
+            assert r.status_code == 200, r.text
+            assert r.json()["game"]["hands"][-1]["moves"]
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": r.json()["rev"], "text": "hand 1"})
+        assert r.status_code in (200, 422), r.text  # the hand line after it: taken or refused, never a fault
+        _reads(client, links)
+    finally:
+        server.close()
+
+
+def test_a_file_whose_log_holds_the_write_that_bricked_it_reads_again(tmp_path):
+    """The log as the old version left it (the deal stored, then every page 500): read again, the
+    table carries on from it, and a restart changes nothing."""
+    path = _event(tmp_path, "horse-race")
+    deal = _deal_lines(path)
+    store = open_event(path)
+    vn.ensure_tokens(store)
+    table = store.tables(1)[0]
+    with store.write():
+        venue_sql.upgrade_for_venue(store)
+        venue_sql.append(store, table.id, 1, "mode", "play", now())
+        venue_sql.append(store, table.id, 2, "dgn", deal, now())
+    store.close()
+    for _ in range(2):  # and after a restart
+        server, client, links = _open(path)
+        try:
+            _reads(client, links)
+            state = client.get("/api/v1/tables/1/1", headers=_auth(links["tables"][0]["token"])).json()
+            assert state["rev"] == 2 and state["game"]["deal_known"] and state["set_aside"] == []
+        finally:
+            server.close()
+
+
+def test_a_line_the_log_holds_that_no_longer_replays_is_set_aside(tmp_path):
+    """A write stored by another version that this one cannot take again no longer stops the
+    table (today: every read of it, and the director's page for every table, refused): it is
+    set aside, named by its revision, and the table goes on from the rest."""
+    path = _event(tmp_path)
+    store = open_event(path)
+    vn.ensure_tokens(store)
+    table = store.tables(1)[0]
+    with store.write():
+        venue_sql.upgrade_for_venue(store)
+        venue_sql.append(store, table.id, 1, "mode", "play", now())
+        venue_sql.append(store, table.id, 2, "dgn", "hand 1", now())
+        venue_sql.append(store, table.id, 3, "dgn", "this is no move", now())
+        venue_sql.append(store, table.id, 4, "call", "", now())
+    store.close()
+    server, client, links = _open(path)
+    try:
+        _reads(client, links)
+        token = links["tables"][0]["token"]
+        state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+        assert state["rev"] == 4 and state["set_aside"] == [3] and state["called"] and state["mode"] == "play"
+        r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": 4, "text": "N 6-6"})
+        assert r.status_code == 200, r.text
+        assert r.json()["rev"] == 5 and r.json()["set_aside"] == [3]
+    finally:
+        server.close()
+
+
+def test_a_write_after_which_the_table_cannot_be_shown_is_not_kept(tmp_path, monkeypatch):
+    """A fault of the server's own while making the answer: the write is refused (422, one line),
+    nothing of it is stored, and the table reads as before; never a 500, never a stuck table."""
+    path = _event(tmp_path)
+    server, client, links = _open(path)
+    try:
+        token = links["tables"][0]["token"]
+        url = "/api/v1/tables/1/1"
+        client.post(f"{url}/mode", headers=_auth(token), json={"rev": 0, "mode": "play"})
+        state = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": 1, "text": "hand 1"}).json()
+        real = Session.state
+
+        def broken(self, *a, **k):
+            if any("6-6" in text for text in self.accepted):
+                raise KeyError(None)
+            return real(self, *a, **k)
+
+        monkeypatch.setattr(Session, "state", broken)
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "N 6-6"})
+        assert r.status_code == 422 and "nothing was stored" in r.json()["error"]
+        _reads(client, links)
+        again = client.get(url, headers=_auth(token)).json()
+        assert again["rev"] == state["rev"] and not any(h["moves"] for h in again["game"]["hands"])
+    finally:
+        server.close()
+    store = open_event(path)
+    assert venue_sql.revision(store, store.tables(1)[0].id) == state["rev"]
+    store.close()
+
+
+def test_a_call_made_on_an_older_view_is_still_a_call(tmp_path):
+    """Two phones: one wrote, the other taps *Call the director* on the view it had: a call."""
+    path = _event(tmp_path)
+    server, client, links = _open(path)
+    try:
+        token = links["tables"][0]["token"]
+        url = "/api/v1/tables/1/1"
+        client.post(f"{url}/mode", headers=_auth(token), json={"rev": 0, "mode": "play"})
+        r = client.post(f"{url}/call", headers=_auth(token), json={"rev": 0})  # the view before the mode
+        assert r.status_code == 200, r.text
+        assert r.json()["called"] and r.json()["rev"] == 2
+        r = client.post(f"{url}/call", headers=_auth(token), json={})  # no revision at all: still a call
+        assert r.status_code == 200 and r.json()["called"]
+        overview = client.get("/api/v1/director", headers=_auth(_key(links["director"]))).json()
+        assert overview["tables"][0]["called"]
+    finally:
+        server.close()
+    with sqlite3.connect(path) as db:  # stored once each, in order, under the table's next revisions
+        kinds = [k for (k,) in db.execute("SELECT kind FROM venue_log ORDER BY rev")]
+    assert kinds == ["mode", "call", "call"]
