@@ -5,6 +5,7 @@ longer replays, and a call of the director made on an older view."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -175,3 +176,67 @@ def test_a_call_made_on_an_older_view_is_still_a_call(tmp_path):
     with sqlite3.connect(path) as db:  # stored once each, in order, under the table's next revisions
         kinds = [k for (k,) in db.execute("SELECT kind FROM venue_log ORDER BY rev")]
     assert kinds == ["mode", "call", "call"]
+
+
+# --- where the printed links point ----------------------------------------------------------
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    """The ``tournament`` command, its ``serve`` returning at once instead of listening."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: None)
+    runner = CliRunner()
+    return lambda *args: runner.invoke(app, [str(a) for a in args])
+
+
+def test_serve_says_when_the_sheets_printed_before_point_elsewhere(tmp_path, cli):
+    """Links and QR sheets made before ``serve`` point where they were made for: ``serve`` at
+    another address says so (and how to mend it); at the same address it says nothing."""
+    path = _event(tmp_path)
+    r = cli("sheets", path, "--url", "http://192.0.2.7:8000", "-o", tmp_path / "sheets")
+    assert r.exit_code == 0, r.output
+    assert "has not been served yet" not in r.stderr  # an address given: no note
+    r = cli("serve", path, "--port", "8123")
+    assert r.exit_code == 0, r.output
+    assert "http://127.0.0.1:8123/t/" in r.stdout
+    assert ("the links and score sheets made before point to http://192.0.2.7:8000, not to this server "
+            "(http://127.0.0.1:8123)") in r.stderr and "--url http://192.0.2.7:8000" in r.stderr
+    r = cli("serve", path, "--port", "8000", "--url", "http://192.0.2.7:8000")
+    assert r.exit_code == 0 and "point to" not in r.stderr, r.stderr
+    # ``serve --url`` is remembered: the next ``serve`` on that port keeps to it, and says nothing.
+    r = cli("serve", path)
+    assert r.exit_code == 0 and "http://192.0.2.7:8000/t/" in r.stdout and "point to" not in r.stderr, r.stderr
+    # ``links`` and ``sheets`` without --url use it.
+    r = cli("links", path, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["public"] == "http://192.0.2.7:8000/" and not r.stderr
+
+
+def test_links_made_before_the_first_serve_are_named_as_such(tmp_path, cli):
+    """``links`` before any ``serve`` and without --url point to this computer alone: it says so;
+    the ``serve`` after it, open to the hall at another address, says the links point elsewhere."""
+    path = _event(tmp_path)
+    r = cli("links", path)
+    assert r.exit_code == 0 and "http://127.0.0.1:8000/t/" in r.stdout
+    assert "the venue has not been served yet" in r.stderr and "--url" in r.stderr
+    r = cli("serve", path, "--url", "http://10.0.0.5:8001", "--port", "8001")
+    assert "point to http://127.0.0.1:8000, not to this server (http://10.0.0.5:8001)" in r.stderr, r.stderr
+    r = cli("links", path, "--url", "http://10.0.0.9:8001")  # not where it was served
+    assert r.exit_code == 0 and "the venue was last served at http://10.0.0.5:8001" in r.stderr, r.stderr
+    r = cli("serve", path, "--port", "8001")  # the remembered --url, and the links made since point elsewhere
+    assert "http://10.0.0.5:8001/t/" in r.stdout and "point to http://10.0.0.9:8001" in r.stderr, r.stderr
+
+
+def test_the_directors_sheets_count_as_printed(tmp_path, cli):
+    path = _event(tmp_path)
+    server, client, links = _open(path)
+    try:
+        assert client.get(links["director"].replace("http://testserver", "") + "/sheets").status_code == 200
+    finally:
+        server.close()
+    r = cli("serve", path, "--port", "8002")
+    assert "point to http://testserver, not to this server" in r.stderr, r.stderr

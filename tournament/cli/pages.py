@@ -46,8 +46,8 @@ def sheets(
 ) -> None:
     """Write each table's pre-filled game file (.dgn, for `domrec record` or typing up) and one printable
     HTML page of score sheets, one sheet a table."""
-    from tournament.cli.venue import _checked_url
-    from tournament.event.venue import served_before, venue_url
+    from tournament.cli.venue import _checked_url, say_where_links_point
+    from tournament.event.venue import remember_printed, served_before, venue_url
     from tournament.pages import sheets as sh
 
     if url is not None and qr is False:
@@ -56,8 +56,12 @@ def sheets(
         if qr is None:
             qr = url is not None or served_before(store)
         link_base = venue_url(store, _checked_url(url)) if qr else None
+        if link_base is not None:
+            say_where_links_point(store, link_base, url is not None)
         written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
                                   force, table, url=link_base, lang=_language(lang, store.settings.lang))
+        if link_base is not None:
+            remember_printed(store, link_base)
     for path in written.files:
         typer.echo(f"wrote {path}")
 

@@ -28,7 +28,10 @@ def links(
     """Print the venue's links: each table's page (its own key), the director's page, the public page.
     The keys are made the first time and stay the same: print them again at any time."""
     with open_for_command(event) as store:
-        found = vn.links(store, vn.venue_url(store, _checked_url(url)))
+        base = vn.venue_url(store, _checked_url(url))
+        found = vn.links(store, base)
+        say_where_links_point(store, base, url is not None)
+        vn.remember_printed(store, base)
     if as_json:
         sys.stdout.write(json.dumps(found, indent=1) + "\n")
         return
@@ -73,16 +76,23 @@ def serve(
 
     from tournament.web.app import VenueServer
 
-    base = _checked_url(url) or f"http://{_reachable(host)}:{port}"
+    given = _checked_url(url)
     with open_for_command(event) as store:  # refuses what is not an event file, in one line
-        vn.remember_url(store, base)
+        base = vn.serve_url(store, given, f"http://{_reachable(host)}:{port}", port)
+        vn.remember_url(store, base, given=given is not None)
         found = vn.links(store, base)
+        elsewhere = vn.printed_elsewhere(store, base)
     server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)))
     typer.echo(f"public page:     {found['public']}")
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
+    if elsewhere is not None:
+        typer.echo(f"warning: the links and score sheets made before point to {elsewhere}, not to this server "
+                   f"({base}): phones that scan them will not reach it; print them again (tournament sheets, "
+                   f"tournament links, or the director's page), or serve at that address (--url {elsewhere})",
+                   err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(f"warning: open to every device that can reach this computer on port {port}; the table and "
                    f"director pages need their keys", err=True)
@@ -102,6 +112,19 @@ def serve(
     finally:
         server.close()
     typer.echo("stopped; every acknowledged move is in the event file")
+
+
+def say_where_links_point(store, base: str, given: bool) -> None:
+    """Before links or QR codes are made for ``base``: a line (on stderr) when the server is not
+    where they point, so that sheets are not printed for an address no phone will reach."""
+    served = vn.venue_url(store) if vn.served_before(store) else None
+    if served is not None and served != base:
+        typer.echo(f"note: the venue was last served at {served}; these point to {base}: phones will reach them "
+                   f"only if `tournament serve` runs there (--url {base})", err=True)
+    elif served is None and not given:
+        typer.echo(f"note: the venue has not been served yet: these point to {base}, this computer alone; for "
+                   f"the hall's phones give --url http://ADDRESS:PORT, or make them once `tournament serve "
+                   f"--host 0.0.0.0` runs (it says so if they point elsewhere)", err=True)
 
 
 def _checked_url(url: Optional[str]) -> Optional[str]:

@@ -265,9 +265,49 @@ def served_before(store: EventStore) -> bool:
     return venue_sql.remembered_url(store) is not None
 
 
-def remember_url(store: EventStore, url: str) -> None:
+def remember_url(store: EventStore, url: str, given: bool = False) -> None:
+    """``serve`` listens at ``url`` (``given``: named with ``--url``, so a later ``serve`` without
+    it keeps to it while it serves on the same port)."""
     with store.write():
         venue_sql.remember_url(store, url.rstrip("/"))
+        if given:
+            venue_sql.remember_given_url(store, url.rstrip("/"))
+
+
+def serve_url(store: EventStore, url: str | None, worked_out: str, port: int) -> str:
+    """The address ``serve`` prints its links with: ``url`` if given; else the one an earlier
+    ``serve --url`` gave, while the server listens on that address's port (a name or address
+    for the hall's phones that this computer cannot work out by itself); else ``worked_out``
+    (from ``--host`` and ``--port``)."""
+    if url is not None:
+        return url.rstrip("/")
+    given = venue_sql.given_url(store)
+    if given is not None and _port(given) == port:
+        return given
+    return worked_out
+
+
+def _port(url: str) -> int | None:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        return parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    except ValueError:
+        return None
+
+
+def remember_printed(store: EventStore, url: str) -> None:
+    """The links (``links``) or score sheets with QR codes (``sheets``) were made for ``url``."""
+    with store.write():
+        venue_sql.remember_printed_url(store, url.rstrip("/"))
+
+
+def printed_elsewhere(store: EventStore, url: str) -> str | None:
+    """The address the links and sheets made earlier point to, if it is not ``url`` (so phones that
+    scan them would not reach a server at ``url``)."""
+    printed = venue_sql.printed_url(store)
+    return printed if printed is not None and printed != url.rstrip("/") else None
 
 
 def make_pins(store: EventStore) -> dict[int, str]:

@@ -140,10 +140,36 @@ def entered_via(store: EventStore, table_id: int) -> str | None:
 
 def remembered_url(store: EventStore) -> str | None:
     """The address ``tournament serve`` last printed its links with (``links`` and ``sheets`` reuse it)."""
-    row = store.conn.execute("SELECT value FROM meta WHERE key = 'venue_url'").fetchone()
-    return row[0] if row else None
+    return _meta(store, "venue_url")
 
 
 def remember_url(store: EventStore, url: str) -> None:
-    store.db.execute("INSERT INTO meta(key, value) VALUES ('venue_url', ?) "
-                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [url])
+    _set_meta(store, "venue_url", url)
+
+
+def given_url(store: EventStore) -> str | None:
+    """The address last given to ``serve`` with ``--url`` (kept for the next ``serve`` without it)."""
+    return _meta(store, "venue_url_given")
+
+
+def remember_given_url(store: EventStore, url: str) -> None:
+    _set_meta(store, "venue_url_given", url)
+
+
+def printed_url(store: EventStore) -> str | None:
+    """The address the links and score sheets last made (``links``, ``sheets``) point to."""
+    return _meta(store, "venue_printed_url")
+
+
+def remember_printed_url(store: EventStore, url: str) -> None:
+    _set_meta(store, "venue_printed_url", url)
+
+
+def _meta(store: EventStore, key: str) -> str | None:
+    row = store.conn.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+    return row[0] if row else None
+
+
+def _set_meta(store: EventStore, key: str, value: str) -> None:
+    store.db.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
+                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])

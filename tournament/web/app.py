@@ -58,7 +58,7 @@ from tournament.event import changes, feed
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
 from tournament.names import plain_direction
-from tournament.event.venue import REFUSALS, Forbidden, Unprocessable, Venue, VenueError
+from tournament.event.venue import REFUSALS, Forbidden, Unprocessable, Venue, VenueError, remember_printed
 from tournament.pages.sheets import sheets_page
 from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
@@ -605,6 +605,8 @@ class VenueServer:
             raise Unprocessable("no round has been paired yet")
         tables = store.tables(rnd)
         found = self.venue.links(self.base_url, rnd)
+        with self.venue.lock:
+            remember_printed(store, self.base_url)  # a later `serve` elsewhere says these point here
         urls = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
         players = {p.id: p for p in store.players()}
         return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls,
