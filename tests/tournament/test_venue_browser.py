@@ -231,12 +231,12 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
             page.wait_for_selector("#add-sheet-hand", timeout=WAIT_MS)
             for side in ("NS", "EW"):
                 page.fill(f"#score-{side}", str(hand.result.scores.get(side, 0)))
-            if k == 0:  # the page's own refresh redraws the panel: what was typed stays
-                drawn = int(page.evaluate("document.body.dataset.drawn"))
+            if k == 0:  # the page's own refresh finds the table as it was: what was typed stays
+                refreshed = int(page.evaluate("Number(document.body.dataset.refreshed) || 0"))
                 page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
                 deadline = time.monotonic() + WAIT_MS / 1000  # (the page's CSP allows no eval: asked from here)
-                while int(page.evaluate("document.body.dataset.drawn")) <= drawn:
-                    assert time.monotonic() < deadline, "the page was not drawn again"
+                while int(page.evaluate("Number(document.body.dataset.refreshed) || 0")) <= refreshed:
+                    assert time.monotonic() < deadline, "the page's refresh did not finish"
                     page.wait_for_timeout(50)
                 for side in ("NS", "EW"):
                     assert page.input_value(f"#score-{side}") == str(hand.result.scores.get(side, 0))

@@ -25,14 +25,19 @@
 
   async function request(method, path, body) {
     busy = true;
+    let redraw = true;
     try {
       const response = await fetch(api + path, { method, headers, body: body ? JSON.stringify(body) : undefined,
                                                   cache: "no-store" });
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
       if (response.ok) {
-        if (method !== "GET" || !view || data.rev !== view.rev) { chosen = null; firstDie = null; }  // a refresh keeps the tile tapped
-        view = data;
+        if (method === "GET" && view && version(data) === version(view)) {
+          redraw = false;  // a refresh that finds the table as it was: nothing is drawn again, so a choice in progress stays
+        } else {
+          if (method !== "GET" || !view || data.rev !== view.rev) { chosen = null; firstDie = null; options = null; }
+          view = data;
+        }
         if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
       }
       else if (response.status === 409 && data.state) { view = data.state; chosen = null; say(data.error, "bad"); }
@@ -41,9 +46,13 @@
       say(t("no connection to the server: nothing was sent; try again"), "bad");
     } finally {
       busy = false;
-      render();
+      if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
+      if (redraw) render();
     }
   }
+  // What a refresh compares: the table's revision moves with every write at the table; the status
+  // and the result also move when the director enters a result (which the table's log does not hold).
+  const version = (v) => [v.rev, v.status, JSON.stringify(v.result)].join("|");
   // Without the deal: where the tile tapped may go, asked of the server (one place: sent at once).
   let options = null;
   async function placeTile(tile) {
@@ -264,11 +273,13 @@
     totals(game);
     players(game);
     const main = $("panel");
-    // A refresh (every few seconds) redraws the panel: what is being typed in it (a hand's scores)
-    // stays, and so does the focus, while the game is as it was (the same rev); a new rev starts afresh.
+    // The panel is drawn again when the table moves on (a new rev starts afresh) or after a write of
+    // this phone's that was refused (the same rev): then what is being typed or chosen in it (a
+    // hand's scores, the leader picked) stays, and so does the focus.  A refresh that finds the table
+    // as it was draws nothing (see request).
     const kept = {};
     const same = main.dataset.rev === String(view.rev);
-    if (same) main.querySelectorAll("input[id]").forEach((input) => { kept[input.id] = input.value; });
+    if (same) main.querySelectorAll("input[id], select[id]").forEach((input) => { kept[input.id] = input.value; });
     const focused = same && document.activeElement && main.contains(document.activeElement) ? document.activeElement.id : "";
     main.dataset.rev = view.rev;
     main.replaceChildren();
