@@ -20,8 +20,8 @@ def _refusals(*codes: int) -> dict[str, Any]:
     words = {400: "The body is not a JSON object.", 403: "The key does not open this.",
              404: "No such round or table (a game: or no recorded game to show there, as it is still in play).", 409: "The table has moved on (an old rev: `state` is the table now), "
              "or its result is confirmed.", 413: "The body is too large.",
-             422: "Refused by the rules or unreadable: nothing stored (`line`, `column` for DGN); the feed: a bad "
-                  "`since`, `limit` or `format`.",
+             422: "Refused by the rules or unreadable, or a fault of the server's own: nothing stored (`line`, "
+                  "`column` for DGN); the feed: a bad `since`, `limit` or `format`.",
              429: "Too many requests from this device."}
     return {str(c): {"description": words[c], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             for c in codes}
@@ -128,7 +128,11 @@ OPENAPI: dict[str, Any] = {
                                "last_at": {"type": ["string", "null"]}, "said": {"type": "array", "items": {"type": "string"}},
                                "game": {"type": "object", "description": "Players, seats, hands and moves so far, running "
                                         "totals, who is to move, the legal moves where the deal is known."},
-                               "result": {"type": ["object", "null"]}}},
+                               "result": {"type": ["object", "null"]},
+                               "set_aside": {"type": "array", "items": {"type": "integer"},
+                                             "description": "Revisions of the table's log that no longer "
+                                                            "replay (written by another version), left out "
+                                                            "of the table shown; the file keeps them."}}},
             **_FEED_SCHEMAS,
         },
     },
@@ -164,8 +168,8 @@ OPENAPI: dict[str, Any] = {
                                      "pin": {"type": "string", "description": "With serve --pins."}}})},
         "/api/v1/tables/{round}/{table}/call": {
             "parameters": _TABLE_PARAMS,
-            **_write("Call the director to the table", {"type": "object", "required": ["rev"],
-                                                        "properties": {"rev": _REV}})},
+            **_write("Call the director to the table (never refused for an old view: rev is not checked, "
+                     "and may be left out)", {"type": "object", "properties": {"rev": _REV}})},
         "/api/v1/tables/{round}/{table}/clear": {
             "parameters": _TABLE_PARAMS,
             **_write("The director clears a call (director's key)", {"type": "object", "required": ["rev"],
