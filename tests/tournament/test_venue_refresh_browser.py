@@ -96,3 +96,31 @@ def test_a_tile_tapped_survives_a_refresh(tmp_path, browser):
         page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}", timeout=WAIT_MS)
     finally:
         served.close()
+
+
+def test_the_deal_typed_before_the_hand_line_opens_a_hand_any_seat_may_lead(tmp_path, browser):
+    """The issue's 500 on a phone: Horse Race, the deal typed in the box before *Start hand 1*
+    with the lead left to the rules (by lot).  The page offers the tiles, whoever holds the one
+    tapped leads, and the table goes on."""
+    from tests.tournament.test_venue import _event as venue_event, _game_of
+
+    path = venue_event(tmp_path, "horse-race")
+    deal = [text for text in _steps(_game_of(path, 1, 1, 5)) if text.startswith("deal ")][:3]  # the first hand's
+    served = _served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        _type(page, "\n".join(deal))
+        page.wait_for_selector("#panel .tiles button", timeout=WAIT_MS)
+        assert "Tap the tile played" in page.inner_text("#panel h2")
+        tile = deal[1].split()[2]  # a tile of the second seat's: it leads
+        before = int(page.evaluate("() => document.body.dataset.rev"))
+        page.click(f'#panel .tiles button[data-tile="{tile}"]')
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}", timeout=WAIT_MS)
+        assert tile in page.inner_text("#moves") and page.inner_text("#message") != ""
+        _refreshed(page)
+        assert page.locator(".players .to-move").count() == 1
+    finally:
+        served.close()

@@ -159,8 +159,10 @@
         else other.push(m);
       }
       if (byTile.size) {
-        box.append(el("h2", {}, game.deal_known ? t("%(seat)s to play: tap a tile", { seat: game.to_move || "" })
-                                          : t("%(seat)s to play: tap the tile played", { seat: game.to_move || "" })));
+        // (Nobody to move yet: a hand whose lead the rules leave free, led by whoever leads first.)
+        box.append(el("h2", {}, !game.to_move ? t("Tap the tile played")
+                                : game.deal_known ? t("%(seat)s to play: tap a tile", { seat: game.to_move })
+                                : t("%(seat)s to play: tap the tile played", { seat: game.to_move })));
         box.append(tileButtons([...byTile.keys()], (t) => { chosen = t; render(); }));
       }
       if (other.length) box.append(el("div", { class: "row", style: "margin-top:6px" },
