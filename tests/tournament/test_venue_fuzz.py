@@ -157,6 +157,10 @@ def test_no_table_is_ever_stuck(game, data, tmp_path_factory):
                 scores = {s: data.draw(st.integers(0, 150)) for s in state["sides"]}
                 table.post("result", {"scores": scores, "reason": "fuzz"}, director=True)
             table.state = table.read()
+            if action == "restart":  # and the director's replay of the game so far, now and then
+                key = table.director["Authorization"].split()[1]
+                r = table.client.get(f"/d/{key}/replay/1/1")
+                assert r.status_code == 200, r.text[:300]
             if answer is not None:
                 assert answer["rev"] == table.state["rev"]
         # Whatever happened, the game can still be played to its end from here: the simulated
@@ -168,5 +172,10 @@ def test_no_table_is_ever_stuck(game, data, tmp_path_factory):
             table.post("confirm", {"rev": table.state["rev"], "side" if not table.state["by_seat"] else "seat": who})
             table.state = table.read()
         STATUSES[game].add(table.state["status"])
+        # The director's other pages of the table read too: its replay, the score sheets.
+        key = table.director["Authorization"].split()[1]
+        for page in (f"/d/{key}/replay/1/1", f"/d/{key}/sheets", f"/d/{key}"):
+            r = table.client.get(page)
+            assert r.status_code == 200, (page, r.status_code, r.text[:300])
     finally:
         table.server.close()
