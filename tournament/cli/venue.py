@@ -13,6 +13,7 @@ import typer
 from tournament.cli.app import guarded, open_for_command
 from tournament.errors import UnusableInput
 from tournament.event import venue as vn
+from tournament.store.event_store import EventStore
 
 URL_HELP = ("The address phones reach the server at, for the links and QR codes (default: the one "
             "`tournament serve` last used, else http://127.0.0.1:8000).")
@@ -60,8 +61,10 @@ def serve(
                                                           "only) or 0.0.0.0 (every device on the network)."),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="The port to listen on."),
     url: Optional[str] = typer.Option(None, "--url", help="The address phones reach the server at, printed in "
-                                                          "the links and QR codes (default: worked out from "
-                                                          "--host and --port)."),
+                                                          "the links and QR codes, and kept with the event "
+                                                          "(default: the one an earlier serve --url gave, when "
+                                                          "serving on its port; else worked out from --host "
+                                                          "and --port)."),
     use_pins: bool = typer.Option(False, "--pins", help="A confirmation takes the player's own PIN "
                                                         "(`tournament pins`)."),
     rate: float = typer.Option(20.0, "--rate", min=0.1, max=1_000_000, help="Requests a second each device may "
@@ -114,7 +117,7 @@ def serve(
     typer.echo("stopped; every acknowledged move is in the event file")
 
 
-def say_where_links_point(store, base: str, given: bool) -> None:
+def say_where_links_point(store: EventStore, base: str, given: bool) -> None:
     """Before links or QR codes are made for ``base``: a line (on stderr) when the server is not
     where they point, so that sheets are not printed for an address no phone will reach."""
     served = vn.venue_url(store) if vn.served_before(store) else None
