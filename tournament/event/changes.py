@@ -43,6 +43,11 @@ What a change's ``data`` holds, by ``kind`` (``round`` and ``table`` say which t
   lifted request: ``round`` null); ``player_returned`` ``{id, name, from_round}`` (and
   ``pair_returned``): a withdrawn player (pair) back, with their games so far.
 
+* ``game_corrected`` (round, table) ``{hand, status}``: the director corrected one hand (a move,
+  a line, its score) of the table's game, or took a hand back; the rest of the game replayed.
+  Never a move: who and why are in the director's trail (``tournament history``); a confirmed
+  game's new result is its own ``result_amended``.
+
 ``result_deleted`` is kept for an operation this version does not have.
 """
 
@@ -80,10 +85,11 @@ PAIR_REMOVED = "pair_removed"
 PLAYER_SITTING_OUT = "player_sitting_out"
 PLAYER_RETURNED = "player_returned"
 PAIR_RETURNED = "pair_returned"
+GAME_CORRECTED = "game_corrected"
 KINDS = (EVENT_CREATED, LOG_STARTED, PLAYER_ADDED, PLAYER_WITHDRAWN, PLAYER_RENAMED, PAIR_ADDED, PAIR_WITHDRAWN,
          ROUND_PAIRED, STAGE_CREATED, TABLE_SEATED, TABLE_RESEATED, RESULT_ENTERED, RESULT_AMENDED, RESULT_DELETED,
          TABLE_STATUS, EVENT_FINISHED, ROUND_UNPAIRED, SEAT_CHANGED, PAIR_RENAMED, PLAYER_REMOVED, PAIR_REMOVED,
-         PLAYER_SITTING_OUT, PLAYER_RETURNED, PAIR_RETURNED)
+         PLAYER_SITTING_OUT, PLAYER_RETURNED, PAIR_RETURNED, GAME_CORRECTED)
 
 #: A table's statuses, as the feed and ``table_status`` changes name them.
 NOT_STARTED, PLAYING, WAITING, CONFIRMED = "not started", "playing", "waiting", "confirmed"

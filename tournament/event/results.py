@@ -600,7 +600,7 @@ def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table
 
 
 def amend_record(store: EventStore, text: str | bytes, source: str, round_no: int, table_no: int,
-                 by: str | None = None, reason: str | None = None) -> Entry:
+                 by: str | None = None, reason: str | None = None, within: bool = False) -> Entry:
     """Correct the result of round ``round_no`` table ``table_no`` with a record of that table's
     game, checked by domrec exactly as :func:`enter_record` checks one.  The table must have a
     result; the record must be that table's game (its players in their seats, its round and
@@ -613,7 +613,8 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     if record is None:
         raise UnusableRecord(f"{source}: the record cannot be read")
     digest = record_hash(record)
-    with store.write():
+    # ``within``: the caller holds the write already (the venue's correction of one hand).
+    with contextlib.nullcontext() if within else store.write():
         table, _ = amend_target(store, round_no, table_no)
         players = record_players(store, record)  # its own players and the table's, not the event's all
         players.update(store.players_by_id([p for p in table.players if p not in players]))

@@ -23,6 +23,7 @@ only the director changes it (``amend``, or the director's page, audited).
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -36,7 +37,7 @@ from domrec.i18n import N_
 from domrec.session import RequestRefused, Session
 
 from tournament.errors import TournamentError
-from tournament.event import changes, results, rounds
+from tournament.event import changes, corrections, results, rounds
 from tournament.event.results import Entry
 from tournament.event.tables import table_record
 from tournament.store import venue as venue_sql
@@ -161,8 +162,12 @@ def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
     answer failed), is set aside, revision by revision, and the table is the rest of its log.
     The revisions set aside are named in the table's state (``set_aside``) and in the
     server's log; the file keeps them as they were."""
-    texts = [body for _, kind, body, _ in rows if kind == "dgn"]
+    # A correction (``correct``) holds the whole game as it left it, one request a hand: the
+    # game is those requests and the ``dgn`` writes after the last correction.
+    last = max((k for k, (_, kind, _, _) in enumerate(rows) if kind == "correct"), default=None)
     try:
+        texts = [] if last is None else _corrected_requests(rows[last][2])
+        texts += [body for _, kind, body, _ in rows[(last or 0):] if kind == "dgn"]
         live = Live(0, Session(template, texts))
         live.session.state()
     except Exception:  # noqa: BLE001 - whatever it is, the careful replay finds the line and sets it aside
@@ -173,12 +178,29 @@ def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
     return live
 
 
+def _corrected_requests(body: str) -> list[str]:
+    """The requests a ``correct`` write holds: the whole game, one request a hand."""
+    return [str(x) for x in json.loads(body)["requests"]]
+
+
 def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
     """:func:`_replay` a write at a time, setting aside each ``dgn`` write that does not replay or
     leaves a table that cannot be shown."""
     taken: list[str] = []
     live = Live(0, Session(template))
     for rev, kind, body, at in rows:
+        if kind == "correct":  # the whole game as the director's correction left it
+            try:
+                requests = list(_corrected_requests(body))
+                corrected = Session(template, requests)
+                corrected.state()
+                live.session, taken = corrected, requests
+            except Exception as e:  # noqa: BLE001 - set aside as a dgn write is
+                log.warning("a table's correction (revision %s) no longer replays and is set aside: %s",
+                            rev, one_line(str(e)) or type(e).__name__)
+                live.set_aside.append(rev)
+                live.rev = rev
+                continue
         if kind == "dgn":
             try:
                 live.session.take(body)
@@ -199,7 +221,7 @@ def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> L
 def _apply(live: Live, kind: str, body: str, at: str) -> None:
     """What one accepted write changes, besides the game (``dgn`` rows are taken by the session)."""
     live.last_at = at
-    if kind == "dgn":
+    if kind in ("dgn", "correct"):
         live.confirmed = {}  # the game changed: confirmations were for the game as it was
     elif kind == "mode":
         live.mode = body
@@ -640,6 +662,70 @@ class Venue:
             self.store.bring_browsing_up_to_date()
             state = self._state(table, self._current(table), [entry.summary()])
             return state
+
+    def lines(self, round_no: int, table_no: int) -> dict[str, Any]:
+        """The table's game hand by hand, one line a move, as a correction numbers them
+        (:func:`tournament.event.corrections.game_lines`), at the table's revision."""
+        with self.lock:
+            table = self.table(round_no, table_no)
+            live = self._current(table)
+            return {"rev": live.rev, "round": table.round, "table": table.number,
+                    "hands": corrections.game_lines(live.session)}
+
+    def correct(self, round_no: int, table_no: int, rev: Any, hand: Any, line: Any, text: Any, reason: Any,
+                by: str = "the director's page") -> dict[str, Any]:
+        """The director corrects one line of one hand of the table's game (a move, the tiles left, a
+        hand's score), or the whole hand (``line`` ``None``; empty ``text``: the hand taken back), with
+        a reason; the rest of the game is recorded again by the engine, so it stays a verified record.
+        One write of the table's log (the whole corrected game in it), with the trail's line and the
+        change log's ``game_corrected``; a confirmed game's result is amended in the same transaction,
+        as ``tournament amend`` amends it."""
+        from tournament.event.audit import clean_text
+        from tournament.store import desk as desk_sql
+
+        if isinstance(hand, bool) or not isinstance(hand, int):
+            raise Unprocessable('"hand" must be the number of the hand to correct')
+        if line is not None and (isinstance(line, bool) or not isinstance(line, int)):
+            raise Unprocessable('"line" must be the number of the line to correct (or null: the whole hand)')
+        if not isinstance(text, str):
+            raise Unprocessable('"text" must be the corrected line (empty: remove it)')
+        if not isinstance(reason, str) or not reason.strip():
+            raise Unprocessable("give the reason for the correction (it goes into the audit trail)")
+        try:
+            reason = clean_text(reason, "the reason")
+        except TournamentError as e:
+            raise Unprocessable(e.message) from None
+
+        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+            try:
+                fixed = corrections.correct(live.session, hand, line, text)
+            except corrections.CorrectionRefused as e:
+                raise Unprocessable(e.message) from None
+            result = self.store.result_for(table.id)
+            where = f"round {table.round} table {table.number}"
+            said = [f"{where}: hand {fixed.hand} corrected; the game is recorded again"]
+            if result is not None:
+                if not fixed.session.over:
+                    raise Unprocessable(f"{where} has its result: a correction must leave its game finished "
+                                        f"(this one leaves it in play); nothing was changed")
+                try:
+                    entry = results.amend_record(self.store, text_of([fixed.session.record()], "json"),
+                                                 f"{where} (corrected on the director's page)", table.round,
+                                                 table.number, by=by, reason=reason, within=True)
+                except TournamentError as e:
+                    raise Unprocessable(f"{e.message}; nothing was changed") from None
+                venue_sql.set_entered_via(self.store, table.id, "director")
+                said.append(entry.summary())
+            desk_sql.log(self.store, "hand_corrected", table.round,
+                         {"table": table.number, "hand": fixed.hand, "line": line, "was": fixed.was,
+                          "now": fixed.now}, by, reason)
+            changes.record(self.store, changes.GAME_CORRECTED, table.round, table.number, {"hand": fixed.hand})
+            live.session = fixed.session
+            body = json.dumps({"hand": fixed.hand, "line": line, "was": fixed.was, "now": fixed.now, "by": by,
+                               "reason": reason, "requests": list(fixed.requests)}, ensure_ascii=False)
+            return "correct", body, said
+
+        return self._write(round_no, table_no, rev, judge, locked_ok=True)
 
     def pair_next(self) -> dict[str, Any]:
         """The next round, once every table of this one is confirmed; and its tables' keys."""

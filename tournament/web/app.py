@@ -314,6 +314,8 @@ class VenueServer:
             Route(f"{api}/tables/{{round}}/{{table}}/call", self.api_call, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/clear", self.api_clear, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/result", self.api_result, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/lines", self.api_lines),
+            Route(f"{api}/tables/{{round}}/{{table}}/correct", self.api_correct, methods=["POST"]),
             Route(f"{api}/director", self.api_director),
             Route(f"{api}/director/pair", self.api_pair, methods=["POST"]),
             Route(f"{api}/event", self.feed_event),
@@ -459,6 +461,20 @@ class VenueServer:
             body = await _json_body(request)
             return await self.run(self.venue.director_result, round_no, table_no, body.get("scores"),
                                   body.get("reason"), body.get("winner"))
+        return await self._answer(request, work)
+
+    async def api_lines(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            return await self.run(self.venue.lines, round_no, table_no)
+        return await self._answer(request, work)
+
+    async def api_correct(self, request: Request) -> Response:
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            body = await _json_body(request)
+            return await self.run(self.venue.correct, round_no, table_no, body.get("rev"), body.get("hand"),
+                                  body.get("line"), body.get("text"), body.get("reason"))
         return await self._answer(request, work)
 
     async def api_director(self, request: Request) -> Response:

@@ -180,6 +180,30 @@ OPENAPI: dict[str, Any] = {
                      {"type": "object", "required": ["scores"],
                       "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}},
                                      "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]}}})},
+        "/api/v1/tables/{round}/{table}/lines": {
+            "parameters": _TABLE_PARAMS,
+            "get": {"summary": "The table's game hand by hand, one line a move, as a correction numbers them "
+                               "(director's key)", "security": [{"key": []}],
+                    "responses": {"200": {"description": "`rev`, and `hands`: each hand's lines (its hand line, "
+                                                         "its public parts, a move a line, left, end).",
+                                          "content": {"application/json": {"schema": {
+                                              "type": "object", "required": ["rev", "hands"],
+                                              "properties": {"rev": _REV, "round": {"type": "integer"},
+                                                             "table": {"type": "integer"},
+                                                             "hands": {"type": "array", "items": {
+                                                                 "type": "array", "items": {"type": "string"}}}}}}}},
+                                  **_refusals(403, 404, 429)}}},
+        "/api/v1/tables/{round}/{table}/correct": {
+            "parameters": _TABLE_PARAMS,
+            **_write("The director corrects one line of one hand (a move, the tiles left, a hand's score), or "
+                     "replaces or takes back a whole hand (`line` null), with a reason; the rest of the game is "
+                     "recorded again, and a confirmed game's result amended (director's key)",
+                     {"type": "object", "required": ["rev", "hand", "text", "reason"],
+                      "properties": {"rev": _REV, "hand": {"type": "integer", "minimum": 1},
+                                     "line": {"type": ["integer", "null"], "minimum": 1},
+                                     "text": {"type": "string", "description": "The corrected line (or lines); "
+                                                                               "empty: removed."},
+                                     "reason": {"type": "string"}}})},
         "/api/v1/director": {
             "get": {"summary": "Every table of the round at a glance (director's key)", "security": [{"key": []}],
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "

@@ -1,0 +1,154 @@
+"""Correcting one hand of a table's game: a move, a line, a hand's score, or the hand taken back.
+
+A table's game is the requests its phone sent, replayed by the recorder (:mod:`domrec.session`).
+A slip found later (a tile recorded for the wrong one, a hand's score typed wrong, a hand
+recorded twice) is not mended by replacing the whole game's totals with a score typed by hand:
+that would turn a checked record into an unverified one.  Here the game is written out hand by
+hand, one line a move (:func:`game_lines`: the hand's line, its public parts, each move with its
+seat and every pass written, the tiles ``left`` and the ``end``), the director's change is made to
+one line (or one hand), and the whole game is recorded again from those lines, hand by hand,
+through the same recorder: every move checked by the engine as it was the first time, the scores
+worked out again.  The game stays a verified record.
+
+This module only works out the corrected game (:func:`correct`); the venue logs it as one write of
+the table's log and re-enters the result when the game was confirmed
+(:meth:`tournament.event.venue.Venue.correct`), so a server killed at any moment finds the
+correction whole or not at all.
+
+Without the deal (as tables usually record), each hand is written with the tiles left at its end
+(``left``), from which the recorder works the deal out again; a hand whose deal was typed is
+written the same way, so a corrected move is judged by what the hand's end says was held.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import attrs
+
+from domrec.notation.typed import dumps_typed
+from domrec.record import move_to_dict
+from domrec.notation.writer import _move_text as _word
+from domrec.session import PARTS, RequestRefused, Session
+
+from tournament.errors import TournamentError
+
+#: The longest replacement a correction takes (a hand typed again is well under it).
+MAX_TEXT = 4000
+
+
+class CorrectionRefused(TournamentError):
+    """A correction that cannot be made; nothing was changed."""
+
+
+@attrs.frozen
+class Corrected:
+    """The game as the correction leaves it: the session replayed, its requests (one a hand),
+    and what changed, in words (for the trail)."""
+
+    session: Session
+    requests: tuple[str, ...]
+    hand: int
+    was: str
+    now: str
+
+
+def game_lines(session: Session) -> list[list[str]]:
+    """The table's game hand by hand, each hand as the lines that record it again: its ``hand``
+    line, its public parts (a row, the piles…), one line a move (seat and word, every pass
+    written), then ``left`` and ``end`` where the hand was closed."""
+    record = session.record()
+    if not record.hands:
+        return []
+    last = record.hands[-1]
+    # A hand still in play with nothing of its deal typed has no deal the writer could start.
+    bare = last.deal is None and not last.score_sheet
+    shown = record.hands[:-1] if bare else record.hands
+    typed = dumps_typed(attrs.evolve(record, result=None, hands=shown), keep_deal=False) if shown else ""
+    blocks = []
+    for block in typed.split("\n\n"):
+        lines = [x for x in block.split("\n") if x and not x.startswith("[")]
+        if lines and lines[0].startswith("hand "):
+            blocks.append(lines)
+    if bare:
+        blocks.append([f"hand {len(record.hands)}" + (f" lead {last.leader}" if last.leader is not None else "")])
+    out = []
+    for lines, hand in zip(blocks, record.hands):
+        before: list[str] = []
+        after: list[str] = []
+        for line in lines:
+            if line.startswith("{") or line.split()[0] in PARTS:
+                (after if after or _is_end(line) else before).append(line)
+        moves = [f"{m.seat} {_word(move_to_dict(m), record.game)}" for m in hand.moves]
+        out.append(before + moves + after)
+    if session.game.in_hand and out:  # the hand in play (or over, not yet closed) stays open
+        out[-1] = [x for x in out[-1] if not _is_end(x)]
+        if last.deal is not None and last.deal.hands:  # its deal typed: kept, the hand is not over
+            typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True)
+            block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
+            parts = [x for x in block if x.startswith("{") or x.split()[0] in PARTS]
+            out[-1] = parts + out[-1][len([x for x in out[-1] if x.startswith("{") or x.split()[0] in PARTS]):]
+    return out
+
+
+def _is_end(line: str) -> bool:
+    return line.split()[0] in ("left", "end")
+
+
+def correct(session: Session, hand: int, line: int | None, text: str) -> Corrected:
+    """The game of ``session`` with line ``line`` (1-based, as :func:`game_lines` numbers them)
+    of hand ``hand`` replaced by ``text`` (one or more lines; empty: the line removed), or, with
+    ``line`` ``None``, the whole hand replaced (empty: the hand taken back, the later hands
+    numbered on).  Every hand is then recorded again; the first line the engine refuses is
+    named, and nothing is changed."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise CorrectionRefused(f"the correction is DGN text of at most {MAX_TEXT} characters")
+    hands = game_lines(session)
+    if not hands:
+        raise CorrectionRefused("this table has recorded nothing yet: there is nothing to correct")
+    if not 1 <= hand <= len(hands):
+        raise CorrectionRefused(f"there is no hand {hand}: the game has {len(hands)} hand"
+                                f"{'s' if len(hands) != 1 else ''}")
+    new = [x.strip() for x in text.replace("\r", "").split("\n") if x.strip()]
+    lines = hands[hand - 1]
+    if line is None:
+        was, hands[hand - 1:hand] = "\n".join(lines), ([new] if new else [])
+        if new and not new[0].startswith("hand"):
+            raise CorrectionRefused('a hand begins with its "hand" line')
+    else:
+        if not 1 <= line <= len(lines):
+            raise CorrectionRefused(f"hand {hand} has no line {line}: it has {len(lines)}")
+        if line == 1 and not (new and new[0].startswith("hand")):
+            raise CorrectionRefused(f'the first line of hand {hand} is its "hand" line: to take the hand back, '
+                                    f"remove the hand")
+        was = lines[line - 1]
+        lines[line - 1:line] = new
+    now = "\n".join(new)
+    if now == was:
+        raise CorrectionRefused("the correction changes nothing")
+    requests = tuple("\n".join(_numbered(lines, k)) for k, lines in enumerate(hands, 1))
+    return Corrected(replayed(session.template, requests), requests, hand, was, now)
+
+
+def _numbered(lines: list[str], number: int) -> list[str]:
+    """A hand's lines with its ``hand`` line numbered as its place now says (after a hand taken
+    back, the later ones move up)."""
+    words = lines[0].split()
+    if words[0] == "hand" and len(words) > 1 and words[1].isdigit():
+        words[1] = str(number)
+    return [" ".join(words), *lines[1:]]
+
+
+def replayed(template: object, requests: Sequence[str]) -> Session:
+    """A new session recording ``requests`` one after the other, or the refusal of the first
+    line that does not record, named by its hand and its text."""
+    session = Session(template)  # type: ignore[arg-type]
+    for number, text in enumerate(requests, 1):
+        try:
+            session.take(text)
+        except RequestRefused as e:
+            r = e.refusal
+            bad = text.split("\n")[r.line - 1].strip() if 0 < r.line <= len(text.split("\n")) else ""
+            raise CorrectionRefused(f"hand {number}, line {r.line} ({bad}): {r.message}; nothing was "
+                                    f"changed") from None
+    return session
