@@ -138,7 +138,7 @@ def test_a_refusal_in_spanish():
     text = ("3:1: W plays 6-4 on 4-2: W does not hold 6-4: it has already been played "
             "[competitive: playing from hand]")
     assert phrases.translate(text, "es") == ("3:1: W juega 6-4 sobre 4-2: W no tiene 6-4: ya se jugó "
-                                             "[competitive: jugar de la mano]")
+                                             "[competitivo: jugar de la mano]")
     assert phrases.translate(text, "en") == text
     assert phrases.pattern_of("N passes") == "%(seat)s passes"
 
@@ -146,7 +146,7 @@ def test_a_refusal_in_spanish():
 def test_an_unlisted_sentence_stays_as_it_is():
     text = "W plays 6-4: a reason nobody listed [competitive: matching an end]"
     assert not phrases.listed(text)
-    assert phrases.translate(text, "es") == "W juega 6-4: a reason nobody listed [competitive: casar con un extremo]"
+    assert phrases.translate(text, "es") == "W juega 6-4: a reason nobody listed [competitivo: casar con un extremo]"
     assert phrases.translate("something else entirely", "es") == "something else entirely"
 
 

@@ -15,6 +15,7 @@ from tournament.cli.app import (EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, emit, fail, g
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import results as res, rounds
 from tournament.settings import PAIRS
+from tournament.values import SCORES_ONLY_NOTE
 from tournament.store.event_store import EventStore
 
 
@@ -102,6 +103,8 @@ def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None
     if result.kind == "forfeit":
         absent = getattr(result, "absent", ()) or ()
         return f"{scores} · {outcome} (forfeit{': ' + ', '.join(absent) + ' did not play' if absent else ''})"
+    if getattr(result, "note", None) == SCORES_ONLY_NOTE:
+        return f"{scores} · {outcome} (scores only)"
     return f"{scores} · {outcome}" + ("" if result.verified else " (manual)")
 
 

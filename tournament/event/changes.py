@@ -59,7 +59,7 @@ from typing import Any, Sequence
 from tournament.errors import DamagedEventFile
 from tournament.store import changes as sql
 from tournament.store.event_store import EventStore
-from tournament.values import FORFEIT_NOTE, SeatAssignment, forfeit_players
+from tournament.values import FORFEIT_NOTE, SCORES_ONLY_NOTE, SeatAssignment, forfeit_players
 
 EVENT_CREATED = "event_created"
 LOG_STARTED = "log_started"
@@ -148,6 +148,8 @@ def result_doc(kind: str, verified: bool, scores: dict[str, int], winner: str | 
                note: str | None) -> dict[str, Any]:
     """A result as the public reads it (the feed, the export, ``result_*`` changes)."""
     doc: dict[str, Any] = {"scores": dict(scores), "winner": winner, "verified": verified, "kind": kind}
+    if kind == "record" and note == SCORES_ONLY_NOTE:  # hand scores only: no play was verified
+        doc["verified"], doc["scores_only"] = False, True
     if kind == "forfeit" and note and note.startswith(FORFEIT_NOTE):
         doc["forfeit"] = [x.strip() for x in note[len(FORFEIT_NOTE):].split(",") if x.strip()]
     if kind == "forfeit" and forfeit_players(note):

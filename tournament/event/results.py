@@ -50,7 +50,7 @@ from tournament.names import name_key
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
 from tournament.store import entries as entries_sql
 from tournament.store.event_store import EventStore
-from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, Table
+from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, SCORES_ONLY_NOTE, Table
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 
@@ -71,11 +71,14 @@ class Entry:
 
     #: A forfeit: the sides that did not play.
     absent: tuple[str, ...] = ()
+    #: A record of hand scores only (a score sheet): reported as "scores only", not as verified.
+    scores_only: bool = False
 
     def summary(self) -> str:
         scores = ", ".join(f"{k} {v}" for k, v in self.scores.items())
         won = f"winner {self.winner}" if self.winner else "a draw"
-        how = "verified record" if self.verified else "manual entry, unverified"
+        how = ("scores only" if self.scores_only else "verified record") if self.verified else \
+            "manual entry, unverified"
         if self.report is not None and self.report.on_time:
             # Said at entry so that the desk sees the clock, not the target, decided this table.
             how += ", ended on time: the side ahead wins"
@@ -85,6 +88,11 @@ class Entry:
                 AMENDED: "amended (the old result is kept: `tournament history`)"}[self.status]
         moved = "".join(f"; round {t.round} table {t.number} re-seated" for t in self.reseated)
         return f"round {self.round} table {self.table}: {scores}; {won} ({how}) — {verb}{moved}"
+
+
+def sheet_note(record: Record) -> str | None:
+    """:data:`SCORES_ONLY_NOTE` for a record of hand scores only (every hand a score sheet)."""
+    return SCORES_ONLY_NOTE if record.hands and all(h.score_sheet for h in record.hands) else None
 
 
 def record_hash(record: Record) -> str:
@@ -321,7 +329,7 @@ def _enter(store: EventStore, record: Record, report: Report, stored_text: str, 
         table = _find_table(store, record, round_no, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         return _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
-                      source, report)
+                      source, report, sheet_note(record))
 
 
 def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round_no: int | None = None,
@@ -515,7 +523,8 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
            report: Report | None, note: str | None = None, by: str | None = None,
            reason: str | None = None) -> Entry:
     existing = store.result_for(table.id)
-    entry = Entry(STORED, table.round, table.number, scores, winner, verified, report)
+    entry = Entry(STORED, table.round, table.number, scores, winner, verified, report,
+                  scores_only=kind == "record" and note == SCORES_ONLY_NOTE)
     if digest is not None:
         twin = store.result_with_hash(digest)
         if twin is not None and twin.table != table.id:
@@ -631,7 +640,8 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
             raise WrongTable(f"{e.message}; nothing was changed") from None
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         return _amended(_store(store, table, "record", True, scores, report.winner, record_text(text), digest,
-                               True, source, report, by=by, reason=reason or f"amended with {source}"))
+                               True, source, report, sheet_note(record), by=by,
+                               reason=reason or f"amended with {source}"))
 
 
 def amend_dgn(store: EventStore, text: str | bytes, source: str, round_no: int, table_no: int,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import threading
 from typing import Any, Callable
@@ -43,7 +44,7 @@ from tournament.event.tables import table_record
 from tournament.store import venue as venue_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
-from tournament.values import Player, SeatAssignment, Table
+from tournament.values import SCORES_ONLY_NOTE, Player, SeatAssignment, Table
 
 log = logging.getLogger("tournament.venue")
 
@@ -83,6 +84,18 @@ REFUSALS = (
     N_("%(side)s confirmed"),
     N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (verified record) — stored"),
     N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record) — stored"),
+    N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (scores only) — stored"),
+    N_("round %(n)s table %(n2)s: %(scores)s; a draw (scores only) — stored"),
+    N_("round %(n)s table %(n2)s: hand %(n3)s corrected; the game is recorded again"),
+    N_("give the reason for the correction (it goes into the audit trail)"),
+    N_("the correction changes nothing"),
+    N_("there is no hand %(n)s: the game has %(n2)s hands"),
+    N_("there is no hand %(n)s: the game has %(n2)s hand"),
+    N_("hand %(n)s has no line %(n2)s: it has %(n3)s"),
+    N_("this table has recorded nothing yet: there is nothing to correct"),
+    N_("hand %(n)s, line %(n2)s (%(text)s): %(problem)s; nothing was changed"),
+    N_("round %(n)s table %(n2)s has its result: a correction must leave its game finished (this one leaves it "
+       "in play); nothing was changed"),
     N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (verified record, ended on time: the side ahead "
        "wins) — stored"),
     N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record, ended on time: the side ahead wins) — "
@@ -231,6 +244,19 @@ def _apply(live: Live, kind: str, body: str, at: str) -> None:
         live.called = at
     elif kind == "clear":
         live.called = None
+
+
+#: The rule's tag a refusal ends with (``[competitive: end of hand]``), and the recorder's advice
+#: to a typist after a hand's score was refused.
+_RULE_TAG = re.compile(r" \[[^\[\]]*\](?=$|; type the hand's end line again$)")
+_TYPE_AGAIN = "; type the hand's end line again"
+
+
+def in_words(message: str) -> str:
+    """A refusal of a hand's score as a score-sheet table reads it: what is wrong with the
+    numbers, without the rule's tag or the advice to type a line (the page has no line to type)."""
+    message = message.removesuffix(_TYPE_AGAIN)
+    return _RULE_TAG.sub("", message).strip()
 
 
 def _progress(confirmed: bool, live: Live, game: dict[str, Any]) -> str:
@@ -437,9 +463,12 @@ class Venue:
                 "time_limit": self.store.settings.time_limit,
                 "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": self.pins,
                 "last_at": live.last_at, "said": said, "game": game, "set_aside": list(live.set_aside),
-                "result": None if result is None else {"scores": dict(result.scores), "winner": result.winner,
-                                                       "kind": result.kind, "verified": result.verified,
-                                                       "via": venue_sql.entered_via(self.store, table.id)}}
+                "result": None if result is None else {
+                    "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
+                    # Hand scores only (a score sheet): checked hand by hand, but no play verified.
+                    "verified": result.verified and result.note != SCORES_ONLY_NOTE,
+                    "scores_only": result.kind == "record" and result.note == SCORES_ONLY_NOTE,
+                    "via": venue_sql.entered_via(self.store, table.id)}}
 
     def options(self, round_no: int, table_no: int, tile: Any) -> dict[str, Any]:
         """Where ``tile`` may go now (see :meth:`domrec.session.Session.options`), and the table's
@@ -525,6 +554,8 @@ class Venue:
                 said = live.session.take(text)
             except RequestRefused as e:
                 r = e.refusal
+                if live.mode == "sheet":  # a score sheet's numbers, told in words: no line, column or rule
+                    raise Unprocessable(in_words(r.message)) from None
                 raise Unprocessable(f"{r.line}:{r.column}: {r.message}", r.line, r.column) from None
             return "dgn", text, said
 

@@ -192,7 +192,9 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 
 def _rules_text(settings: Settings, lang: str = "en") -> str:
     _ = translations(lang).gettext
-    parts = [settings.game]
+    from tournament.pages.words import game_name
+
+    parts = [game_name(settings.game, lang)]
     if settings.variant:
         parts.append(_("variant %(variant)s") % {"variant": settings.variant})
     parts.extend(f"{k}={v}" for k, v in settings.options.items())

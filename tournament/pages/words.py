@@ -32,6 +32,17 @@ LABELS = (
     N_("head-to-head"), N_("pair"), N_("place"), N_("id"), N_("place in the rounds"), N_("active"),
     N_("withdrawn"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
 )
+#: The games' names as a page shows them (the event stores the game's id, ``competitive``).
+GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), "broadway": N_("Broadway"),
+              "castle-rock": N_("Castle Rock"), "domino-roads": N_("Domino Roads")}
+
+
+def game_name(game: str, lang: str) -> str:
+    """The name of ``game`` (its id) in ``lang``: *competitivo* on a Spanish page."""
+    known = GAME_NAMES.get(game)
+    return translations(lang).gettext(known) if known else game
+
+
 #: How a ranking key reads under the standings ("ranked by wins, then diff").
 RANKED_BY = {"efectividad": N_("efectividad (points for minus against)"),
              "effectiveness": N_("effectiveness (efectividad: points for minus against)"),

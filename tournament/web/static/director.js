@@ -5,7 +5,7 @@
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
   let view = null, open = null, openState = null;
-  const { $, el, say, name, plain } = window.venue;
+  const { $, el, say, name, plain, t } = window.venue;
   // What a tap in the open table's panel leads to is said beside its buttons (on a phone the line
   // at the top of the page is far off the screen by then); the rest at the top.
   function tell(text, kind) {
@@ -57,12 +57,81 @@
       if (state && open && state.round === open.round && state.table === open.table) showTable(state);
     }
   }
-  // The open table: its title, moves so far, layout, replay link and whether a call stands.
+  // A hand's score in words: "NS 0 · EW 44", the sides in the table's order.
+  const scoreText = (scores, sides) => sides.map((s) => s + " " + (scores[s] ?? 0)).join(" · ");
+  // The open table's game hand by hand, as a correction numbers its lines (GET …/lines): each hand
+  // with its score, each line (a move, the tiles left, the score) a button that opens the
+  // correction form under its hand.  Asked again only when the table's revision moves, so a
+  // correction being typed survives the refresh.
+  let hands = null, fixing = null;
+  const fixForm = $("fix-form");
+  async function showHands(data) {
+    const key = data.round + "/" + data.table + "@" + data.rev;
+    if (hands && hands.key === key) return;
+    const got = data.game.hands.length ? await call("GET", `/api/v1/tables/${data.round}/${data.table}/lines`) : { hands: [] };
+    if (!got || !open || open.round !== data.round || open.table !== data.table) return;
+    // A correction being typed stays open while the table plays on, as long as its line is still there.
+    if (fixing && fixing.key === data.round + "/" + data.table && got.hands[fixing.hand - 1] &&
+        (fixing.line === null || got.hands[fixing.hand - 1][fixing.line - 1] === fixing.text)) fixing.rev = data.rev;
+    else fixing = null;
+    hands = { key, lines: got.hands };
+    const box = $("detail-moves");
+    $("detail").append(fixForm);  // kept out of the hands while they are drawn again
+    fixForm.hidden = !fixing;
+    box.replaceChildren(...got.hands.map((lines, k) => {
+      const hand = data.game.hands[k];
+      const score = hand && hand.result && hand.result.scores ? scoreText(hand.result.scores, data.sides) : "";
+      return el("div", { class: "hand", "data-hand": k + 1 },
+        el("h3", {}, t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
+        el("div", { class: "move-list" }, ...lines.map((line, j) => el("button", {
+          type: "button", class: "line" + (line.length > 24 ? " long" : "") + (fixing && fixing.hand === k + 1 && fixing.line === j + 1 ? " chosen" : ""),
+          "data-line": j + 1, title: t("Correct this line"), onclick: () => fix(data, k + 1, j + 1, line) }, line))),
+        el("button", { type: "button", class: "take-back", onclick: () => fix(data, k + 1, null, lines.join("\n")) },
+           t("Take back hand %(n)s", { n: k + 1 })));
+    }));
+    if (fixing) placeForm();
+  }
+  // The correction form, under the hand it corrects: the line as it is, to type again (empty: the
+  // line removed), and the reason, which the trail keeps.
+  function fix(data, hand, line, text) {
+    fixing = { key: data.round + "/" + data.table, rev: data.rev, hand, line, text };
+    $("fix-title").textContent = line === null ? t("Take back hand %(n)s: the later hands move up", { n: hand })
+                                               : t("Hand %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: hand, line });
+    $("fix-text").value = line === null ? "" : text;
+    $("fix-text-row").hidden = line === null;
+    $("fix-message").textContent = "";
+    placeForm();
+    (line === null ? $("fix-reason") : $("fix-text")).focus();
+  }
+  function placeForm() {
+    const box = $("detail-moves").querySelector(`.hand[data-hand="${fixing.hand}"]`);
+    if (!box) { fixing = null; fixForm.hidden = true; return; }
+    box.append(fixForm);
+    fixForm.hidden = false;
+  }
+  $("fix-cancel").addEventListener("click", () => { fixing = null; fixForm.hidden = true; $("detail").append(fixForm); });
+  fixForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!fixing || !openState) return;
+    const m = $("fix-message");
+    const body = { rev: fixing.rev, hand: fixing.hand, line: fixing.line,
+                   text: fixing.line === null ? "" : $("fix-text").value, reason: $("fix-reason").value.trim() };
+    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/correct`, body,
+                            (text, kind) => { m.textContent = plain(text); m.className = kind || ""; });
+    if (!data) return;
+    fixing = null;
+    fixForm.hidden = true;
+    $("detail").append(fixForm);
+    $("fix-reason").value = "";
+    showTable(data);
+    tell(data.said.join("; "), "good");
+    refresh();
+  });
+  // The open table: its title, its hands (to correct), layout, replay link and whether a call stands.
   function showTable(data) {
     openState = data;
     $("detail-title").textContent = `Round ${data.round}, table ${data.table}: ${label(data.status)}`;
-    $("detail-moves").textContent = data.game.hands.map((h) => "hand " + h.number + ": " +
-      h.moves.map((m) => m.seat + " " + m.text).join(" ") + (h.result ? "  → " + JSON.stringify(h.result.scores) : "")).join("\n");
+    showHands(data);
     $("detail-layout").textContent = (data.game.table || []).join("\n");
     $("detail-layout").hidden = !(data.game.table || []).length;
     $("detail-replay").href = `/d/${token}/replay/${data.round}/${data.table}`;

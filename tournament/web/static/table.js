@@ -81,10 +81,11 @@
          seat === game.to_move ? " ◀" : "")));
   }
 
+  // The hand's moves, each one unit the line wraps around, never through (a tile's "6-4" kept whole).
   function movesOf(game) {
     const hand = game.hands[game.hands.length - 1];
-    if (!hand) return "";
-    return hand.moves.map((m) => m.seat + " " + m.text + (m.points ? " (+" + m.points + ")" : "")).join("  ");
+    if (!hand) return [];
+    return hand.moves.map((m) => el("span", { class: "mv" }, m.seat + " " + m.text + (m.points ? " (+" + m.points + ")" : "")));
   }
 
   function tileButtons(tiles, onTap, disabled, extra) {
@@ -240,12 +241,18 @@
       } }, t("Record hand %(n)s", { n: next })));
   }
 
+  // The hands' scores, a row a hand, and the totals.
+  function handsTable(game, hands) {
+    const sides = view.sides;
+    const rows = hands.map((h) => el("tr", {}, el("td", {}, t("hand %(n)s", { n: h.number })),
+      ...sides.map((s) => el("td", {}, h.result && h.result.scores ? (h.result.scores[s] ?? 0) : "–"))));
+    return el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows,
+      el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0))));
+  }
+
   function resultPanel(game) {
     const sides = view.sides;
-    const rows = game.hands.map((h) => el("tr", {}, el("td", {}, t("hand %(n)s", { n: h.number })),
-      ...sides.map((s) => el("td", {}, h.result ? (h.result.scores[s] ?? 0) : "–"))));
-    const table = el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows,
-      el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0))));
+    const table = handsTable(game, game.hands);
     const box = el("section", {}, el("h2", {}, view.status === "confirmed" ? t("Confirmed: the result is in the event")
                                                : t("The game is over: check the result, then confirm it")), table);
     if (view.status !== "confirmed") {
@@ -297,7 +304,11 @@
     else main.append(playPanel(game));
     Object.keys(kept).forEach((id) => { const input = document.getElementById(id); if (input) input.value = kept[id]; });
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
-    $("moves").textContent = movesOf(game);
+    $("moves").replaceChildren(...movesOf(game));
+    // The hands closed so far, hand by hand, while the game goes on (the result panel shows them at the end).
+    const closed = game.hands.filter((h) => h.result && h.result.scores);
+    $("earlier").hidden = !closed.length || game.over || view.status === "confirmed";
+    if (!$("earlier").hidden) $("earlier-table").replaceChildren(handsTable(game, closed));
     $("layout").textContent = (game.table || []).join("\n");
     $("layout").hidden = !(game.table || []).length;
     const locked = view.status === "confirmed";
