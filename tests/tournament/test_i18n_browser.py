@@ -73,7 +73,7 @@ def test_a_spanish_phone_reads_spanish_and_the_switch_turns_it_english(tmp_path,
         page.wait_for_function("() => document.querySelector('#message').className === 'bad'", timeout=WAIT_MS)
         message = page.inner_text("#message")
         assert message == ("1:3: E juega 5-5: E no puede salir en esta mano: el registro nombra a N como salida de "
-                           "esta mano [competitive: primera salida (sorteo de la salida)]"), message
+                           "esta mano [competitivo: primera salida (sorteo de la salida)]"), message
         page.fill("#typed-text", "")
         page.click('#panel .tiles button[data-tile="6-6"]')
         page.wait_for_function("() => document.querySelector('#message').className === 'good'", timeout=WAIT_MS)
