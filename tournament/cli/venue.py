@@ -70,6 +70,8 @@ def serve(
     rate: float = typer.Option(20.0, "--rate", min=0.1, max=1_000_000, help="Requests a second each device may "
                                                                            "make on average (more are slowed "
                                                                            "down, 429)."),
+    idle: int = typer.Option(10, "--idle", min=1, max=24 * 60, help="Minutes without a move after which the "
+                                                                    "director's page flags a table in play."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). Ctrl-C stops it; nothing acknowledged is lost."""
@@ -85,7 +87,8 @@ def serve(
         vn.remember_url(store, base, given=given is not None)
         found = vn.links(store, base)
         elsewhere = vn.printed_elsewhere(store, base)
-    server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)))
+    server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)),
+                         idle_minutes=idle)
     typer.echo(f"public page:     {found['public']}")
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")

@@ -23,6 +23,7 @@ only the director changes it (``amend``, or the director's page, audited).
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import re
@@ -370,15 +371,32 @@ def make_pins(store: EventStore) -> dict[int, str]:
     return have
 
 
+#: A table in play with no write for this many minutes is flagged on the director's page
+#: (``tournament serve --idle N``).
+IDLE_MINUTES = 10
+
+
+def _minutes_since(at: str | None) -> float | None:
+    """Minutes from ``at`` (a stored UTC time) to now, by the server's clock."""
+    if not at:
+        return None
+    try:
+        then = datetime.datetime.fromisoformat(at)
+    except ValueError:
+        return None
+    return (datetime.datetime.now(datetime.timezone.utc) - then).total_seconds() / 60
+
+
 class Venue:
     """The venue's operations on one open event: one per server, shared by its requests.
 
     Calls are serialised by a lock: SQLite takes one writer at a time anyway, and a table's
     live game is never read while it is being changed."""
 
-    def __init__(self, store: EventStore, pins: bool = False) -> None:
+    def __init__(self, store: EventStore, pins: bool = False, idle_minutes: int = IDLE_MINUTES) -> None:
         self.store = store
         self.pins = pins
+        self.idle_minutes = idle_minutes
         self.lock = threading.RLock()
         self._live: dict[int, Live] = {}
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
@@ -463,12 +481,32 @@ class Venue:
                 "time_limit": self.store.settings.time_limit,
                 "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": self.pins,
                 "last_at": live.last_at, "said": said, "game": game, "set_aside": list(live.set_aside),
+                "next": self._next_seats(table) if result is not None else None,
                 "result": None if result is None else {
                     "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
                     # Hand scores only (a score sheet): checked hand by hand, but no play verified.
                     "verified": result.verified and result.note != SCORES_ONLY_NOTE,
                     "scores_only": result.kind == "record" and result.note == SCORES_ONLY_NOTE,
                     "via": venue_sql.entered_via(self.store, table.id)}}
+
+    def _next_seats(self, table: Table) -> dict[str, Any]:
+        """Where each player of a confirmed table goes next: ``{"round", "paired", "seats": {seat:
+        {"table", "seat"} or {"bye": true}}}``; ``paired`` false (and no seats) until the next round
+        is paired.  The table's page asks again every few seconds, so it shows them once paired."""
+        following = table.round + 1
+        if self.store.last_round() < following:
+            return {"round": following, "paired": False, "seats": {}}
+        where = {s.player: (t.number, s.seat) for t in self.store.tables(following) for s in t.seats}
+        byes = set(self.store.byes(following).get(following, []))
+        seats: dict[str, Any] = {}
+        for s in table.seats:
+            if s.player in where:
+                seats[s.seat] = {"table": where[s.player][0], "seat": where[s.player][1]}
+            elif s.player in byes:
+                seats[s.seat] = {"bye": True}
+            else:
+                seats[s.seat] = {"out": True}  # withdrawn, or no table of the next round (a stage's)
+        return {"round": following, "paired": True, "seats": seats}
 
     def options(self, round_no: int, table_no: int, tile: Any) -> dict[str, Any]:
         """Where ``tile`` may go now (see :meth:`domrec.session.Session.options`), and the table's
@@ -656,12 +694,16 @@ class Venue:
                 # The call is a field of its own here, so that the director sees both: a table that
                 # called while waiting for confirmation is still waiting (the table's state says "called").
                 status = _progress(state["result"] is not None, live, game)
+                quiet = _minutes_since(live.last_at)
+                idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
                                "last_at": live.last_at, "rev": live.rev, "called": state["called"],
+                               "idle": idle, "idle_minutes": int(quiet) if idle and quiet is not None else None,
                                "players": {s.seat: players[s.player].name for s in t.seats},
                                "totals": game["totals"], "result": state["result"]})
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
-            return {"event": self.store.settings.name, "round": rnd, "tables": tables, "can_pair": complete or not rnd}
+            return {"event": self.store.settings.name, "round": rnd, "tables": tables, "can_pair": complete or not rnd,
+                    "idle_after": self.idle_minutes}
 
     def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None) -> dict:
         """A result entered or corrected from the director's page: a score by hand (unverified), with

@@ -58,7 +58,8 @@ from tournament.event import changes, feed
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
 from tournament.names import plain_direction
-from tournament.event.venue import REFUSALS, Forbidden, Unprocessable, Venue, VenueError, remember_printed
+from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
+                                    remember_printed)
 from tournament.pages.sheets import sheets_page
 from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
@@ -178,10 +179,12 @@ class VenueServer:
     """The application and the one thread that uses the event file."""
 
     def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
-                 rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME) -> None:
+                 rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME,
+                 idle_minutes: int = IDLE_MINUTES) -> None:
         self.event = Path(event)
         self.base_url = base_url
         self.pins = pins
+        self.idle_minutes = idle_minutes
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue")
         self.venue: Venue = self._executor.submit(self._open).result()
         # The hall's pages and live stream read the file on threads of their own, never this one's.
@@ -198,7 +201,7 @@ class VenueServer:
         self.asgi = self._guarded(self.app)
 
     def _open(self) -> Venue:
-        venue = Venue(open_event(self.event), pins=self.pins)
+        venue = Venue(open_event(self.event), pins=self.pins, idle_minutes=self.idle_minutes)
         venue.ensure_tokens()
         return venue
 

@@ -30,6 +30,50 @@
     } catch (e) { speak("no connection to the server", "bad"); return null; }
   }
   const when = (at) => at ? new Date(at).toLocaleTimeString() : "";
+  // A new call rings (a short tone made here, WebAudio: no sound file) and the tab's title counts
+  // the calls; the director turns the sound off or on, remembered by this browser (localStorage).
+  // A browser plays sound only after a tap on the page: the sound button is one.
+  const SOUND = "venue.director.sound";
+  let soundOn = true, audio = null, calledBefore = null;
+  try { soundOn = window.localStorage.getItem(SOUND) !== "off"; } catch (e) { soundOn = true; }
+  const baseTitle = document.title;
+  function showSound() {
+    $("sound").textContent = soundOn ? t("Sound of calls: on") : t("Sound of calls: off");
+    $("sound").setAttribute("aria-pressed", soundOn ? "true" : "false");
+  }
+  function ring() {
+    document.body.dataset.rings = String((Number(document.body.dataset.rings) || 0) + 1);
+    if (!soundOn) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const start = audio.currentTime;
+      [[0, 880], [0.22, 660]].forEach(([at, pitch]) => {  // two short notes, "ding-dong"
+        const tone = audio.createOscillator(), level = audio.createGain();
+        tone.frequency.value = pitch;
+        level.gain.setValueAtTime(0.0001, start + at);
+        level.gain.exponentialRampToValueAtTime(0.3, start + at + 0.02);
+        level.gain.exponentialRampToValueAtTime(0.0001, start + at + 0.2);
+        tone.connect(level).connect(audio.destination);
+        tone.start(start + at);
+        tone.stop(start + at + 0.22);
+      });
+    } catch (e) { /* no sound on this browser: the title and the red line still say it */ }
+  }
+  $("sound").addEventListener("click", () => {
+    soundOn = !soundOn;
+    try { window.localStorage.setItem(SOUND, soundOn ? "on" : "off"); } catch (e) { /* private mode */ }
+    if (soundOn) {
+      try { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); audio.resume(); } catch (e) { audio = null; }
+    }
+    showSound();
+  });
+  showSound();
+  function heard(tables) {
+    const called = new Set(tables.filter((x) => x.called).map((x) => x.table));
+    if (calledBefore !== null && [...called].some((n) => !calledBefore.has(n))) ring();
+    calledBefore = called;
+    document.title = called.size ? t("calls: %(n)s", { n: called.size }) + " · " + baseTitle : baseTitle;
+  }
   // The overview's status says how far the game is; a call of the director is its own field.
   const STATES = { "playing": "in play", "waiting": "waiting for confirmation", "called": "director called" };
   const label = (status) => STATES[status] || status;
@@ -40,18 +84,20 @@
     $("pair").disabled = !view.can_pair;
     const body = $("tables").tBodies[0];
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
-                                                              "data-called": t.called ? "yes" : "no" },
+                                                              "data-called": t.called ? "yes" : "no",
+                                                              "data-idle": t.idle ? "yes" : "no" },
       el("td", {}, t.table),
       el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " ", name(n)))),
       el("td", { class: t.called ? "state-called" : t.status === "confirmed" ? "state-confirmed" : "" },
          (t.called ? "director called · " : "") + label(t.status) + (t.progress ? " · " + t.progress : ""),
+         ...(t.idle ? [el("div", { class: "state-idle" }, window.venue.t("no move for %(n)s minutes", { n: t.idle_minutes }))] : []),
          ...(t.last_at ? [el("div", { class: "when" }, "last move " + when(t.last_at))] : [])),
       el("td", {}, when(t.last_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, "Open")))));
   }
   async function refresh() {
     const data = await call("GET", "/api/v1/director");
-    if (data) { view = data; render(); }
+    if (data) { view = data; render(); heard(data.tables); }
     if (open) {  // the open table as it now is (the scores being typed are left alone)
       const state = await call("GET", `/api/v1/tables/${open.round}/${open.table}`);
       if (state && open && state.round === open.round && state.table === open.table) showTable(state);

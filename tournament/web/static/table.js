@@ -250,11 +250,29 @@
       el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0))));
   }
 
+  // After the last confirmation: where each player sits in the next round, once it is paired (this
+  // page asks again every few seconds, so it shows them by itself).
+  function nextSeats(game, next) {
+    const box = el("section", { id: "next" }, el("h2", {}, t("Where to go next: round %(n)s", { n: next.round })));
+    if (!next.paired) {
+      box.append(el("p", { class: "note" }, t("Round %(n)s is not paired yet: where each of you sits will show here.", { n: next.round })));
+      return box;
+    }
+    box.append(el("ul", { class: "next-seats" }, ...game.seats.map((seat) => {
+      const to = next.seats[seat] || {};
+      const where = to.table ? t("table %(table)s, seat %(seat)s", { table: to.table, seat: to.seat })
+        : to.bye ? t("a bye this round") : t("no table this round");
+      return el("li", { "data-seat": seat }, seat + " ", name(game.players[seat] || ""), " → ", el("b", {}, where));
+    })));
+    return box;
+  }
+
   function resultPanel(game) {
     const sides = view.sides;
     const table = handsTable(game, game.hands);
     const box = el("section", {}, el("h2", {}, view.status === "confirmed" ? t("Confirmed: the result is in the event")
                                                : t("The game is over: check the result, then confirm it")), table);
+    if (view.status === "confirmed" && view.next) box.append(nextSeats(game, view.next));
     if (view.status !== "confirmed") {
       const pin = view.pins ? el("input", { id: "pin", type: "password", inputmode: "numeric", maxlength: "4",
                                             placeholder: t("PIN"), "aria-label": t("your PIN"), style: "width:6em" }) : null;
