@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from domrec.session import requests_for
+from domrec.session import PARTS, requests_for
 from domrec.simulate import play_game
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
@@ -253,8 +253,10 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         page.wait_for_selector('#detail-title:text-matches("table 2")', timeout=WAIT_MS)
         so_far = phones[2].state()["game"]["hands"]
         assert len(so_far) == 1 and len(so_far[0]["moves"]) >= 6
-        assert page.inner_text("#detail-moves") == "hand 1: " + " ".join(f"{m['seat']} {m['text']}"
-                                                                         for m in so_far[0]["moves"])
+        # Its hand line by line (as a correction numbers them): the hand's parts, then a move a line.
+        page.wait_for_selector('#detail-moves .hand[data-hand="1"] button.line', timeout=WAIT_MS)
+        shown = page.locator('#detail-moves .hand[data-hand="1"] button.line').all_inner_texts()
+        assert [x for x in shown if x.split()[0] not in PARTS] == [f"{m['seat']} {m['text']}" for m in so_far[0]["moves"]]
         _shot(page, tmp_path, f"director-{size}-open-table")
         with context.expect_page(timeout=WAIT_MS) as opened:
             _tap(page, "#detail-replay")

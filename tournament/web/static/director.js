@@ -169,7 +169,7 @@
     fixForm.hidden = true;
     $("detail").append(fixForm);
     $("fix-reason").value = "";
-    showTable(data);
+    await openTable(open.round, open.table);  // the result's boxes filled again with the new totals
     tell(data.said.join("; "), "good");
     refresh();
   });
