@@ -214,3 +214,39 @@ def test_a_hand_taken_back_and_a_score_corrected_in_a_score_sheet_game(tmp_path)
         assert [x["kind"] for x in _changes(client)].count("game_corrected") == 2
     finally:
         server.close()
+
+
+def test_the_command_line_corrects_a_hand_beside_the_server(tmp_path):
+    """``tournament correct`` prints the game's lines, and corrects one as the director's page
+    does, on the file the server is writing: the server's next answer is the corrected game."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    path = _event(tmp_path, "competitive")
+    server, client, token, director = _open(path)
+    url = "/api/v1/tables/1/1"
+    try:
+        state = client.post(f"{url}/mode", headers=_auth(token), json={"rev": 0, "mode": "sheet"}).json()
+        for n, end in enumerate(["NS 30 EW 0", "NS 0 EW 44"], 1):
+            state = client.post(f"{url}/dgn", headers=_auth(token),
+                                json={"rev": state["rev"], "text": f"hand {n}\nend {end}"}).json()
+        run = CliRunner()
+        shown = run.invoke(app, ["correct", str(path), "--round", "1", "--table", "1"])
+        assert shown.exit_code == 0 and shown.output.splitlines() == [
+            "hand 1:", "    1  hand 1", "    2  end NS 30 EW 0", "hand 2:", "    1  hand 2", "    2  end NS 0 EW 44"]
+        refused = run.invoke(app, ["correct", str(path), "-r", "1", "-t", "1", "--hand", "2", "--line", "2",
+                                   "--text", "end NS 0 EW 40"])
+        assert refused.exit_code != 0 and "reason" in refused.output
+        done = run.invoke(app, ["correct", str(path), "-r", "1", "-t", "1", "--hand", "2", "--line", "2",
+                                "--text", "end NS 0 EW 40", "--reason", "misread", "--by", "Rosa"])
+        assert done.exit_code == 0, done.output
+        assert "hand 2 corrected" in done.output
+        now = client.get(url, headers=_auth(token)).json()
+        assert now["rev"] == state["rev"] + 1 and now["game"]["totals"] == {"NS": 30, "EW": 40}
+    finally:
+        server.close()
+    store = open_event(path)
+    trail = [d for d in audit.desk_history(store) if d.action == "hand_corrected"]
+    assert [(d.by, d.reason) for d in trail] == [("Rosa (command line)", "misread")]
+    store.close()

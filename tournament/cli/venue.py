@@ -1,4 +1,5 @@
-"""Commands of the venue: ``serve`` (the web server for phones at the tables), ``links``, ``pins``."""
+"""Commands of the venue: ``serve`` (the web server for phones at the tables), ``links``, ``pins``,
+``correct`` (one hand of a table's game, as the director's page corrects it)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,48 @@ def pins(event: Path = typer.Argument(..., help="The event file.")) -> None:
         players = store.players()
     for p in players:
         typer.echo(f"#{p.id}\t{p.name}\t{made[p.id]}")
+
+
+@guarded
+def correct(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: int = typer.Option(..., "--round", "-r", min=1, help="The round of the table."),
+    table: int = typer.Option(..., "--table", "-t", min=1, help="The table."),
+    hand: Optional[int] = typer.Option(None, "--hand", min=1, help="The hand to correct (without it: the game's "
+                                                                   "lines are printed, numbered)."),
+    line: Optional[int] = typer.Option(None, "--line", min=1, help="The line of the hand to correct."),
+    whole: bool = typer.Option(False, "--whole-hand", help="Replace the whole hand (with an empty --text: take it "
+                                                           "back, the later hands move up)."),
+    text: Optional[str] = typer.Option(None, "--text", help="The line as it should be (several lines: \\n "
+                                                            "between them; empty: the line removed)."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why (kept in the audit trail)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who corrects it (default: your login name)."),
+) -> None:
+    """Correct one hand of a table's game recorded at the venue (a move, the tiles left, a hand's score,
+    or the hand taken back), as the director's page does: the rest of the game is recorded again and
+    stays a verified record; a confirmed result is amended. Safe beside a running `serve`."""
+    from tournament.event.audit import clean_text, default_author
+
+    with open_for_command(event) as store:
+        venue = vn.Venue(store)
+        found = venue.lines(round_no, table)
+        if hand is None:
+            for k, lines in enumerate(found["hands"], 1):
+                typer.echo(f"hand {k}:")
+                for j, x in enumerate(lines, 1):
+                    typer.echo(f"  {j:3}  {x}")
+            if not found["hands"]:
+                typer.echo(f"round {round_no} table {table} has recorded nothing yet")
+            return
+        if whole == (line is not None):
+            raise UnusableInput("name the line to correct (--line N), or the whole hand (--whole-hand)")
+        if text is None:
+            raise UnusableInput('give the corrected line with --text ("" removes it)')
+        who = clean_text(by, "--by") or default_author() or "unknown"
+        state = venue.correct(round_no, table, found["rev"], hand, None if whole else line,
+                              text.replace("\\n", "\n"), reason, by=f"{who} (command line)")
+    for said in state["said"]:
+        typer.echo(said)
 
 
 @guarded
