@@ -26,6 +26,7 @@ from typing import Sequence
 
 import attrs
 
+from domrec.errors import DomrecError
 from domrec.notation.typed import dumps_typed
 from domrec.record import move_to_dict
 from domrec.notation.writer import _move_text as _word
@@ -64,7 +65,11 @@ def game_lines(session: Session) -> list[list[str]]:
     # A hand still in play with nothing of its deal typed has no deal the writer could start.
     bare = last.deal is None and not last.score_sheet
     shown = record.hands[:-1] if bare else record.hands
-    typed = dumps_typed(attrs.evolve(record, result=None, hands=shown), keep_deal=False) if shown else ""
+    try:
+        typed = dumps_typed(attrs.evolve(record, result=None, hands=shown), keep_deal=False) if shown else ""
+    except DomrecError as e:  # a game the writer cannot write: said in one line, never a crash
+        raise CorrectionRefused(f"this game cannot be written line by line ({e}); correct its result "
+                                f"instead") from None
     blocks = []
     for block in typed.split("\n\n"):
         lines = [x for x in block.split("\n") if x and not x.startswith("[")]

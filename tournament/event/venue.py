@@ -742,8 +742,11 @@ class Venue:
         with self.lock:
             table = self.table(round_no, table_no)
             live = self._current(table)
-            return {"rev": live.rev, "round": table.round, "table": table.number,
-                    "hands": corrections.game_lines(live.session)}
+            try:
+                hands = corrections.game_lines(live.session)
+            except corrections.CorrectionRefused as e:
+                raise Unprocessable(e.message) from None
+            return {"rev": live.rev, "round": table.round, "table": table.number, "hands": hands}
 
     def correct(self, round_no: int, table_no: int, rev: Any, hand: Any, line: Any, text: Any, reason: Any,
                 by: str = "the director's page") -> dict[str, Any]:
