@@ -128,7 +128,12 @@ OPENAPI: dict[str, Any] = {
                                "last_at": {"type": ["string", "null"]}, "said": {"type": "array", "items": {"type": "string"}},
                                "game": {"type": "object", "description": "Players, seats, hands and moves so far, running "
                                         "totals, who is to move, the legal moves where the deal is known."},
-                               "result": {"type": ["object", "null"]},
+                               "result": {"type": ["object", "null"], "description": "Once in the event: scores, "
+                                          "winner, kind, verified, scores_only (hand scores only: never "
+                                          "verified), via."},
+                               "next": {"type": ["object", "null"], "description": "Once the result is in: the "
+                                        "next round, whether it is paired, and each seat's player's table and "
+                                        "seat there ({round, paired, seats: {seat: {table, seat} or {bye: true}}})."},
                                "set_aside": {"type": "array", "items": {"type": "integer"},
                                              "description": "Revisions of the table's log that no longer "
                                                             "replay (written by another version), left out "
