@@ -602,6 +602,12 @@ def _match(text: str, phrases: tuple[str, ...]) -> tuple[_Pattern, dict[str, str
     return None
 
 
+#: The games' names as a sentence in another language gives them (a ``%(game)s`` holds the
+#: game's id: ``valid competitive, 8 hands`` reads *competitivo válida, 8 manos* in Spanish).
+GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), "broadway": N_("Broadway"),
+              "castle-rock": N_("Castle Rock"), "domino-roads": N_("Domino Roads")}
+
+
 def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], depth: int) -> tuple[str, bool]:
     """``text`` in the catalog's words, and whether every nested part of it was listed."""
     found = _match(text, phrases) if depth < 8 else None
@@ -610,6 +616,9 @@ def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], 
     pattern, values = found
     whole = True
     for name, value in values.items():
+        if name.rstrip("0123456789") == "game" and value in GAME_NAMES:
+            values[name] = gettext(GAME_NAMES[value])
+            continue
         if name.rstrip("0123456789") not in NESTED:
             continue
         rendered, listed = _render(value, gettext, phrases, depth + 1)

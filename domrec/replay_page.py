@@ -52,6 +52,8 @@ from domrec.validate import Problem, Report
 #: The page's sentences made from a replay (where a problem is, the verdict, the scores over a
 #: picture), as patterns of :mod:`domrec.phrases`, beside the engines' own: a page in another
 #: language than English shows them translated.
+#: The games' titles over a replay (:data:`domrec.pictures.positions.GAME_TITLES`), for the catalogs.
+TITLES = (N_("Competitive dominoes"), N_("Horse Race"), N_("Castle Rock"), N_("Domino Roads"), N_("Broadway"))
 PAGE_PHRASES = (
     N_("hand %(n)s"), N_("hand %(n)s, move %(n2)s"), N_("hand %(n)s, %(seat)s"),
     N_("hand %(n)s, move %(n2)s, %(seat)s"),
@@ -547,7 +549,7 @@ def render(record: Record, hands: list[HandDrawn], report: Report, identity: str
     sides = _sides(record, report, hands)
     columns = list(report.scores or next((h.totals for h in hands if h.totals), None) or ())
     totals = [(h.number, [h.totals.get(c) for c in columns]) for h in hands if h.totals is not None]
-    title = GAME_TITLES.get(record.game, record.game)
+    title = translations(lang).gettext(GAME_TITLES[record.game]) if record.game in GAME_TITLES else record.game
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
     keys, played = _aliased([h.data for h in hand_views if h.data is not None])
     data = {"game": record.game, "title": title, "names": [[p.seat, plain_direction(p.name)] for p in record.players],

@@ -96,3 +96,18 @@ def test_the_spanish_pages_name_the_game_in_spanish(sheet_table):
     r = client.post("/api/v1/tables/1/1/dgn?lang=es", headers=_auth(token),
                     json={"rev": state["rev"], "text": "hand 1\nend NS 10 EW 20"})
     assert "[competitivo: fin de la mano]" in r.json()["error"]
+
+
+def test_the_replay_page_names_the_game_in_spanish():
+    from domrec import phrases, replay_page
+    from domrec.simulate import simulate
+
+    listed = phrases.PHRASES + replay_page.PAGE_PHRASES  # the page's verdict among them
+    said = phrases.translate("valid competitive, 3 hands, NS 150, EW 90; winner NS", "es", listed)
+    assert said == "competitivo válida, 3 manos, NS 150, EW 90; gana NS"
+    assert phrases.translate("valid horse-race, 1 hand, P1 5, P2 0; winner P1", "es", listed).startswith(
+        "Horse Race válida")
+    record = next(simulate("competitive", 1, 2))
+    page = replay_page.page(record, "round 1 table 1", lang="es")
+    assert "Dominó competitivo" in page and "Competitive dominoes" not in page
+    assert "Competitive dominoes" in replay_page.page(record, "round 1 table 1", lang="en")
