@@ -254,7 +254,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         so_far = phones[2].state()["game"]["hands"]
         assert len(so_far) == 1 and len(so_far[0]["moves"]) >= 6
         # Its hand line by line (as a correction numbers them): the hand's parts, then a move a line.
-        page.wait_for_selector('#detail-moves .hand[data-hand="1"] button.line', timeout=WAIT_MS)
+        page.wait_for_selector('#detail-moves[data-table="1/2"] .hand[data-hand="1"] button.line', timeout=WAIT_MS)
         shown = page.locator('#detail-moves .hand[data-hand="1"] button.line').all_inner_texts()
         assert [x for x in shown if x.split()[0] not in PARTS] == [f"{m['seat']} {m['text']}" for m in so_far[0]["moves"]]
         _shot(page, tmp_path, f"director-{size}-open-table")

@@ -114,6 +114,12 @@
   async function showHands(data) {
     const key = data.round + "/" + data.table + "@" + data.rev;
     if (hands && hands.key === key) return;
+    const box = $("detail-moves");
+    if (box.dataset.table !== data.round + "/" + data.table) {  // another table's lines: gone at once
+      $("detail").append(fixForm);
+      fixForm.hidden = true;
+      box.replaceChildren();
+    }
     const got = data.game.hands.length ? await call("GET", `/api/v1/tables/${data.round}/${data.table}/lines`) : { hands: [] };
     if (!got || !open || open.round !== data.round || open.table !== data.table) return;
     // A correction being typed stays open while the table plays on, as long as its line is still there.
@@ -121,7 +127,7 @@
         (fixing.line === null || got.hands[fixing.hand - 1][fixing.line - 1] === fixing.text)) fixing.rev = data.rev;
     else fixing = null;
     hands = { key, lines: got.hands };
-    const box = $("detail-moves");
+    box.dataset.table = data.round + "/" + data.table;
     $("detail").append(fixForm);  // kept out of the hands while they are drawn again
     fixForm.hidden = !fixing;
     box.replaceChildren(...got.hands.map((lines, k) => {

@@ -51,8 +51,9 @@
     }
   }
   // What a refresh compares: the table's revision moves with every write at the table; the status
-  // and the result also move when the director enters a result (which the table's log does not hold).
-  const version = (v) => [v.rev, v.status, JSON.stringify(v.result)].join("|");
+  // and the result also move when the director enters a result (which the table's log does not hold),
+  // and where its players go next when the next round is paired.
+  const version = (v) => [v.rev, v.status, JSON.stringify(v.result), JSON.stringify(v.next)].join("|");
   // Without the deal: where the tile tapped may go, asked of the server (one place: sent at once).
   let options = null;
   async function placeTile(tile) {
