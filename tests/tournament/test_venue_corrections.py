@@ -250,3 +250,46 @@ def test_the_command_line_corrects_a_hand_beside_the_server(tmp_path):
     trail = [d for d in audit.desk_history(store) if d.action == "hand_corrected"]
     assert [(d.by, d.reason) for d in trail] == [("Rosa (command line)", "misread")]
     store.close()
+
+
+def test_a_correction_that_fails_half_way_leaves_nothing(tmp_path, monkeypatch):
+    """The correction, its trail line, its change and a confirmed game's amended result are one
+    transaction: a failure at its very end (as a server killed there) leaves none of them, and the
+    table is as it was; the same correction sent again is then made once."""
+    from tournament.event import changes
+
+    path = _event(tmp_path, "competitive")
+    server, client, token, director = _open(path)
+    url = "/api/v1/tables/1/1"
+    try:
+        state = client.post(f"{url}/mode", headers=_auth(token), json={"rev": 0, "mode": "sheet"}).json()
+        n = 0
+        while not state["game"]["over"]:
+            n += 1
+            state = client.post(f"{url}/dgn", headers=_auth(token),
+                                json={"rev": state["rev"], "text": f"hand {n}\nend NS 60 EW 0"}).json()
+        state = _confirm(client, token, state)
+        before = (state["rev"], state["result"], [c["seq"] for c in _changes(client)])
+        real = changes.record
+
+        def failing(store, kind, *args, **kw):
+            if kind == changes.GAME_CORRECTED:
+                raise RuntimeError("the power went off")
+            return real(store, kind, *args, **kw)
+
+        monkeypatch.setattr(changes, "record", failing)
+        body = {"rev": state["rev"], "hand": 1, "line": 2, "text": "end NS 61 EW 0", "reason": "misread"}
+        r = client.post(f"{url}/correct", headers=_auth(director), json=body)
+        assert r.status_code == 422 and "nothing was stored" in r.json()["error"], r.json()
+        monkeypatch.setattr(changes, "record", real)
+        now = client.get(url, headers=_auth(token)).json()
+        assert (now["rev"], now["result"], [c["seq"] for c in _changes(client)]) == before
+        r = client.post(f"{url}/correct", headers=_auth(director), json=body)
+        assert r.status_code == 200 and r.json()["result"]["scores"]["NS"] == state["result"]["scores"]["NS"] + 1
+        assert client.post(f"{url}/correct", headers=_auth(director), json=body).status_code == 409  # not twice
+    finally:
+        server.close()
+    store = open_event(path)
+    assert [row["reason"] for row in store.audit()] == ["misread"]
+    assert len([d for d in audit.desk_history(store) if d.action == "hand_corrected"]) == 1
+    store.close()
