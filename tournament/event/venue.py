@@ -88,6 +88,14 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (scores only) — stored"),
     N_("round %(n)s table %(n2)s: %(scores)s; a draw (scores only) — stored"),
     N_("round %(n)s table %(n2)s: hand %(n3)s corrected; the game is recorded again"),
+    N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (verified record) — amended (the old result is kept: "
+       "`tournament history`)"),
+    N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record) — amended (the old result is kept: "
+       "`tournament history`)"),
+    N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (scores only) — amended (the old result is kept: "
+       "`tournament history`)"),
+    N_("round %(n)s table %(n2)s: %(scores)s; a draw (scores only) — amended (the old result is kept: "
+       "`tournament history`)"),
     N_("give the reason for the correction (it goes into the audit trail)"),
     N_("the correction changes nothing"),
     N_("there is no hand %(n)s: the game has %(n2)s hands"),
