@@ -405,6 +405,7 @@ class Venue:
         self.store = store
         self.pins = pins
         self.idle_minutes = idle_minutes
+        self._next_rounds: dict[int, tuple[int, dict[int, tuple[int, str]], set[int]]] = {}
         self.lock = threading.RLock()
         self._live: dict[int, Live] = {}
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
@@ -504,8 +505,15 @@ class Venue:
         following = table.round + 1
         if self.store.last_round() < following:
             return {"round": following, "paired": False, "seats": {}}
-        where = {s.player: (t.number, s.seat) for t in self.store.tables(following) for s in t.seats}
-        byes = set(self.store.byes(following).get(following, []))
+        # Made once per change of the event (a round paired, seats swapped), not at every refresh
+        # of every confirmed table's page.
+        seq = changes.latest_seq(self.store)
+        kept = self._next_rounds.get(following)
+        if kept is None or kept[0] != seq:
+            kept = (seq, {s.player: (t.number, s.seat) for t in self.store.tables(following) for s in t.seats},
+                    set(self.store.byes(following).get(following, [])))
+            self._next_rounds = {following: kept}
+        _, where, byes = kept
         seats: dict[str, Any] = {}
         for s in table.seats:
             if s.player in where:
