@@ -2,7 +2,8 @@
 answer is ever a 5xx, and the table's page and the director's page always read.
 
 The actions are the page's (a mode, a tile tapped and where it goes, the engine's moves, *Undo*,
-*Start hand N* with and without a leader, *Close hand*, a confirmation, *Call the director*)
+*Start hand N* with and without a leader, *Close hand*, a confirmation, *Call the director*, the
+director's correction of a line or a hand)
 and what can be typed in the box (the deal before and after the hand line, a simulated game's
 requests one by one or a hand at a time, ``left`` lines, score-sheet lines, nonsense), with
 old revisions, the director's clearing and entering a result, and restarts (a new server on the
@@ -82,7 +83,7 @@ class _Table:
 STATUSES: dict[str, set] = {game: set() for game in EVENTS}
 
 ACTIONS = ["mode", "next", "chunk", "hand", "deal", "legal", "tile", "typed", "undo", "start", "close", "confirm",
-           "call", "clear", "stale", "restart", "options", "result"]
+           "call", "clear", "stale", "restart", "options", "result", "correct"]
 
 
 @pytest.mark.parametrize("game", list(EVENTS))
@@ -156,6 +157,16 @@ def test_no_table_is_ever_stuck(game, data, tmp_path_factory):
             elif action == "result":
                 scores = {s: data.draw(st.integers(0, 150)) for s in state["sides"]}
                 table.post("result", {"scores": scores, "reason": "fuzz"}, director=True)
+            elif action == "correct":  # the director corrects a line (or a hand) of the game so far
+                r = table.client.get(f"{URL}/lines", headers=table.director)
+                assert r.status_code in (200, 422), r.text
+                found = r.json().get("hands") if r.status_code == 200 else None
+                if found:
+                    h = data.draw(st.integers(1, len(found)))
+                    line = data.draw(st.sampled_from([None, *range(1, len(found[h - 1]) + 1)]))
+                    text = data.draw(st.sampled_from(["", *found[h - 1], *TYPED]))
+                    answer = table.post("correct", {"rev": rev, "hand": h, "line": line, "text": text,
+                                                    "reason": "fuzz"}, director=True)
             table.state = table.read()
             if action == "restart":  # and the director's replay of the game so far, now and then
                 key = table.director["Authorization"].split()[1]
