@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from tournament.cli.app import guarded, open_for_command
+from tournament.cli.app import MAX_COUNT, guarded, open_for_command
 from tournament.errors import UnusableInput
 from tournament.event import venue as vn
 from tournament.store.event_store import EventStore
@@ -58,11 +58,11 @@ def pins(event: Path = typer.Argument(..., help="The event file.")) -> None:
 @guarded
 def correct(
     event: Path = typer.Argument(..., help="The event file."),
-    round_no: int = typer.Option(..., "--round", "-r", min=1, help="The round of the table."),
-    table: int = typer.Option(..., "--table", "-t", min=1, help="The table."),
-    hand: Optional[int] = typer.Option(None, "--hand", min=1, help="The hand to correct (without it: the game's "
+    round_no: int = typer.Option(..., "--round", "-r", min=1, max=MAX_COUNT, help="The round of the table."),
+    table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table."),
+    hand: Optional[int] = typer.Option(None, "--hand", min=1, max=MAX_COUNT, help="The hand to correct (without it: the game's "
                                                                    "lines are printed, numbered)."),
-    line: Optional[int] = typer.Option(None, "--line", min=1, help="The line of the hand to correct."),
+    line: Optional[int] = typer.Option(None, "--line", min=1, max=MAX_COUNT, help="The line of the hand to correct."),
     whole: bool = typer.Option(False, "--whole-hand", help="Replace the whole hand (with an empty --text: take it "
                                                            "back, the later hands move up)."),
     text: Optional[str] = typer.Option(None, "--text", help="The line as it should be (several lines: \\n "
