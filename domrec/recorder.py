@@ -438,8 +438,12 @@ class Recorder:
         if parsed["number"] != number:
             self._refuse(f"the next hand is hand {number}, not hand {parsed['number']}")
             return
-        if started:  # its complete deal started it: the same hand, its deal kept
-            parts, comment = dict(self._started_parts), g.record().hands[-1].comment
+        if started:  # its complete deal started it (or a file continued holds it): the same hand, its deal kept
+            from domrec.record import converter
+
+            current = g.record().hands[-1]
+            parts = converter.unstructure(current.deal, Deal) if current.deal is not None else {}
+            comment = current.comment
         else:  # the parts typed before this line (if any) are this hand's
             parts, comment = self._parts, self._comment
         before = g.checkpoint() if started else None

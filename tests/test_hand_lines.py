@@ -259,3 +259,20 @@ def test_two_hands_deal_lines_in_one_post_are_refused(config, tmp_path):
     for text in [line, *rest]:
         again.take(text)
     assert deals(again.record()) == deals(record)
+
+
+def test_a_file_continued_before_its_hands_first_move_keeps_its_deal(tmp_path):
+    """A file saved with hand 1's deal and no move yet, continued: its ``hand 1`` line is that
+    hand, the deal kept (the recorder that continues it never saw the deal lines)."""
+    record = simulated(CONFIGS[0])
+    parts, line, rest = deal_first(typed(record))
+    run, out, _ = piped(tmp_path, record, parts)
+    assert run.code == 0, run.err
+    said: list[str] = []
+    refused: list[str] = []
+    rec = Recorder.resume(out, say=said.append, refuse_out=refused.append)
+    assert rec.game.in_hand and rec.game.deal_known
+    for text in [line, *rest]:
+        rec.feed_line(text)
+    rec.finish()
+    assert refused == [] and deals(rec.game.record()) == deals(record)
