@@ -83,6 +83,8 @@ class Recorder:
     #: The hand being prepared and the deal's parts (seats) its text gave so far (see
     #: :meth:`_first_in_text`); forgotten between a page's requests (:meth:`settle`).
     _given: tuple[int, set] | None = None
+    #: Why the last quiet start of an announced hand failed, in one line (what it waits for).
+    waiting: str | None = None
     #: Where in the line being fed the word now being taken starts (0-based, in the stripped
     #: line), and where the first refusal of this recorder's life was: a caller that feeds
     #: lines one at a time (the venue's table pages) names the refused word by line:column.
@@ -498,6 +500,7 @@ class Recorder:
         except Refused as e:
             if not quiet:
                 self._refuse(f"hand {g.hand_number + 1} cannot start: {e.problem.message} [{e.problem.rule}]")
+            self.waiting = f"hand {g.hand_number + 1} cannot start yet: {e.problem.message} [{e.problem.rule}]"
             return False
         except GameError as e:
             self._refuse(str(e))

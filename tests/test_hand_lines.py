@@ -199,15 +199,17 @@ def test_a_hand_line_alone_says_what_the_hand_still_needs(config):
     waits = [s for s in said if "cannot start yet" in s]
     if config[0] == "castle-rock":
         assert len(waits) == 1 and "row" in waits[0], said
+        assert session.state()["waiting"] == waits[0]  # and the table's state says it, for every phone
+        assert Session(template(record), session.accepted).state()["waiting"] == waits[0]
         parts, _, rest = deal_first(typed(record))
         row = [p for p in parts if p.startswith("row")]
         session.take(row[0])  # the row given: the first move is taken
-        assert session.state()["announced"] == 1
+        assert session.state()["announced"] == 1 and session.state()["waiting"] is None
         rec, said, refused = recorder(record)
         rec.feed_line("hand 1")
         assert refused == [] and any("row" in s for s in said)
     else:
-        assert waits == [], said
+        assert waits == [] and session.state()["waiting"] is None, said
 
 
 # --- 3. several hands' deal lines in one text ---------------------------------------------------

@@ -330,9 +330,14 @@ def test_start_hand_says_what_the_hand_still_needs(tmp_path, game):
         said = r.json()["said"]
         if game == "castle-rock":
             assert len(said) == 1 and said[0].startswith("hand 1 cannot start yet:") and "row" in said[0], said
+            again = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()  # any phone reads it
+            assert again["game"]["waiting"] == said[0]
+            page = client.get("/api/v1/tables/1/1", headers={**_auth(token), "Accept-Language": "es"}).json()
+            assert page["game"]["waiting"].startswith("la mano 1 aún no puede empezar:"), page["game"]["waiting"]
             row = next(p for p in parts if p.startswith("row"))
             r = _post(client, token, r.json()["rev"], row)
             assert r.status_code == 200 and r.json()["game"]["announced"] == 1, r.text
+            assert r.json()["game"]["waiting"] is None
         else:
             assert not any("cannot start" in s for s in said), said
     finally:
