@@ -358,8 +358,10 @@ class Recorder:
             self._sheet_pending = False
             if len(self._parts.get("hands", {})) == len(g.seats):
                 # The deal is complete: saved now, before the first move.  A part still to come
-                # (a row, piles) keeps it waiting; what is wrong is said at the first move.
-                self._start(quiet=True)
+                # (a row, piles) keeps it waiting; what is wrong is said at the first move (and
+                # at the terminal now, as a page shows it: what the hand waits for).
+                if not self._start(quiet=True) and self.interactive and self.waiting:
+                    self.say(self.waiting)
             return
         if kind == "left":
             if not g.in_hand:

@@ -130,6 +130,13 @@ def test_the_hand_line_after_its_deal_keeps_the_deal(config, tmp_path):
     assert run.code == 0, run.err
     assert deals(read_record(out)) == deals(record)
 
+    said: list[str] = []  # at the terminal's prompt, line by line: the same
+    term = Recorder(Game.from_record(template(record)), None, interactive=True, say=said.append,
+                    refuse_out=refused.append)
+    for text in [*parts, bare, line]:
+        term.feed_line(text)
+    assert refused == [] and term.game.in_hand and term.game.record().hands[0].deal == record.hands[0].deal
+
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_a_lead_the_rules_refuse_is_refused_on_its_hand_line(config, tmp_path):
