@@ -496,6 +496,7 @@ class Recorder:
 
     def _start(self, quiet: bool = False) -> bool:
         g = self.game
+        self.waiting = None
         deal = notation.deal_from_parts(self._parts)
         try:
             g.start_hand(deal, self._leader, self._comment)
