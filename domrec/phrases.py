@@ -154,6 +154,11 @@ PHRASES: tuple[str, ...] = (
     N_("hand %(n)s is not over yet"),
     N_("the next hand is hand %(n)s, not hand %(n2)s"),
     N_("%(word)s comes before the hand's first move"),
+    N_("hand %(n)s cannot start yet: %(problem)s [%(rule)s]"),
+    N_("%(word)s %(seat)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand "
+       "%(n3)s is played); to correct it, type the line again on its own"),
+    N_("%(word)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand %(n3)s is "
+       "played); to correct it, type the line again on its own"),
     N_("left comes at the end of a hand being played"),
     N_("end closes a hand being played (or, right after hand N, records its scores alone)"),
     N_("there is no hand result to confirm"),

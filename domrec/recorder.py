@@ -80,6 +80,11 @@ class Recorder:
     _confirming: bool = False
     _sheet_pending: bool = False
     _started_parts: dict = attrs.Factory(dict)
+    #: The hand being prepared and the deal's parts (seats) its text gave so far (see
+    #: :meth:`_first_in_text`); forgotten between a page's requests (:meth:`settle`).
+    _given: tuple[int, set] | None = None
+    #: Why the last quiet start of an announced hand failed, in one line (what it waits for).
+    waiting: str | None = None
     #: Where in the line being fed the word now being taken starts (0-based, in the stripped
     #: line), and where the first refusal of this recorder's life was: a caller that feeds
     #: lines one at a time (the venue's table pages) names the refused word by line:column.
@@ -198,7 +203,9 @@ class Recorder:
 
     def settle(self) -> None:
         """Between requests of a page: the passes now forced are made, so that who is to move is
-        right while the table waits (within a text they are made when the next move shows them)."""
+        right while the table waits (within a text they are made when the next move shows them).
+        The next request is a text of its own: a deal line in it may replace one sent before."""
+        self._given = None
         if self.game.in_hand and self.game.deal_known and not self.game.hand_over:
             self._forced_passes(None, {})
 
@@ -209,6 +216,7 @@ class Recorder:
         self.game = Game.from_record(record)
         self._parts, self._leader, self._comment, self._left = {}, None, None, None
         self._choices, self._confirming, self._sheet_pending, self._seat = None, False, False, None
+        self._given = None
         if changed:  # (a line refused before anything was saved left the file as it was)
             self._save()
 
@@ -333,21 +341,13 @@ class Recorder:
                     return
                 if g.hand_over:
                     self._close()
-                elif not g.moves:  # started but not played: this hand line starts it again
-                    g.abandon_hand()
-                    self._started_parts = {}
-            if self._sheet_pending:
-                self._sheet_pending = False
-            expected = g.hand_number + 1 if not g.in_hand else g.hand_number
-            if parsed["number"] != expected:
-                self._refuse(f"the next hand is hand {expected}, not hand {parsed['number']}")
-                return
-            self._leader, self._comment = parsed.get("leader"), parsed.get("comment")
-            self._parts, self._sheet_pending = {}, True
+            self._hand_line(parsed)
             return
         if kind in _PARTS:
             if g.in_hand and g.moves:
                 self._refuse(f"{kind} comes before the hand's first move")
+                return
+            if not self._first_in_text(kind, parsed):
                 return
             if g.in_hand:  # a hand started with what was given so far: start it again with more
                 current = g.record().hands[-1]
@@ -358,8 +358,10 @@ class Recorder:
             self._sheet_pending = False
             if len(self._parts.get("hands", {})) == len(g.seats):
                 # The deal is complete: saved now, before the first move.  A part still to come
-                # (a row, piles) keeps it waiting; what is wrong is said at the first move.
-                self._start(quiet=True)
+                # (a row, piles) keeps it waiting; what is wrong is said at the first move (and
+                # at the terminal now, as a page shows it: what the hand waits for).
+                if not self._start(quiet=True) and self.interactive and self.waiting:
+                    self.say(self.waiting)
             return
         if kind == "left":
             if not g.in_hand:
@@ -398,6 +400,85 @@ class Recorder:
                 return
             self._close(claim)
 
+    def _first_in_text(self, kind: str, parsed: dict) -> bool:
+        """Whether this part line is the first of its kind (for each seat it names) for the hand
+        being prepared, in the text being read; if not, it is refused.
+
+        A text gives one hand's deal at a time, as DGN does ("deal gives N's tiles twice"):
+        several hands' deal lines in one post would otherwise replace each other, the last one
+        winning.  A line typed again on its own (another request, another terminal line)
+        replaces the one before, which is how a mistyped seat is put right."""
+        g = self.game
+        number = g.hand_number if g.in_hand else g.hand_number + 1
+        if self._given is None or self._given[0] != number:
+            self._given = (number, set())
+        given = self._given[1]
+        keys = [(key, seat) for key in ("hands", "piles", "lead_draw") for seat in parsed.get(key, {})]
+        keys += [(key, None) for key in ("row", "boneyard") if key in parsed]
+        again = [seat for key, seat in keys if (key, seat) in given]
+        if again:
+            what = kind if again[0] is None else f"{kind} {again[0]}"
+            self._refuse(f"{what} is given already for hand {number}: one hand's deal at a time (hand "
+                         f"{number + 1}'s once hand {number} is played); to correct it, type the line again "
+                         f"on its own")
+            return False
+        if not self.interactive:  # at the terminal each line is a text of its own
+            given.update(keys)
+        return True
+
+    def _hand_line(self, parsed: dict) -> None:
+        """``hand N [lead SEAT]`` before the hand's first move.
+
+        The deal lines may come first (a complete deal starts its hand by itself): a hand line
+        for that same hand keeps them, and names the lead (none: as the rules say).  The line
+        is tried at once: a lead the rules refuse is refused here, naming this line, and
+        nothing changes; a hand that cannot start yet for want of a part (Castle Rock's row, a
+        lead the rules leave to the record) is announced, and what it waits for is said."""
+        g = self.game
+        started = g.in_hand
+        if started and (g.moves or g.hand_over):
+            return  # a hand over that could not be closed: its refusal was said
+        number = g.hand_number if started else g.hand_number + 1
+        if parsed["number"] != number:
+            self._refuse(f"the next hand is hand {number}, not hand {parsed['number']}")
+            return
+        if started:  # its complete deal started it (or a file continued holds it): the same hand, its deal kept
+            from domrec.record import converter
+
+            current = g.record().hands[-1]
+            parts = converter.unstructure(current.deal, Deal) if current.deal is not None else {}
+            comment = current.comment
+        else:  # the parts typed before this line (if any) are this hand's
+            parts, comment = self._parts, self._comment
+        before = g.checkpoint() if started else None
+        if started:
+            g.abandon_hand()
+        leader = parsed.get("leader")
+        comment = parsed.get("comment") if parsed.get("comment") is not None else comment
+        try:
+            g.start_hand(notation.deal_from_parts(parts), leader, comment)
+        except Refused as e:
+            if leader is not None and e.problem.pointer.endswith("/leader"):
+                if before is not None:
+                    g.restore(before)
+                self._refuse(f"hand {number}: {e.problem.message} [{e.problem.rule}]")
+                return
+            waiting = f"{e.problem.message} [{e.problem.rule}]"  # a part still to come: said, the hand announced
+        except GameError as e:
+            if before is not None:
+                g.restore(before)
+            self._refuse(str(e))
+            return
+        else:
+            waiting = None
+            g.abandon_hand()  # a trial: the hand starts at its first move (or a complete deal, below)
+        self._leader, self._comment, self._parts = leader, comment, parts
+        self._sheet_pending = not parts  # a hand line alone may be followed by the hand's score alone
+        if len(parts.get("hands", {})) == len(g.seats) and waiting is None:
+            self._start(quiet=True)
+        elif waiting is not None:
+            self.say(f"hand {number} cannot start yet: {waiting}")
+
     def _claim_closed(self, claim: HandResult) -> None:
         """An end line for the hand that was just closed: its claim is checked, and kept if right."""
         g = self.game
@@ -415,12 +496,14 @@ class Recorder:
 
     def _start(self, quiet: bool = False) -> bool:
         g = self.game
+        self.waiting = None
         deal = notation.deal_from_parts(self._parts)
         try:
             g.start_hand(deal, self._leader, self._comment)
         except Refused as e:
             if not quiet:
                 self._refuse(f"hand {g.hand_number + 1} cannot start: {e.problem.message} [{e.problem.rule}]")
+            self.waiting = f"hand {g.hand_number + 1} cannot start yet: {e.problem.message} [{e.problem.rule}]"
             return False
         except GameError as e:
             self._refuse(str(e))

@@ -128,6 +128,8 @@ class Session:
         #: made (see :meth:`_announced`; requests are only ever appended, an undo being one too):
         #: a table's page is read many times before its first move.
         self._ahead: tuple[int, Game | None] | None = None
+        #: What the announced hand waits for, when it cannot start yet (see :meth:`_started_copy`).
+        self._waiting: str | None = None
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -214,7 +216,9 @@ class Session:
             for line in text.split("\n"):
                 quiet.feed_line(line)
             quiet.settle()
-        return quiet.game if quiet.start_announced() else None
+        started = quiet.start_announced()
+        self._waiting = None if started else quiet.waiting
+        return quiet.game if started else None
 
     def _undo_request(self) -> None:
         """Back to the state after the last accepted request: made again from the requests."""
@@ -344,6 +348,8 @@ class Session:
             "deal_known": g.deal_known if ahead is None else ahead.deal_known,
             "to_move": g.to_move if ahead is None else ahead.to_move,
             "announced": g.hand_number + 1 if ahead is not None else None,
+            # A hand announced that cannot start yet (Castle Rock without its row): what it waits for.
+            "waiting": self._waiting if ahead is None and self._recorder.hand_announced else None,
             "over": g.over,
             "winner": g.winner,
             "totals": g.totals,

@@ -913,6 +913,7 @@ class CastleRockMatch:
         """A hand whose players' tiles are not known: the starting row (required) and the
         boneyard's draw order (optional) are checked as :meth:`start_hand` checks them."""
         self.hand_no += 1
+        leader = self._leader_of(hand)  # first: a wrong leader is refused on its hand line, row or not
         deal = hand.deal
         if deal is None or deal.row is None:
             raise DealError("a Castle Rock hand needs its starting row even when the players' tiles are not "
@@ -923,7 +924,6 @@ class CastleRockMatch:
                             "every player's two tiles written, give the whole deal instead", R_DEAL,
                             "/deal/hands")
         row, order, rest, _ = self._row_and_boneyard(deal, [])
-        leader = self._leader_of(hand)
         self.last_leader = leader
         # The tiles a player may place from the deal: with a boneyard order, exactly the dealt ones.
         unseen = set(self.set_tiles).difference(row, order or ())

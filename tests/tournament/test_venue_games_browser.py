@@ -207,3 +207,25 @@ def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players
             assert used.get("dice") and used.get("targets", 0) + used.get("s", 0) >= 0, used
     finally:
         served.close()
+
+
+def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
+    """*Start hand 1* at a Castle Rock table with nothing typed: the page says, under the button,
+    that the hand waits for its starting row (the page once stayed as it was, silently); the
+    row typed in the box, the first move is offered."""
+    path, record = _served_game(tmp_path, "castle-rock", ["Ana", "Bo", "Cy"], 5)
+    served = harness._served(path)
+    try:
+        page = _table_page(browser, served)
+        before = _rev(page)
+        page.click("#start-hand", timeout=WAIT_MS)
+        _wait_rev(page, before)
+        page.wait_for_selector("#waiting", timeout=WAIT_MS)
+        assert "starting row" in page.locator("#waiting").inner_text()
+        assert "starting row" in page.locator("#message").inner_text()
+        row = next(t for t in requests_for(record, keep_deal=True) if t.startswith("row "))
+        _type(page, row)
+        page.wait_for_selector("#panel .tiles button", timeout=WAIT_MS)
+        assert page.locator("#waiting").count() == 0 and page.locator("#start-hand").count() == 0
+    finally:
+        served.close()

@@ -29,9 +29,14 @@ def _open(path):
 
 
 def _deal_lines(path, seed: int = 5) -> str:
-    """The deal of round 1 table 1's first hand as the box takes it (deal lines, a lead draw)."""
+    """The deal of round 1 table 1's first hand as the box takes it (deal lines, a lead draw; the
+    other hands' deals are refused in the same post)."""
     texts = requests_for(_game_of(path, 1, 1, seed), keep_deal=True)
-    return "\n".join(t for t in texts if t.split()[0] in ("deal", "leaddraw"))
+    first = texts[1:next(k for k, t in enumerate(texts) if k and t.split()[0] not in _DEAL_PARTS)]
+    return "\n".join(t for t in first if t.split()[0] in ("deal", "leaddraw"))
+
+
+_DEAL_PARTS = ("deal", "row", "boneyard", "pile", "leaddraw", "redeal")
 
 
 def _reads(client, links) -> None:
@@ -240,3 +245,132 @@ def test_the_directors_sheets_count_as_printed(tmp_path, cli):
         server.close()
     r = cli("serve", path, "--port", "8002")
     assert "point to http://testserver, not to this server" in r.stderr, r.stderr
+
+
+# --- a hand's own lines, in whichever order the box gets them ---------------------------------
+
+
+def _typed(path, seed: int = 5) -> tuple[list[str], str, list[str], list[str]]:
+    """Round 1 table 1's game as the box takes it: hand 1's deal lines, its hand line, the rest,
+    and every text in order."""
+    texts = requests_for(_game_of(path, 1, 1, seed), keep_deal=True)
+    k = 1
+    while texts[k].split()[0] in ("deal", "row", "boneyard", "pile", "leaddraw", "redeal"):
+        k += 1
+    return texts[1:k], texts[0], texts[k:], texts
+
+
+def _post(client, token, rev, text):
+    return client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": rev, "text": text})
+
+
+@pytest.mark.parametrize("game", list(EVENTS))
+def test_the_hand_line_after_the_deal_keeps_the_deal(tmp_path, game):
+    """The deal typed in the box first (it starts hand 1 by itself), then *Start hand 1* ("lead:
+    as the rules say"), then the hand line with its lead: the deal stays, and the game is played
+    out move by move to its end.  The old server took the hand line and threw the deal away."""
+    path = _event(tmp_path, game)
+    parts, line, rest, _ = _typed(path)
+    server, client, links = _open(path)
+    try:
+        token = links["tables"][0]["token"]
+        rev = client.post("/api/v1/tables/1/1/mode", headers=_auth(token), json={"rev": 0, "mode": "play"}).json()["rev"]
+        for text in ["\n".join(parts), line.split(" lead ")[0], line]:
+            r = _post(client, token, rev, text)
+            assert r.status_code == 200, (text, r.text)
+            rev = r.json()["rev"]
+            if game != "domino-roads":  # (three players: hand 1 waits for its lead, named by the next line)
+                assert r.json()["game"]["deal_known"], text
+        for text in rest:
+            r = _post(client, token, rev, text)
+            assert r.status_code == 200, (text, r.text)
+            rev = r.json()["rev"]
+        game_view = r.json()["game"]
+        assert game_view["over"] and all(h["deal"] for h in game_view["hands"] if not h["sheet"])
+        _reads(client, links)
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("game", ["competitive", "broadway"])
+def test_a_lead_the_rules_refuse_is_refused_on_the_hand_line(tmp_path, game):
+    """The deal typed first, then a hand line whose lead the deal rules out: 422 naming line 1,
+    nothing stored, the deal kept; the right lead is then taken."""
+    path = _event(tmp_path, game)
+    parts, line, rest, _ = _typed(path)
+    leader = line.split(" lead ")[1]
+    wrong = next(s for s in ("N", "E", "S", "W") if s != leader)
+    server, client, links = _open(path)
+    try:
+        token = links["tables"][0]["token"]
+        client.post("/api/v1/tables/1/1/mode", headers=_auth(token), json={"rev": 0, "mode": "play"})
+        rev = _post(client, token, 1, "\n".join(parts)).json()["rev"]
+        r = _post(client, token, rev, f"hand 1 lead {wrong}")
+        assert r.status_code == 422 and r.json()["error"].startswith(f"1:1: hand 1: {wrong} cannot lead"), r.text
+        state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+        assert state["rev"] == rev and state["game"]["deal_known"] and state["game"]["to_move"] == leader
+        assert _post(client, token, rev, line).status_code == 200
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("game", list(EVENTS))
+def test_start_hand_says_what_the_hand_still_needs(tmp_path, game):
+    """*Start hand 1* at a Castle Rock table, nothing typed: the hand cannot start without its
+    starting row, and the answer says so in one line (the old server said nothing and the next
+    move was refused); with the row typed the first move is offered.  Elsewhere it starts."""
+    path = _event(tmp_path, game)
+    parts, _, _, _ = _typed(path)
+    server, client, links = _open(path)
+    try:
+        token = links["tables"][0]["token"]
+        client.post("/api/v1/tables/1/1/mode", headers=_auth(token), json={"rev": 0, "mode": "play"})
+        r = _post(client, token, 1, "hand 1")
+        assert r.status_code == 200, r.text
+        said = r.json()["said"]
+        if game == "castle-rock":
+            assert len(said) == 1 and said[0].startswith("hand 1 cannot start yet:") and "row" in said[0], said
+            again = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()  # any phone reads it
+            assert again["game"]["waiting"] == said[0]
+            page = client.get("/api/v1/tables/1/1", headers={**_auth(token), "Accept-Language": "es"}).json()
+            assert page["game"]["waiting"].startswith("la mano 1 aún no puede empezar:"), page["game"]["waiting"]
+            row = next(p for p in parts if p.startswith("row"))
+            r = _post(client, token, r.json()["rev"], row)
+            assert r.status_code == 200 and r.json()["game"]["announced"] == 1, r.text
+            assert r.json()["game"]["waiting"] is None
+        else:
+            assert not any("cannot start" in s for s in said), said
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("game", list(EVENTS))
+def test_two_hands_deal_lines_in_one_post_are_refused(tmp_path, game):
+    """Hand 1's and hand 2's deal lines in one post: 422 naming the first line of the second deal,
+    nothing stored (the old server kept the last deal given).  A seat's line sent again alone
+    replaces the one before (how a mistyped line is put right)."""
+    path = _event(tmp_path, game)
+    parts, _, _, texts = _typed(path)
+    start = next(k for k, t in enumerate(texts) if t.startswith("hand 2"))
+    second = []
+    for t in texts[start + 1:]:
+        if t.split()[0] not in ("deal", "row", "boneyard", "pile", "leaddraw", "redeal"):
+            break
+        second.append(t)
+    kinds = {tuple(p.split()[:2]) if p.split()[0] in ("deal", "pile", "leaddraw") else (p.split()[0],) for p in parts}
+    at = next(k for k, t in enumerate(second)
+              if (tuple(t.split()[:2]) if t.split()[0] in ("deal", "pile", "leaddraw") else (t.split()[0],)) in kinds)
+    server, client, links = _open(path)
+    try:
+        token = links["tables"][0]["token"]
+        client.post("/api/v1/tables/1/1/mode", headers=_auth(token), json={"rev": 0, "mode": "play"})
+        r = _post(client, token, 1, "\n".join([*parts, *second]))
+        assert r.status_code == 422, r.text
+        assert r.json()["error"].startswith(f"{len(parts) + at + 1}:1: ") and "is given already for hand 1" in r.json()["error"]
+        state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+        assert state["rev"] == 1 and state["game"]["hands"] == [] and not state["game"]["deal_known"]
+        rev = _post(client, token, 1, "\n".join(parts)).json()["rev"]
+        r = _post(client, token, rev, next(p for p in parts if p.startswith("deal")))
+        assert r.status_code == 200, r.text
+    finally:
+        server.close()

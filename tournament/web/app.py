@@ -371,6 +371,8 @@ class VenueServer:
                     game[key] = [{**m, "label": self._said(m["label"], lang)} for m in game[key]]
             game["hands"] = [{**h, "moves": [{**m, "label": self._said(m["label"], lang)} for m in h["moves"]]}
                              for h in game.get("hands") or []]
+            if isinstance(game.get("waiting"), str):
+                game["waiting"] = self._said(game["waiting"], lang)
             out["game"] = game
         if isinstance(out.get("state"), dict):
             out["state"] = self._translated(out["state"], lang)

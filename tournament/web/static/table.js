@@ -133,6 +133,8 @@
                  el("div", { class: "row" }, lead, el("button", { type: "button", class: "primary", id: "start-hand",
                    onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, t("Start hand %(n)s", { n: next }))),
                  el("p", { class: "note" }, t("The deal may be entered first, as deal lines in the box below, or not at all.")));
+      // The hand was started but cannot begin yet (Castle Rock without its row): what it waits for, from the engine.
+      if (game.waiting) box.append(el("p", { class: "note", id: "waiting" }, game.waiting));
       if (clock) box.append(el("p", { class: "note" }, t("The event's clock (%(minutes)s minutes) has run out? The side ahead wins.",
                                                     { minutes: view.time_limit })), clock);
       return box;
