@@ -62,6 +62,18 @@ def latest(store: EventStore) -> int:
     return int(row[0] or 0)
 
 
+def latest_except(store: EventStore, kinds: tuple[str, ...]) -> int:
+    """The number of the last change not of one of ``kinds``; 0 when there is none.  Read from the
+    end of the log backwards (by its key), so it stops at the first such change: the changes left
+    out (a table's status) lie between the others, a few at a time."""
+    if not has_changes(store):
+        return 0
+    marks = ",".join("?" * len(kinds))
+    row = store.conn.execute(f"SELECT seq FROM changes WHERE kind NOT IN ({marks}) ORDER BY seq DESC LIMIT 1",
+                             list(kinds)).fetchone()
+    return int(row[0]) if row else 0
+
+
 def since(store: EventStore, after: int, limit: int) -> list[tuple[int, str, str, int | None, int | None, str]]:
     """Up to ``limit`` changes numbered above ``after``, oldest first, as stored
     (seq, at, kind, round, table_no, data text)."""

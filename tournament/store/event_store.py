@@ -51,6 +51,9 @@ class EventStore:
         #: None: the login name.
         self.author: str | None = None
         self._browsing_stale = False
+        #: How many changes of the event's log were appended through this connection (rolled back or
+        #: not): the venue's live stream looks at the file at once when it moves, not at every move.
+        self.changes_logged = 0
         #: Computes the ``standings`` snapshot people browse (:meth:`refresh_browsing`): set by the
         #: event layer, which opens and creates every event (:mod:`tournament.event.files`); a
         #: store opened without it keeps no snapshot.

@@ -190,6 +190,7 @@ class VenueServer:
         # The hall's pages and live stream read the file on threads of their own, never this one's.
         self.public = PublicPages(self.event, base_url)
         self.live = LiveFeed(self.event, lifetime=stream_lifetime)
+        self._logged = 0  # the venue's changes logged, as the live stream was last told
         self.buckets = _Buckets(rate, burst)
         loader = jinja2.FileSystemLoader(str(HERE / "templates"))
         # Every value a page shows loses its direction controls (finalize): an old event's name
@@ -382,8 +383,9 @@ class VenueServer:
         lang, _ = self._language(request)
         try:
             body: dict[str, Any] = self._translated(await work(), lang)
-            if request.method == "POST":
-                self.live.poke()  # the event may have changed: open pages hear of it now
+            if request.method == "POST" and self.venue.store.changes_logged != self._logged:
+                self._logged = self.venue.store.changes_logged
+                self.live.poke()  # the event changed: open pages hear of it now (a move alone logs nothing)
         except _Refusal as e:
             body, status = {"error": e.message, "request_id": request_id}, e.status
         except VenueError as e:
@@ -719,7 +721,8 @@ class VenueServer:
                                           "itself every few seconds instead",
                                  "request_id": request.scope.get("state", {}).get("request_id", "")},
                                 status_code=503, headers={"Retry-After": "30"})
-        return StreamingResponse(self.live.events(), media_type="text/event-stream",
+        tables = request.query_params.get("follow") == "tables"
+        return StreamingResponse(self.live.events(tables), media_type="text/event-stream",
                                  headers={"x-accel-buffering": "no"})
 
 
