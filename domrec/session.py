@@ -208,13 +208,7 @@ class Session:
         return ahead
 
     def _started_copy(self) -> Game | None:
-        quiet = Recorder(Game.from_record(self.template), None, interactive=False, say=lambda _: None,
-                         refuse_out=lambda _: None)
-        for text in self.accepted:
-            for line in text.split("\n"):
-                quiet.feed_line(line)
-            quiet.settle()
-        return quiet.game if quiet.start_announced() else None
+        return self._recorder.started_copy()
 
     def _undo_request(self) -> None:
         """Back to the state after the last accepted request: made again from the requests."""
