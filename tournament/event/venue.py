@@ -173,6 +173,7 @@ class Live:
     called: str | None = None  # when the director was called, while the call stands
     last_at: str | None = None  # the time of the table's last write
     set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see _replay)
+    logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
 
 
 def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -480,8 +481,10 @@ class Venue:
             table = self.table(round_no, table_no)
             return self._state(table, self._current(table), said or [])
 
-    def _state(self, table: Table, live: Live, said: list[str]) -> dict[str, Any]:
-        result = self.store.result_for(table.id)
+    def _state(self, table: Table, live: Live, said: list[str], result: Any = False) -> dict[str, Any]:
+        """The table's state; ``result``: its result as the caller has just read it (False: read it)."""
+        if result is False:
+            result = self.store.result_for(table.id)
         game = live.session.state()
         sides = list(table.sides())
         status = "called" if live.called and result is None else _progress(result is not None, live, game)
@@ -550,22 +553,25 @@ class Venue:
                 with self.store.write():
                     venue_sql.upgrade_for_venue(self.store)
                     live = self._current(table)
+                    result = self.store.result_for(table.id)
                     if not any_view and rev != live.rev:
                         raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
-                                    f"changed; here is the table now", self._state(table, live, []))
-                    if not locked_ok and self.store.result_for(table.id) is not None:
+                                    f"changed; here is the table now", self._state(table, live, [], result))
+                    if not locked_ok and result is not None:
                         raise Locked(f"round {table.round} table {table.number} is confirmed: only the director "
-                                     f"can change its result now", self._state(table, live, []))
+                                     f"can change its result now", self._state(table, live, [], result))
                     try:
                         kind, body, said = judge(table, live)
                         at = now()
                         venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
-                        self._log_status(table, live)
+                        if kind != "dgn":  # a confirmation (or the director's write) may have entered the result
+                            result = self.store.result_for(table.id)
+                        self._log_status(table, live, result)
                         _apply(live, kind, body, at)
                         live.rev += 1
                         # The answer is made before the write is kept: a write after which the table
                         # could not be shown is not kept either (a table is never stuck on it).
-                        state = self._state(table, live, said)
+                        state = self._state(table, live, said, result)
                     except (TournamentError, DomrecError):  # the operations' own refusals, as they are
                         raise
                     except Exception:  # noqa: BLE001 - a fault of the server's own: nothing kept, one line
@@ -575,22 +581,25 @@ class Venue:
             except BaseException:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
                 raise
-            if self.store.result_for(table.id) is not None:
+            if result is not None:
                 self.store.bring_browsing_up_to_date()
             return state
 
-    def _log_status(self, table: Table, live: Live) -> None:
+    def _log_status(self, table: Table, live: Live, result: Any) -> None:
         """Within a write: a ``table_status`` change when the write moved the table's public status
         (not started, playing, waiting for confirmation; a confirmed result logs its own, as every
         result does).  Compared with the last one logged, so a file whose log started mid-game
         catches up at its next write."""
-        if self.store.result_for(table.id) is not None:
+        if result is not None:
             return
         game = live.session.game
         status = (changes.WAITING if live.session.over else changes.PLAYING if game.hand_number else
                   changes.NOT_STARTED)
-        if status != changes.table_status(self.store, table.round, table.number):
+        if live.logged is None:  # read once a live game; a write that fails takes the live game with it
+            live.logged = changes.table_status(self.store, table.round, table.number)
+        if status != live.logged:
             changes.record(self.store, changes.TABLE_STATUS, table.round, table.number, {"status": status})
+            live.logged = status
 
     def record(self, round_no: int, table_no: int, rev: Any, text: Any) -> dict[str, Any]:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""

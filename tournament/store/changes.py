@@ -30,8 +30,7 @@ from tournament.store.sqlite import now
 
 
 def has_changes(store: EventStore) -> bool:
-    return bool(store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'changes'")
-                .fetchone())
+    return store.has_table("changes")
 
 
 def upgrade_for_changes(store: EventStore) -> int | None:
