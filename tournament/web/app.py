@@ -63,6 +63,7 @@ from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
                                     remember_printed)
 from tournament.pages.sheets import sheets_page
+from tournament.store.event_store import EventStore
 from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
 
@@ -305,8 +306,11 @@ class VenueServer:
     # --- routes ---------------------------------------------------------------------------
 
     def _routes(self) -> list:
+        """Every route; a request tries them in order, so the tables' moves come first."""
         api = "/api/v1"
-        return [
+        hot = [Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
+               Route(f"{api}/tables/{{round}}/{{table}}", self.api_table)]
+        return hot + [
             Route("/", self.public_page),
             Route("/tables", self.public_page),
             Route("/standings", self.public_page),
@@ -322,9 +326,7 @@ class VenueServer:
             Route("/d/{token}/sheets", self.sheets_page),
             Route("/d/{token}/replay/{round}/{table}", self.replay_page),
             Route(f"{api}/openapi.json", self.openapi),
-            Route(f"{api}/tables/{{round}}/{{table}}", self.api_table),
             Route(f"{api}/tables/{{round}}/{{table}}/options", self.api_options),
-            Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/mode", self.api_mode, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/confirm", self.api_confirm, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/call", self.api_call, methods=["POST"]),
@@ -438,9 +440,19 @@ class VenueServer:
 
     async def api_dgn(self, request: Request) -> Response:
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request)
-            body = await _json_body(request)
-            return await self.run(self.venue.record, round_no, table_no, body.get("rev"), body.get("text"))
+            round_no, table_no = self._where(request)
+            try:
+                body: dict[str, Any] | _Refusal = await _json_body(request)
+            except _Refusal as e:
+                body = e
+
+            def authorized_record() -> Any:  # one trip to the venue's thread a move, the key checked first
+                self.venue.authorize(_bearer(request), round_no, table_no)
+                if isinstance(body, _Refusal):
+                    raise body
+                return self.venue.record(round_no, table_no, body.get("rev"), body.get("text"))
+
+            return await self.run(authorized_record)
         return await self._answer(request, work)
 
     async def api_mode(self, request: Request) -> Response:
@@ -512,24 +524,23 @@ class VenueServer:
 
     # --- the event's feed (public: no key) ----------------------------------------------------
 
-    async def _feed(self, request: Request, read: Callable[[], Any]) -> Response:
+    async def _feed(self, request: Request, read: Callable[[EventStore], Any]) -> Response:
         """``read()`` (a function of :mod:`tournament.event.feed`) as JSON, public, with its ETag:
         the event and its last change's number, taken before the data in one read transaction,
         so an ETag is never newer than the data it is sent with.  A file whose log has not begun
         (made by an older tool, not written since) gets no ETag: it could change unlogged."""
-        store = self.venue.store
         seen = request.headers.get("if-none-match")
 
-        def work() -> tuple[str | None, Any]:
-            with self.venue.lock, store.reading():
+        def work(store: EventStore) -> tuple[str | None, Any]:
+            with store.reading():
                 seq = changes.latest_seq(store)
                 tag = f'"{FEED_ETAG}-{store.uuid}-{seq}"' if seq else None
                 if tag is not None and seen is not None and _etag_matches(seen, tag):
                     return tag, _NOT_MODIFIED
-                return tag, read()
+                return tag, read(store)
 
-        try:
-            tag, data = await self.run(work)
+        try:  # on the hall's thread and connection: a program following the event never holds up a table
+            tag, data = await self.public.reader.run(work)
         except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
             return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
         headers = _feed_headers(tag)
@@ -543,21 +554,21 @@ class VenueServer:
                             headers=_feed_headers(None))
 
     async def feed_event(self, request: Request) -> Response:
-        return await self._feed(request, lambda: feed.event(self.venue.store))
+        return await self._feed(request, feed.event)
 
     async def feed_standings(self, request: Request) -> Response:
-        return await self._feed(request, lambda: feed.standings(self.venue.store))
+        return await self._feed(request, feed.standings)
 
     async def feed_round(self, request: Request) -> Response:
         try:
             number = _int(request.path_params["round"], "round")
         except _Refusal as e:
             return self._feed_refusal(request, e.status, e.message)
-        return await self._feed(request, lambda: feed.round_(self.venue.store, number))
+        return await self._feed(request, lambda store: feed.round_(store, number))
 
     async def feed_changes(self, request: Request) -> Response:
         since, limit = request.query_params.get("since"), request.query_params.get("limit")
-        return await self._feed(request, lambda: feed.changes_after(self.venue.store, since, limit))
+        return await self._feed(request, lambda store: feed.changes_after(store, since, limit))
 
     async def feed_game(self, request: Request) -> Response:
         """A finished table's record: JSON as stored, or DGN with ``?format=dgn``.  Its ETag is the
@@ -569,15 +580,13 @@ class VenueServer:
         form = request.query_params.get("format", "json")
         if form not in ("json", "dgn"):
             return self._feed_refusal(request, 422, f"format is json or dgn (not {one_line(form)[:20]!r})")
-        store = self.venue.store
-
-        def work() -> tuple[str, str]:
-            with self.venue.lock, store.reading():
+        def work(store: EventStore) -> tuple[str, str]:
+            with store.reading():
                 text, digest = feed.game_text(store, round_no, table_no)
                 return (feed.game_dgn(store, round_no, table_no) if form == "dgn" else text), digest
 
         try:
-            body, digest = await self.run(work)
+            body, digest = await self.public.reader.run(work)
         except TournamentError as e:
             return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
         tag = f'"{digest}-{form}"' if digest else None
