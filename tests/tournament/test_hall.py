@@ -160,3 +160,62 @@ def test_a_move_costs_the_event_file_a_handful_of_statements(tmp_path):
         assert statements.count("COMMIT") == 1  # acknowledged once committed, one transaction a write
     finally:
         venue.store.close()
+
+
+def test_moves_waiting_together_are_committed_together_each_on_its_own(tmp_path):
+    """The venue's thread takes the requests waiting together in one group of the event file: one
+    commit for all, each write still all or nothing on its own (a refused one leaves the others),
+    each answered once the group is committed; a group that cannot commit refuses every write in
+    it and the live games are made again from the file."""
+    import threading
+
+    from tournament.event.venue import Stale
+    from tournament.web.app import VenueThread
+
+    path = _event(tmp_path)
+    worker = VenueThread()
+    venue = worker.submit(lambda: Venue(open_event(path)), grouped=False).result()
+    worker.store, worker.lost = venue.store, venue.forget
+    texts = _first_moves(path)
+    try:
+        held, go = threading.Event(), threading.Event()
+
+        def hold() -> None:  # the thread busy: the requests after it wait together
+            held.set()
+            go.wait(PATIENCE)
+
+        statements: list[str] = []
+        worker.submit(lambda: venue.store.conn.set_trace_callback(statements.append)).result()
+        first = worker.submit(hold)
+        assert held.wait(PATIENCE)
+        table1 = [worker.submit(venue.record, 1, 1, rev, text) for rev, text in enumerate(texts[:3])]
+        stale = worker.submit(venue.record, 1, 2, 5, texts[0])  # an old revision: refused alone
+        table2 = worker.submit(venue.record, 1, 2, 0, texts[0])
+        go.set()
+        first.result(PATIENCE)
+        assert [f.result(PATIENCE)["rev"] for f in table1] == [1, 2, 3] and table2.result(PATIENCE)["rev"] == 1
+        with pytest.raises(Stale):
+            stale.result(PATIENCE)
+        assert statements.count("COMMIT") == 1 and statements.count("BEGIN IMMEDIATE") == 1
+        other = open_event(path)  # another connection: all of it is in the file
+        try:
+            assert other.conn.execute("SELECT COUNT(*) FROM venue_log").fetchone()[0] == 4
+        finally:
+            other.conn.close()
+
+        # A group that cannot commit: every write in it refused, the live games forgotten.
+        held.clear(), go.clear()
+        first = worker.submit(hold)
+        assert held.wait(PATIENCE)
+        breaks = worker.submit(lambda: venue.store.conn.execute("ROLLBACK"))  # the group's transaction gone
+        lost = worker.submit(venue.record, 1, 1, 3, texts[3])
+        go.set()
+        with pytest.raises(Exception):
+            lost.result(PATIENCE)
+        breaks.exception(PATIENCE)
+        assert worker.submit(lambda: venue._live).result() == {}
+        state = worker.submit(venue.state, 1, 1).result(PATIENCE)
+        assert state["rev"] == 3  # the file's revision: the refused move is not there
+    finally:
+        worker.submit(venue.store.close, grouped=False).result()
+        worker.shutdown()

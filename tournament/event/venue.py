@@ -412,6 +412,12 @@ class Venue:
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
         store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
 
+    def forget(self) -> None:
+        """The file did not take the writes just made (their group was not committed): every live
+        game is made again from the file when next asked for."""
+        with self.lock:
+            self._live.clear()
+
     # --- finding a table ----------------------------------------------------------------------
 
     def table(self, round_no: int, table_no: int) -> Table:

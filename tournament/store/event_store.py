@@ -55,6 +55,7 @@ class EventStore:
         #: not): the venue's live stream looks at the file at once when it moves, not at every move.
         self.changes_logged = 0
         self._tables_seen: set[str] = set()
+        self._group = False  # within :meth:`group`: each write a savepoint of the group's transaction
         #: Computes the ``standings`` snapshot people browse (:meth:`refresh_browsing`): set by the
         #: event layer, which opens and creates every event (:mod:`tournament.event.files`); a
         #: store opened without it keeps no snapshot.
@@ -90,7 +91,7 @@ class EventStore:
                                      f"run `tournament check`, and restore it from a copy")
             self._sound = True
         try:
-            with transaction(self.conn):
+            with transaction(self.conn, within=self._group):
                 changes = self.conn.total_changes
                 yield self
                 if self.conn.total_changes != changes:
@@ -101,6 +102,20 @@ class EventStore:
         except BaseException:
             self._tables_seen.clear()  # a table this write made is gone with it
             raise
+
+    @contextlib.contextmanager
+    def group(self) -> Iterator["EventStore"]:
+        """Writes made within it are committed together at its end, each still all or nothing on
+        its own (a savepoint of the group's transaction): one flush to disk for many writes, where
+        a flush a write would queue each behind the others' (the venue: a hundred tables' moves a
+        second).  Whoever answers for a write made within it answers once the group is over: a
+        group that fails to commit takes every write in it back."""
+        with transaction(self.conn):
+            self._group = True
+            try:
+                yield self
+            finally:
+                self._group = False
 
     @contextlib.contextmanager
     def reading(self) -> Iterator["EventStore"]:
@@ -126,7 +141,7 @@ class EventStore:
         command entering 200 results ranks the event once, not 200 times.  :meth:`close` calls it."""
         if not self._browsing_stale:
             return
-        with transaction(self.conn):
+        with transaction(self.conn, within=self._group):
             self.refresh_browsing()
         self._browsing_stale = False
 

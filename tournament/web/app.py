@@ -35,6 +35,8 @@ import asyncio
 import concurrent.futures
 import json
 import logging
+import queue
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -189,6 +191,95 @@ def _int(text: str, what: str) -> int:
     return int(text)
 
 
+#: The most requests one group of the event file takes (see :class:`VenueThread`).
+MAX_GROUP = 64
+_NOTHING = object()
+
+
+class VenueThread:
+    """The one thread that uses the venue's connection to the event file.
+
+    Requests waiting together are taken together: their writes are made in one group of the
+    file (:meth:`~tournament.store.event_store.EventStore.group`), each all or nothing on its own,
+    committed with one flush to disk, and only then is each answered.  A request alone is made
+    and committed on its own, as before; a hundred tables' moves a second wait for one flush
+    each, not for a flush per table ahead of them.  If a group cannot be committed, every write
+    in it is refused and the tables' live games are made again from the file (:attr:`lost`)."""
+
+    def __init__(self) -> None:
+        self.store: EventStore | None = None  # grouping starts once the venue is open
+        self.lost: Callable[[], None] = lambda: None
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._shut = False
+        self._waiting: Any = _NOTHING  # a job taken from the queue, to run after the group before it
+        self._thread = threading.Thread(target=self._loop, name="venue", daemon=True)
+        self._thread.start()
+
+    def submit(self, fn: Callable[..., Any], *args: Any, grouped: bool = True) -> concurrent.futures.Future:
+        if self._shut:
+            raise RuntimeError("the venue's thread has stopped: nothing more is done on the event file")
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._jobs.put((future, fn, args, grouped))
+        return future
+
+    def shutdown(self) -> None:
+        """Stop once the jobs already given are done."""
+        self._shut = True
+        self._jobs.put(None)
+        self._thread.join()
+
+    def _next(self, block: bool) -> tuple | None:
+        if self._waiting is not _NOTHING:
+            job, self._waiting = self._waiting, _NOTHING
+            return job
+        return self._jobs.get() if block else self._jobs.get_nowait()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._next(True)
+            if job is None:
+                return
+            batch = [job]
+            while job[3] and len(batch) < MAX_GROUP:
+                try:
+                    more = self._next(False)
+                except queue.Empty:
+                    break
+                if more is None or not more[3]:  # the end, or a job that runs alone: after this group
+                    self._waiting = more
+                    break
+                batch.append(more)
+            self._run(batch)
+
+    def _run(self, batch: list[tuple]) -> None:
+        batch = [job for job in batch if job[0].set_running_or_notify_cancel()]
+        if len(batch) == 1 or self.store is None:
+            for future, fn, args, _ in batch:
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as e:
+                    future.set_exception(e)
+            return
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with self.store.group():
+                for _, fn, args, _ in batch:
+                    try:
+                        outcomes.append((True, fn(*args)))
+                    except Exception as e:  # a refusal (or a failure) of this request alone
+                        outcomes.append((False, e))
+        except Exception as e:  # the group was not committed: none of its writes is in the file
+            self.lost()
+            for future, *_ in batch:
+                future.set_exception(e)
+            return
+        for (future, *_), (ok, value) in zip(batch, outcomes):
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
 class VenueServer:
     """The application and the one thread that uses the event file."""
 
@@ -199,8 +290,9 @@ class VenueServer:
         self.base_url = base_url
         self.pins = pins
         self.idle_minutes = idle_minutes
-        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue")
-        self.venue: Venue = self._executor.submit(self._open).result()
+        self._executor = VenueThread()
+        self.venue: Venue = self._executor.submit(self._open, grouped=False).result()
+        self._executor.store, self._executor.lost = self.venue.store, self.venue.forget
         # The hall's pages and live stream read the file on threads of their own, never this one's.
         self.public = PublicPages(self.event, base_url)
         self.live = LiveFeed(self.event, lifetime=stream_lifetime)
@@ -227,8 +319,8 @@ class VenueServer:
         self.live.stop()
         self.live.close()
         self.public.close()
-        self._executor.submit(shut).result()
-        self._executor.shutdown(wait=True)
+        self._executor.submit(shut, grouped=False).result()
+        self._executor.shutdown()
 
     def stop_streams(self) -> None:
         """End every live stream (the server is stopping: an open stream would hold it up)."""
@@ -240,7 +332,7 @@ class VenueServer:
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the venue's thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor, lambda: fn(*args))
+        return await asyncio.wrap_future(self._executor.submit(fn, *args))
 
     # --- what every response gets ---------------------------------------------------------
 
