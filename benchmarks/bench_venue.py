@@ -207,7 +207,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         acknowledged: dict[int, list[str]] = {t.number: [] for t in tables}
         revs: dict[int, int] = {t.number: 0 for t in tables}
         latencies: list[float] = []
-        refused = confirmed = reads = live_reads = live_unchanged = 0
+        refused = confirmed = reads = live_reads = live_unchanged = 0  # live_reads: after a phone's first load
         heard: list[tuple[float, int]] = []  # (when, revision) of every change the probe listener heard
         news = asyncio.Event()
         delays: list[float] = []
@@ -293,9 +293,10 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                             await asyncio.sleep(rng.random() * 0.4)  # as live.js waits, so phones spread out
                             status, found, _ = await fetcher.request(
                                 "GET", f"/standings?part=main&since={seq}", None, {"accept-encoding": "gzip"})
+                            if seq:  # the first fetch is the page's first load, not a change heard of
+                                live_reads += 1
+                                live_unchanged += status == 204
                             seq = int(found.get("x-seq", now))
-                            live_reads += 1
-                            live_unchanged += status == 204
                 finally:
                     fetcher.close()
                 return
@@ -366,7 +367,8 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
           f"results{f' ({unheard} not heard of)' if unheard else ''} (goal: p95 < 2 s)")
     per_phone = live_reads / args.live if args.live else 0.0
     per_change = live_reads / args.live / public_changes if args.live and public_changes else 0.0
-    print(f"  live phones: the standings fetched {live_reads} times ({live_unchanged} answered 'unchanged'), "
+    print(f"  live phones: the standings fetched again {live_reads} times after their first load "
+          f"({live_unchanged} answered 'unchanged'), "
           f"{per_phone:.1f} a phone, {per_change:.2f} a phone per change of the public pages "
           f"({public_changes} changes)")
     print(f"  moves lost: {lost}; moves doubled: {doubled}; games confirmed: {confirmed} "
