@@ -2,7 +2,10 @@
 
 What the web server (``tournament serve``) does, as operations on an open event, so that the
 server is a thin layer and a test (or another front end) drives the very same code.  Every
-write follows one pattern, inside one transaction of the event file:
+write follows one pattern, inside one transaction of the event file (the web server may take
+several tables' writes in one group, :meth:`~tournament.store.event_store.EventStore.group`:
+each write then a savepoint of the group's transaction, all or nothing on its own, and answered
+once the group is committed):
 
 1. the table's revision is read under the write lock; a write that names another revision is
    refused with the table's current state (:class:`Stale`: "the table has moved on");

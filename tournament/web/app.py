@@ -25,8 +25,10 @@ adds is what a server owes its clients:
   is slowed down and the hall is not.
 * **Nothing from elsewhere**: scripts, styles and pictures are served from the package.
 
-The event file is used from one thread only (the venue's executor): SQLite takes one writer at
-a time anyway, and the venue's operations are short.
+The tables use the event file from one thread only (:class:`VenueThread`): SQLite takes one
+writer at a time anyway, and the venue's operations are short; requests waiting together are
+committed together, one flush to disk for all of them.  The hall's pages and the public feed
+read the file on threads and connections of their own (:mod:`tournament.web.public`).
 """
 
 from __future__ import annotations
