@@ -103,6 +103,9 @@ def test_a_pages_parts_are_made_once_per_public_change_whatever_the_readers(tmp_
         token, director = links["tables"][0]["token"], links["director"].rsplit("/", 1)[1]
         pages = server.public
 
+        # The pages that show the tables' statuses follow every change of the event; the others do not.
+        assert 'data-follow="tables"' in client.get("/tables").text and "data-follow" not in client.get("/").text
+        pages.made = pages.reads = 0
         answers = [client.get("/standings?part=main") for _ in range(10)]
         seq = answers[0].headers["x-seq"]
         assert {(a.status_code, a.headers["x-seq"], a.text) for a in answers} == {(200, seq, answers[0].text)}
