@@ -201,6 +201,24 @@ class Recorder:
         the session does this on a copy, never on the table's own game)."""
         return self.hand_announced and self._start(quiet=True)
 
+    def started_copy(self) -> Game | None:
+        """The announced hand started, with what was given of it, on a copy of the game made from
+        its record (the game itself untouched), or ``None`` when nothing is announced or it cannot
+        start yet: what the table's page offers before the hand's first move.  A copy from the
+        record, not from the requests typed: its cost is the game's moves, not their typing."""
+        if not self.hand_announced:
+            return None
+        copy = Game.from_record(self.game.record())
+        self.waiting = None
+        try:
+            copy.start_hand(notation.deal_from_parts(self._parts), self._leader, self._comment)
+        except Refused as e:  # what the hand still waits for (a row, piles, a lead), said on the page
+            self.waiting = f"hand {copy.hand_number + 1} cannot start yet: {e.problem.message} [{e.problem.rule}]"
+            return None
+        except GameError:
+            return None
+        return copy
+
     def settle(self) -> None:
         """Between requests of a page: the passes now forced are made, so that who is to move is
         right while the table waits (within a text they are made when the next move shows them).

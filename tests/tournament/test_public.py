@@ -19,7 +19,7 @@ import pytest
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 from tournament.event import public as pub
-from tournament.event.changes import latest_seq
+from tournament.event.changes import latest_public_seq, latest_seq
 from tournament.event.results import enter_manual
 from tournament.event.simulate import simulate_event
 from tournament.pages import public as pages, report as rp
@@ -48,9 +48,10 @@ def _confirm(client, token: str, state: dict) -> dict:
 
 
 def _now(server, client, url: str):
-    """The page as of the event's latest change.  The server reads the event for its pages at most
-    twice a second (a page made meanwhile says the change it shows in ``X-Seq``): wait for it."""
-    want = str(server.call(lambda: latest_seq(server.venue.store)))
+    """The page as of what it shows: the public pages' revision (the round's tables and the results,
+    which show the tables' statuses: the event's latest change), as its ``X-Seq`` says."""
+    follows = latest_seq if url.split("?")[0] in ("/tables", "/games") else latest_public_seq
+    want = str(server.call(lambda: follows(server.venue.store)))
     deadline = time.monotonic() + 60
     while True:
         r = client.get(url)

@@ -91,9 +91,10 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
                 state = client.post("/api/v1/tables/1/1/confirm", headers=_auth(token),
                                     json={"rev": state["rev"], "side": side}).json()
         assert state["status"] == "confirmed"
-        from tournament.event.changes import latest_seq
+        from tournament.event.changes import latest_public_seq
 
-        want = served.server.call(lambda: latest_seq(served.server.venue.store))
+        # The standings follow the public pages' revision: the result (not the table's status after it).
+        want = served.server.call(lambda: latest_public_seq(served.server.venue.store))
         assert want > int(seq)
         # The page catches up by itself: its main region shows the event as of the result.
         page.wait_for_function(f"() => document.getElementById('main').dataset.seq === '{want}'", timeout=WAIT_MS)

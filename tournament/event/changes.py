@@ -95,6 +95,11 @@ KINDS = (EVENT_CREATED, LOG_STARTED, PLAYER_ADDED, PLAYER_WITHDRAWN, PLAYER_RENA
 NOT_STARTED, PLAYING, WAITING, CONFIRMED = "not started", "playing", "waiting", "confirmed"
 STATUSES = (NOT_STARTED, PLAYING, WAITING, CONFIRMED)
 
+#: The changes that alter nothing but a table's status in play (playing, waiting for its confirmation):
+#: the public pages that show the round's tables follow them; every other public page (the
+#: standings, find your table, a player's page) shows only what is entered, and does not.
+STATUS_KINDS = (TABLE_STATUS,)
+
 #: The most changes one call of :func:`changes_since` returns.
 MAX_LIMIT = 1000
 
@@ -115,12 +120,20 @@ def record(store: EventStore, kind: str, round_no: int | None = None, table_no: 
     old = sql.upgrade_for_changes(store)
     if old is not None:
         sql.insert_change(store.conn, LOG_STARTED, None, None, {"from_schema": old})
+    store.changes_logged += 1
     return sql.insert_change(store.conn, kind, round_no, table_no, data or {})
 
 
 def latest_seq(store: EventStore) -> int:
     """The number of the event's last change; 0 when it has none."""
     return sql.latest(store)
+
+
+def latest_public_seq(store: EventStore) -> int:
+    """The public pages' revision: the number of the event's last change that is not a table's
+    status (:data:`STATUS_KINDS`): a result in, a round paired, a correction, a name.  A page made
+    at this revision is the same page until it moves on, however many moves the tables make."""
+    return sql.latest_except(store, STATUS_KINDS)
 
 
 def changes_since(store: EventStore, since: int, limit: int = MAX_LIMIT) -> list[dict[str, Any]]:

@@ -146,11 +146,19 @@ def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
             "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
 
 
+def status_of(has_result: bool, logged: str | None) -> str:
+    """A table's status: ``confirmed`` with its result, else the last one its ``table_status``
+    changes gave it (``logged``), else not started."""
+    if has_result:
+        return changes.CONFIRMED
+    if logged is None or logged == changes.CONFIRMED:  # a result since taken away: the table plays again
+        return changes.NOT_STARTED
+    return logged
+
+
 def _table_doc(t: Table, res: Any, match: tuple[str, int] | None, statuses: dict[tuple[int, int], str],
                names: dict[int, str]) -> dict[str, Any]:
-    status = changes.CONFIRMED if res is not None else statuses.get((t.round, t.number), changes.NOT_STARTED)
-    if status == changes.CONFIRMED and res is None:  # a result since taken away: the table plays again
-        status = changes.NOT_STARTED
+    status = status_of(res is not None, statuses.get((t.round, t.number)))
     return {"table": t.number, "match": match[0] if match else None, "game": match[1] if match else None,
             "seats": changes.seats_doc(t.seats, names),
             "result": None if res is None else changes.result_doc(res.kind, res.verified, res.scores, res.winner,

@@ -23,7 +23,7 @@ from typing import Any
 
 from tournament.errors import TournamentError
 from tournament.event import feed, finals, stages
-from tournament.event.changes import latest_seq
+from tournament.event.changes import latest_seq, table_statuses
 from tournament.event.stages import main_round_label  # noqa: F401 (the rounds' labels, as the feed gives them)
 from tournament.pairing import brackets
 from tournament.pairing.standings import placements
@@ -125,6 +125,21 @@ def public_data(store: EventStore) -> dict[str, Any]:
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),
                          "partnership": s.format in PARTNERSHIP_FORMATS})
     return data
+
+
+def with_statuses(store: EventStore, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (:func:`public_data`) with each table's status in play as the change log now gives
+    it, and ``seq`` the event's latest change: all that a change of a table's status alone (a
+    table starting, or over and waiting for its confirmation) changes, without reading the event
+    again.  The caller knows that nothing else changed meanwhile (the public pages' revision,
+    :func:`tournament.event.changes.latest_public_seq`, read in the same read transaction)."""
+    with store.reading():
+        seq = latest_seq(store)
+        statuses = table_statuses(store)
+    rounds = [{**r, "tables": [{**t, "status": feed.status_of(t["result"] is not None,
+                                                               statuses.get((r["round"], t["table"])))}
+                               for t in r["tables"]]} for r in data["rounds"]]
+    return {**data, "rounds": rounds, "seq": seq, "latest_seq": seq}
 
 
 # --- the round being played ------------------------------------------------------------------

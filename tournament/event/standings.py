@@ -64,6 +64,6 @@ def snapshot(store: EventStore) -> tuple[list[str], list[tuple[Any, ...]]] | Non
         table = event_standings(store)
     except (TournamentError, LookupError, ValueError, TypeError):
         return None
-    columns = table.columns() + ["through_round", "provisional"]
-    return columns, [(*table.row_dict(row).values(), table.through_round, int(table.provisional))
-                     for row in table.rows]
+    keys = table.columns()
+    return keys + ["through_round", "provisional"], [(*table.row_dict(row, keys).values(), table.through_round,
+                                                     int(table.provisional)) for row in table.rows]

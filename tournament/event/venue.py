@@ -2,7 +2,10 @@
 
 What the web server (``tournament serve``) does, as operations on an open event, so that the
 server is a thin layer and a test (or another front end) drives the very same code.  Every
-write follows one pattern, inside one transaction of the event file:
+write follows one pattern, inside one transaction of the event file (the web server may take
+several tables' writes in one group, :meth:`~tournament.store.event_store.EventStore.group`:
+each write then a savepoint of the group's transaction, all or nothing on its own, and answered
+once the group is committed):
 
 1. the table's revision is read under the write lock; a write that names another revision is
    refused with the table's current state (:class:`Stale`: "the table has moved on");
@@ -173,6 +176,7 @@ class Live:
     called: str | None = None  # when the director was called, while the call stands
     last_at: str | None = None  # the time of the table's last write
     set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see _replay)
+    logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
 
 
 def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -411,6 +415,12 @@ class Venue:
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
         store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
 
+    def forget(self) -> None:
+        """The file did not take the writes just made (their group was not committed): every live
+        game is made again from the file when next asked for."""
+        with self.lock:
+            self._live.clear()
+
     # --- finding a table ----------------------------------------------------------------------
 
     def table(self, round_no: int, table_no: int) -> Table:
@@ -480,8 +490,10 @@ class Venue:
             table = self.table(round_no, table_no)
             return self._state(table, self._current(table), said or [])
 
-    def _state(self, table: Table, live: Live, said: list[str]) -> dict[str, Any]:
-        result = self.store.result_for(table.id)
+    def _state(self, table: Table, live: Live, said: list[str], result: Any = False) -> dict[str, Any]:
+        """The table's state; ``result``: its result as the caller has just read it (False: read it)."""
+        if result is False:
+            result = self.store.result_for(table.id)
         game = live.session.state()
         sides = list(table.sides())
         status = "called" if live.called and result is None else _progress(result is not None, live, game)
@@ -550,22 +562,25 @@ class Venue:
                 with self.store.write():
                     venue_sql.upgrade_for_venue(self.store)
                     live = self._current(table)
+                    result = self.store.result_for(table.id)
                     if not any_view and rev != live.rev:
                         raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
-                                    f"changed; here is the table now", self._state(table, live, []))
-                    if not locked_ok and self.store.result_for(table.id) is not None:
+                                    f"changed; here is the table now", self._state(table, live, [], result))
+                    if not locked_ok and result is not None:
                         raise Locked(f"round {table.round} table {table.number} is confirmed: only the director "
-                                     f"can change its result now", self._state(table, live, []))
+                                     f"can change its result now", self._state(table, live, [], result))
                     try:
                         kind, body, said = judge(table, live)
                         at = now()
                         venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
-                        self._log_status(table, live)
+                        if kind != "dgn":  # a confirmation (or the director's write) may have entered the result
+                            result = self.store.result_for(table.id)
+                        self._log_status(table, live, result)
                         _apply(live, kind, body, at)
                         live.rev += 1
                         # The answer is made before the write is kept: a write after which the table
                         # could not be shown is not kept either (a table is never stuck on it).
-                        state = self._state(table, live, said)
+                        state = self._state(table, live, said, result)
                     except (TournamentError, DomrecError):  # the operations' own refusals, as they are
                         raise
                     except Exception:  # noqa: BLE001 - a fault of the server's own: nothing kept, one line
@@ -575,22 +590,25 @@ class Venue:
             except BaseException:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
                 raise
-            if self.store.result_for(table.id) is not None:
+            if result is not None:
                 self.store.bring_browsing_up_to_date()
             return state
 
-    def _log_status(self, table: Table, live: Live) -> None:
+    def _log_status(self, table: Table, live: Live, result: Any) -> None:
         """Within a write: a ``table_status`` change when the write moved the table's public status
         (not started, playing, waiting for confirmation; a confirmed result logs its own, as every
         result does).  Compared with the last one logged, so a file whose log started mid-game
         catches up at its next write."""
-        if self.store.result_for(table.id) is not None:
+        if result is not None:
             return
         game = live.session.game
         status = (changes.WAITING if live.session.over else changes.PLAYING if game.hand_number else
                   changes.NOT_STARTED)
-        if status != changes.table_status(self.store, table.round, table.number):
+        if live.logged is None:  # read once a live game; a write that fails takes the live game with it
+            live.logged = changes.table_status(self.store, table.round, table.number)
+        if status != live.logged:
             changes.record(self.store, changes.TABLE_STATUS, table.round, table.number, {"status": status})
+            live.logged = status
 
     def record(self, round_no: int, table_no: int, rev: Any, text: Any) -> dict[str, Any]:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""

@@ -49,6 +49,10 @@ SCREEN_SECONDS = 8
 
 #: The public pages, in the order of their links: name -> the heading people read.
 PAGES = ("index", "tables", "standings", "games", "crosstable", "bracket")
+#: The pages that show a table's status in play (playing, waiting for its confirmation): they
+#: change with every change of the event, the others only with the public pages' revision
+#: (:func:`tournament.event.changes.latest_public_seq`): a result, a round, a correction, a name.
+SHOWS_STATUS = ("tables", "games")
 
 
 @attrs.frozen
@@ -335,7 +339,8 @@ def values(data: dict[str, Any], site: Site, page: str, lang: str = i18n.DEFAULT
     return {"data": data, "event": data["event"], "site": site, "page": page, "nav": _nav(data, site),
             "live": site.served, "mark": Markup(SERVE_MARK if site.served else REPORT_MARK),
             "languages": languages if site.served else [],
-            "seq": data.get("seq", 0), "links": player_links(data, site),
+            "seq": data.get("seq", 0), "follow": "tables" if page in SHOWS_STATUS else None,
+            "links": player_links(data, site),
             "stages_title": stages_title(data["stages"], lang),
             "champions": [(x["name"], x["champion"]) for x in data["stages"] if x.get("champion")], **extra}
 

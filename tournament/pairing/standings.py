@@ -93,7 +93,8 @@ class Standings:
             extra.append("forfeits")
         return out[:-1] + extra + out[-1:]
 
-    def row_dict(self, s: Standing) -> dict[str, Any]:
+    def row_dict(self, s: Standing, columns: list[str] | None = None) -> dict[str, Any]:
+        """One row by :meth:`columns` (``columns``: those, worked out once for a whole table)."""
         full = {"rank": s.rank, "id": s.unit, "name": s.name, "played": s.played, "won": s.won, "drawn": s.drawn,
                 "lost": s.lost, "byes": s.byes, "wins": _num(s.wins), "for": s.points_for,
                 "against": s.points_against, "diff": s.diff, "placement": _num(s.placement), "score": s.score,
@@ -101,14 +102,15 @@ class Standings:
                 HEAD_TO_HEAD: _num(s.head_to_head), "status": "active" if s.active else "withdrawn"}
         for alias in TIEBREAK_ALIASES:
             full[alias] = s.diff
-        return {c: full[c] for c in self.columns()}
+        return {c: full[c] for c in (columns if columns is not None else self.columns())}
 
     def to_dict(self) -> dict[str, Any]:
+        columns = self.columns()
         return {"format": self.format, "tiebreaks": list(self.tiebreaks), "ranked_by": self.ranked_by(),
                 "through_round": self.through_round,
                 "provisional": self.provisional,
                 "missing": {str(k): v for k, v in sorted(self.missing.items())},
-                "standings": [self.row_dict(s) for s in self.rows]}
+                "standings": [self.row_dict(s, columns) for s in self.rows]}
 
 
     def ranked_by(self) -> str:

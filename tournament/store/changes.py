@@ -30,8 +30,7 @@ from tournament.store.sqlite import now
 
 
 def has_changes(store: EventStore) -> bool:
-    return bool(store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'changes'")
-                .fetchone())
+    return store.has_table("changes")
 
 
 def upgrade_for_changes(store: EventStore) -> int | None:
@@ -60,6 +59,18 @@ def latest(store: EventStore) -> int:
         return 0
     row = store.conn.execute("SELECT MAX(seq) FROM changes").fetchone()
     return int(row[0] or 0)
+
+
+def latest_except(store: EventStore, kinds: tuple[str, ...]) -> int:
+    """The number of the last change not of one of ``kinds``; 0 when there is none.  Read from the
+    end of the log backwards (by its key), so it stops at the first such change: the changes left
+    out (a table's status) lie between the others, a few at a time."""
+    if not has_changes(store):
+        return 0
+    marks = ",".join("?" * len(kinds))
+    row = store.conn.execute(f"SELECT seq FROM changes WHERE kind NOT IN ({marks}) ORDER BY seq DESC LIMIT 1",
+                             list(kinds)).fetchone()
+    return int(row[0]) if row else 0
 
 
 def since(store: EventStore, after: int, limit: int) -> list[tuple[int, str, str, int | None, int | None, str]]:

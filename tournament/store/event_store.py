@@ -51,6 +51,11 @@ class EventStore:
         #: None: the login name.
         self.author: str | None = None
         self._browsing_stale = False
+        #: How many changes of the event's log were appended through this connection (rolled back or
+        #: not): the venue's live stream looks at the file at once when it moves, not at every move.
+        self.changes_logged = 0
+        self._tables_seen: set[str] = set()
+        self._group = False  # within :meth:`group`: each write a savepoint of the group's transaction
         #: Computes the ``standings`` snapshot people browse (:meth:`refresh_browsing`): set by the
         #: event layer, which opens and creates every event (:mod:`tournament.event.files`); a
         #: store opened without it keeps no snapshot.
@@ -85,14 +90,32 @@ class EventStore:
                 raise DamagedEventFile(f"{self.path} is damaged ({detail}); nothing was written — "
                                      f"run `tournament check`, and restore it from a copy")
             self._sound = True
+        try:
+            with transaction(self.conn, within=self._group):
+                changes = self.conn.total_changes
+                yield self
+                if self.conn.total_changes != changes:
+                    if self.defer_browsing:
+                        self._browsing_stale = True
+                    else:
+                        self.refresh_browsing()
+        except BaseException:
+            self._tables_seen.clear()  # a table this write made is gone with it
+            raise
+
+    @contextlib.contextmanager
+    def group(self) -> Iterator["EventStore"]:
+        """Writes made within it are committed together at its end, each still all or nothing on
+        its own (a savepoint of the group's transaction): one flush to disk for many writes, where
+        a flush a write would queue each behind the others' (the venue: a hundred tables' moves a
+        second).  Whoever answers for a write made within it answers once the group is over: a
+        group that fails to commit takes every write in it back."""
         with transaction(self.conn):
-            changes = self.conn.total_changes
-            yield self
-            if self.conn.total_changes != changes:
-                if self.defer_browsing:
-                    self._browsing_stale = True
-                else:
-                    self.refresh_browsing()
+            self._group = True
+            try:
+                yield self
+            finally:
+                self._group = False
 
     @contextlib.contextmanager
     def reading(self) -> Iterator["EventStore"]:
@@ -118,7 +141,7 @@ class EventStore:
         command entering 200 results ranks the event once, not 200 times.  :meth:`close` calls it."""
         if not self._browsing_stale:
             return
-        with transaction(self.conn):
+        with transaction(self.conn, within=self._group):
             self.refresh_browsing()
         self._browsing_stale = False
 
@@ -153,7 +176,21 @@ class EventStore:
         self.conn.executemany(f"INSERT INTO standings VALUES ({', '.join('?' * len(names))})", rows)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        return list(self.db.query(sql, list(params)))
+        """A read's rows as dicts, straight from the connection (a venue reads a table at every
+        move: no wrapping savepoint, no second pass over the names)."""
+        cur = self.conn.execute(sql, list(params))
+        names = [d[0] for d in cur.description or ()]
+        return [dict(zip(names, row)) for row in cur]
+
+    def has_table(self, name: str) -> bool:
+        """The file has the table ``name``.  Once seen it is taken as there for good: the tool adds
+        tables to an event file (an older file's upgrade) and never drops one."""
+        if name in self._tables_seen:
+            return True
+        found = self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]).fetchone()
+        if found:
+            self._tables_seen.add(name)  # forgotten if the write that made it is rolled back (:meth:`write`)
+        return bool(found)
 
     # --- soundness (``tournament check``) ----------------------------------------------------
 

@@ -54,10 +54,26 @@ def connect_existing(path: Path, autocommit: bool = False) -> tuple[sqlite3.Conn
 
 
 @contextlib.contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[None]:
+def transaction(conn: sqlite3.Connection, within: bool = False) -> Iterator[None]:
     """One write transaction, taken with BEGIN IMMEDIATE so that concurrent
     writers queue (busy timeout) instead of failing half-way: all of it
-    lands, or none of it."""
+    lands, or none of it.  ``within``: inside a transaction already open (a
+    group of writes committed together): a savepoint of it, all or nothing on
+    its own, committed with the group."""
+    if within:
+        if not conn.in_transaction:
+            raise RuntimeError("a write within a group, but no group transaction is open")
+        conn.execute("SAVEPOINT write")
+        try:
+            yield
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK TO write")
+                conn.execute("RELEASE write")
+            raise
+        else:
+            conn.execute("RELEASE write")
+        return
     if conn.in_transaction:
         raise RuntimeError("nested write transaction")
     conn.execute("BEGIN IMMEDIATE")

@@ -40,8 +40,7 @@ TOKEN_BYTES = 24
 
 
 def has_venue(store: EventStore) -> bool:
-    return bool(store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_log'")
-                .fetchone())
+    return store.has_table("venue_log")
 
 
 def upgrade_for_venue(store: EventStore) -> None:

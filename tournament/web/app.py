@@ -25,8 +25,10 @@ adds is what a server owes its clients:
   is slowed down and the hall is not.
 * **Nothing from elsewhere**: scripts, styles and pictures are served from the package.
 
-The event file is used from one thread only (the venue's executor): SQLite takes one writer at
-a time anyway, and the venue's operations are short.
+The tables use the event file from one thread only (:class:`VenueThread`): SQLite takes one
+writer at a time anyway, and the venue's operations are short; requests waiting together are
+committed together, one flush to disk for all of them.  The hall's pages and the public feed
+read the file on threads and connections of their own (:mod:`tournament.web.public`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ import asyncio
 import concurrent.futures
 import json
 import logging
+import queue
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -44,7 +48,9 @@ import jinja2
 import markupsafe
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+import orjson
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse as _JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -61,6 +67,7 @@ from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
                                     remember_printed)
 from tournament.pages.sheets import sheets_page
+from tournament.store.event_store import EventStore
 from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
 
@@ -89,6 +96,17 @@ WEB_REFUSALS = (
 )
 #: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's.
 PHRASES = phrases.PHRASES + REFUSALS + WEB_REFUSALS
+
+
+class JSONResponse(_JSONResponse):
+    """JSON written by orjson (a table's state goes back at every move: a third of the time of
+    Python's writer), the same compact UTF-8 text; anything orjson will not write goes to Python's."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            return super().render(content)
 
 
 class _Refusal(Exception):
@@ -175,6 +193,95 @@ def _int(text: str, what: str) -> int:
     return int(text)
 
 
+#: The most requests one group of the event file takes (see :class:`VenueThread`).
+MAX_GROUP = 64
+_NOTHING = object()
+
+
+class VenueThread:
+    """The one thread that uses the venue's connection to the event file.
+
+    Requests waiting together are taken together: their writes are made in one group of the
+    file (:meth:`~tournament.store.event_store.EventStore.group`), each all or nothing on its own,
+    committed with one flush to disk, and only then is each answered.  A request alone is made
+    and committed on its own, as before; a hundred tables' moves a second wait for one flush
+    each, not for a flush per table ahead of them.  If a group cannot be committed, every write
+    in it is refused and the tables' live games are made again from the file (:attr:`lost`)."""
+
+    def __init__(self) -> None:
+        self.store: EventStore | None = None  # grouping starts once the venue is open
+        self.lost: Callable[[], None] = lambda: None
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._shut = False
+        self._waiting: Any = _NOTHING  # a job taken from the queue, to run after the group before it
+        self._thread = threading.Thread(target=self._loop, name="venue", daemon=True)
+        self._thread.start()
+
+    def submit(self, fn: Callable[..., Any], *args: Any, grouped: bool = True) -> concurrent.futures.Future:
+        if self._shut:
+            raise RuntimeError("the venue's thread has stopped: nothing more is done on the event file")
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._jobs.put((future, fn, args, grouped))
+        return future
+
+    def shutdown(self) -> None:
+        """Stop once the jobs already given are done."""
+        self._shut = True
+        self._jobs.put(None)
+        self._thread.join()
+
+    def _next(self, block: bool) -> tuple | None:
+        if self._waiting is not _NOTHING:
+            job, self._waiting = self._waiting, _NOTHING
+            return job
+        return self._jobs.get() if block else self._jobs.get_nowait()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._next(True)
+            if job is None:
+                return
+            batch = [job]
+            while job[3] and len(batch) < MAX_GROUP:
+                try:
+                    more = self._next(False)
+                except queue.Empty:
+                    break
+                if more is None or not more[3]:  # the end, or a job that runs alone: after this group
+                    self._waiting = more
+                    break
+                batch.append(more)
+            self._run(batch)
+
+    def _run(self, batch: list[tuple]) -> None:
+        batch = [job for job in batch if job[0].set_running_or_notify_cancel()]
+        if len(batch) == 1 or self.store is None:
+            for future, fn, args, _ in batch:
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as e:
+                    future.set_exception(e)
+            return
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with self.store.group():
+                for _, fn, args, _ in batch:
+                    try:
+                        outcomes.append((True, fn(*args)))
+                    except Exception as e:  # a refusal (or a failure) of this request alone
+                        outcomes.append((False, e))
+        except Exception as e:  # the group was not committed: none of its writes is in the file
+            self.lost()
+            for future, *_ in batch:
+                future.set_exception(e)
+            return
+        for (future, *_), (ok, value) in zip(batch, outcomes):
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
 class VenueServer:
     """The application and the one thread that uses the event file."""
 
@@ -185,11 +292,13 @@ class VenueServer:
         self.base_url = base_url
         self.pins = pins
         self.idle_minutes = idle_minutes
-        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue")
-        self.venue: Venue = self._executor.submit(self._open).result()
+        self._executor = VenueThread()
+        self.venue: Venue = self._executor.submit(self._open, grouped=False).result()
+        self._executor.store, self._executor.lost = self.venue.store, self.venue.forget
         # The hall's pages and live stream read the file on threads of their own, never this one's.
         self.public = PublicPages(self.event, base_url)
         self.live = LiveFeed(self.event, lifetime=stream_lifetime)
+        self._logged = 0  # the venue's changes logged, as the live stream was last told
         self.buckets = _Buckets(rate, burst)
         loader = jinja2.FileSystemLoader(str(HERE / "templates"))
         # Every value a page shows loses its direction controls (finalize): an old event's name
@@ -212,8 +321,8 @@ class VenueServer:
         self.live.stop()
         self.live.close()
         self.public.close()
-        self._executor.submit(shut).result()
-        self._executor.shutdown(wait=True)
+        self._executor.submit(shut, grouped=False).result()
+        self._executor.shutdown()
 
     def stop_streams(self) -> None:
         """End every live stream (the server is stopping: an open stream would hold it up)."""
@@ -225,7 +334,7 @@ class VenueServer:
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the venue's thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor, lambda: fn(*args))
+        return await asyncio.wrap_future(self._executor.submit(fn, *args))
 
     # --- what every response gets ---------------------------------------------------------
 
@@ -238,10 +347,9 @@ class VenueServer:
                 return
             request_id = uuid.uuid4().hex[:12]
             scope.setdefault("state", {})["request_id"] = request_id
-            lang = self._language(Request(scope))[0]
 
-            def said(text: str) -> str:
-                return self._said(text, lang)
+            def said(text: str) -> str:  # the asker's language, worked out only for a refusal made here
+                return self._said(text, self._language(Request(scope))[0])
 
             client = (scope.get("client") or ("?", 0))[0]
             wait = buckets.take(client)
@@ -292,8 +400,11 @@ class VenueServer:
     # --- routes ---------------------------------------------------------------------------
 
     def _routes(self) -> list:
+        """Every route; a request tries them in order, so the tables' moves come first."""
         api = "/api/v1"
-        return [
+        hot = [Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
+               Route(f"{api}/tables/{{round}}/{{table}}", self.api_table)]
+        return hot + [
             Route("/", self.public_page),
             Route("/tables", self.public_page),
             Route("/standings", self.public_page),
@@ -309,9 +420,7 @@ class VenueServer:
             Route("/d/{token}/sheets", self.sheets_page),
             Route("/d/{token}/replay/{round}/{table}", self.replay_page),
             Route(f"{api}/openapi.json", self.openapi),
-            Route(f"{api}/tables/{{round}}/{{table}}", self.api_table),
             Route(f"{api}/tables/{{round}}/{{table}}/options", self.api_options),
-            Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/mode", self.api_mode, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/confirm", self.api_confirm, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/call", self.api_call, methods=["POST"]),
@@ -384,8 +493,9 @@ class VenueServer:
         lang, _ = self._language(request)
         try:
             body: dict[str, Any] = self._translated(await work(), lang)
-            if request.method == "POST":
-                self.live.poke()  # the event may have changed: open pages hear of it now
+            if request.method == "POST" and self.venue.store.changes_logged != self._logged:
+                self._logged = self.venue.store.changes_logged
+                self.live.poke()  # the event changed: open pages hear of it now (a move alone logs nothing)
         except _Refusal as e:
             body, status = {"error": e.message, "request_id": request_id}, e.status
         except VenueError as e:
@@ -426,9 +536,19 @@ class VenueServer:
 
     async def api_dgn(self, request: Request) -> Response:
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request)
-            body = await _json_body(request)
-            return await self.run(self.venue.record, round_no, table_no, body.get("rev"), body.get("text"))
+            round_no, table_no = self._where(request)
+            try:
+                body: dict[str, Any] | _Refusal = await _json_body(request)
+            except _Refusal as e:
+                body = e
+
+            def authorized_record() -> Any:  # one trip to the venue's thread a move, the key checked first
+                self.venue.authorize(_bearer(request), round_no, table_no)
+                if isinstance(body, _Refusal):
+                    raise body
+                return self.venue.record(round_no, table_no, body.get("rev"), body.get("text"))
+
+            return await self.run(authorized_record)
         return await self._answer(request, work)
 
     async def api_mode(self, request: Request) -> Response:
@@ -500,24 +620,23 @@ class VenueServer:
 
     # --- the event's feed (public: no key) ----------------------------------------------------
 
-    async def _feed(self, request: Request, read: Callable[[], Any]) -> Response:
+    async def _feed(self, request: Request, read: Callable[[EventStore], Any]) -> Response:
         """``read()`` (a function of :mod:`tournament.event.feed`) as JSON, public, with its ETag:
         the event and its last change's number, taken before the data in one read transaction,
         so an ETag is never newer than the data it is sent with.  A file whose log has not begun
         (made by an older tool, not written since) gets no ETag: it could change unlogged."""
-        store = self.venue.store
         seen = request.headers.get("if-none-match")
 
-        def work() -> tuple[str | None, Any]:
-            with self.venue.lock, store.reading():
+        def work(store: EventStore) -> tuple[str | None, Any]:
+            with store.reading():
                 seq = changes.latest_seq(store)
                 tag = f'"{FEED_ETAG}-{store.uuid}-{seq}"' if seq else None
                 if tag is not None and seen is not None and _etag_matches(seen, tag):
                     return tag, _NOT_MODIFIED
-                return tag, read()
+                return tag, read(store)
 
-        try:
-            tag, data = await self.run(work)
+        try:  # on the hall's thread and connection: a program following the event never holds up a table
+            tag, data = await self.public.reader.run(work)
         except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
             return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
         headers = _feed_headers(tag)
@@ -531,21 +650,21 @@ class VenueServer:
                             headers=_feed_headers(None))
 
     async def feed_event(self, request: Request) -> Response:
-        return await self._feed(request, lambda: feed.event(self.venue.store))
+        return await self._feed(request, feed.event)
 
     async def feed_standings(self, request: Request) -> Response:
-        return await self._feed(request, lambda: feed.standings(self.venue.store))
+        return await self._feed(request, feed.standings)
 
     async def feed_round(self, request: Request) -> Response:
         try:
             number = _int(request.path_params["round"], "round")
         except _Refusal as e:
             return self._feed_refusal(request, e.status, e.message)
-        return await self._feed(request, lambda: feed.round_(self.venue.store, number))
+        return await self._feed(request, lambda store: feed.round_(store, number))
 
     async def feed_changes(self, request: Request) -> Response:
         since, limit = request.query_params.get("since"), request.query_params.get("limit")
-        return await self._feed(request, lambda: feed.changes_after(self.venue.store, since, limit))
+        return await self._feed(request, lambda store: feed.changes_after(store, since, limit))
 
     async def feed_game(self, request: Request) -> Response:
         """A finished table's record: JSON as stored, or DGN with ``?format=dgn``.  Its ETag is the
@@ -557,15 +676,13 @@ class VenueServer:
         form = request.query_params.get("format", "json")
         if form not in ("json", "dgn"):
             return self._feed_refusal(request, 422, f"format is json or dgn (not {one_line(form)[:20]!r})")
-        store = self.venue.store
-
-        def work() -> tuple[str, str]:
-            with self.venue.lock, store.reading():
+        def work(store: EventStore) -> tuple[str, str]:
+            with store.reading():
                 text, digest = feed.game_text(store, round_no, table_no)
                 return (feed.game_dgn(store, round_no, table_no) if form == "dgn" else text), digest
 
         try:
-            body, digest = await self.run(work)
+            body, digest = await self.public.reader.run(work)
         except TournamentError as e:
             return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
         tag = f'"{digest}-{form}"' if digest else None
@@ -721,7 +838,8 @@ class VenueServer:
                                           "itself every few seconds instead",
                                  "request_id": request.scope.get("state", {}).get("request_id", "")},
                                 status_code=503, headers={"Retry-After": "30"})
-        return StreamingResponse(self.live.events(), media_type="text/event-stream",
+        tables = request.query_params.get("follow") == "tables"
+        return StreamingResponse(self.live.events(tables), media_type="text/event-stream",
                                  headers={"x-accel-buffering": "no"})
 
 

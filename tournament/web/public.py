@@ -5,17 +5,20 @@ nothing here runs on the venue's thread (the one that writes the event file):
 
 * **Pages are read on a thread of their own**, through a connection of their own (the event
   file is in WAL mode: a reader never waits for the writer, nor the writer for it), in one read
-  transaction (:func:`tournament.event.public.public_data`).  The event is read once per change
-  (its ``seq``, :func:`tournament.event.changes.latest_seq`), each page made once per change and
-  kept, compressed as well, until the next: a hundred phones asking for the standings after a
-  result cost one read and one page.
+  transaction (:func:`tournament.event.public.public_data`).  A page is made once per change of
+  what it shows and kept, compressed as well, until the next: the event is read whole when the
+  public pages' revision moves on (:func:`tournament.event.changes.latest_public_seq`: a result,
+  a round paired, a correction, a name), only the tables' statuses when a table starts or waits
+  for its confirmation, and not at all when a table makes a move.  A hundred phones asking for
+  the standings after a result cost one read and one page.
 * **The live stream** (``GET /live``, Server-Sent Events): one watcher a process, not a client,
-  asks for the event's ``seq`` every :data:`POLL` seconds (at once after a write through this
-  server) on a third thread with its own connection, and wakes every open stream when it moves
-  on.  A stream sends the new number, a keep-alive comment every :data:`KEEPALIVE` seconds, and
-  ends after :data:`LIFETIME` seconds (the browser opens a new one by itself); at most
-  :data:`MAX_STREAMS` are open at once (more are told to wait: 503, and the page refreshes itself
-  every few seconds instead).
+  looks at the file every :data:`POLL` seconds (at once after this server logged a change) on a
+  third thread with its own connection, and wakes the open streams that follow what moved.  A
+  stream sends the public pages' revision (``/live?follow=tables``: the event's latest change,
+  for the pages that show the tables' statuses), a keep-alive comment every :data:`KEEPALIVE`
+  seconds, and ends after :data:`LIFETIME` seconds (the browser opens a new one by itself); at
+  most :data:`MAX_STREAMS` are open at once (more are told to wait: 503, and the page refreshes
+  itself every few seconds instead).
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from typing import Any
 import attrs
 
 from tournament.errors import TournamentError
-from tournament.event.changes import latest_seq
+from tournament.event.changes import latest_public_seq, latest_seq
 from tournament.event.files import open_event
-from tournament.event.public import confirmed_record, public_data
+from tournament.event.public import confirmed_record, public_data, with_statuses
 from tournament.pages import public as pages
 from tournament.store.event_store import EventStore
 
@@ -49,8 +52,6 @@ LIFETIME = 600.0
 MAX_STREAMS = 500
 #: How long the browser waits before it opens a new stream (ms), sent as the stream's ``retry``.
 RETRY_MS = 2000
-#: Seconds the event's data, once read, is used for the pages before it is read again.
-FRESH = 0.5
 #: Pages kept between changes (each kept as text and compressed).
 KEPT_PAGES = 64
 #: Replay pages kept (a replay is the heaviest page: every position of every hand drawn).
@@ -97,7 +98,7 @@ class _Reader:
 
 
 class PublicPages:
-    """The public pages of one event file, each made once per change of the event."""
+    """The public pages of one event file, each made once per change of what it shows."""
 
     def __init__(self, event: Path, base_url: str) -> None:
         self.base_url = base_url.rstrip("/")
@@ -105,8 +106,13 @@ class PublicPages:
         # A replay draws every position of a game: a thread of its own, so the pages never wait for one.
         self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="replays")
         self._data: dict[str, Any] | None = None
-        self._read_at = 0.0
         self._site: pages.Site | None = None
+        #: The event's latest change and the public pages' revision the data is as of.
+        self.latest = self.revision = -1
+        #: How many times the event was read whole, and the statuses alone (for tests and the curious).
+        self.reads = self.status_reads = 0
+        #: How many pages were made (each kept and served to every asker until what it shows changes).
+        self.made = 0
         self._pages: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
         self._replays: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
 
@@ -117,35 +123,44 @@ class PublicPages:
     # --- on the reader's thread -------------------------------------------------------------
 
     def _current(self, store: EventStore) -> tuple[dict[str, Any], pages.Site]:
-        """The event as of its latest change, read again only when it has changed, and at most once
-        in :data:`FRESH` seconds: a burst of changes (a round's results landing together) costs
-        one read, and a page made meanwhile says the older change it shows (``X-Seq``), so the
-        live script asks again."""
-        seq = latest_seq(store)
-        if self._data is None or (self._data["seq"] != seq and time.monotonic() - self._read_at >= FRESH):
-            self._read_at = time.monotonic()
-            data = public_data(store)
-            recorded = frozenset((r["round"], t["table"]) for r in data["rounds"] for t in r["tables"]
-                                 if t["result"] is not None and t["result"]["kind"] == "record")
-            self._data, self._site = data, pages.Site(served=True, recorded=recorded)
-            self._pages.clear()
-        assert self._site is not None
+        """The event as of its latest change, read again only when it has changed: whole when the
+        public pages' revision moved on (a result, a round, a correction, a name), else (a
+        table's status alone) only the tables' statuses.  A table's move changes neither."""
+        with store.reading():  # the two numbers and the data they label, from one snapshot
+            latest = latest_seq(store)
+            if self._data is None or latest != self.latest:
+                revision = latest_public_seq(store)
+                if self._data is None or revision != self.revision:
+                    data = public_data(store)
+                    recorded = frozenset((r["round"], t["table"]) for r in data["rounds"] for t in r["tables"]
+                                         if t["result"] is not None and t["result"]["kind"] == "record")
+                    self._site = pages.Site(served=True, recorded=recorded)
+                    self.reads += 1
+                else:
+                    data = with_statuses(store, self._data)
+                    self.status_reads += 1
+                self._data, self.latest, self.revision = data, latest, revision
+        assert self._data is not None and self._site is not None
         return self._data, self._site
 
     def _page(self, store: EventStore, key: tuple, make: Callable[[dict[str, Any], pages.Site], str],
-              keep: bool = True, since: int | None = None) -> Made | None:
-        """The page ``make`` makes, as of the event's latest change; None when that is ``since`` (the
-        asker has it already)."""
+              keep: bool = True, since: int | None = None, status: bool = False) -> Made | None:
+        """The page ``make`` makes, as of the public pages' revision (``status``: of the event's
+        latest change, for a page that shows the tables' statuses); None when that is ``since``
+        (the asker has it already).  Made once per revision, whoever asks."""
         data, site = self._current(store)
-        if since is not None and since == data["seq"]:
+        seq = self.latest if status else self.revision
+        if since is not None and since == seq:
             return None
         found = self._pages.get(key)
-        if found is not None and found.seq == data["seq"]:
+        if found is not None and found.seq == seq:
             self._pages.move_to_end(key)
             return found
-        page = made(make(data, site), data["seq"])
+        page = made(make({**data, "seq": seq}, site), seq)
+        self.made += 1
         if keep:
             self._pages[key] = page
+            self._pages.move_to_end(key)
             while len(self._pages) > KEPT_PAGES:
                 self._pages.popitem(last=False)
         return page
@@ -162,7 +177,7 @@ class PublicPages:
 
         # A search is somebody's own: made for them, not kept.
         return await self.reader.run(lambda store: self._page(store, (page, args, part, query, lang), make, not query,
-                                                              since))
+                                                              since, page in pages.SHOWS_STATUS))
 
     async def projector(self, part: str | None = None, since: int | None = None, lang: str = "en") -> Made | None:
         def make(data: dict[str, Any], site: pages.Site) -> str:
@@ -190,16 +205,27 @@ class PublicPages:
 
 
 class LiveFeed:
-    """The ``seq`` of the event, watched once for every open stream (:data:`POLL`)."""
+    """The public pages' revision and the event's latest change, watched once for every open stream
+    (every :data:`POLL` seconds, and at once when this server logged a change: :meth:`poke`).
+
+    A stream follows the public pages' revision (:func:`tournament.event.changes.latest_public_seq`):
+    it hears of a result, a round paired, a correction, a name, never of a table's move.  A stream
+    opened with ``follow=tables`` (the pages that show the tables' statuses in play,
+    :data:`tournament.pages.public.SHOWS_STATUS`) follows every change of the event."""
 
     def __init__(self, event: Path, max_streams: int = MAX_STREAMS, lifetime: float = LIFETIME,
                  keepalive: float = KEEPALIVE, poll: float = POLL) -> None:
         self.reader = _Reader(Path(event), "live")
         self.max_streams, self.lifetime, self.keepalive, self.poll = max_streams, lifetime, keepalive, poll
+        #: The event's latest change and the public pages' revision, as last looked at.
         self.seq: int | None = None
+        self.revision: int | None = None
         self.streams = 0
         self.stopping = False
-        self._changed: asyncio.Event | None = None
+        #: How many times the watcher looked at the file (for tests and the curious).
+        self.looks = 0
+        self._changed: asyncio.Event | None = None  # set when the public pages' revision moves on
+        self._moved: asyncio.Event | None = None  # set when any change is logged
         self._poke: asyncio.Event | None = None
         self._watcher: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -212,34 +238,44 @@ class LiveFeed:
     def _start(self) -> None:
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
-            self._changed, self._poke = asyncio.Event(), asyncio.Event()
+            self._changed, self._moved, self._poke = asyncio.Event(), asyncio.Event(), asyncio.Event()
         if self._watcher is None or self._watcher.done():
             self._watcher = asyncio.ensure_future(self._watch())
+
+    @staticmethod
+    def _look(store: EventStore) -> tuple[int, int]:
+        with store.reading():
+            return latest_seq(store), latest_public_seq(store)
 
     async def _watch(self) -> None:
         assert self._poke is not None
         while self.streams > 0 and not self.stopping:
             try:
-                seq = await self.reader.run(latest_seq)
+                seq, revision = await self.reader.run(self._look)
+                self.looks += 1
             except (sqlite3.Error, TournamentError):  # the file busy for a moment: look again at the next turn
-                seq = self.seq
-            if seq != self.seq:
-                self.seq = seq
-                self._wake()
+                seq, revision = self.seq, self.revision
+            if seq != self.seq or revision != self.revision:
+                public = revision != self.revision
+                self.seq, self.revision = seq, revision
+                self._wake(public)
             try:
                 await asyncio.wait_for(self._poke.wait(), self.poll)
             except TimeoutError:
                 pass
             self._poke.clear()
 
-    def _wake(self) -> None:
-        """Every stream waiting for a change looks again."""
-        assert self._changed is not None
-        changed, self._changed = self._changed, asyncio.Event()
-        changed.set()
+    def _wake(self, public: bool = True) -> None:
+        """Every stream waiting for a change it follows looks again."""
+        assert self._changed is not None and self._moved is not None
+        moved, self._moved = self._moved, asyncio.Event()
+        moved.set()
+        if public:
+            changed, self._changed = self._changed, asyncio.Event()
+            changed.set()
 
     def poke(self) -> None:
-        """A write went through this server: look at the ``seq`` now, not at the next turn."""
+        """This server logged a change: look at the file now, not at the next turn."""
         if self._poke is not None:
             self._poke.set()
 
@@ -257,9 +293,10 @@ class LiveFeed:
     def full(self) -> bool:
         return self.streams >= self.max_streams
 
-    async def events(self) -> AsyncIterator[bytes]:
-        """One client's stream: the current ``seq`` at once, then each new one, keep-alives between,
-        until :data:`LIFETIME` or the server stops."""
+    async def events(self, tables: bool = False) -> AsyncIterator[bytes]:
+        """One client's stream: the number it follows at once (the public pages' revision, or with
+        ``tables`` the event's latest change), then each new one, keep-alives between, until
+        :data:`LIFETIME` or the server stops."""
         self.streams += 1
         try:
             self._start()
@@ -267,10 +304,11 @@ class LiveFeed:
             yield f"retry: {RETRY_MS}\n\n".encode()
             sent: int | None = None
             while not self.stopping:
-                assert self._changed is not None
-                changed = self._changed
-                if self.seq is not None and self.seq != sent:
-                    sent = self.seq
+                assert self._changed is not None and self._moved is not None
+                changed = self._moved if tables else self._changed
+                now = self.seq if tables else self.revision
+                if now is not None and now != sent:
+                    sent = now
                     yield f"id: {sent}\nevent: seq\ndata: {sent}\n\n".encode()
                     continue
                 left = deadline - time.monotonic()

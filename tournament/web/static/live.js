@@ -1,7 +1,8 @@
 // The public pages follow the event: when a result is confirmed or a round paired, the page's main
 // region is fetched again (?part=main) and swapped in, without a reload.  How it hears of a change:
-// the server's live stream (/live, Server-Sent Events) sends the number of the event's latest
-// change; where that fails (an old browser, a proxy, too many streams open) the page asks every few
+// the server's live stream (/live, Server-Sent Events) sends the public pages' revision, which moves
+// with a result, a round, a correction or a name, never with a table's move (a page that shows the
+// tables' statuses, data-follow="tables", follows every change of the event); where that fails (an old browser, a proxy, too many streams open) the page asks every few
 // seconds instead.  A phone that slept catches up the moment it is looked at again, or is back
 // online.  Nothing here runs from a file (file://): a page written by `tournament report` is read
 // as it was written.
@@ -29,8 +30,7 @@
         main.dataset.seq = String(next);
         document.dispatchEvent(new CustomEvent("live:updated", { detail: { seq: next } }));
       }
-      // The server makes its pages at most twice a second: one made just before the change we
-      // heard of says so (an older number), and is asked for again in a moment.
+      // A page made just before the change we heard of says so (an older number): ask again.
       if (seq < heard) setTimeout(refresh, 700);
     } catch (e) {
       // no connection just now: the next change, the next poll or the phone waking tries again
@@ -48,7 +48,7 @@
   function listen() {
     if (!window.EventSource) { poll(true); return; }
     if (source && source.readyState !== EventSource.CLOSED) return;
-    source = new EventSource("/live");
+    source = new EventSource(main.dataset.follow === "tables" ? "/live?follow=tables" : "/live");
     source.addEventListener("seq", (e) => {
       heard = Math.max(heard, Number(e.data));
       // A moment's random wait: the hall's phones do not all ask in the same instant.

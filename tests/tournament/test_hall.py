@@ -1,0 +1,224 @@
+"""The hall costs the tables nothing (issue 34, part 3): a public page hears only of the changes
+that alter what it shows, its parts are made once per such change for every reader, and a
+table's move costs the event file a handful of statements.
+
+No test here measures time: each counts what the server did (streams woken, pages made, the
+event read, statements run), and a wait for something to happen has a generous limit that only
+turns a hang into a failure."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tournament import open_event
+from tournament.event.changes import latest_public_seq, latest_seq
+from tournament.event.venue import Venue
+from tournament.web.public import LiveFeed
+
+from .test_venue import _auth, _event, _game_of, _requests, _server
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+
+#: The longest any wait here lasts before it fails (it only turns a hang into a failure).
+PATIENCE = 60.0
+
+
+async def _until(done, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while not done():
+        assert loop.time() < deadline, f"still waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+def _data(message: bytes) -> int:
+    fields = dict(line.split(": ", 1) for line in message.decode().strip().split("\n"))
+    assert fields["event"] == "seq" and fields["id"] == fields["data"]
+    return int(fields["data"])
+
+
+def _first_moves(path: Path) -> list[str]:
+    """Table 1's game as its phone sends it, a move a request, up to the hand's fourth move."""
+    texts = _requests(_game_of(path, 1, 1, seed=5))
+    first_move = next(k for k, text in enumerate(texts) if text.split()[0] not in ("hand", "deal", "leaddraw"))
+    return texts[:first_move + 4]
+
+
+def test_a_tables_moves_wake_no_public_reader_and_a_result_does(tmp_path):
+    """The live stream of the public pages follows their revision: a table's moves (and its status,
+    playing) wake none of its readers; the stream of a page that shows the tables' statuses hears
+    the status; a result wakes both."""
+    path = _event(tmp_path)
+    venue = Venue(open_event(path))
+
+    async def scenario() -> None:
+        feed = LiveFeed(path, poll=3600.0, keepalive=3600.0)  # it looks only when poked
+        try:
+            public, tables = feed.events(), feed.events(tables=True)
+            assert (await anext(public)).startswith(b"retry:") and (await anext(tables)).startswith(b"retry:")
+            revision, latest = _data(await anext(public)), _data(await anext(tables))
+            assert revision == latest_public_seq(venue.store) and latest == latest_seq(venue.store)
+            heard_public = asyncio.ensure_future(anext(public))
+            heard_tables = asyncio.ensure_future(anext(tables))
+
+            rev = 0
+            for text in _first_moves(path):  # the table starts: moves, and its status "playing"
+                rev = venue.record(1, 1, rev, text)["rev"]
+            assert latest_seq(venue.store) > latest and latest_public_seq(venue.store) == revision
+            looks = feed.looks
+            feed.poke()
+            await _until(lambda: feed.looks > looks, "the watcher to look")
+            assert _data(await asyncio.wait_for(heard_tables, PATIENCE)) == latest_seq(venue.store)
+            for _ in range(50):  # the loop turns: a stream woken by that look would have spoken by now
+                await asyncio.sleep(0)
+            assert not heard_public.done() and feed.revision == revision
+
+            venue.director_result(1, 1, {"NS": 150, "EW": 90}, None)  # a result: the standings change
+            feed.poke()
+            assert _data(await asyncio.wait_for(heard_public, PATIENCE)) == latest_public_seq(venue.store) > revision
+        finally:
+            feed.stop()
+            for stream in (public, tables):
+                await stream.aclose()
+            feed.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        venue.store.close()
+
+
+def test_a_pages_parts_are_made_once_per_public_change_whatever_the_readers(tmp_path):
+    """Ten phones reading the standings' main region cost one read of the event and one page; the
+    tables' moves (their statuses too) make no standings page again and read the event's statuses
+    alone; a result makes each page once more."""
+    path = _event(tmp_path)
+    server = _server(path)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        links = server.call(server.venue.links, "http://testserver")
+        token, director = links["tables"][0]["token"], links["director"].rsplit("/", 1)[1]
+        pages = server.public
+
+        # The pages that show the tables' statuses follow every change of the event; the others do not.
+        assert 'data-follow="tables"' in client.get("/tables").text and "data-follow" not in client.get("/").text
+        pages.made = pages.reads = pages.status_reads = 0  # counted from here
+        answers = [client.get("/standings?part=main") for _ in range(10)]
+        seq = answers[0].headers["x-seq"]
+        assert {(a.status_code, a.headers["x-seq"], a.text) for a in answers} == {(200, seq, answers[0].text)}
+        assert (pages.made, pages.reads) == (1, 0)  # the event read once already, for the two pages above
+
+        state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
+        for text in _first_moves(path):
+            r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
+            assert r.status_code == 200, r.json()
+            state = r.json()
+        assert state["status"] == "playing"
+        for _ in range(10):  # the standings have not changed: nothing to send, nothing made, nothing read whole
+            assert client.get(f"/standings?part=main&since={seq}").status_code == 204
+        assert (pages.made, pages.reads) == (1, 0) and pages.status_reads == 1
+        # The round's tables show the status: made once for its readers, as a fresh server makes it.
+        tables = [client.get("/tables?part=main") for _ in range(10)]
+        assert len({t.text for t in tables}) == 1 and "playing" in tables[0].text
+        assert int(tables[0].headers["x-seq"]) == server.call(lambda: latest_seq(server.venue.store))
+        assert pages.made == 2
+        fresh = _server(path)
+        try:
+            assert starlette_testclient.TestClient(fresh.asgi).get("/tables?part=main").text == tables[0].text
+        finally:
+            fresh.close()
+
+        r = client.post("/api/v1/tables/1/2/result", headers=_auth(director), json={"scores": {"NS": 150, "EW": 90}})
+        assert r.status_code == 200, r.json()
+        after = [client.get(f"/standings?part=main&since={seq}") for _ in range(10)]
+        assert {(a.status_code, a.headers["x-seq"]) for a in after} == {(200, after[0].headers["x-seq"])}
+        assert int(after[0].headers["x-seq"]) == server.call(lambda: latest_public_seq(server.venue.store))
+        assert int(after[0].headers["x-seq"]) > int(seq) and "150" in after[0].text
+        assert (pages.made, pages.reads) == (3, 1)
+    finally:
+        server.close()
+
+
+def test_a_move_costs_the_event_file_a_handful_of_statements(tmp_path):
+    """A move through the venue: the table, its revision, its result, the move appended, the
+    commit; it never reads the change log (the table's status logged is kept with its game)."""
+    path = _event(tmp_path)
+    venue = Venue(open_event(path))
+    try:
+        texts = _first_moves(path)
+        rev = 0
+        for text in texts[:-1]:
+            rev = venue.record(1, 1, rev, text)["rev"]
+        statements: list[str] = []
+        venue.store.conn.set_trace_callback(statements.append)
+        try:
+            venue.record(1, 1, rev, texts[-1])
+        finally:
+            venue.store.conn.set_trace_callback(None)
+        assert len(statements) <= 8, statements
+        assert not any("FROM changes" in s or "sqlite_master" in s for s in statements), statements
+        assert statements.count("COMMIT") == 1  # acknowledged once committed, one transaction a write
+    finally:
+        venue.store.close()
+
+
+def test_moves_waiting_together_are_committed_together_each_on_its_own(tmp_path):
+    """The venue's thread takes the requests waiting together in one group of the event file: one
+    commit for all, each write still all or nothing on its own (a refused one leaves the others),
+    each answered once the group is committed; a group that cannot commit refuses every write in
+    it and the live games are made again from the file."""
+    import threading
+
+    from tournament.event.venue import Stale
+    from tournament.web.app import VenueThread
+
+    path = _event(tmp_path)
+    worker = VenueThread()
+    venue = worker.submit(lambda: Venue(open_event(path)), grouped=False).result()
+    worker.store, worker.lost = venue.store, venue.forget
+    texts = _first_moves(path)
+    try:
+        held, go = threading.Event(), threading.Event()
+
+        def hold() -> None:  # the thread busy: the requests after it wait together
+            held.set()
+            go.wait(PATIENCE)
+
+        statements: list[str] = []
+        worker.submit(lambda: venue.store.conn.set_trace_callback(statements.append)).result()
+        first = worker.submit(hold)
+        assert held.wait(PATIENCE)
+        table1 = [worker.submit(venue.record, 1, 1, rev, text) for rev, text in enumerate(texts[:3])]
+        stale = worker.submit(venue.record, 1, 2, 5, texts[0])  # an old revision: refused alone
+        table2 = worker.submit(venue.record, 1, 2, 0, texts[0])
+        go.set()
+        first.result(PATIENCE)
+        assert [f.result(PATIENCE)["rev"] for f in table1] == [1, 2, 3] and table2.result(PATIENCE)["rev"] == 1
+        with pytest.raises(Stale):
+            stale.result(PATIENCE)
+        assert statements.count("COMMIT") == 1 and statements.count("BEGIN IMMEDIATE") == 1
+        other = open_event(path)  # another connection: all of it is in the file
+        try:
+            assert other.conn.execute("SELECT COUNT(*) FROM venue_log").fetchone()[0] == 4
+        finally:
+            other.conn.close()
+
+        # A group that cannot commit: every write in it refused, the live games forgotten.
+        held.clear(), go.clear()
+        first = worker.submit(hold)
+        assert held.wait(PATIENCE)
+        breaks = worker.submit(lambda: venue.store.conn.execute("ROLLBACK"))  # the group's transaction gone
+        lost = worker.submit(venue.record, 1, 1, 3, texts[3])
+        go.set()
+        with pytest.raises(Exception):
+            lost.result(PATIENCE)
+        breaks.exception(PATIENCE)
+        assert worker.submit(lambda: venue._live).result() == {}
+        state = worker.submit(venue.state, 1, 1).result(PATIENCE)
+        assert state["rev"] == 3  # the file's revision: the refused move is not there
+    finally:
+        worker.submit(venue.store.close, grouped=False).result()
+        worker.shutdown()
