@@ -85,6 +85,10 @@ class Recorder:
     _given: tuple[int, set] | None = None
     #: Why the last quiet start of an announced hand failed, in one line (what it waits for).
     waiting: str | None = None
+    #: The forced passes this recorder made by itself since the last move typed, each with its
+    #: place in the hand (a page's table makes them between requests, the terminal after each
+    #: move): a pass typed for one of them is that pass, written again, not a new one.
+    _made: list = attrs.Factory(list)
     #: Where in the line being fed the word now being taken starts (0-based, in the stripped
     #: line), and where the first refusal of this recorder's life was: a caller that feeds
     #: lines one at a time (the venue's table pages) names the refused word by line:column.
@@ -235,6 +239,7 @@ class Recorder:
         self._parts, self._leader, self._comment, self._left = {}, None, None, None
         self._choices, self._confirming, self._sheet_pending, self._seat = None, False, False, None
         self._given = None
+        self._made = []
         if changed:  # (a line refused before anything was saved left the file as it was)
             self._save()
 
@@ -242,6 +247,8 @@ class Recorder:
 
     def _move(self, data: dict, exposure: bool, seat: str | None) -> None:
         g = self.game
+        if data.get("pass") and not exposure and self._made and self._written_again(data, seat):
+            return
         if g.over:
             self._refuse(f"the game is over ({_totals(g.totals)}): no more moves")
             return
@@ -262,6 +269,30 @@ class Recorder:
             self._refuse("whose move is this? write its seat first (N 6-6): who leads is not known yet")
             return
         self._push(structure_move(_complete({"seat": who, **data})))
+
+    def _written_again(self, data: dict, seat: str | None) -> bool:
+        """A pass typed for a forced pass this recorder already made (a canonical text, which
+        writes every forced pass, typed at a page or a terminal that made them): taken as that
+        same pass, as the whole-text reader reads it.  Without a seat it is the first pass still
+        unwritten; with one, that seat's (the passes before it were forced too).  A claimed
+        score must be the pass's own."""
+        g = self.game
+        if not g.in_hand:
+            self._made = []
+            return False
+        moves = g.moves
+        made = [(i, m) for i, m in self._made if i < len(moves) and moves[i] is m]
+        self._made = made
+        for k, (i, m) in enumerate(made):
+            if seat is not None and m.seat != seat:
+                continue
+            claim = data.get("score")
+            if claim is not None and claim != g.points[i]:
+                return False
+            del self._made[:k + 1]
+            self.say(f"{_describe(m)} (forced: made already)")
+            return True
+        return False
 
     def _closing_move(self, data: dict, seat: str | None) -> bool:
         """A move the hand that is over still takes (Castle Rock's closing captures, closing passes)."""
@@ -303,6 +334,10 @@ class Recorder:
         if not self._save():
             g.pop()
             return False
+        if forced:
+            self._made.append((len(g.moves) - 1, g.moves[-1]))
+        else:
+            self._made = []
         gained = f" (+{points})" if points else ""
         self.say(f"{_describe(move)}{' (forced)' if forced else ''}{gained}")
         if self.interactive and not forced:

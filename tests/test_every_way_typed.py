@@ -1,0 +1,149 @@
+"""Whatever ``domrec validate`` reads as valid, ``domrec record`` from a pipe and the venue's
+table take, line by line and as one post, with the same final scores.
+
+The texts are simulated games of every game and option set (tests/conftest.py's CONFIGS), in
+every typed form: canonical (every forced pass written, with its seat), and typed with and
+without the deal, the seats and the ends (``@``).  A form ``validate`` itself refuses (an end
+left out where the readings give different scores) is no part of the rule: the text is not
+enough, and every reader says so.  The venue is driven through its library
+(:class:`domrec.session.Session`, what a table's page posts to); tests/tournament/
+test_venue_typed.py posts the same through the server's app.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domrec import notation, record_cli
+from domrec import simulate as sim
+from domrec.game import Game
+from domrec.record import Record
+from domrec.recorder import Recorder
+from domrec.session import RequestRefused, Session
+from domrec.validate import validate
+
+from tests.conftest import CONFIGS, IDS
+
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
+                                                                        HealthCheck.function_scoped_fixture])
+
+
+def simulated(config, seed: int) -> Record:
+    game, players, options, variant = config
+    return next(sim.simulate(game, 1, seed, players, options, variant))
+
+
+def forms(record: Record) -> dict[str, str]:
+    """The game in every form a person or a program writes it."""
+    out = {"canonical": notation.dumps(record)}
+    for keep_deal in (True, False):
+        for seats in (True, False):
+            for ends in (True, False):
+                out[f"typed deal={keep_deal} seats={seats} ends={ends}"] = notation.dumps_typed(
+                    record, keep_deal=keep_deal, seats=seats, ends=ends)
+    return out
+
+
+def body(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("[")]
+
+
+def by_validate(text: str) -> dict | None:
+    (game,) = notation.read_games(text, "typed.dgn")
+    return game.report.scores if game.complete and game.report.status == "valid" else None
+
+
+def by_pipe(text: str, tmp: Path) -> dict | str:
+    out, err = io.StringIO(), io.StringIO()
+    path = tmp / "piped.dgn"
+    path.unlink(missing_ok=True)
+    game = notation.parse_header(text)["game"]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = record_cli.run(game, str(path), [], None, [], None, stdin=io.StringIO(text), interactive=False)
+    if code != 0:
+        return f"exit {code}: {err.getvalue()}"
+    return validate(notation.loads(path.read_text())).scores
+
+
+def by_session(record: Record, text: str, whole: bool) -> dict | str:
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    lines = body(text)
+    for k, request in enumerate(["\n".join(lines)] if whole else lines, 1):
+        try:
+            session.take(request)
+        except RequestRefused as e:
+            return f"request {k} ({request[:40]!r}) refused: {e.refusal.text()}"
+    if session.game.in_hand:
+        session.take("y")  # the page's button closing the last hand
+    return session.game.totals if session.game.over else f"not over: {session.game.totals}"
+
+
+def assert_every_form_taken(record: Record, tmp: Path, pipe: bool = True) -> None:
+    truth = validate(record).scores
+    for name, text in forms(record).items():
+        read = by_validate(text)
+        if read is None:
+            assert "ends=False" in name, (name, text)  # only an end left out may leave too little
+            continue
+        assert read == truth, name
+        if pipe:
+            assert by_pipe(text, tmp) == truth, name
+        assert by_session(record, text, whole=False) == truth, name
+        assert by_session(record, text, whole=True) == truth, name
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=1, **SETTINGS)
+@given(seed=st.integers(min_value=0, max_value=10**9))
+def test_every_typed_form_validate_reads_the_pipe_and_the_venue_take(config, seed, tmp_path):
+    assert_every_form_taken(simulated(config, seed), tmp_path)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("seed", range(40))
+def test_every_typed_form_many_games(config, seed, tmp_path):
+    assert_every_form_taken(simulated(config, seed), tmp_path)
+
+
+# --- a forced pass the table made by itself, typed again -------------------------------------
+
+
+def test_a_canonical_text_posted_line_by_line_takes_its_written_forced_passes():
+    # (the game of CONFIGS' horse-race-4, seed 0, has a line that starts with a forced pass the
+    # table made at the end of the line before: "P4 -=0 P1 6-3@3-3=2 …")
+    record = simulated(("horse-race", 4, None, None), 0)
+    text = notation.dumps(record)
+    assert any(line.startswith("P4 -") for line in body(text))
+    assert by_session(record, text, whole=False) == validate(record).scores
+
+
+def test_at_the_terminal_a_forced_pass_typed_again_is_the_pass_already_made():
+    record = simulated(("horse-race", 4, None, None), 0)
+    said: list[str] = []
+    refused: list[str] = []
+    rec = Recorder(Game.from_record(attrs.evolve(record, hands=(), result=None)), None, interactive=True,
+                   say=said.append, refuse_out=refused.append)
+    for line in body(notation.dumps(record)):
+        rec.feed_line(line)  # (each hand's end line closes it, as a y would)
+    assert refused == []
+    assert rec.game.totals == validate(record).scores
+    assert any(line.endswith("(forced: made already)") for line in said)
+
+
+def test_a_pass_typed_for_a_seat_whose_pass_was_not_made_is_still_checked():
+    record = simulated(("horse-race", 4, None, None), 0)
+    lines = body(notation.dumps(record))
+    k = next(i for i, line in enumerate(lines) if line.startswith("P4 -"))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    for line in lines[:k]:
+        session.take(line)
+    with pytest.raises(RequestRefused, match="P3 passes"):
+        session.take("P3 -")  # P4's pass was made; P3 passing now is a new move, and not P3's turn
