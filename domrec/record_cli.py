@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from domrec import games, notation, output as outputs
 from domrec.errors import DomrecError, InputError, RuleViolation, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
-from domrec.recorder import Recorder, RecorderError, new_game
+from domrec.recorder import Recorder, RecorderError, new_game, read_whole
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
@@ -70,13 +70,20 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         # A refused line stops the recording there: the file keeps the lines before it, so the
         # saved game is never a different game from the one typed (a move skipped would make one).
         rec.stop_at_refusal = True
-        rec.refuse_out = lambda said: _err(f"line {number}: {said}")
+        refusals: list[str] = []
+        rec.refuse_out = refusals.append
+        start, fed = rec.game.record(), []
         try:
             for line in _lines(first, stdin):
                 number += 1
                 before = rec.game.record()
                 rec.feed_line(line)
+                fed.append(line)
+                if rec.refused and _read_whole(rec, start, fed, stdin, number, refusals):
+                    break
                 if rec.refused:
+                    for said in refusals:
+                        _err(f"line {number}: {said}")
                     rec.restore(before)
                     _err(f"the recording stops at line {number}: nothing from it on was recorded; "
                          f"{rec.path} holds the game up to line {number - 1}")
@@ -98,6 +105,26 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         _err(f"{rec.refused} token{'s' if rec.refused != 1 else ''} refused")
         return EXIT_INVALID
     return EXIT_OK if report.valid else EXIT_INVALID
+
+
+def _read_whole(rec: Recorder, start: Any, fed: list[str], stdin: Any, number: int, refusals: list[str]) -> bool:
+    """A line refused as it came may only leave a choice that the rest of its hand decides (a
+    tile that fits both ends, a seat left out): the whole text is then read as ``domrec
+    validate`` reads it, and recorded if that reading is valid.  True when it was."""
+    try:
+        rest = list(iter(lambda: _readline(stdin), ""))
+    except _Unreadable:
+        return False
+    whole = read_whole(start, fed + rest)
+    if whole is None:
+        return False
+    record, note = whole
+    rec.refused, rec.refused_at = 0, None
+    rec.restore(record)
+    _out(f"line {number} leaves a choice ({refusals[0]}); the text is read whole, as domrec validate reads it")
+    if note:
+        _out(note)
+    return True
 
 
 def _lines(first: str, stdin: Any) -> Iterable[str]:

@@ -100,6 +100,9 @@ class Recorder:
     #: Stop reading a line at its first refused word (``domrec record`` from a pipe, which then
     #: stops the recording: see :meth:`restore`); otherwise a refused word is skipped.
     stop_at_refusal: bool = False
+    #: The hand (by number) whose moves were read whole for now, by a caller that reads a line
+    #: leaving a choice with the rest of the text (:func:`read_whole`, the venue's session).
+    read_for_now: int | None = None
 
     # --- making one -------------------------------------------------------------------------
 
@@ -883,6 +886,60 @@ def placements(g: Game, tile: str, seat: str | None) -> list[tuple[Play, int]]:
         except DomrecError:
             continue
     return out
+
+
+#: Words of the recorder that steer it and write no part of the game: a text read whole leaves
+#: out the confirmations (implied) and the looks; it cannot hold a take-back.
+_LOOKS = {"y", "yes", "show", "scores", "help"}
+_TAKE_BACKS = {"undo", "n", "no", "time", "quit"}
+
+
+def read_whole(start: Record, lines: Sequence[str]) -> tuple[Record, str | None] | None:
+    """The game ``start`` (its players, rules and hands so far) with ``lines`` after it, read as
+    ``domrec validate`` reads a text: the record and the reader's note, or ``None`` when that
+    reading finds the text wrong (or ``lines`` take something back, which a text cannot say).
+
+    The recorder reads a line as it comes; a line may leave a choice that only the rest of its
+    hand decides (a tile that fits two ends, the seat of a Horse Race chain's move): then the
+    text so far is read whole, its choices worked out across the hand, so that what
+    ``validate`` reads the recorder and the venue take (docs/recording.md, "A line that leaves
+    a choice")."""
+    body = []
+    for line in lines:
+        words = line.split()
+        if not words:
+            continue
+        if len(words) == 1 and words[0].lower() in _LOOKS and words[0] not in start.seats:
+            continue
+        if words[0].lower() in _TAKE_BACKS and words[0] not in start.seats:
+            return None
+        body.append(line)
+    if not body:
+        return None
+    text = notation.dumps(attrs.evolve(start, result=None)) + "\n" + "\n".join(body) + "\n"
+    from domrec.notation.readings import provisional
+
+    mark = provisional.set(True)
+    try:
+        found = list(notation.read_games(text, "<typed>"))
+    except DomrecError:
+        return None
+    finally:
+        provisional.reset(mark)
+    if len(found) != 1 or found[0].record is None or not found[0].complete:
+        return None
+    report, record = found[0].report, found[0].record
+    if report.status != "valid" and not _left_to_come(report, record):
+        return None
+    return record, report.note
+
+
+def _left_to_come(report: Any, record: Record) -> bool:
+    """The one thing wrong is that the last hand is over without its deal: its ``left`` line
+    has not come yet (a recorder waits for it; a whole text would lack it)."""
+    return (len(report.problems) == 1 and report.problems[0].rule == "the deal"
+            and report.problems[0].hand == len(record.hands) and "is over but its deal is not known"
+            in report.problems[0].message)
 
 
 def read_record(path: Path) -> Record:

@@ -33,7 +33,7 @@ from domrec.explain import describe_move
 from domrec.game import Game, GameError
 from domrec import tiles as T
 from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
-from domrec.recorder import Recorder, placements
+from domrec.recorder import Recorder, placements, read_whole
 
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -115,6 +115,14 @@ def _time(recorder: Recorder) -> None:
         recorder.refuse(str(e))
 
 
+def _for_now(recorder: Recorder) -> bool:
+    """The hand being played was read whole for now (a line of it left a choice that the rest of
+    the hand decides): each request of it is read whole again, never line by line on a choice
+    made for now."""
+    g = recorder.game
+    return recorder.read_for_now is not None and recorder.read_for_now == g.hand_number and g.in_hand
+
+
 class Session:
     """One table's game: a template and the requests accepted so far."""
 
@@ -157,6 +165,7 @@ class Session:
         if not text.strip():
             raise RequestRefused(Refusal(1, 1, "nothing to record: the request is empty"))
         recorder = self._recorder
+        reread = _for_now(recorder)
         self._said.clear()
         for number, line in enumerate(lines, 1):
             indent = len(line) - len(line.lstrip())
@@ -175,6 +184,12 @@ class Session:
             if recorder.refused > before:
                 said = self._refusals[-(recorder.refused - before)]
                 refusal = Refusal(number, indent + (recorder.refused_at or 0) + 1, said)
+                whole = self._read_whole([*self.accepted, text])
+                if whole is not None:
+                    self._recorder = whole
+                    self.accepted.append(text)
+                    return [f"line {number} leaves a choice ({said}); the game so far is read whole, "
+                            f"as domrec validate reads it", *self._said]
                 self._undo_request()
                 raise RequestRefused(refusal)
         before = recorder.refused
@@ -183,18 +198,56 @@ class Session:
             refusal = Refusal(len(lines), 1, self._refusals[-1])
             self._undo_request()
             raise RequestRefused(refusal)
+        if reread:  # a hand read whole for now: read whole again, as its rest now says
+            whole = self._read_whole([*self.accepted, text])
+            if whole is not None:
+                self._recorder = whole
         self.accepted.append(text)
         return list(self._said)
 
-    def _replay(self, texts: Sequence[str]) -> Recorder:
-        recorder = self._fresh()
-        for text in texts:
+    def _replay(self, texts: Sequence[str], say: Any = None, refuse: Any = None) -> Recorder:
+        """The recorder after ``texts``, each taken as :meth:`take` took it: line by line, or,
+        where a line left a choice that only the rest decided, the game so far read whole."""
+        recorder = self._fresh() if say is None else self._quiet()
+        for k, text in enumerate(texts):
+            before, reread = recorder.refused, _for_now(recorder)
             for line in text.split("\n"):
                 recorder.feed_line(line)
+            if recorder.refused > before or reread:
+                whole = self._read_whole(texts[:k + 1], quiet=say is not None)
+                if whole is None and recorder.refused > before:
+                    raise SessionError("the table's accepted requests no longer replay; the table's game must be "
+                                       "entered again")
+                if whole is not None:
+                    recorder = whole
+                    continue
             recorder.settle()
+        return recorder
+
+    def _quiet(self) -> Recorder:
+        return Recorder(Game.from_record(self.template), None, interactive=False, say=lambda _: None,
+                        refuse_out=lambda _: None)
+
+    def _read_whole(self, texts: Sequence[str], quiet: bool = False) -> Recorder | None:
+        """A recorder holding the game of ``texts`` read whole, as ``domrec validate`` reads a
+        text (:func:`domrec.recorder.read_whole`), or ``None``.  Its game is the record read,
+        fed again in canonical DGN (every seat, end and forced pass written), so that what a
+        request leaves announced (a hand line, parts of a deal) stays as the recorder keeps it."""
+        lines = [line for text in texts for line in text.split("\n")]
+        whole = read_whole(self.template, lines)
+        if whole is None:
+            return None
+        said = list(self._said)
+        recorder = self._quiet() if quiet else self._fresh()
+        for line in notation.dumps(whole[0]).splitlines():
+            if line and not line.startswith("["):
+                recorder.feed_line(line)
+        recorder.settle()
+        if not quiet:
+            self._said[:] = said
         if recorder.refused:
-            raise SessionError("the table's accepted requests no longer replay; the table's game must be "
-                               "entered again")
+            return None
+        recorder.read_for_now = recorder.game.hand_number if recorder.game.in_hand else None
         return recorder
 
     def _announced(self) -> Game | None:

@@ -32,6 +32,7 @@ readings that give those scores count (the scorer wrote which one it was).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from typing import Any, Callable
 
 import attrs
@@ -44,6 +45,13 @@ from domrec.validate import Problem
 LIMIT = 10_000
 
 RULE = "DGN: what may be left out"
+
+#: True while the recorder reads the game so far whole (:func:`domrec.recorder.read_whole`):
+#: the last hand, when the text has not closed it yet (no ``left`` or ``end`` line), is read
+#: for now, its readings' first by the tie rule taken even where they part, and a reading in
+#: which the hand is over still waits for its ``left`` line: the rest of the hand decides.
+#: A hand the text closes is read as always, so the verdict at its close is validate's.
+provisional: contextvars.ContextVar[bool] = contextvars.ContextVar("provisional", default=False)
 
 
 @attrs.frozen
@@ -119,6 +127,8 @@ class HandReading:
         #: The hand's first move found nobody to move: who leads is not known (the text did not
         #: say, and the hand before does not tell).
         self.leader_unknown = False
+        #: The hand is the text's last and still open, read for now (see :data:`provisional`).
+        self.for_now = False
 
     # --- the walk ------------------------------------------------------------------------
 
@@ -139,7 +149,7 @@ class HandReading:
         if not legal:
             return self._failed()
         scores = {_key(s) for _, s in legal}
-        if len(scores) > 1:
+        if len(scores) > 1 and not self.for_now:
             return Outcome(problem=self._parting(legal))
         path = legal[0][0]
         cp, j, lens = self.root
@@ -239,7 +249,8 @@ class HandReading:
                 return
         scores = dict(g.totals)
         self.readings.append((path, scores))
-        if self.forced is None and self.root is not None and not (self.claim is not None and self.claim.scores):
+        if self.forced is None and self.root is not None and not (self.claim is not None and self.claim.scores) \
+                and not self.for_now:
             if len({_key(s) for _, s in self.readings}) > 1:
                 self.stopped = True  # two readings, two scores: the text must say which
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from domrec.notation.positions import _MOVE_POINTER, _field_at, _offset
-from domrec.notation.readings import HandReading, tiles_checked
+from domrec.notation.readings import HandReading, provisional, tiles_checked
 from domrec.notation.tokens import DGN_VERSION, _HandText, _MoveTok
 from domrec.record import GameResult, HandResult, Player, unstructure
 from domrec.validate import Problem, rest_of_hand_note
@@ -326,12 +326,16 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
         spot = reading.seat_spot(j)
         return None if spot is None else _offset(text, spot)
 
+    for_now = (provisional.get() and hand is r.hands[-1] and hand.left is None and hand.end is None
+               and not hand.end_unread)
+
     def finishing() -> bool:
-        return closing and (hand.left is not None or hand.end is not None or hand.end_unread
-                            or g.hand_over or hand is not r.hands[-1])
+        return closing and not for_now and (hand.left is not None or hand.end is not None or hand.end_unread
+                                            or g.hand_over or hand is not r.hands[-1])
 
     search = HandReading(g, reading, hp, finishing, claim, place, move_tok, seat_at, None, _complete,
                          r.src.where, text)
+    search.for_now = for_now
 
     def passes(mv: _MoveTok | None) -> None:
         if not known:
