@@ -520,6 +520,27 @@ class Game:
         except DealError as e:
             raise Refused(Problem(f"/hands/{n}{e.where}", e.message, e.rule, "deal", hand=n + 1)) from None
 
+    def left_problem(self, left: Mapping[str, Sequence[str]]) -> Problem | None:
+        """What makes ``left`` impossible now (a tile already played, a count the moves do not
+        leave, tiles that are not the ones held), or ``None``: a recorder refuses such a line
+        at once, naming it, instead of keeping it for the hand's close to trip on.  A seat
+        left out is no problem yet (the hand may not be over)."""
+        if self._current is None or self._state is None:
+            raise GameError("no hand is being played")
+        n = len(self._hands)
+        try:
+            if self.deal_known:
+                self._check_left(left)
+            else:
+                deals.infer(self._match, self._state, n + 1, self.seats, self._moves, left, self._current.deal)
+        except Refused as e:
+            return e.problem
+        except deals.MissingLeft:
+            return None
+        except DealError as e:
+            return Problem(f"/hands/{n}{e.where}", e.message, e.rule, "deal", hand=n + 1)
+        return None
+
     def _check_left(self, left: Mapping[str, Sequence[str]]) -> None:
         from domrec import tiles as T
 

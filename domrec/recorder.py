@@ -103,6 +103,9 @@ class Recorder:
     #: The hand (by number) whose moves were read whole for now, by a caller that reads a line
     #: leaving a choice with the rest of the text (:func:`read_whole`, the venue's session).
     read_for_now: int | None = None
+    #: A hand's end line found the hand not over and kept it so: a caller that read a line of it
+    #: for now reads the text whole again (the hand's readings may close it).
+    kept_open: bool = False
 
     # --- making one -------------------------------------------------------------------------
 
@@ -423,9 +426,16 @@ class Recorder:
             if not g.in_hand:
                 self._refuse("left comes at the end of a hand being played")
                 return
+            problem = g.left_problem(parsed["left"])
+            if problem is not None:  # refused here, naming this line, not at the line after it
+                said = problem.message
+                self._refuse(f"{'' if said.startswith('hand ') else f'hand {g.hand_number}: '}{said} [{problem.rule}]")
+                return
             self._left = parsed["left"]
-            if self.interactive:
-                self._close()  # at the table the hand is checked at once; in a text, an end line may follow
+            if self.interactive or g.hand_over:
+                # The hand is checked and closed at once (an end line after it claims its result);
+                # a hand the moves have not ended waits for its end line.
+                self._close()
             return
         if kind == "end":
             claim = HandResult(scores=parsed.get("scores"), end=parsed.get("end"))
@@ -633,6 +643,7 @@ class Recorder:
                 g.claim_last_hand(claim)
                 self._save()
         if outcome is None:
+            self.kept_open = True
             self.say(f"hand {g.hand_number} kept as it is (not over)")
             return
         lines = [f"hand {g.hand_number} ends {outcome.end}: {_totals(outcome.scores)}"]

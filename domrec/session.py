@@ -166,6 +166,7 @@ class Session:
             raise RequestRefused(Refusal(1, 1, "nothing to record: the request is empty"))
         recorder = self._recorder
         reread = _for_now(recorder)
+        recorder.kept_open = False
         self._said.clear()
         for number, line in enumerate(lines, 1):
             indent = len(line) - len(line.lstrip())
@@ -198,7 +199,7 @@ class Session:
             refusal = Refusal(len(lines), 1, self._refusals[-1])
             self._undo_request()
             raise RequestRefused(refusal)
-        if reread:  # a hand read whole for now: read whole again, as its rest now says
+        if reread or recorder.kept_open:  # a hand read whole for now, or one its end line did not close: read whole again, as its rest now says
             whole = self._read_whole([*self.accepted, text])
             if whole is not None:
                 self._recorder = whole
@@ -211,9 +212,10 @@ class Session:
         recorder = self._fresh() if say is None else self._quiet()
         for k, text in enumerate(texts):
             before, reread = recorder.refused, _for_now(recorder)
+            recorder.kept_open = False
             for line in text.split("\n"):
                 recorder.feed_line(line)
-            if recorder.refused > before or reread:
+            if recorder.refused > before or reread or recorder.kept_open:
                 whole = self._read_whole(texts[:k + 1], quiet=say is not None)
                 if whole is None and recorder.refused > before:
                     raise SessionError("the table's accepted requests no longer replay; the table's game must be "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from pathlib import Path
 
 import attrs
@@ -147,3 +148,50 @@ def test_a_pass_typed_for_a_seat_whose_pass_was_not_made_is_still_checked():
         session.take(line)
     with pytest.raises(RequestRefused, match="P3 passes"):
         session.take("P3 -")  # P4's pass was made; P3 passing now is a new move, and not P3's turn
+
+
+# --- a left line that cannot be ----------------------------------------------------------------
+
+
+def _up_to_left(config=("competitive", None, {"first_lead": "any"}, None), seed: int = 3):
+    """A session fed a game typed without its deal up to its first ``left`` line, and that line."""
+    record = simulated(config, seed)
+    lines = body(notation.dumps_typed(record, keep_deal=False))
+    k = next(i for i, line in enumerate(lines) if line.startswith("left "))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    for line in lines[:k]:
+        session.take(line)
+    return session, lines[k], lines
+
+
+def test_a_left_line_listing_a_tile_already_played_is_refused_at_that_line():
+    session, left, lines = _up_to_left()
+    seat, tiles = left[len("left "):].split(";")[0].split(None, 1)
+    played = next(word for line in lines if line[0].isdigit() for word in line.split()
+                  if re.fullmatch(r"[0-6]-[0-6]", word) and word not in tiles.split())
+    text = f"{{a note}}\nleft {seat} {played} {' '.join(tiles.split()[1:])}".rstrip()
+    with pytest.raises(RequestRefused) as e:
+        session.take(text)
+    assert e.value.refusal.line == 2 and "played in this hand" in e.value.refusal.message
+    assert session.game.in_hand  # nothing was taken
+
+
+def test_a_left_line_with_a_count_the_moves_do_not_leave_is_refused_at_that_line():
+    session, left, _ = _up_to_left()
+    seat, tiles = left[len("left "):].split(";")[0].split(None, 1)
+    fewer = " ".join(tiles.split()[:-1]) if len(tiles.split()) > 1 else ""
+    with pytest.raises(RequestRefused) as e:
+        session.take(f"left {seat} {fewer}".rstrip() if fewer else f"left {seat} 0-0 0-0 0-0 0-0 0-0 0-0 0-0")
+    assert e.value.refusal.line == 1
+    assert "still holds" in e.value.refusal.message or "played in this hand" in e.value.refusal.message
+
+
+def test_left_at_the_end_of_a_hand_closes_it():
+    # (a hand that ended with a player out: a blocked hand without its deal is over only once
+    # the tiles left are known, and waits for its end line)
+    session, left, _ = next(found for seed in range(20) for found in [_up_to_left(seed=seed)]
+                            if found[0].game.hand_over)
+    session.take(left)
+    assert not session.game.in_hand and session.game.hand_number == 1
+    session.take("end")  # an end line after it claims nothing more: still taken
+    assert session.game.outcome_of(1) is not None
