@@ -79,7 +79,7 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                 before = rec.game.record()
                 rec.feed_line(line)
                 fed.append(line)
-                if rec.refused and _read_whole(rec, start, fed, stdin, number, refusals):
+                if rec.refused and not rec.unsaved and _read_whole(rec, start, fed, stdin, number, refusals):
                     break
                 if rec.refused:
                     for said in refusals:

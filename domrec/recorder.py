@@ -106,6 +106,8 @@ class Recorder:
     #: A hand's end line found the hand not over and kept it so: a caller that read a line of it
     #: for now reads the text whole again (the hand's readings may close it).
     kept_open: bool = False
+    #: A save failed (a full disk): no reading of the text would help.
+    unsaved: bool = False
 
     # --- making one -------------------------------------------------------------------------
 
@@ -726,6 +728,7 @@ class Recorder:
         try:
             write_text(str(self.path), text_of([self.game.record()], self.form), force=True)
         except InputError as e:
+            self.unsaved = True
             self._refuse(f"not saved ({e.message}); {undone}")
             return False
         return True
