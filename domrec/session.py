@@ -140,6 +140,8 @@ class Session:
         self._ahead: tuple[int, Game | None] | None = None
         #: What the announced hand waits for, when it cannot start yet (see :meth:`_started_copy`).
         self._waiting: str | None = None
+        #: The hands closed before the last hand line, read whole once (see :meth:`_from_the_hand`).
+        self._closed: tuple[tuple[str, ...], Record | None] | None = None
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -226,6 +228,21 @@ class Session:
             recorder.settle()
         return recorder
 
+    def _from_the_hand(self, lines: list[str]) -> tuple[Record, list[str]]:
+        """Where to read ``lines`` whole from: the hands the text closed before the last hand
+        line, read once (a closed hand's reading is final: later lines never change it) and
+        kept, and the lines from that hand line on; else the template and every line.  So a
+        hand read for now costs its own readings at each request, not the whole game's."""
+        h = next((i for i in range(len(lines) - 1, 0, -1) if lines[i].split()[0].lower() == "hand"), None)
+        if h is None or lines[h - 1].split()[0].lower() not in ("end", "left"):
+            return self.template, lines
+        key = tuple(lines[:h])
+        if self._closed is None or self._closed[0] != key:
+            got = read_whole(self.template, lines[:h])
+            self._closed = (key, None if got is None else got[0])
+        before = self._closed[1]
+        return (self.template, lines) if before is None else (before, lines[h:])
+
     def _quiet(self) -> Recorder:
         return Recorder(Game.from_record(self.template), None, interactive=False, say=lambda _: None,
                         refuse_out=lambda _: None)
@@ -235,8 +252,8 @@ class Session:
         text (:func:`domrec.recorder.read_whole`), or ``None``.  Its game is the record read,
         fed again in canonical DGN (every seat, end and forced pass written), so that what a
         request leaves announced (a hand line, parts of a deal) stays as the recorder keeps it."""
-        lines = [line for text in texts for line in text.split("\n")]
-        whole = read_whole(self.template, lines)
+        lines = [line for text in texts for line in text.split("\n") if line.strip()]
+        whole = read_whole(*self._from_the_hand(lines))
         if whole is None:
             return None
         said = list(self._said)
