@@ -15,14 +15,13 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.tournament.served import free_port, serve
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 
 httpx = pytest.importorskip("httpx")
@@ -36,28 +35,6 @@ PUBLIC = ["/", "/tables", "/standings", "/games", "/crosstable", "/players/1", "
 #: Commands that only read the event.
 READING = [["standings"], ["standings", "--json"], ["history"], ["tables"], ["pins"], ["info"], ["players"],
            ["links"], ["balance"], ["check"]]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve(path: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
-                             "--rate", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                proc.wait()
-                raise AssertionError(f"the server did not start: {proc.stderr.read().decode()}") from None
-            time.sleep(0.05)
 
 
 def _stop(proc: subprocess.Popen, kill: bool = False) -> None:
@@ -111,8 +88,8 @@ def _director(keys: dict) -> dict[str, str]:
 
 def test_commands_beside_the_server_lose_no_acknowledged_result(tmp_path):
     path, keys = _event(tmp_path)
-    port = _free_port()
-    proc = _serve(path, port)
+    port = free_port()
+    proc = serve(path, port)
     base = f"http://127.0.0.1:{port}"
     try:
         with httpx.Client(timeout=60) as client:
@@ -167,8 +144,8 @@ def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path
     acknowledged: dict[int, dict[str, int]] = {}
     n = 0
     for life in range(3):
-        port = _free_port()
-        proc = _serve(path, port)
+        port = free_port()
+        proc = serve(path, port)
         base = f"http://127.0.0.1:{port}"
         try:
             with httpx.Client(timeout=60) as client:
@@ -198,8 +175,8 @@ def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path
         store.close()
     assert found == acknowledged
     # The feed of a server started again and the command line say the same.
-    port = _free_port()
-    proc = _serve(path, port)
+    port = free_port()
+    proc = serve(path, port)
     try:
         with httpx.Client(timeout=60) as client:
             feed = client.get(f"http://127.0.0.1:{port}/api/v1/standings").json()

@@ -25,6 +25,7 @@ from domrec.session import requests_for
 from domrec.simulate import play_game
 from domrec.validate import validate
 
+from tests.tournament.served import free_port, serve
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 from tournament.event.tables import table_record
 
@@ -33,29 +34,6 @@ pytest.importorskip("uvicorn")
 
 pytestmark = pytest.mark.slow
 
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve(path: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
-                             "--rate", "1000"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                proc.wait()
-                raise AssertionError(f"the server did not start: {proc.stderr.read().decode()}") from None
-            time.sleep(0.05)
 
 
 def _log(path: Path) -> list[tuple[int, str]]:
@@ -121,8 +99,8 @@ def test_kill_9_loses_no_acknowledged_move_and_doubles_none(tmp_path, seed):
     acknowledged: list[str] = []  # every write the server said 200 to, in order
     kills = 0
     while len(acknowledged) < len(steps):
-        port = _free_port()
-        proc = _serve(path, port)
+        port = free_port()
+        proc = serve(path, port)
         try:
             acknowledged, kills = _session(path, port, proc, headers, steps, acknowledged, kills, rng)
         finally:  # never a server left behind, whatever failed
@@ -156,7 +134,7 @@ def test_serve_in_a_terminal_prints_its_links_and_stops_cleanly_on_ctrl_c(tmp_pa
     pair_next_round(store)
     store.close()
     socket_name = f"domrec-venue-{uuid.uuid4().hex[:8]}"
-    port = _free_port()
+    port = free_port()
     status = tmp_path / "status"
     command = (shlex.join([sys.executable, "-m", "tournament.cli", "serve", str(path), "--host", "0.0.0.0",
                            "--port", str(port), "--url", f"http://127.0.0.1:{port}"])

@@ -1,0 +1,34 @@
+"""A real ``tournament serve`` process for the tests that kill it: 127.0.0.1 only, a free port,
+started and waited for with a generous limit that only turns a hang into a failure."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(path: Path, port: int) -> subprocess.Popen:
+    """``tournament serve EVENT`` on ``port``, once it takes connections (its rate limit raised, so
+    that a test posting fast is not slowed down as a phone tapping fast would be)."""
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
+                             "--rate", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                raise AssertionError(f"the server did not start: {proc.stderr.read().decode()}") from None
+            time.sleep(0.05)
