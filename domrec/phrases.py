@@ -72,6 +72,7 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s blocks road %(road)s with %(tile)s"),
     # --- What the recorder says of what it took.
     N_("%(move)s (forced)"),
+    N_("%(move)s (forced: made already)"),
     N_("%(move)s (+%(n)s)"),
     N_("%(move)s (forced) (+%(n)s)"),
     N_("took back %(move)s"),
@@ -155,6 +156,10 @@ PHRASES: tuple[str, ...] = (
     N_("the next hand is hand %(n)s, not hand %(n2)s"),
     N_("%(word)s comes before the hand's first move"),
     N_("hand %(n)s cannot start yet: %(problem)s [%(rule)s]"),
+    N_("left %(seat)s does not match the deal and the moves: %(seat)s still holds %(tiles)s"),
+    N_("left %(seat)s does not match the deal and the moves: %(seat)s still holds nothing"),
+    N_("line %(n)s leaves a choice (%(problem)s); the game so far is read whole, as domrec validate reads it"),
+    N_("line %(n)s leaves a choice (%(problem)s); the text is read whole, as domrec validate reads it"),
     N_("%(word)s %(seat)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand "
        "%(n3)s is played); to correct it, type the line again on its own"),
     N_("%(word)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand %(n3)s is "

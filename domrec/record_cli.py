@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from domrec import games, notation, output as outputs
 from domrec.errors import DomrecError, InputError, RuleViolation, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
-from domrec.recorder import Recorder, RecorderError, new_game, read_whole
+from domrec.recorder import Recorder, RecorderError, new_game, read_whole, said_in_text
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
@@ -79,7 +79,8 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                 before = rec.game.record()
                 rec.feed_line(line)
                 fed.append(line)
-                if rec.refused and not rec.unsaved and _read_whole(rec, start, fed, stdin, number, refusals):
+                if (rec.refused and not rec.unsaved and said_in_text(line, rec.game.seats)
+                        and _read_whole(rec, start, fed, stdin, number, refusals)):
                     break
                 if rec.refused:
                     for said in refusals:

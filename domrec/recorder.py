@@ -908,6 +908,18 @@ _LOOKS = {"y", "yes", "show", "scores", "help"}
 _TAKE_BACKS = {"undo", "n", "no", "time", "quit"}
 
 
+def said_in_text(line: str, seats: Sequence[str]) -> bool:
+    """A line a written text says: not empty, not a look at the table (``y``, ``legal``) nor a
+    take-back.  Only a refused line of this kind may leave a choice for the whole text to settle:
+    a refused ``y`` ("there is no hand result to confirm") is refused, not read whole without it."""
+    words = line.split()
+    if not words:
+        return False
+    if len(words) == 1 and words[0].lower() in _LOOKS and words[0] not in seats:
+        return False
+    return not (words[0].lower() in _TAKE_BACKS and words[0] not in seats)
+
+
 def read_whole(start: Record, lines: Sequence[str]) -> tuple[Record, str | None] | None:
     """The game ``start`` (its players, rules and hands so far) with ``lines`` after it, read as
     ``domrec validate`` reads a text: the record and the reader's note, or ``None`` when that
@@ -921,13 +933,10 @@ def read_whole(start: Record, lines: Sequence[str]) -> tuple[Record, str | None]
     body = []
     for line in lines:
         words = line.split()
-        if not words:
-            continue
-        if len(words) == 1 and words[0].lower() in _LOOKS and words[0] not in start.seats:
-            continue
-        if words[0].lower() in _TAKE_BACKS and words[0] not in start.seats:
+        if words and words[0].lower() in _TAKE_BACKS and words[0] not in start.seats:
             return None
-        body.append(line)
+        if said_in_text(line, start.seats):
+            body.append(line)
     if not body:
         return None
     text = notation.dumps(attrs.evolve(start, result=None)) + "\n" + "\n".join(body) + "\n"

@@ -33,7 +33,7 @@ from domrec.explain import describe_move
 from domrec.game import Game, GameError
 from domrec import tiles as T
 from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
-from domrec.recorder import Recorder, placements, read_whole
+from domrec.recorder import Recorder, placements, read_whole, said_in_text
 
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -187,7 +187,7 @@ class Session:
             if recorder.refused > before:
                 said = self._refusals[-(recorder.refused - before)]
                 refusal = Refusal(number, indent + (recorder.refused_at or 0) + 1, said)
-                whole = self._read_whole([*self.accepted, text])
+                whole = self._read_whole([*self.accepted, text]) if said_in_text(line, recorder.game.seats) else None
                 if whole is not None:
                     self._recorder = whole
                     self.accepted.append(text)

@@ -249,3 +249,19 @@ def test_an_announced_hand_read_again_and_again_shows_what_a_fresh_session_shows
         assert session.state() == Session(session.template, session.accepted).state()
         session.take("undo")
         assert session.state() == Session(session.template, session.accepted).state()
+
+
+def test_a_refused_look_at_the_table_is_refused_not_read_whole_without_it():
+    """A line that leaves a choice may be settled by reading the text whole; ``y`` with no hand
+    result to confirm is no such line: it stays refused (read whole, it would simply be dropped)."""
+    import attrs
+
+    from domrec.session import RequestRefused, Session
+    from domrec.simulate import simulate
+
+    record = list(simulate("competitive", 1, 1))[0]
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    session.take("hand 1 lead N")
+    for text in ("y", "legal"):
+        with pytest.raises(RequestRefused):
+            session.take(text)
