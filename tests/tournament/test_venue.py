@@ -624,3 +624,46 @@ def test_a_background_venue_serves_on_127_0_0_1_and_closes_the_event_file(tmp_pa
         urllib.request.urlopen(served.links["public"], timeout=60)
     with pytest.raises(RuntimeError):  # the venue's thread, the one that used the event file, is gone
         served.server.call(served.server.venue.overview)
+
+
+def test_a_tables_move_and_read_go_straight_to_their_endpoint_with_every_guard(venue, monkeypatch):
+    """The hall's most frequent requests skip Starlette's routing (the server's CPU a move), and
+    keep every header, check and refusal the other routes have."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+
+    routed = []
+
+    async def unrouted(scope, receive, send):  # the application's routing, reached only as said below
+        routed.append(f"{scope['method']} {scope['path']}")
+        await send({"type": "http.response.start", "status": 418, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    monkeypatch.setattr(server, "app", unrouted)
+    server.asgi = server._guarded(unrouted)
+    client = starlette_testclient.TestClient(server.asgi)
+    url = "/api/v1/tables/1/1"
+    r = client.get(url, headers=_auth(token))
+    assert r.status_code == 200 and r.json()["rev"] == 0
+    for answer in (r, client.post(f"{url}/dgn", headers=_auth(token), json={"rev": 0, "text": "hand 1"})):
+        assert answer.headers["x-content-type-options"] == "nosniff" and answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["cache-control"] == "no-store" and answer.headers["referrer-policy"] == "no-referrer"
+        assert "default-src 'self'" in answer.headers["content-security-policy"] and answer.headers["x-request-id"]
+        assert answer.headers["vary"] == "Accept-Language, Cookie"
+    assert client.get(url, headers=_auth(token)).json()["rev"] == 1
+    # Refused as before: another site's page, a wrong key, a bad round, a body that is not JSON.
+    r = client.post(f"{url}/dgn", headers={**_auth(token), "Origin": "http://elsewhere"}, json={"rev": 1, "text": "y"})
+    assert r.status_code == 403
+    assert client.post(f"{url}/dgn", headers=_auth("nope"), json={"rev": 1, "text": "y"}).status_code == 403
+    assert client.get("/api/v1/tables/x/1", headers=_auth(token)).status_code == 404
+    r = client.post(f"{url}/dgn", headers=_auth(token), content=b"{")
+    assert r.status_code == 400 and "error" in r.json()
+    # A fault is one line with its request id, as on every route.
+    monkeypatch.setattr(server, "api_table", lambda request: 1 / 0)
+    r = client.get(url, headers=_auth(token))
+    assert r.status_code == 500 and r.json()["request_id"] in r.json()["error"]
+    assert routed == []
+    # Every other request is routed.
+    for method, where in (("GET", f"{url}/dgn"), ("GET", f"{url}/options"), ("POST", url), ("GET", f"{url}/")):
+        assert client.request(method, where, headers=_auth(token)).status_code == 418
+    assert routed == [f"GET {url}/dgn", f"GET {url}/options", f"POST {url}", f"GET {url}/"]

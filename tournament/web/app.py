@@ -38,6 +38,7 @@ import concurrent.futures
 import json
 import logging
 import queue
+import re
 import threading
 import time
 import uuid
@@ -193,6 +194,8 @@ def _int(text: str, what: str) -> int:
     return int(text)
 
 
+#: The paths of a table's move and read, as their routes match them (see VenueServer._hot).
+_HOT = re.compile(r"/api/v1/tables/([^/]+)/([^/]+)(/dgn)?")
 #: The most requests one group of the event file takes (see :class:`VenueThread`).
 MAX_GROUP = 64
 _NOTHING = object()
@@ -384,13 +387,38 @@ class VenueServer:
                 await response(scope, receive, send_with_headers)
                 return
             try:
-                await app(scope, receive, send_with_headers)
+                hot = self._hot(scope)
+                if hot is None:
+                    await app(scope, receive, send_with_headers)
+                else:  # a table's move or read: straight to its endpoint (see _hot)
+                    endpoint, scope["path_params"] = hot
+                    response = await endpoint(Request(scope, receive, send_with_headers))
+                    await response(scope, receive, send_with_headers)
             except Exception:  # never a traceback to a client: one line, the detail in the log
                 log.exception("request %s failed", request_id)
                 if not started:
                     await _crashed(request_id, said)(scope, receive, send_with_headers)
 
         return asgi
+
+    def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
+        """A table's move (``POST …/dgn``) or read (``GET`` of its state), the requests a hall
+        makes most: their endpoint and path parameters, found without Starlette's layers of
+        middleware and its walk through the routes (they answer every refusal themselves, and
+        this guard adds the headers and catches a fault, as for any route); ``None`` for every
+        other request, which the application routes.  Matched as the routes match them."""
+        if scope.get("root_path"):
+            return None
+        found = _HOT.fullmatch(scope["path"])
+        if found is None:
+            return None
+        round_no, table_no, dgn = found.groups()
+        method = scope["method"]
+        if dgn and method == "POST":
+            return self.api_dgn, {"round": round_no, "table": table_no}
+        if not dgn and method == "GET":
+            return self.api_table, {"round": round_no, "table": table_no}
+        return None
 
     async def _crash(self, request: Request, exc: Exception) -> Response:
         """Starlette's last resort, made to answer as every refusal does (the guard logs it)."""
