@@ -560,6 +560,13 @@ class Game:
         """The game's claimed result (kept in the record and checked by validation)."""
         self._result = result
 
+    def hands(self) -> tuple[Hand, ...]:
+        """The hands of :meth:`record`, without making the whole record (a table's page reads
+        them at every move): the closed ones, and the current one with its moves so far."""
+        if self._current is None:
+            return tuple(self._hands)
+        return (*self._hands, attrs.evolve(self._current, moves=tuple(self._moves)))
+
     def record(self) -> Record:
         """The record so far: closed hands, the current hand's moves (its deal if known)."""
         return self._record(self._result, self._ended)

@@ -142,6 +142,11 @@ class Session:
         self._waiting: str | None = None
         #: The hands closed before the last hand line, read whole once (see :meth:`_from_the_hand`).
         self._closed: tuple[tuple[str, ...], Record | None] | None = None
+        #: The state made last (see :meth:`state`): how many requests were accepted, the recorder
+        #: it was read from, the state.
+        self._made: tuple[int, Recorder, dict[str, Any]] | None = None
+        #: The tiles of the engine's set, as the page lists them (see :meth:`state`).
+        self._tiles: list[str] | None = None
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -372,12 +377,13 @@ class Session:
         found.extend(self._accepted([Draw(seat=seat, draw=str(t))], game=g))
         return [self._offer(m) for m in found]
 
-    def plain_moves(self) -> list[dict[str, Any]]:
+    def plain_moves(self, legal: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """Without the deal, where the engine cannot list the possible moves: the moves of no
-        tile it accepts now (a pass, a draw in the written boneyard order), tried and taken back."""
+        tile it accepts now (a pass, a draw in the written boneyard order), tried and taken back.
+        ``legal``: :meth:`legal` as the caller has just made it (else it is made here)."""
         g = self.game
         seat = g.to_move
-        if g.deal_known or not g.in_hand or g.hand_over or seat is None or self.legal():
+        if g.deal_known or not g.in_hand or g.hand_over or seat is None or (self.legal() if legal is None else legal):
             return []
         return [self._offer(m) for m in self._accepted([Pass(seat=seat), Draw(seat=seat, draw=True)])]
 
@@ -398,13 +404,25 @@ class Session:
         return out
 
     def state(self) -> dict[str, Any]:
-        """Everything a page shows of the game, as JSON values."""
+        """Everything a page shows of the game, as JSON values.  Made once a change of the game
+        (a request taken, or one refused and the game made again): a table's page is read
+        again and again between two moves, and each read gets the same values (a new outer
+        dict; what it holds is shared, and no reader changes it)."""
+        made_of = (len(self.accepted), self._recorder)
+        if self._made is not None and self._made[0] == made_of[0] and self._made[1] is made_of[1]:
+            return dict(self._made[2])
+        state = self._state()
+        self._made = (made_of[0], made_of[1], state)
+        return dict(state)
+
+    def _state(self) -> dict[str, Any]:
         g = self.game
-        record = g.record()
         hands = []
-        current = len(record.hands) - 1 if g.in_hand else None
+        in_hand = g.in_hand
+        all_hands = g.hands()
+        current = len(all_hands) - 1 if in_hand else None
         seen: dict[int, tuple[Any, dict]] = {}
-        for k, hand in enumerate(record.hands):
+        for k, hand in enumerate(all_hands):
             kept = self._closed_views.get(id(hand)) if k != current else None
             if kept is not None and kept[0] is hand and kept[1]["number"] == k + 1:
                 view = kept[1]  # a closed hand is the same value until an undo reopens it
@@ -418,12 +436,15 @@ class Session:
         ahead = self._announced()
         if ahead is not None:  # the next hand, announced: its first move is offered from a copy
             state = ahead.state
+        legal = self.legal(ahead)
+        if self._tiles is None:  # the engine's set: the same all game
+            self._tiles = [str(t) for t in dict.fromkeys(g.tile_set())]
         return {
             "game": g.game,
             "seats": list(g.seats),
-            "players": {p.seat: p.name for p in record.players},
+            "players": {p.seat: p.name for p in self.template.players},
             "hand": g.hand_number,
-            "in_hand": g.in_hand,
+            "in_hand": in_hand,
             "hand_over": g.hand_over,
             "deal_known": g.deal_known if ahead is None else ahead.deal_known,
             "to_move": g.to_move if ahead is None else ahead.to_move,
@@ -434,10 +455,11 @@ class Session:
             "winner": g.winner,
             "totals": g.totals,
             "hands": hands,
-            "legal": self.legal(ahead),
-            "plain": self.plain_moves(),
-            "tiles": [str(t) for t in dict.fromkeys(g.tile_set())],
-            "seen": [str(t) for t in (_tile_of(m) for m in g.moves) if t is not None] if g.in_hand else [],
+            "legal": legal,
+            "plain": self.plain_moves(legal if ahead is None else None),
+            "tiles": list(self._tiles),
+            # The tiles of the hand in play, as its moves' views have them.
+            "seen": [m["tile"] for m in hands[current]["moves"] if m["tile"] is not None] if in_hand else [],
             "table": list(state.render()) if state is not None else [],
         }
 

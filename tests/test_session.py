@@ -265,3 +265,44 @@ def test_a_refused_look_at_the_table_is_refused_not_read_whole_without_it():
     for text in ("y", "legal"):
         with pytest.raises(RequestRefused):
             session.take(text)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
+def test_the_state_is_made_once_a_change_and_is_what_a_fresh_session_shows(config, keep_deal, monkeypatch):
+    """A table's page is read many times between two moves: the state is made again only when a
+    request is taken (or refused, the game made again), and at every point it is what a session
+    made afresh from the same requests shows; changing the answer a reader got changes nothing."""
+    record = _game(config, 4)
+    session = Session(_template(record))
+    typed = _requests(notation.dumps_typed(record, keep_deal=keep_deal))
+    made = []
+    real = Session._state
+
+    def counted(self):
+        made.append(1)
+        return real(self)
+
+    monkeypatch.setattr(Session, "_state", counted)
+    for k, text in enumerate(typed[:40]):
+        session.take(text)
+        before = len(made)
+        first = session.state()
+        first["hands"] = None  # a reader's own copy: the next reader gets the state whole
+        again = session.state()
+        assert len(made) == before + 1
+        if k == 10:
+            with pytest.raises(RequestRefused):
+                session.take("quit")
+            assert session.state() == again and len(made) == before + 2  # made again after a refusal
+        assert again == Session(session.template, session.accepted).state()
+        assert [h["number"] for h in again["hands"]] == list(range(1, len(session.record().hands) + 1))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_the_games_hands_are_the_records(config):
+    record = _game(config, 5)
+    session = Session(_template(record))
+    for text in _requests(notation.dumps_typed(record, keep_deal=True))[:30]:
+        session.take(text)
+        assert session.game.hands() == session.game.record().hands
