@@ -471,7 +471,7 @@ class VenueServer:
     def _language(self, request: Request) -> tuple[str, str | None]:
         """The language to answer in, and the language to keep in the cookie (``?lang=`` asked
         for one the pages have), or ``None``."""
-        asked = i18n.known(request.query_params.get("lang"))
+        asked = i18n.known(request.query_params.get("lang")) if request.scope.get("query_string") else None
         if asked is not None:
             return asked, asked
         kept = i18n.known(request.cookies.get(LANG_COOKIE))
