@@ -65,6 +65,12 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+def prepare() -> None:
+    """Read the look-alike table now (a long-running program, the venue's server, does it as it
+    starts, so that the first table to confirm its game does not wait for it)."""
+    _prototypes()
+
+
 def skeleton(text: str) -> str:
     """UTS #39's skeleton of ``text``: NFD, each character replaced by its prototype, NFD again.
     Two texts with one skeleton are drawn alike (``Ana`` in Latin, Cyrillic or Greek letters)."""

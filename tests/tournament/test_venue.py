@@ -667,3 +667,15 @@ def test_a_tables_move_and_read_go_straight_to_their_endpoint_with_every_guard(v
     for method, where in (("GET", f"{url}/dgn"), ("GET", f"{url}/options"), ("POST", url), ("GET", f"{url}/")):
         assert client.request(method, where, headers=_auth(token)).status_code == 418
     assert routed == [f"GET {url}/dgn", f"GET {url}/options", f"POST {url}", f"GET {url}/"]
+
+
+def test_the_server_reads_the_look_alike_table_as_it_starts(tmp_path):
+    """The first table to confirm its game does not wait for the names' look-alike table."""
+    from tournament import names
+
+    names._prototypes.cache_clear()
+    server = _server(_event(tmp_path))
+    try:
+        assert names._prototypes.cache_info().currsize == 1
+    finally:
+        server.close()

@@ -59,7 +59,7 @@ from domrec import phrases
 from domrec.errors import DomrecError, clip, one_line
 from domrec.i18n import N_, script_strings
 
-from tournament import i18n
+from tournament import i18n, names
 from tournament.errors import TournamentError
 from tournament.event import changes, feed
 from tournament.event.files import open_event
@@ -295,6 +295,7 @@ class VenueServer:
         self.base_url = base_url
         self.pins = pins
         self.idle_minutes = idle_minutes
+        names.prepare()  # (the first result entered would read it: a table's confirmation waiting)
         self._executor = VenueThread()
         self.venue: Venue = self._executor.submit(self._open, grouped=False).result()
         self._executor.store, self._executor.lost = self.venue.store, self.venue.forget
