@@ -91,6 +91,8 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = 0.0
+        #: Over how long a live phone spreads its fetch after a change, as the stream says (s).
+        self.spread = 0.4
 
     async def _open(self) -> None:
         self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
@@ -159,8 +161,13 @@ class Connection:
                     pending += chunk
                     while b"\n\n" in pending:
                         message, pending = pending.split(b"\n\n", 1)
+                        kind = b"message"
                         for line in message.split(b"\n"):
-                            if line.startswith(b"data:"):
+                            if line.startswith(b"event:"):
+                                kind = line[6:].strip()
+                            elif line.startswith(b"data:") and kind == b"spread":
+                                self.spread = int(line[5:].strip()) / 1000  # as live.js keeps it
+                            elif line.startswith(b"data:"):
                                 yield int(line[5:].strip())
             finally:
                 self.close()
@@ -288,9 +295,10 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 fetcher = Connection(port)
                 seq = 0
                 try:
-                    async for now in Connection(port).events("/live", stop):
+                    stream = Connection(port)
+                    async for now in stream.events("/live", stop):
                         if now != seq:
-                            await asyncio.sleep(rng.random() * 0.4)  # as live.js waits, so phones spread out
+                            await asyncio.sleep(rng.random() * stream.spread)  # as live.js waits, so phones spread out
                             status, found, _ = await fetcher.request(
                                 "GET", f"/standings?part=main&since={seq}", None, {"accept-encoding": "gzip"})
                             if seq:  # the first fetch is the page's first load, not a change heard of

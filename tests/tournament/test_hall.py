@@ -35,7 +35,8 @@ async def _until(done, what: str) -> None:
 
 
 def _data(message: bytes) -> int:
-    fields = dict(line.split(": ", 1) for line in message.decode().strip().split("\n"))
+    first = message.decode().split("\n\n")[0]  # a spread for the fetches may follow the number
+    fields = dict(line.split(": ", 1) for line in first.strip().split("\n"))
     assert fields["event"] == "seq" and fields["id"] == fields["data"]
     return int(fields["data"])
 
@@ -222,3 +223,17 @@ def test_moves_waiting_together_are_committed_together_each_on_its_own(tmp_path)
     finally:
         worker.submit(venue.store.close, grouped=False).result()
         worker.shutdown()
+
+
+def test_the_phones_spread_their_fetches_over_longer_in_a_larger_hall(tmp_path):
+    """The stream tells the pages over how long to spread their fetches after a change: a club's
+    hall the least, a championship's hall longer, never more than the most."""
+    from tournament.web.public import SPREAD_MS, LiveFeed
+
+    feed = LiveFeed(tmp_path / "none.db")
+    spreads = []
+    for streams in (1, 100, 300, 500, 5000):
+        feed.streams = streams
+        spreads.append(feed.spread_ms())
+    assert spreads[0] == SPREAD_MS[0] and spreads[-1] == SPREAD_MS[1] and spreads == sorted(spreads)
+    assert spreads[3] > spreads[1]

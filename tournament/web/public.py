@@ -52,6 +52,10 @@ LIFETIME = 600.0
 MAX_STREAMS = 500
 #: How long the browser waits before it opens a new stream (ms), sent as the stream's ``retry``.
 RETRY_MS = 2000
+#: The least and the most the phones spread their fetches over after a change, in ms
+#: (:meth:`LiveFeed.spread_ms`), and how it grows with the streams open.
+SPREAD_MS = (400, 1500)
+SPREAD_PER_STREAM_MS = 3
 #: Pages kept between changes (each kept as text and compressed).
 KEPT_PAGES = 64
 #: Replay pages kept (a replay is the heaviest page: every position of every hand drawn).
@@ -293,6 +297,14 @@ class LiveFeed:
     def full(self) -> bool:
         return self.streams >= self.max_streams
 
+    def spread_ms(self) -> int:
+        """Over how long the phones following the hall spread their fetches after a change: each
+        waits a random moment up to this.  A club's hall (a hundred phones) waits at most
+        :data:`SPREAD_MS`'s least; a championship's (500 phones) up to its most, so that a result
+        never sends the whole hall's fetches in the same instant, ahead of the tables' moves."""
+        least, most = SPREAD_MS
+        return max(least, min(most, SPREAD_PER_STREAM_MS * self.streams))
+
     async def events(self, tables: bool = False) -> AsyncIterator[bytes]:
         """One client's stream: the number it follows at once (the public pages' revision, or with
         ``tables`` the event's latest change), then each new one, keep-alives between, until
@@ -303,13 +315,18 @@ class LiveFeed:
             deadline = time.monotonic() + self.lifetime
             yield f"retry: {RETRY_MS}\n\n".encode()
             sent: int | None = None
+            spread: int | None = None
             while not self.stopping:
                 assert self._changed is not None and self._moved is not None
                 changed = self._moved if tables else self._changed
                 now = self.seq if tables else self.revision
                 if now is not None and now != sent:
                     sent = now
-                    yield f"id: {sent}\nevent: seq\ndata: {sent}\n\n".encode()
+                    message = f"id: {sent}\nevent: seq\ndata: {sent}\n\n"
+                    if self.spread_ms() != spread:  # said after the number, and again when it changes
+                        spread = self.spread_ms()
+                        message += f"event: spread\ndata: {spread}\n\n"
+                    yield message.encode()
                     continue
                 left = deadline - time.monotonic()
                 if left <= 0:

@@ -12,6 +12,9 @@
   if (!main || !/^https?:$/.test(location.protocol) || !window.fetch) return;
   const POLL_MS = 5000;
   let seq = Number(main.dataset.seq || 0), heard = seq, busy = false, again = false, source = null, poller = null;
+  // Over how long the hall's phones spread their fetches after a change (the server says: longer in
+  // a larger hall, so the tables' moves never wait behind the whole hall's fetches).
+  let spread = 400;
 
   async function refresh() {
     if (busy) { again = true; return; }
@@ -52,8 +55,9 @@
     source.addEventListener("seq", (e) => {
       heard = Math.max(heard, Number(e.data));
       // A moment's random wait: the hall's phones do not all ask in the same instant.
-      if (Number(e.data) !== seq && !document.hidden) setTimeout(refresh, Math.random() * 400);
+      if (Number(e.data) !== seq && !document.hidden) setTimeout(refresh, Math.random() * spread);
     });
+    source.addEventListener("spread", (e) => { spread = Math.min(5000, Number(e.data) || 400); });
     source.addEventListener("open", () => poll(false));
     // The browser reconnects by itself after a dropped stream; until it does, and for good when it
     // gives up (the server said 503), the page asks every few seconds.
