@@ -9,11 +9,12 @@ turns a hang into a failure."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
-from tournament import open_event
+from tournament import add_players, open_event
 from tournament.event.changes import latest_public_seq, latest_seq
 from tournament.event.venue import Venue
 from tournament.web.public import LiveFeed
@@ -237,3 +238,37 @@ def test_the_phones_spread_their_fetches_over_longer_in_a_larger_hall(tmp_path):
         spreads.append(feed.spread_ms())
     assert spreads[0] == SPREAD_MS[0] and spreads[-1] == SPREAD_MS[1] and spreads == sorted(spreads)
     assert spreads[3] > spreads[1]
+
+
+def test_the_log_is_copied_into_the_file_beside_the_tables_writes_never_inside_them(tmp_path):
+    """The venue's writing connection never checkpoints (a commit that did waited for the copy
+    and its flush, and every move behind it); the checkpointer's own connection does."""
+    import sqlite3
+
+    from tournament.store.sqlite import Checkpointer
+    from tournament.web.app import VenueServer
+
+    path = _event(tmp_path)
+    server = VenueServer(path)
+    try:
+        auto = server._executor.submit(lambda: server.venue.store.conn.execute(
+            "PRAGMA wal_autocheckpoint").fetchone()[0], grouped=False).result()
+        assert auto == 0
+    finally:
+        server.close()
+    store = open_event(path)
+    checkpointer = Checkpointer(path, every=0.01)
+    try:
+        add_players(store, [f"late {i}" for i in range(200)])  # frames in the log
+        made = checkpointer.made
+        deadline = time.monotonic() + 60
+        while checkpointer.made < made + 2:
+            assert time.monotonic() < deadline, "the checkpointer never ran"
+            time.sleep(0.01)
+        conn = sqlite3.connect(path)
+        busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        conn.close()
+        assert busy == 0 and logged == copied  # all of it was copied already
+    finally:
+        checkpointer.close()
+        store.close()

@@ -8,6 +8,7 @@ import datetime
 import errno
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -85,3 +86,41 @@ def transaction(conn: sqlite3.Connection, within: bool = False) -> Iterator[None
         raise
     else:
         conn.execute("COMMIT")
+
+
+class Checkpointer:
+    """Copies the write-ahead log into the event file on a thread and a connection of its own,
+    once a second, so that the connection taking the tables' moves never does it.
+
+    SQLite checkpoints by itself when the log passes 1,000 pages, inside the commit that passed
+    it: with a hall's moves arriving a few hundred a second, that commit (and every move waiting
+    behind it) waited for the whole copy and its flush to disk.  The writer turns that off
+    (``PRAGMA wal_autocheckpoint = 0``) and this thread checkpoints PASSIVE, which never waits for
+    a writer or a reader and never holds one up.  Nothing is less durable: a commit is in the log,
+    flushed, before it is acknowledged; the copy into the file is only housekeeping, done in full
+    when the last connection closes."""
+
+    def __init__(self, path: Path, every: float = 1.0) -> None:
+        self.path, self.every = Path(path), every
+        self._stop = threading.Event()
+        #: How many checkpoints were made (for tests and the curious).
+        self.made = 0
+        self._thread = threading.Thread(target=self._run, name="checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            conn, _ = connect_existing(self.path, autocommit=True)
+        except (NotSQLite, OSError, sqlite3.Error):
+            return  # SQLite's own checkpoints are left to do it
+        try:
+            while not self._stop.wait(self.every):
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.made += 1
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()

@@ -39,6 +39,7 @@ import json
 import logging
 import queue
 import re
+import sys
 import threading
 import time
 import uuid
@@ -69,6 +70,7 @@ from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocess
                                     remember_printed)
 from tournament.pages.sheets import sheets_page
 from tournament.store.event_store import EventStore
+from tournament.store.sqlite import Checkpointer
 from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
 
@@ -299,6 +301,9 @@ class VenueServer:
         self._executor = VenueThread()
         self.venue: Venue = self._executor.submit(self._open, grouped=False).result()
         self._executor.store, self._executor.lost = self.venue.store, self.venue.forget
+        # The log is copied into the file beside the tables' writes, never inside one of them.
+        self._executor.submit(self.venue.store.conn.execute, "PRAGMA wal_autocheckpoint = 0", grouped=False).result()
+        self.checkpointer = Checkpointer(self.event)
         # The hall's pages and live stream read the file on threads of their own, never this one's.
         self.public = PublicPages(self.event, base_url)
         self.live = LiveFeed(self.event, lifetime=stream_lifetime)
@@ -325,6 +330,7 @@ class VenueServer:
         self.live.stop()
         self.live.close()
         self.public.close()
+        self.checkpointer.close()
         self._executor.submit(shut, grouped=False).result()
         self._executor.shutdown()
 
