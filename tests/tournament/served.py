@@ -3,6 +3,7 @@ started and waited for with a generous limit that only turns a hang into a failu
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
@@ -32,3 +33,18 @@ def serve(path: Path, port: int) -> subprocess.Popen:
                 proc.wait()
                 raise AssertionError(f"the server did not start: {proc.stderr.read().decode()}") from None
             time.sleep(0.05)
+
+
+def stop(proc: subprocess.Popen, kill: bool = False) -> None:
+    """Never a server left behind: Ctrl-C (``kill``: ``kill -9``, a power cut), waited for."""
+    if proc.poll() is None:
+        if kill:
+            proc.kill()
+        else:
+            proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    proc.stderr.close()

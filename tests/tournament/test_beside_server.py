@@ -14,14 +14,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.tournament.served import free_port, serve
+from tests.tournament.served import free_port, serve, stop
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 
 httpx = pytest.importorskip("httpx")
@@ -35,20 +34,6 @@ PUBLIC = ["/", "/tables", "/standings", "/games", "/crosstable", "/players/1", "
 #: Commands that only read the event.
 READING = [["standings"], ["standings", "--json"], ["history"], ["tables"], ["pins"], ["info"], ["players"],
            ["links"], ["balance"], ["check"]]
-
-
-def _stop(proc: subprocess.Popen, kill: bool = False) -> None:
-    if proc.poll() is None:
-        if kill:
-            proc.kill()
-        else:
-            proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    proc.stderr.close()
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -121,7 +106,7 @@ def test_commands_beside_the_server_lose_no_acknowledged_result(tmp_path):
             tables = _cli("tables", str(path), cwd=tmp_path).stdout
             assert "90" in tables and "200" in tables, tables  # the command line sees it at once
     finally:
-        _stop(proc, kill=True)  # a power cut
+        stop(proc, kill=True)  # a power cut
     store = open_event(path)
     try:
         by_table = {t.number: store.result_for(t.id) for t in store.tables(1)}
@@ -167,7 +152,7 @@ def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path
                     acknowledged[table] = scores
                     client.get(base + rng.choice(PUBLIC))
         finally:
-            _stop(proc, kill=True)
+            stop(proc, kill=True)
     store = open_event(path)
     try:
         found = {t.number: dict(store.result_for(t.id).scores) for t in store.tables(1) if store.result_for(t.id)}
@@ -183,4 +168,4 @@ def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path
         cli = json.loads(_cli("standings", "--json", str(path), cwd=tmp_path).stdout)
         assert {key: feed.get(key) for key in cli} == cli  # the feed adds the columns' descriptions
     finally:
-        _stop(proc)
+        stop(proc)

@@ -25,7 +25,7 @@ from domrec.session import requests_for
 from domrec.simulate import play_game
 from domrec.validate import validate
 
-from tests.tournament.served import free_port, serve
+from tests.tournament.served import free_port, serve, stop
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 from tournament.event.tables import table_record
 
@@ -104,14 +104,7 @@ def test_kill_9_loses_no_acknowledged_move_and_doubles_none(tmp_path, seed):
         try:
             acknowledged, kills = _session(path, port, proc, headers, steps, acknowledged, kills, rng)
         finally:  # never a server left behind, whatever failed
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=120)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            proc.stderr.close()
+            stop(proc)
     assert [body for _, body in _log(path)] == steps
     store = open_event(path)
     from tournament.event.venue import Venue

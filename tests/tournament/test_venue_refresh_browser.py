@@ -39,15 +39,21 @@ def _refreshed(page) -> None:
         page.wait_for_timeout(20)
 
 
+def _playing(browser, served):
+    """Table 1's page on a phone, the table recording play by play, waiting for its first hand."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(served.links["tables"][0]["url"])
+    page.click("#mode-play", timeout=WAIT_MS)
+    page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+    return page
+
+
 def test_a_leader_picked_survives_a_refresh_and_a_change_elsewhere_is_drawn(tmp_path, browser):
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     served = _served(path)
     try:
         link = served.links["tables"][0]
-        page = browser.new_page(viewport=PHONE)
-        page.goto(link["url"])
-        page.click("#mode-play", timeout=WAIT_MS)
-        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        page = _playing(browser, served)
         page.select_option("#lead", "W")
         drawn = _count(page, "drawn")
         for _ in range(3):
@@ -72,10 +78,7 @@ def test_a_tile_tapped_survives_a_refresh(tmp_path, browser):
     steps = _steps(_game(path, seed=3))
     served = _served(path)
     try:
-        page = browser.new_page(viewport=PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-play", timeout=WAIT_MS)
-        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        page = _playing(browser, served)
         k = 0
         while steps[k].split()[0] in PARTS:  # the hand line and the deal, typed
             _type(page, steps[k])
@@ -108,10 +111,7 @@ def test_the_deal_typed_before_the_hand_line_opens_a_hand_any_seat_may_lead(tmp_
     deal = [text for text in _steps(_game_of(path, 1, 1, 5)) if text.startswith("deal ")][:3]  # the first hand's
     served = _served(path)
     try:
-        page = browser.new_page(viewport=PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-play", timeout=WAIT_MS)
-        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        page = _playing(browser, served)
         _type(page, "\n".join(deal))
         page.wait_for_selector("#panel .tiles button", timeout=WAIT_MS)
         assert "Tap the tile played" in page.inner_text("#panel h2")

@@ -80,19 +80,24 @@ def test_the_deal_typed_before_the_hand_line_with_the_lead_as_the_rules_say(tmp_
         server.close()
 
 
-def test_a_file_whose_log_holds_the_write_that_bricked_it_reads_again(tmp_path):
-    """The log as the old version left it (the deal stored, then every page 500): read again, the
-    table carries on from it, and a restart changes nothing."""
-    path = _event(tmp_path, "horse-race")
-    deal = _deal_lines(path)
+def _logged_by_an_older_version(path, writes: list[tuple[str, str]]) -> None:
+    """Table 1's log holding ``writes`` (kind, body), revision 1 on, as another version stored them."""
     store = open_event(path)
     vn.ensure_tokens(store)
     table = store.tables(1)[0]
     with store.write():
         venue_sql.upgrade_for_venue(store)
-        venue_sql.append(store, table.id, 1, "mode", "play", now())
-        venue_sql.append(store, table.id, 2, "dgn", deal, now())
+        for rev, (kind, body) in enumerate(writes, 1):
+            venue_sql.append(store, table.id, rev, kind, body, now())
     store.close()
+
+
+def test_a_file_whose_log_holds_the_write_that_bricked_it_reads_again(tmp_path):
+    """The log as the old version left it (the deal stored, then every page 500): read again, the
+    table carries on from it, and a restart changes nothing."""
+    path = _event(tmp_path, "horse-race")
+    deal = _deal_lines(path)
+    _logged_by_an_older_version(path, [("mode", "play"), ("dgn", deal)])
     for _ in range(2):  # and after a restart
         server, client, links = _open(path)
         try:
@@ -108,16 +113,7 @@ def test_a_line_the_log_holds_that_no_longer_replays_is_set_aside(tmp_path):
     table (today: every read of it, and the director's page for every table, refused): it is
     set aside, named by its revision, and the table goes on from the rest."""
     path = _event(tmp_path)
-    store = open_event(path)
-    vn.ensure_tokens(store)
-    table = store.tables(1)[0]
-    with store.write():
-        venue_sql.upgrade_for_venue(store)
-        venue_sql.append(store, table.id, 1, "mode", "play", now())
-        venue_sql.append(store, table.id, 2, "dgn", "hand 1", now())
-        venue_sql.append(store, table.id, 3, "dgn", "this is no move", now())
-        venue_sql.append(store, table.id, 4, "call", "", now())
-    store.close()
+    _logged_by_an_older_version(path, [("mode", "play"), ("dgn", "hand 1"), ("dgn", "this is no move"), ("call", "")])
     server, client, links = _open(path)
     try:
         _reads(client, links)
