@@ -66,8 +66,15 @@ IDLE = 3.0
 
 def cpu_of(pid: int) -> float:
     """User and system CPU seconds of a process, all its threads."""
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process apart: the system's share is the sockets' and the
+    disk's (each commit's flush), which no Python makes smaller."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def free_port() -> int:
@@ -239,11 +246,12 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 revs[t.number] = answer["rev"]
                 acknowledged[t.number].append(text)
         cpu_before = cpu_of(server.pid)
+        split_before = cpu_split(server.pid)
         stop = time.monotonic() + args.seconds
         spy = None
-        if args.profile:  # where the server's time goes, every thread of it, sampled from outside
+        if args.profile:  # where the server's Python time goes (the thread holding the interpreter lock), sampled from outside
             spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.pid), "--duration",
-                                    str(int(args.seconds)), "--format", "raw", "--nonblocking", "-o", args.profile],
+                                    str(int(args.seconds)), "--format", "raw", "--nonblocking", "--gil", "-o", args.profile],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         async def table(number: int) -> None:
@@ -331,6 +339,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         wall = time.monotonic() - wall
         client_cpu = time.process_time() - client_cpu
         server_cpu = cpu_of(server.pid) - cpu_before
+        user_cpu, system_cpu = (now - then for now, then in zip(cpu_split(server.pid), split_before))
         # Results confirmed at the very end get a few more seconds to be heard of.
         await asyncio.wait(waiting, timeout=10) if waiting else None
         listening.cancel()
@@ -382,7 +391,9 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     print(f"  moves lost: {lost}; moves doubled: {doubled}; games confirmed: {confirmed} "
           f"({confirmed / wall * 60:.1f}/min; results in the event: {results})")
     print(f"  server CPU: {server_cpu:.2f} s, {server_cpu / max(1, moves) * 1000:.2f} ms per accepted move "
-          f"(reads included; goal: 1 ms); the benchmark's own clients, on the same cores: {client_cpu:.2f} s")
+          f"(reads included; goal: 1 ms), of which {user_cpu / max(1, moves) * 1000:.2f} ms in the "
+          f"server's own code and {system_cpu / max(1, moves) * 1000:.2f} ms in the system's (sockets, "
+          f"flushes to disk); the benchmark's own clients, on the same cores: {client_cpu:.2f} s")
     print(f"  reference, the same moves taken by the recorder in this process (domrec record's cost): "
           f"{local_cpu * 1000:.3f} ms per move")
 

@@ -406,6 +406,19 @@ class Game:
         return Checkpoint(match, state, tuple(self._moves), tuple(self._points), self._current, tuple(self._hands),
                           tuple(self._snaps), self._watch, self._watch.before)
 
+    def fork(self) -> "Game":
+        """An independent copy of this game as it stands, for a look ahead (the table's page shows
+        an announced hand started on a copy before its first move).  The engine's state is copied
+        and the hands, frozen values, are shared: the cost is the state of one hand, where a copy
+        made from :meth:`record` replays the whole game."""
+        point = self.checkpoint()
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.restore(point)
+        twin._watch = copy.copy(self._watch)  # its ``before`` is the twin's own from now on
+        twin._seen_11 = dict(self._seen_11)
+        return twin
+
     def restore(self, point: "Checkpoint") -> None:
         """Back to ``point`` (it stays usable: the engine's state is copied again)."""
         self._match, self._state = copy.deepcopy((point.match, point.state))

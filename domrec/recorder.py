@@ -215,12 +215,12 @@ class Recorder:
 
     def started_copy(self) -> Game | None:
         """The announced hand started, with what was given of it, on a copy of the game made from
-        its record (the game itself untouched), or ``None`` when nothing is announced or it cannot
-        start yet: what the table's page offers before the hand's first move.  A copy from the
-        record, not from the requests typed: its cost is the game's moves, not their typing."""
+        its state (the game itself untouched), or ``None`` when nothing is announced or it cannot
+        start yet: what the table's page offers before the hand's first move.  A fork of the game,
+        not a replay of its requests or its record: its cost is one hand's state."""
         if not self.hand_announced:
             return None
-        copy = Game.from_record(self.game.record())
+        copy = self.game.fork()
         self.waiting = None
         try:
             copy.start_hand(notation.deal_from_parts(self._parts), self._leader, self._comment)

@@ -730,3 +730,37 @@ def test_running_totals_count_the_moves_scored_mid_hand(name):
         if points:
             scored[side_of[m.seat]] += points
             assert g.totals == {s: start[s] + scored[s] for s in start}
+
+
+# --- a fork: an independent copy as the game stands ----------------------------------------------
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=4, **SETTINGS)
+@given(pick=st.randoms(use_true_random=False))
+def test_a_fork_reads_as_the_game_and_goes_on_alone(config, pick):
+    """A fork (what the table's page starts an announced hand on) reads exactly as the game and as
+    a game made again from its record; played on to the end it makes the same record, and the
+    game it was forked from is as it was, at a hand's boundary or in the middle of a hand."""
+    record = simulated(config, seed=pick.randrange(1, 50))
+    spots = [(i, 0) for i in range(len(record.hands))] + positions(record)
+    hand, move = pick.choice(spots)
+    g = new_game(record)
+    play_to(g, record, hand, move)  # hand ``hand`` started, ``move`` of its moves made
+    before = snapshot(g)
+    twin = g.fork()
+    assert snapshot(twin) == before
+    assert snapshot(Game.from_record(g.record())) == before
+    # The twin plays the rest of the game; the game it came from does not move.
+    for i, h in enumerate(record.hands[hand:], start=hand):
+        if not (twin.in_hand and twin.hand_number == i + 1):
+            twin.start_hand(h.deal, h.leader, h.comment)
+        for m in h.moves[len(twin.moves):]:
+            twin.push(m)
+        twin.end_hand(claim=h.result)
+    twin.set_result(record.result)
+    assert unstructure(twin.record()) == unstructure(record)
+    assert snapshot(g) == before
+    # And the game, played on in its turn, is not moved by what its twin did.
+    g2 = g.fork()
+    assert snapshot(g2) == before
