@@ -22,6 +22,8 @@ next move closes it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, Sequence
 
 import attrs
@@ -147,6 +149,9 @@ class Session:
         self._made: tuple[int, Recorder, dict[str, Any]] | None = None
         #: The tiles of the engine's set, as the page lists them (see :meth:`state`).
         self._tiles: list[str] | None = None
+        #: Each closed hand's view as the last state listed it, with the key of the hands up to
+        #: it (see :func:`since`).
+        self._closed_keys: list[tuple[dict, str]] = []
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -432,6 +437,7 @@ class Session:
                 seen[id(hand)] = (hand, view)
             hands.append(view)
         self._closed_views = seen
+        self._closed_keys = _keyed(hands if current is None else hands[:current], self._closed_keys)
         state = g.state
         ahead = self._announced()
         if ahead is not None:  # the next hand, announced: its first move is offered from a copy
@@ -455,6 +461,9 @@ class Session:
             "winner": g.winner,
             "totals": g.totals,
             "hands": hands,
+            # Each closed hand's key (of it and the hands before it): what a page holding the
+            # first closed hands sends back to be sent only the rest (see :func:`since`).
+            "hands_keys": [key for _, key in self._closed_keys],
             "legal": legal,
             "plain": self.plain_moves(legal if ahead is None else None),
             "tiles": list(self._tiles),
@@ -462,6 +471,45 @@ class Session:
             "seen": [m["tile"] for m in hands[current]["moves"] if m["tile"] is not None] if in_hand else [],
             "table": list(state.render()) if state is not None else [],
         }
+
+
+def _keyed(closed: list[dict], kept: list[tuple[dict, str]]) -> list[tuple[dict, str]]:
+    """Each closed hand's view with its key: a digest of the view and of the key of the hands
+    before it, so that a key names the closed hands up to it, whole (the same hands give the same
+    key in any session, after a restart too; a hand changed by an undo or a correction changes
+    the keys from it on).  Computed once a hand closes: a view kept from the last state (the same
+    object) keeps its key."""
+    out: list[tuple[dict, str]] = []
+    before = ""
+    for k, view in enumerate(closed):
+        if k < len(kept) and kept[k][0] is view and (k == 0 or out[k - 1][1] == kept[k - 1][1]):
+            key = kept[k][1]
+        else:
+            text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            key = hashlib.blake2b(f"{before}|{text}".encode(), digest_size=8).hexdigest()
+        out.append((view, key))
+        before = key
+    return out
+
+
+def since(game: dict[str, Any], known: str | None) -> dict[str, Any]:
+    """A game's state (:meth:`Session.state`) for a page that already holds its first closed
+    hands: ``known`` is ``"KEY.N"``, the key of the N-th closed hand of a state the page holds
+    (``hands_keys``).  When the game's N-th key is that key, its first N hands are the page's, so
+    they are left out: ``hands`` and ``hands_keys`` hold the rest and ``hands_from`` is N.  Anything
+    else (no ``known``, a key the game does not have there: an undo or a correction changed a
+    closed hand) gets the whole state.  A game's finished hands are most of its state, and a
+    table's page reads its state at every move and every few seconds between moves."""
+    if not known or not isinstance(known, str):
+        return game
+    key, _, count = known.rpartition(".")
+    keys = game.get("hands_keys")
+    if not count.isascii() or not count.isdigit() or not isinstance(keys, list):
+        return game
+    n = int(count)
+    if not 1 <= n <= len(keys) or keys[n - 1] != key:
+        return game
+    return {**game, "hands": game["hands"][n:], "hands_keys": keys[n:], "hands_from": n}
 
 
 def requests_for(record: Record, keep_deal: bool = True) -> list[str]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from domrec import notation, simulate as sim
 from domrec.record import Record
-from domrec.session import MAX_REQUEST_LINES, RequestRefused, Session
+from domrec.session import MAX_REQUEST_LINES, RequestRefused, Session, since
 from domrec.validate import validate
 
 from tests.conftest import CONFIGS, IDS
@@ -306,3 +306,63 @@ def test_the_games_hands_are_the_records(config):
     for text in _requests(notation.dumps_typed(record, keep_deal=True))[:30]:
         session.take(text)
         assert session.game.hands() == session.game.record().hands
+
+
+def _page_merge(held: dict | None, sent: dict) -> dict:
+    """What the table's page does with a state sent without the hands it held (table.js whole)."""
+    if "hands_from" not in sent:
+        return sent
+    n = sent["hands_from"]
+    assert held is not None and n <= len(held["hands_keys"])
+    out = {k: v for k, v in sent.items() if k != "hands_from"}
+    out["hands"] = held["hands"][:n] + sent["hands"]
+    out["hands_keys"] = held["hands_keys"][:n] + sent["hands_keys"]
+    return out
+
+
+def _known(held: dict | None) -> str | None:
+    keys = held["hands_keys"] if held else []
+    return f"{keys[-1]}.{len(keys)}" if keys else None
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_page_sent_only_the_hands_it_lacks_holds_the_whole_state(config):
+    """A page that sends back the key of the closed hands it holds gets only the hands after
+    them; put together, what it holds is the whole state at every request, undo and refusal of
+    the game; a key it does not hold (an undo took a closed hand back, a tampered key, a count too
+    large) gets the whole state; the same hands give the same keys in a session made afresh."""
+    record = _game(config, 7)
+    session = Session(_template(record))
+    typed = _requests(notation.dumps_typed(record, keep_deal=True))
+    held = None
+    trimmed = 0
+    for k, text in enumerate(typed):
+        session.take(text)
+        closed_by_it = text.split()[0] not in PARTS and not session.game.in_hand and session.game.hands()
+        if closed_by_it and k % 3 == 0:
+            session.take("undo")  # takes the closing move back: the last closed hand reopens
+            full = session.state()
+            sent = since(full, _known(held))
+            assert "hands_from" not in sent or sent["hands_from"] <= len(full["hands_keys"])
+            held = _page_merge(held, sent)
+            assert held == full
+            session.take(text)
+        full = session.state()
+        sent = since(full, _known(held))
+        mine = held["hands_keys"] if held else []
+        # Left out exactly when the page's last closed hand is, by its key, the game's there.
+        assert ("hands_from" in sent) == bool(mine and len(full["hands_keys"]) >= len(mine)
+                                               and full["hands_keys"][len(mine) - 1] == mine[-1])
+        trimmed += "hands_from" in sent
+        held = _page_merge(held, sent)
+        assert held == full
+        assert len(full["hands_keys"]) == len(full["hands"]) - (1 if full["in_hand"] else 0)
+    assert trimmed > 0 or len(record.hands) == 1
+    assert Session(session.template, session.accepted).state()["hands_keys"] == held["hands_keys"]
+    keys = held["hands_keys"]
+    assert since(held, f"{keys[-1]}.{len(keys)}")["hands"] == held["hands"][len(keys):]
+    for wrong in (f"{keys[0]}.{len(keys)}", f"{keys[-1]}.{len(keys) + 1}", f"{'0' * 16}.1", f"{keys[0]}.0",
+                  "x", ".", f"{keys[0]}.-1", f"{keys[0]}.１", None, ""):
+        if wrong == f"{keys[0]}.{len(keys)}" and len(keys) == 1:
+            continue
+        assert since(held, wrong) is held

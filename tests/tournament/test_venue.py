@@ -679,3 +679,62 @@ def test_the_server_reads_the_look_alike_table_as_it_starts(tmp_path):
         assert names._prototypes.cache_info().currsize == 1
     finally:
         server.close()
+
+
+# --- a table's page sent only the hands it lacks -------------------------------------------------
+
+
+def _merged(held: dict | None, sent: dict) -> dict:
+    """What table.js does with a state sent without the closed hands it held (``hands_from``)."""
+    game = sent["game"]
+    if "hands_from" not in game:
+        return sent
+    n = game["hands_from"]
+    game = {k: v for k, v in game.items() if k != "hands_from"}
+    game["hands"] = held["game"]["hands"][:n] + game["hands"]
+    game["hands_keys"] = held["game"]["hands_keys"][:n] + game["hands_keys"]
+    return {**sent, "game": game}
+
+
+def _asked(held: dict | None) -> str:
+    keys = held["game"]["hands_keys"] if held else []
+    return f"?hands={keys[-1]}.{len(keys)}" if keys else ""
+
+
+@pytest.mark.parametrize("key", sorted(EVENTS))
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_page_that_holds_the_closed_hands_is_sent_the_rest(tmp_path, key, lang):
+    """The table page sends back the key of the closed hands it holds (``?hands=KEY.N``, on its
+    reads and its writes alike) and is sent only the hands after them: what it puts together is,
+    at every move, the state a page that holds nothing is sent, in either language; a stale
+    phone's 409 carries the state the same way; a server made again from the file gives the same
+    keys (a page open across a restart keeps its hands); a tampered key gets the whole state."""
+    path = _event(tmp_path, key)
+    server = _server(path)
+    client = starlette_testclient.TestClient(server.asgi)
+    headers = {**_auth(server.call(server.venue.links, "http://testserver")["tables"][0]["token"]),
+               "Accept-Language": lang}
+    url = "/api/v1/tables/1/1"
+    held = client.get(url, headers=headers).json()
+    lean = 0
+    for text in _requests(_game_of(path, 1, 1, seed=5)):
+        answer = client.post(f"{url}/dgn{_asked(held)}", headers=headers, json={"rev": held["rev"], "text": text})
+        assert answer.status_code == 200, answer.json()
+        lean += "hands_from" in answer.json()["game"]
+        held = _merged(held, answer.json())
+        whole = client.get(url, headers=headers).json()
+        assert held == {**whole, "said": held["said"]}
+        again = client.get(f"{url}{_asked(held)}", headers=headers).json()
+        assert _merged(held, again) == whole
+    assert lean > 0 and held["game"]["hands_keys"]
+    stale = client.post(f"{url}/dgn{_asked(held)}", headers=headers, json={"rev": 0, "text": "undo"})
+    assert stale.status_code == 409 and stale.json()["state"]["game"]["hands_from"] == len(held["game"]["hands_keys"])
+    assert _merged(held, stale.json()["state"])["game"] == held["game"]
+    keys = held["game"]["hands_keys"]
+    assert "hands_from" not in client.get(f"{url}?hands=ffff{keys[-1][4:]}.{len(keys)}", headers=headers).json()["game"]
+    server.close()
+    restarted = _server(path)
+    client = starlette_testclient.TestClient(restarted.asgi)
+    after = client.get(f"{url}{_asked(held)}", headers=headers).json()
+    assert after["game"]["hands_from"] == len(keys) and _merged(held, after)["game"] == held["game"]
+    restarted.close()

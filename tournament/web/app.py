@@ -56,7 +56,7 @@ from starlette.responses import JSONResponse as _JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from domrec import phrases
+from domrec import phrases, session
 from domrec.errors import DomrecError, clip, one_line
 from domrec.i18n import N_, script_strings
 
@@ -526,8 +526,9 @@ class VenueServer:
         """JSON of ``await work()``, or the one-line refusal with its status; in the client's language."""
         request_id = request.scope.get("state", {}).get("request_id", "")
         lang, _ = self._language(request)
+        known = request.query_params.get("hands")  # the closed hands the page holds (session.since)
         try:
-            body: dict[str, Any] = self._translated(await work(), lang)
+            body: dict[str, Any] = self._translated(_since(await work(), known), lang)
             if request.method == "POST" and self.venue.store.changes_logged != self._logged:
                 self._logged = self.venue.store.changes_logged
                 self.live.poke()  # the event changed: open pages hear of it now (a move alone logs nothing)
@@ -536,7 +537,7 @@ class VenueServer:
         except VenueError as e:
             body, status = {"error": one_line(e.message), "request_id": request_id}, e.status
             if e.state is not None:
-                body["state"] = e.state
+                body["state"] = _since(e.state, known)
             if isinstance(e, Unprocessable) and e.line is not None:
                 body["line"], body["column"] = e.line, e.column
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
@@ -903,6 +904,14 @@ def _etag_matches(header: str, tag: str) -> bool:
         if item == "*" or item.removeprefix("W/") == tag:
             return True
     return False
+
+
+def _since(answer: Any, known: str | None) -> Any:
+    """A table's state without the closed hands the asking page already holds (``?hands=KEY.N``,
+    :func:`domrec.session.since`); any other answer as it is."""
+    if known and isinstance(answer, dict) and isinstance(answer.get("game"), dict):
+        return {**answer, "game": session.since(answer["game"], known)}
+    return answer
 
 
 def _crashed(request_id: str, said: Callable[[str], str] = str) -> JSONResponse:

@@ -26,11 +26,18 @@
   async function request(method, path, body) {
     busy = true;
     let redraw = true;
+    // The closed hands this page holds, named by the key of the last one (a digest of it and the
+    // hands before it): the server sends only the hands after them, or all when they changed.
+    const keys = view && view.game && view.game.hands_keys && view.game.hands_keys.length ? view.game.hands_keys : null;
+    const held = keys ? { hands: view.game.hands.slice(0, keys.length), keys } : null;
+    const known = held ? `${sep(path)}hands=${encodeURIComponent(`${keys[keys.length - 1]}.${keys.length}`)}` : "";
     try {
-      const response = await fetch(api + path, { method, headers, body: body ? JSON.stringify(body) : undefined,
-                                                  cache: "no-store" });
+      const response = await fetch(api + path + known, { method, headers, body: body ? JSON.stringify(body) : undefined,
+                                                          cache: "no-store" });
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
+      whole(data, held);
+      whole(data.state, held);
       if (response.ok) {
         if (method === "GET" && view && version(data) === version(view)) {
           redraw = false;  // a refresh that finds the table as it was: nothing is drawn again, so a choice in progress stays
@@ -48,6 +55,16 @@
       busy = false;
       if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
       if (redraw) render();
+    }
+  }
+  const sep = (path) => (path.includes("?") ? "&" : "?");
+  // A state sent without the closed hands the page held (``hands_from``): made whole again.
+  function whole(v, held) {
+    if (v && v.game && v.game.hands_from !== undefined && v.game.hands_from !== null) {
+      const n = v.game.hands_from;
+      v.game.hands = held.hands.slice(0, n).concat(v.game.hands);
+      v.game.hands_keys = held.keys.slice(0, n).concat(v.game.hands_keys);
+      delete v.game.hands_from;
     }
   }
   // What a refresh compares: the table's revision moves with every write at the table; the status
