@@ -11,7 +11,8 @@ What it does, in one run:
 * brings each table part of the way through its game first (not timed), so that the tables
   finish at different times: about ``--tables / 10`` of them a minute, as a club's do;
 * then, for ``--seconds``: every table posts its next move once a second (each one a DGN word
-  with the table's revision, as the table page sends it), a table whose game is over confirms
+  with the table's revision, and the key of the closed hands it holds, as the table page sends
+  them: it is sent only the hands after them), a table whose game is over confirms
   it for both sides (the result then enters the event), and ``--readers`` readers read as the
   hall's phones do: ``--live`` of them (default: half) follow the public standings live as the
   pages' script does (a live stream open, and the standings' main region fetched again each
@@ -81,6 +82,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
+
+
+def asked(keys: list[str]) -> str:
+    """The query a table's page adds to its requests: the closed hands it holds (``?hands=KEY.N``),
+    so that it is sent only the hands after them, as table.js does."""
+    return f"?hands={keys[-1]}.{len(keys)}" if keys else ""
+
+
+def keys_after(keys: list[str], game: dict | None) -> list[str]:
+    """The closed hands' keys a page holds after an answer (the hands themselves are not kept:
+    the benchmark needs only what it sends back)."""
+    if not isinstance(game, dict):
+        return keys
+    return keys[: game.get("hands_from", 0)] + list(game.get("hands_keys", []))
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -230,10 +245,15 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         # Each table and each phone has its own connection, as in a hall.
         conns = {t.number: Connection(port) for t in tables}
 
+        held: dict[int, list[str]] = {t.number: [] for t in tables}  # each table's closed hands' keys
+
         async def post(number: int, route: str, data: dict) -> tuple[int, dict]:
             status, _, body = await conns[number].request(
-                "POST", f"/api/v1/tables/1/{number}/{route}", data, {"authorization": f"Bearer {tokens[number]}"})
-            return status, json.loads(body)
+                "POST", f"/api/v1/tables/1/{number}/{route}{asked(held[number])}", data,
+                {"authorization": f"Bearer {tokens[number]}"})
+            answer = json.loads(body)
+            held[number] = keys_after(held[number], answer.get("game") or (answer.get("state") or {}).get("game"))
+            return status, answer
 
         # Part of the way through each game first (not timed): the tables finish at different times.
         for t in tables:
@@ -318,10 +338,12 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 return
             number = tables[k % len(tables)].number
             conn = Connection(port)
+            mine: list[str] = []  # the closed hands this phone holds, by their keys
             try:
                 while time.monotonic() < stop:
-                    await conn.request("GET", f"/api/v1/tables/1/{number}", None,
-                                       {"authorization": f"Bearer {tokens[number]}"})
+                    _, _, body = await conn.request("GET", f"/api/v1/tables/1/{number}{asked(mine)}", None,
+                                                    {"authorization": f"Bearer {tokens[number]}"})
+                    mine = keys_after(mine, json.loads(body).get("game"))
                     reads += 1
                     await asyncio.sleep(10)
             finally:
