@@ -71,19 +71,19 @@ def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence
             if old.name == name:
                 raise Refused(f"a {what} named {name!r} is already entered; names must be unique")
             number = f"#{old.id} " if what == "player" else ""
-            raise Refused(f"{name!r} looks like the {what} {number}{old.name!r} already entered; names must be "
+            raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered; names must be "
                           f"unique (another script's letters, full-width forms, spaces and invisible characters "
                           f"do not make a name another)")
 
 
 def _first_repeat(names: Sequence[str]) -> str | None:
     """The first name of a list that is, or looks like, one before it: ``'Ana' is listed twice``,
-    or ``'Аna' looks like 'Ana', listed before it``."""
+    or ``'Аna' and 'Ana' look the same: one name listed twice``."""
     seen = LookAlikes()
     for n in names:
         earlier = seen.find(n)
         if earlier is not None:
-            return f"{n!r} is listed twice" if earlier == n else f"{n!r} looks like {earlier!r}, listed before it"
+            return f"{n!r} is listed twice" if earlier == n else f"{n!r} and {earlier!r} look the same: one name listed twice"
         seen.add(n)
     return None
 
