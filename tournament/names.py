@@ -4,7 +4,7 @@ Names are stored as typed, in Unicode NFC with runs of spaces made one (:func:`n
 names that look the same (:func:`name_key`, :class:`LookAlikes`) are one name.  The store finds
 a player by it, players refuses a look-alike with it, and results match a record's players by it.
 
-What looks the same (docs/tournament.md, "Names"):
+What looks the same (docs/tournament.md, "Players"):
 
 - Letters drawn alike, by Unicode's own measure (UTS #39, "confusable detection"): a name's
   *skeleton* maps every character to the one it is drawn like (Cyrillic ``А``, Greek ``Α`` and
