@@ -119,6 +119,8 @@ def name_key(name: str) -> str:
     spaces, its UTS #39 skeleton, NFKC, and the skeleton again (module docstring).  Two names with
     the same key are the same name to a reader of the tables printout, so an event holds one of
     them only.  (Letters of another script planted in a name are :func:`stands_in`'s.)"""
+    if name.isascii() and "%" not in name:  # the usual name: its skeleton is plain ASCII, NFKC's own
+        return skeleton("".join(name.split()))
     drawn = skeleton(_seen(name))
     return skeleton(_seen(unicodedata.normalize("NFKC", drawn)))
 
@@ -176,6 +178,8 @@ def _letters(name: str) -> tuple[str, ...]:
 
 
 def _mixed(letters: tuple[str, ...]) -> bool:
+    if all(ch.isascii() for ch in letters):  # Latin letters only (the usual name)
+        return False
     return len({s for s in map(script, letters) if s is not None}) > 1
 
 
