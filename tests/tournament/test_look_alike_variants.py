@@ -224,3 +224,20 @@ def test_variants_are_refused_when_entered(pair):
             assert [p.name for p in store.players()] == ["Bo Cy", name]
         finally:
             store.close()
+
+
+def test_the_venue_scripts_draw_text_as_text():
+    """The venue's scripts put names (and every other value) into the page as text nodes, never as
+    markup: no innerHTML, outerHTML, insertAdjacentHTML or document.write, but for the one place
+    that swaps in a part of a page the server made, every value escaped there (live.js)."""
+    import re
+
+    import tournament.web
+
+    folder = Path(tournament.web.__file__).parent / "static"
+    found = {}
+    for script_file in sorted(folder.glob("*.js")):
+        uses = re.findall(r"\.(innerHTML|outerHTML|insertAdjacentHTML)\b|document\.write", script_file.read_text())
+        if uses:
+            found[script_file.name] = len(uses)
+    assert found == {"live.js": 1}

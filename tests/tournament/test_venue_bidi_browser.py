@@ -154,3 +154,37 @@ def test_the_event_name_is_isolated_on_the_server_made_pages_too(tmp_path, brows
         isolated_then(page, " · round 1 · table 1")
     finally:
         served.close()
+
+
+def test_a_sentence_of_the_servers_naming_a_player_isolates_the_name(tmp_path, browser):
+    """Issue 35, point 6: the one-line messages the scripts draw (the server's sentences: a side
+    confirmed, a result entered) put each player's name they hold in a <bdi> of its own, without
+    direction controls, so that a right-to-left name never moves the words and numbers after it."""
+    path, shown = _event(tmp_path)
+    served = BackgroundVenue(path, rate=1e9, burst=10 ** 9)
+    said = f"{HEBREW} confirmed for EW, 12 points; {RLO} next"
+    draw = """(text) => {
+        window.venue.say(text, 'good');
+        const m = document.getElementById('message');
+        return {names: [...m.querySelectorAll('bdi')].map(b => b.textContent), text: m.textContent};
+    }"""
+    try:
+        for url, ready, viewport in ((served.links["tables"][0]["url"], "#players bdi", PHONE),
+                                     (served.links["director"], "#tables tbody tr td bdi", LAPTOP)):
+            page = browser.new_page(viewport=viewport)
+            page.goto(url)
+            page.wait_for_selector(ready, timeout=WAIT_MS)
+            got = page.evaluate(draw, said)
+            assert got["names"] == [HEBREW, "1 reyalP"], got
+            assert got["text"] == plain_direction(said) and _no_controls(got["text"])
+            # The words after the Hebrew name stay after it: drawn to its right on a left-to-right page.
+            boxes = page.evaluate("""() => {
+                const bdi = document.querySelector('#message bdi');
+                const rest = document.createRange();
+                rest.setStartAfter(bdi);
+                rest.setEnd(bdi.nextSibling, 10);
+                return [bdi.getBoundingClientRect().right, rest.getClientRects()[0].left];
+            }""")
+            assert boxes[1] >= boxes[0] - 1, boxes
+    finally:
+        served.close()

@@ -11,7 +11,7 @@
   function tell(text, kind) {
     say("");
     const m = $("detail-message");
-    m.textContent = plain(text || "");
+    m.replaceChildren(...window.venue.sentence(text));
     m.className = kind || "";
     if (text && !$("detail").hidden) m.scrollIntoView({ block: "nearest" });
   }
@@ -79,6 +79,7 @@
   const label = (status) => STATES[status] || status;
   function render() {
     if (!view) return;
+    window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {}));
     $("summary").replaceChildren(el("span", {}, "round ", el("b", {}, view.round || "–")),
       el("span", {}, "confirmed ", el("b", {}, view.tables.filter((t) => t.status === "confirmed").length + "/" + view.tables.length)));
     $("pair").disabled = !view.can_pair;
@@ -170,7 +171,7 @@
     const body = { rev: fixing.rev, hand: fixing.hand, line: fixing.line,
                    text: fixing.line === null ? "" : $("fix-text").value, reason: $("fix-reason").value.trim() };
     const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/correct`, body,
-                            (text, kind) => { m.textContent = plain(text); m.className = kind || ""; });
+                            (text, kind) => { m.replaceChildren(...window.venue.sentence(text)); m.className = kind || ""; });
     if (!data) return;
     fixing = null;
     fixForm.hidden = true;

@@ -36,9 +36,35 @@ window.venue = {
     for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return node;
   },
+  // The names the page shows (its players', the event's), set by the page as it draws: a sentence
+  // of the server's that names one of them (say, tell) draws it in a <bdi> of its own.
+  names: [],
+  // A sentence as the parts to append: its text (as text, without direction controls) and, in
+  // place of each name of venue.names it holds, that name's <bdi>.
+  sentence(text) {
+    const { plain, name } = window.venue;
+    const line = plain(text || "");
+    const known = [...new Set(window.venue.names.map(plain))].filter((n) => n.trim().length)
+      .sort((a, b) => b.length - a.length);  // the longest first: "Ana María" before "Ana"
+    const parts = [];
+    let at = 0;
+    while (known.length) {
+      let where = -1, found = "";
+      for (const n of known) {
+        const k = line.indexOf(n, at);
+        if (k >= 0 && (where < 0 || k < where)) { where = k; found = n; }
+      }
+      if (where < 0) break;
+      if (where > at) parts.push(line.slice(at, where));
+      parts.push(name(found));
+      at = where + found.length;
+    }
+    if (at < line.length) parts.push(line.slice(at));
+    return parts;
+  },
   say(text, kind) {
     const m = document.getElementById("message");
-    m.textContent = window.venue.plain(text || "");  // the server's words may name a player
+    m.replaceChildren(...window.venue.sentence(text));  // the server's words may name a player
     m.className = kind || "";
   },
   strings: null,
