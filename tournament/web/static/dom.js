@@ -7,7 +7,8 @@
 // A name (a player's, the event's) is drawn by name(): without direction controls, inside a <bdi>,
 // so that a right-to-left name (or one stored with an override before they were refused, which
 // would show "\u202e1 reyalP" as "Player 1") never reorders the seat, the round or the other names
-// around it.  The server's pages do the same (tournament.names).
+// around it; so is each of the page's names in a sentence of the server's (say, sentence).  The
+// server's pages do the same (tournament.names).
 "use strict";
 // The controls the server drops (tournament.names.BIDI_CONTROLS): ALM, LRM, RLM, the embeddings
 // and overrides (U+202A-U+202E) and the isolates (U+2066-U+2069).
