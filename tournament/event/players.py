@@ -83,7 +83,9 @@ def _first_repeat(names: Sequence[str]) -> str | None:
     for n in names:
         earlier = seen.find(n)
         if earlier is not None:
-            return f"{n!r} is listed twice" if earlier == n else f"{n!r} and {earlier!r} look the same: one name listed twice"
+            if earlier == n:
+                return f"{n!r} is listed twice"
+            return f"{n!r} and {earlier!r} look the same: one name listed twice"
         seen.add(n)
     return None
 
