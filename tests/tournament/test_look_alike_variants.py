@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from tournament import add_pairs, add_players, create_event, make_settings, open_event
