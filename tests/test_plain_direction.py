@@ -118,3 +118,25 @@ def test_the_replay_page_isolates_names_and_drops_the_controls(tmp_path: Path):
     assert '<span class="seat">N</span><bdi>1 reyalP</bdi>' in page  # the players, each isolated
     assert '"N","1 reyalP"' in page  # the script's names (its "Last:" line puts each in a <bdi>)
     assert ".moves small{color:#666;font-size:.85rem;unicode-bidi:isolate}" in page
+
+
+def test_a_typed_game_with_controls_in_its_names_and_comments_prints_without_them(tmp_path: Path):
+    """Issue 35, point 6: a DGN game whose event, player and comments hold overrides and
+    embeddings, through every command that prints it as text (validate, with and without -v, on
+    a valid and an invalid game; explain; the recorder continuing it): no direction control
+    reaches the terminal, and the names still read."""
+    text = (SAMPLES / "valid" / "competitive" / "comments.dgn").read_text(encoding="utf-8")
+    text = (text.replace('[N "Ana"]', f'[N "{RLO}"]').replace('[E "Bo"]', '[E "\u202bBo\u202c"]')
+                .replace("Club night", "\u2067Club night\u2069").replace("{Ana led", "{\u202eAna led"))
+    good, bad = tmp_path / "c.dgn", tmp_path / "bad.dgn"
+    good.write_text(text, encoding="utf-8")
+    bad.write_text(text.replace("end out NS 23", "end out NS 24"), encoding="utf-8")
+    for args in (("validate", good), ("validate", "-v", good), ("validate", bad), ("validate", "-v", bad),
+                 ("explain", good)):
+        r = run(*args)
+        assert r.exit_code in (0, 1) and no_controls(r.output), (args, r.output)
+    assert "N 1 reyalP, E Bo" in run("explain", good).output
+    assert "claimed 24" in run("validate", bad).output
+    code, out, err = piped(str(good), None, [], None, [], None)
+    assert code in (0, 2) and "continuing" in out + err and no_controls(out + err), (out, err)
+    assert RLO in good.read_text(encoding="utf-8")  # the file keeps the names as typed

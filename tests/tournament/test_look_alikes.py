@@ -30,7 +30,7 @@ def test_the_issues_look_alikes_are_one_name_with_ana(look_alike):
 
 
 def test_names_that_differ_stay_apart():
-    for a, b in [("Ana", "Ama"), ("Ana", "ana"), ("Lina", "Li Na"), ("José", "Jose"), ("Bo", "Bob")]:
+    for a, b in [("Ana", "Ama"), ("Ana", "ana"), ("Lina", "Lena"), ("José", "Jose"), ("Bo", "Bob")]:
         assert name_key(a) != name_key(b), (a, b)
     assert skeleton("Ana") == "Ana"  # the usual name is its own skeleton
 

@@ -95,3 +95,97 @@ def test_the_table_and_the_director_isolate_every_name(tmp_path, browser):
         keep(page, "venue-bidi-director")
     finally:
         served.close()
+
+
+HEBREW_EVENT = "\u05dc\u05d9\u05dc \u05de\u05d5\u05e2\u05d3\u05d5\u05df 5"  # "club night 5", right to left
+
+
+def test_the_event_name_is_isolated_on_the_server_made_pages_too(tmp_path, browser):
+    """Issue 35, point 6: the event's name as the server writes it into the venue's pages (the
+    director's heading, which the script never draws again; the table's heading before the script
+    runs; the refusal of an unknown key) is a <bdi> of its own, as the scripts draw it, and the
+    words after it stay where they are read: to its right, on the heading's line."""
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings(HEBREW_EVENT, "competitive", "rotating", seed=4))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    store.close()
+    served = BackgroundVenue(path, rate=1e9, burst=10 ** 9)
+
+    def isolated_then(page, after: str) -> None:
+        # The heading begins with the name's <bdi>; the text after it is drawn to the right of the
+        # whole name (the page is left to right).
+        found = page.evaluate("""() => {
+            const h1 = document.querySelector('h1');
+            const bdi = h1.querySelector('bdi');
+            if (!bdi) return null;
+            const before = document.createRange();
+            before.setStart(h1, 0);
+            before.setEndBefore(bdi);
+            const rest = document.createRange();
+            rest.setStartAfter(bdi);
+            rest.setEndAfter(h1.lastChild);
+            return {first: before.toString() === '', name: bdi.textContent, rest: rest.toString(),
+                    nameRight: bdi.getBoundingClientRect().right,
+                    restLeft: Math.min(...[...rest.getClientRects()].map(r => r.left))};
+        }""")
+        assert found is not None, page.inner_html("h1")
+        assert found["first"] and found["name"] == HEBREW_EVENT, (page.inner_html("h1"), found)
+        assert found["rest"] == after, found
+        assert found["restLeft"] >= found["nameRight"] - 1, found
+
+    try:
+        page = browser.new_page(viewport=LAPTOP)
+        page.goto(served.links["director"])
+        page.wait_for_selector("#tables tbody tr td bdi", timeout=WAIT_MS)
+        isolated_then(page, " · the director's desk")
+        keep(page, "venue-bidi-director-event")
+
+        quiet = browser.new_context(java_script_enabled=False, viewport=PHONE)
+        page = quiet.new_page()
+        page.goto(served.links["tables"][0]["url"])
+        isolated_then(page, " · round 1 · table 1")
+        page.goto(served.links["director"].rsplit("/", 1)[0] + "/not-a-key")
+        isolated_then(page, "")
+        quiet.close()
+
+        page = browser.new_page(viewport=PHONE)  # the script draws the table's heading the same way
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_selector("#players bdi", timeout=WAIT_MS)
+        isolated_then(page, " · round 1 · table 1")
+    finally:
+        served.close()
+
+
+def test_a_sentence_of_the_servers_naming_a_player_isolates_the_name(tmp_path, browser):
+    """Issue 35, point 6: the one-line messages the scripts draw (the server's sentences: a side
+    confirmed, a result entered) put each player's name they hold in a <bdi> of its own, without
+    direction controls, so that a right-to-left name never moves the words and numbers after it."""
+    path, shown = _event(tmp_path)
+    served = BackgroundVenue(path, rate=1e9, burst=10 ** 9)
+    said = f"{HEBREW} confirmed for EW, 12 points; {RLO} next"
+    draw = """(text) => {
+        window.venue.say(text, 'good');
+        const m = document.getElementById('message');
+        return {names: [...m.querySelectorAll('bdi')].map(b => b.textContent), text: m.textContent};
+    }"""
+    try:
+        for url, ready, viewport in ((served.links["tables"][0]["url"], "#players bdi", PHONE),
+                                     (served.links["director"], "#tables tbody tr td bdi", LAPTOP)):
+            page = browser.new_page(viewport=viewport)
+            page.goto(url)
+            page.wait_for_selector(ready, timeout=WAIT_MS)
+            got = page.evaluate(draw, said)
+            assert got["names"] == [HEBREW, "1 reyalP"], got
+            assert got["text"] == plain_direction(said) and _no_controls(got["text"])
+            # The words after the Hebrew name stay after it: drawn to its right on a left-to-right page.
+            boxes = page.evaluate("""() => {
+                const bdi = document.querySelector('#message bdi');
+                const rest = document.createRange();
+                rest.setStartAfter(bdi);
+                rest.setEnd(bdi.nextSibling, 10);
+                return [bdi.getBoundingClientRect().right, rest.getClientRects()[0].left];
+            }""")
+            assert boxes[1] >= boxes[0] - 1, boxes
+    finally:
+        served.close()

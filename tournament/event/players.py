@@ -4,9 +4,9 @@ A player's number (``#12``) is the id a game record may give for them
 (``players[].id = "12"``); names are unique within an event, because a
 record without ids is matched to its table by name.  Names are stored as
 typed, in Unicode NFC with runs of spaces made one: quotes, accents and SQL text
-are data.  Names that look the same (:func:`tournament.names.name_key`: letters of
-other scripts drawn alike, full-width forms, invisible characters and spacing) are
-one name, and direction controls are refused.
+are data.  Names that look the same (:class:`tournament.names.LookAlikes`: letters of
+other scripts drawn alike or planted among a name's own, full-width forms, invisible
+characters and spaces) are one name, and direction controls are refused.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
-from tournament.names import bidi_controls, did_you_mean, name_key, normalise_name
+from tournament.names import LookAlikes, bidi_controls, did_you_mean, name_key, normalise_name
 from tournament.settings import PAIRS, ROTATING
 from tournament.store import desk as desk_sql, fields as fields_sql
 from tournament.store.event_store import EventStore
@@ -52,30 +52,41 @@ def _check_name(name: str, what: str = "player") -> str:
     return name
 
 
-def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence[str] = ()) -> None:
-    """Within the write transaction: a new name that looks like an existing one (letters of other
-    scripts drawn alike, full-width forms, invisible characters, spacing) is refused, naming the
-    one entered."""
+def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence[str] = (),
+                        but: int | None = None) -> None:
+    """Within the write transaction: a new name that looks like any existing one (every player's,
+    or every pair's: :class:`tournament.names.LookAlikes`) is refused in one line naming the one
+    entered; ``but``: the number of the entry being renamed, whose own name is no rival."""
     for new, existing, what in ((names, store.players(), "player"), (teams, store.teams(), "partnership")):
-        known = {name_key(x.name): x for x in existing}
+        if not new:
+            continue
+        others = [x for x in existing if x.id != but]
+        by_name = {x.name: x for x in others}
+        taken = LookAlikes(by_name)
         for name in new:
-            old = known.get(name_key(name))
-            if old is None:
+            found = taken.find(name)
+            if found is None:
                 continue
+            old = by_name[found]
             if old.name == name:
                 raise Refused(f"a {what} named {name!r} is already entered; names must be unique")
             number = f"#{old.id} " if what == "player" else ""
-            raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered (it "
-                          f"differs only by look-alike letters, full-width forms, invisible or space "
-                          f"characters); names must be unique")
+            raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered; names must be "
+                          f"unique (another script's letters, full-width forms, spaces and invisible characters "
+                          f"do not make a name another)")
 
 
 def _first_repeat(names: Sequence[str]) -> str | None:
-    seen: set[str] = set()
+    """The first name of a list that is, or looks like, one before it: ``'Ana' is listed twice``,
+    or ``'Аna' and 'Ana' look the same: one name listed twice``."""
+    seen = LookAlikes()
     for n in names:
-        if name_key(n) in seen:
-            return n
-        seen.add(name_key(n))
+        earlier = seen.find(n)
+        if earlier is not None:
+            if earlier == n:
+                return f"{n!r} is listed twice"
+            return f"{n!r} and {earlier!r} look the same: one name listed twice"
+        seen.add(n)
     return None
 
 
@@ -93,7 +104,7 @@ def add_players(store: EventStore, names: Sequence[str], ids: Sequence[str | Non
     names = [_check_name(n) for n in names]
     dup = _first_repeat(names)
     if dup is not None:
-        raise PlayerInputError(f"{dup!r} is listed twice")
+        raise PlayerInputError(dup)
     with store.write():
         _refuse_after_the_rounds(store)
         _refuse_look_alikes(store, names)
@@ -167,17 +178,17 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
     checked = []
     for a, b, team in pairs:
         a, b = _check_name(a), _check_name(b)
-        if name_key(a) == name_key(b):
+        if LookAlikes([a]).find(b) is not None:
             raise PlayerInputError(f"{a!r} cannot partner themselves")
         checked.append((a, b, _check_name(team, "pair") if team else f"{a} & {b}"))
     every = [n for a, b, _ in checked for n in (a, b)]
     dup = _first_repeat(every)
     if dup is not None:
-        raise PlayerInputError(f"{dup!r} is listed twice")
+        raise PlayerInputError(dup)
     team_names = [team for _, _, team in checked]
     dup = _first_repeat(team_names)
     if dup is not None:
-        raise PlayerInputError(f"the pair name {dup!r} is listed twice")
+        raise PlayerInputError(f"the pair name {dup}")
     with store.write():
         _refuse_after_the_rounds(store)
         _refuse_look_alikes(store, every, team_names)

@@ -46,7 +46,7 @@ from domrec.validate import Report, unusable, validate, validate_text
 
 from tournament.errors import ResultRefused, TournamentError, UnknownPlayer, UnusableInput
 from tournament.event import changes, progress
-from tournament.names import name_key
+from tournament.names import name_key, normalise_name
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
 from tournament.store import entries as entries_sql
 from tournament.store.event_store import EventStore
@@ -231,7 +231,7 @@ def record_players(store: EventStore, record: Record) -> dict[int, Any]:
     found = store.players_by_id(ids)
     if names:
         wanted = {name_key(n) for n in names}
-        named = {name_key(p.name): p for p in store.players_named([*names, *wanted])}
+        named = {name_key(p.name): p for p in store.players_named([*names, *map(normalise_name, names), *wanted])}
         if not wanted <= set(named):
             named = {name_key(p.name): p for p in store.players()}
         found.update({p.id: p for key, p in named.items() if key in wanted})

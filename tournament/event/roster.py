@@ -33,7 +33,7 @@ def rename(store: EventStore, old: str, new: str, who: Who = NOBODY) -> tuple[st
         team = next((t for t in store.teams() if name_key(t.name) == name_key(old)), None) if pairs else None
         if team is not None:
             if name_key(new) != name_key(team.name):
-                _refuse_look_alikes(store, [], [new])
+                _refuse_look_alikes(store, [], [new], but=team.id)
             elif new == team.name:
                 raise Refused(f"the pair is already named {new!r}")
             sql.rename_team(store, team.id, new)
@@ -42,7 +42,7 @@ def rename(store: EventStore, old: str, new: str, who: Who = NOBODY) -> tuple[st
             return team.name, new
         player = store.find_player(old)
         if name_key(new) != name_key(player.name):
-            _refuse_look_alikes(store, [new])
+            _refuse_look_alikes(store, [new], but=player.id)
         elif new == player.name:
             raise Refused(f"#{player.id} is already named {new!r}")
         sql.rename_player(store, player.id, new)

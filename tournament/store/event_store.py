@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 import sqlite_utils
 
 from tournament.errors import AmbiguousPlayer, DamagedEventFile, Refused, UnknownPlayer
-from tournament.names import did_you_mean, name_key
+from tournament.names import did_you_mean, name_key, normalise_name
 from tournament.settings import Settings
 from tournament.store.damage import Damage, find_damage
 from tournament.store.schema import (AUDIT_COLUMNS, AUDIT_SCHEMA_VERSION, SNAPSHOT_NAMES, create_audit_schema,
@@ -287,7 +287,10 @@ class EventStore:
         (``12`` or ``#12``).  When the text is one player's name and another's number, which one
         is meant cannot be guessed: that is refused, saying how to name each."""
         players = self.players()
-        named = next((p for p in players if name_key(p.name) == name_key(key)), None)
+        # The name as stored first: an event made before spaces stopped counting may hold both
+        # "Li Na" and "Lina", and each is still found by its own name.
+        named = next((p for p in players if p.name == normalise_name(key)), None)
+        named = named or next((p for p in players if name_key(p.name) == name_key(key)), None)
         text = key.strip()
         text = text[1:] if text.startswith("#") else text
         numbered = None

@@ -11,7 +11,7 @@
   function tell(text, kind) {
     say("");
     const m = $("detail-message");
-    m.textContent = plain(text || "");
+    m.replaceChildren(...window.venue.sentence(text));
     m.className = kind || "";
     if (text && !$("detail").hidden) m.scrollIntoView({ block: "nearest" });
   }
@@ -79,6 +79,7 @@
   const label = (status) => STATES[status] || status;
   function render() {
     if (!view) return;
+    window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {}));
     $("summary").replaceChildren(el("span", {}, "round ", el("b", {}, view.round || "–")),
       el("span", {}, "confirmed ", el("b", {}, view.tables.filter((t) => t.status === "confirmed").length + "/" + view.tables.length)));
     $("pair").disabled = !view.can_pair;
@@ -106,7 +107,8 @@
   // A hand's score in words: "NS 0 · EW 44", the sides in the table's order.
   const scoreText = (scores, sides) => sides.map((s) => s + " " + (scores[s] ?? 0)).join(" · ");
   // The open table's game hand by hand, as a correction numbers its lines (GET …/lines): each hand
-  // with its score, each line (a move, the tiles left, the score) a button that opens the
+  // with its score, each line (a move, the tiles left, the score; shown without direction controls,
+  // as a comment typed at the table may hold one: the form keeps the line as it is) a button that opens the
   // correction form under its hand.  Asked again only when the table's revision moves, so a
   // correction being typed survives the refresh.
   let hands = null, fixing = null;
@@ -137,7 +139,7 @@
         el("h3", {}, t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
         el("div", { class: "move-list" }, ...lines.map((line, j) => el("button", {
           type: "button", class: "line" + (line.length > 24 ? " long" : "") + (fixing && fixing.hand === k + 1 && fixing.line === j + 1 ? " chosen" : ""),
-          "data-line": j + 1, title: t("Correct this line"), onclick: () => fix(data, k + 1, j + 1, line) }, line))),
+          "data-line": j + 1, title: t("Correct this line"), onclick: () => fix(data, k + 1, j + 1, line) }, plain(line)))),
         el("button", { type: "button", class: "take-back", onclick: () => fix(data, k + 1, null, lines.join("\n")) },
            t("Take back hand %(n)s", { n: k + 1 })));
     }));
@@ -169,7 +171,7 @@
     const body = { rev: fixing.rev, hand: fixing.hand, line: fixing.line,
                    text: fixing.line === null ? "" : $("fix-text").value, reason: $("fix-reason").value.trim() };
     const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/correct`, body,
-                            (text, kind) => { m.textContent = plain(text); m.className = kind || ""; });
+                            (text, kind) => { m.replaceChildren(...window.venue.sentence(text)); m.className = kind || ""; });
     if (!data) return;
     fixing = null;
     fixForm.hidden = true;

@@ -7,7 +7,8 @@
 // A name (a player's, the event's) is drawn by name(): without direction controls, inside a <bdi>,
 // so that a right-to-left name (or one stored with an override before they were refused, which
 // would show "\u202e1 reyalP" as "Player 1") never reorders the seat, the round or the other names
-// around it.  The server's pages do the same (tournament.names).
+// around it; so is each of the page's names in a sentence of the server's (say, sentence).  The
+// server's pages do the same (tournament.names).
 "use strict";
 // The controls the server drops (tournament.names.BIDI_CONTROLS): ALM, LRM, RLM, the embeddings
 // and overrides (U+202A-U+202E) and the isolates (U+2066-U+2069).
@@ -36,9 +37,35 @@ window.venue = {
     for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return node;
   },
+  // The names the page shows (its players', the event's), set by the page as it draws: a sentence
+  // of the server's that names one of them (say, tell) draws it in a <bdi> of its own.
+  names: [],
+  // A sentence as the parts to append: its text (as text, without direction controls) and, in
+  // place of each name of venue.names it holds, that name's <bdi>.
+  sentence(text) {
+    const { plain, name } = window.venue;
+    const line = plain(text || "");
+    const known = [...new Set(window.venue.names.map(plain))].filter((n) => n.trim().length)
+      .sort((a, b) => b.length - a.length);  // the longest first: "Ana María" before "Ana"
+    const parts = [];
+    let at = 0;
+    while (known.length) {
+      let where = -1, found = "";
+      for (const n of known) {
+        const k = line.indexOf(n, at);
+        if (k >= 0 && (where < 0 || k < where)) { where = k; found = n; }
+      }
+      if (where < 0) break;
+      if (where > at) parts.push(line.slice(at, where));
+      parts.push(name(found));
+      at = where + found.length;
+    }
+    if (at < line.length) parts.push(line.slice(at));
+    return parts;
+  },
   say(text, kind) {
     const m = document.getElementById("message");
-    m.textContent = window.venue.plain(text || "");  // the server's words may name a player
+    m.replaceChildren(...window.venue.sentence(text));  // the server's words may name a player
     m.className = kind || "";
   },
   strings: null,

@@ -315,6 +315,7 @@
     document.body.dataset.rev = view.rev;
     document.body.dataset.drawn = String((Number(document.body.dataset.drawn) || 0) + 1);  // how many times drawn
     const game = view.game;
+    window.venue.names = [...Object.values(game.players || {}), view.event || ""];
     $("title").replaceChildren(...withNodes(t("%(event)s · round %(round)s · table %(table)s", { event: slot("event"), round: view.round, table: view.table }),
                                             { event: name(view.event) }));
     totals(game);
