@@ -15,6 +15,7 @@ is not (:mod:`domrec.output`'s rules, as ``tournament sheets``).
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from typing import Any, Iterable, Mapping
 
@@ -55,9 +56,11 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _looked_up(name: str) -> str:
-    """A name as a desk looks it up: accents and case aside."""
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+def _looked_up(name: str) -> list[Any]:
+    """A name as a desk looks it up: accents and case aside, numbers as numbers ("Player 2"
+    before "Player 10")."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+    return [int(part) if k % 2 else part for k, part in enumerate(re.split(r"(\d+)", plain))]
 
 
 def slip_html(player: Player, pin: str, lang: str = "en") -> str:
