@@ -89,12 +89,17 @@ def pins(
         players = store.players()
         settings = store.settings
     if slips:
+        from domrec.i18n import UnknownLanguage
         from tournament.cli.app import write_output
-        from tournament.cli.pages import _language
+        from tournament.i18n import page_language
         from tournament.pages import slips as sl
 
         assert output is not None
-        page = sl.slips_page(settings, players, made, _language(lang, settings.lang))
+        try:
+            language = page_language(lang, settings.lang)
+        except UnknownLanguage as e:
+            raise UnusableInput(e.message) from None
+        page = sl.slips_page(settings, players, made, language)
         write_output(output, page, sl.SLIPS, force)
         if str(output) != "-":
             typer.echo(f"wrote {output} ({len(players)} slip{'s' if len(players) != 1 else ''})")
