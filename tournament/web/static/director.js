@@ -102,7 +102,7 @@
   function pinTries(row) {
     const words = row.pin_wait ? t("wrong PINs: %(n)s · confirmations wait %(n2)s s more", { n: row.wrong_pins, n2: row.pin_wait })
                                : t("wrong PINs: %(n)s", { n: row.wrong_pins });
-    return el("div", { class: row.pin_wait ? "state-pins state-called" : "state-pins" }, words, " ",
+    return el("div", { class: row.pin_wait ? "state-pins state-called" : "state-pins" }, el("div", {}, words),
       el("button", { type: "button", class: "clear-pins", onclick: async () => {
         const data = await call("POST", `/api/v1/tables/${row.round}/${row.table}/pins/clear`, {});
         if (data) { say(data.said.join("; "), "good"); refresh(); }
