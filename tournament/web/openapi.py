@@ -221,7 +221,9 @@ OPENAPI: dict[str, Any] = {
             "get": {"summary": "Every table of the round at a glance (director's key)", "security": [{"key": []}],
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "
                                                           "waiting, confirmed) and, apart from it, called (the "
-                                                          "director is called)."}, **_refusals(403, 429)}}},
+                                                          "director is called), idle, wrong_pins (wrong PINs so "
+                                                          "far) and pin_wait (the seconds its confirmations "
+                                                          "still wait)."}, **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key)",
                      "security": [{"key": []}],
