@@ -245,3 +245,68 @@ def test_without_pins_the_phone_enters_the_result(tmp_path):
         assert not [d for d in audit.desk_history(venue.store) if d.action == "result_confirmed"]
     finally:
         venue.store.close()
+
+
+@pytest.mark.slow
+def test_a_killed_server_forgets_no_wrong_pin_and_the_command_line_clears_them_beside_it(tmp_path):
+    """The real ``tournament serve --pins`` in a process of its own: five wrong PINs answered, the
+    server killed (``kill -9``) and started again: the table still has its five; ``tournament pins
+    --clear`` beside the running server clears them."""
+    import subprocess
+    import sys
+
+    from tests.tournament.served import free_port, stop
+
+    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("uvicorn")
+    path = _event(tmp_path)
+    pins, sides, _ = _pins_of(path)
+    store = open_event(path)
+    links = vn.links(store, "http://127.0.0.1")
+    store.close()
+    token, director = links["tables"][0]["token"], _key(links["director"])
+    port = free_port()
+
+    def serve() -> subprocess.Popen:
+        import socket
+        import time
+
+        proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
+                                 "--rate", "1000", "--pins"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    return proc
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    stop(proc, kill=True)
+                    raise AssertionError("the server did not start") from None
+                time.sleep(0.05)
+
+    proc = serve()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            url = "/api/v1/tables/1/1"
+            rev = client.get(url, headers=_auth(token)).json()["rev"]
+            for text in hand_by_hand(_requests(_game_of(path, 1, 1, seed=3))):
+                r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": rev, "text": text})
+                assert r.status_code == 200, r.text
+                rev = r.json()["rev"]
+            for wrong in _wrong_pins(pins, 5):
+                r = client.post(f"{url}/confirm", headers=_auth(token), json={"rev": rev, "side": "NS", "pin": wrong})
+                assert r.status_code == 403
+        stop(proc, kill=True)
+        proc = serve()
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            row = client.get("/api/v1/director", headers=_auth(director)).json()["tables"][0]
+            assert row["wrong_pins"] == 5  # (its wait may be over by now: the real clock runs on)
+            r = CliRunner().invoke(app, ["pins", str(path), "--clear", "1/1"])
+            assert r.exit_code == 0, r.output
+            row = client.get("/api/v1/director", headers=_auth(director)).json()["tables"][0]
+            assert row["wrong_pins"] == 0 and row["pin_wait"] == 0
+            r = client.post(f"{url}/confirm", headers=_auth(token),
+                            json={"rev": rev, "side": "NS", "pin": pins[sides["NS"][0]]})
+            assert r.status_code == 200 and "NS" in r.json()["confirmations"]
+    finally:
+        stop(proc, kill=True)
