@@ -779,17 +779,23 @@ class Venue:
         return (f"too many wrong PINs at this table: confirmations wait {left} seconds more (the director can "
                 f"clear them)")
 
-    def _count_wrong_pin(self, table: Table, who: str) -> Forbidden:
+    def _count_wrong_pin(self, table: Table, who: str) -> VenueError:
         """A wrong PIN counted against the table, committed (with the group it is in) before it is
         answered, so that a server killed and started again still makes the table wait; the
         refusal to answer with."""
-        with self.lock, self.store.write():
-            venue_sql.upgrade_for_venue(self.store)
-            wrong = venue_sql.add_wrong_pin(self.store, table.id)
-            wait = pin_wait(wrong)
-            if wait:
-                until = self.clock() + datetime.timedelta(seconds=wait)
-                venue_sql.set_pin_wait(self.store, table.id, until.isoformat())
+        try:
+            with self.lock, self.store.write():
+                venue_sql.upgrade_for_venue(self.store)
+                wrong = venue_sql.add_wrong_pin(self.store, table.id)
+                wait = pin_wait(wrong)
+                if wait:
+                    until = self.clock() + datetime.timedelta(seconds=wait)
+                    venue_sql.set_pin_wait(self.store, table.id, until.isoformat())
+        except TournamentError:  # a damaged file, as every write refuses it
+            raise
+        except Exception:  # noqa: BLE001 - not counted, so not answered as counted: nothing stored, one line
+            log.exception("round %s table %s: a wrong PIN could not be counted", table.round, table.number)
+            return Unprocessable(FAULT)
         log.warning("round %s table %s: a wrong PIN for %s (%s wrong so far)", table.round, table.number, who, wrong)
         if wait:
             return Forbidden(f"that PIN is not the PIN of a player of {who}: after {wrong} wrong PINs, this table's "
