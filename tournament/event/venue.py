@@ -650,6 +650,8 @@ class Venue:
                         log.exception("round %s table %s: a write failed and was not kept", table.round,
                                       table.number)
                         raise Unprocessable(FAULT) from None
+            except (WrongPin, Waiting):  # refused before the game was looked at: the live game is as it was
+                raise
             except BaseException:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
                 raise
