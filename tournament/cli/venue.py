@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sys
 from pathlib import Path
@@ -45,14 +46,82 @@ def links(
 
 
 @guarded
-def pins(event: Path = typer.Argument(..., help="The event file.")) -> None:
+def pins(
+    event: Path = typer.Argument(..., help="The event file."),
+    slips: bool = typer.Option(False, "--slips", help="Write the PINs as a printable page of slips (-o), one a "
+                                                      "player: the name and the PIN, cut lines between them."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="With --slips: the HTML file to write."),
+    force: bool = typer.Option(False, "--force", help="With --slips: replace a file that is not an earlier page "
+                                                      "of slips."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="With --slips: the page's language, en or es "
+                                                            "(default: the event's)."),
+    clear: Optional[str] = typer.Option(None, "--clear", metavar="R/T", help="Clear the wrong PINs of round R "
+                                                                             "table T: its confirmations wait no "
+                                                                             "more (into the audit trail)."),
+    by: Optional[str] = typer.Option(None, "--by", help="With --clear: who clears them (default: your login "
+                                                        "name)."),
+) -> None:
     """Print each player's 4-digit PIN, for confirming results with `serve --pins` (made once; a slip
-    each at check-in, never on the table's sheet)."""
+    each at check-in, never on the table's sheet). --slips -o FILE writes them as slips to print and
+    cut; --clear R/T lets a table confirm again after too many wrong PINs. Safe beside a running
+    `serve`."""
+    if clear is not None:
+        if slips or output is not None:
+            raise UnusableInput("--clear clears a table's wrong PINs; give --slips apart")
+        _clear_pins(event, clear, by)
+        return
+    if by is not None:
+        raise UnusableInput("--by names who clears a table's wrong PINs: give it with --clear R/T")
+    if not slips and (output is not None or force or lang is not None):
+        raise UnusableInput("-o, --force and --lang are for the page of slips: give --slips")
+    if slips and output is None:
+        raise UnusableInput("--slips writes a page to print: give the file with -o (pins.html)")
+    if slips and output is not None and str(output) != "-":  # a file not to be replaced: refused before anything
+        from domrec import output as outputs
+        from tournament.pages import slips as sl
+
+        try:
+            outputs.check(output, sl.SLIPS, force)
+        except outputs.OutputError as e:
+            raise UnusableInput(e.message) from None
     with open_for_command(event) as store:
         made = vn.make_pins(store)
         players = store.players()
+        settings = store.settings
+    if slips:
+        from domrec.i18n import UnknownLanguage
+        from tournament.cli.app import write_output
+        from tournament.i18n import page_language
+        from tournament.pages import slips as sl
+
+        assert output is not None
+        try:
+            language = page_language(lang, settings.lang)
+        except UnknownLanguage as e:
+            raise UnusableInput(e.message) from None
+        page = sl.slips_page(settings, players, made, language)
+        write_output(output, page, sl.SLIPS, force)
+        if str(output) != "-":
+            typer.echo(f"wrote {output} ({len(players)} slip{'s' if len(players) != 1 else ''})")
+        return
     for p in players:
         typer.echo(f"#{p.id}\t{p.name}\t{made[p.id]}")
+
+
+def _clear_pins(event: Path, where: str, by: Optional[str]) -> None:
+    from tournament.event.audit import clean_text, default_author
+
+    found = re.fullmatch(r"\s*(\d{1,9})\s*/\s*(\d{1,9})\s*", where)
+    if found is None:
+        raise UnusableInput(f"--clear takes a round and a table as R/T, such as 2/5 (not {where[:20]!r})")
+    who = clean_text(by, "--by") or default_author() or "unknown"
+    with open_for_command(event) as store:
+        try:
+            done = vn.Venue(store).clear_pin_tries(int(found[1]), int(found[2]), by=f"{who} (command line)")
+        except vn.VenueError as e:
+            raise UnusableInput(e.message) from None
+    for said in done["said"]:
+        typer.echo(said)
 
 
 @guarded

@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import math
 import re
 import secrets
 import threading
@@ -85,6 +86,13 @@ REFUSALS = (
     N_("%(side)s has confirmed already"),
     N_("type your 4-digit PIN (from your slip) to confirm"),
     N_("that PIN is not the PIN of a player of %(side)s"),
+    N_("that PIN is not the PIN of a player of %(side)s: after %(n)s wrong PINs, this table's confirmations wait "
+       "%(n2)s seconds (the director can clear them)"),
+    N_("too many wrong PINs at this table: confirmations wait %(n)s seconds more (the director can clear them)"),
+    N_("too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)"),
+    N_("round %(n)s table %(n2)s has had no wrong PIN: there is nothing to clear"),
+    N_("round %(n)s table %(n2)s: %(n3)s wrong PINs cleared; its confirmations wait no more"),
+    N_("round %(n)s table %(n2)s: 1 wrong PIN cleared; its confirmations wait no more"),
     N_("%(side)s confirmed"),
     N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (verified record) — stored"),
     N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record) — stored"),
@@ -152,6 +160,26 @@ class Locked(VenueError):
     """The table's result is confirmed: only the director changes it now."""
 
     status = 409
+
+
+class WrongPin(Forbidden):
+    """A confirmation with a PIN that is none of the side's players': counted against the table
+    (:meth:`Venue.confirm`) once the refused write is undone."""
+
+    def __init__(self, message: str, table: Table, side: str) -> None:
+        super().__init__(message)
+        self.table, self.side = table, side
+
+
+class Waiting(VenueError):
+    """The table has had too many wrong PINs: its confirmations wait ``retry_after`` seconds more
+    (the right PIN too), whatever device sends them."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class Unprocessable(VenueError):
@@ -383,6 +411,38 @@ def make_pins(store: EventStore) -> dict[int, str]:
     return have
 
 
+#: Wrong PINs a table may make before its confirmations wait; the first wait (seconds), doubled
+#: at each further wrong PIN made after it; the longest wait.  A PIN is one of 10,000, a side has
+#: one or two players: at one try an hour once waits reach the longest, a side's PIN holds for
+#: months, and an honest slip costs half a minute.
+FREE_PIN_TRIES = 5
+FIRST_PIN_WAIT = 30
+LONGEST_PIN_WAIT = 3600
+
+
+def pin_wait(wrong: int) -> int:
+    """Seconds a table's confirmations wait after its ``wrong``-th wrong PIN (0: none)."""
+    if wrong < FREE_PIN_TRIES:
+        return 0
+    return min(LONGEST_PIN_WAIT, FIRST_PIN_WAIT * 2 ** min(wrong - FREE_PIN_TRIES, 16))
+
+
+def _utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def _seconds_until(until: str | None, at: datetime.datetime) -> int:
+    """Whole seconds from ``at`` to ``until`` (a stored UTC time), rounded up; 0 once it has passed."""
+    if not until:
+        return 0
+    try:
+        then = datetime.datetime.fromisoformat(until)
+    except ValueError:
+        return 0
+    left = (then - at).total_seconds()
+    return max(0, math.ceil(left))
+
+
 #: A table in play with no write for this many minutes is flagged on the director's page
 #: (``tournament serve --idle N``).
 IDLE_MINUTES = 10
@@ -405,9 +465,12 @@ class Venue:
     Calls are serialised by a lock: SQLite takes one writer at a time anyway, and a table's
     live game is never read while it is being changed."""
 
-    def __init__(self, store: EventStore, pins: bool = False, idle_minutes: int = IDLE_MINUTES) -> None:
+    def __init__(self, store: EventStore, pins: bool = False, idle_minutes: int = IDLE_MINUTES,
+                 clock: Callable[[], datetime.datetime] = _utc_now) -> None:
         self.store = store
         self.pins = pins
+        #: The time (UTC) by which a table's wait after wrong PINs is measured (a test sets its own).
+        self.clock = clock
         self.idle_minutes = idle_minutes
         self._next_rounds: dict[int, tuple[int, dict[int, tuple[int, str]], set[int]]] = {}
         self.lock = threading.RLock()
@@ -587,6 +650,8 @@ class Venue:
                         log.exception("round %s table %s: a write failed and was not kept", table.round,
                                       table.number)
                         raise Unprocessable(FAULT) from None
+            except (WrongPin, Waiting):  # refused before the game was looked at: the live game is as it was
+                raise
             except BaseException:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
                 raise
@@ -672,29 +737,107 @@ class Venue:
                 raise Unprocessable("the game is not over yet: it is confirmed once it is finished")
             if who in live.confirmed:
                 raise Unprocessable(f"{who} has confirmed already")
+            author = f"the phone at round {table.round} table {table.number}"
             if self.pins:
-                self._check_pin(table, who, pin)
+                player = self._check_pin(table, who, pin)
+                author = f"{player.name}'s PIN at round {table.round} table {table.number}"
+                from tournament.store import desk as desk_sql
+
+                desk_sql.log(self.store, "result_confirmed", table.round,
+                             {"table": table.number, "side": who, "player": player.id}, author, None)
             said = [f"{who} confirmed"]
             if set(live.confirmed) | {who} >= set(sides):
-                entry = self._enter(table, live)
+                entry = self._enter(table, live, author)
                 said.append(entry.summary())
             return "confirm", who, said
 
-        return self._write(round_no, table_no, rev, judge)
+        with self.lock:
+            try:
+                return self._write(round_no, table_no, rev, judge)
+            except WrongPin as e:  # the refused write is undone; the wrong PIN is counted in a write of its own
+                raise self._count_wrong_pin(e.table, e.side) from None
 
-    def _check_pin(self, table: Table, who: str, pin: Any) -> None:
+    def _check_pin(self, table: Table, who: str, pin: Any) -> Player:
+        """Within the confirmation's write: the player of ``who`` whose PIN ``pin`` is.  While the
+        table waits after wrong PINs, every PIN is refused unread (:class:`Waiting`)."""
+        _, until = venue_sql.pin_tries(self.store, table.id)
+        left = _seconds_until(until, self.clock())
+        if left:
+            raise Waiting(self._waiting_words(left), left)
         if not isinstance(pin, str) or not pin.isascii() or not pin.isdigit():
             raise Unprocessable("type your 4-digit PIN (from your slip) to confirm")
         pins = venue_sql.pins(self.store)
         players = [s.player for s in table.seats if s.side == who or s.seat == who]
-        if not any(secrets.compare_digest(pins.get(p, ""), pin) for p in players):
-            raise Forbidden(f"that PIN is not the PIN of a player of {who}")
+        # Every player's PIN compared, in the same time whichever matches.
+        matches = [p for p in players if secrets.compare_digest(pins.get(p, "").encode(), pin.encode())]
+        if not matches:
+            raise WrongPin(f"that PIN is not the PIN of a player of {who}", table, who)
+        return self._players()[matches[0]]
 
-    def _enter(self, table: Table, live: Live) -> Entry:
-        """Within the confirmation's transaction: the game as the event's result, checked by domrec."""
+    @staticmethod
+    def _waiting_words(left: int) -> str:
+        if left == 1:
+            return "too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)"
+        return (f"too many wrong PINs at this table: confirmations wait {left} seconds more (the director can "
+                f"clear them)")
+
+    def _count_wrong_pin(self, table: Table, who: str) -> VenueError:
+        """A wrong PIN counted against the table, committed (with the group it is in) before it is
+        answered, so that a server killed and started again still makes the table wait; the
+        refusal to answer with."""
+        try:
+            with self.lock, self.store.write():
+                venue_sql.upgrade_for_venue(self.store)
+                wrong = venue_sql.add_wrong_pin(self.store, table.id)
+                wait = pin_wait(wrong)
+                if wait:
+                    until = self.clock() + datetime.timedelta(seconds=wait)
+                    venue_sql.set_pin_wait(self.store, table.id, until.isoformat())
+        except TournamentError:  # a damaged file, as every write refuses it
+            raise
+        except Exception:  # noqa: BLE001 - not counted, so not answered as counted: nothing stored, one line
+            log.exception("round %s table %s: a wrong PIN could not be counted", table.round, table.number)
+            return Unprocessable(FAULT)
+        log.warning("round %s table %s: a wrong PIN for %s (%s wrong so far)", table.round, table.number, who, wrong)
+        if wait:
+            return Forbidden(f"that PIN is not the PIN of a player of {who}: after {wrong} wrong PINs, this table's "
+                             f"confirmations wait {wait} seconds (the director can clear them)")
+        return Forbidden(f"that PIN is not the PIN of a player of {who}")
+
+    def pin_tries(self, round_no: int, table_no: int) -> dict[str, Any]:
+        """A table's wrong PINs so far, and the seconds its confirmations still wait (0: none)."""
+        with self.lock:
+            table = self.table(round_no, table_no)
+            wrong, until = venue_sql.pin_tries(self.store, table.id)
+            return {"round": table.round, "table": table.number, "wrong": wrong,
+                    "wait": _seconds_until(until, self.clock())}
+
+    def clear_pin_tries(self, round_no: int, table_no: int, by: str = "the director's page") -> dict[str, Any]:
+        """The director forgets a table's wrong PINs (its confirmations wait no more), into the audit
+        trail: a player who slipped five times, or once the director has seen who was trying."""
+        from tournament.store import desk as desk_sql
+
+        with self.lock:
+            table = self.table(round_no, table_no)
+            where = f"round {table.round} table {table.number}"
+            with self.store.write():
+                wrong, until = venue_sql.pin_tries(self.store, table.id)
+                if not wrong:
+                    raise Unprocessable(f"{where} has had no wrong PIN: there is nothing to clear")
+                venue_sql.clear_pin_tries(self.store, table.id)
+                desk_sql.log(self.store, "wrong_pins_cleared", table.round,
+                             {"table": table.number, "wrong": wrong,
+                              "waited": _seconds_until(until, self.clock())}, by, None)
+            said = (f"{where}: 1 wrong PIN cleared; its confirmations wait no more" if wrong == 1 else
+                    f"{where}: {wrong} wrong PINs cleared; its confirmations wait no more")
+            return {"round": table.round, "table": table.number, "wrong": 0, "wait": 0, "said": [said]}
+
+    def _enter(self, table: Table, live: Live, author: str) -> Entry:
+        """Within the confirmation's transaction: the game as the event's result, checked by domrec;
+        ``author``: whose confirmation entered it (a player's PIN, or the table's phone)."""
         record = live.session.record()
         text = text_of([record], "json")
-        self.store.author = f"the phone at round {table.round} table {table.number} (the players' PINs)"
+        self.store.author = author
         try:
             entry = results.enter_record(self.store, text, f"round {table.round} table {table.number} (table page)",
                                          table.round, within=True)
@@ -718,7 +861,10 @@ class Venue:
             rnd = self.store.last_round()
             players = self._players()
             tables = []
-            for t in self.store.tables(rnd) if rnd else []:
+            round_tables = self.store.tables(rnd) if rnd else []
+            tries = venue_sql.every_pin_tries(self.store, [t.id for t in round_tables])
+            at = self.clock()
+            for t in round_tables:
                 live = self._current(t)
                 state = self._state(t, live, [])
                 game = state["game"]
@@ -734,7 +880,10 @@ class Venue:
                                "last_at": live.last_at, "rev": live.rev, "called": state["called"],
                                "idle": idle, "idle_minutes": int(quiet) if idle and quiet is not None else None,
                                "players": {s.seat: players[s.player].name for s in t.seats},
-                               "totals": game["totals"], "result": state["result"]})
+                               "totals": game["totals"], "result": state["result"],
+                               # wrong PINs so far, and the seconds its confirmations still wait
+                               "wrong_pins": tries.get(t.id, (0, None))[0],
+                               "pin_wait": _seconds_until(tries.get(t.id, (0, None))[1], at)})
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
             return {"event": self.store.settings.name, "round": rnd, "tables": tables, "can_pair": complete or not rnd,
                     "idle_after": self.idle_minutes}

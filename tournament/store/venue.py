@@ -15,6 +15,10 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   and ``clear`` (the director called and the call cleared).  Nothing is ever updated or
   deleted: a table's state is its log replayed.
 * ``venue_pins``: each player's 4-digit PIN for confirming with ``serve --pins``.
+* ``venue_pin_tries``: each table's wrong PINs (``wrong``) and, after too many, until when its
+  confirmations wait (``wait_until``, UTC).  Made by the first wrong PIN (:func:`add_wrong_pin`,
+  within the write that answers it), so that a server killed and started again still makes the
+  table wait; a file without it has had no wrong PIN.  Older tools ignore it.
 * ``results.entered_via``: where a result came from (``table`` page, ``director`` page; a
   result entered at the command line leaves it empty).
 """
@@ -124,6 +128,47 @@ def pins(store: EventStore) -> dict[int, str]:
 
 def insert_pin(store: EventStore, player_id: int, pin: str) -> None:
     store.db.execute("INSERT INTO venue_pins(player_id, pin) VALUES (?, ?)", [player_id, pin])
+
+
+PIN_TRIES_SCHEMA = ("CREATE TABLE IF NOT EXISTS venue_pin_tries (table_id INTEGER PRIMARY KEY "
+                    "REFERENCES round_tables(id), wrong INTEGER NOT NULL, wait_until TEXT)")
+
+
+def pin_tries(store: EventStore, table_id: int) -> tuple[int, str | None]:
+    """A table's wrong PINs so far and until when its confirmations wait (``None``: they do not)."""
+    if not store.has_table("venue_pin_tries"):
+        return 0, None
+    row = store.conn.execute("SELECT wrong, wait_until FROM venue_pin_tries WHERE table_id = ?",
+                             [table_id]).fetchone()
+    return (int(row[0]), row[1]) if row else (0, None)
+
+
+def every_pin_tries(store: EventStore, table_ids: list[int]) -> dict[int, tuple[int, str | None]]:
+    """:func:`pin_tries` of each table that has had a wrong PIN, among ``table_ids``."""
+    if not table_ids or not store.has_table("venue_pin_tries"):
+        return {}
+    marks = ",".join("?" * len(table_ids))
+    return {r[0]: (int(r[1]), r[2]) for r in store.conn.execute(
+        f"SELECT table_id, wrong, wait_until FROM venue_pin_tries WHERE table_id IN ({marks})", table_ids)}
+
+
+def add_wrong_pin(store: EventStore, table_id: int) -> int:
+    """Within a write: one more wrong PIN at the table; how many it has had now."""
+    store.db.execute(PIN_TRIES_SCHEMA)
+    store.db.execute("INSERT INTO venue_pin_tries(table_id, wrong) VALUES (?, 1) "
+                     "ON CONFLICT(table_id) DO UPDATE SET wrong = wrong + 1", [table_id])
+    return int(store.conn.execute("SELECT wrong FROM venue_pin_tries WHERE table_id = ?", [table_id]).fetchone()[0])
+
+
+def set_pin_wait(store: EventStore, table_id: int, until: str | None) -> None:
+    """Within a write, after :func:`add_wrong_pin`: until when the table's confirmations wait."""
+    store.db.execute("UPDATE venue_pin_tries SET wait_until = ? WHERE table_id = ?", [until, table_id])
+
+
+def clear_pin_tries(store: EventStore, table_id: int) -> None:
+    """Within a write: the table's wrong PINs forgotten (the director cleared them)."""
+    if store.has_table("venue_pin_tries"):
+        store.db.execute("DELETE FROM venue_pin_tries WHERE table_id = ?", [table_id])
 
 
 def set_entered_via(store: EventStore, table_id: int, via: str) -> None:

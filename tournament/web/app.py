@@ -67,7 +67,7 @@ from tournament.event.files import open_event
 from tournament.event.public import NotPublic
 from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
-                                    remember_printed)
+                                    Waiting, remember_printed)
 from tournament.pages.sheets import sheets_page
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer
@@ -292,8 +292,9 @@ class VenueServer:
 
     def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
                  rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME,
-                 idle_minutes: int = IDLE_MINUTES) -> None:
+                 idle_minutes: int = IDLE_MINUTES, clock: Callable[[], Any] | None = None) -> None:
         self.event = Path(event)
+        self.clock = clock  # the venue's clock for the tables' waits after wrong PINs (a test's own)
         self.base_url = base_url
         self.pins = pins
         self.idle_minutes = idle_minutes
@@ -319,7 +320,8 @@ class VenueServer:
         self.asgi = self._guarded(self.app)
 
     def _open(self) -> Venue:
-        venue = Venue(open_event(self.event), pins=self.pins, idle_minutes=self.idle_minutes)
+        venue = Venue(open_event(self.event), pins=self.pins, idle_minutes=self.idle_minutes,
+                      **({"clock": self.clock} if self.clock is not None else {}))
         venue.ensure_tokens()
         return venue
 
@@ -461,6 +463,7 @@ class VenueServer:
             Route(f"{api}/tables/{{round}}/{{table}}/call", self.api_call, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/clear", self.api_clear, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/result", self.api_result, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/pins/clear", self.api_clear_pins, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/lines", self.api_lines),
             Route(f"{api}/tables/{{round}}/{{table}}/correct", self.api_correct, methods=["POST"]),
             Route(f"{api}/director", self.api_director),
@@ -527,6 +530,7 @@ class VenueServer:
         request_id = request.scope.get("state", {}).get("request_id", "")
         lang, _ = self._language(request)
         known = request.query_params.get("hands")  # the closed hands the page holds (session.since)
+        headers: dict[str, str] = {}
         try:
             body: dict[str, Any] = self._translated(_since(await work(), known), lang)
             if request.method == "POST" and self.venue.store.changes_logged != self._logged:
@@ -538,13 +542,15 @@ class VenueServer:
             body, status = {"error": one_line(e.message), "request_id": request_id}, e.status
             if e.state is not None:
                 body["state"] = _since(e.state, known)
+            if isinstance(e, Waiting):  # a table waiting after wrong PINs: for how long
+                headers["retry-after"] = str(e.retry_after)
             if isinstance(e, Unprocessable) and e.line is not None:
                 body["line"], body["column"] = e.line, e.column
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
             body, status = {"error": one_line(str(e)), "request_id": request_id}, 422
         if "error" in body:
             body = self._translated({**body, "error": self._said(body["error"], lang)}, lang)
-        return self._negotiated(JSONResponse(body, status_code=status), None)
+        return self._negotiated(JSONResponse(body, status_code=status, headers=headers), None)
 
     def _where(self, request: Request) -> tuple[int, int]:
         return _int(request.path_params["round"], "round"), _int(request.path_params["table"], "table")
@@ -614,6 +620,14 @@ class VenueServer:
             round_no, table_no, _ = await self._authorized(request, director=True)
             body = await _json_body(request)
             return await self.run(self.venue.clear_call, round_no, table_no, body.get("rev"))
+        return await self._answer(request, work)
+
+    async def api_clear_pins(self, request: Request) -> Response:
+        """The director clears a table's wrong PINs: its confirmations wait no more."""
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            await _json_body(request)
+            return await self.run(self.venue.clear_pin_tries, round_no, table_no)
         return await self._answer(request, work)
 
     async def api_result(self, request: Request) -> Response:

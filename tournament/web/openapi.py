@@ -22,7 +22,8 @@ def _refusals(*codes: int) -> dict[str, Any]:
              "or its result is confirmed.", 413: "The body is too large.",
              422: "Refused by the rules or unreadable, or a fault of the server's own: nothing stored (`line`, "
                   "`column` for DGN); the feed: a bad `since`, `limit` or `format`.",
-             429: "Too many requests from this device."}
+             429: "Too many requests from this device; or (a confirmation) the table waits after too many "
+                  "wrong PINs: `Retry-After` says how many seconds more."}
     return {str(c): {"description": words[c], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             for c in codes}
 
@@ -179,6 +180,13 @@ OPENAPI: dict[str, Any] = {
             "parameters": _TABLE_PARAMS,
             **_write("The director clears a call (director's key)", {"type": "object", "required": ["rev"],
                                                                      "properties": {"rev": _REV}})},
+        "/api/v1/tables/{round}/{table}/pins/clear": {
+            "parameters": _TABLE_PARAMS,
+            "post": {"summary": "The director clears a table's wrong PINs: its confirmations wait no more (director's "
+                                "key; into the audit trail)", "security": [{"key": []}],
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                     "responses": {"200": {"description": "`said`, and the table's `wrong` PINs and `wait` (both 0 "
+                                                          "now)."}, **_refusals(400, 403, 404, 422, 429)}}},
         "/api/v1/tables/{round}/{table}/result": {
             "parameters": _TABLE_PARAMS,
             **_write("The director enters or corrects a table's result (director's key)",
@@ -213,7 +221,9 @@ OPENAPI: dict[str, Any] = {
             "get": {"summary": "Every table of the round at a glance (director's key)", "security": [{"key": []}],
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "
                                                           "waiting, confirmed) and, apart from it, called (the "
-                                                          "director is called)."}, **_refusals(403, 429)}}},
+                                                          "director is called), idle, wrong_pins (wrong PINs so "
+                                                          "far) and pin_wait (the seconds its confirmations "
+                                                          "still wait)."}, **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key)",
                      "security": [{"key": []}],

@@ -1,5 +1,6 @@
 // The director's page: every table at a glance, refreshed every few seconds; open a table, enter
-// or correct its result (with a reason, into the audit trail), clear a call, pair the next round.
+// or correct its result (with a reason, into the audit trail), clear a call, clear a table's wrong
+// PINs, pair the next round.
 "use strict";
 (function () {
   const token = document.body.dataset.token;
@@ -92,9 +93,21 @@
       el("td", { class: t.called ? "state-called" : t.status === "confirmed" ? "state-confirmed" : "" },
          (t.called ? "director called · " : "") + label(t.status) + (t.progress ? " · " + t.progress : ""),
          ...(t.idle ? [el("div", { class: "state-idle" }, window.venue.t("no move for %(n)s minutes", { n: t.idle_minutes }))] : []),
+         ...(t.wrong_pins ? [pinTries(t)] : []),
          ...(t.last_at ? [el("div", { class: "when" }, "last move " + when(t.last_at))] : [])),
       el("td", {}, when(t.last_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, "Open")))));
+  }
+  // A table's wrong PINs (after five, its confirmations wait: 30 s, doubling), and the button
+  // that clears them (into the audit trail) for a player who slipped, once the director has looked.
+  function pinTries(row) {
+    const words = row.pin_wait ? t("wrong PINs: %(n)s · confirmations wait %(n2)s s more", { n: row.wrong_pins, n2: row.pin_wait })
+                               : t("wrong PINs: %(n)s", { n: row.wrong_pins });
+    return el("div", { class: row.pin_wait ? "state-pins state-called" : "state-pins" }, el("div", {}, words),
+      el("button", { type: "button", class: "clear-pins", onclick: async () => {
+        const data = await call("POST", `/api/v1/tables/${row.round}/${row.table}/pins/clear`, {});
+        if (data) { say(data.said.join("; "), "good"); refresh(); }
+      } }, t("Clear the wrong PINs")));
   }
   async function refresh() {
     const data = await call("GET", "/api/v1/director");
