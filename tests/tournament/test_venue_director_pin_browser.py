@@ -137,6 +137,7 @@ def test_the_director_corrects_a_hand_on_the_tables_phone(tmp_path, browser):
         desk.goto(served.links["director"] + "?lang=es")
         desk.wait_for_selector(f'{_row(desk, 1)}[data-status="playing"]', timeout=WAIT_MS)
         assert desk.text_content("#director-pin-value") == pin  # (folded away until tapped)
+        assert desk.inner_text("#sound") == "Sonido de las llamadas: sí"  # said as the page loads
         row = desk.inner_text(f"{_row(desk, 1)} td:nth-child(3)")
         assert row.startswith("en juego · 2 manos"), row
         assert desk.inner_text(f"{_row(desk, 2)} td:nth-child(3)").startswith("sin empezar")
