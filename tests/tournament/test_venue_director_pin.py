@@ -107,8 +107,9 @@ def test_the_directors_pin_is_made_once_and_shown_to_the_director_alone(tmp_path
 
 def test_the_right_pin_corrects_at_the_table_and_a_wrong_one_is_refused(tmp_path):
     """Scores only: at table 1, with its own key and the director's PIN, hand 2 typed twice is taken
-    back and a score corrected; the trail names the director at that table.  No PIN, a wrong one,
-    or table 2's key (with the right PIN) is refused in one line, 403, and nothing changes."""
+    back and a score corrected, and the table's call cleared; the trail names the director at that
+    table.  No PIN, a wrong one, or table 2's key (with the right PIN) is refused in one line, 403,
+    and nothing changes."""
     path = _event(tmp_path)
     server, client, links = _open(path)
     try:
@@ -150,9 +151,18 @@ def test_the_right_pin_corrects_at_the_table_and_a_wrong_one_is_refused(tmp_path
         r = client.post(f"{URL}/correct", headers=_at_table(one, pin),
                         json={"rev": state["rev"], "hand": 1, "line": 2, "text": "end NS 31 EW 0", "reason": "misread"})
         assert r.status_code == 409
+        # The call that brought the director to the table is cleared there too, with the PIN only.
+        called = client.post(f"{URL}/call", headers=_auth(one), json={}).json()
+        assert called["called"]
+        for headers in (_auth(one), _at_table(one, wrong), _at_table(two, pin)):
+            r = client.post(f"{URL}/clear", headers=headers, json={"rev": called["rev"]})
+            assert r.status_code == 403, r.json()
+        r = client.post(f"{URL}/clear", headers=_at_table(one, pin), json={"rev": called["rev"]})
+        assert r.status_code == 200 and not r.json()["called"] and r.json()["said"] == ["the call is cleared"]
         # A move recorded after it: the table's page no longer says the game was corrected.
+        assert r.json()["corrected"]["hand"] == 1  # a call and its clearing leave the game as corrected
         after = client.post(f"{URL}/dgn", headers=_auth(one),
-                            json={"rev": r.json()["state"]["rev"], "text": "hand 3\nend NS 12 EW 0"}).json()
+                            json={"rev": r.json()["rev"], "text": "hand 3\nend NS 12 EW 0"}).json()
         assert after["corrected"] is None
     finally:
         server.close()

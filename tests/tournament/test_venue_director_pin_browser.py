@@ -1,7 +1,7 @@
 """The director at the table, in a real browser at a phone's 390x844 (Playwright driving the
 system's Chromium against the venue served on 127.0.0.1): on a table's own page the director
 taps the quiet *Director* button, a wrong PIN is refused in one line, the right one opens the
-table's game hand by hand; a hand recorded twice is taken back and a hand's score corrected, each
+table's game hand by hand (and clears the table's call); a hand recorded twice is taken back and a hand's score corrected, each
 with its reason, and the table's page shows the corrected game at once (the trail, read back from
 the event file, names the director at that table).  A correction made from the director's page is
 then told on the table's message line (it used to keep its last, stale line).  And the director's
@@ -63,7 +63,10 @@ def test_the_director_corrects_a_hand_on_the_tables_phone(tmp_path, browser):
         assert _totals(page) == "NS 30 EW 88"
         assert page.locator("#td").is_hidden()
 
-        # The quiet Director button opens the PIN's box; a wrong PIN is refused in one line.
+        # The table calls the director; the director comes, taps the quiet Director button, which
+        # opens the PIN's box; a wrong PIN is refused in one line.
+        _tap(page, "#call")
+        page.wait_for_selector("#panel .state-called", timeout=WAIT_MS)
         _tap(page, "#director")
         page.wait_for_selector("#td:not([hidden]) #td-pin", timeout=WAIT_MS)
         wrong = str((int(pin) + 1) % 10 ** len(pin)).zfill(len(pin))
@@ -82,6 +85,11 @@ def test_the_director_corrects_a_hand_on_the_tables_phone(tmp_path, browser):
             "NS 30 · EW 0", "NS 0 · EW 44", "NS 0 · EW 44"]
         _one_screen_wide(page)
         _shot(page, tmp_path, "td-open")
+        # The call is cleared here.
+        _tap(page, "#td-clear:not([hidden])")
+        assert _message(page, "good", "#td-message") == "the call is cleared"
+        page.wait_for_selector("#panel .state-called", state="detached", timeout=WAIT_MS)
+        assert page.locator("#td-clear").is_hidden()
 
         # Hand 3 (hand 2 typed twice) taken back, with its reason; the table shows it at once.
         before = int(page.evaluate("() => document.body.dataset.rev"))

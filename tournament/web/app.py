@@ -614,7 +614,7 @@ class VenueServer:
 
     async def api_clear(self, request: Request) -> Response:
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request, director=True)
+            round_no, table_no, _ = await self._director_here(request)
             body = await _json_body(request)
             return await self.run(self.venue.clear_call, round_no, table_no, body.get("rev"))
         return await self._answer(request, work)

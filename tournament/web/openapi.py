@@ -180,8 +180,8 @@ OPENAPI: dict[str, Any] = {
             **_write("Call the director to the table (never refused for an old view: rev is not checked, "
                      "and may be left out)", {"type": "object", "properties": {"rev": _REV}})},
         "/api/v1/tables/{round}/{table}/clear": {
-            "parameters": _TABLE_PARAMS,
-            **_write("The director clears a call (director's key)", {"type": "object", "required": ["rev"],
+            "parameters": _TABLE_PARAMS + [_PIN_PARAM],
+            **_write("The director clears a call (director's key, or the table's key with the director's PIN)", {"type": "object", "required": ["rev"],
                                                                      "properties": {"rev": _REV}})},
         "/api/v1/tables/{round}/{table}/result": {
             "parameters": _TABLE_PARAMS,

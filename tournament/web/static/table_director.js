@@ -111,6 +111,14 @@
     await reload();
   }
 
+  // The call that brought the director here, cleared here too.
+  $("td-clear").addEventListener("click", async () => {
+    const view = table.view();
+    if (!pin || !view) return;
+    const answer = await table.call("POST", "/clear", { rev: view.rev }, { headers: { "X-Director-PIN": pin },
+                                                                          refused: (said) => tell("td-message", said, "bad") });
+    if (answer.ok) tell("td-message", (answer.data.said || []).join("; "), "good");
+  });
   form.addEventListener("submit", (e) => { e.preventDefault(); save($("td-fix-text").value); });
   $("td-fix-remove").addEventListener("click", () => save(""));
   $("td-fix-cancel").addEventListener("click", closeForm);
@@ -146,9 +154,14 @@
     pin = typed;
     $("td-unlock").hidden = true;
     $("td-desk").hidden = false;
+    $("td-clear").hidden = !(table.view() && table.view().called);
     tell("td-message", "");
     draw(got.data);
   });
   // The table moved on (a move, a confirmation, a correction): the lines are read again.
-  document.addEventListener("table:drawn", (e) => { if (pin && (!lines || lines.rev !== e.detail.rev)) reload(); });
+  document.addEventListener("table:drawn", (e) => {
+    const view = table.view();
+    $("td-clear").hidden = !pin || !view || !view.called;
+    if (pin && (!lines || lines.rev !== e.detail.rev)) reload();
+  });
 })();
