@@ -82,6 +82,7 @@
     $("td-fix-remove").textContent = line === null ? t("Take back hand %(n)s", { n: hand }) : t("Take back this move");
     $("td-fix-remove").hidden = line === 1;  // a hand's first line is the hand itself: taken back as a hand
     tell("td-fix-message", "");
+    tell("td-message", "");  // what was said before is of another correction
     place();
     $("td-fix-text").focus();
   }
