@@ -141,7 +141,11 @@ OPENAPI: dict[str, Any] = {
                                "set_aside": {"type": "array", "items": {"type": "integer"},
                                              "description": "Revisions of the table's log that no longer "
                                                             "replay (written by another version), left out "
-                                                            "of the table shown; the file keeps them."}}},
+                                                            "of the table shown; the file keeps them."},
+                               "corrected": {"type": ["object", "null"],
+                                             "description": "While the game's last change is the director's "
+                                                            "correction: {hand, at} (null once a move is "
+                                                            "recorded after it)."}}},
             **_FEED_SCHEMAS,
         },
     },
