@@ -268,3 +268,19 @@ def test_a_confirmed_game_corrected_at_the_table_is_amended_and_stays_verified(t
         assert [(row["reason"], row["changed_by"]) for row in store.audit()] == [("the tiles were counted wrong", AT_TABLE)]
     finally:
         store.close()
+
+
+def test_the_pages_words_come_before_their_scripts(tmp_path):
+    """A page's words (the JSON its scripts look their strings up in) come before its scripts: the
+    director's page says words as it loads (the sound switch, the tables' states), which were
+    English on the Spanish page while the words came after it."""
+    path = _event(tmp_path)
+    server, client, links = _open(path)
+    try:
+        for url in (f"/d/{_key(links['director'])}?lang=es", f"/t/{links['tables'][0]['token']}?lang=es"):
+            html = client.get(url).text
+            words = html.index('id="strings"')
+            assert words < html.index("<script src="), url
+            assert '"in play": "en juego"' in html or "/t/" in url
+    finally:
+        server.close()
