@@ -107,7 +107,7 @@ def _play(client, token: str, round_no: int, table_no: int, record, whole_hands:
 
 def test_links_json_and_keys(venue):
     path, server, client, links = venue
-    assert set(links) == {"director", "public", "tables"} and links["public"] == "http://testserver/"
+    assert set(links) == {"director", "director_pin", "public", "tables"} and links["public"] == "http://testserver/"
     tokens = [t["token"] for t in links["tables"]] + [_key(links["director"])]
     assert len(set(tokens)) == len(tokens) and all(len(t) >= 22 for t in tokens)  # >= 128 bits, url-safe
     assert [(t["round"], t["table"]) for t in links["tables"]] == [(1, 1), (1, 2)]
@@ -548,7 +548,7 @@ def test_links_and_pins_at_the_command_line(tmp_path):
     r = runner.invoke(app, ["links", str(path), "--json", "--url", "http://10.0.0.5:8000/"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    assert set(doc) == {"director", "public", "tables"} and doc["public"] == "http://10.0.0.5:8000/"
+    assert set(doc) == {"director", "director_pin", "public", "tables"} and doc["public"] == "http://10.0.0.5:8000/"
     assert [sorted(t) for t in doc["tables"]] == [["round", "table", "token", "url"]] * 2
     again = json.loads(runner.invoke(app, ["links", str(path), "--json", "--url", "http://10.0.0.5:8000"]).stdout)
     assert again == doc

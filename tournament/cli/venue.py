@@ -25,11 +25,11 @@ URL_HELP = ("The address phones reach the server at, for the links and QR codes 
 def links(
     event: Path = typer.Argument(..., help="The event file."),
     url: Optional[str] = typer.Option(None, "--url", help=URL_HELP),
-    as_json: bool = typer.Option(False, "--json", help="JSON: {director, public, tables: [{round, table, url, "
-                                                       "token}]}."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: {director, director_pin, public, tables: [{round, "
+                                                       "table, url, token}]}."),
 ) -> None:
-    """Print the venue's links: each table's page (its own key), the director's page, the public page.
-    The keys are made the first time and stay the same: print them again at any time."""
+    """Print the venue's links: each table's page (its own key), the director's page and PIN, the public
+    page. The keys and the PIN are made the first time and stay the same: print them again at any time."""
     with open_for_command(event) as store:
         base = vn.venue_url(store, _checked_url(url))
         found = vn.links(store, base)
@@ -41,6 +41,8 @@ def links(
     typer.echo(f"public page:     {found['public']}")
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
+    typer.echo(f"director's PIN:  {found['director_pin']}  (typed on a table's page, under Director, to correct "
+               f"that table's game there; keep it to yourself)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
 
@@ -204,6 +206,7 @@ def serve(
     typer.echo(f"public page:     {found['public']}")
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
+    typer.echo(f"director's PIN:  {found['director_pin']}  (to correct a hand at a table: Director, on its page)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
     if elsewhere is not None:

@@ -121,6 +121,8 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record, ended on time: the side ahead wins) — "
        "stored"),
     N_("only the director's link may do this"),
+    N_("type the director's PIN"),
+    N_("that is not the director's PIN"),
     N_("this is not the director's link of this event"),
     N_("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
        "the director can find the detail in the server's log"),
@@ -205,6 +207,7 @@ class Live:
     last_at: str | None = None  # the time of the table's last write
     set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see _replay)
     logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
+    corrected: dict | None = None  # the director's last correction, while no move was recorded after it
 
 
 def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -277,6 +280,7 @@ def _apply(live: Live, kind: str, body: str, at: str) -> None:
     live.last_at = at
     if kind in ("dgn", "correct"):
         live.confirmed = {}  # the game changed: confirmations were for the game as it was
+        live.corrected = _correction_note(body, at) if kind == "correct" else None
     elif kind == "mode":
         live.mode = body
     elif kind == "confirm":
@@ -285,6 +289,15 @@ def _apply(live: Live, kind: str, body: str, at: str) -> None:
         live.called = at
     elif kind == "clear":
         live.called = None
+
+
+def _correction_note(body: str, at: str) -> dict | None:
+    """What a table's page says of the director's correction (its hand, and when), so that a phone
+    that finds its game corrected says so instead of its last line, which told of the game before."""
+    try:
+        return {"hand": int(json.loads(body)["hand"]), "at": at}
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 #: The rule's tag a refusal ends with (``[competitive: end of hand]``), and the recorder's advice
@@ -308,8 +321,8 @@ def _progress(confirmed: bool, live: Live, game: dict[str, Any]) -> str:
 
 
 def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
-    """The director's key, and a key for each table of ``round_no`` (default: the last paired);
-    those already made are kept (a printed QR code stays good)."""
+    """The director's key and PIN, and a key for each table of ``round_no`` (default: the last
+    paired); those already made are kept (a printed QR code stays good)."""
     rnd = round_no if round_no is not None else store.last_round()
     if rnd and not 1 <= rnd <= store.last_round():
         raise NotFound(f"round {rnd} has not been paired (the last round is {store.last_round()})")
@@ -317,6 +330,8 @@ def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
         venue_sql.upgrade_for_venue(store)
         if venue_sql.director_token(store) is None:
             venue_sql.insert_token(store, "director", None, now())
+        if venue_sql.director_pin(store) is None:
+            venue_sql.insert_director_pin(store, now())
         if rnd:
             tables = store.tables(rnd)
             have = venue_sql.table_tokens(store, [t.id for t in tables])
@@ -326,14 +341,16 @@ def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
 
 
 def links(store: EventStore, base: str, round_no: int | None = None) -> dict[str, Any]:
-    """Every link of the venue: ``{"director", "public", "tables": [{round, table, url, token}]}``
-    for ``round_no`` (default: the last paired), its keys made where they were missing."""
+    """Every link of the venue: ``{"director", "director_pin", "public", "tables": [{round, table,
+    url, token}]}`` for ``round_no`` (default: the last paired), its keys (and the director's PIN)
+    made where they were missing."""
     ensure_tokens(store, round_no)
     rnd = round_no if round_no is not None else store.last_round()
     base = base.rstrip("/")
     tables = store.tables(rnd) if rnd else []
     tokens = venue_sql.table_tokens(store, [t.id for t in tables])
-    return {"director": f"{base}/d/{venue_sql.director_token(store)}", "public": f"{base}/",
+    return {"director": f"{base}/d/{venue_sql.director_token(store)}", "director_pin": venue_sql.director_pin(store),
+            "public": f"{base}/",
             "tables": [{"round": t.round, "table": t.number, "url": f"{base}/t/{tokens[t.id]}",
                         "token": tokens[t.id]} for t in tables]}
 
@@ -565,6 +582,7 @@ class Venue:
                 "time_limit": self.store.settings.time_limit,
                 "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": self.pins,
                 "last_at": live.last_at, "said": said, "game": game, "set_aside": list(live.set_aside),
+                "corrected": live.corrected,
                 "next": self._next_seats(table) if result is not None else None,
                 "result": None if result is None else {
                     "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
@@ -848,6 +866,26 @@ class Venue:
 
     # --- the director's desk ----------------------------------------------------------------
 
+    def check_director_pin(self, pin: Any) -> None:
+        """``pin`` is the director's PIN, typed on a table's phone (the table's key was checked
+        first); anything else is refused in one line (403), saying no more.  Its own function, so
+        that a limit on wrong guesses can be put here once for the players' PINs and this."""
+        if not isinstance(pin, str) or not pin.strip():
+            raise Forbidden("type the director's PIN")
+        kept = venue_sql.director_pin(self.store)
+        if kept is None or not secrets.compare_digest(kept.encode(), pin.strip().encode("utf-8", "replace")):
+            raise Forbidden("that is not the director's PIN")
+
+    def director_pin(self) -> str:
+        """The director's PIN (made with the director's key, once), for the director's page."""
+        with self.lock:
+            pin = venue_sql.director_pin(self.store)
+            if pin is None:
+                ensure_tokens(self.store, 0)
+                pin = venue_sql.director_pin(self.store)
+            assert pin is not None
+            return pin
+
     def authorize_director(self, token: str | None) -> None:
         found = venue_sql.token_row(self.store, token) if token else None
         if found is None or found[0] != "director":
@@ -869,6 +907,9 @@ class Venue:
                 state = self._state(t, live, [])
                 game = state["game"]
                 hand = game["hands"][-1] if game["hands"] else None
+                # The same, as numbers, for a page that says it in its own language.
+                reached = ({"hand": hand["number"], "move": len(hand["moves"])} if hand and game["in_hand"]
+                           else {"hands": len(game["hands"])} if hand else None)
                 progress = (f"hand {hand['number']}, move {len(hand['moves'])}" if hand and game["in_hand"]
                             else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
                 # The call is a field of its own here, so that the director sees both: a table that
@@ -877,6 +918,7 @@ class Venue:
                 quiet = _minutes_since(live.last_at)
                 idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
+                               "reached": reached,
                                "last_at": live.last_at, "rev": live.rev, "called": state["called"],
                                "idle": idle, "idle_minutes": int(quiet) if idle and quiet is not None else None,
                                "players": {s.seat: players[s.player].name for s in t.seats},
@@ -969,7 +1011,7 @@ class Venue:
                                         f"(this one leaves it in play); nothing was changed")
                 try:
                     entry = results.amend_record(self.store, text_of([fixed.session.record()], "json"),
-                                                 f"{where} (corrected on the director's page)", table.round,
+                                                 f"{where} (corrected by {by})", table.round,
                                                  table.number, by=by, reason=reason, within=True)
                 except TournamentError as e:
                     raise Unprocessable(f"{e.message}; nothing was changed") from None

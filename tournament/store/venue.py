@@ -7,7 +7,9 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
 
 * ``venue_tokens``: the unguessable keys of the venue's pages: one for the director, one
   per table of a round (its row names the table).  Kept in clear: ``tournament links`` prints
-  them again at any time, and the event file is the director's.
+  them again at any time, and the event file is the director's.  The director's PIN (kind
+  ``director_pin``, typed on a table's page to correct that table's game there) is kept among
+  them; it is not a key, and :func:`token_row` never finds it as one.
 * ``venue_log``: each table's accepted writes, in order, one row each; the primary key
   (table, rev) is the table's revision, so a write is stored once or not at all, never
   twice.  ``kind`` is ``dgn`` (DGN lines the table recorded, ``undo`` among them), ``mode``
@@ -84,11 +86,33 @@ def table_tokens(store: EventStore, table_ids: list[int]) -> dict[int, str]:
 
 
 def token_row(store: EventStore, token: str) -> tuple[str, int | None] | None:
-    """What ``token`` opens: (kind, table id), or ``None`` for no such token."""
+    """What ``token`` opens: (kind, table id), or ``None`` for no such token (the director's PIN,
+    kept beside the keys, opens nothing as a key)."""
     if not has_venue(store):
         return None
-    row = store.conn.execute("SELECT kind, table_id FROM venue_tokens WHERE token = ?", [token]).fetchone()
+    row = store.conn.execute("SELECT kind, table_id FROM venue_tokens WHERE token = ? AND kind IN "
+                             "('director', 'table')", [token]).fetchone()
     return (row[0], row[1]) if row else None
+
+
+#: The director's PIN: six digits, typed on a table's phone (a player's PIN has four).
+DIRECTOR_PIN_DIGITS = 6
+
+
+def director_pin(store: EventStore) -> str | None:
+    """The director's PIN, or ``None`` before it was made."""
+    if not has_venue(store):
+        return None
+    row = store.conn.execute("SELECT token FROM venue_tokens WHERE kind = 'director_pin'").fetchone()
+    return row[0] if row else None
+
+
+def insert_director_pin(store: EventStore, at: str) -> str:
+    """Within a write: the director's PIN made (once: :func:`director_pin` first)."""
+    pin = f"{secrets.randbelow(10 ** DIRECTOR_PIN_DIGITS):0{DIRECTOR_PIN_DIGITS}d}"
+    store.db.execute("INSERT INTO venue_tokens(token, kind, table_id, created_at) VALUES (?, 'director_pin', NULL, ?)",
+                     [pin, at])
+    return pin
 
 
 def log(store: EventStore, table_id: int) -> list[tuple[int, str, str, str]]:

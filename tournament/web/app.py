@@ -11,9 +11,11 @@ adds is what a server owes its clients:
   server's log under the request id.
 * **Keys checked on every request** (``Authorization: Bearer KEY``; the pages carry their own
   key and send it so): a table's key reads and writes its own table of its own round only;
-  the director's key everything.  No cookie carries a key (the one cookie, ``lang``, holds a
-  language and nothing else), so a page of another site cannot make a browser act here (and
-  a write whose ``Origin`` is another site is refused anyway).
+  the director's key everything; a table's key with the director's PIN (``X-Director-PIN``)
+  reads and corrects its own table's game, as the director at the table.  No cookie carries a
+  key (the one cookie, ``lang``, holds a language and nothing else), so a page of another site
+  cannot make a browser act here (and a write whose ``Origin`` is another site is refused
+  anyway).
 * **The players' language** (:mod:`tournament.i18n`): ``?lang=es`` (the switch on every page,
   which also sets the ``lang`` cookie), then the cookie, then the browser's
   ``Accept-Language``, then the event's language.  Pages come from templates in that
@@ -84,7 +86,9 @@ log = logging.getLogger("tournament.web")
 #: The cookie that keeps a browser's language (set by the switch on a page: ``?lang=es``).
 LANG_COOKIE = "lang"
 #: The scripts each page runs, whose strings (``t("…")``) the page embeds in its language.
-SCRIPTS = {"table.html.j2": ("dom.js", "table.js"), "director.html.j2": ("dom.js", "director.js")}
+SCRIPTS = {"table.html.j2": ("dom.js", "table.js", "table_director.js"), "director.html.j2": ("dom.js", "director.js")}
+#: The header a table's phone sends the director's PIN in (the director at the table: lines, correct).
+PIN_HEADER = "x-director-pin"
 
 #: The server's own refusals, as patterns for :mod:`domrec.phrases` (the page shows them).
 WEB_REFUSALS = (
@@ -617,7 +621,7 @@ class VenueServer:
 
     async def api_clear(self, request: Request) -> Response:
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request, director=True)
+            round_no, table_no, _ = await self._director_here(request)
             body = await _json_body(request)
             return await self.run(self.venue.clear_call, round_no, table_no, body.get("rev"))
         return await self._answer(request, work)
@@ -638,18 +642,33 @@ class VenueServer:
                                   body.get("reason"), body.get("winner"))
         return await self._answer(request, work)
 
+    async def _director_here(self, request: Request) -> tuple[int, int, str]:
+        """The director, by the director's key, or at the table: the table's own key with the
+        director's PIN (header ``X-Director-PIN``).  The round, the table, and who it is, as the
+        audit trail names them.  A table's key for another table is refused before any PIN."""
+        round_no, table_no = self._where(request)
+        pin = request.headers.get(PIN_HEADER)
+
+        def check() -> str:
+            if self.venue.authorize(_bearer(request), round_no, table_no) == "director":
+                return "the director's page"
+            self.venue.check_director_pin(pin)
+            return f"the director at table {round_no}/{table_no} (director's PIN)"
+
+        return round_no, table_no, await self.run(check)
+
     async def api_lines(self, request: Request) -> Response:
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request, director=True)
+            round_no, table_no, _ = await self._director_here(request)
             return await self.run(self.venue.lines, round_no, table_no)
         return await self._answer(request, work)
 
     async def api_correct(self, request: Request) -> Response:
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request, director=True)
+            round_no, table_no, by = await self._director_here(request)
             body = await _json_body(request)
             return await self.run(self.venue.correct, round_no, table_no, body.get("rev"), body.get("hand"),
-                                  body.get("line"), body.get("text"), body.get("reason"))
+                                  body.get("line"), body.get("text"), body.get("reason"), by)
         return await self._answer(request, work)
 
     async def api_director(self, request: Request) -> Response:
@@ -774,7 +793,9 @@ class VenueServer:
             await self.run(self.venue.authorize_director, token)
         except VenueError as e:
             return await self._refused_page(request, e, e.status)
-        return self._page(request, "director.html.j2", event=self.venue.store.settings.name, token=token)
+        pin = await self.run(self.venue.director_pin)
+        return self._page(request, "director.html.j2", event=self.venue.store.settings.name, token=token,
+                          director_pin=pin)
 
     async def sheets_page(self, request: Request) -> Response:
         token = request.path_params["token"]

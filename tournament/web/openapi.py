@@ -107,6 +107,10 @@ _FEED_SCHEMAS: dict[str, Any] = {
 _REV = {"type": "integer", "description": "The table's revision, as the last state said."}
 _TABLE_PARAMS = [{"name": "round", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
                  {"name": "table", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}]
+#: The director at a table: the table's own key, and the director's PIN in this header.
+_PIN_PARAM = {"name": "X-Director-PIN", "in": "header", "required": False, "schema": {"type": "string"},
+              "description": "The director's PIN (`tournament links`, the director's page), with the table's own "
+                             "key: the director at the table.  Not needed with the director's key."}
 
 OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -138,7 +142,11 @@ OPENAPI: dict[str, Any] = {
                                "set_aside": {"type": "array", "items": {"type": "integer"},
                                              "description": "Revisions of the table's log that no longer "
                                                             "replay (written by another version), left out "
-                                                            "of the table shown; the file keeps them."}}},
+                                                            "of the table shown; the file keeps them."},
+                               "corrected": {"type": ["object", "null"],
+                                             "description": "While the game's last change is the director's "
+                                                            "correction: {hand, at} (null once a move is "
+                                                            "recorded after it)."}}},
             **_FEED_SCHEMAS,
         },
     },
@@ -177,8 +185,8 @@ OPENAPI: dict[str, Any] = {
             **_write("Call the director to the table (never refused for an old view: rev is not checked, "
                      "and may be left out)", {"type": "object", "properties": {"rev": _REV}})},
         "/api/v1/tables/{round}/{table}/clear": {
-            "parameters": _TABLE_PARAMS,
-            **_write("The director clears a call (director's key)", {"type": "object", "required": ["rev"],
+            "parameters": _TABLE_PARAMS + [_PIN_PARAM],
+            **_write("The director clears a call (director's key, or the table's key with the director's PIN)", {"type": "object", "required": ["rev"],
                                                                      "properties": {"rev": _REV}})},
         "/api/v1/tables/{round}/{table}/pins/clear": {
             "parameters": _TABLE_PARAMS,
@@ -194,9 +202,10 @@ OPENAPI: dict[str, Any] = {
                       "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}},
                                      "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]}}})},
         "/api/v1/tables/{round}/{table}/lines": {
-            "parameters": _TABLE_PARAMS,
+            "parameters": _TABLE_PARAMS + [_PIN_PARAM],
             "get": {"summary": "The table's game hand by hand, one line a move, as a correction numbers them "
-                               "(director's key)", "security": [{"key": []}],
+                               "(director's key, or the table's key with the director's PIN)",
+                    "security": [{"key": []}],
                     "responses": {"200": {"description": "`rev`, and `hands`: each hand's lines (its hand line, "
                                                          "its public parts, a move a line, left, end).",
                                           "content": {"application/json": {"schema": {
@@ -207,10 +216,11 @@ OPENAPI: dict[str, Any] = {
                                                                  "type": "array", "items": {"type": "string"}}}}}}}},
                                   **_refusals(403, 404, 429)}}},
         "/api/v1/tables/{round}/{table}/correct": {
-            "parameters": _TABLE_PARAMS,
+            "parameters": _TABLE_PARAMS + [_PIN_PARAM],
             **_write("The director corrects one line of one hand (a move, the tiles left, a hand's score), or "
                      "replaces or takes back a whole hand (`line` null), with a reason; the rest of the game is "
-                     "recorded again, and a confirmed game's result amended (director's key)",
+                     "recorded again, and a confirmed game's result amended (director's key, or the table's key with the "
+                     "director's PIN)",
                      {"type": "object", "required": ["rev", "hand", "text", "reason"],
                       "properties": {"rev": _REV, "hand": {"type": "integer", "minimum": 1},
                                      "line": {"type": ["integer", "null"], "minimum": 1},

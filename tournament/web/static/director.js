@@ -6,7 +6,7 @@
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
   let view = null, open = null, openState = null;
-  const { $, el, say, name, plain, t } = window.venue;
+  const { $, el, say, name, plain, t, slot, withNodes } = window.venue;
   // What a tap in the open table's panel leads to is said beside its buttons (on a phone the line
   // at the top of the page is far off the screen by then); the rest at the top.
   function tell(text, kind) {
@@ -21,14 +21,14 @@
   async function call(method, url, body, speak = say) {
     try {
       const r = await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined, cache: "no-store" });
-      const data = await r.json().catch(() => ({ error: "the server's answer could not be read" }));
+      const data = await r.json().catch(() => ({ error: t("the server's answer could not be read") }));
       if (!r.ok) {
         if (data.state && open && data.state.round === open.round && data.state.table === open.table) showTable(data.state);
-        speak(data.error || ("refused (" + r.status + ")"), "bad");
+        speak(data.error || t("refused (%(status)s)", { status: r.status }), "bad");
         return null;
       }
       return data;
-    } catch (e) { speak("no connection to the server", "bad"); return null; }
+    } catch (e) { speak(t("no connection to the server"), "bad"); return null; }
   }
   const when = (at) => at ? new Date(at).toLocaleTimeString() : "";
   // A new call rings (a short tone made here, WebAudio: no sound file) and the tab's title counts
@@ -75,14 +75,17 @@
     calledBefore = called;
     document.title = called.size ? t("calls: %(n)s", { n: called.size }) + " · " + baseTitle : baseTitle;
   }
-  // The overview's status says how far the game is; a call of the director is its own field.
-  const STATES = { "playing": "in play", "waiting": "waiting for confirmation", "called": "director called" };
+  // The overview's status says how far the game is; a call of the director is its own field.  Each
+  // in the page's language (written out, so that the catalogs find every one).
+  const STATES = { "not started": t("not started"), "playing": t("in play"), "waiting": t("waiting for confirmation"),
+                   "confirmed": t("confirmed"), "called": t("director called") };
   const label = (status) => STATES[status] || status;
   function render() {
     if (!view) return;
     window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {}));
-    $("summary").replaceChildren(el("span", {}, "round ", el("b", {}, view.round || "–")),
-      el("span", {}, "confirmed ", el("b", {}, view.tables.filter((t) => t.status === "confirmed").length + "/" + view.tables.length)));
+    const done = view.tables.filter((x) => x.status === "confirmed").length + "/" + view.tables.length;
+    $("summary").replaceChildren(el("span", {}, ...withNodes(t("round %(n)s", { n: slot("n") }), { n: el("b", {}, view.round || "–") })),
+      el("span", {}, ...withNodes(t("confirmed %(n)s", { n: slot("n") }), { n: el("b", {}, done) })));
     $("pair").disabled = !view.can_pair;
     const body = $("tables").tBodies[0];
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
@@ -91,12 +94,18 @@
       el("td", {}, t.table),
       el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " ", name(n)))),
       el("td", { class: t.called ? "state-called" : t.status === "confirmed" ? "state-confirmed" : "" },
-         (t.called ? "director called · " : "") + label(t.status) + (t.progress ? " · " + t.progress : ""),
+         (t.called ? label("called") + " · " : "") + label(t.status) + (t.progress ? " · " + progress(t) : ""),
          ...(t.idle ? [el("div", { class: "state-idle" }, window.venue.t("no move for %(n)s minutes", { n: t.idle_minutes }))] : []),
          ...(t.wrong_pins ? [pinTries(t)] : []),
-         ...(t.last_at ? [el("div", { class: "when" }, "last move " + when(t.last_at))] : [])),
+         ...(t.last_at ? [el("div", { class: "when" }, window.venue.t("last move %(time)s", { time: when(t.last_at) }))] : [])),
       el("td", {}, when(t.last_at)),
-      el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, "Open")))));
+      el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, window.venue.t("Open"))))));
+  }
+  // How far a table is ("hand 2, move 14", "3 hands"), from the overview's numbers, in the page's language.
+  function progress(x) {
+    if (x.reached && x.reached.move !== undefined) return t("hand %(n)s, move %(move)s", { n: x.reached.hand, move: x.reached.move });
+    if (x.reached) return x.reached.hands === 1 ? t("1 hand") : t("%(n)s hands", { n: x.reached.hands });
+    return x.progress;
   }
   // A table's wrong PINs (after five, its confirmations wait: 30 s, doubling), and the button
   // that clears them (into the audit trail) for a player who slipped, once the director has looked.
@@ -197,7 +206,8 @@
   // The open table: its title, its hands (to correct), layout, replay link and whether a call stands.
   function showTable(data) {
     openState = data;
-    $("detail-title").textContent = `Round ${data.round}, table ${data.table}: ${label(data.status)}`;
+    $("detail-title").textContent = t("Round %(round)s, table %(table)s: %(state)s", { round: data.round, table: data.table,
+                                                                                         state: label(data.status) });
     showHands(data);
     $("detail-layout").textContent = (data.game.table || []).join("\n");
     $("detail-layout").hidden = !(data.game.table || []).length;
@@ -223,7 +233,7 @@
     const scores = {};
     for (const s of openState.sides) {
       const typed = $("dir-score-" + s).value.trim();
-      if (!/^-?[0-9]+$/.test(typed)) { tell(`type the score of ${s} as a whole number of points`, "bad"); return; }
+      if (!/^-?[0-9]+$/.test(typed)) { tell(t("type the score of %(side)s as a whole number of points", { side: s }), "bad"); return; }
       scores[s] = Number(typed);
     }
     const reason = $("result-reason").value.trim();
@@ -238,7 +248,7 @@
   $("clear-call").addEventListener("click", async () => {
     if (!open) return;
     const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/clear`, { rev: openState.rev }, tell);
-    if (data) { tell("the call is cleared", "good"); showTable(data); await refresh(); }
+    if (data) { tell(t("the call is cleared"), "good"); showTable(data); await refresh(); }
   });
   $("pair").addEventListener("click", async () => {
     const data = await call("POST", "/api/v1/director/pair", {});

@@ -70,11 +70,11 @@ window.venue = {
   },
   strings: null,
   t(msgid, values) {
-    if (window.venue.strings === null) {
+    if (window.venue.strings === null) {  // read once found (never kept empty for a box not there yet)
       const box = document.getElementById("strings");
-      try { window.venue.strings = box ? JSON.parse(box.textContent) : {}; } catch (e) { window.venue.strings = {}; }
+      if (box) try { window.venue.strings = JSON.parse(box.textContent); } catch (e) { window.venue.strings = {}; }
     }
-    const text = window.venue.strings[msgid] || msgid;
+    const text = (window.venue.strings || {})[msgid] || msgid;
     return text.replace(/%\((\w+)\)s/g, (all, name) => (values && name in values ? String(values[name]) : all));
   },
 };

@@ -16,46 +16,55 @@
   // Requests go one after another, never dropped: a tap made while a refresh is on its way waits
   // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
   // refused the second time ("the table has moved on"), never applied twice.
+  // ``extra``: headers of its own (the director's PIN), and ``refused(text)`` to say a refusal
+  // somewhere else than the message line (beside the director's form).  Answers {ok, status, data}.
   let chain = Promise.resolve();
-  function call(method, path, body) {
-    const run = () => request(method, path, body);
+  function call(method, path, body, extra) {
+    const run = () => request(method, path, body, extra || {});
     chain = chain.then(run, run);
     return chain;
   }
 
-  async function request(method, path, body) {
+  async function request(method, path, body, extra) {
     busy = true;
-    let redraw = true;
+    let redraw = true, answer = { ok: false, status: 0, data: {} };
+    const refused = extra.refused || ((text) => say(text, "bad"));
     // The closed hands this page holds, named by the key of the last one (a digest of it and the
     // hands before it): the server sends only the hands after them, or all when they changed.
     const keys = view && view.game && view.game.hands_keys && view.game.hands_keys.length ? view.game.hands_keys : null;
     const held = keys ? { hands: view.game.hands.slice(0, keys.length), keys } : null;
     const known = held ? `${sep(path)}hands=${encodeURIComponent(`${keys[keys.length - 1]}.${keys.length}`)}` : "";
     try {
-      const response = await fetch(api + path + known, { method, headers, body: body ? JSON.stringify(body) : undefined,
-                                                          cache: "no-store" });
+      const response = await fetch(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
+                                                          body: body ? JSON.stringify(body) : undefined, cache: "no-store" });
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
       whole(data, held);
       whole(data.state, held);
+      answer = { ok: response.ok, status: response.status, data };
       if (response.ok) {
         if (method === "GET" && view && version(data) === version(view)) {
           redraw = false;  // a refresh that finds the table as it was: nothing is drawn again, so a choice in progress stays
         } else {
           if (method !== "GET" || !view || data.rev !== view.rev) { chosen = null; firstDie = null; options = null; }
+          // The director corrected the game (on the director's page, or at another phone): the
+          // message line told of the game before, so it now says what happened.
+          if (method === "GET" && view && data.corrected && JSON.stringify(data.corrected) !== JSON.stringify(view.corrected))
+            say(t("The director corrected hand %(n)s: the game is recorded again.", { n: data.corrected.hand }), "good");
           view = data;
         }
         if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
       }
-      else if (response.status === 409 && data.state) { view = data.state; chosen = null; say(data.error, "bad"); }
-      else say(data.error || t("refused (%(status)s)", { status: response.status }), "bad");
+      else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(data.error); }
+      else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
-      say(t("no connection to the server: nothing was sent; try again"), "bad");
+      refused(t("no connection to the server: nothing was sent; try again"));
     } finally {
       busy = false;
       if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
       if (redraw) render();
     }
+    return answer;
   }
   const sep = (path) => (path.includes("?") ? "&" : "?");
   // A state sent without the closed hands the page held (``hands_from``): made whole again.
@@ -353,7 +362,11 @@
     const locked = view.status === "confirmed";
     $("undo").disabled = locked || !game.hands.length;
     $("typed").hidden = locked;
+    document.dispatchEvent(new CustomEvent("table:drawn", { detail: { rev: view.rev } }));
   }
+  // What the director's panel (table_director.js) uses: the table as last drawn, and the one queue
+  // of requests, so that its correction's answer is drawn as any write's.
+  window.venue.table = { view: () => view, call };
 
   $("undo").addEventListener("click", () => send("undo"));
   $("call").addEventListener("click", () => call("POST", "/call", { rev: view.rev }));

@@ -1,0 +1,168 @@
+// The director at the table (a table's page, its "Director" button): the director's PIN opens the
+// table's game hand by hand, one line a move, as the director's page shows it (GET …/lines, the
+// table's key and the PIN); a line corrected, a move taken back, a hand typed again or taken back
+// goes to POST …/correct with a reason, the very operation of the director's page: the server
+// records the whole game again through the engine.  No rule of any game is written here.
+//
+// The PIN is kept in this page's memory while the director's view is open, never stored: "Done"
+// (or a reload) forgets it.  The correction's answer is the table's new state, drawn by table.js
+// as any write's, and its message line says what was corrected.
+"use strict";
+(function () {
+  const page = document.body.dataset;
+  const api = `/api/v1/tables/${page.round}/${page.table}`;
+  const { $, el, t, plain } = window.venue;
+  const table = window.venue.table;
+  let pin = null;       // the director's PIN, once the server took it
+  let lines = null;     // {rev, hands} as last read
+  let fixing = null;    // {rev, hand, line, text}: the correction being typed
+  let asked = 0;        // the latest reading of the lines (an older answer is dropped)
+  const form = $("td-fix");
+
+  function tell(id, text, kind) {
+    const m = $(id);
+    m.textContent = plain(text || "");
+    m.className = kind || "";
+  }
+
+  async function read(typed) {
+    try {
+      const r = await fetch(api + "/lines", { headers: { "Authorization": "Bearer " + page.token, "X-Director-PIN": typed },
+                                              cache: "no-store" });
+      const data = await r.json().catch(() => ({ error: t("the server's answer could not be read") }));
+      return r.ok ? { data } : { error: data.error || t("refused (%(status)s)", { status: r.status }) };
+    } catch (e) { return { error: t("no connection to the server: nothing was sent; try again") }; }
+  }
+
+  // The lines as the server holds them now; a correction being typed stays open while its line is
+  // still there (the table may have played on), on the new revision.
+  async function reload() {
+    if (!pin) return;
+    const mine = ++asked;
+    const got = await read(pin);
+    if (mine !== asked || !pin) return;
+    if (got.error) { tell("td-message", got.error, "bad"); return; }
+    draw(got.data);
+  }
+
+  const scoreText = (scores, sides) => sides.map((s) => s + " " + (scores[s] ?? 0)).join(" · ");
+
+  function draw(data) {
+    const same = fixing && data.hands[fixing.hand - 1] &&
+      (fixing.line === null ? data.hands[fixing.hand - 1].join("\n") === fixing.text
+                            : data.hands[fixing.hand - 1][fixing.line - 1] === fixing.text);
+    if (same) fixing.rev = data.rev; else fixing = null;
+    lines = data;
+    $("td-desk").append(form);  // kept out of the hands while they are drawn again
+    form.hidden = !fixing;
+    const view = table.view();
+    const sides = view ? view.sides : [];
+    $("td-hands").replaceChildren(...(data.hands.length ? data.hands.map((hand, k) => {
+      const shown = view && view.game.hands[k];
+      const score = shown && shown.result && shown.result.scores ? scoreText(shown.result.scores, sides) : "";
+      return el("div", { class: "hand", "data-hand": k + 1 },
+        el("h3", {}, t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
+        el("div", { class: "move-list" }, ...hand.map((line, j) => el("button", {
+          type: "button", class: "line" + (line.length > 24 ? " long" : ""), "data-line": j + 1,
+          title: t("Correct this line"), onclick: () => fix(k + 1, j + 1, line) }, line))),
+        el("button", { type: "button", class: "take-back", "data-fix-hand": k + 1, onclick: () => fix(k + 1, null, hand.join("\n")) },
+           t("Correct hand %(n)s", { n: k + 1 })));
+    }) : [el("p", { class: "note" }, t("This table has recorded nothing yet."))]));
+    if (fixing) place();
+  }
+
+  // The form, under the hand it corrects: a line (or the whole hand) as it is, to type again; the
+  // second button takes the move (or the hand) back; the reason goes into the audit trail.
+  function fix(hand, line, text) {
+    fixing = { rev: lines.rev, hand, line, text };
+    $("td-fix-title").textContent = line === null
+      ? t("Hand %(n)s: type the whole hand as it should be, a move a line (empty: taken back)", { n: hand })
+      : t("Hand %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: hand, line });
+    $("td-fix-text").value = text;
+    $("td-fix-remove").textContent = line === null ? t("Take back hand %(n)s", { n: hand }) : t("Take back this move");
+    $("td-fix-remove").hidden = line === 1;  // a hand's first line is the hand itself: taken back as a hand
+    tell("td-fix-message", "");
+    tell("td-message", "");  // what was said before is of another correction
+    place();
+    $("td-fix-text").focus();
+  }
+
+  function place() {
+    const box = $("td-hands").querySelector(`.hand[data-hand="${fixing.hand}"]`);
+    if (!box) { fixing = null; form.hidden = true; return; }
+    box.append(form);
+    form.hidden = false;
+  }
+
+  function closeForm() {
+    fixing = null;
+    form.hidden = true;
+    $("td-desk").append(form);
+  }
+
+  async function save(text) {
+    if (!fixing || !pin) return;
+    const body = { rev: fixing.rev, hand: fixing.hand, line: fixing.line, text, reason: $("td-fix-reason").value.trim() };
+    const answer = await table.call("POST", "/correct", body, { headers: { "X-Director-PIN": pin },
+                                                                refused: (said) => tell("td-fix-message", said, "bad") });
+    if (!answer.ok) return;
+    closeForm();
+    $("td-fix-reason").value = "";
+    tell("td-message", (answer.data.said || []).join("; "), "good");
+    await reload();
+  }
+
+  // The call that brought the director here, cleared here too.
+  $("td-clear").addEventListener("click", async () => {
+    const view = table.view();
+    if (!pin || !view) return;
+    const answer = await table.call("POST", "/clear", { rev: view.rev }, { headers: { "X-Director-PIN": pin },
+                                                                          refused: (said) => tell("td-message", said, "bad") });
+    if (answer.ok) tell("td-message", (answer.data.said || []).join("; "), "good");
+  });
+  form.addEventListener("submit", (e) => { e.preventDefault(); save($("td-fix-text").value); });
+  $("td-fix-remove").addEventListener("click", () => save(""));
+  $("td-fix-cancel").addEventListener("click", closeForm);
+
+  function lock() {
+    pin = null;
+    lines = null;
+    asked++;
+    closeForm();
+    $("td-hands").replaceChildren();
+    $("td-desk").hidden = true;
+    $("td-unlock").hidden = false;
+    $("td-pin").value = "";
+    tell("td-message", "");
+    $("td").hidden = true;
+  }
+
+  $("director").addEventListener("click", () => {
+    if (!$("td").hidden && !pin) { lock(); return; }  // tapped again before the PIN: closed
+    $("td").hidden = false;
+    $("td").scrollIntoView({ block: "start" });
+    if (!pin) $("td-pin").focus();
+  });
+  $("td-cancel").addEventListener("click", lock);
+  $("td-lock").addEventListener("click", lock);
+  $("td-unlock").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const typed = $("td-pin").value.trim();
+    if (!typed) { tell("td-message", t("type the director's PIN"), "bad"); return; }
+    const got = await read(typed);
+    $("td-pin").value = "";
+    if (got.error) { tell("td-message", got.error, "bad"); return; }
+    pin = typed;
+    $("td-unlock").hidden = true;
+    $("td-desk").hidden = false;
+    $("td-clear").hidden = !(table.view() && table.view().called);
+    tell("td-message", "");
+    draw(got.data);
+  });
+  // The table moved on (a move, a confirmation, a correction): the lines are read again.
+  document.addEventListener("table:drawn", (e) => {
+    const view = table.view();
+    $("td-clear").hidden = !pin || !view || !view.called;
+    if (pin && (!lines || lines.rev !== e.detail.rev)) reload();
+  });
+})();
