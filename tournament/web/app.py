@@ -68,7 +68,7 @@ from tournament.event.public import NotPublic
 from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
                                     remember_printed)
-from tournament.pages.sheets import sheets_page
+from tournament.pages.sheets import qr_data_uri, sheets_page
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer
 from tournament.web.openapi import OPENAPI
@@ -463,6 +463,7 @@ class VenueServer:
             Route(f"{api}/tables/{{round}}/{{table}}/result", self.api_result, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/lines", self.api_lines),
             Route(f"{api}/tables/{{round}}/{{table}}/correct", self.api_correct, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/key", self.api_new_key, methods=["POST"]),
             Route(f"{api}/director", self.api_director),
             Route(f"{api}/director/pair", self.api_pair, methods=["POST"]),
             Route(f"{api}/event", self.feed_event),
@@ -635,6 +636,16 @@ class VenueServer:
             body = await _json_body(request)
             return await self.run(self.venue.correct, round_no, table_no, body.get("rev"), body.get("hand"),
                                   body.get("line"), body.get("text"), body.get("reason"))
+        return await self._answer(request, work)
+
+    async def api_new_key(self, request: Request) -> Response:
+        """(The director's key) a new key for the table: its old link opens nothing from now on;
+        the answer carries the new link and its QR code (an SVG picture as a ``data:`` address)."""
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            await _json_body(request)
+            done = await self.run(self.venue.new_table_key, round_no, table_no, self.base_url)
+            return {**done, "qr": qr_data_uri(done["url"])}
         return await self._answer(request, work)
 
     async def api_director(self, request: Request) -> Response:
