@@ -44,10 +44,10 @@ window.venue = {
   strings: null,
   t(msgid, values) {
     if (window.venue.strings === null) {
-      const box = document.getElementById("strings");
-      try { window.venue.strings = box ? JSON.parse(box.textContent) : {}; } catch (e) { window.venue.strings = {}; }
+      const box = document.getElementById("strings");  // not kept while the page has none yet
+      try { if (box) window.venue.strings = JSON.parse(box.textContent); } catch (e) { window.venue.strings = {}; }
     }
-    const text = window.venue.strings[msgid] || msgid;
+    const text = (window.venue.strings || {})[msgid] || msgid;
     return text.replace(/%\((\w+)\)s/g, (all, name) => (values && name in values ? String(values[name]) : all));
   },
 };
