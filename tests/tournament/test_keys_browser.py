@@ -3,7 +3,8 @@ Python driving the system's Chromium against the venue served on 127.0.0.1 (Back
 
 The director opens a table, asks for a new key, says no, asks again and says yes: the page shows
 the table's new link and its QR code, the table's old key answers 403 and the new one opens the
-table, and the audit trail names the director's page.  Then the director's own key is changed
+table, the phone still open with the old key stops and says why, and the audit trail names the
+director's page.  Then the director's own key is changed
 beside the server (as ``tournament keys --rotate-director`` does, on a connection of its own): the
 open page says in words that its key was changed, and stops.  Slow; skipped with the reason where
 Chromium or Playwright is missing."""
@@ -49,6 +50,11 @@ def test_a_new_key_from_the_directors_page_and_the_page_stopped_by_its_own(tmp_p
             httpx.Client(base_url=served.base_url, timeout=60) as client:
         old = {t["table"]: t["token"] for t in served.links["tables"]}
         context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        # The table's phone, open on the table's page with its key (soon the old one).
+        phone = context.new_page()
+        table_link = next(x["url"] for x in served.links["tables"] if x["table"] == 2)
+        phone.goto(table_link + f"?lang={lang}")
+        phone.wait_for_selector("body[data-rev]", timeout=WAIT_MS)
         page = context.new_page()
         page.goto(served.links["director"] + f"?lang={lang}")
         page.wait_for_selector('#tables tbody tr[data-table="2"] button', timeout=WAIT_MS)
@@ -81,6 +87,12 @@ def test_a_new_key_from_the_directors_page_and_the_page_stopped_by_its_own(tmp_p
         assert client.get("/api/v1/tables/1/2", headers={"Authorization": f"Bearer {old[2]}"}).status_code == 403
         assert client.get("/api/v1/tables/1/2", headers={"Authorization": f"Bearer {new}"}).status_code == 200
         assert client.get("/api/v1/tables/1/1", headers={"Authorization": f"Bearer {old[1]}"}).status_code == 200
+        # The phone with the old key stops at its next refresh, saying why, and shows nothing more.
+        phone.wait_for_selector("body[data-locked=yes]", timeout=WAIT_MS)
+        told = phone.inner_text("#message")
+        assert ("link has been changed" in told) if lang == "en" else ("enlace de esta mesa ha cambiado" in told), told
+        assert phone.inner_text("#panel") == "" and phone.inner_text("#players") == ""
+        assert phone.locator("#call").is_disabled()
         store = open_event(path)
         trail = [(d.by, d.round, d.detail) for d in desk_history(store) if d.action == vn.KEY_CHANGED]
         store.close()

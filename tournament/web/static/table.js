@@ -17,7 +17,20 @@
   // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
   // refused the second time ("the table has moved on"), never applied twice.
   let chain = Promise.resolve();
+  // A 403 means this link's key no longer opens the table (the director gave the table a new key:
+  // a phone lost, a link shared): the page shows nothing more of the table, says so, and stops.
+  let gone = false;
+  function shutOut() {
+    gone = true;
+    view = null;
+    ["players", "panel", "moves", "earlier-table", "totals"].forEach((id) => $(id) && $(id).replaceChildren());
+    ["earlier", "typed", "layout"].forEach((id) => { if ($(id)) $(id).hidden = true; });
+    document.querySelectorAll("button, textarea, input").forEach((x) => { x.disabled = true; });
+    document.body.dataset.locked = "yes";
+    say(t("This table's link has been changed: it no longer opens the table. Ask the director for its new link (a new QR code)."), "bad");
+  }
   function call(method, path, body) {
+    if (gone) return chain;
     const run = () => request(method, path, body);
     chain = chain.then(run, run);
     return chain;
@@ -41,6 +54,7 @@
         if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
       }
       else if (response.status === 409 && data.state) { view = data.state; chosen = null; say(data.error, "bad"); }
+      else if (response.status === 403) { redraw = false; shutOut(); }
       else say(data.error || t("refused (%(status)s)", { status: response.status }), "bad");
     } catch (e) {
       say(t("no connection to the server: nothing was sent; try again"), "bad");
