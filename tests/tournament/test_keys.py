@@ -224,6 +224,9 @@ def test_the_directors_page_gives_a_table_a_new_key(venue):
     assert client.get("/api/v1/tables/1/2", headers=_auth(old[2])).status_code == 403
     assert client.get("/api/v1/tables/1/2", headers=_auth(new)).status_code == 200
     assert client.get("/api/v1/tables/1/1", headers=_auth(old[1])).status_code == 200
+    # The sheets the director's page prints carry the new link.
+    sheets = client.get(f"/d/{_key(links['director'])}/sheets").text
+    assert f"/t/{new}" in sheets and f"/t/{old[2]}" not in sheets and f"/t/{old[1]}" in sheets
     # In the player's language too.
     es = client.post("/api/v1/tables/1/2/key?lang=es", headers=director, json={})
     assert es.status_code == 200 and "nueva" in es.json()["said"][0].lower()
