@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event import keys as ks
 from tournament.event import venue as vn
 from tournament.event.audit import desk_history
 
@@ -95,7 +96,7 @@ def test_a_table_the_event_does_not_have_is_refused_and_nothing_changes(tmp_path
         assert done.returncode != 0 and said in done.stderr and "Traceback" not in done.stderr
     assert _tables(_links(path)) == _tables(keys)  # all or nothing: table 1 kept its key too
     store = open_event(path)
-    assert not [d for d in desk_history(store) if d.action == vn.KEY_CHANGED]
+    assert not [d for d in desk_history(store) if d.action == ks.KEY_CHANGED]
     store.close()
 
 
@@ -163,7 +164,7 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
         stop(proc)
     # Who changed which key, from where; never a key.
     store = open_event(path)
-    trail = [d for d in desk_history(store) if d.action == vn.KEY_CHANGED]
+    trail = [d for d in desk_history(store) if d.action == ks.KEY_CHANGED]
     store.close()
     assert [(d.by, d.round, d.detail) for d in trail] == [
         ("Ana (command line)", 1, {"key": "table", "table": 2}),
@@ -235,7 +236,7 @@ def test_the_directors_page_gives_a_table_a_new_key(venue):
     assert client.post("/api/v1/tables/1/1/key", headers=director, content=b"[").status_code == 400
     assert server.call(server.venue.links, "http://testserver")["tables"][0]["token"] == old[1]
     store = open_event(path)
-    trail = [d for d in desk_history(store) if d.action == vn.KEY_CHANGED]
+    trail = [d for d in desk_history(store) if d.action == ks.KEY_CHANGED]
     store.close()
     assert [(d.by, d.round, d.detail) for d in trail] == [("the director's page", 1, {"key": "table", "table": 2})] * 2
     assert not any(k in json.dumps([d.to_dict() for d in trail]) for k in (new, old[2]))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
-from tournament.event import venue as vn
+from tournament.event import keys as ks
 from tournament.event.audit import desk_history
 
 pytestmark = pytest.mark.slow
@@ -94,13 +94,13 @@ def test_a_new_key_from_the_directors_page_and_the_page_stopped_by_its_own(tmp_p
         assert phone.inner_text("#panel") == "" and phone.inner_text("#players") == ""
         assert phone.locator("#call").is_disabled()
         store = open_event(path)
-        trail = [(d.by, d.round, d.detail) for d in desk_history(store) if d.action == vn.KEY_CHANGED]
+        trail = [(d.by, d.round, d.detail) for d in desk_history(store) if d.action == ks.KEY_CHANGED]
         store.close()
         assert trail == [("the director's page", 1, {"key": "table", "table": 2})]
 
         # The director's key changed beside the server: the open page stops, saying why.
         store = open_event(path)
-        vn.rotate_keys(store, "Ana (command line)", director=True)
+        ks.rotate_keys(store, "Ana (command line)", director=True)
         store.close()
         page.wait_for_selector("body[data-locked=yes]", timeout=WAIT_MS)
         message = page.inner_text("#message")

@@ -29,7 +29,8 @@ def links(
                                                        "token}]}."),
 ) -> None:
     """Print the venue's links: each table's page (its own key), the director's page, the public page.
-    The keys are made the first time and stay the same: print them again at any time."""
+    The keys are made the first time and stay the same (print them again at any time) until
+    `tournament keys --rotate…` changes them."""
     with open_for_command(event) as store:
         base = vn.venue_url(store, _checked_url(url))
         found = vn.links(store, base)
@@ -66,20 +67,21 @@ def keys(
     itself). With --rotate, --rotate-director or --rotate-table: new keys for old, at once, even for a
     `serve` running beside it (the old links answer 403 from their next request on); each change goes
     into the audit trail (`tournament history`), and the new links are printed."""
+    from tournament.event import keys as keys_of
     from tournament.event.audit import clean_text, default_author
 
     tables = [_round_table(x) for x in rotate_table]
     rotating = rotate or rotate_director or bool(tables)
     with open_for_command(event) as store:
         if not rotating:
-            found = vn.keys(store)
+            found = keys_of.keys(store)
         else:
             who = clean_text(by, "--by") or default_author() or "unknown"
             base = vn.venue_url(store, _checked_url(url))
-            changed = vn.rotate_keys(store, f"{who} (command line)", director=rotate_director, tables=tables,
+            changed = keys_of.rotate_keys(store, f"{who} (command line)", director=rotate_director, tables=tables,
                                      every=rotate)
-            director = vn.director_link(store, base)
-            new_links = {(k.round, k.table): vn.table_link(store, base, k.round, k.table)
+            director = keys_of.director_link(store, base)
+            new_links = {(k.round, k.table): keys_of.table_link(store, base, k.round, k.table)
                          for k in changed if k.kind == "table"}
     if not rotating:
         if as_json:

@@ -62,7 +62,7 @@ from domrec.i18n import N_, script_strings
 
 from tournament import i18n, names
 from tournament.errors import TournamentError
-from tournament.event import changes, feed
+from tournament.event import changes, feed, keys
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
 from tournament.names import plain_direction
@@ -98,7 +98,7 @@ WEB_REFUSALS = (
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
 )
 #: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's.
-PHRASES = phrases.PHRASES + REFUSALS + WEB_REFUSALS
+PHRASES = phrases.PHRASES + REFUSALS + keys.PHRASES + WEB_REFUSALS
 
 
 class JSONResponse(_JSONResponse):
@@ -644,7 +644,7 @@ class VenueServer:
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request, director=True)
             await _json_body(request)
-            done = await self.run(self.venue.new_table_key, round_no, table_no, self.base_url)
+            done = await self.run(keys.new_table_key, self.venue, round_no, table_no, self.base_url)
             return {**done, "qr": qr_data_uri(done["url"])}
         return await self._answer(request, work)
 
