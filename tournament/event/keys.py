@@ -22,6 +22,7 @@ import attrs
 from domrec.i18n import N_
 
 from tournament.event.venue import NotFound, Venue, ensure_tokens
+from tournament.store import desk as desk_sql
 from tournament.store import venue as venue_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
@@ -69,8 +70,6 @@ def keys(store: EventStore) -> list[Key]:
 def _trail_key(store: EventStore, round_no: int | None, detail: dict[str, Any], by: str) -> None:
     """Within a write: a key changed, in the audit trail (the desk's): who, when, which key; never
     the key itself."""
-    from tournament.store import desk as desk_sql
-
     desk_sql.log(store, KEY_CHANGED, round_no, detail, by, None)
 
 
