@@ -33,7 +33,7 @@ PUBLIC = ["/", "/tables", "/standings", "/games", "/crosstable", "/players/1", "
 
 #: Commands that only read the event.
 READING = [["standings"], ["standings", "--json"], ["history"], ["tables"], ["pins"], ["info"], ["players"],
-           ["links"], ["balance"], ["check"]]
+           ["links"], ["keys"], ["balance"], ["check"]]
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -9,7 +9,7 @@ half written: every write is one transaction.
 One module a subject: ``app`` (the application and what every command shares), ``event`` (the
 event and its players), ``rounds`` (pairing, tables, results, amendments, recording a table),
 ``stages`` (standings, knockouts, round robins, finals, brackets), ``pages`` (score sheets, the
-report, exports), ``checks`` (check, history), ``ratings``, ``venue`` (serve, links, pins, correct),
+report, exports), ``checks`` (check, history), ``ratings``, ``venue`` (serve, links, keys, pins, correct),
 ``desk`` (changing a paired round: unpair, swap, move, pin, apart), ``roster`` (fixing the player
 list: rename, remove, sit-out, return, player-id).  A command parses its arguments, calls
 the operations and prints what they return; what a venue server would need too belongs in
@@ -32,7 +32,7 @@ app.command(name="player-id")(roster.player_id)
 app.command(name="check")(checks.check_cmd)
 for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
                  pages.report, pages.export, ratings.ratings, rounds.amend, checks.history, venue.serve,
-                 venue.links, venue.pins, venue.correct):
+                 venue.links, venue.keys, venue.pins, venue.correct):
     app.command()(_command)
 
 __all__ = ["app", "main"]

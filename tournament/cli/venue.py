@@ -1,5 +1,6 @@
-"""Commands of the venue: ``serve`` (the web server for phones at the tables), ``links``, ``pins``,
-``correct`` (one hand of a table's game, as the director's page corrects it)."""
+"""Commands of the venue: ``serve`` (the web server for phones at the tables), ``links``, ``keys``
+(which keys there are; new keys for old), ``pins``, ``correct`` (one hand of a table's game, as the
+director's page corrects it)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 import socket
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -29,7 +30,8 @@ def links(
                                                        "table, url, token}]}."),
 ) -> None:
     """Print the venue's links: each table's page (its own key), the director's page and PIN, the public
-    page. The keys and the PIN are made the first time and stay the same: print them again at any time."""
+    page. The keys and the PIN are made the first time and stay the same (print them again at any
+    time) until `tournament keys --rotate…` changes the keys."""
     with open_for_command(event) as store:
         base = vn.venue_url(store, _checked_url(url))
         found = vn.links(store, base)
@@ -45,6 +47,73 @@ def links(
                f"that table's game there; keep it to yourself)")
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
+
+
+@guarded
+def keys(
+    event: Path = typer.Argument(..., help="The event file."),
+    rotate: bool = typer.Option(False, "--rotate", help="New keys for every link: the director's and every "
+                                                        "table's (every link and QR code made before stops "
+                                                        "working)."),
+    rotate_director: bool = typer.Option(False, "--rotate-director", help="A new key for the director's page "
+                                                                          "(its old link stops working)."),
+    rotate_table: List[str] = typer.Option([], "--rotate-table", metavar="ROUND/TABLE",
+                                           help="A new key for one table's page, such as 2/5 (round 2, table 5); "
+                                                "again for another table."),
+    url: Optional[str] = typer.Option(None, "--url", help=URL_HELP),
+    by: Optional[str] = typer.Option(None, "--by", help="Who changes the keys, for the audit trail (default: "
+                                                        "your login name)."),
+    as_json: bool = typer.Option(False, "--json", help="Without a --rotate option: JSON, [{kind, round, table, "
+                                                       "since}]."),
+) -> None:
+    """The venue's keys. Without options: which keys there are and since when each holds (never a key
+    itself). With --rotate, --rotate-director or --rotate-table: new keys for old, at once, even for a
+    `serve` running beside it (the old links answer 403 from their next request on); each change goes
+    into the audit trail (`tournament history`), and the new links are printed."""
+    from tournament.event import keys as keys_of
+    from tournament.event.audit import clean_text, default_author
+
+    tables = [_round_table(x) for x in rotate_table]
+    rotating = rotate or rotate_director or bool(tables)
+    with open_for_command(event) as store:
+        if not rotating:
+            found = keys_of.keys(store)
+        else:
+            who = clean_text(by, "--by") or default_author() or "unknown"
+            base = vn.venue_url(store, _checked_url(url))
+            changed = keys_of.rotate_keys(store, f"{who} (command line)", director=rotate_director, tables=tables,
+                                     every=rotate)
+            director = keys_of.director_link(store, base)
+            new_links = {(k.round, k.table): keys_of.table_link(store, base, k.round, k.table)
+                         for k in changed if k.kind == "table"}
+    if not rotating:
+        if as_json:
+            sys.stdout.write(json.dumps([k.to_dict() for k in found], indent=1) + "\n")
+        elif not found:
+            typer.echo(f"{event}: no key yet (`tournament links` or `tournament serve` makes them)")
+        else:
+            for k in found:
+                typer.echo(k.text())
+        return
+    if rotate:
+        typer.echo(f"every key is new ({len(changed)}): every link and QR code made before stops working")
+        typer.echo(f"director's page: {director}  (keep it to yourself)")
+        typer.echo("the tables' new links: `tournament links`; their score sheets again: `tournament sheets "
+                   "--force`")
+        return
+    if rotate_director:
+        typer.echo(f"director's page: {director}  (a new key; keep it to yourself)")
+    for (rnd, number), link in sorted(new_links.items()):
+        typer.echo(f"round {rnd} table {number}: {link}  (a new key; its score sheet again: `tournament sheets "
+                   f"--round {rnd} --table {number} --force`)")
+
+
+def _round_table(text: str) -> tuple[int, int]:
+    """``2/5``: round 2, table 5."""
+    parts = text.strip().split("/")
+    if len(parts) != 2 or not all(x.isascii() and x.isdigit() and 0 < len(x) < 7 and int(x) >= 1 for x in parts):
+        raise UnusableInput(f"--rotate-table is ROUND/TABLE, such as 2/5 (round 2, table 5), not {text!r}")
+    return int(parts[0]), int(parts[1])
 
 
 @guarded

@@ -281,6 +281,14 @@ def qr_svg(text: str, title: str = "QR code of this table's page") -> str:
     return segno.make(text, error="m").svg_inline(scale=3, title=title)
 
 
+def qr_data_uri(text: str) -> str:
+    """``text`` as a QR code, an SVG picture in a ``data:`` address (for an ``<img>``: a page's
+    script shows it without ever taking markup from the server)."""
+    import segno
+
+    return segno.make(text, error="m").svg_data_uri(scale=4)
+
+
 @functools.lru_cache(maxsize=4)
 def _public_qr(url: str, title: str) -> str:
     """The public page's code: the same on every sheet, so made once."""

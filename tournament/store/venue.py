@@ -10,6 +10,9 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   them again at any time, and the event file is the director's.  The director's PIN (kind
   ``director_pin``, typed on a table's page to correct that table's game there) is kept among
   them; it is not a key, and :func:`token_row` never finds it as one.
+  them again at any time, and the event file is the director's.  A key changed (``tournament
+  keys --rotate…``, the director's page) is its row with another key and ``created_at`` the time
+  of the change: the old key is in no row, so it opens nothing from the next request on.
 * ``venue_log``: each table's accepted writes, in order, one row each; the primary key
   (table, rev) is the table's revision, so a write is stored once or not at all, never
   twice.  ``kind`` is ``dgn`` (DGN lines the table recorded, ``undo`` among them), ``mode``
@@ -83,6 +86,27 @@ def table_tokens(store: EventStore, table_ids: list[int]) -> dict[int, str]:
     marks = ",".join("?" * len(table_ids))
     return {r[0]: r[1] for r in store.conn.execute(
         f"SELECT table_id, token FROM venue_tokens WHERE kind = 'table' AND table_id IN ({marks})", table_ids)}
+
+
+def replace_token(store: EventStore, kind: str, table_id: int | None, at: str) -> str | None:
+    """Within a write: the director's key (``kind`` ``director``) or a table's, replaced by a new
+    one made ``at``; ``None`` if there was none to replace."""
+    token = new_token()
+    if kind == "director":
+        cur = store.db.execute("UPDATE venue_tokens SET token = ?, created_at = ? WHERE kind = 'director'",
+                               [token, at])
+    else:
+        cur = store.db.execute("UPDATE venue_tokens SET token = ?, created_at = ? WHERE kind = 'table' "
+                               "AND table_id = ?", [token, at, table_id])
+    return token if cur.rowcount else None
+
+
+def token_dates(store: EventStore) -> list[tuple[str, int | None, str]]:
+    """Every key there is, without the key itself: (kind, table id, when it was made or last changed)."""
+    if not has_venue(store):
+        return []
+    return [(r[0], r[1], r[2]) for r in store.conn.execute(
+        "SELECT kind, table_id, created_at FROM venue_tokens ORDER BY kind = 'table', table_id")]
 
 
 def token_row(store: EventStore, token: str) -> tuple[str, int | None] | None:

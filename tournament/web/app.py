@@ -64,13 +64,13 @@ from domrec.i18n import N_, script_strings
 
 from tournament import i18n, names
 from tournament.errors import TournamentError
-from tournament.event import changes, feed
+from tournament.event import changes, feed, keys
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
 from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
                                     Waiting, remember_printed)
-from tournament.pages.sheets import sheets_page
+from tournament.pages.sheets import qr_data_uri, sheets_page
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer
 from tournament.web.openapi import OPENAPI
@@ -102,7 +102,7 @@ WEB_REFUSALS = (
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
 )
 #: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's.
-PHRASES = phrases.PHRASES + REFUSALS + WEB_REFUSALS
+PHRASES = phrases.PHRASES + REFUSALS + keys.PHRASES + WEB_REFUSALS
 
 
 class JSONResponse(_JSONResponse):
@@ -470,6 +470,7 @@ class VenueServer:
             Route(f"{api}/tables/{{round}}/{{table}}/pins/clear", self.api_clear_pins, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/lines", self.api_lines),
             Route(f"{api}/tables/{{round}}/{{table}}/correct", self.api_correct, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/key", self.api_new_key, methods=["POST"]),
             Route(f"{api}/director", self.api_director),
             Route(f"{api}/director/pair", self.api_pair, methods=["POST"]),
             Route(f"{api}/event", self.feed_event),
@@ -669,6 +670,16 @@ class VenueServer:
             body = await _json_body(request)
             return await self.run(self.venue.correct, round_no, table_no, body.get("rev"), body.get("hand"),
                                   body.get("line"), body.get("text"), body.get("reason"), by)
+        return await self._answer(request, work)
+
+    async def api_new_key(self, request: Request) -> Response:
+        """(The director's key) a new key for the table: its old link opens nothing from now on;
+        the answer carries the new link and its QR code (an SVG picture as a ``data:`` address)."""
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            await _json_body(request)
+            done = await self.run(keys.new_table_key, self.venue, round_no, table_no, self.base_url)
+            return {**done, "qr": qr_data_uri(done["url"])}
         return await self._answer(request, work)
 
     async def api_director(self, request: Request) -> Response:

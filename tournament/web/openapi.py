@@ -227,6 +227,26 @@ OPENAPI: dict[str, Any] = {
                                      "text": {"type": "string", "description": "The corrected line (or lines); "
                                                                                "empty: removed."},
                                      "reason": {"type": "string"}}})},
+        "/api/v1/tables/{round}/{table}/key": {
+            "parameters": _TABLE_PARAMS,
+            "post": {"summary": "A new key for the table (director's key): its old link and QR code open nothing "
+                                "from the next request on; recorded in the audit trail",
+                     "security": [{"key": []}],
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                     "responses": {"200": {"description": "The table's new link.",
+                                           "content": {"application/json": {"schema": {
+                                               "type": "object", "required": ["round", "table", "url", "qr", "said"],
+                                               "properties": {"round": {"type": "integer"},
+                                                              "table": {"type": "integer"},
+                                                              "url": {"type": "string",
+                                                                      "description": "The table's page, its new key "
+                                                                                     "in it."},
+                                                              "qr": {"type": "string",
+                                                                     "description": "The link as a QR code: an SVG "
+                                                                                    "picture as a data: address."},
+                                                              "said": {"type": "array",
+                                                                       "items": {"type": "string"}}}}}}},
+                                   **_refusals(400, 403, 404, 413, 429)}}},
         "/api/v1/director": {
             "get": {"summary": "Every table of the round at a glance (director's key)", "security": [{"key": []}],
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "

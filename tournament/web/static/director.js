@@ -1,6 +1,6 @@
 // The director's page: every table at a glance, refreshed every few seconds; open a table, enter
 // or correct its result (with a reason, into the audit trail), clear a call, clear a table's wrong
-// PINs, pair the next round.
+// PINs, give it a new key (its new link and QR code shown), pair the next round.
 "use strict";
 (function () {
   const token = document.body.dataset.token;
@@ -18,10 +18,24 @@
   }
   // A refusal is said in one line; one that carries the table as it now is (a write made on an
   // older view: "the table has moved on") also shows that table, so that tapping again works.
+  // A 403 here means this page's own key no longer opens the desk (the director's key was changed:
+  // `tournament keys --rotate-director`, or --rotate): the page says so in words and stops asking.
+  let locked = false, ticking = null;
+  function lockOut() {
+    locked = true;
+    if (ticking !== null) clearInterval(ticking);
+    $("detail").hidden = true;
+    document.querySelectorAll("main button, main input").forEach((x) => { x.disabled = true; });
+    $("tables").tBodies[0].replaceChildren();
+    document.body.dataset.locked = "yes";
+    say(t("This page's key has been changed: it no longer opens the director's desk. Open the director's new link (`tournament links` prints it)."), "bad");
+  }
   async function call(method, url, body, speak = say) {
+    if (locked) return null;
     try {
       const r = await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined, cache: "no-store" });
       const data = await r.json().catch(() => ({ error: t("the server's answer could not be read") }));
+      if (r.status === 403) { lockOut(); return null; }
       if (!r.ok) {
         if (data.state && open && data.state.round === open.round && data.state.table === open.table) showTable(data.state);
         speak(data.error || t("refused (%(status)s)", { status: r.status }), "bad");
@@ -214,9 +228,27 @@
     $("detail-replay").href = `/d/${token}/replay/${data.round}/${data.table}`;
     $("clear-call").disabled = !data.called;
   }
+  // A new key for the open table: asked once more, then its new link and QR code are shown (the
+  // picture is made by the server, an SVG in a data: address: no markup is taken from the answer).
+  function hideKey() { $("key-confirm").hidden = true; $("key-done").hidden = true; $("new-key").disabled = false; }
+  $("new-key").addEventListener("click", () => { $("key-done").hidden = true; $("key-confirm").hidden = false; $("new-key").disabled = true; });
+  $("new-key-no").addEventListener("click", hideKey);
+  $("new-key-yes").addEventListener("click", async () => {
+    if (!open) return;
+    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/key`, {}, tell);
+    $("key-confirm").hidden = true;
+    $("new-key").disabled = false;
+    if (!data) return;
+    $("key-said").textContent = plain(data.said.join("; "));
+    $("key-link").textContent = data.url;
+    $("key-qr").src = /^data:image\/svg\+xml[;,]/.test(data.qr) ? data.qr : "";
+    $("key-done").hidden = false;
+    $("key-done").scrollIntoView({ block: "nearest" });
+  });
   async function openTable(round, table) {
     const data = await call("GET", `/api/v1/tables/${round}/${table}`);
     if (!data) return;
+    if (!open || open.round !== round || open.table !== table) hideKey();
     open = { round, table };
     tell("");
     showTable(data);
@@ -255,6 +287,6 @@
     if (data) { say(data.said.join("; "), "good"); open = null; openState = null; $("detail").hidden = true; refresh(); }
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
-  setInterval(() => { if (!document.hidden) refresh(); }, 3000);
+  ticking = setInterval(() => { if (!document.hidden) refresh(); }, 3000);
   refresh();
 })();

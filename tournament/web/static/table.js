@@ -19,7 +19,20 @@
   // ``extra``: headers of its own (the director's PIN), and ``refused(text)`` to say a refusal
   // somewhere else than the message line (beside the director's form).  Answers {ok, status, data}.
   let chain = Promise.resolve();
+  // A 403 means this link's key no longer opens the table (the director gave the table a new key:
+  // a phone lost, a link shared): the page shows nothing more of the table, says so, and stops.
+  let gone = false;
+  function shutOut() {
+    gone = true;
+    view = null;
+    ["players", "panel", "moves", "earlier-table", "totals"].forEach((id) => $(id) && $(id).replaceChildren());
+    ["earlier", "typed", "layout"].forEach((id) => { if ($(id)) $(id).hidden = true; });
+    document.querySelectorAll("button, textarea, input").forEach((x) => { x.disabled = true; });
+    document.body.dataset.locked = "yes";
+    say(t("This table's link has been changed: it no longer opens the table. Ask the director for its new link (a new QR code)."), "bad");
+  }
   function call(method, path, body, extra) {
+    if (gone) return chain;
     const run = () => request(method, path, body, extra || {});
     chain = chain.then(run, run);
     return chain;
@@ -56,6 +69,9 @@
         if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
       }
       else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(data.error); }
+      // A 403 to a refresh: this link's key opens the table no more. (A write's 403 is its own
+      // refusal: a wrong PIN, a wrong director's PIN.)
+      else if (response.status === 403 && method === "GET" && !extra.headers) { redraw = false; shutOut(); }
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
       refused(t("no connection to the server: nothing was sent; try again"));

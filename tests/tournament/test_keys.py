@@ -1,0 +1,248 @@
+"""The venue's keys end when the director says so (issue 35, point 3): ``tournament keys`` lists
+them without a secret; ``--rotate-table R/T``, ``--rotate-director`` and ``--rotate`` give new keys
+for old, and the old ones answer 403 at once, even to a ``tournament serve`` already running in
+another process (it looks every key up in the event file at each request); the director's page
+gives a table a new key; ``links`` and ``sheets`` give the new keys; every change is in the audit
+trail, naming who, from where and which key, never the key itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event import keys as ks
+from tournament.event import venue as vn
+from tournament.event.audit import desk_history
+
+from tests.tournament.served import free_port, serve, stop
+
+httpx = pytest.importorskip("httpx")
+starlette_testclient = pytest.importorskip("starlette.testclient")
+from tournament.web.app import VenueServer  # noqa: E402
+
+
+def _event(tmp_path: Path) -> tuple[Path, dict]:
+    path = tmp_path / "club.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=2))
+    add_players(store, [f"P{i}" for i in range(1, 13)])
+    pair_next_round(store)
+    keys = vn.links(store, "http://127.0.0.1:8000")
+    store.close()
+    return path, keys
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tournament.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def _key(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _links(path: Path) -> dict:
+    done = _cli("links", str(path), "--json", cwd=path.parent)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _tables(found: dict) -> dict[int, str]:
+    return {t["table"]: t["token"] for t in found["tables"]}
+
+
+def test_keys_without_options_says_which_keys_there_are_and_never_a_key(tmp_path):
+    path, keys = _event(tmp_path)
+    done = _cli("keys", str(path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("the director's key: since ")
+    assert [x.split(":")[0] for x in lines[1:]] == ["round 1 table 1", "round 1 table 2", "round 1 table 3"]
+    secrets = [_key(keys["director"])] + [t["token"] for t in keys["tables"]]
+    as_json = _cli("keys", str(path), "--json", cwd=tmp_path)
+    for out in (done.stdout + done.stderr, as_json.stdout):
+        assert not any(s in out for s in secrets)
+    assert [(k["kind"], k["table"]) for k in json.loads(as_json.stdout)] == [
+        ("director", None), ("table", 1), ("table", 2), ("table", 3)]
+
+
+def test_a_new_file_has_no_key_to_list(tmp_path):
+    path = tmp_path / "new.db"
+    create_event(path, make_settings("New", "competitive", "rotating")).close()
+    done = _cli("keys", str(path), cwd=tmp_path)
+    assert done.returncode == 0 and "no key yet" in done.stdout
+
+
+@pytest.mark.parametrize("bad", ["x", "1", "1/2/3", "0/1", "1/0", "-1/2", "1/ 2", "1/２"])
+def test_a_table_named_otherwise_than_round_slash_table_is_refused_in_one_line(tmp_path, bad):
+    path, _ = _event(tmp_path)
+    done = _cli("keys", str(path), "--rotate-table", bad, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "ROUND/TABLE" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_table_the_event_does_not_have_is_refused_and_nothing_changes(tmp_path):
+    path, keys = _event(tmp_path)
+    for bad, said in (("1/9", "round 1 has no table 9"), ("4/1", "round 4 has not been paired")):
+        done = _cli("keys", str(path), "--rotate-table", "1/1", "--rotate-table", bad, cwd=tmp_path)
+        assert done.returncode != 0 and said in done.stderr and "Traceback" not in done.stderr
+    assert _tables(_links(path)) == _tables(keys)  # all or nothing: table 1 kept its key too
+    store = open_event(path)
+    assert not [d for d in desk_history(store) if d.action == ks.KEY_CHANGED]
+    store.close()
+
+
+@pytest.mark.slow
+def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
+    """The server runs in its own process; the keys change in another, the command line's; the
+    very next request with an old key is refused, and the new one opens its page."""
+    path, keys = _event(tmp_path)
+    port = free_port()
+    proc = serve(path, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=base, timeout=60) as client:
+            def table(n: int, token: str) -> int:
+                return client.get(f"/api/v1/tables/1/{n}", headers=_auth(token)).status_code
+
+            def desk(token: str) -> int:
+                return client.get("/api/v1/director", headers=_auth(token)).status_code
+
+            old = _tables(keys)
+            old_director = _key(keys["director"])
+            assert [table(n, old[n]) for n in (1, 2, 3)] == [200, 200, 200]
+            assert desk(old_director) == 200
+            assert client.get(f"/t/{old[2]}").status_code == 200
+
+            # One table's key: only that table's old link stops working.
+            done = _cli("keys", str(path), "--rotate-table", "1/2", "--by", "Ana", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            assert table(2, old[2]) == 403
+            assert client.get(f"/t/{old[2]}").status_code == 403
+            assert client.post("/api/v1/tables/1/2/call", headers=_auth(old[2]), json={}).status_code == 403
+            now = _tables(_links(path))
+            assert now[2] != old[2] and now[2] in done.stdout
+            assert {n: now[n] for n in (1, 3)} == {n: old[n] for n in (1, 3)}
+            assert table(2, now[2]) == 200 and client.get(f"/t/{now[2]}").status_code == 200
+            assert [table(1, old[1]), table(3, old[3])] == [200, 200]
+            assert desk(old_director) == 200
+
+            # The director's key.
+            done = _cli("keys", str(path), "--rotate-director", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            assert desk(old_director) == 403
+            assert client.get(f"/d/{old_director}").status_code == 403
+            assert client.get(f"/d/{old_director}/sheets").status_code == 403
+            assert table(1, old_director) == 403  # nor does it open a table any more
+            director = _key(_links(path)["director"])
+            assert director != old_director and director in done.stdout
+            assert desk(director) == 200 and client.get(f"/d/{director}").status_code == 200
+            assert table(1, old[1]) == 200  # the tables keep theirs
+
+            # Every key.
+            before = _tables(_links(path))
+            done = _cli("keys", str(path), "--rotate", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            assert desk(director) == 403
+            assert [table(n, before[n]) for n in (1, 2, 3)] == [403, 403, 403]
+            after = _links(path)
+            assert desk(_key(after["director"])) == 200
+            fresh = _tables(after)
+            assert not set(fresh.values()) & set(before.values())
+            assert [table(n, fresh[n]) for n in (1, 2, 3)] == [200, 200, 200]
+            # A table's key opens its own table only, as before.
+            assert table(1, fresh[2]) == 403
+    finally:
+        stop(proc)
+    # Who changed which key, from where; never a key.
+    store = open_event(path)
+    trail = [d for d in desk_history(store) if d.action == ks.KEY_CHANGED]
+    store.close()
+    assert [(d.by, d.round, d.detail) for d in trail] == [
+        ("Ana (command line)", 1, {"key": "table", "table": 2}),
+        (trail[1].by, None, {"key": "director"}),
+        (trail[2].by, None, {"key": "all", "count": 4})]
+    assert trail[1].by.endswith(" (command line)")
+    history = _cli("history", str(path), cwd=tmp_path)
+    assert history.stdout.count("key changed") == 3
+    every = [old_director, director, *old.values(), *now.values(), *fresh.values(), _key(after["director"])]
+    for out in (history.stdout, _cli("history", str(path), "--json", cwd=tmp_path).stdout,
+                _cli("history", str(path), "--csv", "--desk", cwd=tmp_path).stdout):
+        assert not any(k in out for k in every)
+
+
+def test_links_and_sheets_give_the_new_keys(tmp_path):
+    path, keys = _event(tmp_path)
+    old = _tables(keys)
+    done = _cli("keys", str(path), "--rotate-table", "1/3", "--rotate-director", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    found = _links(path)
+    new = _tables(found)
+    assert new[3] != old[3] and new[1] == old[1]
+    assert found["director"] != keys["director"]
+    plain = _cli("links", str(path), cwd=tmp_path).stdout
+    assert new[3] in plain and old[3] not in plain and _key(keys["director"]) not in plain
+    out = tmp_path / "sheets"
+    made = _cli("sheets", str(path), "--qr", "-o", str(out), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    html = next(out.glob("*.html")).read_text()
+    assert f"/t/{new[3]}" in html and f"/t/{new[1]}" in html and old[3] not in html
+
+
+@pytest.fixture
+def venue(tmp_path):
+    path, _ = _event(tmp_path)
+    server = VenueServer(path, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    client = starlette_testclient.TestClient(server.asgi)
+    links = server.call(server.venue.links, "http://testserver")
+    yield path, server, client, links
+    server.close()
+
+
+def test_the_directors_page_gives_a_table_a_new_key(venue):
+    path, server, client, links = venue
+    director = _auth(_key(links["director"]))
+    old = _tables(links)
+    refused = client.post("/api/v1/tables/1/2/key", headers=_auth(old[2]), json={})
+    assert refused.status_code == 403  # a table cannot change its own key, nor another's
+    assert client.post("/api/v1/tables/1/3/key", headers=_auth(old[2]), json={}).status_code == 403
+    r = client.post("/api/v1/tables/1/2/key", headers=director, json={})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["round"] == 1 and body["table"] == 2
+    assert body["said"] == ["round 1 table 2: a new key; the old link no longer opens the table"]
+    new = _key(body["url"])
+    assert body["url"] == f"http://testserver/t/{new}" and new != old[2]
+    assert body["qr"].startswith("data:image/svg+xml")
+    assert client.get("/api/v1/tables/1/2", headers=_auth(old[2])).status_code == 403
+    assert client.get("/api/v1/tables/1/2", headers=_auth(new)).status_code == 200
+    assert client.get("/api/v1/tables/1/1", headers=_auth(old[1])).status_code == 200
+    # The sheets the director's page prints carry the new link.
+    sheets = client.get(f"/d/{_key(links['director'])}/sheets").text
+    assert f"/t/{new}" in sheets and f"/t/{old[2]}" not in sheets and f"/t/{old[1]}" in sheets
+    # In the player's language too.
+    es = client.post("/api/v1/tables/1/2/key?lang=es", headers=director, json={})
+    assert es.status_code == 200 and "nueva" in es.json()["said"][0].lower()
+    # No such table, a garbled body: one line, nothing changed.
+    assert client.post("/api/v1/tables/1/9/key", headers=director, json={}).status_code == 404
+    assert client.post("/api/v1/tables/1/1/key", headers=director, content=b"[").status_code == 400
+    assert server.call(server.venue.links, "http://testserver")["tables"][0]["token"] == old[1]
+    store = open_event(path)
+    trail = [d for d in desk_history(store) if d.action == ks.KEY_CHANGED]
+    store.close()
+    assert [(d.by, d.round, d.detail) for d in trail] == [("the director's page", 1, {"key": "table", "table": 2})] * 2
+    assert not any(k in json.dumps([d.to_dict() for d in trail]) for k in (new, old[2]))
+
+
+def test_the_director_route_is_in_the_api_description(venue):
+    _, _, client, _ = venue
+    described = client.get("/api/v1/openapi.json").json()
+    assert "post" in described["paths"]["/api/v1/tables/{round}/{table}/key"]
