@@ -420,7 +420,7 @@ class VenueServer:
                 hot = self._hot(scope)
                 if hot is None:
                     await app(scope, receive, send_with_headers)
-                else:  # a table's move or read: straight to its endpoint (see _hot)
+                else:  # a table's move or read, the live stream: straight to its endpoint (see _hot)
                     endpoint, scope["path_params"] = hot
                     response = await endpoint(Request(scope, receive, send_with_headers))
                     await response(scope, receive, send_with_headers)
@@ -433,12 +433,16 @@ class VenueServer:
 
     def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
         """A table's move (``POST …/dgn``) or read (``GET`` of its state), the requests a hall
-        makes most: their endpoint and path parameters, found without Starlette's layers of
-        middleware and its walk through the routes (they answer every refusal themselves, and
-        this guard adds the headers and catches a fault, as for any route); ``None`` for every
-        other request, which the application routes.  Matched as the routes match them."""
+        makes most, and the live stream (a hall's pages open it at once, and a burst of them must
+        cost the tables little): their endpoint and path parameters, found without Starlette's
+        layers of middleware and its walk through the routes (they answer every refusal
+        themselves, and this guard adds the headers and catches a fault, as for any route);
+        ``None`` for every other request, which the application routes.  Matched as the routes
+        match them."""
         if scope.get("root_path"):
             return None
+        if scope["path"] == "/live" and scope["method"] == "GET":
+            return self.live_stream, {}
         found = _HOT.fullmatch(scope["path"])
         if found is None:
             return None

@@ -66,7 +66,7 @@ class BackgroundVenue:
         try:
             try:
                 self._socket.bind((HOST, port))
-                self._socket.listen(128)
+                self._socket.listen(2048)  # uvicorn's own backlog: a burst of phones waits, not refused
             except OSError as e:
                 raise VenueNotServing(f"cannot listen on {HOST}:{port}: {e.strerror or e}") from None
             self.port: int = self._socket.getsockname()[1]
