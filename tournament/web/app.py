@@ -14,8 +14,8 @@ adds is what a server owes its clients:
   the director's key everything; a table's key with the director's PIN (``X-Director-PIN``)
   reads and corrects its own table's game, as the director at the table.  No cookie carries a
   key (the one cookie, ``lang``, holds a language and nothing else), so a page of another site
-  cannot make a browser act here (and a write whose ``Origin`` is another site is refused
-  anyway).
+  cannot make a browser act here (and a write whose ``Origin`` is not the served address,
+  scheme, host and port, is refused anyway).
 * **The players' language** (:mod:`tournament.i18n`): ``?lang=es`` (the switch on every page,
   which also sets the ``lang`` cookie), then the cookie, then the browser's
   ``Accept-Language``, then the event's language.  Pages come from templates in that
@@ -24,7 +24,9 @@ adds is what a server owes its clients:
   Accept-Language, Cookie``.
 * **Bounded**: request bodies at most :data:`MAX_BODY` bytes; each client address at most
   :data:`RATE` requests a second on average (bursts of :data:`BURST`), so one flooding phone
-  is slowed down and the hall is not.
+  is slowed down and the hall is not; the live streams open at once at most
+  :data:`~tournament.web.public.MAX_STREAMS`, however many ask together.  (Connections are
+  bounded below this, as uvicorn takes them: :mod:`tournament.web.connections`.)
 * **Nothing from elsewhere**: scripts, styles and pictures are served from the package.
 
 The tables use the event file from one thread only (:class:`VenueThread`): SQLite takes one
