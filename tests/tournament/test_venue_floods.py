@@ -250,6 +250,20 @@ def test_a_burst_of_live_streams_holds_the_cap_and_the_tables_keep_answering(tmp
 # --- slow headers, and connections held by one address ---------------------------------------------
 
 
+@pytest.fixture(params=["httptools", "h11"])
+def protocol(request, monkeypatch) -> str:
+    """uvicorn reads HTTP with httptools where it is installed, else with h11: the guards hold with both."""
+    import uvicorn.protocols.http.auto as auto
+
+    if request.param == "h11":
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        monkeypatch.setattr(auto, "AutoHTTPProtocol", H11Protocol)
+    else:
+        pytest.importorskip("httptools")
+    return request.param
+
+
 def _closed_by_server(sock: socket.socket, trickle: bool) -> bytes:
     """Read until the server closes ``sock`` (what it sent before); with ``trickle``, a byte more of a
     header that never ends each time nothing came for a moment (a slowloris)."""
@@ -291,7 +305,7 @@ def _sse_numbers(sock: socket.socket, after: int | None = None) -> int:
                     return number
 
 
-def test_a_connection_slow_to_send_its_headers_is_closed_and_a_long_answer_is_not(tmp_path):
+def test_a_connection_slow_to_send_its_headers_is_closed_and_a_long_answer_is_not(tmp_path, protocol):
     """uvicorn times nothing before a connection's first request: one that sent nothing, or a header
     a byte at a time, was held for ever.  Now each has ``header_timeout`` seconds; a request being
     answered (a live stream, ten minutes long) is not timed."""
@@ -334,13 +348,14 @@ def test_a_connection_slow_to_send_its_headers_is_closed_and_a_long_answer_is_no
                 sock.close()
 
 
-def test_one_address_cannot_hold_the_servers_connections(tmp_path):
+def test_one_address_cannot_hold_the_servers_connections(tmp_path, protocol):
     """19,900 connections from one address were held open.  Now one address holds at most
     ``per_address`` (64 by default); one more is told 429 and closed; the tables, from another
     address, are answered meanwhile; a connection closed makes room again."""
     path = _event(tmp_path)
     with _background(path, rate=1e9, burst=10 ** 9, header_timeout=PATIENCE * 2) as served:
         token = served.links["tables"][0]["token"]
+        assert protocol.lower() in served._uvicorn.config.http_protocol_class.__name__.lower()
         opened = served._uvicorn.config.http_protocol_class.opened
         socks = []
         try:
