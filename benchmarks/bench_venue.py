@@ -6,8 +6,9 @@ What it does, in one run:
 
 * makes an event of ``4 x --tables`` players (Competitive, rotating partners: one table of four
   per four players) and pairs round 1; simulates each table's game;
-* starts ``tournament serve`` on a free port of 127.0.0.1 (``--rate`` high: every client here
-  comes from the same address, where a hall's phones each have their own);
+* starts ``tournament serve`` on a free port of 127.0.0.1 (``--rate`` and
+  ``--connections-per-device`` high: every client here comes from the same address, where a
+  hall's phones each have their own);
 * brings each table part of the way through its game first (not timed), so that the tables
   finish at different times: about ``--tables / 10`` of them a minute, as a club's do;
 * then, for ``--seconds``: every table posts its next move once a second (each one a DGN word
@@ -221,7 +222,8 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     port = free_port()
     watch = open_event(path)  # the public pages' revision, read from the file as the server writes it
     server = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
-                               "--rate", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                               "--rate", "1000000", "--connections-per-device", "100000"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
         while True:

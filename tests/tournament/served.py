@@ -17,11 +17,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve(path: Path, port: int) -> subprocess.Popen:
-    """``tournament serve EVENT`` on ``port``, once it takes connections (its rate limit raised, so
-    that a test posting fast is not slowed down as a phone tapping fast would be)."""
+def serve(path: Path, port: int, *options: str, rate: str = "1000") -> subprocess.Popen:
+    """``tournament serve EVENT`` on ``port`` with ``options``, once it takes connections (its rate
+    limit raised, so that a test posting fast is not slowed down as a phone tapping fast would be)."""
     proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
-                             "--rate", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--rate", rate, *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while True:
         try:

@@ -255,6 +255,13 @@ def serve(
                                                                            "down, 429)."),
     idle: int = typer.Option(10, "--idle", min=1, max=24 * 60, help="Minutes without a move after which the "
                                                                     "director's page flags a table in play."),
+    proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy on this computer "
+                                                                      "(HTTPS): believe the device's address and "
+                                                                      "scheme it forwards (X-Forwarded-For, "
+                                                                      "X-Forwarded-Proto). Off: anyone could "
+                                                                      "make up an address for each request."),
+    per_device: int = typer.Option(64, "--connections-per-device", min=1, max=1_000_000,
+                                   help="Connections one device (one address) may hold open at once."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). Ctrl-C stops it; nothing acknowledged is lost."""
@@ -262,6 +269,7 @@ def serve(
 
     import uvicorn
 
+    from tournament.web import connections
     from tournament.web.app import VenueServer
 
     given = _checked_url(url)
@@ -271,7 +279,7 @@ def serve(
         found = vn.links(store, base)
         elsewhere = vn.printed_elsewhere(store, base)
     server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)),
-                         idle_minutes=idle)
+                         idle_minutes=idle, also_at=connections.served_origins(host, port))
     typer.echo(f"public page:     {found['public']}")
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
@@ -287,8 +295,8 @@ def serve(
         typer.echo(f"warning: open to every device that can reach this computer on port {port}; the table and "
                    f"director pages need their keys", err=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    config = uvicorn.Config(server.asgi, host=host, port=port, log_level="warning", lifespan="off",
-                            access_log=False, server_header=False, timeout_graceful_shutdown=5)
+    config = connections.config(server.asgi, host=host, port=port, timeout_graceful_shutdown=5,
+                                proxy_headers=proxy_headers, per_address=per_device)
 
     class Venue(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:

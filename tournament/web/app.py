@@ -14,8 +14,8 @@ adds is what a server owes its clients:
   the director's key everything; a table's key with the director's PIN (``X-Director-PIN``)
   reads and corrects its own table's game, as the director at the table.  No cookie carries a
   key (the one cookie, ``lang``, holds a language and nothing else), so a page of another site
-  cannot make a browser act here (and a write whose ``Origin`` is another site is refused
-  anyway).
+  cannot make a browser act here (and a write whose ``Origin`` is not the served address,
+  scheme, host and port, is refused anyway).
 * **The players' language** (:mod:`tournament.i18n`): ``?lang=es`` (the switch on every page,
   which also sets the ``lang`` cookie), then the cookie, then the browser's
   ``Accept-Language``, then the event's language.  Pages come from templates in that
@@ -24,7 +24,9 @@ adds is what a server owes its clients:
   Accept-Language, Cookie``.
 * **Bounded**: request bodies at most :data:`MAX_BODY` bytes; each client address at most
   :data:`RATE` requests a second on average (bursts of :data:`BURST`), so one flooding phone
-  is slowed down and the hall is not.
+  is slowed down and the hall is not; the live streams open at once at most
+  :data:`~tournament.web.public.MAX_STREAMS`, however many ask together.  (Connections are
+  bounded below this, as uvicorn takes them: :mod:`tournament.web.connections`.)
 * **Nothing from elsewhere**: scripts, styles and pictures are served from the package.
 
 The tables use the event file from one thread only (:class:`VenueThread`): SQLite takes one
@@ -36,6 +38,7 @@ read the file on threads and connections of their own (:mod:`tournament.web.publ
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import json
 import logging
@@ -46,7 +49,8 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
+from urllib.parse import urlsplit
 
 import jinja2
 import markupsafe
@@ -82,6 +86,8 @@ MAX_BODY = 64 * 1024
 #: Requests a second each client address may make on average, and the burst it may save up.
 RATE = 20.0
 BURST = 60
+#: Client addresses the rate limit keeps at most (the ones silent the longest are forgotten first).
+ADDRESSES = 10_000
 log = logging.getLogger("tournament.web")
 #: The cookie that keeps a browser's language (set by the switch on a page: ``?lang=es``).
 LANG_COOKIE = "lang"
@@ -125,24 +131,33 @@ class _Refusal(Exception):
 
 
 class _Buckets:
-    """A token bucket per client address: :data:`RATE` a second, bursts of :data:`BURST`."""
+    """A token bucket per client address: :data:`RATE` a second, bursts of :data:`BURST`.
 
-    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self._buckets: dict[str, tuple[float, float]] = {}
+    At most ``addresses`` are kept, in the order they were last heard from: when one more comes,
+    the address silent the longest is forgotten (its bucket has long filled up again: forgetting
+    it costs it nothing).  An address that keeps asking is never the one forgotten, however many
+    others appear (an IPv6 device can make up thousands), so a flooder stays slowed down for as
+    long as it floods."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic,
+                 addresses: int = ADDRESSES) -> None:
+        self.rate, self.burst, self.clock, self.addresses = rate, burst, clock, addresses
+        self._buckets: collections.OrderedDict[str, tuple[float, float]] = collections.OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
     def take(self, who: str) -> float:
         """0 if ``who`` may go on now, else how many seconds to wait."""
         now = self.clock()
         level, then = self._buckets.get(who, (float(self.burst), now))
         level = min(float(self.burst), level + (now - then) * self.rate)
-        if level < 1:
-            self._buckets[who] = (level, now)
-            return (1 - level) / self.rate
-        if len(self._buckets) > 10_000:  # a bounded table: the oldest addresses are forgotten
-            self._buckets.clear()
-        self._buckets[who] = (level - 1, now)
-        return 0.0
+        wait = 0.0 if level >= 1 else (1 - level) / self.rate
+        self._buckets[who] = (level - 1 if not wait else level, now)
+        self._buckets.move_to_end(who)  # heard from last: the last to be forgotten
+        while len(self._buckets) > self.addresses:
+            self._buckets.popitem(last=False)  # the address silent the longest
+        return wait
 
 
 def _bearer(request: Request) -> str | None:
@@ -296,10 +311,14 @@ class VenueServer:
 
     def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
                  rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME,
-                 idle_minutes: int = IDLE_MINUTES, clock: Callable[[], Any] | None = None) -> None:
+                 idle_minutes: int = IDLE_MINUTES, clock: Callable[[], Any] | None = None,
+                 also_at: Iterable[str] = ()) -> None:
         self.event = Path(event)
         self.clock = clock  # the venue's clock for the tables' waits after wrong PINs (a test's own)
         self.base_url = base_url
+        #: The origins a browser's write may come from: the address the server is served at
+        #: (its links' address) and ``also_at``, the addresses it listens on (127.0.0.1, localhost).
+        self.origins = frozenset(o for o in map(origin_of, (base_url, *also_at)) if o is not None)
         self.pins = pins
         self.idle_minutes = idle_minutes
         names.prepare()  # (the first result entered would read it: a table's confirmation waiting)
@@ -394,7 +413,7 @@ class VenueServer:
                                         headers={"Retry-After": str(max(1, round(wait)))})
                 await response(scope, receive, send_with_headers)
                 return
-            if scope["method"] in ("POST", "PUT", "DELETE", "PATCH") and not _same_origin(scope):
+            if scope["method"] in ("POST", "PUT", "DELETE", "PATCH") and not _same_origin(scope, self.origins):
                 response = JSONResponse({"error": said("a write from another site's page is refused"),
                                          "request_id": request_id}, status_code=403)
                 await response(scope, receive, send_with_headers)
@@ -403,7 +422,7 @@ class VenueServer:
                 hot = self._hot(scope)
                 if hot is None:
                     await app(scope, receive, send_with_headers)
-                else:  # a table's move or read: straight to its endpoint (see _hot)
+                else:  # a table's move or read, the live stream: straight to its endpoint (see _hot)
                     endpoint, scope["path_params"] = hot
                     response = await endpoint(Request(scope, receive, send_with_headers))
                     await response(scope, receive, send_with_headers)
@@ -416,12 +435,16 @@ class VenueServer:
 
     def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
         """A table's move (``POST …/dgn``) or read (``GET`` of its state), the requests a hall
-        makes most: their endpoint and path parameters, found without Starlette's layers of
-        middleware and its walk through the routes (they answer every refusal themselves, and
-        this guard adds the headers and catches a fault, as for any route); ``None`` for every
-        other request, which the application routes.  Matched as the routes match them."""
+        makes most, and the live stream (a hall's pages open it at once, and a burst of them must
+        cost the tables little): their endpoint and path parameters, found without Starlette's
+        layers of middleware and its walk through the routes (they answer every refusal
+        themselves, and this guard adds the headers and catches a fault, as for any route);
+        ``None`` for every other request, which the application routes.  Matched as the routes
+        match them."""
         if scope.get("root_path"):
             return None
+        if scope["path"] == "/live" and scope["method"] == "GET":
+            return self.live_stream, {}
         found = _HOT.fullmatch(scope["path"])
         if found is None:
             return None
@@ -915,14 +938,32 @@ class VenueServer:
 
     async def live_stream(self, request: Request) -> Response:
         """Server-Sent Events: the number of the event's latest change, each time it moves on."""
-        if self.live.full():
+        # Counted in before anything is awaited, so a thousand asked at once cannot all find room.
+        if not self.live.reserve():
             return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
                                           "itself every few seconds instead",
                                  "request_id": request.scope.get("state", {}).get("request_id", "")},
                                 status_code=503, headers={"Retry-After": "30"})
         tables = request.query_params.get("follow") == "tables"
-        return StreamingResponse(self.live.events(tables), media_type="text/event-stream",
-                                 headers={"x-accel-buffering": "no"})
+        return _Stream(self.live.events(tables, reserved=True), self.live.release, media_type="text/event-stream",
+                       headers={"x-accel-buffering": "no"})
+
+
+class _Stream(StreamingResponse):
+    """A live stream whose place (:meth:`LiveFeed.reserve`) is given back when it ends, however it
+    ends: finished, the client gone, or never begun at all."""
+
+    def __init__(self, content: Any, release: Callable[[], None], **kw: Any) -> None:
+        super().__init__(content, **kw)
+        self._release: Callable[[], None] | None = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            release, self._release = self._release, None
+            if release is not None:
+                release()
 
 
 #: The feed's ETags begin with this (and the feed's version), so a tool whose feed reads otherwise
@@ -966,11 +1007,34 @@ def _crashed(request_id: str, said: Callable[[str], str] = str) -> JSONResponse:
                         status_code=500)
 
 
-def _same_origin(scope: dict) -> bool:
-    """A write's ``Origin``, when a browser sends one, is this server's own."""
-    headers = dict(scope.get("headers") or [])
-    origin = headers.get(b"origin")
+#: An origin as compared: scheme, host (lower case, IPv6 without brackets) and port (the scheme's own if none).
+Origin = tuple[str, str, int]
+
+
+def origin_of(url: str) -> Origin | None:
+    """The origin of ``url`` (``http://club.example:8000/d/KEY`` → ``("http", "club.example",
+    8000)``), or None for what is not an http(s) address."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:  # a port out of range, a broken IPv6 address
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80)
+
+
+def _same_origin(scope: dict, served: frozenset[Origin]) -> bool:
+    """A write's ``Origin``, when a browser sends one, is one of the addresses this server is
+    served at (``served``): scheme, host and port alike.  Never compared with the request's own
+    ``Host``, which the sender writes as it likes (a page of another site, a name rebound to
+    this computer's address)."""
+    origin = next((value for name, value in scope.get("headers") or [] if name == b"origin"), None)
     if origin is None:
         return True  # not a browser's cross-site request (a device, a script, curl)
-    host = headers.get(b"host", b"")
-    return origin.split(b"://", 1)[-1] == host
+    text = origin.decode("latin-1")
+    rest = text.partition("://")[2]
+    if not rest or any(c in rest for c in "/?#@\\"):  # an origin is scheme://host[:port], nothing more
+        return False
+    return origin_of(text) in served

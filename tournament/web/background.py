@@ -48,31 +48,40 @@ class BackgroundVenue:
     :class:`VenueNotServing`); :meth:`close` (or leaving the ``with`` block) stops uvicorn and
     closes the event file, and may be called more than once.  ``rate`` and ``burst`` are the
     per-client request limits of :class:`~tournament.web.app.VenueServer`: a program that sends
-    requests as fast as it can (a test, the pictures tool) raises them.
+    requests as fast as it can (a test, the pictures tool) raises them.  ``proxy_headers``,
+    ``per_address`` and ``header_timeout`` are those of :func:`tournament.web.connections.config`
+    (forwarded headers believed from this computer; connections an address may hold open; seconds
+    a connection has to send a request's headers).
     """
 
     def __init__(self, event: Path, *, pins: bool = False, port: int = 0, rate: float = RATE,
-                 burst: int = BURST, deadline: float = DEADLINE) -> None:
+                 burst: int = BURST, deadline: float = DEADLINE, proxy_headers: bool = False,
+                 per_address: int | None = None, header_timeout: float | None = None) -> None:
         import uvicorn  # here, not at the top: the rest of the web layer does not need it loaded
+
+        from tournament.web import connections
 
         self.deadline = deadline
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
             try:
                 self._socket.bind((HOST, port))
-                self._socket.listen(128)
+                self._socket.listen(2048)  # uvicorn's own backlog: a burst of phones waits, not refused
             except OSError as e:
                 raise VenueNotServing(f"cannot listen on {HOST}:{port}: {e.strerror or e}") from None
             self.port: int = self._socket.getsockname()[1]
             self.base_url = f"http://{HOST}:{self.port}"
-            self.server = VenueServer(Path(event), pins=pins, base_url=self.base_url, rate=rate, burst=burst)
+            self.server = VenueServer(Path(event), pins=pins, base_url=self.base_url, rate=rate, burst=burst,
+                                      also_at=connections.served_origins(HOST, self.port))
         except BaseException:
             self._socket.close()
             raise
         # log_config=None: uvicorn leaves the calling program's logging as it is (its warnings go
-        # to the program's own handlers); no access log, no Server header, as ``tournament serve``.
-        config = uvicorn.Config(self.server.asgi, log_config=None, log_level="warning", lifespan="off",
-                                access_log=False, server_header=False)
+        # to the program's own handlers); otherwise as ``tournament serve`` (tournament.web.connections).
+        config = connections.config(
+            self.server.asgi, log_config=None, proxy_headers=proxy_headers,
+            per_address=connections.PER_ADDRESS if per_address is None else per_address,
+            header_timeout=connections.HEADER_TIMEOUT if header_timeout is None else header_timeout)
         self._uvicorn = uvicorn.Server(config)
         self._failure: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name=f"venue-{self.port}", daemon=True)

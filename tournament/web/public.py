@@ -297,6 +297,19 @@ class LiveFeed:
     def full(self) -> bool:
         return self.streams >= self.max_streams
 
+    def reserve(self) -> bool:
+        """A place for one more stream, if there is room: looked at and taken in one step, with
+        nothing awaited between (on the event loop's one thread), so streams asked for all at once
+        cannot all see room before any of them is counted.  Given back with :meth:`release`."""
+        if self.streams >= self.max_streams:
+            return False
+        self.streams += 1
+        return True
+
+    def release(self) -> None:
+        """A place taken with :meth:`reserve` is free again (its stream ended, or never began)."""
+        self.streams -= 1
+
     def spread_ms(self) -> int:
         """Over how long the phones following the hall spread their fetches after a change: each
         waits a random moment up to this.  A club's hall (a hundred phones) waits at most
@@ -305,11 +318,13 @@ class LiveFeed:
         least, most = SPREAD_MS
         return max(least, min(most, SPREAD_PER_STREAM_MS * self.streams))
 
-    async def events(self, tables: bool = False) -> AsyncIterator[bytes]:
+    async def events(self, tables: bool = False, reserved: bool = False) -> AsyncIterator[bytes]:
         """One client's stream: the number it follows at once (the public pages' revision, or with
         ``tables`` the event's latest change), then each new one, keep-alives between, until
-        :data:`LIFETIME` or the server stops."""
-        self.streams += 1
+        :data:`LIFETIME` or the server stops.  ``reserved``: its place was taken with
+        :meth:`reserve` (and is given back by whoever took it); else the stream counts itself."""
+        if not reserved:
+            self.streams += 1
         try:
             self._start()
             deadline = time.monotonic() + self.lifetime
@@ -337,4 +352,5 @@ class LiveFeed:
                     if time.monotonic() < deadline:
                         yield b": keep-alive\n\n"
         finally:
-            self.streams -= 1
+            if not reserved:
+                self.streams -= 1
