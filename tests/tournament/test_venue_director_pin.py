@@ -132,6 +132,8 @@ def test_the_right_pin_corrects_at_the_table_and_a_wrong_one_is_refused(tmp_path
                 error = r.json()["error"]
                 assert error.startswith(words) and "\n" not in error, error
                 assert pin not in error
+            # Wrong PINs count against the table (after 5 it waits): cleared here between cases.
+            client.post(f"{URL}/pins/clear", headers=_auth(_key(links["director"])), json={})
         assert client.get(URL, headers=_auth(one)).json()["rev"] == state["rev"]  # nothing changed
         assert _trail(path) == []
         # In Spanish, the refusal too.
@@ -157,6 +159,7 @@ def test_the_right_pin_corrects_at_the_table_and_a_wrong_one_is_refused(tmp_path
         for headers in (_auth(one), _at_table(one, wrong), _at_table(two, pin)):
             r = client.post(f"{URL}/clear", headers=headers, json={"rev": called["rev"]})
             assert r.status_code == 403, r.json()
+        client.post(f"{URL}/pins/clear", headers=_auth(_key(links["director"])), json={})
         r = client.post(f"{URL}/clear", headers=_at_table(one, pin), json={"rev": called["rev"]})
         assert r.status_code == 200 and not r.json()["called"] and r.json()["said"] == ["the call is cleared"]
         # A move recorded after it: the table's page no longer says the game was corrected.
@@ -282,5 +285,45 @@ def test_the_pages_words_come_before_their_scripts(tmp_path):
             words = html.index('id="strings"')
             assert words < html.index("<script src="), url
             assert '"in play": "en juego"' in html or "/t/" in url
+    finally:
+        server.close()
+
+
+def test_wrong_directors_pins_make_the_table_wait_as_wrong_players_pins_do(tmp_path):
+    """A table's phone cannot try the director's PINs one by one: a wrong one counts against the
+    table as a wrong player's PIN does; after 5 every PIN is refused unread (429, the right one
+    too) until the wait ends or the director clears it; a restart does not forget it."""
+    from tests.tournament.test_venue_pins import Clock
+
+    path = _event(tmp_path)
+    clock = Clock()
+    server = _server(path, clock=clock)
+    client = starlette_testclient.TestClient(server.asgi)
+    links = server.call(server.venue.links, "http://testserver")
+    pin, one = links["director_pin"], links["tables"][0]["token"]
+    wrong = [f"{k:06d}" for k in range(40) if f"{k:06d}" != pin][:30]
+    try:
+        answers = [client.get(f"{URL}/lines", headers=_at_table(one, w)) for w in wrong]
+        assert [r.status_code for r in answers[:5]] == [403] * 5
+        assert "wait 30 seconds" in answers[4].json()["error"]
+        assert {r.status_code for r in answers[5:]} == {429}
+        assert all("Retry-After" in r.headers or "retry-after" in r.headers for r in answers[5:])
+        r = client.get(f"{URL}/lines", headers=_at_table(one, pin))
+        assert r.status_code == 429  # the right PIN too, while the table waits
+        overview = client.get("/api/v1/director", headers=_auth(_key(links["director"]))).json()
+        assert overview["tables"][0]["wrong_pins"] == 5 and overview["tables"][0]["pin_wait"] > 0
+    finally:
+        server.close()
+    server = _server(path, clock=clock)  # a server started again: the table still waits
+    client = starlette_testclient.TestClient(server.asgi)
+    try:
+        assert client.get(f"{URL}/lines", headers=_at_table(one, pin)).status_code == 429
+        clock.advance(30)
+        assert client.get(f"{URL}/lines", headers=_at_table(one, pin)).status_code == 200
+        assert client.get(f"{URL}/lines", headers=_at_table(one, wrong[0])).status_code == 403
+        assert client.get(f"{URL}/lines", headers=_at_table(one, pin)).status_code == 429  # 60 s now
+        r = client.post(f"{URL}/pins/clear", headers=_auth(_key(links["director"])), json={})
+        assert r.status_code == 200
+        assert client.get(f"{URL}/lines", headers=_at_table(one, pin)).status_code == 200
     finally:
         server.close()

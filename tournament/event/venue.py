@@ -88,6 +88,8 @@ REFUSALS = (
     N_("that PIN is not the PIN of a player of %(side)s"),
     N_("that PIN is not the PIN of a player of %(side)s: after %(n)s wrong PINs, this table's confirmations wait "
        "%(n2)s seconds (the director can clear them)"),
+    N_("that is not the director's PIN: after %(n)s wrong PINs, this table's confirmations and the director's PIN "
+       "wait %(n2)s seconds (the director can clear them)"),
     N_("too many wrong PINs at this table: confirmations wait %(n)s seconds more (the director can clear them)"),
     N_("too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)"),
     N_("round %(n)s table %(n2)s has had no wrong PIN: there is nothing to clear"),
@@ -866,15 +868,33 @@ class Venue:
 
     # --- the director's desk ----------------------------------------------------------------
 
-    def check_director_pin(self, pin: Any) -> None:
+    def check_director_pin(self, pin: Any, round_no: int | None = None, table_no: int | None = None) -> None:
         """``pin`` is the director's PIN, typed on a table's phone (the table's key was checked
-        first); anything else is refused in one line (403), saying no more.  Its own function, so
-        that a limit on wrong guesses can be put here once for the players' PINs and this."""
-        if not isinstance(pin, str) or not pin.strip():
-            raise Forbidden("type the director's PIN")
-        kept = venue_sql.director_pin(self.store)
-        if kept is None or not secrets.compare_digest(kept.encode(), pin.strip().encode("utf-8", "replace")):
-            raise Forbidden("that is not the director's PIN")
+        first); anything else is refused in one line (403), saying no more.  A wrong one counts
+        against that table as a wrong player's PIN does (after 5, the table waits: 30 s, doubling;
+        the director clears it), so a table's phone cannot try the million PINs one by one; while
+        the table waits, every PIN is refused unread (429)."""
+        with self.lock:
+            table = self.table(round_no, table_no) if round_no is not None and table_no is not None else None
+            if table is not None:
+                _, until = venue_sql.pin_tries(self.store, table.id)
+                left = _seconds_until(until, self.clock())
+                if left:
+                    raise Waiting(self._waiting_words(left), left)
+            if not isinstance(pin, str) or not pin.strip():
+                raise Forbidden("type the director's PIN")
+            kept = venue_sql.director_pin(self.store)
+            if kept is None or not secrets.compare_digest(kept.encode(), pin.strip().encode("utf-8", "replace")):
+                if table is None:
+                    raise Forbidden("that is not the director's PIN")
+                refusal = self._count_wrong_pin(table, "the director")
+                if isinstance(refusal, Forbidden):
+                    wrong, _ = venue_sql.pin_tries(self.store, table.id)
+                    wait = pin_wait(wrong)
+                    raise Forbidden("that is not the director's PIN" + (
+                        f": after {wrong} wrong PINs, this table's confirmations and the director's PIN wait {wait} "
+                        f"seconds (the director can clear them)" if wait else ""))
+                raise refusal
 
     def director_pin(self) -> str:
         """The director's PIN (made with the director's key, once), for the director's page."""

@@ -676,7 +676,7 @@ class VenueServer:
         def check() -> str:
             if self.venue.authorize(_bearer(request), round_no, table_no) == "director":
                 return "the director's page"
-            self.venue.check_director_pin(pin)
+            self.venue.check_director_pin(pin, round_no, table_no)
             return f"the director at table {round_no}/{table_no} (director's PIN)"
 
         return round_no, table_no, await self.run(check)
