@@ -106,7 +106,13 @@ _FEED_SCHEMAS: dict[str, Any] = {
 
 _REV = {"type": "integer", "description": "The table's revision, as the last state said."}
 _TABLE_PARAMS = [{"name": "round", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
-                 {"name": "table", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}]
+                 {"name": "table", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
+                 {"name": "hands", "in": "query", "required": False, "schema": {"type": "string"},
+                  "example": "3f0c9a1be2d4a6c8.4",
+                  "description": "KEY.N: the closed hands the asker already holds, N of them, KEY the last one's "
+                                 "entry in game.hands_keys.  When the game's N-th key is KEY, the answer's "
+                                 "game.hands and game.hands_keys hold only the hands after them and "
+                                 "game.hands_from is N; otherwise the whole game."}]
 #: The director at a table: the table's own key, and the director's PIN in this header.
 _PIN_PARAM = {"name": "X-Director-PIN", "in": "header", "required": False, "schema": {"type": "string"},
               "description": "The director's PIN (`tournament links`, the director's page), with the table's own "
@@ -132,7 +138,10 @@ OPENAPI: dict[str, Any] = {
                                "called": {"type": "boolean"}, "pins": {"type": "boolean"},
                                "last_at": {"type": ["string", "null"]}, "said": {"type": "array", "items": {"type": "string"}},
                                "game": {"type": "object", "description": "Players, seats, hands and moves so far, running "
-                                        "totals, who is to move, the legal moves where the deal is known."},
+                                        "totals, who is to move, the legal moves where the deal is known; "
+                                        "hands_keys: each closed hand's key (a digest of it and the hands "
+                                        "before it), hands_from: with ?hands=KEY.N, how many closed hands "
+                                        "were left out."},
                                "result": {"type": ["object", "null"], "description": "Once in the event: scores, "
                                           "winner, kind, verified, scores_only (hand scores only: never "
                                           "verified), via."},
