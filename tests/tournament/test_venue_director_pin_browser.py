@@ -13,11 +13,10 @@ Screenshots go to the test's folder (and ``DOMREC_SCREENSHOTS`` when set), for a
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament import open_event
 from tournament.event.audit import desk_history
 
 pytestmark = pytest.mark.slow
@@ -29,17 +28,9 @@ httpx = pytest.importorskip("httpx", reason="httpx (the table phones' client her
 pytest.importorskip("uvicorn", reason="uvicorn (the venue's server) is not installed")
 
 from tournament.web.background import BackgroundVenue  # noqa: E402
+from tests.tournament.test_venue_desk_browser import _event  # noqa: E402
 from tests.tournament.test_venue_director_browser import (PHONE, WAIT_MS, _Phone, _message, _one_screen_wide,  # noqa: E402
                                                           _row, _shot, _tap)
-
-
-def _event(tmp_path: Path) -> Path:
-    path = tmp_path / "club.db"
-    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4))
-    add_players(store, ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Quinevere Featherstonehaugh"])
-    pair_next_round(store)
-    store.close()
-    return path
 
 
 def _totals(page) -> str:
@@ -149,9 +140,9 @@ def test_the_director_corrects_a_hand_on_the_tables_phone(tmp_path, browser):
         row = desk.inner_text(f"{_row(desk, 1)} td:nth-child(3)")
         assert row.startswith("en juego · 2 manos"), row
         assert desk.inner_text(f"{_row(desk, 2)} td:nth-child(3)").startswith("sin empezar")
-        assert desk.inner_text(f"{_row(desk, 1)} button") == "Abrir"
+        assert desk.inner_text(f"{_row(desk, 1)} td:last-child button") == "Abrir"  # (a wrong PIN above: its clear button too)
         assert desk.inner_text("#summary").split() == ["ronda", "1", "confirmadas", "0/2"]
-        _tap(desk, f"{_row(desk, 1)} button")
+        _tap(desk, f"{_row(desk, 1)} td:last-child button")
         desk.wait_for_selector("#detail:not([hidden])", timeout=WAIT_MS)
         assert desk.inner_text("#detail-title") == "Ronda 1, mesa 1: en juego"
         _shot(desk, tmp_path, "td-desk-es")

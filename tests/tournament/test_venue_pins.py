@@ -253,8 +253,8 @@ def test_a_killed_server_forgets_no_wrong_pin_and_the_command_line_clears_them_b
     server killed (``kill -9``) and started again: the table still has its five; ``tournament pins
     --clear`` beside the running server clears them."""
     import subprocess
-    import sys
 
+    from tests.tournament import served
     from tests.tournament.served import free_port, stop
 
     httpx = pytest.importorskip("httpx")
@@ -268,21 +268,7 @@ def test_a_killed_server_forgets_no_wrong_pin_and_the_command_line_clears_them_b
     port = free_port()
 
     def serve() -> subprocess.Popen:
-        import socket
-        import time
-
-        proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
-                                 "--rate", "1000", "--pins"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    return proc
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    stop(proc, kill=True)
-                    raise AssertionError("the server did not start") from None
-                time.sleep(0.05)
+        return served.serve(path, port, "--pins")
 
     proc = serve()
     try:
