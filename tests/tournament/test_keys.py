@@ -65,13 +65,14 @@ def test_keys_without_options_says_which_keys_there_are_and_never_a_key(tmp_path
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("the director's key: since ")
-    assert [x.split(":")[0] for x in lines[1:]] == ["round 1 table 1", "round 1 table 2", "round 1 table 3"]
-    secrets = [_key(keys["director"])] + [t["token"] for t in keys["tables"]]
+    assert lines[1].startswith("the director's PIN: since ")
+    assert [x.split(":")[0] for x in lines[2:]] == ["round 1 table 1", "round 1 table 2", "round 1 table 3"]
+    secrets = [_key(keys["director"]), keys["director_pin"]] + [t["token"] for t in keys["tables"]]
     as_json = _cli("keys", str(path), "--json", cwd=tmp_path)
     for out in (done.stdout + done.stderr, as_json.stdout):
         assert not any(s in out for s in secrets)
     assert [(k["kind"], k["table"]) for k in json.loads(as_json.stdout)] == [
-        ("director", None), ("table", 1), ("table", 2), ("table", 3)]
+        ("director", None), ("director_pin", None), ("table", 1), ("table", 2), ("table", 3)]
 
 
 def test_a_new_file_has_no_key_to_list(tmp_path):
@@ -136,6 +137,7 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
             assert desk(old_director) == 200
 
             # The director's key.
+            old_pin = _links(path)["director_pin"]
             done = _cli("keys", str(path), "--rotate-director", cwd=tmp_path)
             assert done.returncode == 0, done.stderr
             assert desk(old_director) == 403
@@ -144,6 +146,13 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
             assert table(1, old_director) == 403  # nor does it open a table any more
             director = _key(_links(path)["director"])
             assert director != old_director and director in done.stdout
+            # The director's PIN with it: the old one opens no table's director view.
+            pin = _links(path)["director_pin"]
+            assert pin != old_pin and f"director's PIN: {pin}" in done.stdout
+            assert client.get("/api/v1/tables/1/1/lines", headers={**_auth(old[1]), "X-Director-PIN": old_pin}
+                              ).status_code == 403
+            assert client.get("/api/v1/tables/1/1/lines", headers={**_auth(old[1]), "X-Director-PIN": pin}
+                              ).status_code == 200
             assert desk(director) == 200 and client.get(f"/d/{director}").status_code == 200
             assert table(1, old[1]) == 200  # the tables keep theirs
 
@@ -169,7 +178,7 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
     assert [(d.by, d.round, d.detail) for d in trail] == [
         ("Ana (command line)", 1, {"key": "table", "table": 2}),
         (trail[1].by, None, {"key": "director"}),
-        (trail[2].by, None, {"key": "all", "count": 4})]
+        (trail[2].by, None, {"key": "all", "count": 5})]  # the director's key and PIN, three tables
     assert trail[1].by.endswith(" (command line)")
     history = _cli("history", str(path), cwd=tmp_path)
     assert history.stdout.count("key changed") == 3

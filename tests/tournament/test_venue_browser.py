@@ -78,7 +78,7 @@ def _type(page, text: str) -> None:
     older than the table is refused as the table having moved on, and that is a failure here)."""
     before = _rev(page)
     page.fill("#typed-text", text)
-    with page.expect_response(lambda r: r.url.endswith("/dgn"), timeout=WAIT_MS) as answer:
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
         page.click("#typed-form button[type=submit]")
     assert answer.value.status == 200, (text, answer.value.json())
     _wait_rev(page, before)
@@ -143,7 +143,7 @@ def _confirm_all(page, sides: list[str]) -> None:
         button = page.locator(f'#panel button[data-side="{side}"]')
         button.wait_for(timeout=WAIT_MS)
         before = _rev(page)
-        with page.expect_response(lambda r: r.url.endswith("/confirm"), timeout=WAIT_MS) as answer:
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/confirm"), timeout=WAIT_MS) as answer:
             button.click()
         assert answer.value.status == 200, answer.value.json()
         _wait_rev(page, before)
@@ -240,7 +240,7 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
                     page.wait_for_timeout(50)
                 for side in ("NS", "EW"):
                     assert page.input_value(f"#score-{side}") == str(hand.result.scores.get(side, 0))
-            with page.expect_response(lambda r: r.url.endswith("/dgn"), timeout=WAIT_MS) as answer:
+            with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
                 page.click("#add-sheet-hand")
             assert answer.value.status == 200, answer.value.json()
         _shot(page, "sheet-over")
@@ -264,10 +264,10 @@ def test_two_phones_racing_on_one_table(tmp_path, browser):
         two.goto(url)
         one.wait_for_selector("#mode-play", timeout=WAIT_MS)
         two.wait_for_selector("#mode-play", timeout=WAIT_MS)
-        with one.expect_response(lambda r: r.url.endswith("/mode"), timeout=WAIT_MS) as first:
+        with one.expect_response(lambda r: r.url.split("?")[0].endswith("/mode"), timeout=WAIT_MS) as first:
             one.click("#mode-play")
         assert first.value.status == 200
-        with two.expect_response(lambda r: r.url.endswith("/mode"), timeout=WAIT_MS) as second:
+        with two.expect_response(lambda r: r.url.split("?")[0].endswith("/mode"), timeout=WAIT_MS) as second:
             two.click("#mode-sheet")  # made on the view before the first phone's choice
         assert second.value.status == 409
         two.wait_for_selector("#message.bad", timeout=WAIT_MS)

@@ -84,6 +84,7 @@ def keys(
             changed = keys_of.rotate_keys(store, f"{who} (command line)", director=rotate_director, tables=tables,
                                      every=rotate)
             director = keys_of.director_link(store, base)
+            director_pin = keys_of.director_pin(store)
             new_links = {(k.round, k.table): keys_of.table_link(store, base, k.round, k.table)
                          for k in changed if k.kind == "table"}
     if not rotating:
@@ -98,11 +99,15 @@ def keys(
     if rotate:
         typer.echo(f"every key is new ({len(changed)}): every link and QR code made before stops working")
         typer.echo(f"director's page: {director}  (keep it to yourself)")
+        if director_pin:
+            typer.echo(f"director's PIN: {director_pin}  (a new one)")
         typer.echo("the tables' new links: `tournament links`; their score sheets again: `tournament sheets "
                    "--force`")
         return
     if rotate_director:
         typer.echo(f"director's page: {director}  (a new key; keep it to yourself)")
+        if director_pin:
+            typer.echo(f"director's PIN: {director_pin}  (a new one)")
     for (rnd, number), link in sorted(new_links.items()):
         typer.echo(f"round {rnd} table {number}: {link}  (a new key; its score sheet again: `tournament sheets "
                    f"--round {rnd} --table {number} --force`)")

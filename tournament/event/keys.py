@@ -41,13 +41,14 @@ KEY_CHANGED = "key_changed"
 class Key:
     """One key of the venue, without the key itself: whose it is and since when it holds."""
 
-    kind: str  # ``director`` or ``table``
+    kind: str  # ``director``, ``director_pin`` or ``table``
     round: int | None
     table: int | None
     since: str  # when it was made, or last changed
 
     def text(self) -> str:
-        who = "the director's key" if self.kind == "director" else f"round {self.round} table {self.table}"
+        who = {"director": "the director's key", "director_pin": "the director's PIN"}.get(
+            self.kind, f"round {self.round} table {self.table}")
         return f"{who}: since {self.since}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,7 +65,7 @@ def keys(store: EventStore) -> list[Key]:
         if kind == "table" and rnd is None:
             continue  # a table no longer in the event: its key opens nothing
         found.append(Key(kind, rnd, number, since))
-    return sorted(found, key=lambda k: (k.kind != "director", k.round or 0, k.table or 0))
+    return sorted(found, key=lambda k: (k.kind == "table", k.kind != "director", k.round or 0, k.table or 0))
 
 
 def _trail_key(store: EventStore, round_no: int | None, detail: dict[str, Any], by: str) -> None:
@@ -99,8 +100,9 @@ def rotate_keys(store: EventStore, by: str, director: bool = False, tables: Any 
             changed = sum(venue_sql.replace_token(store, kind, table_id, at) is not None
                           for kind, table_id, _ in venue_sql.token_dates(store))
             _trail_key(store, None, {"key": "all", "count": changed}, by)
-        elif director:
+        elif director:  # the director's link and PIN: both the director's, both changed
             venue_sql.replace_token(store, "director", None, at)
+            venue_sql.replace_token(store, "director_pin", None, at)
             _trail_key(store, None, {"key": "director"}, by)
         for t in wanted:
             if venue_sql.replace_token(store, "table", t.id, at) is None:
@@ -110,7 +112,8 @@ def rotate_keys(store: EventStore, by: str, director: bool = False, tables: Any 
     if every:
         return done
     named = {(t.round, t.number) for t in wanted}
-    return [k for k in done if (k.kind == "director" and director) or (k.round, k.table) in named]
+    return [k for k in done if (k.kind in ("director", "director_pin") and director) or
+            (k.kind == "table" and (k.round, k.table) in named)]
 
 
 def table_link(store: EventStore, base: str, round_no: int, table_no: int) -> str:
@@ -120,6 +123,11 @@ def table_link(store: EventStore, base: str, round_no: int, table_no: int) -> st
     if token is None:
         raise NotFound(f"round {round_no} has no table {table_no}")
     return f"{base.rstrip('/')}/t/{token}"
+
+
+def director_pin(store: EventStore) -> str | None:
+    """The director's PIN as it is now (``None`` before the venue's keys are made)."""
+    return venue_sql.director_pin(store)
 
 
 def director_link(store: EventStore, base: str) -> str:

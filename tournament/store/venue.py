@@ -89,12 +89,15 @@ def table_tokens(store: EventStore, table_ids: list[int]) -> dict[int, str]:
 
 
 def replace_token(store: EventStore, kind: str, table_id: int | None, at: str) -> str | None:
-    """Within a write: the director's key (``kind`` ``director``) or a table's, replaced by a new
-    one made ``at``; ``None`` if there was none to replace."""
+    """Within a write: the director's key (``kind`` ``director``), the director's PIN
+    (``director_pin``) or a table's key, replaced by a new one made ``at``; ``None`` if there was
+    none to replace."""
     token = new_token()
-    if kind == "director":
-        cur = store.db.execute("UPDATE venue_tokens SET token = ?, created_at = ? WHERE kind = 'director'",
-                               [token, at])
+    if kind in ("director", "director_pin"):  # the director's PIN is changed with the director's key
+        if kind == "director_pin":
+            token = f"{secrets.randbelow(10 ** DIRECTOR_PIN_DIGITS):0{DIRECTOR_PIN_DIGITS}d}"
+        cur = store.db.execute("UPDATE venue_tokens SET token = ?, created_at = ? WHERE kind = ?",
+                               [token, at, kind])
     else:
         cur = store.db.execute("UPDATE venue_tokens SET token = ?, created_at = ? WHERE kind = 'table' "
                                "AND table_id = ?", [token, at, table_id])
