@@ -245,7 +245,9 @@ class Recorder:
         """Go back to ``record`` (taken from :attr:`game` earlier) and save it: a text whose line
         was refused is recorded up to the line before, never as a different game."""
         changed = self.game.record() != record
-        self.game = Game.from_record(record)
+        if changed:  # (unchanged, the game stays as it is: a hand without its deal that is over,
+            # waiting for its left line, is no record Game.from_record takes on its own)
+            self.game = Game.from_record(record)
         self._parts, self._leader, self._comment, self._left = {}, None, None, None
         self._choices, self._confirming, self._sheet_pending, self._seat = None, False, False, None
         self._given = None
