@@ -130,7 +130,7 @@ class Game:
         g._result = record.result
         g._ended = record.ended
         hands = list(record.hands)
-        g._hands, g._current, g._moves = hands, None, []
+        g._hands, g._current, g._moves, g._points = hands, None, [], []
         g._snaps = []
         g._seen_11 = {}
         g._rebuild(current_too=True)

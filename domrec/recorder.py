@@ -85,6 +85,8 @@ class Recorder:
     _given: tuple[int, set] | None = None
     #: Why the last quiet start of an announced hand failed, in one line (what it waits for).
     waiting: str | None = None
+    #: The engine's problem with that start (a lead the deal rules out is refused at once).
+    _not_started: Any = None
     #: The forced passes this recorder made by itself since the last move typed, each with its
     #: place in the hand (a page's table makes them between requests, the terminal after each
     #: move): a pass typed for one of them is that pass, written again, not a new one.
@@ -243,7 +245,9 @@ class Recorder:
         """Go back to ``record`` (taken from :attr:`game` earlier) and save it: a text whose line
         was refused is recorded up to the line before, never as a different game."""
         changed = self.game.record() != record
-        self.game = Game.from_record(record)
+        if changed:  # (unchanged, the game stays as it is: a hand without its deal that is over,
+            # waiting for its left line, is no record Game.from_record takes on its own)
+            self.game = Game.from_record(record)
         self._parts, self._leader, self._comment, self._left = {}, None, None, None
         self._choices, self._confirming, self._sheet_pending, self._seat = None, False, False, None
         self._given = None
@@ -408,8 +412,12 @@ class Recorder:
             if g.in_hand and g.moves:
                 self._refuse(f"{kind} comes before the hand's first move")
                 return
+            given = None if self._given is None else (self._given[0], set(self._given[1]))
             if not self._first_in_text(kind, parsed):
                 return
+            was = g.record().hands[-1] if g.in_hand else None
+            kept = (copy.deepcopy(self._parts), self._leader, self._comment, self._sheet_pending,
+                    self._started_parts, self.waiting, given)
             if g.in_hand:  # a hand started with what was given so far: start it again with more
                 current = g.record().hands[-1]
                 self._leader, self._comment = current.leader, current.comment
@@ -421,7 +429,17 @@ class Recorder:
                 # The deal is complete: saved now, before the first move.  A part still to come
                 # (a row, piles) keeps it waiting; what is wrong is said at the first move (and
                 # at the terminal now, as a page shows it: what the hand waits for).
-                if not self._start(quiet=True) and self.interactive and self.waiting:
+                if self._start(quiet=True):
+                    return
+                lead = self._lead_refused()
+                if lead is not None:  # the hand line's lead, typed before the deal that rules it out
+                    self._parts, self._leader, self._comment, self._sheet_pending, self._started_parts, \
+                        self.waiting, self._given = kept
+                    if was is not None:  # the hand its deal had started, as it was (and as saved)
+                        g.start_hand(was.deal, was.leader, was.comment)
+                    self._refuse(lead)
+                    return
+                if self.interactive and self.waiting:
                     self.say(self.waiting)
             return
         if kind == "left":
@@ -566,9 +584,11 @@ class Recorder:
         g = self.game
         self.waiting = None
         deal = notation.deal_from_parts(self._parts)
+        self._not_started = None
         try:
             g.start_hand(deal, self._leader, self._comment)
         except Refused as e:
+            self._not_started = e.problem
             if not quiet:
                 self._refuse(f"hand {g.hand_number + 1} cannot start: {e.problem.message} [{e.problem.rule}]")
             self.waiting = f"hand {g.hand_number + 1} cannot start yet: {e.problem.message} [{e.problem.rule}]"
@@ -588,6 +608,31 @@ class Recorder:
         lead = f", {g.to_move} to play" if g.to_move else ""
         self.say(f"hand {g.hand_number}{lead}{known}")
         return True
+
+    def _lead_refused(self) -> str | None:
+        """Why the lead named on the hand line cannot be, now that the deal lines typed after it
+        show it (the double's holder, the lead draw), in one line naming that hand line and the
+        seat the rules give; ``None`` when the hand did not start for another reason.
+
+        The hand line was taken when it came, as nothing then ruled its lead out: the line
+        that completes the deal is refused instead, nothing of it kept, so the table types the
+        hand line again and then this line (the deal typed first is checked on the hand line)."""
+        problem = self._not_started
+        if self._leader is None or problem is None or not problem.pointer.endswith("/leader"):
+            return None
+        g = self.game
+        number = g.hand_number + 1
+        rightly = ""
+        try:  # the seat the rules give, asked of the engine (a trial: abandoned at once)
+            g.start_hand(notation.deal_from_parts(self._parts), None, self._comment)
+        except (Refused, GameError):
+            pass
+        else:
+            if g.to_move is not None:
+                rightly = f" (hand {number} lead {g.to_move}, or hand {number} alone: the lead as the rules say)"
+            g.abandon_hand()
+        return (f"hand {number} lead {self._leader}, typed before the deal, cannot be: {problem.message} "
+                f"[{problem.rule}]; type the hand line again{rightly}, then this line")
 
     def _announce(self) -> None:
         g = self.game

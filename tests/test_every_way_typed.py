@@ -222,3 +222,29 @@ def test_left_at_the_end_of_a_hand_closes_it():
     assert not session.game.in_hand and session.game.hand_number == 1
     session.take("end")  # an end line after it claims nothing more: still taken
     assert session.game.outcome_of(1) is not None
+
+
+def test_a_wrong_left_line_after_a_hand_that_is_over_stops_the_pipe_with_one_line(fast_dir):
+    """``domrec record`` from a pipe, a game typed without its deal: the hand is over (a player
+    went out), and its ``left`` line cannot be (a tile already played, a count the moves do not
+    leave).  The line is refused, naming it, and the file keeps the game up to the line before;
+    the old recorder went back to that game through a record it could not rebuild (a hand over
+    whose deal is not known yet) and stopped with a traceback."""
+    stopped = 0
+    for seed in range(12):
+        record = simulated(("competitive", None, {"first_lead": "any"}, None), seed)
+        lines = notation.dumps_typed(record, keep_deal=False).splitlines()
+        k = next(i for i, line in enumerate(lines) if line.startswith("left "))
+        session = Session(attrs.evolve(record, hands=(), result=None))
+        for line in body("\n".join(lines[:k])):
+            session.take(line)
+        if not session.game.hand_over:
+            continue  # (a blocked hand without its deal is over only once its tiles left are known)
+        seat = lines[k].split()[1]
+        lines[k] = f"left {seat} 0-0 0-0 0-0 0-0 0-0 0-0 0-0"
+        text = "\n".join(lines) + "\n"
+        read = by_pipe(text, fast_dir)  # (a traceback here fails the test)
+        assert isinstance(read, str) and read.startswith("exit 1: ") and f"line {k + 1}: hand 1: left" in read, read
+        assert "the recording stops at line" in read
+        stopped += 1
+    assert stopped, "some first hand ends with a player out"

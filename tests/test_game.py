@@ -764,3 +764,17 @@ def test_a_fork_reads_as_the_game_and_goes_on_alone(config, pick):
     # And the game, played on in its turn, is not moved by what its twin did.
     g2 = g.fork()
     assert snapshot(g2) == before
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_game_made_from_a_record_between_hands_forks_and_checkpoints(config):
+    """A Game made from a record whose hands are all closed (how a venue table's game is made
+    again) forks and takes a checkpoint like any other: it once lacked the points of a current
+    hand, and the table's page answered a deal line typed alone with a fault of its own."""
+    record = simulated(config, seed=3)
+    g = Game.from_record(attrs.evolve(record, hands=record.hands[:1], result=None))
+    twin = g.fork()
+    g.restore(g.checkpoint())
+    assert snapshot(twin) == snapshot(g)
+    twin.start_hand(record.hands[1].deal if len(record.hands) > 1 else None)
+    assert not g.in_hand

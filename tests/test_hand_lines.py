@@ -192,6 +192,70 @@ def test_a_lead_the_rules_refuse_is_refused_on_its_hand_line(config, tmp_path):
         assert checked, "a game whose first lead the rules give: some lead of hand 1 is refused"
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_lead_typed_before_the_deal_that_rules_it_out_is_refused_at_once(config, tmp_path):
+    """``hand N lead X`` typed first, then the deal lines, where the deal gives the lead to
+    another seat (Competitive's lead draw, Broadway's double; elsewhere the rules say it
+    without the deal): refused at once, in one line naming ``hand N lead X``, at the hand line
+    itself or at the deal line that rules the lead out (nothing of it kept); the right hand
+    line, that deal line again and the rest then give the game.  The old recorder took the
+    deal and refused the first move instead ("hand 1 cannot start"), one line too late."""
+    record = simulated(config)
+    texts = typed(record)
+    checked = 0
+    for number in (1, 2):
+        if len(record.hands) < number:
+            continue
+        start = next(k for k, t in enumerate(texts) if t.startswith(f"hand {number}"))
+        end = start + 1
+        while texts[end].split()[0] in DEAL_PARTS:
+            end += 1
+        right, parts, before, rest = texts[start], texts[start + 1:end], texts[:start], texts[end:]
+        for seat in wrong_leads(record, number):
+            if config[0] == "competitive" and number == 1 and not any(p.startswith("leaddraw") for p in parts):
+                continue  # (no lead draw typed: the rules leave hand 1's lead to the record)
+            checked += 1
+            bad = f"hand {number} lead {seat}"
+            lines = [*before, bad, *parts, *rest]
+            where = len(before)  # the line refused: the hand line, or one of its deal lines
+
+            rec, _, refused = recorder(record)
+            for k, text in enumerate(lines):
+                rec.feed_line(text)
+                if refused:
+                    where = k
+                    break
+            assert len(refused) == 1 and refused[0].startswith(f"hand {number}"), (bad, refused)
+            assert where <= len(before) + len(parts), (bad, lines[where], refused)  # before any move
+            assert refused[0].startswith(bad) or refused[0].startswith(f"hand {number}: {seat} "), refused
+            again = [right, *lines[where + 1:]] if where == len(before) else [right, *lines[where:]]
+            for text in again:
+                rec.feed_line(text)
+            rec.finish()
+            assert len(refused) == 1, refused[1:]
+            assert deals(rec.game.record()) == deals(record) and rec.game.totals == Game.from_record(record).totals
+
+            session = Session(template(record))
+            for text in lines[:where]:
+                session.take(text)
+            with pytest.raises(RequestRefused) as e:
+                session.take(lines[where])
+            assert e.value.refusal.line == 1 and e.value.refusal.text().startswith(f"1:1: hand {number}")
+            assert len(session.accepted) == where
+            for text in again:
+                session.take(text)
+            assert deals(session.record()) == deals(record)
+            whole = Session(template(record))  # the same lines in one post: refused at that line
+            with pytest.raises(RequestRefused) as e:
+                whole.take("\n".join(lines[:where + 1]))
+            assert e.value.refusal.line == where + 1 and whole.accepted == []
+
+            run, _, head = piped(tmp_path, record, lines)
+            assert run.code != 0 and f"line {head + where + 1}: hand {number}" in run.err, run.err
+    if config[0] in ("competitive", "broadway"):
+        assert checked, "a game whose lead the deal gives: a lead typed before it is refused"
+
+
 # --- 2. a hand line that cannot start its hand says what it waits for --------------------------
 
 

@@ -54,3 +54,72 @@ def test_a_table_takes_every_form_validate_reads(tmp_path, key, whole):
             assert state["game"]["totals"] == validate(record).scores, name
         finally:
             server.close()
+
+
+# --- a lead the deal rules out, typed before or after the deal ----------------------------------
+
+
+def _hand_parts(texts: list[str], number: int) -> tuple[int, int]:
+    """Where hand ``number``'s line is in ``texts``, and where its deal lines end."""
+    start = next(k for k, t in enumerate(texts) if t.startswith(f"hand {number}"))
+    end = start + 1
+    while texts[end].split()[0] in ("deal", "row", "boneyard", "pile", "leaddraw", "redeal"):
+        end += 1
+    return start, end
+
+
+@pytest.mark.parametrize("key", list(EVENTS))
+@pytest.mark.parametrize("order", ["deal-first", "hand-first"])
+def test_a_lead_the_rules_rule_out_is_refused_at_once(tmp_path, key, order):
+    """Every game: ``hand N lead X`` where the rules (with the deal, where they need it: the lead
+    draw, Broadway's double) give hand N's lead to another seat.  Typed after its deal, the hand
+    line is refused (422 naming line 1, nothing kept); typed before it, the hand line is refused
+    if the rules tell without the deal, else the deal line that rules the lead out is, naming
+    ``hand N lead X``.  Either way the table then takes the right hand line and the game
+    (the old server took the deal and refused the first move)."""
+    from domrec.session import requests_for
+    from tests.test_hand_lines import wrong_leads
+
+    path = _event(tmp_path, key)
+    record = _game_of(path, 1, 1, seed=5)
+    texts = requests_for(record, keep_deal=True)
+    number, seat = next((n, s) for n in (1, 2) if len(record.hands) >= n for s in wrong_leads(record, n))
+    start, end = _hand_parts(texts, number)
+    right, parts, bad = texts[start], texts[start + 1:end], f"hand {number} lead {seat}"
+    lines = ([*texts[:start], *parts, bad, right, *texts[end:]] if order == "deal-first" else
+             [*texts[:start], bad, *parts, *texts[end:]])
+    server = _server(path)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+        url = "/api/v1/tables/1/1"
+        state = client.get(url, headers=_auth(token)).json()
+        refused = None
+        k = 0
+        while k < len(lines):
+            text = lines[k]
+            r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
+            if r.status_code == 422 and refused is None:
+                refused = (k, text, r.json()["error"])
+                assert client.get(url, headers=_auth(token)).json()["rev"] == state["rev"]  # nothing kept
+                if order == "hand-first":  # the hand line again, right, then the refused line
+                    lines[k:k] = [right] if text != bad else []
+                    if text == bad:
+                        lines[k] = right
+                k += 1 if order == "deal-first" else 0
+                continue
+            assert r.status_code == 200, (text, r.text)
+            state = r.json()
+            k += 1
+        assert refused is not None, "the wrong lead was taken"
+        at, text, error = refused
+        assert error.startswith(f"1:1: hand {number}") and f" {seat} " in error, error
+        if order == "deal-first":
+            assert text == bad
+        else:
+            assert text == bad or text in parts and error.startswith(f"1:1: {bad}, typed before the deal"), error
+        if state["game"]["in_hand"]:
+            state = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "y"}).json()
+        assert state["game"]["over"] and state["game"]["totals"] == validate(record).scores
+    finally:
+        server.close()
