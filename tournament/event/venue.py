@@ -524,7 +524,9 @@ class Venue:
         # A table's players may change while its game has not started (``tournament swap``,
         # ``move``): a live game made for other players is made again.
         if live is None or live.rev != rev or self._seated.get(table.id) != table.seats:
-            template = table_record(self.store.settings, table, self._players())
+            # The table's own players only (a hall's event has a thousand).
+            template = table_record(self.store.settings, table,
+                                    self.store.players_by_id([s.player for s in table.seats]))
             live = _replay(template, venue_sql.log(self.store, table.id))
             self._live[table.id] = live
             self._seated[table.id] = table.seats
@@ -792,7 +794,7 @@ class Venue:
         matches = [p for p in players if secrets.compare_digest(pins.get(p, "").encode(), pin.encode())]
         if not matches:
             raise WrongPin(f"that PIN is not the PIN of a player of {who}", table, who)
-        return self._players()[matches[0]]
+        return self.store.players_by_id([matches[0]])[matches[0]]
 
     @staticmethod
     def _waiting_words(left: int) -> str:
