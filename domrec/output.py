@@ -12,6 +12,9 @@ so one set of rules holds everywhere:
   and the ``-wal``/``-shm``/``-journal`` file of an SQLite database (replacing one would
   corrupt the database beside it, which is never what --force means).  A link is not followed because the file it points to may be anyone's; a device is not
   written into because ``-o -`` does that job (``-o - > /dev/null``).
+* **Never replaced, even with --force:** an SQLite database in use (its ``-wal`` or ``-shm``
+  beside it): a server writing it would go on writing into the file replaced, and every move
+  and result it acknowledged from then on would be lost.
 * **A file domrec did not write is replaced only with --force.**  domrec recognises its own
   outputs by a mark each :class:`Kind` knows (a generator mark in HTML, SVG and JSON
   exports, the exact CSV header, a ``generator`` field in every simulated record).  Records
@@ -229,6 +232,10 @@ def check(path: str | Path, kind: Kind, force: bool = False) -> None:
     if _is_database_companion(target):
         raise NotReplaced(f"{label} is an SQLite database's -wal, -shm or -journal file: never replaced, "
                           f"not even with --force; choose another file")
+    if database_in_use(target):
+        raise NotReplaced(f"{label} is an SQLite database in use (its -wal or -shm file is beside it: a server "
+                          f"or a command has it open): never replaced, not even with --force; what it writes "
+                          f"would go on into the file replaced, and be lost")
     if not force and _is_database(target):
         raise NeedsForce(f"{label} is an SQLite database (an event or ratings file?): not replaced "
                          f"(use --force if it is really to be replaced)")

@@ -123,6 +123,20 @@ def _wal(folder: Path) -> Path:
     return path
 
 
+def _database_in_use(folder: Path) -> Path:
+    """An event file a server has open: its write-ahead log and shared memory beside it."""
+    path = _database(folder)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("INSERT INTO t VALUES (1)")
+    conn.commit()
+    _database_in_use.open.append(conn)  # held open while the test runs, as the server holds it
+    return path
+
+
+_database_in_use.open = []  # type: ignore[attr-defined]
+
+
 def _state(path: Path) -> tuple:
     """What is at ``path``, to compare before and after: the link's target, the file's mode and bytes."""
     st = os.lstat(path)
@@ -137,7 +151,7 @@ def _state(path: Path) -> tuple:
 NEVER = {"fifo": (_fifo, "FIFO"), "device": (_device, "character device"), "socket": (_socket, "socket"),
          "folder": (_folder, "folder"), "link to a file": (_link_to_file, "symbolic link"),
          "link to a folder": (_link_to_folder, "symbolic link"), "dangling link": (_dangling_link, "symbolic link"),
-         "-wal file": (_wal, "SQLite database")}
+         "-wal file": (_wal, "SQLite database"), "database in use": (_database_in_use, "SQLite database in use")}
 
 
 @pytest.mark.parametrize("case", sorted(NEVER))
@@ -162,7 +176,8 @@ def test_simulate_refuses_them(tmp_path, case):
     assert _state(path) == before and not leftovers(tmp_path)
 
 
-@pytest.mark.parametrize("case", ["fifo", "device", "link to a file", "link to a folder", "-wal file"])
+@pytest.mark.parametrize("case", ["fifo", "device", "link to a file", "link to a folder", "-wal file",
+                                  "database in use"])
 @pytest.mark.parametrize("command", ["report", "export"])
 def test_report_and_export_refuse_them(event, tmp_path, case, command):
     path = NEVER[case][0](tmp_path)
