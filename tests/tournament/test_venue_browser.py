@@ -229,6 +229,12 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
         page.click("#mode-sheet", timeout=WAIT_MS)
         for k, hand in enumerate(record.hands):
             page.wait_for_selector("#add-sheet-hand", timeout=WAIT_MS)
+            # The page has drawn the answer to the hand before (a new panel, its boxes empty): typed
+            # into the panel it replaces, the numbers would be lost, as a person's would.
+            deadline = time.monotonic() + WAIT_MS / 1000
+            while page.inner_text("#add-sheet-hand").strip() != f"Record hand {k + 1}":
+                assert time.monotonic() < deadline, "the page did not draw the next hand's panel"
+                page.wait_for_timeout(20)
             for side in ("NS", "EW"):
                 page.fill(f"#score-{side}", str(hand.result.scores.get(side, 0)))
             if k == 0:  # the page's own refresh finds the table as it was: what was typed stays
