@@ -80,6 +80,15 @@ def piped(tmp_path, record: Record, lines: list[str]):
     return run, out, head.count("\n")
 
 
+def hand_span(texts: list[str], number: int) -> tuple[int, int]:
+    """Where hand ``number``'s line is among the typed requests, and where its deal's lines end."""
+    start = next(k for k, t in enumerate(texts) if t.startswith(f"hand {number}"))
+    end = start + 1
+    while texts[end].split()[0] in DEAL_PARTS:
+        end += 1
+    return start, end
+
+
 def wrong_leads(record: Record, number: int) -> list[str]:
     """The seats the rules refuse as hand ``number``'s leader, as the validator says."""
     from domrec.validate import validate
@@ -151,10 +160,7 @@ def test_a_lead_the_rules_refuse_is_refused_on_its_hand_line(config, tmp_path):
     for number in (1, 2):
         if len(record.hands) < number:
             continue
-        start = next(k for k, t in enumerate(texts) if t.startswith(f"hand {number}"))
-        end = start + 1
-        while texts[end].split()[0] in DEAL_PARTS:
-            end += 1
+        start, end = hand_span(texts, number)
         forms = [(texts[:start], texts[start:]),  # the hand line first, then its deal (if typed)
                  ([*texts[:start], *texts[start + 1:end]], [texts[start], *texts[end:]])]  # the deal first
         for seat in wrong_leads(record, number):
@@ -206,10 +212,7 @@ def test_a_lead_typed_before_the_deal_that_rules_it_out_is_refused_at_once(confi
     for number in (1, 2):
         if len(record.hands) < number:
             continue
-        start = next(k for k, t in enumerate(texts) if t.startswith(f"hand {number}"))
-        end = start + 1
-        while texts[end].split()[0] in DEAL_PARTS:
-            end += 1
+        start, end = hand_span(texts, number)
         right, parts, before, rest = texts[start], texts[start + 1:end], texts[:start], texts[end:]
         for seat in wrong_leads(record, number):
             if config[0] == "competitive" and number == 1 and not any(p.startswith("leaddraw") for p in parts):

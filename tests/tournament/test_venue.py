@@ -64,6 +64,13 @@ def _server(path: Path, **kw) -> VenueServer:
     return VenueServer(path, base_url="http://testserver", **kw)
 
 
+def _table_one(path: Path, **kw):
+    """A server for ``path``, a client of it, and the key of round 1's first table."""
+    server = _server(path, **kw)
+    client = starlette_testclient.TestClient(server.asgi)
+    return server, client, server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+
+
 def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -459,10 +466,8 @@ def test_a_game_stopped_by_the_clock_is_confirmed_and_entered(tmp_path):
     store.close()
     record = _game_of(path, 1, 1, seed=4)
     first_hand = attrs.evolve(record, hands=record.hands[:1], result=None)
-    server = _server(path)
+    server, client, token = _table_one(path)
     try:
-        client = starlette_testclient.TestClient(server.asgi)
-        token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
         url = "/api/v1/tables/1/1"
         state = client.get(url, headers=_auth(token)).json()
         assert state["time_limit"] == 40

@@ -11,7 +11,7 @@ import pytest
 from domrec import notation
 from domrec.validate import validate
 
-from tests.tournament.test_venue import EVENTS, _auth, _event, _game_of, _server, starlette_testclient
+from tests.tournament.test_venue import EVENTS, _auth, _event, _game_of, _server, _table_one, starlette_testclient
 
 
 def _forms(record) -> dict[str, str]:
@@ -88,10 +88,8 @@ def test_a_lead_the_rules_rule_out_is_refused_at_once(tmp_path, key, order):
     right, parts, bad = texts[start], texts[start + 1:end], f"hand {number} lead {seat}"
     lines = ([*texts[:start], *parts, bad, right, *texts[end:]] if order == "deal-first" else
              [*texts[:start], bad, *parts, *texts[end:]])
-    server = _server(path)
+    server, client, token = _table_one(path)
     try:
-        client = starlette_testclient.TestClient(server.asgi)
-        token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
         url = "/api/v1/tables/1/1"
         state = client.get(url, headers=_auth(token)).json()
         refused = None
