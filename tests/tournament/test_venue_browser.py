@@ -286,3 +286,35 @@ def test_two_phones_racing_on_one_table(tmp_path, browser):
     rows = store.conn.execute("SELECT kind, body FROM venue_log").fetchall()
     assert rows == [("mode", "play")]
     store.close()
+
+
+def test_a_phone_that_loses_its_connection_sends_nothing_and_then_sends_once(tmp_path, browser):
+    """The table's Wi-Fi drops: the line typed is not sent, the page says so in one line and keeps
+    the table as it was; back online, the same line sent again is taken, and the table's log holds
+    it once."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=3))
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_selector("#typed-text", timeout=WAIT_MS)
+        _type(page, steps[0])
+        before = _rev(page)
+        context.set_offline(True)
+        page.fill("#typed-text", steps[1])
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
+        assert page.inner_text("#message") == "no connection to the server: nothing was sent; try again"
+        assert _rev(page) == before
+        _shot(page, "offline")
+        context.set_offline(False)
+        _type(page, steps[1])
+        assert _rev(page) == before + 1
+    finally:
+        served.close()
+    store = open_event(path)
+    rows = [r[0] for r in store.conn.execute("SELECT body FROM venue_log ORDER BY rev")]
+    store.close()
+    assert rows[-2:] == steps[:2] and rows.count(steps[1]) == 1  # sent once, taken once
