@@ -342,17 +342,19 @@ def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
                     venue_sql.insert_token(store, "table", t.id, now())
 
 
-def links(store: EventStore, base: str, round_no: int | None = None) -> dict[str, Any]:
+def links(store: EventStore, base: str, round_no: int | None = None, hall: str | None = None) -> dict[str, Any]:
     """Every link of the venue: ``{"director", "director_pin", "public", "tables": [{round, table,
     url, token}]}`` for ``round_no`` (default: the last paired), its keys (and the director's PIN)
-    made where they were missing."""
+    made where they were missing.  The public page is at ``hall`` if given, else at the hall's
+    address ``serve`` remembered with ``base`` (:func:`hall_url`)."""
     ensure_tokens(store, round_no)
     rnd = round_no if round_no is not None else store.last_round()
     base = base.rstrip("/")
+    public = (hall if hall is not None else hall_url(store, base)).rstrip("/")
     tables = store.tables(rnd) if rnd else []
     tokens = venue_sql.table_tokens(store, [t.id for t in tables])
     return {"director": f"{base}/d/{venue_sql.director_token(store)}", "director_pin": venue_sql.director_pin(store),
-            "public": f"{base}/",
+            "public": f"{public}/",
             "tables": [{"round": t.round, "table": t.number, "url": f"{base}/t/{tokens[t.id]}",
                         "token": tokens[t.id]} for t in tables]}
 
@@ -373,13 +375,34 @@ def served_before(store: EventStore) -> bool:
     return venue_sql.remembered_url(store) is not None
 
 
-def remember_url(store: EventStore, url: str, given: bool = False) -> None:
+def remember_url(store: EventStore, url: str, given: bool = False, hall: str | None = None) -> None:
     """``serve`` listens at ``url`` (``given``: named with ``--url``, so a later ``serve`` without
-    it keeps to it while it serves on the same port)."""
+    it keeps to it while it serves on the same port), its hall at ``hall`` (a process of its own,
+    on a port of its own; None: at ``url`` itself)."""
     with store.write():
         venue_sql.remember_url(store, url.rstrip("/"))
+        venue_sql.remember_hall_url(store, (hall or url).rstrip("/"))
         if given:
             venue_sql.remember_given_url(store, url.rstrip("/"))
+
+
+def hall_url(store: EventStore, base: str) -> str:
+    """The hall's address (the public pages, the live stream, the feed) for links made with
+    ``base``: the one ``serve`` remembered beside ``base`` (the hall's own process, on its own
+    port), else ``base`` itself (one process; the tables' port sends a phone on anyway)."""
+    base = base.rstrip("/")
+    hall = venue_sql.remembered_hall_url(store)
+    return hall if hall is not None and venue_sql.remembered_url(store) == base else base
+
+
+def hall_address(url: str, port: int) -> str:
+    """``url`` on another ``port`` (the hall's): ``http://10.0.0.5:8000`` → ``http://10.0.0.5:8001``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url.rstrip("/"))
+    host = parts.hostname or "127.0.0.1"
+    host = f"[{host}]" if ":" in host else host
+    return urlunsplit((parts.scheme, f"{host}:{port}", parts.path, "", ""))
 
 
 def serve_url(store: EventStore, url: str | None, worked_out: str, port: int) -> str:
@@ -563,9 +586,9 @@ class Venue:
         with self.lock:
             ensure_tokens(self.store, round_no)
 
-    def links(self, base: str, round_no: int | None = None) -> dict[str, Any]:
+    def links(self, base: str, round_no: int | None = None, hall: str | None = None) -> dict[str, Any]:
         with self.lock:
-            return links(self.store, base, round_no)
+            return links(self.store, base, round_no, hall)
 
     # --- reading a table --------------------------------------------------------------------
 

@@ -242,6 +242,15 @@ def remember_url(store: EventStore, url: str) -> None:
     _set_meta(store, "venue_url", url)
 
 
+def remembered_hall_url(store: EventStore) -> str | None:
+    """The hall's address ``tournament serve`` last printed (its own process's, or the server's own)."""
+    return _meta(store, "venue_hall_url")
+
+
+def remember_hall_url(store: EventStore, url: str) -> None:
+    _set_meta(store, "venue_hall_url", url)
+
+
 def given_url(store: EventStore) -> str | None:
     """The address last given to ``serve`` with ``--url`` (kept for the next ``serve`` without it)."""
     return _meta(store, "venue_url_given")

@@ -57,7 +57,7 @@ import markupsafe
 from starlette.applications import Starlette
 from starlette.requests import Request
 import orjson
-from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.responses import JSONResponse as _JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -73,8 +73,9 @@ from tournament.event.files import open_event
 from tournament.event.public import NotPublic
 from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
-                                    Waiting, remember_printed)
+                                    Waiting, hall_address, remember_printed)
 from tournament.pages.sheets import qr_data_uri, sheets_page
+from tournament.settings import Settings
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer
 from tournament.web.openapi import OPENAPI
@@ -220,6 +221,8 @@ _HOT = re.compile(r"/api/v1/tables/([^/]+)/([^/]+)(/dgn)?")
 #: The most requests one group of the event file takes (see :class:`VenueThread`).
 MAX_GROUP = 64
 _NOTHING = object()
+#: A request's ``Host``: a name or an IPv4 address, or an IPv6 one in brackets, and a port.
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(?::[0-9]{1,5})?")
 
 
 class VenueThread:
@@ -306,32 +309,19 @@ class VenueThread:
                 future.set_exception(value)
 
 
-class VenueServer:
-    """The application and the one thread that uses the event file."""
+class Site:
+    """What every answer of the venue's servers gets, whichever process serves it (the tables'
+    server, :class:`VenueServer`, and the hall's own, :class:`tournament.web.hall.HallServer`): the
+    guard (the rate limit, a write's origin, the security headers, one line for a fault), the
+    players' language, pages from the templates.  A subclass gives its routes (:meth:`_routes`),
+    the event's settings (:attr:`settings`), and may send its busiest requests straight to their
+    endpoint (:meth:`_hot`); it calls :meth:`_start` once it holds what its routes need."""
 
-    def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
-                 rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME,
-                 idle_minutes: int = IDLE_MINUTES, clock: Callable[[], Any] | None = None,
-                 also_at: Iterable[str] = ()) -> None:
-        self.event = Path(event)
-        self.clock = clock  # the venue's clock for the tables' waits after wrong PINs (a test's own)
+    def __init__(self, base_url: str, rate: float = RATE, burst: int = BURST, also_at: Iterable[str] = ()) -> None:
         self.base_url = base_url
         #: The origins a browser's write may come from: the address the server is served at
         #: (its links' address) and ``also_at``, the addresses it listens on (127.0.0.1, localhost).
         self.origins = frozenset(o for o in map(origin_of, (base_url, *also_at)) if o is not None)
-        self.pins = pins
-        self.idle_minutes = idle_minutes
-        names.prepare()  # (the first result entered would read it: a table's confirmation waiting)
-        self._executor = VenueThread()
-        self.venue: Venue = self._executor.submit(self._open, grouped=False).result()
-        self._executor.store, self._executor.lost = self.venue.store, self.venue.forget
-        # The log is copied into the file beside the tables' writes, never inside one of them.
-        self._executor.submit(self.venue.store.conn.execute, "PRAGMA wal_autocheckpoint = 0", grouped=False).result()
-        self.checkpointer = Checkpointer(self.event)
-        # The hall's pages and live stream read the file on threads of their own, never this one's.
-        self.public = PublicPages(self.event, base_url)
-        self.live = LiveFeed(self.event, lifetime=stream_lifetime)
-        self._logged = 0  # the venue's changes logged, as the live stream was last told
         self.buckets = _Buckets(rate, burst)
         loader = jinja2.FileSystemLoader(str(HERE / "templates"))
         # Every value a page shows loses its direction controls (finalize): an old event's name
@@ -339,37 +329,31 @@ class VenueServer:
         self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True,
                                                  finalize=_plain_direction)
                           for lang in i18n.LANGUAGES}
+
+    def _start(self) -> None:
+        """The application and its guard, once the subclass holds what its routes need."""
         self.app = Starlette(routes=self._routes(), exception_handlers={Exception: self._crash})
         self.asgi = self._guarded(self.app)
 
-    def _open(self) -> Venue:
-        venue = Venue(open_event(self.event), pins=self.pins, idle_minutes=self.idle_minutes,
-                      **({"clock": self.clock} if self.clock is not None else {}))
-        venue.ensure_tokens()
-        return venue
+    @property
+    def settings(self) -> Settings:
+        """The event's settings (its name on a refused page, its language when the browser names none)."""
+        raise NotImplementedError
 
-    def close(self) -> None:
-        def shut() -> None:
-            self.venue.store.close()
+    def _routes(self) -> list:
+        raise NotImplementedError
 
-        self.live.stop()
-        self.live.close()
-        self.public.close()
-        self.checkpointer.close()
-        self._executor.submit(shut, grouped=False).result()
-        self._executor.shutdown()
+    def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
+        """The endpoint of a request answered without Starlette's routing, or None (see
+        :meth:`VenueServer._hot`)."""
+        return None
 
-    def stop_streams(self) -> None:
-        """End every live stream (the server is stopping: an open stream would hold it up)."""
-        self.live.stop()
+    def _home(self, request: Request) -> str:
+        """Where a refused page's link to the event's public page leads."""
+        return "/"
 
-    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` on the venue's thread, waited for (for a caller outside the event loop)."""
-        return self._executor.submit(fn, *args).result()
-
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` on the venue's thread."""
-        return await asyncio.wrap_future(self._executor.submit(fn, *args))
+    def _where(self, request: Request) -> tuple[int, int]:
+        return _int(request.path_params["round"], "round"), _int(request.path_params["table"], "table")
 
     # --- what every response gets ---------------------------------------------------------
 
@@ -433,6 +417,328 @@ class VenueServer:
 
         return asgi
 
+
+    async def _crash(self, request: Request, exc: Exception) -> Response:
+        """Starlette's last resort, made to answer as every refusal does (the guard logs it)."""
+        lang = self._language(request)[0]
+        return _crashed(request.scope.get("state", {}).get("request_id", ""), lambda text: self._said(text, lang))
+
+    # --- the players' language ------------------------------------------------------------
+
+    def _language(self, request: Request) -> tuple[str, str | None]:
+        """The language to answer in, and the language to keep in the cookie (``?lang=`` asked
+        for one the pages have), or ``None``."""
+        asked = i18n.known(request.query_params.get("lang")) if request.scope.get("query_string") else None
+        if asked is not None:
+            return asked, asked
+        kept = i18n.known(request.cookies.get(LANG_COOKIE))
+        if kept is not None:
+            return kept, None
+        return i18n.negotiate(request.headers.get("accept-language"), self.settings.lang), None
+
+    @staticmethod
+    def _negotiated(response: Response, keep: str | None) -> Response:
+        response.headers["vary"] = "Accept-Language, Cookie"
+        if keep is not None:
+            response.set_cookie(LANG_COOKIE, keep, max_age=365 * 24 * 3600, path="/", samesite="lax")
+        return response
+
+    @staticmethod
+    def _said(text: str, lang: str) -> str:
+        return phrases.translate(text, lang, PHRASES, i18n.FOLDERS)
+
+
+    # --- pages ----------------------------------------------------------------------------
+
+    def _page(self, request: Request, name: str, status: int = 200, **values: Any) -> Response:
+        """A page from its template in the client's language, with the strings of its scripts."""
+        lang, keep = self._language(request)
+        scripts = [HERE / "static" / script for script in SCRIPTS.get(name, ())]
+        strings = script_strings(scripts, lang, i18n.FOLDERS) if scripts else None
+        languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+        html = self.templates[lang].get_template(name).render(strings=strings, languages=languages, **values)
+        return self._negotiated(HTMLResponse(html, status_code=status), keep)
+
+    async def _refused_page(self, request: Request, e: Exception, status: int) -> Response:
+        lang, _ = self._language(request)
+        return self._page(request, "refused.html.j2", status, event=self.settings.name, home=self._home(request),
+                          message=self._said(one_line(getattr(e, "message", str(e))), lang))
+
+
+#: The hall's paths (no key, nothing written) and their endpoints: served by the hall's own process
+#: (:mod:`tournament.web.hall`), or by the tables' server itself when it runs alone; where the
+#: hall has a process of its own, the tables' server answers each of them with a redirect there.
+HALL_ROUTES = (
+    ("/", "public_page"),
+    ("/tables", "public_page"),
+    ("/standings", "public_page"),
+    ("/games", "public_page"),
+    ("/crosstable", "public_page"),
+    ("/bracket", "public_page"),
+    ("/players/{player}", "player_page"),
+    ("/games/{round}/{table}", "public_replay"),
+    ("/projector", "projector_page"),
+    ("/live", "live_stream"),
+    ("/api/v1/event", "feed_event"),
+    ("/api/v1/standings", "feed_standings"),
+    ("/api/v1/rounds/{round}", "feed_round"),
+    ("/api/v1/games/{round}/{table}", "feed_game"),
+    ("/api/v1/changes", "feed_changes"),
+)
+
+
+def _static() -> Mount:
+    """Scripts, styles and pictures, from the package: served by both processes (a table's page
+    runs its scripts from its own address, as its security policy has it)."""
+    return Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+
+class HallSite(Site):
+    """The hall's side: the public pages, the live stream, the event's public feed (no key, nothing
+    written), over :attr:`public` and :attr:`live` (:mod:`tournament.web.public`)."""
+
+    public: PublicPages
+    live: LiveFeed
+
+    def _hall_routes(self) -> list:
+        return [Route(path, getattr(self, name)) for path, name in HALL_ROUTES] + [_static()]
+
+    def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
+        """The live stream, straight to its endpoint (a hall's pages open it at once, and a burst
+        of them must cost little; see :meth:`VenueServer._hot`)."""
+        if scope["path"] == "/live" and scope["method"] == "GET" and not scope.get("root_path"):
+            return self.live_stream, {}
+        return None
+
+    # --- the hall's pages (no key) ----------------------------------------------------------------
+
+    def _made(self, request: Request, page: Made, headers: dict[str, str] | None = None) -> Response:
+        """A public page as made for this change of the event: compressed where the browser takes
+        it; ``X-Seq`` says which change it shows (the live script keeps it)."""
+        out = {"x-seq": str(page.seq), **(headers or {})}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            out["content-encoding"] = "gzip"
+            response = Response(page.gzipped, media_type="text/html; charset=utf-8", headers=out)
+        else:
+            response = Response(page.body, media_type="text/html; charset=utf-8", headers=out)
+        response = self._negotiated(response, self._language(request)[1])  # in the asker's language
+        response.headers["vary"] = "Accept-Encoding, Accept-Language, Cookie"
+        return response
+
+    async def _public(self, request: Request, make: Callable[[str | None, int | None], Any]) -> Response:
+        """``?part=main``: only the page's main region (what the live script swaps in); with
+        ``since=SEQ``, nothing at all (204) while the page would show that same change."""
+        part = "main" if request.query_params.get("part") == "main" else None
+        text = request.query_params.get("since", "")
+        since = int(text) if part and text.isascii() and text.isdigit() and len(text) < 19 else None
+        try:
+            page = await make(part, since)
+            return Response(status_code=204) if page is None else self._made(request, page)
+        except NotPublic as e:
+            return await self._refused_page(request, e, 404)
+
+    async def public_page(self, request: Request) -> Response:
+        page = request.url.path.strip("/") or "index"
+        query = request.query_params.get("q", "")[:100] if page == "index" else ""
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.page(page, query=query, part=part,
+                                                                                since=since, lang=lang))
+
+    async def player_page(self, request: Request) -> Response:
+        try:
+            number = _int(request.path_params["player"], "player")
+        except _Refusal as e:
+            return await self._refused_page(request, e, e.status)
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.page("player", number, part=part,
+                                                                                since=since, lang=lang))
+
+    async def projector_page(self, request: Request) -> Response:
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.projector(part, since, lang))
+
+    async def public_replay(self, request: Request) -> Response:
+        """A confirmed game's replay page (never a game still in play: its hidden tiles stay hidden)."""
+        try:
+            round_no, table_no = self._where(request)
+            page = await self.public.replay(round_no, table_no, self._language(request)[0])
+        except _Refusal as e:
+            return await self._refused_page(request, e, e.status)
+        except NotPublic as e:
+            return await self._refused_page(request, e, 404)
+        except DomrecError as e:  # a stored record damaged since it was entered: `tournament check` says where
+            return await self._refused_page(request, TournamentError(f"this game's record cannot be read: {one_line(str(e))}"),
+                                            422)
+        # The replay page is one self-contained document: its script and styles are inline.
+        return self._made(request, page, {"content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; "
+                                                                     "style-src 'unsafe-inline'; img-src data:; "
+                                                                     "frame-ancestors 'none'"})
+
+    async def live_stream(self, request: Request) -> Response:
+        """Server-Sent Events: the number of the event's latest change, each time it moves on."""
+        # Counted in before anything is awaited, so a thousand asked at once cannot all find room.
+        if not self.live.reserve():
+            return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
+                                          "itself every few seconds instead",
+                                 "request_id": request.scope.get("state", {}).get("request_id", "")},
+                                status_code=503, headers={"Retry-After": "30"})
+        tables = request.query_params.get("follow") == "tables"
+        return _Stream(self.live.events(tables, reserved=True), self.live.release, media_type="text/event-stream",
+                       headers={"x-accel-buffering": "no"})
+
+
+    # --- the event's feed (public: no key) ----------------------------------------------------
+
+    async def _feed(self, request: Request, read: Callable[[EventStore], Any]) -> Response:
+        """``read()`` (a function of :mod:`tournament.event.feed`) as JSON, public, with its ETag:
+        the event and its last change's number, taken before the data in one read transaction,
+        so an ETag is never newer than the data it is sent with.  A file whose log has not begun
+        (made by an older tool, not written since) gets no ETag: it could change unlogged."""
+        seen = request.headers.get("if-none-match")
+
+        def work(store: EventStore) -> tuple[str | None, Any]:
+            with store.reading():
+                seq = changes.latest_seq(store)
+                tag = f'"{FEED_ETAG}-{store.uuid}-{seq}"' if seq else None
+                if tag is not None and seen is not None and _etag_matches(seen, tag):
+                    return tag, _NOT_MODIFIED
+                return tag, read(store)
+
+        try:  # on the hall's thread and connection: a program following the event never holds up a table
+            tag, data = await self.public.reader.run(work)
+        except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
+            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
+        headers = _feed_headers(tag)
+        if data is _NOT_MODIFIED:
+            return Response(status_code=304, headers=headers)
+        return JSONResponse(data, headers=headers)
+
+    def _feed_refusal(self, request: Request, status: int, message: str) -> Response:
+        request_id = request.scope.get("state", {}).get("request_id", "")
+        return JSONResponse({"error": message, "request_id": request_id}, status_code=status,
+                            headers=_feed_headers(None))
+
+    async def feed_event(self, request: Request) -> Response:
+        return await self._feed(request, feed.event)
+
+    async def feed_standings(self, request: Request) -> Response:
+        return await self._feed(request, feed.standings)
+
+    async def feed_round(self, request: Request) -> Response:
+        try:
+            number = _int(request.path_params["round"], "round")
+        except _Refusal as e:
+            return self._feed_refusal(request, e.status, e.message)
+        return await self._feed(request, lambda store: feed.round_(store, number))
+
+    async def feed_changes(self, request: Request) -> Response:
+        since, limit = request.query_params.get("since"), request.query_params.get("limit")
+        return await self._feed(request, lambda store: feed.changes_after(store, since, limit))
+
+    async def feed_game(self, request: Request) -> Response:
+        """A finished table's record: JSON as stored, or DGN with ``?format=dgn``.  Its ETag is the
+        record's hash: an amended result is another record, another tag."""
+        try:
+            round_no, table_no = self._where(request)
+        except _Refusal as e:
+            return self._feed_refusal(request, e.status, e.message)
+        form = request.query_params.get("format", "json")
+        if form not in ("json", "dgn"):
+            return self._feed_refusal(request, 422, f"format is json or dgn (not {one_line(form)[:20]!r})")
+        def work(store: EventStore) -> tuple[str, str]:
+            with store.reading():
+                text, digest = feed.game_text(store, round_no, table_no)
+                return (feed.game_dgn(store, round_no, table_no) if form == "dgn" else text), digest
+
+        try:
+            body, digest = await self.public.reader.run(work)
+        except TournamentError as e:
+            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
+        tag = f'"{digest}-{form}"' if digest else None
+        headers = _feed_headers(tag)
+        seen = request.headers.get("if-none-match")
+        if tag is not None and seen is not None and _etag_matches(seen, tag):
+            return Response(status_code=304, headers=headers)
+        media = "text/plain; charset=utf-8" if form == "dgn" else "application/json"
+        return Response(body.encode("utf-8"), media_type=media, headers=headers)
+
+
+class VenueServer(HallSite):
+    """The tables' server: the application and the one thread that uses the event file.
+
+    With ``hall_port`` (``tournament serve``'s default) the hall has a process of its own on that
+    port (:mod:`tournament.web.hall`): this server answers each of the hall's paths with a redirect
+    there and tells it of each change it logs (:attr:`poke_hall`); without it (``--one-process``,
+    the library's default) it serves the hall's pages itself, on threads of their own."""
+
+    def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
+                 rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME,
+                 idle_minutes: int = IDLE_MINUTES, clock: Callable[[], Any] | None = None,
+                 also_at: Iterable[str] = (), hall_port: int | None = None) -> None:
+        super().__init__(base_url, rate, burst, also_at)
+        self.event = Path(event)
+        self.clock = clock  # the venue's clock for the tables' waits after wrong PINs (a test's own)
+        self.hall_port = hall_port
+        #: The hall's address for the links (its own process's), or None: the hall is served here.
+        self.hall_url = hall_address(base_url, hall_port) if hall_port is not None else None
+        #: Tells the hall's own process that a change was logged (set by whoever started it).
+        self.poke_hall: Callable[[], None] = lambda: None
+        self.pins = pins
+        self.idle_minutes = idle_minutes
+        names.prepare()  # (the first result entered would read it: a table's confirmation waiting)
+        self._executor = VenueThread()
+        self.venue: Venue = self._executor.submit(self._open, grouped=False).result()
+        self._executor.store, self._executor.lost = self.venue.store, self.venue.forget
+        # The log is copied into the file beside the tables' writes, never inside one of them.
+        self._executor.submit(self.venue.store.conn.execute, "PRAGMA wal_autocheckpoint = 0", grouped=False).result()
+        self.checkpointer = Checkpointer(self.event)
+        if hall_port is None:  # the hall's pages and live stream here, on threads of their own, never this one's
+            self.public = PublicPages(self.event, base_url)
+            self.live = LiveFeed(self.event, lifetime=stream_lifetime)
+        self._logged = 0  # the venue's changes logged, as the live stream was last told
+        self._start()
+
+    @property
+    def settings(self) -> Settings:
+        return self.venue.store.settings
+
+    @property
+    def one_process(self) -> bool:
+        """The hall's pages are served here (no process of their own)."""
+        return self.hall_port is None
+
+    def _open(self) -> Venue:
+        venue = Venue(open_event(self.event), pins=self.pins, idle_minutes=self.idle_minutes,
+                      **({"clock": self.clock} if self.clock is not None else {}))
+        venue.ensure_tokens()
+        return venue
+
+    def close(self) -> None:
+        def shut() -> None:
+            self.venue.store.close()
+
+        if self.one_process:
+            self.live.stop()
+            self.live.close()
+            self.public.close()
+        self.checkpointer.close()
+        self._executor.submit(shut, grouped=False).result()
+        self._executor.shutdown()
+
+    def stop_streams(self) -> None:
+        """End every live stream (the server is stopping: an open stream would hold it up)."""
+        if self.one_process:
+            self.live.stop()
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on the venue's thread, waited for (for a caller outside the event loop)."""
+        return self._executor.submit(fn, *args).result()
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on the venue's thread."""
+        return await asyncio.wrap_future(self._executor.submit(fn, *args))
+
+
     def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
         """A table's move (``POST …/dgn``) or read (``GET`` of its state), the requests a hall
         makes most, and the live stream (a hall's pages open it at once, and a burst of them must
@@ -443,8 +749,8 @@ class VenueServer:
         match them."""
         if scope.get("root_path"):
             return None
-        if scope["path"] == "/live" and scope["method"] == "GET":
-            return self.live_stream, {}
+        if self.one_process and scope["path"] == "/live":
+            return super()._hot(scope)
         found = _HOT.fullmatch(scope["path"])
         if found is None:
             return None
@@ -456,11 +762,6 @@ class VenueServer:
             return self.api_table, {"round": round_no, "table": table_no}
         return None
 
-    async def _crash(self, request: Request, exc: Exception) -> Response:
-        """Starlette's last resort, made to answer as every refusal does (the guard logs it)."""
-        lang = self._language(request)[0]
-        return _crashed(request.scope.get("state", {}).get("request_id", ""), lambda text: self._said(text, lang))
-
     # --- routes ---------------------------------------------------------------------------
 
     def _routes(self) -> list:
@@ -468,17 +769,8 @@ class VenueServer:
         api = "/api/v1"
         hot = [Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
                Route(f"{api}/tables/{{round}}/{{table}}", self.api_table)]
-        return hot + [
-            Route("/", self.public_page),
-            Route("/tables", self.public_page),
-            Route("/standings", self.public_page),
-            Route("/games", self.public_page),
-            Route("/crosstable", self.public_page),
-            Route("/bracket", self.public_page),
-            Route("/players/{player}", self.player_page),
-            Route("/games/{round}/{table}", self.public_replay),
-            Route("/projector", self.projector_page),
-            Route("/live", self.live_stream),
+        hall = self._hall_routes() if self.one_process else self._to_hall_routes()
+        return hot + hall + [
             Route("/t/{token}", self.table_page),
             Route("/d/{token}", self.director_page),
             Route("/d/{token}/sheets", self.sheets_page),
@@ -496,37 +788,45 @@ class VenueServer:
             Route(f"{api}/tables/{{round}}/{{table}}/key", self.api_new_key, methods=["POST"]),
             Route(f"{api}/director", self.api_director),
             Route(f"{api}/director/pair", self.api_pair, methods=["POST"]),
-            Route(f"{api}/event", self.feed_event),
-            Route(f"{api}/standings", self.feed_standings),
-            Route(f"{api}/rounds/{{round}}", self.feed_round),
-            Route(f"{api}/games/{{round}}/{{table}}", self.feed_game),
-            Route(f"{api}/changes", self.feed_changes),
-            Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ]
 
-    # --- the players' language ------------------------------------------------------------
 
-    def _language(self, request: Request) -> tuple[str, str | None]:
-        """The language to answer in, and the language to keep in the cookie (``?lang=`` asked
-        for one the pages have), or ``None``."""
-        asked = i18n.known(request.query_params.get("lang")) if request.scope.get("query_string") else None
-        if asked is not None:
-            return asked, asked
-        kept = i18n.known(request.cookies.get(LANG_COOKIE))
-        if kept is not None:
-            return kept, None
-        return i18n.negotiate(request.headers.get("accept-language"), self.venue.store.settings.lang), None
+    # --- the hall elsewhere -----------------------------------------------------------------
 
-    @staticmethod
-    def _negotiated(response: Response, keep: str | None) -> Response:
-        response.headers["vary"] = "Accept-Language, Cookie"
-        if keep is not None:
-            response.set_cookie(LANG_COOKIE, keep, max_age=365 * 24 * 3600, path="/", samesite="lax")
-        return response
+    def _to_hall_routes(self) -> list:
+        """Each of the hall's paths, redirected to the hall's process (old links and QR codes made
+        for this port still lead there); the scripts and styles served here too."""
+        every = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+        return [Route(path, self.to_hall, methods=every) for path, _ in HALL_ROUTES] + [_static()]
 
-    @staticmethod
-    def _said(text: str, lang: str) -> str:
-        return phrases.translate(text, lang, PHRASES, i18n.FOLDERS)
+    def _hall_here(self, request: Request) -> str:
+        """The hall's address as this phone reaches the server: the scheme and host it asked for
+        (the ``Host`` it sent, if it is a host's name or address at all; else the served
+        address's), on the hall's port."""
+        found = _HOST.fullmatch(request.headers.get("host", ""))
+        host = found[1] if found else (urlsplit(self.base_url).hostname or "127.0.0.1")
+        if ":" in host and not host.startswith("["):
+            host = f"[{host}]"
+        return f"{request.scope.get('scheme', 'http')}://{host}:{self.hall_port}"
+
+    async def to_hall(self, request: Request) -> Response:
+        """The same path and query on the hall's port: 303 for a read, 307 for anything else (the
+        method and body kept)."""
+        scope = request.scope
+        path = scope.get("raw_path") or scope["path"].encode()
+        query = scope.get("query_string") or b""
+        target = self._hall_here(request) + path.decode("latin-1") + ("?" + query.decode("latin-1") if query else "")
+        return RedirectResponse(target, status_code=303 if request.method in ("GET", "HEAD") else 307)
+
+    def _home(self, request: Request) -> str:
+        return "/" if self.one_process else self._hall_here(request) + "/"
+
+    def _poke(self) -> None:
+        """A change was logged: the live streams hear of it now, not at their next look."""
+        if self.one_process:
+            self.live.poke()
+        else:
+            self.poke_hall()
 
     def _translated(self, data: Any, lang: str) -> Any:
         """An answer of the API with what a page shows of it in ``lang``: what was said of the
@@ -563,7 +863,7 @@ class VenueServer:
             body: dict[str, Any] = self._translated(_since(await work(), known), lang)
             if request.method == "POST" and self.venue.store.changes_logged != self._logged:
                 self._logged = self.venue.store.changes_logged
-                self.live.poke()  # the event changed: open pages hear of it now (a move alone logs nothing)
+                self._poke()  # the event changed: open pages hear of it now (a move alone logs nothing)
         except _Refusal as e:
             body, status = {"error": e.message, "request_id": request_id}, e.status
         except VenueError as e:
@@ -580,8 +880,6 @@ class VenueServer:
             body = self._translated({**body, "error": self._said(body["error"], lang)}, lang)
         return self._negotiated(JSONResponse(body, status_code=status, headers=headers), None)
 
-    def _where(self, request: Request) -> tuple[int, int]:
-        return _int(request.path_params["round"], "round"), _int(request.path_params["table"], "table")
 
     async def _authorized(self, request: Request, director: bool = False) -> tuple[int, int, str]:
         round_no, table_no = self._where(request)
@@ -721,96 +1019,6 @@ class VenueServer:
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(OPENAPI)
 
-    # --- the event's feed (public: no key) ----------------------------------------------------
-
-    async def _feed(self, request: Request, read: Callable[[EventStore], Any]) -> Response:
-        """``read()`` (a function of :mod:`tournament.event.feed`) as JSON, public, with its ETag:
-        the event and its last change's number, taken before the data in one read transaction,
-        so an ETag is never newer than the data it is sent with.  A file whose log has not begun
-        (made by an older tool, not written since) gets no ETag: it could change unlogged."""
-        seen = request.headers.get("if-none-match")
-
-        def work(store: EventStore) -> tuple[str | None, Any]:
-            with store.reading():
-                seq = changes.latest_seq(store)
-                tag = f'"{FEED_ETAG}-{store.uuid}-{seq}"' if seq else None
-                if tag is not None and seen is not None and _etag_matches(seen, tag):
-                    return tag, _NOT_MODIFIED
-                return tag, read(store)
-
-        try:  # on the hall's thread and connection: a program following the event never holds up a table
-            tag, data = await self.public.reader.run(work)
-        except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
-            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
-        headers = _feed_headers(tag)
-        if data is _NOT_MODIFIED:
-            return Response(status_code=304, headers=headers)
-        return JSONResponse(data, headers=headers)
-
-    def _feed_refusal(self, request: Request, status: int, message: str) -> Response:
-        request_id = request.scope.get("state", {}).get("request_id", "")
-        return JSONResponse({"error": message, "request_id": request_id}, status_code=status,
-                            headers=_feed_headers(None))
-
-    async def feed_event(self, request: Request) -> Response:
-        return await self._feed(request, feed.event)
-
-    async def feed_standings(self, request: Request) -> Response:
-        return await self._feed(request, feed.standings)
-
-    async def feed_round(self, request: Request) -> Response:
-        try:
-            number = _int(request.path_params["round"], "round")
-        except _Refusal as e:
-            return self._feed_refusal(request, e.status, e.message)
-        return await self._feed(request, lambda store: feed.round_(store, number))
-
-    async def feed_changes(self, request: Request) -> Response:
-        since, limit = request.query_params.get("since"), request.query_params.get("limit")
-        return await self._feed(request, lambda store: feed.changes_after(store, since, limit))
-
-    async def feed_game(self, request: Request) -> Response:
-        """A finished table's record: JSON as stored, or DGN with ``?format=dgn``.  Its ETag is the
-        record's hash: an amended result is another record, another tag."""
-        try:
-            round_no, table_no = self._where(request)
-        except _Refusal as e:
-            return self._feed_refusal(request, e.status, e.message)
-        form = request.query_params.get("format", "json")
-        if form not in ("json", "dgn"):
-            return self._feed_refusal(request, 422, f"format is json or dgn (not {one_line(form)[:20]!r})")
-        def work(store: EventStore) -> tuple[str, str]:
-            with store.reading():
-                text, digest = feed.game_text(store, round_no, table_no)
-                return (feed.game_dgn(store, round_no, table_no) if form == "dgn" else text), digest
-
-        try:
-            body, digest = await self.public.reader.run(work)
-        except TournamentError as e:
-            return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
-        tag = f'"{digest}-{form}"' if digest else None
-        headers = _feed_headers(tag)
-        seen = request.headers.get("if-none-match")
-        if tag is not None and seen is not None and _etag_matches(seen, tag):
-            return Response(status_code=304, headers=headers)
-        media = "text/plain; charset=utf-8" if form == "dgn" else "application/json"
-        return Response(body.encode("utf-8"), media_type=media, headers=headers)
-
-    # --- pages ----------------------------------------------------------------------------
-
-    def _page(self, request: Request, name: str, status: int = 200, **values: Any) -> Response:
-        """A page from its template in the client's language, with the strings of its scripts."""
-        lang, keep = self._language(request)
-        scripts = [HERE / "static" / script for script in SCRIPTS.get(name, ())]
-        strings = script_strings(scripts, lang, i18n.FOLDERS) if scripts else None
-        languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
-        html = self.templates[lang].get_template(name).render(strings=strings, languages=languages, **values)
-        return self._negotiated(HTMLResponse(html, status_code=status), keep)
-
-    async def _refused_page(self, request: Request, e: Exception, status: int) -> Response:
-        lang, _ = self._language(request)
-        return self._page(request, "refused.html.j2", status, event=self.venue.store.settings.name,
-                          message=self._said(one_line(getattr(e, "message", str(e))), lang))
 
     async def table_page(self, request: Request) -> Response:
         token = request.path_params["token"]
@@ -847,7 +1055,7 @@ class VenueServer:
         if not rnd:
             raise Unprocessable("no round has been paired yet")
         tables = store.tables(rnd)
-        found = self.venue.links(self.base_url, rnd)
+        found = self.venue.links(self.base_url, rnd, hall=self.hall_url)
         with self.venue.lock:
             remember_printed(store, self.base_url)  # a later `serve` elsewhere says these point here
         urls = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
@@ -871,82 +1079,6 @@ class VenueServer:
                   "frame-ancestors 'none'")
         response = HTMLResponse(html, headers={"content-security-policy": policy})
         return self._negotiated(response, self._language(request)[1])
-
-    # --- the hall's pages (no key) ----------------------------------------------------------------
-
-    def _made(self, request: Request, page: Made, headers: dict[str, str] | None = None) -> Response:
-        """A public page as made for this change of the event: compressed where the browser takes
-        it; ``X-Seq`` says which change it shows (the live script keeps it)."""
-        out = {"x-seq": str(page.seq), **(headers or {})}
-        if "gzip" in request.headers.get("accept-encoding", ""):
-            out["content-encoding"] = "gzip"
-            response = Response(page.gzipped, media_type="text/html; charset=utf-8", headers=out)
-        else:
-            response = Response(page.body, media_type="text/html; charset=utf-8", headers=out)
-        response = self._negotiated(response, self._language(request)[1])  # in the asker's language
-        response.headers["vary"] = "Accept-Encoding, Accept-Language, Cookie"
-        return response
-
-    async def _public(self, request: Request, make: Callable[[str | None, int | None], Any]) -> Response:
-        """``?part=main``: only the page's main region (what the live script swaps in); with
-        ``since=SEQ``, nothing at all (204) while the page would show that same change."""
-        part = "main" if request.query_params.get("part") == "main" else None
-        text = request.query_params.get("since", "")
-        since = int(text) if part and text.isascii() and text.isdigit() and len(text) < 19 else None
-        try:
-            page = await make(part, since)
-            return Response(status_code=204) if page is None else self._made(request, page)
-        except NotPublic as e:
-            return await self._refused_page(request, e, 404)
-
-    async def public_page(self, request: Request) -> Response:
-        page = request.url.path.strip("/") or "index"
-        query = request.query_params.get("q", "")[:100] if page == "index" else ""
-        lang = self._language(request)[0]
-        return await self._public(request, lambda part, since: self.public.page(page, query=query, part=part,
-                                                                                since=since, lang=lang))
-
-    async def player_page(self, request: Request) -> Response:
-        try:
-            number = _int(request.path_params["player"], "player")
-        except _Refusal as e:
-            return await self._refused_page(request, e, e.status)
-        lang = self._language(request)[0]
-        return await self._public(request, lambda part, since: self.public.page("player", number, part=part,
-                                                                                since=since, lang=lang))
-
-    async def projector_page(self, request: Request) -> Response:
-        lang = self._language(request)[0]
-        return await self._public(request, lambda part, since: self.public.projector(part, since, lang))
-
-    async def public_replay(self, request: Request) -> Response:
-        """A confirmed game's replay page (never a game still in play: its hidden tiles stay hidden)."""
-        try:
-            round_no, table_no = self._where(request)
-            page = await self.public.replay(round_no, table_no, self._language(request)[0])
-        except _Refusal as e:
-            return await self._refused_page(request, e, e.status)
-        except NotPublic as e:
-            return await self._refused_page(request, e, 404)
-        except DomrecError as e:  # a stored record damaged since it was entered: `tournament check` says where
-            return await self._refused_page(request, TournamentError(f"this game's record cannot be read: {one_line(str(e))}"),
-                                            422)
-        # The replay page is one self-contained document: its script and styles are inline.
-        return self._made(request, page, {"content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; "
-                                                                     "style-src 'unsafe-inline'; img-src data:; "
-                                                                     "frame-ancestors 'none'"})
-
-    async def live_stream(self, request: Request) -> Response:
-        """Server-Sent Events: the number of the event's latest change, each time it moves on."""
-        # Counted in before anything is awaited, so a thousand asked at once cannot all find room.
-        if not self.live.reserve():
-            return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
-                                          "itself every few seconds instead",
-                                 "request_id": request.scope.get("state", {}).get("request_id", "")},
-                                status_code=503, headers={"Retry-After": "30"})
-        tables = request.query_params.get("follow") == "tables"
-        return _Stream(self.live.events(tables, reserved=True), self.live.release, media_type="text/event-stream",
-                       headers={"x-accel-buffering": "no"})
 
 
 class _Stream(StreamingResponse):

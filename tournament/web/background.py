@@ -51,30 +51,44 @@ class BackgroundVenue:
     requests as fast as it can (a test, the pictures tool) raises them.  ``proxy_headers``,
     ``per_address`` and ``header_timeout`` are those of :func:`tournament.web.connections.config`
     (forwarded headers believed from this computer; connections an address may hold open; seconds
-    a connection has to send a request's headers).
+    a connection has to send a request's headers).  ``hall``: the hall's pages in a process of
+    their own, as ``tournament serve`` runs them (:mod:`tournament.web.hall`), on ``hall_port``
+    (default: one the system picks): :attr:`hall_url`, :attr:`hall`.
     """
 
     def __init__(self, event: Path, *, pins: bool = False, port: int = 0, rate: float = RATE,
                  burst: int = BURST, deadline: float = DEADLINE, proxy_headers: bool = False,
-                 per_address: int | None = None, header_timeout: float | None = None) -> None:
+                 per_address: int | None = None, header_timeout: float | None = None,
+                 hall: bool = False, hall_port: int = 0) -> None:
         import uvicorn  # here, not at the top: the rest of the web layer does not need it loaded
 
         from tournament.web import connections
+        from tournament.web.hall import HallProcess, listening
 
         self.deadline = deadline
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._hall_socket: socket.socket | None = None
+        #: The hall's own process (``hall``), or None: the hall is served at :attr:`base_url` too.
+        self.hall: HallProcess | None = None
         try:
             try:
                 self._socket.bind((HOST, port))
                 self._socket.listen(2048)  # uvicorn's own backlog: a burst of phones waits, not refused
+                if hall:
+                    self._hall_socket = listening(HOST, hall_port)
             except OSError as e:
-                raise VenueNotServing(f"cannot listen on {HOST}:{port}: {e.strerror or e}") from None
+                raise VenueNotServing(f"cannot listen on {HOST}: {e.strerror or e}") from None
             self.port: int = self._socket.getsockname()[1]
             self.base_url = f"http://{HOST}:{self.port}"
+            #: Where the hall's pages are: the hall's own port (``hall``), else :attr:`base_url`.
+            self.hall_port: int | None = self._hall_socket.getsockname()[1] if self._hall_socket else None
+            self.hall_url = f"http://{HOST}:{self.hall_port}" if self.hall_port else self.base_url
             self.server = VenueServer(Path(event), pins=pins, base_url=self.base_url, rate=rate, burst=burst,
-                                      also_at=connections.served_origins(HOST, self.port))
+                                      also_at=connections.served_origins(HOST, self.port), hall_port=self.hall_port)
         except BaseException:
             self._socket.close()
+            if self._hall_socket is not None:
+                self._hall_socket.close()
             raise
         # log_config=None: uvicorn leaves the calling program's logging as it is (its warnings go
         # to the program's own handlers); otherwise as ``tournament serve`` (tournament.web.connections).
@@ -88,10 +102,16 @@ class BackgroundVenue:
         self._closed = False
         self._thread.start()
         try:
+            if self._hall_socket is not None:
+                self.hall = HallProcess(Path(event), self._hall_socket, HOST, self.hall_url, rate=rate, burst=burst,
+                                        proxy_headers=proxy_headers, per_address=per_address,
+                                        header_timeout=header_timeout)
+                self.server.poke_hall = self.hall.poke
             self._wait_until_started()
             #: Every link of the venue: ``{"director", "public", "tables": [{round, table, url, token}]}``
             #: for the last paired round, made with :attr:`base_url`.
-            self.links: dict[str, Any] = self.server.call(self.server.venue.links, self.base_url)
+            self.links: dict[str, Any] = self.server.call(self.server.venue.links, self.base_url, None,
+                                                          self.hall_url)
         except BaseException:
             self.close()
             raise
@@ -116,7 +136,7 @@ class BackgroundVenue:
 
     def refresh_links(self) -> dict[str, Any]:
         """The links again, for the round paired last (after the director paired the next one)."""
-        self.links = self.server.call(self.server.venue.links, self.base_url)
+        self.links = self.server.call(self.server.venue.links, self.base_url, None, self.hall_url)
         return self.links
 
     def close(self) -> None:
@@ -132,6 +152,10 @@ class BackgroundVenue:
             self._uvicorn.force_exit = True
             self._thread.join(self.deadline)
         self._socket.close()
+        if self.hall is not None:
+            self.hall.close(self.deadline)
+        elif self._hall_socket is not None:
+            self._hall_socket.close()
         self.server.close()
 
     def __enter__(self) -> Self:

@@ -77,20 +77,30 @@ def made(html: str, seq: int) -> Made:
 
 
 class _Reader:
-    """One thread and its own read connection to the event file (opened on that thread)."""
+    """One thread and its own read connection to the event file (opened on that thread);
+    ``read_only``: a connection that cannot write at all (``PRAGMA query_only``: the hall's own
+    process, which has no write path)."""
 
-    def __init__(self, event: Path, name: str) -> None:
+    def __init__(self, event: Path, name: str, read_only: bool = False) -> None:
         self.event = event
+        self.read_only = read_only
         self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=name)
         self.store: EventStore | None = None
 
     def _store(self) -> EventStore:
         if self.store is None:
-            self.store = open_event(self.event)
+            store = open_event(self.event)
+            if self.read_only:
+                store.conn.execute("PRAGMA query_only = ON")
+            self.store = store
         return self.store
 
     async def run(self, fn: Callable[[EventStore], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, lambda: fn(self._store()))
+
+    def call(self, fn: Callable[[EventStore], Any]) -> Any:
+        """``fn(store)`` on the reader's thread, waited for (for a caller outside the event loop)."""
+        return self.executor.submit(lambda: fn(self._store())).result()
 
     def close(self) -> None:
         def shut() -> None:
@@ -104,9 +114,9 @@ class _Reader:
 class PublicPages:
     """The public pages of one event file, each made once per change of what it shows."""
 
-    def __init__(self, event: Path, base_url: str) -> None:
+    def __init__(self, event: Path, base_url: str, read_only: bool = False) -> None:
         self.base_url = base_url.rstrip("/")
-        self.reader = _Reader(Path(event), "public")
+        self.reader = _Reader(Path(event), "public", read_only)
         # A replay draws every position of a game: a thread of its own, so the pages never wait for one.
         self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="replays")
         self._data: dict[str, Any] | None = None
@@ -218,8 +228,8 @@ class LiveFeed:
     :data:`tournament.pages.public.SHOWS_STATUS`) follows every change of the event."""
 
     def __init__(self, event: Path, max_streams: int = MAX_STREAMS, lifetime: float = LIFETIME,
-                 keepalive: float = KEEPALIVE, poll: float = POLL) -> None:
-        self.reader = _Reader(Path(event), "live")
+                 keepalive: float = KEEPALIVE, poll: float = POLL, read_only: bool = False) -> None:
+        self.reader = _Reader(Path(event), "live", read_only)
         self.max_streams, self.lifetime, self.keepalive, self.poll = max_streams, lifetime, keepalive, poll
         #: The event's latest change and the public pages' revision, as last looked at.
         self.seq: int | None = None

@@ -1,0 +1,297 @@
+"""The hall's own process: the public pages, the live stream and the event's public feed, served on a
+port of their own, so that the tables never wait on the hall.
+
+A thousand phones reading the standings, and five hundred following them live, cost the process
+that makes and sends their pages a good share of its interpreter: in the tables' own process, a
+table's move waited behind a page being made or sent (a move's p99 at 0.5 s at a championship's
+load).  ``tournament serve`` therefore runs the hall here, in a second process it starts
+(:class:`HallProcess`), and its own port answers each of the hall's paths with a redirect to this
+one.  What this process is:
+
+* **No key, no write.**  It reads the event file through SQLite alone, on read-only connections
+  (``PRAGMA query_only``), and has no route to a table, the director or any key: ``/t/KEY`` here
+  is a 404.  It is :class:`tournament.web.app.HallSite` over :class:`~tournament.web.public.
+  PublicPages` and :class:`~tournament.web.public.LiveFeed`, the very code the tables' server
+  runs when it serves the hall itself, so every page, ETag and stream is the same, byte for byte.
+* **The guard of every answer**: the same rate limit, security headers, header timeout,
+  per-address connection cap and ``--proxy-headers`` as the tables' server
+  (:class:`~tournament.web.app.Site`, :mod:`tournament.web.connections`).
+* **A child of** ``serve``: started by it on a socket ``serve`` bound (so the port is held while
+  the hall starts again, and a phone's connection waits meanwhile instead of being refused);
+  started again if it dies; and gone by itself when ``serve`` is, however it went (``kill -9``
+  included): it reads a pipe from its parent, and the pipe's end is the parent's.  The parent
+  writes a byte on it when it logs a change, so the live streams hear of it at once, not at
+  their next look at the file.
+
+By hand (to try it, or behind a program of one's own)::
+
+    python -m tournament.web.hall EVENT --port 8001 [--host 0.0.0.0] [--url http://10.0.0.5:8001]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from tournament.errors import TournamentError
+from tournament.settings import Settings
+from tournament.web.app import BURST, RATE, HallSite
+from tournament.web.public import LIFETIME, LiveFeed, PublicPages
+
+log = logging.getLogger("tournament.web.hall")
+#: Seconds the hall waits for its streams and answers to end when told to stop, before it just exits.
+STOP_GRACE = 5.0
+#: Seconds between two starts of a hall that keeps dying at once (doubling up to the most).
+RESTART_WAIT = (0.2, 5.0)
+#: A hall that lived this long before it died is started again at once.
+LIVED = 10.0
+
+
+class HallServer(HallSite):
+    """The hall's application over one event file: its pages, live stream and feed, nothing else."""
+
+    def __init__(self, event: Path, base_url: str, rate: float = RATE, burst: int = BURST,
+                 stream_lifetime: float = LIFETIME, also_at: Iterable[str] = ()) -> None:
+        super().__init__(base_url, rate, burst, also_at)
+        self.event = Path(event)
+        self.public = PublicPages(self.event, base_url, read_only=True)
+        self.live = LiveFeed(self.event, lifetime=stream_lifetime, read_only=True)
+        # The event's settings, read once (as the tables' server reads them when it opens the file).
+        self._settings: Settings = self.public.reader.call(lambda store: store.settings)
+        self._start()
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    def _routes(self) -> list:
+        return self._hall_routes()
+
+    def stop_streams(self) -> None:
+        self.live.stop()
+
+    def close(self) -> None:
+        self.live.stop()
+        self.live.close()
+        self.public.close()
+
+
+# --- the child: run by ``python -m tournament.web.hall`` ------------------------------------------
+
+
+def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers: bool, per_address: int,
+           header_timeout: float) -> None:
+    """uvicorn on ``sock`` until Ctrl-C, or (``parent``) until this process's input ends: the
+    parent is gone.  A byte on the input: a change was logged, the live streams look now."""
+    import uvicorn
+
+    from tournament.web import connections
+
+    config = connections.config(hall.asgi, proxy_headers=proxy_headers, per_address=per_address,
+                                header_timeout=header_timeout, timeout_graceful_shutdown=STOP_GRACE)
+
+    class Hall(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            hall.stop_streams()
+            super().handle_exit(sig, frame)
+
+        async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+            watching = asyncio.ensure_future(self._parent()) if parent else None
+            try:
+                await super().serve(sockets)
+            finally:
+                if watching is not None:
+                    watching.cancel()
+
+        async def _parent(self) -> None:
+            loop = asyncio.get_running_loop()
+            reader = asyncio.StreamReader()
+            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin.buffer)
+            while await reader.read(4096):
+                hall.live.poke()
+            # The parent is gone (or closed the pipe: it stops): so does the hall, whatever holds it.
+            hall.stop_streams()
+            self.should_exit = True
+            last_resort = threading.Timer(STOP_GRACE * 2, os._exit, (0,))
+            last_resort.daemon = True  # it ends the process only if stopping hangs, never holds it up
+            last_resort.start()
+
+    Hall(config).run(sockets=[sock])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tournament.web.hall",
+                                     description="The venue's hall alone: the public pages, the live stream and "
+                                                 "the public feed of an event file, read only.")
+    parser.add_argument("event", type=Path, help="the event file")
+    parser.add_argument("--port", type=int, required=True, help="the port to listen on")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--url", help="the hall's address as phones reach it (the projector's QR code)")
+    parser.add_argument("--fd", type=int, help="a listening socket handed down by `tournament serve`")
+    parser.add_argument("--parent", action="store_true",
+                        help="started by `tournament serve`: stop when its pipe (this process's input) ends")
+    parser.add_argument("--rate", type=float, default=RATE)
+    parser.add_argument("--burst", type=int, default=BURST)
+    parser.add_argument("--proxy-headers", action="store_true")
+    parser.add_argument("--connections-per-device", type=int, default=None)
+    parser.add_argument("--header-timeout", type=float, default=None)
+    args = parser.parse_args(argv)
+    from tournament.web import connections
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    url = (args.url or f"http://{args.host}:{args.port}").rstrip("/")
+    try:
+        if args.fd is not None:
+            sock = socket.socket(fileno=args.fd)
+        else:
+            sock = listening(args.host, args.port)
+    except OSError as e:
+        print(f"error: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    try:
+        hall = HallServer(args.event, url, rate=args.rate, burst=args.burst,
+                          also_at=connections.served_origins(args.host, args.port))
+    except TournamentError as e:
+        print(f"error: {e.message}", file=sys.stderr)
+        return 1
+    try:
+        _serve(hall, sock, parent=args.parent, proxy_headers=args.proxy_headers,
+               per_address=args.connections_per_device or connections.PER_ADDRESS,
+               header_timeout=args.header_timeout or connections.HEADER_TIMEOUT)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        hall.close()
+        sock.close()
+    return 0
+
+
+def listening(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port`` (a burst of phones waits in its backlog, not refused)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except BaseException:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+# --- the parent's side ------------------------------------------------------------------------------
+
+
+class HallProcess:
+    """The hall's process, as ``tournament serve`` (or :class:`~tournament.web.background.
+    BackgroundVenue`) runs it: started on ``sock`` (bound by the caller with :func:`listening`
+    before the tables' server opened the event, so that server knows the hall's port), started
+    again when it dies (``say`` says so), told of each change (:meth:`poke`), stopped with
+    :meth:`close`.
+
+    The listening socket stays open here while the hall runs (and while it starts again): a
+    phone's connection waits in its backlog for the hall to take it, never refused."""
+
+    def __init__(self, event: Path, sock: socket.socket, host: str, url: str, *, rate: float = RATE,
+                 burst: int = BURST, proxy_headers: bool = False, per_address: int | None = None,
+                 header_timeout: float | None = None, say: Callable[[str], None] = log.warning) -> None:
+        self.socket = sock  # bound with :func:`listening`: closed by :meth:`close`
+        self.port: int = sock.getsockname()[1]
+        self.say = say
+        options = ["--url", url, "--rate", repr(rate), "--burst", str(burst)]
+        if proxy_headers:
+            options.append("--proxy-headers")
+        if per_address is not None:
+            options += ["--connections-per-device", str(per_address)]
+        if header_timeout is not None:
+            options += ["--header-timeout", repr(header_timeout)]
+        self.command = [sys.executable, "-m", "tournament.web.hall", str(event), "--host", host,
+                        "--port", str(self.port), "--fd", str(self.socket.fileno()), "--parent", *options]
+        #: How many times the hall was started again after it died.
+        self.restarts = 0
+        self._stopping = False
+        self._lock = threading.Lock()
+        self.proc = self._spawn()
+        self._watcher = threading.Thread(target=self._watch, name="hall-watcher", daemon=True)
+        self._watcher.start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def _spawn(self) -> subprocess.Popen:
+        # Its own session: Ctrl-C at the terminal stops `serve`, which stops the hall (never the
+        # hall first, taken for a crash and started again).
+        proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, pass_fds=(self.socket.fileno(),),
+                                start_new_session=True)
+        assert proc.stdin is not None
+        os.set_blocking(proc.stdin.fileno(), False)
+        return proc
+
+    def _watch(self) -> None:
+        wait = RESTART_WAIT[0]
+        while True:
+            began = time.monotonic()
+            code = self.proc.wait()
+            with self._lock:
+                if self._stopping:
+                    return
+            lived = time.monotonic() - began
+            wait = RESTART_WAIT[0] if lived > LIVED else min(RESTART_WAIT[1], wait * 2)
+            self.say(f"the hall's process stopped ({_how(code)}); starting it again: the tables went on as before")
+            time.sleep(wait if lived <= LIVED else 0)
+            with self._lock:
+                if self._stopping:
+                    return
+                old = self.proc
+                self.proc = self._spawn()
+                self.restarts += 1
+            with contextlib.suppress(OSError):
+                assert old.stdin is not None
+                old.stdin.close()
+
+    def poke(self) -> None:
+        """A change was logged: the hall's live streams hear of it now (never waited for: a pipe
+        full of earlier pokes says as much)."""
+        stdin = self.proc.stdin
+        try:
+            if stdin is not None:
+                os.write(stdin.fileno(), b"!")
+        except (OSError, ValueError):  # full (it has been told), or the hall is starting again
+            pass
+
+    def close(self, deadline: float = 30.0) -> None:
+        """Stop the hall (its pipe closed: it ends its streams and exits), waited for."""
+        with self._lock:
+            if self._stopping:
+                return
+            self._stopping = True
+        with contextlib.suppress(OSError):
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(deadline)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.socket.close()
+
+
+def _how(code: int) -> str:
+    return f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
