@@ -94,7 +94,7 @@ def report(
     beside it (find your table, standings, results, a page a player, crosstable) and each game's replay."""
     from tournament.cli.venue import _checked_url
     from tournament.event.public import public_data
-    from tournament.event.venue import served_before, venue_url
+    from tournament.event.venue import hall_url, served_before, venue_url
     from tournament.pages import report as rp
 
     from domrec import output as outputs
@@ -109,7 +109,7 @@ def report(
         rp.add_desk_data(store, data, by, best)
         link = None
         if screen and (url is not None or served_before(store)):
-            link = venue_url(store, _checked_url(url)) + "/"
+            link = hall_url(store, venue_url(store, _checked_url(url))) + "/"
         replays: dict = {}
         pages = rounds = None
         if not screen and str(output) != "-":  # replay pages and public pages beside the report (none beside stdout)

@@ -273,29 +273,63 @@ def serve(
                                                                       "make up an address for each request."),
     per_device: int = typer.Option(64, "--connections-per-device", min=1, max=1_000_000,
                                    help="Connections one device (one address) may hold open at once."),
+    hall_port: Optional[int] = typer.Option(None, "--hall-port", min=0, max=65535,
+                                            help="The port of the hall's pages (public pages, live stream, "
+                                                 "feed), served by a process of their own so the tables never "
+                                                 "wait on the hall (default: --port + 1; 0: one process)."),
+    one_process: bool = typer.Option(False, "--one-process", help="Serve the hall's pages from the tables' "
+                                                                  "process too, on --port (as --hall-port 0)."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
-    page, and their JSON API (docs/venue.md). Ctrl-C stops it; nothing acknowledged is lost."""
+    page, and their JSON API (docs/venue.md). The hall's pages run in a second process on their own
+    port (--hall-port). Ctrl-C stops it; nothing acknowledged is lost."""
     import logging
 
     import uvicorn
 
     from tournament.web import connections
     from tournament.web.app import VenueServer
+    from tournament.web.hall import HallProcess, listening
 
     given = _checked_url(url)
-    with open_for_command(event) as store:  # refuses what is not an event file, in one line
-        base = vn.serve_url(store, given, f"http://{_reachable(host)}:{port}", port)
-        vn.remember_url(store, base, given=given is not None)
-        found = vn.links(store, base)
-        elsewhere = vn.printed_elsewhere(store, base)
-    # The interpreter lets a thread run 5 ms before another may take over: a standings page made
-    # for a hall of a thousand players would hold the tables' moves that long at every hand-off
-    # (a move passes between the network's thread and the tables' thread twice).
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)),
-                         idle_minutes=idle, also_at=connections.served_origins(host, port))
-    typer.echo(f"public page:     {found['public']}")
+    if hall_port is None:
+        hall_port = 0 if one_process else (port + 1 if port < 65535 else port - 1)
+    elif one_process and hall_port:
+        raise UnusableInput("--one-process serves the hall on --port: give --hall-port without it")
+    if hall_port == port:
+        raise UnusableInput(f"--hall-port is the hall's own port: give another than --port ({port})")
+    hall_socket = None
+    if hall_port:  # bound first: a port already taken is said at once, before anything is served
+        try:
+            hall_socket = listening(host, hall_port)
+        except OSError as e:
+            raise UnusableInput(f"cannot listen on {host}:{hall_port} for the hall's pages ({e.strerror or e}): "
+                                f"give another port with --hall-port, or --one-process") from None
+    try:
+        with open_for_command(event) as store:  # refuses what is not an event file, in one line
+            base = vn.serve_url(store, given, f"http://{_reachable(host)}:{port}", port)
+            hall_url = vn.hall_address(base, hall_port) if hall_port else None
+            vn.remember_url(store, base, given=given is not None, hall=hall_url)
+            found = vn.links(store, base)
+            elsewhere = vn.printed_elsewhere(store, base)
+        # The interpreter lets a thread run 5 ms before another may take over: a standings page made
+        # for a hall of a thousand players would hold the tables' moves that long at every hand-off
+        # (a move passes between the network's thread and the tables' thread twice).
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)),
+                             idle_minutes=idle, also_at=connections.served_origins(host, port),
+                             hall_port=hall_port or None)
+    except BaseException:
+        if hall_socket is not None:
+            hall_socket.close()
+        raise
+    hall = None
+    if hall_socket is not None and hall_url is not None:
+        hall = HallProcess(event, hall_socket, host, hall_url, rate=rate, burst=max(60, int(rate * 3)),
+                           proxy_headers=proxy_headers, per_address=per_device,
+                           say=lambda text: typer.echo(f"warning: {text}", err=True))
+        server.poke_hall = hall.poke
+    typer.echo(f"public page:     {found['public']}" + (f"  (the hall's own process, port {hall_port})" if hall else ""))
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     typer.echo(f"director's PIN:  {found['director_pin']}  (to correct a hand at a table: Director, on its page)")
@@ -307,7 +341,8 @@ def serve(
                    f"tournament links, or the director's page), or serve at that address (--url {elsewhere})",
                    err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
-        typer.echo(f"warning: open to every device that can reach this computer on port {port}; the table and "
+        ports = f"ports {port} and {hall_port} (the hall's)" if hall else f"port {port}"
+        typer.echo(f"warning: open to every device that can reach this computer on {ports}; the table and "
                    f"director pages need their keys", err=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = connections.config(server.asgi, host=host, port=port, timeout_graceful_shutdown=5,
@@ -323,6 +358,8 @@ def serve(
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:
+        if hall is not None:
+            hall.close()
         server.close()
     typer.echo("stopped; every acknowledged move is in the event file")
 
