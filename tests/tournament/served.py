@@ -19,7 +19,11 @@ def free_port() -> int:
 
 def serve(path: Path, port: int, *options: str, rate: str = "1000") -> subprocess.Popen:
     """``tournament serve EVENT`` on ``port`` with ``options``, once it takes connections (its rate
-    limit raised, so that a test posting fast is not slowed down as a phone tapping fast would be)."""
+    limit raised, so that a test posting fast is not slowed down as a phone tapping fast would be).
+    One process, the hall's pages on ``port`` too, unless ``options`` give ``--hall-port`` (a port
+    the test picked free: ``port + 1`` may not be)."""
+    if "--hall-port" not in options and "--one-process" not in options:
+        options = (*options, "--one-process")
     proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
                              "--rate", rate, *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
@@ -48,3 +52,25 @@ def stop(proc: subprocess.Popen, kill: bool = False) -> None:
             proc.kill()
             proc.wait()
     proc.stderr.close()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (``serve``'s hall)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """``pid`` runs (a zombie, dead but not yet waited for by its parent, does not)."""
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
+    except OSError:
+        return False

@@ -1,0 +1,295 @@
+"""The hall in a process of its own (issue 34, part 3: the hall costs the tables nothing).
+
+``tournament serve`` serves the hall's pages, live stream and public feed from a second process
+on a port of their own (:mod:`tournament.web.hall`).  Here: that process answers every public
+page as the one process does, byte for byte; the tables' port sends each of the hall's paths
+there; the hall holds no key and cannot write; it goes when ``serve`` is killed (``kill -9``),
+and comes back by itself when it is killed, the tables none the wiser.
+
+Against 127.0.0.1 only; every wait bounded by :data:`PATIENCE`, which only turns a hang into a
+failure; nothing here asserts a time."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import time
+
+import pytest
+
+from tournament import open_event
+from tournament.event.venue import hall_address, links
+from tournament.web.app import HALL_ROUTES, VenueServer
+
+from .served import alive, children, free_port, serve, stop
+from .test_public import _confirm
+from .test_venue import _auth, _event, _game_of, _play, _requests, _server
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+httpx = pytest.importorskip("httpx")
+
+HOST = "127.0.0.1"
+PATIENCE = 120.0
+#: Headers an answer carries that differ from one request to the next, whoever answers.
+VARYING = {"date", "x-request-id"}
+
+
+def _hall_venue(path, **kw):
+    from tournament.web.background import BackgroundVenue
+
+    return BackgroundVenue(path, hall=True, rate=1e9, burst=10 ** 9, **kw)
+
+
+def _until(check, what: str):
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+# --- the same pages, byte for byte ---------------------------------------------------------------
+
+
+def _asked(first_player: int, seq: int, rev: int) -> list[tuple[str, dict[str, str]]]:
+    paths = ["/", "/?q=P1", "/?q=%3Cb%3E", "/tables", "/standings", "/games", "/crosstable", "/bracket",
+             f"/players/{first_player}", "/players/999", "/players/x", "/games/1/1", "/games/1/2", "/games/9/9",
+             "/projector", "/standings?part=main", f"/standings?part=main&since={seq}",
+             f"/tables?part=main&since={rev}", "/?lang=es", "/standings?lang=xx",
+             "/api/v1/event", "/api/v1/standings", "/api/v1/rounds/1", "/api/v1/rounds/x", "/api/v1/rounds/7",
+             "/api/v1/games/1/1", "/api/v1/games/1/1?format=dgn", "/api/v1/games/1/2", "/api/v1/changes",
+             "/api/v1/changes?since=1&limit=2", "/api/v1/changes?since=x", "/static/venue.css",
+             "/static/live.js", "/static/nothing.js", "/nothing"]
+    variants = [{}, {"accept-language": "es-AR,es;q=0.9"}, {"cookie": "lang=es"}, {"accept-encoding": "gzip"}]
+    return [(p, {"accept-encoding": "identity", **v}) for p in paths for v in variants]
+
+
+def _comparable(r) -> tuple:
+    """An answer as compared: its request's own id (in a refusal's body too) left out."""
+    headers = sorted((k, v) for k, v in r.headers.multi_items() if k not in VARYING)
+    return r.status_code, headers, r.content.replace(r.headers["x-request-id"].encode(), b"ID")
+
+
+def test_the_hall_process_answers_every_public_page_as_the_one_process_does(tmp_path):
+    """Every public page, feed and script, in each language and encoding, from the hall's own
+    process and from the one process (the tables' server serving the hall itself, at the same
+    address): the same status, the same headers (ETags, ``X-Seq``, ``Vary``, the security
+    headers) and the same bytes.  A game confirmed (its replay and feed public), another in play."""
+    path = _event(tmp_path)
+    finished, playing = _game_of(path, 1, 1, seed=5), _game_of(path, 1, 2, seed=6)
+    with _hall_venue(path) as venue, httpx.Client(base_url=venue.base_url, timeout=PATIENCE) as tables:
+        tokens = {t["table"]: t["token"] for t in venue.links["tables"]}
+        state = _play(tables, tokens[1], 1, 1, finished, whole_hands=True)
+        _confirm(tables, tokens[1], state)
+        _play(tables, tokens[2], 1, 2, playing)
+        one = VenueServer(path, base_url=venue.hall_url, rate=1e9, burst=10 ** 9)
+        try:
+            alone = starlette_testclient.TestClient(one.asgi, base_url=venue.hall_url)
+            store = open_event(path)
+            first = store.tables(1)[0].seats[0].player
+            store.close()
+            seq = int(alone.get("/standings").headers["x-seq"])
+            rev = int(alone.get("/tables").headers["x-seq"])
+            with httpx.Client(base_url=venue.hall_url, timeout=PATIENCE) as hall:
+                for url, headers in _asked(first, seq, rev):
+                    want = _comparable(alone.get(url, headers=headers))
+                    assert want[0] < 500, url
+                    assert _comparable(hall.get(url, headers=headers)) == want, (url, headers)
+                # A feed's ETag, sent back: 304 from both.
+                tag = alone.get("/api/v1/standings").headers["etag"]
+                want = _comparable(alone.get("/api/v1/standings", headers={"if-none-match": tag}))
+                assert want[0] == 304
+                assert _comparable(hall.get("/api/v1/standings", headers={"if-none-match": tag})) == want
+            # The live stream says the same revision as the pages.
+            with socket.create_connection((HOST, venue.hall_port), timeout=PATIENCE) as sock:
+                sock.sendall(b"GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                got = b""
+                while b"event: spread" not in got:
+                    chunk = sock.recv(4096)
+                    assert chunk, got
+                    got += chunk
+            assert got.startswith(b"HTTP/1.1 200 ") and f"event: seq\ndata: {seq}\n".encode() in got
+        finally:
+            one.close()
+
+
+# --- the tables' port sends the hall's paths on -----------------------------------------------------
+
+
+def _redirecting(tmp_path, hall_port: int = 8765):
+    path = _event(tmp_path)
+    server = _server(path, hall_port=hall_port)
+    return path, server, starlette_testclient.TestClient(server.asgi, follow_redirects=False)
+
+
+def test_the_tables_port_redirects_every_hall_path_to_the_halls_port(tmp_path):
+    """Each of the hall's paths (every route the hall has), with its query: 303 for a read, 307
+    for anything else, to the same path on the hall's port of the host the phone asked for."""
+    path, server, client = _redirecting(tmp_path)
+    try:
+        concrete = [p.replace("{player}", "3").replace("{round}", "1").replace("{table}", "2")
+                    for p, _ in HALL_ROUTES]
+        assert "/live" in concrete and "/api/v1/changes" in concrete and "/projector" in concrete
+        for url in concrete:
+            for query in ("", "?part=main&since=4&lang=es"):
+                r = client.get(url + query)
+                assert r.status_code == 303, url
+                assert r.headers["location"] == f"http://testserver:8765{url}{query}", url
+                assert r.headers["x-content-type-options"] == "nosniff"  # the guard's headers, as on every answer
+        r = client.post("/standings", json={})
+        assert r.status_code == 307 and r.headers["location"] == "http://testserver:8765/standings"
+        # The host the phone used, its port swapped for the hall's: a name, an address, IPv6.
+        for host, where in (("10.0.0.5:8000", "http://10.0.0.5:8765"), ("club.example", "http://club.example:8765"),
+                            ("[::1]:8000", "http://[::1]:8765"), ("bad/host@x", "http://testserver:8765")):
+            r = client.get("/standings?x=1", headers={"host": host})
+            assert r.headers["location"] == f"{where}/standings?x=1", host
+        # The tables' own pages stay here; their scripts too; a refused one links to the hall.
+        token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+        assert client.get(f"/t/{token}").status_code == 200
+        assert client.get("/static/table.js").status_code == 200
+        refused = client.get("/t/not-a-key")
+        assert refused.status_code == 403 and 'href="http://testserver:8765/"' in refused.text
+        assert client.get(f"/api/v1/tables/1/1", headers=_auth(token)).status_code == 200
+    finally:
+        server.close()
+
+
+def test_the_links_name_the_halls_address(tmp_path):
+    """``serve`` remembers where the hall is: the links (``links``, the score sheets, the
+    director's page) give it as the public page; served in one process, the server's own."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+    from tournament.event import venue as vn
+
+    path = _event(tmp_path)
+    store = open_event(path)
+    try:
+        vn.remember_url(store, "http://10.0.0.5:8000", hall=hall_address("http://10.0.0.5:8000", 8001))
+        assert links(store, "http://10.0.0.5:8000")["public"] == "http://10.0.0.5:8001/"
+        assert links(store, "http://10.0.0.9:8000")["public"] == "http://10.0.0.9:8000/"  # not where it ran
+        vn.remember_url(store, "http://10.0.0.5:8000")  # --one-process
+        assert links(store, "http://10.0.0.5:8000")["public"] == "http://10.0.0.5:8000/"
+        vn.remember_url(store, "https://club.example", hall=hall_address("https://club.example", 8444))
+    finally:
+        store.close()
+    r = CliRunner().invoke(app, ["links", str(path), "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["public"] == "https://club.example:8444/", r.output
+    assert hall_address("http://[::1]:8000/", 9) == "http://[::1]:9"
+
+
+# --- no key, no write --------------------------------------------------------------------------------
+
+
+def test_the_hall_holds_no_key_and_cannot_write(tmp_path):
+    """The hall's process has no table, director or key route: a table's key, the director's,
+    the API's table paths all answer 404 there (or 405: a write to a read's path), never the
+    table; its connections to the event file refuse to write."""
+    from tournament.web.hall import HallServer
+
+    path = _event(tmp_path)
+    with _hall_venue(path) as venue, httpx.Client(base_url=venue.hall_url, timeout=PATIENCE) as hall:
+        table = venue.links["tables"][0]
+        director = venue.links["director"].rsplit("/", 1)[1]
+        for url in (f"/t/{table['token']}", f"/d/{director}", f"/d/{director}/sheets", "/api/v1/tables/1/1",
+                    "/api/v1/tables/1/1/lines", "/api/v1/director", "/api/v1/openapi.json"):
+            for token in (table["token"], director):
+                r = hall.get(url, headers=_auth(token))
+                assert r.status_code == 404, url
+                assert table["token"] not in r.text and director not in r.text
+        r = hall.post("/api/v1/tables/1/1/dgn", headers=_auth(table["token"]), json={"rev": 0, "text": "x"})
+        assert r.status_code in (404, 405)
+        assert hall.get("/standings").status_code == 200
+    server = HallServer(path, "http://127.0.0.1:1")
+    try:
+        for reader in (server.public.reader, server.live.reader):
+            assert reader.call(lambda store: store.conn.execute("PRAGMA query_only").fetchone()[0]) == 1
+    finally:
+        server.close()
+
+
+# --- a child of serve ---------------------------------------------------------------------------------
+
+
+def _get(port: int, url: str, method: str = "GET", body: bytes | None = None, headers=None) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=PATIENCE)
+    try:
+        conn.request(method, url, body=body, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_the_hall_goes_when_serve_is_killed(tmp_path):
+    path = _event(tmp_path)
+    port, hall_port = free_port(), free_port()
+    proc = serve(path, port, "--hall-port", str(hall_port))
+    try:
+        hall = _until(lambda: children(proc.pid), "serve started no hall")[0]
+        assert _get(hall_port, "/standings")[0] == 200
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(PATIENCE)
+        _until(lambda: not alive(hall), "the hall outlived serve")
+    finally:
+        stop(proc)
+
+
+@pytest.mark.slow
+def test_a_hall_that_dies_is_started_again_and_the_tables_never_notice(tmp_path):
+    """``kill -9`` of the hall: ``serve`` says so on its console and starts it again on the same
+    port (a phone asking meanwhile waits, and is answered); the tables' moves are answered
+    throughout, and the new hall shows them once confirmed."""
+    path = _event(tmp_path)
+    record = _game_of(path, 1, 1, seed=5)
+    texts = _requests(record)
+    port, hall_port = free_port(), free_port()
+    proc = serve(path, port, "--hall-port", str(hall_port))
+    try:
+        store = open_event(path)
+        token = links(store, "http://127.0.0.1")["tables"][0]["token"]
+        store.close()
+        first = _until(lambda: children(proc.pid), "serve started no hall")[0]
+        status, before = _get(hall_port, "/standings", headers={"accept-encoding": "identity"})
+        assert status == 200
+        half = len(texts) // 2
+
+        def move(text: str, rev: int) -> int:
+            status, body = _get(port, "/api/v1/tables/1/1/dgn", "POST", json.dumps({"rev": rev, "text": text}).encode(),
+                                {**_auth(token), "content-type": "application/json"})
+            assert status == 200, body
+            return json.loads(body)["rev"]
+
+        rev = 0
+        for text in texts[:half]:
+            rev = move(text, rev)
+        os.kill(first, signal.SIGKILL)
+        for text in texts[half:]:  # the tables go on while the hall is away
+            rev = move(text, rev)
+        status, again = _get(hall_port, "/standings", headers={"accept-encoding": "identity"})
+        assert status == 200 and again == before  # a move changes no public page
+        second = _until(lambda: [p for p in children(proc.pid) if p != first], "no new hall")[0]
+        assert alive(second) and not alive(first)
+        state = json.loads(_get(port, "/api/v1/tables/1/1", headers=_auth(token))[1])
+        assert state["game"]["over"]
+        for side in state["sides"]:
+            body = {"rev": state["rev"], ("seat" if state["by_seat"] else "side"): side}
+            status, answer = _get(port, "/api/v1/tables/1/1/confirm", "POST", json.dumps(body).encode(),
+                                  {**_auth(token), "content-type": "application/json"})
+            assert status == 200, answer
+            state = json.loads(answer)
+        # The new hall shows the result (the redirect from the tables' port leads there too).
+        assert _get(port, "/games")[0] == 303
+        _until(lambda: b'href="/games/1/1"' in _get(hall_port, "/games")[1], "the new hall never showed the result")
+        proc.send_signal(signal.SIGINT)
+        proc.wait(PATIENCE)
+        said = proc.stderr.read().decode()
+    finally:
+        stop(proc)
+    assert "the hall's process stopped (killed by signal 9); starting it again" in said, said
