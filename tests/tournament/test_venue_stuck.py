@@ -184,13 +184,29 @@ def test_a_call_made_on_an_older_view_is_still_a_call(tmp_path):
 
 @pytest.fixture
 def cli(monkeypatch):
-    """The ``tournament`` command, its ``serve`` returning at once instead of listening."""
+    """The ``tournament`` command, its ``serve`` returning at once instead of listening (its hall's
+    process never started, its port never taken)."""
+    import socket
+
     import uvicorn
     from typer.testing import CliRunner
 
     from tournament.cli import app
+    from tournament.web import hall
+
+    class NoHall:
+        def __init__(self, event, sock, *args, **kw) -> None:
+            sock.close()
+
+        def poke(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: None)
+    monkeypatch.setattr(hall, "listening", lambda host, port: socket.create_server((host, 0)))
+    monkeypatch.setattr(hall, "HallProcess", NoHall)
     runner = CliRunner()
     return lambda *args: runner.invoke(app, [str(a) for a in args])
 
@@ -212,9 +228,14 @@ def test_serve_says_when_the_sheets_printed_before_point_elsewhere(tmp_path, cli
     # ``serve --url`` is remembered: the next ``serve`` on that port keeps to it, and says nothing.
     r = cli("serve", path)
     assert r.exit_code == 0 and "http://192.0.2.7:8000/t/" in r.stdout and "point to" not in r.stderr, r.stderr
-    # ``links`` and ``sheets`` without --url use it.
+    # ``links`` and ``sheets`` without --url use it, and the hall's own port beside it (--port + 1).
     r = cli("links", path, "--json")
-    assert r.exit_code == 0 and json.loads(r.stdout)["public"] == "http://192.0.2.7:8000/" and not r.stderr
+    assert r.exit_code == 0 and json.loads(r.stdout)["public"] == "http://192.0.2.7:8001/" and not r.stderr
+    assert "http://192.0.2.7:8000/t/" in r.stdout
+    r = cli("serve", path, "--one-process")
+    assert r.exit_code == 0 and "public page:     http://192.0.2.7:8000/\n" in r.stdout, r.stdout
+    r = cli("links", path, "--json")
+    assert json.loads(r.stdout)["public"] == "http://192.0.2.7:8000/"
 
 
 def test_links_made_before_the_first_serve_are_named_as_such(tmp_path, cli):
