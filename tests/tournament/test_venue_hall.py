@@ -293,3 +293,54 @@ def test_a_hall_that_dies_is_started_again_and_the_tables_never_notice(tmp_path)
     finally:
         stop(proc)
     assert "the hall's process stopped (killed by signal 9); starting it again" in said, said
+
+
+# --- the hall's process is guarded as the tables' server is ---------------------------------------
+
+
+def _closed(sock: socket.socket) -> bytes:
+    """What the server said before it closed ``sock`` (waited for, within :data:`PATIENCE`)."""
+    sock.settimeout(PATIENCE)
+    got = b""
+    while True:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return got
+        got += chunk
+
+
+def test_the_halls_process_keeps_the_servers_guards(tmp_path):
+    """The hall's own port: a connection silent past the header timeout is closed; one address
+    holds at most ``per_address`` connections (one more is told 429 and closed); each address
+    has its rate limit (429 once its burst is spent); every answer has the security headers."""
+    path = _event(tmp_path)
+    from tournament.web.background import BackgroundVenue
+
+    with BackgroundVenue(path, hall=True, header_timeout=0.5) as venue:
+        silent = socket.create_connection((HOST, venue.hall_port))
+        try:
+            assert _closed(silent) == b""
+        finally:
+            silent.close()
+    with BackgroundVenue(path, hall=True, rate=0.01, burst=5, per_address=3, header_timeout=PATIENCE * 2) as venue:
+        held = [socket.create_connection((HOST, venue.hall_port)) for _ in range(3)]
+        extra = socket.create_connection((HOST, venue.hall_port))
+        try:
+            assert _closed(extra).startswith(b"HTTP/1.1 429 ")
+        finally:
+            for sock in (*held, extra):
+                sock.close()
+        answers = []
+        conn = http.client.HTTPConnection(HOST, venue.hall_port, timeout=PATIENCE)  # one connection, kept alive
+        try:
+            for _ in range(8):
+                conn.request("GET", "/standings")
+                r = conn.getresponse()
+                r.read()
+                answers.append((r.status, dict(r.getheaders())))
+        finally:
+            conn.close()
+        assert [s for s, _ in answers][:5] == [200] * 5 and answers[-1][0] == 429
+        for _, headers in answers:
+            assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+            assert "content-security-policy" in headers and headers["referrer-policy"] == "no-referrer"

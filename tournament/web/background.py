@@ -74,10 +74,14 @@ class BackgroundVenue:
             try:
                 self._socket.bind((HOST, port))
                 self._socket.listen(2048)  # uvicorn's own backlog: a burst of phones waits, not refused
-                if hall:
-                    self._hall_socket = listening(HOST, hall_port)
             except OSError as e:
-                raise VenueNotServing(f"cannot listen on {HOST}: {e.strerror or e}") from None
+                raise VenueNotServing(f"cannot listen on {HOST}:{port}: {e.strerror or e}") from None
+            if hall:
+                try:
+                    self._hall_socket = listening(HOST, hall_port)
+                except OSError as e:
+                    raise VenueNotServing(f"cannot listen on {HOST}:{hall_port} for the hall: {e.strerror or e}") \
+                        from None
             self.port: int = self._socket.getsockname()[1]
             self.base_url = f"http://{HOST}:{self.port}"
             #: Where the hall's pages are: the hall's own port (``hall``), else :attr:`base_url`.
