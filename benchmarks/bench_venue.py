@@ -8,7 +8,9 @@ What it does, in one run:
   per four players) and pairs round 1; simulates each table's game;
 * starts ``tournament serve`` on a free port of 127.0.0.1 (``--rate`` and
   ``--connections-per-device`` high: every client here comes from the same address, where a
-  hall's phones each have their own);
+  hall's phones each have their own), its hall's pages in their own process on another free port
+  (``--hall-port``), as ``serve`` runs by default (``--one-process``: the hall on the tables'
+  port, in the tables' process);
 * brings each table part of the way through its game first (not timed), so that the tables
   finish at different times: about ``--tables / 10`` of them a minute, as a club's do;
 * then, for ``--seconds``: every table posts its next move once a second (each one a DGN word
@@ -17,7 +19,8 @@ What it does, in one run:
   it for both sides (the result then enters the event), and ``--readers`` readers read as the
   hall's phones do: ``--live`` of them (default: half) follow the public standings live as the
   pages' script does (a live stream open, and the standings' main region fetched again each
-  time it says the page changed), the others keep a table's state loaded (a read every 10 s);
+  time it says the page changed), from the hall's port; the others keep a table's state loaded
+  (a read every 10 s, with the table's key: the tables' port);
 * measures the live delay: from the moment the confirmation that enters a result is sent to
   the moment a listener on the live stream (``GET /live``) hears of a change at least as new
   as that result (the public pages' revision, read from the file once the confirmation is
@@ -32,8 +35,8 @@ the server, not themselves; their CPU time is printed beside the server's.
 It prints the latency of an accepted move (p50, p95, p99, max; goal p99 under 100 ms at 100
 tables), the live delay (p50, p95, max; goal p95 under 2 s), moves lost and doubled, games
 confirmed, how often the live phones fetched the standings (in all, per phone, per change of
-the public pages), the server's CPU time per accepted move (reads included; goal 1 ms) and the
-clients' CPU time, and the reference measured in the same run: the CPU time per move of the
+the public pages), the server's CPU time per accepted move (reads included; goal 1 ms: the
+tables' process and the hall's together, and each apart) and the clients' CPU time, and the reference measured in the same run: the CPU time per move of the
 recorder taking the same moves in this process (:class:`domrec.session.Session`, what ``domrec
 record`` does for each move typed), so a slower or busier machine shows in both.
 """
@@ -77,6 +80,22 @@ def cpu_split(pid: int) -> tuple[float, float]:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+async def hall_of(pid: int) -> int:
+    """The hall's process that ``serve`` (``pid``) started: its child."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == pid:
+                    return int(entry.name)
+        await asyncio.sleep(0.05)
+    raise SystemExit("the server started no hall's process")
 
 
 def free_port() -> int:
@@ -220,20 +239,24 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     local_cpu = (time.process_time() - started) / moves_local
 
     port = free_port()
+    hall_port = port if args.one_process else free_port()  # where the public pages are read
     watch = open_event(path)  # the public pages' revision, read from the file as the server writes it
+    hall_option = ["--one-process"] if args.one_process else ["--hall-port", str(hall_port)]
     server = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
-                               "--rate", "1000000", "--connections-per-device", "100000"],
+                               "--rate", "1000000", "--connections-per-device", "100000", *hall_option],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection((HOST, port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"the server did not start: {server.stderr.read().decode()}")
-                await asyncio.sleep(0.05)
+        for at in {port, hall_port}:
+            while True:
+                try:
+                    socket.create_connection((HOST, at), timeout=1).close()
+                    break
+                except OSError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit(f"the server did not start: {server.stderr.read().decode()}")
+                    await asyncio.sleep(0.05)
+        hall_pid = None if args.one_process else await hall_of(server.pid)
         rng = random.Random(args.seed)
         acknowledged: dict[int, list[str]] = {t.number: [] for t in tables}
         revs: dict[int, int] = {t.number: 0 for t in tables}
@@ -269,6 +292,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 acknowledged[t.number].append(text)
         cpu_before = cpu_of(server.pid)
         split_before = cpu_split(server.pid)
+        hall_before = cpu_split(hall_pid) if hall_pid else (0.0, 0.0)
         stop = time.monotonic() + args.seconds
         spy = None
         if args.profile:  # where the server's Python time goes (the thread holding the interpreter lock), sampled from outside
@@ -314,7 +338,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 await news.wait()
 
         async def probe() -> None:
-            async for seq in Connection(port).events("/live", stop + 15):
+            async for seq in Connection(hall_port).events("/live", stop + 15):
                 heard.append((time.perf_counter(), seq))
                 news.set()
 
@@ -322,10 +346,10 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
             nonlocal reads, live_reads, live_unchanged
             await asyncio.sleep(rng.random() * 10)
             if k < args.live:  # a phone on the public pages: the live stream, the main region fetched again
-                fetcher = Connection(port)
+                fetcher = Connection(hall_port)
                 seq = 0
                 try:
-                    stream = Connection(port)
+                    stream = Connection(hall_port)
                     async for now in stream.events("/live", stop):
                         if now != seq:
                             await asyncio.sleep(rng.random() * stream.spread)  # as live.js waits, so phones spread out
@@ -362,8 +386,13 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         await asyncio.gather(*readers, return_exceptions=True)
         wall = time.monotonic() - wall
         client_cpu = time.process_time() - client_cpu
-        server_cpu = cpu_of(server.pid) - cpu_before
+        tables_cpu = cpu_of(server.pid) - cpu_before
         user_cpu, system_cpu = (now - then for now, then in zip(cpu_split(server.pid), split_before))
+        if hall_pid:
+            hall_user, hall_system = (now - then for now, then in zip(cpu_split(hall_pid), hall_before))
+            user_cpu, system_cpu = user_cpu + hall_user, system_cpu + hall_system
+        hall_cpu = (cpu_of(hall_pid) - sum(hall_before)) if hall_pid else 0.0
+        server_cpu = tables_cpu + hall_cpu
         # Results confirmed at the very end get a few more seconds to be heard of.
         await asyncio.wait(waiting, timeout=10) if waiting else None
         listening.cancel()
@@ -414,8 +443,12 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
           f"({public_changes} changes)")
     print(f"  moves lost: {lost}; moves doubled: {doubled}; games confirmed: {confirmed} "
           f"({confirmed / wall * 60:.1f}/min; results in the event: {results})")
+    where = "one process" if args.one_process else (f"the tables' process {tables_cpu:.2f} s "
+                                                      f"({tables_cpu / max(1, moves) * 1000:.2f} ms a move), the "
+                                                      f"hall's {hall_cpu:.2f} s ({hall_cpu / max(1, moves) * 1000:.2f} "
+                                                      f"ms a move)")
     print(f"  server CPU: {server_cpu:.2f} s, {server_cpu / max(1, moves) * 1000:.2f} ms per accepted move "
-          f"(reads included; goal: 1 ms), of which {user_cpu / max(1, moves) * 1000:.2f} ms in the "
+          f"(reads included; goal: 1 ms; {where}), of which {user_cpu / max(1, moves) * 1000:.2f} ms in the "
           f"server's own code and {system_cpu / max(1, moves) * 1000:.2f} ms in the system's (sockets, "
           f"flushes to disk); the benchmark's own clients, on the same cores: {client_cpu:.2f} s")
     print(f"  reference, the same moves taken by the recorder in this process (domrec record's cost): "
@@ -431,6 +464,8 @@ def main() -> None:
     parser.add_argument("--live", type=int, default=None,
                         help="how many of the readers follow the public pages live (default: half); the others "
                              "read a table's state every 10 s")
+    parser.add_argument("--one-process", action="store_true",
+                        help="serve --one-process: the hall's pages in the tables' process, on their port")
     parser.add_argument("--profile", metavar="FILE", help="sample the server with py-spy while the moves are timed "
                                                           "(its collapsed stacks, every thread, into FILE)")
     args = parser.parse_args()
