@@ -344,3 +344,21 @@ def test_the_halls_process_keeps_the_servers_guards(tmp_path):
         for _, headers in answers:
             assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
             assert "content-security-policy" in headers and headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_tables_server_tells_the_hall_of_a_change_at_once(tmp_path):
+    """A result confirmed at the tables' port reaches a live stream open at the hall's port through
+    the pipe between them, not by the hall's next look at the file: here the hall looks once an
+    hour, and the stream hears of the result all the same."""
+    from .test_venue_floods import _sse_numbers
+
+    path = _event(tmp_path)
+    record = _game_of(path, 1, 1, seed=5)
+    with _hall_venue(path, hall_poll=3600.0) as venue, httpx.Client(base_url=venue.base_url, timeout=PATIENCE) as tables:
+        token = venue.links["tables"][0]["token"]
+        state = _play(tables, token, 1, 1, record, whole_hands=True)
+        with socket.create_connection((HOST, venue.hall_port), timeout=PATIENCE) as stream:
+            stream.sendall(b"GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            first = _sse_numbers(stream)
+            _confirm(tables, token, state)
+            assert _sse_numbers(stream, first) > first

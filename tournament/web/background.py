@@ -53,13 +53,15 @@ class BackgroundVenue:
     (forwarded headers believed from this computer; connections an address may hold open; seconds
     a connection has to send a request's headers).  ``hall``: the hall's pages in a process of
     their own, as ``tournament serve`` runs them (:mod:`tournament.web.hall`), on ``hall_port``
-    (default: one the system picks): :attr:`hall_url`, :attr:`hall`.
+    (default: one the system picks): :attr:`hall_url`, :attr:`hall`; ``hall_poll``: seconds between
+    the hall's looks at the file while a live stream is open (a test's own: without the tables'
+    server's word, a change is heard of only then).
     """
 
     def __init__(self, event: Path, *, pins: bool = False, port: int = 0, rate: float = RATE,
                  burst: int = BURST, deadline: float = DEADLINE, proxy_headers: bool = False,
                  per_address: int | None = None, header_timeout: float | None = None,
-                 hall: bool = False, hall_port: int = 0) -> None:
+                 hall: bool = False, hall_port: int = 0, hall_poll: float | None = None) -> None:
         import uvicorn  # here, not at the top: the rest of the web layer does not need it loaded
 
         from tournament.web import connections
@@ -109,7 +111,7 @@ class BackgroundVenue:
             if self._hall_socket is not None:
                 self.hall = HallProcess(Path(event), self._hall_socket, HOST, self.hall_url, rate=rate, burst=burst,
                                         proxy_headers=proxy_headers, per_address=per_address,
-                                        header_timeout=header_timeout)
+                                        header_timeout=header_timeout, poll=hall_poll)
                 self.server.poke_hall = self.hall.poke
             self._wait_until_started()
             #: Every link of the venue: ``{"director", "public", "tables": [{round, table, url, token}]}``

@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable
 from tournament.errors import TournamentError
 from tournament.settings import Settings
 from tournament.web.app import BURST, RATE, HallSite
-from tournament.web.public import LIFETIME, LiveFeed, PublicPages
+from tournament.web.public import LIFETIME, POLL, LiveFeed, PublicPages
 
 log = logging.getLogger("tournament.web.hall")
 #: Seconds the hall waits for its streams and answers to end when told to stop, before it just exits.
@@ -61,11 +61,11 @@ class HallServer(HallSite):
     """The hall's application over one event file: its pages, live stream and feed, nothing else."""
 
     def __init__(self, event: Path, base_url: str, rate: float = RATE, burst: int = BURST,
-                 stream_lifetime: float = LIFETIME, also_at: Iterable[str] = ()) -> None:
+                 stream_lifetime: float = LIFETIME, also_at: Iterable[str] = (), poll: float = POLL) -> None:
         super().__init__(base_url, rate, burst, also_at)
         self.event = Path(event)
         self.public = PublicPages(self.event, base_url, read_only=True)
-        self.live = LiveFeed(self.event, lifetime=stream_lifetime, read_only=True)
+        self.live = LiveFeed(self.event, lifetime=stream_lifetime, read_only=True, poll=poll)
         # The event's settings, read once (as the tables' server reads them when it opens the file).
         self._settings: Settings = self.public.reader.call(lambda store: store.settings)
         self._start()
@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proxy-headers", action="store_true")
     parser.add_argument("--connections-per-device", type=int, default=None)
     parser.add_argument("--header-timeout", type=float, default=None)
+    parser.add_argument("--poll", type=float, default=POLL,
+                        help="seconds between two looks at the file while a live stream is open (default %(default)s)")
     args = parser.parse_args(argv)
     from tournament.web import connections
 
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         hall = HallServer(args.event, url, rate=args.rate, burst=args.burst,
-                          also_at=connections.served_origins(args.host, args.port))
+                          also_at=connections.served_origins(args.host, args.port), poll=args.poll)
     except TournamentError as e:
         print(f"error: {e.message}", file=sys.stderr)
         return 1
@@ -206,7 +208,8 @@ class HallProcess:
 
     def __init__(self, event: Path, sock: socket.socket, host: str, url: str, *, rate: float = RATE,
                  burst: int = BURST, proxy_headers: bool = False, per_address: int | None = None,
-                 header_timeout: float | None = None, say: Callable[[str], None] = log.warning) -> None:
+                 header_timeout: float | None = None, poll: float | None = None,
+                 say: Callable[[str], None] = log.warning) -> None:
         self.socket = sock  # bound with :func:`listening`: closed by :meth:`close`
         self.port: int = sock.getsockname()[1]
         self.say = say
@@ -217,6 +220,8 @@ class HallProcess:
             options += ["--connections-per-device", str(per_address)]
         if header_timeout is not None:
             options += ["--header-timeout", repr(header_timeout)]
+        if poll is not None:
+            options += ["--poll", repr(poll)]
         self.command = [sys.executable, "-m", "tournament.web.hall", str(event), "--host", host,
                         "--port", str(self.port), "--fd", str(self.socket.fileno()), "--parent", *options]
         #: How many times the hall was started again after it died.
