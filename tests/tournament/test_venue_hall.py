@@ -362,3 +362,49 @@ def test_the_tables_server_tells_the_hall_of_a_change_at_once(tmp_path):
             first = _sse_numbers(stream)
             _confirm(tables, token, state)
             assert _sse_numbers(stream, first) > first
+
+
+def test_behind_a_proxy_the_halls_address_is_given_and_kept(tmp_path, monkeypatch):
+    """``serve --url https://club.example --hall-url https://club.example/hall``: the links give
+    the hall's address as given, every redirect goes there, and the next ``serve`` with the same
+    ``--url`` keeps it; one given without the other is refused with one line."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+    from tournament.web import hall
+
+    served = []
+
+    class NoHall:
+        def __init__(self, event, sock, host, url, *args, **kw) -> None:
+            sock.close()
+            served.append(url)
+
+        def poke(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: None)
+    monkeypatch.setattr(hall, "listening", lambda host, port: socket.create_server((host, 0)))
+    monkeypatch.setattr(hall, "HallProcess", NoHall)
+    path = _event(tmp_path)
+    runner = CliRunner()
+    r = runner.invoke(app, ["serve", str(path), "--url", "https://club.example", "--hall-url", "https://hall.example"])
+    assert r.exit_code == 0 and "public page:     https://hall.example/" in r.stdout, r.output
+    assert served == ["https://hall.example"]
+    r = runner.invoke(app, ["links", str(path), "--json"])
+    assert json.loads(r.stdout)["public"] == "https://hall.example/"
+    r = runner.invoke(app, ["serve", str(path), "--port", "443"])  # --url's port: its hall kept too
+    assert r.exit_code == 0 and "public page:     https://hall.example/" in r.stdout, r.output
+    r = runner.invoke(app, ["serve", str(path), "--one-process", "--hall-url", "https://hall.example"])
+    assert r.exit_code != 0 and "not with --one-process" in r.output
+    server = VenueServer(path, base_url="https://club.example", hall_port=8001, hall_url="https://hall.example")
+    try:
+        client = starlette_testclient.TestClient(server.asgi, follow_redirects=False)
+        r = client.get("/standings?lang=es", headers={"host": "10.0.0.5:8000"})
+        assert r.status_code == 303 and r.headers["location"] == "https://hall.example/standings?lang=es"
+    finally:
+        server.close()

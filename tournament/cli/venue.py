@@ -277,6 +277,11 @@ def serve(
                                             help="The port of the hall's pages (public pages, live stream, "
                                                  "feed), served by a process of their own so the tables never "
                                                  "wait on the hall (default: --port + 1; 0: one process)."),
+    hall_url_option: Optional[str] = typer.Option(None, "--hall-url", help="The address phones reach the hall's "
+                                                                           "pages at, when it is not --url's host on "
+                                                                           "--hall-port (a reverse proxy sending the "
+                                                                           "hall's paths to --hall-port); kept with "
+                                                                           "the event as --url is."),
     one_process: bool = typer.Option(False, "--one-process", help="Serve the hall's pages from the tables' "
                                                                   "process too, on --port (as --hall-port 0)."),
 ) -> None:
@@ -292,6 +297,9 @@ def serve(
     from tournament.web.hall import HallProcess, listening
 
     given = _checked_url(url)
+    hall_given = _checked_url(hall_url_option)
+    if hall_given is not None and (one_process or hall_port == 0):
+        raise UnusableInput("--hall-url is the address of the hall's own process: not with --one-process")
     if hall_port is None:
         hall_port = 0 if one_process else (port + 1 if port < 65535 else port - 1)
     elif one_process and hall_port:
@@ -308,8 +316,8 @@ def serve(
     try:
         with open_for_command(event) as store:  # refuses what is not an event file, in one line
             base = vn.serve_url(store, given, f"http://{_reachable(host)}:{port}", port)
-            hall_url = vn.hall_address(base, hall_port) if hall_port else None
-            vn.remember_url(store, base, given=given is not None, hall=hall_url)
+            hall_url = vn.serve_hall_url(store, hall_given, base, hall_port) if hall_port else None
+            vn.remember_url(store, base, given=given is not None, hall=hall_url, hall_given=hall_given is not None)
             found = vn.links(store, base)
             elsewhere = vn.printed_elsewhere(store, base)
         # The interpreter lets a thread run 5 ms before another may take over: a standings page made
@@ -318,7 +326,8 @@ def serve(
         sys.setswitchinterval(SWITCH_INTERVAL)
         server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)),
                              idle_minutes=idle, also_at=connections.served_origins(host, port),
-                             hall_port=hall_port or None)
+                             hall_port=hall_port or None,
+                             hall_url=hall_url if hall_url and hall_url != vn.hall_address(base, hall_port) else None)
     except BaseException:
         if hall_socket is not None:
             hall_socket.close()

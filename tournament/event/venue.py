@@ -375,15 +375,18 @@ def served_before(store: EventStore) -> bool:
     return venue_sql.remembered_url(store) is not None
 
 
-def remember_url(store: EventStore, url: str, given: bool = False, hall: str | None = None) -> None:
+def remember_url(store: EventStore, url: str, given: bool = False, hall: str | None = None,
+                 hall_given: bool = False) -> None:
     """``serve`` listens at ``url`` (``given``: named with ``--url``, so a later ``serve`` without
     it keeps to it while it serves on the same port), its hall at ``hall`` (a process of its own,
-    on a port of its own; None: at ``url`` itself)."""
+    on a port of its own; None: at ``url`` itself; ``hall_given``: named with ``--hall-url``, kept
+    as ``--url`` is)."""
     with store.write():
         venue_sql.remember_url(store, url.rstrip("/"))
         venue_sql.remember_hall_url(store, (hall or url).rstrip("/"))
         if given:
             venue_sql.remember_given_url(store, url.rstrip("/"))
+            venue_sql.remember_given_hall_url(store, hall.rstrip("/") if hall and hall_given else "")
 
 
 def hall_url(store: EventStore, base: str) -> str:
@@ -393,6 +396,17 @@ def hall_url(store: EventStore, base: str) -> str:
     base = base.rstrip("/")
     hall = venue_sql.remembered_hall_url(store)
     return hall if hall is not None and venue_sql.remembered_url(store) == base else base
+
+
+def serve_hall_url(store: EventStore, hall: str | None, base: str, port: int) -> str:
+    """The hall's address ``serve`` prints: ``hall`` if given (``--hall-url``); else the one an
+    earlier ``serve --url --hall-url`` gave beside ``base``; else ``base`` on the hall's ``port``."""
+    if hall is not None:
+        return hall.rstrip("/")
+    given = venue_sql.given_hall_url(store)
+    if given and venue_sql.given_url(store) == base.rstrip("/"):
+        return given
+    return hall_address(base, port)
 
 
 def hall_address(url: str, port: int) -> str:

@@ -251,6 +251,15 @@ def remember_hall_url(store: EventStore, url: str) -> None:
     _set_meta(store, "venue_hall_url", url)
 
 
+def given_hall_url(store: EventStore) -> str | None:
+    """The hall's address given to ``serve`` with ``--hall-url`` beside ``--url`` ("": none)."""
+    return _meta(store, "venue_hall_url_given")
+
+
+def remember_given_hall_url(store: EventStore, url: str) -> None:
+    _set_meta(store, "venue_hall_url_given", url)
+
+
 def given_url(store: EventStore) -> str | None:
     """The address last given to ``serve`` with ``--url`` (kept for the next ``serve`` without it)."""
     return _meta(store, "venue_url_given")

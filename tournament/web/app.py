@@ -674,13 +674,17 @@ class VenueServer(HallSite):
     def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
                  rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME,
                  idle_minutes: int = IDLE_MINUTES, clock: Callable[[], Any] | None = None,
-                 also_at: Iterable[str] = (), hall_port: int | None = None) -> None:
+                 also_at: Iterable[str] = (), hall_port: int | None = None, hall_url: str | None = None) -> None:
         super().__init__(base_url, rate, burst, also_at)
         self.event = Path(event)
         self.clock = clock  # the venue's clock for the tables' waits after wrong PINs (a test's own)
         self.hall_port = hall_port
         #: The hall's address for the links (its own process's), or None: the hall is served here.
-        self.hall_url = hall_address(base_url, hall_port) if hall_port is not None else None
+        #: Given (``serve --hall-url``: a reverse proxy sends the hall's paths to the hall), every
+        #: redirect goes there; else to the host each phone asked for, on the hall's port.
+        self.hall_url = (hall_url.rstrip("/") if hall_url else hall_address(base_url, hall_port)) \
+            if hall_port is not None else None
+        self._hall_given = hall_url is not None
         #: Tells the hall's own process that a change was logged (set by whoever started it).
         self.poke_hall: Callable[[], None] = lambda: None
         self.pins = pins
@@ -802,7 +806,9 @@ class VenueServer(HallSite):
     def _hall_here(self, request: Request) -> str:
         """The hall's address as this phone reaches the server: the scheme and host it asked for
         (the ``Host`` it sent, if it is a host's name or address at all; else the served
-        address's), on the hall's port."""
+        address's), on the hall's port; or the hall's address as given (``serve --hall-url``)."""
+        if self._hall_given and self.hall_url is not None:
+            return self.hall_url
         found = _HOST.fullmatch(request.headers.get("host", ""))
         host = found[1] if found else (urlsplit(self.base_url).hostname or "127.0.0.1")
         if ":" in host and not host.startswith("["):
