@@ -74,3 +74,28 @@ def alive(pid: int) -> bool:
         return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
     except OSError:
         return False
+
+
+def no_hall(monkeypatch) -> list[str]:
+    """``serve`` (its uvicorn stubbed by the test) starts no hall's process and takes no port for
+    it; the hall's addresses it would have served are listed in the list returned."""
+    import socket as sockets
+
+    from tournament.web import hall
+
+    started: list[str] = []
+
+    class NoHall:
+        def __init__(self, event, sock, host, url, *args, **kw) -> None:
+            sock.close()
+            started.append(url)
+
+        def poke(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(hall, "listening", lambda host, port: sockets.create_server((host, 0)))
+    monkeypatch.setattr(hall, "HallProcess", NoHall)
+    return started

@@ -24,7 +24,7 @@ from tournament import open_event
 from tournament.event.venue import hall_address, links
 from tournament.web.app import HALL_ROUTES, VenueServer
 
-from .served import alive, children, free_port, serve, stop
+from .served import alive, children, free_port, no_hall, serve, stop
 from .test_public import _confirm
 from .test_venue import _auth, _event, _game_of, _play, _requests, _server
 
@@ -372,24 +372,9 @@ def test_behind_a_proxy_the_halls_address_is_given_and_kept(tmp_path, monkeypatc
     from typer.testing import CliRunner
 
     from tournament.cli import app
-    from tournament.web import hall
-
-    served = []
-
-    class NoHall:
-        def __init__(self, event, sock, host, url, *args, **kw) -> None:
-            sock.close()
-            served.append(url)
-
-        def poke(self) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: None)
-    monkeypatch.setattr(hall, "listening", lambda host, port: socket.create_server((host, 0)))
-    monkeypatch.setattr(hall, "HallProcess", NoHall)
+    served = no_hall(monkeypatch)
     path = _event(tmp_path)
     runner = CliRunner()
     r = runner.invoke(app, ["serve", str(path), "--url", "https://club.example", "--hall-url", "https://hall.example"])

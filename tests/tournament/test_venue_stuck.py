@@ -186,27 +186,15 @@ def test_a_call_made_on_an_older_view_is_still_a_call(tmp_path):
 def cli(monkeypatch):
     """The ``tournament`` command, its ``serve`` returning at once instead of listening (its hall's
     process never started, its port never taken)."""
-    import socket
-
     import uvicorn
     from typer.testing import CliRunner
 
     from tournament.cli import app
-    from tournament.web import hall
 
-    class NoHall:
-        def __init__(self, event, sock, *args, **kw) -> None:
-            sock.close()
-
-        def poke(self) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
+    from .served import no_hall
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: None)
-    monkeypatch.setattr(hall, "listening", lambda host, port: socket.create_server((host, 0)))
-    monkeypatch.setattr(hall, "HallProcess", NoHall)
+    no_hall(monkeypatch)
     runner = CliRunner()
     return lambda *args: runner.invoke(app, [str(a) for a in args])
 

@@ -18,6 +18,8 @@ from tournament.errors import UnusableInput
 from tournament.event import venue as vn
 from tournament.store.event_store import EventStore
 
+HALL_URL_HELP = ("The address phones reach the hall's pages at, when it is not --url's host on --hall-port (a "
+                 "reverse proxy sending the hall's paths to --hall-port); kept with the event as --url is.")
 URL_HELP = ("The address phones reach the server at, for the links and QR codes (default: the one "
             "`tournament serve` last used, else http://127.0.0.1:8000).")
 
@@ -277,11 +279,7 @@ def serve(
                                             help="The port of the hall's pages (public pages, live stream, "
                                                  "feed), served by a process of their own so the tables never "
                                                  "wait on the hall (default: --port + 1; 0: one process)."),
-    hall_url_option: Optional[str] = typer.Option(None, "--hall-url", help="The address phones reach the hall's "
-                                                                           "pages at, when it is not --url's host on "
-                                                                           "--hall-port (a reverse proxy sending the "
-                                                                           "hall's paths to --hall-port); kept with "
-                                                                           "the event as --url is."),
+    hall_url_option: Optional[str] = typer.Option(None, "--hall-url", help=HALL_URL_HELP),
     one_process: bool = typer.Option(False, "--one-process", help="Serve the hall's pages from the tables' "
                                                                   "process too, on --port (as --hall-port 0)."),
 ) -> None:

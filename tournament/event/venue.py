@@ -386,7 +386,7 @@ def remember_url(store: EventStore, url: str, given: bool = False, hall: str | N
         venue_sql.remember_hall_url(store, (hall or url).rstrip("/"))
         if given:
             venue_sql.remember_given_url(store, url.rstrip("/"))
-            venue_sql.remember_given_hall_url(store, hall.rstrip("/") if hall and hall_given else "")
+            venue_sql.remember_hall_url(store, hall.rstrip("/") if hall and hall_given else "", given=True)
 
 
 def hall_url(store: EventStore, base: str) -> str:
@@ -403,7 +403,7 @@ def serve_hall_url(store: EventStore, hall: str | None, base: str, port: int) ->
     earlier ``serve --url --hall-url`` gave beside ``base``; else ``base`` on the hall's ``port``."""
     if hall is not None:
         return hall.rstrip("/")
-    given = venue_sql.given_hall_url(store)
+    given = venue_sql.remembered_hall_url(store, given=True)
     if given and venue_sql.given_url(store) == base.rstrip("/"):
         return given
     return hall_address(base, port)

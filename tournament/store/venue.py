@@ -242,22 +242,14 @@ def remember_url(store: EventStore, url: str) -> None:
     _set_meta(store, "venue_url", url)
 
 
-def remembered_hall_url(store: EventStore) -> str | None:
-    """The hall's address ``tournament serve`` last printed (its own process's, or the server's own)."""
-    return _meta(store, "venue_hall_url")
+def remembered_hall_url(store: EventStore, given: bool = False) -> str | None:
+    """The hall's address ``tournament serve`` last printed (its own process's, or the server's own);
+    ``given``: the one given to it with ``--hall-url`` beside ``--url`` ("": none)."""
+    return _meta(store, "venue_hall_url_given" if given else "venue_hall_url")
 
 
-def remember_hall_url(store: EventStore, url: str) -> None:
-    _set_meta(store, "venue_hall_url", url)
-
-
-def given_hall_url(store: EventStore) -> str | None:
-    """The hall's address given to ``serve`` with ``--hall-url`` beside ``--url`` ("": none)."""
-    return _meta(store, "venue_hall_url_given")
-
-
-def remember_given_hall_url(store: EventStore, url: str) -> None:
-    _set_meta(store, "venue_hall_url_given", url)
+def remember_hall_url(store: EventStore, url: str, given: bool = False) -> None:
+    _set_meta(store, "venue_hall_url_given" if given else "venue_hall_url", url)
 
 
 def given_url(store: EventStore) -> str | None:
