@@ -127,10 +127,10 @@ def test_serve_in_a_terminal_prints_its_links_and_stops_cleanly_on_ctrl_c(tmp_pa
     pair_next_round(store)
     store.close()
     socket_name = f"domrec-venue-{uuid.uuid4().hex[:8]}"
-    port = free_port()
+    port, hall_port = free_port(), free_port()
     status = tmp_path / "status"
     command = (shlex.join([sys.executable, "-m", "tournament.cli", "serve", str(path), "--host", "0.0.0.0",
-                           "--port", str(port), "--url", f"http://127.0.0.1:{port}"])
+                           "--port", str(port), "--url", f"http://127.0.0.1:{port}", "--hall-port", str(hall_port)])
                + f"; echo $? > {shlex.quote(str(status))}")
 
     conf = tmp_path / "tmux.conf"
@@ -171,6 +171,8 @@ def test_serve_in_a_terminal_prints_its_links_and_stops_cleanly_on_ctrl_c(tmp_pa
         shown = screen()
         assert "stopped; every acknowledged move is in the event file" in shown
         assert "Traceback" not in shown and status.read_text().strip() == "0"
+        with pytest.raises(OSError):  # the hall's process stopped with it
+            socket.create_connection(("127.0.0.1", hall_port), timeout=30).close()
     finally:
         tmux("kill-server")
     store = open_event(path)
