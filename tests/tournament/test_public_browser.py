@@ -62,16 +62,20 @@ def _event(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(tmp_path, browser):
+@pytest.mark.parametrize("hall", [False, True], ids=["one-process", "hall-process"])
+def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(tmp_path, browser, hall):
+    """(``hall-process``: the hall's pages in their own process, as ``serve`` runs them; the page
+    opened at the tables' port, as an old QR code would, and sent on to the hall's.)"""
     from domrec.session import requests_for
 
     from tests.tournament.helpers import hand_by_hand
 
     path = _event(tmp_path)
-    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9, hall=hall) as served:
         page = browser.new_page(viewport=PHONE)
         page.goto(served.base_url + "/standings")
         page.wait_for_selector("table.std", timeout=WAIT_MS)
+        assert page.url == served.hall_url + "/standings"
         seq = page.evaluate("() => document.getElementById('main').dataset.seq")
         page.evaluate("() => { window.notReloaded = true; }")  # gone if the page were loaded again
         assert "Provisional" in page.inner_text("#main")
