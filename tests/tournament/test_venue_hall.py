@@ -16,6 +16,8 @@ import json
 import os
 import signal
 import socket
+import sqlite3
+import sys
 import time
 
 import pytest
@@ -205,12 +207,32 @@ def test_the_hall_holds_no_key_and_cannot_write(tmp_path):
         r = hall.post("/api/v1/tables/1/1/dgn", headers=_auth(table["token"]), json={"rev": 0, "text": "x"})
         assert r.status_code in (404, 405)
         assert hall.get("/standings").status_code == 200
-    server = HallServer(path, "http://127.0.0.1:1")
+    # In this process, watched: the hall opens the event file (or its -wal, -shm) through SQLite
+    # alone, never with open(), whose close would drop the locks SQLite holds on it.
+    opened: list[str] = []
+    watching = [True]
+
+    def audit(event: str, args: tuple) -> None:
+        if watching[0] and event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+            if os.fsdecode(args[0]).startswith(str(path)):
+                opened.append(os.fsdecode(args[0]))
+
+    sys.addaudithook(audit)  # (a hook stays for the process's life: it looks only while watching)
     try:
-        for reader in (server.public.reader, server.live.reader):
-            assert reader.call(lambda store: store.conn.execute("PRAGMA query_only").fetchone()[0]) == 1
+        server = HallServer(path, "http://127.0.0.1:1")
+        try:
+            client = starlette_testclient.TestClient(server.asgi)
+            for url, _ in _asked(1, 1, 1)[::4]:
+                assert client.get(url).status_code < 500, url
+            for reader in (server.public.reader, server.live.reader):
+                assert reader.call(lambda store: store.conn.execute("PRAGMA query_only").fetchone()[0]) == 1
+                with pytest.raises(sqlite3.OperationalError, match="readonly"):
+                    reader.call(lambda store: store.conn.execute("DELETE FROM meta"))
+        finally:
+            server.close()
     finally:
-        server.close()
+        watching[0] = False
+    assert opened == []
 
 
 # --- a child of serve ---------------------------------------------------------------------------------
