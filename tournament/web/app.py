@@ -32,7 +32,9 @@ adds is what a server owes its clients:
 The tables use the event file from one thread only (:class:`VenueThread`): SQLite takes one
 writer at a time anyway, and the venue's operations are short; requests waiting together are
 committed together, one flush to disk for all of them.  The hall's pages and the public feed
-read the file on threads and connections of their own (:mod:`tournament.web.public`).
+read the file on threads and connections of their own (:mod:`tournament.web.public`): in a
+process of their own as ``tournament serve`` runs them (:mod:`tournament.web.hall`, the same
+:class:`HallSite`; this server then redirects the hall's paths there), or in this one.
 """
 
 from __future__ import annotations
