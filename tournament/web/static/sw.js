@@ -65,7 +65,11 @@ async function networkFirst(request, key, keep) {
     return response;
   } catch (e) {
     const kept = await cache.match(key, { ignoreVary: true, ignoreSearch: true });
-    if (kept) return kept;
-    throw e;
+    if (!kept) throw e;
+    // Said to be the kept copy, so that the page knows the server did not answer (a page already
+    // open keeps the table it holds, newer than this copy).
+    const headers = new Headers(kept.headers);
+    headers.set("x-domrec-kept", "1");
+    return new Response(await kept.blob(), { status: kept.status, statusText: kept.statusText, headers });
   }
 }

@@ -140,6 +140,12 @@
     try {
       const response = await timed(fetch(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
                                                           body: body ? JSON.stringify(body) : undefined, cache: "no-store" }), WAIT_MS);
+      // The service worker's kept copy (the server did not answer): the table this page holds is
+      // newer, and only a page opened again out of reach draws the copy (when it holds nothing else).
+      if (response.headers.get("x-domrec-kept")) {
+        if (!view && !keptView()) { const copy = await response.json().catch(() => null); if (copy && copy.rev !== undefined) view = copy; }
+        throw new Error("offline");
+      }
       offline = false;
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
@@ -282,12 +288,15 @@
     if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
                              : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
     else if (sent) say(t("all sent"), "good");
-    // The table as the server holds it (its stored moves win), the whole of it.
+    render();  // the table as the server answered the last write sent
+    // The table as the server holds it now (its stored moves win).
     await request("GET", "", null, {});
   }
 
   // The banner (for people) and <body data-outbox="N"> (for programs): the writes waiting.
+  let loaded = false;  // the outbox read from IndexedDB (until then the page says nothing of it)
   function banner() {
+    if (!loaded) return;
     const n = waiting().length;
     document.body.dataset.outbox = String(n);
     const box = $("outbox");
@@ -649,6 +658,7 @@
   timed(db.all(), 3000).catch(() => null).then((entries) => {
     outbox = (entries || []).sort((a, b) => a.seq - b.seq);
     told = outbox.length > 0;
+    loaded = true;
     banner();
     flush();
     refresh();
