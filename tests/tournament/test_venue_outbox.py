@@ -248,3 +248,46 @@ def test_the_service_worker_is_served_from_the_root_uncached(served):
     assert answer.status_code == 200 and "javascript" in answer.headers["content-type"]
     assert answer.headers["cache-control"] == "no-store" and answer.headers["service-worker-allowed"] == "/"
     assert "caches" in answer.text
+
+
+def test_serve_takes_a_certificate_and_its_key_together(tmp_path):
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    path = _event(tmp_path)
+    cert = tmp_path / "cert.pem"
+    cert.write_text("x")
+    result = CliRunner().invoke(app, ["serve", str(path), "--certfile", str(cert)])
+    assert result.exit_code != 0 and "--certfile and --keyfile go together" in result.output
+    result = CliRunner().invoke(app, ["serve", str(path), "--certfile", str(cert), "--keyfile", str(tmp_path / "no")])
+    assert result.exit_code != 0 and "--keyfile: there is no file" in result.output
+
+
+@pytest.mark.skipif(__import__("shutil").which("openssl") is None, reason="openssl is not installed")
+def test_serve_with_a_certificate_answers_https_and_its_links_say_so(tmp_path):
+    """``serve --certfile --keyfile``: https (a secure context for the phones' browsers, where the
+    service worker keeps the table page for a tab opened again offline)."""
+    import ssl
+    import urllib.request
+
+    from tests.tournament.served import free_port, serve, stop
+
+    path = _event(tmp_path)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    port = free_port()
+    proc = serve(path, port, "--certfile", str(cert), "--keyfile", str(key))
+    try:
+        unchecked = ssl.create_default_context()
+        unchecked.check_hostname, unchecked.verify_mode = False, ssl.CERT_NONE  # (a test's own certificate)
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}/sw.js", context=unchecked, timeout=60) as answer:
+            assert answer.status == 200
+    finally:
+        stop(proc)
+    store = open_event(path)
+    try:
+        assert venue_sql.remembered_url(store) == f"https://127.0.0.1:{port}"
+    finally:
+        store.close()

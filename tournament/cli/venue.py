@@ -273,6 +273,12 @@ def serve(
                                                                       "make up an address for each request."),
     per_device: int = typer.Option(64, "--connections-per-device", min=1, max=1_000_000,
                                    help="Connections one device (one address) may hold open at once."),
+    certfile: Optional[Path] = typer.Option(None, "--certfile", help="Serve https with this certificate (PEM; "
+                                                                     "with --keyfile): the phones' browsers then "
+                                                                     "keep the table page for a tab opened again "
+                                                                     "offline (docs/venue.md, \"When the Wi-Fi "
+                                                                     "drops\")."),
+    keyfile: Optional[Path] = typer.Option(None, "--keyfile", help="The certificate's private key (PEM)."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). Ctrl-C stops it; nothing acknowledged is lost."""
@@ -284,8 +290,10 @@ def serve(
     from tournament.web.app import VenueServer
 
     given = _checked_url(url)
+    tls = _checked_tls(certfile, keyfile)
+    scheme = "https" if tls else "http"
     with open_for_command(event) as store:  # refuses what is not an event file, in one line
-        base = vn.serve_url(store, given, f"http://{_reachable(host)}:{port}", port)
+        base = vn.serve_url(store, given, f"{scheme}://{_reachable(host)}:{port}", port)
         vn.remember_url(store, base, given=given is not None)
         found = vn.links(store, base)
         elsewhere = vn.printed_elsewhere(store, base)
@@ -294,7 +302,7 @@ def serve(
     # (a move passes between the network's thread and the tables' thread twice).
     sys.setswitchinterval(SWITCH_INTERVAL)
     server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)),
-                         idle_minutes=idle, also_at=connections.served_origins(host, port))
+                         idle_minutes=idle, also_at=connections.served_origins(host, port, scheme))
     typer.echo(f"public page:     {found['public']}")
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
@@ -311,7 +319,7 @@ def serve(
                    f"director pages need their keys", err=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = connections.config(server.asgi, host=host, port=port, timeout_graceful_shutdown=5,
-                                proxy_headers=proxy_headers, per_address=per_device)
+                                proxy_headers=proxy_headers, per_address=per_device, **tls)
 
     class Venue(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
@@ -338,6 +346,18 @@ def say_where_links_point(store: EventStore, base: str, given: bool) -> None:
         typer.echo(f"note: the venue has not been served yet: these point to {base}, this computer alone; for "
                    f"the hall's phones give --url http://ADDRESS:PORT, or make them once `tournament serve "
                    f"--host 0.0.0.0` runs (it says so if they point elsewhere)", err=True)
+
+
+def _checked_tls(certfile: Optional[Path], keyfile: Optional[Path]) -> dict[str, str]:
+    """uvicorn's TLS options for ``--certfile`` and ``--keyfile`` (both, or neither: plain http)."""
+    if certfile is None and keyfile is None:
+        return {}
+    if certfile is None or keyfile is None:
+        raise UnusableInput("--certfile and --keyfile go together: the server's certificate and its private key")
+    for given, what in ((certfile, "--certfile"), (keyfile, "--keyfile")):
+        if not given.is_file():
+            raise UnusableInput(f"{what}: there is no file {given}")
+    return {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
 
 
 def _checked_url(url: Optional[str]) -> Optional[str]:
