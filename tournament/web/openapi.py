@@ -284,8 +284,12 @@ OPENAPI: dict[str, Any] = {
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "
                                                           "waiting, confirmed) and, apart from it, called (the "
                                                           "director is called), idle, wrong_pins (wrong PINs so "
-                                                          "far) and pin_wait (the seconds its confirmations "
-                                                          "still wait)."}, **_refusals(403, 429)}}},
+                                                          "far), pin_wait (the seconds its confirmations "
+                                                          "still wait), contact_at (when its phone was last heard "
+                                                          "from: any request with its key, or its last write) and "
+                                                          "offline ({taken, refused, at}: the writes its phone made "
+                                                          "offline, sent with `at`; null while none came)."},
+                                  **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key)",
                      "security": [{"key": []}],
