@@ -79,6 +79,11 @@ def test_a_hand_typed_offline_is_sent_once_when_the_wifi_is_back(tmp_path, brows
         page.wait_for_function("() => document.getElementById('outbox').textContent === 'all sent'", timeout=WAIT_MS)
         page.wait_for_function("() => Number(document.body.dataset.rev) === 6", timeout=WAIT_MS)
         _type(page, steps[6])  # and play goes on, online
+        desk = context.new_page()  # the director sees the table whose phone sent moves made offline
+        desk.goto(served.links["director"])
+        desk.wait_for_selector('tr[data-table="1"] .state-offline[data-offline="4"]', timeout=WAIT_MS)
+        assert desk.inner_text('tr[data-table="1"] .state-offline').startswith("sent 4 moves made offline, ")
+        assert "phone last heard from" in desk.inner_text('tr[data-table="1"]')
     finally:
         served.close()
     assert _bodies(path) == steps[:7]
@@ -169,7 +174,8 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
         _shot(first, "outbox-refused")
         # the second line may still be recorded: retyped (into the box), sent, taken
         items.nth(1).locator("button.retype").click()
-        assert first.input_value("#typed-text") == steps[2]
+        first.wait_for_function("(text) => document.getElementById('typed-text').value === text", arg=steps[2],
+                                timeout=WAIT_MS)
         _type(first, steps[2])
         first.locator("#refused-list li button.drop").click()
         first.wait_for_selector("#refused", state="hidden", timeout=WAIT_MS)
