@@ -291,3 +291,41 @@ def test_serve_with_a_certificate_answers_https_and_its_links_say_so(tmp_path):
         assert venue_sql.remembered_url(store) == f"https://127.0.0.1:{port}"
     finally:
         store.close()
+
+
+def test_confirmations_corrections_and_calls_sent_three_times_are_taken_once(served):
+    """The rest of a table's writes: a call and its clearing, each side's confirmation (the last
+    enters the result once), the director's correction of the confirmed game (amended once)."""
+    path, server, client, auth = served
+    director = {"Authorization": "Bearer " + server.call(server.venue.links, "http://testserver")["director"]
+                .rsplit("/", 1)[1]}
+    state = client.post(API + "/mode", json={"rev": 0, "mode": "sheet"}, headers=auth).json()
+    while not state["game"]["over"]:  # a score sheet's game, played to its end
+        n = len(state["game"]["hands"]) + 1
+        state = client.post(API + "/dgn", json={"rev": state["rev"], "text": f"hand {n}\nend NS 60 EW 0"},
+                            headers=auth).json()
+    rev = state["rev"]
+
+    def thrice(where: str, body: dict, cid: str, headers: dict) -> dict:
+        answers = [client.post(API + where, json={**body, "cid": cid}, headers=headers) for _ in range(3)]
+        assert [a.status_code for a in answers] == [200] * 3, answers[0].text
+        assert len({json.dumps(_comparable(a.json()), sort_keys=True) for a in answers}) == 1
+        return answers[0].json()
+
+    rev = thrice("/call", {"rev": rev}, "phone-x-call", auth)["rev"]
+    rev = thrice("/clear", {"rev": rev}, "desk-x-clear", director)["rev"]
+    state = thrice("/confirm", {"rev": rev, "side": "NS"}, "phone-x-ns", auth)
+    state = thrice("/confirm", {"rev": state["rev"], "side": "EW"}, "phone-x-ew", auth)
+    assert state["status"] == "confirmed" and len(state["said"]) == 2  # "EW confirmed", and the result stored
+    fixed = thrice("/correct", {"rev": state["rev"], "hand": 1, "line": 2, "text": "end NS 61 EW 0",
+                                "reason": "checked with the players"}, "desk-x-fix", director)
+    assert fixed["rev"] == state["rev"] + 1
+    kinds = [r[1] for r in _log(path)]
+    assert kinds.count("call") == kinds.count("clear") == kinds.count("correct") == 1
+    assert kinds.count("confirm") == 2
+    store = open_event(path)
+    try:
+        assert len(store.audit()) == 1  # the confirmed result amended once
+        assert store.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 1
+    finally:
+        store.close()

@@ -120,7 +120,7 @@
   function call(method, path, body, extra) {
     if (gone) return chain;
     const queueable = method === "POST" && QUEUED.includes(path) && !(extra && extra.headers);
-    if (method === "POST" && body && !(extra && extra.headers)) body = Object.assign({}, body, { cid: newCid() });
+    if (method === "POST" && body) body = Object.assign({}, body, { cid: newCid() });  // (the director's at the table too)
     // Writes go out in the order they were made: behind writes still waiting, a new one waits too.
     const run = () => (queueable && waiting().length ? queue(path, body) : request(method, path, body, extra || {}));
     chain = chain.then(run, run);
