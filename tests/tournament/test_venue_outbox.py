@@ -329,3 +329,23 @@ def test_confirmations_corrections_and_calls_sent_three_times_are_taken_once(ser
         assert store.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 1
     finally:
         store.close()
+
+
+def test_the_same_write_three_times_in_one_group_of_the_file_is_taken_once(served):
+    """The venue's thread commits writes waiting together as one group (a savepoint each): the
+    same write three times in one group is applied by the first, answered again by the others."""
+    path, server, client, auth = served
+    hold, held = threading.Event(), threading.Event()
+
+    def blocker() -> None:
+        held.set()
+        hold.wait(60)
+
+    first = server._executor.submit(blocker, grouped=False)
+    held.wait(60)
+    futures = [server._executor.submit(server.venue.set_mode, 1, 1, 0, "play", "grouped-phone-1") for _ in range(3)]
+    hold.set()
+    first.result(60)
+    answers = [f.result(60) for f in futures]
+    assert [a["rev"] for a in answers] == [1, 1, 1] and answers[0] == answers[1] == answers[2]
+    assert _log(path) == [(1, "mode", "play")]
