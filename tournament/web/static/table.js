@@ -252,7 +252,7 @@
   }
   async function sendQueued() {
     busy = true;
-    let broken = false, lost = false, sent = 0;
+    let broken = false, lost = false, sent = 0, answered = null;
     try {
       for (const entry of waiting()) {
         if (broken && entry.path !== "/call") {
@@ -270,7 +270,7 @@
         if (response.ok) {
           outbox = outbox.filter((x) => x !== entry);
           await db.remove(entry.seq);
-          view = data;
+          answered = data;
           sent += 1;
           continue;
         }
@@ -278,10 +278,13 @@
         entry.refused = data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
         broken = true;
-        if (data.state) view = data.state;
+        if (data.state) answered = data.state;
       }
     } finally { busy = false; }
+    // While writes still wait, the table drawn stays the one they were made on (a new tap carries
+    // the revision after them); the rest go at the next try.
     if (lost) { offline = true; later(); banner(); return; }
+    if (answered) view = answered;
     backoff = 1000;
     chosen = null; firstDie = null; options = null;
     const left = outbox.filter((x) => x.refused).length;
