@@ -213,3 +213,47 @@ def test_the_outbox_survives_closing_the_tab_and_opening_the_link_offline(tmp_pa
     finally:
         served.close()
     assert _bodies(path) == steps[:3]
+
+
+#: A stand-in for the phone's engine (engine.js, another part of the issue), on the interface the
+#: page codes against: ``window.domrecEngine = {status, ready, answer(table, write)}``, ``answer``
+#: resolving to ``{status, body}`` as the server would answer the write.  This one takes every line
+#: but "6-6 nowhere" (refused in its own words) and answers the table one revision on.
+FAKE_ENGINE = """
+window.domrecEngine = { status: "ready", ready: Promise.resolve(), seen: [],
+  answer(table, write) {
+    this.seen.push(write);
+    if (write.body.text === "6-6 nowhere") return Promise.resolve({ status: 422, body: { error: "refused by the phone's engine" } });
+    const state = Object.assign({}, table.state, { rev: table.state.rev + 1, said: ["checked on the phone"] });
+    return Promise.resolve({ status: 200, body: state });
+  } };
+"""
+
+
+def test_offline_the_phones_engine_checks_each_write_and_its_table_is_drawn(tmp_path, browser):
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=8))
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.add_init_script(FAKE_ENGINE)
+        page = _opened(context, served.links["tables"][0]["url"])
+        _type(page, steps[0])
+        context.set_offline(True)
+        _type_offline(page, steps[1])
+        assert page.inner_text("#message") == "checked on the phone" and _rev(page) == 2
+        page.fill("#typed-text", "6-6 nowhere")
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function("() => document.getElementById('message').textContent === \"refused by the phone's engine\"",
+                               timeout=WAIT_MS)
+        assert page.evaluate("() => document.body.dataset.outbox") == "1"  # refused on the phone: not kept
+        assert page.input_value("#typed-text") == "6-6 nowhere"  # left in the box, to put right
+        seen = page.evaluate("() => window.domrecEngine.seen")
+        assert [w["path"] for w in seen] == ["dgn", "dgn"] and seen[0]["body"]["text"] == steps[1]
+        assert seen[0]["body"]["rev"] == 1 and seen[0]["body"]["cid"] and seen[0]["body"]["at"]
+        context.set_offline(False)
+        _outbox(page, 0)
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 2", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:2]
