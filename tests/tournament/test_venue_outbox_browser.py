@@ -257,3 +257,20 @@ def test_offline_the_phones_engine_checks_each_write_and_its_table_is_drawn(tmp_
     finally:
         served.close()
     assert _bodies(path) == steps[:2]
+
+
+def test_the_banner_speaks_the_pages_language(tmp_path, browser):
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=9))
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"] + "?lang=es")
+        context.set_offline(True)
+        _type_offline(page, steps[0])
+        assert page.inner_text("#outbox") == "sin conexión: 1 jugada esperando a enviarse"
+        context.set_offline(False)
+        page.wait_for_function("() => document.getElementById('outbox').textContent === 'todo enviado'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:1]
