@@ -282,6 +282,12 @@ def serve(
     hall_url_option: Optional[str] = typer.Option(None, "--hall-url", help=HALL_URL_HELP),
     one_process: bool = typer.Option(False, "--one-process", help="Serve the hall's pages from the tables' "
                                                                   "process too, on --port (as --hall-port 0)."),
+    certfile: Optional[Path] = typer.Option(None, "--certfile", help="Serve https with this certificate (PEM; "
+                                                                     "with --keyfile): the phones' browsers then "
+                                                                     "keep the table page for a tab opened again "
+                                                                     "offline (docs/venue.md, \"When the Wi-Fi "
+                                                                     "drops\")."),
+    keyfile: Optional[Path] = typer.Option(None, "--keyfile", help="The certificate's private key (PEM)."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). The hall's pages run in a second process on their own
@@ -295,6 +301,8 @@ def serve(
     from tournament.web.hall import HallProcess, listening
 
     given = _checked_url(url)
+    tls = _checked_tls(certfile, keyfile)
+    scheme = "https" if tls else "http"
     hall_given = _checked_url(hall_url_option)
     if hall_given is not None and (one_process or hall_port == 0):
         raise UnusableInput("--hall-url is the address of the hall's own process: not with --one-process")
@@ -313,7 +321,7 @@ def serve(
                                 f"give another port with --hall-port, or --one-process") from None
     try:
         with open_for_command(event) as store:  # refuses what is not an event file, in one line
-            base = vn.serve_url(store, given, f"http://{_reachable(host)}:{port}", port)
+            base = vn.serve_url(store, given, f"{scheme}://{_reachable(host)}:{port}", port)
             hall_url = vn.serve_hall_url(store, hall_given, base, hall_port) if hall_port else None
             vn.remember_url(store, base, given=given is not None, hall=hall_url, hall_given=hall_given is not None)
             found = vn.links(store, base)
@@ -323,7 +331,7 @@ def serve(
         # (a move passes between the network's thread and the tables' thread twice).
         sys.setswitchinterval(SWITCH_INTERVAL)
         server = VenueServer(event, pins=use_pins, base_url=base, rate=rate, burst=max(60, int(rate * 3)),
-                             idle_minutes=idle, also_at=connections.served_origins(host, port),
+                             idle_minutes=idle, also_at=connections.served_origins(host, port, scheme),
                              hall_port=hall_port or None,
                              hall_url=hall_url if hall_url and hall_url != vn.hall_address(base, hall_port) else None)
     except BaseException:
@@ -333,7 +341,7 @@ def serve(
     hall = None
     if hall_socket is not None and hall_url is not None:
         hall = HallProcess(event, hall_socket, host, hall_url, rate=rate, burst=max(60, int(rate * 3)),
-                           proxy_headers=proxy_headers, per_address=per_device,
+                           proxy_headers=proxy_headers, per_address=per_device, tls=tls,
                            say=lambda text: typer.echo(f"warning: {text}", err=True))
         server.poke_hall = hall.poke
     typer.echo(f"public page:     {found['public']}" + (f"  (the hall's own process, port {hall_port})" if hall else ""))
@@ -353,7 +361,7 @@ def serve(
                    f"director pages need their keys", err=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = connections.config(server.asgi, host=host, port=port, timeout_graceful_shutdown=5,
-                                proxy_headers=proxy_headers, per_address=per_device)
+                                proxy_headers=proxy_headers, per_address=per_device, **tls)
 
     class Venue(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
@@ -382,6 +390,18 @@ def say_where_links_point(store: EventStore, base: str, given: bool) -> None:
         typer.echo(f"note: the venue has not been served yet: these point to {base}, this computer alone; for "
                    f"the hall's phones give --url http://ADDRESS:PORT, or make them once `tournament serve "
                    f"--host 0.0.0.0` runs (it says so if they point elsewhere)", err=True)
+
+
+def _checked_tls(certfile: Optional[Path], keyfile: Optional[Path]) -> dict[str, str]:
+    """uvicorn's TLS options for ``--certfile`` and ``--keyfile`` (both, or neither: plain http)."""
+    if certfile is None and keyfile is None:
+        return {}
+    if certfile is None or keyfile is None:
+        raise UnusableInput("--certfile and --keyfile go together: the server's certificate and its private key")
+    for given, what in ((certfile, "--certfile"), (keyfile, "--keyfile")):
+        if not given.is_file():
+            raise UnusableInput(f"{what}: there is no file {given}")
+    return {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
 
 
 def _checked_url(url: Optional[str]) -> Optional[str]:

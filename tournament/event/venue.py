@@ -128,6 +128,8 @@ REFUSALS = (
     N_("this is not the director's link of this event"),
     N_("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
        "the director can find the detail in the server's log"),
+    N_('"cid" must be the write\'s own id from the phone: 8 to 100 letters, digits and - _ . :'),
+    N_('"at" must be when the write was made on the phone, as an ISO 8601 time such as 2026-12-02T20:15:00Z'),
 )
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
@@ -195,6 +197,39 @@ class Unprocessable(VenueError):
                  state: dict | None = None) -> None:
         super().__init__(message, state)
         self.line, self.column = line, column
+
+
+class Replayed(Unprocessable):
+    """A write sent again with the id of one already refused: the same refusal, its status too
+    (``status`` is the first refusal's: 409 for a table that had moved on, 422 for a rule)."""
+
+    def __init__(self, message: str, status: int, line: int | None = None, column: int | None = None,
+                 state: dict | None = None) -> None:
+        super().__init__(message, line, column, state)
+        self.status = status
+
+
+#: A write's id from the phone (``cid``): what the pages make (a random id of the phone's, a
+#: counter) and any client's own, within these letters and lengths.
+CID = re.compile(r"[A-Za-z0-9_.:-]{8,100}")
+CID_REFUSAL = '"cid" must be the write\'s own id from the phone: 8 to 100 letters, digits and - _ . :'
+MADE_AT_REFUSAL = ('"at" must be when the write was made on the phone, as an ISO 8601 time such as '
+                   '2026-12-02T20:15:00Z')
+
+
+def _write_id(cid: Any, made_at: Any) -> None:
+    """A write's ``cid`` and ``at`` (both optional) as the venue takes them, or one line why not.
+    ``at`` is the phone's clock: kept as sent, never used to order anything, so only its form is
+    checked."""
+    if cid is not None and (not isinstance(cid, str) or not CID.fullmatch(cid)):
+        raise Unprocessable(CID_REFUSAL)
+    if made_at is not None:
+        if not isinstance(made_at, str) or len(made_at) > 40:
+            raise Unprocessable(MADE_AT_REFUSAL)
+        try:
+            datetime.datetime.fromisoformat(made_at.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise Unprocessable(MADE_AT_REFUSAL) from None
 
 
 @attrs.define
@@ -532,6 +567,9 @@ class Venue:
         self.lock = threading.RLock()
         self._live: dict[int, Live] = {}
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
+        #: When each table's phone was last heard from (any request with the table's key), by table id:
+        #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
+        self.contact: dict[int, str] = {}
         store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
 
     def forget(self) -> None:
@@ -580,6 +618,8 @@ class Venue:
         kind, table_id = found
         if kind == "director":
             return kind
+        if table_id is not None:
+            self.contact[table_id] = now()  # the table's phone is in touch, whatever it asks
         if round_no is None or table_no is None:
             raise Forbidden("a table's link opens its own table only")
         table = self.table(round_no, table_no)
@@ -594,6 +634,7 @@ class Venue:
         table = self.store.table_by_id(found[1])
         if table is None:
             raise NotFound("this link's table is no longer in the event")
+        self.contact[table.id] = now()
         return table
 
     def ensure_tokens(self, round_no: int | None = None) -> None:
@@ -671,15 +712,26 @@ class Venue:
     # --- writing -----------------------------------------------------------------------------
 
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Callable[[Table, Live], tuple[str, str, list[str]]],
-               locked_ok: bool = False, any_view: bool = False) -> dict[str, Any]:
+               locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
         the next revision; the state after it.  Nothing is stored unless all of it is.
         ``any_view``: the write means the same on any view of the table (a call of the director),
-        so the revision it names is not checked."""
+        so the revision it names is not checked.
+
+        ``cid``: the write's own id from the phone.  What it is answered is kept with it, in the
+        same transaction as the write (a refusal in a transaction of its own, once the write is
+        undone), and a write whose id was seen is answered that again, whatever its revision,
+        and nothing is applied twice (:meth:`_answered_before`).  ``made_at``: when the phone made
+        it (a write queued while the phone was offline), kept beside it as sent."""
+        _write_id(cid, made_at)
         if not any_view and (isinstance(rev, bool) or not isinstance(rev, int)):
             raise Unprocessable('"rev" must be the table\'s revision, a whole number')
         with self.lock:
             table = self.table(round_no, table_no)
+            if cid is not None:
+                seen = venue_sql.answered(self.store, table.id, cid)
+                if seen is not None:
+                    return self._answered_before(table, seen)
             try:
                 with self.store.write():
                     venue_sql.upgrade_for_venue(self.store)
@@ -703,6 +755,9 @@ class Venue:
                         # The answer is made before the write is kept: a write after which the table
                         # could not be shown is not kept either (a table is never stuck on it).
                         state = self._state(table, live, said, result)
+                        if cid is not None:
+                            venue_sql.remember_answer(self.store, table.id, cid, live.rev, 200,
+                                                      json.dumps({"said": said}, ensure_ascii=False), made_at, at)
                     except (TournamentError, DomrecError):  # the operations' own refusals, as they are
                         raise
                     except Exception:  # noqa: BLE001 - a fault of the server's own: nothing kept, one line
@@ -711,12 +766,40 @@ class Venue:
                         raise Unprocessable(FAULT) from None
             except (WrongPin, Waiting):  # refused before the game was looked at: the live game is as it was
                 raise
-            except BaseException:
+            except BaseException as e:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
+                if cid is not None and isinstance(e, VenueError) and e.message != FAULT:
+                    self._remember_refusal(table, cid, made_at, e)
                 raise
             if result is not None:
                 self.store.bring_browsing_up_to_date()
             return state
+
+    def _remember_refusal(self, table: Table, cid: str, made_at: str | None, e: VenueError) -> None:
+        """A refused write's id and its refusal, kept in a write of their own (the refused write
+        was undone), so that the same write sent again gets the same refusal.  A fault of the
+        server's own is not kept: sent again, the write is judged again."""
+        answer = {"error": e.message, "state": e.state is not None}
+        if isinstance(e, Unprocessable) and e.line is not None:
+            answer.update(line=e.line, column=e.column)
+        try:
+            with self.store.write():
+                venue_sql.remember_answer(self.store, table.id, cid, None, e.status,
+                                          json.dumps(answer, ensure_ascii=False), made_at, now())
+        except Exception:  # noqa: BLE001 - not kept: the same write sent again is judged again, as before
+            log.exception("round %s table %s: a refused write's id could not be kept", table.round, table.number)
+
+    def _answered_before(self, table: Table, seen: tuple[int | None, int, str]) -> dict[str, Any]:
+        """The answer to a write whose id was seen: a write taken is answered what was said of it
+        with the table as it is (the very first answer while nothing was written after it); a
+        refused one, the same refusal (with the table now, where the first had the table)."""
+        rev, status, text = seen
+        answer = json.loads(text)
+        live = self._current(table)
+        if rev is not None:
+            return self._state(table, live, [str(x) for x in answer.get("said", [])])
+        state = self._state(table, live, []) if answer.get("state") else None
+        raise Replayed(str(answer.get("error", "")), status, answer.get("line"), answer.get("column"), state)
 
     def _log_status(self, table: Table, live: Live, result: Any) -> None:
         """Within a write: a ``table_status`` change when the write moved the table's public status
@@ -734,7 +817,8 @@ class Venue:
             changes.record(self.store, changes.TABLE_STATUS, table.round, table.number, {"status": status})
             live.logged = status
 
-    def record(self, round_no: int, table_no: int, rev: Any, text: Any) -> dict[str, Any]:
+    def record(self, round_no: int, table_no: int, rev: Any, text: Any, cid: Any = None,
+               made_at: Any = None) -> dict[str, Any]:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""
         if not isinstance(text, str):
             raise Unprocessable('"text" must be DGN text: one or more lines')
@@ -755,18 +839,20 @@ class Venue:
                 raise Unprocessable(f"{r.line}:{r.column}: {r.message}", r.line, r.column) from None
             return "dgn", text, said
 
-        return self._write(round_no, table_no, rev, judge)
+        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at)
 
-    def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any) -> dict[str, Any]:
+    def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
+                 made_at: Any = None) -> dict[str, Any]:
         if mode not in MODES:
             raise Unprocessable('"mode" is "play" (play by play) or "sheet" (scores only)')
 
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
             return "mode", mode, [f"this table records {'play by play' if mode == 'play' else 'scores only'}"]
 
-        return self._write(round_no, table_no, rev, judge)
+        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at)
 
-    def call(self, round_no: int, table_no: int, rev: Any = None) -> dict[str, Any]:
+    def call(self, round_no: int, table_no: int, rev: Any = None, cid: Any = None,
+             made_at: Any = None) -> dict[str, Any]:
         """A call of the director.  Never refused for an old view: a player who taps *Call the
         director* on a page the other phone has moved on from still wants the director, so
         ``rev`` (sent by the pages as every write's) is not checked."""
@@ -774,17 +860,19 @@ class Venue:
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
             return "call", "", ["the director has been called"]
 
-        return self._write(round_no, table_no, rev, judge, locked_ok=True, any_view=True)
+        return self._write(round_no, table_no, rev, judge, locked_ok=True, any_view=True, cid=cid, made_at=made_at)
 
-    def clear_call(self, round_no: int, table_no: int, rev: Any) -> dict[str, Any]:
+    def clear_call(self, round_no: int, table_no: int, rev: Any, cid: Any = None,
+                   made_at: Any = None) -> dict[str, Any]:
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
             if live.called is None:
                 raise Unprocessable("the director was not called to this table")
             return "clear", "", ["the call is cleared"]
 
-        return self._write(round_no, table_no, rev, judge, locked_ok=True)
+        return self._write(round_no, table_no, rev, judge, locked_ok=True, cid=cid, made_at=made_at)
 
-    def confirm(self, round_no: int, table_no: int, rev: Any, who: Any, pin: Any = None) -> dict[str, Any]:
+    def confirm(self, round_no: int, table_no: int, rev: Any, who: Any, pin: Any = None, cid: Any = None,
+                made_at: Any = None) -> dict[str, Any]:
         """One side (or seat) confirms the finished game; the last one enters it into the event, in the
         same transaction, as ``tournament result`` enters a record."""
 
@@ -812,7 +900,7 @@ class Venue:
 
         with self.lock:
             try:
-                return self._write(round_no, table_no, rev, judge)
+                return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at)
             except WrongPin as e:  # the refused write is undone; the wrong PIN is counted in a write of its own
                 raise self._count_wrong_pin(e.table, e.side) from None
 
@@ -953,13 +1041,17 @@ class Venue:
     def overview(self) -> dict[str, Any]:
         """Every table of the last round at a glance: who sits there, how far it is (``status``: not
         started, playing, waiting for confirmation, confirmed), when it last moved, and whether it
-        called the director (``called``, apart from the status)."""
+        called the director (``called``, apart from the status); when its phone was last heard
+        from (``contact_at``: any request with the table's key, or its last write), and what its
+        phone sent that was made offline (``offline``: ``{"taken", "refused", "at"}``, the last
+        such write's arrival; ``None`` while it has sent none)."""
         with self.lock:
             rnd = self.store.last_round()
             players = self._players()
             tables = []
             round_tables = self.store.tables(rnd) if rnd else []
             tries = venue_sql.every_pin_tries(self.store, [t.id for t in round_tables])
+            queued = venue_sql.queued_writes(self.store, [t.id for t in round_tables])
             at = self.clock()
             for t in round_tables:
                 live = self._current(t)
@@ -984,7 +1076,10 @@ class Venue:
                                "totals": game["totals"], "result": state["result"],
                                # wrong PINs so far, and the seconds its confirmations still wait
                                "wrong_pins": tries.get(t.id, (0, None))[0],
-                               "pin_wait": _seconds_until(tries.get(t.id, (0, None))[1], at)})
+                               "pin_wait": _seconds_until(tries.get(t.id, (0, None))[1], at),
+                               "contact_at": max(filter(None, (self.contact.get(t.id), live.last_at)), default=None),
+                               "offline": ({"taken": queued[t.id][0], "refused": queued[t.id][1],
+                                            "at": queued[t.id][2]} if t.id in queued else None)})
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
             return {"event": self.store.settings.name, "round": rnd, "tables": tables, "can_pair": complete or not rnd,
                     "idle_after": self.idle_minutes}
@@ -1033,7 +1128,7 @@ class Venue:
             return {"rev": live.rev, "round": table.round, "table": table.number, "hands": hands}
 
     def correct(self, round_no: int, table_no: int, rev: Any, hand: Any, line: Any, text: Any, reason: Any,
-                by: str = "the director's page") -> dict[str, Any]:
+                by: str = "the director's page", cid: Any = None, made_at: Any = None) -> dict[str, Any]:
         """The director corrects one line of one hand of the table's game (a move, the tiles left, a
         hand's score), or the whole hand (``line`` ``None``; empty ``text``: the hand taken back), with
         a reason; the rest of the game is recorded again by the engine, so it stays a verified record.
@@ -1085,7 +1180,7 @@ class Venue:
                                "reason": reason, "requests": list(fixed.requests)}, ensure_ascii=False)
             return "correct", body, said
 
-        return self._write(round_no, table_no, rev, judge, locked_ok=True)
+        return self._write(round_no, table_no, rev, judge, locked_ok=True, cid=cid, made_at=made_at)
 
     def pair_next(self) -> dict[str, Any]:
         """The next round, once every table of this one is confirmed; and its tables' keys."""

@@ -21,8 +21,9 @@ APPLICATION = "domrec-tournament"
 #: Schema 6 (issue 25) adds the director's desk: its trail, its requests, players' federation ids
 #: (:mod:`tournament.store.desk`), made by the first change of the desk.  Schema 7 (issue 25, prize
 #: lists) adds the players' other columns (:mod:`tournament.store.fields`), made by the first players
-#: CSV that has one.
-SCHEMA_VERSION = 7
+#: CSV that has one.  Schema 8 (issue 36) adds the answers given to the phones' writes by their ids
+#: (``venue_writes``, :mod:`tournament.store.venue`), made by the first write that carries one.
+SCHEMA_VERSION = 8
 #: The version a new event file starts at: schema 5, as it holds the change log from its creation
 #: (:data:`CHANGES_SCHEMA`; every later write appends to it, so a file of this tool would be schema 5
 #: after its first change anyway).  The venue's tables (schema 4, :mod:`tournament.store.venue`) are

@@ -26,6 +26,13 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   table wait; a file without it has had no wrong PIN.  Older tools ignore it.
 * ``results.entered_via``: where a result came from (``table`` page, ``director`` page; a
   result entered at the command line leaves it empty).
+* ``venue_writes`` (schema 8, issue 36): each write a phone sent with its own id (``cid``), and
+  what it was answered: the revision it became in ``venue_log`` and what was said of it, or the
+  refusal.  A write sent again with the same id (a retry after a lost answer, a queued write sent
+  twice) is answered from here and applied nothing again.  ``made_at`` is when a queued write was
+  made, by the phone's clock (kept as sent, never used to order anything); ``at`` when the server
+  took it.  Made, and the file becomes schema 8, in the transaction of the first write that
+  carries an id; older tools ignore it.
 """
 
 from __future__ import annotations
@@ -220,6 +227,44 @@ def clear_pin_tries(store: EventStore, table_id: int) -> None:
     """Within a write: the table's wrong PINs forgotten (the director cleared them)."""
     if store.has_table("venue_pin_tries"):
         store.db.execute("DELETE FROM venue_pin_tries WHERE table_id = ?", [table_id])
+
+
+WRITES_SCHEMA_VERSION = 8
+WRITES_SCHEMA = ("CREATE TABLE IF NOT EXISTS venue_writes (table_id INTEGER NOT NULL REFERENCES round_tables(id), "
+                 "cid TEXT NOT NULL, rev INTEGER, status INTEGER NOT NULL, answer TEXT NOT NULL, made_at TEXT, "
+                 "at TEXT NOT NULL, PRIMARY KEY (table_id, cid)) WITHOUT ROWID")
+
+
+def answered(store: EventStore, table_id: int, cid: str) -> tuple[int | None, int, str] | None:
+    """What the write ``cid`` of the table was answered, if it came before: (the revision it became,
+    or ``None`` for a refusal; the status; the answer as JSON).  One lookup of the primary key."""
+    if not store.has_table("venue_writes"):
+        return None
+    row = store.conn.execute("SELECT rev, status, answer FROM venue_writes WHERE table_id = ? AND cid = ?",
+                             [table_id, cid]).fetchone()
+    return (row[0], int(row[1]), row[2]) if row else None
+
+
+def remember_answer(store: EventStore, table_id: int, cid: str, rev: int | None, status: int, answer: str,
+                    made_at: str | None, at: str) -> None:
+    """Within the write it answers (or, for a refusal, a write of its own): the write ``cid`` was
+    answered so (the file becomes schema 8 at the first)."""
+    if not store.has_table("venue_writes"):
+        store.conn.execute(WRITES_SCHEMA)
+        store._bump_schema(WRITES_SCHEMA_VERSION)
+    store.conn.execute("INSERT INTO venue_writes(table_id, cid, rev, status, answer, made_at, at) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", [table_id, cid, rev, status, answer, made_at, at])
+
+
+def queued_writes(store: EventStore, table_ids: list[int]) -> dict[int, tuple[int, int, str]]:
+    """Each table's writes made offline on its phone (sent with ``made_at``), among ``table_ids``:
+    (how many were taken, how many refused, when the server last had one)."""
+    if not table_ids or not store.has_table("venue_writes"):
+        return {}
+    marks = ",".join("?" * len(table_ids))
+    return {r[0]: (int(r[1]), int(r[2]), r[3]) for r in store.conn.execute(
+        f"SELECT table_id, SUM(status = 200), SUM(status != 200), MAX(at) FROM venue_writes "
+        f"WHERE table_id IN ({marks}) AND made_at IS NOT NULL GROUP BY table_id", table_ids)}
 
 
 def set_entered_via(store: EventStore, table_id: int, via: str) -> None:

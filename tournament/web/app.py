@@ -778,6 +778,7 @@ class VenueServer(HallSite):
         hall = self._hall_routes() if self.one_process else self._to_hall_routes()
         return hot + hall + [
             Route("/t/{token}", self.table_page),
+            Route("/sw.js", self.service_worker),
             Route("/d/{token}", self.director_page),
             Route("/d/{token}/sheets", self.sheets_page),
             Route("/d/{token}/replay/{round}/{table}", self.replay_page),
@@ -922,7 +923,8 @@ class VenueServer(HallSite):
                 self.venue.authorize(_bearer(request), round_no, table_no)
                 if isinstance(body, _Refusal):
                     raise body
-                return self.venue.record(round_no, table_no, body.get("rev"), body.get("text"))
+                return self.venue.record(round_no, table_no, body.get("rev"), body.get("text"), body.get("cid"),
+                                         body.get("at"))
 
             return await self.run(authorized_record)
         return await self._answer(request, work)
@@ -931,7 +933,8 @@ class VenueServer(HallSite):
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request)
             body = await _json_body(request)
-            return await self.run(self.venue.set_mode, round_no, table_no, body.get("rev"), body.get("mode"))
+            return await self.run(self.venue.set_mode, round_no, table_no, body.get("rev"), body.get("mode"),
+                                  body.get("cid"), body.get("at"))
         return await self._answer(request, work)
 
     async def api_confirm(self, request: Request) -> Response:
@@ -939,21 +942,24 @@ class VenueServer(HallSite):
             round_no, table_no, _ = await self._authorized(request)
             body = await _json_body(request)
             who = body.get("side", body.get("seat"))
-            return await self.run(self.venue.confirm, round_no, table_no, body.get("rev"), who, body.get("pin"))
+            return await self.run(self.venue.confirm, round_no, table_no, body.get("rev"), who, body.get("pin"),
+                                  body.get("cid"), body.get("at"))
         return await self._answer(request, work)
 
     async def api_call(self, request: Request) -> Response:
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request)
             body = await _json_body(request)
-            return await self.run(self.venue.call, round_no, table_no, body.get("rev"))
+            return await self.run(self.venue.call, round_no, table_no, body.get("rev"), body.get("cid"),
+                                  body.get("at"))
         return await self._answer(request, work)
 
     async def api_clear(self, request: Request) -> Response:
         async def work() -> Any:
             round_no, table_no, _ = await self._director_here(request)
             body = await _json_body(request)
-            return await self.run(self.venue.clear_call, round_no, table_no, body.get("rev"))
+            return await self.run(self.venue.clear_call, round_no, table_no, body.get("rev"), body.get("cid"),
+                                  body.get("at"))
         return await self._answer(request, work)
 
     async def api_clear_pins(self, request: Request) -> Response:
@@ -998,7 +1004,8 @@ class VenueServer(HallSite):
             round_no, table_no, by = await self._director_here(request)
             body = await _json_body(request)
             return await self.run(self.venue.correct, round_no, table_no, body.get("rev"), body.get("hand"),
-                                  body.get("line"), body.get("text"), body.get("reason"), by)
+                                  body.get("line"), body.get("text"), body.get("reason"), by, body.get("cid"),
+                                  body.get("at"))
         return await self._answer(request, work)
 
     async def api_new_key(self, request: Request) -> Response:
@@ -1036,6 +1043,13 @@ class VenueServer(HallSite):
             return await self._refused_page(request, e, e.status)
         return self._page(request, "table.html.j2", event=self.venue.store.settings.name, token=token,
                           round=table.round, table=table.number)
+
+    async def service_worker(self, request: Request) -> Response:
+        """The tables' pages' service worker (static/sw.js), from the root so that its scope takes
+        in the table pages (/t/…), the scripts (/static/…) and the API's state reads; never kept by
+        a cache on the way (a phone must find a new one at once)."""
+        return Response((HERE / "static" / "sw.js").read_bytes(), media_type="text/javascript",
+                        headers={"cache-control": "no-store", "service-worker-allowed": "/"})
 
     async def director_page(self, request: Request) -> Response:
         token = request.path_params["token"]

@@ -74,6 +74,9 @@ class BackgroundVenue:
         self.hall: HallProcess | None = None
         try:
             try:
+                # A venue started again on the port it had (a restart, a test's): its old connections
+                # waiting out TIME_WAIT do not keep it from listening, as they do not keep uvicorn.
+                self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 self._socket.bind((HOST, port))
                 self._socket.listen(2048)  # uvicorn's own backlog: a burst of phones waits, not refused
             except OSError as e:

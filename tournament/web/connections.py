@@ -58,15 +58,16 @@ def config(app: Any, *, proxy_headers: bool = False, header_timeout: float = HEA
                           lifespan="off", access_log=False, server_header=False, **options)
 
 
-def served_origins(host: str, port: int) -> tuple[str, ...]:
+def served_origins(host: str, port: int, scheme: str = "http") -> tuple[str, ...]:
     """The addresses a browser on this computer may reach a server listening on ``host:port`` by,
-    besides its links' address: a write from a page at one of them is this server's own."""
+    besides its links' address: a write from a page at one of them is this server's own
+    (``scheme`` ``https`` for a server with a certificate: ``serve --certfile``)."""
     loopback = ("127.0.0.1", "localhost", "[::1]")
     if host in ("0.0.0.0", "::", "127.0.0.1", "localhost", "::1"):
         names: tuple[str, ...] = loopback
     else:
         names = (f"[{host}]" if ":" in host else host,)
-    return tuple(f"http://{name}:{port}" for name in names)
+    return tuple(f"{scheme}://{name}:{port}" for name in names)
 
 
 def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: int,

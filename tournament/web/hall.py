@@ -90,7 +90,7 @@ class HallServer(HallSite):
 
 
 def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers: bool, per_address: int,
-           header_timeout: float) -> None:
+           header_timeout: float, tls: dict[str, str] | None = None) -> None:
     """uvicorn on ``sock`` until Ctrl-C, or (``parent``) until this process's input ends: the
     parent is gone.  A byte on the input: a change was logged, the live streams look now."""
     import uvicorn
@@ -98,7 +98,7 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
     from tournament.web import connections
 
     config = connections.config(hall.asgi, proxy_headers=proxy_headers, per_address=per_address,
-                                header_timeout=header_timeout, timeout_graceful_shutdown=STOP_GRACE)
+                                header_timeout=header_timeout, timeout_graceful_shutdown=STOP_GRACE, **(tls or {}))
 
     class Hall(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
@@ -145,13 +145,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proxy-headers", action="store_true")
     parser.add_argument("--connections-per-device", type=int, default=None)
     parser.add_argument("--header-timeout", type=float, default=None)
+    parser.add_argument("--certfile", help="serve https with this certificate (PEM), as `serve --certfile`")
+    parser.add_argument("--keyfile", help="the certificate's private key (PEM)")
     parser.add_argument("--poll", type=float, default=POLL,
                         help="seconds between two looks at the file while a live stream is open (default %(default)s)")
     args = parser.parse_args(argv)
     from tournament.web import connections
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    url = (args.url or f"http://{args.host}:{args.port}").rstrip("/")
+    tls = {"ssl_certfile": args.certfile, "ssl_keyfile": args.keyfile} if args.certfile and args.keyfile else {}
+    scheme = "https" if tls else "http"
+    url = (args.url or f"{scheme}://{args.host}:{args.port}").rstrip("/")
     try:
         if args.fd is not None:
             sock = socket.socket(fileno=args.fd)
@@ -162,14 +166,14 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         hall = HallServer(args.event, url, rate=args.rate, burst=args.burst,
-                          also_at=connections.served_origins(args.host, args.port), poll=args.poll)
+                          also_at=connections.served_origins(args.host, args.port, scheme), poll=args.poll)
     except TournamentError as e:
         print(f"error: {e.message}", file=sys.stderr)
         return 1
     try:
         _serve(hall, sock, parent=args.parent, proxy_headers=args.proxy_headers,
                per_address=args.connections_per_device or connections.PER_ADDRESS,
-               header_timeout=args.header_timeout or connections.HEADER_TIMEOUT)
+               header_timeout=args.header_timeout or connections.HEADER_TIMEOUT, tls=tls)
     except KeyboardInterrupt:
         pass
     finally:
@@ -209,7 +213,7 @@ class HallProcess:
     def __init__(self, event: Path, sock: socket.socket, host: str, url: str, *, rate: float = RATE,
                  burst: int = BURST, proxy_headers: bool = False, per_address: int | None = None,
                  header_timeout: float | None = None, poll: float | None = None,
-                 say: Callable[[str], None] = log.warning) -> None:
+                 tls: dict[str, str] | None = None, say: Callable[[str], None] = log.warning) -> None:
         self.socket = sock  # bound with :func:`listening`: closed by :meth:`close`
         self.port: int = sock.getsockname()[1]
         self.say = say
@@ -222,6 +226,8 @@ class HallProcess:
             options += ["--header-timeout", repr(header_timeout)]
         if poll is not None:
             options += ["--poll", repr(poll)]
+        if tls:  # the tables' certificate: the hall is served at the same host, https too
+            options += ["--certfile", tls["ssl_certfile"], "--keyfile", tls["ssl_keyfile"]]
         self.command = [sys.executable, "-m", "tournament.web.hall", str(event), "--host", host,
                         "--port", str(self.port), "--fd", str(self.socket.fileno()), "--parent", *options]
         #: How many times the hall was started again after it died.

@@ -28,6 +28,29 @@ def _refusals(*codes: int) -> dict[str, Any]:
             for c in codes}
 
 
+#: What every write to a table's log may carry besides its own fields (issue 36).
+_WRITE_IDS = {
+    "cid": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{8,100}$",
+            "description": "The write's own id, unique per phone and write (the table pages send a random "
+                           "128-bit id of the phone's and a counter). The server keeps what it answered, in the "
+                           "same transaction as the write: the same cid sent again (a retry after a lost answer, "
+                           "a queued write sent twice) is answered that again, whatever its rev, and nothing is "
+                           "applied twice; a refusal is kept too (the same refusal again; a fault of the "
+                           "server's own is not kept). An accepted write's repeat answers what was said of it with "
+                           "the table as it is now (the first answer exactly, while nothing was written after it). "
+                           "Without cid a write is taken as it always was."},
+    "at": {"type": "string", "format": "date-time",
+           "description": "When a write queued on the phone while it was offline was made, by the phone's clock "
+                          "(ISO 8601). Kept beside the write as sent and never used to order anything: a queued write "
+                          "is judged as a live one, against its rev; the director's page counts the writes that "
+                          "came with it (a table whose phone sent moves made offline)."},
+}
+
+
+def _ids(body: dict[str, Any]) -> dict[str, Any]:
+    return {**body, "properties": {**body["properties"], **_WRITE_IDS}}
+
+
 def _write(summary: str, body: dict[str, Any], director: bool = False) -> dict[str, Any]:
     return {"post": {"summary": summary, "security": [{"key": []}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
@@ -176,27 +199,27 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/tables/{round}/{table}/dgn": {
             "parameters": _TABLE_PARAMS,
             **_write("Record DGN lines (moves, hand lines, deal, left, end, undo, y): all or nothing",
-                     {"type": "object", "required": ["rev", "text"],
-                      "properties": {"rev": _REV, "text": {"type": "string"}}})},
+                     _ids({"type": "object", "required": ["rev", "text"],
+                      "properties": {"rev": _REV, "text": {"type": "string"}}}))},
         "/api/v1/tables/{round}/{table}/mode": {
             "parameters": _TABLE_PARAMS,
             **_write("Choose how the table records: play by play, or scores only",
-                     {"type": "object", "required": ["rev", "mode"],
-                      "properties": {"rev": _REV, "mode": {"enum": ["play", "sheet"]}}})},
+                     _ids({"type": "object", "required": ["rev", "mode"],
+                      "properties": {"rev": _REV, "mode": {"enum": ["play", "sheet"]}}}))},
         "/api/v1/tables/{round}/{table}/confirm": {
             "parameters": _TABLE_PARAMS,
             **_write("A side (or, in games without sides, a seat) confirms the finished game",
-                     {"type": "object", "required": ["rev"],
+                     _ids({"type": "object", "required": ["rev"],
                       "properties": {"rev": _REV, "side": {"type": "string"}, "seat": {"type": "string"},
-                                     "pin": {"type": "string", "description": "With serve --pins."}}})},
+                                     "pin": {"type": "string", "description": "With serve --pins."}}}))},
         "/api/v1/tables/{round}/{table}/call": {
             "parameters": _TABLE_PARAMS,
             **_write("Call the director to the table (never refused for an old view: rev is not checked, "
-                     "and may be left out)", {"type": "object", "properties": {"rev": _REV}})},
+                     "and may be left out)", _ids({"type": "object", "properties": {"rev": _REV}}))},
         "/api/v1/tables/{round}/{table}/clear": {
             "parameters": _TABLE_PARAMS + [_PIN_PARAM],
-            **_write("The director clears a call (director's key, or the table's key with the director's PIN)", {"type": "object", "required": ["rev"],
-                                                                     "properties": {"rev": _REV}})},
+            **_write("The director clears a call (director's key, or the table's key with the director's PIN)", _ids({"type": "object", "required": ["rev"],
+                                                                     "properties": {"rev": _REV}}))},
         "/api/v1/tables/{round}/{table}/pins/clear": {
             "parameters": _TABLE_PARAMS,
             "post": {"summary": "The director clears a table's wrong PINs: its confirmations wait no more (director's "
@@ -230,12 +253,12 @@ OPENAPI: dict[str, Any] = {
                      "replaces or takes back a whole hand (`line` null), with a reason; the rest of the game is "
                      "recorded again, and a confirmed game's result amended (director's key, or the table's key with the "
                      "director's PIN)",
-                     {"type": "object", "required": ["rev", "hand", "text", "reason"],
+                     _ids({"type": "object", "required": ["rev", "hand", "text", "reason"],
                       "properties": {"rev": _REV, "hand": {"type": "integer", "minimum": 1},
                                      "line": {"type": ["integer", "null"], "minimum": 1},
                                      "text": {"type": "string", "description": "The corrected line (or lines); "
                                                                                "empty: removed."},
-                                     "reason": {"type": "string"}}})},
+                                     "reason": {"type": "string"}}}))},
         "/api/v1/tables/{round}/{table}/key": {
             "parameters": _TABLE_PARAMS,
             "post": {"summary": "A new key for the table (director's key): its old link and QR code open nothing "
@@ -261,8 +284,12 @@ OPENAPI: dict[str, Any] = {
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "
                                                           "waiting, confirmed) and, apart from it, called (the "
                                                           "director is called), idle, wrong_pins (wrong PINs so "
-                                                          "far) and pin_wait (the seconds its confirmations "
-                                                          "still wait)."}, **_refusals(403, 429)}}},
+                                                          "far), pin_wait (the seconds its confirmations "
+                                                          "still wait), contact_at (when its phone was last heard "
+                                                          "from: any request with its key, or its last write) and "
+                                                          "offline ({taken, refused, at}: the writes its phone made "
+                                                          "offline, sent with `at`; null while none came)."},
+                                  **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key)",
                      "security": [{"key": []}],

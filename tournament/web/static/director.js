@@ -111,9 +111,20 @@
          (t.called ? label("called") + " · " : "") + label(t.status) + (t.progress ? " · " + progress(t) : ""),
          ...(t.idle ? [el("div", { class: "state-idle" }, window.venue.t("no move for %(n)s minutes", { n: t.idle_minutes }))] : []),
          ...(t.wrong_pins ? [pinTries(t)] : []),
-         ...(t.last_at ? [el("div", { class: "when" }, window.venue.t("last move %(time)s", { time: when(t.last_at) }))] : [])),
+         ...(t.last_at ? [el("div", { class: "when" }, window.venue.t("last move %(time)s", { time: when(t.last_at) }))] : []),
+         ...(t.offline ? [offlineSent(t.offline)] : []),
+         ...(t.contact_at ? [el("div", { class: "when contact" }, window.venue.t("phone last heard from %(time)s", { time: when(t.contact_at) }))] : [])),
       el("td", {}, when(t.last_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, window.venue.t("Open"))))));
+  }
+  // A table whose phone sent moves made while it was offline (they came with the time the phone
+  // made them): how many, and how long ago the last came; and those the server refused.
+  function offlineSent(x) {
+    const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(x.at)) / 60000));
+    const ago = minutes < 1 ? t("just now") : minutes === 1 ? t("1 min ago") : t("%(n)s min ago", { n: minutes });
+    const sent = x.taken === 1 ? t("sent 1 move made offline, %(ago)s", { ago }) : t("sent %(n)s moves made offline, %(ago)s", { n: x.taken, ago });
+    return el("div", { class: "state-offline", "data-offline": x.taken },
+              sent + (x.refused ? " · " + t("%(n)s refused (another phone had moved the table on)", { n: x.refused }) : ""));
   }
   // How far a table is ("hand 2, move 14", "3 hands"), from the overview's numbers, in the page's language.
   function progress(x) {

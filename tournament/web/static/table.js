@@ -1,7 +1,18 @@
 // The table page: one phone per table records the game through the venue's JSON API
-// (docs/venue.md).  Every write carries the table's revision; the server answers with the new
-// state, or refuses in one line and changes nothing.  The page keeps no game state of its own:
-// a reload, another phone or a lost signal starts again from what the server holds.
+// (docs/venue.md).  Every write carries the table's revision and its own id (cid); the server
+// answers with the new state, or refuses in one line and changes nothing, and a write sent again
+// with the same id is answered again, never applied twice.  The server's table is the table: a
+// reload or another phone starts again from what the server holds.
+//
+// When the server cannot be reached (the hall's Wi-Fi drops), the table goes on: a write that
+// finds no server goes into the phone's outbox (IndexedDB, per table key, in order; it survives
+// closing the tab), and the phone's engine (engine.js, when it is loaded) checks it and draws the
+// table it makes, as the server would; without the engine the write is kept unchecked, to be
+// checked when sent.  The outbox is sent, in order, each write with its id, when the server
+// answers again (on "online", and by trying again, waiting longer each time); a write leaves it
+// only once the server has answered it.  A queued write the server refuses (the table moved on
+// meanwhile, on another phone) is listed under the board with the server's reason, to retype or
+// drop; the table's stored moves win.  A confirmation is never queued.
 "use strict";
 (function () {
   const page = document.body.dataset;
@@ -12,6 +23,81 @@
   let busy = false;
 
   const { $, el, say, t, slot, withNodes, name, plain: unsteered } = window.venue;
+
+  // --- Each write's own id, and the outbox ------------------------------------------------------
+  const KEY = page.token;
+  // The writes an outbox keeps (a move, the mode, a call of the director); never a confirmation,
+  // and never the director's own writes at the table (they carry the director's PIN).
+  const QUEUED = ["/dgn", "/mode", "/call"];
+  const WAIT_MS = 10000;  // a request unanswered this long: the server is taken as out of reach
+  const kept = (() => { try { return window.localStorage; } catch (e) { return null; } })();
+  // The phone's id (128 random bits, made once and kept) and a counter: each write's id is unique
+  // per phone and write, across reloads.
+  const phone = (() => {
+    let id = kept && kept.getItem("domrec.phone");
+    if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+      const bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      try { kept && kept.setItem("domrec.phone", id); } catch (e) { /* kept for this page only */ }
+    }
+    return id;
+  })();
+  let counted = 0;
+  function newCid() {
+    const n = Math.max(counted, Number((kept && kept.getItem("domrec.writes")) || 0)) + 1;
+    counted = n;
+    try { kept && kept.setItem("domrec.writes", String(n)); } catch (e) { /* the page's own count goes on */ }
+    return phone + "-" + n.toString(36);
+  }
+  // The outbox in IndexedDB (database "domrec-outbox", its writes keyed by their order, found by
+  // the table's key); in the page's memory alone where the browser has no IndexedDB.
+  const db = (() => {
+    let opened = null;
+    const open = () => opened || (opened = new Promise((resolve) => {
+      try {
+        const req = indexedDB.open("domrec-outbox", 1);
+        req.onupgradeneeded = () => req.result.createObjectStore("writes", { keyPath: "seq", autoIncrement: true })
+          .createIndex("key", "key");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => resolve(null);
+        req.onblocked = () => resolve(null);
+      } catch (e) { resolve(null); }
+    }));
+    async function run(mode, work) {
+      const base = await open();
+      if (!base) return null;
+      return new Promise((resolve) => {
+        let req = null;
+        try {
+          const tx = base.transaction("writes", mode);
+          req = work(tx.objectStore("writes"));
+          tx.oncomplete = () => resolve(req ? req.result : null);
+          tx.onerror = tx.onabort = () => resolve(null);
+        } catch (e) { resolve(null); }
+      });
+    }
+    return {
+      all: () => run("readonly", (s) => s.index("key").getAll(KEY)),
+      add: (entry) => run("readwrite", (s) => s.add(entry)),
+      put: (entry) => run("readwrite", (s) => s.put(entry)),
+      remove: (seq) => run("readwrite", (s) => s.delete(seq)),
+    };
+  })();
+  let outbox = [];          // the writes kept, in order: {seq, key, path, body, refused?}
+  let offline = false;      // the last request found no server
+  let told = false;         // the banner has said something is waiting (so it says "all sent" after)
+  let localSeq = 0;
+  const waiting = () => outbox.filter((x) => !x.refused);
+  // The table as this phone last drew it, kept per key, so that a page opened again while the
+  // server is out of reach shows the table (and its outbox) until the server answers.
+  function keepView() { try { kept && view && kept.setItem("domrec.view." + KEY, JSON.stringify(view)); } catch (e) { /* too big, or private */ } }
+  function keptView() { try { return JSON.parse((kept && kept.getItem("domrec.view." + KEY)) || "null"); } catch (e) { return null; } }
+  // What the phone's engine is given of the table: the state this page holds (the server's last, or
+  // the engine's own after a write made offline).
+  const engineTable = () => ({ round: Number(page.round), table: Number(page.table), state: view });
+  const engineReady = () => window.domrecEngine && window.domrecEngine.status === "ready";
+  const timed = (promise, ms) => Promise.race([promise, new Promise((_, no) => setTimeout(() => no(new Error("timeout")), ms))]);
 
   // Requests go one after another, never dropped: a tap made while a refresh is on its way waits
   // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
@@ -33,7 +119,10 @@
   }
   function call(method, path, body, extra) {
     if (gone) return chain;
-    const run = () => request(method, path, body, extra || {});
+    const queueable = method === "POST" && QUEUED.includes(path) && !(extra && extra.headers);
+    if (method === "POST" && body) body = Object.assign({}, body, { cid: newCid() });  // (the director's at the table too)
+    // Writes go out in the order they were made: behind writes still waiting, a new one waits too.
+    const run = () => (queueable && waiting().length ? queue(path, body) : request(method, path, body, extra || {}));
     chain = chain.then(run, run);
     return chain;
   }
@@ -41,6 +130,7 @@
   async function request(method, path, body, extra) {
     busy = true;
     let redraw = true, answer = { ok: false, status: 0, data: {} };
+    const wasOffline = offline;
     const refused = extra.refused || ((text) => say(text, "bad"));
     // The closed hands this page holds, named by the key of the last one (a digest of it and the
     // hands before it): the server sends only the hands after them, or all when they changed.
@@ -48,14 +138,24 @@
     const held = keys ? { hands: view.game.hands.slice(0, keys.length), keys } : null;
     const known = held ? `${sep(path)}hands=${encodeURIComponent(`${keys[keys.length - 1]}.${keys.length}`)}` : "";
     try {
-      const response = await fetch(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
-                                                          body: body ? JSON.stringify(body) : undefined, cache: "no-store" });
+      const response = await timed(fetch(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
+                                                          body: body ? JSON.stringify(body) : undefined, cache: "no-store" }), WAIT_MS);
+      // The service worker's kept copy (the server did not answer): the table this page holds is
+      // newer, and only a page opened again out of reach draws the copy (when it holds nothing else).
+      if (response.headers.get("x-domrec-kept")) {
+        if (!view && !keptView()) { const copy = await response.json().catch(() => null); if (copy && copy.rev !== undefined) view = copy; }
+        throw new Error("offline");
+      }
+      offline = false;
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
       whole(data, held);
       whole(data.state, held);
       answer = { ok: response.ok, status: response.status, data };
-      if (response.ok) {
+      if (response.ok && method === "GET" && view && waiting().length) {
+        redraw = false;  // the server is back, and the writes made offline go first: the table is drawn after them
+        setTimeout(flush, 0);
+      } else if (response.ok) {
         if (method === "GET" && view && version(data) === version(view)) {
           redraw = false;  // a refresh that finds the table as it was: nothing is drawn again, so a choice in progress stays
         } else {
@@ -74,13 +174,169 @@
       else if (response.status === 403 && method === "GET" && !extra.headers) { redraw = false; shutOut(); }
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
-      refused(t("no connection to the server: nothing was sent; try again"));
+      offline = true;
+      if (method === "GET") {
+        if (!view) view = keptView();  // opened again out of reach: the table as this phone last drew it
+      } else if (method === "POST" && QUEUED.includes(path) && !extra.headers) {
+        redraw = false;
+        answer = await queue(path, body);
+      } else if (path === "/confirm") refused(t("no connection to the server: confirming waits for the connection; nothing was sent"));
+      else refused(t("no connection to the server: nothing was sent; try again"));
+      later();
     } finally {
       busy = false;
       if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
+      if (wasOffline !== offline && view && !waiting().length) redraw = true;  // (the confirmations wait, or wait no more)
       if (redraw) render();
+      banner();
     }
     return answer;
+  }
+
+  // A write the server could not be asked: into the outbox, and, when the phone's engine is
+  // loaded, checked by it and its table drawn (refused there, as the server would refuse it, it is
+  // not kept); without the engine it is kept unchecked, the table drawn as it was.
+  async function queue(path, body) {
+    const entry = { key: KEY, path, body: Object.assign({}, body, { at: new Date().toISOString() }) };
+    if (path !== "/call" && view && body.rev !== view.rev) {
+      say(t("this tap was made on an earlier view of the table: nothing was kept"), "bad");
+      return { ok: false, status: 0, data: {} };
+    }
+    let drawn = null;
+    if (engineReady() && view) {
+      try {
+        const answer = await window.domrecEngine.answer(engineTable(), { path: path.slice(1), body: entry.body });
+        if (answer && answer.status === 200) drawn = answer.body;
+        else if (answer && answer.body && answer.body.error) {
+          say(answer.body.error, "bad");  // the phone's engine refuses it, in the server's words: nothing kept
+          render();
+          return { ok: false, status: answer.status, data: answer.body };
+        }
+      } catch (e) { drawn = null; /* the engine failed: kept unchecked */ }
+    }
+    const seq = await db.add(entry);
+    entry.seq = seq === null || seq === undefined ? "m" + (++localSeq) : seq;
+    outbox.push(entry);
+    told = true;
+    chosen = null; firstDie = null; options = null;
+    if (drawn) {
+      view = drawn;
+      say(drawn.said && drawn.said.length ? drawn.said[drawn.said.length - 1] : t("kept on this phone: it is sent when the connection is back"), "good");
+    } else {
+      if (view) view = Object.assign({}, view, { rev: view.rev + 1 });  // the revision the server will give it
+      say(t("kept on this phone, unchecked: it is checked when it is sent"), "good");
+    }
+    render();
+    banner();
+    later();
+    return { ok: true, status: 0, data: view || {}, queued: true };
+  }
+
+  // The outbox sent, in order, through the page's one queue of requests.  A write leaves the outbox
+  // once the server has answered it (taken, or refused: then it is listed with the reason); no
+  // answer (no connection, a server busy or down) and the rest wait for the next try.  After a
+  // refusal the writes made after it are not sent (they followed a line the table does not have):
+  // they are listed too, to retype or drop.  Then the table is drawn as the server holds it.
+  let backoff = 1000, timer = null, flushing = false;
+  function later() {
+    if (!waiting().length || timer) return;
+    timer = setTimeout(() => { timer = null; flush(); }, backoff);
+    backoff = Math.min(backoff * 2, 30000);
+  }
+  function flush() {
+    if (gone || flushing || !waiting().length) return chain;
+    flushing = true;
+    const run = () => sendQueued().finally(() => { flushing = false; });
+    chain = chain.then(run, run);
+    return chain;
+  }
+  async function sendQueued() {
+    busy = true;
+    let broken = false, lost = false, sent = 0, answered = null;
+    try {
+      for (const entry of waiting()) {
+        if (broken && entry.path !== "/call") {
+          entry.refused = t("not sent: a line made before it was refused");
+          await db.put(entry);
+          continue;
+        }
+        let response, data = {};
+        try {
+          response = await timed(fetch(api + entry.path, { method: "POST", headers, body: JSON.stringify(entry.body), cache: "no-store" }), WAIT_MS);
+          try { data = await response.json(); } catch (e) { data = {}; }
+        } catch (e) { lost = true; break; }
+        offline = false;
+        if (response.status === 429 || response.status >= 500) { lost = true; break; }  // not an answer: later
+        if (response.ok) {
+          outbox = outbox.filter((x) => x !== entry);
+          await db.remove(entry.seq);
+          answered = data;
+          sent += 1;
+          continue;
+        }
+        if (response.status === 403 && !data.state) { outbox = []; shutOut(); return; }
+        entry.refused = data.error || t("refused (%(status)s)", { status: response.status });
+        await db.put(entry);
+        broken = true;
+        if (data.state) answered = data.state;
+      }
+    } finally { busy = false; }
+    // While writes still wait, the table drawn stays the one they were made on (a new tap carries
+    // the revision after them); the rest go at the next try.
+    if (lost) { offline = true; later(); banner(); return; }
+    if (answered) view = answered;
+    backoff = 1000;
+    chosen = null; firstDie = null; options = null;
+    const left = outbox.filter((x) => x.refused).length;
+    if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
+                             : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
+    else if (sent) say(t("all sent"), "good");
+    render();  // the table as the server answered the last write sent
+    // The table as the server holds it now (its stored moves win).
+    await request("GET", "", null, {});
+  }
+
+  // The banner (for people) and <body data-outbox="N"> (for programs): the writes waiting.
+  let loaded = false;  // the outbox read from IndexedDB (until then the page says nothing of it)
+  function banner() {
+    if (!loaded) return;
+    const n = waiting().length;
+    document.body.dataset.outbox = String(n);
+    const box = $("outbox");
+    if (!box) return;
+    box.hidden = false;
+    if (n) {
+      box.className = "outbox waiting";
+      box.textContent = offline ? (n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }))
+        : (n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }));
+    } else if (offline) {
+      box.className = "outbox waiting";
+      box.textContent = t("offline: no connection to the server");
+    } else if (told) {
+      box.className = "outbox sent";
+      box.textContent = t("all sent");
+    } else box.hidden = true;
+    const refused = outbox.filter((x) => x.refused);
+    const list = $("refused");
+    if (!list) return;
+    list.hidden = !refused.length;
+    $("refused-list").replaceChildren(...refused.map((x) => el("li", { "data-seq": x.seq },
+      el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode }) : t("call the director")),
+      " — ", ...window.venue.sentence(x.refused), " ",
+      el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
+      el("button", { type: "button", class: "drop", onclick: () => drop(x) }, t("Drop")))));
+  }
+  async function drop(entry) {
+    outbox = outbox.filter((x) => x !== entry);
+    await db.remove(entry.seq);
+    banner();
+  }
+  async function retype(entry) {
+    await drop(entry);
+    if (entry.path === "/dgn") {
+      $("typed-text").value = entry.body.text;
+      $("typed-text").focus();
+    } else if (view) call("POST", entry.path, entry.path === "/mode" ? { rev: view.rev, mode: entry.body.mode } : { rev: view.rev });
   }
   const sep = (path) => (path.includes("?") ? "&" : "?");
   // A state sent without the closed hands the page held (``hands_from``): made whole again.
@@ -323,10 +579,14 @@
                                             placeholder: t("PIN"), "aria-label": t("your PIN"), style: "width:6em" }) : null;
       box.append(el("p", { class: "note" }, view.pins ? t("One player of each side types their own PIN and taps their side.")
                                                        : t("One player of each side taps their side.")));
+      // A result enters the event through the server only: offline, or while moves made offline
+      // wait to be sent, confirming waits.
+      const held = offline || waiting().length > 0;
+      if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, t("Confirming waits for the connection to the server: the moves made offline are sent first.")));
       if (pin) box.append(pin);
       box.append(el("div", { class: "row" }, ...sides.map((s) => {
         const done = view.confirmations[s];
-        return el("button", { type: "button", class: done ? "chosen" : "primary", disabled: !!done, "data-side": s,
+        return el("button", { type: "button", class: done ? "chosen" : "primary", disabled: !!done || held, "data-side": s,
           onclick: () => call("POST", "/confirm", Object.assign({ rev: view.rev }, view.by_seat ? { seat: s } : { side: s },
                                                               pin ? { pin: pin.value } : {})) },
           done ? t("%(side)s confirmed", { side: s }) : t("Confirm for %(side)s", { side: s }));
@@ -337,6 +597,7 @@
 
   function render() {
     if (!view) return;
+    keepView();
     document.body.dataset.rev = view.rev;
     document.body.dataset.drawn = String((Number(document.body.dataset.drawn) || 0) + 1);  // how many times drawn
     const game = view.game;
@@ -393,7 +654,20 @@
   });
   const refresh = () => call("GET", "");
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
-  window.addEventListener("online", refresh);
+  window.addEventListener("online", () => { backoff = 1000; flush(); refresh(); });
+  window.addEventListener("offline", () => { offline = true; banner(); if (view) render(); });
   setInterval(() => { if (!document.hidden && !busy) refresh(); }, 5000);
-  refresh();
+  // The outbox as this phone left it (a tab closed while writes waited), then the table.
+  timed(db.all(), 3000).catch(() => null).then((entries) => {
+    outbox = (entries || []).sort((a, b) => a.seq - b.seq);
+    told = outbox.length > 0;
+    loaded = true;
+    banner();
+    flush();
+    refresh();
+  });
+  // The service worker keeps the page, its scripts and the engine for a page opened again offline;
+  // browsers run one only in a secure context (https, or 127.0.0.1/localhost): elsewhere the page
+  // goes on without it (docs/venue.md, "When the Wi-Fi drops").
+  if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("/sw.js").catch(() => null);
 })();

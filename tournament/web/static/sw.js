@@ -1,0 +1,75 @@
+// The tables' service worker (served at /sw.js, its scope the whole server): a table's page opened
+// once opens again while the laptop is out of reach.  What it keeps, in one cache:
+// * the table's page (/t/KEY, the one the phone opened) and the table's state (GET
+//   /api/v1/tables/R/T): network first, the copy kept from the last answer when the server does
+//   not answer;
+// * the scripts, the styles and the phone's engine (/static/…, /static/pyodide/… when the engine's
+//   files are served): from the cache first, refreshed from the server behind it.
+// Nothing else is kept, and no write ever passes through a cache: the page's own outbox (IndexedDB,
+// table.js) keeps the writes made offline.  Browsers run a service worker only in a secure
+// context (https, or 127.0.0.1/localhost): on a hall's plain http address this file is never
+// registered, and the page keeps working through a drop without it (docs/venue.md).
+"use strict";
+const CACHE = "domrec-tables-1";
+const STATIC = ["/static/dom.js", "/static/table.js", "/static/table_director.js", "/static/venue.css"];
+const ENGINE = ["/static/engine.js"];  // the phone's engine, when this server has it
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(STATIC);
+    // The engine's files are kept once fetched; its first one here, if this server serves it.
+    await Promise.all(ENGINE.map((url) => cache.add(url).catch(() => null)));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+const STATE = /^\/api\/v1\/tables\/\d+\/\d+$/;
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/static/")) event.respondWith(cacheFirst(request));
+  else if (url.pathname.startsWith("/t/")) event.respondWith(networkFirst(request, url.origin + url.pathname, true));
+  else if (STATE.test(url.pathname)) {
+    // Only a whole state is kept (a request naming the hands the page holds gets the rest only).
+    event.respondWith(networkFirst(request, url.origin + url.pathname, !url.searchParams.has("hands")));
+  }
+});
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request, { ignoreVary: true });
+  const fresh = fetch(request).then((response) => {
+    if (response.ok) cache.put(request, response.clone());
+    return response;
+  });
+  if (kept) { fresh.catch(() => null); return kept; }
+  return fresh;
+}
+
+async function networkFirst(request, key, keep) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (keep && response.ok) await cache.put(key, response.clone());
+    return response;
+  } catch (e) {
+    const kept = await cache.match(key, { ignoreVary: true, ignoreSearch: true });
+    if (!kept) throw e;
+    // Said to be the kept copy, so that the page knows the server did not answer (a page already
+    // open keeps the table it holds, newer than this copy).
+    const headers = new Headers(kept.headers);
+    headers.set("x-domrec-kept", "1");
+    return new Response(await kept.blob(), { status: kept.status, statusText: kept.statusText, headers });
+  }
+}
