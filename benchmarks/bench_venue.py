@@ -297,7 +297,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         spy = None
         if args.profile:  # where the server's Python time goes (the thread holding the interpreter lock), sampled from outside
             spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.pid), "--duration",
-                                    str(int(args.seconds)), "--format", "raw", "--nonblocking", "--gil", "-o", args.profile],
+                                    str(int(args.seconds)), "--format", "raw", "--rate", "400", "--nonblocking", "--gil", "-o", args.profile],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         async def table(number: int) -> None:

@@ -9,14 +9,24 @@ import errno
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Iterator
 
 BUSY_TIMEOUT_S = 30.0
 
 
+_said_at: tuple[int, str] = (-1, "")
+
+
 def now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    """The time in UTC to the second, as the file keeps it: made once a second (a venue writes it
+    with every move of every table)."""
+    global _said_at
+    second = int(time.time())
+    if _said_at[0] != second:
+        _said_at = (second, datetime.datetime.fromtimestamp(second, datetime.timezone.utc).isoformat())
+    return _said_at[1]
 
 
 class NotSQLite(Exception):
