@@ -153,26 +153,39 @@ class EventStore:
         in the same transaction as the write that changed the results, so it is never out of step
         with them.  Nothing reads them back: they are for people, and the tool always computes
         afresh."""
-        self.db.execute("DROP VIEW IF EXISTS tables_view")
-        self.db.execute(tables_view_sql(self.settings))
-        self.db.execute("DROP VIEW IF EXISTS audit_view")
+        self._view("tables_view", tables_view_sql(self.settings))
         desk = bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'desk_log'")
                     .fetchone())
-        self.db.execute(audit_view_sql(self.has_audit_columns(), desk))
-        self.db.execute("DROP TABLE IF EXISTS standings")
+        self._view("audit_view", audit_view_sql(self.has_audit_columns(), desk))
         # None: results that cannot be ranked (a damaged file: `check` says where) leave no
         # snapshot rather than a wrong one, and never block the write, which may be the repair.
         snapshot = self.browsing(self) if self.browsing is not None else None
         if snapshot is not None:
             self.write_snapshot(*snapshot)
+        else:
+            self.db.execute("DROP TABLE IF EXISTS standings")
+
+    def _view(self, name: str, sql: str) -> None:
+        """The view ``name`` as ``sql`` makes it, made again only if it is made otherwise: a change
+        of the file's schema makes every connection to it (a venue's tables, its hall) prepare
+        each of its statements again, and a venue refreshes these at every result."""
+        found = self.conn.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", [name]).fetchone()
+        if found is not None and found[0] == sql.strip():
+            return
+        self.db.execute(f"DROP VIEW IF EXISTS {name}")
+        self.db.execute(sql)
 
     def write_snapshot(self, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """Within :meth:`write`: the ``standings`` table made again with these columns (data keys;
         those that would read like a neighbour get the names :data:`SNAPSHOT_NAMES` gives them)
         and rows."""
         names = [SNAPSHOT_NAMES.get(c, c) for c in columns]
-        self.db.execute("DROP TABLE IF EXISTS standings")
-        self.db.execute(f"CREATE TABLE standings ({', '.join(quote(c) for c in names)})")
+        have = [r[1] for r in self.conn.execute("PRAGMA table_info(standings)").fetchall()]
+        if have == names:  # emptied, not made again: no change of the file's schema (see _view)
+            self.db.execute("DELETE FROM standings")
+        else:
+            self.db.execute("DROP TABLE IF EXISTS standings")
+            self.db.execute(f"CREATE TABLE standings ({', '.join(quote(c) for c in names)})")
         self.conn.executemany(f"INSERT INTO standings VALUES ({', '.join('?' * len(names))})", rows)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
