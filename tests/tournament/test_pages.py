@@ -287,6 +287,28 @@ def test_standings_snapshot_follows_every_write(tmp_path: Path) -> None:
     assert {"games_won", "wins", "diff"} <= set(snapshot()[0])
 
 
+def test_a_result_refreshes_the_snapshot_without_changing_the_files_schema(tmp_path: Path) -> None:
+    """A venue enters results while its hall reads the file: a change of the schema at each result
+    (views and the snapshot's table made again) made every connection prepare its statements again."""
+    path = long_names_event(tmp_path / "s.db", played=1, paired_next=True)
+
+    def schema_version() -> int:
+        conn = sqlite3.connect(path)
+        version = conn.execute("PRAGMA schema_version").fetchone()[0]
+        conn.close()
+        return version
+
+    before = schema_version()
+    store = open_event(path)
+    enter_manual(store, 1, {"NS": 200, "EW": 0})
+    enter_manual(store, 1, {"NS": 0, "EW": 200}, replace=True)
+    store.close()
+    assert schema_version() == before
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM standings").fetchone()[0] > 0
+    conn.close()
+
+
 def test_an_older_file_gets_the_views_in_its_first_write_and_not_on_a_read(tmp_path: Path) -> None:
     path = long_names_event(tmp_path / "old.db", played=1, paired_next=True)
     conn = sqlite3.connect(path)
