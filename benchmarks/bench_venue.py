@@ -272,7 +272,12 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
 
         held: dict[int, list[str]] = {t.number: [] for t in tables}  # each table's closed hands' keys
 
+        phones = {t.number: f"{rng.getrandbits(128):032x}" for t in tables}  # each table's phone, as table.js names it
+        written = dict.fromkeys(phones, 0)
+
         async def post(number: int, route: str, data: dict) -> tuple[int, dict]:
+            written[number] += 1  # every write carries its own id, as the table page sends it (cid)
+            data = {**data, "cid": f"{phones[number]}-{written[number]:x}"}
             status, _, body = await conns[number].request(
                 "POST", f"/api/v1/tables/1/{number}/{route}{asked(held[number])}", data,
                 {"authorization": f"Bearer {tokens[number]}"})
