@@ -32,6 +32,56 @@ ROTATING = "rotating"
 #: Individuals at tables of an individual game (everyone for themselves).
 INDIVIDUAL = "individual"
 FORMATS = (PAIRS, ROTATING, INDIVIDUAL)
+#: Teams of pairs meeting in matches: chosen at ``tournament new --format teams``, stored as a pairs
+#: event with :attr:`Settings.team_size` set (its pairs are paired, seated and scored as in a pairs event).
+TEAMS = "teams"
+#: The sizes of a team (players, reserves apart): two pairs (cuartetas) or three.
+TEAM_SIZES = (4, 6)
+#: The most reserves a team registers.
+MAX_RESERVES = 2
+#: How a team event's rounds are paired.
+TEAM_SCHEDULES = ("swiss", "round-robin")
+#: The team standings' keys, and what each is.
+TEAM_KEYS: dict[str, str] = {
+    "games": "games won by the team's pairs (a drawn game a half)",
+    "efectividad": "efectividad: the team's points for minus points against",
+    "match-points": "match points: 2 a match won, 1 a match drawn",
+    "for": "total points for",
+    "head-to-head": "the matches between the tied teams only (match points, then games)",
+}
+DEFAULT_TEAM_TIEBREAKS = ("games", "efectividad")
+
+
+@attrs.frozen
+class Preset:
+    """What a federation's rules set for an event: each a default the director may still override
+    on ``tournament new`` (``--tiebreak``, ``--time-limit``, ``--forfeit-score``)."""
+
+    name: str
+    #: Who plays it this way, in a line (``tournament info``, docs/tournament.md).
+    source: str
+    #: The points a game is played to, where the game's rules take a target (``--option target``);
+    #: None: the game's own.  A forfeit scores this (a game won to the target against nothing).
+    target: int | None
+    time_limit: int | None
+    #: The order of the pairs' (and players') standings.
+    tiebreaks: tuple[str, ...]
+    #: The order of the team standings (:data:`TEAM_KEYS`).
+    team_tiebreaks: tuple[str, ...]
+
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("femundo-teams", "FEMUNDO cuartetas: teams ranked by games won, then efectividad", None, None,
+           ("wins", "efectividad"), ("games", "efectividad")),
+    Preset("fid-teams", "FID world team championship: games to 300 points, 55 minutes a game, ranked by "
+           "wins, then total points", 300, 55, ("wins", "for"), ("games", "for")),
+    Preset("team-pairs", "international team pairs: scores count a team, a match won 2 points, a drawn one 1",
+           None, None, ("wins", "efectividad"), ("match-points", "games", "efectividad")),
+    Preset("dominousa", "Dominousa: games to 200 points or 40 minutes, ranked by games won, then efectividad",
+           200, 40, ("wins", "efectividad"), ("games", "efectividad")),
+    Preset("fed-spain", "Spanish federation: games to 300 points, ranked by games won, then efectividad",
+           300, None, ("wins", "efectividad"), ("games", "efectividad")),
+)}
 #: How the rounds of a rotating-partner event are seated: by the standings, round by round (the
 #: default), or from a schedule fixed when round 1 is paired (tournament/pairing/schedule.py).
 STANDINGS_SCHEDULE = "standings"
@@ -97,6 +147,30 @@ class Settings:
     #: The language of the pages players read when their browser asks for none the pages have
     #: (and of ``report`` and ``sheets`` without ``--lang``): ``en`` or ``es`` (domrec.i18n).
     lang: str = "en"
+    #: A team event (``--format teams``): players in teams of ``team_size`` (4: two pairs, 6: three
+    #: pairs), paired team against team; stored as a pairs event (the pairs are its units of play)
+    #: with this set.  0: not a team event.
+    team_size: int = 0
+    #: How a team event's rounds are paired: ``swiss`` on the team standings, or ``round-robin``.
+    team_schedule: str = "swiss"
+    #: The order of the team standings' keys (:data:`TEAM_KEYS`).
+    team_tiebreaks: tuple[str, ...] = ()
+    #: The federation preset the event was made with (:data:`tournament.presets.PRESETS`), or None.
+    preset: str | None = None
+
+    @property
+    def teams(self) -> bool:
+        """A team event: teams of pairs meet in matches (:mod:`tournament.pairing.teams`)."""
+        return self.team_size > 0
+
+    @property
+    def pairs_a_team(self) -> int:
+        return self.team_size // 2
+
+    @property
+    def format_name(self) -> str:
+        """The format as the director chose it: ``teams`` for a team event (stored as pairs)."""
+        return TEAMS if self.teams else self.format
 
     @property
     def partnership(self) -> bool:
@@ -134,6 +208,13 @@ class Settings:
         data["tiebreaks"] = list(self.tiebreaks)
         if self.schedule == STANDINGS_SCHEDULE and not self.rounds:
             del data["schedule"], data["rounds"]  # the settings of every event before schedules, unchanged
+        if not self.team_size:  # every event that is not a team event: its settings unchanged
+            for key in ("team_size", "team_schedule", "team_tiebreaks"):
+                del data[key]
+        else:
+            data["team_tiebreaks"] = list(self.team_tiebreaks)
+        if self.preset is None:
+            del data["preset"]
         if self.lang == "en":
             del data["lang"]  # an English event's settings are those of every event before languages
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -143,6 +224,7 @@ class Settings:
         data = json.loads(text)
         data["placement"] = tuple(data.get("placement") or ())
         data["tiebreaks"] = tuple(data.get("tiebreaks") or ())
+        data["team_tiebreaks"] = tuple(data.get("team_tiebreaks") or ())
         # Events made before time limits and forfeits: no limit, and the game's default forfeit score.
         if "forfeit_score" not in data:
             data["forfeit_score"] = default_forfeit_score(data["game"], data.get("variant"),
@@ -199,7 +281,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   bye: dict[str, float] | None = None, placement: tuple[float, ...] | None = None,
                   tiebreaks: tuple[str, ...] | None = None, time_limit: int | None = None,
                   forfeit_score: int | None = None, schedule: str | None = None,
-                  rounds: int | None = None, lang: str | None = None) -> Settings:
+                  rounds: int | None = None, lang: str | None = None, team_size: int | None = None,
+                  team_schedule: str | None = None, team_tiebreaks: tuple[str, ...] | None = None,
+                  preset: str | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -211,8 +295,40 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     if any("\ud800" <= ch <= "\udfff" for ch in name):  # undecodable bytes on the command line
         raise SettingsError(f"the event's name must be UTF-8 text: {name!r}")
     check_event_name(name)
+    chosen = None
+    team_choices = bool(team_size or team_schedule or team_tiebreaks)  # before a preset fills them in
+    if preset is not None:
+        chosen = PRESETS.get(preset)
+        if chosen is None:
+            raise SettingsError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+        tiebreaks = tiebreaks or chosen.tiebreaks
+        team_tiebreaks = team_tiebreaks or chosen.team_tiebreaks
+        time_limit = time_limit if time_limit is not None else chosen.time_limit
+        if chosen.target is not None:
+            forfeit_score = forfeit_score if forfeit_score is not None else chosen.target
+            known = effective_options(games.engine(game), variant, {}) if game in games.available() else {}
+            if "target" in known and "target" not in (options or {}):
+                options = {**(options or {}), "target": chosen.target}
+    if format == TEAMS:
+        if team_size not in TEAM_SIZES:
+            raise SettingsError(f"a team has {' or '.join(map(str, TEAM_SIZES))} players (two or three pairs): "
+                                f"give --team-size 4 or 6" + (f", not {team_size}" if team_size else ""))
+        team_schedule = team_schedule or "swiss"
+        if team_schedule not in TEAM_SCHEDULES:
+            raise SettingsError(f"a team event is paired {' or '.join(TEAM_SCHEDULES)}, not {team_schedule!r}")
+        team_tiebreaks = tuple(team_tiebreaks) if team_tiebreaks else DEFAULT_TEAM_TIEBREAKS
+        for key in team_tiebreaks:
+            if key not in TEAM_KEYS:
+                raise SettingsError(f"{key!r} cannot rank teams; use {', '.join(TEAM_KEYS)}")
+        if len(set(team_tiebreaks)) != len(team_tiebreaks):
+            raise SettingsError("a team tie-break is named twice")
+        format = PAIRS
+    elif team_choices:
+        raise SettingsError("--team-size, --team-pairing and --team-tiebreak are for --format teams")
+    else:
+        team_size, team_schedule, team_tiebreaks = 0, "swiss", ()
     if format not in FORMATS:
-        raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS)}")
+        raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS + (TEAMS,))}")
     try:
         engine = games.engine(game)
     except DomrecError as e:
@@ -307,7 +423,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     return Settings(name=name.strip(), game=game, format=format, table_size=table_size, seed=seed,
                     variant=variant, options=options, bye=bye_out, placement=placement, tiebreaks=tiebreaks,
                     time_limit=time_limit, forfeit_score=int(forfeit_score), schedule=schedule,
-                    rounds=int(rounds or 0), lang=lang)
+                    rounds=int(rounds or 0), lang=lang, team_size=int(team_size or 0),
+                    team_schedule=team_schedule or "swiss", team_tiebreaks=tuple(team_tiebreaks or ()),
+                    preset=preset)
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -40,6 +40,21 @@ class Team:
 
 
 @attrs.frozen
+class Squad:
+    """A team of a team event: its pairs (partnership ids, registered order) and reserves (players)."""
+
+    id: int
+    name: str
+    pairs: tuple[int, ...]
+    reserves: tuple[int, ...]
+    entered: int
+    withdrawn: int | None
+
+    def active_in(self, round_no: int) -> bool:
+        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+
+
+@attrs.frozen
 class SeatAssignment:
     seat: str
     side: str

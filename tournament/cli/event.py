@@ -24,13 +24,22 @@ def new(
     event: Path = typer.Argument(..., help="The event file to create (refused if it exists)."),
     name: str = typer.Option(..., "--name", help="The event's name."),
     game: str = typer.Option(..., "--game", help="broadway, competitive, horse-race, castle-rock or domino-roads."),
-    format: str = typer.Option(..., "--format", help=f"{', '.join(FORMATS)}."),
+    format: str = typer.Option(..., "--format", help=f"{', '.join(FORMATS)} or teams."),
     table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
                                              help="Players a table (individual format)."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant (celko for Horse Race)."),
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX,
                              help="Seed of the first-round draw (and of random tie order)."),
+    team_size: Optional[int] = typer.Option(None, "--team-size", min=1, max=MAX_COUNT,
+                                            help="A team event: 4 (two pairs, cuartetas) or 6 (three pairs)."),
+    team_pairing: Optional[str] = typer.Option(None, "--team-pairing", help="A team event: swiss (default, on "
+                                                                            "the team standings) or round-robin."),
+    team_tiebreak: Optional[str] = typer.Option(None, "--team-tiebreak", help="A team event: the team standings' "
+                                                "keys in order, of games, efectividad, match-points, for, "
+                                                "head-to-head."),
+    preset: Optional[str] = typer.Option(None, "--preset", help="A federation's rules: femundo-teams, fid-teams, "
+                                                                "team-pairs, dominousa or fed-spain."),
     bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
                                                           "(partnership formats) or placement=1.5,score=0."),
     placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
@@ -54,12 +63,16 @@ def new(
     bye_values = {k: number(v, f"bye {k}") for k, v in parse_pairs(bye, "a bye").items()} if bye else None
     places = tuple(number(x, "a placement point") for x in placement.split(",")) if placement else None
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
+    team_keys = tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak else None
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
-                             time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang)
+                             time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
+                             team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset)
     store = create_event(event, settings)
     store.close()
-    typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format}, tables of "
-               f"{settings.table_size}" + (f"; balanced schedule of {settings.rounds} rounds" if settings.rounds else ""))
+    typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
+               f"{settings.table_size}" + (f"; balanced schedule of {settings.rounds} rounds" if settings.rounds else "")
+               + (f"; teams of {settings.team_size} ({settings.pairs_a_team} pairs), {settings.team_schedule}"
+                  if settings.teams else "") + (f"; preset {settings.preset}" if settings.preset else ""))
 
 
 @guarded
@@ -81,6 +94,17 @@ def add(
         fields: list | None = None
         if player_id and len(player_id) != len(names):
             raise UnusableInput(f"give one --id a name ({len(player_id)} for {len(names)} names)")
+        if store.settings.teams:
+            from tournament.event import teams as tm
+
+            if names or from_csv is None:
+                raise UnusableInput("a team event enters whole teams: --csv FILE with name and team columns (and "
+                                    "pair), or `tournament team EVENT add`")
+            for squad in tm.add_teams(store, tm.read_teams_csv(from_csv)):
+                typer.echo(f"added team #{squad.id} {squad.name}: {len(squad.pairs)} pairs, "
+                           f"{len(squad.reserves)} reserve{'s' if len(squad.reserves) != 1 else ''} "
+                           f"(from round {squad.entered})")
+            return
         if from_csv is not None:
             if names:
                 raise UnusableInput("give names or --csv, not both")
@@ -139,13 +163,24 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
         results = store.results()
         lines = [f"event: {s.name}", f"uuid: {store.uuid}", f"game: {s.game}" + (f" ({s.variant})" if s.variant else ""),
                  f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
-                 f"format: {s.format}, tables of {s.table_size}", f"seed: {s.seed}",
+                 f"format: {s.format_name}, tables of {s.table_size}", f"seed: {s.seed}",
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
                  f"ranking: {', then '.join(s.tiebreaks)}",
                  f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
                  f"forfeit score: {s.forfeit_score}-0", f"language of the pages: {s.lang}"]
         if s.rounds:
             lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
+        if s.teams:
+            lines.append(f"teams: {s.team_size} players ({s.pairs_a_team} pairs) and up to 2 reserves; "
+                         f"paired {s.team_schedule}; teams ranked by {', then '.join(s.team_tiebreaks)}")
+        if s.preset:
+            from tournament.settings import PRESETS
+
+            chosen = PRESETS[s.preset]
+            target = (f"games to {chosen.target} points where the game takes a target"
+                      if chosen.target else "the game's own target")
+            lines.append(f"preset: {s.preset} ({chosen.source}); sets {target}, "
+                         f"time limit {chosen.time_limit or 'none'}, forfeit score, ranking order")
         if s.placement:
             lines.append(f"placement points: {', '.join(f'{p:g}' for p in s.placement)}")
         lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "

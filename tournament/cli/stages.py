@@ -40,6 +40,9 @@ def standings(
 
     with open_for_command(event) as store:
         st.check_paired(store, round_no)
+        if by in UNITS:
+            _unit_standings(store, by, round_no, as_csv, as_json, wide)
+            return
         if best is not None and by is None:
             raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
         if by is not None:
@@ -72,7 +75,14 @@ def standings(
             note += [f"the games of stage {x.id} ({x.name}) are not counted here: `tournament standings --stage "
                      f"{x.id}` ranks them" for x in stg.load(store)]
         if as_json:
-            sys.stdout.write(json.dumps(table.to_dict(), ensure_ascii=False, indent=1) + "\n")
+            doc = table.to_dict()
+            if stage_id is None:  # the rankings by team, pair and player, for another program to read
+                from tournament.event import teams as tm
+                doc.update(tm.standings_json(store, round_no))
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+            return
+        if store.settings.teams and stage_id is None and not as_csv:
+            _unit_standings(store, "team", round_no, as_csv, as_json, wide)
             return
         if as_csv:
             for r in rows:
@@ -85,6 +95,39 @@ def standings(
         shown = rows if as_csv else [display.display_row(r, table.tiebreaks) for r in rows]
         emit(shown, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide,
              keep=display.ranking_columns(table.tiebreaks))
+
+
+#: ``standings --by`` these: a ranking of another unit (not a prize list of a CSV column).
+UNITS = ("team", "pair", "player")
+
+
+def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv: bool, as_json: bool,
+                    wide: bool) -> None:
+    """``standings --by team|pair|player``: a team event's team standings (what ``standings`` shows
+    for one), or the pairs' or players' own ranking inside a team (or pairs) event."""
+    from tournament.event import teams as tm
+
+    s = store.settings
+    if by == "team" and not s.teams:
+        raise UnusableInput("--by team ranks the teams of a team event; this is a " + s.format_name + " event")
+    if by == "pair" and s.format != "pairs":
+        raise UnusableInput(f"--by pair ranks the pairs of a pairs or team event; this is a {s.format_name} event")
+    if by == "player" and not s.partnership:
+        raise UnusableInput("an individual event ranks its players already: `tournament standings`")
+    if by == "team":
+        table = tm.team_standings(store, round_no)
+        rows = [{k: v for k, v in r.to_dict().items() if k not in ("matches_drawn", "id")} for r in table.rows]
+        through, provisional, keys = table.through_round, table.provisional, ", then ".join(table.tiebreaks)
+    else:
+        ranked = st.from_store(store, round_no) if by == "pair" else tm.player_standings(store, round_no)
+        rows = [tm._unit_row(r, by) for r in ranked.rows]
+        through, provisional, keys = ranked.through_round, ranked.provisional, ", then ".join(ranked.tiebreaks)
+    if as_json:
+        sys.stdout.write(json.dumps({"by": by, "through_round": through, "provisional": provisional,
+                                     "rows": rows}, ensure_ascii=False, indent=1) + "\n")
+        return
+    title = f"{s.name} — standings of the {by}s after round {through}" + (" (provisional)" if provisional else "")
+    emit(rows, as_csv, False, title, footer=[f"ranked by {keys}"], wide=wide)
 
 
 def _prize_lists(store: EventStore, table: Any, by: str, best: Optional[int], as_csv: bool, as_json: bool,

@@ -35,8 +35,11 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
                                    f"{shown} ha{'ve' if len(missing) > 1 else 's'} no result yet")
         number = last + 1
         current = standings.from_store(store) if last else None
-        plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),
-                                  store.byes(), current, desk.constraints_for(store, number))
+        if store.settings.teams:
+            plan = _pair_teams(store, number, bool(last))
+        else:
+            plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),
+                                      store.byes(), current, desk.constraints_for(store, number))
         used: list[tuple[int, int, dict[str, Any]]] = []
         if current is not None:
             used = [(s.unit, s.rank, s.values(current.tiebreaks)) for s in current.rows]
@@ -45,6 +48,23 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
         changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(plan.tables),
                                                                   "byes": list(plan.byes)})
     return plan
+
+
+def _pair_teams(store: EventStore, number: int, after_a_round: bool) -> pairing.Plan:
+    """A team event's round: teams paired on the team standings (or by the round robin), each
+    match's pairs at adjacent tables (:func:`tournament.pairing.teams.pair_teams`).  The desk's
+    pins and keep-apart are for pairs events; a team's captain sets its line-up instead."""
+    from tournament.event import teams
+    from tournament.pairing.teams import pair_teams
+    from tournament.store import squads
+
+    wish = desk.constraints_for(store, number)
+    if wish:
+        raise PairingError("pins, keep-apart and sit-outs are not kept in a team event: set the team's "
+                           "line-up (tournament team EVENT lineup) or withdraw the team")
+    ranking = teams.team_standings(store).ranking() if after_a_round else None
+    return pair_teams(store.settings, number, teams.squads(store), store.teams(), store.tables(), store.byes(),
+                      ranking, squads.lineups(store, number))
 
 
 def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:

@@ -1,0 +1,74 @@
+"""``tournament team EVENT ACTION ...``: a team event's teams (add, rename, withdraw, lineup, list)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from tournament.cli.app import MAX_COUNT, emit, guarded, open_for_command
+from tournament.errors import UnusableInput
+from tournament.event import teams as tm
+
+ACTIONS = ("add", "rename", "withdraw", "lineup", "list")
+
+
+@guarded
+def team(
+    event: Path = typer.Argument(..., help="The event file (a team event)."),
+    action: str = typer.Argument(..., help="add, rename, withdraw, lineup or list."),
+    args: list[str] = typer.Argument(None, help="add: the team's name; rename: the team and its new name; "
+                                                "withdraw: the team; lineup: the team, then its pairs in the "
+                                                "order they sit."),
+    pair: list[str] = typer.Option([], "--pair", help="add: a pair as 'Player,Partner' or "
+                                                      "'Player,Partner,Pair name' (one --pair a pair)."),
+    reserve: list[str] = typer.Option([], "--reserve", help="add: a reserve player (at most two)."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=1, max=MAX_COUNT,
+                                           help="lineup: the round (default: the next one to be paired)."),
+) -> None:
+    """A team event's teams: enter one, rename it, withdraw it, set its line-up for a round, list them."""
+    args = list(args or [])
+    if action not in ACTIONS:
+        raise UnusableInput(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
+    with open_for_command(event) as store:
+        if action == "list":
+            emit(team_rows(store), False, False, f"{store.settings.name}: teams")
+            return
+        if action == "add":
+            if len(args) != 1:
+                raise UnusableInput("give the team's name (quoted if it has spaces), and its pairs with --pair")
+            pairs = []
+            for text in pair:
+                parts = [x.strip() for x in text.split(",")]
+                if len(parts) not in (2, 3) or not all(parts):
+                    raise UnusableInput(f"--pair {text!r}: write 'Player,Partner' or 'Player,Partner,Pair name'")
+                pairs.append((parts[0], parts[1], parts[2] if len(parts) == 3 else None))
+            squad = tm.add_team(store, args[0], pairs, reserve)
+            typer.echo(f"added team #{squad.id} {squad.name} (from round {squad.entered})")
+        elif action == "rename":
+            if len(args) != 2:
+                raise UnusableInput("give the team and its new name")
+            squad = tm.rename_team(store, args[0], args[1])
+            typer.echo(f"renamed team #{squad.id}: {args[0]} is now {squad.name}")
+        elif action == "withdraw":
+            if len(args) != 1:
+                raise UnusableInput("give the team to withdraw")
+            squad = tm.withdraw_team(store, args[0])
+            typer.echo(f"withdrew team {squad.name} from round {squad.withdrawn} on")
+        else:
+            if len(args) < 2:
+                raise UnusableInput("give the team, then its pairs in the order they sit")
+            order = tm.set_lineup(store, args[0], args[1:], round_no)
+            names = {t.id: t.name for t in store.teams()}
+            typer.echo(f"line-up of {args[0]} for round {round_no or store.last_round() + 1}: "
+                       + ", ".join(f"table {i + 1} of the match: {names[p]}" for i, p in enumerate(order)))
+
+
+def team_rows(store) -> list[dict]:  # type: ignore[no-untyped-def]
+    """A row a team: number, name, its pairs, its reserves, from which round, withdrawn."""
+    pairs = {t.id: t.name for t in store.teams()}
+    players = {p.id: p.name for p in store.players()}
+    return [{"id": s.id, "team": s.name, "pairs": "; ".join(pairs[p] for p in s.pairs),
+             "reserves": ", ".join(players[p] for p in s.reserves), "from_round": s.entered,
+             "withdrawn": s.withdrawn or ""} for s in tm.squads(store)]

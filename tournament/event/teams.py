@@ -1,0 +1,255 @@
+"""A team event's teams: entering them, renaming, withdrawing, a round's line-up, the team standings.
+
+A team event (``tournament new --format teams --team-size 4|6``) is a pairs event whose pairs
+belong to teams (:mod:`tournament.store.squads`; the pairing and standings of teams are in
+:mod:`tournament.pairing.teams`).  Each operation here is one write, recorded in the event's
+change log like every change people can see.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any, Sequence
+
+from tournament.errors import PlayerInputError, Refused, UnusableInput
+from tournament.event import changes
+from tournament.event import players as pl
+from tournament.names import name_key
+from tournament.pairing import teams as pairing
+from tournament.settings import MAX_RESERVES, ROTATING
+from tournament.store import squads as sql
+from tournament.store.event_store import EventStore
+from tournament.values import Squad
+
+#: A pair entered for a team: (player, partner, the pair's name or None for "A & B").
+PairEntry = tuple[str, str, "str | None"]
+
+
+def refuse_unless_teams(store: EventStore) -> None:
+    if not store.settings.teams:
+        raise Refused(f"this is a {store.settings.format} event, not a team event (tournament new --format teams)")
+
+
+def squads(store: EventStore) -> list[Squad]:
+    return sql.squads(store)
+
+
+def find_squad(store: EventStore, key: str) -> Squad:
+    """A team by name (as names compare: case, accents' forms and spaces aside) or number."""
+    found = squads(store)
+    text = key.strip().lstrip("#")
+    for s in found:
+        if name_key(s.name) == name_key(key) or (text.isdigit() and len(text) < 18 and s.id == int(text)):
+            return s
+    known = ", ".join(s.name for s in found[:8]) + (" …" if len(found) > 8 else "")
+    raise UnusableInput(f"no team named or numbered {key!r} in this event" + (f" (teams: {known})" if known else ""))
+
+
+def add_team(store: EventStore, name: str, pairs: Sequence[PairEntry], reserves: Sequence[str] = ()) -> Squad:
+    """Enter a team: its pairs (as many as the event's teams have) and up to two reserves, in one
+    write (all of it, or nothing)."""
+    return add_teams(store, [(name, list(pairs), list(reserves))])[0]
+
+
+def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry], Sequence[str]]]) -> list[Squad]:
+    """Enter teams, each ``(name, pairs, reserves)``, in one write; late teams play from the next round."""
+    refuse_unless_teams(store)
+    need = store.settings.pairs_a_team
+    checked: list[tuple[str, list[tuple[str, str, str]], list[str]]] = []
+    for name, pairs, reserves in entries:
+        team = pl._check_name(name, "team")
+        if len(pairs) != need:
+            raise PlayerInputError(f"team {team}: a team of {store.settings.team_size} plays {need} pairs, "
+                                   f"not {len(pairs)}")
+        if len(reserves) > MAX_RESERVES:
+            raise PlayerInputError(f"team {team}: a team registers at most {MAX_RESERVES} reserves, not {len(reserves)}")
+        ps = []
+        for a, b, pair in pairs:
+            a, b = pl._check_name(a), pl._check_name(b)
+            ps.append((a, b, pl._check_name(pair, "pair") if pair else f"{a} & {b}"))
+        checked.append((team, ps, [pl._check_name(r) for r in reserves]))
+    every = [n for _, ps, rs in checked for a, b, _ in ps for n in (a, b)] + [r for _, _, rs in checked for r in rs]
+    for listed, what in ((every, ""), ([p for _, ps, _ in checked for _, _, p in ps], "the pair name "),
+                         ([t for t, _, _ in checked], "the team name ")):
+        dup = pl._first_repeat(listed)
+        if dup is not None:
+            raise PlayerInputError(what + dup)
+    made = []
+    with store.write():
+        pl._refuse_after_the_rounds(store)
+        pl._refuse_look_alikes(store, every, [p for _, ps, _ in checked for _, _, p in ps])
+        entered = store.last_round() + 1
+        for team, ps, rs in checked:
+            squad = sql.insert_squad(store, team, entered)
+            listed = []
+            for a, b, pair in ps:
+                pid = store.insert_team(pair, entered)
+                members = tuple(store.insert_player(x, entered, pid) for x in (a, b))
+                sql.add_pair(store, squad, pid, members)
+                listed.append({"id": pid, "name": pair, "players": [{"id": m, "name": x}
+                                                                    for m, x in zip(members, (a, b))]})
+            spare = []
+            for r in rs:
+                rid = store.insert_player(r, entered)
+                sql.add_reserve(store, squad, rid)
+                spare.append({"id": rid, "name": r})
+            made.append(squad)
+            changes.record(store, changes.TEAM_ADDED, data={"id": squad, "name": team, "pairs": listed,
+                                                            "reserves": spare, "from_round": entered})
+    by_id = {s.id: s for s in squads(store)}
+    return [by_id[i] for i in made]
+
+
+def read_teams_csv(path: str | Path) -> list[tuple[str, list[PairEntry], list[str]]]:
+    """Teams from a players CSV with a ``name`` and a ``team`` column, a row a player: a team's
+    rows in order make its pairs two by two (or, with a ``pair`` column, the rows naming one pair
+    are that pair), and the rows left over (or whose ``pair`` cell says ``reserve``, or is empty
+    where other rows name pairs) are its reserves."""
+    path = Path(path)
+    text = pl.read_list_file(path, "a players CSV")
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    except csv.Error as e:
+        raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
+    if not rows:
+        raise PlayerInputError(f"{path} is empty")
+    header = [h.strip().lower() for h in rows[0]]
+    for col in ("name", "team"):
+        if col not in header:
+            raise PlayerInputError(f"{path}: a team event's players CSV needs a '{col}' column "
+                                   f"(found {', '.join(rows[0]) or 'nothing'})")
+    idx = {h: i for i, h in enumerate(header)}
+    with_pairs = "pair" in idx
+    teams: dict[str, list[tuple[str, str]]] = {}
+    for n, row in enumerate(rows[1:], 2):
+        def cell(col: str) -> str:
+            i = idx.get(col)
+            return row[i].strip() if i is not None and i < len(row) else ""
+        if not cell("name"):
+            raise PlayerInputError(f"{path}, line {n}: the name is empty")
+        if not cell("team"):
+            raise PlayerInputError(f"{path}, line {n}: {cell('name')} has no team")
+        teams.setdefault(cell("team"), []).append((cell("name"), cell("pair") if with_pairs else ""))
+    out = []
+    for team, members in teams.items():
+        pairs: list[PairEntry] = []
+        reserves: list[str] = []
+        if with_pairs:
+            named: dict[str, list[str]] = {}
+            for who, pair in members:
+                if not pair or pair.lower() in ("reserve", "reserva"):
+                    reserves.append(who)
+                else:
+                    named.setdefault(pair, []).append(who)
+            for pair, who in named.items():
+                if len(who) != 2:
+                    raise PlayerInputError(f"{path}: the pair {pair!r} of team {team!r} has {len(who)} players, not 2")
+                pairs.append((who[0], who[1], pair))
+        else:
+            names = [who for who, _ in members]
+            k = min(len(names) // 2, 3)
+            pairs = [(names[2 * i], names[2 * i + 1], None) for i in range(k)]
+            reserves = names[2 * k:]
+        out.append((team, pairs, reserves))
+    return out
+
+
+def rename_team(store: EventStore, key: str, new: str) -> Squad:
+    refuse_unless_teams(store)
+    squad = find_squad(store, key)
+    new = pl._check_name(new, "team")
+    with store.write():
+        sql.rename_squad(store, squad.id, new)
+        changes.record(store, changes.TEAM_RENAMED, data={"id": squad.id, "from": squad.name, "to": new})
+    return find_squad(store, f"#{squad.id}")
+
+
+def withdraw_team(store: EventStore, key: str) -> Squad:
+    """The team, its pairs and players are not paired from the next round on (their games stand)."""
+    refuse_unless_teams(store)
+    squad = find_squad(store, key)
+    if squad.withdrawn is not None:
+        raise Refused(f"team {squad.name} has already withdrawn (from round {squad.withdrawn})")
+    with store.write():
+        after = store.last_round() + 1
+        sql.withdraw_squad(store, squad.id, after)
+        changes.record(store, changes.TEAM_WITHDRAWN, data={"id": squad.id, "name": squad.name, "from_round": after})
+    return find_squad(store, f"#{squad.id}")
+
+
+def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: int | None = None) -> tuple[int, ...]:
+    """The captain's order of the team's pairs for a round not paired yet (default: the next):
+    the first named sits at the match's first table.  Every pair of the team is named once."""
+    refuse_unless_teams(store)
+    squad = find_squad(store, key)
+    nxt = store.last_round() + 1
+    round_no = nxt if round_no is None else round_no
+    if round_no < nxt:
+        raise Refused(f"round {round_no} is paired already: a line-up is set before its round is paired")
+    names = {t.id: t for t in store.teams() if t.id in squad.pairs}
+    order = []
+    for k in pair_keys:
+        text = k.strip().lstrip("#")
+        found = [t.id for t in names.values() if name_key(t.name) == name_key(k)
+                 or (text.isdigit() and len(text) < 18 and t.id == int(text))]
+        if not found:
+            raise UnusableInput(f"team {squad.name} has no pair {k!r} (its pairs: "
+                                f"{', '.join(t.name for t in names.values())})")
+        order.append(found[0])
+    if sorted(order) != sorted(squad.pairs):
+        raise UnusableInput(f"name each of team {squad.name}'s {len(squad.pairs)} pairs once, in the order they sit")
+    with store.write():
+        sql.set_lineup(store, round_no, squad.id, tuple(order))
+        changes.record(store, changes.LINEUP_SET, round_no, data={"team": squad.id, "pairs": order})
+    return tuple(order)
+
+
+# --- standings --------------------------------------------------------------------------------
+
+
+def team_standings(store: EventStore, through_round: int | None = None) -> pairing.TeamStandings:
+    refuse_unless_teams(store)
+    return pairing.compute_teams(store.settings, squads(store), store.teams(), store.players(), store.tables(),
+                                 store.results(), store.byes(), through_round)
+
+
+def player_standings(store: EventStore, through_round: int | None = None) -> Any:
+    """Each player's own ranking in a partnership event (``standings --by player``): the games of
+    the pairs they sat in, ranked by the event's keys."""
+    import attrs
+
+    from tournament.pairing.standings import compute
+
+    settings = attrs.evolve(store.settings, format=ROTATING)
+    return compute(settings, store.players(), store.teams(), store.tables(), store.results(), store.byes(),
+                   through_round)
+
+
+def standings_json(store: EventStore, through_round: int | None = None) -> dict[str, Any]:
+    """The keys ``standings --json`` adds for another program to read: ``teams`` (a team event),
+    ``pairs`` (a pairs or team event) and ``players``, each a list of rows best first."""
+    from tournament.event import standings as st
+    from tournament.settings import PAIRS
+
+    out: dict[str, Any] = {}
+    if store.settings.teams:
+        out["teams"] = [r.to_dict() for r in team_standings(store, through_round).rows]
+    if store.settings.format == PAIRS:
+        table = st.from_store(store, through_round)
+        out["pairs"] = [_unit_row(r, "pair") for r in table.rows]
+    if store.settings.partnership:
+        rows = player_standings(store, through_round).rows
+        out["players"] = [_unit_row(r, "player") for r in rows]
+    else:
+        out["players"] = [{"rank": r.rank, "player": r.name, "id": r.unit, "played": r.played,
+                           "placement": r.placement, "score": r.score}
+                          for r in st.from_store(store, through_round).rows]
+    return out
+
+
+def _unit_row(r: Any, what: str) -> dict[str, Any]:
+    return {"rank": r.rank, what: r.name, "id": r.unit, "played": r.played, "won": r.won, "drawn": r.drawn,
+            "lost": r.lost, "points_for": r.points_for, "points_against": r.points_against,
+            "efectividad": r.diff}

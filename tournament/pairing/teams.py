@@ -1,0 +1,312 @@
+"""Team events: pairing teams into matches, seating a match's pairs, and the team standings.
+
+A team event is a pairs event whose pairs belong to teams of two or three pairs
+(:class:`tournament.values.Squad`).  A round pairs *teams*: Swiss on the team standings (each
+team with the nearest one below it it has not met, by :func:`tournament.pairing.swiss.swiss`,
+the pairs events' own search) or a round robin of teams (:func:`tournament.pairing.roundrobin.circle`).
+Then each match seats its pairs at adjacent tables, the first pair of one team against the first
+of the other and so on, the home team N-S at the first table, E-W at the second (and N-S again at
+a third).  So a team never meets itself, and two pairs of one team never sit at one table.
+
+A match's result is the sum of its tables' games, as each table's result stands (a game's rules
+stay in domrec's engines; a table is entered and confirmed exactly as in a pairs event).  The team
+standings (:func:`compute_teams`) are computed from scratch from the stored tables, like every
+standings of the tool.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from typing import Any, Iterable, Mapping, Sequence
+
+import attrs
+
+from tournament.errors import PairingError
+from tournament.pairing.plan import Plan
+from tournament.pairing.roundrobin import circle
+from tournament.pairing.swiss import bye_choices, swiss
+from tournament.settings import HEAD_TO_HEAD, Settings
+from tournament.values import Player, Result, SeatAssignment, Squad, Table, Team
+
+
+def squad_of_pairs(squads: Iterable[Squad]) -> dict[int, int]:
+    """Partnership id -> its team."""
+    return {pair: s.id for s in squads for pair in s.pairs}
+
+
+def squad_of_players(squads: Iterable[Squad], teams: Iterable[Team]) -> dict[int, int]:
+    """Player id -> the team of the pair they are seated in (reserves: their team)."""
+    by_pair = squad_of_pairs(squads := list(squads))
+    out = {p: s.id for s in squads for p in s.reserves}
+    for t in teams:
+        if t.id in by_pair:
+            out.update({p: by_pair[t.id] for p in t.players})
+    return out
+
+
+def table_sides(table: Table, squad_of: Mapping[int, int]) -> dict[str, int]:
+    """A table's sides -> the team sitting there (a side's players are all one team's)."""
+    out: dict[str, int] = {}
+    for s in table.seats:
+        out.setdefault(s.side, squad_of[s.player])
+    return out
+
+
+def met_before(tables: Iterable[Table], squad_of: Mapping[int, int]) -> dict[int, Counter]:
+    """Team -> the teams it has met (a match counted once, however many tables it had)."""
+    seen: set[tuple[int, int, int]] = set()
+    out: dict[int, Counter] = {}
+    for t in tables:
+        sides = list(table_sides(t, squad_of).values())
+        if len(sides) != 2 or (t.round, *sorted(sides)) in seen:
+            continue
+        a, b = sides
+        seen.add((t.round, *sorted(sides)))
+        out.setdefault(a, Counter())[b] += 1
+        out.setdefault(b, Counter())[a] += 1
+    return out
+
+
+def team_byes(byes: Mapping[int, Sequence[int]], squad_of: Mapping[int, int]) -> Counter:
+    """Team -> the rounds it had a bye."""
+    out: Counter = Counter()
+    for given in byes.values():
+        for s in dict.fromkeys(squad_of[p] for p in given if p in squad_of):
+            out[s] += 1
+    return out
+
+
+def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams: Sequence[Team],
+               tables: Sequence[Table], byes: Mapping[int, Sequence[int]], ranking: Sequence[int] | None,
+               lineups: Mapping[int, Sequence[int]] | None = None) -> Plan:
+    """Pair round ``round_no`` of a team event: which teams meet, and the match's tables.
+
+    ``ranking``: the teams best first by the team standings (None before round 1: a draw from the
+    event's seed); ``lineups``: a team's order of its pairs for this round, where its captain set
+    one (else its registered order).  Raises :class:`PairingError` when it cannot be done."""
+    rng = random.Random(f"tournament:{settings.seed}:round:{round_no}:teams")
+    players_of = {t.id: t.players for t in teams}
+    pair_active = {t.id: t.active_in(round_no) for t in teams}
+    active = [s for s in squads if s.active_in(round_no)]
+    by_id = {s.id: s for s in active}
+    lineups = lineups or {}
+    line: dict[int, tuple[int, ...]] = {}
+    for s in active:
+        order = tuple(p for p in (lineups.get(s.id) or s.pairs) if pair_active.get(p))
+        if len(order) != settings.pairs_a_team:
+            raise PairingError(f"team {s.name} has {len(order)} pairs to play in round {round_no}, not "
+                               f"{settings.pairs_a_team}: enter its pairs (or withdraw the team) first")
+        line[s.id] = order
+    if len(active) < 2:
+        raise PairingError(f"round {round_no} needs at least two active teams; there are {len(active)}")
+    squad_of = squad_of_players(squads, teams)
+    met = met_before(tables, squad_of)
+    had_bye = team_byes(byes, squad_of)
+    matches: list[tuple[int, int]] | None = None
+    bye_set: tuple[int, ...] = ()
+    if settings.team_schedule == "round-robin":
+        matches, bye_set = _round_robin(squads, round_no, by_id)
+    else:
+        jitter = {s: rng.random() for s in by_id}
+        if ranking is None or round_no == 1:
+            order = list(by_id)
+            rng.shuffle(order)
+        else:
+            rank = {u: i for i, u in enumerate(ranking)}
+            order = sorted(by_id, key=lambda u: (rank.get(u, len(rank)), jitter[u]))
+        for choice in bye_choices(order, len(order) % 2, had_bye):
+            found = swiss([u for u in order if u not in choice], met)
+            if found is not None:
+                matches, bye_set = found, choice
+                break
+    if matches is None:
+        raise PairingError(f"round {round_no} cannot be paired without two teams meeting again "
+                           f"({len(by_id)} teams)")
+    seated: list[tuple[SeatAssignment, ...]] = []
+    for home, away in matches:
+        for i, (mine, theirs) in enumerate(zip(line[home], line[away])):
+            ns, ew = (mine, theirs) if i % 2 == 0 else (theirs, mine)
+            n, s = players_of[ns]
+            e, w = players_of[ew]
+            seated.append((SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e),
+                           SeatAssignment("S", "NS", s), SeatAssignment("W", "EW", w)))
+    out = tuple(sorted(p for u in bye_set for pair in line[u] for p in players_of[pair]))
+    return Plan(round_no, tuple(seated), out)
+
+
+def _round_robin(squads: Sequence[Squad], round_no: int, active: Mapping[int, Squad]
+                 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+    """Round ``round_no`` of a round robin of the teams entered for round 1 (registered order);
+    a team that has withdrawn leaves its opponent a bye."""
+    field = [s.id for s in squads if s.entered <= 1]
+    rounds, _ = circle(field)
+    if round_no > len(rounds):
+        raise PairingError(f"a round robin of {len(field)} teams has {len(rounds)} rounds; round {round_no} "
+                           f"is one too many")
+    matches, byes = [], []
+    for p in rounds[round_no - 1]:
+        if p.home in active and p.away in active:
+            matches.append((p.home, p.away))
+        else:
+            byes.extend(u for u in (p.home, p.away) if u in active)
+    byes.extend(u for u in active if u not in {x for m in matches for x in m} and u not in byes)
+    return matches, tuple(byes)
+
+
+# --- the team standings ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class TeamStanding:
+    rank: int
+    team: int
+    name: str
+    active: bool
+    #: Matches: played (a bye not counted), won, drawn, lost; byes.
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    byes: int
+    #: Games: won (a draw a half, a bye's pair a game won as the settings' bye says), lost.
+    games: float
+    games_lost: float
+    points_for: int
+    points_against: int
+    match_points: int
+    head_to_head: float = 0.0
+
+    @property
+    def efectividad(self) -> int:
+        return self.points_for - self.points_against
+
+    def value(self, key: str) -> float:
+        return {"games": self.games, "efectividad": self.efectividad, "match-points": self.match_points,
+                "for": self.points_for, HEAD_TO_HEAD: self.head_to_head}[key]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as ``standings --json`` gives it (``won``/``lost``: games)."""
+        return {"rank": self.rank, "team": self.name, "id": self.team, "played": self.played,
+                "won": _num(self.games), "lost": _num(self.games_lost), "points_for": self.points_for,
+                "points_against": self.points_against, "efectividad": self.efectividad,
+                "match_points": self.match_points, "matches_won": self.won, "matches_drawn": self.drawn,
+                "matches_lost": self.lost, "byes": self.byes, "status": "active" if self.active else "withdrawn"}
+
+
+@attrs.frozen
+class TeamStandings:
+    tiebreaks: tuple[str, ...]
+    rows: tuple[TeamStanding, ...]
+    through_round: int
+    provisional: bool
+
+    def ranking(self) -> list[int]:
+        return [r.team for r in self.rows]
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[Team], players: Sequence[Player],
+                  tables: Iterable[Table], results: Mapping[int, Result], byes: Mapping[int, Sequence[int]],
+                  through_round: int | None = None) -> TeamStandings:
+    """The team standings after ``through_round`` (default: every round paired).
+
+    A match is the tables of one round where the same two teams sit; its result is the sum of
+    its tables' games (the stored scores and winner of each, a forfeit's included): the team
+    with more games won wins the match (2 match points), equal games draw it (1 each).  A match
+    with a table still missing a result counts the tables that have one and makes the standings
+    provisional.  A team's bye is a match won: each of its pairs a game won as the settings'
+    bye says (``--bye``), 2 match points."""
+    del players  # the seats name the players; a player's team is read from the squads
+    squad_of = squad_of_players(squads, teams)
+    tables = [t for t in tables if through_round is None or t.round <= through_round]
+    last = max([t.round for t in tables] + list(byes) + [0])
+    through = last if through_round is None else through_round
+    acc: dict[int, dict[str, float]] = {s.id: defaultdict(float) for s in squads}
+    matches: dict[tuple[int, int, int], dict[int, float]] = {}
+    missing = False
+    for t in tables:
+        sides = table_sides(t, squad_of)
+        if len(sides) != 2:
+            continue
+        key = (t.round, *sorted(sides.values()))
+        games = matches.setdefault(key, {u: 0.0 for u in sides.values()})
+        result = results.get(t.id)
+        if result is None:
+            missing = True
+            continue
+        (sa, ua), (sb, ub) = sides.items()
+        for side, unit, other in ((sa, ua, sb), (sb, ub, sa)):
+            a = acc[unit]
+            a["for"] += result.scores.get(side, 0)
+            a["against"] += result.scores.get(other, 0)
+            won = 1.0 if result.winner == side else 0.5 if result.winner is None else 0.0
+            a["games"] += won
+            a["games_lost"] += 1.0 - won
+            games[unit] += won
+    outcome: dict[tuple[int, int, int], dict[int, int]] = {}
+    for key, games in matches.items():
+        a, b = list(games)
+        points = (2, 0) if games[a] > games[b] else (0, 2) if games[a] < games[b] else (1, 1)
+        outcome[key] = {a: points[0], b: points[1]}
+        for u, mp in ((a, points[0]), (b, points[1])):
+            acc[u]["played"] += 1
+            acc[u]["match_points"] += mp
+            acc[u]["won" if mp == 2 else "drawn" if mp == 1 else "lost"] += 1
+    pairs_of = {s.id: len(s.pairs) for s in squads}
+    for round_no, given in byes.items():
+        if through_round is not None and round_no > through_round:
+            continue
+        for u in dict.fromkeys(squad_of[p] for p in given if p in squad_of):
+            a = acc[u]
+            a["byes"] += 1
+            a["match_points"] += 2
+            a["games"] += settings.bye["wins"] * pairs_of[u]
+            a["for"] += settings.bye["for"] * pairs_of[u]
+            a["against"] += settings.bye["against"] * pairs_of[u]
+    names = {s.id: s.name for s in squads}
+    rows = {s.id: TeamStanding(0, s.id, names[s.id], s.active_in(through + 1), int(acc[s.id]["played"]),
+                               int(acc[s.id]["won"]), int(acc[s.id]["drawn"]), int(acc[s.id]["lost"]),
+                               int(acc[s.id]["byes"]), acc[s.id]["games"], acc[s.id]["games_lost"],
+                               int(acc[s.id]["for"]), int(acc[s.id]["against"]), int(acc[s.id]["match_points"]))
+            for s in squads}
+    keys = settings.team_tiebreaks or ("games", "efectividad")
+    sort_keys: dict[int, list[float]] = {u: [] for u in rows}
+    for key in keys:
+        if key == HEAD_TO_HEAD:
+            groups: dict[tuple, list[int]] = defaultdict(list)
+            for u, so_far in sort_keys.items():
+                groups[tuple(so_far)].append(u)
+            for group in groups.values():
+                h2h = _head_to_head(group, matches, outcome)
+                for u in group:
+                    rows[u] = attrs.evolve(rows[u], head_to_head=h2h[u])
+                    sort_keys[u].append(-h2h[u])
+            continue
+        for u in rows:
+            sort_keys[u].append(-rows[u].value(key))
+    ordered = sorted(rows.values(), key=lambda r: (sort_keys[r.team], r.team))
+    ranked, prev, rank = [], None, 0
+    for i, r in enumerate(ordered, 1):
+        if sort_keys[r.team] != prev:
+            rank, prev = i, sort_keys[r.team]
+        ranked.append(attrs.evolve(r, rank=rank))
+    return TeamStandings(keys, tuple(ranked), through, missing)
+
+
+def _head_to_head(group: Sequence[int], matches: Mapping[tuple[int, int, int], Mapping[int, float]],
+                  outcome: Mapping[tuple[int, int, int], Mapping[int, int]]) -> dict[int, float]:
+    """Each team's match points in the matches between the teams of ``group`` only (a cycle
+    leaves them level, for the next key)."""
+    members = set(group)
+    out = {u: 0.0 for u in group}
+    if len(group) < 2:
+        return out
+    for key, games in matches.items():
+        if set(games) <= members:
+            for u, mp in outcome[key].items():
+                out[u] += mp
+    return out
