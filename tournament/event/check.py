@@ -135,7 +135,9 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
                 err(where, f"{by_id[p].name} plays but is not entered for round {r}")
         away = excused.get(r, set())
         for p in players:
-            if p.active_in(r) and p.id not in seen and p.id not in away:
+            # A team event's reserves are in no pair: they have no table, and that is no error.
+            reserve = settings.teams and p.team is None
+            if p.active_in(r) and p.id not in seen and p.id not in away and not reserve:
                 err(where, f"{p.name} is entered but has neither a table nor a bye")
         # Byes: nobody gets a second bye before every active unit has had one.
         active_units = list(dict.fromkeys(unit(p.id) for p in players if p.active_in(r) and p.id not in away))
