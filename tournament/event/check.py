@@ -142,8 +142,12 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
         # Byes: nobody gets a second bye before every active unit has had one.
         active_units = list(dict.fromkeys(unit(p.id) for p in players if p.active_in(r) and p.id not in away))
         bye_units = list(dict.fromkeys(unit(p) for p in given if p in by_id and p not in away))
-        if bye_units:
+        if bye_units and settings.teams and settings.team_schedule == "round-robin":
+            pass  # a round robin of teams gives its byes by its schedule (a withdrawn team's opponents too)
+        elif bye_units:
             needed = len(active_units) % (2 if settings.format == PAIRS else settings.table_size)
+            if settings.teams:  # a team's bye is a bye for each of its pairs
+                needed = len(active_units) // settings.pairs_a_team % 2 * settings.pairs_a_team
             if settings.format == INDIVIDUAL and table_sizes(len(active_units), settings.table_counts()):
                 needed = 0  # every player could be seated at tables of the sizes the game allows
             if len(bye_units) != needed:

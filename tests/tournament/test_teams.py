@@ -1,0 +1,362 @@
+"""Team events (issue 37): teams of pairs, matches at adjacent tables, team standings, presets."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import sqlite3
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from typer.testing import CliRunner
+
+from domrec.simulate import dumps, play_game
+
+from tournament.cli import app
+from tournament.errors import SettingsError
+from tournament.event.files import open_event
+from tournament.event.simulate import game_record
+from tournament.pairing.teams import pair_teams
+from tournament.settings import PRESETS, Settings, make_settings
+from tournament.values import Squad, Team
+
+runner = CliRunner()
+
+
+def run(*args: object, code: int = 0) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def write_csv(path: Path, teams: int, size: int = 4, reserves: dict[int, int] | None = None) -> Path:
+    """A players CSV: name, team, pair; team t's pairs "T{t} pair k"; reserves where asked."""
+    reserves = reserves or {}
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["name", "team", "pair", "club"])
+        for t in range(1, teams + 1):
+            for i in range(size):
+                w.writerow([f"Player {t:02d}-{i}", f"Team {t:02d}", f"T{t:02d} pair {i // 2 + 1}", f"Club {t}"])
+            for r in range(reserves.get(t, 0)):
+                w.writerow([f"Reserve {t:02d}-{r}", f"Team {t:02d}", "reserve", f"Club {t}"])
+    return path
+
+
+def play_round_via_cli(event: Path, round_no: int, folder: Path, skip: set[int] = frozenset()) -> None:
+    """Every table of ``round_no`` (but ``skip``) played by domrec's simulator, its record written
+    to a file, and all of them entered with one ``tournament result``."""
+    store = open_event(event)
+    try:
+        names = {p.id: p.name for p in store.players()}
+        files = []
+        for t in store.tables(round_no):
+            if t.number in skip:
+                continue
+            record = play_game(game_record(store.settings, t, names),
+                               random.Random(f"teams-test:{round_no}:{t.number}"))
+            path = folder / f"r{round_no}t{t.number}.json"
+            path.write_text(dumps(record))
+            files.append(path)
+    finally:
+        store.close()
+    run("result", event, *files)
+
+
+def stored_games(event: Path) -> tuple[dict, dict, list]:
+    """Straight from the event file with SQLite (not the tool): player -> team, team -> name, and
+    every table's (round, table, {side: team}, scores, winner)."""
+    conn = sqlite3.connect(event)
+    try:
+        team_of = dict(conn.execute("SELECT player_id, squad_id FROM squad_players"))
+        names = dict(conn.execute("SELECT id, name FROM squads"))
+        rows = conn.execute("SELECT r.number, t.number, s.side, s.player_id, x.scores, x.winner "
+                            "FROM round_tables t JOIN rounds r ON r.id = t.round_id JOIN seats s ON s.table_id = t.id "
+                            "LEFT JOIN results x ON x.table_id = t.id ORDER BY r.number, t.number").fetchall()
+        byes = conn.execute("SELECT r.number, b.player_id FROM byes b JOIN rounds r ON r.id = b.round_id").fetchall()
+    finally:
+        conn.close()
+    tables: dict[tuple[int, int], dict] = {}
+    for rnd, tno, side, player, scores, winner in rows:
+        t = tables.setdefault((rnd, tno), {"sides": {}, "scores": json.loads(scores) if scores else None,
+                                           "winner": winner})
+        assert t["sides"].setdefault(side, team_of[player]) == team_of[player], "a side of two teams"
+    out = [(rnd, tno, t["sides"], t["scores"], t["winner"]) for (rnd, tno), t in sorted(tables.items())]
+    bye_teams = sorted({(rnd, team_of[p]) for rnd, p in byes})
+    return names, {"byes": bye_teams}, out
+
+
+def recompute(event: Path, forfeit_score: int) -> dict[str, dict]:
+    """The team standings worked out here, from the stored games alone: games won, efectividad,
+    match points (2 a match won, 1 drawn; a bye a match won, its two pairs a game each)."""
+    names, extra, tables = stored_games(event)
+    acc = {n: Counter() for n in names.values()}
+    matches: dict[tuple, Counter] = defaultdict(Counter)
+    for rnd, _, sides, scores, winner in tables:
+        (s1, t1), (s2, t2) = sides.items()
+        key = (rnd, min(t1, t2), max(t1, t2))
+        matches[key].update({t1: 0, t2: 0})
+        for side, team, other in ((s1, t1, s2), (s2, t2, s1)):
+            a = acc[names[team]]
+            a["for"] += scores[side]
+            a["against"] += scores[other]
+            won = 1 if winner == side else 0.5 if winner is None else 0
+            a["won"] += won
+            matches[key][team] += won
+    for key, games in matches.items():
+        (a, ga), (b, gb) = games.items()
+        for team, mine, theirs in ((a, ga, gb), (b, gb, ga)):
+            acc[names[team]]["match_points"] += 2 if mine > theirs else 1 if mine == theirs else 0
+            acc[names[team]]["played"] += 1
+    for _, team in extra["byes"]:
+        acc[names[team]]["won"] += 2
+        acc[names[team]]["match_points"] += 2
+    return {n: {"won": a["won"], "points_for": a["for"], "points_against": a["against"],
+                "efectividad": a["for"] - a["against"], "match_points": a["match_points"], "played": a["played"]}
+            for n, a in acc.items()}
+
+
+def check_round_shape(event: Path, round_no: int, size: int = 4) -> list[tuple[int, int]]:
+    """A round's matches, checked: a team never meets itself, a match's tables adjacent (1-2, 3-4,
+    …) with the same two teams, the home team N-S at its first table and E-W at its second."""
+    _, _, tables = stored_games(event)
+    mine = [(tno, sides) for rnd, tno, sides, _, _ in tables if rnd == round_no]
+    per = size // 2
+    assert [tno for tno, _ in mine] == list(range(1, len(mine) + 1))
+    assert len(mine) % per == 0
+    out = []
+    for start in range(0, len(mine), per):
+        group = mine[start:start + per]
+        home, away = group[0][1]["NS"], group[0][1]["EW"]
+        assert home != away, f"round {round_no}: a team meets itself"
+        for i, (tno, sides) in enumerate(group):
+            expect = (home, away) if i % 2 == 0 else (away, home)
+            assert (sides["NS"], sides["EW"]) == expect, f"round {round_no} table {tno}"
+        out.append((home, away))
+    return out
+
+
+def test_cuartetas_24_teams_six_swiss_rounds_from_the_cli(tmp_path: Path) -> None:
+    event = tmp_path / "cuartetas.db"
+    players = write_csv(tmp_path / "players.csv", 24, reserves={1: 1, 2: 2})
+    out = run("new", event, "--name", "Copa de cuartetas", "--game", "competitive", "--format", "teams",
+              "--team-size", "4", "--preset", "femundo-teams", "--seed", "5")
+    assert "teams of 4 (2 pairs)" in out and "preset femundo-teams" in out
+    out = run("add", event, "--csv", players)
+    assert out.count("added team") == 24 and "2 reserves" in out
+    info = run("info", event)
+    assert "format: teams" in info and "preset: femundo-teams" in info and "FEMUNDO" in info
+    met: Counter = Counter()
+    withdrawn_id = None
+    for r in range(1, 7):
+        if r == 3:
+            out = run("team", event, "withdraw", "Team 07")
+            assert "from round 3" in out
+        run("pair", event)
+        matches = check_round_shape(event, r)
+        for a, b in matches:
+            met[frozenset((a, b))] += 1
+        teams_playing = {t for m in matches for t in m}
+        if r >= 3:
+            names, extra, _ = stored_games(event)
+            withdrawn_id = next(i for i, n in names.items() if n == "Team 07")
+            assert withdrawn_id not in teams_playing
+            assert len(matches) == 11 and sum(1 for rnd, _ in extra["byes"] if rnd == r) == 1
+        else:
+            assert len(matches) == 12
+        if r == 4:
+            # One pair does not come: its table is a forfeit, its partner pair's game is played.
+            play_round_via_cli(event, r, tmp_path, skip={3})
+            out = run("result", event, "--table", "3", "--forfeit", "NS", "--round", "4")
+        else:
+            play_round_via_cli(event, r, tmp_path)
+    assert max(met.values()) == 1, "two teams met twice in a Swiss"
+    # A corrected result: round 2, table 5 becomes a 200-10 win for E-W.
+    run("amend", event, "--round", "2", "--table", "5", "--score", "NS=10,EW=200", "--reason", "sheet misread")
+    doc = json.loads(run("standings", event, "--json"))
+    assert set(doc) >= {"teams", "pairs", "players"}
+    mine = recompute(event, 200)
+    rows = {row["team"]: row for row in doc["teams"]}
+    assert set(rows) == set(mine)
+    for name, expect in mine.items():
+        got = rows[name]
+        assert (got["won"], got["points_for"], got["points_against"], got["efectividad"], got["match_points"],
+                got["played"]) == (expect["won"], expect["points_for"], expect["points_against"],
+                                   expect["efectividad"], expect["match_points"], expect["played"]), name
+        assert set(got) >= {"rank", "team", "played", "won", "lost", "points_for", "points_against", "efectividad",
+                            "match_points"}
+    # Ordered by the preset: games won, then efectividad.
+    order = [(-r["won"], -r["efectividad"]) for r in doc["teams"]]
+    assert order == sorted(order)
+    assert rows["Team 07"]["status"] == "withdrawn" and rows["Team 07"]["played"] == 2
+    # The forfeit: the absent pair's side scored 0, the other the preset's forfeit score.
+    _, _, tables = stored_games(event)
+    forfeit = next(t for t in tables if t[0] == 4 and t[1] == 3)
+    assert forfeit[3] == {"NS": 0, "EW": 200} and forfeit[4] == "EW"
+    # Players and pairs inside the team event.
+    assert len(doc["players"]) == 96 + 3 and len(doc["pairs"]) == 48
+    by_player = run("standings", event, "--by", "player", "--csv")
+    assert by_player.splitlines()[0].startswith("rank,player,id,played")
+    assert len(run("standings", event, "--by", "pair", "--csv").splitlines()) == 49
+    text = run("standings", event)
+    assert "standings of the teams after round 6" in text and "ranked by games, then efectividad" in text
+    assert "0 errors" in run("check", event)
+
+
+def test_three_pair_teams_round_robin(tmp_path: Path) -> None:
+    event = tmp_path / "rr.db"
+    players = write_csv(tmp_path / "players.csv", 5, size=6)
+    run("new", event, "--name", "Liga", "--game", "competitive", "--format", "teams", "--team-size", "6",
+        "--team-pairing", "round-robin", "--preset", "fid-teams")
+    run("add", event, "--csv", players)
+    met: Counter = Counter()
+    for r in range(1, 6):
+        run("pair", event)
+        matches = check_round_shape(event, r, size=6)
+        assert len(matches) == 2
+        for a, b in matches:
+            met[frozenset((a, b))] += 1
+        play_round_via_cli(event, r, tmp_path)
+    assert len(met) == 10 and set(met.values()) == {1}, "each team meets each other once"
+    _, extra, _ = stored_games(event)
+    assert sorted(t for _, t in extra["byes"]) == [1, 2, 3, 4, 5]
+    run("pair", event, code=1)  # a round robin of 5 has 5 rounds
+    doc = json.loads(run("standings", event, "--json"))
+    assert {r["team"] for r in doc["teams"]} == {f"Team {t:02d}" for t in range(1, 6)}
+    # fid-teams: games won, then total points for.
+    order = [(-r["won"], -r["points_for"]) for r in doc["teams"]]
+    assert order == sorted(order)
+    assert sum(r["played"] for r in doc["teams"]) == 20
+    assert "fid-teams" in run("info", event) and "time limit: 55 minutes" in run("info", event)
+
+
+def test_team_commands_and_lineup(tmp_path: Path) -> None:
+    event = tmp_path / "t.db"
+    run("new", event, "--name", "Club", "--game", "competitive", "--format", "teams", "--team-size", "4")
+    for t in "ABCD":
+        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2,{t} one", "--pair", f"{t}3,{t}4,{t} two",
+            *(["--reserve", f"{t}5"] if t == "A" else []))
+    out = run("team", event, "add", "Team E", "--pair", "E1,E2", code=2)
+    assert "plays 2 pairs, not 1" in out
+    out = run("team", event, "add", "Team A", "--pair", "X1,X2", "--pair", "X3,X4", code=1)
+    assert "already entered" in out
+    assert "Team B is now Los Primos" in run("team", event, "rename", "Team B", "Los Primos")
+    run("team", event, "lineup", "Team A", "A two", "A one")
+    out = run("team", event, "lineup", "Team A", "A two", code=2)
+    assert "each of team Team A's 2 pairs once" in out
+    run("pair", event)
+    conn = sqlite3.connect(event)
+    try:
+        first = conn.execute("SELECT t.number FROM seats s JOIN round_tables t ON t.id = s.table_id JOIN players p "
+                             "ON p.id = s.player_id WHERE p.name = 'A3'").fetchone()[0]
+        second = conn.execute("SELECT t.number FROM seats s JOIN round_tables t ON t.id = s.table_id JOIN players p "
+                              "ON p.id = s.player_id WHERE p.name = 'A1'").fetchone()[0]
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+        kinds = [k for (k,) in conn.execute("SELECT kind FROM changes")]
+    finally:
+        conn.close()
+    assert first % 2 == 1 and second == first + 1, "the line-up's first pair sits at the match's first table"
+    assert version == "9"
+    assert kinds.count("team_added") == 4 and "team_renamed" in kinds and "lineup_set" in kinds
+    out = run("team", event, "lineup", "Team A", "A one", "A two", "--round", "1", code=1)
+    assert "paired already" in out
+    listing = run("team", event, "list")
+    assert "Los Primos" in listing and "A5" in listing
+    assert "enters whole teams" in run("add", event, "Z1", "Z2", code=2)
+
+
+def test_settings_presets_and_refusals() -> None:
+    s = make_settings("X", "competitive", "teams", team_size=6, preset="team-pairs")
+    assert s.format == "pairs" and s.teams and s.pairs_a_team == 3 and s.format_name == "teams"
+    assert s.team_tiebreaks == ("match-points", "games", "efectividad")
+    assert Settings.from_json(s.to_json()) == s
+    fed = make_settings("X", "competitive", "pairs", preset="fed-spain")
+    assert fed.forfeit_score == 300 and fed.tiebreaks == ("wins", "efectividad") and not fed.teams
+    assert "team_size" not in json.loads(fed.to_json())
+    plain = make_settings("X", "competitive", "pairs")
+    assert set(json.loads(plain.to_json())) & {"team_size", "preset", "team_tiebreaks"} == set()
+    usa = make_settings("X", "competitive", "pairs", preset="dominousa", time_limit=30)
+    assert usa.time_limit == 30 and usa.forfeit_score == 200  # the director's own choice stands
+    for kwargs, words in (({"team_size": 5}, "give --team-size 4 or 6"), ({}, "give --team-size"),
+                          ({"team_size": 4, "team_tiebreaks": ("buchholz",)}, "cannot rank teams"),
+                          ({"team_size": 4, "team_schedule": "knockout"}, "swiss or round-robin")):
+        with pytest.raises(SettingsError, match=words):
+            make_settings("X", "competitive", "teams", **kwargs)
+    with pytest.raises(SettingsError, match="for --format teams"):
+        make_settings("X", "competitive", "pairs", team_size=4)
+    with pytest.raises(SettingsError, match="unknown preset"):
+        make_settings("X", "competitive", "pairs", preset="fifa")
+    assert set(PRESETS) == {"femundo-teams", "fid-teams", "team-pairs", "dominousa", "fed-spain"}
+
+
+def test_standings_json_of_pairs_and_individual_events(tmp_path: Path) -> None:
+    event = tmp_path / "p.db"
+    run("new", event, "--name", "P", "--game", "competitive", "--format", "pairs")
+    for a, b in (("A", "B"), ("C", "D")):
+        run("add", event, a, b)
+    run("pair", event)
+    doc = json.loads(run("standings", event, "--json"))
+    assert "teams" not in doc and len(doc["pairs"]) == 2 and len(doc["players"]) == 4
+    assert "standings" in doc  # the earlier shape is still there
+    out = run("standings", event, "--by", "team", code=2)
+    assert "team event" in out
+    event = tmp_path / "r.db"
+    run("new", event, "--name", "R", "--game", "competitive", "--format", "rotating")
+    run("add", event, "A", "B", "C", "D")
+    run("pair", event)
+    doc = json.loads(run("standings", event, "--json"))
+    assert "teams" not in doc and "pairs" not in doc and len(doc["players"]) == 4
+
+
+# --- pairing never seats a team against itself -----------------------------------------------------
+
+
+@hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 14), st.sampled_from([4, 6]), st.integers(1, 5), st.randoms(use_true_random=False),
+       st.sampled_from(["swiss", "round-robin"]))
+def test_pairing_never_seats_a_team_against_itself(n: int, size: int, rounds: int, rng: random.Random,
+                                                   schedule: str) -> None:
+    settings = make_settings("P", "competitive", "teams", team_size=size, team_schedule=schedule,
+                             seed=rng.randrange(1000))
+    per = size // 2
+    teams, squads, pid = [], [], 1
+    for s in range(1, n + 1):
+        pairs = []
+        for k in range(per):
+            tid = s * 10 + k
+            teams.append(Team(tid, f"pair {tid}", (pid, pid + 1), 1, None))
+            pairs.append(tid)
+            pid += 2
+        squads.append(Squad(s, f"team {s}", tuple(pairs), (), 1, None))
+    squad_of = {p: s.id for s in squads for t in teams if t.id in s.pairs for p in t.players}
+    pair_of = {p: t.id for t in teams for p in t.players}
+    from tournament.values import SeatAssignment, Table
+
+    tables: list[Table] = []
+    byes: dict[int, list[int]] = {}
+    met: Counter = Counter()
+    for r in range(1, rounds + 1):
+        ranking = [s.id for s in squads]
+        rng.shuffle(ranking)
+        try:
+            plan = pair_teams(settings, r, squads, teams, tables, byes, ranking)
+        except Exception as e:  # a Swiss can run out of new opponents; a round robin out of rounds
+            assert type(e).__name__ == "PairingError"
+            break
+        for i, seats in enumerate(plan.tables):
+            sides = {s.side: {squad_of[x.player] for x in seats if x.side == s.side} for s in seats}
+            assert all(len(v) == 1 for v in sides.values())
+            assert sides["NS"] != sides["EW"], "a team met itself"
+            assert len({pair_of[x.player] for x in seats}) == 2, "a table of one pair"
+            tables.append(Table(len(tables) + 1, r, i + 1, tuple(SeatAssignment(x.seat, x.side, x.player)
+                                                                 for x in seats)))
+        for i in range(0, len(plan.tables), per):
+            a, b = {squad_of[x.player] for x in plan.tables[i]}
+            assert all({squad_of[x.player] for x in t} == {a, b} for t in plan.tables[i:i + per])
+            met[frozenset((a, b))] += 1
+        byes[r] = list(plan.byes)
+        assert len(plan.tables) == (n // 2) * per or schedule == "round-robin"
+    assert not met or max(met.values()) == 1
