@@ -266,6 +266,13 @@ def test_team_commands_and_lineup(tmp_path: Path) -> None:
     listing = run("team", event, "list")
     assert "Los Primos" in listing and "A5" in listing
     assert "enters whole teams" in run("add", event, "Z1", "Z2", code=2)
+    assert "not supported yet" in run("knockout", event, code=1)
+    # A team left with one pair cannot be paired: said in one line, nothing written.
+    for tno in range(1, 5):
+        run("result", event, "--table", tno, "--score", "NS=200,EW=100", "--round", "1")
+    run("withdraw", event, "C one")
+    out = run("pair", event, code=1)
+    assert "team Team C has 1 pair to play in round 2, not 2" in out
 
 
 def test_settings_presets_and_refusals() -> None:

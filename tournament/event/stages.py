@@ -341,6 +341,9 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
                  double: bool = False, name: str | None = None) -> Stage:
     """Draw a new stage (knockout or round robin) and seat what is due, in one transaction."""
     settings = store.settings
+    if settings.teams:  # its sides would be pairs, not teams: refused rather than drawn wrong
+        raise StageError("a team event's knockout or round-robin stage of teams is not supported yet; a round "
+                         "robin of teams is chosen when the event is made (--team-pairing round-robin)")
     _check_format(settings, fmt)
     with store.write():
         _previous_finished(store)

@@ -95,7 +95,8 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
     for s in active:
         order = tuple(p for p in (lineups.get(s.id) or s.pairs) if pair_active.get(p))
         if len(order) != settings.pairs_a_team:
-            raise PairingError(f"team {s.name} has {len(order)} pairs to play in round {round_no}, not "
+            raise PairingError(f"team {s.name} has {len(order)} pair{'' if len(order) == 1 else 's'} to play in "
+                               f"round {round_no}, not "
                                f"{settings.pairs_a_team}: enter its pairs (or withdraw the team) first")
         line[s.id] = order
     if len(active) < 2:
