@@ -21,7 +21,7 @@ federations give it.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import attrs
 
@@ -295,33 +295,45 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                              a["won"] + a["drawn"] / 2 + a["bye_wins"], a["placement"], int(a["score"]),
                              int(a["firsts"]), float(sum(base[o] for o in opponents[u])), int(a["forfeits"])))
     keys = settings.tiebreaks
+    ranked = rank_rows({s.unit: s for s in rows}, keys,
+                       lambda s, key: s.value(key) if key in LOWER_IS_BETTER else -s.value(key),
+                       lambda group: head_to_head(group, played, settings.partnership))
+    return Standings(settings.format, keys, tuple(ranked), through, missing)
+
+
+Row = TypeVar("Row")
+
+
+def rank_rows(rows: dict[int, Row], keys: Sequence[str], sort_value: Callable[[Row, str], float],
+              mini_table: Callable[[list[int]], dict[int, float]]) -> list[Row]:
+    """Rows (unit -> a frozen row with ``rank`` and ``head_to_head``) ranked by ``keys`` in order:
+    ``sort_value`` gives a row's value for a key, less ranking higher; ``head-to-head`` is the
+    ``mini_table`` of each group the keys before it left tied (a group of one scores 0).  Rows
+    equal on every key share a rank; they are listed by unit number.  Used by every standings
+    of units (pairs, players) and of teams (:mod:`tournament.pairing.teams`)."""
     # Keys are applied one after the other: head-to-head needs the groups the keys before it left tied.
-    sort_keys: dict[int, list[float]] = {s.unit: [] for s in rows}
-    by_unit = {s.unit: s for s in rows}
+    sort_keys: dict[int, list[float]] = {u: [] for u in rows}
     for key in keys:
         if key == HEAD_TO_HEAD:
             groups: dict[tuple, list[int]] = defaultdict(list)
             for u, so_far in sort_keys.items():
                 groups[tuple(so_far)].append(u)
             for group in groups.values():
-                h2h = head_to_head(group, played, settings.partnership) if len(group) > 1 else {group[0]: 0.0}
+                h2h = mini_table(group) if len(group) > 1 else {group[0]: 0.0}
                 for u in group:
-                    by_unit[u] = attrs.evolve(by_unit[u], head_to_head=h2h[u])
+                    rows[u] = attrs.evolve(rows[u], head_to_head=h2h[u])
                     sort_keys[u].append(-h2h[u])
             continue
         for u, so_far in sort_keys.items():
-            v = by_unit[u].value(key)
-            so_far.append(v if key in LOWER_IS_BETTER else -v)
-    rows = sorted(by_unit.values(), key=lambda s: (sort_keys[s.unit], s.unit))
+            so_far.append(sort_value(rows[u], key))
     ranked = []
     prev: list[float] | None = None
     rank = 0
-    for i, s in enumerate(rows, 1):
-        k = sort_keys[s.unit]
-        if k != prev:
-            rank, prev = i, k
-        ranked.append(attrs.evolve(s, rank=rank))
-    return Standings(settings.format, keys, tuple(ranked), through, missing)
+    for i, u in enumerate(sorted(rows, key=lambda u: (sort_keys[u], u)), 1):
+        if sort_keys[u] != prev:
+            rank, prev = i, sort_keys[u]
+        ranked.append(attrs.evolve(rows[u], rank=rank))
+    return ranked
 
 
 def head_to_head(group: Sequence[int], played: Iterable[tuple[dict[int, str], dict[str, int], str | None]],

@@ -25,6 +25,7 @@ import attrs
 from tournament.errors import PairingError
 from tournament.pairing.plan import Plan
 from tournament.pairing.roundrobin import circle
+from tournament.pairing.standings import rank_rows
 from tournament.pairing.swiss import bye_choices, swiss
 from tournament.settings import HEAD_TO_HEAD, Settings
 from tournament.values import Player, Result, SeatAssignment, Squad, Table, Team
@@ -275,26 +276,7 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
                                int(acc[s.id]["for"]), int(acc[s.id]["against"]), int(acc[s.id]["match_points"]))
             for s in squads}
     keys = settings.team_tiebreaks or ("games", "efectividad")
-    sort_keys: dict[int, list[float]] = {u: [] for u in rows}
-    for key in keys:
-        if key == HEAD_TO_HEAD:
-            groups: dict[tuple, list[int]] = defaultdict(list)
-            for u, so_far in sort_keys.items():
-                groups[tuple(so_far)].append(u)
-            for group in groups.values():
-                h2h = _head_to_head(group, matches, outcome)
-                for u in group:
-                    rows[u] = attrs.evolve(rows[u], head_to_head=h2h[u])
-                    sort_keys[u].append(-h2h[u])
-            continue
-        for u in rows:
-            sort_keys[u].append(-rows[u].value(key))
-    ordered = sorted(rows.values(), key=lambda r: (sort_keys[r.team], r.team))
-    ranked, prev, rank = [], None, 0
-    for i, r in enumerate(ordered, 1):
-        if sort_keys[r.team] != prev:
-            rank, prev = i, sort_keys[r.team]
-        ranked.append(attrs.evolve(r, rank=rank))
+    ranked = rank_rows(rows, keys, lambda r, key: -r.value(key), lambda group: _head_to_head(group, matches, outcome))
     return TeamStandings(keys, tuple(ranked), through, missing)
 
 
