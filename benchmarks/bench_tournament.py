@@ -8,7 +8,9 @@ Targets (issue #25): entering a result and ``check`` per game cost the same at 1
 as at 100 (the ratio under 1.5), printed beside ``json.loads`` and domrec's validation of the
 same records, measured in the same run.  Targets (issue 7): pairing one round of 1,000 players (rotating partners, after
 8 earlier rounds) under 2 s; standings over 10,000 stored games under 1 s;
-`tournament simulate` of 200 players over 7 rounds under a minute.
+`tournament simulate` of 200 players over 7 rounds under a minute.  Targets (issue 37): pairing
+a round of 120 teams (cuartetas, after 5 rounds) under 2 s; a team event's result costs no more
+than a pairs event's at the same number of players.
 Setting up the first two uses manual results (one transaction each, as a
 director's entries are), so the set-up time is printed separately.
 """
@@ -201,10 +203,57 @@ def bench_sizes(sizes: list[int], sample: int) -> list[dict[str, float]]:
     return rows
 
 
+def _team_event(path: Path, teams: int):
+    from tournament.event.teams import add_teams
+
+    store = create_event(path, make_settings("bench", "competitive", "teams", team_size=4, seed=3))
+    store.defer_browsing = True
+    add_teams(store, [(f"Team {t:04d}", [(f"P{t:04d}-{k}a", f"P{t:04d}-{k}b", f"T{t:04d}/{k}") for k in range(2)],
+                       []) for t in range(teams)])
+    return store
+
+
+def bench_teams(teams: int, earlier: int) -> None:
+    """Pairing a round of ``teams`` cuartetas; then a result's cost, team event against pairs event
+    of the same players, each a manual score in its own transaction with the snapshot refreshed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = _team_event(Path(tmp) / "teams.db", teams)
+        rng = random.Random(3)
+        for _ in range(earlier):
+            pair_next_round(store)
+            fill_round(store, rng)
+        t0 = time.perf_counter()
+        plan = pair_next_round(store)
+        took = time.perf_counter() - t0
+        print(f"pairing: round {plan.round} of {teams} teams ({earlier} earlier rounds): {took:.2f} s  "
+              f"[target < 2 s]  ({len(plan.tables)} tables)")
+        store.defer_browsing = False
+        per_team = _per_result(store, rng)
+        store.close()
+        pairs = create_event(Path(tmp) / "pairs.db", make_settings("bench", "competitive", "pairs", seed=3))
+        add_pairs(pairs, [(f"P{i:05d}a", f"P{i:05d}b", None) for i in range(teams * 2)])
+        for _ in range(earlier + 1):
+            pair_next_round(pairs)
+            if _ < earlier:
+                fill_round(pairs, rng)
+        per_pairs = _per_result(pairs, rng)
+        pairs.close()
+        print(f"a result, {teams * 4} players: team event {per_team * 1000:.1f} ms, pairs event "
+              f"{per_pairs * 1000:.1f} ms (ratio {per_team / per_pairs:.2f}) [target: ratio <= 1, within noise]")
+
+
+def _per_result(store, rng: random.Random) -> float:
+    tables = store.tables(store.last_round())
+    t0 = time.perf_counter()
+    for t in tables:
+        enter_manual(store, t.number, {"NS": rng.randrange(0, 260), "EW": rng.randrange(0, 260)})
+    return (time.perf_counter() - t0) / len(tables)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes")
-    ap.add_argument("--only", choices=["sizes", "pairing", "standings", "simulate", "brackets"])
+    ap.add_argument("--only", choices=["sizes", "pairing", "standings", "simulate", "brackets", "teams"])
     args = ap.parse_args()
     q = args.quick
     if args.only in (None, "sizes"):
@@ -217,6 +266,8 @@ def main() -> None:
         bench_simulate(40 if q else 200, 3 if q else 7)
     if args.only in (None, "brackets"):
         bench_brackets(32 if q else 128)
+    if args.only in (None, "teams"):
+        bench_teams(30 if q else 120, 2 if q else 5)
 
 
 if __name__ == "__main__":

@@ -367,3 +367,15 @@ def test_pairing_never_seats_a_team_against_itself(n: int, size: int, rounds: in
         byes[r] = list(plan.byes)
         assert len(plan.tables) == (n // 2) * per or schedule == "round-robin"
     assert not met or max(met.values()) == 1
+
+
+def test_simulated_team_event(tmp_path: Path) -> None:
+    event = tmp_path / "demo.db"
+    out = run("simulate", event, "--format", "teams", "--teams", "7", "--team-size", "6", "--rounds", "3", "-q")
+    assert "42 players, 3 rounds, 27 games" in out  # 3 matches of 3 tables a round; a team's bye
+    doc = json.loads(run("standings", event, "--json"))
+    assert len(doc["teams"]) == 7 and sum(r["byes"] for r in doc["teams"]) == 3
+    for r in range(1, 4):
+        check_round_shape(event, r, size=6)
+    assert "0 errors" in run("check", event)
+    assert "--teams N" in run("simulate", tmp_path / "x.db", "--format", "teams", code=2)

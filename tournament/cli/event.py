@@ -213,9 +213,21 @@ def simulate(
     groups: int = typer.Option(2, "--groups", min=1, max=MAX_COUNT, help="Groups (--stage groups)."),
     top: Optional[int] = typer.Option(None, "--top", min=0, max=MAX_COUNT,
                                       help="Only the top N of the standings enter the stage."),
+    teams_: Optional[int] = typer.Option(None, "--teams", min=2, max=MAX_COUNT,
+                                         help="--format teams: how many teams (instead of --players)."),
+    team_size: int = typer.Option(4, "--team-size", min=1, max=MAX_COUNT,
+                                  help="--format teams: 4 (two pairs) or 6 (three pairs)."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
     options = parse_rule_options(option)
+    if teams_ is not None:
+        if format != "teams":
+            raise UnusableInput("--teams is for --format teams")
+        if stage is not None:
+            raise UnusableInput("a team event has no --stage yet: its rounds are Swiss (or a round robin)")
+        players_ = teams_ * team_size
+    elif format == "teams":
+        raise UnusableInput("say how many teams: --teams N")
     if format == PAIRS and players_ % 2:
         raise UnusableInput("a pairs event needs an even number of players")
     spec = then = None
@@ -238,6 +250,7 @@ def simulate(
             bar.advance()
 
         summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None,
-                                 variant, progress=None if quiet else say, stage=spec, then=then)
+                                 variant, progress=None if quiet else say, stage=spec, then=then,
+                                 team_size=team_size if format == "teams" else None)
     typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
                f"{summary.games} games, {summary.byes} byes")

@@ -88,13 +88,15 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
                    table_size: int | None = None, options: dict[str, Any] | None = None,
                    variant: str | None = None, name: str | None = None,
                    progress: Callable[[str], None] | None = None,
-                   stage: dict[str, Any] | None = None, then: dict[str, Any] | None = None) -> SimulationSummary:
+                   stage: dict[str, Any] | None = None, then: dict[str, Any] | None = None,
+                   team_size: int | None = None) -> SimulationSummary:
     """Create a new event file at ``path`` and play ``rounds_`` Swiss rounds of it (may be 0), then,
     if ``stage`` is given, a knockout or round-robin stage (the keyword arguments of
     :func:`tournament.event.stages.create_stage`), and after it the ``then`` stage (groups feeding a
-    knockout, say)."""
+    knockout, say).  ``format`` ``teams``: ``players`` // ``team_size`` teams, entered as a team
+    event's CSV would enter them (:func:`tournament.event.teams.add_teams`)."""
     settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
-                             seed, variant, options)
+                             seed, variant, options, team_size=team_size)
     if stage is not None:
         from tournament.event.stages import _check_format
         for spec in (stage, then):
@@ -107,7 +109,17 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
     store.defer_browsing = True  # refreshed once, at the end
     done = False
     try:
-        if format == PAIRS:
+        if settings.teams:
+            from tournament.event import teams
+
+            size, per = settings.team_size, settings.pairs_a_team
+            if players % size:
+                raise ValueError(f"a team event of teams of {size} needs a multiple of {size} players")
+            teams.add_teams(store, [(f"Team {t + 1:03d}", [(f"Player {size * t + 2 * k + 1:04d}",
+                                                             f"Player {size * t + 2 * k + 2:04d}",
+                                                             f"Team {t + 1:03d} pair {k + 1}") for k in range(per)],
+                                     []) for t in range(players // size)])
+        elif format == PAIRS:
             if players % 2:
                 raise ValueError("a pairs event needs an even number of players")
             pl.add_pairs(store, [(f"Player {2 * i + 1:04d}", f"Player {2 * i + 2:04d}", f"Pair {i + 1:03d}")
