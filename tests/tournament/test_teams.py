@@ -268,8 +268,16 @@ def test_team_commands_and_lineup(tmp_path: Path) -> None:
     assert "enters whole teams" in run("add", event, "Z1", "Z2", code=2)
     assert "not supported yet" in run("knockout", event, code=1)
     # A team left with one pair cannot be paired: said in one line, nothing written.
-    for tno in range(1, 5):
+    run("result", event, "--table", "1", "--score", "NS=200,EW=100", "--round", "1")
+    out = runner.invoke(app, ["tables", str(event)], env={"COLUMNS": "80"}).output
+    assert "tables 1-2:" in out and "1 – 0" in out and "(1 of 2 tables in)" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    for tno in range(2, 5):
         run("result", event, "--table", tno, "--score", "NS=200,EW=100", "--round", "1")
+    out = run("tables", event, "--csv")
+    assert out.splitlines()[0] == "round,table,seat,side,id,name,pair,team,result"
+    # The second table of a match has the sides swapped: each team won one game.
+    assert "tables 1-2:" in run("tables", event) and "1 – 1" in run("tables", event)
     run("withdraw", event, "C one")
     out = run("pair", event, code=1)
     assert "team Team C has 1 pair to play in round 2, not 2" in out

@@ -49,10 +49,14 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         for side in dict.fromkeys(s.side for s in t.seats):
             mine = [seats[(t.number, s.seat)] for s in t.seats if s.side == side]
             people = [f"#{r['id']} {r['name']}" for r in mine]
+            if store.settings.teams:
+                line[f"{side} team"] = mine[0]["team"]
             if store.settings.format == PAIRS:
                 line[f"{side} pair"] = mine[0]["pair"]
             line.update({r["seat"]: who for r, who in zip(mine, people)})
             head = [mine[0]["pair"]] if store.settings.format == PAIRS else []
+            if store.settings.teams:
+                head.insert(0, mine[0]["team"])
             lines = head + [f"{r['seat']} {who}" for r, who in zip(mine, people)]
             if len(mine) > 1:  # partners: one column a side, the pair's name then its players
                 short[side] = "\n".join(lines)
@@ -62,6 +66,9 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         full.append(line)
         compact.append(short)
     footer = [f"bye: {', '.join(byes)}"] if byes else []
+    if store.settings.teams:
+        from tournament.event.teams import match_lines
+        footer = match_lines(store, round_no) + footer
     title = f"{store.settings.name} — round {round_no}"
     if not quiet:
         from tournament.pages import terminal

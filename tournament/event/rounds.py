@@ -68,10 +68,16 @@ def _pair_teams(store: EventStore, number: int, after_a_round: bool) -> pairing.
 
 
 def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
-    """One row a seat, for printing and CSV: round, table, seat, side, player number, name (and pair)."""
+    """One row a seat, for printing and CSV: round, table, seat, side, player number, name (and pair;
+    in a team event, and team)."""
     players = {p.id: p for p in store.players()}
     teams = {t.id: t.name for t in store.teams()}
     results = store.results()
+    squad_of: dict[int, str] = {}
+    if store.settings.teams:
+        from tournament.event.teams import squads
+
+        squad_of = {pair: s.name for s in squads(store) for pair in s.pairs}
     rows = []
     for t in store.tables(round_no):
         for s in t.seats:
@@ -80,6 +86,8 @@ def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
                    "name": p.name}
             if store.settings.format == PAIRS:
                 row["pair"] = teams.get(p.team, "")
+            if store.settings.teams:
+                row["team"] = squad_of.get(p.team, "")
             res = results.get(t.id)
             row["result"] = "" if res is None else "forfeit" if res.kind == "forfeit" else "in"
             rows.append(row)

@@ -206,6 +206,26 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
     return tuple(order)
 
 
+def match_lines(store: EventStore, round_no: int) -> list[str]:
+    """A line a match of the round, its games summed as its tables' results come in:
+    ``tables 1-2: Los Primos 1½ – ½ La Dupla`` (``(1 of 2 tables in)`` while it is played)."""
+    teams = {t.id: t for t in store.teams()}
+    names = {s.id: s.name for s in squads(store)}
+    squad_of = pairing.squad_of_players(squads(store), teams.values())
+    out = []
+    for m in pairing.round_matches(store.tables(round_no), store.results(), squad_of):
+        where = f"tables {m.tables[0]}-{m.tables[-1]}"
+        score = f"{_games(m.home_games)} – {_games(m.away_games)}"
+        state = "" if m.finished else f" ({m.done} of {len(m.tables)} tables in)"
+        out.append(f"{where}: {names[m.home]} {score} {names[m.away]}{state}")
+    return out
+
+
+def _games(x: float) -> str:
+    whole = int(x)
+    return (str(whole) if whole or x == whole else "") + ("½" if x != whole else "")
+
+
 # --- standings --------------------------------------------------------------------------------
 
 

@@ -156,6 +156,49 @@ def _round_robin(squads: Sequence[Squad], round_no: int, active: Mapping[int, Sq
     return matches, tuple(byes)
 
 
+@attrs.frozen
+class MatchScore:
+    """A match of a round as it stands: its tables, the two teams (home first: N-S at its first
+    table), the games each has won so far (a draw a half) and how many tables have a result."""
+
+    tables: tuple[int, ...]
+    home: int
+    away: int
+    home_games: float
+    away_games: float
+    done: int
+
+    @property
+    def finished(self) -> bool:
+        return self.done == len(self.tables)
+
+
+def round_matches(tables: Iterable[Table], results: Mapping[int, Result], squad_of: Mapping[int, int]
+                  ) -> list[MatchScore]:
+    """The matches of one round's tables (in table order), each summed from its tables' results
+    as they are entered: what a match shows while it is played."""
+    found: dict[tuple[int, int], dict[str, Any]] = {}
+    for t in sorted(tables, key=lambda t: t.number):
+        sides = table_sides(t, squad_of)
+        if len(sides) != 2:
+            continue
+        key = tuple(sorted(sides.values()))
+        m = found.setdefault(key, {"tables": [], "home": sides.get("NS"), "games": Counter(), "done": 0})
+        m["tables"].append(t.number)
+        result = results.get(t.id)
+        if result is None:
+            continue
+        m["done"] += 1
+        for side, unit in sides.items():
+            m["games"][unit] += 1.0 if result.winner == side else 0.5 if result.winner is None else 0.0
+    out = []
+    for key, m in found.items():
+        away = key[0] if key[1] == m["home"] else key[1]
+        out.append(MatchScore(tuple(m["tables"]), m["home"], away, m["games"][m["home"]], m["games"][away],
+                              m["done"]))
+    return out
+
+
 # --- the team standings ---------------------------------------------------------------------------
 
 
