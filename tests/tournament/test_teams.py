@@ -387,3 +387,25 @@ def test_simulated_team_event(tmp_path: Path) -> None:
         check_round_shape(event, r, size=6)
     assert "0 errors" in run("check", event)
     assert "--teams N" in run("simulate", tmp_path / "x.db", "--format", "teams", code=2)
+
+
+def test_the_feed_gains_the_team_standings(tmp_path: Path) -> None:
+    from tournament.event import feed
+
+    event = tmp_path / "f.db"
+    run("simulate", event, "--format", "teams", "--teams", "4", "--rounds", "2", "-q")
+    store = open_event(event)
+    try:
+        doc = feed.standings(store)
+    finally:
+        store.close()
+    assert doc["team_tiebreaks"] == ["games", "efectividad"]
+    assert [r["team"] for r in doc["teams"]] == [r["team"] for r in json.loads(run("standings", event,
+                                                                                    "--json"))["teams"]]
+    pairs = tmp_path / "p.db"
+    run("simulate", pairs, "--format", "pairs", "--players", "8", "--rounds", "1", "-q")
+    store = open_event(pairs)
+    try:
+        assert "teams" not in feed.standings(store)
+    finally:
+        store.close()

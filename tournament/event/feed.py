@@ -93,13 +93,20 @@ def _round_label(format: str, stage: stages.Stage | None, number: int) -> str:
 def standings(store: EventStore) -> dict[str, Any]:
     """The event's standings (those of its rounds; a rotating event's final is ranked in its
     stage, not added in), with ``columns``: each column's key, and for the ranking columns their
-    place in the ranking and what they count, named as the event names them (``efectividad``)."""
+    place in the ranking and what they count, named as the event names them (``efectividad``); a
+    team event's ``teams`` besides, ranked by its ``team_tiebreaks``."""
     table = event_standings(store)
     doc = table.to_dict()
     keys = table.columns() if table.rows else ["rank", "id", "name", *table.tiebreaks]
     doc["columns"] = [{"key": k, "ranks": k in table.tiebreaks,
                        "order": table.tiebreaks.index(k) + 1 if k in table.tiebreaks else None,
                        "about": TIEBREAK_KEYS.get(k)} for k in keys]
+    if store.settings.teams:  # a team event: its team standings too (the rows of `standings --json`)
+        from tournament.event.teams import team_standings
+
+        teams = team_standings(store)
+        doc["teams"] = [r.to_dict() for r in teams.rows]
+        doc["team_tiebreaks"] = list(teams.tiebreaks)
     return doc
 
 

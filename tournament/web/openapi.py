@@ -109,7 +109,10 @@ _FEED_SCHEMAS: dict[str, Any] = {
                                  "ranked_by": {"type": "string"}, "through_round": {"type": "integer"},
                                  "provisional": {"type": "boolean"}, "missing": {"type": "object"},
                                  "columns": {"type": "array", "items": {"type": "object"}},
-                                 "standings": {"type": "array", "items": {"type": "object"}}}},
+                                 "standings": {"type": "array", "items": {"type": "object"}},
+                                 "teams": {"type": "array", "items": {"type": "object"},
+                                           "description": "A team event's team standings, best first."},
+                                 "team_tiebreaks": {"type": "array", "items": {"type": "string"}}}},
     "Round": {"type": "object", "required": ["round", "label", "tables", "byes"],
               "properties": {"round": {"type": "integer"}, "stage": {"type": "integer"}, "label": {"type": "string"},
                              "tables": {"type": "array", "items": {
