@@ -267,6 +267,13 @@ def test_team_commands_and_lineup(tmp_path: Path) -> None:
     assert "Los Primos" in listing and "A5" in listing
     assert "enters whole teams" in run("add", event, "Z1", "Z2", code=2)
     assert "not supported yet" in run("knockout", event, code=1)
+    assert "cannot pin a pair" in run("pin", event, "A1", "--table", "3", code=1)
+    assert "cannot keep two pairs apart" in run("apart", event, "A1", "B1", code=1)
+    assert "only within their team" in run("swap", event, "A one", "B one", code=1)
+    before = run("tables", event, "--csv")
+    run("swap", event, "A one", "A two")  # the captain's order changed after the pairing
+    after = run("tables", event, "--csv")
+    assert before != after and sorted(before.splitlines()) != sorted(after.splitlines())
     # A team left with one pair cannot be paired: said in one line, nothing written.
     run("result", event, "--table", "1", "--score", "NS=200,EW=100", "--round", "1")
     out = runner.invoke(app, ["tables", str(event)], env={"COLUMNS": "80"}).output

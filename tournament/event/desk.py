@@ -209,6 +209,8 @@ def swap(store: EventStore, a: str, b: str, round_no: int | None = None, who: Wh
         pb, tb = find_unit(store, b)
         if {p.id for p in pa} & {p.id for p in pb}:
             raise UnusableInput(f"{a!r} and {b!r} are the same {'pair' if ta else 'player'}: nothing to swap")
+        if store.settings.teams:
+            _refuse_across_teams(store, ta, tb)
         if ta is not None and tb is not None:
             # Each member of A takes the seat of the member of B sitting on the same footing (the
             # first-seated with the first-seated): both partnerships stay together, at the other's
@@ -219,6 +221,18 @@ def swap(store: EventStore, a: str, b: str, round_no: int | None = None, who: Wh
         else:
             moves = [(pa[0].id, pb[0].id)]
         return _swap(store, number, moves, _label(pa, ta), _label(pb, tb), who)
+
+
+def _refuse_across_teams(store: EventStore, ta: Team | None, tb: Team | None) -> None:
+    """A team event's matches keep their teams: two pairs of one team may change places (their
+    captain's order, after the pairing), pairs of two teams may not."""
+    from tournament.store.squads import squads
+
+    team_of = {pair: s.name for s in squads(store) for pair in s.pairs}
+    a, b = team_of.get(ta.id if ta else -1), team_of.get(tb.id if tb else -1)
+    if a is None or a != b:
+        raise Refused("a team event's pairs change places only within their team (its line-up): "
+                      f"{ta.name if ta else '?'} is of {a or 'no team'}, {tb.name if tb else '?'} of {b or 'no team'}")
 
 
 def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a: str, label_b: str,
@@ -294,9 +308,16 @@ def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | 
 # --- pins and keep-apart ------------------------------------------------------------------------
 
 
+def _refuse_in_team_event(store: EventStore, what: str) -> None:
+    if store.settings.teams:
+        raise Refused(f"a team event pairs teams, not pairs: it cannot {what}; set a team's line-up "
+                      "(tournament team EVENT lineup) instead")
+
+
 def pin(store: EventStore, key: str, table_no: int | None, who: Who = NOBODY) -> str:
     """Pin a player to a table number from the next round paired on (``None``: unpin).  Returns
     the line to print.  The round already paired is left as it is (``move`` changes it)."""
+    _refuse_in_team_event(store, "pin a pair to a table")
     with store.write():
         player = store.find_player(key)
         current = [r for r in sql.requests(store) if r["kind"] == "pin" and r["a"] == player.id]
@@ -326,6 +347,7 @@ def apart(store: EventStore, a: str, b: str, rounds: int | None = None, lift: bo
           who: Who = NOBODY) -> str:
     """Keep two players (a pairs event: their pairs) at different tables, through round
     ``rounds`` (``None``: every round), from the next round paired on; ``lift`` ends it."""
+    _refuse_in_team_event(store, "keep two pairs apart")
     with store.write():
         pa, pb = store.find_player(a), store.find_player(b)
         if pa.id == pb.id:
