@@ -147,6 +147,9 @@ def test_cuartetas_24_teams_six_swiss_rounds_from_the_cli(tmp_path: Path) -> Non
     assert "teams of 4 (2 pairs)" in out and "preset femundo-teams" in out
     out = run("add", event, "--csv", players)
     assert out.count("added team") == 24 and "2 reserves" in out
+    listing = run("players", event, "--csv").splitlines()
+    assert listing[0] == "id,name,pair,team,from_round,withdrawn_from,club"
+    assert "Reserve 02-1,,Team 02,1,,Club 2" in listing[-1] + "".join(listing)
     info = run("info", event)
     assert "format: teams" in info and "preset: femundo-teams" in info and "FEMUNDO" in info
     met: Counter = Counter()
@@ -416,3 +419,20 @@ def test_the_feed_gains_the_team_standings(tmp_path: Path) -> None:
         assert "teams" not in feed.standings(store)
     finally:
         store.close()
+
+
+def test_team_csv_without_a_pair_column_keeps_ids_and_columns(tmp_path: Path) -> None:
+    event = tmp_path / "c.db"
+    path = tmp_path / "p.csv"
+    path.write_text("name,team,id,sex\nAna,Norte,F-1,f\nBo,Norte,F-2,m\nCy,Norte,,m\nDi,Norte,,f\nEd,Norte,,m\n"
+                    "Flo,Sur,,f\nGus,Sur,,m\nHal,Sur,,m\nIvo,Sur,,m\n")
+    run("new", event, "--name", "C", "--game", "competitive", "--format", "teams", "--team-size", "4")
+    out = run("add", event, "--csv", path)
+    assert "Norte: 2 pairs, 1 reserve" in out and "Sur: 2 pairs, 0 reserves" in out
+    rows = list(csv.DictReader(run("players", event, "--csv").splitlines()))
+    by = {r["name"]: r for r in rows}
+    assert by["Ana"]["player_id"] == "F-1" and by["Ana"]["pair"] == "Ana & Bo" and by["Ana"]["sex"] == "f"
+    assert by["Ed"]["pair"] == "" and by["Ed"]["team"] == "Norte"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,team,pair\nAna,Norte,one\nBo,Norte,one\nCy,Norte,one\n")
+    assert "has 3 players, not 2" in run("add", event, "--csv", bad, code=2)

@@ -100,7 +100,7 @@ def add(
             if names or from_csv is None:
                 raise UnusableInput("a team event enters whole teams: --csv FILE with name and team columns (and "
                                     "pair), or `tournament team EVENT add`")
-            for squad in tm.add_teams(store, tm.read_teams_csv(from_csv)):
+            for squad in tm.add_teams(store, *tm.read_teams_csv(from_csv)):
                 typer.echo(f"added team #{squad.id} {squad.name}: {len(squad.pairs)} pairs, "
                            f"{len(squad.reserves)} reserve{'s' if len(squad.reserves) != 1 else ''} "
                            f"(from round {squad.entered})")

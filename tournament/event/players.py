@@ -350,8 +350,16 @@ def _find_team(store: EventStore, key: str) -> Team:
 
 def player_rows(store: EventStore) -> list[dict[str, Any]]:
     """The players as a list shows them, a row a player: number, name (and pair, in a pairs
-    event), the round they play from, the round they withdrew from."""
+    event; and team, in a team event), the round they play from, the round they withdrew from."""
     teams = {t.id: t.name for t in store.teams()}
+    squad_of: dict[int, str] = {}
+    if store.settings.teams:  # a team event: each player's team (a reserve's too)
+        from tournament.store.squads import squads
+
+        every = squads(store)
+        members = {t.id: t.players for t in store.teams()}
+        squad_of = {p: s.name for s in every for pair in s.pairs for p in members.get(pair, ())}
+        squad_of.update({p: s.name for s in every for p in s.reserves})
     fids = desk_sql.federation_ids(store)
     names = fields_sql.field_names(store)
     own = fields_sql.fields(store)
@@ -362,6 +370,8 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
             row["player_id"] = fids.get(p.id, "")
         if store.settings.format == PAIRS:
             row["pair"] = teams.get(p.team, "")
+        if squad_of:
+            row["team"] = squad_of.get(p.id, "")
         row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
         # The CSV's other columns, after the tool's own (a column named like one of them is the tool's).
         row.update({f: own.get(p.id, {}).get(f, "") for f in names if f not in row})

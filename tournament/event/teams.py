@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from tournament.errors import PlayerInputError, Refused, UnusableInput
 from tournament.event import changes
 from tournament.event import players as pl
-from tournament.names import name_key
+from tournament.names import name_key, normalise_name
 from tournament.pairing import teams as pairing
 from tournament.settings import MAX_RESERVES, ROTATING
-from tournament.store import squads as sql
+from tournament.store import fields as fields_sql, squads as sql
 from tournament.store.event_store import EventStore
 from tournament.values import Squad
 
@@ -53,8 +54,10 @@ def add_team(store: EventStore, name: str, pairs: Sequence[PairEntry], reserves:
     return add_teams(store, [(name, list(pairs), list(reserves))])[0]
 
 
-def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry], Sequence[str]]]) -> list[Squad]:
-    """Enter teams, each ``(name, pairs, reserves)``, in one write; late teams play from the next round."""
+def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry], Sequence[str]]],
+              own: Mapping[str, tuple[str | None, dict[str, str]]] | None = None) -> list[Squad]:
+    """Enter teams, each ``(name, pairs, reserves)``, in one write; late teams play from the next
+    round.  ``own``: a player's name -> their federation id (or None) and other columns (club, …)."""
     refuse_unless_teams(store)
     need = store.settings.pairs_a_team
     checked: list[tuple[str, list[tuple[str, str, str]], list[str]]] = []
@@ -77,6 +80,7 @@ def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry
         if dup is not None:
             raise PlayerInputError(what + dup)
     made = []
+    own = own or {}
     with store.write():
         pl._refuse_after_the_rounds(store)
         pl._refuse_look_alikes(store, every, [p for _, ps, _ in checked for _, _, p in ps])
@@ -96,17 +100,26 @@ def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry
                 sql.add_reserve(store, squad, rid)
                 spare.append({"id": rid, "name": r})
             made.append(squad)
+            entered_here = [(x["id"], x["name"]) for p in listed for x in p["players"]] + \
+                [(x["id"], x["name"]) for x in spare]
+            pl.set_federation_ids(store, {pid: pl.check_federation_id(own[n][0]) for pid, n in entered_here
+                                          if n in own})
+            for pid, n in entered_here:
+                if n in own:
+                    fields_sql.set_fields(store, pid, own[n][1])
             changes.record(store, changes.TEAM_ADDED, data={"id": squad, "name": team, "pairs": listed,
                                                             "reserves": spare, "from_round": entered})
     by_id = {s.id: s for s in squads(store)}
     return [by_id[i] for i in made]
 
 
-def read_teams_csv(path: str | Path) -> list[tuple[str, list[PairEntry], list[str]]]:
+def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], list[str]]],
+                                              dict[str, tuple[str | None, dict[str, str]]]]:
     """Teams from a players CSV with a ``name`` and a ``team`` column, a row a player: a team's
     rows in order make its pairs two by two (or, with a ``pair`` column, the rows naming one pair
     are that pair), and the rows left over (or whose ``pair`` cell says ``reserve``, or is empty
-    where other rows name pairs) are its reserves."""
+    where other rows name pairs) are its reserves.  And each player's own: an ``id`` (a federation
+    number) and the other columns (club, …), by name, for :func:`add_teams`."""
     path = Path(path)
     text = pl.read_list_file(path, "a players CSV")
     try:
@@ -120,8 +133,16 @@ def read_teams_csv(path: str | Path) -> list[tuple[str, list[PairEntry], list[st
         if col not in header:
             raise PlayerInputError(f"{path}: a team event's players CSV needs a '{col}' column "
                                    f"(found {', '.join(rows[0]) or 'nothing'})")
+    repeated = sorted({h for h in header if h and header.count(h) > 1})
+    if repeated:
+        raise PlayerInputError(f"{path}: the header names the column {repeated[0]!r} twice")
     idx = {h: i for i, h in enumerate(header)}
     with_pairs = "pair" in idx
+    others = [h for h in header if h and h not in pl.KNOWN_COLUMNS]
+    for h in others:
+        if len(h) > 40 or any(unicodedata.category(c)[0] == "C" for c in h):
+            raise PlayerInputError(f"{path}: a column name is one line of at most 40 characters: {h[:40]!r}")
+    own: dict[str, tuple[str | None, dict[str, str]]] = {}
     teams: dict[str, list[tuple[str, str]]] = {}
     for n, row in enumerate(rows[1:], 2):
         def cell(col: str) -> str:
@@ -132,6 +153,7 @@ def read_teams_csv(path: str | Path) -> list[tuple[str, list[PairEntry], list[st
         if not cell("team"):
             raise PlayerInputError(f"{path}, line {n}: {cell('name')} has no team")
         teams.setdefault(cell("team"), []).append((cell("name"), cell("pair") if with_pairs else ""))
+        own[normalise_name(cell("name"))] = (cell("id") or None, {h: pl._field(cell(h), path, n) for h in others})
     out = []
     for team, members in teams.items():
         pairs: list[PairEntry] = []
@@ -153,7 +175,7 @@ def read_teams_csv(path: str | Path) -> list[tuple[str, list[PairEntry], list[st
             pairs = [(names[2 * i], names[2 * i + 1], None) for i in range(k)]
             reserves = names[2 * k:]
         out.append((team, pairs, reserves))
-    return out
+    return out, own
 
 
 def rename_team(store: EventStore, key: str, new: str) -> Squad:
