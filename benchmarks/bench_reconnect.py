@@ -29,6 +29,8 @@ What it does, in one run, against 127.0.0.1 only, bounded in time:
     the phone never heard it): the same write sent again, its answer compared with the first;
   - ``cut``: the first write flushed has its connection cut before any answer (the server may or
     may not have taken it): sent again;
+  - ``half``: the first write flushed has its connection cut halfway through its body (the server
+    cannot have taken it): sent again;
   - ``drop``: the Wi-Fi dropped just as the last move made online was answered: the phone kept it
     in its outbox (its ``cid`` and ``rev`` as sent, ``at`` added), so the first write flushed is
     one the server already holds;
@@ -89,7 +91,7 @@ REFRESH = 5.0
 #: The longest wait between two tries (table.js ``later``).
 LONGEST = 30.0
 #: The variations, by a table's number (see the docstring); the conflicts are chosen apart.
-VARIATIONS = ("plain", "lost", "cut", "drop", "twice", "tabs", "plain", "plain", "plain", "plain")
+VARIATIONS = ("plain", "lost", "cut", "drop", "twice", "tabs", "half", "plain", "plain", "plain")
 
 
 class PhoneConnection(Connection):
@@ -429,9 +431,9 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
                     continue
                 cid = entry.body["cid"]
                 out.requests += 1
-                if not failed_once and t.variation == "cut" and tab == 0:
+                if not failed_once and t.variation in ("cut", "half") and tab == 0:
                     failed_once = True
-                    await cut(conn, f"{api}/{t.number}/dgn", entry.body, headers(t))
+                    await cut(conn, f"{api}/{t.number}/dgn", entry.body, headers(t), whole=t.variation == "cut")
                     out.failures += 1
                     lost = True
                     break
@@ -576,15 +578,18 @@ def waiting(t: Table) -> list[Entry]:
     return [e for e in t.outbox if e.refused is None]
 
 
-async def cut(conn: PhoneConnection, path: str, body: dict, headers: dict[str, str]) -> None:
-    """The write sent, and its connection cut before any answer (the phone's Wi-Fi gone again)."""
+async def cut(conn: PhoneConnection, path: str, body: dict, headers: dict[str, str], whole: bool = True) -> None:
+    """The write sent (``whole``; else its headers and half its body), and its connection cut
+    before any answer (the phone's Wi-Fi gone again)."""
     conn.close()
     reader, writer = await asyncio.open_connection(HOST, conn.port, local_addr=(conn.address, 0))
     data = json.dumps(body).encode()
     lines = [f"POST {path} HTTP/1.1", f"host: {HOST}:{conn.port}", *(f"{k}: {v}" for k, v in headers.items()),
              "content-type: application/json", f"content-length: {len(data)}"]
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + (data if whole else data[: len(data) // 2]))
     await writer.drain()
+    if not whole:
+        await asyncio.sleep(0.05)  # the headers taken, the rest of the body never comes
     writer.transport.abort()
 
 

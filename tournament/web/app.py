@@ -60,7 +60,7 @@ import attrs
 import jinja2
 import markupsafe
 from starlette.applications import Starlette
-from starlette.requests import Request, cookie_parser
+from starlette.requests import ClientDisconnect, Request, cookie_parser
 import orjson
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.responses import JSONResponse as _JSONResponse
@@ -126,6 +126,14 @@ class JSONResponse(_JSONResponse):
             return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
         except TypeError:
             return super().render(content)
+
+
+class _NoAnswer(Response):
+    """What a request whose client went away before its body had come whole is answered: nothing
+    (there is nobody to answer; uvicorn asks nothing more of a request whose connection is gone)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        return None
 
 
 class _Refusal(Exception):
@@ -936,6 +944,14 @@ class VenueServer(HallSite):
                 body["line"], body["column"] = e.line, e.column
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
             body, status = {"error": one_line(str(e)), "request_id": request_id}, 422
+        except ClientDisconnect:
+            # The phone's connection was lost while it sent its write (its Wi-Fi dropped): the write
+            # had not come whole, so nothing was done, and the phone sends it again (the same id)
+            # from its outbox.  No fault of the server's: not logged as one (it was, with a
+            # traceback, whenever a hall's Wi-Fi dropped mid-request).
+            log.info("request %s: the connection was lost before the request had come whole; nothing was done",
+                     request_id)
+            return _NoAnswer()
         if "error" in body:
             body = self._translated({**body, "error": self._said(body["error"], lang)}, lang)
         return self._negotiated(JSONResponse(body, status_code=status, headers=headers), None)
