@@ -82,7 +82,7 @@ from domrec.simulate import play_game  # noqa: E402
 
 from tournament import add_players, create_event, make_settings, pair_next_round  # noqa: E402
 from tournament.event.tables import table_record  # noqa: E402
-from tournament.event.venue import links  # noqa: E402
+from tournament.event.venue import Venue, links  # noqa: E402
 
 #: A request unanswered this long: the server taken as out of reach (table.js ``WAIT_MS``).
 WAIT = 10.0
@@ -175,6 +175,8 @@ class Outcome:
     refused: int = 0  # refused by the server (a conflict)
     not_sent: int = 0  # not sent after a refusal
     requests: int = 0  # requests the phones sent from "back online" (retries, refreshes included)
+    flushed_bytes: int = 0  # the bodies of the answers to the writes sent from the outboxes
+    flushed_answers: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     failures: int = 0  # tries that found no answer (a lost answer, a cut, a timeout, a 429 or 5xx)
     retried: int = 0  # answers to an id answered before
@@ -194,9 +196,14 @@ class Outcome:
     server_errors: list[str] = field(default_factory=list)  # the server's log: faults, tracebacks
 
 
-def make_event(folder: Path, tables: int, seed: int) -> tuple[Path, dict[int, list[str]], dict[int, str], str]:
+def make_event(folder: Path, tables: int, seed: int, left: int | None = None
+               ) -> tuple[Path, dict[int, list[str]], dict[int, str], str, dict[int, int]]:
     """The event file, each table's moves (as the page sends them), the tables' keys and the
-    director's."""
+    director's, and how many moves of each game are recorded already: with ``left``, each table is
+    brought part of the way through its game first (a random part, at least ``left`` moves left),
+    so that the tables are at different points of their games, as in a hall an hour into the
+    round (a later table's state holds more hands), taken in this process by the venue's own
+    operations, a table's moves in one commit (not timed)."""
     path = folder / "reconnect.db"
     store = create_event(path, make_settings("Reconnect night", "competitive", "rotating", seed=seed))
     add_players(store, [f"Player {i}" for i in range(4 * tables)])
@@ -206,8 +213,19 @@ def make_event(folder: Path, tables: int, seed: int) -> tuple[Path, dict[int, li
                                                    random.Random(seed + t.number))))
              for t in store.tables(1)}
     made = links(store, f"http://{HOST}")
+    played = {n: 0 for n in games}
+    if left is not None:
+        rng = random.Random(seed)
+        venue = Venue(store)
+        for n, steps in games.items():
+            played[n] = rng.randint(0, max(0, len(steps) - left))
+            rev = 0
+            with store.group():
+                for text in steps[: played[n]]:
+                    rev = venue.record(1, n, rev, text)["rev"]
     store.close()
-    return path, games, {x["table"]: x["token"] for x in made["tables"]}, made["director"].rsplit("/", 1)[1]
+    return (path, games, {x["table"]: x["token"] for x in made["tables"]}, made["director"].rsplit("/", 1)[1],
+            played)
 
 
 def reference(path: Path, games: dict[int, list[str]], limit: int = 20) -> float:
@@ -279,15 +297,19 @@ def cpu_of(pids: list[int]) -> tuple[float, float]:
     return user, system
 
 
-async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, str], director: str, *,
-                   offline: float, every: float = 3.0, moves: int = 10, conflicts: int = 3, seed: int = 1,
-                   bound: float | None = None) -> Outcome:
-    """The benchmark's core: serve the event, play online, offline, back online at once; count."""
+async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, str], director: str,
+                   played: dict[int, int] | None = None, *, offline: float, every: float = 3.0, moves: int = 10,
+                   conflicts: int = 3, seed: int = 1, bound: float | None = None) -> Outcome:
+    """The benchmark's core: serve the event, play online, offline, back online at once; count.
+    ``played``: the moves of each game recorded before (:func:`make_event`)."""
     rng = random.Random(seed)
     numbers = sorted(games)
     chosen = set(numbers[6::10][:conflicts]) | set(numbers[::-1][:max(0, conflicts - len(numbers[6::10]))])
     tables = {n: Table(n, tokens[n], games[n], "conflict" if n in chosen else VARIATIONS[n % len(VARIATIONS)],
                        f"{rng.getrandbits(128):032x}") for n in numbers}
+    for n, t in tables.items():
+        t.next_step = (played or {}).get(n, 0)
+        t.expected = t.steps[: t.next_step]
     out = Outcome(len(tables))
     log = path.with_suffix(".log")
     server, port = await start_server(path, log)
@@ -309,9 +331,14 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
     def headers(t: Table) -> dict[str, str]:
         return {"authorization": f"Bearer {t.token}", "origin": origin, "accept-language": "en"}
 
-    async def post(t: Table, conn: PhoneConnection, route: str, body: dict, query: str = "") -> tuple[int, dict]:
+    async def post(t: Table, conn: PhoneConnection, route: str, body: dict, query: str | None = None) -> tuple[int, dict]:
+        """A write; ``query`` the closed hands the page holds (a write sent live), ``None`` for a
+        write sent from the outbox (table.js sends it without: it is answered the whole table)."""
         status, _, content = await asyncio.wait_for(
-            conn.request("POST", f"{api}/{t.number}/{route}{query}", body, headers(t)), WAIT)
+            conn.request("POST", f"{api}/{t.number}/{route}{query or ''}", body, headers(t)), WAIT)
+        if query is None:
+            out.flushed_bytes += len(content)
+            out.flushed_answers += 1
         return status, json.loads(content or b"{}")
 
     async def read(t: Table, conn: PhoneConnection) -> tuple[int, dict]:
@@ -324,6 +351,10 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
 
     async def online(t: Table) -> None:
         await asyncio.sleep(rng.random() * 0.5)
+        status, data = await read(t, conn_of(t))  # the page opened: the table as the server holds it
+        if status != 200:
+            raise SystemExit(f"table {t.number}: the table's page could not be opened: {status} {data}")
+        t.view(data)
         for k in range(min(moves, len(t.steps))):
             body = {"rev": t.rev, "text": t.steps[t.next_step], "cid": t.cid()}
             status, data = await post(t, conn_of(t), "dgn", body, t.asked())
@@ -595,7 +626,7 @@ async def cut(conn: PhoneConnection, path: str, body: dict, headers: dict[str, s
 
 def report(args: argparse.Namespace, out: Outcome, local_cpu: float) -> None:
     times = out.times
-    print(f"reconnect: {out.tables} tables, {args.moves} moves each online, then {args.offline:.0f} s offline "
+    print(f"reconnect: {out.tables} tables ({'each from the start of its game' if args.from_start else 'each part of the way through its game'}), {args.moves} moves each online, then {args.offline:.0f} s offline "
           f"(a move every {args.every:g} s or so), all back at once; {os.cpu_count()} cores (shared)")
     print(f"  moves made offline: {out.queued}; stored: {out.stored}; refused (a conflict: another phone wrote "
           f"meanwhile, {args.conflicts} tables): {out.refused} by the server, {out.not_sent} not sent after it")
@@ -604,7 +635,9 @@ def report(args: argparse.Namespace, out: Outcome, local_cpu: float) -> None:
           f"{out.stored / out.hall_time if out.hall_time else 0:.0f} writes stored a second")
     statuses = ", ".join(f"{k}: {v}" for k, v in sorted(out.statuses.items()))
     print(f"  requests from back online: {out.requests} (answers by status: {statuses}); tries without an "
-          f"answer (lost answers, cut connections, timeouts, 429, 5xx): {out.failures}")
+          f"answer (lost answers, cut connections, timeouts, 429, 5xx): {out.failures}; the answers to the writes "
+          f"sent from the outboxes: {out.flushed_bytes / 1e6:.1f} MB ({out.flushed_bytes / 1000 / max(1, out.flushed_answers):.1f} "
+          f"KB each)")
     print(f"  retried ids: {out.retried} answered again; {out.retried_same} the very same answer, "
           f"{out.retried_alike} the same words with the table as it now is; differing: {len(out.differing)}")
     print(f"  moves lost: {out.lost}; doubled: {out.doubled}; a queued write's time changed: {out.at_changed}; "
@@ -628,11 +661,15 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10, help="moves each table makes online first")
     parser.add_argument("--conflicts", type=int, default=3, help="tables where another phone writes meanwhile")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from-start", action="store_true",
+                        help="every table at the start of its game (by default each is part of the way through)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        path, games, tokens, director = make_event(Path(folder), args.tables, args.seed)
+        left = args.moves + int(args.offline / args.every * 1.5) + 5  # enough for the run
+        path, games, tokens, director, played = make_event(Path(folder), args.tables, args.seed,
+                                                           None if args.from_start else left)
         local_cpu = reference(path, games)
-        out = asyncio.run(run_hall(path, games, tokens, director, offline=args.offline, every=args.every,
+        out = asyncio.run(run_hall(path, games, tokens, director, played, offline=args.offline, every=args.every,
                                    moves=args.moves, conflicts=args.conflicts, seed=args.seed))
     report(args, out, local_cpu)
     bad = out.lost or out.doubled or out.differing or out.stuck or out.director_wrong or out.at_changed or any(

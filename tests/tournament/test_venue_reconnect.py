@@ -32,8 +32,8 @@ def _bench():
 def outcome(tmp_path_factory):
     bench = _bench()
     folder = tmp_path_factory.mktemp("reconnect")
-    path, games, tokens, director = bench.make_event(folder, 7, seed=3)
-    out = asyncio.run(bench.run_hall(path, games, tokens, director, offline=2.0, every=0.3, moves=3,
+    path, games, tokens, director, played = bench.make_event(folder, 7, seed=3, left=20)
+    out = asyncio.run(bench.run_hall(path, games, tokens, director, played, offline=2.0, every=0.3, moves=3,
                                      conflicts=1, seed=3, bound=120.0))
     return out
 
