@@ -18,8 +18,8 @@ What it does, in one run, against 127.0.0.1 only, bounded in time:
   make (one more each), ``at`` the phone's clock.  Meanwhile, on ``--conflicts`` tables, another
   phone (online) writes two moves: those tables' queued writes no longer fit;
 * **back online, all at once**: each phone sends its outbox as ``table.js``'s ``sendQueued`` does:
-  in order, one write at a time on its connection, the next once the answer is in, without
-  ``?hands=`` (a flushed write is answered the whole table); a write unanswered within 10 s, a
+  in order, one write at a time on its connection, the next once the answer is in, each naming
+  the closed hands the page holds (``?hands=``); a write unanswered within 10 s, a
   connection lost, a 429 or a 5xx is "no answer": the rest wait for the next try (after 1 s, then
   2, 4, … up to 30 s, or the page's five-second refresh if it comes first and the server answers
   it); after a refusal the writes made after it are not sent (listed, to retype or drop); when
@@ -331,15 +331,15 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
     def headers(t: Table) -> dict[str, str]:
         return {"authorization": f"Bearer {t.token}", "origin": origin, "accept-language": "en"}
 
-    async def post(t: Table, conn: PhoneConnection, route: str, body: dict, query: str | None = None) -> tuple[int, dict]:
-        """A write; ``query`` the closed hands the page holds (a write sent live), ``None`` for a
-        write sent from the outbox (table.js sends it without: it is answered the whole table)."""
+    async def post(t: Table, conn: PhoneConnection, route: str, body: dict, flushed: bool = False) -> tuple[int, dict]:
+        """A write, naming the closed hands the page holds (``?hands=``: it is sent only the hands
+        after them); ``flushed``: sent from the outbox (its answer's bytes counted)."""
         status, _, content = await asyncio.wait_for(
-            conn.request("POST", f"{api}/{t.number}/{route}{query or ''}", body, headers(t)), WAIT)
-        if query is None:
+            conn.request("POST", f"{api}/{t.number}/{route}{t.asked()}", body, headers(t)), WAIT)
+        if flushed:
             out.flushed_bytes += len(content)
             out.flushed_answers += 1
-        return status, json.loads(content or b"{}")
+        return status, t.whole(json.loads(content or b"{}"))
 
     async def read(t: Table, conn: PhoneConnection) -> tuple[int, dict]:
         status, _, content = await asyncio.wait_for(
@@ -357,10 +357,10 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
         t.view(data)
         for k in range(min(moves, len(t.steps))):
             body = {"rev": t.rev, "text": t.steps[t.next_step], "cid": t.cid()}
-            status, data = await post(t, conn_of(t), "dgn", body, t.asked())
+            status, data = await post(t, conn_of(t), "dgn", body)
             if status != 200:
                 raise SystemExit(f"table {t.number}: a move made online was refused: {status} {data}")
-            first[body["cid"]] = (status, comparable(t.whole(data)))
+            first[body["cid"]] = (status, comparable(data))
             t.expected.append(t.steps[t.next_step])
             t.next_step += 1
             if t.variation == "drop" and k == min(moves, len(t.steps)) - 1:
@@ -402,10 +402,9 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
         other.view(data)
         for k in range(2):
             text = t.steps[len(t.expected)]
-            status, data = await post(other, conn, "dgn", {"rev": other.rev, "text": text, "cid": other.cid()},
-                                      other.asked())
+            status, data = await post(other, conn, "dgn", {"rev": other.rev, "text": text, "cid": other.cid()})
             assert status == 200, data
-            other.view(other.whole(data))
+            other.view(data)
             t.expected.append(text)
         conn.close()
 
@@ -469,7 +468,7 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
                     lost = True
                     break
                 try:
-                    status, data = await post(t, conn, "dgn", entry.body)
+                    status, data = await post(t, conn, "dgn", entry.body, flushed=True)
                 except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
                     out.failures += 1
                     lost = True
@@ -479,7 +478,7 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
                     out.failures += 1
                     lost = True
                     break
-                t.whole(data)
+                t.whole(data.get("state"))
                 judge(cid, status, data)
                 if not failed_once and t.variation == "lost" and tab == 0:
                     failed_once = True
@@ -500,7 +499,7 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
                     t.refused += 1
                 broken = True
                 if data.get("state"):
-                    t.view(t.whole(data["state"]))
+                    t.view(data["state"])
             if not lost:
                 break
             # No answer: the next try after the backoff, or at the page's refresh if it comes first

@@ -274,3 +274,58 @@ def test_the_banner_speaks_the_pages_language(tmp_path, browser):
     finally:
         served.close()
     assert _bodies(path) == steps[:1]
+
+
+def test_the_outbox_sent_names_the_hands_the_page_holds_and_the_table_drawn_is_whole(tmp_path, browser):
+    """A hand closed online, the next closed offline: each write sent from the outbox names the
+    closed hands the page holds (``?hands=``), so it is answered the hand in play, not every hand
+    again (a hall coming back at once was sent 15 KB an answer, most of it hands the phones held:
+    benchmarks/bench_reconnect.py); the table the page holds afterwards is the server's, whole."""
+    import json
+    import urllib.request
+
+    from domrec.session import Session, requests_for
+
+    from tournament.event.tables import table_record
+
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=3)
+    steps = list(requests_for(record))
+    store = open_event(path)
+    session = Session(table_record(store.settings, store.tables(1)[0], {p.id: p for p in store.players()}))
+    store.close()
+    closing = []  # the step after which each hand is closed
+    for k, text in enumerate(steps):
+        session.take(text)
+        if len(session.state()["hands_keys"]) > len(closing):
+            closing.append(k)
+    assert len(closing) >= 2, "the game has two hands at least"
+    online, offline = steps[: closing[0] + 3], steps[closing[0] + 3: closing[1] + 3]
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        url = served.links["tables"][0]["url"]
+        page = _opened(context, url)
+        for step in online:
+            _type(page, step)
+        context.set_offline(True)
+        for step in offline:
+            _type_offline(page, step)
+        flushed: list[str] = []
+        page.on("request", lambda r: flushed.append(r.url) if r.method == "POST" else None)
+        context.set_offline(False)
+        _outbox(page, 0)
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {len(steps[: closing[1] + 3])}",
+                               timeout=WAIT_MS)
+        held = page.evaluate("() => window.venue.table.view().game")
+        token = url.rsplit("/", 1)[1]
+        asked = urllib.request.Request(f"{served.base_url}/api/v1/tables/1/1",
+                                       headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(asked) as answer:
+            server = json.loads(answer.read())["game"]
+    finally:
+        served.close()
+    assert len(flushed) == len(offline) and all("hands=" in u for u in flushed), flushed
+    assert (held["hands"], held["hands_keys"]) == (server["hands"], server["hands_keys"])
+    assert len(server["hands_keys"]) == 2
+    assert _bodies(path) == steps[: closing[1] + 3]

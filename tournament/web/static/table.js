@@ -132,11 +132,8 @@
     let redraw = true, answer = { ok: false, status: 0, data: {} };
     const wasOffline = offline;
     const refused = extra.refused || ((text) => say(text, "bad"));
-    // The closed hands this page holds, named by the key of the last one (a digest of it and the
-    // hands before it): the server sends only the hands after them, or all when they changed.
-    const keys = view && view.game && view.game.hands_keys && view.game.hands_keys.length ? view.game.hands_keys : null;
-    const held = keys ? { hands: view.game.hands.slice(0, keys.length), keys } : null;
-    const known = held ? `${sep(path)}hands=${encodeURIComponent(`${keys[keys.length - 1]}.${keys.length}`)}` : "";
+    const held = heldOf(view);
+    const known = handsQuery(held, path);
     try {
       const response = await timed(fetch(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
                                                           body: body ? JSON.stringify(body) : undefined, cache: "no-store" }), WAIT_MS);
@@ -237,6 +234,9 @@
   // answer (no connection, a server busy or down) and the rest wait for the next try.  After a
   // refusal the writes made after it are not sent (they followed a line the table does not have):
   // they are listed too, to retype or drop.  Then the table is drawn as the server holds it.
+  // Each write sent names the closed hands the page holds (as every request does), so that a hall
+  // coming back at once is sent the hand in play with each answer, not every hand again (the
+  // answers to a hundred outboxes were 15 KB each, most of it hands the phones held).
   let backoff = 1000, timer = null, flushing = false;
   function later() {
     if (!waiting().length || timer) return;
@@ -252,7 +252,7 @@
   }
   async function sendQueued() {
     busy = true;
-    let broken = false, lost = false, sent = 0, answered = null;
+    let broken = false, lost = false, sent = 0, answered = null, held = heldOf(view);
     try {
       for (const entry of waiting()) {
         if (broken && entry.path !== "/call") {
@@ -262,15 +262,19 @@
         }
         let response, data = {};
         try {
-          response = await timed(fetch(api + entry.path, { method: "POST", headers, body: JSON.stringify(entry.body), cache: "no-store" }), WAIT_MS);
+          response = await timed(fetch(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
+                                                                                         body: JSON.stringify(entry.body), cache: "no-store" }), WAIT_MS);
           try { data = await response.json(); } catch (e) { data = {}; }
         } catch (e) { lost = true; break; }
+        whole(data, held);
+        whole(data.state, held);
         offline = false;
         if (response.status === 429 || response.status >= 500) { lost = true; break; }  // not an answer: later
         if (response.ok) {
           outbox = outbox.filter((x) => x !== entry);
           await db.remove(entry.seq);
           answered = data;
+          held = heldOf(data);
           sent += 1;
           continue;
         }
@@ -339,6 +343,14 @@
     } else if (view) call("POST", entry.path, entry.path === "/mode" ? { rev: view.rev, mode: entry.body.mode } : { rev: view.rev });
   }
   const sep = (path) => (path.includes("?") ? "&" : "?");
+  // The closed hands a state holds, and how a request names them: by the key of the last one (a
+  // digest of it and the hands before it), ``?hands=KEY.N``; the server sends only the hands after
+  // them, or all when they changed.
+  function heldOf(v) {
+    const keys = v && v.game && v.game.hands_keys && v.game.hands_keys.length ? v.game.hands_keys : null;
+    return keys ? { hands: v.game.hands.slice(0, keys.length), keys } : null;
+  }
+  const handsQuery = (held, path) => (held ? `${sep(path)}hands=${encodeURIComponent(`${held.keys[held.keys.length - 1]}.${held.keys.length}`)}` : "");
   // A state sent without the closed hands the page held (``hands_from``): made whole again.
   function whole(v, held) {
     if (v && v.game && v.game.hands_from !== undefined && v.game.hands_from !== null) {
