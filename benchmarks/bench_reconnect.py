@@ -19,7 +19,8 @@ What it does, in one run, against 127.0.0.1 only, bounded in time:
   phone (online) writes two moves: those tables' queued writes no longer fit;
 * **back online, all at once**: each phone sends its outbox as ``table.js``'s ``sendQueued`` does:
   in order, one write at a time on its connection, the next once the answer is in, each naming
-  the closed hands the page holds (``?hands=``); a write unanswered within 10 s, a
+  the closed hands the page holds (``?hands=``; ``--whole-answers``: without, as the page sent them
+  before, each answered the whole table); a write unanswered within 10 s, a
   connection lost, a 429 or a 5xx is "no answer": the rest wait for the next try (after 1 s, then
   2, 4, … up to 30 s, or the page's five-second refresh if it comes first and the server answers
   it); after a refusal the writes made after it are not sent (listed, to retype or drop); when
@@ -299,9 +300,12 @@ def cpu_of(pids: list[int]) -> tuple[float, float]:
 
 async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, str], director: str,
                    played: dict[int, int] | None = None, *, offline: float, every: float = 3.0, moves: int = 10,
-                   conflicts: int = 3, seed: int = 1, bound: float | None = None) -> Outcome:
+                   conflicts: int = 3, seed: int = 1, bound: float | None = None,
+                   whole_answers: bool = False) -> Outcome:
     """The benchmark's core: serve the event, play online, offline, back online at once; count.
-    ``played``: the moves of each game recorded before (:func:`make_event`)."""
+    ``played``: the moves of each game recorded before (:func:`make_event`); ``whole_answers``: the
+    outboxes sent as the page sent them before it named its hands there (each answer the whole
+    table), to compare."""
     rng = random.Random(seed)
     numbers = sorted(games)
     chosen = set(numbers[6::10][:conflicts]) | set(numbers[::-1][:max(0, conflicts - len(numbers[6::10]))])
@@ -334,8 +338,9 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
     async def post(t: Table, conn: PhoneConnection, route: str, body: dict, flushed: bool = False) -> tuple[int, dict]:
         """A write, naming the closed hands the page holds (``?hands=``: it is sent only the hands
         after them); ``flushed``: sent from the outbox (its answer's bytes counted)."""
+        query = "" if flushed and whole_answers else t.asked()
         status, _, content = await asyncio.wait_for(
-            conn.request("POST", f"{api}/{t.number}/{route}{t.asked()}", body, headers(t)), WAIT)
+            conn.request("POST", f"{api}/{t.number}/{route}{query}", body, headers(t)), WAIT)
         if flushed:
             out.flushed_bytes += len(content)
             out.flushed_answers += 1
@@ -626,7 +631,7 @@ async def cut(conn: PhoneConnection, path: str, body: dict, headers: dict[str, s
 def report(args: argparse.Namespace, out: Outcome, local_cpu: float) -> None:
     times = out.times
     print(f"reconnect: {out.tables} tables ({'each from the start of its game' if args.from_start else 'each part of the way through its game'}), {args.moves} moves each online, then {args.offline:.0f} s offline "
-          f"(a move every {args.every:g} s or so), all back at once; {os.cpu_count()} cores (shared)")
+          f"(a move every {args.every:g} s or so), all back at once{' (the outboxes sent without ?hands=)' if args.whole_answers else ''}; {os.cpu_count()} cores (shared)")
     print(f"  moves made offline: {out.queued}; stored: {out.stored}; refused (a conflict: another phone wrote "
           f"meanwhile, {args.conflicts} tables): {out.refused} by the server, {out.not_sent} not sent after it")
     print(f"  back online to every queued move stored: the hall {out.hall_time:.2f} s; per table p50 "
@@ -660,6 +665,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10, help="moves each table makes online first")
     parser.add_argument("--conflicts", type=int, default=3, help="tables where another phone writes meanwhile")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--whole-answers", action="store_true",
+                        help="send the outboxes without ?hands= (as the page did before: each answer the whole "
+                             "table), to compare")
     parser.add_argument("--from-start", action="store_true",
                         help="every table at the start of its game (by default each is part of the way through)")
     args = parser.parse_args()
@@ -669,7 +677,8 @@ def main() -> None:
                                                            None if args.from_start else left)
         local_cpu = reference(path, games)
         out = asyncio.run(run_hall(path, games, tokens, director, played, offline=args.offline, every=args.every,
-                                   moves=args.moves, conflicts=args.conflicts, seed=args.seed))
+                                   moves=args.moves, conflicts=args.conflicts, seed=args.seed,
+                                   whole_answers=args.whole_answers))
     report(args, out, local_cpu)
     bad = out.lost or out.doubled or out.differing or out.stuck or out.director_wrong or out.at_changed or any(
         s >= 500 for s in out.statuses)
