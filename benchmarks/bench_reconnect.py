@@ -1,6 +1,7 @@
 """A hall whose Wi-Fi drops: every table goes on offline, then all come back at once.
 
-    python benchmarks/bench_reconnect.py [--tables 100] [--offline 120] [--every 3] [--moves 10] [--conflicts 3] [--seed 1]
+    python benchmarks/bench_reconnect.py [--tables 100] [--offline 120] [--every 3] [--moves 10]
+                                         [--conflicts 3] [--seed 1] [--whole-answers] [--from-start]
 
 What it does, in one run, against 127.0.0.1 only, bounded in time:
 
@@ -128,6 +129,7 @@ class Table:
     steps: list[str]
     variation: str
     phone: str  # the phone's 128-bit id, as the page makes it
+    rng: random.Random = field(default_factory=random.Random)  # its own: when it plays, when it refreshes
     writes: int = 0  # the page's counter of writes
     rev: int = 0
     hands: list = field(default_factory=list)  # the closed hands the page holds, and their keys
@@ -312,277 +314,278 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
     tables = {n: Table(n, tokens[n], games[n], "conflict" if n in chosen else VARIATIONS[n % len(VARIATIONS)],
                        f"{rng.getrandbits(128):032x}") for n in numbers}
     for n, t in tables.items():
+        t.rng = random.Random(seed * 100_003 + n)  # each phone's own: the run does not hang on the order of events
         t.next_step = (played or {}).get(n, 0)
         t.expected = t.steps[: t.next_step]
     out = Outcome(len(tables))
     log = path.with_suffix(".log")
     server, port = await start_server(path, log)
-    pids = family(server.pid)
-    origin = f"http://{HOST}:{port}"
-    api = "/api/v1/tables/1"
-    conns: dict[tuple[int, int], PhoneConnection] = {}
+    try:
+        pids = family(server.pid)
+        origin = f"http://{HOST}:{port}"
+        api = "/api/v1/tables/1"
+        conns: dict[tuple[int, int], PhoneConnection] = {}
 
-    place = {n: k for k, n in enumerate(numbers)}
+        place = {n: k for k, n in enumerate(numbers)}
 
-    def conn_of(t: Table, tab: int = 0, other: bool = False) -> PhoneConnection:
-        """The connection of a table's phone (``tab`` 1: its second tab, or a second sending; the
-        phone's own address) or of another phone at the table (an address of its own)."""
-        key = (t.number, 2 if other else tab)
-        if key not in conns:
-            conns[key] = PhoneConnection(port, address(place[t.number] + (len(numbers) if other else 0)))
-        return conns[key]
+        def conn_of(t: Table, tab: int = 0, other: bool = False) -> PhoneConnection:
+            """The connection of a table's phone (``tab`` 1: its second tab, or a second sending; the
+            phone's own address) or of another phone at the table (an address of its own)."""
+            key = (t.number, 2 if other else tab)
+            if key not in conns:
+                conns[key] = PhoneConnection(port, address(place[t.number] + (len(numbers) if other else 0)))
+            return conns[key]
 
-    def headers(t: Table) -> dict[str, str]:
-        return {"authorization": f"Bearer {t.token}", "origin": origin, "accept-language": "en"}
+        def headers(t: Table) -> dict[str, str]:
+            return {"authorization": f"Bearer {t.token}", "origin": origin, "accept-language": "en"}
 
-    async def post(t: Table, conn: PhoneConnection, route: str, body: dict, flushed: bool = False) -> tuple[int, dict]:
-        """A write, naming the closed hands the page holds (``?hands=``: it is sent only the hands
-        after them); ``flushed``: sent from the outbox (its answer's bytes counted)."""
-        query = "" if flushed and whole_answers else t.asked()
-        status, _, content = await asyncio.wait_for(
-            conn.request("POST", f"{api}/{t.number}/{route}{query}", body, headers(t)), WAIT)
-        if flushed:
-            out.flushed_bytes += len(content)
-            out.flushed_answers += 1
-        return status, t.whole(json.loads(content or b"{}"))
+        async def post(t: Table, conn: PhoneConnection, route: str, body: dict,
+                       flushed: bool = False) -> tuple[int, dict]:
+            """A write, naming the closed hands the page holds (``?hands=``: it is sent only the hands
+            after them); ``flushed``: sent from the outbox (its answer's bytes counted)."""
+            query = "" if flushed and whole_answers else t.asked()
+            status, _, content = await asyncio.wait_for(
+                conn.request("POST", f"{api}/{t.number}/{route}{query}", body, headers(t)), WAIT)
+            if flushed:
+                out.flushed_bytes += len(content)
+                out.flushed_answers += 1
+            return status, t.whole(json.loads(content or b"{}"))
 
-    async def read(t: Table, conn: PhoneConnection) -> tuple[int, dict]:
-        status, _, content = await asyncio.wait_for(
-            conn.request("GET", f"{api}/{t.number}{t.asked()}", None, headers(t)), WAIT)
-        return status, t.whole(json.loads(content or b"{}"))
+        async def read(t: Table, conn: PhoneConnection) -> tuple[int, dict]:
+            status, _, content = await asyncio.wait_for(
+                conn.request("GET", f"{api}/{t.number}{t.asked()}", None, headers(t)), WAIT)
+            return status, t.whole(json.loads(content or b"{}"))
 
-    # --- online ------------------------------------------------------------------------------
-    first: dict[str, tuple[int, dict]] = {}  # cid -> its first answer (status, whole body)
+        # --- online ------------------------------------------------------------------------------
+        first: dict[str, tuple[int, dict]] = {}  # cid -> its first answer (status, whole body)
 
-    async def online(t: Table) -> None:
-        await asyncio.sleep(rng.random() * 0.5)
-        status, data = await read(t, conn_of(t))  # the page opened: the table as the server holds it
-        if status != 200:
-            raise SystemExit(f"table {t.number}: the table's page could not be opened: {status} {data}")
-        t.view(data)
-        for k in range(min(moves, len(t.steps))):
-            body = {"rev": t.rev, "text": t.steps[t.next_step], "cid": t.cid()}
-            status, data = await post(t, conn_of(t), "dgn", body)
+        async def online(t: Table) -> None:
+            await asyncio.sleep(t.rng.random() * 0.5)
+            status, data = await read(t, conn_of(t))  # the page opened: the table as the server holds it
             if status != 200:
-                raise SystemExit(f"table {t.number}: a move made online was refused: {status} {data}")
-            first[body["cid"]] = (status, comparable(data))
-            t.expected.append(t.steps[t.next_step])
-            t.next_step += 1
-            if t.variation == "drop" and k == min(moves, len(t.steps)) - 1:
-                # The answer never reached the phone: the write is kept (its cid and rev as sent).
-                conn_of(t).close()
-                t.outbox.append(Entry({**body, "at": stamp()}))
-                t.at_sent[body["cid"]] = t.outbox[-1].body["at"]
-                t.rev += 1  # the revision the server will give it (the page's view, unchecked)
-            else:
-                t.view(data)
+                raise SystemExit(f"table {t.number}: the table's page could not be opened: {status} {data}")
+            t.view(data)
+            for k in range(min(moves, len(t.steps))):
+                body = {"rev": t.rev, "text": t.steps[t.next_step], "cid": t.cid()}
+                status, data = await post(t, conn_of(t), "dgn", body)
+                if status != 200:
+                    raise SystemExit(f"table {t.number}: a move made online was refused: {status} {data}")
+                first[body["cid"]] = (status, comparable(data))
+                t.expected.append(t.steps[t.next_step])
+                t.next_step += 1
+                if t.variation == "drop" and k == min(moves, len(t.steps)) - 1:
+                    # The answer never reached the phone: the write is kept (its cid and rev as sent).
+                    conn_of(t).close()
+                    t.outbox.append(Entry({**body, "at": stamp()}))
+                    t.at_sent[body["cid"]] = t.outbox[-1].body["at"]
+                    t.rev += 1  # the revision the server will give it (the page's view, unchecked)
+                else:
+                    t.view(data)
 
-    await asyncio.gather(*(online(t) for t in tables.values()))
+        await asyncio.gather(*(online(t) for t in tables.values()))
 
-    # --- offline -------------------------------------------------------------------------------
-    went = time.monotonic()
-    back = went + offline
+        # --- offline -------------------------------------------------------------------------------
+        went = time.monotonic()
+        back = went + offline
 
-    async def keep_playing(t: Table) -> None:
-        when = went + rng.random() * every
-        while True:
-            await asyncio.sleep(max(0.0, when - time.monotonic()))
-            if time.monotonic() >= back or t.next_step >= len(t.steps):
-                return
-            body = {"rev": t.rev, "text": t.steps[t.next_step], "cid": t.cid(), "at": stamp()}
-            t.outbox.append(Entry(body))
-            t.at_sent[body["cid"]] = body["at"]
-            t.first_at.add(body["cid"])
-            t.next_step += 1
-            t.rev += 1
-            when += every * (0.5 + rng.random())
+        async def keep_playing(t: Table) -> None:
+            when = went + t.rng.random() * every
+            while True:
+                await asyncio.sleep(max(0.0, when - time.monotonic()))
+                if time.monotonic() >= back or t.next_step >= len(t.steps):
+                    return
+                body = {"rev": t.rev, "text": t.steps[t.next_step], "cid": t.cid(), "at": stamp()}
+                t.outbox.append(Entry(body))
+                t.at_sent[body["cid"]] = body["at"]
+                t.first_at.add(body["cid"])
+                t.next_step += 1
+                t.rev += 1
+                when += every * (0.5 + t.rng.random())
 
-    async def other_phone(t: Table) -> None:
-        """Another phone of the table, online, writes two moves while the first is offline."""
-        await asyncio.sleep(offline / 2)
-        other = Table(t.number, t.token, t.steps, "other", f"{rng.getrandbits(128):032x}")
-        conn = conn_of(t, other=True)
-        status, data = await read(other, conn)
-        assert status == 200, data
-        other.view(data)
-        for k in range(2):
-            text = t.steps[len(t.expected)]
-            status, data = await post(other, conn, "dgn", {"rev": other.rev, "text": text, "cid": other.cid()})
+        async def other_phone(t: Table) -> None:
+            """Another phone of the table, online, writes two moves while the first is offline."""
+            await asyncio.sleep(offline / 2)
+            other = Table(t.number, t.token, t.steps, "other", f"{t.rng.getrandbits(128):032x}")
+            conn = conn_of(t, other=True)
+            status, data = await read(other, conn)
             assert status == 200, data
             other.view(data)
-            t.expected.append(text)
-        conn.close()
+            for k in range(2):
+                text = t.steps[len(t.expected)]
+                status, data = await post(other, conn, "dgn", {"rev": other.rev, "text": text, "cid": other.cid()})
+                assert status == 200, data
+                other.view(data)
+                t.expected.append(text)
+            conn.close()
 
-    await asyncio.gather(*(keep_playing(t) for t in tables.values()),
-                         *(other_phone(t) for t in tables.values() if t.variation == "conflict"))
-    queued: dict[int, list[str]] = {}  # each table's queued writes' ids
-    for t in tables.values():
-        out.queued += len(t.outbox)
-        queued[t.number] = [e.body["cid"] for e in t.outbox]
-        if t.variation != "conflict":  # (a dropped answer's move is in the log already, once)
-            t.expected += [e.body["text"] for e in t.outbox[1 if t.variation == "drop" else 0:]]
+        await asyncio.gather(*(keep_playing(t) for t in tables.values()),
+                             *(other_phone(t) for t in tables.values() if t.variation == "conflict"))
+        queued: dict[int, list[str]] = {}  # each table's queued writes' ids
+        for t in tables.values():
+            out.queued += len(t.outbox)
+            queued[t.number] = [e.body["cid"] for e in t.outbox]
+            if t.variation != "conflict":  # (a dropped answer's move is in the log already, once)
+                t.expected += [e.body["text"] for e in t.outbox[1 if t.variation == "drop" else 0:]]
 
-    # --- back online, all at once ------------------------------------------------------------
-    cpu_before = cpu_of(pids)
-    client_before = time.process_time()
-    t0 = time.monotonic()
-    writes_of: dict[int, int] = {}  # table -> its last write to the server's log (monotonic order)
-    answered_rev: dict[str, int] = {}  # cid -> the table's revision in its first answer
+        # --- back online, all at once ------------------------------------------------------------
+        cpu_before = cpu_of(pids)
+        client_before = time.process_time()
+        t0 = time.monotonic()
 
-    def judge(cid: str, status: int, data: dict) -> None:
-        """An answer to a write: kept if first, compared if its id was answered before."""
-        data = comparable(data)
-        if cid not in first:
-            first[cid] = (status, data)
-            return
-        out.retried += 1
-        was_status, was = first[cid]
-        if (status, data) == (was_status, was):
-            out.retried_same += 1
-            return
-        words = (lambda d: (d.get("said"), d.get("error"), d.get("line"), d.get("column")))
-        now_rev = (data.get("state") or data).get("rev")
-        then_rev = (was.get("state") or was).get("rev")
-        if status == was_status and words(data) == words(was) and now_rev != then_rev:
-            out.retried_alike += 1  # the table moved on since: the same words, the table as it is now
-            return
-        out.differing.append(f"{cid}: first {was_status} {json.dumps(was)[:300]}; again {status} "
-                             f"{json.dumps(data)[:300]}")
+        def judge(cid: str, status: int, data: dict) -> None:
+            """An answer to a write: kept if first, compared if its id was answered before."""
+            data = comparable(data)
+            if cid not in first:
+                first[cid] = (status, data)
+                return
+            out.retried += 1
+            was_status, was = first[cid]
+            if (status, data) == (was_status, was):
+                out.retried_same += 1
+                return
+            words = (lambda d: (d.get("said"), d.get("error"), d.get("line"), d.get("column")))
+            now_rev = (data.get("state") or data).get("rev")
+            then_rev = (was.get("state") or was).get("rev")
+            if status == was_status and words(data) == words(was) and now_rev != then_rev:
+                out.retried_alike += 1  # the table moved on since: the same words, the table as it is now
+                return
+            out.differing.append(f"{cid}: first {was_status} {json.dumps(was)[:300]}; again {status} "
+                                 f"{json.dumps(data)[:300]}")
 
-    async def flush(t: Table, tab: int, phase: float) -> None:
-        """table.js ``sendQueued``, tried again as ``later`` and the refresh try it."""
-        conn = conn_of(t, tab)
-        backoff = 1.0
-        failed_once = False
-        mine = list(t.outbox)  # a tab's own copy of the outbox (the same writes, the same ids)
-        while True:
-            lost = broken = False
-            for entry in list(mine):
-                if entry.refused is not None:
-                    continue
-                if broken:
-                    entry.refused = "not sent: a line made before it was refused"
-                    t.not_sent += 1 if tab == 0 else 0
-                    continue
-                cid = entry.body["cid"]
-                out.requests += 1
-                if not failed_once and t.variation in ("cut", "half") and tab == 0:
-                    failed_once = True
-                    await cut(conn, f"{api}/{t.number}/dgn", entry.body, headers(t), whole=t.variation == "cut")
-                    out.failures += 1
-                    lost = True
-                    break
-                try:
-                    status, data = await post(t, conn, "dgn", entry.body, flushed=True)
-                except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
-                    out.failures += 1
-                    lost = True
-                    break
-                out.statuses[status] = out.statuses.get(status, 0) + 1
-                if status == 429 or status >= 500:
-                    out.failures += 1
-                    lost = True
-                    break
-                t.whole(data.get("state"))
-                judge(cid, status, data)
-                if not failed_once and t.variation == "lost" and tab == 0:
-                    failed_once = True
-                    conn.close()  # the answer never reached the phone: the same write is sent again
-                    out.failures += 1
-                    lost = True
-                    break
-                if status == 200:
-                    mine.remove(entry)
-                    t.view(data)
-                    if entry in t.outbox:
-                        t.outbox.remove(entry)
-                        if t.done_at is None and not waiting(t):
-                            t.done_at = time.monotonic()
-                    continue
-                entry.refused = data.get("error", str(status))
-                if tab == 0:
-                    t.refused += 1
-                broken = True
-                if data.get("state"):
-                    t.view(data["state"])
-            if not lost:
-                break
-            # No answer: the next try after the backoff, or at the page's refresh if it comes first
-            # and the server answers it.
+        async def flush(t: Table, tab: int, phase: float) -> None:
+            """table.js ``sendQueued``, tried again as ``later`` and the refresh try it."""
+            conn = conn_of(t, tab)
+            backoff = 1.0
+            failed_once = False
+            mine = list(t.outbox)  # a tab's own copy of the outbox (the same writes, the same ids)
             while True:
-                since = time.monotonic() - t0
-                tick = phase + REFRESH * (int((since - phase) // REFRESH) + 1) if since >= phase else phase
-                wait = min(backoff, tick - since)
-                by_timer = backoff <= tick - since
-                await asyncio.sleep(max(0.0, wait))
-                if by_timer:
-                    backoff = min(backoff * 2, LONGEST)
+                lost = broken = False
+                for entry in list(mine):
+                    if entry.refused is not None:
+                        continue
+                    if broken:
+                        entry.refused = "not sent: a line made before it was refused"
+                        t.not_sent += 1 if tab == 0 else 0
+                        continue
+                    cid = entry.body["cid"]
+                    out.requests += 1
+                    if not failed_once and t.variation in ("cut", "half") and tab == 0:
+                        failed_once = True
+                        await cut(conn, f"{api}/{t.number}/dgn", entry.body, headers(t), whole=t.variation == "cut")
+                        out.failures += 1
+                        lost = True
+                        break
+                    try:
+                        status, data = await post(t, conn, "dgn", entry.body, flushed=True)
+                    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+                        out.failures += 1
+                        lost = True
+                        break
+                    out.statuses[status] = out.statuses.get(status, 0) + 1
+                    if status == 429 or status >= 500:
+                        out.failures += 1
+                        lost = True
+                        break
+                    t.whole(data.get("state"))
+                    judge(cid, status, data)
+                    if not failed_once and t.variation == "lost" and tab == 0:
+                        failed_once = True
+                        conn.close()  # the answer never reached the phone: the same write is sent again
+                        out.failures += 1
+                        lost = True
+                        break
+                    if status == 200:
+                        mine.remove(entry)
+                        t.view(data)
+                        if entry in t.outbox:
+                            t.outbox.remove(entry)
+                            if t.done_at is None and not waiting(t):
+                                t.done_at = time.monotonic()
+                        continue
+                    entry.refused = data.get("error", str(status))
+                    if tab == 0:
+                        t.refused += 1
+                    broken = True
+                    if data.get("state"):
+                        t.view(data["state"])
+                if not lost:
                     break
-                out.requests += 1
-                try:
-                    status, data = await read(t, conn)
-                except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
-                    continue
-                out.statuses[status] = out.statuses.get(status, 0) + 1
-                if status == 200:
-                    break
-        if t.done_at is None and not waiting(t):
-            t.done_at = time.monotonic()  # (a conflict: its outbox all refused or not sent)
-        out.requests += 1
-        status, data = await read(t, conn)  # the table as the server holds it now
-        out.statuses[status] = out.statuses.get(status, 0) + 1
+                # No answer: the next try after the backoff, or at the page's refresh if it comes first
+                # and the server answers it.
+                while True:
+                    since = time.monotonic() - t0
+                    tick = phase + REFRESH * (int((since - phase) // REFRESH) + 1) if since >= phase else phase
+                    wait = min(backoff, tick - since)
+                    by_timer = backoff <= tick - since
+                    await asyncio.sleep(max(0.0, wait))
+                    if by_timer:
+                        backoff = min(backoff * 2, LONGEST)
+                        break
+                    out.requests += 1
+                    try:
+                        status, data = await read(t, conn)
+                    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+                        continue
+                    out.statuses[status] = out.statuses.get(status, 0) + 1
+                    if status == 200:
+                        break
+            if t.done_at is None and not waiting(t):
+                t.done_at = time.monotonic()  # (a conflict: its outbox all refused or not sent)
+            out.requests += 1
+            status, data = await read(t, conn)  # the table as the server holds it now
+            out.statuses[status] = out.statuses.get(status, 0) + 1
 
-    async def phone(t: Table) -> None:
-        phase = rng.random() * REFRESH
-        sent = [Entry(dict(e.body)) for e in t.outbox]
-        if t.variation == "tabs":
-            await asyncio.gather(flush(t, 0, phase), flush(t, 1, rng.random() * REFRESH))
-        else:
-            await flush(t, 0, phase)
-        if t.variation == "twice":  # the whole outbox sent again, the same ids
-            again = Table(t.number, t.token, t.steps, "twice", t.phone, rev=t.rev, hands=t.hands, keys=t.keys)
-            again.outbox = sent
-            await flush(again, 1, phase)
+        async def phone(t: Table) -> None:
+            phase = t.rng.random() * REFRESH
+            sent = [Entry(dict(e.body)) for e in t.outbox]
+            if t.variation == "tabs":
+                await asyncio.gather(flush(t, 0, phase), flush(t, 1, t.rng.random() * REFRESH))
+            else:
+                await flush(t, 0, phase)
+            if t.variation == "twice":  # the whole outbox sent again, the same ids
+                again = Table(t.number, t.token, t.steps, "twice", t.phone, rev=t.rev, hands=t.hands, keys=t.keys)
+                again.outbox = sent
+                await flush(again, 1, phase)
 
-    bound = bound if bound is not None else 300.0 + offline
-    tasks = [asyncio.ensure_future(phone(t)) for t in tables.values()]
-    done, pending = await asyncio.wait(tasks, timeout=bound)
-    for task in pending:
-        task.cancel()
-    for task in done:
-        if task.exception() is not None:
-            raise task.exception()
-    ends = [t.done_at for t in tables.values() if t.done_at is not None and t.variation != "conflict"]
-    out.hall_time = (max(ends) - t0) if ends else 0.0
-    out.times = [t.done_at - t0 for t in tables.values() if t.done_at is not None and t.variation != "conflict"]
-    after = cpu_of(pids)
-    out.server_split = (after[0] - cpu_before[0], after[1] - cpu_before[1])
-    out.server_cpu = sum(out.server_split)
-    out.client_cpu = time.process_time() - client_before
-    out.stuck = [t.number for t in tables.values() if waiting(t)]
-    out.stored = sum(1 for t in tables.values() for cid in queued[t.number] if first.get(cid, (0,))[0] == 200)
-    out.refused = sum(t.refused for t in tables.values())
-    out.not_sent = sum(t.not_sent for t in tables.values())
+        bound = bound if bound is not None else 300.0 + offline
+        tasks = [asyncio.ensure_future(phone(t)) for t in tables.values()]
+        done, pending = await asyncio.wait(tasks, timeout=bound)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            if task.exception() is not None:
+                raise task.exception()
+        ends = [t.done_at for t in tables.values() if t.done_at is not None and t.variation != "conflict"]
+        out.hall_time = (max(ends) - t0) if ends else 0.0
+        out.times = [t.done_at - t0 for t in tables.values() if t.done_at is not None and t.variation != "conflict"]
+        after = cpu_of(pids)
+        out.server_split = (after[0] - cpu_before[0], after[1] - cpu_before[1])
+        out.server_cpu = sum(out.server_split)
+        out.client_cpu = time.process_time() - client_before
+        out.stuck = [t.number for t in tables.values() if waiting(t)]
+        out.stored = sum(1 for t in tables.values() for cid in queued[t.number] if first.get(cid, (0,))[0] == 200)
+        out.refused = sum(t.refused for t in tables.values())
+        out.not_sent = sum(t.not_sent for t in tables.values())
 
-    # What the director's page counts of the moves made offline.
-    director_conn = PhoneConnection(port, "127.0.0.1")
-    status, _, content = await director_conn.request("GET", "/api/v1/director", None,
-                                                     {"authorization": f"Bearer {director}"})
-    director_conn.close()
-    for c in conns.values():
-        c.close()
-    seen = {x["table"]: x.get("offline") for x in json.loads(content)["tables"]} if status == 200 else {}
-    for t in tables.values():
-        want = {"taken": 0, "refused": 1} if t.variation == "conflict" else {"taken": len(t.first_at), "refused": 0}
-        got = seen.get(t.number) or {"taken": 0, "refused": 0}
-        if {k: got.get(k) for k in want} != want:
-            out.director_wrong.append(f"table {t.number}: {got}, not {want}")
-
-    server.send_signal(2)
-    try:
-        server.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        server.kill()
+        # What the director's page counts of the moves made offline.
+        director_conn = PhoneConnection(port, "127.0.0.1")
+        status, _, content = await director_conn.request("GET", "/api/v1/director", None,
+                                                         {"authorization": f"Bearer {director}"})
+        director_conn.close()
+        for c in conns.values():
+            c.close()
+        seen = {x["table"]: x.get("offline") for x in json.loads(content)["tables"]} if status == 200 else {}
+        for t in tables.values():
+            want = {"taken": 0, "refused": 1} if t.variation == "conflict" else {"taken": len(t.first_at), "refused": 0}
+            got = seen.get(t.number) or {"taken": 0, "refused": 0}
+            if {k: got.get(k) for k in want} != want:
+                out.director_wrong.append(f"table {t.number}: {got}, not {want}")
+    finally:  # the server stopped, whatever happened
+        server.send_signal(2)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
     text = log.read_text(errors="replace")
     out.server_errors = [line for line in text.splitlines() if "Traceback" in line or "ERROR" in line
                          or "failed" in line]
@@ -630,8 +633,10 @@ async def cut(conn: PhoneConnection, path: str, body: dict, headers: dict[str, s
 
 def report(args: argparse.Namespace, out: Outcome, local_cpu: float) -> None:
     times = out.times
-    print(f"reconnect: {out.tables} tables ({'each from the start of its game' if args.from_start else 'each part of the way through its game'}), {args.moves} moves each online, then {args.offline:.0f} s offline "
-          f"(a move every {args.every:g} s or so), all back at once{' (the outboxes sent without ?hands=)' if args.whole_answers else ''}; {os.cpu_count()} cores (shared)")
+    where = "each from the start of its game" if args.from_start else "each part of the way through its game"
+    how = " (the outboxes sent without ?hands=)" if args.whole_answers else ""
+    print(f"reconnect: {out.tables} tables ({where}), {args.moves} moves each online, then {args.offline:.0f} s "
+          f"offline (a move every {args.every:g} s or so), all back at once{how}; {os.cpu_count()} cores (shared)")
     print(f"  moves made offline: {out.queued}; stored: {out.stored}; refused (a conflict: another phone wrote "
           f"meanwhile, {args.conflicts} tables): {out.refused} by the server, {out.not_sent} not sent after it")
     print(f"  back online to every queued move stored: the hall {out.hall_time:.2f} s; per table p50 "
@@ -640,8 +645,8 @@ def report(args: argparse.Namespace, out: Outcome, local_cpu: float) -> None:
     statuses = ", ".join(f"{k}: {v}" for k, v in sorted(out.statuses.items()))
     print(f"  requests from back online: {out.requests} (answers by status: {statuses}); tries without an "
           f"answer (lost answers, cut connections, timeouts, 429, 5xx): {out.failures}; the answers to the writes "
-          f"sent from the outboxes: {out.flushed_bytes / 1e6:.1f} MB ({out.flushed_bytes / 1000 / max(1, out.flushed_answers):.1f} "
-          f"KB each)")
+          f"sent from the outboxes: {out.flushed_bytes / 1e6:.1f} MB "
+          f"({out.flushed_bytes / 1000 / max(1, out.flushed_answers):.1f} KB each)")
     print(f"  retried ids: {out.retried} answered again; {out.retried_same} the very same answer, "
           f"{out.retried_alike} the same words with the table as it now is; differing: {len(out.differing)}")
     print(f"  moves lost: {out.lost}; doubled: {out.doubled}; a queued write's time changed: {out.at_changed}; "
