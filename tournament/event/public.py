@@ -101,12 +101,32 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
            "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
                         "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
            "standings": standings, "rounds": rounds, "stages": stage_docs, "feed_version": feed.FEED_VERSION}
+    if s.teams:  # a team event: its teams, and the players' own ranking inside it
+        from tournament.event.teams import player_standings
+
+        out["teams"] = team_docs(store)
+        out["player_standings"] = player_standings(store).to_dict()
     if log:
         entries = feed.all_changes(store)
         out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)
     else:
         out["latest_seq"] = latest_seq(store)
     return out
+
+
+def team_docs(store: EventStore) -> list[dict[str, Any]]:
+    """A team event's teams as plain values: each team's pairs (their players) and reserves, in
+    the order registered, and the rounds it entered and withdrew from."""
+    from tournament.event.teams import squads
+
+    pairs = {t.id: t for t in store.teams()}
+    names = {p.id: p.name for p in store.players()}
+    return [{"id": s.id, "name": s.name, "from_round": s.entered, "withdrawn_from": s.withdrawn,
+             "pairs": [{"id": pid, "name": pairs[pid].name,
+                        "players": [{"id": x, "name": names.get(x, str(x))} for x in pairs[pid].players]}
+                       for pid in s.pairs if pid in pairs],
+             "reserves": [{"id": x, "name": names.get(x, str(x))} for x in s.reserves]}
+            for s in squads(store)]
 
 
 def public_data(store: EventStore) -> dict[str, Any]:
@@ -353,6 +373,131 @@ def crosstable(data: dict[str, Any]) -> dict[str, Any]:
              "cells": [cells.get(x["id"], {}).get(n) for n in rounds], "row": x}
             for x in data["standings"]["standings"]]
     return {"rounds": rounds, "rows": rows, "partnership": partnership}
+
+
+# --- a team event: its matches, a team's page, the crosstable of teams ------------------------------
+
+
+def team_of_players(data: dict[str, Any]) -> dict[int, int]:
+    """Player id -> their team (a pair's players and the team's reserves), in a team event."""
+    return {x["id"]: t["id"] for t in data.get("teams", ()) for x in
+            [*(p for pair in t["pairs"] for p in pair["players"]), *t["reserves"]]}
+
+
+def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any]]:
+    """A round's matches in a team event, in table order, each as its tables' results stand: its
+    tables, the home team (N-S at its first table) and the visitors, the games each has won so far
+    (a drawn game a half; ``home_text``, ``away_text``: "1½"), the points each has scored, and
+    how many of its tables have a result.  A match fills in as its tables confirm: this reads only
+    the tables' entered results, as every page does."""
+    from tournament.event.teams import games_text
+
+    team_of = team_of_players(data)
+    names = {t["id"]: t["name"] for t in data.get("teams", ())}
+    found: dict[tuple[int, ...], dict[str, Any]] = {}
+    for t in sorted(r["tables"], key=lambda t: t["table"]):
+        sides: dict[str, int] = {}
+        for s in t["seats"]:
+            if s["id"] in team_of:
+                sides.setdefault(s["side"], team_of[s["id"]])
+        if len(set(sides.values())) != 2:
+            continue
+        key = tuple(sorted(sides.values()))
+        home = sides.get("NS", key[0])
+        m = found.setdefault(key, {"tables": [], "home": home, "away": key[0] if key[1] == home else key[1],
+                                   "games": {home: 0.0}, "points": {home: 0}, "done": 0, "sides": []})
+        m["tables"].append(t["table"])
+        m["sides"].append({side: team for side, team in sides.items()})
+        res = t["result"]
+        if res is None:
+            continue
+        m["done"] += 1
+        for side, team in sides.items():
+            won = 1.0 if res["winner"] == side else 0.5 if res["winner"] is None else 0.0
+            m["games"][team] = m["games"].get(team, 0.0) + won
+            m["points"][team] = m["points"].get(team, 0) + int(res["scores"].get(side, 0))
+    out = []
+    for m in found.values():
+        home, away = m["home"], m["away"]
+        hg, ag = m["games"].get(home, 0.0), m["games"].get(away, 0.0)
+        finished = m["done"] == len(m["tables"])
+        out.append({"tables": m["tables"], "first": m["tables"][0], "last": m["tables"][-1],
+                    "home": {"id": home, "name": names.get(home, str(home))},
+                    "away": {"id": away, "name": names.get(away, str(away))},
+                    "home_games": hg, "away_games": ag, "home_text": games_text(hg), "away_text": games_text(ag),
+                    "home_points": m["points"].get(home, 0), "away_points": m["points"].get(away, 0),
+                    "done": m["done"], "count": len(m["tables"]), "finished": finished,
+                    "winner": (None if not finished or hg == ag else home if hg > ag else away),
+                    "sides": m["sides"]})
+    return out
+
+
+def team_byes(data: dict[str, Any], r: dict[str, Any]) -> list[int]:
+    """The teams with a bye in round ``r`` (their pairs' byes)."""
+    team_of = team_of_players(data)
+    return list(dict.fromkeys(team_of[b["id"]] for b in r["byes"] if b["id"] in team_of))
+
+
+def team_view(data: dict[str, Any], team_id: int) -> dict[str, Any]:
+    """One team's event: its pairs and reserves, its row of the team standings, and each round's
+    match (the opponents, the games and points each side has, and its tables with the team's side
+    at each) or bye."""
+    team = next((t for t in data.get("teams", ()) if t["id"] == team_id), None)
+    if team is None:
+        raise NotPublic(f"no team number {team_id} in this event")
+    standing = next((row for row in data["standings"].get("teams", ()) if row["id"] == team_id), None)
+    rounds = []
+    for r in data["rounds"]:
+        if team_id in team_byes(data, r):
+            rounds.append({"round": r["round"], "heading": round_heading(r), "bye": True})
+            continue
+        for m in round_matches(data, r):
+            if team_id not in (m["home"]["id"], m["away"]["id"]):
+                continue
+            home = m["home"]["id"] == team_id
+            tables = [t for t in r["tables"] if t["table"] in m["tables"]]
+            own = []
+            for t, sides in zip(tables, m["sides"]):
+                side = next(s for s, team in sides.items() if team == team_id)
+                res = t["result"]
+                own.append({"table": t["table"], "side": side, "result": res,
+                            "ours": [s for s in t["seats"] if s["side"] == side],
+                            "theirs": [s for s in t["seats"] if s["side"] != side],
+                            "for": res["scores"].get(side) if res else None,
+                            "against": sum(v for k, v in res["scores"].items() if k != side) if res else None,
+                            "outcome": (None if res is None else "won" if res["winner"] == side else
+                                        "draw" if res["winner"] is None else "lost")})
+            rounds.append({"round": r["round"], "heading": round_heading(r), "bye": False, "match": m,
+                           "opponent": m["away"] if home else m["home"],
+                           "games_for": m["home_text"] if home else m["away_text"],
+                           "games_against": m["away_text"] if home else m["home_text"],
+                           "outcome": (None if not m["finished"] else "draw" if m["winner"] is None else
+                                       "won" if m["winner"] == team_id else "lost"),
+                           "tables": own})
+    return {"team": team, "standing": standing, "rounds": rounds}
+
+
+def team_crosstable(data: dict[str, Any]) -> dict[str, Any]:
+    """The team event in one table: a row a team, in the team standings' order; a column a round;
+    each cell the team's match that round: won, drawn or lost (W, D, L; none while it is played),
+    the games for and against, and the opponents' number."""
+    cells: dict[int, dict[int, dict[str, Any]]] = {}
+    for r in data["rounds"]:
+        for team in team_byes(data, r):
+            cells.setdefault(team, {})[r["round"]] = {"bye": True}
+        for m in round_matches(data, r):
+            for us, them, g_for, g_against in ((m["home"], m["away"], m["home_text"], m["away_text"]),
+                                               (m["away"], m["home"], m["away_text"], m["home_text"])):
+                outcome = (None if not m["finished"] else "D" if m["winner"] is None else
+                           "W" if m["winner"] == us["id"] else "L")
+                cells.setdefault(us["id"], {})[r["round"]] = {
+                    "bye": False, "outcome": outcome, "for": g_for or "0", "against": g_against or "0",
+                    "opponent": them["id"], "tables": m["tables"]}
+    rounds = [r["round"] for r in data["rounds"]]
+    rows = [{"rank": x["rank"], "id": x["id"], "name": x["team"],
+             "cells": [cells.get(x["id"], {}).get(n) for n in rounds]}
+            for x in data["standings"].get("teams", ())]
+    return {"rounds": rounds, "rows": rows}
 
 
 # --- a game's replay --------------------------------------------------------------------------------

@@ -228,22 +228,34 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
     return tuple(order)
 
 
+def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
+    """The round's matches as the director's page shows them, in table order, each summed from
+    its tables' results as they come in: its tables, the two teams (home first), the games each
+    has won so far (``home_games``, and as read: ``home_text`` "1½"), how many tables are in."""
+    teams = {t.id: t for t in store.teams()}
+    found = squads(store)
+    names = {s.id: s.name for s in found}
+    squad_of = pairing.squad_of_players(found, teams.values())
+    return [{"tables": list(m.tables), "home": names[m.home], "away": names[m.away],
+             "home_games": m.home_games, "away_games": m.away_games,
+             "home_text": games_text(m.home_games), "away_text": games_text(m.away_games),
+             "done": m.done, "count": len(m.tables), "finished": m.finished}
+            for m in pairing.round_matches(store.tables(round_no), store.results(), squad_of)]
+
+
 def match_lines(store: EventStore, round_no: int) -> list[str]:
     """A line a match of the round, its games summed as its tables' results come in:
     ``tables 1-2: Los Primos 1½ – ½ La Dupla`` (``(1 of 2 tables in)`` while it is played)."""
-    teams = {t.id: t for t in store.teams()}
-    names = {s.id: s.name for s in squads(store)}
-    squad_of = pairing.squad_of_players(squads(store), teams.values())
     out = []
-    for m in pairing.round_matches(store.tables(round_no), store.results(), squad_of):
-        where = f"tables {m.tables[0]}-{m.tables[-1]}"
-        score = f"{_games(m.home_games)} – {_games(m.away_games)}"
-        state = "" if m.finished else f" ({m.done} of {len(m.tables)} tables in)"
-        out.append(f"{where}: {names[m.home]} {score} {names[m.away]}{state}")
+    for m in match_docs(store, round_no):
+        where = f"tables {m['tables'][0]}-{m['tables'][-1]}"
+        state = "" if m["finished"] else f" ({m['done']} of {m['count']} tables in)"
+        out.append(f"{where}: {m['home']} {m['home_text']} – {m['away_text']} {m['away']}{state}")
     return out
 
 
-def _games(x: float) -> str:
+def games_text(x: float) -> str:
+    """Games won as a match's score reads them: 2, 1½, ½, 0."""
     whole = int(x)
     return (str(whole) if whole or x == whole else "") + ("½" if x != whole else "")
 

@@ -43,7 +43,7 @@ from domrec.i18n import N_
 from domrec.session import RequestRefused, Session
 
 from tournament.errors import TournamentError
-from tournament.event import changes, corrections, results, rounds
+from tournament.event import changes, corrections, results, rounds, teams
 from tournament.event.results import Entry
 from tournament.event.tables import table_record
 from tournament.store import venue as venue_sql
@@ -1081,8 +1081,10 @@ class Venue:
                                "offline": ({"taken": queued[t.id][0], "refused": queued[t.id][1],
                                             "at": queued[t.id][2]} if t.id in queued else None)})
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
+            # A team event's matches, each as its tables' confirmed results add up so far.
+            matches = teams.match_docs(self.store, rnd) if rnd and self.store.settings.teams else []
             return {"event": self.store.settings.name, "round": rnd, "tables": tables, "can_pair": complete or not rnd,
-                    "idle_after": self.idle_minutes}
+                    "idle_after": self.idle_minutes, "matches": matches}
 
     def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None) -> dict:
         """A result entered or corrected from the director's page: a score by hand (unverified), with

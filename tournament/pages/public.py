@@ -86,6 +86,8 @@ class Site:
                 return "/"
             if page == "player":
                 return f"/players/{int(args[0])}"
+            if page == "team":
+                return f"/teams/{int(args[0])}"
             if page == "replay":
                 return f"/games/{int(args[0])}/{int(args[1])}" if tuple(args) in self.recorded else None
             if page == "report":
@@ -98,14 +100,14 @@ class Site:
             return self.up + quote(self.report) if self.report else None
         if page == "projector" or not self.has_pages:
             return None
-        if page == "player":
-            return f"{self.pages}player-{int(args[0])}.html"
+        if page in ("player", "team"):
+            return f"{self.pages}{page}-{int(args[0])}.html"
         return f"{self.pages}{page}.html"
 
 
 def file_name(page: str, *args: Any) -> str:
     """The file a public page is written to, in the pages' folder."""
-    return f"player-{int(args[0])}.html" if page == "player" else f"{page}.html"
+    return f"{page}-{int(args[0])}.html" if page in ("player", "team") else f"{page}.html"
 
 
 def _shown(value: Any) -> Any:
@@ -130,10 +132,11 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        standings_view=standings_view, round_view=round_view, column_rules=column_rules,
                        prize_views=prize_views,
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
-                       group_keys=_group_keys, rounds_places_text=_rounds_places_text, format_name=words.format_name)
+                       group_keys=_group_keys, team_standings_view=team_standings_view, rounds_places_text=_rounds_places_text, format_name=words.format_name)
     env.filters.update(label=words.label, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
-                       pick=lambda row, keys: [row.get(k) for k in keys])
+                       pick=lambda row, keys: [row.get(k) for k in keys],
+                       team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k))
     return env
 
 
@@ -255,6 +258,8 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str], data: dict[
         for side in sides_in_seating_order(t["seats"]):
             if side not in sides:
                 sides.append(side)
+    # A team event: each match's running result heads its first table.
+    heads = {m["first"]: m for m in pub.round_matches(data, r)} if data and data.get("teams") else {}
     rows = []
     for t in r["tables"]:
         res = t["result"]
@@ -268,10 +273,65 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str], data: dict[
                           "score": res["scores"].get(side) if res is not None else None,
                           "win": res is not None and res["winner"] == side})
         rows.append({"table": t["table"], "match": t["match"], "cells": cells, "result": res,
+                     "team_match": heads.get(t["table"]),
                      "winner_name": named.get(res["winner"]) if res is not None and res["winner"] else None,
                      "status": t.get("status"),  # the feed's: not started, playing, waiting (never a move)
                      "replay": site.url("replay", r["round"], t["table"]) if res is not None else None})
     return {"sides": sides, "rows": rows, "match": any(t["match"] for t in r["tables"])}
+
+
+#: A team standings' ranking keys (``--team-tiebreak``) -> the column showing each (head-to-head
+#: is not a figure of one row: it shows in the order only).
+TEAM_KEY_COLUMNS = {"games": "games won", "efectividad": "efectividad", "match-points": "match points",
+                    "for": "for"}
+#: A team standings' columns after its ranking ones, in this order.
+TEAM_COLUMNS = ("games won", "games lost", "for", "against", "efectividad", "match points", "played",
+                "matches W-D-L")
+
+
+def _team_cells(row: dict[str, Any]) -> dict[str, Any]:
+    return {"rank": row["rank"], "name": row["team"], "games won": _number(row["won"]),
+            "games lost": _number(row["lost"]), "for": row["points_for"], "against": row["points_against"],
+            "efectividad": row["efectividad"], "match points": row["match_points"], "played": row["played"],
+            "matches W-D-L": f"{row['matches_won']}-{row['matches_drawn']}-{row['matches_lost']}",
+            "byes": row["byes"], "status": row["status"]}
+
+
+def team_standings_view(data: dict[str, Any], keep: Iterable[str] | None = None) -> dict[str, Any] | None:
+    """A team event's team standings as a table (None in other events): rank, the team, the
+    columns its preset ranks by (``team_tiebreaks``, in their order), then the others; the byes
+    and status columns only where a team had a bye or withdrew.  ``keep``: only these columns
+    (the projector's)."""
+    table = data["standings"]
+    if "teams" not in table:
+        return None
+    rows = table["teams"]
+    keys = list(table.get("team_tiebreaks", ()))
+    ranking = ["rank", "name", *dict.fromkeys(TEAM_KEY_COLUMNS[k] for k in keys if k in TEAM_KEY_COLUMNS)]
+    columns = ranking + [c for c in TEAM_COLUMNS if c not in ranking]
+    if any(r["byes"] for r in rows):
+        columns.append("byes")
+    if any(r["status"] != "active" for r in rows):
+        columns.append("status")
+    if keep is not None:
+        columns = [c for c in columns if c in set(keep)]
+    numeric = {c for c in columns if c not in ("name", "matches W-D-L", "status")}
+    optional = {c for c in columns if c not in ranking}
+    cells = [_team_cells(r) for r in rows]
+    return {"columns": columns, "rows": [[c[k] for k in columns] for c in cells], "ids": [r["id"] for r in rows],
+            "numeric": numeric, "optional": optional, "classes": [_cell_class(c, numeric, optional) for c in columns],
+            "ranking": ranking, "tiebreaks": keys, "through_round": table["through_round"],
+            "provisional": table["provisional"], "team": True}
+
+
+def team_links(data: dict[str, Any], site: Site) -> dict[int, str]:
+    """Each team -> its page."""
+    out = {}
+    for t in data.get("teams", ()):
+        link = site.url("team", t["id"])
+        if link:
+            out[t["id"]] = link
+    return out
 
 
 def prize_views(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -340,7 +400,8 @@ def values(data: dict[str, Any], site: Site, page: str, lang: str = i18n.DEFAULT
             "live": site.served, "mark": Markup(SERVE_MARK if site.served else REPORT_MARK),
             "languages": languages if site.served else [],
             "seq": data.get("seq", 0), "follow": "tables" if page in SHOWS_STATUS else None,
-            "links": player_links(data, site),
+            "links": player_links(data, site), "team_links": team_links(data, site),
+            "player_pages": {p["id"]: site.url("player", p["id"]) for p in data["players"]} if "teams" in data else {},
             "stages_title": stages_title(data["stages"], lang),
             "champions": [(x["name"], x["champion"]) for x in data["stages"] if x.get("champion")], **extra}
 
@@ -366,13 +427,16 @@ def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: 
     if page in ("standings", "games"):
         return values(data, site, page, lang)
     if page == "crosstable":
-        return values(data, site, page, lang, cross=pub.crosstable(data))
+        return values(data, site, page, lang, cross=pub.crosstable(data),
+                      team_cross=pub.team_crosstable(data) if "teams" in data else None)
     if page == "bracket":
         if not data["stages"]:
             raise pub.NotPublic("this event has no knockout, round robin or final")
         return values(data, site, page, lang)
     if page == "player":
         return values(data, site, page, lang, view=pub.player_view(data, int(args[0])))
+    if page == "team":
+        return values(data, site, page, lang, view=pub.team_view(data, int(args[0])))
     raise pub.NotPublic(f"no page {page!r}")
 
 
@@ -439,14 +503,19 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT) -> list[di
                         "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": wide,
                         "dense": not wide})
     table = data["standings"]
-    if table["standings"]:
-        keep = display.ranking_columns(table["tiebreaks"])  # what fits twice across a screen at 34 px
-        view = standings_view(table, keep)
+    teams = team_standings_view(data)
+    view: dict[str, Any] | None = None
+    if teams is not None:  # a team event's projector shows the teams' standings
+        view = team_standings_view(data, [*teams["ranking"], "played"]) if teams["rows"] else None
+    elif table["standings"]:
+        view = standings_view(table, display.ranking_columns(table["tiebreaks"]))  # fits twice across at 34 px
+    if view is not None:
         per = STANDINGS_ROWS * STANDINGS_COLUMNS
         for k in range(0, len(view["rows"]), per):
             chunk = view["rows"][k:k + per]
             screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, STANDINGS_ROWS),
-                            "through": table["through_round"], "provisional": table["provisional"]})
+                            "through": table["through_round"], "provisional": table["provisional"],
+                            "team": teams is not None})
     return _numbered(screens)
 
 
@@ -513,5 +582,7 @@ def site_pages(data: dict[str, Any], site: Site, lang: str = i18n.DEFAULT) -> It
         yield file_name(page), functools.partial(page_html, data, site, page, lang=lang)
     for p in data["players"]:
         yield file_name("player", p["id"]), functools.partial(page_html, data, site, "player", p["id"], lang=lang)
+    for t in data.get("teams", ()):
+        yield file_name("team", t["id"]), functools.partial(page_html, data, site, "team", t["id"], lang=lang)
 
 

@@ -30,7 +30,8 @@ LABELS = (
     N_("byes"), N_("against"), N_("for"), N_("played"), N_("firsts"), N_("placement"), N_("score"), N_("wins"),
     N_("event"), N_("counted"), N_("players"), N_("club"),
     N_("head-to-head"), N_("pair"), N_("place"), N_("id"), N_("place in the rounds"), N_("active"),
-    N_("withdrawn"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
+    N_("withdrawn"), N_("team"), N_("games won"), N_("games lost"), N_("efectividad"), N_("match points"),
+    N_("matches W-D-L"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
 )
 #: The games' names as a page shows them (the event stores the game's id, ``competitive``).
 GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), "broadway": N_("Broadway"),

@@ -538,6 +538,7 @@ HALL_ROUTES = (
     ("/crosstable", "public_page"),
     ("/bracket", "public_page"),
     ("/players/{player}", "player_page"),
+    ("/teams/{team}", "team_page"),
     ("/games/{round}/{table}", "public_replay"),
     ("/projector", "projector_page"),
     ("/live", "live_stream"),
@@ -613,6 +614,16 @@ class HallSite(Site):
             return await self._refused_page(request, e, e.status)
         lang = self._language(request)[0]
         return await self._public(request, lambda part, since: self.public.page("player", number, part=part,
+                                                                                since=since, lang=lang))
+
+    async def team_page(self, request: Request) -> Response:
+        """A team's page in a team event (a 404 page in any other, or for a team not there)."""
+        try:
+            number = _int(request.path_params["team"], "team")
+        except _Refusal as e:
+            return await self._refused_page(request, e, e.status)
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.page("team", number, part=part,
                                                                                 since=since, lang=lang))
 
     async def projector_page(self, request: Request) -> Response:

@@ -101,6 +101,7 @@
     $("summary").replaceChildren(el("span", {}, ...withNodes(t("round %(n)s", { n: slot("n") }), { n: el("b", {}, view.round || "–") })),
       el("span", {}, ...withNodes(t("confirmed %(n)s", { n: slot("n") }), { n: el("b", {}, done) })));
     $("pair").disabled = !view.can_pair;
+    renderMatches(view.matches || []);
     const body = $("tables").tBodies[0];
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
                                                               "data-called": t.called ? "yes" : "no",
@@ -116,6 +117,16 @@
          ...(t.contact_at ? [el("div", { class: "when contact" }, window.venue.t("phone last heard from %(time)s", { time: when(t.contact_at) }))] : [])),
       el("td", {}, when(t.last_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, window.venue.t("Open"))))));
+  }
+  // A team event's matches, each summed by the server from its tables' confirmed results (the
+  // games each team has won so far), filling in as the tables confirm.
+  function renderMatches(matches) {
+    const list = $("matches");
+    list.hidden = !matches.length;
+    list.replaceChildren(...matches.map((m) => el("li", { "data-tables": m.tables.join("-"), "data-finished": m.finished ? "yes" : "no" },
+      t("Tables %(first)s-%(last)s", { first: m.tables[0], last: m.tables[m.tables.length - 1] }) + ": ",
+      name(m.home), " ", el("b", { class: "match-score" }, m.home_text + " – " + m.away_text), " ", name(m.away),
+      ...(m.finished ? [] : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
   }
   // A table whose phone sent moves made while it was offline (they came with the time the phone
   // made them): how many, and how long ago the last came; and those the server refused.

@@ -1,0 +1,206 @@
+"""A team event in the hall (issue 37, points 4 and 6): the team standings, each match with its
+tables and running result, a team's page, the crosstable of teams, the projector, the report; and
+through the venue, a match's result filling in on the director's and the hall's pages as its
+tables confirm."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.request
+from pathlib import Path
+
+from domrec.session import requests_for
+from domrec.simulate import play_game
+
+from tests.tournament.helpers import hand_by_hand
+from tests.tournament.test_teams import run, write_csv
+from tournament.event import public as pub
+from tournament.event.files import open_event
+from tournament.event.tables import table_record
+from tournament.pages import public as pages
+
+
+def _team_event(tmp_path: Path, teams: int = 5, rounds: int = 2) -> Path:
+    event = tmp_path / "copa.db"
+    run("simulate", event, "--format", "teams", "--teams", teams, "--rounds", rounds, "-q")
+    return event
+
+
+def _data(event: Path) -> dict:
+    store = open_event(event)
+    try:
+        return pub.public_data(store)
+    finally:
+        store.close()
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_the_standings_page_shows_the_team_standings_with_the_presets_columns(tmp_path):
+    event = _team_event(tmp_path)
+    data = _data(event)
+    html = pages.page_html(data, pages.Site(), "standings")
+    teams = json.loads(run("standings", event, "--json"))["teams"]
+    table = html[html.index('<table class="std teams">'):]
+    table = table[:table.index("</table>")]
+    # The columns: rank, team, then the preset's keys (games won, efectividad) in their order.
+    heads = re.findall(r"<th[^>]*>([^<]+)</th>", table)
+    assert heads[:4] == ["rank", "team", "games won", "efectividad"]
+    # Each team in the order of `standings --json`, linked to its page, its figures as there.
+    names = re.findall(r'<a href="/teams/(\d+)"><bdi>([^<]+)</bdi></a>', table)
+    assert [n for _, n in names] == [r["team"] for r in teams]
+    assert [int(i) for i, _ in names] == [r["id"] for r in teams]
+    first = table[table.index("<tbody>"):].split("</tr>")[0]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", first)
+    assert cells[0] == str(teams[0]["rank"]) and cells[2] == str(teams[0]["won"])
+    assert cells[3] == str(teams[0]["efectividad"])
+    # The pairs' and players' rankings inside the event, linked from the team standings.
+    assert 'href="#standings"' in html and 'href="#players"' in html
+    assert 'id="players"' in html and "Players' ranking after round 2" in html
+    assert "Pairs' ranking after round 2" in html
+    es = pages.page_html(data, pages.Site(), "standings", lang="es")
+    assert "Clasificación por equipos tras la ronda 2" in es and "partidas ganadas" in es
+
+
+def test_each_round_shows_its_matches_and_a_team_its_page(tmp_path):
+    event = _team_event(tmp_path)
+    data = _data(event)
+    games = pages.page_html(data, pages.Site(), "games")
+    r1 = data["rounds"][0]
+    matches = pub.round_matches(data, r1)
+    assert len(matches) == 2 and all(m["count"] == 2 and m["finished"] for m in matches)
+    for m in matches:
+        assert m["home_games"] + m["away_games"] == 2
+        line = f"Tables {m['first']}-{m['last']}: {m['home']['name']} {m['home_text']} – {m['away_text']} {m['away']['name']}"
+        assert line in _text(games)
+    # A team's page: its pairs, its players linked, each match with the games and its tables.
+    team = data["teams"][0]
+    view = pub.team_view(data, team["id"])
+    html = pages.page_html(data, pages.Site(), "team", team["id"])
+    text = _text(html)
+    for p in team["pairs"]:
+        assert p["name"] in text
+        for x in p["players"]:
+            assert f'href="/players/{x["id"]}"' in html
+    played = [g for g in view["rounds"] if not g["bye"]]
+    assert played and all(len(g["tables"]) == 2 for g in played)
+    assert f"against {played[0]['opponent']['name']} · {played[0]['games_for']} – {played[0]['games_against']}" in text
+    # The crosstable of teams: a row a team, a cell a round.
+    cross = pages.page_html(data, pages.Site(), "crosstable")
+    assert "Crosstable of teams" in cross and "Crosstable of pairs" in cross
+    rows = pub.team_crosstable(data)["rows"]
+    assert len(rows) == 5 and all(len(r["cells"]) == 2 for r in rows)
+    assert sum(1 for r in rows for c in r["cells"] if c and c["bye"]) == 2  # 5 teams: a bye a round
+    # The projector: the team standings.
+    projector = pages.projector_html(data, pages.Site())
+    assert "Team standings after round 2" in projector and data["teams"][0]["name"] in projector
+    es = pages.page_html(data, pages.Site(), "team", team["id"], lang="es")
+    assert "Encuentros" in es and "Puesto" in es
+
+
+def test_a_team_name_is_escaped_everywhere(tmp_path):
+    event = _team_event(tmp_path, teams=4, rounds=1)
+    run("team", event, "rename", "Team 001", "<b>Los & Primos</b>")
+    data = _data(event)
+    for html in (pages.page_html(data, pages.Site(), "standings"), pages.page_html(data, pages.Site(), "games"),
+                 pages.page_html(data, pages.Site(), "crosstable"), pages.page_html(data, pages.Site(), "team", 1),
+                 pages.projector_html(data, pages.Site())):
+        assert "<b>Los" not in html and "&lt;b&gt;Los &amp; Primos&lt;/b&gt;" in html
+
+
+def test_the_report_writes_team_pages_and_the_team_standings(tmp_path):
+    event = _team_event(tmp_path, teams=4, rounds=1)
+    out = tmp_path / "report"
+    run("report", event, "--out", out / "index.html")
+    written = {p.name for p in out.rglob("*.html")}
+    assert {"team-1.html", "team-4.html"} <= written
+    index = (out / "index.html").read_text()
+    assert 'id="teams"' in index and "team-1.html" in index
+    assert "Tables 1-2:" in _text(index)
+
+
+def test_a_page_of_a_team_not_there_is_not_public(tmp_path):
+    event = _team_event(tmp_path, teams=4, rounds=1)
+    data = _data(event)
+    import pytest
+
+    with pytest.raises(pub.NotPublic):
+        pages.page_html(data, pages.Site(), "team", 99)
+
+
+# --- through the venue -----------------------------------------------------------------------------
+
+
+def _get(url: str, token: str | None = None) -> tuple[int, str]:
+    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return r.status, r.read().decode()
+
+
+def _post(url: str, token: str, body: dict) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json",
+                                          "Origin": url.split("/api/")[0]})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def _play_and_confirm(base: str, token: str, event: Path, table_no: int, seed: int) -> None:
+    store = open_event(event)
+    try:
+        table = next(t for t in store.tables(1) if t.number == table_no)
+        template = table_record(store.settings, table, {p.id: p for p in store.players()})
+    finally:
+        store.close()
+    record = play_game(template, random.Random(seed))
+    url = f"{base}/api/v1/tables/1/{table_no}"
+    state = json.loads(_get(url, token)[1])
+    for text in hand_by_hand(requests_for(record, keep_deal=True)):
+        state = _post(f"{url}/dgn", token, {"rev": state["rev"], "text": text})
+    assert state["game"]["over"]
+    for side in state["sides"]:
+        state = _post(f"{url}/confirm", token, {"rev": state["rev"], "side": side})
+    assert state["status"] == "confirmed"
+
+
+def test_a_match_fills_in_on_the_directors_and_halls_pages_as_its_tables_confirm(tmp_path):
+    from tournament.web.background import BackgroundVenue
+
+    event = tmp_path / "venue.db"
+    run("new", event, "--name", "Copa", "--game", "competitive", "--format", "teams", "--team-size", 4,
+        "--preset", "femundo-teams", "--seed", 5)
+    run("add", event, "--csv", write_csv(tmp_path / "equipos.csv", 4))
+    run("pair", event)
+    with BackgroundVenue(event) as served:
+        base = served.base_url
+        director = served.links["director"].rsplit("/", 1)[1]
+        tokens = {t["table"]: t["token"] for t in served.links["tables"]}
+
+        def overview() -> dict:
+            return json.loads(_get(f"{base}/api/v1/director", director)[1])
+
+        first = overview()["matches"]
+        assert [(m["tables"], m["done"], m["home_text"], m["away_text"]) for m in first] == [
+            ([1, 2], 0, "0", "0"), ([3, 4], 0, "0", "0")]
+        _play_and_confirm(base, tokens[1], event, 1, seed=11)
+        m = overview()["matches"][0]
+        assert m["done"] == 1 and not m["finished"] and m["home_games"] + m["away_games"] == 1
+        hall = _text(_get(f"{base}/tables")[1])
+        assert (f"Tables 1-2: {m['home']} {m['home_text']} – {m['away_text']} {m['away']} (1 of 2 tables in)"
+                in hall)
+        _play_and_confirm(base, tokens[2], event, 2, seed=12)
+        m = overview()["matches"][0]
+        assert m["done"] == 2 and m["finished"] and m["home_games"] + m["away_games"] == 2
+        assert overview()["matches"][1]["done"] == 0
+        hall = _text(_get(f"{base}/tables")[1])
+        assert f"Tables 1-2: {m['home']} {m['home_text']} – {m['away_text']} {m['away']} (" in hall
+        assert "(1 of 2 tables in)" not in hall and "(0 of 2 tables in)" in hall
+        standings = json.loads(_get(f"{base}/api/v1/standings")[1])["teams"]
+        page = _get(f"{base}/standings")[1]
+        assert [r["team"] for r in standings] == re.findall(r'<a href="/teams/\d+"><bdi>([^<]+)</bdi>', page)[:4]
+        status, team_page = _get(f"{base}/teams/{standings[0]['id']}")
+        assert status == 200 and standings[0]["team"] in team_page
