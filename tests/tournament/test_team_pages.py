@@ -115,7 +115,8 @@ def test_a_team_name_is_escaped_everywhere(tmp_path):
 def test_the_report_writes_team_pages_and_the_team_standings(tmp_path):
     event = _team_event(tmp_path, teams=4, rounds=1)
     out = tmp_path / "report"
-    run("report", event, "--out", out / "index.html")
+    out.mkdir()
+    run("report", event, "--output", out / "index.html")
     written = {p.name for p in out.rglob("*.html")}
     assert {"team-1.html", "team-4.html"} <= written
     index = (out / "index.html").read_text()
@@ -204,3 +205,46 @@ def test_a_match_fills_in_on_the_directors_and_halls_pages_as_its_tables_confirm
         assert [r["team"] for r in standings] == re.findall(r'<a href="/teams/\d+"><bdi>([^<]+)</bdi>', page)[:4]
         status, team_page = _get(f"{base}/teams/{standings[0]['id']}")
         assert status == 200 and standings[0]["team"] in team_page
+
+
+# --- the captain's sheet and the export ----------------------------------------------------------
+
+
+def test_the_sheets_end_with_a_captains_sheet_a_match(tmp_path):
+    event = tmp_path / "copa.db"
+    run("new", event, "--name", "Copa <1>", "--game", "competitive", "--format", "teams", "--team-size", 4,
+        "--seed", 5)
+    run("add", event, "--csv", write_csv(tmp_path / "equipos.csv", 4))
+    run("team", event, "rename", "Team 01", "Los <Primos>")
+    run("pair", event)
+    run("sheets", event, "-o", tmp_path / "sheets")
+    html = (tmp_path / "sheets" / "round1-score-sheets.html").read_text()
+    captains = re.findall(r'<section class="sheet captains" id="match-1-(\d+)">(.*?)</section>', html, re.S)
+    assert [n for n, _ in captains] == ["1", "3"]  # a sheet a match, after the tables' own
+    assert html.index('class="sheet captains"') > html.index('id="table-1-4"')
+    for _, sheet in captains:
+        text = _text(sheet)
+        home, away = re.search(r"Captain&#x27;s sheet: (.*?) against (.*?) ", text).groups()
+        assert text.count("Signature of the captain of") == 2
+        assert f"Signature of the captain of {home}" in text and f"Signature of the captain of {away}" in text
+        rows = re.findall(r"<tr><td class=\"hand\">(\d+)</td>", sheet)
+        assert len(rows) == 4 and rows[0] == rows[1] and rows[2] == rows[3] != rows[0]  # both tables, both teams
+    assert "Los &lt;Primos&gt;" in html and "<Primos>" not in html
+    run("sheets", event, "-o", tmp_path / "es", "--lang", "es")
+    assert "Firma del capitán de" in (tmp_path / "es" / "round1-score-sheets.html").read_text()
+
+
+def test_the_export_carries_the_teams_and_their_matches(tmp_path):
+    event = _team_event(tmp_path, teams=4, rounds=1)
+    doc = json.loads(run("export", event, "-o", "-"))
+    assert [t["name"] for t in doc["teams"]] == ["Team 001", "Team 002", "Team 003", "Team 004"]
+    assert all(len(t["pairs"]) == 2 for t in doc["teams"])
+    assert {p["team"] for p in doc["players"]} == {"Team 001", "Team 002", "Team 003", "Team 004"}
+    assert len(doc["team_matches"]) == 2 and all(m["finished"] for m in doc["team_matches"])
+    assert doc["standings"]["teams"][0]["rank"] == 1
+    run("export", event, "--csv", "-o", tmp_path / "csv")
+    teams = (tmp_path / "csv" / "teams.csv").read_text().splitlines()
+    assert teams[0].startswith("rank,team,id,played,won,lost") and len(teams) == 5
+    matches = (tmp_path / "csv" / "team_matches.csv").read_text().splitlines()
+    assert matches[0].startswith("round,first,last,home,away,home_games") and len(matches) == 3
+    assert (tmp_path / "csv" / "players.csv").read_text().splitlines()[0].endswith(",team")

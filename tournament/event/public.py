@@ -106,6 +106,13 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
 
         out["teams"] = team_docs(store)
         out["player_standings"] = player_standings(store).to_dict()
+        team_name = {x["id"]: t["name"] for t in out["teams"] for x in
+                     [*(p for pair in t["pairs"] for p in pair["players"]), *t["reserves"]]}
+        for p in out["players"]:
+            p["team"] = team_name.get(p["id"])
+        # Each round's matches as its tables' results add up (the export's; the pages make theirs).
+        out["team_matches"] = [{"round": r["round"], **{k: v for k, v in m.items() if k != "sides"}}
+                               for r in rounds for m in round_matches(out, r)]
     if log:
         entries = feed.all_changes(store)
         out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)

@@ -320,7 +320,8 @@ def write_csv(stream: IO[str], columns: list[str], rows: Iterable[dict[str, Any]
 def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str, Any]]]]:
     """The export as CSV tables: file stem -> (columns, rows)."""
     out: dict[str, tuple[list[str], list[dict[str, Any]]]] = {}
-    out["players"] = (list(PLAYER_COLUMNS) + list(data.get("player_columns", [])), data["players"])
+    out["players"] = (list(PLAYER_COLUMNS) + (["team"] if "teams" in data else []) +
+                      list(data.get("player_columns", [])), data["players"])
     st_rows = data["standings"]["standings"]
     out["standings"] = (list(st_rows[0]) if st_rows else ["rank", "id", "name"], st_rows)
     seat_rows = []
@@ -358,6 +359,13 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
                         "table": "" if c["table"] is None else c["table"],
                         "data": json.dumps(c["data"], ensure_ascii=False, sort_keys=True)}
                        for c in data.get("changes", [])])
+    if "teams" in data:  # a team event: the team standings, and each round's matches
+        team_rows = data["standings"].get("teams", [])
+        out["teams"] = (list(team_rows[0]) if team_rows else ["rank", "team", "id"], team_rows)
+        out["team_matches"] = (["round", "first", "last", "home", "away", "home_games", "away_games", "home_points",
+                                "away_points", "done", "count", "finished"],
+                               [{**m, "home": m["home"]["name"], "away": m["away"]["name"]}
+                                for m in data["team_matches"]])
     from tournament.event.audit import TRAIL_COLUMNS
 
     out["audit"] = (list(TRAIL_COLUMNS), data.get("audit", []))

@@ -274,6 +274,75 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     return "\n".join(out)
 
 
+@attrs.frozen
+class CaptainsMatch:
+    """A team match as its captain's sheet lists it: the two teams (home first) and its tables."""
+
+    home: str
+    away: str
+    tables: tuple[Table, ...]
+    #: Each table's side -> the team sitting there (``home`` or ``away``'s name).
+    sides: tuple[dict[str, str], ...]
+
+
+def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMatch]:
+    """The matches of a team event's round, in table order (none in another event)."""
+    if not store.settings.teams:
+        return []
+    from tournament.event.teams import squads
+    from tournament.pairing import teams as pairing
+
+    found = squads(store)
+    names = {s.id: s.name for s in found}
+    squad_of = pairing.squad_of_players(found, store.teams())
+    by_no = {t.number: t for t in tables}
+    out = []
+    for m in pairing.round_matches(tables, {}, squad_of):
+        mine = tuple(by_no[n] for n in m.tables)
+        out.append(CaptainsMatch(names[m.home], names[m.away], mine,
+                                 tuple({side: names[team] for side, team in pairing.table_sides(t, squad_of).items()}
+                                       for t in mine)))
+    return out
+
+
+def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[int, Player],
+                        team_names: dict[int, str], lang: str = "en") -> str:
+    """A match's captain's sheet (a ``<section>``): each of its tables with each team's pair there,
+    a box for each team's score and games won at each table, the match's totals, and a signature
+    for each captain: what the captains sign once all the match's tables are in."""
+    _ = translations(lang).gettext
+    first, last = match.tables[0].number, match.tables[-1].number
+    where = _("Round %(round)s · Tables %(first)s-%(last)s") % {"round": match.tables[0].round, "first": first,
+                                                                  "last": last}
+    heading = _("Captain's sheet: %(home)s against %(away)s") % {"home": match.home, "away": match.away}
+    out = [f'<section class="sheet captains" id="match-{match.tables[0].round}-{first}">',
+           f"<h1>{_e(settings.name)}</h1>", f'<p class="where">{_e(where)}</p>', f"<p><b>{_e(heading)}</b></p>"]
+    team_word, score_word, games_word = _("Team"), _("Points"), _("Games won")
+    head = "".join(f"<th>{_e(h)}</th>" for h in (_("Table"), team_word, _("Side"), _("Pair"), score_word, games_word))
+    out.append(f'<table class="grid match"><thead><tr>{head}</tr></thead><tbody>')
+    for table, sides in zip(match.tables, match.sides):
+        for team in (match.home, match.away):
+            side = next(x for x, name in sides.items() if name == team)
+            who = [players[x.player] for x in table.seats if x.side == side]
+            pair = team_names.get(who[0].team) if who and who[0].team else None
+            names = " & ".join(p.name for p in who)
+            out.append(f'<tr><td class="hand">{table.number}</td><td>{_e(team)}</td><td>{_e(side)}</td>'
+                       f'<td>{_e(f"{pair} ({names})" if pair else names)}</td><td class="end"></td>'
+                       f'<td class="end"></td></tr>')
+    out.append("</tbody><tfoot>")
+    for team in (match.home, match.away):
+        total = _("Total %(team)s") % {"team": team}
+        out.append(f'<tr><th colspan="4">{_e(total)}</th><td></td><td></td></tr>')
+    out.append("</tfoot></table>")
+    out.append(f'<p class="winner">{_e(_("Winner of the match:"))} ______________________</p>')
+    out.append('<div class="signatures">')
+    for team in (match.home, match.away):
+        signature = _("Signature of the captain of %(team)s") % {"team": team}
+        out.append(f'<div class="sig"><div class="line"></div><div class="who">{_e(signature)}</div></div>')
+    out.append("</div></section>")
+    return "\n".join(out)
+
+
 def qr_svg(text: str, title: str = "QR code of this table's page") -> str:
     """``text`` as a QR code, inline SVG (segno: made here, nothing fetched)."""
     import segno
@@ -298,9 +367,10 @@ def _public_qr(url: str, title: str) -> str:
 def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, Player],
                 team_names: dict[int, str] | None = None, matches: dict[int, str] | None = None,
                 shape: SheetShape | None = None, links: dict[int, str] | None = None,
-                public: str | None = None, lang: str | None = None) -> str:
+                public: str | None = None, lang: str | None = None,
+                captains: Sequence[CaptainsMatch] = ()) -> str:
     """The printable page in ``lang`` (default: the event's language): one sheet a table, a page
-    break after each when printed; with ``links`` (table id -> its venue page), each sheet
+    break after each when printed, then a team event's captain's sheet a match; with ``links`` (table id -> its venue page), each sheet
     carries its table's QR code; with ``public`` (the venue's public page), the public page's
     code too."""
     lang = lang or settings.lang
@@ -311,6 +381,7 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
     round_no = tables[0].round if tables else 0
     body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number),
                        links.get(t.id), public, lang) for t in tables]
+    body += [captains_sheet_html(settings, m, players, team_names or {}, lang) for m in captains]
     title = _("%(event)s — round %(round)s score sheets") % {"event": settings.name, "round": round_no}
     return (f"<!DOCTYPE html>\n<html lang=\"{_e(lang)}\"><head><meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
@@ -402,7 +473,7 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
         table_links = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
         public = found["public"]
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd, lang), links=table_links,
-                       public=public, lang=lang)
+                       public=public, lang=lang, captains=team_matches(store, tables) if table_no is None else ())
     texts.append((folder / sheets_name(rnd, table_no), page))
     kinds = [outputs.RECORDS] * len(tables) + [SHEETS]
     if folder.is_dir():

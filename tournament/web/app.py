@@ -79,7 +79,7 @@ from tournament.event.public import NotPublic
 from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
                                     Waiting, hall_address, remember_printed)
-from tournament.pages.sheets import qr_data_uri, sheets_page
+from tournament.pages.sheets import qr_data_uri, sheets_page, team_matches
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer
@@ -1161,6 +1161,7 @@ class VenueServer(HallSite):
         urls = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
         players = {p.id: p for p in store.players()}
         return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls,
+                           captains=team_matches(store, tables),
                            public=found["public"], lang=lang)
 
     async def replay_page(self, request: Request) -> Response:
