@@ -510,7 +510,8 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT) -> list[di
     elif table["standings"]:
         view = standings_view(table, display.ranking_columns(table["tiebreaks"]))  # fits twice across at 34 px
     if view is not None:
-        per = STANDINGS_ROWS * STANDINGS_COLUMNS
+        # A team's columns have longer names (games won, efectividad): one table across the screen.
+        per = STANDINGS_ROWS * (1 if teams is not None else STANDINGS_COLUMNS)
         for k in range(0, len(view["rows"]), per):
             chunk = view["rows"][k:k + per]
             screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, STANDINGS_ROWS),
