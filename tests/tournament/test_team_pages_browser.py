@@ -20,6 +20,7 @@ playwright_api = playwright_or_skip(server=True)
 from tournament.web.background import BackgroundVenue
 
 from .test_public_browser import PHONE, PROJECTOR, SMALL_TEXT, WAIT_MS
+from .test_team_pages import _post
 from .test_teams import run
 
 
@@ -74,3 +75,16 @@ def test_the_team_standings_at_a_phone_and_on_the_projector(tmp_path, browser):
         assert page.evaluate(SMALL_TEXT) == []
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PROJECTOR["width"]
         _shot(page, "projector")
+        page.close()
+        # The director's page: the round's matches, filling in as a table's result comes in.
+        page = browser.new_page(viewport=PROJECTOR)
+        page.goto(served.links["director"])
+        page.wait_for_selector("#matches li", timeout=WAIT_MS)
+        assert page.locator("#matches li").count() == 4
+        first = page.locator('#matches li[data-tables="1-2"]')
+        assert "0 – 0" in first.inner_text() and "0 of 2 tables in" in first.inner_text()
+        director = served.links["director"].rsplit("/", 1)[1]
+        _post(f"{served.base_url}/api/v1/tables/4/1/result", director, {"scores": {"NS": 200, "EW": 120}})
+        page.wait_for_selector('#matches li[data-tables="1-2"]:text-matches("1 of 2 tables in")', timeout=WAIT_MS)
+        assert "1 – 0" in first.inner_text()
+        _shot(page, "director")
