@@ -334,7 +334,8 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
         total = _("Total %(team)s") % {"team": team}
         out.append(f'<tr><th colspan="4">{_e(total)}</th><td></td><td></td></tr>')
     out.append("</tfoot></table>")
-    out.append(f'<p class="winner">{_e(_("Winner of the match:"))} ______________________</p>')
+    winner_word = _("Winner of the match:")
+    out.append(f'<p class="winner">{_e(winner_word)} ______________________</p>')
     out.append('<div class="signatures">')
     for team in (match.home, match.away):
         signature = _("Signature of the captain of %(team)s") % {"team": team}
