@@ -248,3 +248,23 @@ def test_the_export_carries_the_teams_and_their_matches(tmp_path):
     matches = (tmp_path / "csv" / "team_matches.csv").read_text().splitlines()
     assert matches[0].startswith("round,first,last,home,away,home_games") and len(matches) == 3
     assert (tmp_path / "csv" / "players.csv").read_text().splitlines()[0].endswith(",team")
+
+
+def test_a_team_page_not_there_is_a_404_page_never_a_failure(tmp_path):
+    import starlette.testclient
+
+    from tournament.web.app import VenueServer
+
+    for event in (_team_event(tmp_path, teams=4, rounds=1), tmp_path / "pairs.db"):
+        if not event.exists():
+            run("simulate", event, "--format", "pairs", "--players", "8", "--rounds", "1", "-q")
+        server = VenueServer(event, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+        try:
+            client = starlette.testclient.TestClient(server.asgi)
+            for path in ("/teams/99", "/teams/abc", "/teams/" + "9" * 30):
+                r = client.get(path)
+                assert r.status_code == 404, path
+            r = client.get("/teams/1")
+            assert r.status_code == (200 if event.name == "copa.db" else 404)
+        finally:
+            server.close()

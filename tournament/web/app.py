@@ -608,22 +608,20 @@ class HallSite(Site):
                                                                                 since=since, lang=lang))
 
     async def player_page(self, request: Request) -> Response:
-        try:
-            number = _int(request.path_params["player"], "player")
-        except _Refusal as e:
-            return await self._refused_page(request, e, e.status)
-        lang = self._language(request)[0]
-        return await self._public(request, lambda part, since: self.public.page("player", number, part=part,
-                                                                                since=since, lang=lang))
+        return await self._numbered_page(request, "player")
 
     async def team_page(self, request: Request) -> Response:
         """A team's page in a team event (a 404 page in any other, or for a team not there)."""
+        return await self._numbered_page(request, "team")
+
+    async def _numbered_page(self, request: Request, page: str) -> Response:
+        """A public page of one player or team, by the number in its path."""
         try:
-            number = _int(request.path_params["team"], "team")
+            number = _int(request.path_params[page], page)
         except _Refusal as e:
             return await self._refused_page(request, e, e.status)
         lang = self._language(request)[0]
-        return await self._public(request, lambda part, since: self.public.page("team", number, part=part,
+        return await self._public(request, lambda part, since: self.public.page(page, number, part=part,
                                                                                 since=since, lang=lang))
 
     async def projector_page(self, request: Request) -> Response:
