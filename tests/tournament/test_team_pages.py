@@ -86,6 +86,8 @@ def test_each_round_shows_its_matches_and_a_team_its_page(tmp_path):
         assert p["name"] in text
         for x in p["players"]:
             assert f'href="/players/{x["id"]}"' in html
+            player = pages.page_html(data, pages.Site(), "player", x["id"])
+            assert f'Team: <a href="/teams/{team["id"]}"><bdi>{team["name"]}</bdi></a>' in player
     played = [g for g in view["rounds"] if not g["bye"]]
     assert played and all(len(g["tables"]) == 2 for g in played)
     assert f"against {played[0]['opponent']['name']} · {played[0]['games_for']} – {played[0]['games_against']}" in text
@@ -268,3 +270,32 @@ def test_a_team_page_not_there_is_a_404_page_never_a_failure(tmp_path):
             assert r.status_code == (200 if event.name == "copa.db" else 404)
         finally:
             server.close()
+
+
+def test_a_team_events_pages_in_spanish_show_no_english_sentence(tmp_path):
+    """As the hall's other pages (tests/tournament/test_i18n_pages.py): every page of a team event
+    in Spanish, served and written, holds none of the catalog's English sentences."""
+    from babel.messages.pofile import read_po
+
+    from tests.tournament.test_i18n_pages import _texts
+    from tournament.i18n import LOCALE
+
+    event = _team_event(tmp_path, teams=5, rounds=2)
+    run("pair", event)  # a round being played: its matches "0 de 2 mesas con resultado"
+    with (LOCALE / "es" / "LC_MESSAGES" / "tournament.po").open("rb") as f:
+        catalog = read_po(f)
+    english = [m.id for m in catalog if isinstance(m.id, str) and m.id and m.string != m.id
+               and " " in m.id.strip() and "%(" not in m.id and "<" not in m.id]
+    data = _data(event)
+    for served in (True, False):
+        site = pages.Site(served=served)
+        made = [pages.page_html(data, site, page, lang="es") for page in ("tables", "standings", "games", "crosstable")]
+        made += [pages.page_html(data, site, "team", t["id"], lang="es") for t in data["teams"]]
+        made.append(pages.projector_html(data, site, lang="es"))
+        made.append(pages.report_html(data, site, "es"))
+        for html in made:
+            text = _texts(html)
+            left = [s for s in english if re.search(r"(?<![\w])" + re.escape(s) + r"(?![\w])", text)]
+            assert not left, left
+    tables = _text(pages.page_html(data, pages.Site(), "tables", lang="es"))
+    assert "Mesas 1-2:" in tables and "(0 de 2 mesas con resultado)" in tables

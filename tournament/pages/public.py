@@ -434,7 +434,9 @@ def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: 
             raise pub.NotPublic("this event has no knockout, round robin or final")
         return values(data, site, page, lang)
     if page == "player":
-        return values(data, site, page, lang, view=pub.player_view(data, int(args[0])))
+        team = pub.team_of_players(data).get(int(args[0]))  # a team event: the player's team
+        return values(data, site, page, lang, view=pub.player_view(data, int(args[0])),
+                      team=next((t for t in data["teams"] if t["id"] == team), None) if team is not None else None)
     if page == "team":
         return values(data, site, page, lang, view=pub.team_view(data, int(args[0])))
     raise pub.NotPublic(f"no page {page!r}")
