@@ -299,3 +299,16 @@ def test_a_team_events_pages_in_spanish_show_no_english_sentence(tmp_path):
             assert not left, left
     tables = _text(pages.page_html(data, pages.Site(), "tables", lang="es"))
     assert "Mesas 1-2:" in tables and "(0 de 2 mesas con resultado)" in tables
+
+
+def test_the_hall_in_its_own_process_serves_a_teams_page(tmp_path):
+    """As ``serve`` runs it: the hall's own process answers /teams/N, and the tables' port sends
+    an old link there."""
+    from tournament.web.background import BackgroundVenue
+
+    event = _team_event(tmp_path, teams=4, rounds=1)
+    with BackgroundVenue(event, hall=True) as served:
+        status, page = _get(f"{served.hall_url}/teams/2")
+        assert status == 200 and "Team 002" in page
+        status, page = _get(f"{served.base_url}/teams/2")  # redirected to the hall
+        assert status == 200 and "Team 002" in page
