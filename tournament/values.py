@@ -55,6 +55,19 @@ class Squad:
 
 
 @attrs.frozen
+class Substitution:
+    """A team event's reserve brought into a pair: from ``from_round`` on, ``player_in`` sits in
+    ``pair``'s place of ``player_out`` (the captain's choice, made before that round is paired)."""
+
+    id: int
+    from_round: int
+    squad: int
+    pair: int
+    player_out: int
+    player_in: int
+
+
+@attrs.frozen
 class SeatAssignment:
     seat: str
     side: str

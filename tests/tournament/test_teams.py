@@ -436,3 +436,95 @@ def test_team_csv_without_a_pair_column_keeps_ids_and_columns(tmp_path: Path) ->
     bad = tmp_path / "bad.csv"
     bad.write_text("name,team,pair\nAna,Norte,one\nBo,Norte,one\nCy,Norte,one\n")
     assert "has 3 players, not 2" in run("add", event, "--csv", bad, code=2)
+
+
+def seated_in(event: Path, round_no: int) -> dict[str, int]:
+    """Player name -> their table in ``round_no``, straight from the file."""
+    conn = sqlite3.connect(event)
+    try:
+        return dict(conn.execute("SELECT p.name, t.number FROM seats s JOIN round_tables t ON t.id = s.table_id "
+                                 "JOIN rounds r ON r.id = t.round_id JOIN players p ON p.id = s.player_id "
+                                 "WHERE r.number = ?", [round_no]))
+    finally:
+        conn.close()
+
+
+def test_a_reserve_substituted(tmp_path: Path) -> None:
+    event = tmp_path / "sub.db"
+    run("new", event, "--name", "Club", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--seed", "3")
+    for t in "ABCDEFGH":
+        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2,{t} one", "--pair", f"{t}3,{t}4,{t} two",
+            *(["--reserve", f"{t}5"] if t in "AB" else []))
+    run("pair", event)
+    play_round_via_cli(event, 1, tmp_path)
+    # Refusals, one line each, nothing written.
+    assert "paired already" in run("team", event, "sub", "Team A", "--out", "A1", "--in", "A5", "--round", "1",
+                                   code=1)
+    assert "has no player 'B5'" in run("team", event, "sub", "Team A", "--out", "A1", "--in", "B5", code=2)
+    assert "(its reserves: A5)" in run("team", event, "sub", "Team A", "--out", "A1", "--in", "Nobody", code=2)
+    assert "does not sit in a pair of team Team A" in run("team", event, "sub", "Team A", "--out", "A5", "--in",
+                                                          "A5", code=1)
+    assert "already sits in a pair" in run("team", event, "sub", "Team A", "--out", "A1", "--in", "A3", code=1)
+    assert "has no player 'B1'" in run("team", event, "sub", "Team A", "--out", "B1", "--in", "A5", code=2)
+    assert "--out" in run("team", event, "sub", "Team A", "--in", "A5", code=2)
+    # Team A: A5 for A1 from the next round (2); Team B: B5 for B4 from round 3.
+    assert "from round 2 A5 plays in pair A one in place of A1" in run("team", event, "sub", "Team A", "--out", "A1",
+                                                                        "--in", "A5")
+    assert "from round 3" in run("team", event, "sub", "Team B", "--out", "B4", "--in", "B5", "--round", "3")
+    assert "has a substitution from round 3" in run("team", event, "sub", "Team B", "--out", "B3", "--in", "B5",
+                                                    code=1)
+    run("pair", event)
+    r2 = seated_in(event, 2)
+    assert "A5" in r2 and "A1" not in r2 and "A2" in r2 and "B4" in r2 and "B5" not in r2
+    tables = run("tables", event, "--csv", "--round", "2")
+    assert any(line.split(",")[5:8] == ["A5", "A one", "Team A"] for line in tables.splitlines())
+    play_round_via_cli(event, 2, tmp_path)
+    run("pair", event)
+    r3 = seated_in(event, 3)
+    assert "A5" in r3 and "A1" not in r3 and "B5" in r3 and "B4" not in r3
+    # A1 back in for A5 in round 4 (a player substituted out is the team's again); A5 cannot go to
+    # the other pair later: a player plays in one pair only.
+    play_round_via_cli(event, 3, tmp_path)
+    run("team", event, "sub", "Team A", "--out", "A5", "--in", "A1")
+    assert "played in pair A one" in run("team", event, "sub", "Team A", "--out", "A3", "--in", "A5", "--round",
+                                         "5", code=1)
+    run("pair", event)
+    assert "A1" in seated_in(event, 4) and "A5" not in seated_in(event, 4)
+    play_round_via_cli(event, 4, tmp_path)
+    # Each player keeps their own games; the pair all of its own.
+    doc = json.loads(run("standings", event, "--json"))
+    players = {r["player"]: r for r in doc["players"]}
+    assert players["A1"]["played"] == 2 and players["A5"]["played"] == 2 and players["A2"]["played"] == 4
+    assert players["B4"]["played"] == 2 and players["B5"]["played"] == 2
+    pairs = {r["pair"]: r for r in doc["pairs"]}
+    assert pairs["A one"]["played"] == 4 and pairs["B two"]["played"] == 4
+    mine = recompute(event, 200)
+    for row in doc["teams"]:
+        assert (row["won"], row["efectividad"], row["match_points"]) == (
+            mine[row["team"]]["won"], mine[row["team"]]["efectividad"], mine[row["team"]]["match_points"])
+    # A1's games as A5's partner's: A2's won games are A1's and A5's together.
+    assert players["A1"]["won"] + players["A5"]["won"] == players["A2"]["won"]
+    assert "0 errors" in run("check", event)
+    conn = sqlite3.connect(event)
+    try:
+        subs = [json.loads(d) for (d,) in conn.execute("SELECT data FROM changes WHERE kind = 'player_substituted'")]
+    finally:
+        conn.close()
+    assert [(s["out"]["name"], s["in"]["name"], s["from_round"]) for s in subs] == [
+        ("A1", "A5", 2), ("B4", "B5", 3), ("A5", "A1", 4)]
+    # The hall's pages and the feed read the pair a reserve sat in: nothing fails for it.
+    from tests.tournament.test_venue import _server
+    from starlette.testclient import TestClient
+
+    ids = {r["player"]: r["id"] for r in doc["players"]}
+    server = _server(event)
+    try:
+        client = TestClient(server.asgi)
+        for path in ("/", "/tables", "/standings", "/games", "/crosstable", "/projector", "/api/v1/event",
+                     "/api/v1/standings", "/api/v1/rounds/3", f"/players/{ids['A5']}", f"/players/{ids['A1']}"):
+            r = client.get(path)
+            assert r.status_code == 200, (path, r.text[:300])
+        assert "A5" in client.get(f"/players/{ids['A5']}").text
+    finally:
+        server.close()

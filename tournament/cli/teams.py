@@ -1,4 +1,4 @@
-"""``tournament team EVENT ACTION ...``: a team event's teams (add, rename, withdraw, lineup, list)."""
+"""``tournament team EVENT ACTION ...``: a team event's teams (add, rename, withdraw, lineup, sub, list)."""
 
 from __future__ import annotations
 
@@ -11,23 +11,26 @@ from tournament.cli.app import MAX_COUNT, emit, guarded, open_for_command
 from tournament.errors import UnusableInput
 from tournament.event import teams as tm
 
-ACTIONS = ("add", "rename", "withdraw", "lineup", "list")
+ACTIONS = ("add", "rename", "withdraw", "lineup", "sub", "list")
 
 
 @guarded
 def team(
     event: Path = typer.Argument(..., help="The event file (a team event)."),
-    action: str = typer.Argument(..., help="add, rename, withdraw, lineup or list."),
+    action: str = typer.Argument(..., help="add, rename, withdraw, lineup, sub or list."),
     args: list[str] = typer.Argument(None, help="add: the team's name; rename: the team and its new name; "
                                                 "withdraw: the team; lineup: the team, then its pairs in the "
-                                                "order they sit."),
+                                                "order they sit; sub: the team."),
     pair: list[str] = typer.Option([], "--pair", help="add: a pair as 'Player,Partner' or "
                                                       "'Player,Partner,Pair name' (one --pair a pair)."),
     reserve: list[str] = typer.Option([], "--reserve", help="add: a reserve player (at most two)."),
     round_no: Optional[int] = typer.Option(None, "--round", "-r", min=1, max=MAX_COUNT,
-                                           help="lineup: the round (default: the next one to be paired)."),
+                                           help="lineup, sub: the round (default: the next one to be paired)."),
+    out: Optional[str] = typer.Option(None, "--out", help="sub: the player who leaves their pair."),
+    into: Optional[str] = typer.Option(None, "--in", help="sub: the team's reserve who takes their place."),
 ) -> None:
-    """A team event's teams: enter one, rename it, withdraw it, set its line-up for a round, list them."""
+    """A team event's teams: enter one, rename it, withdraw it, set its line-up for a round, bring in
+    a reserve (sub), list them."""
     args = list(args or [])
     if action not in ACTIONS:
         raise UnusableInput(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
@@ -56,6 +59,14 @@ def team(
                 raise UnusableInput("give the team to withdraw")
             squad = tm.withdraw_team(store, args[0])
             typer.echo(f"withdrew team {squad.name} from round {squad.withdrawn} on")
+        elif action == "sub":
+            if len(args) != 1 or not out or not into:
+                raise UnusableInput("give the team, the player who leaves with --out and the reserve with --in")
+            sub = tm.substitute(store, args[0], out, into, round_no)
+            names = {p.id: p.name for p in store.players()}
+            pairs = {t.id: t.name for t in store.teams()}
+            typer.echo(f"from round {sub.from_round} {names[sub.player_in]} plays in pair {pairs[sub.pair]} "
+                       f"in place of {names[sub.player_out]}")
         else:
             if len(args) < 2:
                 raise UnusableInput("give the team, then its pairs in the order they sit")

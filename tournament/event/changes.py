@@ -86,16 +86,17 @@ PLAYER_SITTING_OUT = "player_sitting_out"
 PLAYER_RETURNED = "player_returned"
 PAIR_RETURNED = "pair_returned"
 GAME_CORRECTED = "game_corrected"
-#: A team event's teams (issue 37): entered, renamed, withdrawn, a round's line-up set.
+#: A team event's teams (issue 37): entered, renamed, withdrawn, a round's line-up set, a reserve brought in.
 TEAM_ADDED = "team_added"
 TEAM_RENAMED = "team_renamed"
 TEAM_WITHDRAWN = "team_withdrawn"
 LINEUP_SET = "lineup_set"
+PLAYER_SUBSTITUTED = "player_substituted"
 KINDS = (EVENT_CREATED, LOG_STARTED, PLAYER_ADDED, PLAYER_WITHDRAWN, PLAYER_RENAMED, PAIR_ADDED, PAIR_WITHDRAWN,
          ROUND_PAIRED, STAGE_CREATED, TABLE_SEATED, TABLE_RESEATED, RESULT_ENTERED, RESULT_AMENDED, RESULT_DELETED,
          TABLE_STATUS, EVENT_FINISHED, ROUND_UNPAIRED, SEAT_CHANGED, PAIR_RENAMED, PLAYER_REMOVED, PAIR_REMOVED,
          PLAYER_SITTING_OUT, PLAYER_RETURNED, PAIR_RETURNED, GAME_CORRECTED, TEAM_ADDED, TEAM_RENAMED,
-         TEAM_WITHDRAWN, LINEUP_SET)
+         TEAM_WITHDRAWN, LINEUP_SET, PLAYER_SUBSTITUTED)
 
 #: A table's statuses, as the feed and ``table_status`` changes name them.
 NOT_STARTED, PLAYING, WAITING, CONFIRMED = "not started", "playing", "waiting", "confirmed"

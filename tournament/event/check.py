@@ -13,7 +13,7 @@ import json
 import sqlite3
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import attrs
 
@@ -23,14 +23,16 @@ from domrec.errors import DomrecError, clip
 from tournament.errors import EventFileError, TournamentError
 from tournament.event import desk
 from tournament.event.results import judge, match_table, record_hash
+from tournament.event.standings import seated_players
 from tournament.names import name_key
 from tournament.pairing import standings as st
 from tournament.pairing.seating import table_sizes
+from tournament.pairing.teams import members_in, pair_of_players
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
-from tournament.store import desk as desk_sql
+from tournament.store import desk as desk_sql, squads as squad_store
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
-from tournament.values import Player, Table, Team
+from tournament.values import Player, Substitution, Table, Team
 
 
 @attrs.frozen
@@ -60,11 +62,13 @@ class CheckReport:
 
 
 def pairing_findings(settings: Settings, players: list[Player], teams: list[Team], tables: list[Table],
-                     byes: dict[int, list[int]], excused: dict[int, set[int]] | None = None) -> list[Finding]:
+                     byes: dict[int, list[int]], excused: dict[int, set[int]] | None = None,
+                     subs: Sequence[Substitution] = ()) -> list[Finding]:
     """Every pairing invariant, checked round by round (also used by the tests).  ``excused``:
     round -> players the desk excused from it (:func:`tournament.event.desk.excused`: a requested
     sit-out, which has a bye outside the count of byes; a withdrawn player's rounds away before
-    returning, which have neither table nor bye)."""
+    returning, which have neither table nor bye).  ``subs``: a team event's reserves brought into
+    pairs (:mod:`tournament.store.squads`): a pair's players in a round are the ones it fields then."""
     excused = excused or {}
     out: list[Finding] = []
     err = lambda where, msg: out.append(Finding("error", where, msg))  # noqa: E731
@@ -75,8 +79,12 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
     met_pairs: set[frozenset[int]] = set()
     bye_count: Counter = Counter()
     team_of = {p.id: p.team for p in players}
+    if subs:
+        team_of.update(pair_of_players(teams, subs))
     unit = (lambda pid: team_of[pid]) if settings.format == PAIRS else (lambda pid: pid)
     for r in rounds:
+        fielded = members_in(teams, subs, r) if settings.teams else {}
+        sitting = {p for members in fielded.values() for p in members}
         rt = [t for t in tables if t.round == r]
         where = f"round {r}"
         numbers = [t.number for t in rt]
@@ -136,7 +144,8 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
         away = excused.get(r, set())
         for p in players:
             # A team event's reserves are in no pair: they have no table, and that is no error.
-            reserve = settings.teams and p.team is None
+            # A reserve brought into a pair sits in it from its round on; the player it replaced not.
+            reserve = settings.teams and p.id not in sitting
             if p.active_in(r) and p.id not in seen and p.id not in away and not reserve:
                 err(where, f"{p.name} is entered but has neither a table nor a bye")
         # Byes: nobody gets a second bye before every active unit has had one.
@@ -159,7 +168,7 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
                            f"bye(s) before one with {min(others)}")
             if settings.format == PAIRS:
                 for u in bye_units:
-                    members = [p.id for p in players if p.team == u]
+                    members = list(fielded[u]) if settings.teams else [p.id for p in players if p.team == u]
                     if sorted(members) != sorted(p for p in given if team_of.get(p) == u):
                         err(where, f"only one player of pair {u} has the bye")
         for u in bye_units:
@@ -200,13 +209,14 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     if fk:
         add("error", "database", f"{fk} row(s) point at rows that do not exist")
     settings = store.settings
-    players = store.players()
+    players = seated_players(store)  # a team event's reserve brought in: the pair it sits in
     teams = store.teams()
     tables = store.tables()
     byes = store.byes()
     swiss_rounds = {n for n, sid in store.round_stage().items() if sid == 1}
     findings.extend(pairing_findings(settings, players, teams, [t for t in tables if t.round in swiss_rounds],
-                                     {r: v for r, v in byes.items() if r in swiss_rounds}, desk.excused(store)))
+                                     {r: v for r, v in byes.items() if r in swiss_rounds}, desk.excused(store),
+                                     squad_store.substitutions(store) if settings.teams else ()))
     if not skip and not any(f.where == "database" or f.where.startswith("table ") for f in findings):
         findings.extend(stage_findings(store))  # replayed in a transaction: not on a damaged file
     by_table = {t.id: t for t in tables}

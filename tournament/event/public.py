@@ -22,7 +22,7 @@ import unicodedata
 from typing import Any
 
 from tournament.errors import TournamentError
-from tournament.event import feed, finals, stages
+from tournament.event import feed, finals, stages, standings as standings_of
 from tournament.event.changes import latest_seq, table_statuses
 from tournament.event.stages import main_round_label  # noqa: F401 (the rounds' labels, as the feed gives them)
 from tournament.pairing import brackets
@@ -53,7 +53,7 @@ def event_data(store: EventStore, log: bool = False) -> dict[str, Any]:
 
 def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
     s = store.settings
-    players = store.players()
+    players = standings_of.seated_players(store)  # a reserve brought in: its pair
     teams = store.teams()
     team_names = {t.id: t.name for t in teams}
     stage_list = stages.load(store)
@@ -144,7 +144,8 @@ def public_data(store: EventStore) -> dict[str, Any]:
     ``scoring``, what a bye and a place at a multi-player table are worth."""
     with store.reading():
         data = _event_data(store, log=False)
-        unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id) for p in store.players()}
+        unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
+                   for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
     s = store.settings
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)

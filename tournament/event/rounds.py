@@ -64,7 +64,7 @@ def _pair_teams(store: EventStore, number: int, after_a_round: bool) -> pairing.
                            "line-up (tournament team EVENT lineup) or withdraw the team")
     ranking = teams.team_standings(store).ranking() if after_a_round else None
     return pair_teams(store.settings, number, teams.squads(store), store.teams(), store.tables(), store.byes(),
-                      ranking, squads.lineups(store, number))
+                      ranking, squads.lineups(store, number), squads.substitutions(store))
 
 
 def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
@@ -74,10 +74,13 @@ def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     teams = {t.id: t.name for t in store.teams()}
     results = store.results()
     squad_of: dict[int, str] = {}
+    pair_of = {p.id: p.team for p in players.values()}
     if store.settings.teams:
-        from tournament.event.teams import squads
+        from tournament.event.teams import squads, substitutions
+        from tournament.pairing.teams import pair_of_players
 
         squad_of = {pair: s.name for s in squads(store) for pair in s.pairs}
+        pair_of.update(pair_of_players(store.teams(), substitutions(store)))  # a reserve brought in: its pair
     rows = []
     for t in store.tables(round_no):
         for s in t.seats:
@@ -85,9 +88,9 @@ def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
             row = {"round": round_no, "table": t.number, "seat": s.seat, "side": s.side, "id": p.id,
                    "name": p.name}
             if store.settings.format == PAIRS:
-                row["pair"] = teams.get(p.team, "")
+                row["pair"] = teams.get(pair_of.get(p.id), "")
             if store.settings.teams:
-                row["team"] = squad_of.get(p.team, "")
+                row["team"] = squad_of.get(pair_of.get(p.id), "")
             res = results.get(t.id)
             row["result"] = "" if res is None else "forfeit" if res.kind == "forfeit" else "in"
             rows.append(row)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import stages
 from tournament.pairing.standings import Standings, compute
 from tournament.store.event_store import EventStore
+from tournament.values import Player
 
 
 def from_store(store: EventStore, through_round: int | None = None) -> Standings:
@@ -27,7 +30,25 @@ def from_store(store: EventStore, through_round: int | None = None) -> Standings
     if later:
         tables = [t for t in tables if t.round not in later]
         byes = {r: v for r, v in byes.items() if r not in later}
-    return compute(store.settings, store.players(), store.teams(), tables, store.results(), byes, through_round)
+    return compute(store.settings, seated_players(store), store.teams(), tables, store.results(), byes,
+                   through_round)
+
+
+def seated_players(store: EventStore) -> list[Player]:
+    """The event's players, each with the pair whose games they sit in: in a team event a reserve
+    brought into a pair (``tournament team EVENT sub``) plays that pair's games from then on, so
+    the pairs' standings count them as the pair's."""
+    players = store.players()
+    if not store.settings.teams:
+        return players
+    from tournament.pairing.teams import pair_of_players
+    from tournament.store.squads import substitutions
+
+    subs = substitutions(store)
+    if not subs:
+        return players
+    pair_of = pair_of_players(store.teams(), subs)
+    return [attrs.evolve(p, team=pair_of.get(p.id, p.team)) for p in players]
 
 
 def check_paired(store: EventStore, round_no: int | None) -> None:

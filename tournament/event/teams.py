@@ -22,7 +22,7 @@ from tournament.pairing import teams as pairing
 from tournament.settings import MAX_RESERVES, ROTATING
 from tournament.store import fields as fields_sql, squads as sql
 from tournament.store.event_store import EventStore
-from tournament.values import Squad
+from tournament.values import Squad, Substitution
 
 #: A pair entered for a team: (player, partner, the pair's name or None for "A & B").
 PairEntry = tuple[str, str, "str | None"]
@@ -241,6 +241,70 @@ def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
              "home_text": games_text(m.home_games), "away_text": games_text(m.away_games),
              "done": m.done, "count": len(m.tables), "finished": m.finished}
             for m in pairing.round_matches(store.tables(round_no), store.results(), squad_of)]
+
+
+def substitute(store: EventStore, key: str, out_key: str, in_key: str, round_no: int | None = None) -> Substitution:
+    """A reserve of the team takes a player's place in their pair from a round not paired yet
+    (default: the next) on: the captain's substitution.  The games already played stand as they
+    were, each player's own (``standings --by player``); the pair keeps its games and its name.
+
+    Refused, in one line: a round already paired; a player out who does not sit in a pair of the
+    team that round; a player in who is not free among the team's own (a reserve, or a player
+    substituted out earlier) or who has played in another pair (a player plays in one pair only)."""
+    refuse_unless_teams(store)
+    squad = find_squad(store, key)
+    with store.write():
+        nxt = store.last_round() + 1
+        round_no = nxt if round_no is None else round_no
+        if round_no < nxt:
+            raise Refused(f"round {round_no} is paired already: a substitution is made before its round is "
+                          f"paired (the next is round {nxt})")
+        if squad.withdrawn is not None and round_no >= squad.withdrawn:
+            raise Refused(f"team {squad.name} has withdrawn (from round {squad.withdrawn})")
+        subs = sql.substitutions(store)
+        later = [x for x in subs if x.squad == squad.id and x.from_round > round_no]
+        if later:
+            raise Refused(f"team {squad.name} has a substitution from round {later[0].from_round} already; "
+                          f"make this one for that round or later")
+        teams = [t for t in store.teams() if t.id in squad.pairs]
+        seated = pairing.members_in(teams, subs, round_no)
+        names = {p.id: p for p in store.players()}
+        mine = {p for pair in squad.pairs for p in seated.get(pair, ())}
+        own = mine | set(squad.reserves) | {p for t in teams for p in t.players}
+        out = _team_player(names, own, out_key, squad)
+        into = _team_player(names, own, in_key, squad)
+        if out not in mine:
+            raise Refused(f"{names[out].name} does not sit in a pair of team {squad.name} in round {round_no}")
+        pair = next(p for p in squad.pairs if out in seated[p])
+        if into in mine:
+            raise Refused(f"{names[into].name} already sits in a pair of team {squad.name} in round {round_no}; "
+                          f"bring in one of its reserves")
+        before = pairing.pair_of_players(teams, subs).get(into)
+        if before is not None and before != pair:
+            pair_names = {t.id: t.name for t in teams}
+            raise Refused(f"{names[into].name} has played in pair {pair_names[before]}; a player plays in one "
+                          f"pair only")
+        if not names[into].active_in(round_no):
+            raise Refused(f"{names[into].name} has withdrawn or is not entered for round {round_no}")
+        made = sql.add_substitution(store, round_no, squad.id, pair, out, into)
+        changes.record(store, changes.PLAYER_SUBSTITUTED, round_no,
+                       data={"team": squad.id, "pair": pair, "out": {"id": out, "name": names[out].name},
+                             "in": {"id": into, "name": names[into].name}, "from_round": round_no})
+    return Substitution(made, round_no, squad.id, pair, out, into)
+
+
+def _team_player(players: Mapping[int, Any], own: set[int], key: str, squad: Squad) -> int:
+    """One of the team's players (in a pair or a reserve) by name or number; else one line."""
+    text = key.strip().lstrip("#")
+    for pid in sorted(own):
+        if name_key(players[pid].name) == name_key(key) or (text.isdigit() and len(text) < 18 and pid == int(text)):
+            return pid
+    reserves = ", ".join(players[p].name for p in squad.reserves) or "none"
+    raise UnusableInput(f"team {squad.name} has no player {key!r} (its reserves: {reserves})")
+
+
+def substitutions(store: EventStore) -> list[Substitution]:
+    return sql.substitutions(store)
 
 
 def match_lines(store: EventStore, round_no: int) -> list[str]:

@@ -28,7 +28,7 @@ from tournament.pairing.roundrobin import circle
 from tournament.pairing.standings import rank_rows
 from tournament.pairing.swiss import bye_choices, swiss
 from tournament.settings import HEAD_TO_HEAD, Settings
-from tournament.values import Player, Result, SeatAssignment, Squad, Table, Team
+from tournament.values import Player, Result, SeatAssignment, Squad, Substitution, Table, Team
 
 
 def squad_of_pairs(squads: Iterable[Squad]) -> dict[int, int]:
@@ -43,6 +43,26 @@ def squad_of_players(squads: Iterable[Squad], teams: Iterable[Team]) -> dict[int
     for t in teams:
         if t.id in by_pair:
             out.update({p: by_pair[t.id] for p in t.players})
+    return out
+
+
+def members_in(teams: Iterable[Team], subs: Iterable[Substitution], round_no: int) -> dict[int, tuple[int, ...]]:
+    """Partnership id -> the two players who sit for it in ``round_no``: its registered players,
+    with each substitution made from that round or before applied in turn (the reserve takes the
+    seat of the player it replaces)."""
+    out = {t.id: tuple(t.players) for t in teams}
+    for sub in subs:
+        if sub.from_round <= round_no and sub.pair in out:
+            out[sub.pair] = tuple(sub.player_in if p == sub.player_out else p for p in out[sub.pair])
+    return out
+
+
+def pair_of_players(teams: Iterable[Team], subs: Iterable[Substitution]) -> dict[int, int]:
+    """Player id -> the one pair they sit in (a reserve brought in: that pair).  A player plays in
+    one pair only (:func:`tournament.event.teams.substitute` refuses a second), so a seat's pair is
+    this whatever the round."""
+    out = {p: t.id for t in teams for p in t.players}
+    out.update({s.player_in: s.pair for s in subs})
     return out
 
 
@@ -80,14 +100,15 @@ def team_byes(byes: Mapping[int, Sequence[int]], squad_of: Mapping[int, int]) ->
 
 def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams: Sequence[Team],
                tables: Sequence[Table], byes: Mapping[int, Sequence[int]], ranking: Sequence[int] | None,
-               lineups: Mapping[int, Sequence[int]] | None = None) -> Plan:
+               lineups: Mapping[int, Sequence[int]] | None = None, subs: Sequence[Substitution] = ()) -> Plan:
     """Pair round ``round_no`` of a team event: which teams meet, and the match's tables.
 
     ``ranking``: the teams best first by the team standings (None before round 1: a draw from the
     event's seed); ``lineups``: a team's order of its pairs for this round, where its captain set
-    one (else its registered order).  Raises :class:`PairingError` when it cannot be done."""
+    one (else its registered order); ``subs``: the reserves brought into pairs (a pair is seated
+    with the players :func:`members_in` gives for the round).  Raises :class:`PairingError` when it cannot be done."""
     rng = random.Random(f"tournament:{settings.seed}:round:{round_no}:teams")
-    players_of = {t.id: t.players for t in teams}
+    players_of = members_in(teams, subs, round_no)
     pair_active = {t.id: t.active_in(round_no) for t in teams}
     active = [s for s in squads if s.active_in(round_no)]
     by_id = {s.id: s for s in active}

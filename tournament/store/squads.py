@@ -6,6 +6,8 @@ its pairs' members and its reserves) and pairs (``squad_pairs``: which of the ev
 are its, in its registered order).  ``squad_lineups`` keeps the captain's order of the pairs for a
 round (which pair sits at the match's first table); a round without one seats the registered order.
 A file gets these tables, and becomes schema 9, in the transaction of its first team.
+``squad_subs`` keeps the reserves brought into pairs (a row a substitution, from its round on); a
+schema-9 file gets it, in the same schema, with its first substitution (a file without it has none).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tournament.errors import Refused
-from tournament.values import Squad
+from tournament.values import Squad, Substitution
 
 if TYPE_CHECKING:
     from tournament.store.event_store import EventStore
@@ -30,6 +32,11 @@ SQUADS_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS squad_lineups (round INTEGER NOT NULL, squad_id INTEGER NOT NULL "
     "REFERENCES squads(id), position INTEGER NOT NULL, pair_id INTEGER NOT NULL REFERENCES teams(id), "
     "PRIMARY KEY (round, squad_id, position))",
+)
+SUBS_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS squad_subs (id INTEGER PRIMARY KEY, from_round INTEGER NOT NULL, "
+    "squad_id INTEGER NOT NULL REFERENCES squads(id), pair_id INTEGER NOT NULL REFERENCES teams(id), "
+    "out_player INTEGER NOT NULL REFERENCES players(id), in_player INTEGER NOT NULL REFERENCES players(id))",
 )
 
 
@@ -114,3 +121,21 @@ def lineups(store: "EventStore", round_no: int) -> dict[int, tuple[int, ...]]:
                          [round_no]):
         out.setdefault(r["squad_id"], []).append(r["pair_id"])
     return {k: tuple(v) for k, v in out.items()}
+
+
+def add_substitution(store: "EventStore", from_round: int, squad: int, pair: int, out: int, into: int) -> int:
+    """Within a write: ``into`` takes ``out``'s place in ``pair`` from ``from_round`` on."""
+    upgrade(store)
+    for sql in SUBS_SCHEMA:
+        store.conn.execute(sql)
+    return int(store.conn.execute("INSERT INTO squad_subs(from_round, squad_id, pair_id, out_player, in_player) "
+                                  "VALUES (?, ?, ?, ?, ?)", [from_round, squad, pair, out, into]).lastrowid)
+
+
+def substitutions(store: "EventStore") -> list[Substitution]:
+    """Every substitution, in the order they apply (by round, then as they were made)."""
+    if not store.has_table("squad_subs"):
+        return []
+    return [Substitution(r["id"], r["from_round"], r["squad_id"], r["pair_id"], r["out_player"], r["in_player"])
+            for r in store._rows("SELECT id, from_round, squad_id, pair_id, out_player, in_player FROM squad_subs "
+                                 "ORDER BY from_round, id")]
