@@ -37,6 +37,11 @@ FORMATS = (PAIRS, ROTATING, INDIVIDUAL)
 TEAMS = "teams"
 #: The sizes of a team (players, reserves apart): two pairs (cuartetas) or three.
 TEAM_SIZES = (4, 6)
+#: The most game points a set (``--team-set``) is played to.
+MAX_TEAM_SET = 500
+#: The games of a set after which a team's captain may make their one change (a substitution or
+#: the draw cross): international team pairs' rule.
+SET_CHANGE_AFTER = 6
 #: The most reserves a team registers.
 MAX_RESERVES = 2
 #: How a team event's rounds are paired.
@@ -68,6 +73,8 @@ class Preset:
     tiebreaks: tuple[str, ...]
     #: The order of the team standings (:data:`TEAM_KEYS`).
     team_tiebreaks: tuple[str, ...]
+    #: A team event's matches as sets to this many game points (:attr:`Settings.team_set`), or None.
+    team_set: int | None = None
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (
@@ -75,8 +82,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            ("wins", "efectividad"), ("games", "efectividad")),
     Preset("fid-teams", "FID world team championship: games to 300 points, 55 minutes a game, ranked by "
            "wins, then total points", 300, 55, ("wins", "for"), ("games", "for")),
-    Preset("team-pairs", "international team pairs: scores count a team, a match won 2 points, a drawn one 1",
-           None, None, ("wins", "efectividad"), ("match-points", "games", "efectividad")),
+    Preset("team-pairs", "international team pairs: scores count a team, a game 1 point, a match a set won by the "
+           "first team to 50 game points (2 match points); the captain's change after 6 games",
+           None, None, ("wins", "efectividad"), ("match-points", "games", "efectividad"), 50),
     Preset("dominousa", "Dominousa: games to 200 points or 40 minutes, ranked by games won, then efectividad",
            200, 40, ("wins", "efectividad"), ("games", "efectividad")),
     Preset("fed-spain", "Spanish federation: games to 300 points, ranked by games won, then efectividad",
@@ -155,6 +163,11 @@ class Settings:
     team_schedule: str = "swiss"
     #: The order of the team standings' keys (:data:`TEAM_KEYS`).
     team_tiebreaks: tuple[str, ...] = ()
+    #: A team event played in sets (``--team-set N``): a match is won by the first team to N game
+    #: points, a game 1 point to its winner; its games are seated one after another at the match's
+    #: tables as their results come in (:mod:`tournament.event.teams`).  None: a match is one game
+    #: a table.
+    team_set: int | None = None
     #: The federation preset the event was made with (:data:`tournament.presets.PRESETS`), or None.
     preset: str | None = None
 
@@ -209,10 +222,12 @@ class Settings:
         if self.schedule == STANDINGS_SCHEDULE and not self.rounds:
             del data["schedule"], data["rounds"]  # the settings of every event before schedules, unchanged
         if not self.team_size:  # every event that is not a team event: its settings unchanged
-            for key in ("team_size", "team_schedule", "team_tiebreaks"):
+            for key in ("team_size", "team_schedule", "team_tiebreaks", "team_set"):
                 del data[key]
         else:
             data["team_tiebreaks"] = list(self.team_tiebreaks)
+            if self.team_set is None:
+                del data["team_set"]  # a team event's settings before sets, unchanged
         if self.preset is None:
             del data["preset"]
         if self.lang == "en":
@@ -283,7 +298,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   forfeit_score: int | None = None, schedule: str | None = None,
                   rounds: int | None = None, lang: str | None = None, team_size: int | None = None,
                   team_schedule: str | None = None, team_tiebreaks: tuple[str, ...] | None = None,
-                  preset: str | None = None) -> Settings:
+                  preset: str | None = None, team_set: int | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -296,13 +311,15 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         raise SettingsError(f"the event's name must be UTF-8 text: {name!r}")
     check_event_name(name)
     chosen = None
-    team_choices = bool(team_size or team_schedule or team_tiebreaks)  # before a preset fills them in
+    team_choices = bool(team_size or team_schedule or team_tiebreaks or team_set)  # before a preset fills them in
     if preset is not None:
         chosen = PRESETS.get(preset)
         if chosen is None:
             raise SettingsError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
         tiebreaks = tiebreaks or chosen.tiebreaks
         team_tiebreaks = team_tiebreaks or chosen.team_tiebreaks
+        if format == TEAMS and team_set is None:
+            team_set = chosen.team_set
         time_limit = time_limit if time_limit is not None else chosen.time_limit
         if chosen.target is not None:
             forfeit_score = forfeit_score if forfeit_score is not None else chosen.target
@@ -322,11 +339,13 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                 raise SettingsError(f"{key!r} cannot rank teams; use {', '.join(TEAM_KEYS)}")
         if len(set(team_tiebreaks)) != len(team_tiebreaks):
             raise SettingsError("a team tie-break is named twice")
+        if team_set is not None and not 1 <= team_set <= MAX_TEAM_SET:
+            raise SettingsError(f"a set is won at 1 to {MAX_TEAM_SET} game points, not {team_set}")
         format = PAIRS
     elif team_choices:
-        raise SettingsError("--team-size, --team-pairing and --team-tiebreak are for --format teams")
+        raise SettingsError("--team-size, --team-pairing, --team-tiebreak and --team-set are for --format teams")
     else:
-        team_size, team_schedule, team_tiebreaks = 0, "swiss", ()
+        team_size, team_schedule, team_tiebreaks, team_set = 0, "swiss", (), None
     if format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS + (TEAMS,))}")
     try:
@@ -425,7 +444,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     time_limit=time_limit, forfeit_score=int(forfeit_score), schedule=schedule,
                     rounds=int(rounds or 0), lang=lang, team_size=int(team_size or 0),
                     team_schedule=team_schedule or "swiss", team_tiebreaks=tuple(team_tiebreaks or ()),
-                    preset=preset)
+                    preset=preset, team_set=team_set)
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -528,3 +528,102 @@ def test_a_reserve_substituted(tmp_path: Path) -> None:
         assert "A5" in client.get(f"/players/{ids['A5']}").text
     finally:
         server.close()
+
+
+def open_tables(event: Path, round_no: int = 1) -> list[tuple[int, dict[str, list[str]]]]:
+    """The round's tables without a result, in order: (number, side -> its players' names)."""
+    conn = sqlite3.connect(event)
+    try:
+        rows = conn.execute("SELECT t.number, s.side, p.name FROM round_tables t JOIN rounds r ON r.id = t.round_id "
+                            "JOIN seats s ON s.table_id = t.id JOIN players p ON p.id = s.player_id "
+                            "LEFT JOIN results x ON x.table_id = t.id WHERE r.number = ? AND x.id IS NULL "
+                            "ORDER BY t.number, s.position", [round_no]).fetchall()
+    finally:
+        conn.close()
+    out: dict[int, dict[str, list[str]]] = {}
+    for number, side, name in rows:
+        out.setdefault(number, {}).setdefault(side, []).append(name)
+    return sorted(out.items())
+
+
+def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
+    event = tmp_path / "set.db"
+    out = run("new", event, "--name", "Team pairs", "--game", "competitive", "--format", "teams", "--team-size", "4",
+              "--preset", "team-pairs")
+    assert "matches are sets to 50 game points" in out
+    assert "won by the first team to 50 game points" in run("info", event)
+    for t in "AB":
+        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2,{t} one", "--pair", f"{t}3,{t}4,{t} two",
+            "--reserve", f"{t}5")
+    run("pair", event)
+    h = open_tables(event)[0][1]["NS"][0][0]  # the home team (drawn): N-S at the match's first table
+    v = "B" if h == "A" else "A"
+    assert [sides for _, sides in open_tables(event)] == [{"NS": [f"{h}1", f"{h}2"], "EW": [f"{v}1", f"{v}2"]},
+                                                          {"NS": [f"{v}3", f"{v}4"], "EW": [f"{h}3", f"{h}4"]}]
+    assert "after 6 games of the match; 0 have been played" in run("team", event, "change", f"Team {h}", "--cross",
+                                                                   code=1)
+    played: list[tuple[int, str]] = []  # (table, the team that won it), in table order
+
+    def play(n: int) -> None:
+        """Each of the next ``n`` games: Team A wins two of three."""
+        for _ in range(n):
+            number, sides = open_tables(event)[0]
+            a_side = "NS" if sides["NS"][0].startswith("A") else "EW"
+            a_wins = len(played) % 3 != 2
+            win = a_side if a_wins else ("EW" if a_side == "NS" else "NS")
+            score = f"{win}=200,{'EW' if win == 'NS' else 'NS'}=120"
+            run("result", event, "--table", number, "--score", score, "--round", 1)
+            played.append((number, "A" if a_wins else "B"))
+
+    play(6)
+    # Each line's next game was seated after its result: two games waiting, after the six played.
+    assert [n for n, _ in open_tables(event)] == [7, 8]
+    assert "set to 50: in progress, 6 games in" in run("tables", event)
+    out = run("team", event, "change", f"Team {h}", "--cross")
+    assert "draw cross" in out and "table 7" in out and "table 8" in out
+    # The draw cross: the home team's pairs changed tables, each in the other's seats.
+    crossed = [{"NS": [f"{h}3", f"{h}4"], "EW": [f"{v}1", f"{v}2"]}, {"NS": [f"{v}3", f"{v}4"], "EW": [f"{h}1", f"{h}2"]}]
+    assert [sides for _, sides in open_tables(event)] == crossed
+    assert "made their change in this match already (cross)" in run("team", event, "change", f"Team {h}", "--cross",
+                                                                    code=1)
+    assert f"has no player '{h}5'" in run("team", event, "change", f"Team {v}", "--sub", f"{v}1", f"{h}5", code=2)
+    out = run("team", event, "change", f"Team {v}", "--sub", f"{v}1", f"{v}5")
+    assert "substitution" in out
+    crossed[0]["EW"] = [f"{v}5", f"{v}2"]
+    assert [sides for _, sides in open_tables(event)] == crossed
+    assert "already (sub)" in run("team", event, "change", f"Team {v}", "--cross", code=1)
+    play(2)
+    # The lines keep the crossed seats: the next games copy their last game's.
+    assert [sides for _, sides in open_tables(event)] == crossed
+    while "won by" not in run("tables", event):
+        play(1)
+    a = sum(1 for _, w in played if w == "A")
+    b = len(played) - a
+    assert a == 50 and b < 50
+    # The other line's game, begun before the set was won, is played out; nothing more is seated.
+    waiting = open_tables(event)
+    assert len(waiting) <= 1
+    play(len(waiting))
+    assert open_tables(event) == []
+    text = run("tables", event)
+    assert f"(won by Team A at 50–{b})" in text
+    assert "won by Team A at 50" in run("standings", event)
+    assert "the match is over: Team A won it at 50" in run("team", event, "change", "Team B", "--cross", code=1)
+    doc = json.loads(run("standings", event, "--json"))
+    rows = {r["team"]: r for r in doc["teams"]}
+    assert rows["Team A"]["match_points"] == 2 and rows["Team B"]["match_points"] == 0
+    mine = recompute(event, 200)
+    for name, row in rows.items():
+        assert (row["won"], row["efectividad"]) == (mine[name]["won"], mine[name]["efectividad"])
+    assert rows["Team A"]["won"] + rows["Team B"]["won"] == len(played)
+    players = {r["player"]: r for r in doc["players"]}
+    assert players[f"{v}1"]["played"] + players[f"{v}5"]["played"] == players[f"{v}2"]["played"]
+    assert players[f"{v}1"]["played"] == 3 and players[f"{h}5"]["played"] == 0
+    assert "0 errors" in run("check", event)
+    conn = sqlite3.connect(event)
+    try:
+        kinds = Counter(k for (k,) in conn.execute("SELECT kind FROM changes"))
+    finally:
+        conn.close()
+    assert kinds["captain_change"] == 2 and kinds["table_reseated"] == 3
+    assert kinds["table_seated"] == len(played) - 2

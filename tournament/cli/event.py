@@ -38,6 +38,9 @@ def new(
     team_tiebreak: Optional[str] = typer.Option(None, "--team-tiebreak", help="A team event: the team standings' "
                                                 "keys in order, of games, efectividad, match-points, for, "
                                                 "head-to-head."),
+    team_set: Optional[int] = typer.Option(None, "--team-set", min=1, max=500,
+                                           help="A team event in sets: a match is won by the first team to this "
+                                                "many game points (team-pairs: 50)."),
     preset: Optional[str] = typer.Option(None, "--preset", help="A federation's rules: femundo-teams, fid-teams, "
                                                                 "team-pairs, dominousa or fed-spain."),
     bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
@@ -66,13 +69,16 @@ def new(
     team_keys = tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak else None
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
-                             team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset)
+                             team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
+                             team_set=team_set)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
                f"{settings.table_size}" + (f"; balanced schedule of {settings.rounds} rounds" if settings.rounds else "")
                + (f"; teams of {settings.team_size} ({settings.pairs_a_team} pairs), {settings.team_schedule}"
-                  if settings.teams else "") + (f"; preset {settings.preset}" if settings.preset else ""))
+                  if settings.teams else "")
+               + (f"; matches are sets to {settings.team_set} game points" if settings.team_set else "")
+               + (f"; preset {settings.preset}" if settings.preset else ""))
 
 
 @guarded
@@ -173,6 +179,9 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
         if s.teams:
             lines.append(f"teams: {s.team_size} players ({s.pairs_a_team} pairs) and up to 2 reserves; "
                          f"paired {s.team_schedule}; teams ranked by {', then '.join(s.team_tiebreaks)}")
+            if s.team_set:
+                lines.append(f"matches: sets, won by the first team to {s.team_set} game points (a game 1 point); "
+                             f"a captain's change after 6 games (tournament team EVENT change)")
         if s.preset:
             from tournament.settings import PRESETS
 

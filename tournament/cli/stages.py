@@ -127,7 +127,8 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
                                      "rows": rows}, ensure_ascii=False, indent=1) + "\n")
         return
     title = f"{s.name} — standings of the {by}s after round {through}" + (" (provisional)" if provisional else "")
-    emit(rows, as_csv, False, title, footer=[f"ranked by {keys}"], wide=wide)
+    sets = tm.match_lines(store, through) if by == "team" and s.team_set and through else []  # each set's state
+    emit(rows, as_csv, False, title, footer=[f"ranked by {keys}"] + sets, wide=wide)
 
 
 def _prize_lists(store: EventStore, table: Any, by: str, best: Optional[int], as_csv: bool, as_json: bool,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 import typer
 
@@ -11,16 +11,16 @@ from tournament.cli.app import MAX_COUNT, emit, guarded, open_for_command
 from tournament.errors import UnusableInput
 from tournament.event import teams as tm
 
-ACTIONS = ("add", "rename", "withdraw", "lineup", "sub", "list")
+ACTIONS = ("add", "rename", "withdraw", "lineup", "sub", "change", "list")
 
 
 @guarded
 def team(
     event: Path = typer.Argument(..., help="The event file (a team event)."),
-    action: str = typer.Argument(..., help="add, rename, withdraw, lineup, sub or list."),
+    action: str = typer.Argument(..., help="add, rename, withdraw, lineup, sub, change or list."),
     args: list[str] = typer.Argument(None, help="add: the team's name; rename: the team and its new name; "
                                                 "withdraw: the team; lineup: the team, then its pairs in the "
-                                                "order they sit; sub: the team."),
+                                                "order they sit; sub, change: the team."),
     pair: list[str] = typer.Option([], "--pair", help="add: a pair as 'Player,Partner' or "
                                                       "'Player,Partner,Pair name' (one --pair a pair)."),
     reserve: list[str] = typer.Option([], "--reserve", help="add: a reserve player (at most two)."),
@@ -28,6 +28,10 @@ def team(
                                            help="lineup, sub: the round (default: the next one to be paired)."),
     out: Optional[str] = typer.Option(None, "--out", help="sub: the player who leaves their pair."),
     into: Optional[str] = typer.Option(None, "--in", help="sub: the team's reserve who takes their place."),
+    cross: bool = typer.Option(False, "--cross", help="change: the draw cross (the team's two pairs change "
+                                                      "tables) in the match's next games."),
+    swap_in: Optional[Tuple[str, str]] = typer.Option(None, "--sub", help="change: PLAYER-OUT PLAYER-IN, a reserve "
+                                                                            "into the match's next game."),
 ) -> None:
     """A team event's teams: enter one, rename it, withdraw it, set its line-up for a round, bring in
     a reserve (sub), list them."""
@@ -59,6 +63,12 @@ def team(
                 raise UnusableInput("give the team to withdraw")
             squad = tm.withdraw_team(store, args[0])
             typer.echo(f"withdrew team {squad.name} from round {squad.withdrawn} on")
+        elif action == "change":
+            if len(args) != 1:
+                raise UnusableInput("give the team whose captain makes the change, and --cross or --sub OUT IN")
+            seated = tm.captain_change(store, args[0], cross, tuple(swap_in) if swap_in else None)
+            typer.echo(f"{'draw cross' if cross else 'substitution'} for {args[0]} from the match's next game: "
+                       + ", ".join(f"table {t.number}" for t in seated) + " re-seated")
         elif action == "sub":
             if len(args) != 1 or not out or not into:
                 raise UnusableInput("give the team, the player who leaves with --out and the reserve with --in")

@@ -91,10 +91,12 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
         if numbers != list(range(1, len(rt) + 1)):
             err(where, f"tables are not numbered 1..{len(rt)}: {numbers}")
         seen: Counter = Counter()
+        this_round: set[frozenset[int]] = set()
         for t in rt:
             tw = f"round {r} table {t.number}"
             for s in t.seats:
-                seen[s.player] += 1
+                # A set (--team-set) seats its games one after another: a player at many tables of a round.
+                seen[s.player] = 1 if settings.team_set else seen[s.player] + 1
             want_seats = seats if len(t.seats) == len(seats) or settings.partnership else None
             if want_seats is None and len(t.seats) in settings.table_counts():
                 want_seats = settings.seats_for(len(t.seats))  # a smaller table: every player seated
@@ -121,9 +123,10 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
                         err(tw, "a pair plays against itself")
                     else:
                         key = frozenset((ns[0], ew[0]))
-                        if key in met_pairs:
+                        if key in met_pairs and not (settings.team_set and key in this_round):
                             err(tw, f"pairs {ns[0]} and {ew[0]} meet a second time")
                         met_pairs.add(key)
+                        this_round.add(key)
                 if settings.format == ROTATING:
                     for a, b in ((side["N"], side["S"]), (side["E"], side["W"])):
                         key = frozenset((a, b))

@@ -572,6 +572,10 @@ def _advance(store: EventStore, table: Table) -> tuple[Table, ...]:
     match of a corrected one (same transaction).  Returns the re-seated tables."""
     from tournament.event import stages
 
+    if store.settings.team_set:  # a team event in sets: the match's next games, while it is undecided
+        from tournament.event.teams import after_set_result
+
+        after_set_result(store, table)
     if not store.has_stage_tables():
         return ()
     reseated: list[Table] = []

@@ -19,10 +19,10 @@ from tournament.event import changes
 from tournament.event import players as pl
 from tournament.names import name_key, normalise_name
 from tournament.pairing import teams as pairing
-from tournament.settings import MAX_RESERVES, ROTATING
+from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER
 from tournament.store import fields as fields_sql, squads as sql
 from tournament.store.event_store import EventStore
-from tournament.values import Squad, Substitution
+from tournament.values import SeatAssignment, Squad, Substitution, Table
 
 #: A pair entered for a team: (player, partner, the pair's name or None for "A & B").
 PairEntry = tuple[str, str, "str | None"]
@@ -231,16 +231,25 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
 def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     """The round's matches as the director's page shows them, in table order, each summed from
     its tables' results as they come in: its tables, the two teams (home first), the games each
-    has won so far (``home_games``, and as read: ``home_text`` "1½"), how many tables are in."""
+    has won so far (``home_games``, and as read: ``home_text`` "1½"), how many tables are in.
+    In an event of sets (``--team-set``): ``target``, the ``winner`` (a name, or None while the
+    set is played) and ``won_at``, the game points when it was won, the winner's first ("50–41");
+    a set is named by its first tables (its later games are tables after the round's last)."""
     teams = {t.id: t for t in store.teams()}
     found = squads(store)
     names = {s.id: s.name for s in found}
     squad_of = pairing.squad_of_players(found, teams.values())
-    return [{"tables": list(m.tables), "home": names[m.home], "away": names[m.away],
-             "home_games": m.home_games, "away_games": m.away_games,
-             "home_text": games_text(m.home_games), "away_text": games_text(m.away_games),
-             "done": m.done, "count": len(m.tables), "finished": m.finished}
-            for m in pairing.round_matches(store.tables(round_no), store.results(), squad_of)]
+    target = store.settings.team_set
+    out = []
+    for m in pairing.round_matches(store.tables(round_no), store.results(), squad_of, target):
+        won_at = "–".join(games_text(x) for x in _winner_first(m)) if m.winner is not None else None
+        out.append({"tables": list(m.tables[:store.settings.pairs_a_team] if target else m.tables),
+                    "home": names[m.home], "away": names[m.away],
+                    "home_games": m.home_games, "away_games": m.away_games,
+                    "home_text": games_text(m.home_games), "away_text": games_text(m.away_games),
+                    "done": m.done, "count": len(m.tables), "finished": m.finished, "target": target,
+                    "winner": names[m.winner] if m.winner is not None else None, "won_at": won_at})
+    return out
 
 
 def substitute(store: EventStore, key: str, out_key: str, in_key: str, round_no: int | None = None) -> Substitution:
@@ -307,15 +316,178 @@ def substitutions(store: EventStore) -> list[Substitution]:
     return sql.substitutions(store)
 
 
+# --- sets (``--team-set N``) -------------------------------------------------------------------
+
+
+def _match_of(store: EventStore, round_no: int, teams_key: frozenset[int]) -> list[Table]:
+    """The tables of the round where these two teams meet, in table order."""
+    squad_of = pairing.squad_of_players(squads(store), store.teams())
+    return [t for t in store.tables(round_no) if frozenset(pairing.table_sides(t, squad_of).values()) == teams_key]
+
+
+def _lines(tables: Sequence[Table], pairs: int) -> list[Table]:
+    """A set's current game at each of its lines (one a pair of each team): going back from the
+    latest table, the first ``pairs`` tables that share no player (a change re-seats the open
+    games, so the latest tables are always the lines as they now stand)."""
+    out: list[Table] = []
+    for t in sorted(tables, key=lambda t: -t.number):
+        if all(not set(t.players) & set(o.players) for o in out):
+            out.append(t)
+        if len(out) == pairs:
+            break
+    return sorted(out, key=lambda t: t.number)
+
+
+def after_set_result(store: EventStore, table: Table) -> list[Table]:
+    """Within the write of a result (entered, forfeited or corrected): in an event of sets, seat
+    the next game of each line of the table's match that has none waiting, while no team has
+    reached the set's target.  A line's next game is a new table of the same round, numbered after
+    the round's last, with the players and seats of the line's last game.  Returns the new tables."""
+    s = store.settings
+    if not (s.teams and s.team_set):
+        return []
+    squad_of = pairing.squad_of_players(squads(store), store.teams())
+    sides = pairing.table_sides(table, squad_of)
+    if len(sides) != 2:
+        return []
+    names = {sq.id: sq.name for sq in squads(store)}
+    tables = _match_of(store, table.round, frozenset(sides.values()))
+    results = store.results()
+    match = pairing.round_matches(tables, results, squad_of, s.team_set)[0]
+    if match.winner is not None:
+        return []
+    new = []
+    game = len(tables)
+    players = {p.id: p.name for p in store.players()}
+    for line in _lines(tables, s.pairs_a_team):
+        if line.id not in results:
+            continue
+        game += 1
+        tid, number = sql.insert_set_table(store, table.round, line.seats)
+        changes.record(store, changes.TABLE_SEATED, table.round, number, {
+            "stage": 1, "match": f"{names[match.home]} v {names[match.away]}", "game": game,
+            "seats": changes.seats_doc(line.seats, players)})
+        new.append(Table(tid, table.round, number, line.seats))
+    return new
+
+
+def captain_change(store: EventStore, key: str, cross: bool = False, sub: tuple[str, str] | None = None) -> list[Table]:
+    """The captain's one change in a set, after 6 of its games and between games: ``sub`` (a
+    player out, a player in: the team's reserve takes the seat in the match's waiting game, and
+    from this round on, as :func:`substitute`) or ``cross`` (the draw cross: the team's two pairs
+    change tables, each taking the other's seats).  Re-seats the match's waiting games, which no
+    one has begun; returns them."""
+    refuse_unless_teams(store)
+    s = store.settings
+    if not s.team_set:
+        raise Refused("the captain's change is for matches played as sets (tournament new --team-set N)")
+    if cross == (sub is not None):
+        raise UnusableInput("give the change: --cross, or --sub PLAYER-OUT PLAYER-IN")
+    if cross and s.pairs_a_team != 2:
+        raise Refused("the draw cross is for teams of two pairs: each pair moves to the other table")
+    squad = find_squad(store, key)
+    with store.write():
+        round_no = store.last_round()
+        squad_of = pairing.squad_of_players(squads(store), store.teams())
+        mine = [t for t in store.tables(round_no) if squad.id in pairing.table_sides(t, squad_of).values()]
+        if not mine:
+            raise Refused(f"team {squad.name} has no match in round {round_no}")
+        names = {sq.id: sq.name for sq in squads(store)}
+        results = store.results()
+        match = pairing.round_matches(mine, results, squad_of, s.team_set)[0]
+        if match.winner is not None:
+            a, b = _winner_first(match)
+            raise Refused(f"the match is over: {names[match.winner]} won it at {games_text(a)}–{games_text(b)}")
+        if match.done < SET_CHANGE_AFTER:
+            raise Refused(f"the captain's change comes after {SET_CHANGE_AFTER} games of the match; "
+                          f"{match.done} {'has' if match.done == 1 else 'have'} been played")
+        made = sql.set_change(store, round_no, squad.id)
+        if made is not None:
+            raise Refused(f"team {squad.name}'s captain has made their change in this match already ({made})")
+        lines = _lines(mine, s.pairs_a_team)
+        waiting = [t for t in lines if t.id not in results]
+        statuses = changes.table_statuses(store, round_no)
+        playing = [t.number for t in waiting if statuses.get((round_no, t.number)) == changes.PLAYING]
+        if len(waiting) != len(lines) or playing:
+            busy = f"table {playing[0]}" if playing else "a table"
+            raise Refused(f"a game of the match is being played at {busy}: the change is made between games")
+        players = {p.id: p for p in store.players()}
+        side = {t.id: pairing.table_sides(t, squad_of) for t in waiting}
+        team_side = {t.id: next(x for x, u in side[t.id].items() if u == squad.id) for t in waiting}
+        new_seats: dict[int, tuple[SeatAssignment, ...]] = {}
+        data: dict[str, Any] = {"team": squad.id, "match": f"{names[match.home]} v {names[match.away]}"}
+        if cross:
+            t1, t2 = waiting
+            pair_at = {t.id: [x.player for x in t.seats if x.side == team_side[t.id]] for t in waiting}
+            for t, there in ((t1, t2), (t2, t1)):
+                coming = iter(pair_at[there.id])
+                new_seats[t.id] = tuple(SeatAssignment(x.seat, x.side, next(coming)) if x.side == team_side[t.id]
+                                        else x for x in t.seats)
+            data.update(kind="cross")
+        else:
+            assert sub is not None
+            subs = sql.substitutions(store)
+            teams = [t for t in store.teams() if t.id in squad.pairs]
+            seated = {x.player for t in waiting for x in t.seats}
+            own = {p for t in teams for p in t.players} | set(squad.reserves) | {
+                x.player_in for x in subs if x.squad == squad.id}
+            out = _team_player(players, own, sub[0], squad)
+            into = _team_player(players, own, sub[1], squad)
+            if out not in seated:
+                raise Refused(f"{players[out].name} does not sit in team {squad.name}'s match now")
+            if into in seated:
+                raise Refused(f"{players[into].name} already sits in the match; bring in one of the team's reserves")
+            pair = pairing.pair_of_players(teams, subs).get(out)
+            before = pairing.pair_of_players(teams, subs).get(into)
+            if before is not None and before != pair:
+                raise Refused(f"{players[into].name} has played in another pair; a player plays in one pair only")
+            if any(x.squad == squad.id and x.from_round > round_no for x in subs):
+                raise Refused(f"team {squad.name} has a substitution for a later round already")
+            for t in waiting:
+                if out in t.players:
+                    new_seats[t.id] = tuple(SeatAssignment(x.seat, x.side, into if x.player == out else x.player)
+                                            for x in t.seats)
+            assert pair is not None
+            sql.add_substitution(store, round_no, squad.id, pair, out, into)
+            data.update(kind="sub", out={"id": out, "name": players[out].name},
+                        **{"in": {"id": into, "name": players[into].name}})
+        sql.add_set_change(store, round_no, squad.id, data["kind"])
+        every = {p: x.name for p, x in players.items()}
+        out_tables = []
+        for t in waiting:
+            if t.id not in new_seats:
+                continue
+            store.reseat_table(t.id, new_seats[t.id])
+            game = sorted(x.number for x in mine).index(t.number) + 1
+            changes.record(store, changes.TABLE_RESEATED, round_no, t.number, {
+                "stage": 1, "match": data["match"], "game": game, "seats": changes.seats_doc(new_seats[t.id], every)})
+            out_tables.append(Table(t.id, round_no, t.number, new_seats[t.id]))
+        data["tables"] = [t.number for t in out_tables]
+        changes.record(store, changes.CAPTAIN_CHANGE, round_no, data=data)
+    return out_tables
+
+
 def match_lines(store: EventStore, round_no: int) -> list[str]:
     """A line a match of the round, its games summed as its tables' results come in:
     ``tables 1-2: Los Primos 1½ – ½ La Dupla`` (``(1 of 2 tables in)`` while it is played)."""
     out = []
+    target = store.settings.team_set
     for m in match_docs(store, round_no):
         where = f"tables {m['tables'][0]}-{m['tables'][-1]}"
-        state = "" if m["finished"] else f" ({m['done']} of {m['count']} tables in)"
+        if target and m["winner"] is not None:
+            state = f" (won by {m['winner']} at {m['won_at']})"
+        elif target:
+            state = f" (set to {target}: in progress, {m['done']} games in)"
+        else:
+            state = "" if m["finished"] else f" ({m['done']} of {m['count']} tables in)"
         out.append(f"{where}: {m['home']} {m['home_text']} – {m['away_text']} {m['away']}{state}")
     return out
+
+
+def _winner_first(m: pairing.MatchScore) -> tuple[float, float]:
+    """A set's game points when it was won, the winner's first."""
+    home, away = m.won_at or (0.0, 0.0)
+    return (home, away) if m.winner == m.home else (away, home)
 
 
 def games_text(x: float) -> str:

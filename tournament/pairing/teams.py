@@ -180,7 +180,9 @@ def _round_robin(squads: Sequence[Squad], round_no: int, active: Mapping[int, Sq
 @attrs.frozen
 class MatchScore:
     """A match of a round as it stands: its tables, the two teams (home first: N-S at its first
-    table), the games each has won so far (a draw a half) and how many tables have a result."""
+    table), the games each has won so far (a draw a half) and how many tables have a result.
+    A set (``target``: its game points) also has its ``winner``, the first team to reach the
+    target counting the games in table order, once there is one, and the scores then (``won_at``)."""
 
     tables: tuple[int, ...]
     home: int
@@ -188,35 +190,56 @@ class MatchScore:
     home_games: float
     away_games: float
     done: int
+    target: int | None = None
+    winner: int | None = None
+    won_at: tuple[float, float] | None = None
 
     @property
     def finished(self) -> bool:
-        return self.done == len(self.tables)
+        """Every table seated has its result (and a set has its winner)."""
+        return self.done == len(self.tables) and (self.target is None or self.winner is not None)
 
 
-def round_matches(tables: Iterable[Table], results: Mapping[int, Result], squad_of: Mapping[int, int]
-                  ) -> list[MatchScore]:
+def set_winner(games: Iterable[tuple[int, float]], teams: tuple[int, int], target: int
+               ) -> tuple[int | None, tuple[float, float] | None]:
+    """The first of ``teams`` to ``target`` game points, and both teams' points then, from the
+    games in the order they count (each a team and the points it took: 1 a win, ½ a draw)."""
+    got = {teams[0]: 0.0, teams[1]: 0.0}
+    for team, points in games:
+        got[team] += points
+        if got[team] >= target:
+            return team, (got[teams[0]], got[teams[1]])
+    return None, None
+
+
+def round_matches(tables: Iterable[Table], results: Mapping[int, Result], squad_of: Mapping[int, int],
+                  target: int | None = None) -> list[MatchScore]:
     """The matches of one round's tables (in table order), each summed from its tables' results
-    as they are entered: what a match shows while it is played."""
+    as they are entered: what a match shows while it is played.  ``target``: the event's matches
+    are sets to that many game points (:func:`set_winner`)."""
     found: dict[tuple[int, int], dict[str, Any]] = {}
     for t in sorted(tables, key=lambda t: t.number):
         sides = table_sides(t, squad_of)
         if len(sides) != 2:
             continue
         key = tuple(sorted(sides.values()))
-        m = found.setdefault(key, {"tables": [], "home": sides.get("NS"), "games": Counter(), "done": 0})
+        m = found.setdefault(key, {"tables": [], "home": sides.get("NS"), "games": Counter(), "done": 0,
+                                   "order": []})
         m["tables"].append(t.number)
         result = results.get(t.id)
         if result is None:
             continue
         m["done"] += 1
         for side, unit in sides.items():
-            m["games"][unit] += 1.0 if result.winner == side else 0.5 if result.winner is None else 0.0
+            won = 1.0 if result.winner == side else 0.5 if result.winner is None else 0.0
+            m["games"][unit] += won
+            m["order"].append((unit, won))
     out = []
     for key, m in found.items():
         away = key[0] if key[1] == m["home"] else key[1]
+        winner, at = set_winner(m["order"], (m["home"], away), target) if target else (None, None)
         out.append(MatchScore(tuple(m["tables"]), m["home"], away, m["games"][m["home"]], m["games"][away],
-                              m["done"]))
+                              m["done"], target, winner, at))
     return out
 
 
@@ -293,8 +316,10 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     through = last if through_round is None else through_round
     acc: dict[int, dict[str, float]] = {s.id: defaultdict(float) for s in squads}
     matches: dict[tuple[int, int, int], dict[int, float]] = {}
+    #: A set's games in the order they count (table order): (team, points).
+    order: dict[tuple[int, int, int], list[tuple[int, float]]] = defaultdict(list)
     missing = False
-    for t in tables:
+    for t in sorted(tables, key=lambda t: (t.round, t.number)):
         sides = table_sides(t, squad_of)
         if len(sides) != 2:
             continue
@@ -313,10 +338,17 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
             a["games"] += won
             a["games_lost"] += 1.0 - won
             games[unit] += won
+            order[key].append((unit, won))
     outcome: dict[tuple[int, int, int], dict[int, int]] = {}
     for key, games in matches.items():
         a, b = list(games)
         points = (2, 0) if games[a] > games[b] else (0, 2) if games[a] < games[b] else (1, 1)
+        if settings.team_set:  # a set: won by the first team to its target, whatever came after
+            winner, _ = set_winner(order[key], (a, b), settings.team_set)
+            if winner is None:
+                missing = True  # a set still played: counted as it stands, the standings provisional
+            else:
+                points = (2, 0) if winner == a else (0, 2)
         outcome[key] = {a: points[0], b: points[1]}
         for u, mp in ((a, points[0]), (b, points[1])):
             acc[u]["played"] += 1

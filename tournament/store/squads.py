@@ -8,14 +8,16 @@ round (which pair sits at the match's first table); a round without one seats th
 A file gets these tables, and becomes schema 9, in the transaction of its first team.
 ``squad_subs`` keeps the reserves brought into pairs (a row a substitution, from its round on); a
 schema-9 file gets it, in the same schema, with its first substitution (a file without it has none).
+``squad_set_changes``: the captain's one change in a set (a round's match: ``sub`` or ``cross``),
+made the same way with the first of them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from tournament.errors import Refused
-from tournament.values import Squad, Substitution
+from tournament.values import SeatAssignment, Squad, Substitution
 
 if TYPE_CHECKING:
     from tournament.store.event_store import EventStore
@@ -37,6 +39,10 @@ SUBS_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS squad_subs (id INTEGER PRIMARY KEY, from_round INTEGER NOT NULL, "
     "squad_id INTEGER NOT NULL REFERENCES squads(id), pair_id INTEGER NOT NULL REFERENCES teams(id), "
     "out_player INTEGER NOT NULL REFERENCES players(id), in_player INTEGER NOT NULL REFERENCES players(id))",
+)
+SET_CHANGES_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS squad_set_changes (round INTEGER NOT NULL, squad_id INTEGER NOT NULL "
+    "REFERENCES squads(id), kind TEXT NOT NULL, PRIMARY KEY (round, squad_id))",
 )
 
 
@@ -139,3 +145,32 @@ def substitutions(store: "EventStore") -> list[Substitution]:
     return [Substitution(r["id"], r["from_round"], r["squad_id"], r["pair_id"], r["out_player"], r["in_player"])
             for r in store._rows("SELECT id, from_round, squad_id, pair_id, out_player, in_player FROM squad_subs "
                                  "ORDER BY from_round, id")]
+
+
+def add_set_change(store: "EventStore", round_no: int, squad: int, kind: str) -> None:
+    """Within a write: the team's captain has made their change in the round's set."""
+    upgrade(store)
+    for sql in SET_CHANGES_SCHEMA:
+        store.conn.execute(sql)
+    store.conn.execute("INSERT INTO squad_set_changes(round, squad_id, kind) VALUES (?, ?, ?)",
+                       [round_no, squad, kind])
+
+
+def set_change(store: "EventStore", round_no: int, squad: int) -> str | None:
+    """The change the team's captain made in the round's set (``sub`` or ``cross``), or None."""
+    if not store.has_table("squad_set_changes"):
+        return None
+    rows = store._rows("SELECT kind FROM squad_set_changes WHERE round = ? AND squad_id = ?", [round_no, squad])
+    return rows[0]["kind"] if rows else None
+
+
+def insert_set_table(store: "EventStore", round_no: int, seats: "Sequence[SeatAssignment]") -> tuple[int, int]:
+    """Within a write: a set's next game, a table of the paired round ``round_no`` numbered after
+    its last; (its id, its number)."""
+    round_id = store._rows("SELECT id FROM rounds WHERE number = ?", [round_no])[0]["id"]
+    number = int(store._rows("SELECT MAX(number) AS n FROM round_tables WHERE round_id = ?", [round_id])[0]["n"]) + 1
+    tid = int(store.conn.execute("INSERT INTO round_tables(round_id, number) VALUES (?, ?)",
+                                 [round_id, number]).lastrowid)
+    store.conn.executemany("INSERT INTO seats(table_id, seat, side, player_id, position) VALUES (?, ?, ?, ?, ?)",
+                           [(tid, x.seat, x.side, x.player, i) for i, x in enumerate(seats)])
+    return tid, number
