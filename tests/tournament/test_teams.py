@@ -627,3 +627,41 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
         conn.close()
     assert kinds["captain_change"] == 2 and kinds["table_reseated"] == 3
     assert kinds["table_seated"] == len(played) - 2
+
+
+def test_a_sets_next_game_is_seated_when_the_venue_confirms_a_game(tmp_path: Path) -> None:
+    """At the venue a set's game is recorded and confirmed like any table's; its confirmation seats
+    the line's next game, whose table has its own link and page at once."""
+    from starlette.testclient import TestClient
+
+    from tests.tournament.test_venue import _auth, _game_of, _play, _server
+
+    event = tmp_path / "set.db"
+    run("new", event, "--name", "Sets", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--team-set", "3")
+    for t in "AB":
+        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2", "--pair", f"{t}3,{t}4")
+    run("pair", event)
+    server = _server(event)
+    try:
+        client = TestClient(server.asgi)
+        links = server.call(server.venue.links, "http://testserver")
+        assert [x["table"] for x in links["tables"]] == [1, 2]
+        token = links["tables"][0]["token"]
+        state = _play(client, token, 1, 1, _game_of(event, 1, 1, seed=5), whole_hands=True)
+        for side in state["sides"]:
+            r = client.post("/api/v1/tables/1/1/confirm", headers=_auth(token),
+                            json={"rev": state["rev"], ("seat" if state["by_seat"] else "side"): side})
+            assert r.status_code == 200, r.json()
+            state = r.json()
+        assert state["status"] == "confirmed"
+        links = server.call(server.venue.links, "http://testserver")
+        assert [x["table"] for x in links["tables"]] == [1, 2, 3]
+        third = links["tables"][2]["token"]
+        r = client.get("/api/v1/tables/1/3", headers=_auth(third))
+        seated = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()["game"]["players"]
+        assert r.json()["game"]["players"] == seated  # the line's next game: the same players, the same seats
+        assert client.get("/tables").status_code == 200
+    finally:
+        server.close()
+    assert "set to 3: in progress, 1 games in" in run("tables", event)
