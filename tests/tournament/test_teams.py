@@ -582,7 +582,8 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
     out = run("team", event, "change", f"Team {h}", "--cross")
     assert "draw cross" in out and "table 7" in out and "table 8" in out
     # The draw cross: the home team's pairs changed tables, each in the other's seats.
-    crossed = [{"NS": [f"{h}3", f"{h}4"], "EW": [f"{v}1", f"{v}2"]}, {"NS": [f"{v}3", f"{v}4"], "EW": [f"{h}1", f"{h}2"]}]
+    crossed = [{"NS": [f"{h}3", f"{h}4"], "EW": [f"{v}1", f"{v}2"]},
+               {"NS": [f"{v}3", f"{v}4"], "EW": [f"{h}1", f"{h}2"]}]
     assert [sides for _, sides in open_tables(event)] == crossed
     assert "made their change in this match already (cross)" in run("team", event, "change", f"Team {h}", "--cross",
                                                                     code=1)
@@ -665,3 +666,48 @@ def test_a_sets_next_game_is_seated_when_the_venue_confirms_a_game(tmp_path: Pat
     finally:
         server.close()
     assert "set to 3: in progress, 1 games in" in run("tables", event)
+
+
+def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) -> None:
+    event = tmp_path / "set3.db"
+    run("new", event, "--name", "Sets", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--team-set", "3", "--seed", "2")
+    for t in "AB":
+        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2", "--pair", f"{t}3,{t}4")
+    run("pair", event)
+
+    def a_wins(number: int, sides: dict[str, list[str]]) -> str:
+        return "NS" if sides["NS"][0].startswith("A") else "EW"
+
+    while "won by" not in run("tables", event):
+        number, sides = open_tables(event)[0]
+        win = a_wins(number, sides)
+        run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
+            "--round", 1)
+    for number, sides in open_tables(event):  # the other line's game, played out
+        win = a_wins(number, sides)
+        run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
+            "--round", 1)
+    assert open_tables(event) == [] and "(won by Team A at 3–0)" in run("tables", event)
+    # Four games, all Team A's: corrected, tables 1 and 2 become Team B's. After the first the set
+    # is still Team A's (B, A, A, A: 3 at the fourth game); after the second it is 2-2, undecided,
+    # and the lines' next games are seated again, after the round's last table.
+    conn = sqlite3.connect(event)
+    try:
+        last = conn.execute("SELECT MAX(number) FROM round_tables").fetchone()[0]
+        a_side = dict(conn.execute("SELECT t.number, s.side FROM seats s JOIN round_tables t ON t.id = s.table_id "
+                                   "JOIN players p ON p.id = s.player_id WHERE p.name LIKE 'A%'"))
+    finally:
+        conn.close()
+    assert last == 4
+    for number in (1, 2):
+        side = a_side[number]
+        other = "EW" if side == "NS" else "NS"
+        run("amend", event, "--round", 1, "--table", number, "--score", f"{other}=200,{side}=100",
+            "--reason", "misread")
+        if number == 1:
+            assert open_tables(event) == [] and "(won by Team A at 3–1)" in run("tables", event)
+    waiting = open_tables(event)
+    assert [n for n, _ in waiting] == [5, 6]
+    assert "set to 3: in progress, 4 games in" in run("tables", event)
+    assert "provisional" in run("standings", event).lower()
