@@ -158,6 +158,9 @@ def test_cuartetas_24_teams_six_swiss_rounds_from_the_cli(tmp_path: Path) -> Non
         if r == 3:
             out = run("team", event, "withdraw", "Team 07")
             assert "from round 3" in out
+            # A reserve substituted: Team 02's first reserve for Player 02-1 from round 3 on.
+            out = run("team", event, "sub", "Team 02", "--out", "Player 02-1", "--in", "Reserve 02-0")
+            assert "from round 3 Reserve 02-0 plays in pair T02 pair 1 in place of Player 02-1" in out
         run("pair", event)
         matches = check_round_shape(event, r)
         for a, b in matches:
@@ -199,8 +202,10 @@ def test_cuartetas_24_teams_six_swiss_rounds_from_the_cli(tmp_path: Path) -> Non
     _, _, tables = stored_games(event)
     forfeit = next(t for t in tables if t[0] == 4 and t[1] == 3)
     assert forfeit[3] == {"NS": 0, "EW": 200} and forfeit[4] == "EW"
-    # Players and pairs inside the team event.
+    # Players and pairs inside the team event: the substituted player and the reserve each with their own games.
     assert len(doc["players"]) == 96 + 3 and len(doc["pairs"]) == 48
+    played = {r["player"]: r["played"] for r in doc["players"]}
+    assert (played["Player 02-1"], played["Reserve 02-0"], played["Player 02-0"]) == (2, 4, 6)
     by_player = run("standings", event, "--by", "player", "--csv")
     assert by_player.splitlines()[0].startswith("rank,player,id,played")
     assert len(run("standings", event, "--by", "pair", "--csv").splitlines()) == 49
@@ -607,7 +612,14 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
     play(len(waiting))
     assert open_tables(event) == []
     text = run("tables", event)
-    assert f"(won by Team A at 50–{b})" in text
+    assert f"tables 1-2: Team {h} " in text and f"(won by Team A at 50–{b})" in text
+    with pytest.raises(SettingsError):
+        make_settings("X", "competitive", "pairs", team_set=50)
+    with pytest.raises(SettingsError):
+        make_settings("X", "competitive", "teams", team_size=4, team_set=0)
+    s = make_settings("X", "competitive", "teams", team_size=4, preset="team-pairs", team_set=75)
+    assert s.team_set == 75 and Settings.from_json(s.to_json()) == s
+    assert "team_set" not in make_settings("X", "competitive", "teams", team_size=4).to_json()
     assert "won by Team A at 50" in run("standings", event)
     assert "the match is over: Team A won it at 50" in run("team", event, "change", "Team B", "--cross", code=1)
     doc = json.loads(run("standings", event, "--json"))
