@@ -479,6 +479,8 @@ def test_a_reserve_substituted(tmp_path: Path) -> None:
     assert "from round 3" in run("team", event, "sub", "Team B", "--out", "B4", "--in", "B5", "--round", "3")
     assert "has a substitution from round 3" in run("team", event, "sub", "Team B", "--out", "B3", "--in", "B5",
                                                     code=1)
+    listing = run("team", event, "list")
+    assert "A5 for A1 from round 2" in listing and "B5 for B4 from round 3" in listing
     run("pair", event)
     r2 = seated_in(event, 2)
     assert "A5" in r2 and "A1" not in r2 and "A2" in r2 and "B4" in r2 and "B5" not in r2

@@ -87,9 +87,12 @@ def team(
 
 
 def team_rows(store) -> list[dict]:  # type: ignore[no-untyped-def]
-    """A row a team: number, name, its pairs, its reserves, from which round, withdrawn."""
+    """A row a team: number, name, its pairs, its reserves, its substitutions, from which round, withdrawn."""
     pairs = {t.id: t.name for t in store.teams()}
     players = {p.id: p.name for p in store.players()}
+    subs = tm.substitutions(store)
     return [{"id": s.id, "team": s.name, "pairs": "; ".join(pairs[p] for p in s.pairs),
-             "reserves": ", ".join(players[p] for p in s.reserves), "from_round": s.entered,
-             "withdrawn": s.withdrawn or ""} for s in tm.squads(store)]
+             "reserves": ", ".join(players[p] for p in s.reserves),
+             "substitutions": "; ".join(f"{players[x.player_in]} for {players[x.player_out]} from round {x.from_round}"
+                                        for x in subs if x.squad == s.id),
+             "from_round": s.entered, "withdrawn": s.withdrawn or ""} for s in tm.squads(store)]
