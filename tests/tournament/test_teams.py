@@ -562,6 +562,8 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
     for t in "AB":
         run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2,{t} one", "--pair", f"{t}3,{t}4,{t} two",
             "--reserve", f"{t}5")
+    assert "no round has been paired yet" in run("team", event, "change", "Team A", "--cross", code=1)
+    assert "--cross, or --sub" in run("team", event, "change", "Team A", code=2)
     run("pair", event)
     h = open_tables(event)[0][1]["NS"][0][0]  # the home team (drawn): N-S at the match's first table
     v = "B" if h == "A" else "A"
@@ -725,3 +727,16 @@ def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) 
     assert [n for n, _ in waiting] == [5, 6]
     assert "set to 3: in progress, 4 games in" in run("tables", event)
     assert "provisional" in run("standings", event).lower()
+
+
+def test_the_captains_change_refused_where_it_does_not_apply(tmp_path: Path) -> None:
+    six = tmp_path / "six.db"
+    run("new", six, "--name", "Six", "--game", "competitive", "--format", "teams", "--team-size", "6",
+        "--team-set", "5")
+    for t in "AB":
+        run("team", six, "add", f"Team {t}", *[x for i in (1, 3, 5) for x in ("--pair", f"{t}{i},{t}{i + 1}")])
+    run("pair", six)
+    assert "the draw cross is for teams of two pairs" in run("team", six, "change", "Team A", "--cross", code=1)
+    plain = tmp_path / "plain.db"
+    run("new", plain, "--name", "Plain", "--game", "competitive", "--format", "teams", "--team-size", "4")
+    assert "for matches played as sets" in run("team", plain, "change", "Team A", "--cross", code=1)

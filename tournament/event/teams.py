@@ -388,6 +388,8 @@ def captain_change(store: EventStore, key: str, cross: bool = False, sub: tuple[
     squad = find_squad(store, key)
     with store.write():
         round_no = store.last_round()
+        if not round_no:
+            raise Refused("no round has been paired yet: the captain's change is made during a match")
         squad_of = pairing.squad_of_players(squads(store), store.teams())
         mine = [t for t in store.tables(round_no) if squad.id in pairing.table_sides(t, squad_of).values()]
         if not mine:
