@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -134,8 +135,9 @@ def test_the_tables_port_redirects_every_hall_path_to_the_halls_port(tmp_path):
     for anything else, to the same path on the hall's port of the host the phone asked for."""
     path, server, client = _redirecting(tmp_path)
     try:
-        concrete = [p.replace("{player}", "3").replace("{round}", "1").replace("{table}", "2")
+        concrete = [re.sub(r"\{\w+\}", lambda m: {"{round}": "1", "{table}": "2"}.get(m.group(), "3"), p)
                     for p, _ in HALL_ROUTES]
+        assert not any("{" in url for url in concrete)
         assert "/live" in concrete and "/api/v1/changes" in concrete and "/projector" in concrete
         for url in concrete:
             for query in ("", "?part=main&since=4&lang=es"):
