@@ -30,21 +30,20 @@ import datetime
 import json
 import logging
 import math
-import re
 import secrets
 import threading
 from typing import Any, Callable
 
-import attrs
-
 from domrec.convert import text_of
-from domrec.errors import DomrecError, one_line
+from domrec.errors import DomrecError
 from domrec.i18n import N_
-from domrec.session import RequestRefused, Session
 
 from tournament.errors import TournamentError
-from tournament.event import changes, corrections, results, rounds, teams
+from tournament.event import changes, corrections, results, rounds, table_log, teams
 from tournament.event.results import Entry
+from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES, Facts, Live,  # noqa: F401
+                                        Locked, Stale, Unprocessable, VenueError, in_words)
+from tournament.event.table_log import apply as _apply, progress as _progress, replay as _replay
 from tournament.event.tables import table_record
 from tournament.store import venue as venue_sql
 from tournament.store.event_store import EventStore
@@ -52,9 +51,6 @@ from tournament.store.sqlite import now
 from tournament.values import SCORES_ONLY_NOTE, Player, SeatAssignment, Table
 
 log = logging.getLogger("tournament.venue")
-
-#: How a table records its game.
-MODES = ("play", "sheet")
 
 #: What the venue says and refuses in its own words, as patterns (:mod:`domrec.phrases`), so
 #: that the web layer can show them in a player's language; the engines' and the recorder's
@@ -126,6 +122,7 @@ REFUSALS = (
     N_("type the director's PIN"),
     N_("that is not the director's PIN"),
     N_("this is not the director's link of this event"),
+    N_("this waits for the connection to the server: it is sent as soon as the table reaches it"),
     N_("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
        "the director can find the detail in the server's log"),
     N_('"cid" must be the write\'s own id from the phone: 8 to 100 letters, digits and - _ . :'),
@@ -137,35 +134,12 @@ FAULT = ("the server could not take this (a fault of its own): nothing was store
          "the director can find the detail in the server's log")
 
 
-class VenueError(TournamentError):
-    """A venue request refused; ``status`` is the HTTP status a web client gets."""
-
-    status = 400
-
-    def __init__(self, message: str, state: dict | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.state = state
-
-
 class NotFound(VenueError):
     status = 404
 
 
 class Forbidden(VenueError):
     status = 403
-
-
-class Stale(VenueError):
-    """A write that named an old revision: nothing applied; ``state`` is the table now."""
-
-    status = 409
-
-
-class Locked(VenueError):
-    """The table's result is confirmed: only the director changes it now."""
-
-    status = 409
 
 
 class WrongPin(Forbidden):
@@ -188,17 +162,6 @@ class Waiting(VenueError):
         self.retry_after = retry_after
 
 
-class Unprocessable(VenueError):
-    """The write breaks a rule, or cannot be read: nothing of it stored."""
-
-    status = 422
-
-    def __init__(self, message: str, line: int | None = None, column: int | None = None,
-                 state: dict | None = None) -> None:
-        super().__init__(message, state)
-        self.line, self.column = line, column
-
-
 class Replayed(Unprocessable):
     """A write sent again with the id of one already refused: the same refusal, its status too
     (``status`` is the first refusal's: 409 for a table that had moved on, 422 for a rule)."""
@@ -207,154 +170,6 @@ class Replayed(Unprocessable):
                  state: dict | None = None) -> None:
         super().__init__(message, line, column, state)
         self.status = status
-
-
-#: A write's id from the phone (``cid``): what the pages make (a random id of the phone's, a
-#: counter) and any client's own, within these letters and lengths.
-CID = re.compile(r"[A-Za-z0-9_.:-]{8,100}")
-CID_REFUSAL = '"cid" must be the write\'s own id from the phone: 8 to 100 letters, digits and - _ . :'
-MADE_AT_REFUSAL = ('"at" must be when the write was made on the phone, as an ISO 8601 time such as '
-                   '2026-12-02T20:15:00Z')
-
-
-def _write_id(cid: Any, made_at: Any) -> None:
-    """A write's ``cid`` and ``at`` (both optional) as the venue takes them, or one line why not.
-    ``at`` is the phone's clock: kept as sent, never used to order anything, so only its form is
-    checked."""
-    if cid is not None and (not isinstance(cid, str) or not CID.fullmatch(cid)):
-        raise Unprocessable(CID_REFUSAL)
-    if made_at is not None:
-        if not isinstance(made_at, str) or len(made_at) > 40:
-            raise Unprocessable(MADE_AT_REFUSAL)
-        try:
-            datetime.datetime.fromisoformat(made_at.replace("Z", "+00:00").replace("z", "+00:00"))
-        except ValueError:
-            raise Unprocessable(MADE_AT_REFUSAL) from None
-
-
-@attrs.define
-class Live:
-    """A table as its log leaves it: the revision, the game, how it records, who confirmed."""
-
-    rev: int
-    session: Session
-    mode: str | None = None
-    confirmed: dict = attrs.Factory(dict)  # side or seat -> when, since the game's last change
-    called: str | None = None  # when the director was called, while the call stands
-    last_at: str | None = None  # the time of the table's last write
-    set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see _replay)
-    logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
-    corrected: dict | None = None  # the director's last correction, while no move was recorded after it
-
-
-def _replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
-    """The table as its log leaves it, its state readable.
-
-    A table is never stuck: a line the log holds that this version cannot take again, or after
-    which the table cannot be shown (a file written by an older version, whose rules or
-    recorder read it otherwise, or a fault of the server's that stored a write before its
-    answer failed), is set aside, revision by revision, and the table is the rest of its log.
-    The revisions set aside are named in the table's state (``set_aside``) and in the
-    server's log; the file keeps them as they were."""
-    # A correction (``correct``) holds the whole game as it left it, one request a hand: the
-    # game is those requests and the ``dgn`` writes after the last correction.
-    last = max((k for k, (_, kind, _, _) in enumerate(rows) if kind == "correct"), default=None)
-    try:
-        texts = [] if last is None else _corrected_requests(rows[last][2])
-        texts += [body for _, kind, body, _ in rows[(last or 0):] if kind == "dgn"]
-        live = Live(0, Session(template, texts))
-        live.session.state()
-    except Exception:  # noqa: BLE001 - whatever it is, the careful replay finds the line and sets it aside
-        return _replay_carefully(template, rows)
-    for rev, kind, body, at in rows:
-        _apply(live, kind, body, at)
-        live.rev = rev
-    return live
-
-
-def _corrected_requests(body: str) -> list[str]:
-    """The requests a ``correct`` write holds: the whole game, one request a hand."""
-    return [str(x) for x in json.loads(body)["requests"]]
-
-
-def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
-    """:func:`_replay` a write at a time, setting aside each ``dgn`` write that does not replay or
-    leaves a table that cannot be shown."""
-    taken: list[str] = []
-    live = Live(0, Session(template))
-    for rev, kind, body, at in rows:
-        if kind == "correct":  # the whole game as the director's correction left it
-            try:
-                requests = list(_corrected_requests(body))
-                corrected = Session(template, requests)
-                corrected.state()
-                live.session, taken = corrected, requests
-            except Exception as e:  # noqa: BLE001 - set aside as a dgn write is
-                log.warning("a table's correction (revision %s) no longer replays and is set aside: %s",
-                            rev, one_line(str(e)) or type(e).__name__)
-                live.set_aside.append(rev)
-                live.rev = rev
-                continue
-        if kind == "dgn":
-            try:
-                live.session.take(body)
-                live.session.state()
-                taken.append(body)
-            except Exception as e:  # noqa: BLE001 - a refusal, or a fault: either way the line is set aside
-                log.warning("a table's write (revision %s) no longer replays and is set aside: %s",
-                            rev, one_line(str(e)) or type(e).__name__)
-                live.session = Session(template, taken)  # as it was before the line
-                live.set_aside.append(rev)
-                live.rev = rev
-                continue
-        _apply(live, kind, body, at)
-        live.rev = rev
-    return live
-
-
-def _apply(live: Live, kind: str, body: str, at: str) -> None:
-    """What one accepted write changes, besides the game (``dgn`` rows are taken by the session)."""
-    live.last_at = at
-    if kind in ("dgn", "correct"):
-        live.confirmed = {}  # the game changed: confirmations were for the game as it was
-        live.corrected = _correction_note(body, at) if kind == "correct" else None
-    elif kind == "mode":
-        live.mode = body
-    elif kind == "confirm":
-        live.confirmed[body] = at
-    elif kind == "call":
-        live.called = at
-    elif kind == "clear":
-        live.called = None
-
-
-def _correction_note(body: str, at: str) -> dict | None:
-    """What a table's page says of the director's correction (its hand, and when), so that a phone
-    that finds its game corrected says so instead of its last line, which told of the game before."""
-    try:
-        return {"hand": int(json.loads(body)["hand"]), "at": at}
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-#: The rule's tag a refusal ends with (``[competitive: end of hand]``), and the recorder's advice
-#: to a typist after a hand's score was refused.
-_RULE_TAG = re.compile(r" \[[^\[\]]*\](?=$|; type the hand's end line again$)")
-_TYPE_AGAIN = "; type the hand's end line again"
-
-
-def in_words(message: str) -> str:
-    """A refusal of a hand's score as a score-sheet table reads it: what is wrong with the
-    numbers, without the rule's tag or the advice to type a line (the page has no line to type)."""
-    message = message.removesuffix(_TYPE_AGAIN)
-    return _RULE_TAG.sub("", message).strip()
-
-
-def _progress(confirmed: bool, live: Live, game: dict[str, Any]) -> str:
-    """How far a table's game is, a call of the director aside: ``not started``, ``playing``,
-    ``waiting`` (over, for its confirmations) or ``confirmed``."""
-    return ("confirmed" if confirmed else "waiting" if live.session.over else
-            "playing" if game["hands"] else "not started")
 
 
 def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
@@ -652,26 +467,45 @@ class Venue:
             table = self.table(round_no, table_no)
             return self._state(table, self._current(table), said or [])
 
-    def _state(self, table: Table, live: Live, said: list[str], result: Any = False) -> dict[str, Any]:
-        """The table's state; ``result``: its result as the caller has just read it (False: read it)."""
+    def state_with_log(self, round_no: int, table_no: int, after: int = 0) -> dict[str, Any]:
+        """The table's state, and under ``"log"`` what the phone's engine replays the table from when
+        the server is out of reach (:mod:`tournament.event.phone`): the table's template record (its
+        players, game and rules, as JSON), its :class:`~tournament.event.table_log.Facts`, and its
+        log's rows after revision ``after`` (``[rev, kind, body, time]``; a phone holding the rows
+        up to ``after`` asks only for the new ones)."""
+        with self.lock:
+            table = self.table(round_no, table_no)
+            live = self._current(table)
+            result = self.store.result_for(table.id)
+            facts = self._facts(table, result)
+            template = table_record(self.store.settings, table,
+                                    self.store.players_by_id([s.player for s in table.seats]))
+            rows = [list(row) for row in venue_sql.log(self.store, table.id) if row[0] > after]
+            answer = table_log.state(facts, live, [])
+            answer["log"] = {"template": json.loads(text_of([template], "json")), "facts": facts.to_json(),
+                             "after": after, "rows": rows}
+            return answer
+
+    def _facts(self, table: Table, result: Any = False) -> Facts:
+        """What the table's state shows besides its log (:class:`~tournament.event.table_log.Facts`);
+        ``result``: its result as the caller has just read it (False: read it)."""
         if result is False:
             result = self.store.result_for(table.id)
-        game = live.session.state()
-        sides = list(table.sides())
-        status = "called" if live.called and result is None else _progress(result is not None, live, game)
-        return {"rev": live.rev, "event": self.store.settings.name, "round": table.round, "table": table.number,
-                "mode": live.mode, "status": status, "sides": sides, "by_seat": not self.store.settings.partnership,
-                "time_limit": self.store.settings.time_limit,
-                "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": self.pins,
-                "last_at": live.last_at, "said": said, "game": game, "set_aside": list(live.set_aside),
-                "corrected": live.corrected,
-                "next": self._next_seats(table) if result is not None else None,
-                "result": None if result is None else {
-                    "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
-                    # Hand scores only (a score sheet): checked hand by hand, but no play verified.
-                    "verified": result.verified and result.note != SCORES_ONLY_NOTE,
-                    "scores_only": result.kind == "record" and result.note == SCORES_ONLY_NOTE,
-                    "via": venue_sql.entered_via(self.store, table.id)}}
+        settings = self.store.settings
+        return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
+                     by_seat=not settings.partnership, time_limit=settings.time_limit, pins=self.pins,
+                     next=self._next_seats(table) if result is not None else None,
+                     result=None if result is None else {
+                         "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
+                         # Hand scores only (a score sheet): checked hand by hand, but no play verified.
+                         "verified": result.verified and result.note != SCORES_ONLY_NOTE,
+                         "scores_only": result.kind == "record" and result.note == SCORES_ONLY_NOTE,
+                         "via": venue_sql.entered_via(self.store, table.id)})
+
+    def _state(self, table: Table, live: Live, said: list[str], result: Any = False) -> dict[str, Any]:
+        """The table's state (:func:`tournament.event.table_log.state`); ``result``: its result as the
+        caller has just read it (False: read it)."""
+        return table_log.state(self._facts(table, result), live, said)
 
     def _next_seats(self, table: Table) -> dict[str, Any]:
         """Where each player of a confirmed table goes next: ``{"round", "paired", "seats": {seat:
@@ -706,8 +540,7 @@ class Venue:
             raise Unprocessable("name a tile, such as 6-4")
         with self.lock:
             table = self.table(round_no, table_no)
-            live = self._current(table)
-            return {"rev": live.rev, "tile": tile, "options": live.session.options(tile)}
+            return table_log.options(self._current(table), tile)
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -723,9 +556,8 @@ class Venue:
         undone), and a write whose id was seen is answered that again, whatever its revision,
         and nothing is applied twice (:meth:`_answered_before`).  ``made_at``: when the phone made
         it (a write queued while the phone was offline), kept beside it as sent."""
-        _write_id(cid, made_at)
-        if not any_view and (isinstance(rev, bool) or not isinstance(rev, int)):
-            raise Unprocessable('"rev" must be the table\'s revision, a whole number')
+        table_log.check_write_id(cid, made_at)
+        table_log.check_rev(rev, any_view)
         with self.lock:
             table = self.table(round_no, table_no)
             if cid is not None:
@@ -737,12 +569,7 @@ class Venue:
                     venue_sql.upgrade_for_venue(self.store)
                     live = self._current(table)
                     result = self.store.result_for(table.id)
-                    if not any_view and rev != live.rev:
-                        raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
-                                    f"changed; here is the table now", self._state(table, live, [], result))
-                    if not locked_ok and result is not None:
-                        raise Locked(f"round {table.round} table {table.number} is confirmed: only the director "
-                                     f"can change its result now", self._state(table, live, [], result))
+                    table_log.check_current(self._facts(table, result), live, rev, locked_ok, any_view)
                     try:
                         kind, body, said = judge(table, live)
                         at = now()
@@ -820,36 +647,15 @@ class Venue:
     def record(self, round_no: int, table_no: int, rev: Any, text: Any, cid: Any = None,
                made_at: Any = None) -> dict[str, Any]:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""
-        if not isinstance(text, str):
-            raise Unprocessable('"text" must be DGN text: one or more lines')
-
-        if self.store.settings.time_limit is None:
-            for number, line in enumerate(text.split("\n"), 1):
-                if line.strip().lower() == "time":
-                    raise Unprocessable(f"{number}:{len(line) - len(line.lstrip()) + 1}: this event has no time "
-                                        f"limit: a game ends by its rules", number, len(line) - len(line.lstrip()) + 1)
-
-        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
-            try:
-                said = live.session.take(text)
-            except RequestRefused as e:
-                r = e.refusal
-                if live.mode == "sheet":  # a score sheet's numbers, told in words: no line, column or rule
-                    raise Unprocessable(in_words(r.message)) from None
-                raise Unprocessable(f"{r.line}:{r.column}: {r.message}", r.line, r.column) from None
-            return "dgn", text, said
-
-        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at)
+        table_log.check_dgn(text, self.store.settings.time_limit)
+        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_dgn(live, text), cid=cid,
+                           made_at=made_at)
 
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:
-        if mode not in MODES:
-            raise Unprocessable('"mode" is "play" (play by play) or "sheet" (scores only)')
-
-        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
-            return "mode", mode, [f"this table records {'play by play' if mode == 'play' else 'scores only'}"]
-
-        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at)
+        table_log.check_mode(mode)
+        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_mode(live, mode), cid=cid,
+                           made_at=made_at)
 
     def call(self, round_no: int, table_no: int, rev: Any = None, cid: Any = None,
              made_at: Any = None) -> dict[str, Any]:
@@ -857,19 +663,13 @@ class Venue:
         director* on a page the other phone has moved on from still wants the director, so
         ``rev`` (sent by the pages as every write's) is not checked."""
 
-        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
-            return "call", "", ["the director has been called"]
-
-        return self._write(round_no, table_no, rev, judge, locked_ok=True, any_view=True, cid=cid, made_at=made_at)
+        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_call(live), locked_ok=True,
+                           any_view=True, cid=cid, made_at=made_at)
 
     def clear_call(self, round_no: int, table_no: int, rev: Any, cid: Any = None,
                    made_at: Any = None) -> dict[str, Any]:
-        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
-            if live.called is None:
-                raise Unprocessable("the director was not called to this table")
-            return "clear", "", ["the call is cleared"]
-
-        return self._write(round_no, table_no, rev, judge, locked_ok=True, cid=cid, made_at=made_at)
+        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_clear(live), locked_ok=True,
+                           cid=cid, made_at=made_at)
 
     def confirm(self, round_no: int, table_no: int, rev: Any, who: Any, pin: Any = None, cid: Any = None,
                 made_at: Any = None) -> dict[str, Any]:

@@ -73,7 +73,7 @@ from domrec.i18n import N_, script_strings
 
 from tournament import i18n, names
 from tournament.errors import TournamentError
-from tournament.event import changes, feed, keys
+from tournament.event import changes, feed, keys, table_log
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
 from tournament.names import plain_direction
@@ -906,29 +906,9 @@ class VenueServer(HallSite):
             self.poke_hall()
 
     def _translated(self, data: Any, lang: str) -> Any:
-        """An answer of the API with what a page shows of it in ``lang``: what was said of the
-        write, and each move's label (the table's legal moves, its hands' moves, a tile's places)."""
-        if lang == i18n.DEFAULT or not isinstance(data, dict):
-            return data
-        out = dict(data)
-        if isinstance(out.get("said"), list):
-            out["said"] = [self._said(x, lang) for x in out["said"]]
-        if isinstance(out.get("options"), list):
-            out["options"] = [{**m, "label": self._said(m["label"], lang)} for m in out["options"]]
-        game = out.get("game")
-        if isinstance(game, dict):
-            game = dict(game)
-            for key in ("legal", "plain"):
-                if isinstance(game.get(key), list):
-                    game[key] = [{**m, "label": self._said(m["label"], lang)} for m in game[key]]
-            game["hands"] = [{**h, "moves": [{**m, "label": self._said(m["label"], lang)} for m in h["moves"]]}
-                             for h in game.get("hands") or []]
-            if isinstance(game.get("waiting"), str):
-                game["waiting"] = self._said(game["waiting"], lang)
-            out["game"] = game
-        if isinstance(out.get("state"), dict):
-            out["state"] = self._translated(out["state"], lang)
-        return out
+        """An answer of the API with what a page shows of it in ``lang`` (the same function the
+        phone's engine answers with: :func:`tournament.event.table_log.translated`)."""
+        return table_log.translated(data, lang, lambda text: self._said(text, lang), i18n.DEFAULT)
 
     async def _answer(self, request: Request, work: Callable[[], Any], status: int = 200) -> Response:
         """JSON of ``await work()``, or the one-line refusal with its status; in the client's language."""
@@ -944,13 +924,9 @@ class VenueServer(HallSite):
         except _Refusal as e:
             body, status = {"error": e.message, "request_id": request_id}, e.status
         except VenueError as e:
-            body, status = {"error": one_line(e.message), "request_id": request_id}, e.status
-            if e.state is not None:
-                body["state"] = _since(e.state, known)
+            body, status = table_log.refusal_body(e, request_id, known), e.status
             if isinstance(e, Waiting):  # a table waiting after wrong PINs: for how long
                 headers["retry-after"] = str(e.retry_after)
-            if isinstance(e, Unprocessable) and e.line is not None:
-                body["line"], body["column"] = e.line, e.column
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
             body, status = {"error": one_line(str(e)), "request_id": request_id}, 422
         except ClientDisconnect:
@@ -976,8 +952,14 @@ class VenueServer(HallSite):
     # --- the table's API ------------------------------------------------------------------
 
     async def api_table(self, request: Request) -> Response:
+        """The table's state; with ``?log=1``, also what the phone's engine replays it from (the
+        table's template, facts and log rows: ``&after=REV``, only the rows after ``REV``)."""
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request)
+            if request.query_params.get("log") == "1":
+                after = request.query_params.get("after", "")
+                return await self.run(self.venue.state_with_log, round_no, table_no,
+                                      int(after) if after.isascii() and after.isdigit() and len(after) < 10 else 0)
             return await self.run(self.venue.state, round_no, table_no)
         return await self._answer(request, work)
 
@@ -1224,12 +1206,7 @@ def _etag_matches(header: str, tag: str) -> bool:
     return False
 
 
-def _since(answer: Any, known: str | None) -> Any:
-    """A table's state without the closed hands the asking page already holds (``?hands=KEY.N``,
-    :func:`domrec.session.since`); any other answer as it is."""
-    if known and isinstance(answer, dict) and isinstance(answer.get("game"), dict):
-        return {**answer, "game": session.since(answer["game"], known)}
-    return answer
+_since = table_log.since
 
 
 def _crashed(request_id: str, said: Callable[[str], str] = str) -> JSONResponse:

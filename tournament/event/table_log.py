@@ -1,0 +1,426 @@
+"""A table's log, and a write answered from it: the part of the venue that needs no event file.
+
+A table of the venue is its log (rows of revision, kind, body and time: :mod:`tournament.store.venue`)
+replayed through domrec's :class:`~domrec.session.Session` from the table's template record.  This
+module holds what the server does with that log besides reading and writing it: replaying it
+(:func:`replay`), judging a write on it (:func:`judge_dgn`, :func:`judge_mode`, ...), the table's
+state the page draws (:func:`state`), and the answer of a write as the page receives it
+(:func:`answer`, :func:`refusal_body`, :func:`translated`).  It imports nothing of SQLite or of the
+store, so the very same code runs in two places:
+
+* in the server (:class:`tournament.event.venue.Venue`, whose writes call these functions inside
+  their transactions), and
+* in the table's phone, under Pyodide, when the laptop is out of reach (:mod:`tournament.event.phone`
+  and ``web/static/engine.js``): the same refusal sentence, the same state, the same scores, because
+  it is the same Python.  Nothing of a rule is written twice.
+
+A confirmation, the director's writes and a result are the server's alone: they need the event
+file (a PIN, the result entered in the event), and the phone's engine never answers them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import re
+from typing import Any, Callable
+
+import attrs
+
+from domrec import session as _session
+from domrec.errors import one_line
+from domrec.session import RequestRefused, Session
+
+from tournament.errors import TournamentError
+
+log = logging.getLogger("tournament.venue")
+
+#: How a table records its game.
+MODES = ("play", "sheet")
+
+
+class VenueError(TournamentError):
+    """A venue request refused; ``status`` is the HTTP status a web client gets."""
+
+    status = 400
+
+    def __init__(self, message: str, state: dict | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.state = state
+
+
+class Stale(VenueError):
+    """A write that named an old revision: nothing applied; ``state`` is the table now."""
+
+    status = 409
+
+
+class Locked(VenueError):
+    """The table's result is confirmed: only the director changes it now."""
+
+    status = 409
+
+
+class Unprocessable(VenueError):
+    """The write breaks a rule, or cannot be read: nothing of it stored."""
+
+    status = 422
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 state: dict | None = None) -> None:
+        super().__init__(message, state)
+        self.line, self.column = line, column
+
+
+@attrs.define
+class Live:
+    """A table as its log leaves it: the revision, the game, how it records, who confirmed."""
+
+    rev: int
+    session: Session
+    mode: str | None = None
+    confirmed: dict = attrs.Factory(dict)  # side or seat -> when, since the game's last change
+    called: str | None = None  # when the director was called, while the call stands
+    last_at: str | None = None  # the time of the table's last write
+    set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see replay)
+    logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
+    corrected: dict | None = None  # the director's last correction, while no move was recorded after it
+
+
+def replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
+    """The table as its log leaves it, its state readable.
+
+    A table is never stuck: a line the log holds that this version cannot take again, or after
+    which the table cannot be shown (a file written by an older version, whose rules or
+    recorder read it otherwise, or a fault of the server's that stored a write before its
+    answer failed), is set aside, revision by revision, and the table is the rest of its log.
+    The revisions set aside are named in the table's state (``set_aside``) and in the
+    server's log; the file keeps them as they were."""
+    # A correction (``correct``) holds the whole game as it left it, one request a hand: the
+    # game is those requests and the ``dgn`` writes after the last correction.
+    last = max((k for k, (_, kind, _, _) in enumerate(rows) if kind == "correct"), default=None)
+    try:
+        texts = [] if last is None else _corrected_requests(rows[last][2])
+        texts += [body for _, kind, body, _ in rows[(last or 0):] if kind == "dgn"]
+        live = Live(0, Session(template, texts))
+        live.session.state()
+    except Exception:  # noqa: BLE001 - whatever it is, the careful replay finds the line and sets it aside
+        return _replay_carefully(template, rows)
+    for rev, kind, body, at in rows:
+        apply(live, kind, body, at)
+        live.rev = rev
+    return live
+
+
+def _corrected_requests(body: str) -> list[str]:
+    """The requests a ``correct`` write holds: the whole game, one request a hand."""
+    return [str(x) for x in json.loads(body)["requests"]]
+
+
+def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
+    """:func:`_replay` a write at a time, setting aside each ``dgn`` write that does not replay or
+    leaves a table that cannot be shown."""
+    taken: list[str] = []
+    live = Live(0, Session(template))
+    for rev, kind, body, at in rows:
+        if kind == "correct":  # the whole game as the director's correction left it
+            try:
+                requests = list(_corrected_requests(body))
+                corrected = Session(template, requests)
+                corrected.state()
+                live.session, taken = corrected, requests
+            except Exception as e:  # noqa: BLE001 - set aside as a dgn write is
+                log.warning("a table's correction (revision %s) no longer replays and is set aside: %s",
+                            rev, one_line(str(e)) or type(e).__name__)
+                live.set_aside.append(rev)
+                live.rev = rev
+                continue
+        if kind == "dgn":
+            try:
+                live.session.take(body)
+                live.session.state()
+                taken.append(body)
+            except Exception as e:  # noqa: BLE001 - a refusal, or a fault: either way the line is set aside
+                log.warning("a table's write (revision %s) no longer replays and is set aside: %s",
+                            rev, one_line(str(e)) or type(e).__name__)
+                live.session = Session(template, taken)  # as it was before the line
+                live.set_aside.append(rev)
+                live.rev = rev
+                continue
+        apply(live, kind, body, at)
+        live.rev = rev
+    return live
+
+
+def apply(live: Live, kind: str, body: str, at: str) -> None:
+    """What one accepted write changes, besides the game (``dgn`` rows are taken by the session)."""
+    live.last_at = at
+    if kind in ("dgn", "correct"):
+        live.confirmed = {}  # the game changed: confirmations were for the game as it was
+        live.corrected = _correction_note(body, at) if kind == "correct" else None
+    elif kind == "mode":
+        live.mode = body
+    elif kind == "confirm":
+        live.confirmed[body] = at
+    elif kind == "call":
+        live.called = at
+    elif kind == "clear":
+        live.called = None
+
+
+def _correction_note(body: str, at: str) -> dict | None:
+    """What a table's page says of the director's correction (its hand, and when), so that a phone
+    that finds its game corrected says so instead of its last line, which told of the game before."""
+    try:
+        return {"hand": int(json.loads(body)["hand"]), "at": at}
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+#: The rule's tag a refusal ends with (``[competitive: end of hand]``), and the recorder's advice
+#: to a typist after a hand's score was refused.
+_RULE_TAG = re.compile(r" \[[^\[\]]*\](?=$|; type the hand's end line again$)")
+_TYPE_AGAIN = "; type the hand's end line again"
+
+
+def in_words(message: str) -> str:
+    """A refusal of a hand's score as a score-sheet table reads it: what is wrong with the
+    numbers, without the rule's tag or the advice to type a line (the page has no line to type)."""
+    message = message.removesuffix(_TYPE_AGAIN)
+    return _RULE_TAG.sub("", message).strip()
+
+
+def progress(confirmed: bool, live: Live, game: dict[str, Any]) -> str:
+    """How far a table's game is, a call of the director aside: ``not started``, ``playing``,
+    ``waiting`` (over, for its confirmations) or ``confirmed``."""
+    return ("confirmed" if confirmed else "waiting" if live.session.over else
+            "playing" if game["hands"] else "not started")
+
+
+@attrs.frozen
+class Facts:
+    """What a table's state shows besides its log: the event's name, the table, its sides, whether
+    it plays seat by seat, the event's time limit, whether confirmations take PINs; and, once
+    confirmed, its result and where its players go next, as the server last read them."""
+
+    event: str
+    round: int
+    table: int
+    sides: tuple[str, ...]
+    by_seat: bool
+    time_limit: int | None = None
+    pins: bool = False
+    result: dict | None = None
+    next: dict | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event, "round": self.round, "table": self.table, "sides": list(self.sides),
+                "by_seat": self.by_seat, "time_limit": self.time_limit, "pins": self.pins, "result": self.result,
+                "next": self.next}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Facts":
+        return cls(event=data["event"], round=data["round"], table=data["table"], sides=tuple(data["sides"]),
+                   by_seat=data["by_seat"], time_limit=data.get("time_limit"), pins=bool(data.get("pins")),
+                   result=data.get("result"), next=data.get("next"))
+
+
+def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
+    """The table's state, as the table's page draws it (and every write answers it)."""
+    game = live.session.state()
+    result = facts.result
+    status = "called" if live.called and result is None else progress(result is not None, live, game)
+    return {"rev": live.rev, "event": facts.event, "round": facts.round, "table": facts.table,
+            "mode": live.mode, "status": status, "sides": list(facts.sides), "by_seat": facts.by_seat,
+            "time_limit": facts.time_limit,
+            "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": facts.pins,
+            "last_at": live.last_at, "said": said, "game": game, "set_aside": list(live.set_aside),
+            "corrected": live.corrected,
+            "next": facts.next if result is not None else None,
+            "result": result}
+
+
+# --- judging a write -----------------------------------------------------------------------------
+#
+# Each write of a table is checked in the same order by the server and by the phone: what its
+# body says (``check_*``), the revision it names (:func:`check_rev`, :func:`check_current`), then
+# the write judged on the table (``judge_*``: the kind, body and sentences of its log row).
+
+def check_rev(rev: Any, any_view: bool = False) -> None:
+    if not any_view and (isinstance(rev, bool) or not isinstance(rev, int)):
+        raise Unprocessable('"rev" must be the table\'s revision, a whole number')
+
+
+#: A write's id from the phone (``cid``): what the pages make (a random id of the phone's, a
+#: counter) and any client's own, within these letters and lengths.
+CID = re.compile(r"[A-Za-z0-9_.:-]{8,100}")
+CID_REFUSAL = '"cid" must be the write\'s own id from the phone: 8 to 100 letters, digits and - _ . :'
+MADE_AT_REFUSAL = ('"at" must be when the write was made on the phone, as an ISO 8601 time such as '
+                   '2026-12-02T20:15:00Z')
+
+
+def check_write_id(cid: Any, made_at: Any) -> None:
+    """A write's ``cid`` and ``at`` (both optional) as the venue takes them, or one line why not.
+    ``at`` is the phone's clock: kept as sent, never used to order anything, so only its form is
+    checked."""
+    if cid is not None and (not isinstance(cid, str) or not CID.fullmatch(cid)):
+        raise Unprocessable(CID_REFUSAL)
+    if made_at is not None:
+        if not isinstance(made_at, str) or len(made_at) > 40:
+            raise Unprocessable(MADE_AT_REFUSAL)
+        try:
+            datetime.datetime.fromisoformat(made_at.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise Unprocessable(MADE_AT_REFUSAL) from None
+
+
+def check_current(facts: Facts, live: Live, rev: Any, locked_ok: bool = False, any_view: bool = False) -> None:
+    """The write names the table's revision (unless ``any_view``), and the table is not confirmed
+    (unless ``locked_ok``); refused with the table as it is now."""
+    if not any_view and rev != live.rev:
+        raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
+                    f"changed; here is the table now", state(facts, live, []))
+    if not locked_ok and facts.result is not None:
+        raise Locked(f"round {facts.round} table {facts.table} is confirmed: only the director "
+                     f"can change its result now", state(facts, live, []))
+
+
+def check_dgn(text: Any, time_limit: int | None) -> None:
+    """A ``dgn`` write's body: DGN lines, and no ``time`` line where the event has no time limit."""
+    if not isinstance(text, str):
+        raise Unprocessable('"text" must be DGN text: one or more lines')
+    if time_limit is None:
+        for number, line in enumerate(text.split("\n"), 1):
+            if line.strip().lower() == "time":
+                raise Unprocessable(f"{number}:{len(line) - len(line.lstrip()) + 1}: this event has no time "
+                                    f"limit: a game ends by its rules", number, len(line) - len(line.lstrip()) + 1)
+
+
+def judge_dgn(live: Live, text: str) -> tuple[str, str, list[str]]:
+    """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""
+    try:
+        said = live.session.take(text)
+    except RequestRefused as e:
+        r = e.refusal
+        if live.mode == "sheet":  # a score sheet's numbers, told in words: no line, column or rule
+            raise Unprocessable(in_words(r.message)) from None
+        raise Unprocessable(f"{r.line}:{r.column}: {r.message}", r.line, r.column) from None
+    return "dgn", text, said
+
+
+def check_mode(mode: Any) -> None:
+    if mode not in MODES:
+        raise Unprocessable('"mode" is "play" (play by play) or "sheet" (scores only)')
+
+
+def judge_mode(live: Live, mode: str) -> tuple[str, str, list[str]]:
+    return "mode", mode, [f"this table records {'play by play' if mode == 'play' else 'scores only'}"]
+
+
+def judge_call(live: Live) -> tuple[str, str, list[str]]:
+    return "call", "", ["the director has been called"]
+
+
+def judge_clear(live: Live) -> tuple[str, str, list[str]]:
+    if live.called is None:
+        raise Unprocessable("the director was not called to this table")
+    return "clear", "", ["the call is cleared"]
+
+
+def options(live: Live, tile: Any) -> dict[str, Any]:
+    """Where ``tile`` may go now (:meth:`domrec.session.Session.options`), at the table's revision."""
+    if not isinstance(tile, str) or len(tile) > 8:
+        raise Unprocessable("name a tile, such as 6-4")
+    return {"rev": live.rev, "tile": tile, "options": live.session.options(tile)}
+
+
+#: The writes a phone's engine answers by itself: ``path`` (the POST's last part) -> how.
+OFFLINE = ("dgn", "mode", "call")
+#: What the phone's engine says of a write only the server answers (a confirmation, the director's).
+SERVER_ONLY = "this waits for the connection to the server: it is sent as soon as the table reaches it"
+
+
+class ServerOnly(VenueError):
+    """A write the phone's engine never answers by itself (it needs the event file)."""
+
+    status = 503
+
+
+def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str) -> tuple[dict[str, Any], tuple]:
+    """A table's write (``path``: ``dgn``, ``mode`` or ``call``; ``body``: the POST's JSON object)
+    answered on ``live`` as the server answers it, without the event file: the state after it, and
+    the log row it adds (revision, kind, body, time).  Refused as the server refuses it
+    (:class:`VenueError`, ``live`` as it was).  The server's own write path runs these same steps
+    inside its transaction (:meth:`tournament.event.venue.Venue.record` and the others)."""
+    any_view = locked_ok = False
+    if path == "dgn":
+        text = body.get("text")
+        check_dgn(text, facts.time_limit)
+        judge: Callable[[Live], tuple[str, str, list[str]]] = lambda live: judge_dgn(live, text)
+    elif path == "mode":
+        mode = body.get("mode")
+        check_mode(mode)
+        judge = lambda live: judge_mode(live, mode)
+    elif path == "call":
+        any_view = locked_ok = True
+        judge = judge_call
+    else:
+        raise ServerOnly(SERVER_ONLY)
+    check_write_id(body.get("cid"), body.get("at"))
+    rev = body.get("rev")
+    check_rev(rev, any_view)
+    check_current(facts, live, rev, locked_ok, any_view)
+    kind, stored, said = judge(live)
+    apply(live, kind, stored, at)
+    live.rev += 1
+    return state(facts, live, said), (live.rev, kind, stored, at)
+
+
+# --- the answer as the page receives it ------------------------------------------------------------
+
+def since(answer: Any, known: str | None) -> Any:
+    """A table's state without the closed hands the asking page already holds (``?hands=KEY.N``,
+    :func:`domrec.session.since`); any other answer as it is."""
+    if known and isinstance(answer, dict) and isinstance(answer.get("game"), dict):
+        return {**answer, "game": _session.since(answer["game"], known)}
+    return answer
+
+
+def refusal_body(e: VenueError, request_id: str, known: str | None = None) -> dict[str, Any]:
+    """A refused write's answer (before it is translated): its one line, the table now where the
+    refusal carries it, and the line and column of a refused DGN line."""
+    body: dict[str, Any] = {"error": one_line(e.message), "request_id": request_id}
+    if e.state is not None:
+        body["state"] = since(e.state, known)
+    if isinstance(e, Unprocessable) and e.line is not None:
+        body["line"], body["column"] = e.line, e.column
+    return body
+
+
+def translated(data: Any, lang: str, say: Callable[[str], str], default: str = "en") -> Any:
+    """An answer of the API with what a page shows of it in ``lang`` (``say``: one sentence in
+    ``lang``): what was said of the write, and each move's label (the table's legal moves, its
+    hands' moves, a tile's places)."""
+    if lang == default or not isinstance(data, dict):
+        return data
+    out = dict(data)
+    if isinstance(out.get("said"), list):
+        out["said"] = [say(x) for x in out["said"]]
+    if isinstance(out.get("options"), list):
+        out["options"] = [{**m, "label": say(m["label"])} for m in out["options"]]
+    game = out.get("game")
+    if isinstance(game, dict):
+        game = dict(game)
+        for key in ("legal", "plain"):
+            if isinstance(game.get(key), list):
+                game[key] = [{**m, "label": say(m["label"])} for m in game[key]]
+        game["hands"] = [{**h, "moves": [{**m, "label": say(m["label"])} for m in h["moves"]]}
+                         for h in game.get("hands") or []]
+        if isinstance(game.get("waiting"), str):
+            game["waiting"] = say(game["waiting"])
+        out["game"] = game
+    if isinstance(out.get("state"), dict):
+        out["state"] = translated(out["state"], lang, say, default)
+    return out
