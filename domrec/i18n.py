@@ -32,12 +32,21 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from babel import Locale, UnknownLocaleError, negotiate_locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
-
 from domrec.errors import InputError
+
+# Babel reads the catalogs and language tags where it is installed (the server, the commands).  The
+# table's phone runs domrec's engines in the browser without it (Pyodide, no compiled or large
+# dependencies: docs/venue.md, "The engine in the phone"): there a language code and the ``.po``
+# catalogs are read by the small readers of this module, which give the same words (a test
+# compares the two, catalog by catalog).
+try:
+    from babel import Locale, UnknownLocaleError, negotiate_locale
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import NullTranslations, Translations
+except ImportError:  # the phone's engine
+    Locale = None  # type: ignore[assignment,misc]
+    from gettext import NullTranslations  # type: ignore[assignment]
 
 #: The languages of the pages, English first (the language of every msgid).
 LANGUAGES: tuple[str, ...] = ("en", "es")
@@ -73,6 +82,9 @@ def known(code: Any) -> str | None:
     """``code`` as one of :data:`LANGUAGES`, or ``None`` (not a language code, or one without pages)."""
     if not isinstance(code, str) or not code or len(code) > 35:
         return None
+    if Locale is None:  # without Babel: the language part of a tag (``es``, ``es-MX``, ``ES_es``)
+        found = re.fullmatch(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*", code.strip())
+        return found.group(1).lower() if found and found.group(1).lower() in LANGUAGES else None
     try:
         parsed = Locale.parse(code.strip().replace("-", "_"))
     except (ValueError, TypeError, LookupError, UnknownLocaleError):
@@ -109,8 +121,61 @@ def catalog_paths(lang: str, folders: Sequence[Path] = (LOCALE,)) -> list[Path]:
     return [p for folder in folders for p in sorted((Path(folder) / lang / "LC_MESSAGES").glob("*.po"))]
 
 
+class _Catalog(NullTranslations):
+    """A language's words read without Babel (the phone's engine): msgid -> msgstr."""
+
+    def __init__(self, catalog: dict[str, str]) -> None:
+        super().__init__()
+        self._catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        return self._catalog.get(message, message)
+
+
+def _po_entries(text: str) -> Iterable[tuple[str, str, bool]]:
+    """Each entry of a ``.po`` catalog as (msgid, msgstr, fuzzy): the plain catalogs of this project
+    (no context, no plural forms), their strings in C's escapes, continued on the lines after."""
+    import ast
+
+    entry: dict[str, str] = {}
+    part: str | None = None
+    fuzzy = False
+
+    def done() -> Iterable[tuple[str, str, bool]]:
+        if "msgid" in entry:
+            yield entry["msgid"], entry.get("msgstr", ""), fuzzy
+
+    for line in text.splitlines() + [""]:
+        line = line.strip()
+        if not line or (line.startswith("#") and entry.get("msgstr") is not None):
+            yield from done()
+            entry, part, fuzzy = {}, None, False
+            if not line:
+                continue
+        if line.startswith("#,"):
+            fuzzy = fuzzy or "fuzzy" in (f.strip() for f in line[2:].split(","))
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"') and part is not None:
+            entry[part] += ast.literal_eval(line)
+        else:
+            part, _, value = line.partition(" ")
+            entry[part] = ast.literal_eval(value.strip())
+
+
+def _read_catalog(path: Path) -> dict[str, str]:
+    """A ``.po`` file's translated entries as Babel compiles them (the fuzzy and the empty left out)."""
+    return {msgid: msgstr for msgid, msgstr, fuzzy in _po_entries(path.read_text(encoding="utf-8"))
+            if msgid and msgstr and not fuzzy}
+
+
 @functools.lru_cache(maxsize=16)
 def _translations(lang: str, folders: tuple[Path, ...]) -> NullTranslations:
+    if Locale is None:  # without Babel: the same merge (a later folder's word replaces an earlier one's)
+        catalog: dict[str, str] = {}
+        for path in catalog_paths(lang, folders):
+            catalog.update(_read_catalog(path))
+        return _Catalog(catalog)
     merged: Translations | None = None
     for path in catalog_paths(lang, folders):
         with path.open("rb") as f:
