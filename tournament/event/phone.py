@@ -124,6 +124,16 @@ def answer(table: dict[str, Any], write: dict[str, Any], lang: str = "en", at: s
     return {"status": status, "body": data, "row": row}
 
 
+def warm() -> None:
+    """Import every engine and read the Spanish catalogs now (as the page loads the engine), so that
+    the first move answered offline costs a move, not the imports."""
+    from domrec import games
+
+    for game in games.MODULES:
+        games.engine(game)
+    phrases.translate("W passes", "es", _server_phrases(), i18n.FOLDERS)  # the catalogs read, the patterns made
+
+
 def answer_json(table: str, write: str, lang: str = "en") -> str:
     """:func:`answer` with JSON text in and out: what the page's script calls."""
     return json.dumps(answer(json.loads(table), json.loads(write), lang), ensure_ascii=False)

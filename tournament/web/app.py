@@ -83,6 +83,8 @@ from tournament.pages.sheets import qr_data_uri, sheets_page, team_matches
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer
+from tournament.web import engine_bundle
+from tournament.web.engine_bundle import EngineFiles
 from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
 
@@ -771,6 +773,8 @@ class VenueServer(HallSite):
             self.public = PublicPages(self.event, base_url)
             self.live = LiveFeed(self.event, lifetime=stream_lifetime)
         self._logged = 0  # the venue's changes logged, as the live stream was last told
+        #: The phone's engine: the vendored Pyodide and domrec's modules as one zip (engine.js).
+        self.engine = EngineFiles(PHRASES)
         self._start()
 
     @property
@@ -844,7 +848,10 @@ class VenueServer(HallSite):
         hot = [Route(f"{api}/tables/{{round}}/{{table}}/dgn", self.api_dgn, methods=["POST"]),
                Route(f"{api}/tables/{{round}}/{{table}}", self.api_table)]
         hall = self._hall_routes() if self.one_process else self._to_hall_routes()
-        return hot + hall + [
+        # The phone's engine, before the static files' mount (their paths are under /static).
+        engine = [Route("/static/pyodide/{version}/{name}", self.pyodide_file),
+                  Route("/static/engine/{digest}/domrec.zip", self.engine_bundle)]
+        return hot + engine + hall + [
             Route("/t/{token}", self.table_page),
             Route("/sw.js", self.service_worker),
             Route("/d/{token}", self.director_page),
@@ -1099,8 +1106,46 @@ class VenueServer(HallSite):
             table = await self.run(self.venue.table_of_token, token)
         except VenueError as e:
             return await self._refused_page(request, e, e.status)
-        return self._page(request, "table.html.j2", event=self.venue.store.settings.name, token=token,
-                          round=table.round, table=table.number)
+        engine = await asyncio.to_thread(self.engine.urls)  # the bundle is made once, off the event loop
+        response = self._page(request, "table.html.j2", event=self.venue.store.settings.name, token=token,
+                              round=table.round, table=table.number, engine=engine)
+        # The phone's engine compiles WebAssembly (Pyodide): the one page that may.
+        response.headers["content-security-policy"] = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+                                                       "img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                                       "frame-ancestors 'none'")
+        return response
+
+    # --- the phone's engine (static/engine.js) ---------------------------------------------
+
+    @staticmethod
+    def _immutable(request: Request, data: bytes, media: str, tag: str, gzipped: bool = False) -> Response:
+        headers = {"cache-control": engine_bundle.IMMUTABLE, "etag": tag, "vary": "Accept-Encoding"}
+        seen = request.headers.get("if-none-match")
+        if seen is not None and _etag_matches(seen, tag):
+            return Response(status_code=304, headers=headers)
+        if gzipped:
+            headers["content-encoding"] = "gzip"
+        return Response(data, media_type=media, headers=headers)
+
+    async def pyodide_file(self, request: Request) -> Response:
+        """A file of the vendored Pyodide, under its version: cached by the phone for good."""
+        gzipped = "gzip" in request.headers.get("accept-encoding", "")
+        found = await asyncio.to_thread(self.engine.pyodide_file, request.path_params["version"],
+                                        request.path_params["name"], gzipped)
+        if found is None:
+            return JSONResponse({"error": f"no such file: {one_line(request.path_params['name'])[:20]}",
+                                 "request_id": request.scope.get("state", {}).get("request_id", "")}, status_code=404)
+        data, media, squeezed = found
+        tag = f'"pyodide-{self.engine.version}-{request.path_params["name"]}{"-gz" if squeezed else ""}"'
+        return self._immutable(request, data, media, tag, squeezed)
+
+    async def engine_bundle(self, request: Request) -> Response:
+        """domrec's engine modules as one zip, under its digest: cached by the phone for good."""
+        data, digest = await asyncio.to_thread(self.engine.bundle)
+        if request.path_params["digest"] != digest:  # an older server's bundle: the page asks for the new one
+            return JSONResponse({"error": "no such file: domrec.zip",
+                                 "request_id": request.scope.get("state", {}).get("request_id", "")}, status_code=404)
+        return self._immutable(request, data, "application/zip", f'"engine-{digest}"')
 
     async def service_worker(self, request: Request) -> Response:
         """The tables' pages' service worker (static/sw.js), from the root so that its scope takes
