@@ -93,3 +93,23 @@ def test_a_confirmation_waits_for_the_server(lang):
         got = phone.answer({}, {"path": path, "body": {"rev": 0, "side": "NS"}}, lang, sentences=PHRASES)
         assert got["status"] == 503 and got["row"] is None
         assert got["body"]["error"].startswith("this waits for the connection" if lang == "en" else "esto espera")
+
+
+def test_the_phones_modules_import_nothing_of_the_event_file():
+    """table_log and phone run in the browser: no SQLite, no store, nothing of the server; the
+    tournament modules they import are the ones the engine's bundle holds."""
+    import ast
+    from pathlib import Path
+
+    from tournament.web.engine_bundle import TOURNAMENT_FILES
+
+    folder = Path(table_log.__file__).resolve().parents[1]
+    bundled = {"tournament." + name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+               for name in TOURNAMENT_FILES} | {"tournament"}
+    for module in (table_log, phone):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not {n for n in names if n.split(".")[0] in ("sqlite3", "sqlite_utils", "starlette", "orjson")}
+        assert {n for n in names if n.startswith("tournament")} <= bundled, module.__name__
+    assert (folder / "event" / "table_log.py").exists()

@@ -187,7 +187,13 @@ OPENAPI: dict[str, Any] = {
     },
     "paths": {
         "/api/v1/tables/{round}/{table}": {
-            "parameters": _TABLE_PARAMS,
+            "parameters": _TABLE_PARAMS + [
+                {"name": "log", "in": "query", "required": False, "schema": {"enum": ["1"]},
+                 "description": "Also what the phone's engine replays the table from, under `log`: `template` "
+                                "(the table's record before its first hand), `facts` (event, round, table, sides, "
+                                "by_seat, time_limit, pins, result, next) and `rows` ([rev, kind, body, time])."},
+                {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
+                 "description": "With log=1: only the log's rows after this revision."}],
             "get": {"summary": "A table's state", "security": [{"key": []}],
                     "responses": {"200": {"description": "The table now.",
                                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableState"}}}},
