@@ -84,6 +84,12 @@ def test_pyodide_is_served_with_its_type_and_cached_for_good(served, name, media
     assert client.get(f"{server.engine.urls()['pyodide']}PYODIDE.json").status_code == 404
 
 
+def test_the_unversioned_static_files_have_their_types_too(served):
+    _, client, _ = served
+    assert client.get("/static/pyodide/pyodide.asm.wasm").headers["content-type"] == "application/wasm"
+    assert client.get("/static/pyodide/pyodide.mjs").headers["content-type"].startswith("text/javascript")
+
+
 def test_the_bundle_holds_the_phones_modules_and_nothing_compiled(served):
     server, client, _ = served
     url = server.engine.urls()["bundle"]

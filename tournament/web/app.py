@@ -46,6 +46,7 @@ import functools
 import itertools
 import json
 import logging
+import mimetypes
 import queue
 import re
 import secrets
@@ -89,6 +90,11 @@ from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
 
 HERE = Path(__file__).resolve().parent
+# The static files' types are guessed from the system's tables, which may lack these two (an old
+# /etc/mime.types): a browser compiles WebAssembly only from application/wasm, and runs a module
+# script only with a JavaScript type.
+mimetypes.add_type("application/wasm", ".wasm")
+mimetypes.add_type("text/javascript", ".mjs")
 #: The largest request body taken (a whole game typed in one request is a few kilobytes).
 MAX_BODY = 64 * 1024
 #: Requests a second each client address may make on average, and the burst it may save up.
