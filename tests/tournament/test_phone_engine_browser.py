@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from domrec.session import requests_for
+from domrec.session import PARTS, requests_for
 from tests.browser import playwright_or_skip
 from tests.tournament.helpers import hand_by_hand
 
@@ -36,6 +36,17 @@ BOTH = """async ([path, body, lang]) => {
     {method: "POST", headers: {"Authorization": "Bearer " + document.body.dataset.token,
                                "Content-Type": "application/json"}, body: JSON.stringify(body), cache: "no-store"});
   return {mine, server: {status: r.status, body: await r.json()}, rows: table.rows.length};
+}"""
+
+
+#: The same, the engine given the table as the page holds it ({round, table, state}): it keeps the log itself.
+KEPT = """async ([path, body, lang, state]) => {
+  const d = document.body.dataset;
+  const mine = await window.domrecEngine.answer({round: Number(d.round), table: Number(d.table), state}, {path, body}, lang);
+  const r = await fetch(`/api/v1/tables/${d.round}/${d.table}/${path}?lang=${lang}`,
+    {method: "POST", headers: {"Authorization": "Bearer " + d.token, "Content-Type": "application/json"},
+     body: JSON.stringify(body), cache: "no-store"});
+  return {mine, server: {status: r.status, body: await r.json()}};
 }"""
 
 
@@ -96,13 +107,17 @@ def test_the_phone_answers_as_the_server(game, browser, tmp_path):
 
             # the first hand write by write, alternately in English and Spanish, with refusals between
             first = hand_by_hand(texts)[0].split("\n")
+            moved = next(k for k, text in enumerate(first) if text.split()[0] not in PARTS)
             for k, text in enumerate(first):
                 lang = "es" if k % 2 else "en"
                 if k == 3:
                     both("dgn", {"rev": rev, "text": "zz 9-9"}, lang)  # a line that cannot be read
-                    both("dgn", {"rev": rev, "text": "N 0-0@9-9"}, "es")  # a move the rules refuse
+                    both("dgn", {"rev": rev, "text": "N 0-0@9-9"}, "es")  # a move that is no move here
                     both("dgn", {"rev": rev + 5, "text": text}, lang)  # an old (here: a future) revision
                     both("mode", {"rev": rev, "mode": "x"}, "es")
+                if k and k == moved + 2:  # the first move of the hand made again: refused by the rules
+                    assert both("dgn", {"rev": rev, "text": first[moved]}, "es")["status"] == 422
+                    assert both("dgn", {"rev": rev, "text": first[moved]}, "en")["status"] == 422
                 server = both("dgn", {"rev": rev, "text": text}, lang)
                 if server["status"] == 200:
                     rev = server["body"]["rev"]
@@ -110,6 +125,14 @@ def test_the_phone_answers_as_the_server(game, browser, tmp_path):
             rev = server["body"]["rev"]
             for k, text in enumerate(hands[1:3]):  # then whole hands typed at once
                 server = both("dgn", {"rev": rev, "text": text}, "es" if k % 2 else "en")
+                rev = server["body"]["rev"] if server["status"] == 200 else rev
+            # the table as the page holds it: the engine reads the log it lacks, then answers
+            for k, text in enumerate(hands[3:5]):
+                lang = "es" if k % 2 else "en"
+                got = page.evaluate(KEPT, ["dgn", {"rev": rev, "text": text}, lang, server["body"]])
+                assert got["mine"]["status"] == got["server"]["status"], (text, got)
+                assert _without_times(got["mine"]["body"]) == _without_times(got["server"]["body"]), (text, lang)
+                server = got["server"]
                 rev = server["body"]["rev"] if server["status"] == 200 else rev
             assert seen.get("200", 0) >= len(first) // 2 and seen.get("422") and seen.get("409"), seen
             assert not _local_only.refused, _local_only.refused

@@ -123,6 +123,8 @@ def test_the_table_log_is_given_only_when_asked(served):
     assert log["template"]["game"] == "competitive" and log["facts"]["round"] == 1
     newer = client.get("/api/v1/tables/1/1?log=1&after=1", headers=_auth(token)).json()["log"]
     assert [row[:2] for row in newer["rows"]] == [[2, "call"]] and newer["after"] == 1
+    only = client.get("/api/v1/tables/1/1?log=only&after=1", headers=_auth(token)).json()
+    assert set(only) == {"rev", "log"} and only["rev"] == 2 and only["log"] == newer
 
 
 @pytest.mark.slow

@@ -467,12 +467,13 @@ class Venue:
             table = self.table(round_no, table_no)
             return self._state(table, self._current(table), said or [])
 
-    def state_with_log(self, round_no: int, table_no: int, after: int = 0) -> dict[str, Any]:
+    def state_with_log(self, round_no: int, table_no: int, after: int = 0, state: bool = True) -> dict[str, Any]:
         """The table's state, and under ``"log"`` what the phone's engine replays the table from when
         the server is out of reach (:mod:`tournament.event.phone`): the table's template record (its
         players, game and rules, as JSON), its :class:`~tournament.event.table_log.Facts`, and its
         log's rows after revision ``after`` (``[rev, kind, body, time]``; a phone holding the rows
-        up to ``after`` asks only for the new ones)."""
+        up to ``after`` asks only for the new ones).  ``state`` False: the log and the revision
+        only (what the phone's engine asks for as the table moves on: no game state made)."""
         with self.lock:
             table = self.table(round_no, table_no)
             live = self._current(table)
@@ -481,7 +482,7 @@ class Venue:
             template = table_record(self.store.settings, table,
                                     self.store.players_by_id([s.player for s in table.seats]))
             rows = [list(row) for row in venue_sql.log(self.store, table.id) if row[0] > after]
-            answer = table_log.state(facts, live, [])
+            answer = table_log.state(facts, live, []) if state else {"rev": live.rev}
             answer["log"] = {"template": json.loads(text_of([template], "json")), "facts": facts.to_json(),
                              "after": after, "rows": rows}
             return answer

@@ -966,13 +966,16 @@ class VenueServer(HallSite):
 
     async def api_table(self, request: Request) -> Response:
         """The table's state; with ``?log=1``, also what the phone's engine replays it from (the
-        table's template, facts and log rows: ``&after=REV``, only the rows after ``REV``)."""
+        table's template, facts and log rows: ``&after=REV``, only the rows after ``REV``); with
+        ``?log=only``, that and the revision without the state (cheap: no game state made)."""
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request)
-            if request.query_params.get("log") == "1":
+            log = request.query_params.get("log")
+            if log in ("1", "only"):
                 after = request.query_params.get("after", "")
                 return await self.run(self.venue.state_with_log, round_no, table_no,
-                                      int(after) if after.isascii() and after.isdigit() and len(after) < 10 else 0)
+                                      int(after) if after.isascii() and after.isdigit() and len(after) < 10 else 0,
+                                      log == "1")
             return await self.run(self.venue.state, round_no, table_no)
         return await self._answer(request, work)
 

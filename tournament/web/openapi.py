@@ -188,10 +188,11 @@ OPENAPI: dict[str, Any] = {
     "paths": {
         "/api/v1/tables/{round}/{table}": {
             "parameters": _TABLE_PARAMS + [
-                {"name": "log", "in": "query", "required": False, "schema": {"enum": ["1"]},
+                {"name": "log", "in": "query", "required": False, "schema": {"enum": ["1", "only"]},
                  "description": "Also what the phone's engine replays the table from, under `log`: `template` "
                                 "(the table's record before its first hand), `facts` (event, round, table, sides, "
-                                "by_seat, time_limit, pins, result, next) and `rows` ([rev, kind, body, time])."},
+                                "by_seat, time_limit, pins, result, next) and `rows` ([rev, kind, body, time]). "
+                                "`only`: that and `rev`, without the table's state."},
                 {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
                  "description": "With log=1: only the log's rows after this revision."}],
             "get": {"summary": "A table's state", "security": [{"key": []}],

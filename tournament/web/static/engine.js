@@ -11,13 +11,21 @@
 //     status: "loading" | "ready" | "failed",    (also <body data-engine="…">, kept current)
 //     ready: a Promise, resolved once the engine can answer (rejected if it cannot load),
 //     answer(table, write, lang) -> Promise of {status, body, row}:
-//        table: the "log" of GET /api/v1/tables/R/T?log=1 ({template, facts, rows}), with the rows
-//               of the writes answered here appended (each answer's "row");
+//        table: {round, table, state}: the table as the page holds it (its last state, the server's
+//               or the one an answer here made).  The engine keeps the table's log itself: fetched
+//               from the server (GET /api/v1/tables/R/T?log=only) when it is ready and whenever the
+//               page draws a new revision while the server answers, and the rows of the writes it
+//               answers appended until the server's log is read again.  When the state the page
+//               holds is not the one the kept log leaves, the log is read again first (if the
+//               server answers; else the kept one is used).
+//               Or, explicitly, a log ({template, facts, rows}: the "log" of that GET, with the
+//               rows of the writes answered since appended): then it is used as given.
 //        write: {path: "dgn" | "mode" | "call" | "state" | "options", body: the POST's object,
 //                hands: the page's ?hands= key, tile: for "options"};
 //        lang:  "en" or "es" (default: the page's language).
 //        status and body are the server's answer to that write, word for word (a confirmation and
-//        the director's writes are never answered here: 503, they wait for the connection);
+//        the director's writes are never answered here: 503, they wait for the connection); row:
+//        the log row an accepted write adds ([rev, kind, body, time]), else null;
 //     table(after) -> Promise of the table's "log" from the server (rows after revision `after`),
 //     error: why it failed, when it did
 //   }
@@ -50,6 +58,46 @@
     phone.warm();  // every engine imported now, not at the first move made offline
     set("ready");
     resolveReady(engine);
+    refresh().catch(() => {});  // the table's log, while the server answers
+    // Kept up to date as the page draws the table (table.js writes data-rev): the new rows only,
+    // without the table's state (?log=only), once the table has been still for a moment.
+    let soon = null;
+    new MutationObserver(() => {
+      clearTimeout(soon);
+      soon = setTimeout(() => { if (!busy) refresh().catch(() => {}); }, 800);
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-rev"] });
+  }
+
+  // The table's log as the engine keeps it: the server's rows (`served` of them), then the rows of
+  // the writes answered here since.
+  let held = null, served = 0, busy = false;
+  const lastRow = () => (held && held.rows.length ? held.rows[held.rows.length - 1] : null);
+  async function refresh() {
+    busy = true;
+    try {
+      const known = held && served ? held.rows[served - 1][0] : 0;
+      const fresh = await table(known, 4000);
+      const rows = known && fresh.after === known ? held.rows.slice(0, served).concat(fresh.rows) : fresh.rows;
+      held = { template: fresh.template, facts: fresh.facts, rows };
+      served = rows.length;
+    } finally {
+      busy = false;
+    }
+  }
+  // The state the page holds is the one the kept log leaves: the same last write (revision and
+  // time) and the same result.
+  function inStep(state) {
+    const last = lastRow();
+    return Boolean(held) && state.rev === (last ? last[0] : 0) && (state.last_at || null) === (last ? last[3] : null)
+      && JSON.stringify(state.result || null) === JSON.stringify(held.facts.result || null);
+  }
+  async function logFor(given) {
+    if (given && given.template && given.rows) return given;
+    const state = given && given.state;
+    if (!held || (state && !inStep(state))) {
+      try { await refresh(); } catch (e) { if (!held) throw e; }  // out of reach: the log as kept
+    }
+    return held;
   }
 
   function start() {
@@ -67,18 +115,28 @@
   if (document.readyState === "complete") later();
   else window.addEventListener("load", later, { once: true });
 
-  async function answer(table, write, lang) {
+  async function answer(given, write, lang) {
     await ready;
-    const said = phone.answer_json(JSON.stringify(table), JSON.stringify(write),
-                                   lang || document.documentElement.lang || "en");
-    return JSON.parse(said);
+    const log = await logFor(given);
+    const said = JSON.parse(phone.answer_json(JSON.stringify(log), JSON.stringify(write),
+                                              lang || document.documentElement.lang || "en"));
+    if (said.row && log === held) held.rows.push(said.row);
+    return said;
   }
 
-  // What the engine replays the table from, as the server holds it now.
-  async function table(after) {
-    const r = await fetch(`${api}?log=1${after ? `&after=${after}` : ""}`,
-                          { headers: { "Authorization": "Bearer " + page.token }, cache: "no-store" });
-    if (!r.ok) throw new Error(`the table's log could not be read (${r.status})`);
-    return (await r.json()).log;
+  // What the engine replays the table from, as the server holds it now (`ms`: how long to wait
+  // for the server before giving up: a network that drops without a word never answers).
+  async function table(after, ms) {
+    const stop = new AbortController();
+    const timer = ms ? setTimeout(() => stop.abort(), ms) : null;
+    try {
+      const r = await fetch(`${api}?log=only${after ? `&after=${after}` : ""}`,
+                            { headers: { "Authorization": "Bearer " + page.token }, cache: "no-store",
+                              signal: stop.signal });
+      if (!r.ok) throw new Error(`the table's log could not be read (${r.status})`);
+      return (await r.json()).log;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
   }
 })();
