@@ -16,7 +16,8 @@ are refused with :data:`~tournament.event.table_log.SERVER_ONLY` (status 503) an
 connection.
 
 A replayed table is kept between calls, so a move costs one request through the recorder, as on
-the server: the next call whose rows extend the kept ones takes only the new rows.
+the server: the next call whose rows extend the kept ones takes only the new rows.  After a
+refused write it is made again from its rows, as the server makes its live table again after one.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from domrec import phrases
+from domrec.errors import DomrecError, one_line
 from domrec.reader import loads
 
 from tournament import i18n
+from tournament.errors import TournamentError
 from tournament.event import table_log
 from tournament.event.table_log import Facts, Live, VenueError
 
@@ -114,14 +117,27 @@ def answer(table: dict[str, Any], write: dict[str, Any], lang: str = "en", at: s
             _kept[key] = (_kept[key][0] + [row], live)
         status, data = 200, table_log.translated(table_log.since(out, known), lang, say, i18n.DEFAULT)
     except VenueError as e:
+        if path not in ("state", "options"):
+            # As the server does after a refused write: the table is made again from its rows (a
+            # refused request leaves nothing of itself in the game, but the session's working
+            # state is not promised to be as it was: the server never carries it forward either).
+            _forget(live)
         refused = table_log.refusal_body(e, "", known)
         status, data = e.status, table_log.translated({**refused, "error": say(refused["error"])}, lang, say,
                                                       i18n.DEFAULT)
+    except (TournamentError, DomrecError) as e:  # the operations' own refusals, answered as the server does
+        _forget(live)
+        status, data = 422, table_log.translated({"error": say(one_line(str(e))), "request_id": ""}, lang, say,
+                                                 i18n.DEFAULT)
     except Exception:
-        for key in [k for k, (_, kept) in _kept.items() if kept is live]:
-            del _kept[key]  # whatever the write left, the next answer replays the table from its rows
+        _forget(live)  # whatever the write left, the next answer replays the table from its rows
         raise
     return {"status": status, "body": data, "row": row}
+
+
+def _forget(live: Live) -> None:
+    for key in [k for k, (_, kept) in _kept.items() if kept is live]:
+        del _kept[key]
 
 
 def warm() -> None:
