@@ -50,6 +50,10 @@ def _type_offline(page, text: str) -> None:
 
 
 def _opened(context, url: str):
+    """The table's page, without the phone's engine (its Pyodide refused: ``data-engine="failed"``), so
+    that a write made offline is kept unchecked whatever the timing; test_phone_engine_offline_browser
+    drives the page with the engine."""
+    context.route("**/static/pyodide/**", lambda route: route.abort())
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("#typed-text", timeout=WAIT_MS)

@@ -8,7 +8,9 @@
 // server answers with, what the server would answer.
 //
 //   window.domrecEngine = {
-//     status: "loading" | "ready" | "failed",    (also <body data-engine="…">, kept current)
+//     status: "loading" | "ready" | "failed",    (also <body data-engine="…">, kept current; and
+//                                                  <body data-engine-rev>: the revision of the
+//                                                  table's log the engine holds)
 //     ready: a Promise, resolved once the engine can answer (rejected if it cannot load),
 //     answer(table, write, lang) -> Promise of {status, body, row}:
 //        table: {round, table, state}: the table as the page holds it (its last state, the server's
@@ -31,6 +33,8 @@
 //   }
 "use strict";
 (function () {
+  // A page given another engine before this script runs (a program's own, a test's stand-in) keeps it.
+  if (window.domrecEngine) return;
   const page = document.body.dataset;
   const api = `/api/v1/tables/${page.round}/${page.table}`;
   let phone = null;
@@ -72,6 +76,8 @@
   // the writes answered here since.
   let held = null, served = 0, busy = false;
   const lastRow = () => (held && held.rows.length ? held.rows[held.rows.length - 1] : null);
+  // For programs: the revision of the log the engine holds (<body data-engine-rev>).
+  const heldRev = () => { document.body.dataset.engineRev = String(lastRow() ? lastRow()[0] : 0); };
   async function refresh() {
     busy = true;
     try {
@@ -80,6 +86,7 @@
       const rows = known && fresh.after === known ? held.rows.slice(0, served).concat(fresh.rows) : fresh.rows;
       held = { template: fresh.template, facts: fresh.facts, rows };
       served = rows.length;
+      heldRev();
     } finally {
       busy = false;
     }
@@ -120,7 +127,7 @@
     const log = await logFor(given);
     const said = JSON.parse(phone.answer_json(JSON.stringify(log), JSON.stringify(write),
                                               lang || document.documentElement.lang || "en"));
-    if (said.row && log === held) held.rows.push(said.row);
+    if (said.row && log === held) { held.rows.push(said.row); heldRev(); }
     return said;
   }
 

@@ -41,8 +41,10 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/static/")) event.respondWith(cacheFirst(request));
   else if (url.pathname.startsWith("/t/")) event.respondWith(networkFirst(request, url.origin + url.pathname, true));
   else if (STATE.test(url.pathname)) {
-    // Only a whole state is kept (a request naming the hands the page holds gets the rest only).
-    event.respondWith(networkFirst(request, url.origin + url.pathname, !url.searchParams.has("hands")));
+    // Only a whole state is kept (a request naming the hands the page holds gets the rest only; the
+    // phone's engine reading the table's log, ?log=, gets no state, or more than one).
+    event.respondWith(networkFirst(request, url.origin + url.pathname,
+                                   !url.searchParams.has("hands") && !url.searchParams.has("log")));
   }
 });
 

@@ -1,0 +1,94 @@
+"""The table page offline with the phone's real engine (engine.js, Pyodide and domrec's modules from
+the laptop): each line typed offline is checked on the phone, drawn as the server would draw it,
+an illegal move is refused there in the server's own words (and not kept), and back online the
+outbox sends every move once, as if played online.  Every host but 127.0.0.1 is refused.  Slow,
+and skipped with the reason where Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tournament import open_event
+
+pytestmark = pytest.mark.slow
+
+from tests.browser import playwright_or_skip
+
+playwright_api = playwright_or_skip(server=True)
+
+from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _event, _game, _rev, _served, _steps, _type  # noqa: E402
+
+READY_MS = 180_000
+
+
+def _bodies(path: Path) -> list[str]:
+    store = open_event(path)
+    try:
+        return [r[0] for r in store.conn.execute("SELECT body FROM venue_log WHERE kind = 'dgn' ORDER BY rev")]
+    finally:
+        store.close()
+
+
+def _local_only(route) -> None:
+    if urlsplit(route.request.url).hostname == "127.0.0.1":
+        route.continue_()
+    else:
+        route.abort()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp_path, browser, lang):
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=12))
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.route("**/*", _local_only)
+        page = context.new_page()
+        page.goto(served.links["tables"][0]["url"] + f"?lang={lang}")
+        page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
+        for step in steps[:2]:
+            _type(page, step)
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready", page.evaluate(
+            "() => window.domrecEngine.error")
+        # the engine holds the table's log up to what the page shows
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        context.set_offline(True)
+        moves = [k for k in range(2, 8) if steps[k].split()[0] not in ("hand", "deal", "leaddraw")]
+        for k in range(2, 8):
+            before = _rev(page)
+            page.fill("#typed-text", steps[k])
+            page.click("#typed-form button[type=submit]")
+            page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
+            assert page.evaluate("() => document.body.dataset.outbox") == str(k - 1)
+        # an illegal move: the first move made offline, made again
+        again = steps[moves[0]]
+        before, shown = _rev(page), page.inner_text("#message")
+        page.fill("#typed-text", again)
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function(f"(before) => document.getElementById('message').textContent !== before", arg=shown,
+                               timeout=WAIT_MS)
+        refusal = page.inner_text("#message")
+        assert _rev(page) == before and page.evaluate("() => document.body.dataset.outbox") == "6"
+        assert page.input_value("#typed-text") == again  # left in the box, to put right
+        context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 8", timeout=WAIT_MS)
+        # the server refuses the same line on the same table in the same words
+        r = page.evaluate("""async ([text, lang]) => {
+          const d = document.body.dataset;
+          const r = await fetch(`/api/v1/tables/${d.round}/${d.table}/dgn?lang=${lang}`, {method: "POST",
+            headers: {"Authorization": "Bearer " + d.token, "Content-Type": "application/json"},
+            body: JSON.stringify({rev: 8, text})});
+          return {status: r.status, body: await r.json()};
+        }""", [again, lang])
+        assert r["status"] == 422 and r["body"]["error"] == refusal
+        _type(page, steps[8])  # and play goes on, online
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:9]
