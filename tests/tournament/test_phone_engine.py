@@ -113,3 +113,29 @@ def test_the_phones_modules_import_nothing_of_the_event_file():
         assert not {n for n in names if n.split(".")[0] in ("sqlite3", "sqlite_utils", "starlette", "orjson")}
         assert {n for n in names if n.startswith("tournament")} <= bundled, module.__name__
     assert (folder / "event" / "table_log.py").exists()
+
+
+@pytest.mark.parametrize("body", [
+    {"rev": 0, "mode": "play", "cid": "phone-abc-1", "at": "2026-12-02T20:15:00.123Z"},
+    {"rev": 0, "mode": "play", "cid": "x"},
+    {"rev": 0, "mode": "play", "cid": "phone-abc-2", "at": "yesterday"},
+    {"rev": "0", "mode": "play", "cid": "phone-abc-3"},
+])
+def test_a_writes_id_and_time_are_checked_as_the_server_checks_them(tmp_path, body):
+    """The outbox's writes carry their id (cid) and the phone's time (at): the phone's engine takes
+    and refuses them as the server does (the server's memory of ids is its own: never offline)."""
+    from starlette.testclient import TestClient
+
+    from tests.tournament.test_venue import _auth, _server
+
+    server = _server(_event(tmp_path, "competitive"))
+    try:
+        client = TestClient(server.asgi)
+        auth = _auth(server.call(server.venue.links, "http://testserver")["tables"][0]["token"])
+        table = client.get(fuzz.URL, params={"log": "1"}, headers=auth).json()["log"]
+        mine = phone.answer(table, {"path": "mode", "body": body}, "es", sentences=PHRASES)
+        r = client.post(f"{fuzz.URL}/mode", json=body, headers={**auth, "Accept-Language": "es"})
+        assert mine["status"] == r.status_code
+        assert _without_times(mine["body"]) == _without_times(r.json())
+    finally:
+        server.close()
