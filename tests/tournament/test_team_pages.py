@@ -5,6 +5,7 @@ tables confirm."""
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 import re
@@ -312,3 +313,55 @@ def test_the_hall_in_its_own_process_serves_a_teams_page(tmp_path):
         assert status == 200 and "Team 002" in page
         status, page = _get(f"{served.base_url}/teams/2")  # redirected to the hall
         assert status == 200 and "Team 002" in page
+
+
+def test_a_set_shows_as_a_set_in_the_hall_the_report_and_the_export_in_both_languages(tmp_path):
+    """A team event of sets (``--team-set``): a match reads as a set in progress, then as won by
+    its winner with the game points then, not as its games summed "n of m tables in"."""
+    from tests.tournament.test_teams import open_tables
+
+    event = tmp_path / "set.db"
+    run("new", event, "--name", "Sets", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--team-set", "3", "--seed", "2")
+    for t in "AB":
+        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2", "--pair", f"{t}3,{t}4")
+    run("pair", event)
+
+    def play_one() -> None:
+        """The next game waiting, won by Team A."""
+        number, sides = open_tables(event)[0]
+        win = "NS" if sides["NS"][0].startswith("A") else "EW"
+        run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
+            "--round", 1)
+
+    play_one()
+    data = _data(event)
+    assert data["event"]["team_set"] == 3
+    [m] = pub.round_matches(data, data["rounds"][0])
+    assert (m["target"], m["winner"], m["won_at"], m["finished"]) == (3, None, None, False)
+    for lang, said in (("en", "(set to 3, in progress)"), ("es", "(set a 3, en juego)")):
+        for page in ("tables", "games"):
+            text = _text(pages.page_html(data, pages.Site(), page, lang=lang))
+            assert said in text and "tables in" not in text and "mesas con resultado" not in text
+        team = _text(pages.page_html(data, pages.Site(), "team", data["teams"][0]["id"], lang=lang))
+        assert said in team
+    while open_tables(event):  # Team A wins every game: 3-0, the other line's game begun is played out
+        play_one()
+    data = _data(event)
+    [m] = pub.round_matches(data, data["rounds"][0])
+    a = next(t["id"] for t in data["teams"] if t["name"] == "Team A")
+    assert (m["winner"], m["won_at"], m["finished"], m["first"], m["last"]) == (a, "3–0", True, 1, 2)
+    for lang, said in (("en", "(Team A wins the set 3–0)"), ("es", "(Team A gana el set 3–0)")):
+        made = [pages.page_html(data, pages.Site(), page, lang=lang) for page in ("tables", "games")]
+        made += [pages.page_html(data, pages.Site(), "team", t["id"], lang=lang) for t in data["teams"]]
+        made.append(pages.report_html(data, pages.Site(), lang))
+        for html in made:
+            text = _text(html)
+            assert "Team A" in text and "tables in" not in text and "mesas con resultado" not in text
+        assert said in _text(made[0]) and said in _text(made[-1])
+        assert _text(made[2]).count(said.strip("()")) == 1 and _text(made[3]).count(said.strip("()")) == 1
+    # The export: each match's set, its target, winner and the game points it was won at.
+    out = tmp_path / "export"
+    run("export", event, "-o", out, "--csv")
+    rows = list(csv.DictReader((out / "team_matches.csv").open()))
+    assert [(r["target"], r["winner"], r["won_at"]) for r in rows] == [("3", "Team A", "3–0")]

@@ -101,6 +101,8 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
            "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
                         "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],
            "standings": standings, "rounds": rounds, "stages": stage_docs, "feed_version": feed.FEED_VERSION}
+    if s.team_set:  # the matches are sets: what the pages need to say how each set stands
+        out["event"]["team_set"] = s.team_set
     if s.teams:  # a team event: its teams, and the players' own ranking inside it
         from tournament.event.teams import player_standings
 
@@ -397,8 +399,17 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
     tables, the home team (N-S at its first table) and the visitors, the games each has won so far
     (a drawn game a half; ``home_text``, ``away_text``: "1½"), the points each has scored, and
     how many of its tables have a result.  A match fills in as its tables confirm: this reads only
-    the tables' entered results, as every page does."""
+    the tables' entered results, as every page does.  In an event of sets (``team_set`` in the
+    event's settings) each match also has its ``target``, its ``winner`` (a team's id, None while
+    the set is played: the first to the target, counting the games in table order, as
+    :func:`tournament.pairing.teams.set_winner` counts them) and ``won_at``, the game points when
+    it was won, the winner's first ("50–41"); it is named by its first tables, one a pair of a
+    team (its later games are seated after the round's last table)."""
     from tournament.event.teams import games_text
+    from tournament.pairing.teams import set_winner
+
+    target = data["event"].get("team_set")
+    pairs_of = {t["id"]: len(t["pairs"]) for t in data.get("teams", ())}
 
     team_of = team_of_players(data)
     names = {t["id"]: t["name"] for t in data.get("teams", ())}
@@ -413,7 +424,8 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
         key = tuple(sorted(sides.values()))
         home = sides.get("NS", key[0])
         m = found.setdefault(key, {"tables": [], "home": home, "away": key[0] if key[1] == home else key[1],
-                                   "games": {home: 0.0}, "points": {home: 0}, "done": 0, "sides": []})
+                                   "games": {home: 0.0}, "points": {home: 0}, "done": 0, "sides": [],
+                                   "order": []})
         m["tables"].append(t["table"])
         m["sides"].append({side: team for side, team in sides.items()})
         res = t["result"]
@@ -424,19 +436,29 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
             won = 1.0 if res["winner"] == side else 0.5 if res["winner"] is None else 0.0
             m["games"][team] = m["games"].get(team, 0.0) + won
             m["points"][team] = m["points"].get(team, 0) + int(res["scores"].get(side, 0))
+            m["order"].append((team, won))
     out = []
     for m in found.values():
         home, away = m["home"], m["away"]
         hg, ag = m["games"].get(home, 0.0), m["games"].get(away, 0.0)
         finished = m["done"] == len(m["tables"])
-        out.append({"tables": m["tables"], "first": m["tables"][0], "last": m["tables"][-1],
+        named = m["tables"]
+        extra: dict[str, Any] = {}
+        if target:
+            won_by, at = set_winner(m["order"], (home, away), target)
+            first = at if won_by == home or at is None else (at[1], at[0])
+            finished = finished and won_by is not None
+            named = m["tables"][:pairs_of.get(home) or len(m["tables"])]
+            extra = {"target": target, "winner": won_by,
+                     "won_at": "–".join(games_text(x) for x in first) if first else None}
+        out.append({"tables": m["tables"], "first": named[0], "last": named[-1],
                     "home": {"id": home, "name": names.get(home, str(home))},
                     "away": {"id": away, "name": names.get(away, str(away))},
                     "home_games": hg, "away_games": ag, "home_text": games_text(hg), "away_text": games_text(ag),
                     "home_points": m["points"].get(home, 0), "away_points": m["points"].get(away, 0),
                     "done": m["done"], "count": len(m["tables"]), "finished": finished,
                     "winner": (None if not finished or hg == ag else home if hg > ag else away),
-                    "sides": m["sides"]})
+                    "sides": m["sides"], **extra})
     return out
 
 

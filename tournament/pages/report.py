@@ -363,8 +363,11 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
         team_rows = data["standings"].get("teams", [])
         out["teams"] = (list(team_rows[0]) if team_rows else ["rank", "team", "id"], team_rows)
         out["team_matches"] = (["round", "first", "last", "home", "away", "home_games", "away_games", "home_points",
-                                "away_points", "done", "count", "finished"],
-                               [{**m, "home": m["home"]["name"], "away": m["away"]["name"]}
+                                "away_points", "done", "count", "finished"]
+                               + (["target", "winner", "won_at"] if data["event"].get("team_set") else []),
+                               [{**m, "home": m["home"]["name"], "away": m["away"]["name"],
+                                 **({"winner": (m["home"] if m["winner"] == m["home"]["id"] else m["away"])["name"]
+                                     if m.get("winner") is not None else ""} if "target" in m else {})}
                                 for m in data["team_matches"]])
     from tournament.event.audit import TRAIL_COLUMNS
 

@@ -126,7 +126,9 @@
     list.replaceChildren(...matches.map((m) => el("li", { "data-tables": m.tables.join("-"), "data-finished": m.finished ? "yes" : "no" },
       t("Tables %(first)s-%(last)s", { first: m.tables[0], last: m.tables[m.tables.length - 1] }) + ": ",
       name(m.home), " ", el("b", { class: "match-score" }, m.home_text + " – " + m.away_text), " ", name(m.away),
-      ...(m.finished ? [] : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
+      ...(m.target ? [" (" + (m.winner !== null ? t("%(team)s wins the set %(score)s", { team: m.winner, score: m.won_at })
+        : t("set to %(target)s, in progress", { target: m.target })) + ")"]
+        : m.finished ? [] : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
   }
   // A table whose phone sent moves made while it was offline (they came with the time the phone
   // made them): how many, and how long ago the last came; and those the server refused.
