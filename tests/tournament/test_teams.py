@@ -679,9 +679,20 @@ def test_a_sets_next_game_is_seated_when_the_venue_confirms_a_game(tmp_path: Pat
         seated = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()["game"]["players"]
         assert r.json()["game"]["players"] == seated  # the line's next game: the same players, the same seats
         assert client.get("/tables").status_code == 200
+        # That game too is recorded and confirmed at its own table: its result is table 3's, not
+        # table 1's (the same players in the same seats), and the line's next game is seated.
+        state = _play(client, third, 1, 3, _game_of(event, 1, 3, seed=6), whole_hands=True)
+        for side in state["sides"]:
+            r = client.post("/api/v1/tables/1/3/confirm", headers=_auth(third),
+                            json={"rev": state["rev"], ("seat" if state["by_seat"] else "side"): side})
+            assert r.status_code == 200, r.json()
+            state = r.json()
+        assert state["status"] == "confirmed"
+        links = server.call(server.venue.links, "http://testserver")
+        assert [x["table"] for x in links["tables"]] == [1, 2, 3, 4]
     finally:
         server.close()
-    assert "set to 3: in progress, 1 games in" in run("tables", event)
+    assert "set to 3: in progress, 2 games in" in run("tables", event)
 
 
 def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) -> None:
@@ -740,3 +751,37 @@ def test_the_captains_change_refused_where_it_does_not_apply(tmp_path: Path) -> 
     plain = tmp_path / "plain.db"
     run("new", plain, "--name", "Plain", "--game", "competitive", "--format", "teams", "--team-size", "4")
     assert "for matches played as sets" in run("team", plain, "change", "Team A", "--cross", code=1)
+
+
+def test_simulate_plays_each_set_to_its_winner(tmp_path: Path) -> None:
+    """``simulate --team-set N``: each match's games are played, through the result path, until the
+    set is won (a line's game begun then played out); nothing is left waiting."""
+    from tournament.event import public as pub
+    from tournament.event.files import open_event
+
+    event = tmp_path / "sets.db"
+    out = run("simulate", event, "--format", "teams", "--teams", 4, "--rounds", 2, "--team-set", 3, "-q")
+    assert "4 players" not in out and "16 players, 2 rounds" in out
+    assert open_tables(event, 1) == [] and open_tables(event, 2) == []
+    text = run("tables", event)
+    assert text.count("(won by ") == 2 and "in progress" not in text
+    store = open_event(event)
+    try:
+        assert store.settings.team_set == 3
+        data = pub.public_data(store)
+    finally:
+        store.close()
+    games = 0
+    for r in data["rounds"]:
+        matches = pub.round_matches(data, r)
+        assert len(matches) == 2
+        for m in matches:
+            won, lost = (float(x.replace("½", ".5")) for x in m["won_at"].split("–"))
+            assert m["finished"] and m["winner"] is not None and won >= 3 > lost
+            # more than the first two tables: a set to 3 needs at least three games
+            assert len(m["tables"]) >= 3
+        games += len(r["tables"])
+    assert f"{games} games" in out
+    assert "0 errors" in run("check", event)
+    assert "--team-set is for --format teams" in run("simulate", tmp_path / "x.db", "--format", "pairs",
+                                                     "--team-set", 3, code=2)

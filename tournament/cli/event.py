@@ -226,6 +226,9 @@ def simulate(
                                          help="--format teams: how many teams (instead of --players)."),
     team_size: int = typer.Option(4, "--team-size", min=1, max=MAX_COUNT,
                                   help="--format teams: 4 (two pairs) or 6 (three pairs)."),
+    team_set: Optional[int] = typer.Option(None, "--team-set", min=1, max=500,
+                                           help="--format teams: each match a set, won by the first team to this "
+                                                "many game points (its games seated until it is won)."),
 ) -> None:
     """Run a whole event with simulated games (domrec simulate), entered through the result path."""
     options = parse_rule_options(option)
@@ -237,6 +240,8 @@ def simulate(
         players_ = teams_ * team_size
     elif format == "teams":
         raise UnusableInput("say how many teams: --teams N")
+    if team_set is not None and format != "teams":
+        raise UnusableInput("--team-set is for --format teams")
     if format == PAIRS and players_ % 2:
         raise UnusableInput("a pairs event needs an even number of players")
     spec = then = None
@@ -260,6 +265,6 @@ def simulate(
 
         summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None,
                                  variant, progress=None if quiet else say, stage=spec, then=then,
-                                 team_size=team_size if format == "teams" else None)
+                                 team_size=team_size if format == "teams" else None, team_set=team_set)
     typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
                f"{summary.games} games, {summary.byes} byes")

@@ -456,6 +456,22 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
         return attrs.evolve(entry, absent=shown_absent)
 
 
+def _set_game_table(store: EventStore, record: Record, round_no: int, player: int, digest: str) -> Table | None:
+    """In a team event of sets a player sits at several tables of a round (the games of a line, in
+    the same seats): the record's own, the one its ``table`` names; without one, the table this
+    very record is stored on already, else the first still waiting for its result, else the first."""
+    mine = [t for t in store.tables(round_no) if player in t.players]
+    said = _round_number((record.event or {}).get("table"))
+    named = next((t for t in mine if t.number == said), None) if said is not None else None
+    if named is not None:
+        return named
+    results = store.results()
+    twin = store.result_with_hash(digest)
+    mine.sort(key=lambda t: (0 if twin is not None and twin.table == t.id else 1 if t.id not in results else 2,
+                             t.number))
+    return mine[0] if mine else None
+
+
 def _find_table(store: EventStore, record: Record, round_no: int | None, source: str, digest: str) -> Table:
     """The record's table.  In the Swiss rounds: the table of its round with its first player.  In a
     knockout or round-robin stage, where the same sides sit at several tables (the games of a match,
@@ -472,7 +488,8 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
         players = record_players(store, record)
         mapped = record_seats(store.settings, record, players, source)
         first = next(iter(mapped.values()))
-        table = store.table_of_player(rnd, first)
+        table = (_set_game_table(store, record, rnd, first, digest) if store.settings.team_set else
+                 store.table_of_player(rnd, first))
         if table is None:
             raise ResultRefused(f"{source}: {players[first].name} has no table in round {rnd}")
         players.update(store.players_by_id([p for p in table.players if p not in players]))

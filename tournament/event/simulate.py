@@ -46,17 +46,23 @@ def game_record(settings: Settings, table: Table, names: dict[int, str]) -> Reco
 
 def play_round(store: EventStore, round_no: int, seed: int,
                progress: Callable[[int, int], None] | None = None) -> int:
-    """Play and enter every table of ``round_no`` that has no result yet."""
+    """Play and enter every table of ``round_no`` that has no result yet.  In a team event of sets
+    a result may seat the match's next games (the set not won yet): those are played too, the
+    same way, until no table of the round waits, so that each set is played to its winner."""
     names = {p.id: p.name for p in store.players()}
-    done = store.results()
-    tables = [t for t in store.tables(round_no) if t.id not in done]
-    for i, table in enumerate(tables):
-        rng = random.Random(f"tournament-simulate:{seed}:{round_no}:{table.number}")
-        record = play_game(game_record(store.settings, table, names), rng)
-        enter_record(store, dumps(record), f"round {round_no} table {table.number}")
-        if progress:
-            progress(i + 1, len(tables))
-    return len(tables)
+    played = 0
+    while True:
+        done = store.results()
+        tables = [t for t in store.tables(round_no) if t.id not in done]
+        for i, table in enumerate(tables):
+            rng = random.Random(f"tournament-simulate:{seed}:{round_no}:{table.number}")
+            record = play_game(game_record(store.settings, table, names), rng)
+            enter_record(store, dumps(record), f"round {round_no} table {table.number}")
+            if progress:
+                progress(i + 1, len(tables))
+        played += len(tables)
+        if not tables or not store.settings.team_set:
+            return played
 
 
 def play_stage(store: EventStore, seed: int, progress: Callable[[str], None] | None = None) -> int:
@@ -89,14 +95,15 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
                    variant: str | None = None, name: str | None = None,
                    progress: Callable[[str], None] | None = None,
                    stage: dict[str, Any] | None = None, then: dict[str, Any] | None = None,
-                   team_size: int | None = None) -> SimulationSummary:
+                   team_size: int | None = None, team_set: int | None = None) -> SimulationSummary:
     """Create a new event file at ``path`` and play ``rounds_`` Swiss rounds of it (may be 0), then,
     if ``stage`` is given, a knockout or round-robin stage (the keyword arguments of
     :func:`tournament.event.stages.create_stage`), and after it the ``then`` stage (groups feeding a
     knockout, say).  ``format`` ``teams``: ``players`` // ``team_size`` teams, entered as a team
-    event's CSV would enter them (:func:`tournament.event.teams.add_teams`)."""
+    event's CSV would enter them (:func:`tournament.event.teams.add_teams`); ``team_set``: its
+    matches are sets to that many game points, each played to its winner."""
     settings = make_settings(name or f"Simulated {game} {format} event (seed {seed})", game, format, table_size,
-                             seed, variant, options, team_size=team_size)
+                             seed, variant, options, team_size=team_size, team_set=team_set)
     if stage is not None:
         from tournament.event.stages import _check_format
         for spec in (stage, then):
