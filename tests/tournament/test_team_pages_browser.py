@@ -88,3 +88,34 @@ def test_the_team_standings_at_a_phone_and_on_the_projector(tmp_path, browser):
         page.wait_for_selector('#matches li[data-tables="1-2"]:text-matches("1 of 2 tables in")', timeout=WAIT_MS)
         assert "1 – 0" in first.inner_text()
         _shot(page, "director")
+
+
+def test_the_directors_page_shows_a_set_as_a_set_in_both_languages(tmp_path, browser):
+    """An event of sets (``--team-set``): the director's page says each match's set, in progress
+    (in Spanish here) and, in another event, won, never "n of m tables in"."""
+    event = tmp_path / "sets.db"
+    run("simulate", event, "--format", "teams", "--teams", "4", "--rounds", "1", "--team-set", "3", "-q")
+    run("pair", event)  # round 2: its sets not begun
+    with BackgroundVenue(event, rate=1e9, burst=10 ** 9) as served:
+        page = browser.new_page(viewport=PROJECTOR)
+        page.goto(served.links["director"] + "?lang=es")
+        page.wait_for_selector("#matches li", timeout=WAIT_MS)
+        assert page.locator("#matches li").count() == 2
+        first = page.locator('#matches li[data-tables="1-2"]')
+        assert "(set a 3, en juego)" in first.inner_text() and "mesas" not in first.inner_text()
+        director = served.links["director"].rsplit("/", 1)[1]
+        _post(f"{served.base_url}/api/v1/tables/2/1/result", director, {"scores": {"NS": 200, "EW": 120}})
+        page.wait_for_function("""() => document.querySelector('#matches li[data-tables="1-2"] .match-score')
+                                         .textContent === '1 – 0'""", timeout=WAIT_MS)
+        assert "(set a 3, en juego)" in first.inner_text()
+        page.close()
+    done = tmp_path / "done.db"
+    run("simulate", done, "--format", "teams", "--teams", "2", "--rounds", "1", "--team-set", "2", "-q")
+    with BackgroundVenue(done, rate=1e9, burst=10 ** 9) as served:
+        page = browser.new_page(viewport=PROJECTOR)
+        page.goto(served.links["director"] + "?lang=en")
+        page.wait_for_selector("#matches li", timeout=WAIT_MS)
+        text = page.locator('#matches li[data-tables="1-2"]').inner_text()
+        assert " wins the set 2–" in text and "tables in" not in text and "in progress" not in text
+        _shot(page, "director-set")
+        page.close()
