@@ -382,6 +382,7 @@ class Venue:
         self.lock = threading.RLock()
         self._live: dict[int, Live] = {}
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
+        self._templates: dict[int, tuple[tuple, Any]] = {}  # each table's template as JSON, and what it was made of
         #: When each table's phone was last heard from (any request with the table's key), by table id:
         #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
         self.contact: dict[int, str] = {}
@@ -479,13 +480,23 @@ class Venue:
             live = self._current(table)
             result = self.store.result_for(table.id)
             facts = self._facts(table, result)
-            template = table_record(self.store.settings, table,
-                                    self.store.players_by_id([s.player for s in table.seats]))
-            rows = [list(row) for row in venue_sql.log(self.store, table.id) if row[0] > after]
+            rows = [list(row) for row in venue_sql.log(self.store, table.id, after)]
             answer = table_log.state(facts, live, []) if state else {"rev": live.rev}
-            answer["log"] = {"template": json.loads(text_of([template], "json")), "facts": facts.to_json(),
+            answer["log"] = {"template": self._template_json(table), "facts": facts.to_json(),
                              "after": after, "rows": rows}
             return answer
+
+    def _template_json(self, table: Table) -> Any:
+        """The table's template record as JSON, made once for its players as they are named now: a
+        phone's engine asks for the table's new rows after each move, and the record's JSON cost
+        more than the rest of the answer."""
+        players = self.store.players_by_id([s.player for s in table.seats])
+        key = (table, tuple(players[i] for i in sorted(players)))
+        kept = self._templates.get(table.id)
+        if kept is None or kept[0] != key:
+            kept = (key, json.loads(text_of([table_record(self.store.settings, table, players)], "json")))
+            self._templates[table.id] = kept
+        return kept[1]
 
     def _facts(self, table: Table, result: Any = False) -> Facts:
         """What the table's state shows besides its log (:class:`~tournament.event.table_log.Facts`);

@@ -149,12 +149,12 @@ def insert_director_pin(store: EventStore, at: str) -> str:
     return pin
 
 
-def log(store: EventStore, table_id: int) -> list[tuple[int, str, str, str]]:
-    """A table's accepted writes in order: (rev, kind, body, at)."""
+def log(store: EventStore, table_id: int, after: int = 0) -> list[tuple[int, str, str, str]]:
+    """A table's accepted writes in order: (rev, kind, body, at); those after revision ``after``."""
     if not has_venue(store):
         return []
     return [tuple(r) for r in store.conn.execute(
-        "SELECT rev, kind, body, at FROM venue_log WHERE table_id = ? ORDER BY rev", [table_id])]
+        "SELECT rev, kind, body, at FROM venue_log WHERE table_id = ? AND rev > ? ORDER BY rev", [table_id, after])]
 
 
 def revision(store: EventStore, table_id: int) -> int:

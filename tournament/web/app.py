@@ -969,14 +969,19 @@ class VenueServer(HallSite):
         table's template, facts and log rows: ``&after=REV``, only the rows after ``REV``); with
         ``?log=only``, that and the revision without the state (cheap: no game state made)."""
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request)
+            round_no, table_no = self._where(request)
             log = request.query_params.get("log")
-            if log in ("1", "only"):
-                after = request.query_params.get("after", "")
-                return await self.run(self.venue.state_with_log, round_no, table_no,
-                                      int(after) if after.isascii() and after.isdigit() and len(after) < 10 else 0,
-                                      log == "1")
-            return await self.run(self.venue.state, round_no, table_no)
+            after = request.query_params.get("after", "")
+            since = int(after) if after.isascii() and after.isdigit() and len(after) < 10 else 0
+            token = _bearer(request)
+
+            def authorized_state() -> Any:  # one trip to the venue's thread a read, the key checked first
+                self.venue.authorize(token, round_no, table_no)
+                if log in ("1", "only"):
+                    return self.venue.state_with_log(round_no, table_no, since, log == "1")
+                return self.venue.state(round_no, table_no)
+
+            return await self.run(authorized_state)
         return await self._answer(request, work)
 
     async def api_options(self, request: Request) -> Response:
