@@ -65,9 +65,6 @@ from tournament.event.tables import table_record
 from tournament.event.venue import links
 
 HOST = "127.0.0.1"
-#: Seconds after a move the phone's engine reads the table's new log rows (engine.js waits for the
-#: table to be still that long).
-ENGINE_STILL = 0.8
 #: Seconds a connection may stay idle before it is opened again (uvicorn closes it after 5).
 IDLE = 3.0
 
@@ -308,8 +305,6 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                                     str(int(args.seconds)), "--format", "raw", "--rate", "400", "--nonblocking", "--gil", "-o", args.profile],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-        engine_reads = [0]  # the engines' reads of their table's new log rows
-
         async def table(number: int) -> None:
             nonlocal refused, confirmed
             steps = games[number]
@@ -318,17 +313,11 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                 k = len(acknowledged[number])
                 sent = time.perf_counter()
                 if k < len(steps):
-                    held_rev = revs[number]
                     status, answer = await post(number, "dgn", {"rev": revs[number], "text": steps[k]})
                     if status == 200:
                         latencies.append(time.perf_counter() - sent)
                         revs[number] = answer["rev"]
                         acknowledged[number].append(steps[k])
-                        if args.engine:  # the phone's engine keeps the table's log: its new rows, once the table is still
-                            await asyncio.sleep(max(0.0, ENGINE_STILL - (time.perf_counter() - sent)))
-                            await conns[number].request("GET", f"/api/v1/tables/1/{number}?log=only&after={held_rev}",
-                                                        None, {"authorization": f"Bearer {tokens[number]}"})
-                            engine_reads[0] += 1
                     else:
                         refused += 1
                 else:
@@ -444,8 +433,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     print(f"venue: {args.tables} tables posting a move a second, {args.readers} readers ({args.readers - args.live} "
           f"reading a table's state every 10 s, {args.live} following the public pages live), "
           f"{wall:.0f} s on {os.cpu_count()} cores")
-    print(f"  accepted moves: {moves} ({moves / wall:.1f}/s); refused: {refused}; table reads: {reads}; "
-          f"the phones' engines' reads of the log: {engine_reads[0]}" + ("" if args.engine else " (--no-engine)"))
+    print(f"  accepted moves: {moves} ({moves / wall:.1f}/s); refused: {refused}; table reads: {reads}")
     print(f"  latency of an accepted move: p50 {percentile(latencies, 50) * 1000:.1f} ms, "
           f"p95 {percentile(latencies, 95) * 1000:.1f} ms, p99 {percentile(latencies, 99) * 1000:.1f} ms, "
           f"max {max(latencies or [0]) * 1000:.1f} ms")
@@ -481,9 +469,6 @@ def main() -> None:
     parser.add_argument("--live", type=int, default=None,
                         help="how many of the readers follow the public pages live (default: half); the others "
                              "read a table's state every 10 s")
-    parser.add_argument("--no-engine", dest="engine", action="store_false",
-                        help="the tables' phones without the engine in the phone (which reads the table's new log "
-                             "rows 0.8 s after each move, ?log=only: docs/venue.md)")
     parser.add_argument("--one-process", action="store_true",
                         help="serve --one-process: the hall's pages in the tables' process, on their port")
     parser.add_argument("--profile", metavar="FILE", help="sample the server with py-spy while the moves are timed "

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
 from tournament import open_event
@@ -92,3 +93,47 @@ def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp
     finally:
         served.close()
     assert _bodies(path) == steps[:9]
+
+
+def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_again(tmp_path, browser):
+    """Online, each move the page makes is a row of the table's log the engine can write down from
+    the server's answer (the text sent, the revision and time answered): reading the log again
+    after every move cost the server a second request a move.  Another phone's write (a revision
+    the kept log does not leave) is read from the server once the table is still."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=12))
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.route("**/*", _local_only)
+        page = context.new_page()
+        reads: list[str] = []
+        page.on("request", lambda r: reads.append(r.url) if "log=" in r.url else None)
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready"
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        first = len(reads)
+        for step in steps[:6]:
+            _type(page, step)
+            page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                                   timeout=WAIT_MS)
+        assert len(reads) == first, reads[first:]  # six moves, no read of the log
+        store = open_event(path)
+        try:
+            rows = [list(r) for r in store.conn.execute("SELECT rev, kind, body, at FROM venue_log ORDER BY rev")]
+        finally:
+            store.close()
+        assert int(page.evaluate("() => document.body.dataset.engineRev")) == rows[-1][0]
+        # (the rows it wrote down are the server's: the offline tests above answer from them as the server does)
+        # another phone's move: the page draws it at its refresh, and the engine reads the log again
+        key = served.links["tables"][0]["token"]
+        r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/dgn", json={"rev": rows[-1][0], "text": steps[6]},
+                       headers={"Authorization": f"Bearer {key}", "Origin": served.base_url})
+        assert r.status_code == 200, r.text
+        page.wait_for_function(f"() => Number(document.body.dataset.engineRev) === {rows[-1][0] + 1}",
+                               timeout=WAIT_MS)
+        assert len(reads) > first
+    finally:
+        served.close()

@@ -28,6 +28,11 @@
 //        status and body are the server's answer to that write, word for word (a confirmation and
 //        the director's writes are never answered here: 503, they wait for the connection); row:
 //        the log row an accepted write adds ([rev, kind, body, time]), else null;
+//     took(path, body, answer): the server took this page's write (path "/dgn", "/mode" or "/call",
+//        the POST's object, the server's answer): its row appended to the kept log when it is the
+//        next revision (the text as sent, the time as answered, which is the row the server logged),
+//        so the log stays current without reading it again after every move; anything else (another
+//        phone's write in between) and the log is read again once the table is still,
 //     table(after) -> Promise of the table's "log" from the server (rows after revision `after`),
 //     error: why it failed, when it did
 //   }
@@ -42,7 +47,7 @@
   const ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
   ready.catch(() => {});  // a failed engine is told by its status and data-engine, not as an unhandled rejection
 
-  const engine = { status: "loading", ready, answer, table, error: null };
+  const engine = { status: "loading", ready, answer, table, took, error: null };
   window.domrecEngine = engine;
   function set(status) {
     engine.status = status;
@@ -66,9 +71,14 @@
     // Kept up to date as the page draws the table (table.js writes data-rev): the new rows only,
     // without the table's state (?log=only), once the table has been still for a moment.
     let soon = null;
+    // The page's own writes keep the log current (took): it is read again only when the table
+    // drawn is at a revision the kept log does not leave (another phone's write, a correction).
     new MutationObserver(() => {
       clearTimeout(soon);
-      soon = setTimeout(() => { if (!busy) refresh().catch(() => {}); }, 800);
+      soon = setTimeout(() => {
+        const last = lastRow();
+        if (!busy && Number(document.body.dataset.rev) !== (last ? last[0] : 0)) refresh().catch(() => {});
+      }, 800);
     }).observe(document.body, { attributes: true, attributeFilter: ["data-rev"] });
   }
 
@@ -129,6 +139,18 @@
                                               lang || document.documentElement.lang || "en"));
     if (said.row && log === held) { held.rows.push(said.row); heldRev(); }
     return said;
+  }
+
+  const KINDS = { "/dgn": (b) => b.text, "/mode": (b) => b.mode, "/call": () => "" };
+  function took(path, body, answer) {
+    const last = lastRow();
+    if (!held || served !== held.rows.length || !(path in KINDS) || !answer || !body) return;
+    if (typeof answer.rev !== "number" || answer.rev !== (last ? last[0] : 0) + 1) return;
+    const text = KINDS[path](body);
+    if (typeof text !== "string") return;
+    held.rows.push([answer.rev, path.slice(1), text, answer.last_at || null]);
+    served = held.rows.length;
+    heldRev();
   }
 
   // What the engine replays the table from, as the server holds it now (`ms`: how long to wait

@@ -149,6 +149,8 @@
       whole(data, held);
       whole(data.state, held);
       answer = { ok: response.ok, status: response.status, data };
+      // The phone's engine keeps the table's log from this page's own writes (engine.js, took).
+      if (response.ok && method === "POST" && window.domrecEngine && window.domrecEngine.took) window.domrecEngine.took(path, body, data);
       if (response.ok && method === "GET" && view && waiting().length) {
         redraw = false;  // the server is back, and the writes made offline go first: the table is drawn after them
         setTimeout(flush, 0);
