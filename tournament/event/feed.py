@@ -101,12 +101,13 @@ def standings(store: EventStore) -> dict[str, Any]:
     doc["columns"] = [{"key": k, "ranks": k in table.tiebreaks,
                        "order": table.tiebreaks.index(k) + 1 if k in table.tiebreaks else None,
                        "about": TIEBREAK_KEYS.get(k)} for k in keys]
-    if store.settings.teams:  # a team event: its team standings too (the rows of `standings --json`)
-        from tournament.event.teams import team_standings
+    # The lists `standings --json` prints besides (the same rows: the feed and the command line
+    # say the same): ``teams`` in a team event, ``pairs`` in a pairs or team event, ``players``.
+    from tournament.event.teams import standings_json, team_standings
 
-        teams = team_standings(store)
-        doc["teams"] = [r.to_dict() for r in teams.rows]
-        doc["team_tiebreaks"] = list(teams.tiebreaks)
+    doc.update(standings_json(store))
+    if store.settings.teams:
+        doc["team_tiebreaks"] = list(team_standings(store).tiebreaks)
     return doc
 
 
