@@ -21,16 +21,9 @@ from tests.browser import playwright_or_skip
 playwright_api = playwright_or_skip(server=True)
 
 from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _event, _game, _rev, _served, _steps, _type  # noqa: E402
+from tests.tournament.test_venue_outbox_browser import _bodies  # noqa: E402
 
 READY_MS = 180_000
-
-
-def _bodies(path: Path) -> list[str]:
-    store = open_event(path)
-    try:
-        return [r[0] for r in store.conn.execute("SELECT body FROM venue_log WHERE kind = 'dgn' ORDER BY rev")]
-    finally:
-        store.close()
 
 
 def _local_only(route) -> None:
@@ -40,15 +33,24 @@ def _local_only(route) -> None:
         route.abort()
 
 
+def _competitive(tmp_path: Path) -> tuple[Path, list[str], object]:
+    """A Competitive table's event, its simulated game's lines, and its server."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    return path, _steps(_game(path, seed=12)), _served(path)
+
+
+def _local_page(browser):
+    """A phone's page that reaches 127.0.0.1 alone, without the service worker."""
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    context.route("**/*", _local_only)
+    return context.new_page()
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp_path, browser, lang):
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=12))
-    served = _served(path)
+    path, steps, served = _competitive(tmp_path)
     try:
-        context = browser.new_context(viewport=PHONE, service_workers="block")
-        context.route("**/*", _local_only)
-        page = context.new_page()
+        page = _local_page(browser)
         page.goto(served.links["tables"][0]["url"] + f"?lang={lang}")
         page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
         for step in steps[:2]:
@@ -59,7 +61,7 @@ def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp
         # the engine holds the table's log up to what the page shows
         page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
                                timeout=WAIT_MS)
-        context.set_offline(True)
+        page.context.set_offline(True)
         moves = [k for k in range(2, 8) if steps[k].split()[0] not in ("hand", "deal", "leaddraw")]
         for k in range(2, 8):
             before = _rev(page)
@@ -77,7 +79,7 @@ def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp
         refusal = page.inner_text("#message")
         assert _rev(page) == before and page.evaluate("() => document.body.dataset.outbox") == "6"
         assert page.input_value("#typed-text") == again  # left in the box, to put right
-        context.set_offline(False)
+        page.context.set_offline(False)
         page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
         page.wait_for_function("() => Number(document.body.dataset.rev) === 8", timeout=WAIT_MS)
         # the server refuses the same line on the same table in the same words
@@ -100,13 +102,9 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
     the server's answer (the text sent, the revision and time answered): reading the log again
     after every move cost the server a second request a move.  Another phone's write (a revision
     the kept log does not leave) is read from the server once the table is still."""
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=12))
-    served = _served(path)
+    path, steps, served = _competitive(tmp_path)
     try:
-        context = browser.new_context(viewport=PHONE, service_workers="block")
-        context.route("**/*", _local_only)
-        page = context.new_page()
+        page = _local_page(browser)
         reads: list[str] = []
         page.on("request", lambda r: reads.append(r.url) if "log=" in r.url else None)
         page.goto(served.links["tables"][0]["url"])
