@@ -247,11 +247,13 @@ def test_a_hand_recorded_offline_by_tapping_and_typing(game, browser, tmp_path):
 # -- 2. Competitive with the deal, the server killed ------------------------------------------------
 
 
-def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confirmed(browser, tmp_path):
-    """Two hands online; the laptop's server stops; the third hand tapped on the phone, an illegal
-    move typed among its taps refused by the phone's engine in the server's own sentence (and not
-    kept); the server starts again on the same port: the outbox is sent, every move stored once;
-    the rest played online and the game confirmed by both sides."""
+@pytest.mark.parametrize("cut", ["the server stops", "the phone goes offline"])
+def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confirmed(browser, tmp_path, cut):
+    """Two hands online; the laptop's server stops (or, apart, the phone loses the network); the
+    third hand tapped on the phone, an illegal move typed among its taps refused by the phone's
+    engine in the server's own sentence (and not kept); the server starts again on the same port
+    (the phone is back online): the outbox is sent, every move stored once; the rest played online
+    and the game confirmed by both sides."""
     path = harness._event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = harness._game(path, seed=11)
     steps = harness._steps(record)
@@ -275,6 +277,9 @@ def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confir
         start = _rev(page)
         served.close()  # the laptop's server stops (a crash, a restart)
         twin = _twin(path)  # the event as the phone left the server (no server holds it now)
+        if cut == "the phone goes offline":  # the server back at once, and the phone's network gone instead
+            served = BackgroundVenue(path, port=port, rate=1e9, burst=10 ** 9)
+            context.set_offline(True)
         drawn: dict[int, dict] = {}
         moves = [k for k, text in enumerate(third) if text.split()[0] not in PARTS]
         refused = None
@@ -295,7 +300,10 @@ def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confir
         drawn[_rev(page)] = _view(page)
         assert refused is not None and _outbox(page) == len(drawn) == _rev(page) - start
         assert page.inner_text("#outbox") == f"offline: {len(drawn)} moves waiting to be sent"
-        served = BackgroundVenue(path, port=port, rate=1e9, burst=10 ** 9)  # and starts again
+        if cut == "the phone goes offline":
+            context.set_offline(False)  # and the phone is back
+        else:
+            served = BackgroundVenue(path, port=port, rate=1e9, burst=10 ** 9)  # and starts again
         page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {start + len(drawn)}",
                                timeout=WAIT_MS)
