@@ -39,6 +39,7 @@ process of their own as ``tournament serve`` runs them (:mod:`tournament.web.hal
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import collections
 import concurrent.futures
@@ -378,7 +379,7 @@ class VenueThread:
                 pass
 
 
-class Site:
+class Site(abc.ABC):
     """What every answer of the venue's servers gets, whichever process serves it (the tables'
     server, :class:`VenueServer`, and the hall's own, :class:`tournament.web.hall.HallServer`): the
     guard (the rate limit, a write's origin, the security headers, one line for a fault), the
@@ -405,12 +406,13 @@ class Site:
         self.asgi = self._guarded(self.app)
 
     @property
+    @abc.abstractmethod
     def settings(self) -> Settings:
         """The event's settings (its name on a refused page, its language when the browser names none)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _routes(self) -> list:
-        raise NotImplementedError
+        """Every route this site answers (the tables' server's, or the hall's process's)."""
 
     def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
         """The endpoint of a request answered without Starlette's routing, or None (see
