@@ -38,7 +38,7 @@ playwright_api = playwright_or_skip(server=True)
 
 from tests.tournament import test_venue_browser as harness  # noqa: E402
 from tests.tournament.test_phone_engine_browser import _without_times  # noqa: E402
-from tests.tournament.test_phone_engine_offline_browser import READY_MS, _local_only  # noqa: E402
+from tests.tournament.test_phone_engine_offline_browser import READY_MS, _local_page  # noqa: E402
 from tests.tournament.test_venue_games_browser import _requests, _served_game, _tap  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
@@ -189,13 +189,8 @@ def test_a_hand_recorded_offline_by_tapping_and_typing(game, browser, tmp_path):
     served = harness._served(path)
     url = served.links["tables"][0]["url"]
     token = url.rsplit("/", 1)[1]
-    context = browser.new_context(viewport=harness.PHONE, service_workers="block")
+    context, page = _in_play(browser, url)
     try:
-        context.route("**/*", _local_only)
-        page = context.new_page()
-        page.goto(url)
-        page.click("#mode-play", timeout=WAIT_MS)
-        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
         _ready_and_current(page)
         start = _rev(page)
         context.set_offline(True)
@@ -263,13 +258,8 @@ def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confir
     port = int(served.base_url.rsplit(":", 1)[1])
     url = served.links["tables"][0]["url"]
     token = url.rsplit("/", 1)[1]
-    context = browser.new_context(viewport=harness.PHONE, service_workers="block")
+    context, page = _in_play(browser, url)
     try:
-        context.route("**/*", _local_only)
-        page = context.new_page()
-        page.goto(url)
-        page.click("#mode-play", timeout=WAIT_MS)
-        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
         for text in harness.hand_by_hand(online):  # two hands online, each typed whole
             harness._type(page, text)
             harness._close_hand_if_over(page)
@@ -327,6 +317,16 @@ def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confir
     finally:
         store.close()
     _replayed(twin, token, log[:start + len(drawn)], start, drawn, refused)
+
+
+def _in_play(browser, url: str):
+    """A phone that reaches 127.0.0.1 alone opens the table's link and chooses play by play: its
+    browser context and page."""
+    page = _local_page(browser)
+    page.goto(url)
+    page.click("#mode-play", timeout=WAIT_MS)
+    page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+    return page.context, page
 
 
 def _hand(steps: list[str]) -> tuple[list[str], list[str]]:
