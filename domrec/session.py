@@ -117,6 +117,21 @@ def _time(recorder: Recorder) -> None:
         recorder.refuse(str(e))
 
 
+def _feed(recorder: Recorder, line: str) -> None:
+    """One line of a request, as a table means it: ``undo`` takes back the table's last move with
+    the forced passes after it, ``time`` ends the game on the clock, anything else is the
+    recorder's.  Taking a request and replaying the accepted ones both read a line here: had the
+    replay read ``undo`` as the recorder's own (one move back), a refused request, which goes back
+    to the replay of what was accepted, would have brought back the move an undo took away."""
+    word = next(iter(line.split()), "").lower()
+    if word in ("undo", "n", "no") and line.strip() not in recorder.game.seats and len(line.split()) == 1:
+        _undo(recorder)
+    elif word == "time" and len(line.split()) == 1:
+        _time(recorder)
+    else:
+        recorder.feed_line(line)
+
+
 def _for_now(recorder: Recorder) -> bool:
     """The hand being played was read whole for now (a line of it left a choice that the rest of
     the hand decides): each request of it is read whole again, never line by line on a choice
@@ -188,12 +203,7 @@ class Session:
                 raise RequestRefused(Refusal(number, indent + 1, _TERMINAL_ONLY[word]))
             before = recorder.refused
             recorder.refused_at = None
-            if word in ("undo", "n", "no") and line.strip() not in recorder.game.seats and len(line.split()) == 1:
-                _undo(recorder)
-            elif word == "time" and len(line.split()) == 1:
-                _time(recorder)
-            else:
-                recorder.feed_line(line)
+            _feed(recorder, line)
             if recorder.refused > before:
                 said = self._refusals[-(recorder.refused - before)]
                 refusal = Refusal(number, indent + (recorder.refused_at or 0) + 1, said)
@@ -226,7 +236,7 @@ class Session:
             before, reread = recorder.refused, _for_now(recorder)
             recorder.kept_open = False
             for line in text.split("\n"):
-                recorder.feed_line(line)
+                _feed(recorder, line)
             if recorder.refused > before or reread or recorder.kept_open:
                 whole = self._read_whole(texts[:k + 1], quiet=say is not None)
                 if whole is None and recorder.refused > before:

@@ -124,6 +124,31 @@ def test_undo_is_a_request_and_replays():
     assert replayed.game.moves == () and replayed.accepted == session.accepted
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_refused_request_after_undos_keeps_what_the_undos_took_back(config):
+    """Found by fuzzing a table: at a hand's end, two undos, then a request refused. A refusal goes
+    back to the accepted requests replayed; the replay once read ``undo`` as one move back where
+    the table's undo also takes the forced passes after it, so the refusal brought back moves the
+    undos had taken away, and the stored requests then no longer replayed at all.  Tried at the
+    end of the first three hands of a game typed without its deal."""
+    record = _game(config, 0)
+    requests = _requests(notation.dumps_typed(record, keep_deal=False))
+    for i in [k for k, text in enumerate(requests) if text.split()[0] == "left"][:3]:
+        session = Session(_template(record), requests[:i + 1])
+        for _ in range(2):
+            session.take("undo")
+        shown = notation.dumps(session.record())
+        with pytest.raises(RequestRefused):
+            session.take("6-6 6-6")
+        assert notation.dumps(session.record()) == shown
+        for text in requests[i - 2:i + 3]:  # the table types again what it took back (some of it is refused), and plays on
+            try:
+                session.take(text)
+            except RequestRefused:
+                pass
+        assert notation.dumps(Session(_template(record), session.accepted).record()) == notation.dumps(session.record())
+
+
 @pytest.mark.parametrize("text,words", [
     ("", "empty"),
     ("quit", "quit is for the terminal"),
