@@ -93,6 +93,44 @@ def test_a_hand_typed_offline_is_sent_once_when_the_wifi_is_back(tmp_path, brows
     assert _bodies(path) == steps[:7]
 
 
+def test_a_busy_server_is_waited_for_as_its_retry_after_says(tmp_path, browser):
+    """A hall coming back online at once meets the server's per-device limit: its 429 says in
+    Retry-After how long to wait. The outbox waits that long (not its own 1 s), and the banner says
+    the server is busy, not that the phone is offline; nothing is lost or doubled."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=6))
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"])
+        _type(page, steps[0])
+        context.set_offline(True)
+        for step in steps[1:3]:
+            _type_offline(page, step)
+        busy = []
+
+        def too_many(route):
+            busy.append(route.request.url)
+            route.fulfill(status=429, headers={"Retry-After": "45"}, content_type="application/json",
+                          body='{"error": "too many requests from this device: wait a moment and try again"}')
+
+        context.route("**/dgn*", too_many)
+        context.set_offline(False)
+        page.wait_for_function("() => Number(document.body.dataset.nextTry) >= 44", timeout=WAIT_MS)
+        assert page.inner_text("#outbox") == "the server is busy: 2 moves waiting to be sent again shortly"
+        refreshed = int(page.evaluate("() => document.body.dataset.refreshed || 0"))
+        page.wait_for_function(f"() => Number(document.body.dataset.refreshed) > {refreshed}", timeout=WAIT_MS)
+        assert len(busy) == 1, "the page's refresh found the server and sent the outbox again at once"
+        assert int(page.evaluate("() => document.body.dataset.outbox")) == 2
+        context.unroute("**/dgn*")
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")  # the next try, without waiting 45 s
+        _outbox(page, 0)
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:3]
+
+
 def test_the_writes_made_while_the_server_was_down_are_sent_once_it_is_back(tmp_path, browser):
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     steps = _steps(_game(path, seed=4))

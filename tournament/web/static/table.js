@@ -86,6 +86,7 @@
   })();
   let outbox = [];          // the writes kept, in order: {seq, key, path, body, refused?}
   let offline = false;      // the last request found no server
+  let busyServer = false;   // ... or found it, busy (429, 503): the outbox waits as its Retry-After says
   let told = false;         // the banner has said something is waiting (so it says "all sent" after)
   let localSeq = 0;
   const waiting = () => outbox.filter((x) => !x.refused);
@@ -239,14 +240,22 @@
   // Each write sent names the closed hands the page holds (as every request does), so that a hall
   // coming back at once is sent the hand in play with each answer, not every hand again (the
   // answers to a hundred outboxes were 15 KB each, most of it hands the phones held).
-  let backoff = 1000, timer = null, flushing = false;
+  // A server that answers "busy" (429 from its per-device limit, 503) says in Retry-After how long
+  // to wait: the next try waits at least that long, and the banner says the server is busy, not
+  // that the phone is offline (the Wi-Fi is fine; sending again sooner would only be refused again).
+  // (A refresh that finds the server waits for that moment too; the phone rejoining the Wi-Fi,
+  // the "online" event, tries at once.)
+  let backoff = 1000, timer = null, flushing = false, busyUntil = 0;
   function later() {
     if (!waiting().length || timer) return;
-    timer = setTimeout(() => { timer = null; flush(); }, backoff);
+    const wait = Math.max(backoff, busyUntil - Date.now());
+    document.body.dataset.nextTry = String(Math.round(wait / 1000));
+    timer = setTimeout(() => { timer = null; flush(); }, wait);
     backoff = Math.min(backoff * 2, 30000);
   }
   function flush() {
     if (gone || flushing || !waiting().length) return chain;
+    if (Date.now() < busyUntil) { later(); return chain; }
     flushing = true;
     const run = () => sendQueued().finally(() => { flushing = false; });
     chain = chain.then(run, run);
@@ -267,11 +276,18 @@
           response = await timed(fetch(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
                                                                                          body: JSON.stringify(entry.body), cache: "no-store" }), WAIT_MS);
           try { data = await response.json(); } catch (e) { data = {}; }
-        } catch (e) { lost = true; break; }
+        } catch (e) { lost = true; busyServer = false; break; }
         whole(data, held);
         whole(data.state, held);
         offline = false;
-        if (response.status === 429 || response.status >= 500) { lost = true; break; }  // not an answer: later
+        if (response.status === 429 || response.status >= 500) {  // not an answer: later
+          const after = Number(response.headers.get("Retry-After"));
+          busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
+          busyServer = true;
+          lost = true;
+          break;
+        }
+        busyServer = false;
         if (response.ok) {
           outbox = outbox.filter((x) => x !== entry);
           await db.remove(entry.seq);
@@ -313,7 +329,9 @@
     box.hidden = false;
     if (n) {
       box.className = "outbox waiting";
-      box.textContent = offline ? (n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }))
+      box.textContent = busyServer ? (n === 1 ? t("the server is busy: 1 move waiting to be sent again shortly")
+                                                           : t("the server is busy: %(n)s moves waiting to be sent again shortly", { n }))
+        : offline ? (n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }))
         : (n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }));
     } else if (offline) {
       box.className = "outbox waiting";
@@ -668,7 +686,7 @@
   });
   const refresh = () => call("GET", "");
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
-  window.addEventListener("online", () => { backoff = 1000; flush(); refresh(); });
+  window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; flush(); refresh(); });
   window.addEventListener("offline", () => { offline = true; banner(); if (view) render(); });
   setInterval(() => { if (!document.hidden && !busy) refresh(); }, 5000);
   // The outbox as this phone left it (a tab closed while writes waited), then the table.
