@@ -369,6 +369,41 @@ def test_a_connection_slow_to_send_its_headers_is_closed_and_a_long_answer_is_no
                 sock.close()
 
 
+def test_a_body_sent_a_byte_at_a_time_is_answered_408_and_the_table_goes_on(tmp_path, protocol, monkeypatch):
+    """Once a request's headers are in, its body was not timed: a write whose body came a byte at a
+    time held its request for ever.  Now the body has ``BODY_SECONDS`` to arrive whole; then the
+    request is answered 408 in one line, nothing of it is taken, and the table's next write is."""
+    import tournament.web.app as web_app
+
+    monkeypatch.setattr(web_app, "BODY_SECONDS", 0.5)
+    path = _event(tmp_path)
+    texts = _requests(_game_of(path, 1, 1, seed=5))
+    with _background(path, rate=1e9, burst=10 ** 9) as served:
+        token = served.links["tables"][0]["token"]
+        body = json.dumps({"rev": 0, "text": texts[0]}).encode()
+        slow = socket.create_connection((HOST, served.port))
+        slow.sendall(b"POST /api/v1/tables/1/1/dgn HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Authorization: Bearer " + token.encode() + b"\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:5])
+        slow.settimeout(PATIENCE)
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = slow.recv(4096)
+            assert chunk, answer
+            answer += chunk
+        slow.close()
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        said = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+        assert said["error"] == "the request body did not arrive within 0.5 seconds: send it again"
+        conn = http.client.HTTPConnection(HOST, served.port, timeout=PATIENCE)
+        conn.request("POST", "/api/v1/tables/1/1/dgn", body=body,
+                     headers={**_auth(token), "Content-Type": "application/json"})
+        r = conn.getresponse()
+        state = json.loads(r.read())
+        conn.close()
+        assert r.status == 200 and state["rev"] == 1, state
+
+
 def test_one_address_cannot_hold_the_servers_connections(tmp_path, protocol):
     """19,900 connections from one address were held open.  Now one address holds at most
     ``per_address`` (64 by default); one more is told 429 and closed; the tables, from another

@@ -98,6 +98,10 @@ mimetypes.add_type("application/wasm", ".wasm")
 mimetypes.add_type("text/javascript", ".mjs")
 #: The largest request body taken (a whole game typed in one request is a few kilobytes).
 MAX_BODY = 64 * 1024
+#: Seconds a request's body has to arrive whole once its headers have come: a body sent a byte at
+#: a time would otherwise hold its connection and its request for ever (the header deadline of
+#: :mod:`tournament.web.connections` ends when the headers are in).
+BODY_SECONDS = 10.0
 #: Requests a second each client address may make on average, and the burst it may save up.
 RATE = 20.0
 BURST = 60
@@ -116,6 +120,7 @@ WEB_REFUSALS = (
     N_("too many requests from this device: wait a moment and try again"),
     N_("a write from another site's page is refused"),
     N_("a request body may hold at most %(n)s KB"),
+    N_("the request body did not arrive within %(n)s seconds: send it again"),
     N_("the request body is not JSON (send a JSON object)"),
     N_("the request body must be a JSON object"),
     N_("the request body gives the key %(key)s twice in one object (give each key once)"),
@@ -194,10 +199,15 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
+    except TimeoutError:
+        raise _Refusal(408, f"the request body did not arrive within {BODY_SECONDS:g} seconds: "
+                            f"send it again") from None
     try:
         data = json.loads(body.decode("utf-8"), object_pairs_hook=_once)
     except _KeyTwice as e:  # {"play": "6-6", "play": "5-2"}: which play was meant?

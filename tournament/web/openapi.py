@@ -19,7 +19,7 @@ _ERROR = {"type": "object", "required": ["error", "request_id"],
 def _refusals(*codes: int) -> dict[str, Any]:
     words = {400: "The body is not a JSON object.", 403: "The key does not open this.",
              404: "No such round or table (a game: or no recorded game to show there, as it is still in play).", 409: "The table has moved on (an old rev: `state` is the table now), "
-             "or its result is confirmed.", 413: "The body is too large.",
+             "or its result is confirmed.", 408: "The body did not arrive whole within 10 seconds: nothing taken.", 413: "The body is too large.",
              422: "Refused by the rules or unreadable, or a fault of the server's own: nothing stored (`line`, "
                   "`column` for DGN); the feed: a bad `since`, `limit` or `format`.",
              429: "Too many requests from this device; or (a confirmation) the table waits after too many "
@@ -56,7 +56,7 @@ def _write(summary: str, body: dict[str, Any], director: bool = False) -> dict[s
                      "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
                      "responses": {"200": {"description": "Accepted: the table's new state.",
                                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableState"}}}},
-                                   **_refusals(400, 403, 404, 409, 413, 422, 429)}}}
+                                   **_refusals(400, 403, 404, 408, 409, 413, 422, 429)}}}
 
 
 _FEED_HEADERS = {"ETag": {"schema": {"type": "string"}, "description": "Send it back as If-None-Match: 304 "
@@ -288,7 +288,7 @@ OPENAPI: dict[str, Any] = {
                                                                                     "picture as a data: address."},
                                                               "said": {"type": "array",
                                                                        "items": {"type": "string"}}}}}}},
-                                   **_refusals(400, 403, 404, 413, 429)}}},
+                                   **_refusals(400, 403, 404, 408, 413, 429)}}},
         "/api/v1/director": {
             "get": {"summary": "Every table of the round at a glance (director's key)", "security": [{"key": []}],
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "
