@@ -228,13 +228,9 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
         page.goto(served.links["tables"][0]["url"])
         page.click("#mode-sheet", timeout=WAIT_MS)
         for k, hand in enumerate(record.hands):
-            page.wait_for_selector("#add-sheet-hand", timeout=WAIT_MS)
-            # The page has drawn the answer to the hand before (a new panel, its boxes empty): typed
-            # into the panel it replaces, the numbers would be lost, as a person's would.
-            deadline = time.monotonic() + WAIT_MS / 1000
-            while page.inner_text("#add-sheet-hand").strip() != f"Record hand {k + 1}":
-                assert time.monotonic() < deadline, "the page did not draw the next hand's panel"
-                page.wait_for_timeout(20)
+            # The next hand's boxes show as soon as a hand is sent; its button waits for the answer.
+            page.wait_for_selector(f'#add-sheet-hand[data-hand="{k + 1}"]', timeout=WAIT_MS)
+            assert page.inner_text("#add-sheet-hand").strip() == f"Record hand {k + 1}"
             for side in ("NS", "EW"):
                 page.fill(f"#score-{side}", str(hand.result.scores.get(side, 0)))
             if k == 0:  # the page's own refresh finds the table as it was: what was typed stays
@@ -258,6 +254,58 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
     result = store.result_for(store.tables(1)[0].id)
     assert result is not None and result.scores == validate(record).scores
     store.close()
+
+
+def test_scores_typed_while_the_hand_before_is_on_its_way_are_kept(tmp_path, browser):
+    """Scores only: a hand sent, its answer slow to come back; the scorer types the next hand's
+    numbers at once.  They go into the next hand's boxes (shown as soon as the hand is sent) and
+    survive the answer's redraw; the button waits for the answer.  A refused hand shows again with
+    the numbers sent."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=5)
+    first, second = (dict(hand.result.scores) for hand in record.hands[:2])
+    served = _served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click("#mode-sheet", timeout=WAIT_MS)
+        page.wait_for_selector('#add-sheet-hand[data-hand="1"]', timeout=WAIT_MS)
+        held = []
+        page.route("**/dgn*", lambda route: held.append(route))
+        for side in ("NS", "EW"):
+            page.fill(f"#score-{side}", str(first.get(side, 0)))
+        page.click("#add-sheet-hand")
+        page.wait_for_selector('#add-sheet-hand[data-hand="2"][disabled]', timeout=WAIT_MS)
+        for side in ("NS", "EW"):
+            page.fill(f"#score-{side}", str(second.get(side, 0)))
+        page.wait_for_function("() => true")  # let the route handler run
+        assert len(held) == 1
+        before = _rev(page)
+        held[0].continue_()
+        page.unroute("**/dgn*")
+        _wait_rev(page, before)
+        page.wait_for_selector('#add-sheet-hand[data-hand="2"]:not([disabled])', timeout=WAIT_MS)
+        for side in ("NS", "EW"):
+            assert page.input_value(f"#score-{side}") == str(second.get(side, 0))
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
+            page.click("#add-sheet-hand")
+        assert answer.value.status == 200, answer.value.json()
+        page.wait_for_selector('#add-sheet-hand[data-hand="3"]:not([disabled])', timeout=WAIT_MS)
+        page.fill("#score-NS", "10")  # both sides scoring in one hand: refused, the numbers stay
+        page.fill("#score-EW", "20")
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
+            page.click("#add-sheet-hand")
+        assert answer.value.status == 422
+        page.wait_for_selector('#add-sheet-hand[data-hand="3"]:not([disabled])', timeout=WAIT_MS)
+        assert (page.input_value("#score-NS"), page.input_value("#score-EW")) == ("10", "20")
+    finally:
+        served.close()
+    store = open_event(path)
+    try:
+        bodies = [r[0] for r in store.conn.execute("SELECT body FROM venue_log WHERE kind = 'dgn' ORDER BY rev")]
+    finally:
+        store.close()
+    assert len(bodies) == 2 and bodies[0].startswith("hand 1\n") and bodies[1].startswith("hand 2\n")
 
 
 def test_two_phones_racing_on_one_table(tmp_path, browser):

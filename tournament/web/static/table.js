@@ -562,15 +562,31 @@
     return box;
   }
 
+  // Scores only: what is typed is kept per hand (sheetDraft), so a redraw (another phone's hand,
+  // a refresh) never empties the boxes; once a hand is sent, the next hand's boxes show at once,
+  // and what is typed there while the answer is on its way is kept for it.  A hand refused shows
+  // again with the numbers that were sent.
+  const sheetDraft = {};
+  let sheetSent = null;
   function sheetPanel(game) {
-    const next = game.hands.length + 1;
+    const next = sheetSent === game.hands.length + 1 ? sheetSent + 1 : game.hands.length + 1;
+    for (const k of Object.keys(sheetDraft)) if (Number(k) < game.hands.length + 1) delete sheetDraft[k];
     const sides = view.sides;
-    const inputs = sides.map((s) => el("label", {}, s + " ", el("input", { type: "number", inputmode: "numeric", min: "0",
-                                                                         id: "score-" + s, style: "width:6em" })));
+    const draft = sheetDraft[next] || {};
+    const inputs = sides.map((s) => {
+      const box = el("input", { type: "number", inputmode: "numeric", min: "0", id: "score-" + s, style: "width:6em",
+                                value: draft[s] ?? "" });
+      box.addEventListener("input", () => { (sheetDraft[next] = sheetDraft[next] || {})[s] = box.value; });
+      return el("label", {}, s + " ", box);
+    });
     return el("section", {}, el("h2", {}, t("Hand %(n)s: its score", { n: next })), el("div", { class: "row" }, ...inputs),
-      el("button", { type: "button", class: "primary", id: "add-sheet-hand", onclick: () => {
+      el("button", { type: "button", class: "primary", id: "add-sheet-hand", "data-hand": next, disabled: sheetSent !== null, onclick: () => {
+        if (sheetSent !== null) { say(t("the hand before is still on its way: wait for its answer"), "bad"); return; }
+        sheetDraft[next] = Object.fromEntries(sides.map((s) => [s, $("score-" + s).value]));
         const parts = sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
-        send("hand " + next + "\nend " + parts);
+        sheetSent = next;
+        render();
+        send("hand " + next + "\nend " + parts).finally(() => { sheetSent = null; render(); });
       } }, t("Record hand %(n)s", { n: next })));
   }
 
