@@ -33,7 +33,7 @@ from domrec import tiles as T
 from domrec.errors import DomrecError
 from domrec.games.base import effective_options
 from domrec.notation import read_games
-from domrec.record import Deal, Draw, Hand, Player, Record, Rules
+from domrec.record import Deal, Draw, Hand, HandResult, Player, Record, Rules
 
 from tournament.errors import ResultRefused, UnusableInput
 
@@ -81,15 +81,22 @@ class Board:
         return Hand(leader=self.leader, deal=self.deal)
 
 
-def _checked(board: Board) -> Board:
+def _said(e: DomrecError) -> str:
+    """domrec's refusal as one line without its JSON Pointer (a board has no record to point into)."""
+    message = getattr(e, "message", str(e))
+    rule = getattr(e, "rule", None)
+    return f"{message} [{rule}]" if rule else message
+
+
+def _checked(board: Board, where: str = "") -> Board:
     """``board`` once the engine has accepted it as the first hand of a game; the engine's own
-    refusal, in one line, otherwise."""
+    refusal, in one line after ``where`` (default: the board's number), otherwise."""
     engine = games.engine(board.game)
     try:
         match = engine.start(board.template())
         match.start_hand(board.hand())
     except DomrecError as e:
-        raise BoardError(f"board {board.number}: {e}") from None
+        raise BoardError(f"{where or f'board {board.number}'}: {_said(e)}") from None
     return board
 
 
@@ -121,17 +128,40 @@ def deal_boards(game: str, count: int, seed: int | str, players: int | None = No
         try:
             hand = engine.start(template).random_hand(rng)
         except DomrecError as e:
-            raise BoardError(f"board {number}: {e}") from None
+            raise BoardError(f"board {number}: {_said(e)}") from None
         board = Board(number=number, game=game, seats=tuple(seats), leader=str(hand.leader),
                       deal=_plain_deal(hand.deal), variant=variant, options=dict(options) if options else None)
         out.append(_checked(board))
     return tuple(out)
 
 
+def play(board: Board, seed: int | str) -> Record:
+    """The board played out once by the engine's simulated players (``domrec simulate``'s), as a
+    record of one finished hand with every claim filled in: a table's result for tests, demos
+    and ``tournament simulate``.  The same seed plays the same hand."""
+    engine = games.engine(board.game)
+    rng = random.Random(f"domrec board play:{board.game}:{board.number}:{seed}")
+    match = engine.start(board.template())
+    state = match.start_hand(board.hand())
+    drive = getattr(state, "drive", None)
+    if drive is not None:  # an engine that plays differently when driven (Castle Rock's closing captures)
+        drive()
+    choose = getattr(engine, "choose", simulate.uniform)
+    moves = []
+    while not state.over:
+        move = choose(state, state.legal_moves(), rng)
+        points = state.apply(move)
+        moves.append(attrs.evolve(move, score=points) if engine.scores_moves else move)
+    outcome = match.finish_hand(state)
+    hand = attrs.evolve(board.hand(), moves=tuple(moves), result=HandResult(scores=dict(outcome.scores),
+                                                                             end=outcome.end))
+    return attrs.evolve(board.template(), hands=(hand,))
+
+
 # --- boards from records -------------------------------------------------------------------------
 
 
-def boards_from_records(records: Iterable[Record], first: int = 1) -> tuple[Board, ...]:
+def boards_from_records(records: Iterable[Record], first: int = 1, source: str = "") -> tuple[Board, ...]:
     """A board for every hand that gives its deal, in order, numbered from ``first``.
 
     The hand's leader is the one it names, or else the one the engine fixes (Broadway's
@@ -143,6 +173,7 @@ def boards_from_records(records: Iterable[Record], first: int = 1) -> tuple[Boar
             if hand.deal is None or hand.deal.empty:
                 continue
             number = first + len(out)
+            where = f"{source + ': ' if source else ''}record {r}, hand {h}"
             engine = games.engine(record.game)
             deal = _plain_deal(hand.deal)
             leader = hand.leader
@@ -150,18 +181,15 @@ def boards_from_records(records: Iterable[Record], first: int = 1) -> tuple[Boar
                 try:
                     state = engine.start(attrs.evolve(record, hands=())).start_hand(Hand(deal=hand.deal))
                 except DomrecError as e:
-                    raise BoardError(f"record {r}, hand {h}: {e}") from None
+                    raise BoardError(f"{where}: {_said(e)}") from None
                 leader = state.to_move
             if leader is None:
-                raise BoardError(f"record {r}, hand {h} names no leader, and nothing in its deal fixes one: "
+                raise BoardError(f"{where} names no leader, and nothing in its deal fixes one: "
                                  f"a board needs its leader (write it: hand {h} lead SEAT)")
             board = Board(number=number, game=record.game, seats=tuple(record.seats), leader=leader, deal=deal,
                           variant=record.rules.variant if record.rules else None,
                           options=dict(record.options) or None)
-            try:
-                out.append(_checked(board))
-            except BoardError as e:
-                raise BoardError(f"record {r}, hand {h}: {e.message}") from None
+            out.append(_checked(board, where))
     return tuple(out)
 
 
@@ -195,7 +223,7 @@ def read_boards(data: bytes | str, source: str = "<deals>", first: int = 1) -> t
                     records.append(reader.loads(line))
                 except DomrecError as e:
                     raise BoardError(f"{source}:{n}: {e}") from None
-        return _numbered(boards_from_records(records, first), source)
+        return _numbered(boards_from_records(records, first, source), source)
     records = []
     for found in read_games(text, source):
         if found.record is None or not found.complete:
@@ -203,7 +231,7 @@ def read_boards(data: bytes | str, source: str = "<deals>", first: int = 1) -> t
             where = f":{p.line}" if p.line else ""
             raise BoardError(f"{source}{where}: {p.message}")
         records.append(found.record)
-    return _numbered(boards_from_records(records, first), source)
+    return _numbered(boards_from_records(records, first, source), source)
 
 
 def _numbered(boards: tuple[Board, ...], source: str) -> tuple[Board, ...]:
@@ -257,7 +285,7 @@ def board_from_json(item: Any) -> Board:
     try:
         games.engine(board.game)
     except DomrecError as e:
-        raise BoardError(f"board {board.number}: {e}") from None
+        raise BoardError(f"board {board.number}: {_said(e)}") from None
     return _checked(board)
 
 

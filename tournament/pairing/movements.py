@@ -139,8 +139,9 @@ class Movement:
 
     @property
     def boards(self) -> tuple[int, ...]:
-        """Every board the movement uses, in order."""
-        return tuple(range(1, self.sets * self.boards_per_round + 1))
+        """Every board played in the movement, in order (a curtailed Mitchell leaves some sets
+        of its cycle unplayed: they need no slips)."""
+        return tuple(sorted({b for s in self.all_sittings() for b in s.boards}))
 
     def station(self, pair: int, round: int) -> Station:
         """Where pair plays round (both counting from 1)."""
