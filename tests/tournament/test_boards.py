@@ -130,15 +130,42 @@ def test_draws_named_without_the_boneyard_order_are_checked_against_it() -> None
 
 
 def test_roads_duplicates_and_piles_are_compared_as_dealt() -> None:
-    board = B.deal_boards("domino-roads", 1, 9, players=3)[0]
+    board = next(b for b in B.deal_boards("domino-roads", 5, 9, players=3) if b.deal.piles["P2"][0] != b.deal.piles["P2"][-1])
     record = B.play(board, 1)
     hand = record.hands[0]
     piles = dict(hand.deal.piles)
     piles["P2"] = tuple(reversed(piles["P2"]))
-    if piles["P2"] != hand.deal.piles["P2"]:
-        turned = attrs.evolve(record, hands=(attrs.evolve(hand, deal=attrs.evolve(hand.deal, piles=piles)),))
-        with pytest.raises(B.NotTheBoardsDeal, match="the P2's pile's 1st tile"):
-            B.check_hand(board, turned)
+    turned = attrs.evolve(record, hands=(attrs.evolve(hand, deal=attrs.evolve(hand.deal, piles=piles)),))
+    with pytest.raises(B.NotTheBoardsDeal) as caught:
+        B.check_hand(board, turned)
+    assert str(caught.value) == (f"hand 1 is not board {board.number}'s deal: P2's pile's 1st tile is "
+                                 f"{board.deal.piles['P2'][0]} on board {board.number}, {piles['P2'][0]} in the record")
+    # the Roads set holds two of some tiles: a seat dealt both copies is compared by count
+    hands = board.deal.hands
+    double = next((s, t) for s in board.seats for t in hands[s] if list(hands[s]).count(t) == 1
+                  and any(t in hands[o] for o in board.seats if o != s))
+    seat, tile = double
+    other = next(o for o in board.seats if o != seat and tile in hands[o])
+    give = next(t for t in hands[other] if t != tile)
+    moved = dict(hand.deal.hands)
+    moved[seat] = tuple(give if t == tile else t for t in moved[seat])
+    moved[other] = tuple(tile if t == give else t for t in moved[other])
+    with pytest.raises(B.NotTheBoardsDeal, match=f"board {board.number} deals {tile} to {seat}; the record deals it "
+                                                 f"to {other}"):
+        B.check_hand(board, attrs.evolve(record, hands=(attrs.evolve(hand, deal=attrs.evolve(hand.deal, hands=moved)),)))
+
+
+def test_a_hand_without_its_deal_or_of_other_options_is_refused() -> None:
+    board = B.deal_boards("horse-race", 1, 2, players=3)[0]
+    record = B.play(board, 1)
+    with pytest.raises(B.NotTheBoardsDeal, match="does not give hand 1's deal"):
+        B.check_hand(board, attrs.evolve(record, hands=(attrs.evolve(record.hands[0], deal=None),)))
+    with pytest.raises(B.NotTheBoardsDeal, match="the record has only 1 hand$"):
+        B.check_hand(board, record, hand=2)
+    celko = B.deal_boards("horse-race", 1, 2, players=3, variant="celko")[0]
+    assert celko.deal == board.deal and celko != board, "the same tiles under other rules are another board"
+    with pytest.raises(B.NotTheBoardsDeal, match="other rules"):
+        B.check_hand(celko, record)
 
 
 def test_unusable_deals_are_refused_in_one_line() -> None:

@@ -63,7 +63,7 @@ class Board:
     leader: str
     deal: Deal
     variant: str | None = None
-    options: dict[str, Any] | None = attrs.field(default=None, eq=False, hash=False)
+    options: dict[str, Any] | None = attrs.field(default=None, hash=False)
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -326,7 +326,8 @@ def check_hand(board: Board, record: Record, hand: int = 1) -> None:
         said = ", ".join(f"{k} {board.rules.get(k)} on the board, {mine.get(k)} in the record" for k in differ)
         raise NotTheBoardsDeal(f"{what}: other rules ({said or 'variant ' + record.variant})")
     if not 1 <= hand <= len(record.hands):
-        raise NotTheBoardsDeal(f"{what}: the record has {len(record.hands)} hands")
+        count = len(record.hands)
+        raise NotTheBoardsDeal(f"{what}: the record has only {count} hand{'' if count == 1 else 's'}")
     played = record.hands[hand - 1]
     seat_of = dict(zip(board.seats, record.seats))  # the board's seat -> the record's
     deal = played.deal
@@ -353,11 +354,13 @@ def check_hand(board: Board, record: Record, hand: int = 1) -> None:
                 (f" ({seat} holds {extra} instead)" if extra is not None else "")
             raise NotTheBoardsDeal(f"{what}: board {board.number} deals {missing} to {seat}; {where}{instead}")
         raise NotTheBoardsDeal(f"{what}: the record deals {extra} to {seat}; board {board.number} does not")
-    _check_sequence(what, board, "boneyard", board.deal.boneyard, _boneyard_of(played), "tile drawn")
-    _check_sequence(what, board, "row", board.deal.row, deal.row, "tile of the row")
+    _check_sequence(what, board, ("a boneyard", "the boneyard's"), board.deal.boneyard, _boneyard_of(played),
+                    "tile drawn")
+    _check_sequence(what, board, ("a row", "the row's"), board.deal.row, deal.row, "tile")
     for s in board.seats if board.deal.piles is not None else ():
-        _check_sequence(what, board, f"{seat_of[s]}'s pile", board.deal.piles[s],
-                        (deal.piles or {}).get(seat_of[s]), "tile")
+        seat = seat_of[s]
+        _check_sequence(what, board, (f"a pile for {seat}", f"{seat}'s pile's"), board.deal.piles[s],
+                        (deal.piles or {}).get(seat), "tile")
 
 
 def _boneyard_of(hand: Hand) -> tuple[str, ...] | None:
@@ -369,21 +372,23 @@ def _boneyard_of(hand: Hand) -> tuple[str, ...] | None:
     return named or None
 
 
-def _check_sequence(what: str, board: Board, name: str, ours: Sequence[str] | None,
+def _check_sequence(what: str, board: Board, name: tuple[str, str], ours: Sequence[str] | None,
                     theirs: Sequence[str] | None, unit: str) -> None:
-    """The board's ``ours`` against the record's ``theirs``, place by place.  A record may give
-    less than the whole boneyard (the tiles its draws name): only what it gives is compared."""
+    """The board's ``ours`` against the record's ``theirs``, place by place; ``name`` is the part
+    with its article and as an owner ("a row", "the row's").  A record may give less than the
+    whole boneyard (the tiles its draws name): only what it gives is compared."""
+    noun, owner = name
     if not ours:
         if theirs:
-            raise NotTheBoardsDeal(f"{what}: the record has a {name} ({theirs[0]} first); board {board.number} "
+            raise NotTheBoardsDeal(f"{what}: the record has {noun} ({theirs[0]} first); board {board.number} "
                                    f"has none")
         return
     if theirs is None:
         return
     for i, (a, b) in enumerate(zip(ours, theirs), 1):
         if _tile(a) != _tile(b):
-            raise NotTheBoardsDeal(f"{what}: the {name}'s {_ordinal(i)} {unit} is {a} on board {board.number}, "
+            raise NotTheBoardsDeal(f"{what}: {owner} {_ordinal(i)} {unit} is {a} on board {board.number}, "
                                    f"{b} in the record")
     if len(theirs) > len(ours):
-        raise NotTheBoardsDeal(f"{what}: the record's {name} goes on past board {board.number}'s "
-                               f"({theirs[len(ours)]} is its {_ordinal(len(ours) + 1)} {unit})")
+        raise NotTheBoardsDeal(f"{what}: {owner} {_ordinal(len(ours) + 1)} {unit} is {theirs[len(ours)]} in the "
+                               f"record; board {board.number} has only {len(ours)}")
