@@ -39,9 +39,10 @@ from tournament.errors import Refused
 IMP_HALF_STEPS: tuple[int, ...] = (2, 5, 9, 13, 17, 22, 27, 32, 37, 43, 50, 60, 75, 90, 110, 130, 150, 175,
                                    200, 225, 250, 300, 350, 400)
 
-#: A game's IMP step, in points: about a sixth of the median swing of a hand between the two
-#: sides (measured over simulated hands, docs/duplicate.md), so that the median swing is worth
-#: about 3 IMPs in every game, as a Competitive hand's 28 points are worth 3 at 5 points a step.
+#: A game's IMP step, in points: a round number near a sixth of the median swing of a hand
+#: between the two sides (measured over simulated hands: ``benchmarks/bench_duplicate.py
+#: --steps``, docs/duplicate.md), so that the median swing is worth 3 or 4 IMPs, as a Competitive
+#: hand's 29 points are worth 3 at 5 points a step (Broadway's 2 points: 1 IMP at the least step).
 IMP_STEP: dict[str, int] = {"competitive": 5, "broadway": 1, "horse-race": 1, "castle-rock": 2,
                             "domino-roads": 25}
 
