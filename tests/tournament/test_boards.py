@@ -4,9 +4,11 @@ refused, naming the first tile that differs, when it was not dealt as its board.
 from __future__ import annotations
 
 import json
+import re
 
 import attrs
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import domrec
 from domrec.notation import dumps
@@ -189,3 +191,27 @@ def test_unusable_deals_are_refused_in_one_line() -> None:
         B.deal_boards("competitive", 0, 1)
     with pytest.raises(B.BoardError, match="players"):
         B.deal_boards("competitive", 1, 1, players=3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10 ** 6), pick=st.randoms(use_true_random=False))
+def test_any_swap_of_two_seats_tiles_is_refused_naming_a_swapped_tile(kind, seed, pick) -> None:
+    game, players, options = kind
+    board = B.deal_boards(game, 1, seed, players=players, options=options)[0]
+    record = B.play(board, seed)
+    B.check_hand(board, record)
+    a, b = pick.sample(list(board.seats), 2)
+    i = pick.randrange(len(board.deal.hands[a]))
+    j = pick.randrange(len(board.deal.hands[b]))
+    hand = record.hands[0]
+    hands = dict(hand.deal.hands)
+    ta, tb = hands[a][i], hands[b][j]
+    if B._tile(ta) == B._tile(tb):
+        return  # Domino Roads' set holds two of some tiles: swapping equal tiles changes nothing
+    hands[a] = hands[a][:i] + (tb,) + hands[a][i + 1:]
+    hands[b] = hands[b][:j] + (ta,) + hands[b][j + 1:]
+    swapped = attrs.evolve(record, hands=(attrs.evolve(hand, deal=attrs.evolve(hand.deal, hands=hands)),))
+    with pytest.raises(B.NotTheBoardsDeal) as caught:
+        B.check_hand(board, swapped)
+    assert re.search(rf"board {board.number} deals ({re.escape(ta)} to {a}|{re.escape(tb)} to {b});",
+                     str(caught.value)), str(caught.value)
