@@ -21,11 +21,10 @@ from domrec.reader import loads
 from domrec.errors import DomrecError, clip
 
 from tournament.errors import EventFileError, TournamentError
-from tournament.event import desk
+from tournament.event import desk, paired_on
 from tournament.event.results import judge, match_table, record_hash
 from tournament.event.standings import seated_players
 from tournament.names import name_key
-from tournament.pairing import standings as st
 from tournament.pairing.seating import table_sizes
 from tournament.pairing.teams import members_in, pair_of_players
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
@@ -346,18 +345,17 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     for number in [n for n in rounds if n in swiss_rounds]:
         if number == 1 or skipped_tables:
             continue
+        if settings.teams and settings.team_schedule != "swiss":
+            continue  # a round robin of teams is paired on its schedule, not on standings
         used = store.standings_used(number)
-        # The standings as they were when this round was paired: only the players (and pairs)
-        # entered by then.  A late entry, added after the pairing, is in no standing it used and
-        # changes nobody's rank there; counting it would make untouched results look replaced.
-        entered = [p for p in players if p.entered <= number]
-        entered_teams = [t for t in teams if t.entered <= number]
-        again = st.compute(settings, entered, entered_teams, tables, results, byes, number - 1)
-        now = {s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}
-        changed = [u for u in set(used) | set(now) if used.get(u) != now.get(u)]
+        # The standings as they were when this round was paired (a team event's: its teams'):
+        # only the players, pairs and teams entered by then.  A late entry, added after the
+        # pairing, is in no standing it used and changes nobody's rank there; counting it would
+        # make untouched results look replaced.
+        again = paired_on.recompute(store, number, used, players, teams, tables, results, byes)
+        changed = paired_on.changed(used, again)
         if changed:
-            add("warning", f"round {number}", _changed_standings(settings, number, used, now, changed, again,
-                                                                  audit_rows, store))
+            add("warning", f"round {number}", _changed_standings(number, used, again, changed, audit_rows, store))
     if rounds:
         last = rounds[-1]
         missing = [t.number for t in tables if t.round < last and t.round in swiss_rounds and t.id not in results
@@ -366,24 +364,23 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             add("error", "results", f"tables of finished rounds without results: {missing[:10]}")
 
 
-def _changed_standings(settings: Settings, number: int, used: dict[int, tuple[int, dict[str, Any]]],
-                       now: dict[int, tuple[int, dict[str, Any]]], changed: list[int], again: st.Standings,
-                       audit_rows: list[dict[str, Any]], store: EventStore) -> str:
+def _changed_standings(number: int, used: dict[int, tuple[int, dict[str, Any]]], again: paired_on.Recomputed,
+                       changed: list[int], audit_rows: list[dict[str, Any]], store: EventStore) -> str:
     """The warning for a round paired on standings an amendment has changed since: who moved
-    (rank then and now, or the first value that changed), and which corrections did it."""
-    names = {s.unit: s.name for s in again.rows}
-    pairs = settings.format == PAIRS
+    (rank then and now, or the first value that changed), and which corrections did it.  A team
+    event's round was paired on the team standings: its teams are named, by its team tie-breaks."""
+    now = again.rows
     order = sorted(changed, key=lambda u: (now.get(u, used.get(u, (0, {})))[0], u))
     shown = []
     for u in order[:6]:
         (r0, v0), (r1, v1) = used.get(u, (None, {})), now.get(u, (None, {}))
-        who = names.get(u, f"#{u}") if pairs else f"{names.get(u, '?')} (#{u})"
+        who = again.names.get(u, f"#{u}")
         if r0 != r1:
             shown.append(f"{who} rank {r0} then, {r1} now")
         else:
             key = next((k for k in again.tiebreaks if v0.get(k) != v1.get(k)), None)
-            shown.append(f"{who} {key} {_num_text(v0.get(key))} then, {_num_text(v1.get(key))} now" if key
-                         else f"{who} changed")
+            shown.append(f"{who} {again.key_words(key)} {_num_text(v0.get(key))} then, {_num_text(v1.get(key))} now"
+                         if key else f"{who} changed")
     more = f" and {len(order) - 6} more" if len(order) > 6 else ""
     paired_at = next((r.paired_at for r in store.rounds() if r.number == number), "")
     rounds_of = {t.id: (t.round, t.number) for t in store.tables()}
@@ -392,8 +389,9 @@ def _changed_standings(settings: Settings, number: int, used: dict[int, tuple[in
     cause = ("after " + ", ".join(f"round {a} table {b}" for a, b in amended[:6])
              + (" …" if len(amended) > 6 else "") + (" was" if len(amended) == 1 else " were")
              + " amended") if amended else "a result of an earlier round was entered or replaced after pairing"
-    unit = "pair" if pairs else "player"
-    return (f"paired on standings that have changed since ({len(changed)} {unit}{'s' if len(changed) != 1 else ''}: "
+    unit = again.unit
+    which = "team standings" if unit == "team" else "standings"
+    return (f"paired on {which} that have changed since ({len(changed)} {unit}{'s' if len(changed) != 1 else ''}: "
             f"{'; '.join(shown)}{more}), {cause}; the round stands as paired (played rounds are never re-paired)")
 
 

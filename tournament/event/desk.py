@@ -19,10 +19,9 @@ from __future__ import annotations
 import attrs
 
 from tournament.errors import Refused, UnknownPlayer, UnusableInput
-from tournament.event import audit, changes
+from tournament.event import audit, changes, paired_on
 from tournament.names import did_you_mean, name_key
 from tournament.pairing.constraints import Constraints
-from tournament.pairing.standings import compute
 from tournament.settings import BALANCED, PAIRS
 from tournament.store import desk as sql
 from tournament.store.event_store import EventStore
@@ -386,16 +385,17 @@ def stale_pairing(store: EventStore, event_label: str) -> str | None:
     results = store.results()
     if any(t.id in results for t in tables):
         return None
+    if store.settings.teams and store.settings.team_schedule != "swiss":
+        return None  # a round robin of teams is paired on its schedule
     used = store.standings_used(last)
     if not used:
         return None
-    entered = [p for p in store.players() if p.entered <= last]
-    teams = [t for t in store.teams() if t.entered <= last]
-    again = compute(store.settings, entered, teams, store.tables(), results, store.byes(), last - 1)
-    now = {s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}
-    if all(used.get(u) == now.get(u) for u in set(used) | set(now)):
+    again = paired_on.recompute(store, last, used, store.players(), store.teams(), store.tables(), results,
+                                store.byes())
+    if not paired_on.changed(used, again):
         return None
-    return (f"round {last} was paired on standings this correction has changed, and none of it is played yet: "
+    which = "team standings" if again.unit == "team" else "standings"  # what a team event is paired on
+    return (f"round {last} was paired on {which} this correction has changed, and none of it is played yet: "
             f"`tournament unpair {event_label}` then `tournament pair {event_label}` pairs it again")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.errors import PairingError, UnusableInput
-from tournament.event import changes, desk, standings
+from tournament.event import changes, desk, paired_on, standings
 from tournament.pairing import swiss as pairing
 from tournament.settings import PAIRS
 from tournament.store.event_store import EventStore
@@ -40,9 +40,7 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
         else:
             plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),
                                       store.byes(), current, desk.constraints_for(store, number))
-        used: list[tuple[int, int, dict[str, Any]]] = []
-        if current is not None:
-            used = [(s.unit, s.rank, s.values(current.tiebreaks)) for s in current.rows]
+        used = paired_on.kept_rows(store, current)  # a team event's: the team standings it is paired on
         store.insert_round(number, f"tournament:{store.settings.seed}:round:{number}", plan.tables, plan.byes,
                            used)
         changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(plan.tables),

@@ -1,0 +1,85 @@
+"""The standings a Swiss round was paired on, kept with the round, and the same standings worked
+out again from the results as they are now (``tournament check``, and the line a correction
+prints when it changes what an unplayed round was paired on).
+
+A pairs, rotating or individual event is paired on its own standings (of pairs, or of players).
+A team event is paired on the *team* standings (teams, never pairs, meet), so those are the ones
+kept and compared there: units are teams, valued by the event's team tie-breaks.  A team event
+paired before this was so kept its pairs' standings; those are still compared as pairs'."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import attrs
+
+from tournament.pairing import standings as st
+from tournament.pairing.teams import compute_teams
+from tournament.settings import PAIRS
+from tournament.store.event_store import EventStore
+from tournament.values import Player, Result, Squad, Table, Team
+
+#: A unit's rank and its tie-break values, as a round was paired on them.
+Row = tuple[int, dict[str, Any]]
+
+#: The team tie-breaks' values as a sentence names them.
+TEAM_KEY_WORDS = {"games": "games won", "efectividad": "efectividad", "match-points": "match points",
+                  "for": "points for", "head-to-head": "head-to-head"}
+
+
+@attrs.frozen
+class Recomputed:
+    """The standings a round was paired on, worked out again: each unit's rank and values, the
+    units' names as a warning names them, the keys in order, and what a unit is (``team``,
+    ``pair``, ``player``)."""
+
+    rows: dict[int, Row]
+    names: dict[int, str]
+    tiebreaks: tuple[str, ...]
+    unit: str
+
+    def key_words(self, key: str) -> str:
+        return TEAM_KEY_WORDS.get(key, key) if self.unit == "team" else key
+
+
+def kept_rows(store: EventStore, current: st.Standings | None) -> list[tuple[int, int, dict[str, Any]]]:
+    """What a round about to be paired keeps as the standings it is paired on: a team event's team
+    standings (what it is paired on), else ``current``; nothing for a first round."""
+    if current is None:
+        return []
+    if store.settings.teams:
+        from tournament.event.teams import team_standings
+
+        table = team_standings(store)
+        return [(r.team, r.rank, {k: r.value(k) for k in table.tiebreaks}) for r in table.rows]
+    return [(s.unit, s.rank, s.values(current.tiebreaks)) for s in current.rows]
+
+
+def recompute(store: EventStore, number: int, used: Mapping[int, Row], players: Sequence[Player],
+              teams: Sequence[Team], tables: Sequence[Table], results: Mapping[int, Result],
+              byes: Mapping[int, Sequence[int]], squads: Sequence[Squad] | None = None) -> Recomputed:
+    """The standings round ``number`` was paired on, from the results now: after round
+    ``number - 1``, among the units entered by then (a late entry changes no standing a round
+    used).  ``used``: what the round kept, which says whether a team event kept its teams'."""
+    settings = store.settings
+    if settings.teams:
+        if squads is None:
+            from tournament.event.teams import squads as load
+
+            squads = load(store)
+        entered = [s for s in squads if s.entered <= number]
+        if set(used) <= {s.id for s in entered}:
+            table = compute_teams(settings, entered, teams, players, tables, results, byes, number - 1)
+            return Recomputed({r.team: (r.rank, {k: r.value(k) for k in table.tiebreaks}) for r in table.rows},
+                              {r.team: r.name for r in table.rows}, table.tiebreaks, "team")
+    again = st.compute(settings, [p for p in players if p.entered <= number],
+                       [t for t in teams if t.entered <= number], tables, results, byes, number - 1)
+    pairs = settings.format == PAIRS
+    names = {s.unit: s.name if pairs else f"{s.name} (#{s.unit})" for s in again.rows}
+    return Recomputed({s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}, names, again.tiebreaks,
+                      "pair" if pairs else "player")
+
+
+def changed(used: Mapping[int, Row], now: Recomputed) -> list[int]:
+    """The units whose rank or values differ between what the round used and now."""
+    return [u for u in set(used) | set(now.rows) if used.get(u) != now.rows.get(u)]
