@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import re
 import sqlite3
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -285,14 +286,15 @@ def test_team_commands_and_lineup(tmp_path: Path) -> None:
     # A team left with one pair cannot be paired: said in one line, nothing written.
     run("result", event, "--table", "1", "--score", "NS=200,EW=100", "--round", "1")
     out = runner.invoke(app, ["tables", str(event)], env={"COLUMNS": "80"}).output
-    assert "tables 1-2:" in out and "1 – 0" in out and "(1 of 2 tables in)" in out
+    assert "Tables 1-2:" in out and "1 – 0" in out and "(1 of 2 tables in)" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     for tno in range(2, 5):
         run("result", event, "--table", tno, "--score", "NS=200,EW=100", "--round", "1")
     out = run("tables", event, "--csv")
     assert out.splitlines()[0] == "round,table,seat,side,id,name,pair,team,result"
     # The second table of a match has the sides swapped: each team won one game.
-    assert "tables 1-2:" in run("tables", event) and "1 – 1" in run("tables", event)
+    assert "Tables 1-2:" in run("tables", event) and "1 – 1" in run("tables", event)
+    assert "(match drawn)" in run("tables", event)
     run("withdraw", event, "C one")
     out = run("pair", event, code=1)
     assert "team Team C has 1 pair to play in round 2, not 2" in out
@@ -537,6 +539,13 @@ def test_a_reserve_substituted(tmp_path: Path) -> None:
         server.close()
 
 
+def games_in(text: str) -> float:
+    """The games counted so far in the first set's line (``Tables 1-2: A 3½ – 2½ B (…)``)."""
+    found = re.search(r"^Tables 1-2: .*? (\d*½?) – (\d*½?) ", text, re.M)
+    assert found, text
+    return sum(float(x.replace("½", ".5")) for x in found.groups())
+
+
 def open_tables(event: Path, round_no: int = 1) -> list[tuple[int, dict[str, list[str]]]]:
     """The round's tables without a result, in order: (number, side -> its players' names)."""
     conn = sqlite3.connect(event)
@@ -587,7 +596,7 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
     play(6)
     # Each line's next game was seated after its result: two games waiting, after the six played.
     assert [n for n, _ in open_tables(event)] == [7, 8]
-    assert "set to 50: in progress, 6 games in" in run("tables", event)
+    assert games_in(run("tables", event)) == 6 and "(set to 50, in progress)" in run("tables", event)
     out = run("team", event, "change", f"Team {h}", "--cross")
     assert "draw cross" in out and "table 7" in out and "table 8" in out
     # The draw cross: the home team's pairs changed tables, each in the other's seats.
@@ -605,7 +614,7 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
     play(2)
     # The lines keep the crossed seats: the next games copy their last game's.
     assert [sides for _, sides in open_tables(event)] == crossed
-    while "won by" not in run("tables", event):
+    while " wins the set " not in run("tables", event):
         play(1)
     a = sum(1 for _, w in played if w == "A")
     b = len(played) - a
@@ -616,7 +625,7 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
     play(len(waiting))
     assert open_tables(event) == []
     text = run("tables", event)
-    assert f"tables 1-2: Team {h} " in text and f"(won by Team A at 50–{b})" in text
+    assert f"Tables 1-2: Team {h} " in text and f"(Team A wins the set 50–{b})" in text
     with pytest.raises(SettingsError):
         make_settings("X", "competitive", "pairs", team_set=50)
     with pytest.raises(SettingsError):
@@ -624,7 +633,7 @@ def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
     s = make_settings("X", "competitive", "teams", team_size=4, preset="team-pairs", team_set=75)
     assert s.team_set == 75 and Settings.from_json(s.to_json()) == s
     assert "team_set" not in make_settings("X", "competitive", "teams", team_size=4).to_json()
-    assert "won by Team A at 50" in run("standings", event)
+    assert "(Team A wins the set 50" in run("standings", event)
     assert "the match is over: Team A won it at 50" in run("team", event, "change", "Team B", "--cross", code=1)
     doc = json.loads(run("standings", event, "--json"))
     rows = {r["team"]: r for r in doc["teams"]}
@@ -692,7 +701,7 @@ def test_a_sets_next_game_is_seated_when_the_venue_confirms_a_game(tmp_path: Pat
         assert [x["table"] for x in links["tables"]] == [1, 2, 3, 4]
     finally:
         server.close()
-    assert "set to 3: in progress, 2 games in" in run("tables", event)
+    assert games_in(run("tables", event)) == 2 and "(set to 3, in progress)" in run("tables", event)
 
 
 def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) -> None:
@@ -706,7 +715,7 @@ def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) 
     def a_wins(number: int, sides: dict[str, list[str]]) -> str:
         return "NS" if sides["NS"][0].startswith("A") else "EW"
 
-    while "won by" not in run("tables", event):
+    while " wins the set " not in run("tables", event):
         number, sides = open_tables(event)[0]
         win = a_wins(number, sides)
         run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
@@ -715,7 +724,7 @@ def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) 
         win = a_wins(number, sides)
         run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
             "--round", 1)
-    assert open_tables(event) == [] and "(won by Team A at 3–0)" in run("tables", event)
+    assert open_tables(event) == [] and "(Team A wins the set 3–0)" in run("tables", event)
     # Four games, all Team A's: corrected, tables 1 and 2 become Team B's. After the first the set
     # is still Team A's (B, A, A, A: 3 at the fourth game); after the second it is 2-2, undecided,
     # and the lines' next games are seated again, after the round's last table.
@@ -733,10 +742,10 @@ def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) 
         run("amend", event, "--round", 1, "--table", number, "--score", f"{other}=200,{side}=100",
             "--reason", "misread")
         if number == 1:
-            assert open_tables(event) == [] and "(won by Team A at 3–1)" in run("tables", event)
+            assert open_tables(event) == [] and "(Team A wins the set 3–1)" in run("tables", event)
     waiting = open_tables(event)
     assert [n for n, _ in waiting] == [5, 6]
-    assert "set to 3: in progress, 4 games in" in run("tables", event)
+    assert games_in(run("tables", event)) == 4 and "(set to 3, in progress)" in run("tables", event)
     assert "provisional" in run("standings", event).lower()
 
 
@@ -764,7 +773,7 @@ def test_simulate_plays_each_set_to_its_winner(tmp_path: Path) -> None:
     assert "4 players" not in out and "16 players, 2 rounds" in out
     assert open_tables(event, 1) == [] and open_tables(event, 2) == []
     text = run("tables", event)
-    assert text.count("(won by ") == 2 and "in progress" not in text
+    assert text.count(" wins the set ") == 2 and "in progress" not in text
     store = open_event(event)
     try:
         assert store.settings.team_set == 3

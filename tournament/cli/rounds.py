@@ -20,7 +20,9 @@ from tournament.store.event_store import EventStore
 
 
 def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False,
-                 quiet: bool = False) -> None:
+                 quiet: bool = False, lang: Optional[str] = None) -> None:
+    """A round's tables and byes; a team event's match lines under them in ``lang`` (default: the
+    event's language), in the hall's words."""
     rounds.round_tables(store, round_no)
     rows = rounds.table_rows(store, round_no)
     players = {p.id: p for p in store.players()}
@@ -68,7 +70,7 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     footer = [f"bye: {', '.join(byes)}"] if byes else []
     if store.settings.teams:
         from tournament.event.teams import match_lines
-        footer = match_lines(store, round_no) + footer
+        footer = match_lines(store, round_no, lang or store.settings.lang) + footer
     title = f"{store.settings.name} — round {round_no}"
     if not quiet:
         from tournament.pages import terminal
@@ -149,13 +151,18 @@ def tables(
     as_csv: bool = typer.Option(False, "--csv", help="CSV (one row a seat) for posting at the venue."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
     wide: bool = typer.Option(False, "--wide", help="Every column at full width, however wide the terminal."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="A team event's match lines: en or es, in the "
+                                                            "words of the hall's pages (default: the event's "
+                                                            "language)."),
 ) -> None:
     """Print a round's tables and byes."""
+    from tournament.cli.pages import _language
+
     with open_for_command(event) as store:
         n = round_no if round_no is not None else store.last_round()
         if not n:
             raise UnusableInput("no round has been paired yet (use `tournament pair`)")
-        _print_round(store, n, as_csv, as_json, wide)
+        _print_round(store, n, as_csv, as_json, wide, lang=_language(lang, store.settings.lang))
 
 
 @guarded

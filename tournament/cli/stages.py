@@ -34,14 +34,19 @@ def standings(
     best: Optional[int] = typer.Option(None, "--best", min=1, max=MAX_COUNT,
                                        help="With --by: the values (clubs) ranked by the sum of their best K "
                                             "players."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="A team event of sets: the sets' lines, en or es, "
+                                                            "in the words of the hall's pages (default: the "
+                                                            "event's language)."),
 ) -> None:
     """The standings, from scratch; results of unfinished rounds are marked provisional."""
+    from tournament.cli.pages import _language
     from tournament.event import finals
 
     with open_for_command(event) as store:
         st.check_paired(store, round_no)
+        lang = _language(lang, store.settings.lang)
         if by in UNITS:
-            _unit_standings(store, by, round_no, as_csv, as_json, wide)
+            _unit_standings(store, by, round_no, as_csv, as_json, wide, lang)
             return
         if best is not None and by is None:
             raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
@@ -82,7 +87,7 @@ def standings(
             sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
             return
         if store.settings.teams and stage_id is None and not as_csv:
-            _unit_standings(store, "team", round_no, as_csv, as_json, wide)
+            _unit_standings(store, "team", round_no, as_csv, as_json, wide, lang)
             return
         if as_csv:
             for r in rows:
@@ -102,7 +107,7 @@ UNITS = ("team", "pair", "player")
 
 
 def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv: bool, as_json: bool,
-                    wide: bool) -> None:
+                    wide: bool, lang: str = "en") -> None:
     """``standings --by team|pair|player``: a team event's team standings (what ``standings`` shows
     for one), or the pairs' or players' own ranking inside a team (or pairs) event."""
     from tournament.event import teams as tm
@@ -127,7 +132,7 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
                                      "rows": rows}, ensure_ascii=False, indent=1) + "\n")
         return
     title = f"{s.name} — standings of the {by}s after round {through}" + (" (provisional)" if provisional else "")
-    sets = tm.match_lines(store, through) if by == "team" and s.team_set and through else []  # each set's state
+    sets = tm.match_lines(store, through, lang) if by == "team" and s.team_set and through else []  # each set's state
     emit(rows, as_csv, False, title, footer=[f"ranked by {keys}"] + sets, wide=wide)
 
 

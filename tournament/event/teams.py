@@ -469,20 +469,32 @@ def captain_change(store: EventStore, key: str, cross: bool = False, sub: tuple[
     return out_tables
 
 
-def match_lines(store: EventStore, round_no: int) -> list[str]:
-    """A line a match of the round, its games summed as its tables' results come in:
-    ``tables 1-2: Los Primos 1½ – ½ La Dupla`` (``(1 of 2 tables in)`` while it is played)."""
+def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
+    """A line a match of the round, its games summed as its tables' results come in, in the words
+    of the hall's pages (``match_line`` in tournament/pages/templates/macros.html.j2) and in
+    ``lang``: ``Tables 1-2: Los Primos 1½ – ½ La Dupla (1 of 2 tables in)`` while it is played,
+    then ``(Los Primos wins the match)`` or ``(match drawn)``; a set, ``(set to 50, in progress)``
+    until ``(Los Primos wins the set 50–41)``.  The terminal prints them under ``tables`` and
+    ``standings``, so that what the director reads there is what the hall reads."""
+    from tournament.i18n import translations
+
+    _ = translations(lang).gettext
     out = []
     target = store.settings.team_set
     for m in match_docs(store, round_no):
-        where = f"tables {m['tables'][0]}-{m['tables'][-1]}"
+        where = _("Tables %(first)s-%(last)s") % {"first": m["tables"][0], "last": m["tables"][-1]}
         if target and m["winner"] is not None:
-            state = f" (won by {m['winner']} at {m['won_at']})"
+            state = _("%(team)s wins the set %(score)s") % {"team": m["winner"], "score": m["won_at"]}
         elif target:
-            state = f" (set to {target}: in progress, {m['done']} games in)"
+            state = _("set to %(target)s, in progress") % {"target": target}
+        elif not m["finished"]:
+            state = _("%(done)s of %(count)s tables in") % {"done": m["done"], "count": m["count"]}
+        elif m["home_games"] == m["away_games"]:
+            state = _("match drawn")
         else:
-            state = "" if m["finished"] else f" ({m['done']} of {m['count']} tables in)"
-        out.append(f"{where}: {m['home']} {m['home_text']} – {m['away_text']} {m['away']}{state}")
+            won = m["home"] if m["home_games"] > m["away_games"] else m["away"]
+            state = _("%(team)s wins the match") % {"team": won}
+        out.append(f"{where}: {m['home']} {m['home_text']} – {m['away_text']} {m['away']} ({state})")
     return out
 
 
