@@ -201,6 +201,12 @@ def table_status(store: EventStore, round_no: int, table_no: int) -> str:
     return status if status in STATUSES else NOT_STARTED
 
 
+def in_round(store: EventStore, kind: str, round_no: int) -> list[dict[str, Any]]:
+    """The data of every change of ``kind`` about round ``round_no``, oldest first (a round's
+    captains' changes, for their sheets)."""
+    return [json.loads(data) for data in sql.of_kind_in_round(store, kind, round_no)]
+
+
 def last_of(store: EventStore, *kinds: str) -> tuple[str, dict[str, Any]] | None:
     """The latest change of one of ``kinds``: its kind and data."""
     found = sql.last_of_kinds(store, kinds)

@@ -417,7 +417,8 @@ def captain_change(store: EventStore, key: str, cross: bool = False, sub: tuple[
         side = {t.id: pairing.table_sides(t, squad_of) for t in waiting}
         team_side = {t.id: next(x for x, u in side[t.id].items() if u == squad.id) for t in waiting}
         new_seats: dict[int, tuple[SeatAssignment, ...]] = {}
-        data: dict[str, Any] = {"team": squad.id, "match": f"{names[match.home]} v {names[match.away]}"}
+        data: dict[str, Any] = {"team": squad.id, "match": f"{names[match.home]} v {names[match.away]}",
+                                "after": match.done}  # the games played before it: the captain's sheet says so
         if cross:
             t1, t2 = waiting
             pair_at = {t.id: [x.player for x in t.seats if x.side == team_side[t.id]] for t in waiting}

@@ -172,6 +172,9 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 .grid td.end{width:24mm}
 .grid tfoot th{height:10mm;text-align:right}
 .winner{margin:4mm 0 2mm;font-size:11pt}
+.change{margin:4mm 0;font-size:10pt}
+.change ul{list-style:none;padding:0;margin:2mm 0}
+.change li{margin:3mm 0}
 .signatures{display:flex;flex-wrap:wrap;gap:6mm;margin-top:8mm}
 .sig{flex:1 1 40%;min-width:50mm}
 .sig .line{border-bottom:1px solid #000;height:12mm}
@@ -275,14 +278,29 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
 
 
 @attrs.frozen
+class CaptainsChange:
+    """A captain's one change in a set, as their sheet records it: the team, ``cross`` (the draw
+    cross) or ``sub`` (``out`` and ``into``, players' names), and the games played before it."""
+
+    team: str
+    kind: str
+    after: int | None
+    out: str | None = None
+    into: str | None = None
+
+
+@attrs.frozen
 class CaptainsMatch:
-    """A team match as its captain's sheet lists it: the two teams (home first) and its tables."""
+    """A team match as its captain's sheet lists it: the two teams (home first) and its tables;
+    a set (``target``: its game points) also the captains' changes made so far."""
 
     home: str
     away: str
     tables: tuple[Table, ...]
     #: Each table's side -> the team sitting there (``home`` or ``away``'s name).
     sides: tuple[dict[str, str], ...]
+    target: int | None = None
+    changes: tuple[CaptainsChange, ...] = ()
 
 
 def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMatch]:
@@ -296,12 +314,31 @@ def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMat
     names = {s.id: s.name for s in found}
     squad_of = pairing.squad_of_players(found, store.teams())
     by_no = {t.number: t for t in tables}
+    target = store.settings.team_set
+    made = _captains_changes(store, tables[0].round, names) if target and tables else {}
     out = []
     for m in pairing.round_matches(tables, {}, squad_of):
         mine = tuple(by_no[n] for n in m.tables)
         out.append(CaptainsMatch(names[m.home], names[m.away], mine,
                                  tuple({side: names[team] for side, team in pairing.table_sides(t, squad_of).items()}
-                                       for t in mine)))
+                                       for t in mine), target,
+                                 tuple(made[n] for n in (names[m.home], names[m.away]) if n in made)))
+    return out
+
+
+def _captains_changes(store: EventStore, round_no: int, names: dict[int, str]) -> dict[str, CaptainsChange]:
+    """Team name -> the change its captain made in the round's set (the change log's
+    ``captain_change``: a team makes one a match, and plays one match a round)."""
+    from tournament.event import changes
+
+    out = {}
+    for data in changes.in_round(store, changes.CAPTAIN_CHANGE, round_no):
+        team = names.get(data.get("team"))
+        if team is None or data.get("kind") not in ("cross", "sub"):
+            continue
+        after = data.get("after")
+        out[team] = CaptainsChange(team, data["kind"], after if isinstance(after, int) else None,
+                                   (data.get("out") or {}).get("name"), (data.get("in") or {}).get("name"))
     return out
 
 
@@ -334,6 +371,8 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
         total = _("Total %(team)s") % {"team": team}
         out.append(f'<tr><th colspan="4">{_e(total)}</th><td></td><td></td></tr>')
     out.append("</tfoot></table>")
+    if match.target:
+        out.append(_captains_changes_html(settings, match, _))
     winner_word = _("Winner of the match:")
     out.append(f'<p class="winner">{_e(winner_word)} ______________________</p>')
     out.append('<div class="signatures">')
@@ -342,6 +381,38 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
         out.append(f'<div class="sig"><div class="line"></div><div class="who">{_e(signature)}</div></div>')
     out.append("</div></section>")
     return "\n".join(out)
+
+
+def _captains_changes_html(settings: Settings, match: CaptainsMatch, _: Any) -> str:
+    """A set's captains' changes on its sheet: the set's target, then a line a team, the change
+    its captain made (which, and after which game) as the event recorded it, or, not made yet,
+    boxes to mark and fill in by hand (a substitution: who leaves, who comes in; the draw cross,
+    where the team has two pairs; after which game)."""
+    from tournament.settings import SET_CHANGE_AFTER
+
+    made = {c.team: c for c in match.changes}
+    rule = _("Set to %(target)s game points: the first team to reach them wins the match. Each captain may "
+             "make one change, after %(games)s games or more and between games.") % {
+        "target": match.target, "games": SET_CHANGE_AFTER}
+    title = _("Captain's change")
+    out = [f'<div class="change"><p><b>{_e(title)}</b></p><p>{_e(rule)}</p><ul>']
+    for team in (match.home, match.away):
+        change = made.get(team)
+        if change is None:
+            boxes = [_("☐ substitution: out ____________ in ____________")]
+            if settings.pairs_a_team == 2:
+                boxes.append(_("☐ draw cross"))
+            text = _("%(team)s: %(boxes)s — after game ____") % {"team": team, "boxes": "  ".join(boxes)}
+        elif change.kind == "cross":
+            text = (_("%(team)s: draw cross after game %(game)s") % {"team": team, "game": change.after}
+                    if change.after is not None else _("%(team)s: draw cross") % {"team": team})
+        else:
+            words = {"team": team, "out": change.out or "?", "in": change.into or "?", "game": change.after}
+            text = (_("%(team)s: substitution after game %(game)s: %(out)s out, %(in)s in") % words
+                    if change.after is not None else _("%(team)s: substitution: %(out)s out, %(in)s in") % words)
+        out.append(f'<li class="{"made" if change else "blank"}">{_e(text)}</li>')
+    out.append("</ul></div>")
+    return "".join(out)
 
 
 def qr_svg(text: str, title: str = "QR code of this table's page") -> str:

@@ -112,3 +112,11 @@ def last_about_table(store: EventStore, kind: str, round_no: int, table_no: int)
     row = store.conn.execute("SELECT data FROM changes WHERE kind = ? AND round = ? AND table_no = ? "
                              "ORDER BY seq DESC LIMIT 1", [kind, round_no, table_no]).fetchone()
     return row[0] if row else None
+
+
+def of_kind_in_round(store: EventStore, kind: str, round_no: int) -> list[str]:
+    """The data texts of every change of ``kind`` about round ``round_no``, oldest first."""
+    if not has_changes(store):
+        return []
+    return [r[0] for r in store.conn.execute("SELECT data FROM changes WHERE kind = ? AND round = ? ORDER BY seq",
+                                             [kind, round_no])]
