@@ -318,23 +318,10 @@ def test_the_hall_in_its_own_process_serves_a_teams_page(tmp_path):
 def test_a_set_shows_as_a_set_in_the_hall_the_report_and_the_export_in_both_languages(tmp_path):
     """A team event of sets (``--team-set``): a match reads as a set in progress, then as won by
     its winner with the game points then, not as its games summed "n of m tables in"."""
-    from tests.tournament.test_teams import open_tables
+    from tests.tournament.test_teams import a_wins_next as play_one, open_tables, set_of_two
 
-    event = tmp_path / "set.db"
-    run("new", event, "--name", "Sets", "--game", "competitive", "--format", "teams", "--team-size", "4",
-        "--team-set", "3", "--seed", "2")
-    for t in "AB":
-        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2", "--pair", f"{t}3,{t}4")
-    run("pair", event)
-
-    def play_one() -> None:
-        """The next game waiting, won by Team A."""
-        number, sides = open_tables(event)[0]
-        win = "NS" if sides["NS"][0].startswith("A") else "EW"
-        run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
-            "--round", 1)
-
-    play_one()
+    event = set_of_two(tmp_path / "set.db")
+    play_one(event)
     data = _data(event)
     assert data["event"]["team_set"] == 3
     [m] = pub.round_matches(data, data["rounds"][0])
@@ -346,7 +333,7 @@ def test_a_set_shows_as_a_set_in_the_hall_the_report_and_the_export_in_both_lang
         team = _text(pages.page_html(data, pages.Site(), "team", data["teams"][0]["id"], lang=lang))
         assert said in team
     while open_tables(event):  # Team A wins every game: 3-0, the other line's game begun is played out
-        play_one()
+        play_one(event)
     data = _data(event)
     [m] = pub.round_matches(data, data["rounds"][0])
     a = next(t["id"] for t in data["teams"] if t["name"] == "Team A")

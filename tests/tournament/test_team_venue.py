@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.helpers import hand_by_hand
-from tests.tournament.test_teams import recompute, run, write_csv
+from tests.tournament.test_teams import recompute, round_seats, run, write_csv
 from tests.tournament.test_venue import _auth, _game_of, _key, _requests, _server
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
@@ -28,18 +28,9 @@ BASE = "http://testserver"
 
 
 def _seated(event: Path, round_no: int) -> dict[int, dict[str, tuple[str, set[str]]]]:
-    """Each table of the round: side -> (its team's name, its players' names), straight from the
-    file with SQLite (not the tool)."""
-    conn = sqlite3.connect(event)
-    try:
-        rows = conn.execute("SELECT t.number, s.side, q.name, p.name FROM seats s JOIN round_tables t ON t.id = s.table_id "
-                            "JOIN rounds r ON r.id = t.round_id JOIN players p ON p.id = s.player_id "
-                            "JOIN squad_players x ON x.player_id = p.id JOIN squads q ON q.id = x.squad_id "
-                            "WHERE r.number = ?", [round_no]).fetchall()
-    finally:
-        conn.close()
+    """Each table of the round: side -> (its team's name, its players' names), from the file."""
     out: dict[int, dict[str, tuple[str, set[str]]]] = {}
-    for table, side, team, player in rows:
+    for table, side, player, team in round_seats(event, round_no):
         name, players = out.setdefault(table, {}).setdefault(side, (team, set()))
         assert name == team, "a side of two teams"
         players.add(player)

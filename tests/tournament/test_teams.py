@@ -546,20 +546,45 @@ def games_in(text: str) -> float:
     return sum(float(x.replace("½", ".5")) for x in found.groups())
 
 
-def open_tables(event: Path, round_no: int = 1) -> list[tuple[int, dict[str, list[str]]]]:
-    """The round's tables without a result, in order: (number, side -> its players' names)."""
+def round_seats(event: Path, round_no: int, open_only: bool = False) -> list[tuple[int, str, str, str]]:
+    """Each seat of the round (``open_only``: of its tables without a result), in table and seat
+    order, straight from the file with SQLite (not the tool): (table, side, player, their team)."""
     conn = sqlite3.connect(event)
     try:
-        rows = conn.execute("SELECT t.number, s.side, p.name FROM round_tables t JOIN rounds r ON r.id = t.round_id "
-                            "JOIN seats s ON s.table_id = t.id JOIN players p ON p.id = s.player_id "
-                            "LEFT JOIN results x ON x.table_id = t.id WHERE r.number = ? AND x.id IS NULL "
-                            "ORDER BY t.number, s.position", [round_no]).fetchall()
+        return conn.execute("SELECT t.number, s.side, p.name, q.name FROM round_tables t JOIN rounds r "
+                            "ON r.id = t.round_id JOIN seats s ON s.table_id = t.id JOIN players p ON p.id = s.player_id "
+                            "LEFT JOIN squad_players y ON y.player_id = p.id LEFT JOIN squads q ON q.id = y.squad_id "
+                            "LEFT JOIN results x ON x.table_id = t.id WHERE r.number = ?"
+                            + (" AND x.id IS NULL" if open_only else "") + " ORDER BY t.number, s.position",
+                            [round_no]).fetchall()
     finally:
         conn.close()
+
+
+def open_tables(event: Path, round_no: int = 1) -> list[tuple[int, dict[str, list[str]]]]:
+    """The round's tables without a result, in order: (number, side -> its players' names)."""
     out: dict[int, dict[str, list[str]]] = {}
-    for number, side, name in rows:
+    for number, side, name, _ in round_seats(event, round_no, open_only=True):
         out.setdefault(number, {}).setdefault(side, []).append(name)
     return sorted(out.items())
+
+
+def set_of_two(path: Path, target: int = 3) -> Path:
+    """A team event of sets to ``target``: Team A (A1-A4) against Team B, round 1 paired."""
+    run("new", path, "--name", "Sets", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--team-set", target, "--seed", "2")
+    for t in "AB":
+        run("team", path, "add", f"Team {t}", "--pair", f"{t}1,{t}2", "--pair", f"{t}3,{t}4")
+    run("pair", path)
+    return path
+
+
+def a_wins_next(event: Path) -> None:
+    """The next game waiting in round 1, won 200-100 by Team A."""
+    number, sides = open_tables(event)[0]
+    win = "NS" if sides["NS"][0].startswith("A") else "EW"
+    run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
+        "--round", 1)
 
 
 def test_a_team_pairs_set_to_50_with_a_draw_cross(tmp_path: Path) -> None:
@@ -705,25 +730,11 @@ def test_a_sets_next_game_is_seated_when_the_venue_confirms_a_game(tmp_path: Pat
 
 
 def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) -> None:
-    event = tmp_path / "set3.db"
-    run("new", event, "--name", "Sets", "--game", "competitive", "--format", "teams", "--team-size", "4",
-        "--team-set", "3", "--seed", "2")
-    for t in "AB":
-        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2", "--pair", f"{t}3,{t}4")
-    run("pair", event)
-
-    def a_wins(number: int, sides: dict[str, list[str]]) -> str:
-        return "NS" if sides["NS"][0].startswith("A") else "EW"
-
+    event = set_of_two(tmp_path / "set3.db")
     while " wins the set " not in run("tables", event):
-        number, sides = open_tables(event)[0]
-        win = a_wins(number, sides)
-        run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
-            "--round", 1)
-    for number, sides in open_tables(event):  # the other line's game, played out
-        win = a_wins(number, sides)
-        run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
-            "--round", 1)
+        a_wins_next(event)
+    while open_tables(event):  # the other line's game, played out
+        a_wins_next(event)
     assert open_tables(event) == [] and "(Team A wins the set 3–0)" in run("tables", event)
     # Four games, all Team A's: corrected, tables 1 and 2 become Team B's. After the first the set
     # is still Team A's (B, A, A, A: 3 at the fourth game); after the second it is 2-2, undecided,

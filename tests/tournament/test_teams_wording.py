@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.tournament.test_teams import open_tables, run, write_csv
+from tests.tournament.test_teams import a_wins_next, open_tables, run, set_of_two, write_csv
 from tournament.event import public as pub
 from tournament.event.files import open_event
 from tournament.pages import public as pages
@@ -71,27 +71,15 @@ def test_a_matchs_line_at_the_terminal_is_the_pages_in_either_language(tmp_path)
 
 
 def test_a_sets_line_at_the_terminal_is_the_pages_in_either_language(tmp_path):
-    event = tmp_path / "set.db"
-    run("new", event, "--name", "Sets", "--game", "competitive", "--format", "teams", "--team-size", "4",
-        "--team-set", "3", "--seed", "2")
-    for t in "AB":
-        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2", "--pair", f"{t}3,{t}4")
-    run("pair", event)
-
-    def a_wins() -> None:
-        number, sides = open_tables(event)[0]
-        win = "NS" if sides["NS"][0].startswith("A") else "EW"
-        run("result", event, "--table", number, "--score", f"{win}=200,{'EW' if win == 'NS' else 'NS'}=100",
-            "--round", 1)
-
-    a_wins()
+    event = set_of_two(tmp_path / "set.db")
+    a_wins_next(event)
     for command in (("tables",), ("standings",)):
         [en] = _same_as_the_page(event, run(*command, event), "en", 1)
         assert en.endswith("(set to 3, in progress)") and (" 1 – 0 " in en or " 0 – 1 " in en)
         [es] = _same_as_the_page(event, run(*command, event, "--lang", "es"), "es", 1)
         assert es.startswith("Mesas 1-2: ") and es.endswith("(set a 3, en juego)")
     while open_tables(event):
-        a_wins()
+        a_wins_next(event)
     for command in (("tables",), ("standings",)):
         [en] = _same_as_the_page(event, run(*command, event), "en", 1)
         assert en.endswith("(Team A wins the set 3–0)") and "tables in" not in en

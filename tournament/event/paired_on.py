@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 import attrs
 
 from tournament.pairing import standings as st
-from tournament.pairing.teams import compute_teams
+from tournament.pairing.teams import TeamStandings, compute_teams
 from tournament.settings import PAIRS
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Result, Squad, Table, Team
@@ -42,16 +42,14 @@ class Recomputed:
         return TEAM_KEY_WORDS.get(key, key) if self.unit == "team" else key
 
 
-def kept_rows(store: EventStore, current: st.Standings | None) -> list[tuple[int, int, dict[str, Any]]]:
-    """What a round about to be paired keeps as the standings it is paired on: a team event's team
-    standings (what it is paired on), else ``current``; nothing for a first round."""
+def kept_rows(current: st.Standings | TeamStandings | None) -> list[tuple[int, int, dict[str, Any]]]:
+    """What a round about to be paired keeps as the standings it is paired on (``current``: a
+    team event's team standings, else the event's own): each unit, its rank and its tie-break
+    values; nothing for a first round."""
     if current is None:
         return []
-    if store.settings.teams:
-        from tournament.event.teams import team_standings
-
-        table = team_standings(store)
-        return [(r.team, r.rank, {k: r.value(k) for k in table.tiebreaks}) for r in table.rows]
+    if isinstance(current, TeamStandings):
+        return [(r.team, r.rank, {k: r.value(k) for k in current.tiebreaks}) for r in current.rows]
     return [(s.unit, s.rank, s.values(current.tiebreaks)) for s in current.rows]
 
 

@@ -34,13 +34,16 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
                 raise PairingError(f"round {last} is not finished: table{'s' if len(missing) > 1 else ''} "
                                    f"{shown} ha{'ve' if len(missing) > 1 else 's'} no result yet")
         number = last + 1
-        current = standings.from_store(store) if last else None
-        if store.settings.teams:
-            plan = _pair_teams(store, number, bool(last))
+        if store.settings.teams:  # paired on the team standings, which the round keeps
+            from tournament.event.teams import team_standings
+
+            current: Any = team_standings(store) if last else None
+            plan = _pair_teams(store, number, current.ranking() if current is not None else None)
         else:
+            current = standings.from_store(store) if last else None
             plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),
                                       store.byes(), current, desk.constraints_for(store, number))
-        used = paired_on.kept_rows(store, current)  # a team event's: the team standings it is paired on
+        used = paired_on.kept_rows(current)
         store.insert_round(number, f"tournament:{store.settings.seed}:round:{number}", plan.tables, plan.byes,
                            used)
         changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(plan.tables),
@@ -48,10 +51,11 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
     return plan
 
 
-def _pair_teams(store: EventStore, number: int, after_a_round: bool) -> pairing.Plan:
-    """A team event's round: teams paired on the team standings (or by the round robin), each
-    match's pairs at adjacent tables (:func:`tournament.pairing.teams.pair_teams`).  The desk's
-    pins and keep-apart are for pairs events; a team's captain sets its line-up instead."""
+def _pair_teams(store: EventStore, number: int, ranking: list[int] | None) -> pairing.Plan:
+    """A team event's round: teams paired on the team standings (``ranking``, best first; None
+    before the first round) or by the round robin, each match's pairs at adjacent tables
+    (:func:`tournament.pairing.teams.pair_teams`).  The desk's pins and keep-apart are for pairs
+    events; a team's captain sets its line-up instead."""
     from tournament.event import teams
     from tournament.pairing.teams import pair_teams
     from tournament.store import squads
@@ -60,7 +64,6 @@ def _pair_teams(store: EventStore, number: int, after_a_round: bool) -> pairing.
     if wish:
         raise PairingError("pins, keep-apart and sit-outs are not kept in a team event: set the team's "
                            "line-up (tournament team EVENT lineup) or withdraw the team")
-    ranking = teams.team_standings(store).ranking() if after_a_round else None
     return pair_teams(store.settings, number, teams.squads(store), store.teams(), store.tables(), store.byes(),
                       ranking, squads.lineups(store, number), squads.substitutions(store))
 
