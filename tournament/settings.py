@@ -55,6 +55,16 @@ TEAM_KEYS: dict[str, str] = {
     "head-to-head": "the matches between the tied teams only (match points, then games)",
 }
 DEFAULT_TEAM_TIEBREAKS = ("games", "efectividad")
+#: Duplicate pairs (issue 38, docs/duplicate.md): every table plays the same boards (deals), each pair
+#: scored against the others who held the same tiles.  Chosen at ``tournament new --format duplicate``,
+#: stored as a pairs event with :attr:`Settings.movement` set (its partnerships are its pairs).
+DUPLICATE = "duplicate"
+#: A duplicate event's movements (:mod:`tournament.pairing.movements`).
+MOVEMENTS = ("mitchell", "howell")
+#: What ranks a duplicate event's pairs: the matchpoint percentage or the IMPs (the other breaks ties).
+DUPLICATE_RANKINGS = ("matchpoints", "imps")
+#: The boards a duplicate round may have (bridge clubs play 2 to 4 a round).
+MIN_BOARDS_PER_ROUND, MAX_BOARDS_PER_ROUND = 2, 4
 
 
 @attrs.frozen
@@ -170,6 +180,18 @@ class Settings:
     team_set: int | None = None
     #: The federation preset the event was made with (:data:`tournament.presets.PRESETS`), or None.
     preset: str | None = None
+    #: A duplicate event (``--format duplicate``): its movement (:data:`MOVEMENTS`); None: not duplicate.
+    movement: str | None = None
+    #: A duplicate event's boards a round (2 to 4).
+    boards_per_round: int = 0
+    #: A duplicate event's ranking (:data:`DUPLICATE_RANKINGS`).
+    ranking: str | None = None
+
+    @property
+    def duplicate(self) -> bool:
+        """A duplicate event: the same boards at every table, scored board by board
+        (:mod:`tournament.event.duplicate`)."""
+        return self.movement is not None
 
     @property
     def teams(self) -> bool:
@@ -182,8 +204,8 @@ class Settings:
 
     @property
     def format_name(self) -> str:
-        """The format as the director chose it: ``teams`` for a team event (stored as pairs)."""
-        return TEAMS if self.teams else self.format
+        """The format as the director chose it: ``teams`` or ``duplicate`` (both stored as pairs)."""
+        return TEAMS if self.teams else DUPLICATE if self.duplicate else self.format
 
     @property
     def partnership(self) -> bool:
@@ -230,6 +252,9 @@ class Settings:
                 del data["team_set"]  # a team event's settings before sets, unchanged
         if self.preset is None:
             del data["preset"]
+        if self.movement is None:  # every event that is not duplicate: its settings unchanged
+            for key in ("movement", "boards_per_round", "ranking"):
+                del data[key]
         if self.lang == "en":
             del data["lang"]  # an English event's settings are those of every event before languages
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -298,7 +323,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   forfeit_score: int | None = None, schedule: str | None = None,
                   rounds: int | None = None, lang: str | None = None, team_size: int | None = None,
                   team_schedule: str | None = None, team_tiebreaks: tuple[str, ...] | None = None,
-                  preset: str | None = None, team_set: int | None = None) -> Settings:
+                  preset: str | None = None, team_set: int | None = None, movement: str | None = None,
+                  boards_per_round: int | None = None, ranking: str | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -346,8 +372,13 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         raise SettingsError("--team-size, --team-pairing, --team-tiebreak and --team-set are for --format teams")
     else:
         team_size, team_schedule, team_tiebreaks, team_set = 0, "swiss", (), None
+    if format == DUPLICATE:
+        movement, boards_per_round, ranking = _duplicate_choices(movement, boards_per_round, ranking)
+        format = PAIRS
+    elif movement is not None or boards_per_round is not None or ranking is not None:
+        raise SettingsError("--movement, --boards-per-round and --ranking are for --format duplicate")
     if format not in FORMATS:
-        raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS + (TEAMS,))}")
+        raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS + (TEAMS, DUPLICATE))}")
     try:
         engine = games.engine(game)
     except DomrecError as e:
@@ -444,7 +475,27 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     time_limit=time_limit, forfeit_score=int(forfeit_score), schedule=schedule,
                     rounds=int(rounds or 0), lang=lang, team_size=int(team_size or 0),
                     team_schedule=team_schedule or "swiss", team_tiebreaks=tuple(team_tiebreaks or ()),
-                    preset=preset, team_set=team_set)
+                    preset=preset, team_set=team_set, movement=movement,
+                    boards_per_round=int(boards_per_round or 0), ranking=ranking)
+
+
+def _duplicate_choices(movement: str | None, boards_per_round: int | None,
+                       ranking: str | None) -> tuple[str, int, str]:
+    """A duplicate event's movement, boards a round and ranking, checked, with their defaults
+    (a Mitchell, 2 boards a round, ranked by matchpoints).  The game must deal boards: every game
+    whose hands start from a deal does (:mod:`tournament.pairing.boards`); whether it is played in
+    partnerships, as duplicate pairs need, is checked with the pairs format's own check."""
+    movement = movement or MOVEMENTS[0]
+    if movement not in MOVEMENTS:
+        raise SettingsError(f"a duplicate movement is {' or '.join(MOVEMENTS)}, not {movement!r}")
+    boards_per_round = 2 if boards_per_round is None else boards_per_round
+    if not MIN_BOARDS_PER_ROUND <= boards_per_round <= MAX_BOARDS_PER_ROUND:
+        raise SettingsError(f"a duplicate round has {MIN_BOARDS_PER_ROUND} to {MAX_BOARDS_PER_ROUND} boards, "
+                            f"not {boards_per_round}")
+    ranking = ranking or DUPLICATE_RANKINGS[0]
+    if ranking not in DUPLICATE_RANKINGS:
+        raise SettingsError(f"duplicate pairs are ranked by {' or '.join(DUPLICATE_RANKINGS)}, not {ranking!r}")
+    return movement, boards_per_round, ranking
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -11,17 +11,17 @@ event and its players), ``rounds`` (pairing, tables, results, amendments, record
 ``stages`` (standings, knockouts, round robins, finals, brackets), ``pages`` (score sheets, the
 report, exports), ``checks`` (check, history), ``ratings``, ``venue`` (serve, links, keys, pins, correct),
 ``desk`` (changing a paired round: unpair, swap, move, pin, apart), ``roster`` (fixing the player
-list: rename, remove, sit-out, return, player-id), ``teams`` (a team event's teams).  A command parses its arguments, calls
+list: rename, remove, sit-out, return, player-id), ``teams`` (a team event's teams), ``duplicate`` (a duplicate event's boards, tables, results and standings).  A command parses its arguments, calls
 the operations and prints what they return; what a venue server would need too belongs in
 :mod:`tournament.event`, not here.  The commands are registered below, in the order ``--help``
 lists them.
 """
 
-from tournament.cli import checks, desk, event, pages, ratings, roster, rounds, stages, teams, venue
+from tournament.cli import checks, desk, duplicate, event, pages, ratings, roster, rounds, stages, teams, venue
 from tournament.cli.app import app, main
 
 for _command in (event.new, event.add, event.players, event.withdraw, rounds.pair, rounds.balance, rounds.tables,
-                 rounds.result, pages.sheets, rounds.record, stages.standings, teams.team):
+                 rounds.result, pages.sheets, rounds.record, stages.standings, teams.team, duplicate.boards):
     app.command()(_command)
 for _command in (desk.unpair, desk.swap, desk.move, desk.pin, desk.apart, roster.rename, roster.remove,
                  desk.accept):

@@ -24,7 +24,7 @@ def new(
     event: Path = typer.Argument(..., help="The event file to create (refused if it exists)."),
     name: str = typer.Option(..., "--name", help="The event's name."),
     game: str = typer.Option(..., "--game", help="broadway, competitive, horse-race, castle-rock or domino-roads."),
-    format: str = typer.Option(..., "--format", help=f"{', '.join(FORMATS)} or teams."),
+    format: str = typer.Option(..., "--format", help=f"{', '.join(FORMATS)}, teams or duplicate."),
     table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
                                              help="Players a table (individual format)."),
     option: list[str] = typer.Option([], "--option", help="A rule option, name=value (repeatable)."),
@@ -60,6 +60,12 @@ def new(
     lang: Optional[str] = typer.Option(None, "--lang", help="The language of the players' pages when their "
                                                             "browser asks for none of en, es (and of report and "
                                                             "sheets): en (default) or es."),
+    movement: Optional[str] = typer.Option(None, "--movement", help="A duplicate event: mitchell (default) or "
+                                                                    "howell."),
+    boards_per_round: Optional[int] = typer.Option(None, "--boards-per-round", min=1, max=MAX_COUNT,
+                                                   help="A duplicate event: boards a round, 2 (default) to 4."),
+    ranking: Optional[str] = typer.Option(None, "--ranking", help="A duplicate event: rank the pairs by "
+                                                                  "matchpoints (default) or imps."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = parse_rule_options(option)
@@ -70,7 +76,8 @@ def new(
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
-                             team_set=team_set)
+                             team_set=team_set, movement=movement, boards_per_round=boards_per_round,
+                             ranking=ranking)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
@@ -78,7 +85,10 @@ def new(
                + (f"; teams of {settings.team_size} ({settings.pairs_a_team} pairs), {settings.team_schedule}"
                   if settings.teams else "")
                + (f"; matches are sets to {settings.team_set} game points" if settings.team_set else "")
-               + (f"; preset {settings.preset}" if settings.preset else ""))
+               + (f"; preset {settings.preset}" if settings.preset else "")
+               + (f"; {settings.movement} movement, {settings.boards_per_round} boards a round, ranked by "
+                  f"{settings.ranking} (make the boards: tournament boards {event} --boards N --seed S)"
+                  if settings.duplicate else ""))
 
 
 @guarded
@@ -182,6 +192,9 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
             if s.team_set:
                 lines.append(f"matches: sets, won by the first team to {s.team_set} game points (a game 1 point); "
                              f"a captain's change after 6 games (tournament team EVENT change)")
+        if s.duplicate:
+            lines.append(f"duplicate: {s.movement} movement, {s.boards_per_round} boards a round, pairs ranked by "
+                         f"{s.ranking}")
         if s.preset:
             from tournament.settings import PRESETS
 

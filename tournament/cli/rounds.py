@@ -22,7 +22,11 @@ from tournament.store.event_store import EventStore
 def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False,
                  quiet: bool = False, lang: Optional[str] = None) -> None:
     """A round's tables and byes; a team event's match lines under them in ``lang`` (default: the
-    event's language), in the hall's words."""
+    event's language), in the hall's words; a duplicate event's tables with their boards."""
+    if store.settings.duplicate and not quiet:
+        from tournament.cli.duplicate import print_round
+        print_round(store, round_no, as_csv, as_json, wide)
+        return
     rounds.round_tables(store, round_no)
     rows = rounds.table_rows(store, round_no)
     players = {p.id: p for p in store.players()}
@@ -188,8 +192,11 @@ def result(
                                                "give it again for each. The others win by the forfeit score."),
     by: Optional[str] = typer.Option(None, "--by", help="Who enters the results (default: your login name); "
                                                         "kept with each (`tournament history --entered`)."),
+    board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
+                                        help="A duplicate event: the board (with --round and --table)."),
 ) -> None:
-    """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit."""
+    """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit;
+    in a duplicate event, a board's result at a table (a typed score or the record of its hand)."""
     from domrec import reader
 
     from tournament.event.audit import clean_text
@@ -203,6 +210,16 @@ def result(
     author = clean_text(by, "--by")
     with open_for_command(event) as store:
         store.author = author
+        if store.settings.duplicate:
+            if match is not None or forfeit is not None or absent or winner is not None:
+                raise UnusableInput("a duplicate event's result is a board's: --round R --table T --board B and "
+                                    "--score NS=..,EW=.. or the hand's record (no --match, --forfeit, --absent, "
+                                    "--winner)")
+            from tournament.cli.duplicate import enter
+            enter(store, list(records or []), round_no, table, board, score, replace, author)
+            return
+        if board is not None:
+            raise UnusableInput("--board is for a duplicate event's results")
         if match is not None:
             if table is not None or round_no is not None:
                 raise UnusableInput("give --match, or --table (and --round), not both")

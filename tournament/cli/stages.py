@@ -45,6 +45,12 @@ def standings(
     with open_for_command(event) as store:
         st.check_paired(store, round_no)
         lang = _language(lang, store.settings.lang)
+        if store.settings.duplicate:
+            if round_no is not None or stage_id is not None or by is not None:
+                raise UnusableInput("a duplicate event's standings are the session's: no --round, --stage or --by")
+            from tournament.cli.duplicate import print_standings
+            print_standings(store, as_csv, as_json, wide)
+            return
         if by in UNITS:
             _unit_standings(store, by, round_no, as_csv, as_json, wide, lang)
             return

@@ -25,6 +25,11 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
             from tournament.event.stages import refuse_swiss
             refuse_swiss(store)
         last = store.last_round()
+        if store.settings.duplicate:  # seated by the movement, not by the standings
+            from tournament.event import duplicate
+            if last:
+                duplicate.check_finished(store, last)
+            return duplicate.pair_round(store, last + 1)
         if last:
             tables = store.tables(last)
             results = store.results()

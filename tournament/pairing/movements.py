@@ -33,9 +33,9 @@ from typing import Iterator
 import attrs
 
 from tournament.errors import SettingsError
+from tournament.settings import MAX_BOARDS_PER_ROUND, MIN_BOARDS_PER_ROUND
 
 MIN_TABLES, MAX_TABLES = 3, 30
-MIN_BOARDS_PER_ROUND, MAX_BOARDS_PER_ROUND = 2, 4
 #: The largest Howell played complete by default: 8 tables, 15 rounds (30 boards at 2 a round).
 COMPLETE_HOWELL_TABLES = 8
 DIRECTIONS = ("NS", "EW")

@@ -24,8 +24,10 @@ APPLICATION = "domrec-tournament"
 #: CSV that has one.  Schema 8 (issue 36) adds the answers given to the phones' writes by their ids
 #: (``venue_writes``, :mod:`tournament.store.venue`), made by the first write that carries one.
 #: Schema 9 (issue 37) adds a team event's teams, their pairs and reserves and the rounds' line-ups
-#: (:mod:`tournament.store.squads`), made by the first team entered.
-SCHEMA_VERSION = 9
+#: (:mod:`tournament.store.squads`), made by the first team entered.  Schema 10 (issue 38) adds a
+#: duplicate event's boards, its movement's pairs, each table's boards and each board's result there
+#: (:mod:`tournament.store.boards`), made by the first boards stored.
+SCHEMA_VERSION = 10
 #: The version a new event file starts at: schema 5, as it holds the change log from its creation
 #: (:data:`CHANGES_SCHEMA`; every later write appends to it, so a file of this tool would be schema 5
 #: after its first change anyway).  The venue's tables (schema 4, :mod:`tournament.store.venue`) are

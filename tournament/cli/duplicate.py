@@ -1,0 +1,169 @@
+"""A duplicate event's commands: ``boards``, and what ``tables``, ``result`` and ``standings`` print for
+one (docs/duplicate.md).  Thin over :mod:`tournament.event.duplicate`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from tournament.cli.app import EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, SEED_MAX, SEED_MIN, emit, fail, guarded, \
+    open_for_command, say_error, whole_scores
+from tournament.errors import TournamentError, UnusableInput
+from tournament.event import duplicate as dup, results as res
+from tournament.pairing.boards import Board, boards_json
+from tournament.store.event_store import EventStore
+
+
+@guarded
+def boards(
+    event: Path = typer.Argument(..., help="The event file (a duplicate event)."),
+    count: Optional[int] = typer.Option(None, "--boards", min=1, max=1000, help="Deal this many boards."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help="With --boards: the same seed deals "
+                                                                          "the same boards on any machine."),
+    from_file: Optional[Path] = typer.Option(None, "--from", help="Read the boards from a file of deals (DGN "
+                                                                  "deal lines, JSON records, or boards' JSON)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the boards as JSON."),
+) -> None:
+    """A duplicate event's boards: deal them (--boards N --seed S) or read them (--from FILE) before round 1
+    is seated, or print them."""
+    from domrec import reader
+
+    if count is not None and from_file is not None:
+        raise UnusableInput("give --boards N (to deal them) or --from FILE (to read them), not both")
+    with open_for_command(event) as store:
+        dup.check_duplicate(store, "tournament boards")
+        if count is not None:
+            made = dup.deal(store, count, seed)
+        elif from_file is not None:
+            try:
+                data = reader.read_bytes(from_file)
+            except OSError as e:
+                raise UnusableInput(f"{from_file}: {e.strerror or e}") from None
+            made = dup.read(store, data, reader.display_name(from_file))
+        else:
+            made = dup.boards(store)
+        if as_json:
+            sys.stdout.write(json.dumps(boards_json(made), ensure_ascii=False, indent=1) + "\n")
+            return
+        if count is not None or from_file is not None:
+            typer.echo(f"stored {len(made)} board{'s' if len(made) != 1 else ''} ({made[0].game}): boards "
+                       f"{made[0].number} to {made[-1].number}")
+            return
+        if not made:
+            raise UnusableInput(f"the event has no boards yet: tournament boards {event} --boards N --seed S")
+        for b in made:
+            typer.echo("\n".join(board_lines(b)))
+
+
+def board_lines(board: Board) -> list[str]:
+    """A board as text: its number, leader, each seat's tiles, and the boneyard, row or piles."""
+    deal = board.deal
+    lines = [f"board {board.number} ({board.game}), {board.leader} leads"]
+    lines += [f"  {s}: {' '.join(deal.hands[s])}" for s in board.seats]
+    if deal.boneyard:
+        lines.append(f"  boneyard, first drawn first: {' '.join(deal.boneyard)}")
+    if deal.row:
+        lines.append(f"  row: {' '.join(deal.row)}")
+    for s in board.seats if deal.piles else ():
+        lines.append(f"  {s}'s pile: {' '.join(deal.piles[s])}")
+    return lines
+
+
+def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, wide: bool = False) -> None:
+    """A duplicate round's tables: at each, its NS and EW pairs (the movement's number and name)
+    and its boards in order, with how many have a result; then each pair's table, direction and
+    boards, by pair number (where to go)."""
+    names = {t.id: t.name for t in store.teams()}
+    done = {(r["table_id"], r["board"]) for r in dup.sql.results(store)}
+    rows: list[dict[str, Any]] = []
+    for t in dup.table_boards(store, round_no):
+        played = sum((t.table_id, b) in done for b in t.boards)
+        rows.append({"round": t.round, "table": t.table, "ns": t.ns, "ns_name": names[t.ns_pair], "ew": t.ew,
+                     "ew_name": names[t.ew_pair], "boards": list(t.boards), "results": played})
+    if not rows:
+        raise UnusableInput(f"round {round_no} has not been seated")
+    if as_json:
+        emit(rows, False, True, "", {"round": round_no})
+        return
+    if as_csv:
+        emit([{**r, "boards": " ".join(map(str, r["boards"]))} for r in rows], True, False, "")
+        return
+    shown = [{"table": r["table"], "NS": f"{r['ns']} {r['ns_name']}", "EW": f"{r['ew']} {r['ew_name']}",
+              "boards": " ".join(map(str, r["boards"])), "results": f"{r['results']} of {len(r['boards'])}"}
+             for r in rows]
+    moving = dup.movement(store)
+    guide = []
+    for r in sorted(((r["ns"], r, "NS") for r in rows), key=lambda x: x[0]) + \
+            sorted(((r["ew"], r, "EW") for r in rows), key=lambda x: x[0]):
+        pair, row, side = r
+        guide.append(f"pair {pair}: table {row['table']} {side}, boards {' '.join(map(str, row['boards']))}")
+    footer = [f"{moving.tables}-table {moving.kind} ({moving.style}), round {round_no} of {moving.rounds}", *guide]
+    emit(shown, False, False, f"{store.settings.name} — round {round_no}", footer=footer, wide=wide,
+         keep=("table", "boards"))
+
+
+def enter(store: EventStore, records: list[str], round_no: Optional[int], table: Optional[int],
+          board: Optional[int], score: Optional[str], replace: bool, by: Optional[str]) -> None:
+    """``tournament result`` in a duplicate event: a typed score of one board at one table, or the
+    records of boards' hands (exit 1 if any was refused)."""
+    from domrec import reader
+
+    if score is not None:
+        if records:
+            raise UnusableInput("give record files or --score, not both")
+        if round_no is None or table is None or board is None:
+            raise UnusableInput("a board's typed result needs --round R --table T --board B --score NS=..,EW=..")
+        typer.echo(dup.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
+        return
+    if not records:
+        raise UnusableInput("give a board's record file, or --round R --table T --board B --score NS=..,EW=..")
+    worst = EXIT_OK
+    seen = 0
+    for src in reader.iter_sources(records):
+        seen += 1
+        try:
+            if src.error:
+                message = src.error.message
+                raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+            if src.form == "dgn":
+                judged = [(g.record if g.complete else None, g.report) for g in res.read_dgn(src.text, src.label)]
+            else:
+                judged = [res.judge(src.text, src.label)]
+            for record, report in judged:
+                try:
+                    entry = dup.enter_record(store, record, report, round_no, table, board, replace, by)
+                    typer.echo(f"{src.label}: {entry.summary()}")
+                except TournamentError as e:
+                    say_error(str(e), getattr(e, "problems", ()))
+                    worst = max(worst, e.exit_code)
+        except TournamentError as e:
+            say_error(str(e), getattr(e, "problems", ()))
+            worst = max(worst, e.exit_code)
+    if not seen:
+        fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
+    raise typer.Exit(worst)
+
+
+def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) -> None:
+    """The duplicate standings: ranked by the event's choice, each pair's matchpoints, percentage
+    and IMPs; a board played by too few tables said so underneath."""
+    doc = dup.standings(store)
+    if as_json:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv:
+        emit(doc["pairs"], True, False, "")
+        return
+    shown = [{"rank": r["rank"], "pair": f"{r['pair']} {r['name']}", "dir": r["direction"], "boards": r["boards"],
+              "MP": f"{r['matchpoints']}/{r['top']}", "%": f"{r['percent']:.2f}", "IMPs": r["imps"]}
+             for r in doc["pairs"]]
+    footer = [f"ranked by {doc['ranked_by']}" + (", then matchpoints" if doc["ranked_by"] == "imps" else
+                                                 ", then IMPs")]
+    footer += [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored"
+               for f in doc["too_few"]]
+    emit(shown, False, False, f"{store.settings.name} — duplicate standings", footer=footer, wide=wide,
+         keep=("rank", "pair"))

@@ -1,0 +1,379 @@
+"""A duplicate event (issue 38, docs/duplicate.md): its boards, its rounds seated by the movement,
+results entered board by board, and the pairs scored by matchpoints and IMPs.
+
+The event is a pairs event whose settings name a movement (:attr:`Settings.movement`).  Its
+boards are dealt (or read) once, before round 1 is seated, and stored whole
+(:mod:`tournament.store.boards`); when round 1 is seated the event's pairs get the movement's
+numbers 1 … 2T (in the order they entered), and each round's tables are seated as the movement
+says, each with its boards.  A table's result on a board is the points each side won: typed, or
+from the record of that hand, whose deal must be the board's (``check_hand``; any other deal is
+refused, naming the first tile that differs).  Scoring is :mod:`tournament.pairing.matchpoints`'
+over every board result stored; nothing of it is kept, it is computed afresh.
+
+What the venue will read (its own task): a table's boards for a round (:func:`table_boards`), a
+board's deal (:func:`board`), and a board's result at a table (:func:`entered`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Sequence
+
+import attrs
+
+from domrec.convert import text_of
+from domrec.record import Record
+from domrec.validate import Report
+
+from tournament.errors import PairingError, ResultRefused, UnusableInput
+from tournament.event import changes, results as res
+from tournament.event.audit import default_author
+from tournament.pairing import boards as bd, matchpoints as mp, movements as mv
+from tournament.pairing.plan import Plan
+from tournament.settings import PARTNERSHIP_SIDES
+from tournament.store import boards as sql
+from tournament.store.event_store import EventStore
+from tournament.store.sqlite import now
+from tournament.values import SeatAssignment, Table
+
+STORED, UNCHANGED, REPLACED = "stored", "unchanged", "replaced"
+
+
+class NotDuplicate(UnusableInput):
+    """A duplicate command on an event of another format (exit 2)."""
+
+
+def check_duplicate(store: EventStore, what: str) -> None:
+    if not store.settings.duplicate:
+        raise NotDuplicate(f"{what} is for a duplicate event (tournament new --format duplicate); this event is "
+                           f"{store.settings.format_name}")
+
+
+# --- boards ---------------------------------------------------------------------------------------
+
+
+def boards(store: EventStore) -> tuple[bd.Board, ...]:
+    """The event's boards, by number (read back and checked by the engine)."""
+    return tuple(bd.board_from_json(item) for item in sql.boards(store))
+
+
+def board(store: EventStore, number: int) -> bd.Board:
+    """One board of the event, or a one-line refusal naming the boards there are."""
+    item = sql.board(store, number)
+    if item is None:
+        count = len(sql.boards(store))
+        raise UnusableInput(f"there is no board {number}: the event has " +
+                            (f"boards 1 to {count}" if count else "no boards yet (tournament boards EVENT --boards N)"))
+    return bd.board_from_json(item)
+
+
+def deal(store: EventStore, count: int, seed: int | str) -> tuple[bd.Board, ...]:
+    """Deal ``count`` boards with the event's game and rules (seeded: the same seed, the same boards)
+    and store them."""
+    s = store.settings
+    return store_boards(store, bd.deal_boards(s.game, count, seed, players=s.table_size, variant=s.variant,
+                                              options=s.options or None))
+
+
+def read(store: EventStore, data: bytes | str, source: str) -> tuple[bd.Board, ...]:
+    """The boards of a file of deals (DGN deal lines, JSON records, or boards' JSON), stored."""
+    return store_boards(store, bd.read_boards(data, source))
+
+
+def store_boards(store: EventStore, made: Sequence[bd.Board]) -> tuple[bd.Board, ...]:
+    """The event's boards are ``made``: each of the event's game, rules and players, numbered
+    without repeats.  Refused once round 1 is seated (its tables are laying the boards out)."""
+    check_duplicate(store, "boards")
+    s = store.settings
+    rules = s.resolved_options()
+    numbers = [b.number for b in made]
+    if len(set(numbers)) != len(numbers):
+        twice = next(n for n in numbers if numbers.count(n) > 1)
+        raise bd.BoardError(f"board {twice} is given twice")
+    for b in made:
+        if b.game != s.game or len(b.seats) != s.table_size:
+            raise bd.BoardError(f"board {b.number} is {b.game} for {len(b.seats)} players; the event plays "
+                                f"{s.game} for {s.table_size}")
+        if b.rules != rules:
+            differ = sorted(k for k in set(rules) | set(b.rules) if rules.get(k) != b.rules.get(k))
+            raise bd.BoardError(f"board {b.number} is dealt under other rules than the event's ("
+                                + ", ".join(f"{k} {b.rules.get(k)} on the board, {rules.get(k)} in the event"
+                                            for k in differ) + ")")
+    with store.write():
+        if store.last_round():
+            raise UnusableInput("the boards are fixed once round 1 is seated: its tables are laying them out")
+        sql.replace_boards(store, bd.boards_json(sorted(made, key=lambda b: b.number)))
+    return tuple(sorted(made, key=lambda b: b.number))
+
+
+# --- the movement and its rounds -------------------------------------------------------------------
+
+
+def movement(store: EventStore, tables: int | None = None) -> mv.Movement:
+    """The event's movement: for the tables seated at round 1 (or ``tables``, before it)."""
+    s = store.settings
+    if tables is None:
+        numbers = sql.pair_numbers(store)
+        if not numbers:
+            raise UnusableInput("round 1 has not been seated yet: the movement is drawn for the pairs there are then")
+        tables = len(numbers) // 2
+    return mv.movement(s.movement or "mitchell", tables, s.boards_per_round)
+
+
+def pair_round(store: EventStore, number: int) -> Plan:
+    """Within the write of :func:`tournament.event.rounds.pair_next_round`: seat round ``number``
+    as the movement says, each table with its pairs and boards.  Round 1 numbers the pairs (those
+    entered, in order: an even number, 6 to 60) and checks that every board the movement plays is
+    there."""
+    if number == 1:
+        pairs = [t for t in store.teams() if t.active_in(1)]
+        if len(pairs) % 2:
+            raise PairingError(f"a duplicate movement seats two pairs a table: {len(pairs)} pairs are entered; "
+                               f"enter one more (or withdraw one)")
+        moving = movement(store, len(pairs) // 2)
+        have = {b["board"] for b in sql.boards(store)}
+        missing = [b for b in moving.boards if b not in have]
+        if missing:
+            raise PairingError(f"the {moving.tables}-table {moving.kind} plays boards 1 to {max(moving.boards)}; "
+                               f"the event has {len(have) or 'none'}: make them first (tournament boards EVENT "
+                               f"--boards {max(moving.boards)})")
+        sql.insert_pair_numbers(store, {i: t.id for i, t in enumerate(pairs, 1)})
+    moving = movement(store)
+    if number > moving.rounds:
+        raise PairingError(f"the {moving.tables}-table {moving.kind} has {moving.rounds} rounds, and all are seated")
+    ids = sql.pair_numbers(store)
+    members = {t.id: t.players for t in store.teams()}
+    seats = store.settings.seats()
+    tables = []
+    for sitting in moving.sittings[number - 1]:
+        ns, ew = members[ids[sitting.ns]], members[ids[sitting.ew]]
+        # Partners sit opposite: the event's seats in order are NS, EW, NS, EW (N E S W).
+        who = (ns[0], ew[0], ns[1], ew[1])
+        tables.append(tuple(SeatAssignment(seat, PARTNERSHIP_SIDES[i % 2], who[i]) for i, seat in enumerate(seats)))
+    store.insert_round(number, f"duplicate:{moving.kind}:{moving.tables}:round:{number}", tables, (), [])
+    by_number = {t.number: t.id for t in store.tables(number)}
+    for sitting in moving.sittings[number - 1]:
+        sql.insert_board_table(store, by_number[sitting.table], sitting.ns, sitting.ew, sitting.boards)
+    changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(tables), "byes": []})
+    return Plan(number, tuple(tables), ())
+
+
+def missing(store: EventStore, round_no: int) -> list[tuple[int, int]]:
+    """The (table, board) pairs of a round with no result yet."""
+    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    return [(t["table"], b) for t in sql.board_tables(store, round_no) for b in t["boards"]
+            if (t["table_id"], b) not in done]
+
+
+def check_finished(store: EventStore, round_no: int) -> None:
+    """Refuse the next round while a board of round ``round_no`` has no result at a table."""
+    left = missing(store, round_no)
+    if left:
+        shown = ", ".join(f"table {t} board {b}" for t, b in left[:8]) + (" …" if len(left) > 8 else "")
+        raise PairingError(f"round {round_no} is not finished: {shown} ha{'ve' if len(left) > 1 else 's'} "
+                           f"no result yet")
+
+
+@attrs.frozen
+class TableBoards:
+    """One table of a round as the venue and ``tournament tables`` read it: its pairs (the movement's
+    numbers and the event's pair ids) and its boards, in the order it plays them."""
+
+    round: int
+    table: int
+    table_id: int
+    ns: int
+    ew: int
+    ns_pair: int
+    ew_pair: int
+    boards: tuple[int, ...]
+
+
+def table_boards(store: EventStore, round_no: int | None = None) -> list[TableBoards]:
+    """Each table's pairs and boards, for one round (or all), in order."""
+    ids = sql.pair_numbers(store)
+    return [TableBoards(r["round"], r["table"], r["table_id"], r["ns"], r["ew"], ids[r["ns"]], ids[r["ew"]],
+                        tuple(r["boards"])) for r in sql.board_tables(store, round_no)]
+
+
+def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> tuple[Table, TableBoards]:
+    table = store.table(round_no, table_no)
+    found = next((t for t in table_boards(store, round_no) if t.table == table_no), None)
+    if table is None or found is None:
+        last = store.last_round()
+        raise UnusableInput(f"round {round_no} has no table {table_no}" if round_no <= last and last else
+                            f"round {round_no} has not been seated (the last round seated is {last})")
+    if board_no not in found.boards:
+        raise ResultRefused(f"table {table_no} of round {round_no} plays board"
+                            f"{'s' if len(found.boards) > 1 else ''} {', '.join(map(str, found.boards))}, "
+                            f"not board {board_no}")
+    return table, found
+
+
+# --- results -------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class BoardEntry:
+    """What happened to one board result."""
+
+    status: str  # stored, unchanged, replaced
+    round: int
+    table: int
+    board: int
+    ns: int
+    ew: int
+    verified: bool
+
+    def summary(self) -> str:
+        how = "verified record" if self.verified else "typed score, unverified"
+        verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced"}[self.status]
+        return f"round {self.round} table {self.table} board {self.board}: NS {self.ns}, EW {self.ew} ({how}) — {verb}"
+
+
+def entered(store: EventStore, table_id: int, board_no: int) -> dict[str, Any] | None:
+    """A table's result on a board as stored (``ns_points``, ``ew_points``, ``ended``, ``verified``), or None."""
+    return sql.result(store, table_id, board_no)
+
+
+def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
+                replace: bool = False, by: str | None = None) -> BoardEntry:
+    """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
+    (both sides, whole numbers within the limit, below zero only where the game allows it)."""
+    check_duplicate(store, "a board's result")
+    with store.write():
+        table, _ = _table(store, round_no, table_no, board_no)
+        ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
+        return _put(store, table, board_no, ordered["NS"], ordered["EW"], None, False, None, None, replace, by)
+
+
+def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
+                 table_no: int | None, board_no: int | None, replace: bool = False,
+                 by: str | None = None) -> BoardEntry:
+    """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
+    record of one played hand whose deal is the board's (any other deal is refused, naming the
+    first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
+    board are the ones given, else the record's ``event.round``, ``event.table`` and
+    ``event.board``."""
+    check_duplicate(store, "a board's result")
+    if record is None or report.status != "valid":
+        res.check_report(report)
+    assert record is not None
+    event = record.event or {}
+    round_no = round_no if round_no is not None else res._round_number(event.get("round"))
+    table_no = table_no if table_no is not None else res._round_number(event.get("table"))
+    board_no = board_no if board_no is not None else res._round_number(event.get("board"))
+    if round_no is None or table_no is None or board_no is None:
+        lacking = [n for n, v in (("--round", round_no), ("--table", table_no), ("--board", board_no)) if v is None]
+        raise UnusableInput(f"{report.source}: say which board this is: give {', '.join(lacking)} (or the "
+                            f"record's event.round, event.table and event.board)")
+    if len(record.hands) != 1:
+        raise ResultRefused(f"{report.source}: a board's record holds that one hand, not {len(record.hands)}")
+    hand = record.hands[0]
+    if hand.result is None or report.scores is None:
+        raise ResultRefused(f"{report.source}: hand 1 is not finished; nothing was stored")
+    the_board = board(store, board_no)
+    try:
+        bd.check_hand(the_board, record, 1)
+    except bd.NotTheBoardsDeal as e:
+        raise bd.NotTheBoardsDeal(f"{report.source}: {e}") from None
+    scores = {side: int(report.scores.get(side, 0)) for side in PARTNERSHIP_SIDES}
+    digest = res.record_hash(record)
+    with store.write():
+        table, _ = _table(store, round_no, table_no, board_no)
+        return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
+                    text_of([record], "json"), digest, replace, by)
+
+
+def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
+         record: str | None, digest: str | None, replace: bool, by: str | None) -> BoardEntry:
+    old = sql.result(store, table.id, board_no)
+    status = STORED
+    if old is not None:
+        same = (old["ns_points"], old["ew_points"], bool(old["verified"]), old["record_hash"]) == \
+            (ns, ew, verified, digest)
+        if same:
+            return BoardEntry(UNCHANGED, table.round, table.number, board_no, ns, ew, verified)
+        if not replace:
+            raise ResultRefused(f"round {table.round} table {table.number} board {board_no} already has a result "
+                                f"(NS {old['ns_points']}, EW {old['ew_points']}); give --replace to replace it")
+        status = REPLACED
+    sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(),
+                   by or store.author or default_author())
+    return BoardEntry(status, table.round, table.number, board_no, ns, ew, verified)
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+
+def table_results(store: EventStore) -> list[mp.TableResult]:
+    """Every stored board result as the scoring reads it (the movement's pair numbers)."""
+    seated = {t.table_id: t for t in table_boards(store)}
+    return [mp.TableResult(r["board"], seated[r["table_id"]].ns, seated[r["table_id"]].ew, r["ns_points"],
+                           r["ew_points"]) for r in sql.results(store)]
+
+
+def session(store: EventStore) -> mp.Session:
+    """The session scored afresh from every board result (the game's IMP step)."""
+    return mp.score_session(table_results(store), mp.IMP_STEP[store.settings.game])
+
+
+def directions(store: EventStore) -> dict[int, str]:
+    """Each movement pair's direction over the session: NS or EW (a Mitchell), both (a Howell)."""
+    seen: dict[int, set[str]] = {}
+    for t in table_boards(store):
+        seen.setdefault(t.ns, set()).add("NS")
+        seen.setdefault(t.ew, set()).add("EW")
+    return {p: next(iter(d)) if len(d) == 1 else "both" for p, d in seen.items()}
+
+
+def standings(store: EventStore) -> dict[str, Any]:
+    """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
+    ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
+    "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "too_few": [{"board",
+    "direction", "tables"}...]}``.  ``pair`` is the movement's number; ``unscored`` the boards the
+    pair played that had too few tables to be compared."""
+    check_duplicate(store, "duplicate standings")
+    scored = session(store)
+    names = {t.id: t.name for t in store.teams()}
+    ids = sql.pair_numbers(store)
+    facing = directions(store)
+    by = store.settings.ranking or "matchpoints"
+    totals = {t.pair: t for t in scored.totals}
+    for pair in ids:  # a pair with no result yet still stands, with nothing
+        totals.setdefault(pair, mp.PairTotal(pair, 0, 0, 0, 0, 0))
+    ranked = mp.ranking(attrs.evolve(scored, totals=tuple(totals[p] for p in sorted(totals))), by)
+    rows = []
+    previous: tuple[Fraction, int] | None = None
+    for place, t in enumerate(ranked, 1):
+        key = (Fraction(t.matchpoints, t.top or 1), t.imps)
+        rank = rows[-1]["rank"] if previous == key else place
+        previous = key
+        rows.append({"rank": rank, "pair": t.pair, "name": names.get(ids.get(t.pair, -1), ""),
+                     "direction": facing.get(t.pair, ""), "boards": t.boards, "matchpoints": t.matchpoints,
+                     "top": t.top, "percent": round(t.percent, 2), "imps": t.imps, "unscored": t.unscored})
+    few = [{"board": tr.board, "direction": tr.direction, "tables": tr.tables} for tr in scored.travellers
+           if tr.too_few]
+    return {"pairs": rows, "ranked_by": by, "too_few": few}
+
+
+def travellers(store: EventStore) -> list[dict[str, Any]]:
+    """Each board's traveller, as the report and the export show it: the board, and each table's
+    result on it (round, table, NS and EW pairs, the points, how the hand ended, the NS pair's
+    matchpoints and IMPs, or ``too_few``)."""
+    scored = session(store)
+    ns_of = {(r.board, r.pair): r for t in scored.travellers if t.direction == "NS" for r in t.results}
+    where = {t.table_id: t for t in table_boards(store)}
+    out: dict[int, list[dict[str, Any]]] = {}
+    for r in sql.results(store):
+        t = where[r["table_id"]]
+        mine = ns_of.get((r["board"], t.ns))
+        out.setdefault(r["board"], []).append({
+            "round": t.round, "table": t.table, "ns": t.ns, "ew": t.ew, "ns_points": r["ns_points"],
+            "ew_points": r["ew_points"], "ended": r["ended"], "verified": bool(r["verified"]),
+            "ns_matchpoints": None if mine is None or mine.too_few else mine.matchpoints,
+            "top": None if mine is None else mine.top,
+            "ns_imps": None if mine is None or mine.too_few else mine.imps,
+            "too_few": mine is None or mine.too_few})
+    return [{"board": b, "results": sorted(rows, key=lambda x: (x["round"], x["table"]))}
+            for b, rows in sorted(out.items())]

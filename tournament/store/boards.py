@@ -1,0 +1,135 @@
+"""A duplicate event's boards in the event file: the deals, the movement's pairs, each table's boards
+and each board's result there.
+
+Schema 10 (issue 38).  ``boards`` keeps each board as :func:`tournament.pairing.boards.board_json`
+writes it (the deal, the leader, the rules), so that any reader (the venue's table page starting a
+board's deal, the report's hand record) reads a board back with ``board_from_json``.
+``duplicate_pairs`` numbers the event's pairs as the movement numbers them (1 … 2T, fixed when round
+1 is seated).  ``board_tables`` says, for each table of a round, which movement pairs sit NS and EW
+and which boards it plays, in order (``[3, 4]``): a table's boards for a round are one row, read by
+the table's id.  ``board_results`` holds a table's result on one board: the points each side won,
+how the hand ended, and the record it came from (its JSON and hash) when it came from one.  A file
+gets these tables, and becomes schema 10, in the transaction of its first boards.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from tournament.store.event_store import EventStore
+
+BOARDS_SCHEMA_VERSION = 10
+BOARDS_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS boards (number INTEGER PRIMARY KEY, game TEXT NOT NULL, board TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS duplicate_pairs (number INTEGER PRIMARY KEY, "
+    "pair_id INTEGER NOT NULL UNIQUE REFERENCES teams(id))",
+    "CREATE TABLE IF NOT EXISTS board_tables (table_id INTEGER PRIMARY KEY REFERENCES round_tables(id), "
+    "ns INTEGER NOT NULL, ew INTEGER NOT NULL, boards TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS board_results (table_id INTEGER NOT NULL REFERENCES round_tables(id), "
+    "board INTEGER NOT NULL REFERENCES boards(number), ns_points INTEGER NOT NULL, ew_points INTEGER NOT NULL, "
+    "ended TEXT, verified INTEGER NOT NULL, record TEXT, record_hash TEXT, entered_at TEXT NOT NULL, "
+    "entered_by TEXT, PRIMARY KEY (table_id, board))",
+)
+
+
+def upgrade(store: "EventStore") -> None:
+    """Within a write: the boards' tables, and schema 10."""
+    if store.has_table("board_results"):
+        return
+    for sql in BOARDS_SCHEMA:
+        store.conn.execute(sql)
+    store._bump_schema(BOARDS_SCHEMA_VERSION)
+
+
+def boards(store: "EventStore") -> list[dict[str, Any]]:
+    """Every board's JSON (``board_json``'s), by number."""
+    if not store.has_table("boards"):
+        return []
+    return [json.loads(r["board"]) for r in store._rows("SELECT board FROM boards ORDER BY number")]
+
+
+def board(store: "EventStore", number: int) -> dict[str, Any] | None:
+    """One board's JSON (the venue starting its deal reads one board, not all)."""
+    if not store.has_table("boards"):
+        return None
+    found = store._rows("SELECT board FROM boards WHERE number = ?", [number])
+    return json.loads(found[0]["board"]) if found else None
+
+
+def replace_boards(store: "EventStore", items: Sequence[dict[str, Any]]) -> None:
+    """Within a write: the event's boards are these (any earlier ones are gone)."""
+    upgrade(store)
+    store.conn.execute("DELETE FROM boards")
+    store.conn.executemany("INSERT INTO boards(number, game, board) VALUES (?, ?, ?)",
+                           [(b["board"], b["game"], json.dumps(b, ensure_ascii=False))  # in order: the seats are the hands' order
+                            for b in items])
+
+
+def pair_numbers(store: "EventStore") -> dict[int, int]:
+    """The movement's pair number -> the event's pair (partnership) id; empty before round 1."""
+    if not store.has_table("duplicate_pairs"):
+        return {}
+    return {r["number"]: r["pair_id"] for r in store._rows("SELECT number, pair_id FROM duplicate_pairs")}
+
+
+def insert_pair_numbers(store: "EventStore", numbers: dict[int, int]) -> None:
+    """Within a write."""
+    upgrade(store)
+    store.conn.executemany("INSERT INTO duplicate_pairs(number, pair_id) VALUES (?, ?)", sorted(numbers.items()))
+
+
+def insert_board_table(store: "EventStore", table_id: int, ns: int, ew: int, numbers: Sequence[int]) -> None:
+    """Within a write: which movement pairs sit at a table and which boards it plays."""
+    upgrade(store)
+    store.conn.execute("INSERT INTO board_tables(table_id, ns, ew, boards) VALUES (?, ?, ?, ?)",
+                       [table_id, ns, ew, json.dumps(list(numbers))])
+
+
+def board_tables(store: "EventStore", round_no: int | None = None) -> list[dict[str, Any]]:
+    """Each table's movement pairs and boards: ``round``, ``table``, ``table_id``, ``ns``, ``ew``,
+    ``boards`` (a list), for one round or all, in order."""
+    if not store.has_table("board_tables"):
+        return []
+    where, params = ("WHERE r.number = ?", [round_no]) if round_no is not None else ("", [])
+    rows = store._rows("SELECT r.number AS round, t.number AS \"table\", t.id AS table_id, b.ns, b.ew, b.boards "
+                       "FROM board_tables b JOIN round_tables t ON t.id = b.table_id JOIN rounds r ON r.id = t.round_id "
+                       f"{where} ORDER BY r.number, t.number", params)
+    for r in rows:
+        r["boards"] = json.loads(r["boards"])
+    return rows
+
+
+def results(store: "EventStore") -> list[dict[str, Any]]:
+    """Every board result: ``table_id``, ``board``, ``ns_points``, ``ew_points``, ``ended``,
+    ``verified``, ``record_hash``, ``entered_at``, ``entered_by`` (not the record's text)."""
+    if not store.has_table("board_results"):
+        return []
+    return store._rows("SELECT table_id, board, ns_points, ew_points, ended, verified, record_hash, entered_at, "
+                       "entered_by FROM board_results ORDER BY table_id, board")
+
+
+def result(store: "EventStore", table_id: int, number: int) -> dict[str, Any] | None:
+    if not store.has_table("board_results"):
+        return None
+    found = store._rows("SELECT table_id, board, ns_points, ew_points, ended, verified, record_hash FROM "
+                        "board_results WHERE table_id = ? AND board = ?", [table_id, number])
+    return found[0] if found else None
+
+
+def record_text(store: "EventStore", table_id: int, number: int) -> str | None:
+    """The record a board result came from, as stored (None: a typed score)."""
+    if not store.has_table("board_results"):
+        return None
+    found = store._rows("SELECT record FROM board_results WHERE table_id = ? AND board = ?", [table_id, number])
+    return found[0]["record"] if found else None
+
+
+def put_result(store: "EventStore", table_id: int, number: int, ns: int, ew: int, ended: str | None,
+               verified: bool, record: str | None, digest: str | None, at: str, by: str | None) -> None:
+    """Within a write: a table's result on a board (any earlier one there replaced)."""
+    upgrade(store)
+    store.conn.execute("INSERT OR REPLACE INTO board_results(table_id, board, ns_points, ew_points, ended, verified, "
+                       "record, record_hash, entered_at, entered_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       [table_id, number, ns, ew, ended, int(verified), record, digest, at, by])
