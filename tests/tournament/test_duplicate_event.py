@@ -1,0 +1,198 @@
+"""Duplicate events (issue 38) through the command line: boards made and stored, rounds seated by the
+movement, results per board (typed, and from the hand's record whose deal must be the board's), and
+the standings, checked against matchpoints and IMPs recomputed here the slow way."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+
+import attrs
+import pytest
+from typer.testing import CliRunner
+
+from domrec.convert import text_of
+
+from tournament.cli import app
+from tournament.errors import SettingsError
+from tournament.pairing import boards as B
+from tournament.settings import Settings, make_settings
+
+runner = CliRunner()
+
+#: Competitive's IMP scale as docs/duplicate.md prints it: (from this difference, in points; IMPs).
+SCALE = [(5, 1), (12.5, 2), (22.5, 3), (32.5, 4), (42.5, 5), (55, 6), (67.5, 7), (80, 8), (92.5, 9), (107.5, 10),
+         (125, 11), (150, 12), (187.5, 13), (225, 14), (275, 15), (325, 16), (375, 17), (437.5, 18), (500, 19),
+         (562.5, 20), (625, 21), (750, 22), (875, 23), (1000, 24)]
+
+
+def run(*args: object, code: int = 0) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def new_event(path: Path, pairs: int, movement: str, ranking: str = "matchpoints") -> None:
+    run("new", path, "--name", "Club duplicate", "--game", "competitive", "--format", "duplicate",
+        "--movement", movement, "--ranking", ranking)
+    for i in range(1, pairs + 1):
+        run("add", path, f"North {i}", f"South {i}", "--pair", f"Pair {i}")
+
+
+def by_hand(results: list[tuple[int, int, int, int, int]]) -> dict[int, list]:
+    """(board, NS pair, EW pair, NS points, EW points) scored here: pair -> [matchpoints, top, IMPs]."""
+    out: dict[int, list] = defaultdict(lambda: [0, 0, 0])
+    boards = defaultdict(list)
+    for r in results:
+        boards[r[0]].append(r)
+    for rows in boards.values():
+        for side in (0, 1):
+            nets = {(r[1] if side == 0 else r[2]): (r[3] - r[4]) * (1 if side == 0 else -1) for r in rows}
+            ordered = sorted(nets.values())
+            kept = ordered[1:-1] if len(ordered) >= 5 else ordered
+            datum = Fraction(sum(kept), len(kept))
+            for pair, net in nets.items():
+                out[pair][0] += sum(2 if net > o else 1 if net == o else 0 for o in nets.values()) - 1
+                out[pair][1] += 2 * (len(nets) - 1)
+                diff = net - datum
+                won = max([k for start, k in SCALE if abs(diff) >= Fraction(start)], default=0)
+                out[pair][2] += won if diff >= 0 else -won
+    return out
+
+
+def play_session(tmp_path: Path, event: Path) -> list[tuple[int, int, int, int, int]]:
+    """Every round seated with ``pair`` and played: each table's boards played out by the engine from
+    the board's deal; a third of the results entered from JSON records, a third from DGN, a third
+    typed.  Returns every result as the test scores it."""
+    boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", event, "--json"))}
+    played = []
+    round_no = 0
+    while True:
+        out = runner.invoke(app, ["pair", str(event), "--json"])
+        if out.exit_code == 1 and "all are seated" in out.output:
+            break
+        assert out.exit_code == 0, out.output
+        round_no += 1
+        doc = json.loads(out.output)
+        assert doc["round"] == round_no
+        files = []
+        for row in doc["rows"]:
+            for number in row["boards"]:
+                record = B.play(boards[number], f"{round_no}/{row['table']}")
+                scores = record.hands[0].result.scores
+                played.append((number, row["ns"], row["ew"], scores["NS"], scores["EW"]))
+                way = (number + row["table"]) % 3
+                if way == 2:
+                    run("result", event, "--round", round_no, "--table", row["table"], "--board", number,
+                        "--score", f"NS={scores['NS']},EW={scores['EW']}")
+                    continue
+                record = attrs.evolve(record, event={"round": round_no, "table": row["table"], "board": number})
+                path = tmp_path / f"r{round_no}t{row['table']}b{number}.{'json' if way == 0 else 'dgn'}"
+                path.write_text(text_of([record], "json" if way == 0 else "dgn"))
+                files.append(path)
+        entered = run("result", event, *files)
+        assert entered.count("verified record") == len(files) and "stored" in entered
+    return played
+
+
+def check_standings(event: Path, played: list, by: str = "matchpoints") -> dict:
+    doc = json.loads(run("standings", event, "--json"))
+    expected = by_hand(played)
+    got = {r["pair"]: [r["matchpoints"], r["top"], r["imps"]] for r in doc["pairs"]}
+    assert got == dict(expected)
+    for r in doc["pairs"]:
+        assert set(r) >= {"rank", "pair", "direction", "boards", "matchpoints", "percent", "imps"}
+        assert r["percent"] == pytest.approx(100 * r["matchpoints"] / r["top"], abs=0.005)
+    key = (lambda r: (-Fraction(r["matchpoints"], r["top"]), -r["imps"])) if by == "matchpoints" else \
+        (lambda r: (-r["imps"], -Fraction(r["matchpoints"], r["top"])))
+    assert [key(r) for r in doc["pairs"]] == sorted(key(r) for r in doc["pairs"])
+    assert doc["ranked_by"] == by and doc["too_few"] == []
+    return doc
+
+
+def test_a_seven_table_mitchell_of_fourteen_boards(tmp_path: Path) -> None:
+    event = tmp_path / "mitchell.db"
+    new_event(event, 14, "mitchell")
+    run("pair", event, code=1)  # no boards yet: said so
+    assert "tournament boards" in run("pair", event, code=1)
+    assert "stored 14 boards" in run("boards", event, "--boards", 14, "--seed", 38)
+    shown = json.loads(run("boards", event, "--json"))
+    assert shown == B.boards_json(B.deal_boards("competitive", 14, 38))
+    assert set(shown[0]) == {"board", "game", "leader", "hands", "boneyard"}
+    played = play_session(tmp_path, event)
+    assert len(played) == 7 * 14
+    doc = check_standings(event, played)
+    assert {r["direction"] for r in doc["pairs"] if r["pair"] <= 7} == {"NS"}
+    assert {r["direction"] for r in doc["pairs"] if r["pair"] > 7} == {"EW"}
+    assert all(r["boards"] == 14 for r in doc["pairs"])
+    assert "boards are fixed once round 1 is seated" in run("boards", event, "--boards", 3, code=2)
+    text = run("tables", event, "--round", 3)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "pair 8: table 3 EW" in text  # EW pairs move up one table a round
+    with sqlite3.connect(event) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("10",)
+        assert db.execute("SELECT COUNT(*) FROM board_results").fetchone() == (98,)
+
+
+def test_a_five_table_howell_ranked_by_imps(tmp_path: Path) -> None:
+    event = tmp_path / "howell.db"
+    new_event(event, 10, "howell", ranking="imps")
+    run("boards", event, "--boards", 18, "--seed", 7)
+    played = play_session(tmp_path, event)
+    assert len(played) == 9 * 5 * 2
+    doc = check_standings(event, played, "imps")
+    assert {r["direction"] for r in doc["pairs"]} == {"both"}
+
+
+def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> None:
+    event = tmp_path / "e.db"
+    new_event(event, 6, "mitchell")
+    run("boards", event, "--boards", 6, "--seed", 1)
+    tables = json.loads(run("pair", event, "--json"))["rows"]
+    assert [r["boards"] for r in tables] == [[1, 2], [3, 4], [5, 6]]
+    boards = {b.number: b for b in B.deal_boards("competitive", 20, 1)}
+    other = next(b for n, b in boards.items() if n > 1 and b.leader == boards[1].leader)
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(text_of([B.play(other, 1)], "json"))  # another board's hand, entered as board 1's
+    out = runner.invoke(app, ["result", str(event), str(wrong), "--round", "1", "--table", "1", "--board", "1"])
+    assert out.exit_code == 1
+    lines = out.output.strip().splitlines()
+    assert len(lines) == 1 and "is not board 1's deal: board 1 deals" in lines[0]
+    tile = lines[0].split("board 1 deals ")[1].split()[0]
+    assert tile in boards[1].deal.hands["N"] + boards[1].deal.hands["E"] + boards[1].deal.hands["S"]
+    # A typed score: the board must be the table's, both sides given, whole numbers, not below zero.
+    assert "plays boards 1, 2, not board 3" in run("result", event, "-r", 1, "-t", 1, "-b", 3, "--score",
+                                                   "NS=1,EW=0", code=1)
+    run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=-4,EW=0", code=2)
+    run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=x,EW=0", code=2)
+    run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=4", code=1)
+    assert "stored" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=40,EW=0")
+    assert "nothing changed" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=40,EW=0")
+    assert "--replace" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=0,EW=12", code=1)
+    assert "replaced" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=0,EW=12", "--replace")
+    # One table on board 1 so far: too few tables, said instead of a score.
+    doc = json.loads(run("standings", event, "--json"))
+    assert {"board": 1, "direction": "NS", "tables": 1} in doc["too_few"]
+    assert "board 1 NS: too few tables" in run("standings", event)
+    assert "round 1 is not finished" in run("pair", event, code=1)
+
+
+def test_settings_of_a_duplicate_event() -> None:
+    s = make_settings("D", "competitive", "duplicate", movement="howell", boards_per_round=3, ranking="imps")
+    assert (s.format, s.format_name, s.duplicate, s.movement, s.boards_per_round, s.ranking) == \
+        ("pairs", "duplicate", True, "howell", 3, "imps")
+    assert Settings.from_json(s.to_json()) == s
+    plain = make_settings("P", "competitive", "pairs")
+    assert "movement" not in plain.to_json() and not plain.duplicate
+    assert make_settings("D", "competitive", "duplicate").movement == "mitchell"
+    for bad, said in (({"movement": "swiss"}, "mitchell or howell"), ({"boards_per_round": 5}, "2 to 4 boards"),
+                      ({"ranking": "wins"}, "matchpoints or imps")):
+        with pytest.raises(SettingsError, match=said):
+            make_settings("D", "competitive", "duplicate", **bad)
+    with pytest.raises(SettingsError, match="for --format duplicate"):
+        make_settings("P", "competitive", "pairs", movement="howell")
+    with pytest.raises(SettingsError, match="not a partnership game"):
+        make_settings("D", "castle-rock", "duplicate")
