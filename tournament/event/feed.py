@@ -149,9 +149,31 @@ def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
     statuses = changes.table_statuses(store, number)
     tables = [_table_doc(t, seen.results.get(t.id), seen.match_of.get(t.id), statuses, seen.names)
               for t in store.tables(number)]
+    if store.settings.duplicate:
+        _add_boards(store, number, tables)
     return {"round": number, "stage": stage_id,
             "label": _round_label(store.settings.format, seen.stages.get(stage_id), number), "tables": tables,
             "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
+
+
+def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]]) -> None:
+    """A duplicate round's tables: each table's boards in the order it plays them (``"boards": [3,
+    4]``), its movement pairs (``"pairs": {"NS": 1, "EW": 8}``) and each board's result there
+    (``"board_results"``: board, NS and EW points, how the hand ended, verified)."""
+    from tournament.event import duplicate
+
+    done: dict[tuple[int, int], dict[str, Any]] = {(r["table_id"], r["board"]): r for r in
+                                                   duplicate.sql.results(store)}
+    seated = {t.table: t for t in duplicate.table_boards(store, number)}
+    for doc in tables:
+        t = seated.get(doc["table"])
+        if t is None:
+            continue
+        doc["boards"] = list(t.boards)
+        doc["pairs"] = {"NS": t.ns, "EW": t.ew}
+        doc["board_results"] = [{"board": b, "ns_points": r["ns_points"], "ew_points": r["ew_points"],
+                                 "ended": r["ended"], "verified": bool(r["verified"])}
+                                for b in t.boards if (r := done.get((t.table_id, b))) is not None]
 
 
 def status_of(has_result: bool, logged: str | None) -> str:

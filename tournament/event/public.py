@@ -115,6 +115,15 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
         # Each round's matches as its tables' results add up (the export's; the pages make theirs).
         out["team_matches"] = [{"round": r["round"], **{k: v for k, v in m.items() if k != "sides"}}
                                for r in rounds for m in round_matches(out, r)]
+    if s.duplicate:  # the boards, each board's traveller and the duplicate standings
+        from tournament.event import duplicate
+        from tournament.pairing.boards import boards_json
+
+        out["event"]["duplicate"] = {"movement": s.movement, "boards_per_round": s.boards_per_round,
+                                     "ranking": s.ranking}
+        out["boards"] = boards_json(duplicate.boards(store))
+        out["travellers"] = duplicate.travellers(store)
+        out["duplicate_standings"] = duplicate.standings(store)
     if log:
         entries = feed.all_changes(store)
         out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)
