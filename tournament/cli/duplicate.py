@@ -27,6 +27,13 @@ def boards(
     from_file: Optional[Path] = typer.Option(None, "--from", help="Read the boards from a file of deals (DGN "
                                                                   "deal lines, JSON records, or boards' JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Print the boards as JSON."),
+    slips: bool = typer.Option(False, "--slips", help="Write the printable board slips (A4, a board a table "
+                                                      "of each round seated; a board a page before round 1)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="--slips: the HTML file (- for stdout)."),
+    round_no: Optional[int] = typer.Option(None, "--round", "-r", min=1, max=MAX_COUNT,
+                                           help="--slips: only this round's tables."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="--slips: en or es (default: the event's)."),
+    force: bool = typer.Option(False, "--force", help="--slips: replace a file that is not earlier slips."),
 ) -> None:
     """A duplicate event's boards: deal them (--boards N --seed S) or read them (--from FILE) before round 1
     is seated, or print them."""
@@ -46,6 +53,11 @@ def boards(
             made = dup.read(store, data, reader.display_name(from_file))
         else:
             made = dup.boards(store)
+        if slips:
+            _write_slips(store, made, output, round_no, lang, force)
+            return
+        if output is not None or round_no is not None or lang is not None or force:
+            raise UnusableInput("--output, --round, --lang and --force go with --slips")
         if as_json:
             sys.stdout.write(json.dumps(boards_json(made), ensure_ascii=False, indent=1) + "\n")
             return
@@ -57,6 +69,26 @@ def boards(
             raise UnusableInput(f"the event has no boards yet: tournament boards {event} --boards N --seed S")
         for b in made:
             typer.echo("\n".join(board_lines(b)))
+
+
+def _write_slips(store: EventStore, made: Any, output: Optional[Path], round_no: Optional[int],
+                 lang: Optional[str], force: bool) -> None:
+    from tournament.cli.app import write_output
+    from tournament.i18n import page_language
+    from tournament.pages.board_slips import BOARD_SLIPS, slips_page
+
+    if output is None:
+        raise UnusableInput("--slips writes a page: give --output FILE (- for stdout)")
+    if not made:
+        raise UnusableInput("the event has no boards yet: tournament boards EVENT --boards N --seed S")
+    tables = [(t.round, t.table, t.boards) for t in dup.table_boards(store, round_no)]
+    if round_no is not None and not tables:
+        raise UnusableInput(f"round {round_no} has not been seated")
+    page = slips_page(store.settings, made, tables, page_language(lang, store.settings.lang))
+    write_output(output, page, BOARD_SLIPS, force)
+    if str(output) != "-":
+        count = page.count('class="slip"')
+        typer.echo(f"wrote {output}: {count} board slip{'s' if count != 1 else ''}")
 
 
 def board_lines(board: Board) -> list[str]:
