@@ -173,6 +173,9 @@ def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> 
     assert "nothing changed" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=40,EW=0")
     assert "--replace" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=0,EW=12", code=1)
     assert "replaced" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=0,EW=12", "--replace")
+    with sqlite3.connect(event) as db:  # the replaced result is kept whole
+        old = db.execute("SELECT board, old_result FROM board_result_audit").fetchall()
+    assert len(old) == 1 and old[0][0] == 1 and json.loads(old[0][1])["ns_points"] == 40
     # One table on board 1 so far: too few tables, said instead of a score.
     doc = json.loads(run("standings", event, "--json"))
     assert {"board": 1, "direction": "NS", "tables": 1} in doc["too_few"]
@@ -196,3 +199,39 @@ def test_settings_of_a_duplicate_event() -> None:
         make_settings("P", "competitive", "pairs", movement="howell")
     with pytest.raises(SettingsError, match="not a partnership game"):
         make_settings("D", "castle-rock", "duplicate")
+
+
+def test_export_report_and_board_slips(tmp_path: Path) -> None:
+    event = tmp_path / "e.db"
+    new_event(event, 6, "mitchell")
+    run("boards", event, "--boards", 6, "--seed", 5)
+    boards = {b.number: b for b in B.deal_boards("competitive", 6, 5)}
+    for row in json.loads(run("pair", event, "--json"))["rows"]:
+        for number in row["boards"]:
+            scores = B.play(boards[number], row["table"]).hands[0].result.scores
+            run("result", event, "-r", 1, "-t", row["table"], "-b", number, "--score",
+                f"NS={scores['NS']},EW={scores['EW']}")
+    doc = json.loads(run("export", event, "-o", "-"))
+    first = doc["rounds"][0]["tables"][0]
+    assert first["boards"] == [1, 2] and first["pairs"] == {"NS": 1, "EW": 4}
+    assert [r["board"] for r in first["board_results"]] == [1, 2]
+    assert doc["boards"] == B.boards_json(list(boards.values()))
+    assert [t["board"] for t in doc["travellers"]] == [1, 2, 3, 4, 5, 6]
+    assert all(len(t["results"]) == 1 and t["results"][0]["too_few"] for t in doc["travellers"])
+    assert doc["event"]["duplicate"] == {"movement": "mitchell", "boards_per_round": 2, "ranking": "matchpoints"}
+    for lang, heading in (("en", "Hand record"), ("es", "Registro de manos")):
+        report = tmp_path / f"report-{lang}.html"
+        run("report", event, "-o", report, "--no-replays", "--lang", lang)
+        page = report.read_text()
+        assert heading in page and all(f'id="board-{n}"' in page for n in boards)
+        assert " ".join(boards[3].deal.hands["W"]) in page
+    slips = tmp_path / "slips.html"
+    assert "6 board slips" in run("boards", event, "--slips", "-o", slips)
+    page = slips.read_text()
+    assert page.count('class="slip"') == 6 and "Round 1, table 2" in page
+    for b in boards.values():
+        for seat in b.seats:
+            assert " ".join(b.deal.hands[seat]) in page  # each seat's tiles, in the board's order
+    run("boards", event, "--slips", "-o", slips, "--lang", "es")
+    assert "Tablero 1" in slips.read_text() and "Ronda 1, mesa 1" in slips.read_text()
+    assert "cannot be unpaired" in run("unpair", event, code=1)

@@ -111,6 +111,9 @@ def requests_text(store: EventStore) -> list[str]:
 
 
 def _refuse_stage_round(store: EventStore, round_no: int, what: str) -> None:
+    if store.settings.duplicate:  # the movement seats every round: a pair moved would meet boards twice
+        raise Refused(f"a duplicate event's rounds are seated by its movement, pairs and boards together: round "
+                      f"{round_no} cannot be {what}")
     if store.round_stage().get(round_no, 1) != 1:
         raise Refused(f"round {round_no} belongs to a stage (a knockout, a round robin or a final), whose draw "
                       f"seats its tables: it cannot be {what}")

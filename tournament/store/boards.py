@@ -8,7 +8,8 @@ board's deal, the report's hand record) reads a board back with ``board_from_jso
 1 is seated).  ``board_tables`` says, for each table of a round, which movement pairs sit NS and EW
 and which boards it plays, in order (``[3, 4]``): a table's boards for a round are one row, read by
 the table's id.  ``board_results`` holds a table's result on one board: the points each side won,
-how the hand ended, and the record it came from (its JSON and hash) when it came from one.  A file
+how the hand ended, and the record it came from (its JSON and hash) when it came from one; a result
+replaced is kept whole in ``board_result_audit``.  A file
 gets these tables, and becomes schema 10, in the transaction of its first boards.
 """
 
@@ -31,6 +32,10 @@ BOARDS_SCHEMA = (
     "board INTEGER NOT NULL REFERENCES boards(number), ns_points INTEGER NOT NULL, ew_points INTEGER NOT NULL, "
     "ended TEXT, verified INTEGER NOT NULL, record TEXT, record_hash TEXT, entered_at TEXT NOT NULL, "
     "entered_by TEXT, PRIMARY KEY (table_id, board))",
+    # A replaced board result, kept whole (nothing acknowledged is lost): its row as JSON, when and by whom.
+    "CREATE TABLE IF NOT EXISTS board_result_audit (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+    "table_id INTEGER NOT NULL REFERENCES round_tables(id), board INTEGER NOT NULL, old_result TEXT NOT NULL, "
+    "replaced_at TEXT NOT NULL, changed_by TEXT)",
 )
 
 
@@ -118,6 +123,14 @@ def result(store: "EventStore", table_id: int, number: int) -> dict[str, Any] | 
     return found[0] if found else None
 
 
+def audit(store: "EventStore") -> list[dict[str, Any]]:
+    """Every replaced board result, oldest first (``old_result`` its row as JSON)."""
+    if not store.has_table("board_result_audit"):
+        return []
+    return store._rows("SELECT id, table_id, board, old_result, replaced_at, changed_by FROM board_result_audit "
+                       "ORDER BY id")
+
+
 def record_text(store: "EventStore", table_id: int, number: int) -> str | None:
     """The record a board result came from, as stored (None: a typed score)."""
     if not store.has_table("board_results"):
@@ -128,8 +141,13 @@ def record_text(store: "EventStore", table_id: int, number: int) -> str | None:
 
 def put_result(store: "EventStore", table_id: int, number: int, ns: int, ew: int, ended: str | None,
                verified: bool, record: str | None, digest: str | None, at: str, by: str | None) -> None:
-    """Within a write: a table's result on a board (any earlier one there replaced)."""
+    """Within a write: a table's result on a board; an earlier one there is kept in the audit table."""
     upgrade(store)
+    old = store._rows("SELECT * FROM board_results WHERE table_id = ? AND board = ?", [table_id, number])
+    if old:
+        store.conn.execute("INSERT INTO board_result_audit(table_id, board, old_result, replaced_at, changed_by) "
+                           "VALUES (?, ?, ?, ?, ?)", [table_id, number, json.dumps(old[0], ensure_ascii=False),
+                                                      at, by])
     store.conn.execute("INSERT OR REPLACE INTO board_results(table_id, board, ns_points, ew_points, ended, verified, "
                        "record, record_hash, entered_at, entered_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        [table_id, number, ns, ew, ended, int(verified), record, digest, at, by])
