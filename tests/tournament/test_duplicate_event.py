@@ -176,6 +176,15 @@ def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> 
     with sqlite3.connect(event) as db:  # the replaced result is kept whole
         old = db.execute("SELECT board, old_result FROM board_result_audit").fetchall()
     assert len(old) == 1 and old[0][0] == 1 and json.loads(old[0][1])["ns_points"] == 40
+    # A record naming the event's players must name the table's (N North 1, E North 4, S South 1, W South 4).
+    hand = B.play(boards[1], 2)
+    named = tmp_path / "named.json"
+    for names, code in ((("North 1", "North 4", "South 1", "South 4"), 0), (("North 2", "North 4", "South 1",
+                                                                              "South 4"), 1)):
+        players = tuple(attrs.evolve(p, name=n) for p, n in zip(hand.players, names))
+        named.write_text(text_of([attrs.evolve(hand, players=players)], "json"))
+        out = run("result", event, named, "-r", 1, "-t", 1, "-b", 1, "--replace", code=code)
+        assert ("(verified record) — replaced" in out) if code == 0 else ("does not match table 1" in out)
     # One table on board 1 so far: too few tables, said instead of a score.
     doc = json.loads(run("standings", event, "--json"))
     assert {"board": 1, "direction": "NS", "tables": 1} in doc["too_few"]

@@ -254,7 +254,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
-    ``event.board``."""
+    ``event.board``.  A record naming the event's players must name the table's, in their seats."""
     check_duplicate(store, "a board's result")
     if record is None or report.status != "valid":
         res.check_report(report)
@@ -281,8 +281,21 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     digest = res.record_hash(record)
     with store.write():
         table, _ = _table(store, round_no, table_no, board_no)
+        _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
                     text_of([record], "json"), digest, replace, by)
+
+
+def _check_players(store: EventStore, record: Record, table: Table, source: str) -> None:
+    """A record that names the event's players (by name or id) must name the table's, each in the
+    seat the table gave them (as any result's record); one that names none of them (a hand
+    recorded with its seats for names) is taken for the table it is entered for."""
+    named = res.record_players(store, record)
+    if not named and all(rp.id is None for rp in record.players):
+        return
+    mapped = res.record_seats(store.settings, record, named, source)
+    everyone = {p.id: p for p in store.players()}
+    res._check_table(record, table, mapped, everyone, source)
 
 
 def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
