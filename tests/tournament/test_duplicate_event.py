@@ -244,3 +244,26 @@ def test_export_report_and_board_slips(tmp_path: Path) -> None:
     run("boards", event, "--slips", "-o", slips, "--lang", "es")
     assert "Tablero 1" in slips.read_text() and "Ronda 1, mesa 1" in slips.read_text()
     assert "cannot be unpaired" in run("unpair", event, code=1)
+
+
+def test_boards_read_from_a_file_of_deals(tmp_path: Path) -> None:
+    event = tmp_path / "e.db"
+    new_event(event, 6, "howell")
+    dealt = B.deal_boards("competitive", 4, 9)
+    as_json = tmp_path / "boards.json"
+    as_json.write_text(json.dumps(B.boards_json(dealt)))
+    assert "stored 4 boards" in run("boards", event, "--from", as_json)
+    assert json.loads(run("boards", event, "--json")) == B.boards_json(dealt)
+    deals = tmp_path / "deals.dgn"  # DGN: each hand with its deal is a board, numbered in order
+    deals.write_text(text_of([B.play(b, 1) for b in reversed(dealt)], "dgn"))
+    run("boards", event, "--from", deals)
+    assert [b["hands"] for b in json.loads(run("boards", event, "--json"))] == \
+        [B.board_json(b)["hands"] for b in reversed(dealt)]
+    other = tmp_path / "broadway.json"
+    other.write_text(json.dumps(B.boards_json(B.deal_boards("broadway", 2, 1))))
+    assert "the event plays competitive" in run("boards", event, "--from", other, code=2)
+    assert "3-table howell plays boards 1 to 10; the event has 4" in run("pair", event, code=1)
+    run("boards", event, "--boards", 2, "--from", other, code=2)
+    plain = tmp_path / "plain.db"
+    run("new", plain, "--name", "P", "--game", "competitive", "--format", "pairs")
+    assert "for a duplicate event" in run("boards", plain, "--boards", 2, code=2)
