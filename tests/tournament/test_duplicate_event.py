@@ -135,6 +135,15 @@ def test_a_seven_table_mitchell_of_fourteen_boards(tmp_path: Path) -> None:
     with sqlite3.connect(event) as db:
         assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("10",)
         assert db.execute("SELECT COUNT(*) FROM board_results").fetchone() == (98,)
+        records = db.execute("SELECT COUNT(*) FROM board_results WHERE record IS NOT NULL").fetchone()[0]
+    assert f"{records} records re-validated): 0 errors" in run("check", event)
+    with sqlite3.connect(event) as db:  # a stored result that its record does not score
+        db.execute("UPDATE board_results SET ns_points = ns_points + 1 WHERE rowid = (SELECT MIN(rowid) FROM "
+                   "board_results WHERE record IS NOT NULL)")
+        db.execute("UPDATE board_tables SET boards = '[2, 1]' WHERE table_id = (SELECT MAX(table_id) FROM "
+                   "board_tables)")
+    found = run("check", event, code=1)
+    assert "the record scores NS" in found and "the movement says pairs" in found
 
 
 def test_a_five_table_howell_ranked_by_imps(tmp_path: Path) -> None:

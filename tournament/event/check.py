@@ -219,6 +219,11 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     findings.extend(pairing_findings(settings, players, teams, [t for t in tables if t.round in swiss_rounds],
                                      {r: v for r, v in byes.items() if r in swiss_rounds}, desk.excused(store),
                                      squad_store.substitutions(store) if settings.teams else ()))
+    if settings.duplicate:  # the movement's seating, each board result, each board record again
+        from tournament.event import duplicate
+
+        found, counts["records"] = duplicate.check_findings(store)
+        findings.extend(Finding(*f) for f in found)
     if not skip and not any(f.where == "database" or f.where.startswith("table ") for f in findings):
         findings.extend(stage_findings(store))  # replayed in a transaction: not on a damaged file
     by_table = {t.id: t for t in tables}
@@ -343,7 +348,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     # standings without it would differ for that reason alone.
     skipped_tables = store.tables_of_results(skip)
     for number in [n for n in rounds if n in swiss_rounds]:
-        if number == 1 or skipped_tables:
+        if number == 1 or skipped_tables or settings.duplicate:  # a duplicate round is seated by its movement
             continue
         if settings.teams and settings.team_schedule != "swiss":
             continue  # a round robin of teams is paired on its schedule, not on standings
@@ -360,6 +365,12 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
         last = rounds[-1]
         missing = [t.number for t in tables if t.round < last and t.round in swiss_rounds and t.id not in results
                    and t.id not in skipped_tables]
+        if settings.duplicate:  # a duplicate table's results are its boards'
+            from tournament.event import duplicate
+
+            left = [(r, t, b) for r in rounds if r < last for t, b in duplicate.missing(store, r)]
+            missing = [f"round {r} table {t} board {b}" for r, t, b in left]  # type: ignore[misc]
+            counts["results"] = len(duplicate.sql.results(store))
         if missing:
             add("error", "results", f"tables of finished rounds without results: {missing[:10]}")
 

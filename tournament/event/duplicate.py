@@ -390,3 +390,57 @@ def travellers(store: EventStore) -> list[dict[str, Any]]:
             "too_few": mine is None or mine.too_few})
     return [{"board": b, "results": sorted(rows, key=lambda x: (x["round"], x["table"]))}
             for b, rows in sorted(out.items())]
+
+
+# --- tournament check ------------------------------------------------------------------------------
+
+
+def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
+    """What ``tournament check`` finds in a duplicate event, as (level, where, message), and how many
+    board records it re-validated: every table seated as the movement says (its pairs and its
+    boards), every board result of one of its table's boards, and every board record replayed by
+    domrec again, its deal the board's and its points the ones stored."""
+    from domrec.reader import loads
+    from domrec.validate import validate
+
+    out: list[tuple[str, str, str]] = []
+    seated = table_boards(store)
+    if not seated:
+        return out, 0
+    try:
+        moving = movement(store)
+    except (UnusableInput, mv.MovementError) as e:
+        return [("error", "duplicate", str(e))], 0
+    for t in seated:
+        want = next((s for s in moving.sittings[t.round - 1] if s.table == t.table), None) \
+            if t.round <= moving.rounds else None
+        if want is None or (want.ns, want.ew, want.boards) != (t.ns, t.ew, t.boards):
+            out.append(("error", f"round {t.round} table {t.table}", f"seats pairs {t.ns} and {t.ew} with boards "
+                        f"{list(t.boards)}; the movement says " + (f"pairs {want.ns} and {want.ew} with boards "
+                                                                   f"{list(want.boards)}" if want else "no such table")))
+    where = {t.table_id: t for t in seated}
+    boards_by_number = {b.number: b for b in boards(store)}
+    checked = 0
+    for r in sql.results(store):
+        t = where.get(r["table_id"])
+        place = f"round {t.round} table {t.table} board {r['board']}" if t else f"board {r['board']}"
+        if t is None or r["board"] not in t.boards:
+            out.append(("error", place, "a result of a board the table does not play"))
+            continue
+        text = sql.record_text(store, r["table_id"], r["board"])
+        if text is None:
+            continue
+        checked += 1
+        try:
+            record = loads(text)
+            report = validate(record, place)
+            if report.status != "valid":
+                raise ResultRefused(f"the record is {report.status} again ({report.summary()})")
+            bd.check_hand(boards_by_number[r["board"]], record, 1)
+            got = {s: int((report.scores or {}).get(s, 0)) for s in PARTNERSHIP_SIDES}
+            if (got["NS"], got["EW"]) != (r["ns_points"], r["ew_points"]):
+                raise ResultRefused(f"the record scores NS {got['NS']}, EW {got['EW']}; stored NS {r['ns_points']}, "
+                                    f"EW {r['ew_points']}")
+        except Exception as e:  # any failure is a finding, never a crash of check
+            out.append(("error", place, str(e)))
+    return out, checked
