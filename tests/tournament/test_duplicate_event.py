@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,16 +17,12 @@ from domrec.convert import text_of
 
 from tournament.cli import app
 from tournament.errors import SettingsError
-from tournament.pairing import boards as B
+from tournament.pairing import boards as B, matchpoints as P
 from tournament.settings import Settings, make_settings
 
+from tests.tournament.test_matchpoints import rescored  # the slow way, written apart from the code under test
+
 runner = CliRunner()
-
-#: Competitive's IMP scale as docs/duplicate.md prints it: (from this difference, in points; IMPs).
-SCALE = [(5, 1), (12.5, 2), (22.5, 3), (32.5, 4), (42.5, 5), (55, 6), (67.5, 7), (80, 8), (92.5, 9), (107.5, 10),
-         (125, 11), (150, 12), (187.5, 13), (225, 14), (275, 15), (325, 16), (375, 17), (437.5, 18), (500, 19),
-         (562.5, 20), (625, 21), (750, 22), (875, 23), (1000, 24)]
-
 
 def run(*args: object, code: int = 0) -> str:
     result = runner.invoke(app, [str(a) for a in args])
@@ -42,28 +37,7 @@ def new_event(path: Path, pairs: int, movement: str, ranking: str = "matchpoints
         run("add", path, f"North {i}", f"South {i}", "--pair", f"Pair {i}")
 
 
-def by_hand(results: list[tuple[int, int, int, int, int]]) -> dict[int, list]:
-    """(board, NS pair, EW pair, NS points, EW points) scored here: pair -> [matchpoints, top, IMPs]."""
-    out: dict[int, list] = defaultdict(lambda: [0, 0, 0])
-    boards = defaultdict(list)
-    for r in results:
-        boards[r[0]].append(r)
-    for rows in boards.values():
-        for side in (0, 1):
-            nets = {(r[1] if side == 0 else r[2]): (r[3] - r[4]) * (1 if side == 0 else -1) for r in rows}
-            ordered = sorted(nets.values())
-            kept = ordered[1:-1] if len(ordered) >= 5 else ordered
-            datum = Fraction(sum(kept), len(kept))
-            for pair, net in nets.items():
-                out[pair][0] += sum(2 if net > o else 1 if net == o else 0 for o in nets.values()) - 1
-                out[pair][1] += 2 * (len(nets) - 1)
-                diff = net - datum
-                won = max([k for start, k in SCALE if abs(diff) >= Fraction(start)], default=0)
-                out[pair][2] += won if diff >= 0 else -won
-    return out
-
-
-def play_session(tmp_path: Path, event: Path) -> list[tuple[int, int, int, int, int]]:
+def play_session(tmp_path: Path, event: Path) -> list[P.TableResult]:
     """Every round seated with ``pair`` and played: each table's boards played out by the engine from
     the board's deal; a third of the results entered from JSON records, a third from DGN, a third
     typed.  Returns every result as the test scores it."""
@@ -83,7 +57,7 @@ def play_session(tmp_path: Path, event: Path) -> list[tuple[int, int, int, int, 
             for number in row["boards"]:
                 record = B.play(boards[number], f"{round_no}/{row['table']}")
                 scores = record.hands[0].result.scores
-                played.append((number, row["ns"], row["ew"], scores["NS"], scores["EW"]))
+                played.append(P.TableResult(number, row["ns"], row["ew"], scores["NS"], scores["EW"]))
                 way = (number + row["table"]) % 3
                 if way == 2:
                     run("result", event, "--round", round_no, "--table", row["table"], "--board", number,
@@ -100,7 +74,7 @@ def play_session(tmp_path: Path, event: Path) -> list[tuple[int, int, int, int, 
 
 def check_standings(event: Path, played: list, by: str = "matchpoints") -> dict:
     doc = json.loads(run("standings", event, "--json"))
-    expected = by_hand(played)
+    expected = rescored(played)
     got = {r["pair"]: [r["matchpoints"], r["top"], r["imps"]] for r in doc["pairs"]}
     assert got == dict(expected)
     for r in doc["pairs"]:

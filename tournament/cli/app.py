@@ -111,6 +111,14 @@ def open_for_command(path: Path) -> EventStore:
     return store
 
 
+def refuse_unreadable(src: Any) -> None:
+    """A record file domrec's reader could not read (``reader.iter_sources``'s error): one line
+    that names the file, once."""
+    if src.error:
+        message = src.error.message
+        raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+
+
 def parse_rule_options(texts: list[str]) -> dict[str, Any]:
     try:
         return parse_options(texts)

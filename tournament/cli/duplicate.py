@@ -11,7 +11,7 @@ from typing import Any, Optional
 import typer
 
 from tournament.cli.app import EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, SEED_MAX, SEED_MIN, emit, fail, guarded, \
-    open_for_command, say_error, whole_scores
+    open_for_command, refuse_unreadable, say_error, whole_scores
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import duplicate as dup, results as res
 from tournament.pairing.boards import Board, boards_json
@@ -158,9 +158,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
     for src in reader.iter_sources(records):
         seen += 1
         try:
-            if src.error:
-                message = src.error.message
-                raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+            refuse_unreadable(src)
             if src.form == "dgn":
                 judged = [(g.record if g.complete else None, g.report) for g in res.read_dgn(src.text, src.label)]
             else:

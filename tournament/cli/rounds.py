@@ -10,8 +10,8 @@ import typer
 
 from domrec.errors import InputError
 
-from tournament.cli.app import (EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, emit, fail, guarded, open_for_command, say_error,
-                                whole_scores)
+from tournament.cli.app import (EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, emit, fail, guarded, open_for_command,
+                                refuse_unreadable, say_error, whole_scores)
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import results as res, rounds
 from tournament.settings import PAIRS
@@ -263,9 +263,7 @@ def result(
         for src in reader.iter_sources(records):
             seen += 1
             try:
-                if src.error:
-                    message = src.error.message
-                    raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+                refuse_unreadable(src)
                 if src.form == "dgn":  # each game of the text on its own, as the lines of a .jsonl are
                     for game in res.read_dgn(src.text, src.label):
                         try:
@@ -322,9 +320,7 @@ def amend(
                 raise UnusableInput(f"{record} holds {len(sources)} records; an amendment takes the one game "
                                     f"of the table")
             src = sources[0]
-            if src.error:
-                message = src.error.message
-                raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+            refuse_unreadable(src)
             amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
             entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
         typer.echo(entry.summary())
