@@ -8,12 +8,20 @@ Then a game is played write by write: before each write goes to the server, the 
 JSON (but for the request's id and the time of the last write, which are the server's alone):
 legal moves, whole hands typed, an illegal move, a line that cannot be read, an old revision, a
 mode that is none, a call of the director, in English and in Spanish.  Slow, and skipped with the
-reason where Chromium or Playwright is missing."""
+reason where Chromium or Playwright is missing.
+
+Pyodide's start is most of such a test's time, so the module boots one phone's page (a Competitive
+table's) and every game is answered by that engine: the Competitive table's writes through its
+own page (the log read by the page, the writes sent by the page, then the engine keeping the log
+itself), each other game's table, served apart, by the same engine given that table's log as the
+server gives it (GET ...?log=only, which is what the page's ``domrecEngine.table()`` reads), the
+server's answer asked for right after, as the page asks."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
 from domrec.session import PARTS, requests_for
@@ -70,20 +78,16 @@ def _local_only(route) -> None:
 _local_only.refused = []
 
 
+#: One write answered by the engine from a log given to it (another table's, read by the test).
+GIVEN = """async ([log, path, body, lang]) => await window.domrecEngine.answer(log, {path, body}, lang)"""
+
+
 @pytest.fixture(scope="module")
-def browser():
-    from tests.browser import launched
-
-    with launched() as b:
-        yield b
-
-
-@pytest.mark.parametrize("game", list(EVENTS))
-def test_the_phone_answers_as_the_server(game, browser, tmp_path):
-    path = _event(tmp_path, game)
+def phone(browser, tmp_path_factory):
+    """A phone's page of a Competitive table whose engine has loaded from the laptop alone (every
+    other host refused): the page, and a game its table could play, for the module's tests."""
+    path = _event(tmp_path_factory.mktemp("phone"), "competitive")
     record = _game_of(path, 1, 1, 5)
-    texts = list(requests_for(record))
-    hands = hand_by_hand(texts)
     with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as venue:
         context = browser.new_context(viewport={"width": 390, "height": 844})
         context.route("**/*", _local_only)
@@ -94,47 +98,88 @@ def test_the_phone_answers_as_the_server(game, browser, tmp_path):
             assert page.evaluate("() => [document.body.dataset.engine, window.domrecEngine.status, "
                                  "window.domrecEngine.error]") == ["ready", "ready", None]
             assert not _local_only.refused, _local_only.refused
-            rev = 0
-            seen: dict[str, int] = {}
-
-            def both(path: str, body: dict, lang: str) -> dict:
-                got = page.evaluate(BOTH, [path, body, lang])
-                mine, server = got["mine"], got["server"]
-                assert mine["status"] == server["status"], (path, body, lang, mine, server)
-                assert _without_times(mine["body"]) == _without_times(server["body"]), (path, body, lang)
-                seen[str(server["status"])] = seen.get(str(server["status"]), 0) + 1
-                return server
-
-            # the first hand write by write, alternately in English and Spanish, with refusals between
-            first = hand_by_hand(texts)[0].split("\n")
-            moved = next(k for k, text in enumerate(first) if text.split()[0] not in PARTS)
-            for k, text in enumerate(first):
-                lang = "es" if k % 2 else "en"
-                if k == 3:
-                    both("dgn", {"rev": rev, "text": "zz 9-9"}, lang)  # a line that cannot be read
-                    both("dgn", {"rev": rev, "text": "N 0-0@9-9"}, "es")  # a move that is no move here
-                    both("dgn", {"rev": rev + 5, "text": text}, lang)  # an old (here: a future) revision
-                    both("mode", {"rev": rev, "mode": "x"}, "es")
-                if k and k == moved + 2:  # the first move of the hand made again: refused by the rules
-                    assert both("dgn", {"rev": rev, "text": first[moved]}, "es")["status"] == 422
-                    assert both("dgn", {"rev": rev, "text": first[moved]}, "en")["status"] == 422
-                server = both("dgn", {"rev": rev, "text": text}, lang)
-                if server["status"] == 200:
-                    rev = server["body"]["rev"]
-            server = both("call", {"rev": 0}, "es")  # a call, from any view
-            rev = server["body"]["rev"]
-            for k, text in enumerate(hands[1:3]):  # then whole hands typed at once
-                server = both("dgn", {"rev": rev, "text": text}, "es" if k % 2 else "en")
-                rev = server["body"]["rev"] if server["status"] == 200 else rev
-            # the table as the page holds it: the engine reads the log it lacks, then answers
-            for k, text in enumerate(hands[3:5]):
-                lang = "es" if k % 2 else "en"
-                got = page.evaluate(KEPT, ["dgn", {"rev": rev, "text": text}, lang, server["body"]])
-                assert got["mine"]["status"] == got["server"]["status"], (text, got)
-                assert _without_times(got["mine"]["body"]) == _without_times(got["server"]["body"]), (text, lang)
-                server = got["server"]
-                rev = server["body"]["rev"] if server["status"] == 200 else rev
-            assert seen.get("200", 0) >= len(first) // 2 and seen.get("422") and seen.get("409"), seen
-            assert not _local_only.refused, _local_only.refused
+            yield page, record
         finally:
             context.close()
+
+
+class _Apart:
+    """Another table's writes, served by ``venue`` apart from the phone's page: its log read and its
+    writes sent as the page's own (``BOTH``) read and send them, the engine given that log."""
+
+    def __init__(self, page, venue) -> None:
+        link = venue.links["tables"][0]
+        self.page, self.api = page, f"{venue.base_url}/api/v1/tables/{link['round']}/{link['table']}"
+        self.headers = {"Authorization": f"Bearer {link['token']}"}
+
+    def both(self, path: str, body: dict, lang: str) -> dict:
+        got = httpx.get(f"{self.api}?log=only", headers=self.headers)
+        assert got.status_code == 200, got.text
+        mine = self.page.evaluate(GIVEN, [got.json()["log"], path, body, lang])
+        r = httpx.post(f"{self.api}/{path}?lang={lang}", json=body, headers=self.headers)
+        return {"mine": mine, "server": {"status": r.status_code, "body": r.json()}}
+
+
+@pytest.mark.parametrize("game", list(EVENTS))
+def test_the_phone_answers_as_the_server(game, phone, tmp_path):
+    page, own_game = phone
+    if game == "competitive":  # the page's own table
+        _answered(page, own_game, lambda *write: page.evaluate(BOTH, list(write)), kept=True)
+        return
+    path = _event(tmp_path, game)
+    record = _game_of(path, 1, 1, 5)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as venue:
+        _answered(page, record, _Apart(page, venue).both, kept=False)
+    assert not _local_only.refused, _local_only.refused
+
+
+def _answered(page, record, ask, kept: bool) -> None:
+    """A game's first five hands sent write by write, each answered by the phone's engine and by the
+    server alike (``ask(path, body, lang)``: both answers); ``kept``: the last two hands answered by
+    the engine from the log it keeps itself for the page's table (it reads the rows it lacks)."""
+    texts = list(requests_for(record))
+    hands = hand_by_hand(texts)
+    rev = 0
+    seen: dict[str, int] = {}
+
+    def both(path: str, body: dict, lang: str) -> dict:
+        got = ask(path, body, lang)
+        mine, server = got["mine"], got["server"]
+        assert mine["status"] == server["status"], (path, body, lang, mine, server)
+        assert _without_times(mine["body"]) == _without_times(server["body"]), (path, body, lang)
+        seen[str(server["status"])] = seen.get(str(server["status"]), 0) + 1
+        return server
+
+    # the first hand write by write, alternately in English and Spanish, with refusals between
+    first = hands[0].split("\n")
+    moved = next(k for k, text in enumerate(first) if text.split()[0] not in PARTS)
+    for k, text in enumerate(first):
+        lang = "es" if k % 2 else "en"
+        if k == 3:
+            both("dgn", {"rev": rev, "text": "zz 9-9"}, lang)  # a line that cannot be read
+            both("dgn", {"rev": rev, "text": "N 0-0@9-9"}, "es")  # a move that is no move here
+            both("dgn", {"rev": rev + 5, "text": text}, lang)  # an old (here: a future) revision
+            both("mode", {"rev": rev, "mode": "x"}, "es")
+        if k and k == moved + 2:  # the first move of the hand made again: refused by the rules
+            assert both("dgn", {"rev": rev, "text": first[moved]}, "es")["status"] == 422
+            assert both("dgn", {"rev": rev, "text": first[moved]}, "en")["status"] == 422
+        server = both("dgn", {"rev": rev, "text": text}, lang)
+        if server["status"] == 200:
+            rev = server["body"]["rev"]
+    server = both("call", {"rev": 0}, "es")  # a call, from any view
+    rev = server["body"]["rev"]
+    for k, text in enumerate(hands[1:3]):  # then whole hands typed at once
+        server = both("dgn", {"rev": rev, "text": text}, "es" if k % 2 else "en")
+        rev = server["body"]["rev"] if server["status"] == 200 else rev
+    for k, text in enumerate(hands[3:5]):
+        lang = "es" if k % 2 else "en"
+        if not kept:
+            server = both("dgn", {"rev": rev, "text": text}, lang)
+        else:  # the table as the page holds it: the engine reads the log it lacks, then answers
+            got = page.evaluate(KEPT, ["dgn", {"rev": rev, "text": text}, lang, server["body"]])
+            assert got["mine"]["status"] == got["server"]["status"], (text, got)
+            assert _without_times(got["mine"]["body"]) == _without_times(got["server"]["body"]), (text, lang)
+            server = got["server"]
+        rev = server["body"]["rev"] if server["status"] == 200 else rev
+    assert seen.get("200", 0) >= len(first) // 2 and seen.get("422") and seen.get("409"), seen
+    assert not _local_only.refused, _local_only.refused
