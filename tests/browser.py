@@ -59,6 +59,33 @@ def launched():
             browser.close()
 
 
+class WithoutEngine:
+    """A launched browser whose pages never load the phone's engine: its Pyodide files are refused
+    (route-aborted), as on a phone where they cannot be fetched, and the table's page says so
+    (``data-engine="failed"``) and goes on without it, as it is made to.  Online the page never
+    asks the engine anything; a write made offline is then kept unchecked, whatever the timing.
+    Everything else is the browser's own."""
+
+    ENGINE_FILES = "**/static/pyodide/**"
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.route(self.ENGINE_FILES, lambda route: route.abort())
+        return context
+
+    def new_page(self, **options):
+        page = self._browser.new_page(**options)
+        # (on its context: a page's own routes miss what the service worker fetches for it)
+        page.context.route(self.ENGINE_FILES, lambda route: route.abort())
+        return page
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 def keep(page, name: str) -> None:
     """A Playwright page's screenshot (the whole page) kept under ``DOMREC_SCREENSHOTS`` when set."""
     folder = os.environ.get("DOMREC_SCREENSHOTS")

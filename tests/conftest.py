@@ -172,10 +172,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(request: pytest.FixtureRequest):
     """Chromium driven by Playwright (tests/browser.py), one for a module's tests; each test opens
-    pages of its own.  The modules that use it skip themselves where it is missing."""
-    from tests.browser import launched
+    pages of its own.  The modules that use it skip themselves where it is missing.
+
+    A table's page loads the phone's engine (Pyodide) once it is idle, several seconds of both
+    cores; only the modules marked ``phone_engine`` ask it anything.  Elsewhere the pages opened
+    refuse its files (:class:`tests.browser.WithoutEngine`), so that a page driven online does not
+    share the machine with an engine booting behind it for nothing."""
+    from tests.browser import WithoutEngine, launched
 
     with launched() as b:
-        yield b
+        yield b if request.node.get_closest_marker("phone_engine") else WithoutEngine(b)

@@ -28,7 +28,7 @@ from domrec.session import PARTS, requests_for
 from tests.browser import playwright_or_skip
 from tests.tournament.helpers import hand_by_hand
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
 playwright_api = playwright_or_skip(server=True)
 
 from tests.tournament.test_venue import EVENTS, _event, _game_of  # noqa: E402

@@ -30,7 +30,7 @@ from domrec.session import PARTS
 from domrec.validate import validate
 from tournament import open_event
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
 
 from tests.browser import playwright_or_skip
 

@@ -14,7 +14,7 @@ import pytest
 
 from tournament import open_event
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
 
 from tests.browser import playwright_or_skip
 
