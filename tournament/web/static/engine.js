@@ -111,9 +111,11 @@
   async function logFor(given) {
     if (given && given.template && given.rows) return given;
     const state = given && given.state;
-    if (!held || (state && !inStep(state))) {
-      try { await refresh(); } catch (e) { if (!held) throw e; }  // out of reach: the log as kept
-    }
+    // A log that is not the table the page holds (another phone wrote, the director corrected, a
+    // write was kept unchecked) is read again; if the server cannot be reached (or is too slow),
+    // the engine does not check against the log it has: it would refuse or draw what the table is
+    // not. It fails, and the write is kept unchecked (checked by the server when it is sent).
+    if (!held || (state && !inStep(state))) await refresh();
     return held;
   }
 
