@@ -126,6 +126,7 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
     squad_of = squad_of_players(squads, teams)
     met = met_before(tables, squad_of)
     had_bye = team_byes(byes, squad_of)
+    homes = home_history(tables, squad_of)
     matches: list[tuple[int, int]] | None = None
     bye_set: tuple[int, ...] = ()
     if settings.team_schedule == "round-robin":
@@ -138,7 +139,17 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
         else:
             rank = {u: i for i, u in enumerate(ranking)}
             order = sorted(by_id, key=lambda u: (rank.get(u, len(rank)), jitter[u]))
-        for choice in bye_choices(order, len(order) % 2, had_bye):
+        # First (with the first choice of bye) keeping apart two teams that must both be at home,
+        # or both away (chess's absolute colours); when that cannot be, without it.
+        wish = {u: must_be(homes.get(u, ())) for u in by_id}
+        keep_apart = {u: met.get(u, Counter()) + Counter(v for v in by_id if v != u and wish[u] is not None
+                                                          and wish[v] == wish[u]) for u in by_id}
+        best_bye = next(iter(bye_choices(order, len(order) % 2, had_bye)), None)
+        if best_bye is not None and any(w is not None for w in wish.values()):
+            found = swiss([u for u in order if u not in best_bye], keep_apart)
+            if found is not None:
+                matches, bye_set = found, best_bye
+        for choice in bye_choices(order, len(order) % 2, had_bye) if matches is None else ():
             found = swiss([u for u in order if u not in choice], met)
             if found is not None:
                 matches, bye_set = found, choice
@@ -147,7 +158,8 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
         raise PairingError(f"round {round_no} cannot be paired without two teams meeting again "
                            f"({len(by_id)} teams)")
     seated: list[tuple[SeatAssignment, ...]] = []
-    for home, away in matches:
+    for first, second in matches:
+        home, away = home_first(first, second, homes)
         for i, (mine, theirs) in enumerate(zip(line[home], line[away])):
             ns, ew = (mine, theirs) if i % 2 == 0 else (theirs, mine)
             n, s = players_of[ns]
@@ -156,6 +168,61 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
                            SeatAssignment("S", "NS", s), SeatAssignment("W", "EW", w)))
     out = tuple(sorted(p for u in bye_set for pair in line[u] for p in players_of[pair]))
     return Plan(round_no, tuple(seated), out)
+
+
+def home_history(tables: Iterable[Table], squad_of: Mapping[int, int]) -> dict[int, list[bool]]:
+    """Team -> its matches in round order, True where it was at home (N-S at the match's first
+    table).  A bye is no match: it leaves a team's history as it was."""
+    first: dict[tuple[int, int, int], tuple[int, int]] = {}
+    for t in tables:
+        sides = table_sides(t, squad_of)
+        if len(sides) != 2 or "NS" not in sides:
+            continue
+        key = (t.round, *sorted(sides.values()))
+        if key not in first or t.number < first[key][0]:
+            first[key] = (t.number, sides["NS"])
+    out: dict[int, list[bool]] = {}
+    for (_, a, b), (_, home) in sorted(first.items()):
+        for u in (a, b):
+            out.setdefault(u, []).append(u == home)
+    return out
+
+
+def balance(history: Sequence[bool]) -> int:
+    """Home matches minus away ones."""
+    return sum(1 if x else -1 for x in history)
+
+
+def must_be(history: Sequence[bool]) -> bool | None:
+    """True: the team must be at home next (two more away matches than home ones, or its last two
+    away), False: must be away (the other way round), None: either (chess's absolute colour
+    preference: never three more of one, never three in a row)."""
+    diff = balance(history)
+    if diff <= -2 or list(history[-2:]) == [False, False]:
+        return True
+    if diff >= 2 or list(history[-2:]) == [True, True]:
+        return False
+    return None
+
+
+def home_first(a: int, b: int, homes: Mapping[int, Sequence[bool]]) -> tuple[int, int]:
+    """Which of two teams is at home in their match, as chess gives the white pieces: a team that
+    must be (:func:`must_be`) where the other need not; else the team that has been at home less often (home matches minus away ones); level, the one that was away
+    where their histories last differ (going back from their latest match); level all through,
+    ``a`` (the higher ranked in a Swiss round, the schedule's home in a round robin)."""
+    ha, hb = homes.get(a, ()), homes.get(b, ())
+    da, db = balance(ha), balance(hb)
+    must = {a: must_be(ha), b: must_be(hb)}
+    if must[a] != must[b]:  # one of them must be at home (or away); the other need not
+        if must[a] is not None:
+            return (a, b) if must[a] else (b, a)
+        return (b, a) if must[b] else (a, b)
+    if da != db:
+        return (a, b) if da < db else (b, a)
+    for x, y in zip(reversed(ha), reversed(hb)):
+        if x != y:
+            return (a, b) if not x else (b, a)
+    return a, b
 
 
 def _round_robin(squads: Sequence[Squad], round_no: int, active: Mapping[int, Squad]
