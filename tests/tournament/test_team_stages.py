@@ -66,3 +66,101 @@ def test_which_team_is_at_home() -> None:
     assert home_first(1, 2, {}) == (1, 2)
     # A team that must be at home is, though the other has been away more often.
     assert home_first(1, 2, {1: [h, h, a, a], 2: [a]}) == (1, 2)
+
+
+def forfeits_in(store: EventStore, round_no: int) -> dict[int, tuple[str, ...]]:
+    """Table number -> the sides that forfeited it, in round ``round_no``."""
+    results = store.results()
+    return {t.number: results[t.id].absent for t in store.tables(round_no) if t.id in results and results[t.id].absent}
+
+
+def test_a_team_a_pair_short_plays_and_loses_that_pairs_table_by_forfeit(tmp_path: Path) -> None:
+    from tournament.errors import PairingError
+    from tournament.event import check, players as pl
+
+    store = team_event(tmp_path / "e.db", 5, forfeit_score=150)
+    try:
+        play_round(store, rounds.pair_next_round(store).round, 1)
+        pl.withdraw(store, "T02 pair 1")  # the team's first pair leaves; its second plays on
+        for r in (2, 3, 4):
+            plan = rounds.pair_next_round(store)
+            names = {p.id: p.name for p in store.players()}
+            short = forfeits_in(store, r)
+            seated = {names[p] for t in store.tables(r) for p in t.players}
+            given = {names[p] for p in plan.byes}
+            if {"P02-2", "P02-3"} & given:
+                # Team 02 has the bye: the pair it fields has it, the pair gone not; no table forfeited.
+                assert given == {"P02-2", "P02-3"} and not short
+                continue
+            # Team 02's match: its pair that plays at the match's first table, the pair gone at its
+            # second, where the opponents' pair won by the forfeit score before anyone sat down.
+            first = next(t for t in store.tables(r) if {"P02-2", "P02-3"} <= {names[p] for p in t.players})
+            second = next(t for t in store.tables(r) if t.number == first.number + 1)
+            assert {"P02-0", "P02-1"} <= {names[p] for p in second.players} and "P02-0" in seated
+            side = next(x.side for x in second.seats if names[x.player] == "P02-0")
+            assert short == {second.number: (side,)}
+            result = store.results()[second.id]
+            other = "EW" if side == "NS" else "NS"
+            assert result.kind == "forfeit" and result.winner == other
+            assert result.scores == {side: 0, other: 150}
+            assert first.id not in store.results()  # the other table is played as any
+            play_round(store, r, r)
+        row = next(r for r in tm.team_standings(store).rows if r.name == "Team 02")
+        # Each match of Team 02 is two games (the one forfeited lost); a bye, a game for each pair it fielded.
+        ids = {p.id for p in store.players() if p.name.startswith("P02")}
+        bye_pairs = sum(1 for given in store.byes().values() for p in given if p in ids) // 2
+        assert row.games + row.games_lost == 2 * row.played + bye_pairs
+        assert row.played == 4 - row.byes
+        report = check.run(store)
+        assert report.ok, report.errors
+    finally:
+        store.close()
+    # Both teams a pair short at the same table: no game there, for neither.
+    store = team_event(tmp_path / "two.db", 2)
+    try:
+        play_round(store, rounds.pair_next_round(store).round, 1)
+        pl.withdraw(store, "T01 pair 2")
+        pl.withdraw(store, "T02 pair 1")
+        with pytest.raises(PairingError, match="meeting again"):
+            rounds.pair_next_round(store)  # two teams: they have met (Swiss)
+    finally:
+        store.close()
+    # A set is played by all of a team's pairs: refused, in one line that says what to do.
+    store = team_event(tmp_path / "set.db", 4, team_set=3)
+    try:
+        pl.withdraw(store, "T03 pair 2")
+        with pytest.raises(PairingError, match="a set is played by all of a team's pairs.*team EVENT sub"):
+            rounds.pair_next_round(store)
+    finally:
+        store.close()
+
+
+def test_two_teams_a_pair_short_at_one_table_leave_it_empty(tmp_path: Path) -> None:
+    from tournament.event import check, players as pl
+
+    store = team_event(tmp_path / "rr.db", 4, size=6, team_schedule="round-robin")
+    try:
+        pl.withdraw(store, "T01 pair 3")
+        pl.withdraw(store, "T04 pair 2")
+        squads = tm.squads(store)
+        for r in (1, 2, 3):
+            plan = rounds.pair_next_round(store)
+            squad_of = squad_of_players(squads, store.teams())
+            per_match: dict[frozenset[int], list[int]] = {}
+            for t in store.tables(r):
+                per_match.setdefault(frozenset(squad_of[p] for p in t.players), []).append(t.number)
+            short = forfeits_in(store, r)
+            for match, numbers in per_match.items():
+                names = {s.name for s in squads if s.id in match}
+                if names == {"Team 01", "Team 04"}:
+                    # Both a pair short: their pairs that play meet at two tables; the third is no game.
+                    assert len(numbers) == 2 and not set(numbers) & set(short), (r, numbers, short)
+                elif names & {"Team 01", "Team 04"}:
+                    assert len(numbers) == 3 and set(short) & set(numbers) == {numbers[-1]}, (r, numbers, short)
+                else:
+                    assert len(numbers) == 3 and not set(numbers) & set(short)
+            play_round(store, plan.round, plan.round)
+        report = check.run(store)
+        assert report.ok, report.errors
+    finally:
+        store.close()

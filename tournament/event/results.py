@@ -383,17 +383,26 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
         if existing is not None and existing.kind == "record":
             raise ResultRefused(f"round {rnd} table {table_no} has a recorded game, so it was played and nobody "
                                 f"forfeited it; nothing was stored")
-        points = store.settings.forfeit_score
-        ordered = {side: (0 if side in absent else points) for side in sides}
-        winner = there[0] if len(there) == 1 else None
-        ordered_absent = tuple(x for x in sides if x in absent)
-        note = FORFEIT_NOTE + ", ".join(ordered_absent)
-        if existing is not None and existing.kind == "forfeit" and existing.note == note \
-                and existing.scores == ordered:
-            return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=ordered_absent)
-        entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
-                       f"table {table_no}", None, note)
-        return attrs.evolve(entry, absent=ordered_absent)
+        return forfeit_in_write(store, table, absent, existing, replace)
+
+
+def forfeit_in_write(store: EventStore, table: Table, absent: tuple[str, ...], existing: Any = None,
+                     replace: bool = False) -> Entry:
+    """Within a write: ``table``'s result a forfeit by the sides ``absent`` (checked by the caller:
+    sides of the table, one at least there), the others scoring the event's forfeit score."""
+    sides = table.sides()
+    there = [x for x in sides if x not in absent]
+    points = store.settings.forfeit_score
+    ordered = {side: (0 if side in absent else points) for side in sides}
+    winner = there[0] if len(there) == 1 else None
+    ordered_absent = tuple(x for x in sides if x in absent)
+    note = FORFEIT_NOTE + ", ".join(ordered_absent)
+    if existing is not None and existing.kind == "forfeit" and existing.note == note \
+            and existing.scores == ordered:
+        return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=ordered_absent)
+    entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
+                   f"table {table.number}", None, note)
+    return attrs.evolve(entry, absent=ordered_absent)
 
 
 def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,

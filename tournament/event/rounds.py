@@ -53,6 +53,9 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
                            used)
         changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(plan.tables),
                                                                   "byes": list(plan.byes)})
+        if store.settings.teams:  # a team a pair short: that pair's table lost by forfeit, at once
+            from tournament.event.teams import forfeit_short_tables
+            forfeit_short_tables(store, number)
     return plan
 
 

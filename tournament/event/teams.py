@@ -228,6 +228,24 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
     return tuple(order)
 
 
+def forfeit_short_tables(store: EventStore, round_no: int) -> list[int]:
+    """Within the write that pairs ``round_no``: each table where a team a pair short sits its
+    withdrawn pair (:func:`tournament.pairing.teams.short_sides`) gets its result at once, a
+    forfeit by that side: the opponents' pair wins by the event's forfeit score.  The numbers of
+    those tables."""
+    from tournament.event.results import forfeit_in_write
+
+    subs = sql.substitutions(store)
+    teams = store.teams()
+    out = []
+    for t in store.tables(round_no):
+        absent = pairing.short_sides(t, teams, subs)
+        if absent:
+            forfeit_in_write(store, t, absent)
+            out.append(t.number)
+    return out
+
+
 def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     """The round's matches as the director's page shows them, in table order, each summed from
     its tables' results as they come in: its tables, the two teams (home first), the games each

@@ -110,17 +110,26 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
     rng = random.Random(f"tournament:{settings.seed}:round:{round_no}:teams")
     players_of = members_in(teams, subs, round_no)
     pair_active = {t.id: t.active_in(round_no) for t in teams}
-    active = [s for s in squads if s.active_in(round_no)]
+    # A team whose every pair has withdrawn has no one to send: it is paired no more, as a withdrawn team.
+    active = [s for s in squads if s.active_in(round_no) and any(pair_active.get(p) for p in s.pairs)]
     by_id = {s.id: s for s in active}
     lineups = lineups or {}
     line: dict[int, tuple[int, ...]] = {}
     for s in active:
         order = tuple(p for p in (lineups.get(s.id) or s.pairs) if pair_active.get(p))
-        if len(order) != settings.pairs_a_team:
+        short = tuple(p for p in (lineups.get(s.id) or s.pairs) if not pair_active.get(p))
+        if short and settings.team_set:
+            raise PairingError(f"team {s.name} has {len(order)} pair{'' if len(order) == 1 else 's'} to play in "
+                               f"round {round_no}, not {settings.pairs_a_team}: a set is played by all of a "
+                               f"team's pairs, so bring a reserve into the pair that left (tournament team "
+                               f"EVENT sub) or withdraw the team")
+        if len(order) + len(short) != settings.pairs_a_team:
             raise PairingError(f"team {s.name} has {len(order)} pair{'' if len(order) == 1 else 's'} to play in "
                                f"round {round_no}, not "
                                f"{settings.pairs_a_team}: enter its pairs (or withdraw the team) first")
-        line[s.id] = order
+        # A pair short: the team's pairs that play sit at the match's first tables; each one short
+        # sits last, its table lost by forfeit (:func:`short_sides`).
+        line[s.id] = order + short
     if len(active) < 2:
         raise PairingError(f"round {round_no} needs at least two active teams; there are {len(active)}")
     squad_of = squad_of_players(squads, teams)
@@ -161,13 +170,25 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
     for first, second in matches:
         home, away = home_first(first, second, homes)
         for i, (mine, theirs) in enumerate(zip(line[home], line[away])):
+            if not pair_active[mine] and not pair_active[theirs]:
+                continue  # both teams a pair short at this table: no game, for neither
             ns, ew = (mine, theirs) if i % 2 == 0 else (theirs, mine)
             n, s = players_of[ns]
             e, w = players_of[ew]
             seated.append((SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e),
                            SeatAssignment("S", "NS", s), SeatAssignment("W", "EW", w)))
-    out = tuple(sorted(p for u in bye_set for pair in line[u] for p in players_of[pair]))
+    out = tuple(sorted(p for u in bye_set for pair in line[u] if pair_active[pair] for p in players_of[pair]))
     return Plan(round_no, tuple(seated), out)
+
+
+def short_sides(table: Table, teams: Iterable[Team], subs: Iterable[Substitution] = ()) -> tuple[str, ...]:
+    """The sides of a team match's table where a pair that has withdrawn sits: its team was a
+    pair short for the round, and the table is lost by forfeit (the federations' rule: a team that
+    cannot field a pair loses that pair's game, the opponents scoring the forfeit score)."""
+    teams = list(teams)
+    pair_of = pair_of_players(teams, subs)
+    gone = {t.id for t in teams if not t.active_in(table.round)}
+    return tuple(dict.fromkeys(s.side for s in table.seats if pair_of.get(s.player) in gone))
 
 
 def home_history(tables: Iterable[Table], squad_of: Mapping[int, int]) -> dict[int, list[bool]]:
@@ -421,11 +442,13 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
             acc[u]["played"] += 1
             acc[u]["match_points"] += mp
             acc[u]["won" if mp == 2 else "drawn" if mp == 1 else "lost"] += 1
-    pairs_of = {s.id: len(s.pairs) for s in squads}
     for round_no, given in byes.items():
         if through_round is not None and round_no > through_round:
             continue
-        for u in dict.fromkeys(squad_of[p] for p in given if p in squad_of):
+        # Each pair the team fielded had the bye (a team a pair short: the pairs it has left).
+        pairs_of = Counter(squad_of[p] for p in given if p in squad_of)
+        for u in pairs_of:
+            pairs_of[u] //= 2
             a = acc[u]
             a["byes"] += 1
             a["match_points"] += 2
