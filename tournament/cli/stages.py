@@ -280,15 +280,20 @@ def knockout(
                                  help="A match is won by the first to win N games."),
     advance: int = typer.Option(2, "--advance", min=1, max=MAX_COUNT,
                                 help="Multi-player knockout: the top K of each table go on."),
+    final_set: Optional[int] = typer.Option(None, "--final-set", min=1, max=500,
+                                            help="A team event of sets: the semi-finals and final are sets to "
+                                                 "this many game points (team-pairs preset: 75; else the "
+                                                 "event's --team-set)."),
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:
-    """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
+    """Start a knockout stage: draw the bracket from the seeding and seat the first games (a team event:
+    each game a team match at adjacent tables)."""
     from tournament.event import stages as stg
 
     with open_for_command(event) as store:
         stage = stg.create_stage(store, format, seeding, _seed_names(seeds, seeds_file), top, per_group,
                                  third_place=third_place, reset=reset, wins_needed=first_to, advance=advance,
-                                 name=name)
+                                 name=name, final_set=final_set)
         _print_stage(store, stage)
 
 

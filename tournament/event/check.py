@@ -479,9 +479,16 @@ def stage_findings(store: EventStore) -> list[Finding]:
             sched = stage.schedule()
             want = sorted(tuple(sorted((p.home, p.away))) for games in sched.rounds for p in games)
             team_of = {p.id: p.team for p in store.players()}
+            if store.settings.teams:  # a stage of teams: a match's tables are one game of the schedule
+                from tournament.event.team_stages import squad_of
+                team_of = squad_of(store)
             pairs = store.settings.format == PAIRS
             got = []
+            seen: set[str] = set()
             for row in store.match_tables(stage.id):
+                if store.settings.teams and row["key"] in seen:
+                    continue
+                seen.add(row["key"])
                 t = next(t for t in store.tables(row["round"]) if t.id == row["table_id"])
                 got.append(tuple(sorted(dict.fromkeys(team_of[p] if pairs else p for p in t.players))))
             if sorted(got) != want:

@@ -139,6 +139,9 @@ def stage_of_round(store: EventStore, round_number: int) -> Stage | None:
 
 
 def unit_names(store: EventStore) -> dict[int, str]:
+    if store.settings.teams:  # a team event's stages are of teams
+        from tournament.event.team_stages import squad_names
+        return squad_names(store)
     if store.settings.format == PAIRS:
         return {t.id: t.name for t in store.teams()}
     return {p.id: p.name for p in store.players()}
@@ -165,13 +168,19 @@ def side_of_player(store: EventStore, stage: Stage | None) -> dict[int, int]:
 
 
 def _active_units(store: EventStore, round_no: int) -> list[int]:
+    if store.settings.teams:
+        from tournament.event.team_stages import active_squads
+        return active_squads(store, round_no)
     if store.settings.format == PAIRS:
         return [t.id for t in store.teams() if t.active_in(round_no)]
     return [p.id for p in store.players() if p.active_in(round_no)]
 
 
 def find_unit(store: EventStore, key: str) -> int:
-    """A pair (by its name or a member's) or a player, by name or number."""
+    """A pair (by its name or a member's) or a player, by name or number (a team event: a team)."""
+    if store.settings.teams:
+        from tournament.event.teams import find_squad
+        return find_squad(store, key).id
     if store.settings.format == PAIRS:
         for t in store.teams():
             if t.name == key:
@@ -235,6 +244,9 @@ def seed_order(store: EventStore, seeding: str, names: Sequence[str] = (), top: 
     elif seeding == "random":
         order = list(active)
         random.Random(f"tournament:{store.settings.seed}:stage:{len(store.stages()) + 1}").shuffle(order)
+    elif seeding == "standings" and store.settings.teams:
+        from tournament.event.team_stages import team_stage_standings
+        order = [u for u in team_stage_standings(store, current(store)).ranking() if u in active]
     elif seeding == "standings":
         table = stage_standings(store, current(store))
         order = [s.unit for s in table.rows if s.unit in active]
@@ -260,8 +272,11 @@ def _group_seeds(store: EventStore, per_group: int, top: int | None) -> list[int
     sched = last.schedule()
     tiers: list[list[tuple[int, int]]] = [[] for _ in range(per_group)]
     for gi, members in enumerate(sched.groups):
-        table = group_standings(store, last, gi)
-        ranked = [s.unit for s in table.rows]
+        if store.settings.teams:
+            from tournament.event.team_stages import team_stage_standings
+            ranked = team_stage_standings(store, last, gi).ranking()
+        else:
+            ranked = [s.unit for s in group_standings(store, last, gi).rows]
         if len(ranked) < per_group:
             raise StageError(f"group {roundrobin.group_name(gi)} has {len(ranked)} sides; {per_group} cannot "
                              f"advance from it")
@@ -338,13 +353,16 @@ def _previous_finished(store: EventStore) -> None:
 def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names: Sequence[str] = (),
                  top: int | None = None, per_group: int | None = None, *, third_place: bool = False,
                  reset: bool = True, wins_needed: int = 1, advance: int = 2, groups: int = 1,
-                 double: bool = False, name: str | None = None) -> Stage:
+                 double: bool = False, name: str | None = None, final_set: int | None = None) -> Stage:
     """Draw a new stage (knockout or round robin) and seat what is due, in one transaction."""
     settings = store.settings
-    if settings.teams:  # its sides would be pairs, not teams: refused rather than drawn wrong
-        raise StageError("a team event's knockout or round-robin stage of teams is not supported yet; a round "
-                         "robin of teams is chosen when the event is made (--team-pairing round-robin)")
     _check_format(settings, fmt)
+    if settings.teams and wins_needed != 1:
+        raise StageError("a knockout of teams is decided by one team match (its games, then its tie-breaks); "
+                         "--first-to is for pairs and players")
+    if final_set is not None and not (settings.teams and settings.team_set and fmt in brackets.KINDS):
+        raise StageError("--final-set is the semi-finals' and final's set target of a knockout of teams in an event "
+                         "of sets (tournament new --team-set N)")
     with store.write():
         _previous_finished(store)
         seeds = seed_order(store, seeding, names, top, per_group)
@@ -355,6 +373,9 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
             options.update(groups=groups, double=double)
         else:
             options.update(third_place=third_place, reset=reset, wins_needed=wins_needed)
+            if settings.teams and settings.team_set:
+                from tournament.event.team_stages import default_final_set
+                options.update(final_set=final_set or default_final_set(settings))
         if fmt == brackets.MULTI:
             counts = list(engines.engine(settings.game).player_counts(settings.resolved_options()))
             options.update(table_size=settings.table_size, advance=advance, counts=counts)
@@ -377,6 +398,10 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
 
 
 def _seat_round_robin(store: EventStore, stage: Stage) -> None:
+    if store.settings.teams:
+        from tournament.event.team_stages import seat_round_robin
+        seat_round_robin(store, stage)
+        return
     sched = stage.schedule()
     grouped = len(sched.groups) > 1
 
@@ -451,6 +476,9 @@ def seat_table(settings: Settings, players: Sequence[int], key: str) -> tuple[Se
 def games_of(store: EventStore, stage: Stage, results: dict[int, Result] | None = None,
              tables: dict[int, Table] | None = None) -> list[brackets.Game]:
     """The stage's played games as bracket values (in game order within each match)."""
+    if store.settings.teams:  # a team match a game of the draw
+        from tournament.event import team_stages
+        return team_stages.games_of(store, stage)
     results = store.results() if results is None else results
     tables = {t.id: t for t in store.tables()} if tables is None else tables
     side_of = side_of_player(store, stage)
@@ -496,6 +524,9 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
     a sound file every seated game already fits."""
     if not stage.knockout:
         return []
+    if store.settings.teams:
+        from tournament.event import team_stages
+        return team_stages.advance(store, stage, reseated)
     bracket = stage.bracket()
     results = store.results()
     try:

@@ -169,16 +169,26 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
     seated: list[tuple[SeatAssignment, ...]] = []
     for first, second in matches:
         home, away = home_first(first, second, homes)
-        for i, (mine, theirs) in enumerate(zip(line[home], line[away])):
-            if not pair_active[mine] and not pair_active[theirs]:
-                continue  # both teams a pair short at this table: no game, for neither
-            ns, ew = (mine, theirs) if i % 2 == 0 else (theirs, mine)
-            n, s = players_of[ns]
-            e, w = players_of[ew]
-            seated.append((SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e),
-                           SeatAssignment("S", "NS", s), SeatAssignment("W", "EW", w)))
+        seated += match_seats(line[home], line[away], players_of, pair_active)
     out = tuple(sorted(p for u in bye_set for pair in line[u] if pair_active[pair] for p in players_of[pair]))
     return Plan(round_no, tuple(seated), out)
+
+
+def match_seats(home: Sequence[int], away: Sequence[int], players_of: Mapping[int, Sequence[int]],
+                pair_active: Mapping[int, bool]) -> list[tuple[SeatAssignment, ...]]:
+    """A match's tables, in order: the two teams' pairs (each in its line-up's order) board by
+    board, the home team's N-S at the first table, E-W at the second, N-S at a third.  A board
+    where both teams' pairs have withdrawn is no table."""
+    out = []
+    for i, (mine, theirs) in enumerate(zip(home, away)):
+        if not pair_active[mine] and not pair_active[theirs]:
+            continue  # both teams a pair short at this table: no game, for neither
+        ns, ew = (mine, theirs) if i % 2 == 0 else (theirs, mine)
+        n, s = players_of[ns]
+        e, w = players_of[ew]
+        out.append((SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e),
+                    SeatAssignment("S", "NS", s), SeatAssignment("W", "EW", w)))
+    return out
 
 
 def short_sides(table: Table, teams: Iterable[Team], subs: Iterable[Substitution] = ()) -> tuple[str, ...]:
@@ -388,7 +398,7 @@ def _num(x: float) -> float | int:
 
 def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[Team], players: Sequence[Player],
                   tables: Iterable[Table], results: Mapping[int, Result], byes: Mapping[int, Sequence[int]],
-                  through_round: int | None = None) -> TeamStandings:
+                  through_round: int | None = None, targets: Mapping[int, int] | None = None) -> TeamStandings:
     """The team standings after ``through_round`` (default: every round paired).
 
     A match is the tables of one round where the same two teams sit; its result is the sum of
@@ -396,7 +406,8 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     with more games won wins the match (2 match points), equal games draw it (1 each).  A match
     with a table still missing a result counts the tables that have one and makes the standings
     provisional.  A team's bye is a match won: each of its pairs a game won as the settings'
-    bye says (``--bye``), 2 match points."""
+    bye says (``--bye``), 2 match points.  ``targets``: a round's sets played to another target than
+    the event's (a knockout's semi-finals and final, :func:`tournament.event.team_stages.set_target`)."""
     del players  # the seats name the players; a player's team is read from the squads
     squad_of = squad_of_players(squads, teams)
     tables = [t for t in tables if through_round is None or t.round <= through_round]
@@ -431,8 +442,9 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     for key, games in matches.items():
         a, b = list(games)
         points = (2, 0) if games[a] > games[b] else (0, 2) if games[a] < games[b] else (1, 1)
-        if settings.team_set:  # a set: won by the first team to its target, whatever came after
-            winner, _ = set_winner(order[key], (a, b), settings.team_set)
+        target = (targets or {}).get(key[0], settings.team_set)
+        if target:  # a set: won by the first team to its target, whatever came after
+            winner, _ = set_winner(order[key], (a, b), target)
             if winner is None:
                 missing = True  # a set still played: counted as it stands, the standings provisional
             else:
