@@ -164,3 +164,165 @@ def test_two_teams_a_pair_short_at_one_table_leave_it_empty(tmp_path: Path) -> N
         assert report.ok, report.errors
     finally:
         store.close()
+
+
+# --- groups, then a knockout of teams ------------------------------------------------------------
+
+
+def cli(*args: object, code: int = 0) -> str:
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def stage_matches(store: EventStore, stage_id: int) -> dict[str, list]:
+    """A stage's matches: key -> its tables (in table order)."""
+    tables = {t.id: t for t in store.tables()}
+    out: dict[str, list] = {}
+    for row in store.match_tables(stage_id):
+        out.setdefault(row["key"], []).append(tables[row["table_id"]])
+    return {k: sorted(v, key=lambda t: t.number) for k, v in out.items()}
+
+
+def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
+    import json
+
+    from tournament.event import check
+    from tournament.event.simulate import play_stage
+
+    path = tmp_path / "ko.db"
+    team_event(path, 8).close()
+    out = cli("roundrobin", path, "--groups", "2", "--seeding", "list", "--seeds",
+              ",".join(f"Team {t:02d}" for t in range(1, 9)))
+    assert "group A: Team 01" in out
+    store = open_event(path)
+    try:
+        squad_of = squad_of_players(tm.squads(store), store.teams())
+        for key, tables in stage_matches(store, 2).items():
+            # Each game of the schedule a team match: two adjacent tables, the same two teams, swapped.
+            assert len(tables) == 2 and tables[1].number == tables[0].number + 1, key
+            a, b = (pairing_sides(t, squad_of) for t in tables)
+            assert a["NS"] == b["EW"] and a["EW"] == b["NS"] and a["NS"] != a["EW"]
+        play_stage(store, 5)
+    finally:
+        store.close()
+    group = cli("bracket", path, "--stage", "2")
+    assert "Group A" in group and "Team 01" in group and "match_points" in group
+    out = cli("knockout", path, "--seeding", "groups", "--per-group", "2")
+    assert "semi-final" in out and "Team" in out
+    assert "--final-set is the semi-finals'" in cli("knockout", path, "--final-set", "75", code=1)
+    store = open_event(path)
+    try:
+        play_stage(store, 5)
+        names = {s.id: s.name for s in tm.squads(store)}
+        squad_of = squad_of_players(tm.squads(store), store.teams())
+        stage = stages_of(store)[-1]
+        results = store.results()
+        # Every tie worked out here from the stored games: games won, then efectividad, then points
+        # for, then the better seed; the bracket's winner is that team.
+        doc = json.loads(cli("bracket", path, "--json"))
+        decided = {m["key"]: m["order"][0] for m in doc["matches"] if m["status"] == "decided"}
+        matches = stage_matches(store, stage.id)
+        assert len(matches) == 3 and set(decided) == set(matches)
+        for key, tables in matches.items():
+            assert len(tables) == 2 and tables[1].number == tables[0].number + 1
+            acc: dict[int, list[float]] = {}
+            for t in tables:
+                sides = pairing_sides(t, squad_of)
+                r = results[t.id]
+                for side, team in sides.items():
+                    other = "EW" if side == "NS" else "NS"
+                    row = acc.setdefault(team, [0.0, 0.0, 0.0])
+                    row[0] += 1 if r.winner == side else 0.5 if r.winner is None else 0
+                    row[1] += r.scores[side] - r.scores[other]
+                    row[2] += r.scores[side]
+            best = min(acc, key=lambda u: (-acc[u][0], -acc[u][1], -acc[u][2], stage.seeds.index(u)))
+            assert decided[key] == names[best], key
+        assert doc["champion"] == decided["R2-1"]
+        text = cli("tables", path, "--round", stage.offset + 2)
+        assert "tables 1-2:" in text and doc["champion"] in text
+        report = check.run(store)
+        assert report.ok, report.errors
+    finally:
+        store.close()
+    assert doc["champion"] in cli("bracket", path)
+    page = cli("report", path, "--output", tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text()
+    assert doc["champion"] in html and "Group A" in html, page
+
+
+def pairing_sides(table, squad_of):  # type: ignore[no-untyped-def]
+    from tournament.pairing.teams import table_sides
+
+    return table_sides(table, squad_of)
+
+
+def stages_of(store: EventStore) -> list:
+    from tournament.event import stages
+
+    return stages.load(store)
+
+
+def open_event(path: Path) -> EventStore:
+    from tournament.event.files import open_event as opened
+
+    return opened(path)
+
+
+def test_a_knockout_of_team_sets_rises_to_75_in_the_final(tmp_path: Path) -> None:
+    from tournament.event import check, results as rs
+    from tournament.event.team_stages import set_target
+
+    path = tmp_path / "sets.db"
+    team_event(path, 4, preset="team-pairs", team_set=3).close()
+    cli("roundrobin", path, "--groups", "2", "--seeding", "list", "--seeds", "Team 01,Team 02,Team 03,Team 04")
+    store = open_event(path)
+
+    def play_out(round_no: int, winner: str) -> None:
+        """Every game of the round to its end, the team ``winner`` takes two of three (by name)."""
+        squad_of = squad_of_players(tm.squads(store), store.teams())
+        names = {s.id: s.name for s in tm.squads(store)}
+        n = 0
+        while True:
+            done = store.results()
+            waiting = [t for t in store.tables(round_no) if t.id not in done]
+            if not waiting:
+                return
+            t = waiting[0]
+            sides = pairing_sides(t, squad_of)
+            mine = next((x for x, u in sides.items() if names[u] == winner), None)
+            win = mine if mine is not None and n % 3 != 2 else ("EW" if mine == "NS" else "NS")
+            n += 1
+            rs.enter_manual(store, t.number, {win: 100, ("EW" if win == "NS" else "NS"): 40}, round_no)
+
+    try:
+        play_out(1, "Team 01")
+        play_out(1, "Team 02")
+        assert set_target(store, 1) == 3
+    finally:
+        store.close()
+    out = cli("knockout", path, "--seeding", "groups", "--per-group", "1")
+    assert "final" in out
+    store = open_event(path)
+    try:
+        stage = stages_of(store)[-1]
+        assert stage.options["final_set"] == 75  # the team-pairs preset's semi-finals and final
+        final_round = stage.offset + 1
+        assert set_target(store, final_round) == 75
+        play_out(final_round, "Team 02")
+        text = cli("tables", path, "--round", final_round)
+        assert "won by Team 02 at 75–" in text
+        games = [t for t in store.tables(final_round)]
+        assert len(games) >= 75 + 37
+        report = check.run(store)
+        assert report.ok, report.errors
+    finally:
+        store.close()
+    import json
+
+    doc = json.loads(cli("bracket", path, "--json"))
+    assert doc["champion"] == "Team 02" and doc["options"]["final_set"] == 75

@@ -275,7 +275,7 @@ def test_team_commands_and_lineup(tmp_path: Path) -> None:
     listing = run("team", event, "list")
     assert "Los Primos" in listing and "A5" in listing
     assert "enters whole teams" in run("add", event, "Z1", "Z2", code=2)
-    assert "not supported yet" in run("knockout", event, code=1)
+    assert "a new stage starts when every table so far has one" in run("knockout", event, code=1)
     assert "cannot pin a pair" in run("pin", event, "A1", "--table", "3", code=1)
     assert "cannot keep two pairs apart" in run("apart", event, "A1", "B1", code=1)
     assert "only within their team" in run("swap", event, "A one", "B one", code=1)

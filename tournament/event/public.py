@@ -88,6 +88,12 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
             sched = x.schedule()
             doc["groups"] = []
             for gi, members in enumerate(sched.groups):
+                if s.teams:  # a group of teams: the teams' standings in it
+                    from tournament.event.team_stages import group_rows
+                    rows, keys = group_rows(store, x, gi)
+                    doc["groups"].append({"group": group_label(gi, len(sched.groups)), "standings": rows,
+                                          "tiebreaks": list(keys)})
+                    continue
                 gt = stages.group_standings(store, x, gi)
                 doc["groups"].append({"group": group_label(gi, len(sched.groups)),
                                       "standings": [gt.row_dict(r) for r in gt.rows]})
