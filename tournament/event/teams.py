@@ -522,12 +522,28 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
         elif not m["finished"]:
             state = _("%(done)s of %(count)s tables in") % {"done": m["done"], "count": m["count"]}
         elif m["home_games"] == m["away_games"]:
-            state = _("match drawn")
+            # A knockout's level match still sends one team through: its tie-breaks, then its seed.
+            through = _through_on_tiebreaks(store, round_no, m["tables"])
+            state = (_("level: %(team)s wins the tie on the tie-breaks") % {"team": through} if through
+                     else _("match drawn"))
         else:
             won = m["home"] if m["home_games"] > m["away_games"] else m["away"]
             state = _("%(team)s wins the match") % {"team": won}
         out.append(f"{where}: {m['home']} {m['home_text']} – {m['away_text']} {m['away']} ({state})")
     return out
+
+
+def _through_on_tiebreaks(store: EventStore, round_no: int, numbers: Sequence[int]) -> str | None:
+    """In a knockout of teams, the team a level match sends through (its tie-breaks, then its
+    seed: :func:`tournament.event.team_stages.match_places`); None in the rounds or groups."""
+    from tournament.event import stages, team_stages
+
+    stage = stages.stage_of_round(store, round_no) if store.has_stage_tables() else None
+    if stage is None or not stage.knockout:
+        return None
+    tables = [t for t in store.tables(round_no) if t.number in numbers]
+    places = team_stages.match_places(store, stage, tables, store.results(), None)
+    return {s.id: s.name for s in squads(store)}[places[0][0]] if places else None
 
 
 def _winner_first(m: pairing.MatchScore) -> tuple[float, float]:
