@@ -275,7 +275,7 @@ def open_event(path: Path) -> EventStore:
 
 def test_a_knockout_of_team_sets_rises_to_75_in_the_final(tmp_path: Path) -> None:
     from tournament.event import check, results as rs
-    from tournament.event.team_stages import set_target
+    from tournament.event.stages import set_target
 
     path = tmp_path / "sets.db"
     team_event(path, 4, preset="team-pairs", team_set=3).close()

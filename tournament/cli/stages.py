@@ -113,7 +113,7 @@ def standings(
 
 def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json: bool, wide: bool) -> None:
     """``standings --stage N`` of a team event: the teams ranked by that stage's matches."""
-    from tournament.event.team_stages import team_stage_standings
+    from tournament.event.stages import team_stage_standings
 
     table = team_stage_standings(store, chosen)
     rows = [{k: v for k, v in r.to_dict().items() if k not in ("matches_drawn", "id")} for r in table.rows]
@@ -391,7 +391,7 @@ def bracket(
         if chosen.format == stg.ROUND_ROBIN:
             for gi in range(len(chosen.schedule().groups)):
                 if store.settings.teams:  # a group of teams: its teams' standings
-                    from tournament.event.team_stages import group_rows
+                    from tournament.event.stages import group_rows
                     rows, _ = group_rows(store, chosen, gi)
                     emit(rows, False, False, rp.group_label(gi, len(chosen.schedule().groups)))
                     continue

@@ -70,7 +70,7 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
     returning, which have neither table nor bye).  ``subs``: a team event's reserves brought into
     pairs (:mod:`tournament.store.squads`): a pair's players in a round are the ones it fields then.
     ``forfeited``: round -> the players of a team event's withdrawn pairs seated there only to lose
-    their table by forfeit (their team a pair short, :func:`tournament.event.teams.forfeit_short_tables`);
+    their table by forfeit (their team a pair short, :func:`tournament.event.rounds.forfeit_short_tables`);
     ``squads``: a team event's teams (a team a pair short has the bye of the pairs it fields)."""
     excused = excused or {}
     forfeited = forfeited or {}
@@ -480,7 +480,7 @@ def stage_findings(store: EventStore) -> list[Finding]:
             want = sorted(tuple(sorted((p.home, p.away))) for games in sched.rounds for p in games)
             team_of = {p.id: p.team for p in store.players()}
             if store.settings.teams:  # a stage of teams: a match's tables are one game of the schedule
-                from tournament.event.team_stages import squad_of
+                from tournament.event.stages import squad_of
                 team_of = squad_of(store)
             pairs = store.settings.format == PAIRS
             got = []

@@ -89,7 +89,7 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
             doc["groups"] = []
             for gi, members in enumerate(sched.groups):
                 if s.teams:  # a group of teams: the teams' standings in it
-                    from tournament.event.team_stages import group_rows
+                    from tournament.event.stages import group_rows
                     rows, keys = group_rows(store, x, gi)
                     doc["groups"].append({"group": group_label(gi, len(sched.groups)), "standings": rows,
                                           "tiebreaks": list(keys)})
@@ -109,7 +109,7 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
            "standings": standings, "rounds": rounds, "stages": stage_docs, "feed_version": feed.FEED_VERSION}
     if s.team_set:  # the matches are sets: what the pages need to say how each set stands
         out["event"]["team_set"] = s.team_set
-        from tournament.event.team_stages import set_targets
+        from tournament.event.stages import set_targets
 
         later = set_targets(store)  # a knockout's semi-finals and final: sets to its --final-set
         if later:

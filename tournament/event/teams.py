@@ -228,24 +228,6 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
     return tuple(order)
 
 
-def forfeit_short_tables(store: EventStore, round_no: int) -> list[int]:
-    """Within the write that pairs ``round_no``: each table where a team a pair short sits its
-    withdrawn pair (:func:`tournament.pairing.teams.short_sides`) gets its result at once, a
-    forfeit by that side: the opponents' pair wins by the event's forfeit score.  The numbers of
-    those tables."""
-    from tournament.event.results import forfeit_in_write
-
-    subs = sql.substitutions(store)
-    teams = store.teams()
-    out = []
-    for t in store.tables(round_no):
-        absent = pairing.short_sides(t, teams, subs)
-        if absent:
-            forfeit_in_write(store, t, absent)
-            out.append(t.number)
-    return out
-
-
 def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     """The round's matches as the director's page shows them, in table order, each summed from
     its tables' results as they come in: its tables, the two teams (home first), the games each
@@ -253,7 +235,7 @@ def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     In an event of sets (``--team-set``): ``target``, the ``winner`` (a name, or None while the
     set is played) and ``won_at``, the game points when it was won, the winner's first ("50–41");
     a set is named by its first tables (its later games are tables after the round's last)."""
-    from tournament.event.team_stages import set_target
+    from tournament.event.stages import set_target
 
     teams = {t.id: t for t in store.teams()}
     found = squads(store)
@@ -363,7 +345,7 @@ def after_set_result(store: EventStore, table: Table) -> list[Table]:
     the next game of each line of the table's match that has none waiting, while no team has
     reached the set's target.  A line's next game is a new table of the same round, numbered after
     the round's last, with the players and seats of the line's last game.  Returns the new tables."""
-    from tournament.event import team_stages
+    from tournament.event import stages
 
     s = store.settings
     if not (s.teams and s.team_set):
@@ -375,13 +357,13 @@ def after_set_result(store: EventStore, table: Table) -> list[Table]:
     names = {sq.id: sq.name for sq in squads(store)}
     tables = _match_of(store, table.round, frozenset(sides.values()))
     results = store.results()
-    match = pairing.round_matches(tables, results, squad_of, team_stages.set_target(store, table.round))[0]
+    match = pairing.round_matches(tables, results, squad_of, stages.set_target(store, table.round))[0]
     if match.winner is not None:
         return []
     new = []
     game = len(tables)
     players = {p.id: p.name for p in store.players()}
-    link = team_stages.stage_link(store, table)  # a stage's set: its games are tables of its match
+    link = stages.stage_link(store, table)  # a stage's set: its games are tables of its match
     for line in _lines(tables, s.pairs_a_team):
         if line.id not in results:
             continue
@@ -389,8 +371,7 @@ def after_set_result(store: EventStore, table: Table) -> list[Table]:
         if link is not None:
             stage, match_id, key, board = link
             number = max(store.table_numbers(table.round), default=0) + 1
-            from tournament.event.stages import seat_stage_table
-            tid = seat_stage_table(store, stage, table.round, number, line.seats, match_id, key, board)
+            tid = stages.seat_stage_table(store, stage, table.round, number, line.seats, match_id, key, board)
             link = (stage, match_id, key, board + 1)
         else:
             tid, number = sql.insert_set_table(store, table.round, line.seats)
@@ -426,7 +407,7 @@ def captain_change(store: EventStore, key: str, cross: bool = False, sub: tuple[
             raise Refused(f"team {squad.name} has no match in round {round_no}")
         names = {sq.id: sq.name for sq in squads(store)}
         results = store.results()
-        from tournament.event.team_stages import set_target
+        from tournament.event.stages import set_target
         match = pairing.round_matches(mine, results, squad_of, set_target(store, round_no))[0]
         if match.winner is not None:
             a, b = _winner_first(match)
@@ -535,14 +516,14 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
 
 def _through_on_tiebreaks(store: EventStore, round_no: int, numbers: Sequence[int]) -> str | None:
     """In a knockout of teams, the team a level match sends through (its tie-breaks, then its
-    seed: :func:`tournament.event.team_stages.match_places`); None in the rounds or groups."""
-    from tournament.event import stages, team_stages
+    seed: :func:`tournament.event.stages.match_places`); None in the rounds or groups."""
+    from tournament.event import stages
 
     stage = stages.stage_of_round(store, round_no) if store.has_stage_tables() else None
     if stage is None or not stage.knockout:
         return None
     tables = [t for t in store.tables(round_no) if t.number in numbers]
-    places = team_stages.match_places(store, stage, tables, store.results(), None)
+    places = stages.match_places(store, stage, tables, store.results(), None)
     return {s.id: s.name for s in squads(store)}[places[0][0]] if places else None
 
 
@@ -563,7 +544,7 @@ def games_text(x: float) -> str:
 
 def team_standings(store: EventStore, through_round: int | None = None) -> pairing.TeamStandings:
     """The team standings of the rounds (a later stage's matches are ranked on their own:
-    ``standings --stage N``, :func:`tournament.event.team_stages.team_stage_standings`)."""
+    ``standings --stage N``, :func:`tournament.event.stages.team_stage_standings`)."""
     refuse_unless_teams(store)
     tables = store.tables()
     if store.has_stage_tables():

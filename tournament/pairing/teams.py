@@ -407,7 +407,7 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     with a table still missing a result counts the tables that have one and makes the standings
     provisional.  A team's bye is a match won: each of its pairs a game won as the settings'
     bye says (``--bye``), 2 match points.  ``targets``: a round's sets played to another target than
-    the event's (a knockout's semi-finals and final, :func:`tournament.event.team_stages.set_target`)."""
+    the event's (a knockout's semi-finals and final, :func:`tournament.event.stages.set_target`)."""
     del players  # the seats name the players; a player's team is read from the squads
     squad_of = squad_of_players(squads, teams)
     tables = [t for t in tables if through_round is None or t.round <= through_round]
