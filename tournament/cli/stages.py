@@ -392,8 +392,10 @@ def bracket(
             for gi in range(len(chosen.schedule().groups)):
                 if store.settings.teams:  # a group of teams: its teams' standings
                     from tournament.event.stages import group_rows
-                    rows, _ = group_rows(store, chosen, gi)
-                    emit(rows, False, False, rp.group_label(gi, len(chosen.schedule().groups)))
+                    rows, keys = group_rows(store, chosen, gi)
+                    emit([{k: v for k, v in r.items() if k not in ("id", "matches_drawn", "status")} for r in rows],
+                         False, False, rp.group_label(gi, len(chosen.schedule().groups)),
+                         footer=[f"ranked by {', then '.join(keys)}"])
                     continue
                 t = stg.group_standings(store, chosen, gi)
                 emit([display.display_row(t.row_dict(r), t.tiebreaks) for r in t.rows], False, False,

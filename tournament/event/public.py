@@ -91,8 +91,8 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
                 if s.teams:  # a group of teams: the teams' standings in it
                     from tournament.event.stages import group_rows
                     rows, keys = group_rows(store, x, gi)
-                    doc["groups"].append({"group": group_label(gi, len(sched.groups)), "standings": rows,
-                                          "tiebreaks": list(keys)})
+                    doc["groups"].append({"group": group_label(gi, len(sched.groups)), "teams": rows,
+                                          "team_tiebreaks": list(keys)})
                     continue
                 gt = stages.group_standings(store, x, gi)
                 doc["groups"].append({"group": group_label(gi, len(sched.groups)),

@@ -923,12 +923,6 @@ def team_stage_standings(store: EventStore, stage: Any, group: int | None = None
 
 
 def group_rows(store: EventStore, stage: Any, group: int) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """A group's team standings as the pages show a standings table: rows (``name``, …) and keys."""
+    """A group's team standings: its rows as ``standings --json`` gives a team's, and the keys."""
     table = team_stage_standings(store, stage, group)
-    rows = []
-    for r in table.rows:
-        d = r.to_dict()
-        rows.append({"rank": d["rank"], "id": d["id"], "name": d["team"], "played": d["played"],
-                     "won": d["won"], "lost": d["lost"], "for": d["points_for"], "against": d["points_against"],
-                     "efectividad": d["efectividad"], "match_points": d["match_points"]})
-    return rows, table.tiebreaks
+    return [r.to_dict() for r in table.rows], table.tiebreaks
