@@ -217,7 +217,19 @@ def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
     assert "--final-set is the semi-finals'" in cli("knockout", path, "--final-set", "75", code=1)
     store = open_event(path)
     try:
-        play_stage(store, 5)
+        from tournament.event import results as rs
+
+        # Every tie level on games (each team wins one table, N-S each time): the semi-finals' N-S
+        # at the first table win by more, so efectividad decides; the final is level on points too,
+        # so the better seed goes through.
+        while True:
+            waiting = [t for t in store.tables() if t.round > stage_offset(store) and t.id not in store.results()]
+            if not waiting:
+                break
+            t = waiting[0]
+            first = t.number % 2 == 1
+            final = t.round == stage_offset(store) + 2
+            rs.enter_manual(store, t.number, {"NS": 200, "EW": 100 if first or final else 150}, t.round)
         names = {s.id: s.name for s in tm.squads(store)}
         squad_of = squad_of_players(tm.squads(store), store.teams())
         stage = stages_of(store)[-1]
@@ -228,6 +240,7 @@ def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
         decided = {m["key"]: m["order"][0] for m in doc["matches"] if m["status"] == "decided"}
         matches = stage_matches(store, stage.id)
         assert len(matches) == 3 and set(decided) == set(matches)
+        level: list[tuple[int, str]] = []
         for key, tables in matches.items():
             assert len(tables) == 2 and tables[1].number == tables[0].number + 1
             acc: dict[int, list[float]] = {}
@@ -242,9 +255,15 @@ def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
                     row[2] += r.scores[side]
             best = min(acc, key=lambda u: (-acc[u][0], -acc[u][1], -acc[u][2], stage.seeds.index(u)))
             assert decided[key] == names[best], key
+            if len(set(g for g, _, _ in acc.values())) == 1:  # level on games: the tables line says who goes on
+                level.append((tables[0].round, names[best]))
         assert doc["champion"] == decided["R2-1"]
+        assert len(level) == 3  # efectividad decided the semi-finals, the seed the final
+        for round_no, team in level:
+            assert f"(level: {team} wins the tie on the tie-breaks)" in cli("tables", path, "--round", round_no)
+            assert f"empate: {team} gana la eliminatoria" in cli("tables", path, "--round", round_no, "--lang", "es")
         text = cli("tables", path, "--round", stage.offset + 2)
-        assert "tables 1-2:" in text and doc["champion"] in text
+        assert "Tables 1-2:" in text and doc["champion"] in text
         report = check.run(store)
         assert report.ok, report.errors
     finally:
@@ -253,6 +272,12 @@ def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
     page = cli("report", path, "--output", tmp_path / "report.html")
     html = (tmp_path / "report.html").read_text()
     assert doc["champion"] in html and "Group A" in html, page
+    assert f"level: {doc['champion']} wins the tie on the tie-breaks" in html  # the hall's match line says so too
+
+
+def stage_offset(store: EventStore) -> int:
+    """The round after which the last stage starts."""
+    return stages_of(store)[-1].offset
 
 
 def pairing_sides(table, squad_of):  # type: ignore[no-untyped-def]

@@ -458,6 +458,10 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
             m["games"][team] = m["games"].get(team, 0.0) + won
             m["points"][team] = m["points"].get(team, 0) + int(res["scores"].get(side, 0))
             m["order"].append((team, won))
+    # A knockout of teams: a level match still sends one team through (the bracket's order says which).
+    knockout = {frozenset(x["sides"]): x["order"][0] for st in data.get("stages", ()) for x in st.get("matches", ())
+                if x.get("round") == r.get("round") and x.get("status") == "decided" and x.get("order")
+                and None not in x["sides"]}
     out = []
     for m in found.values():
         home, away = m["home"], m["away"]
@@ -479,6 +483,8 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
                     "home_points": m["points"].get(home, 0), "away_points": m["points"].get(away, 0),
                     "done": m["done"], "count": len(m["tables"]), "finished": finished,
                     "winner": (None if not finished or hg == ag else home if hg > ag else away),
+                    "through": (knockout.get(frozenset((names.get(home), names.get(away))))
+                                if finished and hg == ag and not target else None),
                     "sides": m["sides"], **extra})
     return out
 
