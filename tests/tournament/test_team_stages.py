@@ -340,7 +340,7 @@ def test_a_knockout_of_team_sets_rises_to_75_in_the_final(tmp_path: Path) -> Non
         assert set_target(store, final_round) == 75
         play_out(final_round, "Team 02")
         text = cli("tables", path, "--round", final_round)
-        assert "won by Team 02 at 75–" in text
+        assert "(Team 02 wins the set 75–" in text
         games = [t for t in store.tables(final_round)]
         assert len(games) >= 75 + 37
         report = check.run(store)
