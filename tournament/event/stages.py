@@ -393,9 +393,8 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
 
 
 def _seat_round_robin(store: EventStore, stage: Stage) -> None:
-    if store.settings.teams:
-        seat_round_robin_of_teams(store, stage)
-        return
+    """Every round of a round robin (or groups) seated; in a team event each game a team match, its
+    tables after the round's last, board by board (:func:`match_tables_seats`)."""
     sched = stage.schedule()
     grouped = len(sched.groups) > 1
 
@@ -407,11 +406,18 @@ def _seat_round_robin(store: EventStore, stage: Stage) -> None:
          json.dumps([{"kind": "seed", "unit": p.home}, {"kind": "seed", "unit": p.away}]))
         for r, games in enumerate(sched.rounds, 1) for i, p in enumerate(games, 1)])
     matches = store.matches(stage.id)
-    members = _members(store)
+    members = None if store.settings.teams else _members(store)
     for r, games in enumerate(sched.rounds, 1):
+        number = stage.event_round(r)
         for i, p in enumerate(games, 1):
+            k = key(p, r, i)
+            if members is None:
+                for board, seats in enumerate(match_tables_seats(store, (p.home, p.away), number), 1):
+                    tno = max(store.table_numbers(number), default=0) + 1
+                    seat_stage_table(store, stage, number, tno, seats, matches[k]["id"], k, board)
+                continue
             seats = seat_head_to_head(store.settings, (p.home, p.away), 1, members)
-            seat_stage_table(store, stage, stage.event_round(r), i, seats, matches[key(p, r, i)]["id"], key(p, r, i), 1)
+            seat_stage_table(store, stage, number, i, seats, matches[k]["id"], k, 1)
 
 
 def stage_created(store: EventStore, stage: Stage) -> None:
@@ -507,6 +513,29 @@ def state_of(store: EventStore, stage: Stage) -> brackets.BracketState:
     return brackets.resolve(stage.bracket(), stage.seeds, games_of(store, stage))
 
 
+def _replayed(store: EventStore, stage: Stage) -> tuple[brackets.Bracket, dict[int, Result], brackets.BracketState,
+                                                       dict[str, dict[str, Any]], dict[int, Table],
+                                                       dict[str, list[dict[str, Any]]]]:
+    """A knockout's draw replayed over its results, and what seating after it reads: the bracket,
+    the results, its state, its matches, every table by id, each match's seated tables.  Refused
+    when a corrected result changed who should have played a game already played."""
+    bracket = stage.bracket()
+    results = store.results()
+    try:
+        state = brackets.resolve(bracket, stage.seeds, games_of(store, stage, results))
+    except brackets.GameOutOfPlace as e:  # a corrected result changed who should have played a game played
+        played = next((r for r in store.match_tables(stage.id) if r["key"] == e.key and r["table_id"] in results),
+                      None)
+        at = f" at round {played['round']} table {played['tno']}" if played else ""
+        raise StageError(f"this would change who plays {e.key}, whose game{at} already has a result: a knockout "
+                         f"result can be corrected only while the match it decided has no result; nothing was "
+                         f"changed") from None
+    seated: dict[str, list[dict[str, Any]]] = {}
+    for row in store.match_tables(stage.id):
+        seated.setdefault(row["key"], []).append(row)
+    return bracket, results, state, store.matches(stage.id), {t.id: t for t in store.tables()}, seated
+
+
 def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None = None) -> list[Table]:
     """Within :meth:`EventStore.write`: seat every game that has become due; refuse when a seated
     game no longer fits the bracket (a replaced result changed who plays it).
@@ -519,22 +548,7 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
         return []
     if store.settings.teams:
         return advance_teams(store, stage, reseated)
-    bracket = stage.bracket()
-    results = store.results()
-    try:
-        state = brackets.resolve(bracket, stage.seeds, games_of(store, stage, results))
-    except brackets.GameOutOfPlace as e:  # a corrected result changed who should have played a game played
-        played = next((r for r in store.match_tables(stage.id) if r["key"] == e.key and r["table_id"] in results),
-                      None)
-        at = f" at round {played['round']} table {played['tno']}" if played else ""
-        raise StageError(f"this would change who plays {e.key}, whose game{at} already has a result: a knockout "
-                         f"result can be corrected only while the match it decided has no result; nothing was "
-                         f"changed") from None
-    matches = store.matches(stage.id)
-    tables = {t.id: t for t in store.tables()}
-    seated: dict[str, list[dict[str, Any]]] = {}
-    for row in store.match_tables(stage.id):
-        seated.setdefault(row["key"], []).append(row)
+    bracket, results, state, matches, tables, seated = _replayed(store, stage)
     members = side_members(store, stage)
     side_of = side_of_player(store, stage)
     new: list[Table] = []
@@ -816,46 +830,11 @@ def team_games_of(store: EventStore, stage: Any) -> list[brackets.Game]:
     return out
 
 
-def seat_round_robin_of_teams(store: EventStore, stage: Any) -> None:
-    """Within the write that draws a round robin (or groups) of teams: every round's matches seated,
-    each match at adjacent tables."""
-    sched = stage.schedule()
-    grouped = len(sched.groups) > 1
-
-    def key(p: roundrobin.Pairing, r: int, i: int) -> str:
-        return f"G{roundrobin.group_name(p.group)}{r}-{i}" if grouped else f"RR{r}-{i}"
-
-    store.insert_matches(stage.id, [
-        (key(p, r, i), stage.event_round(r), i, stage.round_label(r),
-         '[{"kind": "seed", "unit": %d}, {"kind": "seed", "unit": %d}]' % (p.home, p.away))
-        for r, games in enumerate(sched.rounds, 1) for i, p in enumerate(games, 1)])
-    matches = store.matches(stage.id)
-    for r, games in enumerate(sched.rounds, 1):
-        number = stage.event_round(r)
-        for i, p in enumerate(games, 1):
-            k = key(p, r, i)
-            for board, seats in enumerate(match_tables_seats(store, (p.home, p.away), number), 1):
-                tno = max(store.table_numbers(number), default=0) + 1
-                seat_stage_table(store, stage, number, tno, seats, matches[k]["id"], k, board)
-
-
 def advance_teams(store: EventStore, stage: Any, reseated: list[Table] | None = None) -> list[Table]:
     """Within a write: a knockout of teams after a result: each match that has become due seated
     (its tables after the round's last); a match whose sides a corrected result changed re-seated
     while none of its tables has a result, refused once one has (as a knockout of pairs)."""
-    bracket = stage.bracket()
-    results = store.results()
-    try:
-        state = brackets.resolve(bracket, stage.seeds, team_games_of(store, stage))
-    except brackets.GameOutOfPlace as e:
-        raise StageError(f"this would change who plays {e.key}, which already has a result: a knockout "
-                                f"result can be corrected only while the match it decided has no result; nothing "
-                                f"was changed") from None
-    matches = store.matches(stage.id)
-    tables = {t.id: t for t in store.tables()}
-    seated: dict[str, list[dict[str, Any]]] = {}
-    for row in store.match_tables(stage.id):
-        seated.setdefault(row["key"], []).append(row)
+    bracket, results, state, matches, tables, seated = _replayed(store, stage)
     sides_of = squad_of(store)
     new: list[Table] = []
     for ms in state.matches:
