@@ -513,12 +513,12 @@ def state_of(store: EventStore, stage: Stage) -> brackets.BracketState:
     return brackets.resolve(stage.bracket(), stage.seeds, games_of(store, stage))
 
 
-def _replayed(store: EventStore, stage: Stage) -> tuple[brackets.Bracket, dict[int, Result], brackets.BracketState,
-                                                       dict[str, dict[str, Any]], dict[int, Table],
-                                                       dict[str, list[dict[str, Any]]]]:
-    """A knockout's draw replayed over its results, and what seating after it reads: the bracket,
-    the results, its state, its matches, every table by id, each match's seated tables.  Refused
-    when a corrected result changed who should have played a game already played."""
+def _replayed(store: EventStore, stage: Stage) -> tuple[dict[int, Result], dict[str, dict[str, Any]], dict[int, Table],
+                                                       list[tuple[Any, list[dict[str, Any]], str]]]:
+    """A knockout's draw replayed over its results, and what seating after it reads: the results,
+    its matches, every table by id, and each match's state with its seated tables and its name
+    ("W2-1 (semi-final)").  Refused when a corrected result changed who should have played a game
+    already played."""
     bracket = stage.bracket()
     results = store.results()
     try:
@@ -533,7 +533,9 @@ def _replayed(store: EventStore, stage: Stage) -> tuple[brackets.Bracket, dict[i
     seated: dict[str, list[dict[str, Any]]] = {}
     for row in store.match_tables(stage.id):
         seated.setdefault(row["key"], []).append(row)
-    return bracket, results, state, store.matches(stage.id), {t.id: t for t in store.tables()}, seated
+    each = [(ms, seated.get(ms.match.key, []), f"{ms.match.key} ({bracket.round_labels[ms.match.round - 1]})")
+            for ms in state.matches]
+    return results, store.matches(stage.id), {t.id: t for t in store.tables()}, each
 
 
 def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None = None) -> list[Table]:
@@ -548,14 +550,13 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
         return []
     if store.settings.teams:
         return advance_teams(store, stage, reseated)
-    bracket, results, state, matches, tables, seated = _replayed(store, stage)
+    bracket = stage.bracket()
+    results, matches, tables, each = _replayed(store, stage)
     members = side_members(store, stage)
     side_of = side_of_player(store, stage)
     new: list[Table] = []
-    for ms in state.matches:
+    for ms, rows, where in each:
         m = ms.match
-        rows = seated.get(m.key, [])
-        where = f"{m.key} ({bracket.round_labels[m.round - 1]})"
         if ms.status in (brackets.WAITING, brackets.VOID, brackets.WALKOVER):
             if rows and reseated is not None and ms.status == brackets.WAITING:
                 raise StageError(f"this would leave {where}, already seated at round {rows[0]['round']} table "
@@ -834,13 +835,11 @@ def advance_teams(store: EventStore, stage: Any, reseated: list[Table] | None = 
     """Within a write: a knockout of teams after a result: each match that has become due seated
     (its tables after the round's last); a match whose sides a corrected result changed re-seated
     while none of its tables has a result, refused once one has (as a knockout of pairs)."""
-    bracket, results, state, matches, tables, seated = _replayed(store, stage)
+    results, matches, tables, each = _replayed(store, stage)
     sides_of = squad_of(store)
     new: list[Table] = []
-    for ms in state.matches:
+    for ms, rows, where in each:
         m = ms.match
-        rows = seated.get(m.key, [])
-        where = f"{m.key} ({bracket.round_labels[m.round - 1]})"
         if ms.status in (brackets.WAITING, brackets.VOID, brackets.WALKOVER):
             if rows:
                 raise StageError(f"this would change who plays {where}, already seated at round "
