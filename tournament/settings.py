@@ -85,6 +85,9 @@ class Preset:
     team_tiebreaks: tuple[str, ...]
     #: A team event's matches as sets to this many game points (:attr:`Settings.team_set`), or None.
     team_set: int | None = None
+    #: A knockout of teams' semi-finals and final as sets to this many game points (the stage's
+    #: ``--final-set``), or None: the event's ``team_set``.
+    final_set: int | None = None
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (
@@ -93,8 +96,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("fid-teams", "FID world team championship: games to 300 points, 55 minutes a game, ranked by "
            "wins, then total points", 300, 55, ("wins", "for"), ("games", "for")),
     Preset("team-pairs", "international team pairs: scores count a team, a game 1 point, a match a set won by the "
-           "first team to 50 game points (2 match points); the captain's change after 6 games",
-           None, None, ("wins", "efectividad"), ("match-points", "games", "efectividad"), 50),
+           "first team to 50 game points (2 match points), 75 in semi-finals and finals; the captain's change "
+           "after 6 games", None, None, ("wins", "efectividad"), ("match-points", "games", "efectividad"), 50, 75),
     Preset("dominousa", "Dominousa: games to 200 points or 40 minutes, ranked by games won, then efectividad",
            200, 40, ("wins", "efectividad"), ("games", "efectividad")),
     Preset("fed-spain", "Spanish federation: games to 300 points, ranked by games won, then efectividad",

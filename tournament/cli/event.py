@@ -248,8 +248,6 @@ def simulate(
     if teams_ is not None:
         if format != "teams":
             raise UnusableInput("--teams is for --format teams")
-        if stage is not None:
-            raise UnusableInput("a team event has no --stage yet: its rounds are Swiss (or a round robin)")
         players_ = teams_ * team_size
     elif format == "teams":
         raise UnusableInput("say how many teams: --teams N")

@@ -73,6 +73,9 @@ def standings(
             if round_no is not None:
                 raise UnusableInput("give --round or --stage, not both")
             table, chosen = st.of_stage(store, stage_id)
+            if store.settings.teams and not as_csv:  # a team event's stage ranks its teams
+                _team_stage_standings(store, chosen, stage_id, as_json, wide)
+                return
         rows = [table.row_dict(s) for s in table.rows]
         note = []
         if table.provisional:
@@ -106,6 +109,22 @@ def standings(
         shown = rows if as_csv else [display.display_row(r, table.tiebreaks) for r in rows]
         emit(shown, as_csv, False, title + (" (provisional)" if table.provisional else ""), footer=note, wide=wide,
              keep=display.ranking_columns(table.tiebreaks))
+
+
+def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json: bool, wide: bool) -> None:
+    """``standings --stage N`` of a team event: the teams ranked by that stage's matches."""
+    from tournament.event.stages import team_stage_standings
+
+    table = team_stage_standings(store, chosen)
+    rows = [{k: v for k, v in r.to_dict().items() if k not in ("matches_drawn", "id")} for r in table.rows]
+    if as_json:
+        sys.stdout.write(json.dumps({"by": "team", "stage": stage_id, "provisional": table.provisional,
+                                     "rows": rows}, ensure_ascii=False, indent=1) + "\n")
+        return
+    name = chosen.name if chosen is not None else "the opening rounds"
+    emit(rows, False, False, f"{store.settings.name} — the teams in stage {stage_id} ({name})"
+         + (" (provisional)" if table.provisional else ""), footer=[f"ranked by {', then '.join(table.tiebreaks)}"],
+         wide=wide)
 
 
 #: ``standings --by`` these: a ranking of another unit (not a prize list of a CSV column).
@@ -280,15 +299,20 @@ def knockout(
                                  help="A match is won by the first to win N games."),
     advance: int = typer.Option(2, "--advance", min=1, max=MAX_COUNT,
                                 help="Multi-player knockout: the top K of each table go on."),
+    final_set: Optional[int] = typer.Option(None, "--final-set", min=1, max=500,
+                                            help="A team event of sets: the semi-finals and final are sets to "
+                                                 "this many game points (team-pairs preset: 75; else the "
+                                                 "event's --team-set)."),
     name: Optional[str] = typer.Option(None, "--name", help="The stage's name."),
 ) -> None:
-    """Start a knockout stage: draw the bracket from the seeding and seat the first games."""
+    """Start a knockout stage: draw the bracket from the seeding and seat the first games (a team event:
+    each game a team match at adjacent tables)."""
     from tournament.event import stages as stg
 
     with open_for_command(event) as store:
         stage = stg.create_stage(store, format, seeding, _seed_names(seeds, seeds_file), top, per_group,
                                  third_place=third_place, reset=reset, wins_needed=first_to, advance=advance,
-                                 name=name)
+                                 name=name, final_set=final_set)
         _print_stage(store, stage)
 
 
@@ -366,6 +390,13 @@ def bracket(
         _print_stage(store, chosen)
         if chosen.format == stg.ROUND_ROBIN:
             for gi in range(len(chosen.schedule().groups)):
+                if store.settings.teams:  # a group of teams: its teams' standings
+                    from tournament.event.stages import group_rows
+                    rows, keys = group_rows(store, chosen, gi)
+                    emit([{k: v for k, v in r.items() if k not in ("id", "matches_drawn", "status")} for r in rows],
+                         False, False, rp.group_label(gi, len(chosen.schedule().groups)),
+                         footer=[f"ranked by {', then '.join(keys)}"])
+                    continue
                 t = stg.group_standings(store, chosen, gi)
                 emit([display.display_row(t.row_dict(r), t.tiebreaks) for r in t.rows], False, False,
                      rp.group_label(gi, len(chosen.schedule().groups)))

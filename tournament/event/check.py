@@ -13,7 +13,7 @@ import json
 import sqlite3
 from collections import Counter
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import attrs
 
@@ -31,7 +31,7 @@ from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
 from tournament.store import desk as desk_sql, squads as squad_store
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
-from tournament.values import Player, Substitution, Table, Team
+from tournament.values import Player, Squad, Substitution, Table, Team
 
 
 @attrs.frozen
@@ -62,13 +62,18 @@ class CheckReport:
 
 def pairing_findings(settings: Settings, players: list[Player], teams: list[Team], tables: list[Table],
                      byes: dict[int, list[int]], excused: dict[int, set[int]] | None = None,
-                     subs: Sequence[Substitution] = ()) -> list[Finding]:
+                     subs: Sequence[Substitution] = (), forfeited: Mapping[int, set[int]] | None = None,
+                     squads: Sequence[Squad] = ()) -> list[Finding]:
     """Every pairing invariant, checked round by round (also used by the tests).  ``excused``:
     round -> players the desk excused from it (:func:`tournament.event.desk.excused`: a requested
     sit-out, which has a bye outside the count of byes; a withdrawn player's rounds away before
     returning, which have neither table nor bye).  ``subs``: a team event's reserves brought into
-    pairs (:mod:`tournament.store.squads`): a pair's players in a round are the ones it fields then."""
+    pairs (:mod:`tournament.store.squads`): a pair's players in a round are the ones it fields then.
+    ``forfeited``: round -> the players of a team event's withdrawn pairs seated there only to lose
+    their table by forfeit (their team a pair short, :func:`tournament.event.rounds.forfeit_short_tables`);
+    ``squads``: a team event's teams (a team a pair short has the bye of the pairs it fields)."""
     excused = excused or {}
+    forfeited = forfeited or {}
     out: list[Finding] = []
     err = lambda where, msg: out.append(Finding("error", where, msg))  # noqa: E731
     by_id = {p.id: p for p in players}
@@ -141,7 +146,7 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
                 err(where, f"player #{p} does not exist")
             elif n > 1:
                 err(where, f"{by_id[p].name} is seated {n} times (tables and byes)")
-            elif not by_id[p].active_in(r):
+            elif not by_id[p].active_in(r) and p not in forfeited.get(r, ()):
                 err(where, f"{by_id[p].name} plays but is not entered for round {r}")
         away = excused.get(r, set())
         for p in players:
@@ -157,8 +162,14 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
             pass  # a round robin of teams gives its byes by its schedule (a withdrawn team's opponents too)
         elif bye_units:
             needed = len(active_units) % (2 if settings.format == PAIRS else settings.table_size)
-            if settings.teams:  # a team's bye is a bye for each of its pairs
+            if settings.teams:  # a team's bye is a bye for each of its pairs (that it fields)
                 needed = len(active_units) // settings.pairs_a_team % 2 * settings.pairs_a_team
+                fielding = [[u for u in x.pairs if u in active_units] for x in squads if x.active_in(r)]
+                fielding = [x for x in fielding if x]
+                if fielding:
+                    odd = len(fielding) % 2
+                    needed = len(bye_units) if odd and any(set(x) == set(bye_units) for x in fielding) else \
+                        settings.pairs_a_team if odd else 0
             if settings.format == INDIVIDUAL and table_sizes(len(active_units), settings.table_counts()):
                 needed = 0  # every player could be seated at tables of the sizes the game allows
             if len(bye_units) != needed:
@@ -175,6 +186,17 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
                         err(where, f"only one player of pair {u} has the bye")
         for u in bye_units:
             bye_count[u] += 1
+    return out
+
+
+def _forfeited_seats(store: EventStore, tables: Sequence[Table]) -> dict[int, set[int]]:
+    """Round -> the players seated on a side whose table it forfeited (a team a pair short)."""
+    results = store.results()
+    out: dict[int, set[int]] = {}
+    for t in tables:
+        absent = set(results[t.id].absent) if t.id in results else set()
+        if absent:
+            out.setdefault(t.round, set()).update(x.player for x in t.seats if x.side in absent)
     return out
 
 
@@ -218,7 +240,9 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     swiss_rounds = {n for n, sid in store.round_stage().items() if sid == 1}
     findings.extend(pairing_findings(settings, players, teams, [t for t in tables if t.round in swiss_rounds],
                                      {r: v for r, v in byes.items() if r in swiss_rounds}, desk.excused(store),
-                                     squad_store.substitutions(store) if settings.teams else ()))
+                                     squad_store.substitutions(store) if settings.teams else (),
+                                     _forfeited_seats(store, tables) if settings.teams else {},
+                                     squad_store.squads(store) if settings.teams else ()))
     if settings.duplicate:  # the movement's seating, each board result, each board record again
         from tournament.event import duplicate
 
@@ -455,9 +479,16 @@ def stage_findings(store: EventStore) -> list[Finding]:
             sched = stage.schedule()
             want = sorted(tuple(sorted((p.home, p.away))) for games in sched.rounds for p in games)
             team_of = {p.id: p.team for p in store.players()}
+            if store.settings.teams:  # a stage of teams: a match's tables are one game of the schedule
+                from tournament.event.stages import squad_of
+                team_of = squad_of(store)
             pairs = store.settings.format == PAIRS
             got = []
+            seen: set[str] = set()
             for row in store.match_tables(stage.id):
+                if store.settings.teams and row["key"] in seen:
+                    continue
+                seen.add(row["key"])
                 t = next(t for t in store.tables(row["round"]) if t.id == row["table_id"])
                 got.append(tuple(sorted(dict.fromkeys(team_of[p] if pairs else p for p in t.players))))
             if sorted(got) != want:

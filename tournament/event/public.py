@@ -88,6 +88,12 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
             sched = x.schedule()
             doc["groups"] = []
             for gi, members in enumerate(sched.groups):
+                if s.teams:  # a group of teams: the teams' standings in it
+                    from tournament.event.stages import group_rows
+                    rows, keys = group_rows(store, x, gi)
+                    doc["groups"].append({"group": group_label(gi, len(sched.groups)), "teams": rows,
+                                          "team_tiebreaks": list(keys)})
+                    continue
                 gt = stages.group_standings(store, x, gi)
                 doc["groups"].append({"group": group_label(gi, len(sched.groups)),
                                       "standings": [gt.row_dict(r) for r in gt.rows]})
@@ -103,6 +109,11 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
            "standings": standings, "rounds": rounds, "stages": stage_docs, "feed_version": feed.FEED_VERSION}
     if s.team_set:  # the matches are sets: what the pages need to say how each set stands
         out["event"]["team_set"] = s.team_set
+        from tournament.event.stages import set_targets
+
+        later = set_targets(store)  # a knockout's semi-finals and final: sets to its --final-set
+        if later:
+            out["event"]["set_targets"] = {str(n): t for n, t in sorted(later.items())}
     if s.teams:  # a team event: its teams, and the players' own ranking inside it
         from tournament.event.teams import player_standings
 
@@ -409,7 +420,8 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
     (a drawn game a half; ``home_text``, ``away_text``: "1½"), the points each has scored, and
     how many of its tables have a result.  A match fills in as its tables confirm: this reads only
     the tables' entered results, as every page does.  In an event of sets (``team_set`` in the
-    event's settings) each match also has its ``target``, its ``winner`` (a team's id, None while
+    event's settings; a knockout's semi-finals and final: ``set_targets``) each match also has its
+    ``target``, its ``winner`` (a team's id, None while
     the set is played: the first to the target, counting the games in table order, as
     :func:`tournament.pairing.teams.set_winner` counts them) and ``won_at``, the game points when
     it was won, the winner's first ("50–41"); it is named by its first tables, one a pair of a
@@ -417,7 +429,7 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
     from tournament.event.teams import games_text
     from tournament.pairing.teams import set_winner
 
-    target = data["event"].get("team_set")
+    target = data["event"].get("set_targets", {}).get(str(r.get("round")), data["event"].get("team_set"))
     pairs_of = {t["id"]: len(t["pairs"]) for t in data.get("teams", ())}
 
     team_of = team_of_players(data)
@@ -446,6 +458,10 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
             m["games"][team] = m["games"].get(team, 0.0) + won
             m["points"][team] = m["points"].get(team, 0) + int(res["scores"].get(side, 0))
             m["order"].append((team, won))
+    # A knockout of teams: a level match still sends one team through (the bracket's order says which).
+    knockout = {frozenset(x["sides"]): x["order"][0] for st in data.get("stages", ()) for x in st.get("matches", ())
+                if x.get("round") == r.get("round") and x.get("status") == "decided" and x.get("order")
+                and None not in x["sides"]}
     out = []
     for m in found.values():
         home, away = m["home"], m["away"]
@@ -467,6 +483,8 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
                     "home_points": m["points"].get(home, 0), "away_points": m["points"].get(away, 0),
                     "done": m["done"], "count": len(m["tables"]), "finished": finished,
                     "winner": (None if not finished or hg == ag else home if hg > ag else away),
+                    "through": (knockout.get(frozenset((names.get(home), names.get(away))))
+                                if finished and hg == ag and not target else None),
                     "sides": m["sides"], **extra})
     return out
 

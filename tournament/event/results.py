@@ -383,17 +383,32 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
         if existing is not None and existing.kind == "record":
             raise ResultRefused(f"round {rnd} table {table_no} has a recorded game, so it was played and nobody "
                                 f"forfeited it; nothing was stored")
-        points = store.settings.forfeit_score
-        ordered = {side: (0 if side in absent else points) for side in sides}
-        winner = there[0] if len(there) == 1 else None
-        ordered_absent = tuple(x for x in sides if x in absent)
-        note = FORFEIT_NOTE + ", ".join(ordered_absent)
-        if existing is not None and existing.kind == "forfeit" and existing.note == note \
-                and existing.scores == ordered:
-            return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=ordered_absent)
-        entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
-                       f"table {table_no}", None, note)
-        return attrs.evolve(entry, absent=ordered_absent)
+        return forfeit_in_write(store, table, absent, existing, replace)
+
+
+def forfeit_in_write(store: EventStore, table: Table, absent: tuple[str, ...], existing: Any = None,
+                     replace: bool = False) -> Entry:
+    """Within a write: ``table``'s result a forfeit by the sides ``absent`` (checked by the caller:
+    sides of the table, one at least there), the others scoring the event's forfeit score."""
+    sides = table.sides()
+    there = [x for x in sides if x not in absent]
+    points = store.settings.forfeit_score
+    ordered = {side: (0 if side in absent else points) for side in sides}
+    winner = there[0] if len(there) == 1 else None
+    ordered_absent = tuple(x for x in sides if x in absent)
+    note = FORFEIT_NOTE + ", ".join(ordered_absent)
+    return _forfeit_entry(store, table, ordered, winner, note, ordered_absent, existing, replace, table.number)
+
+
+def _forfeit_entry(store: EventStore, table: Table, ordered: dict[str, int], winner: str | None, note: str,
+                   shown_absent: tuple[str, ...], existing: Any, replace: bool, table_no: int) -> Entry:
+    """A forfeit stored (or found already stored the same: unchanged), with who did not play."""
+    if existing is not None and existing.kind == "forfeit" and existing.note == note \
+            and existing.scores == ordered:
+        return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=shown_absent)
+    entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
+                   f"table {table_no}", None, note)
+    return attrs.evolve(entry, absent=shown_absent)
 
 
 def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,
@@ -448,12 +463,7 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
         seated = [s.player for s in table.seats if s.player in missing]  # in seating order
         note = PLAYER_FORFEIT_NOTE + ", ".join(f"#{p}" for p in seated)
         shown_absent = tuple(here[p].name for p in seated)
-        if existing is not None and existing.kind == "forfeit" and existing.note == note \
-                and existing.scores == ordered:
-            return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=shown_absent)
-        entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
-                       f"table {table_no}", None, note)
-        return attrs.evolve(entry, absent=shown_absent)
+        return _forfeit_entry(store, table, ordered, winner, note, shown_absent, existing, replace, table_no)
 
 
 def _set_game_table(store: EventStore, record: Record, round_no: int, player: int, digest: str) -> Table | None:

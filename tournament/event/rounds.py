@@ -53,6 +53,8 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
                            used)
         changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(plan.tables),
                                                                   "byes": list(plan.byes)})
+        if store.settings.teams:  # a team a pair short: that pair's table lost by forfeit, at once
+            forfeit_short_tables(store, number)
     return plan
 
 
@@ -71,6 +73,26 @@ def _pair_teams(store: EventStore, number: int, ranking: list[int] | None) -> pa
                            "line-up (tournament team EVENT lineup) or withdraw the team")
     return pair_teams(store.settings, number, teams.squads(store), store.teams(), store.tables(), store.byes(),
                       ranking, squads.lineups(store, number), squads.substitutions(store))
+
+
+def forfeit_short_tables(store: EventStore, round_no: int) -> list[int]:
+    """Within the write that pairs ``round_no``: each table where a team a pair short sits its
+    withdrawn pair (:func:`tournament.pairing.teams.short_sides`) gets its result at once, a
+    forfeit by that side: the opponents' pair wins by the event's forfeit score.  The numbers of
+    those tables."""
+    from tournament.event.results import forfeit_in_write
+    from tournament.pairing.teams import short_sides
+    from tournament.store.squads import substitutions
+
+    subs = substitutions(store)
+    teams = store.teams()
+    out = []
+    for t in store.tables(round_no):
+        absent = short_sides(t, teams, subs)
+        if absent:
+            forfeit_in_write(store, t, absent)
+            out.append(t.number)
+    return out
 
 
 def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:

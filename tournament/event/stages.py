@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -33,8 +33,9 @@ from domrec import games as engines
 
 from tournament.errors import Refused, ResultRefused, SettingsError, UnknownPlayer, UnusableInput
 from tournament.event import changes
-from tournament.pairing import brackets, roundrobin, standings as st
-from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
+from tournament.pairing import brackets, roundrobin, standings as st, teams as team_pairing
+from tournament.settings import INDIVIDUAL, PAIRS, PRESETS, ROTATING, Settings
+from tournament.store import squads as squad_sql
 from tournament.store.event_store import EventStore
 from tournament.values import Result, SeatAssignment, Table
 
@@ -139,6 +140,8 @@ def stage_of_round(store: EventStore, round_number: int) -> Stage | None:
 
 
 def unit_names(store: EventStore) -> dict[int, str]:
+    if store.settings.teams:  # a team event's stages are of teams
+        return squad_names(store)
     if store.settings.format == PAIRS:
         return {t.id: t.name for t in store.teams()}
     return {p.id: p.name for p in store.players()}
@@ -165,13 +168,17 @@ def side_of_player(store: EventStore, stage: Stage | None) -> dict[int, int]:
 
 
 def _active_units(store: EventStore, round_no: int) -> list[int]:
+    if store.settings.teams:
+        return active_squads(store, round_no)
     if store.settings.format == PAIRS:
         return [t.id for t in store.teams() if t.active_in(round_no)]
     return [p.id for p in store.players() if p.active_in(round_no)]
 
 
 def find_unit(store: EventStore, key: str) -> int:
-    """A pair (by its name or a member's) or a player, by name or number."""
+    """A pair (by its name or a member's) or a player, by name or number (a team event: a team)."""
+    if store.settings.teams:
+        return find_squad_id(store, key)
     if store.settings.format == PAIRS:
         for t in store.teams():
             if t.name == key:
@@ -235,6 +242,8 @@ def seed_order(store: EventStore, seeding: str, names: Sequence[str] = (), top: 
     elif seeding == "random":
         order = list(active)
         random.Random(f"tournament:{store.settings.seed}:stage:{len(store.stages()) + 1}").shuffle(order)
+    elif seeding == "standings" and store.settings.teams:
+        order = [u for u in team_stage_standings(store, current(store)).ranking() if u in active]
     elif seeding == "standings":
         table = stage_standings(store, current(store))
         order = [s.unit for s in table.rows if s.unit in active]
@@ -260,8 +269,10 @@ def _group_seeds(store: EventStore, per_group: int, top: int | None) -> list[int
     sched = last.schedule()
     tiers: list[list[tuple[int, int]]] = [[] for _ in range(per_group)]
     for gi, members in enumerate(sched.groups):
-        table = group_standings(store, last, gi)
-        ranked = [s.unit for s in table.rows]
+        if store.settings.teams:
+            ranked = team_stage_standings(store, last, gi).ranking()
+        else:
+            ranked = [s.unit for s in group_standings(store, last, gi).rows]
         if len(ranked) < per_group:
             raise StageError(f"group {roundrobin.group_name(gi)} has {len(ranked)} sides; {per_group} cannot "
                              f"advance from it")
@@ -338,13 +349,16 @@ def _previous_finished(store: EventStore) -> None:
 def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names: Sequence[str] = (),
                  top: int | None = None, per_group: int | None = None, *, third_place: bool = False,
                  reset: bool = True, wins_needed: int = 1, advance: int = 2, groups: int = 1,
-                 double: bool = False, name: str | None = None) -> Stage:
+                 double: bool = False, name: str | None = None, final_set: int | None = None) -> Stage:
     """Draw a new stage (knockout or round robin) and seat what is due, in one transaction."""
     settings = store.settings
-    if settings.teams:  # its sides would be pairs, not teams: refused rather than drawn wrong
-        raise StageError("a team event's knockout or round-robin stage of teams is not supported yet; a round "
-                         "robin of teams is chosen when the event is made (--team-pairing round-robin)")
     _check_format(settings, fmt)
+    if settings.teams and wins_needed != 1:
+        raise StageError("a knockout of teams is decided by one team match (its games, then its tie-breaks); "
+                         "--first-to is for pairs and players")
+    if final_set is not None and not (settings.teams and settings.team_set and fmt in brackets.KINDS):
+        raise StageError("--final-set is the semi-finals' and final's set target of a knockout of teams in an event "
+                         "of sets (tournament new --team-set N)")
     with store.write():
         _previous_finished(store)
         seeds = seed_order(store, seeding, names, top, per_group)
@@ -355,6 +369,8 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
             options.update(groups=groups, double=double)
         else:
             options.update(third_place=third_place, reset=reset, wins_needed=wins_needed)
+            if settings.teams and settings.team_set:
+                options.update(final_set=final_set or default_final_set(settings))
         if fmt == brackets.MULTI:
             counts = list(engines.engine(settings.game).player_counts(settings.resolved_options()))
             options.update(table_size=settings.table_size, advance=advance, counts=counts)
@@ -377,6 +393,8 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
 
 
 def _seat_round_robin(store: EventStore, stage: Stage) -> None:
+    """Every round of a round robin (or groups) seated; in a team event each game a team match, its
+    tables after the round's last, board by board (:func:`match_tables_seats`)."""
     sched = stage.schedule()
     grouped = len(sched.groups) > 1
 
@@ -388,11 +406,18 @@ def _seat_round_robin(store: EventStore, stage: Stage) -> None:
          json.dumps([{"kind": "seed", "unit": p.home}, {"kind": "seed", "unit": p.away}]))
         for r, games in enumerate(sched.rounds, 1) for i, p in enumerate(games, 1)])
     matches = store.matches(stage.id)
-    members = _members(store)
+    members = None if store.settings.teams else _members(store)
     for r, games in enumerate(sched.rounds, 1):
+        number = stage.event_round(r)
         for i, p in enumerate(games, 1):
+            k = key(p, r, i)
+            if members is None:
+                for board, seats in enumerate(match_tables_seats(store, (p.home, p.away), number), 1):
+                    tno = max(store.table_numbers(number), default=0) + 1
+                    seat_stage_table(store, stage, number, tno, seats, matches[k]["id"], k, board)
+                continue
             seats = seat_head_to_head(store.settings, (p.home, p.away), 1, members)
-            seat_stage_table(store, stage, stage.event_round(r), i, seats, matches[key(p, r, i)]["id"], key(p, r, i), 1)
+            seat_stage_table(store, stage, number, i, seats, matches[k]["id"], k, 1)
 
 
 def stage_created(store: EventStore, stage: Stage) -> None:
@@ -451,6 +476,8 @@ def seat_table(settings: Settings, players: Sequence[int], key: str) -> tuple[Se
 def games_of(store: EventStore, stage: Stage, results: dict[int, Result] | None = None,
              tables: dict[int, Table] | None = None) -> list[brackets.Game]:
     """The stage's played games as bracket values (in game order within each match)."""
+    if store.settings.teams:  # a team match a game of the draw
+        return team_games_of(store, stage)
     results = store.results() if results is None else results
     tables = {t.id: t for t in store.tables()} if tables is None else tables
     side_of = side_of_player(store, stage)
@@ -486,16 +513,12 @@ def state_of(store: EventStore, stage: Stage) -> brackets.BracketState:
     return brackets.resolve(stage.bracket(), stage.seeds, games_of(store, stage))
 
 
-def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None = None) -> list[Table]:
-    """Within :meth:`EventStore.write`: seat every game that has become due; refuse when a seated
-    game no longer fits the bracket (a replaced result changed who plays it).
-
-    With ``reseated`` (the results path), a seated game whose sides changed and that has no
-    result yet is re-seated instead — its table keeps its number, its seats get the new sides —
-    and appended to the list: a corrected result moves the winner on.  ``check`` passes none: in
-    a sound file every seated game already fits."""
-    if not stage.knockout:
-        return []
+def _replayed(store: EventStore, stage: Stage) -> tuple[dict[int, Result], dict[str, dict[str, Any]], dict[int, Table],
+                                                       list[tuple[Any, list[dict[str, Any]], str]]]:
+    """A knockout's draw replayed over its results, and what seating after it reads: the results,
+    its matches, every table by id, and each match's state with its seated tables and its name
+    ("W2-1 (semi-final)").  Refused when a corrected result changed who should have played a game
+    already played."""
     bracket = stage.bracket()
     results = store.results()
     try:
@@ -507,18 +530,33 @@ def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None 
         raise StageError(f"this would change who plays {e.key}, whose game{at} already has a result: a knockout "
                          f"result can be corrected only while the match it decided has no result; nothing was "
                          f"changed") from None
-    matches = store.matches(stage.id)
-    tables = {t.id: t for t in store.tables()}
     seated: dict[str, list[dict[str, Any]]] = {}
     for row in store.match_tables(stage.id):
         seated.setdefault(row["key"], []).append(row)
+    each = [(ms, seated.get(ms.match.key, []), f"{ms.match.key} ({bracket.round_labels[ms.match.round - 1]})")
+            for ms in state.matches]
+    return results, store.matches(stage.id), {t.id: t for t in store.tables()}, each
+
+
+def advance_stage(store: EventStore, stage: Stage, reseated: list[Table] | None = None) -> list[Table]:
+    """Within :meth:`EventStore.write`: seat every game that has become due; refuse when a seated
+    game no longer fits the bracket (a replaced result changed who plays it).
+
+    With ``reseated`` (the results path), a seated game whose sides changed and that has no
+    result yet is re-seated instead — its table keeps its number, its seats get the new sides —
+    and appended to the list: a corrected result moves the winner on.  ``check`` passes none: in
+    a sound file every seated game already fits."""
+    if not stage.knockout:
+        return []
+    if store.settings.teams:
+        return advance_teams(store, stage, reseated)
+    bracket = stage.bracket()
+    results, matches, tables, each = _replayed(store, stage)
     members = side_members(store, stage)
     side_of = side_of_player(store, stage)
     new: list[Table] = []
-    for ms in state.matches:
+    for ms, rows, where in each:
         m = ms.match
-        rows = seated.get(m.key, [])
-        where = f"{m.key} ({bracket.round_labels[m.round - 1]})"
         if ms.status in (brackets.WAITING, brackets.VOID, brackets.WALKOVER):
             if rows and reseated is not None and ms.status == brackets.WAITING:
                 raise StageError(f"this would leave {where}, already seated at round {rows[0]['round']} table "
@@ -640,3 +678,229 @@ def not_due_reason(store: EventStore, units: Iterable[int]) -> str | None:
         if not alive and u in stage.seeds:
             return f"{names.get(u, u)} is out of the {stage.name}"
     return None
+
+
+# --- a team event's stages -------------------------------------------------------------------------
+#
+# A team event's stages: groups (round robins of teams) and knockouts of teams.
+#
+# The stages are the event's own (:mod:`tournament.event.stages`: drawn once, their rounds after the
+# event's, results moving a knockout on in the result's transaction); in a team event a stage's
+# sides are teams, and each game of its draw is a *team match*: the two teams' pairs at adjacent
+# tables, seated as a Swiss round seats a match (:func:`tournament.pairing.teams.match_seats`: the
+# line-up's order, home N-S at the first table; which team is at home as in the rounds,
+# :func:`tournament.pairing.teams.home_first`).  A match's tables are its match's rows in
+# ``match_tables``, numbered 1, 2, (3) by board (a set's later games follow on).
+#
+# A knockout tie is decided by the match (:func:`match_places`): the games won; level, the event's
+# team tie-breaks that a single match can tell (efectividad, points for), in their order; level
+# still, the better seed goes through.  In an event of sets the tie is the set, won by the first
+# team to its target, which rises for the semi-finals and the final to the stage's ``final_set``
+# (``--final-set``; the ``team-pairs`` preset: 75, the international team-pairs rule).
+
+#: The team tie-breaks one match can tell apart (the others are a whole event's).
+MATCH_KEYS = ("efectividad", "for")
+
+
+def default_final_set(settings: Settings) -> int | None:
+    """The semi-finals' and final's set target a knockout of teams takes unless told: the
+    preset's (``team-pairs``: 75), else the event's own set target."""
+    preset = PRESETS.get(settings.preset or "")
+    return (preset.final_set if preset is not None and preset.final_set else None) or settings.team_set
+
+
+def set_target(store: EventStore, round_no: int) -> int | None:
+    """The game points a set of ``round_no`` is played to: the stage's ``final_set`` in a
+    knockout's last two rounds (the semi-finals and the final), the event's ``team_set`` else."""
+    target = store.settings.team_set
+    if not target or not store.has_stage_tables():
+        return target
+    stage = stage_of_round(store, round_no)
+    if stage is None or not stage.knockout or not stage.options.get("final_set"):
+        return target
+    last = len(stage.bracket().round_labels)
+    return int(stage.options["final_set"]) if round_no - stage.offset >= last - 1 else target
+
+
+def set_targets(store: EventStore) -> dict[int, int]:
+    """Round -> its sets' target, for the rounds whose target is not the event's."""
+    if not store.settings.team_set or not store.has_stage_tables():
+        return {}
+    out = {}
+    for n in store.round_stage():
+        t = set_target(store, n)
+        if t != store.settings.team_set and t is not None:
+            out[n] = t
+    return out
+
+
+def squad_names(store: EventStore) -> dict[int, str]:
+    return {s.id: s.name for s in squad_sql.squads(store)}
+
+
+def find_squad_id(store: EventStore, key: str) -> int:
+    """A team by name (as names compare) or number; else one line naming the teams."""
+    from tournament.names import name_key
+
+    found = squad_sql.squads(store)
+    text = key.strip().lstrip("#")
+    for s in found:
+        if name_key(s.name) == name_key(key) or (text.isdigit() and len(text) < 18 and s.id == int(text)):
+            return s.id
+    raise UnknownPlayer(f"no team named or numbered {key!r} in this event (teams: "
+                        f"{', '.join(s.name for s in found[:8])}{' …' if len(found) > 8 else ''})")
+
+
+def squad_of(store: EventStore) -> dict[int, int]:
+    """Player -> their team (a reserve's too)."""
+    return team_pairing.squad_of_players(squad_sql.squads(store), store.teams())
+
+
+def active_squads(store: EventStore, round_no: int) -> list[int]:
+    pairs = {t.id for t in store.teams() if t.active_in(round_no)}
+    return [s.id for s in squad_sql.squads(store) if s.active_in(round_no) and set(s.pairs) & pairs]
+
+
+def match_tables_seats(store: EventStore, sides: tuple[int, int], round_no: int) -> list[tuple[SeatAssignment, ...]]:
+    """A stage's team match of ``round_no`` between ``sides`` (the first the higher seed): its tables'
+    seats, board by board.  Refused when a team cannot field all its pairs (a pair gone mid-stage:
+    bring a reserve into it, ``tournament team EVENT sub``)."""
+    squads = {s.id: s for s in squad_sql.squads(store)}
+    teams = store.teams()
+    active = {t.id: t.active_in(round_no) for t in teams}
+    players_of = team_pairing.members_in(teams, squad_sql.substitutions(store), round_no)
+    lineups = squad_sql.lineups(store, round_no)
+    lines = {}
+    for u in sides:
+        s = squads[u]
+        line = tuple(p for p in (lineups.get(u) or s.pairs) if active.get(p))
+        if len(line) != store.settings.pairs_a_team:
+            raise Refused(f"team {s.name} has {len(line)} pair{'' if len(line) == 1 else 's'} to play, not "
+                          f"{store.settings.pairs_a_team}: in a stage every pair plays; bring a reserve into the "
+                          f"pair that left (tournament team EVENT sub)")
+        lines[u] = line
+    home, away = team_pairing.home_first(sides[0], sides[1], team_pairing.home_history(store.tables(), squad_of(store)))
+    return team_pairing.match_seats(lines[home], lines[away], players_of, active)
+
+
+def match_places(store: EventStore, stage: Any, tables: Sequence[Table], results: Mapping[int, Result],
+                 target: int | None) -> tuple[tuple[int, ...], ...] | None:
+    """A knockout tie's result as the bracket reads it, the winner first; None while it is played.
+
+    Without sets: once every table has its result, the team with more games won; level, the
+    event's team tie-breaks one match can tell (:data:`MATCH_KEYS`, in the event's order, else
+    efectividad then points for); level still, the better seed.  With sets: the set's winner."""
+    sides_of = squad_of(store)
+    if target:
+        match = team_pairing.round_matches(tables, results, sides_of, target)
+        if not match or match[0].winner is None:
+            return None
+        m = match[0]
+        return ((m.winner,), (m.away if m.winner == m.home else m.home,))
+    if any(t.id not in results for t in tables):
+        return None
+    acc: dict[int, dict[str, float]] = {}
+    for t in tables:
+        sides = team_pairing.table_sides(t, sides_of)
+        r = results[t.id]
+        for side, unit in sides.items():
+            other = next(x for x in sides if x != side)
+            a = acc.setdefault(unit, {"games": 0.0, "for": 0.0, "efectividad": 0.0})
+            a["games"] += 1.0 if r.winner == side else 0.5 if r.winner is None else 0.0
+            a["for"] += r.scores.get(side, 0)
+            a["efectividad"] += r.scores.get(side, 0) - r.scores.get(other, 0)
+    keys = ["games"] + [k for k in store.settings.team_tiebreaks if k in MATCH_KEYS] + \
+        [k for k in MATCH_KEYS if k not in store.settings.team_tiebreaks]
+    seed = {u: i for i, u in enumerate(stage.seeds)}
+    order = sorted(acc, key=lambda u: (*(-acc[u][k] for k in keys), seed.get(u, len(seed))))
+    return tuple((u,) for u in order)
+
+
+def team_games_of(store: EventStore, stage: Any) -> list[brackets.Game]:
+    """A knockout of teams' decided matches as bracket games (one a match)."""
+    results = store.results()
+    tables = {t.id: t for t in store.tables()}
+    by_key: dict[str, list[Table]] = {}
+    for row in store.match_tables(stage.id):
+        by_key.setdefault(row["key"], []).append(tables[row["table_id"]])
+    out = []
+    for key, mine in by_key.items():
+        places = match_places(store, stage, mine, results, set_target(store, mine[0].round))
+        if places is not None:
+            out.append(brackets.Game(key, places))
+    return out
+
+
+def advance_teams(store: EventStore, stage: Any, reseated: list[Table] | None = None) -> list[Table]:
+    """Within a write: a knockout of teams after a result: each match that has become due seated
+    (its tables after the round's last); a match whose sides a corrected result changed re-seated
+    while none of its tables has a result, refused once one has (as a knockout of pairs)."""
+    results, matches, tables, each = _replayed(store, stage)
+    sides_of = squad_of(store)
+    new: list[Table] = []
+    for ms, rows, where in each:
+        m = ms.match
+        if ms.status in (brackets.WAITING, brackets.VOID, brackets.WALKOVER):
+            if rows:
+                raise StageError(f"this would change who plays {where}, already seated at round "
+                                        f"{rows[0]['round']} table {rows[0]['tno']}; nothing was changed")
+            continue
+        sides = (ms.sides[0], ms.sides[1])
+        if rows and {sides_of.get(p) for r in rows for p in tables[r["table_id"]].players} != set(sides):
+            played = [r for r in rows if r["table_id"] in results]
+            if reseated is None or played:
+                at = played[0] if played else rows[0]
+                raise StageError(f"this would change who plays {where}, whose match at round {at['round']} "
+                                        f"table {at['tno']} has begun: a knockout result can be corrected only "
+                                        f"while the match it decided has no result; nothing was changed")
+            fresh = match_tables_seats(store, sides, rows[0]["round"])  # type: ignore[arg-type]
+            for row, seats in zip(rows, fresh):
+                store.reseat_table(row["table_id"], seats)
+                _table_change(store, changes.TABLE_RESEATED, stage, row["round"], row["tno"], seats, m.key,
+                                     row["game"])
+                reseated.append(Table(row["table_id"], row["round"], row["tno"], seats))
+            continue
+        if ms.status == brackets.DECIDED or rows:
+            continue  # decided, or being played (a set's next games are seated by its results)
+        number = stage.event_round(m.round)
+        for board, seats in enumerate(match_tables_seats(store, sides, number), 1):  # type: ignore[arg-type]
+            tno = max(store.table_numbers(number), default=0) + 1
+            tid = seat_stage_table(store, stage, number, tno, seats, matches[m.key]["id"], m.key, board)
+            new.append(Table(tid, number, tno, seats))
+    return new
+
+
+def stage_link(store: EventStore, table: Table) -> tuple[Any, int, str, int] | None:
+    """A stage table's stage, match id, match key and the next game number of its match (for a
+    set's next game, seated as a table of the match); None for a table of the rounds."""
+    if not store.has_stage_tables():
+        return None
+    stage = stage_of_round(store, table.round)
+    if stage is None:
+        return None
+    rows = store.match_tables(stage.id)
+    key = next((r["key"] for r in rows if r["table_id"] == table.id), None)
+    if key is None:
+        return None
+    return stage, store.matches(stage.id)[key]["id"], key, max(r["game"] for r in rows if r["key"] == key) + 1
+
+
+def team_stage_standings(store: EventStore, stage: Any, group: int | None = None) -> team_pairing.TeamStandings:
+    """The team standings of one stage's matches (``None``: the rounds), or of one of its groups."""
+    sid = stage.id if stage is not None else 1
+    rounds = {n for n, s in store.round_stage().items() if s == sid}
+    squads = squad_sql.squads(store)
+    if group is not None:
+        members = set(stage.schedule().groups[group])
+        squads = [s for s in squads if s.id in members]
+    of = team_pairing.squad_of_players(squads, store.teams())
+    tables = [t for t in store.tables() if t.round in rounds and all(p in of for p in t.players)]
+    byes = {r: [p for p in v if p in of] for r, v in store.byes().items() if r in rounds}
+    return team_pairing.compute_teams(store.settings, squads, store.teams(), store.players(), tables, store.results(),
+                                 byes, targets=set_targets(store))
+
+
+def group_rows(store: EventStore, stage: Any, group: int) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """A group's team standings: its rows as ``standings --json`` gives a team's, and the keys."""
+    table = team_stage_standings(store, stage, group)
+    return [r.to_dict() for r in table.rows], table.tiebreaks

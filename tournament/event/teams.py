@@ -235,11 +235,13 @@ def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     In an event of sets (``--team-set``): ``target``, the ``winner`` (a name, or None while the
     set is played) and ``won_at``, the game points when it was won, the winner's first ("50–41");
     a set is named by its first tables (its later games are tables after the round's last)."""
+    from tournament.event.stages import set_target
+
     teams = {t.id: t for t in store.teams()}
     found = squads(store)
     names = {s.id: s.name for s in found}
     squad_of = pairing.squad_of_players(found, teams.values())
-    target = store.settings.team_set
+    target = set_target(store, round_no)
     out = []
     for m in pairing.round_matches(store.tables(round_no), store.results(), squad_of, target):
         won_at = "–".join(games_text(x) for x in _winner_first(m)) if m.winner is not None else None
@@ -343,6 +345,8 @@ def after_set_result(store: EventStore, table: Table) -> list[Table]:
     the next game of each line of the table's match that has none waiting, while no team has
     reached the set's target.  A line's next game is a new table of the same round, numbered after
     the round's last, with the players and seats of the line's last game.  Returns the new tables."""
+    from tournament.event import stages
+
     s = store.settings
     if not (s.teams and s.team_set):
         return []
@@ -353,20 +357,27 @@ def after_set_result(store: EventStore, table: Table) -> list[Table]:
     names = {sq.id: sq.name for sq in squads(store)}
     tables = _match_of(store, table.round, frozenset(sides.values()))
     results = store.results()
-    match = pairing.round_matches(tables, results, squad_of, s.team_set)[0]
+    match = pairing.round_matches(tables, results, squad_of, stages.set_target(store, table.round))[0]
     if match.winner is not None:
         return []
     new = []
     game = len(tables)
     players = {p.id: p.name for p in store.players()}
+    link = stages.stage_link(store, table)  # a stage's set: its games are tables of its match
     for line in _lines(tables, s.pairs_a_team):
         if line.id not in results:
             continue
         game += 1
-        tid, number = sql.insert_set_table(store, table.round, line.seats)
-        changes.record(store, changes.TABLE_SEATED, table.round, number, {
-            "stage": 1, "match": f"{names[match.home]} v {names[match.away]}", "game": game,
-            "seats": changes.seats_doc(line.seats, players)})
+        if link is not None:
+            stage, match_id, key, board = link
+            number = max(store.table_numbers(table.round), default=0) + 1
+            tid = stages.seat_stage_table(store, stage, table.round, number, line.seats, match_id, key, board)
+            link = (stage, match_id, key, board + 1)
+        else:
+            tid, number = sql.insert_set_table(store, table.round, line.seats)
+            changes.record(store, changes.TABLE_SEATED, table.round, number, {
+                "stage": 1, "match": f"{names[match.home]} v {names[match.away]}", "game": game,
+                "seats": changes.seats_doc(line.seats, players)})
         new.append(Table(tid, table.round, number, line.seats))
     return new
 
@@ -396,7 +407,8 @@ def captain_change(store: EventStore, key: str, cross: bool = False, sub: tuple[
             raise Refused(f"team {squad.name} has no match in round {round_no}")
         names = {sq.id: sq.name for sq in squads(store)}
         results = store.results()
-        match = pairing.round_matches(mine, results, squad_of, s.team_set)[0]
+        from tournament.event.stages import set_target
+        match = pairing.round_matches(mine, results, squad_of, set_target(store, round_no))[0]
         if match.winner is not None:
             a, b = _winner_first(match)
             raise Refused(f"the match is over: {names[match.winner]} won it at {games_text(a)}–{games_text(b)}")
@@ -481,8 +493,8 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
 
     _ = translations(lang).gettext
     out = []
-    target = store.settings.team_set
     for m in match_docs(store, round_no):
+        target = m["target"]
         where = _("Tables %(first)s-%(last)s") % {"first": m["tables"][0], "last": m["tables"][-1]}
         if target and m["winner"] is not None:
             state = _("%(team)s wins the set %(score)s") % {"team": m["winner"], "score": m["won_at"]}
@@ -491,12 +503,28 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
         elif not m["finished"]:
             state = _("%(done)s of %(count)s tables in") % {"done": m["done"], "count": m["count"]}
         elif m["home_games"] == m["away_games"]:
-            state = _("match drawn")
+            # A knockout's level match still sends one team through: its tie-breaks, then its seed.
+            through = _through_on_tiebreaks(store, round_no, m["tables"])
+            state = (_("level: %(team)s wins the tie on the tie-breaks") % {"team": through} if through
+                     else _("match drawn"))
         else:
             won = m["home"] if m["home_games"] > m["away_games"] else m["away"]
             state = _("%(team)s wins the match") % {"team": won}
         out.append(f"{where}: {m['home']} {m['home_text']} – {m['away_text']} {m['away']} ({state})")
     return out
+
+
+def _through_on_tiebreaks(store: EventStore, round_no: int, numbers: Sequence[int]) -> str | None:
+    """In a knockout of teams, the team a level match sends through (its tie-breaks, then its
+    seed: :func:`tournament.event.stages.match_places`); None in the rounds or groups."""
+    from tournament.event import stages
+
+    stage = stages.stage_of_round(store, round_no) if store.has_stage_tables() else None
+    if stage is None or not stage.knockout:
+        return None
+    tables = [t for t in store.tables(round_no) if t.number in numbers]
+    places = stages.match_places(store, stage, tables, store.results(), None)
+    return {s.id: s.name for s in squads(store)}[places[0][0]] if places else None
 
 
 def _winner_first(m: pairing.MatchScore) -> tuple[float, float]:
@@ -515,8 +543,14 @@ def games_text(x: float) -> str:
 
 
 def team_standings(store: EventStore, through_round: int | None = None) -> pairing.TeamStandings:
+    """The team standings of the rounds (a later stage's matches are ranked on their own:
+    ``standings --stage N``, :func:`tournament.event.stages.team_stage_standings`)."""
     refuse_unless_teams(store)
-    return pairing.compute_teams(store.settings, squads(store), store.teams(), store.players(), store.tables(),
+    tables = store.tables()
+    if store.has_stage_tables():
+        later = {n for n, sid in store.round_stage().items() if sid != 1}
+        tables = [t for t in tables if t.round not in later]
+    return pairing.compute_teams(store.settings, squads(store), store.teams(), store.players(), tables,
                                  store.results(), store.byes(), through_round)
 
 

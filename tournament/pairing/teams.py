@@ -110,22 +110,32 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
     rng = random.Random(f"tournament:{settings.seed}:round:{round_no}:teams")
     players_of = members_in(teams, subs, round_no)
     pair_active = {t.id: t.active_in(round_no) for t in teams}
-    active = [s for s in squads if s.active_in(round_no)]
+    # A team whose every pair has withdrawn has no one to send: it is paired no more, as a withdrawn team.
+    active = [s for s in squads if s.active_in(round_no) and any(pair_active.get(p) for p in s.pairs)]
     by_id = {s.id: s for s in active}
     lineups = lineups or {}
     line: dict[int, tuple[int, ...]] = {}
     for s in active:
         order = tuple(p for p in (lineups.get(s.id) or s.pairs) if pair_active.get(p))
-        if len(order) != settings.pairs_a_team:
+        short = tuple(p for p in (lineups.get(s.id) or s.pairs) if not pair_active.get(p))
+        if short and settings.team_set:
+            raise PairingError(f"team {s.name} has {len(order)} pair{'' if len(order) == 1 else 's'} to play in "
+                               f"round {round_no}, not {settings.pairs_a_team}: a set is played by all of a "
+                               f"team's pairs, so bring a reserve into the pair that left (tournament team "
+                               f"EVENT sub) or withdraw the team")
+        if len(order) + len(short) != settings.pairs_a_team:
             raise PairingError(f"team {s.name} has {len(order)} pair{'' if len(order) == 1 else 's'} to play in "
                                f"round {round_no}, not "
                                f"{settings.pairs_a_team}: enter its pairs (or withdraw the team) first")
-        line[s.id] = order
+        # A pair short: the team's pairs that play sit at the match's first tables; each one short
+        # sits last, its table lost by forfeit (:func:`short_sides`).
+        line[s.id] = order + short
     if len(active) < 2:
         raise PairingError(f"round {round_no} needs at least two active teams; there are {len(active)}")
     squad_of = squad_of_players(squads, teams)
     met = met_before(tables, squad_of)
     had_bye = team_byes(byes, squad_of)
+    homes = home_history(tables, squad_of)
     matches: list[tuple[int, int]] | None = None
     bye_set: tuple[int, ...] = ()
     if settings.team_schedule == "round-robin":
@@ -138,7 +148,17 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
         else:
             rank = {u: i for i, u in enumerate(ranking)}
             order = sorted(by_id, key=lambda u: (rank.get(u, len(rank)), jitter[u]))
-        for choice in bye_choices(order, len(order) % 2, had_bye):
+        # First (with the first choice of bye) keeping apart two teams that must both be at home,
+        # or both away (chess's absolute colours); when that cannot be, without it.
+        wish = {u: must_be(homes.get(u, ())) for u in by_id}
+        keep_apart = {u: met.get(u, Counter()) + Counter(v for v in by_id if v != u and wish[u] is not None
+                                                          and wish[v] == wish[u]) for u in by_id}
+        best_bye = next(iter(bye_choices(order, len(order) % 2, had_bye)), None)
+        if best_bye is not None and any(w is not None for w in wish.values()):
+            found = swiss([u for u in order if u not in best_bye], keep_apart)
+            if found is not None:
+                matches, bye_set = found, best_bye
+        for choice in bye_choices(order, len(order) % 2, had_bye) if matches is None else ():
             found = swiss([u for u in order if u not in choice], met)
             if found is not None:
                 matches, bye_set = found, choice
@@ -147,15 +167,93 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
         raise PairingError(f"round {round_no} cannot be paired without two teams meeting again "
                            f"({len(by_id)} teams)")
     seated: list[tuple[SeatAssignment, ...]] = []
-    for home, away in matches:
-        for i, (mine, theirs) in enumerate(zip(line[home], line[away])):
-            ns, ew = (mine, theirs) if i % 2 == 0 else (theirs, mine)
-            n, s = players_of[ns]
-            e, w = players_of[ew]
-            seated.append((SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e),
-                           SeatAssignment("S", "NS", s), SeatAssignment("W", "EW", w)))
-    out = tuple(sorted(p for u in bye_set for pair in line[u] for p in players_of[pair]))
+    for first, second in matches:
+        home, away = home_first(first, second, homes)
+        seated += match_seats(line[home], line[away], players_of, pair_active)
+    out = tuple(sorted(p for u in bye_set for pair in line[u] if pair_active[pair] for p in players_of[pair]))
     return Plan(round_no, tuple(seated), out)
+
+
+def match_seats(home: Sequence[int], away: Sequence[int], players_of: Mapping[int, Sequence[int]],
+                pair_active: Mapping[int, bool]) -> list[tuple[SeatAssignment, ...]]:
+    """A match's tables, in order: the two teams' pairs (each in its line-up's order) board by
+    board, the home team's N-S at the first table, E-W at the second, N-S at a third.  A board
+    where both teams' pairs have withdrawn is no table."""
+    out = []
+    for i, (mine, theirs) in enumerate(zip(home, away)):
+        if not pair_active[mine] and not pair_active[theirs]:
+            continue  # both teams a pair short at this table: no game, for neither
+        ns, ew = (mine, theirs) if i % 2 == 0 else (theirs, mine)
+        n, s = players_of[ns]
+        e, w = players_of[ew]
+        out.append((SeatAssignment("N", "NS", n), SeatAssignment("E", "EW", e),
+                    SeatAssignment("S", "NS", s), SeatAssignment("W", "EW", w)))
+    return out
+
+
+def short_sides(table: Table, teams: Iterable[Team], subs: Iterable[Substitution] = ()) -> tuple[str, ...]:
+    """The sides of a team match's table where a pair that has withdrawn sits: its team was a
+    pair short for the round, and the table is lost by forfeit (the federations' rule: a team that
+    cannot field a pair loses that pair's game, the opponents scoring the forfeit score)."""
+    teams = list(teams)
+    pair_of = pair_of_players(teams, subs)
+    gone = {t.id for t in teams if not t.active_in(table.round)}
+    return tuple(dict.fromkeys(s.side for s in table.seats if pair_of.get(s.player) in gone))
+
+
+def home_history(tables: Iterable[Table], squad_of: Mapping[int, int]) -> dict[int, list[bool]]:
+    """Team -> its matches in round order, True where it was at home (N-S at the match's first
+    table).  A bye is no match: it leaves a team's history as it was."""
+    first: dict[tuple[int, int, int], tuple[int, int]] = {}
+    for t in tables:
+        sides = table_sides(t, squad_of)
+        if len(sides) != 2 or "NS" not in sides:
+            continue
+        key = (t.round, *sorted(sides.values()))
+        if key not in first or t.number < first[key][0]:
+            first[key] = (t.number, sides["NS"])
+    out: dict[int, list[bool]] = {}
+    for (_, a, b), (_, home) in sorted(first.items()):
+        for u in (a, b):
+            out.setdefault(u, []).append(u == home)
+    return out
+
+
+def balance(history: Sequence[bool]) -> int:
+    """Home matches minus away ones."""
+    return sum(1 if x else -1 for x in history)
+
+
+def must_be(history: Sequence[bool]) -> bool | None:
+    """True: the team must be at home next (two more away matches than home ones, or its last two
+    away), False: must be away (the other way round), None: either (chess's absolute colour
+    preference: never three more of one, never three in a row)."""
+    diff = balance(history)
+    if diff <= -2 or list(history[-2:]) == [False, False]:
+        return True
+    if diff >= 2 or list(history[-2:]) == [True, True]:
+        return False
+    return None
+
+
+def home_first(a: int, b: int, homes: Mapping[int, Sequence[bool]]) -> tuple[int, int]:
+    """Which of two teams is at home in their match, as chess gives the white pieces: a team that
+    must be (:func:`must_be`) where the other need not; else the team that has been at home less often (home matches minus away ones); level, the one that was away
+    where their histories last differ (going back from their latest match); level all through,
+    ``a`` (the higher ranked in a Swiss round, the schedule's home in a round robin)."""
+    ha, hb = homes.get(a, ()), homes.get(b, ())
+    da, db = balance(ha), balance(hb)
+    must = {a: must_be(ha), b: must_be(hb)}
+    if must[a] != must[b]:  # one of them must be at home (or away); the other need not
+        if must[a] is not None:
+            return (a, b) if must[a] else (b, a)
+        return (b, a) if must[b] else (a, b)
+    if da != db:
+        return (a, b) if da < db else (b, a)
+    for x, y in zip(reversed(ha), reversed(hb)):
+        if x != y:
+            return (a, b) if not x else (b, a)
+    return a, b
 
 
 def _round_robin(squads: Sequence[Squad], round_no: int, active: Mapping[int, Squad]
@@ -300,7 +398,7 @@ def _num(x: float) -> float | int:
 
 def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[Team], players: Sequence[Player],
                   tables: Iterable[Table], results: Mapping[int, Result], byes: Mapping[int, Sequence[int]],
-                  through_round: int | None = None) -> TeamStandings:
+                  through_round: int | None = None, targets: Mapping[int, int] | None = None) -> TeamStandings:
     """The team standings after ``through_round`` (default: every round paired).
 
     A match is the tables of one round where the same two teams sit; its result is the sum of
@@ -308,7 +406,8 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     with more games won wins the match (2 match points), equal games draw it (1 each).  A match
     with a table still missing a result counts the tables that have one and makes the standings
     provisional.  A team's bye is a match won: each of its pairs a game won as the settings'
-    bye says (``--bye``), 2 match points."""
+    bye says (``--bye``), 2 match points.  ``targets``: a round's sets played to another target than
+    the event's (a knockout's semi-finals and final, :func:`tournament.event.stages.set_target`)."""
     del players  # the seats name the players; a player's team is read from the squads
     squad_of = squad_of_players(squads, teams)
     tables = [t for t in tables if through_round is None or t.round <= through_round]
@@ -343,8 +442,9 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     for key, games in matches.items():
         a, b = list(games)
         points = (2, 0) if games[a] > games[b] else (0, 2) if games[a] < games[b] else (1, 1)
-        if settings.team_set:  # a set: won by the first team to its target, whatever came after
-            winner, _ = set_winner(order[key], (a, b), settings.team_set)
+        target = (targets or {}).get(key[0], settings.team_set)
+        if target:  # a set: won by the first team to its target, whatever came after
+            winner, _ = set_winner(order[key], (a, b), target)
             if winner is None:
                 missing = True  # a set still played: counted as it stands, the standings provisional
             else:
@@ -354,11 +454,13 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
             acc[u]["played"] += 1
             acc[u]["match_points"] += mp
             acc[u]["won" if mp == 2 else "drawn" if mp == 1 else "lost"] += 1
-    pairs_of = {s.id: len(s.pairs) for s in squads}
     for round_no, given in byes.items():
         if through_round is not None and round_no > through_round:
             continue
-        for u in dict.fromkeys(squad_of[p] for p in given if p in squad_of):
+        # Each pair the team fielded had the bye (a team a pair short: the pairs it has left).
+        pairs_of = Counter(squad_of[p] for p in given if p in squad_of)
+        for u in pairs_of:
+            pairs_of[u] //= 2
             a = acc[u]
             a["byes"] += 1
             a["match_points"] += 2
