@@ -988,10 +988,10 @@ class VenueServer(HallSite):
             token = _bearer(request)
 
             def authorized_state() -> Any:  # one trip to the venue's thread a read, the key checked first
-                self.venue.authorize(token, round_no, table_no)
                 if log in ("1", "only"):
+                    self.venue.authorize(token, round_no, table_no)
                     return self.venue.state_with_log(round_no, table_no, since, log == "1")
-                return self.venue.state(round_no, table_no)
+                return self.venue.authorized_state(token, round_no, table_no)
 
             return await self.run(authorized_state)
         return await self._answer(request, work)
@@ -1011,11 +1011,11 @@ class VenueServer(HallSite):
                 body = e
 
             def authorized_record() -> Any:  # one trip to the venue's thread a move, the key checked first
-                self.venue.authorize(_bearer(request), round_no, table_no)
                 if isinstance(body, _Refusal):
+                    self.venue.authorize(_bearer(request), round_no, table_no)
                     raise body
-                return self.venue.record(round_no, table_no, body.get("rev"), body.get("text"), body.get("cid"),
-                                         body.get("at"))
+                return self.venue.authorized_record(_bearer(request), round_no, table_no, body.get("rev"),
+                                                    body.get("text"), body.get("cid"), body.get("at"))
 
             return await self.run(authorized_record)
         return await self._answer(request, work)
