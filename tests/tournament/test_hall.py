@@ -17,7 +17,7 @@ import pytest
 from tournament import add_players, open_event
 from tournament.event.changes import latest_public_seq, latest_seq
 from tournament.event.venue import Venue
-from tournament.web.public import LiveFeed
+from tournament.web.public import LiveFeed, PublicPages
 
 from .test_venue import _auth, _event, _game_of, _requests, _server
 
@@ -86,6 +86,53 @@ def test_a_tables_moves_wake_no_public_reader_and_a_result_does(tmp_path):
             for stream in (public, tables):
                 await stream.aclose()
             feed.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        venue.store.close()
+
+
+def test_a_live_pages_fetch_is_answered_from_the_page_made_for_the_change_the_stream_announced(tmp_path):
+    """While a stream is open, a live page's fetch (``?part=main&since=SEQ``) is answered from the
+    page already made as of the watcher's last look (no read of the file): nothing when that is
+    ``SEQ``; after a result the watcher has seen, the page made again for it; with no stream
+    open, never (nobody watches the file then)."""
+    path = _event(tmp_path)
+    venue = Venue(open_event(path))
+
+    async def scenario() -> None:
+        feed = LiveFeed(path, poll=3600.0, keepalive=3600.0)  # it looks only when poked
+        pages = PublicPages(path, "http://testserver")
+        stream = feed.events()
+        try:
+            assert pages.kept_for_live(feed, "standings", 0, "en") is None  # no stream yet
+            assert (await anext(stream)).startswith(b"retry:")
+            revision = _data(await anext(stream))
+            assert pages.kept_for_live(feed, "standings", 0, "en") is None  # not made yet
+            made = await pages.page("standings", part="main", lang="en")
+            assert made is not None and made.seq == revision
+            assert pages.kept_for_live(feed, "standings", 0, "en") is made
+            assert pages.kept_for_live(feed, "standings", revision, "en") is True  # the asker has it
+            assert pages.kept_for_live(feed, "standings", 0, "es") is None  # another language: not made
+            assert pages.kept_for_live(feed, "tables", 0, "en") is None  # follows the latest change: not made
+
+            heard = asyncio.ensure_future(anext(stream))
+            venue.director_result(1, 1, {"NS": 150, "EW": 90}, None)  # a result: the standings change
+            assert pages.kept_for_live(feed, "standings", 0, "en") is made  # the watcher has not looked yet
+            feed.poke()
+            now = _data(await asyncio.wait_for(heard, PATIENCE))
+            assert now == latest_public_seq(venue.store) > revision
+            assert pages.kept_for_live(feed, "standings", revision, "en") is None  # made the usual way
+            again = await pages.page("standings", part="main", since=revision, lang="en")
+            assert again is not None and again.seq == now and "150" in again.body.decode()
+            assert pages.kept_for_live(feed, "standings", revision, "en") is again
+        finally:
+            await stream.aclose()
+        assert pages.kept_for_live(feed, "standings", revision, "en") is None  # the last stream ended
+        feed.stop()
+        feed.close()
+        pages.close()
 
     try:
         asyncio.run(scenario())

@@ -428,12 +428,17 @@ class Venue:
     def authorize(self, token: str | None, round_no: int | None = None, table_no: int | None = None) -> str:
         """What ``token`` may do here: ``director`` (everything) or ``table`` (its own table of its
         own round only).  Anything else is refused, saying no more than that."""
+        return self._authorized(token, round_no, table_no)[0]
+
+    def _authorized(self, token: str | None, round_no: int | None, table_no: int | None) -> tuple[str, Table | None]:
+        """:meth:`authorize`, and the table a table's key opens as read to check it (None for the
+        director's key, which reads none): a request that goes on to that table reads it once."""
         found = venue_sql.token_row(self.store, token) if token else None
         if found is None:
             raise Forbidden("this link's key is not one of this event's: ask the director for the table's link")
         kind, table_id = found
         if kind == "director":
-            return kind
+            return kind, None
         if table_id is not None:
             self.contact[table_id] = now()  # the table's phone is in touch, whatever it asks
         if round_no is None or table_no is None:
@@ -441,7 +446,21 @@ class Venue:
         table = self.table(round_no, table_no)
         if table.id != table_id:
             raise Forbidden("this link opens another table, or another round: use the link of this table")
-        return kind
+        return kind, table
+
+    def authorized_record(self, token: str | None, round_no: int, table_no: int, rev: Any, text: Any,
+                          cid: Any = None, made_at: Any = None) -> dict[str, Any]:
+        """The key checked (:meth:`authorize`), then :meth:`record`, in one call: a table's move is
+        the request a hall makes most, and its table is read once, not once for each."""
+        with self.lock:
+            _, table = self._authorized(token, round_no, table_no)
+            return self.record(round_no, table_no, rev, text, cid, made_at, found=table)
+
+    def authorized_state(self, token: str | None, round_no: int, table_no: int) -> dict[str, Any]:
+        """The key checked (:meth:`authorize`), then :meth:`state`, the table read once."""
+        with self.lock:
+            _, table = self._authorized(token, round_no, table_no)
+            return self.state(round_no, table_no, found=table)
 
     def table_of_token(self, token: str) -> Table:
         found = venue_sql.token_row(self.store, token)
@@ -463,9 +482,11 @@ class Venue:
 
     # --- reading a table --------------------------------------------------------------------
 
-    def state(self, round_no: int, table_no: int, said: list[str] | None = None) -> dict[str, Any]:
+    def state(self, round_no: int, table_no: int, said: list[str] | None = None, *,
+              found: Table | None = None) -> dict[str, Any]:
+        """The table's state; ``found``: the table as just read under the lock (else read here)."""
         with self.lock:
-            table = self.table(round_no, table_no)
+            table = found if found is not None else self.table(round_no, table_no)
             return self._state(table, self._current(table), said or [])
 
     def state_with_log(self, round_no: int, table_no: int, after: int = 0, state: bool = True) -> dict[str, Any]:
@@ -557,7 +578,8 @@ class Venue:
     # --- writing -----------------------------------------------------------------------------
 
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Callable[[Table, Live], tuple[str, str, list[str]]],
-               locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None) -> dict[str, Any]:
+               locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None,
+               found: Table | None = None) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
         the next revision; the state after it.  Nothing is stored unless all of it is.
         ``any_view``: the write means the same on any view of the table (a call of the director),
@@ -567,11 +589,12 @@ class Venue:
         same transaction as the write (a refusal in a transaction of its own, once the write is
         undone), and a write whose id was seen is answered that again, whatever its revision,
         and nothing is applied twice (:meth:`_answered_before`).  ``made_at``: when the phone made
-        it (a write queued while the phone was offline), kept beside it as sent."""
+        it (a write queued while the phone was offline), kept beside it as sent.  ``found``: the
+        table as the caller has just read it, under the lock (else it is read here)."""
         table_log.check_write_id(cid, made_at)
         table_log.check_rev(rev, any_view)
         with self.lock:
-            table = self.table(round_no, table_no)
+            table = found if found is not None else self.table(round_no, table_no)
             if cid is not None:
                 seen = venue_sql.answered(self.store, table.id, cid)
                 if seen is not None:
@@ -657,11 +680,12 @@ class Venue:
             live.logged = status
 
     def record(self, round_no: int, table_no: int, rev: Any, text: Any, cid: Any = None,
-               made_at: Any = None) -> dict[str, Any]:
-        """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""
+               made_at: Any = None, *, found: Table | None = None) -> dict[str, Any]:
+        """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none.
+        ``found``: the table as just read under the lock (see :meth:`_write`)."""
         table_log.check_dgn(text, self.store.settings.time_limit)
         return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_dgn(live, text), cid=cid,
-                           made_at=made_at)
+                           made_at=made_at, found=found)
 
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:

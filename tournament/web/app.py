@@ -550,6 +550,8 @@ class Site(abc.ABC):
 #: The hall's paths (no key, nothing written) and their endpoints: served by the hall's own process
 #: (:mod:`tournament.web.hall`), or by the tables' server itself when it runs alone; where the
 #: hall has a process of its own, the tables' server answers each of them with a redirect there.
+#: The hall's pages whose path holds no number: a request for one goes straight to its endpoint.
+_PLAIN_PAGES = frozenset(("/", "/tables", "/standings", "/games", "/crosstable", "/bracket"))
 HALL_ROUTES = (
     ("/", "public_page"),
     ("/tables", "public_page"),
@@ -587,10 +589,16 @@ class HallSite(Site):
         return [Route(path, getattr(self, name)) for path, name in HALL_ROUTES] + [_static()]
 
     def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
-        """The live stream, straight to its endpoint (a hall's pages open it at once, and a burst
-        of them must cost little; see :meth:`VenueServer._hot`)."""
-        if scope["path"] == "/live" and scope["method"] == "GET" and not scope.get("root_path"):
+        """The live stream and the public pages without a number in their path, straight to their
+        endpoint (a hall's pages open the stream at once, and a burst of them must cost little;
+        each result sends every live page's fetch: see :meth:`VenueServer._hot`)."""
+        if scope["method"] != "GET" or scope.get("root_path"):
+            return None
+        path = scope["path"]
+        if path == "/live":
             return self.live_stream, {}
+        if path in _PLAIN_PAGES:
+            return self.public_page, {}
         return None
 
     # --- the hall's pages (no key) ----------------------------------------------------------------
@@ -624,6 +632,14 @@ class HallSite(Site):
         page = request.url.path.strip("/") or "index"
         query = request.query_params.get("q", "")[:100] if page == "index" else ""
         lang = self._language(request)[0]
+        if not query and request.query_params.get("part") == "main":  # a live page's fetch, after a change
+            text = request.query_params.get("since", "")
+            if text.isascii() and text.isdigit() and len(text) < 19:
+                kept = self.public.kept_for_live(self.live, page, int(text), lang)
+                if kept is True:
+                    return Response(status_code=204)
+                if kept is not None:
+                    return self._made(request, kept)
         return await self._public(request, lambda part, since: self.public.page(page, query=query, part=part,
                                                                                 since=since, lang=lang))
 
@@ -845,8 +861,10 @@ class VenueServer(HallSite):
         match them."""
         if scope.get("root_path"):
             return None
-        if self.one_process and scope["path"] == "/live":
-            return super()._hot(scope)
+        if self.one_process:
+            hall = super()._hot(scope)
+            if hall is not None:
+                return hall
         found = _HOT.fullmatch(scope["path"])
         if found is None:
             return None
@@ -988,10 +1006,10 @@ class VenueServer(HallSite):
             token = _bearer(request)
 
             def authorized_state() -> Any:  # one trip to the venue's thread a read, the key checked first
-                self.venue.authorize(token, round_no, table_no)
                 if log in ("1", "only"):
+                    self.venue.authorize(token, round_no, table_no)
                     return self.venue.state_with_log(round_no, table_no, since, log == "1")
-                return self.venue.state(round_no, table_no)
+                return self.venue.authorized_state(token, round_no, table_no)
 
             return await self.run(authorized_state)
         return await self._answer(request, work)
@@ -1011,11 +1029,11 @@ class VenueServer(HallSite):
                 body = e
 
             def authorized_record() -> Any:  # one trip to the venue's thread a move, the key checked first
-                self.venue.authorize(_bearer(request), round_no, table_no)
                 if isinstance(body, _Refusal):
+                    self.venue.authorize(_bearer(request), round_no, table_no)
                     raise body
-                return self.venue.record(round_no, table_no, body.get("rev"), body.get("text"), body.get("cid"),
-                                         body.get("at"))
+                return self.venue.authorized_record(_bearer(request), round_no, table_no, body.get("rev"),
+                                                    body.get("text"), body.get("cid"), body.get("at"))
 
             return await self.run(authorized_record)
         return await self._answer(request, work)

@@ -19,6 +19,12 @@ proxy on this computer (:data:`PROXIES`): without it, any client could write a m
 them and get a rate limit of its own for every request.  Behind such a proxy every connection
 comes from the proxy's address, so the per-address count leaves that address alone (the proxy
 holds the phones' connections; the rate limit counts each phone by its forwarded address).
+
+And an answer goes out in one write to the socket, not two: uvicorn writes a response's status
+line and headers, then its body, each straight to the socket; here the writes made in one turn
+of the event loop are joined and sent together at its end (:class:`Coalesced`).  Each write to a
+socket is a system call and, on the phone's side, a packet and a wake-up: a table's move cost the
+server two of them.
 """
 
 from __future__ import annotations
@@ -70,6 +76,55 @@ def served_origins(host: str, port: int, scheme: str = "http") -> tuple[str, ...
     return tuple(f"{scheme}://{name}:{port}" for name in names)
 
 
+class Coalesced:
+    """A connection's transport whose writes made in one turn of the event loop go out as one.
+
+    The first write of a turn schedules the flush (``call_soon``: after everything the loop is
+    running now); the writes after it are kept beside it.  Closing, or ending the writing side,
+    sends what is kept first, as the transport itself would; aborting drops it, as the transport
+    does.  A connection closing meanwhile (the phone gone) drops it too: nobody is there to
+    read it.  Everything else is the transport's own (flow control, addresses, TLS)."""
+
+    __slots__ = ("_transport", "_loop", "_kept")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._kept: list[bytes] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not self._kept:
+            self._loop.call_soon(self._flush)
+        self._kept.append(bytes(data) if type(data) is not bytes else data)
+
+    def writelines(self, lines: Any) -> None:
+        for data in lines:
+            self.write(data)
+
+    def _flush(self) -> None:
+        kept, self._kept = self._kept, []
+        if kept and not self._transport.is_closing():
+            self._transport.write(kept[0] if len(kept) == 1 else b"".join(kept))
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size() + sum(map(len, self._kept))
+
+    def write_eof(self) -> None:
+        self._flush()
+        self._transport.write_eof()
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._kept = []
+        self._transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: int,
             uncounted: frozenset[str] = frozenset()) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol ``base`` (``HttpToolsProtocol`` or ``H11Protocol``: both keep
@@ -83,6 +138,7 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
         opened = open_at
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            transport = Coalesced(transport, self.loop)  # type: ignore[arg-type]
             super().connection_made(transport)  # type: ignore[arg-type]
             self._venue_timer: asyncio.TimerHandle | None = None
             client = getattr(self, "client", None)

@@ -179,6 +179,23 @@ class PublicPages:
                 self._pages.popitem(last=False)
         return page
 
+    def kept_for_live(self, live: "LiveFeed", page: str, since: int, lang: str) -> Made | None | bool:
+        """A live page's fetch of its main region (``?part=main&since=SEQ``, what live.js asks when
+        the stream told it of a change) answered from what is already made, on the event loop: no
+        trip to the reader's thread, no look at the file.  The stream told the phone of
+        ``live``'s last look at the file (its watcher looks at least every :data:`POLL` seconds,
+        and at once when told of a change), so the page made as of that look is the one the phone
+        waits for: True when that is ``since`` (nothing to send), the page when it is made,
+        else None (made the usual way).  None too while no stream is open (nobody watches the
+        file then)."""
+        seq = live.watched(status=page in pages.SHOWS_STATUS)
+        if seq is None:
+            return None
+        if since == seq:
+            return True
+        found = self._pages.get((page, (), "main", "", lang))
+        return found if found is not None and found.seq == seq else None
+
     # --- what the routes ask ------------------------------------------------------------------
 
     async def page(self, page: str, *args: Any, query: str = "", part: str | None = None,
@@ -301,6 +318,13 @@ class LiveFeed:
                 self._loop.call_soon_threadsafe(self._wake)
             except RuntimeError:  # the loop has closed: no stream is left to end
                 pass
+
+    def watched(self, status: bool = False) -> int | None:
+        """The public pages' revision (``status``: the event's latest change) as the watcher last
+        looked, while it is watching (a stream is open); else None: nobody is looking at the file."""
+        if self.streams <= 0 or self.stopping or self._watcher is None or self._watcher.done():
+            return None
+        return self.seq if status else self.revision
 
     # --- a stream ---------------------------------------------------------------------------------
 
