@@ -16,6 +16,7 @@ board's deal (:func:`board`), and a board's result at a table (:func:`entered`).
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -249,12 +250,13 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
-                 by: str | None = None) -> BoardEntry:
+                 by: str | None = None, within: bool = False) -> BoardEntry:
     """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
-    ``event.board``.  A record naming the event's players must name the table's, in their seats."""
+    ``event.board``.  A record naming the event's players must name the table's, in their seats.
+    ``within``: inside a write already open (the venue's confirmation)."""
     check_duplicate(store, "a board's result")
     if record is None or report.status != "valid":
         res.check_report(report)
@@ -279,7 +281,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         raise bd.NotTheBoardsDeal(f"{report.source}: {e}") from None
     scores = {side: int(report.scores.get(side, 0)) for side in PARTNERSHIP_SIDES}
     digest = res.record_hash(record)
-    with store.write():
+    with contextlib.nullcontext() if within else store.write():
         table, _ = _table(store, round_no, table_no, board_no)
         _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,

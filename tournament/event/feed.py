@@ -106,6 +106,10 @@ def standings(store: EventStore) -> dict[str, Any]:
     from tournament.event.teams import standings_json, team_standings
 
     doc.update(standings_json(store))
+    if store.settings.duplicate:  # the pairs by matchpoints and IMPs, as `standings --json` gives them
+        from tournament.event import duplicate
+
+        doc.update(duplicate.standings(store))
     if store.settings.teams:
         doc["team_tiebreaks"] = list(team_standings(store).tiebreaks)
     return doc

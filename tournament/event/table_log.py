@@ -87,6 +87,7 @@ class Live:
     set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see replay)
     logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
     corrected: dict | None = None  # the director's last correction, while no move was recorded after it
+    board: int = 0  # a duplicate table: how many of its round's boards are played and confirmed
 
 
 def replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -100,9 +101,10 @@ def replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
     server's log; the file keeps them as they were."""
     # A correction (``correct``) holds the whole game as it left it, one request a hand: the
     # game is those requests and the ``dgn`` writes after the last correction.
-    last = max((k for k, (_, kind, _, _) in enumerate(rows) if kind == "correct"), default=None)
+    # A duplicate table's ``board`` write closes a board: the next board's game starts afresh.
+    last = max((k for k, (_, kind, _, _) in enumerate(rows) if kind in ("correct", "board")), default=None)
     try:
-        texts = [] if last is None else _corrected_requests(rows[last][2])
+        texts = [] if last is None or rows[last][1] == "board" else _corrected_requests(rows[last][2])
         texts += [body for _, kind, body, _ in rows[(last or 0):] if kind == "dgn"]
         live = Live(0, Session(template, texts))
         live.session.state()
@@ -125,6 +127,8 @@ def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> L
     taken: list[str] = []
     live = Live(0, Session(template))
     for rev, kind, body, at in rows:
+        if kind == "board":  # a duplicate table's board confirmed: the next board's game starts afresh
+            live.session, taken = Session(template), []
         if kind == "correct":  # the whole game as the director's correction left it
             try:
                 requests = list(_corrected_requests(body))
@@ -164,6 +168,10 @@ def apply(live: Live, kind: str, body: str, at: str) -> None:
         live.mode = body
     elif kind == "confirm":
         live.confirmed[body] = at
+    elif kind == "board":  # the game's session is started afresh by whoever keeps it (replay, the venue)
+        live.board += 1
+        live.confirmed = {}
+        live.corrected = None
     elif kind == "call":
         live.called = at
     elif kind == "clear":
@@ -192,11 +200,21 @@ def in_words(message: str) -> str:
     return _RULE_TAG.sub("", message).strip()
 
 
-def progress(confirmed: bool, live: Live, game: dict[str, Any]) -> str:
+def progress(confirmed: bool, live: Live, game: dict[str, Any], duplicate: bool = False) -> str:
     """How far a table's game is, a call of the director aside: ``not started``, ``playing``,
-    ``waiting`` (over, for its confirmations) or ``confirmed``."""
-    return ("confirmed" if confirmed else "waiting" if live.session.over else
-            "playing" if game["hands"] else "not started")
+    ``waiting`` (over, for its confirmations) or ``confirmed``.  ``duplicate``: the table plays
+    boards, each one hand, confirmed board by board."""
+    return ("confirmed" if confirmed else "waiting" if finished(live, duplicate) else
+            "playing" if game["hands"] or live.board else "not started")
+
+
+def finished(live: Live, duplicate: bool = False) -> bool:
+    """The table's game is over, for its confirmations: by its rules, or (``duplicate``) the
+    board's one hand is closed."""
+    if not duplicate:
+        return live.session.over
+    game = live.session.game
+    return live.session.over or (game.hand_number >= 1 and not game.in_hand)
 
 
 @attrs.frozen
@@ -214,25 +232,37 @@ class Facts:
     pins: bool = False
     result: dict | None = None
     next: dict | None = None
+    #: A duplicate table: its round's boards in the order it plays them, each ``{"board": B,
+    #: "deal": DGN lines}`` (the board's hand line and deal, what a ``hand`` line starts); None at
+    #: any other table.
+    boards: tuple | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"event": self.event, "round": self.round, "table": self.table, "sides": list(self.sides),
+        data = {"event": self.event, "round": self.round, "table": self.table, "sides": list(self.sides),
                 "by_seat": self.by_seat, "time_limit": self.time_limit, "pins": self.pins, "result": self.result,
                 "next": self.next}
+        if self.boards is not None:
+            data["boards"] = list(self.boards)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Facts":
+        boards = data.get("boards")
         return cls(event=data["event"], round=data["round"], table=data["table"], sides=tuple(data["sides"]),
                    by_seat=data["by_seat"], time_limit=data.get("time_limit"), pins=bool(data.get("pins")),
-                   result=data.get("result"), next=data.get("next"))
+                   result=data.get("result"), next=data.get("next"),
+                   boards=None if boards is None else tuple(boards))
 
 
 def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
     """The table's state, as the table's page draws it (and every write answers it)."""
     game = live.session.state()
     result = facts.result
-    status = "called" if live.called and result is None else progress(result is not None, live, game)
-    return {"rev": live.rev, "event": facts.event, "round": facts.round, "table": facts.table,
+    duplicate = facts.boards is not None
+    status = "called" if live.called and result is None else progress(result is not None, live, game, duplicate)
+    if duplicate:
+        game = {**game, "over": finished(live, True)}  # the board's hand closed: the page asks to confirm it
+    answer = {"rev": live.rev, "event": facts.event, "round": facts.round, "table": facts.table,
             "mode": live.mode, "status": status, "sides": list(facts.sides), "by_seat": facts.by_seat,
             "time_limit": facts.time_limit,
             "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": facts.pins,
@@ -240,6 +270,12 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
             "corrected": live.corrected,
             "next": facts.next if result is not None else None,
             "result": result}
+    if duplicate:
+        numbers = [b["board"] for b in facts.boards or ()]
+        answer["boards"] = numbers
+        answer["board"] = numbers[live.board] if live.board < len(numbers) else None
+        answer["boards_played"] = live.board
+    return answer
 
 
 # --- judging a write -----------------------------------------------------------------------------
@@ -298,8 +334,46 @@ def check_dgn(text: Any, time_limit: int | None) -> None:
                                     f"limit: a game ends by its rules", number, len(line) - len(line.lstrip()) + 1)
 
 
-def judge_dgn(live: Live, text: str) -> tuple[str, str, list[str]]:
-    """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none."""
+#: The parts of a hand's deal a duplicate table's ``hand`` line may give itself (else the board's).
+DEAL_PARTS = ("deal", "row", "boneyard", "pile", "leaddraw", "redeal")
+
+
+def with_board(facts: Facts, live: Live, text: str) -> str:
+    """A duplicate table's DGN lines with the board's deal after a ``hand`` line that gives none:
+    the deal is the board's, so the engine knows every tile (only legal moves offered, forced
+    passes made).  A ``hand`` line with a deal of its own is left as sent (the server checks it
+    against the board's: :meth:`tournament.event.venue.Venue.record`).  A hand before the board's
+    hand is confirmed, or after the round's boards are all played, is refused."""
+    if facts.boards is None:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    for number, line in enumerate(lines, 1):
+        out.append(line)
+        words = line.split()
+        if not words or words[0].lower() != "hand":
+            continue
+        column = len(line) - len(line.lstrip()) + 1
+        if live.board >= len(facts.boards):
+            raise Unprocessable(f"{number}:{column}: this table has played all its boards of the round",
+                                number, column)
+        board = facts.boards[live.board]
+        if live.session.game.hand_number >= 1:
+            raise Unprocessable(f"{number}:{column}: board {board['board']} is one hand: it is confirmed before "
+                                f"the next board starts", number, column)
+        rest = [x.split()[0].lower() for x in lines[number:] if x.split()]
+        if len(words) <= 2 and next(iter(rest), None) not in DEAL_PARTS:  # no deal of its own: the board's
+            dealt = str(board["deal"]).split("\n")  # "hand 1 lead N", then the deal's lines
+            out[-1] = " ".join(words[:2] + dealt[0].split()[2:])
+            out.extend(dealt[1:])
+    return "\n".join(out)
+
+
+def judge_dgn(live: Live, text: str, facts: Facts | None = None) -> tuple[str, str, list[str]]:
+    """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none.  At a
+    duplicate table (``facts``' boards) a ``hand`` line starts the board's deal (:func:`with_board`)."""
+    if facts is not None:
+        text = with_board(facts, live, text)
     try:
         said = live.session.take(text)
     except RequestRefused as e:
@@ -358,7 +432,7 @@ def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str) ->
     if path == "dgn":
         text = body.get("text")
         check_dgn(text, facts.time_limit)
-        judge: Callable[[Live], tuple[str, str, list[str]]] = lambda live: judge_dgn(live, text)
+        judge: Callable[[Live], tuple[str, str, list[str]]] = lambda live: judge_dgn(live, text, facts)
     elif path == "mode":
         mode = body.get("mode")
         check_mode(mode)

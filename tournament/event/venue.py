@@ -34,17 +34,21 @@ import secrets
 import threading
 from typing import Any, Callable
 
+import attrs
+
 from domrec.convert import text_of
 from domrec.errors import DomrecError
 from domrec.i18n import N_
+from domrec.session import Session
 
 from tournament.errors import TournamentError
-from tournament.event import changes, corrections, results, rounds, table_log, teams
+from tournament.event import changes, corrections, duplicate, results, rounds, table_log, teams
 from tournament.event.results import Entry
 from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES, Facts, Live,  # noqa: F401
                                         Locked, Stale, Unprocessable, VenueError, in_words)
 from tournament.event.table_log import apply as _apply, progress as _progress, replay as _replay
 from tournament.event.tables import table_record
+from tournament.pairing import boards as bd
 from tournament.store import venue as venue_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
@@ -170,6 +174,43 @@ class Replayed(Unprocessable):
                  state: dict | None = None) -> None:
         super().__init__(message, line, column, state)
         self.status = status
+
+
+def _deal_lines(board: bd.Board) -> str:
+    """A board's hand line and deal as DGN lines (``hand 1 lead N``, ``deal N 6-4 …``, the boneyard,
+    row or piles): what a duplicate table's ``hand`` line starts."""
+    from domrec import notation
+
+    text = notation.dumps(attrs.evolve(board.template(), hands=(board.hand(),)))
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("[")]
+    start = next(k for k, line in enumerate(lines) if line.split()[0].lower() == "hand")
+    return "\n".join(lines[start:])
+
+
+def _check_deal_lines(board: bd.Board, seats: tuple[str, ...], text: str) -> None:
+    """A duplicate table's own ``deal`` lines are the board's: each seat's tiles, line by line, as
+    soon as they are sent (seats matched by their order at the table, tiles as tiles).  The first
+    tile that differs is named; the rest of the deal is checked whole once the hand is read."""
+    from domrec import tiles as T
+    from domrec.errors import DomrecError
+
+    where = {seat: board.seats[k] for k, seat in enumerate(seats) if k < len(board.seats)}
+    owner = {str(T.tile(t)): s for s, ts in board.deal.hands.items() for t in ts}
+    for number, line in enumerate(text.split("\n"), 1):
+        words = line.split()
+        if len(words) < 2 or words[0].lower() != "deal" or words[1] not in where:
+            continue
+        for word in words[2:]:
+            try:
+                tile = str(T.tile(word))
+            except DomrecError:
+                continue  # not a tile: the recorder says so
+            if owner.get(tile) != where[words[1]]:
+                held = owner.get(tile)
+                column = len(line) - len(line.lstrip()) + 1
+                raise Unprocessable(f"{number}:{column}: board {board.number} deals {tile} to "
+                                    f"{held if held is not None else 'nobody'}, not to {words[1]}: this table "
+                                    f"plays the board's deal", number, column)
 
 
 def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:
@@ -383,6 +424,7 @@ class Venue:
         self._live: dict[int, Live] = {}
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
         self._templates: dict[int, tuple[tuple, Any]] = {}  # each table's template as JSON, and what it was made of
+        self._deals: dict[int, tuple[tuple, tuple]] = {}  # a duplicate table's boards' deals, and what they were made of
         #: When each table's phone was last heard from (any request with the table's key), by table id:
         #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
         self.contact: dict[int, str] = {}
@@ -522,9 +564,11 @@ class Venue:
     def _facts(self, table: Table, result: Any = False) -> Facts:
         """What the table's state shows besides its log (:class:`~tournament.event.table_log.Facts`);
         ``result``: its result as the caller has just read it (False: read it)."""
+        settings = self.store.settings
+        if settings.duplicate:
+            return self._board_facts(table)
         if result is False:
             result = self.store.result_for(table.id)
-        settings = self.store.settings
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=not settings.partnership, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None,
@@ -534,6 +578,31 @@ class Venue:
                          "verified": result.verified and result.note != SCORES_ONLY_NOTE,
                          "scores_only": result.kind == "record" and result.note == SCORES_ONLY_NOTE,
                          "via": venue_sql.entered_via(self.store, table.id)})
+
+    def _board_facts(self, table: Table) -> Facts:
+        """A duplicate table's facts: its round's boards (each with its hand line and deal, what its
+        ``hand`` line starts) and, once every one has its result, those results as the table's
+        (confirmed: only the director changes them now) and where its pairs go next."""
+        settings = self.store.settings
+        mine = next((t for t in duplicate.table_boards(self.store, table.round) if t.table_id == table.id), None)
+        numbers = mine.boards if mine is not None else ()
+        key = (table.id, numbers)
+        kept = self._deals.get(table.id)
+        if kept is None or kept[0] != key:
+            kept = (key, tuple({"board": n, "deal": _deal_lines(duplicate.board(self.store, n))} for n in numbers))
+            self._deals[table.id] = kept
+        done = {n: duplicate.entered(self.store, table.id, n) for n in numbers}
+        result = None
+        if numbers and all(done.values()):
+            rows = [{"board": n, "NS": done[n]["ns_points"], "EW": done[n]["ew_points"]} for n in numbers]
+            result = {"scores": {"NS": sum(r["NS"] for r in rows), "EW": sum(r["EW"] for r in rows)},
+                      "winner": None, "kind": "boards", "boards": rows,
+                      "verified": all(bool(done[n]["verified"]) for n in numbers), "scores_only": False,
+                      "via": venue_sql.entered_via(self.store, table.id)}
+        return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
+                     by_seat=False, time_limit=settings.time_limit, pins=self.pins,
+                     next=self._next_seats(table) if result is not None else None, result=result,
+                     boards=kept[1])
 
     def _state(self, table: Table, live: Live, said: list[str], result: Any = False) -> dict[str, Any]:
         """The table's state (:func:`tournament.event.table_log.state`); ``result``: its result as the
@@ -564,6 +633,11 @@ class Venue:
                 seats[s.seat] = {"bye": True}
             else:
                 seats[s.seat] = {"out": True}  # withdrawn, or no table of the next round (a stage's)
+        if self.store.settings.duplicate:  # and which boards come there
+            boards = {t.table: list(t.boards) for t in duplicate.table_boards(self.store, following)}
+            for seat in seats.values():
+                if "table" in seat:
+                    seat["boards"] = boards.get(seat["table"], [])
         return {"round": following, "paired": True, "seats": seats}
 
     def options(self, round_no: int, table_no: int, tile: Any) -> dict[str, Any]:
@@ -633,7 +707,7 @@ class Venue:
                 if cid is not None and isinstance(e, VenueError) and e.message != FAULT:
                     self._remember_refusal(table, cid, made_at, e)
                 raise
-            if result is not None:
+            if result is not None or kind == "board":  # a result (a duplicate table's: a board's) landed
                 self.store.bring_browsing_up_to_date()
             return state
 
@@ -684,8 +758,26 @@ class Venue:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none.
         ``found``: the table as just read under the lock (see :meth:`_write`)."""
         table_log.check_dgn(text, self.store.settings.time_limit)
-        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_dgn(live, text), cid=cid,
-                           made_at=made_at, found=found)
+        if not self.store.settings.duplicate:
+            return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_dgn(live, text), cid=cid,
+                               made_at=made_at, found=found)
+
+        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+            facts = self._board_facts(table)
+            board = None
+            if facts.boards and live.board < len(facts.boards):
+                board = duplicate.board(self.store, facts.boards[live.board]["board"])
+                _check_deal_lines(board, live.session.game.seats, text)
+            kind, body, said = table_log.judge_dgn(live, text, facts)
+            record = live.session.record()
+            if board is not None and record.hands and not record.hands[0].moves:
+                try:  # a deal the table typed itself must be the board's, whole (its leader too)
+                    bd.check_hand(board, record, 1)
+                except bd.NotTheBoardsDeal as e:
+                    raise Unprocessable(e.message) from None
+            return kind, body, said
+
+        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, found=found)
 
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:
@@ -716,7 +808,8 @@ class Venue:
             sides = list(table.sides())
             if who not in sides:
                 raise Unprocessable(f"confirm for one of {', '.join(sides)}")
-            if not live.session.over:
+            dup = self.store.settings.duplicate
+            if not table_log.finished(live, dup):
                 raise Unprocessable("the game is not over yet: it is confirmed once it is finished")
             if who in live.confirmed:
                 raise Unprocessable(f"{who} has confirmed already")
@@ -730,6 +823,9 @@ class Venue:
                              {"table": table.number, "side": who, "player": player.id}, author, None)
             said = [f"{who} confirmed"]
             if set(live.confirmed) | {who} >= set(sides):
+                if dup:  # the board's result enters the event; the table moves on to its next board
+                    number = self._enter_board(table, live, author, said)
+                    return "board", json.dumps({"board": number, "side": who}), said
                 entry = self._enter(table, live, author)
                 said.append(entry.summary())
             return "confirm", who, said
@@ -814,6 +910,28 @@ class Venue:
             said = (f"{where}: 1 wrong PIN cleared; its confirmations wait no more" if wrong == 1 else
                     f"{where}: {wrong} wrong PINs cleared; its confirmations wait no more")
             return {"round": table.round, "table": table.number, "wrong": 0, "wait": 0, "said": [said]}
+
+    def _enter_board(self, table: Table, live: Live, author: str, said: list[str]) -> int:
+        """Within the confirmation's transaction: the board's hand as the board's result at the
+        table (its deal checked against the board's, as ``tournament result --board`` checks it);
+        the table's game starts afresh for its next board.  The board's number."""
+        from domrec.convert import fill
+
+        facts = self._board_facts(table)
+        number = facts.boards[live.board]["board"]
+        record = live.session.record()
+        record = attrs.evolve(record, event={**(record.event or {}), "board": number})
+        where = f"round {table.round} table {table.number} board {number} (table page)"
+        record, report = fill(record, where)  # the hand's result written in, as the engine computed it
+        try:
+            entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
+                                           by=author, within=True)
+        except TournamentError as e:
+            raise Unprocessable(e.message) from None
+        venue_sql.set_entered_via(self.store, table.id, "table")
+        said.append(entry.summary())
+        live.session = Session(live.session.template)
+        return number
 
     def _enter(self, table: Table, live: Live, author: str) -> Entry:
         """Within the confirmation's transaction: the game as the event's result, checked by domrec;
@@ -901,7 +1019,7 @@ class Venue:
                             else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
                 # The call is a field of its own here, so that the director sees both: a table that
                 # called while waiting for confirmation is still waiting (the table's state says "called").
-                status = _progress(state["result"] is not None, live, game)
+                status = _progress(state["result"] is not None, live, game, self.store.settings.duplicate)
                 quiet = _minutes_since(live.last_at)
                 idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
@@ -1024,7 +1142,10 @@ class Venue:
         """The next round, once every table of this one is confirmed; and its tables' keys."""
         with self.lock:
             rnd = self.store.last_round()
-            if rnd:
+            if rnd and self.store.settings.duplicate:
+                left = duplicate.missing(self.store, rnd)
+                open_tables = sorted({t for t, _ in left})
+            elif rnd:
                 open_tables = [t.number for t in self.store.tables(rnd) if self.store.result_for(t.id) is None]
                 if open_tables:
                     shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")

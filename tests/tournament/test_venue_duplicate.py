@@ -1,0 +1,155 @@
+"""A duplicate event (issue 38) through the venue's API, in-process: each table's phone starts its
+board's deal with ``hand 1`` (the deal known: only legal moves offered, forced passes made), plays
+it, both sides confirm, and the board's result enters the event; the table moves on to its next
+board, and after the round its page says where each pair goes and which boards come.  The
+standings agree with matchpoints and IMPs recomputed here; a deal that is not the board's is
+refused (422, the tile named) and changes nothing; the hall's pages never show a board's deal
+before every table that plays it has played it."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.tournament.test_duplicate_event import by_hand, new_event, run
+from tournament.event import duplicate
+from tournament.pairing import boards as B
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+from tournament.web.app import VenueServer  # noqa: E402
+
+#: A 3-table Mitchell, 2 boards a round: 3 rounds, 6 boards.
+TABLES, PER_ROUND = 3, 2
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def venue(tmp_path: Path):
+    event = tmp_path / "dup.db"
+    new_event(event, 2 * TABLES, "mitchell")
+    run("boards", event, "--boards", TABLES * PER_ROUND, "--seed", 38)
+    run("pair", event)
+    server = VenueServer(event, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    client = starlette_testclient.TestClient(server.asgi)
+    yield event, server, client
+    server.close()
+
+
+def _seated(server: VenueServer, round_no: int) -> list[dict]:
+    """Each table of a round as the event keeps it: its number, boards and movement pairs."""
+    return [{"table": t.table, "boards": list(t.boards), "pairs": {"NS": t.ns, "EW": t.ew}}
+            for t in server.call(duplicate.table_boards, server.venue.store, round_no)]
+
+
+def _deal_lines(board: B.Board) -> list[str]:
+    return [f"deal {seat} " + " ".join(board.deal.hands[seat]) for seat in board.seats]
+
+
+def _play_board(client, url: str, token: str, state: dict, rng: random.Random) -> dict:
+    """One board at a table: ``hand 1`` starts the board's deal, then a legal move at a time (a
+    seeded choice) until the hand is over, closed with ``y``; both sides confirm."""
+    r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1"})
+    assert r.status_code == 200, r.text
+    state = r.json()
+    game = state["game"]
+    assert game["deal_known"] and game["legal"] and 1 in (game["hand"], game["announced"])
+    while not state["game"]["over"]:
+        legal = state["game"]["legal"]
+        text = rng.choice(legal)["text"] if legal else "y"
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    assert state["status"] == "waiting"
+    for side in ("NS", "EW"):
+        r = client.post(f"{url}/confirm", headers=_auth(token), json={"rev": state["rev"], "side": side})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    return state
+
+
+def test_a_mitchell_played_at_the_tables(venue, tmp_path: Path) -> None:
+    event, server, client = venue
+    boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", event, "--json"))}
+    director = server.call(server.venue.links, "http://testserver")["director"].rsplit("/", 1)[1]
+    rng = random.Random(38)
+    played = []
+    for round_no in range(1, TABLES + 1):
+        links = server.call(server.venue.links, "http://testserver")
+        seated = _seated(server, round_no)
+        for link in links["tables"]:
+            url, token = f"/api/v1/tables/{round_no}/{link['table']}", link["token"]
+            doc = next(t for t in seated if t["table"] == link["table"])
+            state = client.get(url, headers=_auth(token)).json()
+            assert state["boards"] == doc["boards"] and len(state["boards"]) == PER_ROUND
+            assert state["board"] == doc["boards"][0] and state["boards_played"] == 0
+            assert "deal" not in json.dumps({k: v for k, v in state.items() if k != "game"})
+            for k, number in enumerate(doc["boards"]):
+                assert state["board"] == number
+                state = _play_board(client, url, token, state, rng)
+                assert f"board {number}: NS" in state["said"][-1] and "verified record" in state["said"][-1]
+                assert state["boards_played"] == k + 1
+            assert state["status"] == "confirmed" and state["board"] is None
+            assert [b["board"] for b in state["result"]["boards"]] == doc["boards"]
+            r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1"})
+            assert r.status_code == 409  # every board played and confirmed: only the director changes them
+            for b in state["result"]["boards"]:
+                played.append((b["board"], doc["pairs"]["NS"], doc["pairs"]["EW"], b["NS"], b["EW"]))
+        # The round is over: each table's page says where its pairs go next, and which boards come.
+        r = client.post("/api/v1/director/pair", headers=_auth(director), json={})
+        if round_no < TABLES:
+            assert r.status_code == 200, r.text
+            following = _seated(server, round_no + 1)
+            state = client.get(f"/api/v1/tables/{round_no}/1", headers=_auth(director)).json()
+            assert state["next"]["paired"] and state["next"]["round"] == round_no + 1
+            for seat, where in state["next"]["seats"].items():
+                there = next(t for t in following if t["table"] == where["table"])
+                assert where["boards"] == there["boards"]
+        else:
+            assert r.status_code in (409, 422) and "rounds" in r.json()["error"]
+    assert len(played) == TABLES * TABLES * PER_ROUND
+    assert {b for b, *_ in played} == set(boards)
+    doc = json.loads(run("standings", event, "--json"))
+    expected = by_hand(played)
+    assert {r["pair"]: [r["matchpoints"], r["top"], r["imps"]] for r in doc["pairs"]} == dict(expected)
+    # The feed's standings are the duplicate pairs, as standings --json gives them.
+    feed = client.get("/api/v1/standings").json()
+    assert feed["pairs"] == doc["pairs"]
+
+
+def test_a_deal_that_is_not_the_boards_is_refused(venue) -> None:
+    event, server, client = venue
+    link = server.call(server.venue.links, "http://testserver")["tables"][1]
+    url, token = f"/api/v1/tables/1/{link['table']}", link["token"]
+    state = client.get(url, headers=_auth(token)).json()
+    board = B.board_from_json(json.loads(run("boards", event, "--json"))[state["board"] - 1])
+    lines = _deal_lines(board)
+    # N's line with E's first tile: refused at once, naming the tile.
+    wrong = lines[0].split()[:-1] + [board.deal.hands["E"][0]]
+    r = client.post(f"{url}/dgn", headers=_auth(token),
+                    json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {board.leader}", " ".join(wrong)])})
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert "\n" not in error and board.deal.hands["E"][0] in error and f"board {board.number}" in error
+    # Two tiles of N's and E's swapped between lines: each line is refused the same way.
+    n, e = list(board.deal.hands["N"]), list(board.deal.hands["E"])
+    n[0], e[0] = e[0], n[0]
+    swapped = [f"deal N {' '.join(n)}", f"deal E {' '.join(e)}", *lines[2:]]
+    r = client.post(f"{url}/dgn", headers=_auth(token),
+                    json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {board.leader}", *swapped])})
+    assert r.status_code == 422 and n[0] in r.json()["error"]
+    # Another leader: refused whole, once the hand is read.
+    other = next(s for s in board.seats if s != board.leader)
+    r = client.post(f"{url}/dgn", headers=_auth(token),
+                    json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {other}", *lines])})
+    assert r.status_code == 422 and "not board" in r.json()["error"]
+    assert client.get(url, headers=_auth(token)).json()["rev"] == state["rev"]  # nothing was stored
+    # The board's own deal, typed: taken.
+    r = client.post(f"{url}/dgn", headers=_auth(token),
+                    json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {board.leader}", *lines])})
+    assert r.status_code == 200 and r.json()["game"]["deal_known"]
