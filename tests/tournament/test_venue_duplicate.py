@@ -100,6 +100,9 @@ def test_a_mitchell_played_at_the_tables(venue, tmp_path: Path) -> None:
             assert r.status_code == 409  # every board played and confirmed: only the director changes them
             for b in state["result"]["boards"]:
                 played.append((b["board"], doc["pairs"]["NS"], doc["pairs"]["EW"], b["NS"], b["EW"]))
+        # In a 3-table Mitchell every set of boards is played once a round, at another table each
+        # round: no board has been played by every table before the last round is over.
+        _check_the_hall(client, boards, shown=set(boards) if round_no == TABLES else set(), round_no=round_no)
         # The round is over: each table's page says where its pairs go next, and which boards come.
         r = client.post("/api/v1/director/pair", headers=_auth(director), json={})
         if round_no < TABLES:
@@ -120,6 +123,31 @@ def test_a_mitchell_played_at_the_tables(venue, tmp_path: Path) -> None:
     # The feed's standings are the duplicate pairs, as standings --json gives them.
     feed = client.get("/api/v1/standings").json()
     assert feed["pairs"] == doc["pairs"]
+
+
+#: The hall's pages, its projector and its feed: none may show a deal before its time.
+HALL = ("/", "/tables", "/standings", "/games", "/boards", "/projector", "/api/v1/event", "/api/v1/standings")
+
+
+def _check_the_hall(client, boards: dict[int, B.Board], shown: set[int], round_no: int) -> None:
+    """Every page of the hall shows the deals of the boards in ``shown`` on their traveller pages,
+    and nowhere any other board's (a seat's tiles written out as a slip lists them)."""
+    pages = {path: client.get(path) for path in (*HALL, f"/api/v1/rounds/{round_no}")}
+    pages.update({f"/boards/{n}": client.get(f"/boards/{n}") for n in boards})
+    pages.update({f"/pairs/{p}": client.get(f"/pairs/{p}") for p in range(1, 2 * TABLES + 1)})
+    assert all(r.status_code == 200 for r in pages.values()), [p for p, r in pages.items() if r.status_code != 200]
+    for number, board in boards.items():
+        lines = [" ".join(tiles) for tiles in board.deal.hands.values()]
+        page = pages[f"/boards/{number}"].text
+        assert 'id="traveller"' in page
+        if number in shown:
+            assert 'id="deal"' in page and all(line in page for line in lines)
+        else:
+            assert 'id="deal"' not in page and 'id="deal-later"' in page
+            leaks = [path for path, r in pages.items() if any(line in r.text for line in lines)]
+            assert not leaks, f"board {number}'s deal is shown early on {leaks}"
+    # Find your table names each pair's boards; the standings link each pair's card.
+    assert "boards " in pages["/"].text and 'href="/pairs/1"' in pages["/standings"].text
 
 
 def test_a_deal_that_is_not_the_boards_is_refused(venue) -> None:

@@ -170,6 +170,14 @@ def public_data(store: EventStore) -> dict[str, Any]:
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
     s = store.settings
+    if s.duplicate:  # a board's deal only once every table that plays it has played it (never before)
+        from tournament.event.duplicate_hall import complete_boards, pair_cards
+
+        with store.reading():
+            complete = complete_boards(store)
+        data["board_numbers"] = [b["board"] for b in data["boards"]]
+        data["boards"] = [b for b in data["boards"] if b["board"] in complete]
+        data["pair_cards"] = pair_cards(data["travellers"], data["duplicate_standings"])
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
     data.update(clock=clock(data),
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),
@@ -222,7 +230,7 @@ def find_your_table(r: dict[str, Any]) -> list[dict[str, Any]]:
             opponents = [o["name"] for o in t["seats"] if o["side"] != s["side"]]
             out.append({"name": s["name"], "key": _plain(s["name"]), "id": s["id"], "table": t["table"], "seat": s["seat"],
                         "partners": partners, "opponents": opponents, "match": t["match"],
-                        "result": t["result"]})
+                        "result": t["result"], "boards": t.get("boards")})
     for b in r["byes"]:
         out.append({"name": b["name"], "key": _plain(b["name"]), "id": b["id"], "table": None, "seat": None, "partners": [], "opponents": [],
                     "match": None, "result": None})

@@ -131,6 +131,19 @@ REFUSALS = (
        "the director can find the detail in the server's log"),
     N_('"cid" must be the write\'s own id from the phone: 8 to 100 letters, digits and - _ . :'),
     N_('"at" must be when the write was made on the phone, as an ISO 8601 time such as 2026-12-02T20:15:00Z'),
+    # A duplicate table (docs/duplicate.md: at the venue).
+    N_("this table has played all its boards of the round"),
+    N_("board %(n)s is one hand: it is confirmed before the next board starts"),
+    N_("board %(n)s deals %(tile)s to %(seat)s, not to %(seat2)s: this table plays the board's deal"),
+    N_("board %(n)s deals %(tile)s to no seat, not to %(seat)s: this table plays the board's deal"),
+    N_("hand %(n)s is not board %(n2)s's deal: board %(n3)s is led by %(seat)s, the record's hand %(n4)s by "
+       "%(seat2)s"),
+    N_("hand %(n)s is not board %(n2)s's deal: board %(n3)s deals %(tile)s to %(seat)s; the record deals it to "
+       "%(seat2)s (and %(tile2)s to %(seat3)s)"),
+    N_("hand %(n)s is not board %(n2)s's deal: the record deals %(tile)s to %(seat)s; board %(n3)s does not"),
+    N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (verified record) — stored"),
+    N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (verified record) — already stored; nothing "
+       "changed"),
 )
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
@@ -208,9 +221,9 @@ def _check_deal_lines(board: bd.Board, seats: tuple[str, ...], text: str) -> Non
             if owner.get(tile) != where[words[1]]:
                 held = owner.get(tile)
                 column = len(line) - len(line.lstrip()) + 1
-                raise Unprocessable(f"{number}:{column}: board {board.number} deals {tile} to "
-                                    f"{held if held is not None else 'nobody'}, not to {words[1]}: this table "
-                                    f"plays the board's deal", number, column)
+                to = f"to {held}" if held is not None else "to no seat"
+                raise Unprocessable(f"{number}:{column}: board {board.number} deals {tile} {to}, not to {words[1]}: "
+                                    f"this table plays the board's deal", number, column)
 
 
 def ensure_tokens(store: EventStore, round_no: int | None = None) -> None:

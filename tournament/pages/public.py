@@ -88,6 +88,8 @@ class Site:
                 return f"/players/{int(args[0])}"
             if page == "team":
                 return f"/teams/{int(args[0])}"
+            if page in ("board", "pair"):  # a duplicate event's traveller, a pair's card
+                return f"/{page}s/{int(args[0])}"
             if page == "replay":
                 return f"/games/{int(args[0])}/{int(args[1])}" if tuple(args) in self.recorded else None
             if page == "report":
@@ -99,6 +101,8 @@ class Site:
         if page == "report":
             return self.up + quote(self.report) if self.report else None
         if page == "projector" or not self.has_pages:
+            return None
+        if page in ("board", "pair", "boards"):  # the hall's alone: the report has its hand record
             return None
         if page in ("player", "team"):
             return f"{self.pages}{page}-{int(args[0])}.html"
@@ -379,6 +383,8 @@ def player_links(data: dict[str, Any], site: Site) -> dict[int, str]:
 def _nav(data: dict[str, Any], site: Site) -> list[tuple[str, str]]:
     pages = [p for p in PAGES if p != "bracket" or data["stages"]]
     out = [(p, site.url(p)) for p in pages]
+    if site.served and "duplicate_standings" in data:  # a duplicate event's boards and travellers
+        out.append(("boards", site.url("boards")))
     if site.served:
         out.append(("projector", site.url("projector")))
     report = site.url("report")
@@ -439,7 +445,34 @@ def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: 
                       team=next((t for t in data["teams"] if t["id"] == team), None) if team is not None else None)
     if page == "team":
         return values(data, site, page, lang, view=pub.team_view(data, int(args[0])))
+    if page in ("boards", "board", "pair"):
+        return values(data, site, page, lang, view=duplicate_view(data, page, *args))
     raise pub.NotPublic(f"no page {page!r}")
+
+
+def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any]:
+    """A duplicate event's hall pages: ``boards`` (each board, how many tables have played it,
+    whether its deal is shown), ``board`` (its traveller, and its deal once every table that plays
+    it has played it: ``data["boards"]`` holds only those), ``pair`` (a pair's card, board by
+    board).  :class:`tournament.event.public.NotPublic` in any other event, or for a board or pair
+    not there."""
+    if "duplicate_standings" not in data:
+        raise pub.NotPublic("this is not a duplicate event: it has no boards")
+    played = {t["board"]: t["results"] for t in data["travellers"]}
+    shown = {b["board"]: b for b in data["boards"]}
+    if page == "boards":
+        return {"boards": [{"board": n, "tables": len(played.get(n, [])), "complete": n in shown}
+                           for n in data["board_numbers"]]}
+    number = int(args[0])
+    if page == "board":
+        if number not in data["board_numbers"]:
+            raise pub.NotPublic(f"there is no board {number}")
+        return {"board": number, "deal": shown.get(number), "results": played.get(number, [])}
+    card = data["pair_cards"].get(number)
+    if card is None:
+        raise pub.NotPublic(f"there is no pair {number}")
+    standing = next((r for r in data["duplicate_standings"]["pairs"] if r["pair"] == number), None)
+    return {**card, "standing": standing}
 
 
 def page_html(data: dict[str, Any], site: Site, page: str, *args: Any, query: str = "",
@@ -504,6 +537,12 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT) -> list[di
         screens.append({"kind": "find", "heading": Words(lang).round_heading(current), "columns": _columns_of(chunk, per_column),
                         "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": wide,
                         "dense": not wide})
+    if "duplicate_standings" in data:  # a duplicate event's pairs by matchpoints and IMPs
+        rows = [r for r in data["duplicate_standings"]["pairs"] if r["boards"]]
+        per = STANDINGS_ROWS * STANDINGS_COLUMNS
+        for k in range(0, len(rows), per):
+            screens.append({"kind": "duplicate", "columns": _columns_of(rows[k:k + per], STANDINGS_ROWS)})
+        return _numbered(screens)
     table = data["standings"]
     teams = team_standings_view(data)
     view: dict[str, Any] | None = None

@@ -561,6 +561,9 @@ HALL_ROUTES = (
     ("/bracket", "public_page"),
     ("/players/{player}", "player_page"),
     ("/teams/{team}", "team_page"),
+    ("/boards", "public_page"),
+    ("/boards/{board}", "board_page"),
+    ("/pairs/{pair}", "pair_page"),
     ("/games/{round}/{table}", "public_replay"),
     ("/projector", "projector_page"),
     ("/live", "live_stream"),
@@ -649,6 +652,14 @@ class HallSite(Site):
     async def team_page(self, request: Request) -> Response:
         """A team's page in a team event (a 404 page in any other, or for a team not there)."""
         return await self._numbered_page(request, "team")
+
+    async def board_page(self, request: Request) -> Response:
+        """A duplicate event's board: its traveller, and its deal once every table has played it."""
+        return await self._numbered_page(request, "board")
+
+    async def pair_page(self, request: Request) -> Response:
+        """A duplicate event's pair: its card, board by board."""
+        return await self._numbered_page(request, "pair")
 
     async def _numbered_page(self, request: Request, page: str) -> Response:
         """A public page of one player or team, by the number in its path."""

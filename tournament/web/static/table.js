@@ -453,6 +453,14 @@
 
   function playPanel(game) {
     const box = el("section", {});
+    if (view.boards && !game.in_hand && !game.announced) {
+      // A duplicate table: the board's deal is known (from its slip); the hand starts it.
+      box.append(el("h2", {}, t("Board %(n)s", { n: view.board })),
+                 el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "start-hand", "data-board": view.board,
+                   onclick: () => send("hand 1") }, t("Start board %(n)s", { n: view.board }))),
+                 el("p", { class: "note" }, t("Lay out the board's tiles as its slip lists them, then start it: the phone knows the deal.")));
+      return box;
+    }
     if (!game.in_hand && !game.announced) {
       const next = game.hands.length + 1;
       const clock = view.time_limit && game.hands.length
@@ -603,24 +611,37 @@
   // page asks again every few seconds, so it shows them by itself).
   function nextSeats(game, next) {
     const box = el("section", { id: "next" }, el("h2", {}, t("Where to go next: round %(n)s", { n: next.round })));
+    // A duplicate round: a pair's seats, and the boards that come there.
     if (!next.paired) {
       box.append(el("p", { class: "note" }, t("Round %(n)s is not paired yet: where each of you sits will show here.", { n: next.round })));
       return box;
     }
     box.append(el("ul", { class: "next-seats" }, ...game.seats.map((seat) => {
       const to = next.seats[seat] || {};
-      const where = to.table ? t("table %(table)s, seat %(seat)s", { table: to.table, seat: to.seat })
+      const where = to.table && to.boards ? t("table %(table)s, seat %(seat)s, boards %(boards)s", { table: to.table, seat: to.seat, boards: to.boards.join(", ") })
+        : to.table ? t("table %(table)s, seat %(seat)s", { table: to.table, seat: to.seat })
         : to.bye ? t("a bye this round") : t("no table this round");
       return el("li", { "data-seat": seat }, seat + " ", name(game.players[seat] || ""), " → ", el("b", {}, where));
     })));
     return box;
   }
 
+  // A duplicate table's boards of the round, a row a board, once every one is confirmed.
+  function boardsTable(boards) {
+    const sides = view.sides;
+    return el("table", { class: "result", id: "boards-played" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))),
+      ...boards.map((b) => el("tr", { "data-board": b.board }, el("td", {}, t("board %(n)s", { n: b.board })),
+                             ...sides.map((s) => el("td", {}, b[s] ?? 0)))));
+  }
+
   function resultPanel(game) {
     const sides = view.sides;
-    const table = handsTable(game, game.hands);
-    const box = el("section", {}, el("h2", {}, view.status === "confirmed" ? t("Confirmed: the result is in the event")
-                                               : t("The game is over: check the result, then confirm it")), table);
+    const boards = view.boards && view.status === "confirmed" && view.result && view.result.boards;
+    const table = boards ? boardsTable(view.result.boards) : handsTable(game, game.hands);
+    const heading = view.boards ? (view.status === "confirmed" ? t("Confirmed: every board's result is in the event")
+                                     : t("Board %(n)s is over: check its result, then confirm it", { n: view.board }))
+      : view.status === "confirmed" ? t("Confirmed: the result is in the event") : t("The game is over: check the result, then confirm it");
+    const box = el("section", {}, el("h2", {}, heading), table);
     if (view.status === "confirmed" && view.next) box.append(nextSeats(game, view.next));
     if (view.status !== "confirmed") {
       const pin = view.pins ? el("input", { id: "pin", type: "password", inputmode: "numeric", maxlength: "4",
@@ -666,8 +687,10 @@
     main.dataset.rev = view.rev;
     main.replaceChildren();
     if (view.called) main.append(el("p", { class: "state-called" }, t("The director has been called to this table.")));
+    if (view.boards && view.board) main.append(el("p", { class: "note", id: "board-now", "data-board": view.board },
+      t("Board %(n)s (%(k)s of %(m)s this round)", { n: view.board, k: view.boards_played + 1, m: view.boards.length })));
     if (view.status === "confirmed" || game.over) main.append(resultPanel(game));
-    else if (view.mode === null && !game.hands.length) {
+    else if (view.mode === null && !game.hands.length && !view.boards) {
       main.append(el("section", {}, el("h2", {}, t("How will this table record its game?")), el("div", { class: "row" },
         el("button", { type: "button", class: "primary", id: "mode-play", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "play" }) },
            t("Play by play")),

@@ -1,0 +1,62 @@
+"""What the hall shows of a duplicate event (issue 38, docs/duplicate.md: at the venue): which
+boards' deals may be shown, and each pair's board-by-board card.
+
+A board's deal is shown on the hall's pages only once **every table that plays it** in the
+movement has played it (its result is in): in a Mitchell the boards move from table to table
+round after round, so a board of round 1 may still be played in round 5, and its deal (even
+its travellers' scores read beside it) shown earlier would tell a pair that has not played it
+yet what it holds.  Until then a board's traveller lists the results in so far, without the deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.errors import TournamentError
+from tournament.event import duplicate
+from tournament.store import boards as sql
+from tournament.store.event_store import EventStore
+
+
+def complete_boards(store: EventStore) -> set[int]:
+    """The boards every table the movement gives them has played (their deals may be shown)."""
+    try:
+        moving = duplicate.movement(store)
+    except TournamentError:  # round 1 not seated yet: nothing has been played
+        return set()
+    where = {(t.round, t.table): t.table_id for t in duplicate.table_boards(store)}
+    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    plays: dict[int, list[tuple[int, int]]] = {}
+    for number, sittings in enumerate(moving.sittings, 1):
+        for s in sittings:
+            for b in s.boards:
+                plays.setdefault(b, []).append((number, s.table))
+    return {b for b, at in plays.items()
+            if all((where.get(p) is not None and (where[p], b) in done) for p in at)}
+
+
+def pair_cards(travellers: list[dict[str, Any]], standings: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """Each movement pair's card, board by board, from the travellers (:func:`duplicate.travellers`)
+    and the standings: ``{pair: {"pair", "name", "rows": [{"board", "round", "table", "direction",
+    "against", "points", "against_points", "net", "matchpoints", "top", "imps", "too_few"}]}}``.
+    An EW pair's matchpoints are the top less its NS opponents', its IMPs theirs negated (its net
+    is the opposite of theirs, on the same board)."""
+    names = {r["pair"]: r["name"] for r in standings["pairs"]}
+    cards: dict[int, dict[str, Any]] = {p: {"pair": p, "name": n, "rows": []} for p, n in names.items()}
+    for t in travellers:
+        for r in t["results"]:
+            for side, me, them in (("NS", r["ns"], r["ew"]), ("EW", r["ew"], r["ns"])):
+                mine, theirs = (r["ns_points"], r["ew_points"]) if side == "NS" else (r["ew_points"], r["ns_points"])
+                mp = r["ns_matchpoints"]
+                imps = r["ns_imps"]
+                if side == "EW" and not r["too_few"]:
+                    mp, imps = r["top"] - mp, -imps
+                card = cards.setdefault(me, {"pair": me, "name": names.get(me, ""), "rows": []})
+                card["rows"].append({"board": t["board"], "round": r["round"], "table": r["table"], "direction": side,
+                                     "against": them, "against_name": names.get(them, ""), "points": mine,
+                                     "against_points": theirs, "net": mine - theirs,
+                                     "matchpoints": None if r["too_few"] else mp, "top": r["top"],
+                                     "imps": None if r["too_few"] else imps, "too_few": r["too_few"]})
+    for card in cards.values():
+        card["rows"].sort(key=lambda x: (x["round"], x["board"]))
+    return cards
