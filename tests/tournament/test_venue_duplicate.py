@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.test_duplicate_event import by_hand, new_event, run
+from tests.tournament.test_duplicate_event import new_event, run
+from tests.tournament.test_matchpoints import rescored  # the slow way, written apart from the code under test
 from tournament.event import duplicate
-from tournament.pairing import boards as B
+from tournament.pairing import boards as B, matchpoints as P
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
 from tournament.web.app import VenueServer  # noqa: E402
@@ -99,7 +100,7 @@ def test_a_mitchell_played_at_the_tables(venue, tmp_path: Path) -> None:
             r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1"})
             assert r.status_code == 409  # every board played and confirmed: only the director changes them
             for b in state["result"]["boards"]:
-                played.append((b["board"], doc["pairs"]["NS"], doc["pairs"]["EW"], b["NS"], b["EW"]))
+                played.append(P.TableResult(b["board"], doc["pairs"]["NS"], doc["pairs"]["EW"], b["NS"], b["EW"]))
         # In a 3-table Mitchell every set of boards is played once a round, at another table each
         # round: no board has been played by every table before the last round is over.
         _check_the_hall(client, boards, shown=set(boards) if round_no == TABLES else set(), round_no=round_no)
@@ -116,9 +117,9 @@ def test_a_mitchell_played_at_the_tables(venue, tmp_path: Path) -> None:
         else:
             assert r.status_code in (409, 422) and "rounds" in r.json()["error"]
     assert len(played) == TABLES * TABLES * PER_ROUND
-    assert {b for b, *_ in played} == set(boards)
+    assert {r.board for r in played} == set(boards)
     doc = json.loads(run("standings", event, "--json"))
-    expected = by_hand(played)
+    expected = rescored(played)
     assert {r["pair"]: [r["matchpoints"], r["top"], r["imps"]] for r in doc["pairs"]} == dict(expected)
     # The feed's standings are the duplicate pairs, as standings --json gives them.
     feed = client.get("/api/v1/standings").json()

@@ -158,26 +158,32 @@ def team_docs(store: EventStore) -> list[dict[str, Any]]:
             for s in squads(store)]
 
 
-def public_data(store: EventStore) -> dict[str, Any]:
+def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     """:func:`event_data` and what the public pages add to it, read in one read transaction (so a
     result landing meanwhile is in all of it or none of it): ``seq``, the number of the event's
     latest change (:func:`tournament.event.changes.latest_seq`) the data is as of; ``clock``
     (:func:`clock`); ``unit_of``, each player's unit in the standings (the pair in a pairs event);
-    ``scoring``, what a bye and a place at a multi-player table are worth."""
+    ``scoring``, what a bye and a place at a multi-player table are worth.  A duplicate event's
+    ``board_numbers`` and ``pair_cards`` besides; ``hall``: for the hall's pages, served while the
+    session is played, whose ``boards`` hold only the boards every table that plays them has
+    played (a deal shown earlier would be a leak); the report, the director's, keeps them all."""
     with store.reading():
         data = _event_data(store, log=False)
         unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
-    s = store.settings
-    if s.duplicate:  # a board's deal only once every table that plays it has played it (never before)
-        from tournament.event.duplicate_hall import complete_boards, pair_cards
+        if hall and store.settings.duplicate:  # in the same read as the boards and their results
+            from tournament.event.duplicate_hall import complete_boards
 
-        with store.reading():
             complete = complete_boards(store)
+    s = store.settings
+    if s.duplicate:
+        from tournament.event.duplicate_hall import pair_cards
+
         data["board_numbers"] = [b["board"] for b in data["boards"]]
-        data["boards"] = [b for b in data["boards"] if b["board"] in complete]
         data["pair_cards"] = pair_cards(data["travellers"], data["duplicate_standings"])
+        if hall:  # a board's deal only once every table that plays it has played it (never before)
+            data["boards"] = [b for b in data["boards"] if b["board"] in complete]
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
     data.update(clock=clock(data),
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),

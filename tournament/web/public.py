@@ -145,7 +145,7 @@ class PublicPages:
             if self._data is None or latest != self.latest:
                 revision = latest_public_seq(store)
                 if self._data is None or revision != self.revision:
-                    data = public_data(store)
+                    data = public_data(store, hall=True)
                     recorded = frozenset((r["round"], t["table"]) for r in data["rounds"] for t in r["tables"]
                                          if t["result"] is not None and t["result"]["kind"] == "record")
                     self._site = pages.Site(served=True, recorded=recorded)
