@@ -181,7 +181,16 @@ OPENAPI: dict[str, Any] = {
                                "corrected": {"type": ["object", "null"],
                                              "description": "While the game's last change is the director's "
                                                             "correction: {hand, at} (null once a move is "
-                                                            "recorded after it)."}}},
+                                                            "recorded after it)."},
+                               "board": {"type": ["integer", "null"],
+                                         "description": "A duplicate table only: the board in play (hand 1 "
+                                                        "starts its deal); null once every board is confirmed."},
+                               "boards": {"type": "array", "items": {"type": "integer"},
+                                          "description": "A duplicate table only: the round's boards, in the "
+                                                         "order it plays them."},
+                               "boards_played": {"type": "integer",
+                                                 "description": "A duplicate table only: its boards confirmed "
+                                                                "so far (each one's result in the event)."}}},
             **_FEED_SCHEMAS,
         },
     },
