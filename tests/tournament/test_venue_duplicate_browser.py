@@ -1,0 +1,79 @@
+"""A duplicate table's page in a real browser (Playwright driving the system's Chromium, at a
+phone's size): the page names its board, *Start board* starts the board's deal (the page offers
+only the legal tiles), one board tapped through to its end, both sides confirm, and the board's
+result is in the event while the page moves on to the table's next board.  Slow; skipped where
+Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.browser import playwright_or_skip, wait_rev
+from tests.tournament.test_duplicate_event import new_event, run
+
+pytestmark = pytest.mark.slow
+
+playwright_api = playwright_or_skip(server=True)
+
+from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _confirm_all, _rev, _served, _shot  # noqa: E402
+from tournament import open_event  # noqa: E402
+from tournament.event import duplicate  # noqa: E402
+from tournament.pairing import boards as B  # noqa: E402
+
+
+def _tap_a_legal_move(page) -> None:
+    """The first tile the page offers, then its first place where it asks for one."""
+    before = _rev(page)
+    page.locator("#panel .tiles button[data-tile]").first.click(timeout=WAIT_MS)
+    wait_rev(page, before, WAIT_MS, also="document.querySelector('#panel .targets')")
+    if _rev(page) > before:
+        return
+    page.locator("#panel .targets button[data-move]").first.click(timeout=WAIT_MS)
+    wait_rev(page, before, WAIT_MS)
+
+
+def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None:
+    path = tmp_path / "dup.db"
+    new_event(path, 6, "mitchell")
+    run("boards", path, "--boards", 6, "--seed", 38)
+    run("pair", path)
+    boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", path, "--json"))}
+    served = _served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_selector('#board-now[data-board="1"]', timeout=WAIT_MS)
+        assert page.locator("#mode-play").count() == 0  # a duplicate table plays its boards' deals
+        page.click('#start-hand[data-board="1"]', timeout=WAIT_MS)
+        page.wait_for_selector("#panel .tiles button[data-tile]", timeout=WAIT_MS)
+        # The deal is known: the tiles offered are the mover's own, and only those it may play.
+        to_move = page.locator(".players .to-move").first.inner_text().split()[0]
+        offered = page.locator("#panel .tiles button[data-tile]").evaluate_all("bs => bs.map(b => b.dataset.tile)")
+        held = {str(t) for t in boards[1].deal.hands[to_move]}
+        assert offered and set(offered) <= held
+        _shot(page, "duplicate-board")
+        taps = 0
+        while not page.locator('#panel button[data-side="NS"]').count():
+            if page.locator("#close-hand").count():
+                before = _rev(page)
+                page.click("#close-hand")
+                wait_rev(page, before, WAIT_MS)
+                continue
+            _tap_a_legal_move(page)
+            taps += 1
+            assert taps < 60
+        _confirm_all(page, ["NS", "EW"])
+        page.wait_for_selector('#board-now[data-board="2"]', timeout=WAIT_MS)
+        page.wait_for_selector('#start-hand[data-board="2"]', timeout=WAIT_MS)
+        _shot(page, "duplicate-next-board")
+    finally:
+        served.close()
+    store = open_event(path)
+    table = store.tables(1)[0]
+    entered = duplicate.entered(store, table.id, 1)
+    assert entered is not None and entered["verified"] and entered["ns_points"] + entered["ew_points"] > 0
+    assert duplicate.entered(store, table.id, 2) is None
+    store.close()
