@@ -16,11 +16,11 @@ import pytest
 
 from tests.tournament.test_duplicate_event import new_event, run
 from tests.tournament.test_matchpoints import rescored  # the slow way, written apart from the code under test
-from tournament.event import duplicate
+from tournament.event import duplicate, phone
 from tournament.pairing import boards as B, matchpoints as P
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
-from tournament.web.app import VenueServer  # noqa: E402
+from tournament.web.app import PHRASES, VenueServer  # noqa: E402
 
 #: A 3-table Mitchell, 2 boards a round: 3 rounds, 6 boards.
 TABLES, PER_ROUND = 3, 2
@@ -52,12 +52,24 @@ def _deal_lines(board: B.Board) -> list[str]:
     return [f"deal {seat} " + " ".join(board.deal.hands[seat]) for seat in board.seats]
 
 
-def _play_board(client, url: str, token: str, state: dict, rng: random.Random) -> dict:
+def _play_board(client, url: str, token: str, state: dict, rng: random.Random, offline: bool = False) -> dict:
     """One board at a table: ``hand 1`` starts the board's deal, then a legal move at a time (a
-    seeded choice) until the hand is over, closed with ``y``; both sides confirm."""
-    r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1"})
+    seeded choice) until the hand is over, closed with ``y``; both sides confirm.  ``offline``:
+    the phone's engine answers ``hand 1`` first, from the table's log, as the server does."""
+    write = {"rev": state["rev"], "text": "hand 1"}
+    phone_said = None
+    if offline:
+        log = client.get(f"{url}?log=1", headers=_auth(token)).json()["log"]
+        phone_said = phone.answer(log, {"path": "dgn", "body": write}, sentences=PHRASES)
+    r = client.post(f"{url}/dgn", headers=_auth(token), json=write)
     assert r.status_code == 200, r.text
     state = r.json()
+    if phone_said is not None:
+        assert phone_said["status"] == 200 and phone_said["row"][1:3] == ["dgn", phone_said["row"][2]]
+        for key in ("legal", "deal_known", "to_move", "hand", "announced"):
+            assert phone_said["body"]["game"][key] == state["game"][key], key
+        assert (phone_said["body"]["board"], phone_said["body"]["boards_played"]) == (state["board"],
+                                                                                     state["boards_played"])
     game = state["game"]
     assert game["deal_known"] and game["legal"] and 1 in (game["hand"], game["announced"])
     while not state["game"]["over"]:
@@ -92,7 +104,8 @@ def test_a_mitchell_played_at_the_tables(venue, tmp_path: Path) -> None:
             assert "deal" not in json.dumps({k: v for k, v in state.items() if k != "game"})
             for k, number in enumerate(doc["boards"]):
                 assert state["board"] == number
-                state = _play_board(client, url, token, state, rng)
+                # The phone's engine, offline, starts the table's next board as the server does.
+                state = _play_board(client, url, token, state, rng, offline=round_no == 1 and link["table"] == 1)
                 assert f"board {number}: NS" in state["said"][-1] and "verified record" in state["said"][-1]
                 assert state["boards_played"] == k + 1
             assert state["status"] == "confirmed" and state["board"] is None

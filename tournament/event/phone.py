@@ -69,8 +69,8 @@ def _live(table: dict[str, Any]) -> Live:
         taken, live = kept
         try:
             for rev, kind, body, at in rows[len(taken):]:
-                if kind == "correct":
-                    raise LookupError("a correction: replayed from the start")
+                if kind in ("correct", "board"):  # a board confirmed: the next board's game starts afresh
+                    raise LookupError("a correction, or a duplicate table's next board: replayed from the start")
                 if kind == "dgn":
                     live.session.take(body)
                 table_log.apply(live, kind, body, at)
