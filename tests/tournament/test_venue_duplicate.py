@@ -191,6 +191,10 @@ def test_a_deal_that_is_not_the_boards_is_refused(venue) -> None:
                     json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {other}", *lines])})
     assert r.status_code == 422 and "not board" in r.json()["error"]
     assert client.get(url, headers=_auth(token)).json()["rev"] == state["rev"]  # nothing was stored
+    # The director's typed result is a game's: a duplicate table's are its boards', entered board by board.
+    director = server.call(server.venue.links, "http://testserver")["director"].rsplit("/", 1)[1]
+    r = client.post(url + "/result", headers=_auth(director), json={"scores": {"NS": 50, "EW": 0}, "reason": None})
+    assert r.status_code == 422 and "--board" in r.json()["error"]
     # The board's own deal, typed: taken.
     r = client.post(f"{url}/dgn", headers=_auth(token),
                     json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {board.leader}", *lines])})
