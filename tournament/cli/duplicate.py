@@ -42,7 +42,7 @@ def boards(
     if count is not None and from_file is not None:
         raise UnusableInput("give --boards N (to deal them) or --from FILE (to read them), not both")
     with open_for_command(event) as store:
-        dup.check_duplicate(store, "tournament boards")
+        dup.check_boards_event(store, "tournament boards")
         if count is not None:
             made = dup.deal(store, count, seed)
         elif from_file is not None:
@@ -144,12 +144,15 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
     records of boards' hands (exit 1 if any was refused)."""
     from domrec import reader
 
+    ops: Any = dup
+    if store.settings.team_duplicate:
+        from tournament.event import duplicate_teams as ops
     if score is not None:
         if records:
             raise UnusableInput("give record files or --score, not both")
         if round_no is None or table is None or board is None:
             raise UnusableInput("a board's typed result needs --round R --table T --board B --score NS=..,EW=..")
-        typer.echo(dup.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
+        typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
         return
     if not records:
         raise UnusableInput("give a board's record file, or --round R --table T --board B --score NS=..,EW=..")
@@ -165,7 +168,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
                 judged = [res.judge(src.text, src.label)]
             for record, report in judged:
                 try:
-                    entry = dup.enter_record(store, record, report, round_no, table, board, replace, by)
+                    entry = ops.enter_record(store, record, report, round_no, table, board, replace, by)
                     typer.echo(f"{src.label}: {entry.summary()}")
                 except TournamentError as e:
                     say_error(str(e), getattr(e, "problems", ()))
@@ -197,3 +200,26 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
                for f in doc["too_few"]]
     emit(shown, False, False, f"{store.settings.name} — duplicate standings", footer=footer, wide=wide,
          keep=("rank", "pair"))
+
+
+def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) -> None:
+    """Duplicate teams' standings: each team's matches, match points (or victory points) and IMPs."""
+    from tournament.event import duplicate_teams as dt
+
+    doc = dt.standings(store)
+    if as_json:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv:
+        emit(doc["teams"], True, False, "")
+        return
+    vp = doc["ranked_by"] == "victory-points"
+    shown = [{"rank": r["rank"], "team": r["team"], "played": r["played"], "W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}",
+              **({"VP": f"{r['victory_points']:.2f}"} if vp else {"MP": r["match_points"]}),
+              "IMPs": f"{r['imps_for']}-{r['imps_against']}", "+/-": r["imps"]} for r in doc["teams"]]
+    footer = [f"ranked by {'victory points' if vp else 'match points'}, then the IMP difference, then IMPs won"]
+    last = store.last_round()
+    if last:
+        footer = dt.match_lines(store, last) + footer
+    emit(shown, False, False, f"{store.settings.name} — duplicate teams standings"
+         + (" (provisional)" if doc["provisional"] else ""), footer=footer, wide=wide, keep=("rank", "team"))

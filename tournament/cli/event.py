@@ -66,6 +66,10 @@ def new(
                                                    help="A duplicate event: boards a round, 2 (default) to 4."),
     ranking: Optional[str] = typer.Option(None, "--ranking", help="A duplicate event: rank the pairs by "
                                                                   "matchpoints (default) or imps."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="A team event of 4: duplicate teams, each match "
+                                   "playing the same boards at both its tables, scored in IMPs."),
+    victory_points: bool = typer.Option(False, "--victory-points", help="Duplicate teams: each match's IMPs "
+                                        "turned into victory points (0-20), which rank the teams."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = parse_rule_options(option)
@@ -77,7 +81,7 @@ def new(
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
                              team_set=team_set, movement=movement, boards_per_round=boards_per_round,
-                             ranking=ranking)
+                             ranking=ranking, team_duplicate=duplicate, victory_points=victory_points)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
@@ -88,7 +92,10 @@ def new(
                + (f"; preset {settings.preset}" if settings.preset else "")
                + (f"; {settings.movement} movement, {settings.boards_per_round} boards a round, ranked by "
                   f"{settings.ranking} (make the boards: tournament boards {event} --boards N --seed S)"
-                  if settings.duplicate else ""))
+                  if settings.duplicate else "")
+               + (f"; duplicate teams, {settings.boards_per_round} boards a round, ranked by "
+                  f"{'victory points' if settings.victory_points else 'match points'} then IMPs (make the boards: "
+                  f"tournament boards {event} --boards N --seed S)" if settings.team_duplicate else ""))
 
 
 @guarded

@@ -75,6 +75,9 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     if store.settings.teams:
         from tournament.event.teams import match_lines
         footer = match_lines(store, round_no, lang or store.settings.lang) + footer
+        if store.settings.team_duplicate:  # the match's boards and IMPs, not games
+            from tournament.event import duplicate_teams
+            footer = duplicate_teams.match_lines(store, round_no) + [f for f in footer if f.startswith("bye")]
     title = f"{store.settings.name} — round {round_no}"
     if not quiet:
         from tournament.pages import terminal
@@ -210,7 +213,7 @@ def result(
     author = clean_text(by, "--by")
     with open_for_command(event) as store:
         store.author = author
-        if store.settings.duplicate:
+        if store.settings.duplicate or store.settings.team_duplicate:
             if match is not None or forfeit is not None or absent or winner is not None:
                 raise UnusableInput("a duplicate event's result is a board's: --round R --table T --board B and "
                                     "--score NS=..,EW=.. or the hand's record (no --match, --forfeit, --absent, "

@@ -43,6 +43,12 @@ class NotDuplicate(UnusableInput):
     """A duplicate command on an event of another format (exit 2)."""
 
 
+def check_boards_event(store: EventStore, what: str) -> None:
+    """Boards are for a duplicate event, pairs or teams (``--format teams --duplicate``)."""
+    if not store.settings.team_duplicate:
+        check_duplicate(store, what)
+
+
 def check_duplicate(store: EventStore, what: str) -> None:
     if not store.settings.duplicate:
         raise NotDuplicate(f"{what} is for a duplicate event (tournament new --format duplicate); this event is "
@@ -83,7 +89,7 @@ def read(store: EventStore, data: bytes | str, source: str) -> tuple[bd.Board, .
 def store_boards(store: EventStore, made: Sequence[bd.Board]) -> tuple[bd.Board, ...]:
     """The event's boards are ``made``: each of the event's game, rules and players, numbered
     without repeats.  Refused once round 1 is seated (its tables are laying the boards out)."""
-    check_duplicate(store, "boards")
+    check_boards_event(store, "boards")
     s = store.settings
     rules = s.resolved_options()
     numbers = [b.number for b in made]
