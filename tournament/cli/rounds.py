@@ -33,8 +33,12 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     bye_players = store.byes(round_no).get(round_no, [])
     byes = [f"#{p} {players[p].name}" for p in bye_players]
     if as_json:
-        emit(rows, False, True, "", {"round": round_no, "byes": [{"id": p, "name": players[p].name}
-                                                                  for p in bye_players]})
+        extra: dict[str, Any] = {"round": round_no, "byes": [{"id": p, "name": players[p].name}
+                                                              for p in bye_players]}
+        if store.settings.team_duplicate:  # every table of the round plays these boards
+            from tournament.event import duplicate_teams
+            extra["boards"] = list(duplicate_teams.round_boards(store, round_no))
+        emit(rows, False, True, "", extra)
         return
     if as_csv:
         for p in bye_players:
