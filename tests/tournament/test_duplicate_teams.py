@@ -170,3 +170,41 @@ def test_settings_of_duplicate_teams() -> None:
         fmt = bad.pop("format")
         with pytest.raises(SettingsError, match=says):
             make_settings("T", "competitive", fmt, **bad)
+
+
+def test_simulate_duplicate_pairs_and_teams(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tests.tournament.test_matchpoints import rescored
+    from tournament.event import duplicate as dup
+    from tournament.event.files import open_event
+
+    pairs = tmp_path / "pairs.db"
+    out = run("simulate", pairs, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    assert "12 players, 3 rounds, 18 board results" in out
+    with sqlite3.connect(pairs) as db:
+        assert db.execute("SELECT count(*), sum(verified) FROM board_results").fetchone() == (18, 18)
+    store = open_event(pairs)
+    try:
+        doc = dup.standings(store)
+        expected = rescored(dup.table_results(store))  # the stored results, scored again the slow way
+    finally:
+        store.close()
+    assert {r["pair"]: [r["matchpoints"], r["top"], r["imps"]] for r in doc["pairs"]} == dict(expected)
+    again = tmp_path / "again.db"
+    run("simulate", again, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    assert json.loads(run("standings", again, "--json")) == json.loads(run("standings", pairs, "--json"))
+    assert "has 3 rounds, not 4" in run("simulate", tmp_path / "x.db", "--format", "duplicate", "--tables", 3,
+                                        "--rounds", 4, "-q", code=2)
+    assert "--tables N" in run("simulate", tmp_path / "y.db", "--format", "duplicate", "-q", code=2)
+
+    teams = tmp_path / "teams.db"
+    out = run("simulate", teams, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 3,
+              "--victory-points", "-q")
+    assert "16 players, 3 rounds, 24 board results" in out
+    with sqlite3.connect(teams) as db:
+        assert db.execute("SELECT count(*), sum(verified) FROM board_results").fetchone() == (24, 24)
+    doc = json.loads(run("standings", teams, "--json"))
+    assert not doc["provisional"] and [r["played"] for r in doc["teams"]] == [3, 3, 3, 3]
+    assert sum(r["imps"] for r in doc["teams"]) == 0
+    assert sum(r["victory_points"] for r in doc["teams"]) == pytest.approx(6 * 20, abs=0.05)
