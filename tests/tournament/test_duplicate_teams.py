@@ -126,6 +126,13 @@ def test_four_teams_three_rounds_played_from_the_boards(tmp_path: Path) -> None:
     assert "duplicate teams standings" in shown and "victory points" in shown
     run("pair", event, code=1)  # four teams' round robin has three rounds
     assert "boards 5-6" in run("tables", event)
+    assert "24 results (12 records re-validated): 0 errors" in run("check", event)
+    exported = json.loads(run("export", event, "-o", "-"))
+    assert exported["event"]["duplicate_teams"] == {"boards_per_round": 2, "victory_points": True}
+    assert len(exported["boards"]) == 6 and exported["duplicate_team_standings"] == doc
+    by_match = {(m["round"], m["home"], m["away"]): [b["net"] for b in m["boards"]]
+                for m in exported["duplicate_team_matches"]}
+    assert by_match == nets
 
 
 def test_match_points_rank_without_victory_points_and_refusals(tmp_path: Path) -> None:
@@ -153,6 +160,27 @@ def test_match_points_rank_without_victory_points_and_refusals(tmp_path: Path) -
     assert (top["match_points"], top["imps_for"], top["victory_points"]) == (2, imps_by_hand(Fraction(40)), None)
     dup = run("standings", event, "--round", 1, code=2)
     assert "no --round" in dup
+    # A whole game's result counts for nothing in a match of boards: refused where results are stored.
+    from tournament.event import results as res
+    from tournament.event.files import open_event
+    from tournament.errors import ResultRefused
+
+    store = open_event(event)
+    try:
+        with pytest.raises(ResultRefused, match="a result per board"):
+            res.enter_manual(store, 3, {"NS": 10, "EW": 0}, 1)
+    finally:
+        store.close()
+    assert "--board B" in run("result", event, "--table", 3, "--score", "NS=10,EW=0", code=2)
+
+
+def test_the_docs_example_of_a_match() -> None:
+    from tournament.pairing import matchpoints as P
+
+    match = P.team_match([P.TeamBoard(1, (30, 0), (10, 0)), P.TeamBoard(2, (0, 25), (0, 0))], 5, True)
+    assert [b.net for b, _ in match.boards] == [20, -25]
+    assert (match.home_imps, match.away_imps, match.home_vp, match.away_vp) == (2, 3, 9.14, 10.86)
+    assert (match.home_vp, match.away_vp) == (vp_by_hand(-1, 2), vp_by_hand(1, 2))
 
 
 def test_settings_of_duplicate_teams() -> None:

@@ -406,9 +406,6 @@ def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
     board records it re-validated: every table seated as the movement says (its pairs and its
     boards), every board result of one of its table's boards, and every board record replayed by
     domrec again, its deal the board's and its points the ones stored."""
-    from domrec.reader import loads
-    from domrec.validate import validate
-
     out: list[tuple[str, str, str]] = []
     seated = table_boards(store)
     if not seated:
@@ -424,13 +421,27 @@ def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
             out.append(("error", f"round {t.round} table {t.table}", f"seats pairs {t.ns} and {t.ew} with boards "
                         f"{list(t.boards)}; the movement says " + (f"pairs {want.ns} and {want.ew} with boards "
                                                                    f"{list(want.boards)}" if want else "no such table")))
-    where = {t.table_id: t for t in seated}
+    where = {t.table_id: (t.round, t.table, t.boards) for t in seated}
+    found, checked = recheck_results(store, where)
+    return out + found, checked
+
+
+def recheck_results(store: EventStore, where: dict[int, tuple[int, int, tuple[int, ...]]]
+                    ) -> tuple[list[tuple[str, str, str]], int]:
+    """Every board result checked against its table (``where``: a table's id -> its round, number
+    and boards) and every board record replayed by domrec again, its deal the board's and its
+    points the ones stored; the findings, and how many records were re-validated.  Duplicate pairs
+    and duplicate teams (:mod:`tournament.event.duplicate_teams`) both check theirs here."""
+    from domrec.reader import loads
+    from domrec.validate import validate
+
+    out: list[tuple[str, str, str]] = []
     boards_by_number = {b.number: b for b in boards(store)}
     checked = 0
     for r in sql.results(store):
         t = where.get(r["table_id"])
-        place = f"round {t.round} table {t.table} board {r['board']}" if t else f"board {r['board']}"
-        if t is None or r["board"] not in t.boards:
+        place = f"round {t[0]} table {t[1]} board {r['board']}" if t else f"board {r['board']}"
+        if t is None or r["board"] not in t[2]:
             out.append(("error", place, "a result of a board the table does not play"))
             continue
         text = sql.record_text(store, r["table_id"], r["board"])

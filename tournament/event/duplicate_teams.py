@@ -257,6 +257,17 @@ def ranking(store: EventStore) -> list[int]:
     return [r["id"] for r in standings(store)["teams"]]
 
 
+def match_docs(store: EventStore) -> list[dict[str, Any]]:
+    """Every match as ``tournament export`` gives it: its round, tables (the home team N-S at the
+    first), teams, each board's home net and IMPs, the IMPs and victory points, the boards waiting."""
+    names = {s.id: s.name for s in squads_sql.squads(store)}
+    return [{"round": m.round, "tables": [m.first, m.second], "home": names[m.home], "away": names[m.away],
+             "boards": [{"board": b.board, "net": b.net, "imps": i} for b, i in m.score.boards],
+             "home_imps": m.score.home_imps, "away_imps": m.score.away_imps, "home_vp": m.score.home_vp,
+             "away_vp": m.score.away_vp, "waiting": list(m.waiting), "finished": m.finished}
+            for m in matches(store)]
+
+
 def match_lines(store: EventStore, round_no: int) -> list[str]:
     """A line a match of the round, for ``tables`` and ``standings``: its tables, its boards, the
     IMPs each team has so far (and the victory points), and how many boards are still out."""
@@ -270,3 +281,11 @@ def match_lines(store: EventStore, round_no: int) -> list[str]:
         out.append(f"Tables {m.first}-{m.second}, boards {boards[0]}-{boards[-1]}: {names[m.home]} {sc.home_imps} "
                    f"– {sc.away_imps} {names[m.away]} IMPs{vp} ({state})")
     return out
+
+
+def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
+    """What ``tournament check`` finds in duplicate teams' board results, as (level, where,
+    message), and how many board records it re-validated: each result of one of its round's
+    boards, each record replayed again (:func:`tournament.event.duplicate.recheck_results`)."""
+    where = {t.id: (t.round, t.number, round_boards(store, t.round)) for t in store.tables()}
+    return dup.recheck_results(store, where)
