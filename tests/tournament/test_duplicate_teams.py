@@ -124,6 +124,9 @@ def test_four_teams_three_rounds_played_from_the_boards(tmp_path: Path) -> None:
     assert keys == sorted(keys), "ranked by victory points, then the IMP difference, then IMPs won"
     shown = run("standings", event)
     assert "duplicate teams standings" in shown and "victory points" in shown
+    assert "(finished)" in shown and ", VP " in shown and "boards 5-6" in shown
+    spanish = run("standings", event, "--lang", "es")
+    assert "puntos de victoria" in spanish and "tableros 5-6" in spanish and "(terminado)" in spanish
     run("pair", event, code=1)  # four teams' round robin has three rounds
     assert "boards 5-6" in run("tables", event)
     assert "24 results (12 records re-validated): 0 errors" in run("check", event)

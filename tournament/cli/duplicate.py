@@ -202,7 +202,7 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
          keep=("rank", "pair"))
 
 
-def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) -> None:
+def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool, lang: str = "en") -> None:
     """Duplicate teams' standings: each team's matches, match points (or victory points) and IMPs."""
     from tournament.event import duplicate_teams as dt
 
@@ -217,9 +217,13 @@ def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: b
     shown = [{"rank": r["rank"], "team": r["team"], "played": r["played"], "W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}",
               **({"VP": f"{r['victory_points']:.2f}"} if vp else {"MP": r["match_points"]}),
               "IMPs": f"{r['imps_for']}-{r['imps_against']}", "+/-": r["imps"]} for r in doc["teams"]]
-    footer = [f"ranked by {'victory points' if vp else 'match points'}, then the IMP difference, then IMPs won"]
+    from tournament.i18n import translations
+
+    _ = translations(lang).gettext
+    footer = [_("ranked by victory points, then the IMP difference, then the IMPs won") if vp else
+              _("ranked by match points, then the IMP difference, then the IMPs won")]
     last = store.last_round()
     if last:
-        footer = dt.match_lines(store, last) + footer
+        footer = dt.match_lines(store, last, lang) + footer
     emit(shown, False, False, f"{store.settings.name} — duplicate teams standings"
          + (" (provisional)" if doc["provisional"] else ""), footer=footer, wide=wide, keep=("rank", "team"))

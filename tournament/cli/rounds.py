@@ -81,7 +81,7 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         footer = match_lines(store, round_no, lang or store.settings.lang) + footer
         if store.settings.team_duplicate:  # the match's boards and IMPs, not games
             from tournament.event import duplicate_teams
-            footer = duplicate_teams.match_lines(store, round_no) + [f for f in footer if f.startswith("bye")]
+            footer = duplicate_teams.match_lines(store, round_no, lang or store.settings.lang) + [f for f in footer if f.startswith("bye")]
     title = f"{store.settings.name} — round {round_no}"
     if not quiet:
         from tournament.pages import terminal

@@ -268,18 +268,27 @@ def match_docs(store: EventStore) -> list[dict[str, Any]]:
             for m in matches(store)]
 
 
-def match_lines(store: EventStore, round_no: int) -> list[str]:
-    """A line a match of the round, for ``tables`` and ``standings``: its tables, its boards, the
-    IMPs each team has so far (and the victory points), and how many boards are still out."""
+def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
+    """A line a match of the round, for ``tables`` and ``standings``, in ``lang``: its tables, its
+    boards, the IMPs each team has so far (and the victory points), and how many boards are in:
+    ``Tables 1-2, boards 1-2: Los Primos 5 – 2 La Dupla IMPs, VP 12.5–7.5 (finished)``."""
+    from tournament.i18n import translations
+
+    _ = translations(lang).gettext
     names = {s.id: s.name for s in squads_sql.squads(store)}
     boards = round_boards(store, round_no)
     out = []
     for m in matches(store, round_no):
         sc = m.score
-        vp = f", VP {sc.home_vp}–{sc.away_vp}" if sc.home_vp is not None else ""
-        state = "finished" if m.finished else f"{len(boards) - len(m.waiting)} of {len(boards)} boards in"
-        out.append(f"Tables {m.first}-{m.second}, boards {boards[0]}-{boards[-1]}: {names[m.home]} {sc.home_imps} "
-                   f"– {sc.away_imps} {names[m.away]} IMPs{vp} ({state})")
+        where = _("Tables %(first)s-%(last)s") % {"first": m.first, "last": m.second}
+        which = _("boards %(first)s-%(last)s") % {"first": boards[0], "last": boards[-1]}
+        score = _("%(home)s %(home_imps)s – %(away_imps)s %(away)s IMPs") % {
+            "home": names[m.home], "home_imps": sc.home_imps, "away_imps": sc.away_imps, "away": names[m.away]}
+        if sc.home_vp is not None:
+            score += ", " + _("VP %(home)s–%(away)s") % {"home": sc.home_vp, "away": sc.away_vp}
+        state = _("finished") if m.finished else _("%(done)s of %(count)s boards in") % {
+            "done": len(boards) - len(m.waiting), "count": len(boards)}
+        out.append(f"{where}, {which}: {score} ({state})")
     return out
 
 
