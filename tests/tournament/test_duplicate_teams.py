@@ -129,6 +129,8 @@ def test_four_teams_three_rounds_played_from_the_boards(tmp_path: Path) -> None:
     assert "puntos de victoria" in spanish and "tableros 5-6" in spanish and "(terminado)" in spanish
     run("pair", event, code=1)  # four teams' round robin has three rounds
     assert "boards 5-6" in run("tables", event)
+    slips = run("boards", event, "--slips", "-o", tmp_path / "slips.html", "--round", 3)
+    assert "wrote" in slips and "8 board slips" in slips  # four tables, two boards each
     assert "24 results (12 records re-validated): 0 errors" in run("check", event)
     exported = json.loads(run("export", event, "-o", "-"))
     assert exported["event"]["duplicate_teams"] == {"boards_per_round": 2, "victory_points": True}

@@ -81,7 +81,11 @@ def _write_slips(store: EventStore, made: Any, output: Optional[Path], round_no:
         raise UnusableInput("--slips writes a page: give --output FILE (- for stdout)")
     if not made:
         raise UnusableInput("the event has no boards yet: tournament boards EVENT --boards N --seed S")
-    tables = [(t.round, t.table, t.boards) for t in dup.table_boards(store, round_no)]
+    if store.settings.team_duplicate:  # every table of a round lays out the round's boards
+        from tournament.event.duplicate_teams import round_boards
+        tables = [(t.round, t.number, round_boards(store, t.round)) for t in store.tables(round_no)]
+    else:
+        tables = [(t.round, t.table, t.boards) for t in dup.table_boards(store, round_no)]
     if round_no is not None and not tables:
         raise UnusableInput(f"round {round_no} has not been seated")
     page = slips_page(store.settings, made, tables, page_language(lang, store.settings.lang))
