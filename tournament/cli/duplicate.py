@@ -189,11 +189,7 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
     """The duplicate standings: ranked by the event's choice, each pair's matchpoints, percentage
     and IMPs; a board played by too few tables said so underneath."""
     doc = dup.standings(store)
-    if as_json:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
-        return
-    if as_csv:
-        emit(doc["pairs"], True, False, "")
+    if _printed_for_programs(doc, "pairs", as_csv, as_json):
         return
     shown = [{"rank": r["rank"], "pair": f"{r['pair']} {r['name']}", "dir": r["direction"], "boards": r["boards"],
               "MP": f"{r['matchpoints']}/{r['top']}", "%": f"{r['percent']:.2f}", "IMPs": r["imps"]}
@@ -211,11 +207,7 @@ def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: b
     from tournament.event import duplicate_teams as dt
 
     doc = dt.standings(store)
-    if as_json:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
-        return
-    if as_csv:
-        emit(doc["teams"], True, False, "")
+    if _printed_for_programs(doc, "teams", as_csv, as_json):
         return
     vp = doc["ranked_by"] == "victory-points"
     shown = [{"rank": r["rank"], "team": r["team"], "played": r["played"], "W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}",
@@ -231,3 +223,13 @@ def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: b
         footer = dt.match_lines(store, last, lang) + footer
     emit(shown, False, False, f"{store.settings.name} — duplicate teams standings"
          + (" (provisional)" if doc["provisional"] else ""), footer=footer, wide=wide, keep=("rank", "team"))
+
+
+def _printed_for_programs(doc: dict[str, Any], rows: str, as_csv: bool, as_json: bool) -> bool:
+    """Standings for another program: the whole document as JSON, or its ``rows`` as CSV; False
+    when neither was asked for (the terminal's table is printed instead)."""
+    if as_json:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    elif as_csv:
+        emit(doc[rows], True, False, "")
+    return as_json or as_csv

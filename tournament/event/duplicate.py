@@ -17,7 +17,7 @@ board's deal (:func:`board`), and a board's result at a table (:func:`entered`).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -173,7 +173,11 @@ def missing(store: EventStore, round_no: int) -> list[tuple[int, int]]:
 
 def check_finished(store: EventStore, round_no: int) -> None:
     """Refuse the next round while a board of round ``round_no`` has no result at a table."""
-    left = missing(store, round_no)
+    refuse_unfinished(round_no, missing(store, round_no))
+
+
+def refuse_unfinished(round_no: int, left: list[tuple[int, int]]) -> None:
+    """Refuse the next round, naming the (table, board) pairs of round ``round_no`` still ``left``."""
     if left:
         shown = ", ".join(f"table {t} board {b}" for t, b in left[:8]) + (" …" if len(left) > 8 else "")
         raise PairingError(f"round {round_no} is not finished: {shown} ha{'ve' if len(left) > 1 else 's'} "
@@ -242,26 +246,39 @@ def entered(store: EventStore, table_id: int, board_no: int) -> dict[str, Any] |
     return sql.result(store, table_id, board_no)
 
 
+#: Finds the table a board result is for (round, table, board), or refuses in one line: a duplicate
+#: pairs table plays the boards the movement gave it; duplicate teams' tables play their round's.
+TableFinder = Callable[[EventStore, int, int, int], Table]
+
+
+def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
+    return _table(store, round_no, table_no, board_no)[0]
+
+
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
-                replace: bool = False, by: str | None = None) -> BoardEntry:
+                replace: bool = False, by: str | None = None, find: TableFinder | None = None) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
-    (both sides, whole numbers within the limit, below zero only where the game allows it)."""
-    check_duplicate(store, "a board's result")
+    (both sides, whole numbers within the limit, below zero only where the game allows it).
+    ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event)."""
+    if find is None:
+        check_duplicate(store, "a board's result")
     with store.write():
-        table, _ = _table(store, round_no, table_no, board_no)
+        table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], None, False, None, None, replace, by)
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
-                 by: str | None = None) -> BoardEntry:
+                 by: str | None = None, find: TableFinder | None = None) -> BoardEntry:
     """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
-    ``event.board``.  A record naming the event's players must name the table's, in their seats."""
-    check_duplicate(store, "a board's result")
+    ``event.board``.  A record naming the event's players must name the table's, in their seats.
+    ``find``: as for :func:`enter_score`."""
+    if find is None:
+        check_duplicate(store, "a board's result")
     if record is None or report.status != "valid":
         res.check_report(report)
     assert record is not None
@@ -286,7 +303,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     scores = {side: int(report.scores.get(side, 0)) for side in PARTNERSHIP_SIDES}
     digest = res.record_hash(record)
     with store.write():
-        table, _ = _table(store, round_no, table_no, board_no)
+        table = (find or _seated)(store, round_no, table_no, board_no)
         _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
                     text_of([record], "json"), digest, replace, by)

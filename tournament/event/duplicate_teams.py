@@ -23,14 +23,12 @@ from typing import Any
 
 import attrs
 
-from domrec.convert import text_of
 from domrec.record import Record
 from domrec.validate import Report
 
 from tournament.errors import PairingError, Refused, ResultRefused, UnusableInput
-from tournament.event import duplicate as dup, results as res
-from tournament.pairing import boards as bd, matchpoints as mp, teams as pairing
-from tournament.settings import PARTNERSHIP_SIDES
+from tournament.event import duplicate as dup
+from tournament.pairing import matchpoints as mp, teams as pairing
 from tournament.store import boards as sql, squads as squads_sql
 from tournament.store.event_store import EventStore
 from tournament.values import Table
@@ -74,11 +72,7 @@ def missing(store: EventStore, round_no: int) -> list[tuple[int, int]]:
 
 def check_finished(store: EventStore, round_no: int) -> None:
     """Refuse the next round while a board of round ``round_no`` has no result at a table."""
-    left = missing(store, round_no)
-    if left:
-        shown = ", ".join(f"table {t} board {b}" for t, b in left[:8]) + (" …" if len(left) > 8 else "")
-        raise PairingError(f"round {round_no} is not finished: {shown} ha{'ve' if len(left) > 1 else 's'} "
-                           f"no result yet")
+    dup.refuse_unfinished(round_no, missing(store, round_no))
 
 
 def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
@@ -99,12 +93,10 @@ def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Ta
 
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
                 replace: bool = False, by: str | None = None) -> dup.BoardEntry:
-    """A typed result of a board at a table (the points NS and EW won), checked as a typed score is."""
+    """A typed result of a board at a table (the points NS and EW won), checked as a typed score is
+    (:func:`tournament.event.duplicate.enter_score`, at a table of the round that plays the board)."""
     check(store, "a board's result")
-    with store.write():
-        table = _table(store, round_no, table_no, board_no)
-        ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
-        return dup._put(store, table, board_no, ordered["NS"], ordered["EW"], None, False, None, None, replace, by)
+    return dup.enter_score(store, round_no, table_no, board_no, scores, replace, by, find=_table)
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
@@ -115,32 +107,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     (another deal is refused, naming the first tile that differs), at the round, table and board
     given or the record's ``event.round``, ``event.table`` and ``event.board``."""
     check(store, "a board's result")
-    if record is None or report.status != "valid":
-        res.check_report(report)
-    assert record is not None
-    event = record.event or {}
-    round_no = round_no if round_no is not None else res._round_number(event.get("round"))
-    table_no = table_no if table_no is not None else res._round_number(event.get("table"))
-    board_no = board_no if board_no is not None else res._round_number(event.get("board"))
-    if round_no is None or table_no is None or board_no is None:
-        lacking = [n for n, v in (("--round", round_no), ("--table", table_no), ("--board", board_no)) if v is None]
-        raise UnusableInput(f"{report.source}: say which board this is: give {', '.join(lacking)} (or the "
-                            f"record's event.round, event.table and event.board)")
-    if len(record.hands) != 1:
-        raise ResultRefused(f"{report.source}: a board's record holds that one hand, not {len(record.hands)}")
-    hand = record.hands[0]
-    if hand.result is None or report.scores is None:
-        raise ResultRefused(f"{report.source}: hand 1 is not finished; nothing was stored")
-    try:
-        bd.check_hand(dup.board(store, board_no), record, 1)
-    except bd.NotTheBoardsDeal as e:
-        raise bd.NotTheBoardsDeal(f"{report.source}: {e}") from None
-    scores = {side: int(report.scores.get(side, 0)) for side in PARTNERSHIP_SIDES}
-    with store.write():
-        table = _table(store, round_no, table_no, board_no)
-        dup._check_players(store, record, table, report.source)
-        return dup._put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
-                        text_of([record], "json"), res.record_hash(record), replace, by)
+    return dup.enter_record(store, record, report, round_no, table_no, board_no, replace, by, find=_table)
 
 
 # --- the matches and the standings -----------------------------------------------------------------

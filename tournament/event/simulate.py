@@ -10,8 +10,9 @@ the simulation exercises validation, table matching and storage for real.
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import attrs
 
@@ -25,6 +26,27 @@ from tournament.settings import PAIRS, Settings, make_settings
 from tournament.store import files
 from tournament.store.event_store import EventStore
 from tournament.values import Table
+
+
+@contextmanager
+def _building(path: str | Path, settings: Settings) -> Iterator[EventStore]:
+    """The new event, built in a hidden file beside ``path`` and given its name when whole (its
+    browsing tables refreshed once, at the end): a simulation stopped half-way (Ctrl-C, kill -9)
+    leaves no event at ``path`` that looks like a finished one."""
+    building = files.building_path(path)
+    store = create_event(building, settings)
+    store.defer_browsing = True
+    done = False
+    try:
+        yield store
+        with store.write():
+            store.refresh_browsing()
+        done = True
+    finally:
+        store.close()
+        if not done:
+            files.discard(building)
+    files.publish(building, path)
 
 
 @attrs.frozen
@@ -109,13 +131,7 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
         for spec in (stage, then):
             if spec is not None:
                 _check_format(settings, spec["format"])
-    # Built in a hidden file beside ``path`` and given its name when whole: a simulation stopped
-    # half-way (Ctrl-C, kill -9) leaves no event at ``path`` that looks like a finished one.
-    building = files.building_path(path)
-    store = create_event(building, settings)
-    store.defer_browsing = True  # refreshed once, at the end
-    done = False
-    try:
+    with _building(path, settings) as store:
         if settings.teams:
             from tournament.event import teams
 
@@ -150,16 +166,8 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
                     spec["seeding"] = "standings" if rounds_ else "random"
                 stages.create_stage(store, spec.pop("format"), **spec)
                 games += play_stage(store, seed, progress)
-        with store.write():
-            store.refresh_browsing()
         n_byes = sum(len(v) for v in store.byes().values())
         standings.from_store(store)
-        done = True
-    finally:
-        store.close()
-        if not done:
-            files.discard(building)
-    files.publish(building, path)
     return SimulationSummary(str(path), players, rounds_, games, n_byes)
 
 
@@ -227,12 +235,8 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int, s
             raise ValueError(f"the {tables}-table {moving.kind} has {moving.rounds} rounds, not {rounds_}")
         count = max(moving.boards)
         players = 4 * tables
-    building = files.building_path(path)
-    store = create_event(building, settings)
-    store.defer_browsing = True
-    done = False
     boards_played = 0
-    try:
+    with _building(path, settings) as store:
         if teams is not None:
             from tournament.event import teams as tm
 
@@ -250,18 +254,10 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int, s
             boards_played += played
             if progress:
                 progress(f"round {r}: {len(plan.tables)} tables, {played} board results")
-        with store.write():
-            store.refresh_browsing()
         if teams is not None:
             from tournament.event import duplicate_teams as dt
             dt.standings(store)
         else:
             dup.standings(store)
         n_byes = sum(len(v) for v in store.byes().values())
-        done = True
-    finally:
-        store.close()
-        if not done:
-            files.discard(building)
-    files.publish(building, path)
     return SimulationSummary(str(path), players, rounds_, boards_played, n_byes)
