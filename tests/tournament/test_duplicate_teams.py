@@ -132,6 +132,8 @@ def test_four_teams_three_rounds_played_from_the_boards(tmp_path: Path) -> None:
     slips = run("boards", event, "--slips", "-o", tmp_path / "slips.html", "--round", 3)
     assert "wrote" in slips and "8 board slips" in slips  # four tables, two boards each
     assert "24 results (12 records re-validated): 0 errors" in run("check", event)
+    info = run("info", event)
+    assert "ranked by victory points, then IMPs" in info and "duplicate teams: each match plays" in info
     exported = json.loads(run("export", event, "-o", "-"))
     assert exported["event"]["duplicate_teams"] == {"boards_per_round": 2, "victory_points": True}
     assert len(exported["boards"]) == 6 and exported["duplicate_team_standings"] == doc

@@ -194,8 +194,15 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
         if s.rounds:
             lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
         if s.teams:
+            ranked = ", then ".join(s.team_tiebreaks) if not s.team_duplicate else \
+                ("victory points" if s.victory_points else "match points") + ", then IMPs"
             lines.append(f"teams: {s.team_size} players ({s.pairs_a_team} pairs) and up to 2 reserves; "
-                         f"paired {s.team_schedule}; teams ranked by {', then '.join(s.team_tiebreaks)}")
+                         f"paired {s.team_schedule}; teams ranked by {ranked}")
+            if s.team_duplicate:
+                lines.append(f"duplicate teams: each match plays the round's {s.boards_per_round} boards at both "
+                             f"its tables (round R: boards {s.boards_per_round}R-{s.boards_per_round - 1} to "
+                             f"{s.boards_per_round}R), scored in IMPs"
+                             + (" and victory points" if s.victory_points else ""))
             if s.team_set:
                 lines.append(f"matches: sets, won by the first team to {s.team_set} game points (a game 1 point); "
                              f"a captain's change after 6 games (tournament team EVENT change)")
