@@ -243,3 +243,20 @@ def test_simulate_duplicate_pairs_and_teams(tmp_path: Path) -> None:
     assert not doc["provisional"] and [r["played"] for r in doc["teams"]] == [3, 3, 3, 3]
     assert sum(r["imps"] for r in doc["teams"]) == 0
     assert sum(r["victory_points"] for r in doc["teams"]) == pytest.approx(6 * 20, abs=0.05)
+
+
+def test_a_bye_is_a_match_won_by_twelve_victory_points(tmp_path: Path) -> None:
+    event = tmp_path / "five.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 5, "--rounds", 2, "--victory-points",
+        "--seed", 3, "-q")
+    exported = json.loads(run("export", event, "-o", "-"))
+    vp: dict[str, float] = defaultdict(float)
+    for m in exported["duplicate_team_matches"]:
+        vp[m["home"]] += m["home_vp"]
+        vp[m["away"]] += m["away_vp"]
+    rows = exported["duplicate_team_standings"]["teams"]
+    assert sum(r["byes"] for r in rows) == 2  # five teams: one sits out each round
+    for r in rows:
+        assert r["played"] + r["byes"] == 2
+        assert r["match_points"] == 2 * r["won"] + r["drawn"] + 2 * r["byes"]
+        assert r["victory_points"] == pytest.approx(vp[r["team"]] + 12 * r["byes"], abs=0.011)
