@@ -189,6 +189,12 @@ class Settings:
     boards_per_round: int = 0
     #: A duplicate event's ranking (:data:`DUPLICATE_RANKINGS`).
     ranking: str | None = None
+    #: Duplicate teams (``--format teams --team-size 4 --duplicate``, docs/duplicate.md): each match
+    #: plays the round's boards at both its tables, the team's pairs in opposite directions, and
+    #: is scored by the team's net on each board in IMPs (:mod:`tournament.event.duplicate_teams`).
+    team_duplicate: bool = False
+    #: A duplicate-teams match's IMPs turned into victory points (0-20), which rank the teams.
+    victory_points: bool = False
 
     @property
     def duplicate(self) -> bool:
@@ -256,8 +262,10 @@ class Settings:
         if self.preset is None:
             del data["preset"]
         if self.movement is None:  # every event that is not duplicate: its settings unchanged
-            for key in ("movement", "boards_per_round", "ranking"):
+            for key in ("movement", "ranking") + (() if self.team_duplicate else ("boards_per_round",)):
                 del data[key]
+        if not self.team_duplicate:
+            del data["team_duplicate"], data["victory_points"]
         if self.lang == "en":
             del data["lang"]  # an English event's settings are those of every event before languages
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -327,7 +335,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   rounds: int | None = None, lang: str | None = None, team_size: int | None = None,
                   team_schedule: str | None = None, team_tiebreaks: tuple[str, ...] | None = None,
                   preset: str | None = None, team_set: int | None = None, movement: str | None = None,
-                  boards_per_round: int | None = None, ranking: str | None = None) -> Settings:
+                  boards_per_round: int | None = None, ranking: str | None = None,
+                  team_duplicate: bool = False, victory_points: bool = False) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -370,7 +379,15 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
             raise SettingsError("a team tie-break is named twice")
         if team_set is not None and not 1 <= team_set <= MAX_TEAM_SET:
             raise SettingsError(f"a set is won at 1 to {MAX_TEAM_SET} game points, not {team_set}")
+        if team_duplicate:
+            boards_per_round = _duplicate_teams_choices(team_size, team_set, boards_per_round)
+        elif boards_per_round is not None or victory_points:
+            raise SettingsError("--boards-per-round and --victory-points in a team event are for duplicate teams "
+                                "(--duplicate)")
         format = PAIRS
+    elif team_duplicate or victory_points:
+        raise SettingsError("--duplicate and --victory-points are for --format teams --team-size 4 "
+                            "(duplicate pairs: --format duplicate)")
     elif team_choices:
         raise SettingsError("--team-size, --team-pairing, --team-tiebreak and --team-set are for --format teams")
     else:
@@ -378,7 +395,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     if format == DUPLICATE:
         movement, boards_per_round, ranking = _duplicate_choices(movement, boards_per_round, ranking)
         format = PAIRS
-    elif movement is not None or boards_per_round is not None or ranking is not None:
+    elif movement is not None or (boards_per_round is not None and not team_duplicate) or ranking is not None:
         raise SettingsError("--movement, --boards-per-round and --ranking are for --format duplicate")
     if format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}; formats: {', '.join(FORMATS + (TEAMS, DUPLICATE))}")
@@ -479,7 +496,23 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     rounds=int(rounds or 0), lang=lang, team_size=int(team_size or 0),
                     team_schedule=team_schedule or "swiss", team_tiebreaks=tuple(team_tiebreaks or ()),
                     preset=preset, team_set=team_set, movement=movement,
-                    boards_per_round=int(boards_per_round or 0), ranking=ranking)
+                    boards_per_round=int(boards_per_round or 0), ranking=ranking,
+                    team_duplicate=bool(team_duplicate), victory_points=bool(victory_points))
+
+
+def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards_per_round: int | None) -> int:
+    """Duplicate teams' boards a round, checked (default 2): a team of two pairs, one at each of the
+    match's two tables, and a match of boards, not a set of games."""
+    if team_size != 4:
+        raise SettingsError(f"duplicate teams are teams of 4 (two pairs: one at each of the match's two tables), "
+                            f"not {team_size}")
+    if team_set is not None:
+        raise SettingsError("a duplicate-teams match is its boards, not a set: --team-set is for games")
+    boards_per_round = 2 if boards_per_round is None else boards_per_round
+    if not MIN_BOARDS_PER_ROUND <= boards_per_round <= MAX_BOARDS_PER_ROUND:
+        raise SettingsError(f"a duplicate round has {MIN_BOARDS_PER_ROUND} to {MAX_BOARDS_PER_ROUND} boards, "
+                            f"not {boards_per_round}")
+    return boards_per_round
 
 
 def _duplicate_choices(movement: str | None, boards_per_round: int | None,

@@ -42,7 +42,7 @@ def boards(
     if count is not None and from_file is not None:
         raise UnusableInput("give --boards N (to deal them) or --from FILE (to read them), not both")
     with open_for_command(event) as store:
-        dup.check_duplicate(store, "tournament boards")
+        dup.check_boards_event(store, "tournament boards")
         if count is not None:
             made = dup.deal(store, count, seed)
         elif from_file is not None:
@@ -81,7 +81,11 @@ def _write_slips(store: EventStore, made: Any, output: Optional[Path], round_no:
         raise UnusableInput("--slips writes a page: give --output FILE (- for stdout)")
     if not made:
         raise UnusableInput("the event has no boards yet: tournament boards EVENT --boards N --seed S")
-    tables = [(t.round, t.table, t.boards) for t in dup.table_boards(store, round_no)]
+    if store.settings.team_duplicate:  # every table of a round lays out the round's boards
+        from tournament.event.duplicate_teams import round_boards
+        tables = [(t.round, t.number, round_boards(store, t.round)) for t in store.tables(round_no)]
+    else:
+        tables = [(t.round, t.table, t.boards) for t in dup.table_boards(store, round_no)]
     if round_no is not None and not tables:
         raise UnusableInput(f"round {round_no} has not been seated")
     page = slips_page(store.settings, made, tables, page_language(lang, store.settings.lang))
@@ -144,12 +148,15 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
     records of boards' hands (exit 1 if any was refused)."""
     from domrec import reader
 
+    ops: Any = dup
+    if store.settings.team_duplicate:
+        from tournament.event import duplicate_teams as ops
     if score is not None:
         if records:
             raise UnusableInput("give record files or --score, not both")
         if round_no is None or table is None or board is None:
             raise UnusableInput("a board's typed result needs --round R --table T --board B --score NS=..,EW=..")
-        typer.echo(dup.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
+        typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
         return
     if not records:
         raise UnusableInput("give a board's record file, or --round R --table T --board B --score NS=..,EW=..")
@@ -165,7 +172,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
                 judged = [res.judge(src.text, src.label)]
             for record, report in judged:
                 try:
-                    entry = dup.enter_record(store, record, report, round_no, table, board, replace, by)
+                    entry = ops.enter_record(store, record, report, round_no, table, board, replace, by)
                     typer.echo(f"{src.label}: {entry.summary()}")
                 except TournamentError as e:
                     say_error(str(e), getattr(e, "problems", ()))
@@ -182,11 +189,7 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
     """The duplicate standings: ranked by the event's choice, each pair's matchpoints, percentage
     and IMPs; a board played by too few tables said so underneath."""
     doc = dup.standings(store)
-    if as_json:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
-        return
-    if as_csv:
-        emit(doc["pairs"], True, False, "")
+    if _printed_for_programs(doc, "pairs", as_csv, as_json):
         return
     shown = [{"rank": r["rank"], "pair": f"{r['pair']} {r['name']}", "dir": r["direction"], "boards": r["boards"],
               "MP": f"{r['matchpoints']}/{r['top']}", "%": f"{r['percent']:.2f}", "IMPs": r["imps"]}
@@ -197,3 +200,36 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
                for f in doc["too_few"]]
     emit(shown, False, False, f"{store.settings.name} — duplicate standings", footer=footer, wide=wide,
          keep=("rank", "pair"))
+
+
+def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool, lang: str = "en") -> None:
+    """Duplicate teams' standings: each team's matches, match points (or victory points) and IMPs."""
+    from tournament.event import duplicate_teams as dt
+
+    doc = dt.standings(store)
+    if _printed_for_programs(doc, "teams", as_csv, as_json):
+        return
+    vp = doc["ranked_by"] == "victory-points"
+    shown = [{"rank": r["rank"], "team": r["team"], "played": r["played"], "W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}",
+              **({"VP": f"{r['victory_points']:.2f}"} if vp else {"MP": r["match_points"]}),
+              "IMPs": f"{r['imps_for']}-{r['imps_against']}", "+/-": r["imps"]} for r in doc["teams"]]
+    from tournament.i18n import translations
+
+    _ = translations(lang).gettext
+    footer = [_("ranked by victory points, then the IMP difference, then the IMPs won") if vp else
+              _("ranked by match points, then the IMP difference, then the IMPs won")]
+    last = store.last_round()
+    if last:
+        footer = dt.match_lines(store, last, lang) + footer
+    emit(shown, False, False, f"{store.settings.name} — duplicate teams standings"
+         + (" (provisional)" if doc["provisional"] else ""), footer=footer, wide=wide, keep=("rank", "team"))
+
+
+def _printed_for_programs(doc: dict[str, Any], rows: str, as_csv: bool, as_json: bool) -> bool:
+    """Standings for another program: the whole document as JSON, or its ``rows`` as CSV; False
+    when neither was asked for (the terminal's table is printed instead)."""
+    if as_json:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    elif as_csv:
+        emit(doc[rows], True, False, "")
+    return as_json or as_csv

@@ -66,6 +66,10 @@ def new(
                                                    help="A duplicate event: boards a round, 2 (default) to 4."),
     ranking: Optional[str] = typer.Option(None, "--ranking", help="A duplicate event: rank the pairs by "
                                                                   "matchpoints (default) or imps."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="A team event of 4: duplicate teams, each match "
+                                   "playing the same boards at both its tables, scored in IMPs."),
+    victory_points: bool = typer.Option(False, "--victory-points", help="Duplicate teams: each match's IMPs "
+                                        "turned into victory points (0-20), which rank the teams."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = parse_rule_options(option)
@@ -77,7 +81,7 @@ def new(
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
                              team_set=team_set, movement=movement, boards_per_round=boards_per_round,
-                             ranking=ranking)
+                             ranking=ranking, team_duplicate=duplicate, victory_points=victory_points)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
@@ -88,7 +92,10 @@ def new(
                + (f"; preset {settings.preset}" if settings.preset else "")
                + (f"; {settings.movement} movement, {settings.boards_per_round} boards a round, ranked by "
                   f"{settings.ranking} (make the boards: tournament boards {event} --boards N --seed S)"
-                  if settings.duplicate else ""))
+                  if settings.duplicate else "")
+               + (f"; duplicate teams, {settings.boards_per_round} boards a round, ranked by "
+                  f"{'victory points' if settings.victory_points else 'match points'} then IMPs (make the boards: "
+                  f"tournament boards {event} --boards N --seed S)" if settings.team_duplicate else ""))
 
 
 @guarded
@@ -187,8 +194,15 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
         if s.rounds:
             lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
         if s.teams:
+            ranked = ", then ".join(s.team_tiebreaks) if not s.team_duplicate else \
+                ("victory points" if s.victory_points else "match points") + ", then IMPs"
             lines.append(f"teams: {s.team_size} players ({s.pairs_a_team} pairs) and up to 2 reserves; "
-                         f"paired {s.team_schedule}; teams ranked by {', then '.join(s.team_tiebreaks)}")
+                         f"paired {s.team_schedule}; teams ranked by {ranked}")
+            if s.team_duplicate:
+                lines.append(f"duplicate teams: each match plays the round's {s.boards_per_round} boards at both "
+                             f"its tables (round R: boards {s.boards_per_round}R-{s.boards_per_round - 1} to "
+                             f"{s.boards_per_round}R), scored in IMPs"
+                             + (" and victory points" if s.victory_points else ""))
             if s.team_set:
                 lines.append(f"matches: sets, won by the first team to {s.team_set} game points (a game 1 point); "
                              f"a captain's change after 6 games (tournament team EVENT change)")
@@ -242,9 +256,28 @@ def simulate(
     team_set: Optional[int] = typer.Option(None, "--team-set", min=1, max=500,
                                            help="--format teams: each match a set, won by the first team to this "
                                                 "many game points (its games seated until it is won)."),
+    tables: Optional[int] = typer.Option(None, "--tables", min=3, max=30,
+                                         help="--format duplicate: how many tables (two pairs each)."),
+    movement: Optional[str] = typer.Option(None, "--movement", help="--format duplicate: mitchell (default) "
+                                                                    "or howell."),
+    boards_per_round: Optional[int] = typer.Option(None, "--boards-per-round", min=1, max=MAX_COUNT,
+                                                   help="Duplicate (pairs or teams): boards a round, 2 to 4."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="--format teams: duplicate teams (teams of 4, "
+                                                              "the same boards at both tables of a match)."),
+    victory_points: bool = typer.Option(False, "--victory-points", help="Duplicate teams: rank by victory "
+                                                                        "points."),
 ) -> None:
-    """Run a whole event with simulated games (domrec simulate), entered through the result path."""
+    """Run a whole event with simulated games (domrec simulate), entered through the result path; a
+    duplicate event (--format duplicate --tables N, or --format teams --duplicate --teams N) with each
+    board's hand played from its deal."""
     options = parse_rule_options(option)
+    if format == "duplicate" or duplicate:
+        _simulate_duplicate(event, game, format, tables, teams_, rounds_, seed, movement, boards_per_round,
+                            options, variant, quiet, duplicate, victory_points, stage)
+        return
+    if tables is not None or movement is not None or boards_per_round is not None or victory_points:
+        raise UnusableInput("--tables, --movement, --boards-per-round and --victory-points are for a duplicate "
+                            "event (--format duplicate, or --format teams --duplicate)")
     if teams_ is not None:
         if format != "teams":
             raise UnusableInput("--teams is for --format teams")
@@ -279,3 +312,41 @@ def simulate(
                                  team_size=team_size if format == "teams" else None, team_set=team_set)
     typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
                f"{summary.games} games, {summary.byes} byes")
+
+
+def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[int], teams_: Optional[int],
+                        rounds_: int, seed: int, movement: Optional[str], boards_per_round: Optional[int],
+                        options: dict, variant: Optional[str], quiet: bool, duplicate: bool,  # type: ignore[type-arg]
+                        victory_points: bool, stage: Optional[str]) -> None:
+    """``simulate --format duplicate --tables N`` or ``--format teams --duplicate --teams N``."""
+    from tournament.event.simulate import simulate_duplicate
+
+    if stage is not None:
+        raise UnusableInput("a duplicate event has no --stage: its rounds are the movement's (or the team matches)")
+    if format == "duplicate":
+        if duplicate or teams_ is not None or victory_points:
+            raise UnusableInput("--duplicate, --teams and --victory-points are for duplicate teams "
+                                "(--format teams --duplicate)")
+        if tables is None:
+            raise UnusableInput("say how many tables: --tables N (3 to 30)")
+    else:
+        if format != "teams":
+            raise UnusableInput("--duplicate is for --format teams (duplicate pairs: --format duplicate)")
+        if teams_ is None:
+            raise UnusableInput("say how many teams: --teams N")
+        if tables is not None or movement is not None:
+            raise UnusableInput("--tables and --movement are for duplicate pairs (--format duplicate)")
+    with console.progress_bar("simulating", rounds_, enabled=not quiet) as bar:
+        def say(line: str) -> None:
+            bar.say(line)
+            bar.advance()
+
+        try:
+            summary = simulate_duplicate(event, game, tables or 0, rounds_, seed, movement, boards_per_round,
+                                         options or None, variant, progress=None if quiet else say,
+                                         teams=teams_ if format == "teams" else None,
+                                         victory_points=victory_points)
+        except ValueError as e:
+            raise UnusableInput(str(e)) from None
+    typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
+               f"{summary.games} board results, {summary.byes} byes")

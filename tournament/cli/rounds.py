@@ -33,8 +33,12 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     bye_players = store.byes(round_no).get(round_no, [])
     byes = [f"#{p} {players[p].name}" for p in bye_players]
     if as_json:
-        emit(rows, False, True, "", {"round": round_no, "byes": [{"id": p, "name": players[p].name}
-                                                                  for p in bye_players]})
+        extra: dict[str, Any] = {"round": round_no, "byes": [{"id": p, "name": players[p].name}
+                                                              for p in bye_players]}
+        if store.settings.team_duplicate:  # every table of the round plays these boards
+            from tournament.event import duplicate_teams
+            extra["boards"] = list(duplicate_teams.round_boards(store, round_no))
+        emit(rows, False, True, "", extra)
         return
     if as_csv:
         for p in bye_players:
@@ -75,6 +79,9 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     if store.settings.teams:
         from tournament.event.teams import match_lines
         footer = match_lines(store, round_no, lang or store.settings.lang) + footer
+        if store.settings.team_duplicate:  # the match's boards and IMPs, not games
+            from tournament.event import duplicate_teams
+            footer = duplicate_teams.match_lines(store, round_no, lang or store.settings.lang) + [f for f in footer if f.startswith("bye")]
     title = f"{store.settings.name} — round {round_no}"
     if not quiet:
         from tournament.pages import terminal
@@ -210,7 +217,7 @@ def result(
     author = clean_text(by, "--by")
     with open_for_command(event) as store:
         store.author = author
-        if store.settings.duplicate:
+        if store.settings.duplicate or store.settings.team_duplicate:
             if match is not None or forfeit is not None or absent or winner is not None:
                 raise UnusableInput("a duplicate event's result is a board's: --round R --table T --board B and "
                                     "--score NS=..,EW=.. or the hand's record (no --match, --forfeit, --absent, "

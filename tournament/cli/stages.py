@@ -51,6 +51,12 @@ def standings(
             from tournament.cli.duplicate import print_standings
             print_standings(store, as_csv, as_json, wide)
             return
+        if store.settings.team_duplicate:
+            if round_no is not None or stage_id is not None or (by is not None and by != "team"):
+                raise UnusableInput("duplicate teams' standings are the teams': no --round, --stage or --by")
+            from tournament.cli.duplicate import print_team_standings
+            print_team_standings(store, as_csv, as_json, wide, lang)
+            return
         if by in UNITS:
             _unit_standings(store, by, round_no, as_csv, as_json, wide, lang)
             return

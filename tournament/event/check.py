@@ -248,6 +248,11 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
 
         found, counts["records"] = duplicate.check_findings(store)
         findings.extend(Finding(*f) for f in found)
+    if settings.team_duplicate:  # each board result of its round's boards, each board record again
+        from tournament.event import duplicate_teams
+
+        found, counts["records"] = duplicate_teams.check_findings(store)
+        findings.extend(Finding(*f) for f in found)
     if not skip and not any(f.where == "database" or f.where.startswith("table ") for f in findings):
         findings.extend(stage_findings(store))  # replayed in a transaction: not on a damaged file
     by_table = {t.id: t for t in tables}
@@ -395,6 +400,12 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             left = [(r, t, b) for r in rounds if r < last for t, b in duplicate.missing(store, r)]
             missing = [f"round {r} table {t} board {b}" for r, t, b in left]  # type: ignore[misc]
             counts["results"] = len(duplicate.sql.results(store))
+        if settings.team_duplicate:  # a match's results are its boards' at both tables
+            from tournament.event import duplicate_teams
+
+            left = [(r, t, b) for r in rounds if r < last for t, b in duplicate_teams.missing(store, r)]
+            missing = [f"round {r} table {t} board {b}" for r, t, b in left]  # type: ignore[misc]
+            counts["results"] = len(duplicate_teams.sql.results(store))
         if missing:
             add("error", "results", f"tables of finished rounds without results: {missing[:10]}")
 

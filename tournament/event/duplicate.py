@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -42,6 +42,12 @@ STORED, UNCHANGED, REPLACED = "stored", "unchanged", "replaced"
 
 class NotDuplicate(UnusableInput):
     """A duplicate command on an event of another format (exit 2)."""
+
+
+def check_boards_event(store: EventStore, what: str) -> None:
+    """Boards are for a duplicate event, pairs or teams (``--format teams --duplicate``)."""
+    if not store.settings.team_duplicate:
+        check_duplicate(store, what)
 
 
 def check_duplicate(store: EventStore, what: str) -> None:
@@ -84,7 +90,7 @@ def read(store: EventStore, data: bytes | str, source: str) -> tuple[bd.Board, .
 def store_boards(store: EventStore, made: Sequence[bd.Board]) -> tuple[bd.Board, ...]:
     """The event's boards are ``made``: each of the event's game, rules and players, numbered
     without repeats.  Refused once round 1 is seated (its tables are laying the boards out)."""
-    check_duplicate(store, "boards")
+    check_boards_event(store, "boards")
     s = store.settings
     rules = s.resolved_options()
     numbers = [b.number for b in made]
@@ -168,7 +174,11 @@ def missing(store: EventStore, round_no: int) -> list[tuple[int, int]]:
 
 def check_finished(store: EventStore, round_no: int) -> None:
     """Refuse the next round while a board of round ``round_no`` has no result at a table."""
-    left = missing(store, round_no)
+    refuse_unfinished(round_no, missing(store, round_no))
+
+
+def refuse_unfinished(round_no: int, left: list[tuple[int, int]]) -> None:
+    """Refuse the next round, naming the (table, board) pairs of round ``round_no`` still ``left``."""
     if left:
         shown = ", ".join(f"table {t} board {b}" for t, b in left[:8]) + (" …" if len(left) > 8 else "")
         raise PairingError(f"round {round_no} is not finished: {shown} ha{'ve' if len(left) > 1 else 's'} "
@@ -237,27 +247,40 @@ def entered(store: EventStore, table_id: int, board_no: int) -> dict[str, Any] |
     return sql.result(store, table_id, board_no)
 
 
+#: Finds the table a board result is for (round, table, board), or refuses in one line: a duplicate
+#: pairs table plays the boards the movement gave it; duplicate teams' tables play their round's.
+TableFinder = Callable[[EventStore, int, int, int], Table]
+
+
+def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
+    return _table(store, round_no, table_no, board_no)[0]
+
+
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
-                replace: bool = False, by: str | None = None) -> BoardEntry:
+                replace: bool = False, by: str | None = None, find: TableFinder | None = None) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
-    (both sides, whole numbers within the limit, below zero only where the game allows it)."""
-    check_duplicate(store, "a board's result")
+    (both sides, whole numbers within the limit, below zero only where the game allows it).
+    ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event)."""
+    if find is None:
+        check_duplicate(store, "a board's result")
     with store.write():
-        table, _ = _table(store, round_no, table_no, board_no)
+        table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], None, False, None, None, replace, by)
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
-                 by: str | None = None, within: bool = False) -> BoardEntry:
+                 by: str | None = None, within: bool = False, find: TableFinder | None = None) -> BoardEntry:
     """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
     ``event.board``.  A record naming the event's players must name the table's, in their seats.
-    ``within``: inside a write already open (the venue's confirmation)."""
-    check_duplicate(store, "a board's result")
+    ``within``: inside a write already open (the venue's confirmation).  ``find``: as for
+    :func:`enter_score`."""
+    if find is None:
+        check_duplicate(store, "a board's result")
     if record is None or report.status != "valid":
         res.check_report(report)
     assert record is not None
@@ -282,7 +305,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     scores = {side: int(report.scores.get(side, 0)) for side in PARTNERSHIP_SIDES}
     digest = res.record_hash(record)
     with contextlib.nullcontext() if within else store.write():
-        table, _ = _table(store, round_no, table_no, board_no)
+        table = (find or _seated)(store, round_no, table_no, board_no)
         _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
                     text_of([record], "json"), digest, replace, by)
@@ -402,9 +425,6 @@ def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
     board records it re-validated: every table seated as the movement says (its pairs and its
     boards), every board result of one of its table's boards, and every board record replayed by
     domrec again, its deal the board's and its points the ones stored."""
-    from domrec.reader import loads
-    from domrec.validate import validate
-
     out: list[tuple[str, str, str]] = []
     seated = table_boards(store)
     if not seated:
@@ -420,13 +440,27 @@ def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
             out.append(("error", f"round {t.round} table {t.table}", f"seats pairs {t.ns} and {t.ew} with boards "
                         f"{list(t.boards)}; the movement says " + (f"pairs {want.ns} and {want.ew} with boards "
                                                                    f"{list(want.boards)}" if want else "no such table")))
-    where = {t.table_id: t for t in seated}
+    where = {t.table_id: (t.round, t.table, t.boards) for t in seated}
+    found, checked = recheck_results(store, where)
+    return out + found, checked
+
+
+def recheck_results(store: EventStore, where: dict[int, tuple[int, int, tuple[int, ...]]]
+                    ) -> tuple[list[tuple[str, str, str]], int]:
+    """Every board result checked against its table (``where``: a table's id -> its round, number
+    and boards) and every board record replayed by domrec again, its deal the board's and its
+    points the ones stored; the findings, and how many records were re-validated.  Duplicate pairs
+    and duplicate teams (:mod:`tournament.event.duplicate_teams`) both check theirs here."""
+    from domrec.reader import loads
+    from domrec.validate import validate
+
+    out: list[tuple[str, str, str]] = []
     boards_by_number = {b.number: b for b in boards(store)}
     checked = 0
     for r in sql.results(store):
         t = where.get(r["table_id"])
-        place = f"round {t.round} table {t.table} board {r['board']}" if t else f"board {r['board']}"
-        if t is None or r["board"] not in t.boards:
+        place = f"round {t[0]} table {t[1]} board {r['board']}" if t else f"board {r['board']}"
+        if t is None or r["board"] not in t[2]:
             out.append(("error", place, "a result of a board the table does not play"))
             continue
         text = sql.record_text(store, r["table_id"], r["board"])

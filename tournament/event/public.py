@@ -135,6 +135,15 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
         out["boards"] = boards_json(duplicate.boards(store))
         out["travellers"] = duplicate.travellers(store)
         out["duplicate_standings"] = duplicate.standings(store)
+    if s.team_duplicate:  # the boards, each match board by board in IMPs, the teams' standings
+        from tournament.event import duplicate as dup_boards, duplicate_teams
+        from tournament.pairing.boards import boards_json as boards_doc
+
+        out["event"]["duplicate_teams"] = {"boards_per_round": s.boards_per_round,
+                                           "victory_points": s.victory_points}
+        out["boards"] = boards_doc(dup_boards.boards(store))
+        out["duplicate_team_matches"] = duplicate_teams.match_docs(store)
+        out["duplicate_team_standings"] = duplicate_teams.standings(store)
     if log:
         entries = feed.all_changes(store)
         out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)

@@ -549,6 +549,9 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
            winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
            report: Report | None, note: str | None = None, by: str | None = None,
            reason: str | None = None) -> Entry:
+    if store.settings.team_duplicate:  # a match is scored on its boards: a whole game's result counts for nothing
+        raise ResultRefused(f"{source}: duplicate teams enter a result per board: --round {table.round} --table "
+                            f"{table.number} --board B --score NS=..,EW=.. (or the hand's record)")
     existing = store.result_for(table.id)
     entry = Entry(STORED, table.round, table.number, scores, winner, verified, report,
                   scores_only=kind == "record" and note == SCORES_ONLY_NOTE)

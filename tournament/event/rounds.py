@@ -30,7 +30,12 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
             if last:
                 duplicate.check_finished(store, last)
             return duplicate.pair_round(store, last + 1)
-        if last:
+        if store.settings.team_duplicate:  # a match is its boards at both tables: every board in
+            from tournament.event import duplicate_teams
+            if last:
+                duplicate_teams.check_finished(store, last)
+            duplicate_teams.check_boards_for(store, last + 1)
+        elif last:
             tables = store.tables(last)
             results = store.results()
             missing = [t.number for t in tables if t.id not in results]
@@ -43,7 +48,11 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
             from tournament.event.teams import team_standings
 
             current: Any = team_standings(store) if last else None
-            plan = _pair_teams(store, number, current.ranking() if current is not None else None)
+            order = current.ranking() if current is not None else None
+            if store.settings.team_duplicate and last:  # ranked by IMPs and VPs, not by games
+                from tournament.event import duplicate_teams
+                order = duplicate_teams.ranking(store)
+            plan = _pair_teams(store, number, order)
         else:
             current = standings.from_store(store) if last else None
             plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),

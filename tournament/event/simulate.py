@@ -10,8 +10,9 @@ the simulation exercises validation, table matching and storage for real.
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import attrs
 
@@ -25,6 +26,27 @@ from tournament.settings import PAIRS, Settings, make_settings
 from tournament.store import files
 from tournament.store.event_store import EventStore
 from tournament.values import Table
+
+
+@contextmanager
+def _building(path: str | Path, settings: Settings) -> Iterator[EventStore]:
+    """The new event, built in a hidden file beside ``path`` and given its name when whole (its
+    browsing tables refreshed once, at the end): a simulation stopped half-way (Ctrl-C, kill -9)
+    leaves no event at ``path`` that looks like a finished one."""
+    building = files.building_path(path)
+    store = create_event(building, settings)
+    store.defer_browsing = True
+    done = False
+    try:
+        yield store
+        with store.write():
+            store.refresh_browsing()
+        done = True
+    finally:
+        store.close()
+        if not done:
+            files.discard(building)
+    files.publish(building, path)
 
 
 @attrs.frozen
@@ -109,13 +131,7 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
         for spec in (stage, then):
             if spec is not None:
                 _check_format(settings, spec["format"])
-    # Built in a hidden file beside ``path`` and given its name when whole: a simulation stopped
-    # half-way (Ctrl-C, kill -9) leaves no event at ``path`` that looks like a finished one.
-    building = files.building_path(path)
-    store = create_event(building, settings)
-    store.defer_browsing = True  # refreshed once, at the end
-    done = False
-    try:
+    with _building(path, settings) as store:
         if settings.teams:
             from tournament.event import teams
 
@@ -150,14 +166,98 @@ def simulate_event(path: str | Path, game: str, format: str, players: int, round
                     spec["seeding"] = "standings" if rounds_ else "random"
                 stages.create_stage(store, spec.pop("format"), **spec)
                 games += play_stage(store, seed, progress)
-        with store.write():
-            store.refresh_browsing()
         n_byes = sum(len(v) for v in store.byes().values())
         standings.from_store(store)
-        done = True
-    finally:
-        store.close()
-        if not done:
-            files.discard(building)
-    files.publish(building, path)
     return SimulationSummary(str(path), players, rounds_, games, n_byes)
+
+
+# --- duplicate: pairs (--format duplicate) and teams (--format teams --duplicate) ------------------
+
+
+def play_boards(store: EventStore, round_no: int, seed: int) -> int:
+    """Play and enter every board of ``round_no`` that has no result at its table yet, in a
+    duplicate event (pairs or teams): each board's hand played by the engine from the board's deal
+    (:func:`tournament.pairing.boards.play`), written as the record of that hand and entered through
+    the director's path for a board's record, which checks its deal against the board's."""
+    from domrec.convert import text_of
+
+    from tournament.event import duplicate as dup, duplicate_teams as dt
+    from tournament.event.results import judge
+    from tournament.pairing.boards import play
+
+    teams = store.settings.team_duplicate
+    boards = {b.number: b for b in dup.boards(store)}
+    done = {(r["table_id"], r["board"]) for r in dup.sql.results(store)}
+    if teams:
+        seated = [(t.id, t.number, dt.round_boards(store, round_no)) for t in store.tables(round_no)]
+    else:
+        seated = [(t.table_id, t.table, t.boards) for t in dup.table_boards(store, round_no)]
+    enter = dt.enter_record if teams else dup.enter_record
+    played = 0
+    for table_id, table, numbers in seated:
+        for number in numbers:
+            if (table_id, number) in done:
+                continue
+            record = play(boards[number], f"tournament-simulate:{seed}:{round_no}:{table}")
+            record = attrs.evolve(record, event={"name": store.settings.name, "round": str(round_no),
+                                                 "table": str(table), "board": str(number)})
+            label = f"round {round_no} table {table} board {number}"
+            found, report = judge(text_of([record], "json"), label)
+            enter(store, found, report, round_no, table, number)
+            played += 1
+    return played
+
+
+def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int, seed: int = 0,
+                       movement: str | None = None, boards_per_round: int | None = None,
+                       options: dict[str, Any] | None = None, variant: str | None = None, name: str | None = None,
+                       progress: Callable[[str], None] | None = None, teams: int | None = None,
+                       victory_points: bool = False) -> SimulationSummary:
+    """Create a duplicate event at ``path`` and play ``rounds_`` rounds of it through the event's own
+    operations: the boards dealt (seeded), each round seated (by the movement: ``tables`` tables of
+    duplicate pairs; or, ``teams`` given, duplicate teams paired as team events are), and every
+    board of it played from its deal and entered as its record (:func:`play_boards`).  ``games`` in
+    the summary counts the boards' results."""
+    from tournament.event import duplicate as dup
+    from tournament.pairing import movements as mv
+
+    if teams is not None:
+        settings = make_settings(name or f"Simulated {game} duplicate teams (seed {seed})", game, "teams", None,
+                                 seed, variant, options, team_size=4, team_duplicate=True,
+                                 victory_points=victory_points, boards_per_round=boards_per_round)
+        count = rounds_ * settings.boards_per_round
+        players = 4 * teams
+    else:
+        settings = make_settings(name or f"Simulated {game} duplicate (seed {seed})", game, "duplicate", None, seed,
+                                 variant, options, movement=movement, boards_per_round=boards_per_round)
+        moving = mv.movement(settings.movement or "mitchell", tables, settings.boards_per_round)
+        if rounds_ > moving.rounds:
+            raise ValueError(f"the {tables}-table {moving.kind} has {moving.rounds} rounds, not {rounds_}")
+        count = max(moving.boards)
+        players = 4 * tables
+    boards_played = 0
+    with _building(path, settings) as store:
+        if teams is not None:
+            from tournament.event import teams as tm
+
+            tm.add_teams(store, [(f"Team {t + 1:03d}", [(f"Player {4 * t + 2 * k + 1:04d}",
+                                                         f"Player {4 * t + 2 * k + 2:04d}",
+                                                         f"Team {t + 1:03d} pair {k + 1}") for k in range(2)], [])
+                                 for t in range(teams)])
+        else:
+            pl.add_pairs(store, [(f"Player {2 * i + 1:04d}", f"Player {2 * i + 2:04d}", f"Pair {i + 1:03d}")
+                                 for i in range(2 * tables)])
+        dup.deal(store, count, seed)
+        for r in range(1, rounds_ + 1):
+            plan = rounds.pair_next_round(store)
+            played = play_boards(store, plan.round, seed)
+            boards_played += played
+            if progress:
+                progress(f"round {r}: {len(plan.tables)} tables, {played} board results")
+        if teams is not None:
+            from tournament.event import duplicate_teams as dt
+            dt.standings(store)
+        else:
+            dup.standings(store)
+        n_byes = sum(len(v) for v in store.byes().values())
+    return SimulationSummary(str(path), players, rounds_, boards_played, n_byes)

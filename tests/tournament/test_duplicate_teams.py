@@ -1,0 +1,262 @@
+"""Duplicate teams (issue 38, point 6) through the command line: a team event of two pairs whose
+matches play the same boards at both tables, the team's pairs in opposite directions; each board's
+hand played by the engine from the board's deal, its result entered as a record or a typed score,
+and the team standings checked against IMPs and victory points recomputed here by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+
+import attrs
+import pytest
+from typer.testing import CliRunner
+
+from domrec.convert import text_of
+
+from tournament.cli import app
+from tournament.errors import SettingsError
+from tournament.pairing import boards as B
+from tournament.settings import Settings, make_settings
+
+from tests.tournament.test_matchpoints import imps_by_hand
+
+runner = CliRunner()
+
+
+def run(*args: object, code: int = 0) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def vp_by_hand(margin: int, boards: int) -> float:
+    """The WBF continuous scale, written out again: 10 + 10·(1 - τ^(3m/X))/(1 - τ³), X = 15·√boards."""
+    tau = (5 ** 0.5 - 1) / 2
+    x = 15 * math.sqrt(boards)
+    m = min(abs(margin), x)
+    gain = 10 * (1 - tau ** (3 * m / x)) / (1 - tau ** 3)
+    return round(10 + gain if margin >= 0 else 10 - gain, 2)
+
+
+def new_event(path: Path, teams: int, *extra: str) -> None:
+    run("new", path, "--name", "Cuartetas duplicadas", "--game", "competitive", "--format", "teams",
+        "--team-size", "4", "--team-pairing", "round-robin", "--duplicate", *extra)
+    for t in range(1, teams + 1):
+        run("team", path, "add", f"Team {t}", "--pair", f"North {t},South {t}", "--pair", f"East {t},West {t}")
+
+
+def play_rounds(tmp_path: Path, event: Path, rounds: int) -> dict[tuple[int, str, str], list[int]]:
+    """Pair and play ``rounds`` rounds: every table plays the round's boards from their deals; results
+    entered alternately from JSON records and as typed scores.  Returns, for each match (round, home
+    team, away team), the home team's net on each of its boards, computed here."""
+    boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", event, "--json"))}
+    nets: dict[tuple[int, str, str], list[int]] = {}
+    for r in range(1, rounds + 1):
+        run("pair", event)
+        doc = json.loads(run("tables", event, "--json"))
+        assert doc["round"] == r and doc["boards"] == [2 * r - 1, 2 * r]
+        team_at: dict[int, dict[str, str]] = defaultdict(dict)
+        for row in doc["rows"]:
+            team_at[row["table"]][row["side"]] = row["team"]
+        files = []
+        points: dict[tuple[int, int], tuple[int, int]] = {}
+        for table in sorted(team_at):
+            for number in doc["boards"]:
+                record = B.play(boards[number], f"{r}/{table}")
+                scores = record.hands[0].result.scores
+                points[(table, number)] = (scores["NS"], scores["EW"])
+                if (table + number) % 2:
+                    run("result", event, "--round", r, "--table", table, "--board", number,
+                        "--score", f"NS={scores['NS']},EW={scores['EW']}")
+                    continue
+                record = attrs.evolve(record, event={"round": r, "table": table, "board": number})
+                path = tmp_path / f"r{r}t{table}b{number}.json"
+                path.write_text(text_of([record], "json"))
+                files.append(path)
+        assert run("result", event, *files).count("verified record") == len(files)
+        for first in sorted(team_at)[::2]:  # a match: two tables, the home team N-S at the first
+            second = first + 1
+            home, away = team_at[first]["NS"], team_at[first]["EW"]
+            assert team_at[second] == {"NS": away, "EW": home}, "the team's pairs sit in opposite directions"
+            nets[(r, home, away)] = [points[(first, b)][0] - points[(first, b)][1]
+                                     + points[(second, b)][1] - points[(second, b)][0] for b in doc["boards"]]
+    return nets
+
+
+def expected_standings(nets: dict[tuple[int, str, str], list[int]]) -> dict[str, dict]:
+    got: dict[str, dict] = defaultdict(lambda: {"imps_for": 0, "imps_against": 0, "match_points": 0,
+                                                "victory_points": 0.0, "played": 0})
+    for (_, home, away), board_nets in nets.items():
+        imps = [imps_by_hand(Fraction(n)) for n in board_nets]
+        h, a = sum(i for i in imps if i > 0), -sum(i for i in imps if i < 0)
+        vp = vp_by_hand(h - a, len(imps))
+        for team, mine, theirs, v in ((home, h, a, vp), (away, a, h, round(20 - vp, 2))):
+            row = got[team]
+            row["played"] += 1
+            row["imps_for"] += mine
+            row["imps_against"] += theirs
+            row["match_points"] += 2 if mine > theirs else 1 if mine == theirs else 0
+            row["victory_points"] += v
+    return dict(got)
+
+
+def test_four_teams_three_rounds_played_from_the_boards(tmp_path: Path) -> None:
+    event = tmp_path / "teams.db"
+    new_event(event, 4, "--victory-points")
+    assert "needs" not in run("boards", event, "--boards", 6, "--seed", 38)
+    nets = play_rounds(tmp_path, event, 3)
+    assert len(nets) == 6  # a round robin of four teams: two matches a round
+    doc = json.loads(run("standings", event, "--json"))
+    assert doc["ranked_by"] == "victory-points" and not doc["provisional"]
+    expected = expected_standings(nets)
+    for row in doc["teams"]:
+        want = expected[row["team"]]
+        assert row["played"] == want["played"] == 3
+        assert (row["imps_for"], row["imps_against"], row["match_points"]) == \
+            (want["imps_for"], want["imps_against"], want["match_points"])
+        assert row["imps"] == want["imps_for"] - want["imps_against"]
+        assert row["victory_points"] == pytest.approx(want["victory_points"], abs=0.011)
+    keys = [(-r["victory_points"], -r["imps"], -r["imps_for"]) for r in doc["teams"]]
+    assert keys == sorted(keys), "ranked by victory points, then the IMP difference, then IMPs won"
+    shown = run("standings", event)
+    assert "duplicate teams standings" in shown and "victory points" in shown
+    assert "(finished)" in shown and ", VP " in shown and "boards 5-6" in shown
+    spanish = run("standings", event, "--lang", "es")
+    assert "puntos de victoria" in spanish and "tableros 5-6" in spanish and "(terminado)" in spanish
+    run("pair", event, code=1)  # four teams' round robin has three rounds
+    assert "boards 5-6" in run("tables", event)
+    slips = run("boards", event, "--slips", "-o", tmp_path / "slips.html", "--round", 3)
+    assert "wrote" in slips and "8 board slips" in slips  # four tables, two boards each
+    assert "24 results (12 records re-validated): 0 errors" in run("check", event)
+    info = run("info", event)
+    assert "ranked by victory points, then IMPs" in info and "duplicate teams: each match plays" in info
+    exported = json.loads(run("export", event, "-o", "-"))
+    assert exported["event"]["duplicate_teams"] == {"boards_per_round": 2, "victory_points": True}
+    assert len(exported["boards"]) == 6 and exported["duplicate_team_standings"] == doc
+    by_match = {(m["round"], m["home"], m["away"]): [b["net"] for b in m["boards"]]
+                for m in exported["duplicate_team_matches"]}
+    assert by_match == nets
+
+
+def test_match_points_rank_without_victory_points_and_refusals(tmp_path: Path) -> None:
+    event = tmp_path / "mp.db"
+    new_event(event, 4)
+    out = runner.invoke(app, ["pair", str(event)])
+    assert out.exit_code == 1 and "round 1 plays boards 1 to 2" in out.output
+    run("boards", event, "--boards", 2, "--seed", 1)
+    run("pair", event)
+    wrong = run("result", event, "--round", 1, "--table", 1, "--board", 3, "--score", "NS=10,EW=0", code=1)
+    assert "play boards 1, 2, not board 3" in wrong
+    boards = {b.number: b for b in B.deal_boards("competitive", 20, 1)}
+    other = next(b for n, b in boards.items() if n > 1 and b.leader == boards[1].leader)
+    bad = tmp_path / "other.json"
+    bad.write_text(text_of([attrs.evolve(B.play(other, 1), event={"round": 1, "table": 1, "board": 1})], "json"))
+    refused = run("result", event, bad, code=1).strip().splitlines()
+    assert len(refused) == 1 and "is not board 1's deal: board 1 deals" in refused[0]
+    run("result", event, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=40,EW=0")
+    run("result", event, "--round", 1, "--table", 2, "--board", 1, "--score", "NS=0,EW=0")
+    not_yet = run("pair", event, code=1)
+    assert "round 1 is not finished" in not_yet and "table 1 board 2" in not_yet
+    doc = json.loads(run("standings", event, "--json"))
+    assert doc["ranked_by"] == "match-points" and doc["provisional"]
+    top = doc["teams"][0]
+    assert (top["match_points"], top["imps_for"], top["victory_points"]) == (2, imps_by_hand(Fraction(40)), None)
+    dup = run("standings", event, "--round", 1, code=2)
+    assert "no --round" in dup
+    # A whole game's result counts for nothing in a match of boards: refused where results are stored.
+    from tournament.event import results as res
+    from tournament.event.files import open_event
+    from tournament.errors import ResultRefused
+
+    store = open_event(event)
+    try:
+        with pytest.raises(ResultRefused, match="a result per board"):
+            res.enter_manual(store, 3, {"NS": 10, "EW": 0}, 1)
+    finally:
+        store.close()
+    assert "--board B" in run("result", event, "--table", 3, "--score", "NS=10,EW=0", code=2)
+
+
+def test_the_docs_example_of_a_match() -> None:
+    from tournament.pairing import matchpoints as P
+
+    match = P.team_match([P.TeamBoard(1, (30, 0), (10, 0)), P.TeamBoard(2, (0, 25), (0, 0))], 5, True)
+    assert [b.net for b, _ in match.boards] == [20, -25]
+    assert (match.home_imps, match.away_imps, match.home_vp, match.away_vp) == (2, 3, 9.14, 10.86)
+    assert (match.home_vp, match.away_vp) == (vp_by_hand(-1, 2), vp_by_hand(1, 2))
+
+
+def test_settings_of_duplicate_teams() -> None:
+    s = make_settings("T", "competitive", "teams", team_size=4, team_duplicate=True, victory_points=True,
+                      boards_per_round=3)
+    assert s.team_duplicate and s.victory_points and s.boards_per_round == 3 and not s.duplicate
+    assert Settings.from_json(s.to_json()) == s
+    plain = make_settings("T", "competitive", "teams", team_size=4)
+    assert "team_duplicate" not in plain.to_json() and "boards_per_round" not in plain.to_json()
+    for bad, says in ((dict(format="teams", team_size=6, team_duplicate=True), "teams of 4"),
+                      (dict(format="teams", team_size=4, victory_points=True), "duplicate teams"),
+                      (dict(format="pairs", team_duplicate=True), "--format teams"),
+                      (dict(format="teams", team_size=4, team_duplicate=True, boards_per_round=9), "2 to 4"),
+                      (dict(format="teams", team_size=4, team_duplicate=True, team_set=50), "not a set")):
+        fmt = bad.pop("format")
+        with pytest.raises(SettingsError, match=says):
+            make_settings("T", "competitive", fmt, **bad)
+
+
+def test_simulate_duplicate_pairs_and_teams(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tests.tournament.test_matchpoints import rescored
+    from tournament.event import duplicate as dup
+    from tournament.event.files import open_event
+
+    pairs = tmp_path / "pairs.db"
+    out = run("simulate", pairs, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    assert "12 players, 3 rounds, 18 board results" in out
+    with sqlite3.connect(pairs) as db:
+        assert db.execute("SELECT count(*), sum(verified) FROM board_results").fetchone() == (18, 18)
+    store = open_event(pairs)
+    try:
+        doc = dup.standings(store)
+        expected = rescored(dup.table_results(store))  # the stored results, scored again the slow way
+    finally:
+        store.close()
+    assert {r["pair"]: [r["matchpoints"], r["top"], r["imps"]] for r in doc["pairs"]} == dict(expected)
+    again = tmp_path / "again.db"
+    run("simulate", again, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    assert json.loads(run("standings", again, "--json")) == json.loads(run("standings", pairs, "--json"))
+    assert "has 3 rounds, not 4" in run("simulate", tmp_path / "x.db", "--format", "duplicate", "--tables", 3,
+                                        "--rounds", 4, "-q", code=2)
+    assert "--tables N" in run("simulate", tmp_path / "y.db", "--format", "duplicate", "-q", code=2)
+
+    teams = tmp_path / "teams.db"
+    out = run("simulate", teams, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 3,
+              "--victory-points", "-q")
+    assert "16 players, 3 rounds, 24 board results" in out
+    with sqlite3.connect(teams) as db:
+        assert db.execute("SELECT count(*), sum(verified) FROM board_results").fetchone() == (24, 24)
+    doc = json.loads(run("standings", teams, "--json"))
+    assert not doc["provisional"] and [r["played"] for r in doc["teams"]] == [3, 3, 3, 3]
+    assert sum(r["imps"] for r in doc["teams"]) == 0
+    assert sum(r["victory_points"] for r in doc["teams"]) == pytest.approx(6 * 20, abs=0.05)
+
+
+def test_a_bye_is_a_match_won_by_twelve_victory_points(tmp_path: Path) -> None:
+    event = tmp_path / "five.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 5, "--rounds", 2, "--victory-points",
+        "--seed", 3, "-q")
+    exported = json.loads(run("export", event, "-o", "-"))
+    vp: dict[str, float] = defaultdict(float)
+    for m in exported["duplicate_team_matches"]:
+        vp[m["home"]] += m["home_vp"]
+        vp[m["away"]] += m["away_vp"]
+    rows = exported["duplicate_team_standings"]["teams"]
+    assert sum(r["byes"] for r in rows) == 2  # five teams: one sits out each round
+    for r in rows:
+        assert r["played"] + r["byes"] == 2
+        assert r["match_points"] == 2 * r["won"] + r["drawn"] + 2 * r["byes"]
+        assert r["victory_points"] == pytest.approx(vp[r["team"]] + 12 * r["byes"], abs=0.011)

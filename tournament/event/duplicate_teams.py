@@ -1,0 +1,267 @@
+"""Duplicate teams (issue 38, point 6; docs/duplicate.md "Duplicate teams"): a team event whose
+matches play the same boards at both their tables.
+
+A duplicate-teams event is a team event of teams of two pairs (``--format teams --team-size 4
+--duplicate``).  Its rounds pair teams as every team event does (:mod:`tournament.pairing.teams`):
+each match at two tables, the home team's first pair N-S at the first table and its second pair
+E-W at the second.  Every table of round R plays the round's boards, ``(R-1)·k+1 … R·k`` for ``k``
+boards a round, so each board is played by each team once in each direction: what one team's
+pair did with the N-S cards, the other team's pair did at the other table.  A board's result at a
+table is entered as in duplicate pairs (:mod:`tournament.event.duplicate`: a typed score, or the
+record of the hand, whose deal must be the board's) and stored in the same ``board_results``.
+
+A match is scored by :func:`tournament.pairing.matchpoints.team_match`: on each board the home
+team's net (its points minus the visitors', both tables together) in IMPs, summed, and victory
+points when the event says so (``--victory-points``).  The standings rank the teams by victory
+points (or match points: 2 a match won on IMPs, 1 a draw), then the IMP difference, then the IMPs
+won; nothing of it is stored, it is computed afresh from the board results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from domrec.record import Record
+from domrec.validate import Report
+
+from tournament.errors import PairingError, Refused, ResultRefused, UnusableInput
+from tournament.event import duplicate as dup
+from tournament.pairing import matchpoints as mp, teams as pairing
+from tournament.store import boards as sql, squads as squads_sql
+from tournament.store.event_store import EventStore
+from tournament.values import Table
+
+#: What a team's bye is worth: a match won, by bridge's usual award (12 of 20 victory points).
+BYE_MATCH_POINTS, BYE_VICTORY_POINTS = 2, 12.0
+
+
+class NotDuplicateTeams(UnusableInput):
+    """A duplicate-teams operation on another kind of event (exit 2)."""
+
+
+def check(store: EventStore, what: str) -> None:
+    if not store.settings.team_duplicate:
+        raise NotDuplicateTeams(f"{what} is for duplicate teams (tournament new --format teams --team-size 4 "
+                                f"--duplicate); this event is {store.settings.format_name}")
+
+
+def round_boards(store: EventStore, round_no: int) -> tuple[int, ...]:
+    """The boards every table of round ``round_no`` plays, in order."""
+    k = store.settings.boards_per_round
+    return tuple(range((round_no - 1) * k + 1, round_no * k + 1))
+
+
+def check_boards_for(store: EventStore, round_no: int) -> None:
+    """Before round ``round_no`` is paired: its boards are there (dealt before round 1)."""
+    have = {b["board"] for b in sql.boards(store)}
+    need = round_boards(store, round_no)
+    if not set(need) <= have:
+        raise PairingError(f"round {round_no} plays boards {need[0]} to {need[-1]}; the event has "
+                           + (f"boards 1 to {max(have)}" if have else "none")
+                           + f" (deal them before round 1: tournament boards EVENT --boards {need[-1]} or more)")
+
+
+def missing(store: EventStore, round_no: int) -> list[tuple[int, int]]:
+    """The (table, board) pairs of a round with no result yet."""
+    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    return [(t.number, b) for t in store.tables(round_no) for b in round_boards(store, round_no)
+            if (t.id, b) not in done]
+
+
+def check_finished(store: EventStore, round_no: int) -> None:
+    """Refuse the next round while a board of round ``round_no`` has no result at a table."""
+    dup.refuse_unfinished(round_no, missing(store, round_no))
+
+
+def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
+    table = store.table(round_no, table_no)
+    if table is None:
+        last = store.last_round()
+        raise UnusableInput(f"round {round_no} has no table {table_no}" if round_no <= last and last else
+                            f"round {round_no} has not been paired (the last round paired is {last})")
+    playing = round_boards(store, round_no)
+    if board_no not in playing:
+        raise ResultRefused(f"the tables of round {round_no} play boards {', '.join(map(str, playing))}, "
+                            f"not board {board_no}")
+    return table
+
+
+# --- results -------------------------------------------------------------------------------------
+
+
+def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
+                replace: bool = False, by: str | None = None) -> dup.BoardEntry:
+    """A typed result of a board at a table (the points NS and EW won), checked as a typed score is
+    (:func:`tournament.event.duplicate.enter_score`, at a table of the round that plays the board)."""
+    check(store, "a board's result")
+    return dup.enter_score(store, round_no, table_no, board_no, scores, replace, by, find=_table)
+
+
+def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
+                 table_no: int | None, board_no: int | None, replace: bool = False,
+                 by: str | None = None) -> dup.BoardEntry:
+    """A board's result from the record of its hand, as in duplicate pairs
+    (:func:`tournament.event.duplicate.enter_record`): one finished hand whose deal is the board's
+    (another deal is refused, naming the first tile that differs), at the round, table and board
+    given or the record's ``event.round``, ``event.table`` and ``event.board``."""
+    check(store, "a board's result")
+    return dup.enter_record(store, record, report, round_no, table_no, board_no, replace, by, find=_table)
+
+
+# --- the matches and the standings -----------------------------------------------------------------
+
+
+@attrs.frozen
+class Match:
+    """A match of a round: its two tables (the home team's pair N-S at ``first``, E-W at
+    ``second``), the two teams, and its score over the boards both tables have played."""
+
+    round: int
+    home: int
+    away: int
+    first: int
+    second: int
+    score: mp.TeamMatch
+    #: The round's boards still lacking a result at one of the tables.
+    waiting: tuple[int, ...]
+
+    @property
+    def finished(self) -> bool:
+        return not self.waiting
+
+
+def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
+    """Every match (of one round, or all), scored afresh from the stored board results."""
+    s = store.settings
+    squad_of = pairing.squad_of_players(squads_sql.squads(store), store.teams())
+    results = {(r["table_id"], r["board"]): (r["ns_points"], r["ew_points"]) for r in sql.results(store)}
+    step = mp.IMP_STEP[s.game]
+    found: dict[tuple[int, int, int], list[Table]] = {}
+    for t in sorted(store.tables(round_no), key=lambda t: (t.round, t.number)):
+        sides = pairing.table_sides(t, squad_of)
+        if len(sides) == 2:
+            found.setdefault((t.round, *sorted(sides.values())), []).append(t)
+    out = []
+    for (r, _, _), tables in sorted(found.items(), key=lambda kv: (kv[0][0], kv[1][0].number)):
+        home = pairing.table_sides(tables[0], squad_of)["NS"]
+        away = pairing.table_sides(tables[0], squad_of)["EW"]
+        first = tables[0]
+        second = next((t for t in tables[1:] if pairing.table_sides(t, squad_of).get("EW") == home), None)
+        if second is None:
+            raise Refused(f"round {r}: the match of tables {tables[0].number} has no table where the home team "
+                          f"sits E-W; a duplicate-teams match is two tables")
+        played, waiting = [], []
+        for b in round_boards(store, r):
+            a, c = results.get((first.id, b)), results.get((second.id, b))
+            if a is None or c is None:
+                waiting.append(b)
+            else:
+                played.append(mp.TeamBoard(b, a, c))
+        score = mp.team_match(played, step, s.victory_points and bool(played))
+        out.append(Match(r, home, away, first.number, second.number, score, tuple(waiting)))
+    return out
+
+
+def standings(store: EventStore) -> dict[str, Any]:
+    """The teams ranked, as ``standings --json`` prints them: ``{"teams": [{"rank", "team", "id",
+    "played", "won", "drawn", "lost", "byes", "match_points", "victory_points", "imps_for",
+    "imps_against", "imps"}...], "ranked_by", "provisional"}``.  A match counts the boards both its
+    tables have played (the standings are provisional while one is missing); it is won by the team
+    with more IMPs.  Ranked by victory points (``--victory-points``) or match points, then the IMP
+    difference, then the IMPs won; a team's bye is a match won (2 match points, 12 VPs, no IMPs)."""
+    check(store, "duplicate-teams standings")
+    found = squads_sql.squads(store)
+    acc: dict[int, dict[str, float]] = {s.id: {k: 0 for k in ("played", "won", "drawn", "lost", "byes",
+                                                               "match_points", "victory_points", "imps_for",
+                                                               "imps_against")} for s in found}
+    provisional = False
+    for m in matches(store):
+        provisional = provisional or not m.finished
+        if not m.score.boards:  # no board in at both tables yet: not a match played
+            continue
+        sc = m.score
+        for team, got, lost, vp in ((m.home, sc.home_imps, sc.away_imps, sc.home_vp),
+                                    (m.away, sc.away_imps, sc.home_imps, sc.away_vp)):
+            a = acc[team]
+            a["played"] += 1
+            a["imps_for"] += got
+            a["imps_against"] += lost
+            points = 2 if got > lost else 1 if got == lost else 0
+            a["match_points"] += points
+            a[{2: "won", 1: "drawn", 0: "lost"}[points]] += 1
+            a["victory_points"] += vp if vp is not None else (10.0 if store.settings.victory_points else 0)
+    squad_of = pairing.squad_of_players(found, store.teams())
+    for given in store.byes().values():
+        for team in dict.fromkeys(squad_of[p] for p in given if p in squad_of):
+            acc[team]["byes"] += 1
+            acc[team]["match_points"] += BYE_MATCH_POINTS
+            acc[team]["victory_points"] += BYE_VICTORY_POINTS
+    by = "victory-points" if store.settings.victory_points else "match-points"
+    key = "victory_points" if store.settings.victory_points else "match_points"
+    names = {s.id: s for s in found}
+    order = sorted(acc, key=lambda u: (-acc[u][key], -(acc[u]["imps_for"] - acc[u]["imps_against"]),
+                                       -acc[u]["imps_for"], names[u].name))
+    rows: list[dict[str, Any]] = []
+    previous = None
+    for place, u in enumerate(order, 1):
+        a = acc[u]
+        here = (a[key], a["imps_for"] - a["imps_against"], a["imps_for"])
+        rows.append({"rank": rows[-1]["rank"] if here == previous else place, "team": names[u].name, "id": u,
+                     "played": int(a["played"]), "won": int(a["won"]), "drawn": int(a["drawn"]),
+                     "lost": int(a["lost"]), "byes": int(a["byes"]), "match_points": int(a["match_points"]),
+                     "victory_points": round(a["victory_points"], 2) if store.settings.victory_points else None,
+                     "imps_for": int(a["imps_for"]), "imps_against": int(a["imps_against"]),
+                     "imps": int(a["imps_for"] - a["imps_against"]),
+                     "status": "active" if names[u].active_in(store.last_round() + 1) else "withdrawn"})
+        previous = here
+    return {"teams": rows, "ranked_by": by, "provisional": provisional}
+
+
+def ranking(store: EventStore) -> list[int]:
+    """The teams best first, for the next Swiss round."""
+    return [r["id"] for r in standings(store)["teams"]]
+
+
+def match_docs(store: EventStore) -> list[dict[str, Any]]:
+    """Every match as ``tournament export`` gives it: its round, tables (the home team N-S at the
+    first), teams, each board's home net and IMPs, the IMPs and victory points, the boards waiting."""
+    names = {s.id: s.name for s in squads_sql.squads(store)}
+    return [{"round": m.round, "tables": [m.first, m.second], "home": names[m.home], "away": names[m.away],
+             "boards": [{"board": b.board, "net": b.net, "imps": i} for b, i in m.score.boards],
+             "home_imps": m.score.home_imps, "away_imps": m.score.away_imps, "home_vp": m.score.home_vp,
+             "away_vp": m.score.away_vp, "waiting": list(m.waiting), "finished": m.finished}
+            for m in matches(store)]
+
+
+def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
+    """A line a match of the round, for ``tables`` and ``standings``, in ``lang``: its tables, its
+    boards, the IMPs each team has so far (and the victory points), and how many boards are in:
+    ``Tables 1-2, boards 1-2: Los Primos 5 – 2 La Dupla IMPs, VP 12.5–7.5 (finished)``."""
+    from tournament.i18n import translations
+
+    _ = translations(lang).gettext
+    names = {s.id: s.name for s in squads_sql.squads(store)}
+    boards = round_boards(store, round_no)
+    out = []
+    for m in matches(store, round_no):
+        sc = m.score
+        where = _("Tables %(first)s-%(last)s") % {"first": m.first, "last": m.second}
+        which = _("boards %(first)s-%(last)s") % {"first": boards[0], "last": boards[-1]}
+        score = _("%(home)s %(home_imps)s – %(away_imps)s %(away)s IMPs") % {
+            "home": names[m.home], "home_imps": sc.home_imps, "away_imps": sc.away_imps, "away": names[m.away]}
+        if sc.home_vp is not None:
+            score += ", " + _("VP %(home)s–%(away)s") % {"home": sc.home_vp, "away": sc.away_vp}
+        state = _("finished") if m.finished else _("%(done)s of %(count)s boards in") % {
+            "done": len(boards) - len(m.waiting), "count": len(boards)}
+        out.append(f"{where}, {which}: {score} ({state})")
+    return out
+
+
+def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
+    """What ``tournament check`` finds in duplicate teams' board results, as (level, where,
+    message), and how many board records it re-validated: each result of one of its round's
+    boards, each record replayed again (:func:`tournament.event.duplicate.recheck_results`)."""
+    where = {t.id: (t.round, t.number, round_boards(store, t.round)) for t in store.tables()}
+    return dup.recheck_results(store, where)
