@@ -149,15 +149,21 @@ def _confirm_all(page, sides: list[str]) -> None:
         _wait_rev(page, before)
 
 
+def _first_table_in_mode(browser, served, mode: str):
+    """The first table's page on a phone, with its way of recording chosen (``play`` or ``sheet``)."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(served.links["tables"][0]["url"])
+    page.click(f"#mode-{mode}", timeout=WAIT_MS)
+    return page
+
+
 def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, browser, request):
     """The first two hands tapped, the rest typed whole (every hand tapped with --long)."""
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=11)
     served = _served(path)
     try:
-        page = browser.new_page(viewport=PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-play", timeout=WAIT_MS)
+        page = _first_table_in_mode(browser, served, "play")
         page.wait_for_selector("#start-hand", timeout=WAIT_MS)
         _shot(page, "competitive-start")
         used: dict = {}
@@ -191,9 +197,7 @@ def test_broadway_placements_are_tapped_on_the_tableau(tmp_path, browser):
     steps = _steps(record)
     served = _served(path)
     try:
-        page = browser.new_page(viewport=PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-play", timeout=WAIT_MS)
+        page = _first_table_in_mode(browser, served, "play")
         page.wait_for_selector("#start-hand", timeout=WAIT_MS)  # the choice taken: a line typed before is refused
         used: dict = {}
         moves = 0
@@ -224,9 +228,7 @@ def test_a_game_kept_by_its_scores_only(tmp_path, browser):
     record = _game(path, seed=5)
     served = _served(path)
     try:
-        page = browser.new_page(viewport=PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-sheet", timeout=WAIT_MS)
+        page = _first_table_in_mode(browser, served, "sheet")
         for k, hand in enumerate(record.hands):
             # The next hand's boxes show as soon as a hand is sent; its button waits for the answer.
             page.wait_for_selector(f'#add-sheet-hand[data-hand="{k + 1}"]', timeout=WAIT_MS)
@@ -266,9 +268,7 @@ def test_scores_typed_while_the_hand_before_is_on_its_way_are_kept(tmp_path, bro
     first, second = (dict(hand.result.scores) for hand in record.hands[:2])
     served = _served(path)
     try:
-        page = browser.new_page(viewport=PHONE)
-        page.goto(served.links["tables"][0]["url"])
-        page.click("#mode-sheet", timeout=WAIT_MS)
+        page = _first_table_in_mode(browser, served, "sheet")
         page.wait_for_selector('#add-sheet-hand[data-hand="1"]', timeout=WAIT_MS)
         held = []
         page.route("**/dgn*", lambda route: held.append(route))

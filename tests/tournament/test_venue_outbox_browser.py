@@ -49,6 +49,12 @@ def _type_offline(page, text: str) -> None:
     assert page.input_value("#typed-text") == ""  # kept in the outbox, not left in the box
 
 
+def _competitive_table(tmp_path: Path, seed: int):
+    """A four-player Competitive event served, with the typed lines of one simulated game of it."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    return path, _steps(_game(path, seed=seed)), _served(path)
+
+
 def _opened(context, url: str):
     """The table's page, without the phone's engine (its Pyodide refused: ``data-engine="failed"``), so
     that a write made offline is kept unchecked whatever the timing; test_phone_engine_offline_browser
@@ -63,9 +69,7 @@ def _opened(context, url: str):
 
 
 def test_a_hand_typed_offline_is_sent_once_when_the_wifi_is_back(tmp_path, browser):
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=3))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=3)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"])
@@ -97,9 +101,7 @@ def test_a_busy_server_is_waited_for_as_its_retry_after_says(tmp_path, browser):
     """A hall coming back online at once meets the server's per-device limit: its 429 says in
     Retry-After how long to wait. The outbox waits that long (not its own 1 s), and the banner says
     the server is busy, not that the phone is offline; nothing is lost or doubled."""
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=6))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=6)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"])
@@ -132,9 +134,7 @@ def test_a_busy_server_is_waited_for_as_its_retry_after_says(tmp_path, browser):
 
 
 def test_the_writes_made_while_the_server_was_down_are_sent_once_it_is_back(tmp_path, browser):
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=4))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=4)
     port = int(served.base_url.rsplit(":", 1)[1])
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
@@ -154,9 +154,7 @@ def test_the_writes_made_while_the_server_was_down_are_sent_once_it_is_back(tmp_
 def test_a_retry_storm_stores_each_move_once(tmp_path, browser):
     """Every move reaches the server three times, and the first answers are lost on the way back:
     the page keeps each write and sends it again with its id; the server stores it once."""
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=5))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=5)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"])
@@ -191,9 +189,7 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
     """Two phones at one table: one offline types two lines, the other records a line meanwhile.
     Back online, the table's stored move wins; the offline phone lists its two lines with the
     server's reason, to retype or drop."""
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=6))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=6)
     url = served.links["tables"][0]["url"]
     try:
         one = browser.new_context(viewport=PHONE, service_workers="block")
@@ -227,9 +223,7 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
 
 
 def test_the_outbox_survives_closing_the_tab_and_opening_the_link_offline(tmp_path, browser):
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=7))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=7)
     url = served.links["tables"][0]["url"]
     try:
         context = browser.new_context(viewport=PHONE)
@@ -273,9 +267,7 @@ window.domrecEngine = { status: "ready", ready: Promise.resolve(), seen: [],
 
 
 def test_offline_the_phones_engine_checks_each_write_and_its_table_is_drawn(tmp_path, browser):
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=8))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=8)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         context.add_init_script(FAKE_ENGINE)
@@ -302,9 +294,7 @@ def test_offline_the_phones_engine_checks_each_write_and_its_table_is_drawn(tmp_
 
 
 def test_the_banner_speaks_the_pages_language(tmp_path, browser):
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
-    steps = _steps(_game(path, seed=9))
-    served = _served(path)
+    path, steps, served = _competitive_table(tmp_path, seed=9)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"] + "?lang=es")
