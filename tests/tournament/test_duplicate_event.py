@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 
 from domrec.convert import text_of
 
+from tournament import open_event
 from tournament.cli import app
+from tournament.event import changes, progress
 from tournament.errors import SettingsError
 from tournament.pairing import boards as B, matchpoints as P
 from tournament.settings import Settings, make_settings
@@ -128,6 +130,27 @@ def test_a_five_table_howell_ranked_by_imps(tmp_path: Path) -> None:
     assert len(played) == 9 * 5 * 2
     doc = check_standings(event, played, "imps")
     assert {r["direction"] for r in doc["pairs"]} == {"both"}
+    # Each board's result is a change the public pages and the feed hear of; the last one ends the event.
+    assert "board results: 90" in run("info", event)
+    store = open_event(event)
+    try:
+        log = changes.changes_since(store, 0, changes.MAX_LIMIT)
+        boards_in = [c for c in log if c["kind"] == changes.BOARD_RESULT]
+        assert len(boards_in) == 90 and not any(c["data"]["replaced"] for c in boards_in)
+        assert {(c["round"], c["table"], c["data"]["board"]) for c in boards_in} == \
+            {(r, t, b) for r, t, b in _seated_boards(store)}
+        assert log[-1]["kind"] == changes.EVENT_FINISHED and log[-2]["kind"] == changes.BOARD_RESULT
+        assert [c["kind"] for c in log].count(changes.EVENT_FINISHED) == 1
+        assert progress.status(store) == progress.FINISHED and progress.current_round(store) == 9
+        assert changes.latest_public_seq(store) == log[-1]["seq"]
+    finally:
+        store.close()
+
+
+def _seated_boards(store) -> list[tuple[int, int, int]]:
+    from tournament.event import duplicate
+
+    return [(t.round, t.table, b) for t in duplicate.table_boards(store) for b in t.boards]
 
 
 def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> None:

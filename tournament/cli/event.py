@@ -219,8 +219,12 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                          f"time limit {chosen.time_limit or 'none'}, forfeit score, ranking order")
         if s.placement:
             lines.append(f"placement points: {', '.join(f'{p:g}' for p in s.placement)}")
-        lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; "
-                     f"results: {len(results)}")
+        entered = f"results: {len(results)}"
+        if s.duplicate or s.team_duplicate:  # a duplicate table's results are its boards'
+            from tournament.store import boards as boards_sql
+
+            entered = f"board results: {len(boards_sql.results(store))}"
+        lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; {entered}")
         typer.echo("\n".join(lines))
 
 

@@ -27,7 +27,7 @@ from domrec.record import Record
 from domrec.validate import Report
 
 from tournament.errors import PairingError, ResultRefused, UnusableInput
-from tournament.event import changes, results as res
+from tournament.event import changes, progress, results as res
 from tournament.event.audit import default_author
 from tournament.pairing import boards as bd, matchpoints as mp, movements as mv
 from tournament.pairing.plan import Plan
@@ -338,6 +338,11 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
         status = REPLACED
     sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(),
                    by or store.author or default_author())
+    # The public pages (standings, the traveller, the pair's card) and the feed hear of it, as of a game's result.
+    changes.record(store, changes.BOARD_RESULT, table.round, table.number,
+                   {"board": board_no, "ns_points": ns, "ew_points": ew, "ended": ended, "verified": verified,
+                    "replaced": status == REPLACED})
+    progress.note_if_finished(store)
     return BoardEntry(status, table.round, table.number, board_no, ns, ew, verified)
 
 

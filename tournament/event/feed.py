@@ -178,6 +178,17 @@ def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]]) ->
         doc["board_results"] = [{"board": b, "ns_points": r["ns_points"], "ew_points": r["ew_points"],
                                  "ended": r["ended"], "verified": bool(r["verified"])}
                                 for b in t.boards if (r := done.get((t.table_id, b))) is not None]
+        if table_played(doc):  # its last board in: over, as a table with its game's result is
+            doc["status"] = changes.CONFIRMED
+
+
+def table_played(doc: dict[str, Any]) -> bool:
+    """Whether a table of the feed has played its round: its game's result is in or, at a duplicate
+    table (which has no result of its own), every board it plays has its result."""
+    if doc["result"] is not None:
+        return True
+    boards = doc.get("boards")
+    return bool(boards) and len(doc.get("board_results") or ()) == len(boards)
 
 
 def status_of(has_result: bool, logged: str | None) -> str:

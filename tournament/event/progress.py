@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.event import changes, finals, stages
+from tournament.pairing import movements
+from tournament.store import boards as boards_sql
 from tournament.store.event_store import EventStore
 
 NOT_STARTED, IN_PROGRESS, FINISHED = "not started", "in progress", "finished"
@@ -32,6 +34,8 @@ def status(store: EventStore) -> str:
     if stage is not None:
         return FINISHED if stage_finished(store, stage) else IN_PROGRESS
     rounds = store.settings.rounds
+    if not rounds and store.settings.duplicate:  # the movement sets how many rounds a session has
+        rounds = _movement_rounds(store)
     if rounds and last >= rounds and not _open_tables(store):
         return FINISHED
     return IN_PROGRESS
@@ -57,14 +61,32 @@ def current_round(store: EventStore) -> int:
     """The round being played: the first with a table still waiting for its result (a final
     seats all its games at once, so the last round paired may not have begun), else the last
     round paired; 0 before round 1."""
-    results = store.results()
-    open_rounds = sorted({t.round for t in store.tables() if t.id not in results})
+    done = _played(store)
+    open_rounds = sorted({t.round for t in store.tables() if t.id not in done})
     return open_rounds[0] if open_rounds else store.last_round()
 
 
+def _movement_rounds(store: EventStore) -> int:
+    """How many rounds a duplicate session's movement has (0 before round 1 draws it)."""
+    numbers = boards_sql.pair_numbers(store)
+    if not numbers:
+        return 0
+    s = store.settings
+    return len(movements.movement(s.movement or "mitchell", len(numbers) // 2, s.boards_per_round).sittings)
+
+
+def _played(store: EventStore) -> set[int]:
+    """The ids of the tables whose round is over: with their game's result or, at a duplicate table
+    (which has none of its own), with a result on every board it plays."""
+    done = set(store.results())
+    if store.settings.duplicate:
+        done |= boards_sql.played_tables(store)
+    return done
+
+
 def _open_tables(store: EventStore) -> bool:
-    results = store.results()
-    return any(t.id not in results for t in store.tables())
+    done = _played(store)
+    return any(t.id not in done for t in store.tables())
 
 
 def note_if_finished(store: EventStore) -> None:

@@ -209,7 +209,7 @@ def with_statuses(store: EventStore, data: dict[str, Any]) -> dict[str, Any]:
     with store.reading():
         seq = latest_seq(store)
         statuses = table_statuses(store)
-    rounds = [{**r, "tables": [{**t, "status": feed.status_of(t["result"] is not None,
+    rounds = [{**r, "tables": [{**t, "status": feed.status_of(feed.table_played(t),
                                                                statuses.get((r["round"], t["table"])))}
                                for t in r["tables"]]} for r in data["rounds"]]
     return {**data, "rounds": rounds, "seq": seq, "latest_seq": seq}
@@ -222,7 +222,7 @@ def current_round(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     """The round being played now: the first with a table still to play (a final seats all its
     games at once, in rounds of their own, so the last round paired may not have begun), else
     the last round."""
-    return next((r for r in rounds if any(t["result"] is None for t in r["tables"])), rounds[-1])
+    return next((r for r in rounds if not all(feed.table_played(t) for t in r["tables"])), rounds[-1])
 
 
 def round_heading(r: dict[str, Any]) -> str:
@@ -275,7 +275,7 @@ def clock(data: dict[str, Any]) -> dict[str, Any] | None:
         return None
     r = current_round(data["rounds"])
     paired = data.get("paired_at", {}).get(r["round"])
-    if all(t["result"] is not None for t in r["tables"]) or not paired:
+    if all(feed.table_played(t) for t in r["tables"]) or not paired:
         return None
     try:
         started = datetime.datetime.fromisoformat(paired)

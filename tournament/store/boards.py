@@ -115,6 +115,15 @@ def results(store: "EventStore") -> list[dict[str, Any]]:
                        "entered_by FROM board_results ORDER BY table_id, board")
 
 
+def played_tables(store: "EventStore") -> set[int]:
+    """The ids of the duplicate tables with a result on every board they play: their round is over
+    there, as an ordinary table's is with its game's result."""
+    done: dict[int, set[int]] = {}
+    for r in results(store):
+        done.setdefault(r["table_id"], set()).add(r["board"])
+    return {t["table_id"] for t in board_tables(store) if set(t["boards"]) <= done.get(t["table_id"], set())}
+
+
 def result(store: "EventStore", table_id: int, number: int) -> dict[str, Any] | None:
     if not store.has_table("board_results"):
         return None
