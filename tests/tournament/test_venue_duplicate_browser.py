@@ -77,3 +77,28 @@ def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None
     assert entered is not None and entered["verified"] and entered["ns_points"] + entered["ew_points"] > 0
     assert duplicate.entered(store, table.id, 2) is None
     store.close()
+
+
+def test_the_halls_duplicate_pages_after_the_session_on_a_phone_and_a_laptop(tmp_path: Path, browser) -> None:
+    """A whole session played (simulated): *find your table* shows the last round, not round 1 (a
+    duplicate table has no result of its own: its boards' results end its round); the standings,
+    the boards, a traveller and a pair's card fit a phone's width (their wide tables scroll in their
+    own box)."""
+    path = tmp_path / "sim.db"
+    run("simulate", path, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    served = _served(path)
+    try:
+        for view in (PHONE, {"width": 1366, "height": 768}):
+            page = browser.new_page(viewport=view)
+            page.goto(served.base_url + "/")
+            page.wait_for_selector("#main", timeout=WAIT_MS)
+            assert "Round 3" in page.inner_text("#main") and "Round 1" not in page.inner_text("#main")
+            for name, url in (("standings", "/standings"), ("boards", "/boards"), ("board", "/boards/1"),
+                              ("pair", "/pairs/2")):
+                page.goto(served.base_url + url)
+                page.wait_for_selector("#main", timeout=WAIT_MS)
+                assert page.evaluate("() => document.documentElement.scrollWidth") <= view["width"], (view, url)
+                _shot(page, f"duplicate-{name}-{view['width']}")
+            page.close()
+    finally:
+        served.close()
