@@ -118,6 +118,8 @@ def test_a_mitchell_played_at_the_tables(venue, tmp_path: Path) -> None:
         # round: no board has been played by every table before the last round is over.
         _check_the_hall(client, boards, shown=set(boards) if round_no == TABLES else set(), round_no=round_no)
         # The round is over: each table's page says where its pairs go next, and which boards come.
+        overview = client.get("/api/v1/director", headers=_auth(director)).json()
+        assert overview["can_pair"] == (round_no < TABLES)  # after the movement's last round, nothing to pair
         r = client.post("/api/v1/director/pair", headers=_auth(director), json={})
         if round_no < TABLES:
             assert r.status_code == 200, r.text

@@ -43,6 +43,7 @@ from domrec.session import Session
 
 from tournament.errors import TournamentError
 from tournament.event import changes, corrections, duplicate, results, rounds, table_log, teams
+from tournament.event import progress as event_progress
 from tournament.event.results import Entry
 from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES, Facts, Live,  # noqa: F401
                                         Locked, Stale, Unprocessable, VenueError, in_words)
@@ -1052,7 +1053,10 @@ class Venue:
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
             # A team event's matches, each as its tables' confirmed results add up so far.
             matches = teams.match_docs(self.store, rnd) if rnd and self.store.settings.teams else []
-            return {"event": self.store.settings.name, "round": rnd, "tables": tables, "can_pair": complete or not rnd,
+            # A duplicate session ends with its movement's last round: nothing is left to pair.
+            over = self.store.settings.duplicate and event_progress.status(self.store) == event_progress.FINISHED
+            return {"event": self.store.settings.name, "round": rnd, "tables": tables,
+                    "can_pair": (complete or not rnd) and not over,
                     "idle_after": self.idle_minutes, "matches": matches}
 
     def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None) -> dict:
