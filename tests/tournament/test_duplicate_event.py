@@ -273,3 +273,11 @@ def test_boards_read_from_a_file_of_deals(tmp_path: Path) -> None:
     plain = tmp_path / "plain.db"
     run("new", plain, "--name", "P", "--game", "competitive", "--format", "pairs")
     assert "for a duplicate event" in run("boards", plain, "--boards", 2, code=2)
+
+
+def test_simulate_plays_a_whole_session_unless_told_how_many_rounds(tmp_path: Path) -> None:
+    out = run("simulate", tmp_path / "whole.db", "--format", "duplicate", "--tables", 3, "--seed", 2, "-q")
+    assert "12 players, 3 rounds, 18 board results" in out  # the 3-table Mitchell's three rounds
+    assert "board results: 18" in run("info", tmp_path / "whole.db")
+    out = run("simulate", tmp_path / "more.db", "--format", "duplicate", "--tables", 3, "--rounds", 4, code=2)
+    assert "the 3-table mitchell has 3 rounds, not 4" in out

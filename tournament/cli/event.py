@@ -234,8 +234,9 @@ def simulate(
     game: str = typer.Option("competitive", "--game", help="The game."),
     format: str = typer.Option("rotating", "--format", help=f"{', '.join(FORMATS)}."),
     players_: int = typer.Option(16, "--players", "-p", min=2, max=MAX_COUNT, help="How many players."),
-    rounds_: int = typer.Option(5, "--rounds", "-n", min=0, max=MAX_COUNT,
-                                help="How many opening rounds (0: only --stage)."),
+    rounds_: Optional[int] = typer.Option(None, "--rounds", "-n", min=0, max=MAX_COUNT,
+                                          help="How many opening rounds (0: only --stage); 5 if not given, "
+                                               "or a duplicate session's movement's rounds."),
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help="Same seed, same event."),
     table_size: Optional[int] = typer.Option(None, "--table-size", min=1, max=MAX_COUNT,
                                              help="Players a table (individual format)."),
@@ -279,6 +280,7 @@ def simulate(
         _simulate_duplicate(event, game, format, tables, teams_, rounds_, seed, movement, boards_per_round,
                             options, variant, quiet, duplicate, victory_points, stage)
         return
+    rounds_ = 5 if rounds_ is None else rounds_
     if tables is not None or movement is not None or boards_per_round is not None or victory_points:
         raise UnusableInput("--tables, --movement, --boards-per-round and --victory-points are for a duplicate "
                             "event (--format duplicate, or --format teams --duplicate)")
@@ -319,7 +321,7 @@ def simulate(
 
 
 def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[int], teams_: Optional[int],
-                        rounds_: int, seed: int, movement: Optional[str], boards_per_round: Optional[int],
+                        rounds_: Optional[int], seed: int, movement: Optional[str], boards_per_round: Optional[int],
                         options: dict, variant: Optional[str], quiet: bool, duplicate: bool,  # type: ignore[type-arg]
                         victory_points: bool, stage: Optional[str]) -> None:
     """``simulate --format duplicate --tables N`` or ``--format teams --duplicate --teams N``."""
@@ -340,7 +342,7 @@ def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[in
             raise UnusableInput("say how many teams: --teams N")
         if tables is not None or movement is not None:
             raise UnusableInput("--tables and --movement are for duplicate pairs (--format duplicate)")
-    with console.progress_bar("simulating", rounds_, enabled=not quiet) as bar:
+    with console.progress_bar("simulating", rounds_ or None, enabled=not quiet) as bar:
         def say(line: str) -> None:
             bar.say(line)
             bar.advance()

@@ -208,12 +208,13 @@ def play_boards(store: EventStore, round_no: int, seed: int) -> int:
     return played
 
 
-def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int, seed: int = 0,
+def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | None, seed: int = 0,
                        movement: str | None = None, boards_per_round: int | None = None,
                        options: dict[str, Any] | None = None, variant: str | None = None, name: str | None = None,
                        progress: Callable[[str], None] | None = None, teams: int | None = None,
                        victory_points: bool = False) -> SimulationSummary:
-    """Create a duplicate event at ``path`` and play ``rounds_`` rounds of it through the event's own
+    """Create a duplicate event at ``path`` and play ``rounds_`` rounds of it (None: the movement's
+    rounds, a whole session; duplicate teams: 5) through the event's own
     operations: the boards dealt (seeded), each round seated (by the movement: ``tables`` tables of
     duplicate pairs; or, ``teams`` given, duplicate teams paired as team events are), and every
     board of it played from its deal and entered as its record (:func:`play_boards`).  ``games`` in
@@ -225,12 +226,14 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int, s
         settings = make_settings(name or f"Simulated {game} duplicate teams (seed {seed})", game, "teams", None,
                                  seed, variant, options, team_size=4, team_duplicate=True,
                                  victory_points=victory_points, boards_per_round=boards_per_round)
+        rounds_ = 5 if rounds_ is None else rounds_
         count = rounds_ * settings.boards_per_round
         players = 4 * teams
     else:
         settings = make_settings(name or f"Simulated {game} duplicate (seed {seed})", game, "duplicate", None, seed,
                                  variant, options, movement=movement, boards_per_round=boards_per_round)
         moving = mv.movement(settings.movement or "mitchell", tables, settings.boards_per_round)
+        rounds_ = moving.rounds if rounds_ is None else rounds_
         if rounds_ > moving.rounds:
             raise ValueError(f"the {tables}-table {moving.kind} has {moving.rounds} rounds, not {rounds_}")
         count = max(moving.boards)
