@@ -176,7 +176,7 @@ def test_unusable_deals_are_refused_in_one_line() -> None:
     data[0]["hands"]["N"][0] = data[0]["hands"]["E"][0]
     with pytest.raises(B.BoardError) as caught:
         B.read_boards(json.dumps(data))
-    assert str(caught.value).startswith("board 1: ") and "twice" in str(caught.value)
+    assert str(caught.value).startswith("<deals>: board 1: ") and "twice" in str(caught.value)
     assert "\n" not in str(caught.value) and caught.value.exit_code == 2
     with pytest.raises(B.BoardError, match="no deals in it"):
         B.read_boards("  \n", "deals.dgn")

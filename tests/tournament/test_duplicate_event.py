@@ -270,6 +270,13 @@ def test_boards_read_from_a_file_of_deals(tmp_path: Path) -> None:
     assert "the event plays competitive" in run("boards", event, "--from", other, code=2)
     assert "3-table howell plays boards 1 to 10; the event has 4" in run("pair", event, code=1)
     run("boards", event, "--boards", 2, "--from", other, code=2)
+    for numbers, said in (([0, 1], "board 0: boards are numbered from 1"), ([1, 1], "board 1 is given twice"),
+                          (["1", 2], 'its number is "1", not a whole number'),
+                          ([True, 2], "its number is true, not a whole number")):
+        wrong = tmp_path / "numbered.json"
+        wrong.write_text(json.dumps([{**B.board_json(b), "board": n} for b, n in zip(dealt, numbers)]))
+        out = run("boards", event, "--from", wrong, code=2)
+        assert said in out and str(wrong) in out and out.count("\n") == 1, out
     plain = tmp_path / "plain.db"
     run("new", plain, "--name", "P", "--game", "competitive", "--format", "pairs")
     assert "for a duplicate event" in run("boards", plain, "--boards", 2, code=2)

@@ -207,9 +207,18 @@ def read_boards(data: bytes | str, source: str = "<deals>", first: int = 1) -> t
         raise BoardError(f"{source}: no deals in it")
     if re.match(r"\[\s*[{\]]", head):  # a JSON list (a DGN text starts "[Game ...")
         try:
-            return tuple(board_from_json(item) for item in json.loads(text))
+            items = json.loads(text)
         except ValueError as e:
             raise BoardError(f"{source}: not a list of boards in JSON: {e}") from None
+        if not isinstance(items, list):
+            raise BoardError(f"{source}: not a list of boards in JSON")
+        made = []
+        for item in items:
+            try:
+                made.append(board_from_json(item))
+            except BoardError as e:
+                raise BoardError(f"{source}: {e.message}") from None
+        return _numbered(tuple(made), source)
     if head.startswith("{"):
         try:
             records = [reader.loads(text)]
@@ -235,8 +244,16 @@ def read_boards(data: bytes | str, source: str = "<deals>", first: int = 1) -> t
 
 
 def _numbered(boards: tuple[Board, ...], source: str) -> tuple[Board, ...]:
+    """``boards`` read from ``source``: some, each numbered 1 or more, no number twice."""
     if not boards:
         raise BoardError(f"{source}: no hand in it gives its deal")
+    seen: set[int] = set()
+    for b in boards:
+        if b.number < 1:
+            raise BoardError(f"{source}: board {b.number}: boards are numbered from 1")
+        if b.number in seen:
+            raise BoardError(f"{source}: board {b.number} is given twice")
+        seen.add(b.number)
     return boards
 
 
@@ -277,7 +294,9 @@ def board_from_json(item: Any) -> Board:
         deal = Deal(hands=hands, boneyard=tuple(item["boneyard"]) or None if item.get("boneyard") else None,
                     row=tuple(item["row"]) if item.get("row") is not None else None,
                     piles={str(s): tuple(map(str, ts)) for s, ts in piles.items()} if piles is not None else None)
-        board = Board(number=int(item["board"]), game=str(item["game"]), seats=tuple(hands),
+        if isinstance(item["board"], bool) or not isinstance(item["board"], int):
+            raise ValueError(f"its number is {json.dumps(item['board'])}, not a whole number")
+        board = Board(number=item["board"], game=str(item["game"]), seats=tuple(hands),
                       leader=str(item["leader"]), deal=deal, variant=item.get("variant"),
                       options=item.get("options"))
     except (KeyError, TypeError, ValueError, AttributeError) as e:
