@@ -288,3 +288,13 @@ def test_simulate_plays_a_whole_session_unless_told_how_many_rounds(tmp_path: Pa
     assert "board results: 18" in run("info", tmp_path / "whole.db")
     out = run("simulate", tmp_path / "more.db", "--format", "duplicate", "--tables", 3, "--rounds", 4, code=2)
     assert "the 3-table mitchell has 3 rounds, not 4" in out
+
+
+def test_no_later_stage_for_a_duplicate_session(tmp_path: Path) -> None:
+    """A finished session refused a knockout naming a table 'with no result' (its tables' results are
+    its boards'): a duplicate event has no later stage, and says so."""
+    event = tmp_path / "whole.db"
+    run("simulate", event, "--format", "duplicate", "--tables", 3, "--seed", 2, "-q")
+    for stage in (("knockout", "--top", 4), ("roundrobin", "--top", 4)):
+        out = run(*stage[:1], event, *stage[1:], code=1)
+        assert "a duplicate event has no knockout or round robin stage" in out and "no result" not in out

@@ -352,6 +352,10 @@ def create_stage(store: EventStore, fmt: str, seeding: str = "standings", names:
                  double: bool = False, name: str | None = None, final_set: int | None = None) -> Stage:
     """Draw a new stage (knockout or round robin) and seat what is due, in one transaction."""
     settings = store.settings
+    if settings.duplicate or settings.team_duplicate:
+        # A duplicate session is a whole: its movement (or its team matches) and its boards' scores.
+        raise StageError("a duplicate event has no knockout or round robin stage: its ranking is the boards' "
+                         "scores (matchpoints, IMPs or victory points); run the later stage as an event of its own")
     _check_format(settings, fmt)
     if settings.teams and wins_needed != 1:
         raise StageError("a knockout of teams is decided by one team match (its games, then its tie-breaks); "
