@@ -75,7 +75,9 @@ def check_finished(store: EventStore, round_no: int) -> None:
     dup.refuse_unfinished(round_no, missing(store, round_no))
 
 
-def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
+def find_table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
+    """The table a board result is for, at a table of the round that plays the board, or a
+    one-line refusal (:data:`tournament.event.duplicate.TableFinder`)."""
     table = store.table(round_no, table_no)
     if table is None:
         last = store.last_round()
@@ -96,7 +98,7 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
     """A typed result of a board at a table (the points NS and EW won), checked as a typed score is
     (:func:`tournament.event.duplicate.enter_score`, at a table of the round that plays the board)."""
     check(store, "a board's result")
-    return dup.enter_score(store, round_no, table_no, board_no, scores, replace, by, find=_table)
+    return dup.enter_score(store, round_no, table_no, board_no, scores, replace, by, find=find_table)
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
@@ -107,7 +109,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     (another deal is refused, naming the first tile that differs), at the round, table and board
     given or the record's ``event.round``, ``event.table`` and ``event.board``."""
     check(store, "a board's result")
-    return dup.enter_record(store, record, report, round_no, table_no, board_no, replace, by, find=_table)
+    return dup.enter_record(store, record, report, round_no, table_no, board_no, replace, by, find=find_table)
 
 
 # --- the matches and the standings -----------------------------------------------------------------
@@ -224,15 +226,62 @@ def ranking(store: EventStore) -> list[int]:
     return [r["id"] for r in standings(store)["teams"]]
 
 
-def match_docs(store: EventStore) -> list[dict[str, Any]]:
-    """Every match as ``tournament export`` gives it: its round, tables (the home team N-S at the
-    first), teams, each board's home net and IMPs, the IMPs and victory points, the boards waiting."""
+def match_docs(store: EventStore, round_no: int | None = None) -> list[dict[str, Any]]:
+    """Every match (of one round, or all) as ``tournament export`` gives it: its round, tables (the
+    home team N-S at the first), teams (``home_id``, ``away_id`` their numbers), each board's
+    points at both tables (``first``, ``second``: [NS, EW]), the home team's net and IMPs, the
+    IMPs and victory points, the boards waiting."""
     names = {s.id: s.name for s in squads_sql.squads(store)}
     return [{"round": m.round, "tables": [m.first, m.second], "home": names[m.home], "away": names[m.away],
-             "boards": [{"board": b.board, "net": b.net, "imps": i} for b, i in m.score.boards],
+             "home_id": m.home, "away_id": m.away,
+             "boards": [{"board": b.board, "first": list(b.first), "second": list(b.second), "net": b.net, "imps": i}
+                        for b, i in m.score.boards],
              "home_imps": m.score.home_imps, "away_imps": m.score.away_imps, "home_vp": m.score.home_vp,
              "away_vp": m.score.away_vp, "waiting": list(m.waiting), "finished": m.finished}
-            for m in matches(store)]
+            for m in matches(store, round_no)]
+
+
+def director_matches(store: EventStore, round_no: int) -> list[dict[str, Any]]:
+    """The round's matches as the director's page shows a team event's (:func:`tournament.event.
+    teams.match_docs`' shape), scored on the boards: ``home_text`` and ``away_text`` the IMPs
+    each team has, ``done`` and ``count`` the boards in at both tables and the round's boards
+    (``boards_in``: true), and the victory points."""
+    return [{"tables": m["tables"], "home": m["home"], "away": m["away"], "home_games": m["home_imps"],
+             "away_games": m["away_imps"], "home_text": str(m["home_imps"]), "away_text": str(m["away_imps"]),
+             "home_vp": m["home_vp"], "away_vp": m["away_vp"], "done": len(m["boards"]),
+             "count": len(m["boards"]) + len(m["waiting"]), "finished": m["finished"], "target": None,
+             "winner": None, "won_at": None, "boards_in": True}
+            for m in match_docs(store, round_no)]
+
+
+def table_boards(store: EventStore, round_no: int | None = None) -> list[tuple[Table, tuple[int, ...]]]:
+    """Each table (of one round, or all) with the boards it plays, in order: its round's."""
+    return [(t, round_boards(store, t.round)) for t in sorted(store.tables(round_no), key=lambda t: (t.round, t.number))]
+
+
+def complete_boards(store: EventStore) -> set[int]:
+    """The boards every table of their round has played: their deals may be shown in the hall
+    (every table of round R plays round R's boards, and no table of another round plays them)."""
+    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    out: set[int] = set()
+    for r in range(1, store.last_round() + 1):
+        tables = store.tables(r)
+        out.update(b for b in round_boards(store, r) if tables and all((t.id, b) in done for t in tables))
+    return out
+
+
+def travellers(store: EventStore, matches_done: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Each board's traveller in duplicate teams: the board, and each match that has played it at
+    both its tables (round, tables, home and visiting teams, the points at each table, the home
+    team's net and IMPs), from :func:`match_docs` (``matches_done``, when the caller has them)."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for m in matches_done if matches_done is not None else match_docs(store):
+        for b in m["boards"]:
+            out.setdefault(b["board"], []).append({
+                "round": m["round"], "tables": m["tables"], "home": m["home"], "away": m["away"],
+                "home_id": m["home_id"], "away_id": m["away_id"], "first": b["first"], "second": b["second"],
+                "net": b["net"], "imps": b["imps"]})
+    return [{"board": b, "matches": rows} for b, rows in sorted(out.items())]
 
 
 def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:

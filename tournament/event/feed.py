@@ -110,7 +110,13 @@ def standings(store: EventStore) -> dict[str, Any]:
         from tournament.event import duplicate
 
         doc.update(duplicate.standings(store))
-    if store.settings.teams:
+    if store.settings.team_duplicate:  # the teams by IMPs and VPs, as `standings --json` gives them
+        from tournament.event import duplicate_teams
+
+        dt = duplicate_teams.standings(store)
+        doc.update(teams=dt["teams"], team_ranked_by=dt["ranked_by"], team_provisional=dt["provisional"],
+                   team_tiebreaks=[dt["ranked_by"], "imps", "imps-for"])
+    elif store.settings.teams:
         doc["team_tiebreaks"] = list(team_standings(store).tiebreaks)
     return doc
 
@@ -155,6 +161,8 @@ def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
               for t in store.tables(number)]
     if store.settings.duplicate:
         _add_boards(store, number, tables)
+    elif store.settings.team_duplicate:
+        _add_team_boards(store, number, tables)
     return {"round": number, "stage": stage_id,
             "label": _round_label(store.settings.format, seen.stages.get(stage_id), number), "tables": tables,
             "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
@@ -189,6 +197,23 @@ def table_played(doc: dict[str, Any]) -> bool:
         return True
     boards = doc.get("boards")
     return bool(boards) and len(doc.get("board_results") or ()) == len(boards)
+
+
+def _add_team_boards(store: EventStore, number: int, tables: list[dict[str, Any]]) -> None:
+    """A duplicate-teams round's tables: the round's boards, which every table plays (``"boards":
+    [3, 4]``), and each board's result there (``"board_results"``, as a duplicate pairs table's)."""
+    from tournament.event import duplicate_teams
+
+    done: dict[tuple[int, int], dict[str, Any]] = {(r["table_id"], r["board"]): r for r in
+                                                   duplicate_teams.sql.results(store)}
+    ids = {t.number: t.id for t in store.tables(number)}
+    boards = list(duplicate_teams.round_boards(store, number))
+    for doc in tables:
+        table_id = ids.get(doc["table"])
+        doc["boards"] = boards
+        doc["board_results"] = [{"board": b, "ns_points": r["ns_points"], "ew_points": r["ew_points"],
+                                 "ended": r["ended"], "verified": bool(r["verified"])}
+                                for b in boards if (r := done.get((table_id, b))) is not None]
 
 
 def status_of(has_result: bool, logged: str | None) -> str:

@@ -114,6 +114,16 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
         later = set_targets(store)  # a knockout's semi-finals and final: sets to its --final-set
         if later:
             out["event"]["set_targets"] = {str(n): t for n, t in sorted(later.items())}
+    if s.team_duplicate:  # the boards, each match board by board in IMPs, the teams' standings
+        from tournament.event import duplicate as dup_boards, duplicate_teams
+        from tournament.pairing.boards import boards_json as boards_doc
+
+        out["event"]["duplicate_teams"] = {"boards_per_round": s.boards_per_round,
+                                           "victory_points": s.victory_points}
+        out["boards"] = boards_doc(dup_boards.boards(store))
+        out["duplicate_team_matches"] = duplicate_teams.match_docs(store)
+        out["duplicate_team_standings"] = duplicate_teams.standings(store)
+        out["travellers"] = duplicate_teams.travellers(store, out["duplicate_team_matches"])
     if s.teams:  # a team event: its teams, and the players' own ranking inside it
         from tournament.event.teams import player_standings
 
@@ -135,15 +145,6 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
         out["boards"] = boards_json(duplicate.boards(store))
         out["travellers"] = duplicate.travellers(store)
         out["duplicate_standings"] = duplicate.standings(store)
-    if s.team_duplicate:  # the boards, each match board by board in IMPs, the teams' standings
-        from tournament.event import duplicate as dup_boards, duplicate_teams
-        from tournament.pairing.boards import boards_json as boards_doc
-
-        out["event"]["duplicate_teams"] = {"boards_per_round": s.boards_per_round,
-                                           "victory_points": s.victory_points}
-        out["boards"] = boards_doc(dup_boards.boards(store))
-        out["duplicate_team_matches"] = duplicate_teams.match_docs(store)
-        out["duplicate_team_standings"] = duplicate_teams.standings(store)
     if log:
         entries = feed.all_changes(store)
         out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)
@@ -185,12 +186,17 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
             from tournament.event.duplicate_hall import complete_boards
 
             complete = complete_boards(store)
+        elif hall and store.settings.team_duplicate:
+            from tournament.event.duplicate_teams import complete_boards as complete_team_boards
+
+            complete = complete_team_boards(store)
     s = store.settings
     if s.duplicate:
         from tournament.event.duplicate_hall import pair_cards
 
-        data["board_numbers"] = [b["board"] for b in data["boards"]]
         data["pair_cards"] = pair_cards(data["travellers"], data["duplicate_standings"])
+    if s.duplicate or s.team_duplicate:
+        data["board_numbers"] = [b["board"] for b in data["boards"]]
         if hall:  # a board's deal only once every table that plays it has played it (never before)
             data["boards"] = [b for b in data["boards"] if b["board"] in complete]
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
@@ -452,6 +458,8 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
     from tournament.event.teams import games_text
     from tournament.pairing.teams import set_winner
 
+    if "duplicate_team_matches" in data:  # scored on the boards, in IMPs: not by the tables' games
+        return duplicate_team_matches(data, r)
     target = data["event"].get("set_targets", {}).get(str(r.get("round")), data["event"].get("team_set"))
     pairs_of = {t["id"]: len(t["pairs"]) for t in data.get("teams", ())}
 
@@ -509,6 +517,35 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
                     "through": (knockout.get(frozenset((names.get(home), names.get(away))))
                                 if finished and hg == ag and not target else None),
                     "sides": m["sides"], **extra})
+    return out
+
+
+def duplicate_team_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any]]:
+    """A round's matches in duplicate teams, in the shape of :func:`round_matches`' (so a team's
+    page and the crosstable read them alike), scored on the boards: ``home_text`` and
+    ``away_text`` the IMPs each team has, ``done`` and ``count`` the boards in at both tables and
+    the round's boards, ``home_vp`` and ``away_vp``, and ``boards``, each board's points at both
+    tables, the home team's net and IMPs (``duplicate``: true)."""
+    names = {t["id"]: t["name"] for t in data.get("teams", ())}
+    out = []
+    for m in data["duplicate_team_matches"]:
+        if m["round"] != r.get("round"):
+            continue
+        home, away = m["home_id"], m["away_id"]
+        hi, ai = m["home_imps"], m["away_imps"]
+        first, second = m["tables"]
+        out.append({"tables": [first, second], "first": first, "last": second, "duplicate": True,
+                    "home": {"id": home, "name": names.get(home, m["home"])},
+                    "away": {"id": away, "name": names.get(away, m["away"])},
+                    "home_games": hi, "away_games": ai, "home_text": str(hi), "away_text": str(ai),
+                    "home_points": sum(b["first"][0] + b["second"][1] for b in m["boards"]),
+                    "away_points": sum(b["first"][1] + b["second"][0] for b in m["boards"]),
+                    "home_vp": m["home_vp"], "away_vp": m["away_vp"], "boards": m["boards"],
+                    "done": len(m["boards"]), "count": len(m["boards"]) + len(m["waiting"]),
+                    "finished": m["finished"],
+                    "winner": None if not m["finished"] or hi == ai else home if hi > ai else away,
+                    "through": None, "round": m["round"],
+                    "sides": [{"NS": home, "EW": away}, {"NS": away, "EW": home}]})
     return out
 
 

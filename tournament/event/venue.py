@@ -42,7 +42,7 @@ from domrec.i18n import N_
 from domrec.session import Session
 
 from tournament.errors import TournamentError
-from tournament.event import changes, corrections, duplicate, results, rounds, table_log, teams
+from tournament.event import changes, corrections, duplicate, duplicate_teams, results, rounds, table_log, teams
 from tournament.event import progress as event_progress
 from tournament.event.results import Entry
 from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES, Facts, Live,  # noqa: F401
@@ -581,7 +581,7 @@ class Venue:
         """What the table's state shows besides its log (:class:`~tournament.event.table_log.Facts`);
         ``result``: its result as the caller has just read it (False: read it)."""
         settings = self.store.settings
-        if settings.duplicate:
+        if self._plays_boards:
             return self._board_facts(table)
         if result is False:
             result = self.store.result_for(table.id)
@@ -600,8 +600,7 @@ class Venue:
         ``hand`` line starts) and, once every one has its result, those results as the table's
         (confirmed: only the director changes them now) and where its pairs go next."""
         settings = self.store.settings
-        mine = next((t for t in duplicate.table_boards(self.store, table.round) if t.table_id == table.id), None)
-        numbers = mine.boards if mine is not None else ()
+        numbers = self._boards_of(table)
         key = (table.id, numbers)
         kept = self._deals.get(table.id)
         if kept is None or kept[0] != key:
@@ -619,6 +618,19 @@ class Venue:
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None, result=result,
                      boards=kept[1])
+
+    @property
+    def _plays_boards(self) -> bool:
+        """The event's tables play boards, confirmed board by board: duplicate pairs or teams."""
+        return self.store.settings.duplicate or self.store.settings.team_duplicate
+
+    def _boards_of(self, table: Table) -> tuple[int, ...]:
+        """The boards a duplicate table plays, in order: its movement's (duplicate pairs), or its
+        round's, the same at every table (duplicate teams: :mod:`tournament.event.duplicate_teams`)."""
+        if self.store.settings.team_duplicate:
+            return duplicate_teams.round_boards(self.store, table.round)
+        mine = next((t for t in duplicate.table_boards(self.store, table.round) if t.table_id == table.id), None)
+        return mine.boards if mine is not None else ()
 
     def _state(self, table: Table, live: Live, said: list[str], result: Any = False) -> dict[str, Any]:
         """The table's state (:func:`tournament.event.table_log.state`); ``result``: its result as the
@@ -649,8 +661,10 @@ class Venue:
                 seats[s.seat] = {"bye": True}
             else:
                 seats[s.seat] = {"out": True}  # withdrawn, or no table of the next round (a stage's)
-        if self.store.settings.duplicate:  # and which boards come there
-            boards = {t.table: list(t.boards) for t in duplicate.table_boards(self.store, following)}
+        if self._plays_boards:  # and which boards come there
+            boards = ({t.number: list(duplicate_teams.round_boards(self.store, following))
+                       for t in self.store.tables(following)} if self.store.settings.team_duplicate else
+                      {t.table: list(t.boards) for t in duplicate.table_boards(self.store, following)})
             for seat in seats.values():
                 if "table" in seat:
                     seat["boards"] = boards.get(seat["table"], [])
@@ -774,7 +788,7 @@ class Venue:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none.
         ``found``: the table as just read under the lock (see :meth:`_write`)."""
         table_log.check_dgn(text, self.store.settings.time_limit)
-        if not self.store.settings.duplicate:
+        if not self._plays_boards:
             return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_dgn(live, text), cid=cid,
                                made_at=made_at, found=found)
 
@@ -824,7 +838,7 @@ class Venue:
             sides = list(table.sides())
             if who not in sides:
                 raise Unprocessable(f"confirm for one of {', '.join(sides)}")
-            dup = self.store.settings.duplicate
+            dup = self._plays_boards
             if not table_log.finished(live, dup):
                 raise Unprocessable("the game is not over yet: it is confirmed once it is finished")
             if who in live.confirmed:
@@ -941,7 +955,9 @@ class Venue:
         record, report = fill(record, where)  # the hand's result written in, as the engine computed it
         try:
             entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
-                                           by=author, within=True)
+                                           by=author, within=True,
+                                           find=duplicate_teams.find_table if self.store.settings.team_duplicate
+                                           else None)
         except TournamentError as e:
             raise Unprocessable(e.message) from None
         venue_sql.set_entered_via(self.store, table.id, "table")
@@ -1035,7 +1051,7 @@ class Venue:
                             else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
                 # The call is a field of its own here, so that the director sees both: a table that
                 # called while waiting for confirmation is still waiting (the table's state says "called").
-                status = _progress(state["result"] is not None, live, game, self.store.settings.duplicate)
+                status = _progress(state["result"] is not None, live, game, self._plays_boards)
                 quiet = _minutes_since(live.last_at)
                 idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
@@ -1052,7 +1068,8 @@ class Venue:
                                             "at": queued[t.id][2]} if t.id in queued else None)})
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
             # A team event's matches, each as its tables' confirmed results add up so far.
-            matches = teams.match_docs(self.store, rnd) if rnd and self.store.settings.teams else []
+            matches = (duplicate_teams.director_matches(self.store, rnd) if rnd and self.store.settings.team_duplicate
+                       else teams.match_docs(self.store, rnd) if rnd and self.store.settings.teams else [])
             # A duplicate session ends with its movement's last round: nothing is left to pair.
             over = self.store.settings.duplicate and event_progress.status(self.store) == event_progress.FINISHED
             return {"event": self.store.settings.name, "round": rnd, "tables": tables,
@@ -1069,7 +1086,7 @@ class Venue:
             raise Unprocessable('"reason" must be text')
         if winner is not None and not isinstance(winner, str):
             raise Unprocessable('"winner" must be a side or seat')
-        if self.store.settings.duplicate:  # a table's result there is its boards', each its own
+        if self._plays_boards:  # a table's result there is its boards', each its own
             raise Unprocessable("a duplicate table's results are its boards': enter a board's score with tournament "
                                 "result EVENT --round R --table T --board B --score NS=..,EW=..")
         with self.lock:
@@ -1164,8 +1181,9 @@ class Venue:
         """The next round, once every table of this one is confirmed; and its tables' keys."""
         with self.lock:
             rnd = self.store.last_round()
-            if rnd and self.store.settings.duplicate:
-                left = duplicate.missing(self.store, rnd)
+            if rnd and self._plays_boards:
+                left = (duplicate_teams.missing if self.store.settings.team_duplicate else duplicate.missing)(
+                    self.store, rnd)
                 open_tables = sorted({t for t, _ in left})
             elif rnd:
                 open_tables = [t.number for t in self.store.tables(rnd) if self.store.result_for(t.id) is None]

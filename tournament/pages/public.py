@@ -90,6 +90,8 @@ class Site:
                 return f"/teams/{int(args[0])}"
             if page in ("board", "pair"):  # a duplicate event's traveller, a pair's card
                 return f"/{page}s/{int(args[0])}"
+            if page == "match":  # a duplicate-teams match board by board: its round and first table
+                return f"/matches/{int(args[0])}/{int(args[1])}"
             if page == "replay":
                 return f"/games/{int(args[0])}/{int(args[1])}" if tuple(args) in self.recorded else None
             if page == "report":
@@ -102,7 +104,7 @@ class Site:
             return self.up + quote(self.report) if self.report else None
         if page == "projector" or not self.has_pages:
             return None
-        if page in ("board", "pair", "boards"):  # the hall's alone: the report has its hand record
+        if page in ("board", "pair", "boards", "match"):  # the hall's alone: the report has its hand record
             return None
         if page in ("player", "team"):
             return f"{self.pages}{page}-{int(args[0])}.html"
@@ -136,7 +138,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        standings_view=standings_view, round_view=round_view, column_rules=column_rules,
                        prize_views=prize_views,
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
-                       group_keys=_group_keys, team_standings_view=team_standings_view, rounds_places_text=_rounds_places_text, format_name=words.format_name)
+                       group_keys=_group_keys, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name)
     env.filters.update(label=words.label, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
                        pick=lambda row, keys: [row.get(k) for k in keys],
@@ -280,6 +282,8 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str], data: dict[
                      "team_match": heads.get(t["table"]),
                      "winner_name": named.get(res["winner"]) if res is not None and res["winner"] else None,
                      "status": t.get("status"),  # the feed's: not started, playing, waiting (never a move)
+                     # A duplicate table's boards, and each board's result there as it comes in.
+                     "boards": t.get("boards") or [], "board_results": t.get("board_results") or [],
                      "replay": site.url("replay", r["round"], t["table"]) if res is not None else None})
     return {"sides": sides, "rows": rows, "match": any(t["match"] for t in r["tables"])}
 
@@ -309,6 +313,8 @@ def team_standings_view(data: dict[str, Any], keep: Iterable[str] | None = None)
     table = data["standings"]
     if "teams" not in table:
         return None
+    if "team_ranked_by" in table:  # duplicate teams: by victory (or match) points and IMPs
+        return _duplicate_team_view(table, keep)
     rows = table["teams"]
     keys = list(table.get("team_tiebreaks", ()))
     ranking = ["rank", "name", *dict.fromkeys(TEAM_KEY_COLUMNS[k] for k in keys if k in TEAM_KEY_COLUMNS)]
@@ -326,6 +332,39 @@ def team_standings_view(data: dict[str, Any], keep: Iterable[str] | None = None)
             "numeric": numeric, "optional": optional, "classes": [_cell_class(c, numeric, optional) for c in columns],
             "ranking": ranking, "tiebreaks": keys, "through_round": table["through_round"],
             "provisional": table["provisional"], "team": True}
+
+
+#: Duplicate teams' standings columns (the ranking ones first: VP or match points, the IMP
+#: difference, the IMPs won), as the terminal's ``standings`` shows them.
+DUPLICATE_TEAM_COLUMNS = ("IMPs", "IMPs for", "IMPs against", "played", "matches W-D-L")
+
+
+def _duplicate_team_view(table: dict[str, Any], keep: Iterable[str] | None) -> dict[str, Any]:
+    """Duplicate teams' standings as a table (:func:`team_standings_view`'s shape): rank, the
+    team, its victory points (or match points), the IMP difference, the IMPs won and lost, the
+    matches played and won, drawn and lost; byes and status only where a team had one."""
+    rows = table["teams"]
+    first = "VP" if table["team_ranked_by"] == "victory-points" else "match points"
+    ranking = ["rank", "name", first, "IMPs", "IMPs for"]
+    columns = ranking + [c for c in DUPLICATE_TEAM_COLUMNS if c not in ranking]
+    if any(r["byes"] for r in rows):
+        columns.append("byes")
+    if any(r["status"] != "active" for r in rows):
+        columns.append("status")
+    if keep is not None:
+        columns = [c for c in columns if c in set(keep)]
+    cells = [{"rank": r["rank"], "name": r["team"], "VP": _number(r["victory_points"]),
+              "match points": r["match_points"], "IMPs": r["imps"], "IMPs for": r["imps_for"],
+              "IMPs against": r["imps_against"], "played": r["played"],
+              "matches W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}", "byes": r["byes"], "status": r["status"]}
+             for r in rows]
+    numeric = {c for c in columns if c not in ("name", "matches W-D-L", "status")}
+    optional = {c for c in columns if c not in ranking}
+    return {"columns": columns, "rows": [[c[k] for k in columns] for c in cells], "ids": [r["id"] for r in rows],
+            "numeric": numeric, "optional": optional, "classes": [_cell_class(c, numeric, optional) for c in columns],
+            "ranking": ranking, "tiebreaks": list(table.get("team_tiebreaks", ())),
+            "through_round": table["through_round"], "provisional": table["team_provisional"], "team": True,
+            "duplicate": True, "ranked_by": table["team_ranked_by"]}
 
 
 def team_links(data: dict[str, Any], site: Site) -> dict[int, str]:
@@ -383,7 +422,7 @@ def player_links(data: dict[str, Any], site: Site) -> dict[int, str]:
 def _nav(data: dict[str, Any], site: Site) -> list[tuple[str, str]]:
     pages = [p for p in PAGES if p != "bracket" or data["stages"]]
     out = [(p, site.url(p)) for p in pages]
-    if site.served and "duplicate_standings" in data:  # a duplicate event's boards and travellers
+    if site.served and ("duplicate_standings" in data or "duplicate_team_standings" in data):  # boards, travellers
         out.append(("boards", site.url("boards")))
     if site.served:
         out.append(("projector", site.url("projector")))
@@ -447,6 +486,8 @@ def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: 
         return values(data, site, page, lang, view=pub.team_view(data, int(args[0])))
     if page in ("boards", "board", "pair"):
         return values(data, site, page, lang, view=duplicate_view(data, page, *args))
+    if page == "match":
+        return values(data, site, page, lang, view=match_view(data, int(args[0]), int(args[1])))
     raise pub.NotPublic(f"no page {page!r}")
 
 
@@ -456,9 +497,14 @@ def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any
     it has played it: ``data["boards"]`` holds only those), ``pair`` (a pair's card, board by
     board).  :class:`tournament.event.public.NotPublic` in any other event, or for a board or pair
     not there."""
-    if "duplicate_standings" not in data:
+    if "duplicate_standings" not in data and "duplicate_team_standings" not in data:
         raise pub.NotPublic("this is not a duplicate event: it has no boards")
-    played = {t["board"]: t["results"] for t in data["travellers"]}
+    if "duplicate_team_standings" in data:  # a board's traveller lists the matches, not pairs
+        if page == "pair":
+            raise pub.NotPublic("duplicate teams are scored by the team: there are no pairs' cards")
+        played = {t["board"]: t["matches"] for t in data["travellers"]}
+    else:
+        played = {t["board"]: t["results"] for t in data["travellers"]}
     shown = {b["board"]: b for b in data["boards"]}
     if page == "boards":
         return {"boards": [{"board": n, "tables": len(played.get(n, [])), "complete": n in shown}
@@ -473,6 +519,19 @@ def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any
         raise pub.NotPublic(f"there is no pair {number}")
     standing = next((r for r in data["duplicate_standings"]["pairs"] if r["pair"] == number), None)
     return {**card, "standing": standing}
+
+
+def match_view(data: dict[str, Any], round_no: int, first: int) -> dict[str, Any]:
+    """A duplicate-teams match's page: the match (:func:`tournament.event.public.round_matches`)
+    of round ``round_no`` whose first table is ``first``, board by board.
+    :class:`tournament.event.public.NotPublic` elsewhere."""
+    if "duplicate_team_matches" not in data:
+        raise pub.NotPublic("this is not a duplicate-teams event: its matches are its tables' games")
+    r = next((x for x in data["rounds"] if x["round"] == round_no), None)
+    found = next((m for m in pub.round_matches(data, r) if m["first"] == first), None) if r else None
+    if found is None:
+        raise pub.NotPublic(f"round {round_no} has no match at table {first}")
+    return {"match": found, "heading": Words().round_heading(r) if r else "", "r": r}
 
 
 def page_html(data: dict[str, Any], site: Site, page: str, *args: Any, query: str = "",

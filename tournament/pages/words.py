@@ -32,6 +32,7 @@ LABELS = (
     N_("head-to-head"), N_("pair"), N_("place"), N_("id"), N_("place in the rounds"), N_("active"),
     N_("withdrawn"), N_("team"), N_("games won"), N_("games lost"), N_("efectividad"), N_("match points"),
     N_("matches W-D-L"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
+    N_("VP"), N_("IMPs"), N_("IMPs for"), N_("IMPs against"),
 )
 #: The games' names as a page shows them (the event stores the game's id, ``competitive``).
 GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), "broadway": N_("Broadway"),

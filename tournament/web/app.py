@@ -564,6 +564,7 @@ HALL_ROUTES = (
     ("/boards", "public_page"),
     ("/boards/{board}", "board_page"),
     ("/pairs/{pair}", "pair_page"),
+    ("/matches/{round}/{table}", "match_page"),
     ("/games/{round}/{table}", "public_replay"),
     ("/projector", "projector_page"),
     ("/live", "live_stream"),
@@ -660,6 +661,16 @@ class HallSite(Site):
     async def pair_page(self, request: Request) -> Response:
         """A duplicate event's pair: its card, board by board."""
         return await self._numbered_page(request, "pair")
+
+    async def match_page(self, request: Request) -> Response:
+        """A duplicate-teams match, board by board: by its round and its first table."""
+        try:
+            round_no, table_no = self._where(request)
+        except _Refusal as e:
+            return await self._refused_page(request, e, e.status)
+        lang = self._language(request)[0]
+        return await self._public(request, lambda part, since: self.public.page("match", round_no, table_no, part=part,
+                                                                                since=since, lang=lang))
 
     async def _numbered_page(self, request: Request, page: str) -> Response:
         """A public page of one player or team, by the number in its path."""

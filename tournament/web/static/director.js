@@ -128,6 +128,8 @@
       name(m.home), " ", el("b", { class: "match-score" }, m.home_text + " – " + m.away_text), " ", name(m.away),
       ...(m.target ? [" (" + (m.winner !== null ? t("%(team)s wins the set %(score)s", { team: m.winner, score: m.won_at })
         : t("set to %(target)s, in progress", { target: m.target })) + ")"]
+        : m.boards_in ? [" " + t("IMPs"), ...(m.home_vp !== null ? [" · " + t("VP %(home)s–%(away)s", { home: m.home_vp, away: m.away_vp })] : []),
+                         ...(m.finished ? [] : [" (" + t("%(done)s of %(count)s boards in", { done: m.done, count: m.count }) + ")"])]
         : m.finished ? [] : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
   }
   // A table whose phone sent moves made while it was offline (they came with the time the phone
