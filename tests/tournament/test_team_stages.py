@@ -189,6 +189,8 @@ def stage_matches(store: EventStore, stage_id: int) -> dict[str, list]:
 
 
 def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
+    import csv
+    import io
     import json
 
     from tournament.event import check
@@ -259,9 +261,25 @@ def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
                 level.append((tables[0].round, names[best]))
         assert doc["champion"] == decided["R2-1"]
         assert len(level) == 3  # efectividad decided the semi-finals, the seed the final
+        final_round = stage.offset + 2
         for round_no, team in level:
+            if round_no == final_round:  # the final's tie sends nobody on: its line names the event's winner
+                assert team == doc["champion"]
+                shown = cli("tables", path, "--round", round_no)
+                assert f"(level: {team} wins the final, and the event, on the tie-breaks)" in shown
+                assert "wins the tie" not in shown
+                assert f"empate: {team} gana la final, y el torneo," in cli("tables", path, "--round", round_no,
+                                                                             "--lang", "es")
+                continue
             assert f"(level: {team} wins the tie on the tie-breaks)" in cli("tables", path, "--round", round_no)
             assert f"empate: {team} gana la eliminatoria" in cli("tables", path, "--round", round_no, "--lang", "es")
+        assert sum(r != final_round for r, _ in level) == 2
+        # The knockout stage's standings as CSV are its teams' (as without --csv), not its pairs'.
+        rows = list(csv.DictReader(io.StringIO(cli("standings", path, "--stage", str(stage.id), "--csv"))))
+        assert {r["team"] for r in rows} == {f"Team {t:02d}" for t in range(1, 9)}
+        assert all(r["ranked_by"] for r in rows)
+        table = json.loads(cli("standings", path, "--stage", str(stage.id), "--json"))
+        assert [r["team"] for r in rows] == [r["team"] for r in table["rows"]]
         text = cli("tables", path, "--round", stage.offset + 2)
         assert "Tables 1-2:" in text and doc["champion"] in text
         report = check.run(store)
@@ -272,7 +290,9 @@ def test_groups_then_a_knockout_of_teams_to_a_champion(tmp_path: Path) -> None:
     page = cli("report", path, "--output", tmp_path / "report.html")
     html = (tmp_path / "report.html").read_text()
     assert doc["champion"] in html and "Group A" in html, page
-    assert f"level: {doc['champion']} wins the tie on the tie-breaks" in html  # the hall's match line says so too
+    # The hall's match line says so too: the semi-finals' ties, and the final that wins the event.
+    assert f"level: {doc['champion']} wins the final, and the event, on the tie-breaks" in html
+    assert html.count("wins the tie on the tie-breaks") == 2
 
 
 def stage_offset(store: EventStore) -> int:

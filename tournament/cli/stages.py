@@ -79,8 +79,8 @@ def standings(
             if round_no is not None:
                 raise UnusableInput("give --round or --stage, not both")
             table, chosen = st.of_stage(store, stage_id)
-            if store.settings.teams and not as_csv:  # a team event's stage ranks its teams
-                _team_stage_standings(store, chosen, stage_id, as_json, wide)
+            if store.settings.teams:  # a team event's stage ranks its teams (its CSV too)
+                _team_stage_standings(store, chosen, stage_id, as_json, wide, as_csv)
                 return
         rows = [table.row_dict(s) for s in table.rows]
         note = []
@@ -117,8 +117,10 @@ def standings(
              keep=display.ranking_columns(table.tiebreaks))
 
 
-def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json: bool, wide: bool) -> None:
-    """``standings --stage N`` of a team event: the teams ranked by that stage's matches."""
+def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json: bool, wide: bool,
+                          as_csv: bool = False) -> None:
+    """``standings --stage N`` of a team event: the teams ranked by that stage's matches (as a
+    table, JSON or CSV: a row a team, as ``standings --by team --csv`` gives the event's)."""
     from tournament.event.stages import team_stage_standings
 
     table = team_stage_standings(store, chosen)
@@ -126,6 +128,10 @@ def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json
     if as_json:
         sys.stdout.write(json.dumps({"by": "team", "stage": stage_id, "provisional": table.provisional,
                                      "rows": rows}, ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv:  # as the pairs' CSV: whether it is provisional, and what ranks it, on each row
+        emit([{**r, "provisional": "yes" if table.provisional else "", "ranked_by": ", ".join(table.tiebreaks)}
+              for r in rows], True, False, "")
         return
     name = chosen.name if chosen is not None else "the opening rounds"
     emit(rows, False, False, f"{store.settings.name} — the teams in stage {stage_id} ({name})"

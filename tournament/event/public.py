@@ -70,7 +70,7 @@ def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
                                    k: v for k, v in x.options.items() if k not in ("seeds", "counts")}}
         if x.knockout:
             state = stages.state_of(store, x)
-            doc["matches"] = [{"key": m.match.key, "round": x.event_round(m.match.round),
+            doc["matches"] = [{"key": m.match.key, "round": x.event_round(m.match.round), "bracket": m.match.bracket,
                                "label": state.bracket.round_labels[m.match.round - 1], "status": m.status,
                                "sides": [None if u is None else ("bye" if u == brackets.NOBODY else
                                                                  unit_names.get(u, str(u))) for u in m.sides],
@@ -490,9 +490,14 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
             m["points"][team] = m["points"].get(team, 0) + int(res["scores"].get(side, 0))
             m["order"].append((team, won))
     # A knockout of teams: a level match still sends one team through (the bracket's order says which).
+    # The final's (or its reset's) says so: its team wins the final, and the event when it is the champion.
     knockout = {frozenset(x["sides"]): x["order"][0] for st in data.get("stages", ()) for x in st.get("matches", ())
                 if x.get("round") == r.get("round") and x.get("status") == "decided" and x.get("order")
                 and None not in x["sides"]}
+    finals_of = {frozenset(x["sides"]): ("event" if st.get("champion") == x["order"][0] else "final")
+                 for st in data.get("stages", ()) for x in st.get("matches", ())
+                 if x.get("round") == r.get("round") and x.get("status") == "decided" and x.get("order")
+                 and None not in x["sides"] and x.get("bracket") in ("final", "reset")}
     out = []
     for m in found.values():
         home, away = m["home"], m["away"]
@@ -516,6 +521,8 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
                     "winner": (None if not finished or hg == ag else home if hg > ag else away),
                     "through": (knockout.get(frozenset((names.get(home), names.get(away))))
                                 if finished and hg == ag and not target else None),
+                    # "final" or "event" (the final, won by the champion): what a level final's line says.
+                    "through_final": finals_of.get(frozenset((names.get(home), names.get(away)))),
                     "sides": m["sides"], **extra})
     return out
 

@@ -504,9 +504,15 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
             state = _("%(done)s of %(count)s tables in") % {"done": m["done"], "count": m["count"]}
         elif m["home_games"] == m["away_games"]:
             # A knockout's level match still sends one team through: its tie-breaks, then its seed.
-            through = _through_on_tiebreaks(store, round_no, m["tables"])
-            state = (_("level: %(team)s wins the tie on the tie-breaks") % {"team": through} if through
-                     else _("match drawn"))
+            through, final, champion = _through_on_tiebreaks(store, round_no, m["tables"])
+            if through and final and champion:
+                state = _("level: %(team)s wins the final, and the event, on the tie-breaks") % {"team": through}
+            elif through and final:
+                state = _("level: %(team)s wins the final on the tie-breaks") % {"team": through}
+            elif through:
+                state = _("level: %(team)s wins the tie on the tie-breaks") % {"team": through}
+            else:
+                state = _("match drawn")
         else:
             won = m["home"] if m["home_games"] > m["away_games"] else m["away"]
             state = _("%(team)s wins the match") % {"team": won}
@@ -514,17 +520,27 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
     return out
 
 
-def _through_on_tiebreaks(store: EventStore, round_no: int, numbers: Sequence[int]) -> str | None:
+def _through_on_tiebreaks(store: EventStore, round_no: int, numbers: Sequence[int]) -> tuple[str | None, bool, bool]:
     """In a knockout of teams, the team a level match sends through (its tie-breaks, then its
-    seed: :func:`tournament.event.stages.match_places`); None in the rounds or groups."""
+    seed: :func:`tournament.event.stages.match_places`), None in the rounds or groups; whether
+    the match is the bracket's final (or its reset), and whether that team is the stage's
+    champion by it (the final decides the event: the line says so, not "wins the tie")."""
     from tournament.event import stages
 
     stage = stages.stage_of_round(store, round_no) if store.has_stage_tables() else None
     if stage is None or not stage.knockout:
-        return None
+        return None, False, False
     tables = [t for t in store.tables(round_no) if t.number in numbers]
     places = stages.match_places(store, stage, tables, store.results(), None)
-    return {s.id: s.name for s in squads(store)}[places[0][0]] if places else None
+    if not places:
+        return None, False, False
+    ids = {t.id for t in tables}
+    key = next((row["key"] for row in store.match_tables(stage.id) if row["table_id"] in ids), None)
+    state = stages.state_of(store, stage)
+    final = key is not None and any(m.match.key == key and m.match.bracket in ("final", "reset")
+                                    for m in state.matches)
+    return ({s.id: s.name for s in squads(store)}[places[0][0]], final,
+            final and state.champion == places[0][0])
 
 
 def _winner_first(m: pairing.MatchScore) -> tuple[float, float]:
