@@ -135,6 +135,8 @@ def test_four_teams_played_at_the_venue_on_every_surface(venue, tmp_path: Path) 
     assert "IMPs for" in standings_page and "Pairs' ranking" not in standings_page
     team_page = client.get("/teams/1").text
     assert 'class="std match-boards"' in team_page and "victory points" in team_page
+    player_page = client.get("/players/1").text  # each board's points for the player's side, not "playing"
+    assert re.search(r"board 1: \d+–\d+", player_page) and "playing" not in player_page
     # The report: every match board by board, the hand record with its travellers; in Spanish too.
     run("report", event, "-o", tmp_path / "report.html")
     report = (tmp_path / "report.html").read_text(encoding="utf-8")

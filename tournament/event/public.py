@@ -369,7 +369,12 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
                          if s["side"] == side and s["id"] != player_id],
             "opponents": [{"id": s["id"], "name": s["name"], "seat": s["seat"]} for s in t["seats"]
                           if s["side"] != side],
-            "result": t["result"]}
+            "result": t["result"],
+            # A duplicate table's boards: each board's points for the player's side and against.
+            "boards": [{"board": b["board"], "for": b["ns_points" if side == "NS" else "ew_points"],
+                        "against": b["ew_points" if side == "NS" else "ns_points"]}
+                       for b in t.get("board_results") or ()] if "boards" in t else None,
+            "board_count": len(t["boards"]) if "boards" in t else None}
         res = t["result"]
         if res is not None:
             scores = res["scores"]
@@ -389,7 +394,9 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
                 totals["score"] += mine
             game["totals"] = dict(totals)
         games.append(game)
-    return {"player": player, "unit": unit, "standing": index["standing"].get(unit), "games": games,
+    # Duplicate teams rank teams, not pairs: a player's pair has no place of its own to show.
+    standing = None if "duplicate_team_matches" in data else index["standing"].get(unit)
+    return {"player": player, "unit": unit, "standing": standing, "games": games,
             "partnership": partnership, "now": index["now"].get(player_id),
             "now_round": round_heading(current_round(data["rounds"])) if data["rounds"] else None,
             "now_of": {k: current_round(data["rounds"])[k] for k in ("round", "stage", "label")} if data["rounds"] else None,
