@@ -193,3 +193,51 @@ def _check_the_hall(client, boards: dict[int, B.Board], round_no: int) -> None:
     feed_round = pages[f"/api/v1/rounds/{round_no}"].json()
     assert all(t["boards"] == [2 * round_no - 1, 2 * round_no] and len(t["board_results"]) == 2
                for t in feed_round["tables"])
+
+
+def test_duplicate_teams_pages_in_spanish_show_no_english_sentence(tmp_path: Path) -> None:
+    """Every hall page of a simulated duplicate-teams event (the match's page, a board's
+    traveller, the teams' standings, a team's and a player's page, the projector, the report), in
+    Spanish, served and written: none of the catalog's English sentences, and the duplicate teams'
+    own words in Spanish."""
+    from babel.messages.pofile import read_po
+
+    from tests.tournament.test_i18n_pages import _texts
+    from tournament.event import public as pub
+    from tournament.i18n import LOCALE
+    from tournament.pages import public as pages
+    from tournament.event.files import open_event
+
+    event = tmp_path / "sim.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "--seed", 5)
+    with (LOCALE / "es" / "LC_MESSAGES" / "tournament.po").open("rb") as f:
+        catalog = read_po(f)
+    english = [m.id for m in catalog if isinstance(m.id, str) and m.id and m.string != m.id
+               and " " in m.id.strip() and "%(" not in m.id and "<" not in m.id]
+    store = open_event(event)
+    try:
+        data = pub.public_data(store, hall=True)
+    finally:
+        store.close()
+    assert len(data["boards"]) == 4  # every table of both rounds has played its boards: all shown
+    for served in (True, False):
+        site = pages.Site(served=served)
+        made = [pages.page_html(data, site, page, lang="es")
+                for page in ("index", "tables", "standings", "games", "crosstable")]
+        made += [pages.page_html(data, site, "team", t["id"], lang="es") for t in data["teams"]]
+        made.append(pages.page_html(data, site, "player", 1, lang="es"))
+        made.append(pages.projector_html(data, site, lang="es"))
+        made.append(pages.report_html(data, site, "es"))
+        if served:
+            made += [pages.page_html(data, site, "board", n, lang="es") for n in data["board_numbers"]]
+            made += [pages.page_html(data, site, "match", r, t, lang="es") for r in (1, 2) for t in (1, 3)]
+            made.append(pages.page_html(data, site, "boards", lang="es"))
+        for html in made:
+            text = _texts(html)
+            left = [s for s in english if re.search(r"(?<![\w])" + re.escape(s) + r"(?![\w])", text)]
+            assert not left, left
+    match = _texts(pages.page_html(data, pages.Site(), "match", 1, 1, lang="es"))
+    assert "Mesas 1-2" in match and "neto" in match and "PV " in match
+    standings = _texts(pages.page_html(data, pages.Site(), "standings", lang="es"))
+    assert "IMPs a favor" in standings and "Clasificados por puntos de victoria" in standings
