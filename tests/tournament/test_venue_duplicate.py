@@ -30,16 +30,23 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def served(event: Path, boards: int, seed: int):
+    """The event's boards dealt (``boards``, seeded), round 1 seated, and the event served in-process:
+    yields the event, its server and a client of its API (duplicate teams' tests serve theirs so)."""
+    run("boards", event, "--boards", boards, "--seed", seed)
+    run("pair", event)
+    server = VenueServer(event, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        yield event, server, starlette_testclient.TestClient(server.asgi)
+    finally:
+        server.close()
+
+
 @pytest.fixture
 def venue(tmp_path: Path):
     event = tmp_path / "dup.db"
     new_event(event, 2 * TABLES, "mitchell")
-    run("boards", event, "--boards", TABLES * PER_ROUND, "--seed", 38)
-    run("pair", event)
-    server = VenueServer(event, base_url="http://testserver", rate=1e9, burst=10 ** 9)
-    client = starlette_testclient.TestClient(server.asgi)
-    yield event, server, client
-    server.close()
+    yield from served(event, TABLES * PER_ROUND, 38)
 
 
 def _seated(server: VenueServer, round_no: int) -> list[dict]:

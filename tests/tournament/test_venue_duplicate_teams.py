@@ -18,11 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.test_duplicate_teams import expected_standings, new_event, run
-from tests.tournament.test_venue_duplicate import _auth, _play_board
+from tests.tournament.test_venue_duplicate import _auth, _play_board, served
 from tournament.pairing import boards as B
 
-starlette_testclient = pytest.importorskip("starlette.testclient")
-from tournament.web.app import VenueServer  # noqa: E402
+pytest.importorskip("starlette.testclient")
 
 TEAMS, ROUNDS, PER_ROUND = 4, 3, 2
 
@@ -31,12 +30,7 @@ TEAMS, ROUNDS, PER_ROUND = 4, 3, 2
 def venue(tmp_path: Path):
     event = tmp_path / "teams.db"
     new_event(event, TEAMS, "--victory-points")
-    run("boards", event, "--boards", ROUNDS * PER_ROUND, "--seed", 37)
-    run("pair", event)
-    server = VenueServer(event, base_url="http://testserver", rate=1e9, burst=10 ** 9)
-    client = starlette_testclient.TestClient(server.asgi)
-    yield event, server, client
-    server.close()
+    yield from served(event, ROUNDS * PER_ROUND, 37)
 
 
 def _teams_at(event: Path) -> tuple[list[int], dict[int, dict[str, str]]]:

@@ -214,6 +214,8 @@ def _add_team_boards(store: EventStore, number: int, tables: list[dict[str, Any]
         doc["board_results"] = [{"board": b, "ns_points": r["ns_points"], "ew_points": r["ew_points"],
                                  "ended": r["ended"], "verified": bool(r["verified"])}
                                 for b in boards if (r := done.get((table_id, b))) is not None]
+        if table_played(doc):  # its last board in: over, as a table with its game's result is
+            doc["status"] = changes.CONFIRMED
 
 
 def status_of(has_result: bool, logged: str | None) -> str:

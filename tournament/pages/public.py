@@ -309,16 +309,22 @@ def team_standings_view(data: dict[str, Any], keep: Iterable[str] | None = None)
     """A team event's team standings as a table (None in other events): rank, the team, the
     columns its preset ranks by (``team_tiebreaks``, in their order), then the others; the byes
     and status columns only where a team had a bye or withdrew.  ``keep``: only these columns
-    (the projector's)."""
+    (the projector's).  Duplicate teams: their victory (or match) points and IMPs."""
     table = data["standings"]
     if "teams" not in table:
         return None
-    if "team_ranked_by" in table:  # duplicate teams: by victory (or match) points and IMPs
-        return _duplicate_team_view(table, keep)
     rows = table["teams"]
     keys = list(table.get("team_tiebreaks", ()))
-    ranking = ["rank", "name", *dict.fromkeys(TEAM_KEY_COLUMNS[k] for k in keys if k in TEAM_KEY_COLUMNS)]
-    columns = ranking + [c for c in TEAM_COLUMNS if c not in ranking]
+    if "team_ranked_by" in table:  # duplicate teams: by victory (or match) points, then IMPs
+        first = "VP" if table["team_ranked_by"] == "victory-points" else "match points"
+        ranking = ["rank", "name", first, "IMPs", "IMPs for"]
+        others, cells = DUPLICATE_TEAM_COLUMNS, [_duplicate_team_cells(r) for r in rows]
+        extra = {"provisional": table["team_provisional"], "duplicate": True, "ranked_by": table["team_ranked_by"]}
+    else:
+        ranking = ["rank", "name", *dict.fromkeys(TEAM_KEY_COLUMNS[k] for k in keys if k in TEAM_KEY_COLUMNS)]
+        others, cells = TEAM_COLUMNS, [_team_cells(r) for r in rows]
+        extra = {"provisional": table["provisional"]}
+    columns = ranking + [c for c in others if c not in ranking]
     if any(r["byes"] for r in rows):
         columns.append("byes")
     if any(r["status"] != "active" for r in rows):
@@ -327,44 +333,21 @@ def team_standings_view(data: dict[str, Any], keep: Iterable[str] | None = None)
         columns = [c for c in columns if c in set(keep)]
     numeric = {c for c in columns if c not in ("name", "matches W-D-L", "status")}
     optional = {c for c in columns if c not in ranking}
-    cells = [_team_cells(r) for r in rows]
     return {"columns": columns, "rows": [[c[k] for k in columns] for c in cells], "ids": [r["id"] for r in rows],
             "numeric": numeric, "optional": optional, "classes": [_cell_class(c, numeric, optional) for c in columns],
-            "ranking": ranking, "tiebreaks": keys, "through_round": table["through_round"],
-            "provisional": table["provisional"], "team": True}
+            "ranking": ranking, "tiebreaks": keys, "through_round": table["through_round"], "team": True, **extra}
 
 
-#: Duplicate teams' standings columns (the ranking ones first: VP or match points, the IMP
+#: Duplicate teams' standings columns after the ranking ones (VP or match points, the IMP
 #: difference, the IMPs won), as the terminal's ``standings`` shows them.
 DUPLICATE_TEAM_COLUMNS = ("IMPs", "IMPs for", "IMPs against", "played", "matches W-D-L")
 
 
-def _duplicate_team_view(table: dict[str, Any], keep: Iterable[str] | None) -> dict[str, Any]:
-    """Duplicate teams' standings as a table (:func:`team_standings_view`'s shape): rank, the
-    team, its victory points (or match points), the IMP difference, the IMPs won and lost, the
-    matches played and won, drawn and lost; byes and status only where a team had one."""
-    rows = table["teams"]
-    first = "VP" if table["team_ranked_by"] == "victory-points" else "match points"
-    ranking = ["rank", "name", first, "IMPs", "IMPs for"]
-    columns = ranking + [c for c in DUPLICATE_TEAM_COLUMNS if c not in ranking]
-    if any(r["byes"] for r in rows):
-        columns.append("byes")
-    if any(r["status"] != "active" for r in rows):
-        columns.append("status")
-    if keep is not None:
-        columns = [c for c in columns if c in set(keep)]
-    cells = [{"rank": r["rank"], "name": r["team"], "VP": _number(r["victory_points"]),
-              "match points": r["match_points"], "IMPs": r["imps"], "IMPs for": r["imps_for"],
-              "IMPs against": r["imps_against"], "played": r["played"],
-              "matches W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}", "byes": r["byes"], "status": r["status"]}
-             for r in rows]
-    numeric = {c for c in columns if c not in ("name", "matches W-D-L", "status")}
-    optional = {c for c in columns if c not in ranking}
-    return {"columns": columns, "rows": [[c[k] for k in columns] for c in cells], "ids": [r["id"] for r in rows],
-            "numeric": numeric, "optional": optional, "classes": [_cell_class(c, numeric, optional) for c in columns],
-            "ranking": ranking, "tiebreaks": list(table.get("team_tiebreaks", ())),
-            "through_round": table["through_round"], "provisional": table["team_provisional"], "team": True,
-            "duplicate": True, "ranked_by": table["team_ranked_by"]}
+def _duplicate_team_cells(r: dict[str, Any]) -> dict[str, Any]:
+    return {"rank": r["rank"], "name": r["team"], "VP": _number(r["victory_points"]),
+            "match points": r["match_points"], "IMPs": r["imps"], "IMPs for": r["imps_for"],
+            "IMPs against": r["imps_against"], "played": r["played"],
+            "matches W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}", "byes": r["byes"], "status": r["status"]}
 
 
 def team_links(data: dict[str, Any], site: Site) -> dict[int, str]:
