@@ -260,3 +260,19 @@ def test_a_bye_is_a_match_won_by_twelve_victory_points(tmp_path: Path) -> None:
         assert r["played"] + r["byes"] == 2
         assert r["match_points"] == 2 * r["won"] + r["drawn"] + 2 * r["byes"]
         assert r["victory_points"] == pytest.approx(vp[r["team"]] + 12 * r["byes"], abs=0.011)
+
+
+def test_the_round_being_played_follows_the_boards(tmp_path: Path) -> None:
+    """A duplicate teams table has no game result of its own: its round is over when each board of
+    the round has its result there (the round in play stayed 1 for ever)."""
+    from tournament.event import progress
+    from tournament.event.files import open_event
+
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--seed", 3, "-q")
+    store = open_event(event)
+    try:
+        assert progress.current_round(store) == 2 and store.last_round() == 2
+        assert progress.status(store) == progress.IN_PROGRESS  # a Swiss of teams with no last round set
+    finally:
+        store.close()

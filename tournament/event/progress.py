@@ -81,6 +81,13 @@ def _played(store: EventStore) -> set[int]:
     done = set(store.results())
     if store.settings.duplicate:
         done |= boards_sql.played_tables(store)
+    elif store.settings.team_duplicate:  # each table of round R plays the round's boards, k a round
+        k = store.settings.boards_per_round
+        have: dict[int, set[int]] = {}
+        for r in boards_sql.results(store):
+            have.setdefault(r["table_id"], set()).add(r["board"])
+        done |= {t.id for t in store.tables()
+                 if set(range((t.round - 1) * k + 1, t.round * k + 1)) <= have.get(t.id, set())}
     return done
 
 
