@@ -276,3 +276,16 @@ def test_the_round_being_played_follows_the_boards(tmp_path: Path) -> None:
         assert progress.status(store) == progress.IN_PROGRESS  # a Swiss of teams with no last round set
     finally:
         store.close()
+
+
+def test_a_team_a_pair_short_is_told_to_bring_a_reserve(tmp_path: Path) -> None:
+    """A pair withdrawn: the round was refused naming a table and the board entry (the forfeit of an
+    ordinary team match does not exist board by board); it says what to do instead."""
+    event = tmp_path / "short.db"
+    new_event(event, 4)
+    run("boards", event, "--boards", 12, "--seed", 4)
+    run("withdraw", event, "East 2")
+    out = run("pair", event, code=1)
+    assert "team Team 2 has 1 pair to play in round 1, not 2" in out, out
+    assert "a duplicate match plays its boards at both tables" in out and "team EVENT sub" in out
+    assert "--board" not in out

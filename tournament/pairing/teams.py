@@ -118,11 +118,12 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
     for s in active:
         order = tuple(p for p in (lineups.get(s.id) or s.pairs) if pair_active.get(p))
         short = tuple(p for p in (lineups.get(s.id) or s.pairs) if not pair_active.get(p))
-        if short and settings.team_set:
+        if short and (settings.team_set or settings.team_duplicate):
+            played = ("a set is played by all of a team's pairs" if settings.team_set else
+                      "a duplicate match plays its boards at both tables, with both of a team's pairs")
             raise PairingError(f"team {s.name} has {len(order)} pair{'' if len(order) == 1 else 's'} to play in "
-                               f"round {round_no}, not {settings.pairs_a_team}: a set is played by all of a "
-                               f"team's pairs, so bring a reserve into the pair that left (tournament team "
-                               f"EVENT sub) or withdraw the team")
+                               f"round {round_no}, not {settings.pairs_a_team}: {played}, so bring a reserve "
+                               f"into the pair that left (tournament team EVENT sub) or withdraw the team")
         if len(order) + len(short) != settings.pairs_a_team:
             raise PairingError(f"team {s.name} has {len(order)} pair{'' if len(order) == 1 else 's'} to play in "
                                f"round {round_no}, not "
