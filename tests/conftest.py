@@ -158,6 +158,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked long (thorough property runs, tens of minutes)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """``pytest --long`` said before the test modules are imported, so that :func:`examples` (read
+    when a module's property tests are decorated) gives the long run's counts."""
+    if config.getoption("--long"):
+        os.environ["DOMREC_LONG_TESTS"] = "1"
+
+
+def examples(default: int, long: int) -> int:
+    """A property's example count: ``default`` in the default run, ``long`` under ``pytest --long``
+    (or ``DOMREC_LONG_TESTS=1``).  For properties whose default run draws fewer examples of the same
+    strategy, so that the suite stays under ten minutes; the long run draws the full count."""
+    return long if os.environ.get("DOMREC_LONG_TESTS") == "1" else default
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``long`` draw thousands of simulated positions; the default run stays under ten
     minutes by leaving them to ``pytest --long`` (or ``DOMREC_LONG_TESTS=1``)."""

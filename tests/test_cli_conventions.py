@@ -216,8 +216,8 @@ def test_tournament_simulate_progress_bar_on_a_terminal_only(tmp_path):
 
 
 def test_ratings_and_check_progress_bar_on_a_terminal_only(tmp_path):
-    event = tmp_path / "ev.db"
-    assert _run("tournament.cli", ["simulate", event, "-p", "8", "-n", "1", "-q"])[0] == 0
+    event = tmp_path / "ev.db"  # (made in-process: only the commands read on a terminal need one)
+    assert runner.invoke(tournament_app, ["simulate", str(event), "-p", "8", "-n", "1", "-q"]).exit_code == 0
     code, out, err = _run("tournament.cli", ["ratings", tmp_path / "r.db", "--add", event], tty=("stderr",))
     assert code == 0 and "rating" in err and "8 players" not in err
     code, out, err = _run("tournament.cli", ["ratings", tmp_path / "r2.db", "--add", event])

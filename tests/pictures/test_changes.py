@@ -9,6 +9,7 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from domrec.pictures.changes import apply, changes
+from tests.conftest import examples
 
 KEYS = st.sampled_from(["a", "b", "board", "racks", "N", "P1", "__proto__", "a.b", "1", ""])
 SCALARS = (st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.0, 1.0, 2.5, -0.5])
@@ -22,7 +23,7 @@ def as_json(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(100, 400), deadline=None)
 @given(before=VALUES, after=VALUES)
 def test_the_changes_made_on_the_first_give_the_second(before, after):
     edits = changes(before, after)
@@ -30,7 +31,7 @@ def test_the_changes_made_on_the_first_give_the_second(before, after):
     assert len(as_json(edits)) <= len(as_json([[[], after]]))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(50, 200), deadline=None)
 @given(before=st.dictionaries(KEYS, VALUES, max_size=5), data=st.data())
 def test_a_small_change_is_a_small_edit(before, data):
     """A position and the same with one value changed, a list grown or shrunk: the edits say that
@@ -56,7 +57,7 @@ def test_the_edits_of_a_move():
     assert changes({"n": 1}, {"n": True}) == [[["n"], True]]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(120, 500), deadline=None)
 @given(a=VALUES, b=VALUES, data=st.data())
 def test_two_values_are_the_same_exactly_when_their_json_is(a, b, data):
     """``_same`` stands for writing both values as JSON and comparing the texts (the page's bytes
