@@ -49,10 +49,20 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _here(*args: str) -> str:
+    """A command that only reads the event, run in the test's own process (still a process apart
+    from the server's): what it prints."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    done = CliRunner().invoke(app, list(args))
+    assert done.exit_code == 0, done.output
+    return done.stdout
+
+
 def _links(path: Path) -> dict:
-    done = _cli("links", str(path), "--json", cwd=path.parent)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(_here("links", str(path), "--json"))
 
 
 def _tables(found: dict) -> dict[int, str]:
@@ -180,11 +190,10 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
         (trail[1].by, None, {"key": "director"}),
         (trail[2].by, None, {"key": "all", "count": 5})]  # the director's key and PIN, three tables
     assert trail[1].by.endswith(" (command line)")
-    history = _cli("history", str(path), cwd=tmp_path)
-    assert history.stdout.count("key changed") == 3
+    history = _here("history", str(path))
+    assert history.count("key changed") == 3
     every = [old_director, director, *old.values(), *now.values(), *fresh.values(), _key(after["director"])]
-    for out in (history.stdout, _cli("history", str(path), "--json", cwd=tmp_path).stdout,
-                _cli("history", str(path), "--csv", "--desk", cwd=tmp_path).stdout):
+    for out in (history, _here("history", str(path), "--json"), _here("history", str(path), "--csv", "--desk")):
         assert not any(k in out for k in every)
 
 
