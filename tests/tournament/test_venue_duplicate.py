@@ -162,13 +162,24 @@ def _check_the_hall(client, boards: dict[int, B.Board], shown: set[int], round_n
     for number, board in boards.items():
         lines = [" ".join(tiles) for tiles in board.deal.hands.values()]
         page = pages[f"/boards/{number}"].text
-        assert 'id="traveller"' in page
         if number in shown:
             assert 'id="deal"' in page and all(line in page for line in lines)
+            assert 'id="traveller"' in page
         else:
+            # Neither the deal nor any table's result on it (a result tells of the deal) before its last table.
             assert 'id="deal"' not in page and 'id="deal-later"' in page
+            assert 'id="traveller"' not in page and 'id="results-later"' in page
             leaks = [path for path, r in pages.items() if any(line in r.text for line in lines)]
             assert not leaks, f"board {number}'s deal is shown early on {leaks}"
+    # The feed's rounds say a board is in at a table, not its points, until the board is complete.
+    for t in pages[f"/api/v1/rounds/{round_no}"].json()["tables"]:
+        for b in t["board_results"]:
+            assert ("ns_points" in b) == (b["board"] in shown) and b.get("withheld", False) == (b["board"] not in shown)
+    for p in range(1, 2 * TABLES + 1):
+        card = pages[f"/pairs/{p}"].text
+        assert all(f'data-board="{n}"' not in card for n in boards if n not in shown)
+    changes = client.get("/api/v1/changes?since=0").json()["changes"]
+    assert all(set(c["data"]) == {"board", "verified", "replaced"} for c in changes if c["kind"] == "board_result")
     # Find your table names each pair's boards; the standings link each pair's card.
     assert "boards " in pages["/"].text and 'href="/pairs/1"' in pages["/standings"].text
 

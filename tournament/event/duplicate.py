@@ -339,9 +339,10 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
     sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(),
                    by or store.author or default_author())
     # The public pages (standings, the traveller, the pair's card) and the feed hear of it, as of a game's result.
+    # Not its points: the change log is public, and a board's result tells of its deal to the tables
+    # still to play it (the feed's rounds give the points once every table has played the board).
     changes.record(store, changes.BOARD_RESULT, table.round, table.number,
-                   {"board": board_no, "ns_points": ns, "ew_points": ew, "ended": ended, "verified": verified,
-                    "replaced": status == REPLACED})
+                   {"board": board_no, "verified": verified, "replaced": status == REPLACED})
     progress.note_if_finished(store)
     return BoardEntry(status, table.round, table.number, board_no, ns, ew, verified)
 

@@ -152,6 +152,31 @@ class _Seen:
             for row in store.match_tables(x.id):
                 self.match_of[row["table_id"]] = (row["key"], row["game"])
         self.byes = store.byes()
+        self.complete = _complete_boards(store)
+
+
+def _complete_boards(store: EventStore) -> set[int] | None:
+    """A duplicate event's boards every table that plays them has played (None in any other event).
+    A board's result at one table is about its deal: until the last table has played the board, the
+    feed (public) says only that a table has played it, never its points or how the hand ended."""
+    if store.settings.duplicate:
+        from tournament.event.duplicate_hall import complete_boards
+
+        return complete_boards(store)
+    if store.settings.team_duplicate:
+        from tournament.event.duplicate_teams import complete_boards as complete_team_boards
+
+        return complete_team_boards(store)
+    return None
+
+
+def _board_result(board: int, r: dict[str, Any], complete: set[int] | None) -> dict[str, Any]:
+    """A table's result on a board as the feed gives it: its points once the board is complete,
+    else only that it is in (``"withheld": true``)."""
+    if complete is not None and board not in complete:
+        return {"board": board, "withheld": True}
+    return {"board": board, "ns_points": r["ns_points"], "ew_points": r["ew_points"], "ended": r["ended"],
+            "verified": bool(r["verified"])}
 
 
 def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
@@ -160,18 +185,19 @@ def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
     tables = [_table_doc(t, seen.results.get(t.id), seen.match_of.get(t.id), statuses, seen.names)
               for t in store.tables(number)]
     if store.settings.duplicate:
-        _add_boards(store, number, tables)
+        _add_boards(store, number, tables, seen.complete)
     elif store.settings.team_duplicate:
-        _add_team_boards(store, number, tables)
+        _add_team_boards(store, number, tables, seen.complete)
     return {"round": number, "stage": stage_id,
             "label": _round_label(store.settings.format, seen.stages.get(stage_id), number), "tables": tables,
             "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
 
 
-def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]]) -> None:
+def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]], complete: set[int] | None) -> None:
     """A duplicate round's tables: each table's boards in the order it plays them (``"boards": [3,
     4]``), its movement pairs (``"pairs": {"NS": 1, "EW": 8}``) and each board's result there
-    (``"board_results"``: board, NS and EW points, how the hand ended, verified)."""
+    (``"board_results"``: board, NS and EW points, how the hand ended, verified; only ``"withheld":
+    true`` until every table that plays the board has played it: :func:`_board_result`)."""
     from tournament.event import duplicate
 
     done: dict[tuple[int, int], dict[str, Any]] = {(r["table_id"], r["board"]): r for r in
@@ -183,8 +209,7 @@ def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]]) ->
             continue
         doc["boards"] = list(t.boards)
         doc["pairs"] = {"NS": t.ns, "EW": t.ew}
-        doc["board_results"] = [{"board": b, "ns_points": r["ns_points"], "ew_points": r["ew_points"],
-                                 "ended": r["ended"], "verified": bool(r["verified"])}
+        doc["board_results"] = [_board_result(b, r, complete)
                                 for b in t.boards if (r := done.get((t.table_id, b))) is not None]
         if table_played(doc):  # its last board in: over, as a table with its game's result is
             doc["status"] = changes.CONFIRMED
@@ -199,7 +224,8 @@ def table_played(doc: dict[str, Any]) -> bool:
     return bool(boards) and len(doc.get("board_results") or ()) == len(boards)
 
 
-def _add_team_boards(store: EventStore, number: int, tables: list[dict[str, Any]]) -> None:
+def _add_team_boards(store: EventStore, number: int, tables: list[dict[str, Any]],
+                     complete: set[int] | None) -> None:
     """A duplicate-teams round's tables: the round's boards, which every table plays (``"boards":
     [3, 4]``), and each board's result there (``"board_results"``, as a duplicate pairs table's)."""
     from tournament.event import duplicate_teams
@@ -211,8 +237,7 @@ def _add_team_boards(store: EventStore, number: int, tables: list[dict[str, Any]
     for doc in tables:
         table_id = ids.get(doc["table"])
         doc["boards"] = boards
-        doc["board_results"] = [{"board": b, "ns_points": r["ns_points"], "ew_points": r["ew_points"],
-                                 "ended": r["ended"], "verified": bool(r["verified"])}
+        doc["board_results"] = [_board_result(b, r, complete)
                                 for b in boards if (r := done.get((table_id, b))) is not None]
         if table_played(doc):  # its last board in: over, as a table with its game's result is
             doc["status"] = changes.CONFIRMED

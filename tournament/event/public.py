@@ -191,19 +191,27 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
 
             complete = complete_team_boards(store)
     s = store.settings
-    if s.duplicate:
+    if s.duplicate or s.team_duplicate:
+        data["board_numbers"] = [b["board"] for b in data["boards"]]
+        if hall:  # a board's deal, and its results, only once every table that plays it has played it
+            data["boards"] = [b for b in data["boards"] if b["board"] in complete]
+            data["travellers"] = [t if t["board"] in complete else _withheld(t) for t in data["travellers"]]
+    if s.duplicate:  # from the travellers the page may show
         from tournament.event.duplicate_hall import pair_cards
 
         data["pair_cards"] = pair_cards(data["travellers"], data["duplicate_standings"])
-    if s.duplicate or s.team_duplicate:
-        data["board_numbers"] = [b["board"] for b in data["boards"]]
-        if hall:  # a board's deal only once every table that plays it has played it (never before)
-            data["boards"] = [b for b in data["boards"] if b["board"] in complete]
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
     data.update(clock=clock(data),
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),
                          "partnership": s.format in PARTNERSHIP_FORMATS})
     return data
+
+
+def _withheld(traveller: dict[str, Any]) -> dict[str, Any]:
+    """A board's traveller before every table that plays it has played it: how many have
+    (``played``), not what they scored (``results`` or ``matches`` empty): a result tells of the deal."""
+    key = "matches" if "matches" in traveller else "results"
+    return {**traveller, key: [], "played": len(traveller[key]), "withheld": True}
 
 
 def with_statuses(store: EventStore, data: dict[str, Any]) -> dict[str, Any]:
@@ -371,7 +379,9 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
                           if s["side"] != side],
             "result": t["result"],
             # A duplicate table's boards: each board's points for the player's side and against.
-            "boards": [{"board": b["board"], "for": b["ns_points" if side == "NS" else "ew_points"],
+            # (Only that it is played, until every table that plays the board has: the feed's "withheld".)
+            "boards": [{"board": b["board"], "withheld": True} if b.get("withheld") else
+                       {"board": b["board"], "for": b["ns_points" if side == "NS" else "ew_points"],
                         "against": b["ew_points" if side == "NS" else "ns_points"]}
                        for b in t.get("board_results") or ()] if "boards" in t else None,
             "board_count": len(t["boards"]) if "boards" in t else None}

@@ -488,15 +488,19 @@ def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any
         played = {t["board"]: t["matches"] for t in data["travellers"]}
     else:
         played = {t["board"]: t["results"] for t in data["travellers"]}
+    # How many have played each board: a traveller withheld in the hall (pub._withheld) says it alone.
+    count = {t["board"]: t.get("played", len(played[t["board"]])) for t in data["travellers"]}
     shown = {b["board"]: b for b in data["boards"]}
     if page == "boards":
-        return {"boards": [{"board": n, "tables": len(played.get(n, [])), "complete": n in shown}
+        return {"boards": [{"board": n, "tables": count.get(n, 0), "complete": n in shown}
                            for n in data["board_numbers"]]}
     number = int(args[0])
     if page == "board":
         if number not in data["board_numbers"]:
             raise pub.NotPublic(f"there is no board {number}")
-        return {"board": number, "deal": shown.get(number), "results": played.get(number, [])}
+        withheld = next((t.get("withheld", False) for t in data["travellers"] if t["board"] == number), False)
+        return {"board": number, "deal": shown.get(number), "results": played.get(number, []),
+                "withheld": withheld, "played": count.get(number, 0)}
     card = data["pair_cards"].get(number)
     if card is None:
         raise pub.NotPublic(f"there is no pair {number}")
