@@ -607,6 +607,7 @@ class Venue:
             kept = (key, tuple({"board": n, "deal": _deal_lines(duplicate.board(self.store, n))} for n in numbers))
             self._deals[table.id] = kept
         done = {n: duplicate.entered(self.store, table.id, n) for n in numbers}
+        boards = tuple({**b, "entered": done[b["board"]] is not None} for b in kept[1])
         result = None
         if numbers and all(done.values()):
             rows = [{"board": n, "NS": done[n]["ns_points"], "EW": done[n]["ew_points"]} for n in numbers]
@@ -617,7 +618,7 @@ class Venue:
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None, result=result,
-                     boards=kept[1])
+                     boards=boards)
 
     @property
     def _plays_boards(self) -> bool:
@@ -795,8 +796,9 @@ class Venue:
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
             facts = self._board_facts(table)
             board = None
-            if facts.boards and live.board < len(facts.boards):
-                board = duplicate.board(self.store, facts.boards[live.board]["board"])
+            at = table_log.board_index(facts, live)
+            if facts.boards and at < len(facts.boards):
+                board = duplicate.board(self.store, facts.boards[at]["board"])
                 _check_deal_lines(board, live.session.game.seats, text)
             kind, body, said = table_log.judge_dgn(live, text, facts)
             record = live.session.record()
@@ -948,7 +950,10 @@ class Venue:
         from domrec.convert import fill
 
         facts = self._board_facts(table)
-        number = facts.boards[live.board]["board"]
+        at = table_log.board_index(facts, live)
+        if at >= len(facts.boards or ()):
+            raise Unprocessable("this table has played all its boards of the round")
+        number = facts.boards[at]["board"]
         record = live.session.record()
         record = attrs.evolve(record, event={**(record.event or {}), "board": number})
         where = f"round {table.round} table {table.number} board {number} (table page)"
