@@ -20,16 +20,29 @@ from pathlib import Path
 
 import attrs
 import pytest
+import typer
+from click.testing import CliRunner
 
 from domrec.convert import text_of
 
-from tests.tournament.test_duplicate_event import new_event, run
+from tests.tournament.test_duplicate_event import new_event
 from tests.tournament.test_matchpoints import rescored  # the slow way, written apart from the code under test
 from tests.tournament.test_venue_duplicate import _auth, _play_board, _seated
+from tournament.cli import app
 from tournament.pairing import boards as B, matchpoints as P
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
 from tournament.web.app import VenueServer  # noqa: E402
+
+#: The command line, made once (typer makes it again at each invocation: most of a command's time here).
+COMMAND = typer.main.get_command(app)
+
+
+def run(*args: object, code: int = 0) -> str:
+    result = CliRunner().invoke(COMMAND, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result.output
+
 
 #: How each board of a table is entered: (board + table) % 3.
 AT_THE_TABLE, BY_RECORD, BY_SCORE = 0, 1, 2

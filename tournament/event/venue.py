@@ -134,8 +134,8 @@ REFUSALS = (
     N_('"at" must be when the write was made on the phone, as an ISO 8601 time such as 2026-12-02T20:15:00Z'),
     # A duplicate table (docs/duplicate.md: at the venue).
     N_("this table has played all its boards of the round"),
-    N_("a duplicate table's results are its boards': enter a board's score with tournament result EVENT --round R "
-       "--table T --board B --score NS=..,EW=.."),
+    N_("a duplicate event's results are entered board by board: tournament result EVENT --round R --table T "
+       "--board B --score NS=..,EW=.. (or the hand's record)"),
     N_("board %(n)s is one hand: it is confirmed before the next board starts"),
     N_("board %(n)s deals %(tile)s to %(seat)s, not to %(seat2)s: this table plays the board's deal"),
     N_("board %(n)s deals %(tile)s to no seat, not to %(seat)s: this table plays the board's deal"),
@@ -1092,8 +1092,7 @@ class Venue:
         if winner is not None and not isinstance(winner, str):
             raise Unprocessable('"winner" must be a side or seat')
         if self._plays_boards:  # a table's result there is its boards', each its own
-            raise Unprocessable("a duplicate table's results are its boards': enter a board's score with tournament "
-                                "result EVENT --round R --table T --board B --score NS=..,EW=..")
+            raise Unprocessable(results.BOARD_BY_BOARD)
         with self.lock:
             table = self.table(round_no, table_no)
             if self.store.result_for(table.id) is None:
