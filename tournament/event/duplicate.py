@@ -257,16 +257,19 @@ def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> T
 
 
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
-                replace: bool = False, by: str | None = None, find: TableFinder | None = None) -> BoardEntry:
+                replace: bool = False, by: str | None = None, find: TableFinder | None = None,
+                within: bool = False, ended: str | None = None) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
     (both sides, whole numbers within the limit, below zero only where the game allows it).
-    ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event)."""
+    ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event).
+    ``within``: inside a write already open (the venue's confirmation of a board's typed score);
+    ``ended``: how the hand ended, where it was said (``out``, ``blocked``)."""
     if find is None:
         check_duplicate(store, "a board's result")
-    with store.write():
+    with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
-        return _put(store, table, board_no, ordered["NS"], ordered["EW"], None, False, None, None, replace, by)
+        return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by)
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,

@@ -364,8 +364,10 @@ def with_board(facts: Facts, live: Live, text: str) -> str:
     """A duplicate table's DGN lines with the board's deal after a ``hand`` line that gives none:
     the deal is the board's, so the engine knows every tile (only legal moves offered, forced
     passes made).  A ``hand`` line with a deal of its own is left as sent (the server checks it
-    against the board's: :meth:`tournament.event.venue.Venue.record`).  A hand before the board's
-    hand is confirmed, or after the round's boards are all played, is refused."""
+    against the board's: :meth:`tournament.event.venue.Venue.record`).  A table that records scores
+    only (mode ``sheet``) types each board's score (``hand 1``, ``end blocked NS 30 EW 0``): its hand
+    is left without a deal, a score-sheet hand.  A hand before the board's hand is confirmed, or
+    after the round's boards are all played, is refused."""
     if facts.boards is None:
         return text
     lines = text.split("\n")
@@ -385,6 +387,8 @@ def with_board(facts: Facts, live: Live, text: str) -> str:
             raise Unprocessable(f"{number}:{column}: board {board['board']} is one hand: it is confirmed before "
                                 f"the next board starts", number, column)
         rest = [x.split()[0].lower() for x in lines[number:] if x.split()]
+        if live.mode == "sheet":  # scores only: the board's score typed, its play not recorded (no deal)
+            continue
         if len(words) <= 2 and next(iter(rest), None) not in DEAL_PARTS:  # no deal of its own: the board's
             dealt = str(board["deal"]).split("\n")  # "hand 1 lead N", then the deal's lines
             out[-1] = " ".join(words[:2] + dealt[0].split()[2:])

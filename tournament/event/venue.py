@@ -147,6 +147,7 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (verified record) — stored"),
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (verified record) — already stored; nothing "
        "changed"),
+    N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — stored"),
 )
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
@@ -613,7 +614,8 @@ class Venue:
             rows = [{"board": n, "NS": done[n]["ns_points"], "EW": done[n]["ew_points"]} for n in numbers]
             result = {"scores": {"NS": sum(r["NS"] for r in rows), "EW": sum(r["EW"] for r in rows)},
                       "winner": None, "kind": "boards", "boards": rows,
-                      "verified": all(bool(done[n]["verified"]) for n in numbers), "scores_only": False,
+                      "verified": all(bool(done[n]["verified"]) for n in numbers),
+                      "scores_only": not all(bool(done[n]["verified"]) for n in numbers),
                       "via": venue_sql.entered_via(self.store, table.id)}
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
@@ -802,7 +804,7 @@ class Venue:
                 _check_deal_lines(board, live.session.game.seats, text)
             kind, body, said = table_log.judge_dgn(live, text, facts)
             record = live.session.record()
-            if board is not None and record.hands and not record.hands[0].moves:
+            if board is not None and record.hands and not record.hands[0].moves and not record.hands[0].score_sheet:
                 try:  # a deal the table typed itself must be the board's, whole (its leader too)
                     bd.check_hand(board, record, 1)
                 except bd.NotTheBoardsDeal as e:
@@ -959,10 +961,15 @@ class Venue:
         where = f"round {table.round} table {table.number} board {number} (table page)"
         record, report = fill(record, where)  # the hand's result written in, as the engine computed it
         try:
-            entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
-                                           by=author, within=True,
-                                           find=duplicate_teams.find_table if self.store.settings.team_duplicate
-                                           else None)
+            find = duplicate_teams.find_table if self.store.settings.team_duplicate else None
+            hand = record.hands[0] if record.hands else None
+            if hand is not None and hand.score_sheet and hand.result is not None:  # scores only: the typed score
+                entry = duplicate.enter_score(self.store, table.round, table.number, number,
+                                              {s: int((report.scores or {}).get(s, 0)) for s in table.sides()},
+                                              by=author, within=True, ended=hand.result.end, find=find)
+            else:
+                entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
+                                               by=author, within=True, find=find)
         except TournamentError as e:
             raise Unprocessable(e.message) from None
         venue_sql.set_entered_via(self.store, table.id, "table")
