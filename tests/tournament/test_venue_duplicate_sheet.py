@@ -31,7 +31,8 @@ def sheet(tmp_path):
     state = client.get(url, headers=_auth(token)).json()
     r = client.post(f"{url}/mode", headers=_auth(token), json={"rev": state["rev"], "mode": "sheet"})
     assert r.status_code == 200, r.text
-    yield event, client, url, token, r.json()
+    director = server.call(server.venue.links, "http://testserver")["director"].rsplit("/", 1)[1]
+    yield event, client, url, token, r.json(), director
     server.close()
 
 
@@ -45,7 +46,7 @@ def _confirm(client, url, token, state):
 
 @pytest.mark.parametrize("lang, words", [("en", "only one side scores a hand"), ("es", "anota una sola")])
 def test_a_boards_score_is_checked_as_a_hands(sheet, lang, words):
-    event, client, url, token, state = sheet
+    event, client, url, token, state, director = sheet
     r = client.post(f"{url}/dgn", headers={**_auth(token), "Accept-Language": lang},
                     json={"rev": state["rev"], "text": "hand 1\nend blocked NS 10 EW 20"})
     assert r.status_code == 422 and words in r.json()["error"] and "\n" not in r.json()["error"]
@@ -55,7 +56,7 @@ def test_a_boards_score_is_checked_as_a_hands(sheet, lang, words):
 
 
 def test_boards_typed_and_confirmed_board_by_board(sheet):
-    event, client, url, token, state = sheet
+    event, client, url, token, state, director = sheet
     assert state["mode"] == "sheet" and state["board"] == 1
     r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1\nend blocked NS 30 EW 0"})
     assert r.status_code == 200, r.text
@@ -84,7 +85,7 @@ def test_boards_typed_and_confirmed_board_by_board(sheet):
 
 
 def test_a_table_may_switch_to_play_between_boards(sheet):
-    event, client, url, token, state = sheet
+    event, client, url, token, state, director = sheet
     r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1\nend blocked NS 30 EW 0"})
     state = _confirm(client, url, token, r.json())
     r = client.post(f"{url}/mode", headers=_auth(token), json={"rev": state["rev"], "mode": "play"})
@@ -92,3 +93,40 @@ def test_a_table_may_switch_to_play_between_boards(sheet):
     import random
     state = _play_board(client, url, token, r.json(), random.Random(1))
     assert "verified record" in state["said"][-1] and state["status"] == "confirmed"
+
+
+def test_the_director_corrects_a_confirmed_boards_score(sheet):
+    """The director's page corrects a confirmed board's score at a table, with a reason into the audit
+    trail; the old result is kept whole; the standings, the board's traveller and the feed follow."""
+    event, client, url, token, state, director = sheet
+    for text in ("hand 1\nend blocked NS 30 EW 0", "hand 1\nend out NS 0 EW 12"):
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
+        state = _confirm(client, url, token, r.json())
+    assert state["status"] == "confirmed"
+    correct = {"scores": {"NS": 20, "EW": 0}, "board": 1}
+    r = client.post(f"{url}/result", headers=_auth(director), json={**correct, "reason": None})
+    assert r.status_code == 422 and "reason" in r.json()["error"]
+    r = client.post(f"{url}/result", headers=_auth(director), json={**correct, "board": 3, "reason": "slip"})
+    assert r.status_code == 422 and "not board 3" in r.json()["error"]
+    r = client.post(f"{url}/result", headers=_auth(director),
+                    json={**correct, "scores": {"NS": -4, "EW": 0}, "reason": "slip"})
+    assert r.status_code == 422  # checked as tournament result --board --score checks it
+    r = client.post(f"{url}/result", headers=_auth(token), json={**correct, "reason": "slip"})
+    assert r.status_code == 403  # the table's own key does not correct
+    r = client.post(f"{url}/result", headers=_auth(director), json={**correct, "reason": "NS counted 30, not 20"})
+    assert r.status_code == 200, r.text
+    state = r.json()
+    assert "board 1: NS 20, EW 0 (typed score, unverified) — replaced" in state["said"][-1]
+    assert state["result"]["boards"][0] == {"board": 1, "NS": 20, "EW": 0}
+    with sqlite3.connect(event) as db:
+        trail = db.execute("SELECT action, detail, reason, changed_by FROM desk_log WHERE action = 'board_corrected'"
+                           ).fetchall()
+        kept = db.execute("SELECT board, old_result FROM board_result_audit").fetchall()
+    assert len(trail) == 1 and trail[0][2] == "NS counted 30, not 20" and trail[0][3] == "the director's page"
+    assert json.loads(trail[0][1])["was"] == {"NS": 30, "EW": 0}
+    assert [(b, json.loads(o)["ns_points"]) for b, o in kept] == [(1, 30)]
+    traveller = json.loads(run("export", event, "-o", "-"))["travellers"][0]
+    assert traveller["board"] == 1 and traveller["results"][0]["ns_points"] == 20
+    assert "<td>20</td><td>0</td>" in client.get("/boards/1").text
+    doc = json.loads(run("standings", event, "--json"))
+    assert client.get("/api/v1/standings").json()["pairs"] == doc["pairs"]

@@ -148,6 +148,8 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (verified record) — already stored; nothing "
        "changed"),
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — stored"),
+    N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — replaced"),
+    N_("round %(n)s table %(n2)s board %(n3)s has no result yet: there is nothing to correct"),
 )
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
@@ -1088,9 +1090,11 @@ class Venue:
                     "can_pair": (complete or not rnd) and not over,
                     "idle_after": self.idle_minutes, "matches": matches}
 
-    def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None) -> dict:
+    def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None,
+                        board: Any = None) -> dict:
         """A result entered or corrected from the director's page: a score by hand (unverified), with
-        a reason when it replaces one (into the audit trail, as ``tournament amend``)."""
+        a reason when it replaces one (into the audit trail, as ``tournament amend``).  At a
+        duplicate table, ``board``: that board's result corrected (:func:`duplicate.correct_score`)."""
         if not isinstance(scores, dict) or not scores or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in scores.items()):
             raise Unprocessable('"scores" must be an object of whole numbers, one per side: {"NS": 120, "EW": 80}')
@@ -1098,6 +1102,10 @@ class Venue:
             raise Unprocessable('"reason" must be text')
         if winner is not None and not isinstance(winner, str):
             raise Unprocessable('"winner" must be a side or seat')
+        if board is not None and (isinstance(board, bool) or not isinstance(board, int)):
+            raise Unprocessable('"board" must be the number of the board to correct')
+        if self.store.settings.duplicate and board is not None:  # a confirmed board's score corrected
+            return self._correct_board(round_no, table_no, board, scores, reason)
         if self._plays_boards:  # a table's result there is its boards', each its own
             raise Unprocessable(results.BOARD_BY_BOARD)
         with self.lock:
@@ -1120,6 +1128,23 @@ class Venue:
             self.store.bring_browsing_up_to_date()
             state = self._state(table, self._current(table), [entry.summary()])
             return state
+
+    def _correct_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any) -> dict:
+        """The director's typed correction of a board's result at a duplicate table, with its reason."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
+        with self.lock:
+            table = self.table(round_no, table_no)
+            try:
+                entry = duplicate.correct_score(self.store, round_no, table_no, board, scores, reason,
+                                                "the director's page")
+            except TournamentError as e:
+                raise Unprocessable(e.message) from None
+            with self.store.write():
+                venue_sql.upgrade_for_venue(self.store)
+                venue_sql.set_entered_via(self.store, table.id, "director")
+            self.store.bring_browsing_up_to_date()
+            return self._state(table, self._current(table), [entry.summary()])
 
     def lines(self, round_no: int, table_no: int) -> dict[str, Any]:
         """The table's game hand by hand, one line a move, as a correction numbers them
