@@ -293,6 +293,8 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
                                 f"nothing to correct")
         ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
         entry = _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, True, by)
+        if entry.status == UNCHANGED:  # the same typed score again: nothing corrected, nothing in the trail
+            return entry
         desk_sql.log(store, "board_corrected", round_no,
                      {"table": table_no, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
                       "now": {"NS": entry.ns, "EW": entry.ew}}, by, reason)
