@@ -298,3 +298,35 @@ def test_no_later_stage_for_a_duplicate_session(tmp_path: Path) -> None:
     for stage in (("knockout", "--top", 4), ("roundrobin", "--top", 4)):
         out = run(*stage[:1], event, *stage[1:], code=1)
         assert "a duplicate event has no knockout or round robin stage" in out and "no result" not in out
+
+
+def test_a_whole_games_result_is_refused_at_a_duplicate_table(tmp_path: Path) -> None:
+    """A duplicate table's results are its boards': a whole game's result (typed, a forfeit, a game's
+    record) is refused by the event layer itself, in one line, whoever calls it (exit 2 from the
+    command line), in English and Spanish."""
+    from domrec import phrases
+    from tournament import i18n, open_event
+    from tournament.errors import UnusableInput
+    from tournament.event import results as res
+    from tournament.web.app import PHRASES
+
+    event = tmp_path / "e.db"
+    new_event(event, 6, "mitchell")
+    run("boards", event, "--boards", 6, "--seed", 1)
+    run("pair", event)
+    out = runner.invoke(app, ["result", str(event), "--round", "1", "--table", "1", "--score", "NS=3,EW=0"])
+    assert out.exit_code == 2 and out.output.strip().splitlines() == [f"error: {res.BOARD_BY_BOARD}"]
+    store = open_event(event)
+    try:
+        with pytest.raises(UnusableInput, match="entered board by board"):
+            res.enter_manual(store, 1, {"NS": 3, "EW": 0}, 1)
+        with pytest.raises(UnusableInput, match="entered board by board"):
+            res.enter_forfeit(store, 1, ("EW",), 1)
+        game = B.play(B.deal_boards("competitive", 1, 1)[0], 1)
+        with pytest.raises(UnusableInput, match="entered board by board"):
+            res.enter_record(store, text_of([attrs.evolve(game, event={"round": 1, "table": 1})], "json"), "g.json", 1)
+        assert store.result_for(store.table(1, 1).id) is None  # nothing stored
+    finally:
+        store.close()
+    spanish = phrases.translate(res.BOARD_BY_BOARD, "es", PHRASES, i18n.FOLDERS)
+    assert "tablero por tablero" in spanish and "\n" not in spanish

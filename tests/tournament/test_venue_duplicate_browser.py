@@ -102,3 +102,44 @@ def test_the_halls_duplicate_pages_after_the_session_on_a_phone_and_a_laptop(tmp
             page.close()
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("lang, heading", [("en", "Board 1: its score"), ("es", "Tablero 1: sus puntos")])
+def test_a_boards_score_typed_at_a_scores_only_table(tmp_path: Path, browser, lang: str, heading: str) -> None:
+    """A table that records scores only types board 1's score (the points and how the hand ended),
+    both sides confirm it, and the page moves on to board 2's score; the event has board 1's typed
+    score, unverified, with how it ended."""
+    path = tmp_path / "dup.db"
+    new_event(path, 6, "mitchell")
+    run("boards", path, "--boards", 6, "--seed", 38)
+    run("pair", path)
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, locale=lang)
+        page = context.new_page()
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_selector('#board-now[data-board="1"]', timeout=WAIT_MS)
+        before = _rev(page)
+        page.click("#mode-sheet", timeout=WAIT_MS)
+        wait_rev(page, before, WAIT_MS)
+        page.wait_for_selector('#add-sheet-board[data-board="1"]', timeout=WAIT_MS)
+        assert heading in page.inner_text("#panel")
+        page.fill("#score-NS", "36")
+        page.fill("#score-EW", "0")
+        page.select_option("#board-ended", "blocked")
+        before = _rev(page)
+        page.click("#add-sheet-board")
+        wait_rev(page, before, WAIT_MS)
+        _shot(page, f"duplicate-board-score-{lang}")
+        _confirm_all(page, ["NS", "EW"])
+        page.wait_for_selector('#add-sheet-board[data-board="2"]', timeout=WAIT_MS)
+        assert page.input_value("#score-NS") == ""  # board 2's boxes are its own
+        context.close()
+    finally:
+        served.close()
+    store = open_event(path)
+    table = store.tables(1)[0]
+    entered = duplicate.entered(store, table.id, 1)
+    assert (entered["ns_points"], entered["ew_points"], entered["ended"], bool(entered["verified"])) == \
+        (36, 0, "blocked", False)
+    store.close()

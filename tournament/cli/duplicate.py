@@ -154,6 +154,8 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
     if score is not None:
         if records:
             raise UnusableInput("give record files or --score, not both")
+        if board is None:  # a whole game's score: this event's results are its boards'
+            raise UnusableInput(res.BOARD_BY_BOARD)
         if round_no is None or table is None or board is None:
             raise UnusableInput("a board's typed result needs --round R --table T --board B --score NS=..,EW=..")
         typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())

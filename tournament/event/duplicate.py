@@ -257,16 +257,48 @@ def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> T
 
 
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
-                replace: bool = False, by: str | None = None, find: TableFinder | None = None) -> BoardEntry:
+                replace: bool = False, by: str | None = None, find: TableFinder | None = None,
+                within: bool = False, ended: str | None = None) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
     (both sides, whole numbers within the limit, below zero only where the game allows it).
-    ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event)."""
+    ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event).
+    ``within``: inside a write already open (the venue's confirmation of a board's typed score);
+    ``ended``: how the hand ended, where it was said (``out``, ``blocked``)."""
     if find is None:
         check_duplicate(store, "a board's result")
-    with store.write():
+    with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
-        return _put(store, table, board_no, ordered["NS"], ordered["EW"], None, False, None, None, replace, by)
+        return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by)
+
+
+def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
+                  reason: str, by: str, ended: str | None = None) -> BoardEntry:
+    """The director corrects a board's result at a table with a typed score (unverified): the
+    board must have a result there; the one it replaces is kept whole
+    (``board_result_audit``), and the correction goes into the audit trail with ``reason``
+    (``board_corrected``).  The standings, travellers and feed are computed afresh from it."""
+    from tournament.event.audit import clean_text
+    from tournament.store import desk as desk_sql
+
+    check_duplicate(store, "a board's correction")
+    if not isinstance(reason, str) or not reason.strip():
+        raise UnusableInput("give the reason for correcting a board's result (it goes into the audit trail)")
+    reason = clean_text(reason, "the reason") or reason
+    with store.write():
+        table = _seated(store, round_no, table_no, board_no)
+        old = sql.result(store, table.id, board_no)
+        if old is None:
+            raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result yet: there is "
+                                f"nothing to correct")
+        ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
+        entry = _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, True, by)
+        if entry.status == UNCHANGED:  # the same typed score again: nothing corrected, nothing in the trail
+            return entry
+        desk_sql.log(store, "board_corrected", round_no,
+                     {"table": table_no, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
+                      "now": {"NS": entry.ns, "EW": entry.ew}}, by, reason)
+        return entry
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,

@@ -268,6 +268,7 @@ def enter_record(store: EventStore, text: str | bytes, source: str = "<record>",
 
     ``within``: the caller holds the store's write transaction already (the venue enters a
     table's game in the transaction of the confirmation that completes it)."""
+    refuse_whole_game(store)
     record, report = judge(text, source)
     check_report(report)
     if record is None:  # cannot happen after a valid report; kept for a clear message
@@ -309,6 +310,7 @@ def enter_dgn_game(store: EventStore, game: DgnGame, round_no: int | None = None
     located at their line and column), the event's game and rules, the table's players in their
     seats, idempotence.  The record is stored in its JSON form (what ``check`` re-validates);
     its hash is the hash of that record, so the same game sent as DGN and as JSON is one result."""
+    refuse_whole_game(store)
     report = game.report
     check_report(report)
     if game.record is None or not game.complete:  # a valid report always has the whole record
@@ -335,6 +337,7 @@ def _enter(store: EventStore, record: Record, report: Report, stored_text: str, 
 def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round_no: int | None = None,
                  replace: bool = False, winner: str | None = None, note: str | None = None) -> Entry:
     """A score typed in by the director: stored, and marked unverified."""
+    refuse_whole_game(store)
     with store.write():
         _, table = _round_table(store, round_no, table_no)
         ordered, winner = _manual_scores(table, scores, winner, store.settings.game)
@@ -366,6 +369,7 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
     A table whose game was recorded was played, so nobody forfeited it: refused, even with
     ``replace`` (replace the record by another record, or a manual score, instead).
     """
+    refuse_whole_game(store)
     with store.write():
         rnd, table = _round_table(store, round_no, table_no)
         sides = table.sides()
@@ -422,6 +426,7 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
     The sides' scores stored are the forfeit score for a side whose players all came, 0 for a
     side with an absent player; the players who did not play are in the result's note, where the
     standings read them.  Refused, like a forfeit by side, on a table whose game was recorded."""
+    refuse_whole_game(store)
     if store.settings.format not in (INDIVIDUAL, ROTATING):
         raise ResultRefused(f"a forfeit by player is for individual and rotating-partner events; in a "
                             f"{store.settings.format} event name the side that did not play (--forfeit SIDE)")
@@ -545,10 +550,23 @@ def _round(store: EventStore, record: Record, round_no: int | None, source: str)
     return round_no
 
 
+#: A whole game's result at a duplicate pairs table, refused (exit 2): its results are its boards', each
+#: compared with the other tables' on that board (:mod:`tournament.event.duplicate`).
+BOARD_BY_BOARD = ("a duplicate event's results are entered board by board: tournament result EVENT --round R "
+                  "--table T --board B --score NS=..,EW=.. (or the hand's record)")
+
+
+def refuse_whole_game(store: EventStore) -> None:
+    """A duplicate pairs event takes no game's result: before anything else is read or said of it."""
+    if store.settings.duplicate:
+        raise UnusableInput(BOARD_BY_BOARD)
+
+
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
            winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
            report: Report | None, note: str | None = None, by: str | None = None,
            reason: str | None = None) -> Entry:
+    refuse_whole_game(store)  # a whole game's result has nothing to be compared with
     if store.settings.team_duplicate:  # a match is scored on its boards: a whole game's result counts for nothing
         raise ResultRefused(f"{source}: duplicate teams enter a result per board: --round {table.round} --table "
                             f"{table.number} --board B --score NS=..,EW=.. (or the hand's record)")
@@ -648,6 +666,7 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     game, checked by domrec exactly as :func:`enter_record` checks one.  The table must have a
     result; the record must be that table's game (its players in their seats, its round and
     table tags agreeing).  The old result goes to the audit trail with ``by`` and ``reason``."""
+    refuse_whole_game(store)
     from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
@@ -694,6 +713,7 @@ def amend_dgn(store: EventStore, text: str | bytes, source: str, round_no: int, 
 def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[str, int],
                  winner: str | None = None, by: str | None = None, reason: str | None = None) -> Entry:
     """Correct a result with a score typed in by the director (stored as unverified)."""
+    refuse_whole_game(store)
     from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")

@@ -20,6 +20,7 @@ file (a PIN, the result entered in the event), and the phone's engine never answ
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import logging
@@ -87,7 +88,8 @@ class Live:
     set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see replay)
     logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
     corrected: dict | None = None  # the director's last correction, while no move was recorded after it
-    board: int = 0  # a duplicate table: how many of its round's boards are played and confirmed
+    board: int = 0  # a duplicate table: how many of its round's boards are played and confirmed here
+    played: list[int] = attrs.Factory(list)  # a duplicate table: the boards confirmed here, in order
 
 
 def replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -170,6 +172,8 @@ def apply(live: Live, kind: str, body: str, at: str) -> None:
         live.confirmed[body] = at
     elif kind == "board":  # the game's session is started afresh by whoever keeps it (replay, the venue)
         live.board += 1
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            live.played.append(int(json.loads(body)["board"]))
         live.confirmed = {}
         live.corrected = None
     elif kind == "call":
@@ -208,6 +212,22 @@ def progress(confirmed: bool, live: Live, game: dict[str, Any], duplicate: bool 
             "playing" if game["hands"] or live.board else "not started")
 
 
+def board_index(facts: Facts, live: Live) -> int:
+    """Where a duplicate table is in its round's boards: the index of the first board that is
+    neither confirmed at the table nor has a result in the event (one the director entered beside
+    the server, ``tournament result --board``, is not played again); the number of boards once
+    every one has its result."""
+    boards = facts.boards or ()
+    return next((k for k, b in enumerate(boards) if not b.get("entered") and b["board"] not in live.played),
+                len(boards))
+
+
+def boards_done(facts: Facts, live: Live) -> int:
+    """How many of a duplicate table's boards of the round have their result (here, or entered
+    beside the server)."""
+    return sum(1 for b in facts.boards or () if b.get("entered") or b["board"] in live.played)
+
+
 def finished(live: Live, duplicate: bool = False) -> bool:
     """The table's game is over, for its confirmations: by its rules, or (``duplicate``) the
     board's one hand is closed."""
@@ -233,7 +253,8 @@ class Facts:
     result: dict | None = None
     next: dict | None = None
     #: A duplicate table: its round's boards in the order it plays them, each ``{"board": B,
-    #: "deal": DGN lines}`` (the board's hand line and deal, what a ``hand`` line starts); None at
+    #: "deal": DGN lines, "entered": bool}`` (the board's hand line and deal, what a ``hand`` line
+    #: starts; whether the event has its result at this table, from here or beside the server); None at
     #: any other table.
     boards: tuple | None = None
 
@@ -273,8 +294,9 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
     if duplicate:
         numbers = [b["board"] for b in facts.boards or ()]
         answer["boards"] = numbers
-        answer["board"] = numbers[live.board] if live.board < len(numbers) else None
-        answer["boards_played"] = live.board
+        at = board_index(facts, live)
+        answer["board"] = numbers[at] if at < len(numbers) else None
+        answer["boards_played"] = boards_done(facts, live)
     return answer
 
 
@@ -342,8 +364,10 @@ def with_board(facts: Facts, live: Live, text: str) -> str:
     """A duplicate table's DGN lines with the board's deal after a ``hand`` line that gives none:
     the deal is the board's, so the engine knows every tile (only legal moves offered, forced
     passes made).  A ``hand`` line with a deal of its own is left as sent (the server checks it
-    against the board's: :meth:`tournament.event.venue.Venue.record`).  A hand before the board's
-    hand is confirmed, or after the round's boards are all played, is refused."""
+    against the board's: :meth:`tournament.event.venue.Venue.record`).  A table that records scores
+    only (mode ``sheet``) types each board's score (``hand 1``, ``end blocked NS 30 EW 0``): its hand
+    is left without a deal, a score-sheet hand.  A hand before the board's hand is confirmed, or
+    after the round's boards are all played, is refused."""
     if facts.boards is None:
         return text
     lines = text.split("\n")
@@ -354,14 +378,17 @@ def with_board(facts: Facts, live: Live, text: str) -> str:
         if not words or words[0].lower() != "hand":
             continue
         column = len(line) - len(line.lstrip()) + 1
-        if live.board >= len(facts.boards):
+        at = board_index(facts, live)
+        if at >= len(facts.boards):
             raise Unprocessable(f"{number}:{column}: this table has played all its boards of the round",
                                 number, column)
-        board = facts.boards[live.board]
+        board = facts.boards[at]
         if live.session.game.hand_number >= 1:
             raise Unprocessable(f"{number}:{column}: board {board['board']} is one hand: it is confirmed before "
                                 f"the next board starts", number, column)
         rest = [x.split()[0].lower() for x in lines[number:] if x.split()]
+        if live.mode == "sheet":  # scores only: the board's score typed, its play not recorded (no deal)
+            continue
         if len(words) <= 2 and next(iter(rest), None) not in DEAL_PARTS:  # no deal of its own: the board's
             dealt = str(board["deal"]).split("\n")  # "hand 1 lead N", then the deal's lines
             out[-1] = " ".join(words[:2] + dealt[0].split()[2:])

@@ -134,8 +134,8 @@ REFUSALS = (
     N_('"at" must be when the write was made on the phone, as an ISO 8601 time such as 2026-12-02T20:15:00Z'),
     # A duplicate table (docs/duplicate.md: at the venue).
     N_("this table has played all its boards of the round"),
-    N_("a duplicate table's results are its boards': enter a board's score with tournament result EVENT --round R "
-       "--table T --board B --score NS=..,EW=.."),
+    N_("a duplicate event's results are entered board by board: tournament result EVENT --round R --table T "
+       "--board B --score NS=..,EW=.. (or the hand's record)"),
     N_("board %(n)s is one hand: it is confirmed before the next board starts"),
     N_("board %(n)s deals %(tile)s to %(seat)s, not to %(seat2)s: this table plays the board's deal"),
     N_("board %(n)s deals %(tile)s to no seat, not to %(seat)s: this table plays the board's deal"),
@@ -147,6 +147,9 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (verified record) — stored"),
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (verified record) — already stored; nothing "
        "changed"),
+    N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — stored"),
+    N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — replaced"),
+    N_("round %(n)s table %(n2)s board %(n3)s has no result yet: there is nothing to correct"),
 )
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
@@ -607,17 +610,19 @@ class Venue:
             kept = (key, tuple({"board": n, "deal": _deal_lines(duplicate.board(self.store, n))} for n in numbers))
             self._deals[table.id] = kept
         done = {n: duplicate.entered(self.store, table.id, n) for n in numbers}
+        boards = tuple({**b, "entered": done[b["board"]] is not None} for b in kept[1])
         result = None
         if numbers and all(done.values()):
             rows = [{"board": n, "NS": done[n]["ns_points"], "EW": done[n]["ew_points"]} for n in numbers]
             result = {"scores": {"NS": sum(r["NS"] for r in rows), "EW": sum(r["EW"] for r in rows)},
                       "winner": None, "kind": "boards", "boards": rows,
-                      "verified": all(bool(done[n]["verified"]) for n in numbers), "scores_only": False,
+                      "verified": all(bool(done[n]["verified"]) for n in numbers),
+                      "scores_only": not all(bool(done[n]["verified"]) for n in numbers),
                       "via": venue_sql.entered_via(self.store, table.id)}
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None, result=result,
-                     boards=kept[1])
+                     boards=boards)
 
     @property
     def _plays_boards(self) -> bool:
@@ -795,12 +800,13 @@ class Venue:
         def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
             facts = self._board_facts(table)
             board = None
-            if facts.boards and live.board < len(facts.boards):
-                board = duplicate.board(self.store, facts.boards[live.board]["board"])
+            at = table_log.board_index(facts, live)
+            if facts.boards and at < len(facts.boards):
+                board = duplicate.board(self.store, facts.boards[at]["board"])
                 _check_deal_lines(board, live.session.game.seats, text)
             kind, body, said = table_log.judge_dgn(live, text, facts)
             record = live.session.record()
-            if board is not None and record.hands and not record.hands[0].moves:
+            if board is not None and record.hands and not record.hands[0].moves and not record.hands[0].score_sheet:
                 try:  # a deal the table typed itself must be the board's, whole (its leader too)
                     bd.check_hand(board, record, 1)
                 except bd.NotTheBoardsDeal as e:
@@ -948,16 +954,24 @@ class Venue:
         from domrec.convert import fill
 
         facts = self._board_facts(table)
-        number = facts.boards[live.board]["board"]
+        at = table_log.board_index(facts, live)
+        if at >= len(facts.boards or ()):
+            raise Unprocessable("this table has played all its boards of the round")
+        number = facts.boards[at]["board"]
         record = live.session.record()
         record = attrs.evolve(record, event={**(record.event or {}), "board": number})
         where = f"round {table.round} table {table.number} board {number} (table page)"
         record, report = fill(record, where)  # the hand's result written in, as the engine computed it
         try:
-            entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
-                                           by=author, within=True,
-                                           find=duplicate_teams.find_table if self.store.settings.team_duplicate
-                                           else None)
+            find = duplicate_teams.find_table if self.store.settings.team_duplicate else None
+            hand = record.hands[0] if record.hands else None
+            if hand is not None and hand.score_sheet and hand.result is not None:  # scores only: the typed score
+                entry = duplicate.enter_score(self.store, table.round, table.number, number,
+                                              {s: int((report.scores or {}).get(s, 0)) for s in table.sides()},
+                                              by=author, within=True, ended=hand.result.end, find=find)
+            else:
+                entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
+                                               by=author, within=True, find=find)
         except TournamentError as e:
             raise Unprocessable(e.message) from None
         venue_sql.set_entered_via(self.store, table.id, "table")
@@ -1076,9 +1090,11 @@ class Venue:
                     "can_pair": (complete or not rnd) and not over,
                     "idle_after": self.idle_minutes, "matches": matches}
 
-    def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None) -> dict:
+    def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None,
+                        board: Any = None) -> dict:
         """A result entered or corrected from the director's page: a score by hand (unverified), with
-        a reason when it replaces one (into the audit trail, as ``tournament amend``)."""
+        a reason when it replaces one (into the audit trail, as ``tournament amend``).  At a
+        duplicate table, ``board``: that board's result corrected (:func:`duplicate.correct_score`)."""
         if not isinstance(scores, dict) or not scores or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in scores.items()):
             raise Unprocessable('"scores" must be an object of whole numbers, one per side: {"NS": 120, "EW": 80}')
@@ -1086,9 +1102,12 @@ class Venue:
             raise Unprocessable('"reason" must be text')
         if winner is not None and not isinstance(winner, str):
             raise Unprocessable('"winner" must be a side or seat')
+        if board is not None and (isinstance(board, bool) or not isinstance(board, int)):
+            raise Unprocessable('"board" must be the number of the board to correct')
+        if self.store.settings.duplicate and board is not None:  # a confirmed board's score corrected
+            return self._correct_board(round_no, table_no, board, scores, reason)
         if self._plays_boards:  # a table's result there is its boards', each its own
-            raise Unprocessable("a duplicate table's results are its boards': enter a board's score with tournament "
-                                "result EVENT --round R --table T --board B --score NS=..,EW=..")
+            raise Unprocessable(results.BOARD_BY_BOARD)
         with self.lock:
             table = self.table(round_no, table_no)
             if self.store.result_for(table.id) is None:
@@ -1109,6 +1128,23 @@ class Venue:
             self.store.bring_browsing_up_to_date()
             state = self._state(table, self._current(table), [entry.summary()])
             return state
+
+    def _correct_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any) -> dict:
+        """The director's typed correction of a board's result at a duplicate table, with its reason."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
+        with self.lock:
+            table = self.table(round_no, table_no)
+            try:
+                entry = duplicate.correct_score(self.store, round_no, table_no, board, scores, reason,
+                                                "the director's page")
+            except TournamentError as e:
+                raise Unprocessable(e.message) from None
+            with self.store.write():
+                venue_sql.upgrade_for_venue(self.store)
+                venue_sql.set_entered_via(self.store, table.id, "director")
+            self.store.bring_browsing_up_to_date()
+            return self._state(table, self._current(table), [entry.summary()])
 
     def lines(self, round_no: int, table_no: int) -> dict[str, Any]:
         """The table's game hand by hand, one line a move, as a correction numbers them

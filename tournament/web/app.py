@@ -1106,7 +1106,7 @@ class VenueServer(HallSite):
             round_no, table_no, _ = await self._authorized(request, director=True)
             body = await _json_body(request)
             return await self.run(self.venue.director_result, round_no, table_no, body.get("scores"),
-                                  body.get("reason"), body.get("winner"))
+                                  body.get("reason"), body.get("winner"), body.get("board"))
         return await self._answer(request, work)
 
     async def _director_here(self, request: Request) -> tuple[int, int, str]:

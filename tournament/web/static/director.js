@@ -278,7 +278,18 @@
     open = { round, table };
     tell("");
     showTable(data);
-    const scores = data.result ? data.result.scores : data.game.totals;
+    // A duplicate table's results are its boards': the board to correct is picked, its score shown.
+    const rows = (data.result && data.result.boards) || [];
+    $("result-board-row").hidden = !data.boards;
+    if (data.boards) {
+      $("result-board").replaceChildren(...data.boards.map((b) => el("option", { value: b }, t("Board %(n)s", { n: b }))));
+      $("result-board").onchange = () => {
+        const row = rows.find((r) => r.board === Number($("result-board").value)) || {};
+        for (const s of data.sides) $("dir-score-" + s).value = row[s] ?? "";
+      };
+    }
+    const first = rows.find((r) => data.boards && r.board === data.boards[0]);
+    const scores = data.boards ? (first || {}) : data.result ? data.result.scores : data.game.totals;
     $("result-scores").replaceChildren(...data.sides.map((s) => el("label", {}, s + " ",
       el("input", { type: "number", inputmode: "numeric", id: "dir-score-" + s, value: scores[s] ?? "",
                     style: "width:6em" }))));
@@ -295,7 +306,9 @@
       scores[s] = Number(typed);
     }
     const reason = $("result-reason").value.trim();
-    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result`, { scores, reason: reason || null }, tell);
+    const body = { scores, reason: reason || null };
+    if (openState.boards) body.board = Number($("result-board").value);
+    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result`, body, tell);
     if (data) {
       $("result-reason").value = "";
       await refresh();

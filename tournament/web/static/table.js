@@ -457,7 +457,10 @@
       // A duplicate table: the board's deal is known (from its slip); the hand starts it.
       box.append(el("h2", {}, t("Board %(n)s", { n: view.board })),
                  el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "start-hand", "data-board": view.board,
-                   onclick: () => send("hand 1") }, t("Start board %(n)s", { n: view.board }))),
+                   onclick: () => send("hand 1") }, t("Start board %(n)s", { n: view.board })),
+                   // Or the table types each board's score, as a score sheet (its play not recorded).
+                   el("button", { type: "button", id: "mode-sheet", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "sheet" }) },
+                      t("Scores only"))),
                  el("p", { class: "note" }, t("Lay out the board's tiles as its slip lists them, then start it: the phone knows the deal.")));
       return box;
     }
@@ -577,7 +580,8 @@
   const sheetDraft = {};
   let sheetSent = null;
   function sheetPanel(game) {
-    const next = sheetSent === game.hands.length + 1 ? sheetSent + 1 : game.hands.length + 1;
+    // A duplicate table's draft is its board's (each board's one hand is hand 1).
+    const next = view.boards ? "b" + view.board : sheetSent === game.hands.length + 1 ? sheetSent + 1 : game.hands.length + 1;
     for (const k of Object.keys(sheetDraft)) if (Number(k) < game.hands.length + 1) delete sheetDraft[k];
     const sides = view.sides;
     const draft = sheetDraft[next] || {};
@@ -587,6 +591,7 @@
       box.addEventListener("input", () => { (sheetDraft[next] = sheetDraft[next] || {})[s] = box.value; });
       return el("label", {}, s + " ", box);
     });
+    if (view.boards) return boardSheetPanel(inputs);
     return el("section", {}, el("h2", {}, t("Hand %(n)s: its score", { n: next })), el("div", { class: "row" }, ...inputs),
       el("button", { type: "button", class: "primary", id: "add-sheet-hand", "data-hand": next, disabled: sheetSent !== null, onclick: () => {
         if (sheetSent !== null) { say(t("the hand before is still on its way: wait for its answer"), "bad"); return; }
@@ -596,6 +601,26 @@
         render();
         send("hand " + next + "\nend " + parts).finally(() => { sheetSent = null; render(); });
       } }, t("Record hand %(n)s", { n: next })));
+  }
+
+  // A duplicate table that types its boards' scores: the board's one hand, the points each side won
+  // and how the hand ended; confirmed by both sides as a played board is.
+  function boardSheetPanel(inputs) {
+    const how = el("select", { id: "board-ended", "aria-label": t("how the hand ended") },
+      el("option", { value: "out" }, t("out")), el("option", { value: "blocked" }, t("blocked")));
+    return el("section", {}, el("h2", {}, t("Board %(n)s: its score", { n: view.board })),
+      el("div", { class: "row" }, ...inputs, el("label", {}, t("how the hand ended") + " ", how)),
+      el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", id: "add-sheet-board", "data-board": view.board, disabled: sheetSent !== null, onclick: () => {
+          if (sheetSent !== null) { say(t("the hand before is still on its way: wait for its answer"), "bad"); return; }
+          sheetDraft["b" + view.board] = Object.fromEntries(view.sides.map((s) => [s, $("score-" + s).value]));
+          const parts = view.sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
+          sheetSent = 1;
+          render();
+          send("hand 1\nend " + $("board-ended").value + " " + parts).finally(() => { sheetSent = null; render(); });
+        } }, t("Record board %(n)s", { n: view.board })),
+        el("button", { type: "button", id: "mode-play", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "play" }) },
+           t("Play by play"))));
   }
 
   // The hands' scores, a row a hand, and the totals.
