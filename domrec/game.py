@@ -117,6 +117,8 @@ class Game:
         #: its id is not reused while the entry lives).
         self._seen_11: dict[int, tuple[Hand, bool]] = {}
         self._forget_legal()
+        #: The template and its seats (see :attr:`seats`).
+        self._seats: tuple[Record, tuple[str, ...]] | None = None
 
     def _forget_legal(self) -> None:
         """No legal moves kept yet (see :meth:`legal_moves`)."""
@@ -143,6 +145,7 @@ class Game:
         g._snaps = []
         g._seen_11 = {}
         g._forget_legal()
+        g._seats = None
         g._rebuild(current_too=True)
         last = hands[-1] if hands else None
         if last is not None and not last.score_sheet and (len(hands) - 1) not in g._watch.outcomes:
@@ -159,7 +162,10 @@ class Game:
 
     @property
     def seats(self) -> tuple[str, ...]:
-        return self._template.seats
+        seats = self._seats
+        if seats is None or seats[0] is not self._template:  # (the record's seats are made at each call)
+            seats = self._seats = (self._template, self._template.seats)
+        return seats[1]
 
     @property
     def totals(self) -> dict[str, int]:
