@@ -116,6 +116,17 @@ class Game:
         #: id(hand) -> (hand, whether it needs format 1.1), for :meth:`record` (the hand is kept, so
         #: its id is not reused while the entry lives).
         self._seen_11: dict[int, tuple[Hand, bool]] = {}
+        self._forget_legal()
+        #: The template and its seats (see :attr:`seats`).
+        self._seats: tuple[Record, tuple[str, ...]] | None = None
+
+    def _forget_legal(self) -> None:
+        """No legal moves kept yet (see :meth:`legal_moves`)."""
+        #: Moves pushed so far (refused ones too): with the engine's state object, the key of the
+        #: position whose legal moves are kept in :attr:`_legal`.
+        self._pushes = 0
+        #: (state, pushes, the legal moves then), or None.
+        self._legal: tuple[HandState | None, int, tuple[Move, ...]] | None = None
 
     # --- building from a record -------------------------------------------------
 
@@ -133,6 +144,8 @@ class Game:
         g._hands, g._current, g._moves, g._points = hands, None, [], []
         g._snaps = []
         g._seen_11 = {}
+        g._forget_legal()
+        g._seats = None
         g._rebuild(current_too=True)
         last = hands[-1] if hands else None
         if last is not None and not last.score_sheet and (len(hands) - 1) not in g._watch.outcomes:
@@ -149,7 +162,10 @@ class Game:
 
     @property
     def seats(self) -> tuple[str, ...]:
-        return self._template.seats
+        seats = self._seats
+        if seats is None or seats[0] is not self._template:  # (the record's seats are made at each call)
+            seats = self._seats = (self._template, self._template.seats)
+        return seats[1]
 
     @property
     def totals(self) -> dict[str, int]:
@@ -238,7 +254,22 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now.  Empty when no hand is being played or the deal is not known
-        (then the legal moves depend on tiles nobody has shown)."""
+        (then the legal moves depend on tiles nobody has shown).
+
+        Asked for several times a move (the recorder's check for a forced pass before a move and
+        after it, the page's list of moves), the list is worked out by the engine once a position
+        and kept: a position is the engine's state object (every rebuild, restore or new hand
+        makes a new one) and the moves pushed into it (:meth:`push`, refused ones included, is
+        the only way its state changes in place).  Each caller gets a list of its own."""
+        kept = self._legal
+        if kept is not None and kept[0] is self._state and kept[1] == self._pushes:
+            return list(kept[2])
+        moves = self._legal_now()
+        self._legal = (self._state, self._pushes, tuple(moves))
+        return moves
+
+    def _legal_now(self) -> list[Move]:
+        """:meth:`legal_moves`, asked of the engine."""
         if self._state is None:
             return []
         if self._state.over:
@@ -368,6 +399,7 @@ class Game:
         ``repair=False`` and saves that replay."""
         if self._current is None or self._state is None:
             raise GameError("no hand is being played: start one first")
+        self._pushes += 1  # the position changes (a refused move may have changed part of the state too)
         if self._state.to_move is None and not self._moves and self.deal_known and not self._state.over:
             # The rules leave this hand's leader free and the record names none: the first
             # move's seat leads, as in a JSON record (the engine reads it from the hand's moves).

@@ -149,8 +149,9 @@ class Session:
         self._said: list[str] = []
         #: The views of closed hands, by the hand value they were made of (see :meth:`state`).
         self._closed_views: dict[int, tuple[Any, dict]] = {}
-        #: Each move's view, by the move value it was made of (see :meth:`_move_view`).
-        self._move_views: dict[int, tuple[Any, dict]] = {}
+        #: Each move's view with what it scored, by the move value it was made of and its points
+        #: (see :meth:`_move_view`).
+        self._move_views: dict[int, tuple[Any, Any, dict]] = {}
         #: The announced hand's started copy, by how many requests had been accepted when it was
         #: made (see :meth:`_announced`; requests are only ever appended, an undo being one too):
         #: a table's page is read many times before its first move.
@@ -316,24 +317,25 @@ class Session:
 
     def _hand_view(self, k: int, hand: Any, points: Sequence[int]) -> dict[str, Any]:
         g = self.game
-        moves = [{**self._move_view(m, g.game), "points": points[j] if j < len(points) else None}
-                 for j, m in enumerate(hand.moves)]
+        n = len(points)
+        moves = [self._move_view(m, g.game, points[j] if j < n else None) for j, m in enumerate(hand.moves)]
         result = g.outcome_of(k + 1)
         return {"number": k + 1, "leader": hand.leader, "deal": hand.deal is not None and bool(hand.deal.hands),
                 "sheet": hand.moves == () and hand.deal is None and hand.result is not None, "moves": moves,
                 "result": None if result is None else {"end": result.end, "scores": dict(result.scores)}}
 
-    def _move_view(self, m: Move, game: str) -> dict[str, Any]:
-        """A move as the page shows it, made once a move (the hand in play is shown again at every
-        request, its moves the same values until an undo takes them back)."""
+    def _move_view(self, m: Move, game: str, points: Any) -> dict[str, Any]:
+        """A move as the page shows it, with what it scored (``None`` in a closed hand), made once
+        a move (the hand in play is shown again at every request, its moves the same values until
+        an undo takes them back)."""
         kept = self._move_views.get(id(m))
-        if kept is not None and kept[0] is m:
-            return kept[1]
+        if kept is not None and kept[0] is m and kept[1] == points:
+            return kept[2]
         view = {"seat": m.seat, "text": _word(move_to_dict(m), game), "tile": _tile_of(m), "at": _cells(m),
-                "label": describe_move(m)}
+                "label": describe_move(m), "points": points}
         if len(self._move_views) > 4096:  # a game's moves, many times over: forget the old ones
             self._move_views.clear()
-        self._move_views[id(m)] = (m, view)
+        self._move_views[id(m)] = (m, points, view)
         return view
 
     @property
