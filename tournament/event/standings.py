@@ -86,5 +86,5 @@ def snapshot(store: EventStore) -> tuple[list[str], list[tuple[Any, ...]]] | Non
     except (TournamentError, LookupError, ValueError, TypeError):
         return None
     keys = table.columns()
-    return keys + ["through_round", "provisional"], [(*table.row_dict(row, keys).values(), table.through_round,
-                                                     int(table.provisional)) for row in table.rows]
+    tail = (table.through_round, int(table.provisional))
+    return keys + ["through_round", "provisional"], [table.row_values(row, keys) + tail for row in table.rows]
