@@ -77,7 +77,13 @@ def changes(before: Any, after: Any, path: Path | None = None) -> list:
     path = [] if path is None else path
     if _same(before, after):
         return []
-    whole: list = [[path, copy.deepcopy(after)]]
+    # The whole new value, as the edit to beat; copied only if it is the one chosen (a copy at
+    # every level of every position was most of a replay page's making).
+    whole_size = _size([[path, after]])
+
+    def whole() -> list:
+        return [[path, copy.deepcopy(after)]]
+
     if isinstance(before, dict) and isinstance(after, dict):
         edits: list = []
         for key, value in after.items():
@@ -86,9 +92,10 @@ def changes(before: Any, after: Any, path: Path | None = None) -> list:
             else:
                 edits.append([[*path, key], copy.deepcopy(value)])
         edits += [[[*path, key]] for key in before if key not in after]
-        return edits if _size(edits) <= _size(whole) else whole
+        return edits if _size(edits) <= whole_size else whole()
     if isinstance(before, list) and isinstance(after, list):
-        return min((_list_changes(before, after, path), whole), key=_size)
+        edits = _list_changes(before, after, path)
+        return edits if _size(edits) <= whole_size else whole()
     if isinstance(before, str) and isinstance(after, str) and _bmp(before) and _bmp(after):
         keep = 0
         while keep < min(len(before), len(after)) and before[keep] == after[keep]:
@@ -97,8 +104,8 @@ def changes(before: Any, after: Any, path: Path | None = None) -> list:
         while end < min(len(before), len(after)) - keep and before[-1 - end] == after[-1 - end]:
             end += 1
         splice = [[path, keep, end, after[keep:len(after) - end]]]
-        return min((splice, whole), key=_size)
-    return whole
+        return splice if _size(splice) <= whole_size else whole()
+    return whole()
 
 
 def _list_changes(before: list, after: list, path: Path) -> list:

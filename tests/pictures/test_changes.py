@@ -88,3 +88,23 @@ def test_the_same_and_not_the_same():
     assert not _same(1, 1.0) and not _same(1, True) and not _same(0.0, -0.0) and not _same(None, 0)
     assert not _same({"a": 1, "b": 2}, {"b": 2, "a": 1})  # written in another order: another text
     assert _same({1: "x"}, {"1": "x"})  # a key that is not a string is written as one
+
+
+@settings(max_examples=200, deadline=None)
+@given(before=VALUES, after=VALUES)
+def test_the_edits_share_nothing_with_the_second_value(before, after):
+    """The new value is copied into an edit only when writing it whole is chosen (issue 39: a
+    copy at every level was most of a replay page's making); either way an edit never shares a
+    list or a dict with ``after``, which the page's maker goes on building."""
+    edits = changes(before, after)
+    written = json.dumps(edits)
+
+    def containers(value, out):
+        if isinstance(value, (list, dict)):
+            out.add(id(value))
+            for item in (value.values() if isinstance(value, dict) else value):
+                containers(item, out)
+        return out
+
+    assert not (containers(after, set()) & containers([e[1:] for e in edits], set()))
+    assert json.dumps(edits) == written

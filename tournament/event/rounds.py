@@ -35,10 +35,10 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
             if last:
                 duplicate_teams.check_finished(store, last)
             duplicate_teams.check_boards_for(store, last + 1)
-        elif last:
-            tables = store.tables(last)
-            results = store.results()
-            missing = [t.number for t in tables if t.id not in results]
+        tables = store.tables()  # every round's: read once for the check, the standings and the pairing
+        results = store.results()
+        if last and not store.settings.team_duplicate:  # a team match's boards are checked above
+            missing = [t.number for t in tables if t.round == last and t.id not in results]
             if missing:
                 shown = ", ".join(map(str, missing[:12])) + (" …" if len(missing) > 12 else "")
                 raise PairingError(f"round {last} is not finished: table{'s' if len(missing) > 1 else ''} "
@@ -54,8 +54,8 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
                 order = duplicate_teams.ranking(store)
             plan = _pair_teams(store, number, order)
         else:
-            current = standings.from_store(store) if last else None
-            plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), store.tables(),
+            current = standings.from_store(store, tables=tables, results=results) if last else None
+            plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), tables,
                                       store.byes(), current, desk.constraints_for(store, number))
         used = paired_on.kept_rows(current)
         store.insert_round(number, f"tournament:{store.settings.seed}:round:{number}", plan.tables, plan.byes,

@@ -17,21 +17,23 @@ from tournament.errors import TournamentError, UnusableInput
 from tournament.event import stages
 from tournament.pairing.standings import Standings, compute
 from tournament.store.event_store import EventStore
-from tournament.values import Player
+from tournament.values import Player, Result, Table
 
 
-def from_store(store: EventStore, through_round: int | None = None) -> Standings:
+def from_store(store: EventStore, through_round: int | None = None, tables: list[Table] | None = None,
+               results: dict[int, Result] | None = None) -> Standings:
     """The standings of an open event's rounds (see :func:`tournament.pairing.standings.compute`).
     A later stage's games (a knockout, a round robin, a final) are never counted here: they are
     ranked by their stage (:func:`of_stage`), so a knockout's games cannot lift a player in the
-    standings that seeded it."""
-    tables, byes = store.tables(), store.byes()
+    standings that seeded it.  ``tables`` and ``results``: every table and result of the file,
+    read already by the caller (pairing a round reads them once)."""
+    tables, byes = store.tables() if tables is None else tables, store.byes()
     later = {n for n, s in store.round_stage().items() if s != 1}
     if later:
         tables = [t for t in tables if t.round not in later]
         byes = {r: v for r, v in byes.items() if r not in later}
-    return compute(store.settings, seated_players(store), store.teams(), tables, store.results(), byes,
-                   through_round)
+    return compute(store.settings, seated_players(store), store.teams(), tables,
+                   store.results() if results is None else results, byes, through_round)
 
 
 def seated_players(store: EventStore) -> list[Player]:
@@ -86,5 +88,5 @@ def snapshot(store: EventStore) -> tuple[list[str], list[tuple[Any, ...]]] | Non
     except (TournamentError, LookupError, ValueError, TypeError):
         return None
     keys = table.columns()
-    return keys + ["through_round", "provisional"], [(*table.row_dict(row, keys).values(), table.through_round,
-                                                     int(table.provisional)) for row in table.rows]
+    tail = (table.through_round, int(table.provisional))
+    return keys + ["through_round", "provisional"], [table.row_values(row, keys) + tail for row in table.rows]

@@ -258,35 +258,49 @@ def seat_rotating(order: Sequence[int], partners: dict[int, set[int]],
         raise ValueError("seat_rotating needs a multiple of four players")
     pos = {p: i for i, p in enumerate(order)}
     no_partners: set[int] = set()
-    empty: Counter = Counter()
-
-    def table_cost(a: int, b: int, c: int, d: int) -> int | None:
-        pa = partners.get(a, no_partners)
-        pb = partners.get(b, no_partners)
-        if c in pa or d in pb:
-            return None
-        oa, oc = opponents.get(a, empty), opponents.get(c, empty)
-        repeats = oa[b] + oa[d] + oc[b] + oc[d]
-        ps = sorted((pos[a], pos[b], pos[c], pos[d]))
-        spread = ps[3] - ps[0] - 3
-        standard = 0 if {pos[a], pos[c]} in ({ps[0], ps[2]}, {ps[1], ps[3]}) else 1
-        return repeats * REPEAT_COST + spread + standard
+    empty: dict[int, int] = {}
 
     def best_four(members: Sequence[int]) -> tuple[int, Four] | None:
-        """The cheapest legal arrangement of four given players."""
-        w, x, y, z = sorted(members, key=pos.__getitem__)
+        """The cheapest legal arrangement of four given players, given in standings order (both
+        callers take them in that order): :func:`arrange` of their partners and opponents."""
+        w, x, y, z = members
+        return arrange(w, x, y, z, partners.get(w, no_partners), partners.get(x, no_partners),
+                       partners.get(y, no_partners), opponents.get(w, empty), opponents.get(x, empty),
+                       opponents.get(y, empty), opponents.get(z, empty))
+
+    def arrange(w: int, x: int, y: int, z: int, pw: set[int], px: set[int], py: set[int], ow: dict[int, int],
+                ox: dict[int, int], oy: dict[int, int], oz: dict[int, int]) -> tuple[int, Four] | None:
+        """The cheapest legal arrangement of ``w``, ``x``, ``y``, ``z`` (in standings order, with
+        their partners ``p*`` and opponents ``o*`` so far), the first found on a tie.  An
+        arrangement's cost: its repeated opponents (``REPEAT_COST`` each), the spread of the four
+        places beyond four in a row, and 1 unless the partnerships are the standard 1st-3rd against
+        2nd-4th; partners met before make it illegal.  (The three arrangements counted at once:
+        they share the spread; at 10,000 players this runs 200,000 times a round.)"""
+        spread = pos[z] - pos[w] - 3
         best = None
-        for four in ((w, x, y, z), (w, y, x, z), (w, x, z, y)):  # partners w-y, w-x, w-z
-            cost = table_cost(*four)
-            if cost is not None and (best is None or cost < best[0]):
-                best = (cost, four)
+        # partners w-y against x-z (the standard arrangement), w-x against y-z, w-z against x-y
+        if y not in pw and z not in px:
+            best = (REPEAT_COST * (ow.get(x, 0) + ow.get(z, 0) + oy.get(x, 0) + oy.get(z, 0)) + spread, (w, x, y, z))
+        if x not in pw and z not in py:
+            cost = REPEAT_COST * (ow.get(y, 0) + ow.get(z, 0) + ox.get(y, 0) + ox.get(z, 0)) + spread + 1
+            if best is None or cost < best[0]:
+                best = (cost, (w, y, x, z))
+        if z not in pw and y not in px:
+            cost = REPEAT_COST * (ow.get(x, 0) + ow.get(y, 0) + oz.get(x, 0) + oz.get(y, 0)) + spread + 1
+            if best is None or cost < best[0]:
+                best = (cost, (w, x, z, y))
         return best
 
     def greedy_table(remaining: list[int], window: int) -> Four | None:
-        top = remaining[0]
+        """The cheapest table of the top unseated player and three of the next ``window``."""
+        top, *near = remaining[:window + 1]
+        pt, ot = partners.get(top, no_partners), opponents.get(top, empty)
+        seen = {p: (partners.get(p, no_partners), opponents.get(p, empty)) for p in near}
         best = None
-        for trio in itertools.combinations(remaining[1:window + 1], 3):
-            found = best_four((top, *trio))
+        for x, y, z in itertools.combinations(near, 3):
+            px, ox = seen[x]
+            py, oy = seen[y]
+            found = arrange(top, x, y, z, pt, px, py, ot, ox, oy, seen[z][1])
             if found is not None and (best is None or found[0] < best[0]):
                 best = found
         return best[1] if best else None
@@ -334,8 +348,8 @@ def seat_rotating(order: Sequence[int], partners: dict[int, set[int]],
         if four is None:
             break
         tables.append(four)
-        taken = set(four)
-        remaining = [p for p in remaining if p not in taken]
+        for p in four:  # all four near the front: not a pass over the whole field a table
+            remaining.remove(p)
     # The greedy pass left a tail that cannot be seated: reopen earlier tables, a few at a time.
     reopen = 1
     while True:
