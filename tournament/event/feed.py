@@ -124,9 +124,10 @@ def standings(store: EventStore) -> dict[str, Any]:
 # --- rounds and tables ---------------------------------------------------------------------------
 
 
-def rounds(store: EventStore) -> list[dict[str, Any]]:
-    """Every round: its label, its tables (seats, result if any, status) and byes."""
-    seen = _Seen(store)
+def rounds(store: EventStore, withhold: bool = False) -> list[dict[str, Any]]:
+    """Every round: its label, its tables (seats, result if any, status) and byes.  ``withhold``
+    (the hall's pages): a duplicate board's points only once every table that plays it has played it."""
+    seen = _Seen(store, withhold)
     return [_round(store, r.number, seen) for r in store.rounds()]
 
 
@@ -136,13 +137,13 @@ def round_(store: EventStore, number: int) -> dict[str, Any]:
     if not 1 <= number <= last:
         raise FeedNotFound(f"round {number} has not been paired" +
                            (f" (the last round is {last})" if last else " (no round has been paired yet)"))
-    return _round(store, number, _Seen(store))
+    return _round(store, number, _Seen(store, withhold=True))  # the public feed
 
 
 class _Seen:
     """What every round of one answer reads: read once, not once a round."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, withhold: bool = False) -> None:
         self.names = {p.id: p.name for p in store.players()}
         self.results = store.results()
         self.round_stage = store.round_stage()
@@ -152,7 +153,7 @@ class _Seen:
             for row in store.match_tables(x.id):
                 self.match_of[row["table_id"]] = (row["key"], row["game"])
         self.byes = store.byes()
-        self.complete = _complete_boards(store)
+        self.complete = _complete_boards(store) if withhold else None
 
 
 def _complete_boards(store: EventStore) -> set[int] | None:

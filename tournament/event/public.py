@@ -51,13 +51,13 @@ def event_data(store: EventStore, log: bool = False) -> dict[str, Any]:
         return _event_data(store, log)
 
 
-def _event_data(store: EventStore, log: bool) -> dict[str, Any]:
+def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, Any]:
     s = store.settings
     players = standings_of.seated_players(store)  # a reserve brought in: its pair
     teams = store.teams()
     team_names = {t.id: t.name for t in teams}
     stage_list = stages.load(store)
-    rounds = feed.rounds(store)
+    rounds = feed.rounds(store, withhold=hall)  # the hall: no board's points before its last table
     # A rotating event's final is not added into the standings of its rounds: both are shown.
     standings = feed.standings(store)
     stage_docs = []
@@ -178,7 +178,7 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     session is played, whose ``boards`` hold only the boards every table that plays them has
     played (a deal shown earlier would be a leak); the report, the director's, keeps them all."""
     with store.reading():
-        data = _event_data(store, log=False)
+        data = _event_data(store, log=False, hall=hall)
         unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
