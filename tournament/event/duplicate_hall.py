@@ -5,7 +5,8 @@ A board's deal is shown on the hall's pages only once **every table that plays i
 movement has played it (its result is in): in a Mitchell the boards move from table to table
 round after round, so a board of round 1 may still be played in round 5, and its deal (even
 its travellers' scores read beside it) shown earlier would tell a pair that has not played it
-yet what it holds.  Until then a board's traveller lists the results in so far, without the deal.
+yet what it holds.  So do its results at the tables that have played it: until then a board's
+traveller says how many tables have played it, and nothing of their scores (docs/duplicate.md).
 """
 
 from __future__ import annotations
