@@ -265,7 +265,7 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
         check_duplicate(store, "a board's result")
     with store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
-        ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
+        ordered, _ = res._manual_scores(table, scores, None, store.settings)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], None, False, None, None, replace, by)
 
 

@@ -337,7 +337,7 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
     """A score typed in by the director: stored, and marked unverified."""
     with store.write():
         _, table = _round_table(store, round_no, table_no)
-        ordered, winner = _manual_scores(table, scores, winner, store.settings.game)
+        ordered, winner = _manual_scores(table, scores, winner, store.settings)
         return _store(store, table, "manual", False, ordered, winner, None, None, replace,
                       f"table {table_no}", None, note)
 
@@ -699,7 +699,7 @@ def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[s
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
     with store.write():
         table, _ = amend_target(store, round_no, table_no)
-        ordered, winner = _manual_scores(table, scores, winner, store.settings.game)
+        ordered, winner = _manual_scores(table, scores, winner, store.settings)
         return _amended(_store(store, table, "manual", False, ordered, winner, None, None, True,
                                f"table {table_no}", None, by=by, reason=reason or "amended by hand"))
 
@@ -713,11 +713,12 @@ MAX_MANUAL_SCORE = 1_000_000
 
 
 def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
-                   game: str | None = None) -> tuple[dict[str, int], str | None]:
+                   settings: Settings | None = None) -> tuple[dict[str, int], str | None]:
     """A manual score checked against the table's sides; the winner by the highest score
-    unless one is given (as :func:`enter_manual` decides it).  A negative score is refused
-    unless the game's engine says its totals can be below zero (``negative_scores``: Broadway's
-    penalties), whether the result is entered, replaced or amended."""
+    unless one is given (as :func:`enter_manual` decides it).  Each score is checked against the
+    range the game's engine declares its final totals can take (``final_scores``: below zero in
+    Castle Rock, Broadway and Celko, never in the others), whether the result is entered,
+    replaced or amended."""
     sides = table.sides()
     if set(scores) != set(sides):
         raise ResultRefused(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
@@ -728,11 +729,14 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
             shown = str(n) if len(str(n)) <= 20 else f"{str(n)[:12]}… ({len(str(abs(n)))} digits)"
             raise UnusableInput(f"the score of {side}, {shown}, is past the limit of {MAX_MANUAL_SCORE:,} "
                                 f"points a side; nothing was stored")
-    negative = [side for side, n in ordered.items() if n < 0]
-    if negative and game is not None and not getattr(games.engine(game), "negative_scores", False):
-        side = negative[0]
-        raise UnusableInput(f"the score of {side}, {ordered[side]}, is below zero, which no game of {game} "
-                            f"can end with; nothing was stored")
+    if settings is not None:
+        engine = games.engine(settings.game)
+        span = engine.final_scores(settings.variant or "standard", settings.resolved_options())
+        for side, n in ordered.items():
+            wrong = span.refusal(n)
+            if wrong is not None:
+                raise UnusableInput(f"the score of {side}, {n}, is {wrong.format(game=settings.game)}; "
+                                    f"nothing was stored")
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]
