@@ -71,3 +71,42 @@ def test_a_score_below_zero_is_refused_only_where_the_game_cannot_end_so(tmp_pat
                 enter_manual(store, 1, scores)
     finally:
         store.close()
+
+
+# --- 2. a forfeit by one player: one result everywhere, labelled forfeit -------------------------
+
+
+def test_a_forfeit_by_one_player_reads_one_way_everywhere(tmp_path: Path) -> None:
+    """Ana did not come; her partner Bo did: Bo won 200-0 in the standings, on his page, in the
+    crosstable, and the report's table says forfeit (not "NS won (manual)")."""
+    from tournament.event import public
+    from tournament.event.results import enter_player_forfeit
+    from tournament.event.standings import from_store
+
+    path = tmp_path / "rot.db"
+    store = create_event(path, make_settings("R", "competitive", "rotating", 4, seed=2, forfeit_score=200))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    table = store.tables(1)[0]
+    ids = {p.name: p.id for p in store.players()}
+    side_of = {s.player: s.side for s in table.seats}
+    partner = next(p for p in table.players if p != ids["Ana"] and side_of[p] == side_of[ids["Ana"]])
+    enter_player_forfeit(store, 1, ("Ana",))
+    row = {r.unit: r for r in from_store(store).rows}[partner]
+    assert (row.won, row.lost, row.points_for, row.points_against) == (1, 0, 200, 0)
+    data = public.public_data(store)
+    game = public.player_view(data, partner)["games"][0]
+    assert (game["outcome"], game["for"], game["against"], game.get("forfeit")) == ("won", 200, 0, True)
+    absent_game = public.player_view(data, ids["Ana"])["games"][0]
+    assert (absent_game["outcome"], absent_game["for"], absent_game["against"]) == ("lost", 0, 200)
+    cells = {r["id"]: r["cells"][0] for r in public.crosstable(data)["rows"]}
+    assert (cells[partner]["outcome"], cells[partner]["for"], cells[partner]["against"]) == ("W", 200, 0)
+    assert (cells[ids["Ana"]]["outcome"], cells[ids["Ana"]]["against"]) == ("L", 200)
+    store.close()
+    out = tmp_path / "rep" / "index.html"
+    out.parent.mkdir()
+    run("report", path, "-o", out)
+    page = out.read_text()
+    assert "forfeit: Ana did not play" in page and "(manual)" not in page
+    shown = run("tables", path, "--round", 1).output
+    assert "forfeit: Ana did not play; the others won 200-0" in shown and "won (forfeit)" not in shown

@@ -51,7 +51,8 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     tables = store.tables(round_no)
     seats = {(r["table"], r["seat"]): r for r in rows}
     results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats],
-                                      _side_names(t, seats, store.settings.format == PAIRS)) for t in tables}
+                                      _side_names(t, seats, store.settings.format == PAIRS),
+                                      {p: players[p].name for p in t.players}) for t in tables}
     full, compact = [], []
     for t in tables:
         line: dict[str, Any] = {"table": t.number}
@@ -109,12 +110,19 @@ def _side_names(t: Any, seats: dict[tuple[int, str], dict[str, Any]], pairs: boo
     return out
 
 
-def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None = None) -> str:
+def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None = None,
+                 people: dict[int, str] | None = None) -> str:
     """A result as the table shows it: the sides' scores in seating order (``sides``, a side a
     seat: NS before EW, not the alphabetical order the store keeps them in), then who won, by
-    name where a side is one player or a pair (``names``: ``P3 won (Ana)``)."""
+    name where a side is one player or a pair (``names``: ``P3 won (Ana)``).  A forfeit by
+    player names who did not come (``people``: the table's players by number) and no side: the
+    partner who came won it as the standings count it, so no side's stored score is shown."""
     if result is None:
         return "to play"
+    gone = getattr(result, "absent_players", ()) or ()
+    if gone:
+        who = ", ".join((people or {}).get(p, f"#{p}") for p in gone)
+        return f"forfeit: {who} did not play; the others won {max(result.scores.values())}-0"
     order = [x for x in dict.fromkeys(sides) if x in result.scores]
     order += [x for x in result.scores if x not in order]
     scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split

@@ -181,6 +181,27 @@ def table_points(points: Sequence[float], size: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+@attrs.frozen
+class OwnGame:
+    """A player's own game at a table forfeited by player (``--absent``): what the standings count
+    and every page shows (the player's page, the crosstable), so the game reads one way everywhere.
+    The sides' stored scores (0 for a side with an absent player) are not what its players got:
+    the partner who came won it, as a bye would be won (docs/tournament.md, "Forfeits by player")."""
+
+    outcome: str  # "won" (came) or "lost" (did not come)
+    points_for: int
+    points_against: int
+    place: int  # at a multi-player table: 1 for who came, the last place for who did not
+
+
+def forfeit_by_player(came: bool, points: int, seats: int) -> OwnGame:
+    """The game of one player at a table forfeited by player: who came won it by the event's
+    forfeit score (``points``) against nothing, who did not lost it by as much."""
+    if came:
+        return OwnGame("won", points, 0, 1)
+    return OwnGame("lost", 0, points, seats)
+
+
 def first_places(scores: dict[str, int], winner: str | None) -> set[str]:
     if winner is not None:
         return {winner}
@@ -223,19 +244,20 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         if gone:
             # A forfeit by player: the absent take the loss, those who came a game won by the
             # forfeit score; like a bye, no opponents (the tie-breaks' opponents played nobody here).
-            points = float(settings.forfeit_score)
+            out = {unit_of(p) for p in gone}
             for u in dict.fromkeys(unit_of(s.player) for s in table.seats):
                 a = acc[u]
-                lost = u in {unit_of(p) for p in gone}
+                own = forfeit_by_player(u not in out, settings.forfeit_score, len(table.seats))
                 a["played"] += 1
-                a["forfeits"] += lost
+                a["forfeits"] += own.outcome == "lost"
                 if settings.partnership:
-                    a["lost" if lost else "won"] += 1
-                    a["against" if lost else "for"] += points
+                    a[own.outcome] += 1
+                    a["for"] += own.points_for
+                    a["against"] += own.points_against
                 else:
-                    a["placement"] += table_points(placement_points, len(table.seats))[-1 if lost else 0]
-                    a["score"] += 0 if lost else points
-                    a["firsts"] += not lost
+                    a["placement"] += table_points(placement_points, len(table.seats))[0 if own.place == 1 else -1]
+                    a["score"] += own.points_for
+                    a["firsts"] += own.place == 1
             continue
         if settings.partnership:
             side_units: dict[str, list[int]] = {}
