@@ -121,13 +121,20 @@ TIEBREAK_KEYS: dict[str, str] = {
     "score": "total score (multi-player tables)",
     "firsts": "tables won outright or shared first (multi-player tables)",
     "buchholz": "sum of the opponents' wins (or placement points)",
-    "head-to-head": "the results between the tied units only (a mini-table; a cycle falls to the next key)",
+    "head-to-head": "the results between the tied units only (--head-to-head two: only when exactly two are "
+                    "tied, the default; mini-league: a mini-table of all the tied, a cycle falls to the next key)",
     "efectividad": "efectividad, as Latin federations name it: points for minus points against",
     "effectiveness": "efectividad (the English name): points for minus points against",
 }
 #: Federation names of existing keys: the same value, printed as the event named it.
 TIEBREAK_ALIASES = {"efectividad": "diff", "effectiveness": "diff"}
 HEAD_TO_HEAD = "head-to-head"
+#: The two conventions of head-to-head (``--head-to-head``): between exactly two tied units only
+#: (the default; three or more level fall to the next key, as most federations' rules have it),
+#: or a mini-league of the results among all the units tied.
+HEAD_TO_HEAD_TWO, HEAD_TO_HEAD_LEAGUE = "two", "mini-league"
+HEAD_TO_HEAD_RULES = {HEAD_TO_HEAD_TWO: "only between exactly two tied; three or more fall to the next key",
+                      HEAD_TO_HEAD_LEAGUE: "a mini-league of the results among all the tied"}
 LOWER_IS_BETTER = frozenset({"against"})
 DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", "for"),
                      INDIVIDUAL: ("placement", "score")}
@@ -195,6 +202,8 @@ class Settings:
     team_duplicate: bool = False
     #: A duplicate-teams match's IMPs turned into victory points (0-20), which rank the teams.
     victory_points: bool = False
+    #: Which head-to-head (:data:`HEAD_TO_HEAD_RULES`) ranks a tie, where the tie-breaks name it.
+    head_to_head: str = HEAD_TO_HEAD_TWO
 
     @property
     def duplicate(self) -> bool:
@@ -268,6 +277,8 @@ class Settings:
             del data["team_duplicate"], data["victory_points"]
         if self.lang == "en":
             del data["lang"]  # an English event's settings are those of every event before languages
+        if HEAD_TO_HEAD not in self.tiebreaks:
+            del data["head_to_head"]  # it ranks nothing there: the settings of every event before it
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
@@ -276,6 +287,10 @@ class Settings:
         data["placement"] = tuple(data.get("placement") or ())
         data["tiebreaks"] = tuple(data.get("tiebreaks") or ())
         data["team_tiebreaks"] = tuple(data.get("team_tiebreaks") or ())
+        if "head_to_head" not in data and HEAD_TO_HEAD in data["tiebreaks"]:
+            # An event made before the two conventions was ranked by a mini-league: it still is
+            # (its rounds were paired on those standings), unless the director changes it.
+            data["head_to_head"] = HEAD_TO_HEAD_LEAGUE
         # Events made before time limits and forfeits: no limit, and the game's default forfeit score.
         if "forfeit_score" not in data:
             data["forfeit_score"] = default_forfeit_score(data["game"], data.get("variant"),
@@ -336,7 +351,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   team_schedule: str | None = None, team_tiebreaks: tuple[str, ...] | None = None,
                   preset: str | None = None, team_set: int | None = None, movement: str | None = None,
                   boards_per_round: int | None = None, ranking: str | None = None,
-                  team_duplicate: bool = False, victory_points: bool = False) -> Settings:
+                  team_duplicate: bool = False, victory_points: bool = False,
+                  head_to_head: str | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -468,6 +484,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     if len(same) > 1:
         raise SettingsError(f"{' and '.join(same)} are the same tie-break (points for minus points against): "
                             f"name it once")
+    head_to_head = head_to_head or HEAD_TO_HEAD_TWO
+    if head_to_head not in HEAD_TO_HEAD_RULES:
+        raise SettingsError(f"head-to-head is {' or '.join(HEAD_TO_HEAD_RULES)}, not {head_to_head!r}")
     if time_limit is not None and not 1 <= time_limit <= 24 * 60:
         raise SettingsError(f"a time limit is a number of minutes from 1 to 1440, not {time_limit}")
     if forfeit_score is None:
@@ -497,7 +516,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     team_schedule=team_schedule or "swiss", team_tiebreaks=tuple(team_tiebreaks or ()),
                     preset=preset, team_set=team_set, movement=movement,
                     boards_per_round=int(boards_per_round or 0), ranking=ranking,
-                    team_duplicate=bool(team_duplicate), victory_points=bool(victory_points))
+                    team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
+                    head_to_head=head_to_head)
 
 
 def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards_per_round: int | None) -> int:

@@ -110,3 +110,37 @@ def test_a_forfeit_by_one_player_reads_one_way_everywhere(tmp_path: Path) -> Non
     assert "forfeit: Ana did not play" in page and "(manual)" not in page
     shown = run("tables", path, "--round", 1).output
     assert "forfeit: Ana did not play; the others won 200-0" in shown and "won (forfeit)" not in shown
+
+
+# --- 3. head-to-head: between exactly two tied (the default) or a mini-league --------------------
+
+
+def test_head_to_head_between_two_by_default_and_a_mini_league_by_name(tmp_path: Path) -> None:
+    """Pairs 1, 2, 3 all on one win: 1 beat 2 narrowly, then lost heavily to 4 (-596 in all), 3 is at
+    -33.  In a mini-league of the three, 1's one win among them lifts it over both; between
+    "exactly two" nothing among three counts, and efectividad decides them."""
+    from tests.tournament.test_federation import _pairs_event
+    from tournament.settings import HEAD_TO_HEAD_LEAGUE, HEAD_TO_HEAD_TWO, Settings
+
+    games = [(1, 2, 200, 190), (4, 1, 800, 194), (3, 6, 200, 167), (4, 3, 266, 200), (2, 6, 200, 0)]
+    keys = ("wins", "head-to-head", "efectividad")
+    two = _pairs_event(games, keys)
+    assert two.rows[0].unit == 4
+    tied = [r for r in two.rows if r.won == 1]
+    assert {r.unit for r in tied} == {1, 2, 3}
+    assert all(r.head_to_head == 0 for r in tied)  # three tied: head-to-head falls to efectividad
+    assert [r.unit for r in tied] == [2, 3, 1]
+    league = _pairs_event(games, keys, HEAD_TO_HEAD_LEAGUE)
+    assert [r.unit for r in league.rows if r.won == 1] == [1, 2, 3]  # its one win among the three
+    # An event made before the two conventions keeps its mini-league; a new one says "two".
+    made = make_settings("H", "competitive", "pairs", tiebreaks=keys)
+    assert made.head_to_head == HEAD_TO_HEAD_TWO
+    assert Settings.from_json(made.to_json()).head_to_head == HEAD_TO_HEAD_TWO
+    legacy = made.to_json().replace('"head_to_head": "two", ', "")
+    assert Settings.from_json(legacy).head_to_head == HEAD_TO_HEAD_LEAGUE
+    path = tmp_path / "h.db"
+    run("new", path, "--name", "H", "--game", "competitive", "--format", "pairs",
+        "--tiebreak", "wins,head-to-head,efectividad", "--head-to-head", "mini-league")
+    assert "head-to-head: mini-league" in run("info", path).output
+    assert run("new", tmp_path / "x.db", "--name", "X", "--game", "competitive", "--format", "pairs",
+               "--head-to-head", "three", code=2).output.count("\n") == 1

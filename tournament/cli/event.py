@@ -16,7 +16,7 @@ from tournament.errors import UnusableInput
 from tournament.event import players as pl
 from tournament.event.files import create_event
 from tournament.event.simulate import simulate_event
-from tournament.settings import FORMATS, PAIRS, make_settings
+from tournament.settings import FORMATS, HEAD_TO_HEAD, HEAD_TO_HEAD_RULES, PAIRS, make_settings
 
 
 @guarded
@@ -48,6 +48,9 @@ def new(
     placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
     tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for "
                                                                     "or wins,head-to-head,efectividad."),
+    head_to_head: Optional[str] = typer.Option(None, "--head-to-head", help="Where the tie-breaks name "
+                                               "head-to-head: two (default: only between exactly two tied) or "
+                                               "mini-league (the results among all the tied)."),
     time_limit: Optional[int] = typer.Option(None, "--time-limit", min=1, max=1440,
                                              help="Minutes a game (shown on sheets and the report)."),
     forfeit_score: Optional[int] = typer.Option(None, "--forfeit-score", min=0, max=1_000_000,
@@ -81,7 +84,8 @@ def new(
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
                              team_set=team_set, movement=movement, boards_per_round=boards_per_round,
-                             ranking=ranking, team_duplicate=duplicate, victory_points=victory_points)
+                             ranking=ranking, team_duplicate=duplicate, victory_points=victory_points,
+                             head_to_head=head_to_head)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
@@ -188,7 +192,9 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
                  f"format: {s.format_name}, tables of {s.table_size}", f"seed: {s.seed}",
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
-                 f"ranking: {', then '.join(s.tiebreaks)}",
+                 f"ranking: {', then '.join(s.tiebreaks)}"
+                 + (f" (head-to-head: {s.head_to_head}, {HEAD_TO_HEAD_RULES[s.head_to_head]})"
+                    if HEAD_TO_HEAD in s.tiebreaks else ""),
                  f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
                  f"forfeit score: {s.forfeit_score}-0", f"language of the pages: {s.lang}"]
         if s.rounds:

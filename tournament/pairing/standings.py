@@ -11,9 +11,11 @@ then total score.  The order of keys is the event's ``tiebreaks`` setting.
 Units equal on every key share a rank.
 
 ``head-to-head`` is the one key that is not a unit's own number: it ranks a
-group tied on every key before it by the results among that group only (a
-mini-table), computed once for the whole group; units it leaves level (a
-cycle: A beat B, B beat C, C beat A) fall to the next key.  ``efectividad``
+group tied on every key before it by the results among that group only, under
+the event's convention (``--head-to-head``): ``two`` (the default) only a
+group of exactly two, ``mini-league`` any group, by a mini-table computed once
+for the whole group; units it leaves level (a cycle: A beat B, B beat C, C
+beat A; a group of three under ``two``) fall to the next key.  ``efectividad``
 (or ``effectiveness``) is the point difference under the name Latin
 federations give it.
 """
@@ -25,7 +27,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import attrs
 
-from tournament.settings import HEAD_TO_HEAD, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Settings
+from tournament.settings import HEAD_TO_HEAD, HEAD_TO_HEAD_LEAGUE, HEAD_TO_HEAD_TWO, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Settings
 from tournament.values import Player, Result, Table, Team
 
 
@@ -319,7 +321,8 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
     keys = settings.tiebreaks
     ranked = rank_rows({s.unit: s for s in rows}, keys,
                        lambda s, key: s.value(key) if key in LOWER_IS_BETTER else -s.value(key),
-                       lambda group: head_to_head(group, played, settings.partnership))
+                       lambda group: head_to_head(group, played, settings.partnership),
+                       among=settings.head_to_head)
     return Standings(settings.format, keys, tuple(ranked), through, missing)
 
 
@@ -327,10 +330,13 @@ Row = TypeVar("Row")
 
 
 def rank_rows(rows: dict[int, Row], keys: Sequence[str], sort_value: Callable[[Row, str], float],
-              mini_table: Callable[[list[int]], dict[int, float]]) -> list[Row]:
+              mini_table: Callable[[list[int]], dict[int, float]], among: str = HEAD_TO_HEAD_LEAGUE) -> list[Row]:
     """Rows (unit -> a frozen row with ``rank`` and ``head_to_head``) ranked by ``keys`` in order:
     ``sort_value`` gives a row's value for a key, less ranking higher; ``head-to-head`` is the
-    ``mini_table`` of each group the keys before it left tied (a group of one scores 0).  Rows
+    ``mini_table`` of each group the keys before it left tied (a group of one scores 0), under
+    ``among``'s convention: ``mini-league``, every such group; ``two``, only a group of exactly
+    two (a larger group scores 0 each and falls to the next key: a pair far behind on efectividad
+    is not lifted over one just behind by a result among others).  Rows
     equal on every key share a rank; they are listed by unit number.  Used by every standings
     of units (pairs, players) and of teams (:mod:`tournament.pairing.teams`)."""
     # Keys are applied one after the other: head-to-head needs the groups the keys before it left tied.
@@ -341,7 +347,8 @@ def rank_rows(rows: dict[int, Row], keys: Sequence[str], sort_value: Callable[[R
             for u, so_far in sort_keys.items():
                 groups[tuple(so_far)].append(u)
             for group in groups.values():
-                h2h = mini_table(group) if len(group) > 1 else {group[0]: 0.0}
+                counted = len(group) == 2 if among == HEAD_TO_HEAD_TWO else len(group) > 1
+                h2h = mini_table(group) if counted else {u: 0.0 for u in group}
                 for u in group:
                     rows[u] = attrs.evolve(rows[u], head_to_head=h2h[u])
                     sort_keys[u].append(-h2h[u])
