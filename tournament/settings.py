@@ -121,6 +121,8 @@ TIEBREAK_KEYS: dict[str, str] = {
     "score": "total score (multi-player tables)",
     "firsts": "tables won outright or shared first (multi-player tables)",
     "buchholz": "sum of the opponents' wins (or placement points)",
+    "average": "games won (or placement points) a game played: byes and sit-outs aside, for fields where "
+               "the games played differ",
     "head-to-head": "the results between the tied units only (--head-to-head two: only when exactly two are "
                     "tied, the default; mini-league: a mini-table of all the tied, a cycle falls to the next key)",
     "efectividad": "efectividad, as Latin federations name it: points for minus points against",
@@ -138,8 +140,9 @@ HEAD_TO_HEAD_RULES = {HEAD_TO_HEAD_TWO: "only between exactly two tied; three or
 LOWER_IS_BETTER = frozenset({"against"})
 DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", "for"),
                      INDIVIDUAL: ("placement", "score")}
-PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad", "effectiveness")
-INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz", HEAD_TO_HEAD)
+PARTNERSHIP_KEYS = ("wins", "average", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad",
+                    "effectiveness")
+INDIVIDUAL_KEYS = ("placement", "average", "score", "firsts", "buchholz", HEAD_TO_HEAD)
 
 
 def default_placement(size: int) -> tuple[float, ...]:
@@ -161,6 +164,10 @@ class Settings:
     #: What a bye scores.  Partnership formats: ``wins`` (1 = a game won), ``for``, ``against``.
     #: Individual tables: ``placement`` and ``score``.
     bye: dict[str, float] = attrs.field(factory=dict)
+    #: What a round a player asked to sit out scores (``tournament sit-out``), in the keys of
+    #: ``bye``: nothing unless ``--sit-out-score`` says otherwise (a pairing's bye is not chosen;
+    #: a sit-out is).  An event made before it scored a sit-out as a bye, and still does.
+    sit_out: dict[str, float] = attrs.field(factory=dict)
     #: Placement points by finishing place at a full table (individual tables).
     placement: tuple[float, ...] = ()
     tiebreaks: tuple[str, ...] = ()
@@ -287,6 +294,8 @@ class Settings:
         data["placement"] = tuple(data.get("placement") or ())
         data["tiebreaks"] = tuple(data.get("tiebreaks") or ())
         data["team_tiebreaks"] = tuple(data.get("team_tiebreaks") or ())
+        if "sit_out" not in data:
+            data["sit_out"] = dict(data.get("bye") or {})
         if "head_to_head" not in data and HEAD_TO_HEAD in data["tiebreaks"]:
             # An event made before the two conventions was ranked by a mini-league: it still is
             # (its rounds were paired on those standings), unless the director changes it.
@@ -352,7 +361,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   preset: str | None = None, team_set: int | None = None, movement: str | None = None,
                   boards_per_round: int | None = None, ranking: str | None = None,
                   team_duplicate: bool = False, victory_points: bool = False,
-                  head_to_head: str | None = None) -> Settings:
+                  head_to_head: str | None = None, sit_out: dict[str, float] | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -461,6 +470,13 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         bye_out[key] = float(value)
         if not math.isfinite(bye_out[key]):
             raise SettingsError(f"a bye's {key} must be a finite number, not {value!r}")
+    sit_out_score = {k: 0.0 for k in bye_default}
+    for key, value in (sit_out or {}).items():
+        if key not in bye_default:
+            raise SettingsError(f"a sit-out in a {format} event sets {', '.join(bye_default)}, not {key!r}")
+        sit_out_score[key] = float(value)
+        if not math.isfinite(sit_out_score[key]):
+            raise SettingsError(f"a sit-out's {key} must be a finite number, not {value!r}")
     if format == INDIVIDUAL:
         placement = tuple(float(p) for p in placement) if placement else default_placement(table_size)
         if not all(math.isfinite(p) for p in placement):
@@ -517,7 +533,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     preset=preset, team_set=team_set, movement=movement,
                     boards_per_round=int(boards_per_round or 0), ranking=ranking,
                     team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
-                    head_to_head=head_to_head)
+                    head_to_head=head_to_head, sit_out=sit_out_score)
 
 
 def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards_per_round: int | None) -> int:

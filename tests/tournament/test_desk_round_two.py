@@ -144,3 +144,60 @@ def test_head_to_head_between_two_by_default_and_a_mini_league_by_name(tmp_path:
     assert "head-to-head: mini-league" in run("info", path).output
     assert run("new", tmp_path / "x.db", "--name", "X", "--game", "competitive", "--format", "pairs",
                "--head-to-head", "three", code=2).output.count("\n") == 1
+
+
+# --- 4. a sit-out asked for scores nothing by default; games played beside the score; average ------
+
+
+def _rotating_with_a_sit_out(tmp_path: Path, *extra: str) -> Path:
+    """Ten players rotating: Ana asked to sit round 1 out, and of the nine left the pairing leaves
+    one over: two byes; every table's NS wins 120-80."""
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "so.db"
+    run("new", path, "--name", "S", "--game", "competitive", "--format", "rotating", "--seed", 4, *extra)
+    for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivo", "Jo"]:
+        run("add", path, name)
+    run("sit-out", path, "Ana")
+    run("pair", path)
+    with open_event(path) as store:
+        for t in store.tables(1):
+            enter_manual(store, t.number, {"NS": 120, "EW": 80}, 1)
+    return path
+
+
+def test_a_sit_out_scores_nothing_unless_the_event_says_so(tmp_path: Path) -> None:
+    from tournament.event.standings import from_store
+    from tournament.pages import display
+
+    path = _rotating_with_a_sit_out(tmp_path)
+    with open_event(path) as store:
+        rows = {r.name: r for r in from_store(store).rows}
+        bye = next(r for r in rows.values() if r.byes and r.name != "Ana")
+        assert (rows["Ana"].byes, rows["Ana"].wins, rows["Ana"].played) == (1, 0, 0)
+        assert bye.wins == 1  # the pairing's bye keeps --bye: a game won
+        # The games played beside the score: right after the keys that rank.
+        table = from_store(store)
+        assert display.display_columns(table.columns(), table.tiebreaks)[:6] == \
+            ["rank", "name", "wins", "diff", "for", "played"]
+    head = run("standings", path).output.split("wins", 1)[1].splitlines()[0]
+    assert head.split()[:6:2] == ["diff", "for", "played"] or head.replace("┃", " ").split()[:3] == \
+        ["diff", "for", "played"]
+    assert "a sit-out asked for scores: against=0, for=0, wins=0" in run("info", path).output
+    other = _rotating_with_a_sit_out(tmp_path / "b", "--sit-out-score", "wins=0.5")
+    with open_event(other) as store:
+        assert {r.name: r for r in from_store(store).rows}["Ana"].wins == 0.5
+
+
+def test_a_field_of_uneven_games_may_rank_by_average(tmp_path: Path) -> None:
+    from tournament.event.standings import from_store
+
+    path = _rotating_with_a_sit_out(tmp_path, "--tiebreak", "average,wins,diff")
+    with open_event(path) as store:
+        table = from_store(store)
+        rows = {r.name: r for r in table.rows}
+        assert rows["Ana"].average == 0 and table.rows[0].average == 1.0
+        assert all(r.average == (r.won + r.drawn / 2) / r.played for r in table.rows if r.played)
+        assert "average" in table.columns() and "average (a game played" in table.ranked_by()
+        # The bye counts for nothing in an average: the pairing's bye ranks below every winner.
+        bye = next(r for r in table.rows if r.byes and r.name != "Ana")
+        assert all(r.rank < bye.rank for r in table.rows if r.won)

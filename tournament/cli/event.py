@@ -45,6 +45,9 @@ def new(
                                                                 "team-pairs, dominousa or fed-spain."),
     bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
                                                           "(partnership formats) or placement=1.5,score=0."),
+    sit_out_score: Optional[str] = typer.Option(None, "--sit-out-score", help="What a round a player asked to "
+                                                "sit out scores, in --bye's keys (default: nothing, "
+                                                "wins=0,for=0,against=0; a pairing's bye keeps --bye)."),
     placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
     tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for "
                                                                     "or wins,head-to-head,efectividad."),
@@ -78,6 +81,8 @@ def new(
     options = parse_rule_options(option)
     bye_values = {k: number(v, f"bye {k}") for k, v in parse_pairs(bye, "a bye").items()} if bye else None
     places = tuple(number(x, "a placement point") for x in placement.split(",")) if placement else None
+    sit_out = ({k: number(v, f"sit-out {k}") for k, v in parse_pairs(sit_out_score, "a sit-out").items()}
+               if sit_out_score else None)
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
     team_keys = tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak else None
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
@@ -85,7 +90,7 @@ def new(
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
                              team_set=team_set, movement=movement, boards_per_round=boards_per_round,
                              ranking=ranking, team_duplicate=duplicate, victory_points=victory_points,
-                             head_to_head=head_to_head)
+                             head_to_head=head_to_head, sit_out=sit_out)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
@@ -192,6 +197,7 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
                  f"format: {s.format_name}, tables of {s.table_size}", f"seed: {s.seed}",
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
+                 f"a sit-out asked for scores: {', '.join(f'{k}={v:g}' for k, v in s.sit_out.items())}",
                  f"ranking: {', then '.join(s.tiebreaks)}"
                  + (f" (head-to-head: {s.head_to_head}, {HEAD_TO_HEAD_RULES[s.head_to_head]})"
                     if HEAD_TO_HEAD in s.tiebreaks else ""),

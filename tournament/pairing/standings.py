@@ -55,6 +55,9 @@ class Standing:
     #: (games won against that group, a draw a half; multi-player tables: the group's players
     #: finished behind); 0 when nobody is tied with it there.
     head_to_head: float = 0.0
+    #: Games won (a draw a half) or placement points a game played, byes and sit-outs aside: what
+    #: ranks a field whose players played different numbers of games (the ``average`` key).
+    average: float = 0.0
 
     @property
     def diff(self) -> int:
@@ -64,7 +67,7 @@ class Standing:
         key = TIEBREAK_ALIASES.get(key, key)
         return {"wins": self.wins, "diff": self.diff, "for": self.points_for, "against": self.points_against,
                 "placement": self.placement, "score": self.score, "firsts": self.firsts,
-                "buchholz": self.buchholz, HEAD_TO_HEAD: self.head_to_head}[key]
+                "buchholz": self.buchholz, HEAD_TO_HEAD: self.head_to_head, "average": self.average}[key]
 
     def values(self, keys: Sequence[str]) -> dict[str, float]:
         return {k: self.value(k) for k in keys}
@@ -90,7 +93,7 @@ class Standings:
             out = ["rank", "id", "name", "played", "won", "drawn", "lost", "byes", "wins", "for", "against", "diff",
                    "buchholz", "status"]
         # Shown only where they count: an event without forfeits, or not ranked head to head, keeps its table.
-        extra = [k for k in self.tiebreaks if k in TIEBREAK_ALIASES or k == HEAD_TO_HEAD]
+        extra = [k for k in self.tiebreaks if k in TIEBREAK_ALIASES or k in (HEAD_TO_HEAD, "average")]
         if any(s.forfeits for s in self.rows):
             extra.append("forfeits")
         return out[:-1] + extra + out[-1:]
@@ -101,7 +104,8 @@ class Standings:
                 "lost": s.lost, "byes": s.byes, "wins": _num(s.wins), "for": s.points_for,
                 "against": s.points_against, "diff": s.diff, "placement": _num(s.placement), "score": s.score,
                 "firsts": s.firsts, "buchholz": _num(s.buchholz), "forfeits": s.forfeits,
-                HEAD_TO_HEAD: _num(s.head_to_head), "status": "active" if s.active else "withdrawn"}
+                HEAD_TO_HEAD: _num(s.head_to_head), "average": _num(round(s.average, 3)),
+                "status": "active" if s.active else "withdrawn"}
         for alias in TIEBREAK_ALIASES:
             full[alias] = s.diff
         return {c: full[c] for c in (columns if columns is not None else self.columns())}
@@ -123,7 +127,8 @@ class Standings:
 #: How a key reads under the standings (the others read as their own names).
 _KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
               "effectiveness": "effectiveness (efectividad: points for minus against)",
-              HEAD_TO_HEAD: "head-to-head (results among the tied only)"}
+              HEAD_TO_HEAD: "head-to-head (results among the tied only)",
+              "average": "average (a game played, byes and sit-outs aside)"}
 
 
 def _num(x: float) -> float | int:
@@ -212,8 +217,11 @@ def first_places(scores: dict[str, int], winner: str | None) -> set[str]:
 
 
 def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team], tables: Iterable[Table],
-            results: dict[int, Result], byes: dict[int, list[int]], through_round: int | None = None) -> Standings:
-    """The standings after ``through_round`` (default: every round paired so far)."""
+            results: dict[int, Result], byes: dict[int, list[int]], through_round: int | None = None,
+            sat_out: dict[int, set[int]] | None = None) -> Standings:
+    """The standings after ``through_round`` (default: every round paired so far).  ``sat_out``:
+    round -> the players whose bye there they asked for (``tournament sit-out``), scored by the
+    event's ``sit_out`` setting instead of its ``bye``."""
     players = list(players)
     teams = list(teams)
     tables = [t for t in tables if through_round is None or t.round <= through_round]
@@ -296,13 +304,17 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                 a["forfeits"] += s.seat in absent
                 opponents[s.player].extend(o.player for o in table.seats if o.player != s.player)
             played.append(({s.player: s.seat for s in table.seats}, scores, result.winner))
-    bye = settings.bye
+    for u, a in acc.items():  # what the games alone gave, before any bye or sit-out
+        a["average"] = ((a["won"] + a["drawn"] / 2) if settings.partnership else a["placement"]) / a["played"] \
+            if a["played"] else 0.0
     for round_no, given in byes.items():
         if through_round is not None and round_no > through_round:
             continue
+        asked = {unit_of(p) for p in (sat_out or {}).get(round_no, ()) if unit_of(p) in acc}
         for u in dict.fromkeys(unit_of(p) for p in given):  # a pair's two players: one bye
             a = acc[u]
             a["byes"] += 1
+            bye = (settings.sit_out or dict.fromkeys(settings.bye, 0.0)) if u in asked else settings.bye
             if settings.partnership:
                 a["bye_wins"] += bye["wins"]
                 a["for"] += bye["for"]
@@ -317,7 +329,8 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         rows.append(Standing(0, u, names[u], active[u], int(a["played"]), int(a["won"]), int(a["drawn"]),
                              int(a["lost"]), int(a["byes"]), int(a["for"]), int(a["against"]),
                              a["won"] + a["drawn"] / 2 + a["bye_wins"], a["placement"], int(a["score"]),
-                             int(a["firsts"]), float(sum(base[o] for o in opponents[u])), int(a["forfeits"])))
+                             int(a["firsts"]), float(sum(base[o] for o in opponents[u])), int(a["forfeits"]),
+                             average=a["average"]))
     keys = settings.tiebreaks
     ranked = rank_rows({s.unit: s for s in rows}, keys,
                        lambda s, key: s.value(key) if key in LOWER_IS_BETTER else -s.value(key),

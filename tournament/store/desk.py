@@ -91,6 +91,16 @@ def requests(store: EventStore) -> list[dict[str, Any]]:
                                         "ORDER BY id")]
 
 
+def sit_outs(store: EventStore) -> dict[int, set[int]]:
+    """Round -> the players who asked to sit it out (``tournament sit-out``; in a pairs event the
+    pair's first player): the standings score their bye as the event's ``sit_out``, not its ``bye``."""
+    out: dict[int, set[int]] = {}
+    for r in requests(store):
+        if r["kind"] == "sit_out":
+            out.setdefault(r["round_no"], set()).add(r["a"])
+    return out
+
+
 def add_request(store: EventStore, kind: str, a: int, b: int | None = None, table_no: int | None = None,
                 round_no: int | None = None, until_round: int | None = None) -> int:
     upgrade_for_desk(store)
