@@ -201,3 +201,66 @@ def test_a_field_of_uneven_games_may_rank_by_average(tmp_path: Path) -> None:
         # The bye counts for nothing in an average: the pairing's bye ranks below every winner.
         bye = next(r for r in table.rows if r.byes and r.name != "Ana")
         assert all(r.rank < bye.rank for r in table.rows if r.won)
+
+
+# --- 5. a result taken back; --reason on forfeits and withdrawals ---------------------------------
+
+
+def test_a_result_entered_by_mistake_is_cleared_and_the_round_unpaired(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    run("new", path, "--name", "C", "--game", "competitive", "--format", "pairs", "--seed", 1)
+    for a, b in (("Ana", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal")):
+        run("add", path, a, b)
+    run("pair", path)
+    run("result", path, "--table", 1, "--score", "NS=200,EW=100")
+    # Without a reason: refused, nothing changed (exit 2, one line).
+    bare = run("clear", path, "--round", 1, "--table", 1, code=2)
+    assert len(bare.output.strip().splitlines()) == 1 and "--reason" in bare.output
+    done = run("clear", path, "--round", 1, "--table", 1, "--reason", "typed at the wrong table", "--by", "Eva")
+    assert "cleared" in done.output
+    with open_event(path) as store:
+        assert store.result_for(store.tables(1)[0].id) is None
+        kinds = [r[0] for r in store.db.execute("SELECT kind FROM changes ORDER BY seq")]
+        assert kinds[-1] == "result_deleted"
+    shown = run("history", path).output
+    assert "by Eva" in shown and "cleared (no result)" in shown and "typed at the wrong table" in shown
+    assert run("clear", path, "--round", 1, "--table", 1, "--reason", "again", code=2).exit_code == 2
+    run("unpair", path)  # no result left in the round: it can be un-paired
+    with open_event(path) as store:
+        assert store.last_round() == 0
+        assert run("check", path).exit_code == 0
+
+
+def test_forfeits_and_withdrawals_take_a_reason(tmp_path: Path) -> None:
+    path = tmp_path / "f.db"
+    run("new", path, "--name", "F", "--game", "competitive", "--format", "pairs", "--seed", 1)
+    for a, b in (("Ana", "Bo"), ("Cy", "Di")):
+        run("add", path, a, b)
+    run("pair", path)
+    run("result", path, "--table", 1, "--forfeit", "EW", "--reason", "stuck in traffic", "--by", "Eva")
+    run("withdraw", path, "Ana", "--reason", "a family matter")
+    shown = run("history", path).output
+    assert "stuck in traffic" in shown and "a family matter" in shown
+    assert run("result", path, "--table", 1, "--score", "NS=1,EW=2", "--reason", "x", code=2).exit_code == 2
+
+
+def test_the_directors_page_takes_a_result_back(tmp_path: Path) -> None:
+    import starlette.testclient
+
+    from tests.tournament.test_venue import _auth, _event, _key, _server
+
+    path = _event(tmp_path)
+    server = _server(path)
+    try:
+        client = starlette.testclient.TestClient(server.asgi)
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+        url = "/api/v1/tables/1/1/result"
+        assert client.post(url, json={"scores": {"NS": 150, "EW": 90}}, headers=_auth(director)).status_code == 200
+        refused = client.post(url + "/clear", json={}, headers=_auth(director))
+        assert refused.status_code == 422 and "reason" in refused.json()["error"]
+        done = client.post(url + "/clear", json={"reason": "wrong table"}, headers=_auth(director))
+        assert done.status_code == 200 and "cleared" in " ".join(done.json()["said"])
+    finally:
+        server.close()
+    with open_event(path) as store:
+        assert store.result_for(store.tables(1)[0].id) is None

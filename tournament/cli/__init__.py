@@ -31,7 +31,7 @@ app.command(name="return")(roster.return_)
 app.command(name="player-id")(roster.player_id)
 app.command(name="check")(checks.check_cmd)
 for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
-                 pages.report, pages.export, ratings.ratings, rounds.amend, checks.history, venue.serve,
+                 pages.report, pages.export, ratings.ratings, rounds.amend, rounds.clear, checks.history, venue.serve,
                  venue.links, venue.keys, venue.pins, venue.correct):
     app.command()(_command)
 

@@ -180,10 +180,12 @@ def withdraw(
     event: Path = typer.Argument(..., help="The event file."),
     player: str = typer.Argument(..., help="The player's exact name or number (#12); in a pairs event, "
                                            "the pair's name or a member's."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why (kept in the trail, `tournament history`)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who withdraws them (default: your login name)."),
 ) -> None:
     """Withdraw a player (or pair) from the next round on; their games so far still count."""
     with open_for_command(event) as store:
-        who = pl.withdraw(store, player)
+        who = pl.withdraw(store, player, reason, by)
         typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
 
 

@@ -207,6 +207,8 @@ def result(
                                                "give it again for each. The others win by the forfeit score."),
     by: Optional[str] = typer.Option(None, "--by", help="Who enters the results (default: your login name); "
                                                         "kept with each (`tournament history --entered`)."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="With --forfeit or --absent: why they did not "
+                                         "play (kept in the trail, `tournament history`)."),
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
                                         help="A duplicate event: the board (with --round and --table)."),
 ) -> None:
@@ -247,13 +249,16 @@ def result(
             if records or score is not None or winner is not None or forfeit is not None or table is None:
                 raise UnusableInput("a forfeit by player is --table N --absent PLAYER (again for each), without "
                                     "records, --score, --winner or --forfeit")
-            typer.echo(res.enter_player_forfeit(store, table, tuple(absent), round_no, replace).summary())
+            typer.echo(res.enter_player_forfeit(store, table, tuple(absent), round_no, replace, reason).summary())
             return
+        if forfeit is None and reason is not None:
+            raise UnusableInput("--reason goes with --forfeit or --absent (a replaced result's reason: "
+                                "tournament amend --reason)")
         if forfeit is not None:
             if records or score is not None or winner is not None or table is None:
                 raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")
             absent = tuple(x.strip() for x in forfeit.split(",") if x.strip())
-            typer.echo(res.enter_forfeit(store, table, absent, round_no, replace).summary())
+            typer.echo(res.enter_forfeit(store, table, absent, round_no, replace, reason).summary())
             _say_if_stale(store, event, replace)
             return
         if table is not None or score is not None:
@@ -339,6 +344,21 @@ def amend(
             amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
             entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
         typer.echo(entry.summary())
+        _say_if_stale(store, event)
+
+
+@guarded
+def clear(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: int = typer.Option(..., "--round", "-r", min=1, max=MAX_COUNT, help="The round of the result."),
+    table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table of the result."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why (required; kept in the audit trail)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who clears it (default: your login name)."),
+) -> None:
+    """Take back a result entered by mistake: the table is to play again (the old result is kept in the
+    audit trail, `tournament history`), and a round left without results can be un-paired."""
+    with open_for_command(event) as store:
+        typer.echo(res.clear_result(store, round_no, table, reason, by).summary())
         _say_if_stale(store, event)
 
 

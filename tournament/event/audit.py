@@ -103,17 +103,19 @@ class Change:
     reason: str | None
     old: Values
     new: Values | None
+    #: The result was taken back (``tournament clear``): nothing replaced it.
+    cleared: bool = False
 
     def text(self) -> str:
         where = f"round {self.round} table {self.table}" if self.round is not None else "a table no longer there"
-        new = self.new.text() if self.new is not None else "(missing)"
+        new = self.new.text() if self.new is not None else "cleared (no result)" if self.cleared else "(missing)"
         why = f" — {self.reason}" if self.reason else ""
         return f"{self.when}  {where}  by {self.by}: {self.old.text()} → {new}{why}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "when": self.when, "by": self.by, "round": self.round, "table": self.table,
                 "reason": self.reason, "old": self.old.to_dict(),
-                "new": self.new.to_dict() if self.new is not None else None}
+                "new": self.new.to_dict() if self.new is not None else None, "cleared": self.cleared}
 
     def csv_row(self) -> dict[str, Any]:
         """One CSV row; scores written as ``--score`` takes them (``NS=200,EW=143``)."""
@@ -158,7 +160,8 @@ def history(store: EventStore) -> list[Change]:
             new = Values.from_row(row) if row else None
         rnd, tno = where.get(r["table_id"], (None, None))
         out.append(Change(r["id"], r["replaced_at"], r["changed_by"] or UNKNOWN, rnd, tno, r["reason"],
-                          Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}), new))
+                          Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}), new,
+                          cleared=r["new_result_id"] is None and not r["new_result"]))
     return out
 
 
