@@ -264,3 +264,21 @@ def test_the_directors_page_takes_a_result_back(tmp_path: Path) -> None:
         server.close()
     with open_event(path) as store:
         assert store.result_for(store.tables(1)[0].id) is None
+
+
+# --- 6. report -o report/x.html makes the folder -------------------------------------------------
+
+
+def test_the_report_makes_its_missing_folder(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "r.db"
+    run("new", path, "--name", "R", "--game", "competitive", "--format", "pairs")
+    for a, b in (("Ana", "Bo"), ("Cy", "Di")):
+        run("add", path, a, b)
+    run("pair", path)
+    monkeypatch.chdir(tmp_path)
+    run("report", path, "-o", "report/x.html")
+    assert (tmp_path / "report" / "x.html").is_file() and (tmp_path / "report" / "x-pages").is_dir()
+    run("export", path, "-o", "export/x.json")
+    assert (tmp_path / "export" / "x.json").is_file()
+    far = run("report", path, "-o", "a/b/x.html", code=2).output
+    assert "cannot make a/b: folder a does not exist" in far and not (tmp_path / "a").exists()

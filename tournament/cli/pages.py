@@ -112,6 +112,10 @@ def report(
             link = hall_url(store, venue_url(store, _checked_url(url))) + "/"
         replays: dict = {}
         pages = rounds = None
+        if str(output) != "-":  # report/x.html: the folder made, as `sheets` makes its own
+            from tournament.pages.sheets import prepare_folder
+
+            prepare_folder(output.parent)
         if not screen and str(output) != "-":  # replay pages and public pages beside the report (none beside stdout)
             try:
                 outputs.check(output, rp.REPORT, force)
@@ -155,6 +159,10 @@ def export(
     with open_for_command(event) as store:
         data = rp.event_data(store, by, best)
     if not as_csv:
+        if str(output) != "-":  # export/x.json: the folder made, as `report` and `sheets` make theirs
+            from tournament.pages.sheets import prepare_folder
+
+            prepare_folder(output.parent)
         write_output(output, rp.export_json(data), rp.EXPORT, force)
         if str(output) != "-":
             typer.echo(f"wrote {output}")
