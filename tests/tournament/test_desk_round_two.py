@@ -282,3 +282,41 @@ def test_the_report_makes_its_missing_folder(tmp_path: Path, monkeypatch) -> Non
     assert (tmp_path / "export" / "x.json").is_file()
     far = run("report", path, "-o", "a/b/x.html", code=2).output
     assert "cannot make a/b: folder a does not exist" in far and not (tmp_path / "a").exists()
+
+
+# --- 7. --best pairs with its --by; withdrawn players marked in prize lists -----------------------
+
+
+def test_best_pairs_with_its_by_and_withdrawn_players_are_marked(tmp_path: Path) -> None:
+    import json
+
+    from tests.tournament.test_prizes import PLAYERS
+
+    (tmp_path / "p.csv").write_text(PLAYERS, encoding="utf-8")
+    path = tmp_path / "ev.db"
+    run("new", path, "--name", "Club", "--game", "competitive", "--format", "rotating", "--seed", "3")
+    run("add", path, "--csv", tmp_path / "p.csv")
+    with open_event(path) as store:
+        for r in range(2):
+            pair_next_round(store)
+            for t in store.tables(store.last_round()):
+                sides = t.sides()
+                enter_manual(store, t.number, {sides[0]: 100 + 10 * t.number + r, sides[1]: 80}, t.round)
+    run("withdraw", path, "Ana")
+    out = tmp_path / "x.json"
+    run("export", path, "-o", out, "--by", "club", "--best", "2", "--by", "sex")
+    prizes = json.loads(out.read_text(encoding="utf-8"))["prizes"]
+    assert "groups" in prizes["club"] and "groups" not in prizes["sex"]  # no "sex: the sum of the best 2"
+    run("export", path, "-o", out, "--by", "sex", "--best", "1", "--by", "club", "--best", "3", "--force")
+    prizes = json.loads(out.read_text(encoding="utf-8"))["prizes"]
+    assert (prizes["sex"]["groups"]["best"], prizes["club"]["groups"]["best"]) == (1, 3)
+    assert run("export", path, "-o", out, "--by", "club", "--best", "2", "--best", "3", "--force",
+               code=2).output.count("\n") == 1
+    # Ana withdrew: still on the lists with her games, marked so.
+    groups = {r["club"]: r for r in prizes["club"]["groups"]["rows"]}
+    assert "Ana (withdrawn)" in groups["Norte"]["players"]
+    page = tmp_path / "r.html"
+    run("report", path, "-o", page, "--by", "club", "--best", "2", "--by", "sex")
+    text = page.read_text(encoding="utf-8")
+    assert "sex: the sum of the best" not in text and "club: the sum of the best 2" in text
+    assert "Ana (withdrawn)" in text and "withdrawn" in text.split("sex: F", 1)[1].split("</table>", 1)[0]

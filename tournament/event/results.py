@@ -397,10 +397,11 @@ def _trail_forfeit(store: EventStore, entry: Entry, reason: str | None) -> None:
     """Within the write: a forfeit stored with a reason is a line of the desk's trail (who, when,
     why), as a withdrawal is: the forfeit's result alone does not say why nobody came."""
     if reason and entry.status != UNCHANGED:
-        from tournament.event.desk import Who, trail_it
+        from tournament.event.audit import default_author
+        from tournament.store import desk as desk_sql
 
-        trail_it(store, "forfeit_entered", entry.round, {"table": entry.table, "absent": list(entry.absent)},
-                 Who(store.author, reason))
+        desk_sql.log(store, "forfeit_entered", entry.round, {"table": entry.table, "absent": list(entry.absent)},
+                     store.author or default_author(), reason)
 
 
 def forfeit_in_write(store: EventStore, table: Table, absent: tuple[str, ...], existing: Any = None,

@@ -381,7 +381,9 @@ def prize_views(data: dict[str, Any]) -> list[dict[str, Any]]:
                                             tiebreaks)
                 shown.update(place=r["place"], event=r["event_rank"])
                 rows.append(shown)
-            columns = [x for x in keep if rows and x in rows[0]]
+            # A withdrawn player keeps their place, marked so (the status column, where one withdrew).
+            marked = keep + ["status"] if any(r.get("status", "active") != "active" for r in rows) else keep
+            columns = [x for x in marked if rows and x in rows[0]]
             out.append({"column": column, "value": c["value"], "best": None, "columns": columns,
                         "rows": [[r[x] for x in columns] for r in rows],
                         "numeric": [x for x in columns if x != "name"]})
