@@ -320,3 +320,24 @@ def test_best_pairs_with_its_by_and_withdrawn_players_are_marked(tmp_path: Path)
     text = page.read_text(encoding="utf-8")
     assert "sex: the sum of the best" not in text and "club: the sum of the best 2" in text
     assert "Ana (withdrawn)" in text and "withdrawn" in text.split("sex: F", 1)[1].split("</table>", 1)[0]
+
+
+# --- 8. the desk's words --------------------------------------------------------------------------
+
+
+def test_tables_csv_gives_the_score_and_each_seats_result(tmp_path: Path) -> None:
+    import csv
+
+    path = tmp_path / "t.db"
+    run("new", path, "--name", "T", "--game", "competitive", "--format", "pairs", "--seed", 1)
+    for a, b in (("Ana", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal")):
+        run("add", path, a, b)
+    run("pair", path)
+    run("result", path, "--table", 1, "--score", "NS=200,EW=120")
+    run("result", path, "--table", 2, "--forfeit", "NS")
+    rows = list(csv.DictReader(run("tables", path, "--csv").output.splitlines()))
+    assert "in" not in {r["result"] for r in rows}
+    one = {r["side"]: r for r in rows if r["table"] == "1"}
+    assert one["NS"]["score"] == "NS=200,EW=120" and (one["NS"]["result"], one["EW"]["result"]) == ("won", "lost")
+    two = {r["side"]: r["result"] for r in rows if r["table"] == "2"}
+    assert two == {"NS": "lost (forfeit)", "EW": "won (forfeit)"}

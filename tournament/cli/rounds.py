@@ -43,7 +43,7 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     if as_csv:
         for p in bye_players:
             row = {k: "" for k in (rows[0] if rows else {"round": 0, "table": 0, "seat": "", "side": "",
-                                                          "id": 0, "name": "", "result": ""})}
+                                                          "id": 0, "name": "", "score": "", "result": ""})}
             row.update({"round": round_no, "table": "bye", "id": p, "name": players[p].name})
             rows.append(row)
         emit(rows, True, False, "")
