@@ -341,3 +341,18 @@ def test_tables_csv_gives_the_score_and_each_seats_result(tmp_path: Path) -> Non
     assert one["NS"]["score"] == "NS=200,EW=120" and (one["NS"]["result"], one["EW"]["result"]) == ("won", "lost")
     two = {r["side"]: r["result"] for r in rows if r["table"] == "2"}
     assert two == {"NS": "lost (forfeit)", "EW": "won (forfeit)"}
+
+
+def test_history_tells_the_desks_changes_in_sentences(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    run("new", path, "--name", "H", "--game", "competitive", "--format", "rotating", "--seed", 1)
+    for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivo", "Jo", "Kim"]:
+        run("add", path, name)
+    run("apart", path, "Ana", "Kim")
+    run("pin", path, "Bo", "--table", "2")
+    run("pair", path)
+    run("swap", path, "Cy", "Di")
+    shown = run("history", path).output
+    assert "kept Ana (#1) and Kim (#11) apart for the rest of the event" in shown
+    assert "pinned Bo (#2) to table 2" in shown and "changed seats: Cy (#3) with Di (#4)" in shown
+    assert "null" not in shown and "players [" not in shown
