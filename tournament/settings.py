@@ -307,6 +307,18 @@ class Settings:
         return cls(**data)
 
 
+def _round_score(what: str, format: str, default: dict[str, float], given: dict[str, float] | None) -> dict[str, float]:
+    """What a round without a game scores (a bye, a sit-out): ``given`` over ``default``, in its keys."""
+    out = dict(default)
+    for key, value in (given or {}).items():
+        if key not in default:
+            raise SettingsError(f"a {what} in a {format} event sets {', '.join(default)}, not {key!r}")
+        out[key] = float(value)
+        if not math.isfinite(out[key]):
+            raise SettingsError(f"a {what}'s {key} must be a finite number, not {value!r}")
+    return out
+
+
 def default_forfeit_score(game: str, variant: str | None, options: dict[str, Any], table_size: int) -> int:
     """A forfeit's default score: the game's target, read from its engine (Competitive 200, Horse
     Race its target option, Castle Rock 50, Domino Roads 2000 or 1000), as federations award a
@@ -463,20 +475,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     else:
         bye_default = {"placement": sum(default_placement(table_size)) / table_size, "score": 0.0}
         allowed = INDIVIDUAL_KEYS
-    bye_out = dict(bye_default)
-    for key, value in (bye or {}).items():
-        if key not in bye_default:
-            raise SettingsError(f"a bye in a {format} event sets {', '.join(bye_default)}, not {key!r}")
-        bye_out[key] = float(value)
-        if not math.isfinite(bye_out[key]):
-            raise SettingsError(f"a bye's {key} must be a finite number, not {value!r}")
-    sit_out_score = {k: 0.0 for k in bye_default}
-    for key, value in (sit_out or {}).items():
-        if key not in bye_default:
-            raise SettingsError(f"a sit-out in a {format} event sets {', '.join(bye_default)}, not {key!r}")
-        sit_out_score[key] = float(value)
-        if not math.isfinite(sit_out_score[key]):
-            raise SettingsError(f"a sit-out's {key} must be a finite number, not {value!r}")
+    bye_out = _round_score("bye", format, bye_default, bye)
+    sit_out_score = _round_score("sit-out", format, dict.fromkeys(bye_default, 0.0), sit_out)
     if format == INDIVIDUAL:
         placement = tuple(float(p) for p in placement) if placement else default_placement(table_size)
         if not all(math.isfinite(p) for p in placement):

@@ -8,23 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from domrec import games
 from tournament import add_players, create_event, enter_manual, make_settings, open_event, pair_next_round
-from tournament.cli import app
 from tournament.errors import UnusableInput
 
-runner = CliRunner()
-
-
-def run(*args, code: int | None = 0):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert "Traceback" not in (result.output or "")
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    if code is not None:
-        assert result.exit_code == code, result.output
-    return result
+from tests.tournament.test_desk_gaps import run
 
 
 # --- 1. a typed score within the range the game's engine declares --------------------------------

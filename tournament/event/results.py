@@ -650,12 +650,13 @@ class WrongTable(UnusableInput):
     """An amendment whose record is not the game of the table it is meant to correct."""
 
 
-def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table, Any]:
-    """Within :meth:`EventStore.write`: the table an amendment corrects and its current result."""
+def amend_target(store: EventStore, round_no: int, table_no: int, verb: str = "amend") -> tuple[Table, Any]:
+    """Within :meth:`EventStore.write`: the table an amendment corrects (``verb``: or a clearing
+    takes back) and its current result."""
     last = store.last_round()
     if not 1 <= round_no <= last:
         raise NothingToAmend(f"round {round_no} does not exist (the last round is {last}); nothing was changed"
-                             if last else "no round has been paired yet; there is no result to amend")
+                             if last else f"no round has been paired yet; there is no result to {verb}")
     table = store.table(round_no, table_no)
     if table is None:
         count = len(store.table_numbers(round_no))
@@ -663,7 +664,7 @@ def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table
                              f"{'s' if count != 1 else ''}); nothing was changed")
     existing = store.result_for(table.id)
     if existing is None:
-        raise NothingToAmend(f"round {round_no} table {table_no} has no result to amend (enter it with "
+        raise NothingToAmend(f"round {round_no} table {table_no} has no result to {verb} (enter it with "
                              f"`tournament result`); nothing was changed")
     return table, existing
 
@@ -767,16 +768,7 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
         raise ResultRefused("a team match in sets seats its next games from each result: correct it with "
                             "tournament amend")
     with store.write():
-        last = store.last_round()
-        if not 1 <= round_no <= last:
-            raise NothingToAmend(f"round {round_no} does not exist (the last round is {last}); nothing was changed"
-                                 if last else "no round has been paired yet; there is no result to clear")
-        table = store.table(round_no, table_no)
-        if table is None:
-            raise NothingToAmend(f"round {round_no} has no table {table_no}; nothing was changed")
-        existing = store.result_for(table.id)
-        if existing is None:
-            raise NothingToAmend(f"round {round_no} table {table_no} has no result to clear; nothing was changed")
+        table, existing = amend_target(store, round_no, table_no, "clear")
         if store.round_stage().get(round_no, 1) != 1:
             raise ResultRefused(f"round {round_no} is a stage's round (a knockout, a round robin, a final), whose "
                                 f"draw moves on with each result: correct table {table_no} with tournament amend; "
