@@ -121,18 +121,28 @@ TIEBREAK_KEYS: dict[str, str] = {
     "score": "total score (multi-player tables)",
     "firsts": "tables won outright or shared first (multi-player tables)",
     "buchholz": "sum of the opponents' wins (or placement points)",
-    "head-to-head": "the results between the tied units only (a mini-table; a cycle falls to the next key)",
+    "average": "games won (or placement points) a game played: byes and sit-outs aside, for fields where "
+               "the games played differ",
+    "head-to-head": "the results between the tied units only (--head-to-head two: only when exactly two are "
+                    "tied, the default; mini-league: a mini-table of all the tied, a cycle falls to the next key)",
     "efectividad": "efectividad, as Latin federations name it: points for minus points against",
     "effectiveness": "efectividad (the English name): points for minus points against",
 }
 #: Federation names of existing keys: the same value, printed as the event named it.
 TIEBREAK_ALIASES = {"efectividad": "diff", "effectiveness": "diff"}
 HEAD_TO_HEAD = "head-to-head"
+#: The two conventions of head-to-head (``--head-to-head``): between exactly two tied units only
+#: (the default; three or more level fall to the next key, as most federations' rules have it),
+#: or a mini-league of the results among all the units tied.
+HEAD_TO_HEAD_TWO, HEAD_TO_HEAD_LEAGUE = "two", "mini-league"
+HEAD_TO_HEAD_RULES = {HEAD_TO_HEAD_TWO: "only between exactly two tied; three or more fall to the next key",
+                      HEAD_TO_HEAD_LEAGUE: "a mini-league of the results among all the tied"}
 LOWER_IS_BETTER = frozenset({"against"})
 DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", "for"),
                      INDIVIDUAL: ("placement", "score")}
-PARTNERSHIP_KEYS = ("wins", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad", "effectiveness")
-INDIVIDUAL_KEYS = ("placement", "score", "firsts", "buchholz", HEAD_TO_HEAD)
+PARTNERSHIP_KEYS = ("wins", "average", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad",
+                    "effectiveness")
+INDIVIDUAL_KEYS = ("placement", "average", "score", "firsts", "buchholz", HEAD_TO_HEAD)
 
 
 def default_placement(size: int) -> tuple[float, ...]:
@@ -154,6 +164,10 @@ class Settings:
     #: What a bye scores.  Partnership formats: ``wins`` (1 = a game won), ``for``, ``against``.
     #: Individual tables: ``placement`` and ``score``.
     bye: dict[str, float] = attrs.field(factory=dict)
+    #: What a round a player asked to sit out scores (``tournament sit-out``), in the keys of
+    #: ``bye``: nothing unless ``--sit-out-score`` says otherwise (a pairing's bye is not chosen;
+    #: a sit-out is).  An event made before it scored a sit-out as a bye, and still does.
+    sit_out: dict[str, float] = attrs.field(factory=dict)
     #: Placement points by finishing place at a full table (individual tables).
     placement: tuple[float, ...] = ()
     tiebreaks: tuple[str, ...] = ()
@@ -195,6 +209,8 @@ class Settings:
     team_duplicate: bool = False
     #: A duplicate-teams match's IMPs turned into victory points (0-20), which rank the teams.
     victory_points: bool = False
+    #: Which head-to-head (:data:`HEAD_TO_HEAD_RULES`) ranks a tie, where the tie-breaks name it.
+    head_to_head: str = HEAD_TO_HEAD_TWO
 
     @property
     def duplicate(self) -> bool:
@@ -268,6 +284,8 @@ class Settings:
             del data["team_duplicate"], data["victory_points"]
         if self.lang == "en":
             del data["lang"]  # an English event's settings are those of every event before languages
+        if HEAD_TO_HEAD not in self.tiebreaks:
+            del data["head_to_head"]  # it ranks nothing there: the settings of every event before it
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
@@ -276,11 +294,29 @@ class Settings:
         data["placement"] = tuple(data.get("placement") or ())
         data["tiebreaks"] = tuple(data.get("tiebreaks") or ())
         data["team_tiebreaks"] = tuple(data.get("team_tiebreaks") or ())
+        if "sit_out" not in data:
+            data["sit_out"] = dict(data.get("bye") or {})
+        if "head_to_head" not in data and HEAD_TO_HEAD in data["tiebreaks"]:
+            # An event made before the two conventions was ranked by a mini-league: it still is
+            # (its rounds were paired on those standings), unless the director changes it.
+            data["head_to_head"] = HEAD_TO_HEAD_LEAGUE
         # Events made before time limits and forfeits: no limit, and the game's default forfeit score.
         if "forfeit_score" not in data:
             data["forfeit_score"] = default_forfeit_score(data["game"], data.get("variant"),
                                                           data.get("options") or {}, data["table_size"])
         return cls(**data)
+
+
+def _round_score(what: str, format: str, default: dict[str, float], given: dict[str, float] | None) -> dict[str, float]:
+    """What a round without a game scores (a bye, a sit-out): ``given`` over ``default``, in its keys."""
+    out = dict(default)
+    for key, value in (given or {}).items():
+        if key not in default:
+            raise SettingsError(f"a {what} in a {format} event sets {', '.join(default)}, not {key!r}")
+        out[key] = float(value)
+        if not math.isfinite(out[key]):
+            raise SettingsError(f"a {what}'s {key} must be a finite number, not {value!r}")
+    return out
 
 
 def default_forfeit_score(game: str, variant: str | None, options: dict[str, Any], table_size: int) -> int:
@@ -336,7 +372,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   team_schedule: str | None = None, team_tiebreaks: tuple[str, ...] | None = None,
                   preset: str | None = None, team_set: int | None = None, movement: str | None = None,
                   boards_per_round: int | None = None, ranking: str | None = None,
-                  team_duplicate: bool = False, victory_points: bool = False) -> Settings:
+                  team_duplicate: bool = False, victory_points: bool = False,
+                  head_to_head: str | None = None, sit_out: dict[str, float] | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -438,13 +475,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     else:
         bye_default = {"placement": sum(default_placement(table_size)) / table_size, "score": 0.0}
         allowed = INDIVIDUAL_KEYS
-    bye_out = dict(bye_default)
-    for key, value in (bye or {}).items():
-        if key not in bye_default:
-            raise SettingsError(f"a bye in a {format} event sets {', '.join(bye_default)}, not {key!r}")
-        bye_out[key] = float(value)
-        if not math.isfinite(bye_out[key]):
-            raise SettingsError(f"a bye's {key} must be a finite number, not {value!r}")
+    bye_out = _round_score("bye", format, bye_default, bye)
+    sit_out_score = _round_score("sit-out", format, dict.fromkeys(bye_default, 0.0), sit_out)
     if format == INDIVIDUAL:
         placement = tuple(float(p) for p in placement) if placement else default_placement(table_size)
         if not all(math.isfinite(p) for p in placement):
@@ -468,6 +500,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     if len(same) > 1:
         raise SettingsError(f"{' and '.join(same)} are the same tie-break (points for minus points against): "
                             f"name it once")
+    head_to_head = head_to_head or HEAD_TO_HEAD_TWO
+    if head_to_head not in HEAD_TO_HEAD_RULES:
+        raise SettingsError(f"head-to-head is {' or '.join(HEAD_TO_HEAD_RULES)}, not {head_to_head!r}")
     if time_limit is not None and not 1 <= time_limit <= 24 * 60:
         raise SettingsError(f"a time limit is a number of minutes from 1 to 1440, not {time_limit}")
     if forfeit_score is None:
@@ -497,7 +532,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     team_schedule=team_schedule or "swiss", team_tiebreaks=tuple(team_tiebreaks or ()),
                     preset=preset, team_set=team_set, movement=movement,
                     boards_per_round=int(boards_per_round or 0), ranking=ranking,
-                    team_duplicate=bool(team_duplicate), victory_points=bool(victory_points))
+                    team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
+                    head_to_head=head_to_head, sit_out=sit_out_score)
 
 
 def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards_per_round: int | None) -> int:

@@ -33,6 +33,28 @@ SIDES = ("NS", "EW")
 
 
 @attrs.frozen
+class ScoreRange:
+    """The final totals a game can end with, each side's: from ``low`` to ``high``, ``None`` where
+    the rules set no bound (Castle Rock's totals sink with every tile left in the row, hand after
+    hand).  Declared by each engine (``final_scores``), so the tournament checks a typed score
+    against the game's own rules and holds no rule of its own about scores."""
+
+    low: int | None = 0
+    high: int | None = None
+    #: Why the bottom is where it is, in the rules' words (for the refusal of a score below it).
+    why: str = ""
+
+    def refusal(self, score: int) -> str | None:
+        """Why ``score`` is no final total of this game, or ``None`` if it is one."""
+        if self.low is not None and score < self.low:
+            below = "zero" if self.low == 0 else f"{self.low}"
+            return f"below {below}, which no game of {{game}} can end with" + (f" ({self.why})" if self.why else "")
+        if self.high is not None and score > self.high:
+            return f"above {self.high}, which no game of {{game}} can end with" + (f" ({self.why})" if self.why else "")
+        return None
+
+
+@attrs.frozen
 class HandOutcome:
     """How a hand ended and what each side scored for it.
 
@@ -170,6 +192,10 @@ class Engine(Protocol):
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         """The seat labels a new record of ``count`` players uses (N E S W, or P1, P2, …)."""
 
+    def final_scores(self, variant: str, options: dict[str, Any]) -> ScoreRange:
+        """The range a side's final total can take in ``variant`` under ``options`` (resolved; a
+        typed score is checked against it)."""
+
     # Optional: ``choose(state, legal, rng) -> Move``, a simulated player's
     # preference (e.g. Broadway favours scoring plays); the default is uniform.
     #
@@ -183,8 +209,8 @@ class Engine(Protocol):
     # - on a hand state, ``closing_passes() -> list[Move]``: after a block, the round of
     #   passes a record may write (an empty list when the hand did not end blocked).
     #
-    # Optional: ``negative_scores = True`` where a game's total can be below zero (Broadway's
-    # penalties); a score typed in by hand below zero is refused for every other game.
+    # ``final_scores`` (above) is what a score typed in by hand (``tournament result --score``,
+    # the venue's director page) is checked against, never a rule of the tool's own.
     #
     # Optional: ``inert_options(variant, options) -> dict[str, tuple[str, str]]``: the rule
     # options that change nothing under this variant and these options (``count_partner``

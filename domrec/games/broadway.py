@@ -1388,9 +1388,6 @@ class Broadway:
     variants = ("standard",)
     defaults: dict[str, Any] = {}
     scores_moves = True
-    #: A game's total can be below zero (tiles left at a block cost points): the tournament
-    #: tool takes a negative manual score for Broadway only.
-    negative_scores = True
     sides_are_partnerships = True
 
     def player_counts(self, options: dict[str, Any]) -> tuple[int, ...]:
@@ -1404,6 +1401,10 @@ class Broadway:
 
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         return SEATS
+
+    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
+        """No bound below: tiles left at a block cost points (docs/rules/broadway.md)."""
+        return base.ScoreRange(None, None)
 
     def start(self, record: Record) -> BroadwayMatch:
         if len(record.players) != 4:

@@ -1056,6 +1056,12 @@ class CastleRock:
         """Other seatings the rules allow: any distinct labels, so the compass points too."""
         return (base.COMPASS_SEATS[count],) if count in base.COMPASS_SEATS else ()
 
+    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
+        """No bound below: every tile left in the row costs each player a point, hand after hand,
+        so a total can sink as far as the hands go.  None above that a typed score could test:
+        a hand's captures are bounded, but not how many hands the game took."""
+        return base.ScoreRange(None, None)
+
     def start(self, record: Record) -> CastleRockMatch:
         n = len(record.players)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:

@@ -844,6 +844,10 @@ class Competitive:
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         return base.PARTNERSHIP_SEATS
 
+    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
+        """A hand only ever adds points (domino or block), so a total never falls below zero."""
+        return base.ScoreRange(0, None, "a hand only adds points to a side")
+
     def start(self, record: Record) -> CompetitiveMatch:
         if len(record.players) != 4:
             raise SetupError(

@@ -1555,6 +1555,13 @@ class HorseRace:
             return base.PARTNERSHIP_SEATS
         return tuple(f"P{i + 1}" for i in range(count))
 
+    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
+        """The standard game only adds (pegs, end-of-hand points); the Celko variant subtracts each
+        player's pips at a hand's end, so its totals may go below zero."""
+        if variant == "celko":
+            return base.ScoreRange(None, None)
+        return base.ScoreRange(0, None, "pegs and end-of-hand points are never negative")
+
     def inert_options(self, variant: str, options: dict[str, Any]) -> dict[str, tuple[str, str]]:
         """Options that change nothing here, accepted and ignored (docs/rules/horse-race.md).
 

@@ -1503,6 +1503,10 @@ class Roads:
         """Other seatings the rules allow: three players alone may use any labels (N E S too)."""
         return (base.COMPASS_SEATS[3],) if count == 3 else ()
 
+    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
+        """Going out, roads and stock credits are never negative, so neither is a total."""
+        return base.ScoreRange(0, None, "going out, roads and stock credits are never negative")
+
     def start(self, record: Record) -> RoadsMatch:
         count = len(record.players)
         if count not in (3, 4):

@@ -262,7 +262,7 @@ def test_cli_round_changes(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "round 1 unpaired" in r.stdout
     assert run("pair", path).exit_code == 0
     r = run("history", path)
-    assert "by Marta: seats swapped" in r.stdout and "— family" in r.stdout and "round unpaired" in r.stdout
+    assert "by Marta: changed seats: " in r.stdout and "— family" in r.stdout and "un-paired round 1" in r.stdout
     doc = json.loads(run("history", path, "--json").stdout)
     assert [d["action"] for d in doc] == ["seats_swapped", "pinned", "kept_apart", "round_unpaired"]
     rows = run("history", path, "--csv", "--desk").stdout.splitlines()

@@ -203,9 +203,11 @@ def test_forfeit_from_the_command_line(tmp_path: Path):
 # --- tie-breaks --------------------------------------------------------------------------------------
 
 
-def _pairs_event(results: list[tuple[int, int, int, int]], tiebreaks: tuple[str, ...]) -> st.Standings:
-    """Standings of a pairs event of teams 1..n from (ns team, ew team, ns score, ew score) games."""
-    settings = settings_for(PAIRS, tiebreaks=tiebreaks)
+def _pairs_event(results: list[tuple[int, int, int, int]], tiebreaks: tuple[str, ...],
+                 head_to_head: str = "two") -> st.Standings:
+    """Standings of a pairs event of teams 1..n from (ns team, ew team, ns score, ew score) games,
+    head-to-head under the convention named (``two`` or ``mini-league``)."""
+    settings = attrs.evolve(settings_for(PAIRS, tiebreaks=tiebreaks), head_to_head=head_to_head)
     n = max(max(a, b) for a, b, _, _ in results)
     teams = [Team(t, f"pair {t}", (2 * t - 1, 2 * t), 1, None) for t in range(1, n + 1)]
     players = [Player(p, f"p{p}", (p + 1) // 2, 1, None) for p in range(1, 2 * n + 1)]
@@ -234,11 +236,13 @@ def test_head_to_head_ranks_the_two_tied_by_their_own_game():
 def test_a_head_to_head_cycle_falls_to_the_next_key():
     # 1 beat 2, 2 beat 3, 3 beat 1: level in their mini-table, so efectividad decides.
     games = [(1, 2, 200, 150), (2, 3, 200, 100), (3, 1, 200, 190)]
-    table = _pairs_event(games, ("wins", "head-to-head", "efectividad"))
+    table = _pairs_event(games, ("wins", "head-to-head", "efectividad"), "mini-league")
     assert [s.unit for s in table.rows] == [2, 1, 3]
     assert {s.head_to_head for s in table.rows} == {1.0}
     assert [s.rank for s in table.rows] == [1, 2, 3]
-    level = _pairs_event(games, ("wins", "head-to-head"))
+    # Between exactly two (the default) three level are not ranked head to head at all.
+    assert {s.head_to_head for s in _pairs_event(games, ("wins", "head-to-head", "efectividad")).rows} == {0.0}
+    level = _pairs_event(games, ("wins", "head-to-head"), "mini-league")
     assert [s.rank for s in level.rows] == [1, 1, 1]
 
 

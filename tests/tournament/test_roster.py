@@ -206,4 +206,4 @@ def test_cli_player_list(tmp_path: Path) -> None:
     assert r.exit_code == 2
     assert run("check", path).exit_code == 0
     history = run("history", path).stdout
-    assert "player renamed" in history and "player removed" in history and "player returned" in history
+    assert "renamed #2 Bo to Bob" in history and "removed Ed (#5)" in history and "back from round" in history

@@ -134,8 +134,8 @@ def walk(tmp_path_factory):
         w = Walk(folder)
         w.csv_head = "\n".join(PLAYERS.splitlines()[:3])
         w.created = w("new", "open.db", "--name", "Spring Open", "--game", "competitive", "--format", "rotating",
-                      "--tiebreak", "wins,head-to-head,efectividad", "--time-limit", "45", "--forfeit-score", "200",
-                      "--seed", "14")
+                      "--tiebreak", "wins,head-to-head,efectividad", "--head-to-head", "mini-league",
+                      "--time-limit", "45", "--forfeit-score", "200", "--seed", "14")
         w.added = w("add", "open.db", "--csv", "players.csv")
         w.info = w("info", "open.db")
         w.round1 = w("pair", "open.db")

@@ -18,7 +18,7 @@ lists them.
 """
 
 from tournament.cli import checks, desk, duplicate, event, pages, ratings, roster, rounds, stages, teams, venue
-from tournament.cli.app import app, main
+from tournament.cli.app import PairedBest, app, main
 
 for _command in (event.new, event.add, event.players, event.withdraw, rounds.pair, rounds.balance, rounds.tables,
                  rounds.result, pages.sheets, rounds.record, stages.standings, teams.team, duplicate.boards):
@@ -30,8 +30,10 @@ app.command(name="sit-out")(roster.sit_out)
 app.command(name="return")(roster.return_)
 app.command(name="player-id")(roster.player_id)
 app.command(name="check")(checks.check_cmd)
+for _command in (pages.report, pages.export):  # --best pairs with the --by next to it
+    app.command(cls=PairedBest)(_command)
 for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
-                 pages.report, pages.export, ratings.ratings, rounds.amend, checks.history, venue.serve,
+                 ratings.ratings, rounds.amend, rounds.clear, checks.history, venue.serve,
                  venue.links, venue.keys, venue.pins, venue.correct):
     app.command()(_command)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import typer
+from typer.core import TyperCommand
 
 from domrec import console
 from domrec.errors import DomrecError, InputError, one_line
@@ -43,6 +44,83 @@ SEED_MIN, SEED_MAX = -(2 ** 63), 2 ** 63 - 1
 @app.callback()
 def _options(version: bool = console.version_option("tournament")) -> None:
     """The options every tournament command shares (--version, -h)."""
+
+
+class PairedBest(TyperCommand):
+    """A command whose ``--best K`` belongs to the ``--by COLUMN`` next to it on the command line
+    (``--by club --best 2 --by sex``: the clubs by their best two, the sexes as lists), which click's
+    parsed values, one list an option, cannot say: the order is read from the arguments as typed."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            ctx.meta["best_by"] = best_by(args)
+        except UnusableInput as e:  # a usage error, as click's own (one line, exit 2)
+            raise _click().UsageError(e.message, ctx) from None
+        return super().parse_args(ctx, args)
+
+
+def _click() -> Any:
+    """The Click that Typer runs on (its usage error, its current context): Typer 0.2x's own
+    copy, else Click itself."""
+    import types
+
+    try:
+        from typer._click import exceptions, globals as ctx_globals
+    except ImportError:  # older Typers use Click itself
+        import click
+
+        return click
+    return types.SimpleNamespace(UsageError=exceptions.UsageError,
+                                 get_current_context=ctx_globals.get_current_context)
+
+
+def best_by(args: Sequence[str]) -> list[tuple[str, int | None]]:
+    """Each ``--by`` of ``args`` in order, with the ``--best`` written after it (before the next
+    ``--by``; one written before any ``--by`` belongs to the first).  Refused (exit 2): two
+    ``--best`` for one ``--by``; a value that is not a whole number is left to the option itself."""
+    out: list[list[Any]] = []
+    pending: str | None = None
+    words = list(args)
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            break
+        name, eq, value = word.partition("=")
+        if name in ("--by", "--best"):
+            if not eq:
+                i += 1
+                value = words[i] if i < len(words) else ""
+            if name == "--by":
+                out.append([value, pending])
+                pending = None
+            elif out and out[-1][1] is None:
+                out[-1][1] = value
+            elif not out and pending is None:
+                pending = value
+            else:
+                raise UnusableInput(f"--best {value}: the --by {out[-1][0] if out else ''} before it has its --best "
+                                    f"already; give one --best after each --by it counts for")
+        i += 1
+    pairs = []
+    for column, best in out:
+        try:
+            pairs.append((column, int(best) if best is not None else None))
+        except ValueError:
+            pairs.append((column, None))
+    return pairs
+
+
+def best_for(by: Sequence[str], best: Sequence[int] | None) -> dict[str, int]:
+    """Column -> its ``--best``, as the command line paired them (:class:`PairedBest`); called in a
+    command made with ``cls=PairedBest``."""
+    if best and not by:
+        raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
+    ctx = _click().get_current_context(silent=True)
+    pairs = ctx.meta.get("best_by") if ctx is not None else None
+    if pairs is None:  # called as a function: each --best with the --by at its place
+        pairs = list(zip(by, list(best or []) + [None] * len(by)))
+    return {column.strip().lower(): k for column, k in pairs if k is not None}
 
 
 def say_error(message: str, details: Sequence[str] = ()) -> None:

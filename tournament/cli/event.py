@@ -16,7 +16,7 @@ from tournament.errors import UnusableInput
 from tournament.event import players as pl
 from tournament.event.files import create_event
 from tournament.event.simulate import simulate_event
-from tournament.settings import FORMATS, PAIRS, make_settings
+from tournament.settings import FORMATS, HEAD_TO_HEAD, HEAD_TO_HEAD_RULES, PAIRS, make_settings
 
 
 @guarded
@@ -45,9 +45,15 @@ def new(
                                                                 "team-pairs, dominousa or fed-spain."),
     bye: Optional[str] = typer.Option(None, "--bye", help="What a bye scores: wins=1,for=0,against=0 "
                                                           "(partnership formats) or placement=1.5,score=0."),
+    sit_out_score: Optional[str] = typer.Option(None, "--sit-out-score", help="What a round a player asked to "
+                                                "sit out scores, in --bye's keys (default: nothing, "
+                                                "wins=0,for=0,against=0; a pairing's bye keeps --bye)."),
     placement: Optional[str] = typer.Option(None, "--placement", help="Placement points by place, e.g. 3,2,1,0."),
     tiebreak: Optional[str] = typer.Option(None, "--tiebreak", help="Ranking keys in order, e.g. wins,diff,for "
                                                                     "or wins,head-to-head,efectividad."),
+    head_to_head: Optional[str] = typer.Option(None, "--head-to-head", help="Where the tie-breaks name "
+                                               "head-to-head: two (default: only between exactly two tied) or "
+                                               "mini-league (the results among all the tied)."),
     time_limit: Optional[int] = typer.Option(None, "--time-limit", min=1, max=1440,
                                              help="Minutes a game (shown on sheets and the report)."),
     forfeit_score: Optional[int] = typer.Option(None, "--forfeit-score", min=0, max=1_000_000,
@@ -75,13 +81,16 @@ def new(
     options = parse_rule_options(option)
     bye_values = {k: number(v, f"bye {k}") for k, v in parse_pairs(bye, "a bye").items()} if bye else None
     places = tuple(number(x, "a placement point") for x in placement.split(",")) if placement else None
+    sit_out = ({k: number(v, f"sit-out {k}") for k, v in parse_pairs(sit_out_score, "a sit-out").items()}
+               if sit_out_score else None)
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
     team_keys = tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak else None
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
                              team_set=team_set, movement=movement, boards_per_round=boards_per_round,
-                             ranking=ranking, team_duplicate=duplicate, victory_points=victory_points)
+                             ranking=ranking, team_duplicate=duplicate, victory_points=victory_points,
+                             head_to_head=head_to_head, sit_out=sit_out)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
@@ -171,10 +180,12 @@ def withdraw(
     event: Path = typer.Argument(..., help="The event file."),
     player: str = typer.Argument(..., help="The player's exact name or number (#12); in a pairs event, "
                                            "the pair's name or a member's."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why (kept in the trail, `tournament history`)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who withdraws them (default: your login name)."),
 ) -> None:
     """Withdraw a player (or pair) from the next round on; their games so far still count."""
     with open_for_command(event) as store:
-        who = pl.withdraw(store, player)
+        who = pl.withdraw(store, player, reason, by)
         typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
 
 
@@ -188,7 +199,10 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
                  f"format: {s.format_name}, tables of {s.table_size}", f"seed: {s.seed}",
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
-                 f"ranking: {', then '.join(s.tiebreaks)}",
+                 f"a sit-out asked for scores: {', '.join(f'{k}={v:g}' for k, v in s.sit_out.items())}",
+                 f"ranking: {', then '.join(s.tiebreaks)}"
+                 + (f" (head-to-head: {s.head_to_head}, {HEAD_TO_HEAD_RULES[s.head_to_head]})"
+                    if HEAD_TO_HEAD in s.tiebreaks else ""),
                  f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
                  f"forfeit score: {s.forfeit_score}-0", f"language of the pages: {s.lang}"]
         if s.rounds:

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from tournament.cli.app import MAX_COUNT, guarded, open_for_command, write_output
+from tournament.cli.app import MAX_COUNT, best_for, guarded, open_for_command, write_output
 from tournament.errors import UnusableInput
 
 
@@ -68,8 +68,9 @@ def sheets(
 
 BY_OPTION = typer.Option([], "--by", help="Prize lists: the standings within each value of this column of the "
                                           "players CSV (sex, category, club); again for another column.")
-BEST_OPTION = typer.Option(None, "--best", min=1, max=MAX_COUNT, help="With --by: the values (clubs) ranked by "
-                                                                         "the sum of their best K players.")
+BEST_OPTION = typer.Option(None, "--best", min=1, max=MAX_COUNT, help="After a --by: that column's values (clubs) "
+                                                                         "ranked by the sum of their best K players "
+                                                                         "(--by club --best 2 --by sex).")
 
 
 @guarded
@@ -88,7 +89,7 @@ def report(
     no_replays: bool = typer.Option(False, "--no-replays", help="Write the page alone, no replay pages (a "
                                                                 "big event's report in a moment)."),
     by: list[str] = BY_OPTION,
-    best: Optional[int] = BEST_OPTION,
+    best: Optional[list[int]] = BEST_OPTION,
 ) -> None:
     """Write the event as HTML: a one-page summary (standings, bracket, rounds and tables), its public pages
     beside it (find your table, standings, results, a page a player, crosstable) and each game's replay."""
@@ -101,17 +102,20 @@ def report(
 
     if url is not None and not screen:
         raise UnusableInput("--url is the address for the projector's QR code: give it with --screen")
-    if best is not None and not by:
-        raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
+    bests = best_for(by, best)
     with open_for_command(event) as store:
         language = _language(lang, store.settings.lang)
         data = public_data(store)
-        rp.add_desk_data(store, data, by, best)
+        rp.add_desk_data(store, data, by, bests)
         link = None
         if screen and (url is not None or served_before(store)):
             link = hall_url(store, venue_url(store, _checked_url(url))) + "/"
         replays: dict = {}
         pages = rounds = None
+        if str(output) != "-":  # report/x.html: the folder made, as `sheets` makes its own
+            from tournament.pages.sheets import prepare_folder
+
+            prepare_folder(output.parent)
         if not screen and str(output) != "-":  # replay pages and public pages beside the report (none beside stdout)
             try:
                 outputs.check(output, rp.REPORT, force)
@@ -142,7 +146,7 @@ def export(
     force: bool = typer.Option(False, "--force", help="Replace existing files that tournament export did not "
                                                       "write."),
     by: list[str] = BY_OPTION,
-    best: Optional[int] = BEST_OPTION,
+    best: Optional[list[int]] = BEST_OPTION,
 ) -> None:
     """Export everything (players, standings, tables and results, stages' draws, the change log, the
     audit trail) as JSON or CSV."""
@@ -150,11 +154,14 @@ def export(
     from domrec import output as outputs
     from tournament.pages import report as rp
 
-    if best is not None and not by:
-        raise UnusableInput("--best sums a club's best players: give the column with --by (--by club --best 3)")
+    bests = best_for(by, best)
     with open_for_command(event) as store:
-        data = rp.event_data(store, by, best)
+        data = rp.event_data(store, by, bests)
     if not as_csv:
+        if str(output) != "-":  # export/x.json: the folder made, as `report` and `sheets` make theirs
+            from tournament.pages.sheets import prepare_folder
+
+            prepare_folder(output.parent)
         write_output(output, rp.export_json(data), rp.EXPORT, force)
         if str(output) != "-":
             typer.echo(f"wrote {output}")

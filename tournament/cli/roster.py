@@ -51,11 +51,12 @@ def sit_out(
     by: Optional[str] = BY,
     reason: Optional[str] = REASON,
 ) -> None:
-    """A player misses one round (a bye, scored by the event's --bye setting) and comes back."""
+    """A player misses one round (scored by the event's --sit-out-score: nothing by default) and comes back."""
     with open_for_command(event) as store:
         name, number = roster.sit_out(store, player, round_no, lift, Who(by, reason))
     typer.echo(f"{name} plays round {number} after all" if lift else
-               f"{name} sits out round {number} (a bye) and is paired again from round {number + 1}")
+               f"{name} sits out round {number} (scored as the event's sit-out: tournament info) and is paired "
+               f"again from round {number + 1}")
 
 
 @guarded

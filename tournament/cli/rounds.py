@@ -43,7 +43,7 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     if as_csv:
         for p in bye_players:
             row = {k: "" for k in (rows[0] if rows else {"round": 0, "table": 0, "seat": "", "side": "",
-                                                          "id": 0, "name": "", "result": ""})}
+                                                          "id": 0, "name": "", "score": "", "result": ""})}
             row.update({"round": round_no, "table": "bye", "id": p, "name": players[p].name})
             rows.append(row)
         emit(rows, True, False, "")
@@ -51,7 +51,8 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     tables = store.tables(round_no)
     seats = {(r["table"], r["seat"]): r for r in rows}
     results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats],
-                                      _side_names(t, seats, store.settings.format == PAIRS)) for t in tables}
+                                      _side_names(t, seats, store.settings.format == PAIRS),
+                                      {p: players[p].name for p in t.players}) for t in tables}
     full, compact = [], []
     for t in tables:
         line: dict[str, Any] = {"table": t.number}
@@ -109,12 +110,19 @@ def _side_names(t: Any, seats: dict[tuple[int, str], dict[str, Any]], pairs: boo
     return out
 
 
-def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None = None) -> str:
+def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None = None,
+                 people: dict[int, str] | None = None) -> str:
     """A result as the table shows it: the sides' scores in seating order (``sides``, a side a
     seat: NS before EW, not the alphabetical order the store keeps them in), then who won, by
-    name where a side is one player or a pair (``names``: ``P3 won (Ana)``)."""
+    name where a side is one player or a pair (``names``: ``P3 won (Ana)``).  A forfeit by
+    player names who did not come (``people``: the table's players by number) and no side: the
+    partner who came won it as the standings count it, so no side's stored score is shown."""
     if result is None:
         return "to play"
+    gone = getattr(result, "absent_players", ()) or ()
+    if gone:
+        who = ", ".join((people or {}).get(p, f"#{p}") for p in gone)
+        return f"forfeit: {who} did not play; the others won {max(result.scores.values())}-0"
     order = [x for x in dict.fromkeys(sides) if x in result.scores]
     order += [x for x in result.scores if x not in order]
     scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split
@@ -199,6 +207,8 @@ def result(
                                                "give it again for each. The others win by the forfeit score."),
     by: Optional[str] = typer.Option(None, "--by", help="Who enters the results (default: your login name); "
                                                         "kept with each (`tournament history --entered`)."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="With --forfeit or --absent: why they did not "
+                                         "play (kept in the trail, `tournament history`)."),
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
                                         help="A duplicate event: the board (with --round and --table)."),
 ) -> None:
@@ -239,13 +249,16 @@ def result(
             if records or score is not None or winner is not None or forfeit is not None or table is None:
                 raise UnusableInput("a forfeit by player is --table N --absent PLAYER (again for each), without "
                                     "records, --score, --winner or --forfeit")
-            typer.echo(res.enter_player_forfeit(store, table, tuple(absent), round_no, replace).summary())
+            typer.echo(res.enter_player_forfeit(store, table, tuple(absent), round_no, replace, reason).summary())
             return
+        if forfeit is None and reason is not None:
+            raise UnusableInput("--reason goes with --forfeit or --absent (a replaced result's reason: "
+                                "tournament amend --reason)")
         if forfeit is not None:
             if records or score is not None or winner is not None or table is None:
                 raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")
             absent = tuple(x.strip() for x in forfeit.split(",") if x.strip())
-            typer.echo(res.enter_forfeit(store, table, absent, round_no, replace).summary())
+            typer.echo(res.enter_forfeit(store, table, absent, round_no, replace, reason).summary())
             _say_if_stale(store, event, replace)
             return
         if table is not None or score is not None:
@@ -331,6 +344,21 @@ def amend(
             amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
             entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
         typer.echo(entry.summary())
+        _say_if_stale(store, event)
+
+
+@guarded
+def clear(
+    event: Path = typer.Argument(..., help="The event file."),
+    round_no: int = typer.Option(..., "--round", "-r", min=1, max=MAX_COUNT, help="The round of the result."),
+    table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table of the result."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="Why (required; kept in the audit trail)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who clears it (default: your login name)."),
+) -> None:
+    """Take back a result entered by mistake: the table is to play again (the old result is kept in the
+    audit trail, `tournament history`), and a round left without results can be un-paired."""
+    with open_for_command(event) as store:
+        typer.echo(res.clear_result(store, round_no, table, reason, by).summary())
         _say_if_stale(store, event)
 
 

@@ -218,7 +218,8 @@ def _prize_lists(store: EventStore, table: Any, by: str, best: Optional[int], as
             typer.echo("")
         emit(rows, False, False, f"{name} — {column}: {c.value} (after round {table.through_round})",
              footer=note if n == len(lists) - 1 else (), wide=wide,
-             keep={"place", "event", *display.ranking_columns(table.tiebreaks)})
+             keep={"place", "event", *display.ranking_columns(table.tiebreaks),
+                   *(["status"] if any(r.get("status", "active") != "active" for r in rows) else [])})
 
 
 def _final_standings(store: EventStore, stage: Any, both: bool, as_csv: bool, as_json: bool,

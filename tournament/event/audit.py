@@ -103,17 +103,19 @@ class Change:
     reason: str | None
     old: Values
     new: Values | None
+    #: The result was taken back (``tournament clear``): nothing replaced it.
+    cleared: bool = False
 
     def text(self) -> str:
         where = f"round {self.round} table {self.table}" if self.round is not None else "a table no longer there"
-        new = self.new.text() if self.new is not None else "(missing)"
+        new = self.new.text() if self.new is not None else "cleared (no result)" if self.cleared else "(missing)"
         why = f" — {self.reason}" if self.reason else ""
         return f"{self.when}  {where}  by {self.by}: {self.old.text()} → {new}{why}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "when": self.when, "by": self.by, "round": self.round, "table": self.table,
                 "reason": self.reason, "old": self.old.to_dict(),
-                "new": self.new.to_dict() if self.new is not None else None}
+                "new": self.new.to_dict() if self.new is not None else None, "cleared": self.cleared}
 
     def csv_row(self) -> dict[str, Any]:
         """One CSV row; scores written as ``--score`` takes them (``NS=200,EW=143``)."""
@@ -158,7 +160,8 @@ def history(store: EventStore) -> list[Change]:
             new = Values.from_row(row) if row else None
         rnd, tno = where.get(r["table_id"], (None, None))
         out.append(Change(r["id"], r["replaced_at"], r["changed_by"] or UNKNOWN, rnd, tno, r["reason"],
-                          Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}), new))
+                          Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}), new,
+                          cleared=r["new_result_id"] is None and not r["new_result"]))
     return out
 
 
@@ -175,22 +178,88 @@ class DeskChange:
     detail: dict[str, Any]
     reason: str | None
 
+    #: Player number -> name, to tell a change in words (:func:`desk_history` fills it in).
+    names: dict[int, str] = attrs.field(factory=dict, eq=False, repr=False)
+
     def text(self) -> str:
         where = f"round {self.round}  " if self.round is not None else ""
-        what = ", ".join(f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(self.detail.items()))
         why = f" — {self.reason}" if self.reason else ""
-        return f"{self.when}  {where}by {self.by}: {self.action.replace('_', ' ')} ({what}){why}"
+        return f"{self.when}  {where}by {self.by}: {self.sentence()}{why}"
+
+    def sentence(self) -> str:
+        """The change in words ("kept Ana (#1) and Kim (#11) apart for the rest of the event"),
+        never the stored values as they are (``players [1, 11], through_round null``)."""
+        d = self.detail
+
+        def who(number: Any) -> str:
+            name = self.names.get(number) if isinstance(number, int) else None
+            return f"{name} (#{number})" if name else f"#{number}"
+
+        def both(numbers: Any) -> str:
+            return " and ".join(who(n) for n in numbers) if isinstance(numbers, list) else str(numbers)
+
+        player = who(d["player"]) if "player" in d else d.get("name", "")
+        said = {
+            "player_withdrawn": lambda: f"withdrew {player} from round {self.round} on",
+            "pair_withdrawn": lambda: f"withdrew the pair {d.get('name', '')} from round {self.round} on",
+            "player_returned": lambda: f"{player} back from round {self.round} (withdrawn from round "
+                                       f"{d.get('withdrawn_from')})",
+            "pair_returned": lambda: f"the pair #{d.get('pair')} back from round {self.round}",
+            "player_renamed": lambda: f"renamed #{d.get('player')} {d.get('old')} to {d.get('name')}",
+            "pair_renamed": lambda: f"renamed the pair {d.get('old')} to {d.get('name')}",
+            "player_removed": lambda: f"removed {d.get('name')} (#{d.get('player')})",
+            "pair_removed": lambda: f"removed the pair {d.get('name')}",
+            "sitting_out": lambda: f"{player} sits out round {self.round}",
+            "sit_out_lifted": lambda: f"{player} plays round {self.round} after all",
+            "player_id_set": lambda: f"{player}'s federation id set to {d.get('id')}",
+            "round_unpaired": lambda: f"un-paired round {self.round} ({d.get('tables')} tables, "
+                                      f"{len(d.get('byes') or [])} byes)",
+            "pinned": lambda: f"pinned {player} to table {d.get('table')}",
+            "unpinned": lambda: f"{player} no longer pinned to a table",
+            "kept_apart": lambda: f"kept {both(d.get('players'))} apart " + (
+                f"through round {d['through_round']}" if d.get("through_round") else "for the rest of the event"),
+            "apart_lifted": lambda: f"{both(d.get('players'))} may meet again",
+            "seats_swapped": lambda: "changed seats: " + "; ".join(
+                " with ".join(who(n) for n in m) if isinstance(m, list) else who(m) for m in d.get("players") or [])
+                + f" (tables {', '.join(map(str, d.get('tables') or []))})",
+            "result_accepted": lambda: f"accepted the manual score of table {d.get('table')} ("
+                                       + ", ".join(f"{k} {v}" for k, v in (d.get("scores") or {}).items()) + ")",
+            "forfeit_entered": lambda: f"a forfeit at table {d.get('table')}: "
+                                       f"{', '.join(map(str, d.get('absent') or []))} did not play",
+            "result_change_of_unpaired_table": lambda: f"table {d.get('table')}'s result was taken back before "
+                                                       f"its round was un-paired (the old result is kept here)",
+        }.get(self.action)
+        if said is not None:
+            try:
+                return said()
+            except (TypeError, ValueError, AttributeError):
+                pass
+        words = self.action.replace("_", " ")
+        parts = [f"{k.replace('_', ' ')} {_plain(v)}" for k, v in sorted(d.items())
+                 if v is not None and k not in ("old_result", "new_result")]
+        return words + (f" ({', '.join(parts)})" if parts else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "when": self.when, "by": self.by, "action": self.action, "round": self.round,
                 "detail": self.detail, "reason": self.reason}
 
 
+def _plain(value: Any) -> str:
+    """A stored value as a person reads it: a list as "1, 11", nothing as "none"."""
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    return "none" if value is None else str(value)
+
+
 def desk_history(store: EventStore) -> list[DeskChange]:
-    """The desk's trail, oldest change first (empty for a file without one)."""
+    """The desk's trail, oldest change first (empty for a file without one), its players named."""
     from tournament.store import desk
 
-    return [DeskChange(r["id"], r["at"], r["by"] or UNKNOWN, r["action"], r["round"], r["detail"], r["reason"])
+    names = {p.id: p.name for p in store.players()}
+    return [DeskChange(r["id"], r["at"], r["by"] or UNKNOWN, r["action"], r["round"], r["detail"], r["reason"],
+                       names)
             for r in desk.trail(store)]
 
 

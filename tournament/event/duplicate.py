@@ -268,7 +268,7 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
         check_duplicate(store, "a board's result")
     with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
-        ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
+        ordered, _ = res._manual_scores(table, scores, None, store.settings)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by)
 
 
@@ -291,7 +291,7 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
         if old is None:
             raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result yet: there is "
                                 f"nothing to correct")
-        ordered, _ = res._manual_scores(table, scores, None, store.settings.game)
+        ordered, _ = res._manual_scores(table, scores, None, store.settings)
         entry = _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, True, by)
         if entry.status == UNCHANGED:  # the same typed score again: nothing corrected, nothing in the trail
             return entry

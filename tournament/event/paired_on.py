@@ -70,8 +70,11 @@ def recompute(store: EventStore, number: int, used: Mapping[int, Row], players: 
             table = compute_teams(settings, entered, teams, players, tables, results, byes, number - 1)
             return Recomputed({r.team: (r.rank, {k: r.value(k) for k in table.tiebreaks}) for r in table.rows},
                               {r.team: r.name for r in table.rows}, table.tiebreaks, "team")
+    from tournament.store.desk import sit_outs
+
     again = st.compute(settings, [p for p in players if p.entered <= number],
-                       [t for t in teams if t.entered <= number], tables, results, byes, number - 1)
+                       [t for t in teams if t.entered <= number], tables, results, byes, number - 1,
+                       sit_outs(store))
     pairs = settings.format == PAIRS
     names = {s.unit: s.name if pairs else f"{s.name} (#{s.unit})" for s in again.rows}
     return Recomputed({s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}, names, again.tiebreaks,

@@ -314,9 +314,15 @@ def read_list_file(path: Path, what: str) -> str:
         raise PlayerInputError(f"{path}, {e.message}") from None
 
 
-def withdraw(store: EventStore, key: str) -> Player | Team:
+def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | None = None) -> Player | Team:
     """Withdraw a player (or, in a pairs event, a pair, by its name or a member's) from the next
-    round on.  Their games so far stay in the standings."""
+    round on.  Their games so far stay in the standings.  The withdrawal is a line of the desk's
+    trail (``tournament history``), with ``reason`` and ``by`` when given."""
+    from tournament.event import audit
+    from tournament.store import desk as desk_sql
+
+    by = audit.clean_text(by, "--by") or audit.default_author()
+    reason = audit.clean_text(reason, "--reason")
     with store.write():
         nxt = store.last_round() + 1
         if store.settings.format == PAIRS:
@@ -325,6 +331,7 @@ def withdraw(store: EventStore, key: str) -> Player | Team:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
             store.set_team_withdrawn(team.id, nxt)
             changes.record(store, changes.PAIR_WITHDRAWN, data={"id": team.id, "name": team.name, "from_round": nxt})
+            desk_sql.log(store, "pair_withdrawn", nxt, {"pair": team.id, "name": team.name}, by, reason)
             return next(t for t in store.teams() if t.id == team.id)
         player = store.find_player(key)
         if player.withdrawn is not None:
@@ -332,6 +339,7 @@ def withdraw(store: EventStore, key: str) -> Player | Team:
         store.set_withdrawn(player.id, nxt)
         changes.record(store, changes.PLAYER_WITHDRAWN, data={"id": player.id, "name": player.name,
                                                               "from_round": nxt})
+        desk_sql.log(store, "player_withdrawn", nxt, {"player": player.id, "name": player.name}, by, reason)
         return next(p for p in store.players() if p.id == player.id)
 
 

@@ -9,7 +9,7 @@ neither women's nor men's list; a pair of two clubs counts for neither club).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from tournament.errors import UnusableInput
 from tournament.names import did_you_mean
@@ -77,15 +77,18 @@ def category_rows(table: Standings, listing: prizes.CategoryList) -> list[dict[s
     return out
 
 
-def prize_lists(store: EventStore, table: Standings, by: list[str], best: int | None) -> dict[str, Any]:
+def prize_lists(store: EventStore, table: Standings, by: list[str],
+                best: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Every prize list asked for, as the report and the export keep them: for each column its
-    categories (rows as :func:`category_rows`) and, with ``best``, its group list."""
+    categories (rows as :func:`category_rows`) and, where ``best`` gives the column its own
+    ``--best K`` (``--by club --best 2 --by sex``: the clubs only), its group list."""
+    best = {k.strip().lower(): v for k, v in (best or {}).items()}
     out: dict[str, Any] = {}
     for raw in by:
         column = check_column(store, raw)
         entry: dict[str, Any] = {"categories": [{"value": c.value, "rows": category_rows(table, c)}
                                                 for c in category_lists(store, table, column)]}
-        if best is not None:
-            entry["groups"] = group_list(store, table, column, best).to_dict()
+        if column in best:
+            entry["groups"] = group_list(store, table, column, best[column]).to_dict()
         out[column] = entry
     return out

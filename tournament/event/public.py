@@ -26,7 +26,7 @@ from tournament.event import feed, finals, stages, standings as standings_of
 from tournament.event.changes import latest_seq, table_statuses
 from tournament.event.stages import main_round_label  # noqa: F401 (the rounds' labels, as the feed gives them)
 from tournament.pairing import brackets
-from tournament.pairing.standings import placements
+from tournament.pairing.standings import forfeit_by_player, placements, table_points
 from tournament.settings import PAIRS, PARTNERSHIP_FORMATS
 from tournament.store.event_store import EventStore
 
@@ -173,7 +173,7 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     result landing meanwhile is in all of it or none of it): ``seq``, the number of the event's
     latest change (:func:`tournament.event.changes.latest_seq`) the data is as of; ``clock``
     (:func:`clock`); ``unit_of``, each player's unit in the standings (the pair in a pairs event);
-    ``scoring``, what a bye and a place at a multi-player table are worth.  A duplicate event's
+    ``scoring``, what a bye, a place at a multi-player table and a forfeit are worth.  A duplicate event's
     ``board_numbers`` and ``pair_cards`` besides; ``hall``: for the hall's pages, served while the
     session is played, whose ``boards`` hold only the boards every table that plays them has
     played (a deal shown earlier would be a leak); the report, the director's, keeps them all."""
@@ -203,7 +203,7 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
     data.update(clock=clock(data),
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),
-                         "partnership": s.format in PARTNERSHIP_FORMATS})
+                         "partnership": s.format in PARTNERSHIP_FORMATS, "forfeit": s.forfeit_score})
     return data
 
 
@@ -386,7 +386,24 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
                        for b in t.get("board_results") or ()] if "boards" in t else None,
             "board_count": len(t["boards"]) if "boards" in t else None}
         res = t["result"]
-        if res is not None:
+        if res is not None and res.get("forfeit_players"):
+            # A forfeit by player: the player's own game, as the standings count it.
+            own = forfeit_by_player(player_id not in res["forfeit_players"], data["scoring"]["forfeit"],
+                                    len(t["seats"]))
+            game["for"], game["forfeit"] = own.points_for, True
+            if partnership:
+                game["against"], game["outcome"] = own.points_against, own.outcome
+                totals["wins"] += own.outcome == "won"
+                totals["for"] += own.points_for
+                totals["against"] += own.points_against
+            else:
+                game["place"] = own.place
+                game["outcome"] = "won" if own.place == 1 else "placed"
+                sized = table_points(points, len(t["seats"]))
+                totals["placement"] += sized[0 if own.place == 1 else -1]
+                totals["score"] += own.points_for
+            game["totals"] = dict(totals)
+        elif res is not None:
             scores = res["scores"]
             mine = scores.get(side, 0)
             game["for"] = mine
@@ -441,9 +458,18 @@ def crosstable(data: dict[str, Any]) -> dict[str, Any]:
                         cell["outcome"] = "W" if res["winner"] == side else "D" if res["winner"] is None else "L"
                     else:
                         cell["outcome"] = str(_place(res["scores"], res["winner"], side))
+                gone = res.get("forfeit_players") if res is not None else None
                 for u in units:
                     partners = [s["id"] for s in t["seats"] if s["side"] == side and unit_of.get(s["id"]) != u]
-                    cells.setdefault(u, {})[r["round"]] = {**cell, "partners": partners}
+                    own_cell = cell
+                    if gone:  # a forfeit by player: each player's own game, as the standings count it
+                        came = not any(unit_of.get(p, p) == u for p in gone)
+                        own = forfeit_by_player(came, data["scoring"]["forfeit"], len(t["seats"]))
+                        own_cell = {**cell, "for": own.points_for, "forfeit": True,
+                                    "outcome": ("W" if came else "L") if partnership else str(own.place)}
+                        if partnership:
+                            own_cell["against"] = own.points_against
+                    cells.setdefault(u, {})[r["round"]] = {**own_cell, "partners": partners}
     rounds = [r["round"] for r in data["rounds"]]
     rows = [{"rank": x["rank"], "id": x["id"], "name": x["name"],
              "cells": [cells.get(x["id"], {}).get(n) for n in rounds], "row": x}

@@ -340,7 +340,7 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
     refuse_whole_game(store)
     with store.write():
         _, table = _round_table(store, round_no, table_no)
-        ordered, winner = _manual_scores(table, scores, winner, store.settings.game)
+        ordered, winner = _manual_scores(table, scores, winner, store.settings)
         return _store(store, table, "manual", False, ordered, winner, None, None, replace,
                       f"table {table_no}", None, note)
 
@@ -362,14 +362,19 @@ def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tupl
 
 
 def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,
-                  replace: bool = False) -> Entry:
+                  replace: bool = False, reason: str | None = None) -> Entry:
     """A table where a side did not play: the sides there score the event's forfeit score, the
     absent ones 0, and the result is stored as a forfeit (kind ``forfeit``), not as a manual score.
 
     A table whose game was recorded was played, so nobody forfeited it: refused, even with
-    ``replace`` (replace the record by another record, or a manual score, instead).
+    ``replace`` (replace the record by another record, or a manual score, instead).  ``reason``
+    (why the side did not play) goes into the desk's trail, and into the audit trail with a
+    result it replaces.
     """
     refuse_whole_game(store)
+    from tournament.event.audit import clean_text
+
+    reason = clean_text(reason, "--reason")
     with store.write():
         rnd, table = _round_table(store, round_no, table_no)
         sides = table.sides()
@@ -387,11 +392,24 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
         if existing is not None and existing.kind == "record":
             raise ResultRefused(f"round {rnd} table {table_no} has a recorded game, so it was played and nobody "
                                 f"forfeited it; nothing was stored")
-        return forfeit_in_write(store, table, absent, existing, replace)
+        entry = forfeit_in_write(store, table, absent, existing, replace, reason)
+        _trail_forfeit(store, entry, reason)
+        return entry
+
+
+def _trail_forfeit(store: EventStore, entry: Entry, reason: str | None) -> None:
+    """Within the write: a forfeit stored with a reason is a line of the desk's trail (who, when,
+    why), as a withdrawal is: the forfeit's result alone does not say why nobody came."""
+    if reason and entry.status != UNCHANGED:
+        from tournament.event.audit import default_author
+        from tournament.store import desk as desk_sql
+
+        desk_sql.log(store, "forfeit_entered", entry.round, {"table": entry.table, "absent": list(entry.absent)},
+                     store.author or default_author(), reason)
 
 
 def forfeit_in_write(store: EventStore, table: Table, absent: tuple[str, ...], existing: Any = None,
-                     replace: bool = False) -> Entry:
+                     replace: bool = False, reason: str | None = None) -> Entry:
     """Within a write: ``table``'s result a forfeit by the sides ``absent`` (checked by the caller:
     sides of the table, one at least there), the others scoring the event's forfeit score."""
     sides = table.sides()
@@ -401,22 +419,24 @@ def forfeit_in_write(store: EventStore, table: Table, absent: tuple[str, ...], e
     winner = there[0] if len(there) == 1 else None
     ordered_absent = tuple(x for x in sides if x in absent)
     note = FORFEIT_NOTE + ", ".join(ordered_absent)
-    return _forfeit_entry(store, table, ordered, winner, note, ordered_absent, existing, replace, table.number)
+    return _forfeit_entry(store, table, ordered, winner, note, ordered_absent, existing, replace, table.number,
+                          reason)
 
 
 def _forfeit_entry(store: EventStore, table: Table, ordered: dict[str, int], winner: str | None, note: str,
-                   shown_absent: tuple[str, ...], existing: Any, replace: bool, table_no: int) -> Entry:
+                   shown_absent: tuple[str, ...], existing: Any, replace: bool, table_no: int,
+                   reason: str | None = None) -> Entry:
     """A forfeit stored (or found already stored the same: unchanged), with who did not play."""
     if existing is not None and existing.kind == "forfeit" and existing.note == note \
             and existing.scores == ordered:
         return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=shown_absent)
     entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
-                   f"table {table_no}", None, note)
+                   f"table {table_no}", None, note, reason=reason)
     return attrs.evolve(entry, absent=shown_absent)
 
 
 def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], round_no: int | None = None,
-                         replace: bool = False) -> Entry:
+                         replace: bool = False, reason: str | None = None) -> Entry:
     """A table where some players did not come, in an individual or rotating-partner event: each
     absent player (by name or number) takes the forfeit loss; each player who came scores as if
     their side had won by the event's forfeit score (a game won, the forfeit score for and 0
@@ -432,6 +452,9 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
                             f"{store.settings.format} event name the side that did not play (--forfeit SIDE)")
     if not absent:
         raise ResultRefused("name at least one player who did not play (--absent PLAYER)")
+    from tournament.event.audit import clean_text
+
+    reason = clean_text(reason, "--reason")
     with store.write():
         rnd, table = _round_table(store, round_no, table_no)
         here = store.players_by_id(table.players)
@@ -468,7 +491,10 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
         seated = [s.player for s in table.seats if s.player in missing]  # in seating order
         note = PLAYER_FORFEIT_NOTE + ", ".join(f"#{p}" for p in seated)
         shown_absent = tuple(here[p].name for p in seated)
-        return _forfeit_entry(store, table, ordered, winner, note, shown_absent, existing, replace, table_no)
+        entry = _forfeit_entry(store, table, ordered, winner, note, shown_absent, existing, replace, table_no,
+                               reason)
+        _trail_forfeit(store, entry, reason)
+        return entry
 
 
 def _set_game_table(store: EventStore, record: Record, round_no: int, player: int, digest: str) -> Table | None:
@@ -642,12 +668,13 @@ class WrongTable(UnusableInput):
     """An amendment whose record is not the game of the table it is meant to correct."""
 
 
-def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table, Any]:
-    """Within :meth:`EventStore.write`: the table an amendment corrects and its current result."""
+def amend_target(store: EventStore, round_no: int, table_no: int, verb: str = "amend") -> tuple[Table, Any]:
+    """Within :meth:`EventStore.write`: the table an amendment corrects (``verb``: or a clearing
+    takes back) and its current result."""
     last = store.last_round()
     if not 1 <= round_no <= last:
         raise NothingToAmend(f"round {round_no} does not exist (the last round is {last}); nothing was changed"
-                             if last else "no round has been paired yet; there is no result to amend")
+                             if last else f"no round has been paired yet; there is no result to {verb}")
     table = store.table(round_no, table_no)
     if table is None:
         count = len(store.table_numbers(round_no))
@@ -655,7 +682,7 @@ def amend_target(store: EventStore, round_no: int, table_no: int) -> tuple[Table
                              f"{'s' if count != 1 else ''}); nothing was changed")
     existing = store.result_for(table.id)
     if existing is None:
-        raise NothingToAmend(f"round {round_no} table {table_no} has no result to amend (enter it with "
+        raise NothingToAmend(f"round {round_no} table {table_no} has no result to {verb} (enter it with "
                              f"`tournament result`); nothing was changed")
     return table, existing
 
@@ -719,9 +746,62 @@ def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[s
     by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
     with store.write():
         table, _ = amend_target(store, round_no, table_no)
-        ordered, winner = _manual_scores(table, scores, winner, store.settings.game)
+        ordered, winner = _manual_scores(table, scores, winner, store.settings)
         return _amended(_store(store, table, "manual", False, ordered, winner, None, None, True,
                                f"table {table_no}", None, by=by, reason=reason or "amended by hand"))
+
+
+@attrs.frozen
+class Cleared:
+    """A result taken back (:func:`clear_result`): where, what it was, and why."""
+
+    round: int
+    table: int
+    old: Result
+    reason: str
+
+    def summary(self) -> str:
+        scores = ", ".join(f"{k} {v}" for k, v in self.old.scores.items())
+        return (f"round {self.round} table {self.table}: the result ({scores}; {self.old.kind}) is cleared — kept "
+                f"in the audit trail (`tournament history`); the table is to play again")
+
+
+def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | None,
+                 by: str | None = None) -> Cleared:
+    """Take back a result entered by mistake (the wrong table, a game not played): the table has
+    no result again, so its game can be entered afresh, and a round without results can be
+    un-paired.  Nothing is lost: the result, record and all, goes to the audit trail with who and
+    why (``reason`` is required), and the public change log says ``result_deleted``.  Refused
+    where a result has moved things on that clearing cannot move back: a knockout's or round
+    robin's table (correct it with ``amend``), a team match played in sets, a duplicate table
+    (its boards' results), a game confirmed at the table on the venue's phones (its game lives
+    in the table's log: correct it there)."""
+    from tournament.event.audit import clean_text, default_author
+    from tournament.store import venue as venue_sql
+
+    by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
+    if not reason:
+        raise UnusableInput("say why the result is cleared (--reason TEXT): it goes into the audit trail")
+    if store.settings.duplicate or store.settings.team_duplicate:
+        raise ResultRefused("a duplicate table's results are its boards': correct a board with tournament amend")
+    if store.settings.team_set:
+        raise ResultRefused("a team match in sets seats its next games from each result: correct it with "
+                            "tournament amend")
+    with store.write():
+        table, existing = amend_target(store, round_no, table_no, "clear")
+        if store.round_stage().get(round_no, 1) != 1:
+            raise ResultRefused(f"round {round_no} is a stage's round (a knockout, a round robin, a final), whose "
+                                f"draw moves on with each result: correct table {table_no} with tournament amend; "
+                                f"nothing was changed")
+        if venue_sql.entered_via(store, table.id) == "table":
+            raise ResultRefused(f"round {round_no} table {table_no} was confirmed at the table on the venue's "
+                                f"phones: correct its game there (tournament correct) or with tournament amend; "
+                                f"nothing was changed")
+        store.move_result_to_audit(existing, reason, by or store.author or default_author())
+        changes.record(store, changes.RESULT_DELETED, round_no, table_no, {
+            "old": changes.result_doc(existing.kind, existing.verified, existing.scores, existing.winner,
+                                      existing.note)})
+        return Cleared(round_no, table_no, existing, reason)
 
 
 def _amended(entry: Entry) -> Entry:
@@ -733,11 +813,12 @@ MAX_MANUAL_SCORE = 1_000_000
 
 
 def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
-                   game: str | None = None) -> tuple[dict[str, int], str | None]:
+                   settings: Settings | None = None) -> tuple[dict[str, int], str | None]:
     """A manual score checked against the table's sides; the winner by the highest score
-    unless one is given (as :func:`enter_manual` decides it).  A negative score is refused
-    unless the game's engine says its totals can be below zero (``negative_scores``: Broadway's
-    penalties), whether the result is entered, replaced or amended."""
+    unless one is given (as :func:`enter_manual` decides it).  Each score is checked against the
+    range the game's engine declares its final totals can take (``final_scores``: below zero in
+    Castle Rock, Broadway and Celko, never in the others), whether the result is entered,
+    replaced or amended."""
     sides = table.sides()
     if set(scores) != set(sides):
         raise ResultRefused(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
@@ -748,11 +829,14 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
             shown = str(n) if len(str(n)) <= 20 else f"{str(n)[:12]}… ({len(str(abs(n)))} digits)"
             raise UnusableInput(f"the score of {side}, {shown}, is past the limit of {MAX_MANUAL_SCORE:,} "
                                 f"points a side; nothing was stored")
-    negative = [side for side, n in ordered.items() if n < 0]
-    if negative and game is not None and not getattr(games.engine(game), "negative_scores", False):
-        side = negative[0]
-        raise UnusableInput(f"the score of {side}, {ordered[side]}, is below zero, which no game of {game} "
-                            f"can end with; nothing was stored")
+    if settings is not None:
+        engine = games.engine(settings.game)
+        span = engine.final_scores(settings.variant or "standard", settings.resolved_options())
+        for side, n in ordered.items():
+            wrong = span.refusal(n)
+            if wrong is not None:
+                raise UnusableInput(f"the score of {side}, {n}, is {wrong.format(game=settings.game)}; "
+                                    f"nothing was stored")
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]

@@ -81,7 +81,8 @@ def remove(store: EventStore, key: str, who: Who = NOBODY) -> Player | Team:
 def sit_out(store: EventStore, key: str, round_no: int | None = None, lift: bool = False,
             who: Who = NOBODY) -> tuple[str, int]:
     """A player (a pairs event: a pair) will not be paired in round ``round_no`` (default: the
-    next round) and has a bye there, scored by the event's ``--bye`` setting; they are paired
+    next round) and has a bye there, scored by the event's ``--sit-out-score`` (nothing by default;
+    a pairing's bye keeps ``--bye``); they are paired
     again the round after.  ``lift`` cancels the request.  Returns (name, round)."""
     with store.write():
         players, team = find_unit(store, key)

@@ -129,9 +129,34 @@ def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
             if store.settings.teams:
                 row["team"] = squad_of.get(pair_of.get(p.id), "")
             res = results.get(t.id)
-            row["result"] = "" if res is None else "forfeit" if res.kind == "forfeit" else "in"
+            row["score"], row["result"] = _seat_result(t, s, res, store.settings.forfeit_score)
             rows.append(row)
     return rows
+
+
+def _seat_result(table: Table, seat: Any, res: Any, forfeit_score: int) -> tuple[str, str]:
+    """A seat's row of ``tables --csv``: the table's scores as ``--score`` takes them (sides in seating
+    order; a forfeit by player: the seat's own game, as the standings count it), and what the seat's
+    side made of it: won, lost, draw, or placed N at a multi-player table; ``forfeit`` after it when
+    nobody played it.  Empty while the table has no result."""
+    from tournament.pairing.standings import forfeit_by_player
+
+    if res is None:
+        return "", ""
+    gone = res.absent_players
+    if gone:
+        own = forfeit_by_player(seat.player not in gone, forfeit_score, len(table.seats))
+        return f"{own.points_for}-{own.points_against}", f"{own.outcome} (forfeit)"
+    order = [x for x in dict.fromkeys(s.side for s in table.seats) if x in res.scores]
+    score = ",".join(f"{side}={res.scores[side]}" for side in order)
+    mine = seat.side
+    if len(order) > 2:
+        ahead = sum(1 for x in order if x != mine and (x == res.winner or (res.winner != mine
+                                                                          and res.scores[x] > res.scores[mine])))
+        outcome = f"placed {ahead + 1}"
+    else:
+        outcome = "draw" if res.winner is None else "won" if res.winner == mine else "lost"
+    return score, outcome + (" (forfeit)" if res.kind == "forfeit" else "")
 
 
 def round_tables(store: EventStore, round_no: int) -> list[Table]:

@@ -320,7 +320,10 @@ def stage_standings(store: EventStore, stage: Stage | None) -> st.Standings:
     rounds = _stage_rounds(store, stage)
     tables = [t for t in store.tables() if t.round in rounds]
     byes = {r: v for r, v in store.byes().items() if r in rounds}
-    return st.compute(store.settings, store.players(), store.teams(), tables, store.results(), byes)
+    from tournament.store.desk import sit_outs
+
+    return st.compute(store.settings, store.players(), store.teams(), tables, store.results(), byes,
+                      sat_out=sit_outs(store))
 
 
 def group_standings(store: EventStore, stage: Stage, group: int) -> st.Standings:

@@ -16,6 +16,7 @@ import attrs
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import stages
 from tournament.pairing.standings import Standings, compute
+from tournament.store.desk import sit_outs
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Result, Table
 
@@ -33,7 +34,7 @@ def from_store(store: EventStore, through_round: int | None = None, tables: list
         tables = [t for t in tables if t.round not in later]
         byes = {r: v for r, v in byes.items() if r not in later}
     return compute(store.settings, seated_players(store), store.teams(), tables,
-                   store.results() if results is None else results, byes, through_round)
+                   store.results() if results is None else results, byes, through_round, sit_outs(store))
 
 
 def seated_players(store: EventStore) -> list[Player]:

@@ -1146,6 +1146,19 @@ class Venue:
             self.store.bring_browsing_up_to_date()
             return self._state(table, self._current(table), [entry.summary()])
 
+    def director_clear(self, round_no: int, table_no: int, reason: Any) -> dict:
+        """A result taken back from the director's page: :func:`tournament.event.results.clear_result`
+        (as ``tournament clear``), the reason required, the old result into the audit trail."""
+        if reason is not None and not isinstance(reason, str):
+            raise Unprocessable('"reason" must be text')
+        if not reason or not reason.strip():
+            raise Unprocessable("give the reason for clearing a result (it goes into the audit trail)")
+        with self.lock:
+            table = self.table(round_no, table_no)
+            done = results.clear_result(self.store, round_no, table_no, reason, by="director's page")
+            self.store.bring_browsing_up_to_date()
+            return self._state(table, self._current(table), [done.summary()])
+
     def lines(self, round_no: int, table_no: int) -> dict[str, Any]:
         """The table's game hand by hand, one line a move, as a correction numbers them
         (:func:`tournament.event.corrections.game_lines`), at the table's revision."""

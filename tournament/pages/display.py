@@ -17,7 +17,7 @@ from tournament.settings import INDIVIDUAL, PAIRS
 LABELS = {"id": "no.", "diff": "diff", "buchholz": "Buchholz"}
 RECORD = "W-D-L"
 #: Columns that may go first when a narrow terminal cannot show them all (the ranking keys never go).
-DROP_ORDER = ("status", "no.", "Buchholz", "forfeits", "byes", "against", "for", "played", RECORD, "firsts")
+DROP_ORDER = ("status", "no.", "Buchholz", "forfeits", "byes", "against", "for", RECORD, "firsts", "played")
 
 
 def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> list[str]:
@@ -34,6 +34,9 @@ def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> li
         # one the event ranks by (the data, JSON and CSV, keeps both keys for scripts).
         shown.remove("diff")
     ranking = [LABELS.get(k, k) for k in tiebreaks if LABELS.get(k, k) in shown]
+    # The games played beside the score: a score of fewer games (a bye, a sit-out, a late entry)
+    # reads for what it is.
+    ranking += [c for c in ("played",) if c in shown and c not in ranking]
     head = [c for c in ("rank", "name") if c in shown]
     return head + ranking + [c for c in shown if c not in head and c not in ranking]
 

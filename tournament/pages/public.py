@@ -270,15 +270,19 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str], data: dict[
     for t in r["tables"]:
         res = t["result"]
         named = side_names(t["seats"], pair_of)
+        # A forfeit by player: who did not come, by name; no side won it (the partner who came won
+        # their own game, as the standings count it), so no side's stored score is shown.
+        gone = (res or {}).get("forfeit_players") or []
         cells = []
         for side in sides:
             who = [s for s in t["seats"] if s["side"] == side]
             cells.append({"pair": named.get(side) if len(who) > 1 else None,
                           "names": [(s["seat"] if len(who) > 1 or s["seat"] != side else None, s["name"],
                                      site.url("player", s["id"])) for s in who],
-                          "score": res["scores"].get(side) if res is not None else None,
-                          "win": res is not None and res["winner"] == side})
+                          "score": res["scores"].get(side) if res is not None and not gone else None,
+                          "win": res is not None and not gone and res["winner"] == side})
         rows.append({"table": t["table"], "match": t["match"], "cells": cells, "result": res,
+                     "absent": [s["name"] for p in gone for s in t["seats"] if s["id"] == p],
                      "team_match": heads.get(t["table"]),
                      "winner_name": named.get(res["winner"]) if res is not None and res["winner"] else None,
                      "status": t.get("status"),  # the feed's: not started, playing, waiting (never a move)
@@ -377,7 +381,9 @@ def prize_views(data: dict[str, Any]) -> list[dict[str, Any]]:
                                             tiebreaks)
                 shown.update(place=r["place"], event=r["event_rank"])
                 rows.append(shown)
-            columns = [x for x in keep if rows and x in rows[0]]
+            # A withdrawn player keeps their place, marked so (the status column, where one withdrew).
+            marked = keep + ["status"] if any(r.get("status", "active") != "active" for r in rows) else keep
+            columns = [x for x in marked if rows and x in rows[0]]
             out.append({"column": column, "value": c["value"], "best": None, "columns": columns,
                         "rows": [[r[x] for x in columns] for r in rows],
                         "numeric": [x for x in columns if x != "name"]})

@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import IO, Any, Iterable, Sequence
+from typing import IO, Any, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from domrec.output import Kind, first_line, marked
@@ -51,7 +51,7 @@ def csv_kind(text: str) -> Kind:
     return Kind("a CSV file written by tournament export with the same columns", first_line(text.partition("\n")[0]))
 
 
-def event_data(store: EventStore, by: Sequence[str] = (), best: int | None = None) -> dict[str, Any]:
+def event_data(store: EventStore, by: Sequence[str] = (), best: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Everything about the event, as JSON-ready values (the JSON export): :func:`tournament.event.
     public.event_data` with the whole change log (``changes``), read in one read transaction, so
     the log ends exactly where the rest of the data stands; and what the director's desk adds
@@ -62,10 +62,11 @@ def event_data(store: EventStore, by: Sequence[str] = (), best: int | None = Non
     return data
 
 
-def add_desk_data(store: EventStore, data: dict[str, Any], by: Sequence[str] = (), best: int | None = None) -> None:
+def add_desk_data(store: EventStore, data: dict[str, Any], by: Sequence[str] = (),
+                  best: Mapping[str, int] | None = None) -> None:
     """What the director's desk adds to the report and the export (issue 25): each player's
     every column the players CSV brought (club, id, …), the whole audit trail, and the prize lists
-    asked for (``--by COLUMN``, ``--best K``) of the event's standings."""
+    asked for (``--by COLUMN``, and ``best``: column -> its ``--best K``) of the event's standings."""
     from tournament.event import audit, prizes, standings as st_
     from tournament.store import desk as desk_sql, fields as fields_sql
 

@@ -100,7 +100,8 @@ def groups(standings: Standings, group_of: Mapping[int, str], best: int, column:
     for value, rows in members.items():
         top = rows[:best]
         sums = {k: float(sum(r.value(k) for r in top)) for k in keys}
-        scored.append((value, tuple(r.name for r in top), len(rows), sums))
+        # A withdrawn player still counts with the games they played, marked so on the list.
+        scored.append((value, tuple(r.name if r.active else f"{r.name} (withdrawn)" for r in top), len(rows), sums))
 
     def order(item: tuple[str, tuple[str, ...], int, dict[str, float]]) -> tuple[Any, ...]:
         sums = item[3]

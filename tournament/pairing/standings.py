@@ -11,9 +11,11 @@ then total score.  The order of keys is the event's ``tiebreaks`` setting.
 Units equal on every key share a rank.
 
 ``head-to-head`` is the one key that is not a unit's own number: it ranks a
-group tied on every key before it by the results among that group only (a
-mini-table), computed once for the whole group; units it leaves level (a
-cycle: A beat B, B beat C, C beat A) fall to the next key.  ``efectividad``
+group tied on every key before it by the results among that group only, under
+the event's convention (``--head-to-head``): ``two`` (the default) only a
+group of exactly two, ``mini-league`` any group, by a mini-table computed once
+for the whole group; units it leaves level (a cycle: A beat B, B beat C, C
+beat A; a group of three under ``two``) fall to the next key.  ``efectividad``
 (or ``effectiveness``) is the point difference under the name Latin
 federations give it.
 """
@@ -26,7 +28,8 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import attrs
 
-from tournament.settings import HEAD_TO_HEAD, INDIVIDUAL, LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Settings
+from tournament.settings import (HEAD_TO_HEAD, HEAD_TO_HEAD_LEAGUE, HEAD_TO_HEAD_TWO, INDIVIDUAL, LOWER_IS_BETTER, PAIRS,
+                                 TIEBREAK_ALIASES, Settings)
 from tournament.values import Player, Result, Table, Team
 
 
@@ -54,6 +57,9 @@ class Standing:
     #: (games won against that group, a draw a half; multi-player tables: the group's players
     #: finished behind); 0 when nobody is tied with it there.
     head_to_head: float = 0.0
+    #: Games won (a draw a half) or placement points a game played, byes and sit-outs aside: what
+    #: ranks a field whose players played different numbers of games (the ``average`` key).
+    average: float = 0.0
 
     @property
     def diff(self) -> int:
@@ -92,7 +98,7 @@ class Standings:
             out = ["rank", "id", "name", "played", "won", "drawn", "lost", "byes", "wins", "for", "against", "diff",
                    "buchholz", "status"]
         # Shown only where they count: an event without forfeits, or not ranked head to head, keeps its table.
-        extra = [k for k in self.tiebreaks if k in TIEBREAK_ALIASES or k == HEAD_TO_HEAD]
+        extra = [k for k in self.tiebreaks if k in TIEBREAK_ALIASES or k in (HEAD_TO_HEAD, "average")]
         if any(s.forfeits for s in self.rows):
             extra.append("forfeits")
         return tuple(out[:-1] + extra + out[-1:])
@@ -122,7 +128,7 @@ class Standings:
 #: Each tie-break key (and alias) -> the :class:`Standing` attribute that holds its value.
 _KEY_FIELDS = {"wins": "wins", "diff": "diff", "for": "points_for", "against": "points_against",
                "placement": "placement", "score": "score", "firsts": "firsts", "buchholz": "buchholz",
-               HEAD_TO_HEAD: "head_to_head", **{alias: "diff" for alias in TIEBREAK_ALIASES}}
+               HEAD_TO_HEAD: "head_to_head", "average": "average", **{alias: "diff" for alias in TIEBREAK_ALIASES}}
 
 #: Each column of a standings table -> its cell in a row (numbers that are whole shown whole).
 _CELLS: dict[str, Callable[[Standing], Any]] = {
@@ -131,13 +137,15 @@ _CELLS: dict[str, Callable[[Standing], Any]] = {
     "wins": lambda s: _num(s.wins), "for": lambda s: s.points_for, "against": lambda s: s.points_against,
     "diff": lambda s: s.diff, "placement": lambda s: _num(s.placement), "score": lambda s: s.score,
     "firsts": lambda s: s.firsts, "buchholz": lambda s: _num(s.buchholz), "forfeits": lambda s: s.forfeits,
-    HEAD_TO_HEAD: lambda s: _num(s.head_to_head), "status": lambda s: "active" if s.active else "withdrawn",
+    HEAD_TO_HEAD: lambda s: _num(s.head_to_head), "average": lambda s: _num(round(s.average, 3)),
+    "status": lambda s: "active" if s.active else "withdrawn",
     **{alias: (lambda s: s.diff) for alias in TIEBREAK_ALIASES}}
 
 #: How a key reads under the standings (the others read as their own names).
 _KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
               "effectiveness": "effectiveness (efectividad: points for minus against)",
-              HEAD_TO_HEAD: "head-to-head (results among the tied only)"}
+              HEAD_TO_HEAD: "head-to-head (results among the tied only)",
+              "average": "average (a game played, byes and sit-outs aside)"}
 
 
 def _num(x: float) -> float | int:
@@ -197,6 +205,27 @@ def table_points(points: Sequence[float], size: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+@attrs.frozen
+class OwnGame:
+    """A player's own game at a table forfeited by player (``--absent``): what the standings count
+    and every page shows (the player's page, the crosstable), so the game reads one way everywhere.
+    The sides' stored scores (0 for a side with an absent player) are not what its players got:
+    the partner who came won it, as a bye would be won (docs/tournament.md, "Forfeits by player")."""
+
+    outcome: str  # "won" (came) or "lost" (did not come)
+    points_for: int
+    points_against: int
+    place: int  # at a multi-player table: 1 for who came, the last place for who did not
+
+
+def forfeit_by_player(came: bool, points: int, seats: int) -> OwnGame:
+    """The game of one player at a table forfeited by player: who came won it by the event's
+    forfeit score (``points``) against nothing, who did not lost it by as much."""
+    if came:
+        return OwnGame("won", points, 0, 1)
+    return OwnGame("lost", 0, points, seats)
+
+
 def first_places(scores: dict[str, int], winner: str | None) -> set[str]:
     if winner is not None:
         return {winner}
@@ -205,8 +234,11 @@ def first_places(scores: dict[str, int], winner: str | None) -> set[str]:
 
 
 def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team], tables: Iterable[Table],
-            results: dict[int, Result], byes: dict[int, list[int]], through_round: int | None = None) -> Standings:
-    """The standings after ``through_round`` (default: every round paired so far)."""
+            results: dict[int, Result], byes: dict[int, list[int]], through_round: int | None = None,
+            sat_out: dict[int, set[int]] | None = None) -> Standings:
+    """The standings after ``through_round`` (default: every round paired so far).  ``sat_out``:
+    round -> the players whose bye there they asked for (``tournament sit-out``), scored by the
+    event's ``sit_out`` setting instead of its ``bye``."""
     players = list(players)
     teams = list(teams)
     tables = [t for t in tables if through_round is None or t.round <= through_round]
@@ -239,19 +271,20 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         if gone:
             # A forfeit by player: the absent take the loss, those who came a game won by the
             # forfeit score; like a bye, no opponents (the tie-breaks' opponents played nobody here).
-            points = float(settings.forfeit_score)
+            out = {unit_of(p) for p in gone}
             for u in dict.fromkeys(unit_of(s.player) for s in table.seats):
                 a = acc[u]
-                lost = u in {unit_of(p) for p in gone}
+                own = forfeit_by_player(u not in out, settings.forfeit_score, len(table.seats))
                 a["played"] += 1
-                a["forfeits"] += lost
+                a["forfeits"] += own.outcome == "lost"
                 if settings.partnership:
-                    a["lost" if lost else "won"] += 1
-                    a["against" if lost else "for"] += points
+                    a[own.outcome] += 1
+                    a["for"] += own.points_for
+                    a["against"] += own.points_against
                 else:
-                    a["placement"] += table_points(placement_points, len(table.seats))[-1 if lost else 0]
-                    a["score"] += 0 if lost else points
-                    a["firsts"] += not lost
+                    a["placement"] += table_points(placement_points, len(table.seats))[0 if own.place == 1 else -1]
+                    a["score"] += own.points_for
+                    a["firsts"] += own.place == 1
             continue
         if settings.partnership:
             side_units: dict[str, list[int]] = {}
@@ -288,13 +321,17 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                 a["forfeits"] += s.seat in absent
                 opponents[s.player].extend(o.player for o in table.seats if o.player != s.player)
             played.append(({s.player: s.seat for s in table.seats}, scores, result.winner))
-    bye = settings.bye
+    for u, a in acc.items():  # what the games alone gave, before any bye or sit-out
+        a["average"] = ((a["won"] + a["drawn"] / 2) if settings.partnership else a["placement"]) / a["played"] \
+            if a["played"] else 0.0
     for round_no, given in byes.items():
         if through_round is not None and round_no > through_round:
             continue
+        asked = {unit_of(p) for p in (sat_out or {}).get(round_no, ()) if unit_of(p) in acc}
         for u in dict.fromkeys(unit_of(p) for p in given):  # a pair's two players: one bye
             a = acc[u]
             a["byes"] += 1
+            bye = (settings.sit_out or dict.fromkeys(settings.bye, 0.0)) if u in asked else settings.bye
             if settings.partnership:
                 a["bye_wins"] += bye["wins"]
                 a["for"] += bye["for"]
@@ -311,15 +348,17 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                    int(g("lost", 0)), int(g("byes", 0)), int(g("for", 0)), int(g("against", 0)),
                    g("won", 0.0) + g("drawn", 0.0) / 2 + g("bye_wins", 0.0), g("placement", 0.0),
                    int(g("score", 0)), int(g("firsts", 0)), float(sum(map(wins_of.__getitem__, opponents[u]))),
-                   int(g("forfeits", 0)))
+                   int(g("forfeits", 0)), g("average", 0.0))
     keys = settings.tiebreaks
     ranked = rank_rows(rows, keys, _sort_value, lambda group: head_to_head(group, played, settings.partnership),
-                       lambda row, rank, h2h: Standing(rank, *row, 0.0 if h2h is None else h2h))
+                       lambda row, rank, h2h: Standing(rank, *row[:16], 0.0 if h2h is None else h2h, row[16]),
+                       among=settings.head_to_head)
     return Standings(settings.format, keys, tuple(ranked), through, missing)
 
 
 #: Each tie-break key -> where a unit's row in :func:`compute` holds it (``diff``: for minus against).
-_ROW_AT = {"wins": 10, "for": 8, "against": 9, "placement": 11, "score": 12, "firsts": 13, "buchholz": 14}
+_ROW_AT = {"wins": 10, "for": 8, "against": 9, "placement": 11, "score": 12, "firsts": 13, "buchholz": 14,
+           "average": 16}
 
 
 def _sort_value(row: tuple[Any, ...], key: str) -> float:
@@ -334,10 +373,14 @@ Row = TypeVar("Row")
 
 def rank_rows(rows: dict[int, Row], keys: Sequence[str], sort_value: Callable[[Row, str], float],
               mini_table: Callable[[list[int]], dict[int, float]],
-              place: Callable[[Row, int, float | None], Any] | None = None) -> list[Any]:
+              place: Callable[[Row, int, float | None], Any] | None = None,
+              among: str = HEAD_TO_HEAD_LEAGUE) -> list[Any]:
     """Rows (unit -> a frozen row with ``rank`` and ``head_to_head``) ranked by ``keys`` in order:
     ``sort_value`` gives a row's value for a key, less ranking higher; ``head-to-head`` is the
-    ``mini_table`` of each group the keys before it left tied (a group of one scores 0).  Rows
+    ``mini_table`` of each group the keys before it left tied (a group of one scores 0), under
+    ``among``'s convention: ``mini-league``, every such group; ``two``, only a group of exactly
+    two (a larger group scores 0 each and falls to the next key: a pair far behind on efectividad
+    is not lifted over one just behind by a result among others).  Rows
     equal on every key share a rank; they are listed by unit number.  Used by every standings
     of units (pairs, players) and of teams (:mod:`tournament.pairing.teams`).  ``place`` makes a
     ranked row of a row, its rank and its head-to-head score (None: not ranked head to head);
@@ -352,7 +395,8 @@ def rank_rows(rows: dict[int, Row], keys: Sequence[str], sort_value: Callable[[R
             for u, so_far in sort_keys.items():
                 groups[tuple(so_far)].append(u)
             for group in groups.values():
-                h2h = mini_table(group) if len(group) > 1 else {group[0]: 0.0}
+                counted = len(group) == 2 if among == HEAD_TO_HEAD_TWO else len(group) > 1
+                h2h = mini_table(group) if counted else {u: 0.0 for u in group}
                 for u in group:
                     h2h_of[u] = h2h[u]
                     sort_keys[u].append(-h2h[u])

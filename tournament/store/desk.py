@@ -91,6 +91,16 @@ def requests(store: EventStore) -> list[dict[str, Any]]:
                                         "ORDER BY id")]
 
 
+def sit_outs(store: EventStore) -> dict[int, set[int]]:
+    """Round -> the players who asked to sit it out (``tournament sit-out``; in a pairs event the
+    pair's first player): the standings score their bye as the event's ``sit_out``, not its ``bye``."""
+    out: dict[int, set[int]] = {}
+    for r in requests(store):
+        if r["kind"] == "sit_out":
+            out.setdefault(r["round_no"], set()).add(r["a"])
+    return out
+
+
 def add_request(store: EventStore, kind: str, a: int, b: int | None = None, table_no: int | None = None,
                 round_no: int | None = None, until_round: int | None = None) -> int:
     upgrade_for_desk(store)
@@ -123,7 +133,8 @@ def venue_rows(store: EventStore, table_ids: Sequence[int], every: bool = False)
 
 def delete_round(store: EventStore, round_no: int) -> None:
     """Within a write: a round without results taken back: its tables, seats, byes, the standings it
-    was paired on, and its tables' venue links (which would otherwise point at nothing)."""
+    was paired on, and its tables' venue links (which would otherwise point at nothing).  A result
+    cleared at one of its tables keeps its trail in the desk's (``result_change_of_unpaired_table``)."""
     row = store.conn.execute("SELECT id FROM rounds WHERE number = ?", [round_no]).fetchone()
     if row is None:
         return
@@ -131,6 +142,21 @@ def delete_round(store: EventStore, round_no: int) -> None:
     tids = [r[0] for r in store.conn.execute("SELECT id FROM round_tables WHERE round_id = ?", [rid])]
     marks = ",".join("?" * len(tids))
     if tids:
+        # A table whose result was cleared (``tournament clear``) keeps its trail: the audit rows,
+        # old results and records whole, move to the desk's trail as they were, before the table goes.
+        upgrade_for_desk(store)
+        number = {t: n for t, n in store.conn.execute(
+            f"SELECT id, number FROM round_tables WHERE id IN ({marks})", tids)}
+        for aid, tid, old, new, at, reason, by in store.conn.execute(
+                "SELECT id, table_id, old_result, new_result, replaced_at, reason, changed_by FROM result_audit "
+                f"WHERE table_id IN ({marks}) ORDER BY id", tids).fetchall():
+            detail = {"table": number.get(tid), "old_result": json.loads(old) if old else None,
+                      "new_result": json.loads(new) if new else None}
+            store.conn.execute("INSERT INTO desk_log(at, changed_by, action, round, detail, reason) "
+                               "VALUES (?, ?, ?, ?, ?, ?)",
+                               [at, by, "result_change_of_unpaired_table", round_no,
+                                json.dumps(detail, ensure_ascii=False, sort_keys=True), reason])
+            store.conn.execute("DELETE FROM result_audit WHERE id = ?", [aid])
         if store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_tokens'").fetchone():
             store.conn.execute(f"DELETE FROM venue_tokens WHERE table_id IN ({marks})", tids)
         if store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_pin_tries'").fetchone():

@@ -922,6 +922,7 @@ class VenueServer(HallSite):
             Route(f"{api}/tables/{{round}}/{{table}}/call", self.api_call, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/clear", self.api_clear, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/result", self.api_result, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/result/clear", self.api_clear_result, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/pins/clear", self.api_clear_pins, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/lines", self.api_lines),
             Route(f"{api}/tables/{{round}}/{{table}}/correct", self.api_correct, methods=["POST"]),
@@ -1107,6 +1108,14 @@ class VenueServer(HallSite):
             body = await _json_body(request)
             return await self.run(self.venue.director_result, round_no, table_no, body.get("scores"),
                                   body.get("reason"), body.get("winner"), body.get("board"))
+        return await self._answer(request, work)
+
+    async def api_clear_result(self, request: Request) -> Response:
+        """(The director's key) a result taken back, with its reason: ``tournament clear``."""
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            body = await _json_body(request)
+            return await self.run(self.venue.director_clear, round_no, table_no, body.get("reason"))
         return await self._answer(request, work)
 
     async def _director_here(self, request: Request) -> tuple[int, int, str]:

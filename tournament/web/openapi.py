@@ -252,6 +252,11 @@ OPENAPI: dict[str, Any] = {
                      {"type": "object", "required": ["scores"],
                       "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}},
                                      "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]}}})},
+        "/api/v1/tables/{round}/{table}/result/clear": {
+            "parameters": _TABLE_PARAMS,
+            **_write("The director takes a table's result back, with the reason (director's key; the old result "
+                     "into the audit trail, as tournament clear)",
+                     {"type": "object", "required": ["reason"], "properties": {"reason": {"type": "string"}}})},
         "/api/v1/tables/{round}/{table}/lines": {
             "parameters": _TABLE_PARAMS + [_PIN_PARAM],
             "get": {"summary": "The table's game hand by hand, one line a move, as a correction numbers them "

@@ -316,6 +316,18 @@
       tell(data.said.join("; "), "good");
     }
   });
+  $("clear-result").addEventListener("click", async () => {
+    if (!open) return;
+    const reason = $("result-reason").value.trim();
+    if (!reason) { tell(t("give the reason for clearing a result (it goes into the audit trail)"), "bad"); return; }
+    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result/clear`, { reason }, tell);
+    if (data) {
+      $("result-reason").value = "";
+      await refresh();
+      await openTable(open.round, open.table);
+      tell(data.said.join("; "), "good");
+    }
+  });
   $("clear-call").addEventListener("click", async () => {
     if (!open) return;
     const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/clear`, { rev: openState.rev }, tell);
