@@ -78,3 +78,25 @@ def test_after_the_last_round_of_an_event_with_no_final_the_final_standings(tmp_
             assert words in html and "find your table" not in html and "busca tu mesa" not in html.lower()
     finally:
         store.close()
+
+
+def test_the_report_gives_its_time_through_babel_and_its_game_in_the_pages_language(tmp_path):
+    """The report's time as people of the language write it (never raw ISO 8601), its game named
+    in Spanish on a Spanish page (issue 39)."""
+    import re
+
+    path = _event(tmp_path)
+    store = open_event(path)
+    try:
+        data = public_data(store)
+    finally:
+        store.close()
+    data = {**data, "generated_at": "2026-12-02T15:17:04+00:00"}
+    site = pages.Site(served=False, has_pages=False)
+    for lang, when, game in (("en", "Dec 2, 2026, 3:17:04\u202fPM UTC", "competitive"),
+                             ("es", "2 dic 2026, 15:17:04 UTC", "competitivo")):
+        html = pages.report_html(data, site, lang)
+        assert when in html, lang
+        assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", html), lang
+        meta = re.search(r'<p class="meta">(.*?)</p>', html).group(1)
+        assert meta.startswith(game), meta

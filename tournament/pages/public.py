@@ -30,7 +30,7 @@ from tournament import i18n
 from tournament.event import public as pub
 from tournament.names import plain_direction
 from tournament.pages import display
-from tournament.pages.words import Words
+from tournament.pages.words import Words, game_name
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -211,7 +211,8 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
     env.filters.update(label=words.label, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
                        pick=lambda row, keys: [row.get(k) for k in keys],
-                       team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k))
+                       team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k), when=words.when,
+                       game=lambda g: game_name(g, lang))
     return env
 
 
