@@ -286,7 +286,7 @@ def test_every_name_is_escaped(tmp_path: Path) -> None:
     # The only tags are the page's own.
     assert set(re.findall(r"</?([a-zA-Z0-9]+)", page)) <= {"html", "head", "meta", "title", "style", "body",
                                                           "section", "h1", "p", "table", "thead", "tbody",
-                                                          "tfoot", "tr", "th", "td", "small", "div"}
+                                                          "tfoot", "tr", "th", "td", "small", "div", "span"}
     # The names go into the DGN files exactly as they are.
     names = set()
     for path in folder.glob("*.dgn"):
@@ -317,6 +317,28 @@ def test_the_printable_page(tmp_path: Path) -> None:
         assert f'<td class="seat">{s.seat}</td><td class="side">{s.side}</td><td class="no">#{s.player}</td>' \
                f'<td class="name">{names[s.player]}</td>' in sheet
     assert dgn_name(1, 1) in sheet
+
+
+def test_a_sheet_has_a_running_total_beside_each_side_and_a_time_called_box(tmp_path: Path) -> None:
+    """The scorer adds as the game goes (each side's points of a hand, then its running total), and a
+    game the clock stops says when time was called and in which hand, in English and Spanish."""
+    event = new_event(tmp_path, EIGHT)
+    run("pair", event)
+    for lang, running, called, at, during in (("en", "running total", "Time called", "at (hh:mm)", "during hand"),
+                                              ("es", "total acumulado", "Tiempo cumplido", "a las (hh:mm)",
+                                               "en la mano")):
+        folder = tmp_path / lang
+        assert run("sheets", event, "-o", folder, "--lang", lang).exit_code == 0
+        sheet = (folder / sheets_name(1)).read_text(encoding="utf-8").split('<section class="sheet"')[1]
+        assert f'<th class="run">{running}<small>NS</small></th>' in sheet
+        assert f'<th class="run">{running}<small>EW</small></th>' in sheet
+        body = sheet.split("<tbody>")[2].split("</tbody>")[0]  # the hands' grid (the first is the seats')
+        for row in re.findall(r"<tr>.*?</tr>", body):
+            assert row.count('<td class="run"></td>') == 2, row  # every hand: both sides' totals so far
+        assert sheet.count('<td colspan="2"></td>') == 2  # each side's final total under its two columns
+        box = re.search(r'<div class="called">(.*?)</div>', sheet).group(1)
+        assert called in box and at in box and during in box
+        assert sheet.index('class="called"') < sheet.index('class="sig"')  # written before both sides sign
 
 
 def test_pairs_event_sheets_name_the_pairs(tmp_path: Path) -> None:

@@ -102,7 +102,8 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
         stage_docs.append(doc)
     out = {"event": {"name": s.name, "uuid": store.uuid, "game": s.game, "variant": s.variant,
                      "options": s.options, "format": s.format, "table_size": s.table_size, "seed": s.seed,
-                     "time_limit": s.time_limit, "forfeit_score": s.forfeit_score, "tiebreaks": list(s.tiebreaks)},
+                     "time_limit": s.time_limit, "forfeit_score": s.forfeit_score, "tiebreaks": list(s.tiebreaks),
+                     "finished": feed.progress.status(store) == feed.progress.FINISHED},
            "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
            "players": [{"id": p.id, "name": p.name, "pair": team_names.get(p.team) if p.team else None,
                         "from_round": p.entered, "withdrawn_from": p.withdrawn} for p in players],

@@ -30,7 +30,7 @@ from tournament import i18n
 from tournament.event import public as pub
 from tournament.names import plain_direction
 from tournament.pages import display
-from tournament.pages.words import Words
+from tournament.pages.words import Words, game_name
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -40,12 +40,81 @@ REPORT_MARK = '<meta name="generator" content="domrec tournament report">'
 #: A page served by ``tournament serve``.
 SERVE_MARK = '<meta name="generator" content="domrec tournament serve">'
 
-#: The projector's screens (1920x1080, no text under 32 px): how many names or standings rows a
-#: screen holds (columns of rows), and how long each screen stays up before the next.
+#: The projector's screens, drawn on a canvas of 1920x1080 units that the page scales to the screen
+#: it is shown on (1280x720, 1280x800, 1366x768 alike: ``--u`` in projector.css), no text under 32
+#: units: how many names or standings rows a screen holds at most (columns of rows), and how long
+#: each screen stays up before the next.  The columns are fitted to the longest name (:func:`_fit`).
 FIND_COLUMNS, FIND_ROWS, FIND_COLUMNS_DENSE = 2, 16, 3
 STANDINGS_COLUMNS, STANDINGS_ROWS = 2, 15
 PLACINGS_COLUMNS, PLACINGS_ROWS = 2, 12
 SCREEN_SECONDS = 8
+#: ``/projector?seconds=N``: seconds a screen, clamped to these bounds (anything else: the default).
+SECONDS_RANGE = (3, 120)
+#: ``/projector?size=``: the text's size, as a factor of the normal 36 units.
+SIZES = {"small": 32 / 36, "normal": 1.0, "large": 1.25}
+#: The canvas's room for the screens (1920 less the QR code's column, the padding and the gap) and
+#: the gap between two columns; the smallest type a screen falls to before it takes fewer columns.
+STAGE_WIDTH, COLUMN_GAP, TYPE_FLOOR = 1920 - 56 - 330 - 28, 36, 32
+#: Bold sans serif type, a character's width in em, erring wide (DejaVu Sans Bold, the widest of the
+#: faces a projector's laptop falls back to): a name that fits by this count fits on the screen.
+_NARROW, _SEMI, _WIDE = set("iljI.,'’|!:;()"), set("ftr -"), set("mwMW@")
+
+
+def text_em(text: str) -> float:
+    """How wide ``text`` is in bold sans serif, in em (an estimate that errs wide, :data:`_NARROW`)."""
+    return sum(0.36 if c in _NARROW else 0.48 if c in _SEMI else 1.08 if c in _WIDE
+               else 0.82 if c.isupper() else 0.72 for c in text)
+
+
+def projector_settings(seconds: str | None, size: str | None) -> tuple[int, str]:
+    """``?seconds=`` and ``?size=`` as the projector takes them: a number of seconds clamped to
+    :data:`SECONDS_RANGE`, a size of :data:`SIZES`; anything else the default (never a refusal: a
+    projector shows what it can)."""
+    n = SCREEN_SECONDS
+    if seconds and seconds.isascii() and seconds.isdigit() and len(seconds) < 6:
+        n = min(max(int(seconds), SECONDS_RANGE[0]), SECONDS_RANGE[1])
+    return n, size if size in SIZES else "normal"
+
+
+@attrs.frozen
+class Fit:
+    """A screen's columns fitted to its longest text: how many columns, the type's size (units)
+    and the row's height, and how many rows a column holds."""
+
+    columns: int
+    font: float
+    rows: int
+
+    @property
+    def row(self) -> float:
+        return self.font * 1.5
+
+
+def _fit(widths_em: Iterable[float], fixed_em: float, most_columns: int, most_rows: int, size: float,
+         head_rows: int = 0) -> Fit:
+    """The layout that shows most rows a screen with the widest text whole: ``widths_em`` the text
+    that must not be cut (a name), ``fixed_em`` what sits beside it on its row (table, seat, a
+    standings row's numbers); fewer columns, then smaller type down to :data:`TYPE_FLOOR`."""
+    widest = max(widths_em, default=0.0)
+    best: Fit | None = None
+    base = 36 * size
+    fonts = sorted({base, max(TYPE_FLOOR, base * 0.94), max(TYPE_FLOOR, base * 0.89)}, reverse=True)
+    for columns in range(most_columns, 0, -1):
+        width = (STAGE_WIDTH - COLUMN_GAP * (columns - 1)) / columns
+        for font in fonts:
+            if (widest + fixed_em) * font <= width - 0.6 * font:  # the cell's padding
+                rows = max(1, min(most_rows, int(STAGE_HEIGHT // (font * 1.5)) - head_rows))
+                fit = Fit(columns, font, rows)
+                if best is None or fit.columns * fit.rows > best.columns * best.rows:
+                    best = fit
+                break
+    if best is None:  # a name longer than the screen: one column, the floor's type; it wraps
+        best = Fit(1, TYPE_FLOOR, max(1, int(STAGE_HEIGHT // (TYPE_FLOOR * 1.5)) - head_rows))
+    return best
+
+
+#: The canvas's height for a screen's rows (1080 less the bar, the heading and the padding).
+STAGE_HEIGHT = 1080 - 36 - 80 - 8 - 66
 
 #: The public pages, in the order of their links: name -> the heading people read.
 PAGES = ("index", "tables", "standings", "games", "crosstable", "bracket")
@@ -142,7 +211,8 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
     env.filters.update(label=words.label, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
                        pick=lambda row, keys: [row.get(k) for k in keys],
-                       team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k))
+                       team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k), when=words.when,
+                       game=lambda g: game_name(g, lang))
     return env
 
 
@@ -560,40 +630,43 @@ def _anchors(rows: list[dict[str, Any]]) -> list[str | None]:
 # --- the projector -------------------------------------------------------------------------------------
 
 
-def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT) -> list[dict[str, Any]]:
+def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str = "normal") -> list[dict[str, Any]]:
     """What the projector shows, screen after screen.  During the event: "find your table" for the
-    round being played (by name, :data:`FIND_ROWS` x :data:`FIND_COLUMNS` a screen), then the
-    standings (rank, name and the ranking columns).  Once a final or knockout has its champion:
-    the champion, then the final placings; never the rounds' standings."""
+    round being played (by name), then the standings (rank, name and the ranking columns).  Once a
+    final or knockout has its champion: the champion, then the final placings; never the rounds'
+    standings.  An event finished with no final (its last round's results all in): the final
+    standings only, no "find your table" for a round nobody sits down to.  Each screen's columns
+    are fitted to its longest name at ``size`` (:data:`SIZES`): fewer columns, smaller type down
+    to a floor, more screens (:func:`_fit`); ``font`` and ``columns`` of each screen say how."""
+    scale = SIZES.get(size, 1.0)
+    words = Words(lang)
     final = pub.final_standing(data)
     screens: list[dict[str, Any]] = []
     if final is not None:
         screens.append({"kind": "champion", "stage": final["stage"], "champion": final["champion"]})
-        per = PLACINGS_ROWS * PLACINGS_COLUMNS
         rows = final["placings"]
+        fit = _fit((text_em(p["name"] + (f" ({p['pair']})" if p.get("pair") else "")) for p in rows), 3.1,
+                   PLACINGS_COLUMNS, PLACINGS_ROWS, scale, 1)
+        per = fit.rows * fit.columns
         for k in range(0, len(rows), per):
             screens.append({"kind": "placings", "stage": final["stage"], "rows": rows[k:k + per],
-                            "columns": _columns_of(rows[k:k + per], PLACINGS_ROWS)})
+                            "columns": _columns_of(rows[k:k + per], fit.rows), "fit": fit})
         return _numbered(screens)
     if not data["rounds"]:
         return _numbered([{"kind": "empty"}])
-    current = pub.current_round(data["rounds"])
-    rows = pub.find_your_table(current)
-    # A club night fits on one screen, with each player's partners; a big event pages through
-    # narrower columns (name, table and seat: the partners are on the phones' pages).
-    wide = len(rows) <= FIND_ROWS * FIND_COLUMNS
-    columns, per_column = (FIND_COLUMNS, FIND_ROWS) if wide else (FIND_COLUMNS_DENSE, FIND_ROWS - 1)  # a head row
-    per = per_column * columns
-    for k in range(0, len(rows), per):
-        chunk = rows[k:k + per]
-        screens.append({"kind": "find", "heading": Words(lang).round_heading(current), "columns": _columns_of(chunk, per_column),
-                        "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": wide,
-                        "dense": not wide})
+    finished = bool(data.get("event", {}).get("finished"))
+    if not finished:
+        current = pub.current_round(data["rounds"])
+        rows = pub.find_your_table(current)
+        screens.extend(_find_screens(rows, words.round_heading(current), words, scale))
     if "duplicate_standings" in data:  # a duplicate event's pairs by matchpoints and IMPs
         rows = [r for r in data["duplicate_standings"]["pairs"] if r["boards"]]
-        per = STANDINGS_ROWS * STANDINGS_COLUMNS
+        fit = _fit((text_em(f"{r['pair']} {r['name']}") for r in rows), 2.2 + 4.8 + 3.8 + 3.4,
+                   STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1)
+        per = fit.rows * fit.columns
         for k in range(0, len(rows), per):
-            screens.append({"kind": "duplicate", "columns": _columns_of(rows[k:k + per], STANDINGS_ROWS)})
+            screens.append({"kind": "duplicate", "columns": _columns_of(rows[k:k + per], fit.rows), "fit": fit,
+                            "final": finished})
         return _numbered(screens)
     table = data["standings"]
     teams = team_standings_view(data)
@@ -601,16 +674,51 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT) -> list[di
     if teams is not None:  # a team event's projector shows the teams' standings
         view = team_standings_view(data, [*teams["ranking"], "played"]) if teams["rows"] else None
     elif table["standings"]:
-        view = standings_view(table, display.ranking_columns(table["tiebreaks"]))  # fits twice across at 34 px
+        view = standings_view(table, display.ranking_columns(table["tiebreaks"]))
     if view is not None:
         # A team's columns have longer names (games won, efectividad): one table across the screen.
-        per = STANDINGS_ROWS * (1 if teams is not None else STANDINGS_COLUMNS)
+        at = view["columns"].index("name")
+        numbers = (len(view["columns"]) - 1) * (6.6 if teams is not None else 3.1)
+        fit = _fit((text_em(str(r[at])) for r in view["rows"]), numbers,
+                   1 if teams is not None else STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1)
+        per = fit.rows * fit.columns
         for k in range(0, len(view["rows"]), per):
             chunk = view["rows"][k:k + per]
-            screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, STANDINGS_ROWS),
+            screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, fit.rows), "fit": fit,
                             "through": table["through_round"], "provisional": table["provisional"],
-                            "team": teams is not None})
+                            "team": teams is not None, "final": finished})
     return _numbered(screens)
+
+
+def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale: float) -> list[dict[str, Any]]:
+    """"Find your table" for a round's seating: a club night on one screen with each player's
+    partners, when every row fits whole; else narrower columns (name, table, seat and a duplicate
+    table's boards: the partners are on the phones' pages), as many as the longest name allows."""
+    def where(row: dict[str, Any]) -> str:
+        if row["table"] is None:
+            return words._("bye")
+        boards = f" · {words._('boards %(list)s') % {'list': ', '.join(map(str, row['boards']))}}" if row.get("boards") else ""
+        return f"{words._('table')} {row['table']} · {row['seat']}{boards}"
+
+    def whole(row: dict[str, Any]) -> float:
+        partners = f" {words._('with')} {' & '.join(row['partners'])}" if row["partners"] else ""
+        return text_em(f"{row['name']} → {where(row)}") + text_em(partners) * 0.9
+
+    screens: list[dict[str, Any]] = []
+    wide = _fit(map(whole, rows), 0, FIND_COLUMNS, FIND_ROWS, scale)
+    if len(rows) <= wide.rows * wide.columns and wide.font >= 36 * scale * 0.94:
+        fit, dense, boards_em = wide, False, 0.0
+    else:
+        boards_em = max((text_em(", ".join(map(str, r["boards"]))) for r in rows if r.get("boards")), default=0.0)
+        fixed = 3.2 + 1.6 + 0.6 + (boards_em + 0.3 if boards_em else 0)
+        fit, dense = _fit((text_em(r["name"]) for r in rows), fixed, FIND_COLUMNS_DENSE, FIND_ROWS, scale, 1), True
+    per = fit.rows * fit.columns
+    for k in range(0, len(rows), per):
+        chunk = rows[k:k + per]
+        screens.append({"kind": "find", "heading": heading, "columns": _columns_of(chunk, fit.rows), "fit": fit,
+                        "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": not dense, "dense": dense,
+                        "boards_em": round(boards_em + 0.3, 2) if boards_em else 0})
+    return screens
 
 
 def _numbered(screens: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -620,12 +728,13 @@ def _numbered(screens: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def projector_html(data: dict[str, Any], site: Site, url: str | None = None, part: str | None = None,
-                   lang: str = i18n.DEFAULT) -> str:
-    """The projector page: one screen at a time, each up for :data:`SCREEN_SECONDS`, paging by
+                   lang: str = i18n.DEFAULT, seconds: int = SCREEN_SECONDS, size: str = "normal") -> str:
+    """The projector page: one screen at a time, each up for ``seconds``, its text at ``size``
+    (:func:`projector_settings`), paging by
     itself (a CSS animation; the live script takes over where it runs, so that an update does
     not start the round of screens again); the public page's QR code when ``url`` is given; the
     round's clock when the event has a time limit."""
-    screens = projector_screens(data, lang)
+    screens = projector_screens(data, lang, size)
     clock = data.get("clock")
     ends_local = None
     if clock:
@@ -633,8 +742,8 @@ def projector_html(data: dict[str, Any], site: Site, url: str | None = None, par
 
         ends_local = datetime.datetime.fromisoformat(clock["ends_at"]).astimezone().strftime("%H:%M")
     return render("projector.html.j2", {
-        **values(data, site, "projector", lang), "screens": screens, "seconds": SCREEN_SECONDS,
-        "cycle": SCREEN_SECONDS * len(screens), "qr": public_qr(url, lang) if url else None, "url": url,
+        **values(data, site, "projector", lang), "screens": screens, "seconds": seconds,
+        "cycle": seconds * len(screens), "qr": public_qr(url, lang) if url else None, "url": url,
         "clock": clock, "ends_local": ends_local}, part, lang)
 
 

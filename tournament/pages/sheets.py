@@ -171,6 +171,14 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 .grid td.lead{width:14mm}
 .grid td.end{width:24mm}
 .grid tfoot th{height:10mm;text-align:right}
+.grid th.run{background:#eee}.grid th.run small{font-size:7pt}
+.grid td.run{background:#f2f2f2;border-left:1px dashed #000}
+.called{display:flex;flex-wrap:wrap;align-items:flex-end;gap:3mm 8mm;margin:4mm 0 0;padding:2mm 3mm;
+        border:1.5px solid #000;font-size:10pt}
+.called .label{font-weight:bold}
+.called .blank{display:inline-block;width:22mm;border-bottom:1px solid #000;height:6mm}
+.called .blank.short{width:12mm}
+@media print{.grid th.run,.grid td.run{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 .winner{margin:4mm 0 2mm;font-size:11pt}
 .change{margin:4mm 0;font-size:10pt}
 .change ul{list-style:none;padding:0;margin:2mm 0}
@@ -238,18 +246,28 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     if with_end:
         ends = " / ".join(_(end) if end in HAND_ENDS else end for end in shape.ends)
         head.append(f'<th>{_e(ended_word)}<small>{_e(ends)}</small></th>')
+    # Each side's points of the hand, then its running total: the scorer adds as the game goes, so
+    # the target (or the side ahead when time is called) is read off the sheet, not summed at the end.
+    running_word = _("running total")
     for side in sides:
         who = pair_of[side] or " & ".join(p.name for p in members[side])
         small = f"<small>{_e(who)}</small>" if who != side else ""
-        head.append(f"<th>{_e(side)}{small}</th>")
+        head.append(f'<th>{_e(side)}{small}</th><th class="run">{_e(running_word)}<small>{_e(side)}</small></th>')
     out.append(f'<table class="grid"><thead><tr>{"".join(head)}</tr></thead><tbody>')
-    blanks = "".join("<td></td>" for _ in sides)
+    blanks = "".join('<td></td><td class="run"></td>' for _ in sides)
     end_cell = '<td class="end"></td>' if with_end else ""
     for n in range(1, shape.rows + 1):
         out.append(f'<tr><td class="hand">{n}</td><td class="lead"></td>{end_cell}{blanks}</tr>')
     span = 3 if with_end else 2
     total_word, winner_word = _("Total"), _("Winner:")
-    out.append(f'</tbody><tfoot><tr><th colspan="{span}">{_e(total_word)}</th>{blanks}</tr></tfoot></table>')
+    totals = "".join('<td colspan="2"></td>' for _ in sides)
+    out.append(f'</tbody><tfoot><tr><th colspan="{span}">{_e(total_word)}</th>{totals}</tr></tfoot></table>')
+    # The time a director called time, and the hand then in play: what decides a game the clock
+    # stopped (the side ahead wins, docs/tournament.md), written down where both sides sign.
+    called, at, during = _("Time called"), _("at (hh:mm)"), _("during hand")
+    out.append(f'<div class="called"><span class="label">{_e(called)}</span>'
+               f'<span class="field">{_e(at)} <span class="blank"></span></span>'
+               f'<span class="field">{_e(during)} <span class="blank short"></span></span></div>')
     out.append(f'<p class="winner">{_e(winner_word)} ______________________</p>')
     out.append('<div class="signatures">')
     for side in sides:

@@ -66,6 +66,20 @@ class Words:
         """An event's format as the page names it ("rotating partners")."""
         return fmt if self.lang == "en" else self._(FORMAT_NAMES.get(fmt, fmt))
 
+    def when(self, at: str | None) -> str:
+        """An ISO 8601 time (the data's, UTC) as people of the language write it, through Babel's
+        date formats: "Dec 2, 2026, 3:17:04 PM UTC", "2 dic 2026, 15:17:04 UTC"."""
+        if not at:
+            return ""
+        import datetime
+
+        from babel.dates import format_datetime
+
+        moment = datetime.datetime.fromisoformat(at)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.UTC)
+        return f"{format_datetime(moment, 'medium', tzinfo=datetime.UTC, locale=self.lang)} UTC"
+
     def round_heading(self, r: dict[str, Any]) -> str:
         """"Round 3", or "Round 4 · final, game 1" for a round of a later stage."""
         return self._("Round %(n)s") % {"n": r["round"]} + ("" if r["stage"] == 1 else f" · {self.label(r['label'])}")

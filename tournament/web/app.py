@@ -81,6 +81,7 @@ from tournament.event.public import NotPublic
 from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
                                     Waiting, hall_address, remember_printed)
+from tournament.pages.public import projector_settings
 from tournament.pages.sheets import qr_data_uri, sheets_page, team_matches
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
@@ -683,8 +684,10 @@ class HallSite(Site):
                                                                                 since=since, lang=lang))
 
     async def projector_page(self, request: Request) -> Response:
+        """``?seconds=12&size=large``: the projector's settings (a bad value is the default, never a refusal)."""
         lang = self._language(request)[0]
-        return await self._public(request, lambda part, since: self.public.projector(part, since, lang))
+        seconds, size = projector_settings(request.query_params.get("seconds"), request.query_params.get("size"))
+        return await self._public(request, lambda part, since: self.public.projector(part, since, lang, seconds, size))
 
     async def public_replay(self, request: Request) -> Response:
         """A confirmed game's replay page (never a game still in play: its hidden tiles stay hidden)."""

@@ -210,11 +210,13 @@ class PublicPages:
         return await self.reader.run(lambda store: self._page(store, (page, args, part, query, lang), make, not query,
                                                               since, page in pages.SHOWS_STATUS))
 
-    async def projector(self, part: str | None = None, since: int | None = None, lang: str = "en") -> Made | None:
+    async def projector(self, part: str | None = None, since: int | None = None, lang: str = "en",
+                        seconds: int = pages.SCREEN_SECONDS, size: str = "normal") -> Made | None:
         def make(data: dict[str, Any], site: pages.Site) -> str:
-            return pages.projector_html(data, site, self.base_url + "/", part, lang)
+            return pages.projector_html(data, site, self.base_url + "/", part, lang, seconds, size)
 
-        return await self.reader.run(lambda store: self._page(store, ("projector", part, lang), make, True, since))
+        return await self.reader.run(lambda store: self._page(store, ("projector", part, lang, seconds, size), make,
+                                                              True, since))
 
     async def replay(self, round_no: int, table_no: int, lang: str = "en") -> Made:
         """The replay page of a table's game once its result is in (never of a game in play)."""

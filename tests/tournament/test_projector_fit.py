@@ -1,0 +1,102 @@
+"""The projector fitted to the hall's screen (issue 39): the longest names whole at 1280x720, 1280x800,
+1366x768 and 1920x1080 (fewer columns, smaller type down to a floor, more screens); the final
+standings once an event with no final is over; ``?seconds=`` and ``?size=`` as settings, a bad
+value the default and never an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event.public import public_data
+from tournament.event.results import enter_manual
+from tournament.pages import public as pages
+
+#: Names as a Spanish club's list has them: long, with accents and hyphens.
+LONG = ["María Fernanda Hernández-Villalobos", "José Guadalupe Rodríguez Montenegro", "Ana", "Bo",
+        "Maximiliano Bartolomé Echeverría", "Cy", "Guillermina Altagracia Peña-Santamaría", "Di",
+        "Wenceslao Domínguez Wolfenstein", "Flo", "Gus", "Hal"]
+
+
+def _event(tmp_path: Path, rounds: int | None = None) -> Path:
+    path = tmp_path / "club.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4, rounds=rounds,
+                                                   schedule="balanced" if rounds else None))
+    add_players(store, LONG)
+    pair_next_round(store)
+    store.close()
+    return path
+
+
+def _screens(path: Path, size: str = "normal") -> list[dict]:
+    store = open_event(path)
+    try:
+        return pages.projector_screens(public_data(store), "en", size)
+    finally:
+        store.close()
+
+
+def test_the_settings_are_clamped_or_the_default_never_refused():
+    assert pages.projector_settings("12", "large") == (12, "large")
+    assert pages.projector_settings("1", "small") == (3, "small")
+    assert pages.projector_settings("100000", "normal") == (pages.SCREEN_SECONDS, "normal")
+    assert pages.projector_settings("999", None) == (120, "normal")
+    for bad in ("abc", "-5", "", "١٢", "1e3", None):
+        assert pages.projector_settings(bad, "huge") == (pages.SCREEN_SECONDS, "normal")
+
+
+def test_long_names_take_fewer_columns_and_large_type_more_screens(tmp_path):
+    path = _event(tmp_path)
+    normal = _screens(path)
+    find = [s for s in normal if s["kind"] == "find"]
+    # Twelve players fit on a screen, but not two columns of the longest names with their partners.
+    widest = max(pages.text_em(n) for n in LONG)
+    for s in find:
+        width = (pages.STAGE_WIDTH - pages.COLUMN_GAP * (s["fit"].columns - 1)) / s["fit"].columns
+        assert widest * s["fit"].font < width
+        assert s["fit"].font >= pages.TYPE_FLOOR
+    large = [s for s in _screens(path, "large") if s["kind"] == "find"]
+    assert large[0]["fit"].font > find[0]["fit"].font
+    assert sum(len(c) for s in large for c in s["columns"]) == len(LONG)
+
+
+def test_after_the_last_round_of_an_event_with_no_final_the_final_standings(tmp_path):
+    path = _event(tmp_path, rounds=1)
+    assert any(s["kind"] == "find" for s in _screens(path))
+    store = open_event(path)
+    for t in store.tables(1):
+        enter_manual(store, t.number, {"NS": 150, "EW": 90})
+    store.close()
+    screens = _screens(path)
+    assert [s["kind"] for s in screens] == ["standings"] and screens[0]["final"]
+    store = open_event(path)
+    try:
+        for lang, words in (("en", "Final standings"), ("es", "Clasificación final")):
+            html = pages.projector_html(public_data(store), pages.Site(served=False, has_pages=False), lang=lang)
+            assert words in html and "find your table" not in html and "busca tu mesa" not in html.lower()
+    finally:
+        store.close()
+
+
+def test_the_report_gives_its_time_through_babel_and_its_game_in_the_pages_language(tmp_path):
+    """The report's time as people of the language write it (never raw ISO 8601), its game named
+    in Spanish on a Spanish page (issue 39)."""
+    import re
+
+    path = _event(tmp_path)
+    store = open_event(path)
+    try:
+        data = public_data(store)
+    finally:
+        store.close()
+    data = {**data, "generated_at": "2026-12-02T15:17:04+00:00"}
+    site = pages.Site(served=False, has_pages=False)
+    for lang, when, game in (("en", "Dec 2, 2026, 3:17:04\u202fPM UTC", "competitive"),
+                             ("es", "2 dic 2026, 15:17:04 UTC", "competitivo")):
+        html = pages.report_html(data, site, lang)
+        assert when in html, lang
+        assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", html), lang
+        meta = re.search(r'<p class="meta">(.*?)</p>', html).group(1)
+        assert meta.startswith(game), meta

@@ -1,0 +1,56 @@
+"""The projector in a real browser at the hall's screens (issue 39): at 1280x720, 1280x800, 1366x768
+and 1920x1080 no name on any screen is cut (its box as wide as its text), no type under the floor
+(32 units of the 1920x1080 canvas), nothing below the screen's bottom; ``?seconds=12&size=large``
+taken, a bad value the default (never an error).  Screenshots kept under ``DOMREC_SCREENSHOTS``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.browser import playwright_or_skip
+
+pytestmark = pytest.mark.slow
+playwright_api = playwright_or_skip(server=True)
+
+from tournament.web.background import BackgroundVenue  # noqa: E402
+
+from .test_projector_fit import _event  # noqa: E402
+
+SCREENS = [(1280, 720), (1280, 800), (1366, 768), (1920, 1080)]
+WAIT_MS = 90_000
+
+#: Every name's box on every screen: cut (its text wider than its box), its type, its bottom.
+MEASURE = """() => [...document.querySelectorAll('.screen .who, .screen td.name, .screen .t, .screen .s, .screen .b')]
+  .filter(e => !e.closest('li.head')).map(e => ({text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
+    font: parseFloat(getComputedStyle(e).fontSize), bottom: e.getBoundingClientRect().bottom}))"""
+
+
+@pytest.mark.parametrize("size", SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+def test_no_name_is_cut_at_the_halls_screens(tmp_path, browser, size):
+    width, height = size
+    unit = min(width / 1920, height / 1080)
+    path = _event(tmp_path)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        for query in ("", "?seconds=12&size=large"):
+            page.goto(served.base_url + "/projector" + query)
+            page.wait_for_selector(".screen.on", timeout=WAIT_MS)
+            boxes = page.evaluate(MEASURE)
+            assert len([b for b in boxes if b["text"].strip()]) >= 12
+            assert [b["text"] for b in boxes if b["cut"]] == [], (size, query)
+            assert min(b["font"] for b in boxes) >= 32 * unit - 0.5, (size, query)
+            assert max(b["bottom"] for b in boxes) <= height, (size, query)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            keep = os.environ.get("DOMREC_SCREENSHOTS")
+            if keep:
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(Path(keep) / f"projector-{width}x{height}{'-large' if query else ''}.png"))
+        assert page.evaluate("() => document.body.dataset.seconds") == "12"
+        for bad in ("?seconds=abc&size=huge", "?seconds=-1", "?size=%00", "?seconds=99999999999999999999"):
+            answer = page.goto(served.base_url + "/projector" + bad)
+            assert answer.status == 200, bad
+            assert page.evaluate("() => document.body.dataset.seconds") == "8", bad
+        page.close()
