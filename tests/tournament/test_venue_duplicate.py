@@ -210,6 +210,12 @@ def test_a_deal_that_is_not_the_boards_is_refused(venue) -> None:
     r = client.post(f"{url}/dgn", headers=_auth(token),
                     json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {other}", *lines])})
     assert r.status_code == 422 and "not board" in r.json()["error"]
+    # The same with the other leader's first move in the same write: refused as well (it was taken whole,
+    # and the hand could then never be confirmed).
+    first = board.deal.hands[other][0]
+    r = client.post(f"{url}/dgn", headers=_auth(token),
+                    json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {other}", *lines, f"{other} {first}"])})
+    assert r.status_code == 422, r.text
     assert client.get(url, headers=_auth(token)).json()["rev"] == state["rev"]  # nothing was stored
     # The director's typed result is a game's: a duplicate table's are its boards', entered board by board.
     director = server.call(server.venue.links, "http://testserver")["director"].rsplit("/", 1)[1]

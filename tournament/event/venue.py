@@ -30,6 +30,7 @@ import datetime
 import json
 import logging
 import math
+import re
 import secrets
 import threading
 from typing import Any, Callable
@@ -204,6 +205,10 @@ def _deal_lines(board: bd.Board) -> str:
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("[")]
     start = next(k for k, line in enumerate(lines) if line.split()[0].lower() == "hand")
     return "\n".join(lines[start:])
+
+
+#: A line that starts a hand or gives its deal or leader (``hand 1 lead N``, ``deal N 6-6 …``).
+_HAND_LINE = re.compile(r"(?im)^\s*(hand|deal|lead)\b")
 
 
 def _check_deal_lines(board: bd.Board, seats: tuple[str, ...], text: str) -> None:
@@ -806,7 +811,9 @@ class Venue:
                 _check_deal_lines(board, live.session.game.seats, text)
             kind, body, said = table_log.judge_dgn(live, text, facts)
             record = live.session.record()
-            if board is not None and record.hands and not record.hands[0].moves and not record.hands[0].score_sheet:
+            # Checked whenever this write starts the hand or types its deal, moves with it or not.
+            if board is not None and record.hands and not record.hands[0].score_sheet and \
+                    (not record.hands[0].moves or _HAND_LINE.search(text)):
                 try:  # a deal the table typed itself must be the board's, whole (its leader too)
                     bd.check_hand(board, record, 1)
                 except bd.NotTheBoardsDeal as e:
