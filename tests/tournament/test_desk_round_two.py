@@ -138,6 +138,15 @@ def test_head_to_head_between_two_by_default_and_a_mini_league_by_name(tmp_path:
 # --- 4. a sit-out asked for scores nothing by default; games played beside the score; average ------
 
 
+def _four_pairs_paired(path: Path) -> Path:
+    """A Competitive pairs event of four pairs, round 1 paired."""
+    run("new", path, "--name", path.stem.upper(), "--game", "competitive", "--format", "pairs", "--seed", 1)
+    for a, b in (("Ana", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal")):
+        run("add", path, a, b)
+    run("pair", path)
+    return path
+
+
 def _rotating_with_a_sit_out(tmp_path: Path, *extra: str) -> Path:
     """Ten players rotating: Ana asked to sit round 1 out, and of the nine left the pairing leaves
     one over: two byes; every table's NS wins 120-80."""
@@ -196,11 +205,7 @@ def test_a_field_of_uneven_games_may_rank_by_average(tmp_path: Path) -> None:
 
 
 def test_a_result_entered_by_mistake_is_cleared_and_the_round_unpaired(tmp_path: Path) -> None:
-    path = tmp_path / "c.db"
-    run("new", path, "--name", "C", "--game", "competitive", "--format", "pairs", "--seed", 1)
-    for a, b in (("Ana", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal")):
-        run("add", path, a, b)
-    run("pair", path)
+    path = _four_pairs_paired(tmp_path / "c.db")
     run("result", path, "--table", 1, "--score", "NS=200,EW=100")
     # Without a reason: refused, nothing changed (exit 2, one line).
     bare = run("clear", path, "--round", 1, "--table", 1, code=2)
@@ -317,11 +322,7 @@ def test_best_pairs_with_its_by_and_withdrawn_players_are_marked(tmp_path: Path)
 def test_tables_csv_gives_the_score_and_each_seats_result(tmp_path: Path) -> None:
     import csv
 
-    path = tmp_path / "t.db"
-    run("new", path, "--name", "T", "--game", "competitive", "--format", "pairs", "--seed", 1)
-    for a, b in (("Ana", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal")):
-        run("add", path, a, b)
-    run("pair", path)
+    path = _four_pairs_paired(tmp_path / "t.db")
     run("result", path, "--table", 1, "--score", "NS=200,EW=120")
     run("result", path, "--table", 2, "--forfeit", "NS")
     rows = list(csv.DictReader(run("tables", path, "--csv").output.splitlines()))
