@@ -752,7 +752,7 @@
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; flush(); refresh(); });
   window.addEventListener("offline", () => { offline = true; banner(); if (view) render(); });
-  setInterval(() => { if (!document.hidden && !busy && Date.now() >= busyUntil) refresh(); }, 5000);
+  setInterval(() => { if (!document.hidden && !busy) refresh(); }, 5000);
   // The outbox as this phone left it (a tab closed while writes waited), then the table.
   timed(db.all(), 3000).catch(() => null).then((entries) => {
     outbox = (entries || []).sort((a, b) => a.seq - b.seq);
