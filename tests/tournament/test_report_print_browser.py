@@ -88,7 +88,7 @@ def test_prize_lists_and_a_pairs_round_on_a_phone_and_a_desktop(tmp_path: Path) 
         for t in store.tables(store.last_round()):
             sides = t.sides()
             enter_manual(store, t.number, {sides[0]: 100 + t.number, sides[1]: 80}, t.round)
-    data = rp.event_data(store, ["sex", "club"], 2)
+    data = rp.event_data(store, ["sex", "club"], {"club": 2})  # --by sex --by club --best 2
     store.close()
     page = tmp_path / "prizes.html"
     page.write_text(rp.html_page(data), encoding="utf-8")
