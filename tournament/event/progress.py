@@ -82,6 +82,7 @@ def _played(store: EventStore) -> set[int]:
     if store.settings.duplicate:
         done |= boards_sql.played_tables(store)
     elif store.settings.team_duplicate:  # each table of round R plays the round's boards, k a round
+        # (duplicate_teams.round_boards' rule, restated: that module imports this one through duplicate)
         k = store.settings.boards_per_round
         have: dict[int, set[int]] = {}
         for r in boards_sql.results(store):
