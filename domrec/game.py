@@ -446,14 +446,17 @@ class Game:
         point = self.checkpoint()
         twin = object.__new__(Game)
         twin.__dict__.update(self.__dict__)
-        twin.restore(point)
+        twin._restore(point, point.match, point.state)  # the checkpoint's copy is the twin's alone: not copied again
         twin._watch = copy.copy(self._watch)  # its ``before`` is the twin's own from now on
         twin._seen_11 = dict(self._seen_11)
         return twin
 
     def restore(self, point: "Checkpoint") -> None:
         """Back to ``point`` (it stays usable: the engine's state is copied again)."""
-        self._match, self._state = copy.deepcopy((point.match, point.state))
+        self._restore(point, *copy.deepcopy((point.match, point.state)))
+
+    def _restore(self, point: "Checkpoint", match: Any, state: Any) -> None:
+        self._match, self._state = match, state
         self._moves, self._points = list(point.moves), list(point.points)
         self._current, self._hands, self._snaps = point.current, list(point.hands), list(point.snaps)
         self._watch = point.watch

@@ -152,6 +152,8 @@ class Session:
         #: Each move's view with what it scored, by the move value it was made of and its points
         #: (see :meth:`_move_view`).
         self._move_views: dict[int, tuple[Any, Any, dict]] = {}
+        #: Each legal move's offer, by the move (see :meth:`_offer`).
+        self._offers: dict[Move, dict[str, Any]] = {}
         #: The announced hand's started copy, by how many requests had been accepted when it was
         #: made (see :meth:`_announced`; requests are only ever appended, an undo being one too):
         #: a table's page is read many times before its first move.
@@ -361,6 +363,20 @@ class Session:
         return [self._offer(move) for move in g.possible_moves()]
 
     def _offer(self, move: Move) -> dict[str, Any]:
+        """A legal move as the page offers it, made once for each move (a move is a frozen value:
+        the same move offered again, at the next request or the next hand, is the same offer; its
+        words cost more than the engine's listing of it)."""
+        try:
+            kept = self._offers.get(move)
+        except TypeError:  # a move holding something unhashable: made each time
+            return self._make_offer(move)
+        if kept is None:
+            if len(self._offers) > 4096:  # a game's offers, many times over: forget the old ones
+                self._offers.clear()
+            kept = self._offers[move] = self._make_offer(move)
+        return kept
+
+    def _make_offer(self, move: Move) -> dict[str, Any]:
         tile = _tile_of(move)
         if tile is None and type(move) is Draw and isinstance(move.draw, str):
             tile = move.draw  # a draw that names its tile is tapped as the tile

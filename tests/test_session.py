@@ -391,3 +391,25 @@ def test_a_page_sent_only_the_hands_it_lacks_holds_the_whole_state(config):
         if wrong == f"{keys[0]}.{len(keys)}" and len(keys) == 1:
             continue
         assert since(held, wrong) is held
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
+def test_offers_kept_by_move_are_a_fresh_sessions_after_undos(config, keep_deal):
+    """Each legal move's offer is made once and kept by the move (a frozen value): after an undo
+    takes moves back and the table types them again, the page is offered what a session made
+    afresh from the same requests offers (its moves, its words, where they go)."""
+    record = _game(config, 6)
+    session = Session(_template(record))
+    for k, text in enumerate(_requests(notation.dumps_typed(record, keep_deal=keep_deal))[:36]):
+        session.take(text)
+        if k % 5 == 4 and text.split()[0] not in PARTS:  # a move taken back, and typed again
+            session.take("undo")
+            fresh = Session(session.template, session.accepted).state()
+            assert (session.state()["legal"], session.state()["plain"]) == (fresh["legal"], fresh["plain"])
+            try:
+                session.take(text)
+            except RequestRefused:  # the undo took more than the move (a turn's dice, forced passes)
+                break
+        fresh = Session(session.template, session.accepted).state()
+        assert (session.state()["legal"], session.state()["plain"]) == (fresh["legal"], fresh["plain"])

@@ -430,6 +430,11 @@ def _minutes_since(at: str | None) -> float | None:
     return (datetime.datetime.now(datetime.timezone.utc) - then).total_seconds() / 60
 
 
+#: A write's judge: given the table, its live game and its facts as the write read them (once a
+#: write), what to log (kind, body) and what to say of it.
+Judge = Callable[[Table, Live, Facts], tuple[str, str, list[str]]]
+
+
 class Venue:
     """The venue's operations on one open event: one per server, shared by its requests.
 
@@ -691,7 +696,7 @@ class Venue:
 
     # --- writing -----------------------------------------------------------------------------
 
-    def _write(self, round_no: int, table_no: int, rev: Any, judge: Callable[[Table, Live], tuple[str, str, list[str]]],
+    def _write(self, round_no: int, table_no: int, rev: Any, judge: Judge,
                locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None,
                found: Table | None = None) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
@@ -718,19 +723,22 @@ class Venue:
                     venue_sql.upgrade_for_venue(self.store)
                     live = self._current(table)
                     result = self.store.result_for(table.id)
-                    table_log.check_current(self._facts(table, result), live, rev, locked_ok, any_view)
+                    facts = self._facts(table, result)
+                    table_log.check_current(facts, live, rev, locked_ok, any_view)
                     try:
-                        kind, body, said = judge(table, live)
+                        kind, body, said = judge(table, live, facts)
                         at = now()
                         venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
                         if kind != "dgn":  # a confirmation (or the director's write) may have entered the result
                             result = self.store.result_for(table.id)
+                            facts = self._facts(table, result)  # and a board's entry changes a duplicate table's
                         self._log_status(table, live, result)
                         _apply(live, kind, body, at)
                         live.rev += 1
                         # The answer is made before the write is kept: a write after which the table
-                        # could not be shown is not kept either (a table is never stuck on it).
-                        state = self._state(table, live, said, result)
+                        # could not be shown is not kept either (a table is never stuck on it).  A move
+                        # changes none of the facts read before it (its result, its boards' entries).
+                        state = table_log.state(facts, live, said)
                         if cid is not None:
                             venue_sql.remember_answer(self.store, table.id, cid, live.rev, 200,
                                                       json.dumps({"said": said}, ensure_ascii=False), made_at, at)
@@ -799,12 +807,11 @@ class Venue:
         ``found``: the table as just read under the lock (see :meth:`_write`)."""
         table_log.check_dgn(text, self.store.settings.time_limit)
         if not self._plays_boards:
-            return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_dgn(live, text), cid=cid,
-                               made_at=made_at, found=found)
+            return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_dgn(live, text),
+                               cid=cid, made_at=made_at, found=found)
 
-        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
-            facts = self._board_facts(table)
-            board = None
+        def judge(table: Table, live: Live, facts: Facts) -> tuple[str, str, list[str]]:
+            board = None  # ``facts``: the table's boards as the write read them, once a move
             at = table_log.board_index(facts, live)
             if facts.boards and at < len(facts.boards):
                 board = duplicate.board(self.store, facts.boards[at]["board"])
@@ -825,8 +832,8 @@ class Venue:
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:
         table_log.check_mode(mode)
-        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_mode(live, mode), cid=cid,
-                           made_at=made_at)
+        return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_mode(live, mode),
+                           cid=cid, made_at=made_at)
 
     def call(self, round_no: int, table_no: int, rev: Any = None, cid: Any = None,
              made_at: Any = None) -> dict[str, Any]:
@@ -834,12 +841,13 @@ class Venue:
         director* on a page the other phone has moved on from still wants the director, so
         ``rev`` (sent by the pages as every write's) is not checked."""
 
-        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_call(live), locked_ok=True,
-                           any_view=True, cid=cid, made_at=made_at)
+        return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_call(live),
+                           locked_ok=True, any_view=True, cid=cid, made_at=made_at)
 
     def clear_call(self, round_no: int, table_no: int, rev: Any, cid: Any = None,
                    made_at: Any = None) -> dict[str, Any]:
-        return self._write(round_no, table_no, rev, lambda table, live: table_log.judge_clear(live), locked_ok=True,
+        return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_clear(live),
+                           locked_ok=True,
                            cid=cid, made_at=made_at)
 
     def confirm(self, round_no: int, table_no: int, rev: Any, who: Any, pin: Any = None, cid: Any = None,
@@ -847,7 +855,7 @@ class Venue:
         """One side (or seat) confirms the finished game; the last one enters it into the event, in the
         same transaction, as ``tournament result`` enters a record."""
 
-        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+        def judge(table: Table, live: Live, facts: Facts) -> tuple[str, str, list[str]]:
             sides = list(table.sides())
             if who not in sides:
                 raise Unprocessable(f"confirm for one of {', '.join(sides)}")
@@ -1202,7 +1210,7 @@ class Venue:
         except TournamentError as e:
             raise Unprocessable(e.message) from None
 
-        def judge(table: Table, live: Live) -> tuple[str, str, list[str]]:
+        def judge(table: Table, live: Live, facts: Facts) -> tuple[str, str, list[str]]:
             try:
                 fixed = corrections.correct(live.session, hand, line, text)
             except corrections.CorrectionRefused as e:

@@ -166,8 +166,8 @@ def revision(store: EventStore, table_id: int) -> int:
 
 def append(store: EventStore, table_id: int, rev: int, kind: str, body: str, at: str) -> None:
     """Within a write: the table's write number ``rev`` (its primary key refuses a second one)."""
-    store.db.execute("INSERT INTO venue_log(table_id, rev, kind, body, at) VALUES (?, ?, ?, ?, ?)",
-                     [table_id, rev, kind, body, at])
+    store.conn.execute("INSERT INTO venue_log(table_id, rev, kind, body, at) VALUES (?, ?, ?, ?, ?)",
+                       [table_id, rev, kind, body, at])
 
 
 def last_writes(store: EventStore) -> dict[int, tuple[int, str]]:
