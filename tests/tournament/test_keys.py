@@ -1,13 +1,14 @@
 """The venue's keys end when the director says so (issue 35, point 3): ``tournament keys`` lists
 them without a secret; ``--rotate-table R/T``, ``--rotate-director`` and ``--rotate`` give new keys
 for old, and the old ones answer 403 at once, even to a ``tournament serve`` already running in
-another process (it looks every key up in the event file at each request); the director's page
+another process (it reads its keys again once anything was written to the file); the director's page
 gives a table a new key; ``links`` and ``sheets`` give the new keys; every change is in the audit
 trail, naming who, from where and which key, never the key itself."""
 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -264,3 +265,50 @@ def test_the_director_route_is_in_the_api_description(venue):
     _, _, client, _ = venue
     described = client.get("/api/v1/openapi.json").json()
     assert "post" in described["paths"]["/api/v1/tables/{round}/{table}/key"]
+
+
+def test_a_key_and_a_table_kept_in_memory_are_read_again_after_any_write(tmp_path):
+    """The venue keeps the keys and tables it has read while nothing else is written to the file
+    (a table's own moves leave them standing: a move reads neither again).  A key changed from
+    another connection (a command run beside the server) or through the server's own (the
+    director's page), or seats swapped at the desk, are seen at the very next request."""
+    from domrec.session import requests_for
+    from domrec.simulate import play_game
+    from tournament.event import desk
+    from tournament.event.tables import table_record
+
+    path, keys = _event(tmp_path)
+    tokens = _tables(keys)
+    store = open_event(path)
+    venue = vn.Venue(store)
+    players = {p.id: p for p in store.players()}
+    moves = requests_for(play_game(table_record(store.settings, store.table(1, 1), players), random.Random(3)))
+    read: list[str] = []
+    store.conn.set_trace_callback(read.append)
+    rev = 0
+    for k, text in enumerate(moves[:4]):
+        read.clear()
+        rev = venue.authorized_record(tokens[1], 1, 1, rev, text, f"phone-0001-{k}")["rev"]
+        if k:  # the key and the table as the first move read them
+            assert not [sql for sql in read if "venue_tokens" in sql or "JOIN seats" in sql]
+    assert venue.authorized_state(tokens[2], 1, 2)["round"] == 1
+    seated = sorted(players[s.player].name for s in store.table(1, 2).seats)
+    # Another connection: a table's key changed, two players swapped at tables nobody played at yet.
+    other = open_event(path)
+    ks.rotate_keys(other, "Ana (command line)", tables=[(1, 1)])
+    new = _tables(vn.links(other, "http://127.0.0.1:8000"))[1]
+    moved = next(s.player for s in other.table(1, 3).seats)
+    desk.swap(other, seated[0], players[moved].name, 1)
+    other.close()
+    with pytest.raises(vn.Forbidden):
+        venue.authorized_state(tokens[1], 1, 1)
+    assert venue.authorized_state(new, 1, 1)["rev"] == rev
+    names = sorted(venue.authorized_state(tokens[2], 1, 2)["game"]["players"].values())
+    assert seated[0] not in names and players[moved].name in names
+    # The server's own connection (the director's page): the next request, too.
+    ks.rotate_keys(store, "the director's page", tables=[(1, 1)])
+    again = _tables(vn.links(store, "http://127.0.0.1:8000"))[1]
+    with pytest.raises(vn.Forbidden):
+        venue.authorized_record(new, 1, 1, rev, moves[4], "phone-0001-4")
+    assert venue.authorized_record(again, 1, 1, rev, moves[4], "phone-0001-4")["rev"] == rev + 1
+    store.close()

@@ -6,8 +6,9 @@ it should not (a phone stolen, a sheet photographed, the director's link shared)
 gives it a new key: ``tournament keys --rotate-table R/T``, ``--rotate-director``, ``--rotate`` (all
 of them), or the director's page for a table.  The key's row in ``venue_tokens`` then holds the new
 key (:func:`tournament.store.venue.replace_token`), so the old one opens nothing from the next
-request on, in this process and in a ``tournament serve`` running beside it, which looks every key
-up in the event file at each request and keeps none in memory.
+request on, in this process and in a ``tournament serve`` running beside it, which asks the file at
+each request whether anything was written since it read its keys (SQLite's ``data_version``, and
+its own connection's changes besides a table's moves) and reads them again if so.
 
 Every change goes into the audit trail (the desk's, ``tournament history``) in the same write:
 when, who and from where (the command line, the director's page), which key; never the key itself.
@@ -78,8 +79,8 @@ def rotate_keys(store: EventStore, by: str, director: bool = False, tables: Any 
                 every: bool = False) -> list[Key]:
     """New keys for old, in one write: the director's (``director``), those of the tables ``tables``
     (``(round, table)`` pairs), or every key the venue has given out (``every``).  The old keys
-    open nothing from then on, in this process and in a server running beside it, which looks
-    every key up in the file at each request (no key is kept in its memory).  Each change goes
+    open nothing from then on, in this process and in a server running beside it, which reads its
+    keys again at the first request after any write to the file.  Each change goes
     into the audit trail with ``by`` (who, and from where: the command line, the director's page)
     and which key, never the key.  A table given no key yet gets one, as ``links`` would make it.
     Returns the keys changed (the director's too when ``every``)."""

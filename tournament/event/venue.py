@@ -430,6 +430,9 @@ def _minutes_since(at: str | None) -> float | None:
     return (datetime.datetime.now(datetime.timezone.utc) - then).total_seconds() / 60
 
 
+#: The most table keys kept in memory (a hall has a few hundred tables; a round's keys are made
+#: again for each round, and the old ones are forgotten at the next change of the file).
+KEPT_KEYS = 10_000
 #: A write's judge: given the table, its live game and its facts as the write read them (once a
 #: write), what to log (kind, body) and what to say of it.
 Judge = Callable[[Table, Live, Facts], tuple[str, str, list[str]]]
@@ -457,6 +460,12 @@ class Venue:
         #: When each table's phone was last heard from (any request with the table's key), by table id:
         #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
         self.contact: dict[int, str] = {}
+        #: The keys and tables read by :meth:`_authorized`, kept while the file is as it was when they
+        #: were read (:attr:`_stamp`; a move's own rows excepted, see :meth:`_write`): a table's move
+        #: read its key and its table from the file at every request.
+        self._keys: dict[str, tuple[str, int | None]] = {}
+        self._tables: dict[tuple[int, int], Table] = {}
+        self._stamp: tuple[int, int] | None = None
         store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
 
     def forget(self) -> None:
@@ -464,6 +473,7 @@ class Venue:
         game is made again from the file when next asked for."""
         with self.lock:
             self._live.clear()
+            self._stamp = None
 
     # --- finding a table ----------------------------------------------------------------------
 
@@ -499,12 +509,22 @@ class Venue:
     def authorize(self, token: str | None, round_no: int | None = None, table_no: int | None = None) -> str:
         """What ``token`` may do here: ``director`` (everything) or ``table`` (its own table of its
         own round only).  Anything else is refused, saying no more than that."""
-        return self._authorized(token, round_no, table_no)[0]
+        with self.lock:  # the keys and tables it keeps are shared
+            return self._authorized(token, round_no, table_no)[0]
 
     def _authorized(self, token: str | None, round_no: int | None, table_no: int | None) -> tuple[str, Table | None]:
         """:meth:`authorize`, and the table a table's key opens as read to check it (None for the
         director's key, which reads none): a request that goes on to that table reads it once."""
-        found = venue_sql.token_row(self.store, token) if token else None
+        stamp = venue_sql.file_stamp(self.store)
+        if stamp != self._stamp:  # something was written since they were read: read again
+            self._keys.clear()
+            self._tables.clear()
+            self._stamp = stamp
+        found = self._keys.get(token) if token else None
+        if found is None and token:
+            found = venue_sql.token_row(self.store, token)
+            if found is not None and len(self._keys) < KEPT_KEYS:  # a key that opens nothing is not kept
+                self._keys[token] = found
         if found is None:
             raise Forbidden("this link's key is not one of this event's: ask the director for the table's link")
         kind, table_id = found
@@ -514,7 +534,9 @@ class Venue:
             self.contact[table_id] = now()  # the table's phone is in touch, whatever it asks
         if round_no is None or table_no is None:
             raise Forbidden("a table's link opens its own table only")
-        table = self.table(round_no, table_no)
+        table = self._tables.get((round_no, table_no))
+        if table is None:
+            table = self._tables[(round_no, table_no)] = self.table(round_no, table_no)
         if table.id != table_id:
             raise Forbidden("this link opens another table, or another round: use the link of this table")
         return kind, table
@@ -720,6 +742,7 @@ class Venue:
                     return self._answered_before(table, seen)
             try:
                 with self.store.write():
+                    written = self.store.conn.total_changes
                     venue_sql.upgrade_for_venue(self.store)
                     live = self._current(table)
                     result = self.store.result_for(table.id)
@@ -742,6 +765,11 @@ class Venue:
                         if cid is not None:
                             venue_sql.remember_answer(self.store, table.id, cid, live.rev, 200,
                                                       json.dumps({"said": said}, ensure_ascii=False), made_at, at)
+                        if kind == "dgn" and self._stamp is not None and self._stamp[1] == written:
+                            # A move writes its log's rows only (no key, no seat): the keys and tables
+                            # read before it still stand.  Any other write, here or elsewhere, moves
+                            # the stamp and they are read again.
+                            self._stamp = (self._stamp[0], self.store.conn.total_changes)
                     except (TournamentError, DomrecError):  # the operations' own refusals, as they are
                         raise
                     except Exception:  # noqa: BLE001 - a fault of the server's own: nothing kept, one line

@@ -119,6 +119,13 @@ def token_dates(store: EventStore) -> list[tuple[str, int | None, str]]:
         "SELECT kind, table_id, created_at FROM venue_tokens ORDER BY kind = 'table', table_id")]
 
 
+def file_stamp(store: EventStore) -> tuple[int, int]:
+    """What moves whenever the file may have changed: SQLite's ``data_version`` (another connection,
+    another process, committed something) and the rows this connection has changed (its own
+    writes, rolled back or not).  The same stamp twice: nothing was written between."""
+    return store.conn.execute("PRAGMA data_version").fetchone()[0], store.conn.total_changes
+
+
 def token_row(store: EventStore, token: str) -> tuple[str, int | None] | None:
     """What ``token`` opens: (kind, table id), or ``None`` for no such token (the director's PIN,
     kept beside the keys, opens nothing as a key)."""
