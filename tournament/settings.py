@@ -121,6 +121,11 @@ TIEBREAK_KEYS: dict[str, str] = {
     "score": "total score (multi-player tables)",
     "firsts": "tables won outright or shared first (multi-player tables)",
     "buchholz": "sum of the opponents' wins (or placement points)",
+    "median-buchholz": "Buchholz without the best and the worst game's opponents (with 9 or more games, "
+                       "the two best and two worst)",
+    "sonneborn-berger": "Sonneborn-Berger: sum of the wins (or placement points) of the opponents beaten, "
+                        "half of those drawn with",
+    "best-round": "the best single game: its margin (points for minus against; multi-player tables: its score)",
     "average": "games won (or placement points) a game played: byes and sit-outs aside, for fields where "
                "the games played differ",
     "head-to-head": "the results between the tied units only (--head-to-head two: only when exactly two are "
@@ -140,9 +145,12 @@ HEAD_TO_HEAD_RULES = {HEAD_TO_HEAD_TWO: "only between exactly two tied; three or
 LOWER_IS_BETTER = frozenset({"against"})
 DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", "for"),
                      INDIVIDUAL: ("placement", "score")}
+#: The federation tie-breaks computed from a unit's games one by one (issue 39): named columns
+#: wherever an event ranks by them (docs/tournament.md, "Federation tie-breaks").
+FEDERATION_KEYS = ("median-buchholz", "sonneborn-berger", "best-round")
 PARTNERSHIP_KEYS = ("wins", "average", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad",
-                    "effectiveness")
-INDIVIDUAL_KEYS = ("placement", "average", "score", "firsts", "buchholz", HEAD_TO_HEAD)
+                    "effectiveness") + FEDERATION_KEYS
+INDIVIDUAL_KEYS = ("placement", "average", "score", "firsts", "buchholz", HEAD_TO_HEAD) + FEDERATION_KEYS
 
 
 def default_placement(size: int) -> tuple[float, ...]:
