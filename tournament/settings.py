@@ -219,6 +219,10 @@ class Settings:
     victory_points: bool = False
     #: Which head-to-head (:data:`HEAD_TO_HEAD_RULES`) ranks a tie, where the tie-breaks name it.
     head_to_head: str = HEAD_TO_HEAD_TWO
+    #: Accelerated pairings (``--accelerated N``, Baku): in the first N rounds the top half of the
+    #: seeded field is paired as if it had virtual points more (:mod:`tournament.pairing.seeding`);
+    #: never in the standings.  0: not accelerated.
+    accelerated: int = 0
 
     @property
     def duplicate(self) -> bool:
@@ -292,6 +296,8 @@ class Settings:
             del data["team_duplicate"], data["victory_points"]
         if self.lang == "en":
             del data["lang"]  # an English event's settings are those of every event before languages
+        if not self.accelerated:
+            del data["accelerated"]  # the settings of every event before acceleration, unchanged
         if HEAD_TO_HEAD not in self.tiebreaks:
             del data["head_to_head"]  # it ranks nothing there: the settings of every event before it
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -348,6 +354,10 @@ def default_forfeit_score(game: str, variant: str | None, options: dict[str, Any
     return 0
 
 
+#: The most rounds accelerated pairings may last (Baku acceleration is for the first rounds).
+MAX_ACCELERATED = 20
+
+
 #: The longest event name: a player's name has the same limit (tournament.event.players).
 MAX_EVENT_NAME = 200
 
@@ -381,7 +391,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   preset: str | None = None, team_set: int | None = None, movement: str | None = None,
                   boards_per_round: int | None = None, ranking: str | None = None,
                   team_duplicate: bool = False, victory_points: bool = False,
-                  head_to_head: str | None = None, sit_out: dict[str, float] | None = None) -> Settings:
+                  head_to_head: str | None = None, sit_out: dict[str, float] | None = None,
+                  accelerated: int | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -529,6 +540,13 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     elif rounds:
         raise SettingsError("--rounds fixes the length of a balanced schedule (--schedule balanced); "
                             "a standings-based event has as many rounds as are paired")
+    accelerated = int(accelerated or 0)
+    if accelerated:
+        if not 1 <= accelerated <= MAX_ACCELERATED:
+            raise SettingsError(f"accelerated pairings last 1 to {MAX_ACCELERATED} rounds, not {accelerated}")
+        if team_size or movement is not None or schedule == BALANCED:
+            raise SettingsError("accelerated pairings are for rounds paired on the standings (pairs, rotating "
+                                "partners, individual tables): not for team, duplicate or balanced events")
     try:
         lang = language(lang) if lang is not None else DEFAULT_LANGUAGE
     except UnknownLanguage as e:
@@ -541,7 +559,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     preset=preset, team_set=team_set, movement=movement,
                     boards_per_round=int(boards_per_round or 0), ranking=ranking,
                     team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
-                    head_to_head=head_to_head, sit_out=sit_out_score)
+                    head_to_head=head_to_head, sit_out=sit_out_score, accelerated=accelerated)
 
 
 def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards_per_round: int | None) -> int:

@@ -143,10 +143,13 @@ def pair(
     as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="One line (tables, players seated, byes) instead "
                                                             "of every table: for big events."),
+    seed: Optional[str] = typer.Option(None, "--seed", help="Round 1 only: draw (default), rating (the players "
+                                       "CSV's rating column) or column:NAME; seeded, the top half meets the "
+                                       "bottom half."),
 ) -> None:
     """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
     with open_for_command(event) as store:
-        plan = rounds.pair_next_round(store)
+        plan = rounds.pair_next_round(store, seed)
         _print_round(store, plan.round, as_csv, as_json, quiet=quiet)
 
 
