@@ -236,3 +236,17 @@ def test_acceleration_from_a_random_draw_keeps_the_draw(tmp_path: Path) -> None:
         units = {p.team for p in store.players() if p.id in {s.player for s in t.seats}}
         assert len(units & top) in (0, 2)
     store.close()
+
+
+def test_new_takes_the_keys_and_the_acceleration_and_info_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "ev.db"
+    r = run("new", path, "--name", "Open", "--game", "competitive", "--format", "pairs", "--tiebreak",
+            "wins,best-round,median-buchholz,sonneborn-berger", "--accelerated", "3")
+    assert r.exit_code == 0, r.output
+    info = run("info", path).output
+    assert "accelerated pairings (Baku): rounds 1-3" in info
+    assert "ranking: wins, then best-round, then median-buchholz, then sonneborn-berger" in info
+    r = run("new", tmp_path / "bad.db", "--name", "X", "--game", "competitive", "--format", "rotating",
+            "--schedule", "balanced", "--rounds", "3", "--accelerated", "2")
+    assert r.exit_code == 2 and "accelerated pairings are for rounds paired on the standings" in r.output
+    assert not (tmp_path / "bad.db").exists()
