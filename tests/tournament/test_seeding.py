@@ -250,3 +250,14 @@ def test_new_takes_the_keys_and_the_acceleration_and_info_says_so(tmp_path: Path
             "--schedule", "balanced", "--rounds", "3", "--accelerated", "2")
     assert r.exit_code == 2 and "accelerated pairings are for rounds paired on the standings" in r.output
     assert not (tmp_path / "bad.db").exists()
+
+
+
+def test_seed_refused_where_round_one_is_not_paired_on_the_standings(tmp_path: Path) -> None:
+    store = create_event(tmp_path / "b.db", make_settings("B", "competitive", "rotating", schedule="balanced",
+                                                          rounds=3))
+    add_players(store, [f"x{i}" for i in range(8)], fields=[{"rating": str(i)} for i in range(8)])
+    with pytest.raises(SeedingError, match="balanced"):
+        pair_next_round(store, "rating")
+    pair_next_round(store, "draw")  # the default, said out loud: allowed
+    store.close()

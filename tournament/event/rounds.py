@@ -22,7 +22,8 @@ def pair_next_round(store: EventStore, seed: str | None = None) -> pairing.Plan:
     still has tables without a result: Swiss pairing needs the standings.
     """
     with store.write():
-        if seed and seed.strip().lower() != "draw" and (store.settings.teams or store.settings.duplicate or store.settings.schedule != "standings"):
+        s = store.settings
+        if seed and seed.strip().lower() != "draw" and (s.teams or s.duplicate or s.schedule != "standings"):
             raise SeedingError("--seed orders a round 1 paired on the standings: a team, duplicate or balanced "
                                "event's round 1 is set by its own draw")
         if store.has_stage_tables():

@@ -55,7 +55,10 @@ def unit_ratings(store: EventStore, column: str) -> dict[int, float | None]:
     return out
 
 
-def round_one_seeding(store: EventStore, choice: str | None) -> tuple[list[int] | None, list[tuple[int, int, dict[str, Any]]]]:
+Kept = list[tuple[int, int, dict[str, Any]]]  # rows kept with round 1: unit, place, {"seed": rating}
+
+
+def round_one_seeding(store: EventStore, choice: str | None) -> tuple[list[int] | None, Kept]:
     """Round 1's seeded order (pairs in a pairs event, players otherwise) and the rows kept with
     the round (unit, place, rating): by ``choice`` (``rating``, ``column:NAME``); an accelerated
     event without one is seeded by the random draw (its group A is the top half of the draw).
@@ -84,8 +87,7 @@ def kept_seeding(store: EventStore) -> list[int] | None:
     return [u for u, _ in sorted(kept.items(), key=lambda item: item[1][0])]
 
 
-def seeding_for(store: EventStore, number: int, choice: str | None) -> tuple[Sequence[int] | None,
-                                                                             list[tuple[int, int, dict[str, Any]]]]:
+def seeding_for(store: EventStore, number: int, choice: str | None) -> tuple[Sequence[int] | None, Kept]:
     """What pairs round ``number`` beside the standings: round 1's seeding (and the rows to keep
     with it), or for a later accelerated round the seeding kept with round 1."""
     if number == 1:

@@ -148,7 +148,8 @@ class Standings:
 _KEY_FIELDS = {"wins": "wins", "diff": "diff", "for": "points_for", "against": "points_against",
                "placement": "placement", "score": "score", "firsts": "firsts", "buchholz": "buchholz",
                HEAD_TO_HEAD: "head_to_head", "average": "average", "median-buchholz": "median_buchholz",
-               "sonneborn-berger": "sonneborn_berger", "best-round": "best_round", **{alias: "diff" for alias in TIEBREAK_ALIASES}}
+               "sonneborn-berger": "sonneborn_berger", "best-round": "best_round",
+               **{alias: "diff" for alias in TIEBREAK_ALIASES}}
 
 #: Each column of a standings table -> its cell in a row (numbers that are whole shown whole).
 _CELLS: dict[str, Callable[[Standing], Any]] = {
