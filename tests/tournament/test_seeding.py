@@ -159,8 +159,9 @@ def test_players_csv_rating_column_seeds_from_the_command_line(tmp_path: Path) -
             w.writerow([f"x{i}", 1000 + i])
     assert run("new", path, "--name", "R", "--game", "competitive", "--format", "rotating").exit_code == 0
     assert run("add", path, "--csv", players).exit_code == 0
-    r = run("pair", path, "--seed", "rating", "--json")
+    r = run("pair", path, "--seed", "rating", "-q")
     assert r.exit_code == 0, r.output
+    assert "round 1 seeded by rating: 8 seeded" in r.output
     store = open_event(path)
     names = {p.id: int(p.name[1:]) for p in store.players()}
     tables = sorted(sorted(names[s.player] for s in t.seats) for t in store.tables(1))

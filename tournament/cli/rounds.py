@@ -151,6 +151,14 @@ def pair(
     with open_for_command(event) as store:
         plan = rounds.pair_next_round(store, seed)
         _print_round(store, plan.round, as_csv, as_json, quiet=quiet)
+        kept = store.standings_used(1) if plan.round == 1 and not (as_csv or as_json) else {}
+        if kept:  # a seeded round 1 (or an accelerated event's draw) says what it was seeded by
+            unrated = sum(1 for _, v in kept.values() if v.get("seed") is None)
+            what = f"by {seed.strip()}" if seed and seed.strip().lower() != "draw" else "by the draw"
+            typer.echo(f"round 1 seeded {what}: {len(kept)} seeded" + (f", {unrated} without a rating (last)"
+                                                                          if unrated and what != "by the draw" else "")
+                       + (f"; accelerated (Baku) in rounds 1-{store.settings.accelerated}"
+                          if store.settings.accelerated else ""))
 
 
 @guarded
