@@ -262,3 +262,27 @@ def test_seed_refused_where_round_one_is_not_paired_on_the_standings(tmp_path: P
         pair_next_round(store, "rating")
     pair_next_round(store, "draw")  # the default, said out loud: allowed
     store.close()
+
+
+@pytest.mark.parametrize("fmt", ["pairs", "rotating"])
+def test_a_seeded_round_one_replays(tmp_path: Path, fmt: str) -> None:
+    """Unpaired and paired again with the same --seed, round 1 is the same round, and its kept
+    seeding goes and comes back with it."""
+    from tournament.event.desk import unpair
+
+    if fmt == "pairs":
+        store = _pairs_with_ratings(tmp_path / "ev.db", 10, accelerated=2)
+    else:
+        store = create_event(tmp_path / "ev.db", make_settings("R", "competitive", fmt, accelerated=2))
+        add_players(store, [f"x{i}" for i in range(13)], fields=[{"rating": str(1500 + 7 * i)} for i in range(13)])
+
+    def seated():
+        return [tuple((s.seat, s.player) for s in t.seats) for t in store.tables(1)], store.byes().get(1)
+
+    pair_next_round(store, "rating")
+    first, kept = seated(), store.standings_used(1)
+    unpair(store)
+    assert store.standings_used(1) == {}
+    pair_next_round(store, "rating")
+    assert seated() == first and store.standings_used(1) == kept
+    store.close()
