@@ -135,7 +135,7 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
         pair_next_round(store, "rating")
     with pytest.raises(SeedingError, match="no player has a 'fide' column.*the players' columns are rating"):
         pair_next_round(store, "column:fide")
-    with pytest.raises(SeedingError, match="draw, rating or column:NAME"):
+    with pytest.raises(SeedingError, match="draw, rating, column:NAME .* or ratings:FILE"):
         pair_next_round(store, "elo")
     assert store.last_round() == 0  # nothing written
     store.close()
@@ -286,3 +286,37 @@ def test_a_seeded_round_one_replays(tmp_path: Path, fmt: str) -> None:
     pair_next_round(store, "rating")
     assert seated() == first and store.standings_used(1) == kept
     store.close()
+
+
+def test_seeded_by_a_ratings_file(tmp_path: Path) -> None:
+    """``--seed ratings:FILE``: the ratings across events, players matched by name; a player the
+    file does not know comes after every rated one."""
+    from tournament.event.ratings import import_and_rate
+    from tournament.event.simulate import simulate_event
+
+    played = tmp_path / "last-month.db"
+    simulate_event(played, "competitive", "rotating", 8, 3, seed=11)
+    book = tmp_path / "ratings.db"
+    rated, _ = import_and_rate(book, [played], [])
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings("Next", "competitive", "rotating", seed=1))
+    names = sorted(r.name for r in rated) + ["Newcomer"]
+    add_players(store, names)
+    store.close()
+    r = run("pair", path, "--seed", f"ratings:{book}", "-q")
+    assert r.exit_code == 0, r.output
+    assert "1 without a rating (last)" in r.output
+    store = open_event(path)
+    kept = store.standings_used(1)
+    name = {p.id: p.name for p in store.players()}
+    order = [name[u] for u, _ in sorted(kept.items(), key=lambda item: item[1][0])]
+    assert order == [x.name for x in sorted(rated, key=lambda x: -x.ordinal)] + ["Newcomer"]
+    store.close()
+    other = create_event(tmp_path / "other.db", make_settings("Other", "competitive", "rotating"))
+    add_players(other, [f"z{i}" for i in range(8)])
+    other.close()
+    r = run("pair", tmp_path / "other.db", "--seed", f"ratings:{tmp_path / 'missing.db'}")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "Traceback" not in r.output, r.output
+    assert not (tmp_path / "missing.db").exists()  # looked for, never created
+    r = run("pair", tmp_path / "other.db", "--seed", f"ratings:{book}")
+    assert r.exit_code == 2 and "none of the players is in the ratings file" in r.output

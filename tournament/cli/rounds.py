@@ -144,8 +144,8 @@ def pair(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="One line (tables, players seated, byes) instead "
                                                             "of every table: for big events."),
     seed: Optional[str] = typer.Option(None, "--seed", help="Round 1 only: draw (default), rating (the players "
-                                       "CSV's rating column) or column:NAME; seeded, the top half meets the "
-                                       "bottom half."),
+                                       "CSV's rating column), column:NAME or ratings:FILE (a ratings file); "
+                                       "seeded, the top half meets the bottom half."),
 ) -> None:
     """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
     with open_for_command(event) as store:

@@ -58,23 +58,45 @@ def unit_ratings(store: EventStore, column: str) -> dict[int, float | None]:
 Kept = list[tuple[int, int, dict[str, Any]]]  # rows kept with round 1: unit, place, {"seed": rating}
 
 
+def file_ratings(store: EventStore, path: str) -> dict[int, float | None]:
+    """Each unit's rating in a ratings file (``tournament ratings``: the conservative rating, mu - 3
+    sigma), its players matched by name as the ratings list shows them (pairs: the mean of its
+    rated players).  Refused when none of the players is in it."""
+    from tournament.event.ratings import open_ratings
+
+    with open_ratings(path, create=False) as book:
+        by_name = {r.name: r.ordinal for r in book.ratings()}
+    rated = {p.id: by_name[p.name] for p in store.players() if p.name in by_name}
+    if not rated:
+        raise SeedingError(f"none of the players is in the ratings file {path} (players are matched by name)")
+    if store.settings.format != PAIRS:
+        return {p.id: rated.get(p.id) for p in store.players()}
+    out: dict[int, float | None] = {}
+    for t in store.teams():
+        values = [rated[p] for p in t.players if p in rated]
+        out[t.id] = sum(values) / len(values) if values else None
+    return out
+
+
 def round_one_seeding(store: EventStore, choice: str | None) -> tuple[list[int] | None, Kept]:
     """Round 1's seeded order (pairs in a pairs event, players otherwise) and the rows kept with
     the round (unit, place, rating): by ``choice`` (``rating``, ``column:NAME``); an accelerated
     event without one is seeded by the random draw (its group A is the top half of the draw).
     (None, []) for a round 1 drawn as before."""
     settings = store.settings
+    book = rules.ratings_path(choice) if choice else None
     try:
-        column = rules.seed_column(choice) if choice else None
+        column = rules.seed_column(choice) if choice and book is None else None
     except ValueError as e:
         raise SeedingError(str(e)) from None
-    if column is None and not settings.accelerated:
+    if column is None and book is None and not settings.accelerated:
         return None, []
     units = [t.id for t in store.teams() if t.active_in(1)] if settings.format == PAIRS else \
         [p.id for p in store.players() if p.active_in(1)]
-    rating = unit_ratings(store, column) if column else {}
+    rating = unit_ratings(store, column) if column else file_ratings(store, book) if book else {}
     order = rules.seeded(units, rating, random.Random(f"tournament:{settings.seed}:seeding"))
-    rows = [(u, place, {"seed": rating.get(u)} if column else {"seed": None}) for place, u in enumerate(order, 1)]
+    rows = [(u, place, {"seed": None if r is None else round(r, 4)})
+            for place, u in enumerate(order, 1) for r in [rating.get(u)]]
     return order, rows
 
 

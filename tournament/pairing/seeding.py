@@ -29,6 +29,16 @@ from tournament.settings import INDIVIDUAL, PAIRS, Settings
 DRAW = "draw"
 RATING = "rating"
 COLUMN_PREFIX = "column:"
+#: ``--seed ratings:FILE``: the ratings across events (``tournament ratings``), by player name.
+RATINGS_PREFIX = "ratings:"
+
+
+def ratings_path(choice: str) -> str | None:
+    """The ratings file a ``--seed ratings:FILE`` choice names, or None for any other choice."""
+    choice = choice.strip()
+    if choice.lower().startswith(RATINGS_PREFIX) and choice[len(RATINGS_PREFIX):].strip():
+        return choice[len(RATINGS_PREFIX):].strip()
+    return None
 
 
 def seed_column(choice: str) -> str | None:
@@ -41,7 +51,8 @@ def seed_column(choice: str) -> str | None:
         return RATING
     if choice.lower().startswith(COLUMN_PREFIX) and choice[len(COLUMN_PREFIX):].strip():
         return choice[len(COLUMN_PREFIX):].strip().lower()
-    raise ValueError(f"--seed is draw, rating or column:NAME (a column of the players CSV), not {choice!r}")
+    raise ValueError(f"--seed is draw, rating, column:NAME (a column of the players CSV) or ratings:FILE (a "
+                     f"ratings file), not {choice!r}")
 
 
 def seeded(units: Sequence[int], rating: Mapping[int, float | None], rng: random.Random) -> list[int]:
