@@ -1,8 +1,9 @@
 """Round 1 seeded by rating, and the seeded order an accelerated event pairs its first rounds by.
 
 The rating is a column of the players CSV the players were added with (``rating``, or any column
-``--seed column:NAME`` names: ``elo``, ``fide``), kept by :mod:`tournament.store.fields`.  A pair's
-rating is the mean of its players' ratings (of the one rated, when only one is).  The seeded order
+``--seed column:NAME`` names: ``elo``, ``fide``), kept by :mod:`tournament.store.fields`, or the
+ratings across events of a ratings file (``--seed ratings:FILE``, players matched by name).  A
+pair's rating is the mean of its players' ratings (of the one rated, when only one is).  The seeded order
 is kept with round 1, as the standings a later round is paired on are kept with it (the
 ``standings_used`` rows: each unit, its place in the seeding and its rating), so that the
 accelerated rounds after it, ``check`` and anyone reading the file see the order round 1 was
