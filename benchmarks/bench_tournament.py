@@ -82,7 +82,30 @@ def bench_standings(games: int) -> None:
         took = time.perf_counter() - t0
         print(f"standings: {len(table.rows)} pairs over {stored} stored games: {took:.2f} s  [target < 1 s]  "
               f"(set-up {setup:.1f} s)")
+        bench_federation_keys(store)
         store.close()
+
+
+def bench_federation_keys(store) -> None:
+    """The pure standings of the same event ranked by the default keys and by the federation keys
+    (issue 39: median Buchholz, Sonneborn-Berger, best round, read off every game), the same
+    values read once; best of 3 each, and the ratio (the reference is the default keys, this run)."""
+    import attrs
+
+    from tournament.pairing.standings import compute
+
+    args = (store.players(), store.teams(), store.tables(), store.results(), store.byes())
+    fed = attrs.evolve(store.settings, tiebreaks=("wins", "median-buchholz", "sonneborn-berger", "best-round"))
+    times = {}
+    for label, settings in (("default keys", store.settings), ("federation keys", fed)):
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            compute(settings, *args)
+            best = min(best, time.perf_counter() - t0)
+        times[label] = best
+    print(f"standings (pure): default keys {times['default keys']:.3f} s, federation keys "
+          f"{times['federation keys']:.3f} s: {times['federation keys'] / times['default keys']:.2f}x")
 
 
 def bench_simulate(players: int, rounds: int) -> None:

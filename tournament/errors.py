@@ -48,6 +48,11 @@ class PlayerInputError(UnusableInput):
     """A player list (command line or CSV file) that cannot be read."""
 
 
+class SeedingError(UnusableInput):
+    """A seeding of round 1 that cannot be read (``pair --seed``): an unknown choice, no player with
+    the rating column, a rating that is not a number, or a seeding asked for after round 1."""
+
+
 class Refused(TournamentError):
     """A readable request the tournament refuses; the database is left as it was."""
 

@@ -121,6 +121,11 @@ TIEBREAK_KEYS: dict[str, str] = {
     "score": "total score (multi-player tables)",
     "firsts": "tables won outright or shared first (multi-player tables)",
     "buchholz": "sum of the opponents' wins (or placement points)",
+    "median-buchholz": "Buchholz without the best and the worst game's opponents (with 9 or more games, "
+                       "the two best and two worst)",
+    "sonneborn-berger": "Sonneborn-Berger: sum of the wins (or placement points) of the opponents beaten, "
+                        "half of those drawn with",
+    "best-round": "the best single game: its margin (points for minus against; multi-player tables: its score)",
     "average": "games won (or placement points) a game played: byes and sit-outs aside, for fields where "
                "the games played differ",
     "head-to-head": "the results between the tied units only (--head-to-head two: only when exactly two are "
@@ -140,9 +145,12 @@ HEAD_TO_HEAD_RULES = {HEAD_TO_HEAD_TWO: "only between exactly two tied; three or
 LOWER_IS_BETTER = frozenset({"against"})
 DEFAULT_TIEBREAKS = {PAIRS: ("wins", "diff", "for"), ROTATING: ("wins", "diff", "for"),
                      INDIVIDUAL: ("placement", "score")}
+#: The federation tie-breaks computed from a unit's games one by one (issue 39): named columns
+#: wherever an event ranks by them (docs/tournament.md, "Federation tie-breaks").
+FEDERATION_KEYS = ("median-buchholz", "sonneborn-berger", "best-round")
 PARTNERSHIP_KEYS = ("wins", "average", "diff", "for", "against", "buchholz", HEAD_TO_HEAD, "efectividad",
-                    "effectiveness")
-INDIVIDUAL_KEYS = ("placement", "average", "score", "firsts", "buchholz", HEAD_TO_HEAD)
+                    "effectiveness") + FEDERATION_KEYS
+INDIVIDUAL_KEYS = ("placement", "average", "score", "firsts", "buchholz", HEAD_TO_HEAD) + FEDERATION_KEYS
 
 
 def default_placement(size: int) -> tuple[float, ...]:
@@ -211,6 +219,10 @@ class Settings:
     victory_points: bool = False
     #: Which head-to-head (:data:`HEAD_TO_HEAD_RULES`) ranks a tie, where the tie-breaks name it.
     head_to_head: str = HEAD_TO_HEAD_TWO
+    #: Accelerated pairings (``--accelerated N``, Baku): in the first N rounds the top half of the
+    #: seeded field is paired as if it had virtual points more (:mod:`tournament.pairing.seeding`);
+    #: never in the standings.  0: not accelerated.
+    accelerated: int = 0
 
     @property
     def duplicate(self) -> bool:
@@ -284,6 +296,8 @@ class Settings:
             del data["team_duplicate"], data["victory_points"]
         if self.lang == "en":
             del data["lang"]  # an English event's settings are those of every event before languages
+        if not self.accelerated:
+            del data["accelerated"]  # the settings of every event before acceleration, unchanged
         if HEAD_TO_HEAD not in self.tiebreaks:
             del data["head_to_head"]  # it ranks nothing there: the settings of every event before it
         return json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -340,6 +354,10 @@ def default_forfeit_score(game: str, variant: str | None, options: dict[str, Any
     return 0
 
 
+#: The most rounds accelerated pairings may last (Baku acceleration is for the first rounds).
+MAX_ACCELERATED = 20
+
+
 #: The longest event name: a player's name has the same limit (tournament.event.players).
 MAX_EVENT_NAME = 200
 
@@ -373,7 +391,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                   preset: str | None = None, team_set: int | None = None, movement: str | None = None,
                   boards_per_round: int | None = None, ranking: str | None = None,
                   team_duplicate: bool = False, victory_points: bool = False,
-                  head_to_head: str | None = None, sit_out: dict[str, float] | None = None) -> Settings:
+                  head_to_head: str | None = None, sit_out: dict[str, float] | None = None,
+                  accelerated: int | None = None) -> Settings:
     """Check every choice against the game's engine and fill in the documented defaults.
 
     The engine decides (generically, through the protocol) whether the game is
@@ -521,6 +540,13 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     elif rounds:
         raise SettingsError("--rounds fixes the length of a balanced schedule (--schedule balanced); "
                             "a standings-based event has as many rounds as are paired")
+    accelerated = int(accelerated or 0)
+    if accelerated:
+        if not 1 <= accelerated <= MAX_ACCELERATED:
+            raise SettingsError(f"accelerated pairings last 1 to {MAX_ACCELERATED} rounds, not {accelerated}")
+        if team_size or movement is not None or schedule == BALANCED:
+            raise SettingsError("accelerated pairings are for rounds paired on the standings (pairs, rotating "
+                                "partners, individual tables): not for team, duplicate or balanced events")
     try:
         lang = language(lang) if lang is not None else DEFAULT_LANGUAGE
     except UnknownLanguage as e:
@@ -533,7 +559,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     preset=preset, team_set=team_set, movement=movement,
                     boards_per_round=int(boards_per_round or 0), ranking=ranking,
                     team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
-                    head_to_head=head_to_head, sit_out=sit_out_score)
+                    head_to_head=head_to_head, sit_out=sit_out_score, accelerated=accelerated)
 
 
 def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards_per_round: int | None) -> int:

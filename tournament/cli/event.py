@@ -16,7 +16,7 @@ from tournament.errors import UnusableInput
 from tournament.event import players as pl
 from tournament.event.files import create_event
 from tournament.event.simulate import simulate_event
-from tournament.settings import FORMATS, HEAD_TO_HEAD, HEAD_TO_HEAD_RULES, PAIRS, make_settings
+from tournament.settings import FORMATS, HEAD_TO_HEAD, HEAD_TO_HEAD_RULES, MAX_ACCELERATED, PAIRS, make_settings
 
 
 @guarded
@@ -76,6 +76,11 @@ def new(
                                    "playing the same boards at both its tables, scored in IMPs."),
     victory_points: bool = typer.Option(False, "--victory-points", help="Duplicate teams: each match's IMPs "
                                         "turned into victory points (0-20), which rank the teams."),
+    accelerated: Optional[int] = typer.Option(None, "--accelerated", min=1, max=MAX_ACCELERATED,
+                                              help="Accelerated pairings (Baku) in the first N rounds: the top "
+                                                   "half of the seeded field is paired with a virtual win more "
+                                                   "(half a win in the later half of them); never in the "
+                                                   "standings."),
 ) -> None:
     """Create an event file: its name, game, rules and format."""
     options = parse_rule_options(option)
@@ -90,7 +95,7 @@ def new(
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
                              team_set=team_set, movement=movement, boards_per_round=boards_per_round,
                              ranking=ranking, team_duplicate=duplicate, victory_points=victory_points,
-                             head_to_head=head_to_head, sit_out=sit_out)
+                             head_to_head=head_to_head, sit_out=sit_out, accelerated=accelerated)
     store = create_event(event, settings)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
@@ -207,6 +212,8 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                  f"forfeit score: {s.forfeit_score}-0", f"language of the pages: {s.lang}"]
         if s.rounds:
             lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
+        if s.accelerated:
+            lines.append(f"accelerated pairings (Baku): rounds 1-{s.accelerated}")
         if s.teams:
             ranked = ", then ".join(s.team_tiebreaks) if not s.team_duplicate else \
                 ("victory points" if s.victory_points else "match points") + ", then IMPs"

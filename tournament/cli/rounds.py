@@ -143,11 +143,22 @@ def pair(
     as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="One line (tables, players seated, byes) instead "
                                                             "of every table: for big events."),
+    seed: Optional[str] = typer.Option(None, "--seed", help="Round 1 only: draw (default), rating (the players "
+                                       "CSV's rating column), column:NAME or ratings:FILE (a ratings file); "
+                                       "seeded, the top half meets the bottom half."),
 ) -> None:
     """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
     with open_for_command(event) as store:
-        plan = rounds.pair_next_round(store)
+        plan = rounds.pair_next_round(store, seed)
         _print_round(store, plan.round, as_csv, as_json, quiet=quiet)
+        kept = store.standings_used(1) if plan.round == 1 and not (as_csv or as_json) else {}
+        if kept:  # a seeded round 1 (or an accelerated event's draw) says what it was seeded by
+            unrated = sum(1 for _, v in kept.values() if v.get("seed") is None)
+            what = f"by {seed.strip()}" if seed and seed.strip().lower() != "draw" else "by the draw"
+            typer.echo(f"round 1 seeded {what}: {len(kept)} seeded" + (f", {unrated} without a rating (last)"
+                                                                          if unrated and what != "by the draw" else "")
+                       + (f"; accelerated (Baku) in rounds 1-{store.settings.accelerated}"
+                          if store.settings.accelerated else ""))
 
 
 @guarded

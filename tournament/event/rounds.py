@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament.errors import PairingError, UnusableInput
-from tournament.event import changes, desk, paired_on, standings
+from tournament.errors import PairingError, SeedingError, UnusableInput
+from tournament.event import changes, desk, paired_on, seeding, standings
 from tournament.pairing import swiss as pairing
 from tournament.settings import PAIRS
 from tournament.store.event_store import EventStore
 from tournament.values import Table
 
 
-def pair_next_round(store: EventStore) -> pairing.Plan:
-    """Pair and store the next round.
+def pair_next_round(store: EventStore, seed: str | None = None) -> pairing.Plan:
+    """Pair and store the next round.  ``seed``: how round 1 is ordered (``rating``,
+    ``column:NAME``: :mod:`tournament.event.seeding`); None, a random draw.
 
     The write lock is taken before anything is read, so two directors pressing
     the button at once get rounds N and N + 1 (the second is refused: round N
@@ -21,6 +22,10 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
     still has tables without a result: Swiss pairing needs the standings.
     """
     with store.write():
+        s = store.settings
+        if seed and seed.strip().lower() != "draw" and (s.teams or s.duplicate or s.schedule != "standings"):
+            raise SeedingError("--seed orders a round 1 paired on the standings: a team, duplicate or balanced "
+                               "event's round 1 is set by its own draw")
         if store.has_stage_tables():
             from tournament.event.stages import refuse_swiss
             refuse_swiss(store)
@@ -44,6 +49,7 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
                 raise PairingError(f"round {last} is not finished: table{'s' if len(missing) > 1 else ''} "
                                    f"{shown} ha{'ve' if len(missing) > 1 else 's'} no result yet")
         number = last + 1
+        seeded_rows: list[tuple[int, int, dict[str, Any]]] = []  # round 1's seeding, kept with it
         if store.settings.teams:  # paired on the team standings, which the round keeps
             from tournament.event.teams import team_standings
 
@@ -55,9 +61,10 @@ def pair_next_round(store: EventStore) -> pairing.Plan:
             plan = _pair_teams(store, number, order)
         else:
             current = standings.from_store(store, tables=tables, results=results) if last else None
+            order, seeded_rows = seeding.seeding_for(store, number, seed)
             plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), tables,
-                                      store.byes(), current, desk.constraints_for(store, number))
-        used = paired_on.kept_rows(current)
+                                      store.byes(), current, desk.constraints_for(store, number), order)
+        used = paired_on.kept_rows(current) or seeded_rows
         store.insert_round(number, f"tournament:{store.settings.seed}:round:{number}", plan.tables, plan.byes,
                            used)
         changes.record(store, changes.ROUND_PAIRED, number, data={"tables": len(plan.tables),

@@ -14,7 +14,8 @@ from tournament.event.stages import main_round_label  # noqa: F401  (the feed la
 from tournament.settings import INDIVIDUAL, PAIRS
 
 #: Display headers of the data keys whose names would mislead or crowd a narrow screen.
-LABELS = {"id": "no.", "diff": "diff", "buchholz": "Buchholz"}
+LABELS = {"id": "no.", "diff": "diff", "buchholz": "Buchholz", "median-buchholz": "median Buchholz",
+          "sonneborn-berger": "Sonneborn-Berger", "best-round": "best round"}
 RECORD = "W-D-L"
 #: Columns that may go first when a narrow terminal cannot show them all (the ranking keys never go).
 DROP_ORDER = ("status", "no.", "Buchholz", "forfeits", "byes", "against", "for", RECORD, "firsts", "played")

@@ -33,6 +33,7 @@ LABELS = (
     N_("withdrawn"), N_("team"), N_("games won"), N_("games lost"), N_("efectividad"), N_("match points"),
     N_("matches W-D-L"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
     N_("VP"), N_("IMPs"), N_("IMPs for"), N_("IMPs against"),
+    N_("median Buchholz"), N_("Sonneborn-Berger"), N_("best round"),
 )
 #: The games' names as a page shows them (the event stores the game's id, ``competitive``).
 GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), "broadway": N_("Broadway"),
@@ -48,7 +49,10 @@ def game_name(game: str, lang: str) -> str:
 #: How a ranking key reads under the standings ("ranked by wins, then diff").
 RANKED_BY = {"efectividad": N_("efectividad (points for minus against)"),
              "effectiveness": N_("effectiveness (efectividad: points for minus against)"),
-             "head-to-head": N_("head-to-head (results among the tied only)")}
+             "head-to-head": N_("head-to-head (results among the tied only)"),
+             "median-buchholz": N_("median Buchholz (the best and worst games' opponents left out)"),
+             "sonneborn-berger": N_("Sonneborn-Berger (the opponents beaten, half those drawn with)"),
+             "best-round": N_("best round (the best single game)")}
 
 
 class Words:

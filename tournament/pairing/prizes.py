@@ -19,10 +19,11 @@ from typing import Any, Mapping, Sequence
 import attrs
 
 from tournament.pairing.standings import Standing, Standings, _num
-from tournament.settings import HEAD_TO_HEAD, LOWER_IS_BETTER, TIEBREAK_ALIASES
+from tournament.settings import FEDERATION_KEYS, HEAD_TO_HEAD, LOWER_IS_BETTER, TIEBREAK_ALIASES
 
 #: Keys that do not add up over a group's players.
-NOT_SUMMED = frozenset({HEAD_TO_HEAD, "buchholz"})
+#: The federation keys count opponents (median Buchholz, Sonneborn-Berger) or are one game's (best round).
+NOT_SUMMED = frozenset({HEAD_TO_HEAD, "buchholz", *FEDERATION_KEYS})
 
 
 @attrs.frozen

@@ -15,9 +15,19 @@ group tied on every key before it by the results among that group only, under
 the event's convention (``--head-to-head``): ``two`` (the default) only a
 group of exactly two, ``mini-league`` any group, by a mini-table computed once
 for the whole group; units it leaves level (a cycle: A beat B, B beat C, C
-beat A; a group of three under ``two``) fall to the next key.  ``efectividad``
-(or ``effectiveness``) is the point difference under the name Latin
-federations give it.
+beat A; a group of three under ``two``) fall to the next key: under
+``mini-league`` it is the federations' "points among the tied" (no other key
+is needed for it).  ``efectividad`` (or ``effectiveness``) is the point
+difference under the name Latin federations give it.
+
+The federation tie-breaks (``median-buchholz``, ``sonneborn-berger``,
+``best-round``) are read off each unit's games one by one: a game is its
+opponents and what the unit made against each (1 beaten, a half level, 0),
+so the cut of a median Buchholz drops whole games and Sonneborn-Berger counts
+only the opponents beaten.  Opponents are scored as Buchholz scores them (wins,
+or placement points, byes included); a bye or a forfeit by player has no
+opponent and counts in none of them (docs/tournament.md, "Federation
+tie-breaks").
 """
 
 from __future__ import annotations
@@ -28,8 +38,8 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import attrs
 
-from tournament.settings import (HEAD_TO_HEAD, HEAD_TO_HEAD_LEAGUE, HEAD_TO_HEAD_TWO, INDIVIDUAL, LOWER_IS_BETTER, PAIRS,
-                                 TIEBREAK_ALIASES, Settings)
+from tournament.settings import (FEDERATION_KEYS, HEAD_TO_HEAD, HEAD_TO_HEAD_LEAGUE, HEAD_TO_HEAD_TWO, INDIVIDUAL,
+                                 LOWER_IS_BETTER, PAIRS, TIEBREAK_ALIASES, Settings)
 from tournament.values import Player, Result, Table, Team
 
 
@@ -60,6 +70,14 @@ class Standing:
     #: Games won (a draw a half) or placement points a game played, byes and sit-outs aside: what
     #: ranks a field whose players played different numbers of games (the ``average`` key).
     average: float = 0.0
+    #: Buchholz without the highest and lowest game (two each from 9 games): :func:`median_cut`.
+    median_buchholz: float = 0.0
+    #: The opponents' scores of the games won, half those of the games drawn (a multi-player
+    #: table: each opponent placed behind, half each level).
+    sonneborn_berger: float = 0.0
+    #: The best single game: its margin (points for minus against) in a partnership game, its score
+    #: at a multi-player table; games played only (no bye, no forfeit); 0 before any.
+    best_round: float = 0.0
 
     @property
     def diff(self) -> int:
@@ -98,7 +116,8 @@ class Standings:
             out = ["rank", "id", "name", "played", "won", "drawn", "lost", "byes", "wins", "for", "against", "diff",
                    "buchholz", "status"]
         # Shown only where they count: an event without forfeits, or not ranked head to head, keeps its table.
-        extra = [k for k in self.tiebreaks if k in TIEBREAK_ALIASES or k in (HEAD_TO_HEAD, "average")]
+        extra = [k for k in self.tiebreaks if k in TIEBREAK_ALIASES or k in (HEAD_TO_HEAD, "average")
+                 or k in FEDERATION_KEYS]
         if any(s.forfeits for s in self.rows):
             extra.append("forfeits")
         return tuple(out[:-1] + extra + out[-1:])
@@ -128,7 +147,9 @@ class Standings:
 #: Each tie-break key (and alias) -> the :class:`Standing` attribute that holds its value.
 _KEY_FIELDS = {"wins": "wins", "diff": "diff", "for": "points_for", "against": "points_against",
                "placement": "placement", "score": "score", "firsts": "firsts", "buchholz": "buchholz",
-               HEAD_TO_HEAD: "head_to_head", "average": "average", **{alias: "diff" for alias in TIEBREAK_ALIASES}}
+               HEAD_TO_HEAD: "head_to_head", "average": "average", "median-buchholz": "median_buchholz",
+               "sonneborn-berger": "sonneborn_berger", "best-round": "best_round",
+               **{alias: "diff" for alias in TIEBREAK_ALIASES}}
 
 #: Each column of a standings table -> its cell in a row (numbers that are whole shown whole).
 _CELLS: dict[str, Callable[[Standing], Any]] = {
@@ -138,6 +159,8 @@ _CELLS: dict[str, Callable[[Standing], Any]] = {
     "diff": lambda s: s.diff, "placement": lambda s: _num(s.placement), "score": lambda s: s.score,
     "firsts": lambda s: s.firsts, "buchholz": lambda s: _num(s.buchholz), "forfeits": lambda s: s.forfeits,
     HEAD_TO_HEAD: lambda s: _num(s.head_to_head), "average": lambda s: _num(round(s.average, 3)),
+    "median-buchholz": lambda s: _num(s.median_buchholz), "sonneborn-berger": lambda s: _num(s.sonneborn_berger),
+    "best-round": lambda s: _num(s.best_round),
     "status": lambda s: "active" if s.active else "withdrawn",
     **{alias: (lambda s: s.diff) for alias in TIEBREAK_ALIASES}}
 
@@ -145,7 +168,10 @@ _CELLS: dict[str, Callable[[Standing], Any]] = {
 _KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
               "effectiveness": "effectiveness (efectividad: points for minus against)",
               HEAD_TO_HEAD: "head-to-head (results among the tied only)",
-              "average": "average (a game played, byes and sit-outs aside)"}
+              "average": "average (a game played, byes and sit-outs aside)",
+              "median-buchholz": "median Buchholz (the best and worst games' opponents left out)",
+              "sonneborn-berger": "Sonneborn-Berger (the opponents beaten, half those drawn with)",
+              "best-round": "best round (the best single game)"}
 
 
 def _num(x: float) -> float | int:
@@ -256,6 +282,10 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         unit_of = lambda pid: pid  # noqa: E731
     acc: dict[int, dict[str, float]] = {u: defaultdict(float) for u in names}
     opponents: dict[int, list[int]] = {u: [] for u in names}
+    #: Each unit's games one by one: (opponent, what the unit made against them: 1, 0.5, 0) each.
+    games_of: dict[int, list[list[tuple[int, float]]]] = {u: [] for u in names}
+    #: Each unit's best single game (see :attr:`Standing.best_round`), games played only.
+    best: dict[int, float] = {}
     #: Every result as (unit -> its side or seat, scores, winner): what head-to-head reads.
     played: list[tuple[dict[int, str], dict[str, int], str | None]] = []
     missing: dict[int, int] = {}
@@ -308,6 +338,11 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                         a["lost"] += 1
                     opponents[u].extend(side_units[other])
                     a["forfeits"] += side in absent
+                    made = 1.0 if result.winner == side else 0.5 if result.winner is None else 0.0
+                    games_of[u].append([(o, made) for o in side_units[other]])
+                    if not absent:
+                        margin = scores[side] - scores[other]
+                        best[u] = max(best.get(u, margin), margin)
             played.append(({u: side for side, us in side_units.items() for u in us}, scores, result.winner))
         else:
             places = placements(scores, result.winner, table_points(placement_points, len(table.seats)))
@@ -320,6 +355,10 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                 a["firsts"] += s.seat in firsts
                 a["forfeits"] += s.seat in absent
                 opponents[s.player].extend(o.player for o in table.seats if o.player != s.player)
+                games_of[s.player].append([(o.player, _placed(scores, result.winner, s.seat, o.seat))
+                                           for o in table.seats if o.player != s.player])
+                if not absent:
+                    best[s.player] = max(best.get(s.player, scores[s.seat]), scores[s.seat])
             played.append(({s.player: s.seat for s in table.seats}, scores, result.winner))
     for u, a in acc.items():  # what the games alone gave, before any bye or sit-out
         a["average"] = ((a["won"] + a["drawn"] / 2) if settings.partnership else a["placement"]) / a["played"] \
@@ -342,23 +381,25 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
     wins_of = {u: (a.get("won", 0.0) + a.get("drawn", 0.0) / 2 + a.get("bye_wins", 0.0)) if settings.partnership
                else a.get("placement", 0.0) for u, a in acc.items()}
     rows: dict[int, tuple[Any, ...]] = {}  # a unit's Standing, but for its rank and head-to-head score
+    keys_wanted = any(k in settings.tiebreaks for k in FEDERATION_KEYS)
     for u, a in acc.items():
         g = a.get
         rows[u] = (u, names[u], active[u], int(g("played", 0)), int(g("won", 0)), int(g("drawn", 0)),
                    int(g("lost", 0)), int(g("byes", 0)), int(g("for", 0)), int(g("against", 0)),
                    g("won", 0.0) + g("drawn", 0.0) / 2 + g("bye_wins", 0.0), g("placement", 0.0),
                    int(g("score", 0)), int(g("firsts", 0)), float(sum(map(wins_of.__getitem__, opponents[u]))),
-                   int(g("forfeits", 0)), g("average", 0.0))
+                   int(g("forfeits", 0)), g("average", 0.0), *federation(games_of[u], wins_of, keys_wanted),
+                   float(best.get(u, 0.0)))
     keys = settings.tiebreaks
     ranked = rank_rows(rows, keys, _sort_value, lambda group: head_to_head(group, played, settings.partnership),
-                       lambda row, rank, h2h: Standing(rank, *row[:16], 0.0 if h2h is None else h2h, row[16]),
+                       lambda row, rank, h2h: Standing(rank, *row[:16], 0.0 if h2h is None else h2h, *row[16:]),
                        among=settings.head_to_head)
     return Standings(settings.format, keys, tuple(ranked), through, missing)
 
 
 #: Each tie-break key -> where a unit's row in :func:`compute` holds it (``diff``: for minus against).
 _ROW_AT = {"wins": 10, "for": 8, "against": 9, "placement": 11, "score": 12, "firsts": 13, "buchholz": 14,
-           "average": 16}
+           "average": 16, "median-buchholz": 17, "sonneborn-berger": 18, "best-round": 19}
 
 
 def _sort_value(row: tuple[Any, ...], key: str) -> float:
@@ -366,6 +407,37 @@ def _sort_value(row: tuple[Any, ...], key: str) -> float:
     key = TIEBREAK_ALIASES.get(key, key)
     value = row[8] - row[9] if key == "diff" else row[_ROW_AT[key]]
     return value if key in LOWER_IS_BETTER else -value
+
+
+def _placed(scores: dict[str, int], winner: str | None, mine: str, theirs: str) -> float:
+    """What a seat made against another at a multi-player table: 1 placed ahead, 0 behind, a half
+    level (the game's own winner first when the top was level), as head-to-head counts it."""
+    if scores[mine] != scores[theirs]:
+        return 1.0 if scores[mine] > scores[theirs] else 0.0
+    if winner in (mine, theirs):
+        return 1.0 if winner == mine else 0.0
+    return 0.5
+
+
+def median_cut(games: int) -> int:
+    """How many games a median Buchholz drops at each end: one, two from 9 games (the median
+    Buchholz of long Swiss events), never so many that no game is left (none of one or two games)."""
+    cut = 2 if games >= 9 else 1
+    return min(cut, (games - 1) // 2)
+
+
+def federation(games: Sequence[Sequence[tuple[int, float]]], score_of: dict[int, float],
+               wanted: bool = True) -> tuple[float, float]:
+    """A unit's median Buchholz and Sonneborn-Berger from its games (each its opponents and what the
+    unit made against each), the opponents valued by ``score_of`` (their wins or placement points).
+    ``wanted`` False: zeros (an event that ranks by neither does not pay for them)."""
+    if not wanted or not games:
+        return 0.0, 0.0
+    per_game = sorted(sum(score_of[o] for o, _ in game) for game in games)
+    cut = median_cut(len(per_game))
+    median = float(sum(per_game[cut:len(per_game) - cut]))
+    sb = float(sum(made * score_of[o] for game in games for o, made in game))
+    return median, sb
 
 
 Row = TypeVar("Row")

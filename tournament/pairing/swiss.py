@@ -45,6 +45,7 @@ from tournament.errors import PairingError
 from tournament.pairing.constraints import Constraints, place_pins, refuse_violations, with_apart
 from tournament.pairing.plan import History, Plan, history
 from tournament.pairing.schedule import pair_balanced
+from tournament.pairing import seeding as seeding_rules
 from tournament.pairing.seating import table_sizes
 from tournament.pairing.standings import Standings
 from tournament.settings import BALANCED, PAIRS, ROTATING, Settings
@@ -62,16 +63,38 @@ EXHAUSTIVE_BUDGET = 300_000
 
 
 def ranked_units(settings: Settings, units: Sequence[int], standings: Standings | None, round_no: int,
-                 rng: random.Random) -> list[int]:
-    """Units best first.  Round 1 (or an event without standings) is a random draw from the seed;
-    units level on every tie-break are put in random order, so the draw stays fair."""
+                 rng: random.Random, seeding: Sequence[int] | None = None) -> list[int]:
+    """Units best first.  Round 1 (or an event without standings) is a random draw from the seed,
+    or the seeded order (``seeding``: round 1's, by rating; units entered later come last); units
+    level on every tie-break are put in random order, so the draw stays fair.  In an accelerated
+    round, group A's virtual points are added to its score (games won, or placement points) and
+    the units are ordered by that score first (:mod:`tournament.pairing.seeding`)."""
     jitter = {u: rng.random() for u in units}
     if round_no == 1 or standings is None:
         order = list(units)
         rng.shuffle(order)
+        if seeding is not None:
+            at = {u: i for i, u in enumerate(seeding)}
+            order.sort(key=lambda u: at.get(u, len(at)))  # stable: the unseeded keep the draw's order
         return order
     rank = {s.unit: s.rank for s in standings.rows}
+    virtual = seeding_rules.virtual_points(settings, round_no)
+    if virtual and seeding is not None:
+        group = seeding_rules.group_a(seeding, seeding_rules.units_a_table(settings))
+        score = {s.unit: (s.wins if settings.partnership else s.placement) for s in standings.rows}
+        return sorted(units, key=lambda u: (-(score.get(u, 0.0) + (virtual if u in group else 0.0)),
+                                            rank.get(u, len(rank) + 1), jitter[u]))
     return sorted(units, key=lambda u: (rank.get(u, len(rank) + 1), jitter[u]))
+
+
+def _round_one(settings: Settings, round_no: int, rest: list[int], seeding: Sequence[int] | None) -> list[int]:
+    """A seeded round 1's units (byes taken out) in the order the pairing seats them: one of each
+    slice of the field at a table, within group A and the rest apart when accelerated."""
+    if round_no != 1 or seeding is None:
+        return rest
+    per_table = seeding_rules.units_a_table(settings)
+    group = seeding_rules.group_a(seeding, per_table) if settings.accelerated else None
+    return seeding_rules.arrange_round_one(rest, per_table, group)
 
 
 def bye_choices(order: Sequence[int], count: int, byes: Counter, limit: int = 30) -> Iterable[tuple[int, ...]]:
@@ -102,9 +125,12 @@ def bye_choices(order: Sequence[int], count: int, byes: Counter, limit: int = 30
 
 def pair_round(settings: Settings, round_no: int, players: Sequence[Player], teams: Sequence[Team],
                tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None,
-               constraints: Constraints | None = None) -> Plan:
+               constraints: Constraints | None = None, seeding: Sequence[int] | None = None) -> Plan:
     """Pair round ``round_no``, honouring the director's ``constraints`` (pins, keep-apart, sitting
-    out: :mod:`tournament.pairing.constraints`).  Raises :class:`PairingError` if it cannot be done."""
+    out: :mod:`tournament.pairing.constraints`).  ``seeding``: the units in round 1's seeded order
+    (pairs in a pairs event, players otherwise), which orders round 1 and, in an accelerated
+    event, names group A (:mod:`tournament.pairing.seeding`); None: a random round 1.  Raises
+    :class:`PairingError` if it cannot be done."""
     wish = constraints or Constraints()
     if settings.schedule == BALANCED:
         return place_pins(pair_balanced(settings, round_no, players, tables, byes), wish)
@@ -117,28 +143,28 @@ def pair_round(settings: Settings, round_no: int, players: Sequence[Player], tea
         teams = [attrs.evolve(t, withdrawn=round_no) if set(t.players) & out and t.active_in(round_no) else t
                  for t in teams]
         plan = pair_round(settings, round_no, players, teams, tables, byes, standings,
-                          attrs.evolve(wish, sitting_out=frozenset()))
+                          attrs.evolve(wish, sitting_out=frozenset()), seeding)
         return Plan(plan.round, plan.tables, tuple(sorted({*plan.byes, *out})))
     # Two players pinned to different tables must not be seated together: kept apart too.
     split = tuple((a, b) for (a, ta), (b, tb) in itertools.combinations(wish.pins, 2) if ta != tb)
     plan = _pair_round(settings, round_no, players, teams, tables, byes, standings,
-                       attrs.evolve(wish, apart=wish.apart + split) if split else wish)
+                       attrs.evolve(wish, apart=wish.apart + split) if split else wish, seeding)
     refuse_violations(plan, wish)
     return place_pins(plan, wish)
 
 
 def _pair_round(settings: Settings, round_no: int, players: Sequence[Player], teams: Sequence[Team],
                 tables: Sequence[Table], byes: dict[int, list[int]], standings: Standings | None,
-                wish: Constraints) -> Plan:
+                wish: Constraints, seeding: Sequence[int] | None = None) -> Plan:
     rng = random.Random(f"tournament:{settings.seed}:round:{round_no}")
     hist = history(settings, players, tables, byes)
     team_of = {p.id: p.team for p in players}
     hist = with_apart(hist, wish.apart, (lambda p: team_of[p]) if settings.format == PAIRS else (lambda p: p),
                       settings.format == ROTATING)
     if settings.format == PAIRS:
-        return _pair_pairs(settings, round_no, teams, hist, standings, rng)
+        return _pair_pairs(settings, round_no, teams, hist, standings, rng, seeding)
     active = [p.id for p in players if p.active_in(round_no)]
-    order = ranked_units(settings, active, standings, round_no, rng)
+    order = ranked_units(settings, active, standings, round_no, rng, seeding)
     size = settings.table_size
     # Individual tables: every player seated, at tables of the sizes the game allows (23 at tables
     # of six: 6, 6, 6, 5); byes, as before, only when no such split exists.
@@ -148,7 +174,7 @@ def _pair_round(settings: Settings, round_no: int, players: Sequence[Player], te
     count = 0 if sizes is not None else len(order) % size
     failures = 0
     for bye_set in bye_choices(order, count, hist.byes):
-        rest = [u for u in order if u not in set(bye_set)]
+        rest = _round_one(settings, round_no, [u for u in order if u not in set(bye_set)], seeding)
         if settings.format == ROTATING:
             fours = seat_rotating(rest, hist.partners, hist.opponents)
             if fours is None:
@@ -172,14 +198,14 @@ def _pair_round(settings: Settings, round_no: int, players: Sequence[Player], te
 
 
 def _pair_pairs(settings: Settings, round_no: int, teams: Sequence[Team], hist: History,
-                standings: Standings | None, rng: random.Random) -> Plan:
+                standings: Standings | None, rng: random.Random, seeding: Sequence[int] | None = None) -> Plan:
     active = [t for t in teams if t.active_in(round_no)]
     by_id = {t.id: t for t in active}
-    order = ranked_units(settings, list(by_id), standings, round_no, rng)
+    order = ranked_units(settings, list(by_id), standings, round_no, rng, seeding)
     if len(order) < 2:
         raise PairingError(f"round {round_no} needs at least two active pairs; there are {len(order)}")
     for bye_set in bye_choices(order, len(order) % 2, hist.byes):
-        rest = [u for u in order if u not in bye_set]
+        rest = _round_one(settings, round_no, [u for u in order if u not in bye_set], seeding)
         matches = swiss(rest, hist.opponents)
         if matches is None:
             continue
