@@ -26,15 +26,20 @@ The ratings file's SQL is :mod:`tournament.store.ratings`; here are what goes in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import attrs
+
+from domrec.errors import InputError as DomrecInputError
 
 from tournament.event.files import open_event
 from tournament.pairing import standings as st
 from tournament.store import ratings as ratings_file
 from tournament.store.event_store import EventStore
 from tournament.store.ratings import Imported, RatingsFile
+
+if TYPE_CHECKING:
+    from tournament.event import federation_file as ff
 
 
 @attrs.frozen
@@ -77,6 +82,14 @@ class RatingsBook:
         """Copy the event's games with a result (one transaction).  Idempotent."""
         games = list(event_games(store))
         return self.file.import_games(store.uuid, store.settings.name, store.settings.game, label, games)
+
+    def import_report(self, report: "ff.Report", label: str) -> Imported:
+        """Copy a federation report's rated games (``ratings --from``), keyed as the event's own
+        import keys them (its uuid, each game's number in the event file): idempotent, and the
+        same games whether they came from the event file or from its report."""
+        from tournament.event.federation import rated_games
+
+        return self.file.import_games(report.uuid, report.name, report.game, label, rated_games(report))
 
     def events(self) -> list[dict[str, Any]]:
         return self.file.events()
@@ -202,21 +215,52 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:
     return RatingsBook(ratings_file.open_ratings(path, create))
 
 
+def read_report(path: str | Path) -> "ff.Report":
+    """A federation report file read and checked (``ratings --from``): one line at
+    ``FILE:line:column`` for anything wrong in it (exit 2)."""
+    from domrec.reader import read_bytes
+    from tournament.errors import UnusableInput
+    from tournament.event import federation_file
+
+    try:
+        data = read_bytes(path, REPORT_LIMIT, "a federation report")
+    except OSError as e:
+        raise UnusableInput(f"cannot read {path}: {e.strerror}") from None
+    except DomrecInputError as e:
+        raise UnusableInput(f"{path}: {e.message}") from None
+    return federation_file.read(str(path), data)
+
+
+#: The largest federation report read (a thousand players over many rounds is a few MB).
+REPORT_LIMIT = 256 * 1024 * 1024
+
+
 def import_and_rate(ratings_path: str | Path, event_paths: Sequence[str | Path],
-                    imported: list[str]) -> tuple[list[Rating], list[dict[str, Any]]]:
-    """Import the events (``tournament ratings --add``) and rate everybody: the ratings, best
-    first, and the events in the file.  Every event file is opened (and so checked) before the
-    ratings file is opened or created: a missing or foreign event file must not leave a new,
-    empty ratings file behind.  ``imported`` gets what each import did as it is done (kept when a
-    later one fails)."""
+                    imported: list[str], report_paths: Sequence[str | Path] = ()
+                    ) -> tuple[list[Rating], list[dict[str, Any]]]:
+    """Import the events (``tournament ratings --add``) and the federation reports (``--from``)
+    and rate everybody: the ratings, best first, and the events in the file.  Every event file is
+    opened (and so checked) and every report read before the ratings file is opened or created: a
+    missing, foreign or malformed input must not leave a new, empty ratings file behind.
+    ``imported`` gets what each import did as it is done (kept when a later one fails)."""
+    from tournament.event.federation import without_ids
+
     stores: list[EventStore] = []
     try:
+        reports = [read_report(path) for path in report_paths]
         for path in event_paths:
             stores.append(open_event(path))
-        book = open_ratings(ratings_path, create=bool(event_paths))
+        book = open_ratings(ratings_path, create=bool(event_paths) or bool(report_paths))
         try:
             for path, store in zip(event_paths, stores):
                 imported.append(book.import_event(store, str(path)).summary())
+            for path, report in zip(report_paths, reports):
+                line = book.import_report(report, str(path)).summary()
+                unnamed = without_ids(report)
+                if unnamed:
+                    line += (f"; {unnamed} player{'s' if unnamed != 1 else ''} without a federation id, "
+                             f"matched by name")
+                imported.append(line)
             return book.ratings(), book.events()
         finally:
             book.close()
