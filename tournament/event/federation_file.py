@@ -13,7 +13,7 @@ DFR does the same for dominoes, in a design of its own (docs/federation.md is it
   duplicate board's result at a table.  An empty line, or one whose code starts with ``#``, is a
   comment: a clerk may annotate a file and it still reads;
 * text fields (names, a club, a key's value) keep a TAB, a line break and a backslash as
-  ``\\t``, ``\\n``, ``\\\\``; an empty field is "none".
+  ``\\t``, ``\\n``, ``\\\\`` (any other control character as ``\\uXXXX``); an empty field is "none".
 
 Reading refuses what it cannot use with one :class:`~tournament.errors.FederationFileError` at
 ``FILE:line:column`` (the column of the field, counting characters from 1), never a traceback.
@@ -23,6 +23,7 @@ The values here are what :mod:`tournament.event.federation` makes from an event 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Iterator
 
 import attrs
@@ -152,8 +153,17 @@ class Report:
 # --- writing ---------------------------------------------------------------------------------------
 
 
+_NAMED = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
 def escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    r"""A text field as written: a backslash, TAB and line breaks as ``\\``, ``\t``, ``\n``,
+    ``\r``, and every other control character or line separator (which some programs would take
+    for a line's end) as ``\uXXXX``."""
+    if text.isprintable() and "\\" not in text:
+        return text
+    return "".join(_NAMED.get(ch) or (f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+                                      else ch) for ch in text)
 
 
 def _opt(value: object) -> str:
@@ -261,8 +271,12 @@ def unescape(text: str) -> str:
         ch = text[i]
         if ch == "\\":
             nxt = text[i + 1] if i + 1 < len(text) else ""
+            if nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2:i + 6]):
+                out.append(chr(int(text[i + 2:i + 6], 16)))
+                i += 6
+                continue
             if nxt not in ("\\", "t", "n", "r"):
-                raise ValueError(f"a backslash starts \\\\, \\t, \\n or \\r, not \\{nxt}")
+                raise ValueError(f"a backslash starts \\\\, \\t, \\n, \\r or \\uXXXX, not \\{nxt}")
             out.append({"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}[nxt])
             i += 2
             continue
