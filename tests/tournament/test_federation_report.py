@@ -19,7 +19,7 @@ from tournament import (add_pairs, add_players, create_event, enter_forfeit, ent
 from tournament.errors import FederationFileError
 from tournament.event import federation, federation_file as ff
 from tournament.event.files import open_event
-from tournament.event.ratings import event_games
+from tournament.event.ratings import event_games, report_games
 
 from tests.conftest import examples
 from tests.tournament.conftest import play_table
@@ -105,6 +105,9 @@ FORMATS = {
                    "--rounds", "2"],
     "teams": ["--format", "teams", "--teams", "4", "--rounds", "1"],
     "knockout": ["--format", "pairs", "--players", "8", "--rounds", "0", "--stage", "single", "--first-to", "2"],
+    "double-knockout": ["--format", "pairs", "--players", "8", "--rounds", "1", "--stage", "double"],
+    "multi-player-knockout": ["--game", "castle-rock", "--format", "individual", "--players", "9", "--table-size",
+                              "3", "--rounds", "1", "--stage", "multi"],
     "groups": ["--format", "pairs", "--players", "8", "--rounds", "0", "--stage", "groups", "--groups", "2"],
     "duplicate": ["--format", "duplicate", "--tables", "3", "--rounds", "2"],
     "duplicate-teams": ["--format", "teams", "--duplicate", "--teams", "4", "--rounds", "1"],
@@ -148,7 +151,7 @@ def test_every_format_exports_every_game_and_reads_back(tmp_path: Path, name: st
         else:
             assert not report.boards
         # What the ratings take from the report is what they take from the event file.
-        assert federation.rated_games(report) == list(event_games(store))
+        assert report_games(report) == list(event_games(store))
     finally:
         store.close()
 
@@ -180,7 +183,7 @@ def test_forfeits_typed_scores_and_the_clock_are_said(tmp_path: Path):
     assert first.startswith(f"002\t{t1.id}\t1\t1\t\tforfeit\tforfeit\tEW\tNS 0 N=")
     assert " absent\tEW 200 E=" in first
     # Only the recorded game is rated (a forfeit is no game, a typed score unverified).
-    assert [g["table_no"] for g in federation.rated_games(report)] == [3]
+    assert [g["table_no"] for g in report_games(report)] == [3]
 
 
 def test_a_hand_that_ended_blocked_is_said_from_its_replay():

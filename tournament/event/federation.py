@@ -17,10 +17,7 @@ and what a ratings file takes from it (docs/federation.md):
   ``005`` line (how the hand ended, NS's and EW's points).
 
 The ratings take from a report exactly what ``ratings --add`` takes from the event file
-(:func:`tournament.event.ratings.event_games`): the games of kind ``record``, each side its
-players (``{"id", "name"}`` with a federation id, the name without), keyed by the event's uuid
-and the game's number in the event file, so that a report read twice, or the event file and its
-report both, rate each game once.
+(:func:`tournament.event.ratings.report_games`).
 """
 
 from __future__ import annotations
@@ -170,31 +167,3 @@ def _bye_players(round_doc: dict[str, Any]) -> Iterator[int]:
 
 def text_of(store: EventStore) -> str:
     return ff.dumps(report_of(store))
-
-
-# --- into the ratings --------------------------------------------------------------------------------
-
-
-def rated_games(report: ff.Report) -> list[dict[str, Any]]:
-    """The report's games as a ratings file keeps them (:func:`tournament.event.ratings.event_games`'s
-    shape): only the games of kind ``record``, as ``ratings --add`` rates only those."""
-    from tournament.event.ratings import side_ranks
-
-    people = {p.number: ({"id": p.fed_id, "name": p.name} if p.fed_id else p.name) for p in report.players}
-    out = []
-    for g in report.games:
-        if g.kind != ff.RECORD:
-            continue
-        labels = [s.side for s in g.sides]
-        scores = {s.side: s.score or 0 for s in g.sides}
-        winner = None if g.winner in (None, ff.DRAW) else g.winner
-        out.append({"table_id": g.game_id, "round": g.round, "table_no": g.table,
-                    "sides": [[people[p] for _, p in s.seats] for s in g.sides],
-                    "ranks": side_ranks(scores, winner, labels)})
-    return out
-
-
-def without_ids(report: ff.Report) -> int:
-    """How many of the report's rated players have no federation id (matched by name)."""
-    rated = {p for g in report.games if g.kind == ff.RECORD for p in g.players()}
-    return sum(1 for p in report.players if p.number in rated and not p.fed_id)

@@ -87,9 +87,7 @@ class RatingsBook:
         """Copy a federation report's rated games (``ratings --from``), keyed as the event's own
         import keys them (its uuid, each game's number in the event file): idempotent, and the
         same games whether they came from the event file or from its report."""
-        from tournament.event.federation import rated_games
-
-        return self.file.import_games(report.uuid, report.name, report.game, label, rated_games(report))
+        return self.file.import_games(report.uuid, report.name, report.game, label, report_games(report))
 
     def events(self) -> list[dict[str, Any]]:
         return self.file.events()
@@ -158,6 +156,36 @@ def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
         ranks = side_ranks(res.scores, res.winner, sides)
         yield {"table_id": t.id, "round": t.round, "table_no": t.number, "sides": [by_side[s] for s in sides],
                "ranks": ranks}
+
+
+def report_games(report: "ff.Report") -> list[dict[str, Any]]:
+    """A federation report's games as a ratings file keeps them (:func:`event_games`'s shape):
+    only the games of kind ``record``, as ``--add`` rates only those; each side its players
+    (``{"id", "name"}`` with a federation id, the name without), keyed by the game's number in the
+    event file, so that a report read twice, or the event file and its report both, rate each game
+    once."""
+    from tournament.event import federation_file
+
+    people = {p.number: ({"id": p.fed_id, "name": p.name} if p.fed_id else p.name) for p in report.players}
+    out = []
+    for g in report.games:
+        if g.kind != federation_file.RECORD:
+            continue
+        labels = [s.side for s in g.sides]
+        scores = {s.side: s.score or 0 for s in g.sides}
+        winner = None if g.winner in (None, federation_file.DRAW) else g.winner
+        out.append({"table_id": g.game_id, "round": g.round, "table_no": g.table,
+                    "sides": [[people[p] for _, p in s.seats] for s in g.sides],
+                    "ranks": side_ranks(scores, winner, labels)})
+    return out
+
+
+def without_ids(report: "ff.Report") -> int:
+    """How many of the report's rated players have no federation id (matched by name)."""
+    from tournament.event import federation_file
+
+    rated = {p for g in report.games if g.kind == federation_file.RECORD for p in g.players()}
+    return sum(1 for p in report.players if p.number in rated and not p.fed_id)
 
 
 def side_ranks(scores: dict[str, int], winner: str | None, sides: Sequence[str]) -> list[float]:
@@ -243,8 +271,6 @@ def import_and_rate(ratings_path: str | Path, event_paths: Sequence[str | Path],
     opened (and so checked) and every report read before the ratings file is opened or created: a
     missing, foreign or malformed input must not leave a new, empty ratings file behind.
     ``imported`` gets what each import did as it is done (kept when a later one fails)."""
-    from tournament.event.federation import without_ids
-
     stores: list[EventStore] = []
     try:
         reports = [read_report(path) for path in report_paths]
