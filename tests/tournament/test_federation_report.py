@@ -378,3 +378,24 @@ def test_an_events_games_read_back_from_its_report(tmp_path_factory, seed: int):
         sorted((s.side, s.seat, s.player) for s in table.seats)
     assert [b.player for b in report.byes] == store.byes()[1]
     store.close()
+
+
+def test_a_file_made_before_federation_ids_exports_and_is_not_changed_by_it(tmp_path: Path):
+    """A file without the ``players.federation_id`` column (schema 5: no id was ever given) is read
+    as it is; its first id adds the column (the desk's migration), and the next report carries it."""
+    import sqlite3
+
+    from tournament.store import desk
+
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=1))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    assert not desk.has_federation_ids(store)
+    store.close()
+    before = sqlite3.connect(path).execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+    report = export(path, tmp_path / "a.dfr")
+    assert [p.fed_id for p in report.players] == [None] * 4
+    after = sqlite3.connect(path).execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+    assert before == after == "5"
+    assert run("player-id", path, "Bo", "ES-22").exit_code == 0
+    assert [p.fed_id for p in export(path, tmp_path / "a.dfr").players] == [None, "ES-22", None, None]
