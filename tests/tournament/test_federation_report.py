@@ -119,7 +119,26 @@ def test_every_format_exports_every_game_and_reads_back(tmp_path: Path, name: st
     path = tmp_path / "ev.db"
     r = run("simulate", path, "--seed", "5", "-q", *FORMATS[name])
     assert r.exit_code == 0, r.output
-    report = export(path, tmp_path / "ev.dfr")
+    every_game_in_its_report(path, tmp_path / "ev.dfr", name.startswith("duplicate"))
+
+
+def test_a_rotating_events_final_tables_are_in_its_report(tmp_path: Path):
+    from tournament.event.simulate import play_stage
+
+    path = tmp_path / "ev.db"
+    assert run("simulate", path, "--players", "8", "--rounds", "2", "--seed", "3", "-q").exit_code == 0
+    assert run("final", path, "--top", "4").exit_code == 0
+    store = open_event(path)
+    assert play_stage(store, seed=5) == 3
+    store.close()
+    report = every_game_in_its_report(path, tmp_path / "ev.dfr", False)
+    assert [g.round for g in report.games if g.match] == [3, 4, 5]
+
+
+def every_game_in_its_report(path: Path, out: Path, duplicate: bool) -> ff.Report:
+    """The event's report holds every table as a game (its seats, scores, winner, kind), every bye,
+    a duplicate table's boards, and rates exactly what the event file rates."""
+    report = export(path, out)
     store = open_event(path)
     try:
         assert report.uuid == store.uuid and report.game == store.settings.game
@@ -145,7 +164,7 @@ def test_every_format_exports_every_game_and_reads_back(tmp_path: Path, name: st
             if res.kind == "record":
                 assert g.ending in ("out", "blocked", "target", "sudden-death", "time")
         assert {(b.round, b.player) for b in report.byes} == {(r_, p) for r_, ps in store.byes().items() for p in ps}
-        if name.startswith("duplicate"):
+        if duplicate:
             assert report.boards and all(g.kind == ff.BOARDS for g in report.games)
             assert all(b.ending in ("out", "blocked") for b in report.boards)
         else:
@@ -154,6 +173,7 @@ def test_every_format_exports_every_game_and_reads_back(tmp_path: Path, name: st
         assert report_games(report) == list(event_games(store))
     finally:
         store.close()
+    return report
 
 
 # --- how each game ended ------------------------------------------------------------------------------
