@@ -320,6 +320,19 @@ def test_the_good_file_of_those_reads_and_comments_are_skipped(tmp_path: Path):
     assert missing.exit_code == 2 and "cannot read" in missing.output and missing.output.strip().count("\n") == 0
 
 
+def test_an_event_file_or_a_long_bad_field_given_to_from_is_still_one_short_line(tmp_path: Path):
+    store = create_event(tmp_path / "ev.db", make_settings("Liga", "competitive", "pairs", seed=3))
+    store.close()
+    r = run("ratings", tmp_path / "r.db", "--from", tmp_path / "ev.db")
+    assert r.exit_code == 2 and "ev.db:1:1: an SQLite database (an event file? read it with --add)" in r.output
+    long = tmp_path / "long.dfr"
+    long.write_text(GOOD + "001\t" + "9" * 100_000 + "x\t\tEva\t\t\t1\t\n", encoding="utf-8")
+    r = run("ratings", tmp_path / "r.db", "--from", long)
+    assert r.exit_code == 2 and "long.dfr:11:5: the player's number must be a whole number" in r.output
+    assert len(r.output) < 300 and "…" in r.output
+    assert not (tmp_path / "r.db").exists()
+
+
 def test_a_report_of_another_game_is_refused_by_a_ratings_file(tmp_path: Path):
     path = tmp_path / "good.dfr"
     path.write_text(GOOD, encoding="utf-8")

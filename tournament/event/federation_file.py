@@ -207,6 +207,11 @@ def dumps(report: Report) -> str:
 # --- reading ---------------------------------------------------------------------------------------
 
 
+def _shown(text: str) -> str:
+    """A field quoted in an error: at most 40 characters of it (a line may be very long)."""
+    return repr(text[:40]) + ("…" if len(text) > 40 else "")
+
+
 class _Line:
     """One line being read: its fields and where each starts, for errors at ``FILE:line:column``."""
 
@@ -249,7 +254,7 @@ class _Line:
         if not raw and not required:
             return None
         if not re.fullmatch(r"-?[0-9]{1,18}" if negative else r"[0-9]{1,18}", raw):
-            raise self.fail(i, f"{what} must be a whole number, not {raw!r}")
+            raise self.fail(i, f"{what} must be a whole number, not {_shown(raw)}")
         value = int(raw)
         if least is not None and value < least:
             raise self.fail(i, f"{what} must be at least {least}, not {value}")
@@ -260,7 +265,7 @@ class _Line:
         if not raw and not required:
             return None
         if not _WORD.fullmatch(raw):
-            raise self.fail(i, f"{what} must be a word of letters, digits and hyphens, not {raw!r}")
+            raise self.fail(i, f"{what} must be a word of letters, digits and hyphens, not {_shown(raw)}")
         return raw
 
 
@@ -289,16 +294,16 @@ def _side(line: _Line, i: int) -> Side:
     parts = line.fields[i].split(" ")
     if len(parts) < 3 or not all(parts):
         raise line.fail(i, f"a side is its label, its score (or -) and SEAT=PLAYER for each player, separated "
-                           f"by one space, not {line.fields[i]!r}")
+                           f"by one space, not {_shown(line.fields[i])}")
     label, score_text, rest = parts[0], parts[1], parts[2:]
     if not _WORD.fullmatch(label):
-        raise line.fail(i, f"a side's label must be a word (NS, P1), not {label!r}")
+        raise line.fail(i, f"a side's label must be a word (NS, P1), not {_shown(label)}")
     if score_text == "-":
         score = None
     elif re.fullmatch(r"-?[0-9]{1,18}", score_text):
         score = int(score_text)
     else:
-        raise line.fail(i, f"side {label}'s score must be a whole number or -, not {score_text!r}")
+        raise line.fail(i, f"side {label}'s score must be a whole number or -, not {_shown(score_text)}")
     absent = rest[-1] == "absent"
     if absent:
         rest = rest[:-1]
@@ -308,7 +313,7 @@ def _side(line: _Line, i: int) -> Side:
     for part in rest:
         m = re.fullmatch(r"([A-Za-z0-9]+)=([0-9]{1,18})", part)
         if not m or int(m.group(2)) < 1:
-            raise line.fail(i, f"side {label}: a player is SEAT=NUMBER (N=12), not {part!r}")
+            raise line.fail(i, f"side {label}: a player is SEAT=NUMBER (N=12), not {_shown(part)}")
         seats.append((m.group(1), int(m.group(2))))
     return Side(label, score, tuple(seats), absent)
 
@@ -337,10 +342,11 @@ def loads(text: str, source: str = "<federation report>") -> Report:
         if not seen_header:
             if code != "000":
                 raise line.fail(0, f"not a federation report: its first line must be the header "
-                                   f"'000<TAB>{FORMAT}<TAB>{VERSION}', not {raw[:40]!r}")
+                                   f"'000<TAB>{FORMAT}<TAB>{VERSION}', not {_shown(raw)}")
             line.count(3, 4, "the header")
             if line.fields[1] != FORMAT:
-                raise line.fail(1, f"not a federation report: the format is {line.fields[1]!r}, not {FORMAT!r}")
+                raise line.fail(1, f"not a federation report: the format is {_shown(line.fields[1])}, "
+                                   f"not {FORMAT!r}")
             version = line.number_at(2, "the version")
             assert version is not None
             if version > VERSION:
@@ -367,7 +373,8 @@ def loads(text: str, source: str = "<federation report>") -> Report:
             fid = line.text(2, "the federation id", required=False)
             if fid is not None:
                 if fid in ids:
-                    raise line.fail(2, f"the federation id {fid!r} is also player {ids[fid]}'s: an id names one player")
+                    raise line.fail(2, f"the federation id {_shown(fid)} is also player {ids[fid]}'s: an id names "
+                                       f"one player")
                 ids[fid] = n
             name = line.text(3, "the player's name")
             assert name is not None
@@ -388,7 +395,7 @@ def loads(text: str, source: str = "<federation report>") -> Report:
             game_ids.add(gid)
             kind = line.fields[5]
             if kind not in KINDS:
-                raise line.fail(5, f"a game's kind is one of {', '.join(KINDS)}, not {kind!r}")
+                raise line.fail(5, f"a game's kind is one of {', '.join(KINDS)}, not {_shown(kind)}")
             sides = tuple(_side(line, i) for i in range(8, len(line.fields)))
             labels = [s.side for s in sides]
             if len(set(labels)) != len(labels):
@@ -396,7 +403,7 @@ def loads(text: str, source: str = "<federation report>") -> Report:
             winner = line.fields[7] or None
             if winner is not None and winner != DRAW and winner not in labels:
                 raise line.fail(7, f"the winner must be one of the sides ({', '.join(labels)}), {DRAW} for a draw, "
-                                   f"or empty, not {winner!r}")
+                                   f"or empty, not {_shown(winner)}")
             if kind in (RECORD, MANUAL, FORFEIT) and any(s.score is None for s in sides):
                 raise line.fail(8, f"a {kind} game has a score for every side")
             at = 8
@@ -419,14 +426,14 @@ def loads(text: str, source: str = "<federation report>") -> Report:
         elif code == "005":
             line.count(8, 8, "a board (005)")
             if line.fields[7] not in ("yes", "no"):
-                raise line.fail(7, f"verified is yes or no, not {line.fields[7]!r}")
+                raise line.fail(7, f"verified is yes or no, not {_shown(line.fields[7])}")
             boards.append(Board(line.number_at(1, "the round") or 0, line.number_at(2, "the table") or 0,
                                 line.number_at(3, "the board") or 0, line.word(4, "the ending", required=False),
                                 line.number_at(5, "NS's points", least=None, negative=True) or 0,
                                 line.number_at(6, "EW's points", least=None, negative=True) or 0,
                                 line.fields[7] == "yes"))
         else:
-            raise line.fail(0, f"unknown line code {code!r}: a line is 000, 012, 001, 004, 002, 003 or 005 "
+            raise line.fail(0, f"unknown line code {_shown(code)}: a line is 000, 012, 001, 004, 002, 003 or 005 "
                                f"(or a comment starting with #)")
     if not seen_header:
         raise FederationFileError(f"{source}:1:1: not a federation report: the file is empty")
@@ -441,6 +448,9 @@ def loads(text: str, source: str = "<federation report>") -> Report:
 
 def read(path: str, data: bytes) -> Report:
     """A file's bytes, UTF-8, as a report (an undecodable byte is an error at its line and column)."""
+    if data.startswith(b"SQLite format 3\x00"):
+        raise FederationFileError(f"{path}:1:1: an SQLite database (an event file? read it with --add), "
+                                  f"not a federation report")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
