@@ -260,6 +260,11 @@ def test_the_report_replaces_only_its_own_earlier_file(tmp_path: Path):
     assert r.exit_code == 0 and r.stdout.startswith("000\tDFR\t1\t")
     bad = run("export", tmp_path / "ev.db", "--format", "trf", "-o", out)
     assert bad.exit_code == 2 and "json, csv or federation" in bad.output
+    both = run("export", tmp_path / "ev.db", "--format", "federation", "--csv", "-o", out)
+    assert both.exit_code == 2 and "writes one file" in both.output
+    assert run("export", tmp_path / "ev.db", "--format", "json", "--csv", "-o", tmp_path / "c").exit_code == 2
+    assert run("export", tmp_path / "ev.db", "--format", "csv", "-o", tmp_path / "c").exit_code == 0
+    assert (tmp_path / "c" / "players.csv").exists()
 
 
 # --- malformed files: one line at FILE:line:column, exit 2, nothing made --------------------------------

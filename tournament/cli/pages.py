@@ -139,7 +139,7 @@ def report(
 @guarded
 def export(
     event: Path = typer.Argument(..., help="The event file."),
-    output: Path = typer.Option(..., "--output", "-o", help="JSON: the file to write (- for stdout); CSV: a "
+    output: Path = typer.Option(..., "--output", "-o", help="JSON, federation: the file to write (- for stdout); CSV: a "
                                                             "folder (made if missing) for players, standings, "
                                                             "tables, matches, placings, changes .csv."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV files instead of one JSON file."),
