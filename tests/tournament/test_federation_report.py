@@ -225,10 +225,11 @@ def test_a_players_csv_may_head_the_id_fed_id_and_a_repeat_is_refused(tmp_path: 
     path = tmp_path / "ev.db"
     assert run("new", path, "--name", "Liga", "--game", "competitive", "--format", "rotating").exit_code == 0
     csv = tmp_path / "players.csv"
-    csv.write_text("name,fed_id,club\nAna,ES-1,Norte\nBo,ES-2,Sur\nCy,,Norte\nDi,ES-4,\n", encoding="utf-8")
+    csv.write_text("name,fed_id,club,rating\nAna,ES-1,Norte,1850\nBo,ES-2,Sur,\nCy,,Norte,1720.5\nDi,ES-4,,\n",
+                   encoding="utf-8")
     assert run("add", path, "--csv", csv).exit_code == 0
     shown = run("players", path, "--csv").output
-    assert "Ana,ES-1,1,,Norte" in shown.replace("\r", "")
+    assert "Ana,ES-1,1,,Norte,1850" in shown.replace("\r", "")
     again = run("add", path, "Eva", "--id", "ES-1")
     assert again.exit_code == 1 and again.output.strip().count("\n") == 0 and "already #1's" in again.output
     both = tmp_path / "both.csv"
@@ -236,8 +237,9 @@ def test_a_players_csv_may_head_the_id_fed_id_and_a_repeat_is_refused(tmp_path: 
     r = run("add", path, "--csv", both)
     assert r.exit_code == 2 and "federation and id are the same column" in r.output
     report = export(path, tmp_path / "ev.dfr")
-    assert [(p.number, p.fed_id, p.name, p.club) for p in report.players] == [
-        (1, "ES-1", "Ana", "Norte"), (2, "ES-2", "Bo", "Sur"), (3, None, "Cy", "Norte"), (4, "ES-4", "Di", None)]
+    assert [(p.number, p.fed_id, p.name, p.club, p.rating) for p in report.players] == [
+        (1, "ES-1", "Ana", "Norte", "1850"), (2, "ES-2", "Bo", "Sur", None), (3, None, "Cy", "Norte", "1720.5"),
+        (4, "ES-4", "Di", None, None)]
 
 
 # --- the file is written by domrec.output's rules ------------------------------------------------------------
@@ -270,8 +272,8 @@ def test_the_report_replaces_only_its_own_earlier_file(tmp_path: Path):
 # --- malformed files: one line at FILE:line:column, exit 2, nothing made --------------------------------
 
 GOOD = ("000\tDFR\t1\tdomrec tournament export\n012\tuuid\tu-1\n012\tname\tLiga\n012\tgame\tcompetitive\n"
-        "012\tformat\tpairs\n001\t1\tES-1\tAna\t\t\t1\t\n001\t2\t\tBo\t\t\t1\t\n001\t3\t\tCy\t\t\t1\t\n"
-        "001\t4\t\tDi\t\t\t1\t\n002\t7\t1\t1\t\trecord\tout\tNS\tNS 200 N=1 S=2\tEW 120 E=3 W=4\n")
+        "012\tformat\tpairs\n001\t1\tES-1\tAna\t\t\t1\t\t\n001\t2\t\tBo\t\t\t1\t\t\n001\t3\t\tCy\t\t\t1\t\t\n"
+        "001\t4\t\tDi\t\t\t1\t\t\n002\t7\t1\t1\t\trecord\tout\tNS\tNS 200 N=1 S=2\tEW 120 E=3 W=4\n")
 
 
 @pytest.mark.parametrize("text, line, column, words", [
@@ -280,10 +282,10 @@ GOOD = ("000\tDFR\t1\tdomrec tournament export\n012\tuuid\tu-1\n012\tname\tLiga\
     ("000\tTRF\t1\n", 1, 5, "the format is 'TRF'"),
     ("000\tDFR\t2\n", 1, 9, "newer than this tool reads"),
     (GOOD + "009\tx\n", 11, 1, "unknown line code '009'"),
-    (GOOD + "001\t1\t\tEva\t\t\t1\t\n", 11, 5, "player number 1 is on two lines"),
-    (GOOD + "001\t5\tES-1\tEva\t\t\t1\t\n", 11, 7, "also player 1's"),
-    (GOOD + "001\tfive\t\tEva\t\t\t1\t\n", 11, 5, "a whole number, not 'five'"),
-    (GOOD + "001\t5\t\tEva\t1\n", 11, 13, "has 5 fields, and needs 8"),
+    (GOOD + "001\t1\t\tEva\t\t\t1\t\t\n", 11, 5, "player number 1 is on two lines"),
+    (GOOD + "001\t5\tES-1\tEva\t\t\t1\t\t\n", 11, 7, "also player 1's"),
+    (GOOD + "001\tfive\t\tEva\t\t\t1\t\t\n", 11, 5, "a whole number, not 'five'"),
+    (GOOD + "001\t5\t\tEva\t1\n", 11, 13, "has 5 fields, and needs 9"),
     (GOOD + "002\t8\t1\t2\t\trecord\tout\tNS\tNS 200 N=1 S=9\tEW 120 E=3 W=4\n", 11, 26, "player 9 is not on"),
     (GOOD + "002\t8\t1\t2\t\tplayed\tout\tNS\tNS 200 N=1 S=2\tEW 120 E=3 W=4\n", 11, 12, "kind is one of"),
     (GOOD + "002\t8\t1\t2\t\trecord\tout\tXY\tNS 200 N=1 S=2\tEW 120 E=3 W=4\n", 11, 23, "the winner must be"),
@@ -295,7 +297,7 @@ GOOD = ("000\tDFR\t1\tdomrec tournament export\n012\tuuid\tu-1\n012\tname\tLiga\
     (GOOD + "003\t1\t12\n", 11, 7, "player 12 is not on"),
     (GOOD + "005\t1\t1\t1\tout\t0\t30\tmaybe\n", 11, 20, "verified is yes or no"),
     (GOOD + "012\tname\tAgain\n", 11, 5, "the event's name is given twice"),
-    (GOOD + "001\t5\t\tEv\\a\t\t\t1\t\n", 11, 8, "a backslash starts"),
+    (GOOD + "001\t5\t\tEv\\a\t\t\t1\t\t\n", 11, 8, "a backslash starts"),
     (GOOD.replace("012\tuuid\tu-1\n", ""), 1, 1, "the event's uuid is missing"),
     (GOOD + "000\tDFR\t1\n", 11, 1, "a second header"),
     (GOOD.replace("Ana", "An\udce1"), 6, 14, "not UTF-8"),
@@ -331,7 +333,7 @@ def test_an_event_file_or_a_long_bad_field_given_to_from_is_still_one_short_line
     r = run("ratings", tmp_path / "r.db", "--from", tmp_path / "ev.db")
     assert r.exit_code == 2 and "ev.db:1:1: an SQLite database (an event file? read it with --add)" in r.output
     long = tmp_path / "long.dfr"
-    long.write_text(GOOD + "001\t" + "9" * 100_000 + "x\t\tEva\t\t\t1\t\n", encoding="utf-8")
+    long.write_text(GOOD + "001\t" + "9" * 100_000 + "x\t\tEva\t\t\t1\t\t\n", encoding="utf-8")
     r = run("ratings", tmp_path / "r.db", "--from", long)
     assert r.exit_code == 2 and "long.dfr:11:5: the player's number must be a whole number" in r.output
     assert len(r.output) < 300 and "…" in r.output
@@ -362,7 +364,7 @@ def reports(draw):
     ids = draw(hs.lists(_text, min_size=n, max_size=n, unique=True))
     players = tuple(ff.Player(i + 1, draw(hs.sampled_from([None, ids[i]])), draw(_text),
                               draw(hs.none() | _text), draw(hs.none() | _text), draw(hs.integers(1, 9)),
-                              draw(hs.none() | hs.integers(1, 9))) for i in range(n))
+                              draw(hs.none() | hs.integers(1, 9)), draw(hs.none() | _text)) for i in range(n))
     games = []
     for gid in draw(hs.lists(hs.integers(1, 10**6), unique=True, max_size=6)):
         kind = draw(hs.sampled_from(ff.KINDS))
@@ -437,3 +439,28 @@ def test_a_file_made_before_federation_ids_exports_and_is_not_changed_by_it(tmp_
     assert before == after == "5"
     assert run("player-id", path, "Bo", "ES-22").exit_code == 0
     assert [p.fed_id for p in export(path, tmp_path / "a.dfr").players] == [None, "ES-22", None, None]
+
+
+def test_the_example_in_the_docs_is_what_the_tool_writes(tmp_path: Path):
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "federation.md").read_text(encoding="utf-8")
+    shown = docs[docs.index("```\n000\tDFR") + 4:]
+    shown = shown[:shown.index("```")]
+    path = tmp_path / "copa.db"
+    assert run("new", path, "--name", "Copa del Puerto", "--game", "competitive", "--format", "pairs", "--seed", "3",
+               "--time-limit", "40").exit_code == 0
+    csv = tmp_path / "copa.csv"
+    csv.write_text("name,partner,pair,id,partner_id,club,rating,partner_rating\n"
+                   "Ana López,Bo Ruiz,Los Primos,ES-1041,ES-2210,Norte,1850,1790\nCy Paz,Di Vega,,ES-0007,,Sur,1702,\n"
+                   "Ed Gil,Flo Sanz,,ES-3300,ES-3301,Norte,,\n", encoding="utf-8")
+    assert run("add", path, "--csv", csv).exit_code == 0
+    assert run("add", path, "Gus Mora", "Hal Ortiz").exit_code == 0
+    assert run("pair", path).exit_code == 0
+    assert run("result", path, "--table", "1", "--score", "NS=200,EW=143").exit_code == 0
+    assert run("result", path, "--table", "2", "--forfeit", "EW").exit_code == 0
+    export(path, tmp_path / "copa.dfr")
+    written = (tmp_path / "copa.dfr").read_text(encoding="utf-8")
+
+    def steady(text: str) -> list[str]:
+        return [x for x in text.splitlines() if not x.startswith(("012\tuuid\t", "012\texported\t"))]
+
+    assert steady(written) == steady(shown)

@@ -4,8 +4,8 @@ as the ratings read them (``tournament ratings --from``).
 The text format is :mod:`tournament.event.federation_file`'s; here is what an event puts into it
 and what a ratings file takes from it (docs/federation.md):
 
-* every player, with their federation id (``tournament add --id``, the CSV's ``id`` column) and
-  their ``club`` when the players CSV had one; every round's label; every byes;
+* every player, with their federation id (``tournament add --id``, the CSV's ``id`` column), and
+  their ``club`` and ``rating`` when the players CSV had them; every round's label; every bye;
 * every table of every round as a game, with its seats (so partners and opponents), its sides'
   scores, the winner, how the result came to be (``kind``: a ``record`` replayed by domrec, a
   ``manual`` typed score, a ``forfeit``, ``boards`` for a duplicate table, ``none`` for a table
@@ -132,7 +132,8 @@ def report_of(store: EventStore) -> ff.Report:
               ("rounds", str(len(data["rounds"]))), ("finished", "yes" if data["event"]["finished"] else "no"),
               ("exported", data["generated_at"])]
     players = tuple(ff.Player(p["id"], fids.get(p["id"]), p["name"], p.get("team") or p.get("pair"),
-                              own.get(p["id"], {}).get("club") or None, p["from_round"], p["withdrawn_from"])
+                              own.get(p["id"], {}).get("club") or None, p["from_round"], p["withdrawn_from"],
+                              own.get(p["id"], {}).get("rating") or None)
                     for p in sorted(data["players"], key=lambda p: p["id"]))
     rounds, games, byes, boards = [], [], [], []
     for r in data["rounds"]:

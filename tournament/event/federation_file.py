@@ -51,7 +51,8 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 @attrs.frozen
 class Player:
     """``001``: the player's number in the event, federation id, name, entry (pair or team), club,
-    the round they entered at, the round they withdrew from (none: still playing)."""
+    the round they entered at, the round they withdrew from (none: still playing), and their
+    rating as the event was given it (the players CSV's ``rating`` column, as written there)."""
 
     number: int
     fed_id: str | None
@@ -60,6 +61,7 @@ class Player:
     club: str | None = None
     from_round: int = 1
     withdrawn_from: int | None = None
+    rating: str | None = None
 
 
 @attrs.frozen
@@ -186,7 +188,7 @@ def lines(report: Report) -> Iterator[str]:
         yield f"012\t{escape(key)}\t{escape(value)}"
     for p in report.players:
         yield "\t".join(["001", str(p.number), _opt(p.fed_id), escape(p.name), _opt(p.entry), _opt(p.club),
-                         str(p.from_round), _opt(p.withdrawn_from)])
+                         str(p.from_round), _opt(p.withdrawn_from), _opt(p.rating)])
     for r in report.rounds:
         yield f"004\t{r.round}\t{r.stage}\t{escape(r.label)}"
     for g in report.games:
@@ -365,7 +367,7 @@ def loads(text: str, source: str = "<federation report>") -> Report:
                 raise line.fail(1, f"the event's {key} is given twice")
             event.append((key, value))
         elif code == "001":
-            line.count(8, 8, "a player (001)")
+            line.count(9, 9, "a player (001)")
             n = line.number_at(1, "the player's number")
             assert n is not None
             if n in players:
@@ -381,7 +383,8 @@ def loads(text: str, source: str = "<federation report>") -> Report:
             players[n] = Player(n, fid, name, line.text(4, "the entry", required=False),
                                 line.text(5, "the club", required=False),
                                 line.number_at(6, "the round entered") or 1,
-                                line.number_at(7, "the round withdrawn from", required=False))
+                                line.number_at(7, "the round withdrawn from", required=False),
+                                line.text(8, "the rating", required=False))
         elif code == "004":
             line.count(4, 4, "a round (004)")
             rounds.append(Round(line.number_at(1, "the round") or 0, line.number_at(2, "the stage") or 0,
