@@ -464,3 +464,17 @@ def test_the_example_in_the_docs_is_what_the_tool_writes(tmp_path: Path):
         return [x for x in text.splitlines() if not x.startswith(("012\tuuid\t", "012\texported\t"))]
 
     assert steady(written) == steady(shown)
+
+
+def test_a_team_events_csv_may_head_the_id_fed_id_too(tmp_path: Path):
+    path = tmp_path / "copa.db"
+    assert run("new", path, "--name", "Copa", "--game", "competitive", "--format", "teams", "--team-size",
+               "4").exit_code == 0
+    csv = tmp_path / "teams.csv"
+    csv.write_text("name,team,fed_id\nAna,Norte,ES-1\nBo,Norte,ES-2\nCy,Norte,\nDi,Norte,ES-4\n"
+                   "Ed,Sur,ES-5\nFlo,Sur,\nGus,Sur,ES-7\nHal,Sur,ES-8\n", encoding="utf-8")
+    r = run("add", path, "--csv", csv)
+    assert r.exit_code == 0, r.output
+    report = export(path, tmp_path / "copa.dfr")
+    assert {p.name: (p.fed_id, p.entry) for p in report.players}["Ana"] == ("ES-1", "Norte")
+    assert [p.fed_id for p in report.players].count(None) == 2
