@@ -298,6 +298,7 @@ GOOD = ("000\tDFR\t1\tdomrec tournament export\n012\tuuid\tu-1\n012\tname\tLiga\
     (GOOD + "005\t1\t1\t1\tout\t0\t30\tmaybe\n", 11, 20, "verified is yes or no"),
     (GOOD + "012\tname\tAgain\n", 11, 5, "the event's name is given twice"),
     (GOOD + "001\t5\t\tEv\\a\t\t\t1\t\t\n", 11, 8, "a backslash starts"),
+    (GOOD + "001\t5\t\tEv\\ud800\t\t\t1\t\t\n", 11, 8, "half of a UTF-16 pair"),
     (GOOD.replace("012\tuuid\tu-1\n", ""), 1, 1, "the event's uuid is missing"),
     (GOOD + "000\tDFR\t1\n", 11, 1, "a second header"),
     (GOOD.replace("Ana", "An\udce1"), 6, 14, "not UTF-8"),

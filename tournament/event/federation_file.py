@@ -272,6 +272,10 @@ class _Line:
 
 
 def unescape(text: str) -> str:
+    """A text field as read: :func:`escape` undone; a backslash before anything else, or a
+    ``\\u`` naming half of a UTF-16 pair (no character), is a ``ValueError``."""
+    if "\\" not in text:
+        return text
     out = []
     i = 0
     while i < len(text):
@@ -279,7 +283,10 @@ def unescape(text: str) -> str:
         if ch == "\\":
             nxt = text[i + 1] if i + 1 < len(text) else ""
             if nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2:i + 6]):
-                out.append(chr(int(text[i + 2:i + 6], 16)))
+                code = int(text[i + 2:i + 6], 16)
+                if 0xD800 <= code <= 0xDFFF:
+                    raise ValueError(f"\\u{text[i + 2:i + 6]} is half of a UTF-16 pair, not a character")
+                out.append(chr(code))
                 i += 6
                 continue
             if nxt not in ("\\", "t", "n", "r"):
