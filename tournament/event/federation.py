@@ -30,7 +30,7 @@ from domrec import output as outputs
 
 from tournament.event import federation_file as ff
 from tournament.store.event_store import EventStore
-from tournament.values import Result
+from tournament.values import Result, Table
 
 
 def _ours(path: Path) -> bool:
@@ -124,7 +124,7 @@ def report_of(store: EventStore) -> ff.Report:
         own = fields_sql.fields(store)
         results = store.results()
         tables = {(t.round, t.number): t for t in store.tables()}
-        texts = {r.id: text for r, text in store.records()}
+        rounds, games, byes, boards = _rounds(store, data, tables, results)
     s = store.settings
     event: list[tuple[str, str]] = [("uuid", store.uuid), ("name", s.name), ("game", s.game),
                                     ("variant", s.variant or "standard"), ("format", s.format_name),
@@ -145,7 +145,17 @@ def report_of(store: EventStore) -> ff.Report:
                               own.get(p["id"], {}).get("club") or None, p["from_round"], p["withdrawn_from"],
                               own.get(p["id"], {}).get("rating") or None)
                     for p in sorted(data["players"], key=lambda p: p["id"]))
-    rounds, games, byes, boards = [], [], [], []
+    return ff.Report(tuple(event), players, tuple(rounds), tuple(games), tuple(byes), tuple(boards))
+
+
+def _rounds(store: EventStore, data: dict[str, Any], tables: dict[tuple[int, int], Table],
+            results: dict[int, Result]) -> tuple[list[ff.Round], list[ff.Game], list[ff.Bye], list[ff.Board]]:
+    """Every round's line, game lines, byes and duplicate boards.  A record is read from the file
+    as its game is reached (a big event's records are not all held at once)."""
+    rounds: list[ff.Round] = []
+    games: list[ff.Game] = []
+    byes: list[ff.Bye] = []
+    boards: list[ff.Board] = []
     for r in data["rounds"]:
         rounds.append(ff.Round(r["round"], r["stage"], r["label"]))
         for t in r["tables"]:
@@ -154,7 +164,8 @@ def report_of(store: EventStore) -> ff.Report:
             by_side: dict[str, list[tuple[str, int]]] = {}
             for seat in table.seats:
                 by_side.setdefault(seat.side, []).append((seat.seat, seat.player))
-            kind, ending = _kind_and_ending(result, texts.get(result.id) if result else None, "boards" in t)
+            text = store.record_text(result.id) if result is not None and result.kind == "record" else None
+            kind, ending = _kind_and_ending(result, text, "boards" in t)
             absent = _absent_sides(result, by_side)
             scores = result.scores if result is not None else {}
             winner = None if result is None else (result.winner if result.winner is not None else ff.DRAW)
@@ -168,7 +179,7 @@ def report_of(store: EventStore) -> ff.Report:
                 boards.append(ff.Board(r["round"], t["table"], b["board"], b.get("ended"), b["ns_points"],
                                        b["ew_points"], bool(b.get("verified"))))
         byes += [ff.Bye(r["round"], p) for p in _bye_players(r)]
-    return ff.Report(tuple(event), players, tuple(rounds), tuple(games), tuple(byes), tuple(boards))
+    return rounds, games, byes, boards
 
 
 def _bye_players(round_doc: dict[str, Any]) -> Iterator[int]:
