@@ -479,3 +479,18 @@ def test_a_team_events_csv_may_head_the_id_fed_id_too(tmp_path: Path):
     report = export(path, tmp_path / "copa.dfr")
     assert {p.name: (p.fed_id, p.entry) for p in report.players}["Ana"] == ("ES-1", "Norte")
     assert [p.fed_id for p in report.players].count(None) == 2
+
+
+def test_a_table_still_to_play_is_a_game_without_a_result_and_is_not_rated(tmp_path: Path):
+    store = create_event(tmp_path / "ev.db", make_settings("Liga", "competitive", "pairs", seed=3))
+    add_pairs(store, [("Ana", "Bo", None), ("Cy", "Di", None)], ids=[("ES-1", "ES-2"), ("ES-3", "ES-4")])
+    pair_next_round(store)
+    store.close()
+    report = export(tmp_path / "ev.db", tmp_path / "ev.dfr")
+    [game] = report.games
+    assert (game.kind, game.ending, game.winner) == (ff.NONE, None, None)
+    assert [s.score for s in game.sides] == [None, None] and len(game.players()) == 4
+    assert "\tnone\t\t\tNS - N=" in (tmp_path / "ev.dfr").read_text(encoding="utf-8")
+    assert report_games(report) == []
+    r = run("ratings", tmp_path / "r.db", "--from", tmp_path / "ev.dfr")
+    assert r.exit_code == 0 and "0 games added" in r.output
