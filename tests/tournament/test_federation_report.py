@@ -301,6 +301,8 @@ GOOD = ("000\tDFR\t1\tdomrec tournament export\n012\tuuid\tu-1\n012\tname\tLiga\
     (GOOD + "001\t5\t\tEv\\ud800\t\t\t1\t\t\n", 11, 8, "half of a UTF-16 pair"),
     (GOOD.replace("012\tuuid\tu-1\n", ""), 1, 1, "the event's uuid is missing"),
     (GOOD + "000\tDFR\t1\n", 11, 1, "a second header"),
+    (GOOD.replace("game\tcompetitive", "game\tchess"), 4, 10, "the game is one of broadway, competitive"),
+    (GOOD.replace("format\tpairs", "format\tswiss"), 5, 12, "the format is one of pairs, rotating, individual"),
     (GOOD.replace("Ana", "An\udce1"), 6, 14, "not UTF-8"),
 ])
 def test_a_malformed_report_is_one_line_at_its_place(tmp_path: Path, text: str, line: int, column: int, words: str):
@@ -379,7 +381,8 @@ def reports(draw):
         winner = draw(hs.sampled_from([None, ff.DRAW, *labels]))
         games.append(ff.Game(gid, draw(hs.integers(1, 99)), draw(hs.integers(1, 99)), draw(hs.none() | _text), kind,
                              draw(hs.none() | _word), winner, sides))
-    event = (("uuid", draw(_text)), ("name", draw(_text)), ("game", draw(_text)), ("format", draw(_text)),
+    event = (("uuid", draw(_text)), ("name", draw(_text)), ("game", draw(hs.sampled_from(ff.GAMES))),
+             ("format", draw(hs.sampled_from(ff.EVENT_FORMATS))),
              *draw(hs.lists(hs.tuples(_text.filter(lambda k: k not in ff.REQUIRED_KEYS), hs.text(max_size=8)),
                             max_size=4)))
     byes = tuple(ff.Bye(draw(hs.integers(1, 9)), draw(hs.integers(1, n))) for _ in range(draw(hs.integers(0, 2))))

@@ -28,7 +28,10 @@ from typing import Iterator
 
 import attrs
 
+from domrec.games import MODULES
+
 from tournament.errors import FederationFileError
+from tournament.settings import DUPLICATE, FORMATS, TEAMS
 
 #: The format's name and version, in the header line (``000``).
 FORMAT = "DFR"
@@ -42,6 +45,9 @@ RECORD, MANUAL, FORFEIT, BOARDS, NONE = "record", "manual", "forfeit", "boards",
 KINDS = (RECORD, MANUAL, FORFEIT, BOARDS, NONE)
 #: The event keys every file has (``012``).
 REQUIRED_KEYS = ("uuid", "name", "game", "format")
+#: The games and the event formats a report may name (``012 game``, ``012 format``).
+GAMES = tuple(MODULES)
+EVENT_FORMATS = (*FORMATS, TEAMS, DUPLICATE)
 #: A draw in a game's winner field.
 DRAW = "="
 
@@ -372,6 +378,10 @@ def loads(text: str, source: str = "<federation report>") -> Report:
             assert key is not None
             if key in ("uuid", "name", "game", "format") and any(k == key for k, _ in event):
                 raise line.fail(1, f"the event's {key} is given twice")
+            if key == "game" and value not in GAMES:
+                raise line.fail(2, f"the game is one of {', '.join(GAMES)}, not {_shown(value)}")
+            if key == "format" and value not in EVENT_FORMATS:
+                raise line.fail(2, f"the format is one of {', '.join(EVENT_FORMATS)}, not {_shown(value)}")
             event.append((key, value))
         elif code == "001":
             line.count(9, 9, "a player (001)")
