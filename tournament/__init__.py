@@ -23,7 +23,8 @@ Packages in layers, each importing only from the layers below it (tests/test_lay
 * ``event/``: what a director does, each a transaction over the store — ``files`` (create and
   open events), ``players``, ``rounds``, ``results``, ``audit``, ``stages``, ``finals``,
   ``standings``, ``check``, ``ratings``, ``simulate``, ``venue``, ``changes`` (the change log),
-  ``progress``, ``feed`` (the public feed);
+  ``progress``, ``feed`` (the public feed), ``federation`` and ``federation_file`` (the federation
+  report, docs/federation.md);
 * ``pages/``: what people read — ``terminal``, ``display``, ``report`` (HTML, exports),
   ``sheets`` (score sheets and pre-filled game files);
 * ``cli/``: the ``tournament`` command, one module a subject.

@@ -40,6 +40,11 @@ class DamagedEventFile(EventFileError):
     """An event file that SQLite or the tool finds damaged: ``tournament check`` says what is."""
 
 
+class FederationFileError(UnusableInput):
+    """A federation report (``tournament ratings --from``) that cannot be read: the message starts
+    ``FILE:line:column:``."""
+
+
 class SettingsError(UnusableInput):
     """Event settings the game or the format do not allow (unknown game, table size, option)."""
 

@@ -139,7 +139,7 @@ def report(
 @guarded
 def export(
     event: Path = typer.Argument(..., help="The event file."),
-    output: Path = typer.Option(..., "--output", "-o", help="JSON: the file to write (- for stdout); CSV: a "
+    output: Path = typer.Option(..., "--output", "-o", help="JSON, federation: the file to write (- for stdout); CSV: a "
                                                             "folder (made if missing) for players, standings, "
                                                             "tables, matches, placings, changes .csv."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV files instead of one JSON file."),
@@ -147,13 +147,27 @@ def export(
                                                       "write."),
     by: list[str] = BY_OPTION,
     best: Optional[list[int]] = BEST_OPTION,
+    form: Optional[str] = typer.Option(None, "--format", help="json (the default), csv (as --csv) or federation: "
+                                                             "the federation report, one text file a rating "
+                                                             "office reads (docs/federation.md)."),
 ) -> None:
     """Export everything (players, standings, tables and results, stages' draws, the change log, the
-    audit trail) as JSON or CSV."""
+    audit trail) as JSON or CSV; or the federation report (--format federation)."""
     import io
     from domrec import output as outputs
     from tournament.pages import report as rp
 
+    if form is not None and form not in ("json", "csv", "federation"):
+        raise UnusableInput(f"--format is json, csv or federation, not {form!r}")
+    if form == "federation":
+        if as_csv or by or best:
+            raise UnusableInput("--format federation writes one file: --csv, --by and --best are for the other "
+                                "exports")
+        _export_federation(event, output, force)
+        return
+    if form == "json" and as_csv:
+        raise UnusableInput("--csv and --format json ask for two different exports: give one")
+    as_csv = as_csv or form == "csv"
     bests = best_for(by, best)
     with open_for_command(event) as store:
         data = rp.event_data(store, by, bests)
@@ -187,3 +201,19 @@ def export(
     for path, text in texts:
         write_output(path, text, rp.csv_kind(text), force)
     typer.echo(f"wrote {output}/ ({', '.join(rp.csv_tables(data))} .csv)")
+
+
+def _export_federation(event: Path, output: Path, force: bool) -> None:
+    """``export --format federation``: the federation report, written by domrec.output's rules (an
+    earlier report is replaced; any other file only with --force)."""
+    from tournament.event import federation as fed
+
+    with open_for_command(event) as store:
+        text = fed.text_of(store)
+    if str(output) != "-":
+        from tournament.pages.sheets import prepare_folder
+
+        prepare_folder(output.parent)
+    write_output(output, text, fed.FEDERATION, force)
+    if str(output) != "-":
+        typer.echo(f"wrote {output}")

@@ -15,13 +15,17 @@ from tournament.cli.app import emit, guarded
 
 @guarded
 def ratings(
-    ratings_file: Path = typer.Argument(..., help="The ratings file (created by the first --add)."),
+    ratings_file: Path = typer.Argument(..., help="The ratings file (created by the first --add or --from)."),
     add: list[Path] = typer.Option([], "--add", help="Import an event's results (repeatable; the same event "
                                                      "again counts once)."),
+    from_: list[Path] = typer.Option([], "--from", help="Import a federation report (`tournament export "
+                                                       "--format federation`; repeatable; the same event "
+                                                       "again counts once)."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV."),
     as_json: bool = typer.Option(False, "--json", help="JSON."),
 ) -> None:
-    """Ratings across events (openskill): import events, list rating and uncertainty."""
+    """Ratings across events (openskill): import events (or their federation reports), list rating and
+    uncertainty."""
     from tournament.event import ratings as rt
 
     # Every event file is opened (and so checked) before the ratings file is opened or created
@@ -31,7 +35,7 @@ def ratings(
     imported: list[str] = []
     try:
         with console.progress_bar("rating", None):
-            rated, events = rt.import_and_rate(ratings_file, add, imported)
+            rated, events = rt.import_and_rate(ratings_file, add, imported, from_)
             rows = [r.row() for r in rated]
     finally:
         for line in imported:

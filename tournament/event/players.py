@@ -224,6 +224,9 @@ def read_csv_ids(path: str | Path, pairs: bool) -> tuple[list, list | None]:
 #: The columns of a players CSV the tool reads itself; every other column is kept as the
 #: players' own (:mod:`tournament.store.fields`).
 KNOWN_COLUMNS = ("name", "partner", "pair", "team", "id", "partner_id")
+#: Other names of the federation id's columns, as a federation's own lists head them.
+ID_COLUMNS = {"fed_id": "id", "federation_id": "id", "federation": "id", "partner_fed_id": "partner_id",
+              "partner_federation_id": "partner_id", "partner_federation": "partner_id"}
 
 
 def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, list]:
@@ -240,10 +243,13 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     rows = [r for r in rows if any(cell.strip() for cell in r)]
     if not rows:
         raise PlayerInputError(f"{path} is empty")
-    header = [h.strip().lower() for h in rows[0]]
+    given = [h.strip().lower() for h in rows[0]]
+    header = [ID_COLUMNS.get(h, h) for h in given]
     repeated = sorted({h for h in header if h and header.count(h) > 1})
     if repeated:
-        raise PlayerInputError(f"{path}: the header names the column {repeated[0]!r} twice")
+        also = sorted({g for g, h in zip(given, header) if h == repeated[0]})
+        raise PlayerInputError(f"{path}: the header names the column {repeated[0]!r} twice"
+                               + (f" ({' and '.join(also)} are the same column)" if len(also) > 1 else ""))
     if "name" not in header:
         raise PlayerInputError(f"{path}: the first row must be a header naming a 'name' column "
                                f"(found {', '.join(rows[0]) or 'nothing'})")

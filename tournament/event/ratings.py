@@ -26,15 +26,20 @@ The ratings file's SQL is :mod:`tournament.store.ratings`; here are what goes in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import attrs
+
+from domrec.errors import InputError as DomrecInputError
 
 from tournament.event.files import open_event
 from tournament.pairing import standings as st
 from tournament.store import ratings as ratings_file
 from tournament.store.event_store import EventStore
 from tournament.store.ratings import Imported, RatingsFile
+
+if TYPE_CHECKING:
+    from tournament.event import federation_file as ff
 
 
 @attrs.frozen
@@ -77,6 +82,12 @@ class RatingsBook:
         """Copy the event's games with a result (one transaction).  Idempotent."""
         games = list(event_games(store))
         return self.file.import_games(store.uuid, store.settings.name, store.settings.game, label, games)
+
+    def import_report(self, report: "ff.Report", label: str) -> Imported:
+        """Copy a federation report's rated games (``ratings --from``), keyed as the event's own
+        import keys them (its uuid, each game's number in the event file): idempotent, and the
+        same games whether they came from the event file or from its report."""
+        return self.file.import_games(report.uuid, report.name, report.game, label, report_games(report))
 
     def events(self) -> list[dict[str, Any]]:
         return self.file.events()
@@ -147,6 +158,36 @@ def event_games(store: EventStore) -> Iterator[dict[str, Any]]:
                "ranks": ranks}
 
 
+def report_games(report: "ff.Report") -> list[dict[str, Any]]:
+    """A federation report's games as a ratings file keeps them (:func:`event_games`'s shape):
+    only the games of kind ``record``, as ``--add`` rates only those; each side its players
+    (``{"id", "name"}`` with a federation id, the name without), keyed by the game's number in the
+    event file, so that a report read twice, or the event file and its report both, rate each game
+    once."""
+    from tournament.event import federation_file
+
+    people = {p.number: ({"id": p.fed_id, "name": p.name} if p.fed_id else p.name) for p in report.players}
+    out = []
+    for g in report.games:
+        if g.kind != federation_file.RECORD:
+            continue
+        labels = [s.side for s in g.sides]
+        scores = {s.side: s.score or 0 for s in g.sides}
+        winner = None if g.winner in (None, federation_file.DRAW) else g.winner
+        out.append({"table_id": g.game_id, "round": g.round, "table_no": g.table,
+                    "sides": [[people[p] for _, p in s.seats] for s in g.sides],
+                    "ranks": side_ranks(scores, winner, labels)})
+    return out
+
+
+def without_ids(report: "ff.Report") -> int:
+    """How many of the report's rated players have no federation id (matched by name)."""
+    from tournament.event import federation_file
+
+    rated = {p for g in report.games if g.kind == federation_file.RECORD for p in g.players()}
+    return sum(1 for p in report.players if p.number in rated and not p.fed_id)
+
+
 def side_ranks(scores: dict[str, int], winner: str | None, sides: Sequence[str]) -> list[float]:
     """Rank of each side (0 best; level sides share).  Two sides: the winner first, a draw level.
     More sides: by placement (scores, with the game's winner first among those level on top)."""
@@ -202,21 +243,50 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:
     return RatingsBook(ratings_file.open_ratings(path, create))
 
 
+def read_report(path: str | Path) -> "ff.Report":
+    """A federation report file read and checked (``ratings --from``): one line at
+    ``FILE:line:column`` for anything wrong in it (exit 2)."""
+    from domrec.reader import read_bytes
+    from tournament.errors import UnusableInput
+    from tournament.event import federation_file
+
+    try:
+        data = read_bytes(path, REPORT_LIMIT, "a federation report")
+    except OSError as e:
+        raise UnusableInput(f"cannot read {path}: {e.strerror}") from None
+    except DomrecInputError as e:
+        raise UnusableInput(f"{path}: {e.message}") from None
+    return federation_file.read(str(path), data)
+
+
+#: The largest federation report read (a thousand players over many rounds is a few MB).
+REPORT_LIMIT = 256 * 1024 * 1024
+
+
 def import_and_rate(ratings_path: str | Path, event_paths: Sequence[str | Path],
-                    imported: list[str]) -> tuple[list[Rating], list[dict[str, Any]]]:
-    """Import the events (``tournament ratings --add``) and rate everybody: the ratings, best
-    first, and the events in the file.  Every event file is opened (and so checked) before the
-    ratings file is opened or created: a missing or foreign event file must not leave a new,
-    empty ratings file behind.  ``imported`` gets what each import did as it is done (kept when a
-    later one fails)."""
+                    imported: list[str], report_paths: Sequence[str | Path] = ()
+                    ) -> tuple[list[Rating], list[dict[str, Any]]]:
+    """Import the events (``tournament ratings --add``) and the federation reports (``--from``)
+    and rate everybody: the ratings, best first, and the events in the file.  Every event file is
+    opened (and so checked) and every report read before the ratings file is opened or created: a
+    missing, foreign or malformed input must not leave a new, empty ratings file behind.
+    ``imported`` gets what each import did as it is done (kept when a later one fails)."""
     stores: list[EventStore] = []
     try:
+        reports = [read_report(path) for path in report_paths]
         for path in event_paths:
             stores.append(open_event(path))
-        book = open_ratings(ratings_path, create=bool(event_paths))
+        book = open_ratings(ratings_path, create=bool(event_paths) or bool(report_paths))
         try:
             for path, store in zip(event_paths, stores):
                 imported.append(book.import_event(store, str(path)).summary())
+            for path, report in zip(report_paths, reports):
+                line = book.import_report(report, str(path)).summary()
+                unnamed = without_ids(report)
+                if unnamed:
+                    line += (f"; {unnamed} player{'s' if unnamed != 1 else ''} without a federation id, "
+                             f"matched by name")
+                imported.append(line)
             return book.ratings(), book.events()
         finally:
             book.close()

@@ -128,7 +128,7 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
         raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
     if not rows:
         raise PlayerInputError(f"{path} is empty")
-    header = [h.strip().lower() for h in rows[0]]
+    header = [pl.ID_COLUMNS.get(h.strip().lower(), h.strip().lower()) for h in rows[0]]
     for col in ("name", "team"):
         if col not in header:
             raise PlayerInputError(f"{path}: a team event's players CSV needs a '{col}' column "
