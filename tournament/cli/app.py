@@ -237,7 +237,7 @@ def number(text: str, what: str) -> float:
 
 def emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
          extra: dict[str, Any] | None = None, footer: Iterable[str] = (), wide: bool = False,
-         keep: Iterable[str] = ()) -> None:
+         keep: Iterable[str] = (), lines: int | None = None) -> None:
     if as_json:
         doc = {**(extra or {}), "rows": rows} if extra is not None else rows
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
@@ -248,7 +248,7 @@ def emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         return
     from tournament.pages import terminal
 
-    terminal.print_table(rows, title, footer, wide, keep)
+    terminal.print_table(rows, title, footer, wide, keep, lines or terminal.MAX_NAME_LINES)
 
 
 def write_output(path: Path, text: str, kind: Any, force: bool = False) -> None:

@@ -116,7 +116,11 @@ def column_widths(rows: Sequence[dict[str, Any]], columns: Sequence[str], width:
     chrome = 1 + 3 * len(columns) if chrome is None else chrome
     spare = width - chrome - sum(widths.values())
     while spare > 0 and natural:
-        c = max(natural, key=lambda k: natural[k] - widths[k])
+        lacking = {k: natural[k] - widths[k] for k in natural if natural[k] > widths[k]}
+        small = [k for k in lacking if lacking[k] <= spare]
+        # compact: a name shortened with "…" loses as much by one character as by twenty, so the
+        # spare first makes whole the names it can; then to the column that lacks the most.
+        c = min(small, key=lambda k: lacking[k]) if compact and small else max(natural, key=lambda k: natural[k] - widths[k])
         if natural[c] <= widths[c]:
             break
         widths[c] += 1
@@ -146,10 +150,14 @@ def needed_width(rows: Sequence[dict[str, Any]], columns: Sequence[str], squeeze
 #: Shorter headers for a table that needs every column at a narrow terminal (the compact layout),
 #: each explained in a line under the table.
 ABBREVIATIONS = {"played": "pl", "against": "agst", "Buchholz": "Bch", "forfeits": "ff", "byes": "bye",
-                 "firsts": "1st", "placement": "plc", "average": "avg"}
+                 "firsts": "1st", "placement": "plc", "average": "avg",
+                 # a team's standings (``standings --by team``)
+                 "points_for": "for", "points_against": "agst", "efectividad": "efec", "match_points": "MP",
+                 "matches_won": "mW", "matches_lost": "mL"}
 #: What each abbreviation stands for, in the line under the table.
 ABBREVIATED = {"pl": "played", "agst": "points against", "Bch": "Buchholz", "ff": "forfeits", "bye": "byes",
-               "1st": "firsts", "plc": "placement", "avg": "average"}
+               "1st": "firsts", "plc": "placement", "avg": "average", "for": "points for",
+               "efec": "efectividad", "MP": "match points", "mW": "matches won", "mL": "matches lost"}
 #: A cell of one paragraph of words (a name) takes at most this many lines; beyond, it ends in "…".
 MAX_NAME_LINES = 2
 #: The compact layout's space between columns: no vertical rules, two spaces.
@@ -195,21 +203,23 @@ def _min_width(rows: Sequence[dict[str, Any]], column: str) -> int:
 def _abbreviate(rows: list[dict[str, Any]], columns: list[str]) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """The rows under the compact layout's short headers, the headers, and the line that explains
     them; a status folds into the name ("(withdrawn)") where a name column is shown."""
-    if "status" in columns and "name" in columns:
-        rows = [{**r, "name": f"{r['name']} (withdrawn)"} if r.get("status") == "withdrawn" else r for r in rows]
+    named = next((c for c in ("name", "team") if c in columns), None)
+    if "status" in columns and named:
+        rows = [{**r, named: f"{r[named]} (withdrawn)"} if r.get("status") == "withdrawn" else r for r in rows]
         columns = [c for c in columns if c != "status"]
     short = {c: ABBREVIATIONS.get(c, c) for c in columns}
-    if len(set(short.values())) < len(short):  # a header of the data already reads so: keep the long ones
-        short = {c: c for c in columns}
+    for c in columns:  # a header of the data already reads so: that one keeps its long name
+        if short[c] != c and list(short.values()).count(short[c]) > 1:
+            short[c] = c
     rows = [{short[c]: r.get(c) for c in columns} for r in rows]
-    used = [f"{short[c]} {ABBREVIATED[short[c]]}" for c in columns if short[c] != c]
+    used = [f"{short[c]} {ABBREVIATED[short[c]]}" for c in columns if short[c] != c and short[c] != "for"]
     return rows, [short[c] for c in columns], ([f"({', '.join(used)})"] if used else [])
 
 
 def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = (), wide: bool = False,
-                keep: Iterable[str] = ()) -> None:
+                keep: Iterable[str] = (), lines: int = MAX_NAME_LINES) -> None:
     """A table at the terminal's width (see the module's docstring): ruled, as wide as it needs;
-    when that does not fit with names in at most :data:`MAX_NAME_LINES` lines, the compact layout
+    when that does not fit with names in at most ``lines`` lines, the compact layout
     (no vertical rules, short headers explained under the table, names shortened with "…") keeps
     every column; only when even that does not fit do the least important columns go, said so
     in a line under the table."""
@@ -223,7 +233,7 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     width = terminal_width()
     compact = False
     legend: list[str] = []
-    if not wide and needed_width(rows, columns, True) > width or not wide and not _ruled_fits(rows, columns, width):
+    if not wide and needed_width(rows, columns, True) > width or not wide and not _ruled_fits(rows, columns, width, lines):
         compact = True
         rows, columns, legend = _abbreviate(rows, columns)
         keep = {ABBREVIATIONS.get(c, c) for c in keep}
@@ -236,7 +246,7 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
                 hidden.append(ABBREVIATED.get(c, c))
         legend = [x for x in legend if True]
         if hidden:
-            used = [f"{c} {ABBREVIATED[c]}" for c in columns if c in ABBREVIATED]
+            used = [f"{c} {ABBREVIATED[c]}" for c in columns if c in ABBREVIATED and c != "for"]
             legend = [f"({', '.join(used)})"] if used else []
     if "byes" in hidden and "name" in columns:  # a bye is no game, yet may count as one won: said
         rows = [{**r, "name": f"{r['name']} ({r['byes']} bye{'s' if r['byes'] != 1 else ''})"}
@@ -249,11 +259,12 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
         width = max(width, needed_width(rows, columns, True))
     console = Console(width=width, soft_wrap=False)
     if compact:
+        # As wide as its title (up to the terminal's width), so that the title reads on one line.
         table = Table(title=Text(plain_direction(title)), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
-                      padding=(0, 1, 0, 0), collapse_padding=True)
+                      padding=(0, 1, 0, 0), collapse_padding=True, min_width=min(len(title), width))
         widths = column_widths(rows, columns, width, chrome=COMPACT_GAP * max(0, len(columns) - 1), compact=True)
     else:
-        table = Table(title=Text(plain_direction(title)), show_lines=False)
+        table = Table(title=Text(plain_direction(title)), show_lines=False, min_width=min(len(title), width))
         widths = column_widths(rows, columns, width) if not wide else {c: natural_width(rows, c) for c in columns}
     for c in columns:
         if _wraps(c):  # wrapped here, between words and after hyphens: rich would cut a long word
@@ -263,7 +274,7 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
             words = any(isinstance(r.get(c), str) and r.get(c) and not _numeric(r.get(c)) for r in rows)
             table.add_column(Text(c), no_wrap=True, justify="left" if words else "right", min_width=widths[c])
     for r in rows:
-        table.add_row(*(Text(_fit_cell(_cell(r.get(c)), widths[c], wide)) if _wraps(c) else _cell(r.get(c))
+        table.add_row(*(Text(_fit_cell(_cell(r.get(c)), widths[c], wide, lines, c != "result")) if _wraps(c) else _cell(r.get(c))
                         for c in columns))
     console.print(table)
     for line in [*footer, *legend]:
@@ -274,19 +285,27 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
             console.print(Text(part))
 
 
-def _fit_cell(text: str, width: int, wide: bool) -> str:
-    """A name cell: wrapped between words; a name (one paragraph) in at most
-    :data:`MAX_NAME_LINES` lines, shortened with "…" beyond (never with ``--wide``)."""
-    if wide or "\n" in text:
+def _fit_cell(text: str, width: int, wide: bool, lines: int = MAX_NAME_LINES, shortens: bool = True) -> str:
+    """A name cell: wrapped between words; a name (one paragraph) in at most ``lines`` lines,
+    shortened with "…" beyond (never with ``--wide``)."""
+    if wide or "\n" in text or not shortens:
         return _wrap_cell(text, width)
-    return shorten(text, width)
+    return shorten(text, width, lines)
 
 
-def _ruled_fits(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int) -> bool:
-    """Whether the ruled layout shows every name whole in at most :data:`MAX_NAME_LINES` lines."""
+def _ruled_fits(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int,
+                lines: int = MAX_NAME_LINES) -> bool:
+    """Whether the ruled layout shows every name whole in at most ``lines`` lines."""
     widths = column_widths(rows, columns, width)
-    return all(shorten(_cell(r.get(c)), widths[c]) == _wrap_cell(_cell(r.get(c)), widths[c])
-               for c in columns if _wraps(c) for r in rows if _one_paragraph(r.get(c)))
+    return all(shorten(_cell(r.get(c)), widths[c], lines) == _wrap_cell(_cell(r.get(c)), widths[c])
+               for c in columns if _wraps(c) and c != "result" for r in rows if _one_paragraph(r.get(c)))
+
+
+def fits_whole(rows: Sequence[dict[str, Any]], width: int, lines: int = MAX_NAME_LINES) -> bool:
+    """Whether ``rows`` print ruled at ``width`` with every column and every name whole in at most
+    ``lines`` lines (else :func:`print_table` lays them out compact)."""
+    columns = list(rows[0]) if rows else []
+    return needed_width(rows, columns, True) <= width and _ruled_fits(rows, columns, width, lines)
 
 
 def wrap_lines(text: str, width: int | None = None) -> list[str]:
