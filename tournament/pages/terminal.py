@@ -169,6 +169,18 @@ def shorten(text: str, width: int, lines: int = MAX_NAME_LINES) -> str:
     what does not fit is cut and marked with an ellipsis ("…"), so the cell says it is shortened:
     a reader never takes "Fernández-Or" for a whole name."""
     out = textwrap.wrap(text, max(width, 1), break_long_words=False, break_on_hyphens=True) or [""]
+    parts = text.split(" & ")
+    if lines == 1 and len(out) > 1 and len(parts) > 1 and all(re.match(r"#\d+ ", x) for x in parts):
+        # Partners each with a number (``#7 Ana & #16 Bo``): each shortened in its share, so that
+        # no partner's number is lost to the other's long name.
+        share = (width - 3 * (len(parts) - 1)) // len(parts)
+        need = {i: len(x) for i, x in enumerate(parts)}
+        spare = width - 3 * (len(parts) - 1) - sum(min(n, share) for n in need.values())
+        widths = {}
+        for i in sorted(need, key=need.get):
+            widths[i] = min(need[i], share + max(spare, 0)) if need[i] > share else need[i]
+            spare -= max(0, widths[i] - share)
+        return " & ".join(x if len(x) <= widths[i] else shorten(x, widths[i], 1) for i, x in enumerate(parts))
     if len(out) <= lines and all(len(line) <= width for line in out):
         return "\n".join(out)
     kept: list[str] = []
