@@ -191,7 +191,7 @@ def shorten(text: str, width: int, lines: int = MAX_NAME_LINES) -> str:
     rest = ""
     for line in out[len(kept):]:  # the lines a hyphen broke join again without a space
         rest += ("" if not rest or re.search(r"\w-$", rest) else " ") + line
-    kept.append(rest[:max(width - 1, 0)].rstrip() + "…")
+    kept.append(rest[:max(width - 1, 0)].rstrip(" &,·") + "…")  # not "Ana &…": "Ana…"
     return "\n".join(kept)
 
 
