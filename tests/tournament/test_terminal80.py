@@ -97,7 +97,7 @@ def test_pair_quiet_says_one_line(tmp_path):
     path = _pairs_event(tmp_path)
     r = run("pair", path, "--quiet")
     assert r.exit_code == 0, r.output
-    assert r.output.strip().splitlines() == ["Club night — round 1: 2 tables, 8 seated, 0 byes "
+    assert r.output.strip().splitlines() == ["Club night — round 1: 2 tables, 4 pairs seated, 0 byes "
                                              "(`tournament tables` prints them)"]
 
 

@@ -116,8 +116,12 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
             emit(compact, False, False, title, footer=footer, keep=("table",))
     else:
         played = sum(1 for t in tables if results.get(t.number) != "to play")
+        seated, given = f"{len(rows)} seated", len(bye_players)
+        if pairs:  # counted as the event numbers them: pairs
+            seated = f"{len({r['pair_id'] for r in rows})} pairs seated"
+            given = len(set(byes))
         typer.echo(f"{title}: {len(tables)} table{'s' if len(tables) != 1 else ''}, "
-                   f"{len(rows)} seated, {len(bye_players)} bye{'s' if len(bye_players) != 1 else ''}"
+                   f"{seated}, {given} bye{'s' if given != 1 else ''}"
                    f"{f', {played} played' if played else ''} (`tournament tables` prints them)")
 
 
