@@ -325,3 +325,22 @@ def test_the_desk_in_a_real_80_column_terminal(tmp_path):
     assert any(len(line) > 80 for out in piped[:2] for line in out.splitlines())  # one line in a pipe
     assert screen.split() == "".join(piped).split(), (screen, piped)  # the same words: none cut
     _no_word_cut(screen)
+
+
+def test_the_public_pages_number_a_pair_as_the_desk_does(tmp_path):
+    """Find your table and a player's page show the pair's number (the standings' no.), never the
+    player's; a search by that number finds both its players."""
+    from tournament import open_event
+    from tournament.event import public as pub
+
+    path = _pairs_event(tmp_path / "p.db")
+    run("report", path, "-o", tmp_path / "r.html")
+    index = (tmp_path / "r-pages" / "index.html").read_text(encoding="utf-8")
+    numbers = re.findall(r'<span class="no">#(\d+)</span>', index)
+    assert numbers and set(numbers) <= {"1", "2", "3", "4", "5"}, numbers  # pairs 1-5, never players 6-10
+    ha = (tmp_path / "r-pages" / "player-10.html").read_text(encoding="utf-8")  # Ha, of pair #5 Gus & Ha
+    assert "<h2>Ha</h2>" in ha and "Pair: #5 Gus &amp; Ha" in ha
+    with open_event(path) as store:
+        data = pub.public_data(store)
+    rows = pub.find_your_table(pub.current_round(data["rounds"]), pub._pair_numbers(data))
+    assert sorted(r["name"] for r in pub.search(rows, "#5")) == ["Gus", "Ha"]
