@@ -124,11 +124,12 @@ def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
             p = players[s.player]
             row = {"round": round_no, "table": t.number, "seat": s.seat, "side": s.side, "id": p.id,
                    "name": p.name}
-            if store.settings.format == PAIRS:  # the pair's number: how a pairs event numbers its entries
+            if store.settings.format == PAIRS:
                 row["pair"] = teams.get(pair_of.get(p.id), "")
-                row["pair_id"] = pair_of.get(p.id)
             if store.settings.teams:
                 row["team"] = squad_of.get(pair_of.get(p.id), "")
+            if store.settings.format == PAIRS:  # the pair's number: how a pairs event numbers its entries
+                row["pair_id"] = pair_of.get(p.id)
             res = results.get(t.id)
             row["score"], row["result"] = _seat_result(t, s, res, store.settings.forfeit_score)
             rows.append(row)

@@ -212,14 +212,17 @@ def _min_width(rows: Sequence[dict[str, Any]], column: str) -> int:
     return min(natural_width(rows, column), MIN_TEXT_WIDTH)
 
 
-def _abbreviate(rows: list[dict[str, Any]], columns: list[str]) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+def _abbreviate(rows: list[dict[str, Any]], columns: list[str],
+               keep: Iterable[str] = ()) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """The rows under the compact layout's short headers, the headers, and the line that explains
-    them; a status folds into the name ("(withdrawn)") where a name column is shown."""
+    them; a status folds into the name ("(withdrawn)") where a name column is shown.  A column
+    that ranks (``keep``) keeps its own name: the line under the table says it in full."""
     named = next((c for c in ("name", "team") if c in columns), None)
     if "status" in columns and named:
         rows = [{**r, named: f"{r[named]} (withdrawn)"} if r.get("status") == "withdrawn" else r for r in rows]
         columns = [c for c in columns if c != "status"]
-    short = {c: ABBREVIATIONS.get(c, c) for c in columns}
+    keep = set(keep)
+    short = {c: c if c in keep else ABBREVIATIONS.get(c, c) for c in columns}
     for c in columns:  # a header of the data already reads so: that one keeps its long name
         if short[c] != c and list(short.values()).count(short[c]) > 1:
             short[c] = c
@@ -247,8 +250,12 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     legend: list[str] = []
     if not wide and needed_width(rows, columns, True) > width or not wide and not _ruled_fits(rows, columns, width, lines):
         compact = True
-        rows, columns, legend = _abbreviate(rows, columns)
-        keep = {ABBREVIATIONS.get(c, c) for c in keep}
+        keep = set(keep)
+        shortened = _abbreviate(rows, columns, keep)
+        if compact_width(shortened[0], shortened[1]) > width:  # the ranking columns' short names too
+            shortened = _abbreviate(rows, columns)
+            keep = {ABBREVIATIONS.get(c, c) for c in keep}
+        rows, columns, legend = shortened
         for c in [*[ABBREVIATIONS.get(c, c) for c in DROP_ORDER],
                   *reversed([c for c in columns if c not in DROP_ORDER])]:
             if compact_width(rows, columns) <= width:
@@ -256,7 +263,6 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
             if c in columns and c not in keep and (c in DROP_ORDER or c in ABBREVIATED or not _wraps(c)):
                 columns.remove(c)
                 hidden.append(ABBREVIATED.get(c, c))
-        legend = [x for x in legend if True]
         if hidden:
             used = [f"{c} {ABBREVIATED[c]}" for c in columns if c in ABBREVIATED and c != "for"]
             legend = [f"({', '.join(used)})"] if used else []
