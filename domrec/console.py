@@ -50,8 +50,105 @@ def paint(text: str, style: str, stream: TextIO | None = None) -> str:
 
 
 def echo_err(text: str, style: str | None = None) -> None:
-    """A line on stderr, coloured there if stderr is a terminal."""
-    typer.echo(paint(text, style, sys.stderr) if style else text, err=True)
+    """A line on stderr, coloured there if stderr is a terminal, and fitted to its width there
+    (:func:`fit_line`: the colour's codes would hide the line's length from :class:`FittedLines`)."""
+    width = line_width(sys.stderr)
+    for part in (fit_line(text, width) if width else [text]):
+        typer.echo(paint(part, style, sys.stderr) if style else part, err=True)
+
+
+# --- lines fitted to the terminal ----------------------------------------------------------------
+
+def line_width(stream: Any) -> int | None:
+    """The width to wrap a message to on ``stream``: the terminal's (``COLUMNS`` honoured), or
+    None when ``stream`` is not a terminal: a pipe, a file, a log gets each message on one line,
+    however long, so that a script can grep it."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        if not (isatty and isatty()):
+            return None
+    except ValueError:  # a closed stream
+        return None
+    import shutil
+    return max(shutil.get_terminal_size().columns, 20)
+
+
+def fit_line(line: str, width: int) -> list[str]:
+    """``line`` wrapped between words to ``width``, each continuation indented two spaces past
+    the line's own indent so that a wrapped message reads as one; a word is never split (one
+    wider than the terminal, a long path, runs over whole)."""
+    import textwrap
+
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip())]
+    return textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_long_words=False,
+                         break_on_hyphens=False) or [line]
+
+
+class FittedLines:
+    """A text stream that, on a terminal, wraps each line wider than the terminal between words
+    (:func:`fit_line`): a refusal or a confirmation of 120 characters reads at 80 columns without
+    a word cut by the terminal's edge.  Not on a terminal, everything passes as written.  A line
+    holding an escape sequence (colour, a progress bar's redraw) passes as it is, and so does
+    everything inside :meth:`verbatim` (a table laid out for the width already)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._pending = ""
+        self._verbatim = 0
+
+    def write(self, text: Any) -> Any:
+        if not isinstance(text, str) or self._verbatim:
+            return self._stream.write(text)
+        width = line_width(self._stream)
+        if width is None:
+            return self._stream.write(text)
+        self._pending += text
+        whole, newline, self._pending = self._pending.rpartition("\n")
+        if newline:
+            out = [part for line in (whole + newline).split("\n")[:-1]
+                   for part in ([line] if "\x1b" in line else fit_line(line, width))]
+            self._stream.write("\n".join(out) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:  # a partial line (a prompt, a bar's redraw): shown as it is
+            self._stream.write(self._pending)
+            self._pending = ""
+        self._stream.flush()
+
+    def close_line(self) -> None:
+        """What is left of a line without its newline, written (at the command's end); a stream
+        gone meanwhile (a reader that closed the pipe) is no error here."""
+        if self._pending:
+            try:
+                self._stream.write(self._pending)
+            except (OSError, ValueError):
+                pass
+            self._pending = ""
+
+    @contextlib.contextmanager
+    def verbatim(self) -> Iterator[None]:
+        """Writes in the block pass unwrapped (what was laid out for the width already)."""
+        self.flush()
+        self._verbatim += 1
+        try:
+            yield
+        finally:
+            self._verbatim -= 1
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def verbatim(stream: Any) -> Iterator[None]:
+    """:meth:`FittedLines.verbatim` of ``stream`` (through a :class:`PlainDirection` too), or
+    nothing to do for a stream that does not wrap."""
+    block = getattr(stream, "verbatim", None)
+    with (block() if block is not None else contextlib.nullcontext()):
+        yield
 
 
 # --- direction controls -------------------------------------------------------------------------

@@ -53,8 +53,11 @@ def run(*args, columns: int | None = None):
 
 def parse_table(output: str) -> tuple[list[str], list[list[str]]]:
     """A rich table's header and rows, a row being the lines from one first cell to the next with
-    the wrapped lines of each cell put back together (a name wrapped at a space gets its space)."""
+    the wrapped lines of each cell put back together (a name wrapped at a space gets its space).
+    The compact layout (no vertical rules: :func:`parse_compact`) is read too."""
     lines = output.splitlines()
+    if not any(line.startswith("┃") for line in lines):
+        return parse_compact(output)
     header = [c.strip() for c in next(line for line in lines if line.startswith("┃")).strip("┃").split("┃")]
     rows: list[list[str]] = []
     for line in lines:
@@ -65,6 +68,27 @@ def parse_table(output: str) -> tuple[list[str], list[list[str]]]:
             rows.append(cells)
         else:
             rows[-1] = [a + (" " if a and b else "") + b for a, b in zip(rows[-1], cells)]
+    return header, rows
+
+
+def parse_compact(output: str) -> tuple[list[str], list[list[str]]]:
+    """The compact layout's header (the line above the rule) and rows (cells two spaces apart; a
+    line that starts blank continues the name of the row above)."""
+    lines = output.splitlines()
+    rule = next(i for i, line in enumerate(lines) if set(line.strip()) == {"─"})
+    header = re.split(r"\s{2,}", lines[rule - 1].strip())
+    name = header.index("name")
+    rows: list[list[str]] = []
+    for line in lines[rule + 1:]:
+        if not line.strip():
+            break
+        cells = re.split(r"\s{2,}", line.strip())
+        if line[:2].strip() or len(cells) == len(header):
+            if len(cells) != len(header):
+                break  # the lines under the table
+            rows.append(cells)
+        else:
+            rows[-1][name] += " " + line.strip()
     return header, rows
 
 
@@ -82,9 +106,13 @@ def test_standings_fit_80_columns_and_never_cut_a_number(event: Path) -> None:
         # Every number whole; every name whole once its wrapped lines are put together.
         assert shown["rank"] == str(row["rank"]) and shown["wins"] == str(row["wins"])
         assert shown["diff"] == str(row["diff"]) and shown["for"] == str(row["for"])
-        byes = f"({row['byes']}bye{'s' if row['byes'] != 1 else ''})" if row.get("byes") else ""
-        assert shown["name"].replace(" ", "") == row["name"].replace(" ", "") + byes  # a bye is said
-    assert "not shown at this width" in r.output and "--wide" in r.output
+        assert shown["bye"] == str(row["byes"]) and shown["no."] == str(row["id"])
+        assert shown.get("ff", "-") == str(row.get("forfeits", "-"))
+        # A name whole, or its beginning then "…" (in at most two lines)
+        name = shown["name"].replace(" ", "")
+        assert name == row["name"].replace(" ", "") or (
+            name.endswith("…") and row["name"].replace(" ", "").startswith(name[:-1])), (name, row["name"])
+    assert "not shown at this width" not in r.output  # every column kept
 
 
 def test_standings_wide_shows_every_column(event: Path) -> None:
@@ -110,10 +138,11 @@ def test_tables_fit_80_columns_and_wide_shows_names_whole(event: Path) -> None:
     r = run("tables", event, columns=80)
     assert r.exit_code == 0, r.output
     assert max(len(line) for line in r.output.splitlines()) <= 80
-    header, rows = parse_table(r.output)
-    assert header == ["table", "NS", "EW", "result"] and len(rows) == 5  # a column a side when a seat a column is too wide
-    seated = "".join(cell.replace(" ", "") for row in rows for cell in row[1:3])
-    assert f"#1{LONG}".replace(" ", "") in seated and f"#5{UNBROKEN}" in seated
+    lines = r.output.splitlines()
+    assert lines[1].split() == ["table", "NS", "EW", "score"]  # one line a table (issue 39)
+    rows = [line for line in lines[3:] if re.match(r"\s+\d+  ", line)]
+    assert len(rows) == 5 and all(line.count("#") == 4 for line in rows)  # both partners' numbers kept
+    assert re.search(r"#5 Supercalif\w*…", r.output)  # a name shortened says so
     wide = run("tables", event, "--wide", columns=80)
     assert wide.exit_code == 0 and f"{LONG}" in wide.output
 
@@ -365,7 +394,9 @@ def test_a_narrow_terminal_never_drops_a_ranking_column(tmp_path: Path) -> None:
     store.close()
     r = run("standings", path, columns=40)
     header, rows = parse_table(r.output)
-    assert header[:5] == ["rank", "name", "wins", "against", "Buchholz"]
+    # at 40 columns even the ranking columns take their short names, explained under the table
+    assert header[:5] == ["rank", "name", "wins", "agst", "Bch"]
+    assert "agst points against" in r.output and "Bch Buchholz" in r.output
     assert "for" not in header and "not shown at this width" in r.output
     data = json.loads(run("standings", path, "--json").output)["standings"]
     assert [row[3] for row in rows] == [str(d["against"]) for d in data]

@@ -291,7 +291,7 @@ def test_team_commands_and_lineup(tmp_path: Path) -> None:
     for tno in range(2, 5):
         run("result", event, "--table", tno, "--score", "NS=200,EW=100", "--round", "1")
     out = run("tables", event, "--csv")
-    assert out.splitlines()[0] == "round,table,seat,side,id,name,pair,team,score,result"
+    assert out.splitlines()[0] == "round,table,seat,side,id,name,pair,team,pair_id,score,result"
     # The second table of a match has the sides swapped: each team won one game.
     assert "Tables 1-2:" in run("tables", event) and "1 – 1" in run("tables", event)
     assert "(match drawn)" in run("tables", event)

@@ -141,7 +141,9 @@ def guarded(fn: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         streams = sys.stdout, sys.stderr
         # Names stored before direction controls were refused still print in the order they read.
-        sys.stdout, sys.stderr = console.PlainDirection(streams[0]), console.PlainDirection(streams[1])
+        # A message wider than the terminal wraps between words there (never in a pipe).
+        fitted = console.FittedLines(streams[0]), console.FittedLines(streams[1])
+        sys.stdout, sys.stderr = console.PlainDirection(fitted[0]), console.PlainDirection(fitted[1])
         try:
             return fn(*args, **kwargs)
         except typer.Exit:
@@ -169,6 +171,8 @@ def guarded(fn: Callable) -> Callable:
         except Exception as e:  # a bug: say so in one line
             fail(f"internal error ({type(e).__name__}: {e}); please report it", EXIT_UNUSABLE)
         finally:
+            for stream in fitted:
+                stream.close_line()
             sys.stdout, sys.stderr = streams
     return wrapper
 
@@ -237,7 +241,7 @@ def number(text: str, what: str) -> float:
 
 def emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
          extra: dict[str, Any] | None = None, footer: Iterable[str] = (), wide: bool = False,
-         keep: Iterable[str] = ()) -> None:
+         keep: Iterable[str] = (), lines: int | None = None) -> None:
     if as_json:
         doc = {**(extra or {}), "rows": rows} if extra is not None else rows
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
@@ -248,7 +252,8 @@ def emit(rows: list[dict[str, Any]], as_csv: bool, as_json: bool, title: str,
         return
     from tournament.pages import terminal
 
-    terminal.print_table(rows, title, footer, wide, keep)
+    with console.verbatim(sys.stdout):  # laid out for the width already (or, --wide, for none)
+        terminal.print_table(rows, title, footer, wide, keep, lines or terminal.MAX_NAME_LINES)
 
 
 def write_output(path: Path, text: str, kind: Any, force: bool = False) -> None:

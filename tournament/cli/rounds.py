@@ -32,6 +32,8 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     players = {p.id: p for p in store.players()}
     bye_players = store.byes(round_no).get(round_no, [])
     byes = [f"#{p} {players[p].name}" for p in bye_players]
+    if store.settings.format == PAIRS:  # a pair's number and name, once a pair
+        byes = list(dict.fromkeys(rounds.pair_label(store, p) for p in bye_players))
     if as_json:
         extra: dict[str, Any] = {"round": round_no, "byes": [{"id": p, "name": players[p].name}
                                                               for p in bye_players]}
@@ -45,27 +47,37 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
             row = {k: "" for k in (rows[0] if rows else {"round": 0, "table": 0, "seat": "", "side": "",
                                                           "id": 0, "name": "", "score": "", "result": ""})}
             row.update({"round": round_no, "table": "bye", "id": p, "name": players[p].name})
+            if "pair_id" in row and p in players:  # a pair's bye: its number and name, as a seat's row
+                team = next((t for t in store.teams() if t.id == players[p].team), None)
+                row.update({"pair": team.name if team else "", "pair_id": team.id if team else None})
             rows.append(row)
         emit(rows, True, False, "")
         return
     tables = store.tables(round_no)
     seats = {(r["table"], r["seat"]): r for r in rows}
+    pairs = store.settings.format == PAIRS
     results = {t.number: _result_text(store.result_for(t.id), [s.side for s in t.seats],
-                                      _side_names(t, seats, store.settings.format == PAIRS),
+                                      _side_names(t, seats, pairs),
                                       {p: players[p].name for p in t.players}) for t in tables}
-    full, compact = [], []
+    scores = {t.number: _score_text(store.result_for(t.id), [s.side for s in t.seats],
+                                    {p: players[p].name for p in t.players}) for t in tables}
+    full, compact, one = [], [], []
     for t in tables:
         line: dict[str, Any] = {"table": t.number}
         short: dict[str, Any] = {"table": t.number}
+        single: dict[str, Any] = {"table": t.number}
         for side in dict.fromkeys(s.side for s in t.seats):
             mine = [seats[(t.number, s.seat)] for s in t.seats if s.side == side]
-            people = [f"#{r['id']} {r['name']}" for r in mine]
+            # One numbering (docs/tournament.md): in a pairs event a pair's number, as it was
+            # added and as the standings show it; its players by name.  Elsewhere each player's.
+            people = [r["name"] if pairs else f"#{r['id']} {r['name']}" for r in mine]
+            pair = f"#{mine[0]['pair_id']} {mine[0]['pair']}" if pairs else ""
             if store.settings.teams:
                 line[f"{side} team"] = mine[0]["team"]
-            if store.settings.format == PAIRS:
-                line[f"{side} pair"] = mine[0]["pair"]
+            if pairs:
+                line[f"{side} pair"] = pair
             line.update({r["seat"]: who for r, who in zip(mine, people)})
-            head = [mine[0]["pair"]] if store.settings.format == PAIRS else []
+            head = [pair] if pairs else []
             if store.settings.teams:
                 head.insert(0, mine[0]["team"])
             lines = head + [f"{r['seat']} {who}" for r, who in zip(mine, people)]
@@ -73,9 +85,15 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
                 short[side] = "\n".join(lines)
             else:  # players on their own: one column for the table's players, a line each
                 short["players"] = (short.get("players", "") + "\n" + lines[0]).lstrip("\n")
+            # One line: a side's number and name (a pair's; partners of a rotating event both)
+            who = pair if pairs else " & ".join(people)
+            team = mine[0].get("team") or ""
+            single[side] = who + (f" ({team})" if team and team not in who else "")
         line["result"] = short["result"] = results.get(t.number, "")
+        single["score"] = scores.get(t.number, "")
         full.append(line)
         compact.append(short)
+        one.append(single)
     footer = [f"bye: {', '.join(byes)}"] if byes else []
     if store.settings.teams:
         from tournament.event.teams import match_lines
@@ -88,24 +106,32 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         from tournament.pages import terminal
         # A seat a column, partners side by side, when that fits the terminal between words;
         # else a column a side (a pair: its name, then its players), so a name is never cut.
-        fits = wide or terminal.needed_width(full, list(full[0]) if full else [], True) <= terminal.terminal_width()
-        emit(full if fits else compact, False, False, title, footer=footer, wide=wide, keep=("table",))
+        width = terminal.terminal_width()
+        if wide or terminal.fits_whole(full, width, lines=1):  # a name a line: else one line a table
+            emit(full, False, False, title, footer=footer, wide=wide, keep=("table",))
+        elif all(list(r) == list(one[0]) for r in one) and terminal.compact_width(one, list(one[0])) <= width:
+            # One line a table: each side's number and name (shortened with "…"), then the score.
+            emit(one, False, False, title, footer=footer, keep=("table", "score"), lines=1)
+        else:  # a table of many players: a column a side or a line a player, names whole
+            emit(compact, False, False, title, footer=footer, keep=("table",))
     else:
         played = sum(1 for t in tables if results.get(t.number) != "to play")
+        seated, given = f"{len(rows)} seated", len(bye_players)
+        if pairs:  # counted as the event numbers them: pairs
+            seated = f"{len({r['pair_id'] for r in rows})} pairs seated"
+            given = len(set(byes))
         typer.echo(f"{title}: {len(tables)} table{'s' if len(tables) != 1 else ''}, "
-                   f"{len(rows)} seated, {len(bye_players)} bye{'s' if len(bye_players) != 1 else ''}"
+                   f"{seated}, {given} bye{'s' if given != 1 else ''}"
                    f"{f', {played} played' if played else ''} (`tournament tables` prints them)")
 
 
 def _side_names(t: Any, seats: dict[tuple[int, str], dict[str, Any]], pairs: bool) -> dict[str, str]:
-    """Who a side is, to name a winner by: the pair's name, or the one player of a seat; partners
-    of a rotating event are named by the side (their names are on the row)."""
+    """Who a side is, to name a winner by: the one player of a seat; partners (a pair, or of a
+    rotating event) are named by the side, their names on the row beside the result already."""
     out: dict[str, str] = {}
     for side in dict.fromkeys(s.side for s in t.seats):
         mine = [seats[(t.number, s.seat)] for s in t.seats if s.side == side]
-        if pairs:
-            out[side] = mine[0]["pair"]
-        elif len(mine) == 1:
+        if len(mine) == 1:
             out[side] = mine[0]["name"]
     return out
 
@@ -134,6 +160,28 @@ def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None
     if getattr(result, "note", None) == SCORES_ONLY_NOTE:
         return f"{scores} · {outcome} (scores only)"
     return f"{scores} · {outcome}" + ("" if result.verified else " (manual)")
+
+
+def _score_text(result: Any, sides: Sequence[str], people: dict[int, str] | None = None) -> str:
+    """A result in a few characters, for the one-line form of a round: the sides' scores in
+    seating order (the columns' order) between en dashes, which a minus sign cannot be taken for
+    (``214–21``, ``53–-31``), then who won by side (``NS won``, never the names the row shows),
+    and how it was entered if not from a verified record."""
+    if result is None:
+        return "to play"
+    gone = getattr(result, "absent_players", ()) or ()
+    if gone:
+        who = ", ".join((people or {}).get(p, f"#{p}") for p in gone)
+        return f"forfeit: {who} absent"
+    order = [x for x in dict.fromkeys(sides) if x in result.scores]
+    order += [x for x in result.scores if x not in order]
+    text = "–".join(str(result.scores[side]) for side in order)
+    text += f" {result.winner} won" if result.winner else " draw"
+    if result.kind == "forfeit":
+        return text + " (forfeit)"
+    if getattr(result, "note", None) == SCORES_ONLY_NOTE:
+        return text + " (scores only)"
+    return text + ("" if result.verified else " (manual)")
 
 
 @guarded

@@ -180,6 +180,8 @@ class DeskChange:
 
     #: Player number -> name, to tell a change in words (:func:`desk_history` fills it in).
     names: dict[int, str] = attrs.field(factory=dict, eq=False, repr=False)
+    #: A pairs event: player number -> their pair's number, the one number it shows (docs/tournament.md).
+    pairs: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)
 
     def text(self) -> str:
         where = f"round {self.round}  " if self.round is not None else ""
@@ -193,6 +195,8 @@ class DeskChange:
 
         def who(number: Any) -> str:
             name = self.names.get(number) if isinstance(number, int) else None
+            if name and number in self.pairs:
+                return f"{name} (pair #{self.pairs[number]})"
             return f"{name} (#{number})" if name else f"#{number}"
 
         def both(numbers: Any) -> str:
@@ -258,8 +262,10 @@ def desk_history(store: EventStore) -> list[DeskChange]:
     from tournament.store import desk
 
     names = {p.id: p.name for p in store.players()}
+    pairs = ({p.id: p.team for p in store.players() if p.team is not None}
+             if store.settings.format == "pairs" else {})
     return [DeskChange(r["id"], r["at"], r["by"] or UNKNOWN, r["action"], r["round"], r["detail"], r["reason"],
-                       names)
+                       names, pairs)
             for r in desk.trail(store)]
 
 

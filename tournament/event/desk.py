@@ -90,16 +90,24 @@ def excused(store: EventStore) -> dict[int, set[int]]:
     return out
 
 
+def _who(store: EventStore, player: Player) -> str:
+    """A player as the desk names them: with their number, or in a pairs event their pair's
+    (one numbering: a pair has one number everywhere, docs/tournament.md)."""
+    if store.settings.format == PAIRS and player.team is not None:
+        return f"{player.name} (pair #{player.team})"
+    return f"{player.name} (#{player.id})"
+
+
 def requests_text(store: EventStore) -> list[str]:
     """The requests in force, one line each (``tournament pin EVENT --list``)."""
-    names = {p.id: p.name for p in store.players()}
+    players = {p.id: p for p in store.players()}
     out = []
     for r in sql.requests(store):
-        a = f"{names.get(r['a'], '?')} (#{r['a']})"
+        a = _who(store, players[r["a"]]) if r["a"] in players else f"? (#{r['a']})"
         if r["kind"] == "pin":
             out.append(f"pin: {a} at table {r['table_no']}")
         elif r["kind"] == "apart":
-            b = f"{names.get(r['b'], '?')} (#{r['b']})"
+            b = _who(store, players[r["b"]]) if r["b"] in players else f"? (#{r['b']})"
             until = f" through round {r['until_round']}" if r["until_round"] else ""
             out.append(f"apart: {a} and {b}{until}")
         else:
@@ -303,8 +311,8 @@ def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | 
             raise Refused(f"{player.name} already sits at table {table_no} seat {target.seat}")
         occupant = next(p for p in store.players() if p.id == target.player)
         # One player's move is a swap with whoever sits in the seat.
-        return _swap(store, number, [(player.id, occupant.id)], f"{player.name} (#{player.id})",
-                     f"{occupant.name} (#{occupant.id})", who, "player_moved")
+        return _swap(store, number, [(player.id, occupant.id)], _who(store, player),
+                     _who(store, occupant), who, "player_moved")
 
 
 # --- pins and keep-apart ------------------------------------------------------------------------
@@ -329,7 +337,7 @@ def pin(store: EventStore, key: str, table_no: int | None, who: Who = NOBODY) ->
             if not current:
                 raise Refused(f"{player.name} is not pinned to a table")
             trail_it(store, "unpinned", None, {"player": player.id}, who)
-            return f"{player.name} (#{player.id}) is no longer pinned to a table"
+            return f"{_who(store, player)} is no longer pinned to a table"
         if store.settings.format == PAIRS:
             partner = next((r for r in sql.requests(store) if r["kind"] == "pin" and r["table_no"] != table_no
                             and r["a"] in next(t.players for t in store.teams() if t.id == player.team)), None)
@@ -339,10 +347,10 @@ def pin(store: EventStore, key: str, table_no: int | None, who: Who = NOBODY) ->
         others = [r for r in sql.requests(store) if r["kind"] == "pin" and r["table_no"] == table_no]
         if others and store.settings.format != PAIRS:
             other = next(p for p in store.players() if p.id == others[0]["a"])
-            raise Refused(f"{other.name} (#{other.id}) is already pinned to table {table_no}; unpin them first")
+            raise Refused(f"{_who(store, other)} is already pinned to table {table_no}; unpin them first")
         sql.add_request(store, "pin", player.id, table_no=table_no)
         trail_it(store, "pinned", None, {"player": player.id, "table": table_no}, who)
-    return f"{player.name} (#{player.id}) pinned to table {table_no} from the next round paired"
+    return f"{_who(store, player)} pinned to table {table_no} from the next round paired"
 
 
 def apart(store: EventStore, a: str, b: str, rounds: int | None = None, lift: bool = False,
@@ -362,7 +370,7 @@ def apart(store: EventStore, a: str, b: str, rounds: int | None = None, lift: bo
         current = [r for r in sql.requests(store) if r["kind"] == "apart" and {r["a"], r["b"]} == pair]
         for r in current:
             sql.delete_request(store, r["id"])
-        both = f"{pa.name} (#{pa.id}) and {pb.name} (#{pb.id})"
+        both = f"{_who(store, pa)} and {_who(store, pb)}"
         if lift:
             if not current:
                 raise Refused(f"{both} are not kept apart")

@@ -250,9 +250,19 @@ def _plain(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
 
 
-def find_your_table(r: dict[str, Any]) -> list[dict[str, Any]]:
+def _pair_numbers(data: dict[str, Any]) -> dict[int, int]:
+    """Player -> the number a pairs event shows for them: their pair's (empty in other events)."""
+    if (data.get("event") or {}).get("format") != "pairs":
+        return {}
+    return {int(k): v for k, v in (data.get("unit_of") or {}).items()}
+
+
+def find_your_table(r: dict[str, Any], units: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """A round's seating by player name: name, number, table, seat, partners, opponents (and byes),
-    sorted by name the way people look themselves up (``key``: the name with case and accents aside)."""
+    sorted by name the way people look themselves up (``key``: the name with case and accents aside).
+    ``no`` is the number shown: in a pairs event the pair's (``units``, the data's ``unit_of``),
+    the one number a pair has everywhere (docs/tournament.md); else the player's."""
+    units = units or {}
     out = []
     for t in r["tables"]:
         for s in t["seats"]:
@@ -260,22 +270,23 @@ def find_your_table(r: dict[str, Any]) -> list[dict[str, Any]]:
             opponents = [o["name"] for o in t["seats"] if o["side"] != s["side"]]
             out.append({"name": s["name"], "key": _plain(s["name"]), "id": s["id"], "table": t["table"], "seat": s["seat"],
                         "partners": partners, "opponents": opponents, "match": t["match"],
-                        "result": t["result"], "boards": t.get("boards")})
+                        "result": t["result"], "boards": t.get("boards"), "no": units.get(s["id"], s["id"])})
     for b in r["byes"]:
         out.append({"name": b["name"], "key": _plain(b["name"]), "id": b["id"], "table": None, "seat": None, "partners": [], "opponents": [],
-                    "match": None, "result": None})
+                    "match": None, "result": None, "no": units.get(b["id"], b["id"])})
     return sorted(out, key=lambda row: (row["key"], row["name"]))
 
 
 def search(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
-    """The rows of :func:`find_your_table` a search names: a player number (``12`` or ``#12``), or
-    part of a name (case and accents aside; every word typed must be in the name)."""
+    """The rows of :func:`find_your_table` a search names: the number shown (``12`` or ``#12``: a
+    player's, in a pairs event a pair's, both its players), or part of a name (case and accents
+    aside; every word typed must be in the name)."""
     text = " ".join(query.split())
     if not text:
         return rows
     number = text.removeprefix("#")
     if number.isascii() and number.isdigit():
-        return [row for row in rows if row["id"] == int(number)]
+        return [row for row in rows if row.get("no", row["id"]) == int(number)]
     words = _plain(text).split()
     return [row for row in rows if all(w in row["key"] for w in words)]
 
@@ -336,7 +347,8 @@ def _by_player(data: dict[str, Any]) -> dict[str, Any]:
             for t in r["tables"]:
                 for s in t["seats"]:
                     games.setdefault(s["id"], []).append((r, t))
-        now = {row["id"]: row for row in find_your_table(current_round(data["rounds"]))} if data["rounds"] else {}
+        now = ({row["id"]: row for row in find_your_table(current_round(data["rounds"]), _pair_numbers(data))}
+               if data["rounds"] else {})
         standing = {row["id"]: row for row in data["standings"]["standings"]}
         index = data["_by_player"] = {"games": games, "now": now, "standing": standing}
     return index

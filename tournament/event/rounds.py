@@ -135,10 +135,22 @@ def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:
                 row["pair"] = teams.get(pair_of.get(p.id), "")
             if store.settings.teams:
                 row["team"] = squad_of.get(pair_of.get(p.id), "")
+            if store.settings.format == PAIRS:  # the pair's number: how a pairs event numbers its entries
+                row["pair_id"] = pair_of.get(p.id)
             res = results.get(t.id)
             row["score"], row["result"] = _seat_result(t, s, res, store.settings.forfeit_score)
             rows.append(row)
     return rows
+
+
+def pair_label(store: EventStore, player: int) -> str:
+    """A pairs event's player as the event numbers them: their pair's number and name
+    (``#3 Ana & Bo``); a player of no pair (a reserve not brought in) by their own."""
+    p = next((x for x in store.players() if x.id == player), None)
+    team = next((t for t in store.teams() if p is not None and t.id == p.team), None)
+    if team is None:
+        return f"#{player} {p.name if p else '?'}"
+    return f"pair #{team.id} {team.name}"
 
 
 def _seat_result(table: Table, seat: Any, res: Any, forfeit_score: int) -> tuple[str, str]:

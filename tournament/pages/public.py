@@ -520,7 +520,7 @@ def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: 
     rounds = data["rounds"]
     if page == "index":
         current = pub.current_round(rounds) if rounds else None
-        rows = pub.find_your_table(current) if current else []
+        rows = pub.find_your_table(current, pub._pair_numbers(data)) if current else []
         found = pub.search(rows, query) if query else rows
         letters = _letters(found)
         return values(data, site, page, lang, current=current, rows=found, query=query, total=len(rows),
@@ -657,7 +657,7 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
     finished = bool(data.get("event", {}).get("finished"))
     if not finished:
         current = pub.current_round(data["rounds"])
-        rows = pub.find_your_table(current)
+        rows = pub.find_your_table(current, pub._pair_numbers(data))
         screens.extend(_find_screens(rows, words.round_heading(current), words, scale))
     if "duplicate_standings" in data:  # a duplicate event's pairs by matchpoints and IMPs
         rows = [r for r in data["duplicate_standings"]["pairs"] if r["boards"]]

@@ -690,7 +690,9 @@ class Meetings:
         plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
         met = self.pair_meetings()
         repeats = sum(c - 1 for c in met.values() if c > 1)
-        name = {t: f"{label}" for t, label, _ in self.teams}
+        # One numbering: a pair by its own number (as added, as the standings show it), its
+        # players by name.
+        name = {t: f"#{t} {label}" for t, label, _ in self.teams}
         summary = [f"{self.event} — pairs and their opponents over {plural(self.rounds, 'round')}, "
                    f"{plural(len(self.teams), 'pair')}",
                    "partners: fixed for the event (a pairs event), as entered",
@@ -701,8 +703,9 @@ class Meetings:
         players = {p.id: p for p in self.players}
         for t, label, members in self.teams:
             lines.append("")
-            who = ", ".join(f"#{m} {players[m].name}" for m in members if m in players)
-            lines.extend(textwrap.wrap(f"{label} ({who})", width, subsequent_indent="  ", break_long_words=False))
+            who = [players[m].name for m in members if m in players]
+            head = name[t] + ("" if label == " & ".join(who) else f" ({', '.join(who)})")
+            lines.extend(textwrap.wrap(head, width, subsequent_indent="  ", break_long_words=False))
             against = sorted(((b if a == t else a), c) for (a, b), c in met.items() if t in (a, b))
             items = [name[q] + (f" ×{c}" if c > 1 else "") for q, c in against] or ["none"]
             lines.extend(textwrap.wrap(", ".join(items), width, initial_indent="  opponents: ",
