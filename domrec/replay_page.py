@@ -44,7 +44,7 @@ from domrec.explain import describe_move
 from domrec.i18n import DEFAULT, N_, environment, translations
 from domrec.output import REPLAY_MARK
 from domrec.pictures import MODULES
-from domrec.pictures.changes import changes
+from domrec.pictures.changes import steps
 from domrec.pictures.positions import GAME_TITLES, HandReplay, replay, side_of
 from domrec.record import Record
 from domrec.validate import Problem, Report
@@ -163,8 +163,7 @@ def _hand_data(number: int, replayed: HandReplay, moves: int) -> dict:
     list, which says the same.)"""
     shown = replayed.positions
     datas = [p.data() for p in shown]
-    return {"hand": number, "moves": moves, "first": _compact(datas[0]),
-            "changes": [_compact(changes(a, b)) for a, b in itertools.pairwise(datas)]}
+    return {"hand": number, "moves": moves, "first": _compact(datas[0]), "changes": steps(datas, _number)}
 
 
 @attrs.frozen
@@ -217,15 +216,18 @@ def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
     a key: the key ``board`` repeated in each move's changes is one letter, and a path is one
     string (``["board", "row"]`` is ``"a.c"``)."""
     counts: collections.Counter[str] = collections.Counter()
+    nested = (dict, list)
 
-    def count(value: object) -> None:
-        if isinstance(value, dict):
+    def count(value: object) -> None:  # only containers are visited: most items are numbers
+        if type(value) is dict:
             counts.update(value.keys())
             for v in value.values():
-                count(v)
-        elif isinstance(value, list):
+                if type(v) in nested:
+                    count(v)
+        elif type(value) is list:
             for v in value:
-                count(v)
+                if type(v) in nested:
+                    count(v)
 
     for hand in hands:
         count(hand["first"])
@@ -236,10 +238,10 @@ def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
     alias = {key: _alias(i) for i, (key, _) in enumerate(counts.most_common())}
 
     def renamed(value: object) -> object:
-        if isinstance(value, dict):
-            return {alias[k]: renamed(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [renamed(v) for v in value]
+        if type(value) is dict:
+            return {alias[k]: renamed(v) if type(v) in nested else v for k, v in value.items()}
+        if type(value) is list:
+            return [renamed(v) if type(v) in nested else v for v in value]
         return value
 
     def path(keys: list) -> str:  # aliases are letters and indexes digits: "a.d.2" is a path
@@ -249,6 +251,13 @@ def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
             "changes": [[[path(edit[0]), *renamed(edit[1:])] for edit in edits] for edits in hand["changes"]]}
            for hand in hands]
     return {a: key for key, a in alias.items()}, out
+
+
+def _number(text: str) -> float | int:
+    """A number of a position's JSON written with a point or an exponent, read as :func:`_compact`
+    leaves it: a whole one as an integer."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
 
 
 def _compact(value: object) -> object:
