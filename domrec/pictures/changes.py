@@ -132,20 +132,20 @@ def _changes(before: Any, after: Any, path: Path, whole_size: int | None = None)
     as JSON, when the caller knows it."""
     if _same_plain(before, after):
         return NONE
-    # The whole new value is the edit to beat (its JSON, inside the list's brackets: whole_size - 2).
-    if whole_size is None:
-        whole_size = len(_json([[path, after]]))
-    whole = ([[path, after]], whole_size - 2)
+    # The whole new value is the edit to beat (its JSON, inside the list's brackets: whole_size - 2),
+    # written only when the edits are not plainly shorter than any JSON of ``after`` could be.
     tb = type(before)
     if tb is dict and type(after) is dict:
         parts = [_changes(before[key], value, [*path, key]) if key in before else _one([[*path, key], value])
                  for key, value in after.items()]
         parts += [_one([[*path, key]]) for key in before if key not in after]
         edits = _joined(parts)
-        return edits if edits[1] <= whole[1] else whole
+        return _shorter(edits, path, after, whole_size)
     if tb is list and type(after) is list:
-        edits = _list_changes(before, after, path)
-        return edits if edits[1] <= whole[1] else whole
+        return _shorter(_list_changes(before, after, path), path, after, whole_size)
+    if whole_size is None:
+        whole_size = len(_json([[path, after]]))
+    whole = ([[path, after]], whole_size - 2)
     if tb is str and type(after) is str and _bmp(before) and _bmp(after):
         keep = 0
         while keep < min(len(before), len(after)) and before[keep] == after[keep]:
@@ -156,6 +156,29 @@ def _changes(before: Any, after: Any, path: Path, whole_size: int | None = None)
         splice = _one([path, keep, end, after[keep:len(after) - end]])
         return splice if splice[1] <= whole[1] else whole
     return whole
+
+
+def _shorter(edits: Edits, path: Path, after: Any, whole_size: int | None) -> Edits:
+    """``edits``, or writing ``after`` whole at ``path`` when that is shorter.  The edits are known
+    to win at once when they are no longer than a bound under any JSON of ``[path, after]`` (each
+    item at least a character, two for a list, a dict or a string, the commas, each key its quotes
+    and colon); else ``after`` is written out and measured."""
+    body = edits[1]
+    if whole_size is None:
+        least = 3 + max(2 * len(path) + 1, 2)  # brackets and a comma; the path's brackets, items, commas
+        if type(after) is list:
+            least += 2 + sum(2 if type(x) in _WORDY else 1 for x in after) + max(len(after) - 1, 0)
+        else:
+            least += 2 + sum(len(k) + 4 + (1 if type(x) in _WORDY else 0) for k, x in after.items()) \
+                + max(len(after) - 1, 0)
+        if body <= least:
+            return edits
+        whole_size = len(_json([[path, after]]))
+    return edits if body <= whole_size - 2 else ([[path, after]], whole_size - 2)
+
+
+#: Values whose JSON takes at least two characters: ``[]``, ``{}``, ``""``.
+_WORDY = frozenset({list, dict, str})
 
 
 def _same_plain(a: Any, b: Any) -> bool:
