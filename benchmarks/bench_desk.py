@@ -3,6 +3,7 @@
     python benchmarks/bench_desk.py              # 100, 1,000 and 10,000 players, 5 runs of each command
     python benchmarks/bench_desk.py --quick      # 100 and 1,000 players, 3 runs
     python benchmarks/bench_desk.py --keep DIR   # keep the event files (to profile a command on them)
+    python benchmarks/bench_desk.py --report     # `tournament report` of 1,000 players, 3 rounds (750 games)
 
 Target (issue 39, "Speed at the desk"): ``tournament result`` (a game record), ``tournament result
 --score`` and ``tournament amend`` cost at most 1.5 times as much at 10,000 players as at 100, and
@@ -127,13 +128,56 @@ def bench(sizes: list[int], runs: int, keep: Path | None) -> None:
         f"{n} {figures[n, last] / ref:.2f}x" for n in names) + f"  [target: each under 1 s]")
 
 
+def bench_report(players: int, rounds: int, runs: int, keep: Path | None) -> None:
+    """``tournament report`` of a simulated rotating Competitive event (issue 39: 1,000 players, 3
+    rounds, 750 games with their records; target under 20 s of CPU), the whole command as a
+    process, each run into a folder of its own (a report kept from an earlier run would skip its
+    replay pages), beside ``tournament --version`` in the same run; and what it wrote."""
+    from tournament.event.simulate import simulate_event
+
+    folder = keep or Path(tempfile.mkdtemp(prefix="bench-report-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        event = folder / f"report-{players}.db"
+        if not event.exists():
+            simulate_event(event, "competitive", "rotating", players, rounds, seed=1)
+        version, taken = [], []
+        files = size = 0
+        for i in range(runs):
+            out = folder / f"run-{i}"
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            version.append(cpu_of([TOOL, "--version"]))
+            taken.append(cpu_of([TOOL, "report", str(event), "-o", str(out / "report.html")]))
+            written = [p for p in out.rglob("*") if p.is_file()]
+            files, size = len(written), sum(p.stat().st_size for p in written)
+            shutil.rmtree(out, ignore_errors=True)
+            print(f"  run {i + 1}: report {taken[-1]:.2f} s, --version {version[-1]:.2f} s", flush=True)
+    finally:
+        if keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+    try:
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        load = "?"
+    report, ref = statistics.median(taken), statistics.median(version)
+    print(f"\n`tournament report`, {players:,} players, {rounds} rounds: {report:.2f} s of CPU (median of {runs}, "
+          f"a process each; load average {load}); {files:,} files, {size / 1e6:.1f} MB")
+    print(f"  `tournament --version` in the same run: {ref:.2f} s; the report costs {report / ref:.0f} times it "
+          f"[target: under 20 s on an idle machine, where --version takes about 0.35 s: {20 / 0.35:.0f} times]")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="100 and 1,000 players, 3 runs")
     ap.add_argument("--runs", type=int, help="runs of each command (default 5; 3 with --quick)")
     ap.add_argument("--sizes", help="comma-separated numbers of players")
     ap.add_argument("--keep", type=Path, help="a folder to keep the event files in")
+    ap.add_argument("--report", action="store_true", help="time `tournament report` instead (1,000 players, 3 rounds)")
     args = ap.parse_args()
+    if args.report:
+        bench_report(int(args.sizes or 1000), 3, args.runs or 3, args.keep)
+        return
     sizes = [int(x) for x in args.sizes.split(",")] if args.sizes else [100, 1000] if args.quick else [100, 1000, 10_000]
     bench(sizes, args.runs or (3 if args.quick else 5), args.keep)
 

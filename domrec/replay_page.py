@@ -44,7 +44,7 @@ from domrec.explain import describe_move
 from domrec.i18n import DEFAULT, N_, environment, translations
 from domrec.output import REPLAY_MARK
 from domrec.pictures import MODULES
-from domrec.pictures.changes import changes
+from domrec.pictures.changes import steps
 from domrec.pictures.positions import GAME_TITLES, HandReplay, replay, side_of
 from domrec.record import Record
 from domrec.validate import Problem, Report
@@ -163,8 +163,7 @@ def _hand_data(number: int, replayed: HandReplay, moves: int) -> dict:
     list, which says the same.)"""
     shown = replayed.positions
     datas = [p.data() for p in shown]
-    return {"hand": number, "moves": moves, "first": _compact(datas[0]),
-            "changes": [_compact(changes(a, b)) for a, b in itertools.pairwise(datas)]}
+    return {"hand": number, "moves": moves, "first": _compact(datas[0]), "changes": steps(datas, _number)}
 
 
 @attrs.frozen
@@ -206,6 +205,10 @@ def _drawn(record: Record) -> Callable[[HandReplay], HandDrawn]:
 _LETTERS = string.ascii_letters
 
 
+#: JSON written by the C encoder with the separators the page uses.
+_json_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def _alias(index: int) -> str:
     return _LETTERS[index] if index < len(_LETTERS) else _alias(index // len(_LETTERS) - 1) + _LETTERS[index % len(_LETTERS)]
 
@@ -216,39 +219,39 @@ def _aliased(hands: list[dict]) -> tuple[dict[str, str], list[dict]]:
     which the script reads back.  Every key is aliased, the seats' too, so no alias is mistaken for
     a key: the key ``board`` repeated in each move's changes is one letter, and a path is one
     string (``["board", "row"]`` is ``"a.c"``)."""
+    # The positions and the changes' values are written as JSON once and read back twice by the C
+    # parser, which hands each dict to a hook: once to count its keys, once to rename them.  Walking
+    # the values in Python, item by item (most items are numbers), cost a tenth of a page's making.
     counts: collections.Counter[str] = collections.Counter()
-
-    def count(value: object) -> None:
-        if isinstance(value, dict):
-            counts.update(value.keys())
-            for v in value.values():
-                count(v)
-        elif isinstance(value, list):
-            for v in value:
-                count(v)
-
     for hand in hands:
-        count(hand["first"])
         for edits in hand["changes"]:
             for edit in edits:
                 counts.update(k for k in edit[0] if isinstance(k, str))
-                count(edit[1:])
-    alias = {key: _alias(i) for i, (key, _) in enumerate(counts.most_common())}
+    text = _json_text([[hand["first"], [edit[1:] for edits in hand["changes"] for edit in edits]] for hand in hands])
 
-    def renamed(value: object) -> object:
-        if isinstance(value, dict):
-            return {alias[k]: renamed(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [renamed(v) for v in value]
-        return value
+    def tally(pairs: list[tuple[str, object]]) -> None:
+        counts.update(k for k, _ in pairs)
+
+    json.loads(text, object_pairs_hook=tally)
+    alias = {key: _alias(i) for i, (key, _) in enumerate(counts.most_common())}
+    renamed = json.loads(text, object_pairs_hook=lambda pairs: {alias[k]: v for k, v in pairs})
 
     def path(keys: list) -> str:  # aliases are letters and indexes digits: "a.d.2" is a path
         return ".".join(alias[k] if isinstance(k, str) else str(k) for k in keys)
 
-    out = [{**hand, "first": renamed(hand["first"]),
-            "changes": [[[path(edit[0]), *renamed(edit[1:])] for edit in edits] for edits in hand["changes"]]}
-           for hand in hands]
+    out = []
+    for hand, (first, values) in zip(hands, renamed):
+        rest = iter(values)
+        out.append({**hand, "first": first,
+                    "changes": [[[path(edit[0]), *next(rest)] for edit in edits] for edits in hand["changes"]]})
     return {a: key for key, a in alias.items()}, out
+
+
+def _number(text: str) -> float | int:
+    """A number of a position's JSON written with a point or an exponent, read as :func:`_compact`
+    leaves it: a whole one as an integer."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
 
 
 def _compact(value: object) -> object:

@@ -27,13 +27,33 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 Path = list
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def _unwritable(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+try:  # JSON as the page writes it, by the C encoder made once: ``json.dumps`` with options makes one
+    # a call, and its cost, not the writing, was most of a small edit's (the sizes compared below).
+    from json.encoder import c_make_encoder, encode_basestring
+
+    _write = c_make_encoder(None, _unwritable, encode_basestring, None, ":", ",", False, False, True)
+
+    def _json(value: Any) -> str:
+        return "".join(_write(value, 0))
+except (ImportError, TypeError):  # pragma: no cover  (a Python without the C accelerator)
+    _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as a fresh copy of its JSON: lists for tuples, string keys, nothing shared with the
+    caller's value.  Two such values are the same JSON exactly when their ``repr`` is the same
+    (a dict's order, ``1``, ``1.0`` and ``True`` all show in it), and that is compared at C speed."""
+    return json.loads(_json(value))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -64,66 +84,134 @@ def _same(a: Any, b: Any) -> bool:
 _PLAIN = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
 
 
-def _size(edits: list) -> int:
-    return len(_json(edits))
-
-
 def _bmp(text: str) -> bool:
     return all(ord(c) < 0x10000 for c in text)
 
 
 def changes(before: Any, after: Any, path: Path | None = None) -> list:
     """The edits that turn ``before`` into ``after`` (none when they are the same JSON)."""
-    path = [] if path is None else path
-    if _same(before, after):
-        return []
-    # The whole new value, as the edit to beat; copied only if it is the one chosen (a copy at
-    # every level of every position was most of a replay page's making).
-    whole_size = _size([[path, after]])
+    return _changes(_plain(before), _plain(after), [] if path is None else list(path))[0]
 
-    def whole() -> list:
-        return [[path, copy.deepcopy(after)]]
 
-    if isinstance(before, dict) and isinstance(after, dict):
-        edits: list = []
-        for key, value in after.items():
-            if key in before:
-                edits += changes(before[key], value, [*path, key])
-            else:
-                edits.append([[*path, key], copy.deepcopy(value)])
-        edits += [[[*path, key]] for key in before if key not in after]
-        return edits if _size(edits) <= whole_size else whole()
-    if isinstance(before, list) and isinstance(after, list):
-        edits = _list_changes(before, after, path)
-        return edits if _size(edits) <= whole_size else whole()
-    if isinstance(before, str) and isinstance(after, str) and _bmp(before) and _bmp(after):
+def steps(values: list, parse_float: Callable[[str], Any] | None = None) -> list[list]:
+    """The changes from each value of ``values`` to the next (``changes(a, b)`` for every pair):
+    each value written as JSON and read back once, not once as the new value and again as the old.
+    ``parse_float``: how the numbers written with a point or an exponent are read back (the replay
+    page writes a whole one as an integer), the changes made between the values so read."""
+    texts = [_json(v) for v in values]
+    plain = [json.loads(t, parse_float=parse_float) for t in texts] if parse_float else [json.loads(t) for t in texts]
+    if parse_float:  # the numbers read back may be written shorter than in the text
+        return [_changes(a, b, [])[0] for a, b in zip(plain, plain[1:])]
+    return [_changes(a, b, [], len(t) + 7)[0] for a, b, t in zip(plain, plain[1:], texts[1:])]
+
+
+#: The edits of a value, and the length of their JSON inside its brackets (``len(_json(edits)) - 2``):
+#: every edit is written once, when it is made, and a list of edits counted from its parts.
+Edits = tuple[list, int]
+NONE: Edits = ([], 0)
+
+
+def _joined(parts: list[Edits]) -> Edits:
+    """Edits one after another: the edits, and their JSON's length with the commas between."""
+    edits: list = []
+    body = 0
+    for more, size in parts:
+        if more:
+            body += size + (1 if edits else 0)
+            edits += more
+    return edits, body
+
+
+def _one(edit: list) -> Edits:
+    return [edit], len(_json(edit))
+
+
+def _changes(before: Any, after: Any, path: Path, whole_size: int | None = None) -> Edits:
+    """:func:`changes` of two plain values (:func:`_plain`), with their size: an edit may hold parts
+    of ``after`` itself, a copy no caller shares.  ``whole_size``: the length of ``[[path, after]]``
+    as JSON, when the caller knows it."""
+    if _same_plain(before, after):
+        return NONE
+    # The whole new value is the edit to beat (its JSON, inside the list's brackets: whole_size - 2),
+    # written only when the edits are not plainly shorter than any JSON of ``after`` could be.
+    tb = type(before)
+    if tb is dict and type(after) is dict:
+        parts = [_changes(before[key], value, [*path, key]) if key in before else _one([[*path, key], value])
+                 for key, value in after.items()]
+        parts += [_one([[*path, key]]) for key in before if key not in after]
+        edits = _joined(parts)
+        return _shorter(edits, path, after, whole_size)
+    if tb is list and type(after) is list:
+        return _shorter(_list_changes(before, after, path), path, after, whole_size)
+    if whole_size is None:
+        whole_size = len(_json([[path, after]]))
+    whole = ([[path, after]], whole_size - 2)
+    if tb is str and type(after) is str and _bmp(before) and _bmp(after):
         keep = 0
         while keep < min(len(before), len(after)) and before[keep] == after[keep]:
             keep += 1
         end = 0
         while end < min(len(before), len(after)) - keep and before[-1 - end] == after[-1 - end]:
             end += 1
-        splice = [[path, keep, end, after[keep:len(after) - end]]]
-        return splice if _size(splice) <= whole_size else whole()
-    return whole()
+        splice = _one([path, keep, end, after[keep:len(after) - end]])
+        return splice if splice[1] <= whole[1] else whole
+    return whole
 
 
-def _list_changes(before: list, after: list, path: Path) -> list:
+def _shorter(edits: Edits, path: Path, after: Any, whole_size: int | None) -> Edits:
+    """``edits``, or writing ``after`` whole at ``path`` when that is shorter.  The edits are known
+    to win at once when they are no longer than a bound under any JSON of ``[path, after]`` (each
+    item at least a character, two for a list, a dict or a string, the commas, each key its quotes
+    and colon); else ``after`` is written out and measured."""
+    body = edits[1]
+    if whole_size is None:
+        least = 3 + max(2 * len(path) + 1, 2)  # brackets and a comma; the path's brackets, items, commas
+        if type(after) is list:
+            least += 2 + sum(2 if type(x) in _WORDY else 1 for x in after) + max(len(after) - 1, 0)
+        else:
+            least += 2 + sum(len(k) + 4 + (1 if type(x) in _WORDY else 0) for k, x in after.items()) \
+                + max(len(after) - 1, 0)
+        if body <= least:
+            return edits
+        whole_size = len(_json([[path, after]]))
+    return edits if body <= whole_size - 2 else ([[path, after]], whole_size - 2)
+
+
+#: Values whose JSON takes at least two characters: ``[]``, ``{}``, ``""``.
+_WORDY = frozenset({list, dict, str})
+
+
+def _same_plain(a: Any, b: Any) -> bool:
+    """:func:`_same` of two plain values (:func:`_plain`): Python's ``==`` first (it stops at the
+    first difference), then ``repr``, which tells ``1`` from ``True`` and ``1.0`` and sees a dict's
+    order."""
+    return a is b or (a == b and repr(a) == repr(b))
+
+
+def _list_changes(before: list, after: list, path: Path) -> Edits:
     """A list's edits: the items kept at both ends, then either the middle's items edited one by one
     (when as many are left on both sides) or the middle replaced, whichever is shorter."""
     shorter = min(len(before), len(after))
     keep = 0
-    while keep < shorter and _same(before[keep], after[keep]):
+    while keep < shorter and before[keep] == after[keep]:
         keep += 1
+    if keep and repr(before[:keep]) != repr(after[:keep]):  # equal in Python, not as JSON (1 and True)
+        keep = 0
+        while keep < shorter and _same_plain(before[keep], after[keep]):
+            keep += 1
     end = 0
-    while end < shorter - keep and _same(before[-1 - end], after[-1 - end]):
+    while end < shorter - keep and before[-1 - end] == after[-1 - end]:
         end += 1
-    middle = copy.deepcopy(after[keep:len(after) - end])
-    splice = [[path, keep, len(before) - keep - end, *([middle] if middle else [])]]
+    if end and repr(before[len(before) - end:]) != repr(after[len(after) - end:]):
+        end = 0
+        while end < shorter - keep and _same_plain(before[-1 - end], after[-1 - end]):
+            end += 1
+    middle = after[keep:len(after) - end]
+    splice = _one([path, keep, len(before) - keep - end, *([middle] if middle else [])])
     if len(before) != len(after):
         return splice
-    one_by_one = [edit for i in range(keep, len(after) - end) for edit in changes(before[i], after[i], [*path, i])]
-    return min((one_by_one, splice), key=_size)
+    one_by_one = _joined([_changes(before[i], after[i], [*path, i]) for i in range(keep, len(after) - end)])
+    return one_by_one if one_by_one[1] <= splice[1] else splice
 
 
 def apply(value: Any, edits: list) -> Any:
@@ -152,4 +240,4 @@ def apply(value: Any, edits: list) -> Any:
     return top[""]
 
 
-__all__ = ["apply", "changes"]
+__all__ = ["apply", "changes", "steps"]

@@ -208,12 +208,23 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        prize_views=prize_views,
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
                        group_keys=_group_keys, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name)
-    env.filters.update(label=words.label, get_link=lambda unit, links: links.get(unit),
+    env.filters.update(label=words.label, header=words.header, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
                        pick=lambda row, keys: [row.get(k) for k in keys],
                        team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k), when=words.when,
-                       game=lambda g: game_name(g, lang))
+                       game=lambda g: game_name(g, lang), places_first=places_first)
     return env
+
+
+def places_first(match: dict[str, Any]) -> list[int]:
+    """The order a bracket's box lists a match's sides in, as indexes of ``match["sides"]``: by
+    place once the match has an order (the winner first, then second…), the sides still without a
+    place after them as seated.  A box read top-down is the result; the seats are the table's."""
+    order = match.get("order") or []
+    sides = match["sides"]
+    placed = sorted((i for i, side in enumerate(sides) if side is not None and side in order),
+                    key=lambda i: order.index(sides[i]))
+    return placed + [i for i in range(len(sides)) if i not in placed]
 
 
 def render(template: str, values: dict[str, Any], part: str | None = None, lang: str = i18n.DEFAULT) -> str:
@@ -295,7 +306,7 @@ def column_rules(columns: Sequence[str], numeric: Iterable[str], optional: Itera
     if n:
         rules.append(f"td:is({n}){{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}}")
     if name:
-        rules.append(f"td:is({name}){{overflow-wrap:anywhere;min-width:6em}}")
+        rules.append(f"td:is({name}){{overflow-wrap:break-word;min-width:6em}}")
         rules.append(f"@media print{{td:is({name}){{overflow-wrap:normal;word-break:normal;hyphens:manual}}}}")
     if o:
         rules.append(f"@media screen and (max-width:600px){{td:is({o}){{display:none}}}}")

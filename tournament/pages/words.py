@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from domrec import phrases
 
 from tournament.i18n import FOLDERS, N_, translations
@@ -34,7 +36,24 @@ LABELS = (
     N_("matches W-D-L"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
     N_("VP"), N_("IMPs"), N_("IMPs for"), N_("IMPs against"),
     N_("median Buchholz"), N_("Sonneborn-Berger"), N_("best round"),
+    # A stage's name when the director gave it none (tournament.event.stages.create_stage).
+    N_("single elimination"), N_("double elimination"), N_("multi-player knockout"), N_("round robin"),
+    N_("groups"),
 )
+#: A standings column's short header where the language's word is long (the Spanish "en contra",
+#: "incomparecencias"): the page shows it in an ``<abbr>`` whose title is the whole word, so that a
+#: thousand players' standings fit a desktop's width without squeezing the names.  The msgids are
+#: never shown in English (its headers are short already): each is the catalog's key of a short form.
+SHORT_HEADERS = {
+    "rank": N_("short header: rank"), "wins": N_("short header: wins"), "for": N_("short header: for"),
+    "against": N_("short header: against"), "played": N_("short header: played"),
+    "byes": N_("short header: byes"), "forfeits": N_("short header: forfeits"),
+    "firsts": N_("short header: firsts"), "placement": N_("short header: placement"),
+    "score": N_("short header: score"), "games won": N_("short header: games won"),
+    "games lost": N_("short header: games lost"), "match points": N_("short header: match points"),
+    "efectividad": N_("short header: efectividad"), "Buchholz": N_("short header: Buchholz"),
+}
+
 #: The games' names as a page shows them (the event stores the game's id, ``competitive``).
 GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), "broadway": N_("Broadway"),
               "castle-rock": N_("Castle Rock"), "domino-roads": N_("Domino Roads")}
@@ -65,6 +84,18 @@ class Words:
 
     def label(self, text: Any) -> str:
         return phrases.translate(str(text), self.lang, LABELS, FOLDERS)
+
+    def header(self, column: Any) -> Markup:
+        """A table's column header: its label (:meth:`label`), or in a language whose word is long
+        its short form (:data:`SHORT_HEADERS`) in an ``<abbr>`` titled with the whole word."""
+        full = self.label(column)
+        short = SHORT_HEADERS.get(str(column))
+        if short is None or self.lang == "en":
+            return escape(full)
+        brief = self._(short)
+        if brief == short or len(brief) >= len(full):
+            return escape(full)
+        return Markup('<abbr title="{}">{}</abbr>').format(full, brief)
 
     def format_name(self, fmt: str) -> str:
         """An event's format as the page names it ("rotating partners")."""
