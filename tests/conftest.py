@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -26,6 +28,55 @@ hypothesis_settings.load_profile("domrec-ci" if os.environ.get("CI") else "domre
 # set it themselves; every other test sees the same layout wherever it runs.
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+
+#: The event loops (anyio blocking portals) kept by the test clients of the running test, closed
+#: when it ends: (client, the context that started the portal).
+_PORTALS: list[tuple[object, contextlib.AbstractContextManager]] = []
+
+
+def _one_portal_a_test_client() -> None:
+    """Starlette's TestClient, used outside a ``with`` block (as most tests here use it), starts a
+    new thread and event loop for every request and stops them after it: two portals a request,
+    a fifth of the CPU of a game sent move by move through the venue.  Here a client keeps the
+    first one it starts, for the rest of the test, as ``with TestClient(app)`` does (without the
+    lifespan messages, which these tests never sent); the portal is stopped as before, waiting
+    for whatever the app left running, when the test ends (:func:`_stop_kept_portals`).  What the
+    app sees is the same: each request on an event loop of the client's, as under a real server.
+    Done once the test modules have imported Starlette's client (never imported here for them)."""
+    import anyio.from_thread
+    from starlette.testclient import TestClient
+
+    @contextlib.contextmanager
+    def portal_factory(self):
+        if self.portal is not None:  # inside ``with client:``: its own portal, as Starlette does
+            yield self.portal
+            return
+        kept = self.__dict__.get("_kept_portal")
+        if kept is None:
+            started = anyio.from_thread.start_blocking_portal(**self.async_backend)
+            kept = self._kept_portal = started.__enter__()
+            _PORTALS.append((self, started))
+        yield kept
+
+    TestClient._portal_factory = portal_factory
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Once the test modules are imported: their clients keep a portal (if one imported Starlette's)."""
+    if "starlette.testclient" in sys.modules:
+        _one_portal_a_test_client()
+
+
+@pytest.fixture(autouse=True)
+def _stop_kept_portals():
+    """The portals the test's clients kept, stopped when it ends, as each request's own was
+    stopped before."""
+    yield
+    while _PORTALS:
+        client, started = _PORTALS.pop()
+        client.__dict__.pop("_kept_portal", None)
+        started.__exit__(None, None, None)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

@@ -15,6 +15,7 @@ out on every run.
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from typing import Iterator
 
@@ -138,8 +139,14 @@ def collect(configs: list = CONFIGS, seeds: tuple = SEEDS, every: int = 1, hands
 
 def _probe(session: Session) -> Session:
     """A copy of ``session`` to send a wrong request to (the session's own way back after a
-    refusal, replaying every accepted request, would make the corpus far slower)."""
-    probe = copy.deepcopy(session)
+    refusal, replaying every accepted request, would make the corpus far slower).  The copy is a
+    pickle's round trip: as deep and as independent as ``copy.deepcopy``'s, made in C, in a third
+    to a half of its time (the copy was half of the corpus's CPU); a session that cannot be
+    pickled is deep-copied."""
+    try:
+        probe = pickle.loads(pickle.dumps(session, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        probe = copy.deepcopy(session)
     probe._undo_request = lambda: None  # type: ignore[method-assign]
     probe._recorder.refuse_out = probe._refusals.append
     probe._recorder.say = probe._said.append

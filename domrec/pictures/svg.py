@@ -19,16 +19,25 @@ NS = "http://www.w3.org/2000/svg"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"
 
 
+#: Python spellings of attribute names already turned into SVG's (a picture asks for the same
+#: few dozen names tens of thousands of times: a fifth of a picture's CPU went to spelling them).
+_NAMES: dict[str, str] = {}
+
+
 def _attrs(attrs: dict[str, Any]) -> dict[str, str]:
     """Attribute names in Python spelling (``class_``, ``font_size``) to SVG spelling."""
     out: dict[str, str] = {}
+    names = _NAMES
     for key, value in attrs.items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
+        name = names.get(key)
+        if name is None:
+            name = names[key] = key.rstrip("_").replace("_", "-")
         if isinstance(value, float):  # a tenth of a unit is finer than any screen shows, and pages hold thousands
-            value = f"{value:.1f}".rstrip("0").rstrip(".")
-        out[name] = str(value)
+            out[name] = f"{value:.1f}".rstrip("0").rstrip(".")
+        else:
+            out[name] = value if value.__class__ is str else str(value)
     return out
 
 
