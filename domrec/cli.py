@@ -518,7 +518,7 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str]:
         if src.form == "dgn":
             from domrec import notation
 
-            for game in notation.read_games(src.text, src.label):
+            for game in notation.read_source(src):
                 count += 1
                 if count == record_no:
                     if game.record is None or not game.complete:

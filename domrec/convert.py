@@ -47,7 +47,7 @@ def read_items(path: str, form: str | None = None, stdin: Any = None) -> Iterato
 
             yield Item(src.label, None, unusable(src.label, src.error))
         elif src.form == "dgn" or form == "dgn":
-            for game in notation.read_games(src.text, src.label):
+            for game in notation.read_source(src):
                 # A game read through the rules that stopped at a problem holds only part of the text.
                 if game.record is None or game.report.status == "unusable" or not game.complete:
                     yield Item(game.report.source, None, game.report)

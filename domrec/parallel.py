@@ -75,7 +75,7 @@ def reports_of(src: reader.Source) -> Iterator[Report]:
     elif src.form == "dgn":
         from domrec import notation
 
-        games_ = notation.read_games(src.text, src.label)
+        games_ = notation.read_source(src)
         while True:
             try:
                 game = next(games_)
@@ -140,12 +140,12 @@ def _kill_hook(label: str) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _check_chunk(items: list[tuple[str, bytes, str]]) -> tuple[list[list[Report]], int, int]:
+def _check_chunk(items: list[tuple[str, bytes, str, int]]) -> tuple[list[list[Report]], int, int]:
     """Each source's verdicts, and this worker's pid and peak memory so far."""
     out = []
-    for label, text, form in items:
+    for label, text, form, first_line in items:
         _kill_hook(label)
-        out.append(list(reports_of(reader.Source(label, text, form=form))))
+        out.append(list(reports_of(reader.Source(label, text, form=form, first_line=first_line))))
     return out, os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
@@ -398,7 +398,7 @@ def check(sources: Iterable[reader.Source], jobs: int,
 
 
 def _submit(pool: _Pool, chunk: list[reader.Source]) -> cf.Future:
-    return pool.submit([(s.label, s.text, s.form) for s in chunk if not s.error])
+    return pool.submit([(s.label, s.text, s.form, s.first_line) for s in chunk if not s.error])
 
 
 def _results(chunk: list[reader.Source], future: cf.Future, stats: Stats) -> list[list[Report]]:

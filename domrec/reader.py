@@ -44,11 +44,11 @@ SUPPORTED_MAJORS = tuple(sorted({CURRENT_MAJOR, *MIGRATIONS}))
 # --- limits -----------------------------------------------------------------------------
 
 #: The largest single record domrec reads (a ``.json`` file, one line of a JSON Lines
-#: archive, a record on standard input) and the largest DGN text (a ``.dgn`` file, DGN on
-#: standard input): 64 MiB.  A real record is a few kilobytes; the limit is there so that
-#: endless or runaway input (``/dev/zero``, a wrong file) is refused after reading at most
-#: this much, instead of exhausting memory.  A JSON Lines archive is read record by
-#: record and has no limit on its total size.
+#: archive, a record on standard input): 64 MiB.  A real record is a few kilobytes; the limit
+#: is there so that endless or runaway input (``/dev/zero``, a wrong file) is refused after
+#: reading at most this much, instead of exhausting memory.  A JSON Lines archive is read
+#: record by record, and a DGN archive game by game (:data:`MAX_DGN_GAME_BYTES` each): neither
+#: has a limit on its total size.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 #: The largest single game of a DGN text (a ``.dgn`` file may hold many): 1 MiB.  Reading DGN
 #: keeps every token of the game with its position (so that any problem can name its line and
@@ -453,8 +453,12 @@ class Source:
     label: str
     text: bytes | None
     error: InputError | None = None
-    #: ``json`` (one record, or a line of JSON Lines) or ``dgn`` (a DGN text of one or more games).
+    #: ``json`` (one record, or a line of JSON Lines) or ``dgn`` (a DGN text: one game of a
+    #: ``.dgn`` file or of DGN on standard input, or a text of one or more games from elsewhere).
     form: str = "json"
+    #: The line of its file the text starts on (a game of a DGN archive), so that a problem
+    #: names the file's line.
+    first_line: int = 1
 
 
 def display_name(path: Path) -> str:
@@ -475,7 +479,7 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
         if arg == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
             if stdin_form == "dgn":
-                yield _bounded(stream, "<stdin>", b"", form="dgn")
+                yield from dgn_sources(stream, "<stdin>")
                 continue
             yield from _split_stream(stream, "<stdin>")
             continue
@@ -509,26 +513,93 @@ def _file_sources(path: Path) -> Iterator[Source]:
         except OSError as e:
             yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
         return
-    form = "dgn" if path.suffix == ".dgn" else "json"
+    if path.suffix == ".dgn":
+        try:
+            with path.open("rb") as stream:
+                yield from dgn_sources(stream, label)
+        except OSError as e:
+            yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"), form="dgn")
+        return
     try:
         with path.open("rb") as stream:
-            source = _bounded(stream, label, b"", form=form)
+            source = _bounded(stream, label, b"")
     except OSError as e:
         source = Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
     yield source
 
 
-def _bounded(stream: Any, label: str, head: bytes, form: str = "json") -> Source:
-    """One record (or DGN text): ``head``, already read, and the rest of ``stream``, within the limit."""
-    what = "a DGN text" if form == "dgn" else "a record"
+class GameTooLongError(InputError):
+    """A game of a DGN text longer than :data:`MAX_DGN_GAME_BYTES`: not read (exit 2), at the
+    line it starts on."""
+
+    def __init__(self, size: int, line: int) -> None:
+        super().__init__(f"this game's DGN text is {size:,} bytes, more than {size_text(MAX_DGN_GAME_BYTES)}, the "
+                         f"limit for one game of DGN; not read (a record this long can be kept as JSON)")
+        self.line = line
+        self.column = 1
+
+
+def dgn_sources(stream: Any, label: str, head: bytes = b"") -> Iterator[Source]:
+    """The games of a DGN stream (``head``: its start, already read), each a source of its own,
+    read a game at a time (:func:`domrec.dgn_archive.iter_games`): an archive of any size is
+    read in the memory of one game, and worker processes check its games side by side.  A game
+    over :data:`MAX_DGN_GAME_BYTES` is reported and the next one read; once such games have come
+    to more than :data:`MAX_RECORD_BYTES` (noise, an endless device) the rest is not read, and
+    the last source says so.  A file
+    of one game is labelled ``label``; the games of an archive ``label:LINE`` (the line their
+    text starts on), as :func:`domrec.notation.read_games` labels them."""
+    from domrec.dgn_archive import iter_games
+
+    games = iter_games(_Joined(head, stream) if head else stream, MAX_DGN_GAME_BYTES, give_up=MAX_RECORD_BYTES)
+    try:
+        held = next(games)
+        second = next(games, None)
+        if second is None:
+            yield from _game_sources(held, label)
+            return
+        while held is not None:
+            yield from _game_sources(held, f"{label}:{held.first_line}")
+            held, second = second, next(games, None) if second is not None else None
+    except OSError as e:
+        yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"), form="dgn")
+
+
+def _game_sources(chunk: Any, label: str) -> Iterator[Source]:
+    """A game's source; a game over the limit (let go while read, or just over it) as an error."""
+    if not chunk.dropped and len(chunk.data) <= MAX_DGN_GAME_BYTES:
+        yield Source(label, chunk.data, form="dgn", first_line=chunk.first_line)
+        return
+    yield Source(label, None, GameTooLongError(chunk.dropped or len(chunk.data), chunk.first_line), form="dgn",
+                 first_line=chunk.first_line)
+    if chunk.gave_up:
+        yield Source(label, None, TooLargeError(f"{label}: the games too long to read came to more than "
+                                                f"{size_text(MAX_RECORD_BYTES)} (runaway input?); the rest of the "
+                                                f"text was not read"), form="dgn", first_line=chunk.first_line)
+
+
+class _Joined:
+    """A stream's start, already read, then the rest of it (``read(n)`` as a binary stream's)."""
+
+    def __init__(self, head: bytes, stream: Any) -> None:
+        self._head, self._stream = head, stream
+
+    def read(self, n: int) -> bytes:
+        if self._head:
+            part, self._head = self._head[:n], self._head[n:]
+            return part
+        return self._stream.read(n)
+
+
+def _bounded(stream: Any, label: str, head: bytes) -> Source:
+    """One record: ``head``, already read, and the rest of ``stream``, within the limit."""
     try:
         if len(head) > MAX_RECORD_BYTES:
             raise TooLargeError(label)
-        rest = read_stream(stream, label, MAX_RECORD_BYTES - len(head), what)
+        rest = read_stream(stream, label, MAX_RECORD_BYTES - len(head), "a record")
     except TooLargeError:
         return Source(label, None, TooLargeError(f"{label} is larger than {size_text(MAX_RECORD_BYTES)}, the "
-                                                 f"limit for {what}; not read"), form=form)
-    return Source(label, head + rest, form=form)
+                                                 f"limit for a record; not read"))
+    return Source(label, head + rest)
 
 
 def _read_line(stream: Any) -> bytes:
@@ -590,7 +661,7 @@ def _split_stream(stream: Any, label: str) -> Iterator[Source]:
         yield Source(label, None, NotJSONError("standard input is empty"))
         return
     if _looks_like_dgn(first):  # a DGN tag line (or a comment before the tags)
-        yield _bounded(stream, label, b"".join(lines), form="dgn")
+        yield from dgn_sources(stream, label, b"".join(lines))
         return
     second = next_text_line()
     if not second:

@@ -187,7 +187,15 @@ def batch_mode() -> None:
 
 
 def unusable(source: str, error: InputError, game: str | None = None) -> Report:
-    return Report(source, game, "unusable", (Problem(error.pointer, error.message, "", "input"),))
+    """The verdict on a record that cannot be read; an error that knows its place in a text
+    (a DGN text's ``line`` and ``column``, hand and move) keeps it."""
+    line = getattr(error, "line", None)
+    if line is None:
+        return Report(source, game, "unusable", (Problem(error.pointer, error.message, "", "input"),))
+    return Report(source, game, "unusable", (Problem(error.pointer, error.message, "", "input", line=line,
+                                                     column=getattr(error, "column", None),
+                                                     hand=getattr(error, "hand", None),
+                                                     move=getattr(error, "move", None)),))
 
 
 def validate_text(text: str | bytes, source: str = "<record>") -> Report:

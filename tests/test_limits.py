@@ -187,13 +187,28 @@ def _assert_refused_cleanly(proc: subprocess.CompletedProcess, *words: str) -> N
         assert word in lines[0], lines[0]
 
 
+def _assert_gave_up_cleanly(proc: subprocess.CompletedProcess, label: str) -> None:
+    out, err = proc.stdout.decode(), proc.stderr.decode()
+    assert proc.returncode == 2, out + err
+    assert "Traceback" not in out + err and "MemoryError" not in out + err and "internal error" not in out + err
+    lines = [line for line in out.splitlines() if line.startswith("  ")]
+    assert any("more than 1 MiB, the limit for one game of DGN" in x for x in lines[:-1]), out
+    assert "came to more than 64 MiB" in lines[-1] and "rest of the text was not read" in lines[-1], lines[-1]
+    assert label in out
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_endless_input_is_refused_after_the_limit(tmp_path):
     _assert_refused_cleanly(_cli("validate", "/dev/zero"), "larger than 64 MiB")
     with open("/dev/zero", "rb") as zero:
         _assert_refused_cleanly(_cli("validate", "-", stdin=zero), "larger than 64 MiB")
+    # DGN is read a game at a time (an archive has no limit on its size): noise is cut into
+    # "games" too long to read, each reported, until they come to 64 MiB; then reading stops.
     with open("/dev/urandom", "rb") as noise:
-        _assert_refused_cleanly(_cli("validate", "--from", "dgn", "-", stdin=noise), "larger than 64 MiB")
+        _assert_gave_up_cleanly(_cli("validate", "--from", "dgn", "-", stdin=noise), "<stdin>")
+    endless_dgn = tmp_path / "endless.dgn"
+    endless_dgn.symlink_to("/dev/zero")
+    _assert_gave_up_cleanly(_cli("validate", str(endless_dgn)), "endless.dgn")
     archive = tmp_path / "endless.jsonl"
     archive.symlink_to("/dev/zero")
     _assert_refused_cleanly(_cli("validate", str(archive)), "endless.jsonl:1", "rest of the archive")

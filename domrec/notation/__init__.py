@@ -51,7 +51,7 @@ through this package):
   one at a time for the recorder.
 """
 
-from domrec.notation.loading import DgnGame, loads, read_games
+from domrec.notation.loading import DgnGame, loads, read_games, read_source
 from domrec.notation.pieces import parse_hand_line, parse_header, parse_moves
 from domrec.notation.through_game import deal_from_parts
 from domrec.notation.tokens import DGN_VERSION, HAND_ENDS, Chunk, NotationError, decode, split_games
@@ -60,5 +60,6 @@ from domrec.notation.writer import WriteError, dumps
 
 __all__ = [
     "DGN_VERSION", "HAND_ENDS", "Chunk", "DgnGame", "NotationError", "WriteError", "deal_from_parts", "decode",
-    "dumps", "dumps_typed", "loads", "parse_hand_line", "parse_header", "parse_moves", "read_games", "split_games",
+    "dumps", "dumps_typed", "loads", "parse_hand_line", "parse_header", "parse_moves", "read_games", "read_source",
+    "split_games",
 ]

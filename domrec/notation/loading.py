@@ -11,7 +11,7 @@ unusable and the others are still checked.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 import attrs
 
@@ -22,7 +22,7 @@ from domrec.notation.reading import _numbers_read, _Reader
 from domrec.notation.straight import read as read_straight
 from domrec.notation.through_game import _as_written, _needs_game, _through_game
 from domrec.notation.tokens import NotationError, decode, split_games
-from domrec.reader import MAX_DGN_GAME_BYTES, size_text
+from domrec.reader import MAX_DGN_GAME_BYTES, GameTooLongError
 from domrec.record import Record
 from domrec.validate import Problem, Report, unusable, validate
 
@@ -165,21 +165,22 @@ def _notation_problem(e: NotationError) -> Problem:
     return Problem(e.pointer, e.message, "", "input", line=e.line, column=e.column, hand=e.hand, move=e.move)
 
 
-def read_games(data: bytes | str, source: str = "<dgn>") -> Iterator[DgnGame]:
+def read_games(data: bytes | str, source: str = "<dgn>", first_line: int = 1) -> Iterator[DgnGame]:
     """Every game of a DGN text, each read and judged on its own.
 
     A file of one game is labelled ``source``; games of an archive
-    ``source:LINE`` (the line their header starts on)."""
+    ``source:LINE`` (the line their header starts on).  ``first_line``: the line of its file
+    the text starts on (a game the reader cut from an archive: :func:`domrec.reader.dgn_sources`)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     chunks = split_games(data)
     for chunk in chunks:
-        label = source if len(chunks) == 1 else f"{source}:{chunk.first_line}"
+        label = source if len(chunks) == 1 else f"{source}:{chunk.first_line + first_line - 1}"
+        if first_line != 1:
+            chunk = attrs.evolve(chunk, first_line=chunk.first_line + first_line - 1)
         if len(chunk.data) > MAX_DGN_GAME_BYTES:
-            too_long = NotationError(f"this game's DGN text is {len(chunk.data):,} bytes, more than "
-                                     f"{size_text(MAX_DGN_GAME_BYTES)}, the limit for one game of DGN; not read "
-                                     f"(a record this long can be kept as JSON)", chunk.first_line, 1)
-            yield DgnGame(None, _located(label, too_long, None), chunk.first_line)
+            too_long = GameTooLongError(len(chunk.data), chunk.first_line)
+            yield DgnGame(None, unusable(label, too_long), chunk.first_line)
             continue
         try:
             text = decode(chunk)
@@ -187,6 +188,12 @@ def read_games(data: bytes | str, source: str = "<dgn>") -> Iterator[DgnGame]:
             yield DgnGame(None, _located(label, e, None), chunk.first_line)
             continue
         yield _read_chunk(text, chunk.first_line, label)
+
+
+def read_source(src: Any) -> Iterator[DgnGame]:
+    """The games of a DGN source of :func:`domrec.reader.iter_sources` (a game of a ``.dgn``
+    archive, or a text of games), read where its file has it."""
+    return read_games(src.text, src.label, src.first_line)
 
 
 def loads(text: str | bytes) -> Record:

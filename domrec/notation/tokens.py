@@ -26,6 +26,7 @@ from typing import Any, Iterator, NamedTuple
 import attrs
 
 from domrec.errors import InputError, NotUnicodeError, shown
+from domrec.dgn_archive import Chunk, iter_games, split_games  # noqa: F401 (notation's names)
 from domrec.reader import unicode_text
 
 
@@ -320,39 +321,7 @@ def _escape_comment(text: str) -> str:
     return text.replace("\\", "\\\\").replace("}", "\\}")
 
 
-# --- splitting an archive into games ----------------------------------------------------
-
-
-@attrs.frozen
-class Chunk:
-    """One game's text in a DGN file (bytes, as read) and the line it starts on."""
-
-    first_line: int
-    data: bytes
-
-
-_GAP_TAG = re.compile(rb"\n[ \t\r\x0b\x0c]*\n[ \t\r\x0b\x0c]*\[")  # a blank line, then a tag line
-_BODY_LINE = re.compile(rb"^[ \t\r\x0b\x0c]*[^\s\[]", re.M)  # a line that is neither blank nor a tag
-
-
-def split_games(data: bytes) -> list[Chunk]:
-    """The games of a DGN text: a new game starts at a tag line that follows a blank line
-    (or begins the file) after hands have been written.  The regexes find those lines without
-    a Python step per line of the archive."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    chunks: list[Chunk] = []
-    start = 0  # where the current game's first line starts
-    line = 1
-    for m in _GAP_TAG.finditer(data):
-        tag = data.rfind(b"\n", 0, m.end()) + 1  # the tag line's start
-        if _BODY_LINE.search(data, start, tag) is None:  # no hands since the game's start
-            continue
-        chunks.append(Chunk(line, data[start:tag - 1]))
-        line += data.count(b"\n", start, tag)
-        start = tag
-    chunks.append(Chunk(line, data[start:]))
-    return [c for c in chunks if c.data.strip()] or chunks[:1]
+# --- one game's text -------------------------------------------------------------------
 
 
 def decode(chunk: Chunk) -> str:
