@@ -308,6 +308,7 @@ def column_rules(columns: Sequence[str], numeric: Iterable[str], optional: Itera
     if name:
         rules.append(f"td:is({name}){{overflow-wrap:break-word;min-width:6em}}")
         rules.append(f"@media print{{td:is({name}){{overflow-wrap:normal;word-break:normal;hyphens:manual}}}}")
+        rules.append(f"@media screen and (max-width:600px){{td:is({name}){{overflow-wrap:anywhere}}}}")
     if o:
         rules.append(f"@media screen and (max-width:600px){{td:is({o}){{display:none}}}}")
     own = "c" + hashlib.sha1("\n".join(rules).encode()).hexdigest()[:8]
