@@ -91,6 +91,8 @@ class Words:
         full = self.label(column)
         short = SHORT_HEADERS.get(str(column))
         if short is None or self.lang == "en":
+            if len(full) <= 6 and "-" in full:  # "W-D-L" is one sign: a narrow column never splits it
+                return Markup('<span class="nw">{}</span>').format(full)
             return escape(full)
         brief = self._(short)
         if brief == short or len(brief) >= len(full):
