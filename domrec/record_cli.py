@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from domrec import games, notation, output as outputs
+from domrec import console, games, notation, output as outputs
 from domrec.errors import DomrecError, InputError, RuleViolation, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, new_game, read_whole, said_in_text
@@ -28,13 +28,20 @@ EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
 
 def _err(text: str) -> None:
-    sys.stderr.write(_shown(text) + "\n")
-    sys.stderr.flush()
+    _write(sys.stderr, text)
 
 
 def _out(text: str) -> None:
-    sys.stdout.write(_shown(text) + "\n")
-    sys.stdout.flush()
+    _write(sys.stdout, text)
+
+
+def _write(stream: Any, text: str) -> None:
+    """A line on ``stream``: at a terminal wrapped between words to its width (the terminal's own
+    wrap would cut "order" into "or" and "der"), in a pipe or a file on one line, as written."""
+    shown = _shown(text)
+    width = console.line_width(stream)
+    stream.write("\n".join(console.fit_line(shown, width - 1) if width else [shown]) + "\n")
+    stream.flush()
 
 
 def _shown(text: str) -> str:

@@ -80,6 +80,11 @@ class Terminal:
         ``joined=False``, as the terminal wrapped them)."""
         return self.tmux("capture-pane", "-p", *(("-J",) if joined else ()), "-S", "-", "-t", "main")
 
+    def said(self) -> str:
+        """The pane's text with every run of spaces and line ends made one space: a message the
+        recorder wrapped between words at the terminal's width reads as one line again."""
+        return " ".join(self.screen().split())
+
     def lines(self) -> list[str]:
         return [line.rstrip() for line in self.screen().splitlines() if line.strip()]
 
@@ -246,7 +251,7 @@ def test_a_competitive_game_at_the_terminal(term, tmp_path):
     term.wait("nothing typed; Ctrl-C again (or quit) stops the recording")
     term.keys("C-c")
     assert term.wait_dead() == "0"
-    assert f"stopped; everything entered is saved in {out} (domrec record {out} continues it)" in term.screen()
+    assert f"stopped; everything entered is saved in {out} (domrec record {out} continues it)" in term.said()
     got = read_record(out)
     assert len(got.hands) == 2
     assert got.hands[0].moves == tuple(m for m in record.hands[0].moves)
@@ -263,7 +268,7 @@ def test_a_competitive_game_at_the_terminal(term, tmp_path):
     term.type("quit")
     term.keys("Enter")
     assert term.wait_dead() == "0"
-    assert f"saved in {out} (domrec record {out} continues it)" in term.screen()
+    assert f"saved in {out} (domrec record {out} continues it)" in term.said()
     got = read_record(out)
     assert got.hands[1].moves == record.hands[1].moves[:4]
 
@@ -359,7 +364,7 @@ def test_ctrl_c_clears_the_line_and_a_second_one_leaves(term, tmp_path):
     term.wait_prompt(f"hand 1, {record.hands[0].moves[2].seat} to play>")
     term.keys("C-c")  # … and a second Ctrl-C in a row leaves
     assert term.wait_dead() == "0"
-    assert f"stopped; everything entered is saved in {out}" in term.screen()
+    assert f"stopped; everything entered is saved in {out}" in term.said()
     assert read_record(out).hands[0].moves == record.hands[0].moves[:2]
 
 
@@ -442,6 +447,27 @@ def test_the_table_wraps_between_tiles_at_the_terminal_width(term, tmp_path, wid
     assert term.wait_dead() == "0"
 
 
+def test_a_long_refusal_wraps_between_words_at_80_columns(term, tmp_path):
+    """A refusal wider than the terminal is wrapped by the recorder between words: the terminal's
+    own wrap would cut "order" into "or" and "der"."""
+    out = tmp_path / "g.dgn"
+    term.start("competitive", "-o", str(out), "--player", "N=Ana", "--player", "E=Bo", "--player", "S=Cy",
+               "--player", "W=Di", width=80)
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    term.line("N 6-6")
+    term.line("E 6-5")
+    term.line("show")
+    lines = [x.rstrip() for x in term.screen(True).splitlines() if x.strip()]
+    start = max(k for k, x in enumerate(lines) if x.endswith("> E 6-5"))
+    refusal = lines[start + 1:start + 3]
+    assert refusal[0].startswith("E plays 6-5: it is W's turn") and refusal[1].startswith("  [competitive: turn")
+    assert [x.rstrip() for x in term.screen(False).splitlines() if x.strip()][start + 1:start + 3] == refusal
+    assert all(len(x) < 80 for x in refusal)
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
+
+
 def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path):
     """Issue #26 point 4: the refusal tells what the rules counted, in the validator's words."""
     record = next(sim.simulate("horse-race", 1, 0, 2))
@@ -458,7 +484,7 @@ def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path
     term.line("P2 0-0@5-0=3")
     assert ("P2 plays 0-0 on 5-0: P2 is credited 3, but the open ends are 5 (5-0) + 0 (0-0 spinner) = 5: 1 point "
             "(one point per five); type it again (the claim is optional: the recorder works the points out)"
-            in term.screen())
+            in term.said())
     term.wait_prompt("hand 1, P2 to play>")
     term.line(second)
     term.type("quit")
