@@ -23,3 +23,45 @@ def test_both_forms_of_a_result_share_who_was_absent_and_the_sides_order() -> No
     assert cli_rounds._result_text(gone, ["NS", "EW"], people={7: "Ana"}).startswith("forfeit: Ana, #9 did not")
     assert cli_rounds._score_text(gone, ["NS", "EW"], {7: "Ana"}) == "forfeit: Ana, #9 absent"
     assert cli_rounds._score_text(played, ["NS", "EW"]) == "214–40 NS won"
+
+
+# --- pair --seed ratings:FILE finds a player by federation id -----------------------------------
+
+def test_a_ratings_file_seeds_by_federation_id_and_by_name_only_without_one(tmp_path) -> None:
+    """Each player of last month's event had a federation id; this month the names are spelt
+    otherwise (each id now goes with another player's old name): the seeding follows the ids.  A
+    player without an id is found by name; one whose id the file does not know is unrated, even
+    with a name the file knows."""
+    from tournament import add_players, create_event, make_settings, open_event
+    from tournament.event.ratings import import_and_rate
+    from tournament.event.roster import set_id
+    from tournament.event.simulate import simulate_event
+
+    from .test_pages import run
+
+    played = tmp_path / "last-month.db"
+    simulate_event(played, "competitive", "rotating", 8, 3, seed=11)
+    store = open_event(played)
+    ids = {p.name: f"F{p.id}" for p in store.players()}
+    for name, fid in ids.items():
+        set_id(store, name, fid)
+    store.close()
+    rated, _ = import_and_rate(tmp_path / "ratings.db", [played], [])
+    assert {r.fed_id for r in rated} == set(ids.values())
+    best = sorted(rated, key=lambda r: -r.ordinal)
+    names = [r.name for r in best]
+    # This month: the best seven by id, under the next one's name; the eighth without an id, under
+    # their own name; and a newcomer whose id is unknown, under the best player's name.
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings("Next", "competitive", "rotating", seed=1))
+    entrants = [(names[i + 1], best[i].fed_id) for i in range(6)] + [(names[7], None), (names[0], "NEW1")]
+    add_players(store, [n for n, _ in entrants], ids=[i for _, i in entrants])
+    store.close()
+    r = run("pair", path, "--seed", f"ratings:{tmp_path / 'ratings.db'}", "-q")
+    assert r.exit_code == 0, r.output
+    store = open_event(path)
+    kept = store.standings_used(1)
+    entrant = {p.id: (p.name, dict(entrants)[p.name]) for p in store.players()}
+    order = [entrant[u] for u, _ in sorted(kept.items(), key=lambda item: item[1][0])]
+    store.close()
+    assert order == entrants[:7] + [(names[0], "NEW1")]
