@@ -65,3 +65,92 @@ def test_a_ratings_file_seeds_by_federation_id_and_by_name_only_without_one(tmp_
     order = [entrant[u] for u, _ in sorted(kept.items(), key=lambda item: item[1][0])]
     store.close()
     assert order == entrants[:7] + [(names[0], "NEW1")]
+
+
+# --- the director's page seeds round 1 as the command line does ---------------------------------
+
+def _rated_event(path) -> None:
+    from tournament import add_players, create_event, make_settings
+
+    store = create_event(path, make_settings("Seeded", "competitive", "rotating", seed=5))
+    names = [f"Player {i}" for i in range(1, 13)]
+    add_players(store, names, fields=[{"rating": str(1000 + 37 * (i % 5)), "elo": str(2000 - 11 * i)}
+                                      for i in range(12)])
+    store.close()
+
+
+def _seating(path) -> list[list[tuple[str, int]]]:
+    from tournament import open_event
+
+    store = open_event(path)
+    try:
+        return [[(s.seat, s.player) for s in t.seats] for t in store.tables(1)]
+    finally:
+        store.close()
+
+
+def test_the_directors_page_seeds_round_one_as_pair_seed_does(tmp_path) -> None:
+    """The overview lists the players' columns while round 1 is to be paired; ``POST
+    /api/v1/director/pair`` with ``{"seed": "column:elo"}`` pairs the round ``tournament pair --seed
+    column:elo`` pairs (the same tables, the same seeding kept with it); a ratings file, or a seed
+    that is no text, is refused in one line and nothing is paired."""
+    import shutil
+
+    import pytest
+
+    testclient = pytest.importorskip("starlette.testclient")
+    from tournament import open_event, pair_next_round
+    from tournament.web.app import VenueServer
+
+    path, twin = tmp_path / "ev.db", tmp_path / "twin.db"
+    _rated_event(path)
+    shutil.copyfile(path, twin)  # both closed: the same event twice
+    store = open_event(twin)
+    pair_next_round(store, "column:elo")  # what `tournament pair --seed column:elo` does
+    kept = store.standings_used(1)
+    store.close()
+
+    server = VenueServer(path, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        client = testclient.TestClient(server.asgi)
+        director = {"Authorization": "Bearer " + server.call(server.venue.links, "http://testserver")
+                    ["director"].rsplit("/", 1)[1]}
+        view = client.get("/api/v1/director", headers=director).json()
+        assert view["can_pair"] and view["seed_columns"] == ["rating", "elo"]
+        for bad in ({"seed": f"ratings:{tmp_path / 'r.db'}"}, {"seed": 7}):
+            r = client.post("/api/v1/director/pair", headers=director, json=bad)
+            assert r.status_code == 422 and "ratings:FILE" in r.json()["error"], r.json()
+        r = client.post("/api/v1/director/pair", headers={**director, "Accept-Language": "es"},
+                        json={"seed": "column:nope"})
+        assert r.status_code == 422 and "nope" in r.json()["error"]
+        assert client.get("/api/v1/director", headers=director).json()["round"] in (0, None)
+        r = client.post("/api/v1/director/pair", headers=director, json={"seed": "column:elo"})
+        assert r.status_code == 200 and r.json()["round"] == 1, r.json()
+        assert client.get("/api/v1/director", headers=director).json()["seed_columns"] is None
+    finally:
+        server.close()
+    assert _seating(path) == _seating(twin)
+    store = open_event(path)
+    assert store.standings_used(1) == kept and kept
+    store.close()
+
+
+def test_the_seed_refusal_reads_in_spanish(tmp_path) -> None:
+    import pytest
+
+    testclient = pytest.importorskip("starlette.testclient")
+    from tournament.web.app import VenueServer
+
+    path = tmp_path / "ev.db"
+    _rated_event(path)
+    server = VenueServer(path, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        client = testclient.TestClient(server.asgi)
+        director = {"Authorization": "Bearer " + server.call(server.venue.links, "http://testserver")
+                    ["director"].rsplit("/", 1)[1], "Accept-Language": "es"}
+        r = client.post("/api/v1/director/pair", headers=director, json={"seed": "ratings:x.db"})
+        assert r.status_code == 422 and r.json()["error"].startswith('"seed" es draw, rating o column:NOMBRE')
+        page = client.get("/d/" + director["Authorization"].split()[1], headers={"Accept-Language": "es"}).text
+        assert "Ronda 1 por" in page and "sorteo" in page
+    finally:
+        server.close()
