@@ -154,3 +154,46 @@ def test_the_seed_refusal_reads_in_spanish(tmp_path) -> None:
         assert "Ronda 1 por" in page and "sorteo" in page
     finally:
         server.close()
+
+
+# --- one numbering: a pairs event's sheets, slips and venue pages -------------------------------
+
+def test_a_pairs_events_sheet_numbers_each_player_by_their_pair(tmp_path) -> None:
+    """Pair 2 is players 3 and 4: its score sheet says #2 beside both names, as the standings and
+    the public pages do, never #3 or #4; the PIN slips and the venue's phone and director's pages
+    name the players and number nobody, so no other number can be read there."""
+    import re
+
+    import pytest
+
+    testclient = pytest.importorskip("starlette.testclient")
+    from tournament import create_event, make_settings, open_event, pair_next_round
+    from tournament.event.players import add_pairs
+    from tournament.pages.sheets import sheet_html, sheet_shape
+    from tournament.pages.slips import slips_page
+    from tournament.web.app import VenueServer
+
+    path = tmp_path / "pairs.db"
+    store = create_event(path, make_settings("Parejas", "competitive", "pairs", seed=2))
+    add_pairs(store, [("Ana", "Bo", None), ("Cy", "Di", None), ("Ed", "Flo", None), ("Gus", "Hal", None)])
+    pair_next_round(store)
+    players = {p.id: p for p in store.players()}
+    pair_of = {p.id: p.team for p in players.values()}
+    for table in store.tables(1):
+        sheet = sheet_html(store.settings, table, players, sheet_shape(store.settings))
+        shown = re.findall(r'<td class="no">#(\d+)</td><td class="name">([^<]+)</td>', sheet)
+        assert sorted(shown) == sorted((str(pair_of[s.player]), players[s.player].name) for s in table.seats)
+    slips = slips_page(store.settings, players.values(), {p: "1234" for p in players})
+    assert not re.search(r"#\d", re.sub(r"<style>.*?</style>", "", slips, flags=re.S))
+    store.close()
+    server = VenueServer(path, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        client = testclient.TestClient(server.asgi)
+        links = server.call(server.venue.links, "http://testserver")
+        director = {"Authorization": "Bearer " + links["director"].rsplit("/", 1)[1]}
+        view = client.get("/api/v1/director", headers=director).json()
+        table = client.get("/api/v1/tables/1/1", headers={"Authorization": "Bearer " + links["tables"][0]["token"]})
+        assert all(set(t["players"].values()) <= {p.name for p in players.values()} for t in view["tables"])
+        assert set(table.json()["game"]["players"].values()) <= {p.name for p in players.values()}
+    finally:
+        server.close()
