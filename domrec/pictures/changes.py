@@ -103,8 +103,9 @@ def steps(values: list, parse_float: Callable[[str], Any] | None = None) -> list
     read = json.JSONDecoder(parse_float=parse_float).decode if parse_float else json.loads  # one reader
     plain = [read(t) for t in texts]
     alike = [_equal_is_json(t) for t in texts]
-    if parse_float:  # the numbers read back may be written shorter than in the text
-        return [_changes(a, b, [], None, x and y)[0] for a, b, x, y in zip(plain, plain[1:], alike, alike[1:])]
+    if parse_float:  # the numbers read back may be written shorter than in the text: unless it has none
+        return [_changes(a, b, [], None if _has_float(t) else len(t) + 7, x and y)[0]
+                for a, b, t, x, y in zip(plain, plain[1:], texts[1:], alike, alike[1:])]
     return [_changes(a, b, [], len(t) + 7, x and y)[0]
             for a, b, t, x, y in zip(plain, plain[1:], texts[1:], alike, alike[1:])]
 
@@ -115,6 +116,12 @@ def steps(values: list, parse_float: Callable[[str], Any] | None = None) -> list
 #: order; its ``{`` comes after a list's ``[`` or an item's ``,``, a dict's value after a ``:``).
 #: Any of them inside a string only costs the slower comparison.
 _NOT_ALIKE = ("true", "false", ".", "e+", "e-", "[{", ",{")
+
+
+def _has_float(text: str) -> bool:
+    """Whether the JSON ``text`` may hold a float: Python writes one with a point or an exponent
+    (``1e+16``), and JSON has no other way (``Infinity`` is read as it is written)."""
+    return "." in text or "e+" in text or "e-" in text
 
 
 def _equal_is_json(text: str) -> bool:

@@ -142,3 +142,19 @@ def test_steps_see_one_for_true_in_an_unchanged_looking_list():
     assert steps([{"a": [1, 2, 3]}, {"a": [True, 2, 3]}]) == [[[["a", 0], True]]]
     read = lambda text: int(float(text)) if float(text).is_integer() else float(text)  # noqa: E731
     assert steps([{"a": [[1.0, 2], 7]}, {"a": [[1, 2], 8]}], read) == [[[["a", 1], 8]]]
+
+
+@settings(max_examples=examples(120, 500), deadline=None)
+@given(values=st.lists(VALUES, min_size=2, max_size=5))
+def test_steps_with_numbers_read_back_are_the_changes_of_the_values_so_read(values):
+    """The replay page's reading (a whole float read as an integer): the edits are ``changes`` of
+    the values as read, whether or not a position's text lets its size be taken from it."""
+    from domrec.pictures.changes import _json, steps
+
+    def read(text):
+        value = float(text)
+        return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
+
+    as_read = [json.loads(_json(v), parse_float=read) for v in values]
+    expected = [changes(a, b) for a, b in zip(as_read, as_read[1:])]
+    assert repr(steps(values, read)) == repr(expected)
