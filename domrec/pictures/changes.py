@@ -44,7 +44,8 @@ try:  # JSON as the page writes it, by the C encoder made once: ``json.dumps`` w
     _write = c_make_encoder(None, _unwritable, encode_basestring, None, ":", ",", False, False, True)
 
     def _json(value: Any) -> str:
-        return "".join(_write(value, 0))
+        written = _write(value, 0)  # a small value comes back as one piece: no joining
+        return written[0] if len(written) == 1 else "".join(written)
 except (ImportError, TypeError):  # pragma: no cover  (a Python without the C accelerator)
     _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -99,10 +100,37 @@ def steps(values: list, parse_float: Callable[[str], Any] | None = None) -> list
     ``parse_float``: how the numbers written with a point or an exponent are read back (the replay
     page writes a whole one as an integer), the changes made between the values so read."""
     texts = [_json(v) for v in values]
-    plain = [json.loads(t, parse_float=parse_float) for t in texts] if parse_float else [json.loads(t) for t in texts]
-    if parse_float:  # the numbers read back may be written shorter than in the text
-        return [_changes(a, b, [])[0] for a, b in zip(plain, plain[1:])]
-    return [_changes(a, b, [], len(t) + 7)[0] for a, b, t in zip(plain, plain[1:], texts[1:])]
+    read = json.JSONDecoder(parse_float=parse_float).decode if parse_float else json.loads  # one reader
+    plain = [read(t) for t in texts]
+    alike = [_equal_is_json(t) for t in texts]
+    if parse_float:  # the numbers read back may be written shorter than in the text: unless it has none
+        return [_changes(a, b, [], None if _has_float(t) else len(t) + 7, x and y)[0]
+                for a, b, t, x, y in zip(plain, plain[1:], texts[1:], alike, alike[1:])]
+    return [_changes(a, b, [], len(t) + 7, x and y)[0]
+            for a, b, t, x, y in zip(plain, plain[1:], texts[1:], alike, alike[1:])]
+
+
+#: What the JSON of a value holds where ``==`` of its items may not be their equality as JSON:
+#: ``true``, ``false`` (``True == 1``), a float (``1.0 == 1``: Python writes one with a point or
+#: an exponent, ``1e+16``) and a dict that is an item of a list (``==`` does not see a dict's
+#: order; its ``{`` comes after a list's ``[`` or an item's ``,``, a dict's value after a ``:``).
+#: Any of them inside a string only costs the slower comparison.
+_NOT_ALIKE = ("true", "false", ".", "e+", "e-", "[{", ",{")
+
+
+def _has_float(text: str) -> bool:
+    """Whether the JSON ``text`` may hold a float: Python writes one with a point or an exponent
+    (``1e+16``), and JSON has no other way (``Infinity`` is read as it is written)."""
+    return "." in text or "e+" in text or "e-" in text
+
+
+def _equal_is_json(text: str) -> bool:
+    """Whether, in the value ``text`` is the JSON of, Python's ``==`` of two items of a list is
+    already their equality as JSON: no ``true`` or ``false`` (``True == 1``), no float (``1.0 ==
+    1``) and no dict inside a list (``==`` does not see a dict's order).  The replay page's
+    positions are such values: their lists' ends are then compared without ``repr``."""
+    return ("true" not in text and "false" not in text and "." not in text and "e+" not in text
+            and "e-" not in text and "[{" not in text and ",{" not in text)  # _NOT_ALIKE, one by one
 
 
 #: The edits of a value, and the length of their JSON inside its brackets (``len(_json(edits)) - 2``):
@@ -126,23 +154,32 @@ def _one(edit: list) -> Edits:
     return [edit], len(_json(edit))
 
 
-def _changes(before: Any, after: Any, path: Path, whole_size: int | None = None) -> Edits:
+def _changes(before: Any, after: Any, path: Path, whole_size: int | None = None, alike: bool = False) -> Edits:
     """:func:`changes` of two plain values (:func:`_plain`), with their size: an edit may hold parts
     of ``after`` itself, a copy no caller shares.  ``whole_size``: the length of ``[[path, after]]``
-    as JSON, when the caller knows it."""
+    as JSON, when the caller knows it.  ``alike``: both values are ones :func:`_equal_is_json`
+    holds of, whose lists' items need no ``repr`` to be compared."""
     if _same_plain(before, after):
         return NONE
     # The whole new value is the edit to beat (its JSON, inside the list's brackets: whole_size - 2),
     # written only when the edits are not plainly shorter than any JSON of ``after`` could be.
     tb = type(before)
     if tb is dict and type(after) is dict:
-        parts = [_changes(before[key], value, [*path, key]) if key in before else _one([[*path, key], value])
-                 for key, value in after.items()]
+        # A key whose value is the same is passed over here (most of a position stays as it was
+        # from one move to the next): the same edits as asking _changes of it, none, without the call.
+        parts = []
+        for key, value in after.items():
+            if key in before:
+                old = before[key]
+                if old is not value and (old != value or repr(old) != repr(value)):
+                    parts.append(_changes(old, value, [*path, key], None, alike))
+            else:
+                parts.append(_one([[*path, key], value]))
         parts += [_one([[*path, key]]) for key in before if key not in after]
         edits = _joined(parts)
         return _shorter(edits, path, after, whole_size)
     if tb is list and type(after) is list:
-        return _shorter(_list_changes(before, after, path), path, after, whole_size)
+        return _shorter(_list_changes(before, after, path, alike), path, after, whole_size)
     if whole_size is None:
         whole_size = len(_json([[path, after]]))
     whole = ([[path, after]], whole_size - 2)
@@ -188,21 +225,22 @@ def _same_plain(a: Any, b: Any) -> bool:
     return a is b or (a == b and repr(a) == repr(b))
 
 
-def _list_changes(before: list, after: list, path: Path) -> Edits:
+def _list_changes(before: list, after: list, path: Path, alike: bool = False) -> Edits:
     """A list's edits: the items kept at both ends, then either the middle's items edited one by one
-    (when as many are left on both sides) or the middle replaced, whichever is shorter."""
+    (when as many are left on both sides) or the middle replaced, whichever is shorter.  ``alike``:
+    as :func:`_changes` says, ``==`` of items is their equality as JSON."""
     shorter = min(len(before), len(after))
     keep = 0
     while keep < shorter and before[keep] == after[keep]:
         keep += 1
-    if keep and repr(before[:keep]) != repr(after[:keep]):  # equal in Python, not as JSON (1 and True)
+    if keep and not alike and repr(before[:keep]) != repr(after[:keep]):  # equal in Python, not as JSON (1, True)
         keep = 0
         while keep < shorter and _same_plain(before[keep], after[keep]):
             keep += 1
     end = 0
     while end < shorter - keep and before[-1 - end] == after[-1 - end]:
         end += 1
-    if end and repr(before[len(before) - end:]) != repr(after[len(after) - end:]):
+    if end and not alike and repr(before[len(before) - end:]) != repr(after[len(after) - end:]):
         end = 0
         while end < shorter - keep and _same_plain(before[-1 - end], after[-1 - end]):
             end += 1
@@ -210,7 +248,10 @@ def _list_changes(before: list, after: list, path: Path) -> Edits:
     splice = _one([path, keep, len(before) - keep - end, *([middle] if middle else [])])
     if len(before) != len(after):
         return splice
-    one_by_one = _joined([_changes(before[i], after[i], [*path, i]) for i in range(keep, len(after) - end)])
+    one_by_one = _joined([_changes(b, a, [*path, i], None, alike)
+                          for i, b, a in zip(range(keep, len(after) - end), before[keep:len(before) - end],
+                                             after[keep:len(after) - end])
+                          if b is not a and (b != a or (not alike and repr(b) != repr(a)))])
     return one_by_one if one_by_one[1] <= splice[1] else splice
 
 

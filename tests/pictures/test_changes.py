@@ -108,3 +108,53 @@ def test_the_edits_share_nothing_with_the_second_value(before, after):
 
     assert not (containers(after, set()) & containers([e[1:] for e in edits], set()))
     assert json.dumps(edits) == written
+
+
+def test_which_positions_compare_their_lists_items_by_equality_alone():
+    """``steps`` compares a list's ends with ``==`` alone (no ``repr``: a fifth of a replay page's
+    making, issue 39) only where that is their equality as JSON: no boolean, no float, no dict in
+    a list anywhere in either value."""
+    from domrec.pictures.changes import _equal_is_json, _json
+
+    position = {"racks": [["N", [[6, 1], [5, 0]]]], "turn": "E", "scores": [["NS", 0], ["EW", -3]],
+                "board": {"line": [[2, 4]], "hot": 0}, "ended": None}
+    assert _equal_is_json(_json(position))
+    for odd in (True, False, 1.5, 3.0, 1e16, [{"a": 1}], [[{"a": 1}]], [1, {"b": 2}]):
+        assert not _equal_is_json(_json({**position, "x": odd})), odd
+
+
+@settings(max_examples=examples(120, 500), deadline=None)
+@given(values=st.lists(VALUES, min_size=2, max_size=5))
+def test_steps_are_each_pair_of_values_changes(values):
+    """However ``steps`` compares (by ``==`` alone where :func:`_equal_is_json` allows), its edits
+    are those of ``changes`` for each value and the next, with and without floats read back."""
+    from domrec.pictures.changes import steps
+
+    assert steps(values) == [changes(a, b) for a, b in zip(values, values[1:])]
+    assert repr(steps(values)) == repr([changes(a, b) for a, b in zip(values, values[1:])])
+
+
+def test_steps_see_one_for_true_in_an_unchanged_looking_list():
+    """``[1, 2]`` then ``[True, 2]``: equal to Python, not as JSON; and whole floats read back as
+    integers (the replay page's reading) compare as integers."""
+    from domrec.pictures.changes import steps
+
+    assert steps([{"a": [1, 2, 3]}, {"a": [True, 2, 3]}]) == [[[["a", 0], True]]]
+    read = lambda text: int(float(text)) if float(text).is_integer() else float(text)  # noqa: E731
+    assert steps([{"a": [[1.0, 2], 7]}, {"a": [[1, 2], 8]}], read) == [[[["a", 1], 8]]]
+
+
+@settings(max_examples=examples(120, 500), deadline=None)
+@given(values=st.lists(VALUES, min_size=2, max_size=5))
+def test_steps_with_numbers_read_back_are_the_changes_of_the_values_so_read(values):
+    """The replay page's reading (a whole float read as an integer): the edits are ``changes`` of
+    the values as read, whether or not a position's text lets its size be taken from it."""
+    from domrec.pictures.changes import _json, steps
+
+    def read(text):
+        value = float(text)
+        return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
+
+    as_read = [json.loads(_json(v), parse_float=read) for v in values]
+    expected = [changes(a, b) for a, b in zip(as_read, as_read[1:])]
+    assert repr(steps(values, read)) == repr(expected)

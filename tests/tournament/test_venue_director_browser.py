@@ -405,3 +405,36 @@ def test_the_public_page_on_a_phone_without_a_key(tmp_path, browser):
     assert store.result_for(store.tables(1)[0].id) is None  # nothing a keyless request did reached the event
     assert [t.number for t in store.tables(1) if store.result_for(t.id)] == [2]
     store.close()
+
+
+def test_the_director_seeds_round_one_from_the_page(tmp_path, browser):
+    """Before round 1 the page offers its seeding, as ``tournament pair --seed`` does: the draw,
+    the rating, and each other column the players came with; the director picks the ``elo`` column
+    and pairs, and the round is the one ``pair --seed column:elo`` makes (its seeding kept with it)."""
+    path, twin = tmp_path / "seeded.db", tmp_path / "twin.db"
+    store = create_event(path, make_settings("Seeded", "competitive", "rotating", seed=4))
+    add_players(store, PLAYERS[:12], fields=[{"rating": str(1500 + i % 3), "elo": str(2100 - 9 * i)}
+                                              for i in range(12)])
+    store.close()
+    shutil.copyfile(path, twin)
+    store = open_event(twin)
+    pair_next_round(store, "column:elo")
+    kept = store.standings_used(1)
+    store.close()
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        context = browser.new_context(viewport=DESKTOP)
+        page = context.new_page()
+        page.goto(served.links["director"])
+        page.wait_for_selector("#seed-row:not([hidden]) option[value='column:elo']", state="attached",
+                               timeout=WAIT_MS)
+        options = page.eval_on_selector_all("#seed option", "os => os.map(o => [o.value, o.textContent])")
+        assert [v for v, _ in options] == ["draw", "rating", "column:elo"] and "elo" in options[2][1]
+        page.select_option("#seed", "column:elo")
+        _tap(page, "#pair")
+        assert "round 1 is paired" in _message(page, "good")
+        page.wait_for_selector("#seed-row[hidden]", state="attached", timeout=WAIT_MS)
+        _shot(page, tmp_path, "director-seeded-round-1")
+        context.close()
+    store = open_event(path)
+    assert store.standings_used(1) == kept
+    store.close()

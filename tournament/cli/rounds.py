@@ -136,6 +136,19 @@ def _side_names(t: Any, seats: dict[tuple[int, str], dict[str, Any]], pairs: boo
     return out
 
 
+def _absent_and_order(result: Any, sides: Sequence[str],
+                      people: dict[int, str] | None) -> tuple[str | None, list[str]]:
+    """What both forms of a result start from: who did not come (a forfeit by player, named from
+    ``people``, else ``None``) and the sides in seating order, any side the seats do not name
+    after them; one place, so the long and the short form never disagree on either."""
+    gone = getattr(result, "absent_players", ()) or ()
+    if gone:
+        return ", ".join((people or {}).get(p, f"#{p}") for p in gone), []
+    order = [x for x in dict.fromkeys(sides) if x in result.scores]
+    order += [x for x in result.scores if x not in order]
+    return None, order
+
+
 def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None = None,
                  people: dict[int, str] | None = None) -> str:
     """A result as the table shows it: the sides' scores in seating order (``sides``, a side a
@@ -145,12 +158,9 @@ def _result_text(result: Any, sides: Sequence[str], names: dict[str, str] | None
     partner who came won it as the standings count it, so no side's stored score is shown."""
     if result is None:
         return "to play"
-    gone = getattr(result, "absent_players", ()) or ()
-    if gone:
-        who = ", ".join((people or {}).get(p, f"#{p}") for p in gone)
+    who, order = _absent_and_order(result, sides, people)
+    if who is not None:
         return f"forfeit: {who} did not play; the others won {max(result.scores.values())}-0"
-    order = [x for x in dict.fromkeys(sides) if x in result.scores]
-    order += [x for x in result.scores if x not in order]
     scores = " ".join(f"{side}={result.scores[side]}" for side in order)  # as --score takes them; never split
     who = (names or {}).get(result.winner or "")
     outcome = (f"{result.winner} won" + (f" ({who})" if who else "")) if result.winner else "draw"
@@ -169,12 +179,9 @@ def _score_text(result: Any, sides: Sequence[str], people: dict[int, str] | None
     and how it was entered if not from a verified record."""
     if result is None:
         return "to play"
-    gone = getattr(result, "absent_players", ()) or ()
-    if gone:
-        who = ", ".join((people or {}).get(p, f"#{p}") for p in gone)
+    who, order = _absent_and_order(result, sides, people)
+    if who is not None:
         return f"forfeit: {who} absent"
-    order = [x for x in dict.fromkeys(sides) if x in result.scores]
-    order += [x for x in result.scores if x not in order]
     text = "–".join(str(result.scores[side]) for side in order)
     text += f" {result.winner} won" if result.winner else " draw"
     if result.kind == "forfeit":

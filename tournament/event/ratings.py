@@ -50,6 +50,9 @@ class Rating:
     sigma: float
     games: int
     events: int
+    #: The player's federation id where the ratings keep them by one (None: kept by name), so
+    #: that another event can find them by it (``pair --seed ratings:FILE``) whatever the name.
+    fed_id: str | None = None
 
     @property
     def ordinal(self) -> float:
@@ -235,7 +238,8 @@ def rate(games: Iterable[tuple[str, list[list[Any]], list[float]]]) -> list[Rati
                 played[k] = played.get(k, 0) + 1
                 events.setdefault(k, set()).add(event)
     rows = sorted(current.items(), key=lambda kv: (-(kv[1].mu - 3 * kv[1].sigma), shown[kv[0]], kv[0]))
-    return [Rating(i, shown[k], r.mu, r.sigma, played[k], len(events[k])) for i, (k, r) in enumerate(rows, 1)]
+    return [Rating(i, shown[k], r.mu, r.sigma, played[k], len(events[k]), k[3:] if k.startswith("id:") else None)
+            for i, (k, r) in enumerate(rows, 1)]
 
 
 def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:

@@ -2,10 +2,10 @@
 
 The rating is a column of the players CSV the players were added with (``rating``, or any column
 ``--seed column:NAME`` names: ``elo``, ``fide``), kept by :mod:`tournament.store.fields`, or the
-ratings across events of a ratings file (``--seed ratings:FILE``, players matched by name).  A
-pair's rating is the mean of its players' ratings (of the one rated, when only one is).  The seeded order
-is kept with round 1, as the standings a later round is paired on are kept with it (the
-``standings_used`` rows: each unit, its place in the seeding and its rating), so that the
+ratings across events of a ratings file (``--seed ratings:FILE``, players matched by
+federation id, by name where the event has none).  A pair's rating is the mean of its players'
+ratings (of the one rated, when only one is).  The seeded order is kept with round 1, as the
+standings a later round is paired on are kept with it (the ``standings_used`` rows: each unit, its place in the seeding and its rating), so that the
 accelerated rounds after it, ``check`` and anyone reading the file see the order round 1 was
 paired by, and a round 1 unpaired and paired again with the same ``--seed`` is the same round.
 """
@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from tournament.errors import SeedingError
 from tournament.pairing import seeding as rules
 from tournament.settings import PAIRS
-from tournament.store import fields
+from tournament.store import desk, fields
 from tournament.store.event_store import EventStore
 
 
@@ -61,15 +61,26 @@ Kept = list[tuple[int, int, dict[str, Any]]]  # rows kept with round 1: unit, pl
 
 def file_ratings(store: EventStore, path: str) -> dict[int, float | None]:
     """Each unit's rating in a ratings file (``tournament ratings``: the conservative rating, mu - 3
-    sigma), its players matched by name as the ratings list shows them (pairs: the mean of its
-    rated players).  Refused when none of the players is in it."""
+    sigma), pairs: the mean of its rated players.  A player with a federation id is found by it
+    alone (the ratings file keeps by id whoever had one: two people of one name stay two, and a
+    name spelt otherwise here is still the same person); a player without one by name, as the
+    ratings list shows it.  Refused when none of the players is in it."""
     from tournament.event.ratings import open_ratings
 
     with open_ratings(path, create=False) as book:
-        by_name = {r.name: r.ordinal for r in book.ratings()}
-    rated = {p.id: by_name[p.name] for p in store.players() if p.name in by_name}
+        ratings = book.ratings()
+    by_id = {r.fed_id: r.ordinal for r in ratings if r.fed_id is not None}
+    by_name = {r.name: r.ordinal for r in ratings}
+    fids = desk.federation_ids(store)
+    rated: dict[int, float] = {}
+    for p in store.players():
+        fid = fids.get(p.id)
+        value = by_id.get(fid) if fid is not None else by_name.get(p.name)
+        if value is not None:
+            rated[p.id] = value
     if not rated:
-        raise SeedingError(f"none of the players is in the ratings file {path} (players are matched by name)")
+        raise SeedingError(f"none of the players is in the ratings file {path} (players are matched by "
+                           f"federation id, by name where the event has none)")
     if store.settings.format != PAIRS:
         return {p.id: rated.get(p.id) for p in store.players()}
     out: dict[int, float | None] = {}

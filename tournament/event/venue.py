@@ -51,6 +51,8 @@ from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES
 from tournament.event.table_log import apply as _apply, progress as _progress, replay as _replay
 from tournament.event.tables import table_record
 from tournament.pairing import boards as bd
+from tournament.pairing import seeding as seed_rules
+from tournament.store import fields
 from tournament.store import venue as venue_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
@@ -61,6 +63,10 @@ log = logging.getLogger("tournament.venue")
 #: What the venue says and refuses in its own words, as patterns (:mod:`domrec.phrases`), so
 #: that the web layer can show them in a player's language; the engines' and the recorder's
 #: sentences are listed in domrec.
+#: The director's page seeds round 1 as ``pair --seed`` does, but for a ratings file.
+SEED_REFUSAL = N_('"seed" is draw, rating or column:NAME (round 1 only; a ratings file is seeded from the command '
+                'line: tournament pair EVENT --seed ratings:FILE)')
+
 REFUSALS = (
     N_("round %(n)s has not been paired (the last round is %(n2)s)"),
     N_("round %(n)s has not been paired"),
@@ -125,6 +131,7 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record, ended on time: the side ahead wins) — "
        "stored"),
     N_("only the director's link may do this"),
+    SEED_REFUSAL,
     N_("type the director's PIN"),
     N_("that is not the director's PIN"),
     N_("this is not the director's link of this event"),
@@ -1131,6 +1138,9 @@ class Venue:
             over = self.store.settings.duplicate and event_progress.status(self.store) == event_progress.FINISHED
             return {"event": self.store.settings.name, "round": rnd, "tables": tables,
                     "can_pair": (complete or not rnd) and not over,
+                    # Round 1 not paired yet: the players' columns it may be seeded by (as
+                    # ``pair --seed rating|column:NAME``); None once it is paired.
+                    "seed_columns": None if rnd else fields.field_names(self.store),
                     "idle_after": self.idle_minutes, "matches": matches}
 
     def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None,
@@ -1269,8 +1279,13 @@ class Venue:
 
         return self._write(round_no, table_no, rev, judge, locked_ok=True, cid=cid, made_at=made_at)
 
-    def pair_next(self) -> dict[str, Any]:
-        """The next round, once every table of this one is confirmed; and its tables' keys."""
+    def pair_next(self, seed: Any = None) -> dict[str, Any]:
+        """The next round, once every table of this one is confirmed; and its tables' keys.
+        ``seed``: round 1's seeding as ``tournament pair --seed`` takes it (``draw``, ``rating``,
+        ``column:NAME``), through the same operation; a ratings file is the command line's alone
+        (a page must not name a file on the server's disk)."""
+        if seed is not None and (not isinstance(seed, str) or seed_rules.ratings_path(seed) is not None):
+            raise Unprocessable(SEED_REFUSAL)
         with self.lock:
             rnd = self.store.last_round()
             if rnd and self._plays_boards:
@@ -1283,7 +1298,7 @@ class Venue:
                     shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
                     raise Unprocessable(f"round {rnd} is not finished: table{'s' if len(open_tables) > 1 else ''} "
                                         f"{shown} ha{'ve' if len(open_tables) > 1 else 's'} no confirmed result yet")
-            rounds.pair_next_round(self.store)
+            rounds.pair_next_round(self.store, seed or None)
             self.store.bring_browsing_up_to_date()
             self.ensure_tokens()
             return {"round": self.store.last_round(), "said": [f"round {self.store.last_round()} is paired"],

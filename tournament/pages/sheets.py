@@ -235,10 +235,14 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
            f'<p class="rules">{_e(_rules_text(settings, lang))}</p>',
            "<table class=\"seats\"><thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in (
                _("Seat"), _("Side"), _("No."), _("Player"))) + "</tr></thead><tbody>"]
+    # One numbering (docs/tournament.md): in a pairs event a player goes by their pair's number, the
+    # standings' and the public pages' ``no.``; the player's own is the event's inner bookkeeping.
+    by_pair = settings.format == PAIRS
     for s in table.seats:
         p = players[s.player]
+        no = p.team if by_pair and p.team is not None else p.id
         out.append(f'<tr><td class="seat">{_e(s.seat)}</td><td class="side">{_e(s.side)}</td>'
-                   f'<td class="no">#{_e(p.id)}</td><td class="name">{_e(p.name)}</td></tr>')
+                   f'<td class="no">#{_e(no)}</td><td class="name">{_e(p.name)}</td></tr>')
     out.append("</tbody></table>")
     with_end = len(shape.ends) > 1
     hand_word, lead_word, seat_word, ended_word = _("Hand"), _("Lead"), _("seat"), _("Ended")

@@ -1170,8 +1170,8 @@ class VenueServer(HallSite):
     async def api_pair(self, request: Request) -> Response:
         async def work() -> Any:
             await self.run(self.venue.authorize_director, _bearer(request))
-            await _json_body(request)
-            return await self.run(self.venue.pair_next)
+            body = await _json_body(request)
+            return await self.run(self.venue.pair_next, body.get("seed"))
         return await self._answer(request, work)
 
     async def openapi(self, request: Request) -> Response:

@@ -315,9 +315,12 @@ OPENAPI: dict[str, Any] = {
                                                           "offline, sent with `at`; null while none came)."},
                                   **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
-            "post": {"summary": "Pair the next round once every table is confirmed (director's key)",
+            "post": {"summary": "Pair the next round once every table is confirmed (director's key); round 1 "
+                                "seeded as `tournament pair --seed` seeds it (`seed`: draw, the default, rating or "
+                                "column:NAME, a column the overview's seed_columns lists)",
                      "security": [{"key": []}],
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                         "type": "object", "properties": {"seed": {"type": "string", "default": "draw"}}}}}},
                      "responses": {"200": {"description": "The new round."}, **_refusals(400, 403, 422, 429)}}},
         "/api/v1/openapi.json": {"get": {"summary": "This description", "responses": {"200": {"description": "OpenAPI 3.1"}}}},
         "/api/v1/event": _feed_get("The event: settings, status, rounds, stages, the last change's number",

@@ -1,6 +1,7 @@
 // The director's page: every table at a glance, refreshed every few seconds; open a table, enter
 // or correct its result (with a reason, into the audit trail), clear a call, clear a table's wrong
-// PINs, give it a new key (its new link and QR code shown), pair the next round.
+// PINs, give it a new key (its new link and QR code shown), pair the next round (round 1 seeded as
+// `tournament pair --seed` seeds it: a random draw, the players' rating, or another of their columns).
 "use strict";
 (function () {
   const token = document.body.dataset.token;
@@ -94,6 +95,20 @@
   const STATES = { "not started": t("not started"), "playing": t("in play"), "waiting": t("waiting for confirmation"),
                    "confirmed": t("confirmed"), "called": t("director called") };
   const label = (status) => STATES[status] || status;
+  // Round 1's seeding: the draw, the rating column, and each other column the players were added
+  // with (the choice kept while the list stays the same); hidden once round 1 is paired.
+  let seedColumns = "";
+  function showSeeding(columns) {
+    $("seed-row").hidden = !columns;
+    if (!columns || columns.join("\n") === seedColumns) return;
+    seedColumns = columns.join("\n");
+    const chosen = $("seed").value;
+    const fixed = Array.from($("seed").options).slice(0, 2);
+    const more = columns.filter((c) => c !== "rating").map((c) =>
+      el("option", { value: "column:" + c }, t("the column %(name)s", { name: c })));
+    $("seed").replaceChildren(...fixed, ...more);
+    if (Array.from($("seed").options).some((o) => o.value === chosen)) $("seed").value = chosen;
+  }
   function render() {
     if (!view) return;
     window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {}));
@@ -101,6 +116,7 @@
     $("summary").replaceChildren(el("span", {}, ...withNodes(t("round %(n)s", { n: slot("n") }), { n: el("b", {}, view.round || "–") })),
       el("span", {}, ...withNodes(t("confirmed %(n)s", { n: slot("n") }), { n: el("b", {}, done) })));
     $("pair").disabled = !view.can_pair;
+    showSeeding(view.seed_columns);
     renderMatches(view.matches || []);
     const body = $("tables").tBodies[0];
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
@@ -334,7 +350,7 @@
     if (data) { tell(t("the call is cleared"), "good"); showTable(data); await refresh(); }
   });
   $("pair").addEventListener("click", async () => {
-    const data = await call("POST", "/api/v1/director/pair", {});
+    const data = await call("POST", "/api/v1/director/pair", $("seed-row").hidden ? {} : { seed: $("seed").value });
     if (data) { say(data.said.join("; "), "good"); open = null; openState = null; $("detail").hidden = true; refresh(); }
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
