@@ -347,10 +347,11 @@ def _by_player(data: dict[str, Any]) -> dict[str, Any]:
             for t in r["tables"]:
                 for s in t["seats"]:
                     games.setdefault(s["id"], []).append((r, t))
-        now = ({row["id"]: row for row in find_your_table(current_round(data["rounds"]), _pair_numbers(data))}
-               if data["rounds"] else {})
+        current = current_round(data["rounds"]) if data["rounds"] else None
+        now = {row["id"]: row for row in find_your_table(current, _pair_numbers(data))} if current else {}
         standing = {row["id"]: row for row in data["standings"]["standings"]}
-        index = data["_by_player"] = {"games": games, "now": now, "standing": standing}
+        index = data["_by_player"] = {"games": games, "now": now, "standing": standing, "current": current,
+                                      "players": {p["id"]: p for p in data["players"]}}
     return index
 
 
@@ -358,10 +359,10 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
     """One player's event: every game (round, table, seat, partners, opponents, scores, the outcome)
     with running totals after each, their rank in the standings, and where they sit now.  A game
     without its result shows where it is played and nothing else."""
-    player = next((p for p in data["players"] if p["id"] == player_id), None)
+    index = _by_player(data)
+    player = index["players"].get(player_id)
     if player is None:
         raise NotPublic(f"no player number {player_id} in this event")
-    index = _by_player(data)
     partnership = data["scoring"]["partnership"]
     bye = data["scoring"]["bye"]
     points = data["scoring"]["placement"]
@@ -438,8 +439,8 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
     standing = None if "duplicate_team_matches" in data else index["standing"].get(unit)
     return {"player": player, "unit": unit, "standing": standing, "games": games,
             "partnership": partnership, "now": index["now"].get(player_id),
-            "now_round": round_heading(current_round(data["rounds"])) if data["rounds"] else None,
-            "now_of": {k: current_round(data["rounds"])[k] for k in ("round", "stage", "label")} if data["rounds"] else None,
+            "now_round": round_heading(index["current"]) if index["current"] else None,
+            "now_of": {k: index["current"][k] for k in ("round", "stage", "label")} if index["current"] else None,
             "totals": {k: (int(v) if float(v).is_integer() else v) for k, v in totals.items()}}
 
 

@@ -480,8 +480,17 @@ def prize_views(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 def player_links(data: dict[str, Any], site: Site) -> dict[int, str]:
     """Each unit of the standings -> the page of its player (of a pair: its first player's page,
-    which shows the pair's games)."""
-    out: dict[int, str] = {}
+    which shows the pair's games).
+
+    Made once for ``data`` (one moment of the event) and each way of linking a player (a player's
+    link depends on nothing else): a report writes a page a player, and each page lists every
+    unit, so made afresh each time the links would cost the square of the field."""
+    made = data.setdefault("_player_links", {})
+    key = f"{site.served} {site.pages} {site.has_pages}"
+    out: dict[int, str] | None = made.get(key)
+    if out is not None:
+        return out
+    out = made[key] = {}
     for player, unit in sorted(data.get("unit_of", {}).items()):  # (the export's data has no units: no links)
         if unit not in out:
             link = site.url("player", player)
