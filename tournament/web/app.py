@@ -962,8 +962,8 @@ class VenueServer(HallSite):
     def _light(self, endpoint: Callable[[Request], Any], scope: dict) -> tuple[Callable[..., Any], Any] | None:
         """A table's move and a read of its state, answered below Starlette: what they need read
         straight from the ASGI scope and body, the answer written with orjson, its headers made
-        once (a move's HTTP handling through Starlette's request and response cost as much as the
-        move itself).  The same answers as their routes (the refusals, statuses and sentences:
+        once (Starlette's request, response and headers objects were a good share of a move's CPU
+        in the tables' process).  The same answers as their routes (the refusals, statuses and sentences:
         :meth:`_answered`; the language, :func:`_kept_or_negotiated`; the guard's headers).  Only
         for a query holding nothing but ``hands`` (the pages' own): one that names a language
         (``?lang=``, which sets the cookie) or anything else goes the routes' way.  The handler and
