@@ -728,6 +728,29 @@ def test_the_light_path_answers_as_the_routes_do(venue, monkeypatch):
     assert client.get(url, headers=_auth(token)).json()["rev"] == 1  # nothing refused was kept
 
 
+def test_a_move_written_by_another_process_is_seen_by_the_next_move(venue):
+    """A move takes the table as the server's own last move left it only while nothing else was
+    written to the file: a move another process wrote between is seen (the table moved on)."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    texts = _requests(_game_of(path, 1, 1, 5))
+    url = "/api/v1/tables/1/1/dgn"
+    for rev, text in enumerate(texts[:3]):
+        assert client.post(url, headers=_auth(token), json={"rev": rev, "text": text}).json()["rev"] == rev + 1
+    other = vn.Venue(open_event(path))  # as another process writing to the file would
+    try:
+        assert other.record(1, 1, 3, texts[3])["rev"] == 4
+    finally:
+        other.store.close()
+    r = client.post(url, headers=_auth(token), json={"rev": 3, "text": texts[3]})
+    assert r.status_code == 409  # the table moved on: not taken twice
+    r = client.post(url, headers=_auth(token), json={"rev": 4, "text": texts[4]})
+    assert r.status_code == 200 and r.json()["rev"] == 5
+    with sqlite3.connect(path) as conn:
+        rows = [body for (body,) in conn.execute("SELECT body FROM venue_log ORDER BY rev")]
+    assert rows == texts[:5]
+
+
 def test_the_server_reads_the_look_alike_table_as_it_starts(tmp_path):
     """The first table to confirm its game does not wait for the names' look-alike table."""
     from tournament import names
