@@ -674,6 +674,83 @@ def test_a_tables_move_and_read_go_straight_to_their_endpoint_with_every_guard(v
     assert routed == [f"GET {url}/dgn", f"GET {url}/options", f"POST {url}", f"GET {url}/"]
 
 
+def test_the_light_path_answers_as_the_routes_do(venue, monkeypatch):
+    """A table's move and read answered below Starlette (VenueServer._light) get what their routes
+    answer: the same status, body and headers (the request's own id aside), in every language,
+    for a move taken, a read, and each refusal."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    url = "/api/v1/tables/1/1"
+    routed = starlette_testclient.TestClient(server.asgi)
+
+    def both(method, where, **kw):
+        light = client.request(method, where, **kw)
+        monkeypatch.setattr(server, "_light", lambda endpoint, scope: None)  # every request through Starlette
+        try:
+            slow = routed.request(method, where, **kw)
+        finally:
+            monkeypatch.undo()
+        return light, slow
+
+    def headers_of(answer):
+        return sorted((k, v) for k, v in answer.headers.items() if k != "x-request-id")
+
+    def same(light, slow):
+        assert light.status_code == slow.status_code
+        a, b = light.json(), slow.json()
+        assert ("request_id" in a) == ("request_id" in b) == ("error" in a)
+        a.pop("request_id", None), b.pop("request_id", None)
+        assert a == b and headers_of(light) == headers_of(slow)
+
+    es = {**_auth(token), "Accept-Language": "es"}
+    for headers in (_auth(token), es, {**_auth(token), "Cookie": "lang=es"}):
+        same(*both("GET", url, headers=headers))
+        same(*both("GET", f"{url}?hands=x.1", headers=headers))
+    # A move taken: the same write sent again (its id) is answered what it was first.
+    first = client.post(f"{url}/dgn", headers=es, json={"rev": 0, "text": "hand 1", "cid": "move-0001"})
+    monkeypatch.setattr(server, "_light", lambda endpoint, scope: None)
+    again = routed.post(f"{url}/dgn", headers=es, json={"rev": 0, "text": "hand 1", "cid": "move-0001"})
+    monkeypatch.undo()
+    same(first, again)
+    assert first.json()["rev"] == 1
+    for headers in (_auth(token), es):
+        same(*both("POST", f"{url}/dgn", headers=headers, json={"rev": 0, "text": "y"}))  # 409: the table moved on
+        same(*both("POST", f"{url}/dgn", headers=headers, json={"rev": 1, "text": "9-9"}))  # 422: no such move
+        same(*both("POST", f"{url}/dgn", headers=headers, content=b"{"))  # 400: not JSON
+        same(*both("POST", f"{url}/dgn", headers=headers, content=b'{"rev": 1, "rev": 2}'))  # a key twice
+        same(*both("POST", f"{url}/dgn", headers=headers, content=b"[1]"))  # not an object
+        same(*both("POST", f"{url}/dgn", headers={**headers, "Content-Length": "999999"}, content=b"{}"))  # 413
+        same(*both("POST", "/api/v1/tables/1/x/dgn", headers=headers, json={"rev": 1, "text": "y"}))  # 404
+        same(*both("POST", "/api/v1/tables/1/2/dgn", headers=headers, json={"rev": 1, "text": "y"}))  # 403
+        same(*both("GET", "/api/v1/tables/9/1", headers=headers))  # 403: a table's key, another round
+    same(*both("POST", f"{url}/dgn", headers=_auth("nope"), json={"rev": 1, "text": "y"}))  # 403
+    same(*both("GET", url))  # no key at all
+    assert client.get(url, headers=_auth(token)).json()["rev"] == 1  # nothing refused was kept
+
+
+def test_a_move_written_by_another_process_is_seen_by_the_next_move(venue):
+    """A move takes the table as the server's own last move left it only while nothing else was
+    written to the file: a move another process wrote between is seen (the table moved on)."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    texts = _requests(_game_of(path, 1, 1, 5))
+    url = "/api/v1/tables/1/1/dgn"
+    for rev, text in enumerate(texts[:3]):
+        assert client.post(url, headers=_auth(token), json={"rev": rev, "text": text}).json()["rev"] == rev + 1
+    other = vn.Venue(open_event(path))  # as another process writing to the file would
+    try:
+        assert other.record(1, 1, 3, texts[3])["rev"] == 4
+    finally:
+        other.store.close()
+    r = client.post(url, headers=_auth(token), json={"rev": 3, "text": texts[3]})
+    assert r.status_code == 409  # the table moved on: not taken twice
+    r = client.post(url, headers=_auth(token), json={"rev": 4, "text": texts[4]})
+    assert r.status_code == 200 and r.json()["rev"] == 5
+    with sqlite3.connect(path) as conn:
+        rows = [body for (body,) in conn.execute("SELECT body FROM venue_log ORDER BY rev")]
+    assert rows == texts[:5]
+
+
 def test_the_server_reads_the_look_alike_table_as_it_starts(tmp_path):
     """The first table to confirm its game does not wait for the names' look-alike table."""
     from tournament import names

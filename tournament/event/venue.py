@@ -473,6 +473,12 @@ class Venue:
         self._keys: dict[str, tuple[str, int | None]] = {}
         self._tables: dict[tuple[int, int], Table] = {}
         self._stamp: tuple[int, int] | None = None
+        #: Each table's result as its last move made here read it (None: in play), kept as the keys
+        #: are (forgotten whenever the stamp says anything else was written): while it is kept,
+        #: nothing but this server's own moves was written since, and the table's live game and
+        #: result are the file's without asking it (a move asked the file for the table's revision
+        #: and its result at every move: see :meth:`_write`).
+        self._checked: dict[int, Any] = {}
         store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
 
     def forget(self) -> None:
@@ -480,6 +486,7 @@ class Venue:
         game is made again from the file when next asked for."""
         with self.lock:
             self._live.clear()
+            self._checked.clear()
             self._stamp = None
 
     # --- finding a table ----------------------------------------------------------------------
@@ -526,6 +533,7 @@ class Venue:
         if stamp != self._stamp:  # something was written since they were read: read again
             self._keys.clear()
             self._tables.clear()
+            self._checked.clear()
             self._stamp = stamp
         found = self._keys.get(token) if token else None
         if found is None and token:
@@ -554,7 +562,7 @@ class Venue:
         the request a hall makes most, and its table is read once, not once for each."""
         with self.lock:
             _, table = self._authorized(token, round_no, table_no)
-            return self.record(round_no, table_no, rev, text, cid, made_at, found=table)
+            return self.record(round_no, table_no, rev, text, cid, made_at, found=table, stamped=True)
 
     def authorized_state(self, token: str | None, round_no: int, table_no: int) -> dict[str, Any]:
         """The key checked (:meth:`authorize`), then :meth:`state`, the table read once."""
@@ -727,7 +735,7 @@ class Venue:
 
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Judge,
                locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None,
-               found: Table | None = None) -> dict[str, Any]:
+               found: Table | None = None, stamped: bool = False) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
         the next revision; the state after it.  Nothing is stored unless all of it is.
         ``any_view``: the write means the same on any view of the table (a call of the director),
@@ -738,7 +746,10 @@ class Venue:
         undone), and a write whose id was seen is answered that again, whatever its revision,
         and nothing is applied twice (:meth:`_answered_before`).  ``made_at``: when the phone made
         it (a write queued while the phone was offline), kept beside it as sent.  ``found``: the
-        table as the caller has just read it, under the lock (else it is read here)."""
+        table as the caller has just read it, under the lock (else it is read here); ``stamped``:
+        and the file's stamp read with it (:meth:`_authorized`), so that a move after a move made
+        here, nothing else written between, takes the table's live game and result as that move
+        left them (:attr:`_checked`) instead of asking the file for its revision and its result."""
         table_log.check_write_id(cid, made_at)
         table_log.check_rev(rev, any_view)
         with self.lock:
@@ -751,8 +762,12 @@ class Venue:
                 with self.store.write():
                     written = self.store.conn.total_changes
                     venue_sql.upgrade_for_venue(self.store)
-                    live = self._current(table)
-                    result = self.store.result_for(table.id)
+                    if stamped and table.id in self._checked and table.id in self._live \
+                            and self._seated.get(table.id) == table.seats:
+                        live, result = self._live[table.id], self._checked[table.id]  # as our last move left them
+                    else:
+                        live = self._current(table)
+                        result = self.store.result_for(table.id)
                     facts = self._facts(table, result)
                     table_log.check_current(facts, live, rev, locked_ok, any_view)
                     try:
@@ -777,6 +792,7 @@ class Venue:
                             # read before it still stand.  Any other write, here or elsewhere, moves
                             # the stamp and they are read again.
                             self._stamp = (self._stamp[0], self.store.conn.total_changes)
+                            self._checked[table.id] = result  # (a move enters no result)
                     except (TournamentError, DomrecError):  # the operations' own refusals, as they are
                         raise
                     except Exception:  # noqa: BLE001 - a fault of the server's own: nothing kept, one line
@@ -787,6 +803,7 @@ class Venue:
                 raise
             except BaseException as e:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
+                self._checked.pop(table.id, None)
                 if cid is not None and isinstance(e, VenueError) and e.message != FAULT:
                     self._remember_refusal(table, cid, made_at, e)
                 raise
@@ -837,13 +854,14 @@ class Venue:
             live.logged = status
 
     def record(self, round_no: int, table_no: int, rev: Any, text: Any, cid: Any = None,
-               made_at: Any = None, *, found: Table | None = None) -> dict[str, Any]:
+               made_at: Any = None, *, found: Table | None = None, stamped: bool = False) -> dict[str, Any]:
         """DGN lines recorded at the table (moves, hand parts, ``undo``): all taken, or none.
-        ``found``: the table as just read under the lock (see :meth:`_write`)."""
+        ``found``, ``stamped``: the table as just read under the lock, and the file's stamp with it
+        (see :meth:`_write`)."""
         table_log.check_dgn(text, self.store.settings.time_limit)
         if not self._plays_boards:
             return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_dgn(live, text),
-                               cid=cid, made_at=made_at, found=found)
+                               cid=cid, made_at=made_at, found=found, stamped=stamped)
 
         def judge(table: Table, live: Live, facts: Facts) -> tuple[str, str, list[str]]:
             board = None  # ``facts``: the table's boards as the write read them, once a move
@@ -862,7 +880,7 @@ class Venue:
                     raise Unprocessable(e.message) from None
             return kind, body, said
 
-        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, found=found)
+        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, found=found, stamped=stamped)
 
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:

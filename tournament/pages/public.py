@@ -227,6 +227,16 @@ def places_first(match: dict[str, Any]) -> list[int]:
     return placed + [i for i in range(len(sides)) if i not in placed]
 
 
+def prepare(lang: str = i18n.DEFAULT) -> None:
+    """Compile every public page's template in ``lang`` now (Jinja2 compiles a template at its first
+    use, a fifth of a second for the standings and their macros): the hall's process does it as it
+    starts, so that the first result of the evening, which sends every live page to fetch the
+    standings again, does not wait for it (nor is its cost counted to that result)."""
+    env = environment(lang)
+    for name in env.list_templates(filter_func=lambda n: n.endswith(".html.j2")):
+        env.get_template(name)
+
+
 def render(template: str, values: dict[str, Any], part: str | None = None, lang: str = i18n.DEFAULT) -> str:
     """The page ``template`` with ``values`` in ``lang``; with ``part`` only that block of it
     (``main``: the region the live script swaps in)."""

@@ -56,7 +56,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import attrs
 import jinja2
@@ -137,10 +137,16 @@ class JSONResponse(_JSONResponse):
     Python's writer), the same compact UTF-8 text; anything orjson will not write goes to Python's."""
 
     def render(self, content: Any) -> bytes:
-        try:
-            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
-        except TypeError:
-            return super().render(content)
+        return _json_bytes(content)
+
+
+def _json_bytes(content: Any) -> bytes:
+    """``content`` as :class:`JSONResponse` writes it (the light path's answers too)."""
+    try:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                          separators=(",", ":")).encode("utf-8")
 
 
 class _NoAnswer(Response):
@@ -209,6 +215,36 @@ async def _json_body(request: Request) -> dict[str, Any]:
     except TimeoutError:
         raise _Refusal(408, f"the request body did not arrive within {BODY_SECONDS:g} seconds: "
                             f"send it again") from None
+    return _parsed(body)
+
+
+async def _received_json(declared: str | None, receive: Any) -> dict[str, Any]:
+    """:func:`_json_body` read straight from the ASGI ``receive`` (the hot requests' light path,
+    :meth:`VenueServer._light`): the same limits, the same refusals, the same ClientDisconnect."""
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
+    body = b""
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            while True:
+                message = await receive()
+                kind = message["type"]
+                if kind == "http.request":
+                    body += message.get("body", b"")
+                    if len(body) > MAX_BODY:
+                        raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
+                    if not message.get("more_body", False):
+                        break
+                elif kind == "http.disconnect":
+                    raise ClientDisconnect()
+    except TimeoutError:
+        raise _Refusal(408, f"the request body did not arrive within {BODY_SECONDS:g} seconds: "
+                            f"send it again") from None
+    return _parsed(body)
+
+
+def _parsed(body: bytes) -> dict[str, Any]:
+    """A request body as the JSON object it must be, or the refusal saying what it is not."""
     try:
         data = json.loads(body.decode("utf-8"), object_pairs_hook=_once)
     except _KeyTwice as e:  # {"play": "6-6", "play": "5-2"}: which play was meant?
@@ -256,6 +292,17 @@ def _int(text: str, what: str) -> int:
         raise _Refusal(404, f"no such {what}: {one_line(text)[:20]}")
     return int(text)
 
+
+#: What the guard adds to every answer (:meth:`Site._guarded`), after the request's id; and the two
+#: it adds where the answer has none of its own.
+_GUARD_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                  (b"x-frame-options", b"DENY"))
+_NO_STORE = (b"cache-control", b"no-store")
+_POLICY = (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                       b"frame-ancestors 'none'")
+#: The header a negotiated answer of the API says it varies by (:meth:`Site._negotiated`).
+_VARY = (b"vary", b"Accept-Language, Cookie")
+_JSON_TYPE = (b"content-type", b"application/json")
 
 #: The paths of a table's move and read, as their routes match them (see VenueServer._hot).
 _HOT = re.compile(r"/api/v1/tables/([^/]+)/([^/]+)(/dgn)?")
@@ -430,6 +477,10 @@ class Site(abc.ABC):
         :meth:`VenueServer._hot`)."""
         return None
 
+    def _light(self, endpoint: Callable[[Request], Any], scope: dict) -> tuple[Callable[..., Any], Any] | None:
+        """The light path of a hot request (see :meth:`VenueServer._light`), or None."""
+        return None
+
     def _home(self, request: Request) -> str:
         """Where a refused page's link to the event's public page leads."""
         return "/"
@@ -465,14 +516,11 @@ class Site(abc.ABC):
                 if message["type"] == "http.response.start":
                     started = True
                     headers = list(message.get("headers", []))
-                    headers += [(b"x-request-id", request_id.encode()), (b"x-content-type-options", b"nosniff"),
-                                (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+                    headers += [(b"x-request-id", request_id.encode()), *_GUARD_HEADERS]
                     if not any(name.lower() == b"cache-control" for name, _ in headers):  # the feed sets its own
-                        headers.append((b"cache-control", b"no-store"))
+                        headers.append(_NO_STORE)
                     if not any(name.lower() == b"content-security-policy" for name, _ in headers):
-                        headers.append((b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
-                                                                    b"style-src 'self' 'unsafe-inline'; "
-                                                                    b"frame-ancestors 'none'"))
+                        headers.append(_POLICY)
                     message = {**message, "headers": headers}
                 await send(message)
 
@@ -493,6 +541,16 @@ class Site(abc.ABC):
                     await app(scope, receive, send_with_headers)
                 else:  # a table's move or read, the live stream: straight to its endpoint (see _hot)
                     endpoint, scope["path_params"] = hot
+                    light = self._light(endpoint, scope)
+                    if light is not None:  # answered below Starlette: see _light
+                        answered = await light[0](scope, receive, request_id, light[1])
+                        if answered is not None:  # (None: the client went away, nobody to answer)
+                            status, headers, body = answered
+                            started = True
+                            headers += [(b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY]
+                            await send({"type": "http.response.start", "status": status, "headers": headers})
+                            await send({"type": "http.response.body", "body": body})
+                        return
                     response = await endpoint(Request(scope, receive, send_with_headers))
                     await response(scope, receive, send_with_headers)
             except Exception:  # never a traceback to a client: one line, the detail in the log
@@ -901,6 +959,101 @@ class VenueServer(HallSite):
             return self.api_table, {"round": round_no, "table": table_no}
         return None
 
+    def _light(self, endpoint: Callable[[Request], Any], scope: dict) -> tuple[Callable[..., Any], Any] | None:
+        """A table's move and a read of its state, answered below Starlette: what they need read
+        straight from the ASGI scope and body, the answer written with orjson, its headers made
+        once (Starlette's request, response and headers objects were a good share of a move's CPU
+        in the tables' process).  The same answers as their routes (the refusals, statuses and sentences:
+        :meth:`_answered`; the language, :func:`_kept_or_negotiated`; the guard's headers).  Only
+        for a query holding nothing but ``hands`` (the pages' own): one that names a language
+        (``?lang=``, which sets the cookie) or anything else goes the routes' way.  The handler and
+        the ``hands`` asked, or None."""
+        own = getattr(endpoint, "__func__", None)  # the class's own endpoint (not one put in its place)
+        if own is VenueServer.api_dgn:
+            handler = self._light_move
+        elif own is VenueServer.api_table:
+            handler = self._light_state
+        else:
+            return None
+        known = None
+        query = scope.get("query_string")
+        if query:
+            for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+                if key != "hands":
+                    return None
+                known = value  # the last one, as Starlette's query_params.get has it
+        return handler, known
+
+    def _light_asker(self, scope: dict) -> tuple[str | None, str, str | None]:
+        """The key (``Authorization: Bearer``, as :func:`_bearer`), the language (as
+        :meth:`_language` without ``?lang=``) and the declared length of a hot request: each
+        header's first value, as Starlette's ``headers.get`` gives it."""
+        auth = cookie = accept = length = None
+        for name, value in scope["headers"]:
+            if name == b"authorization":
+                auth = auth if auth is not None else value.decode("latin-1")
+            elif name == b"content-length":
+                length = length if length is not None else value.decode("latin-1")
+            elif name == b"cookie":
+                cookie = cookie if cookie is not None else value.decode("latin-1")
+            elif name == b"accept-language":
+                accept = accept if accept is not None else value.decode("latin-1")
+        token = None
+        if auth:
+            scheme, _, value = auth.partition(" ")
+            token = value.strip() if scheme.lower() == "bearer" and value.strip() else None
+        return token, _kept_or_negotiated(cookie, accept, self.settings.lang), length
+
+    @staticmethod
+    def _light_written(answered: tuple[Any, int, dict[str, str]] | None) -> tuple[int, list, bytes] | None:
+        """An answer of :meth:`_answered` as :meth:`_answer`'s JSONResponse writes it: its status,
+        its headers (before the guard's), its body."""
+        if answered is None:
+            return None
+        body, status, extra = answered
+        data = _json_bytes(body)
+        headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in extra.items()]
+        headers += [(b"content-length", str(len(data)).encode()), _JSON_TYPE, _VARY]
+        return status, headers, data
+
+    async def _light_move(self, scope: dict, receive: Any, request_id: str, known: str | None) -> Any:
+        """A table's move (``POST …/dgn``) on the light path (see :meth:`_light`, :meth:`api_dgn`)."""
+        token, lang, length = self._light_asker(scope)
+        params = scope["path_params"]
+
+        async def work() -> Any:
+            round_no, table_no = _int(params["round"], "round"), _int(params["table"], "table")
+            try:
+                body: dict[str, Any] | _Refusal = await _received_json(length, receive)
+            except _Refusal as e:
+                body = e
+            return await self.run(self._move_job(token, round_no, table_no, body))
+
+        return self._light_written(await self._answered(request_id, lang, known, True, work))
+
+    async def _light_state(self, scope: dict, receive: Any, request_id: str, known: str | None) -> Any:
+        """A read of a table's state (``GET``, no ``log``) on the light path (see :meth:`api_table`)."""
+        token, lang, _ = self._light_asker(scope)
+        params = scope["path_params"]
+
+        async def work() -> Any:
+            round_no, table_no = _int(params["round"], "round"), _int(params["table"], "table")
+            return await self.run(self.venue.authorized_state, token, round_no, table_no)
+
+        return self._light_written(await self._answered(request_id, lang, known, False, work))
+
+    def _move_job(self, token: str | None, round_no: int, table_no: int,
+                  body: dict[str, Any] | _Refusal) -> Callable[[], Any]:
+        """A move's one trip to the venue's thread: the key checked first, then the body's refusal
+        (a body that is no JSON object) or the move recorded."""
+        def authorized_record() -> Any:
+            if isinstance(body, _Refusal):
+                self.venue.authorize(token, round_no, table_no)
+                raise body
+            return self.venue.authorized_record(token, round_no, table_no, body.get("rev"),
+                                                body.get("text"), body.get("cid"), body.get("at"))
+        return authorized_record
+
     # --- routes ---------------------------------------------------------------------------
 
     def _routes(self) -> list:
@@ -984,10 +1137,21 @@ class VenueServer(HallSite):
         request_id = request.scope.get("state", {}).get("request_id", "")
         lang, _ = self._language(request)
         known = request.query_params.get("hands")  # the closed hands the page holds (session.since)
+        answered = await self._answered(request_id, lang, known, request.method == "POST", work, status)
+        if answered is None:
+            return _NoAnswer()
+        body, status, headers = answered
+        return self._negotiated(JSONResponse(body, status_code=status, headers=headers), None)
+
+    async def _answered(self, request_id: str, lang: str, known: str | None, wrote: bool,
+                        work: Callable[[], Any], status: int = 200) -> tuple[Any, int, dict[str, str]] | None:
+        """What :meth:`_answer` sends, before it is written: the body, its status and its own headers
+        (None: the client went away before its request had come whole, and nobody is answered).
+        Shared by the routes and the hot requests' light path (:meth:`_light`), so both answer alike."""
         headers: dict[str, str] = {}
         try:
             body: dict[str, Any] = self._translated(_since(await work(), known), lang)
-            if request.method == "POST" and self.venue.store.changes_logged != self._logged:
+            if wrote and self.venue.store.changes_logged != self._logged:
                 self._logged = self.venue.store.changes_logged
                 self._poke()  # the event changed: open pages hear of it now (a move alone logs nothing)
         except _Refusal as e:
@@ -1005,11 +1169,10 @@ class VenueServer(HallSite):
             # traceback, whenever a hall's Wi-Fi dropped mid-request).
             log.info("request %s: the connection was lost before the request had come whole; nothing was done",
                      request_id)
-            return _NoAnswer()
+            return None
         if "error" in body:
             body = self._translated({**body, "error": self._said(body["error"], lang)}, lang)
-        return self._negotiated(JSONResponse(body, status_code=status, headers=headers), None)
-
+        return body, status, headers
 
     async def _authorized(self, request: Request, director: bool = False) -> tuple[int, int, str]:
         round_no, table_no = self._where(request)
@@ -1054,14 +1217,7 @@ class VenueServer(HallSite):
             except _Refusal as e:
                 body = e
 
-            def authorized_record() -> Any:  # one trip to the venue's thread a move, the key checked first
-                if isinstance(body, _Refusal):
-                    self.venue.authorize(_bearer(request), round_no, table_no)
-                    raise body
-                return self.venue.authorized_record(_bearer(request), round_no, table_no, body.get("rev"),
-                                                    body.get("text"), body.get("cid"), body.get("at"))
-
-            return await self.run(authorized_record)
+            return await self.run(self._move_job(_bearer(request), round_no, table_no, body))
         return await self._answer(request, work)
 
     async def api_mode(self, request: Request) -> Response:

@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     except TournamentError as e:
         print(f"error: {e.message}", file=sys.stderr)
         return 1
+    # The pages' templates compiled beside the serving, the event's language first (see prepare).
+    threading.Thread(target=_prepare_pages, args=(hall.settings.lang,), name="templates", daemon=True).start()
     try:
         _serve(hall, sock, parent=args.parent, proxy_headers=args.proxy_headers,
                per_address=args.connections_per_device or connections.PER_ADDRESS,
@@ -180,6 +182,18 @@ def main(argv: list[str] | None = None) -> int:
         hall.close()
         sock.close()
     return 0
+
+
+def _prepare_pages(first: str) -> None:
+    """Every public page's template compiled, in the event's language and then the others."""
+    from tournament import i18n
+    from tournament.pages import public as pages
+
+    try:
+        for lang in sorted(i18n.LANGUAGES, key=lambda code: code != first):
+            pages.prepare(lang)
+    except Exception:  # noqa: BLE001 - a template that does not compile is refused when it is asked for
+        log.exception("the public pages' templates could not be compiled in advance")
 
 
 def listening(host: str, port: int) -> socket.socket:
