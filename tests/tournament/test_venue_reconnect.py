@@ -135,3 +135,37 @@ def test_a_write_cut_halfway_is_no_fault_of_the_servers_and_the_same_write_sent_
         assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM venue_log").fetchone()[0] == 1
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("route", ["/dgn", "/mode"])
+@pytest.mark.parametrize("length", ["²", "١٢", "-1", "12x"])
+def test_a_content_length_that_is_not_a_number_is_refused_never_a_fault(tmp_path, route, length):
+    """``"²".isdigit()`` is true but ``int("²")`` fails: a declared length is read as ASCII digits
+    or refused (413), on the light path of a move and on a route alike, never a 500."""
+    import json
+
+    path, server, token, line = _served(tmp_path)
+    try:
+        body = json.dumps({"rev": 0, "text": line} if route == "/dgn" else {"rev": 0, "mode": "play"}).encode()
+        url = f"/api/v1/tables/1/1{route}"
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": url, "raw_path": url.encode(), "query_string": b"", "root_path": "",
+                 "headers": [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode()),
+                             (b"content-type", b"application/json"), (b"content-length", length.encode())],
+                 "client": ("127.0.0.1", 50000), "server": ("testserver", 80)}
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive() -> dict:
+            return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+        sent: list[dict] = []
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        asyncio.run(server.asgi(scope, receive, send))
+        start = next(m for m in sent if m["type"] == "http.response.start")
+        answer = json.loads(b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body"))
+        assert start["status"] == 413 and "at most" in answer["error"]
+    finally:
+        server.close()

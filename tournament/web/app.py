@@ -203,7 +203,7 @@ def _bearer(request: Request) -> str | None:
 
 async def _json_body(request: Request) -> dict[str, Any]:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > MAX_BODY):
         raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
     body = b""
     try:
@@ -221,7 +221,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
 async def _received_json(declared: str | None, receive: Any) -> dict[str, Any]:
     """:func:`_json_body` read straight from the ASGI ``receive`` (the hot requests' light path,
     :meth:`VenueServer._light`): the same limits, the same refusals, the same ClientDisconnect."""
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > MAX_BODY):
         raise _Refusal(413, f"a request body may hold at most {MAX_BODY // 1024} KB")
     body = b""
     try:
