@@ -434,7 +434,7 @@ class Game:
         """Everything :meth:`push`, :meth:`end_hand` and :meth:`start_hand` change, to come back
         to with :meth:`restore`: how a reader tries one reading of a text, then another, on the
         engine itself (a copy of its state), never by knowing a rule."""
-        match, state = copy.deepcopy((self._match, self._state))
+        match, state = _engine_copy(self._match, self._state)
         return Checkpoint(match, state, tuple(self._moves), tuple(self._points), self._current, tuple(self._hands),
                           tuple(self._snaps), self._watch, self._watch.before)
 
@@ -453,7 +453,7 @@ class Game:
 
     def restore(self, point: "Checkpoint") -> None:
         """Back to ``point`` (it stays usable: the engine's state is copied again)."""
-        self._restore(point, *copy.deepcopy((point.match, point.state)))
+        self._restore(point, *_engine_copy(point.match, point.state))
 
     def _restore(self, point: "Checkpoint", match: Any, state: Any) -> None:
         self._match, self._state = match, state
@@ -706,6 +706,13 @@ class Checkpoint:
     snaps: tuple
     watch: Any
     before: Any
+
+
+def _engine_copy(match: Match, state: HandState | None) -> tuple[Match, HandState | None]:
+    """The match and the hand state copied by the engine's own ``clone`` (one copy of the match,
+    which the state may refer to): a checkpoint's private copy, cheaper than a deep copy."""
+    memo: dict[int, Any] = {}
+    return match.clone(memo), (state.clone(memo) if state is not None else None)
 
 
 def _needs_11(hand: Hand) -> bool:

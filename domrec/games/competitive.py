@@ -113,6 +113,12 @@ class CompetitiveHand:
     #: A hand whose deal is known (see :class:`OpenCompetitiveHand` for one whose deal is not).
     open = False
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "CompetitiveHand":
+        """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
+
     def __init__(self, seats: tuple[str, ...], masks: dict[str, int], leader: str | None,
                  must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
         self.seats = seats
@@ -551,6 +557,12 @@ class OpenCompetitiveHand(CompetitiveHand):
 class CompetitiveMatch:
     #: The four players are dealt the whole set: no boneyard.
     deals_whole_set = True
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "CompetitiveMatch":
+        """A copy of this match whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, record: Record, options: dict[str, Any]) -> None:
         self.seats: tuple[str, ...] = base.PARTNERSHIP_SEATS

@@ -507,8 +507,11 @@ def _game_refused() -> type:
 
 
 class _Refused(Exception):
+    """The engine refused a reading's move (``refusal``, the Game's :class:`~domrec.game.Refused`).
+    Its text is not made here: most refusals are one reading among many, never shown."""
+
     def __init__(self, refusal: Any) -> None:
-        super().__init__(str(refusal))
+        super().__init__()
         self.refusal = refusal
 
 
