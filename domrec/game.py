@@ -430,6 +430,24 @@ class Game:
             return list(ask())
         return [state.to_move] if state.to_move is not None else []
 
+    @property
+    def refusal_keeps_state(self) -> bool:
+        """Whether a move the engine refuses leaves the hand as it was even under ``push(...,
+        repair=False)`` (the engine says so: ``refusal_keeps_state`` on its hand state), so a
+        reader trying moves need not :meth:`restore` after a refusal."""
+        return getattr(self._state, "refusal_keeps_state", False)
+
+    def position_key(self) -> tuple | None:
+        """The position in the current hand as a value, from the engine's ``position_key`` (``None``
+        where the engine gives none): two Games in the same hand with equal keys accept the same
+        moves from here on, end the hand alike and give the same totals, whatever moves led to
+        each.  The DGN reader merges the readings of a hand that reach one position."""
+        state = self._state
+        key = getattr(state, "position_key", None)
+        if key is None:
+            return None
+        return len(self._hands), len(self._moves), tuple(self._points), tuple(self._match.totals.items()), key()
+
     def checkpoint(self) -> "Checkpoint":
         """Everything :meth:`push`, :meth:`end_hand` and :meth:`start_hand` change, to come back
         to with :meth:`restore`: how a reader tries one reading of a text, then another, on the
