@@ -408,7 +408,7 @@ class Game:
             points = self._state.apply(move)
         except RuleViolation as e:
             hand, j = len(self._hands), len(self._moves)
-            if repair:
+            if repair and not self.refusal_keeps_state:
                 self._rebuild()  # the engine may have changed part of its state before refusing
             raise Refused(Problem(f"/hands/{hand}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
                                   hand=hand + 1, move=j + 1, seat=move.seat)) from None

@@ -233,6 +233,10 @@ class HorseRaceHand:
 
     #: A hand whose deal is known (see :class:`OpenHorseRaceHand` for one whose deal is not).
     open = False
+    #: :meth:`apply` checks before it changes anything (an open hand puts back the turn it moved
+    #: on before a refusal), so a refused move leaves the state as it was: the Game API need not
+    #: put it back (:attr:`domrec.game.Game.refusal_keeps_state`).
+    refusal_keeps_state = True
 
     def clone(self, memo: dict[int, Any] | None = None) -> "HorseRaceHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
