@@ -408,7 +408,7 @@ class Game:
             points = self._state.apply(move)
         except RuleViolation as e:
             hand, j = len(self._hands), len(self._moves)
-            if repair:
+            if repair and not self.refusal_keeps_state:
                 self._rebuild()  # the engine may have changed part of its state before refusing
             raise Refused(Problem(f"/hands/{hand}/moves/{j}{e.pointer}", e.message, e.rule, "illegal",
                                   hand=hand + 1, move=j + 1, seat=move.seat)) from None
@@ -430,11 +430,29 @@ class Game:
             return list(ask())
         return [state.to_move] if state.to_move is not None else []
 
+    @property
+    def refusal_keeps_state(self) -> bool:
+        """Whether a move the engine refuses leaves the hand as it was even under ``push(...,
+        repair=False)`` (the engine says so: ``refusal_keeps_state`` on its hand state), so a
+        reader trying moves need not :meth:`restore` after a refusal."""
+        return getattr(self._state, "refusal_keeps_state", False)
+
+    def position_key(self) -> tuple | None:
+        """The position in the current hand as a value, from the engine's ``position_key`` (``None``
+        where the engine gives none): two Games in the same hand with equal keys accept the same
+        moves from here on, end the hand alike and give the same totals, whatever moves led to
+        each.  The DGN reader merges the readings of a hand that reach one position."""
+        state = self._state
+        key = getattr(state, "position_key", None)
+        if key is None:
+            return None
+        return len(self._hands), len(self._moves), tuple(self._points), tuple(self._match.totals.items()), key()
+
     def checkpoint(self) -> "Checkpoint":
         """Everything :meth:`push`, :meth:`end_hand` and :meth:`start_hand` change, to come back
         to with :meth:`restore`: how a reader tries one reading of a text, then another, on the
         engine itself (a copy of its state), never by knowing a rule."""
-        match, state = copy.deepcopy((self._match, self._state))
+        match, state = _engine_copy(self._match, self._state)
         return Checkpoint(match, state, tuple(self._moves), tuple(self._points), self._current, tuple(self._hands),
                           tuple(self._snaps), self._watch, self._watch.before)
 
@@ -453,7 +471,7 @@ class Game:
 
     def restore(self, point: "Checkpoint") -> None:
         """Back to ``point`` (it stays usable: the engine's state is copied again)."""
-        self._restore(point, *copy.deepcopy((point.match, point.state)))
+        self._restore(point, *_engine_copy(point.match, point.state))
 
     def _restore(self, point: "Checkpoint", match: Any, state: Any) -> None:
         self._match, self._state = match, state
@@ -706,6 +724,13 @@ class Checkpoint:
     snaps: tuple
     watch: Any
     before: Any
+
+
+def _engine_copy(match: Match, state: HandState | None) -> tuple[Match, HandState | None]:
+    """The match and the hand state copied by the engine's own ``clone`` (one copy of the match,
+    which the state may refer to): a checkpoint's private copy, cheaper than a deep copy."""
+    memo: dict[int, Any] = {}
+    return match.clone(memo), (state.clone(memo) if state is not None else None)
 
 
 def _needs_11(hand: Hand) -> bool:

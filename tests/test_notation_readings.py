@@ -88,6 +88,38 @@ def test_past_the_limit_the_reader_asks_for_an_end_at_once(monkeypatch):
     assert "more than 1 readings of hand 1" in p.message and "write" in p.message and p.line == 8
 
 
+def verdict(text: str) -> list:
+    game = read1(text)
+    return [game.report.to_dict(), [p.text(pointer=True) for p in game.report.problems],
+            unstructure(game.record) if game.record is not None else None]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_readings_that_reach_one_position_are_merged_and_say_the_same(monkeypatch, seed):
+    # A Competitive tile that fits both ends leaves mirrored positions: read once, and the verdict,
+    # note, messages and record are those of trying every reading to the end (no position key).
+    texts = []
+    for k, record in enumerate(sim.simulate("competitive", 3, seed)):
+        text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False)
+        texts += [text, re.sub(r"\n(left [^\n]*)\n", "\n", text, count=1), text.replace("6-6", "6-5", 1)]
+    again = readings.HandReading._again
+    met = []
+    monkeypatch.setattr(readings.HandReading, "_again", lambda self, *a: met.append(1) or again(self, *a))
+    merged = [verdict(t) for t in texts]
+    monkeypatch.setattr(game_module.Game, "position_key", lambda self: None)
+    walked = [verdict(t) for t in texts]
+    assert met, "no position was met twice"
+    assert merged == walked
+
+
+def test_past_the_limit_merged_readings_still_count(monkeypatch):
+    # The limit counts the readings, merged or not: the same text asks at the same point.
+    monkeypatch.setattr(readings, "LIMIT", 3)
+    merged = verdict(SHEET)
+    monkeypatch.setattr(game_module.Game, "position_key", lambda self: None)
+    assert merged == verdict(SHEET)
+
+
 def test_a_claimed_score_picks_the_reading_that_gives_it():
     # The hand that is ambiguous without its ends, with its result written: the scorer said
     # which reading it was, so the readings that give other scores do not count.

@@ -15,8 +15,10 @@ happened (JSON Pointer, hand and move numbers).
 from __future__ import annotations
 
 import copy
+import enum
 import json
 import random
+import types
 from collections import Counter
 from itertools import chain
 from typing import Any, Callable, Iterable, Protocol, Sequence
@@ -116,6 +118,10 @@ class HandState(Protocol):
     def holdings(self) -> dict[str, list[Tile]]:
         """Each seat's tiles still in hand, for explain."""
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "HandState":
+        """A copy whose containers are its own (:func:`clone_state`), for the Game API's
+        checkpoints; ``memo`` (shared with the match's ``clone``) keeps one copy of the match."""
+
     # Open hands only (see Match.start_open_hand): ``open`` is True and
     # ``held_count(seat) -> int`` says how many tiles the seat still holds.
 
@@ -168,6 +174,9 @@ class Match(Protocol):
 
     def tile_set(self) -> list[Tile]:
         """Every tile of the set this match plays with (a list: Roads sets hold duplicates)."""
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "Match":
+        """A copy whose containers are its own (:func:`clone_state`), for the Game API's checkpoints."""
 
     #: True where the players are dealt the whole set (no boneyard), so one
     #: seat's tiles are whatever the others were not dealt.
@@ -435,3 +444,97 @@ def copy_match(match: Match) -> Match:
         if type(value) in (dict, list, set):
             setattr(twin, name, value.copy())
     return twin
+
+
+# --- copies of a game's state (the Game API's checkpoints) --------------------------------
+
+
+def clone_state(obj: Any, memo: dict[int, Any]) -> Any:
+    """A copy of an engine's object (a match, a hand state, a node of its layout) whose every
+    container is its own, for an engine's ``clone``: what ``copy.deepcopy`` gives, at a
+    fraction of its cost, because the values that never change (numbers, strings, tiles,
+    moves and the other frozen values) are shared instead of copied one by one.
+
+    ``memo`` maps the id of each object already copied to its copy, so an object reached twice
+    (a hand state's match, the match itself) is copied once, as deep copies do."""
+    twin = memo.get(id(obj))
+    if twin is not None:
+        return twin
+    cls = type(obj)
+    twin = cls.__new__(cls)
+    memo[id(obj)] = twin
+    own = getattr(obj, "__dict__", None)
+    if own is not None:
+        twin.__dict__.update({k: v if type(v) in _SHARED else clone_value(v, memo) for k, v in own.items()})
+    for name in _slots(cls):
+        try:
+            v = getattr(obj, name)
+        except AttributeError:
+            continue
+        object.__setattr__(twin, name, v if type(v) in _SHARED else clone_value(v, memo))
+    return twin
+
+
+def clone_value(value: Any, memo: dict[int, Any]) -> Any:
+    """``value`` for a copy of an engine's state (see :func:`clone_state`): containers copied
+    with what they hold, engine objects through their own ``clone``, frozen values shared."""
+    kind = type(value)
+    if kind in _SHARED:
+        return value
+    if kind in _CONTAINERS:  # (one copy of a container held twice: a state may name one list two ways)
+        twin = memo.get(id(value))
+        if twin is None:
+            if kind is dict:
+                twin = {k: v if type(v) in _SHARED else clone_value(v, memo) for k, v in value.items()}
+            elif kind is list:
+                twin = [v if type(v) in _SHARED else clone_value(v, memo) for v in value]
+            else:
+                twin = value.copy()  # (a set holds hashable values: tiles, seats, numbers)
+            memo[id(value)] = twin
+        return twin
+    if kind is tuple:
+        items = [v if type(v) in _SHARED else clone_value(v, memo) for v in value]
+        return value if all(a is b for a, b in zip(items, value)) else tuple(items)
+    if _shared_kind(kind):
+        return value
+    clone = getattr(value, "clone", None)
+    if clone is not None and not isinstance(value, type):
+        twin = memo.get(id(value))
+        return twin if twin is not None else clone(memo)
+    if kind is types.MethodType:  # (a method of an engine object: bound to its copy)
+        return types.MethodType(value.__func__, clone_value(value.__self__, memo))
+    return copy.deepcopy(value, memo)
+
+
+_CONTAINERS = (dict, list, set)
+
+#: Kinds of value a copy of a state shares: they never change.
+_SHARED: set[type] = {int, str, bool, float, type(None), bytes, frozenset, Tile, range, type,
+                      types.FunctionType, types.BuiltinFunctionType}
+
+
+def _shared_kind(kind: type) -> bool:
+    """Whether values of ``kind`` are frozen (frozen attrs classes: moves, hands, records…),
+    remembered in :data:`_SHARED` once known."""
+    frozen = attrs.has(kind) and getattr(kind, "__setattr__", None) is getattr(Tile, "__setattr__", None)
+    if frozen or issubclass(kind, enum.Enum):
+        _SHARED.add(kind)
+        return True
+    return False
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slots(cls: type) -> tuple[str, ...]:
+    """Every ``__slots__`` name of ``cls`` and the classes it inherits from."""
+    names = _SLOTS.get(cls)
+    if names is None:
+        found: list[str] = []
+        for c in cls.__mro__:
+            slots = c.__dict__.get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if name not in ("__dict__", "__weakref__") and name not in found:
+                    found.append(name)
+        names = _SLOTS[cls] = tuple(found)
+    return names

@@ -158,6 +158,12 @@ class BroadwayHand:
     #: A hand whose deal is known (see :class:`OpenBroadwayHand` for one whose deal is not).
     open = False
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "BroadwayHand":
+        """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
+
     def __init__(self, hands: dict[str, set[Tile]], leader: str, lead: Tile,
                  totals: dict[str, int] | None) -> None:
         self.hands = hands
@@ -968,6 +974,12 @@ class _Unseen:
 
     __slots__ = ("state", "seat", "count")
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "_Unseen":
+        """A copy of this unseen hand whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
+
     def __init__(self, state: "OpenBroadwayHand", seat: str, count: int = 7) -> None:
         self.state = state
         self.seat = seat
@@ -1223,6 +1235,12 @@ def _check_leader_seat(hand: Hand, error: type[RuleViolation]) -> None:
 
 class BroadwayMatch:
     """Seven hands on 6-6 … 0-0, then sudden-death hands while the totals are level."""
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "BroadwayMatch":
+        """A copy of this match whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self) -> None:
         self.sides = SIDES

@@ -99,6 +99,10 @@ class _Unknown:
 
     __slots__ = ()
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "_Unknown":
+        """Itself: it holds nothing that changes (a copy of a state keeps the one ``UNKNOWN``)."""
+        return self
+
     def __repr__(self) -> str:
         return "UNKNOWN"
 
@@ -135,6 +139,12 @@ class CastleRockHand:
     __slots__ = ("seats", "hands", "row", "captured", "boneyard", "_bone_at", "bone_left", "unseen",
                  "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
                  "dealer", "_next", "_before", "_empty", "standing")
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "CastleRockHand":
+        """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, seats: tuple[str, ...], hands: dict[str, list[Tile]], row: list[Tile],
                  boneyard: list[Tile] | None, bone_left: int, unseen: set[Tile], set_name: str,
@@ -713,6 +723,12 @@ def _seat_maps(seats: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
 
 class CastleRockMatch:
     """One record's game: the seats (each its own side), the running totals, the first players."""
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "CastleRockMatch":
+        """A copy of this match whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, seats: tuple[str, ...], options: dict[str, Any], start_tiles: int) -> None:
         self.seats = seats

@@ -112,6 +112,15 @@ class CompetitiveHand:
 
     #: A hand whose deal is known (see :class:`OpenCompetitiveHand` for one whose deal is not).
     open = False
+    #: :meth:`apply` checks before it changes anything, so a refused move leaves the state as it
+    #: was (the Game API then need not put it back: :attr:`domrec.game.Game.refusal_keeps_state`).
+    refusal_keeps_state = True
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "CompetitiveHand":
+        """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, seats: tuple[str, ...], masks: dict[str, int], leader: str | None,
                  must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
@@ -138,6 +147,18 @@ class CompetitiveHand:
         self.passes = 0  # passes in a row
         self._next = _NEXT if seats is base.PARTNERSHIP_SEATS else {s: base.seat_after(seats, s, -1)
                                                                        for s in seats}
+
+    def position_key(self) -> tuple:
+        """What decides the rest of the hand, as a value: two states with equal keys accept the
+        same moves from here on, with the same points and the same end.  The two ends are taken
+        in either order (a tile laid on the left end showing 4 leaves the position that laying it
+        on the right end showing 4 leaves, mirrored), so that the DGN reader, trying which end
+        each tile went on, reads a hand's equal positions once (:mod:`domrec.notation.readings`)."""
+        lt, rt = self._lt, self._rt
+        ends = None if lt is None else ((lt.high, lt.low, self._lp), (rt.high, rt.low, self._rp))
+        if ends is not None and ends[1] < ends[0]:
+            ends = (ends[1], ends[0])
+        return ends, tuple(self.masks.values()), self.to_move, self.passes, self.over, self.end, self.out_seat
 
     @property
     def hands(self) -> dict[str, set[Tile]]:
@@ -489,6 +510,10 @@ class OpenCompetitiveHand(CompetitiveHand):
         self.played: set[Tile] = set()
         super().__init__(seats, {s: _UNSEEN_SEVEN for s in seats}, leader, must_lead, lead_reason, lead_rule)
         self._match = match
+        #: Each pass so far: its seat and the two numbers the ends showed.  "Must play if able" is
+        #: checked once the deal is known, so what a pass says about the passer's tiles is part of
+        #: the position (see :meth:`position_key`).
+        self._passed: tuple[tuple[str, int | None, int | None], ...] = ()
 
     @property
     def counts(self) -> dict[str, int]:
@@ -502,9 +527,18 @@ class OpenCompetitiveHand(CompetitiveHand):
         points = super().apply(move)
         if type(move) is Play:
             self.played.add(_PARSED.get(move.play) or _tile(move.play))
+        else:
+            lp, rp = self._lp, self._rp
+            self._passed += ((move.seat, *((lp, rp) if lp is None or rp is None or lp <= rp else (rp, lp))),)
         if first:  # the lead of a hand whose leader was free (or the unknown holder of 6-6)
             self._match.last_leader = move.seat  # the next hand's leader follows from this one
         return points
+
+    def position_key(self) -> tuple:
+        """The known hand's key (:meth:`CompetitiveHand.position_key`) and what only the deal,
+        worked out when the hand closes, will check: the tiles on the line, who led, and what
+        each pass said the passer could not play."""
+        return (super().position_key(), frozenset(self.played), self._match.last_leader, self._passed)
 
     def _out_of_turn(self, seat: str) -> None:
         # Before the first move of a hand whose leader is free (or holds the unseen 6-6), any
@@ -551,6 +585,12 @@ class OpenCompetitiveHand(CompetitiveHand):
 class CompetitiveMatch:
     #: The four players are dealt the whole set: no boneyard.
     deals_whole_set = True
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "CompetitiveMatch":
+        """A copy of this match whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, record: Record, options: dict[str, Any]) -> None:
         self.seats: tuple[str, ...] = base.PARTNERSHIP_SEATS

@@ -181,6 +181,12 @@ class Node:
 
     __slots__ = ("tile", "number", "double", "free", "sides_free", "ends_free", "children")
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "Node":
+        """A copy of this tile of the layout whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
+
     def __init__(self, tile: Tile, number: int | None) -> None:
         self.tile = tile
         self.number = number
@@ -227,6 +233,16 @@ class HorseRaceHand:
 
     #: A hand whose deal is known (see :class:`OpenHorseRaceHand` for one whose deal is not).
     open = False
+    #: :meth:`apply` checks before it changes anything (an open hand puts back the turn it moved
+    #: on before a refusal), so a refused move leaves the state as it was: the Game API need not
+    #: put it back (:attr:`domrec.game.Game.refusal_keeps_state`).
+    refusal_keeps_state = True
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "HorseRaceHand":
+        """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, match: HorseRaceMatch, masks: dict[str, int], boneyard: list[Tile] | None,
                  undealt: int, leader: str | None, lead_reason: str) -> None:
@@ -1243,6 +1259,12 @@ class OpenHorseRaceHand(HorseRaceHand):
 
 class HorseRaceMatch:
     """One record's game: the seats and sides, the running totals, who leads next."""
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "HorseRaceMatch":
+        """A copy of this match whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, record: Record, rules: Rules) -> None:
         self.rules = rules

@@ -119,6 +119,12 @@ class Road:
     __slots__ = ("name", "side", "starter", "facing", "spans", "n", "exposed", "blocked", "block_tile",
                  "joined", "bridge_at")
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "Road":
+        """A copy of this road whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
+
     def __init__(self, name: str, side: str, starter: Tile, facing: int) -> None:
         self.name = name
         self.side = side
@@ -201,6 +207,12 @@ class RoadsHand:
 
     #: A hand whose deal is known (see :class:`OpenRoadsHand` for one whose deal is not).
     open = False
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "RoadsHand":
+        """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, table: "Table", stocks: dict[str, dict[Tile, int]],
                  piles: dict[str, list[Tile]] | None, leader: str, block_sum: bool) -> None:
@@ -992,6 +1004,12 @@ class _OpenStock:
     # every hand a reference cycle, left for the garbage collector instead of freed at once)
     __slots__ = ("seat", "known", "hidden", "avail")
 
+    def clone(self, memo: dict[int, Any] | None = None) -> "_OpenStock":
+        """A copy of this unseen stock whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
+
     def __init__(self, hand: "OpenRoadsHand", seat: str) -> None:
         self.seat = seat
         #: Tiles known to be in this stock (three players with piles given: those topped up).
@@ -1120,6 +1138,12 @@ class OpenRoadsHand(RoadsHand):
 
 class RoadsMatch:
     """One record's game: the hands in order, the running totals, who starts next."""
+
+    def clone(self, memo: dict[int, Any] | None = None) -> "RoadsMatch":
+        """A copy of this match whose containers are its own (the Game API's checkpoints: a
+        reading tried, then the state as it was); ``memo`` shares one copy of an object
+        reached twice (:func:`base.clone_state`)."""
+        return base.clone_state(self, {} if memo is None else memo)
 
     def __init__(self, record: Record, options: dict[str, Any]) -> None:
         self.seats: tuple[str, ...] = record.seats

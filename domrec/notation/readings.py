@@ -129,6 +129,11 @@ class HandReading:
         self.leader_unknown = False
         #: The hand is the text's last and still open, read for now (see :data:`provisional`).
         self.for_now = False
+        #: (typed move, the Game's position key) -> what the readings from that position gave, in
+        #: order (see :meth:`_enter`): a reading that reaches a position met before takes those.
+        self._merged: dict[tuple, list[tuple[str, tuple, dict[str, int] | None]]] = {}
+        #: The positions whose readings are being walked: (length of the path to each, its events).
+        self._recording: list[tuple[int, list]] = []
 
     # --- the walk ------------------------------------------------------------------------
 
@@ -225,11 +230,69 @@ class HandReading:
                     continue
                 self._fail(j, e.refusal.problem, self.move_tok(j, opt.on), opt.seat)
                 self.tried += 1
+                if self._recording:
+                    self._event(_REFUSED, path, None)
+                fresh = g.refusal_keeps_state  # (nothing to put back before the next option)
                 continue
             self.choices.setdefault(j, [])
             if opt not in self.choices[j]:
                 self.choices[j].append(opt)
-            self._walk(j + 1, path + ((j, opt),))
+            self._enter(j + 1, path + ((j, opt),))
+
+    def _enter(self, j: int, path: tuple[tuple[int, Option], ...]) -> None:
+        """Walk on from typed move ``j``, the Game where ``path`` left it, unless another reading
+        reached the same position there (the engine's :meth:`~domrec.game.Game.position_key`):
+        then the readings from it are that reading's, each with this path in front.
+
+        A position decides everything after it (the moves the engine accepts, the hand's end, the
+        totals), so what those readings gave is known without the engine: which were refused,
+        which closed the hand and with what totals.  Their problems need not be kept: a reading
+        that got as far was met first, and the reading that got furthest is the first to.  The
+        readings are taken in the same order and counted as before, so the verdict, the notes
+        and the messages are those of the walk of every reading; only the engine's work is
+        done once a position."""
+        if self.forced is not None or self.for_now:
+            self._walk(j, path)
+            return
+        key = self.g.position_key()
+        if key is None:
+            self._walk(j, path)
+            return
+        key = (j, key)
+        events = self._merged.get(key)
+        if events is not None:
+            self._again(events, path)
+            return
+        events = []
+        self._recording.append((len(path), events))
+        try:
+            self._walk(j, path)
+        finally:
+            self._recording.pop()
+        if not self.stopped:
+            self._merged[key] = events
+
+    def _event(self, kind: str, path: tuple[tuple[int, Option], ...], scores: dict[str, int] | None) -> None:
+        """A refused option or a reading's end, for each position being walked (its path after it)."""
+        for start, events in self._recording:
+            events.append((kind, path[start:], scores))
+
+    def _again(self, events: list, prefix: tuple[tuple[int, Option], ...]) -> None:
+        """What the walk from a position met before gave, taken again after ``prefix``."""
+        for kind, rest, scores in events:
+            if self.stopped:
+                return
+            self.tried += 1
+            path = prefix + rest
+            if self._recording:
+                self._event(kind, path, scores)
+            if kind is _REFUSED:
+                continue
+            if self.tried > LIMIT:
+                self.too_many = self.stopped = True
+                return
+            if scores is not None:
+                self._read(path, scores)
 
     def _leaf(self, path: tuple[tuple[int, Option], ...]) -> None:
         self.tried += 1
@@ -246,8 +309,16 @@ class HandReading:
                 if refusal is None:
                     raise
                 self._fail_end(refusal)
+                if self._recording:
+                    self._event(_LEAF, path, None)
                 return
         scores = dict(g.totals)
+        if self._recording:
+            self._event(_LEAF, path, scores)
+        self._read(path, scores)
+
+    def _read(self, path: tuple[tuple[int, Option], ...], scores: dict[str, int]) -> None:
+        """A legal reading, with the totals it gives."""
         self.readings.append((path, scores))
         if self.forced is None and self.root is not None and not (self.claim is not None and self.claim.scores) \
                 and not self.for_now:
@@ -452,6 +523,10 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
 #: Domino Roads' starter, span, bridge and road-block).
 _LAID = ("play", "span", "starter", "bridge", "block")
 
+#: What the walk from a position met, in order: an option the engine refused, a reading's end.
+_REFUSED = "refused"
+_LEAF = "leaf"
+
 #: The one option of a move whose seat is typed, and of each seat (made once).
 _TYPED = [Option(None)]
 _OPTIONS: dict[str, Option] = {}
@@ -507,8 +582,11 @@ def _game_refused() -> type:
 
 
 class _Refused(Exception):
+    """The engine refused a reading's move (``refusal``, the Game's :class:`~domrec.game.Refused`).
+    Its text is not made here: most refusals are one reading among many, never shown."""
+
     def __init__(self, refusal: Any) -> None:
-        super().__init__(str(refusal))
+        super().__init__()
         self.refusal = refusal
 
 
