@@ -31,7 +31,7 @@ from pathlib import Path
 from domrec import notation, reader, simulate
 from domrec.validate import batch_mode, validate_text
 
-from bench_dgn import best_pair
+from bench_dgn import best_pair, judge_archive as validate_dgn  # (games valid, games asked about)
 
 GAMES = ("competitive", "horse-race", "broadway", "castle-rock", "domino-roads")
 
@@ -54,21 +54,6 @@ def validate_jsonl(path: Path) -> int:
             raise SystemExit(f"{report.source}: simulated game did not validate")
         hands += report.hands
     return hands
-
-
-def validate_dgn(path: Path) -> tuple[int, int]:
-    """Every game of a DGN archive judged as ``domrec validate`` does: (games valid, games where the
-    reader asks for an end or a seat).  Any other problem is a bug (the games are simulated)."""
-    valid = asked = 0
-    for src in reader.iter_sources([str(path)]):
-        for game in notation.read_games(src.text, src.label):
-            if game.report.valid:
-                valid += 1
-            elif all(p.rule == "DGN: what may be left out" for p in game.report.problems):
-                asked += 1
-            else:
-                raise SystemExit(f"{game.report.source}: {game.report.problems[0].text()}")
-    return valid, asked
 
 
 def bench(game: str, args: argparse.Namespace, folder: Path) -> list[tuple[str, int, float, float, int]]:

@@ -88,15 +88,20 @@ def _served(tmp_path: Path):
     return path, server, token, line
 
 
+def _post_scope(token: str, route: str, length: str) -> dict:
+    """The ASGI scope of a phone's POST to table 1's ``route``, its body declared ``length`` long."""
+    path = f"/api/v1/tables/1/1{route}"
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+            "headers": [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode()),
+                        (b"content-type", b"application/json"), (b"content-length", length.encode())],
+            "client": ("127.0.0.1", 50000), "server": ("testserver", 80)}
+
+
 def _cut_halfway(server, token: str, route: str, body: bytes) -> list[dict]:
     """``body`` posted to ``route`` straight to the server's ASGI application, the connection lost
     halfway through it (as uvicorn tells an application: ``http.disconnect``); what was sent back."""
-    path = f"/api/v1/tables/1/1{route}"
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "headers": [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode()),
-                         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-             "client": ("127.0.0.1", 50000), "server": ("testserver", 80)}
+    scope = _post_scope(token, route, str(len(body)))
     messages = [{"type": "http.request", "body": body[: len(body) // 2], "more_body": True}]
 
     async def receive() -> dict:
@@ -147,12 +152,7 @@ def test_a_content_length_that_is_not_a_number_is_refused_never_a_fault(tmp_path
     path, server, token, line = _served(tmp_path)
     try:
         body = json.dumps({"rev": 0, "text": line} if route == "/dgn" else {"rev": 0, "mode": "play"}).encode()
-        url = f"/api/v1/tables/1/1{route}"
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-                 "scheme": "http", "path": url, "raw_path": url.encode(), "query_string": b"", "root_path": "",
-                 "headers": [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode()),
-                             (b"content-type", b"application/json"), (b"content-length", length.encode())],
-                 "client": ("127.0.0.1", 50000), "server": ("testserver", 80)}
+        scope = _post_scope(token, route, length)
         messages = [{"type": "http.request", "body": body, "more_body": False}]
 
         async def receive() -> dict:
