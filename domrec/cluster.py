@@ -87,12 +87,14 @@ def _file_tasks(path: Path, block_bytes: int) -> Task | list[Task]:
         size = path.stat().st_size
     except OSError:
         size = 0
-    if path.suffix != ".jsonl" or size <= block_bytes:
+    if path.suffix not in (".jsonl", ".dgn") or size <= block_bytes:
         return Task(str(path), label)
     try:
-        cuts, lines = _cuts(path, size, block_bytes)
+        cuts, lines = (_cuts if path.suffix == ".jsonl" else _game_cuts)(path, size, block_bytes)
     except OSError:
         return Task(str(path), label)  # the worker reports why it cannot be read
+    if len(cuts) == 1:
+        return Task(str(path), label)
     return [Task(str(path), label, start, end, first, after - 1)
             for (start, first), (end, after) in zip(cuts, cuts[1:] + [(size, lines + 1)])]
 
@@ -119,6 +121,47 @@ def _cuts(path: Path, size: int, block_bytes: int) -> tuple[list[tuple[int, int]
     return cuts, lines + (pos > 0 and last != b"\n")
 
 
+def _game_cuts(path: Path, size: int, block_bytes: int) -> tuple[list[tuple[int, int]], int]:
+    """As :func:`_cuts`, for a DGN archive: each block starts where a game starts, as the
+    reader cuts the archive into games (:func:`domrec.dgn_archive.iter_games`, which reads it
+    once, a block at a time, without reading any game).  A file of one game, or one whose
+    over-long games made the reader give up, is not cut (one block: the single run's reading)."""
+    from domrec.dgn_archive import iter_games
+
+    cuts = [(0, 1)]
+    games = 0
+    cut = block_bytes
+    with path.open("rb") as f:
+        counted = _Counted(f)
+        for chunk in iter_games(counted, reader.MAX_DGN_GAME_BYTES, give_up=reader.MAX_RECORD_BYTES):
+            if chunk.gave_up:
+                return [(0, 1)], 0
+            games += 1
+            if chunk.offset >= cut and games > 1:
+                cuts.append((chunk.offset, chunk.first_line))
+                cut = chunk.offset + block_bytes
+    return (cuts if games > 1 else [(0, 1)]), counted.lines
+
+
+class _Counted:
+    """A binary file read through, counting its lines as it goes (a last line without its
+    line break counted too, as :func:`_cuts` counts them)."""
+
+    def __init__(self, f: Any) -> None:
+        self._f, self._breaks, self._last = f, 0, b"\n"
+
+    def read(self, n: int) -> bytes:
+        data = self._f.read(n)
+        if data:
+            self._breaks += data.count(b"\n")
+            self._last = data[-1:]
+        return data
+
+    @property
+    def lines(self) -> int:
+        return self._breaks + (self._last != b"\n")
+
+
 def check_task(task: Task) -> list[Report]:
     """The verdicts on one partition (runs on a worker)."""
     import io
@@ -136,7 +179,11 @@ def check_task(task: Task) -> list[Report]:
                 data = f.read(task.end - task.start)
         except OSError as e:
             return [reader_error(task, e)]
-        sources = reader._split_lines(io.BytesIO(data), task.label, task.first)
+        if task.path.endswith(".dgn"):
+            sources = reader.dgn_block_sources(data, task.label, task.first,
+                                               at_end=task.end >= os.path.getsize(task.path))
+        else:
+            sources = reader._split_lines(io.BytesIO(data), task.label, task.first)
     return [r for src in sources for r in reports_of(src)]
 
 

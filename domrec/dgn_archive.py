@@ -25,12 +25,15 @@ class Chunk:
     ``dropped``: a game longer than the reader keeps (:func:`iter_games`'s ``limit``) is not
     kept at all: its ``data`` is empty and ``dropped`` is its size in bytes.  ``gave_up``: the
     games let go so far came to more than ``give_up`` bytes (runaway input: ``/dev/zero``,
-    noise): the stream was not read further, and ``dropped`` is what was read of this game."""
+    noise): the stream was not read further, and ``dropped`` is what was read of this game.
+    ``offset``: the byte of the file the game's text starts at (a byte-order mark counted), so
+    that a file can be cut between games (``--dask`` checks a big archive in blocks)."""
 
     first_line: int
     data: bytes
     dropped: int = 0
     gave_up: bool = False
+    offset: int = 0
 
 
 _GAP_TAG = re.compile(rb"\n[ \t\r\x0b\x0c]*\n[ \t\r\x0b\x0c]*\[")  # a blank line, then a tag line
@@ -41,8 +44,8 @@ def split_games(data: bytes) -> list[Chunk]:
     """The games of a DGN text: a new game starts at a tag line that follows a blank line
     (or begins the file) after hands have been written.  The regexes find those lines without
     a Python step per line of the archive."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    data = data[bom:]
     chunks: list[Chunk] = []
     start = 0  # where the current game's first line starts
     line = 1
@@ -50,10 +53,10 @@ def split_games(data: bytes) -> list[Chunk]:
         tag = data.rfind(b"\n", 0, m.end()) + 1  # the tag line's start
         if _BODY_LINE.search(data, start, tag) is None:  # no hands since the game's start
             continue
-        chunks.append(Chunk(line, data[start:tag - 1]))
+        chunks.append(Chunk(line, data[start:tag - 1], offset=bom + start))
         line += data.count(b"\n", start, tag)
         start = tag
-    chunks.append(Chunk(line, data[start:]))
+    chunks.append(Chunk(line, data[start:], offset=bom + start))
     return [c for c in chunks if c.data.strip()] or chunks[:1]
 
 
@@ -81,19 +84,24 @@ def iter_games(stream: Any, limit: int, block: int = READ_BYTES, give_up: int | 
     midline = False  # the kept text starts inside a line (one endless line was let go)
     out = 0
     lost = 0  # bytes of the earlier games let go
+    base = 0  # the byte of the file ``buf`` starts at
     more = stream.read(max(block, 3))
     if more.startswith(b"\xef\xbb\xbf"):
-        more = more[3:] or stream.read(block)
+        more, base = more[3:] or stream.read(block), 3
+    at = base  # the byte of the file the current game starts at
     while True:
         keep = start - 1 if midline else start  # (a byte of the line before: a search from ``start`` sees no line start)
         buf = buf[keep:] + more if keep else buf + more
+        base += keep
         scan, start = max(scan - keep, 0), start - keep
         while (tag := _start_in(buf, start, scan, body)) is not None:
-            yield Chunk(line, b"", dropped + tag - 1 - start) if dropped else Chunk(line, buf[start:tag - 1])
+            yield (Chunk(line, b"", dropped + tag - 1 - start, offset=at) if dropped
+                   else Chunk(line, buf[start:tag - 1], offset=at))
             out += 1
             lost += dropped + tag - 1 - start if dropped else 0
             line += newlines + buf.count(b"\n", start, tag)
             start = scan = tag
+            at = base + tag
             dropped = newlines = 0
             body = midline = False
         scan = max(_scan_end(buf), start)
@@ -114,13 +122,13 @@ def iter_games(stream: Any, limit: int, block: int = READ_BYTES, give_up: int | 
                 start = scan = cut
                 midline = True
             if give_up is not None and lost + dropped > give_up:
-                yield Chunk(line, b"", dropped + len(buf) - start, gave_up=True)
+                yield Chunk(line, b"", dropped + len(buf) - start, gave_up=True, offset=at)
                 return
         more = stream.read(block)
     if dropped:
-        yield Chunk(line, b"", dropped + len(buf) - start)
+        yield Chunk(line, b"", dropped + len(buf) - start, offset=at)
     elif buf[start:].strip() or not out:
-        yield Chunk(line, buf[start:])
+        yield Chunk(line, buf[start:], offset=at)
 
 
 def _start_in(buf: bytes, start: int, scan: int, body: bool) -> int | None:

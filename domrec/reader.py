@@ -564,6 +564,23 @@ def dgn_sources(stream: Any, label: str, head: bytes = b"") -> Iterator[Source]:
         yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"), form="dgn")
 
 
+def dgn_block_sources(data: bytes, label: str, first_line: int, at_end: bool) -> Iterator[Source]:
+    """The games of a block of a DGN archive (``--dask`` cuts a big archive between games): the
+    sources :func:`dgn_sources` gives for those games of the whole file, labelled and numbered
+    by the file's lines (the block's text starts on line ``first_line``).  A block that is not
+    the file's last ends with the line break before the next game's tags, which the whole
+    file's reading leaves out of the game (``at_end``: the block runs to the file's end)."""
+    import io
+
+    from domrec.dgn_archive import iter_games
+
+    if not at_end and data.endswith(b"\n"):
+        data = data[:-1]
+    for chunk in iter_games(io.BytesIO(data), MAX_DGN_GAME_BYTES, give_up=MAX_RECORD_BYTES):
+        chunk = attrs.evolve(chunk, first_line=chunk.first_line + first_line - 1)
+        yield from _game_sources(chunk, f"{label}:{chunk.first_line}")
+
+
 def _game_sources(chunk: Any, label: str) -> Iterator[Source]:
     """A game's source; a game over the limit (let go while read, or just over it) as an error."""
     if not chunk.dropped and len(chunk.data) <= MAX_DGN_GAME_BYTES:

@@ -184,3 +184,73 @@ def test_cli_dask_prints_what_one_core_prints(archive, tmp_path, monkeypatch):
     assert one.exit_code == many.exit_code == 2
     assert one.stdout == many.stdout
     assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "dask.csv").read_bytes()
+
+
+# --- DGN archives: cut between games -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def dgn_archive(tmp_path_factory) -> Path:
+    """A DGN archive of every game in the forms clubs write, with a game breaking the rules, a
+    game the reader refuses, a byte-order mark and no line break at its end."""
+    from domrec import notation
+
+    texts = []
+    for i, game in enumerate(GAMES):
+        for k, record in enumerate(simulate.simulate(game, 4, seed=i + 7, accidents=False)):
+            if k == 0:  # a claimed score one point off: the game breaks the rules
+                doc = json.loads(simulate.dumps(record))
+                assert _bump_first_score(doc)
+                texts.append(notation.dumps(reader.loads(json.dumps(doc))))
+            elif k == 1:  # a game the reader refuses
+                texts.append(notation.dumps(record).replace("hand 2", "hand 2 lead Q", 1))
+            else:
+                texts.append(notation.dumps_typed(record, keep_deal=False, seats=k == 2, ends=True))
+    path = tmp_path_factory.mktemp("dgn") / "club.dgn"
+    path.write_bytes(b"\xef\xbb\xbf" + "\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n").encode())
+    return path
+
+
+def _by_tasks(paths: list[str], block_bytes: int) -> list[dict]:
+    return [r.to_dict() for t in cluster.tasks(paths, block_bytes) for r in cluster.check_task(t)]
+
+
+@pytest.mark.parametrize("block_bytes", [1, 700, 20_000, cluster.BLOCK_BYTES])
+def test_a_dgn_archive_cut_in_blocks_gives_one_cores_verdicts(dgn_archive, block_bytes):
+    expected = [r.to_dict() for r in _single([str(dgn_archive)])]
+    assert {r["status"] for r in expected} == {"valid", "invalid", "unusable"}
+    parts = cluster.tasks([str(dgn_archive)], block_bytes)
+    assert (len(parts) > 1) == (block_bytes < dgn_archive.stat().st_size)
+    assert _by_tasks([str(dgn_archive)], block_bytes) == expected
+
+
+def test_dgn_blocks_start_where_games_start_and_number_lines_as_the_file(dgn_archive):
+    from domrec.dgn_archive import split_games
+
+    text = dgn_archive.read_bytes()
+    starts = {(c.offset, c.first_line) for c in split_games(text)}
+    parts = cluster.tasks([str(dgn_archive)], block_bytes=2000)
+    assert len(parts) > 2
+    for part in parts:
+        assert (part.start, part.first) in starts or part.start == 0
+        assert text[:part.end].count(b"\n") + (part.end == len(text) and not text.endswith(b"\n")) == part.last
+    assert parts[-1].end == len(text)
+
+
+def test_a_dgn_game_too_long_in_a_block_is_reported_at_its_line(tmp_path, monkeypatch):
+    from domrec import notation
+
+    games = sorted((notation.dumps(r).encode() for r in simulate.simulate("competitive", 8, 3)), key=len)
+    small, big = games[0], games[-1]
+    monkeypatch.setattr(reader, "MAX_DGN_GAME_BYTES", (len(small) + len(big)) // 2)
+    path = tmp_path / "mixed.dgn"
+    path.write_bytes(b"\n".join([small, big, small, big, small]))
+    expected = [r.to_dict() for r in _single([str(path)])]
+    assert [r["status"] for r in expected] == ["valid", "unusable", "valid", "unusable", "valid"]
+    for block_bytes in (1, len(small) + 1, 3 * len(big)):
+        assert _by_tasks([str(path)], block_bytes) == expected
+
+
+def test_dask_checks_a_dgn_archive_in_blocks_as_one_core_does(dgn_archive, client):
+    expected = [r.to_dict() for r in _single([str(dgn_archive)])]
+    got = list(cluster.validate_shards([str(dgn_archive)], client=client, block_bytes=3000))
+    assert [r.to_dict() for r in got] == expected

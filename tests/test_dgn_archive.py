@@ -25,7 +25,11 @@ texts = st.lists(st.sampled_from(PIECES), max_size=120).map(b"".join)
 @settings(max_examples=examples(400, 4000))
 @given(texts, st.sampled_from([1, 2, 3, 8, 64, 4096]))
 def test_a_stream_is_cut_where_the_whole_text_is(text, block):
-    assert list(iter_games(io.BytesIO(text), 1 << 30, block)) == split_games(text)
+    whole = split_games(text)
+    assert list(iter_games(io.BytesIO(text), 1 << 30, block)) == whole
+    for chunk in whole:  # each game's text is where its offset says (a file is cut there for --dask)
+        assert text[chunk.offset:chunk.offset + len(chunk.data)] == chunk.data
+        assert text[:chunk.offset].count(b"\n") + 1 == chunk.first_line or not chunk.data.strip()
 
 
 @settings(max_examples=examples(400, 4000))
@@ -34,6 +38,7 @@ def test_a_game_over_the_limit_is_let_go_and_the_next_one_read(text, limit, bloc
     whole = split_games(text)
     got = list(iter_games(io.BytesIO(text), limit, block))
     assert [c.first_line for c in got] == [c.first_line for c in whole]
+    assert [c.offset for c in got] == [c.offset for c in whole]
     for mine, theirs in zip(got, whole):
         if mine.dropped:  # let go only once over the limit, with its size said in full
             assert len(theirs.data) > limit and mine.dropped == len(theirs.data) and not mine.data
