@@ -113,7 +113,7 @@ def validate(
                                                       "earlier domrec summary."),
     dask: Optional[str] = typer.Option(None, "--dask", help="Check on Dask: local (a cluster of this machine's "
                                                             "processes) or a scheduler's address, tcp://host:8786 "
-                                                            "(needs pip install 'domrec[dask]')."),
+                                                            "(needs pip install 'domrec\\[dask]')."),
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
     if dask is not None:

@@ -98,6 +98,23 @@ def test_help_texts_show_no_python_types(name):
         assert not found, f"{name} {command} --help shows {found}:\n{r.stdout}"
 
 
+@pytest.mark.parametrize("name", APPS)
+def test_help_texts_keep_their_square_brackets(name):
+    """Rich reads ``[word]`` as markup and drops it: an option's help must escape it (``\\[``), or
+    ``pip install 'domrec[dask]'`` is shown as ``pip install 'domrec'``."""
+    import typer.main
+
+    group = typer.main.get_command(APPS[name])
+    checked = 0
+    for command_name, command in group.commands.items():
+        page = re.sub(r"[\s│]", "", runner.invoke(APPS[name], [command_name, "--help"]).stdout)
+        for param in command.params:
+            for token in re.findall(r"\w\\?\[[a-z_-]+\]", getattr(param, "help", None) or ""):
+                assert token.replace("\\", "") in page, f"{name} {command_name} --help lost {token}"
+                checked += 1
+    assert checked or name != "domrec"
+
+
 def test_help_still_names_what_a_value_is():
     text = runner.invoke(domrec_app, ["simulate", "--help"]).stdout
     assert re.search(r"--games\s+-n\s+INTEGER", text) and re.search(r"--option\s+TEXT", text)
