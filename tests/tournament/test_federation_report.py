@@ -74,6 +74,12 @@ def test_two_events_rate_players_by_their_federation_id(tmp_path: Path):
     assert "Ana" not in rows and rows["Ana María"]["events"] == 2 and rows["Ana María"]["games"] == 3
     assert rows["Hal"]["events"] == 2 and rows["Ivo"]["events"] == 1
     assert len(rows) == 9 and len(doc["events"]) == 2
+    assert rows["Ana María"]["id"] == "ES-1" and rows["Ivo"]["id"] == "ES-9" and rows["Hal"]["id"] == ""
+    table = run("ratings", ratings, "--csv")
+    assert table.stdout.splitlines()[0].startswith("rank,id,name,rating")
+    assert any(line.split(",")[1:3] == ["ES-1", "Ana María"] for line in table.stdout.splitlines())
+    screen = run("ratings", ratings)
+    assert "ES-9" in screen.stdout and "id" in screen.stdout.splitlines()[0] + screen.stdout
     # The same files again rate nothing twice; nor does the event file itself after its report.
     again = run("ratings", ratings, "--from", tmp_path / "autumn.dfr", "--add", tmp_path / "spring.db")
     assert again.exit_code == 0

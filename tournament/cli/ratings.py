@@ -43,5 +43,7 @@ def ratings(
     if as_json:
         sys.stdout.write(json.dumps({"events": events, "ratings": rows}, ensure_ascii=False, indent=1) + "\n")
         return
+    if not as_csv and not any(row["id"] for row in rows):  # no federation ids: no empty column on screen
+        rows = [{k: v for k, v in row.items() if k != "id"} for row in rows]
     emit(rows, as_csv, False, f"ratings: {len(events)} event(s), {sum(e['games'] for e in events)} games",
          footer=["rating = mu - 3 sigma (openskill Plackett-Luce); sigma is the uncertainty"])

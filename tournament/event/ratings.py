@@ -60,8 +60,10 @@ class Rating:
         return self.mu - 3 * self.sigma
 
     def row(self) -> dict[str, Any]:
-        return {"rank": self.rank, "name": self.name, "rating": round(self.ordinal, 2), "mu": round(self.mu, 2),
-                "sigma": round(self.sigma, 2), "games": self.games, "events": self.events}
+        """The row a listing shows; ``id``, the federation id ("" for a player kept by name), is
+        what a rating office files the rating under."""
+        return {"rank": self.rank, "id": self.fed_id or "", "name": self.name, "rating": round(self.ordinal, 2),
+                "mu": round(self.mu, 2), "sigma": round(self.sigma, 2), "games": self.games, "events": self.events}
 
 
 class RatingsBook:
