@@ -116,3 +116,24 @@ def test_slips_never_replace_a_file_they_did_not_write(tmp_path: Path) -> None:
                  ["--slips", "-o", out, "--lang", "fr"]):
         r = _run("pins", path, *args)
         assert r.exit_code == 2 and r.output.count("\n") == 1, (args, r.output)
+
+
+def test_the_pin_list_numbers_players_by_their_pair_where_the_event_does(tmp_path: Path) -> None:
+    """A pairs event and a duplicate event number a pair, not its players, in every printout: the
+    list of PINs gives each player their pair's number (`#2` beside both partners of pair 2)."""
+    partners = [("Ana López", "Bo Díaz"), ("Cy Ruiz", "Di Gil"), ("Ed Mar", "Flo Paz"), ("Gus Sol", "Hal Rey"),
+                ("Ivo Luz", "Jo Sanz"), ("Ka Mir", "Lu Vega")]
+    for fmt in ("pairs", "duplicate"):
+        path = tmp_path / f"{fmt}.db"
+        assert _run("new", path, "--name", "N", "--game", "competitive", "--format", fmt, "--seed", "1").exit_code == 0
+        for a, b in partners:
+            assert _run("add", path, a, b).exit_code == 0
+        if fmt == "duplicate":
+            assert _run("boards", path, "--boards", "6", "--seed", "3").exit_code == 0
+            assert _run("pair", path).exit_code == 0
+        listed = [line.split("\t") for line in _run("pins", path).stdout.splitlines()]
+        number = {name: no for no, name, _ in listed}
+        for k, (a, b) in enumerate(partners, 1):
+            assert number[a] == number[b] == f"#{k}", (fmt, listed)
+    plain = [line.split("\t")[0] for line in _run("pins", _event(tmp_path)).stdout.splitlines()]
+    assert plain == [f"#{k}" for k in range(1, 9)]  # elsewhere each player's own number

@@ -15,7 +15,7 @@ import typer
 
 from tournament.cli.app import MAX_COUNT, guarded, open_for_command
 from tournament.errors import UnusableInput
-from tournament.event import venue as vn
+from tournament.event import players as pl, venue as vn
 from tournament.store.event_store import EventStore
 
 HALL_URL_HELP = ("The address phones reach the hall's pages at, when it is not --url's host on --hall-port (a "
@@ -166,6 +166,7 @@ def pins(
         made = vn.make_pins(store)
         players = store.players()
         settings = store.settings
+        numbers = pl.shown_numbers(store)  # a pair's number in a pairs event, as every printout gives it
     if slips:
         from domrec.i18n import UnknownLanguage
         from tournament.cli.app import write_output
@@ -183,7 +184,7 @@ def pins(
             typer.echo(f"wrote {output} ({len(players)} slip{'s' if len(players) != 1 else ''})")
         return
     for p in players:
-        typer.echo(f"#{p.id}\t{p.name}\t{made[p.id]}")
+        typer.echo(f"#{numbers.get(p.id, p.id)}\t{p.name}\t{made[p.id]}")
 
 
 def _clear_pins(event: Path, where: str, by: Optional[str]) -> None:

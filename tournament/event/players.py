@@ -23,8 +23,8 @@ from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
 from tournament.names import LookAlikes, bidi_controls, did_you_mean, name_key, normalise_name
-from tournament.settings import PAIRS, ROTATING
-from tournament.store import desk as desk_sql, fields as fields_sql
+from tournament.settings import DUPLICATE, PAIRS, ROTATING
+from tournament.store import boards as boards_sql, desk as desk_sql, fields as fields_sql
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Team
 
@@ -360,6 +360,17 @@ def _find_team(store: EventStore, key: str) -> Team:
         raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event"
                             + did_you_mean(key, [t.name for t in teams] + [p.name for p in store.players()])) from None
     return next(t for t in teams if t.id == player.team)
+
+
+def shown_numbers(store: EventStore) -> dict[int, int]:
+    """Player id -> the number the event's printouts show beside the player, where it is not the
+    player's own: their pair's in a pairs event, and in a duplicate event their pair's number in the
+    movement (once round 1 is seated; the pair's id before).  Empty in other events."""
+    fmt = store.settings.format
+    if fmt not in (PAIRS, DUPLICATE):
+        return {}
+    in_movement = {team: number for number, team in boards_sql.pair_numbers(store).items()} if fmt == DUPLICATE else {}
+    return {p.id: in_movement.get(p.team, p.team) for p in store.players() if p.team}
 
 
 def player_rows(store: EventStore) -> list[dict[str, Any]]:
