@@ -1232,20 +1232,21 @@ def test_a_deal_line_read_by_the_fast_path_locates_each_tile():
 
 def _split_games_line_by_line(data: bytes) -> list[notation.Chunk]:
     """The games of a DGN text as the rule says it, a line at a time (what split_games's regexes must match)."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    data = data[bom:]
     lines = data.split(b"\n")
     chunks: list[notation.Chunk] = []
     start, seen_body, blank_before = 0, False, True
+    at = lambda k: bom + sum(len(x) + 1 for x in lines[:k])  # noqa: E731 (the byte line k starts at)
     for k, line in enumerate(lines):
         stripped = line.strip()
         if stripped.startswith(b"[") and blank_before and seen_body:
-            chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:k])))
+            chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:k]), offset=at(start)))
             start, seen_body = k, False
         if stripped and not stripped.startswith(b"["):
             seen_body = True
         blank_before = not stripped
-    chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:])))
+    chunks.append(notation.Chunk(start + 1, b"\n".join(lines[start:]), offset=at(start)))
     return [c for c in chunks if c.data.strip()] or chunks[:1]
 
 

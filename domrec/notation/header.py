@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 _SEAT_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _DEFAULT_SEAT = re.compile(r"(?:[NESW]|P[1-9][0-9]*)\Z")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
-_EVENT_TAGS = {"event": "name", "site": "site", "date": "date", "round": "round", "table": "table"}
+_EVENT_TAGS = {"event": "name", "site": "site", "date": "date", "round": "round", "table": "table", "board": "board"}
 _SINGLE_TAGS = {"game", "format", "variant", "seats", "scores", "winner", "ended", "event", "site", "date", "round",
-                "table"}
+                "table", "board"}
 _RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "winner", "ended", "field", *_EVENT_TAGS}
 _POINTS = re.compile(r"-?[0-9]+")
 

@@ -330,3 +330,41 @@ def test_a_whole_games_result_is_refused_at_a_duplicate_table(tmp_path: Path) ->
         store.close()
     spanish = phrases.translate(res.BOARD_BY_BOARD, "es", PHRASES, i18n.FOLDERS)
     assert "tablero por tablero" in spanish and "\n" not in spanish
+
+
+def test_score_sheets_of_a_duplicate_round_score_board_by_board(tmp_path: Path) -> None:
+    """A duplicate table's sheet has a row a board it plays (the board's leader printed), no game
+    totals and no winner; each board has its own game file with the table's players and the board's
+    deal, which, once the hand is recorded in it, enters as that board's result with nothing else said."""
+    from domrec import notation
+
+    event = tmp_path / "dup.db"
+    new_event(event, 6, "mitchell")
+    run("boards", event, "--boards", 6, "--seed", 4)
+    run("pair", event)
+    boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", event, "--json"))}
+    folder = tmp_path / "sheets"
+    out = run("sheets", event, "-o", folder)
+    files = sorted(p.name for p in folder.glob("*.dgn"))
+    assert files == [f"round1-table{t}-board{b}.dgn" for t, b in ((1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (3, 6))]
+    assert all(name in out for name in files)
+    page = (folder / "round1-score-sheets.html").read_text(encoding="utf-8")
+    first = page.split('<section class="sheet"')[1]
+    assert '<table class="grid boards">' in first and "Winner" not in first and "running total" not in first
+    rows = first.split("<tbody>")[2].split("</tbody>")[0]
+    assert rows.count("<tr>") == 2
+    assert f'<td class="hand">1</td><td class="lead">{boards[1].leader}</td>' in rows
+    assert "Board files: round1-table1-board1.dgn, round1-table1-board2.dgn" in first
+    assert first.count(">#1<") == 2 and first.count(">#4<") == 2  # the pairs' numbers in the movement
+    # A board's file: its tags and deal; the hand recorded in it enters as that board's result.
+    text = (folder / "round1-table2-board3.dgn").read_text(encoding="utf-8")
+    assert "[Round 1]\n[Table 2]\n[Board 3]\n" in text and f"hand 1 lead {boards[3].leader}" in text
+    game = next(iter(notation.read_games(text.encode(), "b3.dgn")))
+    assert game.record.event["board"] == 3 and game.record.hands[0].deal == boards[3].deal
+    played = B.play(boards[3], "sheet")
+    (folder / "round1-table2-board3.dgn").write_text(text_of([attrs.evolve(game.record, hands=played.hands)], "dgn"))
+    entered = run("result", event, folder / "round1-table2-board3.dgn")
+    assert "round 1 table 2 board 3" in entered and "verified record" in entered and "stored" in entered
+    # In Spanish too.
+    run("sheets", event, "-o", tmp_path / "es", "--lang", "es")
+    assert "Archivos de los tableros" in (tmp_path / "es" / "round1-score-sheets.html").read_text(encoding="utf-8")

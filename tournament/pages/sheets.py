@@ -37,7 +37,9 @@ from domrec.record import Player as RecordPlayer, Record
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.i18n import N_, translations
 from tournament.settings import PAIRS, Settings
+from tournament.event.players import shown_numbers
 from tournament.event.tables import table_record
+from tournament.pairing.boards import Board
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Table
 
@@ -64,6 +66,43 @@ def default_folder(event: str | Path) -> Path:
 
 def dgn_name(round_no: int, table_no: int) -> str:
     return f"round{round_no}-table{table_no}.dgn"
+
+
+def board_dgn_name(round_no: int, table_no: int, board_no: int) -> str:
+    """A duplicate table's file for one board (a table plays two to four a round)."""
+    return f"round{round_no}-table{table_no}-board{board_no}.dgn"
+
+
+def board_dgn(settings: Settings, table: Table, players: dict[int, Player], board: Board) -> str:
+    """A board's game file for a duplicate table: the table's players in their seats, ``[Board N]``,
+    and the board's hand line and deal, so that ``domrec record`` offers only the legal moves and
+    ``tournament result EVENT FILE`` finds the round, table and board in it."""
+    record = table_record(settings, table, players)
+    record = attrs.evolve(record, event={**(record.event or {}), "board": board.number}, hands=(board.hand(),))
+    try:
+        return notation.dumps(record)
+    except InputError as e:
+        raise UnusableInput(f"round {table.round} table {table.number} board {board.number} cannot be written as "
+                            f"DGN: {e.message}") from None
+
+
+def boards_played(store: EventStore, round_no: int) -> dict[int, tuple[Board, ...]]:
+    """A duplicate event's round: each table (by id) -> the boards it plays, in its order (duplicate
+    pairs: as the movement seats them; duplicate teams: the round's boards at every table).  Empty
+    in any other event, whose tables play a whole game."""
+    from tournament.event import duplicate, duplicate_teams
+    from tournament.store import boards as boards_sql
+
+    settings = store.settings
+    if settings.team_duplicate:
+        numbers = duplicate_teams.round_boards(store, round_no)
+        plays = {t.id: numbers for t in store.tables(round_no)}
+    elif settings.duplicate:
+        plays = {r["table_id"]: tuple(r["boards"]) for r in boards_sql.board_tables(store, round_no)}
+    else:
+        return {}
+    made = {b.number: b for b in duplicate.boards(store)}
+    return {table_id: tuple(made[n] for n in numbers if n in made) for table_id, numbers in plays.items()}
 
 
 def sheets_name(round_no: int, table_no: int | None = None) -> str:
@@ -217,10 +256,11 @@ def _rules_text(settings: Settings, lang: str = "en") -> str:
 def sheet_html(settings: Settings, table: Table, players: dict[int, Player], shape: SheetShape,
                team_names: dict[int, str] | None = None, match: str | None = None,
                dgn_file: str | None = None, link: str | None = None, public: str | None = None,
-               lang: str = "en") -> str:
+               lang: str = "en", boards: Sequence[Board] = (), numbers: dict[int, int] | None = None) -> str:
     """One table's sheet (a ``<section>``) in ``lang``: every name escaped; with ``link``, the table's
     page on the venue server as a QR code to scan, and written out for whoever cannot scan it; with
-    ``public``, the event's public page (standings, results, where to sit next) likewise."""
+    ``public``, the event's public page (standings, results, where to sit next) likewise.  A
+    duplicate table (``boards``: those it plays this round) scores a row a board, not a game."""
     _ = translations(lang).gettext
     team_names = team_names or {}
     sides = table.sides()
@@ -240,10 +280,19 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
     by_pair = settings.format == PAIRS
     for s in table.seats:
         p = players[s.player]
-        no = p.team if by_pair and p.team is not None else p.id
+        no = numbers.get(p.id, p.id) if numbers is not None else p.team if by_pair and p.team is not None else p.id
         out.append(f'<tr><td class="seat">{_e(s.seat)}</td><td class="side">{_e(s.side)}</td>'
                    f'<td class="no">#{_e(no)}</td><td class="name">{_e(p.name)}</td></tr>')
     out.append("</tbody></table>")
+    if boards:
+        out.extend(_board_rows(settings, table, sides, members, pair_of, boards, shape, lang))
+        out.extend(_signatures(sides, members, pair_of, lang))
+        files = ", ".join(board_dgn_name(table.round, table.number, b.number) for b in boards)
+        line = _("Board files: %(files)s") % {"files": files}
+        out.append(f'<p class="file">{_e(line)}</p>')
+        out.extend(_codes(link, public, lang))
+        out.append("</section>")
+        return "\n".join(out)
     with_end = len(shape.ends) > 1
     hand_word, lead_word, seat_word, ended_word = _("Hand"), _("Lead"), _("seat"), _("Ended")
     head = [f'<th>{_e(hand_word)}</th>', f'<th>{_e(lead_word)}<small>{_e(seat_word)}</small></th>']
@@ -273,30 +322,68 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
                f'<span class="field">{_e(at)} <span class="blank"></span></span>'
                f'<span class="field">{_e(during)} <span class="blank short"></span></span></div>')
     out.append(f'<p class="winner">{_e(winner_word)} ______________________</p>')
-    out.append('<div class="signatures">')
+    out.extend(_signatures(sides, members, pair_of, lang))
+    if dgn_file:
+        line = _("Game file: %(file)s") % {"file": dgn_file}
+        out.append(f'<p class="file">{_e(line)}</p>')
+    out.extend(_codes(link, public, lang))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _board_rows(settings: Settings, table: Table, sides: Sequence[str], members: dict[str, list[Player]],
+                pair_of: dict[str, str | None], boards: Sequence[Board], shape: SheetShape, lang: str) -> list[str]:
+    """A duplicate table's grid: a row a board it plays, in its order, with the board's leader
+    printed (the board fixes it) and each side's points on that board; no totals, for each board
+    is scored against the other tables that play it, not added up at the table."""
+    _ = translations(lang).gettext
+    with_end = len(shape.ends) > 1
+    head = [f'<th>{_e(_("Board"))}</th>', f'<th>{_e(_("Lead"))}<small>{_e(_("seat"))}</small></th>']
+    if with_end:
+        ends = " / ".join(_(end) if end in HAND_ENDS else end for end in shape.ends)
+        head.append(f'<th>{_e(_("Ended"))}<small>{_e(ends)}</small></th>')
+    for side in sides:
+        who = pair_of[side] or " & ".join(p.name for p in members[side])
+        head.append(f'<th>{_e(side)}<small>{_e(who)}</small></th>' if who != side else f"<th>{_e(side)}</th>")
+    out = [f'<table class="grid boards"><thead><tr>{"".join(head)}</tr></thead><tbody>']
+    end_cell = '<td class="end"></td>' if with_end else ""
+    for board in boards:
+        out.append(f'<tr><td class="hand">{board.number}</td><td class="lead">{_e(board.leader)}</td>{end_cell}'
+                   + "".join("<td></td>" for _side in sides) + "</tr>")
+    out.append("</tbody></table>")
+    return out
+
+
+def _signatures(sides: Sequence[str], members: dict[str, list[Player]], pair_of: dict[str, str | None],
+                lang: str) -> list[str]:
+    _ = translations(lang).gettext
+    out = ['<div class="signatures">']
     for side in sides:
         who = ", ".join(p.name for p in members[side])
         label = f"{side} — {pair_of[side]} ({who})" if pair_of[side] else f"{side} — {who}"
         signature = _("Signature %(who)s") % {"who": label}
         out.append(f'<div class="sig"><div class="line"></div><div class="who">{_e(signature)}</div></div>')
     out.append("</div>")
-    if dgn_file:
-        line = _("Game file: %(file)s") % {"file": dgn_file}
-        out.append(f'<p class="file">{_e(line)}</p>')
-    if link or public:
-        out.append('<div class="codes">')
-        if link:
-            title = _("QR code of this table's page")
-            scan = _("Record this table on a phone: scan the code, or open")
-            out.append(f'<div class="qr">{qr_svg(link, title)}<p>{_e(scan)}<br><code>{_e(link)}</code></p></div>')
-        if public:
-            title = _("QR code of the event's public page")
-            scan = _("The standings, every result and where you sit next: scan the code, or open")
-            out.append(f'<div class="qr public">{_public_qr(public, title)}<p>{_e(scan)}<br>'
-                       f'<code>{_e(public)}</code></p></div>')
-        out.append("</div>")
-    out.append("</section>")
-    return "\n".join(out)
+    return out
+
+
+def _codes(link: str | None, public: str | None, lang: str) -> list[str]:
+    """The table's page and the public page as QR codes, each written out beside its code."""
+    if not (link or public):
+        return []
+    _ = translations(lang).gettext
+    out = ['<div class="codes">']
+    if link:
+        title = _("QR code of this table's page")
+        scan = _("Record this table on a phone: scan the code, or open")
+        out.append(f'<div class="qr">{qr_svg(link, title)}<p>{_e(scan)}<br><code>{_e(link)}</code></p></div>')
+    if public:
+        title = _("QR code of the event's public page")
+        scan = _("The standings, every result and where you sit next: scan the code, or open")
+        out.append(f'<div class="qr public">{_public_qr(public, title)}<p>{_e(scan)}<br>'
+                   f'<code>{_e(public)}</code></p></div>')
+    out.append("</div>")
+    return out
 
 
 @attrs.frozen
@@ -462,7 +549,8 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
                 team_names: dict[int, str] | None = None, matches: dict[int, str] | None = None,
                 shape: SheetShape | None = None, links: dict[int, str] | None = None,
                 public: str | None = None, lang: str | None = None,
-                captains: Sequence[CaptainsMatch] = ()) -> str:
+                captains: Sequence[CaptainsMatch] = (), boards: dict[int, tuple[Board, ...]] | None = None,
+                numbers: dict[int, int] | None = None) -> str:
     """The printable page in ``lang`` (default: the event's language): one sheet a table, a page
     break after each when printed, then a team event's captain's sheet a match; with ``links`` (table id -> its venue page), each sheet
     carries its table's QR code; with ``public`` (the venue's public page), the public page's
@@ -473,8 +561,9 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
     matches = matches or {}
     links = links or {}
     round_no = tables[0].round if tables else 0
+    boards = boards or {}
     body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number),
-                       links.get(t.id), public, lang) for t in tables]
+                       links.get(t.id), public, lang, boards.get(t.id, ()), numbers) for t in tables]
     body += [captains_sheet_html(settings, m, players, team_names or {}, lang) for m in captains]
     title = _("%(event)s — round %(round)s score sheets") % {"event": settings.name, "round": round_no}
     return (f"<!DOCTYPE html>\n<html lang=\"{_e(lang)}\"><head><meta charset=\"utf-8\">\n"
@@ -557,8 +646,14 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     players = {p.id: p for p in store.players()}
     team_names = {t.id: t.name for t in store.teams()}
     folder = Path(folder)
-    texts: list[tuple[Path, str]] = [(folder / dgn_name(rnd, t.number), table_dgn(store.settings, t, players))
-                                     for t in tables]
+    plays = boards_played(store, rnd)  # a duplicate table: a file a board, with the board's deal
+    texts: list[tuple[Path, str]] = []
+    for t in tables:
+        if plays.get(t.id):
+            texts.extend((folder / board_dgn_name(rnd, t.number, b.number), board_dgn(store.settings, t, players, b))
+                         for b in plays[t.id])
+        else:
+            texts.append((folder / dgn_name(rnd, t.number), table_dgn(store.settings, t, players)))
     table_links = public = None
     if url is not None:
         from tournament.event.venue import links
@@ -567,9 +662,10 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
         table_links = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
         public = found["public"]
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd, lang), links=table_links,
-                       public=public, lang=lang, captains=team_matches(store, tables) if table_no is None else ())
+                       public=public, lang=lang, captains=team_matches(store, tables) if table_no is None else (),
+                       boards=plays, numbers=shown_numbers(store))
+    kinds = [outputs.RECORDS] * len(texts) + [SHEETS]
     texts.append((folder / sheets_name(rnd, table_no), page))
-    kinds = [outputs.RECORDS] * len(tables) + [SHEETS]
     if folder.is_dir():
         existing = []
         for (path, _), kind in zip(texts, kinds):

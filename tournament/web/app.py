@@ -78,11 +78,12 @@ from tournament.errors import TournamentError
 from tournament.event import changes, feed, keys, table_log
 from tournament.event.files import open_event
 from tournament.event.public import NotPublic
+from tournament.event.players import shown_numbers
 from tournament.names import plain_direction
 from tournament.event.venue import (IDLE_MINUTES, REFUSALS, Forbidden, Unprocessable, Venue, VenueError,
                                     Waiting, hall_address, remember_printed)
 from tournament.pages.public import projector_settings
-from tournament.pages.sheets import qr_data_uri, sheets_page, team_matches
+from tournament.pages.sheets import boards_played, qr_data_uri, sheets_page, team_matches
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer
@@ -1420,8 +1421,8 @@ class VenueServer(HallSite):
         urls = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
         players = {p.id: p for p in store.players()}
         return sheets_page(store.settings, tables, players, {t.id: t.name for t in store.teams()}, links=urls,
-                           captains=team_matches(store, tables),
-                           public=found["public"], lang=lang)
+                           captains=team_matches(store, tables), boards=boards_played(store, rnd),
+                           numbers=shown_numbers(store), public=found["public"], lang=lang)
 
     async def replay_page(self, request: Request) -> Response:
         """A table's game so far as domrec's replay page (every position, the verdict beside it)."""
