@@ -368,3 +368,40 @@ def test_score_sheets_of_a_duplicate_round_score_board_by_board(tmp_path: Path) 
     # In Spanish too.
     run("sheets", event, "-o", tmp_path / "es", "--lang", "es")
     assert "Archivos de los tableros" in (tmp_path / "es" / "round1-score-sheets.html").read_text(encoding="utf-8")
+
+
+def test_a_board_recorded_at_the_desk_enters_as_that_boards_result(tmp_path: Path) -> None:
+    """`tournament record --table T` in a duplicate event records the table's first board without a
+    result from the board's deal, and enters it as that board's result; then the next board."""
+    from domrec import notation
+
+    event = tmp_path / "dup.db"
+    new_event(event, 6, "mitchell")
+    run("boards", event, "--boards", 6, "--seed", 5)
+    run("pair", event)
+    boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", event, "--json"))}
+
+    def moves(number: int) -> str:
+        lines = notation.dumps_typed(B.play(boards[number], f"desk{number}"), keep_deal=False).splitlines()
+        return "\n".join(lines[next(i for i, x in enumerate(lines) if x.startswith("hand 1")) + 1:]) + "\n"
+
+    for number in (3, 4):  # table 2 plays boards 3 and 4, in that order
+        r = runner.invoke(app, ["record", str(event), "--table", "2"], input=moves(number))
+        assert r.exit_code == 0, r.output
+        assert f"round1-table2-board{number}.dgn: round 1 table 2 board {number}" in r.output
+        assert "verified record" in r.output and "stored" in r.output
+    r = runner.invoke(app, ["record", str(event), "--table", "2"], input="")
+    assert r.exit_code == 1 and "has the results of its boards 3, 4" in r.output
+    r = runner.invoke(app, ["record", str(event), "--table", "2", "--board", "5"], input="")
+    assert r.exit_code == 2 and "plays boards 3, 4, not board 5" in r.output
+    r = runner.invoke(app, ["record", str(event), "--table", "2", "--board", "3"], input="")
+    assert r.exit_code == 1 and "--replace" in r.output
+    # Half a hand: kept in its file, no result; the rest later.
+    lines = moves(1).splitlines(keepends=True)
+    r = runner.invoke(app, ["record", str(event), "--table", "1"], input="".join(lines[:3]))
+    assert r.exit_code == 0 and "the board's hand is not finished" in r.output and "--board 1" in r.output, r.output
+    r = runner.invoke(app, ["record", str(event), "--table", "1"], input="".join(lines[3:]))
+    assert r.exit_code == 0 and "round 1 table 1 board 1" in r.output and "stored" in r.output, r.output
+    r = runner.invoke(app, ["record", str(event), "--table", "1", "--board", "9"])
+    assert r.exit_code == 2 and "not board 9" in r.output
+    assert runner.invoke(app, ["record", str(tmp_path / "none.db"), "--table", "1", "--board", "1"]).exit_code == 2

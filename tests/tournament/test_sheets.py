@@ -464,6 +464,8 @@ def test_record_a_table_from_a_pipe(tmp_path: Path) -> None:
     r = run("record", event, "--table", "1", "-o", out, input=full)
     assert r.exit_code == 0 and "— stored" in r.stdout, r.output
     assert run("check", event).exit_code == 0
+    r = run("record", event, "--table", "1", "--board", "1", input="")
+    assert r.exit_code == 2 and "--board is for a duplicate event's tables" in r.output
 
 
 def _table_one(event: Path):

@@ -438,9 +438,13 @@ def record(
                                                                        "EVENT-games/roundR-tableT.dgn next to the "
                                                                        "event); continued if it exists."),
     replace: bool = typer.Option(False, "--replace", help="Replace the table's result (audited)."),
+    board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
+                                        help="A duplicate event: the board (default: the table's first board "
+                                             "without a result)."),
 ) -> None:
     """Record a table's game move by move (domrec record, pre-filled with the table's players), then
-    enter it as the table's result once it is finished. From a pipe: DGN moves on standard input."""
+    enter it as the table's result once it is finished. From a pipe: DGN moves on standard input.
+    In a duplicate event, one board's hand from its deal, entered as that board's result."""
     from domrec import reader
     from domrec import record_cli
     from domrec.convert import text_of
@@ -449,8 +453,15 @@ def record(
     with open_for_command(event) as store:
         t = sh.find_table(store, table, round_no)
         players = {p.id: p for p in store.players()}
-        path = output if output is not None else sh.default_folder(event) / sh.dgn_name(t.round, t.number)
+        plays = sh.boards_played(store, t.round).get(t.id)
+        if board is not None and not plays:
+            raise UnusableInput("--board is for a duplicate event's tables")
+        the_board = sh.board_to_record(store, t, plays, board, replace) if plays else None
+        name = (sh.dgn_name(t.round, t.number) if the_board is None
+                else sh.board_dgn_name(t.round, t.number, the_board.number))
+        path = output if output is not None else sh.default_folder(event) / name
         label = reader.display_name(path)
+        done = sh.is_finished if the_board is None else sh.board_finished
         if path.suffix not in (".dgn", ".json"):
             raise UnusableInput(f"{label}: the game file is a .dgn (or .json) file")
         finished = False
@@ -459,31 +470,42 @@ def record(
                 raise UnusableInput(f"{label} exists and is not a regular file")
             existing = sh.existing_record(path)
             sh.check_file_is_table(store.settings, existing, t, players, label)
-            finished = sh.is_finished(existing)
+            if the_board is not None and (existing.event or {}).get("board") != the_board.number:
+                raise UnusableInput(f"{label} is not the game file of board {the_board.number}")
+            finished = done(existing)
         else:
             if output is None:
                 sh.prepare_folder(path.parent)
             elif not path.parent.is_dir():
                 raise UnusableInput(f"cannot write {label}: folder {path.parent} does not exist")
-        if not finished:
+        if not finished and the_board is None:
             sh.refuse_if_decided(store, t, replace)
         if not path.exists():
-            template = sh.table_record(store.settings, t, players)
+            template = (sh.table_record(store.settings, t, players) if the_board is None
+                        else sh.board_record(store.settings, t, players, the_board))
             sh.write_file(path, text_of([template], "json" if path.suffix == ".json" else "dgn"))
-            typer.echo(f"wrote {label}: round {t.round} table {t.number}")
+            typer.echo(f"wrote {label}: round {t.round} table {t.number}"
+                       + (f" board {the_board.number}" if the_board is not None else ""))
     code = EXIT_OK
     if not finished:
         code = record_cli.run(str(path), None, [], None, [], None)
         if code == EXIT_UNUSABLE:
             raise typer.Exit(code)
-        if not sh.is_finished(sh.existing_record(path)):
-            typer.echo(f"{label}: the game is not finished; no result was stored (`tournament record {event} "
-                       f"--round {t.round} --table {t.number}` continues it)")
+        if not done(sh.existing_record(path)):
+            what, more = ("the game", "") if the_board is None else ("the board's hand", f" --board {the_board.number}")
+            typer.echo(f"{label}: {what} is not finished; no result was stored (`tournament record {event} "
+                       f"--round {t.round} --table {t.number}{more}` continues it)")
             raise typer.Exit(code)
     try:
         data = reader.read_bytes(path)
     except (OSError, InputError) as e:
         raise UnusableInput(f"{label}: {getattr(e, 'strerror', None) or getattr(e, 'message', e)}") from None
+    if the_board is not None:  # the board's result, as `tournament result --board` enters it
+        from tournament.cli.duplicate import enter
+
+        with open_for_command(event) as store:
+            enter(store, [str(path)], t.round, t.number, the_board.number, None, replace, None)
+        raise typer.Exit(code)
     with open_for_command(event) as store:
         if path.suffix == ".dgn":
             entries = res.enter_dgn(store, data, label, t.round, replace)

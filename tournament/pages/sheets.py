@@ -73,14 +73,19 @@ def board_dgn_name(round_no: int, table_no: int, board_no: int) -> str:
     return f"round{round_no}-table{table_no}-board{board_no}.dgn"
 
 
-def board_dgn(settings: Settings, table: Table, players: dict[int, Player], board: Board) -> str:
-    """A board's game file for a duplicate table: the table's players in their seats, ``[Board N]``,
-    and the board's hand line and deal, so that ``domrec record`` offers only the legal moves and
-    ``tournament result EVENT FILE`` finds the round, table and board in it."""
+def board_record(settings: Settings, table: Table, players: dict[int, Player], board: Board) -> Record:
+    """A board's game for a duplicate table before its first move: the table's players in their
+    seats, the board's number (``event.board``), and the board's hand with its deal, so that
+    ``domrec record`` offers only the legal moves and ``tournament result EVENT FILE`` finds the
+    round, table and board in it."""
     record = table_record(settings, table, players)
-    record = attrs.evolve(record, event={**(record.event or {}), "board": board.number}, hands=(board.hand(),))
+    return attrs.evolve(record, event={**(record.event or {}), "board": board.number}, hands=(board.hand(),))
+
+
+def board_dgn(settings: Settings, table: Table, players: dict[int, Player], board: Board) -> str:
+    """:func:`board_record` as DGN (``[Board N]``, the deal lines)."""
     try:
-        return notation.dumps(record)
+        return notation.dumps(board_record(settings, table, players, board))
     except InputError as e:
         raise UnusableInput(f"round {table.round} table {table.number} board {board.number} cannot be written as "
                             f"DGN: {e.message}") from None
@@ -701,6 +706,34 @@ def is_finished(record: Record) -> bool:
     from domrec.validate import validate
 
     return validate(record).finished
+
+
+def board_to_record(store: EventStore, table: Table, plays: Sequence[Board], number: int | None,
+                    replace: bool) -> Board:
+    """The board a duplicate table records at the desk: ``number``, or else the first it plays with
+    no result yet (as its phone would); a board with its result in only with ``replace``."""
+    from tournament.store import boards as boards_sql
+
+    where = f"table {table.number} of round {table.round}"
+    numbers = ", ".join(str(b.number) for b in plays)
+    if number is not None:
+        board = next((b for b in plays if b.number == number), None)
+        if board is None:
+            raise UnusableInput(f"{where} plays board{'s' if len(plays) > 1 else ''} {numbers}, not board {number}")
+        if boards_sql.result(store, table.id, number) is not None and not replace:
+            raise ResultRefused(f"board {number} at {where} has its result already; give --replace to record it "
+                                f"again (the result it replaces is kept)")
+        return board
+    left = next((b for b in plays if boards_sql.result(store, table.id, b.number) is None), None)
+    if left is None:
+        raise ResultRefused(f"{where} has the results of its boards {numbers}: give --board B --replace to record "
+                            f"one again")
+    return left
+
+
+def board_finished(record: Record) -> bool:
+    """A board's game is its one hand: finished once that hand has its result."""
+    return len(record.hands) == 1 and record.hands[0].result is not None
 
 
 def refuse_if_decided(store: EventStore, table: Table, replace: bool) -> None:
