@@ -16,8 +16,10 @@ of the same texts (the ratio printed last; issue 16), and competitive at least
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
+from pathlib import Path
 
 from domrec import simulate
 from domrec.games import parse_options
@@ -61,6 +63,108 @@ def measure(game: str, games: int = 2000, seed: int = 1, players: int | None = N
         reference = min(reference, time.process_time() - start)
     return {"games": len(texts), "simulated": simulated, "hands": hands, "moves": moves, "cpu": elapsed,
             "reference": reference}
+
+
+def simulated_texts(game: str, games: int, seed: int = 1, cache: Path | None = None) -> list[bytes]:
+    """``games`` simulated games of ``game`` (no accidents: figures comparable run to run), one
+    JSON text each.  With ``cache`` (a folder), kept there under a name that holds a digest of
+    the simulator's and the engines' source, so a changed simulator or engine simulates again:
+    simulating costs far more than checking (45 s for 1,000 Domino Roads games)."""
+    from domrec import simulate
+
+    path = None
+    if cache is not None:
+        root = Path(simulate.__file__).parent
+        digest = hashlib.sha256()
+        for source in sorted([root / "simulate.py", *(root / "games").glob("*.py")]):
+            digest.update(source.read_bytes())
+        path = cache / f"domrec-bench-{game}-{games}-{seed}-{digest.hexdigest()[:12]}.jsonl"
+        if path.exists():
+            return path.read_bytes().splitlines()
+    texts = [simulate.dumps(r).encode() for r in simulate.simulate(game, games, seed, accidents=False)]
+    if path is not None:
+        tmp = path.with_suffix(".partial")
+        tmp.write_bytes(b"".join(t + b"\n" for t in texts))
+        tmp.replace(path)
+    return texts
+
+
+#: The stages of a validation, in the order they run, as :func:`stages` times them.
+STAGES = ("parse", "structure", "replay", "claims")
+
+
+def replay_only(record) -> int:
+    """The engine's part of a validation and nothing else: start the match, then each hand's
+    deal, moves and scoring, as :func:`domrec.validate.validate` drives them, without comparing
+    a single claim or building a report.  Returns the moves played."""
+    from domrec import games
+
+    match = games.engine(record.game).start(record)
+    n = 0
+    for hand in record.hands:
+        state = match.start_hand(hand)
+        apply = state.apply
+        for move in hand.moves:
+            apply(move)
+        n += len(hand.moves)
+        match.finish_hand(state)
+    return n
+
+
+def stages(texts: list[bytes], repeat: int = 3) -> dict:
+    """Where a validation's time goes, stage by stage, in CPU time (each the best of ``repeat``
+    rounds, the rounds of all stages taken in turn so they see the machine alike):
+
+    * ``parse``: the text to Python data as :func:`domrec.reader.loads` reads it first (orjson,
+      and the proof that no key is given twice);
+    * ``structure``: that data to a record (header, shape check, the frozen values);
+    * ``replay``: the engine on the record (:func:`replay_only`);
+    * ``claims``: the rest of :func:`domrec.validate.validate` on the same records, its time less
+      the replay's: the claimed scores compared, the report made.
+
+    Beside them ``total`` (:func:`domrec.validate.validate_text`, what ``domrec validate`` does
+    per record) and ``json.loads`` of the same texts.  The stages are timed apart, so their sum
+    is near the total, not equal to it (each loop pays its own)."""
+    from domrec import reader
+    from domrec.validate import validate
+
+    batch_mode()
+    fast = reader.orjson is not None
+    parse_one = reader.orjson.loads if fast else reader.parse_json
+    records = [reader.loads(t) for t in texts]
+    best = dict.fromkeys(("json.loads", "parse", "structure", "replay", "validate", "total"), float("inf"))
+
+    def clock(name: str, run) -> None:
+        start = time.process_time()
+        run()
+        best[name] = min(best[name], time.process_time() - start)
+
+    def parse() -> None:
+        for t in texts:
+            doc = parse_one(t)
+            if fast:
+                reader._no_duplicates(t, doc)
+
+    for _ in range(max(1, repeat)):
+        clock("json.loads", lambda: [json.loads(t) for t in texts])
+        clock("parse", parse)
+        docs = [parse_one(t) for t in texts]  # (made outside the clock: load_dict may keep parts of them)
+        clock("structure", lambda: [reader.load_dict(d) for d in docs])
+        del docs
+        clock("replay", lambda: [replay_only(r) for r in records])
+        clock("validate", lambda: [validate(r) for r in records])
+        clock("total", lambda: [validate_text(t) for t in texts])
+    best["claims"] = max(0.0, best.pop("validate") - best["replay"])
+    best["moves"] = sum(len(h.moves) for r in records for h in r.hands)
+    best["hands"] = sum(len(r.hands) for r in records)
+    return best
+
+
+def stage_line(best: dict) -> str:
+    """The stages as multiples of ``json.loads``: ``parse 1.1× + structure 0.9× + …``."""
+    ref = best["json.loads"]
+    parts = " + ".join(f"{name} {best[name] / ref:.2f}×" for name in STAGES)
+    return f"{parts} (sum {sum(best[n] for n in STAGES) / ref:.2f}×, measured whole {best['total'] / ref:.2f}×)"
 
 
 def main() -> None:
