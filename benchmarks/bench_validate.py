@@ -4,8 +4,13 @@ beside the reference measured in the same run on the same texts: ``json.loads``
 alone (what any reader of the records pays), so a slower or faster machine
 shows in both figures and the ratio stays comparable.
 
+Then the same figure split by stage (:func:`stages`: parse, structure, replay, claims, each in
+``json.loads`` of the same texts), and with ``--profile N`` cProfile's N costliest functions of
+the replay.  ``bench_all.py`` prints every game's split in one run.
+
     python benchmarks/bench_validate.py competitive --games 2000
     python benchmarks/bench_validate.py horse-race --players 4
+    python benchmarks/bench_validate.py domino-roads --games 1000 --profile 15
 
 Targets (from the issues): every game within 5× the CPU time of ``json.loads``
 of the same texts (the ratio printed last; issue 16), and competitive at least
@@ -176,6 +181,26 @@ def stages(texts: list[bytes], repeat: int = 3) -> dict:
     return best
 
 
+def profile_replay(texts: list[bytes], top: int) -> None:
+    """cProfile's ``top`` costliest functions (own time) of :func:`replay_only` over the records
+    of ``texts``, read beforehand: where a cut of the replay stage must come from.  Times under
+    the profiler are several times the real ones; their shares are what to read."""
+    import cProfile
+    import pstats
+
+    from domrec import reader
+
+    records = [reader.loads(t) for t in texts]
+    for r in records:  # (a first pass outside the profile: the engines' caches as in a long run)
+        replay_only(r)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for r in records:
+        replay_only(r)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
+
+
 def stage_line(best: dict) -> str:
     """The stages as multiples of ``json.loads``: ``parse 1.1× + structure 0.9× + …``."""
     ref = best["json.loads"]
@@ -192,6 +217,8 @@ def main() -> None:
     ap.add_argument("--option", action="append", default=[], help="name=value")
     ap.add_argument("--variant", default=None)
     ap.add_argument("--repeat", type=int, default=3, help="rounds; the best of them is printed")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="also print cProfile's N costliest functions of the replay of the same games")
     args = ap.parse_args()
     m = measure(args.game, args.games, args.seed, args.players, parse_options(args.option), args.variant,
                 args.repeat)
@@ -204,6 +231,8 @@ def main() -> None:
     print(f"{args.game}: json.loads of the same texts {reference:.3f}s of CPU, {hands / reference:,.0f} hands/s; "
           f"validation costs {elapsed / reference:.1f}× json.loads (target {RATIO_TARGET:g}×)")
     print(f"{args.game}: by stage, in json.loads of the same texts: {stage_line(stages(m['texts'], args.repeat))}")
+    if args.profile:
+        profile_replay(m["texts"], args.profile)
 
 
 if __name__ == "__main__":
