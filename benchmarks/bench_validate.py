@@ -128,8 +128,8 @@ def stages(texts: list[bytes], repeat: int = 3) -> dict:
     ``replay`` (the engine on the record, :func:`replay_only`), then everything
     (:func:`domrec.validate.validate_text`, whose remainder is ``claims``: the claimed scores
     compared, the report made).  A stage's figure is the difference between two of these
-    prefixes, each the best of ``repeat`` rounds, chunk by chunk (all prefixes and ``json.loads``
-    of the same texts run on a chunk in turn, so they see the machine alike): each text is
+    prefixes, each the mean of ``repeat`` rounds run chunk by chunk (all prefixes and
+    ``json.loads`` of the same texts run on a chunk in turn, so they see the machine alike): each text is
     worked on while its data is fresh, as in a real run, so the stages add up to the total (a
     stage timed alone over data made earlier pays for fetching it from memory again).  A
     difference within the noise may come out a little below zero; it is shown as zero."""
@@ -142,10 +142,12 @@ def stages(texts: list[bytes], repeat: int = 3) -> dict:
     no_duplicates = reader._no_duplicates
     best = dict.fromkeys(("json.loads", "parse", "+structure", "+replay", "total"), float("inf"))
     moves = hands = 0
-    for t in texts:
+    for t in texts:  # (a first pass, untimed: every cache as a long run has it)
         record = loads(t)
         hands += len(record.hands)
         moves += sum(len(h.moves) for h in record.hands)
+        replay_only(record)
+        validate_text(t)
 
     # Each loop drops what it makes as it goes, as a validation of an archive does (and the
     # reference loop of :func:`measure`): freeing it is part of the cost.
@@ -174,19 +176,21 @@ def stages(texts: list[bytes], repeat: int = 3) -> dict:
     runs = (("json.loads", reference), ("parse", parse), ("+structure", structure), ("+replay", replay),
             ("total", total))
     # The texts are timed a chunk at a time, every run on a chunk before the next chunk, and the
-    # best of the rounds kept chunk by chunk: a moment when the machine is busy elsewhere then
-    # slows one chunk of one round, not a whole round of a stage.
+    # mean of the rounds is kept: so all runs see the machine alike, moment by moment.  (On a
+    # machine shared with other work, the best of the rounds would favour the shortest run,
+    # json.loads: a short run is likelier to fall wholly in a quiet moment.)
+    rounds = max(1, repeat)
     chunks = [texts[k:k + CHUNK] for k in range(0, len(texts), CHUNK)]
-    per_chunk = {name: [float("inf")] * len(chunks) for name, _ in runs}
+    spent = dict.fromkeys(best, 0.0)
     clock = time.process_time
-    for _ in range(max(1, repeat)):
-        for k, chunk in enumerate(chunks):
+    for _ in range(rounds):
+        for chunk in chunks:
             for name, run in runs:
                 start = clock()
                 run(chunk)
-                per_chunk[name][k] = min(per_chunk[name][k], clock() - start)
+                spent[name] += clock() - start
     for name, _ in runs:
-        best[name] = sum(per_chunk[name])
+        best[name] = spent[name] / rounds
     best["structure"] = max(0.0, best["+structure"] - best["parse"])
     best["replay"] = max(0.0, best["+replay"] - best["+structure"])
     best["claims"] = max(0.0, best["total"] - best["+replay"])
