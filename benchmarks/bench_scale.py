@@ -98,13 +98,14 @@ def extra_sections(path: Path, args: argparse.Namespace) -> None:
         from bench_scale_dask import bench_dask
 
         bench_dask(path, workers=2)
-    from bench_validate import RATIO_TARGET, measure
+    from bench_validate import RATIO_TARGET, measure, stage_line, stages
 
     print(f"one core, {args.games} simulated games a game (CPU time, best of 3; target {RATIO_TARGET:g}× json.loads):")
     for game in GAMES:
         m = measure(game, args.games)
         print(f"  {game:13} {m['hands'] / m['cpu']:9,.0f} hands/s, json.loads {m['hands'] / m['reference']:9,.0f} "
               f"hands/s: validation costs {m['cpu'] / m['reference']:.1f}× json.loads")
+        print(f"  {'':13} by stage: {stage_line(stages(m['texts']))}")
 
 
 def main() -> None:
