@@ -24,7 +24,7 @@ import pytest
 from tournament import open_event
 from tournament.event.venue import links
 from tournament.web.app import _Buckets
-from tournament.web.connections import PER_ADDRESS, served_origins
+from tournament.web.connections import PER_ADDRESS, YOUNG_COLLECTION, served_origins
 from tournament.web.public import MAX_STREAMS
 
 from .served import children, free_port, serve, stop
@@ -521,3 +521,15 @@ def test_the_default_ports_and_the_computers_own_addresses_are_the_served_addres
     assert served_origins("0.0.0.0", 80) == ("http://127.0.0.1:80", "http://localhost:80", "http://[::1]:80")
     assert served_origins("192.168.1.20", 8000) == ("http://192.168.1.20:8000",)
     assert served_origins("fe80::1", 8000) == ("http://[fe80::1]:8000",)
+
+
+def test_a_servers_process_sets_what_it_started_with_aside_from_the_collector():
+    """collect_less (what `serve` and the hall's process call once started): what the process holds
+    then is frozen out of the cyclic collector, whose youngest generation runs after
+    YOUNG_COLLECTION new objects; a cycle made afterwards is still collected.  In a process of its
+    own: the tests' process keeps Python's defaults."""
+    script = ("import gc\nfrom tournament.web import connections\nconnections.collect_less()\n"
+              "frozen = gc.get_freeze_count()\nclass C: pass\nc = C(); c.me = c; del c\n"
+              "print(gc.get_threshold()[0], frozen > 0, gc.collect() >= 1)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    assert out == [str(YOUNG_COLLECTION), "True", "True"]

@@ -369,6 +369,7 @@ def serve(
             server.stop_streams()  # the hall's live streams end at once: Ctrl-C waits for no phone
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
+    connections.collect_less()
     try:
         Venue(config).run()
     except KeyboardInterrupt:

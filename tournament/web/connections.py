@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import gc
 import json
 from typing import Any
 
@@ -62,6 +63,25 @@ def config(app: Any, *, proxy_headers: bool = False, header_timeout: float = HEA
                                             frozenset(PROXIES) if proxy_headers else frozenset()),
                           proxy_headers=proxy_headers, forwarded_allow_ips=list(PROXIES) if proxy_headers else [],
                           lifespan="off", access_log=False, server_header=False, **options)
+
+
+#: Allocations (less deallocations) between two runs of the cyclic collector's youngest generation
+#: in a server's process, where Python's default is 700 (see :func:`collect_less`).
+YOUNG_COLLECTION = 20_000
+
+
+def collect_less() -> None:
+    """Once a server's process has started (its modules, templates and event read): what it holds
+    then is set aside from the cyclic garbage collector for good (``gc.freeze``), and the
+    collector runs after :data:`YOUNG_COLLECTION` new objects rather than 700.  A table's move
+    makes a few thousand short-lived objects (its request, its answer, the game's views): with the
+    defaults, a collection ran every few moves and walked the live games of every table, a fifth
+    of the venue's work on a move measured in one process.  Nothing is kept longer: each object
+    is still freed when its last reference goes, and a cycle at the next collection."""
+    gc.collect()
+    gc.freeze()
+    _, middle, oldest = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, middle, oldest)
 
 
 def served_origins(host: str, port: int, scheme: str = "http") -> tuple[str, ...]:

@@ -126,6 +126,7 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
             last_resort.daemon = True  # it ends the process only if stopping hangs, never holds it up
             last_resort.start()
 
+    connections.collect_less()
     Hall(config).run(sockets=[sock])
 
 

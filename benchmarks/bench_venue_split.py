@@ -1,0 +1,223 @@
+"""Where a table's move costs the tables' process its CPU, in two parts measured apart.
+
+    python benchmarks/bench_venue_split.py [--tables 100] [--moves 60] [--seconds 20] [--seed 1]
+
+``bench_venue.py`` measures the server whole (uvicorn, the sockets, the tables' application, the
+hall); this splits the tables' process's share of it:
+
+* **the application alone**: :class:`tournament.web.app.VenueServer`'s ASGI application called in
+  this process, no uvicorn, no socket: ``--tables`` tables post ``--moves`` moves each (the
+  moves of a simulated game, a DGN word with the table's revision and the key of the closed
+  hands it holds, as the table page sends them), all tables at once, through the light path and
+  the venue's thread, each move committed to the event file as the server commits it; its CPU a
+  move (this process's: the requests' making and reading here are a small part of it);
+* **uvicorn's own floor**: a server started with the venue's uvicorn settings
+  (:func:`tournament.web.connections.config`: httptools, the header timeout, the writes of a turn
+  sent together) whose application answers every POST at once with a fixed body the size of a
+  move's answer (2,500 bytes), and again with that answer made on another thread and handed back
+  as the venue's thread does; ``--tables`` keep-alive connections post once a second each for
+  ``--seconds``, as ``bench_venue.py``'s tables do; the server's CPU a request.
+
+And the reference measured in the same run, as ``bench_venue.py`` prints it: the recorder taking
+the same moves in this process (:class:`domrec.session.Session`, ``domrec record``'s cost).  What
+``bench_venue.py``'s tables' process spends a move beyond the two parts here is the rest: the
+tables' reads, the results (a confirmation ranks the event again), commits made one by one where
+here they are grouped, and a busier machine's caches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_venue import HOST, Connection, asked, cpu_of, free_port, keys_after
+from domrec.session import Session, requests_for
+from domrec.simulate import play_game
+
+from tournament import add_players, create_event, make_settings, pair_next_round
+from tournament.event.tables import table_record
+from tournament.event.venue import links
+from tournament.web import connections
+from tournament.web.app import VenueServer
+
+#: The floor's server: the venue's uvicorn settings, an application that answers at once.
+FLOOR = r'''
+import asyncio, queue, sys, threading
+import uvicorn
+from tournament.web import connections
+BODY = b'{"x": "' + b"a" * 2490 + b'"}'
+HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]
+jobs = queue.SimpleQueue()
+def worker():
+    while True:
+        loop, future = jobs.get()
+        loop.call_soon_threadsafe(future.set_result, BODY)
+threading.Thread(target=worker, daemon=True).start()
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    more = True
+    while more:
+        more = (await receive()).get("more_body", False)
+    body = BODY
+    if sys.argv[2] == "thread":
+        future = asyncio.get_running_loop().create_future()
+        jobs.put((asyncio.get_running_loop(), future))
+        body = await future
+    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    await send({"type": "http.response.body", "body": body})
+connections.collect_less()
+uvicorn.Server(connections.config(app, host="127.0.0.1", port=int(sys.argv[1]), per_address=10 ** 6)).run()
+'''
+
+
+def application_alone(args: argparse.Namespace, folder: Path) -> tuple[int, float, float]:
+    """The moves timed, this process's CPU a move, and the recorder's reference a move."""
+    path = folder / "split.db"
+    store = create_event(path, make_settings("Bench night", "competitive", "rotating", seed=args.seed))
+    add_players(store, [f"Player {i}" for i in range(4 * args.tables)])
+    pair_next_round(store)
+    players = {p.id: p for p in store.players()}
+    tables = store.tables(1)
+    games = {t.number: requests_for(play_game(table_record(store.settings, t, players),
+                                              random.Random(args.seed + t.number)))
+             for t in tables}
+    tokens = {x["table"]: x["token"] for x in links(store, f"http://{HOST}")["tables"]}
+    store.close()
+
+    started = time.process_time()
+    local = 0
+    for t in tables[: min(20, len(tables))]:
+        session = Session(table_record(store.settings, t, players))
+        for text in games[t.number]:
+            session.take(text)
+            local += 1
+    reference = (time.process_time() - started) / local
+
+    server = VenueServer(path, base_url=f"http://{HOST}:9", rate=1e9, burst=10 ** 9, hall_port=10)
+    connections.collect_less()  # as `tournament serve` does once it has started
+    revs = {t.number: 0 for t in tables}
+    held: dict[int, list[str]] = {t.number: [] for t in tables}
+    rng = random.Random(args.seed)
+
+    async def post(number: int) -> None:
+        data = json.dumps({"rev": revs[number], "text": games[number][revs[number]]}).encode()
+        where = f"/api/v1/tables/1/{number}/dgn"
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": where, "raw_path": where.encode(), "root_path": "",
+                 "query_string": asked(held[number]).lstrip("?").encode(),
+                 "client": (HOST, 50000), "server": (HOST, 9),
+                 "headers": [(b"host", f"{HOST}:9".encode()),
+                             (b"authorization", f"Bearer {tokens[number]}".encode()),
+                             (b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]}
+        given = False
+
+        async def receive() -> dict:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": data, "more_body": False}
+            await asyncio.Event().wait()  # (the client never goes away)
+            return {}
+
+        sent: list[dict] = []
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        await server.asgi(scope, receive, send)
+        assert sent[0]["status"] == 200, sent
+        answer = json.loads(sent[1]["body"])
+        revs[number] = answer["rev"]
+        held[number] = keys_after(held[number], answer.get("game"))
+
+    async def table(number: int, count: int, done: list[int]) -> None:
+        for _ in range(count):
+            if revs[number] >= len(games[number]):
+                return
+            await post(number)
+            done[0] += 1
+            await asyncio.sleep(rng.random() / 1000)
+
+    async def run() -> tuple[int, float]:
+        await asyncio.gather(*(table(t.number, 20, [0]) for t in tables))  # every table's game made first
+        done = [0]
+        started = time.process_time()
+        await asyncio.gather(*(table(t.number, args.moves, done) for t in tables))
+        return done[0], (time.process_time() - started) / max(1, done[0])
+
+    try:
+        moves, cpu = asyncio.run(run())
+    finally:
+        server.close()
+    return moves, cpu, reference
+
+
+async def floor(args: argparse.Namespace, mode: str) -> tuple[int, float]:
+    """Requests answered, the floor server's CPU a request."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-c", FLOOR, str(port), mode])
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                await asyncio.open_connection(HOST, port)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the floor's server did not start") from None
+                await asyncio.sleep(0.1)
+        stop = time.monotonic() + args.seconds
+        answered = [0]
+        rng = random.Random(args.seed)
+
+        async def client() -> None:
+            connection = Connection(port)
+            await asyncio.sleep(rng.random())
+            while time.monotonic() < stop:
+                sent = time.monotonic()
+                status, _, _ = await connection.request("POST", "/api/v1/tables/1/1/dgn", {"rev": 1, "text": "N 6-6"})
+                assert status == 200, status
+                answered[0] += 1
+                await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - sent)))
+            connection.close()
+
+        await asyncio.sleep(0.5)
+        before = cpu_of(server.pid)
+        await asyncio.gather(*(client() for _ in range(args.tables)))
+        return answered[0], (cpu_of(server.pid) - before) / max(1, answered[0])
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--moves", type=int, default=60, help="moves each table posts to the application alone")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long the floor's connections post")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        moves, app_cpu, reference = application_alone(args, Path(folder))
+    plain = asyncio.run(floor(args, "plain"))
+    handed = asyncio.run(floor(args, "thread"))
+    print(f"the tables' process, split: {args.tables} tables")
+    print(f"  the application alone (no uvicorn, no socket): {moves} moves, {app_cpu * 1000:.3f} ms of CPU a move "
+          f"({app_cpu / reference:.1f} times the reference)")
+    print(f"  uvicorn's own floor (a fixed answer, a request a second on each of {args.tables} connections): "
+          f"{plain[1] * 1000:.3f} ms a request ({plain[0]} requests); the answer made on another thread: "
+          f"{handed[1] * 1000:.3f} ms ({handed[0]} requests)")
+    print(f"  reference, the same moves taken by the recorder in this process (domrec record's cost): "
+          f"{reference * 1000:.3f} ms per move")
+
+
+if __name__ == "__main__":
+    main()
