@@ -290,3 +290,58 @@ async def _lookup(nc: Any, event: str, seq: int) -> Any:
         return await nc.jetstream(timeout=2).get_msg(f"DOMREC-{event}", subject=f"domrec.event.{event}.change.{seq}")
     except NotFoundError:
         return None
+
+
+def test_serve_upstream_feeds_the_hub_and_the_hubs_live_stream_hears_it(tmp_path: Path) -> None:
+    """The venue as a director runs it (``tournament serve --upstream``), and a page on the hub
+    following the event live: it hears of a result confirmed at the venue."""
+    a = make_venue(tmp_path, "club-a", 3)
+    event = venue_view(a)["uuid"]
+    server = Nats(tmp_path, {"club-a": event})
+    server.start()
+    port = free_port()
+    venue = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(a), "--port", str(port),
+                              "--one-process", "--upstream", server.url, "--upstream-creds",
+                              str(creds(tmp_path, "club-a")), "--club", "Club A"],
+                             stdout=subprocess.DEVNULL, stderr=open(tmp_path / "venue.log", "ab"), cwd=ROOT)
+    hub = None
+    try:
+        hub = HubProcess(tmp_path, server.url)
+        wait_for("the hub to hold the venue's event", lambda: caught_up(hub, a))
+        assert hub.get("/api/v1/events")["events"][0]["club"] == "Club A"
+        with urllib.request.urlopen(f"{hub.base}/e/{event}/live", timeout=DEADLINE) as stream:
+            first = _next_seq(stream)
+            confirm(a, 4, 100, 120)
+            assert _next_seq(stream) > first
+        wait_for("the hub to hold the result", lambda: caught_up(hub, a))
+        # The hub only reads: its user may not write an event's subjects.
+        asyncio.run(_hub_cannot_write(server.url, event))
+    finally:
+        venue.terminate()
+        venue.wait(30)
+        if hub is not None:
+            hub.kill()
+        server.stop()
+
+
+def _next_seq(stream: Any) -> int:
+    """The next number a live stream sends (bounded by the stream's socket timeout)."""
+    for line in stream:
+        if line.startswith(b"data: "):
+            return int(line[6:])
+    raise AssertionError("the live stream ended")
+
+
+async def _hub_cannot_write(url: str, event: str) -> None:
+    import nats as client
+
+    problems: list[str] = []
+
+    async def said(e: Exception) -> None:
+        problems.append(str(e))
+
+    nc = await client.connect(url, user="hub", password="hub-pw", error_cb=said, allow_reconnect=False)
+    with pytest.raises(Exception):
+        await nc.jetstream(timeout=2).publish(f"domrec.event.{event}.change.999999", b"{}")
+    assert await _lookup(nc, event, 999999) is None
+    await nc.close()

@@ -31,7 +31,10 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
+
+import jinja2
 
 from domrec import notation
 from domrec.errors import DomrecError
@@ -48,6 +51,7 @@ from tournament.event import feed
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
+from tournament.web.upstream import _nothing, _quiet
 
 log = logging.getLogger("tournament.hub")
 
@@ -308,7 +312,10 @@ class Hub:
         self.max_streams, self.lifetime, self.keepalive = max_streams, lifetime, keepalive
         self.streams = 0
         self.stopping = False
-        here = __import__("pathlib").Path(__file__).parent
+        here = Path(__file__).parent
+        loader = jinja2.FileSystemLoader(str(here / "templates"))
+        self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True)
+                          for lang in i18n.LANGUAGES}
         e = "/e/{event}"
         routes = [
             Route("/", self.index), Route("/api/v1/events", self.api_events),
@@ -396,7 +403,7 @@ class Hub:
         key = (*key, part, self._lang(request))
         found = cache.pages.get(key)
         if found is None or found[0] != seq:
-            html = make(cache.data(), cache.site(), part, key[-1]).encode("utf-8")
+            html = make({**cache.data(), "seq": seq}, cache.site(), part, key[-1]).encode("utf-8")
             found = (seq, html, gzip.compress(html, compresslevel=6, mtime=0))
             if len(cache.pages) >= KEPT_PAGES:
                 cache.pages.pop(next(iter(cache.pages)))
@@ -422,20 +429,16 @@ class Hub:
     # --- the pages --------------------------------------------------------------------------
 
     async def index(self, request: Request) -> Response:
-        """Every event on the hub: live ones first, then by federation, club and date."""
-        events = self._events()
-        rows = []
-        for doc in events:
-            where = " · ".join(x for x in (doc["federation"], doc["club"], (doc["started"] or "")[:10]) if x)
-            rows.append(f'<li><a href="{_esc(doc["pages"])}">{_esc(doc["name"] or doc["id"])}</a> '
-                        f'<span class="meta">{_esc(doc["game"] or "")} · {_esc(doc["status"] or "")}'
-                        f'{" · " + _esc(where) if where else ""}</span></li>')
-        body = "\n".join(rows) or "<li>—</li>"
-        html = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
-                f'content="width=device-width, initial-scale=1"><title>Events</title>'
-                f'<link rel="stylesheet" href="/static/public.css"></head><body><main id="main">'
-                f'<h1>Events</h1><ul class="events">{body}</ul></main></body></html>')
-        return HTMLResponse(html)
+        """Every event on the hub: live ones first, grouped by federation and club, the latest first."""
+        lang = self._lang(request)
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for doc in self._events():
+            groups.setdefault((doc["federation"] or "", doc["club"] or ""), []).append(doc)
+        languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+        html = self.templates[lang].get_template("hub.html.j2").render(
+            groups=sorted(groups.items(), key=lambda kv: (kv[0] == ("", ""), kv[0])), lang=lang,
+            languages=languages, strings=None)
+        return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
 
     def _events(self) -> list[dict[str, Any]]:
         docs = [c.summary() for c in self.reader.events.values() if c.snapshot is not None]
@@ -596,10 +599,3 @@ class Hub:
             return self._refused(f"this record cannot be written as DGN ({e}); ask for it as JSON", 422)
 
 
-from tournament.web.upstream import _nothing, _quiet  # noqa: E402  (the same quiet callbacks)
-
-
-def _esc(text: str) -> str:
-    import html
-
-    return html.escape(str(text), quote=True)

@@ -24,7 +24,9 @@ import json
 import logging
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+
+import attrs
 
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import changes, feed
@@ -200,7 +202,6 @@ class Upstream:
     async def _send(self, js: Any) -> None:
         """Everything after :attr:`sent`, up to the public data's change, and that data if it moved."""
         assert self.sent is not None and self.event_uuid is not None
-        event = self.event_uuid
         store = self._read()
         latest = changes.latest_seq(store)
         if latest == self.sent and self.revision is not None:
@@ -208,48 +209,76 @@ class Upstream:
         if latest < self.sent:
             raise UpstreamRefused(f"the stream holds change {self.sent} but the event file's last is {latest}: the "
                                   f"file is not the one published (restored from a copy?)")
-        snapshot = self._snapshot(store)
-        upto = snapshot["seq"]
-        while self.sent < upto:
-            batch = [c for c in changes.changes_since(store, self.sent) if c["seq"] <= upto]
-            games = {(c["round"], c["table"]) for c in batch
-                     if c["kind"] in _GAME_KINDS and c["round"] is not None and c["table"] is not None}
-            for round_no, table_no in sorted(games):  # a game before the change that tells of it
-                try:
-                    text, digest = feed.game_text(store, round_no, table_no)
-                except feed.FeedError:  # taken back since, a forfeit, a typed score: no record to send
-                    continue
-                await self._publish(js, relay.game_subject(event, round_no, table_no), text.encode("utf-8"),
-                                    f"{event}:game:{round_no}:{table_no}:{digest}", self.sent, digest)
-            for c in batch:
-                await self._publish(js, relay.change_subject(event, c["seq"]),
-                                    json.dumps(c, separators=(",", ":")).encode("utf-8"),
-                                    f"{event}:change:{c['seq']}", c["seq"])
-                self.sent = c["seq"]
-        if snapshot["revision"] != self.revision:
-            await self._publish(js, relay.public_subject(event), relay.pack(snapshot),
-                                f"{event}:public:{snapshot['seq']}", upto)
-            self.revision = snapshot["revision"]
+        for m in outgoing(store, self.event_uuid, self.sent, self.revision, self.where):
+            await self._publish(js, m)
+            if m.change:
+                self.sent = m.seq
+            if m.revision is not None:
+                self.revision = m.revision
 
-    def _snapshot(self, store: EventStore) -> dict[str, Any]:
-        """The public pages' data and the feed's documents, from one read of the file."""
-        with store.reading():
-            data = public_data(store, hall=True)
-            doc = {"seq": data["seq"], "revision": changes.latest_public_seq(store), "public": data,
-                   "feed": {"event": feed.event(store), "standings": feed.standings(store),
-                            "rounds": feed.rounds(store, withhold=True)},
-                   "where": dict(self.where), "started": _started(store)}
-        return doc
-
-    async def _publish(self, js: Any, subject: str, body: bytes, msg_id: str, seq: int,
-                       digest: str | None = None) -> None:
+    async def _publish(self, js: Any, m: "Message") -> None:
         from nats.errors import NoRespondersError
 
         try:
-            await js.publish(subject, body, headers=relay.headers(msg_id, seq, digest))
+            await js.publish(m.subject, m.body, headers=m.headers)
         except NoRespondersError:
-            raise UpstreamRefused(f"no stream takes {subject}") from None
+            raise UpstreamRefused(f"no stream takes {m.subject}") from None
         self.messages += 1
+
+
+@attrs.frozen
+class Message:
+    """One message for the event's stream: where, what, its headers; ``seq``: the change it is or
+    the venue had sent up to; ``change``: it is a change of the log; ``revision``: it is the pages'
+    data at that revision."""
+
+    subject: str
+    body: bytes
+    headers: dict[str, str]
+    seq: int
+    change: bool = False
+    revision: int | None = None
+
+
+def outgoing(store: EventStore, event: str, sent: int, revision: int | None,
+             where: dict[str, Any] | None = None) -> Iterator[Message]:
+    """What the stream lacks when it holds the changes up to ``sent`` and the pages' data at
+    ``revision`` (None: not known), in the order to send it: each change after ``sent`` up to the
+    pages' data's own change, a confirmed game's record before the change that tells of it, then
+    the pages' data if its revision moved on.  Read from one look at the file for the data, and the
+    log up to the data's change: what a later change brings is sent at the next look."""
+    snapshot = _snapshot(store, where or {})
+    upto = snapshot["seq"]
+    while sent < upto:
+        batch = [c for c in changes.changes_since(store, sent) if c["seq"] <= upto]
+        if not batch:
+            break
+        games = {(c["round"], c["table"]) for c in batch
+                 if c["kind"] in _GAME_KINDS and c["round"] is not None and c["table"] is not None}
+        for round_no, table_no in sorted(games):
+            try:
+                text, digest = feed.game_text(store, round_no, table_no)
+            except feed.FeedError:  # taken back since, a forfeit, a typed score: no record to send
+                continue
+            yield Message(relay.game_subject(event, round_no, table_no), text.encode("utf-8"),
+                          relay.headers(f"{event}:game:{round_no}:{table_no}:{digest}", sent, digest), sent)
+        for c in batch:
+            yield Message(relay.change_subject(event, c["seq"]), json.dumps(c, separators=(",", ":")).encode("utf-8"),
+                          relay.headers(f"{event}:change:{c['seq']}", c["seq"]), c["seq"], change=True)
+        sent = batch[-1]["seq"]
+    if snapshot["revision"] != revision:
+        yield Message(relay.public_subject(event), relay.pack(snapshot),
+                      relay.headers(f"{event}:public:{snapshot['seq']}", upto), upto, revision=snapshot["revision"])
+
+
+def _snapshot(store: EventStore, where: dict[str, Any]) -> dict[str, Any]:
+    """The public pages' data and the feed's documents, from one read of the file."""
+    with store.reading():
+        data = public_data(store, hall=True)
+        return {"seq": data["seq"], "revision": changes.latest_public_seq(store), "public": data,
+                "feed": {"event": feed.event(store), "standings": feed.standings(store),
+                         "rounds": feed.rounds(store, withhold=True)},
+                "where": dict(where), "started": _started(store)}
 
 
 async def _quiet(e: Exception) -> None:
