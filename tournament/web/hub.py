@@ -273,8 +273,12 @@ class StreamReader:
             found = await js.streams_info(offset)
             for info in found:
                 event = relay.event_of_stream(info.config.name)
-                if event is not None and event not in self.events:
+                if event is None:
+                    continue
+                if event not in self.events:
                     self.events[event] = EventCache(event)
+                elif info.state.last_seq < self.events[event].next - 1:  # the stream made again (its store lost):
+                    self.events[event].next = 1  # read it from its start; what the hub holds is not doubled
             if len(found) < 256:
                 return
             offset += len(found)
