@@ -210,6 +210,8 @@ class StreamReader:
         self.problem: str | None = None
         self._task: asyncio.Task | None = None
         self._heard = asyncio.Event()
+        #: The events a message was heard on since their streams were last read.
+        self._dirty: set[str] = set()
         self._stopping = False
 
     def start(self) -> None:
@@ -236,23 +238,33 @@ class StreamReader:
                                         disconnected_cb=_nothing, closed_cb=_nothing, **self.options)
                 js = nc.jetstream(timeout=5)
 
-                async def heard(msg: Any) -> None:
+                async def heard(msg: Any) -> None:  # a message on an event's subjects: read that stream now
+                    parts = msg.subject.split(".")
+                    if len(parts) > 2:
+                        self._dirty.add(parts[2])
                     self._heard.set()
 
                 await nc.subscribe(f"{relay.PREFIX}.>", cb=heard)
                 self.connected, self.problem = True, None
-                looked = 0.0
+                looked, everything = 0.0, True
                 while not self._stopping and nc.is_connected:
                     if time.monotonic() - looked >= DISCOVER:
-                        await self._discover(js)
+                        self._dirty |= await self._discover(js)  # a new stream: read at once
                         looked = time.monotonic()
-                    for cache in list(self.events.values()):
-                        await self._read(js, cache)
+                    due, self._dirty = (self._dirty if not everything else set(self.events)), set()
+                    for event in due:
+                        cache = self.events.get(event)
+                        if cache is not None:
+                            await self._read(js, cache)
+                        else:
+                            looked = 0.0  # a new event's first message: look for its stream at once
                     self._heard.clear()
-                    try:
-                        await asyncio.wait_for(self._heard.wait(), POLL)
-                    except TimeoutError:
-                        pass
+                    everything = False
+                    if not self._dirty:
+                        try:
+                            await asyncio.wait_for(self._heard.wait(), POLL)
+                        except TimeoutError:
+                            everything = True  # nothing heard for a while: read every stream anyway
                 raise ConnectionError("the link to NATS was lost")
             except asyncio.CancelledError:
                 raise
@@ -267,8 +279,10 @@ class StreamReader:
                         pass
             await asyncio.sleep(RETRY)
 
-    async def _discover(self, js: Any) -> None:
+    async def _discover(self, js: Any) -> set[str]:
+        """Every event's stream; the events new to the hub (or whose stream was made again)."""
         offset = 0
+        new: set[str] = set()
         while True:
             found = await js.streams_info(offset)
             for info in found:
@@ -277,10 +291,12 @@ class StreamReader:
                     continue
                 if event not in self.events:
                     self.events[event] = EventCache(event)
+                    new.add(event)
                 elif info.state.last_seq < self.events[event].next - 1:  # the stream made again (its store lost):
                     self.events[event].next = 1  # read it from its start; what the hub holds is not doubled
+                    new.add(event)
             if len(found) < 256:
-                return
+                return new
             offset += len(found)
 
     async def _read(self, js: Any, cache: EventCache) -> None:
