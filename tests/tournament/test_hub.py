@@ -229,6 +229,22 @@ def test_two_venues_a_hub_the_link_cut_and_a_second_hub(tmp_path: Path) -> None:
         for path in (a, b):
             wait_for(f"the second hub to hold {path.name}", lambda path=path: caught_up(second, path))
         assert second.get(f'/e/{ids["club-a"]}/standings') == page
+
+        # The federation's archive: every confirmed record, from the streams, validated by domrec.
+        season = tmp_path / "season.jsonl"
+        made = subprocess.run([sys.executable, "-m", "tournament.cli", "archive", "--nats", server.url, "--creds",
+                               str(creds(tmp_path, "hub")), "-o", str(season)], cwd=ROOT, capture_output=True,
+                              text=True)
+        assert made.returncode == 0, made.stderr
+        recorded = 0
+        for path in (a, b):
+            with open_event(path) as store:
+                recorded += sum(1 for r in feed.rounds(store) for t in r["tables"]
+                                if t["result"] is not None and t["result"]["kind"] == "record")
+        assert recorded and len(season.read_text().splitlines()) == recorded
+        checked = subprocess.run([sys.executable, "-m", "domrec.cli", "validate", "-q", str(season)], cwd=ROOT,
+                                 capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
     finally:
         for f in feeders:
             f.close()

@@ -30,7 +30,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -318,6 +318,33 @@ class StreamReader:
             cache.pages.clear()
             cache.moved.set()
             cache.moved = asyncio.Event()
+
+
+async def read_all(url: str, options: dict[str, Any] | None = None) -> dict[str, EventCache]:
+    """Every event's stream read once, whole (``tournament archive``): what a hub starting now would hold."""
+    import nats
+
+    reader = StreamReader(url, options)
+    nc = await nats.connect(servers=[url], connect_timeout=5, allow_reconnect=False, max_reconnect_attempts=0,
+                            name="domrec archive", error_cb=_quiet, disconnected_cb=_nothing, closed_cb=_nothing,
+                            **reader.options)
+    try:
+        js = nc.jetstream(timeout=10)
+        for event in sorted(await reader._discover(js)):
+            await reader._read(js, reader.events[event])
+    finally:
+        await nc.close()
+    return reader.events
+
+
+def archive_lines(events: dict[str, EventCache]) -> Iterator[str]:
+    """Each confirmed game's record of every event, a JSON line each (``domrec validate`` reads them),
+    by event, round and table."""
+    for event in sorted(events):
+        cache = events[event]
+        for (round_no, table_no) in sorted(cache.games):
+            yield json.dumps(json.loads(cache.games[(round_no, table_no)][0]), ensure_ascii=False,
+                             separators=(",", ":"))
 
 
 # --- the web ------------------------------------------------------------------------------------
