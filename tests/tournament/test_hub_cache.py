@@ -111,3 +111,49 @@ def test_a_message_of_another_event_is_refused() -> None:
 def test_the_pages_data_keeps_its_numbered_keys() -> None:
     doc = {"unit_of": {1: 2, 3: 3}, "paired_at": {1: "x"}, "rounds": [{"a": (1, 2)}], "_cache": {}}
     assert relay.unpack(relay.pack(doc)) == {"unit_of": {1: 2, 3: 3}, "paired_at": {1: "x"}, "rounds": [{"a": [1, 2]}]}
+
+
+def test_a_league_adds_up_its_venues_events_on_the_hub(event: Path, tmp_path: Path) -> None:
+    """Two venues' events in one league: the hub's league table sums each player's games over both
+    (the same name, the same player), ranked by the league's tie-breaks; its page, in Spanish too."""
+    from starlette.testclient import TestClient
+
+    from tournament.event import league
+    from tournament.web.hub import Hub
+
+    other = tmp_path / "other.db"
+    subprocess.run([sys.executable, "-m", "tournament.cli", "simulate", str(other), "--game", "competitive",
+                    "--players", "16", "--rounds", "2", "--seed", "9"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    hub = Hub("nats://127.0.0.1:1")
+    docs = []
+    for path in (event, other):
+        with open_event(path) as store:
+            uuid = relay.event_id(store.uuid)
+            docs.append((uuid, feed.standings(store)))
+            messages = list(outgoing(store, uuid, 0, None, {"league": "Liga Norte", "club": path.stem}))
+        cache = hub.reader.events[uuid] = EventCache(uuid)
+        for m in messages:
+            cache.take(m.subject, m.body, m.headers)
+    client = TestClient(hub)  # no lifespan: the hub serves what it holds, no NATS needed
+    got = client.get("/api/v1/leagues/Liga Norte").json()
+    assert got == json.loads(json.dumps(league.standings("Liga Norte", docs)))
+    first = {r["player"]: r for r in docs[0][1]["players"]}
+    second = {r["player"]: r for r in docs[1][1]["players"]}
+    row = next(r for r in got["players"] if r["player"] in first and r["player"] in second)
+    assert row["events"] == 2 and row["played"] == first[row["player"]]["played"] + second[row["player"]]["played"]
+    assert [r["rank"] for r in got["players"]] == list(range(1, len(got["players"]) + 1))
+    keys = [(r["won"], r["points_for"] - r["points_against"], r["points_for"]) for r in got["players"]]
+    assert keys == sorted(keys, reverse=True)
+    assert client.get("/api/v1/leagues").json()["leagues"][0]["events"] == sorted(d[0] for d in docs)
+    assert client.get("/api/v1/leagues/Liga Norte?by=played,won").json()["tiebreaks"] == ["played", "won"]
+    assert client.get("/api/v1/leagues/Liga Norte?by=luck").status_code == 422
+    assert client.get("/api/v1/leagues/Nadie").status_code == 404
+    page = client.get("/l/Liga Norte?lang=es").text
+    assert "Partidas jugadas" in page and row["player"] in page
+    assert "Ligas" in client.get("/?lang=es").text
+    # the event's pages and feed from the same hub, without NATS
+    uuid = docs[0][0]
+    assert client.get(f"/e/{uuid}/standings").status_code == 200
+    assert client.get(f"/api/v1/e/{uuid}/standings").json() == json.loads(json.dumps(docs[0][1]))
+    assert client.get(f"/e/{uuid}/players/999").status_code == 404
+    assert client.get("/e/0123456789abcdef/").status_code == 404

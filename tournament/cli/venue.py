@@ -298,6 +298,8 @@ def serve(
                                                             "under."),
     federation: Optional[str] = typer.Option(None, "--federation", help="With --upstream: the federation the hub "
                                                                         "lists the event under."),
+    league: Optional[str] = typer.Option(None, "--league", help="With --upstream: the league across venues the "
+                                                                "event counts in (the hub's /l/LEAGUE)."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). The hall's pages run in a second process on their own
@@ -312,9 +314,10 @@ def serve(
 
     given = _checked_url(url)
     tls = _checked_tls(certfile, keyfile)
-    if upstream is None and (upstream_creds is not None or club or federation):
-        raise UnusableInput("--upstream-creds, --club and --federation go with --upstream (the hub's NATS server)")
-    feeder = _upstream(event, upstream, upstream_creds, club, federation) if upstream else None
+    if upstream is None and (upstream_creds is not None or club or federation or league):
+        raise UnusableInput("--upstream-creds, --club, --federation and --league go with --upstream (the hub's NATS "
+                            "server)")
+    feeder = _upstream(event, upstream, upstream_creds, club, federation, league) if upstream else None
     scheme = "https" if tls else "http"
     hall_given = _checked_url(hall_url_option)
     if hall_given is not None and (one_process or hall_port == 0):
@@ -397,7 +400,8 @@ def serve(
     typer.echo("stopped; every acknowledged move is in the event file")
 
 
-def _upstream(event: Path, url: str, creds: Optional[Path], club: Optional[str], federation: Optional[str]):
+def _upstream(event: Path, url: str, creds: Optional[Path], club: Optional[str], federation: Optional[str],
+              league: Optional[str]):
     """The thread that feeds the hub (started once the venue is about to serve)."""
     from tournament.web.upstream import Upstream
 
@@ -405,7 +409,7 @@ def _upstream(event: Path, url: str, creds: Optional[Path], club: Optional[str],
         import nats  # noqa: F401
     except ImportError:  # nats-py not installed
         raise UnusableInput("--upstream needs the NATS client: pip install nats-py") from None
-    return Upstream(event, url, creds, club=club, federation=federation)
+    return Upstream(event, url, creds, club=club, federation=federation, league=league)
 
 
 def say_where_links_point(store: EventStore, base: str, given: bool) -> None:

@@ -47,7 +47,8 @@ from starlette.staticfiles import StaticFiles
 
 from tournament import i18n
 from tournament.event import changes as kinds
-from tournament.event import feed
+from tournament.errors import UnusableInput
+from tournament.event import feed, league
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
@@ -367,6 +368,8 @@ class Hub:
         routes = [
             Route("/", self.index), Route("/api/v1/events", self.api_events),
             Route("/healthz", self.health),
+            Route("/l/{league}", self.league_page), Route("/api/v1/leagues", self.api_leagues),
+            Route("/api/v1/leagues/{league}", self.api_league),
             Route("/api/v1/e/{event}/event", self.api_feed),
             Route("/api/v1/e/{event}/standings", self.api_feed),
             Route("/api/v1/e/{event}/rounds/{round}", self.api_round),
@@ -484,6 +487,7 @@ class Hub:
         languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
         html = self.templates[lang].get_template("hub.html.j2").render(
             groups=sorted(groups.items(), key=lambda kv: (kv[0] == ("", ""), kv[0])), lang=lang,
+            leagues=sorted(self._leagues()),
             languages=languages, strings=None)
         return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
 
@@ -589,6 +593,52 @@ class Hub:
             self.streams -= 1
 
     # --- the feed ---------------------------------------------------------------------------
+
+    # --- a league across venues -----------------------------------------------------------
+
+    def _leagues(self) -> dict[str, list[EventCache]]:
+        out: dict[str, list[EventCache]] = {}
+        for cache in self.reader.events.values():
+            name = ((cache.snapshot or {}).get("where") or {}).get("league")
+            if name:
+                out.setdefault(name, []).append(cache)
+        return out
+
+    def _league(self, request: Request) -> dict[str, Any] | None:
+        name = request.path_params["league"]
+        caches = self._leagues().get(name)
+        if not caches:
+            return None
+        by = league.tiebreaks(request.query_params.get("by"))
+        return league.standings(name, [(c.event, c.feed_doc("standings")) for c in caches], by)
+
+    async def league_page(self, request: Request) -> Response:
+        """A league's standings over its venues' events (``?by=won,diff,for``: its tie-breaks)."""
+        try:
+            doc = self._league(request)
+        except UnusableInput as e:
+            return PlainTextResponse(str(e), status_code=422)
+        if doc is None:
+            return PlainTextResponse("no such league on this hub", status_code=404)
+        lang = self._lang(request)
+        languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+        html = self.templates[lang].get_template("league.html.j2").render(league=doc, lang=lang, languages=languages,
+                                                                          strings=None)
+        return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
+
+    async def api_leagues(self, request: Request) -> Response:
+        return JSONResponse({"leagues": [{"league": name, "events": sorted(c.event for c in caches),
+                                          "standings": f"/api/v1/leagues/{name}"}
+                                         for name, caches in sorted(self._leagues().items())]})
+
+    async def api_league(self, request: Request) -> Response:
+        try:
+            doc = self._league(request)
+        except UnusableInput as e:
+            return self._refused(str(e), 422)
+        if doc is None:
+            return self._refused("no such league on this hub", 404)
+        return JSONResponse(doc)
 
     async def health(self, request: Request) -> Response:
         return JSONResponse({"nats": self.reader.connected, "problem": self.reader.problem,

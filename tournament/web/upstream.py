@@ -79,12 +79,12 @@ class Upstream:
     """The thread that sends the event's public log to the upstream; :meth:`close` stops it."""
 
     def __init__(self, event: Path, url: str, creds: Path | None = None, poll: float = POLL, retry: float = RETRY,
-                 club: str | None = None, federation: str | None = None) -> None:
+                 club: str | None = None, federation: str | None = None, league: str | None = None) -> None:
         self.event = Path(event)
         self.options = connect_options(url, creds)
         self.url = url
         self.poll, self.retry = poll, retry
-        self.where = {"club": club, "federation": federation}
+        self.where = {"club": club, "federation": federation, "league": league}
         #: The last change the stream holds, as far as this thread knows (None: not asked yet).
         self.sent: int | None = None
         #: The public pages' revision last sent.
