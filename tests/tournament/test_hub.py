@@ -26,6 +26,7 @@ import pytest
 
 from tournament import enter_manual, open_event, pair_next_round
 from tournament.event import feed
+from tournament.event.simulate import simulate_event
 
 NATS_SERVER = shutil.which("nats-server") or ("/usr/sbin/nats-server" if Path("/usr/sbin/nats-server").exists() else None)
 try:
@@ -145,9 +146,7 @@ class HubProcess:
 
 def make_venue(folder: Path, name: str, seed: int) -> Path:
     path = folder / f"{name}.db"
-    subprocess.run([sys.executable, "-m", "tournament.cli", "simulate", str(path), "--game", "competitive",
-                    "--players", "16", "--rounds", "1", "--seed", str(seed)], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL)
+    simulate_event(path, "competitive", "rotating", 16, 1, seed=seed)
     with open_event(path) as store:
         pair_next_round(store)
     return path

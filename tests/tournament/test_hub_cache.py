@@ -6,8 +6,6 @@ each confirmed game's record; nothing private is in them; a message sent twice c
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,20 +13,18 @@ import pytest
 from tournament import enter_manual, open_event, pair_next_round
 from tournament.event import feed
 from tournament.event.public import public_data
+from tournament.event.simulate import simulate_event
 from tournament.event.venue import links
 from tournament.pages import public as pages
 from tournament.web import relay
 from tournament.web.hub import EventCache
 from tournament.web.upstream import outgoing
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("hub") / "club.db"
-    subprocess.run([sys.executable, "-m", "tournament.cli", "simulate", str(path), "--game", "competitive",
-                    "--players", "16", "--rounds", "1", "--seed", "5"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    simulate_event(path, "competitive", "rotating", 16, 1, seed=5)
     with open_event(path) as store:
         pair_next_round(store)
         links(store, "http://127.0.0.1:8000")  # the venue's keys and PINs: made, and never sent
@@ -122,8 +118,7 @@ def test_a_league_adds_up_its_venues_events_on_the_hub(event: Path, tmp_path: Pa
     from tournament.web.hub import Hub
 
     other = tmp_path / "other.db"
-    subprocess.run([sys.executable, "-m", "tournament.cli", "simulate", str(other), "--game", "competitive",
-                    "--players", "16", "--rounds", "2", "--seed", "9"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    simulate_event(other, "competitive", "rotating", 16, 2, seed=9)
     hub = Hub("nats://127.0.0.1:1")
     docs = []
     for path in (event, other):
