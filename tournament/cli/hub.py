@@ -68,7 +68,7 @@ def archive(
     try:
         events = asyncio.run(read_all(nats_url, options))
     except (OSError, TimeoutError) as e:
-        raise UnusableInput(f"cannot read the streams at {nats_url}: {e or type(e).__name__}") from None
+        raise UnusableInput(f"cannot read the streams at {nats_url}: {str(e) or 'no answer'}") from None
     except Exception as e:  # nats-py's own errors: no servers, refused, a timeout
         raise UnusableInput(f"cannot read the streams at {nats_url}: {type(e).__name__} {e}".rstrip()) from None
     count = 0

@@ -52,7 +52,7 @@ from tournament.event import feed, league
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
-from tournament.web.upstream import _nothing, _quiet
+from tournament.web.upstream import connect
 
 log = logging.getLogger("tournament.hub")
 
@@ -229,14 +229,10 @@ class StreamReader:
                 pass
 
     async def _run(self) -> None:
-        import nats
-
         while not self._stopping:
             nc = None
             try:
-                nc = await nats.connect(servers=[self.url], connect_timeout=2, allow_reconnect=False,
-                                        max_reconnect_attempts=0, name="domrec hub", error_cb=_quiet,
-                                        disconnected_cb=_nothing, closed_cb=_nothing, **self.options)
+                nc = await connect({"servers": [self.url], **self.options}, "domrec hub")
                 js = nc.jetstream(timeout=5)
 
                 async def heard(msg: Any) -> None:  # a message on an event's subjects: read that stream now
@@ -323,12 +319,8 @@ class StreamReader:
 
 async def read_all(url: str, options: dict[str, Any] | None = None) -> dict[str, EventCache]:
     """Every event's stream read once, whole (``tournament archive``): what a hub starting now would hold."""
-    import nats
-
     reader = StreamReader(url, options)
-    nc = await nats.connect(servers=[url], connect_timeout=5, allow_reconnect=False, max_reconnect_attempts=0,
-                            name="domrec archive", error_cb=_quiet, disconnected_cb=_nothing, closed_cb=_nothing,
-                            **reader.options)
+    nc = await connect({"servers": [url], **reader.options}, "domrec archive")
     try:
         js = nc.jetstream(timeout=10)
         for event in sorted(await reader._discover(js)):

@@ -41,6 +41,8 @@ log = logging.getLogger("tournament.upstream")
 POLL = 0.5
 #: Seconds between two attempts to reach the upstream while it is unreachable.
 RETRY = 1.0
+#: Seconds a connection to the upstream may take before it is tried again.
+CONNECT_DEADLINE = 5.0
 #: Seconds a message's acknowledgement may take before the link is taken for down.
 ACK_TIMEOUT = 5.0
 #: The changes that may change a confirmed game's record (its record is sent with them).
@@ -138,8 +140,6 @@ class Upstream:
         return self._store
 
     async def _main(self) -> None:
-        import nats
-
         self._loop = asyncio.get_running_loop()
         self._poke = asyncio.Event()
         nc = None
@@ -148,9 +148,7 @@ class Upstream:
                 if nc is not None and not nc.is_connected:
                     raise ConnectionError("the link to the upstream was lost")
                 if nc is None:
-                    nc = await nats.connect(**self.options, connect_timeout=2, allow_reconnect=False,
-                                            max_reconnect_attempts=0, name="domrec venue", error_cb=_quiet,
-                                            disconnected_cb=_nothing, closed_cb=_nothing)
+                    nc = await connect(self.options, "domrec venue")
                     self.sent = None  # ask the stream where it stopped
                 js = nc.jetstream(timeout=ACK_TIMEOUT)
                 if self.sent is None:
@@ -279,6 +277,16 @@ def _snapshot(store: EventStore, where: dict[str, Any]) -> dict[str, Any]:
                 "feed": {"event": feed.event(store), "standings": feed.standings(store),
                          "rounds": feed.rounds(store, withhold=True)},
                 "where": dict(where), "started": _started(store)}
+
+
+async def connect(options: dict[str, Any], name: str) -> Any:
+    """A connection to the NATS server, or an exception within :data:`CONNECT_DEADLINE` seconds
+    (nats-py's own connect waits on while the server refuses: the caller tries again itself)."""
+    import nats
+
+    return await asyncio.wait_for(nats.connect(**options, connect_timeout=2, allow_reconnect=False,
+                                               max_reconnect_attempts=0, name=name, error_cb=_quiet,
+                                               disconnected_cb=_nothing, closed_cb=_nothing), CONNECT_DEADLINE)
 
 
 async def _quiet(e: Exception) -> None:
