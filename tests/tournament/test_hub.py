@@ -360,3 +360,20 @@ async def _hub_cannot_write(url: str, event: str) -> None:
         await nc.jetstream(timeout=2).publish(f"domrec.event.{event}.change.999999", b"{}")
     assert await _lookup(nc, event, 999999) is None
     await nc.close()
+
+
+def test_a_venue_started_while_nats_is_down_sends_everything_once_it_is_up(tmp_path: Path) -> None:
+    from tournament.web.upstream import Upstream
+
+    a = make_venue(tmp_path, "club-a", 3)
+    server = Nats(tmp_path, {"club-a": venue_view(a)["uuid"]})
+    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    try:
+        confirm(a, 1, 150, 90)
+        wait_for("the venue to find its upstream down", lambda: feeder.problem is not None)
+        assert not feeder.connected and feeder.messages == 0
+        server.start()
+        wait_for("the venue to send its whole log", lambda: feeder.connected and feeder.sent == venue_view(a)["latest"])
+    finally:
+        feeder.close()
+        server.stop()
