@@ -1,14 +1,15 @@
 """A federation's hub under its followers: from a result confirmed at a venue to the world hearing of it.
 
-    python benchmarks/bench_hub.py [--venues 4] [--tables 10] [--followers 200] [--results 20] [--seed 1]
+    python benchmarks/bench_hub.py [--venues 4] [--tables 10] [--followers 200] [--results 20] [--hubs 1] [--seed 1]
 
 What it does, in one run, against 127.0.0.1 only, bounded in time (docs/hub.md):
 
 * makes ``--venues`` events of ``4 x --tables`` players each (Competitive, rotating partners): round 1
   simulated, round 2 paired, its tables to be confirmed;
 * starts a ``nats-server -js`` (a store in a temporary folder), each venue as ``tournament serve
-  --upstream`` (a process each, as at a club), and one ``tournament hub``, then waits until the hub
-  holds every event;
+  --upstream`` (a process each, as at a club), and ``--hubs`` ``tournament hub`` (one by default; two
+  to compare, the followers shared between them as a load balancer would), then waits until each
+  hub holds every event;
 * opens ``--followers`` live streams on the hub (``/e/EVENT/live``, Server-Sent Events, as a page
   following an event opens it), spread over the events;
 * confirms ``--results`` results, one at a time, each at a venue in turn (the director's
@@ -22,7 +23,7 @@ reference: one JetStream publish and its acknowledgement on the same server (p50
 own look at its event file (``tournament.web.upstream.POLL``), which bounds the delay a venue adds.
 
 The issue's full figure (20 venues of 50 tables, 5,000 followers, two hubs against one) is this with
-``--venues 20 --tables 50 --followers 5000``: the file descriptors of 5,000 streams in one process
+``--venues 20 --tables 50 --followers 5000`` (and ``--hubs 2``): the file descriptors of 5,000 streams in one process
 need ``ulimit -n`` above 5,000, and a machine to itself.
 """
 
@@ -108,14 +109,15 @@ class Follower:
             writer.close()
 
 
-async def measure(args: argparse.Namespace, hub_port: int, events: list[tuple[Path, str]], hub_pid: int) -> dict:
+async def measure(args: argparse.Namespace, hub_ports: list[int], events: list[tuple[Path, str]],
+                  hub_pids: list[int]) -> dict:
     followers: dict[str, list[Follower]] = {e: [] for _, e in events}
     tasks = []
     for i in range(args.followers):
         event = events[i % len(events)][1]
         f = Follower()
         followers[event].append(f)
-        tasks.append(asyncio.ensure_future(f.follow("127.0.0.1", hub_port, event)))
+        tasks.append(asyncio.ensure_future(f.follow("127.0.0.1", hub_ports[i % len(hub_ports)], event)))
     # every follower has heard the revision it starts from
     end = time.monotonic() + DEADLINE
     while not all(f.heard for fs in followers.values() for f in fs):
@@ -123,7 +125,7 @@ async def measure(args: argparse.Namespace, hub_port: int, events: list[tuple[Pa
             raise SystemExit("the followers did not all hear the hub")
         await asyncio.sleep(0.05)
     latencies: list[float] = []
-    cpu0, wall0 = cpu_seconds(hub_pid), time.monotonic()
+    cpu0, wall0 = sum(map(cpu_seconds, hub_pids)), time.monotonic()
     table = 1
     for n in range(args.results):
         path, event = events[n % len(events)]
@@ -147,7 +149,7 @@ async def measure(args: argparse.Namespace, hub_port: int, events: list[tuple[Pa
                 await asyncio.sleep(0.005)
         if waiting:
             raise SystemExit(f"{len(waiting)} followers did not hear result {n + 1} within 30 s")
-    cpu, wall = cpu_seconds(hub_pid) - cpu0, time.monotonic() - wall0
+    cpu, wall = sum(map(cpu_seconds, hub_pids)) - cpu0, time.monotonic() - wall0
     for t in tasks:
         t.cancel()
     return {"latencies": latencies, "cpu": cpu, "wall": wall}
@@ -181,6 +183,7 @@ def main() -> None:
     parser.add_argument("--followers", type=int, default=200)
     parser.add_argument("--results", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hubs", type=int, default=1, help="hubs serving the followers (each follower on one)")
     args = parser.parse_args()
     if args.results > args.venues * args.tables:
         raise SystemExit("--results: at most --venues x --tables (a result a table of round 2)")
@@ -211,14 +214,19 @@ def main() -> None:
                     [sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(free_port()),
                      "--one-process", "--upstream", url, "--club", f"Club {v + 1}"], cwd=ROOT,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            hub_port = free_port()
-            hub = subprocess.Popen([sys.executable, "-m", "tournament.cli", "hub", "--nats", url, "--port",
-                                    str(hub_port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            processes.append(hub)
-            wait_for("the hub to hold every event", lambda: len(get(f"http://127.0.0.1:{hub_port}/api/v1/events")
-                                                                ["events"]) == args.venues)
+            hub_ports, hub_pids = [], []
+            for _ in range(args.hubs):
+                hub_port = free_port()
+                hub = subprocess.Popen([sys.executable, "-m", "tournament.cli", "hub", "--nats", url, "--port",
+                                        str(hub_port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                processes.append(hub)
+                hub_ports.append(hub_port)
+                hub_pids.append(hub.pid)
+            for hub_port in hub_ports:
+                wait_for("the hubs to hold every event",
+                         lambda: len(get(f"http://127.0.0.1:{hub_port}/api/v1/events")["events"]) == args.venues)
             reference = asyncio.run(publish_reference(url))
-            out = asyncio.run(measure(args, hub_port, events, hub.pid))
+            out = asyncio.run(measure(args, hub_ports, events, hub_pids))
         finally:
             for p in reversed(processes):
                 p.terminate()
@@ -229,12 +237,12 @@ def main() -> None:
                     p.kill()
     lat = out["latencies"]
     full = args.venues >= 20 and args.tables >= 50 and args.followers >= 5000
-    print(f"bench_hub: {args.venues} venues of {args.tables} tables, 1 hub, {args.followers} live followers, "
+    print(f"bench_hub: {args.venues} venues of {args.tables} tables, {args.hubs} hub(s), {args.followers} live followers, "
           f"{args.results} results confirmed one at a time (127.0.0.1; "
           f"{'the issue' + chr(39) + 's size' if full else 'scaled down from the issue' + chr(39) + 's 20 x 50, 5,000'})")
     print(f"  confirmation at a venue -> its followers on the hub hear it: p50 {percentile(lat, 50) * 1000:.0f} ms, "
           f"p95 {percentile(lat, 95) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms over {len(lat)} (goal p95 < 2000 ms)")
-    print(f"  hub CPU while the results came in: {out['cpu']:.2f} s in {out['wall']:.1f} s; per follower "
+    print(f"  hubs' CPU (together) while the results came in: {out['cpu']:.2f} s in {out['wall']:.1f} s; per follower "
           f"{out['cpu'] / args.followers * 1000:.2f} ms, per follower and result "
           f"{out['cpu'] / args.followers / args.results * 1000:.3f} ms")
     print(f"  reference (same run): a JetStream publish and its ack {reference * 1000:.2f} ms (p50); a venue looks "
