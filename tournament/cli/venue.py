@@ -385,6 +385,7 @@ def serve(
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
     if feeder is not None:
+        server.on_change.append(feeder.poke)  # a change logged here is sent at once, not at the next look
         feeder.start()
         typer.echo(f"upstream:        {upstream}  (event {feeder.event_uuid}: its public pages and feed, for the hub)")
     try:
