@@ -24,6 +24,7 @@ NATS server is down the hub serves what it has and tries again every :data:`RETR
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import gzip
 import hashlib
@@ -352,6 +353,8 @@ class Hub:
         self.max_streams, self.lifetime, self.keepalive = max_streams, lifetime, keepalive
         self.streams = 0
         self.stopping = False
+        #: The thread the pages and replays are made on, one at a time, off the event loop.
+        self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="hub-pages")
         here = Path(__file__).parent
         loader = jinja2.FileSystemLoader(str(here / "templates"))
         self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True)
@@ -434,9 +437,10 @@ class Hub:
             raise NotPublic(f"{what} must be a whole number (not {text[:20]!r})")
         return int(text)
 
-    def _made(self, request: Request, cache: EventCache, key: tuple, status: bool, make: Any) -> Response:
+    async def _made(self, request: Request, cache: EventCache, key: tuple, status: bool, make: Any) -> Response:
         """A page made once per change of what it shows, whoever asks (``?part=main&since=SEQ``: 204
-        while it is that same change)."""
+        while it is that same change); made on a thread, so that the streams' reading and the live
+        streams never wait on a big event's page."""
         seq = cache.seq(status)
         part = "main" if request.query_params.get("part") == "main" else None
         since = request.query_params.get("since", "")
@@ -445,8 +449,13 @@ class Hub:
         key = (*key, part, self._lang(request))
         found = cache.pages.get(key)
         if found is None or found[0] != seq:
-            html = make({**cache.data(), "seq": seq}, cache.site(), part, key[-1]).encode("utf-8")
-            found = (seq, html, gzip.compress(html, compresslevel=6, mtime=0))
+            data, site, lang = {**cache.data(), "seq": seq}, cache.site(), key[-1]
+
+            def draw() -> tuple[int, bytes, bytes]:
+                html = make(data, site, part, lang).encode("utf-8")
+                return seq, html, gzip.compress(html, compresslevel=6, mtime=0)
+
+            found = await asyncio.get_running_loop().run_in_executor(self.drawer, draw)
             if len(cache.pages) >= KEPT_PAGES:
                 cache.pages.pop(next(iter(cache.pages)))
             cache.pages[key] = found
@@ -464,7 +473,7 @@ class Hub:
             def make(data: dict[str, Any], site: pages.Site, part: str | None, lang: str) -> str:
                 return pages.page_html(data, site, page, *args, query=query, part=part, lang=lang)
 
-            return self._made(request, cache, (page, args, query), page in pages.SHOWS_STATUS, make)
+            return await self._made(request, cache, (page, args, query), page in pages.SHOWS_STATUS, make)
         except NotPublic as e:
             return PlainTextResponse(str(e), status_code=404)
 
@@ -521,7 +530,7 @@ class Hub:
         def make(data: dict[str, Any], site: pages.Site, part: str | None, lang: str) -> str:
             return pages.projector_html(data, site, url, part, lang, seconds, size)
 
-        return self._made(request, cache, ("projector", seconds, size), False, make)
+        return await self._made(request, cache, ("projector", seconds, size), False, make)
 
     async def replay(self, request: Request) -> Response:
         from domrec import replay_page
@@ -539,7 +548,8 @@ class Hub:
         found = cache.pages.get(key + (None, lang))
         if found is None:
             try:
-                html = replay_page.page(loads(text), f"round {r} table {t}", digest, lang)
+                html = await asyncio.get_running_loop().run_in_executor(
+                    self.drawer, lambda: replay_page.page(loads(text), f"round {r} table {t}", digest, lang))
             except DomrecError as e:
                 return PlainTextResponse(f"this game's record cannot be read: {e}", status_code=422)
             body = html.encode("utf-8")
