@@ -17,7 +17,7 @@ the operations and prints what they return; what a venue server would need too b
 lists them.
 """
 
-from tournament.cli import checks, desk, duplicate, event, pages, ratings, roster, rounds, stages, teams, venue
+from tournament.cli import checks, desk, duplicate, event, hub, pages, ratings, roster, rounds, stages, teams, venue
 from tournament.cli.app import PairedBest, app, main
 
 for _command in (event.new, event.add, event.players, event.withdraw, rounds.pair, rounds.balance, rounds.tables,
@@ -34,7 +34,7 @@ for _command in (pages.report, pages.export):  # --best pairs with the --by next
     app.command(cls=PairedBest)(_command)
 for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
                  ratings.ratings, rounds.amend, rounds.clear, checks.history, venue.serve,
-                 venue.links, venue.keys, venue.pins, venue.correct):
+                 venue.links, venue.keys, venue.pins, venue.correct, hub.hub, hub.archive):
     app.command()(_command)
 
 __all__ = ["app", "main"]

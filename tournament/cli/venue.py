@@ -289,6 +289,18 @@ def serve(
                                                                      "offline (docs/venue.md, \"When the Wi-Fi "
                                                                      "drops\")."),
     keyfile: Optional[Path] = typer.Option(None, "--keyfile", help="The certificate's private key (PEM)."),
+    upstream: Optional[str] = typer.Option(None, "--upstream", help="Feed a federation's hub: send the event's "
+                                                                    "public change log to this NATS JetStream "
+                                                                    "server (nats://HOST:4222; docs/hub.md)."),
+    upstream_creds: Optional[Path] = typer.Option(None, "--upstream-creds", help="The venue's NATS credentials: a "
+                                                                                 "credentials file, or a line "
+                                                                                 "USER:PASSWORD."),
+    club: Optional[str] = typer.Option(None, "--club", help="With --upstream: the club the hub lists the event "
+                                                            "under."),
+    federation: Optional[str] = typer.Option(None, "--federation", help="With --upstream: the federation the hub "
+                                                                        "lists the event under."),
+    league: Optional[str] = typer.Option(None, "--league", help="With --upstream: the league across venues the "
+                                                                "event counts in (the hub's /l/LEAGUE)."),
 ) -> None:
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). The hall's pages run in a second process on their own
@@ -303,6 +315,10 @@ def serve(
 
     given = _checked_url(url)
     tls = _checked_tls(certfile, keyfile)
+    if upstream is None and (upstream_creds is not None or club or federation or league):
+        raise UnusableInput("--upstream-creds, --club, --federation and --league go with --upstream (the hub's NATS "
+                            "server)")
+    feeder = _upstream(event, upstream, upstream_creds, club, federation, league) if upstream else None
     scheme = "https" if tls else "http"
     hall_given = _checked_url(hall_url_option)
     if hall_given is not None and (one_process or hall_port == 0):
@@ -369,16 +385,34 @@ def serve(
             server.stop_streams()  # the hall's live streams end at once: Ctrl-C waits for no phone
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
+    if feeder is not None:
+        server.on_change.append(feeder.poke)  # a change logged here is sent at once, not at the next look
+        feeder.start()
+        typer.echo(f"upstream:        {upstream}  (event {feeder.event_uuid}: its public pages and feed, for the hub)")
     connections.collect_less()
     try:
         Venue(config).run()
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:
+        if feeder is not None:
+            feeder.close()
         if hall is not None:
             hall.close()
         server.close()
     typer.echo("stopped; every acknowledged move is in the event file")
+
+
+def _upstream(event: Path, url: str, creds: Optional[Path], club: Optional[str], federation: Optional[str],
+              league: Optional[str]):
+    """The thread that feeds the hub (started once the venue is about to serve)."""
+    from tournament.web.upstream import Upstream
+
+    try:
+        import nats  # noqa: F401
+    except ImportError:  # nats-py not installed
+        raise UnusableInput("--upstream needs the NATS client: pip install nats-py") from None
+    return Upstream(event, url, creds, club=club, federation=federation, league=league)
 
 
 def say_where_links_point(store: EventStore, base: str, given: bool) -> None:

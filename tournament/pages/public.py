@@ -146,26 +146,33 @@ class Site:
     recorded: frozenset[tuple[int, int]] = frozenset()
     #: Files: whether the pages' folder holds the public pages (a report written to stdout has none).
     has_pages: bool = True
+    #: Served: the path the event's pages sit under ("" at a venue; ``/e/ID`` on a federation's hub).
+    root: str = ""
+
+    def _path(self, page: str, *args: Any) -> str | None:
+        """A served page's path under :attr:`root`."""
+        if page == "index":
+            return "/"
+        if page == "player":
+            return f"/players/{int(args[0])}"
+        if page == "team":
+            return f"/teams/{int(args[0])}"
+        if page in ("board", "pair"):  # a duplicate event's traveller, a pair's card
+            return f"/{page}s/{int(args[0])}"
+        if page == "match":  # a duplicate-teams match board by board: its round and first table
+            return f"/matches/{int(args[0])}/{int(args[1])}"
+        if page == "replay":
+            return f"/games/{int(args[0])}/{int(args[1])}" if tuple(args) in self.recorded else None
+        if page == "report":
+            return None
+        return f"/{page}"
 
     def url(self, page: str, *args: Any) -> str | None:
         """The link to ``page`` (one of :data:`PAGES`, ``player`` with its number, ``replay`` with
         round and table, ``projector``, ``report``), or None where there is no such page."""
         if self.served:
-            if page == "index":
-                return "/"
-            if page == "player":
-                return f"/players/{int(args[0])}"
-            if page == "team":
-                return f"/teams/{int(args[0])}"
-            if page in ("board", "pair"):  # a duplicate event's traveller, a pair's card
-                return f"/{page}s/{int(args[0])}"
-            if page == "match":  # a duplicate-teams match board by board: its round and first table
-                return f"/matches/{int(args[0])}/{int(args[1])}"
-            if page == "replay":
-                return f"/games/{int(args[0])}/{int(args[1])}" if tuple(args) in self.recorded else None
-            if page == "report":
-                return None
-            return f"/{page}"
+            path = self._path(page, *args)
+            return None if path is None else (self.root + path if self.root else path)
         if page == "replay":
             link = self.replays.get((int(args[0]), int(args[1])))
             return self.up + link if link else None
@@ -496,7 +503,7 @@ def player_links(data: dict[str, Any], site: Site) -> dict[int, str]:
     link depends on nothing else): a report writes a page a player, and each page lists every
     unit, so made afresh each time the links would cost the square of the field."""
     made = data.setdefault("_player_links", {})
-    key = f"{site.served} {site.pages} {site.has_pages}"
+    key = f"{site.served} {site.pages} {site.has_pages} {site.root}"
     out: dict[int, str] | None = made.get(key)
     if out is not None:
         return out

@@ -878,6 +878,9 @@ class VenueServer(HallSite):
         self._hall_given = hall_url is not None
         #: Tells the hall's own process that a change was logged (set by whoever started it).
         self.poke_hall: Callable[[], None] = lambda: None
+        #: Told of each change this server logs besides (``serve --upstream``'s sender): each must
+        #: return at once, never wait (it is called on the request's path).
+        self.on_change: list[Callable[[], None]] = []
         self.pins = pins
         self.idle_minutes = idle_minutes
         names.prepare()  # (the first result entered would read it: a table's confirmation waiting)
@@ -1127,6 +1130,8 @@ class VenueServer(HallSite):
             self.live.poke()
         else:
             self.poke_hall()
+        for tell in self.on_change:
+            tell()
 
     def _translated(self, data: Any, lang: str) -> Any:
         """An answer of the API with what a page shows of it in ``lang`` (the same function the

@@ -51,7 +51,8 @@
   function listen() {
     if (!window.EventSource) { poll(true); return; }
     if (source && source.readyState !== EventSource.CLOSED) return;
-    source = new EventSource(main.dataset.follow === "tables" ? "/live?follow=tables" : "/live");
+    const live = main.dataset.live || "/live";  // on a federation's hub, the event's own stream
+    source = new EventSource(main.dataset.follow === "tables" ? live + "?follow=tables" : live);
     source.addEventListener("seq", (e) => {
       heard = Math.max(heard, Number(e.data));
       // A moment's random wait: the hall's phones do not all ask in the same instant.

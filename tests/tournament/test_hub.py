@@ -1,0 +1,379 @@
+"""A federation's hub over NATS JetStream (issue 41, docs/hub.md): two venues, each its event, publish to
+a real ``nats-server -js`` on 127.0.0.1 that the test starts; a hub (``tournament hub``, a process of its
+own) serves their pages and feed from the streams alone.  Results confirmed at the venues appear on the
+hub; the NATS server stopped while the venues go on confirming, then started again: the hub catches up,
+nothing lost, nothing doubled; the hub killed, a second one serves the same pages; a venue's credentials
+refused on another venue's subject.  Every wait is a bounded poll on a condition, never a sleep.
+
+Skipped, saying why, where ``nats-server`` or the ``nats-py`` client is missing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from tournament import enter_manual, open_event, pair_next_round
+from tournament.event import feed
+from tournament.event.simulate import simulate_event
+
+NATS_SERVER = shutil.which("nats-server") or ("/usr/sbin/nats-server" if Path("/usr/sbin/nats-server").exists() else None)
+try:
+    import nats  # noqa: F401
+except ImportError:  # pragma: no cover - where the client is not installed
+    nats = None
+
+pytestmark = [pytest.mark.skipif(NATS_SERVER is None, reason="nats-server is not installed (apt-get install nats-server)"),
+              pytest.mark.skipif(nats is None, reason="the NATS client is not installed (pip install nats-py)"),
+              pytest.mark.slow]
+
+#: Generous: only turns a hang into a failure.
+DEADLINE = 60.0
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_for(what: str, check: Callable[[], Any], deadline: float = DEADLINE) -> Any:
+    end = time.monotonic() + deadline
+    last: Any = None
+    while time.monotonic() < end:
+        try:
+            last = check()
+        except (OSError, ValueError, KeyError) as e:
+            last = e
+        else:
+            if last:
+                return last
+        time.sleep(0.05)
+    raise AssertionError(f"waited {deadline} s for {what}; last: {last!r}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def venue_permissions(event: str) -> str:
+    stream = f"DOMREC-{event}"
+    allowed = [f"domrec.event.{event}.>", "$JS.API.INFO", f"$JS.API.STREAM.CREATE.{stream}",
+               f"$JS.API.STREAM.INFO.{stream}", f"$JS.API.STREAM.MSG.GET.{stream}"]
+    return json.dumps({"publish": {"allow": allowed}, "subscribe": {"allow": ["_INBOX.>"]}})
+
+
+HUB_PERMISSIONS = json.dumps({"publish": {"allow": ["$JS.API.INFO", "$JS.API.STREAM.LIST", "$JS.API.STREAM.NAMES",
+                                                    "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.MSG.GET.*"]},
+                              "subscribe": {"allow": ["_INBOX.>", "domrec.event.>"]}})
+
+
+class Nats:
+    """A nats-server with JetStream on 127.0.0.1, a user a venue and a read-only hub."""
+
+    def __init__(self, folder: Path, events: dict[str, str]) -> None:
+        self.port = free_port()
+        self.folder = folder
+        users = [f'{{user: "{name}", password: "{name}-pw", permissions: {venue_permissions(event)}}}'
+                 for name, event in events.items()]
+        users.append(f'{{user: "hub", password: "hub-pw", permissions: {HUB_PERMISSIONS}}}')
+        self.config = folder / "nats.conf"
+        self.config.write_text(f'listen: "127.0.0.1:{self.port}"\n'
+                               f'jetstream {{ store_dir: "{folder / "store"}" }}\n'
+                               f'authorization {{ users: [\n  ' + ",\n  ".join(users) + "\n] }\n")
+        self.url = f"nats://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([NATS_SERVER, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+                                        stderr=open(self.folder / "nats.log", "ab"))
+
+        def listening() -> bool:
+            assert self.process is not None and self.process.poll() is None, (self.folder / "nats.log").read_text()
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                return True
+
+        wait_for("nats-server to listen", listening)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(30)
+            self.process = None
+
+
+def creds(folder: Path, user: str) -> Path:
+    path = folder / f"{user}.creds"
+    path.write_text(f"{user}:{user}-pw\n")
+    return path
+
+
+class HubProcess:
+    def __init__(self, folder: Path, url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen([sys.executable, "-m", "tournament.cli", "hub", "--nats", url, "--port",
+                                         str(self.port), "--creds", str(creds(folder, "hub"))],
+                                        stdout=subprocess.DEVNULL, stderr=open(folder / f"hub-{self.port}.log", "ab"),
+                                        env=env, cwd=ROOT)
+        wait_for("the hub to answer", lambda: self.get("/api/v1/events") is not None)
+
+    def get(self, path: str) -> Any:
+        assert self.process.poll() is None, "the hub has stopped"
+        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+            body = r.read()
+        return json.loads(body) if path.startswith("/api/") else body.decode("utf-8")
+
+    def get_or_none(self, path: str) -> Any:
+        try:
+            return self.get(path)
+        except urllib.error.HTTPError:
+            return None
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(30)
+
+
+def make_venue(folder: Path, name: str, seed: int) -> Path:
+    path = folder / f"{name}.db"
+    simulate_event(path, "competitive", "rotating", 16, 1, seed=seed)
+    with open_event(path) as store:
+        pair_next_round(store)
+    return path
+
+
+def confirm(path: Path, table: int, ns: int, ew: int) -> None:
+    with open_event(path) as store:
+        enter_manual(store, table, {"NS": ns, "EW": ew})
+
+
+def venue_view(path: Path) -> dict[str, Any]:
+    with open_event(path) as store:
+        return {"uuid": store.uuid, "standings": feed.standings(store), "changes": feed.all_changes(store),
+                "latest": feed.event(store)["latest_seq"]}
+
+
+def caught_up(hub: HubProcess, path: Path) -> bool:
+    """The hub's feed of the venue's event says what the venue's says: every change, the standings."""
+    venue = venue_view(path)
+    event = venue["uuid"]
+    got = hub.get_or_none(f"/api/v1/e/{event}/changes?since=0")
+    if got is None or got["latest"] != venue["latest"]:
+        return False
+    standings = hub.get(f"/api/v1/e/{event}/standings")
+    return got["changes"] == venue["changes"] and standings == json.loads(json.dumps(venue["standings"]))
+
+
+def test_two_venues_a_hub_the_link_cut_and_a_second_hub(tmp_path: Path) -> None:
+    from tournament.web.upstream import Upstream
+
+    a, b = make_venue(tmp_path, "club-a", 3), make_venue(tmp_path, "club-b", 4)
+    ids = {"club-a": venue_view(a)["uuid"], "club-b": venue_view(b)["uuid"]}
+    server = Nats(tmp_path, ids)
+    server.start()
+    feeders = [Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2, club="Club A",
+                        federation="FED").start(),
+               Upstream(b, server.url, creds(tmp_path, "club-b"), poll=0.1, retry=0.2, club="Club B",
+                        federation="FED").start()]
+    hub = second = None
+    try:
+        hub = HubProcess(tmp_path, server.url)
+        # Results confirmed at the venues appear on the hub: its feed and its pages.
+        confirm(a, 1, 150, 90)
+        confirm(b, 2, 80, 160)
+        for path in (a, b):
+            wait_for(f"the hub to hold {path.name}", lambda path=path: caught_up(hub, path))
+        events = hub.get("/api/v1/events")["events"]
+        assert sorted(e["id"] for e in events) == sorted(ids.values())
+        assert {e["club"] for e in events} == {"Club A", "Club B"}
+        index = hub.get("/")
+        assert f'/e/{ids["club-a"]}/' in index and f'/e/{ids["club-b"]}/' in index
+        standings = hub.get(f'/e/{ids["club-a"]}/standings')
+        assert f'href="/e/{ids["club-a"]}/players/' in standings  # the venue's own page, its links under /e/ID
+        # Round 1's games were recorded: their records are on the hub, and their replays.
+        record = hub.get(f'/api/v1/e/{ids["club-a"]}/games/1/1')
+        with open_event(a) as store:
+            assert record == feed.game(store, 1, 1)
+            text, digest = feed.game_text(store, 1, 1)
+        from domrec import replay_page
+        from domrec.reader import loads
+
+        assert hub.get(f'/e/{ids["club-a"]}/games/1/1') == replay_page.page(loads(text), "round 1 table 1", digest)
+
+        # The link cut: the venues go on confirming; back: the hub catches up, nothing lost or doubled.
+        server.stop()
+        wait_for("the venues to notice the link is down", lambda: not any(f.connected for f in feeders))
+        confirm(a, 2, 120, 100)
+        confirm(a, 3, 60, 200)
+        confirm(b, 1, 210, 40)
+        assert hub.get(f'/api/v1/e/{ids["club-a"]}/event')["latest_seq"] < venue_view(a)["latest"]
+        server.start()
+        for path in (a, b):
+            wait_for(f"the hub to catch up with {path.name}", lambda path=path: caught_up(hub, path))
+        page = hub.get(f'/e/{ids["club-a"]}/standings')
+
+        # A hub killed: a second one, started now, serves the same pages from the streams alone.
+        hub.kill()
+        second = HubProcess(tmp_path, server.url)
+        for path in (a, b):
+            wait_for(f"the second hub to hold {path.name}", lambda path=path: caught_up(second, path))
+        assert second.get(f'/e/{ids["club-a"]}/standings') == page
+
+        # The federation's archive: every confirmed record, from the streams, validated by domrec.
+        season = tmp_path / "season.jsonl"
+        made = subprocess.run([sys.executable, "-m", "tournament.cli", "archive", "--nats", server.url, "--creds",
+                               str(creds(tmp_path, "hub")), "-o", str(season)], cwd=ROOT, capture_output=True,
+                              text=True)
+        assert made.returncode == 0, made.stderr
+        recorded = 0
+        for path in (a, b):
+            with open_event(path) as store:
+                recorded += sum(1 for r in feed.rounds(store) for t in r["tables"]
+                                if t["result"] is not None and t["result"]["kind"] == "record")
+        assert recorded and len(season.read_text().splitlines()) == recorded
+        checked = subprocess.run([sys.executable, "-m", "domrec.cli", "validate", "-q", str(season)], cwd=ROOT,
+                                 capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+    finally:
+        for f in feeders:
+            f.close()
+        for h in (hub, second):
+            if h is not None and h.process.poll() is None:
+                h.kill()
+        server.stop()
+
+
+def test_a_venue_cannot_write_another_venues_event(tmp_path: Path) -> None:
+    from tournament.web.upstream import Upstream
+
+    a, b = make_venue(tmp_path, "club-a", 3), make_venue(tmp_path, "club-b", 4)
+    ids = {"club-a": venue_view(a)["uuid"], "club-b": venue_view(b)["uuid"]}
+    server = Nats(tmp_path, ids)
+    server.start()
+    feeder = Upstream(b, server.url, creds(tmp_path, "club-b"), poll=0.1, retry=0.2).start()
+    try:
+        wait_for("club B's stream", lambda: feeder.connected and feeder.sent == venue_view(b)["latest"])
+        asyncio.run(_refused(server.url, ids))
+    finally:
+        feeder.close()
+        server.stop()
+
+
+async def _refused(url: str, ids: dict[str, str]) -> None:
+    import nats as client
+    from nats.errors import TimeoutError as NatsTimeout
+
+    problems: list[str] = []
+
+    async def said(e: Exception) -> None:
+        problems.append(str(e))
+
+    nc = await client.connect(url, user="club-a", password="club-a-pw", error_cb=said, allow_reconnect=False)
+    js = nc.jetstream(timeout=2)
+    theirs = f'domrec.event.{ids["club-b"]}.change.999999'
+    with pytest.raises((NatsTimeout, client.errors.NoRespondersError, client.js.errors.APIError)):
+        await js.publish(theirs, b'{"seq": 999999}')
+    for _ in range(200):  # the server's refusal arrives on its own (bounded)
+        if problems:
+            break
+        await asyncio.sleep(0.01)
+    assert any("permissions violation" in p.lower() for p in problems), problems
+    with pytest.raises(Exception):  # nor may it read or make another venue's stream
+        await js.stream_info(f'DOMREC-{ids["club-b"]}')
+    await nc.close()
+    hub = await client.connect(url, user="hub", password="hub-pw", allow_reconnect=False)
+    info = await hub.jetstream(timeout=2).stream_info(f'DOMREC-{ids["club-b"]}')
+    assert all(m is None for m in [await _lookup(hub, ids["club-b"], 999999)])
+    assert info.state.messages > 0
+    await hub.close()
+
+
+async def _lookup(nc: Any, event: str, seq: int) -> Any:
+    from nats.js.errors import NotFoundError
+
+    try:
+        return await nc.jetstream(timeout=2).get_msg(f"DOMREC-{event}", subject=f"domrec.event.{event}.change.{seq}")
+    except NotFoundError:
+        return None
+
+
+def test_serve_upstream_feeds_the_hub_and_the_hubs_live_stream_hears_it(tmp_path: Path) -> None:
+    """The venue as a director runs it (``tournament serve --upstream``), and a page on the hub
+    following the event live: it hears of a result confirmed at the venue."""
+    a = make_venue(tmp_path, "club-a", 3)
+    event = venue_view(a)["uuid"]
+    server = Nats(tmp_path, {"club-a": event})
+    server.start()
+    port = free_port()
+    venue = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(a), "--port", str(port),
+                              "--one-process", "--upstream", server.url, "--upstream-creds",
+                              str(creds(tmp_path, "club-a")), "--club", "Club A"],
+                             stdout=subprocess.DEVNULL, stderr=open(tmp_path / "venue.log", "ab"), cwd=ROOT)
+    hub = None
+    try:
+        hub = HubProcess(tmp_path, server.url)
+        wait_for("the hub to hold the venue's event", lambda: caught_up(hub, a))
+        assert hub.get("/api/v1/events")["events"][0]["club"] == "Club A"
+        with urllib.request.urlopen(f"{hub.base}/e/{event}/live", timeout=DEADLINE) as stream:
+            first = _next_seq(stream)
+            confirm(a, 4, 100, 120)
+            assert _next_seq(stream) > first
+        wait_for("the hub to hold the result", lambda: caught_up(hub, a))
+        # The hub only reads: its user may not write an event's subjects.
+        asyncio.run(_hub_cannot_write(server.url, event))
+    finally:
+        venue.terminate()
+        venue.wait(30)
+        if hub is not None:
+            hub.kill()
+        server.stop()
+
+
+def _next_seq(stream: Any) -> int:
+    """The next number a live stream sends (bounded by the stream's socket timeout)."""
+    for line in stream:
+        if line.startswith(b"data: "):
+            return int(line[6:])
+    raise AssertionError("the live stream ended")
+
+
+async def _hub_cannot_write(url: str, event: str) -> None:
+    import nats as client
+
+    problems: list[str] = []
+
+    async def said(e: Exception) -> None:
+        problems.append(str(e))
+
+    nc = await client.connect(url, user="hub", password="hub-pw", error_cb=said, allow_reconnect=False)
+    with pytest.raises(Exception):
+        await nc.jetstream(timeout=2).publish(f"domrec.event.{event}.change.999999", b"{}")
+    assert await _lookup(nc, event, 999999) is None
+    await nc.close()
+
+
+def test_a_venue_started_while_nats_is_down_sends_everything_once_it_is_up(tmp_path: Path) -> None:
+    from tournament.web.upstream import Upstream
+
+    a = make_venue(tmp_path, "club-a", 3)
+    server = Nats(tmp_path, {"club-a": venue_view(a)["uuid"]})
+    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    try:
+        confirm(a, 1, 150, 90)
+        wait_for("the venue to find its upstream down", lambda: feeder.problem is not None)
+        assert not feeder.connected and feeder.messages == 0
+        server.start()
+        wait_for("the venue to send its whole log", lambda: feeder.connected and feeder.sent == venue_view(a)["latest"])
+    finally:
+        feeder.close()
+        server.stop()

@@ -1,0 +1,154 @@
+"""The hub's pages and feed, made from what a venue sends (issue 41), without a NATS server: the
+messages :func:`tournament.web.upstream.outgoing` makes, taken by :class:`tournament.web.hub.EventCache`,
+give the venue's own pages (the same bytes, but for the links under ``/e/ID``), its feed, its change log,
+each confirmed game's record; nothing private is in them; a message sent twice changes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tournament import enter_manual, open_event, pair_next_round
+from tournament.event import feed
+from tournament.event.public import public_data
+from tournament.event.simulate import simulate_event
+from tournament.event.venue import links
+from tournament.pages import public as pages
+from tournament.web import relay
+from tournament.web.hub import EventCache
+from tournament.web.upstream import outgoing
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hub") / "club.db"
+    simulate_event(path, "competitive", "rotating", 16, 1, seed=5)
+    with open_event(path) as store:
+        pair_next_round(store)
+        links(store, "http://127.0.0.1:8000")  # the venue's keys and PINs: made, and never sent
+        enter_manual(store, 2, {"NS": 150, "EW": 90})
+    return path
+
+
+def fed(path: Path, event: str, sent: int = 0, revision: int | None = None) -> tuple[EventCache, list]:
+    cache = EventCache(event)
+    with open_event(path) as store:
+        sent_messages = list(outgoing(store, event, sent, revision, {"club": "Club", "federation": "FED"}))
+    for m in sent_messages:
+        cache.take(m.subject, m.body, m.headers)
+    return cache, sent_messages
+
+
+def test_the_hub_makes_the_venues_pages_and_feed(event: Path) -> None:
+    with open_event(event) as store:
+        uuid = relay.event_id(store.uuid)
+        data = public_data(store, hall=True)
+        everything = feed.all_changes(store)
+        standings = feed.standings(store)
+        rounds = feed.rounds(store, withhold=True)
+        record = feed.game(store, 1, 1)
+    cache, _ = fed(event, uuid)
+    assert [cache.changes[s] for s in sorted(cache.changes)] == everything
+    assert cache.changes_after(0, None)["changes"] == everything
+    assert cache.feed_doc("standings") == json.loads(json.dumps(standings))
+    assert cache.feed_doc("rounds") == json.loads(json.dumps(rounds))
+    assert json.loads(cache.games[(1, 1)][0]) == record
+    recorded = frozenset((r["round"], t["table"]) for r in data["rounds"] for t in r["tables"]
+                         if t["result"] is not None and t["result"]["kind"] == "record")
+    venue_site = pages.Site(served=True, recorded=recorded)
+    hub_site = cache.site()
+    assert hub_site.recorded == recorded and hub_site.root == f"/e/{uuid}"
+    for page in ("index", "standings", "tables", "games", "crosstable"):
+        venue = pages.page_html({**data, "seq": 7}, venue_site, page)
+        hub = pages.page_html({**cache.data(), "seq": 7}, hub_site, page)
+        assert hub.replace(f' data-live="/e/{uuid}/live"', '').replace(f'/e/{uuid}/', '/') == venue, page
+    assert f'href="/e/{uuid}/players/' in pages.page_html({**cache.data(), "seq": 7}, hub_site, "standings")
+
+
+def test_nothing_private_leaves_the_venue(event: Path) -> None:
+    with open_event(event) as store:
+        uuid = relay.event_id(store.uuid)
+        secrets = [t["url"].rsplit("/", 1)[-1] for t in links(store, "http://127.0.0.1:8000")["tables"]]
+        secrets.append(links(store, "http://127.0.0.1:8000")["director"].rsplit("/", 1)[-1])
+    _, sent = fed(event, uuid)
+    text = b"".join(m.body if not m.subject.endswith(".public") else json.dumps(relay.unpack(m.body)).encode()
+                    for m in sent)
+    assert secrets and not any(s.encode() in text for s in secrets)
+    assert all(m.subject.startswith(f"domrec.event.{uuid}.") for m in sent)
+
+
+def test_a_message_twice_is_taken_once_and_a_resend_sends_only_what_is_missing(event: Path) -> None:
+    with open_event(event) as store:
+        uuid = relay.event_id(store.uuid)
+    cache, sent = fed(event, uuid)
+    changes = [m for m in sent if m.change]
+    assert not any(cache.take(m.subject, m.body, m.headers) for m in changes)
+    assert len(cache.changes) == len(changes) == cache.latest
+    last = changes[-1].seq
+    with open_event(event) as store:
+        assert list(outgoing(store, uuid, last, cache.revision)) == []  # the stream has it all
+        enter_manual(store, 3, {"NS": 60, "EW": 200})
+        more = list(outgoing(store, uuid, last, cache.revision))
+    assert [m.seq for m in more if m.change] == list(range(last + 1, last + 1 + sum(m.change for m in more)))
+    assert more[-1].subject.endswith(".public")
+
+
+def test_a_message_of_another_event_is_refused() -> None:
+    cache = EventCache("0123456789abcdef")
+    with pytest.raises(relay.BadMessage):
+        cache.take("domrec.event.fedcba9876543210.change.1", b'{"seq": 1}')
+    with pytest.raises(relay.BadMessage):
+        cache.take("domrec.event.0123456789abcdef.change.2", b'{"seq": 1}')
+    assert cache.changes == {}
+
+
+def test_the_pages_data_keeps_its_numbered_keys() -> None:
+    doc = {"unit_of": {1: 2, 3: 3}, "paired_at": {1: "x"}, "rounds": [{"a": (1, 2)}], "_cache": {}}
+    assert relay.unpack(relay.pack(doc)) == {"unit_of": {1: 2, 3: 3}, "paired_at": {1: "x"}, "rounds": [{"a": [1, 2]}]}
+
+
+def test_a_league_adds_up_its_venues_events_on_the_hub(event: Path, tmp_path: Path) -> None:
+    """Two venues' events in one league: the hub's league table sums each player's games over both
+    (the same name, the same player), ranked by the league's tie-breaks; its page, in Spanish too."""
+    from starlette.testclient import TestClient
+
+    from tournament.event import league
+    from tournament.web.hub import Hub
+
+    other = tmp_path / "other.db"
+    simulate_event(other, "competitive", "rotating", 16, 2, seed=9)
+    hub = Hub("nats://127.0.0.1:1")
+    docs = []
+    for path in (event, other):
+        with open_event(path) as store:
+            uuid = relay.event_id(store.uuid)
+            docs.append((uuid, feed.standings(store)))
+            messages = list(outgoing(store, uuid, 0, None, {"league": "Liga Norte", "club": path.stem}))
+        cache = hub.reader.events[uuid] = EventCache(uuid)
+        for m in messages:
+            cache.take(m.subject, m.body, m.headers)
+    client = TestClient(hub)  # no lifespan: the hub serves what it holds, no NATS needed
+    got = client.get("/api/v1/leagues/Liga Norte").json()
+    assert got == json.loads(json.dumps(league.standings("Liga Norte", docs)))
+    first = {r["player"]: r for r in docs[0][1]["players"]}
+    second = {r["player"]: r for r in docs[1][1]["players"]}
+    row = next(r for r in got["players"] if r["player"] in first and r["player"] in second)
+    assert row["events"] == 2 and row["played"] == first[row["player"]]["played"] + second[row["player"]]["played"]
+    assert [r["rank"] for r in got["players"]] == list(range(1, len(got["players"]) + 1))
+    keys = [(r["won"], r["points_for"] - r["points_against"], r["points_for"]) for r in got["players"]]
+    assert keys == sorted(keys, reverse=True)
+    assert client.get("/api/v1/leagues").json()["leagues"][0]["events"] == sorted(d[0] for d in docs)
+    assert client.get("/api/v1/leagues/Liga Norte?by=played,won").json()["tiebreaks"] == ["played", "won"]
+    assert client.get("/api/v1/leagues/Liga Norte?by=luck").status_code == 422
+    assert client.get("/api/v1/leagues/Nadie").status_code == 404
+    page = client.get("/l/Liga Norte?lang=es").text
+    assert "Partidas jugadas" in page and row["player"] in page
+    assert "Ligas" in client.get("/?lang=es").text
+    # the event's pages and feed from the same hub, without NATS
+    uuid = docs[0][0]
+    assert client.get(f"/e/{uuid}/standings").status_code == 200
+    assert client.get(f"/api/v1/e/{uuid}/standings").json() == json.loads(json.dumps(docs[0][1]))
+    assert client.get(f"/e/{uuid}/players/999").status_code == 404
+    assert client.get("/e/0123456789abcdef/").status_code == 404

@@ -1,0 +1,82 @@
+"""``tournament hub``: a federation's hub, serving every venue's public pages from NATS JetStream (docs/hub.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from tournament.cli.app import guarded
+from tournament.errors import UnusableInput
+
+
+@guarded
+def hub(
+    nats_url: str = typer.Option(..., "--nats", help="The federation's NATS JetStream server (nats://HOST:4222)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on (behind a TLS proxy: 127.0.0.1)."),
+    port: int = typer.Option(8080, "--port", min=1, max=65535, help="The port to listen on."),
+    creds: Optional[Path] = typer.Option(None, "--creds", help="The hub's NATS credentials: a credentials file, or "
+                                                               "a line USER:PASSWORD (a user that may only read)."),
+    proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy on this computer: "
+                                                                      "believe the address and scheme it forwards."),
+) -> None:
+    """Serve a federation's hub: every event the venues publish (tournament serve --upstream), its
+    public pages, live stream and JSON feed, rebuilt from the streams alone. Ctrl-C stops it."""
+    import logging
+
+    import uvicorn
+
+    try:
+        import nats  # noqa: F401
+    except ImportError:
+        raise UnusableInput("the hub needs the NATS client: pip install nats-py") from None
+    from tournament.web.hub import Hub
+    from tournament.web.upstream import connect_options
+
+    options = connect_options(nats_url, creds)
+    options.pop("servers")
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    server = Hub(nats_url, options)
+    typer.echo(f"hub: http://{host}:{port}/  (events from {nats_url})", err=False)
+    uvicorn.run(server, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
+                timeout_graceful_shutdown=3)
+    typer.echo("stopped")
+
+
+@guarded
+def archive(
+    nats_url: str = typer.Option(..., "--nats", help="The federation's NATS JetStream server (nats://HOST:4222)."),
+    output: Path = typer.Option(..., "-o", "--output", help="The archive to write: JSON Lines, a record a line "
+                                                            "(refused if it exists)."),
+    creds: Optional[Path] = typer.Option(None, "--creds", help="NATS credentials: a credentials file, or a line "
+                                                               "USER:PASSWORD (the hub's read-only user will do)."),
+) -> None:
+    """Write the federation's archive: every confirmed game record of every event the venues
+    published, read from the streams, one JSON line each, for `domrec validate -j 0 ARCHIVE` (docs/hub.md)."""
+    import asyncio
+
+    try:
+        import nats  # noqa: F401
+    except ImportError:
+        raise UnusableInput("the archive needs the NATS client: pip install nats-py") from None
+    from tournament.web.hub import archive_lines, read_all
+    from tournament.web.upstream import connect_options
+
+    options = connect_options(nats_url, creds)
+    options.pop("servers")
+    try:
+        events = asyncio.run(read_all(nats_url, options))
+    except (OSError, TimeoutError) as e:
+        raise UnusableInput(f"cannot read the streams at {nats_url}: {str(e) or 'no answer'}") from None
+    except Exception as e:  # nats-py's own errors: no servers, refused, a timeout
+        raise UnusableInput(f"cannot read the streams at {nats_url}: {type(e).__name__} {e}".rstrip()) from None
+    count = 0
+    try:
+        with output.open("x", encoding="utf-8") as out:
+            for line in archive_lines(events):
+                out.write(line + "\n")
+                count += 1
+    except FileExistsError:
+        raise UnusableInput(f"{output} exists: give a new file (-o)") from None
+    typer.echo(f"{output}: {count} records of {len(events)} events")

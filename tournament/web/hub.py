@@ -1,0 +1,700 @@
+"""A federation's hub: every venue's public pages and feed, rebuilt from the NATS JetStream streams alone.
+
+``tournament hub --nats nats://HOST:4222`` reads every event's stream (``DOMREC-<uuid>``:
+:mod:`tournament.web.relay`) and serves the world what each venue serves its hall:
+
+* ``/``: the events, live ones first, by federation, club and date;
+* ``/e/ID/...``: the event's public pages, made by the venue's own page code
+  (:mod:`tournament.pages.public`) from the pages' data the venue sent, with each table's status as
+  the changes since then give it; ``/e/ID/live``, the live stream those pages follow;
+* ``/api/v1/events`` and ``/api/v1/e/ID/{event,standings,rounds/N,games/R/T,changes}``: the venue's
+  feed, the same documents.
+
+The hub keeps nothing it cannot rebuild: its memory is a cache of the streams, read from their
+first message when it starts.  Two hubs read the same streams and serve the same pages; a hub
+started later catches up from the streams.  It writes nothing to NATS: its user may only read.
+
+The streams are read on the server's event loop (:class:`StreamReader`): each event's stream from
+the next message the hub lacks (``next_by_subj``, so a message replaced since is simply passed),
+at once when a core subscription to the events' subjects hears of a message, and every
+:data:`POLL` seconds besides; new streams are looked for every :data:`DISCOVER` seconds.  When the
+NATS server is down the hub serves what it has and tries again every :data:`RETRY` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import gzip
+import hashlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from domrec import notation
+from domrec.errors import DomrecError
+from domrec.reader import loads
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tournament import i18n
+from tournament.event import changes as kinds
+from tournament.errors import UnusableInput
+from tournament.event import feed, league
+from tournament.event.public import NotPublic
+from tournament.pages import public as pages
+from tournament.web import relay
+from tournament.web.upstream import connect
+
+log = logging.getLogger("tournament.hub")
+
+#: Seconds between two reads of every stream when no message was heard of.
+POLL = 1.0
+#: Seconds between two looks for new streams.
+DISCOVER = 2.0
+#: Seconds between two attempts to reach NATS while it is unreachable.
+RETRY = 1.0
+#: Seconds between keep-alive comments on an open live stream, and a stream's life.
+KEEPALIVE = 15.0
+LIFETIME = 600.0
+#: Live streams open at once, at most (all events together).
+MAX_STREAMS = 5000
+#: Pages kept per event between two changes.
+KEPT_PAGES = 64
+
+_SECURITY = {"x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "x-frame-options": "DENY",
+             "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' "
+                                        "'unsafe-inline'; frame-ancestors 'none'"}
+_REPLAY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+                  "frame-ancestors 'none'")
+
+
+class EventCache:
+    """One event as the hub knows it: its changes, its confirmed games and its last pages' data."""
+
+    def __init__(self, event: str) -> None:
+        self.event = event
+        self.changes: dict[int, dict[str, Any]] = {}
+        self.games: dict[tuple[int, int], tuple[str, str]] = {}
+        self.snapshot: dict[str, Any] | None = None
+        #: The next message of the stream to read (the stream's own numbering).
+        self.next = 1
+        #: (round, table) -> the status its last ``table_status`` change gave it.
+        self.statuses: dict[tuple[int, int], tuple[int, str]] = {}
+        self.pages: dict[tuple, tuple[int, bytes, bytes]] = {}
+        self.moved = asyncio.Event()
+
+    # --- the stream's messages --------------------------------------------------------------
+
+    def take(self, subject: str, data: bytes, headers: dict[str, str] | None = None) -> bool:
+        """One message of the event's stream; whether it changed anything shown."""
+        parts = subject.split(".")
+        if len(parts) < 4 or ".".join(parts[:3]) != f"{relay.PREFIX}.{self.event}":
+            raise relay.BadMessage(f"{subject}: not a subject of event {self.event}")
+        what = parts[3:]
+        if what[0] == "change" and len(what) == 2 and what[1].isdigit():
+            c = relay.read_json(data, "change")
+            seq = int(what[1])
+            if c.get("seq") != seq:
+                raise relay.BadMessage(f"{subject}: a change numbered {c.get('seq')!r}")
+            if seq in self.changes:
+                return False
+            self.changes[seq] = c
+            if c.get("kind") == kinds.TABLE_STATUS and c.get("round") is not None:
+                key = (c["round"], c["table"])
+                if key not in self.statuses or self.statuses[key][0] < seq:
+                    self.statuses[key] = (seq, c["data"].get("status"))
+            return True
+        if what[0] == "game" and len(what) == 3 and what[1].isdigit() and what[2].isdigit():
+            text = data.decode("utf-8")
+            json.loads(text)  # a record is JSON: anything else is refused here, not shown later
+            digest = (headers or {}).get(relay.HASH_HEADER) or hashlib.sha256(data).hexdigest()
+            self.games[(int(what[1]), int(what[2]))] = (text, digest)
+            return True
+        if what == ["public"]:
+            doc = relay.unpack(data)
+            if self.snapshot is None or doc.get("seq", 0) >= self.snapshot.get("seq", 0):
+                self.snapshot = doc
+                return True
+            return False
+        raise relay.BadMessage(f"{subject}: not a message a venue sends")
+
+    # --- what is shown ----------------------------------------------------------------------
+
+    @property
+    def latest(self) -> int:
+        """The event's last change the hub holds without a gap before it."""
+        seq = 0
+        while seq + 1 in self.changes:
+            seq += 1
+        return seq
+
+    @property
+    def revision(self) -> int:
+        return self.snapshot["revision"] if self.snapshot else 0
+
+    def seq(self, status: bool) -> int:
+        """The number a page is as of: the pages' revision, or (``status``) the latest change."""
+        return max(self.latest, self.snapshot["seq"] if self.snapshot else 0) if status else self.revision
+
+    def _status_of(self, r: int, t: dict[str, Any]) -> str:
+        found = self.statuses.get((r, t["table"]))
+        return feed.status_of(feed.table_played(t), found[1] if found else None)
+
+    def _rounds(self, rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**r, "tables": [{**t, "status": self._status_of(r["round"], t)} for t in r["tables"]]} for r in rounds]
+
+    def data(self) -> dict[str, Any]:
+        """The pages' data as the venue sent it, each table's status as the changes now give it."""
+        if self.snapshot is None:
+            raise NotPublic("this event has sent nothing yet")
+        data = self.snapshot["public"]
+        seq = self.seq(True)
+        return {**data, "rounds": self._rounds(data["rounds"]), "seq": seq, "latest_seq": seq}
+
+    def site(self) -> pages.Site:
+        data = self.snapshot["public"] if self.snapshot else {"rounds": []}
+        recorded = frozenset((r["round"], t["table"]) for r in data["rounds"] for t in r["tables"]
+                             if t["result"] is not None and t["result"]["kind"] == "record"
+                             and (r["round"], t["table"]) in self.games)
+        return pages.Site(served=True, recorded=recorded, root=f"/e/{self.event}")
+
+    def feed_doc(self, name: str) -> Any:
+        if self.snapshot is None:
+            raise feed.FeedNotFound("this event has sent nothing yet")
+        doc = self.snapshot["feed"][name]
+        if name == "event":
+            return {**doc, "latest_seq": self.latest}
+        if name == "rounds":
+            return self._rounds(doc)
+        return doc
+
+    def summary(self) -> dict[str, Any]:
+        doc = self.snapshot["feed"]["event"] if self.snapshot else {}
+        where = (self.snapshot or {}).get("where") or {}
+        return {"id": self.event, "name": doc.get("name"), "game": doc.get("game"), "format": doc.get("format"),
+                "status": doc.get("status"), "players": doc.get("players"), "current_round": doc.get("current_round"),
+                "club": where.get("club"), "federation": where.get("federation"),
+                "started": (self.snapshot or {}).get("started"), "latest_seq": self.latest,
+                "pages": f"/e/{self.event}/", "feed": f"/api/v1/e/{self.event}/event"}
+
+    def changes_after(self, since: Any, limit: Any) -> dict[str, Any]:
+        after = feed.whole_number(since, "since", 0)
+        most = min(feed.whole_number(limit, "limit", kinds.MAX_LIMIT), kinds.MAX_LIMIT)
+        if most < 1:
+            raise feed.BadQuery("limit must be 1 or more")
+        latest = self.latest
+        if after > latest:
+            raise feed.BadQuery(f"since {after} is past the last change the hub holds ({latest})")
+        found = [self.changes[s] for s in range(after + 1, min(latest, after + most) + 1)]
+        uuid = self.snapshot["feed"]["event"]["uuid"] if self.snapshot else self.event
+        return {"feed_version": feed.FEED_VERSION, "uuid": uuid, "since": after, "limit": most, "latest": latest,
+                "next": found[-1]["seq"] if found else after, "changes": found}
+
+
+class StreamReader:
+    """Reads every event's stream into its :class:`EventCache`, on the server's event loop."""
+
+    def __init__(self, url: str, options: dict[str, Any] | None = None) -> None:
+        self.url = url
+        self.options = options or {}
+        self.events: dict[str, EventCache] = {}
+        self.connected = False
+        self.problem: str | None = None
+        self._task: asyncio.Task | None = None
+        self._heard = asyncio.Event()
+        #: The events a message was heard on since their streams were last read.
+        self._dirty: set[str] = set()
+        self._stopping = False
+
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._run())
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._heard.set()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            nc = None
+            try:
+                nc = await connect({"servers": [self.url], **self.options}, "domrec hub")
+                js = nc.jetstream(timeout=5)
+
+                async def heard(msg: Any) -> None:  # a message on an event's subjects: read that stream now
+                    parts = msg.subject.split(".")
+                    if len(parts) > 2:
+                        self._dirty.add(parts[2])
+                    self._heard.set()
+
+                await nc.subscribe(f"{relay.PREFIX}.>", cb=heard)
+                self.connected, self.problem = True, None
+                looked, everything = 0.0, True
+                while not self._stopping and nc.is_connected:
+                    if time.monotonic() - looked >= DISCOVER:
+                        self._dirty |= await self._discover(js)  # a new stream: read at once
+                        looked = time.monotonic()
+                    due, self._dirty = (self._dirty if not everything else set(self.events)), set()
+                    for event in due:
+                        cache = self.events.get(event)
+                        if cache is not None:
+                            await self._read(js, cache)
+                        else:
+                            looked = 0.0  # a new event's first message: look for its stream at once
+                    self._heard.clear()
+                    everything = False
+                    if not self._dirty:
+                        try:
+                            await asyncio.wait_for(self._heard.wait(), POLL)
+                        except TimeoutError:
+                            everything = True  # nothing heard for a while: read every stream anyway
+                raise ConnectionError("the link to NATS was lost")
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # NATS down or gone: serve what is held, try again
+                self.connected, self.problem = False, f"{type(e).__name__}: {e}"
+                log.warning("hub: %s (trying again in %ss)", self.problem, RETRY)
+            finally:
+                if nc is not None:
+                    try:
+                        await nc.close()
+                    except Exception:
+                        pass
+            await asyncio.sleep(RETRY)
+
+    async def _discover(self, js: Any) -> set[str]:
+        """Every event's stream; the events new to the hub (or whose stream was made again)."""
+        offset = 0
+        new: set[str] = set()
+        while True:
+            found = await js.streams_info(offset)
+            for info in found:
+                event = relay.event_of_stream(info.config.name)
+                if event is None:
+                    continue
+                if event not in self.events:
+                    self.events[event] = EventCache(event)
+                    new.add(event)
+                elif info.state.last_seq < self.events[event].next - 1:  # the stream made again (its store lost):
+                    self.events[event].next = 1  # read it from its start; what the hub holds is not doubled
+                    new.add(event)
+            if len(found) < 256:
+                return new
+            offset += len(found)
+
+    async def _read(self, js: Any, cache: EventCache) -> None:
+        from nats.js.errors import NotFoundError
+
+        name = relay.stream_name(cache.event)
+        moved = False
+        while True:
+            try:
+                msg = await js.get_msg(name, cache.next, subject=relay.subjects(cache.event), next=True)
+            except NotFoundError:  # nothing at or after cache.next: the hub holds all of it
+                break
+            try:
+                moved = cache.take(msg.subject, msg.data or b"", msg.headers or {}) or moved
+            except (relay.BadMessage, ValueError, UnicodeDecodeError) as e:
+                log.warning("hub: event %s, message %s skipped: %s", cache.event, msg.seq, e)
+            cache.next = msg.seq + 1
+        if moved:
+            cache.pages.clear()
+            cache.moved.set()
+            cache.moved = asyncio.Event()
+
+
+async def read_all(url: str, options: dict[str, Any] | None = None) -> dict[str, EventCache]:
+    """Every event's stream read once, whole (``tournament archive``): what a hub starting now would hold."""
+    reader = StreamReader(url, options)
+    nc = await connect({"servers": [url], **reader.options}, "domrec archive")
+    try:
+        js = nc.jetstream(timeout=10)
+        for event in sorted(await reader._discover(js)):
+            await reader._read(js, reader.events[event])
+    finally:
+        await nc.close()
+    return reader.events
+
+
+def archive_lines(events: dict[str, EventCache]) -> Iterator[str]:
+    """Each confirmed game's record of every event, a JSON line each (``domrec validate`` reads them),
+    by event, round and table."""
+    for event in sorted(events):
+        cache = events[event]
+        for (round_no, table_no) in sorted(cache.games):
+            yield json.dumps(json.loads(cache.games[(round_no, table_no)][0]), ensure_ascii=False,
+                             separators=(",", ":"))
+
+
+# --- the web ------------------------------------------------------------------------------------
+
+
+class Hub:
+    """The hub's web application over a :class:`StreamReader`."""
+
+    def __init__(self, url: str, options: dict[str, Any] | None = None, max_streams: int = MAX_STREAMS,
+                 lifetime: float = LIFETIME, keepalive: float = KEEPALIVE) -> None:
+        self.reader = StreamReader(url, options)
+        self.max_streams, self.lifetime, self.keepalive = max_streams, lifetime, keepalive
+        self.streams = 0
+        self.stopping = False
+        #: The thread the pages and replays are made on, one at a time, off the event loop.
+        self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="hub-pages")
+        here = Path(__file__).parent
+        loader = jinja2.FileSystemLoader(str(here / "templates"))
+        self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True)
+                          for lang in i18n.LANGUAGES}
+        e = "/e/{event}"
+        routes = [
+            Route("/", self.index), Route("/api/v1/events", self.api_events),
+            Route("/healthz", self.health),
+            Route("/l/{league}", self.league_page), Route("/api/v1/leagues", self.api_leagues),
+            Route("/api/v1/leagues/{league}", self.api_league),
+            Route("/api/v1/e/{event}/event", self.api_feed),
+            Route("/api/v1/e/{event}/standings", self.api_feed),
+            Route("/api/v1/e/{event}/rounds/{round}", self.api_round),
+            Route("/api/v1/e/{event}/games/{round}/{table}", self.api_game),
+            Route("/api/v1/e/{event}/changes", self.api_changes),
+            Route(f"{e}/live", self.live),
+            Route(f"{e}/projector", self.projector),
+            Route(f"{e}/games/{{round}}/{{table}}", self.replay),
+            Route(f"{e}/players/{{number}}", self.numbered), Route(f"{e}/teams/{{number}}", self.numbered),
+            Route(f"{e}/boards/{{number}}", self.numbered), Route(f"{e}/pairs/{{number}}", self.numbered),
+            Route(f"{e}/matches/{{round}}/{{table}}", self.match),
+            Route(f"{e}/", self.page), Route(e, self.page),
+            Route(f"{e}/{{page}}", self.page),
+            Mount("/static", StaticFiles(directory=str(here / "static")), name="static"),
+        ]
+        self.app = Starlette(routes=routes, lifespan=self._lifespan)
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Any) -> AsyncIterator[None]:
+        self.reader.start()
+        try:
+            yield
+        finally:
+            self.stopping = True
+            await self.reader.stop()
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                headers += [(k.encode(), v.encode()) for k, v in _SECURITY.items() if k.encode() not in names]
+                if b"cache-control" not in names:
+                    headers.append((b"cache-control", b"no-cache"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _cache(self, request: Request) -> EventCache:
+        event = request.path_params["event"].lower()
+        cache = self.reader.events.get(event)
+        if cache is None or cache.snapshot is None:
+            raise NotPublic(f"no event {event[:40]} on this hub")
+        return cache
+
+    @staticmethod
+    def _lang(request: Request) -> str:
+        from tournament.web.app import _kept_or_negotiated
+
+        asked = i18n.known(request.query_params.get("lang"))
+        if asked:
+            return asked
+        return _kept_or_negotiated(request.headers.get("cookie"), request.headers.get("accept-language"),
+                                   i18n.DEFAULT)
+
+    @staticmethod
+    def _refused(message: str, status: int) -> Response:
+        return JSONResponse({"error": message}, status_code=status)
+
+    @staticmethod
+    def _number(text: str, what: str) -> int:
+        if not (text.isascii() and text.isdigit() and len(text) < 10):
+            raise NotPublic(f"{what} must be a whole number (not {text[:20]!r})")
+        return int(text)
+
+    async def _made(self, request: Request, cache: EventCache, key: tuple, status: bool, make: Any) -> Response:
+        """A page made once per change of what it shows, whoever asks (``?part=main&since=SEQ``: 204
+        while it is that same change); made on a thread, so that the streams' reading and the live
+        streams never wait on a big event's page."""
+        seq = cache.seq(status)
+        part = "main" if request.query_params.get("part") == "main" else None
+        since = request.query_params.get("since", "")
+        if part and since == str(seq):
+            return Response(status_code=204)
+        key = (*key, part, self._lang(request))
+        found = cache.pages.get(key)
+        if found is None or found[0] != seq:
+            data, site, lang = {**cache.data(), "seq": seq}, cache.site(), key[-1]
+
+            def draw() -> tuple[int, bytes, bytes]:
+                html = make(data, site, part, lang).encode("utf-8")
+                return seq, html, gzip.compress(html, compresslevel=6, mtime=0)
+
+            found = await asyncio.get_running_loop().run_in_executor(self.drawer, draw)
+            if len(cache.pages) >= KEPT_PAGES:
+                cache.pages.pop(next(iter(cache.pages)))
+            cache.pages[key] = found
+        headers = {"x-seq": str(seq), "vary": "Accept-Encoding, Accept-Language, Cookie"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["content-encoding"] = "gzip"
+            return Response(found[2], media_type="text/html; charset=utf-8", headers=headers)
+        return Response(found[1], media_type="text/html; charset=utf-8", headers=headers)
+
+    async def _page(self, request: Request, page: str, *args: Any) -> Response:
+        try:
+            cache = self._cache(request)
+            query = request.query_params.get("q", "")[:100] if page == "index" else ""
+
+            def make(data: dict[str, Any], site: pages.Site, part: str | None, lang: str) -> str:
+                return pages.page_html(data, site, page, *args, query=query, part=part, lang=lang)
+
+            return await self._made(request, cache, (page, args, query), page in pages.SHOWS_STATUS, make)
+        except NotPublic as e:
+            return PlainTextResponse(str(e), status_code=404)
+
+    # --- the pages --------------------------------------------------------------------------
+
+    async def index(self, request: Request) -> Response:
+        """Every event on the hub: live ones first, grouped by federation and club, the latest first."""
+        lang = self._lang(request)
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for doc in self._events():
+            groups.setdefault((doc["federation"] or "", doc["club"] or ""), []).append(doc)
+        languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+        html = self.templates[lang].get_template("hub.html.j2").render(
+            groups=sorted(groups.items(), key=lambda kv: (kv[0] == ("", ""), kv[0])), lang=lang,
+            leagues=sorted(self._leagues()),
+            languages=languages, strings=None)
+        return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
+
+    def _events(self) -> list[dict[str, Any]]:
+        docs = [c.summary() for c in self.reader.events.values() if c.snapshot is not None]
+        docs.sort(key=lambda d: (d["status"] == "finished", d["federation"] or "", d["club"] or "",
+                                 [-ord(ch) for ch in (d["started"] or "")], d["name"] or ""))
+        return docs
+
+    async def page(self, request: Request) -> Response:
+        name = request.path_params.get("page", "") or "index"
+        if name not in (*pages.PAGES, "boards"):
+            return PlainTextResponse("no such page", status_code=404)
+        return await self._page(request, name)
+
+    async def numbered(self, request: Request) -> Response:
+        page = request.url.path.rstrip("/").split("/")[-2][:-1]  # players -> player
+        try:
+            number = self._number(request.path_params["number"], page)
+        except NotPublic as e:
+            return PlainTextResponse(str(e), status_code=404)
+        return await self._page(request, page, number)
+
+    async def match(self, request: Request) -> Response:
+        try:
+            r, t = self._number(request.path_params["round"], "round"), self._number(request.path_params["table"], "table")
+        except NotPublic as e:
+            return PlainTextResponse(str(e), status_code=404)
+        return await self._page(request, "match", r, t)
+
+    async def projector(self, request: Request) -> Response:
+        try:
+            cache = self._cache(request)
+        except NotPublic as e:
+            return PlainTextResponse(str(e), status_code=404)
+        seconds, size = pages.projector_settings(request.query_params.get("seconds"), request.query_params.get("size"))
+        url = str(request.base_url).rstrip("/") + f"/e/{cache.event}/"
+
+        def make(data: dict[str, Any], site: pages.Site, part: str | None, lang: str) -> str:
+            return pages.projector_html(data, site, url, part, lang, seconds, size)
+
+        return await self._made(request, cache, ("projector", seconds, size), False, make)
+
+    async def replay(self, request: Request) -> Response:
+        from domrec import replay_page
+
+        try:
+            cache = self._cache(request)
+            r, t = self._number(request.path_params["round"], "round"), self._number(request.path_params["table"], "table")
+            if (r, t) not in cache.site().recorded:
+                raise NotPublic(f"round {r} table {t} has no confirmed game to replay")
+            text, digest = cache.games[(r, t)]
+        except NotPublic as e:
+            return PlainTextResponse(str(e), status_code=404)
+        lang = self._lang(request)
+        key = ("replay", r, t, digest)
+        found = cache.pages.get(key + (None, lang))
+        if found is None:
+            try:
+                html = await asyncio.get_running_loop().run_in_executor(
+                    self.drawer, lambda: replay_page.page(loads(text), f"round {r} table {t}", digest, lang))
+            except DomrecError as e:
+                return PlainTextResponse(f"this game's record cannot be read: {e}", status_code=422)
+            body = html.encode("utf-8")
+            found = (0, body, gzip.compress(body, mtime=0))
+            cache.pages[key + (None, lang)] = found
+        return Response(found[1], media_type="text/html; charset=utf-8",
+                        headers={"content-security-policy": _REPLAY_POLICY})
+
+    async def live(self, request: Request) -> Response:
+        """Server-Sent Events: the event's pages' revision (``follow=tables``: its latest change)."""
+        try:
+            cache = self._cache(request)
+        except NotPublic as e:
+            return PlainTextResponse(str(e), status_code=404)
+        if self.streams >= self.max_streams:
+            return JSONResponse({"error": "too many pages are following live: this one refreshes itself every few "
+                                          "seconds instead"}, status_code=503, headers={"Retry-After": "30"})
+        self.streams += 1
+        tables = request.query_params.get("follow") == "tables"
+        return StreamingResponse(self._events_of(cache, tables), media_type="text/event-stream",
+                                 headers={"x-accel-buffering": "no", "cache-control": "no-store"})
+
+    async def _events_of(self, cache: EventCache, tables: bool) -> AsyncIterator[bytes]:
+        try:
+            deadline = time.monotonic() + self.lifetime
+            yield b"retry: 2000\n\n"
+            sent: int | None = None
+            while not self.stopping:
+                now = cache.seq(tables)
+                if now != sent:
+                    sent = now
+                    yield f"id: {sent}\nevent: seq\ndata: {sent}\n\n".encode()
+                    continue
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                moved = cache.moved
+                try:
+                    await asyncio.wait_for(moved.wait(), min(self.keepalive, left))
+                except TimeoutError:
+                    yield b": keep-alive\n\n"
+        finally:
+            self.streams -= 1
+
+    # --- the feed ---------------------------------------------------------------------------
+
+    # --- a league across venues -----------------------------------------------------------
+
+    def _leagues(self) -> dict[str, list[EventCache]]:
+        out: dict[str, list[EventCache]] = {}
+        for cache in self.reader.events.values():
+            name = ((cache.snapshot or {}).get("where") or {}).get("league")
+            if name:
+                out.setdefault(name, []).append(cache)
+        return out
+
+    def _league(self, request: Request) -> dict[str, Any] | None:
+        name = request.path_params["league"]
+        caches = self._leagues().get(name)
+        if not caches:
+            return None
+        by = league.tiebreaks(request.query_params.get("by"))
+        return league.standings(name, [(c.event, c.feed_doc("standings")) for c in caches], by)
+
+    async def league_page(self, request: Request) -> Response:
+        """A league's standings over its venues' events (``?by=won,diff,for``: its tie-breaks)."""
+        try:
+            doc = self._league(request)
+        except UnusableInput as e:
+            return PlainTextResponse(str(e), status_code=422)
+        if doc is None:
+            return PlainTextResponse("no such league on this hub", status_code=404)
+        lang = self._lang(request)
+        languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+        html = self.templates[lang].get_template("league.html.j2").render(league=doc, lang=lang, languages=languages,
+                                                                          strings=None)
+        return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
+
+    async def api_leagues(self, request: Request) -> Response:
+        return JSONResponse({"leagues": [{"league": name, "events": sorted(c.event for c in caches),
+                                          "standings": f"/api/v1/leagues/{name}"}
+                                         for name, caches in sorted(self._leagues().items())]})
+
+    async def api_league(self, request: Request) -> Response:
+        try:
+            doc = self._league(request)
+        except UnusableInput as e:
+            return self._refused(str(e), 422)
+        if doc is None:
+            return self._refused("no such league on this hub", 404)
+        return JSONResponse(doc)
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"nats": self.reader.connected, "problem": self.reader.problem,
+                             "events": len(self.reader.events)}, status_code=200 if self.reader.connected else 503)
+
+    async def api_events(self, request: Request) -> Response:
+        return JSONResponse({"feed_version": feed.FEED_VERSION, "events": self._events()})
+
+    def _feed(self, request: Request, work: Any) -> Response:
+        try:
+            cache = self._cache(request)
+            return JSONResponse(work(cache), headers={"cache-control": "no-cache"})
+        except NotPublic as e:
+            return self._refused(str(e), 404)
+        except feed.FeedError as e:
+            return self._refused(str(e), e.status)
+
+    async def api_feed(self, request: Request) -> Response:
+        name = request.url.path.rstrip("/").split("/")[-1]
+        return self._feed(request, lambda cache: cache.feed_doc(name))
+
+    async def api_round(self, request: Request) -> Response:
+        def work(cache: EventCache) -> Any:
+            number = feed.whole_number(request.path_params["round"], "round", 0)
+            found = [r for r in cache.feed_doc("rounds") if r["round"] == number]
+            if not found:
+                raise feed.FeedNotFound(f"round {number} has not been paired")
+            return found[0]
+
+        return self._feed(request, work)
+
+    async def api_changes(self, request: Request) -> Response:
+        return self._feed(request, lambda cache: cache.changes_after(request.query_params.get("since"),
+                                                                     request.query_params.get("limit")))
+
+    async def api_game(self, request: Request) -> Response:
+        form = request.query_params.get("format", "json")
+        try:
+            cache = self._cache(request)
+            r = feed.whole_number(request.path_params["round"], "round", 0)
+            t = feed.whole_number(request.path_params["table"], "table", 0)
+            if (r, t) not in cache.site().recorded:
+                raise feed.FeedNotFound(f"round {r} table {t} has no confirmed game on this hub")
+            text, digest = cache.games[(r, t)]
+            if form == "dgn":
+                return PlainTextResponse(notation.dumps(loads(text)), headers={"etag": f'"{digest}"'})
+            if form != "json":
+                raise feed.BadQuery(f"format is json or dgn (not {form[:20]!r})")
+            return Response(text, media_type="application/json", headers={"etag": f'"{digest}"'})
+        except NotPublic as e:
+            return self._refused(str(e), 404)
+        except feed.FeedError as e:
+            return self._refused(str(e), e.status)
+        except DomrecError as e:
+            return self._refused(f"this record cannot be written as DGN ({e}); ask for it as JSON", 422)
+
+

@@ -1,0 +1,136 @@
+"""What a venue sends a federation's hub over NATS JetStream, and how it is named (docs/hub.md).
+
+One stream an event, ``DOMREC-<uuid>``, over the event's subjects ``domrec.event.<uuid>.>``:
+
+* ``domrec.event.<uuid>.change.<seq>``: one change of the event's log
+  (:mod:`tournament.event.changes`), as the feed's ``/changes`` gives it;
+* ``domrec.event.<uuid>.game.<round>.<table>``: a confirmed game's record (JSON text), as the
+  feed's ``/games/{round}/{table}`` gives it; an amended record replaces it;
+* ``domrec.event.<uuid>.public``: the public pages' data and the feed's documents (event,
+  standings, rounds) as of a change, gzipped; each replaces the one before.
+
+Each subject keeps only its last message (``max_msgs_per_subject`` 1): a change has a subject of its
+own, so the log is kept whole, while a page's data and an amended game keep only their latest.
+Every message carries its id (``Nats-Msg-Id``: the event, what it is, and its change number), so
+a message sent twice within the stream's window is stored once, and a later one replaces its twin
+on the same subject: never doubled.  ``Domrec-Seq`` says up to which change the venue had sent
+when it sent it: the venue, back online, reads it off the stream's last message and sends the rest.
+
+Only what the venue's public feed serves is ever here: never a key, a PIN, nor a game in play.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from typing import Any
+
+#: The prefix of every subject; a venue's NATS user publishes under its own event's only.
+PREFIX = "domrec.event"
+#: Seconds within which JetStream drops a message whose id it has stored already.
+DUPLICATE_WINDOW = 120.0
+SEQ_HEADER = "Domrec-Seq"
+#: A game's record hash (the venue's, so that the hub's replay page is the venue's, byte for byte).
+HASH_HEADER = "Domrec-Hash"
+
+_UUID = re.compile(r"^[0-9a-fA-F-]{8,64}$")
+
+
+class BadMessage(ValueError):
+    """A message on the event's subjects that is not one a venue sends (the hub skips it)."""
+
+
+def event_id(uuid: str) -> str:
+    """The event's name on the federation (subjects, stream, the hub's ``/e/ID/``): its uuid."""
+    if not _UUID.match(uuid):
+        raise BadMessage(f"{uuid!r} is not an event's id")
+    return uuid.lower()
+
+
+def stream_name(event: str) -> str:
+    return f"DOMREC-{event}"
+
+
+def event_of_stream(name: str) -> str | None:
+    """The event a stream carries (None: not an event's stream)."""
+    if not name.startswith("DOMREC-"):
+        return None
+    try:
+        return event_id(name[len("DOMREC-"):])
+    except BadMessage:
+        return None
+
+
+def subjects(event: str) -> str:
+    return f"{PREFIX}.{event}.>"
+
+
+def change_subject(event: str, seq: int) -> str:
+    return f"{PREFIX}.{event}.change.{seq}"
+
+
+def game_subject(event: str, round_no: int, table_no: int) -> str:
+    return f"{PREFIX}.{event}.game.{round_no}.{table_no}"
+
+
+def public_subject(event: str) -> str:
+    return f"{PREFIX}.{event}.public"
+
+
+def headers(msg_id: str, seq: int, digest: str | None = None) -> dict[str, str]:
+    out = {"Nats-Msg-Id": msg_id, SEQ_HEADER: str(seq)}
+    if digest is not None:
+        out[HASH_HEADER] = digest
+    return out
+
+
+# --- the public data as JSON ----------------------------------------------------------------------
+# The pages' data has dicts keyed by numbers (a player's unit, a round's time): JSON would turn
+# their keys into text, and the hub's pages would then be another page than the venue's.
+
+
+def _tag(value: Any) -> Any:
+    if isinstance(value, dict):
+        if value and all(isinstance(k, int) and not isinstance(k, bool) for k in value):
+            return {"__int_keys__": [[k, _tag(v)] for k, v in value.items()]}
+        return {str(k): _tag(v) for k, v in value.items() if not str(k).startswith("_")}
+    if isinstance(value, (list, tuple)):
+        return [_tag(v) for v in value]
+    return value
+
+
+def _untag(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {"__int_keys__"}:
+            return {int(k): _untag(v) for k, v in value["__int_keys__"]}
+        return {k: _untag(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_untag(v) for v in value]
+    return value
+
+
+def pack(doc: dict[str, Any]) -> bytes:
+    """The public document as gzipped JSON (a thousand players' pages' data: a few hundred KB of
+    text, a tenth of that sent)."""
+    return gzip.compress(json.dumps(_tag(doc), separators=(",", ":")).encode("utf-8"), mtime=0)
+
+
+def unpack(body: bytes) -> dict[str, Any]:
+    try:
+        doc = json.loads(gzip.decompress(body))
+    except (OSError, ValueError, EOFError):
+        raise BadMessage("a public document that is not gzipped JSON") from None
+    if not isinstance(doc, dict):
+        raise BadMessage("a public document that is not a JSON object")
+    return _untag(doc)
+
+
+def read_json(body: bytes, what: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        raise BadMessage(f"a {what} that is not JSON") from None
+    if not isinstance(doc, dict):
+        raise BadMessage(f"a {what} that is not a JSON object")
+    return doc

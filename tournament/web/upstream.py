@@ -1,0 +1,304 @@
+"""A venue feeds its federation's hub: the event's public change log, sent over NATS JetStream.
+
+``tournament serve EVENT --upstream nats://HOST:4222`` starts an :class:`Upstream` beside the
+venue: a thread of its own, with its own event loop and its own read connection to the event file
+(WAL: it never waits for the tables' writes, nor they for it).  Nothing of the tables' or the
+hall's requests ever waits on it: a request never calls it, and it only reads the file.
+
+It looks at the event's latest change every :data:`POLL` seconds (at once when the venue logs
+one: :meth:`Upstream.poke`) and sends what the stream lacks (:mod:`tournament.web.relay` says
+what and how): each new change, each newly confirmed game's record, and the public pages' data
+when it has moved on.  When the link is down the venue goes on serving its hall; this thread
+tries again every :data:`RETRY` seconds and, once connected, asks the stream where it stopped
+(its last message's ``Domrec-Seq``) and sends the rest.  A message sent twice is stored once.
+
+Only the public feed's data leaves: the changes, the pages' data (``public_data(hall=True)``, what
+the hall shows: a duplicate board's results withheld until every table has played it) and the
+confirmed records; never a key, a PIN, nor a game in play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import attrs
+
+from tournament.errors import TournamentError, UnusableInput
+from tournament.event import changes, feed
+from tournament.event.files import open_event
+from tournament.event.public import public_data
+from tournament.store.event_store import EventStore
+from tournament.web import relay
+
+log = logging.getLogger("tournament.upstream")
+
+#: Seconds between two looks at the event file for changes to send.
+POLL = 0.5
+#: Seconds between two attempts to reach the upstream while it is unreachable.
+RETRY = 1.0
+#: Seconds a connection to the upstream may take before it is tried again.
+CONNECT_DEADLINE = 5.0
+#: Seconds a message's acknowledgement may take before the link is taken for down.
+ACK_TIMEOUT = 5.0
+#: The changes that may change a confirmed game's record (its record is sent with them).
+_GAME_KINDS = frozenset((changes.RESULT_ENTERED, changes.RESULT_AMENDED, changes.GAME_CORRECTED))
+
+
+class UpstreamRefused(TournamentError):
+    """The upstream refused what the venue sent (its credentials do not allow the event's subjects)."""
+
+
+def connect_options(url: str, creds: Path | None) -> dict[str, Any]:
+    """nats-py's options for the upstream: ``creds`` is a NATS credentials file (a user's JWT and
+    key, as ``nsc`` writes them) or a file whose first line is ``USER:PASSWORD`` (a user of the
+    server's own configuration).  The password stays off the command line (and out of ``ps``)."""
+    if not url.startswith(("nats://", "tls://")):
+        raise UnusableInput(f"--upstream {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)")
+    options: dict[str, Any] = {"servers": [url]}
+    if creds is None:
+        return options
+    try:
+        text = creds.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UnusableInput(f"--upstream-creds {creds}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
+    if "BEGIN NATS USER JWT" in text:
+        options["user_credentials"] = str(creds)
+        return options
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    user, sep, password = first.partition(":")
+    if not sep or not user or not password:
+        raise UnusableInput(f"--upstream-creds {creds}: neither a NATS credentials file nor a line USER:PASSWORD")
+    options.update(user=user, password=password)
+    return options
+
+
+class Upstream:
+    """The thread that sends the event's public log to the upstream; :meth:`close` stops it."""
+
+    def __init__(self, event: Path, url: str, creds: Path | None = None, poll: float = POLL, retry: float = RETRY,
+                 club: str | None = None, federation: str | None = None, league: str | None = None) -> None:
+        self.event = Path(event)
+        self.options = connect_options(url, creds)
+        self.url = url
+        self.poll, self.retry = poll, retry
+        self.where = {"club": club, "federation": federation, "league": league}
+        #: The last change the stream holds, as far as this thread knows (None: not asked yet).
+        self.sent: int | None = None
+        #: The public pages' revision last sent.
+        self.revision: int | None = None
+        #: Whether the upstream is reachable just now, and the last reason it was not (for the curious).
+        self.connected = False
+        self.problem: str | None = None
+        #: Messages sent (each acknowledged by the stream).
+        self.messages = 0
+        self._store: EventStore | None = None
+        self._stopping = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._poke: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, name="upstream", daemon=True)
+        self.event_uuid: str | None = None
+
+    def start(self) -> "Upstream":
+        with open_event(self.event) as store:  # refuses what is not an event file, before the thread starts
+            self.event_uuid = relay.event_id(store.uuid)
+        self._thread.start()
+        return self
+
+    def poke(self) -> None:
+        """The venue logged a change: look now, not at the next turn (safe from any thread)."""
+        loop, poke = self._loop, self._poke
+        if loop is not None and poke is not None:
+            try:
+                loop.call_soon_threadsafe(poke.set)
+            except RuntimeError:  # the loop has closed
+                pass
+
+    def close(self, deadline: float = 10.0) -> None:
+        self._stopping.set()
+        self.poke()
+        self._thread.join(deadline)
+
+    # --- on the thread ----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        finally:
+            if self._store is not None:
+                self._store.conn.close()  # a reader's connection: nothing of its own to write back
+
+    def _read(self) -> EventStore:
+        if self._store is None:
+            store = open_event(self.event)
+            store.conn.execute("PRAGMA query_only = ON")
+            self._store = store
+        return self._store
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._poke = asyncio.Event()
+        nc = None
+        while not self._stopping.is_set():
+            try:
+                if nc is not None and not nc.is_connected:
+                    raise ConnectionError("the link to the upstream was lost")
+                if nc is None:
+                    nc = await connect(self.options, "domrec venue")
+                    self.sent = None  # ask the stream where it stopped
+                js = nc.jetstream(timeout=ACK_TIMEOUT)
+                if self.sent is None:
+                    await self._resume(js)
+                await self._send(js)
+                self.connected, self.problem = True, None
+                await self._wait(self.poll)
+            except Exception as e:  # the link down, the server gone, refused: the hall goes on; try again
+                self.connected, self.problem = False, f"{type(e).__name__}: {e}"
+                log.warning("upstream %s: %s (trying again in %ss)", self.url, self.problem, self.retry)
+                if nc is not None:
+                    try:
+                        await nc.close()
+                    except Exception:  # closing a dead link: nothing more to do
+                        pass
+                nc = None
+                await self._wait(self.retry)
+        if nc is not None:
+            try:
+                await nc.close()
+            except Exception:
+                pass
+
+    async def _wait(self, seconds: float) -> None:
+        assert self._poke is not None
+        try:
+            await asyncio.wait_for(self._poke.wait(), seconds)
+        except TimeoutError:
+            pass
+        self._poke.clear()
+
+    async def _resume(self, js: Any) -> None:
+        """Where the stream stopped: its last message's ``Domrec-Seq`` (the stream made if missing)."""
+        from nats.js.errors import NotFoundError
+
+        assert self.event_uuid is not None
+        name = relay.stream_name(self.event_uuid)
+        try:
+            info = await js.stream_info(name)
+        except NotFoundError:
+            info = await js.add_stream(name=name, subjects=[relay.subjects(self.event_uuid)], max_msgs_per_subject=1,
+                                       duplicate_window=relay.DUPLICATE_WINDOW)
+        last = info.state.last_seq
+        self.sent, self.revision = 0, None
+        if last:
+            msg = await js.get_msg(name, last)
+            self.sent = int((msg.headers or {}).get(relay.SEQ_HEADER, 0))
+
+    async def _send(self, js: Any) -> None:
+        """Everything after :attr:`sent`, up to the public data's change, and that data if it moved."""
+        assert self.sent is not None and self.event_uuid is not None
+        store = self._read()
+        latest = changes.latest_seq(store)
+        if latest == self.sent and self.revision is not None:
+            return
+        if latest < self.sent:
+            raise UpstreamRefused(f"the stream holds change {self.sent} but the event file's last is {latest}: the "
+                                  f"file is not the one published (restored from a copy?)")
+        for m in outgoing(store, self.event_uuid, self.sent, self.revision, self.where):
+            await self._publish(js, m)
+            if m.change:
+                self.sent = m.seq
+            if m.revision is not None:
+                self.revision = m.revision
+
+    async def _publish(self, js: Any, m: "Message") -> None:
+        from nats.errors import NoRespondersError
+
+        try:
+            await js.publish(m.subject, m.body, headers=m.headers)
+        except NoRespondersError:
+            raise UpstreamRefused(f"no stream takes {m.subject}") from None
+        self.messages += 1
+
+
+@attrs.frozen
+class Message:
+    """One message for the event's stream: where, what, its headers; ``seq``: the change it is or
+    the venue had sent up to; ``change``: it is a change of the log; ``revision``: it is the pages'
+    data at that revision."""
+
+    subject: str
+    body: bytes
+    headers: dict[str, str]
+    seq: int
+    change: bool = False
+    revision: int | None = None
+
+
+def outgoing(store: EventStore, event: str, sent: int, revision: int | None,
+             where: dict[str, Any] | None = None) -> Iterator[Message]:
+    """What the stream lacks when it holds the changes up to ``sent`` and the pages' data at
+    ``revision`` (None: not known), in the order to send it: each change after ``sent`` up to the
+    pages' data's own change, a confirmed game's record before the change that tells of it, then
+    the pages' data if its revision moved on.  Read from one look at the file for the data, and the
+    log up to the data's change: what a later change brings is sent at the next look."""
+    snapshot = _snapshot(store, where or {})
+    upto = snapshot["seq"]
+    while sent < upto:
+        batch = [c for c in changes.changes_since(store, sent) if c["seq"] <= upto]
+        if not batch:
+            break
+        games = {(c["round"], c["table"]) for c in batch
+                 if c["kind"] in _GAME_KINDS and c["round"] is not None and c["table"] is not None}
+        for round_no, table_no in sorted(games):
+            try:
+                text, digest = feed.game_text(store, round_no, table_no)
+            except feed.FeedError:  # taken back since, a forfeit, a typed score: no record to send
+                continue
+            yield Message(relay.game_subject(event, round_no, table_no), text.encode("utf-8"),
+                          relay.headers(f"{event}:game:{round_no}:{table_no}:{digest}", sent, digest), sent)
+        for c in batch:
+            yield Message(relay.change_subject(event, c["seq"]), json.dumps(c, separators=(",", ":")).encode("utf-8"),
+                          relay.headers(f"{event}:change:{c['seq']}", c["seq"]), c["seq"], change=True)
+        sent = batch[-1]["seq"]
+    if snapshot["revision"] != revision:
+        yield Message(relay.public_subject(event), relay.pack(snapshot),
+                      relay.headers(f"{event}:public:{snapshot['seq']}", upto), upto, revision=snapshot["revision"])
+
+
+def _snapshot(store: EventStore, where: dict[str, Any]) -> dict[str, Any]:
+    """The public pages' data and the feed's documents, from one read of the file."""
+    with store.reading():
+        data = public_data(store, hall=True)
+        return {"seq": data["seq"], "revision": changes.latest_public_seq(store), "public": data,
+                "feed": {"event": feed.event(store), "standings": feed.standings(store),
+                         "rounds": feed.rounds(store, withhold=True)},
+                "where": dict(where), "started": _started(store)}
+
+
+async def connect(options: dict[str, Any], name: str) -> Any:
+    """A connection to the NATS server, or an exception within :data:`CONNECT_DEADLINE` seconds
+    (nats-py's own connect waits on while the server refuses: the caller tries again itself)."""
+    import nats
+
+    return await asyncio.wait_for(nats.connect(**options, connect_timeout=2, allow_reconnect=False,
+                                               max_reconnect_attempts=0, name=name, error_cb=_quiet,
+                                               disconnected_cb=_nothing, closed_cb=_nothing), CONNECT_DEADLINE)
+
+
+async def _quiet(e: Exception) -> None:
+    """nats-py's own errors: said once a turn by the loop that tries again (it would print a traceback)."""
+    log.debug("nats: %s", e)
+
+
+async def _nothing() -> None:
+    pass
+
+
+def _started(store: EventStore) -> str | None:
+    """When the event began: its first change's time (the hub lists events by date)."""
+    first = changes.changes_since(store, 0, 1)
+    return first[0]["at"] if first else None
