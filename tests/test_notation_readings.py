@@ -85,7 +85,7 @@ def test_past_the_limit_the_reader_asks_for_an_end_at_once(monkeypatch):
     game = read1(SHEET)
     assert game.report.status == "invalid"
     (p,) = game.report.problems
-    assert "more than 1 readings of hand 1" in p.message and "write" in p.message and p.line == 8
+    assert "more than 1 positions of hand 1" in p.message and "write" in p.message and p.line == 8
 
 
 def verdict(text: str) -> list:
@@ -118,12 +118,16 @@ def test_readings_that_reach_one_position_are_merged_and_say_the_same(monkeypatc
     assert merged == walked
 
 
-def test_past_the_limit_merged_readings_still_count(monkeypatch):
-    # The limit counts the readings, merged or not: the same text asks at the same point.
-    monkeypatch.setattr(readings, "LIMIT", 3)
+def test_the_limit_counts_positions_so_equal_positions_do_not_bring_it_nearer(monkeypatch):
+    # The sheet's hand reads in 12 positions, merged (mirrored ends read once); tried reading by
+    # reading it takes 13.  Under a limit of 12 the merged reading reads; the unmerged one asks.
+    monkeypatch.setattr(readings, "LIMIT", 12)
     merged = verdict(SHEET)
+    assert merged[0]["valid"] and merged[0]["note"]
     monkeypatch.setattr(game_module.Game, "position_key", lambda self: None)
-    assert merged == verdict(SHEET)
+    walked = verdict(SHEET)
+    assert not walked[0]["valid"]
+    assert "more than 12 positions of hand 1 fit what is typed" in walked[1][0]
 
 
 def test_a_claimed_score_picks_the_reading_that_gives_it():

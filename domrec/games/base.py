@@ -493,8 +493,16 @@ def clone_value(value: Any, memo: dict[int, Any]) -> Any:
             memo[id(value)] = twin
         return twin
     if kind is tuple:
+        if _FLAT.get(id(value)) is value:
+            return value
         items = [v if type(v) in _SHARED else clone_value(v, memo) for v in value]
-        return value if all(a is b for a, b in zip(items, value)) else tuple(items)
+        if all(a is b for a, b in zip(items, value)):
+            if len(value) > 16:  # (a long table of numbers a state holds, as Horse Race's pegs: checked once)
+                if len(_FLAT) >= 1024:
+                    _FLAT.clear()
+                _FLAT[id(value)] = value
+            return value
+        return tuple(items)
     if _shared_kind(kind):
         return value
     clone = getattr(value, "clone", None)
@@ -507,6 +515,9 @@ def clone_value(value: Any, memo: dict[int, Any]) -> Any:
 
 
 _CONTAINERS = (dict, list, set)
+
+#: id -> a long tuple found to hold only values a copy shares (kept, so its id stays its own).
+_FLAT: dict[int, tuple] = {}
 
 #: Kinds of value a copy of a state shares: they never change.
 _SHARED: set[type] = {int, str, bool, float, type(None), bytes, frozenset, Tile, range, type,

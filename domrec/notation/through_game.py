@@ -311,7 +311,12 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
     ``closing`` and the text ends it.  The search and its outcome."""
     text = r.src.text
 
+    made: dict[tuple[int, str | None], _MoveTok] = {}  # (each typed move is asked for once a reading)
+
     def move_tok(j: int, on: str | None) -> _MoveTok:
+        mv = made.get((j, on))
+        if mv is not None:
+            return mv
         d = reading.moves[j]
         seat = d.get("seat")
         if seat is None and on is None:
@@ -320,7 +325,8 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
             data = {k: v for k, v in d.items() if k != "seat"}
             if on is not None:
                 data["on"] = on
-        return _MoveTok(seat, data, _offset(text, reading.move_pos[j]), j in reading.exposures)
+        mv = made[j, on] = _MoveTok(seat, data, _offset(text, reading.move_pos[j]), j in reading.exposures)
+        return mv
 
     def seat_at(j: int) -> int | None:
         spot = reading.seat_spot(j)
