@@ -226,13 +226,14 @@ class HandReading:
         queue = list(opts)
         fresh = True
         # Where a refusal changes nothing, the last option may take the checkpoint's copy of the
-        # hand instead of a copy of it (nothing comes back to it after; the first choice's does:
-        # the chosen reading is replayed from there).
+        # hand instead of a copy of it: nothing comes back to it after (the first choice's does:
+        # the chosen reading is replayed from there; and a seat's option may still turn into the
+        # tiles it may go on, each tried from the checkpoint, so only a tile's option is last).
         keeps = g.refusal_keeps_state
         while queue and not self.stopped:
             opt = queue.pop(0)
             if not fresh:
-                g.restore(cp, last=keeps and not queue and cp is not self.root[0])
+                g.restore(cp, last=keeps and not queue and opt.on is not None and cp is not self.root[0])
                 self._cut(lens)
             fresh = False
             try:
