@@ -469,8 +469,13 @@ class Game:
         twin._seen_11 = dict(self._seen_11)
         return twin
 
-    def restore(self, point: "Checkpoint") -> None:
-        """Back to ``point`` (it stays usable: the engine's state is copied again)."""
+    def restore(self, point: "Checkpoint", last: bool = False) -> None:
+        """Back to ``point`` (it stays usable: the engine's state is copied again).  ``last``: the
+        caller will not come back to ``point`` again, so its copy is taken as it is (a reader
+        trying the last reading of a choice saves a copy of the hand)."""
+        if last:
+            self._restore(point, point.match, point.state)
+            return
         self._restore(point, *_engine_copy(point.match, point.state))
 
     def _restore(self, point: "Checkpoint", match: Any, state: Any) -> None:

@@ -493,8 +493,16 @@ def clone_value(value: Any, memo: dict[int, Any]) -> Any:
             memo[id(value)] = twin
         return twin
     if kind is tuple:
+        if _FLAT.get(id(value)) is value:
+            return value
         items = [v if type(v) in _SHARED else clone_value(v, memo) for v in value]
-        return value if all(a is b for a, b in zip(items, value)) else tuple(items)
+        if all(a is b for a, b in zip(items, value)):
+            if len(value) > 16:  # (a long table of numbers a state holds, as Horse Race's pegs: checked once)
+                if len(_FLAT) >= 1024:
+                    _FLAT.clear()
+                _FLAT[id(value)] = value
+            return value
+        return tuple(items)
     if _shared_kind(kind):
         return value
     clone = getattr(value, "clone", None)
@@ -507,6 +515,9 @@ def clone_value(value: Any, memo: dict[int, Any]) -> Any:
 
 
 _CONTAINERS = (dict, list, set)
+
+#: id -> a long tuple found to hold only values a copy shares (kept, so its id stays its own).
+_FLAT: dict[int, tuple] = {}
 
 #: Kinds of value a copy of a state shares: they never change.
 _SHARED: set[type] = {int, str, bool, float, type(None), bytes, frozenset, Tile, range, type,
@@ -538,3 +549,60 @@ def _slots(cls: type) -> tuple[str, ...]:
                     found.append(name)
         names = _SLOTS[cls] = tuple(found)
     return names
+
+
+def state_key(obj: Any, skip: frozenset[str] = frozenset(), stop: tuple[Any, ...] = (),
+              memo: dict[int, int] | None = None) -> tuple:
+    """An engine object's state as a hashable value, for a hand state's ``position_key``: two
+    objects of one class whose keys are equal hold equal state, so a replay goes on alike from
+    either.  Every attribute counts but those named in ``skip`` (what no rule reads from here on:
+    how the layout came to be as it is, a cache) and the objects in ``stop`` (the match: reached
+    from inside, it stands for itself; what of it a hand changes, the hand's key names).
+    Containers become tuples (a dict's items in their order, as a replay walks them in that
+    order), sets frozensets, engine objects of the state's own (a road, an unseen hand) their own
+    key with their class's ``position_skip``, an object reached a second time (the state itself,
+    a road joined to another) its place in the walk; numbers, strings, tiles and frozen values are
+    themselves."""
+    if memo is None:
+        memo = {id(held): k for k, held in enumerate((obj, *stop))}
+    out: list[Any] = []
+    own = getattr(obj, "__dict__", None)
+    for name in (*(own or ()), *_slots(type(obj))):
+        if name in skip:
+            continue
+        try:
+            value = getattr(obj, name)
+        except AttributeError:
+            continue
+        out.append(value if type(value) in _SHARED else _key_value(value, memo))
+    return tuple(out)
+
+
+def _key_value(value: Any, memo: dict[int, int]) -> Any:
+    """``value`` as part of a state's key (see :func:`state_key`)."""
+    kind = type(value)
+    if kind in _SHARED:
+        return value
+    if kind is dict:
+        return tuple((k, v if type(v) in _SHARED else _key_value(v, memo)) for k, v in value.items())
+    if kind is list or kind is tuple:
+        return tuple(v if type(v) in _SHARED else _key_value(v, memo) for v in value)
+    if kind is set:
+        return frozenset(value)
+    if kind is bytearray:
+        return bytes(value)
+    if _shared_kind(kind):
+        return value
+    met = memo.get(id(value))
+    if met is not None:
+        return _MET, met
+    if kind is types.MethodType:  # (a method of the state or its objects: its function says what it does)
+        return value.__func__, _key_value(value.__self__, memo)
+    if getattr(value, "clone", None) is not None:  # an engine object of the state's own
+        memo[id(value)] = len(memo)
+        return kind, state_key(value, getattr(kind, "position_skip", frozenset()), (), memo)
+    raise TypeError(f"no position key for a {kind.__name__} in an engine's state")
+
+
+#: Where a state's key meets an object met before in its walk (see :func:`state_key`).
+_MET = "met"

@@ -158,6 +158,18 @@ class BroadwayHand:
     #: A hand whose deal is known (see :class:`OpenBroadwayHand` for one whose deal is not).
     open = False
 
+    #: What :meth:`position_key` leaves out: the caches the checks keep (each made again from the
+    #: grid and the tiles laid where it is missing).
+    position_skip = frozenset({"_legal_cache", "_legal_points", "_near_map", "_near_at",
+                               "_blocked_at", "_blocked"})
+
+    def position_key(self) -> tuple:
+        """What decides the rest of the hand, as a value: two states with equal keys accept the
+        same moves from here on, with the same points and the same end (the whole state but its
+        caches), so that the DGN reader reads a hand's equal positions once
+        (:mod:`domrec.notation.readings`)."""
+        return base.state_key(self, self.position_skip)
+
     def clone(self, memo: dict[int, Any] | None = None) -> "BroadwayHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
         reading tried, then the state as it was); ``memo`` shares one copy of an object

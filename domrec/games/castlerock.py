@@ -140,6 +140,18 @@ class CastleRockHand:
                  "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
                  "dealer", "_next", "_before", "_empty", "standing")
 
+    #: What :meth:`position_key` leaves out: the match (a hand without its deal names who led,
+    #: the one thing it changes there) and the seat maps the hand never changes.
+    position_skip = frozenset({"match", "_next", "_before"})
+
+    def position_key(self) -> tuple:
+        """What decides the rest of the hand, as a value: two states with equal keys accept the
+        same moves from here on, with the same points and the same end (the whole state, and
+        who led as the match keeps it for the next hand), so that the DGN reader reads a hand's
+        equal positions once (:mod:`domrec.notation.readings`)."""
+        match = getattr(self, "match", None)
+        return (base.state_key(self, self.position_skip, (match,)), getattr(match, "last_leader", None))
+
     def clone(self, memo: dict[int, Any] | None = None) -> "CastleRockHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
         reading tried, then the state as it was); ``memo`` shares one copy of an object

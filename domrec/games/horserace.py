@@ -238,6 +238,21 @@ class HorseRaceHand:
     #: put it back (:attr:`domrec.game.Game.refusal_keeps_state`).
     refusal_keeps_state = True
 
+    #: What :meth:`position_key` leaves out: the match and what the hand never changes, and ``_on``
+    #: (which tile each tile was set on: only the drawing of the layout reads it; what is still
+    #: open on each tile is ``_spots``).
+    position_skip = frozenset({"match", "rules", "seats", "side_of", "_pegs", "_next", "_on"})
+
+    def position_key(self) -> tuple:
+        """What decides the rest of the hand, as a value: two states with equal keys accept the
+        same moves from here on, with the same points and the same end.  It is the whole state
+        but how the layout came to be (a tile set on 4-2's 2 or on 5-2's 2 leaves the same open
+        spots), so that the DGN reader, trying which tile each tile went on, reads a hand's
+        equal positions once (:mod:`domrec.notation.readings`).  A hand without its deal keeps
+        in its state what the deal will be checked against when it is known (``barred``: the
+        numbers open at each pass or draw)."""
+        return base.state_key(self, self.position_skip, (self.match,))
+
     def clone(self, memo: dict[int, Any] | None = None) -> "HorseRaceHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
         reading tried, then the state as it was); ``memo`` shares one copy of an object

@@ -208,6 +208,18 @@ class RoadsHand:
     #: A hand whose deal is known (see :class:`OpenRoadsHand` for one whose deal is not).
     open = False
 
+    #: What :meth:`position_key` leaves out: the match (a hand without its deal names who led,
+    #: the one thing it changes there) and the table the hand never changes.
+    position_skip = frozenset({"match", "seats", "four", "side_of", "sides", "partner", "after"})
+
+    def position_key(self) -> tuple:
+        """What decides the rest of the hand, as a value: two states with equal keys accept the
+        same moves from here on, with the same points and the same end (the whole state, and
+        who led as the match keeps it for the next hand), so that the DGN reader reads a hand's
+        equal positions once (:mod:`domrec.notation.readings`)."""
+        match = getattr(self, "match", None)
+        return (base.state_key(self, self.position_skip, (match,)), getattr(match, "last_leader", None))
+
     def clone(self, memo: dict[int, Any] | None = None) -> "RoadsHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
         reading tried, then the state as it was); ``memo`` shares one copy of an object

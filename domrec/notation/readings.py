@@ -18,8 +18,9 @@ and the whole hand replayed with it).  Then:
   record, and a note says so (every reader of the text gets the same record);
 * several with different scores: one problem names the first tile (or move)
   where they part, its line:column and the choices;
-* more than :data:`LIMIT` readings tried: one problem names the first choice to
-  write, never a long wait;
+* more than :data:`LIMIT` positions read (readings that reach a position met
+  before are read on from it once, :meth:`HandReading._enter`): one problem
+  names the first choice to write, never a long wait;
 * none: the problem of the reading that got furthest (the first such one).
 
 The fixed order, written in docs/notation.md: choices are taken in the order
@@ -41,8 +42,14 @@ from domrec.notation.tokens import _HandText, _MoveTok
 from domrec.record import HandResult, structure_move
 from domrec.validate import Problem
 
-#: Readings of one hand tried at most; past it, the reader asks for an end or a seat.
+#: Positions of one hand read at most (each reading's end, each move refused, on the engine: a
+#: reading that reaches a position met before takes what the readings from there gave without
+#: the engine and is not counted); past it, the reader asks for an end or a seat.
 LIMIT = 10_000
+
+#: Readings taken again from positions met before, at most (each is a list of choices to keep,
+#: however cheap to find): past it, the reader asks as past :data:`LIMIT`.
+AGAIN_LIMIT = 100_000
 
 RULE = "DGN: what may be left out"
 
@@ -113,8 +120,12 @@ class HandReading:
         self.seats_here: list[int | None] = []
         self.typed: list[int | None] = []
         self.readings: list[tuple[tuple[tuple[int, Option], ...], dict[str, int]]] = []
+        #: The scores the readings so far give (see :meth:`_read`).
+        self._scores: set[tuple] = set()
         self.best: Failure | None = None
+        #: Positions read on the engine (see :data:`LIMIT`), and readings taken again without it.
         self.tried = 0
+        self.again = 0
         self.stopped = False
         self.too_many = False
         #: The first place the text left a choice: (checkpoint, typed move, lengths of the lists).
@@ -144,8 +155,8 @@ class HandReading:
                 return Outcome()
             return self._failed()
         if self.too_many:
-            return Outcome(problem=self._ask(f"more than {LIMIT:,} readings of hand {self.hand.number} fit what "
-                                             f"is typed"))
+            many = f"{LIMIT:,} positions" if self.tried > LIMIT else f"{AGAIN_LIMIT:,} readings"
+            return Outcome(problem=self._ask(f"more than {many} of hand {self.hand.number} fit what is typed"))
         legal = self.readings
         if self.claim is not None and self.claim.scores:
             claimed = [r for r in legal if all(self._hand_scores(r[1]).get(side) == n
@@ -162,6 +173,7 @@ class HandReading:
         self._cut(lens)
         self.forced = dict(path)
         self.readings = []
+        self.tried = 0  # (the chosen reading is replayed whatever the count so far)
         self._walk(j, ())
         assert self.readings, "the chosen reading was legal when tried"
         return Outcome(note=self._chosen_note(legal, path))
@@ -213,18 +225,24 @@ class HandReading:
             self.root = (cp, j, lens)
         queue = list(opts)
         fresh = True
+        # Where a refusal changes nothing, the last option may take the checkpoint's copy of the
+        # hand instead of a copy of it: nothing comes back to it after (the first choice's does:
+        # the chosen reading is replayed from there; and a seat's option may still turn into the
+        # tiles it may go on, each tried from the checkpoint, so only a tile's option is last).
+        keeps = g.refusal_keeps_state
         while queue and not self.stopped:
             opt = queue.pop(0)
             if not fresh:
-                g.restore(cp)
+                g.restore(cp, last=keeps and not queue and opt.on is not None and cp is not self.root[0])
                 self._cut(lens)
             fresh = False
             try:
                 self._push(j, opt, repair=False)
             except _Refused as e:
                 if self._ambiguous(e.refusal, j, opt):
-                    g.restore(cp)
-                    self._cut(lens)
+                    if not keeps:
+                        g.restore(cp)
+                        self._cut(lens)
                     fresh = True
                     queue[0:0] = self._expand(opt)
                     continue
@@ -232,7 +250,7 @@ class HandReading:
                 self.tried += 1
                 if self._recording:
                     self._event(_REFUSED, path, None)
-                fresh = g.refusal_keeps_state  # (nothing to put back before the next option)
+                fresh = keeps  # (nothing to put back before the next option)
                 continue
             self.choices.setdefault(j, [])
             if opt not in self.choices[j]:
@@ -282,13 +300,13 @@ class HandReading:
         for kind, rest, scores in events:
             if self.stopped:
                 return
-            self.tried += 1
             path = prefix + rest
             if self._recording:
                 self._event(kind, path, scores)
             if kind is _REFUSED:
                 continue
-            if self.tried > LIMIT:
+            self.again += 1
+            if self.again > AGAIN_LIMIT:
                 self.too_many = self.stopped = True
                 return
             if scores is not None:
@@ -322,7 +340,8 @@ class HandReading:
         self.readings.append((path, scores))
         if self.forced is None and self.root is not None and not (self.claim is not None and self.claim.scores) \
                 and not self.for_now:
-            if len({_key(s) for _, s in self.readings}) > 1:
+            self._scores.add(_key(scores))
+            if len(self._scores) > 1:
                 self.stopped = True  # two readings, two scores: the text must say which
 
     # --- one move --------------------------------------------------------------------------

@@ -311,7 +311,16 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
     ``closing`` and the text ends it.  The search and its outcome."""
     text = r.src.text
 
+    made: dict[tuple[int, str | None], _MoveTok] = {}  # (each typed move is asked for once a reading)
+    at: dict[int, int] = {}  # typed move -> its offset, whatever end each reading gives it
+
     def move_tok(j: int, on: str | None) -> _MoveTok:
+        mv = made.get((j, on))
+        if mv is not None:
+            return mv
+        pos = at.get(j)
+        if pos is None:
+            pos = at[j] = _offset(text, reading.move_pos[j])
         d = reading.moves[j]
         seat = d.get("seat")
         if seat is None and on is None:
@@ -320,11 +329,18 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
             data = {k: v for k, v in d.items() if k != "seat"}
             if on is not None:
                 data["on"] = on
-        return _MoveTok(seat, data, _offset(text, reading.move_pos[j]), j in reading.exposures)
+        mv = made[j, on] = _MoveTok(seat, data, pos, j in reading.exposures)
+        return mv
+
+    seats_at: dict[int, int | None] = {}
 
     def seat_at(j: int) -> int | None:
-        spot = reading.seat_spot(j)
-        return None if spot is None else _offset(text, spot)
+        try:
+            return seats_at[j]
+        except KeyError:
+            spot = reading.seat_spot(j)
+            found = seats_at[j] = None if spot is None else _offset(text, spot)
+            return found
 
     for_now = (provisional.get() and hand is r.hands[-1] and hand.left is None and hand.end is None
                and not hand.end_unread)
