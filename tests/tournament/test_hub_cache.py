@@ -142,6 +142,22 @@ def test_a_league_adds_up_its_venues_events_on_the_hub(event: Path, tmp_path: Pa
     assert client.get("/api/v1/leagues").json()["leagues"][0]["events"] == sorted(d[0] for d in docs)
     assert client.get("/api/v1/leagues/Liga Norte?by=played,won").json()["tiebreaks"] == ["played", "won"]
     assert client.get("/api/v1/leagues/Liga Norte?by=luck").status_code == 422
+    # A row a club: each venue's club (serve --club), its event's rows added up.
+    clubs = client.get("/api/v1/leagues/Liga Norte?group=club").json()
+    assert clubs["by"] == "club" and {r["player"] for r in clubs["players"]} == {event.stem, other.stem}
+    for club, (_, doc) in zip((event.stem, other.stem), docs):
+        club_row = next(r for r in clubs["players"] if r["player"] == club)
+        assert club_row["events"] == 1 and club_row["won"] == sum(r["won"] for r in doc["players"])
+    assert "<th>Club</th>" in client.get("/l/Liga Norte?group=club").text
+    assert client.get("/api/v1/leagues/Liga Norte?group=town").status_code == 422
+    # The federation names a league's tie-breaks; a reader may still ask for others.
+    named = Hub("nats://127.0.0.1:1", league_tiebreaks=league.named_tiebreaks(["Liga Norte=played,diff"]))
+    named.reader.events = hub.reader.events
+    named_client = TestClient(named)
+    assert named_client.get("/api/v1/leagues/Liga Norte").json()["tiebreaks"] == ["played", "diff"]
+    assert named_client.get("/api/v1/leagues/Liga Norte?by=won").json()["tiebreaks"] == ["won"]
+    with pytest.raises(Exception, match="NAME=won,diff,for"):
+        league.named_tiebreaks(["Liga Norte"])
     assert client.get("/api/v1/leagues/Nadie").status_code == 404
     page = client.get("/l/Liga Norte?lang=es").text
     assert "Partidas jugadas" in page and row["player"] in page

@@ -20,6 +20,8 @@ def hub(
                                                                "a line USER:PASSWORD (a user that may only read)."),
     proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy on this computer: "
                                                                       "believe the address and scheme it forwards."),
+    leagues: list[str] = typer.Option([], "--league", help="A league's tie-breaks, NAME=won,diff,for (repeatable; "
+                                                            "default won,diff,for)."),
 ) -> None:
     """Serve a federation's hub: every event the venues publish (tournament serve --upstream), its
     public pages, live stream and JSON feed, rebuilt from the streams alone. Ctrl-C stops it."""
@@ -34,10 +36,13 @@ def hub(
     from tournament.web.hub import Hub
     from tournament.web.upstream import connect_options
 
+    from tournament.event.league import named_tiebreaks
+
+    named = named_tiebreaks(leagues)
     options = connect_options(nats_url, creds)
     options.pop("servers")
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    server = Hub(nats_url, options)
+    server = Hub(nats_url, options, league_tiebreaks=named)
     typer.echo(f"hub: http://{host}:{port}/  (events from {nats_url})", err=False)
     uvicorn.run(server, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
                 timeout_graceful_shutdown=3)

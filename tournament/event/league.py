@@ -5,7 +5,9 @@ hub, which holds every event's public standings (the feed's ``/standings``), add
 player is the same player in every event where their name is the same name
 (:func:`tournament.names.name_key`: spaces, letters drawn alike).  Each row counts the events
 played, the games played, won, drawn and lost, and the points for and against; the league ranks
-by its tie-breaks, each one of :data:`TIEBREAKS`, the greater first, then by name.
+by its tie-breaks, each one of :data:`TIEBREAKS`, the greater first, then by name.  The
+federation names a league's tie-breaks (``tournament hub --league NAME=won,diff``); a reader may
+ask for others (``?by=``), and for a row a club instead of a row a player (``?group=club``).
 
 Pure: it reads the feed's documents, never an event file.
 """
@@ -22,6 +24,11 @@ TIEBREAKS = {"won": "games won", "diff": "points for less points against", "for"
              "played": "games played", "events": "events played"}
 DEFAULT_TIEBREAKS = ("won", "diff", "for")
 _COUNTED = ("played", "won", "drawn", "lost", "points_for", "points_against")
+#: What a league's rows are: each player (or pair, or team: the event's own standings' rows, by
+#: name), or each club (the venues' ``serve --club``: the club's events added up).
+GROUPS = ("player", "club")
+#: The row of a club-grouped league for the events whose venue named no club.
+NO_CLUB = "(no club)"
 
 
 def tiebreaks(text: str | None) -> tuple[str, ...]:
@@ -35,20 +42,45 @@ def tiebreaks(text: str | None) -> tuple[str, ...]:
     return keys
 
 
-def standings(name: str, events: Iterable[tuple[str, dict[str, Any]]],
-              ranked_by: tuple[str, ...] = DEFAULT_TIEBREAKS) -> dict[str, Any]:
-    """The league ``name``'s standings over ``events``: (event id, its feed standings document)."""
+def named_tiebreaks(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """The tie-breaks a federation names for its leagues, from ``NAME=won,diff,for`` each."""
+    named: dict[str, tuple[str, ...]] = {}
+    for text in texts:
+        name, sep, keys = text.partition("=")
+        if not sep or not name.strip() or not keys.strip():
+            raise UnusableInput(f"--league {text!r}: give a league's name and its tie-breaks, NAME=won,diff,for")
+        named[name.strip()] = tiebreaks(keys)
+    return named
+
+
+def group(text: str | None) -> str:
+    """A league's rows: ``player`` (the default) or ``club``."""
+    if not text:
+        return "player"
+    if text not in GROUPS:
+        raise UnusableInput(f"a league's rows are by {' or '.join(GROUPS)} (not {text})")
+    return text
+
+
+def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], str | None]],
+              ranked_by: tuple[str, ...] = DEFAULT_TIEBREAKS, by: str = "player") -> dict[str, Any]:
+    """The league ``name``'s standings over ``events``: (event id, its feed standings document, and
+    the club its venue named).  ``by`` ``club``: a row a club, its events' rows added up."""
     rows: dict[str, dict[str, Any]] = {}
     ids = []
-    for event, doc in events:
+    for event, doc, *more in events:
         ids.append(event)
+        club = (more[0] if more else None) or NO_CLUB
+        if by == "club":
+            found = rows.setdefault(name_key(club), {"player": club, "events": 0, **{k: 0 for k in _COUNTED}})
+            found["events"] += 1
         for row in doc.get("players") or []:
             player = row.get("player") or row.get("name")
             if not player:
                 continue
-            key = name_key(player)
-            found = rows.setdefault(key, {"player": player, "events": 0, **{k: 0 for k in _COUNTED}})
-            found["events"] += 1
+            if by != "club":
+                found = rows.setdefault(name_key(player), {"player": player, "events": 0, **{k: 0 for k in _COUNTED}})
+                found["events"] += 1
             for k in _COUNTED:
                 value = row.get(k)
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -60,5 +92,5 @@ def standings(name: str, events: Iterable[tuple[str, dict[str, Any]]],
     for place, row in enumerate(ordered, 1):
         row["rank"] = place
         del row["for"]
-    return {"league": name, "events": sorted(ids), "tiebreaks": list(ranked_by),
+    return {"league": name, "events": sorted(ids), "tiebreaks": list(ranked_by), "by": by,
             "about": {k: TIEBREAKS[k] for k in ranked_by}, "players": ordered}

@@ -348,8 +348,11 @@ class Hub:
     """The hub's web application over a :class:`StreamReader`."""
 
     def __init__(self, url: str, options: dict[str, Any] | None = None, max_streams: int = MAX_STREAMS,
-                 lifetime: float = LIFETIME, keepalive: float = KEEPALIVE) -> None:
+                 lifetime: float = LIFETIME, keepalive: float = KEEPALIVE,
+                 league_tiebreaks: dict[str, tuple[str, ...]] | None = None) -> None:
         self.reader = StreamReader(url, options)
+        #: The tie-breaks the federation named for each league (``--league NAME=won,diff``).
+        self.league_tiebreaks = dict(league_tiebreaks or {})
         self.max_streams, self.lifetime, self.keepalive = max_streams, lifetime, keepalive
         self.streams = 0
         self.stopping = False
@@ -611,8 +614,11 @@ class Hub:
         caches = self._leagues().get(name)
         if not caches:
             return None
-        by = league.tiebreaks(request.query_params.get("by"))
-        return league.standings(name, [(c.event, c.feed_doc("standings")) for c in caches], by)
+        asked = request.query_params.get("by")
+        by = league.tiebreaks(asked) if asked else self.league_tiebreaks.get(name, league.DEFAULT_TIEBREAKS)
+        rows = league.group(request.query_params.get("group"))
+        return league.standings(name, [(c.event, c.feed_doc("standings"),
+                                        ((c.snapshot or {}).get("where") or {}).get("club")) for c in caches], by, rows)
 
     async def league_page(self, request: Request) -> Response:
         """A league's standings over its venues' events (``?by=won,diff,for``: its tie-breaks)."""
