@@ -158,6 +158,20 @@ def test_a_league_adds_up_its_venues_events_on_the_hub(event: Path, tmp_path: Pa
     assert named_client.get("/api/v1/leagues/Liga Norte?by=won").json()["tiebreaks"] == ["won"]
     with pytest.raises(Exception, match="NAME=won,diff,for"):
         league.named_tiebreaks(["Liga Norte"])
+    # A pairs event's league, a row a pair: each pair's games as its event counts them.
+    pairs = tmp_path / "pairs.db"
+    simulate_event(pairs, "competitive", "pairs", 8, 2, seed=3)
+    with open_event(pairs) as store:
+        uuid = relay.event_id(store.uuid)
+        doc = feed.standings(store)
+        messages = list(outgoing(store, uuid, 0, None, {"league": "Liga Sur", "club": "Sur"}))
+    cache = hub.reader.events[uuid] = EventCache(uuid)
+    for m in messages:
+        cache.take(m.subject, m.body, m.headers)
+    by_pair = client.get("/api/v1/leagues/Liga Sur?group=pair").json()
+    assert by_pair["by"] == "pair" and len(by_pair["players"]) == len(doc["pairs"]) == 4
+    assert {r["player"]: r["won"] for r in by_pair["players"]} == {r["pair"]: r["won"] for r in doc["pairs"]}
+    assert "<th>Pair</th>" in client.get("/l/Liga Sur?group=pair").text
     assert client.get("/api/v1/leagues/Nadie").status_code == 404
     page = client.get("/l/Liga Norte?lang=es").text
     assert "Partidas jugadas" in page and row["player"] in page

@@ -7,7 +7,8 @@ player is the same player in every event where their name is the same name
 played, the games played, won, drawn and lost, and the points for and against; the league ranks
 by its tie-breaks, each one of :data:`TIEBREAKS`, the greater first, then by name.  The
 federation names a league's tie-breaks (``tournament hub --league NAME=won,diff``); a reader may
-ask for others (``?by=``), and for a row a club instead of a row a player (``?group=club``).
+ask for others (``?by=``), and for a row a pair, a team or a club instead of a row a player
+(``?group=pair``, ``team``, ``club``).
 
 Pure: it reads the feed's documents, never an event file.
 """
@@ -24,9 +25,12 @@ TIEBREAKS = {"won": "games won", "diff": "points for less points against", "for"
              "played": "games played", "events": "events played"}
 DEFAULT_TIEBREAKS = ("won", "diff", "for")
 _COUNTED = ("played", "won", "drawn", "lost", "points_for", "points_against")
-#: What a league's rows are: each player (or pair, or team: the event's own standings' rows, by
-#: name), or each club (the venues' ``serve --club``: the club's events added up).
-GROUPS = ("player", "club")
+#: What a league's rows are: each player, pair or team (the events' standings' list of them, each
+#: found by its name), or each club (the venues' ``serve --club``: its events' players added up).
+GROUPS = ("player", "pair", "team", "club")
+#: Where each kind of row is in an event's feed standings, and the key of its name.
+_LISTS = {"player": ("players", "player"), "pair": ("pairs", "pair"), "team": ("teams", "team"),
+          "club": ("players", "player")}
 #: The row of a club-grouped league for the events whose venue named no club.
 NO_CLUB = "(no club)"
 
@@ -54,7 +58,7 @@ def named_tiebreaks(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
 
 
 def group(text: str | None) -> str:
-    """A league's rows: ``player`` (the default) or ``club``."""
+    """A league's rows: ``player`` (the default), ``pair``, ``team`` or ``club``."""
     if not text:
         return "player"
     if text not in GROUPS:
@@ -65,7 +69,8 @@ def group(text: str | None) -> str:
 def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], str | None]],
               ranked_by: tuple[str, ...] = DEFAULT_TIEBREAKS, by: str = "player") -> dict[str, Any]:
     """The league ``name``'s standings over ``events``: (event id, its feed standings document, and
-    the club its venue named).  ``by`` ``club``: a row a club, its events' rows added up."""
+    the club its venue named).  ``by``: a row a player, pair or team (events without such rows add
+    none), or a row a club, its events' players added up."""
     rows: dict[str, dict[str, Any]] = {}
     ids = []
     for event, doc, *more in events:
@@ -74,8 +79,9 @@ def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str
         if by == "club":
             found = rows.setdefault(name_key(club), {"player": club, "events": 0, **{k: 0 for k in _COUNTED}})
             found["events"] += 1
-        for row in doc.get("players") or []:
-            player = row.get("player") or row.get("name")
+        listed, key = _LISTS[by]
+        for row in doc.get(listed) or []:
+            player = row.get(key) or row.get("name")
             if not player:
                 continue
             if by != "club":
