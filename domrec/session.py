@@ -170,6 +170,9 @@ class Session:
         #: Each closed hand's view as the last state listed it, with the key of the hands up to
         #: it (see :func:`since`).
         self._closed_keys: list[tuple[dict, str]] = []
+        #: The hand in play's move views as the last state listed them: the hand's number, its
+        #: moves and the points they were shown with, the views (see :meth:`_hand_view`).
+        self._current_moves: tuple[int, tuple, tuple, list[dict]] | None = None
         self._recorder = self._fresh()
         for k, text in enumerate(accepted, 1):
             try:
@@ -320,7 +323,22 @@ class Session:
     def _hand_view(self, k: int, hand: Any, points: Sequence[int]) -> dict[str, Any]:
         g = self.game
         n = len(points)
-        moves = [self._move_view(m, g.game, points[j] if j < n else None) for j, m in enumerate(hand.moves)]
+        played = hand.moves
+        kept = self._current_moves
+        if points and kept is not None and kept[0] == k:
+            # The hand in play, shown after each move: the moves shown last, with the same points,
+            # are the same views (their values are the same moves'); only the moves made since
+            # are made (an undo, a rebuilt hand, other points: made again whole).
+            done = len(kept[1])
+            if done <= len(played) and played[:done] == kept[1] and tuple(points[:done]) == kept[2][:done]:
+                moves = kept[3] + [self._move_view(played[j], g.game, points[j] if j < n else None)
+                                   for j in range(done, len(played))]
+            else:
+                kept = None
+        if not points or kept is None or kept[0] != k:
+            moves = [self._move_view(m, g.game, points[j] if j < n else None) for j, m in enumerate(played)]
+        if points:
+            self._current_moves = (k, played, tuple(points), moves)
         result = g.outcome_of(k + 1)
         return {"number": k + 1, "leader": hand.leader, "deal": hand.deal is not None and bool(hand.deal.hands),
                 "sheet": hand.moves == () and hand.deal is None and hand.result is not None, "moves": moves,

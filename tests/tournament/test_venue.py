@@ -203,6 +203,49 @@ def test_a_whole_game_recorded_and_confirmed_enters_the_event(tmp_path, key):
     store.close()
 
 
+def test_the_standings_people_browse_are_ranked_off_the_tables_thread(tmp_path, monkeypatch):
+    """A confirmation that enters a result does not rank the event on the venue's thread (the
+    tables' moves would wait behind it): the browsing thread does, and the file's ``standings``
+    snapshot is then the event's standings, as a fresh ranking makes them."""
+    import threading
+    import time
+
+    from tournament.event import files, standings
+
+    ranked_on: list[str] = []
+
+    def snapshot(store):
+        ranked_on.append(threading.current_thread().name)
+        return standings.snapshot(store)
+
+    monkeypatch.setattr(files, "snapshot", snapshot)
+    path = _event(tmp_path)
+    server = _server(path)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
+        state = _play(client, token, 1, 1, _game_of(path, 1, 1, seed=5), whole_hands=True)
+        for side in state["sides"]:
+            r = client.post("/api/v1/tables/1/1/confirm", headers=_auth(token), json={"rev": state["rev"], "side": side})
+            assert r.status_code == 200, r.json()
+            state = r.json()
+        assert state["status"] == "confirmed"
+        deadline = time.monotonic() + 60  # a wait for the other thread, not a measure of its speed
+        while server.browsing.made < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert server.browsing.made >= 1
+        assert "venue" not in ranked_on and "browsing" in ranked_on
+        conn = sqlite3.connect(path)
+        kept = [tuple(r) for r in conn.execute("SELECT * FROM standings")]
+        conn.close()
+    finally:
+        server.close()
+    store = open_event(path)
+    assert kept == [tuple(r) for r in standings.snapshot(store)[1]]
+    assert any(r for r in kept)
+    store.close()
+
+
 def test_a_confirmation_before_the_end_and_a_wrong_side_are_refused(venue):
     path, server, client, links = venue
     token = links["tables"][0]["token"]

@@ -480,6 +480,13 @@ class Venue:
         #: and its result at every move: see :meth:`_write`).
         self._checked: dict[int, Any] = {}
         store.defer_browsing = True  # what people browse is refreshed when a result lands, not per move
+        #: What people browse (the file's ``standings`` snapshot) is refreshed by someone else once a
+        #: result is committed (the server's :class:`tournament.web.app.BrowsingThread`): a table's
+        #: confirmation only says so (:attr:`results_landed`), and the ranking, 50 to 100 ms of a
+        #: hall's event, no longer holds up the tables' moves queued behind it.  False: refreshed
+        #: here, in the write's own group, as every command does.
+        self.browsing_apart = False
+        self.results_landed = False
 
     def forget(self) -> None:
         """The file did not take the writes just made (their group was not committed): every live
@@ -807,8 +814,11 @@ class Venue:
                 if cid is not None and isinstance(e, VenueError) and e.message != FAULT:
                     self._remember_refusal(table, cid, made_at, e)
                 raise
-            if result is not None or kind == "board":  # a result (a duplicate table's: a board's) landed
-                self.store.bring_browsing_up_to_date()
+            if kind != "dgn" and (result is not None or kind == "board"):  # a result (a board's) landed
+                if self.browsing_apart:  # ranked again on a thread of its own once this is committed
+                    self.results_landed = True
+                else:
+                    self.store.bring_browsing_up_to_date()
             return state
 
     def _remember_refusal(self, table: Table, cid: str, made_at: str | None, e: VenueError) -> None:

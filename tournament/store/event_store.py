@@ -145,6 +145,23 @@ class EventStore:
             self.refresh_browsing()
         self._browsing_stale = False
 
+    def refresh_browsing_apart(self) -> None:
+        """:meth:`refresh_browsing` for a connection of its own beside a writer that must not wait
+        for it (the venue's tables): the snapshot computed in a read transaction (the ranking is
+        most of its cost, in Python), then written in a short write of its own.  A result
+        committed meanwhile is not in it: whoever committed it asks for this again."""
+        with self.reading():
+            snapshot = self.browsing(self) if self.browsing is not None else None
+        with transaction(self.conn):
+            self._view("tables_view", tables_view_sql(self.settings))
+            desk = bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'desk_log'")
+                        .fetchone())
+            self._view("audit_view", audit_view_sql(self.has_audit_columns(), desk))
+            if snapshot is not None:
+                self.write_snapshot(*snapshot)
+            else:
+                self.db.execute("DROP TABLE IF EXISTS standings")
+
     def refresh_browsing(self) -> None:
         """Within :meth:`write`, last: the ``tables_view`` view (made again each time, as this
         version of the tool makes it; an older file gets it in its first write) and the

@@ -43,6 +43,7 @@ import abc
 import asyncio
 import collections
 import concurrent.futures
+import contextlib
 import functools
 import itertools
 import json
@@ -309,6 +310,10 @@ _JSON_TYPE = (b"content-type", b"application/json")
 _HOT = re.compile(r"/api/v1/tables/([^/]+)/([^/]+)(/dgn)?")
 #: The most requests one group of the event file takes (see :class:`VenueThread`).
 MAX_GROUP = 64
+#: Seconds the browsing thread waits once a result is committed before it ranks the event for what
+#: people browse (:class:`BrowsingThread`): the results of a round's last tables, confirmed within
+#: it, are ranked once.
+BROWSING_DELAY = 0.25
 _NOTHING = object()
 #: A request's ``Host``: a name or an IPv4 address, or an IPv6 one in brackets, and a port.
 _HOST = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(?::[0-9]{1,5})?")
@@ -352,6 +357,8 @@ class VenueThread:
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._shut = False
         self._waiting: Any = _NOTHING  # a job taken from the queue, to run after the group before it
+        #: Called on this thread after each group is committed (or refused) and answered.
+        self.after: Callable[[], None] = lambda: None
         self._thread = threading.Thread(target=self._loop, name="venue", daemon=True)
         self._thread.start()
 
@@ -436,6 +443,60 @@ class VenueThread:
                 loop.call_soon_threadsafe(_settle, settled)
             except RuntimeError:  # the loop has closed: nobody is waiting for these answers any more
                 pass
+        try:
+            self.after()
+        except Exception:  # noqa: BLE001 - housekeeping: never the end of the venue's thread
+            log.exception("the venue's thread: its work after a group failed")
+
+
+class BrowsingThread:
+    """Refreshes what people browse in the event file (its ``standings`` snapshot:
+    :meth:`~tournament.store.event_store.EventStore.refresh_browsing_apart`) on a thread and a
+    connection of its own, once results are committed, so that ranking a hall's event (50 to 100 ms
+    for 400 players) never holds up the tables' moves on the venue's thread.  Results committed
+    close together are ranked once (:data:`BROWSING_DELAY`); a result committed while a refresh
+    reads asks for another, so the snapshot is never left behind the last result.  The tool itself
+    never reads the snapshot back (``tournament standings`` ranks afresh); closing the venue's
+    connection refreshes it once more in any case."""
+
+    def __init__(self, path: Path, delay: float = 0.0) -> None:
+        self.path, self.delay = Path(path), delay
+        self._due = threading.Event()
+        self._stop = threading.Event()
+        #: How many refreshes were made (for tests and the curious).
+        self.made = 0
+        self._thread = threading.Thread(target=self._run, name="browsing", daemon=True)
+        self._thread.start()
+
+    def poke(self) -> None:
+        """Results were committed: refresh soon."""
+        self._due.set()
+
+    def _run(self) -> None:
+        store: EventStore | None = None
+        try:
+            while True:
+                self._due.wait()
+                if self._stop.is_set() or self._stop.wait(self.delay):
+                    return
+                self._due.clear()
+                try:
+                    if store is None:
+                        store = open_event(self.path)
+                        store.defer_browsing = True  # (its own writes refresh nothing)
+                    store.refresh_browsing_apart()
+                    self.made += 1
+                except Exception:  # noqa: BLE001 - left to the venue's connection, which refreshes at its close
+                    log.exception("the standings people browse in the event file could not be refreshed")
+        finally:
+            if store is not None:
+                with contextlib.suppress(Exception):
+                    store.conn.close()  # (not store.close(): that would rank again, here, for nothing)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._due.set()
+        self._thread.join()
 
 
 class Site(abc.ABC):
@@ -890,6 +951,9 @@ class VenueServer(HallSite):
         # The log is copied into the file beside the tables' writes, never inside one of them.
         self._executor.submit(self.venue.store.conn.execute, "PRAGMA wal_autocheckpoint = 0", grouped=False).result()
         self.checkpointer = Checkpointer(self.event)
+        self.browsing = BrowsingThread(self.event, BROWSING_DELAY)
+        self.venue.browsing_apart = True
+        self._executor.after = self._after_group
         if hall_port is None:  # the hall's pages and live stream here, on threads of their own, never this one's
             self.public = PublicPages(self.event, base_url)
             self.live = LiveFeed(self.event, lifetime=stream_lifetime)
@@ -922,8 +986,16 @@ class VenueServer(HallSite):
             self.live.close()
             self.public.close()
         self.checkpointer.close()
+        self.browsing.close()
         self._executor.submit(shut, grouped=False).result()
         self._executor.shutdown()
+
+    def _after_group(self) -> None:
+        """On the venue's thread, once a group of writes is committed: results that landed in it
+        are ranked for what people browse, on the browsing thread."""
+        if self.venue.results_landed:
+            self.venue.results_landed = False
+            self.browsing.poke()
 
     def stop_streams(self) -> None:
         """End every live stream (the server is stopping: an open stream would hold it up)."""
