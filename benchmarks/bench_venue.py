@@ -215,28 +215,34 @@ class Connection:
                 self.close()
 
 
-async def run(args: argparse.Namespace, folder: Path) -> None:
-    path = folder / "venue.db"
-    store = create_event(path, make_settings("Bench night", "competitive", "rotating", seed=args.seed))
-    add_players(store, [f"Player {i}" for i in range(4 * args.tables)])
+def night(path: Path, tables_: int, seed: int) -> tuple[list, dict[int, list], dict[int, str], float]:
+    """The event both venue benchmarks play: ``tables_`` tables of Competitive seated for round 1,
+    each table's game simulated as the requests its phone sends, the tables' keys, and the
+    reference: the recorder (``domrec record``) taking the same moves in this process, CPU a move."""
+    store = create_event(path, make_settings("Bench night", "competitive", "rotating", seed=seed))
+    add_players(store, [f"Player {i}" for i in range(4 * tables_)])
     pair_next_round(store)
     players = {p.id: p for p in store.players()}
     tables = store.tables(1)
     games = {t.number: requests_for(play_game(table_record(store.settings, t, players),
-                                              random.Random(args.seed + t.number)))
+                                              random.Random(seed + t.number)))
              for t in tables}
     tokens = {x["table"]: x["token"] for x in links(store, f"http://{HOST}")["tables"]}
+    settings = store.settings
     store.close()
-
-    # The reference: the recorder taking the same moves in this process.
     started = time.process_time()
-    moves_local = 0
+    moves = 0
     for t in tables[: min(20, len(tables))]:
-        session = Session(table_record(store.settings, t, players))
+        session = Session(table_record(settings, t, players))
         for text in games[t.number]:
             session.take(text)
-            moves_local += 1
-    local_cpu = (time.process_time() - started) / moves_local
+            moves += 1
+    return tables, games, tokens, (time.process_time() - started) / moves
+
+
+async def run(args: argparse.Namespace, folder: Path) -> None:
+    path = folder / "venue.db"
+    tables, games, tokens, local_cpu = night(path, args.tables, args.seed)
 
     port = free_port()
     hall_port = port if args.one_process else free_port()  # where the public pages are read

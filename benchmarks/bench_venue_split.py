@@ -37,13 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_venue import HOST, Connection, asked, cpu_of, free_port, keys_after
-from domrec.session import Session, requests_for
-from domrec.simulate import play_game
+from bench_venue import HOST, Connection, asked, cpu_of, free_port, keys_after, night
 
-from tournament import add_players, create_event, make_settings, pair_next_round
-from tournament.event.tables import table_record
-from tournament.event.venue import links
 from tournament.web import connections
 from tournament.web.app import VenueServer
 
@@ -81,25 +76,7 @@ uvicorn.Server(connections.config(app, host="127.0.0.1", port=int(sys.argv[1]), 
 def application_alone(args: argparse.Namespace, folder: Path) -> tuple[int, float, float]:
     """The moves timed, this process's CPU a move, and the recorder's reference a move."""
     path = folder / "split.db"
-    store = create_event(path, make_settings("Bench night", "competitive", "rotating", seed=args.seed))
-    add_players(store, [f"Player {i}" for i in range(4 * args.tables)])
-    pair_next_round(store)
-    players = {p.id: p for p in store.players()}
-    tables = store.tables(1)
-    games = {t.number: requests_for(play_game(table_record(store.settings, t, players),
-                                              random.Random(args.seed + t.number)))
-             for t in tables}
-    tokens = {x["table"]: x["token"] for x in links(store, f"http://{HOST}")["tables"]}
-    store.close()
-
-    started = time.process_time()
-    local = 0
-    for t in tables[: min(20, len(tables))]:
-        session = Session(table_record(store.settings, t, players))
-        for text in games[t.number]:
-            session.take(text)
-            local += 1
-    reference = (time.process_time() - started) / local
+    tables, games, tokens, reference = night(path, args.tables, args.seed)
 
     server = VenueServer(path, base_url=f"http://{HOST}:9", rate=1e9, burst=10 ** 9, hall_port=10)
     connections.collect_less()  # as `tournament serve` does once it has started

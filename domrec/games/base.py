@@ -551,6 +551,15 @@ def _slots(cls: type) -> tuple[str, ...]:
     return names
 
 
+def key_with_leader(hand: Any) -> tuple:
+    """A ``position_key`` for a hand state that keeps its match: the whole state
+    (:func:`state_key`, without the hand's ``position_skip``) and who led as the match keeps it for
+    the next hand, the one thing of the match a hand without its deal changes (Castle Rock, Domino
+    Roads)."""
+    match = getattr(hand, "match", None)
+    return (state_key(hand, hand.position_skip, (match,)), getattr(match, "last_leader", None))
+
+
 def state_key(obj: Any, skip: frozenset[str] = frozenset(), stop: tuple[Any, ...] = (),
               memo: dict[int, int] | None = None) -> tuple:
     """An engine object's state as a hashable value, for a hand state's ``position_key``: two

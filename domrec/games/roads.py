@@ -217,8 +217,7 @@ class RoadsHand:
         same moves from here on, with the same points and the same end (the whole state, and
         who led as the match keeps it for the next hand), so that the DGN reader reads a hand's
         equal positions once (:mod:`domrec.notation.readings`)."""
-        match = getattr(self, "match", None)
-        return (base.state_key(self, self.position_skip, (match,)), getattr(match, "last_leader", None))
+        return base.key_with_leader(self)
 
     def clone(self, memo: dict[int, Any] | None = None) -> "RoadsHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
