@@ -244,6 +244,12 @@ def test_two_venues_a_hub_the_link_cut_and_a_second_hub(tmp_path: Path) -> None:
         checked = subprocess.run([sys.executable, "-m", "domrec.cli", "validate", "-q", str(season)], cwd=ROOT,
                                  capture_output=True, text=True)
         assert checked.returncode == 0, checked.stdout + checked.stderr
+        # In one command: the archive written and checked, domrec's summary and exit code.
+        again = subprocess.run([sys.executable, "-m", "tournament.cli", "archive", "--nats", server.url, "--creds",
+                                str(creds(tmp_path, "hub")), "-o", str(tmp_path / "again.jsonl"), "--validate"],
+                               cwd=ROOT, capture_output=True, text=True)
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert f"{recorded} records: {recorded} valid, 0 invalid, 0 unusable" in again.stderr
     finally:
         for f in feeders:
             f.close()

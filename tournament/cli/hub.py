@@ -56,9 +56,13 @@ def archive(
                                                             "(refused if it exists)."),
     creds: Optional[Path] = typer.Option(None, "--creds", help="NATS credentials: a credentials file, or a line "
                                                                "USER:PASSWORD (the hub's read-only user will do)."),
+    validate: bool = typer.Option(False, "--validate", help="Then check every record of it on every core "
+                                                            "(domrec validate -j 0 -q): its problems, its summary "
+                                                            "and its exit code."),
 ) -> None:
     """Write the federation's archive: every confirmed game record of every event the venues
-    published, read from the streams, one JSON line each, for `domrec validate -j 0 ARCHIVE` (docs/hub.md)."""
+    published, read from the streams, one JSON line each, for `domrec validate -j 0 ARCHIVE` (docs/hub.md);
+    with --validate, check it too: a season re-validated in one command."""
     import asyncio
 
     try:
@@ -85,3 +89,9 @@ def archive(
     except FileExistsError:
         raise UnusableInput(f"{output} exists: give a new file (-o)") from None
     typer.echo(f"{output}: {count} records of {len(events)} events")
+    if validate:  # domrec's own command, as a user would run it next: the same lines and exit code
+        import subprocess
+        import sys
+
+        raise typer.Exit(subprocess.run([sys.executable, "-m", "domrec.cli", "validate", "-j", "0", "-q",
+                                         str(output)]).returncode)
