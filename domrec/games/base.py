@@ -552,10 +552,12 @@ def _slots(cls: type) -> tuple[str, ...]:
 
 
 def key_with_leader(hand: Any) -> tuple:
-    """A ``position_key`` for a hand state that keeps its match: the whole state
-    (:func:`state_key`, without the hand's ``position_skip``) and who led as the match keeps it for
-    the next hand, the one thing of the match a hand without its deal changes (Castle Rock, Domino
-    Roads)."""
+    """A ``position_key`` for a hand state that keeps its match (Castle Rock's and Domino Roads',
+    which take this function as their method): what decides the rest of the hand, as a value, so
+    that two states with equal keys accept the same moves from here on with the same points and
+    the same end (:mod:`domrec.notation.readings` reads a hand's equal positions once).  It is the
+    whole state (:func:`state_key`, without the hand's ``position_skip``) and who led as the match
+    keeps it for the next hand, the one thing of the match a hand without its deal changes."""
     match = getattr(hand, "match", None)
     return (state_key(hand, hand.position_skip, (match,)), getattr(match, "last_leader", None))
 

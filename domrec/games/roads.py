@@ -212,12 +212,8 @@ class RoadsHand:
     #: the one thing it changes there) and the table the hand never changes.
     position_skip = frozenset({"match", "seats", "four", "side_of", "sides", "partner", "after"})
 
-    def position_key(self) -> tuple:
-        """What decides the rest of the hand, as a value: two states with equal keys accept the
-        same moves from here on, with the same points and the same end (the whole state, and
-        who led as the match keeps it for the next hand), so that the DGN reader reads a hand's
-        equal positions once (:mod:`domrec.notation.readings`)."""
-        return base.key_with_leader(self)
+    #: What decides the rest of the hand (the DGN reader reads a hand's equal positions once).
+    position_key = base.key_with_leader
 
     def clone(self, memo: dict[int, Any] | None = None) -> "RoadsHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a

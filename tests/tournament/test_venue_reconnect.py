@@ -101,8 +101,13 @@ def _post_scope(token: str, route: str, length: str) -> dict:
 def _cut_halfway(server, token: str, route: str, body: bytes) -> list[dict]:
     """``body`` posted to ``route`` straight to the server's ASGI application, the connection lost
     halfway through it (as uvicorn tells an application: ``http.disconnect``); what was sent back."""
-    scope = _post_scope(token, route, str(len(body)))
-    messages = [{"type": "http.request", "body": body[: len(body) // 2], "more_body": True}]
+    return _asgi_post(server, _post_scope(token, route, str(len(body))),
+                      [{"type": "http.request", "body": body[: len(body) // 2], "more_body": True}])
+
+
+def _asgi_post(server, scope: dict, messages: list[dict]) -> list[dict]:
+    """``messages`` handed to the server's ASGI application, then ``http.disconnect``; what it sent."""
+    messages = list(messages)
 
     async def receive() -> dict:
         return messages.pop(0) if messages else {"type": "http.disconnect"}
@@ -152,18 +157,8 @@ def test_a_content_length_that_is_not_a_number_is_refused_never_a_fault(tmp_path
     path, server, token, line = _served(tmp_path)
     try:
         body = json.dumps({"rev": 0, "text": line} if route == "/dgn" else {"rev": 0, "mode": "play"}).encode()
-        scope = _post_scope(token, route, length)
-        messages = [{"type": "http.request", "body": body, "more_body": False}]
-
-        async def receive() -> dict:
-            return messages.pop(0) if messages else {"type": "http.disconnect"}
-
-        sent: list[dict] = []
-
-        async def send(message: dict) -> None:
-            sent.append(message)
-
-        asyncio.run(server.asgi(scope, receive, send))
+        sent = _asgi_post(server, _post_scope(token, route, length),
+                          [{"type": "http.request", "body": body, "more_body": False}])
         start = next(m for m in sent if m["type"] == "http.response.start")
         answer = json.loads(b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body"))
         assert start["status"] == 413 and "at most" in answer["error"]
