@@ -310,6 +310,12 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
             spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.pid), "--duration",
                                     str(int(args.seconds)), "--format", "raw", "--rate", "400", "--nonblocking", "--gil", "-o", args.profile],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        hall_spy = None
+        if args.profile_hall and hall_pid:  # the same, of the hall's process
+            hall_spy = subprocess.Popen(["py-spy", "record", "--pid", str(hall_pid), "--duration",
+                                         str(int(args.seconds)), "--format", "raw", "--rate", "400", "--nonblocking",
+                                         "--gil", "-o", args.profile_hall],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         async def table(number: int) -> None:
             nonlocal refused, confirmed
@@ -410,8 +416,9 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         unheard = sum(1 for w in waiting if not w.done())
         for w in waiting:
             w.cancel()
-        if spy is not None:
-            spy.wait()
+        for sampler in (spy, hall_spy):
+            if sampler is not None:
+                sampler.wait()
         public_changes = watch.conn.execute("SELECT COUNT(*) FROM changes WHERE seq > ? AND kind NOT IN (%s)"
                                             % ",".join("?" * len(STATUS_KINDS)),
                                             [first_public, *STATUS_KINDS]).fetchone()[0]
@@ -479,6 +486,7 @@ def main() -> None:
                         help="serve --one-process: the hall's pages in the tables' process, on their port")
     parser.add_argument("--profile", metavar="FILE", help="sample the server with py-spy while the moves are timed "
                                                           "(its collapsed stacks, every thread, into FILE)")
+    parser.add_argument("--profile-hall", metavar="FILE", help="sample the hall's process with py-spy alike")
     args = parser.parse_args()
     args.live = args.readers // 2 if args.live is None else max(0, min(args.live, args.readers))
     with tempfile.TemporaryDirectory() as folder:

@@ -105,7 +105,7 @@ def standings(store: EventStore) -> dict[str, Any]:
     # say the same): ``teams`` in a team event, ``pairs`` in a pairs or team event, ``players``.
     from tournament.event.teams import standings_json, team_standings
 
-    doc.update(standings_json(store))
+    doc.update(standings_json(store, ranked=table))
     if store.settings.duplicate:  # the pairs by matchpoints and IMPs, as `standings --json` gives them
         from tournament.event import duplicate
 

@@ -178,7 +178,7 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     ``board_numbers`` and ``pair_cards`` besides; ``hall``: for the hall's pages, served while the
     session is played, whose ``boards`` hold only the boards every table that plays them has
     played (a deal shown earlier would be a leak); the report, the director's, keeps them all."""
-    with store.reading():
+    with store.read_once():  # the players and the tables read once, however many parts ask for them
         data = _event_data(store, log=False, hall=hall)
         unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair

@@ -582,9 +582,13 @@ def player_standings(store: EventStore, through_round: int | None = None) -> Any
                    through_round)
 
 
-def standings_json(store: EventStore, through_round: int | None = None) -> dict[str, Any]:
+def standings_json(store: EventStore, through_round: int | None = None, ranked: Any = None) -> dict[str, Any]:
     """The keys ``standings --json`` adds for another program to read: ``teams`` (a team event),
-    ``pairs`` (a pairs or team event) and ``players``, each a list of rows best first."""
+    ``pairs`` (a pairs or team event) and ``players``, each a list of rows best first.  ``ranked``:
+    the event's standings through ``through_round`` (:func:`tournament.event.standings.from_store`),
+    made already by the caller; in a rotating event with no later stage and no sit-out they are
+    the players' own ranking too, which is then not made a second time (the hall's read at each
+    result made it twice)."""
     from tournament.event import standings as st
     from tournament.settings import PAIRS
 
@@ -595,13 +599,25 @@ def standings_json(store: EventStore, through_round: int | None = None) -> dict[
         table = st.from_store(store, through_round)
         out["pairs"] = [_unit_row(r, "pair") for r in table.rows]
     if store.settings.partnership:
-        rows = player_standings(store, through_round).rows
+        same = ranked is not None and _players_ranked_alike(store)
+        rows = (ranked if same else player_standings(store, through_round)).rows
         out["players"] = [_unit_row(r, "player") for r in rows]
     else:
         out["players"] = [{"rank": r.rank, "player": r.name, "id": r.unit, "played": r.played,
                            "placement": r.placement, "score": r.score}
                           for r in st.from_store(store, through_round).rows]
     return out
+
+
+def _players_ranked_alike(store: EventStore) -> bool:
+    """Whether the event's standings (:func:`tournament.event.standings.from_store`) and the players'
+    own ranking (:func:`player_standings`) are the same computation: a rotating event of players
+    (no teams), every round in its first stage (nothing left out), no sit-out asked for (scored
+    as a bye in both)."""
+    from tournament.store.desk import sit_outs
+
+    return (store.settings.format == ROTATING and not store.settings.teams
+            and all(stage == 1 for stage in store.round_stage().values()) and not sit_outs(store))
 
 
 def _unit_row(r: Any, what: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ rank come first, right after the name.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 from tournament.event.stages import main_round_label  # noqa: F401  (the feed labels rounds the same way)
@@ -23,6 +24,13 @@ DROP_ORDER = ("status", "no.", "Buchholz", "forfeits", "byes", "against", "for",
 
 def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> list[str]:
     """The headers people see, in order: rank, name, the ranking keys in ranking order, then the rest."""
+    return list(_display_columns(tuple(data_columns), tuple(tiebreaks)))
+
+
+@functools.lru_cache(maxsize=256)
+def _display_columns(data_columns: tuple[str, ...], tiebreaks: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`display_columns`, worked out once for a table's columns (every row of a thousand
+    players' standings asks it)."""
     shown: list[str] = []
     for c in data_columns:
         if c in ("won", "drawn", "lost"):
@@ -39,7 +47,7 @@ def display_columns(data_columns: Sequence[str], tiebreaks: Sequence[str]) -> li
     # reads for what it is.
     ranking += [c for c in ("played",) if c in shown and c not in ranking]
     head = [c for c in ("rank", "name") if c in shown]
-    return head + ranking + [c for c in shown if c not in head and c not in ranking]
+    return tuple(head + ranking + [c for c in shown if c not in head and c not in ranking])
 
 
 def ranking_columns(tiebreaks: Sequence[str]) -> set[str]:
@@ -56,7 +64,28 @@ def display_row(row: dict[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]
             out[RECORD] = f"{row.get('won', 0)}-{row.get('drawn', 0)}-{row.get('lost', 0)}"
         else:
             out[LABELS.get(c, c)] = v
-    return {c: out[c] for c in display_columns(list(row), tiebreaks)}
+    return {c: out[c] for c in _display_columns(tuple(row), tuple(tiebreaks))}
+
+
+@functools.lru_cache(maxsize=256)
+def cell_sources(data_columns: tuple[str, ...], tiebreaks: tuple[str, ...]) -> dict[str, str | None]:
+    """Each displayed column of rows with ``data_columns`` (in their order) -> the data key its
+    value is (None: the ``W-D-L`` record), as :func:`display_row` reads it: worked out once for
+    a table, not once a row (:func:`display_value`)."""
+    source: dict[str, str | None] = {}
+    for c in data_columns:
+        if c in ("won", "drawn", "lost"):
+            source[RECORD] = None
+        else:
+            source[LABELS.get(c, c)] = c
+    return {c: source[c] for c in _display_columns(data_columns, tiebreaks)}
+
+
+def display_value(row: dict[str, Any], source: str | None) -> Any:
+    """A displayed cell of ``row``: the value of its data key ``source``, or (None) its W-D-L record."""
+    if source is None:
+        return f"{row.get('won', 0)}-{row.get('drawn', 0)}-{row.get('lost', 0)}"
+    return row[source]
 
 
 def is_text_column(header: str) -> bool:

@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 import attrs
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from tournament import i18n
 from tournament.event import public as pub
@@ -214,6 +214,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        standings_view=standings_view, round_view=round_view, column_rules=column_rules,
                        prize_views=prize_views,
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
+                       grid_rows=functools.partial(grid_rows, label=words.label, lang=lang),
                        group_keys=_group_keys, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name)
     env.filters.update(label=words.label, header=words.header, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
@@ -256,6 +257,60 @@ def render(template: str, values: dict[str, Any], part: str | None = None, lang:
 # --- what the templates are given ------------------------------------------------------------------
 
 
+#: Table rows kept as made (:func:`grid_rows`), at most; all forgotten at once past it.
+ROWS_KEPT = 20_000
+_rows_made: dict[tuple, str] = {}
+
+
+def grid_rows(rows: Sequence[Sequence[Any]], links: Sequence[Any] | None, classes: Sequence[Any], compact: bool,
+              name_at: int, status_at: int, label: Callable[[Any], str], lang: str) -> Markup:
+    """The rows of the ``grid`` macro's table (``<tr>`` a row, in the macro's own markup), each
+    row's cells after its first made once and kept while they read the same: after a result a
+    thousand players' standings differ in the few rows whose player moved and in their ranks
+    (the first cell), and the rest is what was made before.  A cell as the macro shows a value:
+    nothing for None, text without direction controls, escaped; the name column (``name_at``)
+    linked when the row has a link; the status column's value through ``label``.  ``compact``:
+    the cells carry no class (the table's columns are styled by their place)."""
+    shared = (compact, name_at, status_at, lang if status_at >= 0 else None,
+              None if compact else tuple(map(str, classes)))
+    out = []
+    for i, row in enumerate(rows):
+        link = links[i] if links and i < len(links) else None
+        if not row:
+            out.append("<tr></tr>")
+            continue
+        rest = row[1:]
+        try:  # a value's type is in the key: 1, 1.0 and True are equal, not shown alike
+            key = (shared, link if name_at > 0 else None, tuple(rest), tuple(map(type, rest)))
+            tail = _rows_made.get(key)
+        except TypeError:  # a value that cannot be a key: made, not kept
+            key, tail = None, None
+        if tail is None:
+            tail = "".join(_grid_cell(k, v, link, classes, compact, name_at, status_at, label)
+                           for k, v in enumerate(rest, 1))
+            if key is not None:
+                if len(_rows_made) >= ROWS_KEPT:
+                    _rows_made.clear()
+                _rows_made[key] = tail
+        out.append(f"<tr>{_grid_cell(0, row[0], link, classes, compact, name_at, status_at, label)}{tail}</tr>")
+    return Markup("".join(out))
+
+
+def _grid_cell(i: int, v: Any, link: Any, classes: Sequence[Any], compact: bool, name_at: int, status_at: int,
+               label: Callable[[Any], str]) -> str:
+    """One cell of :func:`grid_rows`, as the ``grid`` macro made it."""
+    cls = "" if compact or i >= len(classes) else escape(_shown(classes[i]))
+    if link and i == name_at:
+        text = f'<a href="{escape(_shown(link))}">{escape(_shown(v))}</a>'
+    elif i == status_at:
+        text = escape(_shown(label(v)))
+    elif type(v) is int:  # a number: nothing to escape
+        text = str(v)
+    else:
+        text = escape(_shown(v))
+    return f"<td{cls}>{text}</td>"
+
+
 def _number(value: Any) -> Any:
     """A figure as people read it: 3 not 3.0, 2.5 as 2.5; nothing for no value."""
     if value is None:
@@ -288,15 +343,26 @@ def standings_view(table: dict[str, Any], keep: Iterable[str] | None = None) -> 
     """The standings as people read them (:func:`tournament.pages.display.display_row`): columns,
     rows of cells, each row's unit number; which columns are numbers (right-aligned), which rank
     (never hidden on a phone), which may be hidden on a phone.  ``keep``: only these columns."""
-    shown = [display.display_row(r, table["tiebreaks"]) for r in table["standings"]]
-    columns = list(shown[0]) if shown else []
+    data = table["standings"]
+    tiebreaks = tuple(table["tiebreaks"])
+    keys = tuple(data[0]) if data else ()
+    sources = display.cell_sources(keys, tiebreaks) if data else {}
+    columns = list(sources)
     if keep is not None:
         wanted = set(keep)
         columns = [c for c in columns if c in wanted]
     ranking = display.ranking_columns(table["tiebreaks"])
     numeric = {c for c in columns if not display.is_text_column(c)}
     optional = {c for c in columns if c not in ranking}
-    return {"columns": columns, "rows": [[_number(r[c]) for c in columns] for r in shown],
+    picked = [sources[c] for c in columns]
+    rows = []
+    for r in data:  # each row as display_row shows it (its columns worked out once: a thousand rows)
+        if tuple(r) == keys:
+            rows.append([_number(display.display_value(r, source)) for source in picked])
+        else:
+            shown = display.display_row(r, tiebreaks)
+            rows.append([_number(shown[c]) for c in columns])
+    return {"columns": columns, "rows": rows,
             "ids": [r["id"] for r in table["standings"]], "numeric": numeric, "optional": optional,
             "classes": [_cell_class(c, numeric, optional) for c in columns],
             "ranking": ranking, "record": display.RECORD in columns}

@@ -55,6 +55,8 @@ class EventStore:
         #: not): the venue's live stream looks at the file at once when it moves, not at every move.
         self.changes_logged = 0
         self._tables_seen: set[str] = set()
+        #: Within :meth:`read_once`: the whole event's players and tables as first read in it.
+        self._once: dict[str, list[Any]] | None = None
         self._group = False  # within :meth:`group`: each write a savepoint of the group's transaction
         #: Computes the ``standings`` snapshot people browse (:meth:`refresh_browsing`): set by the
         #: event layer, which opens and creates every event (:mod:`tournament.event.files`); a
@@ -116,6 +118,24 @@ class EventStore:
                 yield self
             finally:
                 self._group = False
+
+    @contextlib.contextmanager
+    def read_once(self) -> Iterator["EventStore"]:
+        """One read transaction (:meth:`reading`) in which the event's players and its tables,
+        all of them, are read once and handed again to whoever asks for them again (a copy of the
+        list each time): the hall's read of the whole event at a result asked for the players
+        four times and the tables twice, a thousand players' rows each time.  Nothing can change
+        them within the transaction, and nothing of it is kept after."""
+        if self._once is not None or self.conn.in_transaction:  # within a write: its own reads may change them
+            with self.reading():
+                yield self
+            return
+        with self.reading():
+            self._once = {}
+            try:
+                yield self
+            finally:
+                self._once = None
 
     @contextlib.contextmanager
     def reading(self) -> Iterator["EventStore"]:
@@ -254,6 +274,14 @@ class EventStore:
     # --- players and partnerships ------------------------------------------------
 
     def players(self) -> list[Player]:
+        once = self._once
+        if once is not None:
+            if "players" not in once:
+                once["players"] = self._players()
+            return list(once["players"])
+        return self._players()
+
+    def _players(self) -> list[Player]:
         return [Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"])
                 for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
                                     "ORDER BY id")]
@@ -347,6 +375,11 @@ class EventStore:
         return int(row[0]["n"] or 0)
 
     def tables(self, round_no: int | None = None) -> list[Table]:
+        once = self._once
+        if once is not None and round_no is None:
+            if "tables" not in once:
+                once["tables"] = self._tables("", [])
+            return list(once["tables"])
         where, params = ("WHERE r.number = ?", [round_no]) if round_no is not None else ("", [])
         return self._tables(where, params)
 
