@@ -17,6 +17,7 @@ templates, ready for a translation; until one is installed the sentences read as
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        prize_views=prize_views,
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
                        grid_rows=functools.partial(grid_rows, label=words.label, lang=lang),
+                       links_of=lambda units, links: [links.get(unit) for unit in units],
                        group_keys=_group_keys, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name)
     env.filters.update(label=words.label, header=words.header, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
@@ -355,10 +357,20 @@ def standings_view(table: dict[str, Any], keep: Iterable[str] | None = None) -> 
     numeric = {c for c in columns if not display.is_text_column(c)}
     optional = {c for c in columns if c not in ranking}
     picked = [sources[c] for c in columns]
+    # Each row as display_row shows it, its columns worked out once (a thousand rows): the plain
+    # values taken at once, the W-D-L record made.
+    record_at = [k for k, source in enumerate(picked) if source is None]
+    plain = [source if source is not None else keys[0] for source in picked]
+    take = operator.itemgetter(*plain) if len(plain) > 1 else (lambda r: (r[plain[0]],)) if plain else None
     rows = []
-    for r in data:  # each row as display_row shows it (its columns worked out once: a thousand rows)
-        if tuple(r) == keys:
-            rows.append([_number(display.display_value(r, source)) for source in picked])
+    for r in data:
+        if tuple(r) == keys and take is not None:
+            cells = [_number(v) for v in take(r)]
+            for k in record_at:
+                cells[k] = display.display_value(r, None)
+            rows.append(cells)
+        elif tuple(r) == keys:
+            rows.append([])
         else:
             shown = display.display_row(r, tiebreaks)
             rows.append([_number(shown[c]) for c in columns])
