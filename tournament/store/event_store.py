@@ -123,9 +123,10 @@ class EventStore:
     def read_once(self) -> Iterator["EventStore"]:
         """One read transaction (:meth:`reading`) in which the event's players and its tables,
         all of them, are read once and handed again to whoever asks for them again (a copy of the
-        list each time): the hall's read of the whole event at a result asked for the players
-        four times and the tables twice, a thousand players' rows each time.  Nothing can change
-        them within the transaction, and nothing of it is kept after."""
+        list each time; a round's tables taken from all of them): the hall's read of the whole
+        event at a result asked for the players four times and the tables once and then once a
+        round, a thousand players' rows each time.  Nothing can change them within the
+        transaction, and nothing of it is kept after."""
         if self._once is not None or self.conn.in_transaction:  # within a write: its own reads may change them
             with self.reading():
                 yield self
@@ -376,10 +377,11 @@ class EventStore:
 
     def tables(self, round_no: int | None = None) -> list[Table]:
         once = self._once
-        if once is not None and round_no is None:
+        if once is not None:  # every round's tables read at once, a round's taken from them
             if "tables" not in once:
                 once["tables"] = self._tables("", [])
-            return list(once["tables"])
+            found = once["tables"]
+            return list(found) if round_no is None else [t for t in found if t.round == round_no]
         where, params = ("WHERE r.number = ?", [round_no]) if round_no is not None else ("", [])
         return self._tables(where, params)
 
