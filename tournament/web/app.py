@@ -338,6 +338,34 @@ class _OnLoop:
         return not self.future.cancelled()  # a request given up before its turn is not made
 
 
+class _Then:
+    """Stands for a job's future where nothing awaits its answer (:meth:`VenueThread.submit_then`):
+    the answer, settled on the event loop, goes straight to a callback, handed how to get it (its
+    value, or its exception raised), with no future and no further turn of the loop."""
+
+    __slots__ = ("_then",)
+
+    def __init__(self, then: Callable[[Callable[[], Any]], None]) -> None:
+        self._then = then
+
+    def cancelled(self) -> bool:
+        return False
+
+    def set_result(self, value: Any) -> None:
+        self._hand(lambda: value)
+
+    def set_exception(self, failure: BaseException) -> None:
+        def failed() -> Any:
+            raise failure
+        self._hand(failed)
+
+    def _hand(self, outcome: Callable[[], Any]) -> None:
+        try:
+            self._then(outcome)
+        except Exception:  # noqa: BLE001 - never the end of the other answers of its group (_settle)
+            log.exception("an answer of the venue's thread could not be handed over")
+
+
 def _settle(settled: list[tuple[asyncio.Future, bool, Any]]) -> None:
     """On the event loop: the answers of one group, each to the request that waits for it."""
     for future, ok, value in settled:
@@ -388,6 +416,14 @@ class VenueThread:
         future = loop.create_future()
         self._jobs.put((_OnLoop(loop, future), fn, args, True))
         return future
+
+    def submit_then(self, loop: asyncio.AbstractEventLoop, then: Callable[[Callable[[], Any]], None],
+                    fn: Callable[..., Any], *args: Any) -> None:
+        """``fn(*args)`` on this thread, its answer handed to ``then`` on the event ``loop`` (as
+        :meth:`submit_async`, for a caller that awaits nothing: see :class:`_Then`)."""
+        if self._shut:
+            raise RuntimeError("the venue's thread has stopped: nothing more is done on the event file")
+        self._jobs.put((_OnLoop(loop, _Then(then)), fn, args, True))  # type: ignore[arg-type]
 
     def shutdown(self) -> None:
         """Stop once the jobs already given are done."""
@@ -1192,18 +1228,16 @@ class VenueServer(HallSite):
                         move: dict[str, Any] | _Refusal = _parsed(body)
                     except _Refusal as e:
                         move = e
-                    future = self._executor.submit_async(loop, self._move_job(token, round_no, table_no, move))
+                    self._executor.submit_then(loop, answered, self._move_job(token, round_no, table_no, move))
                 else:
-                    future = self._executor.submit_async(loop, self.venue.authorized_state, token, round_no,
-                                                         table_no)
+                    self._executor.submit_then(loop, answered, self.venue.authorized_state, token, round_no,
+                                               table_no)
             except Exception as e:  # noqa: BLE001 - a refusal (no such table), or a fault: as the routes answer it
                 failure = e
 
                 def failed() -> Any:
                     raise failure
                 answered(failed)
-                return
-            future.add_done_callback(lambda done_future: answered(done_future.result))
 
         return answer
 

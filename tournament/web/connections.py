@@ -289,7 +289,11 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
                 if not cycle.keep_alive:
                     content.append(b"connection: close\r\n")
                 content += (b"\r\n", body)
-                self.transport.write(b"".join(content))
+                transport = self.transport
+                if type(transport) is Coalesced and not transport._kept:  # (nothing else to go with it)
+                    transport._transport.write(b"".join(content))
+                else:
+                    transport.write(b"".join(content))
                 cycle.response_complete = True
                 if not cycle.keep_alive:
                     self.transport.close()
