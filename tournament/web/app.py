@@ -1215,13 +1215,14 @@ class VenueServer(HallSite):
 
         def answer(body: bytes, done: Callable[[Any], None]) -> None:
             request_id = next(self._request_ids)
-            self.buckets.take(who)
-            token, lang, _ = self._light_asker({"headers": headers})
+            lang = self.settings.lang
 
             def answered(outcome: Callable[[], Any]) -> None:
                 done(self._light_answer(request_id, lang, known, bool(dgn), outcome))
 
             try:
+                self.buckets.take(who)
+                token, lang, _ = self._light_asker({"headers": headers})
                 round_no, table_no = _int(round_text, "round"), _int(table_text, "table")
                 if dgn:
                     try:

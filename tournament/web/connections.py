@@ -42,6 +42,7 @@ import asyncio
 import collections
 import gc
 import json
+import logging
 from typing import Any, Callable
 
 import uvicorn
@@ -50,6 +51,8 @@ try:
     import httptools
 except ImportError:  # uvicorn reads with h11 then, and every request goes the ASGI way
     httptools = None
+
+log = logging.getLogger(__name__)
 
 #: Seconds a connection has to send a request's headers whole (after opening, after each answer).
 HEADER_TIMEOUT = 10.0
@@ -236,7 +239,12 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
                 path = url.path
                 if b"%" in path:
                     return None
-                return light(parser.get_method(), path.decode("ascii"), url.query or b"", self.headers, self.client)
+                try:
+                    return light(parser.get_method(), path.decode("ascii"), url.query or b"", self.headers,
+                                 self.client)
+                except Exception:  # noqa: BLE001 - a fault of the light path's: the request goes uvicorn's way
+                    log.exception("a request could not be looked at for the light path; it goes the ASGI way")
+                    return None
 
             def on_headers_complete(self) -> None:
                 taken = self._venue_light_of()
