@@ -1,4 +1,4 @@
-"""Where a table's move costs the tables' process its CPU, in two parts measured apart.
+"""Where a table's move costs the tables' process its CPU, in parts measured apart.
 
     python benchmarks/bench_venue_split.py [--tables 100] [--moves 60] [--seconds 20] [--seed 1]
 
@@ -11,6 +11,11 @@ hall); this splits the tables' process's share of it:
   hands it holds, as the table page sends them), all tables at once, through the light path and
   the venue's thread, each move committed to the event file as the server commits it; its CPU a
   move (this process's: the requests' making and reading here are a small part of it);
+* **the tables' server over its sockets**: ``tournament serve``'s application and uvicorn settings
+  in a process of their own, no hall, no readers; ``--tables`` keep-alive connections post their
+  game's moves once a second each for ``--seconds`` (moves spread out as a hall's come, most of
+  them committed on their own), its CPU a move: with a table's move answered by the connection itself
+  (:meth:`tournament.web.app.VenueServer.light_request`), then with every request the ASGI way;
 * **uvicorn's own floor**: a server started with the venue's uvicorn settings
   (:func:`tournament.web.connections.config`: httptools, the header timeout, the writes of a turn
   sent together) whose application answers every POST at once with a fixed body the size of a
@@ -70,6 +75,21 @@ async def app(scope, receive, send):
     await send({"type": "http.response.body", "body": body})
 connections.collect_less()
 uvicorn.Server(connections.config(app, host="127.0.0.1", port=int(sys.argv[1]), per_address=10 ** 6)).run()
+'''
+
+#: The tables' server over its sockets (``served``): the venue's application and uvicorn settings,
+#: its hot requests answered by the connection itself (``light``) or every request the ASGI way.
+SERVED = r'''
+import sys
+from pathlib import Path
+import uvicorn
+from tournament.web import connections
+from tournament.web.app import VenueServer
+path, port, mode = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+server = VenueServer(path, base_url=f"http://127.0.0.1:{port}", rate=1e9, burst=10 ** 9, hall_port=port + 1)
+server.light_below = mode == "light"
+connections.collect_less()
+uvicorn.Server(connections.config(server.asgi, host="127.0.0.1", port=port, per_address=10 ** 6)).run()
 '''
 
 
@@ -175,6 +195,53 @@ async def floor(args: argparse.Namespace, mode: str) -> tuple[int, float]:
         server.wait()
 
 
+async def served(args: argparse.Namespace, folder: Path, mode: str) -> tuple[int, float]:
+    """Moves taken, the tables' server's CPU a move: ``--tables`` tables post their game's moves
+    one a second each over keep-alive connections, for ``--seconds`` (no readers, no results, no
+    hall: moves spread out as a hall's), to a server whose hot requests go ``mode``'s way."""
+    path = folder / f"{mode}.db"
+    tables, games, tokens, _ = night(path, args.tables, args.seed)
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-c", SERVED, str(path), str(port), mode])
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                await asyncio.open_connection(HOST, port)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the tables' server did not start") from None
+                await asyncio.sleep(0.1)
+        stop = time.monotonic() + args.seconds
+        taken = [0]
+        rng = random.Random(args.seed)
+
+        async def table(number: int) -> None:
+            connection = Connection(port)
+            rev, held = 0, []
+            await asyncio.sleep(rng.random())
+            while time.monotonic() < stop and rev < len(games[number]):
+                sent = time.monotonic()
+                status, _, content = await connection.request(
+                    "POST", f"/api/v1/tables/1/{number}/dgn{asked(held)}", {"rev": rev, "text": games[number][rev]},
+                    {"authorization": f"Bearer {tokens[number]}"})
+                assert status == 200, (status, content)
+                answer = json.loads(content)
+                rev, held = answer["rev"], keys_after(held, answer.get("game"))
+                taken[0] += 1
+                await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - sent)))
+            connection.close()
+
+        await asyncio.sleep(0.5)
+        before = cpu_of(server.pid)
+        await asyncio.gather(*(table(t.number) for t in tables))
+        return taken[0], (cpu_of(server.pid) - before) / max(1, taken[0])
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100)
@@ -186,12 +253,18 @@ def main() -> None:
         moves, app_cpu, reference = application_alone(args, Path(folder))
     plain = asyncio.run(floor(args, "plain"))
     handed = asyncio.run(floor(args, "thread"))
+    with tempfile.TemporaryDirectory() as folder:
+        light = asyncio.run(served(args, Path(folder), "light"))
+        asgi = asyncio.run(served(args, Path(folder), "asgi"))
     print(f"the tables' process, split: {args.tables} tables")
     print(f"  the application alone (no uvicorn, no socket): {moves} moves, {app_cpu * 1000:.3f} ms of CPU a move "
           f"({app_cpu / reference:.1f} times the reference)")
     print(f"  uvicorn's own floor (a fixed answer, a request a second on each of {args.tables} connections): "
           f"{plain[1] * 1000:.3f} ms a request ({plain[0]} requests); the answer made on another thread: "
           f"{handed[1] * 1000:.3f} ms ({handed[0]} requests)")
+    print(f"  the tables' server over its sockets, moves spread out (a move a second on each of {args.tables} "
+          f"connections): {light[1] * 1000:.3f} ms a move with a table's move answered by the connection itself "
+          f"({light[0]} moves), {asgi[1] * 1000:.3f} ms the ASGI way ({asgi[0]} moves)")
     print(f"  reference, the same moves taken by the recorder in this process (domrec record's cost): "
           f"{reference * 1000:.3f} ms per move")
 

@@ -869,3 +869,107 @@ def test_a_page_that_holds_the_closed_hands_is_sent_the_rest(tmp_path, key, lang
     after = client.get(f"{url}{_asked(held)}", headers=headers).json()
     assert after["game"]["hands_from"] == len(keys) and _merged(held, after)["game"] == held["game"]
     restarted.close()
+
+
+def _raw(port: int, *sends: bytes, answers: int = 1) -> list[tuple[bytes, list[tuple[bytes, bytes]], bytes]]:
+    """Each answer read from one connection to 127.0.0.1:``port`` after writing ``sends`` (each in a
+    write of its own): its status line, its headers as written, its body."""
+    import socket
+    import time
+
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        for i, data in enumerate(sends):
+            if i:
+                time.sleep(0.2)  # (a read of its own on the server's side)
+            sock.sendall(data)
+        got, out = b"", []
+        while len(out) < answers:
+            while b"\r\n\r\n" not in got:
+                more = sock.recv(65536)
+                assert more, got
+                got += more
+            head, got = got.split(b"\r\n\r\n", 1)
+            status, *lines = head.split(b"\r\n")
+            headers = [tuple(line.split(b": ", 1)) for line in lines]
+            length = int(dict(headers)[b"content-length"])
+            while len(got) < length:
+                more = sock.recv(65536)
+                assert more
+                got += more
+            out.append((status, headers, got[:length]))
+            got = got[length:]
+        return out
+
+
+def test_the_connection_answers_as_the_routes_do(tmp_path, monkeypatch):
+    """A table's move and read answered by the connection itself, below ASGI
+    (VenueServer.light_request, connections.guarded), are written as the ASGI way writes them: the
+    same status line, headers (the request's id and the date aside) and body, for a move taken, a
+    read, and each refusal; a body that comes in two reads, a request behind another on the
+    connection, a write from another site's page, HTTP/1.0 and a query naming a language go the
+    ASGI way and are answered alike."""
+    from tournament.web.background import BackgroundVenue
+
+    path = _event(tmp_path)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        server, port = served.server, served.port
+        token = served.links["tables"][0]["token"]
+        taken = []
+        light_answer = server._light_answer
+        monkeypatch.setattr(server, "_light_answer", lambda *a: taken.append(1) or light_answer(*a))
+
+        def request(method, where, headers=(), body=None, version=b"1.1"):
+            lines = [f"{method} {where} HTTP/".encode() + version, b"host: 127.0.0.1"]
+            lines += [f"{k}: {v}".encode() for k, v in headers]
+            if body is not None:
+                lines.append(f"content-length: {len(body)}".encode())
+            return b"\r\n".join(lines) + b"\r\n\r\n" + (body or b"")
+
+        def plain(answer):
+            status, headers, body = answer
+            kept = sorted((k, v) for k, v in headers if k not in (b"x-request-id", b"date"))
+            data = json.loads(body)
+            data.pop("request_id", None)
+            return status, kept, data
+
+        def both(*sends, answers=1, light=True):
+            del taken[:]
+            below = [plain(a) for a in _raw(port, *sends, answers=answers)]
+            assert bool(taken) is light, sends
+            server.light_below = False
+            try:
+                asgi = [plain(a) for a in _raw(port, *sends, answers=answers)]
+            finally:
+                server.light_below = True
+            assert below == asgi
+            return below
+
+        auth = ("authorization", f"Bearer {token}")
+        es = [auth, ("accept-language", "es")]
+        url = "/api/v1/tables/1/1"
+        for headers in ([auth], es, [auth, ("cookie", "lang=es")]):
+            assert both(request("GET", url, headers))[0][0] == b"HTTP/1.1 200 OK"
+            both(request("GET", f"{url}?hands=x.1", headers))
+        move = json.dumps({"rev": 0, "text": "hand 1", "cid": "move-0001"}).encode()
+        first = both(request("POST", f"{url}/dgn", es, move))  # taken once, answered alike again
+        assert first[0][0] == b"HTTP/1.1 200 OK" and first[0][2]["rev"] == 1
+        for headers in ([auth], es):
+            for body in (b'{"rev": 0, "text": "y"}', b'{"rev": 1, "text": "9-9"}', b"{", b'{"rev": 1, "rev": 2}',
+                         b"[1]", b'{"rev": 1, "text": "\xff"}'):
+                assert both(request("POST", f"{url}/dgn", headers, body))[0][0] != b"HTTP/1.1 200 OK"
+            both(request("POST", "/api/v1/tables/1/x/dgn", headers, b"{}"))  # 404
+            both(request("POST", "/api/v1/tables/1/2/dgn", headers, b"{}"))  # 403: another table's key
+            both(request("GET", "/api/v1/tables/9/1", headers))
+        both(request("POST", f"{url}/dgn", [("authorization", "Bearer nope")], b"{}"))
+        both(request("GET", url))  # no key at all
+        # Two reads on one connection, one behind the other; a move's body in a read of its own.
+        both(request("GET", url, [auth]) + request("GET", url, es), answers=2)
+        whole = request("POST", f"{url}/dgn", [auth], b'{"rev": 1, "text": "9-9"}')
+        cut = whole.index(b"\r\n\r\n") + 6
+        both(whole[:cut], whole[cut:], light=False)
+        # The ASGI way: a write from another site's page, too large a body, HTTP/1.0, a language asked.
+        both(request("POST", f"{url}/dgn", [auth, ("origin", "http://elsewhere.example")], b"{}"), light=False)
+        both(request("POST", f"{url}/dgn", [auth], b"{" * (64 * 1024 + 1)), light=False)
+        assert both(request("GET", url, [auth], version=b"1.0"), light=False)[0][1].count((b"connection", b"close"))
+        both(request("GET", f"{url}?lang=es", [auth]), light=False)
+        assert server.call(server.venue.state, 1, 1)["rev"] == 1  # nothing refused was kept

@@ -184,6 +184,14 @@ class _Buckets:
     def __len__(self) -> int:
         return len(self._buckets)
 
+    def waits(self, who: str) -> bool:
+        """Whether :meth:`take` would make ``who`` wait now (nothing taken: a look only)."""
+        kept = self._buckets.get(who)
+        if kept is None:
+            return self.burst < 1
+        level, then = kept
+        return min(float(self.burst), level + (self.clock() - then) * self.rate) < 1
+
     def take(self, who: str) -> float:
         """0 if ``who`` may go on now, else how many seconds to wait."""
         now = self.clock()
@@ -330,6 +338,34 @@ class _OnLoop:
         return not self.future.cancelled()  # a request given up before its turn is not made
 
 
+class _Then:
+    """Stands for a job's future where nothing awaits its answer (:meth:`VenueThread.submit_then`):
+    the answer, settled on the event loop, goes straight to a callback, handed how to get it (its
+    value, or its exception raised), with no future and no further turn of the loop."""
+
+    __slots__ = ("_then",)
+
+    def __init__(self, then: Callable[[Callable[[], Any]], None]) -> None:
+        self._then = then
+
+    def cancelled(self) -> bool:
+        return False
+
+    def set_result(self, value: Any) -> None:
+        self._hand(lambda: value)
+
+    def set_exception(self, failure: BaseException) -> None:
+        def failed() -> Any:
+            raise failure
+        self._hand(failed)
+
+    def _hand(self, outcome: Callable[[], Any]) -> None:
+        try:
+            self._then(outcome)
+        except Exception:  # noqa: BLE001 - never the end of the other answers of its group (_settle)
+            log.exception("an answer of the venue's thread could not be handed over")
+
+
 def _settle(settled: list[tuple[asyncio.Future, bool, Any]]) -> None:
     """On the event loop: the answers of one group, each to the request that waits for it."""
     for future, ok, value in settled:
@@ -380,6 +416,14 @@ class VenueThread:
         future = loop.create_future()
         self._jobs.put((_OnLoop(loop, future), fn, args, True))
         return future
+
+    def submit_then(self, loop: asyncio.AbstractEventLoop, then: Callable[[Callable[[], Any]], None],
+                    fn: Callable[..., Any], *args: Any) -> None:
+        """``fn(*args)`` on this thread, its answer handed to ``then`` on the event ``loop`` (as
+        :meth:`submit_async`, for a caller that awaits nothing: see :class:`_Then`)."""
+        if self._shut:
+            raise RuntimeError("the venue's thread has stopped: nothing more is done on the event file")
+        self._jobs.put((_OnLoop(loop, _Then(then)), fn, args, True))  # type: ignore[arg-type]
 
     def shutdown(self) -> None:
         """Stop once the jobs already given are done."""
@@ -513,6 +557,9 @@ class Site(abc.ABC):
         #: (its links' address) and ``also_at``, the addresses it listens on (127.0.0.1, localhost).
         self.origins = frozenset(o for o in map(origin_of, (base_url, *also_at)) if o is not None)
         self.buckets = _Buckets(rate, burst)
+        # A request's id ties a one-line refusal to its line in the server's log: unique in the
+        # server's life (and unlike another run's), not a secret, so a counter after a random start.
+        self._request_ids = map("{:012x}".format, itertools.count(secrets.randbits(47)))
         loader = jinja2.FileSystemLoader(str(HERE / "templates"))
         # Every value a page shows loses its direction controls (finalize): an old event's name
         # could hold one; names are isolated in the templates (<bdi>).
@@ -554,9 +601,7 @@ class Site(abc.ABC):
 
     def _guarded(self, app: Any) -> Any:
         buckets = self.buckets
-        # A request's id ties a one-line refusal to its line in the server's log: unique in the
-        # server's life (and unlike another run's), not a secret, so a counter after a random start.
-        request_ids = map("{:012x}".format, itertools.count(secrets.randbits(47)))
+        request_ids = self._request_ids
 
         async def asgi(scope: dict, receive: Any, send: Any) -> None:
             if scope["type"] != "http":
@@ -620,7 +665,15 @@ class Site(abc.ABC):
                 if not started:
                     await _crashed(request_id, said)(scope, receive, send_with_headers)
 
+        # The hot requests answered below ASGI, by the connection itself (connections.guarded).
+        asgi.light_request = self.light_request  # type: ignore[attr-defined]
         return asgi
+
+    def light_request(self, method: bytes, path: str, query: bytes, headers: list[tuple[bytes, bytes]],
+                      client: tuple[str, int] | None) -> Callable[[bytes, Callable[[Any], None]], None] | None:
+        """A request the connection answers itself, below ASGI (see :meth:`VenueServer.light_request`),
+        once its body has come whole: how, or None (the ASGI way, as every other request)."""
+        return None
 
 
     async def _crash(self, request: Request, exc: Exception) -> Response:
@@ -944,6 +997,9 @@ class VenueServer(HallSite):
         self.on_change: list[Callable[[], None]] = []
         self.pins = pins
         self.idle_minutes = idle_minutes
+        #: A table's move and read answered by the connection itself (:meth:`light_request`); False:
+        #: every request the ASGI way (a test compares the two).
+        self.light_below = True
         names.prepare()  # (the first result entered would read it: a table's confirmation waiting)
         self._executor = VenueThread()
         self.venue: Venue = self._executor.submit(self._open, grouped=False).result()
@@ -1051,14 +1107,8 @@ class VenueServer(HallSite):
             handler = self._light_state
         else:
             return None
-        known = None
-        query = scope.get("query_string")
-        if query:
-            for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
-                if key != "hands":
-                    return None
-                known = value  # the last one, as Starlette's query_params.get has it
-        return handler, known
+        asked = _hands_asked(scope.get("query_string"))
+        return None if asked is False else (handler, asked)
 
     def _light_asker(self, scope: dict) -> tuple[str | None, str, str | None]:
         """The key (``Authorization: Bearer``, as :func:`_bearer`), the language (as
@@ -1117,6 +1167,96 @@ class VenueServer(HallSite):
             return await self.run(self.venue.authorized_state, token, round_no, table_no)
 
         return self._light_written(await self._answered(request_id, lang, known, False, work))
+
+    def light_request(self, method: bytes, path: str, query: bytes, headers: list[tuple[bytes, bytes]],
+                      client: tuple[str, int] | None) -> Callable[[bytes, Callable[[Any], None]], None] | None:
+        """A table's move or a read of its state, answered by the connection itself below ASGI
+        (:func:`tournament.web.connections.guarded`): no request-response cycle, task, ASGI
+        messages or guard's wrapper a request, the venue's answer written to the socket from the
+        callback of its trip to the venue's thread.  Asked once the request's headers are read;
+        taken only when nothing in it is unusual, and the guard would let it through: a query
+        holding nothing but ``hands`` (as :meth:`_light`), a move's body of a declared length
+        within the limit (no chunks, no ``Expect``), a read with none, no refusal of the guard's
+        due (its rate limit, a write's origin: those are answered the ASGI way, as is anything
+        else).  The same answers, statuses and headers as the routes (:meth:`_settled`, the
+        guard's headers; ``test_the_connection_answers_as_the_routes_do``).  Returns how to answer
+        it once its body has come (``answer(body, done)``: ``done`` is handed the status, headers
+        and body), or None."""
+        if not self.light_below:
+            return None
+        found = _HOT.fullmatch(path)
+        if found is None:
+            return None
+        round_text, table_text, dgn = found.groups()
+        if method != (b"POST" if dgn else b"GET"):
+            return None
+        known = _hands_asked(query)
+        if known is False:
+            return None
+        length = None
+        for name, value in headers:
+            if name == b"content-length":
+                if length is not None:
+                    return None
+                length = value
+            elif name in (b"transfer-encoding", b"expect"):
+                return None
+        if dgn:
+            if length is None or not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY:
+                return None
+            if not _same_origin({"headers": headers}, self.origins):
+                return None
+        elif length is not None:
+            return None
+        who = (client or ("?", 0))[0]
+        if self.buckets.waits(who):
+            return None
+        loop = asyncio.get_running_loop()
+
+        def answer(body: bytes, done: Callable[[Any], None]) -> None:
+            request_id = next(self._request_ids)
+            lang = self.settings.lang
+
+            def answered(outcome: Callable[[], Any]) -> None:
+                done(self._light_answer(request_id, lang, known, bool(dgn), outcome))
+
+            try:
+                self.buckets.take(who)
+                token, lang, _ = self._light_asker({"headers": headers})
+                round_no, table_no = _int(round_text, "round"), _int(table_text, "table")
+                if dgn:
+                    try:
+                        move: dict[str, Any] | _Refusal = _parsed(body)
+                    except _Refusal as e:
+                        move = e
+                    self._executor.submit_then(loop, answered, self._move_job(token, round_no, table_no, move))
+                else:
+                    self._executor.submit_then(loop, answered, self.venue.authorized_state, token, round_no,
+                                               table_no)
+            except Exception as e:  # noqa: BLE001 - a refusal (no such table), or a fault: as the routes answer it
+                failure = e
+
+                def failed() -> Any:
+                    raise failure
+                answered(failed)
+
+        return answer
+
+    def _light_answer(self, request_id: str, lang: str, known: str | None, wrote: bool,
+                      outcome: Callable[[], Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """What the connection writes for a request of :meth:`light_request`: its status, every
+        header the guard adds, its body; a fault answered and logged as the guard does."""
+        try:
+            written = self._light_written(self._settled(request_id, lang, known, wrote, outcome))
+            if written is None:
+                raise RuntimeError("no answer for a request that had come whole")
+            status, headers, body = written
+        except Exception:  # never a traceback to a client: one line, the detail in the log
+            log.exception("request %s failed", request_id)
+            crashed = _crashed(request_id, lambda text: self._said(text, lang))
+            status, headers, body = crashed.status_code, list(crashed.raw_headers), bytes(crashed.body)
+        headers += [(b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY]
+        return status, headers, body
 
     def _move_job(self, token: str | None, round_no: int, table_no: int,
                   body: dict[str, Any] | _Refusal) -> Callable[[], Any]:
@@ -1226,9 +1366,24 @@ class VenueServer(HallSite):
         """What :meth:`_answer` sends, before it is written: the body, its status and its own headers
         (None: the client went away before its request had come whole, and nobody is answered).
         Shared by the routes and the hot requests' light path (:meth:`_light`), so both answer alike."""
+        try:
+            value = await work()
+        except Exception as e:  # noqa: BLE001 - sorted by _settled as before (what it does not take, raised)
+            failure = e
+
+            def failed() -> Any:
+                raise failure
+            return self._settled(request_id, lang, known, wrote, failed, status)
+        return self._settled(request_id, lang, known, wrote, lambda: value, status)
+
+    def _settled(self, request_id: str, lang: str, known: str | None, wrote: bool, outcome: Callable[[], Any],
+                 status: int = 200) -> tuple[Any, int, dict[str, str]] | None:
+        """:meth:`_answered` once the work is done: ``outcome()`` gives its value or raises its
+        refusal (the connection's own light path, :meth:`VenueServer.light_request`, hands it a
+        future's ``result``)."""
         headers: dict[str, str] = {}
         try:
-            body: dict[str, Any] = self._translated(_since(await work(), known), lang)
+            body: dict[str, Any] = self._translated(_since(outcome(), known), lang)
             if wrote and self.venue.store.changes_logged != self._logged:
                 self._logged = self.venue.store.changes_logged
                 self._poke()  # the event changed: open pages hear of it now (a move alone logs nothing)
@@ -1588,6 +1743,19 @@ def origin_of(url: str) -> Origin | None:
     if scheme not in ("http", "https") or not parts.hostname:
         return None
     return scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80)
+
+
+def _hands_asked(query: bytes | None) -> str | None | bool:
+    """The ``hands`` a hot request's query asks for (the last one, as Starlette's
+    ``query_params.get`` has it; None: no query), or False: the query holds something else (a
+    language, ``log``), and the request goes the routes' way."""
+    known = None
+    if query:
+        for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            if key != "hands":
+                return False
+            known = value
+    return known
 
 
 def _same_origin(scope: dict, served: frozenset[Origin]) -> bool:

@@ -25,6 +25,16 @@ line and headers, then its body, each straight to the socket; here the writes ma
 of the event loop are joined and sent together at its end (:class:`Coalesced`).  Each write to a
 socket is a system call and, on the phone's side, a packet and a wake-up: a table's move cost the
 server two of them.
+
+And the two requests a hall makes most, a table's move and a read of its state, are answered by
+the connection itself when the application offers it (``light_request``, set on the ASGI
+application by :meth:`tournament.web.app.Site._guarded`): once such a request has come whole in
+what the socket handed over, the venue's answer is written to the socket from the callback of its
+trip to the venue's thread, without uvicorn's request-response cycle, its task, the ASGI messages
+and the guard's wrapper (0.1 to 0.2 ms of a move's CPU, measured apart by
+``benchmarks/bench_venue_split.py``).  Anything unusual (a body in several reads, ``Expect``,
+chunks, HTTP/1.0, an upgrade, a request behind another on the connection, a forwarded address
+believed) goes uvicorn's way, as every other request.
 """
 
 from __future__ import annotations
@@ -33,9 +43,17 @@ import asyncio
 import collections
 import gc
 import json
-from typing import Any
+import logging
+from typing import Any, Callable
 
 import uvicorn
+
+try:
+    import httptools
+except ImportError:  # uvicorn reads with h11 then, and every request goes the ASGI way
+    httptools = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
 
 #: Seconds a connection has to send a request's headers whole (after opening, after each answer).
 HEADER_TIMEOUT = 10.0
@@ -59,8 +77,10 @@ def config(app: Any, *, proxy_headers: bool = False, header_timeout: float = HEA
     from uvicorn.protocols.http.auto import AutoHTTPProtocol  # httptools where installed, else h11
 
     options.setdefault("log_level", "warning")
+    # Behind a proxy the client's address is the forwarded one, which only the ASGI way reads.
+    light = None if proxy_headers else getattr(app, "light_request", None)
     return uvicorn.Config(app, http=guarded(AutoHTTPProtocol, header_timeout, per_address,
-                                            frozenset(PROXIES) if proxy_headers else frozenset()),
+                                            frozenset(PROXIES) if proxy_headers else frozenset(), light),
                           proxy_headers=proxy_headers, forwarded_allow_ips=list(PROXIES) if proxy_headers else [],
                           lifespan="off", access_log=False, server_header=False, **options)
 
@@ -145,17 +165,148 @@ class Coalesced:
         return getattr(self._transport, name)
 
 
+class _NoEvent:
+    """What uvicorn sets on a connection's lost (a request's body it waits for): nothing waits."""
+
+    __slots__ = ()
+
+    def set(self) -> None:
+        pass
+
+
+class LightCycle:
+    """What stands for uvicorn's request-response cycle while a request answered by the connection
+    itself (see :func:`guarded`) is being answered: what uvicorn's protocol reads of a cycle
+    (whether its answer is complete, whether the connection stays open after it, whether the
+    client went away)."""
+
+    __slots__ = ("keep_alive", "response_complete", "disconnected", "message_event")
+
+    def __init__(self, keep_alive: bool) -> None:
+        self.keep_alive = keep_alive
+        self.response_complete = False
+        self.disconnected = False
+        self.message_event = _NoEvent()
+
+
+def _status_lines() -> dict[int, bytes]:
+    try:
+        from uvicorn.protocols.http.httptools_impl import STATUS_LINE
+    except ImportError:  # (no httptools: no light path either)
+        return {}
+    return STATUS_LINE
+
+
+Light = Callable[[bytes, str, bytes, list, Any], Callable[[bytes, Callable[[Any], None]], None] | None]
+
+
 def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: int,
-            uncounted: frozenset[str] = frozenset()) -> type[asyncio.Protocol]:
+            uncounted: frozenset[str] = frozenset(), light: Light | None = None) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol ``base`` (``HttpToolsProtocol`` or ``H11Protocol``: both keep
     ``client``, ``loop``, ``transport``, ``cycle`` and call ``on_response_complete``), with a
     deadline for each request's headers and a count of the connections open per address
-    (``uncounted``: a trusted proxy's), shared by the connections of one server."""
+    (``uncounted``: a trusted proxy's), shared by the connections of one server.
+
+    With ``light`` (the application's ``light_request``) and httptools' protocol, a request the
+    application takes is answered here (:meth:`Guarded._venue_light_of`): ``light(method, path,
+    query, headers, client)``, asked once its headers are read, gives how to answer it once its
+    body has come whole in the same read from the socket (else it goes uvicorn's way after all,
+    as it would have)."""
     open_at: collections.Counter[str] = collections.Counter()
+    status_lines = _status_lines()
+    if not status_lines or not hasattr(base, "on_headers_complete"):
+        light = None
 
     class Guarded(base):  # type: ignore[valid-type, misc]
         #: Connections open per client address (for the curious and the tests).
         opened = open_at
+        #: The request being read that the connection answers itself: how, and its body so far.
+        _venue_pending: tuple[Callable[[bytes, Callable[[Any], None]], None], bytearray] | None = None
+
+        if light is not None:
+            def _venue_light_of(self) -> Callable[[bytes, Callable[[Any], None]], None] | None:
+                """How the application answers the request whose headers were just read, or None."""
+                cycle = self.cycle
+                if (cycle is not None and not cycle.response_complete) or self.pipeline or self.expect_100_continue \
+                        or self.root_path:
+                    return None
+                parser = self.parser
+                try:
+                    if parser.should_upgrade() or parser.get_http_version() != "1.1":
+                        return None
+                    url = httptools.parse_url(self.url)
+                except Exception:  # noqa: BLE001 - uvicorn's way says what is wrong with it
+                    return None
+                path = url.path
+                if b"%" in path:
+                    return None
+                try:
+                    return light(parser.get_method(), path.decode("ascii"), url.query or b"", self.headers,
+                                 self.client)
+                except Exception:  # noqa: BLE001 - a fault of the light path's: the request goes uvicorn's way
+                    log.exception("a request could not be looked at for the light path; it goes the ASGI way")
+                    return None
+
+            def on_headers_complete(self) -> None:
+                taken = self._venue_light_of()
+                if taken is None:
+                    super().on_headers_complete()
+                else:
+                    self._venue_pending = (taken, bytearray())
+
+            def on_body(self, body: bytes) -> None:
+                if self._venue_pending is not None:
+                    self._venue_pending[1].extend(body)
+                else:
+                    super().on_body(body)
+
+            def on_message_complete(self) -> None:
+                if self._venue_pending is None:
+                    super().on_message_complete()
+                    return
+                answer, body = self._venue_pending
+                self._venue_pending = None
+                cycle = LightCycle(self.parser.should_keep_alive())
+                self.cycle = cycle  # type: ignore[assignment]
+                answer(bytes(body), lambda answered: self._venue_answered(cycle, answered))
+
+            def data_received(self, data: bytes) -> None:
+                try:
+                    super().data_received(data)
+                finally:
+                    pending, self._venue_pending = self._venue_pending, None
+                    if pending is not None and self.parser is not None and not self.transport.is_closing():
+                        # Its body comes in more than one read: uvicorn's way after all, the part
+                        # already read handed over as uvicorn would have.
+                        super().on_headers_complete()
+                        if pending[1]:
+                            super().on_body(bytes(pending[1]))
+
+            def _venue_answered(self, cycle: LightCycle, answered: tuple[int, list, bytes]) -> None:
+                """The application's answer of a request taken by :meth:`_venue_light_of`, written
+                as uvicorn writes one (its default headers, ``connection: close`` when the
+                connection ends with it), in one write."""
+                if cycle.disconnected or self.transport.is_closing():
+                    cycle.response_complete = True
+                    return
+                status, headers, body = answered
+                content = [status_lines[status]]
+                for name, value in self.server_state.default_headers:
+                    content += (name, b": ", value, b"\r\n")
+                for name, value in headers:
+                    content += (name, b": ", value, b"\r\n")
+                if not cycle.keep_alive:
+                    content.append(b"connection: close\r\n")
+                content += (b"\r\n", body)
+                transport = self.transport
+                if type(transport) is Coalesced and not transport._kept:  # (nothing else to go with it)
+                    transport._transport.write(b"".join(content))
+                else:
+                    transport.write(b"".join(content))
+                cycle.response_complete = True
+                if not cycle.keep_alive:
+                    self.transport.close()
+                self.on_response_complete()
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             transport = Coalesced(transport, self.loop)  # type: ignore[arg-type]
