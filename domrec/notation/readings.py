@@ -70,13 +70,25 @@ class Option:
     on: str | None = None
 
 
-@attrs.define
 class Failure:
-    """How far a reading got (typed moves accepted; one more for the hand's close), and why it stopped."""
+    """How far a reading got (typed moves accepted; one more for the hand's close), and why it
+    stopped: its problem is placed (given its line and column) only when asked for, as most
+    failures are passed by one that got further."""
 
-    depth: int
-    problem: Problem
-    stop: tuple[_HandText, int, int] | None
+    __slots__ = ("depth", "stop", "_problem", "_place")
+
+    def __init__(self, depth: int, problem: Problem, stop: tuple[_HandText, int, int] | None,
+                 place: Callable[[], Problem] | None = None) -> None:
+        self.depth = depth
+        self.stop = stop
+        self._problem = problem
+        self._place = place
+
+    @property
+    def problem(self) -> Problem:
+        if self._place is not None:
+            self._problem, self._place = self._place(), None
+        return self._problem
 
 
 @attrs.define
@@ -143,6 +155,8 @@ class HandReading:
         #: (typed move, the Game's position key) -> what the readings from that position gave, in
         #: order (see :meth:`_enter`): a reading that reaches a position met before takes those.
         self._merged: dict[tuple, list[tuple[str, tuple, dict[str, int] | None]]] = {}
+        #: (typed move, option) -> its token and its move, made once a hand (see :meth:`_push`).
+        self._made: dict[tuple[int, Option], tuple[_MoveTok, Any]] = {}
         #: The Game as the readings :meth:`run` may choose left it (:meth:`_keeps`): (path, checkpoint,
         #: copies of ``here``, ``seats_here`` and ``typed``, totals).
         self._kept: list[tuple] = []
@@ -396,10 +410,13 @@ class HandReading:
     # --- one move --------------------------------------------------------------------------
 
     def _push(self, j: int, opt: Option, repair: bool, mv: _MoveTok | None = None) -> None:
-        if mv is None or opt.on is not None:
-            mv = self.move_tok(j, opt.on)
-        seat = mv.seat if mv.seat is not None else opt.seat
-        move = _built(seat, mv.data, self.complete)
+        made = self._made.get((j, opt))
+        if made is None:
+            if mv is None or opt.on is not None:
+                mv = self.move_tok(j, opt.on)
+            seat = mv.seat if mv.seat is not None else opt.seat
+            made = self._made[j, opt] = (mv, _built(seat, mv.data, self.complete))
+        mv, move = made
         try:
             self.g.push(move, repair=repair)
         except _game_refused() as e:
@@ -419,12 +436,13 @@ class HandReading:
         refuses those that are not open and do not match), and those of them the engine says
         it refuses (:meth:`~domrec.game.Game.places`: the tiles it may go on; empty where the
         engine does not say)."""
-        seen: list[str] = []
+        seen: dict[str, None] = {}
         for m in self.g.moves:
             text = getattr(m, "play", None)
-            if text is not None and type(m).__name__ == "Play" and text not in seen:
-                seen.append(text)
-        opts = [Option(opt.seat, t) for t in seen]
+            if text is not None and type(m).__name__ == "Play":
+                seen[text] = None
+        seat = opt.seat
+        opts = [_option(seat, t) for t in seen]
         fits = self.g.places(self.hand.moves[j]["play"])
         if fits is None:
             return opts, _NONE
@@ -443,8 +461,8 @@ class HandReading:
         if self.best is not None and self.best.depth >= j:
             return
         number = problem.move or len(self.here) + 1
-        placed = self.place(problem, mv.pos, self.seat_at(j))
-        self.best = Failure(j, placed, (self.hand, j, number))
+        self.best = Failure(j, problem, (self.hand, j, number),
+                            lambda place=self.place, at=mv.pos, seat=self.seat_at(j): place(problem, at, seat))
 
     def _fail_end(self, problem: Problem) -> None:
         depth = len(self.hand.moves) + 1
@@ -611,14 +629,14 @@ _NONE: frozenset = frozenset()
 
 #: The one option of a move whose seat is typed, and of each seat (made once).
 _TYPED = [Option(None)]
-_OPTIONS: dict[str, Option] = {}
+_OPTIONS: dict[tuple[str | None, str | None], Option] = {}
 
 
-def _option(seat: str) -> Option:
+def _option(seat: str | None, on: str | None = None) -> Option:
     try:
-        return _OPTIONS[seat]
+        return _OPTIONS[seat, on]
     except KeyError:
-        return _OPTIONS.setdefault(seat, Option(seat)) if len(_OPTIONS) < 256 else Option(seat)
+        return _OPTIONS.setdefault((seat, on), Option(seat, on)) if len(_OPTIONS) < 4096 else Option(seat, on)
 
 
 #: (complete, seat, the typed move's data as items) -> the move: an archive types the same moves
@@ -658,9 +676,15 @@ def _frozen(value: Any) -> Any:
 
 def _game_refused() -> type:
     """:class:`domrec.game.Refused` (the Game API is imported when a hand is read through it)."""
-    from domrec.game import Refused
+    global _REFUSAL
+    if _REFUSAL is None:
+        from domrec.game import Refused
 
-    return Refused
+        _REFUSAL = Refused
+    return _REFUSAL
+
+
+_REFUSAL: type | None = None
 
 
 class _Refused(Exception):
