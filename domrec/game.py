@@ -430,6 +430,20 @@ class Game:
             return list(ask())
         return [state.to_move] if state.to_move is not None else []
 
+    def places(self, play: str) -> frozenset | None:
+        """The tiles on the table that the tile written ``play`` may be set on now, as the engine
+        says (its hand state's ``places``): it refuses that tile set on any other.  ``None`` where
+        the engine does not say, or ``play`` is not a tile."""
+        ask = getattr(self._state, "places", None)
+        if ask is None:
+            return None
+        from domrec import tiles as T
+
+        try:
+            return frozenset(ask(T.tile(play)))
+        except T.TileError:
+            return None
+
     @property
     def refusal_keeps_state(self) -> bool:
         """Whether a move the engine refuses leaves the hand as it was even under ``push(...,

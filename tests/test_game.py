@@ -778,3 +778,37 @@ def test_a_game_made_from_a_record_between_hands_forks_and_checkpoints(config):
     assert snapshot(twin) == snapshot(g)
     twin.start_hand(record.hands[1].deal if len(record.hands) > 1 else None)
     assert not g.in_hand
+
+
+# --- what the engine says a tile may go on (the DGN reader's readings) ---------------------------
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] in ("competitive", "horse-race")],
+                         ids=[i for c, i in zip(CONFIGS, IDS) if c[0] in ("competitive", "horse-race")])
+@pytest.mark.parametrize("deal_known", [True, False], ids=["deal", "no-deal"])
+def test_a_tile_set_on_a_tile_places_does_not_name_is_refused(config, deal_known):
+    """``Game.places`` lets the DGN reader count a tile's option as refused without pushing it:
+    every tile on the table it does not name must be one the engine refuses the tile on."""
+    record = simulated(config)
+    g = new_game(record)
+    tried = 0
+    for h in record.hands[:2] if deal_known else record.hands[:1]:  # (a hand without its deal is left open)
+        deal = h.deal if deal_known else Deal(hands={}, row=h.deal.row, piles=h.deal.piles,
+                                              lead_draw=h.deal.lead_draw, boneyard=h.deal.boneyard)
+        g.start_hand(deal, h.leader, h.comment)
+        for move in h.moves:
+            if type(move) is Play and g.moves:
+                fits = g.places(move.play)
+                assert fits is not None
+                for on in dict.fromkeys(m.play for m in g.moves if type(m) is Play):
+                    if T.tile(on) in fits:
+                        continue
+                    before = snapshot(g)
+                    with pytest.raises(Refused):
+                        g.push(attrs.evolve(move, on=on))
+                    assert snapshot(g) == before
+                    tried += 1
+            g.push(move)
+        if deal_known:
+            g.end_hand(claim=h.result)
+    assert tried > 0

@@ -484,10 +484,14 @@ def clone_value(value: Any, memo: dict[int, Any]) -> Any:
     if kind in _CONTAINERS:  # (one copy of a container held twice: a state may name one list two ways)
         twin = memo.get(id(value))
         if twin is None:
+            # (a container of shared values only, the usual one, copied in one call: the kinds
+            # are checked by the set's own loop)
             if kind is dict:
-                twin = {k: v if type(v) in _SHARED else clone_value(v, memo) for k, v in value.items()}
+                twin = value.copy() if _SHARED.issuperset(map(type, value.values())) else {
+                    k: v if type(v) in _SHARED else clone_value(v, memo) for k, v in value.items()}
             elif kind is list:
-                twin = [v if type(v) in _SHARED else clone_value(v, memo) for v in value]
+                twin = value.copy() if _SHARED.issuperset(map(type, value)) else [
+                    v if type(v) in _SHARED else clone_value(v, memo) for v in value]
             else:
                 twin = value.copy()  # (a set holds hashable values: tiles, seats, numbers)
             memo[id(value)] = twin
@@ -594,9 +598,14 @@ def _key_value(value: Any, memo: dict[int, int]) -> Any:
     kind = type(value)
     if kind in _SHARED:
         return value
+    # (a container of shared values only, the usual one, made a tuple in one call)
     if kind is dict:
+        if _SHARED.issuperset(map(type, value.values())):
+            return tuple(value.items())
         return tuple((k, v if type(v) in _SHARED else _key_value(v, memo)) for k, v in value.items())
     if kind is list or kind is tuple:
+        if _SHARED.issuperset(map(type, value)):
+            return tuple(value)
         return tuple(v if type(v) in _SHARED else _key_value(v, memo) for v in value)
     if kind is set:
         return frozenset(value)

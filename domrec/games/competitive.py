@@ -160,6 +160,18 @@ class CompetitiveHand:
             ends = (ends[1], ends[0])
         return ends, tuple(self.masks.values()), self.to_move, self.passes, self.over, self.end, self.out_seat
 
+    def places(self, t: Tile) -> list[Tile]:
+        """The tiles of the line that ``t`` may be laid on now: an end showing one of its
+        numbers.  A play of ``t`` set on any other tile is refused (empty before the lead), so a
+        reader trying which end a tile went on need not try the others on the engine."""
+        lp, rp = self._lp, self._rp
+        if lp is None:
+            return []
+        out = [self._lt] if t.high == lp or t.low == lp else []
+        if t.high == rp or t.low == rp:
+            out.append(self._rt)
+        return out
+
     @property
     def hands(self) -> dict[str, set[Tile]]:
         """Each seat's tiles, as sets (for messages and callers outside the replay)."""

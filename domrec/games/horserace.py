@@ -357,6 +357,12 @@ class HorseRaceHand:
             return t.low
         return None
 
+    def places(self, t: Tile) -> list[Tile]:
+        """The tiles on the table that ``t`` may be set on now, in play order: those with a free
+        spot it joins.  A play of ``t`` set on any other tile is refused, so a reader trying which
+        tile a tile went on need not try the others on the engine."""
+        return [on for on in self._spots if self._spot(on, t) is not None]
+
     # --- questions the rules ask ---------------------------------------------------
 
     def _fit(self, seat: str) -> tuple[Tile, Tile] | None:

@@ -14,7 +14,7 @@ It relies on the move patterns of :mod:`domrec.notation.tokens` and on
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import attrs
 
@@ -45,6 +45,26 @@ def _offset(text: str, spot: Any) -> int:
         end = text.find("\n", base)
         return base + _word_offset(text[base:] if end < 0 else text[base:end], k)
     return spot
+
+
+def _offsets(text: str) -> Callable[[Any], int]:
+    """:func:`_offset` for many spots of ``text``: each line's word starts found once (a reader
+    asks for every move's offset, and a line holds many moves)."""
+    lines: dict[int, list[int]] = {}
+
+    def offset(spot: Any) -> int:
+        if type(spot) is not tuple:
+            return spot
+        base, k = spot
+        starts = lines.get(base)
+        if starts is None:
+            end = text.find("\n", base)
+            line = text[base:] if end < 0 else text[base:end]
+            starts = lines[base] = [m.start() for m in _WORD.finditer(line)]
+            starts.append(len(line))  # (past the last word: the line's end, as _word_offset says)
+        return base + (starts[k] if 0 <= k < len(starts) else starts[-1])
+
+    return offset
 
 
 _MOVE_POINTER = re.compile(r"/hands/([0-9]+)/moves/([0-9]+)(?:/|\Z)")

@@ -70,13 +70,25 @@ class Option:
     on: str | None = None
 
 
-@attrs.define
 class Failure:
-    """How far a reading got (typed moves accepted; one more for the hand's close), and why it stopped."""
+    """How far a reading got (typed moves accepted; one more for the hand's close), and why it
+    stopped: its problem is placed (given its line and column) only when asked for, as most
+    failures are passed by one that got further."""
 
-    depth: int
-    problem: Problem
-    stop: tuple[_HandText, int, int] | None
+    __slots__ = ("depth", "stop", "_problem", "_place")
+
+    def __init__(self, depth: int, problem: Problem, stop: tuple[_HandText, int, int] | None,
+                 place: Callable[[], Problem] | None = None) -> None:
+        self.depth = depth
+        self.stop = stop
+        self._problem = problem
+        self._place = place
+
+    @property
+    def problem(self) -> Problem:
+        if self._place is not None:
+            self._problem, self._place = self._place(), None
+        return self._problem
 
 
 @attrs.define
@@ -143,7 +155,13 @@ class HandReading:
         #: (typed move, the Game's position key) -> what the readings from that position gave, in
         #: order (see :meth:`_enter`): a reading that reaches a position met before takes those.
         self._merged: dict[tuple, list[tuple[str, tuple, dict[str, int] | None]]] = {}
-        #: The positions whose readings are being walked: (length of the path to each, its events).
+        #: (typed move, option) -> its token and its move, made once a hand (see :meth:`_push`).
+        self._made: dict[tuple[int, Option], tuple[_MoveTok, Any]] = {}
+        #: The Game as the readings :meth:`run` may choose left it (:meth:`_keeps`): (path, checkpoint,
+        #: copies of ``here``, ``seats_here`` and ``typed``, totals).
+        self._kept: list[tuple] = []
+        #: The positions whose readings are being walked: (length of the path to each, its events;
+        #: a position walked within another is one event of the other's).
         self._recording: list[tuple[int, list]] = []
 
     # --- the walk ------------------------------------------------------------------------
@@ -159,8 +177,7 @@ class HandReading:
             return Outcome(problem=self._ask(f"more than {many} of hand {self.hand.number} fit what is typed"))
         legal = self.readings
         if self.claim is not None and self.claim.scores:
-            claimed = [r for r in legal if all(self._hand_scores(r[1]).get(side) == n
-                                               for side, n in self.claim.scores.items())]
+            claimed = [r for r in legal if self._claimed(r[1])]
             legal = claimed or legal
         if not legal:
             return self._failed()
@@ -168,6 +185,14 @@ class HandReading:
         if len(scores) > 1 and not self.for_now:
             return Outcome(problem=self._parting(legal))
         path = legal[0][0]
+        kept = next((k for k in self._kept if k[0] == path), None)
+        if kept is not None:  # the Game as the chosen reading left it, taken as it was kept
+            _, cp, here, seats_here, typed, _ = kept
+            self.g.restore(cp, last=True)
+            self.here[:], self.seats_here[:], self.typed[:] = here, seats_here, typed
+            self.readings = [((), legal[0][1])]
+            self.forced = dict(path)
+            return Outcome(note=self._chosen_note(legal, path))
         cp, j, lens = self.root
         self.g.restore(cp)
         self._cut(lens)
@@ -202,6 +227,7 @@ class HandReading:
                     self._fail(j, Problem(f"{self.hp}/moves/{k}", f"whose move is this? {why}", "", "illegal",
                                           hand=hand.number, move=k + 1), mv, None)
                     return
+            unfit = _NONE
             if len(opts) == 1:
                 try:
                     self._push(j, opts[0], repair=True, mv=mv)
@@ -209,15 +235,19 @@ class HandReading:
                     if not (self._ambiguous(e.refusal, j, opts[0]) and self.forced is None):
                         self._fail(j, e.refusal.problem, self.move_tok(j, opts[0].on), opts[0].seat)
                         return
-                    opts = self._expand(opts[0])
+                    opts, unfit = self._expand(opts[0], j)
                 else:
                     j += 1
                     continue
-            self._branch(j, opts, path)
+            self._branch(j, opts, path, unfit)
             return
         self._leaf(path)
 
-    def _branch(self, j: int, opts: list[Option], path: tuple[tuple[int, Option], ...]) -> None:
+    def _branch(self, j: int, opts: list[Option], path: tuple[tuple[int, Option], ...],
+                unfit: frozenset = frozenset()) -> None:
+        """Each option of typed move ``j`` tried from the Game as it is.  ``unfit``: options the
+        engine says it refuses (:meth:`_expand`): each counts as a refusal without being pushed,
+        unless its refusal would be the furthest failure so far (then its words are the engine's)."""
         g = self.g
         cp = g.checkpoint()
         lens = (len(self.here), len(self.seats_here), len(self.typed))
@@ -232,6 +262,9 @@ class HandReading:
         keeps = g.refusal_keeps_state
         while queue and not self.stopped:
             opt = queue.pop(0)
+            if opt in unfit and self.best is not None and self.best.depth >= j:
+                self.tried += 1  # (refused, as the engine would: the state is untouched)
+                continue
             if not fresh:
                 g.restore(cp, last=keeps and not queue and opt.on is not None and cp is not self.root[0])
                 self._cut(lens)
@@ -244,12 +277,12 @@ class HandReading:
                         g.restore(cp)
                         self._cut(lens)
                     fresh = True
-                    queue[0:0] = self._expand(opt)
+                    more, unfit_more = self._expand(opt, j)
+                    queue[0:0] = more
+                    unfit = unfit | unfit_more
                     continue
                 self._fail(j, e.refusal.problem, self.move_tok(j, opt.on), opt.seat)
                 self.tried += 1
-                if self._recording:
-                    self._event(_REFUSED, path, None)
                 fresh = keeps  # (nothing to put back before the next option)
                 continue
             self.choices.setdefault(j, [])
@@ -282,7 +315,11 @@ class HandReading:
             self._again(events, path)
             return
         events = []
-        self._recording.append((len(path), events))
+        recording = self._recording
+        if recording:  # (the position being walked around this one holds its events as one)
+            start, outer = recording[-1]
+            outer.append((_SUB, path[start:], events))
+        recording.append((len(path), events))
         try:
             self._walk(j, path)
         finally:
@@ -290,20 +327,24 @@ class HandReading:
         if not self.stopped:
             self._merged[key] = events
 
-    def _event(self, kind: str, path: tuple[tuple[int, Option], ...], scores: dict[str, int] | None) -> None:
-        """A refused option or a reading's end, for each position being walked (its path after it)."""
-        for start, events in self._recording:
-            events.append((kind, path[start:], scores))
-
     def _again(self, events: list, prefix: tuple[tuple[int, Option], ...]) -> None:
-        """What the walk from a position met before gave, taken again after ``prefix``."""
+        """What the walk from a position met before gave, taken again after ``prefix`` (and held,
+        as one event, by the position being walked around this one)."""
+        recording = self._recording
+        if recording:
+            start, outer = recording[-1]
+            outer.append((_SUB, prefix[start:], events))
+        self._take(events, prefix)
+
+    def _take(self, events: list, prefix: tuple[tuple[int, Option], ...]) -> None:
+        """The readings' ends ``events`` holds (a position's within it taken in place), in order,
+        each path after ``prefix``: counted, and the legal ones read."""
         for kind, rest, scores in events:
             if self.stopped:
                 return
             path = prefix + rest
-            if self._recording:
-                self._event(kind, path, scores)
-            if kind is _REFUSED:
+            if kind is _SUB:
+                self._take(scores, path)
                 continue
             self.again += 1
             if self.again > AGAIN_LIMIT:
@@ -328,12 +369,34 @@ class HandReading:
                     raise
                 self._fail_end(refusal)
                 if self._recording:
-                    self._event(_LEAF, path, None)
+                    start, events = self._recording[-1]
+                    events.append((_LEAF, path[start:], None))
                 return
         scores = dict(g.totals)
         if self._recording:
-            self._event(_LEAF, path, scores)
+            start, events = self._recording[-1]
+            events.append((_LEAF, path[start:], scores))
+        if self.root is not None and self.forced is None and len(self._kept) < 2 and self._keeps(scores):
+            self._kept.append((path, g.checkpoint(), list(self.here), list(self.seats_here), list(self.typed),
+                               scores))
         self._read(path, scores)
+
+    def _keeps(self, scores: dict[str, int]) -> bool:
+        """Whether the reading just read, with these totals, may be the one :meth:`run` chooses
+        (the first, or the first giving the scores the ``end`` line claims), and the Game as it
+        left it is not kept yet: then it is kept, and the chosen reading is not played again.
+        (The reading chosen is always one read on the engine: one taken again from a position
+        met before comes after the reading that walked from there, with the same totals.)"""
+        if not self._kept:
+            return True
+        if self.claim is None or not self.claim.scores:
+            return False
+        return self._claimed(scores) and not self._claimed(self._kept[0][5])
+
+    def _claimed(self, totals: dict[str, int]) -> bool:
+        """Whether these totals give the hand the scores its ``end`` line claims."""
+        hand = self._hand_scores(totals)
+        return all(hand.get(side) == n for side, n in self.claim.scores.items())
 
     def _read(self, path: tuple[tuple[int, Option], ...], scores: dict[str, int]) -> None:
         """A legal reading, with the totals it gives."""
@@ -347,10 +410,13 @@ class HandReading:
     # --- one move --------------------------------------------------------------------------
 
     def _push(self, j: int, opt: Option, repair: bool, mv: _MoveTok | None = None) -> None:
-        if mv is None or opt.on is not None:
-            mv = self.move_tok(j, opt.on)
-        seat = mv.seat if mv.seat is not None else opt.seat
-        move = _built(seat, mv.data, self.complete)
+        made = self._made.get((j, opt))
+        if made is None:
+            if mv is None or opt.on is not None:
+                mv = self.move_tok(j, opt.on)
+            seat = mv.seat if mv.seat is not None else opt.seat
+            made = self._made[j, opt] = (mv, _built(seat, mv.data, self.complete))
+        mv, move = made
         try:
             self.g.push(move, repair=repair)
         except _game_refused() as e:
@@ -365,15 +431,24 @@ class HandReading:
         return (opt.on is None and "on" not in data and "play" in data
                 and refusal.problem.pointer.endswith("/on") and refusal.problem.kind == "illegal")
 
-    def _expand(self, opt: Option) -> list[Option]:
+    def _expand(self, opt: Option, j: int) -> tuple[list[Option], frozenset]:
         """The tile on each tile laid so far in the hand, the earliest laid first (the engine
-        refuses those that are not open and do not match)."""
-        seen: list[str] = []
+        refuses those that are not open and do not match), and those of them the engine says
+        it refuses (:meth:`~domrec.game.Game.places`: the tiles it may go on; empty where the
+        engine does not say)."""
+        seen: dict[str, None] = {}
         for m in self.g.moves:
             text = getattr(m, "play", None)
-            if text is not None and type(m).__name__ == "Play" and text not in seen:
-                seen.append(text)
-        return [Option(opt.seat, t) for t in seen]
+            if text is not None and type(m).__name__ == "Play":
+                seen[text] = None
+        seat = opt.seat
+        opts = [_option(seat, t) for t in seen]
+        fits = self.g.places(self.hand.moves[j]["play"])
+        if fits is None:
+            return opts, _NONE
+        from domrec import tiles as T
+
+        return opts, frozenset(o for o in opts if T.tile(o.on) not in fits)
 
     def _cut(self, lens: tuple[int, int, int]) -> None:
         del self.here[lens[0]:]
@@ -386,8 +461,8 @@ class HandReading:
         if self.best is not None and self.best.depth >= j:
             return
         number = problem.move or len(self.here) + 1
-        placed = self.place(problem, mv.pos, self.seat_at(j))
-        self.best = Failure(j, placed, (self.hand, j, number))
+        self.best = Failure(j, problem, (self.hand, j, number),
+                            lambda place=self.place, at=mv.pos, seat=self.seat_at(j): place(problem, at, seat))
 
     def _fail_end(self, problem: Problem) -> None:
         depth = len(self.hand.moves) + 1
@@ -542,20 +617,26 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
 #: Domino Roads' starter, span, bridge and road-block).
 _LAID = ("play", "span", "starter", "bridge", "block")
 
-#: What the walk from a position met, in order: an option the engine refused, a reading's end.
-_REFUSED = "refused"
+#: What the walk from a position met, in order (see :meth:`HandReading._enter`): a reading's end
+#: (its path from the position, its totals or ``None`` where the hand's close was refused), and
+#: a position walked within it (its path from the position, that position's own events).  A
+#: refused option is not kept: nothing is read from it again.
 _LEAF = "leaf"
+_SUB = "sub"
+
+#: No option known refused before it is tried.
+_NONE: frozenset = frozenset()
 
 #: The one option of a move whose seat is typed, and of each seat (made once).
 _TYPED = [Option(None)]
-_OPTIONS: dict[str, Option] = {}
+_OPTIONS: dict[tuple[str | None, str | None], Option] = {}
 
 
-def _option(seat: str) -> Option:
+def _option(seat: str | None, on: str | None = None) -> Option:
     try:
-        return _OPTIONS[seat]
+        return _OPTIONS[seat, on]
     except KeyError:
-        return _OPTIONS.setdefault(seat, Option(seat)) if len(_OPTIONS) < 256 else Option(seat)
+        return _OPTIONS.setdefault((seat, on), Option(seat, on)) if len(_OPTIONS) < 4096 else Option(seat, on)
 
 
 #: (complete, seat, the typed move's data as items) -> the move: an archive types the same moves
@@ -595,9 +676,15 @@ def _frozen(value: Any) -> Any:
 
 def _game_refused() -> type:
     """:class:`domrec.game.Refused` (the Game API is imported when a hand is read through it)."""
-    from domrec.game import Refused
+    global _REFUSAL
+    if _REFUSAL is None:
+        from domrec.game import Refused
 
-    return Refused
+        _REFUSAL = Refused
+    return _REFUSAL
+
+
+_REFUSAL: type | None = None
 
 
 class _Refused(Exception):

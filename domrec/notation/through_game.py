@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from domrec.notation.positions import _MOVE_POINTER, _field_at, _offset
+from domrec.notation.positions import _MOVE_POINTER, _field_at, _offsets
 from domrec.notation.readings import HandReading, provisional, tiles_checked
 from domrec.notation.tokens import DGN_VERSION, _HandText, _MoveTok
 from domrec.record import GameResult, HandResult, Player, unstructure
@@ -310,6 +310,7 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
     started: its readings tried on the engine, forced passes put back, the hand closed where
     ``closing`` and the text ends it.  The search and its outcome."""
     text = r.src.text
+    offset = _offsets(text)
 
     made: dict[tuple[int, str | None], _MoveTok] = {}  # (each typed move is asked for once a reading)
     at: dict[int, int] = {}  # typed move -> its offset, whatever end each reading gives it
@@ -320,7 +321,7 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
             return mv
         pos = at.get(j)
         if pos is None:
-            pos = at[j] = _offset(text, reading.move_pos[j])
+            pos = at[j] = offset(reading.move_pos[j])
         d = reading.moves[j]
         seat = d.get("seat")
         if seat is None and on is None:
@@ -339,7 +340,7 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
             return seats_at[j]
         except KeyError:
             spot = reading.seat_spot(j)
-            found = seats_at[j] = None if spot is None else _offset(text, spot)
+            found = seats_at[j] = None if spot is None else offset(spot)
             return found
 
     for_now = (provisional.get() and hand is r.hands[-1] and hand.left is None and hand.end is None
