@@ -15,6 +15,11 @@ import re
 from itertools import chain
 from typing import Any, Callable
 
+try:
+    from orjson import dumps as _dumps
+except ImportError:  # a platform without orjson's wheels: each move's pattern and check, below
+    _dumps = None
+
 from domrec.errors import ShapeError, UnknownGameError, clip, pointer_token as _escape, shown
 from domrec.record import GAMES, guarded_move_builder, move_builder
 
@@ -639,9 +644,51 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
     _check_hand_result(hand, p)
 
 
+#: Per game: the JSON text of a move already vouched for by its generated check (as orjson writes
+#: the move's data back) -> the frozen value built for it.  Two moves written back alike are the
+#: same JSON value: the same keys in the same order, the same values of the same types (``true``
+#: is not ``1``, ``3.0`` is not ``3``), so a hit is a move that passed every check.  Writing a
+#: move back and looking it up are C calls, made for a whole hand at once (:func:`_check_moves`):
+#: about half the cost of finding the move's key pattern and calling its check.  Moves with a
+#: comment (free text, rarely repeated) are not kept, nor more than :data:`_SEEN_ROOM` moves in all
+#: (an archive's games repeat a few thousand moves; a bound on memory, about 150 bytes a move).
+_SEEN_MOVES: dict[str, dict[bytes, Any]] = {game: {} for game in _FAST_PLANS}
+_SEEN_ROOM = [10_000]
+
+
 def _check_moves(moves: Any, p: str, moves_of: dict[str, str], game: str, moves_out: list | None) -> None:
     moves = _list(moves, p + "/moves", "moves")
-    built: list = []
+    seen = _SEEN_MOVES[game]
+    built: list | None = None
+    if _dumps is not None:
+        try:
+            built = list(map(seen.get, map(_dumps, moves)))
+        except Exception:  # a value orjson does not write (a number beyond 64 bits, a lone surrogate)
+            built = None
+    if built is not None:
+        if not all(built):  # (every move value is true: no move class has __bool__ or __len__)
+            fast = _FAST_PLANS[game]
+            for j, obj in enumerate(built):
+                if obj is not None:
+                    continue
+                move = moves[j]
+                if type(move) is dict and (check_build := fast.get(tuple(move))) is not None:
+                    try:
+                        obj = check_build(move)
+                    except TypeError:  # a list where a text belongs, say: the field checks name it
+                        pass
+                if obj is None:
+                    built[j] = _check_move(move, f"{p}/moves/{j}", moves_of, game)
+                    continue
+                built[j] = obj
+                if _SEEN_ROOM[0] > 0 and "comment" not in move:
+                    # (a copy of orjson's text: orjson leaves kilobytes of room in what it returns)
+                    seen[bytes(memoryview(_dumps(move)))] = obj
+                    _SEEN_ROOM[0] -= 1
+        if moves_out is not None:
+            moves_out.append(tuple(built))
+        return
+    built = []
     append = built.append
     fast = _FAST_PLANS[game]
     # The usual move: a known key pattern whose generated check vouches for it and builds it.
