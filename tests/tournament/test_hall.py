@@ -273,6 +273,73 @@ def test_moves_waiting_together_are_committed_together_each_on_its_own(tmp_path)
         worker.shutdown()
 
 
+def test_a_move_finding_the_venues_thread_idle_is_made_where_it_was_read(tmp_path):
+    """``run_here``: with nothing queued and nothing running, a job is made at once on the calling
+    thread (the event loop's: no wake-up of the venue's thread and of the loop after it), its
+    refusal handed back as the thread would; while the thread is busy, or a job waits for it, the
+    caller is told to hand the job over, and the connection is never used by two threads at once."""
+    import threading
+
+    from tournament.event.venue import Stale
+    from tournament.web.app import VenueThread
+
+    path = _event(tmp_path)
+    worker = VenueThread()
+    venue = worker.submit(lambda: Venue(open_event(path, shared=True)), grouped=False).result()
+    worker.store, worker.lost = venue.store, venue.forget
+    texts = _first_moves(path)
+    afters: list[str] = []
+    worker.after = lambda: afters.append(threading.current_thread().name)
+    try:
+        here = threading.current_thread().name
+        ok, state = worker.run_here(venue.record, 1, 1, 0, texts[0])
+        assert ok and state["rev"] == 1 and afters == [here]
+        ok, refusal = worker.run_here(venue.record, 1, 1, 0, texts[1])  # an old revision: refused, as on the thread
+        assert not ok and isinstance(refusal, Stale)
+
+        held, go = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            held.set()
+            go.wait(PATIENCE)
+
+        busy = worker.submit(hold)
+        assert held.wait(PATIENCE)
+        assert worker.run_here(venue.record, 1, 1, 1, texts[1]) is None  # the thread is busy: hand it over
+        queued = worker.submit(venue.record, 1, 1, 1, texts[1])
+        go.set()
+        busy.result(PATIENCE)
+        assert queued.result(PATIENCE)["rev"] == 2
+
+        # The thread waits for a job made on the caller's thread before it uses the connection.
+        inside, release = threading.Event(), threading.Event()
+        order: list[str] = []
+
+        def slow() -> str:
+            inside.set()
+            release.wait(PATIENCE)
+            order.append("here")
+            return "done"
+
+        made: list = []
+        maker = threading.Thread(target=lambda: made.append(worker.run_here(slow)))
+        maker.start()
+        assert inside.wait(PATIENCE)
+        after = worker.submit(lambda: order.append("thread"))
+        release.set()
+        after.result(PATIENCE)
+        maker.join(PATIENCE)
+        assert order == ["here", "thread"] and made == [(True, "done")]
+        other = open_event(path)  # every move made either way is in the file
+        try:
+            assert other.conn.execute("SELECT COUNT(*) FROM venue_log").fetchone()[0] == 2
+        finally:
+            other.conn.close()
+    finally:
+        worker.submit(venue.store.close, grouped=False).result()
+        worker.shutdown()
+
+
 def test_the_phones_spread_their_fetches_over_longer_in_a_larger_hall(tmp_path):
     """The stream tells the pages over how long to spread their fetches after a change: a club's
     hall the least, a championship's hall longer, never more than the most."""

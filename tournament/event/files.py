@@ -25,6 +25,7 @@ def create_event(path: str | Path, settings: Settings) -> EventStore:
     return create_store(path, settings, browsing=snapshot, first_change=first)
 
 
-def open_event(path: str | Path) -> EventStore:
-    """Open an existing event; refuse anything that is not one."""
-    return open_store(path, browsing=snapshot)
+def open_event(path: str | Path, shared: bool = False) -> EventStore:
+    """Open an existing event; refuse anything that is not one.  ``shared``: its connection may be
+    used by more than one thread, one at a time (:func:`tournament.store.files.open_store`)."""
+    return open_store(path, browsing=snapshot, shared=shared)

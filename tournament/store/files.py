@@ -109,9 +109,11 @@ def discard(building: Path) -> None:
             companion.unlink()
 
 
-def open_store(path: str | Path, browsing: Browsing | None = None) -> EventStore:
+def open_store(path: str | Path, browsing: Browsing | None = None, shared: bool = False) -> EventStore:
     """Open an existing event; refuse anything that is not one.  ``browsing`` computes the
-    ``standings`` snapshot (:attr:`EventStore.browsing`)."""
+    ``standings`` snapshot (:attr:`EventStore.browsing`).  ``shared``: the connection may be used
+    by more than one thread, one at a time (the venue's: its own thread, or the event loop's when
+    that thread is idle; whoever uses it holds the lock that says so)."""
     path = Path(path)
     if not path.exists():
         raise EventFileError(f"{path}: no such event file (create one with `tournament new`)")
@@ -119,7 +121,7 @@ def open_store(path: str | Path, browsing: Browsing | None = None) -> EventStore
         raise EventFileError(f"{path} is not a file")
     app_id: int | None = None
     try:
-        conn, app_id = connect_existing(path)
+        conn, app_id = connect_existing(path, shared=shared)
     except NotSQLite as e:
         raise EventFileError(f"{path} is {e}, so not a tournament event file") from None
     except OSError as e:

@@ -33,7 +33,7 @@ class NotSQLite(Exception):
     """The file is not an SQLite database at all; the message says what it is instead."""
 
 
-def connect_existing(path: Path, autocommit: bool = False) -> tuple[sqlite3.Connection, int]:
+def connect_existing(path: Path, autocommit: bool = False, shared: bool = False) -> tuple[sqlite3.Connection, int]:
     """A connection to the existing file at ``path`` and the application id in its header, both
     read through SQLite alone.
 
@@ -52,7 +52,7 @@ def connect_existing(path: Path, autocommit: bool = False) -> tuple[sqlite3.Conn
     if not os.access(path, os.R_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
     conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S,
-                           **({"isolation_level": None} if autocommit else {}))
+                           check_same_thread=not shared, **({"isolation_level": None} if autocommit else {}))
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
