@@ -330,11 +330,31 @@ def test_a_move_finding_the_venues_thread_idle_is_made_where_it_was_read(tmp_pat
         after.result(PATIENCE)
         maker.join(PATIENCE)
         assert order == ["here", "thread"] and made == [(True, "done")]
+
+        # Another process's write holding the file: the loop is not made to wait for it; the
+        # move is handed to the thread (nothing written meanwhile), which waits for its turn.
+        holder = open_event(path)
+        holder.conn.execute("BEGIN IMMEDIATE")
+        said: list[str] = []
+        venue.store.conn.set_trace_callback(said.append)
+        assert worker.run_here(venue.record, 1, 1, 2, texts[2]) is None
+        venue.store.conn.set_trace_callback(None)
+        # The write was tried with no wait for its turn (not SQLite's 30 s), and nothing was written.
+        assert "PRAGMA busy_timeout = 0" in said and said.index("PRAGMA busy_timeout = 0") < said.index("BEGIN IMMEDIATE")
+        assert "COMMIT" not in said
+        waiting = worker.submit(venue.record, 1, 1, 2, texts[2])
+        holder.conn.execute("COMMIT")
+        holder.conn.close()
+        assert waiting.result(PATIENCE)["rev"] == 3
+        ok, state = worker.run_here(venue.state, 1, 1)  # and the connection waits as before once back
+        assert ok and state["rev"] == 3
         other = open_event(path)  # every move made either way is in the file
         try:
-            assert other.conn.execute("SELECT COUNT(*) FROM venue_log").fetchone()[0] == 2
+            assert other.conn.execute("SELECT COUNT(*) FROM venue_log").fetchone()[0] == 3
+            assert other.conn.execute("PRAGMA busy_timeout").fetchone()[0] > 0
         finally:
             other.conn.close()
+        assert worker.submit(lambda: venue.store.conn.execute("PRAGMA busy_timeout").fetchone()[0]).result() > 0
     finally:
         worker.submit(venue.store.close, grouped=False).result()
         worker.shutdown()

@@ -64,6 +64,26 @@ def connect_existing(path: Path, autocommit: bool = False, shared: bool = False)
     return conn, app_id
 
 
+def is_busy(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite saying another connection holds the file (busy or locked), which
+    leaves nothing written: what waits for its turn may simply be tried again."""
+    return isinstance(error, sqlite3.OperationalError) and (
+        getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+        or str(error) in ("database is locked", "database table is locked"))
+
+
+@contextlib.contextmanager
+def not_waiting(conn: sqlite3.Connection) -> Iterator[None]:
+    """Within it, a statement that finds the file held by another connection fails at once
+    (:func:`is_busy`) instead of waiting up to :data:`BUSY_TIMEOUT_S` for its turn: for a caller
+    that has somewhere else to wait (the venue's event loop hands the job to its thread)."""
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+
+
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection, within: bool = False) -> Iterator[None]:
     """One write transaction, taken with BEGIN IMMEDIATE so that concurrent

@@ -87,7 +87,7 @@ from tournament.pages.public import projector_settings
 from tournament.pages.sheets import boards_played, qr_data_uri, sheets_page, team_matches
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
-from tournament.store.sqlite import Checkpointer
+from tournament.store.sqlite import Checkpointer, is_busy, not_waiting
 from tournament.web import engine_bundle
 from tournament.web.engine_bundle import EngineFiles
 from tournament.web.openapi import OPENAPI
@@ -446,15 +446,21 @@ class VenueThread:
         again).  A move that finds nothing else to do is made where its request was read; moves
         that come together still wait here and share one commit.  The connection is used by one
         thread at a time (:attr:`_busy`), as before; the job's commit, a flush to disk of a few
-        tenths of a millisecond, is waited for on the loop."""
+        tenths of a millisecond, is waited for on the loop.  Never the wait for another process's
+        write (the command line beside the server): a job that finds the file held fails at once,
+        nothing written (:func:`~tournament.store.sqlite.not_waiting`), and is handed to this
+        thread to wait for its turn there, the loop serving on meanwhile."""
         if self._shut or self.store is None or self._waiting is not _NOTHING or not self._jobs.empty():
             return None
         if not self._busy.acquire(blocking=False):
             return None
         try:
             try:
-                outcome: tuple[bool, Any] = (True, fn(*args))
+                with not_waiting(self.store.conn):
+                    outcome: tuple[bool, Any] = (True, fn(*args))
             except Exception as e:  # a refusal (or a failure) of this request, as :meth:`_run` keeps it
+                if is_busy(e):
+                    return None  # (the file held elsewhere: nothing was written; the thread waits for it)
                 outcome = (False, e)
             try:
                 self.after()
