@@ -157,20 +157,25 @@ def application_alone(args: argparse.Namespace, folder: Path) -> tuple[int, floa
     return moves, cpu, reference
 
 
+async def listening(server: subprocess.Popen, port: int, seconds: float, what: str) -> None:
+    """Wait until ``server`` takes connections on ``port`` (at most ``seconds``; it may have died)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            await asyncio.open_connection(HOST, port)
+            return
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"{what} did not start") from None
+            await asyncio.sleep(0.1)
+
+
 async def floor(args: argparse.Namespace, mode: str) -> tuple[int, float]:
     """Requests answered, the floor server's CPU a request."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-c", FLOOR, str(port), mode])
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                await asyncio.open_connection(HOST, port)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the floor's server did not start") from None
-                await asyncio.sleep(0.1)
+        await listening(server, port, 30, "the floor's server")
         stop = time.monotonic() + args.seconds
         answered = [0]
         rng = random.Random(args.seed)
@@ -204,15 +209,7 @@ async def served(args: argparse.Namespace, folder: Path, mode: str) -> tuple[int
     port = free_port()
     server = subprocess.Popen([sys.executable, "-c", SERVED, str(path), str(port), mode])
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                await asyncio.open_connection(HOST, port)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the tables' server did not start") from None
-                await asyncio.sleep(0.1)
+        await listening(server, port, 60, "the tables' server")
         stop = time.monotonic() + args.seconds
         taken = [0]
         rng = random.Random(args.seed)
