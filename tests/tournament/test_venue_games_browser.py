@@ -229,3 +229,62 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
         assert page.locator("#waiting").count() == 0 and page.locator("#start-hand").count() == 0
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("game, players, seed", [
+    ("competitive", ["Ana", "Bo", "Cy", "Di"], 11),
+    ("horse-race", ["Ana", "Bo", "Cy", "Di"], 3),
+    ("broadway", ["Ana", "Bo", "Cy", "Di"], 2),
+    ("castle-rock", ["Ana", "Bo", "Cy", "Di"], 5),
+    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
+])
+def test_the_tables_picture_fits_a_phone_without_a_tile_cut(tmp_path, browser, game, players, seed):
+    """The table's picture (the line of play, the roads, the row) as a phone shows it, deep into
+    the first hand: no line runs past the screen's edge (a Competitive line of play of a dozen
+    tiles once had to be scrolled sideways), a long line goes on under its own start, and the
+    picture holds every tile of the engine's lines, none broken across two lines."""
+    path = tmp_path / f"{game}.db"
+    fmt = "rotating" if game in ("competitive", "broadway", "domino-roads") else "individual"
+    store = create_event(path, make_settings("Club night", game, fmt, table_size=len(players), seed=4))
+    add_players(store, players)
+    pair_next_round(store)
+    store.close()
+    record = harness._game(path, seed)
+    served = harness._served(path)
+    try:
+        page = _table_page(browser, served)
+        first_hand = harness._split_at_hand(_requests(record, True), 1)[0]
+        deep = first_hand[: max(2, len(first_hand) * 2 // 3)]
+        _type(page, "\n".join(deep))
+        page.wait_for_selector("#layout:not([hidden])", timeout=WAIT_MS)
+        _shot(page, f"{game}-picture")
+        box = page.evaluate("() => { const l = document.getElementById('layout');"
+                            " return { scroll: l.scrollWidth, client: l.clientWidth,"
+                            " lines: [...l.children].map(c => ({ text: c.textContent, rects: c.getClientRects().length,"
+                            " height: c.getBoundingClientRect().height })) }; }")
+        assert box["scroll"] <= box["client"], box
+        state = page.evaluate("() => window.venue.table.view().game.table")
+        assert [c["text"].replace("\u200b", "") for c in box["lines"]] == [line.lstrip() for line in state]
+        # Where the page broke a line, it broke it between tiles: each visual row of the line
+        # starts and ends on a whole tile (the range's rows read back as the text split at its breaks).
+        rows = page.evaluate("""() => [...document.getElementById('layout').children].map((line) => {
+            const rows = []; let top = null, row = "";
+            const walk = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+            for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+              for (let i = 0; i < text.length; i++) {
+                const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                const rect = r.getClientRects()[0];
+                if (rect && top !== null && rect.top > top + 2) { rows.push(row); row = ""; }
+                if (rect) top = rect.top;
+                row += text.data[i];
+              }
+            }
+            rows.push(row); return rows; })""")
+        for line_rows in rows:
+            for before, after in zip(line_rows, line_rows[1:]):
+                joint = before.rstrip("\u200b")[-1:] + after.lstrip("\u200b")[:1]
+                assert not re.fullmatch(r"[\d|-]{2}", joint), line_rows  # "6-" then "4", "6" then "-4"
+        if game == "competitive":
+            assert any(len(r) > 1 for r in rows), rows  # the long line of play did wrap, and stayed whole
+    finally:
+        served.close()

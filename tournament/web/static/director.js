@@ -7,7 +7,7 @@
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
   let view = null, open = null, openState = null;
-  const { $, el, say, name, plain, t, slot, withNodes } = window.venue;
+  const { $, el, say, name, plain, t, slot, withNodes, layoutLines } = window.venue;
   // What a tap in the open table's panel leads to is said beside its buttons (on a phone the line
   // at the top of the page is far off the screen by then); the rest at the top.
   function tell(text, kind) {
@@ -265,7 +265,7 @@
     $("detail-title").textContent = t("Round %(round)s, table %(table)s: %(state)s", { round: data.round, table: data.table,
                                                                                          state: label(data.status) });
     showHands(data);
-    $("detail-layout").textContent = (data.game.table || []).join("\n");
+    $("detail-layout").replaceChildren(...layoutLines(data.game.table));
     $("detail-layout").hidden = !(data.game.table || []).length;
     $("detail-replay").href = `/d/${token}/replay/${data.round}/${data.table}`;
     $("clear-call").disabled = !data.called;

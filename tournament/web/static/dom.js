@@ -27,6 +27,21 @@ window.venue = {
   // call stays t("…"), the form the page's strings are gathered from.)
   slot: (key) => "\u0000" + key + "\u0000",
   withNodes: (text, nodes) => text.split("\u0000").map((part, k) => (k % 2 && part in nodes ? nodes[part] : part)),
+  // A table's picture (the engine's lines: the line of play, the roads, the row) as one block a
+  // line: a line longer than a phone is wide wraps between tiles, never through one ("[6-4][4-2]"
+  // may break between the two, "6-4" never: each tile is a unit that does not break, as a move
+  // is in the move list), and goes on indented under its own start, so that a line of play of
+  // seventeen tiles is read without scrolling sideways.
+  layoutLines(lines) {
+    const { el } = window.venue;
+    return (lines || []).map((line) => {
+      const text = String(line);
+      const depth = Math.min(text.length - text.trimStart().length, 8);
+      const parts = text.trimStart().replace(/\](?=[[(#])/g, "]\u200b").split(/(\d+[-|]\d+)/);
+      return el("div", { class: "ln i" + depth }, ...parts.filter((p) => p !== "")
+        .map((p, k) => (/^\d+[-|]\d+$/.test(p) ? el("span", { class: "tile" }, p) : p)));
+    });
+  },
   el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {

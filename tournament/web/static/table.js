@@ -22,7 +22,7 @@
   let chosen = null;      // the tile tapped, waiting for where it goes
   let busy = false;
 
-  const { $, el, say, t, slot, withNodes, name, plain: unsteered } = window.venue;
+  const { $, el, say, t, slot, withNodes, name, plain: unsteered, layoutLines } = window.venue;
 
   // --- Each write's own id, and the outbox ------------------------------------------------------
   const KEY = page.token;
@@ -730,7 +730,7 @@
     const closed = game.hands.filter((h) => h.result && h.result.scores);
     $("earlier").hidden = !closed.length || game.over || view.status === "confirmed";
     if (!$("earlier").hidden) $("earlier-table").replaceChildren(handsTable(game, closed));
-    $("layout").textContent = (game.table || []).join("\n");
+    $("layout").replaceChildren(...layoutLines(game.table));
     $("layout").hidden = !(game.table || []).length;
     const locked = view.status === "confirmed";
     $("undo").disabled = locked || !game.hands.length;
