@@ -884,7 +884,7 @@ class CastleRockMatch:
             dealt[seat] = tiles
             groups.append((seat, tiles, texts))
         if deal.row is None:
-            raise DealError("a Castle Rock deal needs deal.row, the starting row from the blocked end",
+            raise DealError("a Castle Rock deal needs its starting row, blocked end first",
                             R_ROW, "/deal")
         row, order, rest, everything = self._row_and_boneyard(deal, groups)
         leader = self._leader_of(hand)
@@ -940,7 +940,7 @@ class CastleRockMatch:
         deal = hand.deal
         if deal is None or deal.row is None:
             raise DealError("a Castle Rock hand needs its starting row even when the players' tiles are not "
-                            "known: give the starting row (deal.row, from the blocked end), which lies face up",
+                            "known: give the starting row, blocked end first (it lies face up)",
                             R_ROW, "/deal")
         if deal.hands:
             raise DealError("a hand whose deal is not known lists no player's tiles (deal.hands is {}); with "

@@ -223,9 +223,16 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
         page.wait_for_selector("#waiting", timeout=WAIT_MS)
         assert "starting row" in page.locator("#waiting").inner_text()
         assert "starting row" in page.locator("#message").inner_text()
+        # The row laid through its own field (as it lies, blocked end first), sent as the row line.
         row = next(t for t in requests_for(record, keep_deal=True) if t.startswith("row "))
-        _type(page, row)
+        before = _rev(page)
+        page.fill("#row-tiles", row.removeprefix("row "))
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
+            page.click("#row-form button[type=submit]")
+        assert answer.value.status == 200, answer.value.json()
+        _wait_rev(page, before)
         page.wait_for_selector("#panel .tiles button", timeout=WAIT_MS)
+        assert page.locator("#layout").inner_text().replace("\u200b", "").count("[") == len(row.split()) - 1
         assert page.locator("#waiting").count() == 0 and page.locator("#start-hand").count() == 0
     finally:
         served.close()

@@ -476,6 +476,20 @@
                  el("p", { class: "note" }, t("The deal may be entered first, as deal lines in the box below, or not at all.")));
       // The hand was started but cannot begin yet (Castle Rock without its row): what it waits for, from the engine.
       if (game.waiting) box.append(el("p", { class: "note", id: "waiting" }, game.waiting));
+      // Castle Rock's starting row lies face up: the one part of the deal every hand needs, asked for
+      // here in its own field (the tiles as they lie, blocked end first), sent as the DGN row line.
+      if (game.game === "castle-rock") {
+        const row = el("input", { id: "row-tiles", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+                                  "aria-label": t("the starting row, blocked end first"),
+                                  placeholder: t("row, blocked end first: 4-0 5-3 3-1 4-2") });
+        box.append(el("form", { class: "row", id: "row-form" }, row,
+                      el("button", { type: "submit", class: game.waiting ? "primary" : "" }, t("Lay the row"))));
+        box.querySelector("#row-form").addEventListener("submit", (event) => {
+          event.preventDefault();
+          const tiles = $("row-tiles").value.trim().replace(/^row\s+/i, "");
+          if (tiles) send("row " + tiles);
+        });
+      }
       if (clock) box.append(el("p", { class: "note" }, t("The event's clock (%(minutes)s minutes) has run out? The side ahead wins.",
                                                     { minutes: view.time_limit })), clock);
       return box;
