@@ -25,6 +25,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
+from typing import Callable
 
 from domrec import games, simulate
 from domrec.games import parse_options
@@ -114,43 +115,23 @@ def replay_only(record) -> int:
     return n
 
 
-#: Texts timed together by :func:`stages` (about a tenth of a second of work).
-CHUNK = 50
-
-
-def stages(texts: list[bytes], repeat: int = 3) -> dict:
-    """Where a validation's time goes, stage by stage, in CPU time.
-
-    Each text goes through the pipeline of ``domrec validate`` as far as a stage, then the next
-    text: ``parse`` (the text to Python data as :func:`domrec.reader.loads` reads it first:
-    orjson, and the proof that no key is given twice), then also ``structure`` (that data to a
-    record: header, shape check, the frozen values; :func:`domrec.reader.loads` whole), then also
-    ``replay`` (the engine on the record, :func:`replay_only`), then everything
-    (:func:`domrec.validate.validate_text`, whose remainder is ``claims``: the claimed scores
-    compared, the report made).  A stage's figure is the difference between two of these
-    prefixes, each the mean of ``repeat`` rounds run chunk by chunk (all prefixes and
-    ``json.loads`` of the same texts run on a chunk in turn, so they see the machine alike): each text is
-    worked on while its data is fresh, as in a real run, so the stages add up to the total (a
-    stage timed alone over data made earlier pays for fetching it from memory again).  A
-    difference within the noise may come out a little below zero; it is shown as zero."""
+def prefix_runs() -> tuple[tuple[str, Callable[[list[bytes]], None]], ...]:
+    """The pipeline of ``domrec validate`` cut after each stage, as ``(name, run)`` pairs in order:
+    ``json.loads`` (the reference), ``parse`` (the text to Python data as
+    :func:`domrec.reader.loads` reads it first: orjson, and the proof that no key is given
+    twice), ``+structure`` (:func:`domrec.reader.loads` whole: header, shape check, the frozen
+    record), ``+replay`` (also :func:`replay_only` on the record) and ``total``
+    (:func:`domrec.validate.validate_text`, whose remainder is the claims).  Each run takes a list
+    of texts and drops what it makes as it goes, as a validation of an archive does (and the
+    reference loop of :func:`measure`): freeing it is part of the cost.  :func:`stages` times
+    them; ``count_stages.py`` counts their machine instructions."""
     from domrec import reader
 
-    batch_mode()
     fast = reader.orjson is not None
     parse_one = reader.orjson.loads if fast else reader.parse_json
     loads = reader.loads
     no_duplicates = reader._no_duplicates
-    best = dict.fromkeys(("json.loads", "parse", "+structure", "+replay", "total"), float("inf"))
-    moves = hands = 0
-    for t in texts:  # (a first pass, untimed: every cache as a long run has it)
-        record = loads(t)
-        hands += len(record.hands)
-        moves += sum(len(h.moves) for h in record.hands)
-        replay_only(record)
-        validate_text(t)
 
-    # Each loop drops what it makes as it goes, as a validation of an archive does (and the
-    # reference loop of :func:`measure`): freeing it is part of the cost.
     def reference(chunk: list[bytes]) -> None:
         for t in chunk:
             json.loads(t)
@@ -173,8 +154,41 @@ def stages(texts: list[bytes], repeat: int = 3) -> dict:
         for t in chunk:
             validate_text(t)
 
-    runs = (("json.loads", reference), ("parse", parse), ("+structure", structure), ("+replay", replay),
+    return (("json.loads", reference), ("parse", parse), ("+structure", structure), ("+replay", replay),
             ("total", total))
+
+
+#: Texts timed together by :func:`stages` (about a tenth of a second of work).
+CHUNK = 50
+
+
+def stages(texts: list[bytes], repeat: int = 3) -> dict:
+    """Where a validation's time goes, stage by stage, in CPU time.
+
+    Each text goes through the pipeline of ``domrec validate`` as far as a stage, then the next
+    text: ``parse`` (the text to Python data as :func:`domrec.reader.loads` reads it first:
+    orjson, and the proof that no key is given twice), then also ``structure`` (that data to a
+    record: header, shape check, the frozen values; :func:`domrec.reader.loads` whole), then also
+    ``replay`` (the engine on the record, :func:`replay_only`), then everything
+    (:func:`domrec.validate.validate_text`, whose remainder is ``claims``: the claimed scores
+    compared, the report made).  A stage's figure is the difference between two of these
+    prefixes, each the mean of ``repeat`` rounds run chunk by chunk (all prefixes and
+    ``json.loads`` of the same texts run on a chunk in turn, so they see the machine alike): each text is
+    worked on while its data is fresh, as in a real run, so the stages add up to the total (a
+    stage timed alone over data made earlier pays for fetching it from memory again).  A
+    difference within the noise may come out a little below zero; it is shown as zero."""
+    from domrec import reader
+
+    batch_mode()
+    best = dict.fromkeys(("json.loads", "parse", "+structure", "+replay", "total"), float("inf"))
+    moves = hands = 0
+    for t in texts:  # (a first pass, untimed: every cache as a long run has it)
+        record = reader.loads(t)
+        hands += len(record.hands)
+        moves += sum(len(h.moves) for h in record.hands)
+        replay_only(record)
+        validate_text(t)
+    runs = prefix_runs()
     # The texts are timed a chunk at a time, every run on a chunk before the next chunk, and the
     # mean of the rounds is kept: so all runs see the machine alike, moment by moment.  (On a
     # machine shared with other work, the best of the rounds would favour the shortest run,
