@@ -34,9 +34,11 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 import attrs
 
 from domrec import deals, games, shape
-from domrec.errors import InputError, RuleViolation
+from domrec.errors import DealError, InputError, RuleViolation
 from domrec.games.base import copy_match
-from domrec.notation.readings import _built
+from domrec.notation.position_set import Unsure, read_choices
+from domrec.notation.positions import _offsets
+from domrec.notation.readings import _built, choice_words, chosen_note
 from domrec.notation.through_game import _complete, _envelope, deal_from_parts
 from domrec.record import Hand, HandResult, Record
 from domrec.validate import Report, validate
@@ -100,6 +102,8 @@ def read(r: _Reader, source: str) -> tuple[Record, Report] | None:
         return None
     if len(hands.read) != len(r.hands) or any(p.kind != "score" for p in report.problems):
         return None
+    if hands.notes:  # how the hands' choices were read, before what validation notes (as the general reading)
+        report = attrs.evolve(report, note="; ".join((*hands.notes, report.note) if report.note else hands.notes))
     for i, hand in enumerate(r.hands):
         r.pos.moves[i] = hand.move_pos
         r.pos.seats[i] = hand.seat_spot
@@ -128,11 +132,14 @@ class _TypedHands(Sequence[Hand]):
     def __init__(self, r: _Reader, template: Record, match: Any) -> None:
         self.r = r
         self.game = template.game
+        self.template = template
         self.seats = template.seats
         #: The live match of the validator's replay (it changes it as it goes).
         self.match = match
         self.read: list[Hand] = []
         self.check = _checker(self.game)
+        #: How the choices of the hands read so far were read (docs/notation.md), in order.
+        self.notes: list[str] = []
 
     def __len__(self) -> int:
         return len(self.r.hands)
@@ -172,8 +179,12 @@ class _TypedHands(Sequence[Hand]):
         append = moves.append
         # (an open hand that copies its state at every move, to put it back after a refusal, may
         # skip that here: a refusal ends this walk and the state is thrown away)
-        apply = getattr(state, "apply_unsaved", state.apply)
-        for data in typed.moves:
+        unsaved = getattr(state, "apply_unsaved", None)
+        apply = unsaved or state.apply
+        end = typed.end
+        result = None if end is None else HandResult(
+            scores=dict(end["scores"]) if "scores" in end else None, end=end.get("end"))
+        for j, data in enumerate(typed.moves):
             seat = data.get("seat")
             if seat is None:
                 if state.over:
@@ -181,7 +192,10 @@ class _TypedHands(Sequence[Hand]):
                 if movers is not None:
                     who = movers()
                     if len(who) != 1:
-                        raise _NotStraight
+                        if not who:
+                            raise _NotStraight
+                        state, moves = self._choices(typed, number, j, state, moves, public, result)
+                        break
                     seat = who[0]
                 else:
                     seat = state.to_move
@@ -193,10 +207,112 @@ class _TypedHands(Sequence[Hand]):
             move = hit[1].get(seat)
             if move is None:
                 move = hit[1][seat] = _built(seat, data, _complete, check)
-            apply(move)
+            try:
+                apply(move)
+            except RuleViolation as e:
+                # A tile typed without ``@`` that fits two open tiles: the text leaves a choice.
+                if (unsaved or not e.pointer.endswith("/on") or "on" in data or "play" not in data):
+                    raise
+                state, moves = self._choices(typed, number, j, state, moves, public, result)
+                break
             append(move)
         deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
-        end = typed.end
-        result = None if end is None else HandResult(
-            scores=dict(end["scores"]) if "scores" in end else None, end=end.get("end"))
         return Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
+
+    def _choices(self, typed: _HandText, number: int, j: int, state: Any, moves: list, public: Any,
+                 result: HandResult | None) -> tuple[Any, list]:
+        """Hand ``number`` from its typed move ``j`` on, where the text leaves a choice: its
+        readings read as a set of positions (:mod:`domrec.notation.position_set`), each closed
+        as the Game API closes a hand (:func:`_close`).  The chosen reading's state and moves;
+        its note is kept.  Any verdict but "one or more legal readings, all with the same
+        scores" is left to the general reading (:class:`_NotStraight`)."""
+        r = self.r
+        text, where, offset = r.src.text, r.src.where, _offsets(r.src.text)
+        check, words, built = self.check, _words(self.game), {}
+        before = dict(self.match.totals)
+
+        def build(k: int, seat: str | None, on: str | None) -> Any:
+            data = typed.moves[k]
+            if seat is None:
+                seat = data["seat"]
+            if on is None:
+                hit = words.get(id(data))
+                if hit is None or hit[0] is not data:
+                    hit = words[id(data)] = (data, {})
+                move = hit[1].get(seat)
+                if move is None:
+                    move = hit[1][seat] = _built(seat, data, _complete, check)
+                return move
+            move = built.get((k, seat, on))
+            if move is None:
+                bare = {key: v for key, v in data.items() if key != "seat"}
+                bare["on"] = on
+                move = built[k, seat, on] = _built(seat, bare, _complete, check)
+            return move
+
+        def close(state: Any, moves: list) -> dict[str, int] | None:
+            return _close(self.template, self.match, number, self.seats, state, moves, typed, public, result)
+
+        claimed = None
+        if result is not None and result.scores:
+            def claimed(totals: dict[str, int]) -> bool:
+                scores = {side: n - before.get(side, 0) for side, n in totals.items()}
+                return all(scores.get(side) == n for side, n in result.scores.items())
+
+        def said(k: int, opt: Any) -> str:
+            at = offset(typed.move_pos[k])
+            rest = text[at:]
+            line, col = where(at)
+            return f"{choice_words(rest.split(None, 1)[0] if rest.strip() else '?', typed.moves[k], opt)} at {line}:{col}"
+
+        try:
+            chosen = read_choices(typed, j, state, moves, build, close, claimed, said,
+                                  lambda count, parted: chosen_note(number, count, parted))
+        except Unsure:
+            raise _NotStraight from None
+        if chosen.note is not None:
+            self.notes.append(chosen.note)
+        return chosen.state, chosen.moves
+
+
+class _Closing:
+    """What :func:`_close`'s replay saw: whether the hand finished."""
+
+    def __init__(self) -> None:
+        self.finished = False
+
+    def hand_started(self, index: int, hand: Hand, state: Any) -> None:
+        pass
+
+    def moved(self, index: int, move: Any, points: int, state: Any) -> None:
+        pass
+
+    def hand_finished(self, index: int, outcome: Any, match: Any) -> None:
+        self.finished = True
+
+
+def _close(template: Record, match: Any, number: int, seats: tuple[str, ...], state: Any, moves: list,
+           typed: _HandText, public: Any, result: HandResult | None) -> dict[str, int] | None:
+    """Hand ``number``, read as ``moves`` leaving ``state``, closed as the Game API closes it
+    (:meth:`~domrec.game.Game.end_hand`): the deal worked out from the moves and ``left``, then
+    the hand replayed with it by :func:`~domrec.validate.validate` from ``match`` (the match as
+    the hands before left it), any problem but a claim's refusing it.  The totals after it, or
+    ``None`` where it is refused.  A hand the replay leaves unfinished without a problem (the
+    last hand, still being played) is not one this path reads (:class:`_NotStraight`)."""
+    try:
+        deal = deals.infer(match, state, number, seats, moves, typed.left or {}, public)
+    except DealError:
+        return None
+    hand = Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
+    seen = _Closing()
+    report = validate(attrs.evolve(template, hands=(), result=None, ended=None), resume=(copy_match(match), number - 1),
+                      hands=(None,) * (number - 1) + (hand,), observer=seen)
+    if any(p.kind in _REFUSING for p in report.problems):
+        return None
+    if not seen.finished:
+        raise _NotStraight
+    return dict(report.scores)
+
+
+#: The kinds of problem with which the Game API refuses to close a hand (its strict rebuild).
+_REFUSING = frozenset({"illegal", "deal", "setup", "unfinished"})
