@@ -38,6 +38,12 @@ from domrec import tiles as T
 from domrec.errors import RuleViolation
 from domrec.notation.readings import LIMIT, Option, _option
 
+#: Positions kept after one move, and in all, at most: a hand with more (most often one whose
+#: readings give different scores, which the general reading words) is left to the general
+#: reading, so that the work done here before it is small beside the general reading's own.
+MAX_LEVEL = 16
+MAX_POSITIONS = 128
+
 #: The one option of a move whose seat is typed.
 _TYPED = Option(None)
 
@@ -137,6 +143,8 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         if not reached:
             raise Unsure("no reading is legal")
         level = _merge(reached, made) if chose else [p for p, _, _, _ in reached]
+        if len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS:
+            raise Unsure("more positions than this reading keeps")
     # Each position's close, in the order of the readings.
     ends: list[tuple[_Position, dict[str, int]]] = []
     for p in level:
@@ -145,6 +153,8 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
             raise Unsure("more positions than the general reading may read")
         totals = close(p.state, p.moves)
         if totals is not None:
+            if claimed is None and ends and totals != ends[0][1]:
+                raise Unsure("the readings give different scores")
             ends.append((p, totals))
     if not ends:
         raise Unsure("no reading is legal")

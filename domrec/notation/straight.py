@@ -82,10 +82,24 @@ def _words(game: str) -> dict[int, tuple[dict, dict[str, Any]]]:
     return words
 
 
-def read(r: _Reader, source: str) -> tuple[Record, Report] | None:
-    """The record and verdict of the game ``r`` parsed, when its text leaves no choice and its
-    verdict is valid or finds only wrong claimed scores; ``None`` otherwise (the general
-    reading, :func:`~domrec.notation.through_game._through_game`, then reads it)."""
+@attrs.frozen
+class ReadBefore:
+    """The hands this path read, and the replay judged legal, before one it could not read
+    (:func:`read`): the general reading takes them as read and goes on from that hand.
+    ``notes``: how their choices were read, in order (docs/notation.md)."""
+
+    hands: tuple[Hand, ...]
+    notes: tuple[str, ...]
+
+
+def read(r: _Reader, source: str) -> tuple[Record, Report] | ReadBefore | None:
+    """The record and verdict of the game ``r`` parsed, when its text leaves no choice but those
+    :mod:`~domrec.notation.position_set` reads and its verdict is valid or finds only wrong
+    claimed scores.  Otherwise the general reading
+    (:func:`~domrec.notation.through_game._through_game`) reads it: from the start (``None``),
+    or from the first hand this path could not read, the hands before it taken as read
+    (:class:`ReadBefore`: the replay judged them legal, and the general reading reads a legal
+    hand so, the same readings in the same order)."""
     from domrec.reader import load_dict
 
     if r.errors or not r.hands or not all(map(_straight, r.hands)):
@@ -99,6 +113,8 @@ def read(r: _Reader, source: str) -> tuple[Record, Report] | None:
     try:
         report = validate(template, source, resume=(match, 0), hands=hands)
     except _NotStraight:
+        if hands.stopped_at and hands.stopped_at == len(hands.read):
+            return ReadBefore(tuple(hands.read), tuple(hands.notes))
         return None
     if len(hands.read) != len(r.hands) or any(p.kind != "score" for p in report.problems):
         return None
@@ -138,8 +154,12 @@ class _TypedHands(Sequence[Hand]):
         self.match = match
         self.read: list[Hand] = []
         self.check = _checker(self.game)
-        #: How the choices of the hands read so far were read (docs/notation.md), in order.
+        #: How the choices of the hands read so far were read (docs/notation.md), in order, and
+        #: the note of the hand being read.
         self.notes: list[str] = []
+        self._note: str | None = None
+        #: The hand this path could not read (its index), the replay having judged those before.
+        self.stopped_at: int | None = None
 
     def __len__(self) -> int:
         return len(self.r.hands)
@@ -147,8 +167,15 @@ class _TypedHands(Sequence[Hand]):
     def __getitem__(self, i: Any) -> Any:
         if type(i) is not int or i != len(self.read):
             raise _NotStraight("the replay asks for the hands in order, each once")
-        hand = self._hand(self.r.hands[i], i + 1)
+        self._note = None
+        try:
+            hand = self._hand(self.r.hands[i], i + 1)
+        except _NotStraight:
+            self.stopped_at = i
+            raise
         self.read.append(hand)
+        if self._note is not None:
+            self.notes.append(self._note)
         return hand
 
     def __iter__(self) -> Iterator[Hand]:
@@ -270,8 +297,7 @@ class _TypedHands(Sequence[Hand]):
                                   lambda count, parted: chosen_note(number, count, parted))
         except Unsure:
             raise _NotStraight from None
-        if chosen.note is not None:
-            self.notes.append(chosen.note)
+        self._note = chosen.note
         return chosen.state, chosen.moves
 
 
