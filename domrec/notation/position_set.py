@@ -36,7 +36,8 @@ from typing import Any, Callable
 
 from domrec import tiles as T
 from domrec.errors import RuleViolation
-from domrec.notation.readings import LIMIT, Option, _option
+from domrec.notation import readings
+from domrec.notation.readings import Option, _option
 
 #: Positions kept after one move, and in all, at most: a hand with more (most often one whose
 #: readings give different scores, which the general reading words) is left to the general
@@ -102,7 +103,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     level = [root]
     #: What the general reading could count toward :data:`LIMIT` at most: each option tried at
     #: a choice by each reading that reaches it, and each reading that reaches the end.
-    work = 0
+    work = 0  # (compared with readings.LIMIT as it is now: a caller may set it)
     for j in range(start, len(typed.moves)):
         data = typed.moves[j]
         typed_seat = data.get("seat")
@@ -138,7 +139,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
                 work += p.count * len(queue)
             chose = True
             work += _branch(p, j, queue, data, bare, build, reached)
-        if work > LIMIT:
+        if work > readings.LIMIT:
             raise Unsure("more positions than the general reading may read")
         if not reached:
             raise Unsure("no reading is legal")
@@ -149,7 +150,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     ends: list[tuple[_Position, dict[str, int]]] = []
     for p in level:
         work += p.count
-        if work > LIMIT:
+        if work > readings.LIMIT:
             raise Unsure("more positions than the general reading may read")
         totals = close(p.state, p.moves)
         if totals is not None:
@@ -244,12 +245,17 @@ def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, b
     return added
 
 
+def _key(state: Any) -> Any:
+    """The position ``state`` is in (the engine's ``position_key``: equal keys, equal futures)."""
+    return state.position_key()
+
+
 def _merge(reached: list[tuple[_Position, tuple | None, Any, list]], made: list[_Position]) -> list[_Position]:
     """The positions the readings reached after a move where some chose, one for each position
     (the engine's ``position_key``), in the order of the earliest reading to reach each."""
     out: dict[Any, _Position] = {}
     for before, choice, st, moves in reached:
-        key = st.position_key()
+        key = _key(st)
         p = out.get(key)
         if p is None:
             path = before.path if choice is None else (*before.path, choice)
