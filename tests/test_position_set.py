@@ -134,25 +134,27 @@ def test_merging_equal_positions_changes_nothing(monkeypatch, game, seed):
 
 
 def _snapshot(state) -> tuple:
-    """Everything a Competitive hand state holds, as values (its match's too)."""
+    """Everything a hand state holds, as values (its match's too)."""
     from domrec.games import base
 
-    match = getattr(state, "_match", None)
-    return (base.state_key(state, frozenset({"_match"})), None if match is None else base.state_key(match))
+    match = getattr(state, "_match", None) or getattr(state, "match", None)
+    return (base.state_key(state, frozenset({"_match", "match"})), base.state_key(match))
 
 
 @pytest.mark.parametrize("open_hand", [False, True])
-def test_a_competitive_state_copied_and_played_on_leaves_the_state_as_it_was(open_hand):
-    # The written-out copy (CompetitiveHand.clone) copies what a hand changes in place: a copy
-    # taken at any move and played to the hand's end leaves the original exactly as it was, and
-    # ends as the original does when played on.
+@pytest.mark.parametrize("game,players,seed", [("competitive", None, 8), ("horse-race", 4, 8),
+                                               ("horse-race", 2, 9), ("horse-race", 3, 5)])
+def test_a_state_copied_and_played_on_leaves_the_state_as_it_was(game, players, seed, open_hand):
+    # The written-out copies (Competitive's and Horse Race's clone) copy what a hand changes in
+    # place: a copy taken at any move and played to the hand's end leaves the original exactly
+    # as it was, and ends as the original does when played on.
     from domrec import games
     from domrec.record import Hand
 
-    record = next(sim.simulate("competitive", 1, 8, accidents=False))
+    record = next(sim.simulate(game, 1, seed, players, accidents=False))
     hand = record.hands[0]
-    for k in range(0, len(hand.moves), 3):
-        match = games.engine("competitive").start(record)
+    for k in range(0, len(hand.moves), 2):
+        match = games.engine(game).start(record)
         state = match.start_open_hand(Hand(leader=hand.leader)) if open_hand else match.start_hand(hand)
         for move in hand.moves[:k]:
             state.apply(move)
