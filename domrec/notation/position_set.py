@@ -47,6 +47,7 @@ MAX_POSITIONS = 128
 
 #: The one option of a move whose seat is typed.
 _TYPED = Option(None)
+_ONE_TYPED = [_TYPED]
 
 
 class Unsure(Exception):
@@ -111,18 +112,21 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         bare = "on" not in data and "play" in data
         reached: list[tuple[_Position, tuple | None, Any, list]] = []
         chose = False
+        by_seat: dict[str | None, Any] = {}  # (this move made by each seat, as the positions ask)
         for p in level:
             st = p.state
             if typed_seat is not None:
-                opts = [_TYPED]
+                opts = _ONE_TYPED
             else:
                 who = _movers(st)
                 if not who:
                     continue  # (nobody may move: this reading fails here)
-                opts = [_option(s) for s in who]
+                opts = [_option(who[0])] if len(who) == 1 else [_option(s) for s in who]
             if len(opts) == 1:
                 opt = opts[0]
-                move = build(j, opt.seat, None)
+                move = by_seat.get(opt.seat)
+                if move is None:
+                    move = by_seat[opt.seat] = build(j, opt.seat, None)
                 try:
                     st.apply(move)
                 except RuleViolation as e:
@@ -187,14 +191,15 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     return Chosen(first.state, first.moves, said)
 
 
-def _movers(state: Any) -> list[str]:
+def _movers(state: Any) -> list[str] | tuple[str, ...]:
     """The seats that may make the next move, as the engine says (the Game API's ``movers``)."""
     if state.over:
-        return []
+        return ()
     ask = getattr(state, "movers", None)
     if ask is not None:
-        return list(ask())
-    return [state.to_move] if state.to_move is not None else []
+        return ask()
+    seat = state.to_move
+    return (seat,) if seat is not None else ()
 
 
 def _places(state: Any, moves: list, data: dict, seat: str | None) -> list[Option]:

@@ -148,7 +148,8 @@ class _TypedHands(Sequence[Hand]):
     def __init__(self, r: _Reader, template: Record, match: Any) -> None:
         self.r = r
         self.game = template.game
-        self.template = template
+        #: The record's header without hands or claims, as the Game API replays a hand it closes.
+        self.bare = attrs.evolve(template, hands=(), result=None, ended=None)
         self.seats = template.seats
         #: The live match of the validator's replay (it changes it as it goes).
         self.match = match
@@ -278,7 +279,7 @@ class _TypedHands(Sequence[Hand]):
             return move
 
         def close(state: Any, moves: list) -> dict[str, int] | None:
-            return _close(self.template, self.match, number, self.seats, state, moves, typed, public, result)
+            return _close(self.bare, self.match, number, self.seats, state, moves, typed, public, result)
 
         claimed = None
         if result is not None and result.scores:
@@ -317,12 +318,13 @@ class _Closing:
         self.finished = True
 
 
-def _close(template: Record, match: Any, number: int, seats: tuple[str, ...], state: Any, moves: list,
+def _close(bare: Record, match: Any, number: int, seats: tuple[str, ...], state: Any, moves: list,
            typed: _HandText, public: Any, result: HandResult | None) -> dict[str, int] | None:
     """Hand ``number``, read as ``moves`` leaving ``state``, closed as the Game API closes it
     (:meth:`~domrec.game.Game.end_hand`): the deal worked out from the moves and ``left``, then
     the hand replayed with it by :func:`~domrec.validate.validate` from ``match`` (the match as
-    the hands before left it), any problem but a claim's refusing it.  The totals after it, or
+    the hands before left it; ``bare``: the record's header, without claims), any problem but a
+    claim's refusing it.  The totals after it, or
     ``None`` where it is refused.  A hand the replay leaves unfinished without a problem (the
     last hand, still being played) is not one this path reads (:class:`_NotStraight`)."""
     try:
@@ -331,8 +333,8 @@ def _close(template: Record, match: Any, number: int, seats: tuple[str, ...], st
         return None
     hand = Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
     seen = _Closing()
-    report = validate(attrs.evolve(template, hands=(), result=None, ended=None), resume=(copy_match(match), number - 1),
-                      hands=(None,) * (number - 1) + (hand,), observer=seen)
+    report = validate(bare, resume=(copy_match(match), number - 1), hands=(None,) * (number - 1) + (hand,),
+                      observer=seen)
     if any(p.kind in _REFUSING for p in report.problems):
         return None
     if not seen.finished:
