@@ -25,9 +25,14 @@ chosen reading, whether every legal reading makes it.  That is all the general r
 verdict says when the legal readings all give the same scores, so this module answers only
 then, with the same record and the same note (:func:`~domrec.notation.readings.chosen_note`).
 Anything else (no legal reading, readings that give different scores, more work than the
-general reading's :data:`~domrec.notation.readings.LIMIT` could allow, an engine that does not
-say where a tile may go) raises :class:`Unsure`, and the general reading reads the text, so
-the verdicts, notes and messages are the general reading's in every case.
+general reading's :data:`~domrec.notation.readings.LIMIT` could allow, more positions than
+:data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say where a tile may go)
+raises :class:`Unsure`, and the general reading reads the hand, so the verdicts, notes and
+messages are the general reading's in every case.
+
+Positions are merged by the hand state's key alone: every position of a hand starts from
+the same match, which a hand changes only at its close (what it changes before, such as
+Competitive's leader of a free lead, its key holds).
 """
 
 from __future__ import annotations
