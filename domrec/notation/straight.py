@@ -278,8 +278,10 @@ class _TypedHands(Sequence[Hand]):
                 move = built[k, seat, on] = _built(seat, bare, _complete, check)
             return move
 
+        dealt: dict[tuple, Any] = {}
+
         def close(state: Any, moves: list) -> dict[str, int] | None:
-            return _close(self.bare, self.match, number, self.seats, state, moves, typed, public, result)
+            return _close(self.bare, self.match, number, self.seats, state, moves, typed, public, result, dealt)
 
         claimed = None
         if result is not None and result.scores:
@@ -319,17 +321,35 @@ class _Closing:
 
 
 def _close(bare: Record, match: Any, number: int, seats: tuple[str, ...], state: Any, moves: list,
-           typed: _HandText, public: Any, result: HandResult | None) -> dict[str, int] | None:
+           typed: _HandText, public: Any, result: HandResult | None, dealt: dict[tuple, Any]) -> dict[str, int] | None:
     """Hand ``number``, read as ``moves`` leaving ``state``, closed as the Game API closes it
     (:meth:`~domrec.game.Game.end_hand`): the deal worked out from the moves and ``left``, then
     the hand replayed with it by :func:`~domrec.validate.validate` from ``match`` (the match as
     the hands before left it; ``bare``: the record's header, without claims), any problem but a
     claim's refusing it.  The totals after it, or
     ``None`` where it is refused.  A hand the replay leaves unfinished without a problem (the
-    last hand, still being played) is not one this path reads (:class:`_NotStraight`)."""
-    try:
-        deal = deals.infer(match, state, number, seats, moves, typed.left or {}, public)
-    except DealError:
+    last hand, still being played) is not one this path reads (:class:`_NotStraight`).
+
+    ``dealt`` keeps the deals worked out for the hand's readings so far.  The readings of one
+    hand are its typed moves, each made by a seat and set on a tile: the deal follows from who
+    made each move and how many tiles each seat still holds (:func:`deals.infer`: which tile
+    leaves whose hand is the move's own, typed, and where it was set does not count), so
+    readings whose moves were made by the same seats, leaving the same counts, share one (a
+    Competitive sheet's readings differ only in where tiles were set)."""
+    key = None
+    if getattr(state, "piles", None) is None:  # (Domino Roads' piles: the deal is worked out each time)
+        key = (*(m.seat for m in moves), *map(state.held_count, seats))
+        deal = dealt.get(key, _UNKNOWN)
+    else:
+        deal = _UNKNOWN
+    if deal is _UNKNOWN:
+        try:
+            deal = deals.infer(match, state, number, seats, moves, typed.left or {}, public)
+        except DealError:
+            deal = None
+        if key is not None:
+            dealt[key] = deal
+    if deal is None:
         return None
     hand = Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
     seen = _Closing()
@@ -341,6 +361,9 @@ def _close(bare: Record, match: Any, number: int, seats: tuple[str, ...], state:
         raise _NotStraight
     return dict(report.scores)
 
+
+#: No deal worked out yet for these moves (see :func:`_close`).
+_UNKNOWN = object()
 
 #: The kinds of problem with which the Game API refuses to close a hand (its strict rebuild).
 _REFUSING = frozenset({"illegal", "deal", "setup", "unfinished"})
