@@ -256,26 +256,27 @@ class _TypedHands(Sequence[Hand]):
         scores" is left to the general reading (:class:`_NotStraight`)."""
         r = self.r
         text, where, offset = r.src.text, r.src.where, _offsets(r.src.text)
-        check, words, built = self.check, _words(self.game), {}
+        check, words = self.check, _words(self.game)
         before = dict(self.match.totals)
 
         def build(k: int, seat: str | None, on: str | None) -> Any:
             data = typed.moves[k]
             if seat is None:
                 seat = data["seat"]
+            hit = words.get(id(data))
+            if hit is None or hit[0] is not data:
+                hit = words[id(data)] = (data, {})
             if on is None:
-                hit = words.get(id(data))
-                if hit is None or hit[0] is not data:
-                    hit = words[id(data)] = (data, {})
                 move = hit[1].get(seat)
                 if move is None:
                     move = hit[1][seat] = _built(seat, data, _complete, check)
                 return move
-            move = built.get((k, seat, on))
+            # (the word set on ``on``: kept beside the word's moves, by seat and tile)
+            move = hit[1].get((seat, on))
             if move is None:
                 bare = {key: v for key, v in data.items() if key != "seat"}
                 bare["on"] = on
-                move = built[k, seat, on] = _built(seat, bare, _complete, check)
+                move = hit[1][seat, on] = _built(seat, bare, _complete, check)
             return move
 
         dealt: dict[tuple, Any] = {}
