@@ -118,9 +118,30 @@ class CompetitiveHand:
 
     def clone(self, memo: dict[int, Any] | None = None) -> "CompetitiveHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
-        reading tried, then the state as it was); ``memo`` shares one copy of an object
-        reached twice (:func:`base.clone_state`)."""
-        return base.clone_state(self, {} if memo is None else memo)
+        reading tried, then the state as it was; the DGN reader's positions); ``memo`` shares
+        one copy of an object reached twice, as :func:`base.clone_state` does.
+
+        Written out, as a copy of every attribute with the containers a hand changes in place
+        copied (the masks, the two arms; an open hand's own, :meth:`_clone_own`): a DGN sheet's
+        readings copy a state at each tile that fits both ends, and the general copy walks
+        every attribute.  The others are values, or containers a hand never changes (``seats``,
+        ``_next``), which the copy shares.  (tests/test_position_set.py checks that a copy played on
+        leaves the state it was made from as it was.)"""
+        if memo is None:
+            memo = {}
+        twin = memo.get(id(self))
+        if twin is None:
+            twin = memo[id(self)] = object.__new__(type(self))
+            own = twin.__dict__
+            own.update(self.__dict__)
+            own["masks"] = self.masks.copy()
+            own["_left_arm"] = self._left_arm.copy()
+            own["_right_arm"] = self._right_arm.copy()
+            self._clone_own(own, memo)
+        return twin
+
+    def _clone_own(self, own: dict[str, Any], memo: dict[int, Any]) -> None:
+        """What :meth:`clone` copies beyond the known hand's containers (an open hand's)."""
 
     def __init__(self, seats: tuple[str, ...], masks: dict[str, int], leader: str | None,
                  must_lead: Tile | None, lead_reason: str = "", lead_rule: str = R_ORDER) -> None:
@@ -527,6 +548,13 @@ class OpenCompetitiveHand(CompetitiveHand):
         #: the position (see :meth:`position_key`).
         self._passed: tuple[tuple[str, int | None, int | None], ...] = ()
 
+    def _clone_own(self, own: dict[str, Any], memo: dict[int, Any]) -> None:
+        # The tiles on the line, and the match (one copy for a checkpoint that copies it too):
+        # the lead of a hand whose leader was free names the next hand's leader there.
+        own["played"] = self.played.copy()
+        match = memo.get(id(self._match))
+        own["_match"] = match if match is not None else self._match.clone(memo)
+
     @property
     def counts(self) -> dict[str, int]:
         """How many tiles each seat still holds."""
@@ -601,8 +629,18 @@ class CompetitiveMatch:
     def clone(self, memo: dict[int, Any] | None = None) -> "CompetitiveMatch":
         """A copy of this match whose containers are its own (the Game API's checkpoints: a
         reading tried, then the state as it was); ``memo`` shares one copy of an object
-        reached twice (:func:`base.clone_state`)."""
-        return base.clone_state(self, {} if memo is None else memo)
+        reached twice, as :func:`base.clone_state` does.  Written out as the hand's is
+        (:meth:`CompetitiveHand.clone`): the totals and options copied, the rest values."""
+        if memo is None:
+            memo = {}
+        twin = memo.get(id(self))
+        if twin is None:
+            twin = memo[id(self)] = object.__new__(type(self))
+            own = twin.__dict__
+            own.update(self.__dict__)
+            own["totals"] = self.totals.copy()
+            own["options"] = self.options.copy()
+        return twin
 
     def __init__(self, record: Record, options: dict[str, Any]) -> None:
         self.seats: tuple[str, ...] = base.PARTNERSHIP_SEATS

@@ -253,11 +253,38 @@ class HorseRaceHand:
         numbers open at each pass or draw)."""
         return base.state_key(self, self.position_skip, (self.match,))
 
+    #: The containers a hand changes in place (dicts and lists of values), which :meth:`clone`
+    #: copies; the others it holds are values, or the match's and never changed (``seats``,
+    #: ``side_of``, ``_next``, ``_pegs``), which a copy shares.
+    _OWN: tuple[str, ...] = ("dealt", "hands", "drawn_by", "_spots", "_on", "open_num", "pegged")
+
     def clone(self, memo: dict[int, Any] | None = None) -> "HorseRaceHand":
         """A copy of this hand state whose containers are its own (the Game API's checkpoints: a
-        reading tried, then the state as it was); ``memo`` shares one copy of an object
-        reached twice (:func:`base.clone_state`)."""
-        return base.clone_state(self, {} if memo is None else memo)
+        reading tried, then the state as it was; the DGN reader's positions); ``memo`` shares
+        one copy of an object reached twice, as :func:`base.clone_state` does.
+
+        Written out (the attributes copied at once, then the containers of :attr:`_OWN` and the
+        match): readings of a sheet copy a state at each tile that fits more than one open
+        tile, and the general copy walks every attribute.  (tests/test_position_set.py checks
+        that a copy played on leaves the state it was made from as it was.)"""
+        if memo is None:
+            memo = {}
+        twin = memo.get(id(self))
+        if twin is None:
+            twin = memo[id(self)] = object.__new__(type(self))
+            own = twin.__dict__
+            own.update(self.__dict__)
+            for name in self._OWN:
+                own[name] = own[name].copy()
+            if self.order is not None:
+                own["order"] = self.order.copy()
+            match = memo.get(id(self.match))
+            own["match"] = match if match is not None else self.match.clone(memo)
+            self._clone_own(own)
+        return twin
+
+    def _clone_own(self, own: dict[str, Any]) -> None:
+        """What :meth:`clone` copies beyond the known hand's containers (an open hand's)."""
 
     def __init__(self, match: HorseRaceMatch, masks: dict[str, int], boneyard: list[Tile] | None,
                  undealt: int, leader: str | None, lead_reason: str) -> None:
@@ -1080,6 +1107,12 @@ class OpenHorseRaceHand(HorseRaceHand):
     def held_count(self, seat: str) -> int:
         return self.hidden[seat] + self.hands[seat].bit_count()
 
+    #: An open hand's containers changed in place beyond the known hand's (see :meth:`clone`).
+    _OWN = (*HorseRaceHand._OWN, "hidden", "barred", "played_by")
+
+    def _clone_own(self, own: dict[str, Any]) -> None:
+        own["_bar_notes"] = {seat: notes.copy() for seat, notes in self._bar_notes.items()}
+
     def movers(self) -> list[str]:
         """Who may make the next move: the player to move, and, while a chain may have ended
         unwritten (``chain_draw: false``, the chain's player holding tiles nobody has seen),
@@ -1284,8 +1317,18 @@ class HorseRaceMatch:
     def clone(self, memo: dict[int, Any] | None = None) -> "HorseRaceMatch":
         """A copy of this match whose containers are its own (the Game API's checkpoints: a
         reading tried, then the state as it was); ``memo`` shares one copy of an object
-        reached twice (:func:`base.clone_state`)."""
-        return base.clone_state(self, {} if memo is None else memo)
+        reached twice, as :func:`base.clone_state` does.  Written out as the hand's is
+        (:meth:`HorseRaceHand.clone`): its dicts copied (they hold values), the rest shared."""
+        if memo is None:
+            memo = {}
+        twin = memo.get(id(self))
+        if twin is None:
+            twin = memo[id(self)] = object.__new__(type(self))
+            own = twin.__dict__
+            own.update(self.__dict__)
+            for name in ("side_of", "totals", "zero", "next_seat", "_dominoed"):
+                own[name] = own[name].copy()
+        return twin
 
     def __init__(self, record: Record, rules: Rules) -> None:
         self.rules = rules

@@ -75,6 +75,7 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
             return _with_position(unusable(source, e, r.doc["game"]), positions)
 
     as_written: DgnGame | None = None
+    read_before = None
     if not r.errors and not _needs_game(r):
         record = load(_as_written(r), r.pos)
         if isinstance(record, Report):
@@ -89,13 +90,14 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         r = _Reader(r.src.text, r.src.first_line)
         r.parse()
     else:
-        straight = read_straight(r, source)  # (a typed text that leaves no choice: most are)
-        if straight is not None:
+        straight = read_straight(r, source)  # (a typed text that leaves no choice, or few: most are)
+        if type(straight) is tuple:
             return DgnGame(straight[0], _with_position(straight[1], r.pos), first_line)
+        read_before = straight
     #: The text's notation errors, first in any verdict (in the order of the text).
     said = tuple(map(_notation_problem, r.errors))
     try:
-        doc, problems, note = _through_game(r)
+        doc, problems, note = _through_game(r, read_before)
     except RuleViolation as e:  # a setup problem (players, options) found when starting the game
         report = Report(source, r.doc["game"], "unusable" if said else "invalid",
                         said + (Problem(e.pointer, e.message, e.rule, "setup"),))

@@ -496,13 +496,7 @@ class HandReading:
         return min(parted) if parted else min(firsts)
 
     def _words(self, j: int, opt: Option) -> str:
-        data = self.hand.moves[j]
-        word = self._word(j)
-        if opt.on is not None:
-            return f"{word}@{opt.on}"
-        if opt.seat is not None and "seat" not in data:
-            return f"{opt.seat} {word}"
-        return word
+        return choice_words(self._word(j), self.hand.moves[j], opt)
 
     def _word(self, j: int) -> str:
         mv = self.move_tok(j, None)
@@ -554,9 +548,27 @@ class HandReading:
                 parted.append(f"{self._words(j, opt)} at {line}:{col}")
         if not parted:
             return None
-        return (f"hand {self.hand.number}: {len(legal)} readings give the same scores; read as "
-                f"{', '.join(parted[:3])}{' …' if len(parted) > 3 else ''} (the end laid earliest, the player "
-                f"to move first: docs/notation.md)")
+        return chosen_note(self.hand.number, len(legal), parted)
+
+
+def choice_words(word: str, data: dict, opt: Option) -> str:
+    """Option ``opt`` of the typed move ``word`` (its data ``data``) as it would be written."""
+    if opt.on is not None:
+        return f"{word}@{opt.on}"
+    if opt.seat is not None and "seat" not in data:
+        return f"{opt.seat} {word}"
+    return word
+
+
+def chosen_note(number: int, count: int, parted: list[str]) -> str:
+    """The note for hand ``number`` read as the first of ``count`` legal readings with the same
+    scores, choosing as ``parted`` says (its choices that not every legal reading makes, each
+    in words with its line:column).  The readings' two ways of working it out, one reading
+    after another (:class:`HandReading`) and as a set of positions
+    (:mod:`domrec.notation.position_set`), say it in these words."""
+    return (f"hand {number}: {count} readings give the same scores; read as "
+            f"{', '.join(parted[:3])}{' …' if len(parted) > 3 else ''} (the end laid earliest, the player "
+            f"to move first: docs/notation.md)")
 
 
 def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,

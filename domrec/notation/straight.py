@@ -34,9 +34,11 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 import attrs
 
 from domrec import deals, games, shape
-from domrec.errors import InputError, RuleViolation
+from domrec.errors import DealError, InputError, RuleViolation
 from domrec.games.base import copy_match
-from domrec.notation.readings import _built
+from domrec.notation.position_set import Unsure, read_choices
+from domrec.notation.positions import _offsets
+from domrec.notation.readings import _built, choice_words, chosen_note
 from domrec.notation.through_game import _complete, _envelope, deal_from_parts
 from domrec.record import Hand, HandResult, Record
 from domrec.validate import Report, validate
@@ -80,10 +82,24 @@ def _words(game: str) -> dict[int, tuple[dict, dict[str, Any]]]:
     return words
 
 
-def read(r: _Reader, source: str) -> tuple[Record, Report] | None:
-    """The record and verdict of the game ``r`` parsed, when its text leaves no choice and its
-    verdict is valid or finds only wrong claimed scores; ``None`` otherwise (the general
-    reading, :func:`~domrec.notation.through_game._through_game`, then reads it)."""
+@attrs.frozen
+class ReadBefore:
+    """The hands this path read, and the replay judged legal, before one it could not read
+    (:func:`read`): the general reading takes them as read and goes on from that hand.
+    ``notes``: how their choices were read, in order (docs/notation.md)."""
+
+    hands: tuple[Hand, ...]
+    notes: tuple[str, ...]
+
+
+def read(r: _Reader, source: str) -> tuple[Record, Report] | ReadBefore | None:
+    """The record and verdict of the game ``r`` parsed, when its text leaves no choice but those
+    :mod:`~domrec.notation.position_set` reads and its verdict is valid or finds only wrong
+    claimed scores.  Otherwise the general reading
+    (:func:`~domrec.notation.through_game._through_game`) reads it: from the start (``None``),
+    or from the first hand this path could not read, the hands before it taken as read
+    (:class:`ReadBefore`: the replay judged them legal, and the general reading reads a legal
+    hand so, the same readings in the same order)."""
     from domrec.reader import load_dict
 
     if r.errors or not r.hands or not all(map(_straight, r.hands)):
@@ -97,9 +113,13 @@ def read(r: _Reader, source: str) -> tuple[Record, Report] | None:
     try:
         report = validate(template, source, resume=(match, 0), hands=hands)
     except _NotStraight:
+        if hands.stopped_at and hands.stopped_at == len(hands.read):
+            return ReadBefore(tuple(hands.read), tuple(hands.notes))
         return None
     if len(hands.read) != len(r.hands) or any(p.kind != "score" for p in report.problems):
         return None
+    if hands.notes:  # how the hands' choices were read, before what validation notes (as the general reading)
+        report = attrs.evolve(report, note="; ".join((*hands.notes, report.note) if report.note else hands.notes))
     for i, hand in enumerate(r.hands):
         r.pos.moves[i] = hand.move_pos
         r.pos.seats[i] = hand.seat_spot
@@ -128,11 +148,19 @@ class _TypedHands(Sequence[Hand]):
     def __init__(self, r: _Reader, template: Record, match: Any) -> None:
         self.r = r
         self.game = template.game
+        #: The record's header without hands or claims, as the Game API replays a hand it closes.
+        self.bare = attrs.evolve(template, hands=(), result=None, ended=None)
         self.seats = template.seats
         #: The live match of the validator's replay (it changes it as it goes).
         self.match = match
         self.read: list[Hand] = []
         self.check = _checker(self.game)
+        #: How the choices of the hands read so far were read (docs/notation.md), in order, and
+        #: the note of the hand being read.
+        self.notes: list[str] = []
+        self._note: str | None = None
+        #: The hand this path could not read (its index), the replay having judged those before.
+        self.stopped_at: int | None = None
 
     def __len__(self) -> int:
         return len(self.r.hands)
@@ -140,8 +168,15 @@ class _TypedHands(Sequence[Hand]):
     def __getitem__(self, i: Any) -> Any:
         if type(i) is not int or i != len(self.read):
             raise _NotStraight("the replay asks for the hands in order, each once")
-        hand = self._hand(self.r.hands[i], i + 1)
+        self._note = None
+        try:
+            hand = self._hand(self.r.hands[i], i + 1)
+        except _NotStraight:
+            self.stopped_at = i
+            raise
         self.read.append(hand)
+        if self._note is not None:
+            self.notes.append(self._note)
         return hand
 
     def __iter__(self) -> Iterator[Hand]:
@@ -172,8 +207,12 @@ class _TypedHands(Sequence[Hand]):
         append = moves.append
         # (an open hand that copies its state at every move, to put it back after a refusal, may
         # skip that here: a refusal ends this walk and the state is thrown away)
-        apply = getattr(state, "apply_unsaved", state.apply)
-        for data in typed.moves:
+        unsaved = getattr(state, "apply_unsaved", None)
+        apply = unsaved or state.apply
+        end = typed.end
+        result = None if end is None else HandResult(
+            scores=dict(end["scores"]) if "scores" in end else None, end=end.get("end"))
+        for j, data in enumerate(typed.moves):
             seat = data.get("seat")
             if seat is None:
                 if state.over:
@@ -181,7 +220,10 @@ class _TypedHands(Sequence[Hand]):
                 if movers is not None:
                     who = movers()
                     if len(who) != 1:
-                        raise _NotStraight
+                        if not who:
+                            raise _NotStraight
+                        state, moves = self._choices(typed, number, j, state, moves, public, result)
+                        break
                     seat = who[0]
                 else:
                     seat = state.to_move
@@ -193,10 +235,136 @@ class _TypedHands(Sequence[Hand]):
             move = hit[1].get(seat)
             if move is None:
                 move = hit[1][seat] = _built(seat, data, _complete, check)
-            apply(move)
+            try:
+                apply(move)
+            except RuleViolation as e:
+                # A tile typed without ``@`` that fits two open tiles: the text leaves a choice.
+                if (unsaved or not e.pointer.endswith("/on") or "on" in data or "play" not in data):
+                    raise
+                state, moves = self._choices(typed, number, j, state, moves, public, result)
+                break
             append(move)
         deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
-        end = typed.end
-        result = None if end is None else HandResult(
-            scores=dict(end["scores"]) if "scores" in end else None, end=end.get("end"))
         return Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
+
+    def _choices(self, typed: _HandText, number: int, j: int, state: Any, moves: list, public: Any,
+                 result: HandResult | None) -> tuple[Any, list]:
+        """Hand ``number`` from its typed move ``j`` on, where the text leaves a choice: its
+        readings read as a set of positions (:mod:`domrec.notation.position_set`), each closed
+        as the Game API closes a hand (:func:`_close`).  The chosen reading's state and moves;
+        its note is kept.  Any verdict but "one or more legal readings, all with the same
+        scores" is left to the general reading (:class:`_NotStraight`)."""
+        r = self.r
+        text, where, offset = r.src.text, r.src.where, _offsets(r.src.text)
+        check, words = self.check, _words(self.game)
+        before = dict(self.match.totals)
+
+        def build(k: int, seat: str | None, on: str | None) -> Any:
+            data = typed.moves[k]
+            if seat is None:
+                seat = data["seat"]
+            hit = words.get(id(data))
+            if hit is None or hit[0] is not data:
+                hit = words[id(data)] = (data, {})
+            if on is None:
+                move = hit[1].get(seat)
+                if move is None:
+                    move = hit[1][seat] = _built(seat, data, _complete, check)
+                return move
+            # (the word set on ``on``: kept beside the word's moves, by seat and tile)
+            move = hit[1].get((seat, on))
+            if move is None:
+                bare = {key: v for key, v in data.items() if key != "seat"}
+                bare["on"] = on
+                move = hit[1][seat, on] = _built(seat, bare, _complete, check)
+            return move
+
+        dealt: dict[tuple, Any] = {}
+
+        def close(state: Any, moves: list) -> dict[str, int] | None:
+            return _close(self.bare, self.match, number, self.seats, state, moves, typed, public, result, dealt)
+
+        claimed = None
+        if result is not None and result.scores:
+            def claimed(totals: dict[str, int]) -> bool:
+                scores = {side: n - before.get(side, 0) for side, n in totals.items()}
+                return all(scores.get(side) == n for side, n in result.scores.items())
+
+        def said(k: int, opt: Any) -> str:
+            at = offset(typed.move_pos[k])
+            rest = text[at:]
+            line, col = where(at)
+            return f"{choice_words(rest.split(None, 1)[0] if rest.strip() else '?', typed.moves[k], opt)} at {line}:{col}"
+
+        try:
+            chosen = read_choices(typed, j, state, moves, build, close, claimed, said,
+                                  lambda count, parted: chosen_note(number, count, parted))
+        except Unsure:
+            raise _NotStraight from None
+        self._note = chosen.note
+        return chosen.state, chosen.moves
+
+
+class _Closing:
+    """What :func:`_close`'s replay saw: whether the hand finished."""
+
+    def __init__(self) -> None:
+        self.finished = False
+
+    def hand_started(self, index: int, hand: Hand, state: Any) -> None:
+        pass
+
+    def moved(self, index: int, move: Any, points: int, state: Any) -> None:
+        pass
+
+    def hand_finished(self, index: int, outcome: Any, match: Any) -> None:
+        self.finished = True
+
+
+def _close(bare: Record, match: Any, number: int, seats: tuple[str, ...], state: Any, moves: list,
+           typed: _HandText, public: Any, result: HandResult | None, dealt: dict[tuple, Any]) -> dict[str, int] | None:
+    """Hand ``number``, read as ``moves`` leaving ``state``, closed as the Game API closes it
+    (:meth:`~domrec.game.Game.end_hand`): the deal worked out from the moves and ``left``, then
+    the hand replayed with it by :func:`~domrec.validate.validate` from ``match`` (the match as
+    the hands before left it; ``bare``: the record's header, without claims), any problem but a
+    claim's refusing it.  The totals after it, or
+    ``None`` where it is refused.  A hand the replay leaves unfinished without a problem (the
+    last hand, still being played) is not one this path reads (:class:`_NotStraight`).
+
+    ``dealt`` keeps the deals worked out for the hand's readings so far.  The readings of one
+    hand are its typed moves, each made by a seat and set on a tile: the deal follows from who
+    made each move and how many tiles each seat still holds (:func:`deals.infer`: which tile
+    leaves whose hand is the move's own, typed, and where it was set does not count), so
+    readings whose moves were made by the same seats, leaving the same counts, share one (a
+    Competitive sheet's readings differ only in where tiles were set)."""
+    key = None
+    if getattr(state, "piles", None) is None:  # (Domino Roads' piles: the deal is worked out each time)
+        key = (*(m.seat for m in moves), *map(state.held_count, seats))
+        deal = dealt.get(key, _UNKNOWN)
+    else:
+        deal = _UNKNOWN
+    if deal is _UNKNOWN:
+        try:
+            deal = deals.infer(match, state, number, seats, moves, typed.left or {}, public)
+        except DealError:
+            deal = None
+        if key is not None:
+            dealt[key] = deal
+    if deal is None:
+        return None
+    hand = Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
+    seen = _Closing()
+    report = validate(bare, resume=(copy_match(match), number - 1), hands=(None,) * (number - 1) + (hand,),
+                      observer=seen)
+    if any(p.kind in _REFUSING for p in report.problems):
+        return None
+    if not seen.finished:
+        raise _NotStraight
+    return dict(report.scores)
+
+
+#: No deal worked out yet for these moves (see :func:`_close`).
+_UNKNOWN = object()
+
+#: The kinds of problem with which the Game API refuses to close a hand (its strict rebuild).
+_REFUSING = frozenset({"illegal", "deal", "setup", "unfinished"})

@@ -99,7 +99,7 @@ def _minimal_version(r: _Reader, hands: list[dict]) -> str:
 TILES_ONLY = "tiles played twice, not of the set, or also in left"
 
 
-def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None]:
+def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], list[Problem], str | None]:
     """The JSON data of a game read through the Game API: seats from the turn, forced passes
     inserted where the deal is known, deals worked out from ``left``.
 
@@ -109,7 +109,11 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
     then goes on with the next hand, the broken hand counted by the scores its ``end`` line
     claims (a score-sheet hand, as the engine counts one).  Where that hand claims no scores,
     the later hands' start (the running totals, who leads) is not known, and they are checked
-    for their tiles only.  The data returned is the record as it stood at the first problem."""
+    for their tiles only.  The data returned is the record as it stood at the first problem.
+
+    ``read_before`` (:class:`~domrec.notation.straight.ReadBefore`): the first hands, read by the
+    straight path and judged legal by its replay, taken as read (the Game made from them, their
+    notes kept); reading goes on from the next hand, as it would have gone on after reading them."""
     from domrec.game import Game, GameError, Refused
     from domrec.validate import validate
 
@@ -148,7 +152,20 @@ def _through_game(r: _Reader) -> tuple[dict[str, Any], list[Problem], str | None
         line, col = spot if spot is not None else where(pos)
         return attrs.evolve(problem, line=line, column=col)
 
-    for hand in r.hands:
+    skip = 0
+    if read_before is not None:
+        # The hands the straight path read: the Game made from them (one replay), each move where
+        # its word was typed, as reading them here places them, and their notes.
+        g = Game.from_record(attrs.evolve(g.record(), hands=read_before.hands))
+        offset = _offsets(text)
+        for typed in r.hands[:len(read_before.hands)]:
+            positions.append([offset(spot) for spot in typed.move_pos])
+            seat_positions.append([None if (spot := typed.seat_spot(j)) is None else offset(spot)
+                                   for j in range(len(typed.moves))])
+            judged.add(typed.number)
+        notes.extend(read_before.notes)
+        skip = len(read_before.hands)
+    for hand in r.hands[skip:] if skip else r.hands:
         n = hand.number
         hp = f"/hands/{n - 1}"
         here: list[int] = []

@@ -1,0 +1,277 @@
+"""A typed hand's readings read as a set of positions, move by move (issue 40, point 1).
+
+Where a typed hand leaves a choice (a tile without ``@`` that fits two open tiles, a move
+that more than one seat may have made), the general reading
+(:class:`~domrec.notation.readings.HandReading`) walks every reading on the Game API, one
+after another.  Most sheets leave a few such choices a hand and nothing else, and most of
+their readings reach the same few positions: this module reads such a hand for the straight
+path (:mod:`domrec.notation.straight`) as the set of positions its readings reach, on the
+engine's own open hand state, without the Game API:
+
+* after each typed move only the distinct positions are kept (the engine's
+  ``position_key``: what decides the rest of the hand), each with the earliest reading that
+  reached it in the fixed order of docs/notation.md, and how many readings reached it;
+* a choice is tried by the engine: its yes or no, the tiles it says a tile may go on
+  (``places``), the seats it says may move (``movers``); a state is copied (``clone``) only
+  for an option that is not the last one of its position;
+* each position reached at the hand's end is closed as the Game API closes a hand (the deal
+  worked out from the moves and ``left``, the hand replayed with it by
+  :func:`domrec.validate.validate`).
+
+So the work grows with the moves and the positions, not with the readings.  The positions
+form a graph (each with the positions it came from, and the choice made on the way), so the
+readings are counted without being listed: how many are legal, and for each choice of the
+chosen reading, whether every legal reading makes it.  That is all the general reading's
+verdict says when the legal readings all give the same scores, so this module answers only
+then, with the same record and the same note (:func:`~domrec.notation.readings.chosen_note`).
+Anything else (no legal reading, readings that give different scores, more work than the
+general reading's :data:`~domrec.notation.readings.LIMIT` could allow, more positions than
+:data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say where a tile may go)
+raises :class:`Unsure`, and the general reading reads the hand, so the verdicts, notes and
+messages are the general reading's in every case.
+
+Positions are merged by the hand state's key alone: every position of a hand starts from
+the same match, which a hand changes only at its close (what it changes before, such as
+Competitive's leader of a free lead, its key holds).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from domrec import tiles as T
+from domrec.errors import RuleViolation
+from domrec.notation import readings
+from domrec.notation.readings import Option, _option
+
+#: Positions kept after one move, and in all, at most: a hand with more (most often one whose
+#: readings give different scores, which the general reading words) is left to the general
+#: reading, so that the work done here before it is small beside the general reading's own.
+MAX_LEVEL = 16
+MAX_POSITIONS = 128
+
+#: The one option of a move whose seat is typed.
+_TYPED = Option(None)
+_ONE_TYPED = [_TYPED]
+
+
+class Unsure(Exception):
+    """This hand's verdict is not one this module gives: the general reading reads it."""
+
+
+class _Position:
+    """A position the readings reach: the engine's state there (its own copy), the moves of the
+    earliest reading that reached it, that reading's choices, how many readings reach it
+    (``count``) and the positions they came from (``came``: (position, choice or ``None``))."""
+
+    __slots__ = ("state", "moves", "path", "count", "came", "legal")
+
+    def __init__(self, state: Any, moves: list, path: tuple, count: int, came: list) -> None:
+        self.state = state
+        self.moves = moves
+        self.path = path
+        self.count = count
+        self.came = came
+        #: Legal readings from here to the hand's close (worked out backwards at the end).
+        self.legal = 0
+
+
+class Chosen:
+    """What :func:`read_choices` found: the chosen reading's state and moves, and its note."""
+
+    __slots__ = ("state", "moves", "note")
+
+    def __init__(self, state: Any, moves: list, note: str | None) -> None:
+        self.state = state
+        self.moves = moves
+        self.note = note
+
+
+def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callable[[int, str | None, str | None], Any],
+                 close: Callable[[Any, list], dict[str, int] | None], claimed: Callable[[dict[str, int]], bool] | None,
+                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None]) -> Chosen:
+    """Read typed hand ``typed`` from its move ``start``, where the one reading so far left
+    ``state`` (the engine's open hand, as the engine left it on refusing move ``start``: a
+    choice) after ``moves``.
+
+    ``build(j, seat, on)``: typed move ``j`` made by ``seat`` (``None``: the seat typed), set
+    on ``on``; ``close(state, moves)``: the totals once the hand is closed so, ``None`` if the
+    rules refuse it; ``claimed(totals)``: whether they give the scores the ``end`` line claims
+    (``None``: it claims none); ``words(j, option)``: a choice in words, with its place;
+    ``note(count, parted)``: the note for ``count`` legal readings parting at ``parted``.
+
+    Raises :class:`Unsure` where the general reading is to read the hand."""
+    if not getattr(state, "refusal_keeps_state", False) or getattr(state, "places", None) is None \
+            or getattr(state, "position_key", None) is None:
+        raise Unsure("the engine does not say where a tile may go, or changes its state on a refusal")
+    root = _Position(state, moves, (), 1, [])
+    made: list[_Position] = [root]  # (every position, each after those it came from)
+    level = [root]
+    #: What the general reading could count toward :data:`LIMIT` at most: each option tried at
+    #: a choice by each reading that reaches it, and each reading that reaches the end.
+    work = 0  # (compared with readings.LIMIT as it is now: a caller may set it)
+    for j in range(start, len(typed.moves)):
+        data = typed.moves[j]
+        typed_seat = data.get("seat")
+        # (a tile typed without ``@``: a refusal for fitting two open tiles is a choice)
+        bare = "on" not in data and "play" in data
+        reached: list[tuple[_Position, tuple | None, Any, list]] = []
+        chose = False
+        by_seat: dict[str | None, Any] = {}  # (this move made by each seat, as the positions ask)
+        for p in level:
+            st = p.state
+            if typed_seat is not None:
+                opts = _ONE_TYPED
+            else:
+                who = _movers(st)
+                if not who:
+                    continue  # (nobody may move: this reading fails here)
+                opts = [_option(who[0])] if len(who) == 1 else [_option(s) for s in who]
+            if len(opts) == 1:
+                opt = opts[0]
+                move = by_seat.get(opt.seat)
+                if move is None:
+                    move = by_seat[opt.seat] = build(j, opt.seat, None)
+                try:
+                    st.apply(move)
+                except RuleViolation as e:
+                    if not (bare and e.pointer.endswith("/on")):
+                        continue  # (refused: this reading fails here)
+                    queue = _places(st, p.moves, data, opt.seat)
+                    work += p.count * len(queue)
+                else:
+                    p.moves.append(move)
+                    reached.append((p, None, st, p.moves))
+                    continue
+            else:
+                queue = opts
+                work += p.count * len(queue)
+            chose = True
+            work += _branch(p, j, queue, data, bare, build, reached)
+        if work > readings.LIMIT:
+            raise Unsure("more positions than the general reading may read")
+        if not reached:
+            raise Unsure("no reading is legal")
+        level = _merge(reached, made) if chose else [p for p, _, _, _ in reached]
+        if len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS:
+            raise Unsure("more positions than this reading keeps")
+    # Each position's close, in the order of the readings.
+    ends: list[tuple[_Position, dict[str, int]]] = []
+    for p in level:
+        work += p.count
+        if work > readings.LIMIT:
+            raise Unsure("more positions than the general reading may read")
+        totals = close(p.state, p.moves)
+        if totals is not None:
+            if claimed is None and ends and totals != ends[0][1]:
+                raise Unsure("the readings give different scores")
+            ends.append((p, totals))
+    if not ends:
+        raise Unsure("no reading is legal")
+    if claimed is not None:
+        ends = [e for e in ends if claimed(e[1])] or ends
+    if len({tuple(sorted(t.items())) for _, t in ends}) > 1:
+        raise Unsure("the readings give different scores")
+    # The legal readings from each position, counted backwards from the ends.
+    for p, _ in ends:
+        p.legal = 1
+    for p in reversed(made):
+        if p.legal:
+            for before, _ in p.came:
+                before.legal += p.legal
+    total = root.legal
+    first = ends[0][0]
+    said = None
+    if total > 1:
+        # How many legal readings make each choice: those reaching the position it was made
+        # in, times those going on from the position it led to.
+        making: dict[tuple, int] = {}
+        for p in made:
+            if p.legal:
+                for before, choice in p.came:
+                    if choice is not None:
+                        making[choice] = making.get(choice, 0) + before.count * p.legal
+        parted = [words(j, opt) for j, opt in first.path if making.get((j, opt), 0) < total]
+        said = note(total, parted) if parted else None
+    return Chosen(first.state, first.moves, said)
+
+
+def _movers(state: Any) -> list[str] | tuple[str, ...]:
+    """The seats that may make the next move, as the engine says (the Game API's ``movers``)."""
+    if state.over:
+        return ()
+    ask = getattr(state, "movers", None)
+    if ask is not None:
+        return ask()
+    seat = state.to_move
+    return (seat,) if seat is not None else ()
+
+
+def _places(state: Any, moves: list, data: dict, seat: str | None) -> list[Option]:
+    """A tile typed without ``@`` that fits more than one open tile: an option for each tile laid
+    so far in the hand, the earliest laid first, as the general reading makes them
+    (:meth:`~domrec.notation.readings.HandReading._expand`), with ``on`` ``None`` for those the
+    engine says it refuses (``places``), which are counted but not tried."""
+    seen: dict[str, None] = {}
+    for m in moves:
+        text = getattr(m, "play", None)
+        if text is not None and type(m).__name__ == "Play":
+            seen[text] = None
+    try:
+        fits = frozenset(state.places(T.tile(data["play"])))
+    except T.TileError:
+        raise Unsure("not a tile") from None
+    return [_option(seat, t) if T.tile(t) in fits else _REFUSED for t in seen]
+
+
+#: An option the engine says it refuses (:func:`_places`): counted, never tried.
+_REFUSED = Option(None, "")
+
+
+def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, build: Callable,
+            reached: list) -> int:
+    """Each option of typed move ``j`` tried from position ``p``, in order: those accepted are
+    added to ``reached`` with their choice.  A state is copied for each option but the last,
+    which takes ``p``'s own (a refusal leaves a state as it was).  Returns the options that a
+    seat's refusal turned into the tiles it may go on (counted as :data:`LIMIT` counts)."""
+    st = p.state
+    queue = list(queue)
+    added = 0
+    while queue:
+        opt = queue.pop(0)
+        if opt is _REFUSED:
+            continue
+        mine = st if not queue else st.clone()
+        move = build(j, opt.seat, opt.on)
+        try:
+            mine.apply(move)
+        except RuleViolation as e:
+            if opt.on is None and bare and e.pointer.endswith("/on"):
+                more = _places(st, p.moves, data, opt.seat)
+                added += p.count * len(more)
+                queue[0:0] = more
+            continue
+        reached.append((p, (j, opt), mine, [*p.moves, move]))
+    return added
+
+
+def _key(state: Any) -> Any:
+    """The position ``state`` is in (the engine's ``position_key``: equal keys, equal futures)."""
+    return state.position_key()
+
+
+def _merge(reached: list[tuple[_Position, tuple | None, Any, list]], made: list[_Position]) -> list[_Position]:
+    """The positions the readings reached after a move where some chose, one for each position
+    (the engine's ``position_key``), in the order of the earliest reading to reach each."""
+    out: dict[Any, _Position] = {}
+    for before, choice, st, moves in reached:
+        key = _key(st)
+        p = out.get(key)
+        if p is None:
+            path = before.path if choice is None else (*before.path, choice)
+            p = out[key] = _Position(st, moves, path, before.count, [(before, choice)])
+            made.append(p)
+        else:
+            p.count += before.count
+            p.came.append((before, choice))
+    return list(out.values())

@@ -1,0 +1,169 @@
+"""A typed hand's choices read as a set of positions (domrec/notation/position_set.py) give the
+verdict of the general reading, which walks every reading on the Game API.
+
+The property: for simulated games typed as sheets are (no ``@``, seats or not), whole and with a
+claimed score, a tile or two words changed, what a user sees (the verdict, its problems with
+line and column, the note, the record read) is the same with the straight path and its set of
+positions as with the general reading alone.  And the set of positions does answer: the sheets
+of Competitive games are read by it, and a game whose later hand the general reading must word
+is handed over with the hands before it read (``ReadBefore``).
+"""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import attrs
+import pytest
+from hypothesis import given, settings
+
+from domrec import notation
+from domrec import simulate as sim
+from domrec.notation import loading, position_set, straight
+
+from tests.test_straight import SEEDS, SETTINGS, corrupted, everything, general
+
+GAMES = ["competitive", "horse-race"]
+
+
+class Taken:
+    """What the straight path gave each game: a verdict, the hands read before one it could not
+    read, or nothing; and the hands whose choices the set of positions read."""
+
+    def __init__(self) -> None:
+        self.read = self.before = self.left = self.chosen = 0
+        self._read = straight.read
+        self._choices = straight.read_choices
+
+    def __call__(self, r, source):
+        out = self._read(r, source)
+        if out is None:
+            self.left += 1
+        elif isinstance(out, straight.ReadBefore):
+            self.before += 1
+        else:
+            self.read += 1
+        return out
+
+    def choices(self, *args):
+        found = self._choices(*args)
+        self.chosen += 1
+        return found
+
+    def fast(self, text: str) -> list:
+        with mock.patch.object(loading, "read_straight", self), \
+                mock.patch.object(straight, "read_choices", self.choices):
+            return everything(text)
+
+
+def sheet(record, seats: bool, hands: int | None = None) -> str:
+    if hands is not None:
+        record = attrs.evolve(record, hands=record.hands[:hands])
+    return notation.dumps_typed(record, keep_deal=False, seats=seats, ends=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=12, **SETTINGS)
+@given(seed=SEEDS)
+def test_a_sheet_read_as_positions_reads_as_every_reading_walked(game, seed):
+    record = next(sim.simulate(game, 1, seed))
+    rng = random.Random(seed)
+    for seats in (True, False):
+        text = sheet(record, seats, hands=3)
+        for one in [text, *corrupted(text, record, rng)]:
+            assert Taken().fast(one) == general(one)
+
+
+def test_competitive_sheets_are_read_as_positions():
+    taken = Taken()
+    for record in sim.simulate("competitive", 4, 21):
+        text = sheet(record, seats=False)
+        assert taken.fast(text) == general(text)
+    # (every hand of these sheets leaves a tile that fits both ends, and all their readings
+    # give one score: the straight path reads them, each hand's choices as positions)
+    assert (taken.read, taken.before, taken.left) == (4, 0, 0)
+    assert taken.chosen > 4 * 5
+
+
+def test_a_game_whose_later_hand_parts_is_handed_over_with_the_hands_before_it():
+    # Horse Race sheets: a tile set on one open spot or another pegs differently, so most games
+    # have a hand whose readings give different scores, which the general reading words.
+    taken = Taken()
+    for record in sim.simulate("horse-race", 6, 1, accidents=False):
+        text = sheet(record, seats=False)
+        assert taken.fast(text) == general(text)
+    assert taken.before >= 1
+
+
+def test_positions_past_the_cap_are_left_to_the_general_reading():
+    record = next(sim.simulate("horse-race", 1, 3, accidents=False))
+    text = sheet(record, seats=False, hands=4)
+    with mock.patch.object(position_set, "MAX_LEVEL", 1):
+        taken = Taken()
+        assert taken.fast(text) == general(text)
+    assert taken.read == 0
+
+
+def test_readings_are_counted_on_the_graph_of_positions():
+    # Two tiles that each fit both ends, on the first hand: the note counts every reading, as
+    # the general reading does by walking each, though equal positions were read once.
+    for record in sim.simulate("competitive", 3, 5, accidents=False):
+        text = sheet(record, seats=True, hands=2)
+        fast = Taken().fast(text)
+        assert fast == general(text)
+        note = fast[0][6] or ""
+        for said in note.split("; "):
+            if "readings give the same scores" in said:
+                count = int(said.split(": ")[1].split(" ")[0])
+                assert count >= 2
+
+
+@pytest.mark.parametrize("game,seed", [("competitive", 2), ("competitive", 3), ("horse-race", 4)])
+def test_merging_equal_positions_changes_nothing(monkeypatch, game, seed):
+    # Every position kept apart (no two keys equal): the readings are then counted one by one,
+    # and the verdicts, notes and records are those of the positions merged.
+    texts = [sheet(record, seats=False, hands=2) for record in sim.simulate(game, 3, seed, accidents=False)]
+    merged = [Taken().fast(text) for text in texts]
+    monkeypatch.setattr(position_set, "_key", lambda state: object())
+    monkeypatch.setattr(position_set, "MAX_LEVEL", 10_000)
+    monkeypatch.setattr(position_set, "MAX_POSITIONS", 10_000)
+    taken = Taken()
+    assert [taken.fast(text) for text in texts] == merged
+    assert taken.chosen
+
+
+def _snapshot(state) -> tuple:
+    """Everything a hand state holds, as values (its match's too)."""
+    from domrec.games import base
+
+    match = getattr(state, "_match", None) or getattr(state, "match", None)
+    return (base.state_key(state, frozenset({"_match", "match"})), base.state_key(match))
+
+
+@pytest.mark.parametrize("open_hand", [False, True])
+@pytest.mark.parametrize("game,players,seed", [("competitive", None, 8), ("horse-race", 4, 8),
+                                               ("horse-race", 2, 9), ("horse-race", 3, 5)])
+def test_a_state_copied_and_played_on_leaves_the_state_as_it_was(game, players, seed, open_hand):
+    # The written-out copies (Competitive's and Horse Race's clone) copy what a hand changes in
+    # place: a copy taken at any move and played to the hand's end leaves the original exactly
+    # as it was, and ends as the original does when played on.
+    from domrec import games
+    from domrec.record import Hand
+
+    record = next(sim.simulate(game, 1, seed, players, accidents=False))
+    hand = record.hands[0]
+    for k in range(0, len(hand.moves), 2):
+        match = games.engine(game).start(record)
+        state = match.start_open_hand(Hand(leader=hand.leader)) if open_hand else match.start_hand(hand)
+        for move in hand.moves[:k]:
+            state.apply(move)
+        before = _snapshot(state)
+        twin = state.clone()
+        assert _snapshot(twin) == before and set(vars(twin)) == set(vars(state))
+        for move in hand.moves[k:]:
+            twin.apply(move)
+        assert _snapshot(state) == before
+        for move in hand.moves[k:]:
+            state.apply(move)
+        assert _snapshot(state) == _snapshot(twin)
