@@ -293,5 +293,10 @@ def test_the_tables_picture_fits_a_phone_without_a_tile_cut(tmp_path, browser, g
                 assert not re.fullmatch(r"[\d|-]{2}", joint), line_rows  # "6-" then "4", "6" then "-4"
         if game == "competitive":
             assert any(len(r) > 1 for r in rows), rows  # the long line of play did wrap, and stayed whole
+        # The box's example is this game's, with this table's seats (P1... at Castle Rock and Horse Race).
+        example = page.get_attribute("#typed-text", "placeholder")
+        seats = page.evaluate("() => window.venue.table.view().game.seats")
+        assert (seats[1] if game == "castle-rock" else seats[0]) in example.split(), (example, seats)
+        assert ("row " in example) == (game == "castle-rock") and ("@NS1" in example) == (game == "domino-roads")
     finally:
         served.close()

@@ -673,6 +673,19 @@
                              ...sides.map((s) => el("td", {}, b[s] ?? 0)))));
   }
 
+  // What the box's placeholder shows: lines of this table's own game, with its own seats (a Castle
+  // Rock table's players are P1 to P4, not N, E, S and W, and its moves are not a line's).
+  function typedExample(game) {
+    const [a, b] = [game.seats[0] || "N", game.seats[1] || game.seats[0] || "E"];
+    switch (game.game) {
+      case "broadway": return t("DGN lines: %(a)s 6-6@0,0   6-4@1,1   -   deal %(a)s 6-6 …   left %(a)s 0-0; %(b)s 3-1", { a, b });
+      case "horse-race": return t("DGN lines: %(a)s 6-4   +3-0   4-4   -   deal %(a)s 6-6 …   left %(a)s 0-0; %(b)s 3-1", { a, b });
+      case "castle-rock": return t("DGN lines: row 4-0 5-3 3-1 4-2   %(b)s 6-3   +3-0   x4-2   x5-3,3-1,6-3", { a, b });
+      case "domino-roads": return t("DGN lines: %(a)s r4+5   s3-4@NS1/4   5-6@NS1   -   deal %(a)s 6-6 …", { a, b });
+      default: return t("DGN lines: 6-4   W 6-4@4-2   -   +   deal N 6-6 …   left N 0-0; E 3-1");
+    }
+  }
+
   function resultPanel(game) {
     const sides = view.sides;
     const boards = view.boards && view.status === "confirmed" && view.result && view.result.boards;
@@ -747,6 +760,7 @@
     $("layout").replaceChildren(...layoutLines(game.table));
     $("layout").hidden = !(game.table || []).length;
     const locked = view.status === "confirmed";
+    $("typed-text").placeholder = typedExample(game);
     $("undo").disabled = locked || !game.hands.length;
     $("typed").hidden = locked;
     document.dispatchEvent(new CustomEvent("table:drawn", { detail: { rev: view.rev } }));
