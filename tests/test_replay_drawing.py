@@ -173,17 +173,23 @@ def test_the_page_draws_every_position_of_a_sample_as_the_picture_module_does(br
     assert _compare(browser, load(VALID / name), name, tmp_path) > 1
 
 
+def _long(*values):
+    return pytest.param(*values, marks=pytest.mark.long)
+
+
 @pytest.mark.parametrize("game, players, options", [
-    ("competitive", None, None), ("broadway", None, None), ("horse-race", None, None), ("horse-race", 3, None),
-    ("castle-rock", None, None), ("castle-rock", 2, {"set": "double-twelve", "start_tiles": 20}),
-    ("domino-roads", None, None), ("domino-roads", 3, None)])
+    ("competitive", None, None), ("broadway", None, None), _long("horse-race", None, None), ("horse-race", 3, None),
+    _long("castle-rock", None, None), ("castle-rock", 2, {"set": "double-twelve", "start_tiles": 20}),
+    _long("domino-roads", None, None), ("domino-roads", 3, None)])
 def test_the_page_draws_every_position_of_a_simulated_game_as_the_picture_module_does(browser, tmp_path, game, players,
                                                                                       options, request):
     """Simulated games with their accidents (seats other than the usual, draws written the other
     ways, tiles shown out of turn), and a double-twelve set (numerals beyond nine).  The first two
     hands' drawings are compared (every hand with --long; the samples' are compared whole): the later
     hands of a long simulated game mostly repeat what the first ones draw, and cost minutes of the
-    default run."""
+    default run.  For the same reason the default run draws one simulated game of each of the five
+    (the individual games with their less usual player counts and set); the three games of the
+    usual count for those games are drawn under --long, their samples above in the default run."""
     record = next(iter(sim.simulate(game, 1, 11, players=players, options=options)))
     hands = None if request.config.getoption("--long") else 2
     assert _compare(browser, record, f"simulated {game}", tmp_path, hands_compared=hands) > 20

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -44,14 +45,25 @@ def assert_one_line_refusal(result, *words: str) -> None:
         assert word in errors[0], errors[0]
 
 
-@pytest.fixture
-def event(tmp_path: Path) -> Path:
-    """A competitive event, round 1 paired (one table)."""
-    path = tmp_path / "ev.db"
+@pytest.fixture(scope="module")
+def _event_made(tmp_path_factory) -> Path:
+    """The event of :func:`event`, made once a module through the commands themselves."""
+    path = tmp_path_factory.mktemp("limits") / "ev.db"
     assert run("new", path, "--name", "T", "--game", "competitive", "--format", "rotating",
                "--seed", "7").exit_code == 0
     assert run("add", path, "Ana", "Bo", "Cy", "Di").exit_code == 0
     assert run("pair", path).exit_code == 0
+    return path
+
+
+@pytest.fixture
+def event(_event_made: Path, tmp_path: Path) -> Path:
+    """A competitive event, round 1 paired (one table): a copy of its own for each test, which may
+    write into it (made by three commands, half a second a test; copied, a millisecond).  Every
+    command has closed the file, so it is whole, without a journal beside it."""
+    assert not any(_event_made.parent.glob("ev.db-*")), "a journal was left beside the event"
+    path = tmp_path / "ev.db"
+    shutil.copyfile(_event_made, path)
     return path
 
 

@@ -175,7 +175,17 @@ def _replayed(twin: Path, token: str, log: list[tuple[int, str, str]], start: in
 # -- 1. all five games ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+#: The games recorded offline in the default run: Broadway (the one game no other page test taps) and
+#: Domino Roads (its dice tapped).  Each boots Pyodide on a page of its own, half a minute of a core;
+#: the other three are recorded offline under ``pytest --long``.  In the default run every game's
+#: engine still answers in the browser exactly as the server (test_phone_engine_browser.py), the
+#: other individual games are tapped online (test_venue_games_browser.py), and Competitive is
+#: recorded offline twice more (below, and test_phone_engine_offline_browser.py).
+OFFLINE_BY_DEFAULT = ("broadway", "domino-roads")
+
+
+@pytest.mark.parametrize("game", [g if g in OFFLINE_BY_DEFAULT else pytest.param(g, marks=pytest.mark.long)
+                                  for g in GAMES])
 def test_a_hand_recorded_offline_by_tapping_and_typing(game, browser, tmp_path):
     """The first hand of each game recorded with the phone offline: its part lines and one move
     typed, every other move tapped among the offers the phone's engine drew; the hand closed with

@@ -46,8 +46,11 @@ def _local_page(browser):
     return context.new_page()
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("lang", ["en", pytest.param("es", marks=pytest.mark.long)])
 def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp_path, browser, lang):
+    """(In Spanish under ``pytest --long``: a page of its own, Pyodide booted again, for the same path;
+    the default run holds the engine's Spanish answers to the server's word for word in a real
+    browser, test_phone_engine_browser.py.)"""
     path, steps, served = _competitive(tmp_path)
     try:
         page = _local_page(browser)
