@@ -449,6 +449,25 @@ def copy_match(match: Match) -> Match:
 # --- copies of a game's state (the Game API's checkpoints) --------------------------------
 
 
+def twin_of(obj: Any, memo: dict[int, Any], copied: Iterable[str] = ()) -> tuple[Any, dict[str, Any] | None]:
+    """The start of an engine's written-out ``clone``: the copy of ``obj`` already in ``memo``
+    (an object reached twice is copied once), else a new one that shares every attribute of
+    ``obj`` but the containers named in ``copied``, copied (``.copy()``: the dicts, lists and
+    sets a hand changes in place).  Returns the copy, and its ``__dict__`` when it is new (for
+    the caller to copy what else is its own), else None.  Cheaper than :func:`clone_state`,
+    which walks every attribute, where a state is copied at each choice (the DGN reader's
+    positions, the Game API's checkpoints)."""
+    twin = memo.get(id(obj))
+    if twin is not None:
+        return twin, None
+    twin = memo[id(obj)] = object.__new__(type(obj))
+    own = twin.__dict__
+    own.update(obj.__dict__)
+    for name in copied:
+        own[name] = own[name].copy()
+    return twin, own
+
+
 def clone_state(obj: Any, memo: dict[int, Any]) -> Any:
     """A copy of an engine's object (a match, a hand state, a node of its layout) whose every
     container is its own, for an engine's ``clone``: what ``copy.deepcopy`` gives, at a

@@ -127,16 +127,9 @@ class CompetitiveHand:
         every attribute.  The others are values, or containers a hand never changes (``seats``,
         ``_next``), which the copy shares.  (tests/test_position_set.py checks that a copy played on
         leaves the state it was made from as it was.)"""
-        if memo is None:
-            memo = {}
-        twin = memo.get(id(self))
-        if twin is None:
-            twin = memo[id(self)] = object.__new__(type(self))
-            own = twin.__dict__
-            own.update(self.__dict__)
-            own["masks"] = self.masks.copy()
-            own["_left_arm"] = self._left_arm.copy()
-            own["_right_arm"] = self._right_arm.copy()
+        memo = {} if memo is None else memo
+        twin, own = base.twin_of(self, memo, ("masks", "_left_arm", "_right_arm"))
+        if own is not None:
             self._clone_own(own, memo)
         return twin
 
@@ -631,16 +624,7 @@ class CompetitiveMatch:
         reading tried, then the state as it was); ``memo`` shares one copy of an object
         reached twice, as :func:`base.clone_state` does.  Written out as the hand's is
         (:meth:`CompetitiveHand.clone`): the totals and options copied, the rest values."""
-        if memo is None:
-            memo = {}
-        twin = memo.get(id(self))
-        if twin is None:
-            twin = memo[id(self)] = object.__new__(type(self))
-            own = twin.__dict__
-            own.update(self.__dict__)
-            own["totals"] = self.totals.copy()
-            own["options"] = self.options.copy()
-        return twin
+        return base.twin_of(self, {} if memo is None else memo, ("totals", "options"))[0]
 
     def __init__(self, record: Record, options: dict[str, Any]) -> None:
         self.seats: tuple[str, ...] = base.PARTNERSHIP_SEATS

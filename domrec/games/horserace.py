@@ -267,15 +267,9 @@ class HorseRaceHand:
         match): readings of a sheet copy a state at each tile that fits more than one open
         tile, and the general copy walks every attribute.  (tests/test_position_set.py checks
         that a copy played on leaves the state it was made from as it was.)"""
-        if memo is None:
-            memo = {}
-        twin = memo.get(id(self))
-        if twin is None:
-            twin = memo[id(self)] = object.__new__(type(self))
-            own = twin.__dict__
-            own.update(self.__dict__)
-            for name in self._OWN:
-                own[name] = own[name].copy()
+        memo = {} if memo is None else memo
+        twin, own = base.twin_of(self, memo, self._OWN)
+        if own is not None:
             if self.order is not None:
                 own["order"] = self.order.copy()
             match = memo.get(id(self.match))
@@ -1319,16 +1313,8 @@ class HorseRaceMatch:
         reading tried, then the state as it was); ``memo`` shares one copy of an object
         reached twice, as :func:`base.clone_state` does.  Written out as the hand's is
         (:meth:`HorseRaceHand.clone`): its dicts copied (they hold values), the rest shared."""
-        if memo is None:
-            memo = {}
-        twin = memo.get(id(self))
-        if twin is None:
-            twin = memo[id(self)] = object.__new__(type(self))
-            own = twin.__dict__
-            own.update(self.__dict__)
-            for name in ("side_of", "totals", "zero", "next_seat", "_dominoed"):
-                own[name] = own[name].copy()
-        return twin
+        return base.twin_of(self, {} if memo is None else memo,
+                            ("side_of", "totals", "zero", "next_seat", "_dominoed"))[0]
 
     def __init__(self, record: Record, rules: Rules) -> None:
         self.rules = rules
