@@ -108,6 +108,7 @@ def test_positions_past_the_cap_are_left_to_the_general_reading():
 def test_readings_are_counted_on_the_graph_of_positions():
     # Two tiles that each fit both ends, on the first hand: the note counts every reading, as
     # the general reading does by walking each, though equal positions were read once.
+    counts = []
     for record in sim.simulate("competitive", 3, 5, accidents=False):
         text = sheet(record, seats=True, hands=2)
         fast = Taken().fast(text)
@@ -115,8 +116,10 @@ def test_readings_are_counted_on_the_graph_of_positions():
         note = fast[0][6] or ""
         for said in note.split("; "):
             if "readings give the same scores" in said:
-                count = int(said.split(": ")[1].split(" ")[0])
-                assert count >= 2
+                counts.append(int(said.split(": ")[1].split(" ")[0]))
+    # The sheets do leave such choices (else the test reads nothing), and a count is of readings,
+    # more than the positions they merge into.
+    assert counts and all(count >= 2 for count in counts), counts
 
 
 @pytest.mark.parametrize("game,seed", [("competitive", 2), ("competitive", 3), ("horse-race", 4)])

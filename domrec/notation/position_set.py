@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from domrec import tiles as T
-from domrec.errors import RuleViolation
+from domrec.errors import IllegalMove, RuleViolation
 from domrec.notation import readings
 from domrec.notation.readings import Option, _option
 
@@ -135,7 +135,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
                 try:
                     st.apply(move)
                 except RuleViolation as e:
-                    if not (bare and e.pointer.endswith("/on")):
+                    if not (bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on")):
                         continue  # (refused: this reading fails here)
                     queue = _places(st, p.moves, data, opt.seat)
                     work += p.count * len(queue)
@@ -246,7 +246,7 @@ def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, b
         try:
             mine.apply(move)
         except RuleViolation as e:
-            if opt.on is None and bare and e.pointer.endswith("/on"):
+            if opt.on is None and bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on"):
                 more = _places(st, p.moves, data, opt.seat)
                 added += p.count * len(more)
                 queue[0:0] = more
