@@ -40,11 +40,7 @@ def _word_offset(line: str, k: int) -> int:
 
 def _offset(text: str, spot: Any) -> int:
     """An offset in ``text``: kept as such, or (line start, word number) worked out now."""
-    if type(spot) is tuple:
-        base, k = spot
-        end = text.find("\n", base)
-        return base + _word_offset(text[base:] if end < 0 else text[base:end], k)
-    return spot
+    return _offsets(text)(spot)
 
 
 def _offsets(text: str) -> Callable[[Any], int]:
