@@ -223,6 +223,8 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
         page.wait_for_selector("#waiting", timeout=WAIT_MS)
         assert "starting row" in page.locator("#waiting").inner_text()
         assert "starting row" in page.locator("#message").inner_text()
+        # Told as what the hand waits for, not in the colour of a move taken.
+        assert "good" not in (page.locator("#message").get_attribute("class") or "")
         # The row laid through its own field (as it lies, blocked end first), sent as the row line.
         row = next(t for t in requests_for(record, keep_deal=True) if t.startswith("row "))
         before = _rev(page)

@@ -166,7 +166,12 @@
             say(t("The director corrected hand %(n)s: the game is recorded again.", { n: data.corrected.hand }), "good");
           view = data;
         }
-        if (method !== "GET") say(data.said && data.said.length ? data.said[data.said.length - 1] : "", "good");
+        if (method !== "GET") {
+          // A hand taken that cannot start yet (Castle Rock without its row) is not done: what it
+          // waits for is told plainly, not in the colour of a move taken.
+          const last = data.said && data.said.length ? data.said[data.said.length - 1] : "";
+          say(last, data.game && data.game.waiting && !data.game.in_hand ? "" : "good");
+        }
       }
       else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(data.error); }
       // A 403 to a refresh: this link's key opens the table no more. (A write's 403 is its own
