@@ -666,3 +666,137 @@ def pattern_of(text: str, phrases: tuple[str, ...] = PHRASES) -> str | None:
     """The listed pattern ``text`` matches (its msgid), or ``None``."""
     found = _match(text, phrases)
     return found[0].msgid if found else None
+
+
+# --- the pictures of a table -----------------------------------------------------------------
+#
+# A table's page draws the hand as its engine renders it (``HandState.render``: Competitive's line
+# of play, a Horse Race layout and count, Broadway's tableau, a Castle Rock row, Domino Roads'
+# roads).  Those lines are drawings with words in them, not sentences: a road of any length, the
+# stocks of any seats, a count of any number of open ends.  Their forms are too many to list
+# whole, so their words are: each phrase below is replaced where it stands in a line, and the
+# notation around it (tiles, seats, roads, numbers, the picture's brackets) is kept as it is.
+
+#: The fixed phrases of the engines' pictures, each with the values it holds.  Tried longest
+#: first; a phrase replaced is not looked at again, so a shorter one never rewrites part of it.
+PICTURE: tuple[str, ...] = (
+    # Competitive, and an empty line, row, layout, tableau or pile.
+    N_("line:"),
+    N_("(empty)"),
+    # Horse Race: the layout anchor by anchor, arm by arm, and the count.
+    N_("layout:"),
+    N_("lead %(tile)s"),
+    N_("a side free, counts %(n)s"),
+    N_("both sides taken, counts nothing"),
+    N_("(a spinner: its arms follow)"),
+    N_("open end %(n)s"),
+    N_("half %(n)s:"),
+    N_("side: free"),
+    N_("end: free (counts nothing until a tile is set on it)"),
+    N_("side:"),
+    N_("end:"),
+    N_("count:"),
+    N_("pegs %(n)s: one point per five"),
+    N_("pegs %(n)s: the full count, in celko"),
+    N_("no score: not a multiple of five"),
+    N_("no score: nothing is open to count"),
+    N_("no score"),
+    N_("boneyard:"),
+    N_("%(n)s tiles"),
+    N_("%(n)s tile"),
+    N_("tiles held:"),
+    N_("(%(tiles)s drawn)"),
+    # Broadway: the tableau's legend, and what a hand without its deal shows.
+    N_("tableau:"),
+    N_("[n] just laid, (n) matched by it"),
+    N_("tiles held (deal not known):"),
+    N_("face up (exposed, unplayable so far):"),
+    N_("exposed: %(seat)s's %(tile)s, to be played by %(seat2)s or %(seat3)s"),
+    # Castle Rock.
+    N_("row (blocked end first, open end last):"),
+    N_("captured:"),
+    N_("(the deal is not known)"),
+    # Domino Roads.
+    N_("dice:"),
+    N_("(unused)"),
+    N_("%(seat)s to roll"),
+    N_("%(seat)s went out"),
+    N_("turn %(n)s:"),
+    N_("%(seat)s has the dice"),
+    N_("%(seat)s playing"),
+    N_("hand over:"),
+    N_("%(seat)s roads: none"),
+    N_("%(seat)s roads:"),
+    N_("length %(n)s"),
+    N_("shows %(n)s, blocked"),
+    N_("shows %(n)s"),
+    N_("joined to %(road)s by %(tile)s"),
+    N_("at span %(n)s (%(n2)s), blocked"),
+    N_("at span %(n)s (%(n2)s)"),
+    N_("piles:"),
+    N_("stocks (tiles not known):"),
+    N_("(known: %(tiles)s)"),
+)
+
+#: What each placeholder of a picture's phrase may hold: notation only (never a phrase replaced
+#: already, which stands in the line as a mark of its own until the line is done).
+PICTURE_KINDS: Mapping[str, str] = {
+    "tile": r"\d+-\d+",
+    "tiles": r"\d+-\d+(?: \d+-\d+)*",
+    "n": r"-?\d+",
+    "seat": r"[A-Z][A-Za-z0-9]*",
+    "road": r"[A-Z][A-Za-z0-9]*(?:-\d+)?",
+}
+
+
+@attrs.frozen
+class _Word:
+    msgid: str
+    regex: re.Pattern[str]
+    #: The phrase's longest fixed words: a line without them is not tried against the regex.
+    anchor: str
+
+
+@functools.lru_cache(maxsize=4)
+def _picture_words(words: tuple[str, ...]) -> tuple[_Word, ...]:
+    out = []
+    for msgid in words:
+        parts = re.split(r"%\((\w+)\)s", msgid)
+        regex = "".join(re.escape(part) if k % 2 == 0 else f"(?P<{part}>{PICTURE_KINDS[part.rstrip('0123456789')]})"
+                        for k, part in enumerate(parts))
+        fixed = parts[::2]
+        # Whole words only: "end:" is not the end of "legend:", "%(n)s tile" not the start of "tiles".
+        out.append((sum(map(len, fixed)), _Word(msgid, re.compile(rf"(?<!\w){regex}(?!\w)"), max(fixed, key=len))))
+    return tuple(word for _, word in sorted(out, key=lambda x: -x[0]))
+
+
+def translate_picture(lines: Iterable[str], lang: str, folders: Iterable[Path] = (LOCALE,)) -> list[str]:
+    """The lines of a table's picture (:data:`PICTURE`) with their words in ``lang``; as they are in
+    English, or where the catalog has no word for a phrase."""
+    if lang == DEFAULT:
+        return list(lines)
+    where = tuple(folders)
+    return [_picture_line(line, lang, where) for line in lines]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _picture_line(line: str, lang: str, folders: tuple[Path, ...]) -> str:
+    """One line of a picture in ``lang`` (kept: a table's picture is sent again at every move,
+    most of its lines as they were)."""
+    gettext = translations(lang, folders).gettext
+    done: list[str] = []
+
+    def put(msgid: str) -> Callable[[re.Match[str]], str]:
+        def replaced(found: re.Match[str]) -> str:
+            try:
+                text = gettext(msgid) % found.groupdict()
+            except (KeyError, ValueError, TypeError):  # a catalog entry with a wrong placeholder: English
+                text = found.group(0)
+            done.append(text)
+            return f"\x00{len(done) - 1}\x00"
+        return replaced
+
+    for word in _picture_words(PICTURE):
+        if word.anchor in line:
+            line = word.regex.sub(put(word.msgid), line)
+    return re.sub("\x00(\\d+)\x00", lambda found: done[int(found.group(1))], line)

@@ -139,6 +139,9 @@ def test_what_is_said_of_a_move_and_the_moves_labels_come_translated(served):
     assert state["game"]["hands"][0]["moves"][0]["label"] == "N juega 6-6"
     plain = client.get("/api/v1/tables/1/1", headers={"Authorization": f"Bearer {token}"}).json()
     assert plain["game"]["hands"][0]["moves"][0]["label"] == "N plays 6-6"  # the data stays English for others
+    # The table's picture, under "This hand": its words in Spanish, its notation as it is.
+    assert state["game"]["table"][0].startswith("línea: [6-6]"), state["game"]["table"]
+    assert plain["game"]["table"][0].startswith("line: [6-6]"), plain["game"]["table"]
 
 
 def test_the_director_sheets_and_replay_follow_the_language(served):

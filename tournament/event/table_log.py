@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 import attrs
 
+from domrec import phrases
 from domrec import session as _session
 from domrec.errors import one_line
 from domrec.session import RequestRefused, Session
@@ -502,8 +503,9 @@ def refusal_body(e: VenueError, request_id: str, known: str | None = None) -> di
 
 def translated(data: Any, lang: str, say: Callable[[str], str], default: str = "en") -> Any:
     """An answer of the API with what a page shows of it in ``lang`` (``say``: one sentence in
-    ``lang``): what was said of the write, and each move's label (the table's legal moves, its
-    hands' moves, a tile's places)."""
+    ``lang``): what was said of the write, each move's label (the table's legal moves, its
+    hands' moves, a tile's places), and the words of the table's picture (its notation kept:
+    :func:`domrec.phrases.translate_picture`)."""
     if lang == default or not isinstance(data, dict):
         return data
     out = dict(data)
@@ -521,6 +523,8 @@ def translated(data: Any, lang: str, say: Callable[[str], str], default: str = "
                          for h in game.get("hands") or []]
         if isinstance(game.get("waiting"), str):
             game["waiting"] = say(game["waiting"])
+        if isinstance(game.get("table"), list):
+            game["table"] = phrases.translate_picture(game["table"], lang)
         out["game"] = game
     if isinstance(out.get("state"), dict):
         out["state"] = translated(out["state"], lang, say, default)
