@@ -205,6 +205,9 @@ PHRASES: tuple[str, ...] = (
     N_("end KIND SIDE points…: '%(text)s' is not a way a hand ends (out, blocked, sudden-death, target, abandoned)"),
     N_("a Broadway tile goes on the grid: say where, %(tile)s@x,y"),
     N_("a Domino Roads tile goes on a road: say which, %(tile)s@NS1"),
+    N_("a road's starter says the half it is built from: %(word)s"),
+    N_("a road's starter says the half it is built from: %(word)s or %(word2)s"),
+    N_("a bridge says, for each road, the span and the half it joins: %(word)s"),
     # --- The rules' names, in brackets after a reason.
     N_("deal"),
     N_("sides"),

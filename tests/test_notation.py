@@ -851,6 +851,14 @@ BAD = {
                             ["seat W is not followed by a move"]),
     "semicolon between moves": (COMP.replace("N 5-5@5-3", "N 5-5@5-3;"), ";", "unusable",
                                 ["; separates the seats of a deal"]),
+    # A road move written nearly right is told what it lacks, in notation the player can copy.
+    "starter without its half": (ROADS_BRIDGE.replace("s6-2@NS1/2", "s6-2@NS1"), "s6-2@NS1", "unusable",
+                                 ["a road's starter says the half it is built from: s6-2@NS1/6 or s6-2@NS1/2"]),
+    "double starter without its half": (ROADS_BRIDGE.replace("s4-4@NS2/4", "s4-4@NS2"), "s4-4@NS2", "unusable",
+                                        ["a road's starter says the half it is built from: s4-4@NS2/4"]),
+    "bridge without spans": (ROADS_BRIDGE.replace("b0-0@NS1/1/6+NS2/1/4", "b0-0@NS1+NS2"), "b0-0@NS1+NS2",
+                             "unusable", ["a bridge says, for each road, the span and the half it joins: "
+                                          "b0-0@NS1/2/6+NS2/1/4"]),
 }
 
 

@@ -142,11 +142,19 @@ class _MoveReader:
             raise self.src.error(f"a Domino Roads tile goes on a road: say which, {tile}@NS1", at)
         if kind == "s":
             m = _STARTER_AT.match(where)
-            return None if m is None else {"starter": tile, "road": _road_name(m.group(1), self.src, at),
-                                           "facing": int(m.group(2))}
+            if m is None:
+                if _ROAD_AT.match(where) is not None:  # the road named, the half it is built from left out
+                    a, b = tile.split("-")
+                    halves = f"s{tile}@{where}/{a}" + ("" if a == b else f" or s{tile}@{where}/{b}")
+                    raise self.src.error(f"a road's starter says the half it is built from: {halves}", at)
+                return None
+            return {"starter": tile, "road": _road_name(m.group(1), self.src, at), "facing": int(m.group(2))}
         if kind == "b":
             m = _BRIDGE_AT.match(where)
             if m is None:
+                if where.count("+") == 1:  # two roads named, not each road's span and half
+                    raise self.src.error(f"a bridge says, for each road, the span and the half it joins: "
+                                         f"b{tile}@NS1/2/6+NS2/1/4", at)
                 return None
             g = m.groups()
             return {"bridge": tile, "join": [
