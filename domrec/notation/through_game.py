@@ -420,7 +420,8 @@ def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: st
         elif search.best is not None:
             failed.append((search.best.depth, seat))
     g.restore(cp)
-    why = f"who leads hand {n} follows from the play of hand {n - 1}, and it names no leader"
+    # (The first hand follows no play: its leader is drawn, or held in the deal, and so unsaid.)
+    why = f"hand {n} names no leader" + ("" if n == 1 else f", and the play of hand {n - 1} does not settle it")
     if legal and len({scores for _, scores in legal}) == 1:
         chosen = legal[0][0]
         said = f"{why}: read with {chosen} leading, the {'only seat' if len(legal) == 1 else 'first seat'} " \
