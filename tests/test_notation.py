@@ -1300,3 +1300,13 @@ def test_a_comment_on_one_game_s_move_stays_off_the_same_move_in_the_next_game(s
     for other in (games[2], games[5]):
         assert [m.comment for h in other.record.hands for m in h.moves if m.comment is not None] == []
         assert other.record.hands[0].moves == plain.hands[0].moves
+
+
+def test_a_first_hand_without_its_leader_says_so_in_its_own_words():
+    """Horse Race's first leader is drawn by lot: a hand 1 that names none is read with the first
+    seat whose lead is legal, and the note says the hand named no leader (never "the play of
+    hand 0", which no game has)."""
+    game = read1('[Game "horse-race"]\n[P1 "a"]\n[P2 "b"]\n\nhand 1\n6-6 6-5\n')
+    assert game.report.valid, [p.text() for p in game.report.problems]
+    assert "hand 1 names no leader: read with P1 leading" in game.report.note
+    assert "hand 0" not in game.report.note
