@@ -80,6 +80,8 @@ def test_a_spanish_phone_reads_spanish_and_the_switch_turns_it_english(tmp_path,
         # what the recorder said last: the forced passes after 6-6 (nobody else holds a six)
         assert page.inner_text("#message") == "E pasa (obligado)"
         assert "N 6-6" in page.inner_text("#moves")
+        # the table's picture under "Esta mano": its words in Spanish, the tiles as they are
+        assert page.inner_text("#layout").replace("\u200b", "").startswith("línea: [6-6]")
         _shot(page, "es-played")
         english_words = re.findall(r"\b(?:the|tap|to play|Hand|Undo|Call)\b", page.inner_text("main") +
                                    page.inner_text("footer"))

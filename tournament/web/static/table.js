@@ -686,7 +686,9 @@
       case "broadway": return t("DGN lines: %(a)s 6-6@0,0   6-4@1,1   -   deal %(a)s 6-6 …   left %(a)s 0-0; %(b)s 3-1", { a, b });
       case "horse-race": return t("DGN lines: %(a)s 6-4   +3-0   4-4   -   deal %(a)s 6-6 …   left %(a)s 0-0; %(b)s 3-1", { a, b });
       case "castle-rock": return t("DGN lines: row 4-0 5-3 3-1 4-2   %(b)s 6-3   +3-0   x4-2   x5-3,3-1,6-3", { a, b });
-      case "domino-roads": return t("DGN lines: %(a)s r4+5   s3-4@NS1/4   5-6@NS1   -   deal %(a)s 6-6 …", { a, b });
+      // (A road is named as the page's own moves name it: NS1 with partners, P1-1 for three alone.)
+      case "domino-roads": return t("DGN lines: %(a)s r4+5   s3-4@%(road)s/4   5-6@%(road)s   -   deal %(a)s 6-6 …",
+                                    { a, b, road: game.seats.includes("N") ? "NS1" : a + "-1" });
       default: return t("DGN lines: 6-4   W 6-4@4-2   -   +   deal N 6-6 …   left N 0-0; E 3-1");
     }
   }
