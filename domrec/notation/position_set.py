@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import attrs
+
 from domrec import tiles as T
 from domrec.errors import IllegalMove, RuleViolation
 from domrec.notation import readings
@@ -64,7 +66,7 @@ class _Position:
     earliest reading that reached it, that reading's choices, how many readings reach it
     (``count``) and the positions they came from (``came``: (position, choice or ``None``))."""
 
-    __slots__ = ("state", "moves", "path", "count", "came", "legal")
+    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "first", "other")
 
     def __init__(self, state: Any, moves: list, path: tuple, count: int, came: list) -> None:
         self.state = state
@@ -72,8 +74,14 @@ class _Position:
         self.path = path
         self.count = count
         self.came = came
-        #: Legal readings from here to the hand's close (worked out backwards at the end).
+        #: The positions it led to, in the order the readings try them: (choice or ``None``, position).
+        self.went: list[tuple[tuple | None, _Position]] = []
+        #: Legal readings from here to the hand's close (worked out backwards at the end), the
+        #: totals of the first of them, and whether one of them gives other scores than the
+        #: hand's first legal reading (only asked where the readings part).
         self.legal = 0
+        self.first: dict[str, int] | None = None
+        self.other = False
 
 
 class Chosen:
@@ -87,9 +95,26 @@ class Chosen:
         self.note = note
 
 
+@attrs.frozen
+class Parting:
+    """What :func:`read_choices` found where the legal readings give different scores and no
+    ``end`` line claims any: what the general reading says and where it stops.
+
+    The general reading walks the readings in the fixed order and stops at the first legal one
+    whose scores are not the first legal one's; its problem names the first typed move where
+    the legal readings walked so far choose differently, and for each of their options there
+    (in the order they were tried) the totals of the first reading that made it.  That is
+    ``at`` and ``told``; ``path``: the choices of the reading it stopped at, whose moves and
+    close the Game then holds (the record up to that problem is taken from it)."""
+
+    path: tuple[tuple[int, Option], ...]
+    at: int
+    told: tuple[tuple[Option, dict[str, int]], ...]
+
+
 def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callable[[int, str | None, str | None], Any],
                  close: Callable[[Any, list], dict[str, int] | None], claimed: Callable[[dict[str, int]], bool] | None,
-                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None]) -> Chosen:
+                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None]) -> Chosen | Parting:
     """Read typed hand ``typed`` from its move ``start``, where the one reading so far left
     ``state`` (the engine's open hand, as the engine left it on refusing move ``start``: a
     choice) after ``moves``.
@@ -163,22 +188,25 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
             raise Unsure("more positions than the general reading may read")
         totals = close(p.state, p.moves)
         if totals is not None:
-            if claimed is None and ends and totals != ends[0][1]:
-                raise Unsure("the readings give different scores")
             ends.append((p, totals))
     if not ends:
         raise Unsure("no reading is legal")
     if claimed is not None:
         ends = [e for e in ends if claimed(e[1])] or ends
-    if len({tuple(sorted(t.items())) for _, t in ends}) > 1:
-        raise Unsure("the readings give different scores")
-    # The legal readings from each position, counted backwards from the ends.
-    for p, _ in ends:
-        p.legal = 1
-    for p in reversed(made):
-        if p.legal:
-            for before, _ in p.came:
-                before.legal += p.legal
+    # The legal readings from each position, counted backwards from the ends, and the totals of
+    # the first of them.
+    for p, totals in ends:
+        p.legal, p.first = 1, totals
+    for p in reversed(made):  # (each after those it led to)
+        for _, after in p.went:
+            if after.legal:
+                if not p.legal:
+                    p.first = after.first
+                p.legal += after.legal
+    if any(t != ends[0][1] for _, t in ends):
+        if claimed is not None:
+            raise Unsure("the readings give different scores")  # (all of them read, and worded)
+        return _parting(root, made, ends)
     total = root.legal
     first = ends[0][0]
     said = None
@@ -274,4 +302,40 @@ def _merge(reached: list[tuple[_Position, tuple | None, Any, list]], made: list[
         else:
             p.count += before.count
             p.came.append((before, choice))
+        before.went.append((choice, p))
     return list(out.values())
+
+
+def _parting(root: _Position, made: list[_Position], ends: list[tuple[_Position, dict[str, int]]]) -> Parting:
+    """Where the general reading stops when the legal readings give different scores
+    (:class:`Parting`), found on the graph: the first legal reading (R1) follows, from each
+    position, the first way on that has a legal reading; the first with other scores (Rk) the
+    first way on that has one of those.  Every reading the general reading reads before it
+    stops lies between the two, so all go through the position where R1 and Rk part, and
+    choose there among the ways on from R1's to Rk's: the options it names."""
+    scores = root.first
+    for p, totals in ends:
+        p.other = totals != scores
+    for p in reversed(made):
+        if any(after.other for _, after in p.went):
+            p.other = True
+    path: list[tuple[int, Option]] = []
+    p = root
+    while p.went:
+        ways = p.went
+        one = next(k for k, (_, after) in enumerate(ways) if after.legal)
+        other = next(k for k, (_, after) in enumerate(ways) if after.other)
+        if one != other:
+            break
+        choice, p = ways[one]
+        if choice is not None:
+            path.append(choice)
+    else:
+        raise AssertionError("two readings with different scores part somewhere")
+    told = tuple((choice[1], after.first) for choice, after in ways[one:other + 1] if after.legal)
+    at = ways[other][0][0]
+    while p.went:  # (on along Rk: the first way on to other scores, each time)
+        choice, p = next((c, after) for c, after in p.went if after.other)
+        if choice is not None:
+            path.append(choice)
+    return Parting(tuple(path), at, told)

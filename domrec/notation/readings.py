@@ -203,6 +203,21 @@ class HandReading:
         assert self.readings, "the chosen reading was legal when tried"
         return Outcome(note=self._chosen_note(legal, path))
 
+    def run_parted(self, path: tuple[tuple[int, Option], ...], at: int,
+                   told: tuple[tuple[Option, dict[str, int]], ...]) -> Outcome:
+        """What :meth:`run` gives where the hand's legal readings give different scores, no
+        ``end`` line claiming any, as the set of positions found it
+        (:class:`~domrec.notation.position_set.Parting`): :meth:`run` stops after reading
+        ``path``, the first legal reading with scores other than the first's, the Game left as
+        that reading closed the hand; its problem names typed move ``at`` and, for each option
+        there, the totals of the first reading that made it (``told``).  So only that reading is
+        played (as :meth:`run` replays its chosen one), and the problem worded as :meth:`run`
+        words it."""
+        self.forced = dict(path)
+        self._walk(0, ())
+        assert self.readings, "the reading the set of positions stops at is legal"
+        return Outcome(problem=self._parting([(((at, opt),), totals) for opt, totals in told]))
+
     def _walk(self, j: int, path: tuple[tuple[int, Option], ...]) -> None:
         g, hand = self.g, self.hand
         n = len(hand.moves)
