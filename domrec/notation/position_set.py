@@ -52,6 +52,9 @@ from domrec.notation.readings import Option, _option
 MAX_LEVEL = 16
 MAX_POSITIONS = 128
 
+#: Not worked out yet (a position's totals, or its first legal reading's).
+_UNKNOWN: Any = object()
+
 #: The one option of a move whose seat is typed.
 _TYPED = Option(None)
 _ONE_TYPED = [_TYPED]
@@ -66,7 +69,7 @@ class _Position:
     earliest reading that reached it, that reading's choices, how many readings reach it
     (``count``) and the positions they came from (``came``: (position, choice or ``None``))."""
 
-    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "first", "other")
+    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "end", "totals", "first", "other")
 
     def __init__(self, state: Any, moves: list, path: tuple, count: int, came: list) -> None:
         self.state = state
@@ -76,12 +79,16 @@ class _Position:
         self.came = came
         #: The positions it led to, in the order the readings try them: (choice or ``None``, position).
         self.went: list[tuple[tuple | None, _Position]] = []
-        #: Legal readings from here to the hand's close (worked out backwards at the end), the
-        #: totals of the first of them, and whether one of them gives other scores than the
-        #: hand's first legal reading (only asked where the readings part).
+        #: Legal readings from here to the hand's close (worked out backwards at the end).
         self.legal = 0
-        self.first: dict[str, int] | None = None
-        self.other = False
+        #: Whether the readings reach it at the hand's end, and its totals closed there (see
+        #: :func:`_shut`); the totals of the first legal reading from here (:func:`_first`), and
+        #: whether a legal reading from here gives other scores than the hand's first
+        #: (:func:`_other`): each worked out when asked.
+        self.end = False
+        self.totals: Any = _UNKNOWN
+        self.first: Any = _UNKNOWN
+        self.other: bool | None = None
 
 
 class Chosen:
@@ -180,33 +187,36 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         level = _merge(reached, made) if chose else [p for p, _, _, _ in reached]
         if len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS:
             raise Unsure("more positions than this reading keeps")
-    # Each position's close, in the order of the readings.
-    ends: list[tuple[_Position, dict[str, int]]] = []
     for p in level:
         work += p.count
-        if work > readings.LIMIT:
-            raise Unsure("more positions than the general reading may read")
-        totals = close(p.state, p.moves)
-        if totals is not None:
-            ends.append((p, totals))
-    if not ends:
-        raise Unsure("no reading is legal")
+        p.end = True
+    if work > readings.LIMIT:
+        raise Unsure("more positions than the general reading may read")
+    # Each position's close, in the order of the readings, as it is needed: where no ``end`` line
+    # claims scores, the first legal reading's scores, then whether a legal reading gives other
+    # scores, each found by walking the graph in the readings' order (as the general reading
+    # walks them, and stops at the first with other scores: the positions after it are not
+    # closed).  A claim is checked against every reading.
     if claimed is not None:
+        ends = [(p, t) for p in level if (t := _shut(p, close)) is not None]
+        if not ends:
+            raise Unsure("no reading is legal")
         ends = [e for e in ends if claimed(e[1])] or ends
-    # The legal readings from each position, counted backwards from the ends, and the totals of
-    # the first of them.
-    for p, totals in ends:
-        p.legal, p.first = 1, totals
+        if any(t != ends[0][1] for _, t in ends):
+            raise Unsure("the readings give different scores")  # (all of them read, and worded)
+    else:
+        scores = _first(root, close)
+        if scores is None:
+            raise Unsure("no reading is legal")
+        if _other(root, scores, close):
+            return _parting(root, scores, close)
+        ends = [(p, t) for p in level if (t := _shut(p, close)) is not None]  # (each closed by now)
+    # The legal readings from each position, counted backwards from the ends.
+    for p, _ in ends:
+        p.legal = 1
     for p in reversed(made):  # (each after those it led to)
         for _, after in p.went:
-            if after.legal:
-                if not p.legal:
-                    p.first = after.first
-                p.legal += after.legal
-    if any(t != ends[0][1] for _, t in ends):
-        if claimed is not None:
-            raise Unsure("the readings give different scores")  # (all of them read, and worded)
-        return _parting(root, made, ends)
+            p.legal += after.legal
     total = root.legal
     first = ends[0][0]
     said = None
@@ -306,25 +316,51 @@ def _merge(reached: list[tuple[_Position, tuple | None, Any, list]], made: list[
     return list(out.values())
 
 
-def _parting(root: _Position, made: list[_Position], ends: list[tuple[_Position, dict[str, int]]]) -> Parting:
+def _shut(p: _Position, close: Callable[[Any, list], dict[str, int] | None]) -> dict[str, int] | None:
+    """The totals of position ``p`` (one the readings reach at the hand's end) closed, ``None``
+    where the rules refuse it: closed once, when first asked."""
+    if p.totals is _UNKNOWN:
+        p.totals = close(p.state, p.moves)
+    return p.totals
+
+
+def _first(p: _Position, close: Callable) -> dict[str, int] | None:
+    """The totals of the first legal reading from ``p`` on, in the readings' order (``None``: none
+    is legal), closing only the positions that reading and those before it end at."""
+    if p.first is _UNKNOWN:
+        if p.end:
+            p.first = _shut(p, close)
+        else:
+            p.first = next((found for _, after in p.went if (found := _first(after, close)) is not None), None)
+    return p.first
+
+
+def _other(p: _Position, scores: dict[str, int], close: Callable) -> bool:
+    """Whether a legal reading from ``p`` on gives other totals than ``scores``: the readings walked
+    in order up to the first that does (only those closed; where none does, all of them)."""
+    if p.other is None:
+        if p.end:
+            totals = _shut(p, close)
+            p.other = totals is not None and totals != scores
+        else:
+            p.other = any(_other(after, scores, close) for _, after in p.went)
+    return p.other
+
+
+def _parting(root: _Position, scores: dict[str, int], close: Callable) -> Parting:
     """Where the general reading stops when the legal readings give different scores
-    (:class:`Parting`), found on the graph: the first legal reading (R1) follows, from each
-    position, the first way on that has a legal reading; the first with other scores (Rk) the
-    first way on that has one of those.  Every reading the general reading reads before it
-    stops lies between the two, so all go through the position where R1 and Rk part, and
-    choose there among the ways on from R1's to Rk's: the options it names."""
-    scores = root.first
-    for p, totals in ends:
-        p.other = totals != scores
-    for p in reversed(made):
-        if any(after.other for _, after in p.went):
-            p.other = True
+    (:class:`Parting`), found on the graph: the first legal reading (R1, giving ``scores``)
+    follows, from each position, the first way on that has a legal reading; the first with other
+    scores (Rk) the first way on that has one of those.  Every reading the general reading reads
+    before it stops lies between the two, so all go through the position where R1 and Rk part,
+    and choose there among the ways on from R1's to Rk's: the options it names, each with the
+    totals of the first legal reading that takes it."""
     path: list[tuple[int, Option]] = []
     p = root
     while p.went:
         ways = p.went
-        one = next(k for k, (_, after) in enumerate(ways) if after.legal)
-        other = next(k for k, (_, after) in enumerate(ways) if after.other)
+        one = next(k for k, (_, after) in enumerate(ways) if _first(after, close) is not None)
+        other = next(k for k, (_, after) in enumerate(ways) if _other(after, scores, close))
         if one != other:
             break
         choice, p = ways[one]
@@ -332,10 +368,11 @@ def _parting(root: _Position, made: list[_Position], ends: list[tuple[_Position,
             path.append(choice)
     else:
         raise AssertionError("two readings with different scores part somewhere")
-    told = tuple((choice[1], after.first) for choice, after in ways[one:other + 1] if after.legal)
+    told = tuple((choice[1], first) for choice, after in ways[one:other + 1]
+                 if (first := _first(after, close)) is not None)
     at = ways[other][0][0]
     while p.went:  # (on along Rk: the first way on to other scores, each time)
-        choice, p = next((c, after) for c, after in p.went if after.other)
+        choice, p = next((c, after) for c, after in p.went if _other(after, scores, close))
         if choice is not None:
             path.append(choice)
     return Parting(tuple(path), at, told)
