@@ -49,8 +49,8 @@ from domrec.notation.readings import Option, _option
 #: Positions kept after one move, and in all, at most: a hand with more (most often one whose
 #: readings give different scores, which the general reading words) is left to the general
 #: reading, so that the work done here before it is small beside the general reading's own.
-MAX_LEVEL = 16
-MAX_POSITIONS = 128
+MAX_LEVEL = 64
+MAX_POSITIONS = 512
 
 #: Not worked out yet (a position's totals, or its first legal reading's).
 _UNKNOWN: Any = object()
