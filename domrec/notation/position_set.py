@@ -69,7 +69,7 @@ class _Position:
     earliest reading that reached it, that reading's choices, how many readings reach it
     (``count``) and the positions they came from (``came``: (position, choice or ``None``))."""
 
-    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "end", "totals", "first", "other")
+    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "end", "totals", "first")
 
     def __init__(self, state: Any, moves: list, path: tuple, count: int, came: list) -> None:
         self.state = state
@@ -82,13 +82,11 @@ class _Position:
         #: Legal readings from here to the hand's close (worked out backwards at the end).
         self.legal = 0
         #: Whether the readings reach it at the hand's end, and its totals closed there (see
-        #: :func:`_shut`); the totals of the first legal reading from here (:func:`_first`), and
-        #: whether a legal reading from here gives other scores than the hand's first
-        #: (:func:`_other`): each worked out when asked.
+        #: :func:`_shut`); the totals of the first legal reading from here (:func:`_first`):
+        #: each worked out when asked.
         self.end = False
         self.totals: Any = _UNKNOWN
         self.first: Any = _UNKNOWN
-        self.other: bool | None = None
 
 
 class Chosen:
@@ -192,25 +190,24 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         p.end = True
     if work > readings.LIMIT:
         raise Unsure("more positions than the general reading may read")
-    # Each position's close, in the order of the readings, as it is needed: where no ``end`` line
-    # claims scores, the first legal reading's scores, then whether a legal reading gives other
-    # scores, each found by walking the graph in the readings' order (as the general reading
-    # walks them, and stops at the first with other scores: the positions after it are not
-    # closed).  A claim is checked against every reading.
+    # Each position's close, in the order of the readings (of the earliest to reach each).  Where
+    # no ``end`` line claims scores, the first legal one with other scores than the first's is
+    # where the general reading stops (:func:`_parting`): the positions after it are not closed.
+    # A claim is checked against every reading.
+    ends: list[tuple[_Position, dict[str, int]]] = []
+    for p in level:
+        totals = _shut(p, close)
+        if totals is None:
+            continue
+        if claimed is None and ends and totals != ends[0][1]:
+            return _parting(root, ends[0][0], p, close)
+        ends.append((p, totals))
+    if not ends:
+        raise Unsure("no reading is legal")
     if claimed is not None:
-        ends = [(p, t) for p in level if (t := _shut(p, close)) is not None]
-        if not ends:
-            raise Unsure("no reading is legal")
         ends = [e for e in ends if claimed(e[1])] or ends
         if any(t != ends[0][1] for _, t in ends):
             raise Unsure("the readings give different scores")  # (all of them read, and worded)
-    else:
-        scores = _first(root, close)
-        if scores is None:
-            raise Unsure("no reading is legal")
-        if _other(root, scores, close):
-            return _parting(root, scores, close)
-        ends = [(p, t) for p in level if (t := _shut(p, close)) is not None]  # (each closed by now)
     # The legal readings from each position, counted backwards from the ends.
     for p, _ in ends:
         p.legal = 1
@@ -335,44 +332,25 @@ def _first(p: _Position, close: Callable) -> dict[str, int] | None:
     return p.first
 
 
-def _other(p: _Position, scores: dict[str, int], close: Callable) -> bool:
-    """Whether a legal reading from ``p`` on gives other totals than ``scores``: the readings walked
-    in order up to the first that does (only those closed; where none does, all of them)."""
-    if p.other is None:
-        if p.end:
-            totals = _shut(p, close)
-            p.other = totals is not None and totals != scores
-        else:
-            p.other = any(_other(after, scores, close) for _, after in p.went)
-    return p.other
-
-
-def _parting(root: _Position, scores: dict[str, int], close: Callable) -> Parting:
+def _parting(root: _Position, one: _Position, other: _Position, close: Callable) -> Parting:
     """Where the general reading stops when the legal readings give different scores
-    (:class:`Parting`), found on the graph: the first legal reading (R1, giving ``scores``)
-    follows, from each position, the first way on that has a legal reading; the first with other
-    scores (Rk) the first way on that has one of those.  Every reading the general reading reads
-    before it stops lies between the two, so all go through the position where R1 and Rk part,
-    and choose there among the ways on from R1's to Rk's: the options it names, each with the
-    totals of the first legal reading that takes it."""
-    path: list[tuple[int, Option]] = []
-    p = root
-    while p.went:
-        ways = p.went
-        one = next(k for k, (_, after) in enumerate(ways) if _first(after, close) is not None)
-        other = next(k for k, (_, after) in enumerate(ways) if _other(after, scores, close))
-        if one != other:
-            break
-        choice, p = ways[one]
-        if choice is not None:
-            path.append(choice)
-    else:
-        raise AssertionError("two readings with different scores part somewhere")
-    told = tuple((choice[1], first) for choice, after in ways[one:other + 1]
-                 if (first := _first(after, close)) is not None)
-    at = ways[other][0][0]
-    while p.went:  # (on along Rk: the first way on to other scores, each time)
-        choice, p = next((c, after) for c, after in p.went if _other(after, scores, close))
-        if choice is not None:
-            path.append(choice)
-    return Parting(tuple(path), at, told)
+    (:class:`Parting`), found on the graph.  ``one``: the position the first legal reading (R1)
+    ends at; ``other``: the first position, in the order of the earliest reading to reach each,
+    that closes legal with other scores.  The earliest reading to reach it (Rk) is the first
+    legal reading with other scores: one reaching a later position comes after it.  Every
+    reading the general reading reads before it stops lies between R1 and Rk, so all go through
+    the position where R1 and Rk part, and choose there among its ways on from R1's to Rk's:
+    the options it names, each with the totals of the first legal reading that takes it (all
+    closed already: each such reading comes before Rk)."""
+    first, last = one.path, other.path
+    at = next(k for k in range(min(len(first), len(last))) if first[k] != last[k])
+    p = root  # (along R1 to the position where it makes its choice number ``at``)
+    for k in range(at + 1):
+        while len(p.went) == 1 and p.went[0][0] is None:
+            p = p.went[0][1]
+        if k < at:
+            p = next(after for choice, after in p.went if choice == first[k])
+    ways = [choice for choice, _ in p.went]
+    told = tuple((choice[1], found) for choice, after in p.went[ways.index(first[at]):ways.index(last[at]) + 1]
+                 if (found := _first(after, close)) is not None)
+    return Parting(last, last[at][0], told)
