@@ -167,8 +167,8 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
                 except RuleViolation as e:
                     if not (bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on")):
                         continue  # (refused: this reading fails here)
-                    queue = _places(st, p.moves, data, opt.seat)
-                    work += p.count * len(queue)
+                    queue, tried = _places(st, p.moves, data, opt.seat)
+                    work += p.count * tried
                 else:
                     p.moves.append(move)
                     reached.append((p, None, st, p.moves))
@@ -242,11 +242,12 @@ def _movers(state: Any) -> list[str] | tuple[str, ...]:
     return (seat,) if seat is not None else ()
 
 
-def _places(state: Any, moves: list, data: dict, seat: str | None) -> list[Option]:
+def _places(state: Any, moves: list, data: dict, seat: str | None) -> tuple[list[Option], int]:
     """A tile typed without ``@`` that fits more than one open tile: an option for each tile laid
     so far in the hand, the earliest laid first, as the general reading makes them
-    (:meth:`~domrec.notation.readings.HandReading._expand`), with ``on`` ``None`` for those the
-    engine says it refuses (``places``), which are counted but not tried."""
+    (:meth:`~domrec.notation.readings.HandReading._expand`), but for those the engine says it
+    refuses (``places``), which are counted but not tried.  The options to try, and how many
+    the general reading counts."""
     seen: dict[str, None] = {}
     for m in moves:
         text = getattr(m, "play", None)
@@ -256,11 +257,13 @@ def _places(state: Any, moves: list, data: dict, seat: str | None) -> list[Optio
         fits = frozenset(state.places(T.tile(data["play"])))
     except T.TileError:
         raise Unsure("not a tile") from None
-    return [_option(seat, t) if T.tile(t) in fits else _REFUSED for t in seen]
+    # (a tile laid is written as its tile prints, most often: compared as text, else as a tile)
+    texts = {str(t) for t in fits}
+    return [_option(seat, t) for t in seen if t in texts or (t not in _PRINTED and T.tile(t) in fits)], len(seen)
 
 
-#: An option the engine says it refuses (:func:`_places`): counted, never tried.
-_REFUSED = Option(None, "")
+#: Every tile of the sets as it prints (``6-3``: :class:`~domrec.tiles.Tile`'s ``str``).
+_PRINTED = frozenset(f"{a}-{b}" for a in range(19) for b in range(a + 1))
 
 
 def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, build: Callable,
@@ -274,16 +277,14 @@ def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, b
     added = 0
     while queue:
         opt = queue.pop(0)
-        if opt is _REFUSED:
-            continue
         mine = st if not queue else st.clone()
         move = build(j, opt.seat, opt.on)
         try:
             mine.apply(move)
         except RuleViolation as e:
             if opt.on is None and bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on"):
-                more = _places(st, p.moves, data, opt.seat)
-                added += p.count * len(more)
+                more, tried = _places(st, p.moves, data, opt.seat)
+                added += p.count * tried
                 queue[0:0] = more
             continue
         reached.append((p, (j, opt), mine, [*p.moves, move]))

@@ -169,6 +169,7 @@ class _TypedHands(Sequence[Hand]):
         #: Where that hand's legal readings give different scores: what the general reading
         #: says of it (:class:`~domrec.notation.position_set.Parting`).
         self.parting: Parting | None = None
+        self._deal: Any = None
 
     def __len__(self) -> int:
         return len(self.r.hands)
@@ -204,6 +205,7 @@ class _TypedHands(Sequence[Hand]):
             raise _NotStraight from None
 
     def _walk(self, typed: _HandText, number: int) -> Hand:
+        self._deal = None  # (the deal of the reading chosen among several, worked out at its close)
         match = copy_match(self.match)
         public = deal_from_parts(typed.deal)
         if public is not None and public.empty:
@@ -252,7 +254,9 @@ class _TypedHands(Sequence[Hand]):
                 state, moves = self._choices(typed, number, j, state, moves, public, result)
                 break
             append(move)
-        deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
+        deal = self._deal
+        if deal is None:
+            deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
         return Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
 
     def _choices(self, typed: _HandText, number: int, j: int, state: Any, moves: list, public: Any,
@@ -313,6 +317,8 @@ class _TypedHands(Sequence[Hand]):
             self.parting = chosen
             raise _NotStraight
         self._note = chosen.note
+        if getattr(chosen.state, "piles", None) is None:  # (the deal its close worked out, as _close keys it)
+            self._deal = dealt.get((*(m.seat for m in chosen.moves), *map(chosen.state.held_count, self.seats)))
         return chosen.state, chosen.moves
 
 
