@@ -14,21 +14,26 @@ engine's own open hand state, without the Game API:
 * a choice is tried by the engine: its yes or no, the tiles it says a tile may go on
   (``places``), the seats it says may move (``movers``); a state is copied (``clone``) only
   for an option that is not the last one of its position;
-* each position reached at the hand's end is closed as the Game API closes a hand (the deal
+* the positions reached at the hand's end are closed as the Game API closes a hand (the deal
   worked out from the moves and ``left``, the hand replayed with it by
-  :func:`domrec.validate.validate`).
+  :func:`domrec.validate.validate`), in the order of the earliest reading to reach each.
 
 So the work grows with the moves and the positions, not with the readings.  The positions
-form a graph (each with the positions it came from, and the choice made on the way), so the
-readings are counted without being listed: how many are legal, and for each choice of the
-chosen reading, whether every legal reading makes it.  That is all the general reading's
-verdict says when the legal readings all give the same scores, so this module answers only
-then, with the same record and the same note (:func:`~domrec.notation.readings.chosen_note`).
-Anything else (no legal reading, readings that give different scores, more work than the
-general reading's :data:`~domrec.notation.readings.LIMIT` could allow, more positions than
-:data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say where a tile may go)
-raises :class:`Unsure`, and the general reading reads the hand, so the verdicts, notes and
-messages are the general reading's in every case.
+form a graph (each with the positions it came from and those it led to, and the choice made
+on the way), so the readings are counted without being listed: how many are legal, and for
+each choice of the chosen reading, whether every legal reading makes it.  That is all the
+general reading's verdict says when the legal readings all give the same scores: this module
+then gives the same record and the same note (:func:`~domrec.notation.readings.chosen_note`).
+Where they give different scores and no ``end`` line claims any, the general reading stops at
+the first legal reading with other scores than the first's and names the options at the move
+where the readings it read part: the graph gives both (:class:`Parting`, :func:`_parting`;
+the positions after that one are not closed), and the general reading only plays that reading
+and words the problem (:meth:`~domrec.notation.readings.HandReading.run_parted`).
+Anything else (no legal reading, claimed scores that leave readings with different scores,
+more work than the general reading's :data:`~domrec.notation.readings.LIMIT` could allow,
+more positions than :data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say
+where a tile may go) raises :class:`Unsure`, and the general reading reads the hand, so the
+verdicts, notes and messages are the general reading's in every case.
 
 Positions are merged by the hand state's key alone: every position of a hand starts from
 the same match, which a hand changes only at its close (what it changes before, such as
@@ -46,9 +51,10 @@ from domrec.errors import IllegalMove, RuleViolation
 from domrec.notation import readings
 from domrec.notation.readings import Option, _option
 
-#: Positions kept after one move, and in all, at most: a hand with more (most often one whose
-#: readings give different scores, which the general reading words) is left to the general
+#: Positions kept after one move, and in all, at most: a hand with more is left to the general
 #: reading, so that the work done here before it is small beside the general reading's own.
+#: (A Horse Race sheet's hand whose readings part, each spot pegging its own count, keeps a few
+#: dozen: 16 and 128 left about a third of them to the general reading.)
 MAX_LEVEL = 64
 MAX_POSITIONS = 512
 
