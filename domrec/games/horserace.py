@@ -409,7 +409,8 @@ class HorseRaceHand:
         """The tiles on the table that ``t`` may be set on now, in play order: those with a free
         spot it joins.  A play of ``t`` set on any other tile is refused, so a reader trying which
         tile a tile went on need not try the others on the engine."""
-        return [on for on in self._spots if self._spot(on, t) is not None]
+        spot = self._spot  # (a tile with no free spot joins nothing: not asked)
+        return [on for on, free in self._spots.items() if free and spot(on, t) is not None]
 
     # --- questions the rules ask ---------------------------------------------------
 
@@ -684,7 +685,8 @@ class HorseRaceHand:
 
     def _only_place(self, t: Tile, text: str) -> Tile:
         """The one tile on the table that ``t`` fits, for a play that does not say (no "on")."""
-        places = [on for on in self._spots if self._spot(on, t) is not None]
+        spot = self._spot  # (a tile with no free spot joins nothing: not asked)
+        places = [on for on, free in self._spots.items() if free and spot(on, t) is not None]
         if not places:
             raise IllegalMove(f"{text} fits nowhere on the layout (open numbers: {self._open_text()})",
                               R_MATCH, "/play")
