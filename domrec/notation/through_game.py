@@ -170,6 +170,7 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
         skip = len(read_before.hands)
     for hand in r.hands[skip:] if skip else r.hands:
         n = hand.number
+        parted, parting = parting, None  # (what the straight path found of the first hand read here)
         hp = f"/hands/{n - 1}"
         here: list[int] = []
         positions.append(here)
@@ -224,8 +225,7 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
             claim = None
             if closing and hand.end is not None and not hand.end_unread:
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
-            search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place, parting)
-            parting = None  # (it is the first hand read here's)
+            search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place, parted)
             tiles_only = False
             if outcome.problem is not None and bridged == n - 1 and search.leader_unknown:
                 # Who leads this hand follows from how the hand before was played, which its
