@@ -32,7 +32,7 @@ class Taken:
     read, or nothing; and the hands whose choices the set of positions read."""
 
     def __init__(self) -> None:
-        self.read = self.before = self.left = self.chosen = 0
+        self.read = self.before = self.left = self.chosen = self.parted = 0
         self._read = straight.read
         self._choices = straight.read_choices
 
@@ -49,6 +49,7 @@ class Taken:
     def choices(self, *args):
         found = self._choices(*args)
         self.chosen += 1
+        self.parted += isinstance(found, position_set.Parting)
         return found
 
     def fast(self, text: str) -> list:
@@ -94,6 +95,38 @@ def test_a_game_whose_later_hand_parts_is_handed_over_with_the_hands_before_it()
         text = sheet(record, seats=False)
         assert taken.fast(text) == general(text)
     assert taken.before >= 1
+
+
+def test_a_hand_whose_readings_part_is_worded_from_the_positions():
+    # Horse Race sheets without ends: a hand's readings give different scores (a tile set on one
+    # open spot or another pegs differently).  The set of positions finds where the general
+    # reading stops (the first legal reading with other scores), what it names there, and the
+    # general reading only plays that reading: the verdict, its message, note and partial record
+    # are the general reading's own, for the first hand as for a later one, seats typed or not.
+    taken = Taken()
+    firsts = 0
+    for record in sim.simulate("horse-race", 8, 2, accidents=False):
+        for seats in (True, False):
+            text = sheet(record, seats=seats)
+            fast = taken.fast(text)
+            assert fast == general(text)
+            assert fast[0][0] == "invalid" and "give this hand different scores" in fast[0][8][0][7]
+            firsts += fast[0][8][0][2] == 1
+    assert taken.parted >= 12 and taken.before >= 12  # (a few hands hold more positions than are kept)
+    assert firsts  # (a first hand that parts: handed over with no hand before it)
+
+
+def test_readings_that_part_after_equal_scores_name_each_option_as_the_general_reading():
+    # The general reading names, at the first move where the legal readings it read part, each
+    # option with the scores of the first reading that made it: on sheets cut to their first
+    # hands, every parting the set of positions words matches it (some name more than two
+    # options, some an option whose first reading gave the first scores).
+    taken = Taken()
+    for record in sim.simulate("horse-race", 16, 11, accidents=False):
+        for hands in (1, 2):
+            text = sheet(record, seats=False, hands=hands)
+            assert taken.fast(text) == general(text)
+    assert taken.parted >= 8
 
 
 def test_positions_past_the_cap_are_left_to_the_general_reading():
@@ -170,3 +203,34 @@ def test_a_state_copied_and_played_on_leaves_the_state_as_it_was(game, players, 
         for move in hand.moves[k:]:
             state.apply(move)
         assert _snapshot(state) == _snapshot(twin)
+
+
+@pytest.mark.parametrize("open_hand", [False, True])
+@pytest.mark.parametrize("players,seed", [(4, 8), (2, 9), (3, 5)])
+def test_horse_race_written_key_tells_states_apart_as_state_key(players, seed, open_hand):
+    # Horse Race's position_key names each attribute (cheaper than state_key's walk of them):
+    # it names every one a state holds, and two states' keys are equal exactly when their
+    # state_keys are, over the states of every move of simulated hands.
+    from domrec import games
+    from domrec.games import base
+    from domrec.record import Hand
+
+    states = []
+    for record in sim.simulate("horse-race", 4, seed, players, accidents=False):
+        hand = record.hands[0]
+        state = games.engine("horse-race").start(record)
+        state = state.start_open_hand(Hand(leader=hand.leader)) if open_hand else state.start_hand(hand)
+        named = {*state._KEY_VALUE_NAMES, *state._KEY_DICTS, *state._KEY_OTHERS, *state.position_skip}
+        assert set(vars(state)) == named and len(vars(state)) == state._KEY_SIZE
+        for move in hand.moves:
+            state.apply(move)
+            states += [state.clone(), state.clone()]  # (two equal states each time)
+    written = [s.position_key() for s in states]
+    general = [base.state_key(s, s.position_skip, (s.match,)) for s in states]
+    by_written: dict = {}
+    by_general: dict = {}
+    for k, (w, g) in enumerate(zip(written, general)):
+        by_written.setdefault(w, []).append(k)
+        by_general.setdefault(g, []).append(k)
+    assert sorted(by_written.values()) == sorted(by_general.values())
+    assert len(by_written) <= len(states) // 2

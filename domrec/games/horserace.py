@@ -18,6 +18,7 @@ and the layout's open numbers a 7-bit mask.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -251,7 +252,33 @@ class HorseRaceHand:
         equal positions once (:mod:`domrec.notation.readings`).  A hand without its deal keeps
         in its state what the deal will be checked against when it is known (``barred``: the
         numbers open at each pass or draw)."""
-        return base.state_key(self, self.position_skip, (self.match,))
+        d = self.__dict__
+        if len(d) != self._KEY_SIZE:  # (an attribute the written key does not name: the general key)
+            return base.state_key(self, self.position_skip, (self.match,))
+        order, notes = self.order, d.get("_bar_notes")
+        return (self._key_values(self), *[tuple(d[name].items()) for name in self._KEY_DICTS],
+                tuple(self.open_num), None if order is None else tuple(order),
+                None if notes is None else tuple((seat, tuple(said)) for seat, said in notes.items()))
+
+    # The key written out (:meth:`position_key`): :func:`base.state_key` walks every attribute and
+    # asks each value's kind, some 40 µs a state, and the DGN reader keys every position of a
+    # sheet's readings.  Each attribute not in ``position_skip`` is named once below, its value
+    # made a key as ``state_key`` makes it (a value; a dict of values, its items in order; a
+    # list of values, a tuple; ``_bar_notes``, lists of tuples of values), so the key tells
+    # states apart exactly as ``state_key`` does (tests/test_position_set.py checks both on the
+    # states of simulated sheets).  A state holding another attribute falls back on ``state_key``.
+    #: Attributes holding values (numbers, strings, tiles, ``None``).
+    _KEY_VALUE_NAMES: tuple[str, ...] = ("unseen", "stock", "to_move", "lead_reason", "_first", "open_mask",
+                                         "count", "chain", "drawing", "drawn", "over", "end", "out_seat",
+                                         "target_side", "closing")
+    _key_values = operator.attrgetter(*_KEY_VALUE_NAMES)
+    #: Attributes holding dicts of values.
+    _KEY_DICTS: tuple[str, ...] = ("dealt", "hands", "drawn_by", "_spots", "pegged")
+    #: Attributes the key reads apart: ``open_num`` (a list of counts), ``order`` (a list of
+    #: tiles or ``None``) and an open hand's ``_bar_notes``.
+    _KEY_OTHERS: tuple[str, ...] = ("open_num", "order")
+    #: How many attributes a state has when the key names them all (with those it skips).
+    _KEY_SIZE = len(_KEY_VALUE_NAMES) + len(_KEY_DICTS) + len(_KEY_OTHERS) + len(position_skip)
 
     #: The containers a hand changes in place (dicts and lists of values), which :meth:`clone`
     #: copies; the others it holds are values, or the match's and never changed (``seats``,
@@ -382,7 +409,8 @@ class HorseRaceHand:
         """The tiles on the table that ``t`` may be set on now, in play order: those with a free
         spot it joins.  A play of ``t`` set on any other tile is refused, so a reader trying which
         tile a tile went on need not try the others on the engine."""
-        return [on for on in self._spots if self._spot(on, t) is not None]
+        spot = self._spot  # (a tile with no free spot joins nothing: not asked)
+        return [on for on, free in self._spots.items() if free and spot(on, t) is not None]
 
     # --- questions the rules ask ---------------------------------------------------
 
@@ -657,7 +685,8 @@ class HorseRaceHand:
 
     def _only_place(self, t: Tile, text: str) -> Tile:
         """The one tile on the table that ``t`` fits, for a play that does not say (no "on")."""
-        places = [on for on in self._spots if self._spot(on, t) is not None]
+        spot = self._spot  # (a tile with no free spot joins nothing: not asked)
+        places = [on for on, free in self._spots.items() if free and spot(on, t) is not None]
         if not places:
             raise IllegalMove(f"{text} fits nowhere on the layout (open numbers: {self._open_text()})",
                               R_MATCH, "/play")
@@ -1103,6 +1132,14 @@ class OpenHorseRaceHand(HorseRaceHand):
 
     #: An open hand's containers changed in place beyond the known hand's (see :meth:`clone`).
     _OWN = (*HorseRaceHand._OWN, "hidden", "barred", "played_by")
+
+    # An open hand's attributes beyond the known hand's, in its written key (see
+    # :meth:`HorseRaceHand.position_key`).
+    _KEY_VALUE_NAMES = (*HorseRaceHand._KEY_VALUE_NAMES, "passes", "written_passes", "chain_may_end")
+    _key_values = operator.attrgetter(*_KEY_VALUE_NAMES)
+    _KEY_DICTS = (*HorseRaceHand._KEY_DICTS, "hidden", "barred", "played_by")
+    _KEY_OTHERS = (*HorseRaceHand._KEY_OTHERS, "_bar_notes")
+    _KEY_SIZE = len(_KEY_VALUE_NAMES) + len(_KEY_DICTS) + len(_KEY_OTHERS) + len(HorseRaceHand.position_skip)
 
     def _clone_own(self, own: dict[str, Any]) -> None:
         own["_bar_notes"] = {seat: notes.copy() for seat, notes in self._bar_notes.items()}

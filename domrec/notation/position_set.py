@@ -14,21 +14,26 @@ engine's own open hand state, without the Game API:
 * a choice is tried by the engine: its yes or no, the tiles it says a tile may go on
   (``places``), the seats it says may move (``movers``); a state is copied (``clone``) only
   for an option that is not the last one of its position;
-* each position reached at the hand's end is closed as the Game API closes a hand (the deal
+* the positions reached at the hand's end are closed as the Game API closes a hand (the deal
   worked out from the moves and ``left``, the hand replayed with it by
-  :func:`domrec.validate.validate`).
+  :func:`domrec.validate.validate`), in the order of the earliest reading to reach each.
 
 So the work grows with the moves and the positions, not with the readings.  The positions
-form a graph (each with the positions it came from, and the choice made on the way), so the
-readings are counted without being listed: how many are legal, and for each choice of the
-chosen reading, whether every legal reading makes it.  That is all the general reading's
-verdict says when the legal readings all give the same scores, so this module answers only
-then, with the same record and the same note (:func:`~domrec.notation.readings.chosen_note`).
-Anything else (no legal reading, readings that give different scores, more work than the
-general reading's :data:`~domrec.notation.readings.LIMIT` could allow, more positions than
-:data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say where a tile may go)
-raises :class:`Unsure`, and the general reading reads the hand, so the verdicts, notes and
-messages are the general reading's in every case.
+form a graph (each with the positions it came from and those it led to, and the choice made
+on the way), so the readings are counted without being listed: how many are legal, and for
+each choice of the chosen reading, whether every legal reading makes it.  That is all the
+general reading's verdict says when the legal readings all give the same scores: this module
+then gives the same record and the same note (:func:`~domrec.notation.readings.chosen_note`).
+Where they give different scores and no ``end`` line claims any, the general reading stops at
+the first legal reading with other scores than the first's and names the options at the move
+where the readings it read part: the graph gives both (:class:`Parting`, :func:`_parting`;
+the positions after that one are not closed), and the general reading only plays that reading
+and words the problem (:meth:`~domrec.notation.readings.HandReading.run_parted`).
+Anything else (no legal reading, claimed scores that leave readings with different scores,
+more work than the general reading's :data:`~domrec.notation.readings.LIMIT` could allow,
+more positions than :data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say
+where a tile may go) raises :class:`Unsure`, and the general reading reads the hand, so the
+verdicts, notes and messages are the general reading's in every case.
 
 Positions are merged by the hand state's key alone: every position of a hand starts from
 the same match, which a hand changes only at its close (what it changes before, such as
@@ -39,16 +44,22 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import attrs
+
 from domrec import tiles as T
 from domrec.errors import IllegalMove, RuleViolation
 from domrec.notation import readings
 from domrec.notation.readings import Option, _option
 
-#: Positions kept after one move, and in all, at most: a hand with more (most often one whose
-#: readings give different scores, which the general reading words) is left to the general
+#: Positions kept after one move, and in all, at most: a hand with more is left to the general
 #: reading, so that the work done here before it is small beside the general reading's own.
-MAX_LEVEL = 16
-MAX_POSITIONS = 128
+#: (A Horse Race sheet's hand whose readings part, each spot pegging its own count, keeps a few
+#: dozen: 16 and 128 left about a third of them to the general reading.)
+MAX_LEVEL = 64
+MAX_POSITIONS = 512
+
+#: Not worked out yet (a position's totals, or its first legal reading's).
+_UNKNOWN: Any = object()
 
 #: The one option of a move whose seat is typed.
 _TYPED = Option(None)
@@ -64,7 +75,7 @@ class _Position:
     earliest reading that reached it, that reading's choices, how many readings reach it
     (``count``) and the positions they came from (``came``: (position, choice or ``None``))."""
 
-    __slots__ = ("state", "moves", "path", "count", "came", "legal")
+    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "end", "totals", "first")
 
     def __init__(self, state: Any, moves: list, path: tuple, count: int, came: list) -> None:
         self.state = state
@@ -72,8 +83,16 @@ class _Position:
         self.path = path
         self.count = count
         self.came = came
+        #: The positions it led to, in the order the readings try them: (choice or ``None``, position).
+        self.went: list[tuple[tuple | None, _Position]] = []
         #: Legal readings from here to the hand's close (worked out backwards at the end).
         self.legal = 0
+        #: Whether the readings reach it at the hand's end, and its totals closed there (see
+        #: :func:`_shut`); the totals of the first legal reading from here (:func:`_first`):
+        #: each worked out when asked.
+        self.end = False
+        self.totals: Any = _UNKNOWN
+        self.first: Any = _UNKNOWN
 
 
 class Chosen:
@@ -87,9 +106,26 @@ class Chosen:
         self.note = note
 
 
+@attrs.frozen
+class Parting:
+    """What :func:`read_choices` found where the legal readings give different scores and no
+    ``end`` line claims any: what the general reading says and where it stops.
+
+    The general reading walks the readings in the fixed order and stops at the first legal one
+    whose scores are not the first legal one's; its problem names the first typed move where
+    the legal readings walked so far choose differently, and for each of their options there
+    (in the order they were tried) the totals of the first reading that made it.  That is
+    ``at`` and ``told``; ``path``: the choices of the reading it stopped at, whose moves and
+    close the Game then holds (the record up to that problem is taken from it)."""
+
+    path: tuple[tuple[int, Option], ...]
+    at: int
+    told: tuple[tuple[Option, dict[str, int]], ...]
+
+
 def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callable[[int, str | None, str | None], Any],
                  close: Callable[[Any, list], dict[str, int] | None], claimed: Callable[[dict[str, int]], bool] | None,
-                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None]) -> Chosen:
+                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None]) -> Chosen | Parting:
     """Read typed hand ``typed`` from its move ``start``, where the one reading so far left
     ``state`` (the engine's open hand, as the engine left it on refusing move ``start``: a
     choice) after ``moves``.
@@ -137,8 +173,8 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
                 except RuleViolation as e:
                     if not (bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on")):
                         continue  # (refused: this reading fails here)
-                    queue = _places(st, p.moves, data, opt.seat)
-                    work += p.count * len(queue)
+                    queue, tried = _places(st, p.moves, data, opt.seat)
+                    work += p.count * tried
                 else:
                     p.moves.append(move)
                     reached.append((p, None, st, p.moves))
@@ -155,30 +191,35 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         level = _merge(reached, made) if chose else [p for p, _, _, _ in reached]
         if len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS:
             raise Unsure("more positions than this reading keeps")
-    # Each position's close, in the order of the readings.
-    ends: list[tuple[_Position, dict[str, int]]] = []
     for p in level:
         work += p.count
-        if work > readings.LIMIT:
-            raise Unsure("more positions than the general reading may read")
-        totals = close(p.state, p.moves)
-        if totals is not None:
-            if claimed is None and ends and totals != ends[0][1]:
-                raise Unsure("the readings give different scores")
-            ends.append((p, totals))
+        p.end = True
+    if work > readings.LIMIT:
+        raise Unsure("more positions than the general reading may read")
+    # Each position's close, in the order of the readings (of the earliest to reach each).  Where
+    # no ``end`` line claims scores, the first legal one with other scores than the first's is
+    # where the general reading stops (:func:`_parting`): the positions after it are not closed.
+    # A claim is checked against every reading.
+    ends: list[tuple[_Position, dict[str, int]]] = []
+    for p in level:
+        totals = _shut(p, close)
+        if totals is None:
+            continue
+        if claimed is None and ends and totals != ends[0][1]:
+            return _parting(root, ends[0][0], p, close)
+        ends.append((p, totals))
     if not ends:
         raise Unsure("no reading is legal")
     if claimed is not None:
         ends = [e for e in ends if claimed(e[1])] or ends
-    if len({tuple(sorted(t.items())) for _, t in ends}) > 1:
-        raise Unsure("the readings give different scores")
+        if any(t != ends[0][1] for _, t in ends):
+            raise Unsure("the readings give different scores")  # (all of them read, and worded)
     # The legal readings from each position, counted backwards from the ends.
     for p, _ in ends:
         p.legal = 1
-    for p in reversed(made):
-        if p.legal:
-            for before, _ in p.came:
-                before.legal += p.legal
+    for p in reversed(made):  # (each after those it led to)
+        for _, after in p.went:
+            p.legal += after.legal
     total = root.legal
     first = ends[0][0]
     said = None
@@ -207,11 +248,12 @@ def _movers(state: Any) -> list[str] | tuple[str, ...]:
     return (seat,) if seat is not None else ()
 
 
-def _places(state: Any, moves: list, data: dict, seat: str | None) -> list[Option]:
+def _places(state: Any, moves: list, data: dict, seat: str | None) -> tuple[list[Option], int]:
     """A tile typed without ``@`` that fits more than one open tile: an option for each tile laid
     so far in the hand, the earliest laid first, as the general reading makes them
-    (:meth:`~domrec.notation.readings.HandReading._expand`), with ``on`` ``None`` for those the
-    engine says it refuses (``places``), which are counted but not tried."""
+    (:meth:`~domrec.notation.readings.HandReading._expand`), but for those the engine says it
+    refuses (``places``), which are counted but not tried.  The options to try, and how many
+    the general reading counts."""
     seen: dict[str, None] = {}
     for m in moves:
         text = getattr(m, "play", None)
@@ -221,11 +263,13 @@ def _places(state: Any, moves: list, data: dict, seat: str | None) -> list[Optio
         fits = frozenset(state.places(T.tile(data["play"])))
     except T.TileError:
         raise Unsure("not a tile") from None
-    return [_option(seat, t) if T.tile(t) in fits else _REFUSED for t in seen]
+    # (a tile laid is written as its tile prints, most often: compared as text, else as a tile)
+    texts = {str(t) for t in fits}
+    return [_option(seat, t) for t in seen if t in texts or (t not in _PRINTED and T.tile(t) in fits)], len(seen)
 
 
-#: An option the engine says it refuses (:func:`_places`): counted, never tried.
-_REFUSED = Option(None, "")
+#: Every tile of the sets as it prints (``6-3``: :class:`~domrec.tiles.Tile`'s ``str``).
+_PRINTED = frozenset(f"{a}-{b}" for a in range(19) for b in range(a + 1))
 
 
 def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, build: Callable,
@@ -239,16 +283,14 @@ def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, b
     added = 0
     while queue:
         opt = queue.pop(0)
-        if opt is _REFUSED:
-            continue
         mine = st if not queue else st.clone()
         move = build(j, opt.seat, opt.on)
         try:
             mine.apply(move)
         except RuleViolation as e:
             if opt.on is None and bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on"):
-                more = _places(st, p.moves, data, opt.seat)
-                added += p.count * len(more)
+                more, tried = _places(st, p.moves, data, opt.seat)
+                added += p.count * tried
                 queue[0:0] = more
             continue
         reached.append((p, (j, opt), mine, [*p.moves, move]))
@@ -274,4 +316,48 @@ def _merge(reached: list[tuple[_Position, tuple | None, Any, list]], made: list[
         else:
             p.count += before.count
             p.came.append((before, choice))
+        before.went.append((choice, p))
     return list(out.values())
+
+
+def _shut(p: _Position, close: Callable[[Any, list], dict[str, int] | None]) -> dict[str, int] | None:
+    """The totals of position ``p`` (one the readings reach at the hand's end) closed, ``None``
+    where the rules refuse it: closed once, when first asked."""
+    if p.totals is _UNKNOWN:
+        p.totals = close(p.state, p.moves)
+    return p.totals
+
+
+def _first(p: _Position, close: Callable) -> dict[str, int] | None:
+    """The totals of the first legal reading from ``p`` on, in the readings' order (``None``: none
+    is legal), closing only the positions that reading and those before it end at."""
+    if p.first is _UNKNOWN:
+        if p.end:
+            p.first = _shut(p, close)
+        else:
+            p.first = next((found for _, after in p.went if (found := _first(after, close)) is not None), None)
+    return p.first
+
+
+def _parting(root: _Position, one: _Position, other: _Position, close: Callable) -> Parting:
+    """Where the general reading stops when the legal readings give different scores
+    (:class:`Parting`), found on the graph.  ``one``: the position the first legal reading (R1)
+    ends at; ``other``: the first position, in the order of the earliest reading to reach each,
+    that closes legal with other scores.  The earliest reading to reach it (Rk) is the first
+    legal reading with other scores: one reaching a later position comes after it.  Every
+    reading the general reading reads before it stops lies between R1 and Rk, so all go through
+    the position where R1 and Rk part, and choose there among its ways on from R1's to Rk's:
+    the options it names, each with the totals of the first legal reading that takes it (all
+    closed already: each such reading comes before Rk)."""
+    first, last = one.path, other.path
+    at = next(k for k in range(min(len(first), len(last))) if first[k] != last[k])
+    p = root  # (along R1 to the position where it makes its choice number ``at``)
+    for k in range(at + 1):
+        while len(p.went) == 1 and p.went[0][0] is None:
+            p = p.went[0][1]
+        if k < at:
+            p = next(after for choice, after in p.went if choice == first[k])
+    ways = [choice for choice, _ in p.went]
+    told = tuple((choice[1], found) for choice, after in p.went[ways.index(first[at]):ways.index(last[at]) + 1]
+                 if (found := _first(after, close)) is not None)
+    return Parting(last, last[at][0], told)

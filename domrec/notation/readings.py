@@ -203,6 +203,21 @@ class HandReading:
         assert self.readings, "the chosen reading was legal when tried"
         return Outcome(note=self._chosen_note(legal, path))
 
+    def run_parted(self, path: tuple[tuple[int, Option], ...], at: int,
+                   told: tuple[tuple[Option, dict[str, int]], ...]) -> Outcome:
+        """What :meth:`run` gives where the hand's legal readings give different scores, no
+        ``end`` line claiming any, as the set of positions found it
+        (:class:`~domrec.notation.position_set.Parting`): :meth:`run` stops after reading
+        ``path``, the first legal reading with scores other than the first's, the Game left as
+        that reading closed the hand; its problem names typed move ``at`` and, for each option
+        there, the totals of the first reading that made it (``told``).  So only that reading is
+        played (as :meth:`run` replays its chosen one), and the problem worded as :meth:`run`
+        words it."""
+        self.forced = dict(path)
+        self._walk(0, ())
+        assert self.readings, "the reading the set of positions stops at is legal"
+        return Outcome(problem=self._parting([(((at, opt),), totals) for opt, totals in told]))
+
     def _walk(self, j: int, path: tuple[tuple[int, Option], ...]) -> None:
         g, hand = self.g, self.hand
         n = len(hand.moves)
@@ -581,11 +596,16 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
     from collections import Counter
 
     from domrec import tiles as T
-    from domrec.notation.positions import _offset
+    from domrec.notation.positions import _offsets
+
+    offset = _offsets(text)
+
+    def at(j: int) -> tuple[int, int]:  # (line and column of typed move j, worked out for a message only)
+        return where(offset(hand.move_pos[j]))
 
     allowed = Counter(tile_set)
     seen: Counter = Counter()
-    first: dict[Any, tuple[int, int]] = {}
+    first: dict[Any, int] = {}
     listed: dict[Any, str] = {}
     kept: Counter = Counter()  # (a Domino Roads set holds some tiles twice: one laid, one kept)
     for seat, texts in (hand.left or {}).items():
@@ -604,19 +624,21 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
             t = T.tile(played)
         except Exception:
             t = None
-        line, col = where(_offset(text, hand.move_pos[j]))
         seen[t] += 1
-        first.setdefault(t, (line, col))
+        first.setdefault(t, j)
         message = None
         rule = "the set"
         if j >= start and (t is None or t not in allowed):
+            line, col = at(j)
             message = f"{played} at {line}:{col} is not a tile of this game's set"
         elif j >= start and seen[t] > allowed[t]:
-            was = first[t]
+            line, col = at(j)
+            was = at(first[t])
             message = (f"{played} at {line}:{col} is laid a second time in hand {hand.number} "
                        f"(it was laid at {was[0]}:{was[1]})") if allowed[t] == 1 else (
                 f"{played} at {line}:{col} is laid more often than the set holds it ({allowed[t]})")
         elif t in listed and seen[t] + kept[t] > allowed[t]:
+            line, col = at(j)
             message = f"{played} at {line}:{col} is laid in hand {hand.number}, but left {listed[t]} also lists it"
             rule = "the deal"
         if message is not None:

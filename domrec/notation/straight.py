@@ -36,7 +36,7 @@ import attrs
 from domrec import deals, games, shape
 from domrec.errors import DealError, InputError, RuleViolation
 from domrec.games.base import copy_match
-from domrec.notation.position_set import Unsure, read_choices
+from domrec.notation.position_set import Parting, Unsure, read_choices
 from domrec.notation.positions import _offsets
 from domrec.notation.readings import _built, choice_words, chosen_note
 from domrec.notation.through_game import _complete, _envelope, deal_from_parts
@@ -90,6 +90,10 @@ class ReadBefore:
 
     hands: tuple[Hand, ...]
     notes: tuple[str, ...]
+    #: Where the hand it could not read has legal readings with different scores, what the
+    #: general reading says of that hand (:class:`~domrec.notation.position_set.Parting`), so
+    #: that it does not walk the readings to find it.
+    parting: Parting | None = None
 
 
 def read(r: _Reader, source: str) -> tuple[Record, Report] | ReadBefore | None:
@@ -113,8 +117,9 @@ def read(r: _Reader, source: str) -> tuple[Record, Report] | ReadBefore | None:
     try:
         report = validate(template, source, resume=(match, 0), hands=hands)
     except _NotStraight:
-        if hands.stopped_at and hands.stopped_at == len(hands.read):
-            return ReadBefore(tuple(hands.read), tuple(hands.notes))
+        if hands.stopped_at is not None and hands.stopped_at == len(hands.read) and (
+                hands.stopped_at or hands.parting is not None):
+            return ReadBefore(tuple(hands.read), tuple(hands.notes), hands.parting)
         return None
     if len(hands.read) != len(r.hands) or any(p.kind != "score" for p in report.problems):
         return None
@@ -161,6 +166,10 @@ class _TypedHands(Sequence[Hand]):
         self._note: str | None = None
         #: The hand this path could not read (its index), the replay having judged those before.
         self.stopped_at: int | None = None
+        #: Where that hand's legal readings give different scores: what the general reading
+        #: says of it (:class:`~domrec.notation.position_set.Parting`).
+        self.parting: Parting | None = None
+        self._deal: Any = None
 
     def __len__(self) -> int:
         return len(self.r.hands)
@@ -196,6 +205,7 @@ class _TypedHands(Sequence[Hand]):
             raise _NotStraight from None
 
     def _walk(self, typed: _HandText, number: int) -> Hand:
+        self._deal = None  # (the deal of the reading chosen among several, worked out at its close)
         match = copy_match(self.match)
         public = deal_from_parts(typed.deal)
         if public is not None and public.empty:
@@ -244,7 +254,9 @@ class _TypedHands(Sequence[Hand]):
                 state, moves = self._choices(typed, number, j, state, moves, public, result)
                 break
             append(move)
-        deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
+        deal = self._deal
+        if deal is None:
+            deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
         return Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
 
     def _choices(self, typed: _HandText, number: int, j: int, state: Any, moves: list, public: Any,
@@ -301,7 +313,12 @@ class _TypedHands(Sequence[Hand]):
                                   lambda count, parted: chosen_note(number, count, parted))
         except Unsure:
             raise _NotStraight from None
+        if isinstance(chosen, Parting):  # (the general reading words it, told where it stops)
+            self.parting = chosen
+            raise _NotStraight
         self._note = chosen.note
+        if getattr(chosen.state, "piles", None) is None:  # (the deal its close worked out, as _close keys it)
+            self._deal = dealt.get((*(m.seat for m in chosen.moves), *map(chosen.state.held_count, self.seats)))
         return chosen.state, chosen.moves
 
 

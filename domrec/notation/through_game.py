@@ -153,10 +153,13 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
         return attrs.evolve(problem, line=line, column=col)
 
     skip = 0
+    parting = None
     if read_before is not None:
+        parting = read_before.parting
         # The hands the straight path read: the Game made from them (one replay), each move where
         # its word was typed, as reading them here places them, and their notes.
-        g = Game.from_record(attrs.evolve(g.record(), hands=read_before.hands))
+        if read_before.hands:
+            g = Game.from_record(attrs.evolve(g.record(), hands=read_before.hands))
         offset = _offsets(text)
         for typed in r.hands[:len(read_before.hands)]:
             positions.append([offset(spot) for spot in typed.move_pos])
@@ -167,6 +170,7 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
         skip = len(read_before.hands)
     for hand in r.hands[skip:] if skip else r.hands:
         n = hand.number
+        parted, parting = parting, None  # (what the straight path found of the first hand read here)
         hp = f"/hands/{n - 1}"
         here: list[int] = []
         positions.append(here)
@@ -221,7 +225,7 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
             claim = None
             if closing and hand.end is not None and not hand.end_unread:
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
-            search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
+            search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place, parted)
             tiles_only = False
             if outcome.problem is not None and bridged == n - 1 and search.leader_unknown:
                 # Who leads this hand follows from how the hand before was played, which its
@@ -322,10 +326,14 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
 
 
 def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str, claim: HandResult | None,
-               closing: bool, known: bool, place: Any) -> tuple[HandReading, Any]:
+               closing: bool, known: bool, place: Any, parting: Any = None) -> tuple[HandReading, Any]:
     """Read ``reading`` (the hand, or its moves up to a notation error) on the Game, the hand
     started: its readings tried on the engine, forced passes put back, the hand closed where
-    ``closing`` and the text ends it.  The search and its outcome."""
+    ``closing`` and the text ends it.  The search and its outcome.
+
+    ``parting`` (:class:`~domrec.notation.position_set.Parting`): the straight path found that
+    this hand's legal readings give different scores, and what the search would say: the search
+    then plays only the reading it would stop at, and words what it was told."""
     text = r.src.text
     offset = _offsets(text)
 
@@ -382,6 +390,8 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
         search.typed.extend([None] * (len(search.here) - len(search.typed)))
 
     search.insert_passes = passes
+    if parting is not None:
+        return search, search.run_parted(parting.path, parting.at, parting.told)
     return search, search.run()
 
 
