@@ -45,8 +45,9 @@ from typing import Any, Callable, Iterable
 
 from tournament.errors import TournamentError
 from tournament.settings import Settings
-from tournament.web.app import BURST, RATE, HallSite
-from tournament.web.public import LIFETIME, POLL, LiveFeed, PublicPages
+from tournament.web.app import (_GUARD_HEADERS, _NO_STORE, _PLAIN_PAGES, _POLICY, BURST, RATE, HallSite,
+                                _kept_or_negotiated)
+from tournament.web.public import LIFETIME, POLL, LiveFeed, Made, PublicPages
 
 log = logging.getLogger("tournament.web.hall")
 #: Seconds the hall waits for its streams and answers to end when told to stop, before it just exits.
@@ -68,6 +69,11 @@ class HallServer(HallSite):
         self.live = LiveFeed(self.event, lifetime=stream_lifetime, read_only=True, poll=poll)
         # The event's settings, read once (as the tables' server reads them when it opens the file).
         self._settings: Settings = self.public.reader.call(lambda store: store.settings)
+        #: A live page's fetch answered by the connection itself (:meth:`light_request`); False:
+        #: every request the ASGI way (a test compares the two).
+        self.light_below = True
+        #: The headers of a kept page as the ASGI way sends them, by the page and whether gzipped.
+        self._light_headers: dict[tuple[int, bool], tuple[Made, list[tuple[bytes, bytes]]]] = {}
         self._start()
 
     @property
@@ -80,10 +86,95 @@ class HallServer(HallSite):
     def stop_streams(self) -> None:
         self.live.stop()
 
+    def light_request(self, method: bytes, path: str, query: bytes, headers: list[tuple[bytes, bytes]],
+                      client: tuple[str, int] | None) -> Callable[[bytes, Callable[[Any], None]], None] | None:
+        """A live page's fetch of its main region (``GET /standings?part=main&since=SEQ``, what
+        live.js asks when the stream told it of a change: after a result, a hundred phones ask it
+        within a second or two), answered by the connection itself below ASGI
+        (:func:`tournament.web.connections.guarded`) when the page is already made for the change
+        the stream announced (:meth:`PublicPages.kept_for_live`): the kept bytes and headers
+        written at once, no request-response cycle, task, Starlette request or response.
+        Taken only when nothing in it is unusual: a plain page's path, a query of exactly
+        ``part=main`` and ``since`` (a language asked in the query, a search, anything else: the
+        ASGI way), no body, and no refusal of the guard's due (its rate limit).  The same status,
+        headers and body as the route (:meth:`public_page`; ``test_a_live_fetch_is_answered_by_the_
+        connection_as_by_the_route``), the request's own id aside.  None: the ASGI way."""
+        if not self.light_below or method != b"GET" or path not in _PLAIN_PAGES:
+            return None
+        since = _live_since(query)
+        if since is None:
+            return None
+        cookie = accept = encoding = None
+        for name, value in headers:
+            if name == b"cookie":
+                cookie = value if cookie is None else cookie  # the first, as Starlette's headers read it
+            elif name == b"accept-language":
+                accept = value if accept is None else accept
+            elif name == b"accept-encoding":
+                encoding = value if encoding is None else encoding
+            elif name in (b"content-length", b"transfer-encoding", b"expect"):
+                return None
+        who = (client or ("?", 0))[0]
+        if self.buckets.waits(who):
+            return None
+        lang = _kept_or_negotiated(None if cookie is None else cookie.decode("latin-1"),
+                                   None if accept is None else accept.decode("latin-1"), self.settings.lang)
+        kept = self.public.kept_for_live(self.live, path.strip("/") or "index", since, lang)
+        if kept is None:
+            return None
+        gzipped = encoding is not None and b"gzip" in encoding
+
+        def answer(body: bytes, done: Callable[[Any], None]) -> None:
+            self.buckets.take(who)
+            done(self._light_answer(kept, gzipped))
+
+        return answer
+
+    def _light_answer(self, kept: Made | bool, gzipped: bool) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """What the connection writes for a fetch of :meth:`light_request`: 204 when the phone has
+        the page (``kept`` True), else the kept page; every header the route and the guard send."""
+        request_id = next(self._request_ids)
+        if isinstance(kept, Made):
+            status, head, content = 200, self._kept_headers(kept, gzipped), kept.gzipped if gzipped else kept.body
+        else:  # the page as the phone has it: nothing to send
+            status, head, content = 204, [], b""
+        return status, [*head, (b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY], content
+
+    def _kept_headers(self, page: Made, gzipped: bool) -> list[tuple[bytes, bytes]]:
+        """The headers the route sends with ``page`` (:meth:`_made`, before the guard's), made by
+        that very code once for each kept page, so the two ways never say otherwise."""
+        found = self._light_headers.get((id(page), gzipped))
+        if found is not None and found[0] is page:
+            return found[1]
+        from starlette.requests import Request
+
+        asked = [(b"accept-encoding", b"gzip")] if gzipped else []
+        scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"", "headers": asked}
+        head = list(self._made(Request(scope), page).raw_headers)
+        if len(self._light_headers) >= 16:  # pages of earlier changes: made again if ever asked for
+            self._light_headers.clear()
+        self._light_headers[(id(page), gzipped)] = (page, head)
+        return head
+
     def close(self) -> None:
         self.live.stop()
         self.live.close()
         self.public.close()
+
+
+def _live_since(query: bytes) -> int | None:
+    """``SEQ`` of a query that is exactly ``part=main`` and ``since=SEQ`` (in either order), as
+    live.js asks; else None (a query the route reads otherwise goes its way)."""
+    fields = query.split(b"&")
+    if len(fields) != 2:
+        return None
+    found = dict(field.partition(b"=")[::2] for field in fields)
+    since = found.get(b"since")
+    if len(found) != 2 or found.get(b"part") != b"main" or since is None:
+        return None
+    if not (since.isascii() and since.isdigit() and len(since) < 19):
+        return None
+    return int(since)
 
 
 # --- the child: run by ``python -m tournament.web.hall`` ------------------------------------------
