@@ -452,7 +452,9 @@ def test_a_live_fetch_is_answered_by_the_connection_as_by_the_route(tmp_path, mo
     announced (HallServer.light_request), is written as the ASGI way writes it: the same status
     line, headers (the request's id and the date aside) and bytes, in each language and encoding,
     the page and 'unchanged' (204); two fetches on one connection; anything else (a language or
-    another field in the query, a page not made yet, no stream open) goes the ASGI way."""
+    another field in the query, a page not made yet, no stream open) goes the ASGI way.  The
+    live stream too (``/live``, ``?follow=tables``): the same head and messages, its end at its
+    lifetime, and its place given back when its client goes."""
     import threading
 
     import uvicorn
@@ -517,6 +519,43 @@ def test_a_live_fetch_is_answered_by_the_connection_as_by_the_route(tmp_path, mo
                           "/standings?part=main&since=%31", "/?part=main&since=0&q=P1", "/games?part=main&since=0",
                           "/standings?part=all&since=0", "/standings?since=0"):
                 both(ask(where), light=False)
+            assert hall.live.streams == 1
+
+        # The stream itself, written by the connection: the same head and messages as the route's.
+        def stream(where, light, until=b"event: spread"):
+            hall.light_below = light
+            try:
+                with socket.create_connection((HOST, port), timeout=PATIENCE) as sock:
+                    sock.sendall(ask(where))
+                    got = b""
+                    while until not in got:
+                        more = sock.recv(4096)
+                        assert more, got
+                        got += more
+                    assert len(hall.live._listeners) == (light and until != b"0\r\n\r\n")  # written by the connection
+                    if until == b"0\r\n\r\n":  # ended: the connection serves the next request
+                        sock.sendall(ask("/standings?part=main&since=0"))
+                        while b"HTTP/1.1 200 OK" not in got:
+                            more = sock.recv(65536)
+                            assert more, got
+                            got += more
+                head, body = got.split(b"\r\n\r\n", 1)
+                status, *lines = head.split(b"\r\n")
+                kept = sorted(line for line in lines if not line.startswith((b"date:", b"x-request-id:")))
+                _until(lambda: hall.live.streams == 0, "the stream's place given back")  # its client gone
+                return status, kept, body.split(b"HTTP/1.1")[0]
+            finally:
+                hall.light_below = True
+
+        for where in ("/live", "/live?follow=tables"):
+            light = stream(where, True)
+            assert light == stream(where, False) and light[0] == b"HTTP/1.1 200 OK"
+            assert f"event: seq\ndata: {seq}\n".encode() in light[2] or where.endswith("tables")
+        hall.live.lifetime = 0.5  # a stream's life over: its last chunk, the connection kept for more
+        light, asgi = (stream("/live", way, until=b"0\r\n\r\n") for way in (True, False))
+        quiet = b"e\r\n: keep-alive\n\n\r\n"  # (the route's may send one as its life ends: a race of its timer's)
+        assert light[:2] == asgi[:2] and light[2].replace(quiet, b"") == asgi[2].replace(quiet, b"")
+        assert light[2].endswith(b"0\r\n\r\n")
     finally:
         hall.stop_streams()
         server.should_exit = True

@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable
 from tournament.errors import TournamentError
 from tournament.settings import Settings
 from tournament.web.app import (_GUARD_HEADERS, _NO_STORE, _PLAIN_PAGES, _POLICY, BURST, RATE, HallSite,
-                                _kept_or_negotiated)
+                                _kept_or_negotiated, _live_answer)
 from tournament.web.public import LIFETIME, POLL, LiveFeed, Made, PublicPages
 
 log = logging.getLogger("tournament.web.hall")
@@ -56,6 +56,8 @@ STOP_GRACE = 5.0
 RESTART_WAIT = (0.2, 5.0)
 #: A hall that lived this long before it died is started again at once.
 LIVED = 10.0
+#: Seconds between two ticks of the server's main loop (uvicorn's is 0.1).
+TICK = 1.0
 
 
 class HallServer(HallSite):
@@ -74,6 +76,8 @@ class HallServer(HallSite):
         self.light_below = True
         #: The headers of a kept page as the ASGI way sends them, by the page and whether gzipped.
         self._light_headers: dict[tuple[int, bool], tuple[Made, list[tuple[bytes, bytes]]]] = {}
+        #: The live stream's headers as the route sends them (before the guard's).
+        self._stream_head = list(_live_answer(iter(()), lambda: None).raw_headers)
         self._start()
 
     @property
@@ -99,7 +103,11 @@ class HallServer(HallSite):
         ASGI way), no body, and no refusal of the guard's due (its rate limit).  The same status,
         headers and body as the route (:meth:`public_page`; ``test_a_live_fetch_is_answered_by_the_
         connection_as_by_the_route``), the request's own id aside.  None: the ASGI way."""
-        if not self.light_below or method != b"GET" or path not in _PLAIN_PAGES:
+        if not self.light_below or method != b"GET":
+            return None
+        if path == "/live":
+            return self._light_live(query, headers, client)
+        if path not in _PLAIN_PAGES:
             return None
         since = _live_since(query)
         if since is None:
@@ -129,6 +137,40 @@ class HallServer(HallSite):
             done(self._light_answer(kept, gzipped))
 
         return answer
+
+    def _light_live(self, query: bytes, headers: list[tuple[bytes, bytes]],
+                    client: tuple[str, int] | None) -> Callable[[bytes, Callable[[Any], None]], None] | None:
+        """``GET /live`` (``?follow=tables``), answered by the connection itself: its head written
+        as the route writes it, its messages by :meth:`LiveFeed.listen` (one made for every
+        stream it goes to, written straight to each connection).  The ASGI way for anything
+        unusual: another query, a body, the guard's rate limit due, no room (the route's 503),
+        the server stopping."""
+        if query not in (b"", b"follow=tables"):
+            return None
+        if any(name in (b"content-length", b"transfer-encoding", b"expect") for name, _ in headers):
+            return None
+        who = (client or ("?", 0))[0]
+        if self.buckets.waits(who) or self.live.full() or self.live.stopping:
+            return None
+        tables = query == b"follow=tables"
+
+        def answer(body: bytes, done: Callable[[Any], None]) -> None:
+            self.buckets.take(who)
+            done(self._light_stream(tables))
+
+        return answer
+
+    def _light_stream(self, tables: bool) -> tuple[int, list[tuple[bytes, bytes]], Any]:
+        """What the connection writes for a stream of :meth:`_light_live`: the route's head and the
+        stream (or, no room left after all, the route's 503)."""
+        from tournament.web.connections import LightStream
+
+        request_id = next(self._request_ids)
+        guard = [(b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY]
+        if not self.live.reserve():
+            full = self._live_full(request_id)
+            return full.status_code, [*full.raw_headers, *guard], bytes(full.body)
+        return 200, [*self._stream_head, *guard], LightStream(lambda sink: self.live.listen(sink, tables))
 
     def _light_answer(self, kept: Made | bool, gzipped: bool) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """What the connection writes for a fetch of :meth:`light_request`: 204 when the phone has
@@ -192,9 +234,33 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
                                 header_timeout=header_timeout, timeout_graceful_shutdown=STOP_GRACE, **(tls or {}))
 
     class Hall(uvicorn.Server):
+        _woken: asyncio.Event | None = None
+        _running: asyncio.AbstractEventLoop | None = None
+
         def handle_exit(self, sig: int, frame: Any) -> None:
             hall.stop_streams()
             super().handle_exit(sig, frame)
+            self._wake()
+
+        def _wake(self) -> None:
+            """The main loop looks at ``should_exit`` now, not at its next tick."""
+            woken, loop = self._woken, self._running
+            if woken is not None and loop is not None:
+                with contextlib.suppress(RuntimeError):  # the loop has closed: nothing left to wake
+                    loop.call_soon_threadsafe(woken.set)
+
+        async def main_loop(self) -> None:
+            """uvicorn's own loop, ticking every :data:`TICK` seconds rather than ten times a second
+            (its tick updates the ``Date`` header once a second and looks whether to stop: the
+            other nine were a hall's idle cost, a wake-up each); a stop is seen at once (:meth:`_wake`)."""
+            self._woken, self._running = asyncio.Event(), asyncio.get_running_loop()
+            counter = 0
+            should_exit = await self.on_tick(counter)
+            while not should_exit:
+                counter = (counter + 10) % 864000  # each tick a tenth of uvicorn's: the date moves on each
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._woken.wait(), TICK)
+                should_exit = await self.on_tick(counter)
 
         async def serve(self, sockets: list[socket.socket] | None = None) -> None:
             watching = asyncio.ensure_future(self._parent()) if parent else None
@@ -213,6 +279,7 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
             # The parent is gone (or closed the pipe: it stops): so does the hall, whatever holds it.
             hall.stop_streams()
             self.should_exit = True
+            self._wake()
             last_resort = threading.Timer(STOP_GRACE * 2, os._exit, (0,))
             last_resort.daemon = True  # it ends the process only if stopping hangs, never holds it up
             last_resort.start()
