@@ -232,7 +232,10 @@ class StreamSink:
         transport = self._protocol.transport
         if transport.is_closing():
             return
-        transport.write(framed)
+        if type(transport) is Coalesced and not transport._kept:  # (nothing else to go with it)
+            transport._transport.write(framed)
+        else:
+            transport.write(framed)
         if transport.get_write_buffer_size() > MAX_UNSENT:
             transport.abort()
 
