@@ -34,7 +34,9 @@ trip to the venue's thread, without uvicorn's request-response cycle, its task, 
 and the guard's wrapper (0.1 to 0.2 ms of a move's CPU, measured apart by
 ``benchmarks/bench_venue_split.py``).  Anything unusual (a body in several reads, ``Expect``,
 chunks, HTTP/1.0, an upgrade, a request behind another on the connection, a forwarded address
-believed) goes uvicorn's way, as every other request.
+believed) goes uvicorn's way, as every other request.  An answer may be a stream
+(:class:`LightStream`: the hall's live stream): its head is written at once, and its chunks by
+whoever holds its :class:`StreamSink`, until that ends it or the client goes.
 """
 
 from __future__ import annotations

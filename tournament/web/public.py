@@ -18,7 +18,10 @@ nothing here runs on the venue's thread (the one that writes the event file):
   for the pages that show the tables' statuses), a keep-alive comment every :data:`KEEPALIVE`
   seconds, and ends after :data:`LIFETIME` seconds (the browser opens a new one by itself); at
   most :data:`MAX_STREAMS` are open at once (more are told to wait: 503, and the page refreshes
-  itself every few seconds instead).
+  itself every few seconds instead).  In the hall's own process each stream is written by its
+  connection itself (:meth:`LiveFeed.listen`): a message is made once for all the streams it goes
+  to, with no task, generator or timer a stream, and the watcher's look that finds nothing new is
+  one ``PRAGMA data_version`` on the event loop.
 """
 
 from __future__ import annotations
