@@ -349,6 +349,20 @@ class LiveFeed:
         moved, self._stamp = stamp != self._stamp, stamp
         return moved
 
+    def _look_here(self) -> tuple[int, int] | None:
+        """:meth:`_look` on the event loop, on the watcher's own connection (two reads by the log's
+        key, in one read transaction that never waits for a lock): no trip to the reader's thread
+        and back, each a wake-up of both.  None when the file is busy (the thread looks then)."""
+        stamper = self._stamper
+        if stamper is None:
+            return None
+        try:
+            return self._look(stamper)
+        except sqlite3.OperationalError:
+            if stamper.conn.in_transaction:
+                stamper.conn.rollback()
+            return None
+
     async def _watch(self) -> None:
         assert self._poke is not None
         while self.streams > 0 and not self.stopping:
@@ -356,7 +370,8 @@ class LiveFeed:
                 seq, revision = self.seq, self.revision
             else:
                 try:
-                    seq, revision = await self.reader.run(self._look)
+                    found = self._look_here()
+                    seq, revision = found if found is not None else await self.reader.run(self._look)
                     self.looks += 1
                 except (sqlite3.Error, TournamentError):  # the file busy for a moment: look again at the next turn
                     seq, revision = self.seq, self.revision
