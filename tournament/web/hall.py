@@ -75,8 +75,8 @@ class HallServer(HallSite):
         self.live = LiveFeed(self.event, lifetime=stream_lifetime, read_only=True, poll=poll)
         # The event's settings, read once (as the tables' server reads them when it opens the file).
         self._settings: Settings = self.public.reader.call(lambda store: store.settings)
-        #: A live page's fetch answered by the connection itself (:meth:`light_request`); False:
-        #: every request the ASGI way (a test compares the two).
+        #: A live page's fetch and the live stream answered by the connection itself
+        #: (:meth:`light_request`); False: every request the ASGI way (a test compares the two).
         self.light_below = True
         #: The headers of a kept page as the ASGI way sends them, by the page and whether gzipped.
         self._light_headers: dict[tuple[int, bool], tuple[Made, list[tuple[bytes, bytes]]]] = {}
@@ -106,7 +106,8 @@ class HallServer(HallSite):
         ``part=main`` and ``since`` (a language asked in the query, a search, anything else: the
         ASGI way), no body, and no refusal of the guard's due (its rate limit).  The same status,
         headers and body as the route (:meth:`public_page`; ``test_a_live_fetch_is_answered_by_the_
-        connection_as_by_the_route``), the request's own id aside.  None: the ASGI way."""
+        connection_as_by_the_route``), the request's own id aside.  The live stream too
+        (:meth:`_light_live`).  None: the ASGI way."""
         if not self.light_below or method != b"GET":
             return None
         if path == "/live":
