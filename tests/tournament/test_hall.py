@@ -406,3 +406,78 @@ def test_the_log_is_copied_into_the_file_beside_the_tables_writes_never_inside_t
     finally:
         checkpointer.close()
         store.close()
+
+
+class _Sink:
+    """A stream's connection as :meth:`LiveFeed.listen` writes to it: what it was sent, whether it ended."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+        self.ended = False
+        self.gone = None
+
+    def send(self, framed: bytes) -> None:
+        size, _, rest = framed.partition(b"\r\n")
+        assert rest.endswith(b"\r\n") and len(rest) - 2 == int(size, 16)  # one chunk, framed
+        self.sent.append(rest[:-2])
+
+    def end(self) -> None:
+        self.ended = True
+
+    def numbers(self) -> list[int]:
+        return [_data(m) for m in self.sent if m.startswith(b"id:")]
+
+
+def test_the_streams_written_by_their_connections_hear_what_they_follow(tmp_path):
+    """The hall's streams written by the connection itself (LiveFeed.listen) say what the route's
+    streams say: the revision at once, a table's moves and status to the streams that follow the
+    tables only, a result to both, one message made for all; a keep-alive to a silent stream; the
+    stream ends at its lifetime and when the server stops; a client gone gives its place back."""
+    path = _event(tmp_path)
+    venue = Venue(open_event(path))
+
+    async def scenario() -> None:
+        feed = LiveFeed(path, poll=3600.0, keepalive=0.4, lifetime=3600.0)  # it looks only when poked
+        try:
+            public, tables, gone = _Sink(), _Sink(), _Sink()
+            for sink, follows in ((public, False), (tables, True), (gone, False)):
+                assert feed.reserve()
+                feed.listen(sink, tables=follows)
+            assert feed.streams == 3
+            await _until(lambda: public.numbers() and tables.numbers(), "the first numbers")
+            assert public.sent[0] == tables.sent[0] == b"retry: 2000\n\n"
+            assert public.numbers() == [latest_public_seq(venue.store)] and tables.numbers() == [latest_seq(venue.store)]
+            gone.gone()  # its client went away
+            assert feed.streams == 2
+            told = len(gone.sent)
+
+            rev = 0
+            for text in _first_moves(path):  # the table starts: its status "playing"
+                rev = venue.record(1, 1, rev, text)["rev"]
+            feed.poke()
+            await _until(lambda: len(tables.numbers()) == 2, "the tables' stream to hear the status")
+            assert tables.numbers()[-1] == latest_seq(venue.store) and len(public.numbers()) == 1
+
+            venue.director_result(1, 1, {"NS": 150, "EW": 90}, None)  # a result: both hear it
+            feed.poke()
+            await _until(lambda: len(public.numbers()) == 2 and len(tables.numbers()) == 3, "the result heard")
+            assert public.numbers()[-1] == latest_public_seq(venue.store) and tables.numbers()[-1] == latest_seq(venue.store)
+            await _until(lambda: b": keep-alive\n\n" in public.sent, "a keep-alive")
+            assert len(gone.sent) == told and not gone.ended  # the one gone hears nothing more
+
+            short = _Sink()
+            feed.lifetime = 0.2
+            assert feed.reserve()
+            feed.listen(short)
+            await _until(lambda: short.ended, "the stream's end at its lifetime")
+            assert feed.streams == 2 and not public.ended
+        finally:
+            feed.stop()
+        await _until(lambda: public.ended and tables.ended, "the streams ended as the server stops")
+        assert feed.streams == 0
+        feed.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        venue.store.close()

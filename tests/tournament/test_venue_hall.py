@@ -417,3 +417,148 @@ def test_behind_a_proxy_the_halls_address_is_given_and_kept(tmp_path, monkeypatc
         assert r.status_code == 303 and r.headers["location"] == "https://hall.example/standings?lang=es"
     finally:
         server.close()
+
+
+# --- a live page's fetch, answered by the connection itself ------------------------------------------
+
+
+def _answers(port: int, data: bytes, count: int = 1) -> list[tuple[bytes, list, bytes]]:
+    """Each answer read from one connection after writing ``data``: its status line, headers as
+    written, body (none for a 204)."""
+    with socket.create_connection((HOST, port), timeout=PATIENCE) as sock:
+        sock.sendall(data)
+        got, out = b"", []
+        while len(out) < count:
+            while b"\r\n\r\n" not in got:
+                more = sock.recv(65536)
+                assert more, got
+                got += more
+            head, got = got.split(b"\r\n\r\n", 1)
+            status, *lines = head.split(b"\r\n")
+            headers = [tuple(line.split(b": ", 1)) for line in lines]
+            length = int(dict(headers).get(b"content-length", b"0"))
+            while len(got) < length:
+                more = sock.recv(65536)
+                assert more
+                got += more
+            out.append((status, headers, got[:length]))
+            got = got[length:]
+        return out
+
+
+def test_a_live_fetch_is_answered_by_the_connection_as_by_the_route(tmp_path, monkeypatch):
+    """A live page's fetch of its main region (``?part=main&since=SEQ``) while a stream is open,
+    answered by the hall's connection itself from the page kept for the change the stream
+    announced (HallServer.light_request), is written as the ASGI way writes it: the same status
+    line, headers (the request's id and the date aside) and bytes, in each language and encoding,
+    the page and 'unchanged' (204); two fetches on one connection; anything else (a language or
+    another field in the query, a page not made yet, no stream open) goes the ASGI way.  The
+    live stream too (``/live``, ``?follow=tables``): the same head and messages, its end at its
+    lifetime, and its place given back when its client goes."""
+    import threading
+
+    import uvicorn
+
+    from tournament.web import connections
+    from tournament.web.hall import HallServer, listening
+
+    path = _event(tmp_path)
+    with _hall_venue(path) as venue, httpx.Client(base_url=venue.base_url, timeout=PATIENCE) as tables:
+        token = venue.links["tables"][0]["token"]
+        _confirm(tables, token, _play(tables, token, 1, 1, _game_of(path, 1, 1, seed=5), whole_hands=True))
+    sock = listening(HOST, 0)
+    port = sock.getsockname()[1]
+    hall = HallServer(path, f"http://{HOST}:{port}", rate=1e9, burst=10 ** 9)
+    server = uvicorn.Server(connections.config(hall.asgi, log_config=None))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    taken = []
+    light_answer = hall._light_answer
+    monkeypatch.setattr(hall, "_light_answer", lambda *a: taken.append(1) or light_answer(*a))
+    try:
+        _until(lambda: server.started, "the hall started")
+
+        def plain(answer):
+            status, headers, body = answer
+            return status, sorted((k, v) for k, v in headers if k not in (b"x-request-id", b"date")), body
+
+        def both(data, light=True, count=1):
+            del taken[:]
+            below = [plain(a) for a in _answers(port, data, count)]
+            assert bool(taken) is light, data
+            hall.light_below = False
+            try:
+                asgi = [plain(a) for a in _answers(port, data, count)]
+            finally:
+                hall.light_below = True
+            assert below == asgi, data
+            return below
+
+        def ask(where, *headers):
+            return b"\r\n".join([f"GET {where} HTTP/1.1".encode(), b"host: 127.0.0.1",
+                                 *(f"{k}: {v}".encode() for k, v in headers)]) + b"\r\n\r\n"
+
+        both(ask("/standings?part=main&since=0"), light=False)  # no stream open: nobody watches the file
+        with socket.create_connection((HOST, port), timeout=PATIENCE) as stream:
+            stream.sendall(ask("/live"))
+            got = b""
+            while b"event: spread" not in got:
+                more = stream.recv(4096)
+                assert more, got
+                got += more
+            seq = int(got.split(b"event: seq\ndata: ")[1].split(b"\n")[0])
+            both(ask("/bracket?part=main&since=0"), light=False)  # not made yet: made the usual way
+            for headers in ([], [("accept-encoding", "gzip")], [("accept-language", "es-AR,es;q=0.9")],
+                            [("cookie", "lang=es")], [("accept-encoding", "gzip, br"), ("accept-language", "fr")]):
+                _answers(port, ask("/standings?part=main", *headers))  # made in this language (the ASGI way)
+                page = both(ask("/standings?part=main&since=0", *headers))[0]
+                assert page[0] == b"HTTP/1.1 200 OK" and (b"x-seq", str(seq).encode()) in page[1]
+                assert both(ask(f"/standings?since={seq}&part=main", *headers))[0][0] == b"HTTP/1.1 204 No Content"
+            assert len(both(ask("/standings?part=main&since=0") * 2, count=2)) == 2
+            for where in ("/standings?part=main&since=0&lang=es", "/standings?part=main&since=x",
+                          "/standings?part=main&since=%31", "/?part=main&since=0&q=P1", "/games?part=main&since=0",
+                          "/standings?part=all&since=0", "/standings?since=0"):
+                both(ask(where), light=False)
+            assert hall.live.streams == 1
+
+        # The stream itself, written by the connection: the same head and messages as the route's.
+        def stream(where, light, until=b"event: spread"):
+            hall.light_below = light
+            try:
+                with socket.create_connection((HOST, port), timeout=PATIENCE) as sock:
+                    sock.sendall(ask(where))
+                    got = b""
+                    while until not in got:
+                        more = sock.recv(4096)
+                        assert more, got
+                        got += more
+                    assert len(hall.live._listeners) == (light and until != b"0\r\n\r\n")  # written by the connection
+                    if until == b"0\r\n\r\n":  # ended: the connection serves the next request
+                        sock.sendall(ask("/standings?part=main&since=0"))
+                        while b"HTTP/1.1 200 OK" not in got:
+                            more = sock.recv(65536)
+                            assert more, got
+                            got += more
+                head, body = got.split(b"\r\n\r\n", 1)
+                status, *lines = head.split(b"\r\n")
+                kept = sorted(line for line in lines if not line.startswith((b"date:", b"x-request-id:")))
+                _until(lambda: hall.live.streams == 0, "the stream's place given back")  # its client gone
+                return status, kept, body.split(b"HTTP/1.1")[0]
+            finally:
+                hall.light_below = True
+
+        for where in ("/live", "/live?follow=tables"):
+            light = stream(where, True)
+            assert light == stream(where, False) and light[0] == b"HTTP/1.1 200 OK"
+            assert f"event: seq\ndata: {seq}\n".encode() in light[2] or where.endswith("tables")
+        hall.live.lifetime = 0.5  # a stream's life over: its last chunk, the connection kept for more
+        light, asgi = (stream("/live", way, until=b"0\r\n\r\n") for way in (True, False))
+        quiet = b"e\r\n: keep-alive\n\n\r\n"  # (the route's may send one as its life ends: a race of its timer's)
+        assert light[:2] == asgi[:2] and light[2].replace(quiet, b"") == asgi[2].replace(quiet, b"")
+        assert light[2].endswith(b"0\r\n\r\n")
+    finally:
+        hall.stop_streams()
+        server.should_exit = True
+        thread.join(PATIENCE)
+        hall.close()
+        sock.close()

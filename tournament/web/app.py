@@ -929,13 +929,15 @@ class HallSite(Site):
         """Server-Sent Events: the number of the event's latest change, each time it moves on."""
         # Counted in before anything is awaited, so a thousand asked at once cannot all find room.
         if not self.live.reserve():
-            return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
-                                          "itself every few seconds instead",
-                                 "request_id": request.scope.get("state", {}).get("request_id", "")},
-                                status_code=503, headers={"Retry-After": "30"})
+            return self._live_full(request.scope.get("state", {}).get("request_id", ""))
         tables = request.query_params.get("follow") == "tables"
-        return _Stream(self.live.events(tables, reserved=True), self.live.release, media_type="text/event-stream",
-                       headers={"x-accel-buffering": "no"})
+        return _live_answer(self.live.events(tables, reserved=True), self.live.release)
+
+    def _live_full(self, request_id: str) -> JSONResponse:
+        """What a stream asked for when :data:`~tournament.web.public.MAX_STREAMS` are open is told."""
+        return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
+                                      "itself every few seconds instead", "request_id": request_id},
+                            status_code=503, headers={"Retry-After": "30"})
 
 
     # --- the event's feed (public: no key) ----------------------------------------------------
@@ -1721,6 +1723,11 @@ class VenueServer(HallSite):
                   "frame-ancestors 'none'")
         response = HTMLResponse(html, headers={"content-security-policy": policy})
         return self._negotiated(response, self._language(request)[1])
+
+
+def _live_answer(content: Any, release: Callable[[], None]) -> "_Stream":
+    """The live stream's answer around ``content`` (its messages), its place given back by ``release``."""
+    return _Stream(content, release, media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
 
 class _Stream(StreamingResponse):

@@ -34,7 +34,9 @@ trip to the venue's thread, without uvicorn's request-response cycle, its task, 
 and the guard's wrapper (0.1 to 0.2 ms of a move's CPU, measured apart by
 ``benchmarks/bench_venue_split.py``).  Anything unusual (a body in several reads, ``Expect``,
 chunks, HTTP/1.0, an upgrade, a request behind another on the connection, a forwarded address
-believed) goes uvicorn's way, as every other request.
+believed) goes uvicorn's way, as every other request.  An answer may be a stream
+(:class:`LightStream`: the hall's live stream): its head is written at once, and its chunks by
+whoever holds its :class:`StreamSink`, until that ends it or the client goes.
 """
 
 from __future__ import annotations
@@ -186,7 +188,80 @@ class LightCycle:
         self.keep_alive = keep_alive
         self.response_complete = False
         self.disconnected = False
-        self.message_event = _NoEvent()
+        self.message_event: _NoEvent | StreamSink = _NoEvent()
+
+
+def chunk(data: bytes) -> bytes:
+    """``data`` as one chunk of a chunked answer's body, as uvicorn frames it (made once, written
+    to as many streams as need it)."""
+    return b"%x\r\n" % len(data) + data + b"\r\n"
+
+
+#: What a stream's connection may hold unsent before the stream is ended (a phone that stopped reading).
+MAX_UNSENT = 64 * 1024
+
+
+class LightStream:
+    """The body of a light request's answer that is a stream (``transfer-encoding: chunked``, as
+    uvicorn sends an answer of no declared length): once the status line and headers are written,
+    ``opened`` is handed the stream's :class:`StreamSink`, and whoever holds it writes the chunks
+    and ends it."""
+
+    __slots__ = ("opened",)
+
+    def __init__(self, opened: Callable[["StreamSink"], None]) -> None:
+        self.opened = opened
+
+
+class StreamSink:
+    """An open stream of a light request, as its writer sees it: :meth:`send` a chunk (framed once
+    with :func:`chunk` for every stream), :meth:`end` it; ``gone`` is called once if the client
+    goes away first.  It stands as the cycle's ``message_event`` too: uvicorn's protocol sets that
+    when the connection is lost."""
+
+    __slots__ = ("_protocol", "_cycle", "gone")
+
+    def __init__(self, protocol: Any, cycle: "LightCycle") -> None:
+        self._protocol = protocol
+        self._cycle = cycle
+        self.gone: Callable[[], None] | None = None
+
+    def send(self, framed: bytes) -> None:
+        """Write one framed chunk; a connection that holds too much unsent is ended (its client
+        stopped reading: it opens a new stream when it reads again)."""
+        if self._cycle.response_complete:
+            return
+        transport = self._protocol.transport
+        if transport.is_closing():
+            return
+        if type(transport) is Coalesced and not transport._kept:  # (nothing else to go with it)
+            transport._transport.write(framed)
+        else:
+            transport.write(framed)
+        if transport.get_write_buffer_size() > MAX_UNSENT:
+            transport.abort()
+
+    def end(self) -> None:
+        """The stream's last chunk: the answer is complete (the connection then serves its next
+        request, or closes when the server is stopping or the request asked it)."""
+        cycle = self._cycle
+        if cycle.response_complete:
+            return
+        self.gone = None
+        transport = self._protocol.transport
+        cycle.response_complete = True
+        if transport.is_closing():
+            return
+        transport.write(b"0\r\n\r\n")
+        if not cycle.keep_alive:
+            transport.close()
+        self._protocol.on_response_complete()
+
+    def set(self) -> None:
+        """The connection is lost (uvicorn's protocol says so): the writer hears of it, once."""
+        gone, self.gone = self.gone, None
+        if gone is not None and not self._cycle.response_complete:
+            gone()
 
 
 def _status_lines() -> dict[int, bytes]:
@@ -297,6 +372,13 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
                     content += (name, b": ", value, b"\r\n")
                 if not cycle.keep_alive:
                     content.append(b"connection: close\r\n")
+                if type(body) is LightStream:  # its head now, its chunks from whoever it is handed to
+                    content.append(b"transfer-encoding: chunked\r\n\r\n")
+                    self.transport.write(b"".join(content))
+                    sink = StreamSink(self, cycle)
+                    cycle.message_event = sink  # type: ignore[assignment]
+                    body.opened(sink)
+                    return
                 content += (b"\r\n", body)
                 transport = self.transport
                 if type(transport) is Coalesced and not transport._kept:  # (nothing else to go with it)

@@ -22,6 +22,10 @@ one.  What this process is:
   included): it reads a pipe from its parent, and the pipe's end is the parent's.  The parent
   writes a byte on it when it logs a change, so the live streams hear of it at once, not at
   their next look at the file.
+* **Light on the hall's busiest requests**: the live stream and a live page's fetch after a
+  change are answered by the connection itself, below ASGI (:meth:`HallServer.light_request`),
+  from what is already made; and uvicorn's loop ticks once a second, not ten times: an idle hall
+  with a hundred phones following it wakes a few times a second.
 
 By hand (to try it, or behind a program of one's own)::
 
@@ -45,8 +49,9 @@ from typing import Any, Callable, Iterable
 
 from tournament.errors import TournamentError
 from tournament.settings import Settings
-from tournament.web.app import BURST, RATE, HallSite
-from tournament.web.public import LIFETIME, POLL, LiveFeed, PublicPages
+from tournament.web.app import (_GUARD_HEADERS, _NO_STORE, _PLAIN_PAGES, _POLICY, BURST, RATE, HallSite,
+                                _kept_or_negotiated, _live_answer)
+from tournament.web.public import LIFETIME, POLL, LiveFeed, Made, PublicPages
 
 log = logging.getLogger("tournament.web.hall")
 #: Seconds the hall waits for its streams and answers to end when told to stop, before it just exits.
@@ -55,6 +60,8 @@ STOP_GRACE = 5.0
 RESTART_WAIT = (0.2, 5.0)
 #: A hall that lived this long before it died is started again at once.
 LIVED = 10.0
+#: Seconds between two ticks of the server's main loop (uvicorn's is 0.1).
+TICK = 1.0
 
 
 class HallServer(HallSite):
@@ -68,6 +75,13 @@ class HallServer(HallSite):
         self.live = LiveFeed(self.event, lifetime=stream_lifetime, read_only=True, poll=poll)
         # The event's settings, read once (as the tables' server reads them when it opens the file).
         self._settings: Settings = self.public.reader.call(lambda store: store.settings)
+        #: A live page's fetch and the live stream answered by the connection itself
+        #: (:meth:`light_request`); False: every request the ASGI way (a test compares the two).
+        self.light_below = True
+        #: The headers of a kept page as the ASGI way sends them, by the page and whether gzipped.
+        self._light_headers: dict[tuple[int, bool], tuple[Made, list[tuple[bytes, bytes]]]] = {}
+        #: The live stream's headers as the route sends them (before the guard's).
+        self._stream_head = list(_live_answer(iter(()), lambda: None).raw_headers)
         self._start()
 
     @property
@@ -80,10 +94,134 @@ class HallServer(HallSite):
     def stop_streams(self) -> None:
         self.live.stop()
 
+    def light_request(self, method: bytes, path: str, query: bytes, headers: list[tuple[bytes, bytes]],
+                      client: tuple[str, int] | None) -> Callable[[bytes, Callable[[Any], None]], None] | None:
+        """A live page's fetch of its main region (``GET /standings?part=main&since=SEQ``, what
+        live.js asks when the stream told it of a change: after a result, a hundred phones ask it
+        within a second or two), answered by the connection itself below ASGI
+        (:func:`tournament.web.connections.guarded`) when the page is already made for the change
+        the stream announced (:meth:`PublicPages.kept_for_live`): the kept bytes and headers
+        written at once, no request-response cycle, task, Starlette request or response.
+        Taken only when nothing in it is unusual: a plain page's path, a query of exactly
+        ``part=main`` and ``since`` (a language asked in the query, a search, anything else: the
+        ASGI way), no body, and no refusal of the guard's due (its rate limit).  The same status,
+        headers and body as the route (:meth:`public_page`; ``test_a_live_fetch_is_answered_by_the_
+        connection_as_by_the_route``), the request's own id aside.  The live stream too
+        (:meth:`_light_live`).  None: the ASGI way."""
+        if not self.light_below or method != b"GET":
+            return None
+        if path == "/live":
+            return self._light_live(query, headers, client)
+        if path not in _PLAIN_PAGES:
+            return None
+        since = _live_since(query)
+        if since is None:
+            return None
+        cookie = accept = encoding = None
+        for name, value in headers:
+            if name == b"cookie":
+                cookie = value if cookie is None else cookie  # the first, as Starlette's headers read it
+            elif name == b"accept-language":
+                accept = value if accept is None else accept
+            elif name == b"accept-encoding":
+                encoding = value if encoding is None else encoding
+            elif name in (b"content-length", b"transfer-encoding", b"expect"):
+                return None
+        who = (client or ("?", 0))[0]
+        if self.buckets.waits(who):
+            return None
+        lang = _kept_or_negotiated(None if cookie is None else cookie.decode("latin-1"),
+                                   None if accept is None else accept.decode("latin-1"), self.settings.lang)
+        kept = self.public.kept_for_live(self.live, path.strip("/") or "index", since, lang)
+        if kept is None:
+            return None
+        gzipped = encoding is not None and b"gzip" in encoding
+
+        def answer(body: bytes, done: Callable[[Any], None]) -> None:
+            self.buckets.take(who)
+            done(self._light_answer(kept, gzipped))
+
+        return answer
+
+    def _light_live(self, query: bytes, headers: list[tuple[bytes, bytes]],
+                    client: tuple[str, int] | None) -> Callable[[bytes, Callable[[Any], None]], None] | None:
+        """``GET /live`` (``?follow=tables``), answered by the connection itself: its head written
+        as the route writes it, its messages by :meth:`LiveFeed.listen` (one made for every
+        stream it goes to, written straight to each connection).  The ASGI way for anything
+        unusual: another query, a body, the guard's rate limit due, no room (the route's 503),
+        the server stopping."""
+        if query not in (b"", b"follow=tables"):
+            return None
+        if any(name in (b"content-length", b"transfer-encoding", b"expect") for name, _ in headers):
+            return None
+        who = (client or ("?", 0))[0]
+        if self.buckets.waits(who) or self.live.full() or self.live.stopping:
+            return None
+        tables = query == b"follow=tables"
+
+        def answer(body: bytes, done: Callable[[Any], None]) -> None:
+            self.buckets.take(who)
+            done(self._light_stream(tables))
+
+        return answer
+
+    def _light_stream(self, tables: bool) -> tuple[int, list[tuple[bytes, bytes]], Any]:
+        """What the connection writes for a stream of :meth:`_light_live`: the route's head and the
+        stream (or, no room left after all, the route's 503)."""
+        from tournament.web.connections import LightStream
+
+        request_id = next(self._request_ids)
+        guard = [(b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY]
+        if not self.live.reserve():
+            full = self._live_full(request_id)
+            return full.status_code, [*full.raw_headers, *guard], bytes(full.body)
+        return 200, [*self._stream_head, *guard], LightStream(lambda sink: self.live.listen(sink, tables))
+
+    def _light_answer(self, kept: Made | bool, gzipped: bool) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """What the connection writes for a fetch of :meth:`light_request`: 204 when the phone has
+        the page (``kept`` True), else the kept page; every header the route and the guard send."""
+        request_id = next(self._request_ids)
+        if isinstance(kept, Made):
+            status, head, content = 200, self._kept_headers(kept, gzipped), kept.gzipped if gzipped else kept.body
+        else:  # the page as the phone has it: nothing to send
+            status, head, content = 204, [], b""
+        return status, [*head, (b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY], content
+
+    def _kept_headers(self, page: Made, gzipped: bool) -> list[tuple[bytes, bytes]]:
+        """The headers the route sends with ``page`` (:meth:`_made`, before the guard's), made by
+        that very code once for each kept page, so the two ways never say otherwise."""
+        found = self._light_headers.get((id(page), gzipped))
+        if found is not None and found[0] is page:
+            return found[1]
+        from starlette.requests import Request
+
+        asked = [(b"accept-encoding", b"gzip")] if gzipped else []
+        scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"", "headers": asked}
+        head = list(self._made(Request(scope), page).raw_headers)
+        if len(self._light_headers) >= 16:  # pages of earlier changes: made again if ever asked for
+            self._light_headers.clear()
+        self._light_headers[(id(page), gzipped)] = (page, head)
+        return head
+
     def close(self) -> None:
         self.live.stop()
         self.live.close()
         self.public.close()
+
+
+def _live_since(query: bytes) -> int | None:
+    """``SEQ`` of a query that is exactly ``part=main`` and ``since=SEQ`` (in either order), as
+    live.js asks; else None (a query the route reads otherwise goes its way)."""
+    fields = query.split(b"&")
+    if len(fields) != 2:
+        return None
+    found = dict(field.partition(b"=")[::2] for field in fields)
+    since = found.get(b"since")
+    if len(found) != 2 or found.get(b"part") != b"main" or since is None:
+        return None
+    if not (since.isascii() and since.isdigit() and len(since) < 19):
+        return None
+    return int(since)
 
 
 # --- the child: run by ``python -m tournament.web.hall`` ------------------------------------------
@@ -101,9 +239,33 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
                                 header_timeout=header_timeout, timeout_graceful_shutdown=STOP_GRACE, **(tls or {}))
 
     class Hall(uvicorn.Server):
+        _woken: asyncio.Event | None = None
+        _running: asyncio.AbstractEventLoop | None = None
+
         def handle_exit(self, sig: int, frame: Any) -> None:
             hall.stop_streams()
             super().handle_exit(sig, frame)
+            self._wake()
+
+        def _wake(self) -> None:
+            """The main loop looks at ``should_exit`` now, not at its next tick."""
+            woken, loop = self._woken, self._running
+            if woken is not None and loop is not None:
+                with contextlib.suppress(RuntimeError):  # the loop has closed: nothing left to wake
+                    loop.call_soon_threadsafe(woken.set)
+
+        async def main_loop(self) -> None:
+            """uvicorn's own loop, ticking every :data:`TICK` seconds rather than ten times a second
+            (its tick updates the ``Date`` header once a second and looks whether to stop: the
+            other nine were a hall's idle cost, a wake-up each); a stop is seen at once (:meth:`_wake`)."""
+            self._woken, self._running = asyncio.Event(), asyncio.get_running_loop()
+            counter = 0
+            should_exit = await self.on_tick(counter)
+            while not should_exit:
+                counter = (counter + 10) % 864000  # each tick a tenth of uvicorn's: the date moves on each
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._woken.wait(), TICK)
+                should_exit = await self.on_tick(counter)
 
         async def serve(self, sockets: list[socket.socket] | None = None) -> None:
             watching = asyncio.ensure_future(self._parent()) if parent else None
@@ -122,6 +284,7 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
             # The parent is gone (or closed the pipe: it stops): so does the hall, whatever holds it.
             hall.stop_streams()
             self.should_exit = True
+            self._wake()
             last_resort = threading.Timer(STOP_GRACE * 2, os._exit, (0,))
             last_resort.daemon = True  # it ends the process only if stopping hangs, never holds it up
             last_resort.start()

@@ -18,7 +18,10 @@ nothing here runs on the venue's thread (the one that writes the event file):
   for the pages that show the tables' statuses), a keep-alive comment every :data:`KEEPALIVE`
   seconds, and ends after :data:`LIFETIME` seconds (the browser opens a new one by itself); at
   most :data:`MAX_STREAMS` are open at once (more are told to wait: 503, and the page refreshes
-  itself every few seconds instead).
+  itself every few seconds instead).  In the hall's own process each stream is written by its
+  connection itself (:meth:`LiveFeed.listen`): a message is made once for all the streams it goes
+  to, with no task, generator or timer a stream, and the watcher's look that finds nothing new is
+  one ``PRAGMA data_version`` on the event loop.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from tournament.event.files import open_event
 from tournament.event.public import confirmed_record, public_data, with_statuses
 from tournament.pages import public as pages
 from tournament.store.event_store import EventStore
+from tournament.web.connections import chunk
 
 #: Seconds between two looks at the event's ``seq`` while a stream is open.
 POLL = 0.5
@@ -237,6 +241,43 @@ class PublicPages:
         return found
 
 
+def _stamper_of(event: Path) -> EventStore:
+    """The watcher's connection to ``event``: shared (opened on a thread, read on the event loop),
+    unable to write (``PRAGMA query_only``) whichever process holds it, and never waiting for a
+    lock (``busy_timeout`` 0: the event loop does not wait; a busy file is looked at the usual way)."""
+    store = open_event(event, shared=True)
+    store.conn.execute("PRAGMA query_only = ON")
+    store.conn.execute("PRAGMA busy_timeout = 0")
+    return store
+
+
+_RETRY = f"retry: {RETRY_MS}\n\n".encode()
+_KEEPALIVE = b": keep-alive\n\n"
+
+
+def _message(seq: int, spread: int | None) -> bytes:
+    """A stream's message: the number it follows, and (``spread``) over how long to spread the fetch."""
+    message = f"id: {seq}\nevent: seq\ndata: {seq}\n\n"
+    if spread is not None:  # said after the number, and again when it changes
+        message += f"event: spread\ndata: {spread}\n\n"
+    return message.encode()
+
+
+class _Listener:
+    """A stream written by its connection itself (:meth:`LiveFeed.listen`): where it goes, what it
+    follows, and what it was last told."""
+
+    __slots__ = ("sink", "tables", "sent", "spread", "quiet_since", "timer")
+
+    def __init__(self, sink: Any, tables: bool, now: float) -> None:
+        self.sink = sink
+        self.tables = tables
+        self.sent: int | None = None
+        self.spread: int | None = None
+        self.quiet_since = now  # when it was last written to
+        self.timer: asyncio.TimerHandle | None = None  # its end, at its lifetime
+
+
 class LiveFeed:
     """The public pages' revision and the event's latest change, watched once for every open stream
     (every :data:`POLL` seconds, and at once when this server logged a change: :meth:`poke`).
@@ -262,9 +303,20 @@ class LiveFeed:
         self._poke: asyncio.Event | None = None
         self._watcher: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.event = Path(event)
+        #: A connection of the watcher's own, read on the event loop: only ``PRAGMA data_version``
+        #: (:meth:`_moved_since`), and the file's ``data_version`` as it last said.
+        self._stamper: EventStore | None = None
+        self._stamp: int | None = None
+        #: The streams written by their connections themselves (:meth:`listen`), and their keep-alive's timer.
+        self._listeners: set[_Listener] = set()
+        self._beat: asyncio.TimerHandle | None = None
 
     def close(self) -> None:
         self.reader.close()
+        stamper, self._stamper = self._stamper, None
+        if stamper is not None:
+            stamper.conn.close()  # (opened shared: closed from whichever thread stops the feed)
 
     # --- the watcher ---------------------------------------------------------------------------
 
@@ -280,14 +332,50 @@ class LiveFeed:
         with store.reading():
             return latest_seq(store), latest_public_seq(store)
 
+    async def _moved_since(self) -> bool:
+        """Whether anything may have been written to the file since the last look: SQLite's
+        ``data_version`` (it moves when another connection commits), read on the event loop on
+        the watcher's own connection, one statement that never waits for a lock (busy: True).
+        The watcher looks every :data:`POLL` seconds for as long as a stream is open, a few
+        hundred phones or none: a look that finds nothing new costs that one statement, not a
+        trip to the reader's thread and a read transaction there.  True when it cannot tell."""
+        try:
+            if self._stamper is None:  # opened on the reader's thread (it reads the file's header)
+                self._stamper = await self.reader.run(lambda _: _stamper_of(self.event))
+            stamp = self._stamper.conn.execute("PRAGMA data_version").fetchone()[0]
+        except (sqlite3.Error, TournamentError):
+            self._stamp = None
+            return True
+        moved, self._stamp = stamp != self._stamp, stamp
+        return moved
+
+    def _look_here(self) -> tuple[int, int] | None:
+        """:meth:`_look` on the event loop, on the watcher's own connection (two reads by the log's
+        key, in one read transaction that never waits for a lock): no trip to the reader's thread
+        and back, each a wake-up of both.  None when the file is busy (the thread looks then)."""
+        stamper = self._stamper
+        if stamper is None:
+            return None
+        try:
+            return self._look(stamper)
+        except sqlite3.OperationalError:
+            if stamper.conn.in_transaction:
+                stamper.conn.rollback()
+            return None
+
     async def _watch(self) -> None:
         assert self._poke is not None
         while self.streams > 0 and not self.stopping:
-            try:
-                seq, revision = await self.reader.run(self._look)
-                self.looks += 1
-            except (sqlite3.Error, TournamentError):  # the file busy for a moment: look again at the next turn
+            if not await self._moved_since():
                 seq, revision = self.seq, self.revision
+            else:
+                try:
+                    found = self._look_here()
+                    seq, revision = found if found is not None else await self.reader.run(self._look)
+                    self.looks += 1
+                except (sqlite3.Error, TournamentError):  # the file busy for a moment: look again at the next turn
+                    seq, revision = self.seq, self.revision
+                    self._stamp = None
             if seq != self.seq or revision != self.revision:
                 public = revision != self.revision
                 self.seq, self.revision = seq, revision
@@ -299,13 +387,87 @@ class LiveFeed:
             self._poke.clear()
 
     def _wake(self, public: bool = True) -> None:
-        """Every stream waiting for a change it follows looks again."""
+        """Every stream waiting for a change it follows looks again; every listener following it
+        is told, each message made once for all of them (or ended: the server is stopping)."""
         assert self._changed is not None and self._moved is not None
         moved, self._moved = self._moved, asyncio.Event()
         moved.set()
         if public:
             changed, self._changed = self._changed, asyncio.Event()
             changed.set()
+        if self._listeners:
+            if self.stopping:
+                for listener in list(self._listeners):
+                    self._end(listener)
+                return
+            made: dict[tuple[int, int | None], bytes] = {}
+            now = time.monotonic()
+            for listener in self._listeners:
+                if public or listener.tables:
+                    self._tell(listener, made, now)
+
+    def _tell(self, listener: _Listener, made: dict[tuple[int, int | None], bytes], now: float) -> None:
+        """The number ``listener`` follows, if it has not been told it (as :meth:`events` says it)."""
+        seq = self.seq if listener.tables else self.revision
+        if seq is None or seq == listener.sent:
+            return
+        spread = self.spread_ms()
+        key = (seq, spread if spread != listener.spread else None)
+        framed = made.get(key)
+        if framed is None:
+            framed = made[key] = chunk(_message(*key))
+        listener.sent, listener.spread, listener.quiet_since = seq, spread, now
+        listener.sink.send(framed)
+
+    def listen(self, sink: Any, tables: bool = False) -> None:
+        """A stream written by its connection itself (the hall's, :meth:`tournament.web.hall.
+        HallServer.light_request`): the same messages as :meth:`events`, byte for byte, each
+        made once for every listener it goes to and written straight to their connections, with
+        no task, generator, timer or ASGI message a stream.  Its place was taken with
+        :meth:`reserve`; it is given back when the stream ends (its lifetime, the server stopping)
+        or its client goes away.  Keep-alives: every listener silent for half of :data:`KEEPALIVE`
+        or more gets one at the next beat (one timer for all, every half of it): none is ever
+        silent for longer than :data:`KEEPALIVE`."""
+        self._start()
+        assert self._loop is not None
+        now = time.monotonic()
+        listener = _Listener(sink, tables, now)
+        self._listeners.add(listener)
+        sink.gone = lambda: self._drop(listener)
+        listener.timer = self._loop.call_later(self.lifetime, self._end, listener)
+        sink.send(chunk(_RETRY))
+        if self.stopping:
+            self._end(listener)
+            return
+        self._tell(listener, {}, now)
+        if self._beat is None:
+            self._beat = self._loop.call_later(self.keepalive / 2, self._keep_alive)
+
+    def _keep_alive(self) -> None:
+        self._beat = None
+        if not self._listeners or self._loop is None:
+            return
+        now = time.monotonic()
+        framed = chunk(_KEEPALIVE)
+        for listener in self._listeners:
+            if now - listener.quiet_since >= self.keepalive / 2:
+                listener.quiet_since = now
+                listener.sink.send(framed)
+        self._beat = self._loop.call_later(self.keepalive / 2, self._keep_alive)
+
+    def _drop(self, listener: _Listener) -> None:
+        """A listener's client went away: its place is free."""
+        if listener in self._listeners:
+            self._listeners.discard(listener)
+            if listener.timer is not None:
+                listener.timer.cancel()
+            self.release()
+
+    def _end(self, listener: _Listener) -> None:
+        """A listener's stream ends (its lifetime is over, or the server stops): its place is free."""
+        if listener in self._listeners:
+            self._drop(listener)
+            listener.sink.end()
 
     def poke(self) -> None:
         """This server logged a change: look at the file now, not at the next turn."""
