@@ -61,10 +61,37 @@ def _one_portal_a_test_client() -> None:
     TestClient._portal_factory = portal_factory
 
 
+def _one_command_an_app() -> None:
+    """Typer's test runner makes the Click command of the app it is given again at every
+    invocation (typer.testing calls ``typer.main.get_command`` each time): for the tournament
+    command line, most of a short command's time, and most of the command-line fuzzers'.  A
+    command run for real makes it once a process, then parses its arguments; here it is made once
+    for each app, and made again if commands were added to the app since (what a command does,
+    reads and prints is the same: the command made is what ``get_command`` makes, and Click parses
+    every invocation afresh, as it does for a command it is handed).  Done once the test modules
+    have imported Typer's runner (never imported here for them)."""
+    import typer.testing
+
+    make = typer.testing._get_command
+    made: dict[int, tuple[object, tuple, object]] = {}
+
+    def one_command(app):
+        shape = (len(app.registered_commands), len(app.registered_groups), app.registered_callback)
+        kept = made.get(id(app))
+        if kept is None or kept[0] is not app or kept[1] != shape:
+            kept = made[id(app)] = (app, shape, make(app))
+        return kept[2]
+
+    typer.testing._get_command = one_command
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Once the test modules are imported: their clients keep a portal (if one imported Starlette's)."""
+    """Once the test modules are imported: their clients keep a portal (if one imported Starlette's),
+    and Typer's runner makes an app's command once (if one imported it)."""
     if "starlette.testclient" in sys.modules:
         _one_portal_a_test_client()
+    if "typer.testing" in sys.modules:
+        _one_command_an_app()
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,14 @@ deleted the write-ahead log the server was still writing into: every write ackno
 was lost on ``kill -9``.  These tests run the real server and the real commands side by side,
 read every public page (which is what opened the file a second time in the server), write through
 the API, kill the server, and look for every acknowledged write.  Slow: real processes, 127.0.0.1
-only; the kills land wherever they land, and what is asserted holds for every such moment."""
+only; the kills land wherever they land, and what is asserted holds for every such moment.
+
+The server is always a process of its own.  The commands beside it are a process apart from the
+server either way: the first of each test runs as the real program (``python -m tournament.cli``),
+the others in this test's process (Typer's runner, the same entry point without an interpreter
+started for each), which is checked to keep no descriptor of the event open once a command ends,
+as a command's process leaves none when it exits; so the lock each command takes and drops is the
+same as a process of its own would."""
 
 from __future__ import annotations
 
@@ -26,6 +33,12 @@ from tournament import add_players, create_event, make_settings, open_event, pai
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
+from typer.testing import CliRunner  # noqa: E402
+
+from tournament.cli import app  # noqa: E402
+
+runner = CliRunner()
+
 pytestmark = pytest.mark.slow
 
 PUBLIC = ["/", "/tables", "/standings", "/games", "/crosstable", "/players/1", "/projector",
@@ -37,8 +50,35 @@ READING = [["standings"], ["standings", "--json"], ["history"], ["tables"], ["pi
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """The command as its own program, in a process of its own."""
     return subprocess.run([sys.executable, "-m", "tournament.cli", *args], capture_output=True, text=True,
                           cwd=cwd, timeout=300)
+
+
+def _held(path: Path) -> list[str]:
+    """The event's files this process has open (Linux's /proc)."""
+    found = []
+    for fd in Path("/proc/self/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # (the listing's own descriptor, closed meanwhile)
+            continue
+        if target.startswith(str(path)):
+            found.append(target)
+    return found
+
+
+def _command(*args: str, path: Path) -> subprocess.CompletedProcess:
+    """The command run here, through the program's own entry point (what :func:`_cli` runs, without
+    an interpreter started for it), answered in :func:`_cli`'s form.  This process holds nothing of
+    the event before or after it: the command opened and closed everything itself, as a process of
+    its own does before it exits, so a command deleting what the server still writes into is seen
+    here just as beside :func:`_cli`."""
+    assert not _held(path), "the test process holds the event before the command"
+    done = runner.invoke(app, list(args))
+    assert done.exception is None or isinstance(done.exception, SystemExit), (args, repr(done.exception))
+    assert not _held(path), ("the command left the event open", args)
+    return subprocess.CompletedProcess(args, done.exit_code, done.stdout, done.stderr)
 
 
 def _deleted_journal(proc: subprocess.Popen, path: Path) -> list[str]:
@@ -80,8 +120,9 @@ def test_commands_beside_the_server_lose_no_acknowledged_result(tmp_path):
         with httpx.Client(timeout=60) as client:
             for page in PUBLIC:  # the public pages open the event a second time in the server
                 assert client.get(base + page).status_code == 200, page
-            for args in READING:
-                done = _cli(*args, str(path), cwd=tmp_path)
+            for n, args in enumerate(READING):
+                done = (_cli(*args, str(path), cwd=tmp_path) if n == 0  # (the first as its own program)
+                        else _command(*args, str(path), path=path))
                 assert done.returncode in (0, 1), (args, done.stderr)
                 assert not _deleted_journal(proc, path), args
                 assert Path(f"{path}-wal").exists(), args
@@ -94,8 +135,8 @@ def test_commands_beside_the_server_lose_no_acknowledged_result(tmp_path):
                        ["report", str(path), "-o", str(tmp_path / "report.html")],
                        ["export", str(path), "-o", str(tmp_path / "export.json")],
                        ["sheets", str(path), "-o", str(tmp_path / "sheets")]]
-            for args in writing:
-                done = _cli(*args, cwd=tmp_path)
+            for n, args in enumerate(writing):
+                done = _cli(*args, cwd=tmp_path) if n == 0 else _command(*args, path=path)
                 assert done.returncode == 0, (args, done.stderr)
                 assert not _deleted_journal(proc, path), args
             # The director enters table 1's result through the server: acknowledged.
@@ -103,7 +144,7 @@ def test_commands_beside_the_server_lose_no_acknowledged_result(tmp_path):
                             json={"scores": {"NS": 90, "EW": 200}, "reason": "the sheet"})
             assert r.status_code == 200, r.text
             assert not _deleted_journal(proc, path)
-            tables = _cli("tables", str(path), cwd=tmp_path).stdout
+            tables = _command("tables", str(path), path=path).stdout
             assert "90" in tables and "200" in tables, tables  # the command line sees it at once
     finally:
         stop(proc, kill=True)  # a power cut
@@ -142,7 +183,7 @@ def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path
                     args = [a.format(path=path, dir=tmp_path, n=n) for a in rng.choice(commands)]
                     if args[0] not in ("standings", "history") or str(path) not in args:
                         args = args if str(path) in args else [*args, str(path)]
-                    done = _cli(*args, cwd=tmp_path)
+                    done = _cli(*args, cwd=tmp_path) if n == 1 else _command(*args, path=path)
                     assert done.returncode in (0, 1), (args, done.stderr)
                     table = rng.randrange(1, 5)
                     scores = {"NS": rng.randrange(0, 200), "EW": 200}
@@ -165,7 +206,7 @@ def test_the_whole_command_set_beside_a_server_killed_at_random_moments(tmp_path
     try:
         with httpx.Client(timeout=60) as client:
             feed = client.get(f"http://127.0.0.1:{port}/api/v1/standings").json()
-        cli = json.loads(_cli("standings", "--json", str(path), cwd=tmp_path).stdout)
+        cli = json.loads(_command("standings", "--json", str(path), path=path).stdout)
         assert {key: feed.get(key) for key in cli} == cli  # the feed adds the columns' descriptions
     finally:
         stop(proc)

@@ -1,10 +1,10 @@
 """The phone's engine (tournament.event.phone) answers a table's write exactly as the server does.
 
-The table-fuzzing property test (test_venue_fuzz) is run again with every write it sends to the
-server first answered by the phone's engine, from the table's log as the page gets it (``GET
-...?log=1``): the status and the JSON must be the server's, in English and in Spanish, but for
-what is the server's alone (the request's id, and the time a write was logged: the phone's clock
-is not the laptop's).  The writes the phone does not answer (a confirmation, the director's) are
+The table-fuzzing property test (test_venue_fuzz, which the default run runs only here) is run with
+every write it sends to the server first answered by the phone's engine, from the table's log as
+the page gets it (``GET ...?log=1``): the status and the JSON must be the server's, in English and
+in Spanish, but for what is the server's alone (the request's id, and the time a write was logged:
+the phone's clock is not the laptop's).  The writes the phone does not answer (a confirmation, the director's) are
 sent to the server only, so the engine meets tables confirmed, corrected and called."""
 
 from __future__ import annotations

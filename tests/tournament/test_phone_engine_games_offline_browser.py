@@ -180,7 +180,7 @@ def _replayed(twin: Path, token: str, log: list[tuple[int, str, str]], start: in
 #: the other three are recorded offline under ``pytest --long``.  In the default run every game's
 #: engine still answers in the browser exactly as the server (test_phone_engine_browser.py), the
 #: other individual games are tapped online (test_venue_games_browser.py), and Competitive is
-#: recorded offline twice more (below, and test_phone_engine_offline_browser.py).
+#: recorded offline twice more (below, its server stopped, and test_phone_engine_offline_browser.py).
 OFFLINE_BY_DEFAULT = ("broadway", "domino-roads")
 
 
@@ -252,7 +252,10 @@ def test_a_hand_recorded_offline_by_tapping_and_typing(game, browser, tmp_path):
 # -- 2. Competitive with the deal, the server killed ------------------------------------------------
 
 
-@pytest.mark.parametrize("cut", ["the server stops", "the phone goes offline"])
+#: How the phone is cut off in the default run: the server stopped, the one way no other test of the
+#: engine's pages takes.  The phone's own network lost (the browser context offline) is how every other
+#: offline test here and in test_phone_engine_offline_browser.py cuts it; for this game, under ``--long``.
+@pytest.mark.parametrize("cut", ["the server stops", pytest.param("the phone goes offline", marks=pytest.mark.long)])
 def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confirmed(browser, tmp_path, cut):
     """Two hands online; the laptop's server stops (or, apart, the phone loses the network); the
     third hand tapped on the phone, an illegal move typed among its taps refused by the phone's

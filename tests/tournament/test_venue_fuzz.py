@@ -86,6 +86,10 @@ ACTIONS = ["mode", "next", "chunk", "hand", "deal", "legal", "tile", "typed", "u
            "call", "clear", "stale", "restart", "options", "result", "correct"]
 
 
+#: Marked ``long``: the default run runs this property through test_phone_engine.py, where every write
+#: it sends is also answered by the phone's engine and compared, and every check here is made as well
+#: (under CI's fixed seed, on the very same examples); alone, without the phone, under ``pytest --long``.
+@pytest.mark.long
 @pytest.mark.parametrize("game", list(EVENTS))
 @settings(max_examples=6, deadline=None)
 @given(data=st.data())
