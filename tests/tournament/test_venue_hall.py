@@ -29,7 +29,7 @@ from tournament.web.app import HALL_ROUTES, VenueServer
 
 from .served import alive, children, free_port, no_hall, serve, stop
 from .test_public import _confirm
-from .test_venue import _auth, _event, _game_of, _play, _requests, _server
+from .test_venue import _auth, _event, _game_of, _play, _raw, _requests, _server
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
 httpx = pytest.importorskip("httpx")
@@ -425,25 +425,7 @@ def test_behind_a_proxy_the_halls_address_is_given_and_kept(tmp_path, monkeypatc
 def _answers(port: int, data: bytes, count: int = 1) -> list[tuple[bytes, list, bytes]]:
     """Each answer read from one connection after writing ``data``: its status line, headers as
     written, body (none for a 204)."""
-    with socket.create_connection((HOST, port), timeout=PATIENCE) as sock:
-        sock.sendall(data)
-        got, out = b"", []
-        while len(out) < count:
-            while b"\r\n\r\n" not in got:
-                more = sock.recv(65536)
-                assert more, got
-                got += more
-            head, got = got.split(b"\r\n\r\n", 1)
-            status, *lines = head.split(b"\r\n")
-            headers = [tuple(line.split(b": ", 1)) for line in lines]
-            length = int(dict(headers).get(b"content-length", b"0"))
-            while len(got) < length:
-                more = sock.recv(65536)
-                assert more
-                got += more
-            out.append((status, headers, got[:length]))
-            got = got[length:]
-        return out
+    return _raw(port, data, answers=count, timeout=PATIENCE)
 
 
 def test_a_live_fetch_is_answered_by_the_connection_as_by_the_route(tmp_path, monkeypatch):
@@ -526,19 +508,19 @@ def test_a_live_fetch_is_answered_by_the_connection_as_by_the_route(tmp_path, mo
             hall.light_below = light
             try:
                 with socket.create_connection((HOST, port), timeout=PATIENCE) as sock:
+                    def read_until(marker: bytes, got: bytes, size: int = 65536) -> bytes:
+                        while marker not in got:
+                            more = sock.recv(size)
+                            assert more, got
+                            got += more
+                        return got
+
                     sock.sendall(ask(where))
-                    got = b""
-                    while until not in got:
-                        more = sock.recv(4096)
-                        assert more, got
-                        got += more
+                    got = read_until(until, b"", 4096)
                     assert len(hall.live._listeners) == (light and until != b"0\r\n\r\n")  # written by the connection
                     if until == b"0\r\n\r\n":  # ended: the connection serves the next request
                         sock.sendall(ask("/standings?part=main&since=0"))
-                        while b"HTTP/1.1 200 OK" not in got:
-                            more = sock.recv(65536)
-                            assert more, got
-                            got += more
+                        got = read_until(b"HTTP/1.1 200 OK", got)
                 head, body = got.split(b"\r\n\r\n", 1)
                 status, *lines = head.split(b"\r\n")
                 kept = sorted(line for line in lines if not line.startswith((b"date:", b"x-request-id:")))
