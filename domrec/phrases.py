@@ -579,7 +579,10 @@ class _Pattern:
     anchor: str
 
 
-def _compile(msgid: str) -> _Pattern:
+def _compile(msgid: str, kinds: Mapping[str, str] = KINDS, whole: bool = True) -> _Pattern:
+    """``msgid`` as a regular expression, each placeholder holding what ``kinds`` says its name may
+    hold (any text where it says nothing).  ``whole``: the pattern is a whole sentence; else a
+    phrase found anywhere in a line, as a whole word (a picture's: :func:`translate_picture`)."""
     parts = re.split(r"%\((\w+)\)s", msgid)
     out, names, seen = [], [], set()
     for k, part in enumerate(parts):
@@ -591,11 +594,12 @@ def _compile(msgid: str) -> _Pattern:
             continue
         seen.add(part)
         names.append(part)
-        kind = KINDS.get(part.rstrip("0123456789"), r".+?")
+        kind = kinds.get(part.rstrip("0123456789"), r".+?")
         out.append(f"(?P<{part}>{kind})")
     fixed = [p.replace("%%", "%") for p in parts[::2]]
-    return _Pattern(msgid, re.compile("".join(out) + r"\Z", re.DOTALL), tuple(names), sum(map(len, fixed)),
-                    max(fixed, key=len))
+    body = "".join(out)
+    regex = re.compile(body + r"\Z", re.DOTALL) if whole else re.compile(rf"(?<!\w){body}(?!\w)")
+    return _Pattern(msgid, regex, tuple(names), sum(map(len, fixed)), max(fixed, key=len))
 
 
 @functools.lru_cache(maxsize=4)
@@ -752,25 +756,11 @@ PICTURE_KINDS: Mapping[str, str] = {
 }
 
 
-@attrs.frozen
-class _Word:
-    msgid: str
-    regex: re.Pattern[str]
-    #: The phrase's longest fixed words: a line without them is not tried against the regex.
-    anchor: str
-
-
 @functools.lru_cache(maxsize=4)
-def _picture_words(words: tuple[str, ...]) -> tuple[_Word, ...]:
-    out = []
-    for msgid in words:
-        parts = re.split(r"%\((\w+)\)s", msgid)
-        regex = "".join(re.escape(part) if k % 2 == 0 else f"(?P<{part}>{PICTURE_KINDS[part.rstrip('0123456789')]})"
-                        for k, part in enumerate(parts))
-        fixed = parts[::2]
-        # Whole words only: "end:" is not the end of "legend:", "%(n)s tile" not the start of "tiles".
-        out.append((sum(map(len, fixed)), _Word(msgid, re.compile(rf"(?<!\w){regex}(?!\w)"), max(fixed, key=len))))
-    return tuple(word for _, word in sorted(out, key=lambda x: -x[0]))
+def _picture_words(words: tuple[str, ...]) -> tuple[_Pattern, ...]:
+    """The picture's phrases as patterns, the most literal first (as :func:`_patterns`), each found
+    anywhere in a line as a whole word: "end:" is not the end of "legend:"."""
+    return tuple(sorted((_compile(w, PICTURE_KINDS, whole=False) for w in words), key=lambda p: -p.weight))
 
 
 def translate_picture(lines: Iterable[str], lang: str, folders: Iterable[Path] = (LOCALE,)) -> list[str]:
