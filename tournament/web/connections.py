@@ -191,6 +191,15 @@ class LightCycle:
         self.message_event: _NoEvent | StreamSink = _NoEvent()
 
 
+def write_now(transport: Any, data: bytes) -> None:
+    """``data`` written to the connection: straight to its socket when nothing of this turn waits
+    there to go with it (a :class:`Coalesced` transport holding nothing), else joined to it."""
+    if type(transport) is Coalesced and not transport._kept:
+        transport._transport.write(data)
+    else:
+        transport.write(data)
+
+
 def chunk(data: bytes) -> bytes:
     """``data`` as one chunk of a chunked answer's body, as uvicorn frames it (made once, written
     to as many streams as need it)."""
@@ -234,10 +243,7 @@ class StreamSink:
         transport = self._protocol.transport
         if transport.is_closing():
             return
-        if type(transport) is Coalesced and not transport._kept:  # (nothing else to go with it)
-            transport._transport.write(framed)
-        else:
-            transport.write(framed)
+        write_now(transport, framed)
         if transport.get_write_buffer_size() > MAX_UNSENT:
             transport.abort()
 
@@ -380,11 +386,7 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
                     body.opened(sink)
                     return
                 content += (b"\r\n", body)
-                transport = self.transport
-                if type(transport) is Coalesced and not transport._kept:  # (nothing else to go with it)
-                    transport._transport.write(b"".join(content))
-                else:
-                    transport.write(b"".join(content))
+                write_now(self.transport, b"".join(content))
                 cycle.response_complete = True
                 if not cycle.keep_alive:
                     self.transport.close()
