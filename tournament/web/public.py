@@ -526,7 +526,7 @@ class LiveFeed:
         try:
             self._start()
             deadline = time.monotonic() + self.lifetime
-            yield f"retry: {RETRY_MS}\n\n".encode()
+            yield _RETRY
             sent: int | None = None
             spread: int | None = None
             while not self.stopping:
@@ -535,11 +535,9 @@ class LiveFeed:
                 now = self.seq if tables else self.revision
                 if now is not None and now != sent:
                     sent = now
-                    message = f"id: {sent}\nevent: seq\ndata: {sent}\n\n"
-                    if self.spread_ms() != spread:  # said after the number, and again when it changes
-                        spread = self.spread_ms()
-                        message += f"event: spread\ndata: {spread}\n\n"
-                    yield message.encode()
+                    said = self.spread_ms()
+                    yield _message(sent, said if said != spread else None)
+                    spread = said
                     continue
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -548,7 +546,7 @@ class LiveFeed:
                     await asyncio.wait_for(changed.wait(), min(self.keepalive, left))
                 except TimeoutError:
                     if time.monotonic() < deadline:
-                        yield b": keep-alive\n\n"
+                        yield _KEEPALIVE
         finally:
             if not reserved:
                 self.streams -= 1
