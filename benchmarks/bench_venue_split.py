@@ -16,6 +16,12 @@ hall); this splits the tables' process's share of it:
   game's moves once a second each for ``--seconds`` (moves spread out as a hall's come, most of
   them committed on their own), its CPU a move: with a table's move answered by the connection itself
   (:meth:`tournament.web.app.VenueServer.light_request`), then with every request the ASGI way;
+* **the machine's floor**: no uvicorn and no venue, a bare asyncio protocol on uvloop answering
+  each POST with a fixed body the size of a move's answer, at once, then again once it has
+  committed the request's body as a row of a SQLite file as the venue commits a move (WAL,
+  SQLite's default ``synchronous``: the commit flushed to the disk before the answer);
+  ``--tables`` keep-alive connections post once a second each for ``--seconds``: what a move
+  costs this machine (the wake-up, the socket's read and write, the flush) whatever serves it;
 * **uvicorn's own floor**: a server started with the venue's uvicorn settings
   (:func:`tournament.web.connections.config`: httptools, the header timeout, the writes of a turn
   sent together) whose application answers every POST at once with a fixed body the size of a
@@ -76,6 +82,49 @@ async def app(scope, receive, send):
 connections.collect_less()
 uvicorn.Server(connections.config(app, host="127.0.0.1", port=int(sys.argv[1]), per_address=10 ** 6)).run()
 '''
+
+#: The machine's floor (``bare``): no uvicorn and no venue, a bare asyncio protocol on uvloop that
+#: answers each POST with the same fixed body once (``commit``) it has committed the request's body
+#: as a row of a SQLite file in WAL mode with SQLite's default ``synchronous`` (the venue's: each
+#: commit flushed to the disk before the answer), or at once (``sockets``).  What is left is what a
+#: move costs the machine whatever serves it: the loop's wake-up as the request comes, the socket's
+#: read and write, and the commit's flush.
+BARE = r"""
+import asyncio, sqlite3, sys
+import uvloop
+port, mode, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+BODY = b'{"x": "' + b"a" * 2490 + b'"}'
+ANSWER = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n" % len(BODY) + BODY
+db = sqlite3.connect(path, isolation_level=None)
+db.execute("PRAGMA journal_mode=WAL")
+db.execute("CREATE TABLE IF NOT EXISTS log(n INTEGER PRIMARY KEY, body BLOB)")
+class Bare(asyncio.Protocol):
+    def connection_made(self, transport):
+        self.transport, self.kept = transport, b""
+    def data_received(self, data):
+        self.kept += data
+        while True:
+            head, found, rest = self.kept.partition(b"\r\n\r\n")
+            if not found:
+                return
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            if len(rest) < length:
+                return
+            body, self.kept = rest[:length], rest[length:]
+            if mode == "commit":
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("INSERT INTO log(body) VALUES (?)", (body,))
+                db.execute("COMMIT")
+            self.transport.write(ANSWER)
+async def main():
+    server = await asyncio.get_running_loop().create_server(Bare, "127.0.0.1", port)
+    await server.serve_forever()
+uvloop.run(main())
+"""
 
 #: The tables' server over its sockets (``served``): the venue's application and uvicorn settings,
 #: its hot requests answered by the connection itself (``light``) or every request the ASGI way.
@@ -170,10 +219,11 @@ async def listening(server: subprocess.Popen, port: int, seconds: float, what: s
             await asyncio.sleep(0.1)
 
 
-async def floor(args: argparse.Namespace, mode: str) -> tuple[int, float]:
-    """Requests answered, the floor server's CPU a request."""
+async def floor(args: argparse.Namespace, mode: str, script: str = FLOOR, *more: str) -> tuple[int, float]:
+    """Requests answered, the floor server's CPU a request (``script``: uvicorn's floor, or the
+    machine's, :data:`BARE`, with ``more`` arguments)."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-c", FLOOR, str(port), mode])
+    server = subprocess.Popen([sys.executable, "-c", script, str(port), mode, *more])
     try:
         await listening(server, port, 30, "the floor's server")
         stop = time.monotonic() + args.seconds
@@ -248,6 +298,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         moves, app_cpu, reference = application_alone(args, Path(folder))
+    with tempfile.TemporaryDirectory() as folder:
+        bare = asyncio.run(floor(args, "sockets", BARE, str(Path(folder) / "bare.db")))
+        committed = asyncio.run(floor(args, "commit", BARE, str(Path(folder) / "bare.db")))
     plain = asyncio.run(floor(args, "plain"))
     handed = asyncio.run(floor(args, "thread"))
     with tempfile.TemporaryDirectory() as folder:
@@ -256,6 +309,10 @@ def main() -> None:
     print(f"the tables' process, split: {args.tables} tables")
     print(f"  the application alone (no uvicorn, no socket): {moves} moves, {app_cpu * 1000:.3f} ms of CPU a move "
           f"({app_cpu / reference:.1f} times the reference)")
+    print(f"  the machine's floor (no uvicorn, no venue: a bare asyncio protocol on uvloop, a request a second on "
+          f"each of {args.tables} connections): {bare[1] * 1000:.3f} ms a request answered at once ({bare[0]} "
+          f"requests), {committed[1] * 1000:.3f} ms with a row committed to a SQLite file first, as a move is "
+          f"({committed[0]} requests)")
     print(f"  uvicorn's own floor (a fixed answer, a request a second on each of {args.tables} connections): "
           f"{plain[1] * 1000:.3f} ms a request ({plain[0]} requests); the answer made on another thread: "
           f"{handed[1] * 1000:.3f} ms ({handed[0]} requests)")

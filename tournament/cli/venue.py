@@ -307,8 +307,6 @@ def serve(
     port (--hall-port). Ctrl-C stops it; nothing acknowledged is lost."""
     import logging
 
-    import uvicorn
-
     from tournament.web import connections
     from tournament.web.app import VenueServer
     from tournament.web.hall import HallProcess, listening
@@ -380,18 +378,13 @@ def serve(
     config = connections.config(server.asgi, host=host, port=port, timeout_graceful_shutdown=5,
                                 proxy_headers=proxy_headers, per_address=per_device, **tls)
 
-    class Venue(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: object) -> None:
-            server.stop_streams()  # the hall's live streams end at once: Ctrl-C waits for no phone
-            super().handle_exit(sig, frame)  # type: ignore[arg-type]
-
     if feeder is not None:
         server.on_change.append(feeder.poke)  # a change logged here is sent at once, not at the next look
         feeder.start()
         typer.echo(f"upstream:        {upstream}  (event {feeder.event_uuid}: its public pages and feed, for the hub)")
     connections.collect_less()
     try:
-        Venue(config).run()
+        connections.QuietServer(config, stopping=server.stop_streams).run()
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:

@@ -60,8 +60,6 @@ STOP_GRACE = 5.0
 RESTART_WAIT = (0.2, 5.0)
 #: A hall that lived this long before it died is started again at once.
 LIVED = 10.0
-#: Seconds between two ticks of the server's main loop (uvicorn's is 0.1).
-TICK = 1.0
 
 
 class HallServer(HallSite):
@@ -231,42 +229,12 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
            header_timeout: float, tls: dict[str, str] | None = None) -> None:
     """uvicorn on ``sock`` until Ctrl-C, or (``parent``) until this process's input ends: the
     parent is gone.  A byte on the input: a change was logged, the live streams look now."""
-    import uvicorn
-
     from tournament.web import connections
 
     config = connections.config(hall.asgi, proxy_headers=proxy_headers, per_address=per_address,
                                 header_timeout=header_timeout, timeout_graceful_shutdown=STOP_GRACE, **(tls or {}))
 
-    class Hall(uvicorn.Server):
-        _woken: asyncio.Event | None = None
-        _running: asyncio.AbstractEventLoop | None = None
-
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            hall.stop_streams()
-            super().handle_exit(sig, frame)
-            self._wake()
-
-        def _wake(self) -> None:
-            """The main loop looks at ``should_exit`` now, not at its next tick."""
-            woken, loop = self._woken, self._running
-            if woken is not None and loop is not None:
-                with contextlib.suppress(RuntimeError):  # the loop has closed: nothing left to wake
-                    loop.call_soon_threadsafe(woken.set)
-
-        async def main_loop(self) -> None:
-            """uvicorn's own loop, ticking every :data:`TICK` seconds rather than ten times a second
-            (its tick updates the ``Date`` header once a second and looks whether to stop: the
-            other nine were a hall's idle cost, a wake-up each); a stop is seen at once (:meth:`_wake`)."""
-            self._woken, self._running = asyncio.Event(), asyncio.get_running_loop()
-            counter = 0
-            should_exit = await self.on_tick(counter)
-            while not should_exit:
-                counter = (counter + 10) % 864000  # each tick a tenth of uvicorn's: the date moves on each
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._woken.wait(), TICK)
-                should_exit = await self.on_tick(counter)
-
+    class Hall(connections.QuietServer):
         async def serve(self, sockets: list[socket.socket] | None = None) -> None:
             watching = asyncio.ensure_future(self._parent()) if parent else None
             try:
@@ -290,7 +258,7 @@ def _serve(hall: HallServer, sock: socket.socket, *, parent: bool, proxy_headers
             last_resort.start()
 
     connections.collect_less()
-    Hall(config).run(sockets=[sock])
+    Hall(config, stopping=hall.stop_streams).run(sockets=[sock])
 
 
 def main(argv: list[str] | None = None) -> int:
