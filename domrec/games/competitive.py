@@ -573,6 +573,22 @@ class OpenCompetitiveHand(CompetitiveHand):
         each pass said the passer could not play."""
         return (super().position_key(), frozenset(self.played), self._match.last_leader, self._passed)
 
+    def close_key(self) -> tuple:
+        """What decides how this hand closes once its deal is known, when no move follows it (the
+        DGN reader closes each position a sheet's readings end at, :mod:`domrec.notation.position_set`):
+        two states with equal keys are both refused or both accepted with the same scores.
+
+        It is :meth:`position_key` less what no later move can ask about any more: which tile
+        lies at each end (only an ``on`` names it), and, once a player is out, even the numbers
+        the ends show (the hand ended at that play, before any block is looked for).  Otherwise
+        the numbers stay: the known deal finds a block after the last play when both ends show
+        one number that nobody holds.  A block after an earlier play is seen in what the passes
+        said (``_passed``): any play after it would fit that number, so someone held one."""
+        lp, rp = self._lp, self._rp
+        shown = None if lp is None or self.end == "out" else (lp, rp) if lp <= rp else (rp, lp)
+        return (shown, tuple(self.masks.values()), self.to_move, self.passes, self.over, self.end,
+                self.out_seat, frozenset(self.played), self._match.last_leader, self._passed)
+
     def _out_of_turn(self, seat: str) -> None:
         # Before the first move of a hand whose leader is free (or holds the unseen 6-6), any
         # seat at the table may move: that move's seat leads.

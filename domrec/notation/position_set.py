@@ -125,7 +125,8 @@ class Parting:
 
 def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callable[[int, str | None, str | None], Any],
                  close: Callable[[Any, list], dict[str, int] | None], claimed: Callable[[dict[str, int]], bool] | None,
-                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None]) -> Chosen | Parting:
+                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None],
+                 replayed: bool = False) -> Chosen | Parting:
     """Read typed hand ``typed`` from its move ``start``, where the one reading so far left
     ``state`` (the engine's open hand, as the engine left it on refusing move ``start``: a
     choice) after ``moves``.
@@ -135,6 +136,10 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     rules refuse it; ``claimed(totals)``: whether they give the scores the ``end`` line claims
     (``None``: it claims none); ``words(j, option)``: a choice in words, with its place;
     ``note(count, parted)``: the note for ``count`` legal readings parting at ``parted``.
+    ``replayed``: the caller replays the chosen reading with its deal anyway, and gives the hand
+    to the general reading if the rules refuse it; then, where the engine says every position
+    the readings end at closes alike (its ``close_key``), none is closed here (the reading is
+    chosen as if its close were accepted: were it refused, so would every other be).
 
     Raises :class:`Unsure` where the general reading is to read the hand."""
     if not getattr(state, "refusal_keeps_state", False) or getattr(state, "places", None) is None \
@@ -188,7 +193,12 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
             raise Unsure("more positions than the general reading may read")
         if not reached:
             raise Unsure("no reading is legal")
-        level = _merge(reached, made) if chose else [p for p, _, _, _ in reached]
+        if chose:
+            level = _merge(reached, made)
+        else:
+            level = [p for p, _, _, _ in reached]
+            if len(level) > 1:
+                level = _fold(level, made)
         if len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS:
             raise Unsure("more positions than this reading keeps")
     for p in level:
@@ -199,18 +209,27 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     # Each position's close, in the order of the readings (of the earliest to reach each).  Where
     # no ``end`` line claims scores, the first legal one with other scores than the first's is
     # where the general reading stops (:func:`_parting`): the positions after it are not closed.
-    # A claim is checked against every reading.
-    ends: list[tuple[_Position, dict[str, int]]] = []
-    for p in level:
-        totals = _shut(p, close)
-        if totals is None:
-            continue
-        if claimed is None and ends and totals != ends[0][1]:
-            return _parting(root, ends[0][0], p, close)
-        ends.append((p, totals))
+    # A claim is checked against every reading.  Positions the engine says close alike (its
+    # ``close_key``) are closed once; where they all do, and the caller's own replay closes
+    # the chosen reading (``replayed``), none is closed here.
+    ends: list[tuple[_Position, dict[str, int] | None]] = []
+    if getattr(state, "close_key", None) is not None:
+        keys = [p.state.close_key() for p in level]
+        if replayed and keys.count(keys[0]) == len(keys):
+            ends = [(p, None) for p in level]
+        else:
+            close = _alike(close, {id(p.state): key for p, key in zip(level, keys)})
     if not ends:
-        raise Unsure("no reading is legal")
-    if claimed is not None:
+        for p in level:
+            totals = _shut(p, close)
+            if totals is None:
+                continue
+            if claimed is None and ends and totals != ends[0][1]:
+                return _parting(root, ends[0][0], p, close)
+            ends.append((p, totals))
+        if not ends:
+            raise Unsure("no reading is legal")
+    if claimed is not None and ends[0][1] is not None:
         ends = [e for e in ends if claimed(e[1])] or ends
         if any(t != ends[0][1] for _, t in ends):
             raise Unsure("the readings give different scores")  # (all of them read, and worded)
@@ -318,6 +337,49 @@ def _merge(reached: list[tuple[_Position, tuple | None, Any, list]], made: list[
             p.came.append((before, choice))
         before.went.append((choice, p))
     return list(out.values())
+
+
+def _fold(level: list[_Position], made: list[_Position]) -> list[_Position]:
+    """``level`` with the positions that have come to the same key since the readings last chose
+    (a tile that covers the end where two readings differed) made one, in the order of the
+    earliest reading to reach each: each group's readings go on from a new position, which
+    holds the earliest one's state and moves."""
+    groups: dict[Any, list[_Position]] = {}
+    for p in level:
+        key = _key(p.state)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [p]
+        else:
+            group.append(p)
+    if len(groups) == len(level):
+        return level
+    out = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) > 1:
+            first = _Position(first.state, first.moves, first.path, sum(p.count for p in group),
+                              [(p, None) for p in group])
+            for p in group:
+                p.went.append((None, first))
+            made.append(first)
+        out.append(first)
+    return out
+
+
+def _alike(close: Callable[[Any, list], dict[str, int] | None], keys: dict[int, Any]) -> Callable:
+    """``close`` run once for each close key of the engine (``keys``: a state's id -> its key):
+    the end positions with equal keys are refused, or accepted with the same totals, alike."""
+    done: dict[Any, dict[str, int] | None] = {}
+
+    def shut(state: Any, moves: list) -> dict[str, int] | None:
+        key = keys[id(state)]
+        totals = done.get(key, _UNKNOWN)
+        if totals is _UNKNOWN:
+            totals = done[key] = close(state, moves)
+        return totals
+
+    return shut
 
 
 def _shut(p: _Position, close: Callable[[Any, list], dict[str, int] | None]) -> dict[str, int] | None:

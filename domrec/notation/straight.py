@@ -308,9 +308,14 @@ class _TypedHands(Sequence[Hand]):
             line, col = where(at)
             return f"{choice_words(rest.split(None, 1)[0] if rest.strip() else '?', typed.moves[k], opt)} at {line}:{col}"
 
+        # The validator's replay of the record closes the chosen reading anyway, and any refusal
+        # there leaves the game to the general reading (read): so where every reading closes
+        # alike, that replay is its close.  Not for the record's last hand without a result: a
+        # replay that leaves it unfinished takes it for a hand still being played.
+        replayed = number < len(r.hands) or result is not None
         try:
             chosen = read_choices(typed, j, state, moves, build, close, claimed, said,
-                                  lambda count, parted: chosen_note(number, count, parted))
+                                  lambda count, parted: chosen_note(number, count, parted), replayed)
         except Unsure:
             raise _NotStraight from None
         if isinstance(chosen, Parting):  # (the general reading words it, told where it stops)
