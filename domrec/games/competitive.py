@@ -33,6 +33,9 @@ _TEXT_BIT: dict[str, int] = {text: _BIT[t] for text, t in _PARSED.items()}
 #: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one look-up.
 _TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, _BIT[t]) for text, t in _PARSED.items()}
 _SIX_SIX_BIT = _BIT[SIX_SIX]
+#: A tile's place in the set times eight: an end of the line as one number, this plus the
+#: number it shows (for a position's key, CompetitiveHand.position_key).
+_END: dict[Tile, int] = {t: 8 * i for i, t in enumerate(T.DOUBLE_SIX)}
 _ALL = (1 << 28) - 1
 #: ``_FITTING[a][b]``: the tiles (a mask) that fit an end showing ``a`` or one showing ``b``:
 #: "must play if able" and "is it blocked" are one ``&`` each.
@@ -168,11 +171,13 @@ class CompetitiveHand:
         in either order (a tile laid on the left end showing 4 leaves the position that laying it
         on the right end showing 4 leaves, mirrored), so that the DGN reader, trying which end
         each tile went on, reads a hand's equal positions once (:mod:`domrec.notation.readings`)."""
-        lt, rt = self._lt, self._rt
-        ends = None if lt is None else ((lt.high, lt.low, self._lp), (rt.high, rt.low, self._rp))
-        if ends is not None and ends[1] < ends[0]:
-            ends = (ends[1], ends[0])
-        return ends, tuple(self.masks.values()), self.to_move, self.passes, self.over, self.end, self.out_seat
+        lt = self._lt
+        if lt is None:
+            ends = None
+        else:  # (each end as one number, its tile's and the number it shows: see _END)
+            a, b = _END[lt] + self._lp, _END[self._rt] + self._rp
+            ends = a << 8 | b if a <= b else b << 8 | a
+        return (ends, *self.masks.values(), self.to_move, self.passes, self.over, self.end, self.out_seat)
 
     def places(self, t: Tile) -> list[Tile]:
         """The tiles of the line that ``t`` may be laid on now: an end showing one of its
@@ -532,8 +537,9 @@ class OpenCompetitiveHand(CompetitiveHand):
 
     def __init__(self, seats: tuple[str, ...], leader: str | None, must_lead: Tile | None,
                  lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
-        #: The tiles on the line.
+        #: The tiles on the line, as a set and as a mask (see _BIT: for the position's key).
         self.played: set[Tile] = set()
+        self._down = 0
         super().__init__(seats, {s: _UNSEEN_SEVEN for s in seats}, leader, must_lead, lead_reason, lead_rule)
         self._match = match
         #: Each pass so far: its seat and the two numbers the ends showed.  "Must play if able" is
@@ -559,7 +565,9 @@ class OpenCompetitiveHand(CompetitiveHand):
         first = self.to_move is None and not self.over
         points = super().apply(move)
         if type(move) is Play:
-            self.played.add(_PARSED.get(move.play) or _tile(move.play))
+            t = _PARSED.get(move.play) or _tile(move.play)
+            self.played.add(t)
+            self._down |= _BIT[t]
         else:
             lp, rp = self._lp, self._rp
             self._passed += ((move.seat, *((lp, rp) if lp is None or rp is None or lp <= rp else (rp, lp))),)
@@ -571,7 +579,7 @@ class OpenCompetitiveHand(CompetitiveHand):
         """The known hand's key (:meth:`CompetitiveHand.position_key`) and what only the deal,
         worked out when the hand closes, will check: the tiles on the line, who led, and what
         each pass said the passer could not play."""
-        return (super().position_key(), frozenset(self.played), self._match.last_leader, self._passed)
+        return (*super().position_key(), self._down, self._match.last_leader, self._passed)
 
     def close_key(self) -> tuple:
         """What decides how this hand closes once its deal is known, when no move follows it (the
@@ -586,8 +594,8 @@ class OpenCompetitiveHand(CompetitiveHand):
         said (``_passed``): any play after it would fit that number, so someone held one."""
         lp, rp = self._lp, self._rp
         shown = None if lp is None or self.end == "out" else (lp, rp) if lp <= rp else (rp, lp)
-        return (shown, tuple(self.masks.values()), self.to_move, self.passes, self.over, self.end,
-                self.out_seat, frozenset(self.played), self._match.last_leader, self._passed)
+        return (shown, *self.masks.values(), self.to_move, self.passes, self.over, self.end, self.out_seat,
+                self._down, self._match.last_leader, self._passed)
 
     def _out_of_turn(self, seat: str) -> None:
         # Before the first move of a hand whose leader is free (or holds the unseen 6-6), any
