@@ -609,7 +609,8 @@ class OpenCompetitiveHand(CompetitiveHand):
     def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
         """Who holds a tile is not known: any tile of the set not yet played may be the seat's, one of
         its unseen tiles (the bit returned, the highest left, is the one the play takes)."""
-        if t in SET and t not in self.played:
+        bit = _BIT.get(t)
+        if bit is not None and not self._down & bit:  # (of the set, and not on the line)
             return 1 << (hand.bit_length() - 1)
         return super()._not_in_hand(seat, t, text, hand)  # not of the set, or already played
 

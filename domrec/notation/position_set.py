@@ -50,6 +50,7 @@ from domrec import tiles as T
 from domrec.errors import IllegalMove, RuleViolation
 from domrec.notation import readings
 from domrec.notation.readings import Option, _option
+from domrec.record import Play
 
 #: Positions kept after one move, and in all, at most: a hand with more is left to the general
 #: reading, so that the work done here before it is small beside the general reading's own.
@@ -61,9 +62,6 @@ MAX_POSITIONS = 512
 #: Not worked out yet (a position's totals, or its first legal reading's).
 _UNKNOWN: Any = object()
 
-#: The one option of a move whose seat is typed.
-_TYPED = Option(None)
-_ONE_TYPED = [_TYPED]
 
 
 class Unsure(Exception):
@@ -162,33 +160,34 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         for p in level:
             st = p.state
             if typed_seat is not None:
-                opts = _ONE_TYPED
+                seat, opt_seat = typed_seat, None  # (the option of a typed seat names none)
             else:
                 who = _movers(st)
-                if not who:
-                    continue  # (nobody may move: this reading fails here)
-                opts = [_option(who[0])] if len(who) == 1 else [_option(s) for s in who]
-            if len(opts) == 1:
-                opt = opts[0]
-                move = by_seat.get(opt.seat)
-                if move is None:
-                    move = by_seat[opt.seat] = build(j, opt.seat, None)
-                try:
-                    st.apply(move)
-                except RuleViolation as e:
-                    if not (bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on")):
-                        continue  # (refused: this reading fails here)
-                    queue, tried = _places(st, p.moves, data, opt.seat)
-                    work += p.count * tried
-                else:
-                    p.moves.append(move)
-                    reached.append((p, None, st, p.moves))
+                if len(who) != 1:
+                    if not who:
+                        continue  # (nobody may move: this reading fails here)
+                    queue = [_option(s) for s in who]
+                    work += p.count * len(queue)
+                    chose = True
+                    work += _branch(p, j, queue, data, bare, build, reached)
                     continue
-            else:
-                queue = opts
-                work += p.count * len(queue)
-            chose = True
-            work += _branch(p, j, queue, data, bare, build, reached)
+                seat = opt_seat = who[0]
+            move = by_seat.get(seat)
+            if move is None:
+                move = by_seat[seat] = build(j, seat, None)
+            try:
+                st.apply(move)
+            except RuleViolation as e:
+                if not (bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on")):
+                    continue  # (refused: this reading fails here)
+                queue, tried = _places(st, p.moves, data, opt_seat)
+                work += p.count * tried
+                chose = True
+                work += _branch(p, j, queue, data, bare, build, reached)
+                continue
+            moves_p = p.moves
+            moves_p.append(move)
+            reached.append((p, None, st, moves_p))
         if work > readings.LIMIT:
             raise Unsure("more positions than the general reading may read")
         if not reached:
@@ -273,11 +272,7 @@ def _places(state: Any, moves: list, data: dict, seat: str | None) -> tuple[list
     (:meth:`~domrec.notation.readings.HandReading._expand`), but for those the engine says it
     refuses (``places``), which are counted but not tried.  The options to try, and how many
     the general reading counts."""
-    seen: dict[str, None] = {}
-    for m in moves:
-        text = getattr(m, "play", None)
-        if text is not None and type(m).__name__ == "Play":
-            seen[text] = None
+    seen = dict.fromkeys([m.play for m in moves if type(m) is Play and m.play is not None])
     try:
         fits = frozenset(state.places(T.tile(data["play"])))
     except T.TileError:

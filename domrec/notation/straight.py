@@ -29,6 +29,7 @@ changes a verdict: it reaches the general reading's verdict with less work.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import attrs
@@ -46,6 +47,10 @@ from domrec.validate import Report, validate
 if TYPE_CHECKING:
     from domrec.notation.reading import _Reader
     from domrec.notation.tokens import _HandText
+
+
+#: The first word from an offset on (as ``str.split`` finds it: ``\s`` is ``str.isspace``).
+_FIRST_WORD = re.compile(r"\s*(\S+)")
 
 
 class _NotStraight(Exception):
@@ -304,9 +309,9 @@ class _TypedHands(Sequence[Hand]):
 
         def said(k: int, opt: Any) -> str:
             at = offset(typed.move_pos[k])
-            rest = text[at:]
+            word = _FIRST_WORD.match(text, at)  # (the move as typed: the first word from there on)
             line, col = where(at)
-            return f"{choice_words(rest.split(None, 1)[0] if rest.strip() else '?', typed.moves[k], opt)} at {line}:{col}"
+            return f"{choice_words(word[1] if word else '?', typed.moves[k], opt)} at {line}:{col}"
 
         # The validator's replay of the record closes the chosen reading anyway, and any refusal
         # there leaves the game to the general reading (read): so where every reading closes
