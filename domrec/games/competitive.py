@@ -537,8 +537,8 @@ class OpenCompetitiveHand(CompetitiveHand):
 
     def __init__(self, seats: tuple[str, ...], leader: str | None, must_lead: Tile | None,
                  lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
-        #: The tiles on the line, as a set and as a mask (see _BIT: for the position's key).
-        self.played: set[Tile] = set()
+        #: The tiles on the line, as a mask (see _BIT): one ``|`` a play, one ``&`` to ask, a
+        #: number in the position's key and nothing to copy with the state.
         self._down = 0
         super().__init__(seats, {s: _UNSEEN_SEVEN for s in seats}, leader, must_lead, lead_reason, lead_rule)
         self._match = match
@@ -548,11 +548,15 @@ class OpenCompetitiveHand(CompetitiveHand):
         self._passed: tuple[tuple[str, int | None, int | None], ...] = ()
 
     def _clone_own(self, own: dict[str, Any], memo: dict[int, Any]) -> None:
-        # The tiles on the line, and the match (one copy for a checkpoint that copies it too):
-        # the lead of a hand whose leader was free names the next hand's leader there.
-        own["played"] = self.played.copy()
+        # The match (one copy for a checkpoint that copies it too): the lead of a hand whose
+        # leader was free names the next hand's leader there.
         match = memo.get(id(self._match))
         own["_match"] = match if match is not None else self._match.clone(memo)
+
+    @property
+    def played(self) -> set[Tile]:
+        """The tiles on the line."""
+        return set(_tiles(self._down))
 
     @property
     def counts(self) -> dict[str, int]:
@@ -565,9 +569,7 @@ class OpenCompetitiveHand(CompetitiveHand):
         first = self.to_move is None and not self.over
         points = super().apply(move)
         if type(move) is Play:
-            t = _PARSED.get(move.play) or _tile(move.play)
-            self.played.add(t)
-            self._down |= _BIT[t]
+            self._down |= _BIT[_PARSED.get(move.play) or _tile(move.play)]
         else:
             lp, rp = self._lp, self._rp
             self._passed += ((move.seat, *((lp, rp) if lp is None or rp is None or lp <= rp else (rp, lp))),)
@@ -609,8 +611,7 @@ class OpenCompetitiveHand(CompetitiveHand):
     def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
         """Who holds a tile is not known: any tile of the set not yet played may be the seat's, one of
         its unseen tiles (the bit returned, the highest left, is the one the play takes)."""
-        bit = _BIT.get(t)
-        if bit is not None and not self._down & bit:  # (of the set, and not on the line)
+        if t in SET and not self._down & _BIT[t]:
             return 1 << (hand.bit_length() - 1)
         return super()._not_in_hand(seat, t, text, hand)  # not of the set, or already played
 
@@ -626,14 +627,15 @@ class OpenCompetitiveHand(CompetitiveHand):
         seat = self.to_move
         if self.over or seat is None:
             return []
-        return self._moves_with(seat, (t for t in T.DOUBLE_SIX if t not in self.played))
+        down = self._down
+        return self._moves_with(seat, (t for t in T.DOUBLE_SIX if not down & _BIT[t]))
 
     def outcome(self) -> HandOutcome:
         """A domino's score needs no deal (every tile not on the line is in the other three hands); a
         block's split between the sides does, so it is known only once the hand is replayed with its deal."""
         if self.end != "out":
             raise HiddenTiles("the scores of a blocked hand need the deal: replay it through start_hand")
-        left = SET_PIPS - T.pip_total(self.played)
+        left = SET_PIPS - _pips(self._down)
         scores = {"NS": 0, "EW": 0}
         scores[partnership_side(self.out_seat)] = left
         return HandOutcome("out", scores, (f"{self.out_seat} dominoed; the other three hands hold every "
