@@ -223,25 +223,31 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     # no ``end`` line claims scores, the first legal one with other scores than the first's is
     # where the general reading stops (:func:`_parting`): the positions after it are not closed.
     # A claim is checked against every reading.  Positions the engine says close alike (its
-    # ``close_key``) are closed once; where they all do, and the caller's own replay closes
-    # the chosen reading (``replayed``), none is closed here.
+    # ``close_key``) are closed once.  Where the caller's own replay closes the chosen reading
+    # (``replayed``) and, no position before being legal, the rest all close alike, they are
+    # not closed here: the first of them is the chosen reading, and its replay there judges
+    # them all (were it refused, no reading would be legal).
     ends: list[tuple[_Position, dict[str, int] | None]] = []
+    alike_on = len(level)  # (the positions from here on all close alike: none, where no key is given)
     if getattr(state, "close_key", None) is not None:
         keys = [p.state.close_key() for p in level]
-        if replayed and keys.count(keys[0]) == len(keys):
-            ends = [(p, None) for p in level]
-        else:
-            close = _alike(close, {id(p.state): key for p, key in zip(level, keys)})
+        alike_on -= 1
+        while alike_on and keys[alike_on - 1] == keys[-1]:
+            alike_on -= 1
+        closed: dict[Any, dict[str, int] | None] = {}
+        close = _alike(close, {id(p.state): key for p, key in zip(level, keys)}, closed)
+    for i, p in enumerate(level):
+        if replayed and not ends and i >= alike_on and keys[i] not in closed:
+            ends = [(q, None) for q in level[i:]]
+            break
+        totals = _shut(p, close)
+        if totals is None:
+            continue
+        if claimed is None and ends and totals != ends[0][1]:
+            return _parting(root, ends[0][0], p, close)
+        ends.append((p, totals))
     if not ends:
-        for p in level:
-            totals = _shut(p, close)
-            if totals is None:
-                continue
-            if claimed is None and ends and totals != ends[0][1]:
-                return _parting(root, ends[0][0], p, close)
-            ends.append((p, totals))
-        if not ends:
-            raise Unsure("no reading is legal")
+        raise Unsure("no reading is legal")
     if claimed is not None and ends[0][1] is not None:
         ends = [e for e in ends if claimed(e[1])] or ends
         if any(t != ends[0][1] for _, t in ends):
@@ -376,10 +382,11 @@ def _fold(level: list[_Position], made: list[_Position]) -> list[_Position]:
     return out
 
 
-def _alike(close: Callable[[Any, list], dict[str, int] | None], keys: dict[int, Any]) -> Callable:
-    """``close`` run once for each close key of the engine (``keys``: a state's id -> its key):
-    the end positions with equal keys are refused, or accepted with the same totals, alike."""
-    done: dict[Any, dict[str, int] | None] = {}
+def _alike(close: Callable[[Any, list], dict[str, int] | None], keys: dict[int, Any],
+           done: dict[Any, dict[str, int] | None]) -> Callable:
+    """``close`` run once for each close key of the engine (``keys``: a state's id -> its key;
+    ``done``: each key closed so -> its totals): the end positions with equal keys are refused,
+    or accepted with the same totals, alike."""
 
     def shut(state: Any, moves: list) -> dict[str, int] | None:
         key = keys[id(state)]

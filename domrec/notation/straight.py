@@ -15,6 +15,13 @@ its close through the Game API, then the record validated again):
    it reaches it (its ``hands`` argument), so the walk of hand k+1 starts from the match
    the validator left after hand k.
 
+A hand whose seats or ends are left open is read as a set of positions
+(:mod:`~domrec.notation.position_set`), whose ends are each closed as the Game API closes a
+hand (:func:`_close`, a replay with the deal): once for each of the engine's close keys, and
+not at all where they all close alike, the validator's replay of step 2 being then that
+hand's one replay with its deal (a refusal there leaves the game to the general reading, as
+any problem but a wrong claimed score does).
+
 Each move is held to the record's shape as a JSON record's are (:func:`domrec.shape.check_move`),
 and the header is read through :func:`domrec.reader.load_dict`, so the record is the one the
 general reading would load.
