@@ -265,7 +265,7 @@ class CompetitiveHand:
         masks = self.masks
         hand = masks[seat]
         if not hand & bit:
-            bit = self._not_in_hand(seat, t, text, hand)
+            bit = self._not_in_hand(seat, t, text, hand, bit)
         hi = t.high
         lo = t.low
         lp = self._lp
@@ -415,9 +415,9 @@ class CompetitiveHand:
         raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
                           f"N → W → S → E)", R_ORDER, "/seat")
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
-        """``seat`` plays ``t``, which their ``hand`` does not show: with the deal known, a tile they
-        do not hold, refused.  (An open hand shows no tile, and accepts any of the set not yet
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int, bit: int) -> int:
+        """``seat`` plays ``t`` (its ``bit``, 0 for a tile not of the set), which their ``hand``
+        does not show: with the deal known, a tile they do not hold, refused.  (An open hand shows no tile, and accepts any of the set not yet
         played: it returns the bit to take from the hand instead, see OpenCompetitiveHand.)"""
         raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
 
@@ -608,12 +608,12 @@ class OpenCompetitiveHand(CompetitiveHand):
     def _check_can_pass(self, seat: str) -> None:
         """"Must play if able" needs the passer's tiles: not checked until the deal is known."""
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int, bit: int) -> int:
         """Who holds a tile is not known: any tile of the set not yet played may be the seat's, one of
         its unseen tiles (the bit returned, the highest left, is the one the play takes)."""
-        if t in SET and not self._down & _BIT[t]:
+        if bit and not self._down & bit:
             return 1 << (hand.bit_length() - 1)
-        return super()._not_in_hand(seat, t, text, hand)  # not of the set, or already played
+        return super()._not_in_hand(seat, t, text, hand, bit)  # not of the set, or already played
 
     def _blocked(self) -> bool:
         """A block is not seen from the hidden tiles: it shows as four passes in a row (apply)."""
