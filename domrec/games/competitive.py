@@ -417,8 +417,9 @@ class CompetitiveHand:
 
     def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int, bit: int) -> int:
         """``seat`` plays ``t`` (its ``bit``, 0 for a tile not of the set), which their ``hand``
-        does not show: with the deal known, a tile they do not hold, refused.  (An open hand shows no tile, and accepts any of the set not yet
-        played: it returns the bit to take from the hand instead, see OpenCompetitiveHand.)"""
+        does not show: with the deal known, a tile they do not hold, refused.  (An open hand
+        shows no tile, and accepts any of the set not yet played: it returns the bit to take
+        from the hand instead, see OpenCompetitiveHand.)"""
         raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
