@@ -169,6 +169,39 @@ def test_merging_equal_positions_changes_nothing(monkeypatch, game, seed):
     assert taken.chosen
 
 
+def test_positions_that_close_alike_are_closed_once_and_the_replay_closes_the_last():
+    # Competitive's open hand says which positions close alike once the deal is known (its
+    # close_key: not which tile lies at an end, nor the ends once a player is out): those are
+    # closed once, and where every position a hand's readings end at closes alike, the
+    # validator's replay of the record is the chosen reading's close.  Each closed apart
+    # instead, and every chosen reading closed before that replay, the verdicts, notes and
+    # records are the same, with more closes.
+    from domrec.games import competitive
+
+    texts = [sheet(record, seats=False) for record in sim.simulate("competitive", 4, 7, accidents=False)]
+    closes = []
+    close = straight._close
+
+    def counted(*args):
+        closes[-1] += 1
+        return close(*args)
+
+    def read():
+        closes.append(0)
+        with mock.patch.object(straight, "_close", counted):
+            taken = Taken()
+            return [taken.fast(text) for text in texts], taken
+
+    alike, taken = read()
+    assert taken.read == len(texts) and taken.chosen > closes[0]
+    choices = straight.read_choices
+    with mock.patch.object(competitive.OpenCompetitiveHand, "close_key", lambda self: object()), \
+            mock.patch.object(straight, "read_choices", lambda *args: choices(*args[:9], False)):
+        apart, _ = read()
+    assert apart == alike == [general(text) for text in texts]
+    assert closes[0] < closes[1] // 2, closes
+
+
 def _snapshot(state) -> tuple:
     """Everything a hand state holds, as values (its match's too)."""
     from domrec.games import base

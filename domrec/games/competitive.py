@@ -33,6 +33,9 @@ _TEXT_BIT: dict[str, int] = {text: _BIT[t] for text, t in _PARSED.items()}
 #: Tile text (either half first) -> (tile, bit): what a play needs of its tile, in one look-up.
 _TILE_BIT: dict[str, tuple[Tile, int]] = {text: (t, _BIT[t]) for text, t in _PARSED.items()}
 _SIX_SIX_BIT = _BIT[SIX_SIX]
+#: A tile's place in the set times eight: an end of the line as one number, this plus the
+#: number it shows (for a position's key, CompetitiveHand.position_key).
+_END: dict[Tile, int] = {t: 8 * i for i, t in enumerate(T.DOUBLE_SIX)}
 _ALL = (1 << 28) - 1
 #: ``_FITTING[a][b]``: the tiles (a mask) that fit an end showing ``a`` or one showing ``b``:
 #: "must play if able" and "is it blocked" are one ``&`` each.
@@ -168,11 +171,13 @@ class CompetitiveHand:
         in either order (a tile laid on the left end showing 4 leaves the position that laying it
         on the right end showing 4 leaves, mirrored), so that the DGN reader, trying which end
         each tile went on, reads a hand's equal positions once (:mod:`domrec.notation.readings`)."""
-        lt, rt = self._lt, self._rt
-        ends = None if lt is None else ((lt.high, lt.low, self._lp), (rt.high, rt.low, self._rp))
-        if ends is not None and ends[1] < ends[0]:
-            ends = (ends[1], ends[0])
-        return ends, tuple(self.masks.values()), self.to_move, self.passes, self.over, self.end, self.out_seat
+        lt = self._lt
+        if lt is None:
+            ends = None
+        else:  # (each end as one number, its tile's and the number it shows: see _END)
+            a, b = _END[lt] + self._lp, _END[self._rt] + self._rp
+            ends = a << 8 | b if a <= b else b << 8 | a
+        return (ends, *self.masks.values(), self.to_move, self.passes, self.over, self.end, self.out_seat)
 
     def places(self, t: Tile) -> list[Tile]:
         """The tiles of the line that ``t`` may be laid on now: an end showing one of its
@@ -260,7 +265,7 @@ class CompetitiveHand:
         masks = self.masks
         hand = masks[seat]
         if not hand & bit:
-            bit = self._not_in_hand(seat, t, text, hand)
+            bit = self._not_in_hand(seat, t, text, hand, bit)
         hi = t.high
         lo = t.low
         lp = self._lp
@@ -410,10 +415,11 @@ class CompetitiveHand:
         raise IllegalMove(f"it is {self.to_move}'s turn, not {seat}'s (play passes to the right: "
                           f"N → W → S → E)", R_ORDER, "/seat")
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
-        """``seat`` plays ``t``, which their ``hand`` does not show: with the deal known, a tile they
-        do not hold, refused.  (An open hand shows no tile, and accepts any of the set not yet
-        played: it returns the bit to take from the hand instead, see OpenCompetitiveHand.)"""
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int, bit: int) -> int:
+        """``seat`` plays ``t`` (its ``bit``, 0 for a tile not of the set), which their ``hand``
+        does not show: with the deal known, a tile they do not hold, refused.  (An open hand
+        shows no tile, and accepts any of the set not yet played: it returns the bit to take
+        from the hand instead, see OpenCompetitiveHand.)"""
         raise IllegalMove(self._not_held(seat, t, text), R_HOLD, "/play")
 
     def _not_held(self, seat: str, t: Tile, text: str) -> str:
@@ -532,8 +538,9 @@ class OpenCompetitiveHand(CompetitiveHand):
 
     def __init__(self, seats: tuple[str, ...], leader: str | None, must_lead: Tile | None,
                  lead_reason: str, lead_rule: str, match: "CompetitiveMatch") -> None:
-        #: The tiles on the line.
-        self.played: set[Tile] = set()
+        #: The tiles on the line, as a mask (see _BIT): one ``|`` a play, one ``&`` to ask, a
+        #: number in the position's key and nothing to copy with the state.
+        self._down = 0
         super().__init__(seats, {s: _UNSEEN_SEVEN for s in seats}, leader, must_lead, lead_reason, lead_rule)
         self._match = match
         #: Each pass so far: its seat and the two numbers the ends showed.  "Must play if able" is
@@ -542,11 +549,15 @@ class OpenCompetitiveHand(CompetitiveHand):
         self._passed: tuple[tuple[str, int | None, int | None], ...] = ()
 
     def _clone_own(self, own: dict[str, Any], memo: dict[int, Any]) -> None:
-        # The tiles on the line, and the match (one copy for a checkpoint that copies it too):
-        # the lead of a hand whose leader was free names the next hand's leader there.
-        own["played"] = self.played.copy()
+        # The match (one copy for a checkpoint that copies it too): the lead of a hand whose
+        # leader was free names the next hand's leader there.
         match = memo.get(id(self._match))
         own["_match"] = match if match is not None else self._match.clone(memo)
+
+    @property
+    def played(self) -> set[Tile]:
+        """The tiles on the line."""
+        return set(_tiles(self._down))
 
     @property
     def counts(self) -> dict[str, int]:
@@ -559,7 +570,7 @@ class OpenCompetitiveHand(CompetitiveHand):
         first = self.to_move is None and not self.over
         points = super().apply(move)
         if type(move) is Play:
-            self.played.add(_PARSED.get(move.play) or _tile(move.play))
+            self._down |= _BIT[_PARSED.get(move.play) or _tile(move.play)]
         else:
             lp, rp = self._lp, self._rp
             self._passed += ((move.seat, *((lp, rp) if lp is None or rp is None or lp <= rp else (rp, lp))),)
@@ -571,7 +582,23 @@ class OpenCompetitiveHand(CompetitiveHand):
         """The known hand's key (:meth:`CompetitiveHand.position_key`) and what only the deal,
         worked out when the hand closes, will check: the tiles on the line, who led, and what
         each pass said the passer could not play."""
-        return (super().position_key(), frozenset(self.played), self._match.last_leader, self._passed)
+        return (*super().position_key(), self._down, self._match.last_leader, self._passed)
+
+    def close_key(self) -> tuple:
+        """What decides how this hand closes once its deal is known, when no move follows it (the
+        DGN reader closes each position a sheet's readings end at, :mod:`domrec.notation.position_set`):
+        two states with equal keys are both refused or both accepted with the same scores.
+
+        It is :meth:`position_key` less what no later move can ask about any more: which tile
+        lies at each end (only an ``on`` names it), and, once a player is out, even the numbers
+        the ends show (the hand ended at that play, before any block is looked for).  Otherwise
+        the numbers stay: the known deal finds a block after the last play when both ends show
+        one number that nobody holds.  A block after an earlier play is seen in what the passes
+        said (``_passed``): any play after it would fit that number, so someone held one."""
+        lp, rp = self._lp, self._rp
+        shown = None if lp is None or self.end == "out" else (lp, rp) if lp <= rp else (rp, lp)
+        return (shown, *self.masks.values(), self.to_move, self.passes, self.over, self.end, self.out_seat,
+                self._down, self._match.last_leader, self._passed)
 
     def _out_of_turn(self, seat: str) -> None:
         # Before the first move of a hand whose leader is free (or holds the unseen 6-6), any
@@ -582,12 +609,12 @@ class OpenCompetitiveHand(CompetitiveHand):
     def _check_can_pass(self, seat: str) -> None:
         """"Must play if able" needs the passer's tiles: not checked until the deal is known."""
 
-    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int) -> int:
+    def _not_in_hand(self, seat: str, t: Tile, text: str, hand: int, bit: int) -> int:
         """Who holds a tile is not known: any tile of the set not yet played may be the seat's, one of
         its unseen tiles (the bit returned, the highest left, is the one the play takes)."""
-        if t in SET and t not in self.played:
+        if bit and not self._down & bit:
             return 1 << (hand.bit_length() - 1)
-        return super()._not_in_hand(seat, t, text, hand)  # not of the set, or already played
+        return super()._not_in_hand(seat, t, text, hand, bit)  # not of the set, or already played
 
     def _blocked(self) -> bool:
         """A block is not seen from the hidden tiles: it shows as four passes in a row (apply)."""
@@ -601,14 +628,15 @@ class OpenCompetitiveHand(CompetitiveHand):
         seat = self.to_move
         if self.over or seat is None:
             return []
-        return self._moves_with(seat, (t for t in T.DOUBLE_SIX if t not in self.played))
+        down = self._down
+        return self._moves_with(seat, (t for t in T.DOUBLE_SIX if not down & _BIT[t]))
 
     def outcome(self) -> HandOutcome:
         """A domino's score needs no deal (every tile not on the line is in the other three hands); a
         block's split between the sides does, so it is known only once the hand is replayed with its deal."""
         if self.end != "out":
             raise HiddenTiles("the scores of a blocked hand need the deal: replay it through start_hand")
-        left = SET_PIPS - T.pip_total(self.played)
+        left = SET_PIPS - _pips(self._down)
         scores = {"NS": 0, "EW": 0}
         scores[partnership_side(self.out_seat)] = left
         return HandOutcome("out", scores, (f"{self.out_seat} dominoed; the other three hands hold every "

@@ -8,15 +8,22 @@ their readings reach the same few positions: this module reads such a hand for t
 path (:mod:`domrec.notation.straight`) as the set of positions its readings reach, on the
 engine's own open hand state, without the Game API:
 
-* after each typed move only the distinct positions are kept (the engine's
-  ``position_key``: what decides the rest of the hand), each with the earliest reading that
-  reached it in the fixed order of docs/notation.md, and how many readings reached it;
+* after each typed move where a reading chose, only the distinct positions are kept (the
+  engine's ``position_key``: what decides the rest of the hand), each with the earliest
+  reading that reached it in the fixed order of docs/notation.md, and how many readings
+  reached it; after a move where none chose, two positions that have come together (a tile
+  laid over the end where they differed) are made one (:func:`_fold`, :data:`FOLD_AT_MOST`);
 * a choice is tried by the engine: its yes or no, the tiles it says a tile may go on
   (``places``), the seats it says may move (``movers``); a state is copied (``clone``) only
   for an option that is not the last one of its position;
 * the positions reached at the hand's end are closed as the Game API closes a hand (the deal
   worked out from the moves and ``left``, the hand replayed with it by
-  :func:`domrec.validate.validate`), in the order of the earliest reading to reach each.
+  :func:`domrec.validate.validate`), in the order of the earliest reading to reach each:
+  once for each of the engine's close keys, where it gives them (``close_key``: the
+  positions that close alike once the deal is known, with no move to come), and not at all
+  where they all close alike and the caller's own replay closes the chosen reading (the
+  straight path's validation of the record: then it is the one replay of that hand with its
+  deal, and a refusal there leaves the game to the general reading).
 
 So the work grows with the moves and the positions, not with the readings.  The positions
 form a graph (each with the positions it came from and those it led to, and the choice made
@@ -50,6 +57,7 @@ from domrec import tiles as T
 from domrec.errors import IllegalMove, RuleViolation
 from domrec.notation import readings
 from domrec.notation.readings import Option, _option
+from domrec.record import Play
 
 #: Positions kept after one move, and in all, at most: a hand with more is left to the general
 #: reading, so that the work done here before it is small beside the general reading's own.
@@ -58,12 +66,15 @@ from domrec.notation.readings import Option, _option
 MAX_LEVEL = 64
 MAX_POSITIONS = 512
 
+#: Positions looked at for two that have come together after a move where none chose, at most
+#: (:func:`_fold`): a fold asks each position's key, and more positions than two seldom fold
+#: (Horse Race's, whose keys cost more: folding any number cost its sheets about 6% more
+#: instructions, two at most none more, where Competitive's sheets took 21% and 20% fewer than
+#: before folding); a move that chooses merges them all in any case.
+FOLD_AT_MOST = 2
+
 #: Not worked out yet (a position's totals, or its first legal reading's).
 _UNKNOWN: Any = object()
-
-#: The one option of a move whose seat is typed.
-_TYPED = Option(None)
-_ONE_TYPED = [_TYPED]
 
 
 class Unsure(Exception):
@@ -125,7 +136,8 @@ class Parting:
 
 def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callable[[int, str | None, str | None], Any],
                  close: Callable[[Any, list], dict[str, int] | None], claimed: Callable[[dict[str, int]], bool] | None,
-                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None]) -> Chosen | Parting:
+                 words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None],
+                 replayed: bool = False) -> Chosen | Parting:
     """Read typed hand ``typed`` from its move ``start``, where the one reading so far left
     ``state`` (the engine's open hand, as the engine left it on refusing move ``start``: a
     choice) after ``moves``.
@@ -135,6 +147,11 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     rules refuse it; ``claimed(totals)``: whether they give the scores the ``end`` line claims
     (``None``: it claims none); ``words(j, option)``: a choice in words, with its place;
     ``note(count, parted)``: the note for ``count`` legal readings parting at ``parted``.
+    ``replayed``: the caller replays the chosen reading with its deal anyway, and gives the hand
+    to the general reading if the rules refuse it; then, where the engine says every position
+    the readings end at closes alike (its ``close_key``), or every one after those refused,
+    none of those is closed here (the first is chosen as if its close were accepted: were it
+    refused, so would every other be, and no reading would be legal).
 
     Raises :class:`Unsure` where the general reading is to read the hand."""
     if not getattr(state, "refusal_keeps_state", False) or getattr(state, "places", None) is None \
@@ -157,38 +174,44 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         for p in level:
             st = p.state
             if typed_seat is not None:
-                opts = _ONE_TYPED
+                seat, opt_seat = typed_seat, None  # (the option of a typed seat names none)
             else:
                 who = _movers(st)
-                if not who:
-                    continue  # (nobody may move: this reading fails here)
-                opts = [_option(who[0])] if len(who) == 1 else [_option(s) for s in who]
-            if len(opts) == 1:
-                opt = opts[0]
-                move = by_seat.get(opt.seat)
-                if move is None:
-                    move = by_seat[opt.seat] = build(j, opt.seat, None)
-                try:
-                    st.apply(move)
-                except RuleViolation as e:
-                    if not (bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on")):
-                        continue  # (refused: this reading fails here)
-                    queue, tried = _places(st, p.moves, data, opt.seat)
-                    work += p.count * tried
-                else:
-                    p.moves.append(move)
-                    reached.append((p, None, st, p.moves))
+                if len(who) != 1:
+                    if not who:
+                        continue  # (nobody may move: this reading fails here)
+                    queue = [_option(s) for s in who]
+                    work += p.count * len(queue)
+                    chose = True
+                    work += _branch(p, j, queue, data, bare, build, reached)
                     continue
-            else:
-                queue = opts
-                work += p.count * len(queue)
-            chose = True
-            work += _branch(p, j, queue, data, bare, build, reached)
+                seat = opt_seat = who[0]
+            move = by_seat.get(seat)
+            if move is None:
+                move = by_seat[seat] = build(j, seat, None)
+            try:
+                st.apply(move)
+            except RuleViolation as e:
+                if not (bare and isinstance(e, IllegalMove) and e.pointer.endswith("/on")):
+                    continue  # (refused: this reading fails here)
+                queue, tried = _places(st, p.moves, data, opt_seat)
+                work += p.count * tried
+                chose = True
+                work += _branch(p, j, queue, data, bare, build, reached)
+                continue
+            moves_p = p.moves
+            moves_p.append(move)
+            reached.append((p, None, st, moves_p))
         if work > readings.LIMIT:
             raise Unsure("more positions than the general reading may read")
         if not reached:
             raise Unsure("no reading is legal")
-        level = _merge(reached, made) if chose else [p for p, _, _, _ in reached]
+        if chose:
+            level = _merge(reached, made)
+        else:
+            level = [p for p, _, _, _ in reached]
+            if 1 < len(level) <= FOLD_AT_MOST:
+                level = _fold(level, made)
         if len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS:
             raise Unsure("more positions than this reading keeps")
     for p in level:
@@ -199,9 +222,24 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     # Each position's close, in the order of the readings (of the earliest to reach each).  Where
     # no ``end`` line claims scores, the first legal one with other scores than the first's is
     # where the general reading stops (:func:`_parting`): the positions after it are not closed.
-    # A claim is checked against every reading.
-    ends: list[tuple[_Position, dict[str, int]]] = []
-    for p in level:
+    # A claim is checked against every reading.  Positions the engine says close alike (its
+    # ``close_key``) are closed once.  Where the caller's own replay closes the chosen reading
+    # (``replayed``) and, no position before being legal, the rest all close alike, they are
+    # not closed here: the first of them is the chosen reading, and its replay there judges
+    # them all (were it refused, no reading would be legal).
+    ends: list[tuple[_Position, dict[str, int] | None]] = []
+    alike_on = len(level)  # (the positions from here on all close alike: none, where no key is given)
+    if getattr(state, "close_key", None) is not None:
+        keys = [p.state.close_key() for p in level]
+        alike_on -= 1
+        while alike_on and keys[alike_on - 1] == keys[-1]:
+            alike_on -= 1
+        closed: dict[Any, dict[str, int] | None] = {}
+        close = _alike(close, {id(p.state): key for p, key in zip(level, keys)}, closed)
+    for i, p in enumerate(level):
+        if replayed and not ends and i >= alike_on and keys[i] not in closed:
+            ends = [(q, None) for q in level[i:]]
+            break
         totals = _shut(p, close)
         if totals is None:
             continue
@@ -210,7 +248,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         ends.append((p, totals))
     if not ends:
         raise Unsure("no reading is legal")
-    if claimed is not None:
+    if claimed is not None and ends[0][1] is not None:
         ends = [e for e in ends if claimed(e[1])] or ends
         if any(t != ends[0][1] for _, t in ends):
             raise Unsure("the readings give different scores")  # (all of them read, and worded)
@@ -254,11 +292,7 @@ def _places(state: Any, moves: list, data: dict, seat: str | None) -> tuple[list
     (:meth:`~domrec.notation.readings.HandReading._expand`), but for those the engine says it
     refuses (``places``), which are counted but not tried.  The options to try, and how many
     the general reading counts."""
-    seen: dict[str, None] = {}
-    for m in moves:
-        text = getattr(m, "play", None)
-        if text is not None and type(m).__name__ == "Play":
-            seen[text] = None
+    seen = dict.fromkeys([m.play for m in moves if type(m) is Play and m.play is not None])
     try:
         fits = frozenset(state.places(T.tile(data["play"])))
     except T.TileError:
@@ -318,6 +352,50 @@ def _merge(reached: list[tuple[_Position, tuple | None, Any, list]], made: list[
             p.came.append((before, choice))
         before.went.append((choice, p))
     return list(out.values())
+
+
+def _fold(level: list[_Position], made: list[_Position]) -> list[_Position]:
+    """``level`` with the positions that have come to the same key since the readings last chose
+    (a tile that covers the end where two readings differed) made one, in the order of the
+    earliest reading to reach each: each group's readings go on from a new position, which
+    holds the earliest one's state and moves."""
+    groups: dict[Any, list[_Position]] = {}
+    for p in level:
+        key = _key(p.state)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [p]
+        else:
+            group.append(p)
+    if len(groups) == len(level):
+        return level
+    out = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) > 1:
+            first = _Position(first.state, first.moves, first.path, sum(p.count for p in group),
+                              [(p, None) for p in group])
+            for p in group:
+                p.went.append((None, first))
+            made.append(first)
+        out.append(first)
+    return out
+
+
+def _alike(close: Callable[[Any, list], dict[str, int] | None], keys: dict[int, Any],
+           done: dict[Any, dict[str, int] | None]) -> Callable:
+    """``close`` run once for each close key of the engine (``keys``: a state's id -> its key;
+    ``done``: each key closed so -> its totals): the end positions with equal keys are refused,
+    or accepted with the same totals, alike."""
+
+    def shut(state: Any, moves: list) -> dict[str, int] | None:
+        key = keys[id(state)]
+        totals = done.get(key, _UNKNOWN)
+        if totals is _UNKNOWN:
+            totals = done[key] = close(state, moves)
+        return totals
+
+    return shut
 
 
 def _shut(p: _Position, close: Callable[[Any, list], dict[str, int] | None]) -> dict[str, int] | None:

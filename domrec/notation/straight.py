@@ -15,6 +15,13 @@ its close through the Game API, then the record validated again):
    it reaches it (its ``hands`` argument), so the walk of hand k+1 starts from the match
    the validator left after hand k.
 
+A hand whose seats or ends are left open is read as a set of positions
+(:mod:`~domrec.notation.position_set`), whose ends are each closed as the Game API closes a
+hand (:func:`_close`, a replay with the deal): once for each of the engine's close keys, and
+not at all where they all close alike, the validator's replay of step 2 being then that
+hand's one replay with its deal (a refusal there leaves the game to the general reading, as
+any problem but a wrong claimed score does).
+
 Each move is held to the record's shape as a JSON record's are (:func:`domrec.shape.check_move`),
 and the header is read through :func:`domrec.reader.load_dict`, so the record is the one the
 general reading would load.
@@ -29,6 +36,7 @@ changes a verdict: it reaches the general reading's verdict with less work.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import attrs
@@ -46,6 +54,10 @@ from domrec.validate import Report, validate
 if TYPE_CHECKING:
     from domrec.notation.reading import _Reader
     from domrec.notation.tokens import _HandText
+
+
+#: The first word from an offset on (as ``str.split`` finds it: ``\s`` is ``str.isspace``).
+_FIRST_WORD = re.compile(r"\s*(\S+)")
 
 
 class _NotStraight(Exception):
@@ -304,13 +316,18 @@ class _TypedHands(Sequence[Hand]):
 
         def said(k: int, opt: Any) -> str:
             at = offset(typed.move_pos[k])
-            rest = text[at:]
+            word = _FIRST_WORD.match(text, at)  # (the move as typed: the first word from there on)
             line, col = where(at)
-            return f"{choice_words(rest.split(None, 1)[0] if rest.strip() else '?', typed.moves[k], opt)} at {line}:{col}"
+            return f"{choice_words(word[1] if word else '?', typed.moves[k], opt)} at {line}:{col}"
 
+        # The validator's replay of the record closes the chosen reading anyway, and any refusal
+        # there leaves the game to the general reading (read): so where every reading closes
+        # alike, that replay is its close.  Not for the record's last hand without a result: a
+        # replay that leaves it unfinished takes it for a hand still being played.
+        replayed = number < len(r.hands) or result is not None
         try:
             chosen = read_choices(typed, j, state, moves, build, close, claimed, said,
-                                  lambda count, parted: chosen_note(number, count, parted))
+                                  lambda count, parted: chosen_note(number, count, parted), replayed)
         except Unsure:
             raise _NotStraight from None
         if isinstance(chosen, Parting):  # (the general reading words it, told where it stops)

@@ -641,3 +641,25 @@ def test_a_sheet_reaching_200_ends_the_game():
     match.over = False
     match.score_sheet_hand(Hand(result=HandResult(scores={"EW": 10})))
     assert match.over and match.winner is None  # 200 all: a draw
+
+
+def test_a_close_key_forgets_which_tile_lies_at_an_end_but_not_the_number_it_shows():
+    # The DGN reader closes the positions a sheet's readings end at once for each close_key
+    # (domrec/notation/position_set.py): with no move to come, no ``on`` can name the tile at
+    # an end, so 6-1 set on 4-1 or on 3-1 (both ends showing 1) closes alike, though the two
+    # positions differ while moves may follow.
+    def played(*moves):
+        _, state = _open(leader="N")
+        for k, (play, on) in enumerate(moves):
+            state.apply(Play(seat=("N", "W", "S", "E")[k], play=play, on=on))
+        return state
+
+    on_left = played(("4-3", None), ("3-1", "4-3"), ("4-1", "4-3"), ("6-1", "4-1"))
+    on_right = played(("4-3", None), ("3-1", "4-3"), ("4-1", "4-3"), ("6-1", "3-1"))
+    assert on_left.position_key() != on_right.position_key()
+    assert on_left.close_key() == on_right.close_key()
+    # The numbers the ends show stay (the same tiles laid, the ends showing 2 and 2, or 1 and 1):
+    # a block the deal finds after the last play needs both ends showing one number.
+    twos = played(("3-3", None), ("3-1", "3-3"), ("3-2", "3-3"), ("2-1", "3-1"))
+    ones = played(("3-3", None), ("3-1", "3-3"), ("3-2", "3-3"), ("2-1", "3-2"))
+    assert twos.close_key() != ones.close_key()
