@@ -267,7 +267,8 @@ def test_read_only_event_file_or_folder(what: str) -> None:
         pytest.skip("running as root without setpriv: file modes cannot be tested")
     exe = Path(sys.executable).parent / "tournament"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tournament.cli"]
-    if prefix and _nobody_refused(tuple(prefix), tuple(cmd)):  # (root, acting as nobody: an install under a private folder, such as mktemp -d's, is out of reach)
+    # (root, acting as nobody: an install under a private folder, such as mktemp -d's, is out of reach)
+    if prefix and _nobody_refused(tuple(prefix), tuple(cmd)):
         pytest.skip("the unprivileged user cannot run this install (it is under a folder only root may "
                     "enter): file modes cannot be tested")
     top = Path(tempfile.mkdtemp(prefix="tournament-ro-"))
@@ -301,7 +302,8 @@ def test_read_only_event_file_or_folder(what: str) -> None:
         answers = json.loads(proc.stdout)
         for args, answer in zip(writes[1:], answers):
             refused_read_only(args, *answer)
-        for args, (code, stdout, stderr, error) in zip(reads, answers[len(writes) - 1:]):  # the folder is writable: reading works
+        # the folder is writable: reading works
+        for args, (code, stdout, stderr, error) in zip(reads, answers[len(writes) - 1:]):
             assert error is None and code == 0, (args, code, stdout, stderr, error)
         assert len(answers) == len(writes) - 1 + len(reads)
         assert path.read_bytes() == before

@@ -1,8 +1,9 @@
 """The 24-team cuartetas event of issue 37 run through the venue (points 6 and "done when"): 96
-players, 6 Swiss rounds (with ``--long``; by default 12 teams over 4 rounds, the same paths), every game sent by its table's phone hand by hand and confirmed by both
-sides, a team withdrawn and a reserve substituted at the director's terminal beside the server, a
-pair's forfeit, a result corrected from the director's page; each match's line on the director's
-page and the hall's filling in as its tables confirm; and the team standings worked out here from
+players, 6 Swiss rounds (with ``--long``; by default 12 teams over 4 rounds, the same paths),
+every game sent by its table's phone hand by hand and confirmed by both sides, a team withdrawn
+and a reserve substituted at the director's terminal beside the server, a pair's forfeit, a
+result corrected from the director's page; each match's line on the director's page and the
+hall's filling in as its tables confirm; and the team standings worked out here from
 the stored games, compared with ``standings --json`` and the feed's ``/api/v1/standings``.
 
 The server runs in-process (an ASGI test client, as tests/tournament/test_venue.py drives it)."""
