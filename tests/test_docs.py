@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import subprocess
@@ -83,8 +84,11 @@ def _names_in(expr: ast.expr, local: dict[str, str], everywhere: dict[str, dict[
                                  f"build it from a named constant")
 
 
+@functools.cache
 def cited_rule_names() -> dict[str, set[str]]:
-    """Every rule name the code can cite, with the source files that cite it."""
+    """Every rule name the code can cite, with the source files that cite it.  Read once a
+    process (every source parsed and walked: seconds): the parametrized tests below are made
+    from it when the module is collected, and the test of the collector reads it again."""
     trees = {path: ast.parse(path.read_text(encoding="utf-8"), str(path)) for path in _sources()}
     constants = {path: _module_constants(tree) for path, tree in trees.items()}
     by_module = {path.stem: consts for path, consts in constants.items()}

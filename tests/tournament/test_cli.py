@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import sqlite3
@@ -228,8 +229,36 @@ def _as_nobody() -> list[str] | None:
     return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] if setpriv else None
 
 
+@functools.cache
+def _nobody_refused(prefix: tuple[str, ...], cmd: tuple[str, ...]) -> bool:
+    """The unprivileged user cannot run this install (it is under a folder only root may enter),
+    asked once a worker for both cases below: a process of its own costs a second."""
+    probe = subprocess.run([*prefix, *cmd, "--help"], capture_output=True, text=True)
+    return probe.returncode != 0 and "Permission denied" in probe.stderr
+
+
+#: Runs, as the unprivileged user, each command of ``argv[1]`` (JSON) through the command line's
+#: own app in one process (one start-up, not one a command): what each exits with, says on its
+#: stdout and stderr, and any exception other than an exit, for the test to check.
+_COMMANDS = """
+import json, sys
+from typer.testing import CliRunner
+from tournament.cli import app
+out = []
+for args in json.loads(sys.argv[1]):
+    r = CliRunner().invoke(app, args)
+    error = None if r.exception is None or isinstance(r.exception, SystemExit) else repr(r.exception)
+    out.append([r.exit_code, r.stdout, r.stderr, error])
+print(json.dumps(out))
+"""
+
+
 @pytest.mark.parametrize("what", ["folder", "file"])
 def test_read_only_event_file_or_folder(what: str) -> None:
+    """Every command that writes says in one line that the event is read-only, without damage.
+    The first is run through the installed console script, as a director types it; the others,
+    and the reading ones, in one more process through the same app (its exit code and its two
+    streams are what the console script gives)."""
     import os
     import shutil
     import tempfile
@@ -238,19 +267,17 @@ def test_read_only_event_file_or_folder(what: str) -> None:
         pytest.skip("running as root without setpriv: file modes cannot be tested")
     exe = Path(sys.executable).parent / "tournament"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tournament.cli"]
-    if prefix:  # (root, acting as nobody: an install under a private folder, such as mktemp -d's, is out of reach)
-        probe = subprocess.run(prefix + cmd + ["--help"], capture_output=True, text=True)
-        if probe.returncode != 0 and "Permission denied" in probe.stderr:
-            pytest.skip("the unprivileged user cannot run this install (it is under a folder only root may "
-                        "enter): file modes cannot be tested")
+    # (root, acting as nobody: an install under a private folder, such as mktemp -d's, is out of reach)
+    if prefix and _nobody_refused(tuple(prefix), tuple(cmd)):
+        pytest.skip("the unprivileged user cannot run this install (it is under a folder only root may "
+                    "enter): file modes cannot be tested")
     top = Path(tempfile.mkdtemp(prefix="tournament-ro-"))
     try:
         os.chmod(top, 0o755)
         folder = top / "event"
         folder.mkdir()
         path = folder / "ev.db"
-        subprocess.run(cmd + ["simulate", str(path), "--players", "8", "--rounds", "1", "-q"], check=True,
-                       capture_output=True)
+        assert run("simulate", path, "--players", "8", "--rounds", "1", "-q").exit_code == 0
         before = path.read_bytes()
         if os.geteuid() == 0:
             shutil.chown(folder, 65534, 65534)
@@ -260,17 +287,25 @@ def test_read_only_event_file_or_folder(what: str) -> None:
         else:
             os.chmod(path, 0o444)
 
-        def tournament(*args: str) -> subprocess.CompletedProcess:
-            return subprocess.run(prefix + cmd + [*args], capture_output=True, text=True, cwd=top)
+        def refused_read_only(args: list[str], code: int, stdout: str, stderr: str, error: str | None) -> None:
+            assert error is None and code == 2, (args, code, stdout, stderr, error)
+            assert "Traceback" not in stderr and stderr.count("\n") == 1, stderr
+            assert "read-only" in stderr and "damaged" not in stderr, stderr
 
-        for args in (["pair", str(path)], ["add", str(path), "Zed"], ["withdraw", str(path), "#1"]):
-            proc = tournament(*args)
-            assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
-            assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
-            assert "read-only" in proc.stderr and "damaged" not in proc.stderr, proc.stderr
-        if what == "file":  # the folder is writable: reading works
-            assert tournament("standings", str(path)).returncode == 0
-            assert tournament("check", str(path)).returncode == 0
+        writes = [["pair", str(path)], ["add", str(path), "Zed"], ["withdraw", str(path), "#1"]]
+        reads = [["standings", str(path)], ["check", str(path)]] if what == "file" else []
+        proc = subprocess.run(prefix + cmd + writes[0], capture_output=True, text=True, cwd=top)
+        refused_read_only(writes[0], proc.returncode, proc.stdout, proc.stderr, None)
+        proc = subprocess.run([*prefix, sys.executable, "-c", _COMMANDS, json.dumps(writes[1:] + reads)],
+                              capture_output=True, text=True, cwd=top)
+        assert proc.returncode == 0, proc.stderr
+        answers = json.loads(proc.stdout)
+        for args, answer in zip(writes[1:], answers):
+            refused_read_only(args, *answer)
+        # the folder is writable: reading works
+        for args, (code, stdout, stderr, error) in zip(reads, answers[len(writes) - 1:]):
+            assert error is None and code == 0, (args, code, stdout, stderr, error)
+        assert len(answers) == len(writes) - 1 + len(reads)
         assert path.read_bytes() == before
     finally:
         for p in [top, *top.rglob("*")]:

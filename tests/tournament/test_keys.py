@@ -38,8 +38,24 @@ def _event(tmp_path: Path) -> tuple[Path, dict]:
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """The command line run as a program of its own, where that is the point (the first command
+    of a kind: a process's start costs a second and more under load; :func:`_run` for the rest)."""
     return subprocess.run([sys.executable, "-m", "tournament.cli", *args], capture_output=True, text=True,
                           cwd=cwd, timeout=300)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    """The same command run by the command line's app in this process (Typer's test runner, still
+    a process apart from any server's), answered as :func:`_cli` answers: its exit code and its
+    two streams, and never an exception other than the exit."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    done = CliRunner().invoke(app, list(args))
+    assert done.exception is None or isinstance(done.exception, SystemExit), repr(done.exception)
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    return subprocess.CompletedProcess(list(args), done.exit_code, done.stdout, done.stderr)
 
 
 def _key(url: str) -> str:
@@ -79,7 +95,7 @@ def test_keys_without_options_says_which_keys_there_are_and_never_a_key(tmp_path
     assert lines[1].startswith("the director's PIN: since ")
     assert [x.split(":")[0] for x in lines[2:]] == ["round 1 table 1", "round 1 table 2", "round 1 table 3"]
     secrets = [_key(keys["director"]), keys["director_pin"]] + [t["token"] for t in keys["tables"]]
-    as_json = _cli("keys", str(path), "--json", cwd=tmp_path)
+    as_json = _run("keys", str(path), "--json")
     for out in (done.stdout + done.stderr, as_json.stdout):
         assert not any(s in out for s in secrets)
     assert [(k["kind"], k["table"]) for k in json.loads(as_json.stdout)] == [
@@ -89,7 +105,7 @@ def test_keys_without_options_says_which_keys_there_are_and_never_a_key(tmp_path
 def test_a_new_file_has_no_key_to_list(tmp_path):
     path = tmp_path / "new.db"
     create_event(path, make_settings("New", "competitive", "rotating")).close()
-    done = _cli("keys", str(path), cwd=tmp_path)
+    done = _run("keys", str(path))
     assert done.returncode == 0 and "no key yet" in done.stdout
 
 
@@ -119,7 +135,7 @@ def test_a_table_named_otherwise_than_round_slash_table_is_refused_in_one_line(t
 def test_a_table_the_event_does_not_have_is_refused_and_nothing_changes(tmp_path):
     path, keys = _event(tmp_path)
     for bad, said in (("1/9", "round 1 has no table 9"), ("4/1", "round 4 has not been paired")):
-        done = _cli("keys", str(path), "--rotate-table", "1/1", "--rotate-table", bad, cwd=tmp_path)
+        done = _run("keys", str(path), "--rotate-table", "1/1", "--rotate-table", bad)
         assert done.returncode != 0 and said in done.stderr and "Traceback" not in done.stderr
     assert _tables(_links(path)) == _tables(keys)  # all or nothing: table 1 kept its key too
     store = open_event(path)
@@ -164,7 +180,7 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
 
             # The director's key.
             old_pin = _links(path)["director_pin"]
-            done = _cli("keys", str(path), "--rotate-director", cwd=tmp_path)
+            done = _run("keys", str(path), "--rotate-director")
             assert done.returncode == 0, done.stderr
             assert desk(old_director) == 403
             assert client.get(f"/d/{old_director}").status_code == 403
@@ -184,7 +200,7 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
 
             # Every key.
             before = _tables(_links(path))
-            done = _cli("keys", str(path), "--rotate", cwd=tmp_path)
+            done = _run("keys", str(path), "--rotate")
             assert done.returncode == 0, done.stderr
             assert desk(director) == 403
             assert [table(n, before[n]) for n in (1, 2, 3)] == [403, 403, 403]
@@ -216,16 +232,16 @@ def test_rotated_keys_answer_403_at_once_on_a_running_server(tmp_path):
 def test_links_and_sheets_give_the_new_keys(tmp_path):
     path, keys = _event(tmp_path)
     old = _tables(keys)
-    done = _cli("keys", str(path), "--rotate-table", "1/3", "--rotate-director", cwd=tmp_path)
+    done = _run("keys", str(path), "--rotate-table", "1/3", "--rotate-director")
     assert done.returncode == 0, done.stderr
     found = _links(path)
     new = _tables(found)
     assert new[3] != old[3] and new[1] == old[1]
     assert found["director"] != keys["director"]
-    plain = _cli("links", str(path), cwd=tmp_path).stdout
+    plain = _run("links", str(path)).stdout
     assert new[3] in plain and old[3] not in plain and _key(keys["director"]) not in plain
     out = tmp_path / "sheets"
-    made = _cli("sheets", str(path), "--qr", "-o", str(out), cwd=tmp_path)
+    made = _run("sheets", str(path), "--qr", "-o", str(out))
     assert made.returncode == 0, made.stderr
     html = next(out.glob("*.html")).read_text()
     assert f"/t/{new[3]}" in html and f"/t/{new[1]}" in html and old[3] not in html

@@ -1,8 +1,9 @@
 """The 24-team cuartetas event of issue 37 run through the venue (points 6 and "done when"): 96
-players, 6 Swiss rounds, every game sent by its table's phone hand by hand and confirmed by both
-sides, a team withdrawn and a reserve substituted at the director's terminal beside the server, a
-pair's forfeit, a result corrected from the director's page; each match's line on the director's
-page and the hall's filling in as its tables confirm; and the team standings worked out here from
+players, 6 Swiss rounds (with ``--long``; by default 12 teams over 4 rounds, the same paths),
+every game sent by its table's phone hand by hand and confirmed by both sides, a team withdrawn
+and a reserve substituted at the director's terminal beside the server, a pair's forfeit, a
+result corrected from the director's page; each match's line on the director's page and the
+hall's filling in as its tables confirm; and the team standings worked out here from
 the stored games, compared with ``standings --json`` and the feed's ``/api/v1/standings``.
 
 The server runs in-process (an ASGI test client, as tests/tournament/test_venue.py drives it)."""
@@ -23,7 +24,7 @@ from tests.tournament.test_venue import _auth, _game_of, _key, _server
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
 
-pytestmark = pytest.mark.slow  # 134 games sent a hand a request, each confirmed: 20-60 s
+pytestmark = pytest.mark.slow  # 44 games sent a hand a request, each confirmed (134 with --long: 20-60 s)
 
 BASE = "http://testserver"
 
@@ -88,16 +89,24 @@ def _hall_line(m: dict) -> str:
             f"{_games_text(m['away_games'])} {m['away']} {state}")
 
 
-def test_cuartetas_24_teams_six_swiss_rounds_through_the_venue(tmp_path):
+@pytest.mark.parametrize("teams, rounds", [
+    pytest.param(12, 4, id="12-teams-4-rounds"),
+    pytest.param(24, 6, id="24-teams-6-rounds", marks=pytest.mark.long),
+])
+def test_cuartetas_swiss_rounds_through_the_venue(tmp_path, teams, rounds):
+    """Issue 37's event (24 teams, 6 rounds: 134 games) under ``--long``; by default half the teams
+    over four rounds (44 games), which takes every path of it: the withdrawal and the reserve from
+    round 3 on (and so a team's bye), the forfeit in round 4, the hall's lines in rounds 1 and 4,
+    the correction of round 2, the standings worked out here against both of the server's."""
     event = tmp_path / "copa.db"
     run("new", event, "--name", "Copa de cuartetas", "--game", "competitive", "--format", "teams",
         "--team-size", "4", "--preset", "femundo-teams", "--seed", "5")
-    run("add", event, "--csv", write_csv(tmp_path / "equipos.csv", 24, reserves={2: 1}))
+    run("add", event, "--csv", write_csv(tmp_path / "equipos.csv", teams, reserves={2: 1}))
     server = _server(event)
     try:
         client = starlette_testclient.TestClient(server.asgi)
         director = _auth(_key(server.call(server.venue.links, BASE)["director"]))
-        for number in range(1, 7):
+        for number in range(1, rounds + 1):
             if number == 3:
                 # At the director's terminal, beside the running server: a team withdrawn, and a
                 # reserve into a pair, both from round 3 on.
@@ -108,13 +117,13 @@ def test_cuartetas_24_teams_six_swiss_rounds_through_the_venue(tmp_path):
             assert r.status_code == 200 and r.json()["round"] == number, r.json()
             tokens = {t["table"]: t["token"] for t in server.call(server.venue.links, BASE)["tables"]
                       if t["round"] == number}
-            assert len(tokens) == (24 if number < 3 else 22)  # from round 3, 23 teams: a team's bye
+            assert len(tokens) == (teams if number < 3 else teams - 2)  # from round 3, one team fewer: a team's bye
             seated = _seated(event, number)
             assert sorted(seated) == sorted(tokens)
             rnd = Round(number, seated)
             playing = {team for sides in rnd.sides.values() for team in sides.values()}
             if number >= 3:
-                assert "Team 07" not in playing and len(playing) == 22
+                assert "Team 07" not in playing and len(playing) == teams - 2
                 players = {p for sides in seated.values() for _, names in sides.values() for p in names}
                 assert "Reserve 02-0" in players and "Player 02-1" not in players
             for table in sorted(tokens):
@@ -149,7 +158,7 @@ def test_cuartetas_24_teams_six_swiss_rounds_through_the_venue(tmp_path):
     assert [r["team"] for r in feed["teams"]] == [r["team"] for r in cli["teams"]]
     assert feed["players"] == cli["players"] and feed["pairs"] == cli["pairs"]
     played = {r["player"]: r["played"] for r in cli["players"]}
-    assert (played["Player 02-1"], played["Reserve 02-0"], played["Player 02-0"]) == (2, 4, 6)
+    assert (played["Player 02-1"], played["Reserve 02-0"], played["Player 02-0"]) == (2, rounds - 2, rounds)
     # The corrected table and the forfeit, as stored.
     conn = sqlite3.connect(event)
     try:
@@ -158,7 +167,7 @@ def test_cuartetas_24_teams_six_swiss_rounds_through_the_venue(tmp_path):
     finally:
         conn.close()
     assert stored["2/5"] == "manual" and stored["4/3"] == "forfeit"
-    assert sum(1 for k in stored.values() if k == "record") == 24 * 2 + 22 * 4 - 2
+    assert sum(1 for k in stored.values() if k == "record") == teams * 2 + (teams - 2) * (rounds - 2) - 2
     assert "0 errors" in run("check", event)
 
 

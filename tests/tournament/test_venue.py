@@ -828,14 +828,16 @@ def _asked(held: dict | None) -> str:
 
 @pytest.mark.parametrize("key", sorted(EVENTS))
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_page_that_holds_the_closed_hands_is_sent_the_rest(tmp_path, key, lang):
+def test_a_page_that_holds_the_closed_hands_is_sent_the_rest(tmp_path, key, lang, request):
     """The table page sends back the key of the closed hands it holds (``?hands=KEY.N``, on its
     reads and its writes alike) and is sent only the hands after them: what it puts together is,
     at every move, the state a page that holds nothing is sent, in either language; a stale
     phone's 409 carries the state the same way; a server made again from the file gives the same
     keys (a page open across a restart keeps its hands); a tampered key gets the whole state.
-    In English the whole game is sent; in Spanish its first two hands (one of them closed and held),
-    which take the same path in the other language at a fraction of the requests."""
+    In English the game's first four hands are sent (three of them closed and held, the key
+    growing; the whole of Domino Roads' game of four, to its end), every hand with --long; in
+    Spanish its first two hands (one of them closed and held), which take the same path in the
+    other language at a fraction of the requests."""
     path = _event(tmp_path, key)
     server = _server(path)
     client = starlette_testclient.TestClient(server.asgi)
@@ -845,9 +847,10 @@ def test_a_page_that_holds_the_closed_hands_is_sent_the_rest(tmp_path, key, lang
     held = client.get(url, headers=headers).json()
     lean = 0
     requests = _requests(_game_of(path, 1, 1, seed=5))
-    if lang != "en":
-        starts = [k for k, text in enumerate(requests) if text.startswith("hand ")]
-        requests = requests[:starts[2]]  # hands 1 and 2
+    kept = 2 if lang != "en" else None if request.config.getoption("--long") else 4
+    starts = [k for k, text in enumerate(requests) if text.startswith("hand ")]
+    if kept is not None and len(starts) > kept:
+        requests = requests[:starts[kept]]  # the first hands
     for text in requests:
         answer = client.post(f"{url}/dgn{_asked(held)}", headers=headers, json={"rev": held["rev"], "text": text})
         assert answer.status_code == 200, answer.json()

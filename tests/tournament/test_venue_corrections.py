@@ -39,9 +39,14 @@ def _changes(client):
 
 
 @pytest.mark.parametrize("key", list(EVENTS))
-def test_a_wrong_move_corrected_mid_game_the_game_stays_verified(tmp_path, key):
+def test_a_wrong_move_corrected_mid_game_the_game_stays_verified(tmp_path, key, request):
     """The table taps another tile than the one played; the director puts the right move in its
-    place; the table plays on and confirms: the result is the true game's, a verified record."""
+    place; the table plays on and confirms: the result is the true game's, a verified record.
+    The hands after the corrected one are sent a hand a request (a move a request with --long:
+    they are not what is tested)."""
+    from tests.tournament.helpers import hand_by_hand
+
+    whole_hands = not request.config.getoption("--long")
     path = _event(tmp_path, key)
     record = _game_of(path, 1, 1, seed=5)
     texts = _requests(record)
@@ -52,6 +57,12 @@ def test_a_wrong_move_corrected_mid_game_the_game_stays_verified(tmp_path, key):
         slipped = None
         for k, text in enumerate(texts):
             post = lambda t, s: client.post(f"{url}/dgn", headers=_auth(token), json={"rev": s["rev"], "text": t})
+            if slipped is not None and whole_hands and text.startswith("hand "):
+                for whole in hand_by_hand(texts[k:]):
+                    r = post(whole, state)
+                    assert r.status_code == 200, (whole, r.json())
+                    state = r.json()
+                break
             game = state["game"]
             moves = len(game["hands"][-1]["moves"]) if game["hands"] and game["in_hand"] else None
             if slipped is None and moves and k > 3 and text.split()[0] not in ("hand", "deal", "y"):

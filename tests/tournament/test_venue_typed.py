@@ -70,13 +70,15 @@ def _hand_parts(texts: list[str], number: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("key", list(EVENTS))
 @pytest.mark.parametrize("order", ["deal-first", "hand-first"])
-def test_a_lead_the_rules_rule_out_is_refused_at_once(tmp_path, key, order):
+def test_a_lead_the_rules_rule_out_is_refused_at_once(tmp_path, key, order, request):
     """Every game: ``hand N lead X`` where the rules (with the deal, where they need it: the lead
     draw, Broadway's double) give hand N's lead to another seat.  Typed after its deal, the hand
     line is refused (422 naming line 1, nothing kept); typed before it, the hand line is refused
     if the rules tell without the deal, else the deal line that rules the lead out is, naming
     ``hand N lead X``.  Either way the table then takes the right hand line and the game
-    (the old server took the deal and refused the first move)."""
+    (the old server took the deal and refused the first move): hand N a line a request, the
+    hands after it a hand a request (every line alone with --long), to the game's end."""
+    from tests.tournament.helpers import hand_by_hand
     from domrec.session import requests_for
     from tests.test_hand_lines import wrong_leads
 
@@ -94,8 +96,13 @@ def test_a_lead_the_rules_rule_out_is_refused_at_once(tmp_path, key, order):
         state = client.get(url, headers=_auth(token)).json()
         refused = None
         k = 0
+        whole_hands = not request.config.getoption("--long")
         while k < len(lines):
             text = lines[k]
+            if whole_hands and refused is not None and text.split()[:2] == ["hand", str(number + 1)]:
+                lines[k:] = hand_by_hand(lines[k:])  # (the rest of the game is not what is tested)
+                whole_hands = False
+                text = lines[k]
             r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
             if r.status_code == 422 and refused is None:
                 refused = (k, text, r.json()["error"])
