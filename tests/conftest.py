@@ -263,16 +263,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session")
+def _chromium():
+    """Chromium driven by Playwright (tests/browser.py), launched once a worker, when a module first
+    asks for a browser, and closed when the worker ends: a launch and a close are a second and more of
+    both cores, and a worker runs the page modules' tests one after another.  What a module's tests see
+    is a browser with none of another module's pages (:func:`browser` closes them all)."""
+    from tests.browser import launched
+
+    with launched() as b:
+        yield b
+
+
 @pytest.fixture(scope="module")
-def browser(request: pytest.FixtureRequest):
+def browser(request: pytest.FixtureRequest, _chromium):
     """Chromium driven by Playwright (tests/browser.py), one for a module's tests; each test opens
-    pages of its own.  The modules that use it skip themselves where it is missing.
+    pages of its own.  The modules that use it skip themselves where it is missing.  Chromium itself
+    is the worker's (:func:`_chromium`); when the module's tests are done, every browser context
+    opened in it (with its pages, their timers and connections, its service workers) is closed, as
+    closing the browser closed them, so nothing of one module's pages runs on into the next.
 
     A table's page loads the phone's engine (Pyodide) once it is idle, several seconds of both
     cores; only the modules marked ``phone_engine`` ask it anything.  Elsewhere the pages opened
     refuse its files (:class:`tests.browser.WithoutEngine`), so that a page driven online does not
     share the machine with an engine booting behind it for nothing."""
-    from tests.browser import WithoutEngine, launched
+    from tests.browser import WithoutEngine
 
-    with launched() as b:
-        yield b if request.node.get_closest_marker("phone_engine") else WithoutEngine(b)
+    try:
+        yield _chromium if request.node.get_closest_marker("phone_engine") else WithoutEngine(_chromium)
+    finally:
+        for context in list(_chromium.contexts):
+            context.close()
