@@ -108,6 +108,23 @@ def wait_rev(page, before: int, timeout_ms: int, also: str = "") -> None:
                              f"message {shown[1]!r}; panel {str(shown[2])[:300]!r}") from e
 
 
+def with_clock(context):
+    """``context`` (a Playwright browser context) with Playwright's clock installed before any of its
+    pages loads: their time flows as it does anyway, but :func:`refresh_now` can move it on."""
+    context.clock.install()
+    return context
+
+
+def refresh_now(context, every_ms: int) -> None:
+    """The time of ``context``'s pages (its clock installed: :func:`with_clock`) moved on by
+    ``every_ms`` at once: a page's own timer that refreshes it every ``every_ms`` (the table's 5 s, the
+    director's 3 s) fires now instead of some seconds later, and the page fetches and draws what the
+    server now says, by itself, as it would have after that wait.  The test then waits on the page's
+    own mark, as before; a refresh already under way, or the next one, does the same, so only how long
+    the test sat waiting changes."""
+    context.clock.fast_forward(every_ms)
+
+
 def chromium(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     assert CHROMIUM is not None, MISSING
     return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",

@@ -21,7 +21,7 @@ from tournament.event.audit import desk_history
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, refresh_now, with_clock
 
 playwright_api = playwright_or_skip(server=False)
 httpx = pytest.importorskip("httpx")
@@ -49,7 +49,9 @@ def test_a_new_key_from_the_directors_page_and_the_page_stopped_by_its_own(tmp_p
     with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served, \
             httpx.Client(base_url=served.base_url, timeout=60) as client:
         old = {t["table"]: t["token"] for t in served.links["tables"]}
-        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        # (the pages' clock: their refresh every few seconds is run at once where the test waits for it)
+        context = with_clock(browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                                 is_mobile=True))
         # The table's phone, open on the table's page with its key (soon the old one).
         phone = context.new_page()
         table_link = next(x["url"] for x in served.links["tables"] if x["table"] == 2)
@@ -88,6 +90,7 @@ def test_a_new_key_from_the_directors_page_and_the_page_stopped_by_its_own(tmp_p
         assert client.get("/api/v1/tables/1/2", headers={"Authorization": f"Bearer {new}"}).status_code == 200
         assert client.get("/api/v1/tables/1/1", headers={"Authorization": f"Bearer {old[1]}"}).status_code == 200
         # The phone with the old key stops at its next refresh, saying why, and shows nothing more.
+        refresh_now(context, 5000)
         phone.wait_for_selector("body[data-locked=yes]", timeout=WAIT_MS)
         told = phone.inner_text("#message")
         assert ("link has been changed" in told) if lang == "en" else ("enlace de esta mesa ha cambiado" in told), told
@@ -102,6 +105,7 @@ def test_a_new_key_from_the_directors_page_and_the_page_stopped_by_its_own(tmp_p
         store = open_event(path)
         ks.rotate_keys(store, "Ana (command line)", director=True)
         store.close()
+        refresh_now(context, 3000)
         page.wait_for_selector("body[data-locked=yes]", timeout=WAIT_MS)
         message = page.inner_text("#message")
         assert ("key has been changed" in message) if lang == "en" else ("clave de esta página ha cambiado" in message), message

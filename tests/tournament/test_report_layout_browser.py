@@ -81,27 +81,28 @@ def event(tmp_path_factory) -> Path:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_standings_fit_a_desktop_and_a_phone_and_no_name_breaks_inside_a_word(event: Path, lang: str,
-                                                                                  tmp_path: Path) -> None:
-    from tests.browser import launched, playwright_or_skip
+                                                                                  tmp_path: Path,
+                                                                                  request: pytest.FixtureRequest) -> None:
+    from tests.browser import playwright_or_skip
 
     playwright_or_skip()
+    browser = request.getfixturevalue("browser")  # (asked for once Chromium is known to be here: else a skip)
     page_file = tmp_path / f"report-{lang}.html"
     page_file.write_text(report_page(event, lang), encoding="utf-8")
     keep = os.environ.get("DOMREC_SCREENSHOTS")
-    with launched() as browser:
-        for width, height in ((1280, 800), (390, 844)):
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(page_file.as_uri())
-            seen = page.evaluate(MEASURE)
-            if keep and lang == "es":  # what the docs show: the top of the page, as a reader first sees it
-                Path(keep).mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(Path(keep) / f"report-es-{width}.png"))
-            page.close()
-            where = f"{lang} at {width} px"
-            assert seen["page"][0] <= seen["page"][1], f"{where}: the page scrolls sideways {seen['page']}"
-            assert seen["standings"][0] <= seen["standings"][1], \
-                f"{where}: the standings scroll sideways {seen['standings']} (headers: {seen['header']})"
-            assert not seen["broken"], f"{where}: names broken inside a word: {seen['broken'][:5]}"
+    for width, height in ((1280, 800), (390, 844)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(page_file.as_uri())
+        seen = page.evaluate(MEASURE)
+        if keep and lang == "es":  # what the docs show: the top of the page, as a reader first sees it
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / f"report-es-{width}.png"))
+        page.close()
+        where = f"{lang} at {width} px"
+        assert seen["page"][0] <= seen["page"][1], f"{where}: the page scrolls sideways {seen['page']}"
+        assert seen["standings"][0] <= seen["standings"][1], \
+            f"{where}: the standings scroll sideways {seen['standings']} (headers: {seen['header']})"
+        assert not seen["broken"], f"{where}: names broken inside a word: {seen['broken'][:5]}"
 
 
 def test_a_pairs_event_is_counted_in_pairs_and_an_individual_one_in_players(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from tournament.event.tables import table_record
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, refresh_now, with_clock
 
 playwright_api = playwright_or_skip(server=False)
 httpx = pytest.importorskip("httpx", reason="httpx (the table phones' client here) is not installed")
@@ -70,7 +70,8 @@ def test_the_tables_and_the_desk_on_a_phone(tmp_path, browser):
             httpx.Client(base_url=served.base_url, timeout=60) as client:
         links = {t["table"]: t for t in served.links["tables"]}
         phones = {n: _Phone(client, link) for n, link in links.items()}
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        # (the pages' clock: their refresh every few seconds is run at once where a test waits for it)
+        context = with_clock(browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True))
 
         # Table 1 plays by play: its first hand closed, the second under way.
         hands = hand_by_hand(requests_for(game))
@@ -125,6 +126,7 @@ def test_the_tables_and_the_desk_on_a_phone(tmp_path, browser):
         desk.wait_for_selector(f'{_row(desk, 1)}[data-status="playing"]', timeout=WAIT_MS)
         title = desk.title()
         phones[1].post("call")
+        refresh_now(context, 3000)  # the desk's next refresh
         desk.wait_for_function("() => document.body.dataset.rings === '1'", timeout=WAIT_MS)
         assert desk.title() == "calls: 1 · " + title
         assert desk.inner_text("#sound") == "Sound of calls: on"
@@ -166,6 +168,7 @@ def test_the_tables_and_the_desk_on_a_phone(tmp_path, browser):
             route.fulfill(body=json.dumps(data), content_type="application/json")
 
         desk.route("**/api/v1/director", quiet)
+        refresh_now(context, 3000)
         desk.wait_for_selector(f'{_row(desk, 2)}[data-idle="yes"] .state-idle', timeout=WAIT_MS)
         assert desk.inner_text(f"{_row(desk, 2)} .state-idle") == "no move for 12 minutes"
         _shot(desk, tmp_path, "desk-idle")
@@ -179,6 +182,7 @@ def test_the_tables_and_the_desk_on_a_phone(tmp_path, browser):
             state = phones[2].post("dgn", text=f"hand {n}\nend NS 60 EW 0")
         phones[2].post("confirm", side="NS")
         phones[2].post("confirm", side="EW")
+        refresh_now(context, 5000)  # the table's next refresh
         table2.wait_for_selector("#next", timeout=WAIT_MS)
         assert "aún no está sorteada" in table2.inner_text("#next")
         rest = hands[starts[1]:]
@@ -193,6 +197,7 @@ def test_the_tables_and_the_desk_on_a_phone(tmp_path, browser):
         phones[1].post("confirm", side="EW")
         director = {"Authorization": f"Bearer {served.links['director'].rsplit('/', 1)[1]}"}
         assert client.post("/api/v1/director/pair", headers=director, json={}).status_code == 200
+        refresh_now(context, 5000)
         table2.wait_for_selector("#next .next-seats li", timeout=WAIT_MS)
         seats = table2.locator("#next .next-seats li").all_inner_texts()
         assert len(seats) == 4 and all(re.search(r"→ mesa \d+, asiento [NESW]$", x) for x in seats), seats
