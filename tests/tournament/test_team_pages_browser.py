@@ -13,7 +13,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, refresh_now
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -78,6 +78,7 @@ def test_the_team_standings_at_a_phone_and_on_the_projector(tmp_path, browser):
         page.close()
         # The director's page: the round's matches, filling in as a table's result comes in.
         page = browser.new_page(viewport=PROJECTOR)
+        page.clock.install()  # (the page's refresh run at once where the test waits for it)
         page.goto(served.links["director"])
         page.wait_for_selector("#matches li", timeout=WAIT_MS)
         assert page.locator("#matches li").count() == 4
@@ -85,6 +86,7 @@ def test_the_team_standings_at_a_phone_and_on_the_projector(tmp_path, browser):
         assert "0 – 0" in first.inner_text() and "0 of 2 tables in" in first.inner_text()
         director = served.links["director"].rsplit("/", 1)[1]
         _post(f"{served.base_url}/api/v1/tables/4/1/result", director, {"scores": {"NS": 200, "EW": 120}})
+        refresh_now(page.context, 3000)  # the director's page's next refresh
         page.wait_for_selector('#matches li[data-tables="1-2"]:text-matches("1 of 2 tables in")', timeout=WAIT_MS)
         assert "1 – 0" in first.inner_text()
         _shot(page, "director")
@@ -98,6 +100,7 @@ def test_the_directors_page_shows_a_set_as_a_set_in_both_languages(tmp_path, bro
     run("pair", event)  # round 2: its sets not begun
     with BackgroundVenue(event, rate=1e9, burst=10 ** 9) as served:
         page = browser.new_page(viewport=PROJECTOR)
+        page.clock.install()
         page.goto(served.links["director"] + "?lang=es")
         page.wait_for_selector("#matches li", timeout=WAIT_MS)
         assert page.locator("#matches li").count() == 2
@@ -105,6 +108,7 @@ def test_the_directors_page_shows_a_set_as_a_set_in_both_languages(tmp_path, bro
         assert "(set a 3, en juego)" in first.inner_text() and "mesas" not in first.inner_text()
         director = served.links["director"].rsplit("/", 1)[1]
         _post(f"{served.base_url}/api/v1/tables/2/1/result", director, {"scores": {"NS": 200, "EW": 120}})
+        refresh_now(page.context, 3000)
         page.wait_for_function("""() => document.querySelector('#matches li[data-tables="1-2"] .match-score')
                                          .textContent === '1 – 0'""", timeout=WAIT_MS)
         assert "(set a 3, en juego)" in first.inner_text()

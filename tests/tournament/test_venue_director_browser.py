@@ -32,7 +32,7 @@ from tournament.event.tables import table_record
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, refresh_now
 
 playwright_api = playwright_or_skip(server=False)
 httpx = pytest.importorskip("httpx", reason="httpx (the table phones' client here) is not installed")
@@ -225,6 +225,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
 
         # Table 5's phone calls the director (it waits for confirmation: a dispute over the result).
         phones[5].post("call")
+        refresh_now(context, 3000)  # the page's next refresh, at once (its clock moved on)
         assert _wait_row(page, 5, "waiting", called=True).startswith("director called · waiting for confirmation")
         assert page.get_attribute(f"{_row(page, 5)} td:nth-child(3)", "class") == "state-called"
         _shot(page, tmp_path, f"director-{size}-called")
@@ -245,6 +246,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         assert _said(page, "good") == "the call is cleared"
         assert _log(path, 5)[-3:] == ["call", "call", "clear"]
         page.clock.resume()
+        refresh_now(context, 3000)
         _wait_row(page, 5, "waiting", called=False)
         assert page.is_disabled("#clear-call") and not phones[5].state()["called"]
 
@@ -318,6 +320,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         for n in (2, 3, 5):
             phones[n].post("confirm", side="NS")
             phones[n].post("confirm", side="EW")
+        refresh_now(context, 3000)
         for n in (2, 3, 5):
             _wait_row(page, n, "confirmed")
         page.wait_for_function("() => !document.getElementById('pair').disabled", timeout=WAIT_MS)

@@ -21,7 +21,7 @@ from tournament.event.audit import desk_history
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, refresh_now
 
 playwright_api = playwright_or_skip(server=False)
 httpx = pytest.importorskip("httpx", reason="httpx (the table phones' client here) is not installed")
@@ -48,6 +48,7 @@ def test_the_director_corrects_a_hand_on_the_tables_phone(tmp_path, browser):
         for n, end in enumerate(["NS 30 EW 0", "NS 0 EW 44", "NS 0 EW 44"], 1):  # hand 2 typed twice
             phone.post("dgn", text=f"hand {n}\nend {end}")
         context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        context.clock.install()  # (the page's refresh run at once where the test waits for it)
         page = context.new_page()
         page.goto(links[1]["url"] + "?lang=en")
         page.wait_for_selector("#add-sheet-hand", timeout=WAIT_MS)
@@ -126,6 +127,7 @@ def test_the_director_corrects_a_hand_on_the_tables_phone(tmp_path, browser):
         r = client.post("/api/v1/tables/1/1/correct", headers=director,
                         json={"rev": state["rev"], "hand": 1, "line": 2, "text": "end NS 31 EW 0", "reason": "misread"})
         assert r.status_code == 200, r.text
+        refresh_now(context, 5000)  # the table page's next refresh
         page.wait_for_function(f"() => Number(document.body.dataset.rev) > {state['rev']}", timeout=WAIT_MS)
         assert _message(page, "good") == "The director corrected hand 1: the game is recorded again."
         assert _totals(page) == "NS 31 EW 40"

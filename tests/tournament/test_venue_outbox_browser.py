@@ -19,7 +19,7 @@ from tournament import open_event
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, refresh_now
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -104,6 +104,7 @@ def test_a_busy_server_is_waited_for_as_its_retry_after_says(tmp_path, browser):
     path, steps, served = _competitive_table(tmp_path, seed=6)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.clock.install()  # (the page's refresh below run at once; its 45 s wait stays far off)
         page = _opened(context, served.links["tables"][0]["url"])
         _type(page, steps[0])
         context.set_offline(True)
@@ -121,6 +122,7 @@ def test_a_busy_server_is_waited_for_as_its_retry_after_says(tmp_path, browser):
         page.wait_for_function("() => Number(document.body.dataset.nextTry) >= 44", timeout=WAIT_MS)
         assert page.inner_text("#outbox") == "the server is busy: 2 moves waiting to be sent again shortly"
         refreshed = int(page.evaluate("() => document.body.dataset.refreshed || 0"))
+        refresh_now(context, 5000)  # the page's next refresh
         page.wait_for_function(f"() => Number(document.body.dataset.refreshed) > {refreshed}", timeout=WAIT_MS)
         assert len(busy) == 1, "the page's refresh found the server and sent the outbox again at once"
         assert int(page.evaluate("() => document.body.dataset.outbox")) == 2
