@@ -16,7 +16,7 @@ from tournament import open_event
 
 pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, refresh_now, with_clock
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -108,6 +108,7 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
     path, steps, served = _competitive(tmp_path)
     try:
         page = _local_page(browser)
+        with_clock(page.context)  # (the page's refresh run at once where the test waits for it)
         reads: list[str] = []
         page.on("request", lambda r: reads.append(r.url) if "log=" in r.url else None)
         page.goto(served.links["tables"][0]["url"])
@@ -133,6 +134,7 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
         r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/dgn", json={"rev": rows[-1][0], "text": steps[6]},
                        headers={"Authorization": f"Bearer {key}", "Origin": served.base_url})
         assert r.status_code == 200, r.text
+        refresh_now(page.context, 5000)  # the page's next refresh
         page.wait_for_function(f"() => Number(document.body.dataset.engineRev) === {rows[-1][0] + 1}",
                                timeout=WAIT_MS)
         assert len(reads) > first
@@ -143,6 +145,7 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
         r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/dgn", json={"rev": rows[-1][0] + 1, "text": steps[7]},
                        headers={"Authorization": f"Bearer {key}", "Origin": served.base_url})
         assert r.status_code == 200, r.text
+        refresh_now(page.context, 5000)
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {rows[-1][0] + 2}", timeout=WAIT_MS)
         assert int(page.evaluate("() => document.body.dataset.engineRev")) == rows[-1][0] + 1
         page.context.set_offline(True)
