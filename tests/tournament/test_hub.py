@@ -368,9 +368,16 @@ async def _hub_cannot_write(url: str, event: str) -> None:
     await nc.close()
 
 
-def test_a_venue_started_while_nats_is_down_sends_everything_once_it_is_up(tmp_path: Path) -> None:
+def test_a_venue_started_while_nats_is_down_sends_everything_once_it_is_up(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from tournament.web import upstream
     from tournament.web.upstream import Upstream
 
+    # A connection to a server that is not there is given up after CONNECT_DEADLINE (nats-py's own
+    # connect waits on while it is refused): 5 s of the test doing nothing, for the same path
+    # (the venue finds its upstream down, then tries again).  One second is still long beside a
+    # connection to this computer once the server listens; a try that ran out is tried again.
+    monkeypatch.setattr(upstream, "CONNECT_DEADLINE", 1.0)
     a = make_venue(tmp_path, "club-a", 3)
     server = Nats(tmp_path, {"club-a": venue_view(a)["uuid"]})
     feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
