@@ -263,34 +263,61 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
+#: The worker's Chromium under Playwright while page modules run one after another: (the context
+#: manager that started it, the browser), or None.  See :func:`browser`.
+_CHROMIUM: list = []
+
+
 def _chromium():
-    """Chromium driven by Playwright (tests/browser.py), launched once a worker, when a module first
-    asks for a browser, and closed when the worker ends: a launch and a close are a second and more of
-    both cores, and a worker runs the page modules' tests one after another.  What a module's tests see
-    is a browser with none of another module's pages (:func:`browser` closes them all)."""
+    """The worker's Chromium (tests/browser.py), launched when a page module first asks for it."""
     from tests.browser import launched
 
-    with launched() as b:
-        yield b
+    if not _CHROMIUM:
+        started = launched()
+        _CHROMIUM.append((started, started.__enter__()))
+    return _CHROMIUM[0][1]
+
+
+def _close_chromium() -> None:
+    while _CHROMIUM:
+        started, _ = _CHROMIUM.pop()
+        started.__exit__(None, None, None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Chromium kept from one page module to the next only while page modules follow each other in
+    the worker: Playwright's synchronous API holds an event loop running in the test's thread, where
+    a test of anything else may run its own (``asyncio.run``), so it is closed before such a test."""
+    if _CHROMIUM and "browser" not in getattr(item, "fixturenames", ()):
+        _close_chromium()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _close_chromium()
 
 
 @pytest.fixture(scope="module")
-def browser(request: pytest.FixtureRequest, _chromium):
+def browser(request: pytest.FixtureRequest):
     """Chromium driven by Playwright (tests/browser.py), one for a module's tests; each test opens
     pages of its own.  The modules that use it skip themselves where it is missing.  Chromium itself
-    is the worker's (:func:`_chromium`); when the module's tests are done, every browser context
-    opened in it (with its pages, their timers and connections, its service workers) is closed, as
-    closing the browser closed them, so nothing of one module's pages runs on into the next.
+    is launched once for page modules that follow each other in a worker (a launch and a close are a
+    second and more of both cores; :func:`pytest_runtest_setup` closes it before any other test);
+    when a module's tests are done, every browser context opened in it (its pages, their timers and
+    connections, its service workers) is closed, as closing the browser closed them, so nothing of
+    one module's pages runs on into the next.
 
     A table's page loads the phone's engine (Pyodide) once it is idle, several seconds of both
     cores; only the modules marked ``phone_engine`` ask it anything.  Elsewhere the pages opened
     refuse its files (:class:`tests.browser.WithoutEngine`), so that a page driven online does not
     share the machine with an engine booting behind it for nothing."""
-    from tests.browser import WithoutEngine
+    from tests.browser import WithoutEngine, playwright_or_skip
 
+    playwright_or_skip()  # (a test that asks for it where Chromium or Playwright is missing is skipped)
+    chromium = _chromium()
     try:
-        yield _chromium if request.node.get_closest_marker("phone_engine") else WithoutEngine(_chromium)
+        yield chromium if request.node.get_closest_marker("phone_engine") else WithoutEngine(chromium)
     finally:
-        for context in list(_chromium.contexts):
-            context.close()
+        if _CHROMIUM and _CHROMIUM[0][1] is chromium:
+            for context in list(chromium.contexts):
+                context.close()

@@ -81,12 +81,8 @@ def event(tmp_path_factory) -> Path:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_standings_fit_a_desktop_and_a_phone_and_no_name_breaks_inside_a_word(event: Path, lang: str,
-                                                                                  tmp_path: Path,
-                                                                                  request: pytest.FixtureRequest) -> None:
-    from tests.browser import playwright_or_skip
-
-    playwright_or_skip()
-    browser = request.getfixturevalue("browser")  # (asked for once Chromium is known to be here: else a skip)
+                                                                                  tmp_path: Path, browser) -> None:
+    """(``browser`` skips the test where Chromium or Playwright is missing.)"""
     page_file = tmp_path / f"report-{lang}.html"
     page_file.write_text(report_page(event, lang), encoding="utf-8")
     keep = os.environ.get("DOMREC_SCREENSHOTS")
