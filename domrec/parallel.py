@@ -153,7 +153,11 @@ def _check_chunk(items: list[tuple[str, bytes, str, int]]) -> tuple[list[list[Re
 
 #: What a worker process runs: it reads the parent's ``sys.path`` (so it imports the same domrec),
 #: then serves chunks until its input ends.  The last argument marks it for tools and tests.
-_WORKER_CODE = ("import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
+#: A parent interrupted before it sent the path (Ctrl-C as the pool starts) closes the pipe at
+#: once: the worker then ends quietly, since its standard error is the user's terminal.
+_WORKER_CODE = ("import pickle, sys\n"
+                "try:\n    sys.path[:] = pickle.load(sys.stdin.buffer)\n"
+                "except EOFError:\n    raise SystemExit(0)\n"
                 "from domrec.parallel import _serve; _serve(int(sys.argv[1]))")
 #: The argument that marks a worker process on its command line (``ps``, /proc).
 WORKER_MARK = "--domrec-worker"
@@ -222,8 +226,12 @@ class _Pool:
         self._procs: list[subprocess.Popen] = []
         self._broken = False
         self._threads = [threading.Thread(target=self._feed, daemon=True) for _ in range(jobs)]
-        for t in self._threads:
-            t.start()
+        try:
+            for t in self._threads:
+                t.start()
+        except BaseException:  # Ctrl-C while the workers start: none may outlive the pool
+            self.stop()
+            raise
 
     def submit(self, items: list) -> cf.Future:
         future: cf.Future = cf.Future()
@@ -297,7 +305,8 @@ class _Pool:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(30)
         for t in self._threads:
-            t.join(30)
+            if t.ident is not None:  # started
+                t.join(30)
         for p in procs:
             with contextlib.suppress(OSError):
                 p.stdout.close()
@@ -349,10 +358,11 @@ def check(sources: Iterable[reader.Source], jobs: int,
         for src in sources:
             yield from reports_of(src)
         return
-    pool = _pool(jobs)
+    pool: _Pool | None = None
     window: collections.deque = collections.deque()
     chunks = _chunks(sources)
     try:
+        pool = _pool(jobs)  # in the try: Ctrl-C just after the workers start still stops them
         more = True
         while more or window:
             while more and len(window) < jobs * WINDOW_PER_WORKER:
@@ -394,7 +404,8 @@ def check(sources: Iterable[reader.Source], jobs: int,
             for reports in results:
                 yield from reports
     finally:
-        _stop(pool)
+        if pool is not None:
+            _stop(pool)
 
 
 def _submit(pool: _Pool, chunk: list[reader.Source]) -> cf.Future:

@@ -315,6 +315,45 @@ def test_ctrl_c_stops_workers_and_leaves_no_summary(tmp_path, big):
         assert not Path(f"/proc/{w}").exists() or "Z" in Path(f"/proc/{w}/stat").read_text().split()[2]
 
 
+def test_a_worker_whose_parent_is_gone_before_sending_the_path_ends_quietly():
+    """Ctrl-C just as the pool starts: the parent ends before it sends the worker its path, and the
+    worker reads the end of its input.  Its standard error is the user's terminal: nothing on it."""
+    r = subprocess.run([sys.executable, "-c", parallel._WORKER_CODE, str(os.getpid()), parallel.WORKER_MARK],
+                       input=b"", capture_output=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"", b"")
+
+
+def test_ctrl_c_while_the_pool_starts_its_workers_leaves_none(monkeypatch):
+    """Ctrl-C lands while the pool starts its second worker's thread: the first worker, already
+    started, is stopped before the interruption goes on to the caller."""
+    real_start = threading.Thread.start
+    started: list[threading.Thread] = []
+
+    def start(self) -> None:
+        if started:
+            raise KeyboardInterrupt
+        started.append(self)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    made: list[parallel._Pool] = []
+    real_init = parallel._Pool.__init__
+
+    def init(self, jobs: int) -> None:
+        made.append(self)
+        real_init(self, jobs)
+
+    monkeypatch.setattr(parallel._Pool, "__init__", init)
+    with pytest.raises(KeyboardInterrupt):
+        list(parallel.check(iter([]), 2))
+    monkeypatch.undo()
+    pool, = made
+    started[0].join(60)
+    assert not started[0].is_alive()
+    for proc in pool._procs:  # started (or not) before the stop: none is left running
+        assert proc.wait(60) is not None
+
+
 #: Put on a worker's path (``sitecustomize`` runs first in every Python process): in a worker of
 #: ``validate -j`` only, say so in a file, then take a while to start, as on a busy machine.
 SLOW_START = """
