@@ -29,7 +29,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import attrs
 
 from domrec import deals, games
-from domrec.errors import DealError, DomrecError, IllegalMove, RuleViolation
+from domrec.errors import DealError, DomrecError, RuleViolation
 from domrec.games.base import HandOutcome, HandState, Match, copy_match, partnership_side, winner_of
 from domrec.record import Deal, GameResult, Hand, HandResult, Move, Pass, Player, Record, Rules
 from domrec.validate import Problem, Report, validate

@@ -34,7 +34,7 @@ except ImportError:  # a platform without its wheels: Python's reader does it al
 from domrec import shape
 from domrec.errors import (DuplicateKeyError, InputError, NotJSONError, NotUnicodeError, ShapeError,
                            TooLargeError, UnsupportedVersionError, clip, one_line, pointer_token, shown)
-from domrec.record import Record, structure, structure_with_moves
+from domrec.record import Record, structure_with_moves
 
 CURRENT_MAJOR = 1
 #: ``MIGRATIONS[k]`` rewrites a major-``k`` document into major ``k + 1``.

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from domrec import console, games, notation, output as outputs
-from domrec.errors import DomrecError, InputError, RuleViolation, one_line, plain_direction
+from domrec.errors import DomrecError, InputError, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, new_game, read_whole, said_in_text
 

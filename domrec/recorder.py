@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -32,7 +32,7 @@ from domrec.errors import DomrecError, HiddenTiles, InputError, one_line
 from domrec.game import Game, GameError, Refused
 from domrec.notation.through_game import _complete
 from domrec.notation.tokens import _full_tokens, _Text, _unescape_comment
-from domrec.record import Deal, Hand, HandResult, Move, Pass, Play, Record, Redeal, structure_move
+from domrec.record import Deal, Hand, HandResult, Move, Pass, Play, Record, structure_move
 from domrec.validate import wrong_score
 
 HELP = """\

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import itertools
 import json
 import string
 from collections.abc import Callable

@@ -10,7 +10,6 @@ change both together.
 
 from __future__ import annotations
 
-import json
 import re
 from itertools import chain
 from typing import Any, Callable

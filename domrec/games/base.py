@@ -27,7 +27,7 @@ import attrs
 
 from domrec import tiles as T
 from domrec.errors import DealError, SetupError, clip, pointer_token as _escape
-from domrec.record import MOVE_KEYS, Deal, Hand, Move, Pass, Record
+from domrec.record import MOVE_KEYS, Hand, Move, Pass, Record
 from domrec.tiles import Tile
 
 PARTNERSHIP_SEATS = ("N", "E", "S", "W")

@@ -40,8 +40,6 @@ class DgnGame:
 
 
 def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
-    from domrec.reader import load_dict
-
     r = _Reader(text, first_line)
     try:
         with _numbers_read(r.src):

@@ -50,7 +50,6 @@ def _as_written(r: _Reader) -> dict[str, Any]:
     hands = []
     broadway = r.doc["game"] == "broadway"
     for hand in r.hands:
-        hp = f"/hands/{hand.number - 1}"
         h: dict[str, Any] = {}
         if hand.leader is not None:
             h["leader"] = hand.leader

@@ -86,6 +86,8 @@ def test_a_hand_typed_offline_is_sent_once_when_the_wifi_is_back(tmp_path, brows
         _outbox(page, 0)
         page.wait_for_function("() => document.getElementById('outbox').textContent === 'all sent'", timeout=WAIT_MS)
         page.wait_for_function("() => Number(document.body.dataset.rev) === 6", timeout=WAIT_MS)
+        # said once, in the outbox's box: the line under the board no longer says "kept on this phone"
+        assert page.inner_text("#message") == ""
         _type(page, steps[6])  # and play goes on, online
         desk = context.new_page()  # the director sees the table whose phone sent moves made offline
         desk.goto(served.links["director"])

@@ -50,7 +50,7 @@ from tournament.names import name_key, normalise_name
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
 from tournament.store import entries as entries_sql
 from tournament.store.event_store import EventStore
-from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, SCORES_ONLY_NOTE, Table
+from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, SCORES_ONLY_NOTE, Result, Table
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 

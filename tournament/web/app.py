@@ -52,7 +52,6 @@ import mimetypes
 import queue
 import re
 import secrets
-import sys
 import threading
 import time
 from pathlib import Path
@@ -70,7 +69,7 @@ from starlette.responses import JSONResponse as _JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from domrec import phrases, session
+from domrec import phrases
 from domrec.errors import DomrecError, clip, one_line
 from domrec.i18n import N_, script_strings
 

@@ -317,7 +317,7 @@
     const left = outbox.filter((x) => x.refused).length;
     if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
                              : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
-    else if (sent) say(t("all sent"), "good");
+    else if (sent) say("");  // what said "kept on this phone" is over; the outbox's box says "all sent"
     render();  // the table as the server answered the last write sent
     // The table as the server holds it now (its stored moves win).
     await request("GET", "", null, {});
