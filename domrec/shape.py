@@ -141,17 +141,24 @@ def _tiles(v: Any, ptr: str, what: str) -> None:
             _tile(t, f"{ptr}/{i}")
 
 
-def _tile_lists(parts: Any) -> bool:
-    """True when every part of a deal is a player's tiles: an object of lists of tiles seen
-    before (``hands``, ``piles``), or such a list (``boneyard``, ``row``).  Anything else (a
-    lead draw, redeals, a mistake) is left to the full checks."""
+#: The parts of a deal the usual hand's one pass vouches for, and the form each has: a player's
+#: tiles by seat (an object of lists) or one list of tiles.  (A part in the other form, ``"hands"``
+#: written as a list, is a mistake the full checks word.)
+_SEAT_LISTS = frozenset(("hands", "piles"))
+_ONE_LIST = frozenset(("boneyard", "row"))
+
+
+def _tile_lists(deal: dict) -> bool:
+    """True when every part of a deal is players' tiles in its own form: ``hands`` and ``piles``
+    objects of lists of tiles seen before, ``boneyard`` and ``row`` such lists.  Anything else (a
+    lead draw, redeals, a part in the wrong form, a mistake) is left to the full checks."""
     try:
-        for part in parts:
+        for key, part in deal.items():
             if type(part) is dict:
-                if not (all([type(ts) is list for ts in part.values()])
+                if not (key in _SEAT_LISTS and all([type(ts) is list for ts in part.values()])
                         and _GOOD_TILES.issuperset(chain.from_iterable(part.values()))):
                     return False
-            elif type(part) is not list or not _GOOD_TILES.issuperset(part):
+            elif not (key in _ONE_LIST and type(part) is list and _GOOD_TILES.issuperset(part)):
                 return False
     except TypeError:  # something unhashable among the tiles
         return False
@@ -590,7 +597,7 @@ def _check_hand(hand: Any, p: str, moves_of: dict[str, str], deal_parts: frozens
                 moves_out: list | None) -> None:
     if (type(hand) is dict and _USUAL_HAND.issuperset(hand) and "moves" in hand
             and type(deal := hand.get("deal")) is dict and deal_parts.issuperset(deal) and "hands" in deal
-            and _tile_lists(deal.values())):
+            and _tile_lists(deal)):
         # The usual hand: a deal of tile lists (all tiles seen before), moves and perhaps a leader
         # and a result.  One pass of set tests stands for the checks below, which find the same.
         if "leader" in hand and not (type(leader := hand["leader"]) is str and 0 < len(leader) <= 32):

@@ -108,7 +108,7 @@ class Terminal:
             if test(screen):
                 return screen
             if time.monotonic() > deadline:
-                raise AssertionError(f"waited {timeout}s for {what!r}; the pane shows:\n{screen}")
+                raise AssertionError(f"waited {timeout}s for {what!r}; the pane ({self.tmux('display', '-p', '-t', 'main', '#{pane_width}x#{pane_height}')}) shows:\n{screen}")
             time.sleep(0.03)
 
     def wait_prompt(self, text: str, timeout: float = 120.0) -> None:

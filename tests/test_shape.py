@@ -95,6 +95,34 @@ def test_corrupted_records_get_the_same_verdict(schema_validator, doc):
     assert fast_ok(doc) == schema_validator.is_valid(doc), json.dumps(doc)[:2000]
 
 
+#: Each deal part the usual hand's quick pass vouches for, written in the other part's form.
+OTHER_FORM = {"hands": [], "piles": ["6-3"], "boneyard": {"N": ["6-3"]}, "row": {"P1": ["6-3"]}}
+
+
+@pytest.mark.parametrize("part", sorted(OTHER_FORM))
+def test_a_deal_part_in_another_parts_form_is_refused_where_it_is(part, schema_validator):
+    """``"hands": []`` passed the usual hand's quick pass (a list of tiles, as a boneyard is) and
+    the engine then failed with an internal error; every game whose deal has the part is tried."""
+    from domrec.validate import validate_text
+
+    tried = 0
+    for doc in DOCS:
+        hand = next((h for h in doc["hands"] if isinstance(h.get("deal"), dict) and part in h["deal"]), None)
+        if hand is None:
+            continue
+        at = doc["hands"].index(hand)
+        bad = copy.deepcopy(doc)
+        bad["hands"][at]["deal"][part] = copy.deepcopy(OTHER_FORM[part])
+        assert not fast_ok(bad) and not schema_validator.is_valid(bad)
+        report = validate_text(json.dumps(bad).encode(), "bad.json")
+        assert report.status == "unusable", report
+        problem, = report.problems
+        assert problem.pointer.startswith(f"/hands/{at}/deal/{part}"), problem
+        assert "internal error" not in problem.message, problem
+        tried += 1
+    assert tried, f"no sample deals {part}"
+
+
 @pytest.mark.parametrize("game,moves_ok,moves_bad", [
     ("competitive", [{"seat": "N", "play": "6-6", "on": "6-5"}], [{"seat": "N", "draw": "6-6"}]),
     ("horse-race", [{"seat": "N", "draw": True}, {"seat": "N", "draw": "2-0"}], [{"seat": "N", "capture": ["1-1"]}]),
