@@ -18,8 +18,30 @@ from domrec.record import Hand, Move, Record, move_to_dict
 from domrec.validate import Report, validate
 
 
+#: Each move's words, by the move (a frozen value: equal moves read alike).  A table's page
+#: shows a move as an offer before it is made, then in the hand's list, and the recorder says
+#: it too: the same words each time, which cost more than a look-up.  Bounded: a hall's moves,
+#: many times over, are forgotten at once.
+_DESCRIBED: dict[Move, str] = {}
+_DESCRIBED_MAX = 8192
+
+
 def describe_move(move: Move) -> str:
     """A move in words: ``W plays 3-1 on 6-3``."""
+    try:
+        return _DESCRIBED[move]
+    except KeyError:
+        pass
+    except TypeError:  # a move holding something unhashable: said each time
+        return _describe(move)
+    text = _describe(move)
+    if len(_DESCRIBED) >= _DESCRIBED_MAX:
+        _DESCRIBED.clear()
+    _DESCRIBED[move] = text
+    return text
+
+
+def _describe(move: Move) -> str:
     d = move_to_dict(move)
     seat = d.pop("seat")
     d.pop("score", None)

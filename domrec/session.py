@@ -70,12 +70,6 @@ class RequestRefused(DomrecError):
         self.refusal = refusal
 
 
-def _move_text(move: Move, game: str) -> str:
-    """A move as a DGN word with its seat (``W 6-4@4-2``): taken as it is whoever is to move."""
-    data = move_to_dict(move)
-    return f"{data['seat']} {_word(data, game)}"
-
-
 def _tile_of(move: Move) -> str | None:
     """The tile a move lays or shows, which is what a scorer taps first."""
     for name in ("play", "span", "starter", "bridge", "block", "exposed"):
@@ -154,6 +148,8 @@ class Session:
         self._move_views: dict[int, tuple[Any, Any, dict]] = {}
         #: Each legal move's offer, by the move (see :meth:`_offer`).
         self._offers: dict[Move, dict[str, Any]] = {}
+        #: Each move's DGN word, by the move (see :meth:`_word_of`).
+        self._words: dict[Move, str] = {}
         #: The announced hand's started copy, by how many requests had been accepted when it was
         #: made (see :meth:`_announced`; requests are only ever appended, an undo being one too):
         #: a table's page is read many times before its first move.
@@ -351,7 +347,7 @@ class Session:
         kept = self._move_views.get(id(m))
         if kept is not None and kept[0] is m and kept[1] == points:
             return kept[2]
-        view = {"seat": m.seat, "text": _word(move_to_dict(m), game), "tile": _tile_of(m), "at": _cells(m),
+        view = {"seat": m.seat, "text": self._word_of(m), "tile": _tile_of(m), "at": _cells(m),
                 "label": describe_move(m), "points": points}
         if len(self._move_views) > 4096:  # a game's moves, many times over: forget the old ones
             self._move_views.clear()
@@ -394,11 +390,25 @@ class Session:
             kept = self._offers[move] = self._make_offer(move)
         return kept
 
+    def _word_of(self, move: Move) -> str:
+        """A move as its DGN word without its seat (``6-4@4-2``), made once a move: a move is
+        offered before it is made, then listed in its hand at every state."""
+        try:
+            word = self._words.get(move)
+        except TypeError:  # a move holding something unhashable: written each time
+            return _word(move_to_dict(move), self.game.game)
+        if word is None:
+            if len(self._words) > 4096:  # a game's moves, many times over: forget the old ones
+                self._words.clear()
+            word = self._words[move] = _word(move_to_dict(move), self.game.game)
+        return word
+
     def _make_offer(self, move: Move) -> dict[str, Any]:
         tile = _tile_of(move)
         if tile is None and type(move) is Draw and isinstance(move.draw, str):
             tile = move.draw  # a draw that names its tile is tapped as the tile
-        return {"seat": move.seat, "text": _move_text(move, self.game.game), "tile": tile,
+        # A move as a DGN word with its seat (``W 6-4@4-2``): taken as it is whoever is to move.
+        return {"seat": move.seat, "text": f"{move.seat} {self._word_of(move)}", "tile": tile,
                 "kind": type(move).__name__.lower(), "label": describe_move(move), "at": _cells(move)}
 
     def options(self, tile: str) -> list[dict[str, Any]]:
