@@ -70,7 +70,7 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         return EXIT_UNUSABLE
     if interactive:
         return _interactive(rec)
-    header = _header(text)
+    header = _header(text, rec.game.game)
     too_long = None
     number = count
     if first is not None:
@@ -191,10 +191,12 @@ def _read_header(stdin: Any) -> tuple[str, int, str | None]:
 
 
 @functools.lru_cache(maxsize=1)
-def _header(text: str) -> dict | None:
+def _header(text: str, game: str | None = None) -> dict | None:
     """The text's tags (:func:`notation.parse_header`), read once though the setup and the end
-    of a recording both ask: reading them keeps a token a tag or comment, with its place."""
-    return notation.parse_header(text) if text.strip() else None
+    of a recording both ask: reading them keeps a token a tag or comment, with its place.
+    ``game``: the game the command names (``domrec record competitive``), which tags without
+    ``[Game]`` are of; a ``[Game]`` tag naming another is refused by the caller."""
+    return notation.parse_header(text, game) if text.strip() else None
 
 
 def _check_result(rec: Recorder, claim: dict) -> None:
@@ -234,7 +236,7 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         except outputs.OutputError as e:
             raise RecorderError(e.message) from None
         rec = Recorder.resume(path, interactive=interactive, say=say, refuse_out=refuse)
-        header = _header(text)
+        header = _header(text, rec.game.game)
         if header is not None and header["game"] != rec.game.game:
             raise RecorderError(f"{target} records {rec.game.game}, but the text is a {header['game']} game")
         if header is not None:
@@ -258,7 +260,7 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     if out.exists() or out.is_symlink():
         raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
     options = games.parse_options(option) or None
-    header = _header(text)
+    header = _header(text, target)
     event = None
     if header is not None:
         if header["game"] != target:

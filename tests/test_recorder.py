@@ -917,6 +917,29 @@ def test_resume_with_the_header_of_the_same_game(fast_dir):
     assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_a_header_without_its_game_tag_is_of_the_game_the_command_names(config, fast_dir):
+    """`domrec record competitive` names the game: piped tags that leave out [Game] are that
+    game's (as when the players are given by --player); a [Game] naming another is refused."""
+    record = simulated(config, 1)
+    untagged = "\n".join(line for line in header(record).splitlines() if not line.startswith("[Game "))
+    st = steps(notation.dumps(record))
+    out = fast_dir / "g.dgn"
+    run = pipe(record.game, out, "\n".join([untagged, "", *st]))
+    assert (run.code, run.err) == (0, ""), run.err
+    assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+    # continued from a file, the file says the game: the tags need not
+    part = fast_dir / "p.dgn"
+    assert pipe(record.game, part, "\n".join([untagged, "", *st[:10]])).code == 0
+    run = pipe(str(part), None, "\n".join([untagged, "", *st[10:]]))
+    assert (run.code, run.err) == (0, ""), run.err
+    assert part.read_text(encoding="utf-8") == notation.dumps(bare(record))
+    other = next(g for g in ("competitive", "broadway") if g != record.game)
+    run = pipe(other, fast_dir / "o.dgn", "\n".join([header(record), "", *st]))
+    assert run.code == 2 and run.err_lines == [f"error: the text is a {record.game} game, not {other}"]
+    assert not (fast_dir / "o.dgn").exists()
+
+
 def test_a_deal_typed_before_the_first_move_is_saved(fast_dir):
     record = simulated(CONFIGS[0], 1)
     st = steps(notation.dumps(record))

@@ -68,10 +68,12 @@ def _hand_line_data(r: _Reader, line: str) -> dict[str, Any]:
     return dict(hand.deal)
 
 
-def parse_header(text: str) -> dict[str, Any] | None:
+def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
     """The header of a DGN text (its tags), as the pieces a new record needs: ``game``,
     ``players`` (seat, name) pairs, ``variant``, ``options``, ``event``; ``None`` when the
-    text has no tags (just hands)."""
+    text has no tags (just hands).  ``game``: the game the caller already knows (``domrec
+    record competitive`` names it), taken when the tags leave out ``[Game]``; a ``[Game]`` tag
+    still says its own, for the caller to compare."""
     lines = text.splitlines()
     k = 0
     while k < len(lines) and (not lines[k].strip() or lines[k].lstrip().startswith(("[", "{"))):
@@ -81,6 +83,8 @@ def parse_header(text: str) -> dict[str, Any] | None:
     if "[" not in head:
         return None
     r = _Reader(head + "\n", 1)
+    if game is not None:
+        r.doc["game"] = game
     r.parse()
     if r.errors:  # (a whole game's reading lists such a tag and reads on; a recording starts from a sound header)
         raise r.errors[0]
