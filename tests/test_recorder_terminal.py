@@ -64,7 +64,11 @@ class Terminal:
             self.socket = f"domrec-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.runs += 1
         self.status = self.folder / f"status{self.runs}"
-        command = (shlex.join([sys.executable, "-m", "domrec.cli", "record", *args])
+        # The program asks the pane for its width: a COLUMNS or LINES the pane's shell may have
+        # exported (80 and 24, seen when the shell started before tmux sized the pane) would be
+        # honoured first and wrap the text at another width than the pane's.
+        command = (shlex.join(["env", "-u", "COLUMNS", "-u", "LINES", sys.executable, "-m", "domrec.cli", "record",
+                               *args])
                    + (f" < {shlex.quote(str(stdin))}" if stdin is not None else "")
                    + f"; echo $? > {shlex.quote(str(self.status))}")
         self.tmux("new-session", "-d", "-s", "main", "-x", str(width), "-y", "40", "-c", str(ROOT), command)
