@@ -335,7 +335,16 @@ def _field_corruptions(doc: dict, i: int, j: int) -> list[tuple[dict, str, str]]
     move = doc["hands"][i]["moves"][j]
     seats = [p["seat"] for p in doc["players"]]
     state = state_before(doc, i, j)
-    out = [({**move, "seat": s}, "/seat", "SEAT") for s in seats if s != move["seat"]][:1]
+    if "exposed" in move:
+        # A Broadway exposure is out of turn by nature: no turn gives its seat, so another seat
+        # breaks no rule about whose turn it is, but one about the tile shown: the new seat does
+        # not hold it ("N does not hold 3-2 (it is in E's hand)"), or is the player to move, who
+        # simply plays a tile ("it is N's own turn ...", at /exposed in tests/games/test_broadway.py).
+        # The engine points at the exposed tile, as for any tile not held; its message names the
+        # real holder, which is what a scorer who wrote the wrong seat needs to read.
+        out = [({**move, "seat": s}, "/exposed", "!" + move["exposed"]) for s in seats if s != move["seat"]][:1]
+    else:
+        out = [({**move, "seat": s}, "/seat", "SEAT") for s in seats if s != move["seat"]][:1]
     held = [str(t) for t in state.holdings()[move["seat"]]] if hasattr(state, "holdings") else []
     if doc["game"] in ("competitive", "horse-race") and move.get("on") is not None:
         others = [t for t in held if t != move["play"] and T.tile(t) is not T.tile(move["on"])]
@@ -388,7 +397,7 @@ def test_a_corrupted_field_is_reported_at_its_text_as_in_json(config, seed, pick
     if text_of == "SEAT":
         column -= len(bad["seat"]) + 1
     else:
-        column += token.index(text_of) + (1 if text_of[0] in "@,/x" else 0)
+        column += token.index(text_of) + (1 if text_of[0] in "@,/x!" else 0)
     game = next(notation.read_games(text, "c.dgn"))
     p = game.report.problems[0]
     assert p.pointer == first.pointer and (p.line, p.column) == (line, column), (token, p.text())
