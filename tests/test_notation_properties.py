@@ -231,10 +231,18 @@ def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, 
     n, col = pick.choice(tokens)
     lines = text.split("\n")
     tile = "13-13@1,1" if name == "broadway" else "13-13@NS1" if name == "domino-roads" else "13-13"
+    before = lines[n][:col].split(" ")[-2] if col else None  # the word the tile now follows
     lines[n] = lines[n][:col] + tile + " " + lines[n][col:]
     game = next(notation.read_games("\n".join(lines)))
     assert game.report.status == "invalid"
     p = game.report.problems[0]
+    if before in {pl.seat for pl in record.players} and p.pointer.endswith("/seat"):
+        # Put right after a seat word, the tile is that seat's move (``W 13-13@NS1``), and where
+        # the seat may not move now the first rule it breaks is the turn's ("it is S's turn ...
+        # not W's"), whose field is the seat: reported at the seat, where that move starts, as a
+        # seat out of turn is anywhere (the tile is never reached).  That is what the scorer must
+        # look at: the seat now heads a move it did not make.
+        col -= len(before) + 1
     assert (p.line, p.column) == (n + 1, col + 1), (lines[n], p.text())
 
 
