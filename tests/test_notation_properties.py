@@ -415,3 +415,35 @@ def _load(doc: dict):
     from domrec.reader import load_dict
 
     return load_dict(doc)
+
+
+def test_a_tile_put_after_a_seat_out_of_turn_is_reported_at_the_seat():
+    """The case of test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token that
+    hypothesis found (domino-roads, seed 62): ``W r1+6`` becomes ``W 13-13@NS1 r1+6``, a play
+    of W's while only S may play; the turn is refused at the seat, where that move starts."""
+    record = next(sim.simulate("domino-roads", 1, 62))
+    text = notation.dumps_typed(record)
+    assert "3-0@NS2 W r1+6" in text
+    line = text[:text.index("3-0@NS2 W r1+6")].count("\n") + 1
+    column = len(text[:text.index("3-0@NS2 W r1+6")].rsplit("\n", 1)[-1]) + len("3-0@NS2 ") + 1
+    game = next(notation.read_games(text.replace("3-0@NS2 W r1+6", "3-0@NS2 W 13-13@NS1 r1+6")))
+    p = game.report.problems[0]
+    assert p.pointer.endswith("/seat") and (p.line, p.column) == (line, column), p.text()
+    assert "it is S's turn" in p.text() and "not W" in p.text()
+
+
+def test_an_exposure_given_another_seat_is_reported_at_its_tile():
+    """The case of test_a_corrupted_field_is_reported_at_its_text_as_in_json that hypothesis found
+    (broadway, seed 14411): E's exposure of 3-2 given to N.  Nobody's turn gives an exposure's
+    seat, so the rule broken is the tile's (N does not hold it): at /exposed in JSON, at the tile
+    in DGN, naming its holder."""
+    doc = plain(simulated(("broadway", None, None, None), 14411))
+    move = doc["hands"][2]["moves"][7]
+    assert move["seat"] == "E" and move["exposed"] == "3-2"
+    doc["hands"][2]["moves"][7] = {**move, "seat": "N"}
+    first = validate(_load(doc)).problems[0]
+    assert first.pointer == "/hands/2/moves/7/exposed" and "(it is in E's hand)" in first.message
+    text = notation.dumps(_load(doc))
+    token, offset, line, column = move_tokens(text)[2][7]
+    p = next(notation.read_games(text, "c.dgn")).report.problems[0]
+    assert p.pointer == first.pointer and (p.line, p.column) == (line, column + 1), p.text()
