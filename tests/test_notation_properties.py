@@ -405,13 +405,15 @@ def test_a_corrupted_field_is_reported_at_its_text_as_in_json(config, seed, pick
         assert [p.pointer for p in game.report.problems] == [p.pointer for p in report.problems]
         return
     first = report.problems[0]
-    if text_of == "SEAT" and field == "/seat" and first.pointer == f"/hands/{i}/moves/{j}/play" \
-            and bad["seat"] == state_before(doc, i, j).to_move:
-        # The new seat is the player to move, who may move but not this way (Castle Rock, the
-        # boneyard empty: the placer keeps the turn for captures, so a second place by the
-        # placer is refused, "P2 has already placed a tile this turn"): the move is refused
-        # for what it is, at its tile, as a Broadway exposure by the player to move is.
-        field, text_of = "/play", bad["play"]
+    tile = next((k for k in ("play", "starter", "span", "block", "bridge") if k in bad), None)
+    if text_of == "SEAT" and tile is not None and first.pointer == f"/hands/{i}/moves/{j}/{tile}":
+        # The new seat may move there, so no turn is broken, but not with this tile: it does not
+        # hold it (Domino Roads, the roller's partner: "N does not hold 3-0: it is in S's
+        # stock"), or it is the player to move and may not place again (Castle Rock, the
+        # boneyard empty: the placer keeps the turn for its captures, "P2 has already placed a
+        # tile this turn").  The move is refused for its tile, at the tile, naming the seat, as
+        # a Broadway exposure given another seat is (above).
+        field, text_of = f"/{tile}", bad[tile]
     assert first.pointer == f"/hands/{i}/moves/{j}{field}", first.text()
     assert (first.hand, first.move) == (i + 1, j + 1)
     text = notation.dumps(_load(doc))
