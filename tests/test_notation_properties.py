@@ -14,7 +14,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from domrec import games, notation
@@ -64,8 +64,25 @@ def assert_round_trips(record) -> None:
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 @settings(max_examples=4, **SETTINGS)
 @given(seed=SEEDS)
+@example(seed=107)  # horse-race-3-chain_draw=False: a seat the turn gave but the chain may not have
 def test_typed_form_reads_back_to_the_same_game(config, seed):
     assert_typed_form_reads_back(simulated(config, seed))
+
+
+def test_typed_writer_writes_a_seat_where_the_chain_may_have_ended_unwritten():
+    """Horse Race under ``chain_draw: false``, typed without the deal: after P3 leads 5-5 in
+    hand 5 the chain is P3's if P3 can play, but without the deal the reader also tries P1
+    (the engine's ``movers``), and both readings stay legal with different scores.  The writer
+    once left P3's seat out because the turn (``to_move``) was P3's, and the reader refused its
+    text ("may be P3's or P1's ... write its seat"); it now leaves a seat out only where the
+    engine names that seat alone, as the reader asks it."""
+    record = simulated(("horse-race", 3, {"chain_draw": False}, None), 107)
+    text = notation.dumps_typed(record, keep_deal=False)
+    hand5 = text.split("\nhand 5 ")[1].split("\n")
+    assert hand5[2].startswith("5-5 P3 5-2@5-5 "), hand5
+    game = next(notation.read_games(text, "typed.dgn"))
+    assert game.report.status == "valid", [p.text() for p in game.report.problems]
+    assert_typed_form_reads_back(record)
 
 
 def assert_typed_form_reads_back(record) -> None:
@@ -214,10 +231,18 @@ def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, 
     n, col = pick.choice(tokens)
     lines = text.split("\n")
     tile = "13-13@1,1" if name == "broadway" else "13-13@NS1" if name == "domino-roads" else "13-13"
+    before = lines[n][:col].split(" ")[-2] if col else None  # the word the tile now follows
     lines[n] = lines[n][:col] + tile + " " + lines[n][col:]
     game = next(notation.read_games("\n".join(lines)))
     assert game.report.status == "invalid"
     p = game.report.problems[0]
+    if before in {pl.seat for pl in record.players} and p.pointer.endswith("/seat"):
+        # Put right after a seat word, the tile is that seat's move (``W 13-13@NS1``), and where
+        # the seat may not move now the first rule it breaks is the turn's ("it is S's turn ...
+        # not W's"), whose field is the seat: reported at the seat, where that move starts, as a
+        # seat out of turn is anywhere (the tile is never reached).  That is what the scorer must
+        # look at: the seat now heads a move it did not make.
+        col -= len(before) + 1
     assert (p.line, p.column) == (n + 1, col + 1), (lines[n], p.text())
 
 
@@ -318,7 +343,16 @@ def _field_corruptions(doc: dict, i: int, j: int) -> list[tuple[dict, str, str]]
     move = doc["hands"][i]["moves"][j]
     seats = [p["seat"] for p in doc["players"]]
     state = state_before(doc, i, j)
-    out = [({**move, "seat": s}, "/seat", "SEAT") for s in seats if s != move["seat"]][:1]
+    if "exposed" in move:
+        # A Broadway exposure is out of turn by nature: no turn gives its seat, so another seat
+        # breaks no rule about whose turn it is, but one about the tile shown: the new seat does
+        # not hold it ("N does not hold 3-2 (it is in E's hand)"), or is the player to move, who
+        # simply plays a tile ("it is N's own turn ...", at /exposed in tests/games/test_broadway.py).
+        # The engine points at the exposed tile, as for any tile not held; its message names the
+        # real holder, which is what a scorer who wrote the wrong seat needs to read.
+        out = [({**move, "seat": s}, "/exposed", "!" + move["exposed"]) for s in seats if s != move["seat"]][:1]
+    else:
+        out = [({**move, "seat": s}, "/seat", "SEAT") for s in seats if s != move["seat"]][:1]
     held = [str(t) for t in state.holdings()[move["seat"]]] if hasattr(state, "holdings") else []
     if doc["game"] in ("competitive", "horse-race") and move.get("on") is not None:
         others = [t for t in held if t != move["play"] and T.tile(t) is not T.tile(move["on"])]
@@ -363,7 +397,23 @@ def test_a_corrupted_field_is_reported_at_its_text_as_in_json(config, seed, pick
     bad, field, text_of = pick.choice(options[1:] if len(options) > 1 and pick.random() < 0.8 else options)
     doc["hands"][i]["moves"][j] = bad
     report = validate(_load(doc))
+    if text_of == "SEAT" and _legal_at(doc, i, j):
+        # Another seat that may make this move there (Domino Roads: the roller's partner may
+        # play in the roller's turn): nothing is wrong at this move, and what the validator
+        # finds later (or nothing) is no field of it.  DGN must still say what JSON says.
+        game = next(notation.read_games(notation.dumps(_load(doc)), "c.dgn"))
+        assert [p.pointer for p in game.report.problems] == [p.pointer for p in report.problems]
+        return
     first = report.problems[0]
+    tile = next((k for k in ("play", "starter", "span", "block", "bridge") if k in bad), None)
+    if text_of == "SEAT" and tile is not None and first.pointer == f"/hands/{i}/moves/{j}/{tile}":
+        # The new seat may move there, so no turn is broken, but not with this tile: it does not
+        # hold it (Domino Roads, the roller's partner: "N does not hold 3-0: it is in S's
+        # stock"), or it is the player to move and may not place again (Castle Rock, the
+        # boneyard empty: the placer keeps the turn for its captures, "P2 has already placed a
+        # tile this turn").  The move is refused for its tile, at the tile, naming the seat, as
+        # a Broadway exposure given another seat is (above).
+        field, text_of = f"/{tile}", bad[tile]
     assert first.pointer == f"/hands/{i}/moves/{j}{field}", first.text()
     assert (first.hand, first.move) == (i + 1, j + 1)
     text = notation.dumps(_load(doc))
@@ -371,13 +421,54 @@ def test_a_corrupted_field_is_reported_at_its_text_as_in_json(config, seed, pick
     if text_of == "SEAT":
         column -= len(bad["seat"]) + 1
     else:
-        column += token.index(text_of) + (1 if text_of[0] in "@,/x" else 0)
+        column += token.index(text_of) + (1 if text_of[0] in "@,/x!" else 0)
     game = next(notation.read_games(text, "c.dgn"))
     p = game.report.problems[0]
     assert p.pointer == first.pointer and (p.line, p.column) == (line, column), (token, p.text())
+
+
+def _legal_at(doc: dict, i: int, j: int) -> bool:
+    """Whether move j of hand i of ``doc``, as it stands, is accepted where it is."""
+    try:
+        state_before(doc, i, j).apply(_load(doc).hands[i].moves[j])
+    except Exception:
+        return False
+    return True
 
 
 def _load(doc: dict):
     from domrec.reader import load_dict
 
     return load_dict(doc)
+
+
+def test_a_tile_put_after_a_seat_out_of_turn_is_reported_at_the_seat():
+    """The case of test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token that
+    hypothesis found (domino-roads, seed 62): ``W r1+6`` becomes ``W 13-13@NS1 r1+6``, a play
+    of W's while only S may play; the turn is refused at the seat, where that move starts."""
+    record = next(sim.simulate("domino-roads", 1, 62))
+    text = notation.dumps_typed(record)
+    assert "3-0@NS2 W r1+6" in text
+    line = text[:text.index("3-0@NS2 W r1+6")].count("\n") + 1
+    column = len(text[:text.index("3-0@NS2 W r1+6")].rsplit("\n", 1)[-1]) + len("3-0@NS2 ") + 1
+    game = next(notation.read_games(text.replace("3-0@NS2 W r1+6", "3-0@NS2 W 13-13@NS1 r1+6")))
+    p = game.report.problems[0]
+    assert p.pointer.endswith("/seat") and (p.line, p.column) == (line, column), p.text()
+    assert "it is S's turn" in p.text() and "not W" in p.text()
+
+
+def test_an_exposure_given_another_seat_is_reported_at_its_tile():
+    """The case of test_a_corrupted_field_is_reported_at_its_text_as_in_json that hypothesis found
+    (broadway, seed 14411): E's exposure of 3-2 given to N.  Nobody's turn gives an exposure's
+    seat, so the rule broken is the tile's (N does not hold it): at /exposed in JSON, at the tile
+    in DGN, naming its holder."""
+    doc = plain(simulated(("broadway", None, None, None), 14411))
+    move = doc["hands"][2]["moves"][7]
+    assert move["seat"] == "E" and move["exposed"] == "3-2"
+    doc["hands"][2]["moves"][7] = {**move, "seat": "N"}
+    first = validate(_load(doc)).problems[0]
+    assert first.pointer == "/hands/2/moves/7/exposed" and "(it is in E's hand)" in first.message
+    text = notation.dumps(_load(doc))
+    token, offset, line, column = move_tokens(text)[2][7]
+    p = next(notation.read_games(text, "c.dgn")).report.problems[0]
+    assert p.pointer == first.pointer and (p.line, p.column) == (line, column + 1), p.text()

@@ -47,7 +47,8 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
 
     Reading the text back gives the same game (:func:`read_games` infers what is left out);
     the property tests hold it to that.  A hand is written so only where the rules say who
-    moves: a seat is kept wherever the turn does not give it.
+    moves: a seat is kept wherever the engine does not name that seat alone as the one that
+    may move (``Game.movers``, the question the reader asks of a seatless move).
     """
     from domrec.game import Game
 
@@ -95,7 +96,14 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
             if not keep_deal and "draw" in md and md["draw"] is True and "boneyard" not in public:
                 md["draw"] = str(_drawn_tile(hand, n))
             text = _move_text(md, record.game)
-            free = move.seat in g.movers() if not seats else move.seat == g.to_move
+            # The reader gives a seatless move to one of the seats the engine says may move
+            # (``movers``), trying each where there are several (docs/notation.md, "Ends and
+            # seats worked out").  With ``seats`` the seat is left out only where that answer is
+            # this seat alone, so the reader has nothing to choose; the turn (``to_move``) is not
+            # enough: a Horse Race chain under ``chain_draw: false`` may have ended unwritten, and
+            # both readings may then be legal with different scores.
+            who = g.movers()
+            free = move.seat in who if not seats else who == [move.seat]
             if not free or "exposed" in md or md.get("penalty"):
                 text = f"{move.seat} {text}"
             g.push(attrs.evolve(move, draw=md["draw"]) if "draw" in md else move)
