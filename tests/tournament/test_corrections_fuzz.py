@@ -9,11 +9,12 @@ import random
 import attrs
 import pytest
 
+from domrec.record import Player
 from domrec.session import Session, requests_for
-from domrec.simulate import simulate
+from domrec.simulate import make_record, simulate
 from domrec.validate import validate
 
-from tournament.event.corrections import CorrectionRefused, correct, game_lines
+from tournament.event.corrections import CorrectionRefused, correct, game_lines, replayed
 
 GAMES = ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"]
 
@@ -46,3 +47,51 @@ def test_random_corrections_are_made_or_refused_in_one_line(game):
                 if fixed.session.over:
                     assert validate(fixed.session.record()).status == "valid"
     assert refused
+
+
+#: Four seats with names, as a table's game has them (the simulated games' seats).
+SEATS = tuple(Player(seat=s, name=n) for s, n in zip("NESW", ("Ana", "Bo", "Cy", "Di")))
+
+#: A Competitive hand typed with its deal, requests as a phone sends them, up to the last move: the
+#: hand ends blocked (every seat still holds a tile), and its end is not yet recorded.
+BLOCKED_DEAL_TYPED = [
+    "hand 1 lead W", "leaddraw N 4-4; E 6-4; S 4-1; W 6-5", "deal N 6-5 4-3 4-1 4-4 5-4 2-0 2-2",
+    "deal E 5-0 6-3 5-2 3-0 6-1 5-5 3-3", "deal S 6-0 6-2 5-1 4-2 3-1 6-6 2-1", "deal W 0-0 3-2 1-0 1-1 4-0 5-3 6-4",
+    "5-3", "5-1@5-3", "3-3@5-3", "4-1@5-1", "4-0@4-1", "3-1@3-3", "6-1@3-1", "6-5@6-1", "1-0@4-0", "2-1@1-0",
+    "5-2@2-1", "5-4@5-2", "6-4@5-4", "6-2@6-4", "5-0@6-5", "2-0@6-2", "0-0@2-0", "6-0@5-0", "3-0@0-0", "4-3@3-0",
+    "4-2@4-3", "6-3@6-0", "2-2@4-2", "3-2@6-3"]
+
+
+def _same_game(one: Session, other: Session) -> None:
+    """Two sessions hold the same game: the same hands' moves, totals, and the hand in play as open."""
+    assert [h.moves for h in one.record().hands] == [h.moves for h in other.record().hands]
+    assert one.game.totals == other.game.totals
+    assert (one.game.in_hand, one.game.hand_over, one.over) == (other.game.in_hand, other.game.hand_over, other.over)
+
+
+def _lines_record_the_game_again(session: Session) -> list[list[str]]:
+    """The lines view of ``session``, checked: its lines record the same game again, and a
+    correction that changes nothing of the game (a move's line typed again with another space)
+    is made, and leaves the game as it was."""
+    hands = game_lines(session)
+    _same_game(replayed(session.template, ["\n".join(h) for h in hands]), session)
+    last = hands[-1][-1]
+    fixed = correct(session, len(hands), len(hands[-1]), last.replace(" ", "  ", 1))
+    _same_game(fixed.session, session)
+    return hands
+
+
+def test_a_blocked_hand_not_yet_closed_whose_deal_was_typed_is_listed_in_order():
+    """The hand ended blocked and its end is not recorded yet: its lines are the hand line, its
+    deal, then its moves, with no ``end`` before them (there was one, so every correction of the
+    game was refused: the replay of the listed lines closed the hand before its first move)."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    session = Session(template, BLOCKED_DEAL_TYPED)
+    assert session.game.in_hand and session.game.hand_over
+    assert all(session.game.state.holdings().values())  # blocked: nobody went out
+    hands = _lines_record_the_game_again(session)
+    assert [x.split()[0] for x in hands[0][:6]] == ["hand", "leaddraw", "deal", "deal", "deal", "deal"]
+    assert not any(x.split()[0] in ("left", "end") for x in hands[0])
+    moves = hands[0][6:]  # one line a move, every pass written
+    assert len(moves) == len(session.record().hands[0].moves)
+    assert [x.split()[1] for x in moves if x.split()[1] != "-"] == BLOCKED_DEAL_TYPED[6:]

@@ -91,7 +91,9 @@ def game_lines(session: Session) -> list[list[str]]:
         if last.deal is not None and last.deal.hands:  # its deal typed: kept, the hand is not over
             typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True)
             block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
-            parts = [x for x in block if x.startswith("{") or x.split()[0] in PARTS]
+            # Its deal's parts only: a hand whose moves are over (blocked, or a domino) is written
+            # with its ``end`` too, which would come before the moves here, where no hand is over yet.
+            parts = [x for x in block if (x.startswith("{") or x.split()[0] in PARTS) and not _is_end(x)]
             out[-1] = parts + out[-1][len([x for x in out[-1] if x.startswith("{") or x.split()[0] in PARTS]):]
     return out
 
