@@ -34,7 +34,8 @@ def _passes_before_exposures(moves: tuple) -> set[int]:
     return out
 
 
-def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats: bool = True) -> str:
+def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats: bool = True,
+                in_play: bool = False) -> str:
     """``record`` as a person would type it: moves without the seats the turn gives, no
     claims, and either the deal without the forced passes (``keep_deal``) or, without the
     deal, the tiles each seat still held at the end (``left``) and every pass written.
@@ -48,6 +49,12 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
     Reading the text back gives the same game (:func:`read_games` infers what is left out);
     the property tests hold it to that.  A hand is written so only where the rules say who
     moves: a seat is kept wherever the turn does not give it.
+
+    With ``in_play``, the record's last hand is a hand still in play (a table's game before the
+    hand is closed), written as it stands: its moves without the closing they may have reached
+    (no ``left``, no ``end``), as the table has recorded it.  Such a hand's deal is not known
+    until its ``left`` is typed, so the writer has no tiles left to tell: the replay knows no
+    holdings, and a closing written from them (every seat holding nothing) is refused.
     """
     from domrec.game import Game
 
@@ -103,7 +110,7 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
         for k in range(0, len(words), 8):
             lines.append(" ".join(words[k:k + 8]))
         held = None
-        ended = _ended(states, i)
+        ended = _ended(states, i) and not (in_play and i == len(record.hands) - 1)
         if not keep_deal:
             held = _held_at_end(states, i)
             if held is not None and ended:

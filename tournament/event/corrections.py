@@ -65,8 +65,13 @@ def game_lines(session: Session) -> list[list[str]]:
     # A hand still in play with nothing of its deal typed has no deal the writer could start.
     bare = last.deal is None and not last.score_sheet
     shown = record.hands[:-1] if bare else record.hands
+    # The hand in play (or over, not yet closed) is written as it stands, without the closing its
+    # moves may have reached: until its ``left`` is typed its deal is not known, and a closing
+    # written without it is no closing at all (the writer's own replay refuses it).
+    in_play = session.game.in_hand and not bare
     try:
-        typed = dumps_typed(attrs.evolve(record, result=None, hands=shown), keep_deal=False) if shown else ""
+        typed = dumps_typed(attrs.evolve(record, result=None, hands=shown), keep_deal=False,
+                            in_play=in_play) if shown else ""
     except DomrecError as e:  # a game the writer cannot write: said in one line, never a crash
         raise CorrectionRefused(f"this game cannot be written line by line ({e}); correct its result "
                                 f"instead") from None
@@ -86,15 +91,13 @@ def game_lines(session: Session) -> list[list[str]]:
                 (after if after or _is_end(line) else before).append(line)
         moves = [f"{m.seat} {_word(move_to_dict(m), record.game)}" for m in hand.moves]
         out.append(before + moves + after)
-    if session.game.in_hand and out:  # the hand in play (or over, not yet closed) stays open
-        out[-1] = [x for x in out[-1] if not _is_end(x)]
-        if last.deal is not None and last.deal.hands:  # its deal typed: kept, the hand is not over
-            typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True)
-            block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
-            # Its deal's parts only: a hand whose moves are over (blocked, or a domino) is written
-            # with its ``end`` too, which would come before the moves here, where no hand is over yet.
-            parts = [x for x in block if (x.startswith("{") or x.split()[0] in PARTS) and not _is_end(x)]
-            out[-1] = parts + out[-1][len([x for x in out[-1] if x.startswith("{") or x.split()[0] in PARTS]):]
+    if in_play and last.deal is not None and last.deal.hands:  # the hand in play's deal typed: kept
+        typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True, in_play=True)
+        block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
+        # Its deal's parts only: the ``end`` of a hand whose moves are over (blocked, or a domino)
+        # would come before the moves here (the writer leaves it out of a hand in play; never taken).
+        parts = [x for x in block if (x.startswith("{") or x.split()[0] in PARTS) and not _is_end(x)]
+        out[-1] = parts + out[-1][len([x for x in out[-1] if x.startswith("{") or x.split()[0] in PARTS]):]
     return out
 
 
