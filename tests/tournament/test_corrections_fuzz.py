@@ -140,3 +140,17 @@ def test_every_hand_over_and_not_yet_closed_is_listed_as_it_stands(game):
                 _lines_record_the_game_again(session)
                 seen += 1
     assert seen
+
+
+def test_a_game_ended_on_time_stays_ended_through_a_correction():
+    """The clock stopped the game after its hand (``time``): the lines view lists that call after
+    the hand's lines, so a correction keeps the game over (it lost it: a correction of such a game
+    reopened it, and one of a confirmed game was refused as leaving it in play); removing the
+    line takes the call back."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    session = Session(template, [*BLOCKED_DEAL_TYPED, "end", "time"])
+    assert session.over and session.game.ended == "time"
+    hands = _lines_record_the_game_again(session)
+    assert hands[-1][-2:] == ["end", "time"]
+    fixed = correct(session, 1, len(hands[-1]), "")
+    assert not fixed.session.over and fixed.session.game.totals == session.game.totals

@@ -57,7 +57,8 @@ class Corrected:
 def game_lines(session: Session) -> list[list[str]]:
     """The table's game hand by hand, each hand as the lines that record it again: its ``hand``
     line, its public parts (a row, the piles…), one line a move (seat and word, every pass
-    written), then ``left`` and ``end`` where the hand was closed."""
+    written), then ``left`` and ``end`` where the hand was closed; ``time`` after the last hand of
+    a game the clock ended."""
     record = session.record()
     if not record.hands:
         return []
@@ -98,6 +99,11 @@ def game_lines(session: Session) -> list[list[str]]:
         # would come before the moves here (the writer leaves it out of a hand in play; never taken).
         parts = [x for x in block if (x.startswith("{") or x.split()[0] in PARTS) and not _is_end(x)]
         out[-1] = parts + out[-1][len([x for x in out[-1] if x.startswith("{") or x.split()[0] in PARTS]):]
+    if record.ended == "time" and out:
+        # The game ended on the clock after its last hand (a header tag in DGN, which is not listed):
+        # listed as the table typed it, so that a correction keeps the game over (or, removed,
+        # takes the call back).
+        out[-1].append("time")
     return out
 
 
