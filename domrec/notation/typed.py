@@ -110,10 +110,14 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
         for k in range(0, len(words), 8):
             lines.append(" ".join(words[k:k + 8]))
         held = None
-        ended = _ended(states, i) and not (in_play and i == len(record.hands) - 1)
+        last = i == len(record.hands) - 1
+        ended = _ended(states, i) and not (in_play and last)
+        # The last hand may stop before it is over (kept as it is): without the deal, the tiles
+        # each seat still holds are what tells its deal, as a text ending there gives them.
+        stopped = last and not in_play and not ended and hand.deal is not None and bool(hand.deal.hands)
         if not keep_deal:
             held = _held_at_end(states, i)
-            if held is not None and ended:
+            if held is not None and (ended or stopped):
                 parts = [f"{s} {' '.join(str(t) for t in ts) or '-'}" for s, ts in held.items() if ts]
                 if parts:
                     lines.append("left " + "; ".join(parts))

@@ -9,6 +9,7 @@ import random
 import attrs
 import pytest
 
+from domrec import notation
 from domrec.record import Player
 from domrec.session import Session, requests_for
 from domrec.simulate import make_record, simulate
@@ -154,3 +155,23 @@ def test_a_game_ended_on_time_stays_ended_through_a_correction():
     assert hands[-1][-2:] == ["end", "time"]
     fixed = correct(session, 1, len(hands[-1]), "")
     assert not fixed.session.over and fixed.session.game.totals == session.game.totals
+
+
+def test_a_last_hand_kept_as_it_is_stays_closed_through_a_correction():
+    """The table closed its hand before it was over (``end`` typed mid-hand: kept as it is): the
+    lines view lists that hand with the tiles each seat still held and its ``end``, so a
+    correction leaves it closed, with its deal (without them the hand came back in play, and,
+    its deal typed or not, nothing of it said what was held).  The same with the deal not typed
+    (the hand given by its ``left``); and the typed text of the game keeps the hand's deal."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    typed = Session(template, [*BLOCKED_DEAL_TYPED[:14], "end"])
+    assert not typed.game.in_hand and not typed.record().hands[0].result
+    hands = _lines_record_the_game_again(typed)
+    assert hands[0][-1] == "end" and hands[0][-2].startswith("left ")
+    held = {s: sorted(ts) for s, ts in typed.record().hands[0].deal.hands.items()}
+    untyped = Session(template, ["\n".join(hands[0])])
+    assert not untyped.game.in_hand
+    assert {s: sorted(ts) for s, ts in untyped.record().hands[0].deal.hands.items()} == held
+    _lines_record_the_game_again(untyped)
+    back = notation.loads(notation.dumps_typed(untyped.record(), keep_deal=False))
+    assert {s: sorted(ts) for s, ts in back.hands[0].deal.hands.items()} == held
