@@ -113,8 +113,10 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
         last = i == len(record.hands) - 1
         ended = _ended(states, i) and not (in_play and last)
         # The last hand may stop before it is over (kept as it is): without the deal, the tiles
-        # each seat still holds are what tells its deal, as a text ending there gives them.
-        stopped = last and not in_play and not ended and hand.deal is not None and bool(hand.deal.hands)
+        # each seat still holds are what tells its deal, as a text ending there gives them (once
+        # a move is made: before the first, ``left`` has no hand being played to end).
+        stopped = (last and not in_play and not ended and bool(hand.moves) and hand.deal is not None
+                   and bool(hand.deal.hands))
         if not keep_deal:
             held = _held_at_end(states, i)
             if held is not None and (ended or stopped):

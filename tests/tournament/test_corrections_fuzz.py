@@ -175,3 +175,19 @@ def test_a_last_hand_kept_as_it_is_stays_closed_through_a_correction():
     _lines_record_the_game_again(untyped)
     back = notation.loads(notation.dumps_typed(untyped.record(), keep_deal=False))
     assert {s: sorted(ts) for s, ts in back.hands[0].deal.hands.items()} == held
+
+
+
+def test_a_last_hand_closed_before_its_first_move_is_listed_and_corrected():
+    """A hand closed right after its deal was typed (``end`` before any move): its lines are its
+    hand line and public parts, as before, and a correction is made (listing its ``left`` and
+    ``end`` made every correction of the game refused: ``left`` ends a hand being played, and
+    ``end`` right after a hand line is a hand's score).  Replayed, the hand waits for its deal
+    again: nothing of it was played."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    session = Session(template, [*BLOCKED_DEAL_TYPED[:6], "end"])
+    assert not session.game.in_hand and not session.record().hands[0].moves
+    hands = game_lines(session)
+    assert hands == [BLOCKED_DEAL_TYPED[:2]]
+    fixed = correct(session, 1, 1, "hand 1  lead W")
+    assert not fixed.session.game.in_hand and fixed.session.game.totals == session.game.totals

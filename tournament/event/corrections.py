@@ -99,9 +99,11 @@ def game_lines(session: Session) -> list[list[str]]:
         # would come before the moves here (the writer leaves it out of a hand in play; never taken).
         parts = [x for x in block if (x.startswith("{") or x.split()[0] in PARTS) and not _is_end(x)]
         out[-1] = parts + out[-1][len([x for x in out[-1] if x.startswith("{") or x.split()[0] in PARTS]):]
-    if out and not session.game.in_hand and not any(x.split()[0] == "end" for x in out[-1]):
+    if out and not session.game.in_hand and last.moves and not any(x.split()[0] == "end" for x in out[-1]):
         # The last hand closed before it was over (kept as it is, its ``end`` typed mid-hand): a
         # text may stop there, but replayed without its ``end`` the hand would be in play again.
+        # (Closed before its first move, it is listed as before, without: its lines hold no deal
+        # that ``end`` could close, and ``end`` right after a hand line is a hand's score.)
         out[-1].append("end")
     if record.ended == "time" and out:
         # The game ended on the clock after its last hand (a header tag in DGN, which is not listed):
