@@ -172,7 +172,9 @@ def _held_at_end(states: dict[int, Any], index: int) -> dict[str, list] | None:
 def _drawn_tile(hand: Any, n: int) -> str:
     """The tile the ``draw: true`` of move ``n`` (0-based) takes, from the boneyard's order.
 
+    Where the order is given, every draw takes the boneyard's next tile, a draw that names its
+    tile too (the engines refuse any other): so every draw before this one counts, named or not.
     Found by position, never by identity: equal moves may be one shared value (the reader
     keeps one object for a move written the same way again, see :mod:`domrec.shape`)."""
-    draws = sum(1 for m in hand.moves[:n] if type(m).__name__ == "Draw" and m.draw is True)
+    draws = sum(1 for m in hand.moves[:n] if type(m).__name__ == "Draw")
     return hand.deal.boneyard[draws]

@@ -177,6 +177,25 @@ def test_a_last_hand_kept_as_it_is_stays_closed_through_a_correction():
     assert {s: sorted(ts) for s, ts in back.hands[0].deal.hands.items()} == held
 
 
+#: A Horse Race hand with its deal and boneyard order typed, where the table names some draws'
+#: tiles (``+5-4``) and not others (``+``: the boneyard's next tile).
+DRAWS_NAMED_AND_NOT = [
+    "hand 1 lead P4", "deal P1 5-5 4-1 6-1 2-1 1-1", "deal P2 3-1 1-0 6-6 4-2 6-4", "deal P3 6-2 5-1 6-5 5-3 6-0",
+    "deal P4 3-3 4-3 3-0 4-4 5-0", "boneyard 5-4 2-0 2-2 0-0 5-2 4-0 6-3 3-2", "5-0", "3-0@5-0", "5-5@5-0", "+5-4",
+    "5-4@5-5", "4-2@5-4", "3-1@3-0", "P3 6-2@4-2", "P4 +2-0", "+"]
+
+
+def test_draws_named_and_not_in_one_hand_are_written_with_their_tiles():
+    """Without the deal each draw is written with its tile; a draw that did not name it takes the
+    boneyard's next tile, counting the draws before it that named theirs (only the unnamed ones
+    were counted: the third draw here was written as the first's 5-4, and the writer refused the
+    game, so the lines view and every correction of it were refused)."""
+    session = Session(make_record("horse-race", 4), DRAWS_NAMED_AND_NOT)
+    draws = [x for x in _lines_record_the_game_again(session)[0] if x.split()[1].startswith("+")]
+    assert draws == ["P1 +5-4", "P4 +2-0", "P4 +"]  # as recorded: the lines keep the boneyard's order
+    typed = notation.dumps_typed(session.record(), keep_deal=False, in_play=True)
+    assert [w for w in typed.split() if w.startswith("+")] == ["+5-4", "+2-0", "+2-2"]
+
 
 def test_a_last_hand_closed_before_its_first_move_is_listed_and_corrected():
     """A hand closed right after its deal was typed (``end`` before any move): its lines are its
