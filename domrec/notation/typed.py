@@ -34,7 +34,8 @@ def _passes_before_exposures(moves: tuple) -> set[int]:
     return out
 
 
-def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats: bool = True) -> str:
+def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats: bool = True,
+                in_play: bool = False) -> str:
     """``record`` as a person would type it: moves without the seats the turn gives, no
     claims, and either the deal without the forced passes (``keep_deal``) or, without the
     deal, the tiles each seat still held at the end (``left``) and every pass written.
@@ -49,6 +50,12 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
     the property tests hold it to that.  A hand is written so only where the rules say who
     moves: a seat is kept wherever the engine does not name that seat alone as the one that
     may move (``Game.movers``, the question the reader asks of a seatless move).
+
+    With ``in_play``, the record's last hand is a hand still in play (a table's game before the
+    hand is closed), written as it stands: its moves without the closing they may have reached
+    (no ``left``, no ``end``), as the table has recorded it.  Such a hand's deal is not known
+    until its ``left`` is typed, so the writer has no tiles left to tell: the replay knows no
+    holdings, and a closing written from them (every seat holding nothing) is refused.
     """
     from domrec.game import Game
 
@@ -111,10 +118,16 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
         for k in range(0, len(words), 8):
             lines.append(" ".join(words[k:k + 8]))
         held = None
-        ended = _ended(states, i)
+        last = i == len(record.hands) - 1
+        ended = _ended(states, i) and not (in_play and last)
+        # The last hand may stop before it is over (kept as it is): without the deal, the tiles
+        # each seat still holds are what tells its deal, as a text ending there gives them (once
+        # a move is made: before the first, ``left`` has no hand being played to end).
+        stopped = (last and not in_play and not ended and bool(hand.moves) and hand.deal is not None
+                   and bool(hand.deal.hands))
         if not keep_deal:
             held = _held_at_end(states, i)
-            if held is not None and ended:
+            if held is not None and (ended or stopped):
                 parts = [f"{s} {' '.join(str(t) for t in ts) or '-'}" for s, ts in held.items() if ts]
                 if parts:
                     lines.append("left " + "; ".join(parts))
@@ -167,7 +180,9 @@ def _held_at_end(states: dict[int, Any], index: int) -> dict[str, list] | None:
 def _drawn_tile(hand: Any, n: int) -> str:
     """The tile the ``draw: true`` of move ``n`` (0-based) takes, from the boneyard's order.
 
+    Where the order is given, every draw takes the boneyard's next tile, a draw that names its
+    tile too (the engines refuse any other): so every draw before this one counts, named or not.
     Found by position, never by identity: equal moves may be one shared value (the reader
     keeps one object for a move written the same way again, see :mod:`domrec.shape`)."""
-    draws = sum(1 for m in hand.moves[:n] if type(m).__name__ == "Draw" and m.draw is True)
+    draws = sum(1 for m in hand.moves[:n] if type(m).__name__ == "Draw")
     return hand.deal.boneyard[draws]

@@ -9,11 +9,13 @@ import random
 import attrs
 import pytest
 
+from domrec import notation
+from domrec.record import Draw, Player
 from domrec.session import Session, requests_for
-from domrec.simulate import simulate
+from domrec.simulate import make_record, simulate
 from domrec.validate import validate
 
-from tournament.event.corrections import CorrectionRefused, correct, game_lines
+from tournament.event.corrections import CorrectionRefused, correct, game_lines, replayed
 
 GAMES = ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"]
 
@@ -46,3 +48,192 @@ def test_random_corrections_are_made_or_refused_in_one_line(game):
                 if fixed.session.over:
                     assert validate(fixed.session.record()).status == "valid"
     assert refused
+
+
+#: Four seats with names, as a table's game has them (the simulated games' seats).
+SEATS = tuple(Player(seat=s, name=n) for s, n in zip("NESW", ("Ana", "Bo", "Cy", "Di")))
+
+#: A Competitive hand typed with its deal, requests as a phone sends them, up to the last move: the
+#: hand ends blocked (every seat still holds a tile), and its end is not yet recorded.
+BLOCKED_DEAL_TYPED = [
+    "hand 1 lead W", "leaddraw N 4-4; E 6-4; S 4-1; W 6-5", "deal N 6-5 4-3 4-1 4-4 5-4 2-0 2-2",
+    "deal E 5-0 6-3 5-2 3-0 6-1 5-5 3-3", "deal S 6-0 6-2 5-1 4-2 3-1 6-6 2-1", "deal W 0-0 3-2 1-0 1-1 4-0 5-3 6-4",
+    "5-3", "5-1@5-3", "3-3@5-3", "4-1@5-1", "4-0@4-1", "3-1@3-3", "6-1@3-1", "6-5@6-1", "1-0@4-0", "2-1@1-0",
+    "5-2@2-1", "5-4@5-2", "6-4@5-4", "6-2@6-4", "5-0@6-5", "2-0@6-2", "0-0@2-0", "6-0@5-0", "3-0@0-0", "4-3@3-0",
+    "4-2@4-3", "6-3@6-0", "2-2@4-2", "3-2@6-3"]
+
+
+def _moves(session: Session) -> list[list]:
+    """Each hand's moves, a draw of the boneyard's next tile (``+``) with that tile named: the
+    lines of a hand without the boneyard's order name it."""
+    out = []
+    for hand in session.record().hands:
+        moves, drawn = [], 0
+        for m in hand.moves:
+            if isinstance(m, Draw):
+                m = attrs.evolve(m, draw=hand.deal.boneyard[drawn] if m.draw is True else m.draw)
+                drawn += 1
+            moves.append(m)
+        out.append(moves)
+    return out
+
+
+def _same_game(one: Session, other: Session) -> None:
+    """Two sessions hold the same game: the same hands' moves, totals, and the hand in play as open."""
+    assert _moves(one) == _moves(other)
+    assert one.game.totals == other.game.totals
+    assert (one.game.in_hand, one.game.hand_over, one.over) == (other.game.in_hand, other.game.hand_over, other.over)
+
+
+def _lines_record_the_game_again(session: Session) -> list[list[str]]:
+    """The lines view of ``session``, checked: its lines record the same game again, and a
+    correction that changes nothing of the game (a move's line typed again with another space)
+    is made, and leaves the game as it was."""
+    hands = game_lines(session)
+    _same_game(replayed(session.template, ["\n".join(h) for h in hands]), session)
+    n = max(k for k, x in enumerate(hands[-1], 1) if " " in x)  # the last hand's last line of two words or more
+    fixed = correct(session, len(hands), n, hands[-1][n - 1].replace(" ", "  ", 1))
+    _same_game(fixed.session, session)
+    return hands
+
+
+def test_a_blocked_hand_not_yet_closed_whose_deal_was_typed_is_listed_in_order():
+    """The hand ended blocked and its end is not recorded yet: its lines are the hand line, its
+    deal, then its moves, with no ``end`` before them (there was one, so every correction of the
+    game was refused: the replay of the listed lines closed the hand before its first move)."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    session = Session(template, BLOCKED_DEAL_TYPED)
+    assert session.game.in_hand and session.game.hand_over
+    assert all(session.game.state.holdings().values())  # blocked: nobody went out
+    hands = _lines_record_the_game_again(session)
+    assert [x.split()[0] for x in hands[0][:6]] == ["hand", "leaddraw", "deal", "deal", "deal", "deal"]
+    assert not any(x.split()[0] in ("left", "end") for x in hands[0])
+    moves = hands[0][6:]  # one line a move, every pass written
+    assert len(moves) == len(session.record().hands[0].moves)
+    assert [x.split()[1] for x in moves if x.split()[1] != "-"] == BLOCKED_DEAL_TYPED[6:]
+
+
+#: A Horse Race hand typed without its deal (its public boneyard only), up to the move that wins it:
+#: W goes out (a domino), and the tiles the others hold (``left``) are not typed yet.
+WON_BEFORE_LEFT = [
+    "hand 1 lead S", "boneyard 1-0 3-1 3-2 6-3 5-4 3-3 5-0 6-1", "6-0", "2-0@6-0", "6-4@6-0", "4-4@6-4",
+    "5-2@2-0", "4-2@4-4", "4-3@4-4", "5-5@5-2", "5-1@5-5", "2-1@4-2", "4-1@5-1", "3-0@4-3", "6-5@5-5", "4-0@4-4",
+    "5-3@5-5"]
+
+
+def test_a_horse_race_hand_just_won_before_its_left_lines_is_listed_as_it_stands():
+    """The hand is won and its ``left`` lines are not typed yet, so its deal is not known: it is
+    listed as it stands (its public parts, its moves, no closing), and corrections are made.  The
+    writer used to close it as a finished record's hand, with the tiles left by a replay that knew
+    no holdings (every seat holding nothing), and its own check refused that: the lines view and
+    every correction of the game were refused."""
+    template = attrs.evolve(make_record("horse-race", 4), players=SEATS)
+    session = Session(template, WON_BEFORE_LEFT)
+    assert session.game.in_hand and session.game.hand_over and not session.game.deal_known
+    hands = _lines_record_the_game_again(session)
+    assert hands[0][:2] == WON_BEFORE_LEFT[:2]
+    assert [x.split()[1] for x in hands[0][2:]] == WON_BEFORE_LEFT[2:]
+    # The table then types what was left, and the hand is closed as it would have been.
+    session.take("left N 6-6 0-0; E 2-2; S 6-2 1-1")
+    assert not session.game.in_hand
+    _lines_record_the_game_again(session)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_hand_over_and_not_yet_closed_is_listed_as_it_stands(game):
+    """Wherever a simulated game's hand is over and its closing (``left``, ``end``, ``y``) not yet
+    recorded, with and without its deal typed, the lines view lists it so that its lines record
+    the game again, and a correction that changes nothing of the game is made.  (Where the two
+    tests above came from: these points are a few requests of a whole game, which the random
+    cuts above seldom hit.)"""
+    seen = 0
+    for k, record in enumerate(simulate(game, 2, 21)):
+        template = attrs.evolve(record, hands=(), result=None)
+        session = Session(template)
+        for text in requests_for(record, keep_deal=bool(k % 2)):
+            session.take(text)
+            if session.game.in_hand and session.game.hand_over:
+                _lines_record_the_game_again(session)
+                seen += 1
+    assert seen
+
+
+def test_a_game_ended_on_time_stays_ended_through_a_correction():
+    """The clock stopped the game after its hand (``time``): the lines view lists that call after
+    the hand's lines, so a correction keeps the game over (it lost it: a correction of such a game
+    reopened it, and one of a confirmed game was refused as leaving it in play); removing the
+    line takes the call back."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    session = Session(template, [*BLOCKED_DEAL_TYPED, "end", "time"])
+    assert session.over and session.game.ended == "time"
+    hands = _lines_record_the_game_again(session)
+    assert hands[-1][-2:] == ["end", "time"]
+    fixed = correct(session, 1, len(hands[-1]), "")
+    assert not fixed.session.over and fixed.session.game.totals == session.game.totals
+
+
+def test_a_last_hand_kept_as_it_is_stays_closed_through_a_correction():
+    """The table closed its hand before it was over (``end`` typed mid-hand: kept as it is): the
+    lines view lists that hand with the tiles each seat still held and its ``end``, so a
+    correction leaves it closed, with its deal (without them the hand came back in play, and,
+    its deal typed or not, nothing of it said what was held).  The same with the deal not typed
+    (the hand given by its ``left``); and the typed text of the game keeps the hand's deal."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    typed = Session(template, [*BLOCKED_DEAL_TYPED[:14], "end"])
+    assert not typed.game.in_hand and not typed.record().hands[0].result
+    hands = _lines_record_the_game_again(typed)
+    assert hands[0][-1] == "end" and hands[0][-2].startswith("left ")
+    held = {s: sorted(ts) for s, ts in typed.record().hands[0].deal.hands.items()}
+    untyped = Session(template, ["\n".join(hands[0])])
+    assert not untyped.game.in_hand
+    assert {s: sorted(ts) for s, ts in untyped.record().hands[0].deal.hands.items()} == held
+    _lines_record_the_game_again(untyped)
+    back = notation.loads(notation.dumps_typed(untyped.record(), keep_deal=False))
+    assert {s: sorted(ts) for s, ts in back.hands[0].deal.hands.items()} == held
+
+
+#: A Horse Race hand with its deal and boneyard order typed, where the table names some draws'
+#: tiles (``+5-4``) and not others (``+``: the boneyard's next tile).
+DRAWS_NAMED_AND_NOT = [
+    "hand 1 lead P4", "deal P1 5-5 4-1 6-1 2-1 1-1", "deal P2 3-1 1-0 6-6 4-2 6-4", "deal P3 6-2 5-1 6-5 5-3 6-0",
+    "deal P4 3-3 4-3 3-0 4-4 5-0", "boneyard 5-4 2-0 2-2 0-0 5-2 4-0 6-3 3-2", "5-0", "3-0@5-0", "5-5@5-0", "+5-4",
+    "5-4@5-5", "4-2@5-4", "3-1@3-0", "P3 6-2@4-2", "P4 +2-0", "+"]
+
+
+def test_draws_named_and_not_in_one_hand_are_written_with_their_tiles():
+    """Without the deal each draw is written with its tile; a draw that did not name it takes the
+    boneyard's next tile, counting the draws before it that named theirs (only the unnamed ones
+    were counted: the third draw here was written as the first's 5-4, and the writer refused the
+    game, so the lines view and every correction of it were refused)."""
+    session = Session(make_record("horse-race", 4), DRAWS_NAMED_AND_NOT)
+    draws = [x for x in _lines_record_the_game_again(session)[0] if x.split()[1].startswith("+")]
+    assert draws == ["P1 +5-4", "P4 +2-0", "P4 +"]  # as recorded: the lines keep the boneyard's order
+    typed = notation.dumps_typed(session.record(), keep_deal=False, in_play=True)
+    assert [w for w in typed.split() if w.startswith("+")] == ["+5-4", "+2-0", "+2-2"]
+
+
+def test_a_last_hand_closed_before_its_first_move_is_listed_and_corrected():
+    """A hand closed right after its deal was typed (``end`` before any move): its lines are its
+    hand line and public parts, as before, and a correction is made (listing its ``left`` and
+    ``end`` made every correction of the game refused: ``left`` ends a hand being played, and
+    ``end`` right after a hand line is a hand's score).  Replayed, the hand waits for its deal
+    again: nothing of it was played."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    session = Session(template, [*BLOCKED_DEAL_TYPED[:6], "end"])
+    assert not session.game.in_hand and not session.record().hands[0].moves
+    hands = game_lines(session)
+    assert hands == [BLOCKED_DEAL_TYPED[:2]]
+    fixed = correct(session, 1, 1, "hand 1  lead W")
+    assert not fixed.session.game.in_hand and fixed.session.game.totals == session.game.totals
+
+
+def test_a_closed_hand_with_draws_named_and_not_is_listed_with_their_tiles():
+    """A closed hand whose draws name their tile and not (``+``) is listed without the boneyard's
+    order (as the writer leaves it out once a draw names its tile): its ``+`` draws are listed
+    with the tile they took (they were listed as ``+``, which nothing in the lines could give a
+    tile to: the lines view's replay, so every correction of the game, was refused)."""
+    session = Session(make_record("horse-race", 4), [*DRAWS_NAMED_AND_NOT, "end"])
+    assert not session.game.in_hand
+    hands = _lines_record_the_game_again(session)
+    assert not any(x.startswith("boneyard") for x in hands[0])
+    assert [x for x in hands[0] if x.split()[-1].startswith("+")] == ["P1 +5-4", "P4 +2-0", "P4 +2-2"]

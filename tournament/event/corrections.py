@@ -27,8 +27,8 @@ from typing import Sequence
 import attrs
 
 from domrec.errors import DomrecError
-from domrec.notation.typed import dumps_typed
-from domrec.record import move_to_dict
+from domrec.notation.typed import _drawn_tile, dumps_typed
+from domrec.record import Hand, move_to_dict
 from domrec.notation.writer import _move_text as _word
 from domrec.session import PARTS, RequestRefused, Session
 
@@ -57,7 +57,8 @@ class Corrected:
 def game_lines(session: Session) -> list[list[str]]:
     """The table's game hand by hand, each hand as the lines that record it again: its ``hand``
     line, its public parts (a row, the piles…), one line a move (seat and word, every pass
-    written), then ``left`` and ``end`` where the hand was closed."""
+    written), then ``left`` and ``end`` where the hand was closed; ``time`` after the last hand of
+    a game the clock ended."""
     record = session.record()
     if not record.hands:
         return []
@@ -65,8 +66,13 @@ def game_lines(session: Session) -> list[list[str]]:
     # A hand still in play with nothing of its deal typed has no deal the writer could start.
     bare = last.deal is None and not last.score_sheet
     shown = record.hands[:-1] if bare else record.hands
+    # The hand in play (or over, not yet closed) is written as it stands, without the closing its
+    # moves may have reached: until its ``left`` is typed its deal is not known, and a closing
+    # written without it is no closing at all (the writer's own replay refuses it).
+    in_play = session.game.in_hand and not bare
     try:
-        typed = dumps_typed(attrs.evolve(record, result=None, hands=shown), keep_deal=False) if shown else ""
+        typed = dumps_typed(attrs.evolve(record, result=None, hands=shown), keep_deal=False,
+                            in_play=in_play) if shown else ""
     except DomrecError as e:  # a game the writer cannot write: said in one line, never a crash
         raise CorrectionRefused(f"this game cannot be written line by line ({e}); correct its result "
                                 f"instead") from None
@@ -77,6 +83,12 @@ def game_lines(session: Session) -> list[list[str]]:
             blocks.append(lines)
     if bare:
         blocks.append([f"hand {len(record.hands)}" + (f" lead {last.leader}" if last.leader is not None else "")])
+    if in_play and last.deal is not None and last.deal.hands:  # the hand in play's deal typed: kept
+        typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True, in_play=True)
+        block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
+        # Its deal's parts only: the ``end`` of a hand whose moves are over (blocked, or a domino)
+        # would come before the moves here (the writer leaves it out of a hand in play; never taken).
+        blocks[-1] = [x for x in block if (x.startswith("{") or x.split()[0] in PARTS) and not _is_end(x)]
     out = []
     for lines, hand in zip(blocks, record.hands):
         before: list[str] = []
@@ -84,16 +96,31 @@ def game_lines(session: Session) -> list[list[str]]:
         for line in lines:
             if line.startswith("{") or line.split()[0] in PARTS:
                 (after if after or _is_end(line) else before).append(line)
-        moves = [f"{m.seat} {_word(move_to_dict(m), record.game)}" for m in hand.moves]
+        listed = any(x.split()[0] == "boneyard" for x in lines)
+        moves = [f"{m.seat} {_word(_move_data(hand, n, listed), record.game)}" for n, m in enumerate(hand.moves)]
         out.append(before + moves + after)
-    if session.game.in_hand and out:  # the hand in play (or over, not yet closed) stays open
-        out[-1] = [x for x in out[-1] if not _is_end(x)]
-        if last.deal is not None and last.deal.hands:  # its deal typed: kept, the hand is not over
-            typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True)
-            block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
-            parts = [x for x in block if x.startswith("{") or x.split()[0] in PARTS]
-            out[-1] = parts + out[-1][len([x for x in out[-1] if x.startswith("{") or x.split()[0] in PARTS]):]
+    if out and not session.game.in_hand and last.moves and not any(x.split()[0] == "end" for x in out[-1]):
+        # The last hand closed before it was over (kept as it is, its ``end`` typed mid-hand): a
+        # text may stop there, but replayed without its ``end`` the hand would be in play again.
+        # (Closed before its first move, it is listed as before, without: its lines hold no deal
+        # that ``end`` could close, and ``end`` right after a hand line is a hand's score.)
+        out[-1].append("end")
+    if record.ended == "time" and out:
+        # The game ended on the clock after its last hand (a header tag in DGN, which is not listed):
+        # listed as the table typed it, so that a correction keeps the game over (or, removed,
+        # takes the call back).
+        out[-1].append("time")
     return out
+
+
+def _move_data(hand: Hand, n: int, order_listed: bool) -> dict:
+    """Move ``n`` of ``hand`` as JSON, for its line.  A draw of the boneyard's next tile (``+``)
+    names its tile where the hand's lines leave the boneyard's order out (the writer does once a
+    draw of the hand names its own): without the order, ``+`` would say nothing."""
+    data = move_to_dict(hand.moves[n])
+    if data.get("draw") is True and not order_listed and hand.deal is not None and hand.deal.boneyard:
+        data["draw"] = str(_drawn_tile(hand, n))
+    return data
 
 
 def _is_end(line: str) -> bool:
