@@ -182,7 +182,11 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self._match.over or self._ended is not None
+        """Every hand the rules play is closed (or the clock ended the game).  A hand in play is
+        not closed, even where its moves have reached its end: the match the last replay of the
+        record kept (:meth:`_rebuild`, after an undo reopened the last hand) has that hand
+        finished, as a record's hand is, and must not make the game over before it closes."""
+        return self._ended is not None or (self._current is None and self._match.over)
 
     def tile_set(self) -> list[str]:
         """Every tile of the set this game is played with, as the engine has it (a Domino Roads
@@ -191,6 +195,8 @@ class Game:
 
     @property
     def winner(self) -> str | None:
+        if self._current is not None:  # a hand in play: nobody has won yet (see :attr:`over`)
+            return None
         if self._ended is not None and not self._match.over:
             return winner_of(dict(self._match.totals)) if self._match.totals else None
         return self._match.winner if self._match.over else None
@@ -585,7 +591,10 @@ class Game:
         return self._watch.outcomes.get(n)
 
     def outcome_of(self, number: int) -> HandOutcome | None:
-        """How closed hand ``number`` (1-based) ended, as the replay computed it."""
+        """How closed hand ``number`` (1-based) ended, as the replay computed it; ``None`` for a
+        hand not closed (the hand in play: a replay after an undo may have finished it)."""
+        if number > len(self._hands):
+            return None
         return self._watch.outcomes.get(number - 1)
 
     def claim_last_hand(self, claim: HandResult | None) -> None:

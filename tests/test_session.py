@@ -413,3 +413,31 @@ def test_offers_kept_by_move_are_a_fresh_sessions_after_undos(config, keep_deal)
                 break
         fresh = Session(session.template, session.accepted).state()
         assert (session.state()["legal"], session.state()["plain"]) == (fresh["legal"], fresh["plain"])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "left"])
+def test_undo_after_the_last_hand_leaves_a_game_in_play_not_over(config, keep_deal):
+    """An undo after the game's last hand closed reopens that hand, its last move taken back: a
+    hand is in play, so the game is not over (nor won), whether or not the moves left reach the
+    hand's end (a Castle Rock or Broadway hand may end before its optional last capture).  The
+    Game made again from its record had replayed the reopened hand to its end and took the
+    match that replay finished, so the game read as over with a hand in play; the table's page
+    then asked to confirm a game still being played (found by random table sessions)."""
+    for seed in range(12):
+        record = _game(config, seed)
+        session = Session(_template(record))
+        for text in _requests(notation.dumps_typed(record, keep_deal=keep_deal)):
+            session.take(text)
+        if session.game.in_hand:
+            session.take("y")
+        assert session.over
+        session.take("undo")
+        game = session.game
+        assert game.in_hand
+        assert not session.over and game.winner is None, (seed, game.hand_over)
+        state = session.state()
+        assert state["in_hand"] and not state["over"] and state["winner"] is None
+        # as the same moves made one by one leave it
+        again = Session(_template(record), session.accepted)
+        assert (again.over, again.game.totals) == (session.over, game.totals)
