@@ -339,14 +339,7 @@ class Game:
     def start_hand(self, deal: Deal | None = None, leader: str | None = None, comment: str | None = None) -> None:
         """Begin the next hand, with its deal, or without it (``None``, or a Deal of public parts
         only: ``hands={}``), and the leader where the record says it.  Raises :class:`Refused`."""
-        if self._current is not None:
-            raise GameError(f"hand {self.hand_number} is not closed yet")
-        if self._match.over:
-            raise GameError(f"the game is over ({_totals(self._match.totals)}): no further hand is played")
-        if self._ended is not None:
-            raise GameError(f"the game ended on time ({_totals(self._match.totals)}): no further hand is played")
-        if self._hands and (len(self._hands) - 1) not in self._watch.outcomes:
-            raise GameError(f"hand {len(self._hands)} is not over, so the next hand cannot start")
+        self._check_next_hand()
         if deal is not None and deal.empty:
             deal = None
         self._current = Hand(leader=leader, deal=deal, comment=comment)
@@ -375,11 +368,23 @@ class Game:
             return self._match.start_hand(hand)
         return self._match.start_open_hand(hand)
 
+    def _check_next_hand(self) -> None:
+        """A next hand may be played (started, or recorded by its result alone): no hand in play,
+        the game neither over nor ended on time, and the last hand closed over (one kept as it
+        was stopped, not over, ends the game's hands: a record's reader refuses a hand after it)."""
+        if self._current is not None:
+            raise GameError(f"hand {self.hand_number} is not closed yet")
+        if self._match.over:
+            raise GameError(f"the game is over ({_totals(self._match.totals)}): no further hand is played")
+        if self._ended is not None:
+            raise GameError(f"the game ended on time ({_totals(self._match.totals)}): no further hand is played")
+        if self._hands and (len(self._hands) - 1) not in self._watch.outcomes:
+            raise GameError(f"hand {len(self._hands)} is not over, so the next hand cannot start")
+
     def add_score_sheet_hand(self, scores: Mapping[str, int], end: str | None = None,
                              leader: str | None = None, comment: str | None = None) -> HandOutcome:
         """A hand recorded by its result alone, as on a paper score sheet."""
-        if self._current is not None:
-            raise GameError(f"hand {self.hand_number} is not closed yet")
+        self._check_next_hand()
         hand = Hand(leader=leader, result=HandResult(scores=dict(scores), end=end), comment=comment)
         self._keep_snapshot()
         self._hands.append(hand)

@@ -441,3 +441,32 @@ def test_undo_after_the_last_hand_leaves_a_game_in_play_not_over(config, keep_de
         # as the same moves made one by one leave it
         again = Session(_template(record), session.accepted)
         assert (again.over, again.game.totals) == (session.over, game.totals)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_no_hand_after_a_hand_stopped_before_its_end(config):
+    """A hand closed before it was over (``end`` typed mid-hand: kept as it is) is the game's last:
+    a next hand, played or recorded by its score alone, is refused as a record's reader refuses
+    it ("hand 1 is not over, so the next hand cannot start").  With hand 2 announced, then hand
+    1 reopened by an undo and stopped, hand 2's score alone had been taken, and the table's lines
+    view (which reads the game back as text) was then refused (found by random table sessions)."""
+    record = _game(config, 2)
+    session = Session(_template(record))
+    for text in _requests(notation.dumps_typed(record, keep_deal=True)):
+        if text.split()[0] == "hand" and session.record().hands:
+            break
+        session.take(text)
+    if session.game.in_hand:
+        session.take("y")
+    session.take("hand 2")
+    session.take("undo")
+    while session.game.hand_over:  # (a hand may be over before its last, optional, capture)
+        session.take("undo")
+    session.take("end")
+    assert not session.game.in_hand and not session.over
+    assert session.state()["hands"][0]["result"] is None  # kept as it is, not over
+    side = next(iter(session.game.totals))
+    for text in (f"end {side} 10", "hand 2", f"hand 2\nend {side} 10"):
+        with pytest.raises(RequestRefused, match="hand 1 is not over, so the next hand cannot start"):
+            session.take(text)
+    assert len(session.record().hands) == 1
