@@ -8,14 +8,17 @@ import random
 
 import attrs
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from domrec import notation
 from domrec.record import Draw, Player
-from domrec.session import Session, requests_for
+from domrec.session import RequestRefused, Session, requests_for
 from domrec.simulate import make_record, simulate
 from domrec.validate import validate
 
 from tournament.event.corrections import CorrectionRefused, correct, game_lines, replayed
+
+from tests.tournament.helpers import hand_by_hand
 
 GAMES = ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"]
 
@@ -237,3 +240,88 @@ def test_a_closed_hand_with_draws_named_and_not_is_listed_with_their_tiles():
     hands = _lines_record_the_game_again(session)
     assert not any(x.startswith("boneyard") for x in hands[0])
     assert [x for x in hands[0] if x.split()[-1].startswith("+")] == ["P1 +5-4", "P4 +2-0", "P4 +2-2"]
+
+
+#: Lines a person may type at a table at any moment (some refused, some not), as the random
+#: sessions below send them between the game's own requests.
+TYPED = ["undo", "y", "n", "-", "+", "time", "hand 1", "hand 2", "left", "left N 6-6", "left P1 0-0",
+         "end NS 10 EW 0", "end P1 10", "6-6", "x", "r3+4", "hand 1 lead N", "hand 1 lead P2", "zz 9-9",
+         "6-4@4-2", "deal N 6-6", "boneyard 0-0", "row 1-0"]
+
+
+def _same_reading(session: Session, again: Session) -> bool:
+    """The lines view's game and the table's hold the same game: each hand's moves (a draw
+    compared by its seat: the tile of a ``+`` is the boneyard's, which a hand typed without its
+    deal names only once its ``left`` is typed), the totals, the hand in play as open or not (a
+    last hand with no move yet aside: its hand line alone is an announcement), over, ended."""
+    def hands(s: Session) -> list[tuple]:
+        return [tuple((type(m).__name__, m.seat) if isinstance(m, Draw) else m for m in h.moves)
+                for h in s.record().hands]
+    mine, theirs = hands(session), hands(again)
+    last = session.record().hands[-1:] + again.record().hands[-1:]
+    empty = any(not h.moves and not h.score_sheet for h in last)
+    while empty and mine and not mine[-1]:
+        mine.pop()
+    while empty and theirs and not theirs[-1]:
+        theirs.pop()
+    return (mine == theirs and session.game.totals == again.game.totals and session.over == again.over
+            and session.game.ended == again.game.ended and (empty or session.game.in_hand == again.game.in_hand))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10 ** 9))
+def test_at_every_moment_of_a_random_table_the_lines_view_records_the_same_game(seed):
+    """A table driven at random, as in a hall (the game's requests one at a time, in chunks and a
+    hand at a time, lines typed by mistake, undo, closing, the legal moves tapped, hands started,
+    corrections made from the lines view): at every moment its lines view (what the director
+    corrects from) is listed, and its lines record the same game again.
+    Each way it failed was a game whose every correction was refused, or one a correction changed
+    (a hand over and not closed, a game ended on time, a last hand stopped, draws named and not,
+    an undo after the last hand, a hand's score alone after a stopped one)."""
+    rng = random.Random(seed)
+    game = rng.choice(GAMES)
+    record = next(simulate(game, 1, rng.randrange(50)))
+    template = attrs.evolve(record, hands=(), result=None)
+    texts = requests_for(record, keep_deal=rng.random() < 0.5)
+    whole = hand_by_hand(texts)
+    session = Session(template)
+    at = at_hand = 0
+    for _ in range(rng.randrange(5, 60)):
+        action = rng.choice(["next"] * 6 + ["chunk", "hand", "typed", "undo", "legal", "y", "start", "correct"])
+        text = None
+        if action == "next" and at < len(texts):
+            text = texts[at]
+        elif action == "chunk" and at < len(texts):
+            text = "\n".join(texts[at:at + rng.randrange(2, 12)])
+        elif action == "hand" and at_hand < len(whole):
+            text = whole[at_hand]
+        elif action == "typed":
+            text = rng.choice(TYPED)
+        elif action in ("undo", "y"):
+            text = action
+        elif action == "legal":
+            legal = session.legal()
+            text = rng.choice(legal)["text"] if legal else None
+        elif action == "start":
+            lead = rng.choice([None, *session.game.seats])
+            text = f"hand {session.game.hand_number + int(session.game.in_hand)}" + (f" lead {lead}" if lead else "")
+        if text is not None:
+            try:
+                session.take(text)
+            except RequestRefused as e:
+                assert "\n" not in str(e)
+            else:
+                at += len(text.split("\n")) if action in ("next", "chunk") else 0
+                at_hand += action == "hand"
+        lines = game_lines(session)  # never refused: every game a table can record is written
+        if not lines:
+            continue
+        again = replayed(template, ["\n".join(h) for h in lines])
+        assert _same_reading(session, again), (seed, lines[-1])
+        if action == "correct":
+            h = rng.randrange(len(lines)) + 1
+            line = rng.choice([None, *range(1, len(lines[h - 1]) + 1)])
+            try:
+                session = correct(session, h, line, rng.choice(["", *lines[h - 1], *TYPED])).session
+            except CorrectionRefused as e:
+                assert e.message and "\n" not in e.message
