@@ -327,12 +327,12 @@ class Session:
             # are made (an undo, a rebuilt hand, other points: made again whole).
             done = len(kept[1])
             if done <= len(played) and played[:done] == kept[1] and tuple(points[:done]) == kept[2][:done]:
-                moves = kept[3] + [self._move_view(played[j], g.game, points[j] if j < n else None)
+                moves = kept[3] + [self._move_view(played[j], points[j] if j < n else None)
                                    for j in range(done, len(played))]
             else:
                 kept = None
         if not points or kept is None or kept[0] != k:
-            moves = [self._move_view(m, g.game, points[j] if j < n else None) for j, m in enumerate(played)]
+            moves = [self._move_view(m, points[j] if j < n else None) for j, m in enumerate(played)]
         if points:
             self._current_moves = (k, played, tuple(points), moves)
         result = g.outcome_of(k + 1)
@@ -340,7 +340,7 @@ class Session:
                 "sheet": hand.moves == () and hand.deal is None and hand.result is not None, "moves": moves,
                 "result": None if result is None else {"end": result.end, "scores": dict(result.scores)}}
 
-    def _move_view(self, m: Move, game: str, points: Any) -> dict[str, Any]:
+    def _move_view(self, m: Move, points: Any) -> dict[str, Any]:
         """A move as the page shows it, with what it scored (``None`` in a closed hand), made once
         a move (the hand in play is shown again at every request, its moves the same values until
         an undo takes them back)."""

@@ -101,7 +101,7 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
                 g.push(move)
                 continue
             if not keep_deal and "draw" in md and md["draw"] is True and "boneyard" not in public:
-                md["draw"] = str(_drawn_tile(hand, n))
+                md["draw"] = str(drawn_tile(hand, n))
             text = _move_text(md, record.game)
             # The reader gives a seatless move to one of the seats the engine says may move
             # (``movers``), trying each where there are several (docs/notation.md, "Ends and
@@ -177,7 +177,7 @@ def _held_at_end(states: dict[int, Any], index: int) -> dict[str, list] | None:
     return {s: list(ts) for s, ts in state.holdings().items()}
 
 
-def _drawn_tile(hand: Any, n: int) -> str:
+def drawn_tile(hand: Any, n: int) -> str:
     """The tile the ``draw: true`` of move ``n`` (0-based) takes, from the boneyard's order.
 
     Where the order is given, every draw takes the boneyard's next tile, a draw that names its

@@ -27,7 +27,7 @@ from typing import Sequence
 import attrs
 
 from domrec.errors import DomrecError
-from domrec.notation.typed import _drawn_tile, dumps_typed
+from domrec.notation.typed import drawn_tile, dumps_typed
 from domrec.record import Hand, move_to_dict
 from domrec.notation.writer import _move_text as _word
 from domrec.session import PARTS, RequestRefused, Session
@@ -86,9 +86,8 @@ def game_lines(session: Session) -> list[list[str]]:
     if in_play and last.deal is not None and last.deal.hands:  # the hand in play's deal typed: kept
         typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True, in_play=True)
         block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
-        # Its deal's parts only: the ``end`` of a hand whose moves are over (blocked, or a domino)
-        # would come before the moves here (the writer leaves it out of a hand in play; never taken).
-        blocks[-1] = [x for x in block if (x.startswith("{") or x.split()[0] in PARTS) and not _is_end(x)]
+        # Its deal's parts only (the writer gives a hand in play no ``left`` or ``end``).
+        blocks[-1] = [x for x in block if x.startswith("{") or x.split()[0] in PARTS]
     out = []
     for lines, hand in zip(blocks, record.hands):
         before: list[str] = []
@@ -119,7 +118,7 @@ def _move_data(hand: Hand, n: int, order_listed: bool) -> dict:
     draw of the hand names its own): without the order, ``+`` would say nothing."""
     data = move_to_dict(hand.moves[n])
     if data.get("draw") is True and not order_listed and hand.deal is not None and hand.deal.boneyard:
-        data["draw"] = str(_drawn_tile(hand, n))
+        data["draw"] = str(drawn_tile(hand, n))
     return data
 
 

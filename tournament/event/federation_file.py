@@ -13,7 +13,8 @@ DFR does the same for dominoes, in a design of its own (docs/federation.md is it
   duplicate board's result at a table.  An empty line, or one whose code starts with ``#``, is a
   comment: a clerk may annotate a file and it still reads;
 * text fields (names, a club, a key's value) keep a TAB, a line break and a backslash as
-  ``\\t``, ``\\n``, ``\\\\`` (any other control character as ``\\uXXXX``); an empty field is "none".
+  ``\\t``, ``\\n``, ``\\\\`` (any other control character as ``\\u`` and its four hex digits,
+  ``\\u0007``); an empty field is "none".
 
 Reading refuses what it cannot use with one :class:`~tournament.errors.FederationFileError` at
 ``FILE:line:column`` (the column of the field, counting characters from 1), never a traceback.
@@ -167,7 +168,7 @@ _NAMED = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 def escape(text: str) -> str:
     r"""A text field as written: a backslash, TAB and line breaks as ``\\``, ``\t``, ``\n``,
     ``\r``, and every other control character or line separator (which some programs would take
-    for a line's end) as ``\uXXXX``."""
+    for a line's end) as ``\u`` and its code in four hex digits (``\u2028``)."""
     if text.isprintable() and "\\" not in text:
         return text
     return "".join(_NAMED.get(ch) or (f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
@@ -296,7 +297,7 @@ def unescape(text: str) -> str:
                 i += 6
                 continue
             if nxt not in ("\\", "t", "n", "r"):
-                raise ValueError(f"a backslash starts \\\\, \\t, \\n, \\r or \\uXXXX, not \\{nxt}")
+                raise ValueError(f"a backslash starts \\\\, \\t, \\n, \\r or \\u and four hex digits, not \\{nxt}")
             out.append({"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}[nxt])
             i += 2
             continue
