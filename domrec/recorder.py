@@ -711,6 +711,8 @@ class Recorder:
                 self._refuse("there is no hand result to confirm")
             return
         if word in ("n", "no", "undo"):
+            if self._take_back_next_hand():
+                return
             try:
                 move = g.pop()
             except GameError as e:
@@ -738,6 +740,33 @@ class Recorder:
             return
         if word == "quit":
             raise KeyboardInterrupt
+
+    def _take_back_next_hand(self) -> bool:
+        """``undo`` before a hand's first move takes back what was typed of that hand (its hand
+        line and its deal lines, all of them), not the last move of the hand before: that is
+        the last thing the table typed.  A hand that started with nothing typed of it (its first
+        move started it, and that move was taken back) is skipped, as before, and the undo takes
+        back the hand before's last move.  Whether anything was taken back."""
+        g = self.game
+        if self.hand_announced:  # a hand line, deal lines: kept here until the hand starts
+            number = g.hand_number + 1
+            self._parts, self._leader, self._comment, self._sheet_pending = {}, None, None, False
+            self._given, self.waiting, self._not_started = None, None, None
+        elif g.in_hand and not g.moves and not g.hand_over:
+            current = g.record().hands[-1]
+            if current.deal is None and current.leader is None:
+                return False
+            number = g.hand_number
+            g.abandon_hand()
+            if not self._save():
+                g.start_hand(current.deal, current.leader, current.comment)
+                return True
+            self._started_parts, self._given, self.waiting = {}, None, None
+        else:
+            return False
+        self._confirming = False
+        self.say(f"took back hand {number}'s line and deal: no move of it was made")
+        return True
 
     def _show_table(self) -> None:
         g = self.game

@@ -756,8 +756,10 @@ def test_undo_takes_back_across_a_hand_and_the_file_follows(fast_dir):
     for line in st[:second + 6]:  # hand 2's parts and its first move
         r.feed_line(line)
     assert r.game.hand_number == 2 and len(r.game.moves) == 1
-    r.feed_line("undo undo")
+    r.feed_line("undo undo")  # hand 2's first move, then its hand line and deal (typed after hand 1's end)
     assert not refused
+    assert r.game.hand_number == 1 and not r.game.in_hand and not r.hand_announced
+    r.feed_line("undo")  # and then hand 1's last move
     assert r.game.hand_number == 1 and r.game.in_hand and len(r.game.moves) == len(record.hands[0].moves) - 1
     got = assert_valid_on_disk(path)
     assert len(got.hands) == 1 and got.hands[0].result is None
@@ -1477,3 +1479,73 @@ def test_continuing_an_endless_file_is_refused_at_once(tmp_path):
     path.symlink_to("/dev/zero")
     with pytest.raises(RecorderError, match="larger than 64 MiB"):
         Recorder.resume(path)
+
+
+def _two_hands(config) -> Record:
+    """A simulated game of ``config`` with at least two hands played (the first seed that has)."""
+    for seed in range(40):
+        record = simulated(config, seed)
+        if len(record.hands) >= 2 and record.hands[1].moves:
+            return record
+    pytest.skip(f"no game of two hands among 40 seeds of {config}")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_undo_before_a_hands_first_move_takes_back_what_was_typed_of_it(config, fast_dir):
+    """docs/recording.md, Undo: after hand 1 closed, ``hand 2`` (with or without its deal lines)
+    and then ``undo`` take back what was typed of hand 2, not hand 1's last move; a second undo
+    takes back hand 1's last move as before.  A hand its deal lines started (no move yet) is
+    taken back whole, deal and all, and the file saved without it."""
+    record = _two_hands(config)
+    blocks = notation.dumps_typed(record, keep_deal=True).split("\n\n")
+    hand1 = [line for line in blocks[1].splitlines() if line]
+    hand2 = [line for line in blocks[2].splitlines() if line]
+    deal2 = [line for line in hand2 if line.split(" ")[0] in PARTS and line.split(" ")[0] not in ("left", "end")]
+    assert deal2[0].startswith("hand 2"), hand2
+    for typed in ([deal2[0]], deal2):
+        path = fast_dir / f"u{len(typed)}.dgn"
+        r, said, refused = new_recorder(record, path)
+        for line in hand1:
+            r.feed_line(line)
+        r.finish()
+        assert not refused, refused
+        assert r.game.hand_number == 1 and not r.game.in_hand
+        closed = r.game.record().hands[0]
+        for line in typed:
+            r.feed_line(line)
+        assert not refused, refused
+        r.feed_line("undo")
+        assert said[-1] == "took back hand 2's line and deal: no move of it was made", said[-3:]
+        assert not r.game.in_hand and r.game.hand_number == 1 and not r.hand_announced
+        kept = read_record(path)
+        assert len(kept.hands) == 1 and kept.hands[0] == closed
+        r.feed_line("undo")  # now hand 1's last move, as before
+        assert said[-1].startswith("took back ") and "hand 2" not in said[-1], said[-1]
+        assert r.game.in_hand and r.game.hand_number == 1
+        assert tuple(r.game.moves) == closed.moves[:-1]
+        assert not refused, refused
+
+
+def test_undo_of_a_hands_first_move_then_undo_again_goes_back_into_the_hand_before(fast_dir):
+    """A hand started by its first move, nothing else typed of it (no hand line, no deal): once
+    that move is taken back, the next undo takes back the hand before's last move, as it did."""
+    record = _two_hands(CONFIGS[0])
+    blocks = notation.dumps_typed(record, keep_deal=False).split("\n\n")
+    hand1 = [line for line in blocks[1].splitlines() if line]
+    second = [line for line in blocks[2].splitlines() if line and not line.startswith("hand ")]
+    r, said, refused = new_recorder(record, fast_dir / "g.dgn")
+    for line in hand1:
+        r.feed_line(line)
+    r.finish()
+    for word in second[0].split(" "):  # up to its first move (a seat, then a tile)
+        r.feed_line(word)
+        if r.game.in_hand:
+            break
+    assert not refused, refused
+    assert r.game.hand_number == 2 and len(r.game.moves) == 1
+    r.feed_line("undo")
+    assert r.game.in_hand and r.game.hand_number == 2 and not r.game.moves
+    r.feed_line("undo")
+    assert r.game.hand_number == 1 and r.game.in_hand, said[-2:]
+    assert len(r.game.moves) == len(record.hands[0].moves) - 1
+    assert not refused, refused

@@ -459,14 +459,18 @@ def test_no_hand_after_a_hand_stopped_before_its_end(config):
     if session.game.in_hand:
         session.take("y")
     session.take("hand 2")
-    session.take("undo")
+    session.take("undo")  # hand 2's line (docs/recording.md: what was typed of a hand comes back first)
+    assert not session.game.in_hand and session.game.hand_number == 1
+    session.take("undo")  # then hand 1's last move
     while session.game.hand_over:  # (a hand may be over before its last, optional, capture)
         session.take("undo")
     session.take("end")
     assert not session.game.in_hand and not session.over
     assert session.state()["hands"][0]["result"] is None  # kept as it is, not over
     side = next(iter(session.game.totals))
-    for text in (f"end {side} 10", "hand 2", f"hand 2\nend {side} 10"):
+    with pytest.raises(RequestRefused, match="end closes a hand being played"):
+        session.take(f"end {side} 10")  # (no hand line: a claim for hand 1, which is not over)
+    for text in ("hand 2", f"hand 2\nend {side} 10"):
         with pytest.raises(RequestRefused, match="hand 1 is not over, so the next hand cannot start"):
             session.take(text)
     assert len(session.record().hands) == 1
