@@ -16,7 +16,9 @@ import typer
 from tournament.cli.app import MAX_COUNT, guarded, open_for_command
 from tournament.errors import UnusableInput
 from tournament.event import players as pl, venue as vn
+from tournament.store import serving
 from tournament.store.event_store import EventStore
+from tournament.store.sqlite import now
 
 HALL_URL_HELP = ("The address phones reach the hall's pages at, when it is not --url's host on --hall-port (a "
                  "reverse proxy sending the hall's paths to --hall-port); kept with the event as --url is.")
@@ -305,12 +307,6 @@ def serve(
     """Serve the venue: a page per table to record its game on a phone, the director's page, a public
     page, and their JSON API (docs/venue.md). The hall's pages run in a second process on their own
     port (--hall-port). Ctrl-C stops it; nothing acknowledged is lost."""
-    import logging
-
-    from tournament.web import connections
-    from tournament.web.app import VenueServer
-    from tournament.web.hall import HallProcess, listening
-
     given = _checked_url(url)
     tls = _checked_tls(certfile, keyfile)
     if upstream is None and (upstream_creds is not None or club or federation or league):
@@ -327,6 +323,28 @@ def serve(
         raise UnusableInput("--one-process serves the hall on --port: give --hall-port without it")
     if hall_port == port:
         raise UnusableInput(f"--hall-port is the hall's own port: give another than --port ({port})")
+    # Claimed first: a second server on this event is refused before it writes anything (its
+    # address over the first's) or listens anywhere (tournament.store.serving).
+    # (A path that is no file is refused as every command refuses it, with nothing made beside it.)
+    served = serving.claim(event, given or f"{scheme}://{_reachable(host)}:{port}", now()) \
+        if Path(event).is_file() else serving.Claim(None, None)
+    try:
+        _serve_claimed(event, served, given, host, port, hall_port, hall_given, scheme, tls, rate, use_pins, idle,
+                       proxy_headers, per_device, feeder, upstream)
+    finally:
+        served.release()
+
+
+def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], host: str, port: int, hall_port: int,
+                   hall_given: Optional[str], scheme: str, tls: dict, rate: float, use_pins: bool, idle: int,
+                   proxy_headers: bool, per_device: int, feeder, upstream: Optional[str]) -> None:
+    """:func:`serve`, once the event is claimed by this process (``served``)."""
+    import logging
+
+    from tournament.web import connections
+    from tournament.web.app import VenueServer
+    from tournament.web.hall import HallProcess, listening
+
     hall_socket = None
     if hall_port:  # bound first: a port already taken is said at once, before anything is served
         try:
@@ -339,6 +357,7 @@ def serve(
             base = vn.serve_url(store, given, f"{scheme}://{_reachable(host)}:{port}", port)
             hall_url = vn.serve_hall_url(store, hall_given, base, hall_port) if hall_port else None
             vn.remember_url(store, base, given=given is not None, hall=hall_url, hall_given=hall_given is not None)
+            served.say(base, now())
             found = vn.links(store, base)
             elsewhere = vn.printed_elsewhere(store, base)
         # The interpreter lets a thread run 5 ms before another may take over: a standings page made
