@@ -204,6 +204,12 @@ class Recorder:
             self._sheet_pending = False
 
     @property
+    def left_typed(self) -> dict[str, list[str]] | None:
+        """The tiles a ``left`` line gave for the hand in play, kept until the hand closes (its
+        ``end`` line, or the next hand's first move): ``None`` when none waits."""
+        return self._left if self.game.in_hand else None
+
+    @property
     def hand_announced(self) -> bool:
         """A ``hand N`` line (and perhaps parts of its deal) was taken and the hand has not
         started: it starts at its first move, so that more of the deal, or its score alone, may

@@ -362,6 +362,12 @@ class Session:
         return self.game.record()
 
     @property
+    def left_typed(self) -> dict[str, list[str]] | None:
+        """The ``left`` line typed for the hand in play that waits for the hand to close (see
+        :attr:`~domrec.recorder.Recorder.left_typed`)."""
+        return self._recorder.left_typed
+
+    @property
     def over(self) -> bool:
         """The game is over by its rules (every hand closed)."""
         return self.game.over

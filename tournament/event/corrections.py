@@ -104,6 +104,11 @@ def game_lines(session: Session) -> list[list[str]]:
         # (Closed before its first move, it is listed as before, without: its lines hold no deal
         # that ``end`` could close, and ``end`` right after a hand line is a hand's score.)
         out[-1].append("end")
+    left = session.left_typed
+    if left is not None and out and not any(x.split()[0] in ("left", "end") for x in out[-1]):
+        # A ``left`` line typed for the hand in play, waiting for its end: listed as typed, so that
+        # a correction replayed keeps it waiting (it is no part of the record until the hand closes).
+        out[-1].append("left " + "; ".join(f"{seat} {' '.join(tiles) or '-'}" for seat, tiles in left.items()))
     if record.ended == "time" and out:
         # The game ended on the clock after its last hand (a header tag in DGN, which is not listed):
         # listed as the table typed it, so that a correction keeps the game over (or, removed,
