@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from domrec import notation
 from domrec.record import Draw, Player
-from domrec.session import RequestRefused, Session, requests_for
+from domrec.session import PARTS, RequestRefused, Session, requests_for
 from domrec.simulate import make_record, simulate
 from domrec.validate import validate
 
@@ -218,6 +218,34 @@ def test_a_left_line_waiting_for_the_hands_end_is_listed_and_kept_through_a_corr
         {s: sorted(ts) for s, ts in typed.record().hands[0].deal.hands.items()}
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_last_hand_closed_before_its_first_move_keeps_its_deal_through_a_correction(game):
+    """Hand 2's deal typed (which starts it), then ``end`` before its first move: the hand is
+    closed as it is, the game's last.  Its lines had been its hand line alone, which a correction
+    replayed as hand 2 announced and waiting for its deal: the deal was lost.  Listed now with
+    its deal lines and its ``end``, every game."""
+    record = next(r for seed in range(40) for r in simulate(game, 1, seed) if len(r.hands) >= 2)
+    template = attrs.evolve(record, hands=(), result=None)
+    blocks = notation.dumps_typed(record, keep_deal=True).split("\n\n")
+    deal = [x for x in blocks[2].splitlines() if x and (x.startswith("{") or x.split()[0] in PARTS)
+            and x.split()[0] not in ("left", "end")]
+    session = Session(template, ["\n".join(x for x in blocks[1].splitlines() if x)])
+    if session.game.in_hand:
+        session.take("y")
+    session.take("\n".join(deal))
+    assert session.game.in_hand and not session.game.moves
+    session.take("end")
+    assert not session.game.in_hand and len(session.record().hands) == 2
+    hands = game_lines(session)
+    assert hands[-1] == [deal[0], *deal[1:], "end"]
+    again = replayed(template, ["\n".join(h) for h in hands])
+    _same_game(again, session)
+    assert again.record().hands[1].deal == session.record().hands[1].deal
+    fixed = correct(session, 1, 2, hands[0][1].replace(" ", "  ", 1))  # (a correction of hand 1 changing nothing)
+    _same_game(fixed.session, session)
+    assert fixed.session.record().hands[1].deal == session.record().hands[1].deal
+
+
 #: A Horse Race hand with its deal and boneyard order typed, where the table names some draws'
 #: tiles (``+5-4``) and not others (``+``: the boneyard's next tile).
 DRAWS_NAMED_AND_NOT = [
@@ -240,17 +268,18 @@ def test_draws_named_and_not_in_one_hand_are_written_with_their_tiles():
 
 def test_a_last_hand_closed_before_its_first_move_is_listed_and_corrected():
     """A hand closed right after its deal was typed (``end`` before any move): its lines are its
-    hand line and public parts, as before, and a correction is made (listing its ``left`` and
-    ``end`` made every correction of the game refused: ``left`` ends a hand being played, and
-    ``end`` right after a hand line is a hand's score).  Replayed, the hand waits for its deal
-    again: nothing of it was played."""
+    hand line, its public parts, its deal lines as typed and its ``end`` (a ``left`` would be
+    refused: it ends a hand being played), and a correction is made and leaves the hand closed
+    with its deal.  (Its hand line and public parts alone had come back as a hand announced and
+    waiting for its deal: the deal was lost.)"""
     template = attrs.evolve(make_record("competitive"), players=SEATS)
     session = Session(template, [*BLOCKED_DEAL_TYPED[:6], "end"])
     assert not session.game.in_hand and not session.record().hands[0].moves
     hands = game_lines(session)
-    assert hands == [BLOCKED_DEAL_TYPED[:2]]
+    assert hands == [[*BLOCKED_DEAL_TYPED[:6], "end"]]
     fixed = correct(session, 1, 1, "hand 1  lead W")
     assert not fixed.session.game.in_hand and fixed.session.game.totals == session.game.totals
+    assert fixed.session.record().hands[0].deal == session.record().hands[0].deal
 
 
 def test_a_closed_hand_with_draws_named_and_not_is_listed_with_their_tiles():
