@@ -717,7 +717,7 @@ class Recorder:
                 self._refuse("there is no hand result to confirm")
             return
         if word in ("n", "no", "undo"):
-            if self._take_back_next_hand():
+            if self._take_back_typed():
                 return
             try:
                 move = g.pop()
@@ -747,13 +747,20 @@ class Recorder:
         if word == "quit":
             raise KeyboardInterrupt
 
-    def _take_back_next_hand(self) -> bool:
-        """``undo`` before a hand's first move takes back what was typed of that hand (its hand
-        line and its deal lines, all of them), not the last move of the hand before: that is
-        the last thing the table typed.  A hand that started with nothing typed of it (its first
-        move started it, and that move was taken back) is skipped, as before, and the undo takes
-        back the hand before's last move.  Whether anything was taken back."""
+    def _take_back_typed(self) -> bool:
+        """``undo`` takes back the last thing the table typed, which is not always a move.  A
+        ``left`` line waiting for the hand's end comes back first (after a move taken back it
+        would no longer say what is held).  Before a hand's first move, what was typed of that
+        hand (its hand line and its deal lines, all of them) comes back, not the last move of
+        the hand before.  A hand that started with nothing typed of it (its first move started
+        it, and that move was taken back) is skipped, as before, and the undo takes back the
+        hand before's last move.  Whether anything was taken back."""
         g = self.game
+        if g.in_hand and self._left is not None:
+            self._left = None
+            self._confirming = False
+            self.say(f"took back the left line of hand {g.hand_number}")
+            return True
         if self.hand_announced:  # a hand line, deal lines: kept here until the hand starts
             number = g.hand_number + 1
             self._parts, self._leader, self._comment, self._sheet_pending = {}, None, None, False
@@ -771,7 +778,7 @@ class Recorder:
         else:
             return False
         self._confirming = False
-        self.say(f"took back hand {number}'s line and deal: no move of it was made")
+        self.say(f"took back what was typed of hand {number} (no move of it was made)")
         return True
 
     def _show_table(self) -> None:

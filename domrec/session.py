@@ -85,9 +85,12 @@ def _undo(recorder: Recorder) -> None:
     g = recorder.game
     while True:
         last = g.moves[-1] if g.in_hand and g.moves else None
+        before = (g.hand_number, g.in_hand, len(g.moves) if g.in_hand else 0)
         refused = recorder.refused
         recorder.feed_line("undo")
         if recorder.refused > refused or type(last) is not Pass or not g.in_hand or not g.deal_known:
+            return
+        if (g.hand_number, g.in_hand, len(g.moves)) == before:  # a line taken back, not a move (a left)
             return
         if not g.forced_pass():  # a pass by choice (where the rules allow one): the table's own move
             return

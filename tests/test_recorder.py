@@ -1515,7 +1515,7 @@ def test_undo_before_a_hands_first_move_takes_back_what_was_typed_of_it(config, 
             r.feed_line(line)
         assert not refused, refused
         r.feed_line("undo")
-        assert said[-1] == "took back hand 2's line and deal: no move of it was made", said[-3:]
+        assert said[-1] == "took back what was typed of hand 2 (no move of it was made)", said[-3:]
         assert not r.game.in_hand and r.game.hand_number == 1 and not r.hand_announced
         kept = read_record(path)
         assert len(kept.hands) == 1 and kept.hands[0] == closed

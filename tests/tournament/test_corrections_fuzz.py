@@ -246,6 +246,25 @@ def test_a_last_hand_closed_before_its_first_move_keeps_its_deal_through_a_corre
     assert fixed.session.record().hands[1].deal == session.record().hands[1].deal
 
 
+def test_undo_takes_back_a_left_line_waiting_for_the_hands_end_first():
+    """A ``left`` line waiting for the hand's end is the last thing typed: ``undo`` takes it back
+    (a move taken back under it left it saying what was no longer held, and the lines view,
+    which lists it, could not be replayed: found by random table sessions); the next undo takes
+    back the last move."""
+    template = attrs.evolve(make_record("competitive"), players=SEATS)
+    session = Session(template, BLOCKED_DEAL_TYPED[:14])
+    moves = len(session.game.moves)
+    held = session.game.state.holdings()
+    session.take("left " + "; ".join(f"{s} {' '.join(str(t) for t in ts)}" for s, ts in held.items()))
+    assert session.left_typed is not None
+    session.take("undo")
+    assert session.left_typed is None and len(session.game.moves) == moves
+    assert not any(x.startswith("left") for x in _lines_record_the_game_again(session)[0])
+    session.take("undo")
+    assert len(session.game.moves) == moves - 1
+    _lines_record_the_game_again(session)
+
+
 #: A Horse Race hand with its deal and boneyard order typed, where the table names some draws'
 #: tiles (``+5-4``) and not others (``+``: the boneyard's next tile).
 DRAWS_NAMED_AND_NOT = [
