@@ -77,6 +77,8 @@ PHRASES: tuple[str, ...] = (
     N_("%(move)s (forced) (+%(n)s)"),
     N_("took back %(move)s"),
     N_("took back the score sheet of hand %(n)s"),
+    N_("took back what was typed of hand %(n)s (no move of it was made)"),
+    N_("took back the left line of hand %(n)s"),
     N_("hand %(n)s"),
     N_("hand %(n)s, %(seat)s to play"),
     N_("hand %(n)s (deal not entered: it will be worked out at the end)"),

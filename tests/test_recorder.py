@@ -50,7 +50,7 @@ import attrs
 import pytest
 from hypothesis import given, settings, strategies as hst
 
-from domrec import notation, record_cli
+from domrec import notation, phrases, record_cli
 from domrec import simulate as sim
 from domrec import tiles as T
 from domrec.game import Game
@@ -1516,6 +1516,7 @@ def test_undo_before_a_hands_first_move_takes_back_what_was_typed_of_it(config, 
         assert not refused, refused
         r.feed_line("undo")
         assert said[-1] == "took back what was typed of hand 2 (no move of it was made)", said[-3:]
+        assert phrases.translate(said[-1], "es") == "deshecho lo anotado de la mano 2 (no se había hecho ninguna jugada)"
         assert not r.game.in_hand and r.game.hand_number == 1 and not r.hand_announced
         kept = read_record(path)
         assert len(kept.hands) == 1 and kept.hands[0] == closed

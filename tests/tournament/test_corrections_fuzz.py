@@ -10,7 +10,7 @@ import attrs
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from domrec import notation
+from domrec import notation, phrases
 from domrec.record import Draw, Player
 from domrec.session import PARTS, RequestRefused, Session, requests_for
 from domrec.simulate import make_record, simulate
@@ -257,8 +257,10 @@ def test_undo_takes_back_a_left_line_waiting_for_the_hands_end_first():
     held = session.game.state.holdings()
     session.take("left " + "; ".join(f"{s} {' '.join(str(t) for t in ts)}" for s, ts in held.items()))
     assert session.left_typed is not None
-    session.take("undo")
+    said = session.take("undo")
     assert session.left_typed is None and len(session.game.moves) == moves
+    assert said == ["took back the left line of hand 1"]
+    assert phrases.translate(said[0], "es") == "deshecha la línea left de la mano 1"
     assert not any(x.startswith("left") for x in _lines_record_the_game_again(session)[0])
     session.take("undo")
     assert len(session.game.moves) == moves - 1

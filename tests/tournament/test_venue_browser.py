@@ -366,3 +366,52 @@ def test_a_phone_that_loses_its_connection_keeps_the_line_and_sends_it_once(tmp_
     rows = [r[0] for r in store.conn.execute("SELECT body FROM venue_log ORDER BY rev")]
     store.close()
     assert rows[-2:] == steps[:2] and rows.count(steps[1]) == 1  # sent once, taken once
+
+
+def test_undo_after_start_hand_takes_back_the_hand_not_the_move_before(tmp_path, browser):
+    """Hand 1 typed and closed, *Start hand 2* tapped, then *Undo*: the page offers *Start hand 2*
+    again with hand 1 closed as it was (the undo had reopened hand 1 and taken its last move
+    back, leaving hand 2 announced: docs/recording.md, Undo); a second Undo then reopens hand 1."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=5)
+    assert len(record.hands) >= 2
+    served = _served(path)
+    try:
+        page = _first_table_in_mode(browser, served, "play")
+        steps, _ = _split_at_hand(_steps(record), 1)
+        for text in hand_by_hand(steps):
+            _type(page, text)
+            _close_hand_if_over(page)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        closed = len(record.hands[0].moves)
+        before = _rev(page)
+        page.click("#start-hand")
+        _wait_rev(page, before)
+        before = _rev(page)
+        page.click("#undo")
+        _wait_rev(page, before)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        assert "Start hand 2" in page.inner_text("#start-hand")
+        _shot(page, "undo-start-hand")
+        game = _table_state(served)["game"]
+        assert game["hand"] == 1 and not game["in_hand"] and game["announced"] is None
+        assert len(game["hands"][0]["moves"]) >= closed  # (the passes the recorder made are moves too)
+        before = _rev(page)
+        page.click("#undo")
+        _wait_rev(page, before)
+        game = _table_state(served)["game"]
+        assert game["hand"] == 1 and game["in_hand"]
+    finally:
+        served.close()
+
+
+def _table_state(served: BackgroundVenue) -> dict:
+    """Round 1 table 1's state as its phone reads it (its key from its link)."""
+    import json
+    import urllib.request
+
+    link = served.links["tables"][0]["url"]
+    asked = urllib.request.Request(f"{served.base_url}/api/v1/tables/1/1",
+                                   headers={"Authorization": f"Bearer {link.rsplit('/', 1)[1]}"})
+    with urllib.request.urlopen(asked, timeout=60) as answer:
+        return json.loads(answer.read())
