@@ -83,10 +83,16 @@ def game_lines(session: Session) -> list[list[str]]:
             blocks.append(lines)
     if bare:
         blocks.append([f"hand {len(record.hands)}" + (f" lead {last.leader}" if last.leader is not None else "")])
-    if in_play and last.deal is not None and last.deal.hands:  # the hand in play's deal typed: kept
-        typed = dumps_typed(attrs.evolve(record, result=None), keep_deal=True, in_play=True)
+    # The last hand's deal as typed, where nothing else in its lines would say what was dealt: a
+    # hand in play (its ``left`` not typed yet), or one closed before its first move (no move,
+    # and no ``left``: that ends a hand being played).  Without it the hand came back from a
+    # correction waiting for its deal, and the deal was lost.
+    dealt_only = last.deal is not None and bool(last.deal.hands) and (
+        in_play or (not session.game.in_hand and not last.moves and not last.score_sheet))
+    if dealt_only:
+        typed = dumps_typed(attrs.evolve(record, result=None, ended=None), keep_deal=True, in_play=in_play)
         block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
-        # Its deal's parts only (the writer gives a hand in play no ``left`` or ``end``).
+        # Its deal's parts only (the writer gives such a hand no ``left`` or ``end``).
         blocks[-1] = [x for x in block if x.startswith("{") or x.split()[0] in PARTS]
     out = []
     for lines, hand in zip(blocks, record.hands):
@@ -98,20 +104,13 @@ def game_lines(session: Session) -> list[list[str]]:
         listed = any(x.split()[0] == "boneyard" for x in lines)
         moves = [f"{m.seat} {_word(_move_data(hand, n, listed), record.game)}" for n, m in enumerate(hand.moves)]
         out.append(before + moves + after)
-    if out and not session.game.in_hand and not last.moves and not last.score_sheet and last.deal is not None \
-            and last.deal.hands:
-        # The last hand closed before its first move, its deal typed: no move and no ``left`` can
-        # say what was dealt, so its deal lines are listed as typed, and its ``end``; without them
-        # the hand line alone came back as an announcement waiting for its deal.
-        typed = dumps_typed(attrs.evolve(record, result=None, ended=None), keep_deal=True)
-        block = [x for x in typed.rstrip("\n").split("\n\n")[-1].split("\n") if x and not x.startswith("[")]
-        out[-1] = [out[-1][0], *(x for x in block[1:] if x.startswith("{") or x.split()[0] in PARTS
-                                  and not _is_end(x)), "end"]
-    elif out and not session.game.in_hand and last.moves and not any(x.split()[0] == "end" for x in out[-1]):
-        # The last hand closed before it was over (kept as it is, its ``end`` typed mid-hand): a
-        # text may stop there, but replayed without its ``end`` the hand would be in play again.
-        # (Closed before its first move without its deal, it is listed without: its lines hold no
-        # deal that ``end`` could close, and ``end`` right after a hand line is a hand's score.)
+    if out and not session.game.in_hand and (last.moves or dealt_only) \
+            and not any(x.split()[0] == "end" for x in out[-1]):
+        # The last hand closed before it was over (kept as it is, its ``end`` typed mid-hand, or
+        # before its first move): a text may stop there, but replayed without its ``end`` the hand
+        # would be in play again.  (Closed before its first move without its deal, it is listed
+        # without: its lines hold no deal that ``end`` could close, and ``end`` right after a hand
+        # line is a hand's score.)
         out[-1].append("end")
     left = session.left_typed
     if left is not None and out and not any(x.split()[0] in ("left", "end") for x in out[-1]):
