@@ -8,6 +8,9 @@ see the machine alike).  The ratio form/JSON Lines is the figure to compare (iss
 the typed forms: at most 3x).
 
 * canonical: ``notation.dumps`` (seats, deals, claims: read without the engine);
+* typed, the deal written: the deal's lines, then the moves without their forced passes (a table
+  that enters its deal types this: the venue's phones, ``domrec record``; each pass the text
+  leaves out is put back where the player to move can only pass, asked of the engine);
 * typed, ends written: no deal (``left`` lines), every seat, ``@`` where a tile fits two open tiles;
 * typed, no ends: the same without any ``@``, as on a paper score sheet;
 * typed, no seats: ``@`` kept, a seat only where the turn does not give it;
@@ -38,6 +41,7 @@ GAMES = ("competitive", "horse-race", "broadway", "castle-rock", "domino-roads")
 #: (label, the writer's arguments or None for canonical, whether the reader tries readings).
 FORMS = (
     ("canonical", None, False),
+    ("typed, the deal written", {"keep_deal": True, "seats": True, "ends": True}, False),
     ("typed, ends written", {"keep_deal": False, "seats": True, "ends": True}, False),
     ("typed, no ends", {"keep_deal": False, "seats": True, "ends": False}, True),
     ("typed, no seats", {"keep_deal": False, "seats": False, "ends": True}, False),

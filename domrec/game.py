@@ -330,7 +330,16 @@ class Game:
         return closing() if closing is not None else []
 
     def forced_pass(self) -> bool:
-        """The player to move can only pass (and the deal is known, so this is certain)."""
+        """The player to move can only pass (and the deal is known, so this is certain).
+
+        An engine may answer this itself (``only_pass()``, the same answer as its legal moves
+        being one pass): it is asked before every move of a text that leaves its forced passes
+        out, where listing the moves was most of the cost."""
+        state = self._state
+        if state is not None and not state.over and self.deal_known and not self._leader_free():
+            only_pass = getattr(state, "only_pass", None)
+            if only_pass is not None:
+                return only_pass()
         legal = self.legal_moves()
         return len(legal) == 1 and type(legal[0]) is Pass
 

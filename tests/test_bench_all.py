@@ -33,6 +33,6 @@ def test_bench_all_quick_prints_every_section(tmp_path: Path) -> None:
     form_rows = [line for line in text.splitlines() if line.startswith("| ") and line.count("×") == 5
                  and line.split(" | ")[0][2:] not in GAMES]
     assert [row.split(" | ")[0] for row in form_rows] == [
-        "| canonical", "| typed, ends written", "| typed, no ends", "| typed, no seats",
+        "| canonical", "| typed, the deal written", "| typed, ends written", "| typed, no ends", "| typed, no seats",
         "| score sheet (no ends, no seats)"]
     assert text.rstrip().splitlines()[-1].startswith("load average after the run: ")

@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 from domrec.game import Game, Refused
-from domrec.record import Exposed
+from domrec.record import Exposed, Pass
 
 from tests.test_game import CONFIGS, IDS, _illegal_variant, new_game, simulated
 
@@ -22,6 +22,9 @@ def _agrees(g: Game) -> list:
     second answer is the kept one), and a caller changing its list changes nothing."""
     first = g.legal_moves()
     assert first == g._legal_now()
+    # (the engine's own answer to "can the player to move only pass?", where it gives one, is
+    # the list's: ``forced_pass`` asks it instead of listing the moves)
+    assert g.forced_pass() == (len(first) == 1 and type(first[0]) is Pass)
     first.append("not a move")
     again = g.legal_moves()
     assert again == g._legal_now() and "not a move" not in again

@@ -113,6 +113,68 @@ def test_a_typed_game_reads_the_same_straight_through_as_by_the_general_reading(
     assert taken.read >= (0 if open_chains else 1)
 
 
+def placed(text: str, straight_on: bool) -> list:
+    """Where each move of each game of ``text`` (and its seat) is placed, as line:column, with
+    the straight path on or off: a problem found later (explain, a claim) is placed so."""
+    kept = []
+    real = loading._with_position
+
+    def keep(report, positions):
+        kept.append(positions)
+        return real(report, positions)
+
+    read: list = []  # (each game, with the positions of the last placing made while reading it)
+    with mock.patch.object(loading, "_with_position", keep), \
+            mock.patch.object(loading, "read_straight", straight.read if straight_on else lambda r, source: None):
+        for game in notation.read_games(text, "typed.dgn"):
+            read.append((game, kept[-1] if kept else None))
+    out = []
+    for game, positions in read:
+        if game.record is None or positions is None:
+            continue
+        for i, hand in enumerate(game.record.hands):
+            out.extend((i, k, positions.locate(f"/hands/{i}/moves/{k}"), positions.locate(f"/hands/{i}/moves/{k}/seat"))
+                       for k in range(len(hand.moves)))
+    return out
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=2, **SETTINGS)
+@given(seed=SEEDS)
+def test_a_game_typed_with_its_deals_reads_the_same_straight_through_as_by_the_general_reading(config, seed):
+    """The form a table that enters its deals types (the venue's phones, ``domrec record``): the
+    deal's lines, the moves without the seats the turn gives, the forced passes left out.  The
+    straight path puts the passes back as the general reading does, in the same places."""
+    record = simulated(config, seed)
+    rng = random.Random(seed)
+    typed = notation.dumps_typed(record, keep_deal=True, seats=False)
+    texts = [typed, *corrupted(typed, record, rng)]
+    taken = Taken()
+    for text in texts:
+        with mock.patch.object(loading, "read_straight", taken):
+            fast = everything(text)
+        assert fast == general(text)
+        assert placed(text, True) == placed(text, False)
+    free_lead = any(hand.leader is None for hand in record.hands)  # (a lead the first move's seat makes)
+    assert taken.read >= (0 if free_lead else 1)
+
+
+@pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])
+def test_every_game_typed_with_its_deals_is_read_straight_through_and_its_passes_put_back(game):
+    records = list(sim.simulate(game, 3, 11))
+    taken = Taken()
+    with mock.patch.object(loading, "read_straight", taken):
+        for record in records:
+            text = notation.dumps_typed(record, keep_deal=True, seats=False)
+            (found,) = notation.read_games(text, "typed.dgn")
+            assert found.report.status == "valid" and found.complete
+            assert ([[{k: v for k, v in m.items() if k != "score"} for m in h["moves"]]
+                     for h in unstructure(found.record)["hands"]]
+                    == [[{k: v for k, v in m.items() if k != "score"} for m in h["moves"]]
+                        for h in unstructure(record)["hands"]])
+    assert (taken.read, taken.left) == (3, 0)
+
+
 @pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])
 def test_every_game_typed_without_seats_or_deal_is_read_straight_through(game):
     records = list(sim.simulate(game, 3, 11))

@@ -104,6 +104,11 @@ class HandState(Protocol):
     def outcome(self) -> HandOutcome:
         """The hand's end and scores; only once :attr:`over`."""
 
+    # Optional: ``only_pass() -> bool``, the same answer as ``legal_moves()`` being the pass of
+    # the player to move alone, asked where ``legal_moves`` is (the deal known, the hand not over):
+    # the Game API's ``forced_pass``, asked before every move of a text that leaves its forced
+    # passes out, where listing every move to find there is none cost most of the reading.
+
     # Optional: ``owed() -> str | None``, what the hand still waits for besides the turn
     # (Broadway: the penalty play of an exposed tile), said when a record stops there.
 

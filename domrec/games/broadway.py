@@ -637,6 +637,15 @@ class BroadwayHand:
 
     # --- for the simulator ---------------------------------------------------------
 
+    def only_pass(self) -> bool:
+        """:meth:`legal_moves` is the pass alone: no penalty play waits, the first tile is down,
+        and no tile of the player to move fits on their axis (one placement looked for, not
+        all of them: a text that leaves its forced passes out is read asking this)."""
+        if self.over or self.pending is not None or not self._laid:
+            return False
+        seat = self.to_move
+        return self._find_fit(self.hands[seat], seat) is None
+
     def legal_moves(self) -> list[Move]:
         """Every placement on the mover's axis (both orientations), or the pass.
 

@@ -515,6 +515,10 @@ class CastleRockHand:
         """The closing captures the last placer may still make once every hand is empty."""
         return list(self.captures()) if self._over else []
 
+    def only_pass(self) -> bool:
+        """Never: Castle Rock has no passing (a player without tiles is skipped)."""
+        return False
+
     def legal_moves(self) -> list[Move]:
         if self._over:
             return list(self.captures())  # closing captures of the last turn (see :attr:`over`)

@@ -438,6 +438,16 @@ class CompetitiveHand:
         seat = self.to_move
         return self._moves_with(seat, _tiles(self.masks[seat]))
 
+    def only_pass(self) -> bool:
+        """:meth:`legal_moves` is the pass of the player to move alone: the line is started and
+        none of their tiles fits either end (one ``&``, as "must play if able" is checked).  A
+        typed text leaves forced passes out, so its reader asks this before each move it reads:
+        listing every move to see that there is none cost a third of reading such a text."""
+        lp = self._lp
+        if self.over or lp is None:
+            return False
+        return not self.masks[self.to_move] & _FITTING[lp][self._rp]
+
     def _moves_with(self, seat: str, tiles: Iterable[Tile]) -> list[Move]:
         """``seat``'s moves with ``tiles``: the lead, or every play that fits an end (lowest tile
         first), and a pass when none fits (an open hand, which cannot check "must play if able",
@@ -622,6 +632,13 @@ class OpenCompetitiveHand(CompetitiveHand):
 
     def holdings(self) -> dict[str, list[Tile]]:
         return {s: [] for s in self.seats}  # nobody's tiles are shown until played
+
+    def only_pass(self) -> bool:
+        """:meth:`legal_moves` is a pass alone: the line is started and no unplayed tile fits."""
+        lp = self._lp
+        if self.over or self.to_move is None or lp is None:
+            return False
+        return not _ALL & ~self._down & _FITTING[lp][self._rp]
 
     def legal_moves(self) -> list[Move]:
         """The moves the tiles shown allow: any unplayed tile that fits, and a pass after the lead."""

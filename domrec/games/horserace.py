@@ -830,6 +830,15 @@ class HorseRaceHand:
             return []
         return base.pass_round(self.to_move, len(self.seats) - self.closing, self._next.__getitem__)
 
+    def only_pass(self) -> bool:
+        """:meth:`legal_moves` is the pass alone: after the lead, nothing the player to move
+        holds (or has just drawn) is playable and the boneyard is empty."""
+        if self.over or self._first is None:
+            return False
+        if self.drawn is not None or self.hands[self.to_move] & PLAYABLE[self.open_mask]:
+            return False
+        return not self.stock
+
     def legal_moves(self) -> list[Move]:
         if self.over:
             return []

@@ -754,6 +754,10 @@ class RoadsHand:
 
     # --- listing the legal moves (for the simulator) ---------------------------------
 
+    def only_pass(self) -> bool:
+        """Never: the next roll is always among the moves (:meth:`legal_moves`)."""
+        return False
+
     def legal_moves(self) -> list[Move]:
         """Every move any seat may make now: plays, closing passes and the next dice."""
         if self.over:

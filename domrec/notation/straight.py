@@ -106,6 +106,9 @@ class ReadBefore:
     #: general reading says of that hand (:class:`~domrec.notation.position_set.Parting`), so
     #: that it does not walk the readings to find it.
     parting: Parting | None = None
+    #: hand index -> where each move of the record's hand, and its seat, was typed, for the hands
+    #: whose forced passes were put back (their deals typed): the typed moves' places otherwise.
+    placed: dict[int, tuple[list, Any]] = attrs.Factory(dict)
 
 
 def read(r: _Reader, source: str) -> tuple[Record, Report] | ReadBefore | None:
@@ -131,26 +134,33 @@ def read(r: _Reader, source: str) -> tuple[Record, Report] | ReadBefore | None:
     except _NotStraight:
         if hands.stopped_at is not None and hands.stopped_at == len(hands.read) and (
                 hands.stopped_at or hands.parting is not None):
-            return ReadBefore(tuple(hands.read), tuple(hands.notes), hands.parting)
+            return ReadBefore(tuple(hands.read), tuple(hands.notes), hands.parting, hands.placed)
         return None
     if len(hands.read) != len(r.hands) or any(p.kind != "score" for p in report.problems):
         return None
     if hands.notes:  # how the hands' choices were read, before what validation notes (as the general reading)
         report = attrs.evolve(report, note="; ".join((*hands.notes, report.note) if report.note else hands.notes))
     for i, hand in enumerate(r.hands):
-        r.pos.moves[i] = hand.move_pos
-        r.pos.seats[i] = hand.seat_spot
+        placed = hands.placed.get(i)
+        if placed is None:
+            r.pos.moves[i] = hand.move_pos
+            r.pos.seats[i] = hand.seat_spot
+        else:  # (a hand with its deal typed: its forced passes put back, each where the general reading places it)
+            r.pos.moves[i], r.pos.seats[i] = placed
         if hand.left_pos is not None:
             r.pos[f"/hands/{i}/deal/hands"] = hand.left_pos
     return attrs.evolve(template, hands=tuple(hands.read)), report
 
 
 def _straight(hand: _HandText) -> bool:
-    """A hand this path can read: moves, no deal typed, closed by a ``left`` or ``end`` line,
-    nothing cut short by a notation error, and a result and comment of the record's shape."""
+    """A hand this path can read: moves, closed by a ``left`` or ``end`` line (with its deal
+    typed, by an ``end`` line), nothing cut short by a notation error, and a result and comment
+    of the record's shape."""
     if hand.cut is not None or hand.left_unread or hand.end_unread or not hand.moves:
         return False
-    if hand.deal.get("hands") or (hand.left is None and hand.end is None):
+    if hand.left is None and hand.end is None:
+        return False
+    if hand.deal.get("hands") and hand.left is not None:
         return False
     if hand.end is not None and not shape.usual_hand_result(hand.end):
         return False
@@ -182,6 +192,9 @@ class _TypedHands(Sequence[Hand]):
         #: says of it (:class:`~domrec.notation.position_set.Parting`).
         self.parting: Parting | None = None
         self._deal: Any = None
+        #: hand index -> where each of its record's moves and their seats were typed, for a hand
+        #: whose forced passes were put back (its deal typed): as the general reading places them.
+        self.placed: dict[int, tuple[list, Any]] = {}
 
     def __len__(self) -> int:
         return len(self.r.hands)
@@ -217,6 +230,8 @@ class _TypedHands(Sequence[Hand]):
             raise _NotStraight from None
 
     def _walk(self, typed: _HandText, number: int) -> Hand:
+        if typed.deal.get("hands"):
+            return self._walk_dealt(typed, number)
         self._deal = None  # (the deal of the reading chosen among several, worked out at its close)
         match = copy_match(self.match)
         public = deal_from_parts(typed.deal)
@@ -269,6 +284,84 @@ class _TypedHands(Sequence[Hand]):
         deal = self._deal
         if deal is None:
             deal = deals.infer(match, state, number, self.seats, moves, typed.left or {}, public)
+        return Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
+
+    def _walk_dealt(self, typed: _HandText, number: int) -> Hand:
+        """Hand ``number`` with its deal typed: walked on the engine's own hand with that deal (on a
+        copy of the match), each move's seat the one the engine says may move, and each forced
+        pass the text leaves out put back where the general reading puts it
+        (:func:`~domrec.notation.through_game._insert_passes`): before a typed move that is not
+        an exposure, nor a pass without a seat, nor made by the player to move, and at the hand's
+        end, while the engine says the player to move can only pass (``only_pass``).  The
+        validator's replay of the record is then the hand's one replay with the deal: the general
+        reading made three (its walk on the Game API, the Game's close, the record validated)."""
+        from domrec.record import Pass
+
+        deal = deal_from_parts(typed.deal)
+        match = copy_match(self.match)
+        state = match.start_hand(Hand(leader=typed.leader, deal=deal, comment=typed.comment))
+        only_pass = getattr(state, "only_pass", None)
+        if only_pass is None or state.to_move is None:  # (a free lead: the Game API's first move leads)
+            raise _NotStraight
+        check, movers, apply = self.check, getattr(state, "movers", None), state.apply
+        words = _words(self.game)
+        exposures = typed.exposures
+        move_pos = typed.move_pos
+        moves: list = []
+        append = moves.append
+        typed_at: list[int | None] = []  # (each move of the record: the typed move it is, None for a pass put back)
+        places: list = []
+        rounds = 4 * len(self.seats)
+
+        def passes(seat: str | None, data: dict | None, spot: Any) -> None:
+            for _ in range(rounds):
+                to = state.to_move
+                if to is None or state.over:
+                    return
+                if data is not None and ((seat is None and data.get("pass")) or seat == to):
+                    return
+                if not only_pass():
+                    return
+                move = Pass(seat=to)
+                apply(move)
+                append(move)
+                typed_at.append(None)
+                places.append(spot if data is not None else (places[-1] if places else 0))
+
+        for j, data in enumerate(typed.moves):
+            seat = data.get("seat")
+            if j not in exposures:
+                passes(seat, data, move_pos[j])
+            if seat is None:
+                if state.over:
+                    raise _NotStraight
+                if movers is not None:
+                    who = movers()
+                    if len(who) != 1:
+                        raise _NotStraight
+                    seat = who[0]
+                else:
+                    seat = state.to_move
+                    if seat is None:
+                        raise _NotStraight
+            hit = words.get(id(data))
+            if hit is None or hit[0] is not data:
+                hit = words[id(data)] = (data, {})
+            move = hit[1].get(seat)
+            if move is None:
+                move = hit[1][seat] = _built(seat, data, _complete, check)
+            apply(move)  # (a refusal, or a tile that fits two ends, is the general reading's)
+            append(move)
+            typed_at.append(j)
+            places.append(move_pos[j])
+        passes(None, None, None)
+        end = typed.end
+        result = None if end is None else HandResult(
+            scores=dict(end["scores"]) if "scores" in end else None, end=end.get("end"))
+        if len(moves) != len(typed.moves):
+            spot = typed.seat_spot
+            self.placed[number - 1] = (places, lambda k: None if k >= len(typed_at) or typed_at[k] is None
+                                       else spot(typed_at[k]))
         return Hand(leader=typed.leader, deal=deal, moves=tuple(moves), result=result, comment=typed.comment)
 
     def _choices(self, typed: _HandText, number: int, j: int, state: Any, moves: list, public: Any,

@@ -160,10 +160,12 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
         if read_before.hands:
             g = Game.from_record(attrs.evolve(g.record(), hands=read_before.hands))
         offset = _offsets(text)
-        for typed in r.hands[:len(read_before.hands)]:
-            positions.append([offset(spot) for spot in typed.move_pos])
-            seat_positions.append([None if (spot := typed.seat_spot(j)) is None else offset(spot)
-                                   for j in range(len(typed.moves))])
+        for i, typed in enumerate(r.hands[:len(read_before.hands)]):
+            put_back = read_before.placed.get(i)  # (its forced passes put back: each placed as read here)
+            spots, seat_spot = (typed.move_pos, typed.seat_spot) if put_back is None else put_back
+            positions.append([offset(spot) for spot in spots])
+            seat_positions.append([None if (spot := seat_spot(j)) is None else offset(spot)
+                                   for j in range(len(spots))])
             judged.add(typed.number)
         notes.extend(read_before.notes)
         skip = len(read_before.hands)
