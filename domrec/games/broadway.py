@@ -161,7 +161,7 @@ class BroadwayHand:
     #: What :meth:`position_key` leaves out: the caches the checks keep (each made again from the
     #: grid and the tiles laid where it is missing).
     position_skip = frozenset({"_legal_cache", "_legal_points", "_near_map", "_near_at",
-                               "_blocked_at", "_blocked"})
+                               "_blocked_at", "_blocked", "_axis_pips"})
 
     def position_key(self) -> tuple:
         """What decides the rest of the hand, as a value: two states with equal keys accept the
@@ -202,6 +202,9 @@ class BroadwayHand:
         self._end: str | None = None
         self._blocked_at = -1  # len(placements) when the block check last ran
         self._blocked = False
+        #: Each axis's step -> the numbers a tile laid along it can match (:meth:`_playable_pips`),
+        #: as the block check last worked them out (for :meth:`only_pass`).
+        self._axis_pips: dict[int, int] = {}
         self._near_at = 0  # how many of the tiles laid ``near`` last took in (see _near)
         self._near_map: dict[int, int] = {}
         self._legal_cache: dict[tuple, Play] = {}
@@ -230,7 +233,7 @@ class BroadwayHand:
             return False
         if self._blocked_at != laid:
             self._blocked_at = laid
-            masks = {step: self._playable_pips(step) for step in (STEP["N"], STEP["E"])}
+            masks = self._axis_pips = {step: self._playable_pips(step) for step in (STEP["N"], STEP["E"])}
             self._blocked = not any(
                 _fits_mask(h, masks[STEP[s]]) for s, h in self.hands.items() if h)
         return self._blocked
@@ -641,10 +644,10 @@ class BroadwayHand:
         """:meth:`legal_moves` is the pass alone: no penalty play waits, the first tile is down,
         and no tile of the player to move fits on their axis (one placement looked for, not
         all of them: a text that leaves its forced passes out is read asking this)."""
-        if self.over or self.pending is not None or not self._laid:
-            return False
+        if self._end is not None or self.pending is not None or not self._laid or self._is_blocked():
+            return False  # (the block check has worked out what each axis can match, just below)
         seat = self.to_move
-        return self._find_fit(self.hands[seat], seat) is None
+        return not _fits_mask(self.hands[seat], self._axis_pips[STEP[seat]])
 
     def legal_moves(self) -> list[Move]:
         """Every placement on the mover's axis (both orientations), or the pass.

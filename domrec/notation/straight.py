@@ -330,7 +330,10 @@ class _TypedHands(Sequence[Hand]):
 
         for j, data in enumerate(typed.moves):
             seat = data.get("seat")
-            if j not in exposures:
+            to = state.to_move
+            # (the first of passes' checks made here: most moves are the player to move's own)
+            if j not in exposures and to is not None and seat != to and not (seat is None and data.get("pass")) \
+                    and not state.over and only_pass():
                 passes(seat, data, move_pos[j])
             if seat is None:
                 if state.over:
