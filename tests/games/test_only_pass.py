@@ -58,3 +58,32 @@ def test_forced_passes_are_found_in_every_game_that_has_them():
                 g.end_hand(claim=hand.result)
     assert seen["competitive"] and seen["horse-race"] and seen["broadway"], seen
     assert not seen["castle-rock"] and not seen["domino-roads"], seen
+
+
+def test_an_open_competitive_hand_answers_as_its_own_list_of_moves():
+    """Without the deal, Competitive's open hand lists every unplayed tile that fits: its
+    ``only_pass`` says so too (a pass alone once none fits), at every move of simulated hands."""
+    from domrec import games
+    from domrec.games.base import copy_match
+    from domrec.record import Hand
+
+    asked = 0
+    for seed in range(1, 4):
+        record = simulated(("competitive", None, None, None), seed)
+        match = games.engine("competitive").start(record)
+        for hand in record.hands:
+            state = copy_match(match).start_open_hand(Hand(leader=hand.leader))
+            for move in hand.moves:
+                if state.over:
+                    break
+                if state.to_move is not None:
+                    legal = state.legal_moves()
+                    listed = len(legal) == 1 and type(legal[0]) is Pass
+                    assert state.only_pass() == listed
+                    asked += 1
+                state.apply(move)
+            known = match.start_hand(hand)  # (the next hand starts from the match this one leaves)
+            for move in hand.moves:
+                known.apply(move)
+            match.finish_hand(known)
+    assert asked > 100
