@@ -233,9 +233,23 @@ class BroadwayHand:
             return False
         if self._blocked_at != laid:
             self._blocked_at = laid
-            masks = self._axis_pips = {step: self._playable_pips(step) for step in (STEP["N"], STEP["E"])}
-            self._blocked = not any(
-                _fits_mask(h, masks[STEP[s]]) for s, h in self.hands.items() if h)
+            # The player to move's axis first: they can most often lay a tile, and then the
+            # table is not blocked and the other axis is not worked out (it is asked every move).
+            pips = self._axis_pips = {}
+            hands = self.hands
+            first = self.to_move
+            blocked = True
+            for s in (first, *hands) if first is not None else hands:
+                held = hands[s]
+                if held:
+                    step = STEP[s]
+                    can = pips.get(step)
+                    if can is None:
+                        can = pips[step] = self._playable_pips(step)
+                    if _fits_mask(held, can):
+                        blocked = False
+                        break
+            self._blocked = blocked
         return self._blocked
 
     # --- the tableau --------------------------------------------------------------
@@ -645,9 +659,16 @@ class BroadwayHand:
         and no tile of the player to move fits on their axis (one placement looked for, not
         all of them: a text that leaves its forced passes out is read asking this)."""
         if self._end is not None or self.pending is not None or not self._laid or self._is_blocked():
-            return False  # (the block check has worked out what each axis can match, just below)
+            return False  # (the block check works out what the axes can match, for the tiles laid)
         seat = self.to_move
-        return not _fits_mask(self.hands[seat], self._axis_pips[STEP[seat]])
+        held = self.hands[seat]
+        if not held:
+            return True
+        step = STEP[seat]
+        can = self._axis_pips.get(step)  # (worked out by the block check, unless it looked at the other axis only)
+        if can is None:
+            can = self._axis_pips[step] = self._playable_pips(step)
+        return not _fits_mask(held, can)
 
     def legal_moves(self) -> list[Move]:
         """Every placement on the mover's axis (both orientations), or the pass.
