@@ -159,32 +159,64 @@ def test_a_game_typed_with_its_deals_reads_the_same_straight_through_as_by_the_g
     assert taken.read >= (0 if free_lead else 1)
 
 
+def _moves(record) -> list:
+    """Each hand's moves as JSON data, without the points each move claims (a typed text has none)."""
+    return [[{k: v for k, v in m.items() if k != "score"} for m in h["moves"]] for h in unstructure(record)["hands"]]
+
+
+@pytest.mark.parametrize("keep_deal", [False, True], ids=["without-seats-or-deal", "with-its-deals"])
 @pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])
-def test_every_game_typed_with_its_deals_is_read_straight_through_and_its_passes_put_back(game):
+def test_every_game_typed_is_read_straight_through_with_the_moves_it_was_typed_from(game, keep_deal):
+    """Typed without seats, with the deals (their forced passes left out, and put back by the
+    reading) or without them (every pass written, and ``left``)."""
     records = list(sim.simulate(game, 3, 11))
     taken = Taken()
     with mock.patch.object(loading, "read_straight", taken):
         for record in records:
-            text = notation.dumps_typed(record, keep_deal=True, seats=False)
+            text = notation.dumps_typed(record, keep_deal=keep_deal, seats=False)
             (found,) = notation.read_games(text, "typed.dgn")
             assert found.report.status == "valid" and found.complete
-            assert ([[{k: v for k, v in m.items() if k != "score"} for m in h["moves"]]
-                     for h in unstructure(found.record)["hands"]]
-                    == [[{k: v for k, v in m.items() if k != "score"} for m in h["moves"]]
-                        for h in unstructure(record)["hands"]])
+            assert _moves(found.record) == _moves(record)
     assert (taken.read, taken.left) == (3, 0)
 
 
-@pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])
-def test_every_game_typed_without_seats_or_deal_is_read_straight_through(game):
-    records = list(sim.simulate(game, 3, 11))
-    taken = Taken()
-    with mock.patch.object(loading, "read_straight", taken):
-        for record in records:
-            text = notation.dumps_typed(record, keep_deal=False, seats=False)
-            (found,) = notation.read_games(text, "typed.dgn")
-            assert found.report.status == "valid" and found.complete
-    assert (taken.read, taken.left) == (3, 0)
+@pytest.mark.parametrize("config", [("competitive", None, None, None), ("broadway", None, None, None),
+                                    ("horse-race", 4, {"partnerships": True}, None)],
+                         ids=["competitive", "broadway", "horse-race"])
+def test_a_hand_with_its_deal_closed_just_before_a_forced_pass_reads_as_by_the_general_reading(config):
+    """``end`` typed where the player to move can only pass: the reading puts that pass back at
+    the hand's end (placed at its last move), and the verdict (the hand is not over: an ``end``
+    with no scores cannot close it) is the same with the straight path as without it."""
+    import attrs
+
+    from domrec.record import Pass
+    from tests.test_game import new_game
+
+    for seed in range(6):
+        record = simulated(config, seed)
+        g = new_game(record)
+        cut = None
+        for i, hand in enumerate(record.hands):
+            g.start_hand(hand.deal, hand.leader, hand.comment)
+            for k, move in enumerate(hand.moves):
+                if type(move) is Pass and k and type(hand.moves[k - 1]) is not Pass and g.forced_pass():
+                    cut = k
+                    break
+                g.push(move)
+            if cut is not None:
+                break
+            g.end_hand(claim=hand.result)
+        if cut is None:
+            continue
+        stopped = attrs.evolve(record.hands[i], moves=record.hands[i].moves[:cut], result=None)
+        short = attrs.evolve(record, hands=(*record.hands[:i], stopped), result=None)
+        text = notation.dumps_typed(short, keep_deal=True, seats=False).rstrip("\n") + "\nend\n"
+        fast = everything(text)
+        assert fast == general(text)
+        assert placed(text, True) == placed(text, False)
+        assert len(fast[0][9]["hands"][i]["moves"]) == cut + 1  # (the pass put back)
+        return
+    pytest.fail("no hand with a forced pass after a move in the simulated games")
 
 
 def test_a_claimed_score_that_is_wrong_is_judged_straight_through_and_placed_on_its_end_line():

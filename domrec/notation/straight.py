@@ -94,6 +94,34 @@ def _words(game: str) -> dict[int, tuple[dict, dict[str, Any]]]:
     return words
 
 
+def _word_moves(words: dict[int, tuple[dict, dict[Any, Any]]], data: dict) -> dict[Any, Any]:
+    """The moves built so far from the typed word ``data`` (see :data:`_BY_WORD`)."""
+    hit = words.get(id(data))
+    if hit is None or hit[0] is not data:
+        hit = words[id(data)] = (data, {})
+    return hit[1]
+
+
+def _typed_move(words: dict[int, tuple[dict, dict[Any, Any]]], data: dict, seat: str, check: Any) -> Any:
+    """The typed move ``data`` made by ``seat``, built once for each word and seat."""
+    built = _word_moves(words, data)
+    move = built.get(seat)
+    if move is None:
+        move = built[seat] = _built(seat, data, _complete, check)
+    return move
+
+
+def _who_moves(state: Any, movers: Any) -> Sequence[str]:
+    """The seats that may make a move typed without its seat, as the engine says (the one player
+    to move, or, where the engine gives ``movers``, every seat it names); none once the hand is over."""
+    if state.over:
+        return ()
+    if movers is not None:
+        return movers()
+    seat = state.to_move
+    return () if seat is None else (seat,)
+
+
 @attrs.frozen
 class ReadBefore:
     """The hands this path read, and the replay judged legal, before one it could not read
@@ -252,26 +280,14 @@ class _TypedHands(Sequence[Hand]):
         for j, data in enumerate(typed.moves):
             seat = data.get("seat")
             if seat is None:
-                if state.over:
-                    raise _NotStraight
-                if movers is not None:
-                    who = movers()
-                    if len(who) != 1:
-                        if not who:
-                            raise _NotStraight
-                        state, moves = self._choices(typed, number, j, state, moves, public, result)
-                        break
-                    seat = who[0]
-                else:
-                    seat = state.to_move
-                    if seat is None:
+                who = _who_moves(state, movers)
+                if len(who) != 1:
+                    if not who:
                         raise _NotStraight
-            hit = words.get(id(data))
-            if hit is None or hit[0] is not data:
-                hit = words[id(data)] = (data, {})
-            move = hit[1].get(seat)
-            if move is None:
-                move = hit[1][seat] = _built(seat, data, _complete, check)
+                    state, moves = self._choices(typed, number, j, state, moves, public, result)
+                    break
+                seat = who[0]
+            move = _typed_move(words, data, seat, check)
             try:
                 apply(move)
             except RuleViolation as e:
@@ -336,23 +352,11 @@ class _TypedHands(Sequence[Hand]):
                     and not state.over and only_pass():
                 passes(seat, data, move_pos[j])
             if seat is None:
-                if state.over:
+                who = _who_moves(state, movers)
+                if len(who) != 1:
                     raise _NotStraight
-                if movers is not None:
-                    who = movers()
-                    if len(who) != 1:
-                        raise _NotStraight
-                    seat = who[0]
-                else:
-                    seat = state.to_move
-                    if seat is None:
-                        raise _NotStraight
-            hit = words.get(id(data))
-            if hit is None or hit[0] is not data:
-                hit = words[id(data)] = (data, {})
-            move = hit[1].get(seat)
-            if move is None:
-                move = hit[1][seat] = _built(seat, data, _complete, check)
+                seat = who[0]
+            move = _typed_move(words, data, seat, check)
             apply(move)  # (a refusal, or a tile that fits two ends, is the general reading's)
             append(move)
             typed_at.append(j)
@@ -383,20 +387,15 @@ class _TypedHands(Sequence[Hand]):
             data = typed.moves[k]
             if seat is None:
                 seat = data["seat"]
-            hit = words.get(id(data))
-            if hit is None or hit[0] is not data:
-                hit = words[id(data)] = (data, {})
             if on is None:
-                move = hit[1].get(seat)
-                if move is None:
-                    move = hit[1][seat] = _built(seat, data, _complete, check)
-                return move
+                return _typed_move(words, data, seat, check)
             # (the word set on ``on``: kept beside the word's moves, by seat and tile)
-            move = hit[1].get((seat, on))
+            built = _word_moves(words, data)
+            move = built.get((seat, on))
             if move is None:
                 bare = {key: v for key, v in data.items() if key != "seat"}
                 bare["on"] = on
-                move = hit[1][seat, on] = _built(seat, bare, _complete, check)
+                move = built[seat, on] = _built(seat, bare, _complete, check)
             return move
 
         dealt: dict[tuple, Any] = {}
