@@ -235,22 +235,25 @@ class BroadwayHand:
             self._blocked_at = laid
             # The player to move's axis first: they can most often lay a tile, and then the
             # table is not blocked and the other axis is not worked out (it is asked every move).
-            pips = self._axis_pips = {}
-            hands = self.hands
+            self._axis_pips = {}
+            hands, can = self.hands, self._axis_can
             first = self.to_move
             blocked = True
             for s in (first, *hands) if first is not None else hands:
                 held = hands[s]
-                if held:
-                    step = STEP[s]
-                    can = pips.get(step)
-                    if can is None:
-                        can = pips[step] = self._playable_pips(step)
-                    if _fits_mask(held, can):
-                        blocked = False
-                        break
+                if held and _fits_mask(held, can(STEP[s])):
+                    blocked = False
+                    break
             self._blocked = blocked
         return self._blocked
+
+    def _axis_can(self, step: int) -> int:
+        """:meth:`_playable_pips` of ``step``'s axis, worked out once for the tiles laid (the block
+        check's, and :meth:`only_pass`'s, which asks every move of a walk)."""
+        can = self._axis_pips.get(step)
+        if can is None:
+            can = self._axis_pips[step] = self._playable_pips(step)
+        return can
 
     # --- the tableau --------------------------------------------------------------
 
@@ -655,20 +658,14 @@ class BroadwayHand:
     # --- for the simulator ---------------------------------------------------------
 
     def only_pass(self) -> bool:
-        """:meth:`legal_moves` is the pass alone: no penalty play waits, the first tile is down,
-        and no tile of the player to move fits on their axis (one placement looked for, not
-        all of them: a text that leaves its forced passes out is read asking this)."""
+        """:meth:`legal_moves` is the pass alone: the hand not over, no penalty play waiting, the
+        first tile down, and no number the player to move holds matchable along their axis (the
+        numbers the block check works out; no placement is listed)."""
         if self._end is not None or self.pending is not None or not self._laid or self._is_blocked():
-            return False  # (the block check works out what the axes can match, for the tiles laid)
+            return False
         seat = self.to_move
         held = self.hands[seat]
-        if not held:
-            return True
-        step = STEP[seat]
-        can = self._axis_pips.get(step)  # (worked out by the block check, unless it looked at the other axis only)
-        if can is None:
-            can = self._axis_pips[step] = self._playable_pips(step)
-        return not _fits_mask(held, can)
+        return not held or not _fits_mask(held, self._axis_can(STEP[seat]))
 
     def legal_moves(self) -> list[Move]:
         """Every placement on the mover's axis (both orientations), or the pass.
