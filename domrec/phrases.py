@@ -328,6 +328,8 @@ PHRASES: tuple[str, ...] = (
     N_("the last hand was a tied block, so %(seat)s leads again"),
     N_("%(seat)s leads this hand and cannot pass"),
     N_("the hand is already over: %(why)s"),
+    N_("%(seat)s passes out of turn: the hand is blocked, and its closing passes, which may be left out, "
+       "go in turn (%(seat2)s next)"),
     N_("%(seat)s went out"),
     N_("nobody can play (blocked)"),
     N_('this hand\'s deal gives no boneyard order, so each draw must name its tile ("draw": "%(tile)s")'),

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 import attrs
 
 from domrec import tiles as T
-from domrec.errors import DealError, SetupError, clip, pointer_token as _escape
+from domrec.errors import DealError, IllegalMove, SetupError, clip, pointer_token as _escape
 from domrec.record import MOVE_KEYS, Hand, Move, Pass, Record
 from domrec.tiles import Tile
 
@@ -419,6 +419,13 @@ def pass_round(first: str, count: int, after: Callable[[str], str]) -> list[Move
         out.append(Pass(seat=seat))
         seat = after(seat)
     return out
+
+
+def closing_pass_out_of_turn(seat: str, due: str, rule: str) -> IllegalMove:
+    """A closing pass of a blocked hand made by ``seat`` out of turn (``due``'s is next): the closing
+    passes may be left out, but those written go in turn, so the seat is what is wrong."""
+    return IllegalMove(f"{seat} passes out of turn: the hand is blocked, and its closing passes, which may be "
+                       f"left out, go in turn ({due} next)", rule, "/seat")
 
 
 def seat_after(seats: Sequence[str], seat: str, step: int = 1) -> str:

@@ -329,6 +329,8 @@ class CompetitiveHand:
             self.passes += 1
             self.to_move = self._next[move.seat]
             return 0
+        if self.end == "blocked" and type(move) is Pass and self.passes < len(self.seats):
+            raise base.closing_pass_out_of_turn(move.seat, self.to_move, R_END)
         why = f"{self.out_seat} went out" if self.end == "out" else "nobody can play (blocked)"
         raise IllegalMove(f"the hand is already over: {why}", R_END)
 

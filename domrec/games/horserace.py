@@ -589,6 +589,8 @@ class HorseRaceHand:
             self.closing += 1  # a closing pass of a block, which may be written or left out
             self.to_move = self._next[move.seat]
             return 0
+        if self.end == "blocked" and type(move) is Pass and self.closing < len(self.seats):
+            raise base.closing_pass_out_of_turn(move.seat, self.to_move, R_END)
         if self.end == "out":
             why = f"{self.out_seat} dominoed"
         elif self.end == "target":

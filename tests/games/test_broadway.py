@@ -1075,7 +1075,11 @@ def test_a_corrupted_move_is_caught_at_exactly_that_move(gm, how, data):
     if how == "not-held":
         held = {tile(t) for t in hand["deal"]["hands"][move["seat"]]}
         held -= {tile(m["play"]) for m in hand["moves"][:j] if "play" in m}
-        move["play"] = str(data.draw(st.sampled_from([t for t in DOUBLE_SIX if t not in held])))
+        # (nor a tile shown face up and not yet laid: an opponent's exposed tile is one this seat
+        # may lay as a penalty play, so naming it is no tile "not held")
+        shown = {tile(m["exposed"]) for m in hand["moves"][:j] if "exposed" in m}
+        shown -= {tile(m["play"]) for m in hand["moves"][:j] if "play" in m}
+        move["play"] = str(data.draw(st.sampled_from([t for t in DOUBLE_SIX if t not in held | shown])))
     elif how == "axis":  # turn the tile about its first cell
         move["at"][1] = [x1 + (y2 - y1), y1 + (x2 - x1)]
     elif how == "apart":
