@@ -14,7 +14,10 @@ the typed forms: at most 3x).
 * typed, ends written: no deal (``left`` lines), every seat, ``@`` where a tile fits two open tiles;
 * typed, no ends: the same without any ``@``, as on a paper score sheet;
 * typed, no seats: ``@`` kept, a seat only where the turn does not give it;
-* score sheet: neither ``@`` nor seats (the reader tries the readings of each hand).
+* score sheet: neither ``@`` nor seats (the reader tries the readings of each hand);
+* score sheet, each hand's scores written: the same with each hand's ``end`` line claiming its
+  scores, as a club's sheet has them (the reader counts only the readings that give them: a
+  Horse Race sheet, whose counts peg on the ends, is read rather than asked about).
 
 The forms without ends try readings on the engine, so they are timed on the first --slow-games
 games only (with their own JSON Lines reference).  A form may leave a hand with readings of
@@ -46,6 +49,8 @@ FORMS = (
     ("typed, no ends", {"keep_deal": False, "seats": True, "ends": False}, True),
     ("typed, no seats", {"keep_deal": False, "seats": False, "ends": True}, False),
     ("score sheet (no ends, no seats)", {"keep_deal": False, "seats": False, "ends": False}, True),
+    ("score sheet, each hand's scores written", {"keep_deal": False, "seats": False, "ends": False, "scores": True},
+     True),
 )
 
 

@@ -34,5 +34,5 @@ def test_bench_all_quick_prints_every_section(tmp_path: Path) -> None:
                  and line.split(" | ")[0][2:] not in GAMES]
     assert [row.split(" | ")[0] for row in form_rows] == [
         "| canonical", "| typed, the deal written", "| typed, ends written", "| typed, no ends", "| typed, no seats",
-        "| score sheet (no ends, no seats)"]
+        "| score sheet (no ends, no seats)", "| score sheet, each hand's scores written"]
     assert text.rstrip().splitlines()[-1].startswith("load average after the run: ")

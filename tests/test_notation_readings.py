@@ -229,3 +229,23 @@ left E 3-3
     assert any(m.startswith("5-5 at 14:13") and "second time in hand 2" in m for m in texts), texts
     assert [p.line for p in game.report.problems] == sorted(p.line for p in game.report.problems)
     assert "only its tiles were" in game.report.note and "hand 2 was checked only for tiles" in game.report.note
+
+
+@pytest.mark.parametrize("game,players,options,variant", CONFIGS, ids=IDS)
+def test_a_score_sheet_with_each_hands_scores_reads_as_the_game_was_scored(game, players, options, variant):
+    # A club's score sheet: neither ends nor seats, and each hand's end line claiming the hand's
+    # scores (dumps_typed's ``scores``).  Only the readings that give the claimed scores count,
+    # so a Horse Race sheet, whose counts peg on the ends, is read, not asked about; every game
+    # reads as it was scored.
+    for record in sim.simulate(game, 2, 3, players, options, variant, accidents=False):
+        text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
+        closed = [h for h in record.hands if h.result is not None and h.result.scores]
+        assert text.count("\nend ") == len(closed)
+        found = read1(text)
+        assert found.report.status == "valid", [p.text() for p in found.report.problems]
+        assert [h.result.scores for h in found.record.hands] == [h.result.scores for h in record.hands]
+        # A hand's claimed scores changed: the readings giving them are none, and the verdict says so.
+        line = re.search(r"\nend [^\n]*", text).group()
+        seat, points = next(iter(closed[0].result.scores.items()))
+        wrong = text.replace(line, re.sub(rf" {seat} {points}\b", f" {seat} {points + 1}", line), 1)
+        assert wrong != text and read1(wrong).report.status == "invalid"

@@ -35,7 +35,7 @@ def _passes_before_exposures(moves: tuple) -> set[int]:
 
 
 def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats: bool = True,
-                in_play: bool = False) -> str:
+                in_play: bool = False, scores: bool = False) -> str:
     """``record`` as a person would type it: moves without the seats the turn gives, no
     claims, and either the deal without the forced passes (``keep_deal``) or, without the
     deal, the tiles each seat still held at the end (``left``) and every pass written.
@@ -50,6 +50,10 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
     the property tests hold it to that.  A hand is written so only where the rules say who
     moves: a seat is kept wherever the engine does not name that seat alone as the one that
     may move (``Game.movers``, the question the reader asks of a seatless move).
+
+    With ``scores``, each closed hand's ``end`` line claims the hand's scores (and how it
+    ended), as a club's score sheet writes them: the reader then counts only the readings that
+    give those scores (docs/notation.md).
 
     With ``in_play``, the record's last hand is a hand still in play (a table's game before the
     hand is closed), written as it stands: its moves without the closing they may have reached
@@ -132,7 +136,8 @@ def dumps_typed(record: Record, keep_deal: bool = True, ends: bool = True, seats
                 if parts:
                     lines.append("left " + "; ".join(parts))
         if ended:
-            lines.append("end")
+            lines.append(_hand_lines(i, {"result": hd["result"]}, record.game)[-1] if scores and "result" in hd
+                         else "end")
             g.end_hand(None if keep_deal else {s: [str(t) for t in ts] for s, ts in (held or {}).items()})
         out.append("\n".join(lines))
     return "\n\n".join(out) + "\n"
