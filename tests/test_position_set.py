@@ -138,34 +138,6 @@ def test_positions_past_the_cap_are_left_to_the_general_reading():
     assert taken.read == 0
 
 
-def test_a_hand_that_claims_its_scores_is_read_as_positions_past_the_caps():
-    # A hand whose end line claims its scores, as a club's sheet writes them: the general
-    # reading walks every reading there (only those giving the claimed scores count), so the
-    # set of positions reads it however many positions it keeps (the caps are for hands whose
-    # readings part, where the general reading stops at the first other scores).  Horse Race's
-    # hand 4 of this game keeps more than MAX_LEVEL positions after one move.
-    record = next(sim.simulate("horse-race", 1, 5, accidents=False))
-    record = attrs.evolve(record, hands=record.hands[:4])
-    text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
-    widest = []
-    merge = position_set._merge
-
-    def counted(reached, made):
-        out = merge(reached, made)
-        widest.append(len(out))
-        return out
-
-    taken = Taken()
-    with mock.patch.object(position_set, "_merge", counted):
-        fast = taken.fast(text)
-    assert fast == general(text)
-    assert fast[0][0] == "valid"
-    assert max(widest) > position_set.MAX_LEVEL and taken.read == 1 and taken.before == 0
-    rng = random.Random(5)
-    for one in corrupted(text, record, rng):
-        assert Taken().fast(one) == general(one)
-
-
 def test_readings_are_counted_on_the_graph_of_positions():
     # Two tiles that each fit both ends, on the first hand: the note counts every reading, as
     # the general reading does by walking each, though equal positions were read once.

@@ -38,8 +38,7 @@ the positions after that one are not closed), and the general reading only plays
 and words the problem (:meth:`~domrec.notation.readings.HandReading.run_parted`).
 Anything else (no legal reading, claimed scores that leave readings with different scores,
 more work than the general reading's :data:`~domrec.notation.readings.LIMIT` could allow,
-more positions than :data:`MAX_LEVEL` or :data:`MAX_POSITIONS` where no ``end`` line claims
-the hand's scores, an engine that does not say
+more positions than :data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say
 where a tile may go) raises :class:`Unsure`, and the general reading reads the hand, so the
 verdicts, notes and messages are the general reading's in every case.
 
@@ -60,15 +59,10 @@ from domrec.notation import readings
 from domrec.notation.readings import Option, _option
 from domrec.record import Play
 
-#: Positions kept after one move, and in all, at most, where no ``end`` line claims the hand's
-#: scores: a hand with more is left to the general reading, which stops at the first reading
-#: whose scores part from the first's, so that the work done here before it is small beside the
-#: general reading's own.  (A Horse Race sheet's hand whose readings part, each spot pegging its
-#: own count, keeps a few dozen: 16 and 128 left about a third of them to the general reading.)
-#: A hand that claims its scores has no such cap: there the general reading walks every reading
-#: (only those giving the claimed scores count), and the positions are never more than its work
-#: (a Horse Race score sheet with each hand's scores keeps up to a few hundred; its readings
-#: past :data:`~domrec.notation.readings.LIMIT` still go to the general reading, which asks).
+#: Positions kept after one move, and in all, at most: a hand with more is left to the general
+#: reading, so that the work done here before it is small beside the general reading's own.
+#: (A Horse Race sheet's hand whose readings part, each spot pegging its own count, keeps a few
+#: dozen: 16 and 128 left about a third of them to the general reading.)
 MAX_LEVEL = 64
 MAX_POSITIONS = 512
 
@@ -218,7 +212,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
             level = [p for p, _, _, _ in reached]
             if 1 < len(level) <= FOLD_AT_MOST:
                 level = _fold(level, made)
-        if claimed is None and (len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS):
+        if len(level) > MAX_LEVEL or len(made) > MAX_POSITIONS:
             raise Unsure("more positions than this reading keeps")
     for p in level:
         work += p.count
