@@ -70,6 +70,26 @@ def test_typed_form_reads_back_to_the_same_game(config, seed):
     assert_typed_form_reads_back(simulated(config, seed))
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=3, **SETTINGS)
+@given(seed=SEEDS)
+def test_a_score_sheet_with_each_hands_scores_reads_as_scored(config, seed):
+    """A club's score sheet (no ends, no seats, no deal), each hand's ``end`` line claiming its
+    scores: every hand reads to the scores it claims, whichever readings give them; or, where a
+    hand leaves more readings than the reader's limit, the reader asks for an end or a seat."""
+    record = simulated(config, seed)
+    truth = validate(record)
+    text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
+    (game,) = notation.read_games(text, "sheet.dgn")
+    if game.report.status != "valid":
+        (problem,) = game.report.problems
+        assert problem.rule == "DGN: what may be left out" and "fit what is typed" in problem.message, \
+            problem.text()
+        return
+    assert (game.report.scores, game.report.winner) == (truth.scores, truth.winner)
+    assert [h.result.scores for h in game.record.hands] == [h.result.scores for h in record.hands]
+
+
 def test_typed_writer_writes_a_seat_where_the_chain_may_have_ended_unwritten():
     """Horse Race under ``chain_draw: false``, typed without the deal: after P3 leads 5-5 in
     hand 5 the chain is P3's if P3 can play, but without the deal the reader also tries P1
