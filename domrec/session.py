@@ -278,7 +278,7 @@ class Session:
         fed again in canonical DGN (every seat, end and forced pass written), so that what a
         request leaves announced (a hand line, parts of a deal) stays as the recorder keeps it."""
         lines = [line for text in texts for line in text.split("\n") if line.strip()]
-        whole = read_whole(*self._from_the_hand(lines))
+        whole = read_whole(*self._from_the_hand(lines), end_to_come=True)
         if whole is None:
             return None
         said = list(self._said)

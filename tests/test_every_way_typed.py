@@ -164,6 +164,48 @@ def test_every_typed_form_many_games(config, seed, fast_dir):
     assert_every_form_taken(simulated(config, seed), fast_dir)
 
 
+# --- a club's score sheet, each hand's scores written ----------------------------------------
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_score_sheet_with_each_hands_scores_is_taken_line_by_line(config, seed, fast_dir):
+    # Neither ends nor seats nor the deal, each hand's end line claiming its scores, as a club's
+    # sheet has them: validate reads it (the claims choose among a hand's readings), and so do
+    # the pipe and the venue's session, line by line and whole.  Line by line, a Horse Race
+    # hand's left line comes before the end line that settles it: the page takes it and waits.
+    record = simulated(config, seed)
+    truth = validate(record).scores
+    text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
+    assert by_validate(text) == truth
+    assert by_session(record, text, whole=False) == truth
+    assert by_session(record, text, whole=True) == truth
+    if config[0] == "horse-race":
+        assert by_pipe(text, fast_dir) == truth
+
+
+def test_a_left_line_whose_hand_only_its_end_line_settles_waits_for_it():
+    # Horse Race, two players: hand 4's tiles typed without ends leave readings with different
+    # scores, and the hand's left line alone does not choose (it was refused, naming the left
+    # line, though validate reads the sheet).  Taken, the hand waits in play: a wrong claim or
+    # the next hand is refused, nothing of it taken; the sheet's own end line is taken.
+    record = simulated(CONFIGS[IDS.index("horse-race-2-std")], 1)
+    lines = body(notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True))
+    k = next(i for i, line in enumerate(lines) if line.startswith("left ") and lines[i + 1].startswith("end ")
+             and "hand 4" not in line and i > 0 and sum(x.startswith("hand ") for x in lines[:i]) == 4)
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    for line in lines[:k + 1]:
+        session.take(line)
+    assert session.game.in_hand and session.game.hand_number == 4
+    for wrong in ("end out P1 99 P2 0", lines[k + 2]):
+        with pytest.raises(RequestRefused):
+            session.take(wrong)
+        assert session.game.in_hand and session.game.hand_number == 4
+    session.take(lines[k + 1])
+    assert not session.game.in_hand
+    assert [h.result.scores for h in session.game.record().hands] == [h.result.scores for h in record.hands[:4]]
+
+
 # --- a forced pass the table made by itself, typed again -------------------------------------
 
 
