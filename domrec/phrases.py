@@ -162,6 +162,9 @@ PHRASES: tuple[str, ...] = (
     N_("left %(seat)s does not match the deal and the moves: %(seat)s still holds nothing"),
     N_("line %(n)s leaves a choice (%(problem)s); the game so far is read whole, as domrec validate reads it"),
     N_("line %(n)s leaves a choice (%(problem)s); the text is read whole, as domrec validate reads it"),
+    N_("line %(n)s: hand %(n2)s's left line is taken; the tiles typed without their ends give the hand different "
+       "scores by where they went, so the hand waits for its end line, whose scores settle it (or type which tile "
+       "each went on)"),
     N_("%(word)s %(seat)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand "
        "%(n3)s is played); to correct it, type the line again on its own"),
     N_("%(word)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand %(n3)s is "

@@ -216,6 +216,11 @@ class Session:
                 if whole is not None:
                     self._recorder = whole
                     self.accepted.append(text)
+                    if line.split()[0].lower() == "left" and whole.game.in_hand:  # (read_whole's end_to_come)
+                        return [f"line {number}: hand {whole.game.hand_number}'s left line is taken; the tiles "
+                                f"typed without their ends give the hand different scores by where they went, "
+                                f"so the hand waits for its end line, whose scores settle it (or type which "
+                                f"tile each went on)", *self._said]
                     return [f"line {number} leaves a choice ({said}); the game so far is read whole, "
                             f"as domrec validate reads it", *self._said]
                 self._undo_request()

@@ -194,8 +194,10 @@ def test_a_left_line_whose_hand_only_its_end_line_settles_waits_for_it():
     k = next(i for i, line in enumerate(lines) if line.startswith("left ") and lines[i + 1].startswith("end ")
              and "hand 4" not in line and i > 0 and sum(x.startswith("hand ") for x in lines[:i]) == 4)
     session = Session(attrs.evolve(record, hands=(), result=None))
-    for line in lines[:k + 1]:
+    for line in lines[:k]:
         session.take(line)
+    (said, *_) = session.take(lines[k])
+    assert "hand 4's left line is taken" in said and "waits for its end line" in said, said
     assert session.game.in_hand and session.game.hand_number == 4
     for wrong in ("end out P1 99 P2 0", lines[k + 2]):
         with pytest.raises(RequestRefused):
