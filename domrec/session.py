@@ -159,6 +159,9 @@ class Session:
         self._ahead: tuple[int, Game | None] | None = None
         #: What the announced hand waits for, when it cannot start yet (see :meth:`_started_copy`).
         self._waiting: str | None = None
+        #: The hand whose left line was taken to wait for its end line (its readings give
+        #: different scores: :func:`~domrec.recorder.read_whole`'s ``end_to_come``), or None.
+        self._left_waits: int | None = None
         #: The hands closed before the last hand line, read whole once (see :meth:`_from_the_hand`).
         self._closed: tuple[tuple[str, ...], Record | None] | None = None
         #: The state made last (see :meth:`state`): how many requests were accepted, the recorder
@@ -217,12 +220,19 @@ class Session:
                     self._recorder = whole
                     self.accepted.append(text)
                     if line.split()[0].lower() == "left" and whole.game.in_hand:  # (read_whole's end_to_come)
+                        self._left_waits = whole.game.hand_number
                         return [f"line {number}: hand {whole.game.hand_number}'s left line is taken; the tiles "
                                 f"typed without their ends give the hand different scores by where they went, "
                                 f"so the hand waits for its end line, whose scores settle it (or type which "
                                 f"tile each went on)", *self._said]
+                    self._left_waits = None
                     return [f"line {number} leaves a choice ({said}); the game so far is read whole, "
                             f"as domrec validate reads it", *self._said]
+                if self._left_waits is not None:  # (the recorder's own words would ask for the left line again)
+                    refusal = Refusal(number, indent + 1, f"hand {self._left_waits} waits for its end line: the tiles "
+                                                          f"typed without their ends give it different scores by "
+                                                          f"where they went; type its end line with the scores (or "
+                                                          f"which tile each went on)")
                 self._undo_request()
                 raise RequestRefused(refusal)
         before = recorder.refused
@@ -236,6 +246,7 @@ class Session:
             if whole is not None:
                 self._recorder = whole
         self.accepted.append(text)
+        self._left_waits = None
         return list(self._said)
 
     def _replay(self, texts: Sequence[str], say: Any = None, refuse: Any = None) -> Recorder:

@@ -200,8 +200,9 @@ def test_a_left_line_whose_hand_only_its_end_line_settles_waits_for_it():
     assert "hand 4's left line is taken" in said and "waits for its end line" in said, said
     assert session.game.in_hand and session.game.hand_number == 4
     for wrong in ("end out P1 99 P2 0", lines[k + 2]):
-        with pytest.raises(RequestRefused):
+        with pytest.raises(RequestRefused) as refused:
             session.take(wrong)
+        assert "hand 4 waits for its end line" in refused.value.refusal.text(), refused.value.refusal.text()
         assert session.game.in_hand and session.game.hand_number == 4
     session.take(lines[k + 1])
     assert not session.game.in_hand
