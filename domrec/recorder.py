@@ -1007,7 +1007,7 @@ def said_in_text(line: str, seats: Sequence[str]) -> bool:
     return not (words[0].lower() in _TAKE_BACKS and words[0] not in seats)
 
 
-def read_whole(start: Record, lines: Sequence[str], end_to_come: bool = False) -> tuple[Record, str | None] | None:
+def read_whole(start: Record, lines: Sequence[str]) -> tuple[Record, str | None] | None:
     """The game ``start`` (its players, rules and hands so far) with ``lines`` after it, read as
     ``domrec validate`` reads a text: the record and the reader's note, or ``None`` when that
     reading finds the text wrong (or ``lines`` take something back, which a text cannot say).
@@ -1016,15 +1016,23 @@ def read_whole(start: Record, lines: Sequence[str], end_to_come: bool = False) -
     hand decides (a tile that fits two ends, the seat of a Horse Race chain's move): then the
     text so far is read whole, its choices worked out across the hand, so that what
     ``validate`` reads the recorder and the venue take (docs/recording.md, "A line that leaves
-    a choice").
+    a choice")."""
+    got = _read(start, lines, end_to_come=False)
+    return None if got is None else got[:2]
 
-    ``end_to_come``: the lines are a table's so far, more to come (the venue's session), not a
-    whole text.  A last hand whose ``left`` line has come, its ``end`` line not yet, and whose
-    readings give it different scores is then read for now without that ``left`` line (the
-    hand in play, its first reading by the tie rule): the end line a club's sheet writes next
-    may claim the scores that settle it, and the hand is read whole again with it.  A whole
-    text (``domrec record`` from a pipe, ``validate``) has no more lines to wait for: there
-    the hand's readings are asked about, as ``validate`` asks."""
+
+def read_so_far(start: Record, lines: Sequence[str]) -> tuple[Record, str | None, int | None] | None:
+    """:func:`read_whole` for a table's lines so far, more to come (the venue's session), and
+    the hand that waits for its end line, if one does: a last hand whose ``left`` line has come,
+    its ``end`` line not yet, and whose readings give it different scores is read for now
+    without that ``left`` line (the hand in play, its first reading by the tie rule), since the
+    end line a club's sheet writes next may claim the scores that settle it; the hand is read
+    whole again with it.  A whole text (``domrec record`` from a pipe, ``validate``) has no more
+    lines to wait for: there such a hand is asked about, as ``validate`` asks."""
+    return _read(start, lines, end_to_come=True)
+
+
+def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Record, str | None, int | None] | None:
     body = []
     for line in lines:
         words = line.split()
@@ -1048,20 +1056,20 @@ def read_whole(start: Record, lines: Sequence[str], end_to_come: bool = False) -
         return None
     report, record = found[0].report, found[0].record
     if end_to_come and _end_to_come(report, record, body):
-        return read_whole(start, body[:-1])
+        got = _read(start, body[:-1], end_to_come=False)
+        return None if got is None else (got[0], got[1], len(record.hands))
     if not found[0].complete or (report.status != "valid" and not _left_to_come(report, record)):
         return None
-    return record, report.note
+    return record, report.note, None
 
 
 def _end_to_come(report: Any, record: Record, body: Sequence[str]) -> bool:
     """The one thing wrong is that the last hand's readings give it different scores, its
     ``left`` line the text's last: its ``end`` line, which may claim the scores, has not come."""
-    from domrec.notation.readings import RULE
+    from domrec.notation.readings import PARTED, RULE
 
     return (len(report.problems) == 1 and report.problems[0].rule == RULE
-            and report.problems[0].hand == len(record.hands)
-            and "the readings give this hand different scores" in report.problems[0].message
+            and report.problems[0].hand == len(record.hands) and PARTED in report.problems[0].message
             and body[-1].split()[0].lower() == "left")
 
 

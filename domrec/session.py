@@ -35,7 +35,7 @@ from domrec.explain import describe_move
 from domrec.game import Game, GameError
 from domrec import tiles as T
 from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
-from domrec.recorder import Recorder, placements, read_whole, said_in_text
+from domrec.recorder import Recorder, placements, read_so_far, read_whole, said_in_text
 
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -160,7 +160,8 @@ class Session:
         #: What the announced hand waits for, when it cannot start yet (see :meth:`_started_copy`).
         self._waiting: str | None = None
         #: The hand whose left line was taken to wait for its end line (its readings give
-        #: different scores: :func:`~domrec.recorder.read_whole`'s ``end_to_come``), or None.
+        #: different scores: :func:`~domrec.recorder.read_so_far`), as the last reading of the
+        #: game so far whole found it, or None.
         self._left_waits: int | None = None
         #: The hands closed before the last hand line, read whole once (see :meth:`_from_the_hand`).
         self._closed: tuple[tuple[str, ...], Record | None] | None = None
@@ -219,13 +220,8 @@ class Session:
                 if whole is not None:
                     self._recorder = whole
                     self.accepted.append(text)
-                    if line.split()[0].lower() == "left" and whole.game.in_hand:  # (read_whole's end_to_come)
-                        self._left_waits = whole.game.hand_number
-                        return [f"line {number}: hand {whole.game.hand_number}'s left line is taken; the tiles "
-                                f"typed without their ends give the hand different scores by where they went, "
-                                f"so the hand waits for its end line, whose scores settle it (or type which "
-                                f"tile each went on)", *self._said]
-                    self._left_waits = None
+                    if self._left_waits is not None:
+                        return [self._waits_said(number)]
                     return [f"line {number} leaves a choice ({said}); the game so far is read whole, "
                             f"as domrec validate reads it", *self._said]
                 if self._left_waits is not None:  # (the recorder's own words would ask for the left line again)
@@ -245,9 +241,20 @@ class Session:
             whole = self._read_whole([*self.accepted, text])
             if whole is not None:
                 self._recorder = whole
+            else:
+                self._left_waits = None
+        else:
+            self._left_waits = None
         self.accepted.append(text)
-        self._left_waits = None
+        if self._left_waits is not None:  # (what the line by line reading said of the hand's close does not stand)
+            return [self._waits_said(len(lines))]
         return list(self._said)
+
+    def _waits_said(self, number: int) -> str:
+        """What a table is told of a left line taken to wait for its hand's end line."""
+        return (f"line {number}: hand {self._left_waits}'s left line is taken; the tiles typed without their "
+                f"ends give the hand different scores by where they went, so the hand waits for its end line, "
+                f"whose scores settle it (or type which tile each went on)")
 
     def _replay(self, texts: Sequence[str], say: Any = None, refuse: Any = None) -> Recorder:
         """The recorder after ``texts``, each taken as :meth:`take` took it: line by line, or,
@@ -290,11 +297,12 @@ class Session:
 
     def _read_whole(self, texts: Sequence[str], quiet: bool = False) -> Recorder | None:
         """A recorder holding the game of ``texts`` read whole, as ``domrec validate`` reads a
-        text (:func:`domrec.recorder.read_whole`), or ``None``.  Its game is the record read,
+        text, more lines to come (:func:`domrec.recorder.read_so_far`: :attr:`_left_waits` says
+        whether a hand waits for its end line), or ``None``.  Its game is the record read,
         fed again in canonical DGN (every seat, end and forced pass written), so that what a
         request leaves announced (a hand line, parts of a deal) stays as the recorder keeps it."""
         lines = [line for text in texts for line in text.split("\n") if line.strip()]
-        whole = read_whole(*self._from_the_hand(lines), end_to_come=True)
+        whole = read_so_far(*self._from_the_hand(lines))
         if whole is None:
             return None
         said = list(self._said)
@@ -308,6 +316,7 @@ class Session:
         if recorder.refused:
             return None
         recorder.read_for_now = recorder.game.hand_number if recorder.game.in_hand else None
+        self._left_waits = whole[2]
         return recorder
 
     def _announced(self) -> Game | None:

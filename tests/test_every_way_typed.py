@@ -209,6 +209,26 @@ def test_a_left_line_whose_hand_only_its_end_line_settles_waits_for_it():
     assert [h.result.scores for h in session.game.record().hands] == [h.result.scores for h in record.hands[:4]]
 
 
+def test_every_left_line_that_waits_says_so_and_a_hand_read_for_now_takes_its_first_reading():
+    # Line by line, a left line the first reading fits was taken and its hand closed with that
+    # reading ("hand 6 ends out: P1 2, P2 7"), then read whole and found to wait for its end
+    # line: the table is told that it waits, not the scores of a reading the end line may rule
+    # out.  And a hand read for now (no left or end line yet) takes its first legal reading and
+    # walks no further: Horse Race, four players, seed 8, had its fifth line refused ("more than
+    # 10,000 positions of hand 1"), where the sheet's left and end lines settle the hand.
+    for config, seed in (("horse-race-2-std", 1), ("horse-race-4-std", 8)):
+        record = simulated(CONFIGS[IDS.index(config)], seed)
+        text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
+        session = Session(attrs.evolve(record, hands=(), result=None))
+        waited = 0
+        for line in body(text):
+            said = session.take(line)
+            if session._left_waits is not None:
+                waited += 1
+                assert said and "waits for its end line" in said[0], (config, line, said)
+        assert waited and session.game.over and session.game.totals == validate(record).scores, config
+
+
 # --- a forced pass the table made by itself, typed again -------------------------------------
 
 

@@ -53,6 +53,10 @@ AGAIN_LIMIT = 100_000
 
 RULE = "DGN: what may be left out"
 
+#: What the problem of a hand whose legal readings give different scores says of them (and
+#: what :func:`domrec.recorder.read_so_far` looks for: a hand its end line's scores may settle).
+PARTED = "the readings give this hand different scores"
+
 #: True while the recorder reads the game so far whole (:func:`domrec.recorder.read_whole`):
 #: the last hand, when the text has not closed it yet (no ``left`` or ``end`` line), is read
 #: for now, its readings' first by the tie rule taken even where they part, and a reading in
@@ -414,8 +418,15 @@ class HandReading:
         return all(hand.get(side) == n for side, n in self.claim.scores.items())
 
     def _read(self, path: tuple[tuple[int, Option], ...], scores: dict[str, int]) -> None:
-        """A legal reading, with the totals it gives."""
+        """A legal reading, with the totals it gives.  A hand read for now takes its first legal
+        reading by the tie rule (:data:`provisional`), so the walk stops there: the hand is read
+        whole again as its lines come, and walking on past the first, to count readings a later
+        line may rule out, could only reach :data:`LIMIT` and refuse a line that the rest of
+        the hand settles."""
         self.readings.append((path, scores))
+        if self.for_now:
+            self.stopped = True
+            return
         if self.forced is None and self.root is not None and not (self.claim is not None and self.claim.scores) \
                 and not self.for_now:
             self._scores.add(_key(scores))
@@ -542,7 +553,7 @@ class HandReading:
         else:
             what = f"{word} at {line}:{col} may be {' or '.join(str(o.seat) + chr(39) + 's' for o in opts)}"
             ask = "write its seat"
-        return self._problem_at(j, f"{what}, and the readings give this hand different scores ({told}): {ask} "
+        return self._problem_at(j, f"{what}, and {PARTED} ({told}): {ask} "
                                    f"({' or '.join(self._words(j, o) for o in opts)})")
 
     def _ask(self, why: str) -> Problem:
