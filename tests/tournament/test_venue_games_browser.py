@@ -304,3 +304,35 @@ def test_the_tables_picture_fits_a_phone_without_a_tile_cut(tmp_path, browser, g
         assert ("row " in example) == (game == "castle-rock") and (f"@{road}" in example) == (game == "domino-roads")
     finally:
         served.close()
+
+
+def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_path, browser):
+    """A club's Horse Race sheet (no ends, no seats, no deal, each hand's scores on its end line)
+    typed into the phone's box line by line: hand 4's left line leaves readings with different
+    scores, and the page says the hand waits for its end line; the end line settles it, and the
+    game confirmed is the game as scored."""
+    from domrec import notation
+
+    path, record = _served_game(tmp_path, "horse-race", ["Ana", "Bo"], 1)
+    lines = [line for line in notation.dumps_typed(record, keep_deal=False, ends=False, seats=False,
+                                                     scores=True).splitlines()
+             if line.strip() and not line.startswith("[")]
+    served = harness._served(path)
+    try:
+        page = _table_page(browser, served)
+        waited = False
+        for line in lines:
+            _type(page, line)
+            if "waits for its end line" in page.inner_text("#message"):
+                waited = True
+                assert line.startswith("left "), line
+                assert "type its end line with the scores" in page.inner_text("#panel")
+                assert page.locator("#close-hand").count() == 0  # (closing would take the first reading)
+                _shot(page, "horse-race-sheet-waits")
+        assert waited
+        _close_hand_if_over(page)
+        sides = page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')].map(b => b.dataset.side)")
+        assert sides
+        _confirm_and_check(page, path, record, sides)
+    finally:
+        served.close()

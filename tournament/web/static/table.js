@@ -499,6 +499,11 @@
                                                     { minutes: view.time_limit })), clock);
       return box;
     }
+    if (game.hand_over && game.end_waited) {  // its left line given: only the end line's scores settle it
+      box.append(el("h2", {}, t("Hand %(n)s is over", { n: game.hand })),
+                 el("p", { class: "note" }, t("Its tiles, typed without their ends, give it different scores by where they went: type its end line with the scores in the box below (end out N 10 E 0), or which tile each went on.")));
+      return box;
+    }
     if (game.hand_over) {
       box.append(el("h2", {}, t("Hand %(n)s is over", { n: game.hand })),
                  el("p", { class: "note" }, game.deal_known ? t("Close it to record its score (or undo the last move).")
