@@ -368,6 +368,20 @@ class Session:
                 "sheet": hand.moves == () and hand.deal is None and hand.result is not None, "moves": moves,
                 "result": None if result is None else {"end": result.end, "scores": dict(result.scores)}}
 
+    def _unsettled(self, view: dict[str, Any], played: Sequence[Move]) -> dict[str, Any]:
+        """The hand whose left line waits for its end line (:attr:`_left_waits`), as the table
+        typed it: each tile without where it went, and no points.  The game holds the first
+        reading of the hand, but its readings differ in where the tiles went and what they
+        scored, and only the end line's scores say which it was: showing the first one's ends and
+        points would show the table a hand it may not have played."""
+        moves = []
+        for mv, m in zip(view["moves"], played):
+            if type(m) is Play and (m.on is not None or m.at is not None):
+                bare = attrs.evolve(m, on=None, at=None)
+                mv = {**mv, "text": self._word_of(bare), "label": describe_move(bare)}
+            moves.append({**mv, "at": None, "points": None})
+        return {**view, "moves": moves}
+
     def _move_view(self, m: Move, points: Any) -> dict[str, Any]:
         """A move as the page shows it, with what it scored (``None`` in a closed hand), made once
         a move (the hand in play is shown again at every request, its moves the same values until
@@ -529,6 +543,9 @@ class Session:
         self._closed_views = seen
         self._closed_keys = _keyed(hands if current is None else hands[:current], self._closed_keys)
         state = g.state
+        if current is not None and self._left_waits is not None:
+            hands[current] = self._unsettled(hands[current], all_hands[current].moves)
+            state = None  # (the first reading's line of play is one of several: not drawn)
         ahead = self._announced()
         if ahead is not None:  # the next hand, announced: its first move is offered from a copy
             state = ahead.state

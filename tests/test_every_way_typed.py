@@ -199,6 +199,15 @@ def test_a_left_line_whose_hand_only_its_end_line_settles_waits_for_it():
     (said, *_) = session.take(lines[k])
     assert "hand 4's left line is taken" in said and "waits for its end line" in said, said
     assert session.game.in_hand and session.game.hand_number == 4
+    # The page is shown the hand as typed: the first reading's ends, points and line of play
+    # are one reading of several, not shown; the tiles are the sheet's, in its order.
+    shown = session.state()
+    assert shown["end_waited"] == 4 and shown["table"] == []
+    waiting = shown["hands"][-1]["moves"]
+    assert waiting and all("@" not in m["text"] and m["points"] is None and m["at"] is None for m in waiting)
+    start = max(i for i in range(k) if lines[i].startswith("hand "))
+    hand_words = [w for line in lines[start + 1:k] for w in line.split()]
+    assert [m["text"] for m in waiting] == hand_words, (waiting, hand_words)
     for wrong in ("end out P1 99 P2 0", lines[k + 2]):
         with pytest.raises(RequestRefused) as refused:
             session.take(wrong)

@@ -328,6 +328,11 @@ def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_
                 assert line.startswith("left "), line
                 assert "type its end line with the scores" in page.inner_text("#panel")
                 assert page.locator("#close-hand").count() == 0  # (closing would take the first reading)
+                # The hand as typed: no end, no point and no line of play of a reading the end
+                # line may rule out.
+                shown = page.inner_text("#moves")
+                assert shown.strip() and "@" not in shown and "(+" not in shown, shown
+                assert page.locator("#layout").is_hidden()
                 _shot(page, "horse-race-sheet-waits")
         assert waited
         _close_hand_if_over(page)
