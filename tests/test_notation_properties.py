@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -60,6 +61,29 @@ def assert_round_trips(record) -> None:
     game = next(notation.read_games(text))
     assert game.complete and game.report.status == "valid" and game.report.finished
     assert game.report.problems == ()
+
+
+# A tile's hyphen, where a tile is written (not a cell's minus sign, a pass, or a road named P1-1): ``6-3``, ``12-11``.
+_TILE_HYPHEN = re.compile(r"(?<![0-9A-Za-z-])([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
+#: Every way the reader takes a tile's two numbers joined, each a club's document may hold.
+_JOINS = [":", "|", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@settings(max_examples=3, **SETTINGS)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
+def test_a_tile_joined_by_any_dash_reads_as_the_same_record(config, seed, pick):
+    # A canonical text whose tiles are joined by ':' or '|' or a dash other than the hyphen (a
+    # document's en dash, a phone's non-breaking hyphen), each tile its own at random: the same
+    # record as the canonical text, written back with the hyphen.
+    record = simulated(config, seed)
+    text = notation.dumps(record)
+    head, cut, body = text.partition("\nhand 1")
+    typed = head + cut + _TILE_HYPHEN.sub(lambda m: m[1] + pick.choice(_JOINS) + m[2], body)
+    assert typed != text
+    back = notation.loads(typed)
+    assert unstructure(back) == unstructure(record)
+    assert notation.dumps(back) == text
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)

@@ -49,13 +49,18 @@ class NotationError(InputError):
         return f"{self.line}:{self.column}: {self.message}"
 
 
-#: A tile as typed: ``6-3`` (or ``6:3``, ``6|3``), numbers without a leading zero (``05-2`` is
+#: What may join a tile's two numbers: the hyphen, ``:`` or ``|``, and the dashes a word processor
+#: or a phone's keyboard puts in a hyphen's place (hyphen and non-breaking hyphen U+2010/2011, figure
+#: dash, en dash, em dash U+2012-2014, minus sign U+2212): a tile pasted from a club's document as
+#: ``6–3`` is the tile 6-3, written back with the hyphen.
+_SEP = "[-:|\u2010-\u2014\u2212]"
+#: A tile as typed: ``6-3`` (or ``6:3``, ``6|3``, ``6–3``), numbers without a leading zero (``05-2`` is
 #: refused, as in JSON: one way to write a number), or two digits run together, ``63``.
 _NUMBER = r"(?:[0-9]|[1-9][0-9])"
-_TILE = rf"(?:{_NUMBER}[-:|]{_NUMBER}|[0-9][0-9])"
-_TILE_RE = re.compile(rf"({_NUMBER})[-:|]({_NUMBER})\Z|([0-9])([0-9])\Z")
+_TILE = rf"(?:{_NUMBER}{_SEP}{_NUMBER}|[0-9][0-9])"
+_TILE_RE = re.compile(rf"({_NUMBER}){_SEP}({_NUMBER})\Z|([0-9])([0-9])\Z")
 #: A number of a tile written with a leading zero (``05-2``, ``6-04``), for the refusal's words.
-LEADING_ZERO = re.compile(r"(?<![0-9])0(?=[0-9]+[-:|])|(?<=[-:|])0(?=[0-9])")
+LEADING_ZERO = re.compile(rf"(?<![0-9])0(?=[0-9]+{_SEP})|(?<={_SEP})0(?=[0-9])")
 _TOKEN = re.compile(r"""
     (?P<nl>\n)
   | (?P<ws>[ \t\r\f\v,]+)
