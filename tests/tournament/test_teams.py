@@ -768,6 +768,38 @@ def test_a_correction_that_undecides_a_set_seats_its_next_games(tmp_path: Path) 
     assert "provisional" in run("standings", event).lower()
 
 
+def test_a_match_still_played_gives_no_match_points_until_it_is_decided(tmp_path: Path) -> None:
+    # Two teams of two pairs: one match of two tables.  With none of its tables in, it was a drawn
+    # match (1 match point each); 1-0 after the first table, a match won (2) and lost.  Its games
+    # count as they come in, but the match only once its last table is in.
+    event = tmp_path / "open.db"
+    run("new", event, "--name", "T", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--seed", "5")
+    run("team", event, "add", "A", "--pair", "a1,a2", "--pair", "a3,a4")
+    run("team", event, "add", "B", "--pair", "b1,b2", "--pair", "b3,b4")
+    run("pair", event)
+
+    def teams() -> dict[str, dict]:
+        rows = json.loads(run("standings", event, "--by", "team", "--json"))["rows"]
+        return {r["team"]: r for r in rows}
+
+    for row in teams().values():
+        assert (row["played"], row["match_points"], row["matches_won"], row["matches_drawn"],
+                row["matches_lost"]) == (0, 0, 0, 0, 0), row
+    run("result", event, "--table", 1, "--score", "NS=200,EW=100")
+    now = teams()
+    assert sorted(r["won"] for r in now.values()) == [0, 1]  # the game is in
+    for row in now.values():
+        assert (row["played"], row["match_points"], row["matches_won"], row["matches_lost"]) == (0, 0, 0, 0), row
+    assert "provisional" in run("standings", event, "--by", "team").lower()
+    shown = run("standings", event, "--by", "team", "--csv").splitlines()[0].split(",")
+    assert shown[shown.index("matches_won"):shown.index("matches_lost") + 1] == [
+        "matches_won", "matches_drawn", "matches_lost"]
+    run("result", event, "--table", 2, "--score", "NS=200,EW=100")  # one game each: a drawn match
+    for row in teams().values():
+        assert (row["played"], row["match_points"], row["matches_drawn"]) == (1, 1, 1), row
+
+
 def test_the_captains_change_refused_where_it_does_not_apply(tmp_path: Path) -> None:
     six = tmp_path / "six.db"
     run("new", six, "--name", "Six", "--game", "competitive", "--format", "teams", "--team-size", "6",

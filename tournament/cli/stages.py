@@ -124,7 +124,7 @@ def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json
     from tournament.event.stages import team_stage_standings
 
     table = team_stage_standings(store, chosen)
-    rows = [{k: v for k, v in r.to_dict().items() if k not in ("matches_drawn", "id")} for r in table.rows]
+    rows = [{k: v for k, v in r.to_dict().items() if k != "id"} for r in table.rows]
     if as_json:
         sys.stdout.write(json.dumps({"by": "team", "stage": stage_id, "provisional": table.provisional,
                                      "rows": rows}, ensure_ascii=False, indent=1) + "\n")
@@ -158,7 +158,7 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
         raise UnusableInput("an individual event ranks its players already: `tournament standings`")
     if by == "team":
         table = tm.team_standings(store, round_no)
-        rows = [{k: v for k, v in r.to_dict().items() if k not in ("matches_drawn", "id")} for r in table.rows]
+        rows = [{k: v for k, v in r.to_dict().items() if k != "id"} for r in table.rows]
         through, provisional, keys = table.through_round, table.provisional, ", then ".join(table.tiebreaks)
     else:
         ranked = st.from_store(store, round_no) if by == "pair" else tm.player_standings(store, round_no)
@@ -406,7 +406,7 @@ def bracket(
                 if store.settings.teams:  # a group of teams: its teams' standings
                     from tournament.event.stages import group_rows
                     rows, keys = group_rows(store, chosen, gi)
-                    emit([{k: v for k, v in r.items() if k not in ("id", "matches_drawn", "status")} for r in rows],
+                    emit([{k: v for k, v in r.items() if k not in ("id", "status")} for r in rows],
                          False, False, rp.group_label(gi, len(chosen.schedule().groups)),
                          footer=[f"ranked by {', then '.join(keys)}"])
                     continue

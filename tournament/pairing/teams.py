@@ -405,8 +405,12 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     A match is the tables of one round where the same two teams sit; its result is the sum of
     its tables' games (the stored scores and winner of each, a forfeit's included): the team
     with more games won wins the match (2 match points), equal games draw it (1 each).  A match
-    with a table still missing a result counts the tables that have one and makes the standings
-    provisional.  A team's bye is a match won: each of its pairs a game won as the settings'
+    with a table still missing a result is not decided yet: the games of its tables that have
+    one count (games won and lost, points for and against, as each game's result is a fact
+    already), but the match is neither played, won, drawn nor lost, and gives no match points,
+    until its last table is in (a set: until a team reaches its target); the standings are then
+    provisional.  Counting it as it stands would rank a team on a match it may still lose (and
+    a match with none of its tables in as a draw).  A team's bye is a match won: each of its pairs a game won as the settings'
     bye says (``--bye``), 2 match points.  ``targets``: a round's sets played to another target than
     the event's (a knockout's semi-finals and final, :func:`tournament.event.stages.set_target`)."""
     del players  # the seats name the players; a player's team is read from the squads
@@ -419,6 +423,8 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     #: A set's games in the order they count (table order): (team, points).
     order: dict[tuple[int, int, int], list[tuple[int, float]]] = defaultdict(list)
     missing = False
+    #: The matches with a table still missing its result.
+    open_matches: set[tuple[int, int, int]] = set()
     for t in sorted(tables, key=lambda t: (t.round, t.number)):
         sides = table_sides(t, squad_of)
         if len(sides) != 2:
@@ -428,6 +434,7 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
         result = results.get(t.id)
         if result is None:
             missing = True
+            open_matches.add(key)
             continue
         (sa, ua), (sb, ub) = sides.items()
         for side, unit, other in ((sa, ua, sb), (sb, ub, sa)):
@@ -447,9 +454,11 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
         if target:  # a set: won by the first team to its target, whatever came after
             winner, _ = set_winner(order[key], (a, b), target)
             if winner is None:
-                missing = True  # a set still played: counted as it stands, the standings provisional
-            else:
-                points = (2, 0) if winner == a else (0, 2)
+                missing = True  # a set still played: not decided, the standings provisional
+                continue
+            points = (2, 0) if winner == a else (0, 2)
+        elif key in open_matches:  # a table still to come: not decided
+            continue
         outcome[key] = {a: points[0], b: points[1]}
         for u, mp in ((a, points[0]), (b, points[1])):
             acc[u]["played"] += 1
@@ -488,7 +497,7 @@ def _head_to_head(group: Sequence[int], matches: Mapping[tuple[int, int, int], M
     if len(group) < 2:
         return out
     for key, games in matches.items():
-        if set(games) <= members:
+        if key in outcome and set(games) <= members:  # (a match not decided yet gives nothing)
             for u, mp in outcome[key].items():
                 out[u] += mp
     return out
