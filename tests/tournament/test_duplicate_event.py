@@ -182,6 +182,14 @@ def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> 
     with sqlite3.connect(event) as db:  # the replaced result is kept whole
         old = db.execute("SELECT board, old_result FROM board_result_audit").fetchall()
     assert len(old) == 1 and old[0][0] == 1 and json.loads(old[0][1])["ns_points"] == 40
+    # ... and told in the trail, as a game's result replaced is: history and the export's audit.
+    assert "table 1 board 1: NS 40, EW 0 replaced by NS 0, EW 12" in run("history", event)
+    run("export", event, "-o", tmp_path / "trail.json")
+    trail = json.loads((tmp_path / "trail.json").read_text())["audit"]
+    assert [(r["action"], r["round"]) for r in trail if r["action"].startswith("board")] == [("board_replaced", 1)]
+    # A table's result cannot be cleared: the refusal names the command that corrects a board.
+    refused = run("clear", event, "-r", 1, "-t", 1, "--reason", "x", code=1)
+    assert "--board B" in refused and "--replace" in refused and "amend" not in refused
     # A record naming the event's players must name the table's (N North 1, E North 4, S South 1, W South 4).
     hand = B.play(boards[1], 2)
     named = tmp_path / "named.json"

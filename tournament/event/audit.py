@@ -230,6 +230,10 @@ class DeskChange:
                                        + ", ".join(f"{k} {v}" for k, v in (d.get("scores") or {}).items()) + ")",
             "forfeit_entered": lambda: f"a forfeit at table {d.get('table')}: "
                                        f"{', '.join(map(str, d.get('absent') or []))} did not play",
+            "board_replaced": lambda: f"table {d.get('table')} board {d.get('board')}: "
+                                      f"{_board_points(d.get('was'))} replaced by {_board_points(d.get('now'))}",
+            "board_corrected": lambda: f"corrected table {d.get('table')} board {d.get('board')}: "
+                                       f"{_board_points(d.get('was'))} → {_board_points(d.get('now'))}",
             "result_change_of_unpaired_table": lambda: f"table {d.get('table')}'s result was taken back before "
                                                        f"its round was un-paired (the old result is kept here)",
         }.get(self.action)
@@ -312,6 +316,13 @@ def first_entries(store: EventStore) -> list[Entered]:
 
 #: The columns of the whole trail as one table (the export's ``audit``).
 TRAIL_COLUMNS = ("when", "by", "action", "round", "table", "before", "after", "reason")
+
+
+def _board_points(points: Any) -> str:
+    """A board's result as the trail tells it: ``NS 30, EW 0``."""
+    if not isinstance(points, dict):
+        return "?"
+    return ", ".join(f"{side} {points[side]}" for side in ("NS", "EW") if side in points)
 
 
 def trail_rows(store: EventStore) -> list[dict[str, Any]]:

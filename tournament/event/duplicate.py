@@ -292,7 +292,8 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
             raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result yet: there is "
                                 f"nothing to correct")
         ordered, _ = res._manual_scores(table, scores, None, store.settings)
-        entry = _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, True, by)
+        entry = _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, True, by,
+                     trail=False)
         if entry.status == UNCHANGED:  # the same typed score again: nothing corrected, nothing in the trail
             return entry
         desk_sql.log(store, "board_corrected", round_no,
@@ -356,7 +357,14 @@ def _check_players(store: EventStore, record: Record, table: Table, source: str)
 
 
 def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
-         record: str | None, digest: str | None, replace: bool, by: str | None) -> BoardEntry:
+         record: str | None, digest: str | None, replace: bool, by: str | None, trail: bool = True) -> BoardEntry:
+    """Within a write: a table's result on a board, stored (or the same one again, unchanged).
+    A result it replaces is kept whole (``board_result_audit``) and, unless the caller puts its
+    own line there (``trail``: false; a correction says why), told in the audit trail
+    (``board_replaced``), so that ``history`` and the export's audit show it as they show a
+    game's result replaced."""
+    from tournament.store import desk as desk_sql
+
     old = sql.result(store, table.id, board_no)
     status = STORED
     if old is not None:
@@ -368,8 +376,12 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
             raise ResultRefused(f"round {table.round} table {table.number} board {board_no} already has a result "
                                 f"(NS {old['ns_points']}, EW {old['ew_points']}); give --replace to replace it")
         status = REPLACED
-    sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(),
-                   by or store.author or default_author())
+    who = by or store.author or default_author()
+    sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(), who)
+    if status == REPLACED and trail:
+        desk_sql.log(store, "board_replaced", table.round,
+                     {"table": table.number, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
+                      "now": {"NS": ns, "EW": ew}}, who, None)
     # The public pages (standings, the traveller, the pair's card) and the feed hear of it, as of a game's result.
     # Not its points: the change log is public, and a board's result tells of its deal to the tables
     # still to play it (the feed's rounds give the points once every table has played the board).

@@ -783,7 +783,8 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
     if not reason:
         raise UnusableInput("say why the result is cleared (--reason TEXT): it goes into the audit trail")
     if store.settings.duplicate or store.settings.team_duplicate:
-        raise ResultRefused("a duplicate table's results are its boards': correct a board with tournament amend")
+        raise ResultRefused("a duplicate table's results are its boards': correct a board by entering it again, "
+                            "tournament result EVENT --round R --table T --board B --score NS=..,EW=.. --replace")
     if store.settings.team_set:
         raise ResultRefused("a team match in sets seats its next games from each result: correct it with "
                             "tournament amend")
