@@ -112,3 +112,24 @@ def test_the_result_command_takes_absent_players(rotating_event) -> None:
     assert done.exit_code != 0
     assert done.exception is None or isinstance(done.exception, SystemExit)
     assert "no player named" in done.output and "Traceback" not in done.output
+
+
+def test_the_exports_tables_csv_gives_each_seat_its_own_game_of_a_forfeit_by_player(rotating_event,
+                                                                                    tmp_path: Path) -> None:
+    # The absent player's row says 0, each player who came (the partner too) the forfeit score,
+    # all "forfeit", no winning side named: as the standings count them, never the side's score.
+    store = rotating_event
+    table = store.tables(1)[0]
+    by_seat = {s.seat: s.player for s in table.seats}
+    names = {p.id: p.name for p in store.players()}
+    enter_player_forfeit(store, table.number, (names[by_seat["N"]],))
+    path = store.path
+    store.close()
+    done = runner.invoke(app, ["export", str(path), "-o", str(tmp_path / "csv"), "--csv"])
+    assert done.exit_code == 0, done.output
+    import csv
+    with (tmp_path / "csv" / "tables.csv").open(encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["round"] == "1" and r["table"] == str(table.number)]
+    got = {r["seat"]: (r["score"], r["winner"], r["result"]) for r in rows}
+    assert got == {"N": ("0", "", "forfeit"), "E": ("200", "", "forfeit"), "S": ("200", "", "forfeit"),
+                   "W": ("200", "", "forfeit")}, got

@@ -329,13 +329,18 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
     for r in data["rounds"]:
         for t in r["tables"]:
             res = t["result"] or {}
+            absent = res.get("forfeit_players")
             for s in t["seats"]:
+                score, winner = (res.get("scores") or {}).get(s["side"], ""), res.get("winner") or ""
+                if absent:  # a forfeit by player: each seat its own game, and no side won (docs: Forfeits)
+                    score = 0 if s["id"] in absent else data["event"].get("forfeit_score", "")
+                    winner = ""
                 seat_rows.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "table": t["table"],
                                   "match": t["match"] or "", "game": t["game"] or "", "seat": s["seat"],
-                                  "side": s["side"], "id": s["id"], "name": s["name"],
-                                  "score": (res.get("scores") or {}).get(s["side"], ""),
-                                  "winner": res.get("winner") or "", "verified": res.get("verified", ""),
-                                  "result": ("forfeit" if res.get("forfeit") else "in") if res else ""})
+                                  "side": s["side"], "id": s["id"], "name": s["name"], "score": score,
+                                  "winner": winner, "verified": res.get("verified", ""),
+                                  "result": ("forfeit" if res.get("forfeit") or res.get("kind") == "forfeit"
+                                             else "in") if res else ""})
         for b in r["byes"]:
             seat_rows.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "table": "bye",
                               "match": "", "game": "", "seat": "", "side": "", "id": b["id"], "name": b["name"],
