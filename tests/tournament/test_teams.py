@@ -798,6 +798,11 @@ def test_a_match_still_played_gives_no_match_points_until_it_is_decided(tmp_path
     run("result", event, "--table", 2, "--score", "NS=200,EW=100")  # one game each: a drawn match
     for row in teams().values():
         assert (row["played"], row["match_points"], row["matches_drawn"]) == (1, 1, 1), row
+    # The players' and pairs' rankings show the keys they say they are ranked by.
+    for by in ("player", "pair"):
+        table = run("standings", event, "--by", by, "--csv").splitlines()
+        said = run("standings", event, "--by", by).split("ranked by ")[-1]
+        assert said.startswith("wins") and {"wins", "byes"} <= set(table[0].split(",")), (table[0], said)
 
 
 def test_the_captains_change_refused_where_it_does_not_apply(tmp_path: Path) -> None:

@@ -162,7 +162,7 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
         through, provisional, keys = table.through_round, table.provisional, ", then ".join(table.tiebreaks)
     else:
         ranked = st.from_store(store, round_no) if by == "pair" else tm.player_standings(store, round_no)
-        rows = [tm._unit_row(r, by) for r in ranked.rows]
+        rows = [tm._unit_row(r, by, ranked.tiebreaks) for r in ranked.rows]
         through, provisional, keys = ranked.through_round, ranked.provisional, ", then ".join(ranked.tiebreaks)
     if as_json:
         sys.stdout.write(json.dumps({"by": by, "through_round": through, "provisional": provisional,

@@ -19,7 +19,7 @@ from tournament.event import changes
 from tournament.event import players as pl
 from tournament.names import name_key, normalise_name
 from tournament.pairing import teams as pairing
-from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER
+from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER, TIEBREAK_ALIASES
 from tournament.store import fields as fields_sql, squads as sql
 from tournament.store.event_store import EventStore
 from tournament.values import SeatAssignment, Squad, Substitution, Table
@@ -597,11 +597,11 @@ def standings_json(store: EventStore, through_round: int | None = None, ranked: 
         out["teams"] = [r.to_dict() for r in team_standings(store, through_round).rows]
     if store.settings.format == PAIRS:
         table = st.from_store(store, through_round)
-        out["pairs"] = [_unit_row(r, "pair") for r in table.rows]
+        out["pairs"] = [_unit_row(r, "pair", table.tiebreaks) for r in table.rows]
     if store.settings.partnership:
         same = ranked is not None and _players_ranked_alike(store)
-        rows = (ranked if same else player_standings(store, through_round)).rows
-        out["players"] = [_unit_row(r, "player") for r in rows]
+        ranking = ranked if same else player_standings(store, through_round)
+        out["players"] = [_unit_row(r, "player", ranking.tiebreaks) for r in ranking.rows]
     else:
         out["players"] = [{"rank": r.rank, "player": r.name, "id": r.unit, "played": r.played,
                            "placement": r.placement, "score": r.score}
@@ -620,7 +620,24 @@ def _players_ranked_alike(store: EventStore) -> bool:
             and all(stage == 1 for stage in store.round_stage().values()) and not sit_outs(store))
 
 
-def _unit_row(r: Any, what: str) -> dict[str, Any]:
-    return {"rank": r.rank, what: r.name, "id": r.unit, "played": r.played, "won": r.won, "drawn": r.drawn,
-            "lost": r.lost, "points_for": r.points_for, "points_against": r.points_against,
-            "efectividad": r.diff}
+#: The ranking keys a pair's or player's row shows under another name already.
+_SHOWN_AS = {"for": "points_for", "against": "points_against", "diff": "efectividad"}
+
+
+def _unit_row(r: Any, what: str, keys: Sequence[str] = ()) -> dict[str, Any]:
+    """A pair's or player's row of ``standings --by pair|player`` (and of the public data): its
+    games, byes and points, its ``wins`` (games won, a draw a half, byes included: the usual first
+    key), and the value of every other key that ranks it (``keys``), so that the order the table
+    says it follows can be read in its columns."""
+    row = {"rank": r.rank, what: r.name, "id": r.unit, "played": r.played, "won": r.won, "drawn": r.drawn,
+           "lost": r.lost, "byes": r.byes, "wins": _whole(r.wins), "points_for": r.points_for,
+           "points_against": r.points_against, "efectividad": r.diff}
+    for key in keys:
+        name = _SHOWN_AS.get(key, key)
+        if name not in row and key not in TIEBREAK_ALIASES:
+            row[name] = _whole(r.value(key))
+    return row
+
+
+def _whole(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
