@@ -182,3 +182,33 @@ def test_a_league_adds_up_its_venues_events_on_the_hub(event: Path, tmp_path: Pa
     assert client.get(f"/api/v1/e/{uuid}/standings").json() == json.loads(json.dumps(docs[0][1]))
     assert client.get(f"/e/{uuid}/players/999").status_code == 404
     assert client.get("/e/0123456789abcdef/").status_code == 404
+
+
+def test_the_archive_holds_the_records_that_count_now(event: Path, tmp_path: Path) -> None:
+    # The stream keeps every record a venue sent.  A result cleared since, or amended to a typed
+    # score, no longer counts: the archive leaves its record out, as the hub's pages do.
+    import shutil
+
+    from tournament.event.results import amend_manual, clear_result
+    from tournament.web.hub import archive_lines
+
+    path = tmp_path / "copy.db"
+    shutil.copy(event, path)
+    with open_event(path) as store:
+        uuid = relay.event_id(store.uuid)
+    cache, sent = fed(path, uuid)
+    before = set(cache.site().recorded)
+    assert len(list(archive_lines({uuid: cache}))) == len(before) >= 3
+    (r1, t1), (r2, t2) = sorted(before)[:2]
+    last = max(m.seq for m in sent if m.change)
+    with open_event(path) as store:
+        clear_result(store, r1, t1, "the wrong table")
+        amend_manual(store, r2, t2, {"NS": 200, "EW": 10}, reason="misread")
+        for m in outgoing(store, uuid, last, cache.revision):
+            cache.take(m.subject, m.body, m.headers)
+    assert (r1, t1) in cache.games and (r2, t2) in cache.games  # (the stream still holds both records)
+    lines = list(archive_lines({uuid: cache}))
+    assert len(lines) == len(before) - 2
+    with open_event(path) as store:
+        kept = {json.dumps(feed.game(store, r, t), sort_keys=True) for r, t in before - {(r1, t1), (r2, t2)}}
+    assert {json.dumps(json.loads(line), sort_keys=True) for line in lines} == kept

@@ -333,10 +333,15 @@ async def read_all(url: str, options: dict[str, Any] | None = None) -> dict[str,
 
 def archive_lines(events: dict[str, EventCache]) -> Iterator[str]:
     """Each confirmed game's record of every event, a JSON line each (``domrec validate`` reads them),
-    by event, round and table."""
+    by event, round and table: the games whose table's result, as the event's pages last said, is
+    that record.  The stream keeps every record a venue sent; a result cleared since, or amended
+    to a typed score, no longer counts, and its record is left out, as the hub's pages leave it."""
     for event in sorted(events):
         cache = events[event]
+        counted = cache.site().recorded
         for (round_no, table_no) in sorted(cache.games):
+            if (round_no, table_no) not in counted:
+                continue
             yield json.dumps(json.loads(cache.games[(round_no, table_no)][0]), ensure_ascii=False,
                              separators=(",", ":"))
 
