@@ -152,6 +152,10 @@ def validate(
     raise typer.Exit(worst)
 
 
+#: The most worker processes ``-j`` asks for (docs/archives.md).
+MAX_JOBS = 1024
+
+
 def _jobs(jobs: str | None, paths: list[str]) -> int:
     """``-j``'s value as a number of worker processes (see :func:`domrec.parallel.jobs_for`)."""
     if jobs is None:
@@ -159,9 +163,9 @@ def _jobs(jobs: str | None, paths: list[str]) -> int:
     text = jobs.strip().lower()
     if text == "auto":
         text = "0"
-    if not (text.isascii() and text.isdigit()) or int(text) > 1024:
-        typer.echo(f"error: --jobs is a number of worker processes (0 or auto: every core), not {one_line(jobs)!r}",
-                   err=True)
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_JOBS:
+        typer.echo(f"error: --jobs is a number of worker processes, 1 to {MAX_JOBS:,} (0 or auto: every core), "
+                   f"not {one_line(jobs)!r}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     return parallel.jobs_for(paths, int(text))
 

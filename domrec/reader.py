@@ -342,8 +342,12 @@ def parse_json(text: str | bytes) -> Any:
                 doc = None
                 _find_duplicate(text)
     except json.JSONDecodeError as e:
-        what = "the text ends before the JSON does (truncated?)" if e.pos >= len(text.rstrip()) else e.msg
-        raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {what}") from None
+        end = len(text.rstrip())
+        if e.pos >= end:  # said where the text's last character ends, not after its last line's newline
+            line, column = text.count("\n", 0, end) + 1, end - text.rfind("\n", 0, end)
+            raise NotJSONError(f"not valid JSON at line {line}, column {column}: the text ends before the JSON "
+                               f"does (truncated?)") from None
+        raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     except RecursionError:
         raise NotJSONError("the JSON is nested too deeply to be a record") from None
     except UnicodeDecodeError as e:
@@ -481,7 +485,7 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
             if stdin_form == "dgn":
                 yield from dgn_sources(stream, "<stdin>")
                 continue
-            yield from _split_stream(stream, "<stdin>")
+            yield from _split_stream(stream, "<stdin>", dgn_too=stdin_form is None)
             continue
         path = Path(arg)
         if path.is_dir():
@@ -649,8 +653,10 @@ def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
             yield Source(f"{label}:{n}", line)
 
 
-def _split_stream(stream: Any, label: str) -> Iterator[Source]:
-    """Standard input holds one record, or JSON Lines: tell them apart by trying.
+def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Source]:
+    """Standard input holds one record, or JSON Lines: tell them apart by trying.  ``dgn_too``:
+    a DGN text is told apart too (by its first line), and read as DGN; else (``--from json``)
+    whatever it holds is read as JSON, as the user said.
 
     Blank lines before a record or between archive lines are skipped.  The
     first two lines with text decide: JSON Lines when the first is a JSON
@@ -677,7 +683,7 @@ def _split_stream(stream: Any, label: str) -> Iterator[Source]:
     if not first:
         yield Source(label, None, NotJSONError("standard input is empty"))
         return
-    if _looks_like_dgn(first):  # a DGN tag line (or a comment before the tags)
+    if dgn_too and _looks_like_dgn(first):  # a DGN tag line (or a comment before the tags)
         yield from dgn_sources(stream, label, b"".join(lines))
         return
     second = next_text_line()

@@ -369,3 +369,19 @@ def test_a_dangling_link_in_a_folder_is_reported(tmp_path):
     (folder / "loop.json").symlink_to(folder / "loop.json")
     r = run("validate", folder)
     assert r.exit_code == 2 and "gone.json" in r.output and "loop.json" in r.output and "good.json: valid" in r.output
+
+
+def test_from_json_reads_standard_input_as_json_whatever_it_holds():
+    # A DGN text given as JSON (--from json) is read as JSON, as told: unusable, exit 2; told
+    # nothing, the same text is told apart by its first line and read as DGN.
+    text = (SAMPLES / "valid" / "competitive" / "typed-domino.dgn").read_text(encoding="utf-8")
+    told = run("validate", "--from", "json", "-", input=text)
+    assert told.exit_code == 2 and "not valid JSON at line 1, column 2" in told.output, told.output
+    assert run("validate", "-", input=text).exit_code == 0
+    assert run("validate", "--from", "json", "-", input=(VALID / "blocked.json").read_text()).exit_code == 0
+
+
+@pytest.mark.parametrize("jobs", ["1025", "x", "-1"])
+def test_a_jobs_value_out_of_range_is_refused_naming_the_range(jobs):
+    r = run("validate", "-j", jobs, VALID / "blocked.json")
+    assert r.exit_code == 2 and "1 to 1,024 (0 or auto: every core)" in r.output, r.output

@@ -222,3 +222,14 @@ def test_a_number_of_thousands_of_digits_is_unusable_not_a_crash():
     text = GOOD.replace('"version": "1.0",', '"version": "1.0", "event": {"round": ' + "9" * 5000 + "},")
     report = verdict(text)
     assert report.status == "unusable" and "too long" in report.problems[0].message
+
+
+@pytest.mark.parametrize("text,where", [
+    ('{"broken":\n', "line 1, column 11"),  # (a JSON Lines line, its own newline after it)
+    ('{"broken":', "line 1, column 11"),
+    ('{"a":\n  [1,\n\n\n', "line 2, column 6"),
+    ('[1,\n 2', "line 2, column 3"),
+])
+def test_a_text_that_ends_early_is_said_to_end_where_its_last_character_does(text, where):
+    message = verdict(text).problems[0].message
+    assert f"at {where}: the text ends before the JSON does" in message, message
