@@ -109,6 +109,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
+#: The first bytes of every SQLite database file (an event file, a ratings file).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
 def unicode_text(data: bytes | str, encoding: str = "utf-8") -> str:
     """The text of ``data``, refusing anything that is not valid Unicode.
 
@@ -122,6 +126,9 @@ def unicode_text(data: bytes | str, encoding: str = "utf-8") -> str:
         try:
             return data.decode(encoding)
         except UnicodeDecodeError as e:
+            if data.startswith(SQLITE_HEADER):  # (its header is text; its pages are not)
+                raise NotUnicodeError("this is an SQLite database (an event file?), not text: give the record's "
+                                      "own file", line=1, column=1) from None
             before = data[:e.start].decode(encoding, "replace")
             line, column = before.count("\n") + 1, len(before.rsplit("\n", 1)[-1]) + 1
             name = "UTF-8" if encoding.replace("-", "").lower().startswith("utf8") else encoding.upper()

@@ -233,3 +233,10 @@ def test_a_number_of_thousands_of_digits_is_unusable_not_a_crash():
 def test_a_text_that_ends_early_is_said_to_end_where_its_last_character_does(text, where):
     message = verdict(text).problems[0].message
     assert f"at {where}: the text ends before the JSON does" in message, message
+
+
+def test_an_sqlite_database_given_as_a_record_is_said_to_be_one():
+    # (an event file named where its record belongs: its header is text, its pages are not)
+    data = b"SQLite format 3\x00" + bytes(range(256)) * 4
+    message = verdict(data).problems[0].message
+    assert "SQLite database (an event file?)" in message and "UTF-8" not in message, message

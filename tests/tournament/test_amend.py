@@ -164,6 +164,9 @@ def test_amending_what_is_not_there_is_refused_and_writes_nothing(tmp_path: Path
         amend_manual(store, 1, 1, {"NS": 1, "EW": 0}, by="Ana\nBo")
     with pytest.raises(UnusableInput, match="at most 1000"):
         amend_manual(store, 1, 1, {"NS": 1, "EW": 0}, reason="x" * 1001)
+    # (the library's words name no command-line option: the venue's director page says them too)
+    with pytest.raises(UnusableInput, match="^the reason contains a line break"):
+        amend_manual(store, 1, 1, {"NS": 1, "EW": 0}, reason="a\nb")
     with pytest.raises(ResultRefused, match="a score is needed for each"):
         amend_manual(store, 1, 1, {"NS": 1})
     assert snapshot(path) == snap

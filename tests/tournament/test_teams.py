@@ -445,6 +445,10 @@ def test_team_csv_without_a_pair_column_keeps_ids_and_columns(tmp_path: Path) ->
     bad = tmp_path / "bad.csv"
     bad.write_text("name,team,pair\nAna,Norte,one\nBo,Norte,one\nCy,Norte,one\n")
     assert "has 3 players, not 2" in run("add", event, "--csv", bad, code=2)
+    empty = tmp_path / "empty.csv"  # a pair column left empty for a team: said so, not "plays 2 pairs, not 0"
+    empty.write_text("name,team,pair\nAna,Norte,\nBo,Norte,\nCy,Norte,\nDi,Norte,\n")
+    said = run("add", event, "--csv", empty, code=2)
+    assert "no row of team 'Norte' names its pair" in said and "empty is a reserve" in said, said
 
 
 def seated_in(event: Path, round_no: int) -> dict[str, int]:

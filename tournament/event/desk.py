@@ -36,8 +36,8 @@ class Who:
     reason: str | None = None
 
     def cleaned(self) -> Who:
-        by = audit.clean_text(self.by, "--by") or audit.default_author()
-        return Who(by, audit.clean_text(self.reason, "--reason"))
+        by = audit.clean_text(self.by, "the name of who made it") or audit.default_author()
+        return Who(by, audit.clean_text(self.reason, "the reason"))
 
 
 #: No ``--by`` and no ``--reason``: the login name, and no reason.

@@ -327,8 +327,8 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
     from tournament.event import audit
     from tournament.store import desk as desk_sql
 
-    by = audit.clean_text(by, "--by") or audit.default_author()
-    reason = audit.clean_text(reason, "--reason")
+    by = audit.clean_text(by, "the name of who made it") or audit.default_author()
+    reason = audit.clean_text(reason, "the reason")
     with store.write():
         nxt = store.last_round() + 1
         if store.settings.format == PAIRS:

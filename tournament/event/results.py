@@ -374,7 +374,7 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
     refuse_whole_game(store)
     from tournament.event.audit import clean_text
 
-    reason = clean_text(reason, "--reason")
+    reason = clean_text(reason, "the reason")
     with store.write():
         rnd, table = _round_table(store, round_no, table_no)
         sides = table.sides()
@@ -454,7 +454,7 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
         raise ResultRefused("name at least one player who did not play (--absent PLAYER)")
     from tournament.event.audit import clean_text
 
-    reason = clean_text(reason, "--reason")
+    reason = clean_text(reason, "the reason")
     with store.write():
         rnd, table = _round_table(store, round_no, table_no)
         here = store.players_by_id(table.players)
@@ -696,7 +696,7 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     refuse_whole_game(store)
     from tournament.event.audit import clean_text
 
-    by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
+    by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
     record, report = judge(text, source)
     check_report(report)
     if record is None:
@@ -743,7 +743,7 @@ def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[s
     refuse_whole_game(store)
     from tournament.event.audit import clean_text
 
-    by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
+    by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
     with store.write():
         table, _ = amend_target(store, round_no, table_no)
         ordered, winner = _manual_scores(table, scores, winner, store.settings)
@@ -779,7 +779,7 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
     from tournament.event.audit import clean_text, default_author
     from tournament.store import venue as venue_sql
 
-    by, reason = clean_text(by, "--by"), clean_text(reason, "--reason")
+    by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
     if not reason:
         raise UnusableInput("say why the result is cleared (--reason TEXT): it goes into the audit trail")
     if store.settings.duplicate or store.settings.team_duplicate:

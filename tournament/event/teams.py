@@ -165,6 +165,10 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
                     reserves.append(who)
                 else:
                     named.setdefault(pair, []).append(who)
+            if not named:  # every row of it a reserve: the column left empty, not meant so
+                raise PlayerInputError(f"{path}: no row of team {team!r} names its pair in the 'pair' column, and "
+                                       f"a row whose pair cell is empty is a reserve: write each pair's name or "
+                                       f"number there (or leave the column out: the rows then make pairs two by two)")
             for pair, who in named.items():
                 if len(who) != 2:
                     raise PlayerInputError(f"{path}: the pair {pair!r} of team {team!r} has {len(who)} players, not 2")
