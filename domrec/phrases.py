@@ -162,11 +162,11 @@ PHRASES: tuple[str, ...] = (
     N_("left %(seat)s does not match the deal and the moves: %(seat)s still holds nothing"),
     N_("line %(n)s leaves a choice (%(problem)s); the game so far is read whole, as domrec validate reads it"),
     N_("line %(n)s leaves a choice (%(problem)s); the text is read whole, as domrec validate reads it"),
-    N_("hand %(n)s waits for its end line: the tiles typed without their ends give it different scores by where "
-       "they went; type its end line with the scores (or which tile each went on)"),
-    N_("line %(n)s: hand %(n2)s's left line is taken; the tiles typed without their ends give the hand different "
-       "scores by where they went, so the hand waits for its end line, whose scores settle it (or type which tile "
-       "each went on)"),
+    N_("hand %(n)s waits for its end line: its moves, typed without their ends or seats, can be read in ways that "
+       "give it different scores; type its end line with the scores (or where each tile went and whose it was)"),
+    N_("line %(n)s: hand %(n2)s's left line is taken; its moves, typed without their ends or seats, can be read in "
+       "ways that give the hand different scores, so the hand waits for its end line, whose scores settle it (or "
+       "type where each tile went and whose it was)"),
     N_("%(word)s %(seat)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand "
        "%(n3)s is played); to correct it, type the line again on its own"),
     N_("%(word)s is given already for hand %(n)s: one hand's deal at a time (hand %(n2)s's once hand %(n3)s is "

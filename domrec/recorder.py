@@ -1063,6 +1063,29 @@ def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Recor
     return record, report.note, None
 
 
+def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
+    """What ``domrec validate`` says first of the game ``start`` with ``lines`` after it, read
+    as :func:`read_so_far` reads it (the words, without the place in that text, which is not the
+    table's), or ``None`` when it reads it, or it cannot be read whole at all."""
+    body = [line for line in lines if said_in_text(line, start.seats)]
+    if not body or len(body) != len(lines):
+        return None
+    text = notation.dumps(attrs.evolve(start, result=None)) + "\n" + "\n".join(body) + "\n"
+    from domrec.notation.readings import provisional
+
+    mark = provisional.set(True)
+    try:
+        found = list(notation.read_games(text, "<typed>"))
+    except DomrecError:
+        return None
+    finally:
+        provisional.reset(mark)
+    if len(found) != 1 or not found[0].report.problems:
+        return None
+    problem = found[0].report.problems[0]
+    return f"{problem.message} [{problem.rule}]" if problem.rule else problem.message
+
+
 def _end_to_come(report: Any, record: Record, body: Sequence[str]) -> bool:
     """The one thing wrong is that the last hand's readings give it different scores, its
     ``left`` line the text's last: its ``end`` line, which may claim the scores, has not come."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any, Sequence
 
 import attrs
@@ -35,7 +36,7 @@ from domrec.explain import describe_move
 from domrec.game import Game, GameError
 from domrec import tiles as T
 from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
-from domrec.recorder import Recorder, placements, read_so_far, read_whole, said_in_text
+from domrec.recorder import Recorder, placements, read_so_far, read_whole, said_in_text, why_not_read
 
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -129,6 +130,61 @@ def _feed(recorder: Recorder, line: str) -> None:
         recorder.feed_line(line)
 
 
+#: A line's first word that makes it no line of moves.
+_NOT_MOVES = frozenset(("hand", "deal", "boneyard", "row", "pile", "leaddraw", "redeal", "left", "end"))
+#: A move number (``12.``), which names no move.
+_MOVE_NUMBER = re.compile(r"[0-9]+\.+")
+
+
+def _leaves_a_seat(line: str, seats: Sequence[str]) -> bool:
+    """A line of moves with a move whose seat is not written before it: taken line by line, its
+    seat is the turn's, but without the deal the turn is not always known (a Horse Race chain
+    that may have ended unwritten), and only the rest of the hand may say whose it was.  Errs
+    towards yes (a comment's words count as moves): a yes costs the hand one reading whole."""
+    words = line.replace(",", " ").split()
+    if not words or words[0].lower() in _NOT_MOVES or (len(words) == 1 and said_in_text(line, seats) is False):
+        return False
+    seated = False
+    for word in words:
+        if word in seats:
+            seated = True
+        elif _MOVE_NUMBER.fullmatch(word):
+            continue
+        elif not seated:
+            return True
+        else:
+            seated = False
+    return False
+
+
+def _blind_after(recorder: Recorder, line: str, blind: int | None) -> int | None:
+    """The hand that, once closed, is read whole (see :meth:`Session.take`): the hand in play
+    when ``line``, just fed, left a move's seat to the turn, the deal unknown; else ``blind``."""
+    g = recorder.game
+    if g.in_hand and not g.deal_known and _leaves_a_seat(line, g.seats):
+        return g.hand_number
+    return blind
+
+
+def _closed(recorder: Recorder, blind: int | None) -> bool:
+    """Hand ``blind`` was closed (line by line) by the lines fed since it was marked."""
+    g = recorder.game
+    return blind is not None and (not g.in_hand or g.hand_number != blind) and g.hand_number >= blind
+
+
+def _same_hand(record: Record, game: Game, hand: int | None) -> bool:
+    """Hand ``hand`` of ``record`` (read whole) is the game's (read line by line): the same moves,
+    the same end and scores."""
+    if hand is None or len(record.hands) < hand:
+        return False
+    mine = game.record().hands
+    if len(mine) < hand:
+        return False
+    a, b = record.hands[hand - 1], mine[hand - 1]
+    return a.moves == b.moves and (a.result is None) == (b.result is None) and (
+        a.result is None or (a.result.scores == b.result.scores and a.result.end == b.result.end))
+
+
 def _for_now(recorder: Recorder) -> bool:
     """The hand being played was read whole for now (a line of it left a choice that the rest of
     the hand decides): each request of it is read whole again, never line by line on a choice
@@ -163,6 +219,9 @@ class Session:
         #: different scores: :func:`~domrec.recorder.read_so_far`), as the last reading of the
         #: game so far whole found it, or None.
         self._left_waits: int | None = None
+        #: The hand in play whose moves' seats the turn gave, the deal unknown: read whole once
+        #: the table closes it (see :func:`_blind_after`), or None.
+        self._blind_hand: int | None = None
         #: The hands closed before the last hand line, read whole once (see :meth:`_from_the_hand`).
         self._closed: tuple[tuple[str, ...], Record | None] | None = None
         #: The state made last (see :meth:`state`): how many requests were accepted, the recorder
@@ -204,6 +263,7 @@ class Session:
         reread = _for_now(recorder)
         recorder.kept_open = False
         self._said.clear()
+        blind = self._blind_hand
         for number, line in enumerate(lines, 1):
             indent = len(line) - len(line.lstrip())
             word = next(iter(line.split()), "").lower()
@@ -213,6 +273,7 @@ class Session:
             before = recorder.refused
             recorder.refused_at = None
             _feed(recorder, line)
+            blind = _blind_after(recorder, line, blind)
             if recorder.refused > before:
                 said = self._refusals[-(recorder.refused - before)]
                 refusal = Refusal(number, indent + (recorder.refused_at or 0) + 1, said)
@@ -225,10 +286,11 @@ class Session:
                     return [f"line {number} leaves a choice ({said}); the game so far is read whole, "
                             f"as domrec validate reads it", *self._said]
                 if self._left_waits is not None:  # (the recorder's own words would ask for the left line again)
-                    refusal = Refusal(number, indent + 1, f"hand {self._left_waits} waits for its end line: the tiles "
-                                                          f"typed without their ends give it different scores by "
-                                                          f"where they went; type its end line with the scores (or "
-                                                          f"which tile each went on)")
+                    refusal = Refusal(number, indent + 1, f"hand {self._left_waits} waits for its end line: its "
+                                                          f"moves, typed without their ends or seats, can be read in "
+                                                          f"ways that give it different scores; type its end line "
+                                                          f"with the scores (or where each tile went and whose it "
+                                                          f"was)")
                 self._undo_request()
                 raise RequestRefused(refusal)
         before = recorder.refused
@@ -237,34 +299,76 @@ class Session:
             refusal = Refusal(len(lines), 1, self._refusals[-1])
             self._undo_request()
             raise RequestRefused(refusal)
+        closed_blind = _closed(recorder, blind)
         if reread or recorder.kept_open:  # a hand read whole for now, or one its end line did not close: read whole again, as its rest now says
             whole = self._read_whole([*self.accepted, text])
             if whole is not None:
                 self._recorder = whole
             else:
                 self._left_waits = None
+        elif closed_blind:
+            # A hand closed line by line whose moves' seats the turn gave, the deal unknown: read
+            # whole, as validate reads it, so that a hand whose readings part is never closed with
+            # the turn's guess: it waits for its end line, or is refused as validate refuses it.
+            self._left_waits = None
+            problem = self._closed_as_validate_reads([*self.accepted, text], recorder, blind)
+            if problem is not None:
+                self._undo_request()
+                raise RequestRefused(Refusal(len(lines), 1, problem))
         else:
             self._left_waits = None
+        self._blind_hand = None if closed_blind else blind
         self.accepted.append(text)
         if self._left_waits is not None:  # (what the line by line reading said of the hand's close does not stand)
             return [self._waits_said(len(lines))]
         return list(self._said)
 
+    def _closed_as_validate_reads(self, texts: Sequence[str], recorder: Recorder, hand: int | None) -> str | None:
+        """After ``texts`` closed ``hand`` line by line (the turn giving its moves' seats): the
+        hand read whole, as ``domrec validate`` reads the text so far.  Its one reading is the
+        recorder's (kept as it is), or another (the game read whole is taken), or it waits for its
+        end line (:attr:`_left_waits`); or validate refuses it: what validate says, returned.
+        A text that cannot be read whole (an ``undo`` in it) keeps the line by line reading."""
+        lines = [line for text in texts for line in text.split("\n") if line.strip()]
+        start, rest = self._from_the_hand(lines)
+        got = read_so_far(start, rest)
+        if got is None:
+            return why_not_read(start, rest)
+        record, _, waits = got
+        if waits is None and _same_hand(record, recorder.game, hand):
+            return None
+        whole = self._read_whole(texts)
+        if whole is not None:
+            self._recorder = whole
+        return None
+
     def _waits_said(self, number: int) -> str:
         """What a table is told of a left line taken to wait for its hand's end line."""
-        return (f"line {number}: hand {self._left_waits}'s left line is taken; the tiles typed without their "
-                f"ends give the hand different scores by where they went, so the hand waits for its end line, "
-                f"whose scores settle it (or type which tile each went on)")
+        return (f"line {number}: hand {self._left_waits}'s left line is taken; its moves, typed without their "
+                f"ends or seats, can be read in ways that give the hand different scores, so the hand waits for its "
+                f"end line, whose scores settle it (or type where each tile went and whose it was)")
 
     def _replay(self, texts: Sequence[str], say: Any = None, refuse: Any = None) -> Recorder:
         """The recorder after ``texts``, each taken as :meth:`take` took it: line by line, or,
         where a line left a choice that only the rest decided, the game so far read whole."""
         recorder = self._fresh() if say is None else self._quiet()
+        blind: int | None = None
         for k, text in enumerate(texts):
             before, reread = recorder.refused, _for_now(recorder)
             recorder.kept_open = False
             for line in text.split("\n"):
                 _feed(recorder, line)
+                blind = _blind_after(recorder, line, blind)
+            if _closed(recorder, blind):  # as take read it: the hand closed read whole, if it differs
+                closed, blind = blind, None
+                if not (recorder.refused > before or reread or recorder.kept_open):
+                    lines = [line for t in texts[:k + 1] for line in t.split("\n") if line.strip()]
+                    got = read_so_far(*self._from_the_hand(lines))
+                    if got is not None and (got[2] is not None or not _same_hand(got[0], recorder.game, closed)):
+                        whole = self._read_whole(texts[:k + 1], quiet=say is not None)
+                        if whole is not None:
+                            recorder = whole
+                            continue
             if recorder.refused > before or reread or recorder.kept_open:
                 whole = self._read_whole(texts[:k + 1], quiet=say is not None)
                 if whole is None and recorder.refused > before:

@@ -215,3 +215,36 @@ def test_the_corner_is_reached():
     for what in ("a tile either may have set", "the chain ended unwritten", "draws", "a tile set after a draw",
                  "passes", "hands ended blocked", "hands ended out"):
         assert total[what] > 0, (what, total)
+
+
+def test_a_hand_whose_seats_validate_asks_about_is_not_closed_with_the_turns_guess():
+    # (found by the --long search) A Celko game without chain draws, typed with its ends but not
+    # its seats: in hand 10, P2 leads 1-1 and 1-0@1-1 follows.  P2's chain may have gone on, or
+    # ended unwritten with P1 setting 1-0: both fit the rest of the hand, with different scores,
+    # and validate asks whose it was.  Line by line the table took the turn's guess (P2's chain
+    # went on) and closed the hand with its scores at the left line: the game ended 210-150
+    # where it was played 220-140.  Now the hand, closed line by line, is read whole as validate
+    # reads it: its left line waits for the end line's scores, and a bare end line is refused.
+    from tests.test_every_way_typed import body
+    from domrec.session import RequestRefused, Session
+
+    record = played(3904, "chains", "end_of_hand", False)
+    text = forms(record, True)["ends=True"]
+    assert "may be P2's or P1's" in read(text)
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    lines = body(text)
+    k = lines.index("left P2 6-6 3-3")
+    for line in lines[:k]:
+        session.take(line)
+    (said,) = session.take(lines[k])
+    assert "hand 10's left line is taken" in said and "waits for its end line" in said, said
+    assert session.game.in_hand and session.game.hand_number == 10
+    with pytest.raises(RequestRefused) as refused:
+        session.take(lines[k + 1])  # a bare end line: nothing settles the hand
+    assert "hand 10 waits for its end line" in refused.value.refusal.message
+    # The end line claiming the scores as played settles it.
+    played_scores = validate(attrs.evolve(record, hands=record.hands[:10])).scores
+    before = validate(attrs.evolve(record, hands=record.hands[:9])).scores
+    claim = " ".join(f"{seat} {played_scores[seat] - before[seat]}" for seat in ("P1", "P2"))
+    session.take(f"end out {claim}")
+    assert not session.game.in_hand and session.game.totals == played_scores

@@ -501,7 +501,7 @@
     }
     if (game.hand_over && game.end_waited) {  // its left line given: only the end line's scores settle it
       box.append(el("h2", {}, t("Hand %(n)s is over", { n: game.hand })),
-                 el("p", { class: "note" }, t("Its tiles, typed without their ends, give it different scores by where they went: type its end line with the scores in the box below (end out N 10 E 0), or which tile each went on.")));
+                 el("p", { class: "note" }, t("Its moves, typed without their ends or seats, can be read in ways that give it different scores: type its end line with the scores in the box below (end out N 10 E 0), or where each tile went and whose it was.")));
       return box;
     }
     if (game.hand_over) {
