@@ -100,6 +100,9 @@ R_END = "domino-roads: hand end"
 R_ABANDONED = "domino-roads: hand end (abandoned)"
 R_SCORING = "domino-roads: scoring"
 
+#: Every throw of the two dice, each 1 to 6 (as a record holds it: a pair; a list is made one).
+_ROLLS = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
+
 _NEVER_ABANDONED = ("a Domino Roads hand is never abandoned: every tile but 0-0 and 1-0 can start a road with "
                     "the right roll, and the set has too few of those two for every player, so someone can "
                     "always go out")
@@ -293,15 +296,15 @@ class RoadsHand:
                         laid = t
         elif kind is Roll:
             phase = self.phase
+            dice = move.roll
             if seat == (self.after[self.roller] if phase else self.next_roller) and not self.over \
-                    and not self.piles:
+                    and not self.piles and (dice if dice.__class__ is tuple else tuple(dice)) in _ROLLS:
                 # The dice pass to the next player, starting a turn (what _start_turn does; three
                 # players' stock top-up from the pile goes through the handler).
                 self.turn_no += 1
                 self.roller = self.to_move = seat
                 self.phase = ROLLER
                 self.used = False
-                dice = move.roll
                 a, b = dice
                 # The record's own pair when it is one (no new object for the collector to track).
                 self.dice = dice if dice.__class__ is tuple else (a, b)
@@ -431,6 +434,9 @@ class RoadsHand:
                           "road-block or a pass", R_TURNS, base.kind_pointer(move))
 
     def _roll(self, seat: str, move: Roll) -> None:
+        if tuple(move.roll) not in _ROLLS:  # (a record's shape check refuses it first; a typed one comes here)
+            bad = next((d for d in move.roll if not (isinstance(d, int) and 1 <= d <= 6)), move.roll)
+            raise IllegalMove(f"{seat} cannot roll {bad}: each die shows 1 to 6", R_TURNS, "/roll")
         self._start_turn(seat, "roll the dice")
         a, b = move.roll
         self.dice = (a, b)

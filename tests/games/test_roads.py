@@ -260,6 +260,21 @@ def test_without_a_leader_south_must_roll_first():
     illegal(doc, 0, roads.R_TURNS, at="/seat")
 
 
+@pytest.mark.parametrize("dice", [(7, 1), (0, 3), (9, 9)])
+def test_a_die_that_no_die_shows_is_refused_by_the_engine(dice):
+    # (a record's shape check refuses it first; typed at the terminal or a venue's table, the
+    # engine is what refuses it: it was taken, and the record saved was one validate refused)
+    from domrec.game import Game, Refused
+    from domrec.record import Roll
+
+    g = Game("domino-roads", ("N", "E", "S", "W"))
+    g.start_hand(None, "S")
+    with pytest.raises(Refused, match="each die shows 1 to 6"):
+        g.push(Roll(seat="S", roll=dice))
+    g.push(Roll(seat="S", roll=(3, 6)))  # a throw of the dice is taken
+    assert g.state.total == 9
+
+
 def test_the_first_player_rotates_clockwise_each_hand():
     doc = json.loads((VALID / "road-of-ten-and-road-block.json").read_text())
     assert [h["leader"] for h in doc["hands"]] == ["S", "W"]
