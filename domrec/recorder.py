@@ -458,9 +458,10 @@ class Recorder:
                 self._refuse(f"{'' if said.startswith('hand ') else f'hand {g.hand_number}: '}{said} [{problem.rule}]")
                 return
             self._left = parsed["left"]
-            if self.interactive or g.hand_over:
+            if self.interactive or g.hand_over or _over_with(g, parsed["left"]):
                 # The hand is checked and closed at once (an end line after it claims its result);
-                # a hand the moves have not ended waits for its end line.
+                # a hand the moves have not ended, even with the deal the left line gives, waits
+                # for its end line.
                 self._close()
             return
         if kind == "end":
@@ -1061,6 +1062,20 @@ def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Recor
     if not found[0].complete or (report.status != "valid" and not _left_to_come(report, record)):
         return None
     return record, report.note, None
+
+
+def _over_with(g: Game, left: Any) -> bool:
+    """Whether the hand in play, its deal unknown, is over once ``left`` gives it (the deal
+    worked out, its forced passes made): a blocked hand whose passes the table never typed (the
+    engine without the deal cannot know nobody can play) is closed by its left line, as at the
+    terminal.  Tried on a copy of the game: nothing of it changes here."""
+    if g.deal_known or not g.in_hand:
+        return False
+    twin = g.fork()
+    try:
+        return twin.end_hand(left, None) is not None
+    except DomrecError:
+        return False
 
 
 def why_not_read(start: Record, lines: Sequence[str]) -> str | None:

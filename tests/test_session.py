@@ -474,3 +474,23 @@ def test_no_hand_after_a_hand_stopped_before_its_end(config):
         with pytest.raises(RequestRefused, match="hand 1 is not over, so the next hand cannot start"):
             session.take(text)
     assert len(session.record().hands) == 1
+
+
+def test_a_blocked_hand_tapped_without_its_deal_is_closed_by_its_left_line():
+    # Competitive, simulated seed 3, hand 1: tapped move by move without the deal, it ends with
+    # both ends 6 and every six out: nobody can play, but the engine without the deal cannot know
+    # it and offers N's pass.  The left line gives the deal: the hand is over (blocked), and is
+    # closed at once, as at the terminal.  It was taken in silence and the hand left in play,
+    # still offering N's pass, which was then refused ("N cannot lead this hand"), and its 44
+    # points came only with the next hand.
+    record = next(sim.simulate("competitive", 1, 3))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    session.take("hand 1 lead W")
+    for word in ("W 3-2|S 3-3@3-2|E 3-0@3-3|N 6-0@3-0|W 5-2@3-2|S 5-5@5-2|E 6-5@5-5|N 6-4@6-5|W 6-2@6-0|"
+                 "S 4-4@6-4|E -|N 2-1@6-2|W 5-4@4-4|S 5-3@5-4|E 1-1@2-1|N 6-1@1-1|W -|S 6-3@5-3|E 6-6@6-3").split("|"):
+        session.take(word)
+    said = session.take("left N 4-3 4-2 5-1; E 1-0 3-1 5-0; S 4-1 0-0")
+    assert said[0] == "hand 1 ends blocked: NS 0, EW 44", said
+    state = session.state()
+    assert not state["in_hand"] and state["totals"] == {"NS": 0, "EW": 44} and state["plain"] == []
+    assert validate(attrs.evolve(record, hands=record.hands[:1], result=None)).scores == {"NS": 0, "EW": 44}
