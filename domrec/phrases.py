@@ -164,6 +164,7 @@ PHRASES: tuple[str, ...] = (
     N_("line %(n)s leaves a choice (%(problem)s); the text is read whole, as domrec validate reads it"),
     N_("hand %(n)s waits for its end line: its moves, typed without their ends or seats, can be read in ways that "
        "give it different scores; type its end line with the scores (or where each tile went and whose it was)"),
+    N_("no reading of hand %(n)s gives the scores this end line claims: %(problem)s"),
     N_("line %(n)s: hand %(n2)s's left line is taken; its moves, typed without their ends or seats, can be read in "
        "ways that give the hand different scores, so the hand waits for its end line, whose scores settle it (or "
        "type where each tile went and whose it was)"),
@@ -502,6 +503,7 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s cannot reuse a toss: nobody has rolled yet in this hand"),
     N_("%(seat)s cannot reuse the toss of %(n)s: it was used (a tile was played with it), so %(seat2)s "
        "must roll again"),
+    N_("%(seat)s cannot roll %(n)s: each die shows 1 to 6"),
     N_("it is %(seat)s's turn to roll the dice, not %(seat2)s's (the dice pass clockwise)"),
     N_("it is %(seat)s's turn to take the dice, not %(seat2)s's (the dice pass clockwise)"),
     N_("%(seat)s cannot roll the dice now: after %(seat2)s's turn the dice pass clockwise to %(seat3)s"),

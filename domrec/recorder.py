@@ -1098,7 +1098,12 @@ def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
     if len(found) != 1 or not found[0].report.problems:
         return None
     problem = found[0].report.problems[0]
-    return f"{problem.message} [{problem.rule}]" if problem.rule else problem.message
+    message = _AT_PLACE.sub("", problem.message)  # (a place in the text read here, not the table's)
+    return f"{message} [{problem.rule}]" if problem.rule else message
+
+
+#: Where a problem's words name a place in a text (``5-4 at 7:25``).
+_AT_PLACE = re.compile(r" at [0-9]+:[0-9]+")
 
 
 def _end_to_come(report: Any, record: Record, body: Sequence[str]) -> bool:

@@ -36,7 +36,7 @@ from domrec.explain import describe_move
 from domrec.game import Game, GameError
 from domrec import tiles as T
 from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
-from domrec.recorder import Recorder, placements, read_so_far, read_whole, said_in_text, why_not_read
+from domrec.recorder import Recorder, _totals, placements, read_so_far, read_whole, said_in_text, why_not_read
 
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -264,6 +264,7 @@ class Session:
         recorder.kept_open = False
         self._said.clear()
         blind = self._blind_hand
+        waited = self._left_waits
         for number, line in enumerate(lines, 1):
             indent = len(line) - len(line.lstrip())
             word = next(iter(line.split()), "").lower()
@@ -283,14 +284,23 @@ class Session:
                     self.accepted.append(text)
                     if self._left_waits is not None:
                         return [self._waits_said(number)]
+                    if waited is not None and not self.game.in_hand:  # its end line settled the hand that waited
+                        return self._settled_said(waited)
                     return [f"line {number} leaves a choice ({said}); the game so far is read whole, "
                             f"as domrec validate reads it", *self._said]
                 if self._left_waits is not None:  # (the recorder's own words would ask for the left line again)
-                    refusal = Refusal(number, indent + 1, f"hand {self._left_waits} waits for its end line: its "
-                                                          f"moves, typed without their ends or seats, can be read in "
-                                                          f"ways that give it different scores; type its end line "
-                                                          f"with the scores (or where each tile went and whose it "
-                                                          f"was)")
+                    # An end line whose scores no reading gives: validate's words, which list each
+                    # reading's scores; anything else: what the hand waits for.
+                    problem = None
+                    if word == "end" and len(line.split()) > 2:
+                        problem = why_not_read(*self._from_the_hand([ln for t in [*self.accepted, text]
+                                                                     for ln in t.split("\n") if ln.strip()]))
+                        if problem is not None:
+                            problem = f"no reading of hand {self._left_waits} gives the scores this end line claims: {problem}"
+                    refusal = Refusal(number, indent + 1, problem or (
+                        f"hand {self._left_waits} waits for its end line: its moves, typed without their ends or "
+                        f"seats, can be read in ways that give it different scores; type its end line with the "
+                        f"scores (or where each tile went and whose it was)"))
                 self._undo_request()
                 raise RequestRefused(refusal)
         before = recorder.refused
@@ -341,6 +351,18 @@ class Session:
         if whole is not None:
             self._recorder = whole
         return None
+
+    def _settled_said(self, number: int) -> list[str]:
+        """What a table is told when the end line of hand ``number``, which waited for it, closed
+        it: the hand's end and scores and the totals, as a hand closed line by line says them."""
+        g = self.game
+        outcome = g.outcome_of(number)
+        if outcome is None:
+            return list(self._said)
+        said = [f"hand {number} ends {outcome.end}: {_totals(outcome.scores)}", f"totals: {_totals(g.totals)}"]
+        if g.over:
+            said.append(f"game over: {'a draw' if g.winner is None else g.winner + ' wins'}")
+        return said
 
     def _waits_said(self, number: int) -> str:
         """What a table is told of a left line taken to wait for its hand's end line."""

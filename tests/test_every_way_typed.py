@@ -216,13 +216,20 @@ def test_a_left_line_whose_hand_only_its_end_line_settles_waits_for_it():
     start = max(i for i in range(k) if lines[i].startswith("hand "))
     hand_words = [w for line in lines[start + 1:k] for w in line.split()]
     assert [m["text"] for m in waiting] == hand_words, (waiting, hand_words)
-    for wrong in ("end out P1 99 P2 0", lines[k + 2]):
+    told = []
+    for wrong, said in (("end out P1 99 P2 0", "no reading of hand 4 gives the scores this end line claims"),
+                        (lines[k + 2], "hand 4 waits for its end line")):
         with pytest.raises(RequestRefused) as refused:
             session.take(wrong)
-        assert "hand 4 waits for its end line" in refused.value.refusal.text(), refused.value.refusal.text()
+        told.append(refused.value.refusal.message)
+        assert said in told[-1], told[-1]
         assert session.game.in_hand and session.game.hand_number == 4
-    session.take(lines[k + 1])
+    # (a wrong claim is told each reading's scores, in validate's words, naming no place in a text
+    # the table never saw)
+    assert "gives P1" in told[0] and not re.search(r" at [0-9]+:[0-9]+", told[0]), told[0]
+    said = session.take(lines[k + 1])
     assert not session.game.in_hand
+    assert said[0].startswith("hand 4 ends ") and said[1].startswith("totals: "), said  # (not "leaves a choice")
     assert [h.result.scores for h in session.game.record().hands] == [h.result.scores for h in record.hands[:4]]
 
 
