@@ -239,7 +239,7 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         header = _header(text, rec.game.game)
         if header is not None and header["game"] != rec.game.game:
             raise RecorderError(f"{target} records {rec.game.game}, but the text is a {header['game']} game")
-        if header is not None:
+        if header is not None and header["players"]:  # (tags naming no player say nothing of the file's)
             mine = [(p.seat, p.name) for p in rec.game.record().players]
             if header["players"] != mine:
                 shown = " ".join(f"{s}={n}" for s, n in header["players"])
@@ -289,7 +289,7 @@ def _players(game: str, given: list[str], count: int | None, options: dict | Non
         if seat in named:
             raise InputError(f"seat {seat} is given twice")
         named[seat] = name
-    if header is not None:
+    if header is not None and header["players"]:  # (tags naming no player: as without tags)
         from_tags = dict(header["players"])
         for seat, name in named.items():
             if seat in from_tags and from_tags[seat] != name:

@@ -942,6 +942,22 @@ def test_a_header_without_its_game_tag_is_of_the_game_the_command_names(config, 
     assert not (fast_dir / "o.dgn").exists()
 
 
+def test_piped_tags_that_name_no_player_take_the_seats_labels(fast_dir):
+    # (docs/recording.md: from a pipe the recorder does not ask, and a seat's label is the name;
+    # tags naming only the game or the event were refused: "a game needs its players")
+    record = simulated(CONFIGS[0], 1)
+    st = steps(notation.dumps(record))
+    out = fast_dir / "t.dgn"
+    run = pipe(record.game, out, "\n".join([f'[Game "{record.game}"]', '[Event "Club night"]', "", *st[:6]]))
+    assert run.code == 0, run.err
+    written = out.read_text(encoding="utf-8")
+    assert '[Event "Club night"]' in written
+    assert all(f'[{p.seat} "{p.seat}"]' in written for p in record.players), written
+    # continued with tags that name no player: the file's players stand
+    run = pipe(str(out), None, "\n".join(['[Event "Club night"]', "", *st[6:]]))
+    assert run.code == 0, run.err
+
+
 def test_a_deal_typed_before_the_first_move_is_saved(fast_dir):
     record = simulated(CONFIGS[0], 1)
     st = steps(notation.dumps(record))

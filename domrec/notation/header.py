@@ -193,6 +193,9 @@ class _HeaderReader:
     result_claim: dict[str, Any]
     ended: Any
     uses_11: bool
+    #: A header without seat tags is taken (no players: the caller gives them), where a game's
+    #: text must name its players: the recorder's piped tags, whose seats default to their labels.
+    players_optional: bool = False
 
     def _header(self, tags: list[tuple[str, Any, bool, int]], comments: list[str]) -> None:
         src, pos = self.src, self.pos
@@ -243,7 +246,7 @@ class _HeaderReader:
                                 f"([{missing[0]} \"name\"])", self.pos.at["/players"])
             order = {s: i for i, s in enumerate(declared)}
             seat_tags.sort(key=lambda t: order[t[0]])
-        if not seat_tags:
+        if not seat_tags and not self.players_optional:
             raise src.error("a game needs its players, one tag per seat in clockwise order: [N \"Ana\"] [E \"Bo\"] … "
                             "or [P1 \"Ana\"] [P2 \"Bo\"] …", first_pos)
         players = []

@@ -71,7 +71,7 @@ def _hand_line_data(r: _Reader, line: str) -> dict[str, Any]:
 def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
     """The header of a DGN text (its tags), as the pieces a new record needs: ``game``,
     ``players`` (seat, name) pairs, ``variant``, ``options``, ``event``; ``None`` when the
-    text has no tags (just hands).  ``game``: the game the caller already knows (``domrec
+    text has no tags (just hands); ``players`` is empty when the tags name none.  ``game``: the game the caller already knows (``domrec
     record competitive`` names it), taken when the tags leave out ``[Game]``; a ``[Game]`` tag
     still says its own, for the caller to compare."""
     lines = text.splitlines()
@@ -83,6 +83,7 @@ def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
     if "[" not in head:
         return None
     r = _Reader(head + "\n", 1)
+    r.players_optional = True  # (tags without players: the caller's seats, as without tags)
     if game is not None:
         r.doc["game"] = game
     r.parse()
