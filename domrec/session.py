@@ -71,6 +71,14 @@ class RequestRefused(DomrecError):
         self.refusal = refusal
 
 
+def _domino(tile: str) -> str:
+    """A tile as the engine's set names it (``6-1`` for ``1-6``), or as written where it is no tile."""
+    try:
+        return str(T.tile(tile))
+    except DomrecError:
+        return tile
+
+
 def _tile_of(move: Move) -> str | None:
     """The tile a move lays or shows, which is what a scorer taps first."""
     for name in ("play", "span", "starter", "bridge", "block", "exposed"):
@@ -581,6 +589,10 @@ class Session:
         tile = _tile_of(move)
         if tile is None and type(move) is Draw and isinstance(move.draw, str):
             tile = move.draw  # a draw that names its tile is tapped as the tile
+        if tile is not None:
+            # The domino, not the way round it is laid (a Broadway tile is offered as 1-6 and as
+            # 6-1, its halves on other cells): one button a domino, every placement under it.
+            tile = _domino(tile)
         # A move as a DGN word with its seat (``W 6-4@4-2``): taken as it is whoever is to move.
         return {"seat": move.seat, "text": f"{move.seat} {self._word_of(move)}", "tile": tile,
                 "kind": type(move).__name__.lower(), "label": describe_move(move), "at": _cells(move)}
@@ -702,8 +714,8 @@ class Session:
             "legal": legal,
             "plain": self.plain_moves(legal if ahead is None else None),
             "tiles": list(self._tiles),
-            # The tiles of the hand in play, as its moves' views have them.
-            "seen": [m["tile"] for m in hands[current]["moves"] if m["tile"] is not None] if in_hand else [],
+            # The tiles of the hand in play, each as the engine's set names it (``tiles``: 6-1 for 1-6).
+            "seen": [_domino(m["tile"]) for m in hands[current]["moves"] if m["tile"] is not None] if in_hand else [],
             "table": list(state.render()) if state is not None else [],
         }
 

@@ -494,3 +494,25 @@ def test_a_blocked_hand_tapped_without_its_deal_is_closed_by_its_left_line():
     state = session.state()
     assert not state["in_hand"] and state["totals"] == {"NS": 0, "EW": 44} and state["plain"] == []
     assert validate(attrs.evolve(record, hands=record.hands[:1], result=None)).scores == {"NS": 0, "EW": 44}
+
+
+def test_a_broadway_domino_is_offered_once_with_every_placement_both_ways_round():
+    # (Broadway, the deal entered: the engine lists 1-6 and 6-1 placements; the page groups its
+    # buttons by tile, so one domino made two buttons, and options for it gave half its places)
+    record = next(sim.simulate("broadway", 1, 4))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    deal = record.hands[0].deal
+    session.take("\n".join(["hand 1 lead E", *(f"deal {seat} " + " ".join(tiles) for seat, tiles in deal.hands.items()),
+                            *(["boneyard " + " ".join(deal.boneyard)] if deal.boneyard else [])]))
+    session.take("E 6-6@0,0")
+    session.take("S 6-5@1,1")
+    offers = session.state()["legal"]
+    by_tile: dict[str, list[str]] = {}
+    for m in offers:
+        by_tile.setdefault(m["tile"], []).append(m["text"])
+    assert "1-6" not in by_tile and len(by_tile["6-1"]) == 8, by_tile
+    assert {w.split()[1].split("@")[0] for w in by_tile["6-1"]} == {"1-6", "6-1"}
+    for asked in ("6-1", "1-6"):
+        assert sorted(m["text"] for m in session.options(asked)) == sorted(by_tile["6-1"])
+    session.take(next(w for w in by_tile["6-1"] if " 1-6@" in w))  # laid as 1-6: seen as the domino 6-1
+    assert "6-1" in session.state()["seen"] and "1-6" not in session.state()["seen"]

@@ -17,6 +17,7 @@ import pytest
 from domrec.session import PARTS, requests_for
 from domrec.simulate import play_game
 from domrec.validate import validate
+from domrec import tiles as T
 
 from tournament import add_players, create_event, make_settings, open_event, pair_next_round
 from tournament.event.tables import table_record
@@ -88,7 +89,7 @@ def _tap_move(page, seat: str, word: str, used: dict) -> None:
     """Tap the move's tile, then where it goes: a numbered cell of the tableau where the page draws
     one, else the target in words.  A tile with one place to go is sent at the tap."""
     text = f"{seat} {word}"
-    tile = word.split("@")[0].lstrip("*!")
+    tile = str(T.tile(word.split("@")[0].lstrip("*!")))  # (a button a domino: 6-3 for a 3-6 laid)
     before = _rev(page)
     page.click(f'#panel .tiles button[data-tile="{tile}"]', timeout=WAIT_MS)
     wait_rev(page, before, WAIT_MS, also="document.querySelector('#panel .targets')")
@@ -211,7 +212,7 @@ def test_broadway_placements_are_tapped_on_the_tableau(tmp_path, browser):
             _tap_move(page, seat, step, used)
             moves += 1
             if moves == 3:
-                tile = steps[steps.index(step) + 1].split("@")[0].lstrip("*!")
+                tile = str(T.tile(steps[steps.index(step) + 1].split("@")[0].lstrip("*!")))
                 page.click(f'#panel .tiles button[data-tile="{tile}"]')
                 page.wait_for_selector("#panel .grid", timeout=WAIT_MS)
                 _shot(page, "broadway-tableau")

@@ -12,6 +12,7 @@ import pytest
 
 from domrec.session import PARTS, requests_for
 from domrec.validate import validate
+from domrec import tiles as T
 from tests.browser import wait_rev
 from tests.tournament import test_venue_browser as harness
 from tournament import (
@@ -76,10 +77,10 @@ def _tap(page, text: str, used: dict) -> None:
         page.click(f'#dice button[data-die="{roll[2]}"]', timeout=WAIT_MS)
         used["dice"] = used.get("dice", 0) + 1
     elif drawn:
-        page.click(f'#panel .draws button[data-tile="{drawn[1]}"]', timeout=WAIT_MS)
+        page.click(f'#panel .draws button[data-tile="{T.tile(drawn[1])}"]', timeout=WAIT_MS)
         used["drawn"] = used.get("drawn", 0) + 1
     elif tile:
-        page.click(f'#panel .tiles:not(.draws) button[data-tile="{tile[1]}"]', timeout=WAIT_MS)
+        page.click(f'#panel .tiles:not(.draws) button[data-tile="{T.tile(tile[1])}"]', timeout=WAIT_MS)
         wait_rev(page, before, WAIT_MS, also="document.querySelector('#panel .targets')")
         if _rev(page) == before:
             page.click(f'#panel .targets button[data-move="{full}"]', timeout=WAIT_MS)

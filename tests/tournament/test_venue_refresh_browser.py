@@ -14,6 +14,7 @@ import time
 import httpx
 import pytest
 
+from domrec import tiles as T
 from domrec.session import PARTS
 
 pytestmark = pytest.mark.slow
@@ -83,7 +84,7 @@ def test_a_tile_tapped_survives_a_refresh(tmp_path, browser):
         while steps[k].split()[0] in PARTS:  # the hand line and the deal, typed
             _type(page, steps[k])
             k += 1
-        tile = steps[k].split("@")[0].lstrip("*!")
+        tile = str(T.tile(steps[k].split("@")[0].lstrip("*!").split()[-1]))
         page.click(f'#panel .tiles button[data-tile="{tile}"]', timeout=WAIT_MS)
         page.wait_for_selector("#panel .targets", timeout=WAIT_MS)
         drawn = _count(page, "drawn")
