@@ -1081,7 +1081,11 @@ def _over_with(g: Game, left: Any) -> bool:
 def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
     """What ``domrec validate`` says first of the game ``start`` with ``lines`` after it, read
     as :func:`read_so_far` reads it (the words, without the place in that text, which is not the
-    table's), or ``None`` when it reads it, or it cannot be read whole at all."""
+    table's), where it is that the text is not enough (its readings part, or more fit it than
+    the reader walks: it asks for an end or a seat); ``None`` when it reads it, or refuses it
+    for anything else (a hand closed before it was over, which the recorder keeps as it is), or
+    it cannot be read whole at all."""
+    from domrec.notation.readings import RULE
     body = [line for line in lines if said_in_text(line, start.seats)]
     if not body or len(body) != len(lines):
         return None
@@ -1098,7 +1102,12 @@ def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
     if len(found) != 1 or not found[0].report.problems:
         return None
     problem = found[0].report.problems[0]
+    if problem.rule != RULE:
+        return None
     message = _AT_PLACE.sub("", problem.message)  # (a place in the text read here, not the table's)
+    hand = getattr(problem, "hand", None)
+    if hand and not message.startswith("hand "):
+        message = f"hand {hand}: {message}"
     return f"{message} [{problem.rule}]" if problem.rule else message
 
 

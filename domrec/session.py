@@ -304,7 +304,9 @@ class Session:
                         problem = why_not_read(*self._from_the_hand([ln for t in [*self.accepted, text]
                                                                      for ln in t.split("\n") if ln.strip()]))
                         if problem is not None:
-                            problem = f"no reading of hand {self._left_waits} gives the scores this end line claims: {problem}"
+                            own = f"hand {self._left_waits}: "
+                            problem = (f"no reading of hand {self._left_waits} gives the scores this end line claims: "
+                                       f"{problem[len(own):] if problem.startswith(own) else problem}")
                     refusal = Refusal(number, indent + 1, problem or (
                         f"hand {self._left_waits} waits for its end line: its moves, typed without their ends or "
                         f"seats, can be read in ways that give it different scores; type its end line with the "
@@ -323,6 +325,14 @@ class Session:
             if whole is not None:
                 self._recorder = whole
             else:
+                # The rest of the hand read whole is what validate refuses (its readings part, and
+                # nothing settles them): refused in validate's words, never kept with the line by
+                # line reading's guess.  (A text that cannot be read whole, an undo in it, is kept.)
+                problem = why_not_read(*self._from_the_hand([ln for t in [*self.accepted, text]
+                                                             for ln in t.split("\n") if ln.strip()]))
+                if problem is not None:
+                    self._undo_request()
+                    raise RequestRefused(Refusal(len(lines), 1, problem))
                 self._left_waits = None
         elif closed_blind:
             # A hand closed line by line whose moves' seats the turn gave, the deal unknown: read

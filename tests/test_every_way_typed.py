@@ -253,6 +253,20 @@ def test_every_left_line_that_waits_says_so_and_a_hand_read_for_now_takes_its_fi
         assert waited and session.game.over and session.game.totals == validate(record).scores, config
 
 
+def test_a_hand_read_for_now_whose_rest_validate_refuses_is_refused_at_the_table():
+    # (found by the --long run) Horse Race, four players, chain_draw=false, seed 18, typed with
+    # its deals and seats but no ends: hand 8's 5-2 fits 5-5 and 6-5, with different scores, and
+    # validate asks which.  Line by line the hand was read whole for now (a line that left a
+    # choice), and at its end line, read whole again and refused, the table kept the first
+    # reading's guess: the game ended N 49 where it was played N 47.  Now that end line is refused
+    # in validate's words.
+    record = simulated(("horse-race", 4, {"chain_draw": False}, None), 18)
+    text = forms(record, True)["typed deal=True seats=True ends=False"]
+    assert "5-2 at" in by_validate(text)
+    taken = by_session(record, text, whole=False)
+    assert isinstance(taken, str) and "hand 8: 5-2 fits more than one open tile" in taken, taken
+
+
 # --- a forced pass the table made by itself, typed again -------------------------------------
 
 

@@ -46,7 +46,7 @@ from domrec.validate import validate
 from tests.test_every_way_typed import by_pipe, by_session, fast_dir  # noqa: F401 (a fixture)
 
 #: The refusals allowed: the text is not enough (docs/notation.md), and every reader says so.
-NOT_ENOUGH = ("the readings give this hand different scores", "readings of hand")
+NOT_ENOUGH = ("the readings give this hand different scores", "readings of hand", "positions of hand")
 
 
 def _preferring(score):
