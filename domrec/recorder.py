@@ -105,6 +105,8 @@ class Recorder:
     #: The hand (by number) whose moves were read whole for now, by a caller that reads a line
     #: leaving a choice with the rest of the text (:func:`read_whole`, the venue's session).
     read_for_now: int | None = None
+    #: What the last hand's start said (see :meth:`_start`).
+    _start_said: str | None = None
     #: A hand's end line found the hand not over and kept it so: a caller that read a line of it
     #: for now reads the text whole again (the hand's readings may close it).
     kept_open: bool = False
@@ -435,7 +437,7 @@ class Recorder:
                 # The deal is complete: saved now, before the first move.  A part still to come
                 # (a row, piles) keeps it waiting; what is wrong is said at the first move (and
                 # at the terminal now, as a page shows it: what the hand waits for).
-                if self._start(quiet=True):
+                if self._start(quiet=True, again=was is not None):
                     return
                 lead = self._lead_refused()
                 if lead is not None:  # the hand line's lead, typed before the deal that rules it out
@@ -587,7 +589,10 @@ class Recorder:
         g.claim_last_hand(claim)
         self._save()
 
-    def _start(self, quiet: bool = False) -> bool:
+    def _start(self, quiet: bool = False, again: bool = False) -> bool:
+        """Start the hand announced with the parts of its deal given so far.  ``again``: the hand
+        was started already and a part line (a boneyard after the last seat's tiles) starts it
+        again with more: what its start said is not said twice."""
         g = self.game
         self.waiting = None
         deal = notation.deal_from_parts(self._parts)
@@ -613,7 +618,10 @@ class Recorder:
         self._started_parts = parts
         known = "" if g.deal_known else " (deal not entered: it will be worked out at the end)"
         lead = f", {g.to_move} to play" if g.to_move else ""
-        self.say(f"hand {g.hand_number}{lead}{known}")
+        said = f"hand {g.hand_number}{lead}{known}"
+        if not (again and said == self._start_said):
+            self.say(said)
+        self._start_said = said
         return True
 
     def _lead_refused(self) -> str | None:

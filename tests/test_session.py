@@ -516,3 +516,21 @@ def test_a_broadway_domino_is_offered_once_with_every_placement_both_ways_round(
         assert sorted(m["text"] for m in session.options(asked)) == sorted(by_tile["6-1"])
     session.take(next(w for w in by_tile["6-1"] if " 1-6@" in w))  # laid as 1-6: seen as the domino 6-1
     assert "6-1" in session.state()["seen"] and "1-6" not in session.state()["seen"]
+
+
+def test_a_hands_start_is_said_once_when_its_boneyard_follows_its_deal():
+    # (Horse Race: the last seat's deal line starts the hand; the boneyard line after it starts it
+    # again with more: "hand 2, P2 to play" was said twice)
+    record = next(sim.simulate("horse-race", 1, 2, 3))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    lines = [line for line in notation.dumps(attrs.evolve(record, hands=record.hands[:2])).splitlines()
+             if line and not line.startswith("[")]
+    k = next(i for i, line in enumerate(lines) if line.startswith("hand 2"))
+    session.take("\n".join(lines[:k]))
+    if session.game.in_hand:
+        session.take("y")
+    session.take(lines[k].split(" lead")[0])
+    parts = [line for line in lines[k + 1:] if line.split()[0] in ("deal", "boneyard")]
+    assert parts[-1].startswith("boneyard")
+    said = session.take("\n".join(parts))
+    assert sum(s.startswith("hand 2,") for s in said) == 1, said
