@@ -1049,6 +1049,22 @@ def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Recor
             return None
         if said_in_text(line, start.seats):
             body.append(line)
+    found = _read_for_now(start, body)
+    if found is None or found[0].record is None:
+        return None
+    report, record = found[0].report, found[0].record
+    if end_to_come and _end_to_come(report, record, body):
+        got = _read(start, body[:-1], end_to_come=False)
+        return None if got is None else (got[0], got[1], len(record.hands))
+    if not found[0].complete or (report.status != "valid" and not _left_to_come(report, record)):
+        return None
+    return record, report.note, None
+
+
+def _read_for_now(start: Record, body: Sequence[str]) -> list | None:
+    """The game ``start`` with the text's lines ``body`` after it, read by the DGN reader with
+    its last hand read for now (:data:`~domrec.notation.readings.provisional`): the one game
+    read, as a list of one, or ``None`` (no line, or not one game)."""
     if not body:
         return None
     text = notation.dumps(attrs.evolve(start, result=None)) + "\n" + "\n".join(body) + "\n"
@@ -1061,15 +1077,7 @@ def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Recor
         return None
     finally:
         provisional.reset(mark)
-    if len(found) != 1 or found[0].record is None:
-        return None
-    report, record = found[0].report, found[0].record
-    if end_to_come and _end_to_come(report, record, body):
-        got = _read(start, body[:-1], end_to_come=False)
-        return None if got is None else (got[0], got[1], len(record.hands))
-    if not found[0].complete or (report.status != "valid" and not _left_to_come(report, record)):
-        return None
-    return record, report.note, None
+    return found if len(found) == 1 else None
 
 
 def _over_with(g: Game, left: Any) -> bool:
@@ -1094,20 +1102,10 @@ def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
     for anything else (a hand closed before it was over, which the recorder keeps as it is), or
     it cannot be read whole at all."""
     from domrec.notation.readings import RULE
-    body = [line for line in lines if said_in_text(line, start.seats)]
-    if not body or len(body) != len(lines):
-        return None
-    text = notation.dumps(attrs.evolve(start, result=None)) + "\n" + "\n".join(body) + "\n"
-    from domrec.notation.readings import provisional
 
-    mark = provisional.set(True)
-    try:
-        found = list(notation.read_games(text, "<typed>"))
-    except DomrecError:
-        return None
-    finally:
-        provisional.reset(mark)
-    if len(found) != 1 or not found[0].report.problems:
+    body = [line for line in lines if said_in_text(line, start.seats)]
+    found = _read_for_now(start, body) if len(body) == len(lines) else None
+    if found is None or not found[0].report.problems:
         return None
     problem = found[0].report.problems[0]
     if problem.rule != RULE:

@@ -71,6 +71,11 @@ class RequestRefused(DomrecError):
         self.refusal = refusal
 
 
+def _all_lines(texts: Sequence[str]) -> list[str]:
+    """The lines of ``texts`` (requests of one or more lines), blank lines left out."""
+    return [line for text in texts for line in text.split("\n") if line.strip()]
+
+
 def _domino(tile: str) -> str:
     """A tile as the engine's set names it (``6-1`` for ``1-6``), or as written where it is no tile."""
     try:
@@ -150,7 +155,7 @@ def _leaves_a_seat(line: str, seats: Sequence[str]) -> bool:
     that may have ended unwritten), and only the rest of the hand may say whose it was.  Errs
     towards yes (a comment's words count as moves): a yes costs the hand one reading whole."""
     words = line.replace(",", " ").split()
-    if not words or words[0].lower() in _NOT_MOVES or (len(words) == 1 and said_in_text(line, seats) is False):
+    if not words or words[0].lower() in _NOT_MOVES or not said_in_text(line, seats):
         return False
     seated = False
     for word in words:
@@ -301,8 +306,7 @@ class Session:
                     # reading's scores; anything else: what the hand waits for.
                     problem = None
                     if word == "end" and len(line.split()) > 2:
-                        problem = why_not_read(*self._from_the_hand([ln for t in [*self.accepted, text]
-                                                                     for ln in t.split("\n") if ln.strip()]))
+                        problem = why_not_read(*self._from_the_hand(_all_lines([*self.accepted, text])))
                         if problem is not None:
                             own = f"hand {self._left_waits}: "
                             problem = (f"no reading of hand {self._left_waits} gives the scores this end line claims: "
@@ -328,8 +332,7 @@ class Session:
                 # The rest of the hand read whole is what validate refuses (its readings part, and
                 # nothing settles them): refused in validate's words, never kept with the line by
                 # line reading's guess.  (A text that cannot be read whole, an undo in it, is kept.)
-                problem = why_not_read(*self._from_the_hand([ln for t in [*self.accepted, text]
-                                                             for ln in t.split("\n") if ln.strip()]))
+                problem = why_not_read(*self._from_the_hand(_all_lines([*self.accepted, text])))
                 if problem is not None:
                     self._undo_request()
                     raise RequestRefused(Refusal(len(lines), 1, problem))
@@ -339,10 +342,12 @@ class Session:
             # whole, as validate reads it, so that a hand whose readings part is never closed with
             # the turn's guess: it waits for its end line, or is refused as validate refuses it.
             self._left_waits = None
-            problem = self._closed_as_validate_reads([*self.accepted, text], recorder, blind)
+            whole, problem = self._whole_if_other([*self.accepted, text], recorder, blind)
             if problem is not None:
                 self._undo_request()
                 raise RequestRefused(Refusal(len(lines), 1, problem))
+            if whole is not None:
+                self._recorder = whole
         else:
             self._left_waits = None
         self._blind_hand = None if closed_blind else blind
@@ -351,24 +356,21 @@ class Session:
             return [self._waits_said(len(lines))]
         return list(self._said)
 
-    def _closed_as_validate_reads(self, texts: Sequence[str], recorder: Recorder, hand: int | None) -> str | None:
+    def _whole_if_other(self, texts: Sequence[str], recorder: Recorder, hand: int | None,
+                        quiet: bool = False) -> tuple[Recorder | None, str | None]:
         """After ``texts`` closed ``hand`` line by line (the turn giving its moves' seats): the
-        hand read whole, as ``domrec validate`` reads the text so far.  Its one reading is the
-        recorder's (kept as it is), or another (the game read whole is taken), or it waits for its
-        end line (:attr:`_left_waits`); or validate refuses it: what validate says, returned.
-        A text that cannot be read whole (an ``undo`` in it) keeps the line by line reading."""
-        lines = [line for text in texts for line in text.split("\n") if line.strip()]
-        start, rest = self._from_the_hand(lines)
+        hand read whole, as ``domrec validate`` reads the text so far (:meth:`take` and
+        :meth:`_replay` alike).  Its one reading is ``recorder``'s (``None``: keep it), or another,
+        or it waits for its end line (:attr:`_left_waits`): the recorder of the game read whole;
+        or validate refuses it as not enough: what validate says, second.  A text that cannot be
+        read whole (an ``undo`` in it) keeps the line by line reading."""
+        start, rest = self._from_the_hand(_all_lines(texts))
         got = read_so_far(start, rest)
         if got is None:
-            return why_not_read(start, rest)
-        record, _, waits = got
-        if waits is None and _same_hand(record, recorder.game, hand):
-            return None
-        whole = self._read_whole(texts)
-        if whole is not None:
-            self._recorder = whole
-        return None
+            return None, why_not_read(start, rest)
+        if got[2] is None and _same_hand(got[0], recorder.game, hand):
+            return None, None
+        return self._recorder_of(got, quiet), None
 
     def _settled_said(self, number: int) -> list[str]:
         """What a table is told when the end line of hand ``number``, which waited for it, closed
@@ -402,13 +404,10 @@ class Session:
             if _closed(recorder, blind):  # as take read it: the hand closed read whole, if it differs
                 closed, blind = blind, None
                 if not (recorder.refused > before or reread or recorder.kept_open):
-                    lines = [line for t in texts[:k + 1] for line in t.split("\n") if line.strip()]
-                    got = read_so_far(*self._from_the_hand(lines))
-                    if got is not None and (got[2] is not None or not _same_hand(got[0], recorder.game, closed)):
-                        whole = self._read_whole(texts[:k + 1], quiet=say is not None)
-                        if whole is not None:
-                            recorder = whole
-                            continue
+                    whole, _ = self._whole_if_other(texts[:k + 1], recorder, closed, quiet=say is not None)
+                    if whole is not None:
+                        recorder = whole
+                        continue
             if recorder.refused > before or reread or recorder.kept_open:
                 whole = self._read_whole(texts[:k + 1], quiet=say is not None)
                 if whole is None and recorder.refused > before:
@@ -445,10 +444,12 @@ class Session:
         whether a hand waits for its end line), or ``None``.  Its game is the record read,
         fed again in canonical DGN (every seat, end and forced pass written), so that what a
         request leaves announced (a hand line, parts of a deal) stays as the recorder keeps it."""
-        lines = [line for text in texts for line in text.split("\n") if line.strip()]
-        whole = read_so_far(*self._from_the_hand(lines))
-        if whole is None:
-            return None
+        whole = read_so_far(*self._from_the_hand(_all_lines(texts)))
+        return None if whole is None else self._recorder_of(whole, quiet)
+
+    def _recorder_of(self, whole: tuple[Record, str | None, int | None], quiet: bool = False) -> Recorder | None:
+        """A recorder holding ``whole`` (what :func:`~domrec.recorder.read_so_far` read): see
+        :meth:`_read_whole`."""
         said = list(self._said)
         recorder = self._quiet() if quiet else self._fresh()
         for line in notation.dumps(whole[0]).splitlines():
