@@ -19,6 +19,7 @@ from tournament.event import changes
 from tournament.event import players as pl
 from tournament.names import name_key, normalise_name
 from tournament.pairing import teams as pairing
+from tournament.pairing.standings import cell
 from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER, TIEBREAK_ALIASES
 from tournament.store import fields as fields_sql, squads as sql
 from tournament.store.event_store import EventStore
@@ -634,14 +635,10 @@ def _unit_row(r: Any, what: str, keys: Sequence[str] = ()) -> dict[str, Any]:
     key), and the value of every other key that ranks it (``keys``), so that the order the table
     says it follows can be read in its columns."""
     row = {"rank": r.rank, what: r.name, "id": r.unit, "played": r.played, "won": r.won, "drawn": r.drawn,
-           "lost": r.lost, "byes": r.byes, "wins": _whole(r.wins), "points_for": r.points_for,
+           "lost": r.lost, "byes": r.byes, "wins": cell(r, "wins"), "points_for": r.points_for,
            "points_against": r.points_against, "efectividad": r.diff}
     for key in keys:
         name = _SHOWN_AS.get(key, key)
         if name not in row and key not in TIEBREAK_ALIASES:
-            row[name] = _whole(r.value(key))
+            row[name] = cell(r, key)
     return row
-
-
-def _whole(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x

@@ -178,6 +178,11 @@ def _num(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(x, 4)
 
 
+def cell(s: Standing, column: str) -> Any:
+    """One cell of a standings row, as the tables show it (a ranking key by its own name)."""
+    return _CELLS[column](s)
+
+
 def placements(scores: dict[str, int], winner: str | None, points: Sequence[float]) -> dict[str, float]:
     """Placement points at one multi-player table.
 
