@@ -112,6 +112,9 @@ class Recorder:
     kept_open: bool = False
     #: A save failed (a full disk): no reading of the text would help.
     unsaved: bool = False
+    #: A refusal takes back the whole request it came in (the venue's session): a refusal then
+    #: never says what the refused line left recorded, since nothing of it is.
+    all_or_nothing: bool = False
 
     # --- making one -------------------------------------------------------------------------
 
@@ -700,7 +703,8 @@ class Recorder:
         if outcome is not None and claim is not None:
             wrong = _wrong_claim(claim, None, outcome)
             if wrong:  # e.g. a hand whose deal was worked out at its end: its claim is checked now
-                self._refuse(f"end: {wrong}; the hand is recorded with its computed result")
+                self._refuse(f"end: {wrong}" if self.all_or_nothing
+                             else f"end: {wrong}; the hand is recorded with its computed result")
             else:
                 g.claim_last_hand(claim)
                 self._save()
@@ -1115,6 +1119,35 @@ def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
     if hand and not message.startswith("hand "):
         message = f"hand {hand}: {message}"
     return f"{message} [{problem.rule}]" if problem.rule else message
+
+
+def first_problem(start: Record, lines: Sequence[str]) -> tuple[int, int, str] | None:
+    """Where and what ``domrec validate`` finds wrong first in the game ``start`` with ``lines``
+    after it, read whole as :func:`read_so_far` reads it: the index in ``lines`` of the line it
+    names, the column there (1-based), and its words with the rule, or ``None`` (the text reads;
+    its first problem is only that the game is not over yet, or lies before ``lines``).
+
+    A text sent whole may have a line the recorder, reading line by line, cannot settle (a tile
+    that fits two ends) while the whole reading settles it and finds the fault further on (a
+    hand's claimed scores): the table is told of that fault, where it is, as validate tells it."""
+    kept = [i for i, line in enumerate(lines) if said_in_text(line, start.seats)]
+    body = [lines[i] for i in kept]
+    found = _read_for_now(start, body)
+    if found is None:
+        return None
+    problems = [p for p in found[0].report.problems if p.kind not in ("unfinished", "internal")]
+    if not problems or problems[0].line is None:
+        return None
+    problem = problems[0]
+    head = notation.dumps(attrs.evolve(start, result=None)).count("\n") + 1  # the lines before ``body``
+    at = problem.line - 1 - head
+    if not 0 <= at < len(body):
+        return None
+    message = _AT_PLACE.sub("", problem.message)
+    hand = getattr(problem, "hand", None)
+    if hand and not message.startswith("hand "):
+        message = f"hand {hand}: {message}"
+    return kept[at], problem.column or 1, f"{message} [{problem.rule}]" if problem.rule else message
 
 
 #: Where a problem's words name a place in a text (``5-4 at 7:25``).

@@ -36,7 +36,8 @@ from domrec.explain import describe_move
 from domrec.game import Game, GameError
 from domrec import tiles as T
 from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
-from domrec.recorder import Recorder, _totals, placements, read_so_far, read_whole, said_in_text, why_not_read
+from domrec.recorder import (Recorder, _totals, first_problem, placements, read_so_far, read_whole, said_in_text,
+                             why_not_read)
 
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -261,7 +262,8 @@ class Session:
     def _fresh(self) -> Recorder:
         game = Game.from_record(self.template)
         self._refusals: list[str] = []
-        return Recorder(game, None, interactive=False, say=self._said.append, refuse_out=self._refusals.append)
+        return Recorder(game, None, interactive=False, say=self._said.append, refuse_out=self._refusals.append,
+                        all_or_nothing=True)
 
     def take(self, text: str) -> list[str]:
         """Take ``text`` (one or more DGN lines) whole, or raise :class:`RequestRefused` with
@@ -315,6 +317,8 @@ class Session:
                         f"hand {self._left_waits} waits for its end line: its moves, typed without their ends or "
                         f"seats, can be read in ways that give it different scores; type its end line with the "
                         f"scores (or where each tile went and whose it was)"))
+                elif said_in_text(line, recorder.game.seats):
+                    refusal = self._later_fault([*self.accepted, text], lines, refusal)
                 self._undo_request()
                 raise RequestRefused(refusal)
         before = recorder.refused
@@ -355,6 +359,22 @@ class Session:
         if self._left_waits is not None:  # (what the line by line reading said of the hand's close does not stand)
             return [self._waits_said(len(lines))]
         return list(self._said)
+
+    def _later_fault(self, texts: Sequence[str], lines: Sequence[str], refusal: Refusal) -> Refusal:
+        """The refusal of a request (its ``lines``, the last of ``texts``) whose line the
+        recorder refused, its choice one the whole text settles, and which the whole reading
+        refuses too: where validate finds the fault, when that is later in the request (a sheet
+        posted whole, a tile without its end in hand 1, a wrong score claimed in hand 9, is told
+        of the score), else the recorder's ``refusal``."""
+        start, rest = self._from_the_hand(_all_lines(texts))
+        found = first_problem(start, rest)
+        if found is None:
+            return refusal
+        written = [k for k, line in enumerate(lines, 1) if line.strip()]  # (as :func:`_all_lines` keeps them)
+        at = found[0] - (len(rest) - len(written))
+        if not 0 <= at < len(written) or written[at] <= refusal.line:
+            return refusal
+        return Refusal(written[at], found[1], found[2])  # (a line is read as it was written: its column stands)
 
     def _whole_if_other(self, texts: Sequence[str], recorder: Recorder, hand: int | None,
                         quiet: bool = False) -> tuple[Recorder | None, str | None]:
@@ -436,7 +456,7 @@ class Session:
 
     def _quiet(self) -> Recorder:
         return Recorder(Game.from_record(self.template), None, interactive=False, say=lambda _: None,
-                        refuse_out=lambda _: None)
+                        refuse_out=lambda _: None, all_or_nothing=True)
 
     def _read_whole(self, texts: Sequence[str], quiet: bool = False) -> Recorder | None:
         """A recorder holding the game of ``texts`` read whole, as ``domrec validate`` reads a

@@ -4,6 +4,8 @@ taken whole or not at all, its refusal names line:column, and the accepted reque
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -534,3 +536,51 @@ def test_a_hands_start_is_said_once_when_its_boneyard_follows_its_deal():
     assert parts[-1].startswith("boneyard")
     said = session.take("\n".join(parts))
     assert sum(s.startswith("hand 2,") for s in said) == 1, said
+
+
+
+def _claim_raised(lines: list[str]) -> tuple[list[str], int, str]:
+    """``lines`` with the last hand score their ``end`` lines claim raised by 5: the lines, the
+    changed line's index, and the claim's new text."""
+    k = max(i for i, line in enumerate(lines) if line.split()[0] == "end" and re.search(r"-?[0-9]+$", line))
+    head, number = lines[k].rsplit(" ", 1)
+    lines = [*lines[:k], f"{head} {int(number) + 5}", *lines[k + 1:]]
+    return lines, k, str(int(number) + 5)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_sheet_sent_whole_is_refused_where_validate_finds_its_fault(config):
+    """A club's score sheet (no ends, no seats, each hand's scores) posted as one request, its
+    last claimed score wrong: the table is pointed where ``domrec validate`` points in the same
+    text, in its words, never at an earlier line the rest of the text settles (a tile that fits
+    two ends, which the recorder alone cannot place)."""
+    record = _game(config, 1)
+    text = notation.dumps_typed(record, keep_deal=False, seats=False, ends=False, scores=True)
+    tags = [line for line in text.splitlines() if line.startswith("[")]
+    head = len(tags) + 1  # (the tags, then a blank line)
+    lines, _, _ = _claim_raised(_body(text))
+    (read,) = notation.read_games("\n".join([*tags, "", *lines]) + "\n", "<sheet>")
+    first = read.report.problems[0]
+    session = Session(_template(record))
+    with pytest.raises(RequestRefused) as e:
+        session.take("\n".join(lines))
+    refusal = e.value.refusal
+    assert refusal.line == first.line - head, (refusal.text(), first.text())
+    if refusal.column == first.column:  # validate's words
+        assert re.sub(r" at [0-9]+:[0-9]+", "", first.message).removeprefix(f"hand {first.hand}: ") in refusal.message
+    else:  # the end line itself refused by the recorder, which checks its claim as it closes the hand
+        assert re.fullmatch(r"end: \S+ scores -?[0-9]+ for the hand, not -?[0-9]+", refusal.message), refusal.text()
+    assert not session.accepted
+
+
+def test_a_sheet_sent_whole_names_the_claim_validate_refuses():
+    """The case that showed it: Competitive, the recorder stopping at hand 1's 1-0 (it fits both
+    ends, and the rest of the hand says which); validate reads hand 1 and refuses hand 9's claim."""
+    record = next(sim.simulate("competitive", 1, 1, accidents=False))
+    lines, k, claim = _claim_raised(_body(notation.dumps_typed(record, keep_deal=False, seats=True, ends=False,
+                                                               scores=True)))
+    with pytest.raises(RequestRefused) as e:
+        Session(_template(record)).take("\n".join(lines))
+    refusal = e.value.refusal
+    assert refusal.line == k + 1 and refusal.column == len(lines[k]) - len(claim) + 1, refusal.text()
+    assert f"is claimed {claim} for hand" in refusal.message and "[hand scoring]" in refusal.message
