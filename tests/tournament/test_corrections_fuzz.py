@@ -92,12 +92,12 @@ def _same_game(one: Session, other: Session) -> None:
 def _lines_record_the_game_again(session: Session) -> list[list[str]]:
     """The lines view of ``session``, checked: its lines record the same game again, and a
     correction that changes nothing of the game (a move's line typed again with another space)
-    is made, and leaves the game as it was."""
+    is replayed whole and refused as changing nothing (never logged as a correction)."""
     hands = game_lines(session)
     _same_game(replayed(session.template, ["\n".join(h) for h in hands]), session)
     n = max(k for k, x in enumerate(hands[-1], 1) if " " in x)  # the last hand's last line of two words or more
-    fixed = correct(session, len(hands), n, hands[-1][n - 1].replace(" ", "  ", 1))
-    _same_game(fixed.session, session)
+    with pytest.raises(CorrectionRefused, match="the correction changes nothing: hand"):  # (after its replay)
+        correct(session, len(hands), n, hands[-1][n - 1].replace(" ", "  ", 1))
     return hands
 
 
@@ -241,9 +241,8 @@ def test_a_last_hand_closed_before_its_first_move_keeps_its_deal_through_a_corre
     again = replayed(template, ["\n".join(h) for h in hands])
     _same_game(again, session)
     assert again.record().hands[1].deal == session.record().hands[1].deal
-    fixed = correct(session, 1, 2, hands[0][1].replace(" ", "  ", 1))  # (a correction of hand 1 changing nothing)
-    _same_game(fixed.session, session)
-    assert fixed.session.record().hands[1].deal == session.record().hands[1].deal
+    with pytest.raises(CorrectionRefused, match="changes nothing"):  # (hand 1 typed again: replayed whole, the same)
+        correct(session, 1, 2, hands[0][1].replace(" ", "  ", 1))
 
 
 def test_undo_takes_back_a_left_line_waiting_for_the_hands_end_first():
@@ -290,7 +289,7 @@ def test_draws_named_and_not_in_one_hand_are_written_with_their_tiles():
 def test_a_last_hand_closed_before_its_first_move_is_listed_and_corrected():
     """A hand closed right after its deal was typed (``end`` before any move): its lines are its
     hand line, its public parts, its deal lines as typed and its ``end`` (a ``left`` would be
-    refused: it ends a hand being played), and a correction is made and leaves the hand closed
+    refused: it ends a hand being played), and they record the hand again, closed,
     with its deal.  (Its hand line and public parts alone had come back as a hand announced and
     waiting for its deal: the deal was lost.)"""
     template = attrs.evolve(make_record("competitive"), players=SEATS)
@@ -298,9 +297,11 @@ def test_a_last_hand_closed_before_its_first_move_is_listed_and_corrected():
     assert not session.game.in_hand and not session.record().hands[0].moves
     hands = game_lines(session)
     assert hands == [[*BLOCKED_DEAL_TYPED[:6], "end"]]
-    fixed = correct(session, 1, 1, "hand 1  lead W")
-    assert not fixed.session.game.in_hand and fixed.session.game.totals == session.game.totals
-    assert fixed.session.record().hands[0].deal == session.record().hands[0].deal
+    again = replayed(template, ["\n".join(h) for h in hands])
+    assert not again.game.in_hand and again.game.totals == session.game.totals
+    assert again.record().hands[0].deal == session.record().hands[0].deal
+    with pytest.raises(CorrectionRefused, match="changes nothing"):  # (its lines typed again: replayed, the same)
+        correct(session, 1, 1, "hand 1  lead W")
 
 
 def test_a_closed_hand_with_draws_named_and_not_is_listed_with_their_tiles():
@@ -399,3 +400,24 @@ def test_at_every_moment_of_a_random_table_the_lines_view_records_the_same_game(
                 session = correct(session, h, line, rng.choice(["", *lines[h - 1], *TYPED])).session
             except CorrectionRefused as e:
                 assert e.message and "\n" not in e.message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_end_line_given_the_scores_the_hand_gives_is_no_correction(game):
+    """The director writes hand 1's ``end`` line again with the scores the hand already gives:
+    the lines view lists hands without their claims, so the hand would look as it was while the
+    trail said "corrected": refused as changing nothing.  A claim the hand does not give is
+    refused as the table's end line is, naming it."""
+    record = next(simulate(game, 1, 3))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    for text in requests_for(record, keep_deal=True):
+        session.take(text)
+    hands = game_lines(session)
+    n, line = next((k, x) for k, x in enumerate(hands[0], 1) if x.split()[0] == "end")
+    claimed = next(x for x in notation.dumps(record).splitlines() if x.startswith("end ") and len(x.split()) > 2)
+    assert claimed != line
+    with pytest.raises(CorrectionRefused, match="the correction changes nothing: hand 1 records the same"):
+        correct(session, 1, n, claimed)
+    side, points = claimed.split()[-2:]
+    with pytest.raises(CorrectionRefused, match=f"hand 1, line {n}"):
+        correct(session, 1, n, f"{claimed.rsplit(' ', 1)[0]} {int(points) + 1}")

@@ -171,7 +171,14 @@ def correct(session: Session, hand: int, line: int | None, text: str) -> Correct
     if now == was:
         raise CorrectionRefused("the correction changes nothing")
     requests = tuple("\n".join(_numbered(lines, k)) for k, lines in enumerate(hands, 1))
-    return Corrected(replayed(session.template, requests), requests, hand, was, now)
+    fresh = replayed(session.template, requests)
+    if game_lines(fresh) == game_lines(session):
+        # Lines that record the same game (an ``end`` line given the scores the hand already
+        # gives: the lines are listed without claims, so they would look unchanged while the trail
+        # said "corrected").
+        raise CorrectionRefused(f"the correction changes nothing: hand {hand} records the same moves and scores "
+                                f"with it (an end line's scores are checked, and these are the hand's own)")
+    return Corrected(fresh, requests, hand, was, now)
 
 
 def _numbered(lines: list[str], number: int) -> list[str]:
