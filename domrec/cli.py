@@ -436,18 +436,24 @@ def explain(
     if move is not None and svg is None:
         typer.echo("error: --move picks the position --svg draws; give --svg too", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
+    read: Report | None = None  # the reader's verdict, where it stopped at a rule before the record's end
     try:
         record, label = _load_one(path, record_no)
+    except _NoGame as e:
+        # A text read through the rules that broke one where the rest cannot be read (a tile played
+        # twice in a hand whose deal is not written: no deal holds it twice): the game up to that
+        # move is told, and the verdict is the reader's, as validate gives it.
+        record, label, read = e.record, e.report.source, e.report
     except InputError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     if html is not None:
-        raise typer.Exit(_replay_page(record, label, html, force, with_svg=svg is not None))
+        raise typer.Exit(_replay_page(record, label, html, force, with_svg=svg is not None, read=read))
     count = len(record.hands)
     if hand > count:
         typer.echo(f"error: {label} has {count} hand{'' if count == 1 else 's'}; there is no hand {hand}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
-    lines, report = tell(record, hand, label)
+    lines, report = tell(record, hand, label, read)
     if svg is not None:
         _draw(record, label, hand, move, svg, force, lines, report)
     sys.stdout.write("\n".join(lines) + "\n")
@@ -478,7 +484,8 @@ def _draw(record: Any, label: str, hand: int, move: int | None, svg: Path, force
         raise typer.Exit(_exit_code(report))
 
 
-def _replay_page(record: Any, label: str, target: Path, force: bool, with_svg: bool) -> int:
+def _replay_page(record: Any, label: str, target: Path, force: bool, with_svg: bool,
+                 read: Report | None = None) -> int:
     """``explain --html``: the replay page of the whole record, written by domrec/output.py's rules.
 
     The verdict goes to stderr (the page may be going to stdout); the exit code is the verdict's."""
@@ -488,7 +495,7 @@ def _replay_page(record: Any, label: str, target: Path, force: bool, with_svg: b
         typer.echo("error: --html is the whole record and --svg one position: give one of them", err=True)
         return EXIT_UNUSABLE
     try:
-        text, report = replay_page.page_with_report(record, label)
+        text, report = replay_page.page_with_report(record, label, read=read)
         outputs.write_text(target, text, outputs.REPLAY, force)
     except DomrecError as e:
         typer.echo(f"error: {_said(e)}", err=True)
@@ -508,6 +515,15 @@ def _replay_page(record: Any, label: str, target: Path, force: bool, with_svg: b
     return _exit_code(report)
 
 
+class _NoGame(DomrecError):
+    """A DGN text whose reading through the rules stopped at a broken one: the record of the text
+    up to it, and the reader's report."""
+
+    def __init__(self, record: Any, report: Report) -> None:
+        super().__init__(report.summary())
+        self.record, self.report = record, report
+
+
 def _load_one(path: Path, record_no: int) -> tuple[Any, str]:
     """Record ``record_no`` (1-based) of the file, and its label (``archive.jsonl:LINE``)."""
     label = reader.display_name(path)
@@ -525,6 +541,8 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str]:
             for game in notation.read_source(src):
                 count += 1
                 if count == record_no:
+                    if game.record is not None and not game.complete and game.report.status == "invalid":
+                        raise _NoGame(game.record, game.report)
                     if game.record is None or not game.complete:
                         problem = game.report.problems[0]
                         raise InputError(f"{game.report.source}: {problem.text()}")

@@ -91,6 +91,7 @@ class _Teller:
         self.totals_before: dict[str, int] = {}
         self.match: Match | None = None
         self.seen = False
+        self.dealt = True
 
     def hand_started(self, index: int, hand: Hand, state: HandState) -> None:
         self.current = index
@@ -100,9 +101,15 @@ class _Teller:
         self.state = state
         leader = hand.leader or state.to_move
         self.lines.append(f"Hand {index + 1}, led by {leader}.")
-        self.lines.append("Dealt:")
-        for seat, tiles in state.holdings().items():
-            self.lines.append(f"  {seat}: {T.format_tiles(tiles)}")
+        # A hand recorded without its deal (being recorded, or read up to a broken rule): nobody's
+        # tiles are known, which "(none)" for every seat would misstate.
+        self.dealt = hand.deal is not None
+        if self.dealt:
+            self.lines.append("Dealt:")
+            for seat, tiles in state.holdings().items():
+                self.lines.append(f"  {seat}: {T.format_tiles(tiles)}")
+        else:
+            self.lines.append("Dealt: not known (the hand is recorded without its deal)")
         for extra in getattr(state, "deal_notes", lambda: [])():
             self.lines.append(f"  {extra}")
         self.lines.extend("  " + line for line in state.render())
@@ -113,8 +120,9 @@ class _Teller:
         score = f"  (+{points})" if points else ""
         self.lines.append(f"{index + 1:3}. {describe_move(move)}{score}")
         self.lines.extend("     " + line for line in state.render())
-        held = "  ".join(f"{seat} {T.format_tiles(tiles)}" for seat, tiles in state.holdings().items())
-        self.lines.append(f"     in hand: {held}")
+        if self.dealt:
+            held = "  ".join(f"{seat} {T.format_tiles(tiles)}" for seat, tiles in state.holdings().items())
+            self.lines.append(f"     in hand: {held}")
 
     def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None:
         if index != self.wanted:
@@ -126,10 +134,15 @@ class _Teller:
         self.lines.append(f"Hand score: {scores}.  Totals after the hand: {totals}.")
 
 
-def explain(record: Record, hand: int, source: str = "<record>") -> tuple[list[str], Report]:
-    """The story of hand ``hand`` (1-based) and the report of the whole replay."""
+def explain(record: Record, hand: int, source: str = "<record>",
+            read: Report | None = None) -> tuple[list[str], Report]:
+    """The story of hand ``hand`` (1-based) and the report of the whole replay; ``read``: the
+    verdict of the DGN reader that stopped at a broken rule, ``record`` holding the text up to
+    it (the story goes as far as the record, the verdict is the reader's)."""
     teller = _Teller(hand - 1)
     report = validate(record, source, observer=teller)
+    if read is not None:
+        report = read
     lines = [f"{record.game}: " + ", ".join(f"{p.seat} {p.name}" for p in record.players)] + teller.lines
     if not teller.seen:
         count = len(record.hands)

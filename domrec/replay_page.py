@@ -411,12 +411,16 @@ def check_size(record: Record, source: str = "<record>") -> None:
 
 
 def page_with_report(record: Record, source: str = "<record>", identity: str | None = None,
-                     lang: str = DEFAULT) -> tuple[str, Report]:
+                     lang: str = DEFAULT, read: Report | None = None) -> tuple[str, Report]:
     """:func:`page`, and the validator's report of the same replay (for the verdict beside it).
     A record of more than :data:`MAX_PAGE_MOVES` moves is refused before its replay
-    (:class:`TooLargeError`)."""
+    (:class:`TooLargeError`).  ``read``: the verdict of the DGN reader that stopped at a broken
+    rule, ``record`` holding the text up to it: the page steps through that, under the reader's
+    verdict."""
     check_size(record, source)
     hands, report = replay(record, source, keep=_drawn(record))
+    if read is not None:
+        report = read
     return render(record, hands, report, identity, lang), report
 
 

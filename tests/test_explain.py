@@ -39,3 +39,26 @@ def test_the_competitive_story_adds_up():
     lines, _ = explain(record, 1)
     text = "\n".join(lines)
     assert "N dominoed" in text and "NS scores the other three hands: 16 + 4 + 15 = 35" in text
+
+
+def test_a_typed_hand_without_its_deal_that_breaks_a_rule_is_told_up_to_it(tmp_path):
+    """A hand typed without its deal, 4-2 played twice: no deal holds it twice, so the reader
+    stops there, and validate says so (exit 1).  explain tells the hand up to that move under
+    the same verdict (it said the text was unreadable, exit 2, and wrote no page); no seat's
+    tiles are given as "(none)" where the deal is not known."""
+    from tests.test_cli import run
+
+    text = (SAMPLES / "valid" / "competitive" / "typed-domino.dgn").read_text()
+    bad = tmp_path / "twice.dgn"
+    bad.write_text(text.replace("5-2 6-5 4-2 ", "5-2 6-5 4-2 4-2 ", 1))
+    verdict = run("validate", str(bad))
+    assert verdict.exit_code == 1
+    told = run("explain", str(bad))
+    assert told.exit_code == 1, told.output
+    assert "Dealt: not known (the hand is recorded without its deal)" in told.output
+    assert "(none)" not in told.output and "3. S plays 4-2" in told.output and "4. " not in told.output
+    assert "PROBLEM 8:13: hand 1, move 4, E: E does not hold 4-2: it has already been played" in told.output
+    page = tmp_path / "twice.html"
+    drawn = run("explain", str(bad), "--html", str(page))
+    assert drawn.exit_code == 1 and page.exists(), drawn.output
+    assert "it has already been played" in page.read_text()
