@@ -484,7 +484,8 @@ class Recorder:
                 except GameError as e:
                     self._refuse(str(e))
                     return
-                self._sheet_pending = False
+                # (its hand line's lead and comment are this hand's, not the next one's)
+                self._sheet_pending, self._leader, self._comment = False, None, None
                 if not self._save():
                     g.pop()
                     return

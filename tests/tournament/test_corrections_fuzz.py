@@ -421,3 +421,30 @@ def test_an_end_line_given_the_scores_the_hand_gives_is_no_correction(game):
     side, points = claimed.split()[-2:]
     with pytest.raises(CorrectionRefused, match=f"hand 1, line {n}"):
         correct(session, 1, n, f"{claimed.rsplit(' ', 1)[0]} {int(points) + 1}")
+
+
+def test_a_score_sheet_hands_comment_stays_on_its_hand():
+    """Scores only: hand 1's comment was carried onto every later hand (the recorder kept it after
+    the hand's score was recorded), and each correction replayed it onto them again."""
+    session = Session(make_record("competitive"), ["hand 1 {only hand one}\nend NS 51 EW 0", "hand 2\nend NS 0 EW 30"])
+    assert [h.comment for h in session.record().hands] == ["only hand one", None]
+    fixed = correct(session, 2, 2, "end NS 0 EW 31")
+    assert [h.comment for h in fixed.session.record().hands] == ["only hand one", None]
+
+
+@pytest.mark.parametrize("requests", [
+    ["hand 1 {first}", "{second}", "end NS 51 EW 0", "hand 2\nend NS 0 EW 30"],
+    [*BLOCKED_DEAL_TYPED[:6], "5-3 {x} {y}", "{z}"],
+], ids=["a hand's", "a move's"])
+def test_a_comment_of_two_lines_is_listed_so_that_it_replays(requests):
+    """Two comments typed for one hand (or one move) are kept as one of two lines; the lines view
+    listed it as the writer writes it, across two lines (``{first`` alone), which the recorder
+    refused: every correction of the game was refused.  Now one ``{…}`` a line of it, side by side."""
+    session = Session(attrs.evolve(make_record("competitive"), players=SEATS), requests)
+    hands = game_lines(session)
+    assert all(x.count("{") == x.count("}") and "\n" not in x for h in hands for x in h), hands
+    _same_game(replayed(session.template, ["\n".join(h) for h in hands]), session)
+    again = replayed(session.template, ["\n".join(h) for h in hands]).record()
+    assert [(h.comment, [m.comment for m in h.moves]) for h in again.hands] == \
+        [(h.comment, [m.comment for m in h.moves]) for h in session.record().hands]
+    assert any("\n" in (c or "") for h in again.hands for c in (h.comment, *(m.comment for m in h.moves)))

@@ -22,6 +22,8 @@ written the same way, so a corrected move is judged by what the hand's end says 
 
 from __future__ import annotations
 
+import re
+
 from typing import Sequence
 
 import attrs
@@ -78,7 +80,7 @@ def game_lines(session: Session) -> list[list[str]]:
                                 f"instead") from None
     blocks = []
     for block in typed.split("\n\n"):
-        lines = [x for x in block.split("\n") if x and not x.startswith("[")]
+        lines = [x for x in _one_line_comments(block.split("\n")) if x and not x.startswith("[")]
         if lines and lines[0].startswith("hand "):
             blocks.append(lines)
     if bare:
@@ -102,7 +104,8 @@ def game_lines(session: Session) -> list[list[str]]:
             if line.startswith("{") or line.split()[0] in PARTS:
                 (after if after or _is_end(line) else before).append(line)
         listed = any(x.split()[0] == "boneyard" for x in lines)
-        moves = [f"{m.seat} {_word(_move_data(hand, n, listed), record.game)}" for n, m in enumerate(hand.moves)]
+        moves = [_comments_apart(f"{m.seat} {_word(_move_data(hand, n, listed), record.game)}")
+                 for n, m in enumerate(hand.moves)]
         out.append(before + moves + after)
     if out and not session.game.in_hand and (last.moves or dealt_only) \
             and not any(x.split()[0] == "end" for x in out[-1]):
@@ -123,6 +126,28 @@ def game_lines(session: Session) -> list[list[str]]:
         # takes the call back).
         out[-1].append("time")
     return out
+
+
+def _one_line_comments(lines: list[str]) -> list[str]:
+    """``lines`` of written DGN with each comment on one line: a comment of several lines (two
+    typed for one hand or move are kept as one, a line each) is written as one ``{…}`` a line of
+    it, side by side, which the recorder joins again as they were.  (Listed as the writer wrote it,
+    its lines apart, the view's line ``{first`` was refused, and so every correction of the game.)"""
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1].count("{") > out[-1].count("}"):
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return [_comments_apart(line) for line in out]
+
+
+def _comments_apart(line: str) -> str:
+    """``line`` with each comment of several lines written as one ``{…}`` a line of it."""
+    return _COMMENT.sub(lambda m: " ".join("{" + part + "}" for part in m.group(1).split("\n")), line)
+
+
+_COMMENT = re.compile(r"\{([^{}]*\n[^{}]*)\}")
 
 
 def _move_data(hand: Hand, n: int, order_listed: bool) -> dict:
