@@ -255,6 +255,11 @@ def test_the_command_line_corrects_a_hand_beside_the_server(tmp_path):
         assert "hand 2 corrected" in done.output
         now = client.get(url, headers=_auth(token)).json()
         assert now["rev"] == state["rev"] + 1 and now["game"]["totals"] == {"NS": 30, "EW": 40}
+        # Who corrected it and why are the director's trail's, not the table's: its phones read its log.
+        rows = client.get(f"{url}?log=only", headers=_auth(token)).json()["log"]["rows"]
+        (fixed,) = [json.loads(body) for _, kind, body, _ in rows if kind == "correct"]
+        assert fixed["hand"] == 2 and "reason" not in fixed and "by" not in fixed
+        assert "misread" not in json.dumps(rows) and "Rosa" not in json.dumps(rows)
     finally:
         server.close()
     store = open_event(path)
@@ -304,3 +309,16 @@ def test_a_correction_that_fails_half_way_leaves_nothing(tmp_path, monkeypatch):
     assert [row["reason"] for row in store.audit()] == ["misread"]
     assert len([d for d in audit.desk_history(store) if d.action == "hand_corrected"]) == 1
     store.close()
+
+
+def test_a_correction_row_written_before_keeps_its_reason_from_the_table():
+    """Event files written before kept who and why in the correction's log row: they are left out
+    of what the table's phones are sent, the rest of the row as it was."""
+    from tournament.event.venue import _for_the_table
+
+    body = json.dumps({"hand": 2, "line": 2, "was": "a", "now": "b", "by": "Rosa", "reason": "misread",
+                       "requests": ["hand 1\nend NS 1 EW 0"]})
+    rev, kind, sent, at = _for_the_table((7, "correct", body, "2026-12-04T21:00:00"))
+    assert (rev, kind, at) == (7, "correct", "2026-12-04T21:00:00")
+    assert json.loads(sent) == {"hand": 2, "line": 2, "was": "a", "now": "b", "requests": ["hand 1\nend NS 1 EW 0"]}
+    assert _for_the_table((8, "dgn", '{"text": "6-6", "reason": "x"}', "t"))[2] == '{"text": "6-6", "reason": "x"}'

@@ -165,6 +165,22 @@ FAULT = ("the server could not take this (a fault of its own): nothing was store
          "the director can find the detail in the server's log")
 
 
+def _for_the_table(row: tuple[int, str, str, str]) -> list[Any]:
+    """A log row as the table's phones are sent it: a correction's row without who made it and
+    why (files written before this kept them in the row; the director's trail holds them)."""
+    rev, kind, body, at = row
+    if kind == "correct":
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and ("by" in data or "reason" in data):
+            data.pop("by", None)
+            data.pop("reason", None)
+            body = json.dumps(data, ensure_ascii=False)
+    return [rev, kind, body, at]
+
+
 class NotFound(VenueError):
     status = 404
 
@@ -616,7 +632,7 @@ class Venue:
             live = self._current(table)
             result = self.store.result_for(table.id)
             facts = self._facts(table, result)
-            rows = [list(row) for row in venue_sql.log(self.store, table.id, after)]
+            rows = [_for_the_table(row) for row in venue_sql.log(self.store, table.id, after)]
             answer = table_log.state(facts, live, []) if state else {"rev": live.rev}
             answer["log"] = {"template": self._template_json(table), "facts": facts.to_json(),
                              "after": after, "rows": rows}
@@ -1301,8 +1317,10 @@ class Venue:
                           "now": fixed.now}, by, reason)
             changes.record(self.store, changes.GAME_CORRECTED, table.round, table.number, {"hand": fixed.hand})
             live.session = fixed.session
-            body = json.dumps({"hand": fixed.hand, "line": line, "was": fixed.was, "now": fixed.now, "by": by,
-                               "reason": reason, "requests": list(fixed.requests)}, ensure_ascii=False)
+            # (who and why go into the director's trail above, not the table's log, which the table's
+            # phones read: the reason is the director's note)
+            body = json.dumps({"hand": fixed.hand, "line": line, "was": fixed.was, "now": fixed.now,
+                               "requests": list(fixed.requests)}, ensure_ascii=False)
             return "correct", body, said
 
         return self._write(round_no, table_no, rev, judge, locked_ok=True, cid=cid, made_at=made_at)
