@@ -978,3 +978,22 @@ def test_the_connection_answers_as_the_routes_do(tmp_path, monkeypatch):
         assert both(request("GET", url, [auth], version=b"1.0"), light=False)[0][1].count((b"connection", b"close"))
         both(request("GET", f"{url}?lang=es", [auth]), light=False)
         assert server.call(server.venue.state, 1, 1)["rev"] == 1  # nothing refused was kept
+
+
+def test_half_a_character_is_refused_not_a_fault(venue):
+    """``"\\ud800"`` alone is valid JSON but no character: a table's comment holding it was
+    answered "a fault of its own" (a traceback in the log at every try), a director's reason 500.
+    Refused at once, 400, one line, nothing stored."""
+    path, server, client, links = venue
+    table = {**_auth(links["tables"][0]["token"]), "Content-Type": "application/json"}
+    director = {**_auth(_key(links["director"])), "Content-Type": "application/json"}
+    for url, headers, body in (
+            ("/api/v1/tables/1/1/dgn", table, b'{"rev": 0, "text": "hand 1 {\\ud800}"}'),
+            ("/api/v1/tables/1/1/dgn", table, b'{"rev": 0, "text": "hand 1 {\\uDC00 x}"}'),
+            ("/api/v1/tables/1/2/result", director, b'{"scores": {"NS": 150, "EW": 0}, "reason": "x\\ud800"}')):
+        r = client.post(url, headers=headers, content=body)
+        assert r.status_code == 400, (url, r.status_code, r.text)
+        assert r.json()["error"].startswith("the request body holds half of a character"), r.json()
+    r = client.post("/api/v1/tables/1/1/dgn", headers=table, content='{"rev": 0, "text": "hand 1 {\\u00e9 \\ud83c\\udfb2}"}')
+    assert r.status_code == 200, r.json()  # (escapes of whole characters, a pair among them, are characters)
+    assert len(_log_rows(path)) == 1

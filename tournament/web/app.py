@@ -263,6 +263,13 @@ def _parsed(body: bytes) -> dict[str, Any]:
         raise _Refusal(400, "the request body is not JSON (send a JSON object)") from None
     if not isinstance(data, dict):
         raise _Refusal(400, "the request body must be a JSON object")
+    if b"\\u" in body:  # (only an escape can give a lone surrogate: raw UTF-8 cannot hold one)
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            # "\ud800" alone is valid JSON but no character: nothing could store or print it.
+            raise _Refusal(400, "the request body holds half of a character (a lone \\ud800 to \\udfff escape): "
+                                "send whole characters") from None
     return data
 
 
