@@ -997,3 +997,25 @@ def test_half_a_character_is_refused_not_a_fault(venue):
     r = client.post("/api/v1/tables/1/1/dgn", headers=table, content='{"rev": 0, "text": "hand 1 {\\u00e9 \\ud83c\\udfb2}"}')
     assert r.status_code == 200, r.json()  # (escapes of whole characters, a pair among them, are characters)
     assert len(_log_rows(path)) == 1
+
+
+@pytest.mark.parametrize("text,where,code", [
+    ("hand 1 {\x1b]0;pwned\x07}", (1, 9), "001B"),
+    ("hand 1\n{ok \u202eRLO}", (2, 5), "202E"),
+    ("hand 1 {a\x00b}", (1, 10), "0000"),
+    ("hand 1 {\u2028}", (1, 9), "2028"),
+])
+def test_a_tables_text_with_a_control_character_is_refused(venue, text, where, code):
+    """A comment typed at a table reaches the director's terminal (``tournament correct`` lists
+    the game's lines) and the game's DGN: an escape sequence there would clear the screen or
+    retitle the window, a direction control make a line read as another.  Refused at its
+    line:column, nothing stored; a tab is whitespace and is taken."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": 0, "text": text})
+    assert r.status_code == 422, r.json()
+    assert r.json()["error"] == (f"{where[0]}:{where[1]}: the text holds a control character (U+{code}): type letters, "
+                                 f"digits and signs only")
+    assert _log_rows(path) == []
+    r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": 0, "text": "hand 1\t{a\tb}"})
+    assert r.status_code == 200, r.json()

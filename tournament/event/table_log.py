@@ -31,7 +31,7 @@ import attrs
 
 from domrec import phrases
 from domrec import session as _session
-from domrec.errors import one_line
+from domrec.errors import BIDI_CONTROLS, one_line
 from domrec.session import RequestRefused, Session
 
 from tournament.errors import TournamentError
@@ -347,14 +347,30 @@ def check_current(facts: Facts, live: Live, rev: Any, locked_ok: bool = False, a
 
 
 def check_dgn(text: Any, time_limit: int | None) -> None:
-    """A ``dgn`` write's body: DGN lines, and no ``time`` line where the event has no time limit."""
+    """A ``dgn`` write's body: DGN lines, and no ``time`` line where the event has no time limit;
+    no control character (a terminal's escape sequences, NUL) or direction control in it: a
+    comment typed at a table is shown on the director's terminal (``tournament correct``) and
+    in the game's DGN, where an escape sequence would clear the screen or retitle the window,
+    and a direction control make a line read as another."""
     if not isinstance(text, str):
         raise Unprocessable('"text" must be DGN text: one or more lines')
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        number = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise Unprocessable(f"{number}:{column}: the text holds a control character (U+{ord(bad.group()):04X}): "
+                            f"type letters, digits and signs only", number, column)
     if time_limit is None:
         for number, line in enumerate(text.split("\n"), 1):
             if line.strip().lower() == "time":
                 raise Unprocessable(f"{number}:{len(line) - len(line.lstrip()) + 1}: this event has no time "
                                     f"limit: a game ends by its rules", number, len(line) - len(line.lstrip()) + 1)
+
+
+#: What :func:`check_dgn` refuses: the control characters but tab, line feed and carriage return
+#: (C0, DEL, C1), the line and paragraph separators, and the direction controls.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029"
+                      + "".join(sorted(BIDI_CONTROLS)) + "]")
 
 
 #: The parts of a hand's deal a duplicate table's ``hand`` line may give itself (else the board's).

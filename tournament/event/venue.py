@@ -83,6 +83,7 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s is confirmed: only the director can change its result now"),
     N_('"text" must be DGN text: one or more lines'),
     N_("this event has no time limit: a game ends by its rules"),
+    N_("the text holds a control character (U+%(code)s): type letters, digits and signs only"),
     N_('"mode" is "play" (play by play) or "sheet" (scores only)'),
     N_("this table records play by play"),
     N_("this table records scores only"),
@@ -1285,6 +1286,7 @@ class Venue:
             raise Unprocessable('"line" must be the number of the line to correct (or null: the whole hand)')
         if not isinstance(text, str):
             raise Unprocessable('"text" must be the corrected line (empty: remove it)')
+        table_log.check_dgn(text, self.store.settings.time_limit)  # (what a table may type, the director may)
         if not isinstance(reason, str) or not reason.strip():
             raise Unprocessable("give the reason for the correction (it goes into the audit trail)")
         try:
