@@ -72,6 +72,10 @@ class RequestRefused(DomrecError):
         self.refusal = refusal
 
 
+#: A request that says nothing: blank, or empty comments only (``{}``, ``{ }``).
+_EMPTY = re.compile(r"(?:\s|\{\s*\})*")
+
+
 def _all_lines(texts: Sequence[str]) -> list[str]:
     """The lines of ``texts`` (requests of one or more lines), blank lines left out."""
     return [line for text in texts for line in text.split("\n") if line.strip()]
@@ -272,7 +276,7 @@ class Session:
         if len(lines) > MAX_REQUEST_LINES:
             raise RequestRefused(Refusal(MAX_REQUEST_LINES + 1, 1, f"a request holds at most "
                                                                      f"{MAX_REQUEST_LINES} lines"))
-        if not text.strip():
+        if _EMPTY.fullmatch(text):  # (empty comments too: taken, they would change nothing but the table's revision)
             raise RequestRefused(Refusal(1, 1, "nothing to record: the request is empty"))
         recorder = self._recorder
         reread = _for_now(recorder)

@@ -584,3 +584,16 @@ def test_a_sheet_sent_whole_names_the_claim_validate_refuses():
     refusal = e.value.refusal
     assert refusal.line == k + 1 and refusal.column == len(lines[k]) - len(claim) + 1, refusal.text()
     assert f"is claimed {claim} for hand" in refusal.message and "[hand scoring]" in refusal.message
+
+
+@pytest.mark.parametrize("text", ["", "  ", "{}", "{ }", "{}\n{  }", " {} "])
+def test_a_request_that_says_nothing_is_refused(text):
+    """An empty comment was taken: nothing of the game changed, but the table's revision moved
+    on, so any phone of the table could take back the other side's confirmation at will."""
+    record = _game(CONFIGS[0], 1)
+    session = Session(_template(record))
+    with pytest.raises(RequestRefused, match="nothing to record: the request is empty"):
+        session.take(text)
+    assert not session.accepted
+    session.take("hand 1 {a comment}")  # a comment that says something is taken
+    assert session.accepted == ["hand 1 {a comment}"]
