@@ -134,8 +134,8 @@ class Report:
         scores = ", ".join(f"{side} {n}" for side, n in (self.scores or {}).items())
         if self.finished:
             end = f"winner {self.winner}" if self.winner is not None else "a draw"
-            if self.on_time:
-                end += " (ended on time: the side ahead wins)"
+            if self.on_time:  # (a draw: the top total shared when time was called)
+                end += " (ended on time: the side ahead wins)" if self.winner is not None else " (ended on time, level)"
         else:
             end = "game not finished"
         sheet = f" ({self.scores_only})" if self.sheet_hands else ""
@@ -541,7 +541,8 @@ def _check_game_claims(record: Record, n_hands: int, match: Match, problems: lis
     if claim.winner is not UNSET and claim.winner != winner:
         said = "a draw" if claim.winner is None else claim.winner
         real = "a draw" if winner is None else winner
-        why = "; the game ended on time, so the side ahead wins" if record.ended is not None else ""
+        why = ("" if record.ended is None else "; the game ended on time, so the side ahead wins" if winner is not None
+               else "; the game ended on time with the top total shared, so it is a draw")
         problems.append(Problem("/result/winner", f"the winner is claimed to be {said}, but it is {real} "
                                                   f"({_totals(match.totals)}{why})",
                                 "winning", "score", claimed=claim.winner, computed=winner))

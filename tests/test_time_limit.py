@@ -91,9 +91,10 @@ def test_equal_totals_on_time_are_a_draw():
            "result": {"scores": {"NS": 30, "EW": 30}, "winner": None}}
     report = check(doc)
     assert report.valid and report.finished and report.winner is None
-    assert "a draw" in report.summary()
+    assert report.summary().endswith("a draw (ended on time, level)")  # (not "the side ahead wins": none was)
     doc["result"]["winner"] = "NS"
-    assert problem_at(check(doc), "/result/winner").computed is None
+    wrong = problem_at(check(doc), "/result/winner")
+    assert wrong.computed is None and "ended on time with the top total shared, so it is a draw" in wrong.message
 
 
 def test_a_hand_under_way_when_time_is_called_must_be_played_out():
