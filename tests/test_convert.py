@@ -19,6 +19,7 @@ from domrec.errors import InputError
 from domrec.record import unstructure
 from domrec.validate import validate
 
+from tests.conftest import SAMPLES
 from tests.test_notation import BAD, COMP, COMP_DEAL, COMP_HEAD, COMP_LEFT, COMP_OPEN_MOVES, where
 
 runner = CliRunner()
@@ -448,3 +449,22 @@ def test_subprocess_exit_codes_and_no_traceback(tmp_path):
     assert b"Traceback" not in proc.stdout + proc.stderr
     proc = _domrec("convert", "enc.dgn", "-o", "out.json", cwd=tmp_path)
     assert proc.returncode == 2 and not (tmp_path / "out.json").exists()
+
+
+def test_an_invalid_record_dgn_cannot_keep_is_left_out_the_others_written(tmp_path):
+    """N plays 3-2 on 4-4: written as DGN, the reader (which reads through the rules) would not
+    give back this record with this problem.  It is left out, saying so, the other records are
+    written, and the exit code is 1 (the record is invalid, not unreadable: it was 2, nothing
+    written)."""
+    from tests.test_cli import run
+
+    good = json.loads((SAMPLES / "valid" / "competitive" / "domino-35.json").read_text())
+    bad = json.loads(json.dumps(good).replace('"play": "4-2"', '"play": "3-2"', 1))
+    archive = tmp_path / "two.jsonl"
+    archive.write_text(json.dumps(bad) + "\n" + json.dumps(good) + "\n")
+    out = tmp_path / "two.dgn"
+    r = run("convert", archive, "-o", out)
+    assert r.exit_code == 1, r.output
+    assert "would not read back as the same record with the same problems, so it is left out" in r.output
+    assert out.read_text().count("\nhand 1") == 1
+    assert run("validate", out).exit_code == 0
