@@ -438,9 +438,9 @@ def explain(
     if move is not None and svg is None:
         typer.echo("error: --move picks the position --svg draws; give --svg too", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
-    read: Report | None = None  # the reader's verdict, where it stopped at a rule before the record's end
+    read: Report | None = None  # a DGN game's verdict as its reader gave it: problems placed by line:column
     try:
-        record, label = _load_one(path, record_no)
+        record, label, read = _load_one(path, record_no)
     except _NoGame as e:
         # A text read through the rules that broke one where the rest cannot be read (a tile played
         # twice in a hand whose deal is not written: no deal holds it twice): the game up to that
@@ -526,8 +526,10 @@ class _NoGame(DomrecError):
         self.record, self.report = record, report
 
 
-def _load_one(path: Path, record_no: int) -> tuple[Any, str]:
-    """Record ``record_no`` (1-based) of the file, and its label (``archive.jsonl:LINE``)."""
+def _load_one(path: Path, record_no: int) -> tuple[Any, str, Report | None]:
+    """Record ``record_no`` (1-based) of the file, its label (``archive.jsonl:LINE``), and for a
+    DGN game the reader's verdict (its problems placed by line:column in the text, as validate
+    places them; ``None`` for JSON, whose problems are placed by JSON Pointer)."""
     label = reader.display_name(path)
     if path.is_dir():
         raise InputError(f"{label} is a folder; explain tells one record of one file")
@@ -548,12 +550,12 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str]:
                     if game.record is None or not game.complete:
                         problem = game.report.problems[0]
                         raise InputError(f"{game.report.source}: {problem.text()}")
-                    return game.record, game.report.source
+                    return game.record, game.report.source, game.report
             continue
         count += 1
         if count == record_no:
             try:
-                return reader.loads(src.text), src.label
+                return reader.loads(src.text), src.label, None
             except InputError as e:
                 raise InputError(f"{src.label}: {_said(e)}") from None
     raise InputError(f"{label} holds {count} record{'' if count == 1 else 's'}; there is no record {record_no}")

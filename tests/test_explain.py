@@ -62,3 +62,20 @@ def test_a_typed_hand_without_its_deal_that_breaks_a_rule_is_told_up_to_it(tmp_p
     drawn = run("explain", str(bad), "--html", str(page))
     assert drawn.exit_code == 1 and page.exists(), drawn.output
     assert "it has already been played" in page.read_text()
+
+
+def test_a_dgn_games_problems_are_placed_by_line_and_column(tmp_path):
+    """explain of a DGN text places its problems where validate does (line:column in the text),
+    not by the JSON Pointer of the record read from it; the replay page shows both."""
+    from tests.test_cli import run
+
+    text = (SAMPLES / "valid" / "competitive" / "typed-domino.dgn").read_text()
+    bad = tmp_path / "claim.dgn"
+    bad.write_text(text.rstrip("\n") + "\nend out NS 22\n")
+    said = "13:12: hand 1: NS is claimed 22 for hand 1, but scores 23 [hand scoring]"
+    assert said in run("validate", str(bad)).output
+    told = run("explain", str(bad))
+    assert told.exit_code == 1 and f"PROBLEM {said}" in told.output, told.output
+    page = tmp_path / "claim.html"
+    assert run("explain", str(bad), "--html", str(page)).exit_code == 1
+    assert "13:12" in page.read_text()
