@@ -192,7 +192,9 @@ def unusable(source: str, error: InputError, game: str | None = None) -> Report:
     line = getattr(error, "line", None)
     if line is None:
         return Report(source, game, "unusable", (Problem(error.pointer, error.message, "", "input"),))
-    return Report(source, game, "unusable", (Problem(error.pointer, error.message, "", "input", line=line,
+    # (an error that says its place in its own words, for a caller that prints only them, says it once)
+    message = error.message.removeprefix(f"line {line}, column {getattr(error, 'column', None)}: ")
+    return Report(source, game, "unusable", (Problem(error.pointer, message, "", "input", line=line,
                                                      column=getattr(error, "column", None),
                                                      hand=getattr(error, "hand", None),
                                                      move=getattr(error, "move", None)),))
