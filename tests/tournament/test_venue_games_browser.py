@@ -126,7 +126,7 @@ def _served_game(tmp_path, game: str, players: list[str], seed: int):
     """A one-table event of ``players`` (individual play: rotating partners are Competitive and
     Broadway's) paired for round 1, and a game its table could play."""
     path = tmp_path / f"{game}.db"
-    fmt = "individual" if game != "domino-roads" else "rotating"
+    fmt = "individual" if game not in ("domino-roads", "competitive", "broadway") else "rotating"
     store = create_event(path, make_settings("Club night", game, fmt, table_size=len(players), seed=4))
     add_players(store, players)
     pair_next_round(store)
@@ -340,5 +340,44 @@ def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_
         sides = page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')].map(b => b.dataset.side)")
         assert sides
         _confirm_and_check(page, path, record, sides)
+    finally:
+        served.close()
+
+
+@pytest.mark.parametrize("game, players, seed", [
+    ("competitive", ["Ana", "Bo", "Cy", "Di"], 11),
+    ("horse-race", ["Ana", "Bo", "Cy", "Di"], 3),
+    ("broadway", ["Ana", "Bo", "Cy", "Di"], 2),
+])
+def test_the_first_tile_without_the_deal_asks_who_played_it(tmp_path, browser, game, players, seed):
+    """No deal entered, *Start hand 1* with the lead as the rules say: nobody is to move until
+    the first tile, whose player leads (the deal's, which the page cannot know).  Tapping it asks
+    who played it, and the move is sent with that seat; the tile alone was sent, and the reading
+    gave it to the first seat ("N 6-6", then "W to play") until the hand's end said otherwise."""
+    path, record = _served_game(tmp_path, game, players, seed)
+    served = harness._served(path)
+    try:
+        page = _table_page(browser, served)
+        before = _rev(page)
+        page.click("#start-hand", timeout=WAIT_MS)
+        _wait_rev(page, before)
+        first = record.hands[0].moves[0]
+        seat, tile = first.seat, str(T.tile(first.play))
+        assert page.locator(".players .to-move").count() == 0
+        page.click(f'#panel .tiles:not(.draws) button[data-tile="{tile}"]', timeout=WAIT_MS)
+        page.wait_for_selector("#panel .targets button", timeout=WAIT_MS)
+        assert f"Who played {tile}? Tap the seat" in page.locator("#panel").inner_text()
+        assert page.locator("#panel .targets button").count() == len(players)
+        _shot(page, f"{game}-who-played-the-first-tile")
+        before = _rev(page)
+        page.click(f'#panel .targets button[data-move="{seat} {tile}"]', timeout=WAIT_MS)
+        _wait_rev(page, before)
+        store = open_event(path)
+        try:
+            rows = venue_sql.log(store, store.tables(1)[0].id)
+        finally:
+            store.close()
+        assert rows[-1][1] == "dgn" and rows[-1][2] == f"{seat} {tile}", rows[-1]
+        assert f"{seat} plays {tile}" in page.locator("#message").inner_text()
     finally:
         served.close()

@@ -555,8 +555,20 @@
     // The deal was not entered and the engine cannot list the moves: any tile not yet seen this
     // hand; the engine says where it may go (every place it accepts the tile), and checks the rest.
     const seen = new Set(game.seen || []);
+    // Nobody to move yet (the hand's first tile, its lead the deal's): whoever played it leads, and
+    // without the deal only the table knows who that was, so the page asks rather than send the
+    // tile alone, which a reading would give to the first seat until the hand's end said otherwise.
+    const whose = !game.to_move && (game.in_hand || game.announced) && !game.hand_over;
     box.append(el("h2", {}, game.to_move ? t("%(seat)s to play: tap the tile played", { seat: game.to_move }) : t("Tap the tile played")),
-               tileButtons(game.tiles, placeTile, (t) => seen.has(t)));
+               tileButtons(game.tiles, whose ? (tile) => { chosen = tile; options = null; render(); } : placeTile,
+                           (t) => seen.has(t)));
+    if (whose && chosen) {
+      const tile = chosen;
+      box.append(el("h2", {}, t("Who played %(tile)s? Tap the seat", { tile })));
+      box.append(el("div", { class: "targets" }, ...game.seats.map((seat) =>
+        el("button", { type: "button", onclick: () => { chosen = null; send(seat + " " + tile); }, "data-move": seat + " " + tile },
+           seat + " ", name(game.players[seat] || "")))));
+    }
     if (chosen && options && options.tile === chosen) {
       const grid = options.list.some((c) => c.at) ? tableau(game, options.list) : null;
       box.append(el("h2", {}, grid ? t("Where does %(tile)s go? Tap a numbered cell", { tile: chosen }) : t("Where does %(tile)s go?", { tile: chosen })));
