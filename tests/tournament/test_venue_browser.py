@@ -416,3 +416,28 @@ def _table_state(served: BackgroundVenue) -> dict:
                                    headers={"Authorization": f"Bearer {link.rsplit('/', 1)[1]}"})
     with urllib.request.urlopen(asked, timeout=60) as answer:
         return json.loads(answer.read())
+
+
+def test_undo_takes_back_start_hand_1(tmp_path, browser):
+    """*Start hand 1* with the wrong lead: *Undo* takes it back (the button was greyed until the
+    game had a hand, so only a typed ``undo`` could), and the page offers *Start hand 1* again."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        page = _first_table_in_mode(browser, served, "play")
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        assert page.locator("#undo").is_disabled()  # (nothing to take back yet)
+        page.select_option("#lead", "E")
+        before = _rev(page)
+        page.click("#start-hand")
+        _wait_rev(page, before)
+        assert not page.locator("#undo").is_disabled()
+        before = _rev(page)
+        page.click("#undo")
+        _wait_rev(page, before)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        assert "Start hand 1" in page.inner_text("#start-hand")
+        game = _table_state(served)["game"]
+        assert not game["in_hand"] and not game["announced"] and not game["hands"]
+    finally:
+        served.close()

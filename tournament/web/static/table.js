@@ -785,7 +785,8 @@
     $("layout").hidden = !(game.table || []).length;
     const locked = view.status === "confirmed";
     $("typed-text").placeholder = typedExample(game);
-    $("undo").disabled = locked || !game.hands.length;
+    // (a hand only announced, *Start hand N* or its deal lines, is taken back by undo too)
+    $("undo").disabled = locked || !(game.hands.length || game.announced);
     $("typed").hidden = locked;
     document.dispatchEvent(new CustomEvent("table:drawn", { detail: { rev: view.rev } }));
   }
