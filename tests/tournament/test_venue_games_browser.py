@@ -381,3 +381,31 @@ def test_the_first_tile_without_the_deal_asks_who_played_it(tmp_path, browser, g
         assert f"{seat} plays {tile}" in page.locator("#message").inner_text()
     finally:
         served.close()
+
+
+def test_a_tile_that_fits_nowhere_is_not_sent_as_a_draw_at_the_tap(tmp_path, browser):
+    """Horse Race without the deal: after P1's 5-5, 6-0 tapped as played fits no open end; the
+    one thing the engine accepts for it is a draw, and the page sent that at the tap ("P1 draws
+    6-0": a player's slip recorded as a draw).  Now it asks whether it was drawn, nothing sent."""
+    path, _ = _served_game(tmp_path, "horse-race", ["Ana", "Bo", "Cy", "Di"], 3)
+    served = harness._served(path)
+    try:
+        page = _table_page(browser, served)
+        before = _rev(page)
+        page.click("#start-hand", timeout=WAIT_MS)
+        _wait_rev(page, before)
+        page.click('#panel .tiles:not(.draws) button[data-tile="5-5"]', timeout=WAIT_MS)
+        before = _rev(page)
+        page.click('#panel .targets button[data-move="P1 5-5"]', timeout=WAIT_MS)
+        _wait_rev(page, before)
+        before = _rev(page)
+        page.click('#panel .tiles:not(.draws) button[data-tile="6-0"]', timeout=WAIT_MS)
+        page.wait_for_selector('#panel .targets button[data-move="P1 +6-0"]', timeout=WAIT_MS)
+        assert "6-0 cannot be played now: was it drawn?" in page.locator("#panel").inner_text()
+        assert _rev(page) == before  # nothing sent
+        _shot(page, "horse-race-a-tile-that-fits-nowhere")
+        page.click('#panel .targets button[data-move="P1 +6-0"]', timeout=WAIT_MS)
+        _wait_rev(page, before)
+        assert "P1 draws 6-0" in page.locator("#message").inner_text()
+    finally:
+        served.close()

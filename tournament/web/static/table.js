@@ -399,7 +399,9 @@
       if (r.ok) found = await r.json();
     } catch (e) { found = null; }
     if (!found || found.rev !== rev || found.options.length === 0) { send(tile); return; }
-    if (found.options.length === 1) { send(found.options[0].text); return; }
+    // One place: sent at the tap; but a draw is never taken for a play: a tile tapped as played
+    // that fits nowhere, which the mover may only have drawn, is offered as the draw to confirm.
+    if (found.options.length === 1 && found.options[0].kind !== "draw") { send(found.options[0].text); return; }
     chosen = tile;
     options = { tile, list: found.options };
     render();
@@ -571,7 +573,9 @@
     }
     if (chosen && options && options.tile === chosen) {
       const grid = options.list.some((c) => c.at) ? tableau(game, options.list) : null;
-      box.append(el("h2", {}, grid ? t("Where does %(tile)s go? Tap a numbered cell", { tile: chosen }) : t("Where does %(tile)s go?", { tile: chosen })));
+      const drawnOnly = options.list.every((c) => c.kind === "draw");
+      box.append(el("h2", {}, drawnOnly ? t("%(tile)s cannot be played now: was it drawn?", { tile: chosen })
+                                : grid ? t("Where does %(tile)s go? Tap a numbered cell", { tile: chosen }) : t("Where does %(tile)s go?", { tile: chosen })));
       if (grid) box.append(grid);
       box.append(el("div", { class: "targets" }, ...options.list.map((c, k) =>
         el("button", { type: "button", onclick: () => send(c.text), "data-move": c.text }, (grid ? "#" + (k + 1) + " " : "") + c.label))));
