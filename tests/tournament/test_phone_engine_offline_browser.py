@@ -158,3 +158,45 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
     finally:
         served.close()
     assert _bodies(path) == steps[:9]
+
+
+def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_phone(tmp_path, browser):
+    """The phone's engine kept the table's log in memory alone: a page opened again with the
+    laptop out of reach drew the table it had kept, but its engine had nothing to check against,
+    and every play was kept unchecked (the board frozen; back online, the plays that needed an
+    end refused).  The log is kept on the phone with the table drawn from it."""
+    path, steps, served = _competitive(tmp_path)
+    url = served.links["tables"][0]["url"]
+    try:
+        context = browser.new_context(viewport=PHONE)
+        context.route("**/*", _local_only)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                               timeout=WAIT_MS)
+        page.reload()  # (the engine's files fetched through the service worker, so kept for offline)
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready"
+        for step in steps[:2]:
+            _type(page, step)
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        context.set_offline(True)
+        page.close()
+        again = context.new_page()
+        again.goto(url)  # offline: the page, its table and its engine's log, all kept on the phone
+        again.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert again.evaluate("() => document.body.dataset.engine") == "ready"
+        again.wait_for_function("() => document.body.dataset.engineRev === '2' && document.body.dataset.rev === '2'",
+                                timeout=WAIT_MS)
+        for k in (2, 3):  # checked on the phone: the table drawn one revision on each time
+            again.fill("#typed-text", steps[k])
+            again.click("#typed-form button[type=submit]")
+            again.wait_for_function(f"() => Number(document.body.dataset.rev) === {k + 1}", timeout=WAIT_MS)
+        assert again.evaluate("() => document.body.dataset.outbox") == "2"
+        context.set_offline(False)
+        again.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+        again.wait_for_function("() => Number(document.body.dataset.rev) === 4", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:4]

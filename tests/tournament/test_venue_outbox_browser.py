@@ -365,3 +365,29 @@ def test_the_outbox_sent_names_the_hands_the_page_holds_and_the_table_drawn_is_w
     assert (held["hands"], held["hands_keys"]) == (server["hands"], server["hands_keys"])
     assert len(server["hands_keys"]) == 2
     assert _bodies(path) == steps[: closing[1] + 3]
+
+
+def test_a_link_opened_once_opens_again_offline(tmp_path, browser):
+    """The first opening of a table's link comes before its service worker, which kept the page
+    only from the second opening on: a phone that opened its link once and lost the Wi-Fi could
+    not open it again ("This site can't be reached").  The page now asks the worker to keep it."""
+    path, steps, served = _competitive_table(tmp_path, seed=9)
+    url = served.links["tables"][0]["url"]
+    try:
+        context = browser.new_context(viewport=PHONE)
+        page = _opened(context, url)
+        page.wait_for_function("() => document.body.dataset.offline === 'kept'", timeout=WAIT_MS)
+        _type(page, steps[0])
+        context.set_offline(True)
+        _type_offline(page, steps[1])
+        page.wait_for_function("() => document.body.dataset.rev === '2'", timeout=WAIT_MS)  # (drawn, so kept)
+        page.close()
+        again = context.new_page()
+        again.goto(url)  # offline, never reloaded before: the page from the service worker
+        _outbox(again, 1)
+        assert _rev(again) == 2
+        context.set_offline(False)
+        _outbox(again, 0)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:2]

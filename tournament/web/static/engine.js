@@ -83,11 +83,32 @@
   }
 
   // The table's log as the engine keeps it: the server's rows (`served` of them), then the rows of
-  // the writes answered here since.
+  // the writes answered here since.  Kept on the phone too (localStorage, by the table's key), as
+  // the page keeps the table it drew: a page opened again while the laptop is out of reach finds
+  // the log that table was drawn from, and goes on checking its plays (it had nothing to check
+  // them against, and every tap was kept unchecked).
   let held = null, served = 0, busy = false;
+  const STORE = "domrec.log." + page.token;
+  const store = (() => { try { return window.localStorage; } catch (e) { return null; } })();
   const lastRow = () => (held && held.rows.length ? held.rows[held.rows.length - 1] : null);
   // For programs: the revision of the log the engine holds (<body data-engine-rev>).
-  const heldRev = () => { document.body.dataset.engineRev = String(lastRow() ? lastRow()[0] : 0); };
+  const heldRev = () => {
+    document.body.dataset.engineRev = String(lastRow() ? lastRow()[0] : 0);
+    try { store && held && store.setItem(STORE, JSON.stringify({ held, served })); } catch (e) { /* too big, or private */ }
+  };
+  // The log kept on the phone, when the server cannot be reached (and none is held yet).
+  function restore() {
+    try {
+      const got = JSON.parse((store && store.getItem(STORE)) || "null");
+      if (got && got.held && Array.isArray(got.held.rows) && got.held.template && got.held.facts) {
+        held = got.held;
+        served = Math.min(Number(got.served) || 0, held.rows.length);
+        document.body.dataset.engineRev = String(lastRow() ? lastRow()[0] : 0);
+        return true;
+      }
+    } catch (e) { /* nothing kept */ }
+    return false;
+  }
   async function refresh() {
     busy = true;
     try {
@@ -97,6 +118,10 @@
       held = { template: fresh.template, facts: fresh.facts, rows };
       served = rows.length;
       heldRev();
+      return false;
+    } catch (e) {
+      if (held || !restore()) throw e;
+      return true;  // (the log kept on the phone)
     } finally {
       busy = false;
     }
@@ -115,7 +140,10 @@
     // write was kept unchecked) is read again; if the server cannot be reached (or is too slow),
     // the engine does not check against the log it has: it would refuse or draw what the table is
     // not. It fails, and the write is kept unchecked (checked by the server when it is sent).
-    if (!held || (state && !inStep(state))) await refresh();
+    if (!held || (state && !inStep(state))) {
+      const restored = await refresh();
+      if (restored && state && !inStep(state)) throw new Error("the table's log kept on this phone is not the table drawn");
+    }
     return held;
   }
 

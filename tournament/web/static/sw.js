@@ -1,8 +1,8 @@
 // The tables' service worker (served at /sw.js, its scope the whole server): a table's page opened
 // once opens again while the laptop is out of reach.  What it keeps, in one cache:
-// * the table's page (/t/KEY, the one the phone opened) and the table's state (GET
-//   /api/v1/tables/R/T): network first, the copy kept from the last answer when the server does
-//   not answer;
+// * the table's page (/t/KEY, the one the phone opened: kept from its first opening, see
+//   "message") and the table's state (GET /api/v1/tables/R/T): network first, the copy kept from
+//   the last answer when the server does not answer;
 // * the scripts, the styles and the phone's engine (/static/…, /static/pyodide/… when the engine's
 //   files are served): from the cache first, refreshed from the server behind it.
 // Nothing else is kept, and no write ever passes through a cache: the page's own outbox (IndexedDB,
@@ -32,6 +32,21 @@ self.addEventListener("activate", (event) => {
 });
 
 const STATE = /^\/api\/v1\/tables\/\d+\/\d+$/;
+
+// The first time a table's link is opened the page comes before this worker (it is registered by
+// the page): the page then asks for itself to be kept ({keep: "/t/KEY"}), and is told once it is
+// ({kept}), so that a phone that opened its link once opens it again with the laptop out of reach.
+self.addEventListener("message", (event) => {
+  const path = event.data && event.data.keep;
+  if (typeof path !== "string" || !/^\/t\/[A-Za-z0-9_-]+$/.test(path)) return;
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+    if (!response.ok) return;
+    await cache.put(self.location.origin + path, response);
+    if (event.source) event.source.postMessage({ kept: path });
+  })().catch(() => null));
+});
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;

@@ -822,5 +822,14 @@
   // The service worker keeps the page, its scripts and the engine for a page opened again offline;
   // browsers run one only in a secure context (https, or 127.0.0.1/localhost): elsewhere the page
   // goes on without it (docs/venue.md, "When the Wi-Fi drops").
-  if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("/sw.js").catch(() => null);
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    const workers = navigator.serviceWorker;
+    // <body data-offline="kept">: this page is kept for opening again offline (for programs, tests).
+    workers.addEventListener("message", (event) => {
+      if (event.data && event.data.kept === location.pathname) document.body.dataset.offline = "kept";
+    });
+    if (workers.controller) document.body.dataset.offline = "kept";  // (opened through the worker: it keeps each answer)
+    else workers.ready.then((reg) => reg.active && reg.active.postMessage({ keep: location.pathname })).catch(() => null);
+    workers.register("/sw.js").catch(() => null);
+  }
 })();
