@@ -200,3 +200,48 @@ def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_p
     finally:
         served.close()
     assert _bodies(path) == steps[:4]
+
+
+def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browser):
+    """Without the deal, where a tapped tile may go is asked of the server; offline the page sent
+    the tile alone, and a tile that fits two ends was refused ("say which it is played on … in
+    DGN"), leaving the player to type notation.  The phone's engine now answers where it may go."""
+    import attrs
+
+    from domrec.session import Session, requests_for
+
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=12)
+    steps = [t for t in requests_for(record, keep_deal=False) if t != "y"]
+    probe = Session(attrs.evolve(record, hands=(), result=None))
+    for k, step in enumerate(steps):  # the first tile that fits two ends
+        offered = probe.options(step.split("@")[0]) if "@" in step else []
+        if len(offered) > 1:
+            break
+        probe.take(step)
+    chosen = next(o["text"] for o in offered if o["text"].endswith(" " + step))
+    served = _served(path)
+    try:
+        page = _local_page(browser)
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
+        for typed in steps[:k]:
+            _type(page, typed)
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready"
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        page.context.set_offline(True)
+        before = _rev(page)
+        page.click(f'#panel .tiles button[data-tile="{step.split("@")[0]}"]', timeout=WAIT_MS)
+        page.wait_for_selector("#panel .targets button", timeout=WAIT_MS)
+        targets = page.evaluate("() => [...document.querySelectorAll('#panel .targets button')].map(b => b.dataset.move)")
+        assert sorted(targets) == sorted(o["text"] for o in offered), targets
+        page.click(f'#panel .targets button[data-move="{chosen}"]', timeout=WAIT_MS)
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
+        assert page.evaluate("() => document.body.dataset.outbox") == "1"
+        page.context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == [*steps[:k], chosen]

@@ -398,6 +398,14 @@
       const r = await fetch(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" });
       if (r.ok) found = await r.json();
     } catch (e) { found = null; }
+    if (!found && engineReady()) {
+      // The server out of reach: the phone's engine says where the tile may go, as the server
+      // would (without it the tile was sent alone, and a tile that fits two ends was refused).
+      try {
+        const said = await timed(window.domrecEngine.answer(engineTable(), { path: "options", tile }), WAIT_MS);
+        if (said && said.status === 200) found = said.body;
+      } catch (e) { found = null; }
+    }
     if (!found || found.rev !== rev || found.options.length === 0) { send(tile); return; }
     // One place: sent at the tap; but a draw is never taken for a play: a tile tapped as played
     // that fits nowhere, which the mover may only have drawn, is offered as the draw to confirm.
