@@ -274,6 +274,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         # Table 1 played on paper: the director types its result, with a reason.
         _tap(page, f"{_row(page, 1)} button")
         page.wait_for_selector('#detail-title:text-matches("table 1")', timeout=WAIT_MS)
+        assert not page.is_visible("#result-board")  # (no boards in this event: no empty board list)
         _save_result(page, {"NS": "150", "EW": "90"}, "played on paper: the sheet was handed in")
         assert "NS 150" in _said(page, "good")
         _shot(page, tmp_path, f"director-{size}-entered", whole=False)
