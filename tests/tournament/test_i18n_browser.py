@@ -67,12 +67,12 @@ def test_a_spanish_phone_reads_spanish_and_the_switch_turns_it_english(tmp_path,
         page.click("#typed-form button[type=submit]")
         wait_rev(page, before, WAIT_MS)
         assert "Juega N: toque una ficha" in page.inner_text("#panel")
-        # a refusal, in Spanish, with where it went wrong
+        # a refusal, in Spanish, naming the move (one line sent: no "1:3: " place before it)
         page.fill("#typed-text", "E 5-5")
         page.click("#typed-form button[type=submit]")
         page.wait_for_function("() => document.querySelector('#message').className === 'bad'", timeout=WAIT_MS)
         message = page.inner_text("#message")
-        assert message == ("1:3: E juega 5-5: E no puede salir en esta mano: el registro nombra a N como salida de "
+        assert message == ("E juega 5-5: E no puede salir en esta mano: el registro nombra a N como salida de "
                            "esta mano [competitivo: primera salida (sorteo de la salida)]"), message
         page.fill("#typed-text", "")
         page.click('#panel .tiles button[data-tile="6-6"]')

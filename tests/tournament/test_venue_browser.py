@@ -441,3 +441,27 @@ def test_undo_takes_back_start_hand_1(tmp_path, browser):
         assert not game["in_hand"] and not game["announced"] and not game["hands"]
     finally:
         served.close()
+
+
+def test_a_refused_tap_is_said_without_a_line_and_column(tmp_path, browser):
+    """A tap (or one typed line) refused: its words name the move, and the "1:1: " before them
+    meant nothing to a player who typed nothing; several lines keep the place of the one refused."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        page = _first_table_in_mode(browser, served, "play")
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        before = _rev(page)
+        page.click("#start-hand")
+        _wait_rev(page, before)
+        for text in ("N 6-6", "N 5-5"):  # N plays twice in a row: refused
+            page.fill("#typed-text", text)
+            page.click("#typed-form button[type=submit]")
+        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
+        said = page.inner_text("#message")
+        assert said.startswith("N plays 5-5: ") and not said[0].isdigit(), said
+        page.fill("#typed-text", "W 6-5\nW 5-5")  # (W follows N: the second line is refused)
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function("() => /^2:/.test(document.querySelector('#message').textContent)", timeout=WAIT_MS)
+    finally:
+        served.close()

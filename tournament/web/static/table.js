@@ -118,6 +118,10 @@
     document.body.dataset.locked = "yes";
     say(t("This table's link has been changed: it no longer opens the table. Ask the director for its new link (a new QR code)."), "bad");
   }
+  // A refusal of a one-line write (a tap, a line typed) without its "1:9: " place: the line is
+  // the one just sent and the words name the move; the place helps only within several lines.
+  const placeless = (body, text) => (body && typeof body.text === "string" && !body.text.includes("\n")
+    && typeof text === "string" ? text.replace(/^1:\d+: /, "") : text);
   function call(method, path, body, extra) {
     if (gone) return chain;
     const queueable = method === "POST" && QUEUED.includes(path) && !(extra && extra.headers);
@@ -132,7 +136,7 @@
     busy = true;
     let redraw = true, answer = { ok: false, status: 0, data: {} };
     const wasOffline = offline;
-    const refused = extra.refused || ((text) => say(text, "bad"));
+    const refused = extra.refused || ((text) => say(placeless(body, text), "bad"));
     const held = heldOf(view);
     const known = handsQuery(held, path);
     try {
@@ -213,7 +217,7 @@
         const answer = await window.domrecEngine.answer(engineTable(), { path: path.slice(1), body: entry.body });
         if (answer && answer.status === 200) drawn = answer.body;
         else if (answer && answer.body && answer.body.error) {
-          say(answer.body.error, "bad");  // the phone's engine refuses it, in the server's words: nothing kept
+          say(placeless(entry.body, answer.body.error), "bad");  // the phone's engine refuses it, in the server's words: nothing kept
           render();
           return { ok: false, status: answer.status, data: answer.body };
         }
