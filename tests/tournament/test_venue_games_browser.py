@@ -177,6 +177,10 @@ def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game
         sides = [s for s in page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')]"
                                            ".map(b => b.dataset.side)")]
         assert sides
+        # Each for himself (Horse Race, Castle Rock of three): no sides, every player confirms for a seat.
+        by_seat = set(sides) == set(record.seats)
+        assert ("Each player taps their seat." if by_seat else "One player of each side taps their side.") \
+            in page.inner_text("#panel")
         _confirm_and_check(page, path, record, sides)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= harness.PHONE["width"]
         if game == "domino-roads":

@@ -738,8 +738,11 @@
     if (view.status !== "confirmed") {
       const pin = view.pins ? el("input", { id: "pin", type: "password", inputmode: "numeric", maxlength: "4",
                                             placeholder: t("PIN"), "aria-label": t("your PIN"), style: "width:6em" }) : null;
-      box.append(el("p", { class: "note" }, view.pins ? t("One player of each side types their own PIN and taps their side.")
-                                                       : t("One player of each side taps their side.")));
+      // (a game played each for himself has no sides: every player confirms for their seat)
+      box.append(el("p", { class: "note" }, view.by_seat
+        ? (view.pins ? t("Each player types their own PIN and taps their seat.") : t("Each player taps their seat."))
+        : view.pins ? t("One player of each side types their own PIN and taps their side.")
+        : t("One player of each side taps their side.")));
       // A result enters the event through the server only: offline, or while moves made offline
       // wait to be sent, confirming waits.
       const held = offline || waiting().length > 0;
