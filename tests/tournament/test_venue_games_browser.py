@@ -413,3 +413,21 @@ def test_a_tile_that_fits_nowhere_is_not_sent_as_a_draw_at_the_tap(tmp_path, bro
         assert "P1 draws 6-0" in page.locator("#message").inner_text()
     finally:
         served.close()
+
+
+def test_the_hint_at_a_hands_end_names_the_tables_own_seats(tmp_path, browser):
+    """Horse Race of three, without the deal: at the hand's end the page asks for the tiles still
+    held with an example in this table's seats (it said "left N 6-6; E …" to players P1 to P3)."""
+    path, record = _served_game(tmp_path, "horse-race", ["Ana", "Bo", "Cy"], 3)
+    served = harness._served(path)
+    try:
+        page = _table_page(browser, served)
+        for text in _requests(record, False):  # (typed: the hint is what is looked at here)
+            if text.startswith("left "):
+                break
+            _type(page, text)
+        page.wait_for_selector("#close-hand", timeout=WAIT_MS)
+        panel = page.inner_text("#panel")
+        assert "(left P1 6-6; P2 …)" in panel and "left N" not in panel, panel
+    finally:
+        served.close()

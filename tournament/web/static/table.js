@@ -515,13 +515,13 @@
     }
     if (game.hand_over && game.end_waited) {  // its left line given: only the end line's scores settle it
       box.append(el("h2", {}, t("Hand %(n)s is over", { n: game.hand })),
-                 el("p", { class: "note" }, t("Its moves, typed without their ends or seats, can be read in ways that give it different scores: type its end line with the scores in the box below (end out N 10 E 0), or where each tile went and whose it was.")));
+                 el("p", { class: "note" }, t("Its moves, typed without their ends or seats, can be read in ways that give it different scores: type its end line with the scores in the box below (end out %(a)s 10 %(b)s 0), or where each tile went and whose it was.", scorers(game))));
       return box;
     }
     if (game.hand_over) {
       box.append(el("h2", {}, t("Hand %(n)s is over", { n: game.hand })),
                  el("p", { class: "note" }, game.deal_known ? t("Close it to record its score (or undo the last move).")
-                   : t("Type the tiles each player still holds in the box below (left N 6-6; E …), or close it if nobody holds any.")),
+                   : t("Type the tiles each player still holds in the box below (left %(a)s 6-6; %(b)s …), or close it if nobody holds any.", seatPair(game))),
                  el("button", { type: "button", class: "primary", id: "close-hand", onclick: () => send("y") }, t("Close hand %(n)s", { n: game.hand })));
       const closing = game.legal || [];  // Castle Rock: the last placer's captures, still to make
       if (closing.length) box.append(el("p", { class: "note" }, t("Captures the last player may still make:")),
@@ -711,10 +711,17 @@
                              ...sides.map((s) => el("td", {}, b[s] ?? 0)))));
   }
 
+  // This table's first two seats, and its first two scorers (the sides of a partnership game, else
+  // the seats), for the examples the page gives: a table's players may be P1 to P4, not N, E, S, W.
+  const seatPair = (game) => ({ a: game.seats[0] || "N", b: game.seats[1] || game.seats[0] || "E" });
+  const scorers = (game) => {
+    const sides = Object.keys(game.totals || {});
+    return sides.length > 1 ? { a: sides[0], b: sides[1] } : seatPair(game);
+  };
   // What the box's placeholder shows: lines of this table's own game, with its own seats (a Castle
   // Rock table's players are P1 to P4, not N, E, S and W, and its moves are not a line's).
   function typedExample(game) {
-    const [a, b] = [game.seats[0] || "N", game.seats[1] || game.seats[0] || "E"];
+    const { a, b } = seatPair(game);
     switch (game.game) {
       case "broadway": return t("DGN lines: %(a)s 6-6@0,0   6-4@1,1   -   deal %(a)s 6-6 …   left %(a)s 0-0; %(b)s 3-1", { a, b });
       case "horse-race": return t("DGN lines: %(a)s 6-4   +3-0   4-4   -   deal %(a)s 6-6 …   left %(a)s 0-0; %(b)s 3-1", { a, b });
