@@ -432,9 +432,11 @@
   }
 
   // The hand's moves, each one unit the line wraps around, never through (a tile's "6-4" kept whole).
+  // The hand being played's moves: none once it is closed (it is then among the hands so far, and
+  // the panel offers the next hand), none before its first.
   function movesOf(game) {
     const hand = game.hands[game.hands.length - 1];
-    if (!hand) return [];
+    if (!hand || !game.in_hand) return [];
     return hand.moves.map((m) => el("span", { class: "mv" }, m.seat + " " + m.text + (m.points ? " (+" + m.points + ")" : "")));
   }
 
@@ -808,7 +810,8 @@
     $("earlier").hidden = !closed.length || game.over || view.status === "confirmed";
     if (!$("earlier").hidden) $("earlier-table").replaceChildren(handsTable(game, closed));
     $("layout").replaceChildren(...layoutLines(game.table));
-    $("layout").hidden = !(game.table || []).length;
+    $("layout").hidden = !(game.table || []).length || !game.in_hand;
+    $("this-hand").hidden = !$("moves").children.length && $("layout").hidden;
     const locked = view.status === "confirmed";
     $("typed-text").placeholder = typedExample(game);
     // (a hand only announced, *Start hand N* or its deal lines, is taken back by undo too)
