@@ -385,7 +385,8 @@ def test_undo_after_start_hand_takes_back_the_hand_not_the_move_before(tmp_path,
             _close_hand_if_over(page)
         page.wait_for_selector("#start-hand", timeout=WAIT_MS)
         # Hand 1 closed: it is among the hands so far, no longer listed as "this hand" under *Start hand 2*.
-        assert page.locator("#this-hand").is_hidden() and page.locator("#earlier").is_visible()
+        assert page.locator("#moves").inner_text().strip() == "" and page.locator("#earlier").is_visible()
+        assert page.locator("#this-hand").count() == 1 and page.locator("#this-hand").is_hidden()
         closed = len(record.hands[0].moves)
         before = _rev(page)
         page.click("#start-hand")
