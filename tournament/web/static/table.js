@@ -118,6 +118,12 @@
     document.body.dataset.locked = "yes";
     say(t("This table's link has been changed: it no longer opens the table. Ask the director for its new link (a new QR code)."), "bad");
   }
+  // A write made on an older view of the table (another phone wrote first): said in a player's
+  // words, not the server's revision numbers (the API's answer keeps them for programs).  A
+  // confirmed table's refusal (409 too) is said as the server says it.
+  const movedOn = (data) => (data && data.state && data.state.status !== "confirmed"
+    ? t("another phone of this table wrote first: nothing was changed; here is the table now, tap again")
+    : (data && data.error) || "");
   // A refusal of a one-line write (a tap, a line typed) without its "1:9: " place: the line is
   // the one just sent and the words name the move; the place helps only within several lines.
   const placeless = (body, text) => (body && typeof body.text === "string" && !body.text.includes("\n")
@@ -177,7 +183,7 @@
           say(last, data.game && data.game.waiting && !data.game.in_hand ? "" : "good");
         }
       }
-      else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(data.error); }
+      else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(movedOn(data)); }
       // A 403 to a refresh: this link's key opens the table no more. (A write's 403 is its own
       // refusal: a wrong PIN, a wrong director's PIN.)
       else if (response.status === 403 && method === "GET" && !extra.headers) { redraw = false; shutOut(); }
@@ -306,7 +312,7 @@
           continue;
         }
         if (response.status === 403 && !data.state) { outbox = []; shutOut(); return; }
-        entry.refused = data.error || t("refused (%(status)s)", { status: response.status });
+        entry.refused = response.status === 409 ? movedOn(data) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
         broken = true;
         if (data.state) answered = data.state;
