@@ -92,7 +92,7 @@ def test_a_hand_typed_offline_is_sent_once_when_the_wifi_is_back(tmp_path, brows
         desk = context.new_page()  # the director sees the table whose phone sent moves made offline
         desk.goto(served.links["director"])
         desk.wait_for_selector('tr[data-table="1"] .state-offline[data-offline="4"]', timeout=WAIT_MS)
-        assert desk.inner_text('tr[data-table="1"] .state-offline').startswith("sent 4 moves made offline, ")
+        assert desk.inner_text('tr[data-table="1"] .state-offline').startswith("sent 4 lines made offline, ")
         assert "phone last heard from" in desk.inner_text('tr[data-table="1"]')
     finally:
         served.close()

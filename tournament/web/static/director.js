@@ -153,7 +153,8 @@
   function offlineSent(x) {
     const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(x.at)) / 60000));
     const ago = minutes < 1 ? t("just now") : minutes === 1 ? t("1 min ago") : t("%(n)s min ago", { n: minutes });
-    const sent = x.taken === 1 ? t("sent 1 move made offline, %(ago)s", { ago }) : t("sent %(n)s moves made offline, %(ago)s", { n: x.taken, ago });
+    // (lines, as each phone sent them: a line may hold several moves, or be an undo or a hand's start)
+    const sent = x.taken === 1 ? t("sent 1 line made offline, %(ago)s", { ago }) : t("sent %(n)s lines made offline, %(ago)s", { n: x.taken, ago });
     return el("div", { class: "state-offline", "data-offline": x.taken },
               sent + (x.refused ? " · " + t("%(n)s refused (another phone had moved the table on)", { n: x.refused }) : ""));
   }
