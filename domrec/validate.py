@@ -65,8 +65,12 @@ class Problem:
             where = f"{self.line}:{self.column}: {place + ': ' if place else ''}"
             return one_line(f"{where}{self.message}{rule}")
         loc = f" ({place})" if place else ""
-        ptr = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
         at = f"{self.line}:{self.column}: " if self.line is not None else ""
+        if not self.pointer and self.kind == "input" and not place and not pointer:
+            # The file or text as a whole (not found, not JSON): no pointer says more ("/" read as
+            # a place in the record).  --json keeps the pointer, "", for programs.
+            return one_line(f"{at}{self.message}{rule}")
+        ptr = "/".join(clip(token) for token in self.pointer.split("/")) or "/"
         return one_line(f"{at}{ptr}{loc}: {self.message}{rule}")
 
     def to_dict(self) -> dict[str, Any]:

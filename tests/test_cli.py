@@ -385,3 +385,13 @@ def test_from_json_reads_standard_input_as_json_whatever_it_holds():
 def test_a_jobs_value_out_of_range_is_refused_naming_the_range(jobs):
     r = run("validate", "-j", jobs, VALID / "blocked.json")
     assert r.exit_code == 2 and "1 to 1,024 (0 or auto: every core)" in r.output, r.output
+
+
+def test_a_file_not_found_is_said_without_a_pointer(tmp_path):
+    """A problem of the file as a whole has no place in a record: it was said as "/: x.json: no
+    such file", the JSON Pointer of a record's root; --json keeps the pointer ("") for programs."""
+    missing = tmp_path / "nowhere.json"
+    r = run("validate", missing)
+    assert r.exit_code == 2 and f"\n  {missing}: no such file or folder" in r.output and "/: " not in r.output
+    r = run("validate", "--json", missing)
+    assert json.loads(r.output.splitlines()[0])["problems"][0]["pointer"] == ""

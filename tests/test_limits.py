@@ -130,7 +130,7 @@ def test_a_surrogate_written_as_utf8_bytes_is_refused_at_its_line_and_column(tmp
     text = json.dumps(doc(), indent=1).replace('"Ana"', '"AnaXX"', 1).encode()
     line = text[:text.index(b"XX")].count(b"\n") + 1
     path = write(tmp_path, text.replace(b"XX", b"\xed\xa0\x80"))
-    assert_clean_refusal(run("validate", path), f"line {line},", "not UTF-8", "0xED")
+    assert_clean_refusal(run("validate", path), f"  {line}:", "not UTF-8", "0xED")
 
 
 def test_a_whole_surrogate_pair_is_a_character_and_is_accepted(tmp_path):
