@@ -327,3 +327,43 @@ def test_wrong_directors_pins_make_the_table_wait_as_wrong_players_pins_do(tmp_p
         assert client.get(f"{URL}/lines", headers=_at_table(one, pin)).status_code == 200
     finally:
         server.close()
+
+
+def test_wrong_directors_pins_at_many_tables_make_every_table_wait(tmp_path):
+    """Every table keeps its key (its QR code lies on the table), and each table's phone has 5
+    wrong PINs of its own: tried at table after table, the director's PIN held only as long as
+    there were keys.  After 10 wrong director's PINs at the event's tables together, the
+    director's PIN waits at every table (30 s, doubling: read nowhere meanwhile, the right one
+    too), and the director's page clears it with a table's wrong PINs."""
+    from tests.tournament.test_venue_pins import Clock
+    from tournament import add_players, create_event, make_settings, pair_next_round
+
+    path = tmp_path / "sixteen.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=3))
+    add_players(store, [f"P{i}" for i in range(1, 17)])
+    pair_next_round(store)
+    store.close()
+    clock = Clock()
+    server = _server(path, clock=clock)
+    client = starlette_testclient.TestClient(server.asgi)
+    links = server.call(server.venue.links, "http://testserver")
+    pin, tables = links["director_pin"], links["tables"]
+    assert len(tables) == 4
+    wrong = iter(f"{k:06d}" for k in range(100) if f"{k:06d}" != pin)
+    try:
+        for n, table in enumerate(tables[:3], 1):  # 4 wrong a table, each table under its own 5
+            url = f"/api/v1/tables/1/{n}/lines"
+            codes = [client.get(url, headers=_at_table(table["token"], next(wrong))).status_code for _ in range(4)]
+            assert codes == ([403] * 4 if n < 3 else [403, 403, 429, 429]), (n, codes)
+        fresh = "/api/v1/tables/1/4/lines"
+        r = client.get(fresh, headers=_at_table(tables[3]["token"], pin))  # a table with no wrong PIN, the right PIN
+        assert r.status_code == 429 and "the director's PIN waits 30 seconds more at every table" in r.json()["error"]
+        clock.advance(30)
+        assert client.get(fresh, headers=_at_table(tables[3]["token"], pin)).status_code == 200
+        assert client.get(fresh, headers=_at_table(tables[3]["token"], next(wrong))).status_code == 403
+        assert client.get(fresh, headers=_at_table(tables[3]["token"], pin)).status_code == 429  # 60 s now
+        r = client.post("/api/v1/tables/1/1/pins/clear", headers=_auth(_key(links["director"])), json={})
+        assert r.status_code == 200
+        assert client.get(fresh, headers=_at_table(tables[3]["token"], pin)).status_code == 200
+    finally:
+        server.close()

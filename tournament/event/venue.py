@@ -101,6 +101,10 @@ REFUSALS = (
        "wait %(n2)s seconds (the director can clear them)"),
     N_("too many wrong PINs at this table: confirmations wait %(n)s seconds more (the director can clear them)"),
     N_("too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)"),
+    N_("too many wrong director's PINs at the tables: the director's PIN waits %(n)s seconds more at every table "
+       "(the director's page clears it)"),
+    N_("too many wrong director's PINs at the tables: the director's PIN waits 1 second more at every table "
+       "(the director's page clears it)"),
     N_("round %(n)s table %(n2)s has had no wrong PIN: there is nothing to clear"),
     N_("round %(n)s table %(n2)s: %(n3)s wrong PINs cleared; its confirmations wait no more"),
     N_("round %(n)s table %(n2)s: 1 wrong PIN cleared; its confirmations wait no more"),
@@ -415,6 +419,13 @@ FIRST_PIN_WAIT = 30
 LONGEST_PIN_WAIT = 3600
 
 
+#: Wrong director's PINs, at all the event's tables together, before every table's director's PIN
+#: waits (30 s, doubling, as a table's do).  Each table's key holds 5 tries of its own, and every
+#: table of every round keeps its key (its QR code lies on the table): without a count for the
+#: whole event, someone who photographed the sheets would get 5 tries a key, and more each hour.
+EVENT_FREE_DIRECTOR_PINS = 10
+
+
 def pin_wait(wrong: int) -> int:
     """Seconds a table's confirmations wait after its ``wrong``-th wrong PIN (0: none)."""
     if wrong < FREE_PIN_TRIES:
@@ -484,6 +495,11 @@ class Venue:
         #: When each table's phone was last heard from (any request with the table's key), by table id:
         #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
         self.contact: dict[int, str] = {}
+        #: Wrong director's PINs at all tables since the director last cleared them, and until when
+        #: every director's PIN waits (:data:`EVENT_FREE_DIRECTOR_PINS`); in memory: a restart,
+        #: which only the director can make, forgets them.
+        self._director_misses = 0
+        self._director_until: datetime.datetime | None = None
         #: The keys and tables read by :meth:`_authorized`, kept while the file is as it was when they
         #: were read (:attr:`_stamp`; a move's own rows excepted, see :meth:`_write`): a table's move
         #: read its key and its table from the file at every request.
@@ -1035,6 +1051,7 @@ class Venue:
                 if not wrong:
                     raise Unprocessable(f"{where} has had no wrong PIN: there is nothing to clear")
                 venue_sql.clear_pin_tries(self.store, table.id)
+                self._director_misses, self._director_until = 0, None  # (the director is at the page)
                 desk_sql.log(self.store, "wrong_pins_cleared", table.round,
                              {"table": table.number, "wrong": wrong,
                               "waited": _seconds_until(until, self.clock())}, by, None)
@@ -1103,12 +1120,22 @@ class Venue:
                 left = _seconds_until(until, self.clock())
                 if left:
                     raise Waiting(self._waiting_words(left), left)
+                if self._director_until is not None:
+                    left = max(0, math.ceil((self._director_until - self.clock()).total_seconds()))
+                    if left:
+                        raise Waiting(f"too many wrong director's PINs at the tables: the director's PIN waits "
+                                      f"{left} second{'s' if left != 1 else ''} more at every "
+                                      f"table (the director's page clears it)", left)
             if not isinstance(pin, str) or not pin.strip():
                 raise Forbidden("type the director's PIN")
             kept = venue_sql.director_pin(self.store)
             if kept is None or not secrets.compare_digest(kept.encode(), pin.strip().encode("utf-8", "replace")):
                 if table is None:
                     raise Forbidden("that is not the director's PIN")
+                self._director_misses += 1
+                event_wait = pin_wait(self._director_misses - EVENT_FREE_DIRECTOR_PINS + FREE_PIN_TRIES)
+                if event_wait:
+                    self._director_until = self.clock() + datetime.timedelta(seconds=event_wait)
                 refusal = self._count_wrong_pin(table, "the director")
                 if isinstance(refusal, Forbidden):
                     wrong, _ = venue_sql.pin_tries(self.store, table.id)
