@@ -215,6 +215,12 @@ class Recorder:
         return self._left if self.game.in_hand else None
 
     @property
+    def announced_leader(self) -> str | None:
+        """The lead a ``hand N lead SEAT`` line named for the hand announced, not started yet
+        (``None``: as the rules say, or no hand announced)."""
+        return self._leader if self.hand_announced else None
+
+    @property
     def hand_announced(self) -> bool:
         """A ``hand N`` line (and perhaps parts of its deal) was taken and the hand has not
         started: it starts at its first move, so that more of the deal, or its score alone, may

@@ -737,6 +737,8 @@ class Session:
             "announced": g.hand_number + 1 if ahead is not None else None,
             # A hand announced that cannot start yet (Castle Rock without its row): what it waits for.
             "waiting": self._waiting if ahead is None and self._recorder.hand_announced else None,
+            # The lead its hand line named (the page's lead list shows it while the hand waits).
+            "lead": self._recorder.announced_leader if ahead is None else None,
             # The hand whose left line waits for its end line's scores (see :attr:`_left_waits`).
             "end_waited": self._left_waits if ahead is None else None,
             "over": g.over,

@@ -223,10 +223,12 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
     try:
         page = _table_page(browser, served)
         before = _rev(page)
+        page.select_option("#lead", "P2")
         page.click("#start-hand", timeout=WAIT_MS)
         _wait_rev(page, before)
         page.wait_for_selector("#waiting", timeout=WAIT_MS)
         assert "starting row" in page.locator("#waiting").inner_text()
+        assert page.input_value("#lead") == "P2"  # the lead typed stays shown while the hand waits
         assert "starting row" in page.locator("#message").inner_text()
         # Told as what the hand waits for, not in the colour of a move taken.
         assert "good" not in (page.locator("#message").get_attribute("class") or "")

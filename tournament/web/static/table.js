@@ -496,7 +496,8 @@
       const clock = view.time_limit && game.hands.length
         ? el("button", { type: "button", id: "time-up", onclick: () => send("time") }, t("Time is up: end the game here")) : null;
       const lead = el("select", { id: "lead", "aria-label": t("who leads") }, el("option", { value: "" }, t("lead: as the rules say")),
-                      ...game.seats.map((s) => el("option", { value: s }, t("lead: %(seat)s %(name)s", { seat: s, name: unsteered(game.players[s] || "") }))));
+                      ...game.seats.map((s) => el("option", { value: s, selected: s === game.lead },
+                                                  t("lead: %(seat)s %(name)s", { seat: s, name: unsteered(game.players[s] || "") }))));
       box.append(el("h2", {}, t("Hand %(n)s", { n: next })),
                  el("div", { class: "row" }, lead, el("button", { type: "button", class: "primary", id: "start-hand",
                    onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, t("Start hand %(n)s", { n: next }))),
