@@ -79,3 +79,17 @@ def test_a_dgn_games_problems_are_placed_by_line_and_column(tmp_path):
     page = tmp_path / "claim.html"
     assert run("explain", str(bad), "--html", str(page)).exit_code == 1
     assert "13:12" in page.read_text()
+
+
+def test_validate_counts_a_typed_text_stopped_at_a_broken_rule_as_json_counts(tmp_path):
+    """The reader stopped at 4-2 played twice (move 4 of hand 1, the deal not written): --json
+    said 0 hands and 0 moves while its note said where the replay stopped; a JSON record's
+    replay counts the hands and moves up to the broken one, and the totals before it."""
+    from tests.test_cli import run
+
+    text = (SAMPLES / "valid" / "competitive" / "typed-domino.dgn").read_text()
+    bad = tmp_path / "twice.dgn"
+    bad.write_text(text.replace("5-2 6-5 4-2 ", "5-2 6-5 4-2 4-2 ", 1))
+    report = json.loads(run("validate", "--json", str(bad)).output.splitlines()[0])
+    assert (report["hands"], report["moves"], report["scores"]) == (1, 4, {"NS": 0, "EW": 0})
+    assert [(p["hand"], p["move"]) for p in report["problems"]] == [(1, 4)]

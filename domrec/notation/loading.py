@@ -121,6 +121,12 @@ def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:
         # the same pass (_through_game).  What the partial record says beyond the first (a hand
         # without its deal, a game not over) is no news.
         report = Report(source, r.doc["game"], "invalid", tuple(problems), note=note)
+        if not isinstance(record, Report):
+            # How far the text went, counted as a JSON record's replay counts it (the hands and
+            # moves up to the broken one, the totals before it): it said 0 hands, 0 moves.
+            so_far, first = validate(record, source), problems[0]
+            report = attrs.evolve(report, scores=so_far.scores, hands=max(so_far.hands, first.hand or 0),
+                                  moves=so_far.moves + (first.move is not None))
         return DgnGame(None if isinstance(record, Report) else record, _with_position(report, r.pos),
                        first_line, complete=False)
     if isinstance(record, Report):
