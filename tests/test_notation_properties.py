@@ -97,6 +97,8 @@ def test_typed_form_reads_back_to_the_same_game(config, seed):
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 @settings(max_examples=3, **SETTINGS)
 @given(seed=SEEDS)
+@example(seed=2526)  # horse-race-4-std: hand 7's readings give the same scores, one ending "out", the
+#                     one played "target" (the end line's claim): the set of positions chose "out"
 def test_a_score_sheet_with_each_hands_scores_reads_as_scored(config, seed):
     """A club's score sheet (no ends, no seats, no deal), each hand's ``end`` line claiming its
     scores: every hand reads to the scores it claims, whichever readings give them; or, where a

@@ -485,7 +485,10 @@ def _close(bare: Record, match: Any, number: int, seats: tuple[str, ...], state:
     seen = _Closing()
     report = validate(bare, resume=(copy_match(match), number - 1), hands=(None,) * (number - 1) + (hand,),
                       observer=seen)
-    if any(p.kind in _REFUSING for p in report.problems):
+    if any(p.kind in _REFUSING or p.pointer.endswith(_CLAIMED_END) for p in report.problems):
+        # (a reading that ends the hand otherwise than its end line says, "out" where it claims
+        # "target", is no reading of it, as the general reading's close with the claim refuses it:
+        # two readings may give the same scores and end the hand differently)
         return None
     if not seen.finished:
         raise _NotStraight
@@ -497,3 +500,5 @@ _UNKNOWN = object()
 
 #: The kinds of problem with which the Game API refuses to close a hand (its strict rebuild).
 _REFUSING = frozenset({"illegal", "deal", "setup", "unfinished"})
+#: Where a hand's claimed end is refused (``/hands/N/result/end``).
+_CLAIMED_END = "/result/end"

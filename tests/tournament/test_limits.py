@@ -116,7 +116,7 @@ def test_a_lone_surrogate_in_a_name_is_refused(event, tmp_path, how):
     text = text.replace(b"XX", b"\\ud800" if how == "escape" else b"\xed\xa0\x80")
     path = tmp_path / "s.json"
     path.write_bytes(text)
-    words = ("/players/0/name", "U+D800") if how == "escape" else ("line 1, column", "not UTF-8")
+    words = ("/players/0/name", "U+D800") if how == "escape" else ("cannot be read: 1:", "not UTF-8")
     assert_one_line_refusal(run("result", event, path), *words)
     assert no_result(event)
 
