@@ -399,3 +399,25 @@ def test_the_report_projector_pages_itself_with_no_script(tmp_path):
     assert page.count('class="screen') >= 2 and "animation-delay:" in page
     assert "http://<wbr>192.0.2.7:8000/" in page and "<svg" in page
     assert run("report", path, "-o", tmp_path / "r.html", "--url", "http://x").exit_code == 2  # --url is --screen's
+
+
+@pytest.mark.parametrize("game, players, size", [("castle-rock", 10, 4), ("horse-race", 7, 4), ("castle-rock", 11, 5)])
+def test_a_players_running_placement_points_are_the_standings(tmp_path, game, players, size):
+    """Individual play with tables of different sizes: a player's page counted a smaller table's
+    places with the full table's points (3, 2, 1, 0 at a table of three, where the standings give
+    3, 1.5, 0: docs/tournament.md, "Tables of different sizes"); its running total after the last
+    game is now the standings' own."""
+    from tournament.event.public import player_view, public_data
+    from tournament.event.simulate import simulate_event
+
+    path = tmp_path / "ind.db"
+    simulate_event(path, game, "individual", players, 3, seed=3, table_size=size)
+    store = open_event(path)
+    try:
+        data = public_data(store)
+    finally:
+        store.close()
+    sizes = {len(t["seats"]) for r in data["rounds"] for t in r["tables"]}
+    assert len(sizes) > 1, sizes  # (tables of two sizes: what is looked at)
+    for row in data["standings"]["standings"]:
+        assert player_view(data, row["id"])["totals"]["placement"] == row["placement"], row

@@ -379,7 +379,7 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
                 totals["placement"] += bye.get("placement", 0)
                 totals["score"] += int(bye.get("score", 0))
             games.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "heading": round_heading(r),
-                          "bye": True, "totals": dict(totals)})
+                          "bye": True, "totals": _as_ranked(totals)})
             continue
         seat = next(s for s in t["seats"] if s["id"] == player_id)
         side = seat["side"]
@@ -416,7 +416,7 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
                 sized = table_points(points, len(t["seats"]))
                 totals["placement"] += sized[0 if own.place == 1 else -1]
                 totals["score"] += own.points_for
-            game["totals"] = dict(totals)
+            game["totals"] = _as_ranked(totals)
         elif res is not None:
             scores = res["scores"]
             mine = scores.get(side, 0)
@@ -431,9 +431,12 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
             else:
                 game["place"] = _place(scores, res["winner"], side)
                 game["outcome"] = "won" if game["place"] == 1 else "placed"
-                totals["placement"] += placements(scores, res["winner"], points).get(side, 0.0)
+                # (a smaller table's points, as the standings count them: 3, 1.5, 0 at a table of
+                # three where a full table's are 3, 2, 1, 0)
+                totals["placement"] += placements(scores, res["winner"],
+                                                  table_points(points, len(t["seats"]))).get(side, 0.0)
                 totals["score"] += mine
-            game["totals"] = dict(totals)
+            game["totals"] = _as_ranked(totals)
         games.append(game)
     # Duplicate teams rank teams, not pairs: a player's pair has no place of its own to show.
     standing = None if "duplicate_team_matches" in data else index["standing"].get(unit)
@@ -441,7 +444,13 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
             "partnership": partnership, "now": index["now"].get(player_id),
             "now_round": round_heading(index["current"]) if index["current"] else None,
             "now_of": {k: index["current"][k] for k in ("round", "stage", "label")} if index["current"] else None,
-            "totals": {k: (int(v) if float(v).is_integer() else v) for k, v in totals.items()}}
+            "totals": _as_ranked(totals)}
+
+
+def _as_ranked(totals: dict[str, float]) -> dict[str, float | int]:
+    """Running totals as the standings give them: whole numbers as such, the rest to 4 places (a
+    table of three's 1.5, a table of four's 2.333333 of a table of five's points)."""
+    return {k: int(v) if float(v).is_integer() else round(v, 4) for k, v in totals.items()}
 
 
 # --- the crosstable -------------------------------------------------------------------------------
