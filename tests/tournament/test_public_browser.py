@@ -62,10 +62,14 @@ def _event(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("hall", [False, True], ids=["one-process", "hall-process"])
-def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(tmp_path, browser, hall):
+@pytest.mark.parametrize("hall, spanish", [(False, False), (True, False), (True, True)],
+                         ids=["one-process", "hall-process", "spanish-kept-by-the-cookie"])
+def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(tmp_path, browser, hall, spanish):
     """(``hall-process``: the hall's pages in their own process, as ``serve`` runs them; the page
-    opened at the tables' port, as an old QR code would, and sent on to the hall's.)"""
+    opened at the tables' port, as an old QR code would, and sent on to the hall's.
+    ``spanish-kept-by-the-cookie``: the language chosen with the switch, then the standings
+    reached without ``?lang=``: the page's update was fetched without the cookie, and came in
+    the hall's default language.)"""
     from domrec.session import requests_for
 
     from tests.tournament.helpers import hand_by_hand
@@ -73,9 +77,12 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
     path = _event(tmp_path)
     with BackgroundVenue(path, rate=1e9, burst=10 ** 9, hall=hall) as served:
         page = browser.new_page(viewport=PHONE)
+        if spanish:
+            page.goto(served.hall_url + "/?lang=es")  # the switch: the cookie keeps the language
         page.goto(served.base_url + "/standings")
         page.wait_for_selector("table.std", timeout=WAIT_MS)
         assert page.url == served.hall_url + "/standings"
+        assert page.evaluate("() => document.documentElement.lang") == ("es" if spanish else "en")
         seq = page.evaluate("() => document.getElementById('main').dataset.seq")
         page.evaluate("() => { window.notReloaded = true; }")  # gone if the page were loaded again
         assert "Provisional" in page.inner_text("#main")
@@ -113,7 +120,12 @@ def test_a_confirmed_result_appears_on_an_open_standings_page_without_a_reload(t
         rows = page.locator("table.std tbody tr")
         first_two = {rows.nth(k).locator("td.name").inner_text() for k in range(2)}
         assert first_two == set(won)  # the winners lead the standings now
-        _shot(page, "standings-live-phone")
+        if spanish:  # the region swapped in is the Spanish page's own
+            fresh = browser.new_page(viewport=PHONE)
+            fresh.goto(served.hall_url + "/standings?lang=es")
+            assert page.inner_text("#main") == fresh.inner_text("#main")
+            fresh.close()
+        _shot(page, "standings-live-phone" + ("-es" if spanish else ""))
 
 
 def test_screenshots_of_every_public_page_at_a_phone_a_laptop_and_the_projector(tmp_path, browser):

@@ -24,6 +24,9 @@
       url.hash = "";
       url.searchParams.set("part", "main");
       url.searchParams.set("since", String(seq));
+      // The page's own language, named: the fetch sends no cookie, so a page whose language the
+      // cookie kept (reached from the menu, no ?lang=) was swapped for the hall's default.
+      if (!url.searchParams.has("lang") && document.documentElement.lang) url.searchParams.set("lang", document.documentElement.lang);
       const r = await fetch(url, { cache: "no-store", credentials: "omit" });
       if (r.status === 200) {
         const html = await r.text();
