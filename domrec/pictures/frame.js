@@ -27,7 +27,8 @@
     }
     var list = p.scores.map(function (s) { return s[0] + " " + s[1]; }).join(" · "), scores;
     if (p.made) {
-      var made = p.made.filter(function (s) { return s[1]; }).map(function (s) { return s[0] + " +" + s[1]; });
+      // (a hand's loss, Castle Rock's -2, is signed as it is: not "+-2")
+      var made = p.made.filter(function (s) { return s[1]; }).map(function (s) { return s[0] + " " + (s[1] > 0 ? "+" : "") + s[1]; });
       scores = made.length ? say("Totals after the hand: %(list)s (this hand: %(list2)s)", {list: list, list2: made.join(", ")})
         : say("Totals after the hand: %(list)s (this hand: nothing scored)", {list: list});
     } else {

@@ -79,7 +79,7 @@ class Position:
         scores = ("Totals after the hand: " if self.hand_scores is not None else "Scores: ") + " · ".join(
             f"{side} {n}" for side, n in self.scores.items())
         if self.hand_scores is not None:
-            made = [f"{side} +{n}" for side, n in self.hand_scores.items() if n]
+            made = [f"{side} {n:+d}" for side, n in self.hand_scores.items() if n]  # (Castle Rock's -2: not +-2)
             scores += f" (this hand: {', '.join(made) if made else 'nothing scored'})"
         return [title, last, scores]
 

@@ -315,3 +315,11 @@ def test_every_position_of_simulated_games_is_drawn_as_the_engine_holds_it(playe
         assert check_every_position(record) == sum(len(h.moves) + 1 for h in record.hands)
         last = len(record.hands)
         assert check_every_position(opened(record, last), last) == len(record.hands[-1].moves) + 1
+
+
+def test_a_hands_loss_is_signed_as_it_is():
+    """Six players: a hand's losers score -2, shown as "P2 -2" (it was "P2 +-2")."""
+    record = reader.load(str(SAMPLE.parent / "six-players.json"))
+    end, _ = picture(record, 1)
+    shown = next(t for t in texts(end) if t.startswith("Totals after the hand: "))
+    assert "+-" not in shown and " -2" in shown, shown
