@@ -421,3 +421,29 @@ def test_a_players_running_placement_points_are_the_standings(tmp_path, game, pl
     assert len(sizes) > 1, sizes  # (tables of two sizes: what is looked at)
     for row in data["standings"]["standings"]:
         assert player_view(data, row["id"])["totals"]["placement"] == row["placement"], row
+
+
+def test_a_players_page_says_one_win_in_the_singular(tmp_path):
+    """"So far: 1 wins" (and "1 victorias"): one win is a win."""
+    from tournament.event.public import player_view, public_data
+    from tournament.event.simulate import simulate_event
+    from tournament.pages import public as pages
+
+    path = tmp_path / "rot.db"
+    simulate_event(path, "competitive", "rotating", 8, 3, seed=2)
+    store = open_event(path)
+    try:
+        data = public_data(store)
+    finally:
+        store.close()
+    site = pages.Site(served=True, recorded=frozenset())
+    seen = set()
+    for p in data["players"]:
+        wins = [g["totals"]["wins"] for g in player_view(data, p["id"])["games"] if g.get("totals")]
+        for lang, one, many in (("en", "So far: 1 win, ", " 1 wins"), ("es", "Hasta ahora: 1 victoria, ", " 1 victorias")):
+            html = pages.page_html(data, site, "player", p["id"], lang=lang)
+            assert many not in html
+            if 1 in wins:
+                assert one in html
+                seen.add(lang)
+    assert seen == {"en", "es"}
