@@ -447,3 +447,23 @@ def test_a_players_page_says_one_win_in_the_singular(tmp_path):
                 assert one in html
                 seen.add(lang)
     assert seen == {"en", "es"}
+
+
+def test_a_search_finds_a_name_whatever_letters_its_keyboard_has(tmp_path):
+    """Case and accents aside, and the letters Unicode does not take apart (Ł, Ø, Æ): "lukasz"
+    found nobody for Łukasz, whose letter sorted after Z."""
+    from tournament.event import public as pub
+
+    path = tmp_path / "club.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=1))
+    add_players(store, ["Łukasz Żółw", "Søren Ørsted", "José Núñez", "Ægir Dóttir", "Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    try:
+        data = pub.public_data(store)
+    finally:
+        store.close()
+    rows = pub.find_your_table(pub.current_round(data["rounds"]), pub._pair_numbers(data))
+    for typed, name in (("lukasz", "Łukasz Żółw"), ("zolw", "Łukasz Żółw"), ("soren orsted", "Søren Ørsted"),
+                        ("JOSE nunez", "José Núñez"), ("aegir", "Ægir Dóttir")):
+        assert [r["name"] for r in pub.search(rows, typed)] == [name], typed
+    assert next(r for r in rows if r["name"].startswith("Ł"))["key"].startswith("l")  # (listed under L)

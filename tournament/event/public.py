@@ -246,8 +246,17 @@ def round_heading(r: dict[str, Any]) -> str:
 
 
 def _plain(text: str) -> str:
-    """Text as people look it up: accents and case aside."""
+    """Text as people look it up: accents and case aside, and the letters Unicode does not take
+    apart into a letter and its mark read as the letter they are written on (Łukasz as Lukasz,
+    Øst as Ost): a phone's keyboard may not have them."""
+    text = text.translate(_BARE)
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
+
+
+#: Letters with a stroke or ligatures, which NFKD leaves whole, as the letters people type for them.
+_BARE = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h",
+                       "Ŧ": "T", "ŧ": "t", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th",
+                       "ı": "i", "Ŀ": "L", "ŀ": "l"})
 
 
 def _pair_numbers(data: dict[str, Any]) -> dict[int, int]:
