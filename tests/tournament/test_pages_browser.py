@@ -77,6 +77,8 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("browser")
     event = long_names_event(folder / "copa.db")
     store = open_event(event)
+    from tournament import enter_forfeit
+    enter_forfeit(store, 1, ("EW",))  # (a result in words, "NS won (forfeit: EW …)": it wraps on a phone, never clipped)
     data = rp.event_data(store)
     store.close()
     out = {"folder": folder}
