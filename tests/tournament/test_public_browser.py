@@ -196,3 +196,19 @@ def test_the_projector_pages_itself_through_a_thousand_names(tmp_path, browser):
         assert "Standings after round" in page.inner_text(".screen.on")
         assert page.evaluate(SMALL_TEXT) == []
         _shot(page, "projector-1000-standings")
+
+
+def test_the_standings_print_without_the_pages_menu(tmp_path, browser):
+    """Printed, a hall page is the event as it stands: its menu (a flex box, which outranked the
+    print rule hiding nav), the language switch and the live note are left off the paper."""
+    path = _event(tmp_path)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        page = browser.new_page(viewport=LAPTOP)
+        page.goto(served.hall_url + "/standings")
+        page.wait_for_selector("table.std", timeout=WAIT_MS)
+        assert page.locator("nav.pages").is_visible()
+        page.emulate_media(media="print")
+        for hidden in ("nav.pages", "nav.langs", "#live-note"):
+            assert page.locator(hidden).count() == 0 or not page.locator(hidden).first.is_visible(), hidden
+        assert page.locator("table.std").is_visible()
+        page.close()
