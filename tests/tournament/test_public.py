@@ -467,3 +467,30 @@ def test_a_search_finds_a_name_whatever_letters_its_keyboard_has(tmp_path):
                         ("JOSE nunez", "José Núñez"), ("aegir", "Ægir Dóttir")):
         assert [r["name"] for r in pub.search(rows, typed)] == [name], typed
     assert next(r for r in rows if r["name"].startswith("Ł"))["key"].startswith("l")  # (listed under L)
+
+
+def test_the_crosstable_marks_a_sides_forfeit_as_a_players(tmp_path):
+    """A side that did not play (``result --forfeit EW``): both sides' cells are marked, as a
+    player's forfeit is (they showed a plain "W 200–0"); the mark says "by forfeit" (the
+    Spanish page said "no presentado", did not show up, on the winners' cells too)."""
+    from tournament import enter_forfeit
+    from tournament.event import public as pub
+    from tournament.pages import public as pages
+
+    path = tmp_path / "club.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=1))
+    add_players(store, ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+    pair_next_round(store)
+    enter_forfeit(store, 1, ("EW",))
+    try:
+        data = pub.public_data(store)
+    finally:
+        store.close()
+    table = data["rounds"][0]["tables"][0]
+    seated = {s["id"] for s in table["seats"]}
+    cells = [row["cells"][0] for row in pub.crosstable(data)["rows"] if row["id"] in seated]
+    assert len(cells) == 4 and all(c["forfeit"] for c in cells), cells
+    assert sorted(c["outcome"] for c in cells) == ["L", "L", "W", "W"]
+    site = pages.Site(served=True, recorded=frozenset())
+    es = pages.page_html(data, site, "crosstable", lang="es")
+    assert es.count("por incomparecencia") == 4 and "no presentado" not in es and "ganada (W)" in es

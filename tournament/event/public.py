@@ -490,6 +490,8 @@ def crosstable(data: dict[str, Any]) -> dict[str, Any]:
                         cell["outcome"] = "W" if res["winner"] == side else "D" if res["winner"] is None else "L"
                     else:
                         cell["outcome"] = str(_place(res["scores"], res["winner"], side))
+                    if res.get("forfeit"):  # a side that did not play: marked, as a player's forfeit is
+                        cell["forfeit"] = True
                 gone = res.get("forfeit_players") if res is not None else None
                 for u in units:
                     partners = [s["id"] for s in t["seats"] if s["side"] == side and unit_of.get(s["id"]) != u]
