@@ -67,3 +67,36 @@ def test_no_name_is_cut_at_the_halls_screens(tmp_path, browser, size):
             assert answer.status == 200, bad
             assert page.evaluate("() => document.body.dataset.seconds") == "8", bad
         page.close()
+
+
+#: Every row and cell that would cut its text (ellipsis): a find list's row, a standings cell.
+CUT_ROWS = """() => [...document.querySelectorAll('.screen ul.find li, .screen td, .screen .who')]
+  .filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow === 'ellipsis')
+  .map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1920x1080", "1280x720"])
+def test_a_name_longer_than_the_screen_wraps_and_is_never_cut(tmp_path, browser, size):
+    """An 82-character name is wider than the screen even alone at the floor's type: its screens
+    are one column whose rows wrap; it was cut ("…Fernández-Villaverde y …")."""
+    from tournament import add_players, create_event, make_settings, pair_next_round
+
+    width, height = size
+    path = tmp_path / "long.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4))
+    add_players(store, ["Maximiliano Alejandro de la Santísima Trinidad Fernández-Villaverde y Montenegro",
+                        "Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"])
+    pair_next_round(store)
+    store.close()
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(served.base_url + "/projector")
+        page.wait_for_selector(".screen.on", timeout=WAIT_MS)
+        assert page.locator(".screen.wraps").count() >= 1
+        assert page.evaluate(CUT_ROWS) == []
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        keep = os.environ.get("DOMREC_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / f"projector-longest-name-{width}x{height}.png"))
+        page.close()

@@ -85,6 +85,9 @@ class Fit:
     columns: int
     font: float
     rows: int
+    #: A name longer than the screen's width even alone at the floor's type: its rows wrap (the
+    #: screen is drawn with class ``wraps``), each with room for two lines, so nothing is cut.
+    wraps: bool = False
 
     @property
     def row(self) -> float:
@@ -109,8 +112,8 @@ def _fit(widths_em: Iterable[float], fixed_em: float, most_columns: int, most_ro
                 if best is None or fit.columns * fit.rows > best.columns * best.rows:
                     best = fit
                 break
-    if best is None:  # a name longer than the screen: one column, the floor's type; it wraps
-        best = Fit(1, TYPE_FLOOR, max(1, int(STAGE_HEIGHT // (TYPE_FLOOR * 1.5)) - head_rows))
+    if best is None:  # a name longer than the screen: one column, the floor's type; its rows wrap (room for two lines)
+        best = Fit(1, TYPE_FLOOR, max(1, int(STAGE_HEIGHT // (TYPE_FLOOR * 1.5 * 2)) - head_rows), wraps=True)
     return best
 
 
