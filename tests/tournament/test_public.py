@@ -494,3 +494,26 @@ def test_the_crosstable_marks_a_sides_forfeit_as_a_players(tmp_path):
     site = pages.Site(served=True, recorded=frozenset())
     es = pages.page_html(data, site, "crosstable", lang="es")
     assert es.count("por incomparecencia") == 4 and "no presentado" not in es and "ganada (W)" in es
+
+
+def test_the_crosstable_says_what_a_table_number_in_a_cell_means(tmp_path):
+    """A game still being played shows "T3", whose only explanation was a hover title, which a
+    phone cannot show: the legend says it while such a game is on the page."""
+    from tournament import enter_manual
+    from tournament.event import public as pub
+    from tournament.pages import public as pages
+
+    path = tmp_path / "club.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=1))
+    add_players(store, ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+    pair_next_round(store)
+    site = pages.Site(served=True, recorded=frozenset())
+    try:
+        playing = pages.page_html(pub.public_data(store), site, "crosstable", lang="es")
+        assert "Una partida aún en juego muestra su mesa: T3." in playing
+        enter_manual(store, 1, {"NS": 150, "EW": 90})
+        enter_manual(store, 2, {"NS": 50, "EW": 151})
+        done = pages.page_html(pub.public_data(store), site, "crosstable", lang="en")
+        assert "still being played" not in done
+    finally:
+        store.close()

@@ -508,7 +508,8 @@ def crosstable(data: dict[str, Any]) -> dict[str, Any]:
     rows = [{"rank": x["rank"], "id": x["id"], "name": x["name"],
              "cells": [cells.get(x["id"], {}).get(n) for n in rounds], "row": x}
             for x in data["standings"]["standings"]]
-    return {"rounds": rounds, "rows": rows, "partnership": partnership}
+    playing = any(c is not None and not c.get("bye") and c.get("outcome") is None for row in rows for c in row["cells"])
+    return {"rounds": rounds, "rows": rows, "partnership": partnership, "playing": playing}
 
 
 # --- a team event: its matches, a team's page, the crosstable of teams ------------------------------
