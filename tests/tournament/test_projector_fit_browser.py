@@ -100,3 +100,23 @@ def test_a_name_longer_than_the_screen_wraps_and_is_never_cut(tmp_path, browser,
             Path(keep).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(keep) / f"projector-longest-name-{width}x{height}.png"))
         page.close()
+
+
+#: The standings' column headings that would cut their text.
+CUT_HEADINGS = """() => [...document.querySelectorAll('.screen th')]
+  .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_standings_headings_are_never_cut(tmp_path, browser, lang):
+    """The standings' numeric columns are 3.1 em wide: the Spanish headings were cut ("pu…",
+    "ga…"); a language whose word is long shows its short form there, the whole word its title."""
+    path = _event(tmp_path)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        for size in ("small", "normal", "large"):
+            page.goto(served.base_url + f"/projector?lang={lang}&size={size}&seconds=3")
+            page.wait_for_selector(".screen.on", timeout=WAIT_MS)
+            page.wait_for_function("() => document.querySelector('.screen.on th') !== null", timeout=WAIT_MS)
+            assert page.evaluate(CUT_HEADINGS) == [], (lang, size)
+        page.close()
