@@ -1061,24 +1061,27 @@ def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Recor
         if said_in_text(line, start.seats):
             body.append(line)
     found = _read_for_now(start, body)
-    if found is None or found[0].record is None:
+    game = found[0][0] if found is not None else None
+    if game is None or game.record is None:
         return None
-    report, record = found[0].report, found[0].record
+    report, record = game.report, game.record
     if end_to_come and _end_to_come(report, record, body):
         got = _read(start, body[:-1], end_to_come=False)
         return None if got is None else (got[0], got[1], len(record.hands))
-    if not found[0].complete or (report.status != "valid" and not _left_to_come(report, record)):
+    if not game.complete or (report.status != "valid" and not _left_to_come(report, record)):
         return None
     return record, report.note, None
 
 
-def _read_for_now(start: Record, body: Sequence[str]) -> list | None:
+def _read_for_now(start: Record, body: Sequence[str]) -> tuple[list, int] | None:
     """The game ``start`` with the text's lines ``body`` after it, read by the DGN reader with
     its last hand read for now (:data:`~domrec.notation.readings.provisional`): the one game
-    read, as a list of one, or ``None`` (no line, or not one game)."""
+    read, as a list of one, and how many lines of the text read come before ``body`` (so that
+    a problem's line is found in ``body``); or ``None`` (no line, or not one game)."""
     if not body:
         return None
-    text = notation.dumps(attrs.evolve(start, result=None)) + "\n" + "\n".join(body) + "\n"
+    opening = notation.dumps(attrs.evolve(start, result=None))
+    text = opening + "\n" + "\n".join(body) + "\n"
     from domrec.notation.readings import provisional
 
     mark = provisional.set(True)
@@ -1088,7 +1091,7 @@ def _read_for_now(start: Record, body: Sequence[str]) -> list | None:
         return None
     finally:
         provisional.reset(mark)
-    return found if len(found) == 1 else None
+    return (found, opening.count("\n") + 1) if len(found) == 1 else None
 
 
 def _over_with(g: Game, left: Any) -> bool:
@@ -1116,16 +1119,12 @@ def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
 
     body = [line for line in lines if said_in_text(line, start.seats)]
     found = _read_for_now(start, body) if len(body) == len(lines) else None
-    if found is None or not found[0].report.problems:
+    if found is None or not found[0][0].report.problems:
         return None
-    problem = found[0].report.problems[0]
+    problem = found[0][0].report.problems[0]
     if problem.rule != RULE:
         return None
-    message = _AT_PLACE.sub("", problem.message)  # (a place in the text read here, not the table's)
-    hand = getattr(problem, "hand", None)
-    if hand and not message.startswith("hand "):
-        message = f"hand {hand}: {message}"
-    return f"{message} [{problem.rule}]" if problem.rule else message
+    return _in_table_words(problem)
 
 
 def first_problem(start: Record, lines: Sequence[str]) -> tuple[int, int, str] | None:
@@ -1142,19 +1141,24 @@ def first_problem(start: Record, lines: Sequence[str]) -> tuple[int, int, str] |
     found = _read_for_now(start, body)
     if found is None:
         return None
-    problems = [p for p in found[0].report.problems if p.kind not in ("unfinished", "internal")]
+    problems = [p for p in found[0][0].report.problems if p.kind not in ("unfinished", "internal")]
     if not problems or problems[0].line is None:
         return None
     problem = problems[0]
-    head = notation.dumps(attrs.evolve(start, result=None)).count("\n") + 1  # the lines before ``body``
-    at = problem.line - 1 - head
+    at = problem.line - 1 - found[1]
     if not 0 <= at < len(body):
         return None
+    return kept[at], problem.column or 1, _in_table_words(problem)
+
+
+def _in_table_words(problem: Any) -> str:
+    """A problem of a text read here as a table is told it: its words without the places they
+    name in that text (which is not the table's), its hand, its rule."""
     message = _AT_PLACE.sub("", problem.message)
     hand = getattr(problem, "hand", None)
     if hand and not message.startswith("hand "):
         message = f"hand {hand}: {message}"
-    return kept[at], problem.column or 1, f"{message} [{problem.rule}]" if problem.rule else message
+    return f"{message} [{problem.rule}]" if problem.rule else message
 
 
 #: Where a problem's words name a place in a text (``5-4 at 7:25``).

@@ -143,6 +143,13 @@ def _table_page(browser, served):
     return page
 
 
+def _start_hand(page) -> None:
+    """*Start hand 1* tapped (the lead as the rules say), and the table drawn after it."""
+    before = _rev(page)
+    page.click("#start-hand", timeout=WAIT_MS)
+    _wait_rev(page, before)
+
+
 def _confirm_and_check(page, path, record, sides: list[str]) -> None:
     """Every side (or player) confirms; the event then holds the game as played, entered by the
     table's page."""
@@ -222,10 +229,8 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
-        before = _rev(page)
         page.select_option("#lead", "P2")
-        page.click("#start-hand", timeout=WAIT_MS)
-        _wait_rev(page, before)
+        _start_hand(page)
         page.wait_for_selector("#waiting", timeout=WAIT_MS)
         assert "starting row" in page.locator("#waiting").inner_text()
         assert page.input_value("#lead") == "P2"  # the lead typed stays shown while the hand waits
@@ -364,9 +369,7 @@ def test_the_first_tile_without_the_deal_asks_who_played_it(tmp_path, browser, g
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
-        before = _rev(page)
-        page.click("#start-hand", timeout=WAIT_MS)
-        _wait_rev(page, before)
+        _start_hand(page)
         first = record.hands[0].moves[0]
         seat, tile = first.seat, str(T.tile(first.play))
         assert page.locator(".players .to-move").count() == 0
@@ -397,9 +400,7 @@ def test_a_tile_that_fits_nowhere_is_not_sent_as_a_draw_at_the_tap(tmp_path, bro
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
-        before = _rev(page)
-        page.click("#start-hand", timeout=WAIT_MS)
-        _wait_rev(page, before)
+        _start_hand(page)
         page.click('#panel .tiles:not(.draws) button[data-tile="5-5"]', timeout=WAIT_MS)
         before = _rev(page)
         page.click('#panel .targets button[data-move="P1 5-5"]', timeout=WAIT_MS)

@@ -179,6 +179,7 @@ def correct(session: Session, hand: int, line: int | None, text: str) -> Correct
         raise CorrectionRefused(f"there is no hand {hand}: the game has {len(hands)} hand"
                                 f"{'s' if len(hands) != 1 else ''}")
     new = [x.strip() for x in text.replace("\r", "").split("\n") if x.strip()]
+    before = [list(h) for h in hands]  # (the lines as they are: the corrected game's are compared with them)
     lines = hands[hand - 1]
     if line is None:
         was, hands[hand - 1:hand] = "\n".join(lines), ([new] if new else [])
@@ -197,7 +198,7 @@ def correct(session: Session, hand: int, line: int | None, text: str) -> Correct
         raise CorrectionRefused("the correction changes nothing")
     requests = tuple("\n".join(_numbered(lines, k)) for k, lines in enumerate(hands, 1))
     fresh = replayed(session.template, requests)
-    if game_lines(fresh) == game_lines(session):
+    if game_lines(fresh) == before:
         # Lines that record the same game (an ``end`` line given the scores the hand already
         # gives: the lines are listed without claims, so they would look unchanged while the trail
         # said "corrected").

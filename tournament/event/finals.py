@@ -280,7 +280,7 @@ def final_tables(store: EventStore, stage: Stage) -> list[FinalTable]:
         rows = sorted(figures.rows, key=lambda s: (s.rank, seed_of[s.unit]))
         ranking = tuple(Placing(TABLE_SIZE * (k - 1) + i + 1, s.unit, s.name, seed_of[s.unit], table=k,
                                 figures={"played": s.played, "won": s.won, "drawn": s.drawn, "lost": s.lost,
-                                         "wins": st._num(s.wins), "for": s.points_for,
+                                         "wins": st.shown_number(s.wins), "for": s.points_for,
                                          "against": s.points_against, "diff": s.diff})
                         for i, s in enumerate(rows))
         out.append(FinalTable(k, members, games, ranking))

@@ -26,7 +26,7 @@ from tournament.event import feed, finals, stages, standings as standings_of
 from tournament.event.changes import latest_seq, table_statuses
 from tournament.event.stages import main_round_label  # noqa: F401 (the rounds' labels, as the feed gives them)
 from tournament.pairing import brackets
-from tournament.pairing.standings import forfeit_by_player, placements, table_points
+from tournament.pairing.standings import forfeit_by_player, placements, shown_number, table_points
 from tournament.settings import PAIRS, PARTNERSHIP_FORMATS
 from tournament.store.event_store import EventStore
 
@@ -457,9 +457,9 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
 
 
 def _as_ranked(totals: dict[str, float]) -> dict[str, float | int]:
-    """Running totals as the standings give them: whole numbers as such, the rest to 4 places (a
-    table of three's 1.5, a table of four's 2.333333 of a table of five's points)."""
-    return {k: int(v) if float(v).is_integer() else round(v, 4) for k, v in totals.items()}
+    """Running totals as the standings show them (:func:`~tournament.pairing.standings.shown_number`:
+    a table of four's 2.333333 of a table of five's points is 2.3333)."""
+    return {k: shown_number(v) for k, v in totals.items()}
 
 
 # --- the crosstable -------------------------------------------------------------------------------

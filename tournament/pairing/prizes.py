@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 import attrs
 
-from tournament.pairing.standings import Standing, Standings, _num
+from tournament.pairing.standings import Standing, Standings, shown_number
 from tournament.settings import FEDERATION_KEYS, HEAD_TO_HEAD, LOWER_IS_BETTER, TIEBREAK_ALIASES
 
 #: Keys that do not add up over a group's players.
@@ -52,7 +52,7 @@ class GroupList:
     rows: tuple[GroupRow, ...]
 
     def row_dicts(self) -> list[dict[str, Any]]:
-        return [{"rank": r.rank, self.column: r.group, **{k: _num(v) for k, v in r.sums.items()},
+        return [{"rank": r.rank, self.column: r.group, **{k: shown_number(v) for k, v in r.sums.items()},
                  "counted": len(r.counted), "players": "; ".join(r.counted)} for r in self.rows]
 
     def to_dict(self) -> dict[str, Any]:

@@ -155,12 +155,12 @@ _KEY_FIELDS = {"wins": "wins", "diff": "diff", "for": "points_for", "against": "
 _CELLS: dict[str, Callable[[Standing], Any]] = {
     "rank": lambda s: s.rank, "id": lambda s: s.unit, "name": lambda s: s.name, "played": lambda s: s.played,
     "won": lambda s: s.won, "drawn": lambda s: s.drawn, "lost": lambda s: s.lost, "byes": lambda s: s.byes,
-    "wins": lambda s: _num(s.wins), "for": lambda s: s.points_for, "against": lambda s: s.points_against,
-    "diff": lambda s: s.diff, "placement": lambda s: _num(s.placement), "score": lambda s: s.score,
-    "firsts": lambda s: s.firsts, "buchholz": lambda s: _num(s.buchholz), "forfeits": lambda s: s.forfeits,
-    HEAD_TO_HEAD: lambda s: _num(s.head_to_head), "average": lambda s: _num(round(s.average, 3)),
-    "median-buchholz": lambda s: _num(s.median_buchholz), "sonneborn-berger": lambda s: _num(s.sonneborn_berger),
-    "best-round": lambda s: _num(s.best_round),
+    "wins": lambda s: shown_number(s.wins), "for": lambda s: s.points_for, "against": lambda s: s.points_against,
+    "diff": lambda s: s.diff, "placement": lambda s: shown_number(s.placement), "score": lambda s: s.score,
+    "firsts": lambda s: s.firsts, "buchholz": lambda s: shown_number(s.buchholz), "forfeits": lambda s: s.forfeits,
+    HEAD_TO_HEAD: lambda s: shown_number(s.head_to_head), "average": lambda s: shown_number(round(s.average, 3)),
+    "median-buchholz": lambda s: shown_number(s.median_buchholz), "sonneborn-berger": lambda s: shown_number(s.sonneborn_berger),
+    "best-round": lambda s: shown_number(s.best_round),
     "status": lambda s: "active" if s.active else "withdrawn",
     **{alias: (lambda s: s.diff) for alias in TIEBREAK_ALIASES}}
 
@@ -174,7 +174,8 @@ _KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
               "best-round": "best round (the best single game)"}
 
 
-def _num(x: float) -> float | int:
+def shown_number(x: float) -> float | int:
+    """A number as the standings show it: a whole one as such, the rest to 4 places."""
     return int(x) if float(x).is_integer() else round(x, 4)
 
 
