@@ -370,7 +370,10 @@ def parse_json(text: str | bytes) -> Any:
 
 def _major(version: Any) -> int:
     if type(version) is not str:
-        raise ShapeError(f"version must be text like \"1.0\", not {shape.describe(version)}", "/version")
+        # A number is described as a number: the reader keeps 1.0 as 1 (as every whole number),
+        # so "not the number 1" would not be what the file says.
+        what = "a number" if type(version) in (int, float) else shape.describe(version)
+        raise ShapeError(f"version must be text in quotes, like \"1.0\", not {what}", "/version")
     head, dot, minor = version.partition(".")
     # str.isdigit() also takes "²" and "٣", which int() refuses or reads: ASCII digits only.
     if not (head.isascii() and head.isdigit() and dot and minor.isascii() and minor.isdigit()):

@@ -88,6 +88,16 @@ def test_malformed_versions(version):
     assert verdict(d).status == "unusable"
 
 
+def test_a_version_written_as_a_number_is_not_misquoted():
+    """The reader keeps 1.0 as the whole number 1: the message must not say the file holds 1."""
+    text = GOOD.replace('"version": "1.0"', '"version": 1.0')
+    assert text != GOOD
+    with pytest.raises(ShapeError) as e:
+        reader.loads(text)
+    assert e.value.pointer == "/version"
+    assert e.value.message == 'version must be text in quotes, like "1.0", not a number'
+
+
 def test_wrong_format_name():
     d = doc()
     d["format"] = "pgn"
