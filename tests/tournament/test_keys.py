@@ -343,3 +343,35 @@ def test_a_key_and_a_table_kept_in_memory_are_read_again_after_any_write(tmp_pat
         venue.authorized_record(new, 1, 1, rev, moves[4], "phone-0001-4")
     assert venue.authorized_record(again, 1, 1, rev, moves[4], "phone-0001-4")["rev"] == rev + 1
     store.close()
+
+
+def test_a_key_is_never_looked_up_by_sql(tmp_path):
+    """A request's key is found among every key read at once, never by ``WHERE token = ?``: an
+    index stops comparing at the first byte that differs, which a patient guesser could time.
+    Every way in (a table's request, the director's, the phone's key alone) is traced: no
+    statement carries the key given, right or wrong, and every one still finds what it opens."""
+    path, keys = _event(tmp_path)
+    tokens = _tables(keys)
+    director = keys["director"].rsplit("/", 1)[-1]
+    store = open_event(path)
+    venue = vn.Venue(store)
+    wrong = tokens[1][:-4] + ("aaaa" if not tokens[1].endswith("aaaa") else "bbbb")
+    sent: list[str] = []
+    store.conn.set_trace_callback(sent.append)
+    assert venue.authorized_state(tokens[1], 1, 1)["table"] == 1
+    with pytest.raises(vn.Forbidden):
+        venue.authorized_state(wrong, 1, 1)
+    with pytest.raises(vn.Forbidden):
+        venue.authorized_state(tokens[2], 1, 1)  # another table's key
+    venue.authorize_director(director)
+    with pytest.raises(vn.Forbidden):
+        venue.authorize_director(tokens[1])
+    assert venue.table_of_token(tokens[2]).number == 2
+    with pytest.raises(vn.Forbidden):
+        venue.table_of_token(wrong)
+    store.conn.set_trace_callback(None)
+    assert any("venue_tokens" in sql for sql in sent)  # (the keys were read, all at once)
+    for key in (tokens[1], tokens[2], wrong, director):
+        assert not [sql for sql in sent if key in sql]
+    assert not [sql for sql in sent if "venue_tokens" in sql and "token =" in sql.replace("  ", " ")]
+    store.close()

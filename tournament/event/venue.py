@@ -465,9 +465,6 @@ def _minutes_since(at: str | None) -> float | None:
     return (datetime.datetime.now(datetime.timezone.utc) - then).total_seconds() / 60
 
 
-#: The most table keys kept in memory (a hall has a few hundred tables; a round's keys are made
-#: again for each round, and the old ones are forgotten at the next change of the file).
-KEPT_KEYS = 10_000
 #: A write's judge: given the table, its live game and its facts as the write read them (once a
 #: write), what to log (kind, body) and what to say of it.
 Judge = Callable[[Table, Live, Facts], tuple[str, str, list[str]]]
@@ -503,7 +500,8 @@ class Venue:
         #: The keys and tables read by :meth:`_authorized`, kept while the file is as it was when they
         #: were read (:attr:`_stamp`; a move's own rows excepted, see :meth:`_write`): a table's move
         #: read its key and its table from the file at every request.
-        self._keys: dict[str, tuple[str, int | None]] = {}
+        #: (every key of the file, read at once: see :func:`venue_sql.token_rows`; ``None``: not read since)
+        self._keys: dict[str, tuple[str, int | None]] | None = None
         self._tables: dict[tuple[int, int], Table] = {}
         self._stamp: tuple[int, int] | None = None
         #: Each table's result as its last move made here read it (None: in play), kept as the keys
@@ -569,17 +567,8 @@ class Venue:
     def _authorized(self, token: str | None, round_no: int | None, table_no: int | None) -> tuple[str, Table | None]:
         """:meth:`authorize`, and the table a table's key opens as read to check it (None for the
         director's key, which reads none): a request that goes on to that table reads it once."""
-        stamp = venue_sql.file_stamp(self.store)
-        if stamp != self._stamp:  # something was written since they were read: read again
-            self._keys.clear()
-            self._tables.clear()
-            self._checked.clear()
-            self._stamp = stamp
-        found = self._keys.get(token) if token else None
-        if found is None and token:
-            found = venue_sql.token_row(self.store, token)
-            if found is not None and len(self._keys) < KEPT_KEYS:  # a key that opens nothing is not kept
-                self._keys[token] = found
+        self._fresh()
+        found = self._key(token)
         if found is None:
             raise Forbidden("this link's key is not one of this event's: ask the director for the table's link")
         kind, table_id = found
@@ -610,8 +599,29 @@ class Venue:
             _, table = self._authorized(token, round_no, table_no)
             return self.state(round_no, table_no, found=table)
 
+    def _fresh(self) -> None:
+        """Forget the keys, tables and results kept if anything was written to the file since they
+        were read (its stamp moved): they are read again when next asked."""
+        stamp = venue_sql.file_stamp(self.store)
+        if stamp != self._stamp:
+            self._keys = None
+            self._tables.clear()
+            self._checked.clear()
+            self._stamp = stamp
+
+    def _key(self, token: str | None) -> tuple[str, int | None] | None:
+        """What ``token`` opens, (kind, table id), or ``None``: looked up among every key of the
+        file, read at once while the file is as it was (:meth:`_fresh`), never by the key in SQL."""
+        if not token:
+            return None
+        if self._keys is None:
+            self._keys = venue_sql.token_rows(self.store)
+        return self._keys.get(token)
+
     def table_of_token(self, token: str) -> Table:
-        found = venue_sql.token_row(self.store, token)
+        with self.lock:
+            self._fresh()
+            found = self._key(token)
         if found is None or found[0] != "table":
             raise Forbidden("this link's key is not one of this event's tables: ask the director for the table's link")
         table = self.store.table_by_id(found[1])
@@ -1156,7 +1166,9 @@ class Venue:
             return pin
 
     def authorize_director(self, token: str | None) -> None:
-        found = venue_sql.token_row(self.store, token) if token else None
+        with self.lock:
+            self._fresh()
+            found = self._key(token)
         if found is None or found[0] != "director":
             raise Forbidden("this is not the director's link of this event")
 

@@ -9,7 +9,7 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   per table of a round (its row names the table).  Kept in clear: ``tournament links`` prints
   them again at any time, and the event file is the director's.  The director's PIN (kind
   ``director_pin``, typed on a table's page to correct that table's game there) is kept among
-  them; it is not a key, and :func:`token_row` never finds it as one.
+  them; it is not a key, and :func:`token_rows` never lists it as one.
   them again at any time, and the event file is the director's.  A key changed (``tournament
   keys --rotate…``, the director's page) is its row with another key and ``created_at`` the time
   of the change: the old key is in no row, so it opens nothing from the next request on.
@@ -126,14 +126,18 @@ def file_stamp(store: EventStore) -> tuple[int, int]:
     return store.conn.execute("PRAGMA data_version").fetchone()[0], store.conn.total_changes
 
 
-def token_row(store: EventStore, token: str) -> tuple[str, int | None] | None:
-    """What ``token`` opens: (kind, table id), or ``None`` for no such token (the director's PIN,
-    kept beside the keys, opens nothing as a key)."""
+def token_rows(store: EventStore) -> dict[str, tuple[str, int | None]]:
+    """Every key and what it opens: key -> (kind, table id).  The director's PIN, kept beside
+    the keys, opens nothing as a key and is not among them.
+
+    A key given by a request is looked up in this dictionary, never by ``WHERE token = ?``: an
+    index's comparisons stop at the first byte that differs, and the time they take could tell
+    a patient guesser how much of a key was right.  A dictionary compares strings only once their
+    hashes (keyed afresh in every process) agree, which a guess does not choose."""
     if not has_venue(store):
-        return None
-    row = store.conn.execute("SELECT kind, table_id FROM venue_tokens WHERE token = ? AND kind IN "
-                             "('director', 'table')", [token]).fetchone()
-    return (row[0], row[1]) if row else None
+        return {}
+    return {r[0]: (r[1], r[2]) for r in store.conn.execute(
+        "SELECT token, kind, table_id FROM venue_tokens WHERE kind IN ('director', 'table')")}
 
 
 #: The director's PIN: six digits, typed on a table's phone (a player's PIN has four).
