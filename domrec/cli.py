@@ -401,7 +401,8 @@ def record(
 
     At a terminal it asks for the players and takes moves with completion; with
     standard input from a file or a pipe it reads DGN text token by token, with
-    the same checks, reporting each refused token on stderr (exit 1 if any)."""
+    the same checks; the first refused line is reported on stderr and the recording
+    stops there, the game saved up to the line before it (exit 1)."""
     from domrec import record_cli
 
     raise typer.Exit(record_cli.run(target, output, player, players, option, variant))

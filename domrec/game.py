@@ -618,6 +618,18 @@ class Game:
         self._hands[-1] = attrs.evolve(self._hands[-1], result=claim)
         del self._snaps[len(self._hands):]  # (a claim changes no match; kept strict all the same)
 
+    def comment_hand(self, text: str) -> None:
+        """Add ``text`` to the comment of the hand in play, or else of the last hand closed (a
+        comment written on a deal, ``left`` or ``end`` line is its hand's, as DGN reads it)."""
+        if self._current is not None:
+            was = self._current.comment
+            self._current = attrs.evolve(self._current, comment=text if was is None else f"{was}\n{text}")
+            return
+        if not self._hands:
+            raise GameError("no hand to comment on")
+        was = self._hands[-1].comment
+        self._hands[-1] = attrs.evolve(self._hands[-1], comment=text if was is None else f"{was}\n{text}")
+
     def infer_deal(self, left: Mapping[str, Sequence[str]]) -> Deal:
         """The current hand's deal from its moves and ``left`` (:mod:`domrec.deals`)."""
         if self._current is None or self._state is None:

@@ -309,6 +309,10 @@ PHRASES: tuple[str, ...] = (
     N_("the lead draw has nothing for seat %(seat)s"),
     N_("%(what)s names seat %(seat)s, who is not among the players (%(seats)s)"),
     N_("%(seat)s was dealt %(n)s tiles; each player gets %(n2)s"),
+    N_("%(tile)s is dealt twice (%(seat)s has it too); the set has one of each tile"),
+    N_("%(tile)s is dealt twice (%(seat)s's pile has it too); the set has one of each tile"),
+    N_("%(tile)s is dealt twice (the boneyard has it too); the set has one of each tile"),
+    N_("%(tile)s is dealt twice (the row has it too); the set has one of each tile"),
     N_("%(tile)s is dealt twice (also at %(where)s); the set has one of each tile"),
     N_("%(seat)s is not a seat at this table (seats: %(seats)s)"),
     N_("%(seat)s is not a seat at this table"),
@@ -563,7 +567,8 @@ PHRASES: tuple[str, ...] = (
     N_("%(tile)s does not block road %(road)s: %(n)s + the exposed %(n2)s = %(n3)s, not the play total "
        "%(n4)s (option block_match: sum)"),
     N_('a Domino Roads hand ends only when a player plays the last tile of their stock ("out"), never "blocked"'),
-    N_("the three-player game deals each player a pile of %(n)s beside the stock of %(n2)s (deal.piles)"),
+    N_("the three-player game deals each player a pile of %(n)s beside the stock of %(n2)s: give each player's "
+       "pile too"),
     N_("%(side)s cannot score %(n)s in a hand: going out, roads and stock credits are never negative"),
     N_("%(side)s scores 0, but in the four-player game each side is credited with the pips left in its "
        "opponents' stocks, and whoever of %(side2)s did not go out still holds a tile"),

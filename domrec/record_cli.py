@@ -257,6 +257,8 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     out = Path(output)
     if out.suffix not in (".dgn", ".json"):
         raise RecorderError(f"{output}: the recorder saves .dgn or .json files")
+    if out.is_dir():
+        raise RecorderError(f"{output} is a folder: name the file to save the game in (-o {out / ('game' + out.suffix)})")
     if out.exists() or out.is_symlink():
         raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
     options = games.parse_options(option) or None
@@ -271,8 +273,10 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     seats_names = _players(target, player, players, options, variant, header, interactive)
     game = new_game(target, seats_names, variant, options, event)
     rec = Recorder(game, out, "json" if out.suffix == ".json" else "dgn", interactive, say, refuse)
-    if not rec._save():
-        raise RecorderError(f"cannot write {output}")
+    try:  # (the first save: nothing typed yet to take back, so said as the file's problem alone)
+        rec.write()
+    except InputError as e:
+        raise RecorderError(e.message) from None
     return rec
 
 

@@ -414,6 +414,24 @@ class Recorder:
         except notation.NotationError as e:
             self._refuse(e.message)
             return
+        if kind != "hand" and "comment" in parsed:
+            # A comment on a deal, left or end line is the hand's, as DGN reads it: kept once the
+            # line is taken (a deal's with the hand it starts), and not at all if it is refused.
+            note = parsed.pop("comment")
+            if kind in _PARTS:
+                self._part_line(kind, parsed, note)
+                return
+            before = self.refused
+            self._part_line(kind, parsed, None)
+            if self.refused == before and (g.in_hand or g.hand_number):
+                g.comment_hand(note)
+                self._save()
+            return
+        self._part_line(kind, parsed, None)
+
+    def _part_line(self, kind: str, parsed: dict, note: str | None) -> None:
+        """:meth:`_part`, the line read (``note``: a deal line's comment, for its hand)."""
+        g = self.game
         if kind == "hand":
             if g.in_hand and self._left is not None:
                 self._close()
@@ -441,6 +459,8 @@ class Recorder:
                 self._parts = dict(getattr(self, "_started_parts", {}) or {})
                 g.abandon_hand()
             _merge_part(self._parts, parsed)
+            if note is not None:
+                self._comment = note if self._comment is None else f"{self._comment}\n{note}"
             self._sheet_pending = False
             if len(self._parts.get("hands", {})) == len(g.seats):
                 # The deal is complete: saved now, before the first move.  A part still to come
@@ -829,11 +849,14 @@ class Recorder:
 
     # --- saving -----------------------------------------------------------------------------
 
-    def _save(self, undone: str = "the move was taken back: free some room and type it again") -> bool:
-        if self.path is None:
-            return True
-        try:
+    def write(self) -> None:
+        """Save the game as it stands; raises :class:`InputError` where the file cannot be written."""
+        if self.path is not None:
             write_text(str(self.path), text_of([self.game.record()], self.form), force=True)
+
+    def _save(self, undone: str = "the move was taken back: free some room and type it again") -> bool:
+        try:
+            self.write()
         except InputError as e:
             self.unsaved = True
             self._refuse(f"not saved ({e.message}); {undone}")

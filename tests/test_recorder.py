@@ -303,6 +303,22 @@ def test_an_existing_output_is_not_replaced(fast_dir):
     assert out.read_text() == "keep me\n"
 
 
+def test_an_output_that_cannot_be_made_is_said_in_one_line_of_its_own(fast_dir):
+    """A folder that does not exist, or a folder given as the file: one line saying so, exit 2,
+    nothing made; never the advice for a full disk after a move ("the move was taken back: free
+    some room"), where no move was typed."""
+    run = pipe("competitive", fast_dir / "nodir" / "x.dgn", "")
+    assert run.code == 2 and run.out == "", run
+    assert run.err_lines == [f"error: cannot write {fast_dir / 'nodir' / 'x.dgn'}: folder "
+                             f"{fast_dir / 'nodir'} does not exist"], run
+    folder = fast_dir / "d.dgn"
+    folder.mkdir()
+    run = pipe("competitive", folder, "")
+    assert run.code == 2 and run.out == "" and len(run.err_lines) == 1, run
+    assert "is a folder: name the file to save the game in" in run.err, run
+    assert list(folder.iterdir()) == [] and not (fast_dir / "nodir").exists()
+
+
 # --- 2. refusals, rule by rule ----------------------------------------------------------------
 
 
@@ -1566,3 +1582,35 @@ def test_undo_of_a_hands_first_move_then_undo_again_goes_back_into_the_hand_befo
     assert r.game.hand_number == 1 and r.game.in_hand, said[-2:]
     assert len(r.game.moves) == len(record.hands[0].moves) - 1
     assert not refused, refused
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("form", ["deal", "left", "sheet"])
+def test_a_comment_on_a_deal_left_or_end_line_is_kept_as_the_reader_keeps_it(config, form, fast_dir):
+    """A comment written on a deal, ``left`` or ``end`` line is its hand's (DGN): ``record`` from a
+    pipe keeps it there, as ``validate`` and ``convert`` read the same text.  It used to drop it
+    without a word (a score sheet's ``end out EW 20 {sheet from Bo}`` saved as ``end out EW 20``)."""
+    record = bare(simulated(config, 5))
+    if form == "sheet":
+        text = notation.dumps_typed(record, keep_deal=False, seats=True, ends=True, scores=True)
+        body = [line for line in text.splitlines() if line.startswith(("hand ", "end"))]
+        text = "\n".join([*(line for line in text.splitlines() if line.startswith("[")), "", *body]) + "\n"
+    else:
+        text = notation.dumps_typed(record, keep_deal=form == "deal", seats=True, ends=True)
+    marked, n = [], 0
+    for line in text.splitlines():
+        if line.split(" ", 1)[0] in ("deal", "pile", "row", "boneyard", "left", "end"):
+            n += 1
+            line += f" {{note {n}, é}}"
+        marked.append(line)
+    assert n, text
+    text = "\n".join(marked) + "\n"
+    expected = notation.loads(text)
+    wanted = [h.comment for h in expected.hands]
+    assert any(wanted), text
+    out = fast_dir / "commented.dgn"
+    run = pipe(record.game, out, text, cli_players(record))
+    assert run.code == 0, run
+    got = read_record(out)
+    assert [h.comment for h in got.hands] == wanted[:len(got.hands)], run
+    assert len(got.hands) == len(expected.hands), run

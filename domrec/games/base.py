@@ -405,9 +405,22 @@ def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]], rule: str 
     for where, tiles, texts in groups:
         for i, t in enumerate(tiles):
             if t in seen:
-                raise DealError(f"{texts[i]} is dealt twice (also at {seen[t]}); the set has one of each tile",
+                raise DealError(f"{texts[i]} is dealt twice ({_holder(seen[t])}); the set has one of each tile",
                                 rule, f"{where}/{i}")
-            seen[t] = f"{where}/{i}"
+            seen[t] = where
+
+
+def _holder(where: str) -> str:
+    """Who else was dealt a tile, in a player's words (``where``: the group's place in the
+    record, ``/deal/hands/N``): "N has it too", "the boneyard has it too"."""
+    steps = [s.replace("~1", "/").replace("~0", "~") for s in where.split("/")]
+    if len(steps) == 4 and steps[2] == "hands":
+        return f"{steps[3]} has it too"
+    if len(steps) == 4 and steps[2] == "piles":
+        return f"{steps[3]}'s pile has it too"
+    if len(steps) == 3 and steps[2] in ("boneyard", "row"):
+        return f"the {steps[2]} has it too"
+    return f"also at {where}"
 
 
 def pass_round(first: str, count: int, after: Callable[[str], str]) -> list[Move]:

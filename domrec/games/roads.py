@@ -1284,8 +1284,8 @@ class RoadsMatch:
         if deal.piles is not None:
             self._check_pile_seats(deal)
         elif not self.four:
-            raise DealError("the three-player game deals each player a pile of 4 beside the stock of 9 "
-                            "(deal.piles)", R_THREE, "/deal")
+            raise DealError("the three-player game deals each player a pile of 4 beside the stock of 9: "
+                            "give each player's pile too", R_THREE, "/deal")
         fast = self._quick_deal(deal)
         if fast is not None:
             return fast

@@ -35,7 +35,7 @@ def parse_hand_line(game: str, seats: Sequence[str], line: str) -> dict[str, Any
     """One hand line as typed (``hand 3 lead W``, ``deal N …``, ``row …``, ``left W …; S …``,
     ``end out NS 23``) as data: ``number``/``leader``/``comment`` for a hand line, the deal
     part (``hands``, ``row``, ``boneyard``, ``piles``, ``lead_draw``, ``redeals``), ``left``,
-    or ``end``/``scores``."""
+    or ``end``/``scores``; any other line's comment too (``comment``: the hand's, as DGN reads it)."""
     r = _piece_reader(game, seats, line)
     with _numbers_read(r.src):
         return _hand_line_data(r, line)
@@ -62,10 +62,14 @@ def _hand_line_data(r: _Reader, line: str) -> dict[str, Any]:
     hand = _HandText(number=1, pos=0)
     r._part_line(hand, kind, head, args)
     if kind == "left":
-        return {"left": hand.left or {}}
-    if kind == "end":
-        return dict(hand.end or {})
-    return dict(hand.deal)
+        out = {"left": hand.left or {}}
+    elif kind == "end":
+        out = dict(hand.end or {})
+    else:
+        out = dict(hand.deal)
+    if hand.comment is not None:  # (a comment on a deal, left or end line is the hand's)
+        out["comment"] = hand.comment
+    return out
 
 
 def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
