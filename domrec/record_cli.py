@@ -80,11 +80,19 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         refusals: list[str] = []
         rec.refuse_out = refusals.append
         start, fed = rec.game.record(), []
+        # Hand lines (and deal parts) that announced a hand which had not started when a later
+        # line was refused: they are not in the file, and the scorer is told to type them again.
+        announced: list[int] = []
+        was = start
         try:
             for line in _lines(first, stdin):
                 number += 1
                 before = rec.game.record()
+                if before != was:
+                    announced, was = [], before
                 rec.feed_line(line)
+                if not rec.refused and line.split(" ", 1)[0].lower() in _ANNOUNCING:
+                    announced.append(number)
                 fed.append(line)
                 if (rec.refused and not rec.unsaved and said_in_text(line, rec.game.seats)
                         and _read_whole(rec, start, fed, stdin, number, refusals)):
@@ -93,8 +101,13 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                     for said in refusals:
                         _err(f"line {number}: {said}")
                     rec.restore(before)
+                    gap = "" if not announced else (
+                        f" (but not line {announced[0]}, which announced a hand that had not started: type it "
+                        f"again)" if len(announced) == 1 else
+                        f" (but not lines {', '.join(map(str, announced))}, which announced a hand that had not "
+                        f"started: type them again)")
                     _err(f"the recording stops at line {number}: nothing from it on was recorded; "
-                         f"{rec.path} holds the game up to line {number - 1}")
+                         f"{rec.path} holds the game up to line {number - 1}{gap}")
                     _out(rec.game.report(str(rec.path)).summary())
                     return EXIT_INVALID
         except _Unreadable as e:  # what came before it is recorded and saved
@@ -278,6 +291,10 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     except InputError as e:
         raise RecorderError(e.message) from None
     return rec
+
+
+#: The first words of the lines that prepare a hand (it may wait for more before it starts).
+_ANNOUNCING = frozenset({"hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal"})
 
 
 def _players(game: str, given: list[str], count: int | None, options: dict | None, variant: str | None,

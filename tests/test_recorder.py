@@ -572,6 +572,22 @@ def test_a_refused_token_is_skipped_and_the_file_stays_valid(case, fast_dir):
     assert unstructure(assert_valid_on_disk(path)) == unstructure(expected)
 
 
+def test_a_hand_line_whose_hand_had_not_started_is_said_not_to_be_in_the_file(fast_dir):
+    """A Castle Rock hand waits for its row: its hand line starts nothing.  When the next line is
+    refused, the file does not hold the hand line, and the message says so (it used to say the
+    file held the game "up to line 1", the hand line, which the file did not have)."""
+    record = simulated(("castle-rock", 3, None, None), 2)
+    out = fast_dir / "cr.dgn"
+    out.write_text(notation.dumps(attrs.evolve(record, hands=record.hands[:1], result=None)), encoding="utf-8")
+    kept = out.read_bytes()
+    run = pipe(str(out), None, "hand 2\n5-5\n")
+    assert run.code == 1, run
+    assert run.err_lines[-1] == (f"the recording stops at line 2: nothing from it on was recorded; {out} holds the "
+                                 f"game up to line 1 (but not line 1, which announced a hand that had not "
+                                 f"started: type it again)"), run
+    assert out.read_bytes() == kept
+
+
 @pytest.mark.parametrize("case", REFUSALS, ids=REFUSAL_IDS)
 def test_from_a_pipe_a_refused_line_stops_the_recording_and_exits_1(case, fast_dir):
     """Nothing after the refused line is applied: the file is exactly the lines before it,
