@@ -143,3 +143,46 @@ def test_a_boards_score_typed_at_a_scores_only_table(tmp_path: Path, browser, la
     assert (entered["ns_points"], entered["ew_points"], entered["ended"], bool(entered["verified"])) == \
         (36, 0, "blocked", False)
     store.close()
+
+
+def test_the_director_corrects_two_boards_in_turn_each_its_own(tmp_path: Path, browser) -> None:
+    """On the director's page, board 2 of a table is picked and corrected, then corrected again:
+    after the first save the board list stays on board 2, its boxes hold board 2's new score, and
+    the second save corrects board 2 again.  (The list jumped back to board 1 after a save, its
+    score in the boxes, and the second save silently replaced board 1.)"""
+    path = tmp_path / "dup.db"
+    new_event(path, 6, "mitchell")
+    run("boards", path, "--boards", 6, "--seed", 38)
+    run("pair", path)
+    run("result", path, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=30,EW=0")
+    run("result", path, "-r", 1, "-t", 1, "-b", 2, "--score", "NS=0,EW=12")
+    served = _served(path)
+    try:
+        page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+        page.goto(served.links["director"])
+        page.locator("#tables tbody tr").first.locator("button").click(timeout=WAIT_MS)
+        page.wait_for_selector("#result-board", state="visible", timeout=WAIT_MS)
+        assert page.input_value("#result-board") == "1" and page.input_value("#dir-score-NS") == "30"
+        page.select_option("#result-board", "2")
+        assert page.input_value("#dir-score-EW") == "12"
+        for ew, reason in (("14", "recount"), ("16", "recount again")):
+            page.fill("#dir-score-NS", "0")
+            page.fill("#dir-score-EW", ew)
+            page.fill("#result-reason", reason)
+            page.evaluate("() => { const m = document.getElementById('detail-message'); m.textContent = ''; "
+                          "m.className = ''; }")
+            page.click("#result-form button[type=submit]", timeout=WAIT_MS)
+            page.wait_for_selector("#detail-message.good", timeout=WAIT_MS)
+            assert "board 2" in page.inner_text("#detail-message")
+            assert page.input_value("#result-board") == "2"  # the board just corrected, still picked
+            assert page.input_value("#dir-score-EW") == ew
+        _shot(page, "duplicate-director-board-2")
+        page.close()
+    finally:
+        served.close()
+    store = open_event(path)
+    table = store.tables(1)[0]
+    got = {b: (duplicate.entered(store, table.id, b)["ns_points"], duplicate.entered(store, table.id, b)["ew_points"])
+           for b in (1, 2)}
+    store.close()
+    assert got == {1: (30, 0), 2: (0, 16)}

@@ -131,3 +131,28 @@ def test_the_director_corrects_a_confirmed_boards_score(sheet):
     assert 'id="results-later"' in client.get("/boards/1").text and "<td>20</td>" not in client.get("/boards/1").text
     doc = json.loads(run("standings", event, "--json"))
     assert client.get("/api/v1/standings").json()["pairs"] == doc["pairs"]
+
+
+def test_a_directors_correction_keeps_how_the_hand_ended_and_is_checked_against_it(sheet):
+    """The director's correction of a board typed as blocked keeps "blocked" (it used to store
+    no end at all, and so let through a score no block can give: a block scores an even number);
+    the page may say how the hand ended instead, and the score is checked against that."""
+    event, client, url, token, state, director = sheet
+    for text in ("hand 1\nend blocked NS 0 EW 20", "hand 1\nend out NS 0 EW 12"):
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": text})
+        state = _confirm(client, url, token, r.json())
+    r = client.post(f"{url}/result", headers=_auth(director),
+                    json={"scores": {"NS": 0, "EW": 21}, "board": 1, "reason": "recount"})
+    assert r.status_code == 422 and "board 1:" in r.json()["error"] and "\n" not in r.json()["error"], r.text
+    r = client.post(f"{url}/result", headers=_auth(director),
+                    json={"scores": {"NS": 0, "EW": 22}, "board": 1, "reason": "recount"})
+    assert r.status_code == 200, r.text
+    r = client.post(f"{url}/result", headers=_auth(director),
+                    json={"scores": {"NS": 0, "EW": 21}, "board": 1, "reason": "it went out", "ended": "out"})
+    assert r.status_code == 200, r.text
+    r = client.post(f"{url}/result", headers=_auth(director),
+                    json={"scores": {"NS": 0, "EW": 21}, "board": 1, "reason": "x", "ended": "sideways"})
+    assert r.status_code == 422 and '"ended"' in r.json()["error"]
+    with sqlite3.connect(event) as db:
+        ended = dict(db.execute("SELECT board, ended FROM board_results").fetchall())
+    assert ended == {1: "out", 2: "out"}

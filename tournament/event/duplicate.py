@@ -292,6 +292,9 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
             raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result yet: there is "
                                 f"nothing to correct")
         ordered, _ = res._manual_scores(table, scores, None, store.settings)
+        if ended is None:  # (how the hand ended, as the table said it, stays unless the director says otherwise)
+            ended = old["ended"]
+        check_hand_score(store, table, board_no, ordered, ended)
         entry = _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, True, by,
                      trail=False)
         if entry.status == UNCHANGED:  # the same typed score again: nothing corrected, nothing in the trail
@@ -300,6 +303,27 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
                      {"table": table_no, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
                       "now": {"NS": entry.ns, "EW": entry.ew}}, by, reason)
         return entry
+
+
+def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dict[str, int],
+                     ended: str | None) -> None:
+    """A board's typed score checked as a hand's score on a score sheet is, where how the hand
+    ended is known: the game's engine says whether a hand ended so can give those points (a
+    Competitive block always scores an even number).  The table's phone checks its typed
+    scores so; the director's correction must not let through what the table could not type."""
+    if ended is None:
+        return
+    from domrec.errors import DomrecError
+    from domrec.game import Game
+
+    settings = store.settings
+    try:
+        game = Game(settings.game, [(s.seat, s.seat) for s in table.seats], variant=settings.variant,
+                    options=settings.resolved_options())
+        game.add_score_sheet_hand(scores, ended)
+    except DomrecError as e:
+        said = e.problem.message if hasattr(e, "problem") else str(e)
+        raise ResultRefused(f"board {board_no}: {said}; nothing was stored") from None
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,

@@ -1228,10 +1228,11 @@ class Venue:
                     "idle_after": self.idle_minutes, "matches": matches}
 
     def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None,
-                        board: Any = None) -> dict:
+                        board: Any = None, ended: Any = None) -> dict:
         """A result entered or corrected from the director's page: a score by hand (unverified), with
         a reason when it replaces one (into the audit trail, as ``tournament amend``).  At a
-        duplicate table, ``board``: that board's result corrected (:func:`duplicate.correct_score`)."""
+        duplicate table, ``board``: that board's result corrected (:func:`duplicate.correct_score`),
+        ``ended``: how its hand ended (left out: as the table said)."""
         if not isinstance(scores, dict) or not scores or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in scores.items()):
             raise Unprocessable('"scores" must be an object of whole numbers, one per side: {"NS": 120, "EW": 80}')
@@ -1241,8 +1242,10 @@ class Venue:
             raise Unprocessable('"winner" must be a side or seat')
         if board is not None and (isinstance(board, bool) or not isinstance(board, int)):
             raise Unprocessable('"board" must be the number of the board to correct')
+        if ended is not None and ended not in ("out", "blocked"):
+            raise Unprocessable('"ended" must be "out" or "blocked"')
         if self.store.settings.duplicate and board is not None:  # a confirmed board's score corrected
-            return self._correct_board(round_no, table_no, board, scores, reason)
+            return self._correct_board(round_no, table_no, board, scores, reason, ended)
         if self._plays_boards:  # a table's result there is its boards', each its own
             raise Unprocessable(results.BOARD_BY_BOARD)
         with self.lock:
@@ -1266,7 +1269,8 @@ class Venue:
             state = self._state(table, self._current(table), [entry.summary()])
             return state
 
-    def _correct_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any) -> dict:
+    def _correct_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
+                       ended: str | None = None) -> dict:
         """The director's typed correction of a board's result at a duplicate table, with its reason."""
         if not isinstance(reason, str) or not reason.strip():
             raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
@@ -1274,7 +1278,7 @@ class Venue:
             table = self.table(round_no, table_no)
             try:
                 entry = duplicate.correct_score(self.store, round_no, table_no, board, scores, reason,
-                                                "the director's page")
+                                                "the director's page", ended)
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
             with self.store.write():

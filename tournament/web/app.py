@@ -1556,7 +1556,7 @@ class VenueServer(HallSite):
             round_no, table_no, _ = await self._authorized(request, director=True)
             body = await _json_body(request)
             return await self.run(self.venue.director_result, round_no, table_no, body.get("scores"),
-                                  body.get("reason"), body.get("winner"), body.get("board"))
+                                  body.get("reason"), body.get("winner"), body.get("board"), body.get("ended"))
         return await self._answer(request, work)
 
     async def api_clear_result(self, request: Request) -> Response:

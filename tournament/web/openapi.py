@@ -251,7 +251,12 @@ OPENAPI: dict[str, Any] = {
             **_write("The director enters or corrects a table's result (director's key)",
                      {"type": "object", "required": ["scores"],
                       "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}},
-                                     "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]}}})},
+                                     "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]},
+                                     "board": {"type": ["integer", "null"],
+                                               "description": "a duplicate table: the board whose result is corrected"},
+                                     "ended": {"enum": ["out", "blocked", None],
+                                               "description": "a board's hand: how it ended (left out: as the "
+                                                              "table said); the score is checked against it"}}})},
         "/api/v1/tables/{round}/{table}/result/clear": {
             "parameters": _TABLE_PARAMS,
             **_write("The director takes a table's result back, with the reason (director's key; the old result "

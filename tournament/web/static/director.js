@@ -291,7 +291,11 @@
   async function openTable(round, table) {
     const data = await call("GET", `/api/v1/tables/${round}/${table}`);
     if (!data) return;
-    if (!open || open.round !== round || open.table !== table) hideKey();
+    const same = open && open.round === round && open.table === table;
+    // The same table opened again (after a save): the board the director picked stays picked, its
+    // score shown, so that a second save goes to the board the director sees, never the first.
+    const picked = same && !$("result-board-row").hidden ? Number($("result-board").value) : null;
+    if (!same) hideKey();
     open = { round, table };
     tell("");
     showTable(data);
@@ -305,7 +309,9 @@
         for (const s of data.sides) $("dir-score-" + s).value = row[s] ?? "";
       };
     }
-    const first = rows.find((r) => data.boards && r.board === data.boards[0]);
+    const board = data.boards && data.boards.includes(picked) ? picked : data.boards ? data.boards[0] : null;
+    if (data.boards) $("result-board").value = String(board);
+    const first = rows.find((r) => data.boards && r.board === board);
     const scores = data.boards ? (first || {}) : data.result ? data.result.scores : data.game.totals;
     $("result-scores").replaceChildren(...data.sides.map((s) => el("label", {}, s + " ",
       el("input", { type: "number", inputmode: "numeric", id: "dir-score-" + s, value: scores[s] ?? "",
