@@ -548,6 +548,26 @@ def test_the_director_opens_a_tables_game_as_a_replay_page(venue):
     assert client.get(f"/d/{director}/replay/1/99").status_code == 404
 
 
+def test_a_result_with_no_game_behind_it_has_no_replay(venue):
+    """A forfeit, or a score typed by hand, has no game to show: the director's replay says so in
+    one line (404), as the hall's /games does, never an empty game "0 hands, game not finished"."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    path, server, client, links = venue
+    director = _key(links["director"])
+    assert CliRunner().invoke(app, ["result", str(path), "--table", "1", "--forfeit", "EW"]).exit_code == 0
+    r = client.get(f"/d/{director}/replay/1/1")
+    assert r.status_code == 404 and "round 1 table 1 has no game to show: its result is a forfeit" in r.text, r.text
+    assert "0 hands" not in r.text
+    r = client.post("/api/v1/tables/1/2/result", headers=_auth(director), json={"scores": {"NS": 100, "EW": 60}})
+    assert r.status_code == 200, r.text
+    r = client.get(f"/d/{director}/replay/1/2")
+    assert r.status_code == 404 and "its result is a score typed by hand" in r.text
+    assert client.get(f"/d/{director}/replay/1/2?board=1").status_code == 404  # (no boards in this event)
+
+
 def test_the_command_line_works_on_the_file_while_the_server_runs(venue):
     """A result entered at the command line (another connection) is seen by the server at once: the
     table is confirmed, and its page refuses further moves."""

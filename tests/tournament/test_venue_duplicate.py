@@ -225,3 +225,29 @@ def test_a_deal_that_is_not_the_boards_is_refused(venue) -> None:
     r = client.post(f"{url}/dgn", headers=_auth(token),
                     json={"rev": state["rev"], "text": "\n".join([f"hand 1 lead {board.leader}", *lines])})
     assert r.status_code == 200 and r.json()["game"]["deal_known"]
+
+
+def test_the_directors_replay_of_a_duplicate_table_shows_its_boards(venue) -> None:
+    """The director's replay of a duplicate table shows a board played move by move (the last one,
+    or ``?board=N``), not the table's empty game between boards ("0 hands");
+    a board not played yet, a board the table does not play and a typed score say so in one line."""
+    event, server, client = venue
+    links = server.call(server.venue.links, "http://testserver")
+    director = links["director"].rsplit("/", 1)[1]
+    link = links["tables"][0]
+    url, token = f"/api/v1/tables/1/{link['table']}", link["token"]
+    replay = f"/d/{director}/replay/1/{link['table']}"
+    page = client.get(replay)
+    assert page.status_code == 404 and "no board played move by move yet" in page.text, page.text
+    state = _play_board(client, url, token, client.get(url, headers=_auth(token)).json(), random.Random(5))
+    first = _seated(server, 1)[0]["boards"]
+    page = client.get(replay)
+    assert page.status_code == 200 and "1 hand" in page.text, page.text
+    assert f"<dt>board</dt><dd>{first[0]}</dd>" in page.text  # (the page names the board it shows)
+    assert client.get(f"{replay}?board={first[0]}").status_code == 200
+    later = client.get(f"{replay}?board={first[1]}")
+    assert later.status_code == 404 and "is not played yet" in later.text
+    other = client.get(f"{replay}?board=99")
+    assert other.status_code == 404 and "not board 99" in other.text
+    assert client.get(f"{replay}?board=x").status_code == 422
+    assert state["board"] == first[1]

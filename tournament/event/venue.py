@@ -54,6 +54,7 @@ from tournament.pairing import boards as bd
 from tournament.pairing import seeding as seed_rules
 from tournament.store import fields
 from tournament.store import venue as venue_sql
+from tournament.store import boards as board_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
 from tournament.values import SCORES_ONLY_NOTE, Player, SeatAssignment, Table
@@ -1395,19 +1396,59 @@ class Venue:
             return {"round": self.store.last_round(), "said": [f"round {self.store.last_round()} is paired"],
                     "tables": len(self.store.tables(self.store.last_round()))}
 
-    def replay_html(self, round_no: int, table_no: int, lang: str = "en") -> str:
-        """The table's game so far (or its stored result's record) as domrec's replay page."""
+    def replay_html(self, round_no: int, table_no: int, lang: str = "en", board: int | None = None) -> str:
+        """The table's game so far (or its stored result's record) as domrec's replay page.  A
+        duplicate table's games are its boards': ``board`` (else the board in play, or else the
+        last one played move by move).  A result with no game behind it (a forfeit, a score typed
+        by hand) is refused as having no game to show, never drawn as an empty game "not finished"."""
         from domrec import replay_page
+        from domrec.reader import loads
 
         with self.lock:
             table = self.table(round_no, table_no)
+            where = f"round {table.round} table {table.number}"
+            live = self._current(table).session.record()
+            if self._plays_boards:
+                record, board = self._board_replay(table, live, board, where)
+                # (the page names the board it shows, among its event's lines)
+                named = {"round": table.round, "table": table.number, **(record.event or {}), "board": board}
+                return replay_page.page(attrs.evolve(record, event=named), f"{where} board {board}", lang=lang)
+            if board is not None:
+                raise NotFound(f"{where} plays no boards: its replay is its game's")
             result = self.store.result_for(table.id)
             text = self.store.record_text(result.id) if result is not None and result.kind == "record" else None
             if text is not None:
-                from domrec.reader import loads
-
                 record = loads(text)
+            elif result is not None and not live.hands:
+                what = "a forfeit" if result.kind == "forfeit" else "a score typed by hand"
+                raise NotFound(f"{where} has no game to show: its result is {what}")
             else:
-                record = self._current(table).session.record()
-            return replay_page.page(record, f"round {table.round} table {table.number}", lang=lang)
+                record = live
+            return replay_page.page(record, where, lang=lang)
+
+    def _board_replay(self, table: Table, live: Any, board: int | None, where: str) -> tuple[Any, int]:
+        """The record a duplicate table's replay shows, and its board (see :meth:`replay_html`)."""
+        from domrec.reader import loads
+
+        boards = self._boards_of(table)
+        if board is not None and board not in boards:
+            shown = ", ".join(map(str, boards)) or "none"
+            raise NotFound(f"{where} plays boards {shown}, not board {board}")
+        texts = {b: board_sql.record_text(self.store, table.id, b) for b in boards}
+        in_play = next((b for b in boards if duplicate.entered(self.store, table.id, b) is None), None)
+        if board is None:
+            if live.hands and in_play is not None:
+                board = in_play
+            else:
+                board = next((b for b in reversed(boards) if texts[b] is not None), None)
+                if board is None:
+                    raise NotFound(f"{where} has no board played move by move yet: a typed score has no game "
+                                   f"to show")
+        if texts[board] is not None:
+            return loads(texts[board]), board
+        if board == in_play and live.hands:
+            return live, board
+        said = "is not played yet" if duplicate.entered(self.store, table.id, board) is None else \
+            "has a typed score: there is no game to show"
+        raise NotFound(f"{where} board {board} {said}")
 

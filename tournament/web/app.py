@@ -1719,7 +1719,11 @@ class VenueServer(HallSite):
         try:
             await self.run(self.venue.authorize_director, token)
             round_no, table_no = self._where(request)
-            html = await self.run(self.venue.replay_html, round_no, table_no, self._language(request)[0])
+            asked = request.query_params.get("board") if request.scope.get("query_string") else None
+            if asked is not None and not (asked.isascii() and asked.isdigit() and 0 < len(asked) < 6):
+                raise Unprocessable("?board= takes the number of a board the table plays")
+            html = await self.run(self.venue.replay_html, round_no, table_no, self._language(request)[0],
+                                  None if asked is None else int(asked))
         except _Refusal as e:
             return await self._refused_page(request, e, e.status)
         except (VenueError, TournamentError, DomrecError) as e:  # DomrecError: a game too long for a page

@@ -208,6 +208,8 @@
         (fixing.line === null || got.hands[fixing.hand - 1][fixing.line - 1] === fixing.text)) fixing.rev = data.rev;
     else fixing = null;
     hands = { key, lines: got.hands };
+    // (no hand to list, e.g. a duplicate table between boards, a forfeit: no heading over nothing)
+    $("detail-moves-title").hidden = !got.hands.length;
     box.dataset.table = data.round + "/" + data.table;
     $("detail").append(fixForm);  // kept out of the hands while they are drawn again
     fixForm.hidden = !fixing;
