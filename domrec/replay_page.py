@@ -311,12 +311,18 @@ def _hand_view(record: Record, number: int, replayed: HandDrawn | None, problems
                     replayed.data if replayed and shown else None)
 
 
-def _event_lines(record: Record) -> list[tuple[str, str]]:
+#: The event's fields the format names (docs/format.md), shown in the page's language; any
+#: other field is shown by its own name, as the record writes it.
+EVENT_FIELDS = {"name": N_("name"), "round": N_("round"), "table": N_("table"), "board": N_("board"),
+                "date": N_("date"), "site": N_("site"), "comment": N_("comment")}
+
+
+def _event_lines(record: Record, gettext: Any = str) -> list[tuple[str, str]]:
     """The event's fields as (name, value) text, in the record's order."""
     out = []
     for key, value in (record.event or {}).items():
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        out.append((str(key), text))
+        out.append((gettext(EVENT_FIELDS[key]) if key in EVENT_FIELDS else str(key), text))
     return out
 
 
@@ -564,7 +570,7 @@ def render(record: Record, hands: list[HandDrawn], report: Report, identity: str
         script=_script(record.game), data=_json(data),
         mark=Markup(REPLAY_MARK), identity=_identity(identity, lang) if identity else None, title=title,
         event_name=event_name if isinstance(event_name, str) else None,
-        game=record.game, players=record.players, sides=sides, event=_event_lines(record),
+        game=record.game, players=record.players, sides=sides, event=_event_lines(record, translations(lang).gettext),
         rules=_rules_line(record, translations(lang).gettext), verdict=_said(_verdict(report), lang),
         status=report.status,
         note=report.note, game_problems=by_hand.get(None, ([], []))[0],

@@ -463,3 +463,14 @@ def test_explain_html_and_svg_together_is_a_usage_error(tmp_path):
     r = run("explain", VALID / "competitive" / "domino.json", "--html", tmp_path / "a.html", "--svg",
             tmp_path / "a.svg")
     assert r.exit_code == 2 and list(tmp_path.iterdir()) == []
+
+
+def test_the_events_fields_the_format_names_are_shown_in_the_pages_language():
+    """A Spanish page says nombre, ronda, mesa (it said name, round, table amid Spanish); a field
+    of the record's own is shown by its own name, as written."""
+    doc = json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text())
+    doc["event"] = {"name": "Club", "round": 2, "table": "3", "board": 7, "Mesa VIP": "sí"}
+    record = reader.load_dict(doc)
+    fields = lambda lang: re.findall(r"<dt>(.*?)</dt>", replay_page.page(record, "x", lang=lang))
+    assert fields("es") == ["nombre", "ronda", "mesa", "tablero", "Mesa VIP"]
+    assert fields("en") == ["name", "round", "table", "board", "Mesa VIP"]

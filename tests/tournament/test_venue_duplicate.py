@@ -251,3 +251,6 @@ def test_the_directors_replay_of_a_duplicate_table_shows_its_boards(venue) -> No
     assert other.status_code == 404 and "not board 99" in other.text
     assert client.get(f"{replay}?board=x").status_code == 422
     assert state["board"] == first[1]
+    # (a duplicate event's rounds are its movement's, not a Swiss event's)
+    assert client.get("/api/v1/rounds/1").json()["label"] == "round 1"
+    assert [r["label"] for r in client.get("/api/v1/event").json()["rounds"]] == ["round 1"]

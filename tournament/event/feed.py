@@ -64,7 +64,8 @@ def event(store: EventStore) -> dict[str, Any]:
     for r in store.rounds():
         in_round = [t for t in tables if t.round == r.number]
         rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1),
-                       "label": _round_label(s.format, by_id.get(round_stage.get(r.number, 1)), r.number),
+                       "label": _round_label(s.format, by_id.get(round_stage.get(r.number, 1)), r.number,
+                                             s.duplicate),
                        "tables": len(in_round), "results": sum(1 for t in in_round if t.id in results)})
     stage_docs = [_stage_doc(store, x) for x in later]
     return {"feed_version": FEED_VERSION, "uuid": store.uuid, "name": s.name, "game": s.game, "variant": s.variant,
@@ -83,8 +84,8 @@ def _stage_doc(store: EventStore, stage: stages.Stage) -> dict[str, Any]:
             "final": final, "finished": progress.stage_finished(store, stage), "champion": champion}
 
 
-def _round_label(format: str, stage: stages.Stage | None, number: int) -> str:
-    return stages.main_round_label(format, number) if stage is None else stage.round_label(number - stage.offset)
+def _round_label(format: str, stage: stages.Stage | None, number: int, moved: bool = False) -> str:
+    return stages.main_round_label(format, number, moved) if stage is None else stage.round_label(number - stage.offset)
 
 
 # --- the standings -------------------------------------------------------------------------------
@@ -190,7 +191,8 @@ def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
     elif store.settings.team_duplicate:
         _add_team_boards(store, number, tables, seen.complete)
     return {"round": number, "stage": stage_id,
-            "label": _round_label(store.settings.format, seen.stages.get(stage_id), number), "tables": tables,
+            "label": _round_label(store.settings.format, seen.stages.get(stage_id), number,
+                                   store.settings.duplicate), "tables": tables,
             "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
 
 

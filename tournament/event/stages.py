@@ -97,10 +97,11 @@ class Stage:
         return f"round-robin round {stage_round}{leg}"
 
 
-def main_round_label(format: str, number: int) -> str:
+def main_round_label(format: str, number: int, moved: bool = False) -> str:
     """A round before any knockout or round robin: a Swiss round in a pairs event, a plain round
-    otherwise (rotating partners and individual tables are not paired Swiss)."""
-    return f"Swiss round {number}" if format == PAIRS else f"round {number}"
+    otherwise (rotating partners and individual tables are not paired Swiss, nor are a duplicate
+    event's pairs, ``moved`` by their movement)."""
+    return f"Swiss round {number}" if format == PAIRS and not moved else f"round {number}"
 
 
 def load(store: EventStore) -> list[Stage]:

@@ -69,6 +69,13 @@ SEED_REFUSAL = N_('"seed" is draw, rating or column:NAME (round 1 only; a rating
                 'line: tournament pair EVENT --seed ratings:FILE)')
 
 REFUSALS = (
+    N_("round %(n)s table %(n2)s has no game to show: its result is a forfeit"),
+    N_("round %(n)s table %(n2)s has no game to show: its result is a score typed by hand"),
+    N_("round %(n)s table %(n2)s plays no boards: its replay is its game's"),
+    N_("round %(n)s table %(n2)s plays boards %(list)s, not board %(n3)s"),
+    N_("round %(n)s table %(n2)s has no board played move by move yet: a typed score has no game to show"),
+    N_("round %(n)s table %(n2)s board %(n3)s is not played yet"),
+    N_("round %(n)s table %(n2)s board %(n3)s has a typed score: there is no game to show"),
     N_("round %(n)s has not been paired (the last round is %(n2)s)"),
     N_("round %(n)s has not been paired"),
     N_("round %(n)s has no table %(n2)s"),

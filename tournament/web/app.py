@@ -126,6 +126,12 @@ WEB_REFUSALS = (
     N_("the request body is not JSON (send a JSON object)"),
     N_("the request body must be a JSON object"),
     N_("the request body gives the key %(key)s twice in one object (give each key once)"),
+    N_("no such round: %(text)s"),
+    N_("no such table: %(text)s"),
+    N_("no such player: %(text)s"),
+    N_("no such team: %(text)s"),
+    N_("no such board: %(text)s"),
+    N_("no such pair: %(text)s"),
     N_("no such %(what)s: %(text)s"),
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
 )
