@@ -82,8 +82,8 @@ def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None
 def test_the_halls_duplicate_pages_after_the_session_on_a_phone_and_a_laptop(tmp_path: Path, browser) -> None:
     """A whole session played (simulated): *find your table* shows the last round, not round 1 (a
     duplicate table has no result of its own: its boards' results end its round); the standings,
-    the boards, a traveller and a pair's card fit a phone's width (their wide tables scroll in their
-    own box)."""
+    the boards, a traveller and a pair's card fit a phone's width, their tables within their box
+    (the columns a phone leaves out named under them)."""
     path = tmp_path / "sim.db"
     run("simulate", path, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
     served = _served(path)
@@ -98,6 +98,22 @@ def test_the_halls_duplicate_pages_after_the_session_on_a_phone_and_a_laptop(tmp
                 page.goto(served.base_url + url)
                 page.wait_for_selector("#main", timeout=WAIT_MS)
                 assert page.evaluate("() => document.documentElement.scrollWidth") <= view["width"], (view, url)
+                # The scores' tables fit their box too: no column cut off at a phone's edge behind a
+                # sideways scroll nobody sees (the IMPs, the matchpoints); what a phone leaves out is
+                # named under the table ("On a wider screen…").
+                wide = page.evaluate("() => [...document.querySelectorAll('#main .scroll')].filter(b => "
+                                     "b.scrollWidth > b.clientWidth + 1).map(b => b.firstElementChild.className)")
+                assert wide == [], (view, url, wide)
+                if view is PHONE and name in ("standings", "board", "pair"):
+                    assert "IMPs" in page.inner_text("#main table.std") and page.is_visible("#main .narrow"), url
+                    _shot(page, f"duplicate-{name}-{view['width']}")
+                    page.goto(served.base_url + url + "?lang=es")  # (Spanish headings are longer)
+                    page.wait_for_selector("#main", timeout=WAIT_MS)
+                    wide = page.evaluate("() => [...document.querySelectorAll('#main .scroll')].filter(b => "
+                                         "b.scrollWidth > b.clientWidth + 1).map(b => b.firstElementChild.className)")
+                    assert wide == [], (view, url, "es", wide)
+                    _shot(page, f"duplicate-{name}-{view['width']}-es")
+                    continue
                 _shot(page, f"duplicate-{name}-{view['width']}")
             page.close()
     finally:
