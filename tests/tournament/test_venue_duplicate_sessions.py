@@ -170,8 +170,8 @@ def _from_the_file(event: Path) -> list[P.TableResult]:
 
 
 #: A row of the hall's duplicate standings: rank, pair, direction, boards, matchpoints/top, %, IMPs.
-HALL_ROW = re.compile(r'<tr><td>(\d+)</td><td><a href="[^"]*">(\d+) <bdi>[^<]*</bdi></a></td><td>(\w+)</td>'
-                      r'<td>(\d+)</td><td>(\d+)/(\d+)</td><td>([\d.]+)</td><td>(-?\d+)</td></tr>')
+HALL_ROW = re.compile(r'<tr><td>(\d+)</td><td><a href="[^"]*">(\d+) <bdi>[^<]*</bdi></a></td><td class="o">(\w+)</td>'
+                      r'<td class="o">(\d+)</td><td class="o">(\d+)/(\d+)</td><td>([\d.]+)</td><td>(-?\d+)</td></tr>')
 
 
 def _check(game: Played, boards_played: int, ranking: str) -> None:
