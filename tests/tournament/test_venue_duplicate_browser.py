@@ -55,6 +55,7 @@ def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None
         held = {str(t) for t in boards[1].deal.hands[to_move]}
         assert offered and set(offered) <= held
         _shot(page, "duplicate-board")
+        assert "NS" in page.inner_text("#totals")  # (the board in play: its totals)
         taps = 0
         while not page.locator('#panel button[data-side="NS"]').count():
             if page.locator("#close-hand").count():
@@ -68,6 +69,8 @@ def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None
         _confirm_all(page, ["NS", "EW"])
         page.wait_for_selector('#board-now[data-board="2"]', timeout=WAIT_MS)
         page.wait_for_selector('#start-hand[data-board="2"]', timeout=WAIT_MS)
+        # Between boards there is no board's total to show: not "NS 0 EW 0" over the boards' scores.
+        assert page.inner_text("#totals").strip() == ""
         _shot(page, "duplicate-next-board")
     finally:
         served.close()

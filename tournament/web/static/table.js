@@ -428,6 +428,9 @@
 
   function totals(game) {
     const box = $("totals");
+    // A duplicate table's totals are its board's in play: between boards, and once the last one is
+    // confirmed, there is none to show (its boards' scores are listed in the panel), never "NS 0 EW 0".
+    if (view.boards && !game.in_hand) { box.replaceChildren(); return; }
     box.replaceChildren(...Object.entries(game.totals).map(([side, n]) => el("span", {}, side + " ", el("b", {}, n))));
   }
 
