@@ -207,3 +207,36 @@ def test_cli_player_list(tmp_path: Path) -> None:
     assert run("check", path).exit_code == 0
     history = run("history", path).stdout
     assert "renamed #2 Bo to Bob" in history and "removed Ed (#5)" in history and "back from round" in history
+
+
+def test_a_returned_player_is_not_paired_in_the_rounds_they_were_told_they_would_miss(tmp_path: Path) -> None:
+    """The reviewer's run: withdrawn from round 2, back from round 5 while round 4 was paired; round 4
+    unpaired and paired again must still leave Ana out (no free bye), the player list shows the rounds
+    away, and ``check`` names a player seated (or given a bye) in a round they were out of."""
+    from tournament.event import desk
+    from tournament.event.players import player_rows
+    from tournament.store import desk as desk_sql
+
+    store = create_event(tmp_path / "r.db", make_settings("R", "competitive", "rotating", seed=3))
+    add_players(store, "Ana Bo Cy Di Ed Fa Gus Ha Ivo Jo Kim Lu Mo".split())
+    pair_next_round(store)
+    finish_round(store)
+    withdraw(store, "Ana")
+    for _ in (2, 3):
+        pair_next_round(store)
+        finish_round(store)
+    pair_next_round(store)
+    assert roster.return_player(store, "Ana") == ("Ana", 5)
+    desk.unpair(store)
+    pair_next_round(store)
+    assert 1 not in {s.player for t in store.tables(4) for s in t.seats} | set(store.byes(4).get(4, []))
+    assert store.byes(4).get(4, []) == []  # 12 players: four full tables
+    ana = next(r for r in player_rows(store) if r["name"] == "Ana")
+    assert (ana["withdrawn_from"], ana["rounds_away"]) == (None, "2-4")
+    assert checking.run(store).ok
+    with store.write():  # as the old return left round 4 paired again: Ana given its bye
+        desk_sql.add_bye(store, 4, 1)
+    errors = [i.message for i in checking.run(store).errors]
+    assert any("Ana is paired in round 4, a round they were out of (withdrawn from round 2, back from round 5)"
+               in e for e in errors), errors
+    store.close()

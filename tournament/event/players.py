@@ -373,6 +373,12 @@ def shown_numbers(store: EventStore) -> dict[int, int]:
     return {p.id: in_movement.get(p.team, p.team) for p in store.players() if p.team}
 
 
+def rounds_away_text(away: Sequence[tuple[int, int]]) -> str:
+    """The rounds a returned player was out of, as the player list shows them: ``2-4`` (rounds 2 to
+    4; back from 5), ``3`` (one round), several withdrawals separated by commas."""
+    return ", ".join(f"{out}" if back - out == 1 else f"{out}-{back - 1}" for out, back in away)
+
+
 def player_rows(store: EventStore) -> list[dict[str, Any]]:
     """The players as a list shows them, a row a player: number, name (and pair, in a pairs
     event; and team, in a team event), the round they play from, the round they withdrew from."""
@@ -389,7 +395,9 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
     names = fields_sql.field_names(store)
     own = fields_sql.fields(store)
     rows = []
-    for p in store.players():
+    every = store.players()
+    returned = any(p.away for p in every)
+    for p in every:
         row: dict[str, Any] = {"id": p.id, "name": p.name}
         if fids:
             row["player_id"] = fids.get(p.id, "")
@@ -398,6 +406,8 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
         if squad_of:
             row["team"] = squad_of.get(p.id, "")
         row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
+        if returned:  # like the ids: a column only in an event where someone came back
+            row["rounds_away"] = rounds_away_text(p.away)
         # The CSV's other columns, after the tool's own (a column named like one of them is the tool's).
         row.update({f: own.get(p.id, {}).get(f, "") for f in names if f not in row})
         rows.append(row)
