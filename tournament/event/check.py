@@ -248,6 +248,8 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
                                      squad_store.substitutions(store) if settings.teams else (),
                                      _forfeited_seats(store, tables) if settings.teams else {},
                                      squad_store.squads(store) if settings.teams else ()))
+    # A keep-apart or a pin the seats go against (a swap or a move since the pairing): as a repeat.
+    findings.extend(Finding("error", where, message) for where, message in desk.request_findings(store))
     if settings.duplicate:  # the movement's seating, each board result, each board record again
         from tournament.event import duplicate
 
