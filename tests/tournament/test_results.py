@@ -234,3 +234,29 @@ def test_a_round_written_with_non_ascii_digits_is_not_a_round_number():
 
     assert _round_number("3") == 3 and _round_number(" 12 ") == 12 and _round_number(4) == 4
     assert _round_number("²") is None and _round_number("٣") is None and _round_number("3a") is None
+
+
+def test_a_record_naming_a_players_former_name_is_stored_with_a_note(rotating_event) -> None:
+    """A sheet printed before ``tournament rename`` names the player as they were: by id or by name,
+    the record is the table's game (the trail knows the old name), stored with a note; a name that
+    was never the player's is still refused."""
+    from tournament.event import roster
+
+    store = rotating_event
+    t1, t2 = store.tables(1)[:2]
+    with_ids = play_table(store, t1, seed=3)
+    by_name = play_table(store, t2, seed=4, ids=False)
+    renamed = [store.players_by_id([t.seats[1].player])[t.seats[1].player] for t in (t1, t2)]
+    for p in renamed:
+        roster.rename(store, p.name, p.name + " Luz")
+    entry = enter_record(store, with_ids, "t1.json")
+    assert entry.status == STORED
+    assert entry.summary().endswith(f"; note: {renamed[0].name!r} is #{renamed[0].id} {renamed[0].name} Luz's "
+                                    f"former name")
+    assert enter_record(store, by_name, "t2.json").status == STORED
+    assert all(t.id in store.results() for t in (t1, t2))
+    t3 = store.tables(1)[0]
+    doc = json.loads(play_table(store, t3, seed=3))
+    doc["players"][0]["name"] = "Somebody Else"
+    with pytest.raises(ResultRefused, match="but the record names 'Somebody Else'"):
+        enter_record(store, json.dumps(doc), replace=True)
