@@ -22,7 +22,7 @@ from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
-from tournament.names import LookAlikes, bidi_controls, did_you_mean, name_key, normalise_name
+from tournament.names import LookAlikes, bidi_controls, did_you_mean, name_key, near_key, normalise_name
 from tournament.settings import DUPLICATE, PAIRS, ROTATING
 from tournament.store import boards as boards_sql, desk as desk_sql, fields as fields_sql
 from tournament.store.event_store import EventStore
@@ -74,6 +74,22 @@ def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence
             raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered; names must be "
                           f"unique (another script's letters, full-width forms, spaces and invisible characters "
                           f"do not make a name another)")
+
+
+def near_identical(store: EventStore, names: Sequence[str]) -> list[str]:
+    """A line for each of these names (entered or renamed just now) that another player's name
+    differs from only by case once spaces are left out (``Li Na`` and ``Lina``, ``Ana`` and ``ana``):
+    two names (case is seen), but near-identical read from a list, so the director is told, and
+    may add an initial (``tournament rename``)."""
+    out = []
+    players = store.players()
+    for name in names:
+        key, near = name_key(name), near_key(name)
+        twin = next((p for p in players if near_key(p.name) == near and name_key(p.name) != key), None)
+        if twin is not None:
+            out.append(f"{name!r} is near-identical to #{twin.id} {twin.name!r} (they differ only by capitals "
+                       f"and spaces); to tell them apart, rename one (tournament rename)")
+    return out
 
 
 def _first_repeat(names: Sequence[str]) -> str | None:
