@@ -86,6 +86,7 @@ def check_standings(event: Path, played: list, by: str = "matchpoints") -> dict:
         (lambda r: (-r["imps"], -Fraction(r["matchpoints"], r["top"])))
     assert [key(r) for r in doc["pairs"]] == sorted(key(r) for r in doc["pairs"])
     assert doc["ranked_by"] == by and doc["too_few"] == []
+    assert doc["provisional"] is False and doc["missing"] == {}  # every board of every round is in
     return doc
 
 
@@ -145,6 +146,26 @@ def test_a_five_table_howell_ranked_by_imps(tmp_path: Path) -> None:
         assert changes.latest_public_seq(store) == log[-1]["seq"]
     finally:
         store.close()
+
+
+def test_standings_are_provisional_while_a_board_result_is_missing(tmp_path: Path) -> None:
+    """As every event's standings (docs/tournament.md, "Standings"): a 5-table Mitchell with one
+    board result of round 1's ten in is PROVISIONAL at the terminal, and says so in its JSON
+    (``provisional``, ``missing`` by round) and on each CSV row."""
+    event = tmp_path / "m.db"
+    new_event(event, 10, "mitchell")
+    run("boards", event, "--boards", 10, "--seed", 3)
+    seated = json.loads(run("pair", event, "--json"))
+    first = seated["rows"][0]
+    run("result", event, "--round", 1, "--table", first["table"], "--board", first["boards"][0],
+        "--score", "NS=50,EW=0")
+    out = run("standings", event)
+    assert "duplicate standings (provisional)" in out
+    assert "PROVISIONAL — results still missing (round 1: 9 board results missing)" in out
+    doc = json.loads(run("standings", event, "--json"))
+    assert doc["provisional"] is True and doc["missing"] == {"1": 9}
+    rows = run("standings", event, "--csv").splitlines()
+    assert rows[0].endswith(",provisional") and all(r.endswith(",yes") for r in rows[1:])
 
 
 def _seated_boards(store) -> list[tuple[int, int, int]]:

@@ -191,6 +191,8 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
     """The duplicate standings: ranked by the event's choice, each pair's matchpoints, percentage
     and IMPs; a board played by too few tables said so underneath."""
     doc = dup.standings(store)
+    if as_csv:  # as every event's CSV: whether the standings are provisional, on each row
+        doc = {**doc, "pairs": [{**r, "provisional": "yes" if doc["provisional"] else ""} for r in doc["pairs"]]}
     if _printed_for_programs(doc, "pairs", as_csv, as_json):
         return
     shown = [{"rank": r["rank"], "pair": f"{r['pair']} {r['name']}", "dir": r["direction"], "boards": r["boards"],
@@ -200,8 +202,11 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
                                                  ", then IMPs")]
     footer += [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored"
                for f in doc["too_few"]]
-    emit(shown, False, False, f"{store.settings.name} — duplicate standings", footer=footer, wide=wide,
-         keep=("rank", "pair"))
+    if doc["provisional"]:
+        left = ", ".join(f"round {r}: {n} board result{'s' if n > 1 else ''} missing" for r, n in doc["missing"].items())
+        footer.insert(0, f"PROVISIONAL — results still missing ({left})")
+    emit(shown, False, False, f"{store.settings.name} — duplicate standings"
+         + (" (provisional)" if doc["provisional"] else ""), footer=footer, wide=wide, keep=("rank", "pair"))
 
 
 def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool, lang: str = "en") -> None:

@@ -419,7 +419,7 @@ def standings(store: EventStore) -> dict[str, Any]:
     """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
     ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
     "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "too_few": [{"board",
-    "direction", "tables"}...]}``.  ``pair`` is the movement's number; ``unscored`` the boards the
+    "direction", "tables"}...], "provisional", "missing": {"round": board results still to come}}``.  ``pair`` is the movement's number; ``unscored`` the boards the
     pair played that had too few tables to be compared."""
     check_duplicate(store, "duplicate standings")
     scored = session(store)
@@ -442,7 +442,22 @@ def standings(store: EventStore) -> dict[str, Any]:
                      "top": t.top, "percent": round(t.percent, 2), "imps": t.imps, "unscored": t.unscored})
     few = [{"board": tr.board, "direction": tr.direction, "tables": tr.tables} for tr in scored.travellers
            if tr.too_few]
-    return {"pairs": rows, "ranked_by": by, "too_few": few}
+    left = missing_by_round(store)
+    return {"pairs": rows, "ranked_by": by, "too_few": few, "provisional": bool(left),
+            "missing": {str(r): n for r, n in sorted(left.items())}}
+
+
+def missing_by_round(store: EventStore) -> dict[int, int]:
+    """Round -> how many board results (a board at a table) of the rounds seated are still to come,
+    for the rounds that have any: while one is, the standings are provisional, as every event's are
+    (a duplicate event counts boards, not tables: a table plays several)."""
+    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    out: dict[int, int] = {}
+    for number in range(1, store.last_round() + 1):
+        left = sum(1 for t in sql.board_tables(store, number) for b in t["boards"] if (t["table_id"], b) not in done)
+        if left:
+            out[number] = left
+    return out
 
 
 def travellers(store: EventStore) -> list[dict[str, Any]]:
