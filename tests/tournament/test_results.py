@@ -260,3 +260,18 @@ def test_a_record_naming_a_players_former_name_is_stored_with_a_note(rotating_ev
     doc["players"][0]["name"] = "Somebody Else"
     with pytest.raises(ResultRefused, match="but the record names 'Somebody Else'"):
         enter_record(store, json.dumps(doc), replace=True)
+
+
+def test_a_record_of_another_round_than_the_one_given_is_refused_saying_so(rotating_event) -> None:
+    """``--round 3`` with a record whose event.round is 1: one line saying which round the record is
+    of, not a seat mismatch with round 3's table."""
+    store = rotating_event
+    finish = [t for t in store.tables(1)]
+    text = play_table(store, finish[0], seed=5)
+    assert json.loads(text)["event"]["round"] in (1, "1")
+    for t in finish:
+        enter_manual(store, t.number, {"NS": 100, "EW": 50}, 1)
+    pair_next_round(store)
+    with pytest.raises(ResultRefused, match=r"^r1\.json is a record of round 1 \(its event\.round\), not round 2; "
+                                            r"nothing was stored$"):
+        enter_record(store, text, "r1.json", round_no=2)

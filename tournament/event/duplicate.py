@@ -318,6 +318,8 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         res.check_report(report)
     assert record is not None
     event = record.event or {}
+    for what, given in (("round", round_no), ("table", table_no), ("board", board_no)):
+        res.refuse_other_round(record, given, report.source, what)
     round_no = round_no if round_no is not None else res._round_number(event.get("round"))
     table_no = table_no if table_no is not None else res._round_number(event.get("table"))
     board_no = board_no if board_no is not None else res._round_number(event.get("board"))

@@ -558,6 +558,7 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
     very record is already stored on, else one still waiting for its result, else any (a conflict)."""
     from tournament.event import stages
 
+    refuse_other_round(record, round_no, source)
     said = (record.event or {}).get("round")
     if round_no is None and said is not None and _round_number(said) is not None:
         round_no = _round_number(said)
@@ -603,6 +604,17 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
         raise ResultRefused(f"{source}: {reason}; nothing was stored")
     raise ResultRefused(f"{source}: no table of the {stage.name} stage seats these players in these seats"
                         + (f" in round {round_no}" if round_no is not None else "") + "; nothing was stored")
+
+
+def refuse_other_round(record: Record, round_no: int | None, source: str, what: str = "round") -> None:
+    """A record whose ``event.round`` (or ``what``: ``table``, ``board``) names another than the one
+    given (``--round``) is refused in one line saying so, before its players are looked for: it is
+    the game of another round, and its seats would only be compared with the wrong table's."""
+    said = (record.event or {}).get(what)
+    number = _round_number(said) if said is not None else None
+    if round_no is not None and number is not None and number != round_no:
+        raise ResultRefused(f"{source} is a record of {what} {number} (its event.{what}), not {what} {round_no}; "
+                            f"nothing was stored")
 
 
 def _round(store: EventStore, record: Record, round_no: int | None, source: str) -> int:
