@@ -392,3 +392,14 @@ def test_swap_and_move_warn_of_keep_apart_pins_and_repeat_partners_and_check_rep
     said = f"warning: {pair[0][1]} (#{pair[0][0]}) and {pair[1][1]} (#{pair[1][0]}) partner again"
     assert any(line.startswith(said) and line.endswith("(they were partners in round 1)")
                for line in r.stderr.splitlines()), r.stderr
+
+
+def test_history_tells_a_move_in_a_sentence_naming_the_players(rotating_event) -> None:
+    store = rotating_event
+    t1, t2 = store.tables(1)[:2]
+    mover, occupant = t1.seats[0].player, t2.seats[3].player
+    desk.move(store, f"#{mover}", 2, t2.seats[3].seat)
+    names = {p.id: p.name for p in store.players()}
+    assert audit.desk_history(store)[-1].sentence() == (
+        f"moved {names[mover]} (#{mover}) to the seat of {names[occupant]} (#{occupant}), who took their place "
+        f"(tables 1, 2)")

@@ -240,3 +240,28 @@ def test_a_returned_player_is_not_paired_in_the_rounds_they_were_told_they_would
     assert any("Ana is paired in round 4, a round they were out of (withdrawn from round 2, back from round 5)"
                in e for e in errors), errors
     store.close()
+
+
+def test_a_sit_out_asked_for_a_later_round_is_void_once_the_player_withdraws(rotating_event) -> None:
+    store = rotating_event
+    roster.sit_out(store, "Bo", 3)
+    assert desk_lines(store) == ["sit out: Bo (#2) in round 3"]
+    withdraw(store, "Bo")
+    assert desk_lines(store) == []
+
+
+def desk_lines(store) -> list[str]:
+    from tournament.event import desk
+
+    return desk.requests_text(store)
+
+
+def test_cli_forfeit_by_player_named_twice_is_a_usage_error(rotating_event) -> None:
+    """As ``--forfeit NS --forfeit EW``: exit 2, one line, nothing stored."""
+    store = rotating_event
+    table = store.tables(1)[0]
+    name = next(p.name for p in store.players() if p.id == table.players[0])
+    path = store.path
+    store.close()
+    r = run("result", path, "--table", table.number, "--absent", name, "--absent", name)
+    assert r.exit_code == 2 and "is named twice" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -156,8 +156,13 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
             raise UnusableInput("give record files or --score, not both")
         if board is None:  # a whole game's score: this event's results are its boards'
             raise UnusableInput(res.BOARD_BY_BOARD)
-        if round_no is None or table is None or board is None:
-            raise UnusableInput("a board's typed result needs --round R --table T --board B --score NS=..,EW=..")
+        if round_no is None:  # as every event's typed result: the last round seated
+            round_no = store.last_round()
+            if not round_no:
+                raise UnusableInput("no round has been seated yet: there is no board to score")
+        if table is None:
+            raise UnusableInput("a board's typed result needs --table T --board B --score NS=..,EW=.. "
+                                "(--round R: default the last round seated)")
         typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
         return
     if not records:

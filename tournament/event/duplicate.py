@@ -215,7 +215,7 @@ def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> tu
         raise UnusableInput(f"round {round_no} has no table {table_no}" if round_no <= last and last else
                             f"round {round_no} has not been seated (the last round seated is {last})")
     if board_no not in found.boards:
-        raise ResultRefused(f"table {table_no} of round {round_no} plays board"
+        raise UnusableInput(f"table {table_no} of round {round_no} plays board"
                             f"{'s' if len(found.boards) > 1 else ''} {', '.join(map(str, found.boards))}, "
                             f"not board {board_no}")
     return table, found

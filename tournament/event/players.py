@@ -252,11 +252,20 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     without a ``partner_`` twin is both players'."""
     path = Path(path)
     text = read_list_file(path, "a players CSV")
+    # A spreadsheet saved as CSV where the comma is the decimal mark separates cells by semicolons:
+    # a header that holds a semicolon and no comma is read so.
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    delimiter = ";" if ";" in first and "," not in first else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    lines: list[int] = []
+    rows: list[list[str]] = []
     try:
-        rows = list(csv.reader(io.StringIO(text)))
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+                lines.append(reader.line_num)
     except csv.Error as e:
         raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
-    rows = [r for r in rows if any(cell.strip() for cell in r)]
     if not rows:
         raise PlayerInputError(f"{path} is empty")
     given = [h.strip().lower() for h in rows[0]]
@@ -282,7 +291,11 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     out: list = []
     fids: list = []
     extra: list = []
-    for n, row in enumerate(rows[1:], 2):
+    for n, row in zip(lines[1:], rows[1:], strict=True):
+        if any(c.strip() for c in row[len(header):]):  # a cell no column heads would be lost
+            raise PlayerInputError(f"{path}, line {n}: {len(row)} cells where the header names {len(header)} "
+                                   f"columns; nothing was added")
+
         def cell(col: str) -> str:
             # Spaces around a cell are a spreadsheet's accident, never part of a name: a record
             # typed "Ana" must match the entry "Ana ".
@@ -352,6 +365,7 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
             if team.withdrawn is not None:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
             store.set_team_withdrawn(team.id, nxt)
+            _drop_sit_outs(store, team.players, nxt)
             changes.record(store, changes.PAIR_WITHDRAWN, data={"id": team.id, "name": team.name, "from_round": nxt})
             desk_sql.log(store, "pair_withdrawn", nxt, {"pair": team.id, "name": team.name}, by, reason)
             return next(t for t in store.teams() if t.id == team.id)
@@ -359,10 +373,20 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
         if player.withdrawn is not None:
             raise Refused(f"{player.name} has already withdrawn (from round {player.withdrawn})")
         store.set_withdrawn(player.id, nxt)
+        _drop_sit_outs(store, (player.id,), nxt)
         changes.record(store, changes.PLAYER_WITHDRAWN, data={"id": player.id, "name": player.name,
                                                               "from_round": nxt})
         desk_sql.log(store, "player_withdrawn", nxt, {"player": player.id, "name": player.name}, by, reason)
         return next(p for p in store.players() if p.id == player.id)
+
+
+def _drop_sit_outs(store: EventStore, players: Sequence[int], from_round: int) -> None:
+    """Within a withdrawal: the sit-outs these players asked for in the rounds they now miss are void
+    (a withdrawn player is paired in none of them), so they go from the requests in force (``pin
+    --list``); the withdrawal's line in the trail says the player is out."""
+    for r in desk_sql.requests(store):
+        if r["kind"] == "sit_out" and r["a"] in players and r["round_no"] >= from_round:
+            desk_sql.delete_request(store, r["id"])
 
 
 def _find_team(store: EventStore, key: str) -> Team:

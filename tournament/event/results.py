@@ -421,7 +421,8 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
             raise ResultRefused(f"{', '.join(unknown) or 'nobody'} is not a side of round {rnd} table {table_no}: "
                                 f"--forfeit names the side that did not play ({', '.join(sides)})")
         if len(set(absent)) != len(absent):
-            raise ResultRefused(f"--forfeit names {next(x for x in absent if absent.count(x) > 1)} twice")
+            raise UnusableInput(f"--forfeit names {next(x for x in absent if absent.count(x) > 1)} twice; "
+                                f"nothing was stored")
         there = [x for x in sides if x not in absent]
         if not there:
             raise ResultRefused(f"a forfeit needs a side that was there to play: every side of round {rnd} table "
@@ -512,7 +513,7 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
                 raise ResultRefused(f"{other.name} (#{other.id}) does not sit at round {rnd} table {table_no} "
                                     f"({', '.join(p.name for p in here.values())}); nothing was stored")
             if player.id in missing:
-                raise ResultRefused(f"{player.name} (#{player.id}) is named twice")
+                raise UnusableInput(f"{player.name} (#{player.id}) is named twice (--absent); nothing was stored")
             missing.append(player.id)
         if len(missing) == len(table.players):
             raise ResultRefused(f"a forfeit needs a player who was there to play: every player of round {rnd} "
