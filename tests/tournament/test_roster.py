@@ -265,3 +265,19 @@ def test_cli_forfeit_by_player_named_twice_is_a_usage_error(rotating_event) -> N
     store.close()
     r = run("result", path, "--table", table.number, "--absent", name, "--absent", name)
     assert r.exit_code == 2 and "is named twice" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_sit_out_does_not_count_as_a_bye_in_the_queue_for_byes(tmp_path: Path) -> None:
+    """P3 sat round 1 out (scoring nothing) and everyone else drew: P3 is last, has had no bye, and so
+    has round 2's bye (scored by --bye) before the players who played."""
+    store = create_event(tmp_path / "ev.db", make_settings("C", "competitive", "rotating", seed=1))
+    add_players(store, [f"P{i}" for i in range(1, 10)])
+    roster.sit_out(store, "P3")
+    pair_next_round(store)
+    assert store.byes(1) == {1: [3]}
+    for t in store.tables(1):
+        enter_manual(store, t.number, {"NS": 100, "EW": 100}, 1)  # a draw each
+    pair_next_round(store)
+    assert store.byes(2) == {2: [3]}
+    assert checking.run(store).ok
+    store.close()
