@@ -18,7 +18,7 @@ What looks the same (docs/tournament.md, "Players"):
 - Spaces: none count.  ``A  na``, ``A na`` and ``Ana`` are one name: a space, a doubled one, a
   no-break or an ideographic one is all but invisible on the tables printout and on a phone, and
   two people whose names differ only by a space cannot be told apart there (``Li Na`` and
-  ``Lina`` too: the director adds an initial).
+  ``LiNa`` too: the director adds an initial).
 - Invisible characters (zero-width spaces and joiners, the soft hyphen, variation selectors,
   the Hangul fillers, the blank Braille pattern) and direction controls are left out.
 - Letters of another script planted in a name (:func:`stands_in`): ``꒮na`` is a Yi radical and
@@ -30,7 +30,10 @@ What looks the same (docs/tournament.md, "Players"):
 
 What stays different: case (``Ana`` and ``ana``), accents (``José`` and ``Jose``: a mark is
 seen, and ``Peña`` and ``Pena`` are two families), and any other letter (``Ana``, ``Ann``,
-``Anna``).
+``Anna``).  But names that differ only by case, once spaces are left out (``Li Na`` and
+``Lina``, ``Ana`` and ``ana``), are *near-identical* (:func:`near_key`): two names, entered, each
+found by its own, and flagged when entered, because a director reading a list aloud cannot tell
+them apart (a capital is how a space between two names often shows).
 
 Direction controls (the right-to-left override that makes ``\u202e1 reyalP`` show as
 "Player 1") are refused in new names (:func:`bidi_controls`), and taken out of anything
@@ -47,7 +50,7 @@ from typing import Iterable
 
 from domrec.errors import BIDI_CONTROLS, plain_direction
 
-__all__ = ["BIDI_CONTROLS", "LookAlikes", "bidi_controls", "did_you_mean", "name_key", "normalise_name",
+__all__ = ["BIDI_CONTROLS", "LookAlikes", "bidi_controls", "did_you_mean", "name_key", "near_key", "normalise_name",
            "plain_direction", "script", "skeleton", "stands_in"]
 
 #: Characters that do not show, or only steer how text around them is drawn: format characters
@@ -123,6 +126,14 @@ def name_key(name: str) -> str:
         return skeleton("".join(name.split()))
     drawn = skeleton(_seen(name))
     return skeleton(_seen(unicodedata.normalize("NFKC", drawn)))
+
+
+def near_key(name: str) -> str:
+    """What a name sounds like read from a list: :func:`name_key` of it without case (case folded
+    first: the skeleton draws a capital I like an l).  Two names of one
+    near key and two keys (``Li Na`` and ``Lina``) are near-identical: both are entered, and the
+    second is flagged (:func:`tournament.event.players.near_identical`)."""
+    return name_key(name.casefold())
 
 
 # --- letters of another script planted in a name --------------------------------------------------

@@ -17,9 +17,18 @@ class Player:
     team: int | None
     entered: int  # first round the player can be paired in
     withdrawn: int | None  # first round the player is no longer paired in
+    #: The rounds the player was out of before returning (``tournament return``): (the first round
+    #: out, the first round back) for each withdrawal they came back from.  A return does not
+    #: undo the withdrawal: they were told they would miss those rounds, so nothing pairs them there.
+    away: tuple[tuple[int, int], ...] = ()
 
     def active_in(self, round_no: int) -> bool:
-        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+        return (self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+                and not any(out <= round_no < back for out, back in self.away))
+
+    def back_from(self) -> int | None:
+        """The round of their last return, while they are not withdrawn again (None: never returned)."""
+        return self.away[-1][1] if self.away and self.withdrawn is None else None
 
     @property
     def code(self) -> str:
@@ -34,9 +43,12 @@ class Team:
     players: tuple[int, int]
     entered: int
     withdrawn: int | None
+    #: As :attr:`Player.away`: the rounds the pair was out of before returning.
+    away: tuple[tuple[int, int], ...] = ()
 
     def active_in(self, round_no: int) -> bool:
-        return self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+        return (self.entered <= round_no and (self.withdrawn is None or round_no < self.withdrawn)
+                and not any(out <= round_no < back for out, back in self.away))
 
 
 @attrs.frozen

@@ -361,3 +361,23 @@ def test_standings_of_one_stage(tmp_path):
     assert swiss > 0 and knockout > 0 and whole == swiss
     assert runner.invoke(app, ["standings", str(path), "--stage", "9"]).exit_code == 2
     assert runner.invoke(app, ["standings", str(path), "--stage", "1", "--round", "1"]).exit_code == 2
+
+
+def test_a_players_csv_separated_by_semicolons_is_read_and_a_row_too_long_refused(tmp_path: Path) -> None:
+    """A spreadsheet saved where the comma is the decimal mark separates by semicolons: read so when
+    the header holds no comma.  A row with a cell no column heads is refused, by its line, not cut."""
+    path = new_event(tmp_path, "pairs")
+    semi = tmp_path / "pairs.csv"
+    semi.write_text("name;partner;pair\nAna;Bo;Los Primos\n")
+    r = run("add", path, "--csv", semi)
+    assert r.exit_code == 0 and r.stdout == "added pair #1 Los Primos (from round 1)\n", r.output
+    (tmp_path / "b").mkdir()
+    other = new_event(tmp_path / "b")
+    long = tmp_path / "players.csv"
+    long.write_text("name,club\nCy,Norte\n\nDi,Sur,extra\n")
+    r = run("add", other, "--csv", long)
+    assert r.exit_code == 2
+    assert r.stderr.strip().endswith(f"{long}, line 4: 3 cells where the header names 2 columns; nothing was added")
+    assert run("players", other, "--json").stdout.strip() == "[]"
+    long.write_text("name,club\nCy,Norte,\n")  # an empty trailing cell loses nothing
+    assert run("add", other, "--csv", long).exit_code == 0

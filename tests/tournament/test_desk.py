@@ -332,3 +332,74 @@ def test_a_table_phone_shows_the_players_a_swap_seated(tmp_path: Path) -> None:
     with pytest.raises(Refused, match="table 1's phone has used its link"):
         desk.unpair(store)
     store.close()
+
+
+# --- what a swap or a move goes against ------------------------------------------------------------
+
+
+def _partners(store, round_no: int) -> dict[int, int]:
+    out = {}
+    for t in store.tables(round_no):
+        seat = {s.seat: s.player for s in t.seats}
+        for a, b in (("N", "S"), ("E", "W")):
+            out[seat[a]], out[seat[b]] = seat[b], seat[a]
+    return out
+
+
+def test_swap_and_move_warn_of_keep_apart_pins_and_repeat_partners_and_check_reports_them(tmp_path: Path) -> None:
+    """A swap or a move that seats two players kept apart together, partners two players a second
+    time or takes a pinned player off their table is done (the director decides) with one line
+    saying so a finding; ``check`` reports keep-apart and pins broken as it reports repeat partners."""
+    path = tmp_path / "ev.db"
+    store = create_event(path, make_settings("C", "competitive", "rotating", seed=5))
+    add_players(store, [f"P{i}" for i in range(1, 13)])
+    pair_next_round(store)
+    finish_round(store)
+    desk.apart(store, "P1", "P2")
+    desk.pin(store, "P3", 3)
+    pair_next_round(store)
+    assert checking.run(store).ok
+    # P1 swapped with a player at P2's table (not P2's partner's seat: any seat there will do).
+    t2 = next(t for t in store.tables(2) if store.find_player("P2").id in t.players)
+    other = next(s.player for s in t2.seats if s.player != store.find_player("P2").id
+                 and s.player != store.find_player("P3").id)
+    tables = desk.swap(store, "P1", f"#{other}")
+    lines = desk.seating_warnings(store, 2, tables)
+    assert f"this seats P1 (#1) and P2 (#2) together at table {t2.number}, whom you keep apart" in lines
+    found = [f.message for f in checking.run(store).errors]
+    assert "P1 (#1) and P2 (#2) sit together, though kept apart (tournament apart)" in found
+    desk.swap(store, "P1", f"#{other}")  # back as paired
+    assert checking.run(store).ok
+    # P3 moved off table 3, where they are pinned.
+    here = next(s for s in store.tables(2)[0].seats if s.player != store.find_player("P3").id)
+    tables = desk.move(store, "P3", 1, here.seat)
+    assert "this seats P3 (#3) at table 1, though you pinned them to table 3" in desk.seating_warnings(store, 2, tables)
+    assert "P3 (#3) sits here, though pinned to table 3 (tournament pin)" in [f.message for f in checking.run(store).errors]
+    desk.unpair(store)
+    pair_next_round(store)
+    # Partners of round 1 seated as partners again in round 2, through the command line.
+    was = _partners(store, 1)
+    now = _partners(store, 2)
+    x = store.find_player("P5").id
+    y = was[x]
+    slot = now[x]  # x's partner's seat in round 2 goes to y
+    assert y != slot  # the pairing never repeats a partner
+    t, s = next((t, s) for t in store.tables(2) for s in t.seats if s.player == slot)
+    store.close()
+    r = run("move", path, f"#{y}", "--table", t.number, "--seat", s.seat)
+    assert r.exit_code == 0
+    pair = sorted([(5, "P5"), (y, f"P{y}")])
+    said = f"warning: {pair[0][1]} (#{pair[0][0]}) and {pair[1][1]} (#{pair[1][0]}) partner again"
+    assert any(line.startswith(said) and line.endswith("(they were partners in round 1)")
+               for line in r.stderr.splitlines()), r.stderr
+
+
+def test_history_tells_a_move_in_a_sentence_naming_the_players(rotating_event) -> None:
+    store = rotating_event
+    t1, t2 = store.tables(1)[:2]
+    mover, occupant = t1.seats[0].player, t2.seats[3].player
+    desk.move(store, f"#{mover}", 2, t2.seats[3].seat)
+    names = {p.id: p.name for p in store.players()}
+    assert audit.desk_history(store)[-1].sentence() == (
+        f"moved {names[mover]} (#{mover}) to the seat of {names[occupant]} (#{occupant}), who took their place "
+        f"(tables 1, 2)")

@@ -86,6 +86,7 @@ def check_standings(event: Path, played: list, by: str = "matchpoints") -> dict:
         (lambda r: (-r["imps"], -Fraction(r["matchpoints"], r["top"])))
     assert [key(r) for r in doc["pairs"]] == sorted(key(r) for r in doc["pairs"])
     assert doc["ranked_by"] == by and doc["too_few"] == []
+    assert doc["provisional"] is False and doc["missing"] == {}  # every board of every round is in
     return doc
 
 
@@ -147,6 +148,31 @@ def test_a_five_table_howell_ranked_by_imps(tmp_path: Path) -> None:
         store.close()
 
 
+def test_standings_are_provisional_while_a_board_result_is_missing(tmp_path: Path) -> None:
+    """As every event's standings (docs/tournament.md, "Standings"): a 5-table Mitchell with one
+    board result of round 1's ten in is PROVISIONAL at the terminal, and says so in its JSON
+    (``provisional``, ``missing`` by round) and on each CSV row."""
+    event = tmp_path / "m.db"
+    new_event(event, 10, "mitchell")
+    run("boards", event, "--boards", 10, "--seed", 3)
+    seated = json.loads(run("pair", event, "--json"))
+    first = seated["rows"][0]
+    # Without --round: the last round seated, as every event's typed result (duplicate.md).
+    assert "round 1 table" in run("result", event, "--table", first["table"], "--board", first["boards"][0],
+                                  "--score", "NS=50,EW=0")
+    # A board the table does not play is a usage error (exit 2), as a table the round does not have.
+    other = next(b for row in seated["rows"] for b in row["boards"] if b not in first["boards"])
+    assert "not board" in run("result", event, "--table", first["table"], "--board", other, "--score",
+                              "NS=50,EW=0", code=2)
+    out = run("standings", event)
+    assert "duplicate standings (provisional)" in out
+    assert "PROVISIONAL — results still missing (round 1: 9 board results missing)" in out
+    doc = json.loads(run("standings", event, "--json"))
+    assert doc["provisional"] is True and doc["missing"] == {"1": 9}
+    rows = run("standings", event, "--csv").splitlines()
+    assert rows[0].endswith(",provisional") and all(r.endswith(",yes") for r in rows[1:])
+
+
 def _seated_boards(store) -> list[tuple[int, int, int]]:
     from tournament.event import duplicate
 
@@ -171,7 +197,7 @@ def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> 
     assert tile in boards[1].deal.hands["N"] + boards[1].deal.hands["E"] + boards[1].deal.hands["S"]
     # A typed score: the board must be the table's, both sides given, whole numbers, not below zero.
     assert "plays boards 1, 2, not board 3" in run("result", event, "-r", 1, "-t", 1, "-b", 3, "--score",
-                                                   "NS=1,EW=0", code=1)
+                                                   "NS=1,EW=0", code=2)  # usage, as a table not there
     run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=-4,EW=0", code=2)
     run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=x,EW=0", code=2)
     run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=4", code=1)

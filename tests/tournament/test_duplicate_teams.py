@@ -149,7 +149,7 @@ def test_match_points_rank_without_victory_points_and_refusals(tmp_path: Path) -
     assert out.exit_code == 1 and "round 1 plays boards 1 to 2" in out.output
     run("boards", event, "--boards", 2, "--seed", 1)
     run("pair", event)
-    wrong = run("result", event, "--round", 1, "--table", 1, "--board", 3, "--score", "NS=10,EW=0", code=1)
+    wrong = run("result", event, "--round", 1, "--table", 1, "--board", 3, "--score", "NS=10,EW=0", code=2)
     assert "play boards 1, 2, not board 3" in wrong
     boards = {b.number: b for b in B.deal_boards("competitive", 20, 1)}
     other = next(b for n, b in boards.items() if n > 1 and b.leader == boards[1].leader)

@@ -19,7 +19,7 @@ from tournament.event import check as checking
 from tournament.event.standings import from_store
 from tournament.pages import report as rp
 from tournament.pairing import standings as st
-from tournament.errors import SettingsError
+from tournament.errors import SettingsError, UnusableInput
 from tournament.settings import PAIRS, INDIVIDUAL, Settings, default_placement
 from tournament.values import Player, Result, SeatAssignment, Table, Team
 from tournament.event.results import STORED, UNCHANGED
@@ -152,10 +152,11 @@ def test_a_forfeit_on_a_recorded_table_is_refused_and_nothing_written(pairs_even
     assert store.result_for(table.id) == before
 
 
-@pytest.mark.parametrize("absent, words", [(("XY",), "not a side"), (("NS", "EW"), "was there to play"),
-                                           (("NS", "NS"), "twice")])
-def test_a_forfeit_names_one_real_side(pairs_event, absent, words):
-    with pytest.raises(ResultRefused, match=words):
+@pytest.mark.parametrize("absent, words, error", [(("XY",), "not a side", ResultRefused),
+                                                  (("NS", "EW"), "was there to play", ResultRefused),
+                                                  (("NS", "NS"), "twice", UnusableInput)])  # usage: exit 2
+def test_a_forfeit_names_one_real_side(pairs_event, absent, words, error):
+    with pytest.raises(error, match=words):
         enter_forfeit(pairs_event, 1, absent)
     assert pairs_event.results() == {}
 

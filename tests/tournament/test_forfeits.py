@@ -14,7 +14,7 @@ from domrec import games
 from tournament import add_players, create_event, enter_manual, enter_record, make_settings, pair_next_round, \
     run_check
 from tournament.cli import app
-from tournament.errors import ResultRefused, UnknownPlayer
+from tournament.errors import ResultRefused, UnknownPlayer, UnusableInput
 from tournament.event.ratings import event_games
 from tournament.event.results import enter_player_forfeit
 from tournament.event.standings import from_store as current_standings
@@ -57,7 +57,7 @@ def test_a_forfeit_by_player_is_refused_clearly(rotating_event, pairs_event) -> 
         enter_player_forfeit(store, table.number, ("Nobody",))
     with pytest.raises(ResultRefused, match="every player"):
         enter_player_forfeit(store, table.number, tuple(names[p] for p in table.players))
-    with pytest.raises(ResultRefused, match="named twice"):
+    with pytest.raises(UnusableInput, match="named twice"):  # a usage error: exit 2, as --forfeit twice
         enter_player_forfeit(store, table.number, (names[table.players[0]], f"#{table.players[0]}"))
     enter_record(store, play_table(store, table), "game.json")
     with pytest.raises(ResultRefused, match="recorded game"):

@@ -152,19 +152,19 @@ def test_pair_names_and_partners_are_compared_so_too(tmp_path: Path):
 
 
 def test_an_older_event_holding_two_names_now_one_finds_each_by_its_own(tmp_path: Path):
-    """An event made when a space still counted may hold "Li Na" and "Lina": each is still the
-    player its own name finds."""
+    """An event made when a space still counted may hold "Li Na" and "LiNa" (one name now: spaces
+    do not count): each is still the player its own name finds."""
     path = tmp_path / "ev.db"
     store = create_event(path, make_settings("N", "competitive", "rotating", seed=1))
     add_players(store, ["Li Na", "Bo"])
     store.close()
     db = sqlite3.connect(path)
-    db.execute("UPDATE players SET name = 'Lina' WHERE name = 'Bo'")
+    db.execute("UPDATE players SET name = 'LiNa' WHERE name = 'Bo'")
     db.commit()
     db.close()
     store = open_event(path)
     try:
-        assert store.find_player("Lina").id == 2 and store.find_player("Li Na").id == 1
+        assert store.find_player("LiNa").id == 2 and store.find_player("Li Na").id == 1
         assert store.find_player("Li  Na").id == 1
     finally:
         store.close()
@@ -253,3 +253,27 @@ def test_the_venue_scripts_draw_text_as_text():
         if uses:
             found[script_file.name] = len(uses)
     assert found == {"live.js": 1}
+
+
+def test_near_identical_names_are_entered_and_flagged(tmp_path: Path):
+    """``Li Na`` and ``Lina`` differ only by a capital once spaces are left out: two names (case is
+    seen), both entered, and the second flagged in one line on stderr, as a rename to one is."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    runner = CliRunner()
+    path = tmp_path / "n.db"
+    assert runner.invoke(app, ["new", str(path), "--name", "N", "--game", "competitive", "--format", "rotating"]
+                         ).exit_code == 0
+    assert runner.invoke(app, ["add", str(path), "Li Na", "Bo"]).stderr == ""
+    r = runner.invoke(app, ["add", str(path), "Lina"])
+    assert r.exit_code == 0 and r.stdout == "added #3 Lina (from round 1)\n"
+    assert r.stderr == ("warning: 'Lina' is near-identical to #1 'Li Na' (they differ only by capitals and spaces); "
+                        "to tell them apart, rename one (tournament rename)\n")
+    r = runner.invoke(app, ["rename", str(path), "Bo", "bo"])
+    assert r.exit_code == 0 and r.stderr == ""
+    r = runner.invoke(app, ["rename", str(path), "bo", "LINA X"])
+    assert r.exit_code == 0 and r.stderr == ""
+    r = runner.invoke(app, ["rename", str(path), "LINA X", "LI NA"])
+    assert r.exit_code == 0 and "warning: 'LI NA' is near-identical to #1 'Li Na'" in r.stderr

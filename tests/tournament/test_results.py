@@ -234,3 +234,44 @@ def test_a_round_written_with_non_ascii_digits_is_not_a_round_number():
 
     assert _round_number("3") == 3 and _round_number(" 12 ") == 12 and _round_number(4) == 4
     assert _round_number("²") is None and _round_number("٣") is None and _round_number("3a") is None
+
+
+def test_a_record_naming_a_players_former_name_is_stored_with_a_note(rotating_event) -> None:
+    """A sheet printed before ``tournament rename`` names the player as they were: by id or by name,
+    the record is the table's game (the trail knows the old name), stored with a note; a name that
+    was never the player's is still refused."""
+    from tournament.event import roster
+
+    store = rotating_event
+    t1, t2 = store.tables(1)[:2]
+    with_ids = play_table(store, t1, seed=3)
+    by_name = play_table(store, t2, seed=4, ids=False)
+    renamed = [store.players_by_id([t.seats[1].player])[t.seats[1].player] for t in (t1, t2)]
+    for p in renamed:
+        roster.rename(store, p.name, p.name + " Luz")
+    entry = enter_record(store, with_ids, "t1.json")
+    assert entry.status == STORED
+    assert entry.summary().endswith(f"; note: {renamed[0].name!r} is #{renamed[0].id} {renamed[0].name} Luz's "
+                                    f"former name")
+    assert enter_record(store, by_name, "t2.json").status == STORED
+    assert all(t.id in store.results() for t in (t1, t2))
+    t3 = store.tables(1)[0]
+    doc = json.loads(play_table(store, t3, seed=3))
+    doc["players"][0]["name"] = "Somebody Else"
+    with pytest.raises(ResultRefused, match="but the record names 'Somebody Else'"):
+        enter_record(store, json.dumps(doc), replace=True)
+
+
+def test_a_record_of_another_round_than_the_one_given_is_refused_saying_so(rotating_event) -> None:
+    """``--round 3`` with a record whose event.round is 1: one line saying which round the record is
+    of, not a seat mismatch with round 3's table."""
+    store = rotating_event
+    finish = [t for t in store.tables(1)]
+    text = play_table(store, finish[0], seed=5)
+    assert json.loads(text)["event"]["round"] in (1, "1")
+    for t in finish:
+        enter_manual(store, t.number, {"NS": 100, "EW": 50}, 1)
+    pair_next_round(store)
+    with pytest.raises(ResultRefused, match=r"^r1\.json is a record of round 1 \(its event\.round\), not round 2; "
+                                            r"nothing was stored$"):
+        enter_record(store, text, "r1.json", round_no=2)

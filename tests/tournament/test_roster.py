@@ -207,3 +207,77 @@ def test_cli_player_list(tmp_path: Path) -> None:
     assert run("check", path).exit_code == 0
     history = run("history", path).stdout
     assert "renamed #2 Bo to Bob" in history and "removed Ed (#5)" in history and "back from round" in history
+
+
+def test_a_returned_player_is_not_paired_in_the_rounds_they_were_told_they_would_miss(tmp_path: Path) -> None:
+    """The reviewer's run: withdrawn from round 2, back from round 5 while round 4 was paired; round 4
+    unpaired and paired again must still leave Ana out (no free bye), the player list shows the rounds
+    away, and ``check`` names a player seated (or given a bye) in a round they were out of."""
+    from tournament.event import desk
+    from tournament.event.players import player_rows
+    from tournament.store import desk as desk_sql
+
+    store = create_event(tmp_path / "r.db", make_settings("R", "competitive", "rotating", seed=3))
+    add_players(store, "Ana Bo Cy Di Ed Fa Gus Ha Ivo Jo Kim Lu Mo".split())
+    pair_next_round(store)
+    finish_round(store)
+    withdraw(store, "Ana")
+    for _ in (2, 3):
+        pair_next_round(store)
+        finish_round(store)
+    pair_next_round(store)
+    assert roster.return_player(store, "Ana") == ("Ana", 5)
+    desk.unpair(store)
+    pair_next_round(store)
+    assert 1 not in {s.player for t in store.tables(4) for s in t.seats} | set(store.byes(4).get(4, []))
+    assert store.byes(4).get(4, []) == []  # 12 players: four full tables
+    ana = next(r for r in player_rows(store) if r["name"] == "Ana")
+    assert (ana["withdrawn_from"], ana["rounds_away"]) == (None, "2-4")
+    assert checking.run(store).ok
+    with store.write():  # as the old return left round 4 paired again: Ana given its bye
+        desk_sql.add_bye(store, 4, 1)
+    errors = [i.message for i in checking.run(store).errors]
+    assert any("Ana is paired in round 4, a round they were out of (withdrawn from round 2, back from round 5)"
+               in e for e in errors), errors
+    store.close()
+
+
+def test_a_sit_out_asked_for_a_later_round_is_void_once_the_player_withdraws(rotating_event) -> None:
+    store = rotating_event
+    roster.sit_out(store, "Bo", 3)
+    assert desk_lines(store) == ["sit out: Bo (#2) in round 3"]
+    withdraw(store, "Bo")
+    assert desk_lines(store) == []
+
+
+def desk_lines(store) -> list[str]:
+    from tournament.event import desk
+
+    return desk.requests_text(store)
+
+
+def test_cli_forfeit_by_player_named_twice_is_a_usage_error(rotating_event) -> None:
+    """As ``--forfeit NS --forfeit EW``: exit 2, one line, nothing stored."""
+    store = rotating_event
+    table = store.tables(1)[0]
+    name = next(p.name for p in store.players() if p.id == table.players[0])
+    path = store.path
+    store.close()
+    r = run("result", path, "--table", table.number, "--absent", name, "--absent", name)
+    assert r.exit_code == 2 and "is named twice" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_sit_out_does_not_count_as_a_bye_in_the_queue_for_byes(tmp_path: Path) -> None:
+    """P3 sat round 1 out (scoring nothing) and everyone else drew: P3 is last, has had no bye, and so
+    has round 2's bye (scored by --bye) before the players who played."""
+    store = create_event(tmp_path / "ev.db", make_settings("C", "competitive", "rotating", seed=1))
+    add_players(store, [f"P{i}" for i in range(1, 10)])
+    roster.sit_out(store, "P3")
+    pair_next_round(store)
+    assert store.byes(1) == {1: [3]}
+    for t in store.tables(1):
+        enter_manual(store, t.number, {"NS": 100, "EW": 100}, 1)  # a draw each
+    pair_next_round(store)
+    assert store.byes(2) == {2: [3]}
+    assert checking.run(store).ok
+    store.close()

@@ -50,7 +50,10 @@ def swap(
     with open_for_command(event) as store:
         tables = desk.swap(store, a, b, round_no, desk.Who(by, reason))
         lines = _seated(store, tables)
+        warnings = desk.seating_warnings(store, tables[0].round if tables else store.last_round(), tables)
     typer.echo("\n".join(lines) if lines else "swapped")
+    for line in warnings:
+        typer.echo(f"warning: {line}", err=True)
 
 
 @guarded
@@ -68,7 +71,10 @@ def move(
     with open_for_command(event) as store:
         tables = desk.move(store, player, table, seat, round_no, desk.Who(by, reason))
         lines = _seated(store, tables)
+        warnings = desk.seating_warnings(store, tables[0].round if tables else store.last_round(), tables)
     typer.echo("\n".join(lines) if lines else "moved")
+    for line in warnings:
+        typer.echo(f"warning: {line}", err=True)
 
 
 @guarded

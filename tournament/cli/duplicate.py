@@ -156,8 +156,13 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
             raise UnusableInput("give record files or --score, not both")
         if board is None:  # a whole game's score: this event's results are its boards'
             raise UnusableInput(res.BOARD_BY_BOARD)
-        if round_no is None or table is None or board is None:
-            raise UnusableInput("a board's typed result needs --round R --table T --board B --score NS=..,EW=..")
+        if round_no is None:  # as every event's typed result: the last round seated
+            round_no = store.last_round()
+            if not round_no:
+                raise UnusableInput("no round has been seated yet: there is no board to score")
+        if table is None:
+            raise UnusableInput("a board's typed result needs --table T --board B --score NS=..,EW=.. "
+                                "(--round R: default the last round seated)")
         typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
         return
     if not records:
@@ -191,6 +196,8 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
     """The duplicate standings: ranked by the event's choice, each pair's matchpoints, percentage
     and IMPs; a board played by too few tables said so underneath."""
     doc = dup.standings(store)
+    if as_csv:  # as every event's CSV: whether the standings are provisional, on each row
+        doc = {**doc, "pairs": [{**r, "provisional": "yes" if doc["provisional"] else ""} for r in doc["pairs"]]}
     if _printed_for_programs(doc, "pairs", as_csv, as_json):
         return
     shown = [{"rank": r["rank"], "pair": f"{r['pair']} {r['name']}", "dir": r["direction"], "boards": r["boards"],
@@ -200,8 +207,11 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
                                                  ", then IMPs")]
     footer += [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored"
                for f in doc["too_few"]]
-    emit(shown, False, False, f"{store.settings.name} — duplicate standings", footer=footer, wide=wide,
-         keep=("rank", "pair"))
+    if doc["provisional"]:
+        left = ", ".join(f"round {r}: {n} board result{'s' if n > 1 else ''} missing" for r, n in doc["missing"].items())
+        footer.insert(0, f"PROVISIONAL — results still missing ({left})")
+    emit(shown, False, False, f"{store.settings.name} — duplicate standings"
+         + (" (provisional)" if doc["provisional"] else ""), footer=footer, wide=wide, keep=("rank", "pair"))
 
 
 def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool, lang: str = "en") -> None:

@@ -163,10 +163,14 @@ def add(
             teams = pl.add_pairs(store, entries, ids, fields)
             for t in teams:
                 typer.echo(f"added pair #{t.id} {t.name} (from round {t.entered})")
+            named = [p.name for p in store.players() if p.team in {t.id for t in teams}]
         else:
             added = pl.add_players(store, entries, ids, fields)
             for p in added:
                 typer.echo(f"added #{p.id} {p.name} (from round {p.entered})")
+            named = [p.name for p in added]
+        for line in pl.near_identical(store, named):
+            typer.echo(f"warning: {line}", err=True)
 
 
 @guarded

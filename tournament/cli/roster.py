@@ -10,7 +10,7 @@ import typer
 
 from tournament.cli.app import MAX_COUNT, guarded, open_for_command
 from tournament.cli.desk import BY, REASON
-from tournament.event import roster
+from tournament.event import players as pl, roster
 from tournament.event.desk import Who
 
 
@@ -25,7 +25,10 @@ def rename(
     """Rename a player (or a pair); their number, games and results stay theirs."""
     with open_for_command(event) as store:
         was, now = roster.rename(store, old, new, Who(by, reason))
+        warnings = pl.near_identical(store, [now])
     typer.echo(f"renamed {was!r} to {now!r}")
+    for line in warnings:
+        typer.echo(f"warning: {line}", err=True)
 
 
 @guarded

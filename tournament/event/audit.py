@@ -226,6 +226,9 @@ class DeskChange:
             "seats_swapped": lambda: "changed seats: " + "; ".join(
                 " with ".join(who(n) for n in m) if isinstance(m, list) else who(m) for m in d.get("players") or [])
                 + f" (tables {', '.join(map(str, d.get('tables') or []))})",
+            "player_moved": lambda: "; ".join(
+                f"moved {who(m[0])} to the seat of {who(m[1])}, who took their place" for m in d.get("players") or []
+                if isinstance(m, list) and len(m) == 2) + f" (tables {', '.join(map(str, d.get('tables') or []))})",
             "result_accepted": lambda: f"accepted the manual score of table {d.get('table')} ("
                                        + ", ".join(f"{k} {v}" for k, v in (d.get("scores") or {}).items()) + ")",
             "forfeit_entered": lambda: f"a forfeit at table {d.get('table')}: "

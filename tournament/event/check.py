@@ -147,7 +147,12 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
             elif n > 1:
                 err(where, f"{by_id[p].name} is seated {n} times (tables and byes)")
             elif not by_id[p].active_in(r) and p not in forfeited.get(r, ()):
-                err(where, f"{by_id[p].name} plays but is not entered for round {r}")
+                gap = next(((o, b) for o, b in by_id[p].away if o <= r < b), None)
+                if gap is not None:  # told they would miss it (``tournament return``)
+                    err(where, f"{by_id[p].name} is paired in round {r}, a round they were out of "
+                               f"(withdrawn from round {gap[0]}, back from round {gap[1]})")
+                else:
+                    err(where, f"{by_id[p].name} plays but is not entered for round {r}")
         away = excused.get(r, set())
         for p in players:
             # A team event's reserves are in no pair: they have no table, and that is no error.
@@ -243,6 +248,8 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
                                      squad_store.substitutions(store) if settings.teams else (),
                                      _forfeited_seats(store, tables) if settings.teams else {},
                                      squad_store.squads(store) if settings.teams else ()))
+    # A keep-apart or a pin the seats go against (a swap or a move since the pairing): as a repeat.
+    findings.extend(Finding("error", where, message) for where, message in desk.request_findings(store))
     if settings.duplicate:  # the movement's seating, each board result, each board record again
         from tournament.event import duplicate
 

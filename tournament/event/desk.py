@@ -22,7 +22,7 @@ from tournament.errors import Refused, UnknownPlayer, UnusableInput
 from tournament.event import audit, changes, paired_on
 from tournament.names import did_you_mean, name_key
 from tournament.pairing.constraints import Constraints
-from tournament.settings import BALANCED, PAIRS
+from tournament.settings import BALANCED, PAIRS, ROTATING
 from tournament.store import desk as sql
 from tournament.store.event_store import EventStore
 from tournament.values import Player, SeatAssignment, Table, Team
@@ -315,6 +315,127 @@ def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | 
                      _who(store, occupant), who, "player_moved")
 
 
+# --- what a change of seats breaks --------------------------------------------------------------
+
+
+def seating_warnings(store: EventStore, round_no: int, tables: list[Table]) -> list[str]:
+    """What a swap or a move made of round ``round_no``'s changed ``tables`` goes against, a line
+    each: two players kept apart seated together, partners a second time (a pairs event: two pairs
+    meeting again), a pinned player at another table.  The change stands (the director decides,
+    and may mean it: docs/tournament.md, "Changing a round before it is played"); the lines say
+    what it did, so that it is never done unawares, and ``check`` reports the same in the round."""
+    players = {p.id: p for p in store.players()}
+    name = lambda pid: _who(store, players[pid]) if pid in players else f"#{pid}"  # noqa: E731
+    pairs = store.settings.format == PAIRS
+    teams = {t.id: t for t in store.teams()} if pairs else {}
+    unit = (lambda pid: set(teams[players[pid].team].players) if pid in players and players[pid].team in teams
+            else {pid}) if pairs else (lambda pid: {pid})
+    out: list[str] = []
+    for r in sql.requests(store):
+        if r["kind"] != "apart" or (r["until_round"] is not None and round_no > r["until_round"]):
+            continue
+        for t in tables:
+            if unit(r["a"]) & set(t.players) and unit(r["b"]) & set(t.players):
+                out.append(f"this seats {name(r['a'])} and {name(r['b'])} together at table {t.number}, "
+                           f"whom you keep apart")
+    for r in sql.requests(store):
+        if r["kind"] != "pin":
+            continue
+        for t in tables:
+            if r["a"] in t.players and t.number != r["table_no"]:
+                out.append(f"this seats {name(r['a'])} at table {t.number}, though you pinned them to table "
+                           f"{r['table_no']}")
+    earlier = [t for t in store.tables() if t.round != round_no]
+    if pairs:
+        met: dict[frozenset[int], int] = {}
+        for t in earlier:
+            sides = {players[s.player].team for s in t.seats if s.player in players}
+            if len(sides) == 2:
+                met.setdefault(frozenset(sides), t.round)
+        for t in tables:
+            sides = frozenset(players[s.player].team for s in t.seats if s.player in players)
+            if sides in met:
+                a, b = sorted(sides)
+                out.append(f"pairs {teams[a].name} and {teams[b].name} meet again (they met in round {met[sides]})")
+    elif store.settings.format == ROTATING:
+        partnered: dict[frozenset[int], int] = {}
+        for t in earlier:
+            for x, y in _partnerships(t):
+                partnered.setdefault(frozenset((x, y)), t.round)
+        for t in tables:
+            for x, y in _partnerships(t):
+                when = partnered.get(frozenset((x, y)))
+                if when is not None:
+                    x, y = sorted((x, y))
+                    out.append(f"{name(x)} and {name(y)} partner again (they were partners in round {when})")
+    return out
+
+
+def _partnerships(table: Table) -> list[tuple[int, int]]:
+    """The two partnerships of a table of four (N-S, E-W), as player numbers."""
+    seat = {s.seat: s.player for s in table.seats}
+    return [(seat[a], seat[b]) for a, b in (("N", "S"), ("E", "W")) if a in seat and b in seat]
+
+
+def request_findings(store: EventStore) -> list[tuple[str, str]]:
+    """For ``check``: every round of the Swiss stage that goes against a keep-apart or a pin in force
+    for it, as (where, message).  A request binds the rounds paired after it was made (the round it
+    was made before is kept with it; for a request made before that was kept, the first round paired
+    after its line in the trail) through its last round, and a round the pairing made keeps it, so a
+    finding is a change of seats since (a swap, a move) or a file changed by other means."""
+    requests = [r for r in sql.requests(store) if r["kind"] in ("apart", "pin")]
+    if not requests:
+        return []
+    rounds = {r.number: r for r in store.rounds() if r.stage == 1}
+    by_round: dict[int, list[Table]] = {}
+    for t in store.tables():
+        if t.round in rounds:
+            by_round.setdefault(t.round, []).append(t)
+    players = {p.id: p for p in store.players()}
+    name = lambda pid: _who(store, players[pid]) if pid in players else f"#{pid}"  # noqa: E731
+    pairs = store.settings.format == PAIRS
+    members = {t.id: set(t.players) for t in store.teams()} if pairs else {}
+    unit = (lambda pid: members.get(players[pid].team, {pid}) if pid in players else {pid}) if pairs \
+        else (lambda pid: {pid})
+    set_at = _requests_set_at(store)
+    out: list[tuple[str, str]] = []
+    for r in requests:
+        since = r["round_no"]
+        for number in sorted(by_round):
+            if since is not None and number < since:
+                continue
+            if since is None and not (r["id"] in set_at and rounds[number].paired_at > set_at[r["id"]]):
+                continue
+            if r["kind"] == "apart" and r["until_round"] is not None and number > r["until_round"]:
+                continue
+            for t in by_round[number]:
+                here = set(t.players)
+                if r["kind"] == "apart" and unit(r["a"]) & here and unit(r["b"]) & here:
+                    out.append((f"round {number} table {t.number}",
+                                f"{name(r['a'])} and {name(r['b'])} sit together, though kept apart "
+                                f"(tournament apart)"))
+                elif r["kind"] == "pin" and r["a"] in here and t.number != r["table_no"]:
+                    out.append((f"round {number} table {t.number}",
+                                f"{name(r['a'])} sits here, though pinned to table {r['table_no']} (tournament pin)"))
+    return out
+
+
+def _requests_set_at(store: EventStore) -> dict[int, str]:
+    """Request id -> when its line in the trail was written, for a pin or keep-apart made before the
+    first round it binds was kept with it (the last line that set it, matched by its players)."""
+    old = [r for r in sql.requests(store) if r["kind"] in ("apart", "pin") and r["round_no"] is None]
+    if not old:
+        return {}
+    out: dict[int, str] = {}
+    for row in sql.trail(store):
+        d = row["detail"]
+        for r in old:
+            if (row["action"] == "kept_apart" and d.get("players") == [r["a"], r["b"]]) or \
+                    (row["action"] == "pinned" and d.get("player") == r["a"] and d.get("table") == r["table_no"]):
+                out[r["id"]] = row["at"]
+    return out
+
+
 # --- pins and keep-apart ------------------------------------------------------------------------
 
 
@@ -348,7 +469,8 @@ def pin(store: EventStore, key: str, table_no: int | None, who: Who = NOBODY) ->
         if others and store.settings.format != PAIRS:
             other = next(p for p in store.players() if p.id == others[0]["a"])
             raise Refused(f"{_who(store, other)} is already pinned to table {table_no}; unpin them first")
-        sql.add_request(store, "pin", player.id, table_no=table_no)
+        since = next((r["round_no"] for r in current if r["table_no"] == table_no and r["round_no"]), None)
+        sql.add_request(store, "pin", player.id, table_no=table_no, round_no=since or store.last_round() + 1)
         trail_it(store, "pinned", None, {"player": player.id, "table": table_no}, who)
     return f"{_who(store, player)} pinned to table {table_no} from the next round paired"
 
@@ -376,7 +498,8 @@ def apart(store: EventStore, a: str, b: str, rounds: int | None = None, lift: bo
                 raise Refused(f"{both} are not kept apart")
             trail_it(store, "apart_lifted", None, {"players": [pa.id, pb.id]}, who)
             return f"{both} may meet again"
-        sql.add_request(store, "apart", pa.id, pb.id, until_round=rounds)
+        since = min((r["round_no"] for r in current if r["round_no"]), default=store.last_round() + 1)
+        sql.add_request(store, "apart", pa.id, pb.id, until_round=rounds, round_no=since)
         trail_it(store, "kept_apart", None, {"players": [pa.id, pb.id], "through_round": rounds}, who)
     until = f" through round {rounds}" if rounds else ""
     return f"{both} kept at different tables{until}, from the next round paired"

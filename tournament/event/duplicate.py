@@ -215,7 +215,7 @@ def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> tu
         raise UnusableInput(f"round {round_no} has no table {table_no}" if round_no <= last and last else
                             f"round {round_no} has not been seated (the last round seated is {last})")
     if board_no not in found.boards:
-        raise ResultRefused(f"table {table_no} of round {round_no} plays board"
+        raise UnusableInput(f"table {table_no} of round {round_no} plays board"
                             f"{'s' if len(found.boards) > 1 else ''} {', '.join(map(str, found.boards))}, "
                             f"not board {board_no}")
     return table, found
@@ -342,6 +342,8 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         res.check_report(report)
     assert record is not None
     event = record.event or {}
+    for what, given in (("round", round_no), ("table", table_no), ("board", board_no)):
+        res.refuse_other_round(record, given, report.source, what)
     round_no = round_no if round_no is not None else res._round_number(event.get("round"))
     table_no = table_no if table_no is not None else res._round_number(event.get("table"))
     board_no = board_no if board_no is not None else res._round_number(event.get("board"))
@@ -443,7 +445,7 @@ def standings(store: EventStore) -> dict[str, Any]:
     """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
     ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
     "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "too_few": [{"board",
-    "direction", "tables"}...]}``.  ``pair`` is the movement's number; ``unscored`` the boards the
+    "direction", "tables"}...], "provisional", "missing": {"round": board results still to come}}``.  ``pair`` is the movement's number; ``unscored`` the boards the
     pair played that had too few tables to be compared."""
     check_duplicate(store, "duplicate standings")
     scored = session(store)
@@ -466,7 +468,22 @@ def standings(store: EventStore) -> dict[str, Any]:
                      "top": t.top, "percent": round(t.percent, 2), "imps": t.imps, "unscored": t.unscored})
     few = [{"board": tr.board, "direction": tr.direction, "tables": tr.tables} for tr in scored.travellers
            if tr.too_few]
-    return {"pairs": rows, "ranked_by": by, "too_few": few}
+    left = missing_by_round(store)
+    return {"pairs": rows, "ranked_by": by, "too_few": few, "provisional": bool(left),
+            "missing": {str(r): n for r, n in sorted(left.items())}}
+
+
+def missing_by_round(store: EventStore) -> dict[int, int]:
+    """Round -> how many board results (a board at a table) of the rounds seated are still to come,
+    for the rounds that have any: while one is, the standings are provisional, as every event's are
+    (a duplicate event counts boards, not tables: a table plays several)."""
+    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    out: dict[int, int] = {}
+    for number in range(1, store.last_round() + 1):
+        left = sum(1 for t in sql.board_tables(store, number) for b in t["boards"] if (t["table_id"], b) not in done)
+        if left:
+            out[number] = left
+    return out
 
 
 def travellers(store: EventStore) -> list[dict[str, Any]]:

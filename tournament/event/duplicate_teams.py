@@ -85,7 +85,7 @@ def find_table(store: EventStore, round_no: int, table_no: int, board_no: int) -
                             f"round {round_no} has not been paired (the last round paired is {last})")
     playing = round_boards(store, round_no)
     if board_no not in playing:
-        raise ResultRefused(f"the tables of round {round_no} play boards {', '.join(map(str, playing))}, "
+        raise UnusableInput(f"the tables of round {round_no} play boards {', '.join(map(str, playing))}, "
                             f"not board {board_no}")
     return table
 

@@ -22,7 +22,7 @@ from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
-from tournament.names import LookAlikes, bidi_controls, did_you_mean, name_key, normalise_name
+from tournament.names import LookAlikes, bidi_controls, did_you_mean, name_key, near_key, normalise_name
 from tournament.settings import DUPLICATE, PAIRS, ROTATING
 from tournament.store import boards as boards_sql, desk as desk_sql, fields as fields_sql
 from tournament.store.event_store import EventStore
@@ -74,6 +74,22 @@ def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence
             raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered; names must be "
                           f"unique (another script's letters, full-width forms, spaces and invisible characters "
                           f"do not make a name another)")
+
+
+def near_identical(store: EventStore, names: Sequence[str]) -> list[str]:
+    """A line for each of these names (entered or renamed just now) that another player's name
+    differs from only by case once spaces are left out (``Li Na`` and ``Lina``, ``Ana`` and ``ana``):
+    two names (case is seen), but near-identical read from a list, so the director is told, and
+    may add an initial (``tournament rename``)."""
+    out = []
+    players = store.players()
+    for name in names:
+        key, near = name_key(name), near_key(name)
+        twin = next((p for p in players if near_key(p.name) == near and name_key(p.name) != key), None)
+        if twin is not None:
+            out.append(f"{name!r} is near-identical to #{twin.id} {twin.name!r} (they differ only by capitals "
+                       f"and spaces); to tell them apart, rename one (tournament rename)")
+    return out
 
 
 def _first_repeat(names: Sequence[str]) -> str | None:
@@ -236,11 +252,20 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     without a ``partner_`` twin is both players'."""
     path = Path(path)
     text = read_list_file(path, "a players CSV")
+    # A spreadsheet saved as CSV where the comma is the decimal mark separates cells by semicolons:
+    # a header that holds a semicolon and no comma is read so.
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    delimiter = ";" if ";" in first and "," not in first else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    lines: list[int] = []
+    rows: list[list[str]] = []
     try:
-        rows = list(csv.reader(io.StringIO(text)))
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+                lines.append(reader.line_num)
     except csv.Error as e:
         raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
-    rows = [r for r in rows if any(cell.strip() for cell in r)]
     if not rows:
         raise PlayerInputError(f"{path} is empty")
     given = [h.strip().lower() for h in rows[0]]
@@ -266,7 +291,11 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     out: list = []
     fids: list = []
     extra: list = []
-    for n, row in enumerate(rows[1:], 2):
+    for n, row in zip(lines[1:], rows[1:], strict=True):
+        if any(c.strip() for c in row[len(header):]):  # a cell no column heads would be lost
+            raise PlayerInputError(f"{path}, line {n}: {len(row)} cells where the header names {len(header)} "
+                                   f"columns; nothing was added")
+
         def cell(col: str) -> str:
             # Spaces around a cell are a spreadsheet's accident, never part of a name: a record
             # typed "Ana" must match the entry "Ana ".
@@ -336,6 +365,7 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
             if team.withdrawn is not None:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
             store.set_team_withdrawn(team.id, nxt)
+            _drop_sit_outs(store, team.players, nxt)
             changes.record(store, changes.PAIR_WITHDRAWN, data={"id": team.id, "name": team.name, "from_round": nxt})
             desk_sql.log(store, "pair_withdrawn", nxt, {"pair": team.id, "name": team.name}, by, reason)
             return next(t for t in store.teams() if t.id == team.id)
@@ -343,10 +373,20 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
         if player.withdrawn is not None:
             raise Refused(f"{player.name} has already withdrawn (from round {player.withdrawn})")
         store.set_withdrawn(player.id, nxt)
+        _drop_sit_outs(store, (player.id,), nxt)
         changes.record(store, changes.PLAYER_WITHDRAWN, data={"id": player.id, "name": player.name,
                                                               "from_round": nxt})
         desk_sql.log(store, "player_withdrawn", nxt, {"player": player.id, "name": player.name}, by, reason)
         return next(p for p in store.players() if p.id == player.id)
+
+
+def _drop_sit_outs(store: EventStore, players: Sequence[int], from_round: int) -> None:
+    """Within a withdrawal: the sit-outs these players asked for in the rounds they now miss are void
+    (a withdrawn player is paired in none of them), so they go from the requests in force (``pin
+    --list``); the withdrawal's line in the trail says the player is out."""
+    for r in desk_sql.requests(store):
+        if r["kind"] == "sit_out" and r["a"] in players and r["round_no"] >= from_round:
+            desk_sql.delete_request(store, r["id"])
 
 
 def _find_team(store: EventStore, key: str) -> Team:
@@ -373,6 +413,12 @@ def shown_numbers(store: EventStore) -> dict[int, int]:
     return {p.id: in_movement.get(p.team, p.team) for p in store.players() if p.team}
 
 
+def rounds_away_text(away: Sequence[tuple[int, int]]) -> str:
+    """The rounds a returned player was out of, as the player list shows them: ``2-4`` (rounds 2 to
+    4; back from 5), ``3`` (one round), several withdrawals separated by commas."""
+    return ", ".join(f"{out}" if back - out == 1 else f"{out}-{back - 1}" for out, back in away)
+
+
 def player_rows(store: EventStore) -> list[dict[str, Any]]:
     """The players as a list shows them, a row a player: number, name (and pair, in a pairs
     event; and team, in a team event), the round they play from, the round they withdrew from."""
@@ -389,7 +435,9 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
     names = fields_sql.field_names(store)
     own = fields_sql.fields(store)
     rows = []
-    for p in store.players():
+    every = store.players()
+    returned = any(p.away for p in every)
+    for p in every:
         row: dict[str, Any] = {"id": p.id, "name": p.name}
         if fids:
             row["player_id"] = fids.get(p.id, "")
@@ -398,6 +446,8 @@ def player_rows(store: EventStore) -> list[dict[str, Any]]:
         if squad_of:
             row["team"] = squad_of.get(p.id, "")
         row.update({"from_round": p.entered, "withdrawn_from": p.withdrawn})
+        if returned:  # like the ids: a column only in an event where someone came back
+            row["rounds_away"] = rounds_away_text(p.away)
         # The CSV's other columns, after the tool's own (a column named like one of them is the tool's).
         row.update({f: own.get(p.id, {}).get(f, "") for f in names if f not in row})
         rows.append(row)

@@ -73,6 +73,9 @@ class Entry:
     absent: tuple[str, ...] = ()
     #: A record of hand scores only (a score sheet): reported as "scores only", not as verified.
     scores_only: bool = False
+    #: The record's names that are a player's former name (``tournament rename`` since the sheet was
+    #: printed), as the line says them: ``'Lu' is #12 Lucía's former name``.
+    former: tuple[str, ...] = ()
 
     def summary(self) -> str:
         scores = ", ".join(f"{k} {v}" for k, v in self.scores.items())
@@ -87,7 +90,8 @@ class Entry:
         verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced",
                 AMENDED: "amended (the old result is kept: `tournament history`)"}[self.status]
         moved = "".join(f"; round {t.round} table {t.number} re-seated" for t in self.reseated)
-        return f"round {self.round} table {self.table}: {scores}; {won} ({how}) — {verb}{moved}"
+        former = "".join(f"; note: {x}" for x in self.former)
+        return f"round {self.round} table {self.table}: {scores}; {won} ({how}) — {verb}{moved}{former}"
 
 
 def sheet_note(record: Record) -> str | None:
@@ -235,11 +239,34 @@ def record_players(store: EventStore, record: Record) -> dict[int, Any]:
         if not wanted <= set(named):
             named = {name_key(p.name): p for p in store.players()}
         found.update({p.id: p for key, p in named.items() if key in wanted})
+        if not wanted <= set(named):  # a name the player had before a rename
+            was = former_keys(store)
+            found.update(store.players_by_id([was[k] for k in wanted - set(named) if k in was]))
     return found
 
 
+def former_names(store: EventStore) -> dict[int, list[str]]:
+    """Player -> the names they had before each ``tournament rename``, from the desk's trail: a sheet
+    printed (or a game recorded) before a rename names the player as they were then."""
+    from tournament.store import desk as desk_sql
+
+    out: dict[int, list[str]] = {}
+    for row in desk_sql.trail(store):
+        if row["action"] == "player_renamed":
+            out.setdefault(row["detail"]["player"], []).append(row["detail"]["old"])
+    return out
+
+
+def former_keys(store: EventStore) -> dict[str, int]:
+    """A former name (as :func:`name_key` compares names) -> the player who had it, for the names no
+    player has now (a name taken since by another player is that player's)."""
+    now = {name_key(p.name) for p in store.players()}
+    return {name_key(old): pid for pid, olds in former_names(store).items() for old in olds
+            if name_key(old) not in now}
+
+
 def _check_table(record: Record, table: Table, mapped: dict[str, int], players: dict[int, Any],
-                 source: str) -> Table:
+                 source: str, former: dict[int, list[str]] | None = None) -> Table:
     assigned = {s.seat: s.player for s in table.seats}
     if mapped != assigned:
         want_text = ", ".join(f"{s.seat} {players[s.player].name}" for s in table.seats)
@@ -250,7 +277,8 @@ def _check_table(record: Record, table: Table, mapped: dict[str, int], players: 
     # people's names (a sheet filled in for another game) is not this table's game.
     for rp in record.players:
         want = players[mapped[rp.seat]].name
-        if name_key(rp.name) != name_key(want):
+        was = {name_key(n) for n in (former or {}).get(mapped[rp.seat], ())}
+        if name_key(rp.name) != name_key(want) and name_key(rp.name) not in was:
             raise ResultRefused(f"{source}: seat {shown(rp.seat)} is player #{mapped[rp.seat]} {shown(want)!r} "
                                 f"(by id) at round {table.round} table {table.number}, but the record names "
                                 f"{shown(rp.name)!r}; nothing was stored")
@@ -330,8 +358,18 @@ def _enter(store: EventStore, record: Record, report: Report, stored_text: str, 
     with contextlib.nullcontext() if within else store.write():
         table = _find_table(store, record, round_no, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
-        return _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
-                      source, report, sheet_note(record))
+        entry = _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
+                       source, report, sheet_note(record))
+        return attrs.evolve(entry, former=_former_said(store, record, table))
+
+
+def _former_said(store: EventStore, record: Record, table: Table) -> tuple[str, ...]:
+    """The record's names that are its players' former names, as the entry's note says them."""
+    seat_of = {s.seat: s.player for s in table.seats}
+    now = store.players_by_id(list(seat_of.values()))
+    odd = [(rp.name, now[seat_of[rp.seat]]) for rp in record.players
+           if rp.seat in seat_of and seat_of[rp.seat] in now and name_key(rp.name) != name_key(now[seat_of[rp.seat]].name)]
+    return tuple(f"{shown(name)!r} is #{p.id} {shown(p.name)}'s former name" for name, p in odd)
 
 
 def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round_no: int | None = None,
@@ -383,7 +421,8 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
             raise ResultRefused(f"{', '.join(unknown) or 'nobody'} is not a side of round {rnd} table {table_no}: "
                                 f"--forfeit names the side that did not play ({', '.join(sides)})")
         if len(set(absent)) != len(absent):
-            raise ResultRefused(f"--forfeit names {next(x for x in absent if absent.count(x) > 1)} twice")
+            raise UnusableInput(f"--forfeit names {next(x for x in absent if absent.count(x) > 1)} twice; "
+                                f"nothing was stored")
         there = [x for x in sides if x not in absent]
         if not there:
             raise ResultRefused(f"a forfeit needs a side that was there to play: every side of round {rnd} table "
@@ -474,7 +513,7 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
                 raise ResultRefused(f"{other.name} (#{other.id}) does not sit at round {rnd} table {table_no} "
                                     f"({', '.join(p.name for p in here.values())}); nothing was stored")
             if player.id in missing:
-                raise ResultRefused(f"{player.name} (#{player.id}) is named twice")
+                raise UnusableInput(f"{player.name} (#{player.id}) is named twice (--absent); nothing was stored")
             missing.append(player.id)
         if len(missing) == len(table.players):
             raise ResultRefused(f"a forfeit needs a player who was there to play: every player of round {rnd} "
@@ -520,6 +559,7 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
     very record is already stored on, else one still waiting for its result, else any (a conflict)."""
     from tournament.event import stages
 
+    refuse_other_round(record, round_no, source)
     said = (record.event or {}).get("round")
     if round_no is None and said is not None and _round_number(said) is not None:
         round_no = _round_number(said)
@@ -527,14 +567,20 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
     if stage is None or (round_no is not None and stages.stage_of_round(store, round_no) is None):
         rnd = _round(store, record, round_no, source)
         players = record_players(store, record)
-        mapped = record_seats(store.settings, record, players, source)
+        former = former_names(store) if any(name_key(rp.name) not in {name_key(p.name) for p in players.values()}
+                                            for rp in record.players) else {}
+        by_name = {name_key(p.name): p for p in players.values()}
+        for p in players.values():  # a player found by a name they had before a rename
+            for old in former.get(p.id, ()):
+                by_name.setdefault(name_key(old), p)
+        mapped = record_seats(store.settings, record, players, source, by_name)
         first = next(iter(mapped.values()))
         table = (_set_game_table(store, record, rnd, first, digest) if store.settings.team_set else
                  store.table_of_player(rnd, first))
         if table is None:
             raise ResultRefused(f"{source}: {players[first].name} has no table in round {rnd}")
         players.update(store.players_by_id([p for p in table.players if p not in players]))
-        return _check_table(record, table, mapped, players, source)
+        return _check_table(record, table, mapped, players, source, former)
     players = {p.id: p for p in store.players()}  # a stage's few tables: every player, for the units
     if round_no is not None:
         last = store.last_round()
@@ -551,7 +597,7 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
     mapped = record_seats(store.settings, record, players, source)
     for t in candidates:
         if {s.seat: s.player for s in t.seats} == mapped:
-            return _check_table(record, t, mapped, players, source)
+            return _check_table(record, t, mapped, players, source, former_names(store))
     team_of = {p.id: p.team for p in players.values()}
     units = [team_of[i] if store.settings.format == "pairs" else i for i in mapped.values()]
     reason = stages.not_due_reason(store, dict.fromkeys(u for u in units if u is not None))
@@ -559,6 +605,17 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
         raise ResultRefused(f"{source}: {reason}; nothing was stored")
     raise ResultRefused(f"{source}: no table of the {stage.name} stage seats these players in these seats"
                         + (f" in round {round_no}" if round_no is not None else "") + "; nothing was stored")
+
+
+def refuse_other_round(record: Record, round_no: int | None, source: str, what: str = "round") -> None:
+    """A record whose ``event.round`` (or ``what``: ``table``, ``board``) names another than the one
+    given (``--round``) is refused in one line saying so, before its players are looked for: it is
+    the game of another round, and its seats would only be compared with the wrong table's."""
+    said = (record.event or {}).get(what)
+    number = _round_number(said) if said is not None else None
+    if round_no is not None and number is not None and number != round_no:
+        raise ResultRefused(f"{source} is a record of {what} {number} (its event.{what}), not {what} {round_no}; "
+                            f"nothing was stored")
 
 
 def _round(store: EventStore, record: Record, round_no: int | None, source: str) -> int:

@@ -12,6 +12,15 @@ from tournament.store.event_store import EventStore
 from tournament.values import Table
 
 
+def scoring_byes(store: EventStore) -> dict[int, list[int]]:
+    """Round -> the byes the pairing gave (a free game, scored by ``--bye``), without the sit-outs
+    asked for (``tournament sit-out``, scored by ``--sit-out-score``: nothing by default), which the
+    pairing's queue for byes does not count: a player who sat out has had no bye, and is not sent to
+    the back of the queue for one (``check`` counts them apart the same way)."""
+    excused = desk.excused(store)
+    return {r: [p for p in given if p not in excused.get(r, ())] for r, given in store.byes().items()}
+
+
 def pair_next_round(store: EventStore, seed: str | None = None) -> pairing.Plan:
     """Pair and store the next round.  ``seed``: how round 1 is ordered (``rating``,
     ``column:NAME``: :mod:`tournament.event.seeding`); None, a random draw.
@@ -63,7 +72,7 @@ def pair_next_round(store: EventStore, seed: str | None = None) -> pairing.Plan:
             current = standings.from_store(store, tables=tables, results=results) if last else None
             order, seeded_rows = seeding.seeding_for(store, number, seed)
             plan = pairing.pair_round(store.settings, number, store.players(), store.teams(), tables,
-                                      store.byes(), current, desk.constraints_for(store, number), order)
+                                      scoring_byes(store), current, desk.constraints_for(store, number), order)
         used = paired_on.kept_rows(current) or seeded_rows
         store.insert_round(number, f"tournament:{store.settings.seed}:round:{number}", plan.tables, plan.byes,
                            used)

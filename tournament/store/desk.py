@@ -9,8 +9,10 @@ of its first desk change (:func:`upgrade_for_desk`); until then it stays the fil
   (``action`` and ``detail``, JSON), why.  Never updated or deleted: the audit trail.
 * ``desk_requests``: what pairing must honour: ``pin`` (player ``a`` at table ``table_no``),
   ``apart`` (players ``a`` and ``b`` at different tables through round ``until_round``, or
-  always), ``sit_out`` (player ``a`` has a bye in round ``round_no``).  A lifted request is
-  deleted (its setting and its lifting stay in ``desk_log``).
+  always), ``sit_out`` (player ``a`` has a bye in round ``round_no``).  A pin's or a keep-apart's
+  ``round_no`` is the first round it binds (the next round paired when it was made; NULL in a
+  request made before it was kept: ``check`` then goes by its line in the trail).  A lifted request
+  is deleted (its setting and its lifting stay in ``desk_log``).
 * ``players.federation_id``: an optional id from outside the event (a federation number) that
   ratings match players on across events, before names.
 * ``meta.last_player_id``: the highest player number ever given, so that a removed entry's number

@@ -283,7 +283,9 @@ class EventStore:
         return self._players()
 
     def _players(self) -> list[Player]:
-        return [Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"])
+        away = self.rounds_away()
+        return [Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"],
+                       away.get(r["id"], ()))
                 for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
                                     "ORDER BY id")]
 
@@ -291,11 +293,13 @@ class EventStore:
         """Only these players (a result names four of ten thousand: read four rows, not all)."""
         wanted = sorted({i for i in ids if type(i) is int and abs(i) < 2 ** 63})
         out: dict[int, Player] = {}
+        away = self.rounds_away() if wanted else {}
         for start in range(0, len(wanted), 500):  # well within SQLite's bound on parameters
             chunk = wanted[start:start + 500]
             for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
                                 f"WHERE id IN ({', '.join('?' * len(chunk))})", chunk):
-                out[r["id"]] = Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"])
+                out[r["id"]] = Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"],
+                       away.get(r["id"], ()))
         return out
 
     def players_named(self, names: Collection[str]) -> list[Player]:
@@ -304,7 +308,9 @@ class EventStore:
         wanted = sorted(set(names))
         if not wanted:
             return []
-        return [Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"])
+        away = self.rounds_away()
+        return [Player(r["id"], r["name"], r["team_id"], r["entered_round"], r["withdrawn_round"],
+                       away.get(r["id"], ()))
                 for r in self._rows("SELECT id, name, team_id, entered_round, withdrawn_round FROM players "
                                     f"WHERE name IN ({', '.join('?' * len(wanted))})", wanted)]
 
@@ -312,8 +318,28 @@ class EventStore:
         members: dict[int, list[int]] = {}
         for r in self._rows("SELECT id, team_id FROM players WHERE team_id IS NOT NULL ORDER BY id"):
             members.setdefault(r["team_id"], []).append(r["id"])
-        return [Team(r["id"], r["name"], tuple(members.get(r["id"], ())), r["entered_round"], r["withdrawn_round"])
+        away = self.rounds_away()
+        return [Team(r["id"], r["name"], tuple(members.get(r["id"], ())), r["entered_round"], r["withdrawn_round"],
+                     away.get(members[r["id"]][0], ()) if members.get(r["id"]) else ())
                 for r in self._rows("SELECT id, name, entered_round, withdrawn_round FROM teams ORDER BY id")]
+
+    def rounds_away(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """Player -> the rounds they were out of before each return (:attr:`Player.away`), read from
+        the desk's trail: a return (``player_returned``, ``pair_returned``: a pair's two players)
+        keeps the round the withdrawal took effect from and the round the player is back from.
+        Read from the trail, not a column, so that a file whose returns were made before the rounds
+        away were kept is read right too (its returns are in its trail)."""
+        if not self._rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'desk_log'"):
+            return {}
+        out: dict[int, list[tuple[int, int]]] = {}
+        for r in self._rows("SELECT d.round AS back, json_extract(d.detail, '$.withdrawn_from') AS out_from, "
+                            "p.id AS player FROM desk_log d JOIN players p ON "
+                            "(d.action = 'player_returned' AND p.id = json_extract(d.detail, '$.player')) OR "
+                            "(d.action = 'pair_returned' AND p.team_id = json_extract(d.detail, '$.pair')) "
+                            "WHERE d.action IN ('player_returned', 'pair_returned') ORDER BY d.id, p.id"):
+            if isinstance(r["back"], int) and isinstance(r["out_from"], int) and r["out_from"] < r["back"]:
+                out.setdefault(r["player"], []).append((r["out_from"], r["back"]))
+        return {p: tuple(spans) for p, spans in out.items()}
 
     def insert_player(self, name: str, entered: int, team: int | None = None) -> int:
         """Within :meth:`write`.  Names are unique: records without ids are matched by name
