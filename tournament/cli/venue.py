@@ -345,11 +345,16 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
     from tournament.web.app import VenueServer
     from tournament.web.hall import HallProcess, listening
 
+    # Both ports bound first: a port already taken is said in one line before anything is printed
+    # or written (the address served kept in the event file, the links printed for a server that
+    # would never answer them).
+    tables_socket = listening_or_refused(host, port, "give another port with --port")
     hall_socket = None
-    if hall_port:  # bound first: a port already taken is said at once, before anything is served
+    if hall_port:
         try:
             hall_socket = listening(host, hall_port)
         except OSError as e:
+            tables_socket.close()
             raise UnusableInput(f"cannot listen on {host}:{hall_port} for the hall's pages ({e.strerror or e}): "
                                 f"give another port with --hall-port, or --one-process") from None
     try:
@@ -369,6 +374,7 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
                              hall_port=hall_port or None,
                              hall_url=hall_url if hall_url and hall_url != vn.hall_address(base, hall_port) else None)
     except BaseException:
+        tables_socket.close()
         if hall_socket is not None:
             hall_socket.close()
         raise
@@ -403,7 +409,7 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
         typer.echo(f"upstream:        {upstream}  (event {feeder.event_uuid}: its public pages and feed, for the hub)")
     connections.collect_less()
     try:
-        connections.QuietServer(config, stopping=server.stop_streams).run()
+        connections.QuietServer(config, stopping=server.stop_streams).run(sockets=[tables_socket])
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:
@@ -425,6 +431,18 @@ def _upstream(event: Path, url: str, creds: Optional[Path], club: Optional[str],
     except ImportError:  # nats-py not installed
         raise UnusableInput("--upstream needs the NATS client: pip install nats-py") from None
     return Upstream(event, url, creds, club=club, federation=federation, league=league)
+
+
+def listening_or_refused(host: str, port: int, advice: str) -> socket.socket:
+    """A socket listening on ``host:port`` for a server about to start (uvicorn serves it), or
+    the one line saying why not: a server must not print its links, nor keep its address with the
+    event, and only then find its port taken."""
+    from tournament.web.hall import listening
+
+    try:
+        return listening(host, port)
+    except OSError as e:
+        raise UnusableInput(f"cannot listen on {host}:{port}: {e.strerror or e} ({advice})") from None
 
 
 def say_where_links_point(store: EventStore, base: str, given: bool) -> None:
