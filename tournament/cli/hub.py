@@ -41,7 +41,7 @@ def hub(
     from tournament.cli.venue import listening_or_refused
 
     named = named_tiebreaks(leagues)
-    options = connect_options(nats_url, creds)
+    options = connect_options(nats_url, creds, "--nats", "--creds")
     options.pop("servers")
     # Bound before anything is said: a port already taken is one line, not a hub announced and
     # then uvicorn's own error.
@@ -83,7 +83,7 @@ def archive(
     from tournament.web.hub import archive_lines, read_all
     from tournament.web.upstream import connect_options
 
-    options = connect_options(nats_url, creds)
+    options = connect_options(nats_url, creds, "--nats", "--creds")
     options.pop("servers")
     try:
         events = asyncio.run(read_all(nats_url, options))

@@ -53,26 +53,29 @@ class UpstreamRefused(TournamentError):
     """The upstream refused what the venue sent (its credentials do not allow the event's subjects)."""
 
 
-def connect_options(url: str, creds: Path | None) -> dict[str, Any]:
+def connect_options(url: str, creds: Path | None, url_option: str = "--upstream",
+                    creds_option: str = "--upstream-creds") -> dict[str, Any]:
     """nats-py's options for the upstream: ``creds`` is a NATS credentials file (a user's JWT and
     key, as ``nsc`` writes them) or a file whose first line is ``USER:PASSWORD`` (a user of the
-    server's own configuration).  The password stays off the command line (and out of ``ps``)."""
+    server's own configuration).  The password stays off the command line (and out of ``ps``).
+    ``url_option`` and ``creds_option``: the options a refusal names, those of the command that
+    gave them (``serve``'s, or the hub's and the archive's ``--nats`` and ``--creds``)."""
     if not url.startswith(("nats://", "tls://")):
-        raise UnusableInput(f"--upstream {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)")
+        raise UnusableInput(f"{url_option} {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)")
     options: dict[str, Any] = {"servers": [url]}
     if creds is None:
         return options
     try:
         text = creds.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise UnusableInput(f"--upstream-creds {creds}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
+        raise UnusableInput(f"{creds_option} {creds}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
     if "BEGIN NATS USER JWT" in text:
         options["user_credentials"] = str(creds)
         return options
     first = text.strip().splitlines()[0] if text.strip() else ""
     user, sep, password = first.partition(":")
     if not sep or not user or not password:
-        raise UnusableInput(f"--upstream-creds {creds}: neither a NATS credentials file nor a line USER:PASSWORD")
+        raise UnusableInput(f"{creds_option} {creds}: neither a NATS credentials file nor a line USER:PASSWORD")
     options.update(user=user, password=password)
     return options
 
