@@ -405,6 +405,7 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
 
     if feeder is not None:
         server.on_change.append(feeder.poke)  # a change logged here is sent at once, not at the next look
+        server.upstream_state = feeder.state  # the director's API says whether the hub is fed, and why not
         feeder.start()
         typer.echo(f"upstream:        {upstream}  (event {feeder.event_uuid}: its public pages and feed, for the hub)")
     connections.collect_less()

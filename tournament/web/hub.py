@@ -53,6 +53,7 @@ from tournament.event import feed, league
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
+from tournament.web.link import Heard, Refused, Said, describe
 from tournament.web.upstream import connect
 
 log = logging.getLogger("tournament.hub")
@@ -208,8 +209,14 @@ class StreamReader:
         self.url = url
         self.options = options or {}
         self.events: dict[str, EventCache] = {}
+        #: Whether the hub reads NATS just now (its streams listed once on this connection), and why
+        #: not, in words (``/healthz``; the log says it once a change).
         self.connected = False
-        self.problem: str | None = None
+        self.problem: str | None = f"not connected to nats at {url} yet"
+        #: Attempts to reach NATS, and their failures (a test waits on them).
+        self.tries = 0
+        self.failures = 0
+        self._said = Said(log, f"hub: nats {url}")
         self._task: asyncio.Task | None = None
         self._heard = asyncio.Event()
         #: The events a message was heard on since their streams were last read.
@@ -232,23 +239,30 @@ class StreamReader:
     async def _run(self) -> None:
         while not self._stopping:
             nc = None
+            heard = Heard(self._heard_while_connecting)
             try:
-                nc = await connect({"servers": [self.url], **self.options}, "domrec hub")
+                self.tries += 1
+                nc = await connect({"servers": [self.url], **self.options}, "domrec hub", heard)
                 js = nc.jetstream(timeout=5)
 
-                async def heard(msg: Any) -> None:  # a message on an event's subjects: read that stream now
+                async def heard_of(msg: Any) -> None:  # a message on an event's subjects: read that stream now
                     parts = msg.subject.split(".")
                     if len(parts) > 2:
                         self._dirty.add(parts[2])
                     self._heard.set()
 
-                await nc.subscribe(f"{relay.PREFIX}.>", cb=heard)
-                self.connected, self.problem = True, None
+                await nc.subscribe(f"{relay.PREFIX}.>", cb=heard_of)
+                await nc.flush()  # the server's refusal of the subscription, if any, is heard by now
+                if heard.refusal() is not None:
+                    raise Refused(heard.refusal())
                 looked, everything = 0.0, True
                 while not self._stopping and nc.is_connected:
                     if time.monotonic() - looked >= DISCOVER:
                         self._dirty |= await self._discover(js)  # a new stream: read at once
                         looked = time.monotonic()
+                        if not self.connected:  # the streams listed: the hub reads NATS
+                            self.connected, self.problem = True, None
+                            self._said.fine("reading the streams again")
                     due, self._dirty = (self._dirty if not everything else set(self.events)), set()
                     for event in due:
                         cache = self.events.get(event)
@@ -267,8 +281,11 @@ class StreamReader:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # NATS down or gone: serve what is held, try again
-                self.connected, self.problem = False, f"{type(e).__name__}: {e}"
-                log.warning("hub: %s (trying again in %ss)", self.problem, RETRY)
+                self.failures += 1
+                self.connected = False
+                self.problem = describe(e, self.url, heard, nc is not None,
+                                        "a hub's credentials read every stream: are these a venue's?")
+                self._said.problem(self.problem, RETRY)
             finally:
                 if nc is not None:
                     try:
@@ -276,6 +293,11 @@ class StreamReader:
                     except Exception:
                         pass
             await asyncio.sleep(RETRY)
+
+    def _heard_while_connecting(self, e: Exception) -> None:
+        """The server's answer to a connect still waiting (refused, no such host): said at once."""
+        if not self.connected:
+            self.problem = describe(e, self.url, Heard(), False)
 
     async def _discover(self, js: Any) -> set[str]:
         """Every event's stream; the events new to the hub (or whose stream was made again)."""
