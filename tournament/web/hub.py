@@ -79,6 +79,16 @@ _REPLAY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'un
                   "frame-ancestors 'none'")
 
 
+class Unreadable(NotPublic):
+    """An event the hub knows but whose pages' data it could not read (503: the venue's next data mends it)."""
+
+    status = 503
+
+
+def _status(e: NotPublic) -> int:
+    return getattr(e, "status", 404)
+
+
 class EventCache:
     """One event as the hub knows it: its changes, its confirmed games and its last pages' data."""
 
@@ -93,6 +103,29 @@ class EventCache:
         self.statuses: dict[tuple[int, int], tuple[int, str]] = {}
         self.pages: dict[tuple, tuple[int, bytes, bytes]] = {}
         self.moved = asyncio.Event()
+        #: subject -> why its message could not be read (the hub keeps what it read before, and
+        #: says so at /healthz and in /api/v1/events); cleared by a readable message on the subject.
+        self.unreadable: dict[str, str] = {}
+
+    def read(self, seq: int, subject: str, data: bytes, headers: dict[str, str] | None = None) -> bool:
+        """The stream's message ``seq``: taken (whether it changed anything shown), or kept as a
+        problem of the event's when it cannot be read (a message no venue of this version sends):
+        what the hub held stays as it was."""
+        try:
+            moved = self.take(subject, data, headers)
+        except (relay.BadMessage, ValueError, UnicodeDecodeError) as e:
+            problem = f"message {seq} ({subject}) cannot be read: {e}"
+            if self.unreadable.get(subject) != problem:
+                log.warning("hub: event %s: %s; what the hub holds of it is kept", self.event, problem)
+            self.unreadable[subject] = problem
+            return False
+        self.unreadable.pop(subject, None)
+        return moved
+
+    @property
+    def problem(self) -> str | None:
+        """What the hub could not read of this event, in words (None: nothing)."""
+        return "; ".join(self.unreadable[s] for s in sorted(self.unreadable)) or None
 
     # --- the stream's messages --------------------------------------------------------------
 
@@ -186,7 +219,7 @@ class EventCache:
                 "status": doc.get("status"), "players": doc.get("players"), "current_round": doc.get("current_round"),
                 "club": where.get("club"), "federation": where.get("federation"),
                 "started": (self.snapshot or {}).get("started"), "latest_seq": self.latest,
-                "pages": f"/e/{self.event}/", "feed": f"/api/v1/e/{self.event}/event"}
+                "pages": f"/e/{self.event}/", "feed": f"/api/v1/e/{self.event}/event", "problem": self.problem}
 
     def changes_after(self, since: Any, limit: Any) -> dict[str, Any]:
         after = feed.whole_number(since, "since", 0)
@@ -329,10 +362,7 @@ class StreamReader:
                 msg = await js.get_msg(name, cache.next, subject=relay.subjects(cache.event), next=True)
             except NotFoundError:  # nothing at or after cache.next: the hub holds all of it
                 break
-            try:
-                moved = cache.take(msg.subject, msg.data or b"", msg.headers or {}) or moved
-            except (relay.BadMessage, ValueError, UnicodeDecodeError) as e:
-                log.warning("hub: event %s, message %s skipped: %s", cache.event, msg.seq, e)
+            moved = cache.read(msg.seq, msg.subject, msg.data or b"", msg.headers or {}) or moved
             cache.next = msg.seq + 1
         if moved:
             cache.pages.clear()
@@ -440,11 +470,15 @@ class Hub:
 
     # --- helpers ---------------------------------------------------------------------------
 
-    def _cache(self, request: Request) -> EventCache:
+    def _cache(self, request: Request, pages: bool = True) -> EventCache:
+        """The event asked for; ``pages``: its pages' data is needed (the change log is not it)."""
         event = request.path_params["event"].lower()
         cache = self.reader.events.get(event)
-        if cache is None or cache.snapshot is None:
+        if cache is None or (cache.snapshot is None and not cache.unreadable):
             raise NotPublic(f"no event {event[:40]} on this hub")
+        if pages and cache.snapshot is None:
+            raise Unreadable(f"event {event[:40]}: the hub cannot show its pages: {cache.problem}; its change log: "
+                             f"/api/v1/e/{cache.event}/changes")
         return cache
 
     @staticmethod
@@ -505,7 +539,7 @@ class Hub:
 
             return await self._made(request, cache, (page, args, query), page in pages.SHOWS_STATUS, make)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
 
     # --- the pages --------------------------------------------------------------------------
 
@@ -523,7 +557,7 @@ class Hub:
         return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
 
     def _events(self) -> list[dict[str, Any]]:
-        docs = [c.summary() for c in self.reader.events.values() if c.snapshot is not None]
+        docs = [c.summary() for c in self.reader.events.values() if c.snapshot is not None or c.unreadable]
         docs.sort(key=lambda d: (d["status"] == "finished", d["federation"] or "", d["club"] or "",
                                  [-ord(ch) for ch in (d["started"] or "")], d["name"] or ""))
         return docs
@@ -539,21 +573,21 @@ class Hub:
         try:
             number = self._number(request.path_params["number"], page)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         return await self._page(request, page, number)
 
     async def match(self, request: Request) -> Response:
         try:
             r, t = self._number(request.path_params["round"], "round"), self._number(request.path_params["table"], "table")
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         return await self._page(request, "match", r, t)
 
     async def projector(self, request: Request) -> Response:
         try:
             cache = self._cache(request)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         seconds, size = pages.projector_settings(request.query_params.get("seconds"), request.query_params.get("size"))
         url = str(request.base_url).rstrip("/") + f"/e/{cache.event}/"
 
@@ -572,7 +606,7 @@ class Hub:
                 raise NotPublic(f"round {r} table {t} has no confirmed game to replay")
             text, digest = cache.games[(r, t)]
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         lang = self._lang(request)
         key = ("replay", r, t, digest)
         found = cache.pages.get(key + (None, lang))
@@ -593,7 +627,7 @@ class Hub:
         try:
             cache = self._cache(request)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         if self.streams >= self.max_streams:
             return JSONResponse({"error": "too many pages are following live: this one refreshes itself every few "
                                           "seconds instead"}, status_code=503, headers={"Retry-After": "30"})
@@ -676,18 +710,20 @@ class Hub:
         return JSONResponse(doc)
 
     async def health(self, request: Request) -> Response:
+        unreadable = {c.event: c.problem for c in self.reader.events.values() if c.unreadable}
         return JSONResponse({"nats": self.reader.connected, "problem": self.reader.problem,
-                             "events": len(self.reader.events)}, status_code=200 if self.reader.connected else 503)
+                             "events": len(self.reader.events), "unreadable": unreadable},
+                            status_code=200 if self.reader.connected else 503)
 
     async def api_events(self, request: Request) -> Response:
         return JSONResponse({"feed_version": feed.FEED_VERSION, "events": self._events()})
 
-    def _feed(self, request: Request, work: Any) -> Response:
+    def _feed(self, request: Request, work: Any, pages: bool = True) -> Response:
         try:
-            cache = self._cache(request)
+            cache = self._cache(request, pages)
             return JSONResponse(work(cache), headers={"cache-control": "no-cache"})
         except NotPublic as e:
-            return self._refused(str(e), 404)
+            return self._refused(str(e), _status(e))
         except feed.FeedError as e:
             return self._refused(str(e), e.status)
 
@@ -707,7 +743,7 @@ class Hub:
 
     async def api_changes(self, request: Request) -> Response:
         return self._feed(request, lambda cache: cache.changes_after(request.query_params.get("since"),
-                                                                     request.query_params.get("limit")))
+                                                                     request.query_params.get("limit")), False)
 
     async def api_game(self, request: Request) -> Response:
         form = request.query_params.get("format", "json")
@@ -724,7 +760,7 @@ class Hub:
                 raise feed.BadQuery(f"format is json or dgn (not {form[:20]!r})")
             return Response(text, media_type="application/json", headers={"etag": f'"{digest}"'})
         except NotPublic as e:
-            return self._refused(str(e), 404)
+            return self._refused(str(e), _status(e))
         except feed.FeedError as e:
             return self._refused(str(e), e.status)
         except DomrecError as e:
