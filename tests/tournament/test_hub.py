@@ -85,6 +85,7 @@ class Nats:
         users = [f'{{user: "{name}", password: "{name}-pw", permissions: {venue_permissions(event)}}}'
                  for name, event in events.items()]
         users.append(f'{{user: "hub", password: "hub-pw", permissions: {HUB_PERMISSIONS}}}')
+        users.append('{user: "admin", password: "admin-pw"}')  # the federation's own: deletes a stream
         self.config = folder / "nats.conf"
         self.config.write_text(f'listen: "127.0.0.1:{self.port}"\n'
                                f'jetstream {{ store_dir: "{folder / "store"}" }}\n'
@@ -520,4 +521,49 @@ def test_the_directors_api_says_whether_the_hub_is_fed(tmp_path: Path) -> None:
     finally:
         venue.terminate()
         venue.wait(30)
+        server.stop()
+
+
+def test_a_running_hub_drops_an_event_whose_stream_was_made_again(tmp_path: Path) -> None:
+    """docs/hub.md's recovery for a venue restored from an older copy: the federation deletes the
+    event's stream and the venue sends its log again.  A hub that was running then shows the
+    restored venue's data, as a hub started afterwards does, not the stale results it held."""
+    import sqlite3
+
+    from tournament.web.upstream import Upstream
+
+    a = make_venue(tmp_path, "club-a", 3)
+    older = tmp_path / "club-a-older.db"
+    with sqlite3.connect(a) as source, sqlite3.connect(older) as copy:
+        source.backup(copy)
+    event = venue_view(a)["uuid"]
+    server = Nats(tmp_path, {"club-a": event})
+    server.start()
+    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    restored = hub = None
+    try:
+        hub = HubProcess(tmp_path, server.url)
+        confirm(a, 1, 150, 90)
+        confirm(a, 2, 80, 160)
+        wait_for("the hub to hold the venue's results", lambda: caught_up(hub, a))
+        feeder.close()
+
+        async def delete() -> None:
+            import nats as client
+
+            nc = await client.connect(server.url, user="admin", password="admin-pw", allow_reconnect=False)
+            await nc.jetstream(timeout=10).delete_stream(f"DOMREC-{event}")
+            await nc.close()
+
+        asyncio.run(delete())
+        restored = Upstream(older, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+        wait_for("the restored venue to send its log", lambda: restored.connected and
+                 restored.sent == venue_view(older)["latest"])
+        wait_for("the running hub to show the restored venue's data", lambda: caught_up(hub, older))
+    finally:
+        feeder.close()
+        if restored is not None:
+            restored.close()
+        if hub is not None:
+            hub.kill()
         server.stop()

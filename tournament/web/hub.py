@@ -92,8 +92,10 @@ def _status(e: NotPublic) -> int:
 class EventCache:
     """One event as the hub knows it: its changes, its confirmed games and its last pages' data."""
 
-    def __init__(self, event: str) -> None:
+    def __init__(self, event: str, created: Any = None) -> None:
         self.event = event
+        #: When the event's stream was made (JetStream's ``created``): another time is another stream.
+        self.created = created
         self.changes: dict[int, dict[str, Any]] = {}
         self.games: dict[tuple[int, int], tuple[str, str]] = {}
         self.snapshot: dict[str, Any] | None = None
@@ -342,11 +344,21 @@ class StreamReader:
                 event = relay.event_of_stream(info.config.name)
                 if event is None:
                     continue
-                if event not in self.events:
-                    self.events[event] = EventCache(event)
+                held = self.events.get(event)
+                made = getattr(info, "created", None)
+                if held is None:
+                    self.events[event] = EventCache(event, made)
                     new.add(event)
-                elif info.state.last_seq < self.events[event].next - 1:  # the stream made again (its store lost):
-                    self.events[event].next = 1  # read it from its start; what the hub holds is not doubled
+                elif (made is not None and held.created is not None and made != held.created) \
+                        or info.state.last_seq < held.next - 1:
+                    # The stream made again (deleted and sent again by a venue restored from an older
+                    # copy, or its store lost): what the hub holds of it is another history's; drop
+                    # it and read the stream from its start, as a hub started now would.
+                    fresh = EventCache(event, made)
+                    self.events[event] = fresh
+                    held.pages.clear()
+                    held.moved.set()  # its live followers look again, at the new cache
+                    log.warning("hub: event %s: its stream was made again; read again from its start", event)
                     new.add(event)
             if len(found) < 256:
                 return new
@@ -642,6 +654,7 @@ class Hub:
             yield b"retry: 2000\n\n"
             sent: int | None = None
             while not self.stopping:
+                cache = self.reader.events.get(cache.event, cache)  # (another, once its stream was made again)
                 now = cache.seq(tables)
                 if now != sent:
                     sent = now
