@@ -85,6 +85,7 @@ class Nats:
         users = [f'{{user: "{name}", password: "{name}-pw", permissions: {venue_permissions(event)}}}'
                  for name, event in events.items()]
         users.append(f'{{user: "hub", password: "hub-pw", permissions: {HUB_PERMISSIONS}}}')
+        users.append('{user: "admin", password: "admin-pw"}')  # the federation's own: deletes a stream
         self.config = folder / "nats.conf"
         self.config.write_text(f'listen: "127.0.0.1:{self.port}"\n'
                                f'jetstream {{ store_dir: "{folder / "store"}" }}\n'
@@ -389,4 +390,180 @@ def test_a_venue_started_while_nats_is_down_sends_everything_once_it_is_up(tmp_p
         wait_for("the venue to send its whole log", lambda: feeder.connected and feeder.sent == venue_view(a)["latest"])
     finally:
         feeder.close()
+        server.stop()
+
+
+def _said(caplog: pytest.LogCaptureFixture, logger: str, text: str) -> int:
+    """How many lines of ``logger`` said ``text``; and no line of it says what the one before it said
+    (a problem is said when it changes, not at every try: a try that meets another problem on a
+    loaded machine, a connection given up, is a change)."""
+    lines = [r.getMessage() for r in caplog.records if r.name == logger]
+    assert all(a != b for a, b in zip(lines, lines[1:])), lines
+    return sum(1 for line in lines if text in line)
+
+
+def test_a_venue_says_in_words_why_it_does_not_reach_its_upstream_once_a_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Down: "cannot reach nats at URL: Connection refused", not an empty TimeoutError; another
+    club's credentials: the server's refusal, not "nats: timeout"; each said once however often
+    it is tried again, and its end said once."""
+    import logging
+
+    from tournament.web import upstream
+    from tournament.web.upstream import Upstream
+
+    caplog.set_level(logging.WARNING, logger="tournament.upstream")
+    monkeypatch.setattr(upstream, "CONNECT_DEADLINE", 2.0)
+    monkeypatch.setattr(upstream, "ACK_TIMEOUT", 2.0)
+    a, b = make_venue(tmp_path, "club-a", 3), make_venue(tmp_path, "club-b", 4)
+    server = Nats(tmp_path, {"club-a": venue_view(a)["uuid"], "club-b": venue_view(b)["uuid"]})
+    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.1).start()
+    other = None
+    try:
+        down = f"cannot reach nats at {server.url}: Connection refused"
+        wait_for("three tries", lambda: feeder.failures >= 3)
+        assert feeder.problem == down and not feeder.connected
+        assert feeder.state()["problem"] == down
+        assert _said(caplog, "tournament.upstream", down) >= 1
+        server.start()
+        wait_for("the venue to send", lambda: feeder.connected and feeder.sent == venue_view(a)["latest"])
+        assert feeder.problem is None and _said(caplog, "tournament.upstream", "sending again") == 1
+
+        # Club B's credentials on club A's event: the server refuses them; said once, in words.
+        other = Upstream(a, server.url, creds(tmp_path, "club-b"), poll=0.1, retry=0.1).start()
+        refused = (f"nats at {server.url} refused these credentials: they may not publish to "
+                   f"$js.api.stream.info.domrec-{venue_view(a)['uuid']}")
+        wait_for("three refusals", lambda: other.failures >= 3 and (other.problem or "").startswith(refused))
+        assert _said(caplog, "tournament.upstream", refused) >= 1
+        assert not any("TimeoutError" in r.getMessage() for r in caplog.records)
+    finally:
+        feeder.close()
+        if other is not None:
+            other.close()
+        server.stop()
+
+
+def test_a_hub_says_in_words_why_it_does_not_read_nats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
+    """A hub started while NATS is down says so at /healthz at once (not ``problem: null``); a hub
+    given a venue's credentials is not healthy: the server's refusal, at /healthz and once in its log."""
+    import logging
+
+    from tournament.web import upstream
+    from tournament.web.hub import StreamReader
+
+    a = make_venue(tmp_path, "club-a", 3)
+    server = Nats(tmp_path, {"club-a": venue_view(a)["uuid"]})
+    hub = HubProcess(tmp_path, server.url)  # NATS not started
+    try:
+        def health() -> dict[str, Any]:
+            try:
+                urllib.request.urlopen(hub.base + "/healthz", timeout=10)
+            except urllib.error.HTTPError as e:
+                return json.loads(e.read())
+            raise AssertionError("/healthz said the hub is healthy")
+
+        assert health()["problem"] is not None
+        found = wait_for("the hub to say why", lambda: (health()["problem"] or "").startswith("cannot reach") and health())
+        assert found["nats"] is False and found["problem"] == f"cannot reach nats at {server.url}: Connection refused"
+    finally:
+        hub.kill()
+
+    caplog.set_level(logging.WARNING, logger="tournament.hub")
+    monkeypatch.setattr(upstream, "CONNECT_DEADLINE", 2.0)
+    server.start()
+
+    refused = f"nats at {server.url} refused these credentials: they may not subscribe to domrec.event.>"
+
+    async def with_a_venues_credentials() -> StreamReader:
+        reader = StreamReader(server.url, {"user": "club-a", "password": "club-a-pw"})
+        reader.start()
+        end = time.monotonic() + DEADLINE
+        while (reader.failures < 3 or not (reader.problem or "").startswith(refused)) and time.monotonic() < end:
+            assert not reader.connected
+            await asyncio.sleep(0.05)
+        await reader.stop()
+        return reader
+
+    try:
+        reader = asyncio.run(with_a_venues_credentials())
+        assert reader.failures >= 3 and not reader.connected
+        assert reader.problem is not None and reader.problem.startswith(refused), reader.problem
+        assert _said(caplog, "tournament.hub", refused) >= 1
+    finally:
+        server.stop()
+
+
+def test_the_directors_api_says_whether_the_hub_is_fed(tmp_path: Path) -> None:
+    """``GET /api/v1/director`` of ``serve --upstream``: ``upstream``, connected or the problem in words."""
+    from tournament.event.venue import links
+
+    a, b = make_venue(tmp_path, "club-a", 3), make_venue(tmp_path, "club-b", 4)
+    server = Nats(tmp_path, {"club-a": venue_view(a)["uuid"], "club-b": venue_view(b)["uuid"]})
+    server.start()
+    port = free_port()
+    venue = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(a), "--port", str(port),
+                              "--one-process", "--upstream", server.url, "--upstream-creds",
+                              str(creds(tmp_path, "club-b"))],  # another club's
+                             stdout=subprocess.DEVNULL, stderr=open(tmp_path / "venue.log", "ab"), cwd=ROOT)
+    try:
+        with open_event(a) as store:
+            token = links(store, f"http://127.0.0.1:{port}")["director"].rsplit("/", 1)[1]
+
+        def upstream() -> dict[str, Any]:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/director",
+                                             headers={"Authorization": f"Bearer {token}"})
+            with urllib.request.urlopen(request, timeout=10) as r:
+                return json.loads(r.read())["upstream"]
+
+        said = wait_for("the refusal", lambda: "refused these credentials" in (upstream()["problem"] or "") and upstream())
+        assert said["connected"] is False and said["url"] == server.url and said["event"] == venue_view(a)["uuid"]
+    finally:
+        venue.terminate()
+        venue.wait(30)
+        server.stop()
+
+
+def test_a_running_hub_drops_an_event_whose_stream_was_made_again(tmp_path: Path) -> None:
+    """docs/hub.md's recovery for a venue restored from an older copy: the federation deletes the
+    event's stream and the venue sends its log again.  A hub that was running then shows the
+    restored venue's data, as a hub started afterwards does, not the stale results it held."""
+    import sqlite3
+
+    from tournament.web.upstream import Upstream
+
+    a = make_venue(tmp_path, "club-a", 3)
+    older = tmp_path / "club-a-older.db"
+    with sqlite3.connect(a) as source, sqlite3.connect(older) as copy:
+        source.backup(copy)
+    event = venue_view(a)["uuid"]
+    server = Nats(tmp_path, {"club-a": event})
+    server.start()
+    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    restored = hub = None
+    try:
+        hub = HubProcess(tmp_path, server.url)
+        confirm(a, 1, 150, 90)
+        confirm(a, 2, 80, 160)
+        wait_for("the hub to hold the venue's results", lambda: caught_up(hub, a))
+        feeder.close()
+
+        async def delete() -> None:
+            import nats as client
+
+            nc = await client.connect(server.url, user="admin", password="admin-pw", allow_reconnect=False)
+            await nc.jetstream(timeout=10).delete_stream(f"DOMREC-{event}")
+            await nc.close()
+
+        asyncio.run(delete())
+        restored = Upstream(older, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+        wait_for("the restored venue to send its log", lambda: restored.connected and
+                 restored.sent == venue_view(older)["latest"])
+        wait_for("the running hub to show the restored venue's data", lambda: caught_up(hub, older))
+    finally:
+        feeder.close()
+        if restored is not None:
+            restored.close()
+        if hub is not None:
+            hub.kill()
         server.stop()

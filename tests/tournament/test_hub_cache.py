@@ -212,3 +212,56 @@ def test_the_archive_holds_the_records_that_count_now(event: Path, tmp_path: Pat
     with open_event(path) as store:
         kept = {json.dumps(feed.game(store, r, t), sort_keys=True) for r, t in before - {(r1, t1), (r2, t2)}}
     assert {json.dumps(json.loads(line), sort_keys=True) for line in lines} == kept
+
+
+def _hub_of(cache: EventCache):
+    """A hub serving ``cache`` alone, its streams not read (no NATS: its lifespan is not run)."""
+    from starlette.testclient import TestClient
+
+    from tournament.web.hub import Hub
+
+    hub = Hub("nats://127.0.0.1:4333")
+    hub.reader.events[cache.event] = cache
+    return TestClient(hub)
+
+
+def test_an_unreadable_public_message_leaves_the_event_listed_with_its_problem(event: Path) -> None:
+    """A stream whose pages' data is unreadable (``garbage{`` published in the venue's stead, or a
+    message of a later version): a hub started afterwards keeps the event, its change log served,
+    its pages answering 503 with the problem, /healthz and /api/v1/events naming it."""
+    with open_event(event) as store:
+        uuid = relay.event_id(store.uuid)
+        everything = feed.all_changes(store)
+        sent = list(outgoing(store, uuid, 0, None, {}))
+    cache = EventCache(uuid)
+    for seq, m in enumerate(sent, 1):
+        cache.read(seq, m.subject, b"garbage{" if m.subject.endswith(".public") else m.body, m.headers)
+    assert cache.snapshot is None and cache.problem is not None and "cannot be read" in cache.problem
+    client = _hub_of(cache)
+    listed = client.get("/api/v1/events").json()["events"]
+    assert [e["id"] for e in listed] == [uuid] and "not gzipped JSON" in listed[0]["problem"]
+    page = client.get(f"/e/{uuid}/standings")
+    assert page.status_code == 503 and "cannot show its pages" in page.text and "not gzipped JSON" in page.text
+    assert client.get(f"/api/v1/e/{uuid}/standings").status_code == 503
+    assert client.get(f"/api/v1/e/{uuid}/changes?since=0").json()["changes"] == everything
+    health = client.get("/healthz").json()
+    assert uuid in health["unreadable"] and "not gzipped JSON" in health["unreadable"][uuid]
+    assert client.get("/").status_code == 200
+
+
+def test_a_running_hub_keeps_what_it_read_before_an_unreadable_message_and_mends_with_the_next(event: Path) -> None:
+    with open_event(event) as store:
+        uuid = relay.event_id(store.uuid)
+        sent = list(outgoing(store, uuid, 0, None, {}))
+    cache = EventCache(uuid)
+    for seq, m in enumerate(sent, 1):
+        cache.read(seq, m.subject, m.body, m.headers)
+    held = cache.snapshot
+    public = [m for m in sent if m.subject.endswith(".public")][0]
+    assert cache.read(len(sent) + 1, public.subject, b"garbage{") is False
+    assert cache.snapshot is held and cache.problem is not None
+    client = _hub_of(cache)
+    assert client.get(f"/e/{uuid}/standings").status_code == 200  # what it held, still served
+    assert uuid in client.get("/healthz").json()["unreadable"]
+    cache.read(len(sent) + 2, public.subject, public.body, public.headers)  # the venue sends its data again
+    assert cache.problem is None and client.get("/healthz").json()["unreadable"] == {}

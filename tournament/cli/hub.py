@@ -38,14 +38,25 @@ def hub(
 
     from tournament.event.league import named_tiebreaks
 
+    from tournament.cli.venue import listening_or_refused
+
     named = named_tiebreaks(leagues)
-    options = connect_options(nats_url, creds)
+    options = connect_options(nats_url, creds, "--nats", "--creds")
     options.pop("servers")
+    # Bound before anything is said: a port already taken is one line, not a hub announced and
+    # then uvicorn's own error.
+    sock = listening_or_refused(host, port, "give another port with --port")
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     server = Hub(nats_url, options, league_tiebreaks=named)
     typer.echo(f"hub: http://{host}:{port}/  (events from {nats_url})", err=False)
-    uvicorn.run(server, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
-                timeout_graceful_shutdown=3)
+    config = uvicorn.Config(server, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
+                            timeout_graceful_shutdown=3)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
+    finally:
+        sock.close()
     typer.echo("stopped")
 
 
@@ -72,7 +83,7 @@ def archive(
     from tournament.web.hub import archive_lines, read_all
     from tournament.web.upstream import connect_options
 
-    options = connect_options(nats_url, creds)
+    options = connect_options(nats_url, creds, "--nats", "--creds")
     options.pop("servers")
     try:
         events = asyncio.run(read_all(nats_url, options))

@@ -345,11 +345,16 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
     from tournament.web.app import VenueServer
     from tournament.web.hall import HallProcess, listening
 
+    # Both ports bound first: a port already taken is said in one line before anything is printed
+    # or written (the address served kept in the event file, the links printed for a server that
+    # would never answer them).
+    tables_socket = listening_or_refused(host, port, "give another port with --port")
     hall_socket = None
-    if hall_port:  # bound first: a port already taken is said at once, before anything is served
+    if hall_port:
         try:
             hall_socket = listening(host, hall_port)
         except OSError as e:
+            tables_socket.close()
             raise UnusableInput(f"cannot listen on {host}:{hall_port} for the hall's pages ({e.strerror or e}): "
                                 f"give another port with --hall-port, or --one-process") from None
     try:
@@ -369,6 +374,7 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
                              hall_port=hall_port or None,
                              hall_url=hall_url if hall_url and hall_url != vn.hall_address(base, hall_port) else None)
     except BaseException:
+        tables_socket.close()
         if hall_socket is not None:
             hall_socket.close()
         raise
@@ -399,11 +405,12 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
 
     if feeder is not None:
         server.on_change.append(feeder.poke)  # a change logged here is sent at once, not at the next look
+        server.upstream_state = feeder.state  # the director's API says whether the hub is fed, and why not
         feeder.start()
         typer.echo(f"upstream:        {upstream}  (event {feeder.event_uuid}: its public pages and feed, for the hub)")
     connections.collect_less()
     try:
-        connections.QuietServer(config, stopping=server.stop_streams).run()
+        connections.QuietServer(config, stopping=server.stop_streams).run(sockets=[tables_socket])
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:
@@ -425,6 +432,23 @@ def _upstream(event: Path, url: str, creds: Optional[Path], club: Optional[str],
     except ImportError:  # nats-py not installed
         raise UnusableInput("--upstream needs the NATS client: pip install nats-py") from None
     return Upstream(event, url, creds, club=club, federation=federation, league=league)
+
+
+def listening_or_refused(host: str, port: int, advice: str) -> socket.socket:
+    """A socket bound to ``host:port`` for a server about to start, or the one line saying why
+    not: a server must not print its links, nor keep its address with the event, and only then
+    find its port taken.  Bound, not yet listening: uvicorn listens on it once it runs (asyncio's
+    ``create_server``), so a connection before then is refused, as before, not held unanswered
+    while the server starts (a client, or a test, takes a listening port for a server ready)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own (a port in TIME_WAIT)
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise UnusableInput(f"cannot listen on {host}:{port}: {e.strerror or e} ({advice})") from None
+    return sock
 
 
 def say_where_links_point(store: EventStore, base: str, given: bool) -> None:

@@ -1055,6 +1055,9 @@ class VenueServer(HallSite):
         #: Told of each change this server logs besides (``serve --upstream``'s sender): each must
         #: return at once, never wait (it is called on the request's path).
         self.on_change: list[Callable[[], None]] = []
+        #: The state of the sending to a federation's hub (``serve --upstream``: whether it reaches
+        #: NATS, why not), shown by the director's API as ``upstream``; None: no upstream.
+        self.upstream_state: Callable[[], dict[str, Any]] | None = None
         self.pins = pins
         self.idle_minutes = idle_minutes
         #: A table's move and read answered by the connection itself (:meth:`light_request`); False:
@@ -1616,7 +1619,9 @@ class VenueServer(HallSite):
     async def api_director(self, request: Request) -> Response:
         async def work() -> Any:
             await self.run(self.venue.authorize_director, _bearer(request))
-            return await self.run(self.venue.overview)
+            overview = await self.run(self.venue.overview)
+            state = self.upstream_state
+            return {**overview, "upstream": state() if state is not None else None}
         return await self._answer(request, work)
 
     async def api_pair(self, request: Request) -> Response:

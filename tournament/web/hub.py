@@ -53,6 +53,7 @@ from tournament.event import feed, league
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
+from tournament.web.link import Heard, Refused, Said, describe
 from tournament.web.upstream import connect
 
 log = logging.getLogger("tournament.hub")
@@ -78,11 +79,23 @@ _REPLAY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'un
                   "frame-ancestors 'none'")
 
 
+class Unreadable(NotPublic):
+    """An event the hub knows but whose pages' data it could not read (503: the venue's next data mends it)."""
+
+    status = 503
+
+
+def _status(e: NotPublic) -> int:
+    return getattr(e, "status", 404)
+
+
 class EventCache:
     """One event as the hub knows it: its changes, its confirmed games and its last pages' data."""
 
-    def __init__(self, event: str) -> None:
+    def __init__(self, event: str, created: Any = None) -> None:
         self.event = event
+        #: When the event's stream was made (JetStream's ``created``): another time is another stream.
+        self.created = created
         self.changes: dict[int, dict[str, Any]] = {}
         self.games: dict[tuple[int, int], tuple[str, str]] = {}
         self.snapshot: dict[str, Any] | None = None
@@ -92,6 +105,29 @@ class EventCache:
         self.statuses: dict[tuple[int, int], tuple[int, str]] = {}
         self.pages: dict[tuple, tuple[int, bytes, bytes]] = {}
         self.moved = asyncio.Event()
+        #: subject -> why its message could not be read (the hub keeps what it read before, and
+        #: says so at /healthz and in /api/v1/events); cleared by a readable message on the subject.
+        self.unreadable: dict[str, str] = {}
+
+    def read(self, seq: int, subject: str, data: bytes, headers: dict[str, str] | None = None) -> bool:
+        """The stream's message ``seq``: taken (whether it changed anything shown), or kept as a
+        problem of the event's when it cannot be read (a message no venue of this version sends):
+        what the hub held stays as it was."""
+        try:
+            moved = self.take(subject, data, headers)
+        except (relay.BadMessage, ValueError, UnicodeDecodeError) as e:
+            problem = f"message {seq} ({subject}) cannot be read: {e}"
+            if self.unreadable.get(subject) != problem:
+                log.warning("hub: event %s: %s; what the hub holds of it is kept", self.event, problem)
+            self.unreadable[subject] = problem
+            return False
+        self.unreadable.pop(subject, None)
+        return moved
+
+    @property
+    def problem(self) -> str | None:
+        """What the hub could not read of this event, in words (None: nothing)."""
+        return "; ".join(self.unreadable[s] for s in sorted(self.unreadable)) or None
 
     # --- the stream's messages --------------------------------------------------------------
 
@@ -185,7 +221,7 @@ class EventCache:
                 "status": doc.get("status"), "players": doc.get("players"), "current_round": doc.get("current_round"),
                 "club": where.get("club"), "federation": where.get("federation"),
                 "started": (self.snapshot or {}).get("started"), "latest_seq": self.latest,
-                "pages": f"/e/{self.event}/", "feed": f"/api/v1/e/{self.event}/event"}
+                "pages": f"/e/{self.event}/", "feed": f"/api/v1/e/{self.event}/event", "problem": self.problem}
 
     def changes_after(self, since: Any, limit: Any) -> dict[str, Any]:
         after = feed.whole_number(since, "since", 0)
@@ -208,8 +244,14 @@ class StreamReader:
         self.url = url
         self.options = options or {}
         self.events: dict[str, EventCache] = {}
+        #: Whether the hub reads NATS just now (its streams listed once on this connection), and why
+        #: not, in words (``/healthz``; the log says it once a change).
         self.connected = False
-        self.problem: str | None = None
+        self.problem: str | None = f"not connected to nats at {url} yet"
+        #: Attempts to reach NATS, and their failures (a test waits on them).
+        self.tries = 0
+        self.failures = 0
+        self._said = Said(log, f"hub: nats {url}")
         self._task: asyncio.Task | None = None
         self._heard = asyncio.Event()
         #: The events a message was heard on since their streams were last read.
@@ -232,23 +274,30 @@ class StreamReader:
     async def _run(self) -> None:
         while not self._stopping:
             nc = None
+            heard = Heard(self._heard_while_connecting)
             try:
-                nc = await connect({"servers": [self.url], **self.options}, "domrec hub")
+                self.tries += 1
+                nc = await connect({"servers": [self.url], **self.options}, "domrec hub", heard)
                 js = nc.jetstream(timeout=5)
 
-                async def heard(msg: Any) -> None:  # a message on an event's subjects: read that stream now
+                async def heard_of(msg: Any) -> None:  # a message on an event's subjects: read that stream now
                     parts = msg.subject.split(".")
                     if len(parts) > 2:
                         self._dirty.add(parts[2])
                     self._heard.set()
 
-                await nc.subscribe(f"{relay.PREFIX}.>", cb=heard)
-                self.connected, self.problem = True, None
+                await nc.subscribe(f"{relay.PREFIX}.>", cb=heard_of)
+                await nc.flush()  # the server's refusal of the subscription, if any, is heard by now
+                if heard.refusal() is not None:
+                    raise Refused(heard.refusal())
                 looked, everything = 0.0, True
                 while not self._stopping and nc.is_connected:
                     if time.monotonic() - looked >= DISCOVER:
                         self._dirty |= await self._discover(js)  # a new stream: read at once
                         looked = time.monotonic()
+                        if not self.connected:  # the streams listed: the hub reads NATS
+                            self.connected, self.problem = True, None
+                            self._said.fine("reading the streams again")
                     due, self._dirty = (self._dirty if not everything else set(self.events)), set()
                     for event in due:
                         cache = self.events.get(event)
@@ -267,8 +316,11 @@ class StreamReader:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # NATS down or gone: serve what is held, try again
-                self.connected, self.problem = False, f"{type(e).__name__}: {e}"
-                log.warning("hub: %s (trying again in %ss)", self.problem, RETRY)
+                self.failures += 1
+                self.connected = False
+                self.problem = describe(e, self.url, heard, nc is not None,
+                                        "a hub's credentials read every stream: are these a venue's?")
+                self._said.problem(self.problem, RETRY)
             finally:
                 if nc is not None:
                     try:
@@ -276,6 +328,11 @@ class StreamReader:
                     except Exception:
                         pass
             await asyncio.sleep(RETRY)
+
+    def _heard_while_connecting(self, e: Exception) -> None:
+        """The server's answer to a connect still waiting (refused, no such host): said at once."""
+        if not self.connected:
+            self.problem = describe(e, self.url, Heard(), False)
 
     async def _discover(self, js: Any) -> set[str]:
         """Every event's stream; the events new to the hub (or whose stream was made again)."""
@@ -287,11 +344,21 @@ class StreamReader:
                 event = relay.event_of_stream(info.config.name)
                 if event is None:
                     continue
-                if event not in self.events:
-                    self.events[event] = EventCache(event)
+                held = self.events.get(event)
+                made = getattr(info, "created", None)
+                if held is None:
+                    self.events[event] = EventCache(event, made)
                     new.add(event)
-                elif info.state.last_seq < self.events[event].next - 1:  # the stream made again (its store lost):
-                    self.events[event].next = 1  # read it from its start; what the hub holds is not doubled
+                elif (made is not None and held.created is not None and made != held.created) \
+                        or info.state.last_seq < held.next - 1:
+                    # The stream made again (deleted and sent again by a venue restored from an older
+                    # copy, or its store lost): what the hub holds of it is another history's; drop
+                    # it and read the stream from its start, as a hub started now would.
+                    fresh = EventCache(event, made)
+                    self.events[event] = fresh
+                    held.pages.clear()
+                    held.moved.set()  # its live followers look again, at the new cache
+                    log.warning("hub: event %s: its stream was made again; read again from its start", event)
                     new.add(event)
             if len(found) < 256:
                 return new
@@ -307,10 +374,7 @@ class StreamReader:
                 msg = await js.get_msg(name, cache.next, subject=relay.subjects(cache.event), next=True)
             except NotFoundError:  # nothing at or after cache.next: the hub holds all of it
                 break
-            try:
-                moved = cache.take(msg.subject, msg.data or b"", msg.headers or {}) or moved
-            except (relay.BadMessage, ValueError, UnicodeDecodeError) as e:
-                log.warning("hub: event %s, message %s skipped: %s", cache.event, msg.seq, e)
+            moved = cache.read(msg.seq, msg.subject, msg.data or b"", msg.headers or {}) or moved
             cache.next = msg.seq + 1
         if moved:
             cache.pages.clear()
@@ -418,11 +482,15 @@ class Hub:
 
     # --- helpers ---------------------------------------------------------------------------
 
-    def _cache(self, request: Request) -> EventCache:
+    def _cache(self, request: Request, pages: bool = True) -> EventCache:
+        """The event asked for; ``pages``: its pages' data is needed (the change log is not it)."""
         event = request.path_params["event"].lower()
         cache = self.reader.events.get(event)
-        if cache is None or cache.snapshot is None:
+        if cache is None or (cache.snapshot is None and not cache.unreadable):
             raise NotPublic(f"no event {event[:40]} on this hub")
+        if pages and cache.snapshot is None:
+            raise Unreadable(f"event {event[:40]}: the hub cannot show its pages: {cache.problem}; its change log: "
+                             f"/api/v1/e/{cache.event}/changes")
         return cache
 
     @staticmethod
@@ -483,7 +551,7 @@ class Hub:
 
             return await self._made(request, cache, (page, args, query), page in pages.SHOWS_STATUS, make)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
 
     # --- the pages --------------------------------------------------------------------------
 
@@ -501,7 +569,7 @@ class Hub:
         return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
 
     def _events(self) -> list[dict[str, Any]]:
-        docs = [c.summary() for c in self.reader.events.values() if c.snapshot is not None]
+        docs = [c.summary() for c in self.reader.events.values() if c.snapshot is not None or c.unreadable]
         docs.sort(key=lambda d: (d["status"] == "finished", d["federation"] or "", d["club"] or "",
                                  [-ord(ch) for ch in (d["started"] or "")], d["name"] or ""))
         return docs
@@ -517,21 +585,21 @@ class Hub:
         try:
             number = self._number(request.path_params["number"], page)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         return await self._page(request, page, number)
 
     async def match(self, request: Request) -> Response:
         try:
             r, t = self._number(request.path_params["round"], "round"), self._number(request.path_params["table"], "table")
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         return await self._page(request, "match", r, t)
 
     async def projector(self, request: Request) -> Response:
         try:
             cache = self._cache(request)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         seconds, size = pages.projector_settings(request.query_params.get("seconds"), request.query_params.get("size"))
         url = str(request.base_url).rstrip("/") + f"/e/{cache.event}/"
 
@@ -550,7 +618,7 @@ class Hub:
                 raise NotPublic(f"round {r} table {t} has no confirmed game to replay")
             text, digest = cache.games[(r, t)]
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         lang = self._lang(request)
         key = ("replay", r, t, digest)
         found = cache.pages.get(key + (None, lang))
@@ -571,7 +639,7 @@ class Hub:
         try:
             cache = self._cache(request)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return PlainTextResponse(str(e), status_code=_status(e))
         if self.streams >= self.max_streams:
             return JSONResponse({"error": "too many pages are following live: this one refreshes itself every few "
                                           "seconds instead"}, status_code=503, headers={"Retry-After": "30"})
@@ -586,6 +654,7 @@ class Hub:
             yield b"retry: 2000\n\n"
             sent: int | None = None
             while not self.stopping:
+                cache = self.reader.events.get(cache.event, cache)  # (another, once its stream was made again)
                 now = cache.seq(tables)
                 if now != sent:
                     sent = now
@@ -654,18 +723,20 @@ class Hub:
         return JSONResponse(doc)
 
     async def health(self, request: Request) -> Response:
+        unreadable = {c.event: c.problem for c in self.reader.events.values() if c.unreadable}
         return JSONResponse({"nats": self.reader.connected, "problem": self.reader.problem,
-                             "events": len(self.reader.events)}, status_code=200 if self.reader.connected else 503)
+                             "events": len(self.reader.events), "unreadable": unreadable},
+                            status_code=200 if self.reader.connected else 503)
 
     async def api_events(self, request: Request) -> Response:
         return JSONResponse({"feed_version": feed.FEED_VERSION, "events": self._events()})
 
-    def _feed(self, request: Request, work: Any) -> Response:
+    def _feed(self, request: Request, work: Any, pages: bool = True) -> Response:
         try:
-            cache = self._cache(request)
+            cache = self._cache(request, pages)
             return JSONResponse(work(cache), headers={"cache-control": "no-cache"})
         except NotPublic as e:
-            return self._refused(str(e), 404)
+            return self._refused(str(e), _status(e))
         except feed.FeedError as e:
             return self._refused(str(e), e.status)
 
@@ -685,7 +756,7 @@ class Hub:
 
     async def api_changes(self, request: Request) -> Response:
         return self._feed(request, lambda cache: cache.changes_after(request.query_params.get("since"),
-                                                                     request.query_params.get("limit")))
+                                                                     request.query_params.get("limit")), False)
 
     async def api_game(self, request: Request) -> Response:
         form = request.query_params.get("format", "json")
@@ -702,7 +773,7 @@ class Hub:
                 raise feed.BadQuery(f"format is json or dgn (not {form[:20]!r})")
             return Response(text, media_type="application/json", headers={"etag": f'"{digest}"'})
         except NotPublic as e:
-            return self._refused(str(e), 404)
+            return self._refused(str(e), _status(e))
         except feed.FeedError as e:
             return self._refused(str(e), e.status)
         except DomrecError as e:

@@ -317,7 +317,10 @@ OPENAPI: dict[str, Any] = {
                                                           "still wait), contact_at (when its phone was last heard "
                                                           "from: any request with its key, or its last write) and "
                                                           "offline ({taken, refused, at}: the writes its phone made "
-                                                          "offline, sent with `at`; null while none came)."},
+                                                          "offline, sent with `at`; null while none came); upstream (`serve --upstream`: "
+                                                          "{url, event, connected, problem, sent, messages}, the "
+                                                          "sending to the federation's hub and, in words, why it "
+                                                          "does not reach it; null without --upstream)."},
                                   **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key); round 1 "

@@ -34,6 +34,7 @@ from tournament.event.files import open_event
 from tournament.event.public import public_data
 from tournament.store.event_store import EventStore
 from tournament.web import relay
+from tournament.web.link import Heard, Said, describe
 
 log = logging.getLogger("tournament.upstream")
 
@@ -53,26 +54,29 @@ class UpstreamRefused(TournamentError):
     """The upstream refused what the venue sent (its credentials do not allow the event's subjects)."""
 
 
-def connect_options(url: str, creds: Path | None) -> dict[str, Any]:
+def connect_options(url: str, creds: Path | None, url_option: str = "--upstream",
+                    creds_option: str = "--upstream-creds") -> dict[str, Any]:
     """nats-py's options for the upstream: ``creds`` is a NATS credentials file (a user's JWT and
     key, as ``nsc`` writes them) or a file whose first line is ``USER:PASSWORD`` (a user of the
-    server's own configuration).  The password stays off the command line (and out of ``ps``)."""
+    server's own configuration).  The password stays off the command line (and out of ``ps``).
+    ``url_option`` and ``creds_option``: the options a refusal names, those of the command that
+    gave them (``serve``'s, or the hub's and the archive's ``--nats`` and ``--creds``)."""
     if not url.startswith(("nats://", "tls://")):
-        raise UnusableInput(f"--upstream {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)")
+        raise UnusableInput(f"{url_option} {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)")
     options: dict[str, Any] = {"servers": [url]}
     if creds is None:
         return options
     try:
         text = creds.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise UnusableInput(f"--upstream-creds {creds}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
+        raise UnusableInput(f"{creds_option} {creds}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
     if "BEGIN NATS USER JWT" in text:
         options["user_credentials"] = str(creds)
         return options
     first = text.strip().splitlines()[0] if text.strip() else ""
     user, sep, password = first.partition(":")
     if not sep or not user or not password:
-        raise UnusableInput(f"--upstream-creds {creds}: neither a NATS credentials file nor a line USER:PASSWORD")
+        raise UnusableInput(f"{creds_option} {creds}: neither a NATS credentials file nor a line USER:PASSWORD")
     options.update(user=user, password=password)
     return options
 
@@ -91,9 +95,14 @@ class Upstream:
         self.sent: int | None = None
         #: The public pages' revision last sent.
         self.revision: int | None = None
-        #: Whether the upstream is reachable just now, and the last reason it was not (for the curious).
+        #: Whether the upstream is reachable just now, and why not, in words (the log says it once
+        #: a change; the director's API, ``GET /api/v1/director``, shows it as ``upstream``).
         self.connected = False
-        self.problem: str | None = None
+        self.problem: str | None = f"not connected to nats at {url} yet"
+        #: Attempts to reach the upstream, and their failures (a test waits on them).
+        self.tries = 0
+        self.failures = 0
+        self._said = Said(log, f"upstream {url}")
         #: Messages sent (each acknowledged by the stream).
         self.messages = 0
         self._store: EventStore | None = None
@@ -117,6 +126,12 @@ class Upstream:
                 loop.call_soon_threadsafe(poke.set)
             except RuntimeError:  # the loop has closed
                 pass
+
+    def state(self) -> dict[str, Any]:
+        """What the director's API says of the sending (``upstream``): where to, whether it
+        reaches it, why not in words, the last change the stream holds."""
+        return {"url": self.url, "event": self.event_uuid, "connected": self.connected, "problem": self.problem,
+                "sent": self.sent, "messages": self.messages}
 
     def close(self, deadline: float = 10.0) -> None:
         self._stopping.set()
@@ -143,22 +158,30 @@ class Upstream:
         self._loop = asyncio.get_running_loop()
         self._poke = asyncio.Event()
         nc = None
+        heard = Heard()
         while not self._stopping.is_set():
             try:
                 if nc is not None and not nc.is_connected:
                     raise ConnectionError("the link to the upstream was lost")
                 if nc is None:
-                    nc = await connect(self.options, "domrec venue")
+                    self.tries += 1
+                    heard = Heard(self._heard_while_connecting)
+                    nc = await connect(self.options, "domrec venue", heard)
                     self.sent = None  # ask the stream where it stopped
                 js = nc.jetstream(timeout=ACK_TIMEOUT)
                 if self.sent is None:
                     await self._resume(js)
                 await self._send(js)
                 self.connected, self.problem = True, None
+                self._said.fine(f"sending again (event {self.event_uuid}, up to change {self.sent})")
                 await self._wait(self.poll)
             except Exception as e:  # the link down, the server gone, refused: the hall goes on; try again
-                self.connected, self.problem = False, f"{type(e).__name__}: {e}"
-                log.warning("upstream %s: %s (trying again in %ss)", self.url, self.problem, self.retry)
+                self.failures += 1
+                self.connected = False
+                self.problem = str(e) if isinstance(e, UpstreamRefused) else \
+                    describe(e, self.url, heard, nc is not None, "are they this event's? a venue's credentials "
+                                                                "publish its own event only")
+                self._said.problem(self.problem, self.retry)
                 if nc is not None:
                     try:
                         await nc.close()
@@ -171,6 +194,11 @@ class Upstream:
                 await nc.close()
             except Exception:
                 pass
+
+    def _heard_while_connecting(self, e: Exception) -> None:
+        """The server's answer to a connect still waiting (refused, no such host): said at once."""
+        if not self.connected:
+            self.problem = describe(e, self.url, Heard(), False)
 
     async def _wait(self, seconds: float) -> None:
         assert self._poke is not None
@@ -279,13 +307,14 @@ def _snapshot(store: EventStore, where: dict[str, Any]) -> dict[str, Any]:
                 "where": dict(where), "started": _started(store)}
 
 
-async def connect(options: dict[str, Any], name: str) -> Any:
+async def connect(options: dict[str, Any], name: str, heard: Heard | None = None) -> Any:
     """A connection to the NATS server, or an exception within :data:`CONNECT_DEADLINE` seconds
-    (nats-py's own connect waits on while the server refuses: the caller tries again itself)."""
+    (nats-py's own connect waits on while the server refuses: the caller tries again itself).
+    ``heard`` keeps what the server says on the side (a refusal), for :func:`describe`."""
     import nats
 
     return await asyncio.wait_for(nats.connect(**options, connect_timeout=2, allow_reconnect=False,
-                                               max_reconnect_attempts=0, name=name, error_cb=_quiet,
+                                               max_reconnect_attempts=0, name=name, error_cb=heard.said if heard is not None else _quiet,
                                                disconnected_cb=_nothing, closed_cb=_nothing), CONNECT_DEADLINE)
 
 

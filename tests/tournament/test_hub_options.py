@@ -1,0 +1,47 @@
+"""The hub's and the archive's refusals of a NATS address or credentials name their own options
+(``--nats``, ``--creds``), not ``serve``'s (``--upstream``, ``--upstream-creds``); one line, exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournament.errors import UnusableInput
+from tournament.web.upstream import connect_options
+
+pytest.importorskip("nats", reason="the NATS client is not installed (pip install nats-py)")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _refusal(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "tournament.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    return done.stderr.strip()
+
+
+@pytest.mark.parametrize("command", [["hub", "--port", "8931"], ["archive", "-o", "NEVER"]])
+def test_the_hub_and_the_archive_name_their_own_options(tmp_path: Path, command: list[str]) -> None:
+    command = [str(tmp_path / "never.jsonl") if a == "NEVER" else a for a in command]
+    said = _refusal(*command, "--nats", "http://x")
+    assert said.startswith("error: --nats 'http://x': ") and "--upstream" not in said
+    missing = tmp_path / "nonexist"
+    said = _refusal(*command, "--nats", "nats://127.0.0.1:4333", "--creds", str(missing))
+    assert said.startswith(f"error: --creds {missing}: cannot be read") and "--upstream" not in said
+    bad = tmp_path / "bad.creds"
+    bad.write_text("no colon here\n")
+    said = _refusal(*command, "--nats", "nats://127.0.0.1:4333", "--creds", str(bad))
+    assert said.startswith(f"error: --creds {bad}: neither") and "--upstream" not in said
+    assert not (tmp_path / "never.jsonl").exists()
+
+
+def test_serve_still_names_its_own() -> None:
+    with pytest.raises(UnusableInput, match=r"^--upstream 'http://x': "):
+        connect_options("http://x", None)
+    with pytest.raises(UnusableInput, match=r"^--upstream-creds nonexist: cannot be read"):
+        connect_options("nats://127.0.0.1:4333", Path("nonexist"))

@@ -1,0 +1,75 @@
+"""``tournament serve`` and ``tournament hub`` on a port another program already listens on: one
+line, ``error: cannot listen on HOST:PORT: …``, exit 2, before anything is printed or written (no
+links and PIN printed for a server that never answers, no address kept in the event file)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament.event import venue as vn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _event(tmp_path: Path) -> Path:
+    path = tmp_path / "w.db"
+    store = create_event(path, make_settings("W", "competitive", "rotating", seed=1))
+    add_players(store, ["A", "B", "C", "D"])
+    pair_next_round(store)
+    store.close()
+    return path
+
+
+@pytest.fixture
+def taken() -> int:
+    """A port somebody else listens on, for the test's length."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        yield s.getsockname()[1]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tournament.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("layout", [("--one-process",), ()], ids=["one-process", "with-hall"])
+def test_serve_on_a_taken_port_says_so_in_one_line_and_writes_nothing(tmp_path: Path, taken: int,
+                                                                      layout: tuple[str, ...]) -> None:
+    path = _event(tmp_path)
+    with open_event(path) as store:
+        before = vn.served_before(store)
+    done = _run("serve", str(path), "--port", str(taken), *layout)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""  # no links, no PIN
+    assert done.stderr.startswith(f"error: cannot listen on 127.0.0.1:{taken}: ")
+    assert "--port" in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    with open_event(path) as store:
+        assert vn.served_before(store) == before is False  # the address was not kept
+    assert not (tmp_path / "w.db-serving").exists()
+
+
+def test_serve_on_a_taken_hall_port_still_says_it_as_before(tmp_path: Path, taken: int) -> None:
+    path = _event(tmp_path)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = _run("serve", str(path), "--port", str(port), "--hall-port", str(taken))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"error: cannot listen on 127.0.0.1:{taken} for the hall's pages"), done.stderr
+
+
+def test_hub_on_a_taken_port_says_so_in_one_line(tmp_path: Path, taken: int) -> None:
+    pytest.importorskip("nats", reason="the NATS client is not installed (pip install nats-py)")
+    done = _run("hub", "--nats", "nats://127.0.0.1:4333", "--port", str(taken))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"error: cannot listen on 127.0.0.1:{taken}: ")
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -1,0 +1,102 @@
+"""What is wrong with a link to NATS, in words: for a venue's sender (``serve --upstream``) and a hub.
+
+nats-py tells little by its exceptions: a server that is down is an empty ``TimeoutError`` once its
+own connect has waited long enough; a subject the credentials may not use is refused by the server
+on the side (a ``-ERR`` the client hands to its error callback) while the request that needed it
+times out as ``nats: timeout``.  A director reading ``TimeoutError: nats: timeout`` every second
+learns nothing; so each connection keeps what its server said (:class:`Heard`), :func:`describe`
+puts the two together in a sentence, and :class:`Said` logs each sentence once, when the problem
+changes, not at every try.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from typing import Callable
+
+#: How the server words a subject refused (nats-py lowercases it): the verb and the subject.
+_VIOLATION = re.compile(r'permissions violation for (publish|subscription) to "?([^"\s]+)"?', re.IGNORECASE)
+
+
+class Refused(Exception):
+    """The server refused a subject these credentials need (its ``-ERR`` heard by :class:`Heard`)."""
+
+
+class Heard:
+    """nats-py's error callback for one connection: what its server said last (an exception), and
+    ``now``, told at once (the venue's and the hub's state say why while a connect still waits)."""
+
+    def __init__(self, now: Callable[[Exception], None] | None = None) -> None:
+        self.last: Exception | None = None
+        self._now = now
+
+    async def said(self, e: Exception) -> None:
+        """nats-py's error callback (it takes coroutine functions only)."""
+        self.last = e
+        logging.getLogger("tournament.nats").debug("nats: %s", e)
+        if self._now is not None:
+            self._now(e)
+
+    def refusal(self) -> str | None:
+        """The server's last refusal of a subject, in words (None: none heard)."""
+        found = _VIOLATION.search(str(self.last or ""))
+        if found is None:
+            return None
+        verb = "publish to" if found[1].lower() == "publish" else "subscribe to"
+        return f"they may not {verb} {found[2]}"
+
+
+def describe(e: BaseException | None, url: str, heard: Heard, connected: bool, refused_hint: str = "") -> str:
+    """What went wrong with the link to the NATS server at ``url``, in one sentence: ``e`` raised
+    (None: only ``heard`` so far), ``connected``: whether the connection had been made.
+    ``refused_hint``: what the caller adds when the server refused the credentials a subject."""
+    from nats import errors
+
+    refusal = heard.refusal()
+    if refusal is not None and (e is None or isinstance(e, (errors.Error, Refused))):  # (not a link lost since)
+        return f"nats at {url} refused these credentials: {refusal}" + (f" ({refused_hint})" if refused_hint else "")
+    said = e if e is not None else heard.last
+    if isinstance(said, errors.AuthorizationError) or "authorization violation" in str(said).lower() \
+            or isinstance(heard.last, errors.AuthorizationError):
+        return f"nats at {url} refused these credentials (authorization violation: a wrong user or password?)"
+    if isinstance(said, errors.TimeoutError) and connected:
+        return f"nats at {url} did not answer in time"
+    if not connected and isinstance(said, (OSError, asyncio.TimeoutError, errors.NoServersError,
+                                           errors.UnexpectedEOF)):
+        reason = heard.last if isinstance(heard.last, OSError) else said
+        return f"cannot reach nats at {url}: {_reason(reason)}"
+    if isinstance(said, ConnectionError) or isinstance(said, errors.StaleConnectionError):
+        return f"the link to nats at {url} was lost"
+    text = str(said).strip() if said is not None else ""
+    name = type(said).__name__ if said is not None else "no answer"
+    return f"nats at {url}: {name}: {text}" if text else f"nats at {url}: {name}"
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.errno:
+        return os.strerror(e.errno)
+    if isinstance(e, asyncio.TimeoutError):
+        return "no answer"
+    return str(e).strip() or type(e).__name__
+
+
+class Said:
+    """A problem logged once when it starts or changes, and once when it ends (not every second)."""
+
+    def __init__(self, log: logging.Logger, prefix: str) -> None:
+        self.log, self.prefix = log, prefix
+        self.last: str | None = None
+
+    def problem(self, text: str, retry: float | None) -> None:
+        if text != self.last:
+            again = f" (trying again every {retry:g} s)" if retry is not None else ""
+            self.log.warning("%s: %s%s", self.prefix, text, again)
+            self.last = text
+
+    def fine(self, text: str) -> None:
+        if self.last is not None:
+            self.log.warning("%s: %s", self.prefix, text)
+            self.last = None
