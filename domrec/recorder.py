@@ -1228,7 +1228,9 @@ def read_record(path: Path) -> Record:
     try:
         return reader.loads(data)
     except InputError as e:
-        raise RecorderError(f"{path}: {e}") from None
+        # A place inside the record is said by its pointer; a problem of the whole file is not ("/:").
+        where = f"{e.pointer}: " if e.pointer not in ("", "/") else ""
+        raise RecorderError(f"{path}: {where}{e.message}") from None
 
 
 def _over(record: Record) -> bool:

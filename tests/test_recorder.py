@@ -1630,3 +1630,15 @@ def test_a_comment_on_a_deal_left_or_end_line_is_kept_as_the_reader_keeps_it(con
     got = read_record(out)
     assert [h.comment for h in got.hands] == wanted[:len(got.hands)], run
     assert len(got.hands) == len(expected.hands), run
+
+
+def test_a_cut_off_json_file_to_continue_is_said_without_a_pointer(fast_dir):
+    """A file cut off in the middle is a problem of the whole file: said without the "/:" of a
+    place inside a record, which means nothing to a scorer."""
+    whole = notation.dumps(simulated(CONFIGS[0], 1))
+    out = fast_dir / "cut.json"
+    text = json.dumps(unstructure(notation.loads(whole)))
+    out.write_text(text[:40], encoding="utf-8")
+    run = pipe(str(out), None, "")
+    assert run.code == 2 and len(run.err_lines) == 1, run
+    assert run.err_lines[0].startswith(f"error: {out}: not valid JSON at line 1") and "/:" not in run.err, run
