@@ -251,3 +251,57 @@ def test_changes_sent_by_an_earlier_version_without_a_digest_are_not_refused(tmp
     finally:
         feeder.close()
         server.stop()
+
+
+def play(path: Path, table: int, seed: int) -> None:
+    """Table ``table`` of the round in play, played to its end and entered as a record (``seed``: which game)."""
+    import random
+
+    from domrec.simulate import dumps, play_game
+    from tournament.event.results import enter_record
+    from tournament.event.simulate import game_record
+
+    with open_event(path) as store:
+        names = {p.id: p.name for p in store.players()}
+        found = next(t for t in store.tables(store.last_round()) if t.number == table)
+        record = play_game(game_record(store.settings, found, names), random.Random(seed))
+        enter_record(store, dumps(record), f"table {table}")
+
+
+def test_the_second_laptops_game_record_does_not_replace_the_firsts(tmp_path: Path) -> None:
+    """A game's record goes before the change that tells of it, and replaces the stream's record of
+    its table: the second laptop's record of a table the first has sent is not sent at all."""
+    from tournament.web.upstream import Upstream
+
+    a = make_venue(tmp_path, "club-a", 3)
+    b = copy_of(a, tmp_path / "club-a-second-laptop.db")
+    event = venue_view(a)["uuid"]
+    server = Nats(tmp_path, {"club-a": event})
+    server.start()
+    first = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    second = Upstream(b, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    try:
+        wait_for("both laptops in step", lambda: in_step(first, a) and in_step(second, b))
+        play(a, 1, 11)
+        wait_for("the first laptop to send its record", lambda: in_step(first, a))
+        with open_event(a) as store:
+            round_no = store.last_round()
+
+        async def record() -> Any:
+            import nats as client
+
+            nc = await client.connect(server.url, user="admin", password="admin-pw", allow_reconnect=False)
+            try:
+                return await nc.jetstream(timeout=10).get_msg(relay.stream_name(event),
+                                                              subject=relay.game_subject(event, round_no, 1))
+            finally:
+                await nc.close()
+
+        ours = asyncio.run(record())
+        play(b, 1, 12)  # another game at the same table, on the second laptop
+        wait_for("the second laptop to stop", lambda: second.stopped)
+        assert asyncio.run(record()).data == ours.data
+    finally:
+        first.close()
+        second.close()
+        server.stop()

@@ -287,7 +287,13 @@ class Upstream:
         if latest < self.sent:
             raise UpstreamRefused(f"the stream holds change {self.sent} but the event file's last is {latest}: the "
                                   f"file is not the one published (restored from a copy?)")
+        checked: int | None = None
         for m in outgoing(store, self.event_uuid, self.sent, self.revision, self.where):
+            if not m.change and m.revision is None and checked != m.seq:
+                # A game's record goes before the changes after m.seq, and replaces the stream's on
+                # its subject: the first of them is compared first (another laptop's record kept).
+                await self._compare(js, m.seq + 1)
+                checked = m.seq
             await self._publish(js, m)
             if m.change:
                 self.sent = m.seq
