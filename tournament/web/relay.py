@@ -13,7 +13,7 @@ Each subject keeps only its last message (``max_msgs_per_subject`` 1): a change 
 own, so the log is kept whole, while a page's data and an amended game keep only their latest.
 Every message carries its id (``Nats-Msg-Id``: the event, what it is, and its change number), so
 a message sent twice within the stream's window is stored once, and a later one replaces its twin
-on the same subject: never doubled.  ``Domrec-Seq`` says up to which change the venue had sent
+on the same subject (a change's is refused instead, its subject taken: below): never doubled.  ``Domrec-Seq`` says up to which change the venue had sent
 when it sent it: the venue, back online, reads it off the stream's last message and sends the rest.
 
 A change's message carries ``Domrec-Digest``, the sha256 of the change itself (:func:`change_digest`),
