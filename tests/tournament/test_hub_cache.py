@@ -265,3 +265,19 @@ def test_a_running_hub_keeps_what_it_read_before_an_unreadable_message_and_mends
     assert uuid in client.get("/healthz").json()["unreadable"]
     cache.read(len(sent) + 2, public.subject, public.body, public.headers)  # the venue sends its data again
     assert cache.problem is None and client.get("/healthz").json()["unreadable"] == {}
+
+
+def test_a_changes_digest_is_its_row_and_rides_with_it(event: Path) -> None:
+    """``Domrec-Digest``: the same row gives the same digest on any laptop; another time (the same
+    result entered elsewhere) another; a field a later version adds to the feed's change none."""
+    with open_event(event) as store:
+        uuid = relay.event_id(store.uuid)
+        first = feed.all_changes(store)[0]
+        sent = [m for m in outgoing(store, uuid, 0, None) if m.change]
+    digest = relay.change_digest(first)
+    assert digest == relay.change_digest(json.loads(json.dumps(first))) and len(digest) == 64
+    assert relay.change_digest({**first, "at": first["at"] + "1"}) != digest
+    assert relay.change_digest({**first, "later": 1}) == digest
+    assert sent[0].headers[relay.DIGEST_HEADER] == digest
+    assert all(m.headers[relay.EXPECTED_HEADER] == "0" for m in sent)  # a change's subject is taken once
+    assert all(relay.change_digest(json.loads(m.body)) == m.headers[relay.DIGEST_HEADER] for m in sent)

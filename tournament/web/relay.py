@@ -13,8 +13,16 @@ Each subject keeps only its last message (``max_msgs_per_subject`` 1): a change 
 own, so the log is kept whole, while a page's data and an amended game keep only their latest.
 Every message carries its id (``Nats-Msg-Id``: the event, what it is, and its change number), so
 a message sent twice within the stream's window is stored once, and a later one replaces its twin
-on the same subject: never doubled.  ``Domrec-Seq`` says up to which change the venue had sent
+on the same subject (a change's is refused instead, its subject taken: below): never doubled.  ``Domrec-Seq`` says up to which change the venue had sent
 when it sent it: the venue, back online, reads it off the stream's last message and sends the rest.
+
+A change's message carries ``Domrec-Digest``, the sha256 of the change itself (:func:`change_digest`),
+and asks the stream to store it only on an empty subject (``Nats-Expected-Last-Subject-Sequence``
+0): a change number names a place in one history, and two venues serving copies of one event file
+(or a venue restored from an older copy) would each send their own change 23.  JetStream answers
+the second as a duplicate (within its window) or refuses it (after): the venue then reads the
+stream's change 23 and compares digests (:mod:`tournament.web.upstream`).  A change sent by a venue
+of an earlier version has no digest: unknown, never taken for another history.
 
 Only what the venue's public feed serves is ever here: never a key, a PIN, nor a game in play.
 """
@@ -22,6 +30,7 @@ Only what the venue's public feed serves is ever here: never a key, a PIN, nor a
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 from typing import Any
@@ -31,6 +40,12 @@ PREFIX = "domrec.event"
 #: Seconds within which JetStream drops a message whose id it has stored already.
 DUPLICATE_WINDOW = 120.0
 SEQ_HEADER = "Domrec-Seq"
+#: A change's digest (:func:`change_digest`): two venues' change N told apart.
+DIGEST_HEADER = "Domrec-Digest"
+#: JetStream's own: store the message only if its subject's last message is this one (0: none).
+EXPECTED_HEADER = "Nats-Expected-Last-Subject-Sequence"
+#: JetStream's error code when :data:`EXPECTED_HEADER` does not hold (the subject has a message).
+WRONG_LAST_SEQUENCE = 10071
 #: A game's record hash (the venue's, so that the hub's replay page is the venue's, byte for byte).
 HASH_HEADER = "Domrec-Hash"
 
@@ -78,11 +93,30 @@ def public_subject(event: str) -> str:
     return f"{PREFIX}.{event}.public"
 
 
-def headers(msg_id: str, seq: int, digest: str | None = None) -> dict[str, str]:
+def headers(msg_id: str, seq: int, digest: str | None = None, change: str | None = None) -> dict[str, str]:
+    """A message's headers: its id, the change sent up to, a game's record hash (``digest``); for a
+    change, its digest (``change``, :func:`change_digest`) and the demand that its subject be empty."""
     out = {"Nats-Msg-Id": msg_id, SEQ_HEADER: str(seq)}
     if digest is not None:
         out[HASH_HEADER] = digest
+    if change is not None:
+        out[DIGEST_HEADER] = change
+        out[EXPECTED_HEADER] = "0"
     return out
+
+
+#: What a change's digest covers: the log's row, as :func:`tournament.event.changes.changes_since`
+#: gives it (a field a later version adds to the feed's change does not make a new history).
+_DIGESTED = ("seq", "at", "kind", "round", "table", "data")
+
+
+def change_digest(change: dict[str, Any]) -> str:
+    """The sha256 (hex) of a change's canonical JSON (keys sorted, no spaces, UTF-8): the same for
+    the same row of the same log on any laptop, another for another change at the same number
+    (its time alone differs: a result entered on two laptops is two changes)."""
+    row = {k: change.get(k) for k in _DIGESTED}
+    text = json.dumps(row, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # --- the public data as JSON ----------------------------------------------------------------------

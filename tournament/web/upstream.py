@@ -12,6 +12,16 @@ when it has moved on.  When the link is down the venue goes on serving its hall;
 tries again every :data:`RETRY` seconds and, once connected, asks the stream where it stopped
 (its last message's ``Domrec-Seq``) and sends the rest.  A message sent twice is stored once.
 
+A change number is a place in one history, and a stream takes one history only.  An event file
+copied to a second laptop and served there with ``--upstream`` too, or restored from an older copy
+and changed since, makes other changes at numbers the stream already holds.  So the venue compares
+each change's digest (``Domrec-Digest``, :func:`tournament.web.relay.change_digest`) with the
+stream's copy: when it resumes, that of the last change the file and the stream share; when a
+change it sends is already there (a duplicate, or its subject taken), that one.  Another digest
+stops the sending for good (:class:`HistoryDiffers`: said once in the log and in :meth:`Upstream.state`);
+the event file is not touched, and the hall goes on.  A change sent by an earlier version has no
+digest: unknown, so the sending goes on.
+
 Only the public feed's data leaves: the changes, the pages' data (``public_data(hall=True)``, what
 the hall shows: a duplicate board's results withheld until every table has played it) and the
 confirmed records; never a key, a PIN, nor a game in play.
@@ -52,6 +62,17 @@ _GAME_KINDS = frozenset((changes.RESULT_ENTERED, changes.RESULT_AMENDED, changes
 
 class UpstreamRefused(TournamentError):
     """The upstream refused what the venue sent (its credentials do not allow the event's subjects)."""
+
+
+class HistoryDiffers(TournamentError):
+    """The stream holds another change at a number the event file has: two histories of one event
+    (a second laptop serving a copy, or a file restored from an older copy).  Trying again cannot
+    mend it, and sending on would mix the two on the hub: the sending stops for good."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"the federation's copy of this event holds a different change {seq}: is this event served "
+                         f"from another laptop too, or restored from an older copy? Publishing stopped; see docs/hub.md")
+        self.seq = seq
 
 
 def connect_options(url: str, creds: Path | None, url_option: str = "--upstream",
@@ -105,6 +126,8 @@ class Upstream:
         self._said = Said(log, f"upstream {url}")
         #: Messages sent (each acknowledged by the stream).
         self.messages = 0
+        #: The sending stopped for good (:class:`HistoryDiffers`); :attr:`problem` says why.
+        self.stopped = False
         self._store: EventStore | None = None
         self._stopping = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -175,6 +198,10 @@ class Upstream:
                 self.connected, self.problem = True, None
                 self._said.fine(f"sending again (event {self.event_uuid}, up to change {self.sent})")
                 await self._wait(self.poll)
+            except HistoryDiffers as e:  # two histories: no try mends it (docs/hub.md)
+                self.connected, self.problem, self.stopped = False, str(e), True
+                log.error("upstream %s: %s", self.url, e)
+                break
             except Exception as e:  # the link down, the server gone, refused: the hall goes on; try again
                 self.failures += 1
                 self.connected = False
@@ -209,7 +236,8 @@ class Upstream:
         self._poke.clear()
 
     async def _resume(self, js: Any) -> None:
-        """Where the stream stopped: its last message's ``Domrec-Seq`` (the stream made if missing)."""
+        """Where the stream stopped: its last message's ``Domrec-Seq`` (the stream made if missing);
+        and that the last change the file and the stream share is the same change in both."""
         from nats.js.errors import NotFoundError
 
         assert self.event_uuid is not None
@@ -224,6 +252,30 @@ class Upstream:
         if last:
             msg = await js.get_msg(name, last)
             self.sent = int((msg.headers or {}).get(relay.SEQ_HEADER, 0))
+        shared = min(self.sent, changes.latest_seq(self._read()))
+        if shared:
+            await self._compare(js, shared)
+
+    async def _compare(self, js: Any, seq: int) -> None:
+        """The stream's change ``seq`` against the file's: :class:`HistoryDiffers` when their digests
+        differ.  Nothing is said when the stream has no digest (sent by an earlier version) or no
+        such change (made by hand, or trimmed): unknown is not another history."""
+        from nats.js.errors import NotFoundError
+
+        assert self.event_uuid is not None
+        try:
+            stored = await js.get_msg(relay.stream_name(self.event_uuid),
+                                      subject=relay.change_subject(self.event_uuid, seq))
+        except NotFoundError:
+            log.debug("upstream %s: the stream has no change %d to compare", self.url, seq)
+            return
+        theirs = (stored.headers or {}).get(relay.DIGEST_HEADER)
+        if theirs is None:
+            log.debug("upstream %s: the stream's change %d has no digest (an earlier version's)", self.url, seq)
+            return
+        found = changes.changes_since(self._read(), seq - 1, 1)
+        if not found or found[0]["seq"] != seq or relay.change_digest(found[0]) != theirs:
+            raise HistoryDiffers(seq)
 
     async def _send(self, js: Any) -> None:
         """Everything after :attr:`sent`, up to the public data's change, and that data if it moved."""
@@ -235,7 +287,13 @@ class Upstream:
         if latest < self.sent:
             raise UpstreamRefused(f"the stream holds change {self.sent} but the event file's last is {latest}: the "
                                   f"file is not the one published (restored from a copy?)")
+        checked: int | None = None
         for m in outgoing(store, self.event_uuid, self.sent, self.revision, self.where):
+            if not m.change and m.revision is None and checked != m.seq:
+                # A game's record goes before the changes after m.seq, and replaces the stream's on
+                # its subject: the first of them is compared first (another laptop's record kept).
+                await self._compare(js, m.seq + 1)
+                checked = m.seq
             await self._publish(js, m)
             if m.change:
                 self.sent = m.seq
@@ -243,12 +301,22 @@ class Upstream:
                 self.revision = m.revision
 
     async def _publish(self, js: Any, m: "Message") -> None:
+        """One message, acknowledged; a change the stream already holds (a duplicate, or its subject
+        taken after the duplicate window) is compared with the stream's (:meth:`_compare`)."""
         from nats.errors import NoRespondersError
+        from nats.js.errors import APIError
 
         try:
-            await js.publish(m.subject, m.body, headers=m.headers)
+            ack = await js.publish(m.subject, m.body, headers=m.headers)
         except NoRespondersError:
             raise UpstreamRefused(f"no stream takes {m.subject}") from None
+        except APIError as e:
+            if not (m.change and e.err_code == relay.WRONG_LAST_SEQUENCE):
+                raise
+            await self._compare(js, m.seq)  # held already: the same change, or HistoryDiffers
+            return
+        if m.change and ack.duplicate:
+            await self._compare(js, m.seq)
         self.messages += 1
 
 
@@ -290,7 +358,8 @@ def outgoing(store: EventStore, event: str, sent: int, revision: int | None,
                           relay.headers(f"{event}:game:{round_no}:{table_no}:{digest}", sent, digest), sent)
         for c in batch:
             yield Message(relay.change_subject(event, c["seq"]), json.dumps(c, separators=(",", ":")).encode("utf-8"),
-                          relay.headers(f"{event}:change:{c['seq']}", c["seq"]), c["seq"], change=True)
+                          relay.headers(f"{event}:change:{c['seq']}", c["seq"], change=relay.change_digest(c)),
+                          c["seq"], change=True)
         sent = batch[-1]["seq"]
     if snapshot["revision"] != revision:
         yield Message(relay.public_subject(event), relay.pack(snapshot),
