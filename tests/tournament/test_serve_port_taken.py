@@ -73,3 +73,20 @@ def test_hub_on_a_taken_port_says_so_in_one_line(tmp_path: Path, taken: int) -> 
     assert done.stdout == ""
     assert done.stderr.startswith(f"error: cannot listen on 127.0.0.1:{taken}: ")
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_port_claimed_for_one_server_is_refused_to_a_second_started_beside_it():
+    """Two servers starting at the same moment: the first's port, claimed before it prints
+    anything, is refused to the second in one line.  (Bound without listening, two sockets with
+    SO_REUSEADDR could both take it, and the second failed later, its links already printed.)"""
+    from tournament.cli.venue import listening_or_refused
+    from tournament.errors import UnusableInput
+
+    first = listening_or_refused("127.0.0.1", 0, "give another port with --port")
+    try:
+        port = first.getsockname()[1]
+        with pytest.raises(UnusableInput) as e:
+            listening_or_refused("127.0.0.1", port, "give another port with --port").close()
+        assert e.value.message.startswith(f"cannot listen on 127.0.0.1:{port}: ")
+    finally:
+        first.close()

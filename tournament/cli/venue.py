@@ -437,14 +437,17 @@ def _upstream(event: Path, url: str, creds: Optional[Path], club: Optional[str],
 def listening_or_refused(host: str, port: int, advice: str) -> socket.socket:
     """A socket bound to ``host:port`` for a server about to start, or the one line saying why
     not: a server must not print its links, nor keep its address with the event, and only then
-    find its port taken.  Bound, not yet listening: uvicorn listens on it once it runs (asyncio's
-    ``create_server``), so a connection before then is refused, as before, not held unanswered
-    while the server starts (a client, or a test, takes a listening port for a server ready)."""
+    find its port taken.  Bound and listening at once: two sockets with ``SO_REUSEADDR`` may both
+    be bound to one port while neither listens, so only listening claims it (a second ``serve``
+    or a ``hub`` started at the same moment is refused here, in one line).  A connection made
+    before the server runs waits in the backlog and is answered once it does: a client takes an
+    answer, not an open port, for a server ready."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own (a port in TIME_WAIT)
         sock.bind((host, port))
+        sock.listen(2048)  # uvicorn's own backlog
     except OSError as e:
         sock.close()
         raise UnusableInput(f"cannot listen on {host}:{port}: {e.strerror or e} ({advice})") from None
