@@ -459,7 +459,9 @@ class Recorder:
                 self._parts = dict(getattr(self, "_started_parts", {}) or {})
                 g.abandon_hand()
             _merge_part(self._parts, parsed)
-            if note is not None:
+            # (a deal line typed again to put it right, its comment with it, does not keep the
+            # comment twice: a part line replaces the one before, and its comment stands once)
+            if note is not None and note not in (self._comment or "").split("\n"):
                 self._comment = note if self._comment is None else f"{self._comment}\n{note}"
             self._sheet_pending = False
             if len(self._parts.get("hands", {})) == len(g.seats):

@@ -1642,3 +1642,29 @@ def test_a_cut_off_json_file_to_continue_is_said_without_a_pointer(fast_dir):
     run = pipe(str(out), None, "")
     assert run.code == 2 and len(run.err_lines) == 1, run
     assert run.err_lines[0].startswith(f"error: {out}: not valid JSON at line 1") and "/:" not in run.err, run
+
+
+def test_a_deal_line_typed_again_keeps_its_comment_once(tmp_path):
+    """A deal line that cannot start the hand (a tile dealt twice) is put right by typing it again,
+    its comment with it: the hand keeps the comment once, not once for each time it was typed."""
+    record = bare(simulated(CONFIGS[0], 5))
+    lines = [line for line in notation.dumps_typed(record, keep_deal=True, seats=True, ends=True).splitlines()
+             if line and not line.startswith("[")]
+    r, said, refused = new_recorder(record, tmp_path / "g.dgn", interactive=True)
+    k = 0
+    while not lines[k].startswith("deal"):
+        r.feed_line(lines[k])
+        k += 1
+    deals = []
+    while lines[k].startswith("deal"):
+        deals.append(lines[k])
+        k += 1
+    for line in deals[:-1]:
+        r.feed_line(line)
+    wrong = deals[-1].split()
+    wrong[2] = deals[0].split()[2]  # the first seat's first tile, dealt twice
+    r.feed_line(" ".join(wrong) + " {last seat}")
+    assert not r.game.in_hand
+    r.feed_line(deals[-1] + " {last seat}")
+    assert r.game.in_hand, refused
+    assert r.game.record().hands[-1].comment.split("\n").count("last seat") == 1
