@@ -281,3 +281,28 @@ def test_a_sit_out_does_not_count_as_a_bye_in_the_queue_for_byes(tmp_path: Path)
     assert store.byes(2) == {2: [3]}
     assert checking.run(store).ok
     store.close()
+
+
+def test_a_sit_out_comes_back_with_a_withdrawal_taken_back(tmp_path):
+    """A withdrawal made by mistake and taken back at once (return) leaves the player's sit-out
+    as it was: the withdrawal only hides it (the player misses that round anyway); it used to
+    delete it, and the returned player was paired in the round they had asked to miss."""
+    from tournament import withdraw
+    from tournament.event import desk, roster
+
+    store = create_event(tmp_path / "e.db", make_settings("R", "competitive", "rotating", seed=3))
+    add_players(store, [f"P{i}" for i in range(1, 10)])
+    pair_next_round(store)
+    finish_round(store)
+    roster.sit_out(store, "P2", 3)
+    assert desk.requests_text(store) == ["sit out: P2 (#2) in round 3"]
+    withdraw(store, "P2")
+    assert desk.requests_text(store) == []
+    roster.return_player(store, "P2")
+    assert desk.requests_text(store) == ["sit out: P2 (#2) in round 3"]
+    pair_next_round(store)
+    finish_round(store)
+    pair_next_round(store)
+    seated = {s.player for t in store.tables(3) for s in t.seats}
+    assert 2 not in seated
+    store.close()

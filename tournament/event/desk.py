@@ -101,8 +101,13 @@ def _who(store: EventStore, player: Player) -> str:
 def requests_text(store: EventStore) -> list[str]:
     """The requests in force, one line each (``tournament pin EVENT --list``)."""
     players = {p.id: p for p in store.players()}
+    teams = {pid: t for t in store.teams() for pid in t.players} if store.settings.format == PAIRS else {}
     out = []
     for r in sql.requests(store):
+        if r["kind"] == "sit_out" and not _in_round(players.get(r["a"]), teams.get(r["a"]), r["round_no"]):
+            # A sit-out of a round the player (or pair) is out of anyway, withdrawn since, is void: not
+            # listed, and not deleted either, so that a withdrawal taken back (return) finds it again.
+            continue
         a = _who(store, players[r["a"]]) if r["a"] in players else f"? (#{r['a']})"
         if r["kind"] == "pin":
             out.append(f"pin: {a} at table {r['table_no']}")
@@ -113,6 +118,13 @@ def requests_text(store: EventStore) -> list[str]:
         else:
             out.append(f"sit out: {a} in round {r['round_no']}")
     return out
+
+
+def _in_round(player: Player | None, team: Team | None, round_no: int) -> bool:
+    """Whether a player (and their pair, in a pairs event) plays round ``round_no`` as things stand."""
+    if player is None:
+        return True  # (an unknown player's request is listed as it is, with its "?")
+    return player.active_in(round_no) and (team is None or team.active_in(round_no))
 
 
 # --- undo the last round ------------------------------------------------------------------------

@@ -365,7 +365,6 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
             if team.withdrawn is not None:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
             store.set_team_withdrawn(team.id, nxt)
-            _drop_sit_outs(store, team.players, nxt)
             changes.record(store, changes.PAIR_WITHDRAWN, data={"id": team.id, "name": team.name, "from_round": nxt})
             desk_sql.log(store, "pair_withdrawn", nxt, {"pair": team.id, "name": team.name}, by, reason)
             return next(t for t in store.teams() if t.id == team.id)
@@ -373,20 +372,10 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
         if player.withdrawn is not None:
             raise Refused(f"{player.name} has already withdrawn (from round {player.withdrawn})")
         store.set_withdrawn(player.id, nxt)
-        _drop_sit_outs(store, (player.id,), nxt)
         changes.record(store, changes.PLAYER_WITHDRAWN, data={"id": player.id, "name": player.name,
                                                               "from_round": nxt})
         desk_sql.log(store, "player_withdrawn", nxt, {"player": player.id, "name": player.name}, by, reason)
         return next(p for p in store.players() if p.id == player.id)
-
-
-def _drop_sit_outs(store: EventStore, players: Sequence[int], from_round: int) -> None:
-    """Within a withdrawal: the sit-outs these players asked for in the rounds they now miss are void
-    (a withdrawn player is paired in none of them), so they go from the requests in force (``pin
-    --list``); the withdrawal's line in the trail says the player is out."""
-    for r in desk_sql.requests(store):
-        if r["kind"] == "sit_out" and r["a"] in players and r["round_no"] >= from_round:
-            desk_sql.delete_request(store, r["id"])
 
 
 def _find_team(store: EventStore, key: str) -> Team:
