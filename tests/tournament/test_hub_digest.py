@@ -67,22 +67,34 @@ def refusals(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "tournament.upstream" and r.levelno >= logging.ERROR]
 
 
-def test_two_laptops_serving_one_event_the_second_to_send_a_change_is_stopped(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from tournament.web.upstream import Upstream
 
-    caplog.set_level(logging.WARNING, logger="tournament.upstream")
+def _club_a(tmp_path: Path) -> tuple[Path, str, Nats]:
+    """Club A's event (three tables), its id, and a NATS server that takes its stream, started."""
     a = make_venue(tmp_path, "club-a", 3)
-    b = copy_of(a, tmp_path / "club-a-second-laptop.db")
     event = venue_view(a)["uuid"]
     server = Nats(tmp_path, {"club-a": event})
     server.start()
-    first = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    return a, event, server
+
+
+def _sender(event_file: Path, server: Nats, tmp_path: Path):
+    """A venue's upstream for ``event_file`` on club A's credentials, started (quick to try again)."""
+    from tournament.web.upstream import Upstream
+
+    return Upstream(event_file, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+
+
+def test_two_laptops_serving_one_event_the_second_to_send_a_change_is_stopped(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="tournament.upstream")
+    a, event, server = _club_a(tmp_path)
+    b = copy_of(a, tmp_path / "club-a-second-laptop.db")
+    first = _sender(a, server, tmp_path)
     second = None
     try:
         wait_for("the first laptop to send its log", lambda: in_step(first, a))
         # The same history so far: the second laptop joins without a word.
-        second = Upstream(b, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+        second = _sender(b, server, tmp_path)
         wait_for("the second laptop to find the stream in step", lambda: in_step(second, b))
         assert second.problem is None and not second.stopped
         n = venue_view(a)["latest"] + 1
@@ -117,13 +129,10 @@ def test_a_change_already_on_the_stream_after_the_duplicate_window_is_compared_t
     """Past JetStream's duplicate window a change with the same id is no duplicate: it would replace
     the stream's change on its subject.  The change asks for an empty subject; refused, the venue
     compares: here another laptop's change n, sent long ago (another message id stands for it)."""
-    from tournament.web.upstream import Upstream, outgoing
+    from tournament.web.upstream import outgoing
 
-    a = make_venue(tmp_path, "club-a", 3)
-    event = venue_view(a)["uuid"]
-    server = Nats(tmp_path, {"club-a": event})
-    server.start()
-    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    a, event, server = _club_a(tmp_path)
+    feeder = _sender(a, server, tmp_path)
     try:
         wait_for("the venue to send its log", lambda: in_step(feeder, a))
         feeder.close()
@@ -143,7 +152,7 @@ def test_a_change_already_on_the_stream_after_the_duplicate_window_is_compared_t
             await nc.close()
 
         asyncio.run(publish())
-        again = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+        again = _sender(a, server, tmp_path)
         try:
             wait_for("the venue to stop", lambda: again.stopped)
             assert f"different change {n}:" in (again.problem or "") and again.sent == n - 1
@@ -156,14 +165,9 @@ def test_a_change_already_on_the_stream_after_the_duplicate_window_is_compared_t
 
 
 def test_a_restored_older_copy_changed_past_its_old_end_is_stopped_when_it_resumes(tmp_path: Path) -> None:
-    from tournament.web.upstream import Upstream
-
-    a = make_venue(tmp_path, "club-a", 3)
+    a, event, server = _club_a(tmp_path)
     older = copy_of(a, tmp_path / "club-a-older.db")
-    event = venue_view(a)["uuid"]
-    server = Nats(tmp_path, {"club-a": event})
-    server.start()
-    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    feeder = _sender(a, server, tmp_path)
     restored = None
     try:
         confirm(a, 1, 150, 90)
@@ -176,7 +180,7 @@ def test_a_restored_older_copy_changed_past_its_old_end_is_stopped_when_it_resum
         for table, ns in ((3, 60), (4, 100), (1, 200), (2, 30)):
             confirm(older, table, ns, 120)
         assert venue_view(older)["latest"] > held
-        restored = Upstream(older, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+        restored = _sender(older, server, tmp_path)
         wait_for("the restored venue to stop", lambda: restored.stopped)
         assert restored.problem is not None and f"a different change {held}:" in restored.problem
         assert "restored from an older copy" in restored.state()["problem"]
@@ -190,14 +194,9 @@ def test_a_restored_older_copy_changed_past_its_old_end_is_stopped_when_it_resum
 
 def test_a_venue_restarted_on_its_own_history_resumes_without_a_word(tmp_path: Path,
                                                                     caplog: pytest.LogCaptureFixture) -> None:
-    from tournament.web.upstream import Upstream
-
     caplog.set_level(logging.WARNING, logger="tournament.upstream")
-    a = make_venue(tmp_path, "club-a", 3)
-    event = venue_view(a)["uuid"]
-    server = Nats(tmp_path, {"club-a": event})
-    server.start()
-    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    a, event, server = _club_a(tmp_path)
+    feeder = _sender(a, server, tmp_path)
     try:
         confirm(a, 1, 150, 90)
         wait_for("the venue to send", lambda: in_step(feeder, a))
@@ -205,7 +204,7 @@ def test_a_venue_restarted_on_its_own_history_resumes_without_a_word(tmp_path: P
         for tables in ((), (2, 3)):  # restarted with nothing new, then with changes made meanwhile
             for table in tables:
                 confirm(a, table, 100, 120)
-            feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+            feeder = _sender(a, server, tmp_path)
             wait_for("the restarted venue to send the rest", lambda: in_step(feeder, a))
             assert feeder.problem is None and not feeder.stopped
             feeder.close()
@@ -220,12 +219,9 @@ def test_a_venue_restarted_on_its_own_history_resumes_without_a_word(tmp_path: P
 def test_changes_sent_by_an_earlier_version_without_a_digest_are_not_refused(tmp_path: Path) -> None:
     """A stream filled by a venue of an earlier version (no ``Domrec-Digest``): unknown, never taken
     for another history; the venue sends the rest, each with its digest."""
-    from tournament.web.upstream import Upstream, outgoing
+    from tournament.web.upstream import outgoing
 
-    a = make_venue(tmp_path, "club-a", 3)
-    event = venue_view(a)["uuid"]
-    server = Nats(tmp_path, {"club-a": event})
-    server.start()
+    a, event, server = _club_a(tmp_path)
     with open_event(a) as store:
         earlier = list(outgoing(store, event, 0, None))
 
@@ -243,7 +239,7 @@ def test_changes_sent_by_an_earlier_version_without_a_digest_are_not_refused(tmp
 
     asyncio.run(as_an_earlier_version())
     confirm(a, 1, 150, 90)
-    feeder = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    feeder = _sender(a, server, tmp_path)
     try:
         wait_for("the venue to send the rest", lambda: in_step(feeder, a))
         assert feeder.problem is None and not feeder.stopped
@@ -271,15 +267,10 @@ def play(path: Path, table: int, seed: int) -> None:
 def test_the_second_laptops_game_record_does_not_replace_the_firsts(tmp_path: Path) -> None:
     """A game's record goes before the change that tells of it, and replaces the stream's record of
     its table: the second laptop's record of a table the first has sent is not sent at all."""
-    from tournament.web.upstream import Upstream
-
-    a = make_venue(tmp_path, "club-a", 3)
+    a, event, server = _club_a(tmp_path)
     b = copy_of(a, tmp_path / "club-a-second-laptop.db")
-    event = venue_view(a)["uuid"]
-    server = Nats(tmp_path, {"club-a": event})
-    server.start()
-    first = Upstream(a, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
-    second = Upstream(b, server.url, creds(tmp_path, "club-a"), poll=0.1, retry=0.2).start()
+    first = _sender(a, server, tmp_path)
+    second = _sender(b, server, tmp_path)
     try:
         wait_for("both laptops in step", lambda: in_step(first, a) and in_step(second, b))
         play(a, 1, 11)

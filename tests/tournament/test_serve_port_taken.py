@@ -11,19 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tests.tournament.test_serving import _event
+from tournament import open_event
 from tournament.event import venue as vn
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _event(tmp_path: Path) -> Path:
-    path = tmp_path / "w.db"
-    store = create_event(path, make_settings("W", "competitive", "rotating", seed=1))
-    add_players(store, ["A", "B", "C", "D"])
-    pair_next_round(store)
-    store.close()
-    return path
 
 
 @pytest.fixture
