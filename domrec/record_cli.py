@@ -83,13 +83,13 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         # Hand lines (and deal parts) that announced a hand which had not started when a later
         # line was refused: they are not in the file, and the scorer is told to type them again.
         announced: list[int] = []
-        was = start
+        was = _where(rec.game)
         try:
             for line in _lines(first, stdin):
                 number += 1
                 before = rec.game.record()
-                if before != was:
-                    announced, was = [], before
+                if _where(rec.game) != was:  # (the game moved on: what was announced has started)
+                    announced, was = [], _where(rec.game)
                 rec.feed_line(line)
                 if not rec.refused and line.split(" ", 1)[0].lower() in _ANNOUNCING:
                     announced.append(number)
@@ -291,6 +291,11 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     except InputError as e:
         raise RecorderError(e.message) from None
     return rec
+
+
+def _where(game: Any) -> tuple[int, bool, int]:
+    """Where the game stands, cheaply: a hand started or closed, or a move made, moves it."""
+    return game.hand_number, game.in_hand, len(game.moves) if game.in_hand else 0
 
 
 #: The first words of the lines that prepare a hand (it may wait for more before it starts).

@@ -52,9 +52,9 @@ from tournament.event.table_log import apply as _apply, progress as _progress, r
 from tournament.event.tables import table_record
 from tournament.pairing import boards as bd
 from tournament.pairing import seeding as seed_rules
+from tournament.store import boards as board_sql
 from tournament.store import fields
 from tournament.store import venue as venue_sql
-from tournament.store import boards as board_sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
 from tournament.values import SCORES_ONLY_NOTE, Player, SeatAssignment, Table

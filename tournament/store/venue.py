@@ -9,8 +9,7 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   per table of a round (its row names the table).  Kept in clear: ``tournament links`` prints
   them again at any time, and the event file is the director's.  The director's PIN (kind
   ``director_pin``, typed on a table's page to correct that table's game there) is kept among
-  them; it is not a key, and :func:`token_rows` never lists it as one.
-  them again at any time, and the event file is the director's.  A key changed (``tournament
+  them; it is not a key, and :func:`token_rows` never lists it as one.  A key changed (``tournament
   keys --rotate…``, the director's page) is its row with another key and ``created_at`` the time
   of the change: the old key is in no row, so it opens nothing from the next request on.
 * ``venue_log``: each table's accepted writes, in order, one row each; the primary key
