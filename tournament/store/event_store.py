@@ -332,13 +332,20 @@ class EventStore:
         if not self._rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'desk_log'"):
             return {}
         out: dict[int, list[tuple[int, int]]] = {}
-        for r in self._rows("SELECT d.round AS back, json_extract(d.detail, '$.withdrawn_from') AS out_from, "
-                            "p.id AS player FROM desk_log d JOIN players p ON "
-                            "(d.action = 'player_returned' AND p.id = json_extract(d.detail, '$.player')) OR "
-                            "(d.action = 'pair_returned' AND p.team_id = json_extract(d.detail, '$.pair')) "
-                            "WHERE d.action IN ('player_returned', 'pair_returned') ORDER BY d.id, p.id"):
-            if isinstance(r["back"], int) and isinstance(r["out_from"], int) and r["out_from"] < r["back"]:
-                out.setdefault(r["player"], []).append((r["out_from"], r["back"]))
+        # (a few rows, read as they are: a join of every return with every player cost a scan of
+        # the players for each return)
+        for r in self._rows("SELECT action, round AS back, json_extract(detail, '$.withdrawn_from') AS out_from, "
+                            "json_extract(detail, '$.player') AS player, json_extract(detail, '$.pair') AS pair "
+                            "FROM desk_log WHERE action IN ('player_returned', 'pair_returned') ORDER BY id"):
+            if not (isinstance(r["back"], int) and isinstance(r["out_from"], int) and r["out_from"] < r["back"]):
+                continue
+            if r["action"] == "player_returned":
+                who = [r["player"]] if isinstance(r["player"], int) else []
+            else:
+                who = [m["id"] for m in self._rows("SELECT id FROM players WHERE team_id = ? ORDER BY id",
+                                                   [r["pair"]])] if isinstance(r["pair"], int) else []
+            for pid in who:
+                out.setdefault(pid, []).append((r["out_from"], r["back"]))
         return {p: tuple(spans) for p, spans in out.items()}
 
     def insert_player(self, name: str, entered: int, team: int | None = None) -> int:
