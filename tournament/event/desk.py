@@ -16,6 +16,8 @@ ones on its next request.
 
 from __future__ import annotations
 
+from typing import Any, Callable, Iterator
+
 import attrs
 
 from tournament.errors import Refused, UnknownPlayer, UnusableInput
@@ -340,23 +342,17 @@ def seating_warnings(store: EventStore, round_no: int, tables: list[Table]) -> l
     name = lambda pid: _who(store, players[pid]) if pid in players else f"#{pid}"  # noqa: E731
     pairs = store.settings.format == PAIRS
     teams = {t.id: t for t in store.teams()} if pairs else {}
-    unit = (lambda pid: set(teams[players[pid].team].players) if pid in players and players[pid].team in teams
-            else {pid}) if pairs else (lambda pid: {pid})
+    # (the requests that bind this round, as check reads them: a keep-apart or pin made later binds
+    # from the round it was made before)
+    binding = [r for r in sql.requests(store) if r["round_no"] is None or round_no >= r["round_no"]]
     out: list[str] = []
-    for r in sql.requests(store):
-        if r["kind"] != "apart" or (r["until_round"] is not None and round_no > r["until_round"]):
-            continue
-        for t in tables:
-            if unit(r["a"]) & set(t.players) and unit(r["b"]) & set(t.players):
-                out.append(f"this seats {name(r['a'])} and {name(r['b'])} together at table {t.number}, "
-                           f"whom you keep apart")
-    for r in sql.requests(store):
-        if r["kind"] != "pin":
-            continue
-        for t in tables:
-            if r["a"] in t.players and t.number != r["table_no"]:
-                out.append(f"this seats {name(r['a'])} at table {t.number}, though you pinned them to table "
-                           f"{r['table_no']}")
+    for r, t in _broken(binding, round_no, tables, _unit_of(store, players)):
+        if r["kind"] == "apart":
+            out.append(f"this seats {name(r['a'])} and {name(r['b'])} together at table {t.number}, "
+                       f"whom you keep apart")
+        else:
+            out.append(f"this seats {name(r['a'])} at table {t.number}, though you pinned them to table "
+                       f"{r['table_no']}")
     earlier = [t for t in store.tables() if t.round != round_no]
     if pairs:
         met: dict[frozenset[int], int] = {}
@@ -405,31 +401,45 @@ def request_findings(store: EventStore) -> list[tuple[str, str]]:
             by_round.setdefault(t.round, []).append(t)
     players = {p.id: p for p in store.players()}
     name = lambda pid: _who(store, players[pid]) if pid in players else f"#{pid}"  # noqa: E731
-    pairs = store.settings.format == PAIRS
-    members = {t.id: set(t.players) for t in store.teams()} if pairs else {}
-    unit = (lambda pid: members.get(players[pid].team, {pid}) if pid in players else {pid}) if pairs \
-        else (lambda pid: {pid})
+    unit = _unit_of(store, players)
     set_at = _requests_set_at(store)
     out: list[tuple[str, str]] = []
-    for r in requests:
-        since = r["round_no"]
-        for number in sorted(by_round):
-            if since is not None and number < since:
-                continue
-            if since is None and not (r["id"] in set_at and rounds[number].paired_at > set_at[r["id"]]):
-                continue
-            if r["kind"] == "apart" and r["until_round"] is not None and number > r["until_round"]:
-                continue
-            for t in by_round[number]:
-                here = set(t.players)
-                if r["kind"] == "apart" and unit(r["a"]) & here and unit(r["b"]) & here:
-                    out.append((f"round {number} table {t.number}",
-                                f"{name(r['a'])} and {name(r['b'])} sit together, though kept apart "
-                                f"(tournament apart)"))
-                elif r["kind"] == "pin" and r["a"] in here and t.number != r["table_no"]:
-                    out.append((f"round {number} table {t.number}",
-                                f"{name(r['a'])} sits here, though pinned to table {r['table_no']} (tournament pin)"))
+    for number in sorted(by_round):
+        binding = [r for r in requests if (r["round_no"] is not None and number >= r["round_no"]) or
+                   (r["round_no"] is None and r["id"] in set_at and rounds[number].paired_at > set_at[r["id"]])]
+        for r, t in _broken(binding, number, by_round[number], unit):
+            if r["kind"] == "apart":
+                out.append((f"round {number} table {t.number}", f"{name(r['a'])} and {name(r['b'])} sit together, "
+                            f"though kept apart (tournament apart)"))
+            else:
+                out.append((f"round {number} table {t.number}",
+                            f"{name(r['a'])} sits here, though pinned to table {r['table_no']} (tournament pin)"))
     return out
+
+
+def _unit_of(store: EventStore, players: dict[int, Player]) -> Callable[[int], set[int]]:
+    """Player -> who sits with them as one (their pair's two players, in a pairs event; else themselves)."""
+    if store.settings.format != PAIRS:
+        return lambda pid: {pid}
+    members = {t.id: set(t.players) for t in store.teams()}
+    return lambda pid: members.get(players[pid].team, {pid}) if pid in players else {pid}
+
+
+def _broken(requests: list, round_no: int, tables: list[Table],
+            unit: Callable[[int], set[int]]) -> Iterator[tuple[Any, Table]]:
+    """Each keep-apart or pin of ``requests`` that a table of round ``round_no`` goes against, with
+    the table: two kept apart at one table (within the keep-apart's rounds), a pinned player at
+    another table than their own."""
+    for r in requests:
+        if r["kind"] == "apart" and (r["until_round"] is None or round_no <= r["until_round"]):
+            for t in tables:
+                here = set(t.players)
+                if unit(r["a"]) & here and unit(r["b"]) & here:
+                    yield r, t
+        elif r["kind"] == "pin":
+            for t in tables:
+                if r["a"] in t.players and t.number != r["table_no"]:
+                    yield r, t
 
 
 def _requests_set_at(store: EventStore) -> dict[int, str]:
