@@ -70,6 +70,18 @@ def corruptions(text: str, rng: random.Random) -> Iterator[str]:
         yield "\n".join(changed)
 
 
+def wrong_claims(text: str, rng: random.Random) -> Iterator[str]:
+    """A sheet with one hand's claimed score changed, for two of its hands: the reader, which
+    counts only the readings giving the claimed scores, finds none and says so as it would
+    without the claim (docs/notation.md)."""
+    lines = text.split("\n")
+    ends = [k for k, line in enumerate(lines) if line.startswith("end ") and re.search(r" [0-9]+", line)]
+    for k in rng.sample(ends, min(2, len(ends))):
+        changed = list(lines)
+        changed[k] = re.sub(r" ([0-9]+)", lambda m: f" {int(m.group(1)) + rng.choice((1, 2, 5))}", lines[k], count=1)
+        yield "\n".join(changed)
+
+
 def inputs(games: int, cache: Path) -> list[tuple[str, str]]:
     """(label, DGN text) of the simulated games, made once and kept in ``cache``."""
     if cache.exists():
@@ -83,6 +95,9 @@ def inputs(games: int, cache: Path) -> list[tuple[str, str]]:
                 forms.append(("typed", notation.dumps_typed(record, keep_deal=False, seats=False)))
                 if k % 8 == 0:
                     forms.append(("sheet", notation.dumps_typed(record, keep_deal=False, seats=False, ends=False)))
+                if k % 8 == 4:  # (a club's sheet: each hand's end line claims its scores)
+                    forms.append(("scored-sheet", notation.dumps_typed(record, keep_deal=False, seats=False,
+                                                                        ends=False, scores=True)))
                 if k % 4 == 1:
                     forms.append(("typed-deal", notation.dumps_typed(record, keep_deal=True, seats=False)))
             except Exception as e:  # a record the typed writer cannot write: noted, not compared
@@ -90,9 +105,12 @@ def inputs(games: int, cache: Path) -> list[tuple[str, str]]:
                 continue
             for form, text in forms:
                 out.append((f"{game}/{k}/{form}", text))
-                if k % 2 == 0 and form != "sheet":  # (a corrupted sheet may try thousands of readings)
-                    for c, bad in enumerate(corruptions(text, rng)):
+                if k % 2 == 0 and form not in ("sheet", "scored-sheet"):  # (a corrupted sheet may try
+                    for c, bad in enumerate(corruptions(text, rng)):   # thousands of readings)
                         out.append((f"{game}/{k}/{form}/bad{c}", bad))
+                if form == "scored-sheet":  # (a hand's claimed scores changed: no reading gives them)
+                    for c, bad in enumerate(wrong_claims(text, rng)):
+                        out.append((f"{game}/{k}/{form}/claim{c}", bad))
     cache.write_bytes(pickle.dumps(out))
     return out
 

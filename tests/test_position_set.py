@@ -12,6 +12,7 @@ is handed over with the hands before it read (``ReadBefore``).
 from __future__ import annotations
 
 import random
+import re
 from unittest import mock
 
 import attrs
@@ -20,8 +21,11 @@ from hypothesis import given, settings
 
 from domrec import notation
 from domrec import simulate as sim
-from domrec.notation import loading, position_set, straight
+from domrec.games import horserace
+from domrec.notation import loading, position_set, readings, straight
+from domrec.validate import validate
 
+from tests.conftest import CONFIGS, IDS
 from tests.test_straight import SEEDS, SETTINGS, corrupted, everything, general
 
 GAMES = ["competitive", "horse-race"]
@@ -267,3 +271,103 @@ def test_horse_race_written_key_tells_states_apart_as_state_key(players, seed, o
         by_general.setdefault(g, []).append(k)
     assert sorted(by_written.values()) == sorted(by_general.values())
     assert len(by_written) <= len(states) // 2
+
+
+# --- a sheet's claimed scores rule readings out as they are read ------------------------------
+
+HORSE_RACE = [(g, n, o, v) for g, n, o, v in CONFIGS if g == "horse-race"]
+
+
+class _Least:
+    """Every state's ``least_scores`` after every move of a validation, beside the hand's scores."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, dict[str, int] | None]] = []
+        self.scores: dict[int, dict[str, int]] = {}
+        self.hand = -1
+
+    def hand_started(self, index, hand, state) -> None:
+        self.hand = index
+
+    def moved(self, index, move, points, state) -> None:  # (``index``: the move's, in its hand)
+        least = state.least_scores()
+        self.seen.append((self.hand, None if least is None else dict(least)))
+
+    def hand_finished(self, index, outcome, match) -> None:
+        self.scores[index] = outcome.scores
+
+
+@pytest.mark.parametrize("game,players,options,variant", HORSE_RACE,
+                         ids=[i for i, c in zip(IDS, CONFIGS) if c in HORSE_RACE])
+@settings(max_examples=6, **SETTINGS)
+@given(seed=SEEDS)
+def test_horse_race_least_scores_never_pass_the_hands_scores(game, players, options, variant, seed):
+    # The bound the readings drop by: what a side has pegged so far never passes what the hand
+    # gives it in the end, at every move of every hand (celko excepted: its end takes pips off,
+    # and the engine says it cannot tell).  A bound that passed them would drop the true reading.
+    record = next(sim.simulate(game, 1, seed, players, options, variant))
+    seen = _Least()
+    validate(record, observer=seen)
+    assert seen.seen
+    for index, least in seen.seen:
+        if variant == "celko":
+            assert least is None
+            continue
+        final = seen.scores.get(index)
+        if final is not None:  # (a hand the record leaves unfinished has no scores to compare)
+            assert all(n <= final[side] for side, n in least.items()), (index, least, final)
+
+
+@pytest.mark.parametrize("game,players,options,variant", HORSE_RACE,
+                         ids=[i for i, c in zip(IDS, CONFIGS) if c in HORSE_RACE])
+def test_dropping_readings_past_the_claimed_scores_changes_no_verdict(game, players, options, variant):
+    # Score sheets with each hand's scores, right and with a claim changed (no reading then gives
+    # it: every reading is read again, as if none had been dropped), read by the straight path
+    # and by the general reading alone, each with readings dropped and without: the same verdict,
+    # problems, note and record all four ways.
+    rng = random.Random(f"{players} {options} {variant}")
+    passed = _Passed()
+    for record in sim.simulate(game, 2, 5, players, options, variant, accidents=False):
+        record = attrs.evolve(record, hands=record.hands[:4])
+        text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
+        ends = list(re.finditer(r"\nend [a-z-]* ?[A-Z]+[0-9]* ([0-9]+)", text))
+        m = rng.choice(ends)
+        wrong = text[:m.start(1)] + str(int(m.group(1)) + 1) + text[m.end(1):]
+        for one in (text, wrong):
+            with mock.patch.object(readings, "past_claim", passed), mock.patch.object(straight, "past_claim", passed):
+                dropped = [Taken().fast(one), general(one)]
+            with mock.patch.object(horserace.HorseRaceHand, "least_scores", lambda self: None):
+                kept = [Taken().fast(one), general(one)]
+            assert dropped == [kept[0]] * 2 == kept
+        assert kept[0][0][0] == "invalid"  # (the changed claim)
+    assert variant == "celko" or passed.count, "no reading was dropped: the test reads nothing"
+
+
+_PAST_CLAIM = readings.past_claim
+
+
+class _Passed:
+    """:func:`readings.past_claim`, counting the readings it drops."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, claim, least) -> bool:
+        out = _PAST_CLAIM(claim, least)
+        self.count += out
+        return out
+
+
+def test_a_sheets_claimed_scores_keep_the_readings_within_the_limit():
+    # A Horse Race sheet whose hand 8 has more than 300 positions when every reading is read, but
+    # not when those past its end line's claimed scores are dropped as soon as they pass them:
+    # with the limit at 300 it is read (and as it was scored), where it was asked about.
+    record = list(sim.simulate("horse-race", 12, 1, accidents=False))[11]
+    text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
+    with mock.patch.object(readings, "LIMIT", 300):
+        with mock.patch.object(horserace.HorseRaceHand, "least_scores", lambda self: None):
+            asked = everything(text)[0]
+        read = everything(text)[0]
+    assert asked[0] == "invalid" and "more than 300 positions of hand 8" in asked[8][0][7]
+    assert read[0] == "valid", read[8]
+    assert read[2] == dict(record.result.scores) if record.result and record.result.scores else True

@@ -412,6 +412,16 @@ class HorseRaceHand:
         spot = self._spot  # (a tile with no free spot joins nothing: not asked)
         return [on for on, free in self._spots.items() if free and spot(on, t) is not None]
 
+    def least_scores(self) -> dict[str, int] | None:
+        """The least this hand can still give each side, whatever follows: what each side has
+        pegged so far (the engine's own dict: read it, do not change it).  Every peg adds, and
+        the hand's end only adds (the domino's or the block's count, rounded, to the side that
+        scores it; a hand ended at the target scores its pegs alone), so a reader of a score
+        sheet whose ``end`` line claims the hand's scores drops a reading as soon as a side has
+        pegged more than it claims (:mod:`domrec.notation.position_set`, the general reading
+        alike).  ``None`` in the ``celko`` variant, whose end takes each player's own pips off."""
+        return None if self.rules.celko else self.pegged
+
     # --- questions the rules ask ---------------------------------------------------
 
     def _fit(self, seat: str) -> tuple[Tile, Tile] | None:

@@ -36,6 +36,9 @@ the first legal reading with other scores than the first's and names the options
 where the readings it read part: the graph gives both (:class:`Parting`, :func:`_parting`;
 the positions after that one are not closed), and the general reading only plays that reading
 and words the problem (:meth:`~domrec.notation.readings.HandReading.run_parted`).
+Where the ``end`` line claims the hand's scores and the engine tells the least the hand can
+still give each side (``least_scores``), a position past the claim is dropped as the general
+reading drops it (:func:`~domrec.notation.readings.past_claim`).
 Anything else (no legal reading, claimed scores that leave readings with different scores,
 more work than the general reading's :data:`~domrec.notation.readings.LIMIT` could allow,
 more positions than :data:`MAX_LEVEL` or :data:`MAX_POSITIONS`, an engine that does not say
@@ -137,7 +140,7 @@ class Parting:
 def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callable[[int, str | None, str | None], Any],
                  close: Callable[[Any, list], dict[str, int] | None], claimed: Callable[[dict[str, int]], bool] | None,
                  words: Callable[[int, Option], str], note: Callable[[int, list[str]], str | None],
-                 replayed: bool = False) -> Chosen | Parting:
+                 replayed: bool = False, beyond: Callable[[Any], bool] | None = None) -> Chosen | Parting:
     """Read typed hand ``typed`` from its move ``start``, where the one reading so far left
     ``state`` (the engine's open hand, as the engine left it on refusing move ``start``: a
     choice) after ``moves``.
@@ -152,6 +155,12 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     the readings end at closes alike (its ``close_key``), or every one after those refused,
     none of those is closed here (the first is chosen as if its close were accepted: were it
     refused, so would every other be, and no reading would be legal).
+    ``beyond(state)``: whether the hand's points so far already pass the scores the ``end`` line
+    claims (``None``: the engine cannot tell, or no scores are claimed).  Such a position is
+    dropped, as the general reading drops it: no reading from it can give the claimed scores.
+    Where a position was dropped and no reading left gives them, the general reading reads the
+    hand again with every reading (:meth:`~domrec.notation.readings.HandReading.run`), so its
+    verdict is the one it gave before dropping any.
 
     Raises :class:`Unsure` where the general reading is to read the hand."""
     if not getattr(state, "refusal_keeps_state", False) or getattr(state, "places", None) is None \
@@ -163,6 +172,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     #: What the general reading could count toward :data:`LIMIT` at most: each option tried at
     #: a choice by each reading that reaches it, and each reading that reaches the end.
     work = 0  # (compared with readings.LIMIT as it is now: a caller may set it)
+    dropped: list[_Position] = []  # (positions past the claimed scores: see ``beyond``)
     for j in range(start, len(typed.moves)):
         data = typed.moves[j]
         typed_seat = data.get("seat")
@@ -183,7 +193,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
                     queue = [_option(s) for s in who]
                     work += p.count * len(queue)
                     chose = True
-                    work += _branch(p, j, queue, data, bare, build, reached)
+                    work += _branch(p, j, queue, data, bare, build, reached, beyond, dropped)
                     continue
                 seat = opt_seat = who[0]
             move = by_seat.get(seat)
@@ -197,7 +207,10 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
                 queue, tried = _places(st, p.moves, data, opt_seat)
                 work += p.count * tried
                 chose = True
-                work += _branch(p, j, queue, data, bare, build, reached)
+                work += _branch(p, j, queue, data, bare, build, reached, beyond, dropped)
+                continue
+            if beyond is not None and beyond(st):
+                dropped.append(p)
                 continue
             moves_p = p.moves
             moves_p.append(move)
@@ -227,6 +240,8 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     # (``replayed``) and, no position before being legal, the rest all close alike, they are
     # not closed here: the first of them is the chosen reading, and its replay there judges
     # them all (were it refused, no reading would be legal).
+    if dropped:  # (every end is closed and compared with the claim: see below)
+        replayed = False
     ends: list[tuple[_Position, dict[str, int] | None]] = []
     alike_on = len(level)  # (the positions from here on all close alike: none, where no key is given)
     if getattr(state, "close_key", None) is not None:
@@ -249,7 +264,10 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
     if not ends:
         raise Unsure("no reading is legal")
     if claimed is not None and ends[0][1] is not None:
-        ends = [e for e in ends if claimed(e[1])] or ends
+        giving = [e for e in ends if claimed(e[1])]
+        if not giving and dropped:
+            raise Unsure("no reading left gives the claimed scores")  # (the general reading reads them all)
+        ends = giving or ends
         if any(t != ends[0][1] for _, t in ends):
             raise Unsure("the readings give different scores")  # (all of them read, and worded)
     # The legal readings from each position, counted backwards from the ends.
@@ -307,9 +325,10 @@ _PRINTED = frozenset(f"{a}-{b}" for a in range(19) for b in range(a + 1))
 
 
 def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, build: Callable,
-            reached: list) -> int:
+            reached: list, beyond: Callable[[Any], bool] | None, dropped: list) -> int:
     """Each option of typed move ``j`` tried from position ``p``, in order: those accepted are
-    added to ``reached`` with their choice.  A state is copied for each option but the last,
+    added to ``reached`` with their choice, but those past the claimed scores (``beyond``: then
+    ``p`` is added to ``dropped``).  A state is copied for each option but the last,
     which takes ``p``'s own (a refusal leaves a state as it was).  Returns the options that a
     seat's refusal turned into the tiles it may go on (counted as :data:`LIMIT` counts)."""
     st = p.state
@@ -326,6 +345,9 @@ def _branch(p: _Position, j: int, queue: list[Option], data: dict, bare: bool, b
                 more, tried = _places(st, p.moves, data, opt.seat)
                 added += p.count * tried
                 queue[0:0] = more
+            continue
+        if beyond is not None and beyond(mine):
+            dropped.append(p)
             continue
         reached.append((p, (j, opt), mine, [*p.moves, move]))
     return added

@@ -27,7 +27,9 @@ The fixed order, written in docs/notation.md: choices are taken in the order
 of the text, and at each one a tile goes first on the open tile **laid
 earliest** in the hand, and a move is first the **player to move**'s, then the
 next seat's.  When a written ``end`` line claims the hand's scores, only the
-readings that give those scores count (the scorer wrote which one it was).
+readings that give those scores count (the scorer wrote which one it was); where the engine
+tells the least the hand can still give each side, a reading that has passed the claim is
+dropped at once (:func:`past_claim`), and if none left gives it, every reading is read again.
 """
 
 from __future__ import annotations
@@ -63,6 +65,15 @@ PARTED = "the readings give this hand different scores"
 #: which the hand is over still waits for its ``left`` line: the rest of the hand decides.
 #: A hand the text closes is read as always, so the verdict at its close is validate's.
 provisional: contextvars.ContextVar[bool] = contextvars.ContextVar("provisional", default=False)
+
+
+def past_claim(claim: dict[str, int], least: dict[str, int] | None) -> bool:
+    """Whether a hand that can no longer give each side less than ``least`` (its engine's
+    ``least_scores``; ``None``: it cannot tell) has passed the scores ``claim`` claims for it.
+    A sheet's ``end`` line that claims the hand's scores counts only the readings that give
+    them, so a reading past them is dropped as soon as it is (both readings of a hand ask this:
+    the general one here, the straight one in :mod:`domrec.notation.position_set`)."""
+    return least is not None and any(n < least.get(side, n) for side, n in claim.items())
 
 
 @attrs.frozen
@@ -135,6 +146,21 @@ class HandReading:
         self.here: list[int] = []
         self.seats_here: list[int | None] = []
         self.typed: list[int | None] = []
+        #: The hand is the text's last and still open, read for now (see :data:`provisional`).
+        self.for_now = False
+        #: (typed move, option) -> its token and its move, made once a hand (see :meth:`_push`).
+        self._made: dict[tuple[int, Option], tuple[_MoveTok, Any]] = {}
+        #: The scores the ``end`` line claims, where the engine tells the least a hand can still
+        #: give each side (``least_scores``): a reading past them is dropped (:meth:`_past`).
+        self._claim = claim.scores if claim is not None and claim.scores and \
+            getattr(g.state, "least_scores", None) is not None else None
+        #: Whether a reading was dropped so (then a walk that finds none giving the claimed
+        #: scores is made again with every reading: :meth:`run`).
+        self._dropped = False
+        self._fresh()
+
+    def _fresh(self) -> None:
+        """What a walk of the readings finds, before it starts."""
         self.readings: list[tuple[tuple[tuple[int, Option], ...], dict[str, int]]] = []
         #: The scores the readings so far give (see :meth:`_read`).
         self._scores: set[tuple] = set()
@@ -150,17 +176,13 @@ class HandReading:
         self.forced: dict[int, Option] | None = None
         #: Every option tried at each branch point and accepted (for the messages).
         self.choices: dict[int, list[Option]] = {}
-        self.before = dict(g.totals)
+        self.before = dict(self.g.totals)
         #: The hand's first move found nobody to move: who leads is not known (the text did not
         #: say, and the hand before does not tell).
         self.leader_unknown = False
-        #: The hand is the text's last and still open, read for now (see :data:`provisional`).
-        self.for_now = False
         #: (typed move, the Game's position key) -> what the readings from that position gave, in
         #: order (see :meth:`_enter`): a reading that reaches a position met before takes those.
         self._merged: dict[tuple, list[tuple[str, tuple, dict[str, int] | None]]] = {}
-        #: (typed move, option) -> its token and its move, made once a hand (see :meth:`_push`).
-        self._made: dict[tuple[int, Option], tuple[_MoveTok, Any]] = {}
         #: The Game as the readings :meth:`run` may choose left it (:meth:`_keeps`): (path, checkpoint,
         #: copies of ``here``, ``seats_here`` and ``typed``, totals).
         self._kept: list[tuple] = []
@@ -171,7 +193,19 @@ class HandReading:
     # --- the walk ------------------------------------------------------------------------
 
     def run(self) -> Outcome:
+        start = None
+        if self._claim is not None:  # (the hand as it starts, for a walk made again: below)
+            start = self.g.checkpoint(), (len(self.here), len(self.seats_here), len(self.typed))
         self._walk(0, ())
+        if self._dropped and not self.too_many and not any(self._claimed(s) for _, s in self.readings):
+            # Readings were dropped for passing the claimed scores, and none left gives them: the
+            # verdict is then about every reading (the claim is wrong, or no reading is legal), so
+            # they are all read, as if none had been dropped.
+            self.g.restore(start[0])
+            self._cut(start[1])
+            self._claim = None
+            self._fresh()
+            self._walk(0, ())
         if self.root is None:  # no choice anywhere: the one reading is in place
             if self.readings:
                 return Outcome()
@@ -256,6 +290,8 @@ class HandReading:
                         return
                     opts, unfit = self._expand(opts[0], j)
                 else:
+                    if self._claim is not None and self._past():
+                        return  # (no reading from here gives the claimed scores)
                     j += 1
                     continue
             self._branch(j, opts, path, unfit)
@@ -307,6 +343,10 @@ class HandReading:
             self.choices.setdefault(j, [])
             if opt not in self.choices[j]:
                 self.choices[j].append(opt)
+            if self._claim is not None and self._past():
+                self.tried += 1  # (counted as a refusal: no reading from here gives the claimed scores)
+                fresh = False
+                continue
             self._enter(j + 1, path + ((j, opt),))
 
     def _enter(self, j: int, path: tuple[tuple[int, Option], ...]) -> None:
@@ -411,6 +451,14 @@ class HandReading:
         if self.claim is None or not self.claim.scores:
             return False
         return self._claimed(scores) and not self._claimed(self._kept[0][5])
+
+    def _past(self) -> bool:
+        """Whether the reading being walked has passed the scores the ``end`` line claims (the
+        engine's ``least_scores``, :func:`past_claim`): then it is dropped, and noted."""
+        if past_claim(self._claim, self.g.state.least_scores()):
+            self._dropped = True
+            return True
+        return False
 
     def _claimed(self, totals: dict[str, int]) -> bool:
         """Whether these totals give the hand the scores its ``end`` line claims."""

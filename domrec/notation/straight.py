@@ -46,7 +46,7 @@ from domrec.errors import DealError, InputError, RuleViolation
 from domrec.games.base import copy_match
 from domrec.notation.position_set import Parting, Unsure, read_choices
 from domrec.notation.positions import _offsets
-from domrec.notation.readings import _built, choice_words, chosen_note
+from domrec.notation.readings import _built, choice_words, chosen_note, past_claim
 from domrec.notation.through_game import _complete, _envelope, deal_from_parts
 from domrec.record import Hand, HandResult, Record
 from domrec.validate import Report, validate
@@ -403,11 +403,17 @@ class _TypedHands(Sequence[Hand]):
         def close(state: Any, moves: list) -> dict[str, int] | None:
             return _close(self.bare, self.match, number, self.seats, state, moves, typed, public, result, dealt)
 
-        claimed = None
+        claimed = beyond = None
         if result is not None and result.scores:
+            claim = result.scores
+
             def claimed(totals: dict[str, int]) -> bool:
                 scores = {side: n - before.get(side, 0) for side, n in totals.items()}
-                return all(scores.get(side) == n for side, n in result.scores.items())
+                return all(scores.get(side) == n for side, n in claim.items())
+
+            if getattr(state, "least_scores", None) is not None:
+                def beyond(st: Any) -> bool:
+                    return past_claim(claim, st.least_scores())
 
         def said(k: int, opt: Any) -> str:
             at = offset(typed.move_pos[k])
@@ -422,7 +428,7 @@ class _TypedHands(Sequence[Hand]):
         replayed = number < len(r.hands) or result is not None
         try:
             chosen = read_choices(typed, j, state, moves, build, close, claimed, said,
-                                  lambda count, parted: chosen_note(number, count, parted), replayed)
+                                  lambda count, parted: chosen_note(number, count, parted), replayed, beyond)
         except Unsure:
             raise _NotStraight from None
         if isinstance(chosen, Parting):  # (the general reading words it, told where it stops)
