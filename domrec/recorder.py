@@ -153,7 +153,7 @@ class Recorder:
         try:
             tokens = list(_full_tokens(_Text(stripped, 1)))
         except notation.NotationError as e:
-            self._refuse(e.message)
+            self._refuse_at(e)
             return
         before = self.refused
         for k, tok in enumerate(tokens):
@@ -412,7 +412,7 @@ class Recorder:
         try:
             parsed = notation.parse_hand_line(g.game, g.seats, line)
         except notation.NotationError as e:
-            self._refuse(e.message)
+            self._refuse_at(e)
             return
         if kind != "hand" and "comment" in parsed:
             # A comment on a deal, left or end line is the hand's, as DGN reads it: kept once the
@@ -869,6 +869,13 @@ class Recorder:
         """A refusal in a caller's own words (the session refusing what it handles itself), counted
         and placed as the recorder's own are."""
         self._refuse(text)
+
+    def _refuse_at(self, e: notation.NotationError) -> None:
+        """A line that cannot be read, refused where the reader stopped in it (``lead Q``: at the
+        ``Q``), not at the line's start."""
+        if e.line == 1:
+            self.at = e.column - 1
+        self._refuse(e.message)
 
     def _refuse(self, text: str) -> None:
         if self.refused_at is None:

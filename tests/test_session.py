@@ -597,3 +597,24 @@ def test_a_request_that_says_nothing_is_refused(text):
     assert not session.accepted
     session.take("hand 1 {a comment}")  # a comment that says something is taken
     assert session.accepted == ["hand 1 {a comment}"]
+
+
+#: Hand lines that cannot be read, each somewhere past its first word.
+_UNREADABLE = ("hand 1 lead Q", "hand 1 lead", "hand 1 follow N", "hand 1 lead N N", "hand x")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_an_unreadable_hand_line_is_refused_where_validate_places_it(config):
+    # The reader says where in the line it stopped (``lead Q``: at the Q); the table is pointed
+    # there too, as ``domrec validate`` points in the same line, not at the line's start.
+    record = _game(config, 1)
+    tags = [line for line in notation.dumps(record).splitlines() if line.startswith("[")]
+    for bad in _UNREADABLE:
+        for pre in ("", "  "):
+            (read,) = notation.read_games("\n".join([*tags, "", pre + bad]) + "\n", "<line>")
+            first = read.report.problems[0]
+            with pytest.raises(RequestRefused) as e:
+                Session(_template(record)).take(pre + bad)
+            refusal = e.value.refusal
+            assert (refusal.line, refusal.column) == (1, first.column), (bad, refusal.text(), first.text())
+            assert refusal.message == first.message, (refusal.text(), first.text())
