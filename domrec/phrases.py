@@ -495,8 +495,8 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s is owed no tile: the boneyard is empty"),
     N_("%(seat)s must draw a tile (the boneyard holds %(n)s) before the turn passes to %(seat2)s"),
     N_("a Castle Rock deal needs its starting row, blocked end first"),
-    N_("a Castle Rock hand needs its starting row even when the players' tiles are not known: give the "
-       "starting row, blocked end first (it lies face up)"),
+    N_("a Castle Rock hand needs its starting row even when the players' tiles are not known: give it, "
+       "blocked end first (it lies face up)"),
     N_('a Castle Rock hand ends when every hand is empty (end "out"), not \'%(text)s\''),
     N_("%(side)s is not a seat at this table (seats: %(seats)s); Castle Rock scores are kept by seat"),
     N_("the scores claimed add up to %(n)s, which no hand gives: each of the %(n2)s tiles of the %(set)s "

@@ -944,7 +944,7 @@ class CastleRockMatch:
         deal = hand.deal
         if deal is None or deal.row is None:
             raise DealError("a Castle Rock hand needs its starting row even when the players' tiles are not "
-                            "known: give the starting row, blocked end first (it lies face up)",
+                            "known: give it, blocked end first (it lies face up)",
                             R_ROW, "/deal")
         if deal.hands:
             raise DealError("a hand whose deal is not known lists no player's tiles (deal.hands is {}); with "

@@ -325,7 +325,7 @@ def test_an_open_hand_needs_the_starting_row():
     for deal in (None, Deal(hands={})):
         with pytest.raises(DealError) as e:
             cr.ENGINE.start(rec).start_open_hand(Hand(leader="P1", deal=deal))
-        assert e.value.rule == cr.R_ROW and e.value.where == "/deal" and "give the starting row" in e.value.message
+        assert e.value.rule == cr.R_ROW and e.value.where == "/deal" and "give it, blocked end first" in e.value.message
 
 
 def test_the_open_deal_is_checked_as_the_known_deal_is():
