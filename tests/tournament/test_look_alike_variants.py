@@ -277,3 +277,25 @@ def test_near_identical_names_are_entered_and_flagged(tmp_path: Path):
     assert r.exit_code == 0 and r.stderr == ""
     r = runner.invoke(app, ["rename", str(path), "LINA X", "LI NA"])
     assert r.exit_code == 0 and "warning: 'LI NA' is near-identical to #1 'Li Na'" in r.stderr
+
+
+def test_two_near_identical_names_added_together_are_told_once(tmp_path: Path):
+    """``Ana`` and ``ana`` in one ``add``: one warning for the pair, not one from each side; a
+    third name near both is told against the first of them."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    runner = CliRunner()
+    path = tmp_path / "n.db"
+    assert runner.invoke(app, ["new", str(path), "--name", "N", "--game", "competitive", "--format", "rotating"]
+                         ).exit_code == 0
+    r = runner.invoke(app, ["add", str(path), "Ana", "ana", "Bo", "Li Na", "Lina"])
+    assert r.exit_code == 0
+    assert r.stderr.splitlines() == [
+        "warning: 'Ana' is near-identical to #2 'ana' (they differ only by capitals and spaces); "
+        "to tell them apart, rename one (tournament rename)",
+        "warning: 'Li Na' is near-identical to #5 'Lina' (they differ only by capitals and spaces); "
+        "to tell them apart, rename one (tournament rename)"]
+    r = runner.invoke(app, ["add", str(path), "ANA"])
+    assert r.stderr.count("warning:") == 1 and "'ANA' is near-identical to #1 'Ana'" in r.stderr

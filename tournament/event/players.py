@@ -80,13 +80,15 @@ def near_identical(store: EventStore, names: Sequence[str]) -> list[str]:
     """A line for each of these names (entered or renamed just now) that another player's name
     differs from only by case once spaces are left out (``Li Na`` and ``Lina``, ``Ana`` and ``ana``):
     two names (case is seen), but near-identical read from a list, so the director is told, and
-    may add an initial (``tournament rename``)."""
+    may add an initial (``tournament rename``).  Two such names entered together are told once."""
     out = []
     players = store.players()
+    told: set[str] = set()  # (the names told of so far: their twin is not told of again)
     for name in names:
         key, near = name_key(name), near_key(name)
         twin = next((p for p in players if near_key(p.name) == near and name_key(p.name) != key), None)
-        if twin is not None:
+        if twin is not None and name_key(twin.name) not in told:
+            told.add(key)
             out.append(f"{name!r} is near-identical to #{twin.id} {twin.name!r} (they differ only by capitals "
                        f"and spaces); to tell them apart, rename one (tournament rename)")
     return out
