@@ -296,3 +296,51 @@ def test_the_second_laptops_game_record_does_not_replace_the_firsts(tmp_path: Pa
         first.close()
         second.close()
         server.stop()
+
+
+def _admin(url: str, what: str, event: str) -> None:
+    """The federation's admin purges (``purge``) or deletes (``delete``) the event's stream."""
+    import nats as client
+
+    async def run() -> None:
+        nc = await client.connect(url, user="admin", password="admin-pw", allow_reconnect=False)
+        try:
+            js = nc.jetstream(timeout=10)
+            name = relay.stream_name(event)
+            await (js.purge_stream(name) if what == "purge" else js.delete_stream(name))
+        finally:
+            await nc.close()
+
+    asyncio.run(run())
+
+
+def test_a_stream_whose_messages_are_gone_is_said_in_words_and_sent_whole_once_deleted(tmp_path: Path) -> None:
+    """A stream purged (or past an age limit set on it) still numbers its next message after the
+    last it held, but holds none: where the venue stopped is not known.  It said a bare "not found"
+    and tried again every second; it now says what is wrong and what the federation does, and once
+    the stream is deleted the venue sends the event whole again."""
+    a, event, server = _club_a(tmp_path)
+    feeder = _sender(a, server, tmp_path)
+    again = None
+    try:
+        confirm(a, 1, 150, 90)
+        wait_for("the venue to send its log", lambda: in_step(feeder, a))
+        feeder.close()
+        last = stored(server.url, event).last_seq
+        _admin(server.url, "purge", event)
+        again = _sender(a, server, tmp_path)
+        name = relay.stream_name(event)
+        said = (f"the federation's stream {name} no longer holds its last message ({last}), so where this venue "
+                f"stopped sending is not known: the federation deletes the stream (nats stream rm {name}) and this "
+                f"venue sends the event whole again; see docs/hub.md")
+        wait_for("the venue to say why it cannot resume", lambda: again.problem == said)
+        assert not again.stopped and again.state()["problem"] == said and stored(server.url, event).messages == 0
+        _admin(server.url, "delete", event)
+        wait_for("the venue to send the event whole again", lambda: in_step(again, a))
+        assert again.problem is None
+        assert stored(server.url, event, venue_view(a)["latest"]).headers[relay.SEQ_HEADER] == str(venue_view(a)["latest"])
+    finally:
+        feeder.close()
+        if again is not None:
+            again.close()
+        server.stop()

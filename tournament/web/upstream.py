@@ -250,7 +250,13 @@ class Upstream:
         last = info.state.last_seq
         self.sent, self.revision = 0, None
         if last:
-            msg = await js.get_msg(name, last)
+            try:
+                msg = await js.get_msg(name, last)
+            except NotFoundError:  # (purged, past an age limit set on the stream, or deleted by hand)
+                raise UpstreamRefused(
+                    f"the federation's stream {name} no longer holds its last message ({last}), so where this "
+                    f"venue stopped sending is not known: the federation deletes the stream (nats stream rm "
+                    f"{name}) and this venue sends the event whole again; see docs/hub.md") from None
             self.sent = int((msg.headers or {}).get(relay.SEQ_HEADER, 0))
         shared = min(self.sent, changes.latest_seq(self._read()))
         if shared:
