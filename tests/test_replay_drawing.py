@@ -5,7 +5,9 @@ modules (``domrec/pictures/*.js``).  Here a real browser (Playwright on the syst
 steps through every position of records of all five games, and each picture it drew is read
 back and compared with the Python drawing of the same position, element by element, every
 attribute and every text: the same SVG but for the tiles, which the page draws as a ``<use>``
-of a face drawn once.  Each ``<use>`` is put back as the tile tiles.py draws from what it names
+of a face drawn once.  On a phone (390 px) the page draws each position for the width its box has
+(frame.js's narrow, each board laid out for the felt's room), and it is held equal in the same way
+to ``frame.draw_narrow`` of that position at that width.  Each ``<use>`` is put back as the tile tiles.py draws from what it names
 (its face, place, fill), and each face drawn by the script is compared with tiles.py's.
 
 Slow (a browser), and skipped with the reason where Chromium or Playwright is missing.
@@ -57,12 +59,14 @@ RECORDS = [
 #: each is drawn all the same, stepping through, but not written out and sent back for nothing).
 COLLECT = """(kept) => {
   const out = [];
+  let width = null;
   for (const sec of document.querySelectorAll('section.hand')) {
     if (!sec.querySelector('.picture')) { continue; }
     const send = kept === null || out.length < kept;
     sec.querySelector('button[data-go="first"]').click();
     const hand = [];
     let count = 0;
+    width = +sec.querySelector('.picture').getAttribute('data-width');
     for (;;) {
       const svg = sec.querySelector('.picture svg');
       if (send) { hand.push(new XMLSerializer().serializeToString(svg)); }
@@ -75,7 +79,7 @@ COLLECT = """(kept) => {
   }
   const faces = [...document.querySelectorAll('#domrec-tile-faces symbol')].map(
     s => [s.id, new XMLSerializer().serializeToString(s)]);
-  return {hands: out, faces: faces};
+  return {hands: out, faces: faces, width: width};
 }"""
 
 FACE = re.compile(r"dt-(\d+)-(\d+)([vh])(.+)$")
@@ -144,17 +148,24 @@ def _check_face(ident: str, markup: str) -> None:
     _same(expected, symbol, ident)
 
 
-def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | None = None) -> int:
+def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | None = None,
+             viewport: dict | None = None) -> int:
     """How many positions the page drew exactly as the picture module draws them (every hand's
-    count is checked; the drawings of the first ``hands_compared`` hands, or all)."""
+    count is checked; the drawings of the first ``hands_compared`` hands, or all), on a desktop's
+    screen or in ``viewport`` (a phone's: then as ``frame.draw_narrow`` draws them)."""
     page_file = tmp_path / "page.html"
     page_file.write_text(replay_page.page(record, name), encoding="utf-8")
-    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    tab = browser.new_page(viewport=viewport or {"width": 1280, "height": 900})
     try:
         tab.goto(page_file.as_uri())
         seen = tab.evaluate(COLLECT, hands_compared)
     finally:
         tab.close()
+    from domrec.pictures import frame
+
+    width = seen["width"]
+    narrow = width is not None and width < frame.NARROW
+    assert narrow == (viewport is not None), (name, width)
     hands, _ = replay(record, name)
     positions = {h.number: h.positions for h in hands if h.positions}
     assert [n for n, _ in seen["hands"]] == sorted(positions), name
@@ -168,8 +179,8 @@ def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | N
             page = ET.fromstring(markup)
             for group in page.iter(f"{NS}g"):
                 _expanded(group)
-            _same(ET.fromstring(svgmod.to_string(position_svg(position))), page,
-                  f"{name} hand {number} move {position.move}")
+            python = frame.draw_narrow(position, width) if narrow else position_svg(position)
+            _same(ET.fromstring(svgmod.to_string(python)), page, f"{name} hand {number} move {position.move}")
             compared += 1
     for ident, markup in seen["faces"]:
         _check_face(ident, markup)
@@ -207,3 +218,18 @@ def test_the_page_draws_every_position_of_a_simulated_game_as_the_picture_module
     record = next(iter(sim.simulate(game, 1, 11, players=players, options=options)))
     hands = None if request.config.getoption("--long") else 2
     assert _compare(browser, record, f"simulated {game}", tmp_path, hands_compared=hands) > 20
+
+
+#: A record of each game whose boards the phone's room changes most: a long line, a tableau with
+#: tiles face up, a layout wider than the room, captures and draws with five players, long roads
+#: with a bridge and a road-block, three players' piles.
+PHONE_RECORDS = ["competitive/first-lead-double-six.json", "broadway/exposure-and-penalty-play.dgn",
+                 "broadway/sudden-death-mid-hand.json", "horse-race/draw-empties-boneyard.json",
+                 "horse-race/spinner-four-arms.json", "castle-rock/five-players-row-of-three.json",
+                 "castle-rock/four-players-named-draws.json", "domino-roads/simulated-game-4-players.json",
+                 "domino-roads/figure-4-bridge-total-10.json", "domino-roads/three-players-pile-top-up.json"]
+
+
+@pytest.mark.parametrize("name", PHONE_RECORDS)
+def test_on_a_phone_the_page_draws_every_position_as_frame_draw_narrow_does(browser, tmp_path, name):
+    assert _compare(browser, load(VALID / name), name, tmp_path, viewport={"width": 390, "height": 844}) > 1

@@ -118,3 +118,69 @@ def test_what_a_record_says_stays_text_in_the_pictures(browser, tmp_path):
             tab.close()
         assert found["scripts"] == 2 and found["bold"] == 0
         assert any(EVIL[:20] in n for n in found["names"]), found["names"][:4]
+
+
+#: Runs in the page: every position of every hand stepped through, and the smallest text of the
+#: picture as it shows on the screen (each <text>'s font size times the scale the SVG and the
+#: board's transform give it; the last move and the notes the page writes as text, at their own
+#: size), with where it was.
+SMALLEST_TEXT = """() => {
+  let least = null;
+  const seen = (px, words, where) => { if (least === null || px < least.px) { least = {px, words, where}; } };
+  for (const sec of document.querySelectorAll('section.hand')) {
+    if (!sec.querySelector('.picture')) { continue; }
+    sec.querySelector('button[data-go="first"]').click();
+    for (let i = 0; ; i++) {
+      const where = 'hand ' + sec.getAttribute('data-hand') + ' position ' + i;
+      for (const t of sec.querySelectorAll('.picture svg text')) {
+        if (!t.textContent.trim()) { continue; }
+        const m = t.getScreenCTM();
+        seen(parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), t.textContent, where);
+      }
+      for (const e of sec.querySelectorAll('.picture > p.last, .picture .notes li')) {
+        seen(parseFloat(getComputedStyle(e).fontSize), e.textContent, where);
+      }
+      const next = sec.querySelector('button[data-go="next"]');
+      if (next.getAttribute('aria-disabled') === 'true') { break; }
+      next.click();
+    }
+  }
+  return least;
+}"""
+
+
+@pytest.mark.parametrize("name", GAMES + ["domino-roads/three-players-pile-top-up.json",
+                                          "castle-rock/four-players-named-draws.json",
+                                          "broadway/exposure-and-penalty-play.dgn"])
+def test_on_a_phone_every_text_of_the_picture_is_at_least_11_px(browser, tmp_path, name):
+    """The numbers and names on the felt (coordinates, counts, road names, captured and boneyard
+    labels) as well as the racks' labels: at least 11 CSS px at 390 px wide, at every position."""
+    path = tmp_path / "page.html"
+    path.write_text(replay_page.page(load(SAMPLES / "valid" / name), name), encoding="utf-8")
+    tab = browser.new_page(viewport=PHONE)
+    try:
+        tab.goto(path.as_uri())
+        least = tab.evaluate(SMALLEST_TEXT)
+    finally:
+        tab.close()
+    assert least is not None and least["px"] >= 11 - 1e-6, least
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_screenshots_on_a_phone_a_desktop_and_a_projector(browser, tmp_path, name):
+    """Each game's page at 390x844, 1280x800 and 1920x1080 (kept under ``DOMREC_SCREENSHOTS``, for a
+    person to look at), at the hand's busiest position: its last."""
+    path = tmp_path / "page.html"
+    path.write_text(replay_page.page(load(SAMPLES / "valid" / name), name), encoding="utf-8")
+    for size in (PHONE, {"width": 1280, "height": 800}, {"width": 1920, "height": 1080}):
+        tab = browser.new_page(viewport=size)
+        try:
+            tab.goto(path.as_uri())
+            tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
+            keep = os.environ.get("DOMREC_SCREENSHOTS")
+            if keep:
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                tab.screenshot(path=str(Path(keep) / f"{name.split('/')[0]}-{size['width']}.png"))
+            assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        finally:
+            tab.close()

@@ -24,6 +24,7 @@ whatever needs the engine or a rule is decided once, in ``scene``.
 from __future__ import annotations
 
 import importlib
+import math
 import xml.etree.ElementTree as ET
 from typing import Any, Callable
 
@@ -54,11 +55,47 @@ class Board:
     notes: tuple[str, ...] = ()
 
 
+#: The smallest text, in CSS px, of a picture drawn for a width (the replay page on a phone).
+MIN_TEXT = 11.0
+
+
+def fit(room: float, width: float) -> float:
+    """The scale a board ``width`` wide is drawn at in ``room`` px: never enlarged."""
+    return min(1.0, room / max(width, 1.0))
+
+
+def legible(size: float, scale: float | None) -> float:
+    """A text's font size on a board drawn at ``scale`` (None: at no width asked, the size as it is),
+    so that it shows at least :data:`MIN_TEXT` px (rounded up to the tenth svg.py writes)."""
+    return size if scale is None else max(size, math.ceil(MIN_TEXT / scale * 10) / 10)
+
+
+def for_room(draw_at: Callable[[dict, float | None, float | None], Board]) -> Callable[..., Board]:
+    """A game's ``draw(scene, room=None)`` from its ``draw_at(scene, room, scale)``.
+
+    Without ``room`` the board is drawn as it always was (the desktop's picture).  With ``room``
+    (the px a phone's felt has for it) the board lays itself out for that width, its texts on lines
+    of their own; what cannot fit (a long road, a wide tableau, a wide layout) is scaled by the frame
+    to ``room``, so the board is drawn again with each text enlarged by as much
+    (:func:`legible`).  A board's width never depends on its texts' enlarged sizes, so both
+    drawings are as wide, and the frame's scale is the one the texts were sized for."""
+
+    def draw(scene: dict, room: float | None = None) -> Board:
+        if room is None:
+            return draw_at(scene, None, None)
+        first = draw_at(scene, room, 1.0)
+        scale = fit(room, first.width)
+        return first if scale == 1.0 else draw_at(scene, room, scale)
+
+    draw.__doc__ = draw_at.__doc__
+    return draw
+
+
 def scener(game: str) -> Callable[[Any, Move | None], dict]:
     """The ``scene`` function of ``game``'s picture module."""
     return importlib.import_module(MODULES[game]).scene  # type: ignore[no-any-return]
 
 
-def drawer(game: str) -> Callable[[dict], Board]:
-    """The ``draw`` function of ``game``'s picture module."""
+def drawer(game: str) -> Callable[..., Board]:
+    """The ``draw(scene, room=None)`` function of ``game``'s picture module."""
     return importlib.import_module(MODULES[game]).draw  # type: ignore[no-any-return]

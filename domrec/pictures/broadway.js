@@ -5,6 +5,7 @@
   "use strict";
   var UNIT = 26, GUTTER = 26, AXIS_ROW = 18, SHOWN_TILE = 15, MATCHED = "#e65100", GRID = "#ffffff";
   var LABEL = "#e8f5e9", AXES = "N and S lay tiles east-west, E and W north-south";
+  var COORDINATES = "Coordinates: x along the bottom, y up the left.";
   var T = D.tiles;
 
   function origin(cells) {
@@ -13,7 +14,7 @@
             Math.min.apply(null, ys) - 1, Math.max.apply(null, ys) + 1];
   }
 
-  function grid(group, x0, x1, y0, y1) {
+  function grid(group, x0, x1, y0, y1, scale) {
     var cols = x1 - x0 + 1, rows = y1 - y0 + 1;
     var lines = D.sub(group, "g", [["class", "grid"], ["stroke", GRID], ["stroke-opacity", "0.18"], ["stroke-width", "1"]]);
     var i, j;
@@ -26,15 +27,19 @@
       D.sub(lines, "line", [["x1", GUTTER], ["y1", y], ["x2", GUTTER + cols * UNIT], ["y2", y]]);
     }
     var labels = D.sub(group, "g", [["class", "coordinates"]]);
+    var size = D.legible(10, scale), every = size <= 13 ? 1 : 2;
     for (i = 0; i < cols; i++) {
-      D.text(labels, GUTTER + (i + 0.5) * UNIT, rows * UNIT + 13, String(x0 + i), [["font-size", 10], ["fill", LABEL],
+      if ((x0 + i) % every !== 0) { continue; }
+      D.text(labels, GUTTER + (i + 0.5) * UNIT, rows * UNIT + 13, String(x0 + i), [["font-size", size], ["fill", LABEL],
              ["text-anchor", "middle"], ["class", "x"]]);
     }
     for (j = 0; j < rows; j++) {
-      D.text(labels, GUTTER - 4, (j + 0.5) * UNIT + 4, String(y1 - j), [["font-size", 10], ["fill", LABEL],
+      D.text(labels, GUTTER - 4, (j + 0.5) * UNIT + 4, String(y1 - j), [["font-size", size], ["fill", LABEL],
              ["text-anchor", "end"], ["class", "y"]]);
     }
-    D.text(labels, 2, rows * UNIT + 13, "y\u2191x\u2192", [["font-size", 9], ["fill", LABEL], ["class", "axes"]]);
+    if (scale === null) {
+      D.text(labels, 2, rows * UNIT + 13, "y\u2191x\u2192", [["font-size", 9], ["fill", LABEL], ["class", "axes"]]);
+    }
   }
 
   function key(x, y) { return x + "," + y; }
@@ -58,14 +63,20 @@
     node.setAttribute("data-cells", fx + "," + fy + " " + sx + "," + sy);
   }
 
-  function shown(group, rows, top) {
+  function shown(group, rows, top, scale) {
     if (!rows.length) { return [0, 0]; }
     var width = 0, y = top;
     rows.forEach(function (r) {
-      var seat = r[0], words = r[1], tiles = r[2], kind = r[3];
+      var seat = r[0], words = r[1], tiles = r[2], kind = r[3], x = 0;
       var row = D.sub(group, "g", [["class", "exposed " + kind], ["data-seat", seat]]);
-      D.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, [["font-size", 12], ["fill", LABEL]]);
-      var x = 7 * D.len(words) + 6;
+      if (scale === null) {
+        D.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, [["font-size", 12], ["fill", LABEL]]);
+        x = 7 * D.len(words) + 6;
+      } else {
+        var size = D.legible(12, scale);
+        D.text(row, 0, y + size, words, [["font-size", size], ["fill", LABEL]]);
+        y += size + 5;
+      }
       tiles.forEach(function (t) {
         T.tile(row, t[0], t[1], x, y, SHOWN_TILE, {label: seat + "'s " + t[0] + "-" + t[1] + ", face up"});
         x += 2 * SHOWN_TILE + 4;
@@ -81,14 +92,15 @@
       " (built on " + scene.lead + (scene.sudden ? "; sudden death" : "") + ").";
   }
 
-  D.games.broadway = function (scene) {
+  D.games.broadway = D.forRoom(function (scene, room, scale) {
     var group = D.element("g", [["class", "tableau-board"]]);
-    var notes = [points(scene), AXES + "."];
+    var notes = [points(scene), AXES + "."].concat(room === null ? [] : [COORDINATES]);
     var placements = scene.tiles, size;
     if (!placements.length) {
       var who = scene.leader ? scene.leader + " leads " + scene.lead : "the holder of " + scene.lead + " leads it";
-      D.text(group, 0, 18, "The tableau is empty: " + who + ".", [["font-size", 14], ["fill", "#fff"], ["class", "empty"]]);
-      size = shown(group, scene.shown, 28 + 6);
+      D.text(group, 0, 18, "The tableau is empty: " + who + ".", [["font-size", D.legible(14, scale)], ["fill", "#fff"],
+             ["class", "empty"]]);
+      size = shown(group, scene.shown, 28 + 6, scale);
       return {element: group, width: Math.max(320, size[0]), height: 28 + (size[1] ? size[1] + 6 : 0), notes: notes};
     }
     var cells = [];
@@ -96,7 +108,7 @@
     var o = origin(cells), x0 = o[0], x1 = o[1], y0 = o[2], y1 = o[3];
     var at = {};
     cells.forEach(function (c) { at[key(c[0], c[1])] = [GUTTER + (c[0] - x0) * UNIT, (y1 - c[1]) * UNIT]; });
-    grid(group, x0, x1, y0, y1);
+    grid(group, x0, x1, y0, y1, scale);
     var table = D.sub(group, "g", [["class", "tableau"]]);
     placements.forEach(function (p, i) { tile(table, p, at, i === placements.length - 1); });
     var rings = D.sub(group, "g", [["class", "matches"]]);
@@ -108,11 +120,11 @@
       ring.setAttribute("data-cell", c[0] + "," + c[1]);
     });
     var gridW = GUTTER + (x1 - x0 + 1) * UNIT, gridH = (y1 - y0 + 1) * UNIT + AXIS_ROW;
-    size = shown(group, scene.shown, gridH + 6);
+    size = shown(group, scene.shown, gridH + 6, scale);
     notes.splice(1, 0, "Yellow: the last tile laid" + (scene.matched.length ? "; orange rings: the halves it matched." : "."));
     if (placements.some(function (p) { return p[8]; })) {
       notes.splice(2, 0, "Tan: penalty plays (an exposed tile laid by an opponent).");
     }
     return {element: group, width: Math.max(gridW, size[0]), height: gridH + (size[1] ? size[1] + 6 : 0), notes: notes};
-  };
+  });
 })(domrecPictures);

@@ -12,6 +12,10 @@ engine's (:meth:`BroadwayHand.last_marks`): the picture never works out a rule i
 The last tile stays marked after a pass or an exposure, as explain's text grid marks it.
 In a hand recorded without its deal the racks are face down, so the row under the grid is
 where the tiles known to be held show.
+
+Drawn for a phone's room, the face-up tiles' words stand on a line above their tiles and the
+axes' legend is a note; a tableau wider than the room is scaled to it, its coordinates enlarged
+by as much (every other column numbered when a number would be wider than its column).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from domrec.games.broadway import OPPONENTS, SEATS, BroadwayHand, Cell
-from domrec.pictures import Board, svg
+from domrec.pictures import Board, for_room, legible, svg
 from domrec.pictures.tiles import FACE, LAST, MARKED, draw_tile
 from domrec.record import Move
 
@@ -33,6 +37,8 @@ LABEL = "#e8f5e9"
 
 #: The axis each seat lays its tiles along, in words for the legend.
 AXES = "N and S lay tiles east-west, E and W north-south"
+#: The axes' legend as a note, on a phone (the grid's corner says it as y↑x→ on a wide picture).
+COORDINATES = "Coordinates: x along the bottom, y up the left."
 
 
 def _origin(cells: list[Cell]) -> tuple[int, int, int, int]:
@@ -42,8 +48,9 @@ def _origin(cells: list[Cell]) -> tuple[int, int, int, int]:
     return min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
 
 
-def _grid(group: ET.Element, x0: int, x1: int, y0: int, y1: int) -> None:
-    """Faint cell lines and the coordinates: x along the bottom, y up the left (north is up)."""
+def _grid(group: ET.Element, x0: int, x1: int, y0: int, y1: int, scale: float | None) -> None:
+    """Faint cell lines and the coordinates: x along the bottom, y up the left (north is up); the
+    axes' legend without a room (with one, it is a note)."""
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     lines = svg.sub(group, "g", class_="grid", stroke=GRID, stroke_opacity="0.18", stroke_width="1")
     for i in range(cols + 1):
@@ -53,13 +60,17 @@ def _grid(group: ET.Element, x0: int, x1: int, y0: int, y1: int) -> None:
         y = j * UNIT
         svg.sub(lines, "line", x1=GUTTER, y1=y, x2=GUTTER + cols * UNIT, y2=y)
     labels = svg.sub(group, "g", class_="coordinates")
+    size = legible(10, scale)
+    every = 1 if size <= 13 else 2  # a number like -10 is about 1.9 sizes wide; a column is 26
     for i, x in enumerate(range(x0, x1 + 1)):
-        svg.text(labels, GUTTER + (i + 0.5) * UNIT, rows * UNIT + 13, str(x), font_size=10, fill=LABEL,
-                 text_anchor="middle", class_="x")
+        if x % every == 0:
+            svg.text(labels, GUTTER + (i + 0.5) * UNIT, rows * UNIT + 13, str(x), font_size=size, fill=LABEL,
+                     text_anchor="middle", class_="x")
     for j, y in enumerate(range(y1, y0 - 1, -1)):
-        svg.text(labels, GUTTER - 4, (j + 0.5) * UNIT + 4, str(y), font_size=10, fill=LABEL,
+        svg.text(labels, GUTTER - 4, (j + 0.5) * UNIT + 4, str(y), font_size=size, fill=LABEL,
                  text_anchor="end", class_="y")
-    svg.text(labels, 2, rows * UNIT + 13, "y\u2191x\u2192", font_size=9, fill=LABEL, class_="axes")
+    if scale is None:
+        svg.text(labels, 2, rows * UNIT + 13, "y\u2191x\u2192", font_size=9, fill=LABEL, class_="axes")
 
 
 def _tile(group: ET.Element, p: list, at: dict[Cell, tuple[float, float]], last: bool) -> None:
@@ -103,16 +114,23 @@ def _face_up(state: BroadwayHand) -> list[list]:
     return rows
 
 
-def _shown(group: ET.Element, rows: list[list], top: float) -> tuple[float, float]:
-    """The rows of :func:`_face_up` under the grid; returns their width and height."""
+def _shown(group: ET.Element, rows: list[list], top: float, scale: float | None) -> tuple[float, float]:
+    """The rows of :func:`_face_up` under the grid, each row's words before its tiles (above them,
+    with a room: ``scale`` not None); returns their width and height."""
     if not rows:
         return 0.0, 0.0
     width = 0.0
     y = top
     for seat, words, tiles, kind in rows:
         row = svg.sub(group, "g", class_=f"exposed {kind}", data_seat=seat)
-        svg.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, font_size=12, fill=LABEL)
-        x = 7.0 * len(words) + 6
+        if scale is None:
+            svg.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, font_size=12, fill=LABEL)
+            x = 7.0 * len(words) + 6
+        else:
+            size = legible(12, scale)
+            svg.text(row, 0, y + size, words, font_size=size, fill=LABEL)
+            y += size + 5
+            x = 0.0
         for high, low in tiles:
             draw_tile(row, high, low, x, y, SHOWN_TILE, label=f"{seat}'s {high}-{low}, face up")
             x += 2 * SHOWN_TILE + 4
@@ -133,23 +151,25 @@ def scene(state: BroadwayHand, last: Move | None) -> dict:
             "points": dict(state.points)}
 
 
-def draw(scene: dict) -> Board:
-    """The tableau of :func:`scene` (the replay page's script draws it the same way: broadway.js)."""
+def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+    """The tableau of :func:`scene`, for ``room`` when one is given (the replay page's script draws it
+    the same way: broadway.js)."""
     group = svg.element("g", class_="tableau-board")
-    notes = [_points(scene), AXES + "."]
+    notes = [_points(scene), AXES + "."] + ([] if room is None else [COORDINATES])
     placements = scene["tiles"]
     if not placements:
         lead = scene["lead"]
         who = f"{scene['leader']} leads {lead}" if scene["leader"] else f"the holder of {lead} leads it"
-        svg.text(group, 0, 18, f"The tableau is empty: {who}.", font_size=14, fill="#fff", class_="empty")
+        svg.text(group, 0, 18, f"The tableau is empty: {who}.", font_size=legible(14, scale), fill="#fff",
+                 class_="empty")
         width, height = 320.0, 28.0
-        shown_w, shown_h = _shown(group, scene["shown"], height + 6)
+        shown_w, shown_h = _shown(group, scene["shown"], height + 6, scale)
         return Board(group, max(width, shown_w), height + (shown_h + 6 if shown_h else 0), tuple(notes))
 
     cells = [c for p in placements for c in ((p[1], p[2]), (p[3], p[4]))]
     x0, x1, y0, y1 = _origin(cells)
     at = {(x, y): (GUTTER + (x - x0) * UNIT, (y1 - y) * UNIT) for x, y in cells}
-    _grid(group, x0, x1, y0, y1)
+    _grid(group, x0, x1, y0, y1, scale)
     table = svg.sub(group, "g", class_="tableau")
     for i, p in enumerate(placements):
         _tile(table, p, at, i == len(placements) - 1)
@@ -162,11 +182,14 @@ def draw(scene: dict) -> Board:
         ring.set("data-cell", f"{c[0]},{c[1]}")
     grid_w = GUTTER + (x1 - x0 + 1) * UNIT
     grid_h = (y1 - y0 + 1) * UNIT + AXIS_ROW
-    shown_w, shown_h = _shown(group, scene["shown"], grid_h + 6)
+    shown_w, shown_h = _shown(group, scene["shown"], grid_h + 6, scale)
     notes.insert(1, "Yellow: the last tile laid" + ("; orange rings: the halves it matched." if matched else "."))
     if any(p[8] for p in placements):
         notes.insert(2, "Tan: penalty plays (an exposed tile laid by an opponent).")
     return Board(group, max(grid_w, shown_w), grid_h + (shown_h + 6 if shown_h else 0), tuple(notes))
+
+
+draw = for_room(_draw)
 
 
 def board(state: BroadwayHand, last: Move | None) -> Board:

@@ -9,10 +9,10 @@
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
-  function row(parent, tiles, last, top) {
+  function row(parent, tiles, last, top, wrap) {
     var group = D.sub(parent, "g", [["class", "row"], ["data-tiles", tiles.length]]);
     var step = 2 * UNIT + GAP;
-    var perLine = Math.max(1, D.floorDiv(WIDTH - WALL - GAP - UNIT + GAP, step));
+    var perLine = Math.max(1, D.floorDiv(wrap - WALL - GAP - UNIT + GAP, step));
     D.sub(group, "rect", [["class", "blocked-end"], ["x", 0], ["y", top], ["width", WALL], ["height", UNIT], ["rx", 2],
                           ["fill", WALL_COLOUR], ["stroke", "#555"]]);
     var slots = tiles.length + 1, lines = Math.ceil(slots / perLine);
@@ -34,10 +34,10 @@
     return lines * (UNIT + LINE_GAP) - LINE_GAP;
   }
 
-  function panel(parent, seat, taken, fresh, x, y, width) {
+  function panel(parent, seat, taken, fresh, x, y, width, scale) {
     var group = D.sub(parent, "g", [["class", "captured"], ["data-seat", seat], ["data-tiles", taken.length]]);
     var label = seat + " captured " + taken.length + (fresh ? " (+" + fresh + " now)" : "");
-    D.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, [["font-size", 12], ["fill", TEXT],
+    D.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, [["font-size", D.legible(12, scale)], ["fill", TEXT],
            ["font-weight", fresh ? "bold" : "normal"], ["class", "captured-label"]]);
     var step = 2 * SMALL + SMALL_GAP;
     var perLine = Math.max(1, D.floorDiv(width - 2 * PANEL_PAD + SMALL_GAP, step));
@@ -52,23 +52,26 @@
     return [group, top - y + lines * (SMALL + SMALL_GAP) + PANEL_PAD - (lines ? SMALL_GAP : 0)];
   }
 
-  D.games["castle-rock"] = function (scene) {
+  D.games["castle-rock"] = D.forRoom(function (scene, room, scale) {
     var tiles = scene.row, seats = scene.seats, just = scene.just || [null, null, null];
     var group = D.element("g", [["class", "castle-rock"]]);
     var head = tiles.length ?
       "The row: " + plural(tiles.length, "tile") + ", blocked end first (\u22121 each to every player at the end)" :
       "The row is empty: the next tile placed starts it";
-    D.text(group, 0, 14, head, [["font-size", 13], ["fill", TEXT], ["class", "row-label"]]);
-    var y = 24;
-    y += row(group, tiles, just[0] === "placed" ? tiles.length - 1 : null, y) + 16;
+    var wide = room === null ? WIDTH : Math.min(WIDTH, room), notes = room === null ? [] : [head], y = 0;
+    if (room === null) {
+      D.text(group, 0, 14, head, [["font-size", 13], ["fill", TEXT], ["class", "row-label"]]);
+      y = 24;
+    }
+    y += row(group, tiles, just[0] === "placed" ? tiles.length - 1 : null, y, wide) + 16;
     var taker = just[0] === "took" ? just[1] : null, fresh = just[0] === "took" ? just[2] : 0;
-    var width = (WIDTH - PANEL_GAP * (COLUMNS - 1)) / COLUMNS;
+    var width = (wide - PANEL_GAP * (COLUMNS - 1)) / COLUMNS;
     for (var start = 0; start < seats.length; start += COLUMNS) {
       var made = seats.slice(start, start + COLUMNS).map(function (seat, k) {
         var x = k * (width + PANEL_GAP);
         var frame = D.sub(group, "rect", [["class", "panel"], ["x", x], ["y", y], ["width", width], ["height", 0],
                                           ["rx", 6], ["fill", PANEL]]);
-        var drawn = panel(group, seat, scene.captured[seat], seat === taker ? fresh : 0, x, y, width);
+        var drawn = panel(group, seat, scene.captured[seat], seat === taker ? fresh : 0, x, y, width, scale);
         return [frame, drawn[1]];
       });
       var tallest = Math.max.apply(null, made.map(function (m) { return m[1]; }));
@@ -89,8 +92,12 @@
     } else {
       words = "Boneyard: empty";
     }
-    if (just[0] === "drew") { words += " · " + just[1] + " just drew " + just[2] + " (now in their rack)"; }
-    D.text(pile, bone ? 30 : 0, y + 16, words, [["font-size", 12], ["fill", TEXT], ["class", "boneyard-label"]]);
-    return {element: group, width: WIDTH, height: y + 26, notes: []};
-  };
+    if (just[0] === "drew") {
+      var drew = just[1] + " just drew " + just[2] + " (now in their rack)";
+      if (room === null) { words += " · " + drew; } else { notes.push(drew + "."); }
+    }
+    D.text(pile, bone ? 30 : 0, y + 16, words, [["font-size", D.legible(12, scale)], ["fill", TEXT],
+           ["class", "boneyard-label"]]);
+    return {element: group, width: wide, height: y + 26, notes: notes};
+  });
 })(domrecPictures);

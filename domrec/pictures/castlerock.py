@@ -9,7 +9,9 @@ in the capturer's panel; after a draw the boneyard line names the tile drawn (no
 Why a row wrapped like text and not a snake: the row is read, and written in records, from
 the blocked end, so each line reads left to right as the record does; a tile's neighbours are
 the tiles beside it, and the last of a line neighbours the first of the next.  Captured tiles
-stay in the order taken, so the newest are always at the end of a panel.
+stay in the order taken, so the newest are always at the end of a panel.  Drawn for a phone's
+room, the row and the panels wrap at that width, and the long lines (the row's heading, the tile
+just drawn) become notes, which the page writes as text that wraps.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import xml.etree.ElementTree as ET
 
 from domrec import tiles as T
 from domrec.games.castlerock import CastleRockHand
-from domrec.pictures import Board, svg
+from domrec.pictures import Board, for_room, legible, svg
 from domrec.pictures.tiles import FACE, LAST, MARKED, draw_back, draw_tile
 from domrec.record import Capture, Draw, Move, Play
 
@@ -41,11 +43,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _row(parent: ET.Element, row: list[list[int]], last: int | None, top: float) -> float:
-    """The row from the blocked end, wrapping at :data:`WIDTH`; returns the height used."""
+def _row(parent: ET.Element, row: list[list[int]], last: int | None, top: float, wrap: float) -> float:
+    """The row from the blocked end, wrapping at ``wrap``; returns the height used."""
     group = svg.sub(parent, "g", class_="row", data_tiles=len(row))
     step = 2 * UNIT + GAP
-    per_line = max(1, int((WIDTH - WALL - GAP - UNIT + GAP) // step))
+    per_line = max(1, int((wrap - WALL - GAP - UNIT + GAP) // step))
     svg.sub(group, "rect", class_="blocked-end", x=0, y=top, width=WALL, height=UNIT, rx=2,
             fill=WALL_COLOUR, stroke="#555")
     slots = len(row) + 1          # the tiles, then the open end's empty slot
@@ -67,12 +69,12 @@ def _row(parent: ET.Element, row: list[list[int]], last: int | None, top: float)
 
 
 def _panel(parent: ET.Element, seat: str, taken: list[list[int]], fresh: int, x: float, y: float,
-           width: float) -> tuple[ET.Element, float]:
+           width: float, scale: float | None) -> tuple[ET.Element, float]:
     """``seat``'s captured tiles, counted, the last ``fresh`` of them just taken; returns the panel and its
     height (the frame is drawn by the caller once the row of panels is as tall as its tallest)."""
     group = svg.sub(parent, "g", class_="captured", data_seat=seat, data_tiles=len(taken))
     label = f"{seat} captured {len(taken)}" + (f" (+{fresh} now)" if fresh else "")
-    svg.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, font_size=12, fill=TEXT,
+    svg.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, font_size=legible(12, scale), fill=TEXT,
              font_weight="bold" if fresh else "normal", class_="captured-label")
     step = 2 * SMALL + SMALL_GAP
     per_line = max(1, int((width - 2 * PANEL_PAD + SMALL_GAP) // step))
@@ -123,9 +125,9 @@ def scene(state: CastleRockHand, last: Move | None) -> dict:
             "bone": state.bone_left, "just": just}
 
 
-def draw(scene: dict) -> Board:
-    """The row, the captured panels and the boneyard of :func:`scene` (the replay page's script draws
-    them the same way: castlerock.js).
+def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+    """The row, the captured panels and the boneyard of :func:`scene`, as wide as ``room`` when one is
+    given (the replay page's script draws them the same way: castlerock.js).
 
     Every tile on the table is drawn exactly once (the row and the panels), so the picture
     accounts for the whole set with the racks and the boneyard's count."""
@@ -137,12 +139,16 @@ def draw(scene: dict) -> Board:
         head = f"The row: {_plural(len(row), 'tile')}, blocked end first (−1 each to every player at the end)"
     else:
         head = "The row is empty: the next tile placed starts it"
-    svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
-    y = 24.0
-    y += _row(group, row, len(row) - 1 if just[0] == "placed" else None, y) + 16
+    wide = WIDTH if room is None else min(WIDTH, room)
+    notes = [] if room is None else [head]
+    y = 0.0
+    if room is None:
+        svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
+        y = 24.0
+    y += _row(group, row, len(row) - 1 if just[0] == "placed" else None, y, wide) + 16
 
     taker, fresh = (just[1], just[2]) if just[0] == "took" else (None, 0)
-    width = (WIDTH - PANEL_GAP * (COLUMNS - 1)) / COLUMNS
+    width = (wide - PANEL_GAP * (COLUMNS - 1)) / COLUMNS
     for start in range(0, len(seats), COLUMNS):
         line = seats[start:start + COLUMNS]
         made = []
@@ -150,7 +156,7 @@ def draw(scene: dict) -> Board:
             x = k * (width + PANEL_GAP)
             frame = svg.sub(group, "rect", class_="panel", x=x, y=y, width=width, height=0, rx=6, fill=PANEL)
             made.append((frame, *_panel(group, seat, scene["captured"][seat], fresh if seat == taker else 0,
-                                        x, y, width)))
+                                        x, y, width, scale)))
         tallest = max(h for _, _, h in made)
         for frame, _, _ in made:
             frame.set("height", f"{tallest:.2f}".rstrip("0").rstrip("."))
@@ -166,10 +172,18 @@ def draw(scene: dict) -> Board:
     else:
         words = "Boneyard: empty"
     if just[0] == "drew":
-        words += f" · {just[1]} just drew {just[2]} (now in their rack)"
-    svg.text(pile, 30 if bone else 0, y + 16, words, font_size=12, fill=TEXT, class_="boneyard-label")
+        drew = f"{just[1]} just drew {just[2]} (now in their rack)"
+        if room is None:
+            words += f" · {drew}"
+        else:
+            notes.append(drew + ".")
+    svg.text(pile, 30 if bone else 0, y + 16, words, font_size=legible(12, scale), fill=TEXT,
+             class_="boneyard-label")
     height = y + 26
-    return Board(group, WIDTH, height)
+    return Board(group, wide, height, tuple(notes))
+
+
+draw = for_room(_draw)
 
 
 def board(state: CastleRockHand, last: Move | None) -> Board:

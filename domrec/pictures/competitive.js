@@ -32,16 +32,18 @@
     return [Math.max(width, 2 * unit), rows.length * rowH - 8];
   }
 
-  D.games.competitive = function (scene) {
+  D.games.competitive = D.forRoom(function (scene, room, scale) {
     var line = scene.line;
     var group = D.element("g", [["class", "line"]]);
     if (!line.length) {
-      D.text(group, 0, 20, "The line is empty: the lead is still to be made.", [["font-size", 14], ["fill", "#fff"]]);
+      D.text(group, 0, 20, "The line is empty: the lead is still to be made.", [["font-size", D.legible(14, scale)],
+             ["fill", "#fff"]]);
       return {element: group, width: 330, height: 28, notes: []};
     }
-    var size = snake(line, scene.hot, group, UNIT, ROW_WIDTH);
+    var turn = room === null ? ROW_WIDTH : Math.max(2 * UNIT, Math.min(ROW_WIDTH, room));
+    var size = snake(line, scene.hot, group, UNIT, turn);
     var ends = "open ends: " + line[0][0] + " and " + line[line.length - 1][1];
     return {element: group, width: size[0], height: size[1],
             notes: ["The line: " + line.length + " tile" + (line.length === 1 ? "" : "s") + ", " + ends + "."]};
-  };
+  });
 })(domrecPictures);

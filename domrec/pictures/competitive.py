@@ -3,13 +3,14 @@
 A line of twenty-eight tiles is far wider than a page, so it turns at the
 page's edge as players turn it at a table: rows run left to right, then
 right to left, and every tile keeps its matching halves side by side.
-Doubles stand across the line, as they are played.
+Doubles stand across the line, as they are played.  Drawn for a phone's room, the snake turns
+at that width instead, so the line is never scaled down.
 """
 
 from __future__ import annotations
 
 from domrec.games.competitive import CompetitiveHand
-from domrec.pictures import Board, svg
+from domrec.pictures import Board, for_room, legible, svg
 from domrec.pictures.tiles import LAST, draw_tile
 from domrec.record import Move
 
@@ -66,16 +67,22 @@ def scene(state: CompetitiveHand, last: Move | None) -> dict:
     return {"line": line, "hot": index}
 
 
-def draw(scene: dict) -> Board:
-    """The board of :func:`scene` (the replay page's script draws it the same way: competitive.js)."""
+def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+    """The board of :func:`scene`, the snake turning at ``room`` when one is given (the replay page's
+    script draws it the same way: competitive.js)."""
     line = [tuple(halves) for halves in scene["line"]]
     group = svg.element("g", class_="line")
     if not line:
-        svg.text(group, 0, 20, "The line is empty: the lead is still to be made.", font_size=14, fill="#fff")
+        svg.text(group, 0, 20, "The line is empty: the lead is still to be made.", font_size=legible(14, scale),
+                 fill="#fff")
         return Board(group, 330, 28)
-    width, height = snake(line, scene["hot"], group)
+    turn = ROW_WIDTH if room is None else max(2 * UNIT, min(ROW_WIDTH, room))
+    width, height = snake(line, scene["hot"], group, UNIT, turn)
     ends = f"open ends: {line[0][0]} and {line[-1][1]}"
     return Board(group, width, height, (f"The line: {len(line)} tile{'' if len(line) == 1 else 's'}, {ends}.",))
+
+
+draw = for_room(_draw)
 
 
 def board(state: CompetitiveHand, last: Move | None) -> Board:

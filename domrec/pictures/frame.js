@@ -146,6 +146,53 @@
     return root;
   }
 
-  D.frame = {draw: draw, headerLines: headerLines, say: say, speak: speak, rack: rack, place: place, FELT: FELT, TEXT: TEXT,
-             MARGIN: MARGIN, GAP: GAP, COMPASS: COMPASS, lookup: lookup};
+  /* frame.draw_narrow: a phone's picture in a box ``width`` px wide, of a board drawn for the
+     room its felt has (width - 2 * MARGIN): the north rack, the felt, the south rack (or every
+     rack, seats not named by the compass), west and east side by side. */
+  function narrow(p, board, width) {
+    var seats = p.racks.map(function (r) { return r[0]; });
+    var compass = seats.every(function (s) { return COMPASS.indexOf(s) >= 0; });
+    var half = (width - 2 * MARGIN - GAP * 3) / 2;
+    var racks = Object.create(null);
+    p.racks.forEach(function (r) {
+      var side = compass && (r[0] === "W" || r[0] === "E") && seats.indexOf("W") >= 0 && seats.indexOf("E") >= 0;
+      racks[r[0]] = rack(r[0], lookup(p.names, r[0], ""), r[1], lookup(p.hidden, r[0], 0), side ? half : width - 2 * MARGIN,
+                         r[0] === p.turn);
+    });
+    var scale = D.fit(width - 2 * MARGIN, board.width);
+    var bw = board.width * scale, bh = board.height * scale;
+    var svg = D.element("svg", [["role", "img"], ["aria-label", headerLines(p).join(" — ")]]);
+    svg.setAttribute("class", "position");
+    svg.setAttribute("data-game", p.game);
+    svg.setAttribute("data-hand", String(p.hand));
+    svg.setAttribute("data-move", String(p.move));
+    var bg = D.sub(svg, "rect", [["width", width], ["fill", "#fafaf7"]]);
+    var y = GAP * 2;
+    if (compass && "N" in racks) { place(svg, racks.N[0], MARGIN, y); y += racks.N[2] + GAP * 2; }
+    var feltH = bh + 2 * MARGIN;
+    D.sub(svg, "rect", [["x", 0], ["y", y], ["width", width], ["height", feltH], ["rx", 10], ["fill", FELT],
+                        ["class", "felt"]]);
+    var holder = board.element;
+    holder.setAttribute("class", ((holder.getAttribute("class") || "") + " board").trim());
+    place(svg, holder, (width - bw) / 2, y + MARGIN, scale);
+    y += feltH + GAP * 3;
+    (compass ? ["S"] : seats).filter(function (s) { return s in racks; }).forEach(function (s) {
+      place(svg, racks[s][0], MARGIN, y);
+      y += racks[s][2] + GAP * 3;
+    });
+    if (compass) {
+      var pair = ["W", "E"].filter(function (s) { return s in racks; }), tallest = 0;
+      pair.forEach(function (s, k) {
+        place(svg, racks[s][0], MARGIN + (pair.length > 1 ? k * (half + GAP * 3) : 0), y);
+        tallest = Math.max(tallest, racks[s][2]);
+      });
+      y += tallest + (pair.length ? GAP * 3 : 0);
+    }
+    var height = y + GAP;
+    bg.setAttribute("height", D.num(height));
+    svg.setAttribute("viewBox", "0 0 " + D.fixed(width, 0) + " " + D.fixed(height, 0));
+    return svg;
+  }
+
+  D.frame = {draw: draw, narrow: narrow, headerLines: headerLines, say: say, speak: speak, MARGIN: MARGIN};
 })(domrecPictures);

@@ -6,6 +6,11 @@ to move, and each player's remaining tiles, face up because a replay hides
 nothing.  Seats named by the compass sit around the board (north above,
 west left, east right, south below); other seats (``P1``…) sit below it in
 their order of play.
+
+:func:`draw` is the whole picture (``explain --svg``, the replay page on a wide screen);
+:func:`draw_narrow` is the replay page's picture on a phone, drawn for the width it has: the
+board laid out for that room (each game's ``draw(scene, room)``), its texts at least
+:data:`~domrec.pictures.MIN_TEXT` px, the racks at their own size round it.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from domrec.errors import clip
-from domrec.pictures import svg
+from domrec.pictures import fit, svg
 from domrec.pictures.tiles import draw_back, draw_tile
 
 if TYPE_CHECKING:
@@ -32,6 +37,8 @@ FELT = "#2e6b3f"
 TEXT = "#111"
 
 COMPASS = ("N", "E", "S", "W")
+#: Below this width (CSS px) the replay page draws a position with :func:`draw_narrow`.
+NARROW = 560
 
 
 def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
@@ -126,4 +133,55 @@ def draw(position: Position) -> ET.Element:
     for line in board.notes:
         svg.text(root, MARGIN, y + 14, line, font_size=13, fill=TEXT, class_="note")
         y += LINE
+    return root
+
+
+def draw_narrow(position: Position, width: float) -> ET.Element:
+    """The picture of ``position`` for a phone's box ``width`` px wide (the replay page draws it,
+    with frame.js, below :data:`NARROW`): the north rack, the felt as wide as the box with the
+    board drawn for its room (scaled to it only where it cannot fit, its texts enlarged by as
+    much), then the south rack (or every rack, seats not named by the compass), then west and east
+    side by side, each rack at its own size.  The header lines and the board's notes are not in
+    it: the page writes them as text that wraps, above and under it."""
+    room = width - 2 * MARGIN
+    board = position.board_in(room)
+    seats = tuple(position.holdings)
+    compass = set(seats) <= set(COMPASS)
+    half = (width - 2 * MARGIN - GAP * 3) / 2
+    racks = {}
+    for seat in seats:
+        side = compass and seat in ("W", "E") and "W" in seats and "E" in seats
+        racks[seat] = _rack(seat, position.names.get(seat, ""), position.holdings[seat], position.hidden.get(seat, 0),
+                            half if side else width - 2 * MARGIN, seat == position.to_move)
+    scale = fit(room, board.width)
+    bw, bh = board.width * scale, board.height * scale
+    root = svg.element("svg", xmlns=svg.NS, role="img")
+    root.set("aria-label", position.label())
+    root.set("class", "position")
+    root.set("data-game", position.game)
+    root.set("data-hand", str(position.hand))
+    root.set("data-move", str(position.move))
+    background = svg.sub(root, "rect", width=float(width), fill="#fafaf7")
+    y = GAP * 2
+    if compass and "N" in racks:
+        _place(root, racks["N"][0], MARGIN, y)
+        y += racks["N"][2] + GAP * 2
+    felt_h = bh + 2 * MARGIN
+    svg.sub(root, "rect", x=0, y=y, width=float(width), height=felt_h, rx=10, fill=FELT, class_="felt")
+    holder = board.element
+    holder.set("class", (holder.get("class", "") + " board").strip())
+    _place(root, holder, (width - bw) / 2, y + MARGIN, scale)
+    y += felt_h + GAP * 3
+    for seat in (("S",) if compass else seats):
+        if seat in racks:
+            _place(root, racks[seat][0], MARGIN, y)
+            y += racks[seat][2] + GAP * 3
+    if compass:
+        pair = [s for s in ("W", "E") if s in racks]
+        for k, seat in enumerate(pair):
+            _place(root, racks[seat][0], MARGIN + (k * (half + GAP * 3) if len(pair) > 1 else 0), y)
+        y += max((racks[s][2] for s in pair), default=0) + (GAP * 3 if pair else 0)
+    height = y + GAP
+    background.set("height", svg.number(height))
+    root.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
     return root

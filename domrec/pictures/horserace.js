@@ -34,15 +34,15 @@
     return count.concat([table, legend + "."]);
   }
 
-  function extent(scene, lines) {
+  function extent(scene, lines, room) {
     var left = scene.x0, top = scene.y0;
     var width = (scene.x1 - left) * CELL, height = (scene.y1 - top) * CELL;
     var wanted = Math.max.apply(null, lines.map(D.len)) * NOTE_CHAR_WIDTH - 24;
-    if (width < wanted) { left -= (wanted - width) / 2 / CELL; width = wanted; }
+    if (width < wanted && room === null) { left -= (wanted - width) / 2 / CELL; width = wanted; }
     return [left, top, width, height];
   }
 
-  function mark(parent, m, cx, cy) {
+  function mark(parent, m, cx, cy, scale) {
     var count = m[2], label = WORDS[m[3]](count, m[4]), node;
     if (count === null) {
       node = D.sub(parent, "g", [["class", "free-place"]]);
@@ -53,19 +53,21 @@
     }
     node = D.sub(parent, "g", [["class", "open-end"], ["data-count", count]]);
     D.title(node, label);
-    D.sub(node, "circle", [["cx", cx], ["cy", cy], ["r", CELL * 0.8], ["fill", DISC], ["stroke", T.INK],
+    var size = D.legible(CELL, scale);
+    D.sub(node, "circle", [["cx", cx], ["cy", cy], ["r", size * 0.8], ["fill", DISC], ["stroke", T.INK],
                            ["stroke-width", 1]]);
-    D.text(node, cx, cy + CELL * 0.36, String(count), [["class", "count"], ["text-anchor", "middle"],
-           ["font-size", count < 10 ? CELL : CELL * 0.85], ["font-weight", "bold"], ["fill", T.INK]]);
+    D.text(node, cx, cy + size * 0.36, String(count), [["class", "count"], ["text-anchor", "middle"],
+           ["font-size", count < 10 ? size : D.legible(CELL * 0.85, scale)], ["font-weight", "bold"], ["fill", T.INK]]);
   }
 
-  D.games["horse-race"] = function (scene) {
+  D.games["horse-race"] = D.forRoom(function (scene, room, scale) {
     var group = D.element("g", [["class", "layout"]]);
     if (!scene.tiles.length) {
-      D.text(group, 0, 20, "The layout is empty: the lead is still to be set.", [["font-size", 14], ["fill", "#fff"]]);
+      D.text(group, 0, 20, "The layout is empty: the lead is still to be set.", [["font-size", D.legible(14, scale)],
+             ["fill", "#fff"]]);
       return {element: group, width: 360, height: 28, notes: ["Boneyard: " + plural(scene.stock, "tile") + "."]};
     }
-    var lines = notes(scene), box = extent(scene, lines), left = box[0], top = box[1];
+    var lines = notes(scene), box = extent(scene, lines, room), left = box[0], top = box[1];
     var px = function (x, y) { return [(x - left) * CELL, (y - top) * CELL]; };
     scene.links.forEach(function (l) {
       var a = px(l[0], l[1]), b = px(l[2], l[3]);
@@ -80,8 +82,8 @@
     });
     scene.marks.forEach(function (m) {
       var xy = px(m[0], m[1]);
-      mark(group, m, xy[0], xy[1]);
+      mark(group, m, xy[0], xy[1], scale);
     });
     return {element: group, width: box[2], height: box[3], notes: lines};
-  };
+  });
 })(domrecPictures);

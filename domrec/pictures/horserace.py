@@ -13,6 +13,10 @@ tiles are laid in the order they were played, each where the ones before it leav
 a tile keeps its place among the others from one picture of the hand to the next (a replay
 steps through them); the grid (half a tile's half to a cell) makes "is there room?" a few
 set look-ups.  Horse Race is played with a double-six set only, so every half shows pips.
+
+The layout is the scene's, whatever the width: drawn for a phone's room, the board is not widened
+for its notes (the page writes them as text), and when it is scaled to the room the discs and
+their counts are enlarged by as much, so a count still reads at the size of the page's text.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import attrs
 
 from domrec import tiles as T
 from domrec.games.horserace import HorseRaceHand, Node, peg_rule
-from domrec.pictures import Board, svg
+from domrec.pictures import Board, for_room, legible, svg
 from domrec.pictures.tiles import FACE, INK, LAST, draw_tile
 from domrec.record import Move, Play
 from domrec.tiles import Tile
@@ -376,13 +380,13 @@ def _notes(scene: dict) -> list[str]:
     return [*count, table, legend + "."]
 
 
-def _extent(scene: dict, notes: list[str]) -> tuple[float, float, float, float]:
+def _extent(scene: dict, notes: list[str], room: float | None) -> tuple[float, float, float, float]:
     """The board's left and top (in cells) and its width and height (in pixels): the tiles and marks
-    with a cell round them, widened (centred) when the notes under it are wider."""
+    with a cell round them, widened (centred) when the notes under it are wider (without a room)."""
     left, top = scene["x0"], scene["y0"]
     width, height = (scene["x1"] - left) * CELL, (scene["y1"] - top) * CELL
     wanted = max(len(line) for line in notes) * NOTE_CHAR_WIDTH - 24  # the notes sit under the board
-    if width < wanted:  # a small layout: widen the board (centred) so its notes stay on the picture
+    if width < wanted and room is None:  # a small layout: widen the board (centred) so its notes stay on the picture
         left -= (wanted - width) / 2 / CELL
         width = wanted
     return left, top, width, height
@@ -420,15 +424,17 @@ def scene(state: HorseRaceHand, last: Move | None) -> dict:
             "pegs": peg_rule(state.count, state.rules.celko), "stock": stock}
 
 
-def draw(scene: dict) -> Board:
-    """The layout of :func:`scene` (the replay page's script draws it the same way: horserace.js)."""
+def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+    """The layout of :func:`scene`, for ``room`` when one is given (the replay page's script draws it
+    the same way: horserace.js)."""
     group = svg.element("g", class_="layout")
     if not scene["tiles"]:
-        svg.text(group, 0, 20, "The layout is empty: the lead is still to be set.", font_size=14, fill="#fff")
+        svg.text(group, 0, 20, "The layout is empty: the lead is still to be set.", font_size=legible(14, scale),
+                 fill="#fff")
         stock = scene["stock"]
         return Board(group, 360, 28, (f"Boneyard: {stock} tile{'' if stock == 1 else 's'}.",))
     notes = _notes(scene)
-    left, top, width, height = _extent(scene, notes)
+    left, top, width, height = _extent(scene, notes, room)
 
     def px(x: float, y: float) -> tuple[float, float]:
         return (x - left) * CELL, (y - top) * CELL
@@ -444,15 +450,18 @@ def draw(scene: dict) -> Board:
         draw_tile(group, first, second, x, y, 2 * CELL, vertical=vertical, fill=LAST if is_last else FACE,
                   label=words + (" (the last tile set)" if is_last else ""), css=css)
     for cx, cy, count, kind, tile in scene["marks"]:
-        _draw_mark(group, Mark(cx, cy, count, kind, tile), *px(cx, cy))
+        _draw_mark(group, Mark(cx, cy, count, kind, tile), *px(cx, cy), scale)
     return Board(group, width, height, tuple(notes))
+
+
+draw = for_room(_draw)
 
 
 def board(state: HorseRaceHand, last: Move | None) -> Board:
     return draw(scene(state, last))
 
 
-def _draw_mark(parent: ET.Element, mark: Mark, cx: float, cy: float) -> None:
+def _draw_mark(parent: ET.Element, mark: Mark, cx: float, cy: float, scale: float | None) -> None:
     if mark.count is None:
         node = svg.sub(parent, "g", class_="free-place")
         svg.title(node, mark.label)
@@ -461,6 +470,7 @@ def _draw_mark(parent: ET.Element, mark: Mark, cx: float, cy: float) -> None:
         return
     node = svg.sub(parent, "g", class_="open-end", data_count=mark.count)
     svg.title(node, mark.label)
-    svg.sub(node, "circle", cx=cx, cy=cy, r=CELL * 0.8, fill=DISC, stroke=INK, stroke_width=1.0)
-    svg.text(node, cx, cy + CELL * 0.36, str(mark.count), class_="count", text_anchor="middle",
-             font_size=CELL if mark.count < 10 else CELL * 0.85, font_weight="bold", fill=INK)
+    size = legible(CELL, scale)  # a disc and its one-digit count, enlarged together on a scaled board
+    svg.sub(node, "circle", cx=cx, cy=cy, r=size * 0.8, fill=DISC, stroke=INK, stroke_width=1.0)
+    svg.text(node, cx, cy + size * 0.36, str(mark.count), class_="count", text_anchor="middle",
+             font_size=size if mark.count < 10 else legible(CELL * 0.85, scale), font_weight="bold", fill=INK)

@@ -65,6 +65,10 @@ class Position:
         """The board drawn from :attr:`scene` (drawn anew each time it is asked for)."""
         return drawer(self.game)(self.scene)
 
+    def board_in(self, room: float) -> Board:
+        """The board drawn from :attr:`scene` for ``room`` px of a phone's felt (``frame.draw_narrow``)."""
+        return drawer(self.game)(self.scene, room)
+
     def header_lines(self) -> list[str]:
         title = f"{GAME_TITLES.get(self.game, self.game)} · hand {self.hand} · "
         title += "the deal" if self.move == 0 else f"move {self.move} of {self.moves}"

@@ -18,16 +18,17 @@
     });
   }
 
-  function drawDice(group, scene) {
+  function drawDice(group, scene, scale) {
     var dice = D.sub(group, "g", [["class", "dice"], ["data-total", scene.dice ? scene.total : null]]);
     var x = 0;
     if (scene.dice !== null) {
       if (scene.faded) { dice.setAttribute("class", "dice unused"); }
       scene.dice.forEach(function (value) { die(dice, value, x, 0, scene.faded); x += DIE + 6; });
-      D.text(dice, x + 4, 20, "= " + scene.total, [["font-size", 18], ["font-weight", "bold"], ["fill", WHITE],
-             ["class", "total"]]);
+      D.text(dice, x + 4, 20, "= " + scene.total, [["font-size", D.legible(18, scale)], ["font-weight", "bold"],
+             ["fill", WHITE], ["class", "total"]]);
       x += 56;
     }
+    if (scale !== null) { return x; }
     D.text(dice, x, 20, scene.words, [["font-size", 13], ["fill", WHITE], ["class", "dice-words"]]);
     return x + 6.6 * D.len(scene.words);
   }
@@ -44,7 +45,9 @@
     return span * STEP + (half === out ? 1.5 * UNIT : 0.5 * UNIT);
   }
 
-  function drawRoad(parent, road, x, y, hot) {
+  function labelX(size, name) { return size * (0.75 * D.len(name) + 0.6); }
+
+  function drawRoad(parent, road, x, y, hot, scale, label) {
     var kind = hot ? hot[0] : null, target = hot ? hot[1] : null;
     var mine = kind !== "bridge" && target !== null && target === road.name;
     var name = road.name;
@@ -54,10 +57,12 @@
                                     ["data-length", road.length], ["data-spans", road.spans.length],
                                     ["data-blocked", road.blocked ? "yes" : "no"], ["data-joined", road.joined]]);
     D.title(group, "road " + D.clip(name, 30) + " of " + road.side + ": " + details.join(", "));
-    D.text(group, 0, y + 11, D.clip(name, 8), [["font-size", 13], ["font-weight", "bold"], ["fill", WHITE],
-           ["class", "road-name"]]);
     var short = "length " + road.length + (road.blocked ? ", blocked" : road.joined ? ", joined" : "");
-    D.text(group, 0, y + 23, short, [["font-size", 9.5], ["fill", PALE], ["class", "road-details"]]);
+    var size = D.legible(13, scale), at = scale === null ? [0, y + 11, 0, y + 23] :
+      [0, label, labelX(size, D.clip(name, 8)), label];
+    D.text(group, at[0], at[1], D.clip(name, 8), [["font-size", size], ["font-weight", "bold"], ["fill", WHITE],
+           ["class", "road-name"]]);
+    D.text(group, at[2], at[3], short, [["font-size", D.legible(9.5, scale)], ["fill", PALE], ["class", "road-details"]]);
     var other = road.starter[0], facing = road.starter[1];
     tile(group, other, facing, x, y, UNIT, "starter " + named(other, facing) + " of " + D.clip(name, 30) +
          ", facing " + facing, "starter", mine && kind === "starter");
@@ -77,7 +82,7 @@
     return end;
   }
 
-  function drawSide(parent, scene, side, y) {
+  function drawSide(parent, scene, side, y, scale) {
     var band = D.sub(parent, "g", [["class", "side"], ["data-side", side]]);
     var roads = scene.roads[side], hot = scene.hot;
     var byName = new Map();
@@ -85,26 +90,28 @@
     var heading = scene.four ? side + " roads (" + Array.from(side)[0] + " and " + Array.from(side)[1] + ")" :
       side + "'s roads";
     heading += roads.length ? ": " + roads.length : ": none yet";
-    D.text(band, 0, y + 14, heading, [["font-size", 14], ["font-weight", "bold"], ["fill", WHITE],
+    D.text(band, 0, y + 14, heading, [["font-size", D.legible(14, scale)], ["font-weight", "bold"], ["fill", WHITE],
            ["class", "side-heading"]]);
-    y += 22;
+    y += scale === null ? 22 : D.legible(14, scale) + 8;
     var width = 7.5 * D.len(heading);
+    var left = scale === null ? LABEL_W : 0, line = scale === null ? 0 : D.legible(13, scale) + 5;
     var placed = new Set();
     roads.forEach(function (road) {
       if (placed.has(road.name)) { return; }
       placed.add(road.name);
       var partner = road.joined !== null && byName.has(road.joined) ? byName.get(road.joined) : null;
       if (partner === null || road.bridge === null || partner.bridge === null) {
-        width = Math.max(width, drawRoad(band, road, LABEL_W, y, hot));
-        y += UNIT + ROW_GAP;
+        width = Math.max(width, drawRoad(band, road, left, y + line, hot, scale, y + line - 5));
+        y += line + UNIT + ROW_GAP;
         return;
       }
       placed.add(partner.name);
       var ha = halfX(road, road.bridge[0], road.bridge[1]), hb = halfX(partner, partner.bridge[0], partner.bridge[1]);
       var shift = Math.min(ha, hb);
-      var xa = LABEL_W + hb - shift, xb = LABEL_W + ha - shift;
+      var xa = left + hb - shift, xb = left + ha - shift;
       var pair = D.sub(band, "g", [["class", "joined"], ["data-roads", road.name + " " + partner.name]]);
-      width = Math.max(width, drawRoad(pair, road, xa, y, hot));
+      y += line;
+      width = Math.max(width, drawRoad(pair, road, xa, y, hot, scale, y - 5));
       var below = y + UNIT + 2 * BRIDGE;
       var kind = hot ? hot[0] : null, target = hot ? hot[1] : null;
       var a = road.bridge, b = partner.bridge;
@@ -115,25 +122,30 @@
       tile(bridge, 0, 0, xa + ha - BRIDGE / 2, y + UNIT, BRIDGE, "bridge 0-0 joining the " + a[1] + " of span " + a[0] +
            " of " + D.clip(road.name, 30) + " to the " + b[1] + " of span " + b[0] + " of " + D.clip(partner.name, 30),
            "bridge-tile", both, true);
-      width = Math.max(width, drawRoad(pair, partner, xb, below, hot));
-      y = below + UNIT + ROW_GAP;
+      width = Math.max(width, drawRoad(pair, partner, xb, below, hot, scale, below + UNIT + line - 3));
+      y = below + UNIT + line + ROW_GAP;
     });
     return [width, y];
   }
 
-  function drawPiles(parent, scene, y) {
+  function drawPiles(parent, scene, y, scale) {
     var group = D.sub(parent, "g", [["class", "piles"]]);
-    D.text(group, 0, y + 14, "Piles (next top-up first)", [["font-size", 14], ["font-weight", "bold"], ["fill", WHITE],
-           ["class", "side-heading"]]);
-    y += 22;
+    D.text(group, 0, y + 14, "Piles (next top-up first)", [["font-size", D.legible(14, scale)], ["font-weight", "bold"],
+           ["fill", WHITE], ["class", "side-heading"]]);
+    y += scale === null ? 22 : D.legible(14, scale) + 8;
     var width = 180;
     scene.seats.forEach(function (seat) {
       var pile = Object.prototype.hasOwnProperty.call(scene.piles, seat) ? scene.piles[seat] : [];
       var row = D.sub(group, "g", [["class", "pile"], ["data-seat", seat], ["data-tiles", pile.length]]);
-      D.text(row, 0, y + 12, D.clip(seat, 8), [["font-size", 13], ["font-weight", "bold"], ["fill", WHITE],
-             ["class", "pile-seat"]]);
+      var size = D.legible(13, scale);
+      D.text(row, 0, scale === null ? y + 12 : y + size, D.clip(seat, 8), [["font-size", size], ["font-weight", "bold"],
+             ["fill", WHITE], ["class", "pile-seat"]]);
       var x = LABEL_W;
-      if (!pile.length) { D.text(row, x, y + 12, "empty", [["font-size", 12], ["fill", PALE]]); }
+      if (scale !== null) {
+        x = pile.length ? 0 : labelX(size, D.clip(seat, 8));
+        y += pile.length ? size + 4 : size - 12;
+      }
+      if (!pile.length) { D.text(row, x, y + 12, "empty", [["font-size", D.legible(12, scale)], ["fill", PALE]]); }
       pile.forEach(function (t, i) {
         if (t === null) {
           T.back(row, x, y, PILE_UNIT, {vertical: false, label: seat + "'s pile, tile " + (i + 1) + ": not known"});
@@ -159,19 +171,20 @@
     }).join(" · ") + ".";
   }
 
-  D.games["domino-roads"] = function (scene) {
+  D.games["domino-roads"] = D.forRoom(function (scene, room, scale) {
     var group = D.element("g", [["class", "roads"]]);
-    var width = drawDice(group, scene), y = DIE + 14, done;
+    var width = drawDice(group, scene, scale), y = DIE + 14, done;
     scene.sides.forEach(function (side) {
-      done = drawSide(group, scene, side, y);
+      done = drawSide(group, scene, side, y, scale);
       width = Math.max(width, done[0]);
       y = done[1] + 6;
     });
     if (scene.piles) {
-      done = drawPiles(group, scene, y);
+      done = drawPiles(group, scene, y, scale);
       width = Math.max(width, done[0]);
       y = done[1];
     }
-    return {element: group, width: Math.max(width, 330), height: y, notes: [summary(scene)]};
-  };
+    return {element: group, width: Math.max(width, room === null ? 330 : 0), height: y,
+            notes: room === null ? [summary(scene)] : [scene.words, summary(scene)]};
+  });
 })(domrecPictures);

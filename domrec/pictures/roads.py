@@ -11,6 +11,11 @@ top-up first (face down when an open hand does not know them).  The tile just pl
 Rows rather than a map of the table: a record says how roads are built, not where on the table
 they lie, and rows make the one thing that matters readable at a glance, the number each road
 shows against the dice.  The stocks are the players' racks, drawn by the shared frame.
+
+Drawn for a phone's room there is no names' column: each road's name and length stand on a line
+above it (the lower of two joined roads: below it), each pile's seat above the pile, and what
+the dice are worth is a note; a road longer than the room is scaled to it, its words enlarged by
+as much.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import xml.etree.ElementTree as ET
 
 from domrec.errors import clip
 from domrec.games.roads import PARTNER, ROLL, Road, RoadsHand
-from domrec.pictures import Board, svg
+from domrec.pictures import Board, for_room, legible, svg
 from domrec.pictures.tiles import FACE, INK, LAST, MARKED, PIPS, draw_back, draw_tile
 from domrec.record import Block, Bridge, Move, Reuse, Span, Starter
 
@@ -61,7 +66,8 @@ def _dice_words(state: RoadsHand, last: Move | None) -> str:
     return f"Turn {state.turn_no}: {state.roller} {took}, {total}; {who} playing."
 
 
-def _draw_dice(group: ET.Element, scene: dict) -> tuple[float, float]:
+def _draw_dice(group: ET.Element, scene: dict, scale: float | None) -> tuple[float, float]:
+    """The dice and their total, and (without a room: ``scale`` None) what they are worth in words."""
     dice = svg.sub(group, "g", class_="dice", data_total=scene["total"] if scene["dice"] else None)
     x = 0.0
     faded = scene["faded"]
@@ -71,9 +77,11 @@ def _draw_dice(group: ET.Element, scene: dict) -> tuple[float, float]:
         for value in scene["dice"]:
             _die(dice, value, x, 0, faded)
             x += DIE + 6
-        svg.text(dice, x + 4, 20, f"= {scene['total']}", font_size=18, font_weight="bold", fill=WHITE,
-                 class_="total")
+        svg.text(dice, x + 4, 20, f"= {scene['total']}", font_size=legible(18, scale), font_weight="bold",
+                 fill=WHITE, class_="total")
         x += 56
+    if scale is not None:
+        return x, DIE
     words = scene["words"]
     svg.text(dice, x, 20, words, font_size=13, fill=WHITE, class_="dice-words")
     return x + 6.6 * len(words), DIE
@@ -107,8 +115,15 @@ def _half_x(road: dict, span: int, half: int) -> float:
     return span * STEP + (1.5 * UNIT if half == out else 0.5 * UNIT)
 
 
-def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | None) -> float:
-    """One road as a row from (x, y); returns where it ends on the right."""
+def _label_x(size: float, name: str) -> float:
+    """Where the words after a name on a line of its own start (a bold name at ``size``)."""
+    return size * (0.75 * len(name) + 0.6)
+
+
+def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | None, scale: float | None = None,
+               label: float = 0.0) -> float:
+    """One road as a row from (x, y), its name and length in the column on its left, or (with a room:
+    ``scale`` not None) on a line whose baseline is at ``label``; returns where it ends on the right."""
     kind, target = hot if hot else (None, None)
     mine = kind != "bridge" and target is not None and target == road["name"]
     name = road["name"]
@@ -118,9 +133,15 @@ def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | N
                     data_spans=len(road["spans"]), data_blocked="yes" if road["blocked"] else "no",
                     data_joined=road["joined"])
     svg.title(group, f"road {clip(name, 30)} of {road['side']}: " + ", ".join(details))
-    svg.text(group, 0, y + 11, clip(name, 8), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
     short = f"length {road['length']}" + (", blocked" if road["blocked"] else ", joined" if road["joined"] else "")
-    svg.text(group, 0, y + 23, short, font_size=9.5, fill=PALE, class_="road-details")
+    if scale is None:
+        svg.text(group, 0, y + 11, clip(name, 8), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
+        svg.text(group, 0, y + 23, short, font_size=9.5, fill=PALE, class_="road-details")
+    else:
+        size = legible(13, scale)
+        svg.text(group, 0, label, clip(name, 8), font_size=size, font_weight="bold", fill=WHITE, class_="road-name")
+        svg.text(group, _label_x(size, clip(name, 8)), label, short, font_size=legible(9.5, scale), fill=PALE,
+                 class_="road-details")
     other, facing = road["starter"]
     _tile(group, other, facing, x, y, UNIT, f"starter {_named(other, facing)} of {clip(name, 30)}, facing "
           f"{facing}", "starter", mine and kind == "starter")
@@ -139,7 +160,7 @@ def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | N
     return end
 
 
-def _draw_side(parent: ET.Element, scene: dict, side: str, y: float) -> tuple[float, float]:
+def _draw_side(parent: ET.Element, scene: dict, side: str, y: float, scale: float | None) -> tuple[float, float]:
     """A side's band: its heading and its roads, joined pairs together.  Returns (width, bottom)."""
     band = svg.sub(parent, "g", class_="side", data_side=side)
     roads = scene["roads"][side]
@@ -150,9 +171,12 @@ def _draw_side(parent: ET.Element, scene: dict, side: str, y: float) -> tuple[fl
     else:
         heading = f"{side}'s roads"
     heading += f": {len(roads)}" if roads else ": none yet"
-    svg.text(band, 0, y + 14, heading, font_size=14, font_weight="bold", fill=WHITE, class_="side-heading")
-    y += 22
+    svg.text(band, 0, y + 14, heading, font_size=legible(14, scale), font_weight="bold", fill=WHITE,
+             class_="side-heading")
+    y += 22 if scale is None else legible(14, scale) + 8
     width = 7.5 * len(heading)
+    left = LABEL_W if scale is None else 0.0
+    line = 0.0 if scale is None else legible(13, scale) + 5  # a road's line of words, with a room
     placed: set[str] = set()
     for road in roads:
         if road["name"] in placed:
@@ -160,16 +184,17 @@ def _draw_side(parent: ET.Element, scene: dict, side: str, y: float) -> tuple[fl
         placed.add(road["name"])
         partner = by_name.get(road["joined"]) if road["joined"] is not None else None
         if partner is None or road["bridge"] is None or partner["bridge"] is None:
-            width = max(width, _draw_road(band, road, LABEL_W, y, hot))
-            y += UNIT + ROW_GAP
+            width = max(width, _draw_road(band, road, left, y + line, hot, scale, y + line - 5))
+            y += line + UNIT + ROW_GAP
             continue
         placed.add(partner["name"])
         ha = _half_x(road, *road["bridge"])
         hb = _half_x(partner, *partner["bridge"])
         shift = min(ha, hb)
-        xa, xb = LABEL_W + hb - shift, LABEL_W + ha - shift  # so that xa + ha == xb + hb
+        xa, xb = left + hb - shift, left + ha - shift  # so that xa + ha == xb + hb
         pair = svg.sub(band, "g", class_="joined", data_roads=f"{road['name']} {partner['name']}")
-        width = max(width, _draw_road(pair, road, xa, y, hot))
+        y += line
+        width = max(width, _draw_road(pair, road, xa, y, hot, scale, y - 5))
         below = y + UNIT + 2 * BRIDGE
         kind, target = hot if hot else (None, None)
         (span_a, half_a), (span_b, half_b) = road["bridge"], partner["bridge"]
@@ -179,25 +204,31 @@ def _draw_side(parent: ET.Element, scene: dict, side: str, y: float) -> tuple[fl
               f"bridge 0-0 joining the {half_a} of span {span_a} of {clip(road['name'], 30)} to "
               f"the {half_b} of span {span_b} of {clip(partner['name'], 30)}",
               "bridge-tile", kind == "bridge" and set(target) == {road["name"], partner["name"]}, vertical=True)
-        width = max(width, _draw_road(pair, partner, xb, below, hot))
-        y = below + UNIT + ROW_GAP
+        width = max(width, _draw_road(pair, partner, xb, below, hot, scale, below + UNIT + line - 3))
+        y = below + UNIT + line + ROW_GAP
     return width, y
 
 
-def _draw_piles(parent: ET.Element, scene: dict, y: float) -> tuple[float, float]:
-    """Three players: each pile in top-up order (face down when an open hand does not know it)."""
+def _draw_piles(parent: ET.Element, scene: dict, y: float, scale: float | None) -> tuple[float, float]:
+    """Three players: each pile in top-up order (face down when an open hand does not know it), its
+    seat on its left, or above it with a room (``scale`` not None)."""
     group = svg.sub(parent, "g", class_="piles")
-    svg.text(group, 0, y + 14, "Piles (next top-up first)", font_size=14, font_weight="bold", fill=WHITE,
-             class_="side-heading")
-    y += 22
+    svg.text(group, 0, y + 14, "Piles (next top-up first)", font_size=legible(14, scale), font_weight="bold",
+             fill=WHITE, class_="side-heading")
+    y += 22 if scale is None else legible(14, scale) + 8
     width = 180.0
     for seat in scene["seats"]:
         pile = scene["piles"].get(seat, [])
         row = svg.sub(group, "g", class_="pile", data_seat=seat, data_tiles=len(pile))
-        svg.text(row, 0, y + 12, clip(seat, 8), font_size=13, font_weight="bold", fill=WHITE, class_="pile-seat")
+        size = legible(13, scale)
+        svg.text(row, 0, y + 12 if scale is None else y + size, clip(seat, 8), font_size=size, font_weight="bold",
+                 fill=WHITE, class_="pile-seat")
         x = LABEL_W
+        if scale is not None:
+            x = _label_x(size, clip(seat, 8)) if not pile else 0.0
+            y += size + 4 if pile else size - 12
         if not pile:
-            svg.text(row, x, y + 12, "empty", font_size=12, fill=PALE)
+            svg.text(row, x, y + 12, "empty", font_size=legible(12, scale), fill=PALE)
         for i, t in enumerate(pile):
             if t is None:
                 draw_back(row, x, y, PILE_UNIT, vertical=False, label=f"{seat}'s pile, tile {i + 1}: not known")
@@ -242,20 +273,24 @@ def scene(state: RoadsHand, last: Move | None) -> dict:
                       for seat, pile in state.piles.items()} if state.piles else None}
 
 
-def draw(scene: dict) -> Board:
-    """The dice, the roads and the piles of :func:`scene` (the replay page's script draws them the
-    same way: roads.js)."""
+def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+    """The dice, the roads and the piles of :func:`scene`, for ``room`` when one is given (the replay
+    page's script draws them the same way: roads.js)."""
     group = svg.element("g", class_="roads")
-    width, _ = _draw_dice(group, scene)
+    width, _ = _draw_dice(group, scene, scale)
     y = DIE + 14
     for side in scene["sides"]:
-        w, y = _draw_side(group, scene, side, y)
+        w, y = _draw_side(group, scene, side, y, scale)
         width = max(width, w)
         y += 6
     if scene["piles"]:
-        w, y = _draw_piles(group, scene, y)
+        w, y = _draw_piles(group, scene, y, scale)
         width = max(width, w)
-    return Board(group, max(width, 330.0), y, (_summary(scene),))
+    notes = (_summary(scene),) if room is None else (scene["words"], _summary(scene))
+    return Board(group, max(width, 330.0 if room is None else 0.0), y, notes)
+
+
+draw = for_room(_draw)
 
 
 def board(state: RoadsHand, last: Move | None) -> Board:

@@ -103,6 +103,21 @@ var domrecPictures = (function () {
     return node;
   }
 
+  /* pictures/__init__.py's fit, legible and for_room: a board drawn for the room a phone's felt has. */
+  var MIN_TEXT = 11;
+  function fit(room, width) { return Math.min(1, room / Math.max(width, 1)); }
+  function legible(size, scale) {
+    return scale === null ? size : Math.max(size, Math.ceil(MIN_TEXT / scale * 10) / 10);
+  }
+  function forRoom(drawAt) {
+    return function (scene, room) {
+      if (room === undefined || room === null) { return drawAt(scene, null, null); }
+      var first = drawAt(scene, room, 1), scale = fit(room, first.width);
+      return scale === 1 ? first : drawAt(scene, room, scale);
+    };
+  }
+
   return {NS: NS, FONT: FONT, fixed: fixed, num: num, floorDiv: floorDiv, len: len, oneLine: oneLine,
-          clip: clip, element: element, sub: sub, text: text, title: title, games: Object.create(null)};
+          clip: clip, element: element, sub: sub, text: text, title: title, fit: fit, legible: legible,
+          forRoom: forRoom, games: Object.create(null)};
 })();

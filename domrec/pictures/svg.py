@@ -41,6 +41,11 @@ def _attrs(attrs: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def number(value: float) -> str:
+    """A number as an attribute's value is written (to a tenth, trailing zeros dropped)."""
+    return _attrs({"n": float(value)})["n"]
+
+
 def element(tag: str, **attrs: Any) -> ET.Element:
     """A detached element (``class_="tile"`` becomes ``class="tile"``)."""
     return ET.Element(tag, _attrs(attrs))

@@ -2,8 +2,8 @@
    and then, a move at a time, what changed (domrec/pictures/changes.py); this builds the position
    asked for from them, draws it with the game's script and frame.js (ports of the picture
    modules), and keeps the counter, the scores, the move list and the address (#h2-m14) in step.
-   On a narrow screen the same position is arranged to fit: the board as wide as the screen, the
-   racks under it at their own size, the last move and the notes as text.  It writes text and
+   On a narrow screen the same position is arranged to fit (frame.js's narrow): the board laid out
+   for the screen's width, the racks round it at their own size, the last move and the notes as text.  It writes text and
    elements only (never markup), so nothing from a record can become markup. */
 (function (D) {
   "use strict";
@@ -109,56 +109,14 @@
   }
 
   /* The position for a phone: the last move as a line of text, then one picture as wide as the
-     screen (the north rack, the felt with the board scaled to its width, the other racks at
-     their own size, west and east side by side), then the notes as a list. */
+     screen (frame.js's narrow: the board laid out for the felt's room, its texts at least 11 px,
+     the racks at their own size round it), then the notes as a list. */
   function narrow(box, p, board, width) {
-    var F = D.frame, M = F.MARGIN, GAP = F.GAP;
     var last = document.createElement("p");
     last.className = "last";
-    lastLine(last, F.headerLines(p)[1], p.last && p.last.name ? D.clip(p.last.name, 24) : "");
+    lastLine(last, D.frame.headerLines(p)[1], p.last && p.last.name ? D.clip(p.last.name, 24) : "");
     box.appendChild(last);
-    var seats = p.racks.map(function (r) { return r[0]; });
-    var compass = seats.every(function (s) { return F.COMPASS.indexOf(s) >= 0; });
-    var half = (width - 2 * M - GAP * 3) / 2;
-    var racks = Object.create(null);
-    p.racks.forEach(function (r) {
-      var room = compass && (r[0] === "W" || r[0] === "E") && seats.indexOf("W") >= 0 && seats.indexOf("E") >= 0 ?
-        half : width - 2 * M;
-      racks[r[0]] = F.rack(r[0], F.lookup(p.names, r[0], ""), r[1], F.lookup(p.hidden, r[0], 0), room, r[0] === p.turn);
-    });
-    var scale = Math.min(1, (width - 2 * M) / Math.max(board.width, 1), 620 / Math.max(board.height, 1));
-    var bw = board.width * scale, bh = board.height * scale;
-    var svg = D.element("svg", [["role", "img"], ["aria-label", F.headerLines(p).join(" — ")]]);
-    svg.setAttribute("class", "position");
-    svg.setAttribute("data-game", p.game);
-    svg.setAttribute("data-hand", String(p.hand));
-    svg.setAttribute("data-move", String(p.move));
-    var bg = D.sub(svg, "rect", [["width", width], ["fill", "#fafaf7"]]);
-    var y = GAP * 2;
-    if (compass && "N" in racks) { F.place(svg, racks.N[0], M, y); y += racks.N[2] + GAP * 2; }
-    var feltH = bh + 2 * M;
-    D.sub(svg, "rect", [["x", 0], ["y", y], ["width", width], ["height", feltH], ["rx", 10], ["fill", F.FELT],
-                        ["class", "felt"]]);
-    var holder = board.element;
-    holder.setAttribute("class", ((holder.getAttribute("class") || "") + " board").trim());
-    F.place(svg, holder, (width - bw) / 2, y + M, scale);
-    y += feltH + GAP * 3;
-    var below = compass ? ["S"].filter(function (s) { return s in racks; }) :
-      seats.filter(function (s) { return s in racks; });
-    below.forEach(function (s) { F.place(svg, racks[s][0], M, y); y += racks[s][2] + GAP * 3; });
-    if (compass) {
-      var pair = ["W", "E"].filter(function (s) { return s in racks; });
-      var tallest = 0;
-      pair.forEach(function (s, k) {
-        F.place(svg, racks[s][0], M + (pair.length > 1 ? k * (half + GAP * 3) : 0), y);
-        tallest = Math.max(tallest, racks[s][2]);
-      });
-      y += tallest + (pair.length ? GAP * 3 : 0);
-    }
-    var height = y + GAP;
-    bg.setAttribute("height", D.num(height));
-    svg.setAttribute("viewBox", "0 0 " + D.fixed(width, 0) + " " + D.fixed(height, 0));
-    box.appendChild(svg);
+    box.appendChild(D.frame.narrow(p, board, width));
     if (board.notes.length) {
       var notes = document.createElement("ul");
       notes.className = "notes";
@@ -173,10 +131,10 @@
 
   function draw(sec, i) {
     var box = sec.querySelector(".picture");
-    var p = view(sec, i), board = drawBoard(model(sec, i).board);
-    var width = box.clientWidth;
-    box.textContent = "";
+    var p = view(sec, i), width = box.clientWidth;
     var small = width > 0 && width < NARROW;
+    var board = drawBoard(model(sec, i).board, small ? width - 2 * D.frame.MARGIN : null);
+    box.textContent = "";
     box.classList.toggle("narrow", small);
     box.setAttribute("data-width", String(width));
     if (small) { narrow(box, p, board, width); } else { box.appendChild(D.frame.draw(p, board)); }
