@@ -393,9 +393,11 @@ def test_a_terminal_escape_in_a_name_of_an_event_file_never_reaches_the_terminal
     conn = sqlite3.connect(path)
     with conn:
         conn.execute("UPDATE players SET name = ? WHERE id = 1", ("Ana\x1b]0;pwned\x07\x1b[2J",))
+        conn.execute("UPDATE meta SET value = json_set(value, '$.name', ?) WHERE key = 'settings'",
+                     ("Club\x1b]0;pwned\x07",))
     conn.close()
-    for command in ("players", "tables", "standings"):
+    for command in ("players", "tables", "standings", "pins", "info"):
         r = run(command, path)
         assert r.exit_code == 0, r.output
         assert "\x1b" not in r.output and "\x07" not in r.output, command
-        assert "Ana\\x1b]0;pwned\\x07\\x1b[2J" in r.output, command
+        assert ("Club" if command == "info" else "Ana") + "\\x1b]0;pwned\\x07" in r.output, command

@@ -58,16 +58,20 @@ def _columns_env(default: int) -> int:
 _CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
-def _cell(value: Any) -> str:
-    """A cell as printed: without direction controls, which would make a name show in another
-    order than it reads (``\u202e1 reyalP`` as "Player 1"), and with each control character as
-    an escape (``\\x1b``), as domrec prints a record's names: never one the terminal would obey."""
-    if value is None:
-        return ""
-    text = plain_direction(str(value))
+def printable(text: str) -> str:
+    """Text of the event file (a name) as printed: without direction controls, which would make a
+    name show in another order than it reads (``\u202e1 reyalP`` as "Player 1"), and with each
+    control character as an escape (``\\x1b``), as domrec prints a record's names: never one the
+    terminal would obey."""
+    text = plain_direction(text)
     if _CONTROLS.search(text) is None:
         return text
     return _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _cell(value: Any) -> str:
+    """A cell as printed (:func:`printable`)."""
+    return "" if value is None else printable(str(value))
 
 
 def fit(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int,
