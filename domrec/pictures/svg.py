@@ -10,8 +10,11 @@ only ever text.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from typing import Any
+
+from domrec.errors import one_line
 
 NS = "http://www.w3.org/2000/svg"
 
@@ -80,6 +83,16 @@ def document(width: float, height: float, label: str) -> ET.Element:
     return root
 
 
+#: What XML 1.0 cannot hold, not even as a character reference, and ElementTree writes as it is: a
+#: control character of a record's name or comment (a terminal's ESC, NUL) would make the whole
+#: picture unreadable to a browser ("not well-formed").  None is ever part of the markup drawn.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def to_string(root: ET.Element) -> str:
-    """The element as SVG markup (no XML declaration, so it can also sit inside HTML)."""
-    return ET.tostring(root, encoding="unicode")
+    """The element as SVG markup (no XML declaration, so it can also sit inside HTML); a character
+    XML cannot hold is written as the terminal shows it (``\\x1b``)."""
+    text = ET.tostring(root, encoding="unicode")
+    if _NOT_XML.search(text) is None:
+        return text
+    return _NOT_XML.sub(lambda m: one_line(m.group()) if m.group() < "\x20" else "\ufffd", text)

@@ -32,20 +32,21 @@ RECORDS = {
 }
 
 
-def _poisoned(doc: object) -> object:
-    """``doc`` with every free-text field (names, ids, comments, the event's values) set to markup."""
+def _poisoned(doc: object, text: str = HOSTILE) -> object:
+    """``doc`` with every free-text field (names, ids, comments, the event's values) set to ``text``
+    (markup)."""
     if isinstance(doc, dict):
         out = {}
         for key, value in doc.items():
             if key in ("name", "id", "comment") and isinstance(value, str):
-                out[key] = HOSTILE + value
+                out[key] = text + value
             elif key == "event" and isinstance(value, dict):
-                out[key] = {k: HOSTILE for k in value} | {"name": HOSTILE}
+                out[key] = {k: text for k in value} | {"name": text}
             else:
-                out[key] = _poisoned(value)
+                out[key] = _poisoned(value, text)
         return out
     if isinstance(doc, list):
-        return [_poisoned(v) for v in doc]
+        return [_poisoned(v, text) for v in doc]
     return doc
 
 
@@ -65,3 +66,21 @@ def test_markup_in_every_text_field_stays_text(game):
         assert "<script" not in svg and "<b " not in svg
         words = "".join(root.itertext())
         assert HOSTILE[:12] in words  # the names, as typed (cut to fit, but the characters themselves)
+
+
+#: Text XML cannot hold at all, not even as a character reference: a terminal's escape sequence
+#: (ESC, BEL), NUL, a form feed.  A record may hold any of them in a name or a comment.
+UNREADABLE = "\x1b]0;title\x07\x1b[2J\x00\x0c"
+
+
+@pytest.mark.parametrize("game", sorted(RECORDS))
+def test_control_characters_in_every_text_field_keep_the_picture_readable(game):
+    pytest.importorskip(MODULES[game])
+    doc = json.loads((SAMPLES / RECORDS[game]).read_text())
+    record = load_dict(_poisoned(doc, UNREADABLE))
+    for move in (None, 0, 1):
+        svg, report = picture(record, 1, move)
+        assert report.status == "valid"
+        svg.encode("utf-8")  # a file can hold it
+        root = ET.fromstring(svg)  # well formed: a browser draws it
+        assert "\\x1b]0;title\\x07" in "".join(root.itertext())  # shown, as the terminal shows it

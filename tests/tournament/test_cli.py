@@ -381,3 +381,23 @@ def test_a_players_csv_separated_by_semicolons_is_read_and_a_row_too_long_refuse
     assert run("players", other, "--json").stdout.strip() == "[]"
     long.write_text("name,club\nCy,Norte,\n")  # an empty trailing cell loses nothing
     assert run("add", other, "--csv", long).exit_code == 0
+
+
+def test_a_terminal_escape_in_a_name_of_an_event_file_never_reaches_the_terminal(tmp_path: Path):
+    """Names are refused with control characters, but an event file written elsewhere (by hand, by
+    another program) may hold one: ESC would recolour, retitle or clear the director's terminal.
+    The tables printed show it as an escape, ``\\x1b``, as domrec prints a record's names."""
+    path = new_event(tmp_path)
+    assert run("add", path, "Ana", "Bo", "Cy", "Di").exit_code == 0
+    assert run("pair", path).exit_code == 0
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE players SET name = ? WHERE id = 1", ("Ana\x1b]0;pwned\x07\x1b[2J",))
+        conn.execute("UPDATE meta SET value = json_set(value, '$.name', ?) WHERE key = 'settings'",
+                     ("Club\x1b]0;pwned\x07",))
+    conn.close()
+    for command in ("players", "tables", "standings", "pins", "info"):
+        r = run(command, path)
+        assert r.exit_code == 0, r.output
+        assert "\x1b" not in r.output and "\x07" not in r.output, command
+        assert ("Club" if command == "info" else "Ana") + "\\x1b]0;pwned\\x07" in r.output, command

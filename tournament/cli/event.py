@@ -201,10 +201,12 @@ def withdraw(
 @guarded
 def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
     """The event's settings and progress."""
+    from tournament.pages.terminal import printable
+
     with open_for_command(event) as store:
         s = store.settings
         results = store.results()
-        lines = [f"event: {s.name}", f"uuid: {store.uuid}", f"game: {s.game}" + (f" ({s.variant})" if s.variant else ""),
+        lines = [f"event: {printable(s.name)}", f"uuid: {store.uuid}", f"game: {s.game}" + (f" ({s.variant})" if s.variant else ""),
                  f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
                  f"format: {s.format_name}, tables of {s.table_size}", f"seed: {s.seed}",
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",

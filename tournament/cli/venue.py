@@ -185,8 +185,10 @@ def pins(
         if str(output) != "-":
             typer.echo(f"wrote {output} ({len(players)} slip{'s' if len(players) != 1 else ''})")
         return
+    from tournament.pages.terminal import printable
+
     for p in players:
-        typer.echo(f"#{numbers.get(p.id, p.id)}\t{p.name}\t{made[p.id]}")
+        typer.echo(f"#{numbers.get(p.id, p.id)}\t{printable(p.name)}\t{made[p.id]}")
 
 
 def _clear_pins(event: Path, where: str, by: Optional[str]) -> None:

@@ -165,18 +165,34 @@ class Report:
 _NAMED = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
+#: What makes a spreadsheet read a field as a formula (a clerk opens the file in one): OWASP's list,
+#: as the tool's CSV has it (a TAB and a carriage return are escaped already).  A number is no formula.
+FORMULA_START = ("=", "+", "-", "@")
+_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]+)?")
+
+
 def escape(text: str) -> str:
     r"""A text field as written: a backslash, TAB and line breaks as ``\\``, ``\t``, ``\n``,
     ``\r``, and every other control character or line separator (which some programs would take
-    for a line's end) as ``\u`` and its code in four hex digits (``\u2028``)."""
+    for a line's end) as ``\u`` and its code in four hex digits (``\u2028``); and a first
+    character a spreadsheet would start a formula with (``=HYPERLINK(…)``, ``+``, ``-``, ``@``; a
+    number aside) as ``\u`` too (``\u003d``), which every reader reads back as it was."""
+    lead = ""
+    if text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        lead, text = f"\\u{ord(text[0]):04x}", text[1:]
     if text.isprintable() and "\\" not in text:
-        return text
-    return "".join(_NAMED.get(ch) or (f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+        return lead + text
+    return lead + "".join(_NAMED.get(ch) or (f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
                                       else ch) for ch in text)
 
 
 def _opt(value: object) -> str:
     return "" if value is None else escape(str(value))
+
+
+def _word(value: str | None) -> str:
+    """A word field (an ending, a winner: ``=`` for a draw), read as written, never escaped."""
+    return "" if value is None else value
 
 
 def side_text(side: Side) -> str:
@@ -199,12 +215,12 @@ def lines(report: Report) -> Iterator[str]:
     for r in report.rounds:
         yield f"004\t{r.round}\t{r.stage}\t{escape(r.label)}"
     for g in report.games:
-        yield "\t".join(["002", str(g.game_id), str(g.round), str(g.table), _opt(g.match), g.kind, _opt(g.ending),
-                         _opt(g.winner), *(side_text(s) for s in g.sides)])
+        yield "\t".join(["002", str(g.game_id), str(g.round), str(g.table), _opt(g.match), g.kind, _word(g.ending),
+                         _word(g.winner), *(side_text(s) for s in g.sides)])
     for b in report.byes:
         yield f"003\t{b.round}\t{b.player}"
     for b in report.boards:
-        yield "\t".join(["005", str(b.round), str(b.table), str(b.board), _opt(b.ending), str(b.ns_points),
+        yield "\t".join(["005", str(b.round), str(b.table), str(b.board), _word(b.ending), str(b.ns_points),
                          str(b.ew_points), "yes" if b.verified else "no"])
 
 

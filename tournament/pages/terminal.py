@@ -52,10 +52,26 @@ def _columns_env(default: int) -> int:
     return int(text) if text.isdigit() and 20 <= int(text) <= 10_000 else default
 
 
+#: What a terminal takes for a command of its own (ESC starts a colour, a window title, a clear
+#: screen; BEL, backspace, a carriage return), a line break aside.  Names are refused with them, but
+#: an event file written elsewhere (by hand, by another program) may hold one.
+_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Text of the event file (a name) as printed: without direction controls, which would make a
+    name show in another order than it reads (``\u202e1 reyalP`` as "Player 1"), and with each
+    control character as an escape (``\\x1b``), as domrec prints a record's names: never one the
+    terminal would obey."""
+    text = plain_direction(text)
+    if _CONTROLS.search(text) is None:
+        return text
+    return _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def _cell(value: Any) -> str:
-    """A cell as printed: without direction controls, which would make a name show in another
-    order than it reads (``\u202e1 reyalP`` as "Player 1")."""
-    return "" if value is None else plain_direction(str(value))
+    """A cell as printed (:func:`printable`)."""
+    return "" if value is None else printable(str(value))
 
 
 def fit(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: int,
@@ -278,11 +294,11 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     console = Console(width=width, soft_wrap=False)
     if compact:
         # As wide as its title (up to the terminal's width), so that the title reads on one line.
-        table = Table(title=Text(plain_direction(title)), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+        table = Table(title=Text(_cell(title)), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                       padding=(0, 1, 0, 0), collapse_padding=True, min_width=min(len(title), width))
         widths = column_widths(rows, columns, width, chrome=COMPACT_GAP * max(0, len(columns) - 1), compact=True)
     else:
-        table = Table(title=Text(plain_direction(title)), show_lines=False, min_width=min(len(title), width))
+        table = Table(title=Text(_cell(title)), show_lines=False, min_width=min(len(title), width))
         widths = column_widths(rows, columns, width) if not wide else {c: natural_width(rows, c) for c in columns}
     for c in columns:
         if _wraps(c):  # wrapped here, between words and after hyphens: rich would cut a long word
