@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from tournament.errors import UnusableInput
+from tournament.names import bidi_controls
 from tournament.store.event_store import EventStore
 
 #: The longest ``--by`` and ``--reason`` accepted (docs/tournament.md, "Limits").
@@ -51,6 +52,10 @@ def clean_text(text: str | None, what: str) -> str | None:
     if bad is not None:
         raise UnusableInput(f"{what} contains a line break or control character (U+{ord(bad):04X}); the audit "
                             f"trail keeps one line of text")
+    controls = bidi_controls(text)
+    if controls:  # (as in names: a right-to-left override would show the reason in another order)
+        raise UnusableInput(f"{what} contains direction-control characters ({', '.join(controls)}): type the "
+                            f"text as it reads; right-to-left words show in their own order without them")
     return text
 
 
