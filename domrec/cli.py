@@ -81,16 +81,9 @@ _reports = parallel.reports_of
 
 
 def _total_bytes(paths: list[str]) -> int | None:
-    total = 0
-    for arg in paths:
-        p = Path(arg)
-        if arg == "-":
-            return None
-        if p.is_file():
-            total += p.stat().st_size
-        elif p.is_dir():
-            total += sum(f.stat().st_size for f in p.rglob("*") if f.suffix in reader.RECORD_SUFFIXES and f.is_file())
-    return total or None
+    if "-" in paths:
+        return None
+    return sum(reader.input_files(paths)) or None
 
 
 @app.command()
@@ -532,7 +525,11 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str, Report | None]:
     DGN game the reader's verdict (its problems placed by line:column in the text, as validate
     places them; ``None`` for JSON, whose problems are placed by JSON Pointer)."""
     label = reader.display_name(path)
-    if path.is_dir():
+    try:
+        is_dir = path.is_dir()
+    except OSError as e:  # inside a folder that may not be searched
+        raise InputError(f"{label}: cannot read: {e.strerror}") from None
+    if is_dir:
         raise InputError(f"{label} is a folder; explain tells one record of one file")
     if record_no > 1 and path.suffix not in (".jsonl", ".dgn"):
         raise InputError(f"--record picks a record of a *.jsonl or *.dgn archive; {label} holds one record")

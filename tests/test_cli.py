@@ -395,3 +395,60 @@ def test_a_file_not_found_is_said_without_a_pointer(tmp_path):
     assert r.exit_code == 2 and f"\n  {missing}: no such file or folder" in r.output and "/: " not in r.output
     r = run("validate", "--json", missing)
     assert json.loads(r.output.splitlines()[0])["problems"][0]["pointer"] == ""
+
+
+def _as_a_user(args, **kwargs):
+    """The command run as a user whom permissions bind: root's power to read past them dropped
+    (setpriv), so that a folder or file made unreadable is unreadable to it too."""
+    import os
+    import shutil
+
+    prefix = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: permissions cannot be made to bind")
+        prefix = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",
+                  "--bounding-set=-dac_override,-dac_read_search"]
+    return subprocess.run([*prefix, sys.executable, "-m", "domrec.cli", *map(str, args)], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, **kwargs)
+
+
+@pytest.fixture
+def closed_folder(tmp_path):
+    """records/ with a.json, then closed/ (that nobody may list or search) holding b.json."""
+    records = tmp_path / "records"
+    (records / "closed").mkdir(parents=True)
+    (records / "a.json").write_text((VALID / "domino.json").read_text())
+    (records / "closed" / "b.json").write_text((VALID / "domino.json").read_text())
+    (records / "closed").chmod(0)
+    yield records
+    (records / "closed").chmod(0o755)
+
+
+def test_a_folder_that_cannot_be_read_is_reported_not_skipped(closed_folder):
+    """A folder below the one named that may not be listed was skipped in silence (Path.rglob
+    leaves it out), its records with it, and the run said valid, exit 0.  Named itself, it was
+    said to hold no record files.  Both are now one unusable verdict in its place, exit 2,
+    whatever the number of processes."""
+    closed = closed_folder / "closed"
+    for jobs in ("1", "2"):
+        proc = _as_a_user(["validate", "-j", jobs, closed_folder])
+        verdicts = [line for line in proc.stdout.splitlines() if not line.startswith("  note:")]
+        assert proc.returncode == 2 and len(verdicts) == 3, proc.stdout + proc.stderr
+        assert verdicts[0].startswith(f"{closed_folder / 'a.json'}: valid")
+        assert verdicts[1:] == [f"{closed}: UNUSABLE (1 problem)", f"  {closed}: cannot read: Permission denied"]
+    proc = _as_a_user(["validate", closed])
+    assert proc.returncode == 2 and f"  {closed}: cannot read: Permission denied" in proc.stdout, proc.stdout
+
+
+def test_a_file_inside_a_folder_that_cannot_be_searched_is_one_line(closed_folder):
+    """A file named inside a folder that may not be searched cannot even be looked at: the
+    look (is it a folder?) raised, a traceback; now one line, exit 2, for every command."""
+    inside = closed_folder / "closed" / "b.json"
+    new = inside.with_suffix(".dgn")
+    for args, named in ((["validate", inside], inside), (["validate", "-j", "2", inside], inside),
+                        (["convert", inside, "--to", "dgn"], inside), (["explain", inside], inside),
+                        (["record", inside], inside), (["record", "competitive", "-o", new], new)):
+        proc = _as_a_user(args)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert f"{named}: cannot read: Permission denied" in proc.stdout + proc.stderr, (args, proc.stdout, proc.stderr)
