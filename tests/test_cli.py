@@ -452,3 +452,61 @@ def test_a_file_inside_a_folder_that_cannot_be_searched_is_one_line(closed_folde
         proc = _as_a_user(args)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, (args, proc.stderr)
         assert f"{named}: cannot read: Permission denied" in proc.stdout + proc.stderr, (args, proc.stdout, proc.stderr)
+
+
+def _domrec(args, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "domrec.cli", *map(str, args)], **kwargs)
+
+
+STDOUT_ARGS = [["validate", VALID / "domino.json"], ["validate", "--json", VALID / "domino.json"],
+               ["validate", "-j", "2", VALID / "domino.json", VALID / "blocked.json"],
+               ["explain", VALID / "domino.json"], ["schema"], ["convert", VALID / "domino.json", "--to", "dgn"],
+               ["simulate", "competitive"]]
+
+
+@pytest.mark.parametrize("args", STDOUT_ARGS, ids=lambda a: " ".join(map(str, a[:2])).replace(str(VALID), ""))
+def test_standard_output_that_cannot_be_written_is_one_line(args):
+    """validate, explain and schema printed with sys.stdout.write unguarded: > /dev/full gave a
+    traceback (exit 1: "invalid records"), and so did every command started with standard
+    output closed (>&-: sys.stdout is None).  Now one line and exit 2, as convert and simulate
+    said it already."""
+    import os
+
+    runs = [("standard output is closed", {"preexec_fn": lambda: os.close(1)})]
+    if os.path.exists("/dev/full"):
+        runs.append(("No space left on device", {"stdout": open("/dev/full", "w")}))
+    for said, how in runs:
+        proc = _domrec(args, stderr=subprocess.PIPE, text=True, **how)
+        err = proc.communicate()[1]
+        assert proc.returncode == 2 and err.startswith(f"error: cannot write to standard output: {said}\n"), err
+
+
+def test_standard_input_closed_reads_as_empty():
+    import os
+
+    proc = _domrec(["validate", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                   preexec_fn=lambda: os.close(0))
+    out, err = proc.communicate()
+    assert proc.returncode == 2 and out == "<stdin>: UNUSABLE (1 problem)\n  standard input is empty\n", out + err
+
+
+@pytest.mark.parametrize("summary", [False, True])
+def test_a_reader_gone_ends_validate_quietly_neither_valid_nor_invalid(tmp_path, summary):
+    """`domrec validate big | head -1`: Click's own answer to a closed pipe was exit 1, which
+    says some record is invalid, of an archive all valid; with --summary the summary was said
+    to have failed ("cannot write s.csv: Broken pipe").  Now no word, exit 141 (as a program
+    ended by SIGPIPE: not every verdict was given), and no summary: the old one is as it was."""
+    archive = tmp_path / "big.jsonl"
+    assert _domrec(["simulate", "competitive", "-n", "200", "-o", archive]).wait() == 0
+    old = tmp_path / "s.csv"
+    old.write_text("kept\n")
+    for jobs in ("1", "2"):
+        args = ["validate", "-j", jobs, archive] + (["--summary", old, "--force"] if summary else [])
+        proc = _domrec(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        proc.wait()
+        assert first.startswith(f"{archive}:1: valid".encode()), first
+        assert proc.returncode == 141 and "rror" not in err and "Traceback" not in err, err
+        assert old.read_text() == "kept\n"
