@@ -711,6 +711,24 @@ def _line_too_long(label: str) -> Source:
                                              f"limit for a record; it and the rest of the archive were not read"))
 
 
+#: The byte-order marks of UTF-32 and UTF-16 (UTF-32's first: one of them starts like UTF-16's).
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+               (b"\xfe\xff", "UTF-16"))
+
+
+def _wide_archive(line: bytes, label: str) -> Source | None:
+    """An archive whose first line starts with UTF-16's or UTF-32's byte-order mark: refused as a
+    whole.  Its lines are found at the byte 0x0A, which in those encodings is half a character:
+    each line after the first began with the other half, and was read (as UTF-16-BE, often
+    successfully) as a record of its own, the first and the last said not to be UTF-16."""
+    for mark, encoding in _WIDE_MARKS:
+        if line.startswith(mark):
+            return Source(label, None, NotUnicodeError(
+                f"{label}: this JSON Lines archive is {encoding} text (its byte-order mark says so); an "
+                f"archive is read a line at a time, in UTF-8: save it as UTF-8; not read"))
+    return None
+
+
 def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
     n = first - 1
     while True:
@@ -718,6 +736,9 @@ def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
         if not line:
             return
         n += 1
+        if n == 1 and (wide := _wide_archive(line, label)) is not None:
+            yield wide
+            return
         if _too_long(line):
             yield _line_too_long(f"{label}:{n}")
             return
@@ -764,6 +785,10 @@ def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Sou
         return
     if _json_value(first) is _NOT_JSON and not isinstance(_json_value(second), dict):
         yield _bounded(stream, label, b"".join(lines))
+        return
+    wide = _wide_archive(b"".join(lines).lstrip(b"\r\n\t "), label)
+    if wide is not None:
+        yield wide
         return
     n = 0
     for n, line in enumerate(lines, 1):

@@ -510,3 +510,23 @@ def test_a_reader_gone_ends_validate_quietly_neither_valid_nor_invalid(tmp_path,
         assert first.startswith(f"{archive}:1: valid".encode()), first
         assert proc.returncode == 141 and "rror" not in err and "Traceback" not in err, err
         assert old.read_text() == "kept\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_utf16_json_lines_archive_is_refused_as_a_whole(tmp_path, encoding):
+    """An archive saved as UTF-16 was cut at the byte 0x0A, half a character there: its first
+    line was said not to be UTF-16, each other line was read from the other half on (as UTF-16-BE,
+    often valid: records that are not in the file as written), and a last phantom record of one
+    byte was unusable.  It is one verdict now, saying what to do, from a file and from standard input."""
+    lines = [(VALID / name).read_text() for name in ("domino.json", "blocked.json")]
+    text = "".join(json.dumps(json.loads(line)) + "\n" for line in lines)
+    data = ("\ufeff" + text).encode(encoding) if encoding == "utf-16-be" else text.encode(encoding)
+    archive = tmp_path / "wide.jsonl"
+    archive.write_bytes(data)
+    name = encoding.upper()[:6]
+    for r in (run("validate", archive), run("validate", "-", input=data)):
+        assert r.exit_code == 2 and r.output.count("UNUSABLE") == 1 and "valid competitive" not in r.output, r.output
+        assert f"this JSON Lines archive is {name} text (its byte-order mark says so)" in r.output, r.output
+    one = tmp_path / "wide.json"
+    one.write_bytes(lines[0].encode(encoding))  # one record in UTF-16 or UTF-32 is read, as before
+    assert run("validate", one).exit_code == 0 and run("validate", "-", input=one.read_bytes()).exit_code == 0
