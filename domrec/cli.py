@@ -2,7 +2,8 @@
 
 Exit codes: 0 every record valid; 1 some record breaks the rules; 2 some
 input could not be judged (not JSON, wrong shape, unknown game or version,
-missing file) or the command was used wrongly.
+missing file) or the command was used wrongly.  ``validate`` whose reader has gone
+(``| head``) exits 141, as a program ended by SIGPIPE (docs/archives.md).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ app = typer.Typer(cls=console.OneLineErrors, add_completion=True, no_args_is_hel
                   help="Check, simulate and explain domino game records (format domrec 1).")
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+#: ``validate``'s exit code when its reader has gone (``domrec validate big | head -1``): the
+#: verdicts after it were not all given, so neither 0 nor 1 can be said; a program ended by
+#: SIGPIPE exits so (128 + 13), as SIGTERM's 143 (docs/archives.md).
+EXIT_READER_GONE = 141
 
 
 @app.callback()
@@ -33,6 +38,7 @@ def _console(version: bool = console.version_option("domrec")) -> None:
     """Whatever a record holds (a lone surrogate from a "\\ud800" escape, a file name
     that is not UTF-8), writing it must not end in a traceback: such characters are
     written as backslash escapes, which in --json output are JSON's own escapes."""
+    console.closed_streams()
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -81,16 +87,9 @@ _reports = parallel.reports_of
 
 
 def _total_bytes(paths: list[str]) -> int | None:
-    total = 0
-    for arg in paths:
-        p = Path(arg)
-        if arg == "-":
-            return None
-        if p.is_file():
-            total += p.stat().st_size
-        elif p.is_dir():
-            total += sum(f.stat().st_size for f in p.rglob("*") if f.suffix in reader.RECORD_SUFFIXES and f.is_file())
-    return total or None
+    if "-" in paths:
+        return None
+    return sum(reader.input_files(paths)) or None
 
 
 @app.command()
@@ -138,17 +137,20 @@ def validate(
     batch_mode()
     try:
         if summary is None:
-            worst = _validate(paths, from_, n_jobs, as_json, quiet, None, verbose)
+            with outputs.to_stdout():
+                worst = _validate(paths, from_, n_jobs, as_json, quiet, None, verbose)
         else:
             from domrec.summary import Writer
 
-            with outputs.writing(summary, outputs.SUMMARY, force) as stream:
+            with outputs.writing(summary, outputs.SUMMARY, force) as stream, outputs.to_stdout():
                 worst = _validate(paths, from_, n_jobs, as_json, quiet, Writer(stream, summary_form), verbose)
     except DomrecError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     except KeyboardInterrupt:
         _interrupted(summary if summary is not None else "-")
+    except outputs.ReaderGone:  # nothing more is wanted, and nothing to say (no summary: not every verdict is in)
+        raise typer.Exit(EXIT_READER_GONE)
     raise typer.Exit(worst)
 
 
@@ -234,7 +236,10 @@ def _validate_dask(paths: list[str], address: str, summary: str | None, force: b
             _summary_form(summary)
         client, closing = cluster.client_for(address)
         batch_mode()
-        return _print(cluster.validate_shards(paths, summary, client, force), as_json, quiet, None)
+        with outputs.to_stdout():
+            return _print(cluster.validate_shards(paths, summary, client, force), as_json, quiet, None)
+    except outputs.ReaderGone:
+        return EXIT_READER_GONE
     except (DomrecError, ValueError) as e:
         typer.echo(f"error: {_said(e) if isinstance(e, DomrecError) else one_line(str(e))}", err=True)
         return EXIT_UNUSABLE
@@ -251,7 +256,13 @@ def _validate_dask(paths: list[str], address: str, summary: str | None, force: b
 def schema() -> None:
     """Print the JSON Schema (2020-12) of record format version 1."""
     text = resources.files("domrec").joinpath("schema/domrec-1.schema.json").read_text(encoding="utf-8")
-    sys.stdout.write(text)
+    try:
+        outputs.write_text("-", text)
+    except DomrecError as e:
+        typer.echo(f"error: {_said(e)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    except BrokenPipeError:  # `domrec schema | head`: the reader has had enough
+        pass
 
 
 @app.command()
@@ -459,7 +470,13 @@ def explain(
     lines, report = tell(record, hand, label, read)
     if svg is not None:
         _draw(record, label, hand, move, svg, force, lines, report)
-    sys.stdout.write("\n".join(lines) + "\n")
+    try:
+        outputs.write_text("-", "\n".join(lines) + "\n")
+    except DomrecError as e:
+        typer.echo(f"error: {_said(e)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    except BrokenPipeError:  # `domrec explain … | head`: the verdict is known all the same
+        pass
     raise typer.Exit(_exit_code(report))
 
 
@@ -532,7 +549,11 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str, Report | None]:
     DGN game the reader's verdict (its problems placed by line:column in the text, as validate
     places them; ``None`` for JSON, whose problems are placed by JSON Pointer)."""
     label = reader.display_name(path)
-    if path.is_dir():
+    try:
+        is_dir = path.is_dir()
+    except OSError as e:  # inside a folder that may not be searched
+        raise InputError(f"{label}: cannot read: {e.strerror}") from None
+    if is_dir:
         raise InputError(f"{label} is a folder; explain tells one record of one file")
     if record_no > 1 and path.suffix not in (".jsonl", ".dgn"):
         raise InputError(f"--record picks a record of a *.jsonl or *.dgn archive; {label} holds one record")

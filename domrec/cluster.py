@@ -70,14 +70,20 @@ def tasks(paths: Iterable[str], block_bytes: int = BLOCK_BYTES) -> list[Task]:
         if arg == "-":
             raise ClusterError("--dask reads shards from files, not standard input (-)")
         path = Path(arg)
-        if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix in reader.RECORD_SUFFIXES
-                           and (p.is_file() or (p.is_symlink() and not p.exists())))
+        try:
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError:  # inside a folder that may not be searched: the worker says so
+            is_dir = exists = False
+        if is_dir:
+            files = reader.folder_files(path)
             if not files:  # the worker reports the empty folder in the single run's words
                 found.append(Task(arg, reader.display_name(path)))
-            found.extend(_file_tasks(p, block_bytes) for p in files)
+            # A folder that cannot be listed is a task of its own, which the worker reports as
+            # the single run does.
+            found.extend(_file_tasks(p, block_bytes) if why is None else Task(str(p), reader.display_name(p))
+                         for p, why in files)
         else:
-            found.append(_file_tasks(path, block_bytes) if path.exists() else Task(arg, reader.display_name(path)))
+            found.append(_file_tasks(path, block_bytes) if exists else Task(arg, reader.display_name(path)))
     return [t for group in found for t in (group if isinstance(group, list) else [group])]
 
 

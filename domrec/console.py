@@ -10,7 +10,9 @@ everywhere.  Everything here decides per stream, because ``domrec validate
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
+import io
 import os
 import sys
 from importlib import metadata
@@ -321,6 +323,42 @@ def plain_help_types() -> None:
     base = getattr(core, "_TyperParameter", None)
     if base is not None and hasattr(base, "display_type"):
         base.display_type = _plain_type
+
+
+class _Closed(io.TextIOBase):
+    """Standard output when the command was started with it closed (``domrec validate x >&-``):
+    what is written to it fails as writing to a closed file does, so that the command says so
+    in one line, as it does for ``> /dev/full``."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def closed_streams() -> None:
+    """A command started with standard input, output or error closed (``<&-``, ``>&-``,
+    ``2>&-``) finds ``sys.stdin``/``sys.stdout``/``sys.stderr`` to be None, and its first read
+    or write ended in a traceback (or, on stderr, in exit code 1 for a valid record).  Each
+    closed one is opened on the null device, so that no file the command opens takes its
+    number (a worker would write into it): standard input then reads as empty, standard error
+    takes what is said and drops it, and standard output refuses what is written to it
+    (:class:`_Closed`), which the commands say as a write error."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if name == "stdout":
+            sys.stdout = _Closed()
+        else:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))
 
 
 class OneLineErrors(typer.core.TyperGroup):

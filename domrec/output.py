@@ -319,6 +319,24 @@ def writing(path: str | Path, kind: Kind, force: bool = False) -> Iterator[IO[st
             raise
 
 
+class ReaderGone(Exception):
+    """Standard output's reader has gone (``| head``), said by :func:`to_stdout`: not an
+    ``OSError``, so that a file being written meanwhile (``validate --summary``) is not said to
+    have failed, only left as it was."""
+
+
+@contextlib.contextmanager
+def to_stdout() -> Iterator[IO[str]]:
+    """Standard output for a command that prints as it goes (``validate``'s verdicts), by
+    :func:`writing`'s rules for ``-``: a write error (``> /dev/full``, a closed standard output)
+    is one line, :class:`WriteFailed`; a reader that has gone is :class:`ReaderGone`, for the
+    command to end quietly."""
+    try:
+        yield from _to_stdout()
+    except BrokenPipeError:
+        raise ReaderGone from None
+
+
 def _to_stdout() -> Iterator[IO[str]]:
     """Standard output, with a write error (``> /dev/full``) turned into one line.  A reader
     that has gone (``| head``) is not an error: the rest is dropped quietly."""

@@ -35,7 +35,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 import attrs
@@ -102,14 +101,8 @@ def jobs_for(paths: list[str], jobs: int | None) -> int:
     if "-" in paths:
         return 1
     size = files = 0
-    for arg in paths:
-        p = Path(arg)
-        if p.is_file():
-            size, files = size + p.stat().st_size, files + 1
-        elif p.is_dir():
-            for f in p.rglob("*"):
-                if f.suffix in reader.RECORD_SUFFIXES and f.is_file():
-                    size, files = size + f.stat().st_size, files + 1
+    for one in reader.input_files(paths):
+        size, files = size + one, files + 1
         if size > LARGE_BYTES or files > LARGE_FILES:
             return cores
     return 1

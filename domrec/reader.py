@@ -498,20 +498,82 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
             yield from _split_stream(stream, "<stdin>", dgn_too=stdin_form is None)
             continue
         path = Path(arg)
-        if path.is_dir():
-            # A link to nowhere (or a link loop) named *.json is reported as unreadable, not skipped.
-            found = sorted(p for p in path.rglob("*") if p.suffix in RECORD_SUFFIXES
-                           and (p.is_file() or (p.is_symlink() and not p.exists())))
+        label = display_name(path)
+        try:  # a path inside a folder that may not be searched cannot even be looked at
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError as e:
+            yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
+            continue
+        if is_dir:
+            found = folder_files(path)
             if not found:
-                label = display_name(path)
                 yield Source(label, None, InputError(f"{label}: no *.json, *.jsonl or *.dgn files in this folder"))
-            for p in found:
-                yield from _file_sources(p)
-        elif path.exists():
+            for p, why in found:
+                if why is None:
+                    yield from _file_sources(p)
+                else:
+                    shown = display_name(p)
+                    yield Source(shown, None, InputError(f"{shown}: cannot read: {why}"))
+        elif exists:
             yield from _file_sources(path)
         else:
-            label = display_name(path)
             yield Source(label, None, InputError(f"{label}: no such file or folder"))
+
+
+def folder_files(folder: Path) -> list[tuple[Path, str | None]]:
+    """The record files under ``folder`` (``*.json``, ``*.jsonl``, ``*.dgn``, in every folder
+    below it, links to files followed and links to folders not), sorted by path, each with
+    ``None``; and each folder that cannot be listed (no permission, gone meanwhile) in its
+    place, with the reason, ``folder`` itself included.  ``Path.rglob`` skipped such a folder
+    in silence, and its records with it.  A link to nowhere (or a link loop) named ``*.json``
+    is listed too, so that it is reported as unreadable, not skipped."""
+    found: list[tuple[Path, str | None]] = []
+    folders = [folder]
+    while folders:
+        here = folders.pop()
+        try:
+            with os.scandir(here) as listing:
+                entries = list(listing)
+        except OSError as e:
+            found.append((here, e.strerror or str(e)))
+            continue
+        for entry in entries:
+            path = here / entry.name
+            try:
+                inside = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                inside = False
+            if inside:
+                folders.append(path)
+            elif path.suffix in RECORD_SUFFIXES and _record_file(path):
+                found.append((path, None))
+    return sorted(found, key=lambda item: item[0])
+
+
+def input_files(paths: list[str]) -> Iterator[int]:
+    """The size in bytes of each record file ``paths`` name (files, and the files of folders:
+    :func:`folder_files`), for deciding how to check them; 0 for one that cannot be looked at
+    (its reading says why)."""
+    for arg in paths:
+        path = Path(arg)
+        try:
+            files = [path] if path.is_file() else [p for p, why in folder_files(path) if why is None] \
+                if path.is_dir() else []
+        except OSError:
+            files = []
+        for f in files:
+            try:
+                yield f.stat().st_size
+            except OSError:
+                yield 0
+
+
+def _record_file(path: Path) -> bool:
+    """A file, or a link that leads to no file or folder (reported as unreadable when read)."""
+    try:
+        return path.is_file() or (path.is_symlink() and not path.exists())
+    except OSError:  # a link into a folder that may not be searched: reported when read
+        return True
 
 
 def _file_sources(path: Path) -> Iterator[Source]:
@@ -649,6 +711,24 @@ def _line_too_long(label: str) -> Source:
                                              f"limit for a record; it and the rest of the archive were not read"))
 
 
+#: The byte-order marks of UTF-32 and UTF-16 (UTF-32's first: one of them starts like UTF-16's).
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+               (b"\xfe\xff", "UTF-16"))
+
+
+def _wide_archive(line: bytes, label: str) -> Source | None:
+    """An archive whose first line starts with UTF-16's or UTF-32's byte-order mark: refused as a
+    whole.  Its lines are found at the byte 0x0A, which in those encodings is half a character:
+    each line after the first began with the other half, and was read (as UTF-16-BE, often
+    successfully) as a record of its own, the first and the last said not to be UTF-16."""
+    for mark, encoding in _WIDE_MARKS:
+        if line.startswith(mark):
+            return Source(label, None, NotUnicodeError(
+                f"{label}: this JSON Lines archive is {encoding} text (its byte-order mark says so); an "
+                f"archive is read a line at a time, in UTF-8: save it as UTF-8; not read"))
+    return None
+
+
 def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
     n = first - 1
     while True:
@@ -656,6 +736,9 @@ def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
         if not line:
             return
         n += 1
+        if n == 1 and (wide := _wide_archive(line, label)) is not None:
+            yield wide
+            return
         if _too_long(line):
             yield _line_too_long(f"{label}:{n}")
             return
@@ -702,6 +785,10 @@ def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Sou
         return
     if _json_value(first) is _NOT_JSON and not isinstance(_json_value(second), dict):
         yield _bounded(stream, label, b"".join(lines))
+        return
+    wide = _wide_archive(b"".join(lines).lstrip(b"\r\n\t "), label)
+    if wide is not None:
+        yield wide
         return
     n = 0
     for n, line in enumerate(lines, 1):

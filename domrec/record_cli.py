@@ -234,15 +234,24 @@ def _check_result(rec: Recorder, claim: dict) -> None:
     rec._save()
 
 
+def _looked_at(path: Path, question: str) -> bool:
+    """``path.exists()`` or ``path.is_dir()``; a path inside a folder that may not be searched
+    cannot even be looked at, which is said in one line, not a traceback."""
+    try:
+        return getattr(path, question)()
+    except OSError as e:
+        raise RecorderError(f"{path}: cannot read: {e.strerror}") from None
+
+
 def _recorder(target: str, output: str | None, player: list[str], players: int | None, option: list[str],
               variant: str | None, text: str, interactive: bool) -> Recorder:
     say = _out
     refuse = _out if interactive else _err
     path = Path(target)
-    if target not in games.MODULES and (path.suffix in (".dgn", ".json") or path.exists()):
+    if target not in games.MODULES and (path.suffix in (".dgn", ".json") or _looked_at(path, "exists")):
         if output is not None and Path(output) != path:
             raise RecorderError("to continue a file, give just the file (the moves go on being saved there)")
-        if not path.exists():
+        if not _looked_at(path, "exists"):
             raise RecorderError(f"{target}: no such file")
         try:  # every save replaces the file: refuse now what a save would refuse (a link, a FIFO)
             outputs.check(path, outputs.RECORDS, force=True)
@@ -270,9 +279,9 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     out = Path(output)
     if out.suffix not in (".dgn", ".json"):
         raise RecorderError(f"{output}: the recorder saves .dgn or .json files")
-    if out.is_dir():
+    if _looked_at(out, "is_dir"):
         raise RecorderError(f"{output} is a folder: name the file to save the game in (-o {out / ('game' + out.suffix)})")
-    if out.exists() or out.is_symlink():
+    if _looked_at(out, "exists") or out.is_symlink():
         raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
     options = games.parse_options(option) or None
     header = _header(text, target)

@@ -395,3 +395,138 @@ def test_a_file_not_found_is_said_without_a_pointer(tmp_path):
     assert r.exit_code == 2 and f"\n  {missing}: no such file or folder" in r.output and "/: " not in r.output
     r = run("validate", "--json", missing)
     assert json.loads(r.output.splitlines()[0])["problems"][0]["pointer"] == ""
+
+
+def _as_a_user(args, **kwargs):
+    """The command run as a user whom permissions bind: root's power to read past them dropped
+    (setpriv), so that a folder or file made unreadable is unreadable to it too."""
+    import os
+    import shutil
+
+    prefix = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: permissions cannot be made to bind")
+        prefix = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",
+                  "--bounding-set=-dac_override,-dac_read_search"]
+    return subprocess.run([*prefix, sys.executable, "-m", "domrec.cli", *map(str, args)], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, **kwargs)
+
+
+@pytest.fixture
+def closed_folder(tmp_path):
+    """records/ with a.json, then closed/ (that nobody may list or search) holding b.json."""
+    records = tmp_path / "records"
+    (records / "closed").mkdir(parents=True)
+    (records / "a.json").write_text((VALID / "domino.json").read_text())
+    (records / "closed" / "b.json").write_text((VALID / "domino.json").read_text())
+    (records / "closed").chmod(0)
+    yield records
+    (records / "closed").chmod(0o755)
+
+
+def test_a_folder_that_cannot_be_read_is_reported_not_skipped(closed_folder):
+    """A folder below the one named that may not be listed was skipped in silence (Path.rglob
+    leaves it out), its records with it, and the run said valid, exit 0.  Named itself, it was
+    said to hold no record files.  Both are now one unusable verdict in its place, exit 2,
+    whatever the number of processes."""
+    closed = closed_folder / "closed"
+    for jobs in ("1", "2"):
+        proc = _as_a_user(["validate", "-j", jobs, closed_folder])
+        verdicts = [line for line in proc.stdout.splitlines() if not line.startswith("  note:")]
+        assert proc.returncode == 2 and len(verdicts) == 3, proc.stdout + proc.stderr
+        assert verdicts[0].startswith(f"{closed_folder / 'a.json'}: valid")
+        assert verdicts[1:] == [f"{closed}: UNUSABLE (1 problem)", f"  {closed}: cannot read: Permission denied"]
+    proc = _as_a_user(["validate", closed])
+    assert proc.returncode == 2 and f"  {closed}: cannot read: Permission denied" in proc.stdout, proc.stdout
+
+
+def test_a_file_inside_a_folder_that_cannot_be_searched_is_one_line(closed_folder):
+    """A file named inside a folder that may not be searched cannot even be looked at: the
+    look (is it a folder?) raised, a traceback; now one line, exit 2, for every command."""
+    inside = closed_folder / "closed" / "b.json"
+    new = inside.with_suffix(".dgn")
+    for args, named in ((["validate", inside], inside), (["validate", "-j", "2", inside], inside),
+                        (["convert", inside, "--to", "dgn"], inside), (["explain", inside], inside),
+                        (["record", inside], inside), (["record", "competitive", "-o", new], new)):
+        proc = _as_a_user(args)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert f"{named}: cannot read: Permission denied" in proc.stdout + proc.stderr, (args, proc.stdout, proc.stderr)
+
+
+def _domrec(args, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "domrec.cli", *map(str, args)], **kwargs)
+
+
+STDOUT_ARGS = [["validate", VALID / "domino.json"], ["validate", "--json", VALID / "domino.json"],
+               ["validate", "-j", "2", VALID / "domino.json", VALID / "blocked.json"],
+               ["explain", VALID / "domino.json"], ["schema"], ["convert", VALID / "domino.json", "--to", "dgn"],
+               ["simulate", "competitive"]]
+
+
+@pytest.mark.parametrize("args", STDOUT_ARGS, ids=lambda a: " ".join(map(str, a[:2])).replace(str(VALID), ""))
+def test_standard_output_that_cannot_be_written_is_one_line(args):
+    """validate, explain and schema printed with sys.stdout.write unguarded: > /dev/full gave a
+    traceback (exit 1: "invalid records"), and so did every command started with standard
+    output closed (>&-: sys.stdout is None).  Now one line and exit 2, as convert and simulate
+    said it already."""
+    import os
+
+    runs = [("standard output is closed", {"preexec_fn": lambda: os.close(1)})]
+    if os.path.exists("/dev/full"):
+        runs.append(("No space left on device", {"stdout": open("/dev/full", "w")}))
+    for said, how in runs:
+        proc = _domrec(args, stderr=subprocess.PIPE, text=True, **how)
+        err = proc.communicate()[1]
+        assert proc.returncode == 2 and err.startswith(f"error: cannot write to standard output: {said}\n"), err
+
+
+def test_standard_input_closed_reads_as_empty():
+    import os
+
+    proc = _domrec(["validate", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                   preexec_fn=lambda: os.close(0))
+    out, err = proc.communicate()
+    assert proc.returncode == 2 and out == "<stdin>: UNUSABLE (1 problem)\n  standard input is empty\n", out + err
+
+
+@pytest.mark.parametrize("summary", [False, True])
+def test_a_reader_gone_ends_validate_quietly_neither_valid_nor_invalid(tmp_path, summary):
+    """`domrec validate big | head -1`: Click's own answer to a closed pipe was exit 1, which
+    says some record is invalid, of an archive all valid; with --summary the summary was said
+    to have failed ("cannot write s.csv: Broken pipe").  Now no word, exit 141 (as a program
+    ended by SIGPIPE: not every verdict was given), and no summary: the old one is as it was."""
+    archive = tmp_path / "big.jsonl"
+    assert _domrec(["simulate", "competitive", "-n", "200", "-o", archive]).wait() == 0
+    old = tmp_path / "s.csv"
+    old.write_text("kept\n")
+    for jobs in ("1", "2"):
+        args = ["validate", "-j", jobs, archive] + (["--summary", old, "--force"] if summary else [])
+        proc = _domrec(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        proc.wait()
+        assert first.startswith(f"{archive}:1: valid".encode()), first
+        assert proc.returncode == 141 and "rror" not in err and "Traceback" not in err, err
+        assert old.read_text() == "kept\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_utf16_json_lines_archive_is_refused_as_a_whole(tmp_path, encoding):
+    """An archive saved as UTF-16 was cut at the byte 0x0A, half a character there: its first
+    line was said not to be UTF-16, each other line was read from the other half on (as UTF-16-BE,
+    often valid: records that are not in the file as written), and a last phantom record of one
+    byte was unusable.  It is one verdict now, saying what to do, from a file and from standard input."""
+    lines = [(VALID / name).read_text() for name in ("domino.json", "blocked.json")]
+    text = "".join(json.dumps(json.loads(line)) + "\n" for line in lines)
+    data = ("\ufeff" + text).encode(encoding) if encoding == "utf-16-be" else text.encode(encoding)
+    archive = tmp_path / "wide.jsonl"
+    archive.write_bytes(data)
+    name = encoding.upper()[:6]
+    for r in (run("validate", archive), run("validate", "-", input=data)):
+        assert r.exit_code == 2 and r.output.count("UNUSABLE") == 1 and "valid competitive" not in r.output, r.output
+        assert f"this JSON Lines archive is {name} text (its byte-order mark says so)" in r.output, r.output
+    one = tmp_path / "wide.json"
+    one.write_bytes(lines[0].encode(encoding))  # one record in UTF-16 or UTF-32 is read, as before
+    assert run("validate", one).exit_code == 0 and run("validate", "-", input=one.read_bytes()).exit_code == 0
