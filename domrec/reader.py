@@ -191,7 +191,7 @@ def _number(text: str) -> int | float:
     """
     value = float(text)
     if math.isinf(value):  # 1e400: JSON, but no float; it would be written back as Infinity
-        raise NotJSONError(f"the number {shown(text)} is too large to be read")
+        raise _at_token(NotJSONError(f"the number {shown(text)} is too large to be read"), text)
     if value.is_integer():
         mantissa, _, exponent = text.lower().partition("e")
         if not exponent:
@@ -204,8 +204,30 @@ def _no_constant(name: str) -> Any:
     """``NaN``, ``Infinity`` and ``-Infinity``, which Python's JSON reader takes but JSON has
     not: a record holding one would be written back with it, and every other JSON reader
     would refuse the file domrec wrote."""
-    raise NotJSONError(f"{name} is not a JSON number (JSON has no NaN or Infinity; "
-                       f"write it as text, \"{name}\", if it is meant)")
+    raise _at_token(NotJSONError(f"{name} is not a JSON number (JSON has no NaN or Infinity; "
+                                 f"write it as text, \"{name}\", if it is meant)"), name)
+
+
+def _at_token(e: NotJSONError, token: str) -> NotJSONError:
+    """``e``, raised by Python's JSON reader's hook for ``token`` (which it gives no position):
+    :func:`parse_json` then says where the token is (:func:`_placed`)."""
+    e.token = token  # type: ignore[attr-defined]
+    return e
+
+
+def _placed(text: str, e: NotJSONError) -> NotJSONError:
+    """``e`` with the line and column of its token in ``text`` (the first one outside a text in
+    quotes), as every other problem of reading JSON is said."""
+    token = getattr(e, "token", None)
+    if not token:
+        return e
+    pattern = r'"(?:[^"\\]|\\.)*"|(?<![\w.+-])(' + re.escape(token) + r')(?![\w.])'
+    found = next((m for m in re.finditer(pattern, text) if m.group(1) is not None), None)
+    if found is None:
+        return e
+    at = found.start(1)
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    return NotJSONError(f"not valid JSON at line {line}, column {column}: {e.message}")
 
 
 #: The keyword arguments of every ``json.loads`` that reads a record or part of one.
@@ -354,18 +376,48 @@ def parse_json(text: str | bytes) -> Any:
             line, column = text.count("\n", 0, end) + 1, end - text.rfind("\n", 0, end)
             raise NotJSONError(f"not valid JSON at line {line}, column {column}: the text ends before the JSON "
                                f"does (truncated?)") from None
-        raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {json_words(e.msg)}") from None
+    except NotJSONError as e:  # (a number the hooks refuse: said where it is)
+        raise _placed(text, e) from None
     except RecursionError:
         raise NotJSONError("the JSON is nested too deeply to be a record") from None
     except UnicodeDecodeError as e:
         raise NotJSONError(f"the file is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except (ValueError, OverflowError) as e:  # Python refuses numbers of thousands of digits
         if "digits" in str(e):
-            raise NotJSONError("the JSON holds a number too long to be read (thousands of digits)") from None
+            long = re.search(r"[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1 if hasattr(sys, "get_int_max_str_digits")
+                                               else 4301), text)
+            raise _placed(text, _at_token(NotJSONError("the JSON holds a number too long to be read (thousands of "
+                                                       "digits)"), long.group() if long else "")) from None
         raise NotJSONError(f"the JSON cannot be read: {e}") from None
     if "\\" in text and _SURROGATE_ESCAPE.search(text) is not None:  # one backslash: memchr-fast
         check_value(doc, strings=True)
     return doc
+
+
+#: Python's JSON reader's messages (their start), and the same in a club's words: what to put right.
+_JSON_WORDS = (
+    ("Expecting value", "a value is missing here (a number, a text in double quotes, true, false, null, a list "
+                        "[…] or an object {…})"),
+    ("Extra data", "more follows the end of the record (one record a line in a .jsonl file, one record in a "
+                   ".json file)"),
+    ("Expecting property name enclosed in double quotes", "a key in double quotes (\"key\") is expected here: keys "
+                                                          "are written in double quotes, and no comma ends an object"),
+    ("Expecting ',' delimiter", "a comma is missing between two items"),
+    ("Expecting ':' delimiter", "a colon is missing after the key"),
+    ("Unterminated string", "a text in double quotes is not closed"),
+    ("Invalid control character", "a text in double quotes holds a control character (a line break or a tab "
+                                  "inside a text is written \\n or \\t)"),
+    ("Invalid \\uXXXX escape", "a \\u escape needs four hexadecimal digits (\\u00e9)"),
+    ("Invalid \\escape", "a backslash starts an escape JSON does not have (write \\\\ for a backslash)"),
+    ("Illegal trailing comma", "a comma ends a list or an object: take it out"),
+)
+
+
+def json_words(msg: str) -> str:
+    """Python's words for a JSON error (``Expecting ',' delimiter``) as a club's archivist reads
+    them (``a comma is missing between two items``); a message not known here is kept as it is."""
+    return next((words for start, words in _JSON_WORDS if msg.startswith(start)), msg)
 
 
 def _major(version: Any) -> int:

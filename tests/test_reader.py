@@ -250,3 +250,38 @@ def test_an_sqlite_database_given_as_a_record_is_said_to_be_one():
     data = b"SQLite format 3\x00" + bytes(range(256)) * 4
     message = verdict(data).problems[0].message
     assert "SQLite database (an event file?)" in message and "UTF-8" not in message, message
+
+
+@pytest.mark.parametrize("text,words", [
+    ('{"a": 1 "b": 2}', "1, column 9: a comma is missing between two items"),
+    ('{"a": 1}{"b": 2}', "1, column 9: more follows the end of the record"),
+    ('{a: 1}', "1, column 2: a key in double quotes"),
+    ('{"a": 1,}', "1, column 9: a key in double quotes"),
+    ('{"a" 1}', "1, column 6: a colon is missing after the key"),
+    ('{"a": "x\x01"}', "1, column 9: a text in double quotes holds a control character"),
+    ('{"a": "x\\q"}', "1, column 9: a backslash starts an escape JSON does not have"),
+    ('{"a": "\\u12"}', "1, column 9: a \\u escape needs four hexadecimal digits"),
+    ('{"a": ]}', "1, column 7: a value is missing here"),
+])
+def test_broken_json_is_said_in_words_where_it_breaks(text, words):
+    # Python's own words ("Expecting ',' delimiter") are not a club's: each is said as what to
+    # put right, at its line and column.
+    with pytest.raises(reader.NotJSONError) as e:
+        reader.parse_json(text)
+    said = e.value.message
+    assert said.startswith("not valid JSON at line ") and words in said, said
+    assert "Expecting" not in said and "delimiter" not in said
+
+
+@pytest.mark.parametrize("text,where,words", [
+    ('{"version": "1.0", "a": NaN}', "line 1, column 25", "NaN is not a JSON number"),
+    ('{"x": "NaN -Infinity",\n "b": [1, -Infinity]}', "line 2, column 11", "-Infinity is not a JSON number"),
+    ('{"a": [1,\n  1e400]}', "line 2, column 3", "the number 1e400 is too large"),
+    ('{"a":\n  ' + "9" * 5000 + "}", "line 2, column 3", "a number too long to be read"),
+])
+def test_a_number_json_cannot_hold_is_said_where_it_is(text, where, words):
+    # Python's reader gives its hooks no position: the token is found in the text (not inside a
+    # text in quotes), so these are placed as every other broken JSON is.
+    with pytest.raises(reader.NotJSONError) as e:
+        reader.parse_json(text)
+    assert e.value.message.startswith(f"not valid JSON at {where}: ") and words in e.value.message, e.value.message
