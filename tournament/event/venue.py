@@ -80,6 +80,7 @@ REFUSALS = (
     N_("round %(n)s has not been paired"),
     N_("round %(n)s has no table %(n2)s"),
     N_("round %(n)s table %(n2)s: %(problem)s"),
+    N_("%(problem)s; nothing was stored"),
     N_("this link's key is not one of this event's: ask the director for the table's link"),
     N_("a table's link opens its own table only"),
     N_("this link opens another table, or another round: use the link of this table"),
