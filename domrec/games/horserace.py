@@ -143,6 +143,7 @@ MOST_COUNT = (sum(max(t.high, t.low) for t in SET_TILES if t.high != t.low)
 #: set's 168, rounded to five (170) and ÷ 5.
 MOST_END = (SET_PIPS + 2) // 5
 
+
 def score_range(celko: bool, immediate: bool, target: int) -> base.ScoreRange:
     """What a side can score (:meth:`HorseRace.final_scores`, whose docstring proves the bounds):
     the variant Celko or not, the target checked after every peg (``immediate``) or hand."""
