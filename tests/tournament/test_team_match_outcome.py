@@ -64,3 +64,4 @@ def test_the_directors_script_shows_the_outcome() -> None:
 
     script = (Path(tournament.web.__file__).parent / "static" / "director.js").read_text(encoding="utf-8")
     assert "m.outcome" in script and "match-outcome" in script
+
