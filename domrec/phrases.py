@@ -576,6 +576,22 @@ PHRASES: tuple[str, ...] = (
        "opponents' stocks (at least %(n2)s + %(n3)s)"),
     N_("%(side)s is not a side of this game: hands are scored by the partnerships NS and EW"),
     N_("%(side)s is not a side of this game: hands are scored by the players %(seats)s"),
+    # --- The most a side can score (games.base.ScoreRange): a typed hand's score or game's total above it.
+    N_("%(side)s %(n)s: one hand cannot score above %(n2)s (%(why)s)"),
+    N_("%(side)s %(n)s: a game to %(n2)s cannot end above %(n3)s (%(n4)s + %(n5)s, %(why)s)"),
+    N_("%(side)s %(n)s: a game to %(n2)s cannot end above %(n3)s (%(side2)s's %(n4)s + %(n5)s, %(why)s: a tie at "
+       "the top sends play on)"),
+    N_("%(side)s %(n)s: a game to %(n2)s cannot end above %(n3)s (%(side2)s's %(n4)s + %(n5)s, the most a total "
+       "falls between two checks, + %(n6)s, %(why)s: a tie at the top sends play on)"),
+    N_("the most one hand can score"),
+    N_("the most one peg can score"),
+    N_("the most a side scores at once: a peg, or a hand's end count"),
+    N_("a domino scores at most the pips of the other three hands"),
+    N_("27 tiles besides the lead, each earning at most 10"),
+    N_("%(n)s tiles set, each pegging at most %(n2)s, and %(n3)s for the hand's end"),
+    N_("%(n)s tiles set, each pegging at most %(n2)s"),
+    N_("every tile of the set captured"),
+    N_("going out, full roads of the side's own tiles and every stock credit of the set"),
     # --- Names inside sentences: the sets, Broadway's axes.
     N_("double-six"),
     N_("double-nine"),

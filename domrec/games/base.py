@@ -36,24 +36,97 @@ SIDES = ("NS", "EW")
 
 @attrs.frozen
 class ScoreRange:
-    """The final totals a game can end with, each side's: from ``low`` to ``high``, ``None`` where
-    the rules set no bound (Castle Rock's totals sink with every tile left in the row, hand after
-    hand).  Declared by each engine (``final_scores``), so the tournament checks a typed score
-    against the game's own rules and holds no rule of its own about scores."""
+    """The scores a game can give a side, each side's, as its engine declares them
+    (``final_scores``), so that the tournament checks a typed score against the game's own rules
+    and holds no rule of its own about scores.
+
+    Below: a final total is at least ``low`` (``None`` where the rules set no bound: Castle Rock's
+    totals sink with every tile left in the row, hand after hand).  Above, two bounds:
+
+    * ``hand``: the most one side can score in one hand (``hand_why`` says why, in the rules'
+      words); a typed hand's score (a duplicate board, a score sheet's hand) above it is refused.
+    * a game's total, where the game ends at a check (after a hand, or after a peg) at which a
+      side has reached ``target``: see :meth:`most`.  Without a target (Broadway's seven hands
+      and sudden death, which may go on while the hands are level) only the hand's bound holds.
+
+    **Why a game's total cannot pass** :meth:`most`.  Let a *check* be a moment the rules look at
+    the target (every hand's end; under Horse Race's ``win_check: immediate`` also every peg),
+    ``step`` the most a side's total can rise from one check to the next (a hand's most, or for
+    Horse Race's immediate check the most of one peg or one hand's end count: ``step_why``).
+    Take the last check before the one that ended the game (or before the moment the score was
+    typed: a game stopped by the clock), or the game's start.  There the game went on, so either
+    no side had reached the target (every total was at most ``target - 1``), or (only where
+    ``ties_go_on``: Horse Race, Domino Roads) the top was shared, so the side's total was at most
+    another side's total at that check, which is at most that side's final total plus ``fall``,
+    the most a total can fall between two checks (Horse Race's Celko subtractions; 0 where totals
+    never fall).  From there the side rose by ``step`` at most.  So a side ends with at most
+    ``target - 1 + step``; where a tie at the top sends play on, at most the larger of that and
+    another side's total ``+ fall + step``.  Where no tie sends play on (Competitive ends level as
+    a draw, Castle Rock breaks a tie by the youngest hand, Celko with the immediate check reaches
+    the target by one peg of one side), the first bound holds alone."""
 
     low: int | None = 0
     high: int | None = None
     #: Why the bottom is where it is, in the rules' words (for the refusal of a score below it).
     why: str = ""
+    #: The most one side scores in one hand (``None``: no bound), and why, in the rules' words.
+    hand: int | None = None
+    hand_why: str = ""
+    #: The total a side reaches to end the game at a check (``None``: no target).
+    target: int | None = None
+    #: The most a side's total rises between two checks, and its words (where not the hand's).
+    step: int | None = None
+    step_why: str = "the most one hand can score"
+    #: Whether a tie at the top, at or past the target, sends play on (another hand).
+    ties_go_on: bool = False
+    #: The most a side's total can fall between two checks (only where ties go on).
+    fall: int = 0
 
     def refusal(self, score: int) -> str | None:
-        """Why ``score`` is no final total of this game, or ``None`` if it is one."""
+        """Why ``score`` is no final total of this game by its sign, or ``None`` if it may be one
+        (the bound above needs the other sides' totals: :meth:`total_refusal`)."""
         if self.low is not None and score < self.low:
             below = "zero" if self.low == 0 else f"{self.low}"
             return f"below {below}, which no game of {{game}} can end with" + (f" ({self.why})" if self.why else "")
         if self.high is not None and score > self.high:
             return f"above {self.high}, which no game of {{game}} can end with" + (f" ({self.why})" if self.why else "")
         return None
+
+    def most(self, side: str, scores: dict[str, int]) -> tuple[int, str] | None:
+        """The most ``side`` can end a game with, the other sides ending with ``scores`` (every
+        side's total, ``side``'s included), and the sum in words: ``"199 + 153, the most one hand
+        can score"``; ``None`` where the rules set no bound (no target).  Proof: the class's
+        docstring."""
+        if self.target is None or self.step is None:
+            return None
+        first = self.target - 1 + self.step
+        best, words = first, f"{self.target - 1} + {self.step}, {self.step_why}"
+        if self.ties_go_on:
+            others = [(n, s) for s, n in scores.items() if s != side]
+            if others:
+                n, other = max(others)
+                level = n + self.fall + self.step
+                if n + self.fall >= self.target and level > best:
+                    fall = f" + {self.fall}, the most a total falls between two checks," if self.fall else ""
+                    best, words = level, f"{other}'s {n}{fall} + {self.step}, {self.step_why}: a tie at the " \
+                                         f"top sends play on"
+        return best, words
+
+    def total_refusal(self, side: str, score: int, scores: dict[str, int]) -> str | None:
+        """Why ``side`` cannot end a game with ``score`` (the sides' totals: ``scores``), in one
+        line naming the side and the bound: ``NS 2000: a game to 200 cannot end above 352 (199 +
+        153, the most one hand can score)``; ``None`` if it can."""
+        most = self.most(side, scores)
+        if most is None or score <= most[0]:
+            return None
+        return f"{side} {score}: a game to {self.target} cannot end above {most[0]} ({most[1]})"
+
+    def hand_refusal(self, side: str, score: int) -> str | None:
+        """Why ``side`` cannot score ``score`` in one hand: ``NS 1680: one hand cannot score
+        above 153 (a domino scores at most the pips of the other three hands)``; ``None`` if it can."""
+        if self.hand is None or score <= self.hand:
+            return None
+        return f"{side} {score}: one hand cannot score above {self.hand} ({self.hand_why})"
 
 
 @attrs.frozen
@@ -206,9 +279,11 @@ class Engine(Protocol):
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         """The seat labels a new record of ``count`` players uses (N E S W, or P1, P2, …)."""
 
-    def final_scores(self, variant: str, options: dict[str, Any]) -> ScoreRange:
-        """The range a side's final total can take in ``variant`` under ``options`` (resolved; a
-        typed score is checked against it)."""
+    def final_scores(self, variant: str, options: dict[str, Any], players: int | None = None) -> ScoreRange:
+        """The scores a side can take in ``variant`` under ``options`` (resolved) with ``players``
+        at the table (``None``: any count the game allows; the bounds then hold for every one):
+        its final total's range, the most one hand can give it and the target that bounds a
+        game's total (:class:`ScoreRange`).  A typed score is checked against it."""
 
     # Optional: ``choose(state, legal, rng) -> Move``, a simulated player's
     # preference (e.g. Broadway favours scoring plays); the default is uniform.

@@ -1462,9 +1462,16 @@ class Broadway:
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         return SEATS
 
-    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
-        """No bound below: tiles left at a block cost points (docs/rules/broadway.md)."""
-        return base.ScoreRange(None, None)
+    def final_scores(self, variant: str, options: dict[str, Any], players: int | None = None) -> base.ScoreRange:
+        """No bound below: tiles left at a block cost points (docs/rules/broadway.md).
+
+        Above: one hand gives a side at most ``MOST_POINTS`` (270): 27 tiles are laid besides the
+        lead, none earning more than 10 (four matched segments or more), and the end of the hand
+        only takes points off.  A game's total has no bound: there is no target, and the sudden
+        death after seven level hands goes on, hand after hand, while the totals stay within a
+        point of each other."""
+        return base.ScoreRange(None, None, hand=MOST_POINTS,
+                               hand_why="27 tiles besides the lead, each earning at most 10")
 
     def start(self, record: Record) -> BroadwayMatch:
         if len(record.players) != 4:

@@ -60,6 +60,8 @@ from domrec.record import Capture, Deal, Draw, Hand, HandResult, Move, Pass, Pla
 from domrec.tiles import Tile
 
 TARGET = 50
+#: Why a hand gives a player at most the set's size, in words (:meth:`CastleRock.final_scores`).
+HAND_WHY = "every tile of the set captured"
 HAND_TILES = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 SET_NAMES = ("double-six", "double-nine", "double-twelve")
@@ -1009,6 +1011,11 @@ class CastleRockMatch:
                             f"{clip(result.end)!r}", R_END, "/result/end")
         scores = {s: claimed.get(s, 0) for s in seats}
         size, n = len(self.set_tiles), len(seats)
+        bound = base.ScoreRange(hand=size, hand_why=HAND_WHY)
+        for seat in seats:  # (the sum's check below refuses these too, in less plain words)
+            too_many = bound.hand_refusal(seat, scores[seat])
+            if too_many is not None:
+                raise DealError(too_many, R_END, f"/result/scores/{_escape(seat)}")
         total = sum(scores.values())
         left, odd = divmod(size - total, n + 1)
         if odd or left < 0:
@@ -1083,11 +1090,20 @@ class CastleRock:
         """Other seatings the rules allow: any distinct labels, so the compass points too."""
         return (base.COMPASS_SEATS[count],) if count in base.COMPASS_SEATS else ()
 
-    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
+    def final_scores(self, variant: str, options: dict[str, Any], players: int | None = None) -> base.ScoreRange:
         """No bound below: every tile left in the row costs each player a point, hand after hand,
-        so a total can sink as far as the hands go.  None above that a typed score could test:
-        a hand's captures are bounded, but not how many hands the game took."""
-        return base.ScoreRange(None, None)
+        so a total can sink as far as the hands go.
+
+        Above: a player's hand is +1 for each tile they captured and -1 for each tile left in the
+        row, and every tile of the set ends the hand either captured by one player or in the row,
+        so one hand gives a player at most the set's size *S* (28, 55 or 91: option ``set``;
+        ``start_tiles`` and the number of players change nothing of it).  The game ends after the
+        hand in which somebody reaches 50, a tie at the top settled by the youngest hand (no tie
+        sends play on), so a player starts the last hand on 49 at most and ends on 49 + *S* at
+        most (:class:`~domrec.games.base.ScoreRange`): 77, 104 or 140."""
+        size = len(T.SETS[options.get("set", "double-six")])
+        return base.ScoreRange(None, None, hand=size, hand_why=HAND_WHY,
+                               target=TARGET, step=size)
 
     def start(self, record: Record) -> CastleRockMatch:
         n = len(record.players)

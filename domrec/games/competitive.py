@@ -965,9 +965,19 @@ class Competitive:
     def seats_for(self, count: int, options: dict[str, Any]) -> tuple[str, ...]:
         return base.PARTNERSHIP_SEATS
 
-    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
-        """A hand only ever adds points (domino or block), so a total never falls below zero."""
-        return base.ScoreRange(0, None, "a hand only adds points to a side")
+    def final_scores(self, variant: str, options: dict[str, Any], players: int | None = None) -> base.ScoreRange:
+        """A hand only ever adds points (domino or block), so a total never falls below zero.
+
+        Above: one hand gives a side at most ``DOMINO_MAX`` (153): a domino scores the pips of the
+        other three hands, the set's 168 less the line, which holds at least the winner's seven
+        tiles (15 pips at the least); a block scores at most ``BLOCK_MAX`` (147), less.  The game
+        ends after the hand in which a side reaches 200, level totals a draw (no tie sends play
+        on), so a side starts its last hand on 199 at most and ends on 199 + 153 = 352 at most
+        (:class:`~domrec.games.base.ScoreRange`).  The option ``first_lead`` changes who leads,
+        not what a hand scores."""
+        return base.ScoreRange(0, None, "a hand only adds points to a side", hand=DOMINO_MAX,
+                               hand_why="a domino scores at most the pips of the other three hands",
+                               target=TARGET, step=DOMINO_MAX)
 
     def start(self, record: Record) -> CompetitiveMatch:
         if len(record.players) != 4:

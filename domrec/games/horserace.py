@@ -129,6 +129,40 @@ def pegs(count: int, celko: bool) -> int:
     return count if celko else count // 5
 
 
+#: The pips of the whole set (168).
+SET_PIPS = sum(t.pips for t in SET_TILES)
+#: The most a count can be (138): each tile on the layout adds to it once at most, a non-double
+#: the number it leaves open (its higher at most), a double twice its number while a side is
+#: free, the lead both its numbers; so at most every non-double's higher number, every double's
+#: two, and the lower number of a non-double lead (5, of 6-5).  A count scores only as a multiple
+#: of five: at most 135, pegging 27 (Celko: 135).
+MOST_COUNT = (sum(max(t.high, t.low) for t in SET_TILES if t.high != t.low)
+              + sum(2 * t.high for t in SET_TILES if t.high == t.low)
+              + max(min(t.high, t.low) for t in SET_TILES if t.high != t.low))
+#: The most a hand's end count gives a side (34): the pips of other hands, never more than the
+#: set's 168, rounded to five (170) and ÷ 5.
+MOST_END = (SET_PIPS + 2) // 5
+
+
+def score_range(celko: bool, immediate: bool, target: int) -> base.ScoreRange:
+    """What a side can score (:meth:`HorseRace.final_scores`, whose docstring proves the bounds):
+    the variant Celko or not, the target checked after every peg (``immediate``) or hand."""
+    if celko:
+        peg = MOST_COUNT // 5 * 5
+        hand = len(SET_TILES) * peg
+        return base.ScoreRange(None, None, hand=hand, hand_why=f"{len(SET_TILES)} tiles set, each pegging at most "
+                               f"{peg}", target=target, step=peg if immediate else hand,
+                               step_why="the most one peg can score" if immediate else "the most one hand can score",
+                               ties_go_on=not immediate, fall=round_to_five(SET_PIPS))
+    peg = MOST_COUNT // 5
+    hand = len(SET_TILES) * peg + MOST_END
+    return base.ScoreRange(0, None, "pegs and end-of-hand points are never negative", hand=hand,
+                           hand_why=f"{len(SET_TILES)} tiles set, each pegging at most {peg}, and {MOST_END} for "
+                                    f"the hand's end", target=target, step=max(peg, MOST_END) if immediate else hand,
+                           step_why="the most a side scores at once: a peg, or a hand's end count" if immediate
+                           else "the most one hand can score", ties_go_on=True)
+
+
 #: ``_PEGS[count]``: what a count pegs (:func:`pegs`), for every count a layout can show (at most
 #: 28 open tiles of at most 12 each); the replay reads it after every tile set.
 _PEGS: tuple[int, ...] = tuple(pegs(count, False) for count in range(28 * 12 + 1))
@@ -1376,6 +1410,8 @@ class HorseRaceMatch:
 
     def __init__(self, record: Record, rules: Rules) -> None:
         self.rules = rules
+        #: What a side can score (a score-sheet hand above ``hand`` is refused).
+        self.bounds = score_range(rules.celko, rules.win_check == "immediate", rules.target)
         self.seats: tuple[str, ...] = tuple(record.seats)
         if rules.partnerships:
             self.sides: tuple[str, ...] = base.SIDES
@@ -1576,11 +1612,18 @@ class HorseRaceMatch:
             elif n < 0:
                 raise DealError(f"{side} cannot score {n} for a hand: pegs and end-of-hand points are never "
                                 f"negative", R_END, where)
+            too_many = self.bounds.hand_refusal(side, n)
+            if too_many is not None:
+                raise DealError(too_many, R_END, where)
         scores = {side: claimed.get(side, 0) for side in self.sides}
         if rules.celko and end == "out" and not rules.partnerships and all(n < 0 for n in scores.values()):
             raise DealError("in a celko hand that ends in a domino, the player who dominoed has no pips to "
                             "subtract, so at least one player scores 0 or more", R_END, "/result/scores")
         after = {side: self.totals[side] + scores[side] for side in self.sides}
+        for side in self.sides:  # (the game would have ended at its target before: ScoreRange.most)
+            too_many = self.bounds.total_refusal(side, after[side], after)
+            if too_many is not None:
+                raise DealError(too_many, R_TARGET, f"/result/scores/{pointer_token(side)}")
         best = max(after.values())
         top = [side for side, n in after.items() if n == best]
         at_target = end == "target"
@@ -1685,12 +1728,26 @@ class HorseRace:
             return base.PARTNERSHIP_SEATS
         return tuple(f"P{i + 1}" for i in range(count))
 
-    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
+    def final_scores(self, variant: str, options: dict[str, Any], players: int | None = None) -> base.ScoreRange:
         """The standard game only adds (pegs, end-of-hand points); the Celko variant subtracts each
-        player's pips at a hand's end, so its totals may go below zero."""
-        if variant == "celko":
-            return base.ScoreRange(None, None)
-        return base.ScoreRange(0, None, "pegs and end-of-hand points are never negative")
+        player's pips at a hand's end, so its totals may go below zero.
+
+        Above (the numbers: :data:`MOST_COUNT`, :data:`MOST_END`): a count is at most 138, so a
+        peg gives at most 27 (Celko: 135, the count in full); a hand's end count at most 34 (the
+        set's 168 pips, rounded to 170, ÷ 5; Celko: nothing, it only subtracts, at most 170
+        from a side).  One hand sets each of the 28 tiles once at most, so it gives a side at
+        most 28 x 27 + 34 = 790 (Celko: 28 x 135 = 3780).  A game's total
+        (:class:`~domrec.games.base.ScoreRange`): the target is looked at after every peg
+        (``win_check: immediate``), so a side rises between two checks by one peg or one end
+        count, 34 at most (Celko: one peg, 135), or after every hand (``end_of_hand``: a hand's
+        most).  A tie at the top past the target plays on (both standard checks, and Celko's
+        ``end_of_hand``, where a total may fall 170 in a hand); not Celko's immediate check,
+        where totals rise only by pegs, so the first side at the target got there alone, by a
+        peg, ahead of everybody.  ``target`` moves the bound with it; ``partnerships``,
+        ``count_partner`` and ``chain_draw`` change nothing of it (a side's end count is some
+        hands' pips, never more than the set's), nor does the number of players."""
+        return score_range(variant == "celko", options.get("win_check", "immediate") == "immediate",
+                           options.get("target") or (200 if variant == "celko" else 61))
 
     def inert_options(self, variant: str, options: dict[str, Any]) -> dict[str, tuple[str, str]]:
         """Options that change nothing here, accepted and ignored (docs/rules/horse-race.md).

@@ -74,6 +74,8 @@ CREDIT[ZERO] = BRIDGE_CREDIT
 #: Four players: a seat's opposing side, credited with what the seat still holds.
 _OTHER_SIDE = {"N": "EW", "S": "EW", "E": "NS", "W": "NS"}
 TARGET = {4: 2000, 3: 1000}
+#: Why a hand gives a side at most :func:`most_in_a_hand`, in words.
+HAND_WHY = "going out, full roads of the side's own tiles and every stock credit of the set"
 STOCK = {4: 10, 3: 9}
 PILE = 4
 
@@ -1440,7 +1442,8 @@ class RoadsMatch:
         opponents' stocks, each holding at least one tile, worth at least 1
         (the 1-0) and 2 (four players), or 2 each (three players, no 1-0).
         Four players: the other side is credited with the stock of the out
-        player's partner, never empty, so it scores at least 1.  Three
+        player's partner, never empty, so it scores at least 1.  No side scores more than
+        :func:`most_in_a_hand` (997, three players 821).  Three
         players: only the player who went out gets credits; the others score
         road values, multiples of 5 and never 5 itself (roads are worth 10,
         30, ... open and 15, 25, ... blocked).
@@ -1448,6 +1451,11 @@ class RoadsMatch:
         def at(side: str) -> str:
             return f"{where}/{base._escape(side)}" if side in claimed else where
 
+        bound = base.ScoreRange(hand=most_in_a_hand(self.players), hand_why=HAND_WHY)
+        for side, n in scores.items():
+            too_many = bound.hand_refusal(side, n)
+            if too_many is not None:
+                raise DealError(too_many, R_SCORING, at(side))
         # Going out scores the bonus and the pips of both opponents' stocks, at least the smallest two.
         if self.four:
             least, smallest, nobody, winner = OUT_BONUS + 3, "1 + 2", "neither side", "the side that"
@@ -1523,6 +1531,29 @@ def choose(state: RoadsHand, legal: list[Move], rng: random.Random) -> Move:
     return Roll(seat=rolls[0].seat, roll=(rng.randint(1, 6), rng.randint(1, 6)))
 
 
+
+def most_in_a_hand(players: int) -> int:
+    """The most one side can score in one hand with ``players`` at the table: 997 (four
+    players), 821 (three).
+
+    A side's hand is the going-out bonus (50, to one side), its roads, and stock credits:
+
+    * roads: a road of *k* tiles (its starter and spans; bridges and road-blocks add no length)
+      is worth at most ``OPEN_VALUE[k]``, never more than 25 a tile (250 for the longest road of
+      10: the most of ``OPEN_VALUE[k] / k``; a blocked road is worth less), and a side builds
+      its roads with its own tiles only, the tiles its players are dealt: 20 (two stocks of 10)
+      with four players, 13 (a stock of 9 and a pile of 4) with three;
+    * credits: the pips of tiles left in the opponents' stocks and 100 for each 0-0 there, at
+      most the credit of every tile of the set (447 for the 40 tiles, 446 for the 39).
+
+    So at most 50 + 25 x 20 + 447 = 997, or 50 + 25 x 13 + 446 = 821: more than any hand gives
+    (the same tile cannot be in a road and in an opponent's stock), but a bound no hand passes."""
+    four = players == 4
+    per_tile = max(OPEN_VALUE[k] / k for k in range(1, MAX_LENGTH + 1))
+    tiles = 2 * STOCK[4] if four else STOCK[3] + PILE
+    credits = sum(CREDIT[t] for t in (SET_FOUR if four else SET_THREE).elements())
+    return OUT_BONUS + int(per_tile * tiles) + credits
+
 class Roads:
     """The Domino Roads engine: four players in partnerships or three alone."""
 
@@ -1544,9 +1575,21 @@ class Roads:
         """Other seatings the rules allow: three players alone may use any labels (N E S too)."""
         return (base.COMPASS_SEATS[3],) if count == 3 else ()
 
-    def final_scores(self, variant: str, options: dict[str, Any]) -> base.ScoreRange:
-        """Going out, roads and stock credits are never negative, so neither is a total."""
-        return base.ScoreRange(0, None, "going out, roads and stock credits are never negative")
+    def final_scores(self, variant: str, options: dict[str, Any], players: int | None = None) -> base.ScoreRange:
+        """Going out, roads and stock credits are never negative, so neither is a total.
+
+        Above (:func:`most_in_a_hand`): one hand gives a side at most the going-out bonus, its
+        roads and stock credits, each at its most.  The game ends after a hand at which a side has
+        2000 (three players: 1000) and is alone at the top; a tie at the top plays another hand,
+        so the bound of a side's total allows for a tie sent on past the target (totals never
+        fall: :class:`~domrec.games.base.ScoreRange`).  ``block_match`` changes which doubles
+        block a road, not what a road or a hand is worth.  ``players`` ``None``: the larger
+        bound of the two counts (four players')."""
+        counts = (players,) if players in TARGET else tuple(TARGET)
+        most = max(most_in_a_hand(n) for n in counts)
+        return base.ScoreRange(0, None, "going out, roads and stock credits are never negative", hand=most,
+                               hand_why=HAND_WHY, target=max(TARGET[n] for n in counts), step=most,
+                               ties_go_on=True)
 
     def start(self, record: Record) -> RoadsMatch:
         count = len(record.players)

@@ -595,9 +595,12 @@ def test_impossible_sheet_claims_are_refused():
                   "/result/end", "'blocked'")
     sheet_refused(m, Hand(result=HandResult(scores={"P1": 10, "P2": 10})), cr.R_END, "/result/scores",
                   "add up to 20", "28, 25, 22")
-    sheet_refused(m, Hand(result=HandResult(scores={"P1": 29, "P2": -1})), cr.R_END, "/result/scores/P2",
-                  "at least 0")
-    sheet_refused(m, Hand(result=HandResult(scores={"P1": 30})), cr.R_END, "/result/scores")
+    sheet_refused(m, Hand(result=HandResult(scores={"P1": 29, "P2": -1})), cr.R_END, "/result/scores/P1",
+                  "P1 29: one hand cannot score above 28 (every tile of the set captured)")
+    sheet_refused(m, Hand(result=HandResult(scores={"P1": 27, "P2": -2})), cr.R_END, "/result/scores/P2",
+                  "at least -1")
+    sheet_refused(m, Hand(result=HandResult(scores={"P1": 30})), cr.R_END, "/result/scores/P1", "above 28")
+    sheet_refused(m, Hand(result=HandResult(scores={"P1": 27})), cr.R_END, "/result/scores")
     sheet_refused(m, Hand(result=HandResult()), cr.R_END, "/result/scores", "add up to 0")
     sheet_refused(m, Hand(leader="P5", result=HandResult(scores={"P1": 28})), cr.R_FIRST, "/leader",
                   "not a seat")

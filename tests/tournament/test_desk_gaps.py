@@ -213,7 +213,7 @@ def test_the_winner_of_a_multi_player_table_is_named(tmp_path: Path) -> None:
     pair_next_round(store)
     t = store.tables(1)[0]
     winner_seat = t.seats[2]
-    scores = {s.seat: (90 if s is winner_seat else 10 * i) for i, s in enumerate(t.seats)}
+    scores = {s.seat: (70 if s is winner_seat else 10 * i) for i, s in enumerate(t.seats)}
     enter_manual(store, 1, scores)
     name = next(p.name for p in store.players() if p.id == winner_seat.player)
     store.close()

@@ -78,7 +78,7 @@ def test_23_players_at_tables_of_six_sit_6_6_6_5_and_the_standings_count_each_si
     engine = games.engine(game)
     assert tuple(s.seat for s in five.seats) == tuple(engine.seats_for(5, store.settings.resolved_options()))
     for t in tables:
-        scores = {s: 100 - 10 * i for i, s in enumerate(t.sides())}
+        scores = {s: 70 - 10 * i for i, s in enumerate(t.sides())}
         enter_manual(store, t.number, scores)
     rows = {r.unit: r for r in current_standings(store).rows}
     # The winner of the table of five scores what the winner of a table of six does; its last, 0.

@@ -260,7 +260,8 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
                 replace: bool = False, by: str | None = None, find: TableFinder | None = None,
                 within: bool = False, ended: str | None = None) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
-    (both sides, whole numbers within the limit, below zero only where the game allows it).
+    (both sides, whole numbers within the limit, below zero only where the game allows it, and no
+    more than one hand of the game can score: the board is one hand).
     ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event).
     ``within``: inside a write already open (the venue's confirmation of a board's typed score);
     ``ended``: how the hand ended, where it was said (``out``, ``blocked``)."""
@@ -268,7 +269,7 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
         check_duplicate(store, "a board's result")
     with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
-        ordered, _ = res._manual_scores(table, scores, None, store.settings)
+        ordered, _ = res._manual_scores(table, scores, None, store.settings, hand=True)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by)
 
 
@@ -291,7 +292,7 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
         if old is None:
             raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result yet: there is "
                                 f"nothing to correct")
-        ordered, _ = res._manual_scores(table, scores, None, store.settings)
+        ordered, _ = res._manual_scores(table, scores, None, store.settings, hand=True)
         if ended is None:  # (how the hand ended, as the table said it, stays unless the director says otherwise)
             ended = old["ended"]
         check_hand_score(store, table, board_no, ordered, ended)

@@ -871,12 +871,15 @@ MAX_MANUAL_SCORE = 1_000_000
 
 
 def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
-                   settings: Settings | None = None) -> tuple[dict[str, int], str | None]:
+                   settings: Settings | None = None, hand: bool = False) -> tuple[dict[str, int], str | None]:
     """A manual score checked against the table's sides; the winner by the highest score
-    unless one is given (as :func:`enter_manual` decides it).  Each score is checked against the
-    range the game's engine declares its final totals can take (``final_scores``: below zero in
-    Castle Rock, Broadway and Celko, never in the others), whether the result is entered,
-    replaced or amended."""
+    unless one is given (as :func:`enter_manual` decides it).  Each score is checked against
+    what the game's engine declares a side can score (``final_scores``), whether the result is
+    entered, replaced or amended: below zero only in Castle Rock, Broadway and Celko; above, no
+    more than a game can end with (its target less one, plus the most one hand, or one peg, can
+    score; more where a tie at the top sends play on past the target), or, ``hand`` (a duplicate
+    board, one hand), than one hand can score.  A slip (2000 typed for 200) is refused in one
+    line that names the side and the bound."""
     sides = table.sides()
     if set(scores) != set(sides):
         raise ResultRefused(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
@@ -889,12 +892,16 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
                                 f"points a side; nothing was stored")
     if settings is not None:
         engine = games.engine(settings.game)
-        span = engine.final_scores(settings.variant or "standard", settings.resolved_options())
+        span = engine.final_scores(settings.variant or "standard", settings.resolved_options(), len(table.seats))
         for side, n in ordered.items():
             wrong = span.refusal(n)
             if wrong is not None:
                 raise UnusableInput(f"the score of {side}, {n}, is {wrong.format(game=settings.game)}; "
                                     f"nothing was stored")
+        for side, n in ordered.items():
+            above = span.hand_refusal(side, n) if hand else span.total_refusal(side, n, ordered)
+            if above is not None:
+                raise UnusableInput(f"{above}; nothing was stored")
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]

@@ -507,22 +507,34 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
             state = _("set to %(target)s, in progress") % {"target": target}
         elif not m["finished"]:
             state = _("%(done)s of %(count)s tables in") % {"done": m["done"], "count": m["count"]}
-        elif m["home_games"] == m["away_games"]:
-            # A knockout's level match still sends one team through: its tie-breaks, then its seed.
-            through, final, champion = _through_on_tiebreaks(store, round_no, m["tables"])
-            if through and final and champion:
-                state = _("level: %(team)s wins the final, and the event, on the tie-breaks") % {"team": through}
-            elif through and final:
-                state = _("level: %(team)s wins the final on the tie-breaks") % {"team": through}
-            elif through:
-                state = _("level: %(team)s wins the tie on the tie-breaks") % {"team": through}
-            else:
-                state = _("match drawn")
         else:
-            won = m["home"] if m["home_games"] > m["away_games"] else m["away"]
-            state = _("%(team)s wins the match") % {"team": won}
+            state = match_outcome(store, round_no, m, lang)
         out.append(f"{where}: {m['home']} {m['home_text']} – {m['away_text']} {m['away']} ({state})")
     return out
+
+
+def match_outcome(store: EventStore, round_no: int, m: dict[str, Any], lang: str = "en") -> str | None:
+    """How a match of :func:`match_docs` (``m``) ended once all its tables are in, in ``lang``:
+    ``Los Primos wins the match``, ``match drawn``, or for a knockout's level match the team its
+    tie-breaks send through; ``None`` while a table is still out, and for a set (its own line).
+    What ``tables`` and ``standings`` print (:func:`match_lines`) and the director's page shows."""
+    from tournament.i18n import translations
+
+    if m["target"] or not m["finished"]:
+        return None
+    _ = translations(lang).gettext
+    if m["home_games"] == m["away_games"]:
+        # A knockout's level match still sends one team through: its tie-breaks, then its seed.
+        through, final, champion = _through_on_tiebreaks(store, round_no, m["tables"])
+        if through and final and champion:
+            return _("level: %(team)s wins the final, and the event, on the tie-breaks") % {"team": through}
+        if through and final:
+            return _("level: %(team)s wins the final on the tie-breaks") % {"team": through}
+        if through:
+            return _("level: %(team)s wins the tie on the tie-breaks") % {"team": through}
+        return _("match drawn")
+    won = m["home"] if m["home_games"] > m["away_games"] else m["away"]
+    return _("%(team)s wins the match") % {"team": won}
 
 
 def _through_on_tiebreaks(store: EventStore, round_no: int, numbers: Sequence[int]) -> tuple[str | None, bool, bool]:

@@ -80,6 +80,7 @@ REFUSALS = (
     N_("round %(n)s has not been paired"),
     N_("round %(n)s has no table %(n2)s"),
     N_("round %(n)s table %(n2)s: %(problem)s"),
+    N_("%(problem)s; nothing was stored"),
     N_("this link's key is not one of this event's: ask the director for the table's link"),
     N_("a table's link opens its own table only"),
     N_("this link opens another table, or another round: use the link of this table"),
@@ -1180,13 +1181,14 @@ class Venue:
         if found is None or found[0] != "director":
             raise Forbidden("this is not the director's link of this event")
 
-    def overview(self) -> dict[str, Any]:
+    def overview(self, lang: str = "en") -> dict[str, Any]:
         """Every table of the last round at a glance: who sits there, how far it is (``status``: not
         started, playing, waiting for confirmation, confirmed), when it last moved, and whether it
         called the director (``called``, apart from the status); when its phone was last heard
         from (``contact_at``: any request with the table's key, or its last write), and what its
         phone sent that was made offline (``offline``: ``{"taken", "refused", "at"}``, the last
-        such write's arrival; ``None`` while it has sent none)."""
+        such write's arrival; ``None`` while it has sent none).  A team event's matches, each
+        with how it ended once its tables are in, in ``lang``."""
         with self.lock:
             rnd = self.store.last_round()
             players = self._players()
@@ -1224,8 +1226,11 @@ class Venue:
                                             "at": queued[t.id][2]} if t.id in queued else None)})
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
             # A team event's matches, each as its tables' confirmed results add up so far.
+            # A match of games all in says how it ended, in the page's language, in the words
+            # ``tournament tables`` prints (``outcome``: teams.match_outcome).
             matches = (duplicate_teams.director_matches(self.store, rnd) if rnd and self.store.settings.team_duplicate
-                       else teams.match_docs(self.store, rnd) if rnd and self.store.settings.teams else [])
+                       else [{**m, "outcome": teams.match_outcome(self.store, rnd, m, lang)}
+                             for m in teams.match_docs(self.store, rnd)] if rnd and self.store.settings.teams else [])
             # A duplicate session ends with its movement's last round: nothing is left to pair.
             over = self.store.settings.duplicate and event_progress.status(self.store) == event_progress.FINISHED
             return {"event": self.store.settings.name, "round": rnd, "tables": tables,

@@ -1619,7 +1619,7 @@ class VenueServer(HallSite):
     async def api_director(self, request: Request) -> Response:
         async def work() -> Any:
             await self.run(self.venue.authorize_director, _bearer(request))
-            overview = await self.run(self.venue.overview)
+            overview = await self.run(self.venue.overview, self._language(request)[0])
             state = self.upstream_state
             return {**overview, "upstream": state() if state is not None else None}
         return await self._answer(request, work)

@@ -146,7 +146,8 @@
         : t("set to %(target)s, in progress", { target: m.target })) + ")"]
         : m.boards_in ? [" " + t("IMPs"), ...(m.home_vp !== null ? [" · " + t("VP %(home)s–%(away)s", { home: m.home_vp, away: m.away_vp })] : []),
                          ...(m.finished ? [] : [" (" + t("%(done)s of %(count)s boards in", { done: m.done, count: m.count }) + ")"])]
-        : m.finished ? [] : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
+        : m.finished ? (m.outcome ? [" ", el("span", { class: "match-outcome" }, "(" + m.outcome + ")")] : [])
+        : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
   }
   // A table whose phone sent moves made while it was offline (they came with the time the phone
   // made them): how many, and how long ago the last came; and those the server refused.

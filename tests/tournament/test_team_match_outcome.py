@@ -1,0 +1,67 @@
+"""The director's page says how a team match ended once its tables are all in ("Team 01 wins the
+match", "match drawn"), in the words ``tournament tables`` prints them (one function:
+:func:`tournament.event.teams.match_outcome`), in English and Spanish; nothing while a table is
+still out."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament import open_event
+from tournament.event import teams
+
+from tests.tournament.test_teams import run, write_csv
+from tests.tournament.test_venue import _auth, _key, _server
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+
+
+def test_the_directors_page_says_who_won_the_match(tmp_path) -> None:
+    event = tmp_path / "copa.db"
+    run("new", event, "--name", "Copa", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--seed", "5")
+    run("add", event, "--csv", write_csv(tmp_path / "equipos.csv", 2))
+    run("pair", event)
+    server = _server(event)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _auth(_key(server.call(server.venue.links, "http://testserver")["director"]))
+
+        def match(lang: str = "en"):
+            doc = client.get("/api/v1/director", headers={**director, "Accept-Language": lang}).json()
+            (m,) = doc["matches"]
+            return m
+
+        run("result", event, "--round", 1, "--table", 1, "--score", "NS=200,EW=100")
+        assert match()["outcome"] is None and not match()["finished"]  # a table still out: nothing said
+        seen = set()
+        for k, score in enumerate(("NS=200,EW=90", "NS=90,EW=200")):  # one of the two draws the match
+            if k:
+                run("amend", event, "--round", 1, "--table", 2, "--score", score, "--reason", "the other way")
+            else:
+                run("result", event, "--round", 1, "--table", 2, "--score", score)
+            m = match()
+            assert m["finished"]
+            drawn = m["home_games"] == m["away_games"]
+            winner = m["home"] if m["home_games"] > m["away_games"] else m["away"]
+            words = "match drawn" if drawn else f"{winner} wins the match"
+            assert m["outcome"] == words
+            assert match("es")["outcome"] == ("encuentro empatado" if drawn else f"{winner} gana el encuentro")
+            with open_event(event) as store:
+                (line,) = teams.match_lines(store, 1)
+            assert line.endswith(f"({words})")  # what `tournament tables` prints
+            assert f"({words})" in run("tables", event)
+            seen.add(drawn)
+        assert seen == {True, False}
+    finally:
+        server.close()
+
+
+def test_the_directors_script_shows_the_outcome() -> None:
+    from pathlib import Path
+
+    import tournament.web
+
+    script = (Path(tournament.web.__file__).parent / "static" / "director.js").read_text(encoding="utf-8")
+    assert "m.outcome" in script and "match-outcome" in script
+
