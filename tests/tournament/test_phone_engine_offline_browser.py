@@ -247,3 +247,58 @@ def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browse
     finally:
         served.close()
     assert _bodies(path) == [*steps[:k], chosen]
+
+
+def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browser):
+    """The link opened once, as a player opens it: the engine loads at once, before the service
+    worker has taken the page (held back here until the engine is ready, so that the order is the
+    same on every machine), so the worker never saw Pyodide's files.  The page opened again with
+    the laptop out of reach drew the table, but its engine failed ("Failed to fetch dynamically
+    imported module …/pyodide.mjs") and every play was kept unchecked.  The engine now names its
+    files to the worker, which keeps them."""
+    path, steps, served = _competitive(tmp_path)
+    url = served.links["tables"][0]["url"]
+    held = []
+    try:
+        context = browser.new_context(viewport=PHONE)
+        context.route("**/*", _local_only)
+        context.route("**/sw.js", lambda route: held.append(route))  # the worker's script waits (held)
+        page = context.new_page()
+        page.goto(url)
+        for step in steps[:2]:
+            _type(page, step)
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready"
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        assert held, "the page asked for no service worker"
+        held[0].fallback()  # now the worker installs and takes the page
+        page.wait_for_function("() => document.body.dataset.offline === 'kept'", timeout=WAIT_MS)
+        # every file the engine fetched, kept by the worker (its cache read until it holds them all)
+        fetched = page.evaluate("""() => performance.getEntriesByType('resource').map((e) => new URL(e.name))
+            .filter((u) => u.pathname.startsWith('/static/pyodide/')).map((u) => u.pathname)""")
+        assert fetched
+        kept = """async () => {
+            const cache = await caches.open((await caches.keys())[0]);
+            return (await cache.keys()).map((r) => new URL(r.url).pathname);
+        }"""
+        for _ in range(WAIT_MS // 100):
+            if set(fetched) <= set(page.evaluate(kept)):
+                break
+            page.wait_for_timeout(100)
+        assert set(fetched) <= set(page.evaluate(kept)), (fetched, page.evaluate(kept))
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => [document.body.dataset.engine, window.domrecEngine.error]") == ["ready", None]
+        page.wait_for_function("() => document.body.dataset.rev === '2' && document.body.dataset.engineRev === '2'",
+                               timeout=WAIT_MS)
+        page.fill("#typed-text", steps[2])  # checked on the phone: the table drawn one revision on
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
+        assert "unchecked" not in page.inner_text("#message")
+        context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:3]

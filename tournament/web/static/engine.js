@@ -67,6 +67,7 @@
     phone.warm();  // every engine imported now, not at the first move made offline
     set("ready");
     resolveReady(engine);
+    keepFiles();
     refresh().catch(() => {});  // the table's log, while the server answers
     // Kept up to date as the page draws the table (table.js writes data-rev): the new rows only,
     // without the table's state (?log=only), once the table has been still for a moment.
@@ -80,6 +81,18 @@
         if (!busy && Number(document.body.dataset.rev) !== (last ? last[0] : 0)) refresh().catch(() => {});
       }, 800);
     }).observe(document.body, { attributes: true, attributeFilter: ["data-rev"] });
+  }
+
+  // The engine's files (Pyodide's, the modules' zip), as this page fetched them, named to the
+  // tables' service worker to keep for a page opened again offline: on the link's first opening
+  // the engine loads before the worker takes the page, and the worker does not see those fetches.
+  function keepFiles() {
+    const workers = navigator.serviceWorker;
+    if (!workers || !window.isSecureContext) return;
+    const files = performance.getEntriesByType("resource").map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin && url.pathname.startsWith("/static/") && !url.search)
+      .map((url) => url.pathname);
+    workers.ready.then((reg) => reg.active && reg.active.postMessage({ files })).catch(() => null);
   }
 
   // The table's log as the engine keeps it: the server's rows (`served` of them), then the rows of
