@@ -227,6 +227,38 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
     assert _bodies(path) == steps[:3]
 
 
+def test_lines_sent_after_a_conflict_are_not_said_to_be_refused(tmp_path, browser):
+    """The lines refused after a conflict stay listed, to retype or drop.  The phone offline again
+    made one more line, which the server took when it was sent: the message line said "2 lines made
+    offline were refused" again, as if the line just sent had been, because it counted the list."""
+    path, steps, served = _competitive_table(tmp_path, seed=6)
+    url = served.links["tables"][0]["url"]
+    try:
+        one = browser.new_context(viewport=PHONE, service_workers="block")
+        two = browser.new_context(viewport=PHONE, service_workers="block")
+        first = _opened(one, url)
+        _type(first, steps[0])
+        second = _opened(two, url)
+        one.set_offline(True)
+        _type_offline(first, steps[1])
+        _type_offline(first, steps[2])
+        _type(second, steps[1])  # the other phone, online, moves the table on
+        one.set_offline(False)
+        _outbox(first, 0)
+        first.wait_for_function("() => Number(document.body.dataset.rev) === 2", timeout=WAIT_MS)
+        assert first.inner_text("#message") == "2 lines made offline were refused: see the list under the board"
+        one.set_offline(True)
+        _type_offline(first, steps[2])  # the line made again, on the table as the server holds it
+        one.set_offline(False)
+        _outbox(first, 0)
+        first.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
+        assert first.inner_text("#message") == ""  # taken: nothing refused this time
+        assert first.locator("#refused-list li").count() == 2  # (the earlier ones still listed)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:3]
+
+
 def test_the_outbox_survives_closing_the_tab_and_opening_the_link_offline(tmp_path, browser):
     path, steps, served = _competitive_table(tmp_path, seed=7)
     url = served.links["tables"][0]["url"]

@@ -278,12 +278,13 @@
   }
   async function sendQueued() {
     busy = true;
-    let broken = false, lost = false, sent = 0, answered = null, held = heldOf(view);
+    let broken = false, lost = false, sent = 0, refusedNow = 0, answered = null, held = heldOf(view);
     try {
       for (const entry of waiting()) {
         if (broken && entry.path !== "/call") {
           entry.refused = t("not sent: a line made before it was refused");
           await db.put(entry);
+          refusedNow += 1;
           continue;
         }
         let response, data = {};
@@ -314,6 +315,7 @@
         if (response.status === 403 && !data.state) { outbox = []; shutOut(); return; }
         entry.refused = response.status === 409 ? movedOn(data) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
+        refusedNow += 1;
         broken = true;
         if (data.state) answered = data.state;
       }
@@ -324,7 +326,8 @@
     if (answered) view = answered;
     backoff = 1000;
     chosen = null; firstDie = null; options = null;
-    const left = outbox.filter((x) => x.refused).length;
+    // (what this sending refused: the lines listed from an earlier one were said then)
+    const left = refusedNow;
     if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
                              : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
     else if (sent) say("");  // what said "kept on this phone" is over; the outbox's box says "all sent"
