@@ -204,10 +204,13 @@ def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_p
     assert _bodies(path) == steps[:4]
 
 
-def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browser):
+@pytest.mark.parametrize("cut", ["the phone goes offline", "the server never answers"])
+def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browser, cut):
     """Without the deal, where a tapped tile may go is asked of the server; offline the page sent
     the tile alone, and a tile that fits two ends was refused ("say which it is played on … in
-    DGN"), leaving the player to type notation.  The phone's engine now answers where it may go."""
+    DGN"), leaving the player to type notation.  The phone's engine now answers where it may go.
+    A server that never answers (the laptop asleep, the hall's Wi-Fi still up) is given 10 seconds,
+    as a write is: the question had no limit, and the tap did nothing for minutes."""
     import attrs
 
     from domrec.session import Session, requests_for
@@ -233,7 +236,11 @@ def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browse
         assert page.evaluate("() => document.body.dataset.engine") == "ready"
         page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
                                timeout=WAIT_MS)
-        page.context.set_offline(True)
+        held = []
+        if cut == "the phone goes offline":
+            page.context.set_offline(True)
+        else:  # every request to the table held, never answered
+            page.context.route("**/api/v1/tables/**", lambda route: held.append(route))
         before = _rev(page)
         page.click(f'#panel .tiles button[data-tile="{step.split("@")[0]}"]', timeout=WAIT_MS)
         page.wait_for_selector("#panel .targets button", timeout=WAIT_MS)
@@ -242,7 +249,12 @@ def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browse
         page.click(f'#panel .targets button[data-move="{chosen}"]', timeout=WAIT_MS)
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
         assert page.evaluate("() => document.body.dataset.outbox") == "1"
-        page.context.set_offline(False)
+        if cut == "the phone goes offline":
+            page.context.set_offline(False)
+        else:
+            page.context.unroute("**/api/v1/tables/**")
+            for route in held:
+                route.abort()
         page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
     finally:
         served.close()

@@ -408,7 +408,8 @@
     const rev = view.rev;
     let found = null;
     try {
-      const r = await fetch(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" });
+      // (no answer within WAIT_MS, as for a write: the server is out of reach, and the engine answers)
+      const r = await timed(fetch(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" }), WAIT_MS);
       if (r.ok) found = await r.json();
     } catch (e) { found = null; }
     if (!found && engineReady()) {
