@@ -314,3 +314,50 @@ def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browse
     finally:
         served.close()
     assert _bodies(path) == steps[:3]
+
+
+def test_the_wifi_dropping_again_after_the_outbox_is_sent_still_checks_each_play(tmp_path, browser):
+    """Moves made offline, sent when the Wi-Fi came back; then the Wi-Fi drops again.  The engine's
+    log still held its own rows of the moves it had answered offline (the phone's times, where the
+    server logged its own), so it was not the table drawn: the next play was kept unchecked, the
+    board frozen, and an illegal move kept too (refused only when sent).  Once the outbox is sent,
+    the engine reads the server's log."""
+    path, steps, served = _competitive(tmp_path)
+    try:
+        page = _local_page(browser)
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
+        for step in steps[:6]:  # the hand's lines: its moves from steps[6]
+            _type(page, step)
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready"
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        for k, online in ((6, False), (7, True), (8, False)):  # offline, back, and offline again
+            page.context.set_offline(not online)
+            if online:
+                page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+                # the engine holds the log as the server wrote it (every row of it the server's)
+                try:
+                    page.wait_for_function("""() => {
+                        const kept = JSON.parse(localStorage.getItem('domrec.log.' + document.body.dataset.token));
+                        return kept.served === kept.held.rows.length;
+                    }""", timeout=15_000)
+                except playwright_api.TimeoutError:
+                    pass  # (the play below says what that costs)
+            before = _rev(page)
+            page.fill("#typed-text", steps[k])
+            page.click("#typed-form button[type=submit]")
+            page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
+            assert "unchecked" not in page.inner_text("#message"), (k, page.inner_text("#message"))
+        # an illegal move (the first made again), refused on the phone and not kept
+        before = _rev(page)
+        page.fill("#typed-text", steps[6])
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function("() => document.getElementById('message').className === 'bad'", timeout=WAIT_MS)
+        assert _rev(page) == before and page.evaluate("() => document.body.dataset.outbox") == "1"
+        page.context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:9]
