@@ -137,6 +137,41 @@ def test_a_busy_server_is_waited_for_as_its_retry_after_says(tmp_path, browser):
     assert _bodies(path) == steps[:3]
 
 
+def test_offline_a_refresh_leaves_what_is_being_chosen_alone(tmp_path, browser):
+    """Online, a refresh that finds the table as it was draws nothing, so a choice in progress
+    stays.  Offline, every refresh (every 5 s) that found no server drew the whole panel again: a
+    lead being picked, a score being typed, lost its box (on a phone the list or the keyboard
+    closed) every five seconds while the Wi-Fi was down."""
+    path, steps, served = _competitive_table(tmp_path, seed=8)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.clock.install()  # (the page's refreshes run at once)
+        page = _opened(context, served.links["tables"][0]["url"])
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        context.set_offline(True)
+        page.select_option("#lead", "E")
+        page.evaluate("() => { document.getElementById('lead').dataset.mine = 'yes'; }")
+        drawn = page.evaluate("() => document.body.dataset.drawn")
+        for _ in range(2):
+            refreshed = int(page.evaluate("() => document.body.dataset.refreshed || 0"))
+            refresh_now(context, 5000)  # the page's next refresh, finding no server
+            page.wait_for_function(f"() => Number(document.body.dataset.refreshed) > {refreshed}", timeout=WAIT_MS)
+        assert page.evaluate("() => document.getElementById('lead').dataset.mine") == "yes"  # the same box
+        assert page.evaluate("() => document.body.dataset.drawn") == drawn
+        assert page.inner_text("#outbox") == "offline: no connection to the server"
+        context.set_offline(False)
+        page.click("#start-hand")
+        page.wait_for_function("() => document.body.dataset.rev === '2'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    store = open_event(path)
+    try:
+        assert [r[0] for r in store.conn.execute("SELECT body FROM venue_log ORDER BY rev")] == ["play", "hand 1 lead E"]
+    finally:
+        store.close()
+
+
 def test_the_writes_made_while_the_server_was_down_are_sent_once_it_is_back(tmp_path, browser):
     path, steps, served = _competitive_table(tmp_path, seed=4)
     port = int(served.base_url.rsplit(":", 1)[1])

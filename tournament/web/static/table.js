@@ -141,7 +141,7 @@
   async function request(method, path, body, extra) {
     busy = true;
     let redraw = true, answer = { ok: false, status: 0, data: {} };
-    const wasOffline = offline;
+    const wasOffline = offline, shown = view;
     const refused = extra.refused || ((text) => say(placeless(body, text), "bad"));
     const held = heldOf(view);
     const known = handsQuery(held, path);
@@ -191,7 +191,11 @@
     } catch (e) {
       offline = true;
       if (method === "GET") {
-        if (!view) view = keptView();  // opened again out of reach: the table as this phone last drew it
+        // Opened again out of reach: the table as this phone last drew it (or the service worker's
+        // copy, above).  Else the table drawn stays as it is (a choice in progress too), as after
+        // a refresh that finds it unchanged.
+        if (!view) view = keptView();
+        if (view === shown) redraw = false;
       } else if (method === "POST" && QUEUED.includes(path) && !extra.headers) {
         redraw = false;
         answer = await queue(path, body);
