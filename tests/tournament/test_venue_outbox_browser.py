@@ -172,6 +172,35 @@ def test_offline_a_refresh_leaves_what_is_being_chosen_alone(tmp_path, browser):
         store.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_offline_the_language_link_keeps_the_page(tmp_path, browser, lang):
+    """A language link tapped offline left the table's page for the browser's own "no internet"
+    page (on a hall's plain http address no service worker keeps the page: the table could not be
+    opened again until the laptop answered).  Offline the page stays, and says the language
+    changes once the connection is back."""
+    path, steps, served = _competitive_table(tmp_path, seed=9)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"] + f"?lang={lang}")
+        _type(page, steps[0])
+        context.set_offline(True)
+        _type_offline(page, steps[1])
+        other = "es" if lang == "en" else "en"
+        page.click(f'nav.langs a[data-lang="{other}"]')
+        page.wait_for_function("() => document.getElementById('message').className === 'bad'", timeout=WAIT_MS)
+        assert page.inner_text("#message") == {
+            "en": "no connection to the server: the language changes when the connection is back",
+            "es": "sin conexión con el servidor: el idioma cambia cuando vuelva la conexión"}[lang]
+        assert page.evaluate("() => [document.documentElement.lang, document.body.dataset.outbox]") == [lang, "1"]
+        context.set_offline(False)
+        _outbox(page, 0)
+        page.click(f'nav.langs a[data-lang="{other}"]')  # online, the link is followed
+        page.wait_for_function(f"() => document.documentElement.lang === '{other}'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:2]
+
+
 def test_the_writes_made_while_the_server_was_down_are_sent_once_it_is_back(tmp_path, browser):
     path, steps, served = _competitive_table(tmp_path, seed=4)
     port = int(served.base_url.rsplit(":", 1)[1])

@@ -848,6 +848,14 @@
     const text = $("typed-text").value;
     if (text.trim()) send(text).then(() => { if ($("message").className !== "bad") $("typed-text").value = ""; });
   });
+  // A language link is a new page from the server: followed offline it left the table for the
+  // browser's own "no connection" page (where no service worker keeps the table's page, it could not
+  // be opened again until the laptop answered).  Offline it waits for the connection.
+  document.querySelectorAll("nav.langs a").forEach((link) => link.addEventListener("click", (event) => {
+    if (!offline && navigator.onLine !== false) return;
+    event.preventDefault();
+    say(t("no connection to the server: the language changes when the connection is back"), "bad");
+  }));
   const refresh = () => call("GET", "");
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; flush(); refresh(); });
