@@ -204,10 +204,13 @@ def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_p
     assert _bodies(path) == steps[:4]
 
 
-def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browser):
+@pytest.mark.parametrize("cut", ["the phone goes offline", "the server never answers"])
+def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browser, cut):
     """Without the deal, where a tapped tile may go is asked of the server; offline the page sent
     the tile alone, and a tile that fits two ends was refused ("say which it is played on … in
-    DGN"), leaving the player to type notation.  The phone's engine now answers where it may go."""
+    DGN"), leaving the player to type notation.  The phone's engine now answers where it may go.
+    A server that never answers (the laptop asleep, the hall's Wi-Fi still up) is given 10 seconds,
+    as a write is: the question had no limit, and the tap did nothing for minutes."""
     import attrs
 
     from domrec.session import Session, requests_for
@@ -233,7 +236,11 @@ def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browse
         assert page.evaluate("() => document.body.dataset.engine") == "ready"
         page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
                                timeout=WAIT_MS)
-        page.context.set_offline(True)
+        held = []
+        if cut == "the phone goes offline":
+            page.context.set_offline(True)
+        else:  # every request to the table held, never answered
+            page.context.route("**/api/v1/tables/**", lambda route: held.append(route))
         before = _rev(page)
         page.click(f'#panel .tiles button[data-tile="{step.split("@")[0]}"]', timeout=WAIT_MS)
         page.wait_for_selector("#panel .targets button", timeout=WAIT_MS)
@@ -242,8 +249,115 @@ def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browse
         page.click(f'#panel .targets button[data-move="{chosen}"]', timeout=WAIT_MS)
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
         assert page.evaluate("() => document.body.dataset.outbox") == "1"
-        page.context.set_offline(False)
+        if cut == "the phone goes offline":
+            page.context.set_offline(False)
+        else:
+            page.context.unroute("**/api/v1/tables/**")
+            for route in held:
+                route.abort()
         page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
     finally:
         served.close()
     assert _bodies(path) == [*steps[:k], chosen]
+
+
+def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browser):
+    """The link opened once, as a player opens it: the engine loads at once, before the service
+    worker has taken the page (held back here until the engine is ready, so that the order is the
+    same on every machine), so the worker never saw Pyodide's files.  The page opened again with
+    the laptop out of reach drew the table, but its engine failed ("Failed to fetch dynamically
+    imported module …/pyodide.mjs") and every play was kept unchecked.  The engine now names its
+    files to the worker, which keeps them."""
+    path, steps, served = _competitive(tmp_path)
+    url = served.links["tables"][0]["url"]
+    held = []
+    try:
+        context = browser.new_context(viewport=PHONE)
+        context.route("**/*", _local_only)
+        context.route("**/sw.js", lambda route: held.append(route))  # the worker's script waits (held)
+        page = context.new_page()
+        page.goto(url)
+        for step in steps[:2]:
+            _type(page, step)
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready"
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        assert held, "the page asked for no service worker"
+        held[0].fallback()  # now the worker installs and takes the page
+        page.wait_for_function("() => document.body.dataset.offline === 'kept'", timeout=WAIT_MS)
+        # every file the engine fetched, kept by the worker (its cache read until it holds them all)
+        fetched = page.evaluate("""() => performance.getEntriesByType('resource').map((e) => new URL(e.name))
+            .filter((u) => u.pathname.startsWith('/static/pyodide/')).map((u) => u.pathname)""")
+        assert fetched
+        kept = """async () => {
+            const cache = await caches.open((await caches.keys())[0]);
+            return (await cache.keys()).map((r) => new URL(r.url).pathname);
+        }"""
+        for _ in range(WAIT_MS // 100):
+            if set(fetched) <= set(page.evaluate(kept)):
+                break
+            page.wait_for_timeout(100)
+        assert set(fetched) <= set(page.evaluate(kept)), (fetched, page.evaluate(kept))
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => [document.body.dataset.engine, window.domrecEngine.error]") == ["ready", None]
+        page.wait_for_function("() => document.body.dataset.rev === '2' && document.body.dataset.engineRev === '2'",
+                               timeout=WAIT_MS)
+        page.fill("#typed-text", steps[2])  # checked on the phone: the table drawn one revision on
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
+        assert "unchecked" not in page.inner_text("#message")
+        context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:3]
+
+
+def test_the_wifi_dropping_again_after_the_outbox_is_sent_still_checks_each_play(tmp_path, browser):
+    """Moves made offline, sent when the Wi-Fi came back; then the Wi-Fi drops again.  The engine's
+    log still held its own rows of the moves it had answered offline (the phone's times, where the
+    server logged its own), so it was not the table drawn: the next play was kept unchecked, the
+    board frozen, and an illegal move kept too (refused only when sent).  Once the outbox is sent,
+    the engine reads the server's log."""
+    path, steps, served = _competitive(tmp_path)
+    try:
+        page = _local_page(browser)
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
+        for step in steps[:6]:  # the hand's lines: its moves from steps[6]
+            _type(page, step)
+        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert page.evaluate("() => document.body.dataset.engine") == "ready"
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        for k, online in ((6, False), (7, True), (8, False)):  # offline, back, and offline again
+            page.context.set_offline(not online)
+            if online:
+                page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+                # the engine holds the log as the server wrote it (every row of it the server's)
+                try:
+                    page.wait_for_function("""() => {
+                        const kept = JSON.parse(localStorage.getItem('domrec.log.' + document.body.dataset.token));
+                        return kept.served === kept.held.rows.length;
+                    }""", timeout=15_000)
+                except playwright_api.TimeoutError:
+                    pass  # (the play below says what that costs)
+            before = _rev(page)
+            page.fill("#typed-text", steps[k])
+            page.click("#typed-form button[type=submit]")
+            page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
+            assert "unchecked" not in page.inner_text("#message"), (k, page.inner_text("#message"))
+        # an illegal move (the first made again), refused on the phone and not kept
+        before = _rev(page)
+        page.fill("#typed-text", steps[6])
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function("() => document.getElementById('message').className === 'bad'", timeout=WAIT_MS)
+        assert _rev(page) == before and page.evaluate("() => document.body.dataset.outbox") == "1"
+        page.context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:9]

@@ -137,6 +137,70 @@ def test_a_busy_server_is_waited_for_as_its_retry_after_says(tmp_path, browser):
     assert _bodies(path) == steps[:3]
 
 
+def test_offline_a_refresh_leaves_what_is_being_chosen_alone(tmp_path, browser):
+    """Online, a refresh that finds the table as it was draws nothing, so a choice in progress
+    stays.  Offline, every refresh (every 5 s) that found no server drew the whole panel again: a
+    lead being picked, a score being typed, lost its box (on a phone the list or the keyboard
+    closed) every five seconds while the Wi-Fi was down."""
+    path, steps, served = _competitive_table(tmp_path, seed=8)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.clock.install()  # (the page's refreshes run at once)
+        page = _opened(context, served.links["tables"][0]["url"])
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)
+        context.set_offline(True)
+        page.select_option("#lead", "E")
+        page.evaluate("() => { document.getElementById('lead').dataset.mine = 'yes'; }")
+        drawn = page.evaluate("() => document.body.dataset.drawn")
+        for _ in range(2):
+            refreshed = int(page.evaluate("() => document.body.dataset.refreshed || 0"))
+            refresh_now(context, 5000)  # the page's next refresh, finding no server
+            page.wait_for_function(f"() => Number(document.body.dataset.refreshed) > {refreshed}", timeout=WAIT_MS)
+        assert page.evaluate("() => document.getElementById('lead').dataset.mine") == "yes"  # the same box
+        assert page.evaluate("() => document.body.dataset.drawn") == drawn
+        assert page.inner_text("#outbox") == "offline: no connection to the server"
+        context.set_offline(False)
+        page.click("#start-hand")
+        page.wait_for_function("() => document.body.dataset.rev === '2'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    store = open_event(path)
+    try:
+        assert [r[0] for r in store.conn.execute("SELECT body FROM venue_log ORDER BY rev")] == ["play", "hand 1 lead E"]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_offline_the_language_link_keeps_the_page(tmp_path, browser, lang):
+    """A language link tapped offline left the table's page for the browser's own "no internet"
+    page (on a hall's plain http address no service worker keeps the page: the table could not be
+    opened again until the laptop answered).  Offline the page stays, and says the language
+    changes once the connection is back."""
+    path, steps, served = _competitive_table(tmp_path, seed=9)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"] + f"?lang={lang}")
+        _type(page, steps[0])
+        context.set_offline(True)
+        _type_offline(page, steps[1])
+        other = "es" if lang == "en" else "en"
+        page.click(f'nav.langs a[data-lang="{other}"]')
+        page.wait_for_function("() => document.getElementById('message').className === 'bad'", timeout=WAIT_MS)
+        assert page.inner_text("#message") == {
+            "en": "no connection to the server: the language changes when the connection is back",
+            "es": "sin conexión con el servidor: el idioma cambia cuando vuelva la conexión"}[lang]
+        assert page.evaluate("() => [document.documentElement.lang, document.body.dataset.outbox]") == [lang, "1"]
+        context.set_offline(False)
+        _outbox(page, 0)
+        page.click(f'nav.langs a[data-lang="{other}"]')  # online, the link is followed
+        page.wait_for_function(f"() => document.documentElement.lang === '{other}'", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:2]
+
+
 def test_the_writes_made_while_the_server_was_down_are_sent_once_it_is_back(tmp_path, browser):
     path, steps, served = _competitive_table(tmp_path, seed=4)
     port = int(served.base_url.rsplit(":", 1)[1])
@@ -222,6 +286,38 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
         _type(first, steps[2])
         first.locator("#refused-list li button.drop").click()
         first.wait_for_selector("#refused", state="hidden", timeout=WAIT_MS)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:3]
+
+
+def test_lines_sent_after_a_conflict_are_not_said_to_be_refused(tmp_path, browser):
+    """The lines refused after a conflict stay listed, to retype or drop.  The phone offline again
+    made one more line, which the server took when it was sent: the message line said "2 lines made
+    offline were refused" again, as if the line just sent had been, because it counted the list."""
+    path, steps, served = _competitive_table(tmp_path, seed=6)
+    url = served.links["tables"][0]["url"]
+    try:
+        one = browser.new_context(viewport=PHONE, service_workers="block")
+        two = browser.new_context(viewport=PHONE, service_workers="block")
+        first = _opened(one, url)
+        _type(first, steps[0])
+        second = _opened(two, url)
+        one.set_offline(True)
+        _type_offline(first, steps[1])
+        _type_offline(first, steps[2])
+        _type(second, steps[1])  # the other phone, online, moves the table on
+        one.set_offline(False)
+        _outbox(first, 0)
+        first.wait_for_function("() => Number(document.body.dataset.rev) === 2", timeout=WAIT_MS)
+        assert first.inner_text("#message") == "2 lines made offline were refused: see the list under the board"
+        one.set_offline(True)
+        _type_offline(first, steps[2])  # the line made again, on the table as the server holds it
+        one.set_offline(False)
+        _outbox(first, 0)
+        first.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
+        assert first.inner_text("#message") == ""  # taken: nothing refused this time
+        assert first.locator("#refused-list li").count() == 2  # (the earlier ones still listed)
     finally:
         served.close()
     assert _bodies(path) == steps[:3]

@@ -67,19 +67,36 @@
     phone.warm();  // every engine imported now, not at the first move made offline
     set("ready");
     resolveReady(engine);
+    keepFiles();
     refresh().catch(() => {});  // the table's log, while the server answers
     // Kept up to date as the page draws the table (table.js writes data-rev): the new rows only,
     // without the table's state (?log=only), once the table has been still for a moment.
     let soon = null;
     // The page's own writes keep the log current (took): it is read again only when the table
-    // drawn is at a revision the kept log does not leave (another phone's write, a correction).
+    // drawn is at a revision the kept log does not leave (another phone's write, a correction),
+    // or once the writes answered here offline have left the page's outbox (<body data-outbox>
+    // back to 0): the server logged them at its own times, or refused them, and a log that still
+    // holds this phone's rows is not the table drawn, so the next drop kept every play unchecked.
     new MutationObserver(() => {
       clearTimeout(soon);
       soon = setTimeout(() => {
         const last = lastRow();
-        if (!busy && Number(document.body.dataset.rev) !== (last ? last[0] : 0)) refresh().catch(() => {});
+        const answered = held && served < held.rows.length && document.body.dataset.outbox === "0";
+        if (!busy && (Number(document.body.dataset.rev) !== (last ? last[0] : 0) || answered)) refresh().catch(() => {});
       }, 800);
-    }).observe(document.body, { attributes: true, attributeFilter: ["data-rev"] });
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-rev", "data-outbox"] });
+  }
+
+  // The engine's files (Pyodide's, the modules' zip), as this page fetched them, named to the
+  // tables' service worker to keep for a page opened again offline: on the link's first opening
+  // the engine loads before the worker takes the page, and the worker does not see those fetches.
+  function keepFiles() {
+    const workers = navigator.serviceWorker;
+    if (!workers || !window.isSecureContext) return;
+    const files = performance.getEntriesByType("resource").map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin && url.pathname.startsWith("/static/") && !url.search)
+      .map((url) => url.pathname);
+    workers.ready.then((reg) => reg.active && reg.active.postMessage({ files })).catch(() => null);
   }
 
   // The table's log as the engine keeps it: the server's rows (`served` of them), then the rows of

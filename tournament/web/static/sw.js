@@ -36,7 +36,16 @@ const STATE = /^\/api\/v1\/tables\/\d+\/\d+$/;
 // The first time a table's link is opened the page comes before this worker (it is registered by
 // the page): the page then asks for itself to be kept ({keep: "/t/KEY"}), and is told once it is
 // ({kept}), so that a phone that opened its link once opens it again with the laptop out of reach.
+// The engine's files are kept by the same worker, told of them by the page once the engine is
+// ready ({files: ["/static/…", …]}): on the link's first opening the engine starts loading before
+// this worker takes the page, so what it fetched then went past it and was not kept, and the page
+// opened again offline had the table but no engine (every play kept unchecked).
 self.addEventListener("message", (event) => {
+  const files = event.data && event.data.files;
+  if (Array.isArray(files)) {
+    event.waitUntil(keepFiles(files).catch(() => null));
+    return;
+  }
   const path = event.data && event.data.keep;
   if (typeof path !== "string" || !/^\/t\/[A-Za-z0-9_-]+$/.test(path)) return;
   event.waitUntil((async () => {
@@ -62,6 +71,15 @@ self.addEventListener("fetch", (event) => {
                                    !url.searchParams.has("hands") && !url.searchParams.has("log")));
   }
 });
+
+async function keepFiles(files) {
+  const cache = await caches.open(CACHE);
+  for (const path of files) {
+    if (typeof path !== "string" || !/^\/static\/[A-Za-z0-9_.\/-]+$/.test(path) || path.includes("..")) continue;
+    const url = self.location.origin + path;
+    if (!(await cache.match(url, { ignoreVary: true }))) await cache.add(url).catch(() => null);
+  }
+}
 
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);

@@ -141,7 +141,7 @@
   async function request(method, path, body, extra) {
     busy = true;
     let redraw = true, answer = { ok: false, status: 0, data: {} };
-    const wasOffline = offline;
+    const wasOffline = offline, shown = view;
     const refused = extra.refused || ((text) => say(placeless(body, text), "bad"));
     const held = heldOf(view);
     const known = handsQuery(held, path);
@@ -191,7 +191,11 @@
     } catch (e) {
       offline = true;
       if (method === "GET") {
-        if (!view) view = keptView();  // opened again out of reach: the table as this phone last drew it
+        // Opened again out of reach: the table as this phone last drew it (or the service worker's
+        // copy, above).  Else the table drawn stays as it is (a choice in progress too), as after
+        // a refresh that finds it unchanged.
+        if (!view) view = keptView();
+        if (view === shown) redraw = false;
       } else if (method === "POST" && QUEUED.includes(path) && !extra.headers) {
         redraw = false;
         answer = await queue(path, body);
@@ -278,12 +282,13 @@
   }
   async function sendQueued() {
     busy = true;
-    let broken = false, lost = false, sent = 0, answered = null, held = heldOf(view);
+    let broken = false, lost = false, sent = 0, refusedNow = 0, answered = null, held = heldOf(view);
     try {
       for (const entry of waiting()) {
         if (broken && entry.path !== "/call") {
           entry.refused = t("not sent: a line made before it was refused");
           await db.put(entry);
+          refusedNow += 1;
           continue;
         }
         let response, data = {};
@@ -314,6 +319,7 @@
         if (response.status === 403 && !data.state) { outbox = []; shutOut(); return; }
         entry.refused = response.status === 409 ? movedOn(data) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
+        refusedNow += 1;
         broken = true;
         if (data.state) answered = data.state;
       }
@@ -324,7 +330,8 @@
     if (answered) view = answered;
     backoff = 1000;
     chosen = null; firstDie = null; options = null;
-    const left = outbox.filter((x) => x.refused).length;
+    // (what this sending refused: the lines listed from an earlier one were said then)
+    const left = refusedNow;
     if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
                              : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
     else if (sent) say("");  // what said "kept on this phone" is over; the outbox's box says "all sent"
@@ -405,7 +412,8 @@
     const rev = view.rev;
     let found = null;
     try {
-      const r = await fetch(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" });
+      // (no answer within WAIT_MS, as for a write: the server is out of reach, and the engine answers)
+      const r = await timed(fetch(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" }), WAIT_MS);
       if (r.ok) found = await r.json();
     } catch (e) { found = null; }
     if (!found && engineReady()) {
@@ -840,6 +848,14 @@
     const text = $("typed-text").value;
     if (text.trim()) send(text).then(() => { if ($("message").className !== "bad") $("typed-text").value = ""; });
   });
+  // A language link is a new page from the server: followed offline it left the table for the
+  // browser's own "no connection" page (where no service worker keeps the table's page, it could not
+  // be opened again until the laptop answered).  Offline it waits for the connection.
+  document.querySelectorAll("nav.langs a").forEach((link) => link.addEventListener("click", (event) => {
+    if (!offline && navigator.onLine !== false) return;
+    event.preventDefault();
+    say(t("no connection to the server: the language changes when the connection is back"), "bad");
+  }));
   const refresh = () => call("GET", "");
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; flush(); refresh(); });
