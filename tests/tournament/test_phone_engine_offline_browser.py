@@ -209,8 +209,9 @@ def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browse
     """Without the deal, where a tapped tile may go is asked of the server; offline the page sent
     the tile alone, and a tile that fits two ends was refused ("say which it is played on … in
     DGN"), leaving the player to type notation.  The phone's engine now answers where it may go.
-    A server that never answers (the laptop asleep, the hall's Wi-Fi still up) is given 10 seconds,
-    as a write is: the question had no limit, and the tap did nothing for minutes."""
+    A server that never answers (the laptop asleep, the hall's Wi-Fi still up) is given a moment
+    and a half where the engine is ready (10 seconds where it is not), as a write is: the question
+    had no limit, and the tap did nothing for minutes."""
     import attrs
 
     from domrec.session import Session, requests_for

@@ -20,7 +20,7 @@
   const headers = { "Authorization": "Bearer " + page.token, "Content-Type": "application/json" };
   let view = null;        // the last state the server sent
   let chosen = null;      // the tile tapped, waiting for where it goes
-  let busy = false;
+  let sending = 0;        // writes on their way (a tap's, the outbox's): no refresh meanwhile
 
   const { $, el, say, t, slot, withNodes, name, plain: unsteered, layoutLines } = window.venue;
 
@@ -30,6 +30,11 @@
   // and never the director's own writes at the table (they carry the director's PIN).
   const QUEUED = ["/dgn", "/mode", "/call"];
   const WAIT_MS = 10000;  // a request unanswered this long: the server is taken as out of reach
+  // ... and a write unanswered this long where the phone's engine is ready: the engine answers it
+  // from the outbox, as offline (a server that hangs without refusing, the laptop asleep with the
+  // Wi-Fi up, held each tap 10 seconds); the write is sent again from the outbox with its id, so a
+  // server that took it meanwhile answers it again and takes it once.
+  const ANSWER_MS = 1500;
   const kept = (() => { try { return window.localStorage; } catch (e) { return null; } })();
   // The phone's id (128 random bits, made once and kept) and a counter: each write's id is unique
   // per phone and write, across reloads.
@@ -99,13 +104,40 @@
   const engineTable = () => ({ round: Number(page.round), table: Number(page.table), state: view });
   const engineReady = () => window.domrecEngine && window.domrecEngine.status === "ready";
   const timed = (promise, ms) => Promise.race([promise, new Promise((_, no) => setTimeout(() => no(new Error("timeout")), ms))]);
+  // A request given up after ``ms`` (or when ``stop``, an AbortSignal, says so): aborted, not left
+  // hanging, so that its connection is closed (a phone's browser opens a few at most to a server).
+  // (The timer runs on while the answer's body is read; aborting a request already answered does nothing.)
+  function within(url, init, ms, stop) {
+    const gaveUp = new AbortController();
+    setTimeout(() => gaveUp.abort(), ms);
+    if (stop) { if (stop.aborted) gaveUp.abort(); else stop.addEventListener("abort", () => gaveUp.abort(), { once: true }); }
+    return fetch(url, Object.assign({}, init, { signal: gaveUp.signal }));
+  }
 
-  // Requests go one after another, never dropped: a tap made while a refresh is on its way waits
-  // for it.  Each write carries the revision the player saw when tapping, so a tap made twice is
-  // refused the second time ("the table has moved on"), never applied twice.
+  // Writes go one after another, never dropped.  Each write carries the revision the player saw
+  // when tapping, so a tap made twice is refused the second time ("the table has moved on"), never
+  // applied twice.  A write never waits for a refresh or for the outbox's try (a server that hangs
+  // without refusing held a tap behind them until their 10 seconds ran out): a refresh is sent only
+  // while no write is on its way, one at a time, and is abandoned when a write comes; while the
+  // outbox holds writes, or is being sent, a new write goes into it at once (answered by the
+  // phone's engine); and a write the server has not answered within ANSWER_MS, where the engine is
+  // ready, goes into the outbox too.
   // ``extra``: headers of its own (the director's PIN), and ``refused(text)`` to say a refusal
   // somewhere else than the message line (beside the director's form).  Answers {ok, status, data}.
   let chain = Promise.resolve();
+  let pending = null;  // the refresh on its way (its AbortController)
+  function refresh() {
+    if (gone || pending || sending) return Promise.resolve(null);
+    const stop = new AbortController();
+    pending = stop;
+    return request("GET", "", null, {}, stop.signal).finally(() => { if (pending === stop) pending = null; });
+  }
+  function abandon() {
+    if (!pending) return;
+    const stop = pending;
+    pending = null;
+    stop.abort();  // its answer, if any, is not drawn: the write's is
+  }
   // A 403 means this link's key no longer opens the table (the director gave the table a new key:
   // a phone lost, a link shared): the page shows nothing more of the table, says so, and stops.
   let gone = false;
@@ -130,33 +162,42 @@
     && typeof text === "string" ? text.replace(/^1:\d+: /, "") : text);
   function call(method, path, body, extra) {
     if (gone) return chain;
-    const queueable = method === "POST" && QUEUED.includes(path) && !(extra && extra.headers);
-    if (method === "POST" && body) body = Object.assign({}, body, { cid: newCid() });  // (the director's at the table too)
-    // Writes go out in the order they were made: behind writes still waiting, a new one waits too.
-    const run = () => (queueable && waiting().length ? queue(path, body) : request(method, path, body, extra || {}));
+    if (method === "GET") return refresh();
+    const queueable = QUEUED.includes(path) && !(extra && extra.headers);
+    if (body) body = Object.assign({}, body, { cid: newCid() });  // (the director's at the table too)
+    abandon();
+    // Writes go out in the order they were made: behind writes still waiting, a new one waits too,
+    // in the outbox, at once (never behind the outbox's own try, which may hang).
+    if (queueable && (waiting().length || flushing)) return queue(path, body);
+    const run = () => (queueable && (waiting().length || flushing) ? queue(path, body) : request(method, path, body, extra || {}));
     chain = chain.then(run, run);
     return chain;
   }
 
-  async function request(method, path, body, extra) {
-    busy = true;
-    let redraw = true, answer = { ok: false, status: 0, data: {} };
+  // ``stop``: a refresh's AbortSignal; abandoned, nothing of it is drawn or said.
+  async function request(method, path, body, extra, stop) {
+    const writing = method !== "GET";
+    if (writing) sending += 1;
+    let redraw = true, answer = { ok: false, status: 0, data: {} }, abandoned = false;
     const wasOffline = offline, shown = view;
     const refused = extra.refused || ((text) => say(placeless(body, text), "bad"));
     const held = heldOf(view);
     const known = handsQuery(held, path);
+    // (a write the engine can answer is given a moment and a half; anything else 10 seconds)
+    const ms = writing && QUEUED.includes(path) && !extra.headers && engineReady() ? ANSWER_MS : WAIT_MS;
     try {
-      const response = await timed(fetch(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
-                                                          body: body ? JSON.stringify(body) : undefined, cache: "no-store" }), WAIT_MS);
+      const response = await within(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
+                                                          body: body ? JSON.stringify(body) : undefined, cache: "no-store" }, ms, stop);
       // The service worker's kept copy (the server did not answer): the table this page holds is
       // newer, and only a page opened again out of reach draws the copy (when it holds nothing else).
       if (response.headers.get("x-domrec-kept")) {
         if (!view && !keptView()) { const copy = await response.json().catch(() => null); if (copy && copy.rev !== undefined) view = copy; }
         throw new Error("offline");
       }
-      offline = false;
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
+      if (stop && stop.aborted) throw new Error("abandoned");
+      offline = false;
       whole(data, held);
       whole(data.state, held);
       answer = { ok: response.ok, status: response.status, data };
@@ -189,6 +230,7 @@
       else if (response.status === 403 && method === "GET" && !extra.headers) { redraw = false; shutOut(); }
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
+      if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
       offline = true;
       if (method === "GET") {
         // Opened again out of reach: the table as this phone last drew it (or the service worker's
@@ -203,11 +245,13 @@
       else refused(t("no connection to the server: nothing was sent; try again"));
       later();
     } finally {
-      busy = false;
-      if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
-      if (wasOffline !== offline && view && !waiting().length) redraw = true;  // (the confirmations wait, or wait no more)
-      if (redraw) render();
-      banner();
+      if (writing) sending -= 1;
+      if (!abandoned) {
+        if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
+        if (wasOffline !== offline && view && !waiting().length) redraw = true;  // (the confirmations wait, or wait no more)
+        if (redraw) render();
+        banner();
+      }
     }
     return answer;
   }
@@ -215,7 +259,15 @@
   // A write the server could not be asked: into the outbox, and, when the phone's engine is
   // loaded, checked by it and its table drawn (refused there, as the server would refuse it, it is
   // not kept); without the engine it is kept unchecked, the table drawn as it was.
-  async function queue(path, body) {
+  // One at a time, in the order the writes were made: a write made on the table before the one
+  // just kept (a tile tapped twice) is refused, as the server would refuse it.
+  let queueing = Promise.resolve();
+  function queue(path, body) {
+    const run = () => keep(path, body);
+    queueing = queueing.then(run, run);
+    return queueing;
+  }
+  async function keep(path, body) {
     const entry = { key: KEY, path, body: Object.assign({}, body, { at: new Date().toISOString() }) };
     if (path !== "/call" && view && body.rev !== view.rev) {
       say(t("this tap was made on an earlier view of the table: nothing was kept"), "bad");
@@ -251,7 +303,8 @@
     return { ok: true, status: 0, data: view || {}, queued: true };
   }
 
-  // The outbox sent, in order, through the page's one queue of requests.  A write leaves the outbox
+  // The outbox sent, in order, behind the writes made online before it (the page's one queue of
+  // writes); a write made while it is sent joins it, and goes in the same sending.  A write leaves the outbox
   // once the server has answered it (taken, or refused: then it is listed with the reason); no
   // answer (no connection, a server busy or down) and the rest wait for the next try.  After a
   // refusal the writes made after it are not sent (they followed a line the table does not have):
@@ -276,15 +329,19 @@
     if (gone || flushing || !waiting().length) return chain;
     if (Date.now() < busyUntil) { later(); return chain; }
     flushing = true;
-    const run = () => sendQueued().finally(() => { flushing = false; });
+    // (then the table as the server holds it now, its stored moves win: a refresh, once the
+    // writes made meanwhile go into the outbox no more)
+    const run = () => sendQueued().finally(() => { flushing = false; }).then((answered) => { if (answered) refresh(); });
     chain = chain.then(run, run);
     return chain;
   }
   async function sendQueued() {
-    busy = true;
+    abandon();
+    sending += 1;
     let broken = false, lost = false, sent = 0, refusedNow = 0, answered = null, held = heldOf(view);
     try {
-      for (const entry of waiting()) {
+      // (the writes made while these are sent, into the outbox, go too)
+      for (let entries = waiting(); entries.length && !lost; entries = waiting()) for (const entry of entries) {
         if (broken && entry.path !== "/call") {
           entry.refused = t("not sent: a line made before it was refused");
           await db.put(entry);
@@ -293,8 +350,8 @@
         }
         let response, data = {};
         try {
-          response = await timed(fetch(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
-                                                                                         body: JSON.stringify(entry.body), cache: "no-store" }), WAIT_MS);
+          response = await within(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
+                                                                                    body: JSON.stringify(entry.body), cache: "no-store" }, WAIT_MS);
           try { data = await response.json(); } catch (e) { data = {}; }
         } catch (e) { lost = true; busyServer = false; break; }
         whole(data, held);
@@ -316,28 +373,28 @@
           sent += 1;
           continue;
         }
-        if (response.status === 403 && !data.state) { outbox = []; shutOut(); return; }
+        if (response.status === 403 && !data.state) { outbox = []; shutOut(); return false; }
         entry.refused = response.status === 409 ? movedOn(data) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
         refusedNow += 1;
         broken = true;
         if (data.state) answered = data.state;
       }
-    } finally { busy = false; }
+    } finally { sending -= 1; }
     // While writes still wait, the table drawn stays the one they were made on (a new tap carries
     // the revision after them); the rest go at the next try.
-    if (lost) { offline = true; later(); banner(); return; }
+    if (lost) { offline = true; later(); banner(); return false; }
+    // (a tile tapped meanwhile, on the table the server answered, stays chosen)
+    if (answered && (!view || answered.rev !== view.rev)) { chosen = null; firstDie = null; options = null; }
     if (answered) view = answered;
     backoff = 1000;
-    chosen = null; firstDie = null; options = null;
     // (what this sending refused: the lines listed from an earlier one were said then)
     const left = refusedNow;
     if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
                              : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
     else if (sent) say("");  // what said "kept on this phone" is over; the outbox's box says "all sent"
     render();  // the table as the server answered the last write sent
-    // The table as the server holds it now (its stored moves win).
-    await request("GET", "", null, {});
+    return true;
   }
 
   // The banner (for people) and <body data-outbox="N"> (for programs): the writes waiting.
@@ -411,9 +468,12 @@
   async function placeTile(tile) {
     const rev = view.rev;
     let found = null;
-    try {
-      // (no answer within WAIT_MS, as for a write: the server is out of reach, and the engine answers)
-      const r = await timed(fetch(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" }), WAIT_MS);
+    // (no answer within ANSWER_MS where the engine is ready, else WAIT_MS, as for a write: the
+    // server is out of reach, and the engine answers; already out of reach, or with writes in the
+    // outbox (the table drawn is the engine's, ahead of the server's), the engine at once)
+    const quick = engineReady();
+    if (!(quick && (offline || waiting().length || flushing))) try {
+      const r = await within(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" }, quick ? ANSWER_MS : WAIT_MS);
       if (r.ok) found = await r.json();
     } catch (e) { found = null; }
     if (!found && engineReady()) {
@@ -856,11 +916,10 @@
     event.preventDefault();
     say(t("no connection to the server: the language changes when the connection is back"), "bad");
   }));
-  const refresh = () => call("GET", "");
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; flush(); refresh(); });
   window.addEventListener("offline", () => { offline = true; banner(); if (view) render(); });
-  setInterval(() => { if (!document.hidden && !busy) refresh(); }, 5000);
+  setInterval(() => { if (!document.hidden) refresh(); }, 5000);  // (none while a write is on its way)
   // The outbox as this phone left it (a tab closed while writes waited), then the table.
   timed(db.all(), 3000).catch(() => null).then((entries) => {
     outbox = (entries || []).sort((a, b) => a.seq - b.seq);
